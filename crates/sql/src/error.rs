@@ -1,0 +1,35 @@
+//! MySQL errors: a code, a SQLSTATE and a message, as the ERR packet carries them.
+
+use std::fmt;
+
+/// An error as the client sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SqlError {
+    pub code: u16,
+    pub sqlstate: [u8; 5],
+    pub message: String,
+}
+
+impl SqlError {
+    pub fn new(code: u16, sqlstate: &str, message: impl Into<String>) -> SqlError {
+        let mut state = [b'H', b'Y', b'0', b'0', b'0'];
+        if sqlstate.len() == 5 {
+            state.copy_from_slice(sqlstate.as_bytes());
+        }
+        SqlError { code, sqlstate: state, message: message.into() }
+    }
+
+    /// ER_NOT_SUPPORTED_YET (1235).
+    pub fn not_supported(what: &str) -> SqlError {
+        SqlError::new(1235, "42000", format!("This version of myriad doesn't yet support '{what}'"))
+    }
+}
+
+impl fmt::Display for SqlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let state = String::from_utf8_lossy(&self.sqlstate);
+        write!(f, "ERROR {} ({}): {}", self.code, state, self.message)
+    }
+}
+
+impl std::error::Error for SqlError {}
