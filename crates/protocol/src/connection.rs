@@ -53,8 +53,11 @@ pub trait ServerHandler: Send + Sync + 'static {
     /// A command starts executing (for Threads_running).
     fn command_started(&self) {}
 
-    /// A command finished; `received` and `sent` are the bytes since the last report.
-    fn command_finished(&self, received: u64, sent: u64) {
+    /// The command that [`ServerHandler::command_started`] announced has finished.
+    fn command_finished(&self) {}
+
+    /// Bytes received and sent since the last report (Bytes_received, Bytes_sent).
+    fn traffic(&self, received: u64, sent: u64) {
         let _ = (received, sent);
     }
 }
@@ -276,7 +279,7 @@ where
         self.reported_received = self.reader.bytes_received;
         self.reported_sent = self.writer.bytes_sent;
         if received > 0 || sent > 0 {
-            self.handler.command_finished(received, sent);
+            self.handler.traffic(received, sent);
         }
     }
 
@@ -475,7 +478,7 @@ where
             let result = tokio::select! {
                 biased;
                 result = read => result,
-                _ = shutdown.wait_for(|stop| *stop) => {
+                _ = stop_requested(shutdown) => {
                     let err = ErrorInfo::new(ER_SERVER_SHUTDOWN, "08S01", "Server shutdown in progress");
                     self.writer.frames.set_sequence(0);
                     put_err(&mut self.writer.frames, &err);
@@ -525,6 +528,7 @@ where
                 }
             };
             let flushed = self.writer.flush().await;
+            self.handler.command_finished();
             self.report_traffic();
             if let Some(end) = end {
                 return end;
@@ -935,5 +939,14 @@ fn finish_sink(sink: &mut ResultSink<'_>) {
             "HY000",
             "The statement produced no result",
         ));
+    }
+}
+
+/// Resolves once the server asks connections to stop; never, if the sender is gone (then
+/// no one can ask).
+pub async fn stop_requested(shutdown: &mut watch::Receiver<bool>) {
+    let requested = shutdown.wait_for(|stop| *stop).await.is_ok();
+    if !requested {
+        std::future::pending::<()>().await;
     }
 }
