@@ -494,6 +494,7 @@ where
                 }
                 Some(Err(PacketError::Io(e))) => return ConnectionEnd::Aborted(e.to_string()),
                 Some(Err(e @ PacketError::TooLarge { .. })) => {
+                    self.writer.frames.set_sequence(self.reader.next_sequence);
                     let err = ErrorInfo::new(
                         ER_NET_PACKET_TOO_LARGE,
                         "08S01",
@@ -502,6 +503,7 @@ where
                     return self.close_with(err, e.to_string()).await;
                 }
                 Some(Err(e @ PacketError::OutOfOrder { .. })) => {
+                    self.writer.frames.set_sequence(self.reader.next_sequence);
                     let err = ErrorInfo::new(
                         ER_NET_PACKETS_OUT_OF_ORDER,
                         "08S01",

@@ -19,6 +19,7 @@
 
 pub mod auth;
 pub mod buf;
+pub mod client;
 pub mod command;
 pub mod connection;
 pub mod constants;

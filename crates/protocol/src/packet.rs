@@ -246,6 +246,11 @@ impl<W: AsyncWrite + Unpin> PacketWriter<W> {
         Ok(())
     }
 
+    /// The stream itself, for tests that write unframed bytes.
+    pub fn stream_mut(&mut self) -> &mut W {
+        &mut self.stream
+    }
+
     pub async fn shutdown(&mut self) {
         let _ = self.stream.shutdown().await;
     }
