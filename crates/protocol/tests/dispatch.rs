@@ -493,11 +493,8 @@ async fn read_binary_row_packets(
     loop {
         let packet = client.read_packet().await.unwrap();
         if packet[0] == 0xFE && packet.len() < 12 {
-            let status = if client.capabilities & CLIENT_DEPRECATE_EOF != 0 {
-                u16::from_le_bytes([packet[3], packet[4]])
-            } else {
-                u16::from_le_bytes([packet[3], packet[4]])
-            };
+            // EOF: 0xFE, warnings, status. OK: 0xFE, two one-byte zero lengths, status.
+            let status = u16::from_le_bytes([packet[3], packet[4]]);
             return (rows, status);
         }
         assert_eq!(packet[0], 0x00, "binary row header");
