@@ -4,18 +4,50 @@
 //! The server sees only this file's API: one shared [`Engine`] per server and one
 //! [`Session`] per connection. Everything here is synchronous; the server runs it off the
 //! async reactor.
+//!
+//! How one COM_QUERY flows through the crate:
+//! 1. [`Session::execute`] hands the text to [`parse`], which tokenizes it once, splits it at
+//!    `;` and compiles each statement into a [`parse::Stmt`] (expressions become
+//!    [`expr::Expr`] trees with columns, variables, functions and `?` resolved).
+//! 2. [`session`] runs the statement: a SELECT evaluates its expressions through the
+//!    [`expr::Env`] the session provides (parameters, variables, clock, warnings), with the
+//!    MySQL value rules in [`eval`]; administration statements act on [`sysvars`],
+//!    [`status`], [`accounts`] and [`catalog`].
+//! 3. Values leave as [`Value`]s with [`Column`] metadata computed from the static
+//!    [`eval::SqlType`] of each expression, as MySQL reports it.
+//!
+//! A prepared statement keeps the compiled [`parse::Stmt`] and only evaluates at EXECUTE.
 
+pub mod accounts;
+pub mod catalog;
 pub mod error;
+pub mod eval;
+pub mod expr;
+pub mod parse;
 pub mod result;
+mod session;
+pub mod status;
+pub mod sysvars;
 pub mod value;
 
 pub use error::SqlError;
 pub use result::{Column, ColumnType, QueryResult};
 pub use value::Value;
 
+use parking_lot::{Mutex, RwLock};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicI64, AtomicU64};
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::Instant;
+
+/// The version string the server reports (handshake, VERSION(), @@version). It names a
+/// MariaDB 10.11 level of compatibility so that clients pick the matching dialect.
+pub const SERVER_VERSION: &str = "10.11.0-myriad";
+
+/// `(name, default, description)` of every system variable, for the server's `--help`.
+pub fn system_variables_help() -> Vec<(String, String, String)> {
+    sysvars::help()
+}
 
 /// What the server hands the engine at start-up.
 #[derive(Debug, Clone, Default)]
@@ -69,13 +101,68 @@ pub struct PreparedInfo {
 /// The state shared by every session: catalog, variables, status, accounts.
 pub struct Engine {
     counters: ServerCounters,
+    status: status::GlobalCounters,
+    /// GLOBAL values, copy-on-write: a session snapshots the Arc at start.
+    globals: RwLock<Arc<Vec<sysvars::VarValue>>>,
+    accounts: accounts::Accounts,
+    catalog: catalog::Catalog,
+    shutdown_hook: Mutex<Option<Box<dyn Fn() + Send + Sync>>>,
+    started: Instant,
+    /// When FLUSH STATUS last ran (Uptime_since_flush_status).
+    status_flushed: Mutex<Instant>,
 }
 
 impl Engine {
+    /// Open the datadir and apply the configured system variables. An unknown variable or
+    /// a value it cannot take is an error that names the variable.
     pub fn open(config: EngineConfig) -> Result<Arc<Engine>, SqlError> {
-        let _ = config;
+        let catalog = catalog::Catalog::open(&config.datadir)?;
+        let datadir =
+            std::fs::canonicalize(&config.datadir).unwrap_or_else(|_| config.datadir.clone());
+        let mut globals = sysvars::defaults();
+        let mut set_text = |name: &str, text: &str| -> Result<(), SqlError> {
+            let index = sysvars::lookup(name).ok_or_else(|| {
+                SqlError::new(1193, "HY000", format!("unknown variable '{name}'"))
+            })?;
+            let def = sysvars::def(index);
+            let (value, _warning) =
+                sysvars::parse_setting(def, &sysvars::Setting::Text(text.to_string())).map_err(
+                    |e| {
+                        SqlError::new(
+                            e.code,
+                            "HY000",
+                            format!(
+                                "invalid value '{text}' for variable '{name}': {}",
+                                e.message
+                            ),
+                        )
+                    },
+                )?;
+            globals[index] = value.clone();
+            if let Some(alias) = sysvars::alias_of(def.name).and_then(sysvars::lookup) {
+                globals[alias] = value;
+            }
+            Ok(())
+        };
+        set_text("datadir", &format!("{}/", datadir.display()))?;
+        if let Ok(host) = std::fs::read_to_string("/etc/hostname") {
+            if !host.trim().is_empty() {
+                set_text("hostname", host.trim())?;
+            }
+        }
+        for (name, value) in &config.variables {
+            set_text(name, value)?;
+        }
+        let accounts = accounts::Accounts::open(&config.datadir)?;
         Ok(Arc::new(Engine {
             counters: ServerCounters::default(),
+            status: status::GlobalCounters::default(),
+            globals: RwLock::new(Arc::new(globals)),
+            accounts,
+            catalog,
+            shutdown_hook: Mutex::new(None),
+            started: Instant::now(),
+            status_flushed: Mutex::new(Instant::now()),
         }))
     }
 
@@ -84,57 +171,78 @@ impl Engine {
         &self.counters
     }
 
-    /// The current global value of a system variable, by MySQL name.
+    /// The current global value of a system variable, by MySQL name (dashes or
+    /// underscores). Booleans come back as Int 0/1, numbers as UInt/Int/Double, text as
+    /// Bytes, unset text (such as `socket`) as Null.
     pub fn global_variable(&self, name: &str) -> Option<Value> {
-        let _ = name;
-        None
+        let index = sysvars::lookup(name)?;
+        let value = self.globals.read()[index].clone();
+        Some(session::var_value_to_value(&value, sysvars::def(index)))
     }
 
     /// How `user`@`host` authenticates, or None when no such account matches.
     pub fn account(&self, user: &str, host: &str) -> Option<AccountAuth> {
-        (user == "root" && (host == "localhost" || host == "127.0.0.1")).then_some(AccountAuth {
-            native_password_hash: None,
-        })
+        self.accounts.find(user, host)
+    }
+
+    /// Seconds since the engine opened.
+    pub fn uptime_s(&self) -> u64 {
+        self.started.elapsed().as_secs()
     }
 
     /// The text COM_STATISTICS answers with.
     pub fn statistics(&self) -> String {
-        String::from("Uptime: 0")
+        let uptime = self.uptime_s();
+        let questions = self.status.read(status::Counter::Questions);
+        let threads = self.counters.threads_connected.load(Ordering::Relaxed);
+        let slow = self.status.read(status::Counter::SlowQueries);
+        let qps_milli = (questions * 1000).checked_div(uptime).unwrap_or(0);
+        format!(
+            "Uptime: {uptime}  Threads: {threads}  Questions: {questions}  Slow queries: {slow}  Opens: 0  Open tables: 0  Queries per second avg: {}.{:03}",
+            qps_milli / 1000,
+            qps_milli % 1000
+        )
     }
 
     /// Register what to call when a client runs `SHUTDOWN`.
     pub fn set_shutdown_hook(&self, hook: Box<dyn Fn() + Send + Sync>) {
-        let _ = hook;
+        *self.shutdown_hook.lock() = Some(hook);
     }
 
     /// Flush and close everything; called once at server shutdown.
     pub fn shutdown(&self) {}
 
     pub fn new_session(self: &Arc<Self>, info: SessionInfo) -> Result<Session, SqlError> {
+        if let Some(db) = &info.database {
+            if !self.catalog.database_exists(db) {
+                return Err(catalog::err_unknown_database(db));
+            }
+        }
+        let state = session::SessionState::new(self);
         Ok(Session {
-            _engine: Arc::clone(self),
+            engine: Arc::clone(self),
             info,
+            state,
         })
     }
 }
 
 /// One connection's state: current database, session variables, prepared statements.
 pub struct Session {
-    _engine: Arc<Engine>,
+    engine: Arc<Engine>,
     info: SessionInfo,
+    state: session::SessionState,
 }
 
 impl Session {
     /// Run a COM_QUERY. With `allow_multi`, the text may hold several statements separated
     /// by `;`; the results come back in order and stop after the first error.
     pub fn execute(&mut self, sql: &str, allow_multi: bool) -> Vec<Result<QueryResult, SqlError>> {
-        let _ = (sql, allow_multi);
-        vec![Err(SqlError::not_supported("statements"))]
+        session::execute(self, sql, allow_multi)
     }
 
     pub fn prepare(&mut self, sql: &str) -> Result<PreparedInfo, SqlError> {
-        let _ = sql;
-        Err(SqlError::not_supported("prepared statements"))
+        session::prepare(self, sql)
     }
 
     pub fn execute_prepared(
@@ -142,18 +250,16 @@ impl Session {
         statement_id: u32,
         params: &[Value],
     ) -> Result<QueryResult, SqlError> {
-        let _ = (statement_id, params);
-        Err(SqlError::not_supported("prepared statements"))
+        session::execute_prepared(self, statement_id, params)
     }
 
     pub fn close_prepared(&mut self, statement_id: u32) {
-        let _ = statement_id;
+        session::close_prepared(self, statement_id)
     }
 
     /// COM_INIT_DB and `USE`.
     pub fn use_database(&mut self, database: &str) -> Result<(), SqlError> {
-        self.info.database = Some(database.to_string());
-        Ok(())
+        session::use_database(self, database)
     }
 
     pub fn current_database(&self) -> Option<&str> {
@@ -162,12 +268,13 @@ impl Session {
 
     /// COM_FIELD_LIST: the columns of a table in the current database.
     pub fn field_list(&mut self, table: &str) -> Result<Vec<Column>, SqlError> {
-        let _ = table;
-        Ok(Vec::new())
+        session::field_list(self, table)
     }
 
     /// COM_RESET_CONNECTION: drop prepared statements, session variables, temporary state.
-    pub fn reset(&mut self) {}
+    pub fn reset(&mut self) {
+        self.state = session::SessionState::new(&self.engine);
+    }
 
     /// COM_CHANGE_USER after the server has authenticated the new user.
     pub fn change_user(
@@ -176,18 +283,34 @@ impl Session {
         host: &str,
         database: Option<&str>,
     ) -> Result<(), SqlError> {
+        if let Some(db) = database {
+            if !self.engine.catalog.database_exists(db) {
+                return Err(catalog::err_unknown_database(db));
+            }
+        }
         self.info.user = user.to_string();
         self.info.host = host.to_string();
         self.info.database = database.map(str::to_string);
+        self.state = session::SessionState::new(&self.engine);
         Ok(())
     }
 
     /// For the status flags of OK and EOF packets.
     pub fn in_transaction(&self) -> bool {
-        false
+        self.state.in_transaction
     }
 
     pub fn autocommit(&self) -> bool {
-        true
+        self.state.autocommit
+    }
+
+    /// The number of warnings the last statement left (for OK/EOF packets).
+    pub fn warning_count(&self) -> u16 {
+        self.state.warnings.len().min(u16::MAX as usize) as u16
+    }
+
+    /// The connection id this session was opened with.
+    pub fn connection_id(&self) -> u32 {
+        self.info.connection_id
     }
 }

@@ -1,0 +1,1197 @@
+//! From statement text to a compiled [`Stmt`].
+//!
+//! 1. The whole COM_QUERY text is tokenized once by sqlparser's MySQL tokenizer (quotes,
+//!    comments and escapes handled there) and split into statements at `;`.
+//! 2. Each statement goes one of two ways. MySQL administration syntax that sqlparser does
+//!    not parse the MySQL way (`SET GLOBAL x`, `SET @@session.x`, `SHOW ... STATUS`,
+//!    `CREATE USER 'u'@'h'`, `SHUTDOWN`, `FLUSH STATUS`, transactions, databases) is read by
+//!    the small hand-written parser below from the token list. Everything else (SELECT and,
+//!    later, DDL and DML) goes to sqlparser's parser with MySqlDialect.
+//! 3. Expressions from either path are compiled by [`crate::expr::Compiler`]; the result
+//!    is a [`Stmt`] that a prepared statement keeps and executes many times.
+
+use crate::error::SqlError;
+use crate::eval::Datum;
+use crate::expr::{err_syntax, ColumnScope, Compiler, Expr};
+use crate::status::Counter;
+use crate::sysvars;
+use sqlparser::ast::{self, Spanned};
+use sqlparser::dialect::MySqlDialect;
+use sqlparser::keywords::Keyword;
+use sqlparser::parser::Parser;
+use sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer};
+use std::collections::HashMap;
+
+/// `SET` scope as written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SetScope {
+    Session,
+    Global,
+}
+
+#[derive(Debug, Clone)]
+pub enum AssignTarget {
+    System { scope: SetScope, index: usize },
+    User(String),
+}
+
+#[derive(Debug, Clone)]
+pub enum AssignValue {
+    Default,
+    /// A bare word such as `ON` or `utf8mb4`.
+    Word(String),
+    Expr(Expr),
+}
+
+#[derive(Debug, Clone)]
+pub struct Assignment {
+    pub target: AssignTarget,
+    pub value: AssignValue,
+}
+
+#[derive(Debug, Clone)]
+pub enum ShowFilter {
+    None,
+    Like(String),
+    /// Compiled over the listing's columns.
+    Where(Expr),
+}
+
+#[derive(Debug, Clone)]
+pub struct SelectItem {
+    pub name: String,
+    pub expr: Expr,
+}
+
+/// A SELECT without tables.
+#[derive(Debug, Clone)]
+pub struct SelectPlan {
+    pub items: Vec<SelectItem>,
+    pub filter: Option<Expr>,
+    pub limit: Option<Expr>,
+    pub offset: Option<Expr>,
+}
+
+#[derive(Debug, Clone)]
+pub struct UserSpec {
+    pub user: String,
+    pub host: String,
+    pub password: Option<String>,
+}
+
+/// A compiled statement.
+#[derive(Debug, Clone)]
+pub enum Stmt {
+    Select(SelectPlan),
+    Set(Vec<Assignment>),
+    /// SET NAMES (None: DEFAULT) with an optional collation.
+    SetNames {
+        charset: Option<String>,
+        collation: Option<String>,
+    },
+    SetCharacterSet(Option<String>),
+    /// SET [GLOBAL|SESSION] TRANSACTION ...: accepted, isolation recorded.
+    SetTransaction {
+        scope: Option<SetScope>,
+        isolation: Option<String>,
+        read_only: Option<bool>,
+    },
+    ShowVariables {
+        global: bool,
+        filter: ShowFilter,
+    },
+    ShowStatus {
+        global: bool,
+        filter: ShowFilter,
+    },
+    ShowDatabases {
+        filter: ShowFilter,
+    },
+    ShowTables {
+        database: Option<String>,
+        full: bool,
+        filter: ShowFilter,
+    },
+    ShowWarnings {
+        errors: bool,
+        count_only: bool,
+    },
+    ShowCollation {
+        filter: ShowFilter,
+    },
+    ShowCharset {
+        filter: ShowFilter,
+    },
+    ShowEngines,
+    ShowCreateDatabase {
+        name: String,
+    },
+    ShowProcessList,
+    Use(String),
+    CreateDatabase {
+        name: String,
+        if_not_exists: bool,
+    },
+    DropDatabase {
+        name: String,
+        if_exists: bool,
+    },
+    CreateUser {
+        users: Vec<UserSpec>,
+        if_not_exists: bool,
+    },
+    DropUser {
+        users: Vec<UserSpec>,
+        if_exists: bool,
+    },
+    AlterUser {
+        users: Vec<UserSpec>,
+        if_exists: bool,
+    },
+    FlushStatus,
+    /// Other FLUSH forms: accepted, nothing to flush yet.
+    Flush,
+    Shutdown,
+    Begin,
+    Commit,
+    Rollback,
+    Do(Vec<Expr>),
+    /// A statement that is only a comment.
+    Empty,
+}
+
+impl Stmt {
+    /// The Com_* counter this statement bumps.
+    pub fn counter(&self) -> Counter {
+        match self {
+            Stmt::Select(_) | Stmt::Do(_) => Counter::ComSelect,
+            Stmt::Set(_)
+            | Stmt::SetNames { .. }
+            | Stmt::SetCharacterSet(_)
+            | Stmt::SetTransaction { .. } => Counter::ComSetOption,
+            Stmt::ShowVariables { .. } => Counter::ComShowVariables,
+            Stmt::ShowStatus { .. } => Counter::ComShowStatus,
+            Stmt::ShowDatabases { .. } => Counter::ComShowDatabases,
+            Stmt::ShowTables { .. } => Counter::ComShowTables,
+            Stmt::ShowWarnings { .. } => Counter::ComShowWarnings,
+            Stmt::ShowCollation { .. }
+            | Stmt::ShowCharset { .. }
+            | Stmt::ShowEngines
+            | Stmt::ShowProcessList => Counter::ComShowVariables,
+            Stmt::ShowCreateDatabase { .. } => Counter::ComShowCreateTable,
+            Stmt::Use(_) => Counter::ComChangeDb,
+            Stmt::CreateDatabase { .. } => Counter::ComCreateDb,
+            Stmt::DropDatabase { .. } => Counter::ComDropDb,
+            Stmt::CreateUser { .. } => Counter::ComCreateUser,
+            Stmt::DropUser { .. } => Counter::ComDropUser,
+            Stmt::AlterUser { .. } => Counter::ComAlterUser,
+            Stmt::FlushStatus | Stmt::Flush => Counter::ComFlush,
+            Stmt::Shutdown => Counter::ComShutdown,
+            Stmt::Begin => Counter::ComBegin,
+            Stmt::Commit => Counter::ComCommit,
+            Stmt::Rollback => Counter::ComRollback,
+            Stmt::Empty => Counter::ComAdminCommands,
+        }
+    }
+}
+
+/// One statement's tokens (whitespace and comments removed) and its place in the text.
+pub struct RawStatement {
+    pub tokens: Vec<TokenWithSpan>,
+    /// Byte range of the statement in the source text.
+    pub text: std::ops::Range<usize>,
+}
+
+/// Maps sqlparser's (line, column) locations to byte offsets.
+pub struct SourceMap {
+    line_starts: Vec<usize>,
+    source: String,
+}
+
+impl SourceMap {
+    pub fn new(source: &str) -> SourceMap {
+        let mut line_starts = vec![0];
+        for (i, b) in source.bytes().enumerate() {
+            if b == b'\n' {
+                line_starts.push(i + 1);
+            }
+        }
+        SourceMap {
+            line_starts,
+            source: source.to_string(),
+        }
+    }
+
+    /// Byte offset of a 1-based (line, column-in-chars) location.
+    pub fn offset(&self, line: u64, column: u64) -> usize {
+        if line == 0 {
+            return 0;
+        }
+        let Some(&start) = self.line_starts.get(line as usize - 1) else {
+            return self.source.len();
+        };
+        let rest = &self.source[start..];
+        let col = column.saturating_sub(1) as usize;
+        start
+            + rest
+                .char_indices()
+                .nth(col)
+                .map(|(i, _)| i)
+                .unwrap_or(rest.len())
+    }
+
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+}
+
+/// Tokenize and split at `;`. A trailing empty statement after the last `;` is dropped.
+pub fn split(sql: &str, map: &SourceMap) -> Result<Vec<RawStatement>, SqlError> {
+    let dialect = MySqlDialect {};
+    let tokens = Tokenizer::new(&dialect, sql)
+        .tokenize_with_location()
+        .map_err(|e| err_syntax(&near_from_error(sql, map, &e.to_string())))?;
+    let mut out = Vec::new();
+    let mut current: Vec<TokenWithSpan> = Vec::new();
+    let mut start: Option<usize> = None;
+    let mut end = 0usize;
+    for t in tokens {
+        match &t.token {
+            Token::Whitespace(_) => {}
+            Token::SemiColon => {
+                let s = start.unwrap_or(end);
+                out.push(RawStatement {
+                    tokens: std::mem::take(&mut current),
+                    text: s..end,
+                });
+                start = None;
+            }
+            Token::EOF => {}
+            _ => {
+                let here = map.offset(t.span.start.line, t.span.start.column);
+                start.get_or_insert(here);
+                end = map.offset(t.span.end.line, t.span.end.column);
+                current.push(t);
+            }
+        }
+    }
+    if !current.is_empty() || out.is_empty() {
+        let s = start.unwrap_or(end);
+        out.push(RawStatement {
+            tokens: current,
+            text: s..end,
+        });
+    }
+    Ok(out)
+}
+
+/// The byte offset named by sqlparser's "... at Line: L, Column: C".
+fn error_offset(map: &SourceMap, message: &str) -> Option<usize> {
+    let parse = |key: &str| -> Option<u64> {
+        let at = message.rfind(key)? + key.len();
+        message[at..]
+            .trim_start()
+            .split(|c: char| !c.is_ascii_digit())
+            .next()?
+            .parse()
+            .ok()
+    };
+    Some(map.offset(parse("Line:")?, parse("Column:")?))
+}
+
+/// Turn sqlparser's error position into MySQL's "near '...'" text.
+fn near_from_error(sql: &str, map: &SourceMap, message: &str) -> String {
+    match error_offset(map, message) {
+        Some(at) => sql.get(at..).unwrap_or("").to_string(),
+        None => String::new(),
+    }
+}
+
+fn word_upper(t: &TokenWithSpan) -> Option<String> {
+    match &t.token {
+        Token::Word(w) if w.quote_style.is_none() => Some(w.value.to_ascii_uppercase()),
+        _ => None,
+    }
+}
+
+/// A cursor over one statement's tokens for the hand-written front path.
+struct Cursor<'a> {
+    tokens: &'a [TokenWithSpan],
+    pos: usize,
+    map: &'a SourceMap,
+    text: std::ops::Range<usize>,
+}
+
+impl<'a> Cursor<'a> {
+    fn peek(&self) -> Option<&'a TokenWithSpan> {
+        self.tokens.get(self.pos)
+    }
+
+    fn peek_word(&self) -> Option<String> {
+        self.peek().and_then(word_upper)
+    }
+
+    fn peek_word_at(&self, ahead: usize) -> Option<String> {
+        self.tokens.get(self.pos + ahead).and_then(word_upper)
+    }
+
+    fn eat_word(&mut self, w: &str) -> bool {
+        if self.peek_word().as_deref() == Some(w) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn eat_token(&mut self, tok: &Token) -> bool {
+        if self.peek().map(|t| &t.token) == Some(tok) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn at_end(&self) -> bool {
+        self.pos >= self.tokens.len()
+    }
+
+    /// A syntax error pointing at the current token.
+    fn error(&self) -> SqlError {
+        let at = match self.peek() {
+            Some(t) => self.map.offset(t.span.start.line, t.span.start.column),
+            None => self.text.end,
+        };
+        err_syntax(self.map.source().get(at..self.text.end).unwrap_or(""))
+    }
+
+    fn expect_end(&self) -> Result<(), SqlError> {
+        if self.at_end() {
+            Ok(())
+        } else {
+            Err(self.error())
+        }
+    }
+
+    fn expect_word(&mut self, w: &str) -> Result<(), SqlError> {
+        if self.eat_word(w) {
+            Ok(())
+        } else {
+            Err(self.error())
+        }
+    }
+
+    /// An identifier or a quoted string used as a name.
+    fn name(&mut self) -> Result<String, SqlError> {
+        let t = self.peek().ok_or_else(|| self.error())?;
+        let name = match &t.token {
+            Token::Word(w) => w.value.clone(),
+            Token::SingleQuotedString(s) | Token::DoubleQuotedString(s) => s.clone(),
+            _ => return Err(self.error()),
+        };
+        self.pos += 1;
+        Ok(name)
+    }
+
+    fn string(&mut self) -> Result<String, SqlError> {
+        match self.peek().map(|t| &t.token) {
+            Some(Token::SingleQuotedString(s)) | Some(Token::DoubleQuotedString(s)) => {
+                let s = s.clone();
+                self.pos += 1;
+                Ok(s)
+            }
+            _ => Err(self.error()),
+        }
+    }
+
+    /// `[IF NOT] EXISTS` after IF.
+    fn if_exists(&mut self, not: bool) -> Result<bool, SqlError> {
+        if !self.eat_word("IF") {
+            return Ok(false);
+        }
+        if not {
+            self.expect_word("NOT")?;
+        }
+        self.expect_word("EXISTS")?;
+        Ok(true)
+    }
+
+    /// The tokens up to the next comma at parenthesis depth 0 (not consumed).
+    fn until_comma(&mut self) -> &'a [TokenWithSpan] {
+        let start = self.pos;
+        let mut depth = 0i32;
+        while let Some(t) = self.tokens.get(self.pos) {
+            match t.token {
+                Token::LParen => depth += 1,
+                Token::RParen => depth -= 1,
+                Token::Comma if depth == 0 => break,
+                _ => {}
+            }
+            self.pos += 1;
+        }
+        &self.tokens[start..self.pos]
+    }
+}
+
+/// Parse and compile one statement.
+pub fn compile_statement(
+    raw: &RawStatement,
+    map: &SourceMap,
+    pipes_as_concat: bool,
+) -> Result<(Stmt, usize), SqlError> {
+    // Number the `?` placeholders in text order.
+    let mut placeholders = HashMap::new();
+    for t in &raw.tokens {
+        if matches!(&t.token, Token::Placeholder(p) if p == "?") {
+            let n = placeholders.len();
+            placeholders.insert((t.span.start.line, t.span.start.column), n);
+        }
+    }
+    let no_columns = ColumnScope::default();
+    let compiler = Compiler {
+        source: map.source(),
+        scope: &no_columns,
+        placeholders: &placeholders,
+        pipes_as_concat,
+    };
+    let mut c = Cursor {
+        tokens: &raw.tokens,
+        pos: 0,
+        map,
+        text: raw.text.clone(),
+    };
+    let first = c.peek_word();
+    let stmt = match first.as_deref() {
+        None if raw.tokens.is_empty() => Stmt::Empty,
+        Some("SET") => {
+            c.pos += 1;
+            parse_set(&mut c, &compiler)?
+        }
+        Some("SHOW") => {
+            c.pos += 1;
+            parse_show(&mut c, &compiler)?
+        }
+        Some("USE") => {
+            c.pos += 1;
+            let name = c.name()?;
+            c.expect_end()?;
+            Stmt::Use(name)
+        }
+        Some("CREATE") | Some("DROP")
+            if matches!(
+                c.peek_word_at(1).as_deref(),
+                Some("DATABASE") | Some("SCHEMA")
+            ) =>
+        {
+            let create = c.eat_word("CREATE");
+            if !create {
+                c.expect_word("DROP")?;
+            }
+            c.pos += 1;
+            let flag = c.if_exists(create)?;
+            let name = c.name()?;
+            if create {
+                // [DEFAULT] CHARACTER SET / COLLATE options are accepted and ignored.
+                Stmt::CreateDatabase {
+                    name,
+                    if_not_exists: flag,
+                }
+            } else {
+                c.expect_end()?;
+                Stmt::DropDatabase {
+                    name,
+                    if_exists: flag,
+                }
+            }
+        }
+        Some("CREATE") | Some("DROP") | Some("ALTER")
+            if c.peek_word_at(1).as_deref() == Some("USER") =>
+        {
+            let verb = c.peek_word().unwrap_or_default();
+            c.pos += 2;
+            let flag = c.if_exists(verb == "CREATE")?;
+            let users = parse_user_list(&mut c, verb != "DROP")?;
+            c.expect_end()?;
+            match verb.as_str() {
+                "CREATE" => Stmt::CreateUser {
+                    users,
+                    if_not_exists: flag,
+                },
+                "DROP" => Stmt::DropUser {
+                    users,
+                    if_exists: flag,
+                },
+                _ => Stmt::AlterUser {
+                    users,
+                    if_exists: flag,
+                },
+            }
+        }
+        Some("FLUSH") => {
+            c.pos += 1;
+            c.eat_word("LOCAL");
+            c.eat_word("NO_WRITE_TO_BINLOG");
+            if c.eat_word("STATUS") {
+                c.expect_end()?;
+                Stmt::FlushStatus
+            } else if c.at_end() {
+                return Err(c.error());
+            } else {
+                Stmt::Flush
+            }
+        }
+        Some("SHUTDOWN") => {
+            c.pos += 1;
+            c.eat_word("WAIT");
+            c.eat_word("FOR");
+            c.eat_word("ALL");
+            c.eat_word("REPLICAS");
+            c.expect_end()?;
+            Stmt::Shutdown
+        }
+        Some("BEGIN") => {
+            c.pos += 1;
+            c.eat_word("WORK");
+            c.expect_end()?;
+            Stmt::Begin
+        }
+        Some("START") => {
+            c.pos += 1;
+            c.expect_word("TRANSACTION")?;
+            // WITH CONSISTENT SNAPSHOT, READ ONLY, READ WRITE: accepted.
+            Stmt::Begin
+        }
+        Some("COMMIT") | Some("ROLLBACK") => {
+            let commit = c.eat_word("COMMIT");
+            if !commit {
+                c.pos += 1;
+            }
+            c.eat_word("WORK");
+            if c.eat_word("AND") {
+                c.eat_word("NO");
+                c.expect_word("CHAIN")?;
+            }
+            if c.eat_word("NO") {
+                c.expect_word("RELEASE")?;
+            } else {
+                c.eat_word("RELEASE");
+            }
+            c.expect_end()?;
+            if commit {
+                Stmt::Commit
+            } else {
+                Stmt::Rollback
+            }
+        }
+        Some("DO") => {
+            c.pos += 1;
+            let mut exprs = Vec::new();
+            loop {
+                let part = c.until_comma();
+                exprs.push(compile_expr_tokens(part, &compiler, &c)?);
+                if !c.eat_token(&Token::Comma) {
+                    break;
+                }
+            }
+            Stmt::Do(exprs)
+        }
+        _ => parse_with_sqlparser(raw, map, &compiler)?,
+    };
+    Ok((stmt, placeholders.len()))
+}
+
+/// Parse an expression from a token slice with sqlparser.
+fn parse_expr_tokens(tokens: &[TokenWithSpan], c: &Cursor) -> Result<ast::Expr, SqlError> {
+    let dialect = MySqlDialect {};
+    let mut parser =
+        Parser::new(&dialect).with_tokens_with_locations(rewrite_tokens(tokens.to_vec()));
+    let expr = parser
+        .parse_expr()
+        .map_err(|e| err_syntax(&near_from_error(c.map.source(), c.map, &e.to_string())))?;
+    if parser.peek_token().token != Token::EOF {
+        let t = parser.peek_token();
+        let at = c.map.offset(t.span.start.line, t.span.start.column);
+        return Err(err_syntax(c.map.source().get(at..c.text.end).unwrap_or("")));
+    }
+    Ok(expr)
+}
+
+fn compile_expr_tokens(
+    tokens: &[TokenWithSpan],
+    compiler: &Compiler,
+    c: &Cursor,
+) -> Result<Expr, SqlError> {
+    if tokens.is_empty() {
+        return Err(c.error());
+    }
+    compiler.compile(&parse_expr_tokens(tokens, c)?)
+}
+
+/// MySQL operators sqlparser does not know: `MOD` as an infix operator becomes `%`,
+/// `!` becomes NOT.
+fn rewrite_tokens(mut tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
+    for i in 0..tokens.len() {
+        let next_is_paren = matches!(tokens.get(i + 1).map(|t| &t.token), Some(Token::LParen));
+        let replace = match &tokens[i].token {
+            Token::Word(w)
+                if w.quote_style.is_none()
+                    && w.value.eq_ignore_ascii_case("MOD")
+                    && !next_is_paren
+                    && i > 0 =>
+            {
+                Some(Token::Mod)
+            }
+            Token::ExclamationMark => Some(Token::make_keyword("NOT")),
+            _ => None,
+        };
+        if let Some(t) = replace {
+            tokens[i].token = t;
+        }
+    }
+    tokens
+}
+
+fn parse_set(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt, SqlError> {
+    match c.peek_word().as_deref() {
+        Some("NAMES") => {
+            c.pos += 1;
+            if c.eat_word("DEFAULT") {
+                c.expect_end()?;
+                return Ok(Stmt::SetNames {
+                    charset: None,
+                    collation: None,
+                });
+            }
+            let charset = c.name()?;
+            let collation = if c.eat_word("COLLATE") {
+                Some(c.name()?)
+            } else {
+                None
+            };
+            c.expect_end()?;
+            return Ok(Stmt::SetNames {
+                charset: Some(charset),
+                collation,
+            });
+        }
+        Some("CHARSET") => {
+            c.pos += 1;
+            return set_character_set(c);
+        }
+        Some("CHARACTER") if c.peek_word_at(1).as_deref() == Some("SET") => {
+            c.pos += 2;
+            return set_character_set(c);
+        }
+        _ => {}
+    }
+    // SET [GLOBAL|SESSION] TRANSACTION ...
+    let scope_word = c.peek_word();
+    let ahead = if matches!(
+        scope_word.as_deref(),
+        Some("GLOBAL") | Some("SESSION") | Some("LOCAL")
+    ) {
+        1
+    } else {
+        0
+    };
+    if c.peek_word_at(ahead).as_deref() == Some("TRANSACTION") {
+        let scope = match scope_word.as_deref() {
+            Some("GLOBAL") => Some(SetScope::Global),
+            Some("SESSION") | Some("LOCAL") => Some(SetScope::Session),
+            _ => None,
+        };
+        c.pos += ahead + 1;
+        let mut isolation = None;
+        let mut read_only = None;
+        loop {
+            if c.eat_word("ISOLATION") {
+                c.expect_word("LEVEL")?;
+                let level = if c.eat_word("READ") {
+                    if c.eat_word("UNCOMMITTED") {
+                        "READ-UNCOMMITTED"
+                    } else {
+                        c.expect_word("COMMITTED")?;
+                        "READ-COMMITTED"
+                    }
+                } else if c.eat_word("REPEATABLE") {
+                    c.expect_word("READ")?;
+                    "REPEATABLE-READ"
+                } else {
+                    c.expect_word("SERIALIZABLE")?;
+                    "SERIALIZABLE"
+                };
+                isolation = Some(level.to_string());
+            } else if c.eat_word("READ") {
+                if c.eat_word("ONLY") {
+                    read_only = Some(true);
+                } else {
+                    c.expect_word("WRITE")?;
+                    read_only = Some(false);
+                }
+            } else {
+                return Err(c.error());
+            }
+            if !c.eat_token(&Token::Comma) {
+                break;
+            }
+        }
+        c.expect_end()?;
+        return Ok(Stmt::SetTransaction {
+            scope,
+            isolation,
+            read_only,
+        });
+    }
+    let mut assignments = Vec::new();
+    let mut scope = SetScope::Session;
+    loop {
+        if c.eat_word("GLOBAL") {
+            scope = SetScope::Global;
+        } else if c.eat_word("SESSION") || c.eat_word("LOCAL") {
+            scope = SetScope::Session;
+        }
+        let target = parse_set_target(c, scope)?;
+        if !(c.eat_token(&Token::Eq) || c.eat_token(&Token::Assignment)) {
+            return Err(c.error());
+        }
+        let value_tokens = c.until_comma();
+        let value = match value_tokens {
+            [] => return Err(c.error()),
+            [single] => match &single.token {
+                Token::Word(w)
+                    if w.quote_style.is_none() && w.value.eq_ignore_ascii_case("DEFAULT") =>
+                {
+                    AssignValue::Default
+                }
+                Token::Word(w)
+                    if w.quote_style.is_none()
+                        && !w.value.starts_with('@')
+                        && !matches!(w.keyword, Keyword::NULL | Keyword::TRUE | Keyword::FALSE) =>
+                {
+                    AssignValue::Word(w.value.clone())
+                }
+                _ => AssignValue::Expr(compile_expr_tokens(value_tokens, compiler, c)?),
+            },
+            _ => AssignValue::Expr(compile_expr_tokens(value_tokens, compiler, c)?),
+        };
+        if matches!(target, AssignTarget::User(_)) && matches!(value, AssignValue::Default) {
+            return Err(c.error());
+        }
+        let value = match (&target, value) {
+            // `SET @a = word` reads a column in MySQL; without tables it is unknown.
+            (AssignTarget::User(_), AssignValue::Word(w)) => {
+                return Err(SqlError::new(
+                    1054,
+                    "42S22",
+                    format!("Unknown column '{w}' in 'field list'"),
+                ))
+            }
+            (_, v) => v,
+        };
+        assignments.push(Assignment { target, value });
+        if !c.eat_token(&Token::Comma) {
+            break;
+        }
+    }
+    c.expect_end()?;
+    Ok(Stmt::Set(assignments))
+}
+
+fn set_character_set(c: &mut Cursor) -> Result<Stmt, SqlError> {
+    if c.eat_word("DEFAULT") {
+        c.expect_end()?;
+        return Ok(Stmt::SetCharacterSet(None));
+    }
+    let name = c.name()?;
+    c.expect_end()?;
+    Ok(Stmt::SetCharacterSet(Some(name)))
+}
+
+fn parse_set_target(c: &mut Cursor, scope: SetScope) -> Result<AssignTarget, SqlError> {
+    let t = c.peek().ok_or_else(|| c.error())?;
+    let Token::Word(w) = &t.token else {
+        return Err(c.error());
+    };
+    c.pos += 1;
+    let mut name = w.value.clone();
+    let mut scope = scope;
+    if w.quote_style.is_none() {
+        if let Some(rest) = name.strip_prefix("@@") {
+            let rest = rest.to_string();
+            match rest.to_ascii_lowercase().as_str() {
+                "global" | "session" | "local" if c.eat_token(&Token::Period) => {
+                    scope = if rest.eq_ignore_ascii_case("global") {
+                        SetScope::Global
+                    } else {
+                        SetScope::Session
+                    };
+                    name = c.name()?;
+                }
+                _ => {
+                    scope = SetScope::Session;
+                    name = rest;
+                }
+            }
+        } else if let Some(user) = name.strip_prefix('@') {
+            let mut user = user.to_string();
+            if user.is_empty() {
+                // @'quoted name' or @`quoted`
+                user = c.name()?;
+            }
+            return Ok(AssignTarget::User(user.to_ascii_lowercase()));
+        }
+    }
+    // A dotted name like `x.y` (structured variables such as default.key_buffer_size).
+    while c.eat_token(&Token::Period) {
+        let part = c.name()?;
+        name = format!("{name}.{part}");
+    }
+    let index = sysvars::lookup(&name).ok_or_else(|| sysvars::err_unknown(&name))?;
+    Ok(AssignTarget::System { scope, index })
+}
+
+fn parse_filter(
+    c: &mut Cursor,
+    compiler: &Compiler,
+    columns: &[&str],
+) -> Result<ShowFilter, SqlError> {
+    if c.eat_word("LIKE") {
+        let pattern = c.string()?;
+        c.expect_end()?;
+        return Ok(ShowFilter::Like(pattern));
+    }
+    if c.eat_word("WHERE") {
+        let rest = &c.tokens[c.pos..];
+        c.pos = c.tokens.len();
+        let scope = ColumnScope {
+            columns: columns.iter().map(|n| (None, n.to_string())).collect(),
+        };
+        let where_compiler = Compiler {
+            source: compiler.source,
+            scope: &scope,
+            placeholders: compiler.placeholders,
+            pipes_as_concat: compiler.pipes_as_concat,
+        };
+        return Ok(ShowFilter::Where(compile_expr_tokens(
+            rest,
+            &where_compiler,
+            c,
+        )?));
+    }
+    c.expect_end()?;
+    Ok(ShowFilter::None)
+}
+
+fn parse_show(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt, SqlError> {
+    let mut global = false;
+    if c.eat_word("GLOBAL") {
+        global = true;
+    } else if c.eat_word("SESSION") || c.eat_word("LOCAL") {
+        global = false;
+    }
+    let full = c.eat_word("FULL");
+    let kind = c.peek_word().ok_or_else(|| c.error())?;
+    c.pos += 1;
+    Ok(match kind.as_str() {
+        "VARIABLES" => Stmt::ShowVariables {
+            global,
+            filter: parse_filter(c, compiler, &["Variable_name", "Value"])?,
+        },
+        "STATUS" => Stmt::ShowStatus {
+            global,
+            filter: parse_filter(c, compiler, &["Variable_name", "Value"])?,
+        },
+        "DATABASES" | "SCHEMAS" => Stmt::ShowDatabases {
+            filter: parse_filter(c, compiler, &["Database"])?,
+        },
+        "TABLES" => {
+            let database = if c.eat_word("FROM") || c.eat_word("IN") {
+                Some(c.name()?)
+            } else {
+                None
+            };
+            let filter = parse_filter(c, compiler, &["Tables_in", "Table_type"])?;
+            Stmt::ShowTables {
+                database,
+                full,
+                filter,
+            }
+        }
+        "WARNINGS" | "ERRORS" => {
+            // SHOW WARNINGS [LIMIT n]: the limit is accepted and applied by the caller's
+            // max_error_count; ignoring it never shows fewer rows than asked.
+            c.pos = c.tokens.len();
+            Stmt::ShowWarnings {
+                errors: kind == "ERRORS",
+                count_only: false,
+            }
+        }
+        "COUNT" => {
+            // SHOW COUNT(*) WARNINGS
+            while !c.at_end()
+                && !matches!(c.peek_word().as_deref(), Some("WARNINGS") | Some("ERRORS"))
+            {
+                c.pos += 1;
+            }
+            let errors = c.peek_word().as_deref() == Some("ERRORS");
+            c.pos += 1;
+            c.expect_end()?;
+            Stmt::ShowWarnings {
+                errors,
+                count_only: true,
+            }
+        }
+        "COLLATION" => Stmt::ShowCollation {
+            filter: parse_filter(c, compiler, &["Collation", "Charset"])?,
+        },
+        "CHARACTER" | "CHARSET" => {
+            if kind == "CHARACTER" {
+                c.expect_word("SET")?;
+            }
+            Stmt::ShowCharset {
+                filter: parse_filter(c, compiler, &["Charset", "Description"])?,
+            }
+        }
+        "ENGINES" | "STORAGE" => {
+            c.pos = c.tokens.len();
+            Stmt::ShowEngines
+        }
+        "PROCESSLIST" => {
+            c.expect_end()?;
+            Stmt::ShowProcessList
+        }
+        "CREATE" if matches!(c.peek_word().as_deref(), Some("DATABASE") | Some("SCHEMA")) => {
+            c.pos += 1;
+            c.if_exists(true)?;
+            let name = c.name()?;
+            c.expect_end()?;
+            Stmt::ShowCreateDatabase { name }
+        }
+        _ => {
+            c.pos -= 1;
+            return Err(SqlError::not_supported(&format!("SHOW {kind}")));
+        }
+    })
+}
+
+/// `'user'@'host' [IDENTIFIED BY 'pw'], ...`
+fn parse_user_list(c: &mut Cursor, allow_password: bool) -> Result<Vec<UserSpec>, SqlError> {
+    let mut users = Vec::new();
+    loop {
+        let user = c.name()?;
+        // The tokenizer reads `@'host'` as a word "@" then a string, or `@host` as "@host".
+        let host = match c.peek().map(|t| &t.token) {
+            Some(Token::Word(w)) if w.value == "@" => {
+                c.pos += 1;
+                c.name()?
+            }
+            Some(Token::Word(w)) if w.value.starts_with('@') && w.quote_style.is_none() => {
+                let h = w.value[1..].to_string();
+                c.pos += 1;
+                h
+            }
+            Some(Token::AtSign) => {
+                c.pos += 1;
+                c.name()?
+            }
+            _ => "%".to_string(),
+        };
+        let password = if allow_password && c.eat_word("IDENTIFIED") {
+            if c.eat_word("WITH") {
+                // IDENTIFIED WITH mysql_native_password BY 'pw'
+                c.name()?;
+            }
+            c.expect_word("BY")?;
+            c.eat_word("PASSWORD");
+            Some(c.string()?)
+        } else {
+            None
+        };
+        users.push(UserSpec {
+            user,
+            host,
+            password,
+        });
+        if !c.eat_token(&Token::Comma) {
+            break;
+        }
+    }
+    Ok(users)
+}
+
+fn parse_with_sqlparser(
+    raw: &RawStatement,
+    map: &SourceMap,
+    compiler: &Compiler,
+) -> Result<Stmt, SqlError> {
+    let dialect = MySqlDialect {};
+    let mut parser =
+        Parser::new(&dialect).with_tokens_with_locations(rewrite_tokens(raw.tokens.clone()));
+    let statement = parser.parse_statement().map_err(|e| {
+        let at = error_offset(map, &e.to_string())
+            .unwrap_or(raw.text.end)
+            .clamp(raw.text.start, raw.text.end);
+        err_syntax(map.source().get(at..raw.text.end).unwrap_or(""))
+    })?;
+    if parser.peek_token().token != Token::EOF {
+        let t = parser.peek_token();
+        let at = map.offset(t.span.start.line, t.span.start.column);
+        return Err(err_syntax(map.source().get(at..raw.text.end).unwrap_or("")));
+    }
+    match statement {
+        ast::Statement::Query(q) => compile_query(&q, map, compiler),
+        other => Err(SqlError::not_supported(&first_words(&other.to_string()))),
+    }
+}
+
+fn first_words(text: &str) -> String {
+    text.split_whitespace()
+        .take(2)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn compile_query(q: &ast::Query, map: &SourceMap, compiler: &Compiler) -> Result<Stmt, SqlError> {
+    if q.with.is_some() {
+        return Err(SqlError::not_supported("WITH"));
+    }
+    let ast::SetExpr::Select(select) = q.body.as_ref() else {
+        return Err(SqlError::not_supported("UNION and nested queries"));
+    };
+    let dual = match select.from.as_slice() {
+        [] => true,
+        [t] if t.joins.is_empty()
+            && matches!(&t.relation, ast::TableFactor::Table { name, .. } if name.to_string().eq_ignore_ascii_case("DUAL")) =>
+        {
+            true
+        }
+        _ => false,
+    };
+    if !dual {
+        return Err(SqlError::new(1046, "3D000", "No database selected"));
+    }
+    let mut items = Vec::new();
+    for item in &select.projection {
+        let (expr, name) = match item {
+            ast::SelectItem::UnnamedExpr(e) => (e, item_name(e, map)),
+            ast::SelectItem::ExprWithAlias { expr, alias } => (expr, alias.value.clone()),
+            ast::SelectItem::Wildcard(_) | ast::SelectItem::QualifiedWildcard(..) => {
+                return Err(SqlError::new(1096, "HY000", "No tables used"))
+            }
+            other => return Err(err_syntax(&other.to_string())),
+        };
+        items.push(SelectItem {
+            name,
+            expr: compiler.compile(expr)?,
+        });
+    }
+    let filter = select
+        .selection
+        .as_ref()
+        .map(|w| compiler.compile(w))
+        .transpose()?;
+    if select.having.is_some() {
+        return Err(SqlError::not_supported("HAVING without tables"));
+    }
+    let (limit, offset) = match &q.limit_clause {
+        None => (None, None),
+        Some(ast::LimitClause::LimitOffset { limit, offset, .. }) => (
+            limit.as_ref().map(|l| compiler.compile(l)).transpose()?,
+            offset
+                .as_ref()
+                .map(|o| compiler.compile(&o.value))
+                .transpose()?,
+        ),
+        Some(ast::LimitClause::OffsetCommaLimit { offset, limit }) => (
+            Some(compiler.compile(limit)?),
+            Some(compiler.compile(offset)?),
+        ),
+    };
+    Ok(Stmt::Select(SelectPlan {
+        items,
+        filter,
+        limit,
+        offset,
+    }))
+}
+
+/// MySQL names an unaliased column by the expression's text as written, except that a
+/// string literal is named by its value.
+fn item_name(e: &ast::Expr, map: &SourceMap) -> String {
+    if let ast::Expr::Value(v) = e {
+        match &v.value {
+            ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => {
+                return s.clone()
+            }
+            ast::Value::Null => return "NULL".to_string(),
+            _ => {}
+        }
+    }
+    let span = e.span();
+    if span.start.line == 0 {
+        return e.to_string();
+    }
+    let source = map.source();
+    let start = map.offset(span.start.line, span.start.column);
+    let mut end = map.offset(span.end.line, span.end.column).max(start);
+    // Spans of calls may stop before the closing parenthesis: extend to balance them.
+    let bytes = source.as_bytes();
+    let (mut depth, mut quote) = (0i32, None::<u8>);
+    let mut i = start;
+    while i < bytes.len() && (i < end || depth > 0 || quote.is_some()) {
+        let b = bytes[i];
+        match quote {
+            Some(_) if b == b'\\' => i += 1,
+            Some(q) if b == q => quote = None,
+            Some(_) => {}
+            None => match b {
+                b'\'' | b'"' | b'`' => quote = Some(b),
+                b'(' => depth += 1,
+                b')' => depth -= 1,
+                _ => {}
+            },
+        }
+        i += 1;
+    }
+    end = end.max(i.min(bytes.len()));
+    // A call's span may end at its name: take the argument list that follows.
+    let after = source[end..].trim_start();
+    if matches!(e, ast::Expr::Function(_)) && after.starts_with('(') {
+        let open = source.len() - after.len();
+        let mut depth = 0i32;
+        let mut quote: Option<u8> = None;
+        for (k, &b) in bytes[open..].iter().enumerate() {
+            match quote {
+                Some(q) if b == q => quote = None,
+                Some(_) => {}
+                None => match b {
+                    b'\'' | b'"' | b'`' => quote = Some(b),
+                    b'(' => depth += 1,
+                    b')' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            end = open + k + 1;
+                            break;
+                        }
+                    }
+                    _ => {}
+                },
+            }
+        }
+    }
+    let text = source
+        .get(start..end.min(source.len()))
+        .unwrap_or("")
+        .trim_end();
+    if text.is_empty() {
+        e.to_string()
+    } else {
+        text.to_string()
+    }
+}
+
+/// A user variable value from a datum (for SET @a = ...).
+pub fn user_value(d: Datum) -> Datum {
+    d
+}

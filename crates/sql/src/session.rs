@@ -1,0 +1,1539 @@
+//! Running compiled statements for one session: the session's variables and warnings,
+//! SELECT evaluation, SET, SHOW, accounts, databases and prepared statements.
+
+use crate::catalog;
+use crate::error::SqlError;
+use crate::eval::{self, Datum, SqlType, Warning};
+use crate::expr::{Env, Expr, VarScope};
+use crate::parse::{self, AssignTarget, AssignValue, SetScope, ShowFilter, SourceMap, Stmt};
+use crate::result::{charsets, column_flags, Column, ColumnType, QueryResult};
+use crate::status::{self, Counter, SessionCounters};
+use crate::sysvars::{self, Setting, VarValue};
+use crate::value::Value;
+use crate::{Engine, PreparedInfo, Session};
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+/// Most prepared statements one session may hold (MySQL's max_prepared_stmt_count is
+/// server-wide 16382; per session this bounds a leaking client's memory).
+const PREPARED_PER_SESSION_MAX: usize = 16_382;
+
+/// A prepared statement: compiled once, executed many times.
+pub struct Prepared {
+    stmt: Stmt,
+    param_count: usize,
+}
+
+/// Everything a session owns besides its identity.
+pub struct SessionState {
+    /// The GLOBAL values when the session started (session values start from these).
+    snapshot: Arc<Vec<VarValue>>,
+    /// Session values changed by SET.
+    overrides: HashMap<usize, VarValue>,
+    user_vars: HashMap<String, Datum>,
+    /// Warnings (and the error) of the last statement, for SHOW WARNINGS.
+    pub warnings: Vec<Warning>,
+    prepared: HashMap<u32, Prepared>,
+    next_statement_id: u32,
+    pub in_transaction: bool,
+    pub autocommit: bool,
+    sql_mode: u64,
+    div_precision_increment: u32,
+    counters: SessionCounters,
+    last_insert_id: u64,
+}
+
+impl SessionState {
+    pub fn new(engine: &Engine) -> SessionState {
+        let snapshot = Arc::clone(&engine.globals.read());
+        let mut state = SessionState {
+            snapshot,
+            overrides: HashMap::new(),
+            user_vars: HashMap::new(),
+            warnings: Vec::new(),
+            prepared: HashMap::new(),
+            next_statement_id: 1,
+            in_transaction: false,
+            autocommit: true,
+            sql_mode: 0,
+            div_precision_increment: 4,
+            counters: SessionCounters::default(),
+            last_insert_id: 0,
+        };
+        state.refresh_cached();
+        state
+    }
+
+    fn session_value(&self, index: usize) -> &VarValue {
+        self.overrides.get(&index).unwrap_or(&self.snapshot[index])
+    }
+
+    /// Re-read the variables the hot path consults into plain fields.
+    fn refresh_cached(&mut self) {
+        let get = |name: &str| sysvars::lookup(name).map(|i| self.session_value(i).clone());
+        let autocommit = get("autocommit");
+        let sql_mode = get("sql_mode");
+        let div = get("div_precision_increment");
+        self.autocommit = !matches!(autocommit, Some(VarValue::Bool(false)));
+        if let Some(VarValue::Set(bits)) = sql_mode {
+            self.sql_mode = bits;
+        }
+        if let Some(VarValue::UInt(n)) = div {
+            self.div_precision_increment = n as u32;
+        }
+    }
+}
+
+pub fn var_value_to_datum(value: &VarValue, def: &sysvars::VarDef) -> Datum {
+    match value {
+        VarValue::Bool(b) => Datum::Int(i64::from(*b)),
+        VarValue::UInt(u) => Datum::UInt(*u),
+        VarValue::Int(i) => Datum::Int(*i),
+        VarValue::Double(f) => Datum::Double(*f),
+        VarValue::Str(None) => Datum::Null,
+        other => match other.display(def) {
+            Some(text) => Datum::Str(text.into_bytes()),
+            None => Datum::Null,
+        },
+    }
+}
+
+pub fn var_value_to_value(value: &VarValue, def: &sysvars::VarDef) -> Value {
+    match var_value_to_datum(value, def) {
+        Datum::Null => Value::Null,
+        Datum::Int(i) => Value::Int(i),
+        Datum::UInt(u) => Value::UInt(u),
+        Datum::Double(f) => Value::Double(f),
+        Datum::Str(s) => Value::Bytes(s),
+        other => Value::Bytes(other.to_text().unwrap_or_default()),
+    }
+}
+
+/// The evaluation environment of one statement.
+struct ExecEnv<'a> {
+    engine: &'a Engine,
+    info: &'a crate::SessionInfo,
+    state: &'a SessionState,
+    params: &'a [Datum],
+    warnings: Vec<Warning>,
+    /// Warnings of the previous statement (@@warning_count reads it).
+    previous_warnings: usize,
+    previous_errors: usize,
+    now_micros: i64,
+}
+
+impl Env for ExecEnv<'_> {
+    fn param(&self, index: usize) -> Datum {
+        self.params.get(index).cloned().unwrap_or(Datum::Null)
+    }
+
+    fn system_variable(&self, scope: VarScope, index: usize) -> Result<Datum, SqlError> {
+        let def = sysvars::def(index);
+        match def.name {
+            "warning_count" => return Ok(Datum::UInt(self.previous_warnings as u64)),
+            "error_count" => return Ok(Datum::UInt(self.previous_errors as u64)),
+            "last_insert_id" => return Ok(Datum::UInt(self.state.last_insert_id)),
+            _ => {}
+        }
+        let global = scope == VarScope::Global || def.scope == sysvars::Scope::Global;
+        if global {
+            let globals = self.engine.globals.read();
+            Ok(var_value_to_datum(&globals[index], def))
+        } else {
+            Ok(var_value_to_datum(self.state.session_value(index), def))
+        }
+    }
+
+    fn user_variable(&self, name: &str) -> Datum {
+        self.state
+            .user_vars
+            .get(name)
+            .cloned()
+            .unwrap_or(Datum::Null)
+    }
+
+    fn database(&self) -> Option<String> {
+        self.info.database.clone()
+    }
+
+    fn user(&self) -> String {
+        format!("{}@{}", self.info.user, self.info.host)
+    }
+
+    fn current_user(&self) -> String {
+        let host = self
+            .engine
+            .accounts
+            .matching_host(&self.info.user, &self.info.host)
+            .unwrap_or_else(|| self.info.host.clone());
+        format!("{}@{}", self.info.user, host)
+    }
+
+    fn connection_id(&self) -> u32 {
+        self.info.connection_id
+    }
+
+    fn last_insert_id(&self) -> u64 {
+        self.state.last_insert_id
+    }
+
+    fn now_micros(&self) -> i64 {
+        self.now_micros
+    }
+
+    fn div_precision_increment(&self) -> u32 {
+        self.state.div_precision_increment
+    }
+
+    fn sql_mode(&self) -> u64 {
+        self.state.sql_mode
+    }
+
+    fn warnings(&mut self) -> &mut Vec<Warning> {
+        &mut self.warnings
+    }
+}
+
+fn now_micros() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_micros() as i64)
+        .unwrap_or(0)
+}
+
+impl Session {
+    fn bump(&mut self, counter: Counter) {
+        self.engine
+            .status
+            .bump(self.info.connection_id as usize, counter);
+        self.state.counters.counts[counter as usize] += 1;
+    }
+
+    fn env<'a>(&'a self, params: &'a [Datum]) -> ExecEnv<'a> {
+        let previous_errors = self
+            .state
+            .warnings
+            .iter()
+            .filter(|w| w.level == "Error")
+            .count();
+        ExecEnv {
+            engine: &self.engine,
+            info: &self.info,
+            state: &self.state,
+            params,
+            warnings: Vec::new(),
+            previous_warnings: self.state.warnings.len(),
+            previous_errors,
+            now_micros: now_micros(),
+        }
+    }
+
+    /// Run one compiled statement with bound parameters.
+    fn run(&mut self, stmt: &Stmt, params: &[Datum]) -> Result<QueryResult, SqlError> {
+        let keep_warnings = matches!(stmt, Stmt::ShowWarnings { .. });
+        let result = self.run_inner(stmt, params);
+        if !keep_warnings {
+            match &result {
+                Ok(QueryResult::Ok { .. }) | Ok(QueryResult::Rows { .. }) => {}
+                Err(e) => {
+                    // The error is what SHOW WARNINGS shows next, after the statement's
+                    // warnings.
+                    self.state.warnings.push(Warning {
+                        level: "Error",
+                        code: e.code,
+                        message: e.message.clone(),
+                    });
+                }
+            }
+        }
+        let warnings = self.state.warnings.len().min(u16::MAX as usize) as u16;
+        result.map(|r| match r {
+            QueryResult::Ok {
+                affected_rows,
+                last_insert_id,
+                info,
+                ..
+            } => QueryResult::Ok {
+                affected_rows,
+                last_insert_id,
+                warnings,
+                info,
+            },
+            QueryResult::Rows { columns, rows, .. } => QueryResult::Rows {
+                columns,
+                rows,
+                warnings,
+            },
+        })
+    }
+
+    fn run_inner(&mut self, stmt: &Stmt, params: &[Datum]) -> Result<QueryResult, SqlError> {
+        if let Stmt::ShowWarnings { errors, count_only } = stmt {
+            return Ok(self.show_warnings(*errors, *count_only));
+        }
+        let (result, warnings) = {
+            let mut env = self.env(params);
+            let result = self.dispatch(stmt, &mut env);
+            (result, env.warnings)
+        };
+        self.state.warnings = warnings;
+        let result = result?;
+        self.after(stmt, result)
+    }
+
+    /// Statements whose effect needs `&mut self` (the environment borrowed it immutably).
+    fn after(&mut self, stmt: &Stmt, pending: Pending) -> Result<QueryResult, SqlError> {
+        match pending {
+            Pending::Done(r) => Ok(r),
+            Pending::Assign(changes) => {
+                self.apply_assignments(changes);
+                Ok(ok(0))
+            }
+            Pending::Use(db) => {
+                self.info.database = Some(db);
+                Ok(ok(0))
+            }
+            Pending::DroppedDatabase(db, affected) => {
+                if self
+                    .info
+                    .database
+                    .as_deref()
+                    .is_some_and(|d| d.eq_ignore_ascii_case(&db))
+                {
+                    self.info.database = None;
+                }
+                Ok(ok(affected))
+            }
+            Pending::Transaction(open) => {
+                self.state.in_transaction = open;
+                if !open && matches!(stmt, Stmt::Rollback) {
+                    // Nothing transactional has been written yet, so nothing to undo.
+                }
+                Ok(ok(0))
+            }
+            Pending::FlushStatus => {
+                self.state.counters = SessionCounters::default();
+                self.engine.status.reset();
+                let c = &self.engine.counters;
+                c.bytes_sent.store(0, Ordering::Relaxed);
+                c.bytes_received.store(0, Ordering::Relaxed);
+                c.aborted_connects.store(0, Ordering::Relaxed);
+                c.aborted_clients.store(0, Ordering::Relaxed);
+                let connected = c.threads_connected.load(Ordering::Relaxed).max(0) as u64;
+                c.max_used_connections.store(connected, Ordering::Relaxed);
+                *self.engine.status_flushed.lock() = std::time::Instant::now();
+                Ok(ok(0))
+            }
+        }
+    }
+
+    fn dispatch(&self, stmt: &Stmt, env: &mut ExecEnv) -> Result<Pending, SqlError> {
+        Ok(Pending::Done(match stmt {
+            Stmt::Select(plan) => select(plan, env)?,
+            Stmt::Do(exprs) => {
+                for e in exprs {
+                    e.eval(env, &[])?;
+                }
+                ok(0)
+            }
+            Stmt::Set(assignments) => {
+                return self
+                    .check_assignments(assignments, env)
+                    .map(Pending::Assign)
+            }
+            Stmt::SetNames { charset, collation } => {
+                let charset = match charset {
+                    Some(c) => c.clone(),
+                    None => self.session_text("character_set_server"),
+                };
+                let cs = parse_charset(&charset)?;
+                let coll = match collation {
+                    Some(c) => {
+                        let coll = c.to_ascii_lowercase();
+                        match sysvars::COLLATIONS.iter().find(|(n, _)| *n == coll) {
+                            None => return Err(SqlError::new(1273, "HY000", format!("Unknown collation: '{c}'"))),
+                            Some((_, set)) if canonical_charset(set) != cs => {
+                                return Err(SqlError::new(
+                                    1253,
+                                    "42000",
+                                    format!("COLLATION '{c}' is not valid for CHARACTER SET '{charset}'"),
+                                ))
+                            }
+                            Some(_) => coll,
+                        }
+                    }
+                    None => sysvars::default_collation(&cs).to_string(),
+                };
+                let mut changes = Vec::new();
+                for name in [
+                    "character_set_client",
+                    "character_set_connection",
+                    "character_set_results",
+                ] {
+                    changes.push(session_change(name, VarValue::Str(Some(cs.clone()))));
+                }
+                changes.push(session_change(
+                    "collation_connection",
+                    VarValue::Str(Some(coll)),
+                ));
+                return Ok(Pending::Assign(changes.into_iter().flatten().collect()));
+            }
+            Stmt::SetCharacterSet(charset) => {
+                let cs = match charset {
+                    Some(c) => parse_charset(c)?,
+                    None => self.session_text("character_set_server"),
+                };
+                let mut changes = Vec::new();
+                for name in ["character_set_client", "character_set_results"] {
+                    changes.push(session_change(name, VarValue::Str(Some(cs.clone()))));
+                }
+                let db_cs = self.session_text("character_set_database");
+                let db_coll = self.session_text("collation_database");
+                changes.push(session_change(
+                    "character_set_connection",
+                    VarValue::Str(Some(db_cs)),
+                ));
+                changes.push(session_change(
+                    "collation_connection",
+                    VarValue::Str(Some(db_coll)),
+                ));
+                return Ok(Pending::Assign(changes.into_iter().flatten().collect()));
+            }
+            Stmt::SetTransaction {
+                scope,
+                isolation,
+                read_only,
+            } => {
+                let global = *scope == Some(SetScope::Global);
+                let mut changes = Vec::new();
+                if let Some(level) = isolation {
+                    let names = ["transaction_isolation", "tx_isolation"];
+                    for name in names {
+                        if let Some(index) = sysvars::lookup(name) {
+                            let (v, _) = sysvars::parse_setting(
+                                sysvars::def(index),
+                                &Setting::Text(level.clone()),
+                            )?;
+                            changes.push(Change::system(index, global, v));
+                        }
+                    }
+                }
+                if let Some(ro) = read_only {
+                    for name in ["transaction_read_only", "tx_read_only"] {
+                        if let Some(index) = sysvars::lookup(name) {
+                            changes.push(Change::system(index, global, VarValue::Bool(*ro)));
+                        }
+                    }
+                }
+                return Ok(Pending::Assign(changes));
+            }
+            Stmt::ShowVariables { global, filter } => self.show_variables(*global, filter, env)?,
+            Stmt::ShowStatus { global, filter } => self.show_status(*global, filter, env)?,
+            Stmt::ShowDatabases { filter } => {
+                let header = match filter {
+                    ShowFilter::Like(p) => format!("Database ({p})"),
+                    _ => "Database".to_string(),
+                };
+                let rows = self
+                    .engine
+                    .catalog
+                    .databases()
+                    .into_iter()
+                    .map(|d| vec![Datum::Str(d.into_bytes())])
+                    .collect();
+                listing(&[(&header, 64)], rows, filter, env)?
+            }
+            Stmt::ShowTables {
+                database,
+                full,
+                filter,
+            } => {
+                let db = match database.as_ref().or(self.info.database.as_ref()) {
+                    Some(db) => db.clone(),
+                    None => return Err(err_no_database()),
+                };
+                if !self.engine.catalog.database_exists(&db) {
+                    return Err(catalog::err_unknown_database(&db));
+                }
+                let header = match filter {
+                    ShowFilter::Like(p) => format!("Tables_in_{db} ({p})"),
+                    _ => format!("Tables_in_{db}"),
+                };
+                // No tables exist until the storage catalog is wired in.
+                let rows: Vec<Vec<Datum>> = Vec::new();
+                if *full {
+                    listing(&[(&header, 64), ("Table_type", 64)], rows, filter, env)?
+                } else {
+                    listing(&[(&header, 64)], rows, filter, env)?
+                }
+            }
+            Stmt::ShowWarnings { .. } => ok(0),
+            Stmt::ShowCollation { filter } => {
+                let rows = COLLATION_IDS
+                    .iter()
+                    .map(|(name, charset, id, default)| {
+                        vec![
+                            Datum::text(name),
+                            Datum::text(charset),
+                            Datum::UInt(*id),
+                            Datum::text(if *default { "Yes" } else { "" }),
+                            Datum::text("Yes"),
+                            Datum::UInt(1),
+                        ]
+                    })
+                    .collect();
+                listing(
+                    &[
+                        ("Collation", 64),
+                        ("Charset", 32),
+                        ("Id", 0),
+                        ("Default", 3),
+                        ("Compiled", 3),
+                        ("Sortlen", 0),
+                    ],
+                    rows,
+                    filter,
+                    env,
+                )?
+            }
+            Stmt::ShowCharset { filter } => {
+                let rows = [
+                    ("ascii", "US ASCII", "ascii_general_ci", 1u64),
+                    ("binary", "Binary pseudo charset", "binary", 1),
+                    ("latin1", "cp1252 West European", "latin1_swedish_ci", 1),
+                    ("utf8mb3", "UTF-8 Unicode", "utf8mb3_general_ci", 3),
+                    ("utf8mb4", "UTF-8 Unicode", "utf8mb4_general_ci", 4),
+                ]
+                .iter()
+                .map(|(c, d, coll, len)| {
+                    vec![
+                        Datum::text(c),
+                        Datum::text(d),
+                        Datum::text(coll),
+                        Datum::UInt(*len),
+                    ]
+                })
+                .collect();
+                listing(
+                    &[
+                        ("Charset", 32),
+                        ("Description", 60),
+                        ("Default collation", 64),
+                        ("Maxlen", 0),
+                    ],
+                    rows,
+                    filter,
+                    env,
+                )?
+            }
+            Stmt::ShowEngines => {
+                let row = [
+                    "InnoDB",
+                    "DEFAULT",
+                    "myriad's paged B+tree tables with a redo log",
+                    "NO",
+                    "NO",
+                    "NO",
+                ]
+                .iter()
+                .map(|s| Datum::text(s))
+                .collect();
+                listing(
+                    &[
+                        ("Engine", 64),
+                        ("Support", 8),
+                        ("Comment", 160),
+                        ("Transactions", 3),
+                        ("XA", 3),
+                        ("Savepoints", 3),
+                    ],
+                    vec![row],
+                    &ShowFilter::None,
+                    env,
+                )?
+            }
+            Stmt::ShowProcessList => {
+                // This session only: the engine does not track other sessions' state yet.
+                let row = vec![
+                    Datum::UInt(self.info.connection_id as u64),
+                    Datum::Str(self.info.user.clone().into_bytes()),
+                    Datum::Str(self.info.host.clone().into_bytes()),
+                    self.info
+                        .database
+                        .clone()
+                        .map(|d| Datum::Str(d.into_bytes()))
+                        .unwrap_or(Datum::Null),
+                    Datum::text("Query"),
+                    Datum::UInt(0),
+                    Datum::text("starting"),
+                    Datum::text("SHOW PROCESSLIST"),
+                ];
+                listing(
+                    &[
+                        ("Id", 0),
+                        ("User", 32),
+                        ("Host", 64),
+                        ("db", 64),
+                        ("Command", 16),
+                        ("Time", 0),
+                        ("State", 64),
+                        ("Info", 100),
+                    ],
+                    vec![row],
+                    &ShowFilter::None,
+                    env,
+                )?
+            }
+            Stmt::ShowCreateDatabase { name } => {
+                if !self.engine.catalog.database_exists(name) {
+                    return Err(catalog::err_unknown_database(name));
+                }
+                let text = format!(
+                    "CREATE DATABASE `{name}` /*!40100 DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci */"
+                );
+                listing(
+                    &[("Database", 64), ("Create Database", 1024)],
+                    vec![vec![
+                        Datum::Str(name.clone().into_bytes()),
+                        Datum::Str(text.into_bytes()),
+                    ]],
+                    &ShowFilter::None,
+                    env,
+                )?
+            }
+            Stmt::Use(db) => {
+                if !self.engine.catalog.database_exists(db) {
+                    return Err(catalog::err_unknown_database(db));
+                }
+                return Ok(Pending::Use(db.clone()));
+            }
+            Stmt::CreateDatabase {
+                name,
+                if_not_exists,
+            } => {
+                if self.engine.catalog.create_database(name)? {
+                    ok(1)
+                } else if *if_not_exists {
+                    env.warnings.push(note(
+                        1007,
+                        format!("Can't create database '{name}'; database exists"),
+                    ));
+                    ok(0)
+                } else {
+                    return Err(SqlError::new(
+                        1007,
+                        "HY000",
+                        format!("Can't create database '{name}'; database exists"),
+                    ));
+                }
+            }
+            Stmt::DropDatabase { name, if_exists } => {
+                if self.engine.catalog.drop_database(name)? {
+                    return Ok(Pending::DroppedDatabase(name.clone(), 0));
+                } else if *if_exists {
+                    env.warnings.push(note(
+                        1008,
+                        format!("Can't drop database '{name}'; database doesn't exist"),
+                    ));
+                    ok(0)
+                } else {
+                    return Err(SqlError::new(
+                        1008,
+                        "HY000",
+                        format!("Can't drop database '{name}'; database doesn't exist"),
+                    ));
+                }
+            }
+            Stmt::CreateUser {
+                users,
+                if_not_exists,
+            } => {
+                let mut failed = Vec::new();
+                for u in users {
+                    let created = self.engine.accounts.create(
+                        &u.user,
+                        &u.host,
+                        u.password.as_deref().unwrap_or(""),
+                    )?;
+                    if !created {
+                        if *if_not_exists {
+                            env.warnings.push(note(
+                                1973,
+                                format!(
+                                    "Can't create user '{}'@'{}'; it already exists",
+                                    u.user, u.host
+                                ),
+                            ));
+                        } else {
+                            failed.push(format!("'{}'@'{}'", u.user, u.host));
+                        }
+                    }
+                }
+                if !failed.is_empty() {
+                    return Err(err_user_op("CREATE USER", &failed));
+                }
+                ok(0)
+            }
+            Stmt::DropUser { users, if_exists } => {
+                let mut failed = Vec::new();
+                for u in users {
+                    if !self.engine.accounts.drop_account(&u.user, &u.host)? {
+                        if *if_exists {
+                            env.warnings.push(note(
+                                1974,
+                                format!(
+                                    "Can't drop user '{}'@'{}'; it doesn't exist",
+                                    u.user, u.host
+                                ),
+                            ));
+                        } else {
+                            failed.push(format!("'{}'@'{}'", u.user, u.host));
+                        }
+                    }
+                }
+                if !failed.is_empty() {
+                    return Err(err_user_op("DROP USER", &failed));
+                }
+                ok(0)
+            }
+            Stmt::AlterUser { users, if_exists } => {
+                let mut failed = Vec::new();
+                for u in users {
+                    let changed = match &u.password {
+                        Some(pw) => self.engine.accounts.set_password(&u.user, &u.host, pw)?,
+                        None => self.engine.accounts.exists(&u.user, &u.host),
+                    };
+                    if !changed {
+                        if *if_exists {
+                            env.warnings.push(note(
+                                1974,
+                                format!(
+                                    "Can't alter user '{}'@'{}'; it doesn't exist",
+                                    u.user, u.host
+                                ),
+                            ));
+                        } else {
+                            failed.push(format!("'{}'@'{}'", u.user, u.host));
+                        }
+                    }
+                }
+                if !failed.is_empty() {
+                    return Err(err_user_op("ALTER USER", &failed));
+                }
+                ok(0)
+            }
+            Stmt::FlushStatus => return Ok(Pending::FlushStatus),
+            Stmt::Flush => ok(0),
+            Stmt::Shutdown => {
+                if let Some(hook) = self.engine.shutdown_hook.lock().as_ref() {
+                    hook();
+                }
+                ok(0)
+            }
+            Stmt::Begin => return Ok(Pending::Transaction(true)),
+            Stmt::Commit | Stmt::Rollback => return Ok(Pending::Transaction(false)),
+            Stmt::Empty => {
+                return Err(SqlError::new(1065, "42000", "Query was empty"));
+            }
+        }))
+    }
+
+    fn session_text(&self, name: &str) -> String {
+        sysvars::lookup(name)
+            .and_then(|i| self.state.session_value(i).display(sysvars::def(i)))
+            .unwrap_or_default()
+    }
+
+    /// Check every assignment of a SET first (MySQL applies none when one fails).
+    fn check_assignments(
+        &self,
+        assignments: &[parse::Assignment],
+        env: &mut ExecEnv,
+    ) -> Result<Vec<Change>, SqlError> {
+        let mut changes = Vec::new();
+        for a in assignments {
+            match &a.target {
+                AssignTarget::User(name) => {
+                    let AssignValue::Expr(e) = &a.value else {
+                        continue;
+                    };
+                    let v = e.eval(env, &[])?;
+                    changes.push(Change::user(name.clone(), v));
+                }
+                AssignTarget::System { scope, index } => {
+                    let def = sysvars::def(*index);
+                    let global = *scope == SetScope::Global;
+                    if def.read_only {
+                        return Err(SqlError::new(
+                            1238,
+                            "HY000",
+                            format!("Variable '{}' is a read only variable", def.name),
+                        ));
+                    }
+                    if !global && def.scope == sysvars::Scope::Global {
+                        return Err(SqlError::new(
+                            1229,
+                            "HY000",
+                            format!("Variable '{}' is a GLOBAL variable and should be set with SET GLOBAL", def.name),
+                        ));
+                    }
+                    if global && def.scope == sysvars::Scope::Session {
+                        return Err(SqlError::new(
+                            1228,
+                            "HY000",
+                            format!("Variable '{}' is a SESSION variable and can't be used with SET GLOBAL", def.name),
+                        ));
+                    }
+                    let value = match &a.value {
+                        AssignValue::Default => {
+                            if global {
+                                sysvars::defaults().swap_remove(*index)
+                            } else {
+                                self.engine.globals.read()[*index].clone()
+                            }
+                        }
+                        AssignValue::Word(w) => {
+                            let (v, warning) =
+                                sysvars::parse_setting(def, &Setting::Text(w.clone()))?;
+                            if let Some((code, message)) = warning {
+                                env.warnings.push(Warning {
+                                    level: "Warning",
+                                    code,
+                                    message,
+                                });
+                            }
+                            v
+                        }
+                        AssignValue::Expr(e) => {
+                            let d = e.eval(env, &[])?;
+                            let setting = match d {
+                                Datum::Null => Setting::Null,
+                                Datum::Int(i) => Setting::Int(i as i128),
+                                Datum::UInt(u) => Setting::Int(u as i128),
+                                Datum::Double(f) => Setting::Double(f),
+                                Datum::Dec(_) => {
+                                    Setting::Double(d.to_double(&mut env.warnings).unwrap_or(0.0))
+                                }
+                                other => Setting::Str(other.to_text_lossy()),
+                            };
+                            let (v, warning) = sysvars::parse_setting(def, &setting)?;
+                            if let Some((code, message)) = warning {
+                                env.warnings.push(Warning {
+                                    level: "Warning",
+                                    code,
+                                    message,
+                                });
+                            }
+                            v
+                        }
+                    };
+                    changes.push(Change::system(*index, global, value.clone()));
+                    if let Some(alias) = sysvars::alias_of(def.name).and_then(sysvars::lookup) {
+                        changes.push(Change::system(alias, global, value.clone()));
+                    }
+                    // A character set change also sets the matching collation, and back.
+                    let linked = match def.name {
+                        "character_set_connection" => Some(("collation_connection", true)),
+                        "character_set_server" => Some(("collation_server", true)),
+                        "character_set_database" => Some(("collation_database", true)),
+                        "collation_connection" => Some(("character_set_connection", false)),
+                        "collation_server" => Some(("character_set_server", false)),
+                        "collation_database" => Some(("character_set_database", false)),
+                        _ => None,
+                    };
+                    if let (Some((other, to_collation)), VarValue::Str(Some(text))) =
+                        (linked, &value)
+                    {
+                        let derived = if to_collation {
+                            sysvars::default_collation(text).to_string()
+                        } else {
+                            sysvars::COLLATIONS
+                                .iter()
+                                .find(|(c, _)| c == text)
+                                .map(|(_, cs)| cs.to_string())
+                                .unwrap_or_else(|| "utf8mb4".into())
+                        };
+                        if let Some(other_index) = sysvars::lookup(other) {
+                            changes.push(Change::system(
+                                other_index,
+                                global,
+                                VarValue::Str(Some(derived)),
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        Ok(changes)
+    }
+
+    fn apply_assignments(&mut self, changes: Vec<Change>) {
+        let mut globals_changed: Option<Vec<VarValue>> = None;
+        let mut globals_guard = None;
+        for change in changes {
+            if let Some((name, value)) = change.user {
+                self.state.user_vars.insert(name, value);
+                continue;
+            }
+            let def = sysvars::def(change.index);
+            if def.name == "last_insert_id" {
+                if let VarValue::UInt(v) = change.value {
+                    self.state.last_insert_id = v;
+                }
+                continue;
+            }
+            if change.global {
+                let guard = globals_guard.get_or_insert_with(|| self.engine.globals.write());
+                let next = globals_changed.get_or_insert_with(|| guard.as_ref().clone());
+                next[change.index] = change.value;
+            } else {
+                if def.name == "autocommit" && change.value == VarValue::Bool(true) {
+                    // SET autocommit=1 commits the open transaction.
+                    self.state.in_transaction = false;
+                }
+                self.state.overrides.insert(change.index, change.value);
+            }
+        }
+        if let (Some(mut guard), Some(next)) = (globals_guard, globals_changed) {
+            *guard = Arc::new(next);
+        }
+        self.state.refresh_cached();
+    }
+
+    fn show_variables(
+        &self,
+        global: bool,
+        filter: &ShowFilter,
+        env: &mut ExecEnv,
+    ) -> Result<QueryResult, SqlError> {
+        let globals = Arc::clone(&self.engine.globals.read());
+        let mut rows = Vec::new();
+        for (index, def) in sysvars::DEFINITIONS.iter().enumerate() {
+            if global && def.scope == sysvars::Scope::Session {
+                continue;
+            }
+            let datum = if global || def.scope == sysvars::Scope::Global {
+                show_text(&globals[index], def)
+            } else {
+                match def.name {
+                    "warning_count" => Datum::Str(env.previous_warnings.to_string().into_bytes()),
+                    "error_count" => Datum::Str(env.previous_errors.to_string().into_bytes()),
+                    "last_insert_id" => {
+                        Datum::Str(self.state.last_insert_id.to_string().into_bytes())
+                    }
+                    _ => show_text(self.state.session_value(index), def),
+                }
+            };
+            rows.push(vec![Datum::text(def.name), datum]);
+        }
+        listing(&[("Variable_name", 64), ("Value", 2048)], rows, filter, env)
+    }
+
+    fn show_status(
+        &self,
+        global: bool,
+        filter: &ShowFilter,
+        env: &mut ExecEnv,
+    ) -> Result<QueryResult, SqlError> {
+        let engine = &self.engine;
+        let c = &engine.counters;
+        let mut pairs: Vec<(String, u64)> = Vec::new();
+        for (counter, name) in status::NAMES {
+            let value = if global {
+                engine.status.read(*counter)
+            } else {
+                self.state.counters.counts[*counter as usize]
+            };
+            pairs.push((name.to_string(), value));
+        }
+        let load = |a: &std::sync::atomic::AtomicU64| a.load(Ordering::Relaxed);
+        let load_i = |a: &std::sync::atomic::AtomicI64| a.load(Ordering::Relaxed).max(0) as u64;
+        let uptime = engine.uptime_s();
+        let since_flush = engine.status_flushed.lock().elapsed().as_secs();
+        pairs.extend([
+            ("Aborted_clients".to_string(), load(&c.aborted_clients)),
+            ("Aborted_connects".to_string(), load(&c.aborted_connects)),
+            ("Bytes_received".to_string(), load(&c.bytes_received)),
+            ("Bytes_sent".to_string(), load(&c.bytes_sent)),
+            ("Connections".to_string(), load(&c.connections)),
+            (
+                "Max_used_connections".to_string(),
+                load(&c.max_used_connections),
+            ),
+            ("Open_tables".to_string(), 0),
+            ("Opened_tables".to_string(), 0),
+            (
+                "Threads_connected".to_string(),
+                load_i(&c.threads_connected),
+            ),
+            ("Threads_running".to_string(), load_i(&c.threads_running)),
+            ("Uptime".to_string(), uptime),
+            ("Uptime_since_flush_status".to_string(), since_flush),
+        ]);
+        pairs.sort_by_key(|p| p.0.to_ascii_lowercase());
+        let rows = pairs
+            .into_iter()
+            .map(|(name, value)| {
+                vec![
+                    Datum::Str(name.into_bytes()),
+                    Datum::Str(value.to_string().into_bytes()),
+                ]
+            })
+            .collect();
+        listing(&[("Variable_name", 64), ("Value", 2048)], rows, filter, env)
+    }
+
+    fn show_warnings(&mut self, errors: bool, count_only: bool) -> QueryResult {
+        let list: Vec<&Warning> = self
+            .state
+            .warnings
+            .iter()
+            .filter(|w| !errors || w.level == "Error")
+            .collect();
+        if count_only {
+            let name = if errors {
+                "@@session.error_count"
+            } else {
+                "@@session.warning_count"
+            };
+            let columns = vec![result_column(
+                name,
+                SqlType::Int {
+                    unsigned: true,
+                    len: 21,
+                },
+            )];
+            let warnings = self.state.warnings.len().min(u16::MAX as usize) as u16;
+            return QueryResult::Rows {
+                columns: Arc::new(columns),
+                rows: vec![vec![Value::UInt(list.len() as u64)]],
+                warnings,
+            };
+        }
+        let columns = vec![
+            text_column("Level", 7),
+            result_column(
+                "Code",
+                SqlType::Int {
+                    unsigned: true,
+                    len: 4,
+                },
+            ),
+            text_column("Message", 512),
+        ];
+        let rows = list
+            .iter()
+            .map(|w| {
+                vec![
+                    Value::Bytes(w.level.as_bytes().to_vec()),
+                    Value::UInt(w.code as u64),
+                    Value::Bytes(w.message.clone().into_bytes()),
+                ]
+            })
+            .collect();
+        let warnings = self.state.warnings.len().min(u16::MAX as usize) as u16;
+        QueryResult::Rows {
+            columns: Arc::new(columns),
+            rows,
+            warnings,
+        }
+    }
+}
+
+/// Collations SHOW COLLATION lists: name, charset, id, is the charset's default.
+const COLLATION_IDS: &[(&str, &str, u64, bool)] = &[
+    ("ascii_general_ci", "ascii", 11, true),
+    ("binary", "binary", 63, true),
+    ("latin1_bin", "latin1", 47, false),
+    ("latin1_swedish_ci", "latin1", 8, true),
+    ("utf8mb3_bin", "utf8mb3", 83, false),
+    ("utf8mb3_general_ci", "utf8mb3", 33, true),
+    ("utf8mb4_bin", "utf8mb4", 46, false),
+    ("utf8mb4_general_ci", "utf8mb4", 45, true),
+    ("utf8mb4_unicode_520_ci", "utf8mb4", 246, false),
+    ("utf8mb4_unicode_ci", "utf8mb4", 224, false),
+];
+
+fn canonical_charset(name: &str) -> String {
+    let lower = name.to_ascii_lowercase();
+    if lower == "utf8" {
+        "utf8mb3".to_string()
+    } else {
+        lower
+    }
+}
+
+fn parse_charset(name: &str) -> Result<String, SqlError> {
+    let cs = canonical_charset(name);
+    if sysvars::CHARSETS.contains(&cs.as_str()) {
+        Ok(cs)
+    } else {
+        Err(SqlError::new(
+            1115,
+            "42000",
+            format!("Unknown character set: '{name}'"),
+        ))
+    }
+}
+
+fn show_text(value: &VarValue, def: &sysvars::VarDef) -> Datum {
+    match value.display(def) {
+        Some(t) => Datum::Str(t.into_bytes()),
+        None => Datum::text(""),
+    }
+}
+
+/// A variable change (or user variable assignment) decided by SET, applied afterwards.
+pub struct Change {
+    index: usize,
+    global: bool,
+    value: VarValue,
+    user: Option<(String, Datum)>,
+}
+
+impl Change {
+    fn system(index: usize, global: bool, value: VarValue) -> Change {
+        Change {
+            index,
+            global,
+            value,
+            user: None,
+        }
+    }
+
+    fn user(name: String, value: Datum) -> Change {
+        Change {
+            index: 0,
+            global: false,
+            value: VarValue::Bool(false),
+            user: Some((name, value)),
+        }
+    }
+}
+
+fn session_change(name: &str, value: VarValue) -> Option<Change> {
+    sysvars::lookup(name).map(|index| Change::system(index, false, value))
+}
+
+/// What a statement leaves for the `&mut self` step.
+enum Pending {
+    Done(QueryResult),
+    Assign(Vec<Change>),
+    Use(String),
+    DroppedDatabase(String, u64),
+    Transaction(bool),
+    FlushStatus,
+}
+
+fn ok(affected_rows: u64) -> QueryResult {
+    QueryResult::Ok {
+        affected_rows,
+        last_insert_id: 0,
+        warnings: 0,
+        info: String::new(),
+    }
+}
+
+fn note(code: u16, message: String) -> Warning {
+    Warning {
+        level: "Note",
+        code,
+        message,
+    }
+}
+
+fn err_no_database() -> SqlError {
+    SqlError::new(1046, "3D000", "No database selected")
+}
+
+fn err_user_op(op: &str, users: &[String]) -> SqlError {
+    SqlError::new(
+        1396,
+        "HY000",
+        format!("Operation {op} failed for {}", users.join(",")),
+    )
+}
+
+/// A result column for a value of static type `ty`, with MySQL's type code, length and
+/// character set.
+pub fn result_column(name: &str, ty: SqlType) -> Column {
+    let (column_type, length, charset, mut flags, decimals) = match ty {
+        SqlType::Null => (
+            ColumnType::Null,
+            0,
+            charsets::BINARY,
+            column_flags::BINARY,
+            0,
+        ),
+        SqlType::Int { unsigned, len } => (
+            ColumnType::LongLong,
+            len.max(1),
+            charsets::BINARY,
+            column_flags::BINARY
+                | column_flags::NUM
+                | if unsigned { column_flags::UNSIGNED } else { 0 },
+            0,
+        ),
+        SqlType::Decimal { precision, scale } => (
+            ColumnType::NewDecimal,
+            precision.max(1) + u32::from(scale > 0) + 1,
+            charsets::BINARY,
+            column_flags::BINARY | column_flags::NUM,
+            scale.min(38) as u8,
+        ),
+        SqlType::Double => (
+            ColumnType::Double,
+            22,
+            charsets::BINARY,
+            column_flags::BINARY | column_flags::NUM,
+            31,
+        ),
+        SqlType::Str { chars } => (
+            ColumnType::VarString,
+            chars.saturating_mul(4),
+            charsets::UTF8MB4_GENERAL_CI,
+            0,
+            39,
+        ),
+        SqlType::Date => (
+            ColumnType::Date,
+            10,
+            charsets::BINARY,
+            column_flags::BINARY,
+            0,
+        ),
+        SqlType::DateTime => (
+            ColumnType::DateTime,
+            19,
+            charsets::BINARY,
+            column_flags::BINARY,
+            0,
+        ),
+    };
+    if matches!(ty, SqlType::Str { .. }) {
+        flags = 0;
+    }
+    Column {
+        schema: String::new(),
+        table: String::new(),
+        org_table: String::new(),
+        name: name.to_string(),
+        org_name: String::new(),
+        charset,
+        length,
+        column_type,
+        flags,
+        decimals,
+    }
+}
+
+fn text_column(name: &str, chars: u32) -> Column {
+    let mut c = result_column(name, SqlType::Str { chars });
+    c.flags = column_flags::NOT_NULL;
+    c.decimals = 0;
+    c
+}
+
+/// A SHOW listing: columns (name, chars; 0 = an unsigned integer), rows, and its filter.
+fn listing(
+    columns: &[(&str, u32)],
+    rows: Vec<Vec<Datum>>,
+    filter: &ShowFilter,
+    env: &mut ExecEnv,
+) -> Result<QueryResult, SqlError> {
+    let mut kept = Vec::new();
+    for row in rows {
+        let keep = match filter {
+            ShowFilter::None => true,
+            ShowFilter::Like(pattern) => {
+                let text = row[0].to_text().unwrap_or_default();
+                eval::like_match(&text, pattern.as_bytes(), b'\\', false)
+            }
+            ShowFilter::Where(e) => e.eval(env, &row)?.truth(&mut env.warnings) == Some(true),
+        };
+        if keep {
+            kept.push(row);
+        }
+    }
+    let cols: Vec<Column> = columns
+        .iter()
+        .map(|(name, chars)| {
+            if *chars == 0 {
+                result_column(
+                    name,
+                    SqlType::Int {
+                        unsigned: true,
+                        len: 21,
+                    },
+                )
+            } else {
+                text_column(name, *chars)
+            }
+        })
+        .collect();
+    let types: Vec<SqlType> = columns
+        .iter()
+        .map(|(_, chars)| {
+            if *chars == 0 {
+                SqlType::Int {
+                    unsigned: true,
+                    len: 21,
+                }
+            } else {
+                SqlType::Str { chars: *chars }
+            }
+        })
+        .collect();
+    let mut warnings = Vec::new();
+    let rows = kept
+        .into_iter()
+        .map(|row| {
+            row.into_iter()
+                .zip(&types)
+                .map(|(d, t)| d.into_value(*t, &mut warnings))
+                .collect()
+        })
+        .collect();
+    Ok(QueryResult::Rows {
+        columns: Arc::new(cols),
+        rows,
+        warnings: 0,
+    })
+}
+
+/// Evaluate a LIMIT/OFFSET operand: a non-negative integer.
+fn limit_value(e: &Expr, env: &mut ExecEnv) -> Result<u64, SqlError> {
+    match e.eval(env, &[])? {
+        Datum::Int(i) if i >= 0 => Ok(i as u64),
+        Datum::UInt(u) => Ok(u),
+        Datum::Int(_) => Ok(0),
+        Datum::Str(s) => Ok(String::from_utf8_lossy(&s)
+            .trim()
+            .parse::<u64>()
+            .unwrap_or(0)),
+        _ => Err(SqlError::new(1210, "HY000", "Incorrect arguments to LIMIT")),
+    }
+}
+
+fn select(plan: &parse::SelectPlan, env: &mut ExecEnv) -> Result<QueryResult, SqlError> {
+    let types: Vec<SqlType> = plan
+        .items
+        .iter()
+        .map(|i| i.expr.sql_type(env, &[]))
+        .collect();
+    let columns: Vec<Column> = plan
+        .items
+        .iter()
+        .zip(&types)
+        .map(|(i, t)| result_column(&i.name, *t))
+        .collect();
+    let mut produce = match &plan.filter {
+        Some(f) => f.eval(env, &[])?.truth(&mut env.warnings) == Some(true),
+        None => true,
+    };
+    if let Some(l) = &plan.limit {
+        let limit = limit_value(l, env)?;
+        let offset = match &plan.offset {
+            Some(o) => limit_value(o, env)?,
+            None => 0,
+        };
+        if limit == 0 || offset > 0 {
+            produce = false;
+        }
+    }
+    let mut rows = Vec::new();
+    if produce {
+        let mut row = Vec::with_capacity(plan.items.len());
+        for (item, ty) in plan.items.iter().zip(&types) {
+            let d = item.expr.eval(env, &[])?;
+            row.push(d.into_value(*ty, &mut env.warnings));
+        }
+        rows.push(row);
+    }
+    Ok(QueryResult::Rows {
+        columns: Arc::new(columns),
+        rows,
+        warnings: 0,
+    })
+}
+
+/// Compile every statement of a text; an error stops at that statement.
+fn compile_all(
+    session: &Session,
+    sql: &str,
+) -> Result<(SourceMap, Vec<parse::RawStatement>), SqlError> {
+    let _ = session;
+    let map = SourceMap::new(sql);
+    let raws = parse::split(sql, &map)?;
+    Ok((map, raws))
+}
+
+pub fn execute(
+    session: &mut Session,
+    sql: &str,
+    allow_multi: bool,
+) -> Vec<Result<QueryResult, SqlError>> {
+    let (map, raws) = match compile_all(session, sql) {
+        Ok(x) => x,
+        Err(e) => {
+            session.bump(Counter::Questions);
+            session.state.warnings = vec![Warning {
+                level: "Error",
+                code: e.code,
+                message: e.message.clone(),
+            }];
+            return vec![Err(e)];
+        }
+    };
+    if !allow_multi && raws.len() > 1 {
+        session.bump(Counter::Questions);
+        let second = &raws[1];
+        let e = crate::expr::err_syntax(map.source().get(second.text.clone()).unwrap_or(""));
+        session.state.warnings = vec![Warning {
+            level: "Error",
+            code: e.code,
+            message: e.message.clone(),
+        }];
+        return vec![Err(e)];
+    }
+    let mut results = Vec::with_capacity(raws.len());
+    for raw in &raws {
+        session.bump(Counter::Questions);
+        session.bump(Counter::Queries);
+        let pipes = session.state.sql_mode & sysvars::sql_mode::PIPES_AS_CONCAT != 0;
+        let result = match parse::compile_statement(raw, &map, pipes) {
+            Ok((stmt, params)) if params > 0 => {
+                let _ = stmt;
+                Err(crate::expr::err_syntax("?"))
+            }
+            Ok((stmt, _)) => {
+                session.bump(stmt.counter());
+                session.run(&stmt, &[])
+            }
+            Err(e) => {
+                session.state.warnings = vec![Warning {
+                    level: "Error",
+                    code: e.code,
+                    message: e.message.clone(),
+                }];
+                Err(e)
+            }
+        };
+        let failed = result.is_err();
+        results.push(result);
+        if failed {
+            break;
+        }
+    }
+    results
+}
+
+pub fn prepare(session: &mut Session, sql: &str) -> Result<PreparedInfo, SqlError> {
+    session.bump(Counter::Questions);
+    session.bump(Counter::ComStmtPrepare);
+    let (map, raws) = compile_all(session, sql)?;
+    if raws.len() != 1 {
+        let second = raws
+            .get(1)
+            .map(|r| map.source().get(r.text.clone()).unwrap_or(""))
+            .unwrap_or("");
+        return Err(crate::expr::err_syntax(second));
+    }
+    let pipes = session.state.sql_mode & sysvars::sql_mode::PIPES_AS_CONCAT != 0;
+    let (stmt, param_count) = parse::compile_statement(&raws[0], &map, pipes)?;
+    if param_count > u16::MAX as usize {
+        return Err(SqlError::new(
+            1390,
+            "HY000",
+            "Prepared statement contains too many placeholders",
+        ));
+    }
+    if session.state.prepared.len() >= PREPARED_PER_SESSION_MAX {
+        return Err(SqlError::new(
+            1461,
+            "42000",
+            format!("Can't create more than max_prepared_stmt_count statements (current value: {PREPARED_PER_SESSION_MAX})"),
+        ));
+    }
+    let columns = match &stmt {
+        Stmt::Select(plan) => {
+            // Parameter types are unknown until EXECUTE; describe them as strings.
+            let params = vec![Datum::Str(Vec::new()); param_count];
+            let env = session.env(&params);
+            plan.items
+                .iter()
+                .map(|i| result_column(&i.name, i.expr.sql_type(&env, &[])))
+                .collect()
+        }
+        _ => Vec::new(),
+    };
+    let statement_id = session.state.next_statement_id;
+    session.state.next_statement_id = session.state.next_statement_id.wrapping_add(1).max(1);
+    session
+        .state
+        .prepared
+        .insert(statement_id, Prepared { stmt, param_count });
+    Ok(PreparedInfo {
+        statement_id,
+        param_count: param_count as u16,
+        columns,
+    })
+}
+
+pub fn execute_prepared(
+    session: &mut Session,
+    statement_id: u32,
+    params: &[Value],
+) -> Result<QueryResult, SqlError> {
+    session.bump(Counter::Questions);
+    session.bump(Counter::ComStmtExecute);
+    // Take the statement out while it runs so the session can be borrowed mutably.
+    let Some(prepared) = session.state.prepared.remove(&statement_id) else {
+        return Err(SqlError::new(
+            1243,
+            "HY000",
+            format!(
+                "Unknown prepared statement handler ({statement_id}) given to mysqld_stmt_execute"
+            ),
+        ));
+    };
+    let result = if params.len() != prepared.param_count {
+        Err(SqlError::new(
+            1210,
+            "HY000",
+            "Incorrect arguments to mysqld_stmt_execute",
+        ))
+    } else {
+        let bound: Vec<Datum> = params.iter().map(Datum::from_value).collect();
+        session.bump(prepared.stmt.counter());
+        session.run(&prepared.stmt, &bound)
+    };
+    session.state.prepared.insert(statement_id, prepared);
+    result
+}
+
+pub fn close_prepared(session: &mut Session, statement_id: u32) {
+    session.bump(Counter::ComStmtClose);
+    session.state.prepared.remove(&statement_id);
+}
+
+pub fn use_database(session: &mut Session, database: &str) -> Result<(), SqlError> {
+    session.bump(Counter::ComChangeDb);
+    if !session.engine.catalog.database_exists(database) {
+        return Err(catalog::err_unknown_database(database));
+    }
+    session.info.database = Some(database.to_string());
+    Ok(())
+}
+
+pub fn field_list(session: &mut Session, table: &str) -> Result<Vec<Column>, SqlError> {
+    let Some(db) = session.info.database.clone() else {
+        return Err(err_no_database());
+    };
+    Err(SqlError::new(
+        1146,
+        "42S02",
+        format!("Table '{db}.{table}' doesn't exist"),
+    ))
+}

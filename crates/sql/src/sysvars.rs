@@ -1,0 +1,783 @@
+//! The system variable registry: MySQL's names, types, scopes, defaults and ranges.
+//!
+//! Every variable is described once in [`DEFINITIONS`]. The engine keeps the GLOBAL values as
+//! one copy-on-write vector ([`Globals`]); a session takes a snapshot of that vector when it
+//! starts (MySQL initialises session values from the globals at connect time, and a later
+//! `SET GLOBAL` does not change existing sessions) and keeps its own overrides beside it.
+//!
+//! Values enter the registry three ways, all checked by [`parse_setting`]: option text from the
+//! command line or option file (at start-up, an error stops the server), `SET` statements
+//! (MySQL's errors 1231 / 1232, out-of-range numbers clamped with warning 1292), and defaults.
+
+use crate::error::SqlError;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// Where a variable lives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    Global,
+    Session,
+    Both,
+}
+
+/// A variable's type with its range.
+#[derive(Debug, Clone, Copy)]
+pub enum Kind {
+    Bool,
+    /// Unsigned integer in `[min, max]`, rounded down to a multiple of `block` (1 = any).
+    UInt {
+        min: u64,
+        max: u64,
+        block: u64,
+    },
+    /// Signed integer in `[min, max]`.
+    Int {
+        min: i64,
+        max: i64,
+    },
+    Double {
+        min: f64,
+        max: f64,
+    },
+    /// Free text; `nullable` variables may hold NULL.
+    Str {
+        nullable: bool,
+    },
+    /// One of the names (case-insensitive on input, stored as the index).
+    Enum(&'static [&'static str]),
+    /// A set of flags (sql_mode), stored as a bit mask over the names.
+    Set(&'static [&'static str]),
+    /// A character set name.
+    Charset {
+        nullable: bool,
+    },
+    /// A collation name.
+    Collation,
+}
+
+/// A variable's current value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum VarValue {
+    Bool(bool),
+    UInt(u64),
+    Int(i64),
+    Double(f64),
+    Str(Option<String>),
+    Enum(usize),
+    Set(u64),
+}
+
+/// One system variable.
+#[derive(Debug)]
+pub struct VarDef {
+    pub name: &'static str,
+    pub kind: Kind,
+    pub scope: Scope,
+    pub read_only: bool,
+    /// The default as option text (None: NULL).
+    pub default: Option<&'static str>,
+    pub help: &'static str,
+}
+
+/// MariaDB 10.11's sql_mode flags, in the order MariaDB prints them.
+pub const SQL_MODE_NAMES: &[&str] = &[
+    "REAL_AS_FLOAT",
+    "PIPES_AS_CONCAT",
+    "ANSI_QUOTES",
+    "IGNORE_SPACE",
+    "IGNORE_BAD_TABLE_OPTIONS",
+    "ONLY_FULL_GROUP_BY",
+    "NO_UNSIGNED_SUBTRACTION",
+    "NO_DIR_IN_CREATE",
+    "POSTGRESQL",
+    "ORACLE",
+    "MSSQL",
+    "DB2",
+    "MAXDB",
+    "NO_KEY_OPTIONS",
+    "NO_TABLE_OPTIONS",
+    "NO_FIELD_OPTIONS",
+    "MYSQL323",
+    "MYSQL40",
+    "ANSI",
+    "NO_AUTO_VALUE_ON_ZERO",
+    "NO_BACKSLASH_ESCAPES",
+    "STRICT_TRANS_TABLES",
+    "STRICT_ALL_TABLES",
+    "NO_ZERO_IN_DATE",
+    "NO_ZERO_DATE",
+    "ALLOW_INVALID_DATES",
+    "ERROR_FOR_DIVISION_BY_ZERO",
+    "TRADITIONAL",
+    "NO_AUTO_CREATE_USER",
+    "HIGH_NOT_PRECEDENCE",
+    "NO_ENGINE_SUBSTITUTION",
+    "PAD_CHAR_TO_FULL_LENGTH",
+    "EMPTY_STRING_IS_NULL",
+    "SIMULTANEOUS_ASSIGNMENT",
+    "TIME_ROUND_FRACTIONAL",
+];
+
+/// Bits of the sql_mode flags the engine looks at.
+pub mod sql_mode {
+    pub const PIPES_AS_CONCAT: u64 = 1 << 1;
+    pub const ANSI_QUOTES: u64 = 1 << 2;
+    pub const NO_UNSIGNED_SUBTRACTION: u64 = 1 << 6;
+    pub const NO_BACKSLASH_ESCAPES: u64 = 1 << 20;
+    pub const STRICT_TRANS_TABLES: u64 = 1 << 21;
+    pub const STRICT_ALL_TABLES: u64 = 1 << 22;
+    pub const ERROR_FOR_DIVISION_BY_ZERO: u64 = 1 << 26;
+    pub const HIGH_NOT_PRECEDENCE: u64 = 1 << 29;
+}
+
+/// What the combination modes stand for (MariaDB's expansion).
+fn sql_mode_combination(name: &str) -> Option<&'static [&'static str]> {
+    match name {
+        "ANSI" => Some(&[
+            "REAL_AS_FLOAT",
+            "PIPES_AS_CONCAT",
+            "ANSI_QUOTES",
+            "IGNORE_SPACE",
+            "ANSI",
+        ]),
+        "TRADITIONAL" => Some(&[
+            "STRICT_TRANS_TABLES",
+            "STRICT_ALL_TABLES",
+            "NO_ZERO_IN_DATE",
+            "NO_ZERO_DATE",
+            "ERROR_FOR_DIVISION_BY_ZERO",
+            "TRADITIONAL",
+            "NO_AUTO_CREATE_USER",
+            "NO_ENGINE_SUBSTITUTION",
+        ]),
+        _ => None,
+    }
+}
+
+const ISOLATION_LEVELS: &[&str] = &[
+    "READ-UNCOMMITTED",
+    "READ-COMMITTED",
+    "REPEATABLE-READ",
+    "SERIALIZABLE",
+];
+const QUERY_CACHE_TYPES: &[&str] = &["OFF", "ON", "DEMAND"];
+const U32_MAX: u64 = u32::MAX as u64;
+const TIMEOUT_MAX_S: u64 = 31_536_000;
+
+/// Character sets the server accepts by name (it stores and compares text as utf8mb4).
+pub const CHARSETS: &[&str] = &["utf8mb4", "utf8mb3", "utf8", "latin1", "ascii", "binary"];
+/// Collations the server accepts by name, with the character set each belongs to.
+pub const COLLATIONS: &[(&str, &str)] = &[
+    ("utf8mb4_general_ci", "utf8mb4"),
+    ("utf8mb4_bin", "utf8mb4"),
+    ("utf8mb4_unicode_ci", "utf8mb4"),
+    ("utf8mb4_unicode_520_ci", "utf8mb4"),
+    ("utf8mb4_0900_ai_ci", "utf8mb4"),
+    ("utf8mb3_general_ci", "utf8mb3"),
+    ("utf8mb3_bin", "utf8mb3"),
+    ("utf8_general_ci", "utf8mb3"),
+    ("utf8_bin", "utf8mb3"),
+    ("latin1_swedish_ci", "latin1"),
+    ("latin1_bin", "latin1"),
+    ("ascii_general_ci", "ascii"),
+    ("binary", "binary"),
+];
+
+/// The default collation of a character set.
+pub fn default_collation(charset: &str) -> &'static str {
+    match charset.to_ascii_lowercase().as_str() {
+        "utf8mb3" | "utf8" => "utf8mb3_general_ci",
+        "latin1" => "latin1_swedish_ci",
+        "ascii" => "ascii_general_ci",
+        "binary" => "binary",
+        _ => "utf8mb4_general_ci",
+    }
+}
+
+macro_rules! var {
+    ($name:literal, $kind:expr, $scope:ident, ro, $default:expr, $help:literal) => {
+        VarDef {
+            name: $name,
+            kind: $kind,
+            scope: Scope::$scope,
+            read_only: true,
+            default: $default,
+            help: $help,
+        }
+    };
+    ($name:literal, $kind:expr, $scope:ident, rw, $default:expr, $help:literal) => {
+        VarDef {
+            name: $name,
+            kind: $kind,
+            scope: Scope::$scope,
+            read_only: false,
+            default: $default,
+            help: $help,
+        }
+    };
+}
+
+const fn uint(min: u64, max: u64) -> Kind {
+    Kind::UInt { min, max, block: 1 }
+}
+
+/// Every system variable, sorted by name (SHOW VARIABLES lists them in this order).
+pub static DEFINITIONS: &[VarDef] = &[
+    var!("auto_increment_increment", uint(1, 65535), Both, rw, Some("1"), "Step between successive AUTO_INCREMENT values"),
+    var!("auto_increment_offset", uint(1, 65535), Both, rw, Some("1"), "Starting point of AUTO_INCREMENT values"),
+    var!("autocommit", Kind::Bool, Both, rw, Some("ON"), "Commit every statement on its own unless a transaction is open"),
+    var!("basedir", Kind::Str { nullable: false }, Global, ro, Some("/usr"), "Installation directory"),
+    var!("bind_address", Kind::Str { nullable: false }, Global, ro, Some("127.0.0.1"), "Address the server listens on"),
+    var!("character_set_client", Kind::Charset { nullable: false }, Both, rw, Some("utf8mb4"), "Character set of statements the client sends"),
+    var!("character_set_connection", Kind::Charset { nullable: false }, Both, rw, Some("utf8mb4"), "Character set of literals without an introducer"),
+    var!("character_set_database", Kind::Charset { nullable: false }, Both, rw, Some("utf8mb4"), "Character set of the current database"),
+    var!("character_set_filesystem", Kind::Charset { nullable: false }, Both, rw, Some("binary"), "Character set of file names"),
+    var!("character_set_results", Kind::Charset { nullable: true }, Both, rw, Some("utf8mb4"), "Character set of results sent to the client"),
+    var!("character_set_server", Kind::Charset { nullable: false }, Both, rw, Some("utf8mb4"), "Default character set of new databases"),
+    var!("character_set_system", Kind::Str { nullable: false }, Global, ro, Some("utf8mb3"), "Character set of identifiers"),
+    var!("collation_connection", Kind::Collation, Both, rw, Some("utf8mb4_general_ci"), "Collation of literals"),
+    var!("collation_database", Kind::Collation, Both, rw, Some("utf8mb4_general_ci"), "Collation of the current database"),
+    var!("collation_server", Kind::Collation, Both, rw, Some("utf8mb4_general_ci"), "Default collation of new databases"),
+    var!("connect_timeout", uint(2, TIMEOUT_MAX_S), Global, rw, Some("10"), "Seconds the server waits for a handshake packet"),
+    var!("datadir", Kind::Str { nullable: false }, Global, ro, Some("./data/"), "The data directory"),
+    var!("default_storage_engine", Kind::Str { nullable: false }, Both, rw, Some("InnoDB"), "Engine name tables get when CREATE TABLE names none"),
+    var!("default_week_format", uint(0, 7), Both, rw, Some("0"), "Default mode of WEEK()"),
+    var!("div_precision_increment", uint(0, 38), Both, rw, Some("4"), "Digits added to the scale of the result of /"),
+    var!("error_count", uint(0, u64::MAX), Session, ro, Some("0"), "Errors of the last statement"),
+    var!("explicit_defaults_for_timestamp", Kind::Bool, Both, rw, Some("OFF"), "Standard NULL/DEFAULT handling for TIMESTAMP columns"),
+    var!("foreign_key_checks", Kind::Bool, Both, rw, Some("ON"), "Check foreign key constraints"),
+    var!("general_log", Kind::Bool, Global, rw, Some("OFF"), "Log every statement"),
+    var!("group_concat_max_len", uint(4, U32_MAX), Both, rw, Some("1048576"), "Longest GROUP_CONCAT result in bytes"),
+    var!("have_ssl", Kind::Str { nullable: false }, Global, ro, Some("DISABLED"), "Whether TLS is available"),
+    var!("hostname", Kind::Str { nullable: false }, Global, ro, Some("localhost"), "The server's host name"),
+    var!("innodb_buffer_pool_size", Kind::UInt { min: 2_097_152, max: u64::MAX, block: 1_048_576 }, Global, rw, Some("134217728"), "Accepted for compatibility; the block cache is sized by key_buffer_size"),
+    var!("innodb_flush_log_at_trx_commit", uint(0, 3), Global, rw, Some("1"), "1: fsync the redo log at every commit (group commit); 2: write at commit, fsync once a second; 0: write and fsync once a second"),
+    var!("interactive_timeout", uint(1, TIMEOUT_MAX_S), Both, rw, Some("28800"), "Idle seconds before an interactive connection is closed"),
+    var!("key_buffer_size", Kind::UInt { min: 8, max: u64::MAX, block: 4096 }, Global, rw, Some("134217728"), "Bytes of the block (key) cache"),
+    var!("key_cache_age_threshold", Kind::UInt { min: 100, max: u64::MAX, block: 100 }, Global, rw, Some("300"), "How fast blocks age out of the hot part of the key cache"),
+    var!("key_cache_block_size", Kind::UInt { min: 512, max: 16384, block: 512 }, Global, rw, Some("1024"), "Bytes per key cache block"),
+    var!("key_cache_division_limit", uint(1, 100), Global, rw, Some("100"), "Percentage of the key cache kept for warm (probationary) blocks"),
+    var!("key_cache_segments", uint(0, 64), Global, rw, Some("0"), "Number of key cache segments"),
+    var!("last_insert_id", uint(0, u64::MAX), Session, rw, Some("0"), "Value LAST_INSERT_ID() returns"),
+    var!("lc_messages", Kind::Str { nullable: false }, Both, rw, Some("en_US"), "Locale of error messages"),
+    var!("lc_time_names", Kind::Str { nullable: false }, Both, rw, Some("en_US"), "Locale of day and month names"),
+    var!("license", Kind::Str { nullable: false }, Global, ro, Some("Apache-2.0"), "The server's license"),
+    var!("local_infile", Kind::Bool, Global, rw, Some("ON"), "Allow LOAD DATA LOCAL"),
+    var!("lock_wait_timeout", uint(0, TIMEOUT_MAX_S), Both, rw, Some("86400"), "Seconds to wait for a metadata lock"),
+    var!("log_bin", Kind::Bool, Global, ro, Some("OFF"), "Binary logging (not implemented)"),
+    var!("log_error", Kind::Str { nullable: false }, Global, ro, Some(""), "Error log file (empty: standard error)"),
+    var!("long_query_time", Kind::Double { min: 0.0, max: 31_536_000.0 }, Both, rw, Some("10"), "Seconds after which a query counts as slow"),
+    var!("lower_case_table_names", uint(0, 2), Global, ro, Some("0"), "How table names are stored and compared"),
+    var!("max_allowed_packet", Kind::UInt { min: 1024, max: 1_073_741_824, block: 1024 }, Both, rw, Some("16777216"), "Largest packet or statement in bytes"),
+    var!("max_connect_errors", uint(1, U32_MAX), Global, rw, Some("100"), "Failed handshakes before a host is blocked"),
+    var!("max_connections", uint(10, 100_000), Global, rw, Some("151"), "Most simultaneous client connections"),
+    var!("max_error_count", uint(0, 65535), Both, rw, Some("64"), "Most warnings kept per statement"),
+    var!("max_heap_table_size", Kind::UInt { min: 16384, max: u64::MAX, block: 1024 }, Both, rw, Some("16777216"), "Largest in-memory table in bytes"),
+    var!("max_statement_time", Kind::Double { min: 0.0, max: 31_536_000.0 }, Both, rw, Some("0"), "Seconds after which a statement is aborted (0: never)"),
+    var!("max_user_connections", Kind::Int { min: -1, max: 2_147_483_647 }, Both, rw, Some("0"), "Most connections per account (0: no limit)"),
+    var!("net_buffer_length", Kind::UInt { min: 1024, max: 1_048_576, block: 1024 }, Both, rw, Some("16384"), "Initial size of the connection buffer"),
+    var!("net_read_timeout", uint(1, TIMEOUT_MAX_S), Both, rw, Some("30"), "Seconds to wait for more data from a connection"),
+    var!("net_retry_count", uint(1, U32_MAX), Both, rw, Some("10"), "Retries of an interrupted read or write"),
+    var!("net_write_timeout", uint(1, TIMEOUT_MAX_S), Both, rw, Some("60"), "Seconds to wait for a block to be written to a connection"),
+    var!("open_files_limit", uint(0, U32_MAX), Global, ro, Some("16384"), "Most file descriptors the server keeps open"),
+    var!("performance_schema", Kind::Bool, Global, ro, Some("OFF"), "The performance schema (not implemented)"),
+    var!("pid_file", Kind::Str { nullable: true }, Global, ro, None, "File the server writes its process id to"),
+    var!("port", uint(0, 65535), Global, ro, Some("3307"), "TCP port the server listens on"),
+    var!("protocol_version", uint(0, U32_MAX), Global, ro, Some("10"), "Version of the client/server protocol"),
+    var!("query_cache_limit", uint(0, u64::MAX), Global, rw, Some("1048576"), "Largest result the query cache stores"),
+    var!("query_cache_min_res_unit", uint(512, u64::MAX), Global, rw, Some("4096"), "Allocation unit of the query cache"),
+    var!("query_cache_size", Kind::UInt { min: 0, max: u64::MAX, block: 1024 }, Global, rw, Some("1048576"), "Bytes of the query cache"),
+    var!("query_cache_type", Kind::Enum(QUERY_CACHE_TYPES), Both, rw, Some("OFF"), "OFF, ON (cache every cacheable SELECT) or DEMAND (only SQL_CACHE)"),
+    var!("read_buffer_size", Kind::UInt { min: 8192, max: 2_147_479_552, block: 4096 }, Both, rw, Some("131072"), "Buffer for sequential scans"),
+    var!("read_only", Kind::Bool, Global, rw, Some("OFF"), "Refuse writes from non-admin users"),
+    var!("server_id", uint(1, U32_MAX), Global, rw, Some("1"), "Server id for replication"),
+    var!("skip_name_resolve", Kind::Bool, Global, ro, Some("ON"), "Match hosts by address only"),
+    var!("skip_networking", Kind::Bool, Global, ro, Some("OFF"), "Listen on the socket only"),
+    var!("socket", Kind::Str { nullable: true }, Global, ro, None, "Unix socket the server listens on (NULL: none)"),
+    var!("sort_buffer_size", uint(1024, u64::MAX), Both, rw, Some("2097152"), "Buffer for sorts"),
+    var!("sql_auto_is_null", Kind::Bool, Both, rw, Some("OFF"), "WHERE auto_col IS NULL finds the last inserted row"),
+    var!("sql_big_selects", Kind::Bool, Both, rw, Some("ON"), "Allow SELECTs larger than max_join_size"),
+    var!("sql_mode", Kind::Set(SQL_MODE_NAMES), Both, rw, Some("STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION"), "SQL modes (MariaDB 10.11's default)"),
+    var!("sql_notes", Kind::Bool, Both, rw, Some("ON"), "Record note-level warnings"),
+    var!("sql_quote_show_create", Kind::Bool, Both, rw, Some("ON"), "Quote identifiers in SHOW CREATE"),
+    var!("sql_safe_updates", Kind::Bool, Both, rw, Some("OFF"), "Refuse UPDATE/DELETE without a key in WHERE or a LIMIT"),
+    var!("sql_select_limit", uint(0, u64::MAX), Both, rw, Some("18446744073709551615"), "Most rows a SELECT returns"),
+    var!("sql_warnings", Kind::Bool, Both, rw, Some("OFF"), "Report warnings of single-row INSERTs"),
+    var!("system_time_zone", Kind::Str { nullable: false }, Global, ro, Some("UTC"), "The time zone of the host"),
+    var!("table_definition_cache", uint(400, 2_097_152), Global, rw, Some("400"), "Table definitions kept in the definition cache"),
+    var!("table_open_cache", uint(10, 1_048_576), Global, rw, Some("2000"), "Open table handles kept in the table cache"),
+    var!("table_open_cache_instances", uint(1, 64), Global, ro, Some("8"), "Instances of the table cache (each with its own lock)"),
+    var!("thread_cache_size", uint(0, 16384), Global, rw, Some("151"), "Threads kept for reuse"),
+    var!("thread_handling", Kind::Str { nullable: false }, Global, ro, Some("one-thread-per-connection"), "How connections are served"),
+    var!("thread_stack", uint(131_072, u64::MAX), Global, ro, Some("299008"), "Stack size per thread"),
+    var!("time_zone", Kind::Str { nullable: false }, Both, rw, Some("SYSTEM"), "Time zone of the session"),
+    var!("tmp_table_size", Kind::UInt { min: 1024, max: u64::MAX, block: 1 }, Both, rw, Some("16777216"), "Largest in-memory temporary table"),
+    var!("transaction_isolation", Kind::Enum(ISOLATION_LEVELS), Both, rw, Some("REPEATABLE-READ"), "Transaction isolation level"),
+    var!("transaction_read_only", Kind::Bool, Both, rw, Some("OFF"), "Transactions are read-only"),
+    var!("tx_isolation", Kind::Enum(ISOLATION_LEVELS), Both, rw, Some("REPEATABLE-READ"), "Alias of transaction_isolation"),
+    var!("tx_read_only", Kind::Bool, Both, rw, Some("OFF"), "Alias of transaction_read_only"),
+    var!("unique_checks", Kind::Bool, Both, rw, Some("ON"), "Check unique indexes"),
+    var!("version", Kind::Str { nullable: false }, Global, ro, Some(crate::SERVER_VERSION), "Server version"),
+    var!("version_comment", Kind::Str { nullable: false }, Global, ro, Some("myriad, a MySQL-compatible server"), "Server description"),
+    var!("version_compile_machine", Kind::Str { nullable: false }, Global, ro, Some(std::env::consts::ARCH), "Architecture of the build"),
+    var!("version_compile_os", Kind::Str { nullable: false }, Global, ro, Some(std::env::consts::OS), "Operating system of the build"),
+    var!("wait_timeout", uint(1, TIMEOUT_MAX_S), Both, rw, Some("28800"), "Idle seconds before a connection is closed"),
+    var!("warning_count", uint(0, u64::MAX), Session, ro, Some("0"), "Warnings of the last statement"),
+];
+
+/// Aliases that name the same setting (setting one sets both).
+pub fn alias_of(name: &str) -> Option<&'static str> {
+    match name {
+        "tx_isolation" => Some("transaction_isolation"),
+        "transaction_isolation" => Some("tx_isolation"),
+        "tx_read_only" => Some("transaction_read_only"),
+        "transaction_read_only" => Some("tx_read_only"),
+        _ => None,
+    }
+}
+
+fn index_by_name() -> &'static HashMap<&'static str, usize> {
+    static INDEX: OnceLock<HashMap<&'static str, usize>> = OnceLock::new();
+    INDEX.get_or_init(|| {
+        DEFINITIONS
+            .iter()
+            .enumerate()
+            .map(|(i, d)| (d.name, i))
+            .collect()
+    })
+}
+
+/// The index of a variable by name (case-insensitive, dashes or underscores).
+pub fn lookup(name: &str) -> Option<usize> {
+    let normal: String = name
+        .chars()
+        .map(|c| {
+            if c == '-' {
+                '_'
+            } else {
+                c.to_ascii_lowercase()
+            }
+        })
+        .collect();
+    index_by_name().get(normal.as_str()).copied()
+}
+
+pub fn def(index: usize) -> &'static VarDef {
+    &DEFINITIONS[index]
+}
+
+/// The defaults of every variable, in [`DEFINITIONS`] order.
+pub fn defaults() -> Vec<VarValue> {
+    DEFINITIONS
+        .iter()
+        .map(|d| match d.default {
+            None => VarValue::Str(None),
+            Some(text) => match parse_setting(d, &Setting::Text(text.to_string())) {
+                Ok((value, _)) => value,
+                // A default that does not parse is a bug in the table; tests check every one.
+                Err(_) => VarValue::Str(Some(text.to_string())),
+            },
+        })
+        .collect()
+}
+
+/// A value offered to a variable.
+#[derive(Debug, Clone)]
+pub enum Setting {
+    /// Option-file or command-line text, or a bare word in SET (`ON`, `utf8mb4`).
+    Text(String),
+    /// A string value in SET (`'ON'`): numeric variables refuse it with error 1232.
+    Str(String),
+    Int(i128),
+    Double(f64),
+    Null,
+}
+
+/// A warning produced while setting a value (code, message).
+pub type Warning = (u16, String);
+
+pub fn err_wrong_value(name: &str, value: &str) -> SqlError {
+    SqlError::new(
+        1231,
+        "42000",
+        format!("Variable '{name}' can't be set to the value of '{value}'"),
+    )
+}
+
+pub fn err_wrong_type(name: &str) -> SqlError {
+    SqlError::new(
+        1232,
+        "42000",
+        format!("Incorrect argument type to variable '{name}'"),
+    )
+}
+
+pub fn err_unknown(name: &str) -> SqlError {
+    SqlError::new(1193, "HY000", format!("Unknown system variable '{name}'"))
+}
+
+fn setting_text(setting: &Setting) -> String {
+    match setting {
+        Setting::Text(t) | Setting::Str(t) => t.clone(),
+        Setting::Int(i) => i.to_string(),
+        Setting::Double(d) => d.to_string(),
+        Setting::Null => "NULL".to_string(),
+    }
+}
+
+fn parse_bool_word(text: &str) -> Option<bool> {
+    match text.trim().to_ascii_uppercase().as_str() {
+        "ON" | "TRUE" | "1" | "YES" => Some(true),
+        "OFF" | "FALSE" | "0" | "NO" => Some(false),
+        _ => None,
+    }
+}
+
+/// Check and convert a value for a variable: MySQL's type check (1232), value check (1231)
+/// and range clamping (warning 1292 "Truncated incorrect ... value").
+pub fn parse_setting(
+    def: &VarDef,
+    setting: &Setting,
+) -> Result<(VarValue, Option<Warning>), SqlError> {
+    let name = def.name;
+    if let Setting::Str(text) = setting {
+        if matches!(
+            def.kind,
+            Kind::UInt { .. } | Kind::Int { .. } | Kind::Double { .. }
+        ) {
+            return Err(err_wrong_type(name));
+        }
+        return parse_setting(def, &Setting::Text(text.clone()));
+    }
+    let wrong_value = || err_wrong_value(name, &setting_text(setting));
+    match def.kind {
+        Kind::Bool => match setting {
+            Setting::Int(0) => Ok((VarValue::Bool(false), None)),
+            Setting::Int(1) => Ok((VarValue::Bool(true), None)),
+            Setting::Int(_) | Setting::Null => Err(wrong_value()),
+            Setting::Double(_) => Err(err_wrong_type(name)),
+            Setting::Text(t) | Setting::Str(t) => parse_bool_word(t)
+                .map(|b| (VarValue::Bool(b), None))
+                .ok_or_else(wrong_value),
+        },
+        Kind::UInt { min, max, block } => {
+            let raw: i128 = match setting {
+                Setting::Int(i) => *i,
+                Setting::Double(_) | Setting::Null => return Err(err_wrong_type(name)),
+                Setting::Text(t) | Setting::Str(t) => match parse_option_number(t) {
+                    Some(v) => v,
+                    None => return Err(err_wrong_type(name)),
+                },
+            };
+            let mut value = raw.clamp(min as i128, max as i128) as u64;
+            if block > 1 {
+                value -= value % block;
+                if value < min {
+                    value = min;
+                }
+            }
+            let warning = (value as i128 != raw).then(|| {
+                (
+                    1292,
+                    format!(
+                        "Truncated incorrect {name} value: '{}'",
+                        setting_text(setting)
+                    ),
+                )
+            });
+            Ok((VarValue::UInt(value), warning))
+        }
+        Kind::Int { min, max } => {
+            let raw: i128 = match setting {
+                Setting::Int(i) => *i,
+                Setting::Double(_) | Setting::Null => return Err(err_wrong_type(name)),
+                Setting::Text(t) | Setting::Str(t) => match parse_option_number(t) {
+                    Some(v) => v,
+                    None => return Err(err_wrong_type(name)),
+                },
+            };
+            let value = raw.clamp(min as i128, max as i128) as i64;
+            let warning = (value as i128 != raw).then(|| {
+                (
+                    1292,
+                    format!(
+                        "Truncated incorrect {name} value: '{}'",
+                        setting_text(setting)
+                    ),
+                )
+            });
+            Ok((VarValue::Int(value), warning))
+        }
+        Kind::Double { min, max } => {
+            let raw = match setting {
+                Setting::Int(i) => *i as f64,
+                Setting::Double(d) => *d,
+                Setting::Null => return Err(err_wrong_type(name)),
+                Setting::Text(t) | Setting::Str(t) => {
+                    t.trim().parse::<f64>().map_err(|_| err_wrong_type(name))?
+                }
+            };
+            let value = raw.clamp(min, max);
+            let warning = (value != raw).then(|| {
+                (
+                    1292,
+                    format!(
+                        "Truncated incorrect {name} value: '{}'",
+                        setting_text(setting)
+                    ),
+                )
+            });
+            Ok((VarValue::Double(value), warning))
+        }
+        Kind::Str { nullable } => match setting {
+            Setting::Null if nullable => Ok((VarValue::Str(None), None)),
+            Setting::Null => Err(wrong_value()),
+            Setting::Text(t) | Setting::Str(t) => Ok((VarValue::Str(Some(t.clone())), None)),
+            Setting::Int(_) | Setting::Double(_) => Err(err_wrong_type(name)),
+        },
+        Kind::Enum(names) => match setting {
+            Setting::Int(i) => usize::try_from(*i)
+                .ok()
+                .filter(|i| *i < names.len())
+                .map(|i| (VarValue::Enum(i), None))
+                .ok_or_else(wrong_value),
+            Setting::Text(t) | Setting::Str(t) => names
+                .iter()
+                .position(|n| n.eq_ignore_ascii_case(t.trim()))
+                .map(|i| (VarValue::Enum(i), None))
+                .ok_or_else(wrong_value),
+            Setting::Double(_) => Err(err_wrong_type(name)),
+            Setting::Null => Err(wrong_value()),
+        },
+        Kind::Set(names) => match setting {
+            Setting::Int(i) => {
+                let all = (1u128 << names.len()) - 1;
+                if *i < 0 || (*i as u128) & !all != 0 {
+                    return Err(wrong_value());
+                }
+                Ok((VarValue::Set(*i as u64), None))
+            }
+            Setting::Text(t) | Setting::Str(t) => {
+                let mut bits = 0u64;
+                for part in t.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+                    let upper = part.to_ascii_uppercase();
+                    let expanded: Vec<&str> = match sql_mode_combination(&upper) {
+                        Some(list) if names == SQL_MODE_NAMES => list.to_vec(),
+                        _ => vec![upper.as_str()],
+                    };
+                    for flag in expanded {
+                        let bit = names
+                            .iter()
+                            .position(|n| *n == flag)
+                            .ok_or_else(wrong_value)?;
+                        bits |= 1 << bit;
+                    }
+                }
+                Ok((VarValue::Set(bits), None))
+            }
+            Setting::Double(_) => Err(err_wrong_type(name)),
+            Setting::Null => Err(wrong_value()),
+        },
+        Kind::Charset { nullable } => match setting {
+            Setting::Null if nullable => Ok((VarValue::Str(None), None)),
+            Setting::Text(t) | Setting::Str(t) => {
+                let lower = t.trim().to_ascii_lowercase();
+                let canonical = if lower == "utf8" {
+                    "utf8mb3".to_string()
+                } else {
+                    lower
+                };
+                if CHARSETS.contains(&canonical.as_str()) {
+                    Ok((VarValue::Str(Some(canonical)), None))
+                } else {
+                    Err(SqlError::new(
+                        1115,
+                        "42000",
+                        format!("Unknown character set: '{t}'"),
+                    ))
+                }
+            }
+            Setting::Int(_) | Setting::Double(_) => Err(err_wrong_type(name)),
+            Setting::Null => Err(wrong_value()),
+        },
+        Kind::Collation => match setting {
+            Setting::Text(t) | Setting::Str(t) => {
+                let lower = t.trim().to_ascii_lowercase();
+                if COLLATIONS.iter().any(|(c, _)| *c == lower) {
+                    Ok((
+                        VarValue::Str(Some(lower.replace("utf8_", "utf8mb3_"))),
+                        None,
+                    ))
+                } else {
+                    Err(SqlError::new(
+                        1273,
+                        "HY000",
+                        format!("Unknown collation: '{t}'"),
+                    ))
+                }
+            }
+            Setting::Int(_) | Setting::Double(_) => Err(err_wrong_type(name)),
+            Setting::Null => Err(wrong_value()),
+        },
+    }
+}
+
+/// Option-file numbers: decimal with an optional K/M/G suffix (as mysqld accepts).
+fn parse_option_number(text: &str) -> Option<i128> {
+    let t = text.trim();
+    let (digits, multiplier) = match t.chars().last()?.to_ascii_uppercase() {
+        'K' => (&t[..t.len() - 1], 1i128 << 10),
+        'M' => (&t[..t.len() - 1], 1i128 << 20),
+        'G' => (&t[..t.len() - 1], 1i128 << 30),
+        _ => (t, 1),
+    };
+    digits
+        .parse::<i128>()
+        .ok()
+        .map(|v| v.saturating_mul(multiplier))
+}
+
+impl VarValue {
+    /// The text SHOW VARIABLES prints (None: NULL).
+    pub fn display(&self, def: &VarDef) -> Option<String> {
+        match (self, def.kind) {
+            (VarValue::Bool(b), _) => Some(if *b { "ON" } else { "OFF" }.to_string()),
+            (VarValue::UInt(v), _) => Some(v.to_string()),
+            (VarValue::Int(v), _) => Some(v.to_string()),
+            (VarValue::Double(v), _) => Some(format!("{v:.6}")),
+            (VarValue::Str(s), _) => s.clone(),
+            (VarValue::Enum(i), Kind::Enum(names)) => names.get(*i).map(|n| n.to_string()),
+            (VarValue::Set(bits), Kind::Set(names)) => Some(
+                names
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| bits & (1 << i) != 0)
+                    .map(|(_, n)| *n)
+                    .collect::<Vec<_>>()
+                    .join(","),
+            ),
+            _ => None,
+        }
+    }
+}
+
+/// `(name, default, description)` of every system variable, for the server's `--help`.
+pub fn help() -> Vec<(String, String, String)> {
+    DEFINITIONS
+        .iter()
+        .map(|d| {
+            let default = d.default.unwrap_or("(none)").to_string();
+            let mut help = d.help.to_string();
+            if d.read_only {
+                help.push_str(" (read-only at run time)");
+            }
+            (d.name.to_string(), default, help)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn definitions_are_sorted_and_defaults_parse() {
+        for pair in DEFINITIONS.windows(2) {
+            assert!(
+                pair[0].name < pair[1].name,
+                "{} must sort before {}",
+                pair[0].name,
+                pair[1].name
+            );
+        }
+        for d in DEFINITIONS {
+            if let Some(text) = d.default {
+                parse_setting(d, &Setting::Text(text.to_string()))
+                    .unwrap_or_else(|e| panic!("default of {} does not parse: {e}", d.name));
+            }
+        }
+    }
+
+    #[test]
+    fn lookup_accepts_dashes_and_case() {
+        assert_eq!(lookup("MAX-CONNECTIONS"), lookup("max_connections"));
+        assert!(lookup("max_connections").is_some());
+        assert!(lookup("no_such_variable").is_none());
+    }
+
+    #[test]
+    fn uint_clamps_with_warning_and_rounds_to_block() {
+        let d = def(lookup("max_connections").unwrap());
+        let (v, w) = parse_setting(d, &Setting::Int(1)).unwrap();
+        assert_eq!(v, VarValue::UInt(10));
+        assert_eq!(w.unwrap().0, 1292);
+        let d = def(lookup("max_allowed_packet").unwrap());
+        let (v, w) = parse_setting(d, &Setting::Int(5000)).unwrap();
+        assert_eq!(v, VarValue::UInt(4096));
+        assert!(w.is_some());
+        assert_eq!(
+            parse_setting(d, &Setting::Text("16M".into())).unwrap().0,
+            VarValue::UInt(16 << 20)
+        );
+        assert_eq!(
+            parse_setting(d, &Setting::Double(1.5)).unwrap_err().code,
+            1232
+        );
+    }
+
+    #[test]
+    fn bool_enum_and_set_values() {
+        let ac = def(lookup("autocommit").unwrap());
+        assert_eq!(
+            parse_setting(ac, &Setting::Text("off".into())).unwrap().0,
+            VarValue::Bool(false)
+        );
+        assert_eq!(parse_setting(ac, &Setting::Int(2)).unwrap_err().code, 1231);
+        let iso = def(lookup("tx_isolation").unwrap());
+        assert_eq!(
+            parse_setting(iso, &Setting::Text("read-committed".into()))
+                .unwrap()
+                .0,
+            VarValue::Enum(1)
+        );
+        assert_eq!(
+            parse_setting(iso, &Setting::Text("nope".into()))
+                .unwrap_err()
+                .code,
+            1231
+        );
+        let mode = def(lookup("sql_mode").unwrap());
+        let (v, _) = parse_setting(mode, &Setting::Text("traditional".into())).unwrap();
+        assert_eq!(
+            v.display(mode).unwrap(),
+            "STRICT_TRANS_TABLES,STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,\
+             ERROR_FOR_DIVISION_BY_ZERO,TRADITIONAL,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION"
+        );
+        assert_eq!(
+            parse_setting(mode, &Setting::Text("".into())).unwrap().0,
+            VarValue::Set(0)
+        );
+        assert_eq!(
+            parse_setting(mode, &Setting::Text("BOGUS".into()))
+                .unwrap_err()
+                .code,
+            1231
+        );
+        let (v, _) = parse_setting(
+            mode,
+            &Setting::Text(
+                DEFINITIONS[lookup("sql_mode").unwrap()]
+                    .default
+                    .unwrap()
+                    .into(),
+            ),
+        )
+        .unwrap();
+        let VarValue::Set(bits) = v else {
+            panic!("sql_mode must be a set")
+        };
+        assert_ne!(bits & sql_mode::STRICT_TRANS_TABLES, 0);
+        assert_ne!(bits & sql_mode::ERROR_FOR_DIVISION_BY_ZERO, 0);
+    }
+}

@@ -1,0 +1,124 @@
+//! Helpers shared by the SQL layer's integration tests: an engine on a temporary datadir,
+//! and results rendered as text the way the mariadb client prints them.
+
+#![allow(dead_code)]
+
+use myriad_sql::{Engine, EngineConfig, QueryResult, Session, SessionInfo, SqlError, Value};
+use std::sync::Arc;
+
+pub struct TestEngine {
+    pub engine: Arc<Engine>,
+    pub dir: tempfile::TempDir,
+}
+
+pub fn engine() -> TestEngine {
+    engine_with(Vec::new())
+}
+
+pub fn engine_with(variables: Vec<(&str, &str)>) -> TestEngine {
+    let dir = tempfile::tempdir().expect("temp datadir");
+    let config = EngineConfig {
+        datadir: dir.path().to_path_buf(),
+        variables: variables
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+    };
+    let engine = Engine::open(config).expect("engine opens");
+    TestEngine { engine, dir }
+}
+
+pub fn session(engine: &Arc<Engine>) -> Session {
+    engine
+        .new_session(SessionInfo {
+            connection_id: 7,
+            user: "root".into(),
+            host: "localhost".into(),
+            database: None,
+        })
+        .expect("session")
+}
+
+/// A value as the text protocol would carry it (None for NULL).
+pub fn text(v: &Value) -> Option<String> {
+    Some(match v {
+        Value::Null => return None,
+        Value::Int(i) => i.to_string(),
+        Value::UInt(u) => u.to_string(),
+        Value::Double(f) => myriad_sql::eval::format_double(*f),
+        Value::Decimal(d) => d.clone(),
+        Value::Bytes(b) => String::from_utf8_lossy(b).into_owned(),
+        Value::Date { year, month, day } => format!("{year:04}-{month:02}-{day:02}"),
+        Value::DateTime {
+            year,
+            month,
+            day,
+            hour,
+            minute,
+            second,
+            micros,
+        } => {
+            let mut s = format!("{year:04}-{month:02}-{day:02} {hour:02}:{minute:02}:{second:02}");
+            if *micros > 0 {
+                s.push_str(&format!(".{micros:06}"));
+            }
+            s
+        }
+        Value::Time {
+            negative,
+            hours,
+            minute,
+            second,
+            ..
+        } => {
+            format!(
+                "{}{hours:02}:{minute:02}:{second:02}",
+                if *negative { "-" } else { "" }
+            )
+        }
+    })
+}
+
+/// Run one statement; rows as text ("NULL" for NULL).
+pub fn rows(s: &mut Session, sql: &str) -> Vec<Vec<String>> {
+    match one(s, sql) {
+        Ok(QueryResult::Rows { rows, .. }) => rows
+            .iter()
+            .map(|r| {
+                r.iter()
+                    .map(|v| text(v).unwrap_or_else(|| "NULL".into()))
+                    .collect()
+            })
+            .collect(),
+        Ok(other) => panic!("{sql}: expected rows, got {other:?}"),
+        Err(e) => panic!("{sql}: {e}"),
+    }
+}
+
+/// The single value of a one-row, one-column result.
+pub fn scalar(s: &mut Session, sql: &str) -> String {
+    let r = rows(s, sql);
+    assert_eq!(r.len(), 1, "{sql}: one row expected, got {r:?}");
+    assert_eq!(r[0].len(), 1, "{sql}: one column expected");
+    r[0][0].clone()
+}
+
+pub fn one(s: &mut Session, sql: &str) -> Result<QueryResult, SqlError> {
+    let mut results = s.execute(sql, false);
+    assert_eq!(results.len(), 1, "{sql}: one result expected");
+    results.remove(0)
+}
+
+pub fn error_code(s: &mut Session, sql: &str) -> u16 {
+    match one(s, sql) {
+        Err(e) => e.code,
+        Ok(r) => panic!("{sql}: expected an error, got {r:?}"),
+    }
+}
+
+pub fn exec_ok(s: &mut Session, sql: &str) {
+    match one(s, sql) {
+        Ok(_) => {}
+        Err(e) => panic!("{sql}: {e}"),
+    }
+}

@@ -1,0 +1,337 @@
+//! Session statements: SET with MySQL's errors and clamping, SHOW STATUS counters,
+//! multi-statement text, prepared statements, accounts, databases, SHUTDOWN, transactions.
+
+mod common;
+use common::*;
+use myriad_sql::{QueryResult, SessionInfo, Value};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+#[test]
+fn set_checks_scope_type_and_range() {
+    let t = engine();
+    let mut s = session(&t.engine);
+    assert_eq!(error_code(&mut s, "SET no_such_thing = 1"), 1193);
+    assert_eq!(error_code(&mut s, "SET autocommit = 'maybe'"), 1231);
+    assert_eq!(error_code(&mut s, "SET wait_timeout = 'abc'"), 1232);
+    assert_eq!(error_code(&mut s, "SET GLOBAL version = 'x'"), 1238);
+    assert_eq!(error_code(&mut s, "SET max_connections = 100"), 1229);
+    assert_eq!(error_code(&mut s, "SET GLOBAL warning_count = 1"), 1238);
+    assert_eq!(error_code(&mut s, "SELECT @@session.max_connections"), 1238);
+    // Out of range: clamped with a warning.
+    exec_ok(&mut s, "SET GLOBAL max_connections = 1");
+    assert_eq!(rows(&mut s, "SHOW WARNINGS")[0][1], "1292");
+    assert_eq!(scalar(&mut s, "SELECT @@global.max_connections"), "10");
+    exec_ok(
+        &mut s,
+        "SET @@global.max_connections = 500, SESSION wait_timeout = 60",
+    );
+    assert_eq!(
+        t.engine.global_variable("max_connections"),
+        Some(Value::UInt(500))
+    );
+    assert_eq!(scalar(&mut s, "SELECT @@wait_timeout"), "60");
+    assert_eq!(scalar(&mut s, "SELECT @@global.wait_timeout"), "28800");
+    exec_ok(&mut s, "SET wait_timeout = DEFAULT");
+    assert_eq!(scalar(&mut s, "SELECT @@session.wait_timeout"), "28800");
+    // A failing assignment applies none of the list.
+    assert_eq!(
+        error_code(&mut s, "SET wait_timeout = 99, autocommit = 7"),
+        1231
+    );
+    assert_eq!(scalar(&mut s, "SELECT @@wait_timeout"), "28800");
+}
+
+#[test]
+fn set_global_does_not_change_running_sessions() {
+    let t = engine();
+    let mut a = session(&t.engine);
+    exec_ok(&mut a, "SET GLOBAL sql_mode = 'ANSI_QUOTES'");
+    assert_eq!(
+        scalar(&mut a, "SELECT @@sql_mode"),
+        "STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION"
+    );
+    let mut b = session(&t.engine);
+    assert_eq!(scalar(&mut b, "SELECT @@sql_mode"), "ANSI_QUOTES");
+    assert_eq!(scalar(&mut b, "SELECT @@global.sql_mode"), "ANSI_QUOTES");
+}
+
+#[test]
+fn autocommit_sql_mode_and_transactions() {
+    let t = engine();
+    let mut s = session(&t.engine);
+    assert!(s.autocommit());
+    exec_ok(&mut s, "SET autocommit = 0");
+    assert!(!s.autocommit());
+    exec_ok(&mut s, "SET autocommit = ON");
+    assert!(s.autocommit());
+    exec_ok(&mut s, "BEGIN");
+    assert!(s.in_transaction());
+    exec_ok(&mut s, "COMMIT");
+    assert!(!s.in_transaction());
+    exec_ok(&mut s, "START TRANSACTION");
+    assert!(s.in_transaction());
+    exec_ok(&mut s, "ROLLBACK");
+    assert!(!s.in_transaction());
+    exec_ok(&mut s, "SET sql_mode = 'PIPES_AS_CONCAT'");
+    assert_eq!(scalar(&mut s, "SELECT 'a' || 'b'"), "ab");
+    exec_ok(&mut s, "SET sql_mode = ''");
+    assert_eq!(scalar(&mut s, "SELECT 'a' || 'b'"), "0");
+    exec_ok(
+        &mut s,
+        "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED",
+    );
+    assert_eq!(scalar(&mut s, "SELECT @@tx_isolation"), "READ-COMMITTED");
+    assert_eq!(
+        scalar(&mut s, "SELECT @@transaction_isolation"),
+        "READ-COMMITTED"
+    );
+}
+
+#[test]
+fn show_variables_like_and_where() {
+    let t = engine();
+    let mut s = session(&t.engine);
+    let r = rows(&mut s, "SHOW VARIABLES LIKE 'version%'");
+    let names: Vec<&str> = r.iter().map(|row| row[0].as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "version",
+            "version_comment",
+            "version_compile_machine",
+            "version_compile_os"
+        ]
+    );
+    assert_eq!(
+        rows(
+            &mut s,
+            "SHOW GLOBAL VARIABLES WHERE Variable_name = 'autocommit' OR Variable_name = 'port'"
+        ),
+        vec![vec!["autocommit", "ON"], vec!["port", "3307"]]
+    );
+    // Session-only variables are not global.
+    assert!(rows(&mut s, "SHOW GLOBAL VARIABLES LIKE 'warning_count'").is_empty());
+    assert_eq!(
+        rows(&mut s, "SHOW SESSION VARIABLES LIKE 'warning_count'").len(),
+        1
+    );
+}
+
+#[test]
+fn status_counters_count_statements_and_flush() {
+    let t = engine();
+    let mut s = session(&t.engine);
+    for _ in 0..3 {
+        rows(&mut s, "SELECT 1");
+    }
+    exec_ok(&mut s, "SET @x = 1");
+    let status = |s: &mut myriad_sql::Session, sql: &str| -> u64 {
+        rows(s, sql)[0][1].parse().expect("a number")
+    };
+    assert_eq!(status(&mut s, "SHOW STATUS LIKE 'Com_select'"), 3);
+    assert_eq!(
+        status(&mut s, "SHOW GLOBAL STATUS LIKE 'Com_set_option'"),
+        1
+    );
+    assert!(status(&mut s, "SHOW GLOBAL STATUS LIKE 'Questions'") >= 5);
+    assert_eq!(status(&mut s, "SHOW STATUS LIKE 'Com_show_status'"), 4);
+    t.engine
+        .counters()
+        .bytes_sent
+        .store(1234, Ordering::Relaxed);
+    assert_eq!(status(&mut s, "SHOW GLOBAL STATUS LIKE 'Bytes_sent'"), 1234);
+    let names: Vec<String> = rows(&mut s, "SHOW GLOBAL STATUS")
+        .into_iter()
+        .map(|r| r[0].clone())
+        .collect();
+    for needed in [
+        "Uptime",
+        "Threads_connected",
+        "Threads_running",
+        "Connections",
+        "Questions",
+        "Queries",
+        "Bytes_received",
+        "Aborted_connects",
+        "Com_show_variables",
+    ] {
+        assert!(
+            names.iter().any(|n| n == needed),
+            "{needed} missing from SHOW STATUS"
+        );
+    }
+    exec_ok(&mut s, "FLUSH STATUS");
+    assert_eq!(status(&mut s, "SHOW GLOBAL STATUS LIKE 'Com_select'"), 0);
+    assert_eq!(status(&mut s, "SHOW GLOBAL STATUS LIKE 'Bytes_sent'"), 0);
+    assert!(t.engine.statistics().starts_with("Uptime: "));
+}
+
+#[test]
+fn multi_statements_stop_at_the_first_error() {
+    let t = engine();
+    let mut s = session(&t.engine);
+    let results = s.execute("SELECT 1; SELECT 2; SELEC 3; SELECT 4", true);
+    assert_eq!(results.len(), 3);
+    assert!(results[0].is_ok() && results[1].is_ok());
+    assert_eq!(results[2].as_ref().unwrap_err().code, 1064);
+    let results = s.execute("SELECT 1; SELECT 2", false);
+    assert_eq!(results.len(), 1);
+    assert_eq!(results[0].as_ref().unwrap_err().code, 1064);
+    // A trailing semicolon is not a second statement.
+    assert_eq!(s.execute("SELECT 1;", false).len(), 1);
+    assert!(s.execute("SELECT 1;", false)[0].is_ok());
+}
+
+#[test]
+fn prepared_statements_plan_once_and_bind_each_time() {
+    let t = engine();
+    let mut s = session(&t.engine);
+    let info = s.prepare("SELECT ? + 1 AS n, CONCAT(?, 'x')").unwrap();
+    assert_eq!(info.param_count, 2);
+    assert_eq!(info.columns.len(), 2);
+    assert_eq!(info.columns[0].name, "n");
+    for i in 0..100i64 {
+        let r = s
+            .execute_prepared(
+                info.statement_id,
+                &[Value::Int(i), Value::Bytes(b"ab".to_vec())],
+            )
+            .unwrap();
+        let QueryResult::Rows { rows, .. } = r else {
+            panic!("rows")
+        };
+        assert_eq!(rows[0][0], Value::Int(i + 1));
+        assert_eq!(rows[0][1], Value::Bytes(b"abx".to_vec()));
+    }
+    assert_eq!(
+        s.execute_prepared(info.statement_id, &[Value::Int(1)])
+            .unwrap_err()
+            .code,
+        1210
+    );
+    s.close_prepared(info.statement_id);
+    assert_eq!(
+        s.execute_prepared(info.statement_id, &[]).unwrap_err().code,
+        1243
+    );
+    // A placeholder in a text query is a syntax error.
+    assert_eq!(error_code(&mut s, "SELECT ?"), 1064);
+    let set = s.prepare("SET @v = ?").unwrap();
+    s.execute_prepared(set.statement_id, &[Value::Double(2.5)])
+        .unwrap();
+    assert_eq!(scalar(&mut s, "SELECT @v"), "2.5");
+}
+
+#[test]
+fn databases_are_directories() {
+    let t = engine();
+    let mut s = session(&t.engine);
+    exec_ok(&mut s, "CREATE DATABASE shop");
+    assert_eq!(error_code(&mut s, "CREATE DATABASE shop"), 1007);
+    exec_ok(&mut s, "CREATE DATABASE IF NOT EXISTS shop");
+    assert_eq!(rows(&mut s, "SHOW WARNINGS")[0][1], "1007");
+    assert!(t.dir.path().join("shop").is_dir());
+    assert_eq!(
+        rows(&mut s, "SHOW DATABASES LIKE 'sh%'"),
+        vec![vec!["shop"]]
+    );
+    s.use_database("shop").unwrap();
+    assert_eq!(s.use_database("nope").unwrap_err().code, 1049);
+    assert_eq!(error_code(&mut s, "USE nope"), 1049);
+    exec_ok(&mut s, "DROP DATABASE shop");
+    assert_eq!(s.current_database(), None);
+    assert_eq!(error_code(&mut s, "DROP DATABASE shop"), 1008);
+    exec_ok(&mut s, "DROP DATABASE IF EXISTS shop");
+    let info = SessionInfo {
+        connection_id: 9,
+        user: "root".into(),
+        host: "localhost".into(),
+        database: Some("gone".into()),
+    };
+    assert_eq!(t.engine.new_session(info).err().map(|e| e.code), Some(1049));
+}
+
+#[test]
+fn accounts_by_sql_are_durable() {
+    let t = engine();
+    let mut s = session(&t.engine);
+    exec_ok(&mut s, "CREATE USER 'app'@'%' IDENTIFIED BY 'secret'");
+    assert_eq!(
+        error_code(&mut s, "CREATE USER 'app'@'%' IDENTIFIED BY 'x'"),
+        1396
+    );
+    exec_ok(
+        &mut s,
+        "CREATE USER IF NOT EXISTS 'app'@'%' IDENTIFIED BY 'x'",
+    );
+    let auth = t
+        .engine
+        .account("app", "10.1.2.3")
+        .expect("account matches any host");
+    assert_eq!(
+        auth.native_password_hash,
+        myriad_sql::accounts::native_hash("secret")
+    );
+    exec_ok(&mut s, "ALTER USER 'app'@'%' IDENTIFIED BY 'other'");
+    assert_eq!(
+        error_code(&mut s, "ALTER USER 'ghost'@'%' IDENTIFIED BY 'x'"),
+        1396
+    );
+    let reopened = myriad_sql::Engine::open(myriad_sql::EngineConfig {
+        datadir: t.dir.path().to_path_buf(),
+        variables: Vec::new(),
+    })
+    .unwrap();
+    assert_eq!(
+        reopened.account("app", "h").unwrap().native_password_hash,
+        myriad_sql::accounts::native_hash("other")
+    );
+    exec_ok(&mut s, "DROP USER 'app'@'%'");
+    assert_eq!(error_code(&mut s, "DROP USER 'app'@'%'"), 1396);
+    exec_ok(&mut s, "DROP USER IF EXISTS 'app'@'%'");
+    assert!(t.engine.account("app", "h").is_none());
+    assert!(t.engine.account("root", "127.0.0.1").is_some());
+    assert_eq!(scalar(&mut s, "SELECT CURRENT_USER()"), "root@localhost");
+    assert_eq!(scalar(&mut s, "SELECT USER()"), "root@localhost");
+}
+
+#[test]
+fn shutdown_calls_the_hook() {
+    let t = engine();
+    let calls = Arc::new(AtomicUsize::new(0));
+    let seen = Arc::clone(&calls);
+    t.engine.set_shutdown_hook(Box::new(move || {
+        seen.fetch_add(1, Ordering::SeqCst);
+    }));
+    let mut s = session(&t.engine);
+    exec_ok(&mut s, "SHUTDOWN");
+    assert_eq!(calls.load(Ordering::SeqCst), 1);
+}
+
+#[test]
+fn user_variables_keep_their_type() {
+    let t = engine();
+    let mut s = session(&t.engine);
+    exec_ok(&mut s, "SET @a = 1, @b := 'x', @c = 1.50");
+    assert_eq!(
+        rows(&mut s, "SELECT @a, @b, @c, @unset"),
+        vec![vec!["1", "x", "1.50", "NULL"]]
+    );
+    assert_eq!(scalar(&mut s, "SELECT @A + 1"), "2");
+    assert_eq!(error_code(&mut s, "SET @a = nosuchcolumn"), 1054);
+}
+
+#[test]
+fn field_list_and_reset() {
+    let t = engine();
+    let mut s = session(&t.engine);
+    assert_eq!(s.field_list("t").unwrap_err().code, 1046);
+    s.use_database("mysql").unwrap();
+    assert_eq!(s.field_list("t").unwrap_err().code, 1146);
+    exec_ok(&mut s, "SET @a = 5");
+    let p = s.prepare("SELECT 1").unwrap();
+    s.reset();
+    assert_eq!(scalar(&mut s, "SELECT @a"), "NULL");
+    assert!(s.execute_prepared(p.statement_id, &[]).is_err());
+}
