@@ -41,18 +41,16 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 /// (the kernel caps it at net.core.somaxconn).
 const LISTEN_BACKLOG: u32 = 4096;
 
-// Until the sql crate exports its registry's help (name, default, description).
-fn system_variables_help() -> Vec<(String, String, String)> {
-    Vec::new()
-}
-
 /// The text --help shows after the options: every system variable with its default.
 fn variables_help() -> String {
     let mut text = String::from(
         "System variables (also accepted as --name=value, with dashes or underscores, and in\n\
          the [mysqld] and [myriad] groups of --defaults-file):\n",
     );
-    for (name, default, description) in system_variables_help() {
+    for (name, default, description) in myriad_sql::system_variables_help() {
+        if options::is_server_option(&name) {
+            continue;
+        }
         text.push_str(&format!(
             "  --{:<34} {}\n  {:<36} [default: {}]\n",
             name, description, "", default
@@ -311,11 +309,37 @@ async fn accept_unix(listener: tokio::net::UnixListener, listeners: Arc<Listener
     }
 }
 
+/// The system variables for the engine: those given, then the server options that the
+/// engine also reports as variables (@@port, @@socket, @@datadir, ...), so that SELECT
+/// @@port tells the truth.
+fn engine_variables(options: &ServerOptions) -> Vec<(String, String)> {
+    let known: std::collections::HashSet<String> = myriad_sql::system_variables_help()
+        .into_iter()
+        .map(|(name, _, _)| name)
+        .collect();
+    let mut variables = options.variables.clone();
+    let mut add = |name: &str, value: String| {
+        if known.contains(name) {
+            variables.push((name.to_string(), value));
+        }
+    };
+    add("port", options.port.to_string());
+    add("bind_address", options.bind_address.clone());
+    add("datadir", options.datadir.display().to_string());
+    if let Some(socket) = &options.socket {
+        add("socket", socket.display().to_string());
+    }
+    if let Some(log_error) = &options.log_error {
+        add("log_error", log_error.display().to_string());
+    }
+    variables
+}
+
 /// Run a server until SIGTERM, SIGINT or SHUTDOWN.
 pub async fn run(options: ServerOptions) -> Result<(), String> {
     let config = EngineConfig {
         datadir: options.datadir.clone(),
-        variables: options.variables.clone(),
+        variables: engine_variables(&options),
     };
     let engine = tokio::task::block_in_place(|| Engine::open(config))
         .map_err(|e| format!("cannot start: {e}"))?;

@@ -50,6 +50,11 @@ const SERVER_OPTIONS: &[&str] = &[
     "version",
 ];
 
+/// Whether `name` (underscores) is one of the server's own options.
+pub fn is_server_option(name: &str) -> bool {
+    SERVER_OPTIONS.contains(&name)
+}
+
 fn command(variables_help: &str) -> Command {
     Command::new("myriad")
         .about("A MySQL-compatible server whose caches stay fast with a myriad of tables")
