@@ -67,7 +67,7 @@ async fn mysql_async_text_prepared_ping_use_and_passwords() {
         );
     }
     let doubled: Vec<f64> = conn
-        .exec(&statement.clone(), (2.25f64, "x", 1))
+        .exec(&statement, (2.25f64, "x", 1))
         .await
         .unwrap()
         .into_iter()
