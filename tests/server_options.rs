@@ -188,4 +188,25 @@ fn sigint_and_shutdown_statement_stop_the_server() {
         use mysql_async::prelude::Queryable;
         assert!(idle.ping().await.is_err(), "the idle connection was closed");
     });
+
+    // mariadb-admin shutdown sends COM_SHUTDOWN.
+    let mut server = Server::start(&[]);
+    let output = run_with_timeout(
+        Command::new("mariadb-admin").args([
+            "-h127.0.0.1",
+            &format!("-P{}", server.port),
+            "-uroot",
+            "shutdown",
+        ]),
+        Duration::from_secs(20),
+    );
+    assert!(
+        output.status.success(),
+        "mariadb-admin shutdown: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let status = server
+        .wait_exit(Duration::from_secs(20))
+        .expect("the server exits after COM_SHUTDOWN");
+    assert!(status.success(), "exit status {status:?}");
 }

@@ -17,6 +17,8 @@ pub enum Command<'a> {
         wildcard: &'a [u8],
     },
     Statistics,
+    /// COM_SHUTDOWN (mariadb-admin shutdown); the shutdown type byte is ignored.
+    Shutdown,
     Ping,
     ChangeUser(ChangeUser<'a>),
     StmtPrepare(&'a [u8]),
@@ -75,6 +77,7 @@ impl<'a> Command<'a> {
                 }
             }
             COM_STATISTICS => Command::Statistics,
+            COM_SHUTDOWN => Command::Shutdown,
             COM_PING => Command::Ping,
             COM_CHANGE_USER => {
                 let user = r.nul_bytes("change user: user")?;

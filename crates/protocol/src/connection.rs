@@ -93,6 +93,15 @@ pub trait SessionHandler: Send + 'static {
         wildcard: &str,
     ) -> Result<Vec<ColumnDefinition>, ErrorInfo>;
     fn statistics(&mut self) -> String;
+    /// COM_SHUTDOWN: stop the server, as the SHUTDOWN statement does. By default the
+    /// command is unknown.
+    fn shutdown(&mut self) -> Result<(), ErrorInfo> {
+        Err(ErrorInfo::new(
+            ER_UNKNOWN_COM_ERROR,
+            "08S01",
+            "Unknown command",
+        ))
+    }
     fn prepare(&mut self, sql: &str) -> Result<Prepared, ErrorInfo>;
     /// COM_STMT_EXECUTE with decoded parameters: write the result to `out`.
     fn execute(&mut self, statement_id: u32, params: Vec<ParamValue>, out: &mut ResultSink<'_>);
@@ -596,6 +605,13 @@ where
                 let stats = session.statistics();
                 self.writer.frames.packet(stats.as_bytes());
             }
+            Command::Shutdown => match session.shutdown() {
+                Ok(()) => {
+                    let status = self.status(session);
+                    put_end_of_rows(&mut self.writer.frames, self.capabilities, 0, status);
+                }
+                Err(err) => put_err(&mut self.writer.frames, &err),
+            },
             Command::SetOption { multi_statements } => {
                 self.multi_statements = multi_statements;
                 let status = self.status(session);

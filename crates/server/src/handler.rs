@@ -299,6 +299,15 @@ impl SessionHandler for MyriadSession {
         self.engine.statistics()
     }
 
+    fn shutdown(&mut self) -> Result<(), ErrorInfo> {
+        // The statement carries the privilege check and the shutdown hook.
+        let results = blocking(|| self.session.execute("SHUTDOWN", false));
+        match results.into_iter().next() {
+            Some(Err(err)) => Err(error_info(&err)),
+            _ => Ok(()),
+        }
+    }
+
     fn prepare(&mut self, sql: &str) -> Result<Prepared, ErrorInfo> {
         let info = blocking(|| self.session.prepare(sql)).map_err(|e| error_info(&e))?;
         Ok(Prepared {
