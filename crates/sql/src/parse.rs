@@ -1040,7 +1040,7 @@ fn parse_with_sqlparser(
         return Err(err_syntax(map.source().get(at..raw.text.end).unwrap_or("")));
     }
     match statement {
-        ast::Statement::Query(q) => compile_query(&q, map, compiler),
+        ast::Statement::Query(q) => compile_query(&q, raw, map, compiler),
         other => Err(SqlError::not_supported(&first_words(&other.to_string()))),
     }
 }
@@ -1052,7 +1052,88 @@ fn first_words(text: &str) -> String {
         .join(" ")
 }
 
-fn compile_query(q: &ast::Query, map: &SourceMap, compiler: &Compiler) -> Result<Stmt, SqlError> {
+/// The source text of each item of a SELECT list, split at top-level commas (MySQL names
+/// unaliased columns by this text, as written).
+fn projection_texts(raw: &RawStatement, map: &SourceMap) -> Vec<String> {
+    const MODIFIERS: &[&str] = &[
+        "ALL",
+        "DISTINCT",
+        "DISTINCTROW",
+        "HIGH_PRIORITY",
+        "STRAIGHT_JOIN",
+        "SQL_SMALL_RESULT",
+        "SQL_BIG_RESULT",
+        "SQL_BUFFER_RESULT",
+        "SQL_CACHE",
+        "SQL_NO_CACHE",
+        "SQL_CALC_FOUND_ROWS",
+    ];
+    const CLAUSES: &[&str] = &[
+        "FROM",
+        "WHERE",
+        "GROUP",
+        "HAVING",
+        "ORDER",
+        "LIMIT",
+        "INTO",
+        "FOR",
+        "WINDOW",
+        "LOCK",
+        "UNION",
+        "PROCEDURE",
+        "EXCEPT",
+        "INTERSECT",
+    ];
+    let tokens = &raw.tokens;
+    if tokens.first().and_then(word_upper).as_deref() != Some("SELECT") {
+        return Vec::new();
+    }
+    let mut i = 1;
+    while tokens
+        .get(i)
+        .and_then(word_upper)
+        .is_some_and(|w| MODIFIERS.contains(&w.as_str()))
+    {
+        i += 1;
+    }
+    let text = |from: usize, to: usize| -> String {
+        if from >= to {
+            return String::new();
+        }
+        let start = map.offset(tokens[from].span.start.line, tokens[from].span.start.column);
+        let end = map.offset(tokens[to - 1].span.end.line, tokens[to - 1].span.end.column);
+        map.source().get(start..end).unwrap_or("").to_string()
+    };
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut start = i;
+    while i < tokens.len() {
+        match &tokens[i].token {
+            Token::LParen => depth += 1,
+            Token::RParen => depth -= 1,
+            Token::Comma if depth == 0 => {
+                out.push(text(start, i));
+                start = i + 1;
+            }
+            _ if depth == 0
+                && word_upper(&tokens[i]).is_some_and(|w| CLAUSES.contains(&w.as_str())) =>
+            {
+                break
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out.push(text(start, i));
+    out
+}
+
+fn compile_query(
+    q: &ast::Query,
+    raw: &RawStatement,
+    map: &SourceMap,
+    compiler: &Compiler,
+) -> Result<Stmt, SqlError> {
     if q.with.is_some() {
         return Err(SqlError::not_supported("WITH"));
     }
@@ -1072,9 +1153,22 @@ fn compile_query(q: &ast::Query, map: &SourceMap, compiler: &Compiler) -> Result
         return Err(SqlError::new(1046, "3D000", "No database selected"));
     }
     let mut items = Vec::new();
-    for item in &select.projection {
+    let texts = projection_texts(raw, map);
+    for (position, item) in select.projection.iter().enumerate() {
         let (expr, name) = match item {
-            ast::SelectItem::UnnamedExpr(e) => (e, item_name(e, map)),
+            ast::SelectItem::UnnamedExpr(e) => {
+                let literal_name = matches!(e, ast::Expr::Value(v) if matches!(v.value, ast::Value::SingleQuotedString(_) | ast::Value::DoubleQuotedString(_) | ast::Value::Null));
+                match texts.get(position) {
+                    Some(text)
+                        if texts.len() == select.projection.len()
+                            && !literal_name
+                            && !text.is_empty() =>
+                    {
+                        (e, text.clone())
+                    }
+                    _ => (e, item_name(e, map)),
+                }
+            }
             ast::SelectItem::ExprWithAlias { expr, alias } => (expr, alias.value.clone()),
             ast::SelectItem::Wildcard(_) | ast::SelectItem::QualifiedWildcard(..) => {
                 return Err(SqlError::new(1096, "HY000", "No tables used"))

@@ -1155,6 +1155,9 @@ fn err_user_op(op: &str, users: &[String]) -> SqlError {
     )
 }
 
+/// Longest integer (in characters) MariaDB reports as LONG rather than LONGLONG.
+const INT32_DIGITS_MAX: u32 = 9;
+
 /// A result column for a value of static type `ty`, with MySQL's type code, length and
 /// character set.
 pub fn result_column(name: &str, ty: SqlType) -> Column {
@@ -1167,7 +1170,12 @@ pub fn result_column(name: &str, ty: SqlType) -> Column {
             0,
         ),
         SqlType::Int { unsigned, len } => (
-            ColumnType::LongLong,
+            // MariaDB reports integers of up to 9 digits as LONG, longer ones as LONGLONG.
+            if len <= INT32_DIGITS_MAX {
+                ColumnType::Long
+            } else {
+                ColumnType::LongLong
+            },
             len.max(1),
             charsets::BINARY,
             column_flags::BINARY
