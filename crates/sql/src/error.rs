@@ -16,12 +16,20 @@ impl SqlError {
         if sqlstate.len() == 5 {
             state.copy_from_slice(sqlstate.as_bytes());
         }
-        SqlError { code, sqlstate: state, message: message.into() }
+        SqlError {
+            code,
+            sqlstate: state,
+            message: message.into(),
+        }
     }
 
     /// ER_NOT_SUPPORTED_YET (1235).
     pub fn not_supported(what: &str) -> SqlError {
-        SqlError::new(1235, "42000", format!("This version of myriad doesn't yet support '{what}'"))
+        SqlError::new(
+            1235,
+            "42000",
+            format!("This version of myriad doesn't yet support '{what}'"),
+        )
     }
 }
 

@@ -74,7 +74,9 @@ pub struct Engine {
 impl Engine {
     pub fn open(config: EngineConfig) -> Result<Arc<Engine>, SqlError> {
         let _ = config;
-        Ok(Arc::new(Engine { counters: ServerCounters::default() }))
+        Ok(Arc::new(Engine {
+            counters: ServerCounters::default(),
+        }))
     }
 
     /// Counters the network layer bumps.
@@ -90,8 +92,9 @@ impl Engine {
 
     /// How `user`@`host` authenticates, or None when no such account matches.
     pub fn account(&self, user: &str, host: &str) -> Option<AccountAuth> {
-        (user == "root" && (host == "localhost" || host == "127.0.0.1"))
-            .then_some(AccountAuth { native_password_hash: None })
+        (user == "root" && (host == "localhost" || host == "127.0.0.1")).then_some(AccountAuth {
+            native_password_hash: None,
+        })
     }
 
     /// The text COM_STATISTICS answers with.
@@ -108,7 +111,10 @@ impl Engine {
     pub fn shutdown(&self) {}
 
     pub fn new_session(self: &Arc<Self>, info: SessionInfo) -> Result<Session, SqlError> {
-        Ok(Session { _engine: Arc::clone(self), info })
+        Ok(Session {
+            _engine: Arc::clone(self),
+            info,
+        })
     }
 }
 
@@ -131,7 +137,11 @@ impl Session {
         Err(SqlError::not_supported("prepared statements"))
     }
 
-    pub fn execute_prepared(&mut self, statement_id: u32, params: &[Value]) -> Result<QueryResult, SqlError> {
+    pub fn execute_prepared(
+        &mut self,
+        statement_id: u32,
+        params: &[Value],
+    ) -> Result<QueryResult, SqlError> {
         let _ = (statement_id, params);
         Err(SqlError::not_supported("prepared statements"))
     }
@@ -160,7 +170,12 @@ impl Session {
     pub fn reset(&mut self) {}
 
     /// COM_CHANGE_USER after the server has authenticated the new user.
-    pub fn change_user(&mut self, user: &str, host: &str, database: Option<&str>) -> Result<(), SqlError> {
+    pub fn change_user(
+        &mut self,
+        user: &str,
+        host: &str,
+        database: Option<&str>,
+    ) -> Result<(), SqlError> {
         self.info.user = user.to_string();
         self.info.host = host.to_string();
         self.info.database = database.map(str::to_string);

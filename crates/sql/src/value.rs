@@ -10,7 +10,25 @@ pub enum Value {
     /// A DECIMAL in its canonical text form (`-12.50`).
     Decimal(String),
     Bytes(Vec<u8>),
-    Date { year: u16, month: u8, day: u8 },
-    DateTime { year: u16, month: u8, day: u8, hour: u8, minute: u8, second: u8, micros: u32 },
-    Time { negative: bool, hours: u32, minute: u8, second: u8, micros: u32 },
+    Date {
+        year: u16,
+        month: u8,
+        day: u8,
+    },
+    DateTime {
+        year: u16,
+        month: u8,
+        day: u8,
+        hour: u8,
+        minute: u8,
+        second: u8,
+        micros: u32,
+    },
+    Time {
+        negative: bool,
+        hours: u32,
+        minute: u8,
+        second: u8,
+        micros: u32,
+    },
 }
