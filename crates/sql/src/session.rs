@@ -629,8 +629,8 @@ impl Session {
                 }
             }
             Stmt::DropDatabase { name, if_exists } => {
-                if self.engine.catalog.drop_database(name)? {
-                    return Ok(Pending::DroppedDatabase(name.clone(), 0));
+                if let Some(tables) = self.engine.catalog.drop_database(name)? {
+                    return Ok(Pending::DroppedDatabase(name.clone(), tables));
                 } else if *if_exists {
                     env.warnings.push(note(
                         1008,
