@@ -28,6 +28,7 @@ pub mod result;
 mod session;
 pub mod status;
 pub mod sysvars;
+pub mod tables;
 pub mod value;
 
 pub use error::SqlError;

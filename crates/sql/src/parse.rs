@@ -15,6 +15,7 @@ use crate::eval::Datum;
 use crate::expr::{err_syntax, ColumnScope, Compiler, Expr};
 use crate::status::Counter;
 use crate::sysvars;
+use crate::tables;
 use sqlparser::ast::{self, Spanned};
 use sqlparser::dialect::MySqlDialect;
 use sqlparser::keywords::Keyword;
@@ -156,6 +157,24 @@ pub enum Stmt {
     Commit,
     Rollback,
     Do(Vec<Expr>),
+    CreateTable {
+        database: String,
+        name: String,
+        def: myriad_storage::TableDef,
+        if_not_exists: bool,
+    },
+    DropTables {
+        tables: Vec<(String, String)>,
+        if_exists: bool,
+    },
+    Truncate {
+        database: String,
+        name: String,
+    },
+    Insert(tables::InsertPlan),
+    SelectTable(tables::TableSelect),
+    Update(tables::UpdatePlan),
+    Delete(tables::DeletePlan),
     /// A statement that is only a comment.
     Empty,
 }
@@ -191,6 +210,14 @@ impl Stmt {
             Stmt::Commit => Counter::ComCommit,
             Stmt::Rollback => Counter::ComRollback,
             Stmt::Empty => Counter::ComAdminCommands,
+            Stmt::CreateTable { .. } => Counter::ComCreateTable,
+            Stmt::DropTables { .. } => Counter::ComDropTable,
+            Stmt::Truncate { .. } => Counter::ComTruncate,
+            Stmt::Insert(p) if p.replace => Counter::ComReplace,
+            Stmt::Insert(_) => Counter::ComInsert,
+            Stmt::SelectTable(_) => Counter::ComSelect,
+            Stmt::Update(_) => Counter::ComUpdate,
+            Stmt::Delete(_) => Counter::ComDelete,
         }
     }
 }
@@ -435,11 +462,20 @@ impl<'a> Cursor<'a> {
 }
 
 /// Parse and compile one statement.
+/// What compiling needs from the session: the catalog (table definitions), the current
+/// database and the SQL mode.
+pub struct CompileCtx<'a> {
+    pub catalog: &'a crate::catalog::Catalog,
+    pub database: Option<&'a str>,
+    pub pipes_as_concat: bool,
+}
+
 pub fn compile_statement(
     raw: &RawStatement,
     map: &SourceMap,
-    pipes_as_concat: bool,
+    ctx: &CompileCtx,
 ) -> Result<(Stmt, usize), SqlError> {
+    let pipes_as_concat = ctx.pipes_as_concat;
     // Number the `?` placeholders in text order.
     let mut placeholders = HashMap::new();
     for t in &raw.tokens {
@@ -596,7 +632,7 @@ pub fn compile_statement(
             }
             Stmt::Do(exprs)
         }
-        _ => parse_with_sqlparser(raw, map, &compiler)?,
+        _ => parse_with_sqlparser(raw, map, &compiler, ctx)?,
     };
     Ok((stmt, placeholders.len()))
 }
@@ -1024,6 +1060,7 @@ fn parse_with_sqlparser(
     raw: &RawStatement,
     map: &SourceMap,
     compiler: &Compiler,
+    ctx: &CompileCtx,
 ) -> Result<Stmt, SqlError> {
     let dialect = MySqlDialect {};
     let mut parser =
@@ -1039,10 +1076,214 @@ fn parse_with_sqlparser(
         let at = map.offset(t.span.start.line, t.span.start.column);
         return Err(err_syntax(map.source().get(at..raw.text.end).unwrap_or("")));
     }
+    let storage = ctx.catalog.storage();
     match statement {
-        ast::Statement::Query(q) => compile_query(&q, raw, map, compiler),
+        ast::Statement::Query(q) => compile_query(&q, raw, map, compiler, ctx),
+        ast::Statement::CreateTable(ct) => {
+            if ct.query.is_some() || ct.like.is_some() || ct.temporary {
+                return Err(SqlError::not_supported(
+                    "CREATE TABLE ... SELECT, LIKE and TEMPORARY",
+                ));
+            }
+            let (database, name) = tables::resolve_name(&ct.name, ctx.database)?;
+            let def = tables::table_def(&ct, compiler)?;
+            Ok(Stmt::CreateTable {
+                database,
+                name,
+                def,
+                if_not_exists: ct.if_not_exists,
+            })
+        }
+        ast::Statement::Drop {
+            object_type: ast::ObjectType::Table,
+            if_exists,
+            names,
+            ..
+        } => {
+            let tables = names
+                .iter()
+                .map(|n| tables::resolve_name(n, ctx.database))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(Stmt::DropTables { tables, if_exists })
+        }
+        ast::Statement::Truncate(t) => {
+            let [target] = t.table_names.as_slice() else {
+                return Err(SqlError::not_supported("TRUNCATE of several tables"));
+            };
+            let (database, name) = tables::resolve_name(&target.name, ctx.database)?;
+            Ok(Stmt::Truncate { database, name })
+        }
+        ast::Statement::Insert(ins) => {
+            let ast::TableObject::TableName(obj) = &ins.table else {
+                return Err(SqlError::not_supported("INSERT INTO TABLE FUNCTION"));
+            };
+            if ins.on.is_some() {
+                return Err(SqlError::not_supported("ON DUPLICATE KEY UPDATE"));
+            }
+            let (db, name) = tables::resolve_name(obj, ctx.database)?;
+            let table = tables::open_ref(storage, &db, &name, None)?;
+            let columns: Vec<usize> = if ins.columns.is_empty() {
+                (0..table.def.columns.len()).collect()
+            } else {
+                ins.columns
+                    .iter()
+                    .map(|c| {
+                        let n = c.to_string();
+                        let n = n.trim_matches('`');
+                        table.def.column_index(n).ok_or_else(|| {
+                            SqlError::new(
+                                1054,
+                                "42S22",
+                                format!("Unknown column '{n}' in 'field list'"),
+                            )
+                        })
+                    })
+                    .collect::<Result<_, _>>()?
+            };
+            let Some(source) = &ins.source else {
+                return Err(SqlError::not_supported("INSERT ... SET"));
+            };
+            let ast::SetExpr::Values(values) = source.body.as_ref() else {
+                return Err(SqlError::not_supported("INSERT ... SELECT"));
+            };
+            let mut rows = Vec::with_capacity(values.rows.len());
+            for (n, row) in values.rows.iter().enumerate() {
+                if row.len() != columns.len() {
+                    return Err(SqlError::new(
+                        1136,
+                        "21S01",
+                        format!("Column count doesn't match value count at row {}", n + 1),
+                    ));
+                }
+                let compiled = row
+                    .iter()
+                    .map(|e| match e {
+                        ast::Expr::Identifier(id)
+                            if id.quote_style.is_none()
+                                && id.value.eq_ignore_ascii_case("DEFAULT") =>
+                        {
+                            Ok(None)
+                        }
+                        other => compiler.compile(other).map(Some),
+                    })
+                    .collect::<Result<Vec<_>, SqlError>>()?;
+                rows.push(compiled);
+            }
+            Ok(Stmt::Insert(tables::InsertPlan {
+                table,
+                columns,
+                rows,
+                ignore: ins.ignore,
+                replace: ins.replace_into,
+            }))
+        }
+        ast::Statement::Update(up) => {
+            if up.from.is_some() || !up.table.joins.is_empty() {
+                return Err(SqlError::not_supported("multi-table UPDATE"));
+            }
+            let table = table_factor(&up.table.relation, storage, ctx)?;
+            let scope = table.scope();
+            let tc = tables::table_compiler(compiler, &scope);
+            let mut assignments = Vec::new();
+            for a in &up.assignments {
+                let ast::AssignmentTarget::ColumnName(col) = &a.target else {
+                    return Err(SqlError::not_supported("tuple assignment"));
+                };
+                let col_name = col.0.last().map(|p| p.to_string()).unwrap_or_default();
+                let col_name = col_name.trim_matches('`');
+                let position = table.def.column_index(col_name).ok_or_else(|| {
+                    SqlError::new(
+                        1054,
+                        "42S22",
+                        format!("Unknown column '{col_name}' in 'field list'"),
+                    )
+                })?;
+                assignments.push((position, tc.compile(&a.value)?));
+            }
+            let filter = up.selection.as_ref().map(|w| tc.compile(w)).transpose()?;
+            let access = tables::choose_access(&table.def, filter.as_ref());
+            let order_by = up
+                .order_by
+                .iter()
+                .map(|o| {
+                    Ok((
+                        tc.compile(&o.expr)?,
+                        matches!(o.options.sort, Some(ast::OrderBySort::Desc)),
+                    ))
+                })
+                .collect::<Result<Vec<_>, SqlError>>()?;
+            let limit = up.limit.as_ref().map(|l| compiler.compile(l)).transpose()?;
+            Ok(Stmt::Update(tables::UpdatePlan {
+                source: tables::RowSource {
+                    table,
+                    access,
+                    filter,
+                },
+                assignments,
+                order_by,
+                limit,
+            }))
+        }
+        ast::Statement::Delete(del) => {
+            let from = match &del.from {
+                ast::FromTable::WithFromKeyword(f) | ast::FromTable::WithoutKeyword(f) => f,
+            };
+            let [twj] = from.as_slice() else {
+                return Err(SqlError::not_supported("multi-table DELETE"));
+            };
+            if !twj.joins.is_empty() || !del.tables.is_empty() || del.using.is_some() {
+                return Err(SqlError::not_supported("multi-table DELETE"));
+            }
+            let table = table_factor(&twj.relation, storage, ctx)?;
+            let scope = table.scope();
+            let tc = tables::table_compiler(compiler, &scope);
+            let filter = del.selection.as_ref().map(|w| tc.compile(w)).transpose()?;
+            let access = tables::choose_access(&table.def, filter.as_ref());
+            let order_by = del
+                .order_by
+                .iter()
+                .map(|o| {
+                    Ok((
+                        tc.compile(&o.expr)?,
+                        matches!(o.options.sort, Some(ast::OrderBySort::Desc)),
+                    ))
+                })
+                .collect::<Result<Vec<_>, SqlError>>()?;
+            let limit = del
+                .limit
+                .as_ref()
+                .map(|l| compiler.compile(l))
+                .transpose()?;
+            Ok(Stmt::Delete(tables::DeletePlan {
+                source: tables::RowSource {
+                    table,
+                    access,
+                    filter,
+                },
+                order_by,
+                limit,
+            }))
+        }
         other => Err(SqlError::not_supported(&first_words(&other.to_string()))),
     }
+}
+
+/// The table of a FROM / UPDATE / DELETE clause.
+fn table_factor(
+    relation: &ast::TableFactor,
+    storage: &myriad_storage::Storage,
+    ctx: &CompileCtx,
+) -> Result<tables::TableRef, SqlError> {
+    let ast::TableFactor::Table { name, alias, .. } = relation else {
+        return Err(SqlError::not_supported("derived tables"));
+    };
+    let (db, table) = tables::resolve_name(name, ctx.database)?;
+    tables::open_ref(
+        storage,
+        &db,
+        &table,
+        alias.as_ref().map(|a| a.name.value.as_str()),
+    )
 }
 
 fn first_words(text: &str) -> String {
@@ -1133,6 +1374,7 @@ fn compile_query(
     raw: &RawStatement,
     map: &SourceMap,
     compiler: &Compiler,
+    ctx: &CompileCtx,
 ) -> Result<Stmt, SqlError> {
     if q.with.is_some() {
         return Err(SqlError::not_supported("WITH"));
@@ -1150,7 +1392,7 @@ fn compile_query(
         _ => false,
     };
     if !dual {
-        return Err(SqlError::new(1046, "3D000", "No database selected"));
+        return compile_table_select(q, select, raw, map, compiler, ctx);
     }
     let mut items = Vec::new();
     let texts = projection_texts(raw, map);
@@ -1205,6 +1447,218 @@ fn compile_query(
     Ok(Stmt::Select(SelectPlan {
         items,
         filter,
+        limit,
+        offset,
+    }))
+}
+
+fn limit_clause(
+    q: &ast::Query,
+    compiler: &Compiler,
+) -> Result<(Option<Expr>, Option<Expr>), SqlError> {
+    Ok(match &q.limit_clause {
+        None => (None, None),
+        Some(ast::LimitClause::LimitOffset { limit, offset, .. }) => (
+            limit.as_ref().map(|l| compiler.compile(l)).transpose()?,
+            offset
+                .as_ref()
+                .map(|o| compiler.compile(&o.value))
+                .transpose()?,
+        ),
+        Some(ast::LimitClause::OffsetCommaLimit { offset, limit }) => (
+            Some(compiler.compile(limit)?),
+            Some(compiler.compile(offset)?),
+        ),
+    })
+}
+
+fn aggregate_of(e: &ast::Expr) -> Option<(tables::AggKind, Option<&ast::Expr>, bool)> {
+    let ast::Expr::Function(f) = e else {
+        return None;
+    };
+    let name = f.name.to_string().to_ascii_uppercase();
+    let ast::FunctionArguments::List(list) = &f.args else {
+        return None;
+    };
+    let distinct = matches!(
+        list.duplicate_treatment,
+        Some(ast::DuplicateTreatment::Distinct)
+    );
+    let arg = match list.args.as_slice() {
+        [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Wildcard)] if name == "COUNT" => {
+            return Some((tables::AggKind::CountStar, None, false))
+        }
+        [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(x))] => x,
+        _ => return None,
+    };
+    let kind = match name.as_str() {
+        "COUNT" => tables::AggKind::Count,
+        "SUM" => tables::AggKind::Sum,
+        "MIN" => tables::AggKind::Min,
+        "MAX" => tables::AggKind::Max,
+        "AVG" => tables::AggKind::Avg,
+        _ => return None,
+    };
+    Some((kind, Some(arg), distinct))
+}
+
+/// SELECT from one stored table.
+fn compile_table_select(
+    q: &ast::Query,
+    select: &ast::Select,
+    raw: &RawStatement,
+    map: &SourceMap,
+    compiler: &Compiler,
+    ctx: &CompileCtx,
+) -> Result<Stmt, SqlError> {
+    let [twj] = select.from.as_slice() else {
+        return Err(SqlError::not_supported("joins"));
+    };
+    if !twj.joins.is_empty() {
+        return Err(SqlError::not_supported("joins"));
+    }
+    let table = table_factor(&twj.relation, ctx.catalog.storage(), ctx)?;
+    let scope = table.scope();
+    let tc = tables::table_compiler(compiler, &scope);
+    let texts = projection_texts(raw, map);
+    let mut items = Vec::new();
+    let mut aggregates = Vec::new();
+    let mut aliases: Vec<(String, Expr)> = Vec::new();
+    for (position, item) in select.projection.iter().enumerate() {
+        match item {
+            ast::SelectItem::Wildcard(_) => {
+                for (i, c) in table.def.columns.iter().enumerate() {
+                    items.push(tables::OutputItem::Column {
+                        index: i,
+                        name: c.name.clone(),
+                    });
+                }
+            }
+            ast::SelectItem::QualifiedWildcard(kind, _) => {
+                let qualifier = kind.to_string();
+                if !qualifier
+                    .trim_matches('`')
+                    .eq_ignore_ascii_case(&table.alias)
+                {
+                    return Err(SqlError::new(
+                        1051,
+                        "42S02",
+                        format!("Unknown table '{qualifier}'"),
+                    ));
+                }
+                for (i, c) in table.def.columns.iter().enumerate() {
+                    items.push(tables::OutputItem::Column {
+                        index: i,
+                        name: c.name.clone(),
+                    });
+                }
+            }
+            ast::SelectItem::UnnamedExpr(e) | ast::SelectItem::ExprWithAlias { expr: e, .. } => {
+                let name = match item {
+                    ast::SelectItem::ExprWithAlias { alias, .. } => alias.value.clone(),
+                    _ => match (e, texts.get(position)) {
+                        (ast::Expr::Value(v), _)
+                            if matches!(
+                                v.value,
+                                ast::Value::SingleQuotedString(_)
+                                    | ast::Value::DoubleQuotedString(_)
+                            ) =>
+                        {
+                            item_name(e, map)
+                        }
+                        (_, Some(t)) if texts.len() == select.projection.len() && !t.is_empty() => {
+                            t.clone()
+                        }
+                        _ => item_name(e, map),
+                    },
+                };
+                if let Some((kind, arg, distinct)) = aggregate_of(e) {
+                    let arg = arg.map(|a| tc.compile(a)).transpose()?;
+                    aggregates.push(tables::Aggregate {
+                        kind,
+                        arg,
+                        name,
+                        distinct,
+                    });
+                    continue;
+                }
+                let expr = tc.compile(e)?;
+                if let ast::SelectItem::ExprWithAlias { alias, .. } = item {
+                    aliases.push((alias.value.clone(), expr.clone()));
+                }
+                items.push(match expr {
+                    Expr::Column(index) => tables::OutputItem::Column { index, name },
+                    expr => tables::OutputItem::Expr { expr, name },
+                });
+            }
+            other => return Err(err_syntax(&other.to_string())),
+        }
+    }
+    if !aggregates.is_empty() && !items.is_empty() {
+        return Err(SqlError::not_supported(
+            "aggregates mixed with plain columns without GROUP BY",
+        ));
+    }
+    if !matches!(&select.group_by, ast::GroupByExpr::Expressions(e, _) if e.is_empty())
+        || select.having.is_some()
+    {
+        return Err(SqlError::not_supported("GROUP BY and HAVING"));
+    }
+    let filter = select
+        .selection
+        .as_ref()
+        .map(|w| tc.compile(w))
+        .transpose()?;
+    let access = tables::choose_access(&table.def, filter.as_ref());
+    let mut order_by = Vec::new();
+    if let Some(ob) = &q.order_by {
+        let ast::OrderByKind::Expressions(list) = &ob.kind else {
+            return Err(SqlError::not_supported("ORDER BY ALL"));
+        };
+        for o in list {
+            let desc = matches!(o.options.sort, Some(ast::OrderBySort::Desc));
+            let expr = match &o.expr {
+                ast::Expr::Value(v) if matches!(v.value, ast::Value::Number(..)) => {
+                    let n: usize = v.value.to_string().parse().unwrap_or(0);
+                    match items.get(n.wrapping_sub(1)) {
+                        Some(tables::OutputItem::Column { index, .. }) => Expr::Column(*index),
+                        Some(tables::OutputItem::Expr { expr, .. }) => expr.clone(),
+                        None => {
+                            return Err(SqlError::new(
+                                1054,
+                                "42S22",
+                                format!("Unknown column '{n}' in 'order clause'"),
+                            ))
+                        }
+                    }
+                }
+                ast::Expr::Identifier(id)
+                    if aliases
+                        .iter()
+                        .any(|(a, _)| a.eq_ignore_ascii_case(&id.value)) =>
+                {
+                    aliases
+                        .iter()
+                        .find(|(a, _)| a.eq_ignore_ascii_case(&id.value))
+                        .map(|(_, e)| e.clone())
+                        .unwrap_or(Expr::Literal(Datum::Null))
+                }
+                other => tc.compile(other)?,
+            };
+            order_by.push((expr, desc));
+        }
+    }
+    let (limit, offset) = limit_clause(q, compiler)?;
+    Ok(Stmt::SelectTable(tables::TableSelect {
+        source: tables::RowSource {
+            table,
+            access,
+            filter,
+        },
+        items,
+        aggregates,
+        distinct: select.distinct.is_some(),
+        order_by,
         limit,
         offset,
     }))
