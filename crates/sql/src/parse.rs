@@ -171,6 +171,13 @@ pub enum Stmt {
         database: String,
         name: String,
     },
+    /// CREATE INDEX / DROP INDEX (a table rebuild through the storage's ALTER).
+    AlterIndexes {
+        database: String,
+        name: String,
+        add: Option<myriad_storage::IndexDef>,
+        drop: Option<String>,
+    },
     Insert(tables::InsertPlan),
     SelectTable(tables::TableSelect),
     Update(tables::UpdatePlan),
@@ -213,6 +220,8 @@ impl Stmt {
             Stmt::CreateTable { .. } => Counter::ComCreateTable,
             Stmt::DropTables { .. } => Counter::ComDropTable,
             Stmt::Truncate { .. } => Counter::ComTruncate,
+            Stmt::AlterIndexes { add: Some(_), .. } => Counter::ComCreateIndex,
+            Stmt::AlterIndexes { .. } => Counter::ComDropIndex,
             Stmt::Insert(p) if p.replace => Counter::ComReplace,
             Stmt::Insert(_) => Counter::ComInsert,
             Stmt::SelectTable(_) => Counter::ComSelect,
@@ -1105,6 +1114,64 @@ fn parse_with_sqlparser(
                 .map(|n| tables::resolve_name(n, ctx.database))
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(Stmt::DropTables { tables, if_exists })
+        }
+        ast::Statement::CreateIndex(ci) => {
+            let (database, name) = tables::resolve_name(&ci.table_name, ctx.database)?;
+            let table = tables::open_ref(storage, &database, &name, None)?;
+            let columns = ci
+                .columns
+                .iter()
+                .map(|ic| {
+                    let col = match &ic.column.expr {
+                        ast::Expr::Identifier(id) => id.value.clone(),
+                        ast::Expr::Function(f) => f.name.to_string(),
+                        other => return Err(err_syntax(&other.to_string())),
+                    };
+                    table.def.column_index(&col).ok_or_else(|| {
+                        SqlError::new(
+                            1072,
+                            "42000",
+                            format!("Key column '{col}' doesn't exist in table"),
+                        )
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let index_name = match &ci.name {
+                Some(n) => n.to_string().trim_matches('`').to_string(),
+                None => table.def.columns[columns[0]].name.clone(),
+            };
+            let kind = if ci.unique {
+                myriad_storage::IndexKind::Unique
+            } else {
+                myriad_storage::IndexKind::NonUnique
+            };
+            Ok(Stmt::AlterIndexes {
+                database,
+                name,
+                add: Some(myriad_storage::IndexDef {
+                    name: index_name,
+                    kind,
+                    columns,
+                }),
+                drop: None,
+            })
+        }
+        ast::Statement::Drop {
+            object_type: ast::ObjectType::Index,
+            names,
+            table: Some(table),
+            ..
+        } => {
+            let (database, name) = tables::resolve_name(&table, ctx.database)?;
+            let [index] = names.as_slice() else {
+                return Err(err_syntax("DROP INDEX"));
+            };
+            Ok(Stmt::AlterIndexes {
+                database,
+                name,
+                add: None,
+                drop: Some(index.to_string().trim_matches('`').to_string()),
+            })
         }
         ast::Statement::Truncate(t) => {
             let [target] = t.table_names.as_slice() else {

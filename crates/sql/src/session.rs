@@ -24,6 +24,8 @@ const PREPARED_PER_SESSION_MAX: usize = 16_382;
 pub struct Prepared {
     stmt: Stmt,
     param_count: usize,
+    /// The text, to compile again when DDL changed a table the plan was made for.
+    sql: String,
 }
 
 /// Everything a session owns besides its identity.
@@ -820,6 +822,42 @@ impl Session {
                     .map_err(catalog::storage_error)?;
                 ok(0)
             }
+            Stmt::AlterIndexes {
+                database,
+                name,
+                add,
+                drop,
+            } => {
+                let storage = self.engine.catalog.storage();
+                let old = storage
+                    .table_def(database, name)
+                    .map_err(catalog::storage_error)?;
+                let mut def = (*old).clone();
+                if let Some(index) = add {
+                    if def.index_named(&index.name).is_some() {
+                        return Err(SqlError::new(
+                            1061,
+                            "42000",
+                            format!("Duplicate key name '{}'", index.name),
+                        ));
+                    }
+                    def.indexes.push(index.clone());
+                }
+                if let Some(index) = drop {
+                    let Some(position) = def.index_named(index) else {
+                        return Err(SqlError::new(
+                            1091,
+                            "42000",
+                            format!("Can't DROP INDEX `{index}`; check that it exists"),
+                        ));
+                    };
+                    def.indexes.remove(position);
+                }
+                storage
+                    .alter_table(database, name, &def, &mut |row| Ok(row.to_vec()))
+                    .map_err(catalog::storage_error)?;
+                ok(0)
+            }
             Stmt::Insert(plan) => return self.insert(plan, env),
             Stmt::SelectTable(plan) => self.select_table(plan, env)?,
             Stmt::Update(plan) => self.update(plan, env)?,
@@ -1573,10 +1611,14 @@ pub fn prepare(session: &mut Session, sql: &str) -> Result<PreparedInfo, SqlErro
     };
     let statement_id = session.state.next_statement_id;
     session.state.next_statement_id = session.state.next_statement_id.wrapping_add(1).max(1);
-    session
-        .state
-        .prepared
-        .insert(statement_id, Prepared { stmt, param_count });
+    session.state.prepared.insert(
+        statement_id,
+        Prepared {
+            stmt,
+            param_count,
+            sql: sql.to_string(),
+        },
+    );
     Ok(PreparedInfo {
         statement_id,
         param_count: param_count as u16,
@@ -1601,6 +1643,7 @@ pub fn execute_prepared(
             ),
         ));
     };
+    let mut prepared = prepared;
     let result = if params.len() != prepared.param_count {
         Err(SqlError::new(
             1210,
@@ -1610,10 +1653,28 @@ pub fn execute_prepared(
     } else {
         let bound: Vec<Datum> = params.iter().map(Datum::from_value).collect();
         session.bump(prepared.stmt.counter());
-        session.run(&prepared.stmt, &bound)
+        match session.run(&prepared.stmt, &bound) {
+            // A table changed under the plan: compile the text again, once.
+            Err(e) if e.code == 1412 => match recompile(session, &prepared.sql) {
+                Ok((stmt, count)) if count == prepared.param_count => {
+                    prepared.stmt = stmt;
+                    session.run(&prepared.stmt, &bound)
+                }
+                Ok(_) => Err(e),
+                Err(e) => Err(e),
+            },
+            other => other,
+        }
     };
     session.state.prepared.insert(statement_id, prepared);
     result
+}
+
+fn recompile(session: &Session, sql: &str) -> Result<(Stmt, usize), SqlError> {
+    let (map, raws) = compile_all(session, sql)?;
+    let raw = raws.first().ok_or_else(|| crate::expr::err_syntax(""))?;
+    let ctx = session.compile_ctx();
+    parse::compile_statement(raw, &map, &ctx)
 }
 
 pub fn close_prepared(session: &mut Session, statement_id: u32) {
