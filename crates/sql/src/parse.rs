@@ -1624,6 +1624,10 @@ fn compile_table_select(
                 let name = match item {
                     ast::SelectItem::ExprWithAlias { alias, .. } => alias.value.clone(),
                     _ => match (e, texts.get(position)) {
+                        // `t.col` is named `col`, as in MySQL.
+                        (ast::Expr::CompoundIdentifier(parts), _) if parts.len() > 1 => {
+                            parts.last().map(|p| p.value.clone()).unwrap_or_default()
+                        }
                         (ast::Expr::Value(v), _)
                             if matches!(
                                 v.value,

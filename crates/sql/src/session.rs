@@ -2168,7 +2168,20 @@ fn aggregate(
                 }
             }
         };
-        columns.push(result_column(&agg.name, ty));
+        let column = match (&agg.arg, agg.kind) {
+            // MIN and MAX of a column keep the column's type.
+            (Some(Expr::Column(index)), AggKind::Min | AggKind::Max) => {
+                let mut c = tables::column_meta(&plan.source.table, *index, &agg.name);
+                c.flags &= !(column_flags::NOT_NULL
+                    | column_flags::PRI_KEY
+                    | column_flags::UNIQUE_KEY
+                    | column_flags::MULTIPLE_KEY
+                    | column_flags::AUTO_INCREMENT);
+                c
+            }
+            _ => result_column(&agg.name, ty),
+        };
+        columns.push(column);
         values.push(value.into_value(ty, &mut env.warnings));
     }
     Ok(QueryResult::Rows {
