@@ -1,4 +1,21 @@
-//! myriad's caches, with no SQL and no file format: the table definition and table handle
-//! caches, the file (descriptor) cache, the block cache (key cache) and the query-result
-//! cache. Reusable by any engine; every other crate of myriad reaches files and pages
-//! through here.
+//! myriad's caches, with no SQL and no file format: the table cache, the file (descriptor)
+//! cache, the block cache (key cache). Reusable by any engine; every other crate of myriad
+//! reaches files and pages through here.
+//!
+//! - [`file_cache`]: virtual file descriptors bounded by `open_files_limit` (issue 5 deepens).
+//! - [`block_cache`]: fixed-size blocks of files, pinned handles, dirty tracking with the WAL
+//!   rule, MySQL's `Key_*` counters (issue 6 replaces the internals).
+//! - [`table_cache`]: one shared object per open table, single-flight opens, idle-only
+//!   eviction (issue 5 splits it into definitions and instanced handles).
+//!
+//! Memory per entry (first versions): a block costs its size plus about 120 bytes of frame
+//! and map; a virtual file about 100 bytes plus its path; a table entry about 64 bytes plus
+//! the engine's table object.
+
+pub mod block_cache;
+pub mod file_cache;
+pub mod table_cache;
+
+pub use block_cache::{Block, BlockCache, BlockCacheStats, BlockIo};
+pub use file_cache::{FileCache, FileCacheStats, FileId};
+pub use table_cache::{TableCache, TableCacheStats};

@@ -1,51 +1,62 @@
-//! Databases as directories under the datadir, as MySQL lays them out.
+//! Databases and tables as the SQL layer sees them: the three virtual system schemas in
+//! front of the storage catalog (a directory per database, a file per table).
 //!
-//! This is the small stand-in the SQL layer uses until the storage catalog owns databases:
-//! everything that lists, creates or drops a database goes through here, so switching to
-//! the storage catalog touches only this module. The three system schemas are virtual.
+//! Everything that lists, creates or drops a database goes through here, and every storage
+//! error becomes a MySQL error in [`storage_error`], so the rest of the SQL layer never
+//! matches on storage errors itself.
 
 use crate::error::SqlError;
-use std::path::{Path, PathBuf};
+use myriad_storage::{Storage, StorageConfig, StorageError};
+use std::path::Path;
 
 /// Schemas every server shows, with no directory behind them.
 pub const SYSTEM_SCHEMAS: &[&str] = &["information_schema", "mysql", "performance_schema"];
 
-/// MySQL's limit on identifier length.
-const NAME_LEN_MAX: usize = 64;
-
 pub struct Catalog {
-    datadir: PathBuf,
+    storage: Storage,
 }
 
-fn is_system(name: &str) -> bool {
+pub fn is_system(name: &str) -> bool {
     SYSTEM_SCHEMAS.iter().any(|s| s.eq_ignore_ascii_case(name))
-}
-
-/// ER_WRONG_DB_NAME (1102) for names that cannot be a directory.
-fn check_name(name: &str) -> Result<(), SqlError> {
-    let bad = name.is_empty()
-        || name.len() > NAME_LEN_MAX
-        || name.ends_with(' ')
-        || name.contains(['/', '\\', '\0'])
-        || name == "."
-        || name == ".."
-        || name.starts_with('#');
-    if bad {
-        return Err(SqlError::new(
-            1102,
-            "42000",
-            format!("Incorrect database name '{name}'"),
-        ));
-    }
-    Ok(())
 }
 
 pub fn err_unknown_database(name: &str) -> SqlError {
     SqlError::new(1049, "42000", format!("Unknown database '{name}'"))
 }
 
+/// MySQL's error for a storage error.
+pub fn storage_error(e: StorageError) -> SqlError {
+    let message = e.to_string();
+    match e {
+        StorageError::DuplicateKey { .. } => SqlError::new(1062, "23000", message),
+        StorageError::NoSuchDatabase(d) => err_unknown_database(&d),
+        StorageError::DatabaseExists(_) => SqlError::new(1007, "HY000", message),
+        StorageError::NoSuchTable(..) => SqlError::new(1146, "42S02", message),
+        StorageError::TableExists(..) => SqlError::new(1050, "42S01", message),
+        StorageError::InvalidDefinition(m) => SqlError::new(1064, "42000", m),
+        StorageError::TypeMismatch(m) => SqlError::new(1366, "22007", m),
+        StorageError::TooBig(m) => SqlError::new(1118, "42000", format!("Row size too large: {m}")),
+        StorageError::LockWaitTimeout => SqlError::new(
+            1205,
+            "HY000",
+            "Lock wait timeout exceeded; try restarting transaction",
+        ),
+        StorageError::Corrupt(m) => {
+            SqlError::new(1034, "HY000", format!("Index for table is corrupt: {m}"))
+        }
+        StorageError::Io(e) => {
+            SqlError::new(1030, "HY000", format!("Got error from storage engine: {e}"))
+        }
+        StorageError::Stale => SqlError::new(
+            1412,
+            "HY000",
+            "Table definition has changed, please retry transaction",
+        ),
+    }
+}
+
 impl Catalog {
-    pub fn open(datadir: &Path) -> Result<Catalog, SqlError> {
+    pub fn open(datadir: &Path, config: StorageConfig) -> Result<Catalog, SqlError> {
         std::fs::create_dir_all(datadir).map_err(|e| {
             SqlError::new(
                 1105,
@@ -53,58 +64,61 @@ impl Catalog {
                 format!("cannot create datadir {}: {e}", datadir.display()),
             )
         })?;
-        Ok(Catalog {
+        let storage = Storage::open(StorageConfig {
             datadir: datadir.to_path_buf(),
+            ..config
         })
+        .map_err(|e| {
+            SqlError::new(
+                1105,
+                "HY000",
+                format!("cannot open the storage in {}: {e}", datadir.display()),
+            )
+        })?;
+        Ok(Catalog { storage })
+    }
+
+    pub fn storage(&self) -> &Storage {
+        &self.storage
     }
 
     pub fn database_exists(&self, name: &str) -> bool {
-        is_system(name) || (check_name(name).is_ok() && self.datadir.join(name).is_dir())
+        is_system(name) || (!name.is_empty() && self.storage.database_exists(name))
     }
 
     /// Every database, system schemas included, sorted by name.
     pub fn databases(&self) -> Vec<String> {
         let mut names: Vec<String> = SYSTEM_SCHEMAS.iter().map(|s| s.to_string()).collect();
-        if let Ok(entries) = std::fs::read_dir(&self.datadir) {
-            for entry in entries.flatten() {
-                let Ok(name) = entry.file_name().into_string() else {
-                    continue;
-                };
-                if entry.path().is_dir()
-                    && check_name(&name).is_ok()
-                    && !is_system(&name)
-                    && !name.starts_with('.')
-                {
-                    names.push(name);
-                }
-            }
-        }
+        names.extend(
+            self.storage
+                .list_databases()
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|n| !is_system(n)),
+        );
         names.sort();
         names
     }
 
     /// CREATE DATABASE; Ok(false) when it exists (the caller decides between error and note).
     pub fn create_database(&self, name: &str) -> Result<bool, SqlError> {
-        check_name(name)?;
         if self.database_exists(name) {
             return Ok(false);
         }
-        let path = self.datadir.join(name);
-        std::fs::create_dir(&path).map_err(|e| {
-            SqlError::new(
-                1006,
-                "HY000",
-                format!("Can't create database '{name}' (errno: {e})"),
-            )
-        })?;
-        if let Ok(dir) = std::fs::File::open(&self.datadir) {
-            let _ = dir.sync_all();
+        match self.storage.create_database(name) {
+            Ok(()) => Ok(true),
+            Err(StorageError::DatabaseExists(_)) => Ok(false),
+            Err(StorageError::InvalidDefinition(_)) => Err(SqlError::new(
+                1102,
+                "42000",
+                format!("Incorrect database name '{name}'"),
+            )),
+            Err(e) => Err(storage_error(e)),
         }
-        Ok(true)
     }
 
-    /// DROP DATABASE; Ok(false) when it does not exist.
-    pub fn drop_database(&self, name: &str) -> Result<bool, SqlError> {
+    /// DROP DATABASE; Ok(None) when it does not exist, else the number of tables dropped.
+    pub fn drop_database(&self, name: &str) -> Result<Option<u64>, SqlError> {
         if is_system(name) {
             return Err(SqlError::new(
                 1044,
@@ -113,16 +127,26 @@ impl Catalog {
             ));
         }
         if !self.database_exists(name) {
-            return Ok(false);
+            return Ok(None);
         }
-        std::fs::remove_dir_all(self.datadir.join(name)).map_err(|e| {
-            SqlError::new(
-                1010,
-                "HY000",
-                format!("Error dropping database '{name}' (errno: {e})"),
-            )
-        })?;
-        Ok(true)
+        let tables = self
+            .storage
+            .list_tables(name)
+            .map(|t| t.len() as u64)
+            .unwrap_or(0);
+        match self.storage.drop_database(name) {
+            Ok(()) => Ok(Some(tables)),
+            Err(StorageError::NoSuchDatabase(_)) => Ok(None),
+            Err(e) => Err(storage_error(e)),
+        }
+    }
+
+    /// Tables of a database, sorted (none in the system schemas yet).
+    pub fn tables(&self, database: &str) -> Result<Vec<String>, SqlError> {
+        if is_system(database) && !self.storage.database_exists(database) {
+            return Ok(Vec::new());
+        }
+        self.storage.list_tables(database).map_err(storage_error)
     }
 }
 
@@ -133,7 +157,7 @@ mod tests {
     #[test]
     fn create_list_drop() {
         let dir = tempfile::tempdir().unwrap();
-        let catalog = Catalog::open(dir.path()).unwrap();
+        let catalog = Catalog::open(dir.path(), StorageConfig::default()).unwrap();
         assert_eq!(catalog.databases(), SYSTEM_SCHEMAS);
         assert!(catalog.create_database("shop").unwrap());
         assert!(!catalog.create_database("shop").unwrap());
@@ -142,10 +166,10 @@ mod tests {
             catalog.databases(),
             ["information_schema", "mysql", "performance_schema", "shop"]
         );
-        assert_eq!(catalog.create_database("a/b").unwrap_err().code, 1102);
-        assert!(catalog.drop_database("shop").unwrap());
-        assert!(!catalog.drop_database("shop").unwrap());
+        assert_eq!(catalog.drop_database("shop").unwrap(), Some(0));
+        assert_eq!(catalog.drop_database("shop").unwrap(), None);
         assert!(!catalog.database_exists("shop"));
         assert!(catalog.database_exists("MYSQL"));
+        assert!(catalog.tables("mysql").unwrap().is_empty());
     }
 }

@@ -837,6 +837,9 @@ fn int_result(value: i128, unsigned: bool, text: &dyn Fn() -> String) -> Result<
 
 /// The static result type of `a op b`.
 pub fn arith_type(op: ArithOp, a: SqlType, b: SqlType, div_incr: u32) -> SqlType {
+    if a == SqlType::Null || b == SqlType::Null {
+        return SqlType::Double;
+    }
     let class = num_class_of_type(a).max(num_class_of_type(b));
     let scale_of = |t: SqlType| match t {
         SqlType::Decimal { scale, .. } => scale,

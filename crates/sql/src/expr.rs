@@ -212,6 +212,10 @@ pub enum Expr {
         left: Box<Expr>,
         right: Box<Expr>,
         text: String,
+        /// An operand of another arithmetic operator: a quotient keeps nine-digit groups
+        /// of scale (as MariaDB's decimal arithmetic does) instead of rounding to its
+        /// display scale, so `10 / 3 * 3` is 10.0000.
+        intermediate: bool,
     },
     Cmp {
         op: CmpOp,
@@ -500,6 +504,9 @@ impl Compiler<'_> {
                 substring_for,
                 ..
             } => {
+                if substring_from.is_none() {
+                    return Err(err_syntax(&e.to_string()));
+                }
                 let mut args = vec![self.compile(expr)?];
                 args.push(match substring_from {
                     Some(from) => self.compile(from)?,
@@ -730,13 +737,30 @@ impl Compiler<'_> {
         op: &BinaryOperator,
         right: &ast::Expr,
     ) -> Result<Expr, SqlError> {
-        let l = Box::new(self.compile(left)?);
-        let r = Box::new(self.compile(right)?);
+        let mut l = Box::new(self.compile(left)?);
+        let mut r = Box::new(self.compile(right)?);
+        let arithmetic = matches!(
+            op,
+            BinaryOperator::Plus
+                | BinaryOperator::Minus
+                | BinaryOperator::Multiply
+                | BinaryOperator::Divide
+                | BinaryOperator::Modulo
+                | BinaryOperator::MyIntegerDivide
+        );
+        if arithmetic {
+            for operand in [&mut l, &mut r] {
+                if let Expr::Arith { intermediate, .. } = operand.as_mut() {
+                    *intermediate = true;
+                }
+            }
+        }
         let arith_op = |op| Expr::Arith {
             op,
             left: l.clone(),
             right: r.clone(),
             text: format!("({whole})"),
+            intermediate: false,
         };
         let cmp = |op| Expr::Cmp {
             op,
@@ -1013,7 +1037,8 @@ impl Expr {
             Expr::Param(i) => env.param(*i).sql_type(),
             Expr::Column(i) => columns.get(*i).copied().unwrap_or(SqlType::Null),
             Expr::SysVar { index, .. } => match sysvars::def(*index).kind {
-                sysvars::Kind::Bool => int(1),
+                // MariaDB reports boolean variables as BIGINT.
+                sysvars::Kind::Bool => int(21),
                 sysvars::Kind::UInt { .. } => SqlType::Int {
                     unsigned: true,
                     len: 21,
@@ -1029,7 +1054,7 @@ impl Expr {
             },
             Expr::Neg(x) => match ty(x) {
                 SqlType::Int { len, .. } => int(len + 1),
-                SqlType::Str { .. } => SqlType::Double,
+                SqlType::Str { .. } | SqlType::Null => SqlType::Double,
                 other => other,
             },
             Expr::Not(_) | Expr::Cmp { .. } | Expr::And(..) | Expr::Or(..) | Expr::Xor(..) => {
@@ -1058,7 +1083,7 @@ impl Expr {
             }
             Expr::TrimChars { expr, .. } => ty(expr),
             Expr::Cast { expr, to } => match to {
-                CastTo::Signed => int(21),
+                CastTo::Signed => int(eval::display_chars(ty(expr)).clamp(1, 21)),
                 CastTo::Unsigned => SqlType::Int {
                     unsigned: true,
                     len: 21,
@@ -1109,7 +1134,7 @@ impl Expr {
                     | Func::Locate
                     | Func::Instr
                     | Func::Ascii
-                    | Func::Field => int(10),
+                    | Func::Field => int(9),
                     Func::Strcmp | Func::Sign => int(2),
                     Func::ConnectionId => SqlType::Int {
                         unsigned: true,
@@ -1133,9 +1158,18 @@ impl Expr {
                         _ => SqlType::Double,
                     },
                     Func::Mod => arith_type(ArithOp::Mod, arg(0), arg(1), 0),
-                    Func::Greatest | Func::Least | Func::Coalesce => {
-                        aggregate_type(&args.iter().map(ty).collect::<Vec<_>>())
+                    Func::Greatest | Func::Least => {
+                        let types: Vec<SqlType> = args.iter().map(ty).collect();
+                        let strings = types.iter().any(|t| matches!(t, SqlType::Str { .. }));
+                        let numbers = types.iter().any(|t| !matches!(t, SqlType::Str { .. }));
+                        if types.contains(&SqlType::Null) || (strings && numbers) {
+                            // MariaDB compares mixed arguments as doubles and returns one.
+                            SqlType::Double
+                        } else {
+                            aggregate_type(&types)
+                        }
                     }
+                    Func::Coalesce => aggregate_type(&args.iter().map(ty).collect::<Vec<_>>()),
                     Func::If => aggregate_type(&[arg(1), arg(2)]),
                     Func::IfNull => aggregate_type(&[arg(0), arg(1)]),
                     Func::NullIf => arg(0),
@@ -1191,10 +1225,15 @@ impl Expr {
                 left,
                 right,
                 text,
+                intermediate,
             } => {
                 let a = left.eval(env, row)?;
                 let b = right.eval(env, row)?;
-                let incr = env.div_precision_increment();
+                let mut incr = env.div_precision_increment();
+                if *intermediate {
+                    let scale = if let Datum::Dec(d) = &a { d.scale() } else { 0 };
+                    incr = (scale + incr).div_ceil(9) * 9 - scale;
+                }
                 arith(*op, &a, &b, incr, &|| text.clone(), env.warnings())?
             }
             Expr::Cmp { op, left, right } => {
@@ -1885,7 +1924,8 @@ fn round(v: &Datum, places: i64, truncate: bool, w: &mut Vec<Warning>) -> Datum 
             let r = if truncate {
                 scaled.trunc()
             } else {
-                scaled.round()
+                // rint(): halfway cases go to the even neighbour, as in MariaDB.
+                scaled.round_ties_even()
             };
             Datum::Double(if factor.is_finite() && factor != 0.0 {
                 r / factor

@@ -28,6 +28,7 @@ pub mod result;
 mod session;
 pub mod status;
 pub mod sysvars;
+pub mod tables;
 pub mod value;
 
 pub use error::SqlError;
@@ -116,7 +117,13 @@ impl Engine {
     /// Open the datadir and apply the configured system variables. An unknown variable or
     /// a value it cannot take is an error that names the variable.
     pub fn open(config: EngineConfig) -> Result<Arc<Engine>, SqlError> {
-        let catalog = catalog::Catalog::open(&config.datadir)?;
+        std::fs::create_dir_all(&config.datadir).map_err(|e| {
+            SqlError::new(
+                1105,
+                "HY000",
+                format!("cannot create datadir {}: {e}", config.datadir.display()),
+            )
+        })?;
         let datadir =
             std::fs::canonicalize(&config.datadir).unwrap_or_else(|_| config.datadir.clone());
         let mut globals = sysvars::defaults();
@@ -153,6 +160,22 @@ impl Engine {
         for (name, value) in &config.variables {
             set_text(name, value)?;
         }
+        let uint = |name: &str| match sysvars::lookup(name).map(|i| &globals[i]) {
+            Some(sysvars::VarValue::UInt(v)) => *v,
+            _ => 0,
+        };
+        let storage_config = myriad_storage::StorageConfig {
+            datadir: config.datadir.clone(),
+            block_cache_bytes: usize::try_from(uint("key_buffer_size")).unwrap_or(usize::MAX),
+            flush_log_at_trx_commit: uint("innodb_flush_log_at_trx_commit").min(3) as u8,
+            open_files_limit: usize::try_from(uint("open_files_limit"))
+                .unwrap_or(usize::MAX)
+                .max(64),
+            table_open_cache: usize::try_from(uint("table_open_cache")).unwrap_or(usize::MAX),
+            lock_wait_timeout: std::time::Duration::from_secs(uint("lock_wait_timeout")),
+            ..myriad_storage::StorageConfig::default()
+        };
+        let catalog = catalog::Catalog::open(&config.datadir, storage_config)?;
         let accounts = accounts::Accounts::open(&config.datadir)?;
         Ok(Arc::new(Engine {
             counters: ServerCounters::default(),
@@ -210,7 +233,11 @@ impl Engine {
     }
 
     /// Flush and close everything; called once at server shutdown.
-    pub fn shutdown(&self) {}
+    pub fn shutdown(&self) {
+        if let Err(e) = self.catalog.storage().shutdown() {
+            eprintln!("myriad: storage shutdown: {e}");
+        }
+    }
 
     pub fn new_session(self: &Arc<Self>, info: SessionInfo) -> Result<Session, SqlError> {
         if let Some(db) = &info.database {

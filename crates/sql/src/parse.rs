@@ -15,6 +15,7 @@ use crate::eval::Datum;
 use crate::expr::{err_syntax, ColumnScope, Compiler, Expr};
 use crate::status::Counter;
 use crate::sysvars;
+use crate::tables;
 use sqlparser::ast::{self, Spanned};
 use sqlparser::dialect::MySqlDialect;
 use sqlparser::keywords::Keyword;
@@ -156,6 +157,31 @@ pub enum Stmt {
     Commit,
     Rollback,
     Do(Vec<Expr>),
+    CreateTable {
+        database: String,
+        name: String,
+        def: myriad_storage::TableDef,
+        if_not_exists: bool,
+    },
+    DropTables {
+        tables: Vec<(String, String)>,
+        if_exists: bool,
+    },
+    Truncate {
+        database: String,
+        name: String,
+    },
+    /// CREATE INDEX / DROP INDEX (a table rebuild through the storage's ALTER).
+    AlterIndexes {
+        database: String,
+        name: String,
+        add: Option<myriad_storage::IndexDef>,
+        drop: Option<String>,
+    },
+    Insert(tables::InsertPlan),
+    SelectTable(tables::TableSelect),
+    Update(tables::UpdatePlan),
+    Delete(tables::DeletePlan),
     /// A statement that is only a comment.
     Empty,
 }
@@ -191,6 +217,16 @@ impl Stmt {
             Stmt::Commit => Counter::ComCommit,
             Stmt::Rollback => Counter::ComRollback,
             Stmt::Empty => Counter::ComAdminCommands,
+            Stmt::CreateTable { .. } => Counter::ComCreateTable,
+            Stmt::DropTables { .. } => Counter::ComDropTable,
+            Stmt::Truncate { .. } => Counter::ComTruncate,
+            Stmt::AlterIndexes { add: Some(_), .. } => Counter::ComCreateIndex,
+            Stmt::AlterIndexes { .. } => Counter::ComDropIndex,
+            Stmt::Insert(p) if p.replace => Counter::ComReplace,
+            Stmt::Insert(_) => Counter::ComInsert,
+            Stmt::SelectTable(_) => Counter::ComSelect,
+            Stmt::Update(_) => Counter::ComUpdate,
+            Stmt::Delete(_) => Counter::ComDelete,
         }
     }
 }
@@ -435,11 +471,20 @@ impl<'a> Cursor<'a> {
 }
 
 /// Parse and compile one statement.
+/// What compiling needs from the session: the catalog (table definitions), the current
+/// database and the SQL mode.
+pub struct CompileCtx<'a> {
+    pub catalog: &'a crate::catalog::Catalog,
+    pub database: Option<&'a str>,
+    pub pipes_as_concat: bool,
+}
+
 pub fn compile_statement(
     raw: &RawStatement,
     map: &SourceMap,
-    pipes_as_concat: bool,
+    ctx: &CompileCtx,
 ) -> Result<(Stmt, usize), SqlError> {
+    let pipes_as_concat = ctx.pipes_as_concat;
     // Number the `?` placeholders in text order.
     let mut placeholders = HashMap::new();
     for t in &raw.tokens {
@@ -596,7 +641,7 @@ pub fn compile_statement(
             }
             Stmt::Do(exprs)
         }
-        _ => parse_with_sqlparser(raw, map, &compiler)?,
+        _ => parse_with_sqlparser(raw, map, &compiler, ctx)?,
     };
     Ok((stmt, placeholders.len()))
 }
@@ -1024,6 +1069,7 @@ fn parse_with_sqlparser(
     raw: &RawStatement,
     map: &SourceMap,
     compiler: &Compiler,
+    ctx: &CompileCtx,
 ) -> Result<Stmt, SqlError> {
     let dialect = MySqlDialect {};
     let mut parser =
@@ -1039,10 +1085,272 @@ fn parse_with_sqlparser(
         let at = map.offset(t.span.start.line, t.span.start.column);
         return Err(err_syntax(map.source().get(at..raw.text.end).unwrap_or("")));
     }
+    let storage = ctx.catalog.storage();
     match statement {
-        ast::Statement::Query(q) => compile_query(&q, map, compiler),
+        ast::Statement::Query(q) => compile_query(&q, raw, map, compiler, ctx),
+        ast::Statement::CreateTable(ct) => {
+            if ct.query.is_some() || ct.like.is_some() || ct.temporary {
+                return Err(SqlError::not_supported(
+                    "CREATE TABLE ... SELECT, LIKE and TEMPORARY",
+                ));
+            }
+            let (database, name) = tables::resolve_name(&ct.name, ctx.database)?;
+            let def = tables::table_def(&ct, compiler)?;
+            Ok(Stmt::CreateTable {
+                database,
+                name,
+                def,
+                if_not_exists: ct.if_not_exists,
+            })
+        }
+        ast::Statement::Drop {
+            object_type: ast::ObjectType::Table,
+            if_exists,
+            names,
+            ..
+        } => {
+            let tables = names
+                .iter()
+                .map(|n| tables::resolve_name(n, ctx.database))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(Stmt::DropTables { tables, if_exists })
+        }
+        ast::Statement::CreateIndex(ci) => {
+            let (database, name) = tables::resolve_name(&ci.table_name, ctx.database)?;
+            let table = tables::open_ref(storage, &database, &name, None)?;
+            let columns = ci
+                .columns
+                .iter()
+                .map(|ic| {
+                    let col = match &ic.column.expr {
+                        ast::Expr::Identifier(id) => id.value.clone(),
+                        ast::Expr::Function(f) => f.name.to_string(),
+                        other => return Err(err_syntax(&other.to_string())),
+                    };
+                    table.def.column_index(&col).ok_or_else(|| {
+                        SqlError::new(
+                            1072,
+                            "42000",
+                            format!("Key column '{col}' doesn't exist in table"),
+                        )
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let index_name = match &ci.name {
+                Some(n) => n.to_string().trim_matches('`').to_string(),
+                None => table.def.columns[columns[0]].name.clone(),
+            };
+            let kind = if ci.unique {
+                myriad_storage::IndexKind::Unique
+            } else {
+                myriad_storage::IndexKind::NonUnique
+            };
+            Ok(Stmt::AlterIndexes {
+                database,
+                name,
+                add: Some(myriad_storage::IndexDef {
+                    name: index_name,
+                    kind,
+                    columns,
+                }),
+                drop: None,
+            })
+        }
+        ast::Statement::Drop {
+            object_type: ast::ObjectType::Index,
+            names,
+            table: Some(table),
+            ..
+        } => {
+            let (database, name) = tables::resolve_name(&table, ctx.database)?;
+            let [index] = names.as_slice() else {
+                return Err(err_syntax("DROP INDEX"));
+            };
+            Ok(Stmt::AlterIndexes {
+                database,
+                name,
+                add: None,
+                drop: Some(index.to_string().trim_matches('`').to_string()),
+            })
+        }
+        ast::Statement::Truncate(t) => {
+            let [target] = t.table_names.as_slice() else {
+                return Err(SqlError::not_supported("TRUNCATE of several tables"));
+            };
+            let (database, name) = tables::resolve_name(&target.name, ctx.database)?;
+            Ok(Stmt::Truncate { database, name })
+        }
+        ast::Statement::Insert(ins) => {
+            let ast::TableObject::TableName(obj) = &ins.table else {
+                return Err(SqlError::not_supported("INSERT INTO TABLE FUNCTION"));
+            };
+            if ins.on.is_some() {
+                return Err(SqlError::not_supported("ON DUPLICATE KEY UPDATE"));
+            }
+            let (db, name) = tables::resolve_name(obj, ctx.database)?;
+            let table = tables::open_ref(storage, &db, &name, None)?;
+            let columns: Vec<usize> = if ins.columns.is_empty() {
+                (0..table.def.columns.len()).collect()
+            } else {
+                ins.columns
+                    .iter()
+                    .map(|c| {
+                        let n = c.to_string();
+                        let n = n.trim_matches('`');
+                        table.def.column_index(n).ok_or_else(|| {
+                            SqlError::new(
+                                1054,
+                                "42S22",
+                                format!("Unknown column '{n}' in 'field list'"),
+                            )
+                        })
+                    })
+                    .collect::<Result<_, _>>()?
+            };
+            let Some(source) = &ins.source else {
+                return Err(SqlError::not_supported("INSERT ... SET"));
+            };
+            let ast::SetExpr::Values(values) = source.body.as_ref() else {
+                return Err(SqlError::not_supported("INSERT ... SELECT"));
+            };
+            let mut rows = Vec::with_capacity(values.rows.len());
+            for (n, row) in values.rows.iter().enumerate() {
+                if row.len() != columns.len() {
+                    return Err(SqlError::new(
+                        1136,
+                        "21S01",
+                        format!("Column count doesn't match value count at row {}", n + 1),
+                    ));
+                }
+                let compiled = row
+                    .iter()
+                    .map(|e| match e {
+                        ast::Expr::Identifier(id)
+                            if id.quote_style.is_none()
+                                && id.value.eq_ignore_ascii_case("DEFAULT") =>
+                        {
+                            Ok(None)
+                        }
+                        other => compiler.compile(other).map(Some),
+                    })
+                    .collect::<Result<Vec<_>, SqlError>>()?;
+                rows.push(compiled);
+            }
+            Ok(Stmt::Insert(tables::InsertPlan {
+                table,
+                columns,
+                rows,
+                ignore: ins.ignore,
+                replace: ins.replace_into,
+            }))
+        }
+        ast::Statement::Update(up) => {
+            if up.from.is_some() || !up.table.joins.is_empty() {
+                return Err(SqlError::not_supported("multi-table UPDATE"));
+            }
+            let table = table_factor(&up.table.relation, storage, ctx)?;
+            let scope = table.scope();
+            let tc = tables::table_compiler(compiler, &scope);
+            let mut assignments = Vec::new();
+            for a in &up.assignments {
+                let ast::AssignmentTarget::ColumnName(col) = &a.target else {
+                    return Err(SqlError::not_supported("tuple assignment"));
+                };
+                let col_name = col.0.last().map(|p| p.to_string()).unwrap_or_default();
+                let col_name = col_name.trim_matches('`');
+                let position = table.def.column_index(col_name).ok_or_else(|| {
+                    SqlError::new(
+                        1054,
+                        "42S22",
+                        format!("Unknown column '{col_name}' in 'field list'"),
+                    )
+                })?;
+                assignments.push((position, tc.compile(&a.value)?));
+            }
+            let filter = up.selection.as_ref().map(|w| tc.compile(w)).transpose()?;
+            let access = tables::choose_access(&table.def, filter.as_ref());
+            let order_by = up
+                .order_by
+                .iter()
+                .map(|o| {
+                    Ok((
+                        tc.compile(&o.expr)?,
+                        matches!(o.options.sort, Some(ast::OrderBySort::Desc)),
+                    ))
+                })
+                .collect::<Result<Vec<_>, SqlError>>()?;
+            let limit = up.limit.as_ref().map(|l| compiler.compile(l)).transpose()?;
+            Ok(Stmt::Update(tables::UpdatePlan {
+                source: tables::RowSource {
+                    table,
+                    access,
+                    filter,
+                },
+                assignments,
+                order_by,
+                limit,
+            }))
+        }
+        ast::Statement::Delete(del) => {
+            let from = match &del.from {
+                ast::FromTable::WithFromKeyword(f) | ast::FromTable::WithoutKeyword(f) => f,
+            };
+            let [twj] = from.as_slice() else {
+                return Err(SqlError::not_supported("multi-table DELETE"));
+            };
+            if !twj.joins.is_empty() || !del.tables.is_empty() || del.using.is_some() {
+                return Err(SqlError::not_supported("multi-table DELETE"));
+            }
+            let table = table_factor(&twj.relation, storage, ctx)?;
+            let scope = table.scope();
+            let tc = tables::table_compiler(compiler, &scope);
+            let filter = del.selection.as_ref().map(|w| tc.compile(w)).transpose()?;
+            let access = tables::choose_access(&table.def, filter.as_ref());
+            let order_by = del
+                .order_by
+                .iter()
+                .map(|o| {
+                    Ok((
+                        tc.compile(&o.expr)?,
+                        matches!(o.options.sort, Some(ast::OrderBySort::Desc)),
+                    ))
+                })
+                .collect::<Result<Vec<_>, SqlError>>()?;
+            let limit = del
+                .limit
+                .as_ref()
+                .map(|l| compiler.compile(l))
+                .transpose()?;
+            Ok(Stmt::Delete(tables::DeletePlan {
+                source: tables::RowSource {
+                    table,
+                    access,
+                    filter,
+                },
+                order_by,
+                limit,
+            }))
+        }
         other => Err(SqlError::not_supported(&first_words(&other.to_string()))),
     }
+}
+
+/// The table of a FROM / UPDATE / DELETE clause.
+fn table_factor(
+    relation: &ast::TableFactor,
+    storage: &myriad_storage::Storage,
+    ctx: &CompileCtx,
+) -> Result<tables::TableRef, SqlError> {
+    let ast::TableFactor::Table { name, alias, .. } = relation else {
+        return Err(SqlError::not_supported("derived tables"));
+    };
+    let (db, table) = tables::resolve_name(name, ctx.database)?;
+    tables::open_ref(
+        storage,
+        &db,
+        &table,
+        alias.as_ref().map(|a| a.name.value.as_str()),
+    )
 }
 
 fn first_words(text: &str) -> String {
@@ -1052,7 +1360,89 @@ fn first_words(text: &str) -> String {
         .join(" ")
 }
 
-fn compile_query(q: &ast::Query, map: &SourceMap, compiler: &Compiler) -> Result<Stmt, SqlError> {
+/// The source text of each item of a SELECT list, split at top-level commas (MySQL names
+/// unaliased columns by this text, as written).
+fn projection_texts(raw: &RawStatement, map: &SourceMap) -> Vec<String> {
+    const MODIFIERS: &[&str] = &[
+        "ALL",
+        "DISTINCT",
+        "DISTINCTROW",
+        "HIGH_PRIORITY",
+        "STRAIGHT_JOIN",
+        "SQL_SMALL_RESULT",
+        "SQL_BIG_RESULT",
+        "SQL_BUFFER_RESULT",
+        "SQL_CACHE",
+        "SQL_NO_CACHE",
+        "SQL_CALC_FOUND_ROWS",
+    ];
+    const CLAUSES: &[&str] = &[
+        "FROM",
+        "WHERE",
+        "GROUP",
+        "HAVING",
+        "ORDER",
+        "LIMIT",
+        "INTO",
+        "FOR",
+        "WINDOW",
+        "LOCK",
+        "UNION",
+        "PROCEDURE",
+        "EXCEPT",
+        "INTERSECT",
+    ];
+    let tokens = &raw.tokens;
+    if tokens.first().and_then(word_upper).as_deref() != Some("SELECT") {
+        return Vec::new();
+    }
+    let mut i = 1;
+    while tokens
+        .get(i)
+        .and_then(word_upper)
+        .is_some_and(|w| MODIFIERS.contains(&w.as_str()))
+    {
+        i += 1;
+    }
+    let text = |from: usize, to: usize| -> String {
+        if from >= to {
+            return String::new();
+        }
+        let start = map.offset(tokens[from].span.start.line, tokens[from].span.start.column);
+        let end = map.offset(tokens[to - 1].span.end.line, tokens[to - 1].span.end.column);
+        map.source().get(start..end).unwrap_or("").to_string()
+    };
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut start = i;
+    while i < tokens.len() {
+        match &tokens[i].token {
+            Token::LParen => depth += 1,
+            Token::RParen => depth -= 1,
+            Token::Comma if depth == 0 => {
+                out.push(text(start, i));
+                start = i + 1;
+            }
+            _ if depth == 0
+                && word_upper(&tokens[i]).is_some_and(|w| CLAUSES.contains(&w.as_str())) =>
+            {
+                break
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out.push(text(start, i));
+    out
+}
+
+fn compile_query(
+    q: &ast::Query,
+    raw: &RawStatement,
+    map: &SourceMap,
+    compiler: &Compiler,
+    ctx: &CompileCtx,
+) -> Result<Stmt, SqlError> {
     if q.with.is_some() {
         return Err(SqlError::not_supported("WITH"));
     }
@@ -1069,12 +1459,25 @@ fn compile_query(q: &ast::Query, map: &SourceMap, compiler: &Compiler) -> Result
         _ => false,
     };
     if !dual {
-        return Err(SqlError::new(1046, "3D000", "No database selected"));
+        return compile_table_select(q, select, raw, map, compiler, ctx);
     }
     let mut items = Vec::new();
-    for item in &select.projection {
+    let texts = projection_texts(raw, map);
+    for (position, item) in select.projection.iter().enumerate() {
         let (expr, name) = match item {
-            ast::SelectItem::UnnamedExpr(e) => (e, item_name(e, map)),
+            ast::SelectItem::UnnamedExpr(e) => {
+                let literal_name = matches!(e, ast::Expr::Value(v) if matches!(v.value, ast::Value::SingleQuotedString(_) | ast::Value::DoubleQuotedString(_) | ast::Value::Null));
+                match texts.get(position) {
+                    Some(text)
+                        if texts.len() == select.projection.len()
+                            && !literal_name
+                            && !text.is_empty() =>
+                    {
+                        (e, text.clone())
+                    }
+                    _ => (e, item_name(e, map)),
+                }
+            }
             ast::SelectItem::ExprWithAlias { expr, alias } => (expr, alias.value.clone()),
             ast::SelectItem::Wildcard(_) | ast::SelectItem::QualifiedWildcard(..) => {
                 return Err(SqlError::new(1096, "HY000", "No tables used"))
@@ -1111,6 +1514,222 @@ fn compile_query(q: &ast::Query, map: &SourceMap, compiler: &Compiler) -> Result
     Ok(Stmt::Select(SelectPlan {
         items,
         filter,
+        limit,
+        offset,
+    }))
+}
+
+fn limit_clause(
+    q: &ast::Query,
+    compiler: &Compiler,
+) -> Result<(Option<Expr>, Option<Expr>), SqlError> {
+    Ok(match &q.limit_clause {
+        None => (None, None),
+        Some(ast::LimitClause::LimitOffset { limit, offset, .. }) => (
+            limit.as_ref().map(|l| compiler.compile(l)).transpose()?,
+            offset
+                .as_ref()
+                .map(|o| compiler.compile(&o.value))
+                .transpose()?,
+        ),
+        Some(ast::LimitClause::OffsetCommaLimit { offset, limit }) => (
+            Some(compiler.compile(limit)?),
+            Some(compiler.compile(offset)?),
+        ),
+    })
+}
+
+fn aggregate_of(e: &ast::Expr) -> Option<(tables::AggKind, Option<&ast::Expr>, bool)> {
+    let ast::Expr::Function(f) = e else {
+        return None;
+    };
+    let name = f.name.to_string().to_ascii_uppercase();
+    let ast::FunctionArguments::List(list) = &f.args else {
+        return None;
+    };
+    let distinct = matches!(
+        list.duplicate_treatment,
+        Some(ast::DuplicateTreatment::Distinct)
+    );
+    let arg = match list.args.as_slice() {
+        [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Wildcard)] if name == "COUNT" => {
+            return Some((tables::AggKind::CountStar, None, false))
+        }
+        [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(x))] => x,
+        _ => return None,
+    };
+    let kind = match name.as_str() {
+        "COUNT" => tables::AggKind::Count,
+        "SUM" => tables::AggKind::Sum,
+        "MIN" => tables::AggKind::Min,
+        "MAX" => tables::AggKind::Max,
+        "AVG" => tables::AggKind::Avg,
+        _ => return None,
+    };
+    Some((kind, Some(arg), distinct))
+}
+
+/// SELECT from one stored table.
+fn compile_table_select(
+    q: &ast::Query,
+    select: &ast::Select,
+    raw: &RawStatement,
+    map: &SourceMap,
+    compiler: &Compiler,
+    ctx: &CompileCtx,
+) -> Result<Stmt, SqlError> {
+    let [twj] = select.from.as_slice() else {
+        return Err(SqlError::not_supported("joins"));
+    };
+    if !twj.joins.is_empty() {
+        return Err(SqlError::not_supported("joins"));
+    }
+    let table = table_factor(&twj.relation, ctx.catalog.storage(), ctx)?;
+    let scope = table.scope();
+    let tc = tables::table_compiler(compiler, &scope);
+    let texts = projection_texts(raw, map);
+    let mut items = Vec::new();
+    let mut aggregates = Vec::new();
+    let mut aliases: Vec<(String, Expr)> = Vec::new();
+    for (position, item) in select.projection.iter().enumerate() {
+        match item {
+            ast::SelectItem::Wildcard(_) => {
+                for (i, c) in table.def.columns.iter().enumerate() {
+                    items.push(tables::OutputItem::Column {
+                        index: i,
+                        name: c.name.clone(),
+                    });
+                }
+            }
+            ast::SelectItem::QualifiedWildcard(kind, _) => {
+                let qualifier = kind.to_string();
+                if !qualifier
+                    .trim_matches('`')
+                    .eq_ignore_ascii_case(&table.alias)
+                {
+                    return Err(SqlError::new(
+                        1051,
+                        "42S02",
+                        format!("Unknown table '{qualifier}'"),
+                    ));
+                }
+                for (i, c) in table.def.columns.iter().enumerate() {
+                    items.push(tables::OutputItem::Column {
+                        index: i,
+                        name: c.name.clone(),
+                    });
+                }
+            }
+            ast::SelectItem::UnnamedExpr(e) | ast::SelectItem::ExprWithAlias { expr: e, .. } => {
+                let name = match item {
+                    ast::SelectItem::ExprWithAlias { alias, .. } => alias.value.clone(),
+                    _ => match (e, texts.get(position)) {
+                        // `t.col` is named `col`, as in MySQL.
+                        (ast::Expr::CompoundIdentifier(parts), _) if parts.len() > 1 => {
+                            parts.last().map(|p| p.value.clone()).unwrap_or_default()
+                        }
+                        (ast::Expr::Value(v), _)
+                            if matches!(
+                                v.value,
+                                ast::Value::SingleQuotedString(_)
+                                    | ast::Value::DoubleQuotedString(_)
+                            ) =>
+                        {
+                            item_name(e, map)
+                        }
+                        (_, Some(t)) if texts.len() == select.projection.len() && !t.is_empty() => {
+                            t.clone()
+                        }
+                        _ => item_name(e, map),
+                    },
+                };
+                if let Some((kind, arg, distinct)) = aggregate_of(e) {
+                    let arg = arg.map(|a| tc.compile(a)).transpose()?;
+                    aggregates.push(tables::Aggregate {
+                        kind,
+                        arg,
+                        name,
+                        distinct,
+                    });
+                    continue;
+                }
+                let expr = tc.compile(e)?;
+                if let ast::SelectItem::ExprWithAlias { alias, .. } = item {
+                    aliases.push((alias.value.clone(), expr.clone()));
+                }
+                items.push(match expr {
+                    Expr::Column(index) => tables::OutputItem::Column { index, name },
+                    expr => tables::OutputItem::Expr { expr, name },
+                });
+            }
+            other => return Err(err_syntax(&other.to_string())),
+        }
+    }
+    if !aggregates.is_empty() && !items.is_empty() {
+        return Err(SqlError::not_supported(
+            "aggregates mixed with plain columns without GROUP BY",
+        ));
+    }
+    if !matches!(&select.group_by, ast::GroupByExpr::Expressions(e, _) if e.is_empty())
+        || select.having.is_some()
+    {
+        return Err(SqlError::not_supported("GROUP BY and HAVING"));
+    }
+    let filter = select
+        .selection
+        .as_ref()
+        .map(|w| tc.compile(w))
+        .transpose()?;
+    let access = tables::choose_access(&table.def, filter.as_ref());
+    let mut order_by = Vec::new();
+    if let Some(ob) = &q.order_by {
+        let ast::OrderByKind::Expressions(list) = &ob.kind else {
+            return Err(SqlError::not_supported("ORDER BY ALL"));
+        };
+        for o in list {
+            let desc = matches!(o.options.sort, Some(ast::OrderBySort::Desc));
+            let expr = match &o.expr {
+                ast::Expr::Value(v) if matches!(v.value, ast::Value::Number(..)) => {
+                    let n: usize = v.value.to_string().parse().unwrap_or(0);
+                    match items.get(n.wrapping_sub(1)) {
+                        Some(tables::OutputItem::Column { index, .. }) => Expr::Column(*index),
+                        Some(tables::OutputItem::Expr { expr, .. }) => expr.clone(),
+                        None => {
+                            return Err(SqlError::new(
+                                1054,
+                                "42S22",
+                                format!("Unknown column '{n}' in 'order clause'"),
+                            ))
+                        }
+                    }
+                }
+                ast::Expr::Identifier(id)
+                    if aliases
+                        .iter()
+                        .any(|(a, _)| a.eq_ignore_ascii_case(&id.value)) =>
+                {
+                    aliases
+                        .iter()
+                        .find(|(a, _)| a.eq_ignore_ascii_case(&id.value))
+                        .map(|(_, e)| e.clone())
+                        .unwrap_or(Expr::Literal(Datum::Null))
+                }
+                other => tc.compile(other)?,
+            };
+            order_by.push((expr, desc));
+        }
+    }
+    let (limit, offset) = limit_clause(q, compiler)?;
+    Ok(Stmt::SelectTable(tables::TableSelect {
+        source: tables::RowSource {
+            table,
+            access,
+            filter,
+        },
+        items,
+        aggregates,
+        distinct: select.distinct.is_some(),
+        order_by,
         limit,
         offset,
     }))

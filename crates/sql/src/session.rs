@@ -9,6 +9,7 @@ use crate::parse::{self, AssignTarget, AssignValue, SetScope, ShowFilter, Source
 use crate::result::{charsets, column_flags, Column, ColumnType, QueryResult};
 use crate::status::{self, Counter, SessionCounters};
 use crate::sysvars::{self, Setting, VarValue};
+use crate::tables;
 use crate::value::Value;
 use crate::{Engine, PreparedInfo, Session};
 use std::collections::HashMap;
@@ -23,6 +24,8 @@ const PREPARED_PER_SESSION_MAX: usize = 16_382;
 pub struct Prepared {
     stmt: Stmt,
     param_count: usize,
+    /// The text, to compile again when DDL changed a table the plan was made for.
+    sql: String,
 }
 
 /// Everything a session owns besides its identity.
@@ -203,6 +206,20 @@ fn now_micros() -> i64 {
 }
 
 impl Session {
+    fn compile_ctx(&self) -> parse::CompileCtx<'_> {
+        parse::CompileCtx {
+            catalog: &self.engine.catalog,
+            database: self.info.database.as_deref(),
+            pipes_as_concat: self.state.sql_mode & sysvars::sql_mode::PIPES_AS_CONCAT != 0,
+        }
+    }
+
+    fn strict(&self) -> bool {
+        self.state.sql_mode
+            & (sysvars::sql_mode::STRICT_TRANS_TABLES | sysvars::sql_mode::STRICT_ALL_TABLES)
+            != 0
+    }
+
     fn bump(&mut self, counter: Counter) {
         self.engine
             .status
@@ -286,6 +303,10 @@ impl Session {
     fn after(&mut self, stmt: &Stmt, pending: Pending) -> Result<QueryResult, SqlError> {
         match pending {
             Pending::Done(r) => Ok(r),
+            Pending::Inserted(r, id) => {
+                self.state.last_insert_id = id;
+                Ok(r)
+            }
             Pending::Assign(changes) => {
                 self.apply_assignments(changes);
                 Ok(ok(0))
@@ -460,8 +481,17 @@ impl Session {
                     ShowFilter::Like(p) => format!("Tables_in_{db} ({p})"),
                     _ => format!("Tables_in_{db}"),
                 };
-                // No tables exist until the storage catalog is wired in.
-                let rows: Vec<Vec<Datum>> = Vec::new();
+                let names = self.engine.catalog.tables(&db)?;
+                let rows: Vec<Vec<Datum>> = names
+                    .into_iter()
+                    .map(|n| {
+                        let mut row = vec![Datum::Str(n.into_bytes())];
+                        if *full {
+                            row.push(Datum::text("BASE TABLE"));
+                        }
+                        row
+                    })
+                    .collect();
                 if *full {
                     listing(&[(&header, 64), ("Table_type", 64)], rows, filter, env)?
                 } else {
@@ -629,8 +659,8 @@ impl Session {
                 }
             }
             Stmt::DropDatabase { name, if_exists } => {
-                if self.engine.catalog.drop_database(name)? {
-                    return Ok(Pending::DroppedDatabase(name.clone(), 0));
+                if let Some(tables) = self.engine.catalog.drop_database(name)? {
+                    return Ok(Pending::DroppedDatabase(name.clone(), tables));
                 } else if *if_exists {
                     env.warnings.push(note(
                         1008,
@@ -736,6 +766,102 @@ impl Session {
             Stmt::Empty => {
                 return Err(SqlError::new(1065, "42000", "Query was empty"));
             }
+            Stmt::CreateTable {
+                database,
+                name,
+                def,
+                if_not_exists,
+            } => {
+                let storage = self.engine.catalog.storage();
+                if !self.engine.catalog.database_exists(database)
+                    || crate::catalog::is_system(database)
+                {
+                    return Err(catalog::err_unknown_database(database));
+                }
+                match storage.create_table(database, name, def) {
+                    Ok(()) => ok(0),
+                    Err(myriad_storage::StorageError::TableExists(..)) if *if_not_exists => {
+                        env.warnings
+                            .push(note(1050, format!("Table '{name}' already exists")));
+                        ok(0)
+                    }
+                    Err(e) => return Err(catalog::storage_error(e)),
+                }
+            }
+            Stmt::DropTables { tables, if_exists } => {
+                let storage = self.engine.catalog.storage();
+                let mut missing = Vec::new();
+                for (db, name) in tables {
+                    match storage.drop_table(db, name) {
+                        Ok(()) => {}
+                        Err(myriad_storage::StorageError::NoSuchTable(..))
+                        | Err(myriad_storage::StorageError::NoSuchDatabase(..)) => {
+                            missing.push(format!("{db}.{name}"))
+                        }
+                        Err(e) => return Err(catalog::storage_error(e)),
+                    }
+                }
+                if !missing.is_empty() {
+                    let message = format!("Unknown table '{}'", missing.join(","));
+                    if *if_exists {
+                        for m in &missing {
+                            env.warnings
+                                .push(note(1051, format!("Unknown table '{m}'")));
+                        }
+                    } else {
+                        return Err(SqlError::new(1051, "42S02", message));
+                    }
+                }
+                ok(0)
+            }
+            Stmt::Truncate { database, name } => {
+                self.engine
+                    .catalog
+                    .storage()
+                    .truncate_table(database, name)
+                    .map_err(catalog::storage_error)?;
+                ok(0)
+            }
+            Stmt::AlterIndexes {
+                database,
+                name,
+                add,
+                drop,
+            } => {
+                let storage = self.engine.catalog.storage();
+                let old = storage
+                    .table_def(database, name)
+                    .map_err(catalog::storage_error)?;
+                let mut def = (*old).clone();
+                if let Some(index) = add {
+                    if def.index_named(&index.name).is_some() {
+                        return Err(SqlError::new(
+                            1061,
+                            "42000",
+                            format!("Duplicate key name '{}'", index.name),
+                        ));
+                    }
+                    def.indexes.push(index.clone());
+                }
+                if let Some(index) = drop {
+                    let Some(position) = def.index_named(index) else {
+                        return Err(SqlError::new(
+                            1091,
+                            "42000",
+                            format!("Can't DROP INDEX `{index}`; check that it exists"),
+                        ));
+                    };
+                    def.indexes.remove(position);
+                }
+                storage
+                    .alter_table(database, name, &def, &mut |row| Ok(row.to_vec()))
+                    .map_err(catalog::storage_error)?;
+                ok(0)
+            }
+            Stmt::Insert(plan) => return self.insert(plan, env),
+            Stmt::SelectTable(plan) => self.select_table(plan, env)?,
+            Stmt::Update(plan) => self.update(plan, env)?,
+            Stmt::Delete(plan) => self.delete(plan, env)?,
         }))
     }
 
@@ -1119,6 +1245,8 @@ fn session_change(name: &str, value: VarValue) -> Option<Change> {
 /// What a statement leaves for the `&mut self` step.
 enum Pending {
     Done(QueryResult),
+    /// An INSERT that generated this AUTO_INCREMENT value (LAST_INSERT_ID()).
+    Inserted(QueryResult, u64),
     Assign(Vec<Change>),
     Use(String),
     DroppedDatabase(String, u64),
@@ -1155,6 +1283,9 @@ fn err_user_op(op: &str, users: &[String]) -> SqlError {
     )
 }
 
+/// Longest integer (in characters) MariaDB reports as LONG rather than LONGLONG.
+const INT32_DIGITS_MAX: u32 = 9;
+
 /// A result column for a value of static type `ty`, with MySQL's type code, length and
 /// character set.
 pub fn result_column(name: &str, ty: SqlType) -> Column {
@@ -1167,7 +1298,12 @@ pub fn result_column(name: &str, ty: SqlType) -> Column {
             0,
         ),
         SqlType::Int { unsigned, len } => (
-            ColumnType::LongLong,
+            // MariaDB reports integers of up to 9 digits as LONG, longer ones as LONGLONG.
+            if len <= INT32_DIGITS_MAX {
+                ColumnType::Long
+            } else {
+                ColumnType::LongLong
+            },
             len.max(1),
             charsets::BINARY,
             column_flags::BINARY
@@ -1401,8 +1537,11 @@ pub fn execute(
     for raw in &raws {
         session.bump(Counter::Questions);
         session.bump(Counter::Queries);
-        let pipes = session.state.sql_mode & sysvars::sql_mode::PIPES_AS_CONCAT != 0;
-        let result = match parse::compile_statement(raw, &map, pipes) {
+        let compiled = {
+            let ctx = session.compile_ctx();
+            parse::compile_statement(raw, &map, &ctx)
+        };
+        let result = match compiled {
             Ok((stmt, params)) if params > 0 => {
                 let _ = stmt;
                 Err(crate::expr::err_syntax("?"))
@@ -1440,8 +1579,10 @@ pub fn prepare(session: &mut Session, sql: &str) -> Result<PreparedInfo, SqlErro
             .unwrap_or("");
         return Err(crate::expr::err_syntax(second));
     }
-    let pipes = session.state.sql_mode & sysvars::sql_mode::PIPES_AS_CONCAT != 0;
-    let (stmt, param_count) = parse::compile_statement(&raws[0], &map, pipes)?;
+    let (stmt, param_count) = {
+        let ctx = session.compile_ctx();
+        parse::compile_statement(&raws[0], &map, &ctx)?
+    };
     if param_count > u16::MAX as usize {
         return Err(SqlError::new(
             1390,
@@ -1470,10 +1611,14 @@ pub fn prepare(session: &mut Session, sql: &str) -> Result<PreparedInfo, SqlErro
     };
     let statement_id = session.state.next_statement_id;
     session.state.next_statement_id = session.state.next_statement_id.wrapping_add(1).max(1);
-    session
-        .state
-        .prepared
-        .insert(statement_id, Prepared { stmt, param_count });
+    session.state.prepared.insert(
+        statement_id,
+        Prepared {
+            stmt,
+            param_count,
+            sql: sql.to_string(),
+        },
+    );
     Ok(PreparedInfo {
         statement_id,
         param_count: param_count as u16,
@@ -1498,6 +1643,7 @@ pub fn execute_prepared(
             ),
         ));
     };
+    let mut prepared = prepared;
     let result = if params.len() != prepared.param_count {
         Err(SqlError::new(
             1210,
@@ -1507,10 +1653,28 @@ pub fn execute_prepared(
     } else {
         let bound: Vec<Datum> = params.iter().map(Datum::from_value).collect();
         session.bump(prepared.stmt.counter());
-        session.run(&prepared.stmt, &bound)
+        match session.run(&prepared.stmt, &bound) {
+            // A table changed under the plan: compile the text again, once.
+            Err(e) if e.code == 1412 => match recompile(session, &prepared.sql) {
+                Ok((stmt, count)) if count == prepared.param_count => {
+                    prepared.stmt = stmt;
+                    session.run(&prepared.stmt, &bound)
+                }
+                Ok(_) => Err(e),
+                Err(e) => Err(e),
+            },
+            other => other,
+        }
     };
     session.state.prepared.insert(statement_id, prepared);
     result
+}
+
+fn recompile(session: &Session, sql: &str) -> Result<(Stmt, usize), SqlError> {
+    let (map, raws) = compile_all(session, sql)?;
+    let raw = raws.first().ok_or_else(|| crate::expr::err_syntax(""))?;
+    let ctx = session.compile_ctx();
+    parse::compile_statement(raw, &map, &ctx)
 }
 
 pub fn close_prepared(session: &mut Session, statement_id: u32) {
@@ -1531,9 +1695,498 @@ pub fn field_list(session: &mut Session, table: &str) -> Result<Vec<Column>, Sql
     let Some(db) = session.info.database.clone() else {
         return Err(err_no_database());
     };
-    Err(SqlError::new(
-        1146,
-        "42S02",
-        format!("Table '{db}.{table}' doesn't exist"),
-    ))
+    let storage = session.engine.catalog.storage();
+    let table_ref = tables::open_ref(storage, &db, table, None)?;
+    Ok((0..table_ref.def.columns.len())
+        .map(|i| tables::column_meta(&table_ref, i, &table_ref.def.columns[i].name))
+        .collect())
+}
+
+// ---- statements over stored tables ----
+
+impl Session {
+    fn insert(&self, plan: &tables::InsertPlan, env: &mut ExecEnv) -> Result<Pending, SqlError> {
+        let storage = self.engine.catalog.storage();
+        let table = plan.table.open(storage)?;
+        let def = &plan.table.def;
+        let strict = self.strict();
+        let mut stmt = storage.begin();
+        let mut affected = 0u64;
+        let mut first_id: Option<u64> = None;
+        for (n, row_exprs) in plan.rows.iter().enumerate() {
+            let row_number = n + 1;
+            let mut given: Vec<Option<Datum>> = vec![None; def.columns.len()];
+            for (expr, &position) in row_exprs.iter().zip(&plan.columns) {
+                if let Some(e) = expr {
+                    given[position] = Some(e.eval(env, &[])?);
+                }
+            }
+            let mut row = Vec::with_capacity(def.columns.len());
+            for (position, column) in def.columns.iter().enumerate() {
+                let stored = match given[position].take() {
+                    // AUTO_INCREMENT: NULL or 0 asks for the next value.
+                    Some(v)
+                        if column.auto_increment
+                            && (v.is_null() || v.to_int(&mut Vec::new()) == Some(0)) =>
+                    {
+                        myriad_storage::Datum::Null
+                    }
+                    Some(v) => {
+                        let target = tables::Target {
+                            column,
+                            row: row_number,
+                            strict,
+                        };
+                        tables::to_stored(&v, &target, &mut env.warnings)?
+                    }
+                    None => match &column.default {
+                        Some(d) => d.clone(),
+                        None if column.auto_increment || column.nullable => {
+                            myriad_storage::Datum::Null
+                        }
+                        None => {
+                            let message =
+                                format!("Field '{}' doesn't have a default value", column.name);
+                            if strict {
+                                return Err(SqlError::new(1364, "HY000", message));
+                            }
+                            env.warnings.push(Warning {
+                                level: "Warning",
+                                code: 1364,
+                                message,
+                            });
+                            zero_value(&column.ty)
+                        }
+                    },
+                };
+                row.push(stored);
+            }
+            let mut attempts = 0;
+            loop {
+                match table.insert(&mut stmt, &row) {
+                    Ok(outcome) => {
+                        affected += 1;
+                        if let (None, Some(id)) = (first_id, outcome.generated_auto_increment) {
+                            first_id = Some(id);
+                        }
+                        break;
+                    }
+                    Err(myriad_storage::StorageError::DuplicateKey { existing_row, .. })
+                        if plan.replace && attempts < 64 =>
+                    {
+                        table
+                            .delete(&mut stmt, existing_row)
+                            .map_err(catalog::storage_error)?;
+                        affected += 1;
+                        attempts += 1;
+                    }
+                    Err(e @ myriad_storage::StorageError::DuplicateKey { .. }) if plan.ignore => {
+                        env.warnings.push(Warning {
+                            level: "Warning",
+                            code: 1062,
+                            message: e.to_string(),
+                        });
+                        break;
+                    }
+                    Err(e) => return Err(catalog::storage_error(e)),
+                }
+            }
+        }
+        stmt.commit().map_err(catalog::storage_error)?;
+        let result = QueryResult::Ok {
+            affected_rows: affected,
+            last_insert_id: first_id.unwrap_or(0),
+            warnings: 0,
+            info: if plan.rows.len() > 1 {
+                format!(
+                    "Records: {}  Duplicates: 0  Warnings: {}",
+                    plan.rows.len(),
+                    env.warnings.len()
+                )
+            } else {
+                String::new()
+            },
+        };
+        Ok(match first_id {
+            Some(id) => Pending::Inserted(result, id),
+            None => Pending::Done(result),
+        })
+    }
+
+    /// The rows a statement reads, ordered and limited as it asks.
+    fn matching_rows(
+        &self,
+        source: &tables::RowSource,
+        table: &myriad_storage::Table,
+        order_by: &[(Expr, bool)],
+        limit: Option<&Expr>,
+        env: &mut ExecEnv,
+    ) -> Result<Vec<(myriad_storage::RowId, Vec<Datum>)>, SqlError> {
+        let mut rows = tables::read_rows(source, table, env)?;
+        if !order_by.is_empty() {
+            let mut keyed = Vec::with_capacity(rows.len());
+            for row in rows {
+                let keys = order_by
+                    .iter()
+                    .map(|(e, _)| e.eval(env, &row.1))
+                    .collect::<Result<Vec<_>, _>>()?;
+                keyed.push((keys, row));
+            }
+            let desc: Vec<bool> = order_by.iter().map(|(_, d)| *d).collect();
+            tables::sort_rows(&mut keyed, &desc);
+            rows = keyed.into_iter().map(|(_, r)| r).collect();
+        }
+        if let Some(l) = limit {
+            rows.truncate(usize::try_from(limit_value(l, env)?).unwrap_or(usize::MAX));
+        }
+        Ok(rows)
+    }
+
+    fn select_table(
+        &self,
+        plan: &tables::TableSelect,
+        env: &mut ExecEnv,
+    ) -> Result<QueryResult, SqlError> {
+        let storage = self.engine.catalog.storage();
+        let table = plan.source.table.open(storage)?;
+        let types = plan.source.table.column_types();
+        let rows = tables::read_rows(&plan.source, &table, env)?;
+        if !plan.aggregates.is_empty() {
+            return aggregate(plan, &types, rows, env);
+        }
+        let columns: Vec<Column> = plan
+            .items
+            .iter()
+            .map(|item| match item {
+                tables::OutputItem::Column { index, name } => {
+                    tables::column_meta(&plan.source.table, *index, name)
+                }
+                tables::OutputItem::Expr { expr, name } => {
+                    result_column(name, expr.sql_type(env, &types))
+                }
+            })
+            .collect();
+        let item_types: Vec<SqlType> = plan
+            .items
+            .iter()
+            .map(|item| match item {
+                tables::OutputItem::Column { index, .. } => types[*index],
+                tables::OutputItem::Expr { expr, .. } => expr.sql_type(env, &types),
+            })
+            .collect();
+        let mut out: Vec<(Vec<Datum>, Vec<Value>)> = Vec::with_capacity(rows.len());
+        for (_, values) in &rows {
+            let mut row = Vec::with_capacity(plan.items.len());
+            for (item, ty) in plan.items.iter().zip(&item_types) {
+                let d = match item {
+                    tables::OutputItem::Column { index, .. } => values[*index].clone(),
+                    tables::OutputItem::Expr { expr, .. } => expr.eval(env, values)?,
+                };
+                row.push(d.into_value(*ty, &mut env.warnings));
+            }
+            let keys = plan
+                .order_by
+                .iter()
+                .map(|(e, _)| e.eval(env, values))
+                .collect::<Result<Vec<_>, _>>()?;
+            out.push((keys, row));
+        }
+        if !plan.order_by.is_empty() {
+            let desc: Vec<bool> = plan.order_by.iter().map(|(_, d)| *d).collect();
+            tables::sort_rows(&mut out, &desc);
+        }
+        let mut result: Vec<Vec<Value>> = out.into_iter().map(|(_, r)| r).collect();
+        if plan.distinct {
+            let mut seen: Vec<Vec<Value>> = Vec::new();
+            result.retain(|r| {
+                if seen.contains(r) {
+                    false
+                } else {
+                    seen.push(r.clone());
+                    true
+                }
+            });
+        }
+        let offset = match &plan.offset {
+            Some(o) => usize::try_from(limit_value(o, env)?).unwrap_or(usize::MAX),
+            None => 0,
+        };
+        let limit = match &plan.limit {
+            Some(l) => usize::try_from(limit_value(l, env)?).unwrap_or(usize::MAX),
+            None => usize::MAX,
+        };
+        let result: Vec<Vec<Value>> = result.into_iter().skip(offset).take(limit).collect();
+        Ok(QueryResult::Rows {
+            columns: Arc::new(columns),
+            rows: result,
+            warnings: 0,
+        })
+    }
+
+    fn update(
+        &self,
+        plan: &tables::UpdatePlan,
+        env: &mut ExecEnv,
+    ) -> Result<QueryResult, SqlError> {
+        let storage = self.engine.catalog.storage();
+        let table = plan.source.table.open(storage)?;
+        let def = &plan.source.table.def;
+        let strict = self.strict();
+        let rows = self.matching_rows(
+            &plan.source,
+            &table,
+            &plan.order_by,
+            plan.limit.as_ref(),
+            env,
+        )?;
+        let mut stmt = storage.begin();
+        let (mut matched, mut changed) = (0u64, 0u64);
+        for (n, (row_id, values)) in rows.into_iter().enumerate() {
+            matched += 1;
+            let mut working = values.clone();
+            for (position, expr) in &plan.assignments {
+                let v = expr.eval(env, &working)?;
+                let target = tables::Target {
+                    column: &def.columns[*position],
+                    row: n + 1,
+                    strict,
+                };
+                let stored = tables::to_stored(&v, &target, &mut env.warnings)?;
+                working[*position] = tables::from_stored(&stored, &def.columns[*position].ty);
+            }
+            if working == values {
+                continue;
+            }
+            let mut new_row = Vec::with_capacity(def.columns.len());
+            for (column, v) in def.columns.iter().zip(&working) {
+                let target = tables::Target {
+                    column,
+                    row: n + 1,
+                    strict: false,
+                };
+                new_row.push(tables::to_stored(v, &target, &mut Vec::new())?);
+            }
+            if table
+                .update(&mut stmt, row_id, &new_row)
+                .map_err(catalog::storage_error)?
+            {
+                changed += 1;
+            }
+        }
+        stmt.commit().map_err(catalog::storage_error)?;
+        Ok(QueryResult::Ok {
+            affected_rows: changed,
+            last_insert_id: 0,
+            warnings: 0,
+            info: format!(
+                "Rows matched: {matched}  Changed: {changed}  Warnings: {}",
+                env.warnings.len()
+            ),
+        })
+    }
+
+    fn delete(
+        &self,
+        plan: &tables::DeletePlan,
+        env: &mut ExecEnv,
+    ) -> Result<QueryResult, SqlError> {
+        let storage = self.engine.catalog.storage();
+        let table = plan.source.table.open(storage)?;
+        let rows = self.matching_rows(
+            &plan.source,
+            &table,
+            &plan.order_by,
+            plan.limit.as_ref(),
+            env,
+        )?;
+        let mut stmt = storage.begin();
+        let mut deleted = 0u64;
+        for (row_id, _) in rows {
+            if table
+                .delete(&mut stmt, row_id)
+                .map_err(catalog::storage_error)?
+            {
+                deleted += 1;
+            }
+        }
+        stmt.commit().map_err(catalog::storage_error)?;
+        Ok(ok(deleted))
+    }
+}
+
+/// The value a NOT NULL column without a default gets in non-strict mode.
+fn zero_value(ty: &myriad_storage::ColumnType) -> myriad_storage::Datum {
+    use myriad_storage::{ColumnType as T, Datum as D};
+    match ty {
+        T::Int { unsigned: true, .. } => D::UInt(0),
+        T::Int { .. } => D::Int(0),
+        T::Decimal { .. } => D::Decimal(0),
+        T::Float | T::Double => D::Double(0.0),
+        T::Date => D::Date {
+            year: 0,
+            month: 0,
+            day: 0,
+        },
+        T::DateTime | T::Timestamp => D::DateTime {
+            year: 0,
+            month: 0,
+            day: 0,
+            hour: 0,
+            minute: 0,
+            second: 0,
+            micros: 0,
+        },
+        _ => D::Bytes(Vec::new()),
+    }
+}
+
+/// COUNT / SUM / MIN / MAX / AVG over the rows, without GROUP BY: one row.
+fn aggregate(
+    plan: &tables::TableSelect,
+    types: &[SqlType],
+    rows: Vec<(myriad_storage::RowId, Vec<Datum>)>,
+    env: &mut ExecEnv,
+) -> Result<QueryResult, SqlError> {
+    use tables::AggKind;
+    let mut columns = Vec::new();
+    let mut values = Vec::new();
+    for agg in &plan.aggregates {
+        let arg_type = agg
+            .arg
+            .as_ref()
+            .map(|a| a.sql_type(env, types))
+            .unwrap_or(SqlType::Null);
+        let mut inputs: Vec<Datum> = Vec::new();
+        if agg.kind != AggKind::CountStar {
+            for (_, row) in &rows {
+                let v = agg
+                    .arg
+                    .as_ref()
+                    .map(|a| a.eval(env, row))
+                    .transpose()?
+                    .unwrap_or(Datum::Null);
+                if !v.is_null() {
+                    inputs.push(v);
+                }
+            }
+            if agg.distinct {
+                let mut unique: Vec<Datum> = Vec::new();
+                for v in inputs {
+                    if !unique.iter().any(|u| {
+                        eval::compare(u, &v, &mut Vec::new()) == Some(std::cmp::Ordering::Equal)
+                    }) {
+                        unique.push(v);
+                    }
+                }
+                inputs = unique;
+            }
+        }
+        let (ty, value) = match agg.kind {
+            AggKind::CountStar => (
+                SqlType::Int {
+                    unsigned: false,
+                    len: 21,
+                },
+                Datum::Int(rows.len() as i64),
+            ),
+            AggKind::Count => (
+                SqlType::Int {
+                    unsigned: false,
+                    len: 21,
+                },
+                Datum::Int(inputs.len() as i64),
+            ),
+            AggKind::Min | AggKind::Max => {
+                let mut best: Option<Datum> = None;
+                for v in inputs {
+                    let better = match &best {
+                        None => true,
+                        Some(b) => {
+                            let o = eval::compare(&v, b, &mut env.warnings)
+                                .unwrap_or(std::cmp::Ordering::Equal);
+                            (agg.kind == AggKind::Min && o == std::cmp::Ordering::Less)
+                                || (agg.kind == AggKind::Max && o == std::cmp::Ordering::Greater)
+                        }
+                    };
+                    if better {
+                        best = Some(v);
+                    }
+                }
+                (arg_type, best.unwrap_or(Datum::Null))
+            }
+            AggKind::Sum | AggKind::Avg => {
+                let exact = matches!(arg_type, SqlType::Int { .. } | SqlType::Decimal { .. });
+                let scale = match arg_type {
+                    SqlType::Decimal { scale, .. } => scale,
+                    _ => 0,
+                };
+                if inputs.is_empty() {
+                    let ty = if exact {
+                        SqlType::Decimal {
+                            precision: 38,
+                            scale,
+                        }
+                    } else {
+                        SqlType::Double
+                    };
+                    (ty, Datum::Null)
+                } else if exact {
+                    let mut sum = rust_decimal::Decimal::ZERO;
+                    for v in &inputs {
+                        sum += v.to_decimal(&mut env.warnings).unwrap_or_default();
+                    }
+                    if agg.kind == AggKind::Sum {
+                        (
+                            SqlType::Decimal {
+                                precision: 38,
+                                scale,
+                            },
+                            Datum::Dec(sum),
+                        )
+                    } else {
+                        let avg_scale = scale + env.state.div_precision_increment;
+                        let avg = sum / rust_decimal::Decimal::from(inputs.len() as u64);
+                        (
+                            SqlType::Decimal {
+                                precision: 38,
+                                scale: avg_scale,
+                            },
+                            Datum::Dec(avg),
+                        )
+                    }
+                } else {
+                    let sum: f64 = inputs
+                        .iter()
+                        .map(|v| v.to_double(&mut Vec::new()).unwrap_or(0.0))
+                        .sum();
+                    let value = if agg.kind == AggKind::Sum {
+                        sum
+                    } else {
+                        sum / inputs.len() as f64
+                    };
+                    (SqlType::Double, Datum::Double(value))
+                }
+            }
+        };
+        let column = match (&agg.arg, agg.kind) {
+            // MIN and MAX of a column keep the column's type.
+            (Some(Expr::Column(index)), AggKind::Min | AggKind::Max) => {
+                let mut c = tables::column_meta(&plan.source.table, *index, &agg.name);
+                c.flags &= !(column_flags::NOT_NULL
+                    | column_flags::PRI_KEY
+                    | column_flags::UNIQUE_KEY
+                    | column_flags::MULTIPLE_KEY
+                    | column_flags::AUTO_INCREMENT);
+                c
+            }
+            _ => result_column(&agg.name, ty),
+        };
+        columns.push(column);
+        values.push(value.into_value(ty, &mut env.warnings));
+    }
+    Ok(QueryResult::Rows {
+        columns: Arc::new(columns),
+        rows: vec![values],
+        warnings: 0,
+    })
 }

@@ -1,3 +1,938 @@
 //! On-disk tables: the datadir catalog, one file per table (definition, rows and indexes in
-//! fixed-size pages), B+tree indexes, the redo log and crash recovery. Every page is read and
-//! written through `myriad_cache`'s block cache; tables are opened through its table cache.
+//! 16 KiB checksummed pages), B+tree indexes, the redo log and crash recovery. Every page is
+//! read and written through `myriad_cache`'s [`BlockCache`]; files are opened only through
+//! its [`FileCache`]; tables are opened only through its [`TableCache`].
+//!
+//! # Using it (the SQL layer's view)
+//!
+//! ```
+//! use myriad_storage::*;
+//! use std::ops::Bound;
+//! # let dir = tempfile::tempdir().unwrap();
+//! let storage = Storage::open(StorageConfig { datadir: dir.path().into(), ..Default::default() })?;
+//! storage.create_database("shop")?;
+//! let mut id = ColumnDef::new("id", ColumnType::Int { width: IntWidth::Int, unsigned: false }).not_null();
+//! id.auto_increment = true;
+//! let name = ColumnDef::new("name", ColumnType::Varchar { len: 40, collation: Collation::Utf8mb4GeneralCi });
+//! let def = TableDef {
+//!     columns: vec![id, name],
+//!     indexes: vec![
+//!         IndexDef { name: "PRIMARY".into(), kind: IndexKind::Primary, columns: vec![0] },
+//!         IndexDef { name: "by_name".into(), kind: IndexKind::NonUnique, columns: vec![1] },
+//!     ],
+//!     options: vec![("ENGINE".into(), "InnoDB".into())],
+//! };
+//! storage.create_table("shop", "items", &def)?;
+//!
+//! // Writes happen in a statement: all of it or nothing reaches the log.
+//! let items = storage.open_table("shop", "items")?;
+//! let mut stmt = storage.begin();
+//! let out = items.insert(&mut stmt, &[Datum::Null, Datum::Bytes(b"Apple".to_vec())])?;
+//! assert_eq!(out.generated_auto_increment, Some(1));
+//! items.insert(&mut stmt, &[Datum::Null, Datum::Bytes(b"pear".to_vec())])?;
+//! stmt.commit()?; // durable when it returns (flush_log_at_trx_commit = 1)
+//!
+//! // Point lookup on the primary key, and a range on a secondary index (case-insensitive).
+//! let (row_id, row) = items.lookup_primary(&[Datum::Int(2)])?.unwrap();
+//! assert_eq!(row[1], Datum::Bytes(b"pear".to_vec()));
+//! let apple = [Datum::Bytes(b"APPLE".to_vec())];
+//! let hits: Vec<_> = items
+//!     .index_scan(1, Bound::Included(&apple), Bound::Included(&apple), Direction::Forward)?
+//!     .collect::<Result<_, _>>()?;
+//! assert_eq!(hits.len(), 1);
+//!
+//! // Update and delete by row id (found by a lookup or a scan).
+//! let mut stmt = storage.begin();
+//! items.update(&mut stmt, row_id, &[Datum::Int(2), Datum::Bytes(b"Pear".to_vec())])?;
+//! stmt.commit()?;
+//! assert_eq!(items.scan()?.count(), 2);
+//! assert!(items.check()?.is_ok());
+//! # Ok::<(), StorageError>(())
+//! ```
+//!
+//! - A duplicate key is `StorageError::DuplicateKey { index, key, .. }`, already formatted
+//!   for MySQL's error 1062; nothing changed, and the statement may go on (INSERT IGNORE) or
+//!   be dropped (rolled back).
+//! - `StorageError::Stale` means DDL replaced the table under a handle: open it again.
+//! - Datums must match the column types (see [`Datum`]); the SQL layer converts first.
+//! - Strings compare like MySQL: [`compare_strings`] / [`compare_datums`] are the same
+//!   comparisons the index keys encode.
+//!
+//! # Layout on disk
+//!
+//! ```text
+//! <datadir>/<database>/            a directory per database (names @xx-escaped)
+//! <datadir>/<database>/<table>.myt one file per table: pages, see `page` and `btree`
+//! <datadir>/#redo/<start lsn>.log  redo log segments, see `redo`
+//! <datadir>/#redo/checkpoint       the checkpoint LSN
+//! ```
+//!
+//! # Durability
+//!
+//! Statements log page differences (see `redo`), so recovery replays pages, not SQL, and
+//! opens only the files the log names. A page reaches its file only after the log that
+//! describes it is durable (the block cache calls [`BlockIo::flush_log`] first). DDL is
+//! durable by itself: the files are written and fsynced (with their directory) before the
+//! call returns, and a table is flushed before it is renamed, so no log record needs an old
+//! name. Checkpoints run in the background once `checkpoint_log_bytes` of log accumulate.
+
+pub mod codec;
+pub mod keycode;
+pub mod page;
+pub mod types;
+
+mod btree;
+mod redo;
+mod table;
+
+pub use keycode::{compare_datums, compare_strings};
+pub use table::{CheckReport, Direction, IndexScan, InsertOutcome, RowScan, Statement, Table};
+pub use types::*;
+
+use myriad_cache::{BlockCache, BlockCacheStats, BlockIo, FileCache, FileId, TableCache};
+use page::*;
+use parking_lot::{Mutex, RwLock};
+use redo::RedoLog;
+use std::collections::HashMap;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use table::TableInner;
+
+/// Settings, named after the MySQL variables they mirror.
+#[derive(Debug, Clone)]
+pub struct StorageConfig {
+    pub datadir: PathBuf,
+    /// `key_buffer_size`: bytes of the block cache.
+    pub block_cache_bytes: usize,
+    /// `innodb_flush_log_at_trx_commit`: 1 = fsync at commit (group commit), 2 = write at
+    /// commit and fsync once a second, 0 = write and fsync once a second.
+    pub flush_log_at_trx_commit: u8,
+    /// `open_files_limit`: kernel descriptors for table files.
+    pub open_files_limit: usize,
+    /// `table_open_cache`: idle open tables kept.
+    pub table_open_cache: usize,
+    /// `lock_wait_timeout` for a table's writer lock.
+    pub lock_wait_timeout: Duration,
+    /// Log bytes after which a background checkpoint runs (bounds recovery time).
+    pub checkpoint_log_bytes: u64,
+}
+
+impl Default for StorageConfig {
+    fn default() -> Self {
+        StorageConfig {
+            datadir: PathBuf::from("data"),
+            block_cache_bytes: 128 << 20,
+            flush_log_at_trx_commit: 1,
+            open_files_limit: 4000,
+            table_open_cache: 4000,
+            lock_wait_timeout: Duration::from_secs(50),
+            checkpoint_log_bytes: 256 << 20,
+        }
+    }
+}
+
+/// What the engine shares with every open table and statement.
+pub(crate) struct Shared {
+    pub(crate) datadir: PathBuf,
+    pub(crate) cache: BlockCache,
+    pub(crate) files: Arc<FileCache>,
+    pub(crate) log: Arc<RedoLog>,
+    pub(crate) config: StorageConfig,
+    checkpoint_lock: Mutex<()>,
+    checkpoints: AtomicU64,
+}
+
+impl Shared {
+    fn checkpoint(&self) -> Result<()> {
+        let _one_at_a_time = self.checkpoint_lock.lock();
+        let lsn = self.log.begin_checkpoint();
+        self.cache.flush_all()?;
+        self.files.sync_written()?;
+        self.log.finish_checkpoint(lsn)?;
+        self.checkpoints.fetch_add(1, Ordering::Relaxed);
+        Ok(())
+    }
+}
+
+/// The block cache's view of table files: checksums on the way in and out, the WAL rule.
+struct PageIo {
+    files: Arc<FileCache>,
+    log: Arc<RedoLog>,
+}
+
+impl BlockIo for PageIo {
+    fn read_block(&self, file: FileId, block: u64, buf: &mut [u8]) -> io::Result<()> {
+        self.files.read_at(file, buf, block * PAGE_SIZE as u64)?;
+        verify(buf, block as u32, Some(file)).map_err(|e| {
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("table file {file}: {e}"),
+            )
+        })
+    }
+    fn write_block(&self, file: FileId, block: u64, buf: &[u8]) -> io::Result<()> {
+        let mut copy = buf.to_vec();
+        stamp_checksum(&mut copy);
+        self.files.write_at(file, &copy, block * PAGE_SIZE as u64)
+    }
+    fn flush_log(&self, lsn: u64) -> io::Result<()> {
+        self.log.flush_to(lsn, true)
+    }
+}
+
+/// What recovery did.
+#[derive(Debug, Clone, Default)]
+pub struct RecoveryStats {
+    pub groups_replayed: u64,
+    pub pages_applied: u64,
+    /// Table files the log named and recovery opened.
+    pub files_opened: u64,
+    pub duration: Duration,
+}
+
+type TableKey = (String, String);
+
+struct StorageInner {
+    shared: Arc<Shared>,
+    tables: TableCache<TableKey, TableInner>,
+    /// DDL takes it exclusively; opening a table not in the table cache takes it shared.
+    catalog: RwLock<()>,
+    stop: Arc<AtomicBool>,
+    background: Mutex<Option<std::thread::JoinHandle<()>>>,
+    provisional_ids: AtomicU64,
+    recovery: RecoveryStats,
+}
+
+impl Drop for StorageInner {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Release);
+        if let Some(h) = self.background.lock().take() {
+            let _ = h.join();
+        }
+        // Write (not sync) what is buffered, as a process exit would leave it in the kernel.
+        let _ = self
+            .shared
+            .log
+            .flush_to(self.shared.log.current_lsn(), false);
+    }
+}
+
+/// The storage engine: catalog, tables, statements. Cheap to clone.
+#[derive(Clone)]
+pub struct Storage {
+    inner: Arc<StorageInner>,
+}
+
+/// Escape a database or table name for the file system: `[A-Za-z0-9_]` stay, every other
+/// byte becomes `@xx`.
+fn encode_name(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for b in name.bytes() {
+        if b.is_ascii_alphanumeric() || b == b'_' {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("@{b:02x}"));
+        }
+    }
+    out
+}
+
+fn decode_name(file: &str) -> Option<String> {
+    let bytes = file.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'@' {
+            let hex = file.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+fn sync_dir(dir: &Path) -> io::Result<()> {
+    fs::File::open(dir)?.sync_all()
+}
+
+fn check_name(kind: &str, name: &str) -> Result<()> {
+    if name.is_empty() || name.len() > 64 || name.contains('\0') || name.ends_with(' ') {
+        return Err(StorageError::InvalidDefinition(format!(
+            "Incorrect {kind} name '{name}'"
+        )));
+    }
+    Ok(())
+}
+
+/// Internal (temporary) tables start with NUL, which SQL names cannot hold.
+const INTERNAL_PREFIX: char = '\0';
+
+fn new_space_id() -> u64 {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    // Below 2^63 (provisional ids live above) and never 0.
+    ((nanos << 8).wrapping_add(COUNTER.fetch_add(1, Ordering::Relaxed)) & (u64::MAX >> 1)) | 1
+}
+
+impl Storage {
+    /// Open (or create) the datadir, replay the redo log, start the background flusher.
+    pub fn open(config: StorageConfig) -> Result<Storage> {
+        let started = Instant::now();
+        fs::create_dir_all(&config.datadir)?;
+        let (log, groups) = RedoLog::open(&config.datadir.join("#redo"))?;
+        let log = Arc::new(log);
+        let files = Arc::new(FileCache::new(config.open_files_limit));
+        let io = Arc::new(PageIo {
+            files: Arc::clone(&files),
+            log: Arc::clone(&log),
+        });
+        let shared = Arc::new(Shared {
+            datadir: config.datadir.clone(),
+            cache: BlockCache::new(config.block_cache_bytes, PAGE_SIZE, io),
+            files,
+            log,
+            config: config.clone(),
+            checkpoint_lock: Mutex::new(()),
+            checkpoints: AtomicU64::new(0),
+        });
+        let mut storage = StorageInner {
+            tables: TableCache::new(config.table_open_cache),
+            shared,
+            catalog: RwLock::new(()),
+            stop: Arc::new(AtomicBool::new(false)),
+            background: Mutex::new(None),
+            provisional_ids: AtomicU64::new(1 << 63),
+            recovery: RecoveryStats::default(),
+        };
+        if !groups.is_empty() {
+            let mut stats = recover(&storage, groups)?;
+            storage.shared.checkpoint()?;
+            stats.duration = started.elapsed();
+            storage.recovery = stats;
+        }
+        let storage = Storage {
+            inner: Arc::new(storage),
+        };
+        storage.start_background();
+        Ok(storage)
+    }
+
+    fn start_background(&self) {
+        let shared = Arc::downgrade(&self.inner.shared);
+        let stop = Arc::clone(&self.inner.stop);
+        let handle = std::thread::Builder::new()
+            .name("myriad-log-flusher".into())
+            .spawn(move || {
+                let mut last_sync = Instant::now();
+                while !stop.load(Ordering::Acquire) {
+                    std::thread::sleep(Duration::from_millis(50));
+                    let Some(shared) = shared.upgrade() else {
+                        return;
+                    };
+                    if last_sync.elapsed() >= Duration::from_secs(1) {
+                        last_sync = Instant::now();
+                        let _ = shared.log.flush_to(shared.log.current_lsn(), true);
+                    }
+                    let pending = shared
+                        .log
+                        .current_lsn()
+                        .saturating_sub(shared.log.checkpoint_lsn());
+                    if pending >= shared.config.checkpoint_log_bytes {
+                        let _ = shared.checkpoint();
+                    }
+                }
+            })
+            .ok();
+        *self.inner.background.lock() = handle;
+    }
+
+    /// What recovery did when this datadir was opened.
+    pub fn recovery_stats(&self) -> &RecoveryStats {
+        &self.inner.recovery
+    }
+
+    /// Start a statement (the unit of atomicity and durability).
+    pub fn begin(&self) -> Statement {
+        Statement::new(Arc::clone(&self.inner.shared))
+    }
+
+    /// Write every dirty page and move the checkpoint (bounds recovery; FLUSH TABLES).
+    pub fn checkpoint(&self) -> Result<()> {
+        self.inner.shared.checkpoint()
+    }
+
+    /// Stop the background thread and checkpoint (a clean shutdown needs no recovery).
+    pub fn shutdown(&self) -> Result<()> {
+        self.inner.stop.store(true, Ordering::Release);
+        if let Some(h) = self.inner.background.lock().take() {
+            let _ = h.join();
+        }
+        self.checkpoint()
+    }
+
+    fn db_dir(&self, db: &str) -> PathBuf {
+        self.inner.shared.datadir.join(encode_name(db))
+    }
+
+    fn table_path(&self, db: &str, name: &str) -> PathBuf {
+        table_path(&self.inner.shared.datadir, db, name)
+    }
+
+    // ---- databases ----
+
+    pub fn create_database(&self, db: &str) -> Result<()> {
+        check_name("database", db)?;
+        let _c = self.inner.catalog.write();
+        let dir = self.db_dir(db);
+        match fs::create_dir(&dir) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                return Err(StorageError::DatabaseExists(db.into()))
+            }
+            Err(e) => return Err(e.into()),
+        }
+        sync_dir(&self.inner.shared.datadir)?;
+        Ok(())
+    }
+
+    pub fn database_exists(&self, db: &str) -> bool {
+        self.db_dir(db).is_dir()
+    }
+
+    /// Databases, sorted.
+    pub fn list_databases(&self) -> Result<Vec<String>> {
+        let mut out = Vec::new();
+        for e in fs::read_dir(&self.inner.shared.datadir)? {
+            let e = e?;
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.starts_with('#') || !e.file_type()?.is_dir() {
+                continue;
+            }
+            if let Some(n) = decode_name(&name) {
+                out.push(n);
+            }
+        }
+        out.sort();
+        Ok(out)
+    }
+
+    /// Drop a database and every table in it.
+    pub fn drop_database(&self, db: &str) -> Result<()> {
+        if !self.database_exists(db) {
+            return Err(StorageError::NoSuchDatabase(db.into()));
+        }
+        for t in self.list_tables(db)? {
+            match self.drop_table(db, &t) {
+                Ok(()) | Err(StorageError::NoSuchTable(..)) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        let _c = self.inner.catalog.write();
+        fs::remove_dir_all(self.db_dir(db))?;
+        sync_dir(&self.inner.shared.datadir)?;
+        Ok(())
+    }
+
+    // ---- tables ----
+
+    /// Tables of a database, sorted.
+    pub fn list_tables(&self, db: &str) -> Result<Vec<String>> {
+        let dir = self.db_dir(db);
+        let entries = match fs::read_dir(&dir) {
+            Ok(e) => e,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Err(StorageError::NoSuchDatabase(db.into()))
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let mut out = Vec::new();
+        for e in entries {
+            let name = e?.file_name().to_string_lossy().into_owned();
+            if name.starts_with('#') {
+                continue;
+            }
+            if let Some(n) = name.strip_suffix(".myt").and_then(decode_name) {
+                out.push(n);
+            }
+        }
+        out.sort();
+        Ok(out)
+    }
+
+    pub fn table_exists(&self, db: &str, name: &str) -> bool {
+        self.inner
+            .tables
+            .get(&(db.to_string(), name.to_string()))
+            .is_some_and(|t| !t.stale.load(Ordering::Acquire))
+            || self.table_path(db, name).is_file()
+    }
+
+    /// A table's definition.
+    pub fn table_def(&self, db: &str, name: &str) -> Result<Arc<TableDef>> {
+        Ok(Arc::clone(self.open_table(db, name)?.def()))
+    }
+
+    /// Open a table through the table cache (a hit takes no catalog lock).
+    pub fn open_table(&self, db: &str, name: &str) -> Result<Table> {
+        let key = (db.to_string(), name.to_string());
+        if let Some(t) = self.inner.tables.get(&key) {
+            if !t.stale.load(Ordering::Acquire) {
+                return Ok(Table { inner: t });
+            }
+        }
+        let _c = self.inner.catalog.read();
+        self.open_table_locked(key)
+    }
+
+    fn open_table_locked(&self, key: TableKey) -> Result<Table> {
+        loop {
+            let t = self
+                .inner
+                .tables
+                .get_or_open(&key, || self.load_table(&key.0, &key.1))?;
+            if t.stale.load(Ordering::Acquire) {
+                // A DDL finished with it; drop the stale entry and load afresh.
+                self.inner.tables.remove(&key);
+                continue;
+            }
+            return Ok(Table { inner: t });
+        }
+    }
+
+    fn load_table(&self, db: &str, name: &str) -> Result<TableInner> {
+        let path = self.table_path(db, name);
+        if !path.is_file() {
+            return Err(if self.database_exists(db) {
+                StorageError::NoSuchTable(db.into(), name.into())
+            } else {
+                StorageError::NoSuchDatabase(db.into())
+            });
+        }
+        let shared = &self.inner.shared;
+        let (space, def) = read_file_header(shared, &self.inner.provisional_ids, &path)?;
+        shared.files.register(space, path);
+        Ok(TableInner {
+            shared: Arc::clone(shared),
+            db: db.into(),
+            name: name.into(),
+            space,
+            def: Arc::new(def),
+            latch: RwLock::new(()),
+            writer: Arc::new(Mutex::new(())),
+            stale: AtomicBool::new(false),
+        })
+    }
+
+    /// Create a table (durable when this returns).
+    pub fn create_table(&self, db: &str, name: &str, def: &TableDef) -> Result<()> {
+        check_name("table", name)?;
+        def.validate()?;
+        let _c = self.inner.catalog.write();
+        self.create_table_locked(db, name, def)
+    }
+
+    fn create_table_locked(&self, db: &str, name: &str, def: &TableDef) -> Result<()> {
+        let dir = self.db_dir(db);
+        if !dir.is_dir() {
+            return Err(StorageError::NoSuchDatabase(db.into()));
+        }
+        let path = self.table_path(db, name);
+        if path.exists() {
+            return Err(StorageError::TableExists(db.into(), name.into()));
+        }
+        let def_bytes = codec::encode_def(def);
+        if def_bytes.len() > PAGE_SIZE - file_header::DEF {
+            return Err(StorageError::TooBig(
+                "table definition does not fit its page".into(),
+            ));
+        }
+        let shared = &self.inner.shared;
+        let space = new_space_id();
+        match shared.files.create(space, path.clone()) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                return Err(StorageError::TableExists(db.into(), name.into()))
+            }
+            Err(e) => return Err(e.into()),
+        }
+        let result = (|| -> Result<()> {
+            let n_index = def.indexes.len();
+            let page_count = 3 + n_index as u32;
+            for page_no in 0..page_count {
+                let b = shared.cache.create(space, page_no as u64)?;
+                b.begin_write();
+                {
+                    let mut p = b.write();
+                    match page_no {
+                        0 => {
+                            init_header(&mut p, space, 0, TYPE_FILE_HEADER);
+                            p[file_header::MAGIC..file_header::MAGIC + 8]
+                                .copy_from_slice(FILE_MAGIC);
+                            put_u32(&mut p, file_header::DEF_LEN, def_bytes.len() as u32);
+                            p[file_header::DEF..file_header::DEF + def_bytes.len()]
+                                .copy_from_slice(&def_bytes);
+                        }
+                        1 => {
+                            init_header(&mut p, space, 1, TYPE_META);
+                            put_u32(&mut p, meta::PAGE_COUNT, page_count);
+                            put_u32(&mut p, meta::FREE_HEAD, 0);
+                            put_u64(&mut p, meta::NEXT_ROW_ID, 1);
+                            put_u64(&mut p, meta::AUTO_INCREMENT, 1);
+                            put_u64(&mut p, meta::ROW_COUNT, 0);
+                            put_u32(&mut p, meta::INDEX_COUNT, n_index as u32);
+                        }
+                        _ => {
+                            init_header(&mut p, space, page_no, TYPE_LEAF);
+                            btree::init_node(&mut p, TYPE_LEAF, 0);
+                        }
+                    }
+                }
+                shared.cache.mark_dirty(&b, 0);
+                b.end_write();
+            }
+            shared.cache.flush_file(space)?;
+            shared.files.sync(space)?;
+            sync_dir(path.parent().unwrap_or(Path::new(".")))?;
+            Ok(())
+        })();
+        if let Err(e) = result {
+            shared.cache.discard_file(space);
+            shared.files.forget(space);
+            let _ = fs::remove_file(&path);
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// Open a table and take its writer lock for DDL (retrying if another DDL replaced it).
+    fn lock_for_ddl(
+        &self,
+        db: &str,
+        name: &str,
+    ) -> Result<(
+        Table,
+        parking_lot::lock_api::ArcMutexGuard<parking_lot::RawMutex, ()>,
+    )> {
+        for _ in 0..16 {
+            let table = self.open_table(db, name)?;
+            let guard = table
+                .inner
+                .writer
+                .try_lock_arc_for(self.inner.shared.config.lock_wait_timeout)
+                .ok_or(StorageError::LockWaitTimeout)?;
+            if !table.is_stale() {
+                return Ok((table, guard));
+            }
+        }
+        Err(StorageError::LockWaitTimeout)
+    }
+
+    /// Forget a table whose writer lock, catalog lock and latch the caller holds.
+    fn retire(&self, t: &TableInner, delete_file: bool) -> Result<()> {
+        t.stale.store(true, Ordering::Release);
+        self.inner.tables.remove(&(t.db.clone(), t.name.clone()));
+        let shared = &self.inner.shared;
+        if delete_file {
+            shared.cache.discard_file(t.space);
+            shared.files.forget(t.space);
+            let path = self.table_path(&t.db, &t.name);
+            fs::remove_file(&path)?;
+            sync_dir(path.parent().unwrap_or(Path::new(".")))?;
+        }
+        Ok(())
+    }
+
+    /// Drop a table (durable when this returns).
+    pub fn drop_table(&self, db: &str, name: &str) -> Result<()> {
+        let (table, _writer) = self.lock_for_ddl(db, name)?;
+        let _c = self.inner.catalog.write();
+        let _latch = table.inner.latch.write();
+        self.retire(&table.inner, true)
+    }
+
+    /// Empty a table (a fresh file with the same definition; AUTO_INCREMENT restarts).
+    pub fn truncate_table(&self, db: &str, name: &str) -> Result<()> {
+        let (table, _writer) = self.lock_for_ddl(db, name)?;
+        let _c = self.inner.catalog.write();
+        let _latch = table.inner.latch.write();
+        self.retire(&table.inner, true)?;
+        self.create_table_locked(db, name, &table.inner.def)
+    }
+
+    /// Rename a table, also into another database (durable when this returns).
+    pub fn rename_table(&self, db: &str, name: &str, new_db: &str, new_name: &str) -> Result<()> {
+        check_name("table", new_name)?;
+        let (table, _writer) = self.lock_for_ddl(db, name)?;
+        let _c = self.inner.catalog.write();
+        if !self.db_dir(new_db).is_dir() {
+            return Err(StorageError::NoSuchDatabase(new_db.into()));
+        }
+        let new_path = self.table_path(new_db, new_name);
+        if new_path.exists() {
+            return Err(StorageError::TableExists(new_db.into(), new_name.into()));
+        }
+        let _latch = table.inner.latch.write();
+        let shared = &self.inner.shared;
+        let t = &table.inner;
+        // Everything the log says about this table goes to the file now, so no log record
+        // written under the old name is ever needed again.
+        shared.cache.flush_file(t.space)?;
+        shared.files.sync(t.space)?;
+        let old_path = self.table_path(db, name);
+        fs::rename(&old_path, &new_path)?;
+        sync_dir(new_path.parent().unwrap_or(Path::new(".")))?;
+        sync_dir(old_path.parent().unwrap_or(Path::new(".")))?;
+        shared.files.renamed(t.space, new_path);
+        self.retire(t, false)
+    }
+
+    /// ALTER TABLE by rewrite: a new file with `new_def`, each row passed through `convert`
+    /// (old row -> new row), indexes built by inserting, then swapped in atomically. Writers
+    /// wait; readers keep reading the old table until the swap. A duplicate key in a new
+    /// unique index fails the ALTER and leaves the table as it was.
+    pub fn alter_table(
+        &self,
+        db: &str,
+        name: &str,
+        new_def: &TableDef,
+        convert: &mut dyn FnMut(&[Datum]) -> Result<Row>,
+    ) -> Result<()> {
+        new_def.validate()?;
+        let (old, _writer) = self.lock_for_ddl(db, name)?;
+        let tmp_name = format!("{INTERNAL_PREFIX}alter-{:x}", new_space_id());
+        {
+            let _c = self.inner.catalog.write();
+            self.create_table_locked(db, &tmp_name, new_def)?;
+        }
+        let result = (|| -> Result<Table> {
+            let tmp = self.open_table(db, &tmp_name)?;
+            let mut stmt = self.begin();
+            for (n, item) in old.scan()?.enumerate() {
+                let (_, row) = item?;
+                tmp.insert(&mut stmt, &convert(&row)?)?;
+                if n % 512 == 511 {
+                    stmt.commit_no_wait()?;
+                    stmt = self.begin();
+                }
+            }
+            let next = old.next_auto_increment()?.max(tmp.next_auto_increment()?);
+            tmp.set_auto_increment(&mut stmt, next)?;
+            stmt.commit_no_wait()?;
+            let shared = &self.inner.shared;
+            shared.cache.flush_file(tmp.inner.space)?;
+            shared.files.sync(tmp.inner.space)?;
+            Ok(tmp)
+        })();
+        let tmp = match result {
+            Ok(t) => t,
+            Err(e) => {
+                let _ = self.drop_table(db, &tmp_name);
+                return Err(e);
+            }
+        };
+        let _c = self.inner.catalog.write();
+        let _latch = old.inner.latch.write();
+        let shared = &self.inner.shared;
+        let path = self.table_path(db, name);
+        fs::rename(self.table_path(db, &tmp_name), &path)?;
+        sync_dir(path.parent().unwrap_or(Path::new(".")))?;
+        self.retire(&old.inner, false)?;
+        shared.cache.discard_file(old.inner.space);
+        shared.files.forget(old.inner.space);
+        tmp.inner.stale.store(true, Ordering::Release);
+        self.inner.tables.remove(&(db.to_string(), tmp_name));
+        shared.files.renamed(tmp.inner.space, path);
+        Ok(())
+    }
+
+    // ---- status ----
+
+    /// Block cache counters (Key_*).
+    pub fn block_cache_stats(&self) -> BlockCacheStats {
+        self.inner.shared.cache.stats()
+    }
+
+    /// Status variables with MySQL's names.
+    pub fn status(&self) -> Vec<(&'static str, u64)> {
+        let b = self.inner.shared.cache.stats();
+        let t = self.inner.tables.stats();
+        let f = self.inner.shared.files.stats();
+        let log = &self.inner.shared.log;
+        vec![
+            ("Key_read_requests", b.key_read_requests),
+            ("Key_reads", b.key_reads),
+            ("Key_write_requests", b.key_write_requests),
+            ("Key_writes", b.key_writes),
+            ("Key_blocks_used", b.key_blocks_used),
+            ("Key_blocks_unused", b.key_blocks_unused),
+            ("Key_blocks_not_flushed", b.key_blocks_not_flushed),
+            ("Open_tables", t.open_tables),
+            ("Opened_tables", t.opened_tables),
+            ("Table_open_cache_hits", t.table_open_cache_hits),
+            ("Table_open_cache_misses", t.table_open_cache_misses),
+            ("Table_open_cache_overflows", t.table_open_cache_overflows),
+            ("Open_files", f.open_files),
+            ("Opened_files", f.opened_files),
+            ("Innodb_os_log_fsyncs", log.fsyncs.load(Ordering::Relaxed)),
+            ("Innodb_log_writes", log.groups.load(Ordering::Relaxed)),
+            ("Innodb_lsn_current", log.current_lsn()),
+            ("Innodb_lsn_flushed", log.durable_lsn()),
+            ("Innodb_lsn_last_checkpoint", log.checkpoint_lsn()),
+            (
+                "Innodb_checkpoints",
+                self.inner.shared.checkpoints.load(Ordering::Relaxed),
+            ),
+        ]
+    }
+}
+
+fn table_path(datadir: &Path, db: &str, name: &str) -> PathBuf {
+    let dir = datadir.join(encode_name(db));
+    match name.strip_prefix(INTERNAL_PREFIX) {
+        Some(internal) => dir.join(format!("#sql-{}.myt", encode_name(internal))),
+        None => dir.join(format!("{}.myt", encode_name(name))),
+    }
+}
+
+/// Read page 0 of a table file (through the file cache, under a provisional id) and return
+/// the space id and definition.
+fn read_file_header(
+    shared: &Shared,
+    provisional_ids: &AtomicU64,
+    path: &Path,
+) -> Result<(u64, TableDef)> {
+    let pid = provisional_ids.fetch_add(1, Ordering::Relaxed);
+    shared.files.register(pid, path.to_path_buf());
+    let mut page = vec![0u8; PAGE_SIZE];
+    let read = shared.files.read_at(pid, &mut page, 0);
+    shared.files.forget(pid);
+    read?;
+    verify(&page, 0, None)
+        .map_err(|e| StorageError::Corrupt(format!("{}: {e}", path.display())))?;
+    if page_type(&page) != TYPE_FILE_HEADER
+        || &page[file_header::MAGIC..file_header::MAGIC + 8] != FILE_MAGIC
+    {
+        return Err(StorageError::Corrupt(format!(
+            "{}: not a myriad table file",
+            path.display()
+        )));
+    }
+    let space = get_u64(&page, OFF_SPACE);
+    let len = get_u32(&page, file_header::DEF_LEN) as usize;
+    let def_bytes = page
+        .get(file_header::DEF..file_header::DEF + len)
+        .ok_or_else(|| StorageError::Corrupt(format!("{}: definition length", path.display())))?;
+    Ok((space, codec::decode_def(def_bytes)?))
+}
+
+/// Replay the redo groups after the checkpoint, opening only the files they name.
+fn recover(storage: &StorageInner, groups: Vec<redo::Group>) -> Result<RecoveryStats> {
+    let shared = &storage.shared;
+    let mut stats = RecoveryStats::default();
+    // space -> whether the file the log names is still that space.
+    let mut spaces: HashMap<u64, bool> = HashMap::new();
+    let bad = |what: &str| StorageError::Corrupt(format!("redo log: malformed {what}"));
+    for group in groups {
+        stats.groups_replayed += 1;
+        let p = &group.payload;
+        let mut pos = 0usize;
+        let take = |pos: &mut usize, n: usize| -> Result<&[u8]> {
+            let s = p.get(*pos..*pos + n).ok_or_else(|| bad("entry"))?;
+            *pos += n;
+            Ok(s)
+        };
+        while pos < p.len() {
+            let tag = take(&mut pos, 1)?[0];
+            match tag {
+                redo::ENTRY_FILE => {
+                    let space = get_u64(take(&mut pos, 8)?, 0);
+                    let db_len = get_u16(take(&mut pos, 2)?, 0) as usize;
+                    let db = String::from_utf8_lossy(take(&mut pos, db_len)?).into_owned();
+                    let name_len = get_u16(take(&mut pos, 2)?, 0) as usize;
+                    let name = String::from_utf8_lossy(take(&mut pos, name_len)?).into_owned();
+                    if spaces.contains_key(&space) {
+                        continue;
+                    }
+                    let path = table_path(&shared.datadir, &db, &name);
+                    let valid = path.is_file()
+                        && matches!(read_file_header(shared, &storage.provisional_ids, &path), Ok((s, _)) if s == space);
+                    if valid {
+                        shared.files.register(space, path);
+                        stats.files_opened += 1;
+                    }
+                    spaces.insert(space, valid);
+                }
+                redo::ENTRY_PAGE => {
+                    let space = get_u64(take(&mut pos, 8)?, 0);
+                    let page_no = get_u32(take(&mut pos, 4)?, 0);
+                    let full = take(&mut pos, 1)?[0] == 1;
+                    let n_ranges = get_u16(take(&mut pos, 2)?, 0) as usize;
+                    let mut ranges = Vec::with_capacity(n_ranges);
+                    for _ in 0..n_ranges {
+                        let off = get_u16(take(&mut pos, 2)?, 0) as usize;
+                        let len = get_u16(take(&mut pos, 2)?, 0) as usize;
+                        if off + len > PAGE_SIZE {
+                            return Err(bad("page range"));
+                        }
+                        ranges.push((off, take(&mut pos, len)?));
+                    }
+                    if !spaces.get(&space).copied().unwrap_or(false) {
+                        continue;
+                    }
+                    let block = if full {
+                        shared.cache.create(space, page_no as u64)?
+                    } else {
+                        let b = shared.cache.get(space, page_no as u64).map_err(|e| {
+                            StorageError::Corrupt(format!(
+                                "recovery needs page {page_no} of space {space}: {e}"
+                            ))
+                        })?;
+                        if page_lsn(&b.read()) >= group.end_lsn {
+                            continue;
+                        }
+                        b
+                    };
+                    block.begin_write();
+                    {
+                        let mut page = block.write();
+                        if full {
+                            page.fill(0);
+                        }
+                        for (off, bytes) in ranges {
+                            page[off..off + bytes.len()].copy_from_slice(bytes);
+                        }
+                        put_u64(&mut page, OFF_LSN, group.end_lsn);
+                    }
+                    shared.cache.mark_dirty(&block, group.end_lsn);
+                    block.end_write();
+                    stats.pages_applied += 1;
+                }
+                _ => return Err(bad("entry tag")),
+            }
+        }
+    }
+    Ok(stats)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_through_the_file_system_encoding() {
+        for n in ["t1", "Weird name-ü", "a@b", "#sql"] {
+            assert_eq!(decode_name(&encode_name(n)).as_deref(), Some(n));
+        }
+        assert!(!encode_name("../x").contains('/'));
+    }
+}

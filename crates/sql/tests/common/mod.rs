@@ -41,42 +41,8 @@ pub fn session(engine: &Arc<Engine>) -> Session {
 
 /// A value as the text protocol would carry it (None for NULL).
 pub fn text(v: &Value) -> Option<String> {
-    Some(match v {
-        Value::Null => return None,
-        Value::Int(i) => i.to_string(),
-        Value::UInt(u) => u.to_string(),
-        Value::Double(f) => myriad_sql::eval::format_double(*f),
-        Value::Decimal(d) => d.clone(),
-        Value::Bytes(b) => String::from_utf8_lossy(b).into_owned(),
-        Value::Date { year, month, day } => format!("{year:04}-{month:02}-{day:02}"),
-        Value::DateTime {
-            year,
-            month,
-            day,
-            hour,
-            minute,
-            second,
-            micros,
-        } => {
-            let mut s = format!("{year:04}-{month:02}-{day:02} {hour:02}:{minute:02}:{second:02}");
-            if *micros > 0 {
-                s.push_str(&format!(".{micros:06}"));
-            }
-            s
-        }
-        Value::Time {
-            negative,
-            hours,
-            minute,
-            second,
-            ..
-        } => {
-            format!(
-                "{}{hours:02}:{minute:02}:{second:02}",
-                if *negative { "-" } else { "" }
-            )
-        }
-    })
+    v.to_text()
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
 }
 
 /// Run one statement; rows as text ("NULL" for NULL).

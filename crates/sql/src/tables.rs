@@ -1,0 +1,1460 @@
+//! SQL over stored tables: CREATE / DROP TABLE, INSERT, SELECT, UPDATE and DELETE on one
+//! table, with index selection.
+//!
+//! A statement is compiled against the table's definition (columns become row positions,
+//! the WHERE clause is analysed for an access path) and keeps that definition; at execution
+//! it opens the table through the storage's table cache and checks the definition is still
+//! the one it was compiled for (a prepared statement is recompiled otherwise).
+//!
+//! Access paths, best first: all columns of a unique index equal to constants (one lookup);
+//! an equality prefix of an index, optionally followed by an IN list or a range on the next
+//! column (index scans); otherwise a full scan. "Constant" means anything that does not read
+//! the row: literals, `?` parameters, variables, functions of those. The full WHERE clause
+//! is always applied to the rows an index returns, so an index only narrows, never decides.
+
+use crate::catalog::storage_error;
+use crate::error::SqlError;
+use crate::eval::{self, Datum, SqlType, Warning};
+use crate::expr::{CmpOp, ColumnScope, Compiler, Env, Expr};
+use crate::result::{charsets, column_flags, Column, ColumnType as WireType};
+use myriad_storage as st;
+use rust_decimal::prelude::ToPrimitive;
+use rust_decimal::Decimal;
+use sqlparser::ast;
+use std::cmp::Ordering;
+use std::ops::Bound;
+use std::sync::Arc;
+
+/// A table reference resolved at compile time.
+#[derive(Debug, Clone)]
+pub struct TableRef {
+    pub database: String,
+    pub name: String,
+    /// The alias (or the name) columns are qualified with.
+    pub alias: String,
+    pub def: Arc<st::TableDef>,
+}
+
+#[derive(Debug, Clone)]
+pub enum Tail {
+    None,
+    In(Vec<Expr>),
+    Range {
+        lower: Option<(Expr, bool)>,
+        upper: Option<(Expr, bool)>,
+    },
+}
+
+#[derive(Debug, Clone)]
+pub enum Access {
+    Full,
+    Index {
+        index_no: usize,
+        eq: Vec<Expr>,
+        tail: Tail,
+    },
+}
+
+/// Which rows a statement reads: a table, an access path and the full filter.
+#[derive(Debug, Clone)]
+pub struct RowSource {
+    pub table: TableRef,
+    pub access: Access,
+    pub filter: Option<Expr>,
+}
+
+#[derive(Debug, Clone)]
+pub enum OutputItem {
+    /// A stored column shown as is (its metadata comes from the definition).
+    Column {
+        index: usize,
+        name: String,
+    },
+    Expr {
+        expr: Expr,
+        name: String,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AggKind {
+    CountStar,
+    Count,
+    Sum,
+    Min,
+    Max,
+    Avg,
+}
+
+/// An aggregate select without GROUP BY: one row.
+#[derive(Debug, Clone)]
+pub struct Aggregate {
+    pub kind: AggKind,
+    pub arg: Option<Expr>,
+    pub name: String,
+    pub distinct: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct TableSelect {
+    pub source: RowSource,
+    pub items: Vec<OutputItem>,
+    pub aggregates: Vec<Aggregate>,
+    pub distinct: bool,
+    pub order_by: Vec<(Expr, bool)>,
+    pub limit: Option<Expr>,
+    pub offset: Option<Expr>,
+}
+
+#[derive(Debug, Clone)]
+pub struct InsertPlan {
+    pub table: TableRef,
+    /// Row positions of the listed columns.
+    pub columns: Vec<usize>,
+    pub rows: Vec<Vec<Option<Expr>>>,
+    pub ignore: bool,
+    pub replace: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct UpdatePlan {
+    pub source: RowSource,
+    pub assignments: Vec<(usize, Expr)>,
+    pub order_by: Vec<(Expr, bool)>,
+    pub limit: Option<Expr>,
+}
+
+#[derive(Debug, Clone)]
+pub struct DeletePlan {
+    pub source: RowSource,
+    pub order_by: Vec<(Expr, bool)>,
+    pub limit: Option<Expr>,
+}
+
+pub fn err_no_database() -> SqlError {
+    SqlError::new(1046, "3D000", "No database selected")
+}
+
+/// `db.table` or `table` in the current database.
+pub fn resolve_name(
+    name: &ast::ObjectName,
+    database: Option<&str>,
+) -> Result<(String, String), SqlError> {
+    let parts: Vec<String> = name
+        .0
+        .iter()
+        .map(|p| match p {
+            ast::ObjectNamePart::Identifier(i) => Ok(i.value.clone()),
+            other => Err(crate::expr::err_syntax(&other.to_string())),
+        })
+        .collect::<Result<_, _>>()?;
+    match parts.as_slice() {
+        [table] => Ok((
+            database.ok_or_else(err_no_database)?.to_string(),
+            table.clone(),
+        )),
+        [db, table] => Ok((db.clone(), table.clone())),
+        _ => Err(crate::expr::err_syntax(&name.to_string())),
+    }
+}
+
+pub fn open_ref(
+    storage: &st::Storage,
+    db: &str,
+    name: &str,
+    alias: Option<&str>,
+) -> Result<TableRef, SqlError> {
+    let def = storage.table_def(db, name).map_err(|e| match e {
+        st::StorageError::NoSuchDatabase(_) => {
+            SqlError::new(1146, "42S02", format!("Table '{db}.{name}' doesn't exist"))
+        }
+        other => storage_error(other),
+    })?;
+    Ok(TableRef {
+        database: db.to_string(),
+        name: name.to_string(),
+        alias: alias.unwrap_or(name).to_string(),
+        def,
+    })
+}
+
+impl TableRef {
+    pub fn scope(&self) -> ColumnScope {
+        ColumnScope {
+            columns: self
+                .def
+                .columns
+                .iter()
+                .map(|c| (Some(self.alias.clone()), c.name.clone()))
+                .collect(),
+        }
+    }
+
+    pub fn column_types(&self) -> Vec<SqlType> {
+        self.def
+            .columns
+            .iter()
+            .map(|c| sql_type_of(&c.ty))
+            .collect()
+    }
+
+    /// Open the table and check it still has the definition this plan was compiled for.
+    pub fn open(&self, storage: &st::Storage) -> Result<st::Table, SqlError> {
+        let table = storage
+            .open_table(&self.database, &self.name)
+            .map_err(storage_error)?;
+        if **table.def() != *self.def {
+            return Err(SqlError::new(
+                1412,
+                "HY000",
+                "Table definition has changed, please retry transaction",
+            ));
+        }
+        Ok(table)
+    }
+}
+
+// ---- types ----
+
+fn int_digits(width: st::IntWidth, unsigned: bool) -> u32 {
+    match (width, unsigned) {
+        (st::IntWidth::Tiny, _) => 4,
+        (st::IntWidth::Small, _) => 6,
+        (st::IntWidth::Medium, _) => 9,
+        (st::IntWidth::Int, _) => 11,
+        (st::IntWidth::Big, true) => 20,
+        (st::IntWidth::Big, false) => 20,
+    }
+}
+
+pub fn sql_type_of(ty: &st::ColumnType) -> SqlType {
+    match ty {
+        st::ColumnType::Int { width, unsigned } => SqlType::Int {
+            unsigned: *unsigned,
+            len: int_digits(*width, *unsigned),
+        },
+        st::ColumnType::Decimal { precision, scale } => SqlType::Decimal {
+            precision: *precision as u32,
+            scale: *scale as u32,
+        },
+        st::ColumnType::Float | st::ColumnType::Double => SqlType::Double,
+        st::ColumnType::Char { len, .. } | st::ColumnType::Varchar { len, .. } => {
+            SqlType::Str { chars: *len }
+        }
+        st::ColumnType::Text { .. } | st::ColumnType::Blob => SqlType::Str { chars: 65535 },
+        st::ColumnType::Date => SqlType::Date,
+        st::ColumnType::DateTime | st::ColumnType::Timestamp => SqlType::DateTime,
+    }
+}
+
+/// Result metadata of a stored column.
+pub fn column_meta(table: &TableRef, index: usize, name: &str) -> Column {
+    let c = &table.def.columns[index];
+    let mut flags = 0u16;
+    if !c.nullable {
+        flags |= column_flags::NOT_NULL;
+    }
+    for ix in &table.def.indexes {
+        if ix.columns.first() == Some(&index) {
+            flags |= match ix.kind {
+                st::IndexKind::Primary => column_flags::PRI_KEY,
+                st::IndexKind::Unique => column_flags::UNIQUE_KEY,
+                st::IndexKind::NonUnique => column_flags::MULTIPLE_KEY,
+            };
+        }
+    }
+    if c.auto_increment {
+        flags |= column_flags::AUTO_INCREMENT;
+    }
+    let (wire, length, charset, decimals) = match &c.ty {
+        st::ColumnType::Int { width, unsigned } => {
+            if *unsigned {
+                flags |= column_flags::UNSIGNED;
+            }
+            flags |= column_flags::NUM | column_flags::BINARY;
+            let wire = match width {
+                st::IntWidth::Tiny => WireType::Tiny,
+                st::IntWidth::Small => WireType::Short,
+                st::IntWidth::Medium => WireType::Int24,
+                st::IntWidth::Int => WireType::Long,
+                st::IntWidth::Big => WireType::LongLong,
+            };
+            (wire, int_digits(*width, *unsigned), charsets::BINARY, 0)
+        }
+        st::ColumnType::Decimal { precision, scale } => {
+            flags |= column_flags::NUM | column_flags::BINARY;
+            (
+                WireType::NewDecimal,
+                *precision as u32 + 2,
+                charsets::BINARY,
+                *scale,
+            )
+        }
+        st::ColumnType::Float => {
+            flags |= column_flags::NUM | column_flags::BINARY;
+            (WireType::Float, 12, charsets::BINARY, 31)
+        }
+        st::ColumnType::Double => {
+            flags |= column_flags::NUM | column_flags::BINARY;
+            (WireType::Double, 22, charsets::BINARY, 31)
+        }
+        st::ColumnType::Char { len, .. } => {
+            (WireType::String, len * 4, charsets::UTF8MB4_GENERAL_CI, 0)
+        }
+        st::ColumnType::Varchar { len, .. } => (
+            WireType::VarString,
+            len * 4,
+            charsets::UTF8MB4_GENERAL_CI,
+            0,
+        ),
+        st::ColumnType::Text { .. } => {
+            flags |= column_flags::BLOB;
+            (WireType::Blob, 65535 * 4, charsets::UTF8MB4_GENERAL_CI, 0)
+        }
+        st::ColumnType::Blob => {
+            flags |= column_flags::BLOB | column_flags::BINARY;
+            (WireType::Blob, 65535, charsets::BINARY, 0)
+        }
+        st::ColumnType::Date => {
+            flags |= column_flags::BINARY;
+            (WireType::Date, 10, charsets::BINARY, 0)
+        }
+        st::ColumnType::DateTime => {
+            flags |= column_flags::BINARY;
+            (WireType::DateTime, 19, charsets::BINARY, 0)
+        }
+        st::ColumnType::Timestamp => {
+            flags |= column_flags::BINARY | column_flags::TIMESTAMP;
+            (WireType::Timestamp, 19, charsets::BINARY, 0)
+        }
+    };
+    Column {
+        schema: table.database.clone(),
+        table: table.alias.clone(),
+        org_table: table.name.clone(),
+        name: name.to_string(),
+        org_name: c.name.clone(),
+        charset,
+        length,
+        column_type: wire,
+        flags,
+        decimals,
+    }
+}
+
+/// A stored value as an engine value.
+pub fn from_stored(d: &st::Datum, ty: &st::ColumnType) -> Datum {
+    match d {
+        st::Datum::Null => Datum::Null,
+        st::Datum::Int(i) => Datum::Int(*i),
+        st::Datum::UInt(u) => Datum::UInt(*u),
+        st::Datum::Double(f) => Datum::Double(*f),
+        st::Datum::Decimal(unscaled) => {
+            let scale = match ty {
+                st::ColumnType::Decimal { scale, .. } => *scale as u32,
+                _ => 0,
+            };
+            Datum::Dec(Decimal::try_from_i128_with_scale(*unscaled, scale).unwrap_or(Decimal::ZERO))
+        }
+        st::Datum::Bytes(b) => Datum::Str(b.clone()),
+        st::Datum::Date { year, month, day } => Datum::Date {
+            year: *year,
+            month: *month,
+            day: *day,
+        },
+        st::Datum::DateTime {
+            year,
+            month,
+            day,
+            hour,
+            minute,
+            second,
+            micros,
+        } => Datum::DateTime {
+            year: *year,
+            month: *month,
+            day: *day,
+            hour: *hour,
+            minute: *minute,
+            second: *second,
+            micros: *micros,
+        },
+    }
+}
+
+/// Where a value is being stored, for error messages.
+pub struct Target<'a> {
+    pub column: &'a st::ColumnDef,
+    pub row: usize,
+    pub strict: bool,
+}
+
+impl Target<'_> {
+    fn out_of_range(&self, w: &mut Vec<Warning>) -> Result<(), SqlError> {
+        let message = format!(
+            "Out of range value for column '{}' at row {}",
+            self.column.name, self.row
+        );
+        if self.strict {
+            return Err(SqlError::new(1264, "22003", message));
+        }
+        w.push(Warning {
+            level: "Warning",
+            code: 1264,
+            message,
+        });
+        Ok(())
+    }
+
+    fn incorrect(&self, kind: &str, value: &Datum, w: &mut Vec<Warning>) -> Result<(), SqlError> {
+        let (code, message) = if matches!(kind, "date" | "datetime") {
+            (
+                1292,
+                format!(
+                    "Incorrect {kind} value: '{}' for column `{}` at row {}",
+                    value.to_text_lossy(),
+                    self.column.name,
+                    self.row
+                ),
+            )
+        } else {
+            (
+                1366,
+                format!(
+                    "Incorrect {kind} value: '{}' for column `{}` at row {}",
+                    value.to_text_lossy(),
+                    self.column.name,
+                    self.row
+                ),
+            )
+        };
+        if self.strict {
+            return Err(SqlError::new(code, "22007", message));
+        }
+        w.push(Warning {
+            level: "Warning",
+            code,
+            message,
+        });
+        Ok(())
+    }
+
+    fn too_long(&self, w: &mut Vec<Warning>) -> Result<(), SqlError> {
+        if self.strict {
+            return Err(SqlError::new(
+                1406,
+                "22001",
+                format!(
+                    "Data too long for column '{}' at row {}",
+                    self.column.name, self.row
+                ),
+            ));
+        }
+        w.push(Warning {
+            level: "Warning",
+            code: 1265,
+            message: format!(
+                "Data truncated for column '{}' at row {}",
+                self.column.name, self.row
+            ),
+        });
+        Ok(())
+    }
+}
+
+/// Convert a value for storing in a column, with MySQL's checks: strict mode errors
+/// (1264 out of range, 1366 incorrect value, 1406 too long, 1048 NULL), otherwise the value
+/// is adjusted and a warning recorded.
+pub fn to_stored(
+    value: &Datum,
+    target: &Target,
+    w: &mut Vec<Warning>,
+) -> Result<st::Datum, SqlError> {
+    let col = target.column;
+    if value.is_null() {
+        if !col.nullable && !col.auto_increment {
+            return Err(SqlError::new(
+                1048,
+                "23000",
+                format!("Column '{}' cannot be null", col.name),
+            ));
+        }
+        return Ok(st::Datum::Null);
+    }
+    Ok(match &col.ty {
+        st::ColumnType::Int { width, unsigned } => {
+            let mut scratch = Vec::new();
+            let wide: i128 = match value {
+                Datum::Int(i) => *i as i128,
+                Datum::UInt(u) => *u as i128,
+                Datum::Str(s) => {
+                    let text = String::from_utf8_lossy(s);
+                    let (prefix, complete) = eval::numeric_prefix(&text);
+                    if !complete || text.trim().is_empty() {
+                        target.incorrect("integer", value, w)?;
+                    }
+                    match prefix.parse::<i128>() {
+                        Ok(i) => i,
+                        Err(_) => prefix
+                            .parse::<f64>()
+                            .map(|f| f.round() as i128)
+                            .unwrap_or(0),
+                    }
+                }
+                Datum::Dec(d) => d
+                    .round_dp_with_strategy(0, rust_decimal::RoundingStrategy::MidpointAwayFromZero)
+                    .to_i128()
+                    .unwrap_or(i128::MAX),
+                other => other
+                    .to_double(&mut scratch)
+                    .map(|f| f.round() as i128)
+                    .unwrap_or(0),
+            };
+            let (lo, hi) = if *unsigned {
+                (0i128, width.unsigned_max() as i128)
+            } else {
+                let (l, h) = width.signed_range();
+                (l as i128, h as i128)
+            };
+            let clamped = wide.clamp(lo, hi);
+            if clamped != wide {
+                target.out_of_range(w)?;
+            }
+            if *unsigned {
+                st::Datum::UInt(clamped as u64)
+            } else {
+                st::Datum::Int(clamped as i64)
+            }
+        }
+        st::ColumnType::Decimal { precision, scale } => {
+            let mut scratch = Vec::new();
+            let d = match value {
+                Datum::Str(s) => {
+                    let text = String::from_utf8_lossy(s);
+                    let (_, complete) = eval::numeric_prefix(&text);
+                    if !complete {
+                        target.incorrect("decimal", value, w)?;
+                    }
+                    value.to_decimal(&mut scratch).unwrap_or(Decimal::ZERO)
+                }
+                other => other.to_decimal(&mut scratch).unwrap_or(Decimal::ZERO),
+            };
+            let mut rounded = d.round_dp_with_strategy(
+                *scale as u32,
+                rust_decimal::RoundingStrategy::MidpointAwayFromZero,
+            );
+            rounded.rescale(*scale as u32);
+            let max_int_digits = (*precision as u32).saturating_sub(*scale as u32);
+            let int_part = rounded.trunc().abs();
+            let limit = Decimal::from_i128_with_scale(10i128.pow(max_int_digits.min(27)), 0);
+            if int_part >= limit {
+                target.out_of_range(w)?;
+                let max = Decimal::from_i128_with_scale(
+                    10i128.pow((*precision as u32).min(27)) - 1,
+                    *scale as u32,
+                );
+                rounded = if rounded.is_sign_negative() {
+                    -max
+                } else {
+                    max
+                };
+            }
+            st::Datum::Decimal(rounded.mantissa())
+        }
+        st::ColumnType::Float | st::ColumnType::Double => {
+            let mut scratch = Vec::new();
+            if let Datum::Str(s) = value {
+                let text = String::from_utf8_lossy(s);
+                if !eval::numeric_prefix(&text).1 {
+                    target.incorrect("double", value, w)?;
+                }
+            }
+            let f = value.to_double(&mut scratch).unwrap_or(0.0);
+            let f = if matches!(col.ty, st::ColumnType::Float) {
+                f as f32 as f64
+            } else {
+                f
+            };
+            if !f.is_finite() {
+                target.out_of_range(w)?;
+            }
+            st::Datum::Double(f)
+        }
+        st::ColumnType::Char { len, .. } | st::ColumnType::Varchar { len, .. } => {
+            let text = value.to_text().unwrap_or_default();
+            let s = String::from_utf8_lossy(&text).into_owned();
+            let mut s = if matches!(col.ty, st::ColumnType::Char { .. }) {
+                s.trim_end_matches(' ').to_string()
+            } else {
+                s
+            };
+            if s.chars().count() > *len as usize {
+                // Only trailing spaces may be cut silently.
+                let kept: String = s.chars().take(*len as usize).collect();
+                if s[kept.len()..].chars().any(|c| c != ' ') {
+                    target.too_long(w)?;
+                }
+                s = kept;
+            }
+            st::Datum::Bytes(s.into_bytes())
+        }
+        st::ColumnType::Text { .. } | st::ColumnType::Blob => {
+            let mut bytes = value.to_text().unwrap_or_default();
+            if bytes.len() > 65_535 {
+                target.too_long(w)?;
+                bytes.truncate(65_535);
+            }
+            st::Datum::Bytes(bytes)
+        }
+        st::ColumnType::Date | st::ColumnType::DateTime | st::ColumnType::Timestamp => {
+            let parsed = match value {
+                Datum::Date { .. } | Datum::DateTime { .. } => Some(value.clone()),
+                Datum::Str(s) => crate::expr::parse_datetime(&String::from_utf8_lossy(s)),
+                _ => None,
+            };
+            let date_only = matches!(col.ty, st::ColumnType::Date);
+            match parsed {
+                Some(Datum::Date { year, month, day }) if date_only => {
+                    st::Datum::Date { year, month, day }
+                }
+                Some(Datum::DateTime {
+                    year, month, day, ..
+                }) if date_only => st::Datum::Date { year, month, day },
+                Some(Datum::Date { year, month, day }) => st::Datum::DateTime {
+                    year,
+                    month,
+                    day,
+                    hour: 0,
+                    minute: 0,
+                    second: 0,
+                    micros: 0,
+                },
+                Some(Datum::DateTime {
+                    year,
+                    month,
+                    day,
+                    hour,
+                    minute,
+                    second,
+                    micros,
+                }) => st::Datum::DateTime {
+                    year,
+                    month,
+                    day,
+                    hour,
+                    minute,
+                    second,
+                    micros,
+                },
+                _ => {
+                    target.incorrect(if date_only { "date" } else { "datetime" }, value, w)?;
+                    if date_only {
+                        st::Datum::Date {
+                            year: 0,
+                            month: 0,
+                            day: 0,
+                        }
+                    } else {
+                        st::Datum::DateTime {
+                            year: 0,
+                            month: 0,
+                            day: 0,
+                            hour: 0,
+                            minute: 0,
+                            second: 0,
+                            micros: 0,
+                        }
+                    }
+                }
+            }
+        }
+    })
+}
+
+/// An index key value for a column, only when the conversion is exact (otherwise the
+/// comparison MySQL applies is not the index order, and the caller scans instead).
+fn key_value(value: &Datum, ty: &st::ColumnType) -> Option<st::Datum> {
+    match ty {
+        st::ColumnType::Int { .. } => match value {
+            Datum::Int(i) => Some(st::Datum::Int(*i)),
+            Datum::UInt(u) => Some(st::Datum::UInt(*u)),
+            Datum::Dec(d) if d.fract().is_zero() => d.to_i64().map(st::Datum::Int),
+            Datum::Double(f) if f.fract() == 0.0 && f.abs() < 9.0e18 => {
+                Some(st::Datum::Int(*f as i64))
+            }
+            Datum::Str(s) => String::from_utf8_lossy(s)
+                .trim()
+                .parse::<i64>()
+                .ok()
+                .map(st::Datum::Int),
+            _ => None,
+        },
+        st::ColumnType::Decimal { scale, .. } => {
+            let d = match value {
+                Datum::Int(i) => Decimal::from(*i),
+                Datum::UInt(u) => Decimal::from(*u),
+                Datum::Dec(d) => *d,
+                _ => return None,
+            };
+            let mut r = d;
+            r.rescale(*scale as u32);
+            (r == d).then(|| st::Datum::Decimal(r.mantissa()))
+        }
+        st::ColumnType::Float | st::ColumnType::Double => match value {
+            Datum::Int(_) | Datum::UInt(_) | Datum::Dec(_) | Datum::Double(_) => {
+                value.to_double(&mut Vec::new()).map(st::Datum::Double)
+            }
+            _ => None,
+        },
+        st::ColumnType::Char { .. }
+        | st::ColumnType::Varchar { .. }
+        | st::ColumnType::Text { .. }
+        | st::ColumnType::Blob => match value {
+            Datum::Str(s) => Some(st::Datum::Bytes(s.clone())),
+            _ => None,
+        },
+        st::ColumnType::Date => match value {
+            Datum::Date { year, month, day } => Some(st::Datum::Date {
+                year: *year,
+                month: *month,
+                day: *day,
+            }),
+            Datum::Str(s) => match crate::expr::parse_datetime(&String::from_utf8_lossy(s)) {
+                Some(Datum::Date { year, month, day }) => {
+                    Some(st::Datum::Date { year, month, day })
+                }
+                _ => None,
+            },
+            _ => None,
+        },
+        st::ColumnType::DateTime | st::ColumnType::Timestamp => match value {
+            Datum::Str(s) => match crate::expr::parse_datetime(&String::from_utf8_lossy(s)) {
+                Some(Datum::DateTime {
+                    year,
+                    month,
+                    day,
+                    hour,
+                    minute,
+                    second,
+                    micros,
+                }) => Some(st::Datum::DateTime {
+                    year,
+                    month,
+                    day,
+                    hour,
+                    minute,
+                    second,
+                    micros,
+                }),
+                _ => None,
+            },
+            Datum::DateTime {
+                year,
+                month,
+                day,
+                hour,
+                minute,
+                second,
+                micros,
+            } => Some(st::Datum::DateTime {
+                year: *year,
+                month: *month,
+                day: *day,
+                hour: *hour,
+                minute: *minute,
+                second: *second,
+                micros: *micros,
+            }),
+            _ => None,
+        },
+    }
+}
+
+// ---- access path selection ----
+
+/// Does the expression read the row?
+fn reads_row(e: &Expr) -> bool {
+    match e {
+        Expr::Column(_) => true,
+        Expr::Literal(_) | Expr::Param(_) | Expr::SysVar { .. } | Expr::UserVar(_) => false,
+        Expr::Neg(x) | Expr::Not(x) | Expr::BitNot(x) => reads_row(x),
+        Expr::Arith { left, right, .. }
+        | Expr::Cmp { left, right, .. }
+        | Expr::Bit { left, right, .. } => reads_row(left) || reads_row(right),
+        Expr::And(a, b) | Expr::Or(a, b) | Expr::Xor(a, b) => reads_row(a) || reads_row(b),
+        Expr::IsNull { expr, .. } | Expr::IsBool { expr, .. } | Expr::Cast { expr, .. } => {
+            reads_row(expr)
+        }
+        Expr::InList { expr, list, .. } => reads_row(expr) || list.iter().any(reads_row),
+        Expr::Between {
+            expr, low, high, ..
+        } => reads_row(expr) || reads_row(low) || reads_row(high),
+        Expr::Like { expr, pattern, .. } => reads_row(expr) || reads_row(pattern),
+        Expr::Case {
+            operand,
+            whens,
+            otherwise,
+        } => {
+            operand.as_deref().is_some_and(reads_row)
+                || whens.iter().any(|(a, b)| reads_row(a) || reads_row(b))
+                || otherwise.as_deref().is_some_and(reads_row)
+        }
+        Expr::Call { args, .. } => args.iter().any(reads_row),
+        Expr::TrimChars { expr, what, .. } => reads_row(expr) || reads_row(what),
+    }
+}
+
+#[derive(Default, Clone)]
+struct ColumnFacts {
+    eq: Option<Expr>,
+    in_list: Option<Vec<Expr>>,
+    lower: Option<(Expr, bool)>,
+    upper: Option<(Expr, bool)>,
+}
+
+fn conjuncts<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
+    if let Expr::And(a, b) = e {
+        conjuncts(a, out);
+        conjuncts(b, out);
+    } else {
+        out.push(e);
+    }
+}
+
+fn collect_facts(filter: &Expr, columns: usize) -> Vec<ColumnFacts> {
+    let mut facts = vec![ColumnFacts::default(); columns];
+    let mut list = Vec::new();
+    conjuncts(filter, &mut list);
+    for c in list {
+        match c {
+            Expr::Cmp { op, left, right } => {
+                let (col, value, op) = match (left.as_ref(), right.as_ref()) {
+                    (Expr::Column(i), v) if !reads_row(v) => (*i, v, *op),
+                    (v, Expr::Column(i)) if !reads_row(v) => (
+                        *i,
+                        v,
+                        match op {
+                            CmpOp::Lt => CmpOp::Gt,
+                            CmpOp::LtEq => CmpOp::GtEq,
+                            CmpOp::Gt => CmpOp::Lt,
+                            CmpOp::GtEq => CmpOp::LtEq,
+                            other => *other,
+                        },
+                    ),
+                    _ => continue,
+                };
+                let Some(f) = facts.get_mut(col) else {
+                    continue;
+                };
+                match op {
+                    CmpOp::Eq => f.eq = Some(value.clone()),
+                    CmpOp::Gt => f.lower = Some((value.clone(), false)),
+                    CmpOp::GtEq => f.lower = Some((value.clone(), true)),
+                    CmpOp::Lt => f.upper = Some((value.clone(), false)),
+                    CmpOp::LtEq => f.upper = Some((value.clone(), true)),
+                    CmpOp::NotEq | CmpOp::NullSafeEq => {}
+                }
+            }
+            Expr::InList {
+                expr,
+                list,
+                negated: false,
+            } => {
+                if let Expr::Column(i) = expr.as_ref() {
+                    if list.iter().all(|v| !reads_row(v)) {
+                        if let Some(f) = facts.get_mut(*i) {
+                            f.in_list = Some(list.clone());
+                        }
+                    }
+                }
+            }
+            Expr::Between {
+                expr,
+                low,
+                high,
+                negated: false,
+            } => {
+                if let Expr::Column(i) = expr.as_ref() {
+                    if !reads_row(low) && !reads_row(high) {
+                        if let Some(f) = facts.get_mut(*i) {
+                            f.lower = Some(((**low).clone(), true));
+                            f.upper = Some(((**high).clone(), true));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    facts
+}
+
+/// Pick the access path for a filter over a table.
+pub fn choose_access(def: &st::TableDef, filter: Option<&Expr>) -> Access {
+    let Some(filter) = filter else {
+        return Access::Full;
+    };
+    let facts = collect_facts(filter, def.columns.len());
+    let mut best: Option<(u32, Access)> = None;
+    for (index_no, ix) in def.indexes.iter().enumerate() {
+        let mut eq = Vec::new();
+        for &c in &ix.columns {
+            match &facts[c].eq {
+                Some(v) => eq.push(v.clone()),
+                None => break,
+            }
+        }
+        let prefix = eq.len() as u32;
+        let (score, tail) = if prefix as usize == ix.columns.len() {
+            (
+                if ix.is_unique() {
+                    1000
+                } else {
+                    100 + prefix * 10 + 8
+                },
+                Tail::None,
+            )
+        } else {
+            let next = &facts[ix.columns[prefix as usize]];
+            if let Some(list) = &next.in_list {
+                (100 + prefix * 10 + 5, Tail::In(list.clone()))
+            } else if next.lower.is_some() || next.upper.is_some() {
+                (
+                    100 + prefix * 10 + 3,
+                    Tail::Range {
+                        lower: next.lower.clone(),
+                        upper: next.upper.clone(),
+                    },
+                )
+            } else if prefix > 0 {
+                (100 + prefix * 10, Tail::None)
+            } else {
+                continue;
+            }
+        };
+        if best.as_ref().is_none_or(|(s, _)| score > *s) {
+            best = Some((score, Access::Index { index_no, eq, tail }));
+        }
+    }
+    best.map(|(_, a)| a).unwrap_or(Access::Full)
+}
+
+// ---- reading rows ----
+
+/// Rows of a source that pass its filter, as (row id, engine values).
+pub fn read_rows(
+    source: &RowSource,
+    table: &st::Table,
+    env: &mut dyn Env,
+) -> Result<Vec<(st::RowId, Vec<Datum>)>, SqlError> {
+    let def = &source.table.def;
+    let mut candidates: Vec<(st::RowId, st::Row)> = Vec::new();
+    let mut full_scan = true;
+    if let Access::Index { index_no, eq, tail } = &source.access {
+        if let Some(rows) = index_rows(table, def, *index_no, eq, tail, env)? {
+            candidates = rows;
+            full_scan = false;
+        }
+    }
+    if full_scan {
+        for item in table.scan().map_err(storage_error)? {
+            candidates.push(item.map_err(storage_error)?);
+        }
+    }
+    let mut out = Vec::with_capacity(candidates.len());
+    for (row_id, row) in candidates {
+        let values: Vec<Datum> = row
+            .iter()
+            .zip(&def.columns)
+            .map(|(d, c)| from_stored(d, &c.ty))
+            .collect();
+        let keep = match &source.filter {
+            Some(f) => {
+                let v = f.eval(env, &values)?;
+                v.truth(env.warnings()) == Some(true)
+            }
+            None => true,
+        };
+        if keep {
+            out.push((row_id, values));
+        }
+    }
+    Ok(out)
+}
+
+/// Rows an index path yields; None when a value cannot be an exact key (scan instead).
+fn index_rows(
+    table: &st::Table,
+    def: &st::TableDef,
+    index_no: usize,
+    eq: &[Expr],
+    tail: &Tail,
+    env: &mut dyn Env,
+) -> Result<Option<Vec<(st::RowId, st::Row)>>, SqlError> {
+    let ix = &def.indexes[index_no];
+    let key_of = |e: &Expr,
+                  position: usize,
+                  env: &mut dyn Env|
+     -> Result<Option<Option<st::Datum>>, SqlError> {
+        let v = e.eval(env, &[])?;
+        if v.is_null() {
+            // `col = NULL` matches nothing.
+            return Ok(Some(None));
+        }
+        let ty = &def.columns[ix.columns[position]].ty;
+        Ok(key_value(&v, ty).map(Some))
+    };
+    let mut prefix = Vec::with_capacity(eq.len() + 1);
+    for (i, e) in eq.iter().enumerate() {
+        match key_of(e, i, env)? {
+            None => return Ok(None),
+            Some(None) => return Ok(Some(Vec::new())),
+            Some(Some(k)) => prefix.push(k),
+        }
+    }
+    let mut rows = Vec::new();
+    let scan_eq =
+        |key: &[st::Datum], rows: &mut Vec<(st::RowId, st::Row)>| -> Result<(), SqlError> {
+            if key.len() == ix.columns.len() && ix.is_unique() {
+                if let Some(hit) = table.lookup_unique(index_no, key).map_err(storage_error)? {
+                    rows.push(hit);
+                }
+                return Ok(());
+            }
+            let scan = table
+                .index_scan(
+                    index_no,
+                    Bound::Included(key),
+                    Bound::Included(key),
+                    st::Direction::Forward,
+                )
+                .map_err(storage_error)?;
+            for item in scan {
+                rows.push(item.map_err(storage_error)?);
+            }
+            Ok(())
+        };
+    match tail {
+        Tail::None => scan_eq(&prefix, &mut rows)?,
+        Tail::In(list) => {
+            let mut keys: Vec<Vec<st::Datum>> = Vec::new();
+            for e in list {
+                match key_of(e, eq.len(), env)? {
+                    None => return Ok(None),
+                    Some(None) => {}
+                    Some(Some(k)) => {
+                        let mut key = prefix.clone();
+                        key.push(k);
+                        if !keys.contains(&key) {
+                            keys.push(key);
+                        }
+                    }
+                }
+            }
+            let ty = &def.columns[ix.columns[eq.len()]].ty;
+            keys.sort_by(|a, b| {
+                st::compare_datums(ty, &a[eq.len()], &b[eq.len()]).unwrap_or(Ordering::Equal)
+            });
+            for key in keys {
+                scan_eq(&key, &mut rows)?;
+            }
+        }
+        Tail::Range { lower, upper } => {
+            let bound = |b: &Option<(Expr, bool)>,
+                         env: &mut dyn Env|
+             -> Result<Option<Bound<Vec<st::Datum>>>, SqlError> {
+                Ok(match b {
+                    None if prefix.is_empty() => Some(Bound::Unbounded),
+                    None => Some(Bound::Included(prefix.clone())),
+                    Some((e, inclusive)) => match key_of(e, eq.len(), env)? {
+                        None => None,
+                        Some(None) => Some(Bound::Excluded(Vec::new())),
+                        Some(Some(k)) => {
+                            let mut key = prefix.clone();
+                            key.push(k);
+                            Some(if *inclusive {
+                                Bound::Included(key)
+                            } else {
+                                Bound::Excluded(key)
+                            })
+                        }
+                    },
+                })
+            };
+            let (Some(lo), Some(hi)) = (bound(lower, env)?, bound(upper, env)?) else {
+                return Ok(None);
+            };
+            if matches!(&lo, Bound::Excluded(k) if k.is_empty())
+                || matches!(&hi, Bound::Excluded(k) if k.is_empty())
+            {
+                // A NULL bound: the comparison is never true.
+                return Ok(Some(Vec::new()));
+            }
+            let as_ref = |b: &Bound<Vec<st::Datum>>| -> Bound<Vec<st::Datum>> { b.clone() };
+            let (lo, hi) = (as_ref(&lo), as_ref(&hi));
+            let lo_ref = match &lo {
+                Bound::Included(k) => Bound::Included(k.as_slice()),
+                Bound::Excluded(k) => Bound::Excluded(k.as_slice()),
+                Bound::Unbounded => Bound::Unbounded,
+            };
+            let hi_ref = match &hi {
+                Bound::Included(k) => Bound::Included(k.as_slice()),
+                Bound::Excluded(k) => Bound::Excluded(k.as_slice()),
+                Bound::Unbounded => Bound::Unbounded,
+            };
+            let scan = table
+                .index_scan(index_no, lo_ref, hi_ref, st::Direction::Forward)
+                .map_err(storage_error)?;
+            for item in scan {
+                rows.push(item.map_err(storage_error)?);
+            }
+        }
+    }
+    Ok(Some(rows))
+}
+
+/// Sort rows by ORDER BY keys (NULLs first ascending, as MySQL does).
+pub fn sort_rows<T>(rows: &mut [(Vec<Datum>, T)], desc: &[bool]) {
+    rows.sort_by(|a, b| {
+        for (i, d) in desc.iter().enumerate() {
+            let (x, y) = (&a.0[i], &b.0[i]);
+            let o = match (x.is_null(), y.is_null()) {
+                (true, true) => Ordering::Equal,
+                (true, false) => Ordering::Less,
+                (false, true) => Ordering::Greater,
+                _ => eval::compare(x, y, &mut Vec::new()).unwrap_or(Ordering::Equal),
+            };
+            let o = if *d { o.reverse() } else { o };
+            if o != Ordering::Equal {
+                return o;
+            }
+        }
+        Ordering::Equal
+    });
+}
+
+// ---- compiling ----
+
+/// A compiler for expressions over one table.
+pub fn table_compiler<'a>(base: &Compiler<'a>, scope: &'a ColumnScope) -> Compiler<'a> {
+    Compiler {
+        source: base.source,
+        scope,
+        placeholders: base.placeholders,
+        pipes_as_concat: base.pipes_as_concat,
+    }
+}
+
+/// CREATE TABLE's definition from sqlparser's AST.
+pub fn table_def(ct: &ast::CreateTable, compiler: &Compiler) -> Result<st::TableDef, SqlError> {
+    let mut columns = Vec::new();
+    let mut indexes: Vec<st::IndexDef> = Vec::new();
+    let mut primary: Option<Vec<usize>> = None;
+    for (position, c) in ct.columns.iter().enumerate() {
+        let ty = column_type(&c.data_type)?;
+        let mut def = st::ColumnDef::new(&c.name.value, ty);
+        let mut default_expr = None;
+        for option in &c.options {
+            match &option.option {
+                ast::ColumnOption::Null => def.nullable = true,
+                ast::ColumnOption::NotNull => def.nullable = false,
+                ast::ColumnOption::Default(e) => default_expr = Some(e.clone()),
+                ast::ColumnOption::PrimaryKey(_) => {
+                    def.nullable = false;
+                    primary = Some(vec![position]);
+                }
+                ast::ColumnOption::Unique(_) => indexes.push(st::IndexDef {
+                    name: c.name.value.clone(),
+                    kind: st::IndexKind::Unique,
+                    columns: vec![position],
+                }),
+                ast::ColumnOption::DialectSpecific(tokens)
+                    if tokens
+                        .iter()
+                        .any(|t| t.to_string().eq_ignore_ascii_case("AUTO_INCREMENT")) =>
+                {
+                    def.auto_increment = true
+                }
+                ast::ColumnOption::Comment(text) => def.comment = text.clone(),
+                ast::ColumnOption::CharacterSet(_)
+                | ast::ColumnOption::Collation(_)
+                | ast::ColumnOption::OnUpdate(_) => {}
+                other => return Err(SqlError::not_supported(&format!("column option {other}"))),
+            }
+        }
+        if let Some(e) = default_expr {
+            let expr = compiler.compile(&e)?;
+            let mut w = Vec::new();
+            let v = expr.eval(&mut ConstEnv(&mut w), &[])?;
+            if v.is_null() {
+                def.default = if def.nullable {
+                    Some(st::Datum::Null)
+                } else {
+                    return Err(SqlError::new(
+                        1067,
+                        "42000",
+                        format!("Invalid default value for '{}'", def.name),
+                    ));
+                };
+            } else {
+                let target = Target {
+                    column: &def,
+                    row: 1,
+                    strict: true,
+                };
+                let stored = to_stored(&v, &target, &mut w).map_err(|_| {
+                    SqlError::new(
+                        1067,
+                        "42000",
+                        format!("Invalid default value for '{}'", def.name),
+                    )
+                })?;
+                def.default = Some(stored);
+            }
+        }
+        columns.push(def);
+    }
+    let position_of = |name: &str, columns: &[st::ColumnDef]| -> Result<usize, SqlError> {
+        columns
+            .iter()
+            .position(|c| c.name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| {
+                SqlError::new(
+                    1072,
+                    "42000",
+                    format!("Key column '{name}' doesn't exist in table"),
+                )
+            })
+    };
+    let index_columns =
+        |cols: &[ast::IndexColumn], columns: &[st::ColumnDef]| -> Result<Vec<usize>, SqlError> {
+            cols.iter()
+                .map(|ic| match &ic.column.expr {
+                    ast::Expr::Identifier(id) => position_of(&id.value, columns),
+                    ast::Expr::Function(f) => position_of(&f.name.to_string(), columns),
+                    other => Err(crate::expr::err_syntax(&other.to_string())),
+                })
+                .collect()
+        };
+    for constraint in &ct.constraints {
+        match constraint {
+            ast::TableConstraint::PrimaryKey(pk) => {
+                if primary.is_some() {
+                    return Err(SqlError::new(1068, "42000", "Multiple primary key defined"));
+                }
+                let cols = index_columns(&pk.columns, &columns)?;
+                for &c in &cols {
+                    columns[c].nullable = false;
+                }
+                primary = Some(cols);
+            }
+            ast::TableConstraint::Unique(u) => {
+                let cols = index_columns(&u.columns, &columns)?;
+                let name = u
+                    .index_name
+                    .as_ref()
+                    .or(u.name.as_ref())
+                    .map(|n| n.value.clone())
+                    .unwrap_or_else(|| columns[cols[0]].name.clone());
+                indexes.push(st::IndexDef {
+                    name,
+                    kind: st::IndexKind::Unique,
+                    columns: cols,
+                });
+            }
+            ast::TableConstraint::Index(ix) => {
+                let cols = index_columns(&ix.columns, &columns)?;
+                let name = ix
+                    .name
+                    .as_ref()
+                    .map(|n| n.value.clone())
+                    .unwrap_or_else(|| columns[cols[0]].name.clone());
+                indexes.push(st::IndexDef {
+                    name,
+                    kind: st::IndexKind::NonUnique,
+                    columns: cols,
+                });
+            }
+            other => return Err(SqlError::not_supported(&format!("constraint {other}"))),
+        }
+    }
+    if let Some(cols) = primary {
+        indexes.insert(
+            0,
+            st::IndexDef {
+                name: "PRIMARY".into(),
+                kind: st::IndexKind::Primary,
+                columns: cols,
+            },
+        );
+    }
+    // Index names must be unique; MySQL suffixes _2, _3 for unnamed duplicates.
+    for i in 1..indexes.len() {
+        let base = indexes[i].name.clone();
+        let mut n = 2;
+        while indexes[..i]
+            .iter()
+            .any(|x| x.name.eq_ignore_ascii_case(&indexes[i].name))
+        {
+            indexes[i].name = format!("{base}_{n}");
+            n += 1;
+        }
+    }
+    if columns.iter().filter(|c| c.auto_increment).count() > 1
+        || columns.iter().enumerate().any(|(i, c)| {
+            c.auto_increment && !indexes.iter().any(|ix| ix.columns.first() == Some(&i))
+        })
+    {
+        return Err(SqlError::new(
+            1075,
+            "42000",
+            "Incorrect table definition; there can be only one auto column and it must be defined as a key",
+        ));
+    }
+    let mut options = Vec::new();
+    if let ast::CreateTableOptions::Plain(list) | ast::CreateTableOptions::With(list) =
+        &ct.table_options
+    {
+        for o in list {
+            let text = o.to_string();
+            match text.split_once('=') {
+                Some((k, v)) => options.push((k.trim().to_string(), v.trim().to_string())),
+                None => match text.split_once(' ') {
+                    Some((k, v)) if !k.is_empty() => {
+                        options.push((k.trim().to_string(), v.trim().to_string()))
+                    }
+                    _ => options.push((text, String::new())),
+                },
+            }
+        }
+    }
+    let def = st::TableDef {
+        columns,
+        indexes,
+        options,
+    };
+    def.validate().map_err(storage_error)?;
+    Ok(def)
+}
+
+fn column_type(dt: &ast::DataType) -> Result<st::ColumnType, SqlError> {
+    use ast::DataType as D;
+    let int = |width, unsigned| st::ColumnType::Int { width, unsigned };
+    let char_len = |l: &Option<ast::CharacterLength>, default: u32| match l {
+        Some(ast::CharacterLength::IntegerLength { length, .. }) => {
+            (*length).min(u32::MAX as u64) as u32
+        }
+        _ => default,
+    };
+    let general = st::Collation::Utf8mb4GeneralCi;
+    Ok(match dt {
+        D::TinyInt(_) => int(st::IntWidth::Tiny, false),
+        D::TinyIntUnsigned(_) | D::UTinyInt => int(st::IntWidth::Tiny, true),
+        D::SmallInt(_) => int(st::IntWidth::Small, false),
+        D::SmallIntUnsigned(_) | D::USmallInt => int(st::IntWidth::Small, true),
+        D::MediumInt(_) => int(st::IntWidth::Medium, false),
+        D::MediumIntUnsigned(_) => int(st::IntWidth::Medium, true),
+        D::Int(_) | D::Integer(_) => int(st::IntWidth::Int, false),
+        D::IntUnsigned(_) | D::IntegerUnsigned(_) => int(st::IntWidth::Int, true),
+        D::BigInt(_) => int(st::IntWidth::Big, false),
+        D::BigIntUnsigned(_) | D::UBigInt => int(st::IntWidth::Big, true),
+        D::Bool | D::Boolean => int(st::IntWidth::Tiny, false),
+        D::Decimal(info)
+        | D::Numeric(info)
+        | D::Dec(info)
+        | D::DecimalUnsigned(info)
+        | D::DecUnsigned(info) => {
+            let (precision, scale) = match info {
+                ast::ExactNumberInfo::None => (10, 0),
+                ast::ExactNumberInfo::Precision(p) => (*p, 0),
+                ast::ExactNumberInfo::PrecisionAndScale(p, s) => (*p, (*s).max(0) as u64),
+            };
+            if precision > 38 || precision == 0 {
+                return Err(SqlError::new(
+                    1426,
+                    "42000",
+                    format!("Too big precision {precision} specified; maximum is 38"),
+                ));
+            }
+            if scale > precision || scale > 30 {
+                return Err(SqlError::new(
+                    1425,
+                    "42000",
+                    format!("Too big scale {scale} specified; maximum is 30"),
+                ));
+            }
+            st::ColumnType::Decimal {
+                precision: precision as u8,
+                scale: scale as u8,
+            }
+        }
+        D::Float(_) | D::FloatUnsigned(_) | D::Real | D::RealUnsigned => st::ColumnType::Float,
+        D::Double(_) | D::DoubleUnsigned(_) | D::DoublePrecision | D::DoublePrecisionUnsigned => {
+            st::ColumnType::Double
+        }
+        D::Char(l) | D::Character(l) => st::ColumnType::Char {
+            len: char_len(l, 1),
+            collation: general,
+        },
+        D::Varchar(l) | D::CharacterVarying(l) | D::CharVarying(l) | D::Nvarchar(l) => {
+            let len = char_len(l, 0);
+            if l.is_none() {
+                return Err(crate::expr::err_syntax("VARCHAR"));
+            }
+            st::ColumnType::Varchar {
+                len,
+                collation: general,
+            }
+        }
+        D::Text | D::TinyText | D::MediumText | D::LongText => {
+            st::ColumnType::Text { collation: general }
+        }
+        D::Blob(_) | D::TinyBlob | D::MediumBlob | D::LongBlob => st::ColumnType::Blob,
+        D::Date => st::ColumnType::Date,
+        D::Datetime(_) => st::ColumnType::DateTime,
+        D::Timestamp(_, _) => st::ColumnType::Timestamp,
+        other => return Err(SqlError::not_supported(&format!("column type {other}"))),
+    })
+}
+
+/// An environment for constant expressions (DEFAULT values).
+struct ConstEnv<'a>(&'a mut Vec<Warning>);
+
+impl Env for ConstEnv<'_> {
+    fn param(&self, _: usize) -> Datum {
+        Datum::Null
+    }
+    fn system_variable(&self, _: crate::expr::VarScope, _: usize) -> Result<Datum, SqlError> {
+        Err(SqlError::new(1067, "42000", "Invalid default value"))
+    }
+    fn user_variable(&self, _: &str) -> Datum {
+        Datum::Null
+    }
+    fn database(&self) -> Option<String> {
+        None
+    }
+    fn user(&self) -> String {
+        String::new()
+    }
+    fn current_user(&self) -> String {
+        String::new()
+    }
+    fn connection_id(&self) -> u32 {
+        0
+    }
+    fn last_insert_id(&self) -> u64 {
+        0
+    }
+    fn now_micros(&self) -> i64 {
+        0
+    }
+    fn div_precision_increment(&self) -> u32 {
+        4
+    }
+    fn sql_mode(&self) -> u64 {
+        0
+    }
+    fn warnings(&mut self) -> &mut Vec<Warning> {
+        self.0
+    }
+}

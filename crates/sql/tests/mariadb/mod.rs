@@ -1,0 +1,374 @@
+//! A real MariaDB server for differential tests: started from the test with its own
+//! temporary datadir and socket, queried through PyMySQL (raw text values, no conversion),
+//! stopped when dropped. Reusable by any test that compares myriad's answers with MariaDB's.
+//!
+//! Needs Debian's mariadb-server (mariadbd, mariadb-install-db) and python3 with pymysql;
+//! `.ci/run` installs both. Outcomes are rendered the way [`Outcome`] describes, so the
+//! same renderer can be applied to myriad's results.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// How long mariadbd may take to open its socket.
+const START_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// What one statement returned, in a form both servers' results map to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Column names, MySQL type codes, rows of text values (None = NULL).
+    Rows {
+        names: Vec<String>,
+        types: Vec<u8>,
+        rows: Vec<Vec<Option<String>>>,
+    },
+    Ok {
+        affected: u64,
+    },
+    Error {
+        code: u16,
+    },
+}
+
+pub struct MariaDb {
+    server: Child,
+    client: Child,
+    client_in: ChildStdin,
+    client_out: BufReader<ChildStdout>,
+    _dir: tempfile::TempDir,
+    pub socket: PathBuf,
+}
+
+/// The PyMySQL side: one JSON request per line in, one JSON answer per line out.
+const CLIENT_PY: &str = r#"
+import json, sys, pymysql
+conn = pymysql.connect(unix_socket=sys.argv[1], user='root', conv={}, autocommit=True,
+                       client_flag=pymysql.constants.CLIENT.MULTI_STATEMENTS)
+cur = conn.cursor()
+for line in sys.stdin:
+    sql = json.loads(line)
+    try:
+        affected = cur.execute(sql)
+        if cur.description is None:
+            out = {"ok": affected}
+        else:
+            rows = [[None if v is None else (v.decode('utf-8', 'replace') if isinstance(v, (bytes, bytearray)) else str(v)) for v in r] for r in cur.fetchall()]
+            out = {"names": [d[0] for d in cur.description], "types": [d[1] for d in cur.description], "rows": rows}
+    except pymysql.err.MySQLError as e:
+        out = {"error": e.args[0] if e.args and isinstance(e.args[0], int) else 0}
+    sys.stdout.write(json.dumps(out) + "\n")
+    sys.stdout.flush()
+"#;
+
+fn tool(name: &str) -> Option<PathBuf> {
+    for dir in ["/usr/sbin", "/usr/bin", "/usr/local/sbin", "/usr/local/bin"] {
+        let p = Path::new(dir).join(name);
+        if p.exists() {
+            return Some(p);
+        }
+    }
+    None
+}
+
+impl MariaDb {
+    /// Start a fresh server. Err says what is missing or what failed.
+    pub fn start() -> Result<MariaDb, String> {
+        let mariadbd = tool("mariadbd").ok_or("mariadbd not installed")?;
+        let install = tool("mariadb-install-db").ok_or("mariadb-install-db not installed")?;
+        let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+        let datadir = dir.path().join("data");
+        let socket = dir.path().join("mysqld.sock");
+        let out = Command::new(&install)
+            .args([
+                "--no-defaults",
+                "--auth-root-authentication-method=normal",
+                "--skip-test-db",
+            ])
+            .arg(format!("--datadir={}", datadir.display()))
+            .arg("--user=root")
+            .output()
+            .map_err(|e| format!("mariadb-install-db: {e}"))?;
+        if !out.status.success() {
+            return Err(format!(
+                "mariadb-install-db failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        let server = Command::new(&mariadbd)
+            .arg("--no-defaults")
+            .arg(format!("--datadir={}", datadir.display()))
+            .arg(format!("--socket={}", socket.display()))
+            .arg(format!(
+                "--pid-file={}",
+                dir.path().join("mysqld.pid").display()
+            ))
+            .args([
+                "--skip-networking",
+                "--skip-grant-tables",
+                "--user=root",
+                "--innodb-buffer-pool-size=16M",
+            ])
+            .arg("--log-error=".to_string() + &dir.path().join("error.log").display().to_string())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("mariadbd: {e}"))?;
+        let started = Instant::now();
+        while !socket.exists() {
+            if started.elapsed() > START_TIMEOUT {
+                let log = std::fs::read_to_string(dir.path().join("error.log")).unwrap_or_default();
+                return Err(format!("mariadbd did not open its socket: {log}"));
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let script = dir.path().join("client.py");
+        std::fs::write(&script, CLIENT_PY).map_err(|e| e.to_string())?;
+        let mut client = Command::new("python3")
+            .arg(&script)
+            .arg(&socket)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("python3: {e}"))?;
+        let client_in = client.stdin.take().ok_or("no stdin")?;
+        let client_out = BufReader::new(client.stdout.take().ok_or("no stdout")?);
+        Ok(MariaDb {
+            server,
+            client,
+            client_in,
+            client_out,
+            _dir: dir,
+            socket,
+        })
+    }
+
+    /// Run one statement on MariaDB.
+    pub fn run(&mut self, sql: &str) -> Outcome {
+        let request = json_string(sql);
+        writeln!(self.client_in, "{request}").expect("client stdin");
+        let mut line = String::new();
+        self.client_out.read_line(&mut line).expect("client stdout");
+        parse_answer(&line).unwrap_or_else(|| panic!("unreadable answer for {sql}: {line}"))
+    }
+}
+
+impl Drop for MariaDb {
+    fn drop(&mut self) {
+        let _ = self.client.kill();
+        let _ = self.client.wait();
+        let _ = self.server.kill();
+        let _ = self.server.wait();
+    }
+}
+
+fn json_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A minimal JSON reader for the client's answers (objects, arrays, strings, ints, null).
+#[derive(Debug, Clone)]
+enum Json {
+    Null,
+    Num(i64),
+    Str(String),
+    Arr(Vec<Json>),
+    Obj(Vec<(String, Json)>),
+}
+
+fn parse_json(s: &[char], i: &mut usize) -> Option<Json> {
+    while *i < s.len() && s[*i].is_whitespace() {
+        *i += 1;
+    }
+    match *s.get(*i)? {
+        'n' => {
+            *i += 4;
+            Some(Json::Null)
+        }
+        '"' => {
+            *i += 1;
+            let mut out = String::new();
+            loop {
+                let c = *s.get(*i)?;
+                *i += 1;
+                match c {
+                    '"' => return Some(Json::Str(out)),
+                    '\\' => {
+                        let e = *s.get(*i)?;
+                        *i += 1;
+                        match e {
+                            'n' => out.push('\n'),
+                            't' => out.push('\t'),
+                            'r' => out.push('\r'),
+                            'b' => out.push('\u{8}'),
+                            'f' => out.push('\u{c}'),
+                            'u' => {
+                                let hex: String = s.get(*i..*i + 4)?.iter().collect();
+                                *i += 4;
+                                let mut code = u32::from_str_radix(&hex, 16).ok()?;
+                                if (0xD800..0xDC00).contains(&code) && s.get(*i) == Some(&'\\') {
+                                    let low: String = s.get(*i + 2..*i + 6)?.iter().collect();
+                                    let low = u32::from_str_radix(&low, 16).ok()?;
+                                    *i += 6;
+                                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
+                                }
+                                out.push(char::from_u32(code).unwrap_or('\u{fffd}'));
+                            }
+                            other => out.push(other),
+                        }
+                    }
+                    c => out.push(c),
+                }
+            }
+        }
+        '[' => {
+            *i += 1;
+            let mut items = Vec::new();
+            loop {
+                while s.get(*i)?.is_whitespace() {
+                    *i += 1;
+                }
+                if s[*i] == ']' {
+                    *i += 1;
+                    return Some(Json::Arr(items));
+                }
+                items.push(parse_json(s, i)?);
+                while s.get(*i)?.is_whitespace() {
+                    *i += 1;
+                }
+                if s[*i] == ',' {
+                    *i += 1;
+                }
+            }
+        }
+        '{' => {
+            *i += 1;
+            let mut fields = Vec::new();
+            loop {
+                while s.get(*i)?.is_whitespace() {
+                    *i += 1;
+                }
+                if s[*i] == '}' {
+                    *i += 1;
+                    return Some(Json::Obj(fields));
+                }
+                let Json::Str(key) = parse_json(s, i)? else {
+                    return None;
+                };
+                while s.get(*i)?.is_whitespace() || s[*i] == ':' {
+                    *i += 1;
+                }
+                fields.push((key, parse_json(s, i)?));
+                while s.get(*i)?.is_whitespace() {
+                    *i += 1;
+                }
+                if s[*i] == ',' {
+                    *i += 1;
+                }
+            }
+        }
+        _ => {
+            let start = *i;
+            while *i < s.len() && (s[*i] == '-' || s[*i].is_ascii_digit()) {
+                *i += 1;
+            }
+            let text: String = s[start..*i].iter().collect();
+            text.parse().ok().map(Json::Num)
+        }
+    }
+}
+
+fn parse_answer(line: &str) -> Option<Outcome> {
+    let chars: Vec<char> = line.chars().collect();
+    let Json::Obj(fields) = parse_json(&chars, &mut 0)? else {
+        return None;
+    };
+    let get = |k: &str| fields.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+    if let Some(Json::Num(code)) = get("error") {
+        return Some(Outcome::Error { code: code as u16 });
+    }
+    if let Some(Json::Num(n)) = get("ok") {
+        return Some(Outcome::Ok { affected: n as u64 });
+    }
+    let Some(Json::Arr(names)) = get("names") else {
+        return None;
+    };
+    let Some(Json::Arr(types)) = get("types") else {
+        return None;
+    };
+    let Some(Json::Arr(rows)) = get("rows") else {
+        return None;
+    };
+    let names = names
+        .into_iter()
+        .filter_map(|n| if let Json::Str(s) = n { Some(s) } else { None })
+        .collect();
+    let types = types
+        .into_iter()
+        .filter_map(|n| {
+            if let Json::Num(t) = n {
+                Some(t as u8)
+            } else {
+                None
+            }
+        })
+        .collect();
+    let rows = rows
+        .into_iter()
+        .filter_map(|r| match r {
+            Json::Arr(values) => Some(
+                values
+                    .into_iter()
+                    .map(|v| match v {
+                        Json::Str(s) => Some(s),
+                        _ => None,
+                    })
+                    .collect(),
+            ),
+            _ => None,
+        })
+        .collect();
+    Some(Outcome::Rows { names, types, rows })
+}
+
+/// myriad's result in the same form.
+pub fn outcome_of(result: &Result<myriad_sql::QueryResult, myriad_sql::SqlError>) -> Outcome {
+    match result {
+        Err(e) => Outcome::Error { code: e.code },
+        Ok(myriad_sql::QueryResult::Ok { affected_rows, .. }) => Outcome::Ok {
+            affected: *affected_rows,
+        },
+        Ok(myriad_sql::QueryResult::Rows { columns, rows, .. }) => Outcome::Rows {
+            names: columns.iter().map(|c| c.name.clone()).collect(),
+            types: columns.iter().map(|c| c.column_type as u8).collect(),
+            rows: rows
+                .iter()
+                .map(|r| r.iter().map(crate::common::text).collect())
+                .collect(),
+        },
+    }
+}
+
+/// Statements of a corpus file: one per line; blank lines and `--` comment lines skipped.
+pub fn corpus(text: &str) -> Vec<String> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("--"))
+        .map(str::to_string)
+        .collect()
+}

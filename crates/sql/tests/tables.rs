@@ -1,0 +1,262 @@
+//! SQL over stored tables: DDL, INSERT with MySQL's checks, SELECT with WHERE through
+//! indexes, UPDATE, DELETE, and the errors of bad input leaving data untouched.
+
+mod common;
+use common::*;
+use myriad_sql::{QueryResult, Value};
+
+fn setup() -> (TestEngine, myriad_sql::Session) {
+    let t = engine();
+    let mut s = session(&t.engine);
+    exec_ok(&mut s, "CREATE DATABASE shop");
+    exec_ok(&mut s, "USE shop");
+    exec_ok(
+        &mut s,
+        "CREATE TABLE items (id INT UNSIGNED NOT NULL AUTO_INCREMENT, k INT NOT NULL DEFAULT '0', \
+         name VARCHAR(10) NOT NULL DEFAULT '', price DECIMAL(6,2), PRIMARY KEY (id), KEY k_1 (k)) \
+         ENGINE=InnoDB DEFAULT CHARSET=utf8mb4",
+    );
+    (t, s)
+}
+
+#[test]
+fn create_insert_select_by_primary_key_and_index() {
+    let (_t, mut s) = setup();
+    assert_eq!(rows(&mut s, "SHOW TABLES"), vec![vec!["items"]]);
+    let r = one(&mut s, "INSERT INTO items (k, name, price) VALUES (5, 'apple', 1.5), (7, 'pear', 2.25), (5, 'fig', NULL)").unwrap();
+    let QueryResult::Ok {
+        affected_rows,
+        last_insert_id,
+        ..
+    } = r
+    else {
+        panic!("ok expected")
+    };
+    assert_eq!((affected_rows, last_insert_id), (3, 1));
+    assert_eq!(scalar(&mut s, "SELECT LAST_INSERT_ID()"), "1");
+    assert_eq!(
+        rows(&mut s, "SELECT name, price FROM items WHERE id = 2"),
+        vec![vec!["pear", "2.25"]]
+    );
+    assert_eq!(
+        rows(&mut s, "SELECT id FROM items WHERE k = 5 ORDER BY id"),
+        vec![vec!["1"], vec!["3"]]
+    );
+    assert_eq!(
+        rows(
+            &mut s,
+            "SELECT id FROM items WHERE id IN (3, 1, 9) ORDER BY id DESC"
+        ),
+        vec![vec!["3"], vec!["1"]]
+    );
+    assert_eq!(
+        rows(&mut s, "SELECT id FROM items WHERE id BETWEEN 2 AND 3"),
+        vec![vec!["2"], vec!["3"]]
+    );
+    assert_eq!(
+        rows(&mut s, "SELECT id FROM items WHERE id > 1 AND id < 3"),
+        vec![vec!["2"]]
+    );
+    assert_eq!(
+        rows(&mut s, "SELECT id FROM items WHERE name LIKE 'P%'"),
+        vec![vec!["2"]]
+    );
+    assert_eq!(
+        rows(&mut s, "SELECT id FROM items WHERE price IS NULL"),
+        vec![vec!["3"]]
+    );
+    assert_eq!(
+        rows(
+            &mut s,
+            "SELECT COUNT(*), SUM(k), MIN(name), MAX(price) FROM items"
+        ),
+        vec![vec!["3", "17", "apple", "2.25"]]
+    );
+    assert_eq!(
+        rows(&mut s, "SELECT DISTINCT k FROM items ORDER BY k"),
+        vec![vec!["5"], vec!["7"]]
+    );
+    assert_eq!(
+        rows(&mut s, "SELECT * FROM items WHERE id = 1"),
+        vec![vec!["1", "5", "apple", "1.50"]]
+    );
+    assert_eq!(
+        rows(
+            &mut s,
+            "SELECT id, k * 2 AS d FROM items ORDER BY d DESC, id LIMIT 1, 1"
+        ),
+        vec![vec!["1", "10"]]
+    );
+    // A string compared with the integer key still finds the row.
+    assert_eq!(
+        rows(&mut s, "SELECT id FROM items WHERE id = '2'"),
+        vec![vec!["2"]]
+    );
+    assert!(rows(&mut s, "SELECT id FROM items WHERE id = NULL").is_empty());
+    let cols = s.field_list("items").unwrap();
+    assert_eq!(cols.len(), 4);
+    assert_eq!(cols[0].name, "id");
+}
+
+#[test]
+fn prepared_point_select_and_updates() {
+    let (_t, mut s) = setup();
+    exec_ok(
+        &mut s,
+        "INSERT INTO items (k, name) VALUES (1, 'a'), (2, 'b'), (3, 'c')",
+    );
+    let p = s.prepare("SELECT name FROM items WHERE id = ?").unwrap();
+    assert_eq!(p.param_count, 1);
+    for (id, name) in [(1u64, "a"), (3, "c")] {
+        let QueryResult::Rows { rows, .. } = s
+            .execute_prepared(p.statement_id, &[Value::UInt(id)])
+            .unwrap()
+        else {
+            panic!("rows")
+        };
+        assert_eq!(rows, vec![vec![Value::Bytes(name.as_bytes().to_vec())]]);
+    }
+    let r = one(&mut s, "UPDATE items SET k = k + 1 WHERE id = 2").unwrap();
+    assert!(matches!(
+        r,
+        QueryResult::Ok {
+            affected_rows: 1,
+            ..
+        }
+    ));
+    assert_eq!(scalar(&mut s, "SELECT k FROM items WHERE id = 2"), "3");
+    let r = one(&mut s, "UPDATE items SET k = 3 WHERE id = 2").unwrap();
+    assert!(
+        matches!(
+            r,
+            QueryResult::Ok {
+                affected_rows: 0,
+                ..
+            }
+        ),
+        "unchanged rows are not affected"
+    );
+    let r = one(&mut s, "DELETE FROM items WHERE k >= 3").unwrap();
+    assert!(matches!(
+        r,
+        QueryResult::Ok {
+            affected_rows: 2,
+            ..
+        }
+    ));
+    assert_eq!(rows(&mut s, "SELECT id FROM items"), vec![vec!["1"]]);
+}
+
+#[test]
+fn bad_input_returns_mysql_errors_and_changes_nothing() {
+    let (_t, mut s) = setup();
+    exec_ok(&mut s, "INSERT INTO items (id, k, name) VALUES (1, 1, 'a')");
+    assert_eq!(
+        error_code(
+            &mut s,
+            "INSERT INTO items (id, k, name) VALUES (2, 1, 'b'), (1, 1, 'dup')"
+        ),
+        1062
+    );
+    assert_eq!(
+        scalar(&mut s, "SELECT COUNT(*) FROM items"),
+        "1",
+        "the failed statement left no row"
+    );
+    assert_eq!(
+        error_code(
+            &mut s,
+            "INSERT INTO items (k, name) VALUES (1, 'much too long')"
+        ),
+        1406
+    );
+    assert_eq!(
+        error_code(
+            &mut s,
+            "INSERT INTO items (k, name) VALUES (99999999999, 'x')"
+        ),
+        1264
+    );
+    assert_eq!(
+        error_code(&mut s, "INSERT INTO items (k, name) VALUES ('abc', 'x')"),
+        1366
+    );
+    assert_eq!(
+        error_code(&mut s, "INSERT INTO items (k, name) VALUES (NULL, 'x')"),
+        1048
+    );
+    assert_eq!(
+        error_code(&mut s, "INSERT INTO items (k) VALUES (1, 2)"),
+        1136
+    );
+    assert_eq!(
+        error_code(&mut s, "INSERT INTO items (nope) VALUES (1)"),
+        1054
+    );
+    assert_eq!(error_code(&mut s, "SELECT nope FROM items"), 1054);
+    assert_eq!(error_code(&mut s, "SELECT * FROM missing"), 1146);
+    assert_eq!(error_code(&mut s, "SELECT * FROM nodb.items"), 1146);
+    assert_eq!(error_code(&mut s, "CREATE TABLE items (a INT)"), 1050);
+    exec_ok(&mut s, "CREATE TABLE IF NOT EXISTS items (a INT)");
+    assert_eq!(error_code(&mut s, "DROP TABLE missing"), 1051);
+    exec_ok(&mut s, "DROP TABLE IF EXISTS missing");
+    exec_ok(
+        &mut s,
+        "INSERT IGNORE INTO items (id, k, name) VALUES (1, 1, 'dup'), (2, 2, 'b')",
+    );
+    assert_eq!(rows(&mut s, "SHOW WARNINGS")[0][1], "1062");
+    assert_eq!(scalar(&mut s, "SELECT COUNT(*) FROM items"), "2");
+    exec_ok(&mut s, "SET sql_mode = ''");
+    exec_ok(
+        &mut s,
+        "INSERT INTO items (k, name) VALUES (99999999999, 'much too long')",
+    );
+    assert_eq!(
+        rows(&mut s, "SELECT k, name FROM items WHERE id = 3"),
+        vec![vec!["2147483647", "much too l"]]
+    );
+    exec_ok(
+        &mut s,
+        "REPLACE INTO items (id, k, name) VALUES (1, 42, 'new')",
+    );
+    assert_eq!(
+        rows(&mut s, "SELECT k, name FROM items WHERE id = 1"),
+        vec![vec!["42", "new"]]
+    );
+    exec_ok(&mut s, "TRUNCATE TABLE items");
+    assert_eq!(scalar(&mut s, "SELECT COUNT(*) FROM items"), "0");
+    exec_ok(&mut s, "DROP TABLE items");
+    assert!(rows(&mut s, "SHOW TABLES").is_empty());
+}
+
+#[test]
+fn data_survives_reopening_the_engine() {
+    let t = engine();
+    {
+        let mut s = session(&t.engine);
+        exec_ok(&mut s, "CREATE DATABASE d");
+        exec_ok(&mut s, "CREATE TABLE d.t (id BIGINT PRIMARY KEY, v VARCHAR(20), at DATETIME, day DATE, f DOUBLE)");
+        exec_ok(
+            &mut s,
+            "INSERT INTO d.t VALUES (1, 'x', '2024-02-03 04:05:06', '2024-02-03', 1.5)",
+        );
+    }
+    t.engine.shutdown();
+    let dir = t.dir.path().to_path_buf();
+    let TestEngine {
+        engine,
+        dir: tempdir,
+    } = t;
+    drop(engine);
+    let reopened = myriad_sql::Engine::open(myriad_sql::EngineConfig {
+        datadir: dir,
+        variables: Vec::new(),
+    })
+    .unwrap();
+    let mut s = session(&reopened);
+    assert_eq!(
+        rows(&mut s, "SELECT * FROM d.t"),
+        vec![vec!["1", "x", "2024-02-03 04:05:06", "2024-02-03", "1.5"]]
+    );
+    drop(tempdir);
+}

@@ -1,0 +1,968 @@
+//! B+trees over byte keys in slotted pages: the row tree (row id -> row bytes) and one tree
+//! per index (memcomparable key -> row id).
+//!
+//! Node layout (after the 32-byte common page header, see `page`):
+//!
+//! ```text
+//! 32..34 number of cells     34..36 start of the cell area (cells grow down from the end)
+//! 36..38 garbage bytes (deleted cells, reclaimed by compaction)
+//! 38..42 leaf: right sibling / internal: leftmost child     42..46 leaf: left sibling
+//! 46     level (0 = leaf)    48..   slot array: u16 cell offsets, in key order
+//! leaf cell:     key_len u16 | value_len u16 (0x8000 = overflow) | key | value
+//! internal cell: key_len u16 | child u32 | key      (child holds keys >= key)
+//! ```
+//!
+//! A value too large to keep 4 cells in a page goes to a chain of overflow pages (the cell
+//! keeps total length and first page). Keys are limited to [`MAX_KEY_BYTES`]. Every cell is
+//! at most a quarter of a page, so a split always yields two nodes that fit.
+//!
+//! Roots never move: when a root splits, its cells move to two new children and the root
+//! becomes their parent, so the meta page need not change. Deletes remove the cell only;
+//! nodes are not merged (an emptied leaf stays linked and scans step over it).
+//!
+//! Concurrency is the caller's: the table's latch keeps writers out while anyone reads.
+
+use crate::page::*;
+use crate::types::StorageError;
+use myriad_cache::Block;
+
+type Result<T> = std::result::Result<T, StorageError>;
+
+const N_CELLS: usize = 32;
+const CELL_START: usize = 34;
+const GARBAGE: usize = 36;
+const NEXT_OR_LEFTMOST: usize = 38;
+const PREV: usize = 42;
+const LEVEL: usize = 46;
+const SLOTS: usize = 48;
+const USABLE: usize = PAGE_SIZE - SLOTS;
+/// The largest cell (plus its slot): a quarter of the usable space, so splits always fit.
+pub const MAX_CELL: usize = USABLE / 4;
+/// The longest index key.
+pub const MAX_KEY_BYTES: usize = 3000;
+const OVERFLOW_FLAG: u16 = 0x8000;
+const OVERFLOW_NEXT: usize = 32;
+const OVERFLOW_LEN: usize = 36;
+const OVERFLOW_DATA: usize = 38;
+const OVERFLOW_CAPACITY: usize = PAGE_SIZE - OVERFLOW_DATA;
+
+/// Read access to a table's pages.
+pub(crate) trait PageRead {
+    fn read(&self, page_no: u32) -> Result<Block>;
+}
+
+/// Write access inside a statement: `write` records the before-image and marks the block
+/// write-pending; `allocate` returns a page with its header initialised.
+pub(crate) trait PageWrite: PageRead {
+    fn write(&mut self, page_no: u32) -> Result<Block>;
+    fn allocate(&mut self, page_type: u8) -> Result<(u32, Block)>;
+    fn free(&mut self, page_no: u32) -> Result<()>;
+}
+
+fn corrupt(page_no: u32, what: &str) -> StorageError {
+    StorageError::Corrupt(format!("page {page_no}: {what}"))
+}
+
+/// Initialise a node's header (the common header is set by the allocator).
+pub(crate) fn init_node(p: &mut [u8], ty: u8, level: u8) {
+    p[OFF_TYPE] = ty;
+    p[SLOTS..].fill(0);
+    put_u16(p, N_CELLS, 0);
+    put_u16(p, CELL_START, PAGE_SIZE as u16);
+    put_u16(p, GARBAGE, 0);
+    put_u32(p, NEXT_OR_LEFTMOST, 0);
+    put_u32(p, PREV, 0);
+    p[LEVEL] = level;
+}
+
+#[inline]
+fn n_cells(p: &[u8]) -> usize {
+    get_u16(p, N_CELLS) as usize
+}
+#[inline]
+fn is_leaf(p: &[u8]) -> bool {
+    page_type(p) == TYPE_LEAF
+}
+#[inline]
+fn slot(p: &[u8], i: usize) -> usize {
+    get_u16(p, SLOTS + 2 * i) as usize
+}
+#[inline]
+fn key_at(p: &[u8], i: usize) -> &[u8] {
+    let off = slot(p, i);
+    let klen = get_u16(p, off) as usize;
+    let start = off + if is_leaf(p) { 4 } else { 6 };
+    &p[start..start + klen]
+}
+#[inline]
+fn child_at(p: &[u8], i: usize) -> u32 {
+    get_u32(p, slot(p, i) + 2)
+}
+fn leftmost(p: &[u8]) -> u32 {
+    get_u32(p, NEXT_OR_LEFTMOST)
+}
+fn next_leaf(p: &[u8]) -> u32 {
+    get_u32(p, NEXT_OR_LEFTMOST)
+}
+fn prev_leaf(p: &[u8]) -> u32 {
+    get_u32(p, PREV)
+}
+/// (is overflow, raw value bytes) of leaf cell i.
+fn raw_value_at(p: &[u8], i: usize) -> (bool, &[u8]) {
+    let off = slot(p, i);
+    let klen = get_u16(p, off) as usize;
+    let vlen = get_u16(p, off + 2);
+    let start = off + 4 + klen;
+    let len = (vlen & !OVERFLOW_FLAG) as usize;
+    (vlen & OVERFLOW_FLAG != 0, &p[start..start + len])
+}
+fn cell_len(p: &[u8], i: usize) -> usize {
+    let off = slot(p, i);
+    let klen = get_u16(p, off) as usize;
+    if is_leaf(p) {
+        4 + klen + (get_u16(p, off + 2) & !OVERFLOW_FLAG) as usize
+    } else {
+        6 + klen
+    }
+}
+fn cell_bytes(p: &[u8], i: usize) -> &[u8] {
+    let off = slot(p, i);
+    &p[off..off + cell_len(p, i)]
+}
+
+/// First cell whose key is >= `key`.
+fn lower_bound(p: &[u8], key: &[u8]) -> usize {
+    let (mut lo, mut hi) = (0, n_cells(p));
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if key_at(p, mid) < key {
+            lo = mid + 1
+        } else {
+            hi = mid
+        }
+    }
+    lo
+}
+/// First cell whose key is > `key`.
+fn upper_bound(p: &[u8], key: &[u8]) -> usize {
+    let (mut lo, mut hi) = (0, n_cells(p));
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if key_at(p, mid) <= key {
+            lo = mid + 1
+        } else {
+            hi = mid
+        }
+    }
+    lo
+}
+fn child_for(p: &[u8], key: &[u8]) -> u32 {
+    match upper_bound(p, key) {
+        0 => leftmost(p),
+        i => child_at(p, i - 1),
+    }
+}
+
+fn leaf_cell(key: &[u8], value: &[u8], overflow: bool) -> Vec<u8> {
+    let mut c = Vec::with_capacity(4 + key.len() + value.len());
+    c.extend_from_slice(&(key.len() as u16).to_le_bytes());
+    let vlen = value.len() as u16 | if overflow { OVERFLOW_FLAG } else { 0 };
+    c.extend_from_slice(&vlen.to_le_bytes());
+    c.extend_from_slice(key);
+    c.extend_from_slice(value);
+    c
+}
+fn internal_cell(key: &[u8], child: u32) -> Vec<u8> {
+    let mut c = Vec::with_capacity(6 + key.len());
+    c.extend_from_slice(&(key.len() as u16).to_le_bytes());
+    c.extend_from_slice(&child.to_le_bytes());
+    c.extend_from_slice(key);
+    c
+}
+/// The key of a raw cell (leaf or internal).
+fn raw_cell_key(cell: &[u8], leaf: bool) -> &[u8] {
+    let klen = u16::from_le_bytes([cell[0], cell[1]]) as usize;
+    let start = if leaf { 4 } else { 6 };
+    &cell[start..start + klen]
+}
+
+/// Insert a cell at slot `i` if it fits (compacting first when fragmented).
+fn try_insert_cell(p: &mut [u8], i: usize, cell: &[u8]) -> bool {
+    let n = n_cells(p);
+    let need = cell.len() + 2;
+    let contiguous = get_u16(p, CELL_START) as usize - (SLOTS + 2 * n);
+    if contiguous < need {
+        if contiguous + get_u16(p, GARBAGE) as usize >= need {
+            let cells: Vec<Vec<u8>> = (0..n).map(|j| cell_bytes(p, j).to_vec()).collect();
+            rebuild(p, &cells);
+        } else {
+            return false;
+        }
+    }
+    let start = get_u16(p, CELL_START) as usize - cell.len();
+    p[start..start + cell.len()].copy_from_slice(cell);
+    put_u16(p, CELL_START, start as u16);
+    p.copy_within(SLOTS + 2 * i..SLOTS + 2 * n, SLOTS + 2 * i + 2);
+    put_u16(p, SLOTS + 2 * i, start as u16);
+    put_u16(p, N_CELLS, (n + 1) as u16);
+    true
+}
+
+fn remove_cell(p: &mut [u8], i: usize) {
+    let n = n_cells(p);
+    let (off, len) = (slot(p, i), cell_len(p, i));
+    // Zeroed so that full-page log images (which skip zero runs) stay small.
+    p[off..off + len].fill(0);
+    if off == get_u16(p, CELL_START) as usize {
+        put_u16(p, CELL_START, (off + len) as u16);
+    } else {
+        put_u16(p, GARBAGE, get_u16(p, GARBAGE) + len as u16);
+    }
+    p.copy_within(SLOTS + 2 * (i + 1)..SLOTS + 2 * n, SLOTS + 2 * i);
+    put_u16(p, SLOTS + 2 * (n - 1), 0);
+    put_u16(p, N_CELLS, (n - 1) as u16);
+}
+
+/// Rewrite the cell area with `cells` in order (node header fields other than the cell
+/// bookkeeping are kept).
+fn rebuild(p: &mut [u8], cells: &[Vec<u8>]) {
+    p[SLOTS..].fill(0);
+    let mut end = PAGE_SIZE;
+    for (i, c) in cells.iter().enumerate() {
+        end -= c.len();
+        p[end..end + c.len()].copy_from_slice(c);
+        put_u16(p, SLOTS + 2 * i, end as u16);
+    }
+    put_u16(p, N_CELLS, cells.len() as u16);
+    put_u16(p, CELL_START, end as u16);
+    put_u16(p, GARBAGE, 0);
+}
+
+/// Where to split `cells`: the first index of the right half, balancing bytes.
+fn split_point(cells: &[Vec<u8>]) -> usize {
+    let total: usize = cells.iter().map(|c| c.len() + 2).sum();
+    let mut acc = 0;
+    for (i, c) in cells.iter().enumerate() {
+        acc += c.len() + 2;
+        if acc >= total / 2 {
+            return (i + 1).clamp(1, cells.len() - 1);
+        }
+    }
+    cells.len() / 2
+}
+
+fn check_node_type(p: &[u8], page_no: u32) -> Result<()> {
+    match page_type(p) {
+        TYPE_LEAF | TYPE_INTERNAL => Ok(()),
+        t => Err(corrupt(
+            page_no,
+            &format!("expected a B+tree node, found page type {t}"),
+        )),
+    }
+}
+
+/// Descend from `root` to the leaf that holds `key`, recording the internal pages passed.
+fn descend(src: &impl PageRead, root: u32, key: &[u8], path: Option<&mut Vec<u32>>) -> Result<u32> {
+    let mut page_no = root;
+    let mut path = path;
+    for _ in 0..64 {
+        let b = src.read(page_no)?;
+        let p = b.read();
+        check_node_type(&p, page_no)?;
+        if is_leaf(&p) {
+            return Ok(page_no);
+        }
+        if let Some(path) = path.as_deref_mut() {
+            path.push(page_no);
+        }
+        page_no = child_for(&p, key);
+    }
+    Err(corrupt(root, "tree deeper than 64 levels (a cycle?)"))
+}
+
+/// Descend to the rightmost leaf.
+fn descend_rightmost(src: &impl PageRead, root: u32) -> Result<u32> {
+    let mut page_no = root;
+    for _ in 0..64 {
+        let b = src.read(page_no)?;
+        let p = b.read();
+        check_node_type(&p, page_no)?;
+        if is_leaf(&p) {
+            return Ok(page_no);
+        }
+        let n = n_cells(&p);
+        page_no = if n == 0 {
+            leftmost(&p)
+        } else {
+            child_at(&p, n - 1)
+        };
+    }
+    Err(corrupt(root, "tree deeper than 64 levels (a cycle?)"))
+}
+
+/// Call `f` with the value stored under `key`, if any (no copy unless it overflows).
+pub(crate) fn get_with<R>(
+    src: &impl PageRead,
+    root: u32,
+    key: &[u8],
+    f: impl FnOnce(&[u8]) -> Result<R>,
+) -> Result<Option<R>> {
+    let leaf = descend(src, root, key, None)?;
+    let b = src.read(leaf)?;
+    let p = b.read();
+    let i = lower_bound(&p, key);
+    if i >= n_cells(&p) || key_at(&p, i) != key {
+        return Ok(None);
+    }
+    let (overflow, raw) = raw_value_at(&p, i);
+    if overflow {
+        let v = read_overflow(src, raw)?;
+        drop(p);
+        return f(&v).map(Some);
+    }
+    f(raw).map(Some)
+}
+
+fn read_overflow(src: &impl PageRead, pointer: &[u8]) -> Result<Vec<u8>> {
+    if pointer.len() != 8 {
+        return Err(StorageError::Corrupt(
+            "overflow pointer of the wrong size".into(),
+        ));
+    }
+    let total = get_u32(pointer, 0) as usize;
+    let mut page_no = get_u32(pointer, 4);
+    let mut out = Vec::with_capacity(total);
+    while out.len() < total {
+        if page_no == 0 {
+            return Err(StorageError::Corrupt("overflow chain ends early".into()));
+        }
+        let b = src.read(page_no)?;
+        let p = b.read();
+        if page_type(&p) != TYPE_OVERFLOW {
+            return Err(corrupt(page_no, "expected an overflow page"));
+        }
+        let len = (get_u16(&p, OVERFLOW_LEN) as usize).min(OVERFLOW_CAPACITY);
+        out.extend_from_slice(&p[OVERFLOW_DATA..OVERFLOW_DATA + len]);
+        page_no = get_u32(&p, OVERFLOW_NEXT);
+    }
+    out.truncate(total);
+    Ok(out)
+}
+
+fn write_overflow(w: &mut impl PageWrite, value: &[u8]) -> Result<Vec<u8>> {
+    let mut next = 0u32;
+    for chunk in value.chunks(OVERFLOW_CAPACITY).rev() {
+        let (page_no, b) = w.allocate(TYPE_OVERFLOW)?;
+        let mut p = b.write();
+        put_u32(&mut p, OVERFLOW_NEXT, next);
+        put_u16(&mut p, OVERFLOW_LEN, chunk.len() as u16);
+        p[OVERFLOW_DATA..OVERFLOW_DATA + chunk.len()].copy_from_slice(chunk);
+        next = page_no;
+    }
+    let mut pointer = Vec::with_capacity(8);
+    pointer.extend_from_slice(&(value.len() as u32).to_le_bytes());
+    pointer.extend_from_slice(&next.to_le_bytes());
+    Ok(pointer)
+}
+
+fn free_overflow(w: &mut impl PageWrite, pointer: &[u8]) -> Result<()> {
+    let mut page_no = get_u32(pointer, 4);
+    let mut budget = get_u32(pointer, 0) as usize / OVERFLOW_CAPACITY + 1;
+    while page_no != 0 && budget > 0 {
+        budget -= 1;
+        let next = {
+            let b = w.read(page_no)?;
+            let p = b.read();
+            get_u32(&p, OVERFLOW_NEXT)
+        };
+        w.free(page_no)?;
+        page_no = next;
+    }
+    Ok(())
+}
+
+/// What an insert did.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Inserted {
+    New,
+    Replaced,
+    /// The key exists and `replace` was false; nothing changed.
+    Duplicate,
+}
+
+/// Insert `key` -> `value`, or replace the value when `replace` is set.
+pub(crate) fn insert(
+    w: &mut impl PageWrite,
+    root: u32,
+    key: &[u8],
+    value: &[u8],
+    replace: bool,
+) -> Result<Inserted> {
+    if key.is_empty() || key.len() > MAX_KEY_BYTES {
+        return Err(StorageError::TooBig(format!(
+            "Specified key was too long; max key length is {MAX_KEY_BYTES} bytes"
+        )));
+    }
+    let mut path = Vec::new();
+    let leaf = descend(w, root, key, Some(&mut path))?;
+    let (pos, exists, old_overflow) = {
+        let b = w.read(leaf)?;
+        let p = b.read();
+        let pos = lower_bound(&p, key);
+        let exists = pos < n_cells(&p) && key_at(&p, pos) == key;
+        let old = if exists {
+            let (ovf, raw) = raw_value_at(&p, pos);
+            ovf.then(|| raw.to_vec())
+        } else {
+            None
+        };
+        (pos, exists, old)
+    };
+    if exists && !replace {
+        return Ok(Inserted::Duplicate);
+    }
+    let cell = if 4 + key.len() + value.len() + 2 <= MAX_CELL {
+        leaf_cell(key, value, false)
+    } else {
+        let pointer = write_overflow(w, value)?;
+        leaf_cell(key, &pointer, true)
+    };
+    if let Some(pointer) = old_overflow {
+        free_overflow(w, &pointer)?;
+    }
+    let b = w.write(leaf)?;
+    let mut p = b.write();
+    if exists {
+        remove_cell(&mut p, pos);
+    }
+    if try_insert_cell(&mut p, pos, &cell) {
+        return Ok(if exists {
+            Inserted::Replaced
+        } else {
+            Inserted::New
+        });
+    }
+    let mut cells: Vec<Vec<u8>> = (0..n_cells(&p))
+        .map(|j| cell_bytes(&p, j).to_vec())
+        .collect();
+    drop(p);
+    cells.insert(pos, cell);
+    split(w, root, leaf, path, cells, true)?;
+    Ok(if exists {
+        Inserted::Replaced
+    } else {
+        Inserted::New
+    })
+}
+
+/// Split node `page_no` whose content would be `cells`, pushing a separator up `path`.
+fn split(
+    w: &mut impl PageWrite,
+    root: u32,
+    page_no: u32,
+    mut path: Vec<u32>,
+    cells: Vec<Vec<u8>>,
+    leaf: bool,
+) -> Result<()> {
+    let m = split_point(&cells);
+    let node_type = if leaf { TYPE_LEAF } else { TYPE_INTERNAL };
+    let b = w.write(page_no)?;
+    let level = b.read()[LEVEL];
+    // For internal nodes the middle cell moves up: its key is the separator and its child
+    // becomes the right node's leftmost child.
+    let (sep, right_cells, right_leftmost) = if leaf {
+        (raw_cell_key(&cells[m], true).to_vec(), &cells[m..], 0)
+    } else {
+        let mid = &cells[m];
+        (
+            raw_cell_key(mid, false).to_vec(),
+            &cells[m + 1..],
+            u32::from_le_bytes([mid[2], mid[3], mid[4], mid[5]]),
+        )
+    };
+    if page_no == root {
+        let old_leftmost = leftmost(&b.read());
+        let (left_no, lb) = w.allocate(node_type)?;
+        let (right_no, rb) = w.allocate(node_type)?;
+        {
+            let mut l = lb.write();
+            init_node(&mut l, node_type, level);
+            rebuild(&mut l, &cells[..m]);
+            let mut r = rb.write();
+            init_node(&mut r, node_type, level);
+            rebuild(&mut r, right_cells);
+            if leaf {
+                put_u32(&mut l, NEXT_OR_LEFTMOST, right_no);
+                put_u32(&mut r, PREV, left_no);
+            } else {
+                put_u32(&mut l, NEXT_OR_LEFTMOST, old_leftmost);
+                put_u32(&mut r, NEXT_OR_LEFTMOST, right_leftmost);
+            }
+        }
+        let mut p = b.write();
+        init_node(&mut p, TYPE_INTERNAL, level + 1);
+        put_u32(&mut p, NEXT_OR_LEFTMOST, left_no);
+        if !try_insert_cell(&mut p, 0, &internal_cell(&sep, right_no)) {
+            return Err(corrupt(root, "separator does not fit an empty root"));
+        }
+        return Ok(());
+    }
+    let (right_no, rb) = w.allocate(node_type)?;
+    let old_next = {
+        let mut p = b.write();
+        let old_next = next_leaf(&p);
+        rebuild(&mut p, &cells[..m]);
+        if leaf {
+            put_u32(&mut p, NEXT_OR_LEFTMOST, right_no);
+        }
+        old_next
+    };
+    {
+        let mut r = rb.write();
+        init_node(&mut r, node_type, level);
+        rebuild(&mut r, right_cells);
+        if leaf {
+            put_u32(&mut r, NEXT_OR_LEFTMOST, old_next);
+            put_u32(&mut r, PREV, page_no);
+        } else {
+            put_u32(&mut r, NEXT_OR_LEFTMOST, right_leftmost);
+        }
+    }
+    if leaf && old_next != 0 {
+        let nb = w.write(old_next)?;
+        put_u32(&mut nb.write(), PREV, right_no);
+    }
+    let parent = path
+        .pop()
+        .ok_or_else(|| corrupt(page_no, "non-root node without a parent"))?;
+    let cell = internal_cell(&sep, right_no);
+    let pb = w.write(parent)?;
+    let mut p = pb.write();
+    let pos = upper_bound(&p, &sep);
+    if try_insert_cell(&mut p, pos, &cell) {
+        return Ok(());
+    }
+    let mut parent_cells: Vec<Vec<u8>> = (0..n_cells(&p))
+        .map(|j| cell_bytes(&p, j).to_vec())
+        .collect();
+    drop(p);
+    parent_cells.insert(pos, cell);
+    split(w, root, parent, path, parent_cells, false)
+}
+
+/// Delete `key`; returns whether it was present.
+pub(crate) fn delete(w: &mut impl PageWrite, root: u32, key: &[u8]) -> Result<bool> {
+    let leaf = descend(w, root, key, None)?;
+    let (pos, overflow) = {
+        let b = w.read(leaf)?;
+        let p = b.read();
+        let pos = lower_bound(&p, key);
+        if pos >= n_cells(&p) || key_at(&p, pos) != key {
+            return Ok(false);
+        }
+        let (ovf, raw) = raw_value_at(&p, pos);
+        (pos, ovf.then(|| raw.to_vec()))
+    };
+    if let Some(pointer) = overflow {
+        free_overflow(w, &pointer)?;
+    }
+    let b = w.write(leaf)?;
+    remove_cell(&mut b.write(), pos);
+    Ok(true)
+}
+
+/// One key and value copied out of a leaf.
+pub(crate) type Entry = (Vec<u8>, Vec<u8>);
+
+/// Collect entries with `lower <= key < upper` in key order, starting at `lower`, leaf by
+/// leaf, until at least `max` are collected (whole leaves are taken). Returns true when the
+/// range is exhausted.
+pub(crate) fn collect_forward(
+    src: &impl PageRead,
+    root: u32,
+    lower: Option<&[u8]>,
+    upper: Option<&[u8]>,
+    max: usize,
+    out: &mut Vec<Entry>,
+) -> Result<bool> {
+    let mut page_no = descend(src, root, lower.unwrap_or(&[]), None)?;
+    let mut first = true;
+    while page_no != 0 {
+        let b = src.read(page_no)?;
+        let p = b.read();
+        if !is_leaf(&p) {
+            return Err(corrupt(page_no, "leaf chain reaches a non-leaf"));
+        }
+        let start = match (first, lower) {
+            (true, Some(l)) => lower_bound(&p, l),
+            _ => 0,
+        };
+        first = false;
+        for i in start..n_cells(&p) {
+            let key = key_at(&p, i);
+            if upper.is_some_and(|u| key >= u) {
+                return Ok(true);
+            }
+            let (ovf, raw) = raw_value_at(&p, i);
+            let value = if ovf {
+                read_overflow(src, raw)?
+            } else {
+                raw.to_vec()
+            };
+            out.push((key.to_vec(), value));
+        }
+        page_no = next_leaf(&p);
+        if out.len() >= max && page_no != 0 {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// Like [`collect_forward`], in descending key order starting below `upper`.
+pub(crate) fn collect_backward(
+    src: &impl PageRead,
+    root: u32,
+    lower: Option<&[u8]>,
+    upper: Option<&[u8]>,
+    max: usize,
+    out: &mut Vec<Entry>,
+) -> Result<bool> {
+    let mut page_no = match upper {
+        Some(u) => descend(src, root, u, None)?,
+        None => descend_rightmost(src, root)?,
+    };
+    let mut first = true;
+    while page_no != 0 {
+        let b = src.read(page_no)?;
+        let p = b.read();
+        if !is_leaf(&p) {
+            return Err(corrupt(page_no, "leaf chain reaches a non-leaf"));
+        }
+        let end = match (first, upper) {
+            (true, Some(u)) => lower_bound(&p, u),
+            _ => n_cells(&p),
+        };
+        first = false;
+        for i in (0..end).rev() {
+            let key = key_at(&p, i);
+            if lower.is_some_and(|l| key < l) {
+                return Ok(true);
+            }
+            let (ovf, raw) = raw_value_at(&p, i);
+            let value = if ovf {
+                read_overflow(src, raw)?
+            } else {
+                raw.to_vec()
+            };
+            out.push((key.to_vec(), value));
+        }
+        page_no = prev_leaf(&p);
+        if out.len() >= max && page_no != 0 {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// What [`check_tree`] found.
+#[derive(Debug, Default)]
+pub(crate) struct TreeCheck {
+    pub entries: u64,
+    pub pages: u64,
+    pub problems: Vec<String>,
+}
+
+/// Verify the B+tree invariants: keys ordered within each node and within the bounds its
+/// parent gives, all leaves at level 0 and at the same depth, levels decreasing by one,
+/// the leaf chain linking the leaves in key order in both directions.
+pub(crate) fn check_tree(src: &impl PageRead, root: u32) -> Result<TreeCheck> {
+    let mut report = TreeCheck::default();
+    let mut leaves = Vec::new();
+    // (page, lower bound, upper bound, expected level)
+    type Pending = (u32, Option<Vec<u8>>, Option<Vec<u8>>, Option<u8>);
+    let mut stack: Vec<Pending> = vec![(root, None, None, None)];
+    let mut visited = 0u64;
+    while let Some((page_no, lo, hi, expected_level)) = stack.pop() {
+        visited += 1;
+        if visited > 1 << 32 {
+            report
+                .problems
+                .push("tree walk does not terminate (a cycle?)".into());
+            break;
+        }
+        report.pages += 1;
+        let b = src.read(page_no)?;
+        let p = b.read();
+        if let Err(e) = check_node_type(&p, page_no) {
+            report.problems.push(e.to_string());
+            continue;
+        }
+        let level = p[LEVEL];
+        if expected_level.is_some_and(|l| l != level) || (is_leaf(&p) != (level == 0)) {
+            report.problems.push(format!(
+                "page {page_no}: level {level}, expected {expected_level:?}"
+            ));
+        }
+        let n = n_cells(&p);
+        if SLOTS + 2 * n > get_u16(&p, CELL_START) as usize {
+            report
+                .problems
+                .push(format!("page {page_no}: slot array overlaps the cell area"));
+            continue;
+        }
+        for i in 0..n {
+            let k = key_at(&p, i);
+            if i > 0 && key_at(&p, i - 1) >= k {
+                report
+                    .problems
+                    .push(format!("page {page_no}: keys out of order at slot {i}"));
+            }
+            if lo.as_deref().is_some_and(|lo| k < lo) || hi.as_deref().is_some_and(|hi| k >= hi) {
+                report.problems.push(format!(
+                    "page {page_no}: key at slot {i} outside the parent's bounds"
+                ));
+            }
+        }
+        if is_leaf(&p) {
+            report.entries += n as u64;
+            leaves.push((page_no, prev_leaf(&p), next_leaf(&p)));
+            continue;
+        }
+        // Children pushed right to left so leaves are met in key order.
+        for i in (0..=n).rev() {
+            let child = if i == 0 {
+                leftmost(&p)
+            } else {
+                child_at(&p, i - 1)
+            };
+            let clo = if i == 0 {
+                lo.clone()
+            } else {
+                Some(key_at(&p, i - 1).to_vec())
+            };
+            let chi = if i == n {
+                hi.clone()
+            } else {
+                Some(key_at(&p, i).to_vec())
+            };
+            stack.push((child, clo, chi, Some(level.saturating_sub(1))));
+        }
+    }
+    for (i, &(page_no, prev, next)) in leaves.iter().enumerate() {
+        let want_prev = if i == 0 { 0 } else { leaves[i - 1].0 };
+        let want_next = leaves.get(i + 1).map_or(0, |l| l.0);
+        if prev != want_prev || next != want_next {
+            report.problems.push(format!(
+                "leaf {page_no}: siblings ({prev}, {next}), expected ({want_prev}, {want_next})"
+            ));
+        }
+    }
+    Ok(report)
+}
+
+/// Overflow pages reachable from the leaves (for the free-space accounting of CHECK).
+#[cfg(test)]
+pub(crate) fn cell_limit_for_tests() -> usize {
+    MAX_CELL
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use myriad_cache::{BlockCache, BlockIo, FileId};
+    use proptest::prelude::*;
+    use std::collections::BTreeMap;
+    use std::io;
+    use std::sync::Arc;
+
+    /// A memory-only pager: pages live in a block cache over a "disk" that is never read.
+    struct MemPager {
+        cache: BlockCache,
+        next_page: u32,
+        free: Vec<u32>,
+    }
+
+    struct NoDisk;
+    impl BlockIo for NoDisk {
+        fn read_block(&self, _: FileId, b: u64, _: &mut [u8]) -> io::Result<()> {
+            Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                format!("block {b} not in memory"),
+            ))
+        }
+        fn write_block(&self, _: FileId, _: u64, _: &[u8]) -> io::Result<()> {
+            Ok(())
+        }
+        fn flush_log(&self, _: u64) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl PageRead for MemPager {
+        fn read(&self, page_no: u32) -> Result<Block> {
+            Ok(self.cache.get(7, page_no as u64)?)
+        }
+    }
+    impl PageWrite for MemPager {
+        fn write(&mut self, page_no: u32) -> Result<Block> {
+            let b = self.cache.get(7, page_no as u64)?;
+            b.begin_write();
+            b.end_write(); // no statement here: nothing to hold back
+            b.begin_write();
+            Ok(b)
+        }
+        fn allocate(&mut self, ty: u8) -> Result<(u32, Block)> {
+            let page_no = self.free.pop().unwrap_or_else(|| {
+                self.next_page += 1;
+                self.next_page
+            });
+            let b = self.cache.create(7, page_no as u64)?;
+            b.begin_write();
+            init_header(&mut b.write(), 7, page_no, ty);
+            Ok((page_no, b))
+        }
+        fn free(&mut self, page_no: u32) -> Result<()> {
+            self.free.push(page_no);
+            Ok(())
+        }
+    }
+
+    fn new_tree() -> (MemPager, u32) {
+        // Capacity large enough that nothing is evicted (the "disk" keeps nothing).
+        let mut pager = MemPager {
+            cache: BlockCache::new(1 << 30, PAGE_SIZE, Arc::new(NoDisk)),
+            next_page: 2,
+            free: vec![],
+        };
+        let (root, b) = pager.allocate(TYPE_LEAF).unwrap();
+        init_node(&mut b.write(), TYPE_LEAF, 0);
+        (pager, root)
+    }
+
+    #[derive(Debug, Clone)]
+    enum Op {
+        Insert(Vec<u8>, usize),
+        Delete(Vec<u8>),
+        Range(Vec<u8>, Vec<u8>, bool),
+    }
+
+    fn key_strategy() -> impl Strategy<Value = Vec<u8>> {
+        // Short keys collide often; long ones force splits at several levels.
+        prop_oneof![
+            proptest::collection::vec(0u8..4, 1..4),
+            proptest::collection::vec(any::<u8>(), 1..300),
+            (0u32..5000).prop_map(|k| k.to_be_bytes().to_vec()),
+        ]
+    }
+
+    fn op_strategy() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            6 => (key_strategy(), prop_oneof![0usize..40, 0usize..3000, 5000usize..20000]).prop_map(|(k, v)| Op::Insert(k, v)),
+            2 => key_strategy().prop_map(Op::Delete),
+            1 => (key_strategy(), key_strategy(), any::<bool>()).prop_map(|(a, b, r)| Op::Range(a, b, r)),
+        ]
+    }
+
+    fn value_of(k: &[u8], len: usize) -> Vec<u8> {
+        (0..len)
+            .map(|i| k.first().copied().unwrap_or(0).wrapping_add(i as u8))
+            .collect()
+    }
+
+    fn collect_all(
+        pager: &MemPager,
+        root: u32,
+        lo: Option<&[u8]>,
+        hi: Option<&[u8]>,
+        backward: bool,
+    ) -> Vec<Entry> {
+        let mut out = Vec::new();
+        // Small batches exercise the resume path.
+        let (mut lo, mut hi) = (lo.map(|v| v.to_vec()), hi.map(|v| v.to_vec()));
+        loop {
+            let mut batch = Vec::new();
+            let done = if backward {
+                collect_backward(pager, root, lo.as_deref(), hi.as_deref(), 3, &mut batch).unwrap()
+            } else {
+                collect_forward(pager, root, lo.as_deref(), hi.as_deref(), 3, &mut batch).unwrap()
+            };
+            if let Some((k, _)) = batch.last() {
+                if backward {
+                    hi = Some(k.clone());
+                } else {
+                    let mut next = k.clone();
+                    next.push(0);
+                    lo = Some(next);
+                }
+            }
+            out.extend(batch);
+            if done {
+                return out;
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+        #[test]
+        fn btree_matches_btreemap(ops in proptest::collection::vec(op_strategy(), 1..400)) {
+            let (mut pager, root) = new_tree();
+            let mut model: BTreeMap<Vec<u8>, Vec<u8>> = BTreeMap::new();
+            for op in ops {
+                match op {
+                    Op::Insert(k, len) => {
+                        let v = value_of(&k, len);
+                        let replace = len % 2 == 0;
+                        let r = insert(&mut pager, root, &k, &v, replace).unwrap();
+                        let existed = model.contains_key(&k);
+                        match (existed, replace) {
+                            (false, _) => { prop_assert_eq!(r, Inserted::New); model.insert(k, v); }
+                            (true, true) => { prop_assert_eq!(r, Inserted::Replaced); model.insert(k, v); }
+                            (true, false) => prop_assert_eq!(r, Inserted::Duplicate),
+                        }
+                    }
+                    Op::Delete(k) => {
+                        prop_assert_eq!(delete(&mut pager, root, &k).unwrap(), model.remove(&k).is_some());
+                    }
+                    Op::Range(a, b, backward) => {
+                        let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
+                        let got = collect_all(&pager, root, Some(&lo), Some(&hi), backward);
+                        let mut want: Vec<Entry> = model.range(lo..hi).map(|(k, v)| (k.clone(), v.clone())).collect();
+                        if backward { want.reverse(); }
+                        prop_assert_eq!(got, want);
+                    }
+                }
+            }
+            for (k, v) in &model {
+                let got = get_with(&pager, root, k, |b| Ok(b.to_vec())).unwrap();
+                prop_assert_eq!(got.as_ref(), Some(v));
+            }
+            let all = collect_all(&pager, root, None, None, false);
+            prop_assert_eq!(all.len(), model.len());
+            let back = collect_all(&pager, root, None, None, true);
+            prop_assert_eq!(back.len(), model.len());
+            let check = check_tree(&pager, root).unwrap();
+            prop_assert!(check.problems.is_empty(), "{:?}", check.problems);
+            prop_assert_eq!(check.entries, model.len() as u64);
+        }
+    }
+
+    #[test]
+    fn many_sequential_and_random_keys_build_a_deep_valid_tree() {
+        let (mut pager, root) = new_tree();
+        for i in 0..20000u32 {
+            let k = (i.wrapping_mul(2654435761)).to_be_bytes();
+            assert_eq!(
+                insert(&mut pager, root, &k, &[1u8; 200], false).unwrap(),
+                Inserted::New
+            );
+        }
+        let check = check_tree(&pager, root).unwrap();
+        assert!(check.problems.is_empty(), "{:?}", check.problems);
+        assert_eq!(check.entries, 20000);
+        assert!(check.pages > 100);
+        assert!(insert(&mut pager, root, &vec![1u8; MAX_KEY_BYTES + 1], b"", false).is_err());
+        assert!(cell_limit_for_tests() < PAGE_SIZE / 3);
+    }
+}

@@ -1,0 +1,620 @@
+//! Row and definition encodings.
+//!
+//! Row format (the value stored in the row tree, see `btree`): a null bitmap of
+//! `ceil(columns / 8)` bytes (bit set = NULL), then each non-NULL column in order:
+//! integers in their declared width (1, 2, 3, 4 or 8 bytes, little-endian, two's
+//! complement), DOUBLE/FLOAT as 8 bytes, DECIMAL as the 16-byte unscaled i128, DATE as
+//! 4 bytes (year u16, month, day), DATETIME/TIMESTAMP as 11 bytes (year u16, month, day,
+//! hour, minute, second, micros u32), strings and blobs as a LEB128 length and the bytes.
+//!
+//! Definition format (page 0): a versioned little-endian binary encoding of [`TableDef`]:
+//! strings as u32 length + UTF-8, counts as u32, each column's type as a tag byte plus its
+//! parameters, the default as an encoded datum.
+
+use crate::types::{
+    Collation, ColumnDef, ColumnType, Datum, IndexDef, IndexKind, IntWidth, StorageError, TableDef,
+};
+
+fn corrupt(what: &str) -> StorageError {
+    StorageError::Corrupt(format!("malformed {what}"))
+}
+
+/// Encode a row for storage. Checks arity, NOT NULL and the datum kinds.
+pub fn encode_row(def: &TableDef, row: &[Datum], out: &mut Vec<u8>) -> Result<(), StorageError> {
+    if row.len() != def.columns.len() {
+        return Err(StorageError::TypeMismatch(format!(
+            "row has {} values for {} columns",
+            row.len(),
+            def.columns.len()
+        )));
+    }
+    out.clear();
+    let bitmap_len = def.columns.len().div_ceil(8);
+    out.resize(bitmap_len, 0);
+    for (i, (col, d)) in def.columns.iter().zip(row).enumerate() {
+        if d.is_null() {
+            if !col.nullable {
+                return Err(StorageError::TypeMismatch(format!(
+                    "Column '{}' cannot be null",
+                    col.name
+                )));
+            }
+            out[i / 8] |= 1 << (i % 8);
+            continue;
+        }
+        encode_value(&col.ty, d, out).map_err(|_| {
+            StorageError::TypeMismatch(format!(
+                "{:?} does not fit column '{}' of type {:?}",
+                d, col.name, col.ty
+            ))
+        })?;
+    }
+    Ok(())
+}
+
+fn encode_value(ty: &ColumnType, d: &Datum, out: &mut Vec<u8>) -> Result<(), ()> {
+    match (ty, d) {
+        (ColumnType::Int { width, unsigned }, Datum::Int(_) | Datum::UInt(_)) => {
+            let bytes = (width.bits() / 8) as usize;
+            let raw: u64 = match (d, unsigned) {
+                (Datum::Int(v), false) => {
+                    let (lo, hi) = width.signed_range();
+                    if *v < lo || *v > hi {
+                        return Err(());
+                    }
+                    *v as u64
+                }
+                (Datum::UInt(v), true) => {
+                    if *v > width.unsigned_max() {
+                        return Err(());
+                    }
+                    *v
+                }
+                (Datum::Int(v), true) if *v >= 0 && (*v as u64) <= width.unsigned_max() => {
+                    *v as u64
+                }
+                (Datum::UInt(v), false) if *v <= width.signed_range().1 as u64 => *v,
+                _ => return Err(()),
+            };
+            out.extend_from_slice(&raw.to_le_bytes()[..bytes]);
+        }
+        (ColumnType::Float | ColumnType::Double, Datum::Double(v)) => {
+            out.extend_from_slice(&v.to_le_bytes())
+        }
+        (ColumnType::Decimal { .. }, Datum::Decimal(v)) => out.extend_from_slice(&v.to_le_bytes()),
+        (ColumnType::Date, Datum::Date { year, month, day }) => {
+            out.extend_from_slice(&year.to_le_bytes());
+            out.extend_from_slice(&[*month, *day]);
+        }
+        (
+            ColumnType::DateTime | ColumnType::Timestamp,
+            Datum::DateTime {
+                year,
+                month,
+                day,
+                hour,
+                minute,
+                second,
+                micros,
+            },
+        ) => {
+            out.extend_from_slice(&year.to_le_bytes());
+            out.extend_from_slice(&[*month, *day, *hour, *minute, *second]);
+            out.extend_from_slice(&micros.to_le_bytes());
+        }
+        (t, Datum::Bytes(b)) if t.is_string() => {
+            put_varint(out, b.len() as u64);
+            out.extend_from_slice(b);
+        }
+        _ => return Err(()),
+    }
+    Ok(())
+}
+
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+struct Reader<'a> {
+    buf: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], StorageError> {
+        let end = self
+            .pos
+            .checked_add(n)
+            .filter(|&e| e <= self.buf.len())
+            .ok_or_else(|| corrupt("record"))?;
+        let s = &self.buf[self.pos..end];
+        self.pos = end;
+        Ok(s)
+    }
+    fn u8(&mut self) -> Result<u8, StorageError> {
+        Ok(self.take(1)?[0])
+    }
+    fn u16(&mut self) -> Result<u16, StorageError> {
+        Ok(u16::from_le_bytes(
+            self.take(2)?.try_into().map_err(|_| corrupt("u16"))?,
+        ))
+    }
+    fn u32(&mut self) -> Result<u32, StorageError> {
+        Ok(u32::from_le_bytes(
+            self.take(4)?.try_into().map_err(|_| corrupt("u32"))?,
+        ))
+    }
+    fn varint(&mut self) -> Result<u64, StorageError> {
+        let mut v = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = self.u8()?;
+            v |= ((b & 0x7F) as u64) << shift;
+            if b & 0x80 == 0 {
+                return Ok(v);
+            }
+        }
+        Err(corrupt("varint"))
+    }
+    fn string(&mut self) -> Result<String, StorageError> {
+        let n = self.u32()? as usize;
+        String::from_utf8(self.take(n)?.to_vec()).map_err(|_| corrupt("string"))
+    }
+}
+
+/// Decode a stored row.
+pub fn decode_row(def: &TableDef, bytes: &[u8]) -> Result<Vec<Datum>, StorageError> {
+    let bitmap_len = def.columns.len().div_ceil(8);
+    let mut r = Reader {
+        buf: bytes,
+        pos: bitmap_len,
+    };
+    let bitmap = bytes.get(..bitmap_len).ok_or_else(|| corrupt("row"))?;
+    let mut row = Vec::with_capacity(def.columns.len());
+    for (i, col) in def.columns.iter().enumerate() {
+        if bitmap[i / 8] & (1 << (i % 8)) != 0 {
+            row.push(Datum::Null);
+            continue;
+        }
+        row.push(decode_value(&col.ty, &mut r)?);
+    }
+    Ok(row)
+}
+
+fn decode_value(ty: &ColumnType, r: &mut Reader<'_>) -> Result<Datum, StorageError> {
+    Ok(match ty {
+        ColumnType::Int { width, unsigned } => {
+            let bytes = (width.bits() / 8) as usize;
+            let mut raw = [0u8; 8];
+            raw[..bytes].copy_from_slice(r.take(bytes)?);
+            let v = u64::from_le_bytes(raw);
+            if *unsigned {
+                Datum::UInt(v)
+            } else {
+                let shift = 64 - width.bits();
+                Datum::Int(((v << shift) as i64) >> shift)
+            }
+        }
+        ColumnType::Float | ColumnType::Double => Datum::Double(f64::from_le_bytes(
+            r.take(8)?.try_into().map_err(|_| corrupt("double"))?,
+        )),
+        ColumnType::Decimal { .. } => Datum::Decimal(i128::from_le_bytes(
+            r.take(16)?.try_into().map_err(|_| corrupt("decimal"))?,
+        )),
+        ColumnType::Date => {
+            let year = r.u16()?;
+            Datum::Date {
+                year,
+                month: r.u8()?,
+                day: r.u8()?,
+            }
+        }
+        ColumnType::DateTime | ColumnType::Timestamp => {
+            let year = r.u16()?;
+            let (month, day, hour, minute, second) = (r.u8()?, r.u8()?, r.u8()?, r.u8()?, r.u8()?);
+            Datum::DateTime {
+                year,
+                month,
+                day,
+                hour,
+                minute,
+                second,
+                micros: r.u32()?,
+            }
+        }
+        _ => {
+            let n = r.varint()? as usize;
+            Datum::Bytes(r.take(n)?.to_vec())
+        }
+    })
+}
+
+/// Text of a value as MySQL prints it in "Duplicate entry '...'".
+pub fn format_datum(ty: &ColumnType, d: &Datum) -> String {
+    match d {
+        Datum::Null => "NULL".into(),
+        Datum::Int(v) => v.to_string(),
+        Datum::UInt(v) => v.to_string(),
+        Datum::Double(v) => v.to_string(),
+        Datum::Decimal(v) => {
+            let scale = match ty {
+                ColumnType::Decimal { scale, .. } => *scale as usize,
+                _ => 0,
+            };
+            let digits = v.unsigned_abs().to_string();
+            let sign = if *v < 0 { "-" } else { "" };
+            if scale == 0 {
+                format!("{sign}{digits}")
+            } else {
+                let padded = format!("{digits:0>width$}", width = scale + 1);
+                let (int, frac) = padded.split_at(padded.len() - scale);
+                format!("{sign}{int}.{frac}")
+            }
+        }
+        Datum::Bytes(b) => String::from_utf8_lossy(b).into_owned(),
+        Datum::Date { year, month, day } => format!("{year:04}-{month:02}-{day:02}"),
+        Datum::DateTime {
+            year,
+            month,
+            day,
+            hour,
+            minute,
+            second,
+            micros,
+        } => {
+            let mut s = format!("{year:04}-{month:02}-{day:02} {hour:02}:{minute:02}:{second:02}");
+            if *micros != 0 {
+                s.push_str(&format!(".{micros:06}"));
+            }
+            s
+        }
+    }
+}
+
+const DEF_FORMAT_VERSION: u8 = 1;
+
+fn put_str(out: &mut Vec<u8>, s: &str) {
+    out.extend_from_slice(&(s.len() as u32).to_le_bytes());
+    out.extend_from_slice(s.as_bytes());
+}
+
+fn collation_tag(c: Collation) -> u8 {
+    match c {
+        Collation::Utf8mb4GeneralCi => 0,
+        Collation::Utf8mb4Bin => 1,
+        Collation::Binary => 2,
+    }
+}
+
+fn collation_from(tag: u8) -> Result<Collation, StorageError> {
+    Ok(match tag {
+        0 => Collation::Utf8mb4GeneralCi,
+        1 => Collation::Utf8mb4Bin,
+        2 => Collation::Binary,
+        _ => return Err(corrupt("collation")),
+    })
+}
+
+fn width_tag(w: IntWidth) -> u8 {
+    match w {
+        IntWidth::Tiny => 0,
+        IntWidth::Small => 1,
+        IntWidth::Medium => 2,
+        IntWidth::Int => 3,
+        IntWidth::Big => 4,
+    }
+}
+
+/// Serialize a definition for page 0.
+pub fn encode_def(def: &TableDef) -> Vec<u8> {
+    let mut out = vec![DEF_FORMAT_VERSION];
+    out.extend_from_slice(&(def.columns.len() as u32).to_le_bytes());
+    for c in &def.columns {
+        put_str(&mut out, &c.name);
+        match &c.ty {
+            ColumnType::Int { width, unsigned } => {
+                out.extend_from_slice(&[0, width_tag(*width), *unsigned as u8])
+            }
+            ColumnType::Decimal { precision, scale } => {
+                out.extend_from_slice(&[1, *precision, *scale])
+            }
+            ColumnType::Float => out.push(2),
+            ColumnType::Double => out.push(3),
+            ColumnType::Char { len, collation } => {
+                out.extend_from_slice(&[4, collation_tag(*collation)]);
+                out.extend_from_slice(&len.to_le_bytes());
+            }
+            ColumnType::Varchar { len, collation } => {
+                out.extend_from_slice(&[5, collation_tag(*collation)]);
+                out.extend_from_slice(&len.to_le_bytes());
+            }
+            ColumnType::Text { collation } => {
+                out.extend_from_slice(&[6, collation_tag(*collation)])
+            }
+            ColumnType::Blob => out.push(7),
+            ColumnType::Date => out.push(8),
+            ColumnType::DateTime => out.push(9),
+            ColumnType::Timestamp => out.push(10),
+        }
+        out.push(
+            c.nullable as u8 | (c.auto_increment as u8) << 1 | (c.default.is_some() as u8) << 2,
+        );
+        if let Some(d) = &c.default {
+            // A one-column row: null bitmap + value.
+            let one = TableDef {
+                columns: vec![ColumnDef {
+                    nullable: true,
+                    default: None,
+                    ..c.clone()
+                }],
+                indexes: vec![],
+                options: vec![],
+            };
+            let mut enc = Vec::new();
+            // A default that does not fit its column is stored as NULL (validated by SQL).
+            if encode_row(&one, std::slice::from_ref(d), &mut enc).is_err() {
+                enc = vec![1];
+            }
+            out.extend_from_slice(&(enc.len() as u32).to_le_bytes());
+            out.extend_from_slice(&enc);
+        }
+        put_str(&mut out, &c.comment);
+    }
+    out.extend_from_slice(&(def.indexes.len() as u32).to_le_bytes());
+    for ix in &def.indexes {
+        put_str(&mut out, &ix.name);
+        out.push(match ix.kind {
+            IndexKind::Primary => 0,
+            IndexKind::Unique => 1,
+            IndexKind::NonUnique => 2,
+        });
+        out.extend_from_slice(&(ix.columns.len() as u32).to_le_bytes());
+        for &c in &ix.columns {
+            out.extend_from_slice(&(c as u32).to_le_bytes());
+        }
+    }
+    out.extend_from_slice(&(def.options.len() as u32).to_le_bytes());
+    for (k, v) in &def.options {
+        put_str(&mut out, k);
+        put_str(&mut out, v);
+    }
+    out
+}
+
+/// Parse a definition from page 0.
+pub fn decode_def(bytes: &[u8]) -> Result<TableDef, StorageError> {
+    let mut r = Reader { buf: bytes, pos: 0 };
+    if r.u8()? != DEF_FORMAT_VERSION {
+        return Err(corrupt("definition version"));
+    }
+    let ncols = r.u32()? as usize;
+    let mut columns = Vec::with_capacity(ncols.min(4096));
+    for _ in 0..ncols {
+        let name = r.string()?;
+        let ty = match r.u8()? {
+            0 => {
+                let width = match r.u8()? {
+                    0 => IntWidth::Tiny,
+                    1 => IntWidth::Small,
+                    2 => IntWidth::Medium,
+                    3 => IntWidth::Int,
+                    4 => IntWidth::Big,
+                    _ => return Err(corrupt("int width")),
+                };
+                ColumnType::Int {
+                    width,
+                    unsigned: r.u8()? != 0,
+                }
+            }
+            1 => ColumnType::Decimal {
+                precision: r.u8()?,
+                scale: r.u8()?,
+            },
+            2 => ColumnType::Float,
+            3 => ColumnType::Double,
+            4 => {
+                let collation = collation_from(r.u8()?)?;
+                ColumnType::Char {
+                    collation,
+                    len: r.u32()?,
+                }
+            }
+            5 => {
+                let collation = collation_from(r.u8()?)?;
+                ColumnType::Varchar {
+                    collation,
+                    len: r.u32()?,
+                }
+            }
+            6 => ColumnType::Text {
+                collation: collation_from(r.u8()?)?,
+            },
+            7 => ColumnType::Blob,
+            8 => ColumnType::Date,
+            9 => ColumnType::DateTime,
+            10 => ColumnType::Timestamp,
+            _ => return Err(corrupt("column type")),
+        };
+        let flags = r.u8()?;
+        let mut col = ColumnDef::new(&name, ty);
+        col.nullable = flags & 1 != 0;
+        col.auto_increment = flags & 2 != 0;
+        if flags & 4 != 0 {
+            let n = r.u32()? as usize;
+            let enc = r.take(n)?;
+            let one = TableDef {
+                columns: vec![ColumnDef {
+                    nullable: true,
+                    ..col.clone()
+                }],
+                indexes: vec![],
+                options: vec![],
+            };
+            col.default = Some(
+                decode_row(&one, enc)?
+                    .pop()
+                    .ok_or_else(|| corrupt("default"))?,
+            );
+        }
+        col.comment = r.string()?;
+        columns.push(col);
+    }
+    let nidx = r.u32()? as usize;
+    let mut indexes = Vec::with_capacity(nidx.min(1024));
+    for _ in 0..nidx {
+        let name = r.string()?;
+        let kind = match r.u8()? {
+            0 => IndexKind::Primary,
+            1 => IndexKind::Unique,
+            2 => IndexKind::NonUnique,
+            _ => return Err(corrupt("index kind")),
+        };
+        let n = r.u32()? as usize;
+        let mut cols = Vec::with_capacity(n.min(64));
+        for _ in 0..n {
+            cols.push(r.u32()? as usize);
+        }
+        indexes.push(IndexDef {
+            name,
+            kind,
+            columns: cols,
+        });
+    }
+    let nopt = r.u32()? as usize;
+    let mut options = Vec::with_capacity(nopt.min(64));
+    for _ in 0..nopt {
+        options.push((r.string()?, r.string()?));
+    }
+    let def = TableDef {
+        columns,
+        indexes,
+        options,
+    };
+    def.validate()
+        .map_err(|e| StorageError::Corrupt(format!("stored definition: {e}")))?;
+    Ok(def)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub(crate) fn sample_def() -> TableDef {
+        let mut id = ColumnDef::new(
+            "id",
+            ColumnType::Int {
+                width: IntWidth::Int,
+                unsigned: true,
+            },
+        )
+        .not_null();
+        id.auto_increment = true;
+        let mut k = ColumnDef::new(
+            "k",
+            ColumnType::Int {
+                width: IntWidth::Tiny,
+                unsigned: false,
+            },
+        );
+        k.default = Some(Datum::Int(-3));
+        TableDef {
+            columns: vec![
+                id,
+                k,
+                ColumnDef::new(
+                    "d",
+                    ColumnType::Decimal {
+                        precision: 10,
+                        scale: 2,
+                    },
+                ),
+                ColumnDef::new(
+                    "c",
+                    ColumnType::Char {
+                        len: 120,
+                        collation: Collation::Utf8mb4GeneralCi,
+                    },
+                ),
+                ColumnDef::new("b", ColumnType::Blob),
+                ColumnDef::new("dt", ColumnType::DateTime),
+                ColumnDef::new("day", ColumnType::Date),
+                ColumnDef::new("f", ColumnType::Double),
+                ColumnDef::new(
+                    "m",
+                    ColumnType::Int {
+                        width: IntWidth::Medium,
+                        unsigned: false,
+                    },
+                ),
+            ],
+            indexes: vec![
+                IndexDef {
+                    name: "PRIMARY".into(),
+                    kind: IndexKind::Primary,
+                    columns: vec![0],
+                },
+                IndexDef {
+                    name: "k_c".into(),
+                    kind: IndexKind::NonUnique,
+                    columns: vec![1, 3],
+                },
+            ],
+            options: vec![
+                ("ENGINE".into(), "InnoDB".into()),
+                ("DEFAULT CHARSET".into(), "utf8mb4".into()),
+            ],
+        }
+    }
+
+    #[test]
+    fn rows_and_definitions_round_trip() {
+        let def = sample_def();
+        assert_eq!(decode_def(&encode_def(&def)).unwrap(), def);
+        let row = vec![
+            Datum::UInt(7),
+            Datum::Int(-128),
+            Datum::Decimal(-12345),
+            Datum::Bytes("héllo".into()),
+            Datum::Null,
+            Datum::DateTime {
+                year: 2024,
+                month: 2,
+                day: 29,
+                hour: 23,
+                minute: 59,
+                second: 58,
+                micros: 12,
+            },
+            Datum::Date {
+                year: 1999,
+                month: 12,
+                day: 31,
+            },
+            Datum::Double(-0.5),
+            Datum::Int(-8_388_608),
+        ];
+        let mut enc = Vec::new();
+        encode_row(&def, &row, &mut enc).unwrap();
+        assert_eq!(decode_row(&def, &enc).unwrap(), row);
+        let mut bad = row.clone();
+        bad[1] = Datum::Int(128);
+        assert!(
+            encode_row(&def, &bad, &mut enc).is_err(),
+            "TINYINT 128 must not fit"
+        );
+        bad = row.clone();
+        bad[0] = Datum::Null;
+        assert!(
+            encode_row(&def, &bad, &mut enc).is_err(),
+            "NULL in NOT NULL"
+        );
+        assert!(decode_row(&def, &[0xFF]).is_err());
+        assert_eq!(
+            format_datum(&def.columns[2].ty, &Datum::Decimal(-5)),
+            "-0.05"
+        );
+    }
+}

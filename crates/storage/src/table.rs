@@ -1,0 +1,1120 @@
+//! Open tables and statements: row operations, index maintenance, scans, CHECK TABLE, and
+//! the statement's page bookkeeping (before-images, redo records, commit and rollback).
+//!
+//! **Locks.** Each open table has a *writer lock* (one statement writing the table at a
+//! time, held from its first write until commit or rollback) and a *latch* (a read-write
+//! lock held for the duration of one operation: readers share it, a writing operation
+//! takes it exclusively). Readers therefore never block each other, and a reader never
+//! sees a half-done operation. A scan takes the latch per batch of rows, never across
+//! calls to `next`, so a statement can read one table while writing another without
+//! deadlocks. Readers may see rows of a statement still in progress (read uncommitted, as
+//! MyISAM shows them); a rolled-back statement's rows disappear again.
+//!
+//! **Statements.** The first time a statement changes a page it copies the page (the
+//! before-image) and marks the block write-pending, which keeps it in memory and off the
+//! disk. Commit turns the differences into one redo group (see `redo`), stamps the pages
+//! with the group's end LSN and marks them dirty; rollback copies the before-images back.
+
+use crate::btree::{self, Inserted, PageRead, PageWrite};
+use crate::codec::{decode_row, encode_row, format_datum};
+use crate::keycode::encode_key_part;
+use crate::page::*;
+use crate::redo::{ENTRY_FILE, ENTRY_PAGE};
+use crate::types::*;
+use crate::Shared;
+use myriad_cache::Block;
+use parking_lot::lock_api::ArcMutexGuard;
+use parking_lot::{Mutex, RawMutex, RwLock};
+use std::collections::{HashMap, VecDeque};
+use std::ops::Bound;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// Rows fetched per latch acquisition by scans.
+const SCAN_BATCH_ROWS: usize = 64;
+
+/// The shared state of one open table (one per table, enforced by the table cache).
+pub(crate) struct TableInner {
+    pub(crate) shared: Arc<Shared>,
+    pub(crate) db: String,
+    pub(crate) name: String,
+    pub(crate) space: u64,
+    pub(crate) def: Arc<TableDef>,
+    pub(crate) latch: RwLock<()>,
+    pub(crate) writer: Arc<Mutex<()>>,
+    /// Set by DDL (drop, rename, alter, truncate): the handle must not be used any more.
+    pub(crate) stale: AtomicBool,
+}
+
+/// A handle on an open table; cheap to clone. Obtained from [`crate::Storage::open_table`].
+#[derive(Clone)]
+pub struct Table {
+    pub(crate) inner: Arc<TableInner>,
+}
+
+/// What an insert did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InsertOutcome {
+    pub row_id: RowId,
+    /// The AUTO_INCREMENT value generated for this row, when one was (for LAST_INSERT_ID).
+    pub generated_auto_increment: Option<u64>,
+}
+
+/// What CHECK TABLE found.
+#[derive(Debug, Clone, Default)]
+pub struct CheckReport {
+    pub problems: Vec<String>,
+    pub rows: u64,
+    pub pages: u64,
+}
+
+impl CheckReport {
+    pub fn is_ok(&self) -> bool {
+        self.problems.is_empty()
+    }
+}
+
+/// Which way an index scan goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    Forward,
+    Backward,
+}
+
+struct ReadPager<'a> {
+    shared: &'a Shared,
+    space: u64,
+}
+
+impl PageRead for ReadPager<'_> {
+    fn read(&self, page_no: u32) -> Result<Block> {
+        Ok(self.shared.cache.get(self.space, page_no as u64)?)
+    }
+}
+
+/// A page the statement changed.
+struct Touched {
+    space: u64,
+    page_no: u32,
+    block: Block,
+    before: Box<[u8]>,
+    table: Arc<TableInner>,
+}
+
+/// One statement's writes: an atomic unit in the redo log. Commit with
+/// [`Statement::commit`]; dropping it without commit rolls it back.
+pub struct Statement {
+    pub(crate) shared: Arc<Shared>,
+    touched: Vec<Touched>,
+    by_page: HashMap<(u64, u32), usize>,
+    locks: Vec<(Arc<TableInner>, ArcMutexGuard<RawMutex, ()>)>,
+}
+
+impl Statement {
+    pub(crate) fn new(shared: Arc<Shared>) -> Statement {
+        Statement {
+            shared,
+            touched: Vec::new(),
+            by_page: HashMap::new(),
+            locks: Vec::new(),
+        }
+    }
+
+    /// Whether the statement changed nothing so far.
+    pub fn is_empty(&self) -> bool {
+        self.touched.is_empty()
+    }
+
+    fn lock_table(&mut self, t: &Arc<TableInner>) -> Result<()> {
+        if self.locks.iter().any(|(l, _)| Arc::ptr_eq(l, t)) {
+            return Ok(());
+        }
+        let guard = t
+            .writer
+            .try_lock_arc_for(self.shared.config.lock_wait_timeout)
+            .ok_or(StorageError::LockWaitTimeout)?;
+        if t.stale.load(Ordering::Acquire) {
+            return Err(StorageError::Stale);
+        }
+        self.locks.push((Arc::clone(t), guard));
+        Ok(())
+    }
+
+    /// Make the changes durable (per `flush_log_at_trx_commit`) and visible for good.
+    pub fn commit(mut self) -> Result<()> {
+        let end = self.log_and_stamp()?;
+        self.locks.clear();
+        if let Some(end) = end {
+            match self.shared.config.flush_log_at_trx_commit {
+                0 => {}
+                2 => self.shared.log.flush_to(end, false)?,
+                _ => self.shared.log.flush_to(end, true)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// Commit without waiting for the log (bulk copies whose durability comes from a flush).
+    pub(crate) fn commit_no_wait(mut self) -> Result<()> {
+        self.log_and_stamp()?;
+        self.locks.clear();
+        Ok(())
+    }
+
+    /// Undo every change of the statement.
+    pub fn rollback(self) {
+        drop(self)
+    }
+
+    fn log_and_stamp(&mut self) -> Result<Option<u64>> {
+        if self.touched.is_empty() {
+            return Ok(None);
+        }
+        let log = &self.shared.log;
+        let mut payload = Vec::with_capacity(256);
+        let end = loop {
+            let horizon = log.horizon();
+            payload.clear();
+            let mut spaces: Vec<u64> = Vec::new();
+            for t in &self.touched {
+                if !spaces.contains(&t.space) {
+                    spaces.push(t.space);
+                    payload.push(ENTRY_FILE);
+                    payload.extend_from_slice(&t.space.to_le_bytes());
+                    for s in [&t.table.db, &t.table.name] {
+                        payload.extend_from_slice(&(s.len() as u16).to_le_bytes());
+                        payload.extend_from_slice(s.as_bytes());
+                    }
+                }
+                let after = t.block.read();
+                let full = page_lsn(&t.before) < horizon;
+                encode_page_record(&mut payload, t.space, t.page_no, &t.before, &after, full);
+            }
+            if let Some(end) = log.append(&payload, horizon) {
+                break end;
+            }
+        };
+        for t in self.touched.drain(..) {
+            put_u64(&mut t.block.write(), OFF_LSN, end);
+            self.shared.cache.mark_dirty(&t.block, end);
+            t.block.end_write();
+        }
+        self.by_page.clear();
+        Ok(Some(end))
+    }
+
+    /// The page for writing: records the before-image on first touch.
+    fn page_for_write(&mut self, table: &Arc<TableInner>, page_no: u32) -> Result<Block> {
+        if let Some(&i) = self.by_page.get(&(table.space, page_no)) {
+            return Ok(self.touched[i].block.clone());
+        }
+        let block = self.shared.cache.get(table.space, page_no as u64)?;
+        block.begin_write();
+        let before: Box<[u8]> = block.read().as_ref().into();
+        self.remember(table, page_no, block.clone(), before);
+        Ok(block)
+    }
+
+    fn remember(&mut self, table: &Arc<TableInner>, page_no: u32, block: Block, before: Box<[u8]>) {
+        self.by_page
+            .insert((table.space, page_no), self.touched.len());
+        self.touched.push(Touched {
+            space: table.space,
+            page_no,
+            block,
+            before,
+            table: Arc::clone(table),
+        });
+    }
+}
+
+impl Drop for Statement {
+    fn drop(&mut self) {
+        if self.touched.is_empty() {
+            return;
+        }
+        // Restore under each table's latch so no reader sees a half-restored tree.
+        let mut tables: Vec<Arc<TableInner>> = Vec::new();
+        for t in &self.touched {
+            if !tables.iter().any(|x| Arc::ptr_eq(x, &t.table)) {
+                tables.push(Arc::clone(&t.table));
+            }
+        }
+        for table in tables {
+            let _latch = table.latch.write();
+            for t in self
+                .touched
+                .iter()
+                .rev()
+                .filter(|t| Arc::ptr_eq(&t.table, &table))
+            {
+                t.block.write().copy_from_slice(&t.before);
+            }
+        }
+        for t in self.touched.drain(..) {
+            t.block.end_write();
+        }
+    }
+}
+
+/// Append a PAGE entry describing `after` (relative to `before`, or from zeros when `full`).
+fn encode_page_record(
+    out: &mut Vec<u8>,
+    space: u64,
+    page_no: u32,
+    before: &[u8],
+    after: &[u8],
+    full: bool,
+) {
+    let mut ranges: Vec<(usize, usize)> = Vec::new();
+    // Bytes never logged: the checksum and the page LSN.
+    let logged = |i: usize| !(i < 4 || (OFF_LSN..OFF_LSN + 8).contains(&i));
+    let differs = |i: usize| {
+        logged(i)
+            && if full {
+                after[i] != 0
+            } else {
+                after[i] != before[i]
+            }
+    };
+    // Gaps shorter than this are logged rather than split into two ranges (a range costs
+    // 4 bytes of header).
+    const MERGE_GAP: usize = 8;
+    let mut i = 0;
+    while i < PAGE_SIZE {
+        // Skip equal 8-byte words quickly.
+        if i % 8 == 0 && i + 8 <= PAGE_SIZE && i >= 24 {
+            let a = &after[i..i + 8];
+            let same = if full {
+                a == [0u8; 8]
+            } else {
+                a == &before[i..i + 8]
+            };
+            if same {
+                i += 8;
+                continue;
+            }
+        }
+        if differs(i) {
+            match ranges.last_mut() {
+                Some((s, e)) if i - *e <= MERGE_GAP && i - *s < u16::MAX as usize - 16 => {
+                    *e = i + 1
+                }
+                _ => ranges.push((i, i + 1)),
+            }
+        }
+        i += 1;
+    }
+    if ranges.is_empty() && !full {
+        return;
+    }
+    out.push(ENTRY_PAGE);
+    out.extend_from_slice(&space.to_le_bytes());
+    out.extend_from_slice(&page_no.to_le_bytes());
+    out.push(full as u8);
+    out.extend_from_slice(&(ranges.len() as u16).to_le_bytes());
+    for (s, e) in ranges {
+        out.extend_from_slice(&(s as u16).to_le_bytes());
+        out.extend_from_slice(&((e - s) as u16).to_le_bytes());
+        out.extend_from_slice(&after[s..e]);
+    }
+}
+
+/// A statement's view of one table's pages for writing.
+struct WritePager<'a> {
+    stmt: &'a mut Statement,
+    table: &'a Arc<TableInner>,
+}
+
+impl PageRead for WritePager<'_> {
+    fn read(&self, page_no: u32) -> Result<Block> {
+        Ok(self
+            .stmt
+            .shared
+            .cache
+            .get(self.table.space, page_no as u64)?)
+    }
+}
+
+impl PageWrite for WritePager<'_> {
+    fn write(&mut self, page_no: u32) -> Result<Block> {
+        self.stmt.page_for_write(self.table, page_no)
+    }
+
+    fn allocate(&mut self, page_type: u8) -> Result<(u32, Block)> {
+        let meta = self.write(META_PAGE)?;
+        let free_head = get_u32(&meta.read(), meta::FREE_HEAD);
+        let page_no = if free_head != 0 {
+            let b = self.write(free_head)?;
+            let next = {
+                let p = b.read();
+                if page_type_of(&p) != TYPE_FREE {
+                    return Err(StorageError::Corrupt(format!(
+                        "free list names page {free_head}, which is in use"
+                    )));
+                }
+                get_u32(&p, 32)
+            };
+            put_u32(&mut meta.write(), meta::FREE_HEAD, next);
+            free_head
+        } else {
+            let count = get_u32(&meta.read(), meta::PAGE_COUNT);
+            if count == u32::MAX {
+                return Err(StorageError::TooBig("table file is full".into()));
+            }
+            put_u32(&mut meta.write(), meta::PAGE_COUNT, count + 1);
+            let block = self
+                .stmt
+                .shared
+                .cache
+                .create(self.table.space, count as u64)?;
+            block.begin_write();
+            // A fresh page's before-image is zeros (LSN 0): it logs a full image.
+            self.stmt.remember(
+                self.table,
+                count,
+                block,
+                vec![0u8; PAGE_SIZE].into_boxed_slice(),
+            );
+            count
+        };
+        let b = self.write(page_no)?;
+        {
+            let mut p = b.write();
+            p[HEADER_SIZE..].fill(0);
+            init_header(&mut p, self.table.space, page_no, page_type);
+        }
+        Ok((page_no, b))
+    }
+
+    fn free(&mut self, page_no: u32) -> Result<()> {
+        let meta = self.write(META_PAGE)?;
+        let head = get_u32(&meta.read(), meta::FREE_HEAD);
+        let b = self.write(page_no)?;
+        {
+            let mut p = b.write();
+            p[HEADER_SIZE..].fill(0);
+            p[OFF_TYPE] = TYPE_FREE;
+            put_u32(&mut p, 32, head);
+        }
+        put_u32(&mut meta.write(), meta::FREE_HEAD, page_no);
+        Ok(())
+    }
+}
+
+fn page_type_of(p: &[u8]) -> u8 {
+    p[OFF_TYPE]
+}
+
+fn row_key(row_id: RowId) -> [u8; 8] {
+    row_id.to_be_bytes()
+}
+
+fn row_id_of(value: &[u8]) -> Result<RowId> {
+    value
+        .try_into()
+        .map(u64::from_be_bytes)
+        .map_err(|_| StorageError::Corrupt("index entry without a row id".into()))
+}
+
+/// The smallest byte string greater than every string that starts with `prefix`.
+fn prefix_successor(prefix: &[u8]) -> Option<Vec<u8>> {
+    let mut v = prefix.to_vec();
+    while let Some(last) = v.pop() {
+        if last != 0xFF {
+            v.push(last + 1);
+            return Some(v);
+        }
+    }
+    None
+}
+
+impl TableInner {
+    fn check_live(&self) -> Result<()> {
+        if self.stale.load(Ordering::Acquire) {
+            Err(StorageError::Stale)
+        } else {
+            Ok(())
+        }
+    }
+
+    fn reader(&self) -> ReadPager<'_> {
+        ReadPager {
+            shared: &self.shared,
+            space: self.space,
+        }
+    }
+
+    fn meta_u64(&self, off: usize) -> Result<u64> {
+        let b = self.shared.cache.get(self.space, META_PAGE as u64)?;
+        let v = get_u64(&b.read(), off);
+        Ok(v)
+    }
+
+    /// The index key of `row` in index `ix`: the columns' encodings, plus the row id for
+    /// non-unique indexes and for unique keys holding a NULL (NULLs never collide).
+    fn index_key(&self, ix: &IndexDef, row: &[Datum], row_id: RowId) -> Result<(Vec<u8>, bool)> {
+        let mut key = Vec::with_capacity(16);
+        let mut has_null = false;
+        for &c in &ix.columns {
+            let d = row
+                .get(c)
+                .ok_or_else(|| StorageError::TypeMismatch("row too short".into()))?;
+            has_null |= d.is_null();
+            encode_key_part(&mut key, &self.def.columns[c].ty, d)?;
+        }
+        let unique_key = ix.is_unique() && !has_null;
+        if !unique_key {
+            key.extend_from_slice(&row_key(row_id));
+        }
+        Ok((key, unique_key))
+    }
+
+    fn encode_bound(&self, ix: &IndexDef, values: &[Datum]) -> Result<Vec<u8>> {
+        if values.len() > ix.columns.len() {
+            return Err(StorageError::TypeMismatch(format!(
+                "{} key values for index '{}'",
+                values.len(),
+                ix.name
+            )));
+        }
+        let mut key = Vec::with_capacity(16);
+        for (d, &c) in values.iter().zip(&ix.columns) {
+            encode_key_part(&mut key, &self.def.columns[c].ty, d)?;
+        }
+        Ok(key)
+    }
+
+    fn duplicate(&self, index_no: usize, row: &[Datum], existing: RowId) -> StorageError {
+        let ix = &self.def.indexes[index_no];
+        let key = ix
+            .columns
+            .iter()
+            .map(|&c| format_datum(&self.def.columns[c].ty, &row[c]))
+            .collect::<Vec<_>>()
+            .join("-");
+        StorageError::DuplicateKey {
+            index: ix.name.clone(),
+            key,
+            index_no,
+            existing_row: existing,
+        }
+    }
+
+    /// The row id stored under a unique key, if any.
+    fn unique_lookup(&self, index_no: usize, key: &[u8]) -> Result<Option<RowId>> {
+        btree::get_with(&self.reader(), index_root(index_no), key, row_id_of)
+    }
+
+    fn get_row(&self, row_id: RowId) -> Result<Option<Row>> {
+        btree::get_with(&self.reader(), ROW_TREE_ROOT, &row_key(row_id), |bytes| {
+            decode_row(&self.def, bytes)
+        })
+    }
+}
+
+impl Table {
+    pub fn database(&self) -> &str {
+        &self.inner.db
+    }
+    pub fn name(&self) -> &str {
+        &self.inner.name
+    }
+    /// The table's definition (immutable; DDL makes a new table object).
+    pub fn def(&self) -> &Arc<TableDef> {
+        &self.inner.def
+    }
+    /// Whether DDL replaced or removed the table since this handle was opened.
+    pub fn is_stale(&self) -> bool {
+        self.inner.stale.load(Ordering::Acquire)
+    }
+
+    /// Insert a row. `row` has one datum per column; an AUTO_INCREMENT column holding NULL
+    /// or 0 gets the next value. Unique and primary keys are checked before anything
+    /// changes: a duplicate returns [`StorageError::DuplicateKey`] and leaves the table as
+    /// it was (the statement may continue).
+    pub fn insert(&self, stmt: &mut Statement, row: &[Datum]) -> Result<InsertOutcome> {
+        let t = &self.inner;
+        t.check_live()?;
+        stmt.lock_table(t)?;
+        let _latch = t.latch.write();
+        let mut generated = None;
+        let mut filled;
+        let mut row = row;
+        let auto_col = t.def.auto_increment_column();
+        let next_auto = t.meta_u64(meta::AUTO_INCREMENT)?;
+        if let Some(c) = auto_col {
+            let v = row
+                .get(c)
+                .ok_or_else(|| StorageError::TypeMismatch("row too short".into()))?;
+            if matches!(v, Datum::Null | Datum::Int(0) | Datum::UInt(0)) {
+                filled = row.to_vec();
+                filled[c] = match t.def.columns[c].ty {
+                    ColumnType::Int {
+                        unsigned: false, ..
+                    } => Datum::Int(next_auto as i64),
+                    ColumnType::Decimal { scale, .. } => {
+                        Datum::Decimal(next_auto as i128 * 10i128.pow(scale as u32))
+                    }
+                    ColumnType::Float | ColumnType::Double => Datum::Double(next_auto as f64),
+                    _ => Datum::UInt(next_auto),
+                };
+                generated = Some(next_auto);
+                row = &filled;
+            }
+        }
+        let mut row_bytes = Vec::with_capacity(64);
+        encode_row(&t.def, row, &mut row_bytes)?;
+        let row_id = t.meta_u64(meta::NEXT_ROW_ID)?;
+        let mut keys = Vec::with_capacity(t.def.indexes.len());
+        for (i, ix) in t.def.indexes.iter().enumerate() {
+            let (key, unique) = t.index_key(ix, row, row_id)?;
+            if key.len() > btree::MAX_KEY_BYTES {
+                return Err(StorageError::TooBig(format!(
+                    "Specified key was too long; max key length is {} bytes",
+                    btree::MAX_KEY_BYTES
+                )));
+            }
+            if unique {
+                if let Some(existing) = t.unique_lookup(i, &key)? {
+                    return Err(t.duplicate(i, row, existing));
+                }
+            }
+            keys.push(key);
+        }
+        let mut w = WritePager { stmt, table: t };
+        if btree::insert(&mut w, ROW_TREE_ROOT, &row_key(row_id), &row_bytes, false)?
+            != Inserted::New
+        {
+            return Err(StorageError::Corrupt(format!(
+                "row id {row_id} already in use"
+            )));
+        }
+        for (i, key) in keys.iter().enumerate() {
+            if btree::insert(&mut w, index_root(i), key, &row_key(row_id), false)? != Inserted::New
+            {
+                return Err(StorageError::Corrupt(format!(
+                    "index {i} entry exists for a new row"
+                )));
+            }
+        }
+        let meta_block = w.write(META_PAGE)?;
+        {
+            let mut m = meta_block.write();
+            put_u64(&mut m, meta::NEXT_ROW_ID, row_id + 1);
+            let rc = get_u64(&m, meta::ROW_COUNT);
+            put_u64(&mut m, meta::ROW_COUNT, rc + 1);
+            if let Some(c) = auto_col {
+                let explicit = match &row[c] {
+                    Datum::Int(v) if *v > 0 => Some(*v as u64),
+                    Datum::UInt(v) => Some(*v),
+                    Datum::Decimal(v) if *v > 0 => match t.def.columns[c].ty {
+                        ColumnType::Decimal { scale, .. } => {
+                            Some((*v / 10i128.pow(scale as u32)) as u64)
+                        }
+                        _ => None,
+                    },
+                    Datum::Double(v) if *v >= 1.0 => Some(*v as u64),
+                    _ => None,
+                };
+                if let Some(v) = explicit {
+                    if v >= get_u64(&m, meta::AUTO_INCREMENT) {
+                        put_u64(&mut m, meta::AUTO_INCREMENT, v.saturating_add(1));
+                    }
+                }
+            }
+        }
+        Ok(InsertOutcome {
+            row_id,
+            generated_auto_increment: generated,
+        })
+    }
+
+    /// Replace the row `row_id` with `new_row`. Unique keys are checked first (a duplicate
+    /// changes nothing). Returns false when the row does not exist.
+    pub fn update(&self, stmt: &mut Statement, row_id: RowId, new_row: &[Datum]) -> Result<bool> {
+        let t = &self.inner;
+        t.check_live()?;
+        stmt.lock_table(t)?;
+        let _latch = t.latch.write();
+        let Some(old) = t.get_row(row_id)? else {
+            return Ok(false);
+        };
+        let mut row_bytes = Vec::with_capacity(64);
+        encode_row(&t.def, new_row, &mut row_bytes)?;
+        let mut changes = Vec::new();
+        for (i, ix) in t.def.indexes.iter().enumerate() {
+            let (old_key, _) = t.index_key(ix, &old, row_id)?;
+            let (new_key, unique) = t.index_key(ix, new_row, row_id)?;
+            if old_key == new_key {
+                continue;
+            }
+            if new_key.len() > btree::MAX_KEY_BYTES {
+                return Err(StorageError::TooBig("Specified key was too long".into()));
+            }
+            if unique {
+                if let Some(existing) = t.unique_lookup(i, &new_key)? {
+                    if existing != row_id {
+                        return Err(t.duplicate(i, new_row, existing));
+                    }
+                }
+            }
+            changes.push((i, old_key, new_key));
+        }
+        let mut w = WritePager { stmt, table: t };
+        for (i, old_key, new_key) in &changes {
+            btree::delete(&mut w, index_root(*i), old_key)?;
+            btree::insert(&mut w, index_root(*i), new_key, &row_key(row_id), false)?;
+        }
+        btree::insert(&mut w, ROW_TREE_ROOT, &row_key(row_id), &row_bytes, true)?;
+        if let Some(c) = t.def.auto_increment_column() {
+            if let Datum::Int(v) = new_row[c] {
+                Self::bump_auto_increment(&mut w, v.max(0) as u64)?;
+            } else if let Datum::UInt(v) = new_row[c] {
+                Self::bump_auto_increment(&mut w, v)?;
+            }
+        }
+        Ok(true)
+    }
+
+    fn bump_auto_increment(w: &mut WritePager<'_>, value: u64) -> Result<()> {
+        let current = {
+            let b = w.read(META_PAGE)?;
+            let v = get_u64(&b.read(), meta::AUTO_INCREMENT);
+            v
+        };
+        if value >= current {
+            let b = w.write(META_PAGE)?;
+            put_u64(
+                &mut b.write(),
+                meta::AUTO_INCREMENT,
+                value.saturating_add(1),
+            );
+        }
+        Ok(())
+    }
+
+    /// Delete the row `row_id`; returns false when it does not exist.
+    pub fn delete(&self, stmt: &mut Statement, row_id: RowId) -> Result<bool> {
+        let t = &self.inner;
+        t.check_live()?;
+        stmt.lock_table(t)?;
+        let _latch = t.latch.write();
+        let Some(old) = t.get_row(row_id)? else {
+            return Ok(false);
+        };
+        let mut w = WritePager { stmt, table: t };
+        for (i, ix) in t.def.indexes.iter().enumerate() {
+            let (key, _) = t.index_key(ix, &old, row_id)?;
+            if !btree::delete(&mut w, index_root(i), &key)? {
+                return Err(StorageError::Corrupt(format!(
+                    "index '{}' lacks the entry of row {row_id}",
+                    ix.name
+                )));
+            }
+        }
+        btree::delete(&mut w, ROW_TREE_ROOT, &row_key(row_id))?;
+        let meta_block = w.write(META_PAGE)?;
+        let mut m = meta_block.write();
+        let rc = get_u64(&m, meta::ROW_COUNT);
+        put_u64(&mut m, meta::ROW_COUNT, rc.saturating_sub(1));
+        Ok(true)
+    }
+
+    /// The row with this id.
+    pub fn get(&self, row_id: RowId) -> Result<Option<Row>> {
+        let t = &self.inner;
+        t.check_live()?;
+        let _latch = t.latch.read();
+        t.get_row(row_id)
+    }
+
+    /// Point lookup on a unique index (or the primary key) with a value for every column.
+    /// A key holding NULL matches nothing (as `=` in SQL).
+    pub fn lookup_unique(&self, index_no: usize, key: &[Datum]) -> Result<Option<(RowId, Row)>> {
+        let t = &self.inner;
+        t.check_live()?;
+        let ix = t
+            .def
+            .indexes
+            .get(index_no)
+            .ok_or_else(|| StorageError::InvalidDefinition("no such index".into()))?;
+        if !ix.is_unique() || key.len() != ix.columns.len() {
+            return Err(StorageError::TypeMismatch(format!(
+                "index '{}' needs a full unique key",
+                ix.name
+            )));
+        }
+        if key.iter().any(Datum::is_null) {
+            return Ok(None);
+        }
+        let enc = t.encode_bound(ix, key)?;
+        let _latch = t.latch.read();
+        let Some(row_id) = t.unique_lookup(index_no, &enc)? else {
+            return Ok(None);
+        };
+        Ok(t.get_row(row_id)?.map(|r| (row_id, r)))
+    }
+
+    /// Point lookup on the primary key.
+    pub fn lookup_primary(&self, key: &[Datum]) -> Result<Option<(RowId, Row)>> {
+        let pk = self
+            .inner
+            .def
+            .primary_key()
+            .ok_or_else(|| StorageError::InvalidDefinition("no primary key".into()))?;
+        self.lookup_unique(pk, key)
+    }
+
+    /// Every row, in row id order (insertion order).
+    pub fn scan(&self) -> Result<RowScan> {
+        self.inner.check_live()?;
+        Ok(RowScan {
+            table: Arc::clone(&self.inner),
+            next_row_id: Some(0),
+            buffer: VecDeque::new(),
+        })
+    }
+
+    /// Rows whose key in index `index_no` lies between the bounds, in key order or reverse.
+    /// A bound holds values for a prefix of the index's columns (all of them, or the first
+    /// few): `Included(&[a])` on a two-column index means "first column >= a" as a lower
+    /// bound and "first column <= a" as an upper bound. Equality on a prefix is
+    /// `(Included(p), Included(p))`.
+    pub fn index_scan(
+        &self,
+        index_no: usize,
+        lower: Bound<&[Datum]>,
+        upper: Bound<&[Datum]>,
+        direction: Direction,
+    ) -> Result<IndexScan> {
+        let t = &self.inner;
+        t.check_live()?;
+        let ix = t
+            .def
+            .indexes
+            .get(index_no)
+            .ok_or_else(|| StorageError::InvalidDefinition("no such index".into()))?;
+        let mut exhausted = false;
+        let lower = match lower {
+            Bound::Unbounded => None,
+            Bound::Included(v) => Some(t.encode_bound(ix, v)?),
+            Bound::Excluded(v) => match prefix_successor(&t.encode_bound(ix, v)?) {
+                Some(s) => Some(s),
+                None => {
+                    exhausted = true;
+                    None
+                }
+            },
+        };
+        let upper = match upper {
+            Bound::Unbounded => None,
+            Bound::Included(v) => prefix_successor(&t.encode_bound(ix, v)?),
+            Bound::Excluded(v) => Some(t.encode_bound(ix, v)?),
+        };
+        if let (Some(l), Some(u)) = (&lower, &upper) {
+            exhausted |= l >= u;
+        }
+        Ok(IndexScan {
+            table: Arc::clone(&self.inner),
+            index_no,
+            lower,
+            upper,
+            direction,
+            exhausted,
+            buffer: VecDeque::new(),
+        })
+    }
+
+    /// Rows in the table (exact).
+    pub fn row_count(&self) -> Result<u64> {
+        self.inner.check_live()?;
+        let _latch = self.inner.latch.read();
+        self.inner.meta_u64(meta::ROW_COUNT)
+    }
+
+    /// The next AUTO_INCREMENT value (SHOW TABLE STATUS, SHOW CREATE TABLE).
+    pub fn next_auto_increment(&self) -> Result<u64> {
+        self.inner.check_live()?;
+        let _latch = self.inner.latch.read();
+        self.inner.meta_u64(meta::AUTO_INCREMENT)
+    }
+
+    /// Set the AUTO_INCREMENT counter (ALTER TABLE ... AUTO_INCREMENT = n); never below 1.
+    pub fn set_auto_increment(&self, stmt: &mut Statement, value: u64) -> Result<()> {
+        let t = &self.inner;
+        t.check_live()?;
+        stmt.lock_table(t)?;
+        let _latch = t.latch.write();
+        let mut w = WritePager { stmt, table: t };
+        let b = w.write(META_PAGE)?;
+        put_u64(&mut b.write(), meta::AUTO_INCREMENT, value.max(1));
+        Ok(())
+    }
+
+    /// Bytes the table's file holds (SHOW TABLE STATUS Data_length).
+    pub fn data_length(&self) -> Result<u64> {
+        self.inner.check_live()?;
+        let b = self
+            .inner
+            .shared
+            .cache
+            .get(self.inner.space, META_PAGE as u64)?;
+        let pages = get_u32(&b.read(), meta::PAGE_COUNT) as u64;
+        Ok(pages * PAGE_SIZE as u64)
+    }
+
+    /// CHECK TABLE: every page's checksum on disk (pages not yet written back are checked
+    /// in memory), the B+tree invariants of every tree, the row count, and that every index
+    /// holds exactly one correct entry per row.
+    pub fn check(&self) -> Result<CheckReport> {
+        let t = &self.inner;
+        t.check_live()?;
+        let _latch = t.latch.read();
+        let mut report = CheckReport::default();
+        let page_count = get_u32(
+            &t.shared.cache.get(t.space, META_PAGE as u64)?.read(),
+            meta::PAGE_COUNT,
+        );
+        report.pages = page_count as u64;
+        let mut buf = vec![0u8; PAGE_SIZE];
+        for page_no in 0..page_count {
+            if t.shared
+                .cache
+                .peek(t.space, page_no as u64)
+                .is_some_and(|b| b.is_dirty())
+            {
+                continue; // newer in memory than on disk; the tree walk reads it
+            }
+            let read = t
+                .shared
+                .files
+                .read_at(t.space, &mut buf, page_no as u64 * PAGE_SIZE as u64);
+            match read {
+                Ok(()) => {
+                    if let Err(e) = verify(&buf, page_no, Some(t.space)) {
+                        report.problems.push(e.to_string());
+                    }
+                }
+                Err(e) => report
+                    .problems
+                    .push(format!("page {page_no}: cannot be read: {e}")),
+            }
+        }
+        if !report.problems.is_empty() {
+            return Ok(report);
+        }
+        let src = t.reader();
+        let rows = match btree::check_tree(&src, ROW_TREE_ROOT) {
+            Ok(c) => {
+                report
+                    .problems
+                    .extend(c.problems.into_iter().map(|p| format!("row tree: {p}")));
+                c.entries
+            }
+            Err(e) => {
+                report.problems.push(format!("row tree: {e}"));
+                return Ok(report);
+            }
+        };
+        report.rows = rows;
+        let counted = t.meta_u64(meta::ROW_COUNT)?;
+        if counted != rows {
+            report.problems.push(format!(
+                "row count says {counted}, the row tree holds {rows}"
+            ));
+        }
+        for (i, ix) in t.def.indexes.iter().enumerate() {
+            match btree::check_tree(&src, index_root(i)) {
+                Ok(c) => {
+                    report.problems.extend(
+                        c.problems
+                            .into_iter()
+                            .map(|p| format!("index '{}': {p}", ix.name)),
+                    );
+                    if c.entries != rows {
+                        report.problems.push(format!(
+                            "index '{}' has {} entries for {rows} rows",
+                            ix.name, c.entries
+                        ));
+                    }
+                }
+                Err(e) => report.problems.push(format!("index '{}': {e}", ix.name)),
+            }
+        }
+        if !report.problems.is_empty() {
+            return Ok(report);
+        }
+        // Each row's entry in each index, under its recomputed key.
+        let mut lower: Option<Vec<u8>> = None;
+        loop {
+            let mut batch = Vec::new();
+            let done = btree::collect_forward(
+                &src,
+                ROW_TREE_ROOT,
+                lower.as_deref(),
+                None,
+                256,
+                &mut batch,
+            )?;
+            for (k, v) in &batch {
+                let row_id = row_id_of(k)?;
+                let row = match decode_row(&t.def, v) {
+                    Ok(r) => r,
+                    Err(e) => {
+                        report.problems.push(format!("row {row_id}: {e}"));
+                        continue;
+                    }
+                };
+                for (i, ix) in t.def.indexes.iter().enumerate() {
+                    let (key, _) = t.index_key(ix, &row, row_id)?;
+                    if btree::get_with(&src, index_root(i), &key, row_id_of)? != Some(row_id) {
+                        report.problems.push(format!(
+                            "index '{}' lacks the entry of row {row_id}",
+                            ix.name
+                        ));
+                    }
+                }
+            }
+            if let Some((k, _)) = batch.last() {
+                let mut next = k.clone();
+                next.push(0);
+                lower = Some(next);
+            }
+            if done || report.problems.len() > 100 {
+                break;
+            }
+        }
+        Ok(report)
+    }
+}
+
+/// A full scan in row id order; see [`Table::scan`]. Holds no lock between items.
+pub struct RowScan {
+    table: Arc<TableInner>,
+    next_row_id: Option<RowId>,
+    buffer: VecDeque<(RowId, Row)>,
+}
+
+impl RowScan {
+    fn refill(&mut self) -> Result<()> {
+        let Some(start) = self.next_row_id else {
+            return Ok(());
+        };
+        let t = &self.table;
+        t.check_live()?;
+        let _latch = t.latch.read();
+        let mut batch = Vec::new();
+        let done = btree::collect_forward(
+            &t.reader(),
+            ROW_TREE_ROOT,
+            Some(&row_key(start)),
+            None,
+            SCAN_BATCH_ROWS,
+            &mut batch,
+        )?;
+        for (k, v) in batch {
+            let row_id = row_id_of(&k)?;
+            self.buffer.push_back((row_id, decode_row(&t.def, &v)?));
+        }
+        self.next_row_id = match (done, self.buffer.back()) {
+            (false, Some((id, _))) => id.checked_add(1),
+            _ => None,
+        };
+        Ok(())
+    }
+}
+
+impl Iterator for RowScan {
+    type Item = Result<(RowId, Row)>;
+    fn next(&mut self) -> Option<Self::Item> {
+        while self.buffer.is_empty() {
+            self.next_row_id?;
+            if let Err(e) = self.refill() {
+                self.next_row_id = None;
+                return Some(Err(e));
+            }
+        }
+        self.buffer.pop_front().map(Ok)
+    }
+}
+
+/// An index range scan; see [`Table::index_scan`]. Holds no lock between items.
+pub struct IndexScan {
+    table: Arc<TableInner>,
+    index_no: usize,
+    /// Remaining range: `lower <= key < upper` (encoded).
+    lower: Option<Vec<u8>>,
+    upper: Option<Vec<u8>>,
+    direction: Direction,
+    exhausted: bool,
+    buffer: VecDeque<(RowId, Row)>,
+}
+
+impl IndexScan {
+    fn refill(&mut self) -> Result<()> {
+        let t = &self.table;
+        t.check_live()?;
+        let _latch = t.latch.read();
+        let src = t.reader();
+        let root = index_root(self.index_no);
+        let mut batch = Vec::new();
+        let done = match self.direction {
+            Direction::Forward => btree::collect_forward(
+                &src,
+                root,
+                self.lower.as_deref(),
+                self.upper.as_deref(),
+                SCAN_BATCH_ROWS,
+                &mut batch,
+            )?,
+            Direction::Backward => btree::collect_backward(
+                &src,
+                root,
+                self.lower.as_deref(),
+                self.upper.as_deref(),
+                SCAN_BATCH_ROWS,
+                &mut batch,
+            )?,
+        };
+        if let Some((k, _)) = batch.last() {
+            match self.direction {
+                Direction::Forward => {
+                    let mut next = k.clone();
+                    next.push(0);
+                    self.lower = Some(next);
+                }
+                Direction::Backward => self.upper = Some(k.clone()),
+            }
+        }
+        self.exhausted = done || batch.is_empty();
+        for (_, v) in batch {
+            let row_id = row_id_of(&v)?;
+            match t.get_row(row_id)? {
+                Some(row) => self.buffer.push_back((row_id, row)),
+                None => {
+                    return Err(StorageError::Corrupt(format!(
+                        "index entry names missing row {row_id}"
+                    )))
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Iterator for IndexScan {
+    type Item = Result<(RowId, Row)>;
+    fn next(&mut self) -> Option<Self::Item> {
+        while self.buffer.is_empty() {
+            if self.exhausted {
+                return None;
+            }
+            if let Err(e) = self.refill() {
+                self.exhausted = true;
+                return Some(Err(e));
+            }
+        }
+        self.buffer.pop_front().map(Ok)
+    }
+}

@@ -1,0 +1,386 @@
+//! The values and definitions the storage stores: [`Datum`], [`ColumnType`], [`TableDef`],
+//! and the error type [`StorageError`].
+
+use std::fmt;
+
+/// One stored value. The column's [`ColumnType`] says how to read it:
+///
+/// | column type                           | datum                                   |
+/// |---------------------------------------|-----------------------------------------|
+/// | TINYINT..BIGINT signed                | `Int`                                   |
+/// | TINYINT..BIGINT UNSIGNED              | `UInt`                                  |
+/// | DECIMAL(p,s)                          | `Decimal(unscaled)`: value = unscaled / 10^s |
+/// | FLOAT, DOUBLE                         | `Double` (FLOAT rounded to f32 by the SQL layer) |
+/// | CHAR, VARCHAR, TEXT (utf8mb4), BLOB   | `Bytes`                                 |
+/// | DATE                                  | `Date`                                  |
+/// | DATETIME, TIMESTAMP                   | `DateTime`                              |
+///
+/// Index key encoding accepts `Int`/`UInt` interchangeably for integer columns (out of
+/// range is an error); other mismatches are [`StorageError::TypeMismatch`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Datum {
+    Null,
+    Int(i64),
+    UInt(u64),
+    Double(f64),
+    /// Unscaled DECIMAL: the column's scale gives the decimal point (p <= 38).
+    Decimal(i128),
+    Bytes(Vec<u8>),
+    Date {
+        year: u16,
+        month: u8,
+        day: u8,
+    },
+    DateTime {
+        year: u16,
+        month: u8,
+        day: u8,
+        hour: u8,
+        minute: u8,
+        second: u8,
+        micros: u32,
+    },
+}
+
+impl Datum {
+    pub fn is_null(&self) -> bool {
+        matches!(self, Datum::Null)
+    }
+}
+
+/// A row: one datum per column, in the definition's column order.
+pub type Row = Vec<Datum>;
+
+/// A row's stable identity inside its table (assigned at insert, never reused while the
+/// row exists; survives updates).
+pub type RowId = u64;
+
+/// How strings of a column compare (and so how index keys order).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Collation {
+    /// `utf8mb4_general_ci`: simple case folding, Latin-1 accents folded, trailing spaces
+    /// ignored (PAD SPACE). The default for CHAR/VARCHAR/TEXT.
+    Utf8mb4GeneralCi,
+    /// `utf8mb4_bin`: by code point, trailing spaces ignored.
+    Utf8mb4Bin,
+    /// `binary`: bytewise, no padding (BLOB, BINARY, VARBINARY).
+    Binary,
+}
+
+impl Collation {
+    pub fn name(self) -> &'static str {
+        match self {
+            Collation::Utf8mb4GeneralCi => "utf8mb4_general_ci",
+            Collation::Utf8mb4Bin => "utf8mb4_bin",
+            Collation::Binary => "binary",
+        }
+    }
+}
+
+/// Integer widths, for range checks and SHOW CREATE TABLE.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum IntWidth {
+    Tiny,
+    Small,
+    Medium,
+    Int,
+    Big,
+}
+
+impl IntWidth {
+    pub fn bits(self) -> u32 {
+        match self {
+            IntWidth::Tiny => 8,
+            IntWidth::Small => 16,
+            IntWidth::Medium => 24,
+            IntWidth::Int => 32,
+            IntWidth::Big => 64,
+        }
+    }
+    /// Inclusive range of the signed type.
+    pub fn signed_range(self) -> (i64, i64) {
+        let b = self.bits();
+        if b == 64 {
+            (i64::MIN, i64::MAX)
+        } else {
+            (-(1i64 << (b - 1)), (1i64 << (b - 1)) - 1)
+        }
+    }
+    /// Largest value of the unsigned type.
+    pub fn unsigned_max(self) -> u64 {
+        let b = self.bits();
+        if b == 64 {
+            u64::MAX
+        } else {
+            (1u64 << b) - 1
+        }
+    }
+}
+
+/// Column types the SQL layer needs.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ColumnType {
+    Int {
+        width: IntWidth,
+        unsigned: bool,
+    },
+    Decimal {
+        precision: u8,
+        scale: u8,
+    },
+    Float,
+    Double,
+    /// CHAR(n): n characters.
+    Char {
+        len: u32,
+        collation: Collation,
+    },
+    /// VARCHAR(n): n characters.
+    Varchar {
+        len: u32,
+        collation: Collation,
+    },
+    Text {
+        collation: Collation,
+    },
+    Blob,
+    Date,
+    DateTime,
+    Timestamp,
+}
+
+impl ColumnType {
+    /// The collation string comparisons and index keys use (`Binary` for non-strings).
+    pub fn collation(&self) -> Collation {
+        match self {
+            ColumnType::Char { collation, .. }
+            | ColumnType::Varchar { collation, .. }
+            | ColumnType::Text { collation } => *collation,
+            _ => Collation::Binary,
+        }
+    }
+    pub fn is_string(&self) -> bool {
+        matches!(
+            self,
+            ColumnType::Char { .. }
+                | ColumnType::Varchar { .. }
+                | ColumnType::Text { .. }
+                | ColumnType::Blob
+        )
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ColumnDef {
+    pub name: String,
+    pub ty: ColumnType,
+    pub nullable: bool,
+    /// The default as a datum (None: no DEFAULT clause).
+    pub default: Option<Datum>,
+    pub auto_increment: bool,
+    /// Optional COMMENT or other text the SQL layer wants shown back.
+    pub comment: String,
+}
+
+impl ColumnDef {
+    pub fn new(name: &str, ty: ColumnType) -> ColumnDef {
+        ColumnDef {
+            name: name.to_string(),
+            ty,
+            nullable: true,
+            default: None,
+            auto_increment: false,
+            comment: String::new(),
+        }
+    }
+    pub fn not_null(mut self) -> ColumnDef {
+        self.nullable = false;
+        self
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum IndexKind {
+    Primary,
+    Unique,
+    NonUnique,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexDef {
+    /// `PRIMARY` for the primary key.
+    pub name: String,
+    pub kind: IndexKind,
+    /// Positions into [`TableDef::columns`], in key order.
+    pub columns: Vec<usize>,
+}
+
+impl IndexDef {
+    pub fn is_unique(&self) -> bool {
+        self.kind != IndexKind::NonUnique
+    }
+}
+
+/// A table's definition, stored in page 0 of its file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableDef {
+    pub columns: Vec<ColumnDef>,
+    /// The primary key, when present, is the first index.
+    pub indexes: Vec<IndexDef>,
+    /// Table options as given (`ENGINE=...`, `DEFAULT CHARSET=...`), shown back verbatim.
+    pub options: Vec<(String, String)>,
+}
+
+impl TableDef {
+    pub fn column_index(&self, name: &str) -> Option<usize> {
+        self.columns
+            .iter()
+            .position(|c| c.name.eq_ignore_ascii_case(name))
+    }
+    pub fn index_named(&self, name: &str) -> Option<usize> {
+        self.indexes
+            .iter()
+            .position(|i| i.name.eq_ignore_ascii_case(name))
+    }
+    pub fn primary_key(&self) -> Option<usize> {
+        self.indexes
+            .iter()
+            .position(|i| i.kind == IndexKind::Primary)
+    }
+    pub fn auto_increment_column(&self) -> Option<usize> {
+        self.columns.iter().position(|c| c.auto_increment)
+    }
+    /// Check the definition is one the storage can hold.
+    pub fn validate(&self) -> Result<(), StorageError> {
+        if self.columns.is_empty() {
+            return Err(StorageError::InvalidDefinition(
+                "a table needs at least one column".into(),
+            ));
+        }
+        if self.columns.len() > 4096 {
+            return Err(StorageError::InvalidDefinition("too many columns".into()));
+        }
+        for (i, c) in self.columns.iter().enumerate() {
+            if self.columns[..i]
+                .iter()
+                .any(|o| o.name.eq_ignore_ascii_case(&c.name))
+            {
+                return Err(StorageError::InvalidDefinition(format!(
+                    "duplicate column name '{}'",
+                    c.name
+                )));
+            }
+            if let ColumnType::Decimal { precision, scale } = c.ty {
+                if precision == 0 || precision > 38 || scale > precision {
+                    return Err(StorageError::InvalidDefinition(format!(
+                        "DECIMAL({precision},{scale}) unsupported (precision 1..38, scale <= precision)"
+                    )));
+                }
+            }
+        }
+        if self.columns.iter().filter(|c| c.auto_increment).count() > 1 {
+            return Err(StorageError::InvalidDefinition(
+                "only one AUTO_INCREMENT column".into(),
+            ));
+        }
+        if self
+            .indexes
+            .iter()
+            .filter(|i| i.kind == IndexKind::Primary)
+            .count()
+            > 1
+        {
+            return Err(StorageError::InvalidDefinition(
+                "multiple primary keys defined".into(),
+            ));
+        }
+        for (i, ix) in self.indexes.iter().enumerate() {
+            if ix.columns.is_empty() || ix.columns.iter().any(|&c| c >= self.columns.len()) {
+                return Err(StorageError::InvalidDefinition(format!(
+                    "index '{}' names no valid column",
+                    ix.name
+                )));
+            }
+            if self.indexes[..i]
+                .iter()
+                .any(|o| o.name.eq_ignore_ascii_case(&ix.name))
+            {
+                return Err(StorageError::InvalidDefinition(format!(
+                    "duplicate key name '{}'",
+                    ix.name
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Errors of the storage layer. The SQL layer maps them to MySQL error codes.
+#[derive(Debug)]
+pub enum StorageError {
+    Io(std::io::Error),
+    /// A page failed its checksum or a structure is inconsistent: never served.
+    Corrupt(String),
+    /// ER_DUP_ENTRY (1062): `Duplicate entry '{key}' for key '{index}'`. `index_no` and
+    /// `existing_row` locate the conflicting row (for REPLACE and ON DUPLICATE KEY UPDATE).
+    DuplicateKey {
+        index: String,
+        key: String,
+        index_no: usize,
+        existing_row: RowId,
+    },
+    /// ER_BAD_DB_ERROR (1049).
+    NoSuchDatabase(String),
+    /// ER_DB_CREATE_EXISTS (1007).
+    DatabaseExists(String),
+    /// ER_NO_SUCH_TABLE (1146): (database, table).
+    NoSuchTable(String, String),
+    /// ER_TABLE_EXISTS_ERROR (1050).
+    TableExists(String, String),
+    InvalidDefinition(String),
+    /// A value does not fit the column (type or NOT NULL); the SQL layer should have caught it.
+    TypeMismatch(String),
+    /// ER_TOO_BIG_ROWSIZE / ER_TOO_LONG_KEY.
+    TooBig(String),
+    /// ER_LOCK_WAIT_TIMEOUT (1205).
+    LockWaitTimeout,
+    /// The table was dropped or altered while this handle was in use; reopen it.
+    Stale,
+}
+
+impl fmt::Display for StorageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StorageError::Io(e) => write!(f, "I/O error: {e}"),
+            StorageError::Corrupt(m) => write!(f, "corrupt data: {m}"),
+            StorageError::DuplicateKey { index, key, .. } => {
+                write!(f, "Duplicate entry '{key}' for key '{index}'")
+            }
+            StorageError::NoSuchDatabase(d) => write!(f, "Unknown database '{d}'"),
+            StorageError::DatabaseExists(d) => {
+                write!(f, "Can't create database '{d}'; database exists")
+            }
+            StorageError::NoSuchTable(d, t) => write!(f, "Table '{d}.{t}' doesn't exist"),
+            StorageError::TableExists(_, t) => write!(f, "Table '{t}' already exists"),
+            StorageError::InvalidDefinition(m) => write!(f, "invalid table definition: {m}"),
+            StorageError::TypeMismatch(m) => write!(f, "value does not fit: {m}"),
+            StorageError::TooBig(m) => write!(f, "too big: {m}"),
+            StorageError::LockWaitTimeout => write!(f, "Lock wait timeout exceeded"),
+            StorageError::Stale => write!(f, "table definition changed; reopen the table"),
+        }
+    }
+}
+
+impl std::error::Error for StorageError {}
+
+impl From<std::io::Error> for StorageError {
+    fn from(e: std::io::Error) -> Self {
+        if e.kind() == std::io::ErrorKind::InvalidData {
+            StorageError::Corrupt(e.to_string())
+        } else {
+            StorageError::Io(e)
+        }
+    }
+}
+
+pub type Result<T, E = StorageError> = std::result::Result<T, E>;

@@ -1,0 +1,73 @@
+//! Helpers shared by the storage integration tests.
+#![allow(dead_code)]
+
+use myriad_storage::*;
+use std::path::Path;
+
+pub fn config(dir: &Path) -> StorageConfig {
+    StorageConfig {
+        datadir: dir.to_path_buf(),
+        block_cache_bytes: 8 << 20,
+        ..Default::default()
+    }
+}
+
+pub fn int() -> ColumnType {
+    ColumnType::Int {
+        width: IntWidth::Int,
+        unsigned: false,
+    }
+}
+
+/// sysbench's table: id INT AUTO_INCREMENT PRIMARY KEY, k INT, c CHAR(120), pad CHAR(60),
+/// KEY k_1 (k).
+pub fn sbtest_def() -> TableDef {
+    let mut id = ColumnDef::new("id", int()).not_null();
+    id.auto_increment = true;
+    let mut k = ColumnDef::new("k", int()).not_null();
+    k.default = Some(Datum::Int(0));
+    TableDef {
+        columns: vec![
+            id,
+            k,
+            ColumnDef::new(
+                "c",
+                ColumnType::Char {
+                    len: 120,
+                    collation: Collation::Utf8mb4GeneralCi,
+                },
+            )
+            .not_null(),
+            ColumnDef::new(
+                "pad",
+                ColumnType::Char {
+                    len: 60,
+                    collation: Collation::Utf8mb4GeneralCi,
+                },
+            )
+            .not_null(),
+        ],
+        indexes: vec![
+            IndexDef {
+                name: "PRIMARY".into(),
+                kind: IndexKind::Primary,
+                columns: vec![0],
+            },
+            IndexDef {
+                name: "k_1".into(),
+                kind: IndexKind::NonUnique,
+                columns: vec![1],
+            },
+        ],
+        options: vec![("ENGINE".into(), "InnoDB".into())],
+    }
+}
+
+pub fn sb_row(id: i64, k: i64) -> Vec<Datum> {
+    vec![
+        Datum::Int(id),
+        Datum::Int(k),
+        Datum::Bytes(format!("c-{id:08}-{k}").into_bytes()),
+        Datum::Bytes(b"pad".to_vec()),
+    ]
+}

@@ -1,0 +1,168 @@
+//! Readers and writers on one table at once, with checkpoints running: readers never see a
+//! broken row, a misordered scan or an index entry that disagrees with its row; the final
+//! state equals the writers' models; CHECK TABLE passes.
+
+mod common;
+
+use common::*;
+use myriad_storage::*;
+use std::collections::BTreeMap;
+use std::ops::Bound;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+const WRITERS: i64 = 2;
+const READERS: usize = 4;
+const IDS_PER_WRITER: i64 = 1000;
+
+fn k_of(row: &Row) -> i64 {
+    match row[1] {
+        Datum::Int(k) => k,
+        _ => panic!("k is not an INT"),
+    }
+}
+
+/// c always spells the row's id and k: a torn or mixed row shows up as a mismatch.
+fn consistent(row: &Row) -> bool {
+    let id = match row[0] {
+        Datum::Int(v) => v,
+        _ => return false,
+    };
+    row[2] == Datum::Bytes(format!("c-{id:08}-{}", k_of(row)).into_bytes())
+}
+
+#[test]
+fn readers_and_writers_keep_every_invariant() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cfg = config(dir.path());
+    cfg.flush_log_at_trx_commit = 2;
+    cfg.block_cache_bytes = 2 << 20; // small: eviction and write-back under load
+    let s = Storage::open(cfg).unwrap();
+    s.create_database("c").unwrap();
+    s.create_table("c", "t", &sbtest_def()).unwrap();
+    let t = s.open_table("c", "t").unwrap();
+    let mut st = s.begin();
+    for id in 1..=WRITERS * IDS_PER_WRITER {
+        t.insert(&mut st, &sb_row(id, id % 100)).unwrap();
+    }
+    st.commit().unwrap();
+
+    let stop = AtomicBool::new(false);
+    let reads = AtomicU64::new(0);
+    let deadline = Instant::now() + Duration::from_secs(3);
+    let models: Vec<BTreeMap<i64, i64>> = std::thread::scope(|scope| {
+        for r in 0..READERS {
+            let (t, stop, reads) = (&t, &stop, &reads);
+            scope.spawn(move || {
+                let mut x = r as u64 + 1;
+                while !stop.load(Ordering::Relaxed) {
+                    x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+                    let id = 1 + ((x >> 33) as i64 % (WRITERS * IDS_PER_WRITER));
+                    if let Some((_, row)) = t.lookup_primary(&[Datum::Int(id)]).unwrap() {
+                        assert!(consistent(&row), "torn row {row:?}");
+                    }
+                    let lo = (x >> 40) as i64 % 100;
+                    let (a, b) = ([Datum::Int(lo)], [Datum::Int(lo + 3)]);
+                    let mut last = i64::MIN;
+                    for item in t
+                        .index_scan(
+                            1,
+                            Bound::Included(&a),
+                            Bound::Excluded(&b),
+                            Direction::Forward,
+                        )
+                        .unwrap()
+                    {
+                        let (_, row) = item.unwrap();
+                        let k = k_of(&row);
+                        assert!(
+                            (lo..lo + 3).contains(&k),
+                            "index range returned k {k} outside [{lo}, {})",
+                            lo + 3
+                        );
+                        assert!(k >= last, "index scan out of order");
+                        assert!(consistent(&row));
+                        last = k;
+                    }
+                    if r == 0 && x % 16 == 0 {
+                        let mut prev = 0;
+                        for item in t.scan().unwrap() {
+                            let (row_id, row) = item.unwrap();
+                            assert!(row_id > prev, "scan out of row id order");
+                            assert!(consistent(&row));
+                            prev = row_id;
+                        }
+                    }
+                    reads.fetch_add(1, Ordering::Relaxed);
+                }
+            });
+        }
+        {
+            let (s, stop) = (&s, &stop);
+            scope.spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    s.checkpoint().unwrap();
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+            });
+        }
+        let writers: Vec<_> = (0..WRITERS)
+            .map(|w| {
+                let (s, t) = (&s, &t);
+                scope.spawn(move || {
+                    // Each writer owns ids w*IDS+1 ..= (w+1)*IDS; model: id -> k.
+                    let base = w * IDS_PER_WRITER;
+                    let mut model: BTreeMap<i64, i64> = (base + 1..=base + IDS_PER_WRITER)
+                        .map(|id| (id, id % 100))
+                        .collect();
+                    let mut x = 1000 + w as u64;
+                    while Instant::now() < deadline {
+                        let mut st = s.begin();
+                        for _ in 0..4 {
+                            x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+                            let id = base + 1 + ((x >> 33) as i64 % IDS_PER_WRITER);
+                            let k = (x >> 45) as i64 % 100;
+                            let found = t.lookup_primary(&[Datum::Int(id)]).unwrap();
+                            match (found, x % 3) {
+                                (Some((row_id, _)), 0) => {
+                                    assert!(t.delete(&mut st, row_id).unwrap());
+                                    model.remove(&id);
+                                }
+                                (Some((row_id, _)), _) => {
+                                    assert!(t.update(&mut st, row_id, &sb_row(id, k)).unwrap());
+                                    model.insert(id, k);
+                                }
+                                (None, _) => {
+                                    t.insert(&mut st, &sb_row(id, k)).unwrap();
+                                    model.insert(id, k);
+                                }
+                            }
+                        }
+                        st.commit().unwrap();
+                    }
+                    model
+                })
+            })
+            .collect();
+        let models = writers.into_iter().map(|h| h.join().unwrap()).collect();
+        stop.store(true, Ordering::Relaxed);
+        models
+    });
+    assert!(
+        reads.load(Ordering::Relaxed) > 100,
+        "readers made no progress"
+    );
+    let model: BTreeMap<i64, i64> = models.into_iter().flatten().collect();
+    let got: BTreeMap<i64, i64> = t
+        .scan()
+        .unwrap()
+        .map(|r| {
+            let row = r.unwrap().1;
+            (if let Datum::Int(id) = row[0] { id } else { 0 }, k_of(&row))
+        })
+        .collect();
+    assert_eq!(got, model);
+    assert_eq!(t.row_count().unwrap(), model.len() as u64);
+    let report = t.check().unwrap();
+    assert!(report.is_ok(), "{:?}", report.problems);
+}
