@@ -275,3 +275,31 @@ fn interactive_client_through_a_pseudo_terminal() {
     interactive_session(&server, None);
     interactive_session(&server, Some("mysql"));
 }
+
+/// With a database that has tables, the interactive client builds its completion list at
+/// connect time: SHOW DATABASES, SHOW TABLES, then COM_FIELD_LIST for every table. This
+/// is where another server crate hangs the client.
+#[test]
+fn interactive_client_reads_table_fields_without_hanging() {
+    let server = Server::start(&[]);
+    mariadb_batch(
+        &server,
+        None,
+        "CREATE DATABASE shop; CREATE TABLE shop.items (id INT PRIMARY KEY, name VARCHAR(20)); \
+         CREATE TABLE shop.prices (item INT, amount DOUBLE); INSERT INTO shop.items VALUES (1, 'pen')",
+    );
+    let command = format!("mariadb -h127.0.0.1 -P{} -uroot shop; echo CLIENT-EXITED-$?; sleep 60", server.port);
+    let tmux = Tmux::start(&command);
+    let screen = tmux.wait_for(" [shop]>", 1);
+    assert!(screen.contains("Reading table information"), "auto-rehash ran:\n{screen}");
+    tmux.send_line("SELECT name FROM items WHERE id = 1;");
+    let screen = tmux.wait_for("1 row in set", 1);
+    assert!(screen.contains("| pen  |"), "{screen}");
+    tmux.send_line("use mysql");
+    tmux.wait_for("Database changed", 1);
+    tmux.send_line("use shop");
+    tmux.wait_for("Database changed", 2);
+    tmux.wait_for(" [shop]>", 2);
+    tmux.send_line("quit");
+    tmux.wait_for("CLIENT-EXITED-0", 1);
+}
