@@ -288,10 +288,16 @@ fn interactive_client_reads_table_fields_without_hanging() {
         "CREATE DATABASE shop; CREATE TABLE shop.items (id INT PRIMARY KEY, name VARCHAR(20)); \
          CREATE TABLE shop.prices (item INT, amount DOUBLE); INSERT INTO shop.items VALUES (1, 'pen')",
     );
-    let command = format!("mariadb -h127.0.0.1 -P{} -uroot shop; echo CLIENT-EXITED-$?; sleep 60", server.port);
+    let command = format!(
+        "mariadb -h127.0.0.1 -P{} -uroot shop; echo CLIENT-EXITED-$?; sleep 60",
+        server.port
+    );
     let tmux = Tmux::start(&command);
     let screen = tmux.wait_for(" [shop]>", 1);
-    assert!(screen.contains("Reading table information"), "auto-rehash ran:\n{screen}");
+    assert!(
+        screen.contains("Reading table information"),
+        "auto-rehash ran:\n{screen}"
+    );
     tmux.send_line("SELECT name FROM items WHERE id = 1;");
     let screen = tmux.wait_for("1 row in set", 1);
     assert!(screen.contains("| pen  |"), "{screen}");

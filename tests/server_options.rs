@@ -210,3 +210,33 @@ fn sigint_and_shutdown_statement_stop_the_server() {
         .expect("the server exits after COM_SHUTDOWN");
     assert!(status.success(), "exit status {status:?}");
 }
+
+#[test]
+fn idle_connections_close_after_wait_timeout() {
+    let server = Server::start(&["--wait-timeout=1"]);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        use mysql_async::prelude::Queryable;
+        let opts = mysql_async::Opts::from_url(&server.url("root", "", None)).unwrap();
+        let mut idle = mysql_async::Conn::new(opts.clone()).await.unwrap();
+        let mut busy = mysql_async::Conn::new(opts.clone()).await.unwrap();
+        for _ in 0..5 {
+            tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+            busy.ping()
+                .await
+                .expect("a connection that keeps talking stays open");
+        }
+        assert!(
+            idle.ping().await.is_err(),
+            "the idle connection was closed after wait_timeout"
+        );
+        let aborted: Option<(String, u64)> = busy
+            .query_first("SHOW GLOBAL STATUS LIKE 'Aborted_clients'")
+            .await
+            .unwrap();
+        assert!(aborted.map(|(_, n)| n).unwrap_or(0) >= 1);
+    });
+}

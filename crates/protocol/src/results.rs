@@ -19,7 +19,7 @@ use crate::constants::capabilities::CLIENT_DEPRECATE_EOF;
 use crate::constants::column_type;
 use crate::constants::status::*;
 use crate::packet::FrameBuffer;
-use crate::value::{put_binary_value, text_value, ValueRef};
+use crate::value::{put_binary_value, put_text_value, ValueRef};
 
 /// An error as an ERR packet carries it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -355,10 +355,7 @@ impl<'a> ResultSink<'a> {
                 let out = self.frames.payload();
                 let mut written = 0;
                 for (value, &(_, decimals)) in values.into_iter().zip(self.column_types.iter()) {
-                    match text_value(&value, decimals) {
-                        Some(text) => put_lenenc_bytes(out, &text),
-                        None => out.push(0xFB),
-                    }
+                    put_text_value(out, &value, decimals);
                     written += 1;
                 }
                 for _ in written..column_count {

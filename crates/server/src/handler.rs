@@ -341,3 +341,109 @@ impl SessionHandler for MyriadSession {
         blocking(|| self.session.change_user(user, host, database)).map_err(|e| error_info(&e))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use myriad_sql::ColumnType;
+
+    #[test]
+    fn values_cross_the_boundary_unchanged() {
+        let values = [
+            Value::Null,
+            Value::Int(-3),
+            Value::UInt(u64::MAX),
+            Value::Double(0.25),
+            Value::Decimal("1.50".into()),
+            Value::Bytes(b"abc".to_vec()),
+            Value::Date {
+                year: 2024,
+                month: 2,
+                day: 29,
+            },
+            Value::DateTime {
+                year: 2024,
+                month: 2,
+                day: 29,
+                hour: 1,
+                minute: 2,
+                second: 3,
+                micros: 4,
+            },
+            Value::Time {
+                negative: true,
+                hours: 30,
+                minute: 1,
+                second: 2,
+                micros: 0,
+            },
+        ];
+        for value in values {
+            // Result direction: the borrowed view; parameter direction: the owned value.
+            let back = match value_ref(&value) {
+                ValueRef::Null => ParamValue::Null,
+                ValueRef::Int(v) => ParamValue::Int(v),
+                ValueRef::UInt(v) => ParamValue::UInt(v),
+                ValueRef::Double(v) => ParamValue::Double(v),
+                ValueRef::Decimal(s) => ParamValue::Decimal(s.to_string()),
+                ValueRef::Bytes(b) => ParamValue::Bytes(b.to_vec()),
+                ValueRef::Date { year, month, day } => ParamValue::Date { year, month, day },
+                ValueRef::DateTime {
+                    year,
+                    month,
+                    day,
+                    hour,
+                    minute,
+                    second,
+                    micros,
+                } => ParamValue::DateTime {
+                    year,
+                    month,
+                    day,
+                    hour,
+                    minute,
+                    second,
+                    micros,
+                },
+                ValueRef::Time {
+                    negative,
+                    hours,
+                    minute,
+                    second,
+                    micros,
+                } => ParamValue::Time {
+                    negative,
+                    hours,
+                    minute,
+                    second,
+                    micros,
+                },
+            };
+            assert_eq!(param_value(back), value);
+        }
+    }
+
+    #[test]
+    fn columns_keep_type_codes_and_flags() {
+        let column = Column {
+            schema: "db".into(),
+            table: "t".into(),
+            org_table: "t".into(),
+            name: "c".into(),
+            org_name: "c".into(),
+            charset: 63,
+            length: 20,
+            column_type: ColumnType::LongLong,
+            flags: 32,
+            decimals: 0,
+        };
+        let def = column_def(&column);
+        assert_eq!(
+            (def.column_type, def.flags, def.charset, def.name),
+            (8, 32, 63, "c")
+        );
+        assert_eq!(column_definition(&column).as_def(), def);
+        let err = error_info(&SqlError::new(1193, "HY000", "Unknown system variable 'x'"));
+        assert_eq!((err.code, &err.sqlstate), (1193, b"HY000"));
+    }
+}
