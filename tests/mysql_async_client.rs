@@ -147,3 +147,82 @@ async fn mysql_async_text_prepared_ping_use_and_passwords() {
     assert!(get("Bytes_received") > 100, "{status:?}");
     conn.disconnect().await.unwrap();
 }
+
+/// Packets over 16 MiB in both directions with a real client, and COM_RESET_CONNECTION.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mysql_async_packets_over_16_mib_and_reset_connection() {
+    let server = Server::start(&["--max-allowed-packet=64M"]);
+    let mut conn = Conn::new(opts(&server, "root", "", None))
+        .await
+        .expect("connect");
+    const HALF: usize = 9_000_000;
+
+    // Client to server: an 18 MB query text arrives as two physical packets.
+    let a = "a".repeat(HALF);
+    let b = "b".repeat(HALF);
+    let total: i64 = conn
+        .query_first(format!("SELECT LENGTH('{a}') + LENGTH('{b}')"))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(total, 2 * HALF as i64);
+
+    // Server to client: an 18 MB row.
+    let (x, y): (Vec<u8>, Vec<u8>) = conn
+        .query_first(format!("SELECT REPEAT('x', {HALF}), REPEAT('y', {HALF})"))
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(
+        x.len() == HALF
+            && y.len() == HALF
+            && x.iter().all(|&c| c == b'x')
+            && y.iter().all(|&c| c == b'y')
+    );
+
+    // The same through a prepared statement with 18 MB of parameters (binary protocol).
+    let statement = conn
+        .prep("SELECT LENGTH(?) + LENGTH(?), REPEAT(?, 2)")
+        .await
+        .unwrap();
+    let (total, repeated): (i64, String) = conn
+        .exec_first(&statement, (a.as_str(), b.as_str(), "z"))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((total, repeated.as_str()), (2 * HALF as i64, "zz"));
+    let (x, _): (Vec<u8>, Vec<u8>) = conn
+        .exec_first(
+            "SELECT REPEAT(?, ?), REPEAT('y', 9000000)",
+            ("x", HALF as i64),
+        )
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(x.len(), HALF);
+
+    // COM_RESET_CONNECTION restores session variables and drops prepared statements.
+    conn.query_drop("SET SESSION wait_timeout = 77")
+        .await
+        .unwrap();
+    let before: u64 = conn
+        .query_first("SELECT @@session.wait_timeout")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(before, 77);
+    assert!(
+        conn.reset().await.unwrap(),
+        "COM_RESET_CONNECTION was used, not a reconnect"
+    );
+    let after: u64 = conn
+        .query_first("SELECT @@session.wait_timeout")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_ne!(
+        after, 77,
+        "the session variable is back to the global value"
+    );
+    conn.disconnect().await.unwrap();
+}
