@@ -129,6 +129,9 @@ pub struct ConnectionOptions {
     pub interactive_timeout: Option<Duration>,
     /// Time allowed for the whole handshake (connect_timeout).
     pub connect_timeout: Duration,
+    /// Time allowed to write one command's response (net_write_timeout): a client that
+    /// stops reading loses its connection instead of pinning it forever.
+    pub write_timeout: Duration,
 }
 
 impl Default for ConnectionOptions {
@@ -140,6 +143,7 @@ impl Default for ConnectionOptions {
             wait_timeout: None,
             interactive_timeout: None,
             connect_timeout: Duration::from_secs(10),
+            write_timeout: Duration::from_secs(60),
         }
     }
 }
@@ -538,7 +542,14 @@ where
                         .await
                 }
             };
-            let flushed = self.writer.flush().await;
+            let flushed =
+                match tokio::time::timeout(self.options.write_timeout, self.writer.flush()).await {
+                    Ok(result) => result,
+                    Err(_) => Err(std::io::Error::new(
+                        std::io::ErrorKind::TimedOut,
+                        "net_write_timeout exceeded",
+                    )),
+                };
             self.handler.command_finished();
             self.report_traffic();
             if let Some(end) = end {

@@ -169,6 +169,8 @@ impl Listeners {
             interactive_timeout: seconds(variable_u64(engine, "interactive_timeout"), 28_800),
             connect_timeout: seconds(variable_u64(engine, "connect_timeout"), 10)
                 .unwrap_or(Duration::from_secs(10)),
+            write_timeout: seconds(variable_u64(engine, "net_write_timeout"), 60)
+                .unwrap_or(Duration::from_secs(60)),
         }
     }
 
