@@ -1367,6 +1367,25 @@ impl Expr {
                 let v = expr.eval(env, row)?;
                 let lo = low.eval(env, row)?;
                 let hi = high.eval(env, row)?;
+                // MySQL picks one comparison for all three operands: as strings only when
+                // all are strings, as numbers when strings and numbers mix.
+                let mixed = [&v, &lo, &hi].iter().any(|d| d.is_string())
+                    && [&v, &lo, &hi].iter().any(|d| {
+                        matches!(
+                            d,
+                            Datum::Int(_) | Datum::UInt(_) | Datum::Dec(_) | Datum::Double(_)
+                        )
+                    });
+                let (v, lo, hi) = if mixed {
+                    let w = env.warnings();
+                    let as_double = |d: &Datum, w: &mut Vec<Warning>| match d.to_double(w) {
+                        Some(f) => Datum::Double(f),
+                        None => Datum::Null,
+                    };
+                    (as_double(&v, w), as_double(&lo, w), as_double(&hi, w))
+                } else {
+                    (v, lo, hi)
+                };
                 let ge = compare(&v, &lo, env.warnings()).map(|o| o != Ordering::Less);
                 let le = compare(&v, &hi, env.warnings()).map(|o| o != Ordering::Greater);
                 let inside = match (ge, le) {

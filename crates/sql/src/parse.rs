@@ -6,10 +6,11 @@
 //!    not parse the MySQL way (`SET GLOBAL x`, `SET @@session.x`, `SHOW ... STATUS`,
 //!    `CREATE USER 'u'@'h'`, `SHUTDOWN`, `FLUSH STATUS`, transactions, databases) is read by
 //!    the small hand-written parser below from the token list. Everything else (SELECT and,
-//!    later, DDL and DML) goes to sqlparser's parser with MySqlDialect.
+//!    later, DDL and DML) goes to sqlparser's parser with MySQL's dialect ([`crate::dialect`]).
 //! 3. Expressions from either path are compiled by [`crate::expr::Compiler`]; the result
 //!    is a [`Stmt`] that a prepared statement keeps and executes many times.
 
+use crate::dialect::MyriadDialect;
 use crate::error::SqlError;
 use crate::eval::Datum;
 use crate::expr::{err_syntax, ColumnScope, Compiler, Expr};
@@ -17,7 +18,6 @@ use crate::status::Counter;
 use crate::sysvars;
 use crate::tables;
 use sqlparser::ast::{self, Spanned};
-use sqlparser::dialect::MySqlDialect;
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::Parser;
 use sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer};
@@ -283,7 +283,7 @@ impl SourceMap {
 
 /// Tokenize and split at `;`. A trailing empty statement after the last `;` is dropped.
 pub fn split(sql: &str, map: &SourceMap) -> Result<Vec<RawStatement>, SqlError> {
-    let dialect = MySqlDialect {};
+    let dialect = MyriadDialect::default();
     let tokens = Tokenizer::new(&dialect, sql)
         .tokenize_with_location()
         .map_err(|e| err_syntax(&near_from_error(sql, map, &e.to_string())))?;
@@ -648,7 +648,7 @@ pub fn compile_statement(
 
 /// Parse an expression from a token slice with sqlparser.
 fn parse_expr_tokens(tokens: &[TokenWithSpan], c: &Cursor) -> Result<ast::Expr, SqlError> {
-    let dialect = MySqlDialect {};
+    let dialect = MyriadDialect::default();
     let mut parser =
         Parser::new(&dialect).with_tokens_with_locations(rewrite_tokens(tokens.to_vec()));
     let expr = parser
@@ -1071,7 +1071,7 @@ fn parse_with_sqlparser(
     compiler: &Compiler,
     ctx: &CompileCtx,
 ) -> Result<Stmt, SqlError> {
-    let dialect = MySqlDialect {};
+    let dialect = MyriadDialect::default();
     let mut parser =
         Parser::new(&dialect).with_tokens_with_locations(rewrite_tokens(raw.tokens.clone()));
     let statement = parser.parse_statement().map_err(|e| {

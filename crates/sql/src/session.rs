@@ -20,6 +20,11 @@ use std::sync::Arc;
 /// server-wide 16382; per session this bounds a leaking client's memory).
 const PREPARED_PER_SESSION_MAX: usize = 16_382;
 
+/// Text statements a session keeps compiled. Applications repeat a few hundred distinct
+/// statements at most; past this the cache is emptied and refilled (no LRU bookkeeping on
+/// the hit path), which bounds its memory at a few hundred plans per connection.
+const PLAN_CACHE_ENTRIES_MAX: usize = 256;
+
 /// A prepared statement: compiled once, executed many times.
 pub struct Prepared {
     stmt: Stmt,
@@ -40,6 +45,11 @@ pub struct SessionState {
     prepared: HashMap<u32, Prepared>,
     next_statement_id: u32,
     pub in_transaction: bool,
+    /// Rows were written since BEGIN (ROLLBACK cannot undo them yet: warning 1196).
+    wrote_in_transaction: bool,
+    /// Compiled text statements by (text, database, PIPES_AS_CONCAT), so a repeated text
+    /// query is not parsed again. Bounded by [`PLAN_CACHE_ENTRIES_MAX`].
+    plan_cache: HashMap<(String, Option<String>, bool), Arc<Stmt>>,
     pub autocommit: bool,
     sql_mode: u64,
     div_precision_increment: u32,
@@ -58,6 +68,8 @@ impl SessionState {
             prepared: HashMap::new(),
             next_statement_id: 1,
             in_transaction: false,
+            wrote_in_transaction: false,
+            plan_cache: HashMap::new(),
             autocommit: true,
             sql_mode: 0,
             div_precision_increment: 4,
@@ -296,6 +308,11 @@ impl Session {
         };
         self.state.warnings = warnings;
         let result = result?;
+        if matches!(stmt, Stmt::Insert(_) | Stmt::Update(_) | Stmt::Delete(_))
+            && (self.state.in_transaction || !self.state.autocommit)
+        {
+            self.state.wrote_in_transaction = true;
+        }
         self.after(stmt, result)
     }
 
@@ -327,11 +344,26 @@ impl Session {
                 Ok(ok(affected))
             }
             Pending::Transaction(open) => {
-                self.state.in_transaction = open;
-                if !open && matches!(stmt, Stmt::Rollback) {
-                    // Nothing transactional has been written yet, so nothing to undo.
+                let mut warnings = 0;
+                if matches!(stmt, Stmt::Rollback) && self.state.wrote_in_transaction {
+                    // Writes are durable per statement until transactions are built: say so,
+                    // as MySQL does for a non-transactional engine.
+                    self.state.warnings.push(Warning {
+                        level: "Warning",
+                        code: 1196,
+                        message: "Some non-transactional changed tables couldn't be rolled back"
+                            .into(),
+                    });
+                    warnings = 1;
                 }
-                Ok(ok(0))
+                self.state.in_transaction = open;
+                self.state.wrote_in_transaction = false;
+                Ok(QueryResult::Ok {
+                    affected_rows: 0,
+                    last_insert_id: 0,
+                    warnings,
+                    info: String::new(),
+                })
             }
             Pending::FlushStatus => {
                 self.state.counters = SessionCounters::default();
@@ -1510,6 +1542,23 @@ pub fn execute(
     sql: &str,
     allow_multi: bool,
 ) -> Vec<Result<QueryResult, SqlError>> {
+    let key = (
+        sql.to_string(),
+        session.info.database.clone(),
+        session.state.sql_mode & sysvars::sql_mode::PIPES_AS_CONCAT != 0,
+    );
+    if let Some(stmt) = session.state.plan_cache.get(&key).cloned() {
+        session.bump(Counter::Questions);
+        session.bump(Counter::Queries);
+        session.bump(stmt.counter());
+        match session.run(&stmt, &[]) {
+            // A table changed under the plan: forget it and compile again below.
+            Err(e) if e.code == 1412 => {
+                session.state.plan_cache.remove(&key);
+            }
+            result => return vec![result],
+        }
+    }
     let (map, raws) = match compile_all(session, sql) {
         Ok(x) => x,
         Err(e) => {
@@ -1548,7 +1597,26 @@ pub fn execute(
             }
             Ok((stmt, _)) => {
                 session.bump(stmt.counter());
-                session.run(&stmt, &[])
+                let cacheable = raws.len() == 1
+                    && matches!(
+                        stmt,
+                        Stmt::Select(_)
+                            | Stmt::SelectTable(_)
+                            | Stmt::Insert(_)
+                            | Stmt::Update(_)
+                            | Stmt::Delete(_)
+                    );
+                if cacheable {
+                    let stmt = Arc::new(stmt);
+                    let result = session.run(&stmt, &[]);
+                    if session.state.plan_cache.len() >= PLAN_CACHE_ENTRIES_MAX {
+                        session.state.plan_cache.clear();
+                    }
+                    session.state.plan_cache.insert(key.clone(), stmt);
+                    result
+                } else {
+                    session.run(&stmt, &[])
+                }
             }
             Err(e) => {
                 session.state.warnings = vec![Warning {

@@ -1045,7 +1045,14 @@ fn index_rows(
                     Some(Some(k)) => {
                         let mut key = prefix.clone();
                         key.push(k);
-                        if !keys.contains(&key) {
+                        // Values equal under the column's collation ('a' and 'A ') are one key.
+                        let ty = &def.columns[ix.columns[eq.len()]].ty;
+                        let last = eq.len();
+                        let duplicate = keys.iter().any(|k: &Vec<st::Datum>| {
+                            st::compare_datums(ty, &k[last], &key[last])
+                                .is_ok_and(|o| o == Ordering::Equal)
+                        });
+                        if !duplicate {
                             keys.push(key);
                         }
                     }

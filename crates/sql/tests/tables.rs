@@ -260,3 +260,51 @@ fn data_survives_reopening_the_engine() {
     );
     drop(tempdir);
 }
+
+#[test]
+fn repeated_text_queries_use_the_plan_cache_and_follow_ddl() {
+    let (_t, mut s) = setup();
+    exec_ok(
+        &mut s,
+        "INSERT INTO items (k, name) VALUES (1, 'a'), (2, 'b')",
+    );
+    for _ in 0..3 {
+        assert_eq!(
+            rows(&mut s, "SELECT name FROM items WHERE k = 2"),
+            vec![vec!["b"]]
+        );
+    }
+    exec_ok(&mut s, "CREATE INDEX by_name ON items (name)");
+    assert_eq!(
+        rows(&mut s, "SELECT name FROM items WHERE k = 2"),
+        vec![vec!["b"]]
+    );
+    exec_ok(&mut s, "DROP TABLE items");
+    assert_eq!(
+        error_code(&mut s, "SELECT name FROM items WHERE k = 2"),
+        1146
+    );
+    exec_ok(&mut s, "CREATE TABLE items (k INT, name VARCHAR(3))");
+    exec_ok(&mut s, "INSERT INTO items VALUES (2, 'new')");
+    assert_eq!(
+        rows(&mut s, "SELECT name FROM items WHERE k = 2"),
+        vec![vec!["new"]]
+    );
+}
+
+#[test]
+fn rollback_after_writes_warns_1196() {
+    let (_t, mut s) = setup();
+    exec_ok(&mut s, "BEGIN");
+    exec_ok(&mut s, "INSERT INTO items (k, name) VALUES (1, 'a')");
+    let r = one(&mut s, "ROLLBACK").unwrap();
+    assert!(matches!(r, QueryResult::Ok { warnings: 1, .. }));
+    assert_eq!(rows(&mut s, "SHOW WARNINGS")[0][1], "1196");
+    assert!(!s.in_transaction());
+    exec_ok(&mut s, "BEGIN");
+    let r = one(&mut s, "ROLLBACK").unwrap();
+    assert!(
+        matches!(r, QueryResult::Ok { warnings: 0, .. }),
+        "nothing written, nothing to warn about"
+    );
+}

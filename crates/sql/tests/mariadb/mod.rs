@@ -111,6 +111,11 @@ impl MariaDb {
                 "--user=root",
                 "--innodb-buffer-pool-size=16M",
             ])
+            // myriad stores text as utf8mb4 with utf8mb4_general_ci; compare like with like.
+            .args([
+                "--character-set-server=utf8mb4",
+                "--collation-server=utf8mb4_general_ci",
+            ])
             .arg("--log-error=".to_string() + &dir.path().join("error.log").display().to_string())
             .stdout(Stdio::null())
             .stderr(Stdio::null())

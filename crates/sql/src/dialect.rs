@@ -1,0 +1,140 @@
+//! The SQL dialect handed to sqlparser: MySQL's, with MySQL's precedence for `XOR`.
+//!
+//! sqlparser 0.63 gives `XOR` the precedence of the bitwise `^`, so `a > 1 XOR b > 2` parsed
+//! as `a > (1 XOR b) > 2`. MySQL ranks XOR between AND and OR. This wrapper behaves as
+//! [`MySqlDialect`] in every other respect: it reports MySqlDialect's type id (so the
+//! parser's MySQL-specific paths apply) and forwards every method MySqlDialect overrides.
+
+use sqlparser::ast::{Expr, Statement};
+use sqlparser::dialect::{Dialect, MySqlDialect};
+use sqlparser::keywords::Keyword;
+use sqlparser::parser::{Parser, ParserError};
+use sqlparser::tokenizer::Token;
+use std::any::TypeId;
+
+#[derive(Debug, Default)]
+pub struct MyriadDialect {
+    mysql: MySqlDialect,
+}
+
+/// Between AND (10) and OR (5) in sqlparser's scale.
+const XOR_PRECEDENCE: u8 = 7;
+
+impl Dialect for MyriadDialect {
+    fn dialect(&self) -> TypeId {
+        TypeId::of::<MySqlDialect>()
+    }
+    fn get_next_precedence(&self, parser: &Parser) -> Option<Result<u8, ParserError>> {
+        match &parser.peek_token_ref().token {
+            Token::Word(w) if w.keyword == Keyword::XOR => Some(Ok(XOR_PRECEDENCE)),
+            _ => None,
+        }
+    }
+    fn is_identifier_start(&self, ch: char) -> bool {
+        self.mysql.is_identifier_start(ch)
+    }
+    fn is_identifier_part(&self, ch: char) -> bool {
+        self.mysql.is_identifier_part(ch)
+    }
+    fn is_delimited_identifier_start(&self, ch: char) -> bool {
+        self.mysql.is_delimited_identifier_start(ch)
+    }
+    fn identifier_quote_style(&self, identifier: &str) -> Option<char> {
+        self.mysql.identifier_quote_style(identifier)
+    }
+    fn supports_string_literal_backslash_escape(&self) -> bool {
+        self.mysql.supports_string_literal_backslash_escape()
+    }
+    fn supports_string_literal_concatenation(&self) -> bool {
+        self.mysql.supports_string_literal_concatenation()
+    }
+    fn ignores_wildcard_escapes(&self) -> bool {
+        self.mysql.ignores_wildcard_escapes()
+    }
+    fn supports_numeric_prefix(&self) -> bool {
+        self.mysql.supports_numeric_prefix()
+    }
+    fn supports_bitwise_shift_operators(&self) -> bool {
+        self.mysql.supports_bitwise_shift_operators()
+    }
+    fn supports_multiline_comment_hints(&self) -> bool {
+        self.mysql.supports_multiline_comment_hints()
+    }
+    fn parse_infix(
+        &self,
+        parser: &mut Parser,
+        expr: &Expr,
+        precedence: u8,
+    ) -> Option<Result<Expr, ParserError>> {
+        self.mysql.parse_infix(parser, expr, precedence)
+    }
+    fn parse_statement(&self, parser: &mut Parser) -> Option<Result<Statement, ParserError>> {
+        self.mysql.parse_statement(parser)
+    }
+    fn require_interval_qualifier(&self) -> bool {
+        self.mysql.require_interval_qualifier()
+    }
+    fn supports_limit_comma(&self) -> bool {
+        self.mysql.supports_limit_comma()
+    }
+    fn supports_create_table_select(&self) -> bool {
+        self.mysql.supports_create_table_select()
+    }
+    fn supports_insert_set(&self) -> bool {
+        self.mysql.supports_insert_set()
+    }
+    fn supports_user_host_grantee(&self) -> bool {
+        self.mysql.supports_user_host_grantee()
+    }
+    fn is_table_factor_alias(&self, explicit: bool, kw: &Keyword, parser: &mut Parser) -> bool {
+        self.mysql.is_table_factor_alias(explicit, kw, parser)
+    }
+    fn supports_table_hints(&self) -> bool {
+        self.mysql.supports_table_hints()
+    }
+    fn requires_single_line_comment_whitespace(&self) -> bool {
+        self.mysql.requires_single_line_comment_whitespace()
+    }
+    fn supports_match_against(&self) -> bool {
+        self.mysql.supports_match_against()
+    }
+    fn supports_select_modifiers(&self) -> bool {
+        self.mysql.supports_select_modifiers()
+    }
+    fn supports_set_names(&self) -> bool {
+        self.mysql.supports_set_names()
+    }
+    fn supports_comma_separated_set_assignments(&self) -> bool {
+        self.mysql.supports_comma_separated_set_assignments()
+    }
+    fn supports_update_order_by(&self) -> bool {
+        self.mysql.supports_update_order_by()
+    }
+    fn supports_data_type_signed_suffix(&self) -> bool {
+        self.mysql.supports_data_type_signed_suffix()
+    }
+    fn supports_cross_join_constraint(&self) -> bool {
+        self.mysql.supports_cross_join_constraint()
+    }
+    fn supports_double_ampersand_operator(&self) -> bool {
+        self.mysql.supports_double_ampersand_operator()
+    }
+    fn supports_binary_kw_as_cast(&self) -> bool {
+        self.mysql.supports_binary_kw_as_cast()
+    }
+    fn supports_comment_optimizer_hint(&self) -> bool {
+        self.mysql.supports_comment_optimizer_hint()
+    }
+    fn supports_constraint_keyword_without_name(&self) -> bool {
+        self.mysql.supports_constraint_keyword_without_name()
+    }
+    fn supports_key_column_option(&self) -> bool {
+        self.mysql.supports_key_column_option()
+    }
+    fn supports_group_by_with_modifier(&self) -> bool {
+        self.mysql.supports_group_by_with_modifier()
+    }
+    fn supports_left_associative_joins_without_parens(&self) -> bool {
+        self.mysql.supports_left_associative_joins_without_parens()
+    }
+}
