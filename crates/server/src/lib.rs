@@ -205,7 +205,12 @@ impl Listeners {
                 ConnectionEnd::Quit | ConnectionEnd::Shutdown => {}
                 ConnectionEnd::HandshakeFailed(reason) => {
                     counters.aborted_connects.fetch_add(1, Ordering::Relaxed);
-                    tracing::info!(connection_id, %peer, %reason, "connection refused");
+                    if reason == "connection closed" {
+                        // Port probes and health checks: not worth a line at info level.
+                        tracing::debug!(connection_id, %peer, "closed before the handshake response");
+                    } else {
+                        tracing::info!(connection_id, %peer, %reason, "connection refused");
+                    }
                 }
                 ConnectionEnd::TimedOut => {
                     counters.aborted_clients.fetch_add(1, Ordering::Relaxed);
@@ -417,5 +422,26 @@ async fn wait_for_shutdown(mut shutdown: watch::Receiver<bool>) {
             tracing::info!("SIGINT received");
         }
         _ = myriad_protocol::connection::stop_requested(&mut shutdown) => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loopback_peers_are_localhost() {
+        let host = |s: &str| host_of(&s.parse().unwrap());
+        assert_eq!(host("127.0.0.1:5000"), "localhost");
+        assert_eq!(host("[::1]:5000"), "localhost");
+        assert_eq!(host("[::ffff:127.0.0.1]:5000"), "localhost");
+        assert_eq!(host("10.1.2.3:5000"), "10.1.2.3");
+    }
+
+    #[test]
+    fn zero_seconds_means_no_timeout() {
+        assert_eq!(seconds(Some(0), 10), None);
+        assert_eq!(seconds(None, 10), Some(Duration::from_secs(10)));
+        assert_eq!(seconds(Some(5), 10), Some(Duration::from_secs(5)));
     }
 }
