@@ -595,8 +595,13 @@ where
             },
             Command::Query(sql) => {
                 let sql = String::from_utf8_lossy(sql);
-                let mut sink =
-                    ResultSink::new(&mut self.writer.frames, self.capabilities, RowFormat::Text);
+                let status = session.status_flags();
+                let mut sink = ResultSink::new(
+                    &mut self.writer.frames,
+                    self.capabilities,
+                    RowFormat::Text,
+                    status,
+                );
                 session.query(&sql, self.multi_statements, &mut sink);
                 finish_sink(&mut sink);
             }
@@ -859,10 +864,12 @@ where
         // Long data belongs to one execution.
         statement.long_data.iter_mut().for_each(|slot| *slot = None);
         let wants_cursor = flags & 0x07 != 0;
+        let status = session.status_flags();
         let mut sink = ResultSink::new(
             &mut self.writer.frames,
             self.capabilities,
             RowFormat::Binary,
+            status,
         );
         if wants_cursor {
             sink = sink.with_cursor();
@@ -960,7 +967,8 @@ fn unknown_statement(statement_id: u32, command: &str) -> ErrorInfo {
 /// left a result set open: a client waiting for bytes that never come would hang.
 fn finish_sink(sink: &mut ResultSink<'_>) {
     if !sink.is_finished() {
-        sink.end_rows(0, SERVER_STATUS_AUTOCOMMIT, false);
+        let status = sink.initial_status();
+        sink.end_rows(0, status, false);
     }
     if sink.results_written() == 0 {
         sink.error(&ErrorInfo::new(

@@ -242,6 +242,9 @@ pub struct ResultSink<'a> {
     cursor: Option<CursorRows>,
     cursor_requested: bool,
     scratch: Vec<u8>,
+    /// The session's status when the command started: for the packets the handler does
+    /// not give a status to (the EOF after column definitions, answers the sink makes up).
+    initial_status: u16,
 }
 
 impl<'a> ResultSink<'a> {
@@ -249,6 +252,7 @@ impl<'a> ResultSink<'a> {
         frames: &'a mut FrameBuffer,
         capabilities: u32,
         format: RowFormat,
+        initial_status: u16,
     ) -> ResultSink<'a> {
         ResultSink {
             frames,
@@ -260,6 +264,7 @@ impl<'a> ResultSink<'a> {
             cursor: None,
             cursor_requested: false,
             scratch: Vec::new(),
+            initial_status,
         }
     }
 
@@ -292,7 +297,7 @@ impl<'a> ResultSink<'a> {
                 // A handler that forgot end_rows: close the result set so the client is
                 // not left waiting.
                 tracing::error!("result set not ended before the next result");
-                self.end_rows(0, 0, false);
+                self.end_rows(0, self.initial_status, false);
                 false
             }
             SinkState::Failed => false,
@@ -337,7 +342,7 @@ impl<'a> ResultSink<'a> {
         if self.cursor_requested && self.format == RowFormat::Binary {
             self.cursor = Some(CursorRows::default());
         } else if !deprecate_eof {
-            put_eof(self.frames, 0, SERVER_STATUS_AUTOCOMMIT);
+            put_eof(self.frames, 0, self.initial_status);
         }
         self.state = SinkState::InRows;
     }
@@ -423,6 +428,10 @@ impl<'a> ResultSink<'a> {
 
     pub(crate) fn take_cursor(&mut self) -> Option<CursorRows> {
         self.cursor.take()
+    }
+
+    pub(crate) fn initial_status(&self) -> u16 {
+        self.initial_status
     }
 
     pub(crate) fn is_finished(&self) -> bool {
