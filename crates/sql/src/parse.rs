@@ -128,6 +128,21 @@ pub enum Stmt {
         name: String,
     },
     ShowProcessList,
+    /// SHOW [FULL] COLUMNS FROM t, DESCRIBE t.
+    ShowColumns {
+        database: Option<String>,
+        table: String,
+        full: bool,
+        filter: ShowFilter,
+    },
+    ShowCreateTable {
+        database: Option<String>,
+        table: String,
+    },
+    ShowIndex {
+        database: Option<String>,
+        table: String,
+    },
     Use(String),
     CreateDatabase {
         name: String,
@@ -204,6 +219,9 @@ impl Stmt {
             | Stmt::ShowCharset { .. }
             | Stmt::ShowEngines
             | Stmt::ShowProcessList => Counter::ComShowVariables,
+            Stmt::ShowColumns { .. } => Counter::ComShowFields,
+            Stmt::ShowCreateTable { .. } => Counter::ComShowCreateTable,
+            Stmt::ShowIndex { .. } => Counter::ComShowKeys,
             Stmt::ShowCreateDatabase { .. } => Counter::ComShowCreateTable,
             Stmt::Use(_) => Counter::ComChangeDb,
             Stmt::CreateDatabase { .. } => Counter::ComCreateDb,
@@ -516,6 +534,35 @@ pub fn compile_statement(
         Some("SHOW") => {
             c.pos += 1;
             parse_show(&mut c, &compiler)?
+        }
+        Some("DESCRIBE") | Some("DESC") | Some("EXPLAIN")
+            if !matches!(
+                c.peek_word_at(1).as_deref(),
+                Some("SELECT")
+                    | Some("UPDATE")
+                    | Some("DELETE")
+                    | Some("INSERT")
+                    | Some("EXTENDED")
+                    | Some("PARTITIONS")
+                    | Some("FORMAT")
+            ) =>
+        {
+            c.pos += 1;
+            let (database, table) = table_name(&mut c)?;
+            let filter = if c.at_end() {
+                ShowFilter::None
+            } else {
+                // DESCRIBE t col: a column name or a LIKE pattern.
+                let pattern = c.name()?;
+                c.expect_end()?;
+                ShowFilter::Like(pattern)
+            };
+            Stmt::ShowColumns {
+                database,
+                table,
+                full: false,
+                filter,
+            }
         }
         Some("USE") => {
             c.pos += 1;
@@ -1006,6 +1053,43 @@ fn parse_show(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt, SqlError> {
             c.expect_end()?;
             Stmt::ShowProcessList
         }
+        "COLUMNS" | "FIELDS" => {
+            if !(c.eat_word("FROM") || c.eat_word("IN")) {
+                return Err(c.error());
+            }
+            let (mut database, table) = table_name(c)?;
+            if c.eat_word("FROM") || c.eat_word("IN") {
+                database = Some(c.name()?);
+            }
+            let filter = parse_filter(
+                c,
+                compiler,
+                &["Field", "Type", "Null", "Key", "Default", "Extra"],
+            )?;
+            Stmt::ShowColumns {
+                database,
+                table,
+                full,
+                filter,
+            }
+        }
+        "INDEX" | "INDEXES" | "KEYS" => {
+            if !(c.eat_word("FROM") || c.eat_word("IN")) {
+                return Err(c.error());
+            }
+            let (mut database, table) = table_name(c)?;
+            if c.eat_word("FROM") || c.eat_word("IN") {
+                database = Some(c.name()?);
+            }
+            c.expect_end()?;
+            Stmt::ShowIndex { database, table }
+        }
+        "CREATE" if c.peek_word().as_deref() == Some("TABLE") => {
+            c.pos += 1;
+            let (database, table) = table_name(c)?;
+            c.expect_end()?;
+            Stmt::ShowCreateTable { database, table }
+        }
         "CREATE" if matches!(c.peek_word().as_deref(), Some("DATABASE") | Some("SCHEMA")) => {
             c.pos += 1;
             c.if_exists(true)?;
@@ -1018,6 +1102,16 @@ fn parse_show(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt, SqlError> {
             return Err(SqlError::not_supported(&format!("SHOW {kind}")));
         }
     })
+}
+
+/// `table` or `db.table`.
+fn table_name(c: &mut Cursor) -> Result<(Option<String>, String), SqlError> {
+    let first = c.name()?;
+    if c.eat_token(&Token::Period) {
+        let second = c.name()?;
+        return Ok((Some(first), second));
+    }
+    Ok((None, first))
 }
 
 /// `'user'@'host' [IDENTIFIED BY 'pw'], ...`

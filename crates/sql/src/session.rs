@@ -615,6 +615,152 @@ impl Session {
                     env,
                 )?
             }
+            Stmt::ShowColumns {
+                database,
+                table,
+                full,
+                filter,
+            } => {
+                let db = database
+                    .clone()
+                    .or_else(|| self.info.database.clone())
+                    .ok_or_else(err_no_database)?;
+                let t = tables::open_ref(self.engine.catalog.storage(), &db, table, None)?;
+                let rows = t
+                    .def
+                    .columns
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| {
+                        let text = |s: &str| Datum::Str(s.as_bytes().to_vec());
+                        let mut row = vec![text(&c.name), text(&tables::type_text(&c.ty))];
+                        if *full {
+                            row.push(if c.ty.is_string() {
+                                text(c.ty.collation().name())
+                            } else {
+                                Datum::Null
+                            });
+                        }
+                        row.push(text(if c.nullable { "YES" } else { "NO" }));
+                        row.push(text(tables::key_text(&t.def, i)));
+                        row.push(
+                            tables::default_text(c)
+                                .map(|d| Datum::Str(d.into_bytes()))
+                                .unwrap_or(Datum::Null),
+                        );
+                        row.push(text(if c.auto_increment {
+                            "auto_increment"
+                        } else {
+                            ""
+                        }));
+                        if *full {
+                            row.push(text("select,insert,update,references"));
+                            row.push(text(&c.comment));
+                        }
+                        row
+                    })
+                    .collect();
+                if *full {
+                    listing(
+                        &[
+                            ("Field", 64),
+                            ("Type", BLOB_TEXT),
+                            ("Collation", 64),
+                            ("Null", 3),
+                            ("Key", 3),
+                            ("Default", BLOB_TEXT),
+                            ("Extra", 32),
+                            ("Privileges", 80),
+                            ("Comment", 1024),
+                        ],
+                        rows,
+                        filter,
+                        env,
+                    )?
+                } else {
+                    listing(
+                        &[
+                            ("Field", 64),
+                            ("Type", BLOB_TEXT),
+                            ("Null", 3),
+                            ("Key", 3),
+                            ("Default", BLOB_TEXT),
+                            ("Extra", 32),
+                        ],
+                        rows,
+                        filter,
+                        env,
+                    )?
+                }
+            }
+            Stmt::ShowCreateTable { database, table } => {
+                let db = database
+                    .clone()
+                    .or_else(|| self.info.database.clone())
+                    .ok_or_else(err_no_database)?;
+                let t = tables::open_ref(self.engine.catalog.storage(), &db, table, None)?;
+                let text = tables::create_table_text(&t.name, &t.def);
+                listing(
+                    &[("Table", 64), ("Create Table", 1024)],
+                    vec![vec![
+                        Datum::Str(t.name.clone().into_bytes()),
+                        Datum::Str(text.into_bytes()),
+                    ]],
+                    &ShowFilter::None,
+                    env,
+                )?
+            }
+            Stmt::ShowIndex { database, table } => {
+                let db = database
+                    .clone()
+                    .or_else(|| self.info.database.clone())
+                    .ok_or_else(err_no_database)?;
+                let t = tables::open_ref(self.engine.catalog.storage(), &db, table, None)?;
+                let mut rows = Vec::new();
+                for ix in &t.def.indexes {
+                    for (seq, &c) in ix.columns.iter().enumerate() {
+                        let col = &t.def.columns[c];
+                        let text = |s: &str| Datum::Str(s.as_bytes().to_vec());
+                        rows.push(vec![
+                            text(&t.name),
+                            Datum::UInt(u64::from(!ix.is_unique())),
+                            text(&ix.name),
+                            Datum::UInt(seq as u64 + 1),
+                            text(&col.name),
+                            text("A"),
+                            Datum::UInt(0),
+                            Datum::Null,
+                            Datum::Null,
+                            text(if col.nullable { "YES" } else { "" }),
+                            text("BTREE"),
+                            text(""),
+                            text(""),
+                            text("NO"),
+                        ]);
+                    }
+                }
+                listing(
+                    &[
+                        ("Table", 64),
+                        ("Non_unique", 0),
+                        ("Key_name", 64),
+                        ("Seq_in_index", LONG_INT),
+                        ("Column_name", 64),
+                        ("Collation", 1),
+                        ("Cardinality", 0),
+                        ("Sub_part", 0),
+                        ("Packed", 10),
+                        ("Null", 3),
+                        ("Index_type", 16),
+                        ("Comment", 16),
+                        ("Index_comment", 1024),
+                        ("Ignored", 3),
+                    ],
+                    rows,
+                    &ShowFilter::None,
+                    env,
+                )?
+            }
             Stmt::ShowProcessList => {
                 // This session only: the engine does not track other sessions' state yet.
                 let row = vec![
@@ -1403,7 +1549,13 @@ fn text_column(name: &str, chars: u32) -> Column {
     c
 }
 
-/// A SHOW listing: columns (name, chars; 0 = an unsigned integer), rows, and its filter.
+/// In a listing's column spec: a text column MariaDB types as BLOB.
+const BLOB_TEXT: u32 = u32::MAX;
+/// In a listing's column spec: a small integer (LONG).
+const LONG_INT: u32 = u32::MAX - 1;
+
+/// A SHOW listing: columns (name, chars; 0 = an unsigned BIGINT, or [`BLOB_TEXT`] /
+/// [`LONG_INT`]), rows, and its filter.
 fn listing(
     columns: &[(&str, u32)],
     rows: Vec<Vec<Datum>>,
@@ -1426,31 +1578,42 @@ fn listing(
     }
     let cols: Vec<Column> = columns
         .iter()
-        .map(|(name, chars)| {
-            if *chars == 0 {
-                result_column(
-                    name,
-                    SqlType::Int {
-                        unsigned: true,
-                        len: 21,
-                    },
-                )
-            } else {
-                text_column(name, *chars)
+        .map(|(name, chars)| match *chars {
+            0 => result_column(
+                name,
+                SqlType::Int {
+                    unsigned: true,
+                    len: 21,
+                },
+            ),
+            LONG_INT => result_column(
+                name,
+                SqlType::Int {
+                    unsigned: true,
+                    len: 2,
+                },
+            ),
+            BLOB_TEXT => {
+                let mut c = text_column(name, 65_535);
+                c.column_type = ColumnType::Blob;
+                c
             }
+            n => text_column(name, n),
         })
         .collect();
     let types: Vec<SqlType> = columns
         .iter()
-        .map(|(_, chars)| {
-            if *chars == 0 {
-                SqlType::Int {
-                    unsigned: true,
-                    len: 21,
-                }
-            } else {
-                SqlType::Str { chars: *chars }
-            }
+        .map(|(_, chars)| match *chars {
+            0 => SqlType::Int {
+                unsigned: true,
+                len: 21,
+            },
+            LONG_INT => SqlType::Int {
+                unsigned: true,
+                len: 2,
+            },
+            BLOB_TEXT => SqlType::Str { chars: 65_535 },
+            n => SqlType::Str { chars: n },
         })
         .collect();
     let mut warnings = Vec::new();
