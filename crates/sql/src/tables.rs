@@ -86,20 +86,28 @@ pub enum AggKind {
     Avg,
 }
 
-/// An aggregate select without GROUP BY: one row.
+/// One aggregate of a grouped select; its value is column `table columns + N` of the
+/// group's row.
 #[derive(Debug, Clone)]
 pub struct Aggregate {
     pub kind: AggKind,
     pub arg: Option<Expr>,
-    pub name: String,
     pub distinct: bool,
+}
+
+/// GROUP BY keys (none: the whole input is one group), the aggregates, and HAVING.
+#[derive(Debug, Clone)]
+pub struct Grouping {
+    pub keys: Vec<Expr>,
+    pub aggregates: Vec<Aggregate>,
+    pub having: Option<Expr>,
 }
 
 #[derive(Debug, Clone)]
 pub struct TableSelect {
     pub source: RowSource,
     pub items: Vec<OutputItem>,
-    pub aggregates: Vec<Aggregate>,
+    pub grouping: Option<Grouping>,
     pub distinct: bool,
     pub order_by: Vec<(Expr, bool)>,
     pub limit: Option<Expr>,
