@@ -128,6 +128,21 @@ pub enum Stmt {
         name: String,
     },
     ShowProcessList,
+    /// SHOW [FULL] COLUMNS FROM t, DESCRIBE t.
+    ShowColumns {
+        database: Option<String>,
+        table: String,
+        full: bool,
+        filter: ShowFilter,
+    },
+    ShowCreateTable {
+        database: Option<String>,
+        table: String,
+    },
+    ShowIndex {
+        database: Option<String>,
+        table: String,
+    },
     Use(String),
     CreateDatabase {
         name: String,
@@ -204,6 +219,9 @@ impl Stmt {
             | Stmt::ShowCharset { .. }
             | Stmt::ShowEngines
             | Stmt::ShowProcessList => Counter::ComShowVariables,
+            Stmt::ShowColumns { .. } => Counter::ComShowFields,
+            Stmt::ShowCreateTable { .. } => Counter::ComShowCreateTable,
+            Stmt::ShowIndex { .. } => Counter::ComShowKeys,
             Stmt::ShowCreateDatabase { .. } => Counter::ComShowCreateTable,
             Stmt::Use(_) => Counter::ComChangeDb,
             Stmt::CreateDatabase { .. } => Counter::ComCreateDb,
@@ -516,6 +534,35 @@ pub fn compile_statement(
         Some("SHOW") => {
             c.pos += 1;
             parse_show(&mut c, &compiler)?
+        }
+        Some("DESCRIBE") | Some("DESC") | Some("EXPLAIN")
+            if !matches!(
+                c.peek_word_at(1).as_deref(),
+                Some("SELECT")
+                    | Some("UPDATE")
+                    | Some("DELETE")
+                    | Some("INSERT")
+                    | Some("EXTENDED")
+                    | Some("PARTITIONS")
+                    | Some("FORMAT")
+            ) =>
+        {
+            c.pos += 1;
+            let (database, table) = table_name(&mut c)?;
+            let filter = if c.at_end() {
+                ShowFilter::None
+            } else {
+                // DESCRIBE t col: a column name or a LIKE pattern.
+                let pattern = c.name()?;
+                c.expect_end()?;
+                ShowFilter::Like(pattern)
+            };
+            Stmt::ShowColumns {
+                database,
+                table,
+                full: false,
+                filter,
+            }
         }
         Some("USE") => {
             c.pos += 1;
@@ -1006,6 +1053,43 @@ fn parse_show(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt, SqlError> {
             c.expect_end()?;
             Stmt::ShowProcessList
         }
+        "COLUMNS" | "FIELDS" => {
+            if !(c.eat_word("FROM") || c.eat_word("IN")) {
+                return Err(c.error());
+            }
+            let (mut database, table) = table_name(c)?;
+            if c.eat_word("FROM") || c.eat_word("IN") {
+                database = Some(c.name()?);
+            }
+            let filter = parse_filter(
+                c,
+                compiler,
+                &["Field", "Type", "Null", "Key", "Default", "Extra"],
+            )?;
+            Stmt::ShowColumns {
+                database,
+                table,
+                full,
+                filter,
+            }
+        }
+        "INDEX" | "INDEXES" | "KEYS" => {
+            if !(c.eat_word("FROM") || c.eat_word("IN")) {
+                return Err(c.error());
+            }
+            let (mut database, table) = table_name(c)?;
+            if c.eat_word("FROM") || c.eat_word("IN") {
+                database = Some(c.name()?);
+            }
+            c.expect_end()?;
+            Stmt::ShowIndex { database, table }
+        }
+        "CREATE" if c.peek_word().as_deref() == Some("TABLE") => {
+            c.pos += 1;
+            let (database, table) = table_name(c)?;
+            c.expect_end()?;
+            Stmt::ShowCreateTable { database, table }
+        }
         "CREATE" if matches!(c.peek_word().as_deref(), Some("DATABASE") | Some("SCHEMA")) => {
             c.pos += 1;
             c.if_exists(true)?;
@@ -1018,6 +1102,16 @@ fn parse_show(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt, SqlError> {
             return Err(SqlError::not_supported(&format!("SHOW {kind}")));
         }
     })
+}
+
+/// `table` or `db.table`.
+fn table_name(c: &mut Cursor) -> Result<(Option<String>, String), SqlError> {
+    let first = c.name()?;
+    if c.eat_token(&Token::Period) {
+        let second = c.name()?;
+        return Ok((Some(first), second));
+    }
+    Ok((None, first))
 }
 
 /// `'user'@'host' [IDENTIFIED BY 'pw'], ...`
@@ -1588,8 +1682,59 @@ fn compile_table_select(
     let scope = table.scope();
     let tc = tables::table_compiler(compiler, &scope);
     let texts = projection_texts(raw, map);
+
+    // Aggregates anywhere in the select list, HAVING or ORDER BY become extra columns
+    // `__aggN` after the table's own, filled per group.
+    let mut found: Vec<(tables::AggKind, Option<ast::Expr>, bool)> = Vec::new();
+    let mut rewritten_items = Vec::new();
+    for item in &select.projection {
+        rewritten_items.push(match item {
+            ast::SelectItem::UnnamedExpr(e) => Some(extract_aggregates(e, &mut found)),
+            ast::SelectItem::ExprWithAlias { expr, .. } => {
+                Some(extract_aggregates(expr, &mut found))
+            }
+            _ => None,
+        });
+    }
+    // HAVING may name select items by alias.
+    let mut alias_asts: Vec<(String, ast::Expr)> = Vec::new();
+    for (item, rewritten) in select.projection.iter().zip(&rewritten_items) {
+        if let (ast::SelectItem::ExprWithAlias { alias, .. }, Some(r)) = (item, rewritten) {
+            alias_asts.push((alias.value.clone(), r.clone()));
+        }
+    }
+    let having = select.having.as_ref().map(|h| {
+        let h = extract_aggregates(h, &mut found);
+        substitute_aliases(&h, &alias_asts, &table.def)
+    });
+    let order_list: Vec<(ast::Expr, bool)> = match &q.order_by {
+        None => Vec::new(),
+        Some(ob) => {
+            let ast::OrderByKind::Expressions(list) = &ob.kind else {
+                return Err(SqlError::not_supported("ORDER BY ALL"));
+            };
+            list.iter()
+                .map(|o| {
+                    (
+                        extract_aggregates(&o.expr, &mut found),
+                        matches!(o.options.sort, Some(ast::OrderBySort::Desc)),
+                    )
+                })
+                .collect()
+        }
+    };
+    let group_exprs: &[ast::Expr] = match &select.group_by {
+        ast::GroupByExpr::Expressions(list, _) => list,
+        ast::GroupByExpr::All(_) => return Err(SqlError::not_supported("GROUP BY ALL")),
+    };
+    let grouped = !found.is_empty() || !group_exprs.is_empty() || having.is_some();
+    let mut ext_scope = table.scope();
+    for i in 0..found.len() {
+        ext_scope.columns.push((None, format!("__agg{i}")));
+    }
+    let ec = tables::table_compiler(compiler, &ext_scope);
+
     let mut items = Vec::new();
-    let mut aggregates = Vec::new();
     let mut aliases: Vec<(String, Expr)> = Vec::new();
     for (position, item) in select.projection.iter().enumerate() {
         match item {
@@ -1643,17 +1788,8 @@ fn compile_table_select(
                         _ => item_name(e, map),
                     },
                 };
-                if let Some((kind, arg, distinct)) = aggregate_of(e) {
-                    let arg = arg.map(|a| tc.compile(a)).transpose()?;
-                    aggregates.push(tables::Aggregate {
-                        kind,
-                        arg,
-                        name,
-                        distinct,
-                    });
-                    continue;
-                }
-                let expr = tc.compile(e)?;
+                let source = rewritten_items[position].as_ref().unwrap_or(e);
+                let expr = ec.compile(source)?;
                 if let ast::SelectItem::ExprWithAlias { alias, .. } = item {
                     aliases.push((alias.value.clone(), expr.clone()));
                 }
@@ -1665,60 +1801,70 @@ fn compile_table_select(
             other => return Err(err_syntax(&other.to_string())),
         }
     }
-    if !aggregates.is_empty() && !items.is_empty() {
-        return Err(SqlError::not_supported(
-            "aggregates mixed with plain columns without GROUP BY",
-        ));
+    // ORDER BY / GROUP BY may name a select item by position or alias.
+    let by_item = |e: &ast::Expr, clause: &str| -> Result<Option<Expr>, SqlError> {
+        match e {
+            ast::Expr::Value(v) if matches!(v.value, ast::Value::Number(..)) => {
+                let n: usize = v.value.to_string().parse().unwrap_or(0);
+                match items.get(n.wrapping_sub(1)) {
+                    Some(tables::OutputItem::Column { index, .. }) => {
+                        Ok(Some(Expr::Column(*index)))
+                    }
+                    Some(tables::OutputItem::Expr { expr, .. }) => Ok(Some(expr.clone())),
+                    None => Err(SqlError::new(
+                        1054,
+                        "42S22",
+                        format!("Unknown column '{n}' in '{clause}'"),
+                    )),
+                }
+            }
+            ast::Expr::Identifier(id) if table.def.column_index(&id.value).is_none() => Ok(aliases
+                .iter()
+                .find(|(a, _)| a.eq_ignore_ascii_case(&id.value))
+                .map(|(_, e)| e.clone())),
+            _ => Ok(None),
+        }
+    };
+    let mut order_by = Vec::new();
+    for (e, desc) in &order_list {
+        let expr = match by_item(e, "order clause")? {
+            Some(x) => x,
+            None => ec.compile(e)?,
+        };
+        order_by.push((expr, *desc));
     }
-    if !matches!(&select.group_by, ast::GroupByExpr::Expressions(e, _) if e.is_empty())
-        || select.having.is_some()
-    {
-        return Err(SqlError::not_supported("GROUP BY and HAVING"));
-    }
+    let grouping = if grouped {
+        let mut keys = Vec::new();
+        for g in group_exprs {
+            keys.push(match by_item(g, "group statement")? {
+                Some(x) => x,
+                None => tc.compile(g)?,
+            });
+        }
+        let mut aggregates = Vec::new();
+        for (kind, arg, distinct) in &found {
+            let arg = arg.as_ref().map(|a| tc.compile(a)).transpose()?;
+            aggregates.push(tables::Aggregate {
+                kind: *kind,
+                arg,
+                distinct: *distinct,
+            });
+        }
+        let having = having.as_ref().map(|h| ec.compile(h)).transpose()?;
+        Some(tables::Grouping {
+            keys,
+            aggregates,
+            having,
+        })
+    } else {
+        None
+    };
     let filter = select
         .selection
         .as_ref()
         .map(|w| tc.compile(w))
         .transpose()?;
     let access = tables::choose_access(&table.def, filter.as_ref());
-    let mut order_by = Vec::new();
-    if let Some(ob) = &q.order_by {
-        let ast::OrderByKind::Expressions(list) = &ob.kind else {
-            return Err(SqlError::not_supported("ORDER BY ALL"));
-        };
-        for o in list {
-            let desc = matches!(o.options.sort, Some(ast::OrderBySort::Desc));
-            let expr = match &o.expr {
-                ast::Expr::Value(v) if matches!(v.value, ast::Value::Number(..)) => {
-                    let n: usize = v.value.to_string().parse().unwrap_or(0);
-                    match items.get(n.wrapping_sub(1)) {
-                        Some(tables::OutputItem::Column { index, .. }) => Expr::Column(*index),
-                        Some(tables::OutputItem::Expr { expr, .. }) => expr.clone(),
-                        None => {
-                            return Err(SqlError::new(
-                                1054,
-                                "42S22",
-                                format!("Unknown column '{n}' in 'order clause'"),
-                            ))
-                        }
-                    }
-                }
-                ast::Expr::Identifier(id)
-                    if aliases
-                        .iter()
-                        .any(|(a, _)| a.eq_ignore_ascii_case(&id.value)) =>
-                {
-                    aliases
-                        .iter()
-                        .find(|(a, _)| a.eq_ignore_ascii_case(&id.value))
-                        .map(|(_, e)| e.clone())
-                        .unwrap_or(Expr::Literal(Datum::Null))
-                }
-                other => tc.compile(other)?,
-            };
-            order_by.push((expr, desc));
-        }
-    }
     let (limit, offset) = limit_clause(q, compiler)?;
     Ok(Stmt::SelectTable(tables::TableSelect {
         source: tables::RowSource {
@@ -1727,12 +1873,147 @@ fn compile_table_select(
             filter,
         },
         items,
-        aggregates,
+        grouping,
         distinct: select.distinct.is_some(),
         order_by,
         limit,
         offset,
     }))
+}
+
+/// Replace identifiers that name a select-list alias (and no column) by the aliased
+/// expression.
+fn substitute_aliases(
+    e: &ast::Expr,
+    aliases: &[(String, ast::Expr)],
+    def: &myriad_storage::TableDef,
+) -> ast::Expr {
+    use ast::Expr as E;
+    if let E::Identifier(id) = e {
+        if def.column_index(&id.value).is_none() {
+            if let Some((_, x)) = aliases
+                .iter()
+                .find(|(a, _)| a.eq_ignore_ascii_case(&id.value))
+            {
+                return E::Nested(Box::new(x.clone()));
+            }
+        }
+        return e.clone();
+    }
+    let mut out = e.clone();
+    let go = |x: &mut Box<ast::Expr>| **x = substitute_aliases(x, aliases, def);
+    match &mut out {
+        E::BinaryOp { left, right, .. } => {
+            go(left);
+            go(right);
+        }
+        E::UnaryOp { expr, .. } | E::Nested(expr) | E::IsNull(expr) | E::IsNotNull(expr) => {
+            go(expr)
+        }
+        E::Between {
+            expr, low, high, ..
+        } => {
+            go(expr);
+            go(low);
+            go(high);
+        }
+        E::InList { expr, list, .. } => {
+            go(expr);
+            for item in list.iter_mut() {
+                *item = substitute_aliases(item, aliases, def);
+            }
+        }
+        E::Function(f) => {
+            if let ast::FunctionArguments::List(list) = &mut f.args {
+                for a in list.args.iter_mut() {
+                    if let ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(x)) = a {
+                        *x = substitute_aliases(x, aliases, def);
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+/// Replace every aggregate call in an expression by a reference to `__aggN` (N in the
+/// order found) and collect the aggregates.
+fn extract_aggregates(
+    e: &ast::Expr,
+    found: &mut Vec<(tables::AggKind, Option<ast::Expr>, bool)>,
+) -> ast::Expr {
+    if let Some((kind, arg, distinct)) = aggregate_of(e) {
+        let n = found.len();
+        found.push((kind, arg.cloned(), distinct));
+        return ast::Expr::Identifier(ast::Ident::with_quote('`', format!("__agg{n}")));
+    }
+    use ast::Expr as E;
+    let mut out = e.clone();
+    fn go(x: &mut ast::Expr, found: &mut Vec<(tables::AggKind, Option<ast::Expr>, bool)>) {
+        let replaced = extract_aggregates(x, found);
+        *x = replaced;
+    }
+    match &mut out {
+        E::BinaryOp { left, right, .. } => {
+            go(left, found);
+            go(right, found);
+        }
+        E::UnaryOp { expr, .. }
+        | E::Nested(expr)
+        | E::IsNull(expr)
+        | E::IsNotNull(expr)
+        | E::IsTrue(expr)
+        | E::IsFalse(expr)
+        | E::IsNotTrue(expr)
+        | E::IsNotFalse(expr)
+        | E::Cast { expr, .. } => go(expr, found),
+        E::Between {
+            expr, low, high, ..
+        } => {
+            go(expr, found);
+            go(low, found);
+            go(high, found);
+        }
+        E::Like { expr, pattern, .. } => {
+            go(expr, found);
+            go(pattern, found);
+        }
+        E::InList { expr, list, .. } => {
+            go(expr, found);
+            for item in list.iter_mut() {
+                *item = extract_aggregates(item, found);
+            }
+        }
+        E::Case {
+            operand,
+            conditions,
+            else_result,
+            ..
+        } => {
+            if let Some(o) = operand {
+                go(o, found);
+            }
+            for w in conditions.iter_mut() {
+                w.condition = extract_aggregates(&w.condition, found);
+                w.result = extract_aggregates(&w.result, found);
+            }
+            if let Some(x) = else_result {
+                go(x, found);
+            }
+        }
+        E::Function(f) => {
+            if let ast::FunctionArguments::List(list) = &mut f.args {
+                for a in list.args.iter_mut() {
+                    if let ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(x)) = a {
+                        *x = extract_aggregates(x, found);
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+    out
 }
 
 /// MySQL names an unaliased column by the expression's text as written, except that a

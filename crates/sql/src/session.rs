@@ -615,6 +615,152 @@ impl Session {
                     env,
                 )?
             }
+            Stmt::ShowColumns {
+                database,
+                table,
+                full,
+                filter,
+            } => {
+                let db = database
+                    .clone()
+                    .or_else(|| self.info.database.clone())
+                    .ok_or_else(err_no_database)?;
+                let t = tables::open_ref(self.engine.catalog.storage(), &db, table, None)?;
+                let rows = t
+                    .def
+                    .columns
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| {
+                        let text = |s: &str| Datum::Str(s.as_bytes().to_vec());
+                        let mut row = vec![text(&c.name), text(&tables::type_text(&c.ty))];
+                        if *full {
+                            row.push(if c.ty.is_string() {
+                                text(c.ty.collation().name())
+                            } else {
+                                Datum::Null
+                            });
+                        }
+                        row.push(text(if c.nullable { "YES" } else { "NO" }));
+                        row.push(text(tables::key_text(&t.def, i)));
+                        row.push(
+                            tables::default_text(c)
+                                .map(|d| Datum::Str(d.into_bytes()))
+                                .unwrap_or(Datum::Null),
+                        );
+                        row.push(text(if c.auto_increment {
+                            "auto_increment"
+                        } else {
+                            ""
+                        }));
+                        if *full {
+                            row.push(text("select,insert,update,references"));
+                            row.push(text(&c.comment));
+                        }
+                        row
+                    })
+                    .collect();
+                if *full {
+                    listing(
+                        &[
+                            ("Field", 64),
+                            ("Type", BLOB_TEXT),
+                            ("Collation", 64),
+                            ("Null", 3),
+                            ("Key", 3),
+                            ("Default", BLOB_TEXT),
+                            ("Extra", 32),
+                            ("Privileges", 80),
+                            ("Comment", 1024),
+                        ],
+                        rows,
+                        filter,
+                        env,
+                    )?
+                } else {
+                    listing(
+                        &[
+                            ("Field", 64),
+                            ("Type", BLOB_TEXT),
+                            ("Null", 3),
+                            ("Key", 3),
+                            ("Default", BLOB_TEXT),
+                            ("Extra", 32),
+                        ],
+                        rows,
+                        filter,
+                        env,
+                    )?
+                }
+            }
+            Stmt::ShowCreateTable { database, table } => {
+                let db = database
+                    .clone()
+                    .or_else(|| self.info.database.clone())
+                    .ok_or_else(err_no_database)?;
+                let t = tables::open_ref(self.engine.catalog.storage(), &db, table, None)?;
+                let text = tables::create_table_text(&t.name, &t.def);
+                listing(
+                    &[("Table", 64), ("Create Table", 1024)],
+                    vec![vec![
+                        Datum::Str(t.name.clone().into_bytes()),
+                        Datum::Str(text.into_bytes()),
+                    ]],
+                    &ShowFilter::None,
+                    env,
+                )?
+            }
+            Stmt::ShowIndex { database, table } => {
+                let db = database
+                    .clone()
+                    .or_else(|| self.info.database.clone())
+                    .ok_or_else(err_no_database)?;
+                let t = tables::open_ref(self.engine.catalog.storage(), &db, table, None)?;
+                let mut rows = Vec::new();
+                for ix in &t.def.indexes {
+                    for (seq, &c) in ix.columns.iter().enumerate() {
+                        let col = &t.def.columns[c];
+                        let text = |s: &str| Datum::Str(s.as_bytes().to_vec());
+                        rows.push(vec![
+                            text(&t.name),
+                            Datum::UInt(u64::from(!ix.is_unique())),
+                            text(&ix.name),
+                            Datum::UInt(seq as u64 + 1),
+                            text(&col.name),
+                            text("A"),
+                            Datum::UInt(0),
+                            Datum::Null,
+                            Datum::Null,
+                            text(if col.nullable { "YES" } else { "" }),
+                            text("BTREE"),
+                            text(""),
+                            text(""),
+                            text("NO"),
+                        ]);
+                    }
+                }
+                listing(
+                    &[
+                        ("Table", 64),
+                        ("Non_unique", 0),
+                        ("Key_name", 64),
+                        ("Seq_in_index", LONG_INT),
+                        ("Column_name", 64),
+                        ("Collation", 1),
+                        ("Cardinality", 0),
+                        ("Sub_part", 0),
+                        ("Packed", 10),
+                        ("Null", 3),
+                        ("Index_type", 16),
+                        ("Comment", 16),
+                        ("Index_comment", 1024),
+                        ("Ignored", 3),
+                    ],
+                    rows,
+                    &ShowFilter::None,
+                    env,
+                )?
+            }
             Stmt::ShowProcessList => {
                 // This session only: the engine does not track other sessions' state yet.
                 let row = vec![
@@ -1403,7 +1549,13 @@ fn text_column(name: &str, chars: u32) -> Column {
     c
 }
 
-/// A SHOW listing: columns (name, chars; 0 = an unsigned integer), rows, and its filter.
+/// In a listing's column spec: a text column MariaDB types as BLOB.
+const BLOB_TEXT: u32 = u32::MAX;
+/// In a listing's column spec: a small integer (LONG).
+const LONG_INT: u32 = u32::MAX - 1;
+
+/// A SHOW listing: columns (name, chars; 0 = an unsigned BIGINT, or [`BLOB_TEXT`] /
+/// [`LONG_INT`]), rows, and its filter.
 fn listing(
     columns: &[(&str, u32)],
     rows: Vec<Vec<Datum>>,
@@ -1426,31 +1578,42 @@ fn listing(
     }
     let cols: Vec<Column> = columns
         .iter()
-        .map(|(name, chars)| {
-            if *chars == 0 {
-                result_column(
-                    name,
-                    SqlType::Int {
-                        unsigned: true,
-                        len: 21,
-                    },
-                )
-            } else {
-                text_column(name, *chars)
+        .map(|(name, chars)| match *chars {
+            0 => result_column(
+                name,
+                SqlType::Int {
+                    unsigned: true,
+                    len: 21,
+                },
+            ),
+            LONG_INT => result_column(
+                name,
+                SqlType::Int {
+                    unsigned: true,
+                    len: 2,
+                },
+            ),
+            BLOB_TEXT => {
+                let mut c = text_column(name, 65_535);
+                c.column_type = ColumnType::Blob;
+                c
             }
+            n => text_column(name, n),
         })
         .collect();
     let types: Vec<SqlType> = columns
         .iter()
-        .map(|(_, chars)| {
-            if *chars == 0 {
-                SqlType::Int {
-                    unsigned: true,
-                    len: 21,
-                }
-            } else {
-                SqlType::Str { chars: *chars }
-            }
+        .map(|(_, chars)| match *chars {
+            0 => SqlType::Int {
+                unsigned: true,
+                len: 21,
+            },
+            LONG_INT => SqlType::Int {
+                unsigned: true,
+                len: 2,
+            },
+            BLOB_TEXT => SqlType::Str { chars: 65_535 },
+            n => SqlType::Str { chars: n },
         })
         .collect();
     let mut warnings = Vec::new();
@@ -1917,17 +2080,69 @@ impl Session {
     ) -> Result<QueryResult, SqlError> {
         let storage = self.engine.catalog.storage();
         let table = plan.source.table.open(storage)?;
-        let types = plan.source.table.column_types();
+        let mut types = plan.source.table.column_types();
+        let ncols = types.len();
         let rows = tables::read_rows(&plan.source, &table, env)?;
-        if !plan.aggregates.is_empty() {
-            return aggregate(plan, &types, rows, env);
+        // The rows the select list is evaluated over: table rows, or one row per group
+        // (the group's first row followed by its aggregate values).
+        let mut input: Vec<Vec<Datum>> = Vec::new();
+        let mut group_keys: Vec<Vec<Datum>> = Vec::new();
+        if let Some(g) = &plan.grouping {
+            for a in &g.aggregates {
+                let ty = aggregate_type(a, &types[..ncols], env);
+                types.push(ty);
+            }
+            let mut index: HashMap<Vec<String>, usize> = HashMap::new();
+            let mut groups: Vec<(Vec<Datum>, Vec<usize>)> = Vec::new();
+            if g.keys.is_empty() {
+                groups.push((Vec::new(), (0..rows.len()).collect()));
+            } else {
+                for (i, (_, values)) in rows.iter().enumerate() {
+                    let keys = g
+                        .keys
+                        .iter()
+                        .map(|k| k.eval(env, values))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    let canonical: Vec<String> = keys.iter().map(group_key_text).collect();
+                    match index.get(&canonical) {
+                        Some(&n) => groups[n].1.push(i),
+                        None => {
+                            index.insert(canonical, groups.len());
+                            groups.push((keys, vec![i]));
+                        }
+                    }
+                }
+            }
+            for (keys, members) in groups {
+                let member_rows: Vec<&Vec<Datum>> = members.iter().map(|&i| &rows[i].1).collect();
+                let mut row = match member_rows.first() {
+                    Some(first) => (*first).clone(),
+                    None => vec![Datum::Null; ncols],
+                };
+                for a in &g.aggregates {
+                    row.push(aggregate_value(a, &member_rows, &types[..ncols], env)?);
+                }
+                if let Some(h) = &g.having {
+                    let keep = h.eval(env, &row)?.truth(&mut env.warnings) == Some(true);
+                    if !keep {
+                        continue;
+                    }
+                }
+                input.push(row);
+                group_keys.push(keys);
+            }
+        } else {
+            input = rows.into_iter().map(|(_, v)| v).collect();
         }
         let columns: Vec<Column> = plan
             .items
             .iter()
             .map(|item| match item {
-                tables::OutputItem::Column { index, name } => {
+                tables::OutputItem::Column { index, name } if *index < ncols => {
                     tables::column_meta(&plan.source.table, *index, name)
+                }
+                tables::OutputItem::Column { index, name } => {
+                    aggregate_column(plan, *index - ncols, name, types[*index])
                 }
                 tables::OutputItem::Expr { expr, name } => {
                     result_column(name, expr.sql_type(env, &types))
@@ -1942,8 +2157,8 @@ impl Session {
                 tables::OutputItem::Expr { expr, .. } => expr.sql_type(env, &types),
             })
             .collect();
-        let mut out: Vec<(Vec<Datum>, Vec<Value>)> = Vec::with_capacity(rows.len());
-        for (_, values) in &rows {
+        let mut out: Vec<(Vec<Datum>, Vec<Value>)> = Vec::with_capacity(input.len());
+        for (n, values) in input.iter().enumerate() {
             let mut row = Vec::with_capacity(plan.items.len());
             for (item, ty) in plan.items.iter().zip(&item_types) {
                 let d = match item {
@@ -1952,15 +2167,22 @@ impl Session {
                 };
                 row.push(d.into_value(*ty, &mut env.warnings));
             }
-            let keys = plan
-                .order_by
-                .iter()
-                .map(|(e, _)| e.eval(env, values))
-                .collect::<Result<Vec<_>, _>>()?;
+            let keys = if plan.order_by.is_empty() {
+                // GROUP BY returns its groups in key order, as MariaDB does.
+                group_keys.get(n).cloned().unwrap_or_default()
+            } else {
+                plan.order_by
+                    .iter()
+                    .map(|(e, _)| e.eval(env, values))
+                    .collect::<Result<Vec<_>, _>>()?
+            };
             out.push((keys, row));
         }
         if !plan.order_by.is_empty() {
             let desc: Vec<bool> = plan.order_by.iter().map(|(_, d)| *d).collect();
+            tables::sort_rows(&mut out, &desc);
+        } else if let Some(first) = group_keys.first().filter(|k| !k.is_empty()) {
+            let desc = vec![false; first.len()];
             tables::sort_rows(&mut out, &desc);
         }
         let mut result: Vec<Vec<Value>> = out.into_iter().map(|(_, r)| r).collect();
@@ -2108,153 +2330,167 @@ fn zero_value(ty: &myriad_storage::ColumnType) -> myriad_storage::Datum {
     }
 }
 
-/// COUNT / SUM / MIN / MAX / AVG over the rows, without GROUP BY: one row.
-fn aggregate(
-    plan: &tables::TableSelect,
-    types: &[SqlType],
-    rows: Vec<(myriad_storage::RowId, Vec<Datum>)>,
-    env: &mut ExecEnv,
-) -> Result<QueryResult, SqlError> {
+/// Groups compare their keys as MySQL does: strings by the collation (case and trailing
+/// spaces ignored), numbers by value.
+fn group_key_text(d: &Datum) -> String {
+    match d {
+        Datum::Null => "N".to_string(),
+        Datum::Str(b) => {
+            let text = String::from_utf8_lossy(b);
+            let folded: String = text
+                .trim_end_matches(' ')
+                .chars()
+                .map(eval::fold_char)
+                .collect();
+            format!("s{folded}")
+        }
+        Datum::Int(_) | Datum::UInt(_) | Datum::Dec(_) => {
+            format!(
+                "n{}",
+                d.to_decimal(&mut Vec::new())
+                    .unwrap_or_default()
+                    .normalize()
+            )
+        }
+        other => format!("o{}", other.to_text_lossy()),
+    }
+}
+
+fn aggregate_type(agg: &tables::Aggregate, types: &[SqlType], env: &ExecEnv) -> SqlType {
     use tables::AggKind;
-    let mut columns = Vec::new();
-    let mut values = Vec::new();
-    for agg in &plan.aggregates {
-        let arg_type = agg
+    let arg_type = agg
+        .arg
+        .as_ref()
+        .map(|a| a.sql_type(env, types))
+        .unwrap_or(SqlType::Null);
+    let scale = match arg_type {
+        SqlType::Decimal { scale, .. } => scale,
+        _ => 0,
+    };
+    let exact = matches!(arg_type, SqlType::Int { .. } | SqlType::Decimal { .. });
+    match agg.kind {
+        AggKind::CountStar | AggKind::Count => SqlType::Int {
+            unsigned: false,
+            len: 21,
+        },
+        AggKind::Min | AggKind::Max => arg_type,
+        AggKind::Sum if exact => SqlType::Decimal {
+            precision: 38,
+            scale,
+        },
+        AggKind::Avg if exact => SqlType::Decimal {
+            precision: 38,
+            scale: scale + env.state.div_precision_increment,
+        },
+        AggKind::Sum | AggKind::Avg => SqlType::Double,
+    }
+}
+
+/// One aggregate over a group's rows.
+fn aggregate_value(
+    agg: &tables::Aggregate,
+    rows: &[&Vec<Datum>],
+    types: &[SqlType],
+    env: &mut ExecEnv,
+) -> Result<Datum, SqlError> {
+    use tables::AggKind;
+    if agg.kind == AggKind::CountStar {
+        return Ok(Datum::Int(rows.len() as i64));
+    }
+    let mut inputs: Vec<Datum> = Vec::new();
+    for row in rows {
+        let v = agg
             .arg
             .as_ref()
-            .map(|a| a.sql_type(env, types))
-            .unwrap_or(SqlType::Null);
-        let mut inputs: Vec<Datum> = Vec::new();
-        if agg.kind != AggKind::CountStar {
-            for (_, row) in &rows {
-                let v = agg
-                    .arg
-                    .as_ref()
-                    .map(|a| a.eval(env, row))
-                    .transpose()?
-                    .unwrap_or(Datum::Null);
-                if !v.is_null() {
-                    inputs.push(v);
-                }
-            }
-            if agg.distinct {
-                let mut unique: Vec<Datum> = Vec::new();
-                for v in inputs {
-                    if !unique.iter().any(|u| {
-                        eval::compare(u, &v, &mut Vec::new()) == Some(std::cmp::Ordering::Equal)
-                    }) {
-                        unique.push(v);
-                    }
-                }
-                inputs = unique;
+            .map(|a| a.eval(env, row))
+            .transpose()?
+            .unwrap_or(Datum::Null);
+        if !v.is_null() {
+            inputs.push(v);
+        }
+    }
+    if agg.distinct {
+        let mut unique: Vec<Datum> = Vec::new();
+        for v in inputs {
+            if !unique
+                .iter()
+                .any(|u| eval::compare(u, &v, &mut Vec::new()) == Some(std::cmp::Ordering::Equal))
+            {
+                unique.push(v);
             }
         }
-        let (ty, value) = match agg.kind {
-            AggKind::CountStar => (
-                SqlType::Int {
-                    unsigned: false,
-                    len: 21,
-                },
-                Datum::Int(rows.len() as i64),
-            ),
-            AggKind::Count => (
-                SqlType::Int {
-                    unsigned: false,
-                    len: 21,
-                },
-                Datum::Int(inputs.len() as i64),
-            ),
-            AggKind::Min | AggKind::Max => {
-                let mut best: Option<Datum> = None;
-                for v in inputs {
-                    let better = match &best {
-                        None => true,
-                        Some(b) => {
-                            let o = eval::compare(&v, b, &mut env.warnings)
-                                .unwrap_or(std::cmp::Ordering::Equal);
-                            (agg.kind == AggKind::Min && o == std::cmp::Ordering::Less)
-                                || (agg.kind == AggKind::Max && o == std::cmp::Ordering::Greater)
-                        }
-                    };
-                    if better {
-                        best = Some(v);
-                    }
-                }
-                (arg_type, best.unwrap_or(Datum::Null))
-            }
-            AggKind::Sum | AggKind::Avg => {
-                let exact = matches!(arg_type, SqlType::Int { .. } | SqlType::Decimal { .. });
-                let scale = match arg_type {
-                    SqlType::Decimal { scale, .. } => scale,
-                    _ => 0,
-                };
-                if inputs.is_empty() {
-                    let ty = if exact {
-                        SqlType::Decimal {
-                            precision: 38,
-                            scale,
-                        }
-                    } else {
-                        SqlType::Double
-                    };
-                    (ty, Datum::Null)
-                } else if exact {
-                    let mut sum = rust_decimal::Decimal::ZERO;
-                    for v in &inputs {
-                        sum += v.to_decimal(&mut env.warnings).unwrap_or_default();
-                    }
-                    if agg.kind == AggKind::Sum {
-                        (
-                            SqlType::Decimal {
-                                precision: 38,
-                                scale,
-                            },
-                            Datum::Dec(sum),
-                        )
-                    } else {
-                        let avg_scale = scale + env.state.div_precision_increment;
-                        let avg = sum / rust_decimal::Decimal::from(inputs.len() as u64);
-                        (
-                            SqlType::Decimal {
-                                precision: 38,
-                                scale: avg_scale,
-                            },
-                            Datum::Dec(avg),
-                        )
-                    }
-                } else {
-                    let sum: f64 = inputs
-                        .iter()
-                        .map(|v| v.to_double(&mut Vec::new()).unwrap_or(0.0))
-                        .sum();
-                    let value = if agg.kind == AggKind::Sum {
-                        sum
-                    } else {
-                        sum / inputs.len() as f64
-                    };
-                    (SqlType::Double, Datum::Double(value))
-                }
-            }
-        };
-        let column = match (&agg.arg, agg.kind) {
-            // MIN and MAX of a column keep the column's type.
-            (Some(Expr::Column(index)), AggKind::Min | AggKind::Max) => {
-                let mut c = tables::column_meta(&plan.source.table, *index, &agg.name);
-                c.flags &= !(column_flags::NOT_NULL
-                    | column_flags::PRI_KEY
-                    | column_flags::UNIQUE_KEY
-                    | column_flags::MULTIPLE_KEY
-                    | column_flags::AUTO_INCREMENT);
-                c
-            }
-            _ => result_column(&agg.name, ty),
-        };
-        columns.push(column);
-        values.push(value.into_value(ty, &mut env.warnings));
+        inputs = unique;
     }
-    Ok(QueryResult::Rows {
-        columns: Arc::new(columns),
-        rows: vec![values],
-        warnings: 0,
+    let ty = aggregate_type(agg, types, env);
+    Ok(match agg.kind {
+        AggKind::CountStar | AggKind::Count => Datum::Int(inputs.len() as i64),
+        AggKind::Min | AggKind::Max => {
+            let mut best: Option<Datum> = None;
+            for v in inputs {
+                let better = match &best {
+                    None => true,
+                    Some(b) => {
+                        let o = eval::compare(&v, b, &mut env.warnings)
+                            .unwrap_or(std::cmp::Ordering::Equal);
+                        (agg.kind == AggKind::Min && o == std::cmp::Ordering::Less)
+                            || (agg.kind == AggKind::Max && o == std::cmp::Ordering::Greater)
+                    }
+                };
+                if better {
+                    best = Some(v);
+                }
+            }
+            best.unwrap_or(Datum::Null)
+        }
+        AggKind::Sum | AggKind::Avg if inputs.is_empty() => Datum::Null,
+        AggKind::Sum | AggKind::Avg if matches!(ty, SqlType::Decimal { .. }) => {
+            let mut sum = rust_decimal::Decimal::ZERO;
+            for v in &inputs {
+                sum = sum
+                    .checked_add(v.to_decimal(&mut env.warnings).unwrap_or_default())
+                    .ok_or_else(|| {
+                        SqlError::new(1690, "22003", "DECIMAL value is out of range in 'sum'")
+                    })?;
+            }
+            if agg.kind == AggKind::Sum {
+                Datum::Dec(sum)
+            } else {
+                Datum::Dec(sum / rust_decimal::Decimal::from(inputs.len() as u64))
+            }
+        }
+        AggKind::Sum | AggKind::Avg => {
+            let sum: f64 = inputs
+                .iter()
+                .map(|v| v.to_double(&mut Vec::new()).unwrap_or(0.0))
+                .sum();
+            Datum::Double(if agg.kind == AggKind::Sum {
+                sum
+            } else {
+                sum / inputs.len() as f64
+            })
+        }
     })
+}
+
+/// Metadata of a select item that is exactly an aggregate; MIN and MAX of a column keep
+/// the column's type.
+fn aggregate_column(plan: &tables::TableSelect, n: usize, name: &str, ty: SqlType) -> Column {
+    use tables::AggKind;
+    if let Some(g) = &plan.grouping {
+        if let Some(tables::Aggregate {
+            kind: AggKind::Min | AggKind::Max,
+            arg: Some(Expr::Column(c)),
+            ..
+        }) = g.aggregates.get(n)
+        {
+            let mut column = tables::column_meta(&plan.source.table, *c, name);
+            column.flags &= !(column_flags::NOT_NULL
+                | column_flags::PRI_KEY
+                | column_flags::UNIQUE_KEY
+                | column_flags::MULTIPLE_KEY
+                | column_flags::AUTO_INCREMENT);
+            return column;
+        }
+    }
+    result_column(name, ty)
 }

@@ -86,20 +86,28 @@ pub enum AggKind {
     Avg,
 }
 
-/// An aggregate select without GROUP BY: one row.
+/// One aggregate of a grouped select; its value is column `table columns + N` of the
+/// group's row.
 #[derive(Debug, Clone)]
 pub struct Aggregate {
     pub kind: AggKind,
     pub arg: Option<Expr>,
-    pub name: String,
     pub distinct: bool,
+}
+
+/// GROUP BY keys (none: the whole input is one group), the aggregates, and HAVING.
+#[derive(Debug, Clone)]
+pub struct Grouping {
+    pub keys: Vec<Expr>,
+    pub aggregates: Vec<Aggregate>,
+    pub having: Option<Expr>,
 }
 
 #[derive(Debug, Clone)]
 pub struct TableSelect {
     pub source: RowSource,
     pub items: Vec<OutputItem>,
-    pub aggregates: Vec<Aggregate>,
+    pub grouping: Option<Grouping>,
     pub distinct: bool,
     pub order_by: Vec<(Expr, bool)>,
     pub limit: Option<Expr>,
@@ -1464,4 +1472,123 @@ impl Env for ConstEnv<'_> {
     fn warnings(&mut self) -> &mut Vec<Warning> {
         self.0
     }
+}
+
+// ---- describing tables ----
+
+/// The column type as SHOW COLUMNS and SHOW CREATE TABLE print it.
+pub fn type_text(ty: &st::ColumnType) -> String {
+    match ty {
+        st::ColumnType::Int { width, unsigned } => {
+            let (name, signed_len, unsigned_len) = match width {
+                st::IntWidth::Tiny => ("tinyint", 4, 3),
+                st::IntWidth::Small => ("smallint", 6, 5),
+                st::IntWidth::Medium => ("mediumint", 9, 8),
+                st::IntWidth::Int => ("int", 11, 10),
+                st::IntWidth::Big => ("bigint", 20, 20),
+            };
+            if *unsigned {
+                format!("{name}({unsigned_len}) unsigned")
+            } else {
+                format!("{name}({signed_len})")
+            }
+        }
+        st::ColumnType::Decimal { precision, scale } => format!("decimal({precision},{scale})"),
+        st::ColumnType::Float => "float".into(),
+        st::ColumnType::Double => "double".into(),
+        st::ColumnType::Char { len, .. } => format!("char({len})"),
+        st::ColumnType::Varchar { len, .. } => format!("varchar({len})"),
+        st::ColumnType::Text { .. } => "text".into(),
+        st::ColumnType::Blob => "blob".into(),
+        st::ColumnType::Date => "date".into(),
+        st::ColumnType::DateTime => "datetime".into(),
+        st::ColumnType::Timestamp => "timestamp".into(),
+    }
+}
+
+/// A stored default as text (None for NULL).
+pub fn default_text(c: &st::ColumnDef) -> Option<String> {
+    let d = c.default.as_ref()?;
+    if d.is_null() {
+        return None;
+    }
+    from_stored(d, &c.ty)
+        .to_text()
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+}
+
+/// The `Key` column of SHOW COLUMNS.
+pub fn key_text(def: &st::TableDef, column: usize) -> &'static str {
+    let first_of = |kind: fn(&st::IndexDef) -> bool| {
+        def.indexes
+            .iter()
+            .any(|ix| kind(ix) && ix.columns.first() == Some(&column))
+    };
+    if first_of(|ix| ix.kind == st::IndexKind::Primary) {
+        "PRI"
+    } else if first_of(|ix| ix.kind == st::IndexKind::Unique && ix.columns.len() == 1) {
+        "UNI"
+    } else if first_of(|_| true) {
+        "MUL"
+    } else {
+        ""
+    }
+}
+
+/// SHOW CREATE TABLE's text.
+pub fn create_table_text(name: &str, def: &st::TableDef) -> String {
+    let mut lines = Vec::new();
+    for c in &def.columns {
+        let mut line = format!("  `{}` {}", c.name, type_text(&c.ty));
+        if !c.nullable {
+            line.push_str(" NOT NULL");
+        }
+        match (&c.default, c.auto_increment) {
+            (_, true) => line.push_str(" AUTO_INCREMENT"),
+            (Some(st::Datum::Null), _) | (None, false) if c.nullable => {
+                line.push_str(" DEFAULT NULL")
+            }
+            (Some(d), _) if !d.is_null() => {
+                let text = default_text(c).unwrap_or_default();
+                if matches!(
+                    c.ty,
+                    st::ColumnType::Int { .. }
+                        | st::ColumnType::Decimal { .. }
+                        | st::ColumnType::Float
+                        | st::ColumnType::Double
+                ) {
+                    line.push_str(&format!(" DEFAULT {text}"));
+                } else {
+                    line.push_str(&format!(" DEFAULT '{}'", text.replace('\'', "''")));
+                }
+            }
+            _ => {}
+        }
+        if !c.comment.is_empty() {
+            line.push_str(&format!(" COMMENT '{}'", c.comment.replace('\'', "''")));
+        }
+        lines.push(line);
+    }
+    for ix in &def.indexes {
+        let cols: Vec<String> = ix
+            .columns
+            .iter()
+            .map(|&i| format!("`{}`", def.columns[i].name))
+            .collect();
+        lines.push(match ix.kind {
+            st::IndexKind::Primary => format!("  PRIMARY KEY ({})", cols.join(",")),
+            st::IndexKind::Unique => format!("  UNIQUE KEY `{}` ({})", ix.name, cols.join(",")),
+            st::IndexKind::NonUnique => format!("  KEY `{}` ({})", ix.name, cols.join(",")),
+        });
+    }
+    let engine = def
+        .options
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("ENGINE"))
+        .map(|(_, v)| v.clone())
+        .unwrap_or_else(|| "InnoDB".into());
+    format!(
+        "CREATE TABLE `{name}` (\n{}\n) ENGINE={engine} DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci",
+        lines.join(",\n")
+    )
 }

@@ -308,3 +308,48 @@ fn rollback_after_writes_warns_1196() {
         "nothing written, nothing to warn about"
     );
 }
+
+#[test]
+fn group_by_having_and_aggregate_expressions() {
+    let (_t, mut s) = setup();
+    exec_ok(&mut s, "INSERT INTO items (k, name, price) VALUES (1, 'a', 1.00), (1, 'B', 2.50), (2, 'b', NULL), (3, 'c', 4.00)");
+    assert_eq!(
+        rows(
+            &mut s,
+            "SELECT k, COUNT(*), SUM(price) FROM items GROUP BY k"
+        ),
+        vec![
+            vec!["1", "2", "3.50"],
+            vec!["2", "1", "NULL"],
+            vec!["3", "1", "4.00"]
+        ]
+    );
+    assert_eq!(
+        rows(
+            &mut s,
+            "SELECT k, COUNT(*) AS n FROM items GROUP BY k HAVING n > 1"
+        ),
+        vec![vec!["1", "2"]]
+    );
+    // Strings group by the collation: 'B' and 'b' are one group.
+    assert_eq!(
+        rows(
+            &mut s,
+            "SELECT COUNT(*) FROM items GROUP BY name ORDER BY COUNT(*) DESC LIMIT 1"
+        ),
+        vec![vec!["2"]]
+    );
+    assert_eq!(
+        rows(&mut s, "SELECT COUNT(*) * 10, MAX(k) - MIN(k) FROM items"),
+        vec![vec!["40", "2"]]
+    );
+    assert!(rows(
+        &mut s,
+        "SELECT k, COUNT(*) FROM items WHERE k > 9 GROUP BY k"
+    )
+    .is_empty());
+    assert_eq!(
+        rows(&mut s, "SELECT COUNT(*), SUM(k) FROM items WHERE k > 9"),
+        vec![vec!["0", "NULL"]]
+    );
+}
