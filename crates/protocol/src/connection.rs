@@ -527,6 +527,8 @@ where
             }
             self.writer.frames.set_sequence(self.reader.next_sequence);
             self.handler.command_started();
+            // Ends the command for the handler even if dispatch unwinds.
+            let running = RunningCommand(Arc::clone(&self.handler));
             let next = self.dispatch(&mut session, &payload);
             let end = match next {
                 Next::Continue => None,
@@ -550,7 +552,7 @@ where
                         "net_write_timeout exceeded",
                     )),
                 };
-            self.handler.command_finished();
+            drop(running);
             self.report_traffic();
             if let Some(end) = end {
                 return end;
@@ -952,6 +954,15 @@ where
             Err(err) => put_err(&mut self.writer.frames, &err),
         }
         None
+    }
+}
+
+/// Calls [`ServerHandler::command_finished`] when dropped.
+struct RunningCommand<H: ServerHandler>(Arc<H>);
+
+impl<H: ServerHandler> Drop for RunningCommand<H> {
+    fn drop(&mut self) {
+        self.0.command_finished();
     }
 }
 

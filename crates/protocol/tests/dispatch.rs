@@ -18,6 +18,10 @@ use tokio::task::JoinHandle;
 
 const MAX_ALLOWED_PACKET: usize = 40 * 1024 * 1024;
 
+/// Commands started and finished, across all connections.
+static STARTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+static FINISHED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 struct Mock;
 
 struct MockSession {
@@ -45,6 +49,12 @@ impl ServerHandler for Mock {
     type Session = MockSession;
     fn server_version(&self) -> String {
         String::from("8.0.36-mock")
+    }
+    fn command_started(&self) {
+        STARTED.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
+    fn command_finished(&self) {
+        FINISHED.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
     }
     fn account(&self, user: &str, _host: &str) -> Option<Option<[u8; 20]>> {
         match user {
@@ -98,6 +108,9 @@ impl SessionHandler for MockSession {
                 }
                 out.end_rows(0, SERVER_STATUS_AUTOCOMMIT, more);
                 continue;
+            }
+            if statement.trim() == "PANIC" {
+                panic!("a handler bug, on purpose");
             }
             if statement.trim() == "NOTHING" {
                 return;
@@ -847,4 +860,38 @@ fn random_truncated_and_oversized_packets_never_stop_the_server() {
             server.assert_no_panics().await;
         });
     });
+}
+
+/// A bug in a handler (a panic) ends that connection only, and the handler still hears
+/// that the command finished (Threads_running must not leak).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_panicking_handler_ends_only_its_connection() {
+    use std::sync::atomic::Ordering::SeqCst;
+    let server = TestServer::start().await;
+    let mut bystander = server.root().await;
+    let mut victim = server.root().await;
+    assert!(
+        victim.query("PANIC").await.is_err(),
+        "the connection is dropped"
+    );
+    bystander.ping().await.unwrap();
+    server.root().await.ping().await.unwrap();
+    // Other tests run concurrently in this binary: wait until every command has finished.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while STARTED.load(SeqCst) != FINISHED.load(SeqCst) && std::time::Instant::now() < deadline {
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert_eq!(
+        STARTED.load(SeqCst),
+        FINISHED.load(SeqCst),
+        "every started command finished"
+    );
+    let tasks: Vec<_> = server.tasks.lock().unwrap().drain(..).collect();
+    let mut panicked = 0;
+    for task in tasks {
+        if task.is_finished() && task.await.is_err() {
+            panicked += 1;
+        }
+    }
+    assert_eq!(panicked, 1, "exactly the victim's task panicked");
 }

@@ -76,6 +76,13 @@ pub fn main() -> ExitCode {
         eprintln!("myriad: {message}");
         return ExitCode::FAILURE;
     }
+    // A panic (a bug: client input must never cause one) ends only the connection whose
+    // task it hit; make sure it reaches the log, not just standard error.
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        tracing::error!("panic: {info}");
+        default_hook(info);
+    }));
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("myriad-worker")
@@ -198,6 +205,9 @@ impl Listeners {
         let options = self.connection_options(connection_id, host);
         let listeners = Arc::clone(self);
         tokio::spawn(async move {
+            // Released on every exit, a panic in the engine included: the slot and the
+            // Threads_connected count must not leak.
+            let _slot = ConnectionSlot(Arc::clone(&listeners));
             let handler = Arc::clone(&listeners.handler);
             let end = serve_connection(stream, handler, options, listeners.shutdown.clone()).await;
             let counters = listeners.handler.engine.counters();
@@ -221,9 +231,22 @@ impl Listeners {
                     tracing::debug!(connection_id, %peer, %reason, "connection aborted");
                 }
             }
-            counters.threads_connected.fetch_sub(1, Ordering::Relaxed);
-            listeners.live.fetch_sub(1, Ordering::AcqRel);
         });
+    }
+}
+
+/// One admitted connection's share of max_connections and Threads_connected.
+struct ConnectionSlot(Arc<Listeners>);
+
+impl Drop for ConnectionSlot {
+    fn drop(&mut self) {
+        self.0
+            .handler
+            .engine
+            .counters()
+            .threads_connected
+            .fetch_sub(1, Ordering::Relaxed);
+        self.0.live.fetch_sub(1, Ordering::AcqRel);
     }
 }
 
