@@ -240,3 +240,41 @@ fn idle_connections_close_after_wait_timeout() {
         assert!(aborted.map(|(_, n)| n).unwrap_or(0) >= 1);
     });
 }
+
+#[test]
+fn set_global_max_connections_applies_to_the_next_connection() {
+    let server = Server::start(&["--max-connections=100"]);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        use mysql_async::prelude::Queryable;
+        let opts = mysql_async::Opts::from_url(&server.url("root", "", None)).unwrap();
+        let mut first = mysql_async::Conn::new(opts.clone()).await.unwrap();
+        // 10 is MariaDB's smallest max_connections.
+        first
+            .query_drop("SET GLOBAL max_connections = 10")
+            .await
+            .unwrap();
+        let mut others = Vec::new();
+        for _ in 0..9 {
+            others.push(
+                mysql_async::Conn::new(opts.clone())
+                    .await
+                    .expect("ten connections are admitted"),
+            );
+        }
+        match mysql_async::Conn::new(opts.clone()).await {
+            Err(mysql_async::Error::Server(err)) => assert_eq!(err.code, 1040),
+            other => panic!(
+                "the eleventh connection should get 1040, got {:?}",
+                other.map(|_| ())
+            ),
+        }
+        for conn in others {
+            conn.disconnect().await.unwrap();
+        }
+        first.disconnect().await.unwrap();
+    });
+}
