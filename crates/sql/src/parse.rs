@@ -194,7 +194,7 @@ pub enum Stmt {
         drop: Option<String>,
     },
     Insert(tables::InsertPlan),
-    SelectTable(tables::TableSelect),
+    SelectTable(Box<tables::TableSelect>),
     Update(tables::UpdatePlan),
     Delete(tables::DeletePlan),
     /// A statement that is only a comment.
@@ -1672,14 +1672,55 @@ fn compile_table_select(
     compiler: &Compiler,
     ctx: &CompileCtx,
 ) -> Result<Stmt, SqlError> {
-    let [twj] = select.from.as_slice() else {
-        return Err(SqlError::not_supported("joins"));
-    };
-    if !twj.joins.is_empty() {
-        return Err(SqlError::not_supported("joins"));
+    // FROM a, b JOIN c ON ... LEFT JOIN d ON ...: tables in order, each with its join kind.
+    let mut relations: Vec<(&ast::TableFactor, bool, Option<&ast::Expr>)> = Vec::new();
+    for twj in &select.from {
+        relations.push((&twj.relation, false, None));
+        for j in &twj.joins {
+            let (left, constraint) = match &j.join_operator {
+                ast::JoinOperator::Join(c)
+                | ast::JoinOperator::Inner(c)
+                | ast::JoinOperator::CrossJoin(c) => (false, c),
+                ast::JoinOperator::Left(c) | ast::JoinOperator::LeftOuter(c) => (true, c),
+                _ => return Err(SqlError::not_supported("this kind of join")),
+            };
+            let on = match constraint {
+                ast::JoinConstraint::On(e) => Some(e),
+                ast::JoinConstraint::None => None,
+                _ => return Err(SqlError::not_supported("JOIN ... USING and NATURAL JOIN")),
+            };
+            relations.push((&j.relation, left, on));
+        }
     }
-    let table = table_factor(&twj.relation, ctx.catalog.storage(), ctx)?;
-    let scope = table.scope();
+    let mut refs: Vec<tables::TableRef> = Vec::new();
+    for (relation, _, _) in &relations {
+        refs.push(table_factor(relation, ctx.catalog.storage(), ctx)?);
+    }
+    for (n, r) in refs.iter().enumerate() {
+        if refs[..n]
+            .iter()
+            .any(|x| x.alias.eq_ignore_ascii_case(&r.alias))
+        {
+            return Err(SqlError::new(
+                1066,
+                "42000",
+                format!("Not unique table/alias: '{}'", r.alias),
+            ));
+        }
+    }
+    let table = refs[0].clone();
+    let mut scope = ColumnScope::default();
+    let mut offsets = Vec::new();
+    for r in &refs {
+        offsets.push(scope.columns.len());
+        scope.columns.extend(r.scope().columns);
+    }
+    let has_column = |name: &str| {
+        scope
+            .columns
+            .iter()
+            .any(|(_, c)| c.eq_ignore_ascii_case(name))
+    };
     let tc = tables::table_compiler(compiler, &scope);
     let texts = projection_texts(raw, map);
 
@@ -1705,7 +1746,7 @@ fn compile_table_select(
     }
     let having = select.having.as_ref().map(|h| {
         let h = extract_aggregates(h, &mut found);
-        substitute_aliases(&h, &alias_asts, &table.def)
+        substitute_aliases(&h, &alias_asts, &has_column)
     });
     let order_list: Vec<(ast::Expr, bool)> = match &q.order_by {
         None => Vec::new(),
@@ -1728,7 +1769,7 @@ fn compile_table_select(
         ast::GroupByExpr::All(_) => return Err(SqlError::not_supported("GROUP BY ALL")),
     };
     let grouped = !found.is_empty() || !group_exprs.is_empty() || having.is_some();
-    let mut ext_scope = table.scope();
+    let mut ext_scope = scope.clone();
     for i in 0..found.len() {
         ext_scope.columns.push((None, format!("__agg{i}")));
     }
@@ -1739,28 +1780,31 @@ fn compile_table_select(
     for (position, item) in select.projection.iter().enumerate() {
         match item {
             ast::SelectItem::Wildcard(_) => {
-                for (i, c) in table.def.columns.iter().enumerate() {
-                    items.push(tables::OutputItem::Column {
-                        index: i,
-                        name: c.name.clone(),
-                    });
+                for (r, offset) in refs.iter().zip(&offsets) {
+                    for (i, c) in r.def.columns.iter().enumerate() {
+                        items.push(tables::OutputItem::Column {
+                            index: offset + i,
+                            name: c.name.clone(),
+                        });
+                    }
                 }
             }
             ast::SelectItem::QualifiedWildcard(kind, _) => {
                 let qualifier = kind.to_string();
-                if !qualifier
-                    .trim_matches('`')
-                    .eq_ignore_ascii_case(&table.alias)
-                {
+                let qualifier = qualifier.trim_end_matches(".*").trim_matches('`');
+                let Some(n) = refs
+                    .iter()
+                    .position(|r| r.alias.eq_ignore_ascii_case(qualifier))
+                else {
                     return Err(SqlError::new(
                         1051,
                         "42S02",
                         format!("Unknown table '{qualifier}'"),
                     ));
-                }
-                for (i, c) in table.def.columns.iter().enumerate() {
+                };
+                for (i, c) in refs[n].def.columns.iter().enumerate() {
                     items.push(tables::OutputItem::Column {
-                        index: i,
+                        index: offsets[n] + i,
                         name: c.name.clone(),
                     });
                 }
@@ -1818,7 +1862,7 @@ fn compile_table_select(
                     )),
                 }
             }
-            ast::Expr::Identifier(id) if table.def.column_index(&id.value).is_none() => Ok(aliases
+            ast::Expr::Identifier(id) if !has_column(&id.value) => Ok(aliases
                 .iter()
                 .find(|(a, _)| a.eq_ignore_ascii_case(&id.value))
                 .map(|(_, e)| e.clone())),
@@ -1864,21 +1908,40 @@ fn compile_table_select(
         .as_ref()
         .map(|w| tc.compile(w))
         .transpose()?;
+    let mut joins = Vec::new();
+    for (n, (_, left, on)) in relations.iter().enumerate().skip(1) {
+        let on = on.map(|e| tc.compile(e)).transpose()?;
+        let lookup = tables::join_lookup(on.as_ref(), &refs[n].def, offsets[n]);
+        joins.push(tables::JoinStep {
+            table: refs[n].clone(),
+            offset: offsets[n],
+            left: *left,
+            on,
+            lookup,
+        });
+    }
+    let (filter, post_filter) = if joins.is_empty() {
+        (filter, None)
+    } else {
+        (None, filter)
+    };
     let access = tables::choose_access(&table.def, filter.as_ref());
     let (limit, offset) = limit_clause(q, compiler)?;
-    Ok(Stmt::SelectTable(tables::TableSelect {
+    Ok(Stmt::SelectTable(Box::new(tables::TableSelect {
         source: tables::RowSource {
             table,
             access,
             filter,
         },
+        joins,
+        post_filter,
         items,
         grouping,
         distinct: select.distinct.is_some(),
         order_by,
         limit,
         offset,
-    }))
+    })))
 }
 
 /// Replace identifiers that name a select-list alias (and no column) by the aliased
@@ -1886,11 +1949,11 @@ fn compile_table_select(
 fn substitute_aliases(
     e: &ast::Expr,
     aliases: &[(String, ast::Expr)],
-    def: &myriad_storage::TableDef,
+    has_column: &dyn Fn(&str) -> bool,
 ) -> ast::Expr {
     use ast::Expr as E;
     if let E::Identifier(id) = e {
-        if def.column_index(&id.value).is_none() {
+        if !has_column(&id.value) {
             if let Some((_, x)) = aliases
                 .iter()
                 .find(|(a, _)| a.eq_ignore_ascii_case(&id.value))
@@ -1901,7 +1964,7 @@ fn substitute_aliases(
         return e.clone();
     }
     let mut out = e.clone();
-    let go = |x: &mut Box<ast::Expr>| **x = substitute_aliases(x, aliases, def);
+    let go = |x: &mut Box<ast::Expr>| **x = substitute_aliases(x, aliases, has_column);
     match &mut out {
         E::BinaryOp { left, right, .. } => {
             go(left);
@@ -1920,14 +1983,14 @@ fn substitute_aliases(
         E::InList { expr, list, .. } => {
             go(expr);
             for item in list.iter_mut() {
-                *item = substitute_aliases(item, aliases, def);
+                *item = substitute_aliases(item, aliases, has_column);
             }
         }
         E::Function(f) => {
             if let ast::FunctionArguments::List(list) = &mut f.args {
                 for a in list.args.iter_mut() {
                     if let ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(x)) = a {
-                        *x = substitute_aliases(x, aliases, def);
+                        *x = substitute_aliases(x, aliases, has_column);
                     }
                 }
             }

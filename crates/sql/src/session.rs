@@ -2081,8 +2081,15 @@ impl Session {
         let storage = self.engine.catalog.storage();
         let table = plan.source.table.open(storage)?;
         let mut types = plan.source.table.column_types();
+        for j in &plan.joins {
+            types.extend(j.table.column_types());
+        }
         let ncols = types.len();
-        let rows = tables::read_rows(&plan.source, &table, env)?;
+        let rows = if plan.joins.is_empty() {
+            tables::read_rows(&plan.source, &table, env)?
+        } else {
+            self.joined_rows(plan, &table, env)?
+        };
         // The rows the select list is evaluated over: table rows, or one row per group
         // (the group's first row followed by its aggregate values).
         let mut input: Vec<Vec<Datum>> = Vec::new();
@@ -2139,7 +2146,8 @@ impl Session {
             .iter()
             .map(|item| match item {
                 tables::OutputItem::Column { index, name } if *index < ncols => {
-                    tables::column_meta(&plan.source.table, *index, name)
+                    let (table_ref, local) = column_of(plan, *index);
+                    tables::column_meta(table_ref, local, name)
                 }
                 tables::OutputItem::Column { index, name } => {
                     aggregate_column(plan, *index - ncols, name, types[*index])
@@ -2211,6 +2219,72 @@ impl Session {
             rows: result,
             warnings: 0,
         })
+    }
+
+    /// The rows of a join: nested loops over the tables in FROM order, each step looking
+    /// its rows up by index when the ON clause allows, then the WHERE clause.
+    fn joined_rows(
+        &self,
+        plan: &tables::TableSelect,
+        first: &myriad_storage::Table,
+        env: &mut ExecEnv,
+    ) -> Result<Vec<(myriad_storage::RowId, Vec<Datum>)>, SqlError> {
+        let storage = self.engine.catalog.storage();
+        let mut joined: Vec<Vec<Datum>> = tables::all_rows(first, &plan.source.table.def)?;
+        for step in &plan.joins {
+            let table = step.table.open(storage)?;
+            let width = step.table.def.columns.len();
+            let mut whole: Option<Vec<Vec<Datum>>> = None;
+            let mut next = Vec::new();
+            for row in joined {
+                let looked_up = match &step.lookup {
+                    Some((index_no, key)) => {
+                        let value = key.eval(env, &row)?;
+                        tables::lookup_rows(&table, &step.table.def, *index_no, value, env)?
+                    }
+                    None => None,
+                };
+                let candidates = match looked_up {
+                    Some(rows) => rows,
+                    None => {
+                        if whole.is_none() {
+                            whole = Some(tables::all_rows(&table, &step.table.def)?);
+                        }
+                        whole.clone().unwrap_or_default()
+                    }
+                };
+                let mut matched = false;
+                for candidate in candidates {
+                    let mut combined = row.clone();
+                    combined.extend(candidate);
+                    let keep = match &step.on {
+                        Some(on) => on.eval(env, &combined)?.truth(&mut env.warnings) == Some(true),
+                        None => true,
+                    };
+                    if keep {
+                        matched = true;
+                        next.push(combined);
+                    }
+                }
+                if !matched && step.left {
+                    let mut combined = row;
+                    combined.extend(std::iter::repeat_n(Datum::Null, width));
+                    next.push(combined);
+                }
+            }
+            joined = next;
+        }
+        let mut out = Vec::with_capacity(joined.len());
+        for row in joined {
+            let keep = match &plan.post_filter {
+                Some(f) => f.eval(env, &row)?.truth(&mut env.warnings) == Some(true),
+                None => true,
+            };
+            if keep {
+                out.push((0, row));
+            }
+        }
+        Ok(out)
     }
 
     fn update(
@@ -2328,6 +2402,17 @@ fn zero_value(ty: &myriad_storage::ColumnType) -> myriad_storage::Datum {
         },
         _ => D::Bytes(Vec::new()),
     }
+}
+
+/// The table a joined-row position belongs to, and the column's position in it.
+fn column_of(plan: &tables::TableSelect, index: usize) -> (&tables::TableRef, usize) {
+    let mut owner = (&plan.source.table, index);
+    for j in &plan.joins {
+        if index >= j.offset {
+            owner = (&j.table, index - j.offset);
+        }
+    }
+    owner
 }
 
 /// Groups compare their keys as MySQL does: strings by the collation (case and trailing
@@ -2483,7 +2568,8 @@ fn aggregate_column(plan: &tables::TableSelect, n: usize, name: &str, ty: SqlTyp
             ..
         }) = g.aggregates.get(n)
         {
-            let mut column = tables::column_meta(&plan.source.table, *c, name);
+            let (table_ref, local) = column_of(plan, *c);
+            let mut column = tables::column_meta(table_ref, local, name);
             column.flags &= !(column_flags::NOT_NULL
                 | column_flags::PRI_KEY
                 | column_flags::UNIQUE_KEY

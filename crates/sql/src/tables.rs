@@ -103,9 +103,27 @@ pub struct Grouping {
     pub having: Option<Expr>,
 }
 
+/// One more table joined to the rows so far (nested loop; an index lookup on the joined
+/// table when the ON clause equates its index's first column with earlier columns).
+#[derive(Debug, Clone)]
+pub struct JoinStep {
+    pub table: TableRef,
+    /// Position of this table's first column in the joined row.
+    pub offset: usize,
+    /// LEFT JOIN: keep a row with NULLs when nothing matches.
+    pub left: bool,
+    pub on: Option<Expr>,
+    /// (index number, expression over earlier columns) to look the joined rows up by.
+    pub lookup: Option<(usize, Expr)>,
+}
+
 #[derive(Debug, Clone)]
 pub struct TableSelect {
     pub source: RowSource,
+    /// Further tables; with joins, `source` reads the first table whole and the WHERE clause
+    /// is `post_filter`, applied to the joined rows.
+    pub joins: Vec<JoinStep>,
+    pub post_filter: Option<Expr>,
     pub items: Vec<OutputItem>,
     pub grouping: Option<Grouping>,
     pub distinct: bool,
@@ -211,7 +229,9 @@ impl TableRef {
         let table = storage
             .open_table(&self.database, &self.name)
             .map_err(storage_error)?;
-        if **table.def() != *self.def {
+        // The same Arc is the common case (the definition cache hands out one per table);
+        // compare contents only when it differs.
+        if !Arc::ptr_eq(table.def(), &self.def) && **table.def() != *self.def {
             return Err(SqlError::new(
                 1412,
                 "HY000",
@@ -1126,6 +1146,163 @@ fn index_rows(
         }
     }
     Ok(Some(rows))
+}
+
+/// Choose how a join step finds its rows: an equality in ON between the first column of
+/// one of the joined table's indexes and an expression over earlier columns only.
+pub fn join_lookup(on: Option<&Expr>, def: &st::TableDef, offset: usize) -> Option<(usize, Expr)> {
+    let on = on?;
+    let mut list = Vec::new();
+    conjuncts(on, &mut list);
+    let earlier_only = |e: &Expr| max_column(e).is_none_or(|m| m < offset);
+    for c in list {
+        let Expr::Cmp {
+            op: CmpOp::Eq,
+            left,
+            right,
+        } = c
+        else {
+            continue;
+        };
+        for (col, other) in [(left, right), (right, left)] {
+            let Expr::Column(i) = col.as_ref() else {
+                continue;
+            };
+            if *i < offset || *i >= offset + def.columns.len() || !earlier_only(other) {
+                continue;
+            }
+            let local = *i - offset;
+            // Prefer a unique single-column index, then any index starting with the column.
+            let best = def
+                .indexes
+                .iter()
+                .position(|ix| ix.is_unique() && ix.columns == [local])
+                .or_else(|| {
+                    def.indexes
+                        .iter()
+                        .position(|ix| ix.columns.first() == Some(&local))
+                });
+            if let Some(index_no) = best {
+                return Some((index_no, (**other).clone()));
+            }
+        }
+    }
+    None
+}
+
+/// The highest column position an expression reads (None: it reads no column).
+fn max_column(e: &Expr) -> Option<usize> {
+    let mut best: Option<usize> = None;
+    let mut note = |x: Option<usize>| {
+        if let Some(v) = x {
+            best = Some(best.map_or(v, |b: usize| b.max(v)));
+        }
+    };
+    match e {
+        Expr::Column(i) => note(Some(*i)),
+        Expr::Literal(_) | Expr::Param(_) | Expr::SysVar { .. } | Expr::UserVar(_) => {}
+        Expr::Neg(x) | Expr::Not(x) | Expr::BitNot(x) => note(max_column(x)),
+        Expr::Arith { left, right, .. }
+        | Expr::Cmp { left, right, .. }
+        | Expr::Bit { left, right, .. } => {
+            note(max_column(left));
+            note(max_column(right));
+        }
+        Expr::And(a, b) | Expr::Or(a, b) | Expr::Xor(a, b) => {
+            note(max_column(a));
+            note(max_column(b));
+        }
+        Expr::IsNull { expr, .. } | Expr::IsBool { expr, .. } | Expr::Cast { expr, .. } => {
+            note(max_column(expr))
+        }
+        Expr::InList { expr, list, .. } => {
+            note(max_column(expr));
+            for x in list {
+                note(max_column(x));
+            }
+        }
+        Expr::Between {
+            expr, low, high, ..
+        } => {
+            note(max_column(expr));
+            note(max_column(low));
+            note(max_column(high));
+        }
+        Expr::Like { expr, pattern, .. } => {
+            note(max_column(expr));
+            note(max_column(pattern));
+        }
+        Expr::Case {
+            operand,
+            whens,
+            otherwise,
+        } => {
+            if let Some(o) = operand {
+                note(max_column(o));
+            }
+            for (a, b) in whens {
+                note(max_column(a));
+                note(max_column(b));
+            }
+            if let Some(o) = otherwise {
+                note(max_column(o));
+            }
+        }
+        Expr::Call { args, .. } => {
+            for x in args {
+                note(max_column(x));
+            }
+        }
+        Expr::TrimChars { expr, what, .. } => {
+            note(max_column(expr));
+            note(max_column(what));
+        }
+    }
+    best
+}
+
+/// Rows of a joined table whose `index_no` key equals `value` (None: the value cannot be an
+/// exact key; scan instead).
+pub fn lookup_rows(
+    table: &st::Table,
+    def: &st::TableDef,
+    index_no: usize,
+    value: Datum,
+    env: &mut dyn Env,
+) -> Result<Option<Vec<Vec<Datum>>>, SqlError> {
+    let found = index_rows(
+        table,
+        def,
+        index_no,
+        &[Expr::Literal(value)],
+        &Tail::None,
+        env,
+    )?;
+    Ok(found.map(|rows| {
+        rows.into_iter()
+            .map(|(_, row)| {
+                row.iter()
+                    .zip(&def.columns)
+                    .map(|(d, c)| from_stored(d, &c.ty))
+                    .collect()
+            })
+            .collect()
+    }))
+}
+
+/// Every row of a table as engine values.
+pub fn all_rows(table: &st::Table, def: &st::TableDef) -> Result<Vec<Vec<Datum>>, SqlError> {
+    let mut out = Vec::new();
+    for item in table.scan().map_err(storage_error)? {
+        let (_, row) = item.map_err(storage_error)?;
+        out.push(
+            row.iter()
+                .zip(&def.columns)
+                .map(|(d, c)| from_stored(d, &c.ty))
+                .collect(),
+        );
+    }
+    Ok(out)
 }
 
 /// Sort rows by ORDER BY keys (NULLs first ascending, as MySQL does).

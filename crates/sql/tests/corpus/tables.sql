@@ -109,6 +109,21 @@ DELETE FROM t1 WHERE id = 999
 DELETE FROM t1 WHERE k = 2
 DELETE FROM t1 WHERE id > 100 ORDER BY id LIMIT 1
 SELECT id FROM t1 ORDER BY id
+CREATE TABLE t4 (k INT, label VARCHAR(10), KEY by_k (k))
+INSERT INTO t4 VALUES (1, 'one'), (3, 'three'), (3, 'trois'), (10, 'ten'), (NULL, 'none'), (99, 'lonely')
+SELECT t1.id, t4.label FROM t1 JOIN t4 ON t4.k = t1.k
+SELECT t1.id, t4.label FROM t1 INNER JOIN t4 ON t1.k = t4.k WHERE t1.id < 5
+SELECT t1.id, t4.label FROM t1 LEFT JOIN t4 ON t4.k = t1.k
+SELECT t1.id, t4.label FROM t1 LEFT JOIN t4 ON t4.k = t1.k WHERE t4.label IS NULL
+SELECT COUNT(*) FROM t1, t4 WHERE t1.k = t4.k
+SELECT COUNT(*) FROM t1, t4
+SELECT a.id, b.id FROM t1 a JOIN t1 b ON a.k = b.k AND a.id < b.id
+SELECT t4.label, COUNT(*) FROM t1 JOIN t4 ON t1.k = t4.k GROUP BY t4.label
+SELECT * FROM t1 JOIN t4 ON t1.k = t4.k ORDER BY t1.id, t4.label
+SELECT t4.* FROM t1 JOIN t4 ON t1.k = t4.k ORDER BY t4.label
+SELECT id FROM t1 JOIN t1 ON 1
+SELECT x.id FROM t1 JOIN t4 ON t1.k = t4.k
+SELECT k FROM t1 JOIN t4 ON t1.k = t4.k
 CREATE TABLE t2 (a TINYINT, b SMALLINT UNSIGNED, c BIGINT, d DATE, e DATETIME, f TEXT, g FLOAT)
 SHOW CREATE TABLE t2
 DESCRIBE t2
@@ -139,5 +154,5 @@ DROP TABLE t2, t3
 DROP TABLE t2
 DROP TABLE IF EXISTS t2
 SHOW TABLES
-DROP TABLE t1
+DROP TABLE t1, t4
 DROP DATABASE difftest

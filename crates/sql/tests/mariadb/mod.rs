@@ -74,8 +74,16 @@ fn tool(name: &str) -> Option<PathBuf> {
 }
 
 impl MariaDb {
-    /// Start a fresh server. Err says what is missing or what failed.
+    /// Start a fresh server, trying twice (a loaded CI machine can miss the first start).
+    /// Err says what is missing or what failed.
     pub fn start() -> Result<MariaDb, String> {
+        match Self::start_once() {
+            Ok(m) => Ok(m),
+            Err(first) => Self::start_once().map_err(|second| format!("{first}; retry: {second}")),
+        }
+    }
+
+    fn start_once() -> Result<MariaDb, String> {
         let mariadbd = tool("mariadbd").ok_or("mariadbd not installed")?;
         let install = tool("mariadb-install-db").ok_or("mariadb-install-db not installed")?;
         let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
