@@ -213,7 +213,7 @@ fn sigint_and_shutdown_statement_stop_the_server() {
 
 #[test]
 fn idle_connections_close_after_wait_timeout() {
-    let server = Server::start(&["--wait-timeout=1"]);
+    let server = Server::start(&["--wait-timeout=2"]);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -223,8 +223,10 @@ fn idle_connections_close_after_wait_timeout() {
         let opts = mysql_async::Opts::from_url(&server.url("root", "", None)).unwrap();
         let mut idle = mysql_async::Conn::new(opts.clone()).await.unwrap();
         let mut busy = mysql_async::Conn::new(opts.clone()).await.unwrap();
-        for _ in 0..5 {
-            tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        // Pings 0.3 s apart keep one connection alive for 3.6 s, well past the other's
+        // 2 s limit, with room for a slow machine.
+        for _ in 0..12 {
+            tokio::time::sleep(std::time::Duration::from_millis(300)).await;
             busy.ping()
                 .await
                 .expect("a connection that keeps talking stays open");
