@@ -29,7 +29,7 @@
 //! past its capacity (counted in `overflows`) rather than failing a statement.
 
 use crate::file_cache::FileId;
-use parking_lot::{Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use parking_lot::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::collections::{HashMap, VecDeque};
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering};
@@ -125,7 +125,7 @@ struct Shard {
 
 #[repr(align(128))]
 struct PaddedShard {
-    shard: Mutex<Shard>,
+    shard: RwLock<Shard>,
     counters: ShardCounters,
 }
 
@@ -158,7 +158,7 @@ impl BlockCache {
         let blocks = (capacity_bytes / block_size.max(1)).max(SHARD_COUNT);
         let shards = (0..SHARD_COUNT)
             .map(|_| PaddedShard {
-                shard: Mutex::new(Shard {
+                shard: RwLock::new(Shard {
                     map: HashMap::new(),
                     clock: VecDeque::new(),
                 }),
@@ -190,9 +190,20 @@ impl BlockCache {
         loop {
             let shard = self.shard_of(file, block);
             shard.counters.read_requests.fetch_add(1, Ordering::Relaxed);
-            let mut guard = shard.shard.lock();
-            if let Some(frame) = guard.map.get(&(file, block)) {
-                let frame = Arc::clone(frame);
+            // Hit: a shared lock on the shard, an Arc clone, the reference bit. A miss
+            // retakes the lock exclusively and looks again before inserting.
+            let found = shard.shard.read().map.get(&(file, block)).cloned();
+            let mut guard = None;
+            let found = match found {
+                Some(frame) => Some(frame),
+                None => {
+                    let g = shard.shard.write();
+                    let again = g.map.get(&(file, block)).cloned();
+                    guard = Some(g);
+                    again
+                }
+            };
+            if let Some(frame) = found {
                 drop(guard);
                 frame.referenced.store(true, Ordering::Relaxed);
                 if frame.state.load(Ordering::Acquire) == STATE_LOADING {
@@ -204,6 +215,7 @@ impl BlockCache {
                 }
                 return Ok(Block(frame));
             }
+            let Some(mut guard) = guard else { continue };
             let frame = Arc::new(Frame {
                 file,
                 block,
@@ -231,7 +243,7 @@ impl BlockCache {
                 Err(e) => {
                     frame.state.store(STATE_FAILED, Ordering::Release);
                     drop(data);
-                    let mut guard = shard.shard.lock();
+                    let mut guard = shard.shard.write();
                     if guard
                         .map
                         .get(&(file, block))
@@ -248,7 +260,7 @@ impl BlockCache {
     /// The block if it is cached and loaded; no read, no counters (CHECK TABLE uses it to
     /// tell pages newer in memory than on disk).
     pub fn peek(&self, file: FileId, block: u64) -> Option<Block> {
-        let guard = self.shard_of(file, block).shard.lock();
+        let guard = self.shard_of(file, block).shard.read();
         let frame = guard.map.get(&(file, block))?;
         (frame.state.load(Ordering::Acquire) == STATE_READY).then(|| Block(Arc::clone(frame)))
     }
@@ -256,7 +268,7 @@ impl BlockCache {
     /// A new block of zeros (a page being allocated): no read. Replaces a cached copy.
     pub fn create(&self, file: FileId, block: u64) -> io::Result<Block> {
         let shard = self.shard_of(file, block);
-        let mut guard = shard.shard.lock();
+        let mut guard = shard.shard.write();
         if let Some(frame) = guard.map.get(&(file, block)) {
             if frame.state.load(Ordering::Acquire) == STATE_READY {
                 let frame = Arc::clone(frame);
@@ -374,7 +386,7 @@ impl BlockCache {
     fn dirty_frames(&self, file: Option<FileId>) -> Vec<Arc<Frame>> {
         let mut frames: Vec<Arc<Frame>> = Vec::new();
         for shard in self.shards.iter() {
-            let guard = shard.shard.lock();
+            let guard = shard.shard.read();
             frames.extend(
                 guard
                     .map
@@ -409,7 +421,7 @@ impl BlockCache {
     /// Drop every cached block of `file` without writing it (the file is being deleted).
     pub fn discard_file(&self, file: FileId) {
         for shard in self.shards.iter() {
-            let mut guard = shard.shard.lock();
+            let mut guard = shard.shard.write();
             guard.map.retain(|_, f| {
                 if f.file != file {
                     return true;
@@ -432,7 +444,7 @@ impl BlockCache {
             s.key_write_requests += c.write_requests.load(Ordering::Relaxed);
             s.key_writes += c.writes.load(Ordering::Relaxed);
             s.overflows += c.overflows.load(Ordering::Relaxed);
-            used += shard.shard.lock().map.len() as u64;
+            used += shard.shard.read().map.len() as u64;
         }
         let capacity = (self.capacity_per_shard * SHARD_COUNT) as u64;
         s.key_blocks_used = used;
@@ -450,7 +462,7 @@ impl BlockCache {
             "dirty counter != dirty frames"
         );
         for shard in self.shards.iter() {
-            let guard = shard.shard.lock();
+            let guard = shard.shard.read();
             for (key, frame) in &guard.map {
                 assert_eq!(
                     *key,
@@ -469,6 +481,7 @@ impl BlockCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use parking_lot::Mutex;
     use std::collections::HashMap as Map;
 
     /// An in-memory "disk" that records the order of log flushes and writes.

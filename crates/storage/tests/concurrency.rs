@@ -84,7 +84,7 @@ fn readers_and_writers_keep_every_invariant() {
                         assert!(consistent(&row));
                         last = k;
                     }
-                    if r == 0 && x % 16 == 0 {
+                    if r == 0 && x.is_multiple_of(16) {
                         let mut prev = 0;
                         for item in t.scan().unwrap() {
                             let (row_id, row) = item.unwrap();
