@@ -104,6 +104,11 @@ impl Block {
         let before = self.0.write_pending.fetch_sub(1, Ordering::SeqCst);
         assert!(before > 0, "end_write without begin_write");
     }
+    /// Raise the LSN that must be durable before this block is written (a committer that
+    /// marked the block dirty before its log record had an LSN).
+    pub fn raise_flush_lsn(&self, lsn: u64) {
+        self.0.flush_lsn.fetch_max(lsn, Ordering::AcqRel);
+    }
     pub fn is_dirty(&self) -> bool {
         self.0.dirty.load(Ordering::Acquire)
     }

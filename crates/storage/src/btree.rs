@@ -904,9 +904,9 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
         #[test]
-        fn btree_matches_btreemap(ops in proptest::collection::vec(op_strategy(), 1..400)) {
+        fn btree_matches_btreemap(ops in proptest::collection::vec(op_strategy(), 1..700)) {
             let (mut pager, root) = new_tree();
             let mut model: BTreeMap<Vec<u8>, Vec<u8>> = BTreeMap::new();
             for op in ops {

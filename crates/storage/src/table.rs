@@ -171,6 +171,12 @@ impl Statement {
             return Ok(None);
         }
         let log = &self.shared.log;
+        // Dirty before the group is appended: a checkpoint that starts after the append
+        // (and so counts on these pages being flushed) sees them dirty and waits for the
+        // write-pending mark to drop before writing them.
+        for t in &self.touched {
+            self.shared.cache.mark_dirty(&t.block, 0);
+        }
         let mut payload = Vec::with_capacity(256);
         let end = loop {
             let horizon = log.horizon();
@@ -196,7 +202,7 @@ impl Statement {
         };
         for t in self.touched.drain(..) {
             put_u64(&mut t.block.write(), OFF_LSN, end);
-            self.shared.cache.mark_dirty(&t.block, end);
+            t.block.raise_flush_lsn(end);
             t.block.end_write();
         }
         self.by_page.clear();

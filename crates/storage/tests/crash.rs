@@ -18,6 +18,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const CHILD_ENV: &str = "MYRIAD_CRASH_CHILD_DIR";
+const MODE_ENV: &str = "MYRIAD_CRASH_CHILD_FLUSH_MODE";
 const WRITERS: usize = 4;
 const ROUNDS: usize = 6;
 
@@ -45,7 +46,14 @@ fn crash_child() {
     let Ok(dir) = std::env::var(CHILD_ENV) else {
         return;
     };
-    let s = Storage::open(config(std::path::Path::new(&dir))).unwrap();
+    let mut cfg = config(std::path::Path::new(&dir));
+    // Mode 2 writes the log at commit (fsync once a second): a killed process loses
+    // nothing it acknowledged, since the kernel still has the writes.
+    cfg.flush_log_at_trx_commit = std::env::var(MODE_ENV)
+        .ok()
+        .and_then(|m| m.parse().ok())
+        .unwrap_or(1);
+    let s = Storage::open(cfg).unwrap();
     let out = std::sync::Mutex::new(std::io::stdout());
     std::thread::scope(|scope| {
         for w in 0..WRITERS {
@@ -102,6 +110,7 @@ fn acknowledged_writes_survive_sigkill() {
         let mut child = Command::new(std::env::current_exe().unwrap())
             .args(["crash_child", "--exact", "--nocapture", "--test-threads=1"])
             .env(CHILD_ENV, dir.path())
+            .env(MODE_ENV, if round % 2 == 0 { "1" } else { "2" })
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
