@@ -120,6 +120,24 @@ fn main() -> Result<(), StorageError> {
         5 * rows / 5000,
         started.elapsed().as_secs_f64() * 1e6 / scans as f64
     );
+    let started = Instant::now();
+    for i in 0..scans {
+        let lo = [Datum::Int(1 + (i * 7919) % (rows - 100))];
+        let hi = [Datum::Int(1 + (i * 7919) % (rows - 100) + 99)];
+        let n = t
+            .index_scan(
+                0,
+                Bound::Included(&lo),
+                Bound::Included(&hi),
+                Direction::Forward,
+            )?
+            .count();
+        assert_eq!(n, 100);
+    }
+    println!(
+        "primary key range of 100 rows: {:.2} us each",
+        started.elapsed().as_secs_f64() * 1e6 / scans as f64
+    );
     let stats = s.block_cache_stats();
     println!(
         "Key_read_requests {} Key_reads {}",

@@ -323,6 +323,43 @@ pub(crate) fn get_with<R>(
     f(raw).map(Some)
 }
 
+/// Look up many keys, calling `f(index, value)` for each key found. Consecutive keys that
+/// fall in the same leaf cost one binary search each instead of a descent (an index range
+/// scan fetching rows whose ids follow the index order, as with a primary key).
+pub(crate) fn get_many_with(
+    src: &impl PageRead,
+    root: u32,
+    keys: &[&[u8]],
+    mut f: impl FnMut(usize, &[u8]) -> Result<()>,
+) -> Result<()> {
+    let mut current: Option<Block> = None;
+    for (i, key) in keys.iter().enumerate() {
+        let reuse = current.as_ref().is_some_and(|b| {
+            let p = b.read();
+            let n = n_cells(&p);
+            n > 0 && key_at(&p, 0) <= *key && *key <= key_at(&p, n - 1)
+        });
+        if !reuse {
+            current = Some(src.read(descend(src, root, key, None)?)?);
+        }
+        let Some(b) = current.as_ref() else { continue };
+        let p = b.read();
+        let pos = lower_bound(&p, key);
+        if pos >= n_cells(&p) || key_at(&p, pos) != *key {
+            continue;
+        }
+        let (overflow, raw) = raw_value_at(&p, pos);
+        if overflow {
+            let v = read_overflow(src, raw)?;
+            drop(p);
+            f(i, &v)?;
+        } else {
+            f(i, raw)?;
+        }
+    }
+    Ok(())
+}
+
 fn read_overflow(src: &impl PageRead, pointer: &[u8]) -> Result<Vec<u8>> {
     if pointer.len() != 8 {
         return Err(StorageError::Corrupt(

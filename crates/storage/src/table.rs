@@ -1094,9 +1094,20 @@ impl IndexScan {
             }
         }
         self.exhausted = done || batch.is_empty();
-        for (_, v) in batch {
-            let row_id = row_id_of(&v)?;
-            match t.get_row(row_id)? {
+        let row_ids: Vec<[u8; 8]> = batch
+            .iter()
+            .map(|(_, v)| <[u8; 8]>::try_from(v.as_slice()))
+            .collect::<Result<_, _>>()
+            .map_err(|_| StorageError::Corrupt("index entry without a row id".into()))?;
+        let keys: Vec<&[u8]> = row_ids.iter().map(|k| k.as_slice()).collect();
+        let mut rows: Vec<Option<Row>> = vec![None; keys.len()];
+        btree::get_many_with(&src, ROW_TREE_ROOT, &keys, |i, bytes| {
+            rows[i] = Some(decode_row(&t.def, bytes)?);
+            Ok(())
+        })?;
+        for (key, row) in row_ids.iter().zip(rows) {
+            let row_id = u64::from_be_bytes(*key);
+            match row {
                 Some(row) => self.buffer.push_back((row_id, row)),
                 None => {
                     return Err(StorageError::Corrupt(format!(
