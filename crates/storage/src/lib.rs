@@ -526,10 +526,11 @@ impl Storage {
             db: db.into(),
             name: name.into(),
             space,
-            def: Arc::new(def),
             latch: RwLock::new(()),
             writer: Arc::new(Mutex::new(())),
             stale: AtomicBool::new(false),
+            clustered_pk: table::clustered_primary_key(&def),
+            def: Arc::new(def),
         })
     }
 

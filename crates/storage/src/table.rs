@@ -10,6 +10,14 @@
 //! deadlocks. Readers may see rows of a statement still in progress (read uncommitted, as
 //! MyISAM shows them); a rolled-back statement's rows disappear again.
 //!
+//! **Rows and row ids.** Rows live in the row tree under their row id. When the primary key
+//! is one integer column (sysbench's `id`, most application tables) the row id *is* the key
+//! (sign bit flipped so that the order is the key's): the row tree is then the clustered
+//! primary index, a primary-key lookup is one descent and a primary-key range walks the
+//! rows' own leaves; updating the key moves the row to a new row id. Otherwise row ids are
+//! assigned from a counter in the meta page. Secondary index entries map the index key
+//! (plus the row id when not unique) to the row id.
+//!
 //! **Statements.** The first time a statement changes a page it copies the page (the
 //! before-image) and marks the block write-pending, which keeps it in memory and off the
 //! disk. Commit turns the differences into one redo group (see `redo`), stamps the pages
@@ -44,6 +52,18 @@ pub(crate) struct TableInner {
     pub(crate) writer: Arc<Mutex<()>>,
     /// Set by DDL (drop, rename, alter, truncate): the handle must not be used any more.
     pub(crate) stale: AtomicBool,
+    /// The primary key's index number when it is one integer column: then the row id *is*
+    /// the key (order-preserving), the row tree is the primary index (one descent per
+    /// lookup, ranges walk the rows' own leaves), and index `pk`'s own tree stays empty.
+    pub(crate) clustered_pk: Option<usize>,
+}
+
+/// The primary key's index number if the table can be clustered on it (one integer column).
+pub(crate) fn clustered_primary_key(def: &TableDef) -> Option<usize> {
+    let pk = def.primary_key()?;
+    let ix = &def.indexes[pk];
+    (ix.columns.len() == 1 && matches!(def.columns[ix.columns[0]].ty, ColumnType::Int { .. }))
+        .then_some(pk)
 }
 
 /// A handle on an open table; cheap to clone. Obtained from [`crate::Storage::open_table`].
@@ -444,6 +464,45 @@ impl TableInner {
         }
     }
 
+    /// The row id of a clustered table's key value (sign bit flipped for signed columns,
+    /// so row id order is key order).
+    fn row_id_for_key(&self, d: &Datum) -> Result<RowId> {
+        let pk = self
+            .clustered_pk
+            .ok_or_else(|| StorageError::InvalidDefinition("not clustered".into()))?;
+        let col = &self.def.columns[self.def.indexes[pk].columns[0]];
+        let unsigned = matches!(col.ty, ColumnType::Int { unsigned: true, .. });
+        match (d, unsigned) {
+            (Datum::Int(v), false) => Ok((*v as u64) ^ (1 << 63)),
+            (Datum::UInt(v), false) if *v <= i64::MAX as u64 => Ok(*v ^ (1 << 63)),
+            (Datum::UInt(v), true) => Ok(*v),
+            (Datum::Int(v), true) if *v >= 0 => Ok(*v as u64),
+            _ => Err(StorageError::TypeMismatch(format!(
+                "{d:?} for primary key column '{}'",
+                col.name
+            ))),
+        }
+    }
+
+    /// The row id a new row gets: its key in a clustered table, the next counter otherwise.
+    fn row_id_for_row(&self, row: &[Datum]) -> Result<RowId> {
+        match self.clustered_pk {
+            Some(pk) => {
+                let c = self.def.indexes[pk].columns[0];
+                self.row_id_for_key(
+                    row.get(c)
+                        .ok_or_else(|| StorageError::TypeMismatch("row too short".into()))?,
+                )
+            }
+            None => self.meta_u64(meta::NEXT_ROW_ID),
+        }
+    }
+
+    /// Whether index `i` has a tree of its own (the clustered primary key does not).
+    fn has_tree(&self, i: usize) -> bool {
+        self.clustered_pk != Some(i)
+    }
+
     fn reader(&self) -> ReadPager<'_> {
         ReadPager {
             shared: &self.shared,
@@ -571,9 +630,19 @@ impl Table {
         }
         let mut row_bytes = Vec::with_capacity(64);
         encode_row(&t.def, row, &mut row_bytes)?;
-        let row_id = t.meta_u64(meta::NEXT_ROW_ID)?;
+        let row_id = t.row_id_for_row(row)?;
+        if let Some(pk) = t.clustered_pk {
+            if btree::get_with(&t.reader(), ROW_TREE_ROOT, &row_key(row_id), |_| Ok(()))?.is_some()
+            {
+                return Err(t.duplicate(pk, row, row_id));
+            }
+        }
         let mut keys = Vec::with_capacity(t.def.indexes.len());
         for (i, ix) in t.def.indexes.iter().enumerate() {
+            if !t.has_tree(i) {
+                keys.push(Vec::new());
+                continue;
+            }
             let (key, unique) = t.index_key(ix, row, row_id)?;
             if key.len() > btree::MAX_KEY_BYTES {
                 return Err(StorageError::TooBig(format!(
@@ -597,6 +666,9 @@ impl Table {
             )));
         }
         for (i, key) in keys.iter().enumerate() {
+            if !w.table.has_tree(i) {
+                continue;
+            }
             if btree::insert(&mut w, index_root(i), key, &row_key(row_id), false)? != Inserted::New
             {
                 return Err(StorageError::Corrupt(format!(
@@ -607,7 +679,9 @@ impl Table {
         let meta_block = w.write(META_PAGE)?;
         {
             let mut m = meta_block.write();
-            put_u64(&mut m, meta::NEXT_ROW_ID, row_id + 1);
+            if t.clustered_pk.is_none() {
+                put_u64(&mut m, meta::NEXT_ROW_ID, row_id + 1);
+            }
             let rc = get_u64(&m, meta::ROW_COUNT);
             put_u64(&mut m, meta::ROW_COUNT, rc + 1);
             if let Some(c) = auto_col {
@@ -636,7 +710,8 @@ impl Table {
         })
     }
 
-    /// Replace the row `row_id` with `new_row`. Unique keys are checked first (a duplicate
+    /// Replace the row `row_id` with `new_row`. In a clustered table a changed primary key
+    /// moves the row to the row id of the new key (look it up again by key if needed). Unique keys are checked first (a duplicate
     /// changes nothing). Returns false when the row does not exist.
     pub fn update(&self, stmt: &mut Statement, row_id: RowId, new_row: &[Datum]) -> Result<bool> {
         let t = &self.inner;
@@ -648,8 +723,18 @@ impl Table {
         };
         let mut row_bytes = Vec::with_capacity(64);
         encode_row(&t.def, new_row, &mut row_bytes)?;
+        if t.clustered_pk.is_some() {
+            let new_id = t.row_id_for_row(new_row)?;
+            if new_id != row_id {
+                return Self::move_row(t, stmt, row_id, &old, new_id, new_row, &row_bytes)
+                    .map(|_| true);
+            }
+        }
         let mut changes = Vec::new();
         for (i, ix) in t.def.indexes.iter().enumerate() {
+            if !t.has_tree(i) {
+                continue;
+            }
             let (old_key, _) = t.index_key(ix, &old, row_id)?;
             let (new_key, unique) = t.index_key(ix, new_row, row_id)?;
             if old_key == new_key {
@@ -683,6 +768,57 @@ impl Table {
         Ok(true)
     }
 
+    /// A clustered table's primary key changed: the row moves to its new row id, and every
+    /// secondary entry (which names the row id) moves with it.
+    fn move_row(
+        t: &Arc<TableInner>,
+        stmt: &mut Statement,
+        old_id: RowId,
+        old: &[Datum],
+        new_id: RowId,
+        new_row: &[Datum],
+        row_bytes: &[u8],
+    ) -> Result<()> {
+        let pk = t.clustered_pk.unwrap_or(0);
+        if btree::get_with(&t.reader(), ROW_TREE_ROOT, &row_key(new_id), |_| Ok(()))?.is_some() {
+            return Err(t.duplicate(pk, new_row, new_id));
+        }
+        let mut moves = Vec::new();
+        for (i, ix) in t.def.indexes.iter().enumerate() {
+            if !t.has_tree(i) {
+                continue;
+            }
+            let (old_key, _) = t.index_key(ix, old, old_id)?;
+            let (new_key, unique) = t.index_key(ix, new_row, new_id)?;
+            if new_key.len() > btree::MAX_KEY_BYTES {
+                return Err(StorageError::TooBig("Specified key was too long".into()));
+            }
+            if unique {
+                if let Some(existing) = t.unique_lookup(i, &new_key)? {
+                    if existing != old_id {
+                        return Err(t.duplicate(i, new_row, existing));
+                    }
+                }
+            }
+            moves.push((i, old_key, new_key));
+        }
+        let mut w = WritePager { stmt, table: t };
+        for (i, old_key, new_key) in &moves {
+            btree::delete(&mut w, index_root(*i), old_key)?;
+            btree::insert(&mut w, index_root(*i), new_key, &row_key(new_id), false)?;
+        }
+        btree::delete(&mut w, ROW_TREE_ROOT, &row_key(old_id))?;
+        btree::insert(&mut w, ROW_TREE_ROOT, &row_key(new_id), row_bytes, false)?;
+        if let Some(c) = t.def.auto_increment_column() {
+            match new_row[c] {
+                Datum::Int(v) => Self::bump_auto_increment(&mut w, v.max(0) as u64)?,
+                Datum::UInt(v) => Self::bump_auto_increment(&mut w, v)?,
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
     fn bump_auto_increment(w: &mut WritePager<'_>, value: u64) -> Result<()> {
         let current = {
             let b = w.read(META_PAGE)?;
@@ -711,6 +847,9 @@ impl Table {
         };
         let mut w = WritePager { stmt, table: t };
         for (i, ix) in t.def.indexes.iter().enumerate() {
+            if !t.has_tree(i) {
+                continue;
+            }
             let (key, _) = t.index_key(ix, &old, row_id)?;
             if !btree::delete(&mut w, index_root(i), &key)? {
                 return Err(StorageError::Corrupt(format!(
@@ -754,6 +893,11 @@ impl Table {
         if key.iter().any(Datum::is_null) {
             return Ok(None);
         }
+        if !t.has_tree(index_no) {
+            let row_id = t.row_id_for_key(&key[0])?;
+            let _latch = t.latch.read();
+            return Ok(t.get_row(row_id)?.map(|r| (row_id, r)));
+        }
         let enc = t.encode_bound(ix, key)?;
         let _latch = t.latch.read();
         let Some(row_id) = t.unique_lookup(index_no, &enc)? else {
@@ -772,7 +916,8 @@ impl Table {
         self.lookup_unique(pk, key)
     }
 
-    /// Every row, in row id order (insertion order).
+    /// Every row, in row id order: primary-key order for a clustered table (one integer
+    /// key column), insertion order otherwise.
     pub fn scan(&self) -> Result<RowScan> {
         self.inner.check_live()?;
         Ok(RowScan {
@@ -802,6 +947,41 @@ impl Table {
             .get(index_no)
             .ok_or_else(|| StorageError::InvalidDefinition("no such index".into()))?;
         let mut exhausted = false;
+        if !t.has_tree(index_no) {
+            // The clustered key: a range of row ids over the row tree.
+            let id_of = |b: &[Datum]| b.first().map(|d| t.row_id_for_key(d)).transpose();
+            let lower = match lower {
+                Bound::Included(v) => id_of(v)?,
+                Bound::Excluded(v) => match id_of(v)? {
+                    Some(id) => {
+                        exhausted |= id == u64::MAX;
+                        Some(id.saturating_add(1))
+                    }
+                    None => None,
+                },
+                Bound::Unbounded => None,
+            };
+            let upper = match upper {
+                Bound::Included(v) => match id_of(v)? {
+                    Some(id) => id.checked_add(1),
+                    None => None,
+                },
+                Bound::Excluded(v) => id_of(v)?,
+                Bound::Unbounded => None,
+            };
+            if let (Some(l), Some(u)) = (lower, upper) {
+                exhausted |= l >= u;
+            }
+            return Ok(IndexScan {
+                table: Arc::clone(&self.inner),
+                index_no,
+                lower: lower.map(|id| row_key(id).to_vec()),
+                upper: upper.map(|id| row_key(id).to_vec()),
+                direction,
+                exhausted,
+                buffer: VecDeque::new(),
+            });
+        }
         let lower = match lower {
             Bound::Unbounded => None,
             Bound::Included(v) => Some(t.encode_bound(ix, v)?),
@@ -931,6 +1111,9 @@ impl Table {
             ));
         }
         for (i, ix) in t.def.indexes.iter().enumerate() {
+            if !t.has_tree(i) {
+                continue;
+            }
             match btree::check_tree(&src, index_root(i)) {
                 Ok(c) => {
                     report.problems.extend(
@@ -972,7 +1155,15 @@ impl Table {
                         continue;
                     }
                 };
+                if t.clustered_pk.is_some() && t.row_id_for_row(&row).ok() != Some(row_id) {
+                    report.problems.push(format!(
+                        "row {row_id} is filed under a key other than its primary key"
+                    ));
+                }
                 for (i, ix) in t.def.indexes.iter().enumerate() {
+                    if !t.has_tree(i) {
+                        continue;
+                    }
                     let (key, _) = t.index_key(ix, &row, row_id)?;
                     if btree::get_with(&src, index_root(i), &key, row_id_of)? != Some(row_id) {
                         report.problems.push(format!(
@@ -1063,7 +1254,12 @@ impl IndexScan {
         t.check_live()?;
         let _latch = t.latch.read();
         let src = t.reader();
-        let root = index_root(self.index_no);
+        let clustered = !t.has_tree(self.index_no);
+        let root = if clustered {
+            ROW_TREE_ROOT
+        } else {
+            index_root(self.index_no)
+        };
         let mut batch = Vec::new();
         let done = match self.direction {
             Direction::Forward => btree::collect_forward(
@@ -1094,6 +1290,13 @@ impl IndexScan {
             }
         }
         self.exhausted = done || batch.is_empty();
+        if clustered {
+            for (k, v) in batch {
+                self.buffer
+                    .push_back((row_id_of(&k)?, decode_row(&t.def, &v)?));
+            }
+            return Ok(());
+        }
         let row_ids: Vec<[u8; 8]> = batch
             .iter()
             .map(|(_, v)| <[u8; 8]>::try_from(v.as_slice()))

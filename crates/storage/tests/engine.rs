@@ -604,3 +604,97 @@ fn a_few_thousand_tables() {
         );
     }
 }
+
+#[test]
+fn integer_primary_keys_cluster_the_rows_and_key_updates_move_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Storage::open(config(dir.path())).unwrap();
+    s.create_database("d").unwrap();
+    for unsigned in [false, true] {
+        let name = if unsigned { "u" } else { "s" };
+        let def = TableDef {
+            columns: vec![
+                ColumnDef::new(
+                    "id",
+                    ColumnType::Int {
+                        width: IntWidth::Big,
+                        unsigned,
+                    },
+                )
+                .not_null(),
+                ColumnDef::new("v", int()),
+            ],
+            indexes: vec![
+                IndexDef {
+                    name: "v_idx".into(),
+                    kind: IndexKind::Unique,
+                    columns: vec![1],
+                },
+                IndexDef {
+                    name: "PRIMARY".into(),
+                    kind: IndexKind::Primary,
+                    columns: vec![0],
+                },
+            ],
+            options: vec![],
+        };
+        s.create_table("d", name, &def).unwrap();
+        let t = s.open_table("d", name).unwrap();
+        let key = |v: i64| {
+            if unsigned {
+                Datum::UInt((v + 10) as u64)
+            } else {
+                Datum::Int(v)
+            }
+        };
+        let mut st = s.begin();
+        for v in [5i64, -3, 0, 9, -7, 2] {
+            t.insert(&mut st, &[key(v), Datum::Int(v * 10)]).unwrap();
+        }
+        st.commit().unwrap();
+        // Full scan and both directions of the primary key follow key order.
+        let keys: Vec<Datum> = t.scan().unwrap().map(|r| r.unwrap().1[0].clone()).collect();
+        let want: Vec<Datum> = [-7i64, -3, 0, 2, 5, 9].iter().map(|v| key(*v)).collect();
+        assert_eq!(keys, want);
+        let back: Vec<Datum> = t
+            .index_scan(1, Bound::Unbounded, Bound::Unbounded, Direction::Backward)
+            .unwrap()
+            .map(|r| r.unwrap().1[0].clone())
+            .collect();
+        assert_eq!(back, want.iter().rev().cloned().collect::<Vec<_>>());
+        let (lo, hi) = ([key(-3)], [key(5)]);
+        let mid: Vec<Datum> = t
+            .index_scan(
+                1,
+                Bound::Excluded(&lo),
+                Bound::Included(&hi),
+                Direction::Forward,
+            )
+            .unwrap()
+            .map(|r| r.unwrap().1[0].clone())
+            .collect();
+        assert_eq!(mid, vec![key(0), key(2), key(5)]);
+        // Duplicate primary key on insert and on a key update.
+        let mut st = s.begin();
+        assert!(
+            matches!(t.insert(&mut st, &[key(9), Datum::Int(1)]), Err(StorageError::DuplicateKey { ref index, .. }) if index == "PRIMARY")
+        );
+        let (row_id, _) = t.lookup_primary(&[key(0)]).unwrap().unwrap();
+        assert!(matches!(
+            t.update(&mut st, row_id, &[key(9), Datum::Int(0)]),
+            Err(StorageError::DuplicateKey { ref index, .. }) if index == "PRIMARY"
+        ));
+        // Moving a row: the secondary index follows it.
+        assert!(t
+            .update(&mut st, row_id, &[key(100), Datum::Int(1000)])
+            .unwrap());
+        st.commit().unwrap();
+        assert!(t.lookup_primary(&[key(0)]).unwrap().is_none());
+        let (_, row) = t.lookup_unique(0, &[Datum::Int(1000)]).unwrap().unwrap();
+        assert_eq!(row[0], key(100));
+        assert!(t.lookup_unique(0, &[Datum::Int(0)]).unwrap().is_none());
+        assert_eq!(t.row_count().unwrap(), 6);
+        let report = t.check().unwrap();
+        assert!(report.is_ok(), "{:?}", report.problems);
+    }
+}
