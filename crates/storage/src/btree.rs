@@ -611,19 +611,22 @@ pub(crate) fn delete(w: &mut impl PageWrite, root: u32, key: &[u8]) -> Result<bo
 /// One key and value copied out of a leaf.
 pub(crate) type Entry = (Vec<u8>, Vec<u8>);
 
-/// Collect entries with `lower <= key < upper` in key order, starting at `lower`, leaf by
-/// leaf, until at least `max` are collected (whole leaves are taken). Returns true when the
-/// range is exhausted.
-pub(crate) fn collect_forward(
+/// Visit entries with `lower <= key < upper` in key order, starting at `lower`, leaf by
+/// leaf, until at least `max` were visited (whole leaves are taken), calling `f(key, value)`
+/// on the page's own bytes (no copy unless the value overflows). Returns whether the range
+/// is exhausted and the last key visited (where to resume).
+pub(crate) fn scan_forward(
     src: &impl PageRead,
     root: u32,
     lower: Option<&[u8]>,
     upper: Option<&[u8]>,
     max: usize,
-    out: &mut Vec<Entry>,
-) -> Result<bool> {
+    mut f: impl FnMut(&[u8], &[u8]) -> Result<()>,
+) -> Result<(bool, Option<Vec<u8>>)> {
     let mut page_no = descend(src, root, lower.unwrap_or(&[]), None)?;
     let mut first = true;
+    let mut visited = 0usize;
+    let mut last: Option<Vec<u8>> = None;
     while page_no != 0 {
         let b = src.read(page_no)?;
         let p = b.read();
@@ -635,41 +638,48 @@ pub(crate) fn collect_forward(
             _ => 0,
         };
         first = false;
-        for i in start..n_cells(&p) {
+        let n = n_cells(&p);
+        for i in start..n {
             let key = key_at(&p, i);
             if upper.is_some_and(|u| key >= u) {
-                return Ok(true);
+                return Ok((true, last));
             }
             let (ovf, raw) = raw_value_at(&p, i);
-            let value = if ovf {
-                read_overflow(src, raw)?
+            if ovf {
+                f(key, &read_overflow(src, raw)?)?;
             } else {
-                raw.to_vec()
-            };
-            out.push((key.to_vec(), value));
+                f(key, raw)?;
+            }
+            visited += 1;
+            if i + 1 == n {
+                last = Some(key.to_vec());
+            }
         }
         page_no = next_leaf(&p);
-        if out.len() >= max && page_no != 0 {
-            return Ok(false);
+        if visited >= max && page_no != 0 {
+            return Ok((false, last));
         }
     }
-    Ok(true)
+    Ok((true, last))
 }
 
-/// Like [`collect_forward`], in descending key order starting below `upper`.
-pub(crate) fn collect_backward(
+/// Like [`scan_forward`], in descending key order starting below `upper`; the key returned
+/// is the smallest visited.
+pub(crate) fn scan_backward(
     src: &impl PageRead,
     root: u32,
     lower: Option<&[u8]>,
     upper: Option<&[u8]>,
     max: usize,
-    out: &mut Vec<Entry>,
-) -> Result<bool> {
+    mut f: impl FnMut(&[u8], &[u8]) -> Result<()>,
+) -> Result<(bool, Option<Vec<u8>>)> {
     let mut page_no = match upper {
         Some(u) => descend(src, root, u, None)?,
         None => descend_rightmost(src, root)?,
     };
     let mut first = true;
+    let mut visited = 0usize;
+    let mut last: Option<Vec<u8>> = None;
     while page_no != 0 {
         let b = src.read(page_no)?;
         let p = b.read();
@@ -684,22 +694,58 @@ pub(crate) fn collect_backward(
         for i in (0..end).rev() {
             let key = key_at(&p, i);
             if lower.is_some_and(|l| key < l) {
-                return Ok(true);
+                return Ok((true, last));
             }
             let (ovf, raw) = raw_value_at(&p, i);
-            let value = if ovf {
-                read_overflow(src, raw)?
+            if ovf {
+                f(key, &read_overflow(src, raw)?)?;
             } else {
-                raw.to_vec()
-            };
-            out.push((key.to_vec(), value));
+                f(key, raw)?;
+            }
+            visited += 1;
+            if i == 0 {
+                last = Some(key.to_vec());
+            }
         }
         page_no = prev_leaf(&p);
-        if out.len() >= max && page_no != 0 {
-            return Ok(false);
+        if visited >= max && page_no != 0 {
+            return Ok((false, last));
         }
     }
-    Ok(true)
+    Ok((true, last))
+}
+
+/// [`scan_forward`] into a vector of copies.
+pub(crate) fn collect_forward(
+    src: &impl PageRead,
+    root: u32,
+    lower: Option<&[u8]>,
+    upper: Option<&[u8]>,
+    max: usize,
+    out: &mut Vec<Entry>,
+) -> Result<bool> {
+    scan_forward(src, root, lower, upper, max, |k, v| {
+        out.push((k.to_vec(), v.to_vec()));
+        Ok(())
+    })
+    .map(|(done, _)| done)
+}
+
+/// [`scan_backward`] into a vector of copies.
+#[cfg(test)]
+pub(crate) fn collect_backward(
+    src: &impl PageRead,
+    root: u32,
+    lower: Option<&[u8]>,
+    upper: Option<&[u8]>,
+    max: usize,
+    out: &mut Vec<Entry>,
+) -> Result<bool> {
+    scan_backward(src, root, lower, upper, max, |k, v| {
+        out.push((k.to_vec(), v.to_vec()));
+        Ok(())
+    })
+    .map(|(done, _)| done)
 }
 
 /// What [`check_tree`] found.

@@ -1201,19 +1201,18 @@ impl RowScan {
         let t = &self.table;
         t.check_live()?;
         let _latch = t.latch.read();
-        let mut batch = Vec::new();
-        let done = btree::collect_forward(
+        let (buffer, def) = (&mut self.buffer, &t.def);
+        let (done, _) = btree::scan_forward(
             &t.reader(),
             ROW_TREE_ROOT,
             Some(&row_key(start)),
             None,
             SCAN_BATCH_ROWS,
-            &mut batch,
+            |k, v| {
+                buffer.push_back((row_id_of(k)?, decode_row(def, v)?));
+                Ok(())
+            },
         )?;
-        for (k, v) in batch {
-            let row_id = row_id_of(&k)?;
-            self.buffer.push_back((row_id, decode_row(&t.def, &v)?));
-        }
         self.next_row_id = match (done, self.buffer.back()) {
             (false, Some((id, _))) => id.checked_add(1),
             _ => None,
@@ -1260,52 +1259,49 @@ impl IndexScan {
         } else {
             index_root(self.index_no)
         };
-        let mut batch = Vec::new();
-        let done = match self.direction {
-            Direction::Forward => btree::collect_forward(
-                &src,
-                root,
-                self.lower.as_deref(),
-                self.upper.as_deref(),
-                SCAN_BATCH_ROWS,
-                &mut batch,
-            )?,
-            Direction::Backward => btree::collect_backward(
-                &src,
-                root,
-                self.lower.as_deref(),
-                self.upper.as_deref(),
-                SCAN_BATCH_ROWS,
-                &mut batch,
-            )?,
-        };
-        if let Some((k, _)) = batch.last() {
-            match self.direction {
-                Direction::Forward => {
-                    let mut next = k.clone();
-                    next.push(0);
-                    self.lower = Some(next);
+        let def = &t.def;
+        // Clustered: decode rows straight from the leaves. Otherwise collect row ids, then
+        // fetch the rows leaf by leaf.
+        let mut row_ids: Vec<[u8; 8]> = Vec::new();
+        let buffer = &mut self.buffer;
+        let mut visit =
+            |k: &[u8], v: &[u8]| -> Result<()> {
+                if clustered {
+                    buffer.push_back((row_id_of(k)?, decode_row(def, v)?));
+                } else {
+                    row_ids.push(v.try_into().map_err(|_| {
+                        StorageError::Corrupt("index entry without a row id".into())
+                    })?);
                 }
-                Direction::Backward => self.upper = Some(k.clone()),
+                Ok(())
+            };
+        let (lower, upper) = (self.lower.as_deref(), self.upper.as_deref());
+        let (done, last) = match self.direction {
+            Direction::Forward => {
+                btree::scan_forward(&src, root, lower, upper, SCAN_BATCH_ROWS, &mut visit)?
             }
+            Direction::Backward => {
+                btree::scan_backward(&src, root, lower, upper, SCAN_BATCH_ROWS, &mut visit)?
+            }
+        };
+        // No key to resume from means nothing was visited: the range is done.
+        let progressed = last.is_some();
+        match (last, self.direction) {
+            (Some(mut k), Direction::Forward) => {
+                k.push(0);
+                self.lower = Some(k);
+            }
+            (Some(k), Direction::Backward) => self.upper = Some(k),
+            (None, _) => {}
         }
-        self.exhausted = done || batch.is_empty();
+        self.exhausted = done || !progressed;
         if clustered {
-            for (k, v) in batch {
-                self.buffer
-                    .push_back((row_id_of(&k)?, decode_row(&t.def, &v)?));
-            }
             return Ok(());
         }
-        let row_ids: Vec<[u8; 8]> = batch
-            .iter()
-            .map(|(_, v)| <[u8; 8]>::try_from(v.as_slice()))
-            .collect::<Result<_, _>>()
-            .map_err(|_| StorageError::Corrupt("index entry without a row id".into()))?;
         let keys: Vec<&[u8]> = row_ids.iter().map(|k| k.as_slice()).collect();
         let mut rows: Vec<Option<Row>> = vec![None; keys.len()];
         btree::get_many_with(&src, ROW_TREE_ROOT, &keys, |i, bytes| {
-            rows[i] = Some(decode_row(&t.def, bytes)?);
+            rows[i] = Some(decode_row(def, bytes)?);
             Ok(())
         })?;
         for (key, row) in row_ids.iter().zip(rows) {
