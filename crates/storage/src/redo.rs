@@ -199,7 +199,8 @@ impl RedoLog {
         Ok((log, groups))
     }
 
-    /// The LSN of the latest checkpoint start: a page whose LSN is below it logs a full image.
+    /// The LSN of the latest checkpoint start: a page whose LSN (the end of the group that
+    /// last changed it) is at or below it logs a full image on its next change.
     pub(crate) fn horizon(&self) -> u64 {
         self.state.lock().horizon
     }

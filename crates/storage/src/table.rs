@@ -213,7 +213,9 @@ impl Statement {
                     }
                 }
                 let after = t.block.read();
-                let full = page_lsn(&t.before) < horizon;
+                // The page was last changed by a group ending at or before the checkpoint start: the
+                // checkpoint may be writing it right now, so a crash could tear it.
+                let full = page_lsn(&t.before) <= horizon;
                 encode_page_record(&mut payload, t.space, t.page_no, &t.before, &after, full);
             }
             if let Some(end) = log.append(&payload, horizon) {

@@ -704,6 +704,8 @@ fn pages_torn_by_a_crash_are_rebuilt_from_their_logged_images() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("d").join("t.myt");
     let pages;
+    let first_checkpoint;
+    let file_at_first_checkpoint;
     {
         let s = Storage::open(config(dir.path())).unwrap();
         s.create_database("d").unwrap();
@@ -715,6 +717,8 @@ fn pages_torn_by_a_crash_are_rebuilt_from_their_logged_images() {
         }
         st.commit().unwrap();
         s.checkpoint().unwrap();
+        first_checkpoint = std::fs::read(dir.path().join("#redo").join("checkpoint")).unwrap();
+        file_at_first_checkpoint = std::fs::read(&path).unwrap();
         // After the checkpoint every page's first change is logged as a full image.
         let mut st = s.begin();
         for i in 1001..=1200 {
@@ -729,13 +733,27 @@ fn pages_torn_by_a_crash_are_rebuilt_from_their_logged_images() {
         std::mem::forget(s);
     }
     // Make it a crash in the middle of that second checkpoint: its pages were being written
-    // (torn: second half zeroed) and its checkpoint record never landed. Without the record,
-    // recovery starts from the log's beginning, as it would from the first checkpoint.
-    std::fs::remove_file(dir.path().join("#redo").join("checkpoint")).unwrap();
+    // (torn: second half zeroed) and its checkpoint record never landed, so recovery starts
+    // from the first checkpoint.
+    std::fs::write(
+        dir.path().join("#redo").join("checkpoint"),
+        &first_checkpoint,
+    )
+    .unwrap();
     let mut bytes = std::fs::read(&path).unwrap();
+    let mut torn = 0;
     for p in 1..pages as usize {
-        bytes[p * 16384 + 8192..(p + 1) * 16384].fill(0);
+        let page = p * 16384..(p + 1) * 16384;
+        // Only pages the second checkpoint wrote can be torn by it.
+        if file_at_first_checkpoint.get(page.clone()) != Some(&bytes[page.clone()]) {
+            bytes[p * 16384 + 8192..(p + 1) * 16384].fill(0);
+            torn += 1;
+        }
     }
+    assert!(
+        torn >= 3,
+        "only {torn} pages changed after the first checkpoint"
+    );
     std::fs::write(&path, &bytes).unwrap();
     let s = Storage::open(config(dir.path())).unwrap();
     let t = s.open_table("d", "t").unwrap();
