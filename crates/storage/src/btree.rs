@@ -589,7 +589,8 @@ fn split(
 
 /// Delete `key`; returns whether it was present.
 pub(crate) fn delete(w: &mut impl PageWrite, root: u32, key: &[u8]) -> Result<bool> {
-    let leaf = descend(w, root, key, None)?;
+    let mut path = Vec::new();
+    let leaf = descend(w, root, key, Some(&mut path))?;
     let (pos, overflow) = {
         let b = w.read(leaf)?;
         let p = b.read();
@@ -604,8 +605,83 @@ pub(crate) fn delete(w: &mut impl PageWrite, root: u32, key: &[u8]) -> Result<bo
         free_overflow(w, &pointer)?;
     }
     let b = w.write(leaf)?;
-    remove_cell(&mut b.write(), pos);
+    let emptied = {
+        let mut p = b.write();
+        remove_cell(&mut p, pos);
+        n_cells(&p) == 0
+    };
+    if emptied && leaf != root {
+        // An empty leaf leaves the tree: unlink it from its siblings, drop its parent's
+        // pointer to it, and free the page (so deleted space is reused, and scans do not
+        // walk over empty leaves).
+        let (prev, next) = {
+            let p = b.read();
+            (prev_leaf(&p), next_leaf(&p))
+        };
+        if prev != 0 {
+            put_u32(&mut w.write(prev)?.write(), NEXT_OR_LEFTMOST, next);
+        }
+        if next != 0 {
+            put_u32(&mut w.write(next)?.write(), PREV, prev);
+        }
+        remove_child(w, root, path, leaf, key)?;
+    }
     Ok(true)
+}
+
+/// Remove the pointer to the empty node `child` (reached by descending for `key` along
+/// `path`) from its parent and free it; a parent left without children goes the same way,
+/// and a root left without children becomes an empty leaf.
+fn remove_child(
+    w: &mut impl PageWrite,
+    root: u32,
+    mut path: Vec<u32>,
+    child: u32,
+    key: &[u8],
+) -> Result<()> {
+    let parent = path
+        .pop()
+        .ok_or_else(|| corrupt(child, "non-root node without a parent"))?;
+    let b = w.write(parent)?;
+    let parent_empty = {
+        let mut p = b.write();
+        let n = n_cells(&p);
+        let idx = upper_bound(&p, key);
+        let found = if idx == 0 {
+            leftmost(&p)
+        } else {
+            child_at(&p, idx - 1)
+        };
+        if found != child {
+            return Err(corrupt(
+                parent,
+                &format!("descent for a key reaches {found}, not {child}"),
+            ));
+        }
+        match idx {
+            0 if n > 0 => {
+                // The leftmost child goes: the first cell's child becomes the leftmost.
+                let first = child_at(&p, 0);
+                put_u32(&mut p, NEXT_OR_LEFTMOST, first);
+                remove_cell(&mut p, 0);
+                false
+            }
+            0 => true,
+            i => {
+                remove_cell(&mut p, i - 1);
+                false
+            }
+        }
+    };
+    w.free(child)?;
+    if parent_empty {
+        if parent == root {
+            init_node(&mut b.write(), TYPE_LEAF, 0);
+        } else {
+            remove_child(w, root, path, parent, key)?;
+        }
+    }
+    Ok(())
 }
 
 /// One key and value copied out of a leaf.
@@ -1029,6 +1105,44 @@ mod tests {
             prop_assert!(check.problems.is_empty(), "{:?}", check.problems);
             prop_assert_eq!(check.entries, model.len() as u64);
         }
+    }
+
+    #[test]
+    fn deleting_everything_frees_the_pages_for_reuse() {
+        let (mut pager, root) = new_tree();
+        let keys: Vec<[u8; 4]> = (0..20000u32)
+            .map(|i| i.wrapping_mul(2654435761).to_be_bytes())
+            .collect();
+        for k in &keys {
+            insert(&mut pager, root, k, &[7u8; 100], false).unwrap();
+        }
+        let pages_used = pager.next_page;
+        // Delete in another order, checking the tree as it shrinks.
+        for (n, k) in keys.iter().rev().enumerate() {
+            assert!(delete(&mut pager, root, k).unwrap());
+            if n % 5000 == 0 {
+                let check = check_tree(&pager, root).unwrap();
+                assert!(check.problems.is_empty(), "{:?}", check.problems);
+                assert_eq!(check.entries, (keys.len() - n - 1) as u64);
+            }
+        }
+        let check = check_tree(&pager, root).unwrap();
+        assert!(
+            check.problems.is_empty() && check.entries == 0 && check.pages == 1,
+            "{check:?}"
+        );
+        assert!(
+            pager.free.len() as u32 + 2 >= pages_used - 2,
+            "pages of emptied nodes were not freed"
+        );
+        for k in &keys {
+            insert(&mut pager, root, k, &[8u8; 100], false).unwrap();
+        }
+        assert_eq!(
+            pager.next_page, pages_used,
+            "a rebuilt tree of the same size needed new pages"
+        );
+        assert!(check_tree(&pager, root).unwrap().problems.is_empty());
     }
 
     #[test]

@@ -458,6 +458,20 @@ fn prefix_successor(prefix: &[u8]) -> Option<Vec<u8>> {
 }
 
 impl TableInner {
+    /// The latch for reading, checked against DDL *after* it is taken (DDL marks a table
+    /// stale while holding the latch exclusively, so a reader cannot slip in between).
+    fn read_latch(&self) -> Result<parking_lot::RwLockReadGuard<'_, ()>> {
+        let guard = self.latch.read();
+        self.check_live()?;
+        Ok(guard)
+    }
+
+    fn write_latch(&self) -> Result<parking_lot::RwLockWriteGuard<'_, ()>> {
+        let guard = self.latch.write();
+        self.check_live()?;
+        Ok(guard)
+    }
+
     fn check_live(&self) -> Result<()> {
         if self.stale.load(Ordering::Acquire) {
             Err(StorageError::Stale)
@@ -604,7 +618,7 @@ impl Table {
         let t = &self.inner;
         t.check_live()?;
         stmt.lock_table(t)?;
-        let _latch = t.latch.write();
+        let _latch = t.write_latch()?;
         let mut generated = None;
         let mut filled;
         let mut row = row;
@@ -719,7 +733,7 @@ impl Table {
         let t = &self.inner;
         t.check_live()?;
         stmt.lock_table(t)?;
-        let _latch = t.latch.write();
+        let _latch = t.write_latch()?;
         let Some(old) = t.get_row(row_id)? else {
             return Ok(false);
         };
@@ -843,7 +857,7 @@ impl Table {
         let t = &self.inner;
         t.check_live()?;
         stmt.lock_table(t)?;
-        let _latch = t.latch.write();
+        let _latch = t.write_latch()?;
         let Some(old) = t.get_row(row_id)? else {
             return Ok(false);
         };
@@ -872,7 +886,7 @@ impl Table {
     pub fn get(&self, row_id: RowId) -> Result<Option<Row>> {
         let t = &self.inner;
         t.check_live()?;
-        let _latch = t.latch.read();
+        let _latch = t.read_latch()?;
         t.get_row(row_id)
     }
 
@@ -897,11 +911,11 @@ impl Table {
         }
         if !t.has_tree(index_no) {
             let row_id = t.row_id_for_key(&key[0])?;
-            let _latch = t.latch.read();
+            let _latch = t.read_latch()?;
             return Ok(t.get_row(row_id)?.map(|r| (row_id, r)));
         }
         let enc = t.encode_bound(ix, key)?;
-        let _latch = t.latch.read();
+        let _latch = t.read_latch()?;
         let Some(row_id) = t.unique_lookup(index_no, &enc)? else {
             return Ok(None);
         };
@@ -1017,14 +1031,14 @@ impl Table {
     /// Rows in the table (exact).
     pub fn row_count(&self) -> Result<u64> {
         self.inner.check_live()?;
-        let _latch = self.inner.latch.read();
+        let _latch = self.inner.read_latch()?;
         self.inner.meta_u64(meta::ROW_COUNT)
     }
 
     /// The next AUTO_INCREMENT value (SHOW TABLE STATUS, SHOW CREATE TABLE).
     pub fn next_auto_increment(&self) -> Result<u64> {
         self.inner.check_live()?;
-        let _latch = self.inner.latch.read();
+        let _latch = self.inner.read_latch()?;
         self.inner.meta_u64(meta::AUTO_INCREMENT)
     }
 
@@ -1033,7 +1047,7 @@ impl Table {
         let t = &self.inner;
         t.check_live()?;
         stmt.lock_table(t)?;
-        let _latch = t.latch.write();
+        let _latch = t.write_latch()?;
         let mut w = WritePager { stmt, table: t };
         let b = w.write(META_PAGE)?;
         put_u64(&mut b.write(), meta::AUTO_INCREMENT, value.max(1));
@@ -1042,7 +1056,7 @@ impl Table {
 
     /// Bytes the table's file holds (SHOW TABLE STATUS Data_length).
     pub fn data_length(&self) -> Result<u64> {
-        self.inner.check_live()?;
+        let _latch = self.inner.read_latch()?;
         let b = self
             .inner
             .shared
@@ -1058,7 +1072,7 @@ impl Table {
     pub fn check(&self) -> Result<CheckReport> {
         let t = &self.inner;
         t.check_live()?;
-        let _latch = t.latch.read();
+        let _latch = t.read_latch()?;
         let mut report = CheckReport::default();
         let page_count = get_u32(
             &t.shared.cache.get(t.space, META_PAGE as u64)?.read(),
@@ -1202,7 +1216,7 @@ impl RowScan {
         };
         let t = &self.table;
         t.check_live()?;
-        let _latch = t.latch.read();
+        let _latch = t.read_latch()?;
         let (buffer, def) = (&mut self.buffer, &t.def);
         let (done, _) = btree::scan_forward(
             &t.reader(),
@@ -1253,7 +1267,7 @@ impl IndexScan {
     fn refill(&mut self) -> Result<()> {
         let t = &self.table;
         t.check_live()?;
-        let _latch = t.latch.read();
+        let _latch = t.read_latch()?;
         let src = t.reader();
         let clustered = !t.has_tree(self.index_no);
         let root = if clustered {
