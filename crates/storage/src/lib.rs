@@ -56,7 +56,16 @@
 //! - `StorageError::Stale` means DDL replaced the table under a handle: open it again.
 //! - Datums must match the column types (see [`Datum`]); the SQL layer converts first.
 //! - Strings compare like MySQL: [`compare_strings`] / [`compare_datums`] are the same
-//!   comparisons the index keys encode.
+//!   comparisons the index keys encode. [`Datum::decimal_from_str`] and
+//!   [`codec::format_datum`] convert DECIMALs from and to text.
+//! - One [`Statement`] per SQL statement, committed (or dropped) before the next: it holds
+//!   the writer lock of every table it wrote until then. Do not run DDL or
+//!   [`Storage::checkpoint`] on a table while the same thread holds an open statement that
+//!   wrote it (the DDL would wait for that statement: lock wait timeout).
+//! - Opening a table that is in the table cache is cheap (a shared lock and an `Arc`); a
+//!   plan cache may also keep [`Table`] handles and reopen when [`Table::is_stale`].
+//! - Readers see the rows of a statement in progress on another connection (read
+//!   uncommitted, as with MyISAM); a statement that is rolled back takes them away again.
 //!
 //! # Layout on disk
 //!
