@@ -564,6 +564,51 @@ mod tests {
     }
 
     #[test]
+    fn pinned_blocks_are_never_evicted_and_the_cache_overflows_instead_of_failing() {
+        let io = Arc::new(MemIo::default());
+        // One block per shard.
+        let cache = BlockCache::new(64 * SHARD_COUNT, 64, io.clone());
+        let pinned: Vec<Block> = (0..500u64)
+            .map(|i| {
+                let b = cache.create(3, i).unwrap();
+                write_value(&cache, &b, i + 100, 1);
+                b
+            })
+            .collect();
+        let s = cache.stats();
+        assert!(
+            s.overflows > 0,
+            "a full cache of pinned blocks did not report overflow"
+        );
+        assert_eq!(s.key_blocks_used, 500);
+        for (i, b) in pinned.iter().enumerate() {
+            assert_eq!(
+                u64::from_le_bytes(b.read()[0..8].try_into().unwrap()),
+                i as u64 + 100
+            );
+        }
+        drop(pinned);
+        cache.flush_all().unwrap();
+        // Unpinned and clean: new blocks evict them, down to capacity again.
+        for i in 1000..1500u64 {
+            drop(cache.create(3, i).unwrap());
+        }
+        assert!(
+            cache.stats().key_blocks_used <= SHARD_COUNT as u64 + 1,
+            "{:?}",
+            cache.stats()
+        );
+        // And the evicted blocks come back from disk intact.
+        for i in 0..500u64 {
+            assert_eq!(
+                u64::from_le_bytes(cache.get(3, i).unwrap().read()[0..8].try_into().unwrap()),
+                i + 100
+            );
+        }
+        cache.validate();
+    }
+
+    #[test]
     fn pending_writes_are_never_written_back_and_errors_are_not_cached() {
         let io = Arc::new(MemIo::default());
         let cache = BlockCache::new(64 * 64, 64, io.clone());
