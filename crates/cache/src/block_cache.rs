@@ -123,8 +123,29 @@ struct ShardCounters {
     overflows: AtomicU64,
 }
 
+/// Keys are (file, block) pairs of small integers chosen by us, not by clients: a
+/// multiply-xor hash is enough, and much cheaper than SipHash on the hit path.
+#[derive(Default, Clone, Copy)]
+struct BlockKeyHasher(u64);
+
+impl std::hash::Hasher for BlockKeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type BlockMap = HashMap<(FileId, u64), Arc<Frame>, std::hash::BuildHasherDefault<BlockKeyHasher>>;
+
 struct Shard {
-    map: HashMap<(FileId, u64), Arc<Frame>>,
+    map: BlockMap,
     clock: VecDeque<(FileId, u64)>,
 }
 
@@ -164,7 +185,7 @@ impl BlockCache {
         let shards = (0..SHARD_COUNT)
             .map(|_| PaddedShard {
                 shard: RwLock::new(Shard {
-                    map: HashMap::new(),
+                    map: BlockMap::default(),
                     clock: VecDeque::new(),
                 }),
                 counters: ShardCounters::default(),
