@@ -202,8 +202,9 @@ fn acknowledged_writes_survive_sigkill() {
         );
         drop(s);
     }
+    // A guard against hangs (a killed child stuck in fsync dies only when it returns).
     assert!(
-        started.elapsed() < Duration::from_secs(60),
-        "crash test too slow for CI"
+        started.elapsed() < Duration::from_secs(120),
+        "crash test hangs"
     );
 }
