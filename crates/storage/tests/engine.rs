@@ -594,7 +594,7 @@ fn a_few_thousand_tables() {
         .1;
     assert!(open_files <= 64, "open files {open_files} above the limit");
     std::mem::forget(s); // crash: recovery opens the tables the log names
-    let s = Storage::open(cfg).unwrap();
+    let s = Storage::open(cfg.clone()).unwrap();
     assert_eq!(s.recovery_stats().files_opened, TABLES as u64);
     for i in (0..TABLES).step_by(97) {
         let t = s.open_table("many", &format!("t{i}")).unwrap();
@@ -603,6 +603,23 @@ fn a_few_thousand_tables() {
             vec![Datum::Int(i)]
         );
     }
+    // After a checkpoint, three tables written: recovery touches those three files only.
+    for i in [5i64, 500, 1999] {
+        let t = s.open_table("many", &format!("t{i}")).unwrap();
+        let mut st = s.begin();
+        t.insert(&mut st, &[Datum::Int(-i)]).unwrap();
+        st.commit().unwrap();
+    }
+    std::mem::forget(s);
+    let s = Storage::open(cfg).unwrap();
+    assert_eq!(
+        s.recovery_stats().files_opened,
+        3,
+        "{:?}",
+        s.recovery_stats()
+    );
+    let t = s.open_table("many", "t500").unwrap();
+    assert!(t.lookup_primary(&[Datum::Int(-500)]).unwrap().is_some());
 }
 
 #[test]
