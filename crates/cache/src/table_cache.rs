@@ -13,6 +13,7 @@
 //! entries of the same shard; in-use entries are never evicted (they count as overflow).
 
 use parking_lot::RwLock;
+use std::borrow::Borrow;
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hash};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -77,7 +78,7 @@ impl<K: Hash + Eq + Clone, V> TableCache<K, V> {
         }
     }
 
-    fn shard(&self, key: &K) -> &PaddedShard<K, V> {
+    fn shard<Q: Hash + ?Sized>(&self, key: &Q) -> &PaddedShard<K, V> {
         &self.shards[(self.hasher.hash_one(key) as usize) % SHARD_COUNT]
     }
 
@@ -140,7 +141,11 @@ impl<K: Hash + Eq + Clone, V> TableCache<K, V> {
     }
 
     /// The cached value, if open.
-    pub fn get(&self, key: &K) -> Option<Arc<V>> {
+    pub fn get<Q>(&self, key: &Q) -> Option<Arc<V>>
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
         let padded = self.shard(key);
         let shard = padded.lock.read();
         let e = shard.map.get(key)?;
@@ -153,13 +158,38 @@ impl<K: Hash + Eq + Clone, V> TableCache<K, V> {
     }
 
     /// Remove `key` (DDL); returns the value so the caller can finish with it.
-    pub fn remove(&self, key: &K) -> Option<Arc<V>> {
+    pub fn remove<Q>(&self, key: &Q) -> Option<Arc<V>>
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
         self.shard(key)
             .lock
             .write()
             .map
             .remove(key)
             .map(|e| e.value)
+    }
+
+    /// Remove `key` only if it still maps to `value` (so a stale entry's remover cannot
+    /// remove a fresh entry that replaced it meanwhile).
+    pub fn remove_if_same<Q>(&self, key: &Q, value: &Arc<V>) -> bool
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
+        let mut shard = self.shard(key).lock.write();
+        if shard
+            .map
+            .get(key)
+            .is_some_and(|e| Arc::ptr_eq(&e.value, value))
+        {
+            let removed = shard.map.remove(key);
+            drop(shard);
+            drop(removed);
+            return true;
+        }
+        false
     }
 
     /// Every cached value (FLUSH TABLES, shutdown).

@@ -207,7 +207,37 @@ pub struct RecoveryStats {
     pub duration: Duration,
 }
 
-type TableKey = (String, String);
+/// The table cache key: `database NUL table` (NUL cannot occur in SQL names).
+type TableKey = String;
+
+fn table_key(db: &str, name: &str) -> TableKey {
+    let mut key = String::with_capacity(db.len() + name.len() + 1);
+    key.push_str(db);
+    key.push('\0');
+    key.push_str(name);
+    key
+}
+
+thread_local! {
+    /// Scratch space for building table keys without allocating on a cache hit.
+    static KEY_BUFFER: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// Look `db`.`name` up in the table cache without allocating.
+fn cached_table(
+    tables: &TableCache<TableKey, TableInner>,
+    db: &str,
+    name: &str,
+) -> Option<Arc<TableInner>> {
+    KEY_BUFFER.with(|buf| {
+        let mut key = buf.borrow_mut();
+        key.clear();
+        key.push_str(db);
+        key.push('\0');
+        key.push_str(name);
+        tables.get(key.as_str())
+    })
+}
 
 struct StorageInner {
     shared: Arc<Shared>,
@@ -483,10 +513,7 @@ impl Storage {
     }
 
     pub fn table_exists(&self, db: &str, name: &str) -> bool {
-        self.inner
-            .tables
-            .get(&(db.to_string(), name.to_string()))
-            .is_some_and(|t| !t.stale.load(Ordering::Acquire))
+        cached_table(&self.inner.tables, db, name).is_some_and(|t| !t.stale.load(Ordering::Acquire))
             || self.table_path(db, name).is_file()
     }
 
@@ -497,25 +524,25 @@ impl Storage {
 
     /// Open a table through the table cache (a hit takes no catalog lock).
     pub fn open_table(&self, db: &str, name: &str) -> Result<Table> {
-        let key = (db.to_string(), name.to_string());
-        if let Some(t) = self.inner.tables.get(&key) {
+        if let Some(t) = cached_table(&self.inner.tables, db, name) {
             if !t.stale.load(Ordering::Acquire) {
                 return Ok(Table { inner: t });
             }
         }
         let _c = self.inner.catalog.read();
-        self.open_table_locked(key)
+        self.open_table_locked(db, name)
     }
 
-    fn open_table_locked(&self, key: TableKey) -> Result<Table> {
+    fn open_table_locked(&self, db: &str, name: &str) -> Result<Table> {
+        let key = table_key(db, name);
         loop {
             let t = self
                 .inner
                 .tables
-                .get_or_open(&key, || self.load_table(&key.0, &key.1))?;
+                .get_or_open(&key, || self.load_table(db, name))?;
             if t.stale.load(Ordering::Acquire) {
-                // A DDL finished with it; drop the stale entry and load afresh.
-                self.inner.tables.remove(&key);
+                // A DDL finished with it: drop that entry (only that one) and load afresh.
+                self.inner.tables.remove_if_same(key.as_str(), &t);
                 continue;
             }
             return Ok(Table { inner: t });
@@ -654,7 +681,7 @@ impl Storage {
     /// Forget a table whose writer lock, catalog lock and latch the caller holds.
     fn retire(&self, t: &TableInner, delete_file: bool) -> Result<()> {
         t.stale.store(true, Ordering::Release);
-        self.inner.tables.remove(&(t.db.clone(), t.name.clone()));
+        self.inner.tables.remove(table_key(&t.db, &t.name).as_str());
         let shared = &self.inner.shared;
         if delete_file {
             shared.cache.discard_file(t.space);
@@ -764,7 +791,7 @@ impl Storage {
         shared.cache.discard_file(old.inner.space);
         shared.files.forget(old.inner.space);
         tmp.inner.stale.store(true, Ordering::Release);
-        self.inner.tables.remove(&(db.to_string(), tmp_name));
+        self.inner.tables.remove(table_key(db, &tmp_name).as_str());
         shared.files.renamed(tmp.inner.space, path);
         Ok(())
     }
