@@ -153,14 +153,44 @@ pub(crate) struct Shared {
     pub(crate) config: StorageConfig,
     checkpoint_lock: Mutex<()>,
     checkpoints: AtomicU64,
+    /// Directories holding files created since the last checkpoint: their entries become
+    /// durable at the checkpoint (until then the log's CREATE records recreate them).
+    dirs_to_sync: Mutex<Vec<PathBuf>>,
 }
 
 impl Shared {
+    /// Wait until the log holds `lsn` as `flush_log_at_trx_commit` asks.
+    pub(crate) fn wait_durable(&self, lsn: u64) -> Result<()> {
+        match self.config.flush_log_at_trx_commit {
+            0 => Ok(()),
+            2 => Ok(self.log.flush_to(lsn, false)?),
+            _ => Ok(self.log.flush_to(lsn, true)?),
+        }
+    }
+
+    /// Append a group that holds only DDL entries, and wait for it per the flush policy.
+    fn log_ddl(&self, payload: &[u8]) -> Result<()> {
+        let end = loop {
+            if let Some(end) = self.log.append(payload, self.log.horizon()) {
+                break end;
+            }
+        };
+        // DDL is rare and must not be lost with a power failure: always synced.
+        Ok(self.log.flush_to(end, true)?)
+    }
+
     fn checkpoint(&self) -> Result<()> {
         let _one_at_a_time = self.checkpoint_lock.lock();
         let lsn = self.log.begin_checkpoint();
         self.cache.flush_all()?;
         self.files.sync_written()?;
+        let dirs = std::mem::take(&mut *self.dirs_to_sync.lock());
+        for dir in &dirs {
+            match sync_dir(dir) {
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {} // database dropped since
+                other => other?,
+            }
+        }
         self.log.finish_checkpoint(lsn)?;
         self.checkpoints.fetch_add(1, Ordering::Relaxed);
         Ok(())
@@ -347,6 +377,7 @@ impl Storage {
             config: config.clone(),
             checkpoint_lock: Mutex::new(()),
             checkpoints: AtomicU64::new(0),
+            dirs_to_sync: Mutex::new(Vec::new()),
         });
         let mut storage = StorageInner {
             tables: TableCache::new(config.table_open_cache),
@@ -609,6 +640,7 @@ impl Storage {
         let result = (|| -> Result<()> {
             let n_index = def.indexes.len();
             let page_count = 3 + n_index as u32;
+            let mut pages = Vec::with_capacity(page_count as usize);
             for page_no in 0..page_count {
                 let b = shared.cache.create(space, page_no as u64)?;
                 b.begin_write();
@@ -638,12 +670,41 @@ impl Storage {
                         }
                     }
                 }
+                // Dirty before the append, as a statement's pages (see `table`).
                 shared.cache.mark_dirty(&b, 0);
+                pages.push(b);
+            }
+            // One redo group: the CREATE and the full images of the initial pages. The
+            // file is neither written nor synced now: the log makes the table durable.
+            let zero = vec![0u8; PAGE_SIZE];
+            let end = loop {
+                let horizon = shared.log.horizon();
+                let mut payload = Vec::with_capacity(1024);
+                push_ddl_entry(&mut payload, redo::ENTRY_CREATE, space, &[db, name]);
+                for (page_no, b) in pages.iter().enumerate() {
+                    table::encode_page_record(
+                        &mut payload,
+                        space,
+                        page_no as u32,
+                        &zero,
+                        &b.read(),
+                        true,
+                    );
+                }
+                if let Some(end) = shared.log.append(&payload, horizon) {
+                    break end;
+                }
+            };
+            for b in &pages {
+                put_u64(&mut b.write(), OFF_LSN, end);
+                b.raise_flush_lsn(end);
                 b.end_write();
             }
+            shared.dirs_to_sync.lock().push(dir.clone());
+            shared.log.flush_to(end, true)?;
+            // Written (not synced) so that opening the table can read its header page from
+            // the file; a crash that loses or tears it is repaired from the log.
             shared.cache.flush_file(space)?;
-            shared.files.sync(space)?;
-            sync_dir(path.parent().unwrap_or(Path::new(".")))?;
             Ok(())
         })();
         if let Err(e) = result {
@@ -684,6 +745,10 @@ impl Storage {
         self.inner.tables.remove(table_key(&t.db, &t.name).as_str());
         let shared = &self.inner.shared;
         if delete_file {
+            // Logged first: a CREATE still in the log must not bring the table back.
+            let mut entry = Vec::new();
+            push_ddl_entry(&mut entry, redo::ENTRY_DROP, t.space, &[&t.db, &t.name]);
+            shared.log_ddl(&entry)?;
             shared.cache.discard_file(t.space);
             shared.files.forget(t.space);
             let path = self.table_path(&t.db, &t.name);
@@ -729,6 +794,14 @@ impl Storage {
         // written under the old name is ever needed again.
         shared.cache.flush_file(t.space)?;
         shared.files.sync(t.space)?;
+        let mut entry = Vec::new();
+        push_ddl_entry(
+            &mut entry,
+            redo::ENTRY_RENAME,
+            t.space,
+            &[db, name, new_db, new_name],
+        );
+        shared.log_ddl(&entry)?;
         let old_path = self.table_path(db, name);
         fs::rename(&old_path, &new_path)?;
         sync_dir(new_path.parent().unwrap_or(Path::new(".")))?;
@@ -785,6 +858,16 @@ impl Storage {
         let _latch = old.inner.latch.write();
         let shared = &self.inner.shared;
         let path = self.table_path(db, name);
+        // The swap, logged before it happens: the new file replaces the old one.
+        let mut entries = Vec::new();
+        push_ddl_entry(
+            &mut entries,
+            redo::ENTRY_RENAME,
+            tmp.inner.space,
+            &[db, &tmp_name, db, name],
+        );
+        push_ddl_entry(&mut entries, redo::ENTRY_DROP, old.inner.space, &[db, name]);
+        shared.log_ddl(&entries)?;
         fs::rename(self.table_path(db, &tmp_name), &path)?;
         sync_dir(path.parent().unwrap_or(Path::new(".")))?;
         self.retire(&old.inner, false)?;
@@ -837,6 +920,16 @@ impl Storage {
     }
 }
 
+/// Append a DDL entry: tag, space, then (database, table) names as u16 length + bytes.
+fn push_ddl_entry(out: &mut Vec<u8>, tag: u8, space: u64, names: &[&str]) {
+    out.push(tag);
+    out.extend_from_slice(&space.to_le_bytes());
+    for n in names {
+        out.extend_from_slice(&(n.len() as u16).to_le_bytes());
+        out.extend_from_slice(n.as_bytes());
+    }
+}
+
 fn table_path(datadir: &Path, db: &str, name: &str) -> PathBuf {
     let dir = datadir.join(encode_name(db));
     match name.strip_prefix(INTERNAL_PREFIX) {
@@ -880,53 +973,105 @@ fn read_file_header(
 fn recover(storage: &StorageInner, groups: Vec<redo::Group>) -> Result<RecoveryStats> {
     let shared = &storage.shared;
     let mut stats = RecoveryStats::default();
-    // space -> whether the file the log names is still that space.
+    // Spaces a later DROP or RENAME moves on: their CREATE must not recreate a missing file.
+    let mut moved_on: std::collections::HashSet<u64> = std::collections::HashSet::new();
+    for group in &groups {
+        for entry in parse_entries(&group.payload)? {
+            if let LogEntry::Drop { space, .. } | LogEntry::Rename { space, .. } = entry {
+                moved_on.insert(space);
+            }
+        }
+    }
+    // space -> whether the file the log names is that space (pages are applied).
     let mut spaces: HashMap<u64, bool> = HashMap::new();
-    let bad = |what: &str| StorageError::Corrupt(format!("redo log: malformed {what}"));
+    let header_space = |path: &Path| -> Option<Result<u64>> {
+        if !path.is_file() {
+            return None;
+        }
+        Some(read_file_header(shared, &storage.provisional_ids, path).map(|(s, _)| s))
+    };
     for group in groups {
         stats.groups_replayed += 1;
-        let p = &group.payload;
-        let mut pos = 0usize;
-        let take = |pos: &mut usize, n: usize| -> Result<&[u8]> {
-            let s = p.get(*pos..*pos + n).ok_or_else(|| bad("entry"))?;
-            *pos += n;
-            Ok(s)
-        };
-        while pos < p.len() {
-            let tag = take(&mut pos, 1)?[0];
-            match tag {
-                redo::ENTRY_FILE => {
-                    let space = get_u64(take(&mut pos, 8)?, 0);
-                    let db_len = get_u16(take(&mut pos, 2)?, 0) as usize;
-                    let db = String::from_utf8_lossy(take(&mut pos, db_len)?).into_owned();
-                    let name_len = get_u16(take(&mut pos, 2)?, 0) as usize;
-                    let name = String::from_utf8_lossy(take(&mut pos, name_len)?).into_owned();
+        for entry in parse_entries(&group.payload)? {
+            match entry {
+                LogEntry::File { space, db, name } => {
                     if spaces.contains_key(&space) {
                         continue;
                     }
                     let path = table_path(&shared.datadir, &db, &name);
-                    let valid = path.is_file()
-                        && matches!(read_file_header(shared, &storage.provisional_ids, &path), Ok((s, _)) if s == space);
+                    let valid = matches!(header_space(&path), Some(Ok(s)) if s == space);
                     if valid {
                         shared.files.register(space, path);
                         stats.files_opened += 1;
                     }
                     spaces.insert(space, valid);
                 }
-                redo::ENTRY_PAGE => {
-                    let space = get_u64(take(&mut pos, 8)?, 0);
-                    let page_no = get_u32(take(&mut pos, 4)?, 0);
-                    let full = take(&mut pos, 1)?[0] == 1;
-                    let n_ranges = get_u16(take(&mut pos, 2)?, 0) as usize;
-                    let mut ranges = Vec::with_capacity(n_ranges);
-                    for _ in 0..n_ranges {
-                        let off = get_u16(take(&mut pos, 2)?, 0) as usize;
-                        let len = get_u16(take(&mut pos, 2)?, 0) as usize;
-                        if off + len > PAGE_SIZE {
-                            return Err(bad("page range"));
+                LogEntry::Create { space, db, name } => {
+                    let path = table_path(&shared.datadir, &db, &name);
+                    let valid = match header_space(&path) {
+                        Some(Ok(s)) => s == space,
+                        // A header page that never reached the disk: the images rebuild it.
+                        Some(Err(_)) => !moved_on.contains(&space),
+                        None => {
+                            !moved_on.contains(&space)
+                                && path.parent().is_some_and(|d| d.is_dir())
+                                && shared.files.create(space, path.clone()).is_ok()
                         }
-                        ranges.push((off, take(&mut pos, len)?));
+                    };
+                    if valid {
+                        shared.files.register(space, path.clone());
+                        shared
+                            .dirs_to_sync
+                            .lock()
+                            .push(path.parent().unwrap_or(Path::new(".")).to_path_buf());
+                        stats.files_opened += 1;
                     }
+                    spaces.insert(space, valid);
+                }
+                LogEntry::Drop { space, db, name } => {
+                    let path = table_path(&shared.datadir, &db, &name);
+                    let ours = match header_space(&path) {
+                        Some(Ok(s)) => s == space,
+                        Some(Err(_)) => true,
+                        None => false,
+                    };
+                    if ours {
+                        fs::remove_file(&path)?;
+                        sync_dir(path.parent().unwrap_or(Path::new(".")))?;
+                    }
+                    shared.cache.discard_file(space);
+                    shared.files.forget(space);
+                    spaces.insert(space, false);
+                }
+                LogEntry::Rename {
+                    space,
+                    db,
+                    name,
+                    new_db,
+                    new_name,
+                } => {
+                    let from = table_path(&shared.datadir, &db, &name);
+                    let to = table_path(&shared.datadir, &new_db, &new_name);
+                    if matches!(header_space(&from), Some(Ok(s)) if s == space) {
+                        fs::rename(&from, &to)?;
+                        sync_dir(to.parent().unwrap_or(Path::new(".")))?;
+                        sync_dir(from.parent().unwrap_or(Path::new(".")))?;
+                    }
+                    let valid = matches!(header_space(&to), Some(Ok(s)) if s == space);
+                    if valid {
+                        shared.files.register(space, to);
+                    } else {
+                        shared.cache.discard_file(space);
+                        shared.files.forget(space);
+                    }
+                    spaces.insert(space, valid);
+                }
+                LogEntry::Page {
+                    space,
+                    page_no,
+                    full,
+                    ranges,
+                } => {
                     if !spaces.get(&space).copied().unwrap_or(false) {
                         continue;
                     }
@@ -958,11 +1103,107 @@ fn recover(storage: &StorageInner, groups: Vec<redo::Group>) -> Result<RecoveryS
                     block.end_write();
                     stats.pages_applied += 1;
                 }
-                _ => return Err(bad("entry tag")),
             }
         }
     }
     Ok(stats)
+}
+
+/// One entry of a redo group (see `redo`).
+enum LogEntry<'a> {
+    File {
+        space: u64,
+        db: String,
+        name: String,
+    },
+    Create {
+        space: u64,
+        db: String,
+        name: String,
+    },
+    Drop {
+        space: u64,
+        db: String,
+        name: String,
+    },
+    Rename {
+        space: u64,
+        db: String,
+        name: String,
+        new_db: String,
+        new_name: String,
+    },
+    Page {
+        space: u64,
+        page_no: u32,
+        full: bool,
+        ranges: Vec<(usize, &'a [u8])>,
+    },
+}
+
+fn parse_entries(p: &[u8]) -> Result<Vec<LogEntry<'_>>> {
+    let bad = |what: &str| StorageError::Corrupt(format!("redo log: malformed {what}"));
+    let mut pos = 0usize;
+    let take = |pos: &mut usize, n: usize| -> Result<&[u8]> {
+        let s = p.get(*pos..*pos + n).ok_or_else(|| bad("entry"))?;
+        *pos += n;
+        Ok(s)
+    };
+    let name = |pos: &mut usize| -> Result<String> {
+        let len = get_u16(take(pos, 2)?, 0) as usize;
+        Ok(String::from_utf8_lossy(take(pos, len)?).into_owned())
+    };
+    let mut out = Vec::new();
+    while pos < p.len() {
+        let tag = take(&mut pos, 1)?[0];
+        let space = get_u64(take(&mut pos, 8)?, 0);
+        out.push(match tag {
+            redo::ENTRY_FILE => LogEntry::File {
+                space,
+                db: name(&mut pos)?,
+                name: name(&mut pos)?,
+            },
+            redo::ENTRY_CREATE => LogEntry::Create {
+                space,
+                db: name(&mut pos)?,
+                name: name(&mut pos)?,
+            },
+            redo::ENTRY_DROP => LogEntry::Drop {
+                space,
+                db: name(&mut pos)?,
+                name: name(&mut pos)?,
+            },
+            redo::ENTRY_RENAME => LogEntry::Rename {
+                space,
+                db: name(&mut pos)?,
+                name: name(&mut pos)?,
+                new_db: name(&mut pos)?,
+                new_name: name(&mut pos)?,
+            },
+            redo::ENTRY_PAGE => {
+                let page_no = get_u32(take(&mut pos, 4)?, 0);
+                let full = take(&mut pos, 1)?[0] == 1;
+                let n_ranges = get_u16(take(&mut pos, 2)?, 0) as usize;
+                let mut ranges = Vec::with_capacity(n_ranges);
+                for _ in 0..n_ranges {
+                    let off = get_u16(take(&mut pos, 2)?, 0) as usize;
+                    let len = get_u16(take(&mut pos, 2)?, 0) as usize;
+                    if off + len > PAGE_SIZE {
+                        return Err(bad("page range"));
+                    }
+                    ranges.push((off, take(&mut pos, len)?));
+                }
+                LogEntry::Page {
+                    space,
+                    page_no,
+                    full,
+                    ranges,
+                }
+            }
+            _ => return Err(bad("entry tag")),
+        });
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -165,11 +165,7 @@ impl Statement {
         let end = self.log_and_stamp()?;
         self.locks.clear();
         if let Some(end) = end {
-            match self.shared.config.flush_log_at_trx_commit {
-                0 => {}
-                2 => self.shared.log.flush_to(end, false)?,
-                _ => self.shared.log.flush_to(end, true)?,
-            }
+            self.shared.wait_durable(end)?;
         }
         Ok(())
     }
@@ -286,7 +282,7 @@ impl Drop for Statement {
 }
 
 /// Append a PAGE entry describing `after` (relative to `before`, or from zeros when `full`).
-fn encode_page_record(
+pub(crate) fn encode_page_record(
     out: &mut Vec<u8>,
     space: u64,
     page_no: u32,

@@ -180,8 +180,17 @@ fn ddl_runs_alongside_queries_and_checkpoints() {
     let deadline = Instant::now() + Duration::from_secs(2);
     let expected_errors =
         |e: &StorageError| matches!(e, StorageError::NoSuchTable(..) | StorageError::Stale);
+    /// Stops the helper threads however the main body ends (a failed assertion must fail
+    /// the test, not leave the scope waiting for threads that never stop).
+    struct StopOnDrop<'a>(&'a AtomicBool);
+    impl Drop for StopOnDrop<'_> {
+        fn drop(&mut self) {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
     std::thread::scope(|scope| {
         let (s, stop) = (&s, &stop);
+        let _stop_guard = StopOnDrop(stop);
         scope.spawn(move || {
             while !stop.load(Ordering::Relaxed) {
                 s.checkpoint().unwrap();
