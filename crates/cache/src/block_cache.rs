@@ -321,6 +321,19 @@ impl BlockCache {
         Ok(Block(frame))
     }
 
+    /// Write a block of a file being created right away, without waiting for the log: the
+    /// one exception to the WAL rule, allowed because no older version of the block exists
+    /// on disk. The block stays dirty (it is written again, after the log, by a flush).
+    pub fn write_new_block(&self, block: &Block) -> io::Result<()> {
+        let data = block.0.data.read();
+        self.io.write_block(block.0.file, block.0.block, &data)?;
+        self.shard_of(block.0.file, block.0.block)
+            .counters
+            .writes
+            .fetch_add(1, Ordering::Relaxed);
+        Ok(())
+    }
+
     /// Record that the block holds committed changes whose redo ends at `lsn`.
     pub fn mark_dirty(&self, block: &Block, lsn: u64) {
         self.shard_of(block.0.file, block.0.block)

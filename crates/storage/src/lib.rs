@@ -80,10 +80,15 @@
 //!
 //! Statements log page differences (see `redo`), so recovery replays pages, not SQL, and
 //! opens only the files the log names. A page reaches its file only after the log that
-//! describes it is durable (the block cache calls [`BlockIo::flush_log`] first). DDL is
-//! durable by itself: the files are written and fsynced (with their directory) before the
-//! call returns, and a table is flushed before it is renamed, so no log record needs an old
-//! name. Checkpoints run in the background once `checkpoint_log_bytes` of log accumulate.
+//! describes it is durable (the block cache calls [`BlockIo::flush_log`] first; the one
+//! exception is a new file's initial pages, which have no older version to protect).
+//! DDL goes through the log too and is durable when the call returns: CREATE TABLE logs the
+//! new file's initial pages (one group-committed log fsync, no file or directory fsync;
+//! recovery recreates a file whose directory entry was lost), DROP and RENAME are logged
+//! before they happen and replayed in order, a table is flushed and synced before a rename
+//! so no page record needs its old name, and directories of new files are synced at the
+//! next checkpoint. Checkpoints run in the background once `checkpoint_log_bytes` of log
+//! accumulate.
 
 pub mod codec;
 pub mod keycode;
@@ -155,7 +160,7 @@ pub(crate) struct Shared {
     checkpoints: AtomicU64,
     /// Directories holding files created since the last checkpoint: their entries become
     /// durable at the checkpoint (until then the log's CREATE records recreate them).
-    dirs_to_sync: Mutex<Vec<PathBuf>>,
+    dirs_to_sync: Mutex<std::collections::HashSet<PathBuf>>,
 }
 
 impl Shared {
@@ -377,7 +382,7 @@ impl Storage {
             config: config.clone(),
             checkpoint_lock: Mutex::new(()),
             checkpoints: AtomicU64::new(0),
-            dirs_to_sync: Mutex::new(Vec::new()),
+            dirs_to_sync: Mutex::new(std::collections::HashSet::new()),
         });
         let mut storage = StorageInner {
             tables: TableCache::new(config.table_open_cache),
@@ -609,11 +614,17 @@ impl Storage {
     pub fn create_table(&self, db: &str, name: &str, def: &TableDef) -> Result<()> {
         check_name("table", name)?;
         def.validate()?;
-        let _c = self.inner.catalog.write();
-        self.create_table_locked(db, name, def)
+        let end = {
+            let _c = self.inner.catalog.write();
+            self.create_table_locked(db, name, def)?
+        };
+        // Waited for outside the catalog lock: concurrent creates share one log fsync.
+        Ok(self.inner.shared.log.flush_to(end, true)?)
     }
 
-    fn create_table_locked(&self, db: &str, name: &str, def: &TableDef) -> Result<()> {
+    /// Create the file and log its CREATE; returns the LSN to wait for before the table is
+    /// durable (the caller waits after releasing its locks).
+    fn create_table_locked(&self, db: &str, name: &str, def: &TableDef) -> Result<u64> {
         let dir = self.db_dir(db);
         if !dir.is_dir() {
             return Err(StorageError::NoSuchDatabase(db.into()));
@@ -637,7 +648,7 @@ impl Storage {
             }
             Err(e) => return Err(e.into()),
         }
-        let result = (|| -> Result<()> {
+        let result = (|| -> Result<u64> {
             let n_index = def.indexes.len();
             let page_count = 3 + n_index as u32;
             let mut pages = Vec::with_capacity(page_count as usize);
@@ -699,21 +710,21 @@ impl Storage {
                 put_u64(&mut b.write(), OFF_LSN, end);
                 b.raise_flush_lsn(end);
                 b.end_write();
+                // Written now (not synced), before the log is durable, so that opening the
+                // table finds its header page in the file. No older version of these pages
+                // exists to protect; a crash that loses or tears them is repaired from the
+                // log, or leaves an empty table whose CREATE was never acknowledged.
+                shared.cache.write_new_block(b)?;
             }
-            shared.dirs_to_sync.lock().push(dir.clone());
-            shared.log.flush_to(end, true)?;
-            // Written (not synced) so that opening the table can read its header page from
-            // the file; a crash that loses or tears it is repaired from the log.
-            shared.cache.flush_file(space)?;
-            Ok(())
+            shared.dirs_to_sync.lock().insert(dir.clone());
+            Ok(end)
         })();
-        if let Err(e) = result {
+        if result.is_err() {
             shared.cache.discard_file(space);
             shared.files.forget(space);
             let _ = fs::remove_file(&path);
-            return Err(e);
         }
-        Ok(())
+        result
     }
 
     /// Open a table and take its writer lock for DDL (retrying if another DDL replaced it).
@@ -768,11 +779,14 @@ impl Storage {
 
     /// Empty a table (a fresh file with the same definition; AUTO_INCREMENT restarts).
     pub fn truncate_table(&self, db: &str, name: &str) -> Result<()> {
-        let (table, _writer) = self.lock_for_ddl(db, name)?;
-        let _c = self.inner.catalog.write();
-        let _latch = table.inner.latch.write();
-        self.retire(&table.inner, true)?;
-        self.create_table_locked(db, name, &table.inner.def)
+        let end = {
+            let (table, _writer) = self.lock_for_ddl(db, name)?;
+            let _c = self.inner.catalog.write();
+            let _latch = table.inner.latch.write();
+            self.retire(&table.inner, true)?;
+            self.create_table_locked(db, name, &table.inner.def)?
+        };
+        Ok(self.inner.shared.log.flush_to(end, true)?)
     }
 
     /// Rename a table, also into another database (durable when this returns).
@@ -1023,7 +1037,7 @@ fn recover(storage: &StorageInner, groups: Vec<redo::Group>) -> Result<RecoveryS
                         shared
                             .dirs_to_sync
                             .lock()
-                            .push(path.parent().unwrap_or(Path::new(".")).to_path_buf());
+                            .insert(path.parent().unwrap_or(Path::new(".")).to_path_buf());
                         stats.files_opened += 1;
                     }
                     spaces.insert(space, valid);
