@@ -641,7 +641,10 @@ impl Storage {
         }
         let shared = &self.inner.shared;
         let space = new_space_id();
-        match shared.files.create(space, path.clone()) {
+        // Built under a hidden name and renamed into place once its pages are written, so a
+        // crash never leaves a half-made file under a table's name.
+        let building = dir.join(format!("#sql-new-{space:x}.myt"));
+        match shared.files.create(space, building.clone()) {
             Ok(()) => {}
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
                 return Err(StorageError::TableExists(db.into(), name.into()))
@@ -716,13 +719,15 @@ impl Storage {
                 // log, or leaves an empty table whose CREATE was never acknowledged.
                 shared.cache.write_new_block(b)?;
             }
+            fs::rename(&building, &path)?;
+            shared.files.renamed(space, path.clone());
             shared.dirs_to_sync.lock().insert(dir.clone());
             Ok(end)
         })();
         if result.is_err() {
             shared.cache.discard_file(space);
             shared.files.forget(space);
-            let _ = fs::remove_file(&path);
+            let _ = fs::remove_file(&building);
         }
         result
     }

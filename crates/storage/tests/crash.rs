@@ -84,6 +84,31 @@ fn crash_child() {
                 }
             });
         }
+        // DDL alongside: create a table and fill it, drop the one created two steps before.
+        // `CREATED n` and `DROPPED n` are printed once the calls returned.
+        scope.spawn(|| {
+            let existing = s.list_tables("crash").unwrap();
+            let mut n = existing
+                .iter()
+                .filter_map(|t| t.strip_prefix("ddl")?.parse::<i64>().ok())
+                .max()
+                .unwrap_or(0);
+            loop {
+                n += 1;
+                let name = format!("ddl{n}");
+                s.create_table("crash", &name, &sbtest_def()).unwrap();
+                let t = s.open_table("crash", &name).unwrap();
+                let mut st = s.begin();
+                t.insert(&mut st, &sb_row(n, n)).unwrap();
+                st.commit().unwrap();
+                writeln!(out.lock().unwrap(), "CREATED {n}").unwrap();
+                match s.drop_table("crash", &format!("ddl{}", n - 2)) {
+                    Ok(()) => writeln!(out.lock().unwrap(), "DROPPED {}", n - 2).unwrap(),
+                    Err(StorageError::NoSuchTable(..)) => {}
+                    Err(e) => panic!("drop: {e}"),
+                }
+            }
+        });
         // A reader alongside, so the kill also lands during reads.
         scope.spawn(|| loop {
             let t = s.open_table("crash", &table_name(0)).unwrap();
@@ -105,6 +130,8 @@ fn acknowledged_writes_survive_sigkill() {
         s.shutdown().unwrap();
     }
     let mut acked: HashMap<usize, i64> = HashMap::new();
+    let mut created_tables: std::collections::BTreeSet<i64> = Default::default();
+    let mut dropped_tables: std::collections::BTreeSet<i64> = Default::default();
     let mut seed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
@@ -122,16 +149,23 @@ fn acknowledged_writes_survive_sigkill() {
         let stdout = child.stdout.take().unwrap();
         let reader = std::thread::spawn(move || {
             let mut acks: Vec<(usize, i64)> = Vec::new();
+            let mut ddl: Vec<(bool, i64)> = Vec::new();
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { break };
                 let mut parts = line.split_whitespace();
-                if parts.next() == Some("ACK") {
-                    let w: usize = parts.next().unwrap().parse().unwrap();
-                    let n: i64 = parts.next().unwrap().parse().unwrap();
-                    acks.push((w, n));
+                match parts.next() {
+                    Some("ACK") => {
+                        let w: usize = parts.next().unwrap().parse().unwrap();
+                        let n: i64 = parts.next().unwrap().parse().unwrap();
+                        acks.push((w, n));
+                    }
+                    Some(kind @ ("CREATED" | "DROPPED")) => {
+                        ddl.push((kind == "CREATED", parts.next().unwrap().parse().unwrap()));
+                    }
+                    _ => {}
                 }
             }
-            acks
+            (acks, ddl)
         });
         seed = seed
             .wrapping_mul(6364136223846793005)
@@ -140,9 +174,17 @@ fn acknowledged_writes_survive_sigkill() {
         std::thread::sleep(Duration::from_millis(delay_ms));
         child.kill().unwrap(); // SIGKILL
         child.wait().unwrap();
-        for (w, n) in reader.join().unwrap() {
+        let (acks, ddl) = reader.join().unwrap();
+        for (w, n) in acks {
             let e = acked.entry(w).or_insert(0);
             *e = (*e).max(n);
+        }
+        for (created, n) in ddl {
+            if created {
+                created_tables.insert(n);
+            } else {
+                dropped_tables.insert(n);
+            }
         }
         // Recover and verify.
         let killed_at = Instant::now();
@@ -194,6 +236,39 @@ fn acknowledged_writes_survive_sigkill() {
             total_statements > 0,
             "round {round}: the child wrote nothing before the kill"
         );
+        // Acknowledged DDL: created tables exist with their row, dropped ones are gone;
+        // every table there passes CHECK.
+        let present = s.list_tables("crash").unwrap();
+        for n in &created_tables {
+            let name = format!("ddl{n}");
+            if dropped_tables.contains(n) {
+                assert!(
+                    !present.contains(&name),
+                    "round {round}: dropped {name} is back"
+                );
+            } else if created_tables.contains(&(n + 2)) {
+                // Its drop was started (after CREATED n+2) and not acknowledged: either way.
+                continue;
+            } else {
+                assert!(
+                    present.contains(&name),
+                    "round {round}: created {name} is missing"
+                );
+                let t = s.open_table("crash", &name).unwrap();
+                assert!(
+                    t.lookup_primary(&[Datum::Int(*n)]).unwrap().is_some(),
+                    "round {round}: {name} lost its row"
+                );
+            }
+        }
+        for name in present.iter().filter(|t| t.starts_with("ddl")) {
+            let report = s.open_table("crash", name).unwrap().check().unwrap();
+            assert!(
+                report.is_ok(),
+                "round {round}: {name}: {:?}",
+                report.problems
+            );
+        }
         eprintln!(
             "round {round}: killed after {delay_ms} ms, {total_statements} statements recovered, \
              acknowledged {acked:?}, reopened in {reopened_in:?}, verified in {:?}, {:?}",
