@@ -72,6 +72,7 @@
 //! ```text
 //! <datadir>/<database>/            a directory per database (names @xx-escaped)
 //! <datadir>/<database>/<table>.myt one file per table: pages, see `page` and `btree`
+//! <datadir>/<database>/#sql-*.myt   files being built (CREATE, ALTER); hidden from lists
 //! <datadir>/#redo/<start lsn>.log  redo log segments, see `redo`
 //! <datadir>/#redo/checkpoint       the checkpoint LSN
 //! ```
