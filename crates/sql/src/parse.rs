@@ -1278,8 +1278,8 @@ fn parse_with_sqlparser(
             let ast::TableObject::TableName(obj) = &ins.table else {
                 return Err(SqlError::not_supported("INSERT INTO TABLE FUNCTION"));
             };
-            if ins.on.is_some() {
-                return Err(SqlError::not_supported("ON DUPLICATE KEY UPDATE"));
+            if matches!(ins.on, Some(ast::OnInsert::OnConflict(_))) {
+                return Err(SqlError::not_supported("ON CONFLICT"));
             }
             let (db, name) = tables::resolve_name(obj, ctx.database)?;
             let table = tables::open_ref(storage, &db, &name, None)?;
@@ -1330,12 +1330,42 @@ fn parse_with_sqlparser(
                     .collect::<Result<Vec<_>, SqlError>>()?;
                 rows.push(compiled);
             }
+            // ON DUPLICATE KEY UPDATE: assignments over the existing row, where VALUES(c)
+            // reads the row that was to be inserted (columns `__new_c` after the table's).
+            let on_duplicate = match &ins.on {
+                Some(ast::OnInsert::DuplicateKeyUpdate(assignments)) => {
+                    let mut scope = table.scope();
+                    for c in &table.def.columns {
+                        scope.columns.push((None, format!("__new_{}", c.name)));
+                    }
+                    let uc = tables::table_compiler(compiler, &scope);
+                    let mut out = Vec::new();
+                    for a in assignments {
+                        let ast::AssignmentTarget::ColumnName(col) = &a.target else {
+                            return Err(SqlError::not_supported("tuple assignment"));
+                        };
+                        let col_name = col.0.last().map(|p| p.to_string()).unwrap_or_default();
+                        let col_name = col_name.trim_matches('`');
+                        let position = table.def.column_index(col_name).ok_or_else(|| {
+                            SqlError::new(
+                                1054,
+                                "42S22",
+                                format!("Unknown column '{col_name}' in 'field list'"),
+                            )
+                        })?;
+                        out.push((position, uc.compile(&values_to_new(&a.value))?));
+                    }
+                    Some(out)
+                }
+                _ => None,
+            };
             Ok(Stmt::Insert(tables::InsertPlan {
                 table,
                 columns,
                 rows,
                 ignore: ins.ignore,
                 replace: ins.replace_into,
+                on_duplicate,
             }))
         }
         ast::Statement::Update(up) => {
@@ -1942,6 +1972,45 @@ fn compile_table_select(
         limit,
         offset,
     })))
+}
+
+/// `VALUES(c)` in ON DUPLICATE KEY UPDATE becomes the column `__new_c`.
+fn values_to_new(e: &ast::Expr) -> ast::Expr {
+    use ast::Expr as E;
+    if let E::Function(f) = e {
+        if f.name.to_string().eq_ignore_ascii_case("VALUES") {
+            if let ast::FunctionArguments::List(list) = &f.args {
+                if let [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(E::Identifier(id)))] =
+                    list.args.as_slice()
+                {
+                    return E::Identifier(ast::Ident::with_quote(
+                        '`',
+                        format!("__new_{}", id.value),
+                    ));
+                }
+            }
+        }
+    }
+    let mut out = e.clone();
+    let go = |x: &mut Box<ast::Expr>| **x = values_to_new(x);
+    match &mut out {
+        E::BinaryOp { left, right, .. } => {
+            go(left);
+            go(right);
+        }
+        E::UnaryOp { expr, .. } | E::Nested(expr) => go(expr),
+        E::Function(f) => {
+            if let ast::FunctionArguments::List(list) = &mut f.args {
+                for a in list.args.iter_mut() {
+                    if let ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(x)) = a {
+                        *x = values_to_new(x);
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+    out
 }
 
 /// Replace identifiers that name a select-list alias (and no column) by the aliased

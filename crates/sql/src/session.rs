@@ -2011,6 +2011,55 @@ impl Session {
                         affected += 1;
                         attempts += 1;
                     }
+                    Err(myriad_storage::StorageError::DuplicateKey { existing_row, .. })
+                        if plan.on_duplicate.is_some() =>
+                    {
+                        let assignments = plan.on_duplicate.as_deref().unwrap_or_default();
+                        let old = table
+                            .get(existing_row)
+                            .map_err(catalog::storage_error)?
+                            .ok_or_else(|| SqlError::new(1032, "HY000", "Can't find record"))?;
+                        let old_values: Vec<Datum> = old
+                            .iter()
+                            .zip(&def.columns)
+                            .map(|(d, c)| tables::from_stored(d, &c.ty))
+                            .collect();
+                        let new_values: Vec<Datum> = row
+                            .iter()
+                            .zip(&def.columns)
+                            .map(|(d, c)| tables::from_stored(d, &c.ty))
+                            .collect();
+                        let mut working = old_values.clone();
+                        for (position, expr) in assignments {
+                            let mut scope_row = working.clone();
+                            scope_row.extend(new_values.iter().cloned());
+                            let v = expr.eval(env, &scope_row)?;
+                            let target = tables::Target {
+                                column: &def.columns[*position],
+                                row: row_number,
+                                strict,
+                            };
+                            let stored = tables::to_stored(&v, &target, &mut env.warnings)?;
+                            working[*position] =
+                                tables::from_stored(&stored, &def.columns[*position].ty);
+                        }
+                        if working != old_values {
+                            let mut updated = Vec::with_capacity(def.columns.len());
+                            for (column, v) in def.columns.iter().zip(&working) {
+                                let target = tables::Target {
+                                    column,
+                                    row: row_number,
+                                    strict: false,
+                                };
+                                updated.push(tables::to_stored(v, &target, &mut Vec::new())?);
+                            }
+                            table
+                                .update(&mut stmt, existing_row, &updated)
+                                .map_err(catalog::storage_error)?;
+                            affected += 2;
+                        }
+                        break;
+                    }
                     Err(e @ myriad_storage::StorageError::DuplicateKey { .. }) if plan.ignore => {
                         env.warnings.push(Warning {
                             level: "Warning",

@@ -140,6 +140,8 @@ pub struct InsertPlan {
     pub rows: Vec<Vec<Option<Expr>>>,
     pub ignore: bool,
     pub replace: bool,
+    /// ON DUPLICATE KEY UPDATE assignments, over the existing row followed by the new one.
+    pub on_duplicate: Option<Vec<(usize, Expr)>>,
 }
 
 #[derive(Debug, Clone)]

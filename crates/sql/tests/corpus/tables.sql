@@ -96,6 +96,15 @@ INSERT IGNORE INTO t1 (id, k, c) VALUES (1, 0, 'dup'), (200, 0, 'ignored-ok')
 SELECT id, c FROM t1 WHERE id >= 100
 REPLACE INTO t1 (id, k, c) VALUES (200, 7, 'replaced')
 SELECT id, k, c FROM t1 WHERE id = 200
+INSERT INTO t1 (id, k, c) VALUES (1, 0, 'x') ON DUPLICATE KEY UPDATE k = k + 100
+INSERT INTO t1 (id, k, c) VALUES (1, 0, 'x') ON DUPLICATE KEY UPDATE c = VALUES(c)
+INSERT INTO t1 (id, k, c) VALUES (1, 0, 'x') ON DUPLICATE KEY UPDATE c = VALUES(c)
+INSERT INTO t1 (id, k, c) VALUES (500, 0, 'new') ON DUPLICATE KEY UPDATE c = 'upd'
+INSERT INTO t1 (id, k, c) VALUES (500, 0, 'new'), (1, 0, 'y') ON DUPLICATE KEY UPDATE c = CONCAT(c, '+', VALUES(c))
+SELECT id, k, c FROM t1 WHERE id IN (1, 500)
+UPDATE t1 SET k = k - 100 WHERE id = 1
+DELETE FROM t1 WHERE id = 500
+UPDATE t1 SET c = 'one' WHERE id = 1
 UPDATE t1 SET k = k + 1 WHERE id = 1
 UPDATE t1 SET k = k + 1 WHERE id = 999
 UPDATE t1 SET c = 'same' WHERE id = 2
