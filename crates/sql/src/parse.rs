@@ -517,6 +517,8 @@ pub fn compile_statement(
         scope: &no_columns,
         placeholders: &placeholders,
         pipes_as_concat,
+        ctx: Some(ctx),
+        map: Some(map),
     };
     let mut c = Cursor {
         tokens: &raw.tokens,
@@ -964,6 +966,8 @@ fn parse_filter(
             scope: &scope,
             placeholders: compiler.placeholders,
             pipes_as_concat: compiler.pipes_as_concat,
+            ctx: compiler.ctx,
+            map: compiler.map,
         };
         return Ok(ShowFilter::Where(compile_expr_tokens(
             rest,
@@ -1691,6 +1695,49 @@ fn aggregate_of(e: &ast::Expr) -> Option<(tables::AggKind, Option<&ast::Expr>, b
         _ => return None,
     };
     Some((kind, Some(arg), distinct))
+}
+
+/// A subquery: a SELECT compiled on its own.
+pub fn compile_subquery(
+    q: &ast::Query,
+    map: &SourceMap,
+    compiler: &Compiler,
+    ctx: &CompileCtx,
+) -> Result<Stmt, SqlError> {
+    let raw = RawStatement {
+        tokens: Vec::new(),
+        text: 0..0,
+    };
+    compile_query(q, &raw, map, compiler, ctx)
+}
+
+/// The static type of a subquery's first column.
+pub fn first_column_type(stmt: &Stmt, env: &dyn crate::expr::Env) -> crate::eval::SqlType {
+    match stmt {
+        Stmt::Select(plan) => plan
+            .items
+            .first()
+            .map(|i| i.expr.sql_type(env, &[]))
+            .unwrap_or(crate::eval::SqlType::Null),
+        Stmt::SelectTable(plan) => {
+            let mut types = plan.source.table.column_types();
+            for j in &plan.joins {
+                types.extend(j.table.column_types());
+            }
+            match plan.items.first() {
+                Some(tables::OutputItem::Column { index, .. }) => types
+                    .get(*index)
+                    .copied()
+                    .unwrap_or(crate::eval::SqlType::Int {
+                        unsigned: false,
+                        len: 21,
+                    }),
+                Some(tables::OutputItem::Expr { expr, .. }) => expr.sql_type(env, &types),
+                None => crate::eval::SqlType::Null,
+            }
+        }
+        _ => crate::eval::SqlType::Null,
+    }
 }
 
 /// SELECT from one stored table.

@@ -136,6 +136,8 @@ struct ExecEnv<'a> {
     previous_warnings: usize,
     previous_errors: usize,
     now_micros: i64,
+    /// Results of uncorrelated subqueries, by plan address: each runs once per statement.
+    subquery_results: HashMap<usize, Vec<Vec<Datum>>>,
 }
 
 impl Env for ExecEnv<'_> {
@@ -208,6 +210,27 @@ impl Env for ExecEnv<'_> {
     fn warnings(&mut self) -> &mut Vec<Warning> {
         &mut self.warnings
     }
+
+    fn subquery(&mut self, query: &Stmt) -> Result<Vec<Vec<Datum>>, SqlError> {
+        let key = query as *const Stmt as usize;
+        if let Some(rows) = self.subquery_results.get(&key) {
+            return Ok(rows.clone());
+        }
+        let result = match query {
+            Stmt::Select(plan) => select(plan, self)?,
+            Stmt::SelectTable(plan) => Session::select_table(plan, self)?,
+            _ => return Err(SqlError::not_supported("this subquery")),
+        };
+        let rows: Vec<Vec<Datum>> = match result {
+            QueryResult::Rows { rows, .. } => rows
+                .iter()
+                .map(|r| r.iter().map(Datum::from_value).collect())
+                .collect(),
+            QueryResult::Ok { .. } => Vec::new(),
+        };
+        self.subquery_results.insert(key, rows.clone());
+        Ok(rows)
+    }
 }
 
 fn now_micros() -> i64 {
@@ -255,6 +278,7 @@ impl Session {
             previous_warnings: self.state.warnings.len(),
             previous_errors,
             now_micros: now_micros(),
+            subquery_results: HashMap::new(),
         }
     }
 
@@ -1037,7 +1061,7 @@ impl Session {
                 ok(0)
             }
             Stmt::Insert(plan) => return self.insert(plan, env),
-            Stmt::SelectTable(plan) => self.select_table(plan, env)?,
+            Stmt::SelectTable(plan) => Session::select_table(plan, env)?,
             Stmt::Update(plan) => self.update(plan, env)?,
             Stmt::Delete(plan) => self.delete(plan, env)?,
         }))
@@ -2123,11 +2147,11 @@ impl Session {
     }
 
     fn select_table(
-        &self,
         plan: &tables::TableSelect,
         env: &mut ExecEnv,
     ) -> Result<QueryResult, SqlError> {
-        let storage = self.engine.catalog.storage();
+        let engine = env.engine;
+        let storage = engine.catalog.storage();
         let table = plan.source.table.open(storage)?;
         let mut types = plan.source.table.column_types();
         for j in &plan.joins {
@@ -2137,7 +2161,7 @@ impl Session {
         let rows = if plan.joins.is_empty() {
             tables::read_rows(&plan.source, &table, env)?
         } else {
-            self.joined_rows(plan, &table, env)?
+            Session::joined_rows(plan, &table, env)?
         };
         // The rows the select list is evaluated over: table rows, or one row per group
         // (the group's first row followed by its aggregate values).
@@ -2273,12 +2297,12 @@ impl Session {
     /// The rows of a join: nested loops over the tables in FROM order, each step looking
     /// its rows up by index when the ON clause allows, then the WHERE clause.
     fn joined_rows(
-        &self,
         plan: &tables::TableSelect,
         first: &myriad_storage::Table,
         env: &mut ExecEnv,
     ) -> Result<Vec<(myriad_storage::RowId, Vec<Datum>)>, SqlError> {
-        let storage = self.engine.catalog.storage();
+        let engine = env.engine;
+        let storage = engine.catalog.storage();
         let mut joined: Vec<Vec<Datum>> = tables::all_rows(first, &plan.source.table.def)?;
         for step in &plan.joins {
             let table = step.table.open(storage)?;

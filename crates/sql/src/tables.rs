@@ -831,6 +831,9 @@ fn reads_row(e: &Expr) -> bool {
         }
         Expr::Call { args, .. } => args.iter().any(reads_row),
         Expr::TrimChars { expr, what, .. } => reads_row(expr) || reads_row(what),
+        // Subqueries are uncorrelated: they read no column of this row.
+        Expr::Subquery(_) | Expr::Exists { .. } => false,
+        Expr::InSubquery { expr, .. } => reads_row(expr),
     }
 }
 
@@ -1259,6 +1262,8 @@ fn max_column(e: &Expr) -> Option<usize> {
             note(max_column(expr));
             note(max_column(what));
         }
+        Expr::Subquery(_) | Expr::Exists { .. } => {}
+        Expr::InSubquery { expr, .. } => note(max_column(expr)),
     }
     best
 }
@@ -1336,6 +1341,8 @@ pub fn table_compiler<'a>(base: &Compiler<'a>, scope: &'a ColumnScope) -> Compil
         scope,
         placeholders: base.placeholders,
         pipes_as_concat: base.pipes_as_concat,
+        ctx: base.ctx,
+        map: base.map,
     }
 }
 
