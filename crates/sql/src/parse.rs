@@ -186,6 +186,14 @@ pub enum Stmt {
         database: String,
         name: String,
     },
+    /// CHECK TABLE / ANALYZE TABLE (analyze: false / true) over (database, table) names.
+    Maintenance {
+        analyze: bool,
+        tables: Vec<(Option<String>, String)>,
+    },
+    RenameTables {
+        renames: Vec<((String, String), (String, String))>,
+    },
     /// CREATE INDEX / DROP INDEX (a table rebuild through the storage's ALTER).
     AlterIndexes {
         database: String,
@@ -238,6 +246,9 @@ impl Stmt {
             Stmt::CreateTable { .. } => Counter::ComCreateTable,
             Stmt::DropTables { .. } => Counter::ComDropTable,
             Stmt::Truncate { .. } => Counter::ComTruncate,
+            Stmt::Maintenance { analyze: true, .. } => Counter::ComAnalyze,
+            Stmt::Maintenance { .. } => Counter::ComCheck,
+            Stmt::RenameTables { .. } => Counter::ComRenameTable,
             Stmt::AlterIndexes { add: Some(_), .. } => Counter::ComCreateIndex,
             Stmt::AlterIndexes { .. } => Counter::ComDropIndex,
             Stmt::Insert(p) if p.replace => Counter::ComReplace,
@@ -565,6 +576,26 @@ pub fn compile_statement(
                 full: false,
                 filter,
             }
+        }
+        Some("CHECK") | Some("ANALYZE") => {
+            let analyze = c.eat_word("ANALYZE");
+            if !analyze {
+                c.pos += 1;
+            }
+            c.eat_word("NO_WRITE_TO_BINLOG");
+            c.eat_word("LOCAL");
+            if !(c.eat_word("TABLE") || c.eat_word("TABLES")) {
+                return Err(c.error());
+            }
+            let mut tables = Vec::new();
+            loop {
+                tables.push(table_name(&mut c)?);
+                if !c.eat_token(&Token::Comma) {
+                    break;
+                }
+            }
+            // CHECK options (QUICK, FAST, MEDIUM, EXTENDED, CHANGED, FOR UPGRADE) are accepted.
+            Stmt::Maintenance { analyze, tables }
         }
         Some("USE") => {
             c.pos += 1;
@@ -1212,6 +1243,16 @@ fn parse_with_sqlparser(
                 .map(|n| tables::resolve_name(n, ctx.database))
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(Stmt::DropTables { tables, if_exists })
+        }
+        ast::Statement::RenameTable(list) => {
+            let mut renames = Vec::new();
+            for r in &list {
+                renames.push((
+                    tables::resolve_name(&r.old_name, ctx.database)?,
+                    tables::resolve_name(&r.new_name, ctx.database)?,
+                ));
+            }
+            Ok(Stmt::RenameTables { renames })
         }
         ast::Statement::CreateIndex(ci) => {
             let (database, name) = tables::resolve_name(&ci.table_name, ctx.database)?;
