@@ -191,6 +191,13 @@ pub enum Stmt {
         analyze: bool,
         tables: Vec<(Option<String>, String)>,
     },
+    /// ALTER TABLE: the new definition and, per new column, the old column it comes from
+    /// (None: a new column, filled with its default).
+    AlterTable {
+        table: tables::TableRef,
+        def: myriad_storage::TableDef,
+        sources: Vec<Option<usize>>,
+    },
     RenameTables {
         renames: Vec<((String, String), (String, String))>,
     },
@@ -249,6 +256,7 @@ impl Stmt {
             Stmt::Maintenance { analyze: true, .. } => Counter::ComAnalyze,
             Stmt::Maintenance { .. } => Counter::ComCheck,
             Stmt::RenameTables { .. } => Counter::ComRenameTable,
+            Stmt::AlterTable { .. } => Counter::ComAlterTable,
             Stmt::AlterIndexes { add: Some(_), .. } => Counter::ComCreateIndex,
             Stmt::AlterIndexes { .. } => Counter::ComDropIndex,
             Stmt::Insert(p) if p.replace => Counter::ComReplace,
@@ -1243,6 +1251,16 @@ fn parse_with_sqlparser(
                 .map(|n| tables::resolve_name(n, ctx.database))
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(Stmt::DropTables { tables, if_exists })
+        }
+        ast::Statement::AlterTable(at) => {
+            let (db, name) = tables::resolve_name(&at.name, ctx.database)?;
+            let table = tables::open_ref(storage, &db, &name, None)?;
+            let (def, sources) = tables::alter_def(&table.def, &at.operations, compiler)?;
+            Ok(Stmt::AlterTable {
+                table,
+                def,
+                sources,
+            })
         }
         ast::Statement::RenameTable(list) => {
             let mut renames = Vec::new();

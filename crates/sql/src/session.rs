@@ -1044,6 +1044,7 @@ impl Session {
                         ));
                     }
                     def.indexes.push(index.clone());
+                    tables::order_indexes(&mut def.indexes);
                 }
                 if let Some(index) = drop {
                     let Some(position) = def.index_named(index) else {
@@ -1117,6 +1118,37 @@ impl Session {
                     &ShowFilter::None,
                     env,
                 )?
+            }
+            Stmt::AlterTable {
+                table,
+                def,
+                sources,
+            } => {
+                let storage = self.engine.catalog.storage();
+                // Opening checks the definition is still the one the statement was made for.
+                let _current = table.open(storage)?;
+                let new_columns = def.columns.clone();
+                let mut convert =
+                    |row: &[myriad_storage::Datum]| -> myriad_storage::Result<myriad_storage::Row> {
+                        Ok(sources
+                            .iter()
+                            .zip(&new_columns)
+                            .map(|(source, column)| match source {
+                                Some(i) => {
+                                    row.get(*i).cloned().unwrap_or(myriad_storage::Datum::Null)
+                                }
+                                None => match &column.default {
+                                    Some(d) => d.clone(),
+                                    None if column.nullable => myriad_storage::Datum::Null,
+                                    None => zero_value(&column.ty),
+                                },
+                            })
+                            .collect())
+                    };
+                storage
+                    .alter_table(&table.database, &table.name, def, &mut convert)
+                    .map_err(catalog::storage_error)?;
+                ok(0)
             }
             Stmt::RenameTables { renames } => {
                 let storage = self.engine.catalog.storage();
