@@ -278,6 +278,10 @@ pub struct RawStatement {
 /// Maps sqlparser's (line, column) locations to byte offsets.
 pub struct SourceMap {
     line_starts: Vec<usize>,
+    /// Per line: byte offsets of its characters when it is not plain ASCII (an ASCII
+    /// line maps column n to byte n - 1 directly). Makes every lookup O(1), which matters
+    /// for 512 KiB INSERT statements with hundreds of thousands of tokens on one line.
+    char_offsets: Vec<Option<Vec<u32>>>,
     source: String,
 }
 
@@ -289,8 +293,18 @@ impl SourceMap {
                 line_starts.push(i + 1);
             }
         }
+        let char_offsets = line_starts
+            .iter()
+            .enumerate()
+            .map(|(n, &start)| {
+                let end = line_starts.get(n + 1).copied().unwrap_or(source.len());
+                let line = &source[start..end];
+                (!line.is_ascii()).then(|| line.char_indices().map(|(i, _)| i as u32).collect())
+            })
+            .collect();
         SourceMap {
             line_starts,
+            char_offsets,
             source: source.to_string(),
         }
     }
@@ -300,17 +314,21 @@ impl SourceMap {
         if line == 0 {
             return 0;
         }
-        let Some(&start) = self.line_starts.get(line as usize - 1) else {
+        let n = line as usize - 1;
+        let Some(&start) = self.line_starts.get(n) else {
             return self.source.len();
         };
-        let rest = &self.source[start..];
+        let end = self
+            .line_starts
+            .get(n + 1)
+            .copied()
+            .unwrap_or(self.source.len());
         let col = column.saturating_sub(1) as usize;
-        start
-            + rest
-                .char_indices()
-                .nth(col)
-                .map(|(i, _)| i)
-                .unwrap_or(rest.len())
+        let within = match self.char_offsets.get(n).and_then(|o| o.as_ref()) {
+            None => col,
+            Some(offsets) => offsets.get(col).map(|&o| o as usize).unwrap_or(end - start),
+        };
+        (start + within).min(end).min(self.source.len())
     }
 
     pub fn source(&self) -> &str {
