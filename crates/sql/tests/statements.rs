@@ -335,3 +335,18 @@ fn field_list_and_reset() {
     assert_eq!(scalar(&mut s, "SELECT @a"), "NULL");
     assert!(s.execute_prepared(p.statement_id, &[]).is_err());
 }
+
+#[test]
+fn comments_and_version_comments() {
+    let t = engine();
+    let mut s = session(&t.engine);
+    exec_ok(&mut s, "/*!40101 SET @a = 5 */");
+    assert_eq!(scalar(&mut s, "SELECT @a"), "5");
+    assert_eq!(scalar(&mut s, "SELECT /* inline */ 1 -- trailing"), "1");
+    assert_eq!(scalar(&mut s, "# hash comment\nSELECT 2"), "2");
+    assert_eq!(error_code(&mut s, "/* nothing */"), 1065);
+    assert_eq!(error_code(&mut s, ""), 1065);
+    exec_ok(&mut s, "SET NAMES 'utf8mb4'");
+    exec_ok(&mut s, "SET AUTOCOMMIT = 0");
+    assert!(!s.autocommit());
+}
