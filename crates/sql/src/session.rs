@@ -1961,6 +1961,22 @@ pub fn prepare(session: &mut Session, sql: &str) -> Result<PreparedInfo, SqlErro
                 .map(|i| result_column(&i.name, i.expr.sql_type(&env, &[])))
                 .collect()
         }
+        Stmt::SelectTable(plan) => {
+            let params = vec![Datum::Str(Vec::new()); param_count];
+            let env = session.env(&params);
+            let mut types = plan.source.table.column_types();
+            for j in &plan.joins {
+                types.extend(j.table.column_types());
+            }
+            let ncols = types.len();
+            if let Some(g) = &plan.grouping {
+                for a in &g.aggregates {
+                    let ty = aggregate_type(a, &types[..ncols], &env);
+                    types.push(ty);
+                }
+            }
+            table_select_columns(plan, &types, ncols, &env)
+        }
         _ => Vec::new(),
     };
     let statement_id = session.state.next_statement_id;
@@ -2313,22 +2329,7 @@ impl Session {
         } else {
             input = rows.into_iter().map(|(_, v)| v).collect();
         }
-        let columns: Vec<Column> = plan
-            .items
-            .iter()
-            .map(|item| match item {
-                tables::OutputItem::Column { index, name } if *index < ncols => {
-                    let (table_ref, local) = column_of(plan, *index);
-                    tables::column_meta(table_ref, local, name)
-                }
-                tables::OutputItem::Column { index, name } => {
-                    aggregate_column(plan, *index - ncols, name, types[*index])
-                }
-                tables::OutputItem::Expr { expr, name } => {
-                    result_column(name, expr.sql_type(env, &types))
-                }
-            })
-            .collect();
+        let columns = table_select_columns(plan, &types, ncols, env);
         let item_types: Vec<SqlType> = plan
             .items
             .iter()
@@ -2574,6 +2575,34 @@ fn zero_value(ty: &myriad_storage::ColumnType) -> myriad_storage::Datum {
         },
         _ => D::Bytes(Vec::new()),
     }
+}
+
+/// Result metadata of a SELECT over tables. `types` holds the joined row's column types
+/// followed by the aggregates' types; `ncols` is where the aggregates start.
+fn table_select_columns(
+    plan: &tables::TableSelect,
+    types: &[SqlType],
+    ncols: usize,
+    env: &dyn Env,
+) -> Vec<Column> {
+    plan.items
+        .iter()
+        .map(|item| match item {
+            tables::OutputItem::Column { index, name } if *index < ncols => {
+                let (table_ref, local) = column_of(plan, *index);
+                tables::column_meta(table_ref, local, name)
+            }
+            tables::OutputItem::Column { index, name } => aggregate_column(
+                plan,
+                *index - ncols,
+                name,
+                types.get(*index).copied().unwrap_or(SqlType::Null),
+            ),
+            tables::OutputItem::Expr { expr, name } => {
+                result_column(name, expr.sql_type(env, types))
+            }
+        })
+        .collect()
 }
 
 /// The table a joined-row position belongs to, and the column's position in it.
