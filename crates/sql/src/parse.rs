@@ -2312,7 +2312,7 @@ fn item_name(e: &ast::Expr, map: &SourceMap) -> String {
     }
     end = end.max(i.min(bytes.len()));
     // A call's span may end at its name: take the argument list that follows.
-    let after = source[end..].trim_start();
+    let after = source.get(end..).unwrap_or("").trim_start();
     if matches!(e, ast::Expr::Function(_)) && after.starts_with('(') {
         let open = source.len() - after.len();
         let mut depth = 0i32;
