@@ -1388,8 +1388,6 @@ impl Session {
                 "Max_used_connections".to_string(),
                 load(&c.max_used_connections),
             ),
-            ("Open_tables".to_string(), 0),
-            ("Opened_tables".to_string(), 0),
             (
                 "Threads_connected".to_string(),
                 load_i(&c.threads_connected),
@@ -1398,6 +1396,11 @@ impl Session {
             ("Uptime".to_string(), uptime),
             ("Uptime_since_flush_status".to_string(), since_flush),
         ]);
+        // The storage's caches and redo log: Key_* (block cache), Open_tables and
+        // Table_open_cache_* (table cache), Open_files (file cache), Innodb_* (log).
+        for (name, value) in engine.catalog.storage().status() {
+            pairs.push((name.to_string(), value));
+        }
         pairs.sort_by_key(|p| p.0.to_ascii_lowercase());
         let rows = pairs
             .into_iter()
