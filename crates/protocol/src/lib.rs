@@ -1,2 +1,36 @@
-//! The MySQL client/server protocol, our own implementation on tokio: packets, handshake and
-//! authentication, commands, text and binary result sets. Depends on nothing else of myriad.
+//! The MySQL client/server protocol, server side, our own implementation on tokio.
+//! Depends on nothing else of myriad: the server plugs the SQL engine in through
+//! [`ServerHandler`] and [`SessionHandler`].
+//!
+//! Layers, bottom up:
+//! - [`buf`]: primitive encodings with a reader that cannot read out of bounds;
+//! - [`packet`]: framing, sequence ids, >16 MiB split/join, max_allowed_packet;
+//! - [`auth`]: the mysql_native_password plugin;
+//! - [`command`]: command packets decoded into [`Command`];
+//! - [`value`] and [`results`]: text and binary values, OK/EOF/ERR, column definitions,
+//!   result sets written through [`ResultSink`];
+//! - [`connection`]: handshake, capability negotiation, authentication (with auth switch),
+//!   the command loop and prepared-statement state (remembered parameter types, long
+//!   data, cursors).
+//!
+//! Why our own: the published crates mis-decode re-executed prepared statements whose
+//! client sends new_params_bound_flag = 0 (libmariadb does) and hang the interactive
+//! mariadb client on COM_FIELD_LIST.
+
+pub mod auth;
+pub mod buf;
+pub mod client;
+pub mod command;
+pub mod connection;
+pub mod constants;
+pub mod packet;
+pub mod results;
+pub mod value;
+
+pub use command::Command;
+pub use connection::{
+    reject_connection, serve_connection, ConnectionEnd, ConnectionOptions, Prepared, ServerHandler,
+    SessionHandler, SessionRequest,
+};
+pub use results::{ColumnDef, ColumnDefinition, ErrorInfo, OkInfo, ResultSink, RowFormat};
+pub use value::{ParamType, ParamValue, ValueRef};

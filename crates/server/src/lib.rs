@@ -1,8 +1,470 @@
 //! The myriad server: command-line and option-file handling, networking (TCP and unix
 //! socket), one session per connection bridging `myriad_protocol` to `myriad_sql`, shutdown.
+//!
+//! Shape of a running server:
+//!
+//! ```text
+//! main -> options::parse -> logging -> Engine::open -> tokio multi-thread runtime
+//!   accept loop (TCP, and unix socket if --socket)
+//!     admission: live connections < max_connections, else ERR 1040 instead of a greeting
+//!     one task per connection: protocol::serve_connection(MyriadServer handler)
+//!   shutdown: SIGTERM, SIGINT or the SHUTDOWN statement (Engine::set_shutdown_hook)
+//!     -> stop accepting -> tell connections (ERR 1053 at their next read) -> wait a
+//!     little for them -> Engine::shutdown()
+//! ```
+//!
+//! Connections are tokio tasks, so a thousand idle connections cost a few kilobytes each;
+//! statements run on the worker that read them, inside `block_in_place` (see
+//! [`handler`]), so busy connections use as many threads as there are statements in flight.
+
+pub mod handler;
+pub mod options;
+
+use handler::MyriadServer;
+use myriad_protocol::constants::error_code::ER_CON_COUNT_ERROR;
+use myriad_protocol::{
+    reject_connection, serve_connection, ConnectionEnd, ConnectionOptions, ErrorInfo,
+};
+use myriad_sql::{Engine, EngineConfig, Value};
+use options::{OptionsError, ServerOptions, DEFAULT_MAX_CONNECTIONS};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::sync::watch;
+
+/// How long shutdown waits for connections to finish their current statement.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+
+/// The listen backlog: a burst of a thousand simultaneous connects must not overflow it
+/// (the kernel caps it at net.core.somaxconn).
+const LISTEN_BACKLOG: u32 = 4096;
+
+/// The text --help shows after the options: every system variable with its default.
+fn variables_help() -> String {
+    let mut text = String::from(
+        "System variables (also accepted as --name=value, with dashes or underscores, and in\n\
+         the [mysqld] and [myriad] groups of --defaults-file):\n",
+    );
+    for (name, default, description) in myriad_sql::system_variables_help() {
+        if options::is_server_option(&name) {
+            continue;
+        }
+        text.push_str(&format!(
+            "  --{:<34} {}\n  {:<36} [default: {}]\n",
+            name, description, "", default
+        ));
+    }
+    text
+}
 
 /// Entry point of the `myriad` binary.
-pub fn main() -> std::process::ExitCode {
-    eprintln!("myriad: not built yet");
-    std::process::ExitCode::FAILURE
+pub fn main() -> ExitCode {
+    let options = match options::parse(std::env::args_os(), &variables_help()) {
+        Ok(options) => options,
+        Err(OptionsError::Informational(text)) => {
+            print!("{text}");
+            return ExitCode::SUCCESS;
+        }
+        Err(OptionsError::Invalid(message)) => {
+            eprintln!("myriad: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Err(message) = init_logging(&options) {
+        eprintln!("myriad: {message}");
+        return ExitCode::FAILURE;
+    }
+    // A panic (a bug: client input must never cause one) ends only the connection whose
+    // task it hit; make sure it reaches the log, not just standard error.
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        tracing::error!("panic: {info}");
+        default_hook(info);
+    }));
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("myriad-worker")
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            tracing::error!("cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(options)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            tracing::error!("{message}");
+            eprintln!("myriad: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn init_logging(options: &ServerOptions) -> Result<(), String> {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_env("MYRIAD_LOG").unwrap_or_else(|_| EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_target(false);
+    let result = match &options.log_error {
+        Some(path) => {
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("cannot open --log-error file {}: {e}", path.display()))?;
+            builder
+                .with_ansi(false)
+                .with_writer(std::sync::Mutex::new(file))
+                .try_init()
+        }
+        None => builder.with_writer(std::io::stderr).try_init(),
+    };
+    result.map_err(|e| format!("cannot start logging: {e}"))
+}
+
+/// Per-server state the accept loops share.
+struct Listeners {
+    handler: Arc<MyriadServer>,
+    /// Connections admitted and not yet closed.
+    live: Arc<AtomicU64>,
+    next_connection_id: AtomicU32,
+    max_connections_option: Option<u64>,
+    shutdown: watch::Receiver<bool>,
+}
+
+fn variable_u64(engine: &Engine, name: &str) -> Option<u64> {
+    match engine.global_variable(name)? {
+        Value::Int(v) => u64::try_from(v).ok(),
+        Value::UInt(v) => Some(v),
+        Value::Bytes(b) => std::str::from_utf8(&b).ok()?.trim().parse().ok(),
+        Value::Decimal(s) => s.parse().ok(),
+        Value::Double(d) if d >= 0.0 => Some(d as u64),
+        _ => None,
+    }
+}
+
+/// Seconds as a timeout; 0 means "never", as MySQL treats it for wait_timeout.
+fn seconds(value: Option<u64>, default_seconds: u64) -> Option<Duration> {
+    match value.unwrap_or(default_seconds) {
+        0 => None,
+        s => Some(Duration::from_secs(s.min(365 * 24 * 3600))),
+    }
+}
+
+impl Listeners {
+    fn max_connections(&self) -> u64 {
+        // Read on every accept: SET GLOBAL max_connections takes effect at once.
+        variable_u64(&self.handler.engine, "max_connections")
+            .or(self.max_connections_option)
+            .unwrap_or(DEFAULT_MAX_CONNECTIONS)
+    }
+
+    fn connection_options(&self, connection_id: u32, host: String) -> ConnectionOptions {
+        let engine = &self.handler.engine;
+        ConnectionOptions {
+            connection_id,
+            host,
+            max_allowed_packet: variable_u64(engine, "max_allowed_packet")
+                .map(|v| v as usize)
+                .unwrap_or(64 * 1024 * 1024),
+            wait_timeout: seconds(variable_u64(engine, "wait_timeout"), 28_800),
+            interactive_timeout: seconds(variable_u64(engine, "interactive_timeout"), 28_800),
+            connect_timeout: seconds(variable_u64(engine, "connect_timeout"), 10)
+                .unwrap_or(Duration::from_secs(10)),
+            write_timeout: seconds(variable_u64(engine, "net_write_timeout"), 60)
+                .unwrap_or(Duration::from_secs(60)),
+        }
+    }
+
+    /// Admit or refuse one accepted stream and serve it on its own task.
+    fn admit<S>(self: &Arc<Self>, stream: S, host: String, peer: String)
+    where
+        S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+    {
+        let counters = self.handler.engine.counters();
+        counters.connections.fetch_add(1, Ordering::Relaxed);
+        let max = self.max_connections();
+        let live_now = self.live.fetch_add(1, Ordering::AcqRel) + 1;
+        if live_now > max {
+            self.live.fetch_sub(1, Ordering::AcqRel);
+            tracing::warn!(%peer, max_connections = max, "too many connections");
+            let error = ErrorInfo::new(ER_CON_COUNT_ERROR, "08004", "Too many connections");
+            tokio::spawn(async move { reject_connection(stream, &error).await });
+            return;
+        }
+        counters.threads_connected.fetch_add(1, Ordering::Relaxed);
+        counters
+            .max_used_connections
+            .fetch_max(live_now, Ordering::Relaxed);
+        let connection_id = self.next_connection_id.fetch_add(1, Ordering::Relaxed);
+        let options = self.connection_options(connection_id, host);
+        let listeners = Arc::clone(self);
+        tokio::spawn(async move {
+            // Released on every exit, a panic in the engine included: the slot and the
+            // Threads_connected count must not leak.
+            let _slot = ConnectionSlot(Arc::clone(&listeners));
+            let handler = Arc::clone(&listeners.handler);
+            let end = serve_connection(stream, handler, options, listeners.shutdown.clone()).await;
+            let counters = listeners.handler.engine.counters();
+            match &end {
+                ConnectionEnd::Quit | ConnectionEnd::Shutdown => {}
+                ConnectionEnd::HandshakeFailed(reason) => {
+                    counters.aborted_connects.fetch_add(1, Ordering::Relaxed);
+                    if reason == "connection closed" {
+                        // Port probes and health checks: not worth a line at info level.
+                        tracing::debug!(connection_id, %peer, "closed before the handshake response");
+                    } else {
+                        tracing::info!(connection_id, %peer, %reason, "connection refused");
+                    }
+                }
+                ConnectionEnd::TimedOut => {
+                    counters.aborted_clients.fetch_add(1, Ordering::Relaxed);
+                    tracing::info!(connection_id, %peer, "connection idle past wait_timeout closed");
+                }
+                ConnectionEnd::Aborted(reason) | ConnectionEnd::ProtocolError(reason) => {
+                    counters.aborted_clients.fetch_add(1, Ordering::Relaxed);
+                    tracing::debug!(connection_id, %peer, %reason, "connection aborted");
+                }
+            }
+        });
+    }
+}
+
+/// One admitted connection's share of max_connections and Threads_connected.
+struct ConnectionSlot(Arc<Listeners>);
+
+impl Drop for ConnectionSlot {
+    fn drop(&mut self) {
+        self.0
+            .handler
+            .engine
+            .counters()
+            .threads_connected
+            .fetch_sub(1, Ordering::Relaxed);
+        self.0.live.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// Whether a peer counts as `localhost` for account matching.
+fn host_of(addr: &std::net::SocketAddr) -> String {
+    let ip = addr.ip();
+    let loopback = match ip {
+        std::net::IpAddr::V4(v4) => v4.is_loopback(),
+        std::net::IpAddr::V6(v6) => {
+            v6.is_loopback() || v6.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback())
+        }
+    };
+    if loopback {
+        String::from("localhost")
+    } else {
+        ip.to_string()
+    }
+}
+
+fn bind_tcp(options: &ServerOptions) -> Result<tokio::net::TcpListener, String> {
+    let address = match options.bind_address.as_str() {
+        "*" => "0.0.0.0",
+        "localhost" => "127.0.0.1",
+        other => other,
+    };
+    let ip: std::net::IpAddr = address.parse().map_err(|_| {
+        format!(
+            "--bind-address: '{}' is not an IP address",
+            options.bind_address
+        )
+    })?;
+    let addr = std::net::SocketAddr::new(ip, options.port);
+    let socket = if ip.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()
+    } else {
+        tokio::net::TcpSocket::new_v6()
+    }
+    .map_err(|e| format!("cannot create a socket: {e}"))?;
+    socket
+        .set_reuseaddr(true)
+        .map_err(|e| format!("cannot set SO_REUSEADDR: {e}"))?;
+    socket
+        .bind(addr)
+        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    socket
+        .listen(LISTEN_BACKLOG)
+        .map_err(|e| format!("cannot listen on {addr}: {e}"))
+}
+
+async fn accept_tcp(listener: tokio::net::TcpListener, listeners: Arc<Listeners>) {
+    let mut shutdown = listeners.shutdown.clone();
+    loop {
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            _ = myriad_protocol::connection::stop_requested(&mut shutdown) => return,
+        };
+        match accepted {
+            Ok((stream, addr)) => {
+                let _ = stream.set_nodelay(true);
+                listeners.admit(stream, host_of(&addr), addr.to_string());
+            }
+            Err(e) => {
+                // Out of descriptors or a connection reset before accept: back off briefly
+                // rather than spin.
+                tracing::warn!("accept failed: {e}");
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        }
+    }
+}
+
+async fn accept_unix(listener: tokio::net::UnixListener, listeners: Arc<Listeners>) {
+    let mut shutdown = listeners.shutdown.clone();
+    loop {
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            _ = myriad_protocol::connection::stop_requested(&mut shutdown) => return,
+        };
+        match accepted {
+            Ok((stream, _)) => listeners.admit(
+                stream,
+                String::from("localhost"),
+                String::from("unix socket"),
+            ),
+            Err(e) => {
+                tracing::warn!("accept on the unix socket failed: {e}");
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        }
+    }
+}
+
+/// The system variables for the engine: those given, then the server options that the
+/// engine also reports as variables (@@port, @@socket, @@datadir, ...), so that SELECT
+/// @@port tells the truth.
+fn engine_variables(options: &ServerOptions) -> Vec<(String, String)> {
+    let known: std::collections::HashSet<String> = myriad_sql::system_variables_help()
+        .into_iter()
+        .map(|(name, _, _)| name)
+        .collect();
+    let mut variables = options.variables.clone();
+    let mut add = |name: &str, value: String| {
+        if known.contains(name) {
+            variables.push((name.to_string(), value));
+        }
+    };
+    add("port", options.port.to_string());
+    add("bind_address", options.bind_address.clone());
+    add("datadir", options.datadir.display().to_string());
+    if let Some(socket) = &options.socket {
+        add("socket", socket.display().to_string());
+    }
+    if let Some(log_error) = &options.log_error {
+        add("log_error", log_error.display().to_string());
+    }
+    variables
+}
+
+/// Run a server until SIGTERM, SIGINT or SHUTDOWN.
+pub async fn run(options: ServerOptions) -> Result<(), String> {
+    let config = EngineConfig {
+        datadir: options.datadir.clone(),
+        variables: engine_variables(&options),
+    };
+    let engine = tokio::task::block_in_place(|| Engine::open(config))
+        .map_err(|e| format!("cannot start: {e}"))?;
+    let (shutdown_tx, shutdown_rx) = watch::channel(false);
+    let shutdown_tx = Arc::new(shutdown_tx);
+    {
+        let shutdown_tx = Arc::clone(&shutdown_tx);
+        engine.set_shutdown_hook(Box::new(move || {
+            tracing::info!("SHUTDOWN statement received");
+            let _ = shutdown_tx.send(true);
+        }));
+    }
+    let listeners = Arc::new(Listeners {
+        handler: Arc::new(MyriadServer::new(Arc::clone(&engine))),
+        live: Arc::new(AtomicU64::new(0)),
+        next_connection_id: AtomicU32::new(1),
+        max_connections_option: options.max_connections,
+        shutdown: shutdown_rx.clone(),
+    });
+
+    let tcp = bind_tcp(&options)?;
+    let mut tasks = Vec::new();
+    tracing::info!(
+        address = %options.bind_address,
+        port = options.port,
+        datadir = %options.datadir.display(),
+        version = %myriad_protocol::ServerHandler::server_version(listeners.handler.as_ref()),
+        "myriad ready for connections"
+    );
+    tasks.push(tokio::spawn(accept_tcp(tcp, Arc::clone(&listeners))));
+    if let Some(path) = &options.socket {
+        // A socket file left by a server that did not shut down cleanly.
+        if path.exists() {
+            let _ = std::fs::remove_file(path);
+        }
+        let unix = tokio::net::UnixListener::bind(path)
+            .map_err(|e| format!("cannot listen on unix socket {}: {e}", path.display()))?;
+        tracing::info!(socket = %path.display(), "listening on unix socket");
+        tasks.push(tokio::spawn(accept_unix(unix, Arc::clone(&listeners))));
+    }
+
+    wait_for_shutdown(shutdown_rx.clone()).await;
+    let _ = shutdown_tx.send(true);
+    tracing::info!("shutting down");
+    for task in tasks {
+        let _ = task.await;
+    }
+    let deadline = tokio::time::Instant::now() + SHUTDOWN_GRACE;
+    while listeners.live.load(Ordering::Acquire) > 0 && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let remaining = listeners.live.load(Ordering::Acquire);
+    if remaining > 0 {
+        tracing::warn!(remaining, "connections still busy at shutdown");
+    }
+    tokio::task::block_in_place(|| engine.shutdown());
+    if let Some(path) = &options.socket {
+        let _ = std::fs::remove_file(path);
+    }
+    tracing::info!("shutdown complete");
+    Ok(())
+}
+
+async fn wait_for_shutdown(mut shutdown: watch::Receiver<bool>) {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut terminate = signal(SignalKind::terminate()).ok();
+    let mut interrupt = signal(SignalKind::interrupt()).ok();
+    tokio::select! {
+        _ = async { match terminate.as_mut() { Some(s) => { s.recv().await; } None => std::future::pending().await } } => {
+            tracing::info!("SIGTERM received");
+        }
+        _ = async { match interrupt.as_mut() { Some(s) => { s.recv().await; } None => std::future::pending().await } } => {
+            tracing::info!("SIGINT received");
+        }
+        _ = myriad_protocol::connection::stop_requested(&mut shutdown) => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loopback_peers_are_localhost() {
+        let host = |s: &str| host_of(&s.parse().unwrap());
+        assert_eq!(host("127.0.0.1:5000"), "localhost");
+        assert_eq!(host("[::1]:5000"), "localhost");
+        assert_eq!(host("[::ffff:127.0.0.1]:5000"), "localhost");
+        assert_eq!(host("10.1.2.3:5000"), "10.1.2.3");
+    }
+
+    #[test]
+    fn zero_seconds_means_no_timeout() {
+        assert_eq!(seconds(Some(0), 10), None);
+        assert_eq!(seconds(None, 10), Some(Duration::from_secs(10)));
+        assert_eq!(seconds(Some(5), 10), Some(Duration::from_secs(5)));
+    }
 }

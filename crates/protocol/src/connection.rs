@@ -1,0 +1,1000 @@
+//! One client connection, from the greeting to the last command.
+//!
+//! 1. Handshake: the server sends a v10 greeting with a fresh scramble and the capabilities
+//!    it implements ([`SERVER_CAPABILITIES`]); the client answers with its own; the
+//!    connection uses their intersection from then on.
+//! 2. Authentication: mysql_native_password against the account's SHA1(SHA1(password)).
+//!    A client that starts with another plugin (caching_sha2_password, MySQL 8's default)
+//!    gets an AuthSwitchRequest with a new scramble and answers again.
+//! 3. The session opens (the handler may refuse, e.g. an unknown database) and an OK
+//!    packet follows.
+//! 4. Commands: read a packet, decode it, call the handler, flush its answer. The handler
+//!    is synchronous; it decides how to run blocking work (the server wraps engine calls in
+//!    `block_in_place`).
+//!
+//! Errors are split in two: a statement error is an ERR packet and the connection goes on;
+//! a protocol violation (bytes that do not decode, a packet out of order or over
+//! max_allowed_packet) gets an ERR packet, a log line, and closes this connection only.
+//! Nothing here panics on client input: every read goes through [`crate::buf::Reader`].
+
+use crate::auth::{new_scramble, verify_native_password, NATIVE_PASSWORD_PLUGIN};
+use crate::buf::{DecodeError, Reader};
+use crate::command::{ChangeUser, Command};
+use crate::constants::capabilities::*;
+use crate::constants::error_code::*;
+use crate::constants::status::*;
+use crate::constants::{column_type, DEFAULT_COLLATION_ID};
+use crate::packet::{PacketError, PacketReader, PacketWriter};
+use crate::results::{
+    put_column, put_end_of_rows, put_eof, put_err, put_ok, ColumnDef, ColumnDefinition, CursorRows,
+    ErrorInfo, OkInfo, ResultSink, RowFormat,
+};
+use crate::value::{read_binary_param, ParamType, ParamValue};
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::io::{AsyncRead, AsyncWrite, BufReader, ReadHalf, WriteHalf};
+use tokio::sync::watch;
+
+/// The server-wide side of the protocol: accounts and sessions.
+pub trait ServerHandler: Send + Sync + 'static {
+    type Session: SessionHandler;
+
+    /// The version string of the greeting (`8.0.36-myriad-0.1.0`).
+    fn server_version(&self) -> String;
+
+    /// How `user`@`host` authenticates: None when no account matches, Some(None) for an
+    /// account without password, Some(Some(hash)) with SHA1(SHA1(password)).
+    fn account(&self, user: &str, host: &str) -> Option<Option<[u8; 20]>>;
+
+    /// Open the session of an authenticated connection.
+    fn open_session(&self, request: &SessionRequest<'_>) -> Result<Self::Session, ErrorInfo>;
+
+    /// A command starts executing (for Threads_running).
+    fn command_started(&self) {}
+
+    /// The command that [`ServerHandler::command_started`] announced has finished.
+    fn command_finished(&self) {}
+
+    /// Bytes received and sent since the last report (Bytes_received, Bytes_sent).
+    fn traffic(&self, received: u64, sent: u64) {
+        let _ = (received, sent);
+    }
+}
+
+/// Who is connecting.
+#[derive(Debug, Clone)]
+pub struct SessionRequest<'a> {
+    pub connection_id: u32,
+    pub user: &'a str,
+    pub host: &'a str,
+    pub database: Option<&'a str>,
+    pub capabilities: u32,
+}
+
+/// A prepared statement as COM_STMT_PREPARE describes it.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    pub statement_id: u32,
+    pub param_count: u16,
+    pub columns: Vec<ColumnDefinition>,
+}
+
+/// One connection's session: every command after authentication.
+pub trait SessionHandler: Send + 'static {
+    /// SERVER_STATUS_IN_TRANS and SERVER_STATUS_AUTOCOMMIT as they stand now.
+    fn status_flags(&self) -> u16;
+    /// COM_QUERY: write one result per statement to `out`.
+    fn query(&mut self, sql: &str, multi_statements: bool, out: &mut ResultSink<'_>);
+    fn init_db(&mut self, database: &str) -> Result<(), ErrorInfo>;
+    fn field_list(
+        &mut self,
+        table: &str,
+        wildcard: &str,
+    ) -> Result<Vec<ColumnDefinition>, ErrorInfo>;
+    fn statistics(&mut self) -> String;
+    /// COM_SHUTDOWN: stop the server, as the SHUTDOWN statement does. By default the
+    /// command is unknown.
+    fn shutdown(&mut self) -> Result<(), ErrorInfo> {
+        Err(ErrorInfo::new(
+            ER_UNKNOWN_COM_ERROR,
+            "08S01",
+            "Unknown command",
+        ))
+    }
+    fn prepare(&mut self, sql: &str) -> Result<Prepared, ErrorInfo>;
+    /// COM_STMT_EXECUTE with decoded parameters: write the result to `out`.
+    fn execute(&mut self, statement_id: u32, params: Vec<ParamValue>, out: &mut ResultSink<'_>);
+    fn close_prepared_statement(&mut self, statement_id: u32);
+    fn reset_connection(&mut self) -> Result<(), ErrorInfo>;
+    /// COM_CHANGE_USER after the new user authenticated.
+    fn change_user(
+        &mut self,
+        user: &str,
+        host: &str,
+        database: Option<&str>,
+    ) -> Result<(), ErrorInfo>;
+}
+
+/// Per-connection settings.
+#[derive(Debug, Clone)]
+pub struct ConnectionOptions {
+    pub connection_id: u32,
+    /// The client's host as accounts see it (`localhost` for loopback and unix sockets).
+    pub host: String,
+    pub max_allowed_packet: usize,
+    /// Idle time after which a connection is closed (wait_timeout, or
+    /// interactive_timeout for CLIENT_INTERACTIVE clients). None: never.
+    pub wait_timeout: Option<Duration>,
+    pub interactive_timeout: Option<Duration>,
+    /// Time allowed for the whole handshake (connect_timeout).
+    pub connect_timeout: Duration,
+    /// Time allowed to write one command's response (net_write_timeout): a client that
+    /// stops reading loses its connection instead of pinning it forever.
+    pub write_timeout: Duration,
+}
+
+impl Default for ConnectionOptions {
+    fn default() -> Self {
+        ConnectionOptions {
+            connection_id: 1,
+            host: String::from("localhost"),
+            max_allowed_packet: 64 * 1024 * 1024,
+            wait_timeout: None,
+            interactive_timeout: None,
+            connect_timeout: Duration::from_secs(10),
+            write_timeout: Duration::from_secs(60),
+        }
+    }
+}
+
+/// How a connection ended.
+#[derive(Debug)]
+pub enum ConnectionEnd {
+    /// The client sent COM_QUIT.
+    Quit,
+    /// Authentication or the handshake failed (Aborted_connects).
+    HandshakeFailed(String),
+    /// The client went away without COM_QUIT, or an I/O error (Aborted_clients).
+    Aborted(String),
+    /// A protocol violation: the connection was closed with an error.
+    ProtocolError(String),
+    /// Idle longer than wait_timeout.
+    TimedOut,
+    /// The server is shutting down.
+    Shutdown,
+}
+
+/// Send an ERR packet in place of the greeting and close (ER_CON_COUNT_ERROR and the like).
+pub async fn reject_connection<S: AsyncRead + AsyncWrite + Unpin>(stream: S, error: &ErrorInfo) {
+    let (_, write_half) = tokio::io::split(stream);
+    let mut writer = PacketWriter::new(write_half);
+    put_err(&mut writer.frames, error);
+    let _ = tokio::time::timeout(Duration::from_secs(5), writer.flush()).await;
+    writer.shutdown().await;
+}
+
+struct StatementState {
+    param_count: u16,
+    /// The types of the last execute that sent them (new_params_bound_flag = 1); reused
+    /// when a later execute sends new_params_bound_flag = 0, as libmariadb does.
+    param_types: Option<Vec<ParamType>>,
+    long_data: Vec<Option<Vec<u8>>>,
+    long_data_too_large: bool,
+    cursor: Option<CursorRows>,
+}
+
+enum Next {
+    Continue,
+    Quit,
+    ChangeUser {
+        user: String,
+        auth_response: Vec<u8>,
+        database: Option<String>,
+        plugin: Option<String>,
+    },
+    Fatal(ErrorInfo, String),
+}
+
+struct Connection<S, H: ServerHandler> {
+    reader: PacketReader<BufReader<ReadHalf<S>>>,
+    writer: PacketWriter<WriteHalf<S>>,
+    handler: Arc<H>,
+    options: ConnectionOptions,
+    capabilities: u32,
+    scramble: [u8; 20],
+    multi_statements: bool,
+    statements: HashMap<u32, StatementState>,
+    reported_received: u64,
+    reported_sent: u64,
+}
+
+fn access_denied(user: &str, host: &str, with_password: bool) -> ErrorInfo {
+    ErrorInfo::new(
+        ER_ACCESS_DENIED_ERROR,
+        "28000",
+        format!(
+            "Access denied for user '{user}'@'{host}' (using password: {})",
+            if with_password { "YES" } else { "NO" }
+        ),
+    )
+}
+
+fn malformed(e: DecodeError) -> Next {
+    Next::Fatal(
+        ErrorInfo::new(
+            ER_MALFORMED_PACKET,
+            "HY000",
+            "Malformed communication packet",
+        ),
+        e.to_string(),
+    )
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Serve one connection until it ends. Never panics on client input.
+pub async fn serve_connection<S, H>(
+    stream: S,
+    handler: Arc<H>,
+    options: ConnectionOptions,
+    mut shutdown: watch::Receiver<bool>,
+) -> ConnectionEnd
+where
+    S: AsyncRead + AsyncWrite + Unpin + Send,
+    H: ServerHandler,
+{
+    let (read_half, write_half) = tokio::io::split(stream);
+    let mut conn = Connection {
+        reader: PacketReader::new(
+            BufReader::with_capacity(16 * 1024, read_half),
+            options.max_allowed_packet,
+        ),
+        writer: PacketWriter::new(write_half),
+        handler,
+        capabilities: 0,
+        scramble: new_scramble(),
+        multi_statements: false,
+        statements: HashMap::new(),
+        reported_received: 0,
+        reported_sent: 0,
+        options,
+    };
+    let connect_timeout = conn.options.connect_timeout;
+    let session = match tokio::time::timeout(connect_timeout, conn.handshake()).await {
+        Ok(Ok(session)) => session,
+        Ok(Err(end)) => {
+            conn.report_traffic();
+            conn.writer.shutdown().await;
+            return end;
+        }
+        Err(_) => {
+            conn.report_traffic();
+            return ConnectionEnd::HandshakeFailed(String::from("handshake timed out"));
+        }
+    };
+    let end = conn.command_loop(session, &mut shutdown).await;
+    conn.report_traffic();
+    conn.writer.shutdown().await;
+    end
+}
+
+impl<S, H> Connection<S, H>
+where
+    S: AsyncRead + AsyncWrite + Unpin + Send,
+    H: ServerHandler,
+{
+    fn report_traffic(&mut self) {
+        let received = self.reader.bytes_received - self.reported_received;
+        let sent = self.writer.bytes_sent - self.reported_sent;
+        self.reported_received = self.reader.bytes_received;
+        self.reported_sent = self.writer.bytes_sent;
+        if received > 0 || sent > 0 {
+            self.handler.traffic(received, sent);
+        }
+    }
+
+    /// Read the client's next packet of an exchange the server's last packet continued.
+    async fn read_reply(&mut self, payload: &mut Vec<u8>) -> Result<(), PacketError> {
+        self.reader.next_sequence = self.writer.frames.sequence();
+        let result = self.reader.read_payload(payload).await;
+        self.writer.frames.set_sequence(self.reader.next_sequence);
+        result
+    }
+
+    async fn fail_handshake(&mut self, error: ErrorInfo, reason: String) -> ConnectionEnd {
+        put_err(&mut self.writer.frames, &error);
+        let _ = self.writer.flush().await;
+        ConnectionEnd::HandshakeFailed(reason)
+    }
+
+    fn greeting(&mut self) {
+        let version = self.handler.server_version();
+        let frames = &mut self.writer.frames;
+        let start = frames.start_packet();
+        let out = frames.payload();
+        out.push(10);
+        out.extend_from_slice(version.as_bytes());
+        out.push(0);
+        out.extend_from_slice(&self.options.connection_id.to_le_bytes());
+        out.extend_from_slice(&self.scramble[..8]);
+        out.push(0);
+        out.extend_from_slice(&(SERVER_CAPABILITIES as u16).to_le_bytes());
+        out.push(DEFAULT_COLLATION_ID);
+        out.extend_from_slice(&SERVER_STATUS_AUTOCOMMIT.to_le_bytes());
+        out.extend_from_slice(&((SERVER_CAPABILITIES >> 16) as u16).to_le_bytes());
+        out.push(21);
+        out.extend_from_slice(&[0; 10]);
+        out.extend_from_slice(&self.scramble[8..]);
+        out.push(0);
+        out.extend_from_slice(NATIVE_PASSWORD_PLUGIN.as_bytes());
+        out.push(0);
+        frames.finish_packet(start);
+    }
+
+    async fn handshake(&mut self) -> Result<H::Session, ConnectionEnd> {
+        self.greeting();
+        self.writer
+            .flush()
+            .await
+            .map_err(|e| ConnectionEnd::HandshakeFailed(e.to_string()))?;
+        let mut payload = Vec::new();
+        if let Err(e) = self.read_reply(&mut payload).await {
+            return Err(ConnectionEnd::HandshakeFailed(e.to_string()));
+        }
+        let bad_handshake = || ErrorInfo::new(ER_HANDSHAKE_ERROR, "08S01", "Bad handshake");
+        let mut r = Reader::new(&payload);
+        let parsed = (|| -> Result<_, DecodeError> {
+            let client_caps = r.u32("client capabilities")?;
+            if client_caps & CLIENT_PROTOCOL_41 == 0 {
+                return Err(DecodeError("client without CLIENT_PROTOCOL_41"));
+            }
+            let _max_packet = r.u32("max packet")?;
+            let _collation = r.u8("collation")?;
+            r.take(23, "filler")?;
+            if client_caps & CLIENT_SSL != 0 && r.is_empty() {
+                return Err(DecodeError("TLS requested but not offered"));
+            }
+            let caps = client_caps & SERVER_CAPABILITIES;
+            let user = r.nul_bytes("user")?;
+            let auth = if caps & CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA != 0 {
+                r.lenenc_bytes("auth response")?
+            } else if caps & CLIENT_SECURE_CONNECTION != 0 {
+                let len = r.u8("auth length")?;
+                r.take(len as usize, "auth response")?
+            } else {
+                r.nul_bytes("auth response")?
+            };
+            let mut database = None;
+            if caps & CLIENT_CONNECT_WITH_DB != 0 && !r.is_empty() {
+                let db = r.nul_or_eof_bytes();
+                if !db.is_empty() {
+                    database = Some(text(db));
+                }
+            }
+            let mut plugin = None;
+            if caps & CLIENT_PLUGIN_AUTH != 0 && !r.is_empty() {
+                plugin = Some(text(r.nul_or_eof_bytes()));
+            }
+            // Connection attributes (CLIENT_CONNECT_ATTRS) are informational; ignored.
+            Ok((caps, text(user), auth.to_vec(), database, plugin))
+        })();
+        let (caps, user, mut auth, database, plugin) = match parsed {
+            Ok(parsed) => parsed,
+            Err(e) => return Err(self.fail_handshake(bad_handshake(), e.to_string()).await),
+        };
+        self.capabilities = caps;
+        self.multi_statements = caps & CLIENT_MULTI_STATEMENTS != 0;
+
+        let needs_switch = matches!(&plugin, Some(p) if p != NATIVE_PASSWORD_PLUGIN);
+        if needs_switch {
+            match self.auth_switch().await {
+                Ok(token) => auth = token,
+                Err(end) => return Err(end),
+            }
+        }
+        let host = self.options.host.clone();
+        let authenticated = match self.handler.account(&user, &host) {
+            Some(hash) => verify_native_password(hash.as_ref(), &self.scramble, &auth),
+            None => false,
+        };
+        if !authenticated {
+            let err = access_denied(&user, &host, !auth.is_empty());
+            let reason = err.message.clone();
+            return Err(self.fail_handshake(err, reason).await);
+        }
+        let request = SessionRequest {
+            connection_id: self.options.connection_id,
+            user: &user,
+            host: &host,
+            database: database.as_deref(),
+            capabilities: caps,
+        };
+        let session = match self.handler.open_session(&request) {
+            Ok(session) => session,
+            Err(err) => {
+                let reason = err.to_string();
+                return Err(self.fail_handshake(err, reason).await);
+            }
+        };
+        put_ok(
+            &mut self.writer.frames,
+            0x00,
+            &OkInfo::default(),
+            session.status_flags(),
+        );
+        self.writer
+            .flush()
+            .await
+            .map_err(|e| ConnectionEnd::Aborted(e.to_string()))?;
+        self.report_traffic();
+        Ok(session)
+    }
+
+    /// Ask the client to authenticate with mysql_native_password and a new scramble.
+    async fn auth_switch(&mut self) -> Result<Vec<u8>, ConnectionEnd> {
+        if self.capabilities & CLIENT_PLUGIN_AUTH == 0 {
+            let err = ErrorInfo::new(
+                ER_NOT_SUPPORTED_AUTH_MODE,
+                "08004",
+                "Client does not support authentication protocol requested by server",
+            );
+            return Err(self
+                .fail_handshake(err, String::from("auth switch unsupported"))
+                .await);
+        }
+        self.scramble = new_scramble();
+        let start = self.writer.frames.start_packet();
+        let out = self.writer.frames.payload();
+        out.push(0xFE);
+        out.extend_from_slice(NATIVE_PASSWORD_PLUGIN.as_bytes());
+        out.push(0);
+        out.extend_from_slice(&self.scramble);
+        out.push(0);
+        self.writer.frames.finish_packet(start);
+        self.writer
+            .flush()
+            .await
+            .map_err(|e| ConnectionEnd::HandshakeFailed(e.to_string()))?;
+        let mut token = Vec::new();
+        self.read_reply(&mut token)
+            .await
+            .map_err(|e| ConnectionEnd::HandshakeFailed(e.to_string()))?;
+        Ok(token)
+    }
+
+    async fn command_loop(
+        &mut self,
+        mut session: H::Session,
+        shutdown: &mut watch::Receiver<bool>,
+    ) -> ConnectionEnd {
+        let idle_timeout = if self.capabilities & CLIENT_INTERACTIVE != 0 {
+            self.options.interactive_timeout
+        } else {
+            self.options.wait_timeout
+        };
+        let mut payload = Vec::new();
+        loop {
+            self.reader.reset_sequence();
+            let read = async {
+                match idle_timeout {
+                    Some(limit) => {
+                        tokio::time::timeout(limit, self.reader.read_payload(&mut payload))
+                            .await
+                            .ok()
+                    }
+                    None => Some(self.reader.read_payload(&mut payload).await),
+                }
+            };
+            let result = tokio::select! {
+                biased;
+                result = read => result,
+                _ = stop_requested(shutdown) => {
+                    let err = ErrorInfo::new(ER_SERVER_SHUTDOWN, "08S01", "Server shutdown in progress");
+                    self.writer.frames.set_sequence(0);
+                    put_err(&mut self.writer.frames, &err);
+                    let _ = self.writer.flush().await;
+                    return ConnectionEnd::Shutdown;
+                }
+            };
+            match result {
+                None => return ConnectionEnd::TimedOut,
+                Some(Ok(())) => {}
+                Some(Err(PacketError::Closed)) => {
+                    return ConnectionEnd::Aborted(String::from("closed without COM_QUIT"))
+                }
+                Some(Err(PacketError::Io(e))) => return ConnectionEnd::Aborted(e.to_string()),
+                Some(Err(e @ PacketError::TooLarge { .. })) => {
+                    self.writer.frames.set_sequence(self.reader.next_sequence);
+                    let err = ErrorInfo::new(
+                        ER_NET_PACKET_TOO_LARGE,
+                        "08S01",
+                        "Got a packet bigger than 'max_allowed_packet' bytes",
+                    );
+                    return self.close_with(err, e.to_string()).await;
+                }
+                Some(Err(e @ PacketError::OutOfOrder { .. })) => {
+                    self.writer.frames.set_sequence(self.reader.next_sequence);
+                    let err = ErrorInfo::new(
+                        ER_NET_PACKETS_OUT_OF_ORDER,
+                        "08S01",
+                        "Got packets out of order",
+                    );
+                    return self.close_with(err, e.to_string()).await;
+                }
+            }
+            self.writer.frames.set_sequence(self.reader.next_sequence);
+            self.handler.command_started();
+            // Ends the command for the handler even if dispatch unwinds.
+            let running = RunningCommand(Arc::clone(&self.handler));
+            let next = self.dispatch(&mut session, &payload);
+            let end = match next {
+                Next::Continue => None,
+                Next::Quit => Some(ConnectionEnd::Quit),
+                Next::Fatal(err, reason) => Some(self.close_with(err, reason).await),
+                Next::ChangeUser {
+                    user,
+                    auth_response,
+                    database,
+                    plugin,
+                } => {
+                    self.change_user(&mut session, user, auth_response, database, plugin)
+                        .await
+                }
+            };
+            let flushed =
+                match tokio::time::timeout(self.options.write_timeout, self.writer.flush()).await {
+                    Ok(result) => result,
+                    Err(_) => Err(std::io::Error::new(
+                        std::io::ErrorKind::TimedOut,
+                        "net_write_timeout exceeded",
+                    )),
+                };
+            drop(running);
+            self.report_traffic();
+            if let Some(end) = end {
+                return end;
+            }
+            if let Err(e) = flushed {
+                return ConnectionEnd::Aborted(e.to_string());
+            }
+            // A client that sent a huge packet should not keep its buffer forever.
+            if payload.capacity() > 1024 * 1024 {
+                payload = Vec::new();
+            }
+        }
+    }
+
+    async fn close_with(&mut self, err: ErrorInfo, reason: String) -> ConnectionEnd {
+        tracing::warn!(connection_id = self.options.connection_id, %reason, "closing connection after protocol error");
+        put_err(&mut self.writer.frames, &err);
+        let _ = self.writer.flush().await;
+        ConnectionEnd::ProtocolError(reason)
+    }
+
+    fn status(&self, session: &H::Session) -> u16 {
+        session.status_flags()
+    }
+
+    fn ok(&mut self, session: &H::Session) {
+        let status = self.status(session);
+        put_ok(&mut self.writer.frames, 0x00, &OkInfo::default(), status);
+    }
+
+    fn dispatch(&mut self, session: &mut H::Session, payload: &[u8]) -> Next {
+        let command = match Command::parse(payload, self.capabilities) {
+            Ok(command) => command,
+            Err(e) => return malformed(e),
+        };
+        match command {
+            Command::Quit => return Next::Quit,
+            Command::Ping => self.ok(session),
+            Command::InitDb(database) => match session.init_db(&text(database)) {
+                Ok(()) => self.ok(session),
+                Err(err) => put_err(&mut self.writer.frames, &err),
+            },
+            Command::Query(sql) => {
+                let sql = String::from_utf8_lossy(sql);
+                let status = session.status_flags();
+                let mut sink = ResultSink::new(
+                    &mut self.writer.frames,
+                    self.capabilities,
+                    RowFormat::Text,
+                    status,
+                );
+                session.query(&sql, self.multi_statements, &mut sink);
+                finish_sink(&mut sink);
+            }
+            Command::FieldList { table, wildcard } => {
+                match session.field_list(&text(table), &text(wildcard)) {
+                    Ok(columns) => {
+                        for column in &columns {
+                            put_column(&mut self.writer.frames, &column.as_def(), true);
+                        }
+                        let status = self.status(session);
+                        put_end_of_rows(&mut self.writer.frames, self.capabilities, 0, status);
+                    }
+                    Err(err) => put_err(&mut self.writer.frames, &err),
+                }
+            }
+            Command::Statistics => {
+                let stats = session.statistics();
+                self.writer.frames.packet(stats.as_bytes());
+            }
+            Command::Shutdown => match session.shutdown() {
+                Ok(()) => {
+                    let status = self.status(session);
+                    put_end_of_rows(&mut self.writer.frames, self.capabilities, 0, status);
+                }
+                Err(err) => put_err(&mut self.writer.frames, &err),
+            },
+            Command::SetOption { multi_statements } => {
+                self.multi_statements = multi_statements;
+                let status = self.status(session);
+                if self.capabilities & CLIENT_DEPRECATE_EOF != 0 {
+                    put_ok(&mut self.writer.frames, 0x00, &OkInfo::default(), status);
+                } else {
+                    put_eof(&mut self.writer.frames, 0, status);
+                }
+            }
+            Command::ResetConnection => {
+                self.close_all_statements(session);
+                match session.reset_connection() {
+                    Ok(()) => self.ok(session),
+                    Err(err) => put_err(&mut self.writer.frames, &err),
+                }
+            }
+            Command::ChangeUser(ChangeUser {
+                user,
+                auth_response,
+                database,
+                auth_plugin,
+            }) => {
+                return Next::ChangeUser {
+                    user: text(user),
+                    auth_response: auth_response.to_vec(),
+                    database: (!database.is_empty()).then(|| text(database)),
+                    plugin: auth_plugin.map(text),
+                };
+            }
+            Command::StmtPrepare(sql) => self.prepare(session, &String::from_utf8_lossy(sql)),
+            Command::StmtExecute {
+                statement_id,
+                flags,
+                params,
+            } => {
+                if let Err(e) = self.execute(session, statement_id, flags, params) {
+                    return malformed(e);
+                }
+            }
+            Command::StmtSendLongData {
+                statement_id,
+                param_index,
+                data,
+            } => {
+                // No response, by protocol; problems surface at the next execute.
+                let limit = self.options.max_allowed_packet;
+                if let Some(statement) = self.statements.get_mut(&statement_id) {
+                    match statement.long_data.get_mut(param_index as usize) {
+                        Some(slot) => {
+                            let buffer = slot.get_or_insert_with(Vec::new);
+                            if buffer.len() + data.len() > limit {
+                                statement.long_data_too_large = true;
+                            } else {
+                                buffer.extend_from_slice(data);
+                            }
+                        }
+                        None => tracing::debug!(
+                            statement_id,
+                            param_index,
+                            "long data for a missing parameter"
+                        ),
+                    }
+                }
+            }
+            Command::StmtClose { statement_id } => {
+                // No response, by protocol.
+                if self.statements.remove(&statement_id).is_some() {
+                    session.close_prepared_statement(statement_id);
+                }
+            }
+            Command::StmtReset { statement_id } => match self.statements.get_mut(&statement_id) {
+                Some(statement) => {
+                    statement.long_data.iter_mut().for_each(|slot| *slot = None);
+                    statement.long_data_too_large = false;
+                    statement.cursor = None;
+                    self.ok(session);
+                }
+                None => put_err(
+                    &mut self.writer.frames,
+                    &unknown_statement(statement_id, "mysqld_stmt_reset"),
+                ),
+            },
+            Command::StmtFetch { statement_id, rows } => self.fetch(session, statement_id, rows),
+            Command::Unknown(code) => {
+                tracing::debug!(code, "unknown command");
+                put_err(
+                    &mut self.writer.frames,
+                    &ErrorInfo::new(ER_UNKNOWN_COM_ERROR, "08S01", "Unknown command"),
+                );
+            }
+        }
+        Next::Continue
+    }
+
+    fn close_all_statements(&mut self, session: &mut H::Session) {
+        for (statement_id, _) in self.statements.drain() {
+            session.close_prepared_statement(statement_id);
+        }
+    }
+
+    fn prepare(&mut self, session: &mut H::Session, sql: &str) {
+        let prepared = match session.prepare(sql) {
+            Ok(prepared) => prepared,
+            Err(err) => {
+                put_err(&mut self.writer.frames, &err);
+                return;
+            }
+        };
+        let frames = &mut self.writer.frames;
+        let start = frames.start_packet();
+        let out = frames.payload();
+        out.push(0x00);
+        out.extend_from_slice(&prepared.statement_id.to_le_bytes());
+        out.extend_from_slice(&(prepared.columns.len() as u16).to_le_bytes());
+        out.extend_from_slice(&prepared.param_count.to_le_bytes());
+        out.push(0);
+        out.extend_from_slice(&0u16.to_le_bytes());
+        frames.finish_packet(start);
+        let deprecate_eof = self.capabilities & CLIENT_DEPRECATE_EOF != 0;
+        let status = session.status_flags();
+        if prepared.param_count > 0 {
+            let param = ColumnDef {
+                schema: "",
+                table: "",
+                org_table: "",
+                name: "?",
+                org_name: "",
+                charset: 63,
+                length: 0,
+                column_type: column_type::VAR_STRING,
+                flags: 128,
+                decimals: 0,
+            };
+            for _ in 0..prepared.param_count {
+                put_column(frames, &param, false);
+            }
+            if !deprecate_eof {
+                put_eof(frames, 0, status);
+            }
+        }
+        if !prepared.columns.is_empty() {
+            for column in &prepared.columns {
+                put_column(frames, &column.as_def(), false);
+            }
+            if !deprecate_eof {
+                put_eof(frames, 0, status);
+            }
+        }
+        let param_count = prepared.param_count as usize;
+        let replaced = self.statements.insert(
+            prepared.statement_id,
+            StatementState {
+                param_count: prepared.param_count,
+                param_types: None,
+                long_data: vec![None; param_count],
+                long_data_too_large: false,
+                cursor: None,
+            },
+        );
+        if replaced.is_some() {
+            tracing::warn!(
+                statement_id = prepared.statement_id,
+                "statement id reused by the session"
+            );
+        }
+    }
+
+    /// COM_STMT_EXECUTE. Err only for a payload that does not decode (which closes the
+    /// connection); statement-level problems are ERR packets.
+    fn execute(
+        &mut self,
+        session: &mut H::Session,
+        statement_id: u32,
+        flags: u8,
+        params: &[u8],
+    ) -> Result<(), DecodeError> {
+        let Some(statement) = self.statements.get_mut(&statement_id) else {
+            put_err(
+                &mut self.writer.frames,
+                &unknown_statement(statement_id, "mysqld_stmt_execute"),
+            );
+            return Ok(());
+        };
+        statement.cursor = None;
+        let count = statement.param_count as usize;
+        let mut values = Vec::with_capacity(count);
+        if count > 0 {
+            let mut r = Reader::new(params);
+            let null_bitmap = r.take(count.div_ceil(8), "execute: null bitmap")?;
+            let new_params_bound = r.u8("execute: new params bound flag")?;
+            if new_params_bound == 1 {
+                let mut types = Vec::with_capacity(count);
+                for _ in 0..count {
+                    let code = r.u8("execute: parameter type")?;
+                    let type_flags = r.u8("execute: parameter flags")?;
+                    types.push(ParamType {
+                        code,
+                        unsigned: type_flags & 0x80 != 0,
+                    });
+                }
+                statement.param_types = Some(types);
+            }
+            let Some(types) = statement.param_types.as_ref() else {
+                let err = ErrorInfo::new(
+                    ER_WRONG_ARGUMENTS,
+                    "HY000",
+                    "Incorrect arguments to mysqld_stmt_execute",
+                );
+                put_err(&mut self.writer.frames, &err);
+                return Ok(());
+            };
+            if statement.long_data_too_large {
+                statement.long_data_too_large = false;
+                statement.long_data.iter_mut().for_each(|slot| *slot = None);
+                let err = ErrorInfo::new(
+                    ER_NET_PACKET_TOO_LARGE,
+                    "08S01",
+                    "Parameter data sent with COM_STMT_SEND_LONG_DATA exceeds max_allowed_packet",
+                );
+                put_err(&mut self.writer.frames, &err);
+                return Ok(());
+            }
+            for (index, param_type) in types.iter().enumerate() {
+                let is_null = null_bitmap[index / 8] & (1 << (index % 8)) != 0;
+                if let Some(data) = statement.long_data.get_mut(index).and_then(Option::take) {
+                    values.push(ParamValue::Bytes(data));
+                } else if is_null {
+                    values.push(ParamValue::Null);
+                } else {
+                    values.push(read_binary_param(&mut r, *param_type)?);
+                }
+            }
+        }
+        // Long data belongs to one execution.
+        statement.long_data.iter_mut().for_each(|slot| *slot = None);
+        let wants_cursor = flags & 0x07 != 0;
+        let status = session.status_flags();
+        let mut sink = ResultSink::new(
+            &mut self.writer.frames,
+            self.capabilities,
+            RowFormat::Binary,
+            status,
+        );
+        if wants_cursor {
+            sink = sink.with_cursor();
+        }
+        session.execute(statement_id, values, &mut sink);
+        finish_sink(&mut sink);
+        let cursor = sink.take_cursor();
+        if let Some(statement) = self.statements.get_mut(&statement_id) {
+            statement.cursor = cursor;
+        }
+        Ok(())
+    }
+
+    fn fetch(&mut self, session: &mut H::Session, statement_id: u32, rows: u32) {
+        let status = session.status_flags();
+        let Some(statement) = self.statements.get_mut(&statement_id) else {
+            put_err(
+                &mut self.writer.frames,
+                &unknown_statement(statement_id, "mysqld_stmt_fetch"),
+            );
+            return;
+        };
+        let Some(cursor) = statement.cursor.as_mut() else {
+            let err = ErrorInfo::new(
+                ER_STMT_HAS_NO_OPEN_CURSOR,
+                "HY000",
+                "The statement (N) has no open cursor.".replace('N', &statement_id.to_string()),
+            );
+            put_err(&mut self.writer.frames, &err);
+            return;
+        };
+        for _ in 0..rows.max(1) {
+            match cursor.rows.pop_front() {
+                Some(row) => self.writer.frames.packet(&row),
+                None => break,
+            }
+        }
+        let mut flags = status | SERVER_STATUS_CURSOR_EXISTS;
+        let warnings = cursor.warnings;
+        if cursor.rows.is_empty() {
+            flags |= SERVER_STATUS_LAST_ROW_SENT;
+            statement.cursor = None;
+        }
+        put_end_of_rows(&mut self.writer.frames, self.capabilities, warnings, flags);
+    }
+
+    async fn change_user(
+        &mut self,
+        session: &mut H::Session,
+        user: String,
+        mut auth_response: Vec<u8>,
+        database: Option<String>,
+        plugin: Option<String>,
+    ) -> Option<ConnectionEnd> {
+        if matches!(&plugin, Some(p) if p != NATIVE_PASSWORD_PLUGIN) {
+            // Flush nothing yet: the switch request continues this command's sequence.
+            match self.auth_switch().await {
+                Ok(token) => auth_response = token,
+                Err(end) => return Some(end),
+            }
+        }
+        let host = self.options.host.clone();
+        let authenticated = match self.handler.account(&user, &host) {
+            Some(hash) => verify_native_password(hash.as_ref(), &self.scramble, &auth_response),
+            None => false,
+        };
+        if !authenticated {
+            // MySQL closes the connection after a failed COM_CHANGE_USER.
+            put_err(
+                &mut self.writer.frames,
+                &access_denied(&user, &host, !auth_response.is_empty()),
+            );
+            return Some(ConnectionEnd::HandshakeFailed(format!(
+                "change user to '{user}' denied"
+            )));
+        }
+        self.close_all_statements(session);
+        match session.change_user(&user, &host, database.as_deref()) {
+            Ok(()) => self.ok(session),
+            Err(err) => put_err(&mut self.writer.frames, &err),
+        }
+        None
+    }
+}
+
+/// Calls [`ServerHandler::command_finished`] when dropped.
+struct RunningCommand<H: ServerHandler>(Arc<H>);
+
+impl<H: ServerHandler> Drop for RunningCommand<H> {
+    fn drop(&mut self) {
+        self.0.command_finished();
+    }
+}
+
+fn unknown_statement(statement_id: u32, command: &str) -> ErrorInfo {
+    ErrorInfo::new(
+        ER_UNKNOWN_STMT_HANDLER,
+        "HY000",
+        format!("Unknown prepared statement handler ({statement_id}) given to {command}"),
+    )
+}
+
+/// Make sure a command produced a complete answer even if the handler wrote nothing or
+/// left a result set open: a client waiting for bytes that never come would hang.
+fn finish_sink(sink: &mut ResultSink<'_>) {
+    if !sink.is_finished() {
+        let status = sink.initial_status();
+        sink.end_rows(0, status, false);
+    }
+    if sink.results_written() == 0 {
+        sink.error(&ErrorInfo::new(
+            1105,
+            "HY000",
+            "The statement produced no result",
+        ));
+    }
+}
+
+/// Resolves once the server asks connections to stop; never, if the sender is gone (then
+/// no one can ask).
+pub async fn stop_requested(shutdown: &mut watch::Receiver<bool>) {
+    let requested = shutdown.wait_for(|stop| *stop).await.is_ok();
+    if !requested {
+        std::future::pending::<()>().await;
+    }
+}

@@ -1,0 +1,449 @@
+//! The bridge between the protocol and the SQL engine: [`MyriadServer`] implements
+//! [`ServerHandler`] over the shared [`Engine`], [`MyriadSession`] implements
+//! [`SessionHandler`] over one [`Session`].
+//!
+//! The engine is synchronous and may block (disk reads, locks). Each engine call that
+//! executes statements runs inside `tokio::task::block_in_place`: the worker thread hands
+//! its other connections to a fresh worker and runs the statement itself, so a slow
+//! statement never stalls the reactor and a fast one costs no thread hop (the data stays
+//! on the thread that read the packet). Cheap calls (status flags, account lookup) run
+//! inline.
+
+use myriad_protocol::constants::status::{SERVER_STATUS_AUTOCOMMIT, SERVER_STATUS_IN_TRANS};
+use myriad_protocol::{
+    ColumnDef, ColumnDefinition, ErrorInfo, OkInfo, ParamValue, Prepared, ResultSink,
+    ServerHandler, SessionHandler, SessionRequest, ValueRef,
+};
+use myriad_sql::{Column, Engine, QueryResult, Session, SessionInfo, SqlError, Value};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+/// The server-wide handler.
+pub struct MyriadServer {
+    pub engine: Arc<Engine>,
+    version: String,
+}
+
+impl MyriadServer {
+    pub fn new(engine: Arc<Engine>) -> MyriadServer {
+        let version = match engine.global_variable("version") {
+            Some(Value::Bytes(bytes)) => String::from_utf8_lossy(&bytes).into_owned(),
+            _ => format!("8.0.36-myriad-{}", env!("CARGO_PKG_VERSION")),
+        };
+        MyriadServer { engine, version }
+    }
+}
+
+fn blocking<T>(f: impl FnOnce() -> T) -> T {
+    match tokio::runtime::Handle::try_current() {
+        Ok(handle) if handle.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread => {
+            tokio::task::block_in_place(f)
+        }
+        _ => f(),
+    }
+}
+
+pub fn error_info(err: &SqlError) -> ErrorInfo {
+    ErrorInfo {
+        code: err.code,
+        sqlstate: err.sqlstate,
+        message: err.message.clone(),
+    }
+}
+
+pub fn value_ref(value: &Value) -> ValueRef<'_> {
+    match value {
+        Value::Null => ValueRef::Null,
+        Value::Int(v) => ValueRef::Int(*v),
+        Value::UInt(v) => ValueRef::UInt(*v),
+        Value::Double(v) => ValueRef::Double(*v),
+        Value::Decimal(s) => ValueRef::Decimal(s),
+        Value::Bytes(b) => ValueRef::Bytes(b),
+        &Value::Date { year, month, day } => ValueRef::Date { year, month, day },
+        &Value::DateTime {
+            year,
+            month,
+            day,
+            hour,
+            minute,
+            second,
+            micros,
+        } => ValueRef::DateTime {
+            year,
+            month,
+            day,
+            hour,
+            minute,
+            second,
+            micros,
+        },
+        &Value::Time {
+            negative,
+            hours,
+            minute,
+            second,
+            micros,
+        } => ValueRef::Time {
+            negative,
+            hours,
+            minute,
+            second,
+            micros,
+        },
+    }
+}
+
+pub fn param_value(param: ParamValue) -> Value {
+    match param {
+        ParamValue::Null => Value::Null,
+        ParamValue::Int(v) => Value::Int(v),
+        ParamValue::UInt(v) => Value::UInt(v),
+        ParamValue::Double(v) => Value::Double(v),
+        ParamValue::Decimal(s) => Value::Decimal(s),
+        ParamValue::Bytes(b) => Value::Bytes(b),
+        ParamValue::Date { year, month, day } => Value::Date { year, month, day },
+        ParamValue::DateTime {
+            year,
+            month,
+            day,
+            hour,
+            minute,
+            second,
+            micros,
+        } => Value::DateTime {
+            year,
+            month,
+            day,
+            hour,
+            minute,
+            second,
+            micros,
+        },
+        ParamValue::Time {
+            negative,
+            hours,
+            minute,
+            second,
+            micros,
+        } => Value::Time {
+            negative,
+            hours,
+            minute,
+            second,
+            micros,
+        },
+    }
+}
+
+pub fn column_def(column: &Column) -> ColumnDef<'_> {
+    ColumnDef {
+        schema: &column.schema,
+        table: &column.table,
+        org_table: &column.org_table,
+        name: &column.name,
+        org_name: &column.org_name,
+        charset: column.charset,
+        length: column.length,
+        column_type: column.column_type as u8,
+        flags: column.flags,
+        decimals: column.decimals,
+    }
+}
+
+fn column_definition(column: &Column) -> ColumnDefinition {
+    ColumnDefinition {
+        schema: column.schema.clone(),
+        table: column.table.clone(),
+        org_table: column.org_table.clone(),
+        name: column.name.clone(),
+        org_name: column.org_name.clone(),
+        charset: column.charset,
+        length: column.length,
+        column_type: column.column_type as u8,
+        flags: column.flags,
+        decimals: column.decimals,
+    }
+}
+
+impl ServerHandler for MyriadServer {
+    type Session = MyriadSession;
+
+    fn server_version(&self) -> String {
+        self.version.clone()
+    }
+
+    fn account(&self, user: &str, host: &str) -> Option<Option<[u8; 20]>> {
+        self.engine
+            .account(user, host)
+            .map(|auth| auth.native_password_hash)
+    }
+
+    fn open_session(&self, request: &SessionRequest<'_>) -> Result<MyriadSession, ErrorInfo> {
+        let info = SessionInfo {
+            connection_id: request.connection_id,
+            user: request.user.to_string(),
+            host: request.host.to_string(),
+            database: request.database.map(str::to_string),
+        };
+        let engine = Arc::clone(&self.engine);
+        let session = blocking(|| engine.new_session(info)).map_err(|e| error_info(&e))?;
+        Ok(MyriadSession {
+            engine: Arc::clone(&self.engine),
+            session,
+        })
+    }
+
+    fn command_started(&self) {
+        self.engine
+            .counters()
+            .threads_running
+            .fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn command_finished(&self) {
+        self.engine
+            .counters()
+            .threads_running
+            .fetch_sub(1, Ordering::Relaxed);
+    }
+
+    fn traffic(&self, received: u64, sent: u64) {
+        let counters = self.engine.counters();
+        counters
+            .bytes_received
+            .fetch_add(received, Ordering::Relaxed);
+        counters.bytes_sent.fetch_add(sent, Ordering::Relaxed);
+    }
+}
+
+/// One connection's session.
+pub struct MyriadSession {
+    engine: Arc<Engine>,
+    session: Session,
+}
+
+impl MyriadSession {
+    fn write_result(
+        &self,
+        result: &Result<QueryResult, SqlError>,
+        more_results: bool,
+        out: &mut ResultSink<'_>,
+    ) {
+        let status = self.status_flags();
+        match result {
+            Ok(QueryResult::Ok {
+                affected_rows,
+                last_insert_id,
+                warnings,
+                info,
+            }) => {
+                let ok = OkInfo {
+                    affected_rows: *affected_rows,
+                    last_insert_id: *last_insert_id,
+                    warnings: *warnings,
+                    info,
+                };
+                out.ok(&ok, status, more_results);
+            }
+            Ok(QueryResult::Rows {
+                columns,
+                rows,
+                warnings,
+            }) => {
+                let defs: Vec<ColumnDef<'_>> = columns.iter().map(column_def).collect();
+                out.begin_rows(&defs);
+                for row in rows {
+                    out.row(row.iter().map(value_ref));
+                }
+                out.end_rows(*warnings, status, more_results);
+            }
+            Err(err) => out.error(&error_info(err)),
+        }
+    }
+}
+
+impl SessionHandler for MyriadSession {
+    fn status_flags(&self) -> u16 {
+        let mut flags = 0;
+        if self.session.autocommit() {
+            flags |= SERVER_STATUS_AUTOCOMMIT;
+        }
+        if self.session.in_transaction() {
+            flags |= SERVER_STATUS_IN_TRANS;
+        }
+        flags
+    }
+
+    fn query(&mut self, sql: &str, multi_statements: bool, out: &mut ResultSink<'_>) {
+        let results = blocking(|| self.session.execute(sql, multi_statements));
+        let count = results.len();
+        for (index, result) in results.iter().enumerate() {
+            self.write_result(result, index + 1 < count, out);
+        }
+    }
+
+    fn init_db(&mut self, database: &str) -> Result<(), ErrorInfo> {
+        blocking(|| self.session.use_database(database)).map_err(|e| error_info(&e))
+    }
+
+    fn field_list(
+        &mut self,
+        table: &str,
+        _wildcard: &str,
+    ) -> Result<Vec<ColumnDefinition>, ErrorInfo> {
+        let columns = blocking(|| self.session.field_list(table)).map_err(|e| error_info(&e))?;
+        Ok(columns.iter().map(column_definition).collect())
+    }
+
+    fn statistics(&mut self) -> String {
+        self.engine.statistics()
+    }
+
+    fn shutdown(&mut self) -> Result<(), ErrorInfo> {
+        // The statement carries the privilege check and the shutdown hook.
+        let results = blocking(|| self.session.execute("SHUTDOWN", false));
+        match results.into_iter().next() {
+            Some(Err(err)) => Err(error_info(&err)),
+            _ => Ok(()),
+        }
+    }
+
+    fn prepare(&mut self, sql: &str) -> Result<Prepared, ErrorInfo> {
+        let info = blocking(|| self.session.prepare(sql)).map_err(|e| error_info(&e))?;
+        Ok(Prepared {
+            statement_id: info.statement_id,
+            param_count: info.param_count,
+            columns: info.columns.iter().map(column_definition).collect(),
+        })
+    }
+
+    fn execute(&mut self, statement_id: u32, params: Vec<ParamValue>, out: &mut ResultSink<'_>) {
+        let params: Vec<Value> = params.into_iter().map(param_value).collect();
+        let result = blocking(|| self.session.execute_prepared(statement_id, &params));
+        self.write_result(&result, false, out);
+    }
+
+    fn close_prepared_statement(&mut self, statement_id: u32) {
+        self.session.close_prepared(statement_id);
+    }
+
+    fn reset_connection(&mut self) -> Result<(), ErrorInfo> {
+        blocking(|| self.session.reset());
+        Ok(())
+    }
+
+    fn change_user(
+        &mut self,
+        user: &str,
+        host: &str,
+        database: Option<&str>,
+    ) -> Result<(), ErrorInfo> {
+        blocking(|| self.session.change_user(user, host, database)).map_err(|e| error_info(&e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use myriad_sql::ColumnType;
+
+    #[test]
+    fn values_cross_the_boundary_unchanged() {
+        let values = [
+            Value::Null,
+            Value::Int(-3),
+            Value::UInt(u64::MAX),
+            Value::Double(0.25),
+            Value::Decimal("1.50".into()),
+            Value::Bytes(b"abc".to_vec()),
+            Value::Date {
+                year: 2024,
+                month: 2,
+                day: 29,
+            },
+            Value::DateTime {
+                year: 2024,
+                month: 2,
+                day: 29,
+                hour: 1,
+                minute: 2,
+                second: 3,
+                micros: 4,
+            },
+            Value::Time {
+                negative: true,
+                hours: 30,
+                minute: 1,
+                second: 2,
+                micros: 0,
+            },
+        ];
+        for value in values {
+            // Result direction: the borrowed view; parameter direction: the owned value.
+            let back = match value_ref(&value) {
+                ValueRef::Null => ParamValue::Null,
+                ValueRef::Int(v) => ParamValue::Int(v),
+                ValueRef::UInt(v) => ParamValue::UInt(v),
+                ValueRef::Double(v) => ParamValue::Double(v),
+                ValueRef::Decimal(s) => ParamValue::Decimal(s.to_string()),
+                ValueRef::Bytes(b) => ParamValue::Bytes(b.to_vec()),
+                ValueRef::Date { year, month, day } => ParamValue::Date { year, month, day },
+                ValueRef::DateTime {
+                    year,
+                    month,
+                    day,
+                    hour,
+                    minute,
+                    second,
+                    micros,
+                } => ParamValue::DateTime {
+                    year,
+                    month,
+                    day,
+                    hour,
+                    minute,
+                    second,
+                    micros,
+                },
+                ValueRef::Time {
+                    negative,
+                    hours,
+                    minute,
+                    second,
+                    micros,
+                } => ParamValue::Time {
+                    negative,
+                    hours,
+                    minute,
+                    second,
+                    micros,
+                },
+            };
+            assert_eq!(param_value(back), value);
+        }
+    }
+
+    #[test]
+    fn columns_keep_type_codes_and_flags() {
+        let column = Column {
+            schema: "db".into(),
+            table: "t".into(),
+            org_table: "t".into(),
+            name: "c".into(),
+            org_name: "c".into(),
+            charset: 63,
+            length: 20,
+            column_type: ColumnType::LongLong,
+            flags: 32,
+            decimals: 0,
+        };
+        let def = column_def(&column);
+        assert_eq!(
+            (def.column_type, def.flags, def.charset, def.name),
+            (8, 32, 63, "c")
+        );
+        assert_eq!(column_definition(&column).as_def(), def);
+        let err = error_info(&SqlError::new(1193, "HY000", "Unknown system variable 'x'"));
+        assert_eq!((err.code, &err.sqlstate), (1193, b"HY000"));
+    }
+}

@@ -1,0 +1,125 @@
+//! Acceptance 5: 1,000 concurrent connections (open, query, close, repeated) against one
+//! server with max_connections=1100 all succeed; with 1,100 open, connection 1,101 gets
+//! ER_CON_COUNT_ERROR (1040), and once one closes a new one gets in again.
+
+mod common;
+
+use common::Server;
+use mysql_async::prelude::*;
+use mysql_async::{Conn, Opts, OptsBuilder};
+use std::sync::Arc;
+
+const MAX_CONNECTIONS: usize = 1100;
+const CONCURRENT: usize = 1000;
+const ROUNDS: usize = 3;
+
+fn opts(server: &Server) -> Opts {
+    OptsBuilder::default()
+        .ip_or_hostname("127.0.0.1")
+        .tcp_port(server.port)
+        .user(Some("root"))
+        .prefer_socket(false)
+        .into()
+}
+
+async fn connect_all(opts: &Opts, count: usize) -> Vec<Conn> {
+    let mut tasks = Vec::with_capacity(count);
+    for _ in 0..count {
+        let opts = opts.clone();
+        tasks.push(tokio::spawn(async move { Conn::new(opts).await }));
+    }
+    let mut conns = Vec::with_capacity(count);
+    for (i, task) in tasks.into_iter().enumerate() {
+        conns.push(
+            task.await
+                .unwrap()
+                .unwrap_or_else(|e| panic!("connection {i} of {count} failed: {e}")),
+        );
+    }
+    conns
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn thousand_concurrent_connections_and_the_limit() {
+    let server = Server::start(&[&format!("--max-connections={MAX_CONNECTIONS}")]);
+    let opts = opts(&server);
+
+    for round in 0..ROUNDS {
+        // All 1,000 open at once (a barrier holds each until every one has queried).
+        let barrier = Arc::new(tokio::sync::Barrier::new(CONCURRENT));
+        let mut tasks = Vec::with_capacity(CONCURRENT);
+        for i in 0..CONCURRENT {
+            let opts = opts.clone();
+            let barrier = Arc::clone(&barrier);
+            tasks.push(tokio::spawn(async move {
+                let mut conn = Conn::new(opts)
+                    .await
+                    .map_err(|e| format!("connect {i}: {e}"))?;
+                let value: i64 = conn
+                    .query_first(format!("SELECT {i} + {round}"))
+                    .await
+                    .map_err(|e| format!("query {i}: {e}"))?
+                    .ok_or("no row")?;
+                if value != (i + round) as i64 {
+                    return Err(format!("connection {i} got {value}"));
+                }
+                barrier.wait().await;
+                conn.disconnect()
+                    .await
+                    .map_err(|e| format!("disconnect {i}: {e}"))
+            }));
+        }
+        for task in tasks {
+            task.await
+                .unwrap()
+                .unwrap_or_else(|e| panic!("round {round}: {e}"));
+        }
+    }
+
+    // Fill the server to its limit; one more is refused with 1040.
+    let mut held = connect_all(&opts, MAX_CONNECTIONS).await;
+    match Conn::new(opts.clone()).await {
+        Err(mysql_async::Error::Server(err)) => assert_eq!(err.code, 1040, "{err:?}"),
+        Err(other) => panic!(
+            "connection {} failed, but not with 1040: {other:?}",
+            MAX_CONNECTIONS + 1
+        ),
+        Ok(_) => panic!(
+            "connection {} was accepted over max_connections",
+            MAX_CONNECTIONS + 1
+        ),
+    }
+    let (connected, max_used): (String, String) = {
+        let conn = &mut held[0];
+        let rows: Vec<(String, String)> = conn.query("SHOW STATUS LIKE '%connect%'").await.unwrap();
+        let get = |name: &str| {
+            rows.iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.clone())
+                .unwrap_or_default()
+        };
+        (get("Threads_connected"), get("Max_used_connections"))
+    };
+    assert_eq!(connected, MAX_CONNECTIONS.to_string());
+    assert_eq!(max_used, MAX_CONNECTIONS.to_string());
+
+    // Freeing one slot lets the next connection in.
+    held.pop().unwrap().disconnect().await.unwrap();
+    let mut admitted = None;
+    for _ in 0..100 {
+        match Conn::new(opts.clone()).await {
+            Ok(conn) => {
+                admitted = Some(conn);
+                break;
+            }
+            // The server may not have seen the close yet.
+            Err(_) => tokio::time::sleep(std::time::Duration::from_millis(20)).await,
+        }
+    }
+    let mut conn = admitted.expect("a connection is admitted after one closed");
+    conn.ping().await.unwrap();
+    held.push(conn);
+    for conn in held {
+        conn.disconnect().await.unwrap();
+    }
+}
