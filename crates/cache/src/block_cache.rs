@@ -29,7 +29,7 @@
 //! past its capacity (counted in `overflows`) rather than failing a statement.
 
 use crate::file_cache::FileId;
-use parking_lot::{Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use parking_lot::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::collections::{HashMap, VecDeque};
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering};
@@ -104,6 +104,11 @@ impl Block {
         let before = self.0.write_pending.fetch_sub(1, Ordering::SeqCst);
         assert!(before > 0, "end_write without begin_write");
     }
+    /// Raise the LSN that must be durable before this block is written (a committer that
+    /// marked the block dirty before its log record had an LSN).
+    pub fn raise_flush_lsn(&self, lsn: u64) {
+        self.0.flush_lsn.fetch_max(lsn, Ordering::AcqRel);
+    }
     pub fn is_dirty(&self) -> bool {
         self.0.dirty.load(Ordering::Acquire)
     }
@@ -118,14 +123,35 @@ struct ShardCounters {
     overflows: AtomicU64,
 }
 
+/// Keys are (file, block) pairs of small integers chosen by us, not by clients: a
+/// multiply-xor hash is enough, and much cheaper than SipHash on the hit path.
+#[derive(Default, Clone, Copy)]
+struct BlockKeyHasher(u64);
+
+impl std::hash::Hasher for BlockKeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type BlockMap = HashMap<(FileId, u64), Arc<Frame>, std::hash::BuildHasherDefault<BlockKeyHasher>>;
+
 struct Shard {
-    map: HashMap<(FileId, u64), Arc<Frame>>,
+    map: BlockMap,
     clock: VecDeque<(FileId, u64)>,
 }
 
 #[repr(align(128))]
 struct PaddedShard {
-    shard: Mutex<Shard>,
+    shard: RwLock<Shard>,
     counters: ShardCounters,
 }
 
@@ -158,8 +184,8 @@ impl BlockCache {
         let blocks = (capacity_bytes / block_size.max(1)).max(SHARD_COUNT);
         let shards = (0..SHARD_COUNT)
             .map(|_| PaddedShard {
-                shard: Mutex::new(Shard {
-                    map: HashMap::new(),
+                shard: RwLock::new(Shard {
+                    map: BlockMap::default(),
                     clock: VecDeque::new(),
                 }),
                 counters: ShardCounters::default(),
@@ -190,9 +216,20 @@ impl BlockCache {
         loop {
             let shard = self.shard_of(file, block);
             shard.counters.read_requests.fetch_add(1, Ordering::Relaxed);
-            let mut guard = shard.shard.lock();
-            if let Some(frame) = guard.map.get(&(file, block)) {
-                let frame = Arc::clone(frame);
+            // Hit: a shared lock on the shard, an Arc clone, the reference bit. A miss
+            // retakes the lock exclusively and looks again before inserting.
+            let found = shard.shard.read().map.get(&(file, block)).cloned();
+            let mut guard = None;
+            let found = match found {
+                Some(frame) => Some(frame),
+                None => {
+                    let g = shard.shard.write();
+                    let again = g.map.get(&(file, block)).cloned();
+                    guard = Some(g);
+                    again
+                }
+            };
+            if let Some(frame) = found {
                 drop(guard);
                 frame.referenced.store(true, Ordering::Relaxed);
                 if frame.state.load(Ordering::Acquire) == STATE_LOADING {
@@ -204,6 +241,7 @@ impl BlockCache {
                 }
                 return Ok(Block(frame));
             }
+            let Some(mut guard) = guard else { continue };
             let frame = Arc::new(Frame {
                 file,
                 block,
@@ -231,7 +269,7 @@ impl BlockCache {
                 Err(e) => {
                     frame.state.store(STATE_FAILED, Ordering::Release);
                     drop(data);
-                    let mut guard = shard.shard.lock();
+                    let mut guard = shard.shard.write();
                     if guard
                         .map
                         .get(&(file, block))
@@ -248,7 +286,7 @@ impl BlockCache {
     /// The block if it is cached and loaded; no read, no counters (CHECK TABLE uses it to
     /// tell pages newer in memory than on disk).
     pub fn peek(&self, file: FileId, block: u64) -> Option<Block> {
-        let guard = self.shard_of(file, block).shard.lock();
+        let guard = self.shard_of(file, block).shard.read();
         let frame = guard.map.get(&(file, block))?;
         (frame.state.load(Ordering::Acquire) == STATE_READY).then(|| Block(Arc::clone(frame)))
     }
@@ -256,7 +294,7 @@ impl BlockCache {
     /// A new block of zeros (a page being allocated): no read. Replaces a cached copy.
     pub fn create(&self, file: FileId, block: u64) -> io::Result<Block> {
         let shard = self.shard_of(file, block);
-        let mut guard = shard.shard.lock();
+        let mut guard = shard.shard.write();
         if let Some(frame) = guard.map.get(&(file, block)) {
             if frame.state.load(Ordering::Acquire) == STATE_READY {
                 let frame = Arc::clone(frame);
@@ -281,6 +319,19 @@ impl BlockCache {
         drop(guard);
         self.write_back_all(to_write_back)?;
         Ok(Block(frame))
+    }
+
+    /// Write a block of a file being created right away, without waiting for the log: the
+    /// one exception to the WAL rule, allowed because no older version of the block exists
+    /// on disk. The block stays dirty (it is written again, after the log, by a flush).
+    pub fn write_new_block(&self, block: &Block) -> io::Result<()> {
+        let data = block.0.data.read();
+        self.io.write_block(block.0.file, block.0.block, &data)?;
+        self.shard_of(block.0.file, block.0.block)
+            .counters
+            .writes
+            .fetch_add(1, Ordering::Relaxed);
+        Ok(())
     }
 
     /// Record that the block holds committed changes whose redo ends at `lsn`.
@@ -374,7 +425,7 @@ impl BlockCache {
     fn dirty_frames(&self, file: Option<FileId>) -> Vec<Arc<Frame>> {
         let mut frames: Vec<Arc<Frame>> = Vec::new();
         for shard in self.shards.iter() {
-            let guard = shard.shard.lock();
+            let guard = shard.shard.read();
             frames.extend(
                 guard
                     .map
@@ -409,7 +460,7 @@ impl BlockCache {
     /// Drop every cached block of `file` without writing it (the file is being deleted).
     pub fn discard_file(&self, file: FileId) {
         for shard in self.shards.iter() {
-            let mut guard = shard.shard.lock();
+            let mut guard = shard.shard.write();
             guard.map.retain(|_, f| {
                 if f.file != file {
                     return true;
@@ -432,7 +483,7 @@ impl BlockCache {
             s.key_write_requests += c.write_requests.load(Ordering::Relaxed);
             s.key_writes += c.writes.load(Ordering::Relaxed);
             s.overflows += c.overflows.load(Ordering::Relaxed);
-            used += shard.shard.lock().map.len() as u64;
+            used += shard.shard.read().map.len() as u64;
         }
         let capacity = (self.capacity_per_shard * SHARD_COUNT) as u64;
         s.key_blocks_used = used;
@@ -450,7 +501,7 @@ impl BlockCache {
             "dirty counter != dirty frames"
         );
         for shard in self.shards.iter() {
-            let guard = shard.shard.lock();
+            let guard = shard.shard.read();
             for (key, frame) in &guard.map {
                 assert_eq!(
                     *key,
@@ -469,6 +520,7 @@ impl BlockCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use parking_lot::Mutex;
     use std::collections::HashMap as Map;
 
     /// An in-memory "disk" that records the order of log flushes and writes.
@@ -542,6 +594,51 @@ mod tests {
         );
         let s = cache.stats();
         assert!(s.key_reads > 0 && s.key_writes >= 1000 && s.key_read_requests >= 1000);
+        cache.validate();
+    }
+
+    #[test]
+    fn pinned_blocks_are_never_evicted_and_the_cache_overflows_instead_of_failing() {
+        let io = Arc::new(MemIo::default());
+        // One block per shard.
+        let cache = BlockCache::new(64 * SHARD_COUNT, 64, io.clone());
+        let pinned: Vec<Block> = (0..500u64)
+            .map(|i| {
+                let b = cache.create(3, i).unwrap();
+                write_value(&cache, &b, i + 100, 1);
+                b
+            })
+            .collect();
+        let s = cache.stats();
+        assert!(
+            s.overflows > 0,
+            "a full cache of pinned blocks did not report overflow"
+        );
+        assert_eq!(s.key_blocks_used, 500);
+        for (i, b) in pinned.iter().enumerate() {
+            assert_eq!(
+                u64::from_le_bytes(b.read()[0..8].try_into().unwrap()),
+                i as u64 + 100
+            );
+        }
+        drop(pinned);
+        cache.flush_all().unwrap();
+        // Unpinned and clean: new blocks evict them, down to capacity again.
+        for i in 1000..1500u64 {
+            drop(cache.create(3, i).unwrap());
+        }
+        assert!(
+            cache.stats().key_blocks_used <= SHARD_COUNT as u64 + 1,
+            "{:?}",
+            cache.stats()
+        );
+        // And the evicted blocks come back from disk intact.
+        for i in 0..500u64 {
+            assert_eq!(
+                u64::from_le_bytes(cache.get(3, i).unwrap().read()[0..8].try_into().unwrap()),
+                i + 100
+            );
+        }
         cache.validate();
     }
 

@@ -178,7 +178,11 @@ impl FileCache {
                 .collect()
         };
         for id in ids {
-            self.sync(id)?;
+            match self.sync(id) {
+                // Forgotten (dropped) since the list was taken: nothing to sync.
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                other => other?,
+            }
         }
         Ok(())
     }

@@ -12,7 +12,8 @@
 //! Capacity (`table_open_cache`) bounds idle entries: an open beyond capacity evicts idle
 //! entries of the same shard; in-use entries are never evicted (they count as overflow).
 
-use parking_lot::Mutex;
+use parking_lot::RwLock;
+use std::borrow::Borrow;
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hash};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -32,20 +33,27 @@ pub struct TableCacheStats {
 
 struct Entry<V> {
     value: Arc<V>,
-    last_use: u64,
+    /// The shard's tick at the last use (LRU order among idle entries).
+    last_use: AtomicU64,
 }
 
 struct Shard<K, V> {
     map: HashMap<K, Entry<V>>,
-    tick: u64,
+}
+
+/// A shard: a read-write lock over the map (hits share it), its clock and hit counter.
+#[repr(align(128))]
+struct PaddedShard<K, V> {
+    lock: RwLock<Shard<K, V>>,
+    tick: AtomicU64,
+    hits: AtomicU64,
 }
 
 /// See the module documentation.
 pub struct TableCache<K, V> {
-    shards: Box<[Mutex<Shard<K, V>>]>,
+    shards: Box<[PaddedShard<K, V>]>,
     hasher: std::collections::hash_map::RandomState,
     capacity_per_shard: usize,
-    hits: AtomicU64,
     misses: AtomicU64,
     overflows: AtomicU64,
 }
@@ -55,22 +63,22 @@ impl<K: Hash + Eq + Clone, V> TableCache<K, V> {
     pub fn new(capacity: usize) -> Self {
         TableCache {
             shards: (0..SHARD_COUNT)
-                .map(|_| {
-                    Mutex::new(Shard {
+                .map(|_| PaddedShard {
+                    lock: RwLock::new(Shard {
                         map: HashMap::new(),
-                        tick: 0,
-                    })
+                    }),
+                    tick: AtomicU64::new(0),
+                    hits: AtomicU64::new(0),
                 })
                 .collect(),
             hasher: Default::default(),
             capacity_per_shard: capacity.div_ceil(SHARD_COUNT).max(1),
-            hits: AtomicU64::new(0),
             misses: AtomicU64::new(0),
             overflows: AtomicU64::new(0),
         }
     }
 
-    fn shard(&self, key: &K) -> &Mutex<Shard<K, V>> {
+    fn shard<Q: Hash + ?Sized>(&self, key: &Q) -> &PaddedShard<K, V> {
         &self.shards[(self.hasher.hash_one(key) as usize) % SHARD_COUNT]
     }
 
@@ -81,12 +89,15 @@ impl<K: Hash + Eq + Clone, V> TableCache<K, V> {
         key: &K,
         open: impl FnOnce() -> Result<V, E>,
     ) -> Result<Arc<V>, E> {
-        let mut shard = self.shard(key).lock();
-        shard.tick += 1;
-        let tick = shard.tick;
-        if let Some(e) = shard.map.get_mut(key) {
-            e.last_use = tick;
-            self.hits.fetch_add(1, Ordering::Relaxed);
+        let padded = self.shard(key);
+        if let Some(v) = self.get(key) {
+            return Ok(v);
+        }
+        let mut shard = padded.lock.write();
+        let tick = padded.tick.fetch_add(1, Ordering::Relaxed);
+        if let Some(e) = shard.map.get(key) {
+            e.last_use.store(tick, Ordering::Relaxed);
+            padded.hits.fetch_add(1, Ordering::Relaxed);
             return Ok(Arc::clone(&e.value));
         }
         self.misses.fetch_add(1, Ordering::Relaxed);
@@ -97,7 +108,7 @@ impl<K: Hash + Eq + Clone, V> TableCache<K, V> {
                 .map
                 .iter()
                 .filter(|(_, e)| Arc::strong_count(&e.value) == 1)
-                .min_by_key(|(_, e)| e.last_use)
+                .min_by_key(|(_, e)| e.last_use.load(Ordering::Relaxed))
                 .map(|(k, _)| k.clone());
             match victim {
                 Some(k) => {
@@ -107,7 +118,7 @@ impl<K: Hash + Eq + Clone, V> TableCache<K, V> {
                         key.clone(),
                         Entry {
                             value: Arc::clone(&value),
-                            last_use: tick,
+                            last_use: AtomicU64::new(tick),
                         },
                     );
                     drop(shard);
@@ -123,24 +134,62 @@ impl<K: Hash + Eq + Clone, V> TableCache<K, V> {
             key.clone(),
             Entry {
                 value: Arc::clone(&value),
-                last_use: tick,
+                last_use: AtomicU64::new(tick),
             },
         );
         Ok(value)
     }
 
     /// The cached value, if open.
-    pub fn get(&self, key: &K) -> Option<Arc<V>> {
-        self.shard(key)
-            .lock()
-            .map
-            .get(key)
-            .map(|e| Arc::clone(&e.value))
+    pub fn get<Q>(&self, key: &Q) -> Option<Arc<V>>
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
+        let padded = self.shard(key);
+        let shard = padded.lock.read();
+        let e = shard.map.get(key)?;
+        e.last_use.store(
+            padded.tick.fetch_add(1, Ordering::Relaxed),
+            Ordering::Relaxed,
+        );
+        padded.hits.fetch_add(1, Ordering::Relaxed);
+        Some(Arc::clone(&e.value))
     }
 
     /// Remove `key` (DDL); returns the value so the caller can finish with it.
-    pub fn remove(&self, key: &K) -> Option<Arc<V>> {
-        self.shard(key).lock().map.remove(key).map(|e| e.value)
+    pub fn remove<Q>(&self, key: &Q) -> Option<Arc<V>>
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
+        self.shard(key)
+            .lock
+            .write()
+            .map
+            .remove(key)
+            .map(|e| e.value)
+    }
+
+    /// Remove `key` only if it still maps to `value` (so a stale entry's remover cannot
+    /// remove a fresh entry that replaced it meanwhile).
+    pub fn remove_if_same<Q>(&self, key: &Q, value: &Arc<V>) -> bool
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
+        let mut shard = self.shard(key).lock.write();
+        if shard
+            .map
+            .get(key)
+            .is_some_and(|e| Arc::ptr_eq(&e.value, value))
+        {
+            let removed = shard.map.remove(key);
+            drop(shard);
+            drop(removed);
+            return true;
+        }
+        false
     }
 
     /// Every cached value (FLUSH TABLES, shutdown).
@@ -148,7 +197,8 @@ impl<K: Hash + Eq + Clone, V> TableCache<K, V> {
         self.shards
             .iter()
             .flat_map(|s| {
-                s.lock()
+                s.lock
+                    .read()
                     .map
                     .values()
                     .map(|e| Arc::clone(&e.value))
@@ -158,10 +208,18 @@ impl<K: Hash + Eq + Clone, V> TableCache<K, V> {
     }
 
     pub fn stats(&self) -> TableCacheStats {
-        let hits = self.hits.load(Ordering::Relaxed);
+        let hits = self
+            .shards
+            .iter()
+            .map(|s| s.hits.load(Ordering::Relaxed))
+            .sum();
         let misses = self.misses.load(Ordering::Relaxed);
         TableCacheStats {
-            open_tables: self.shards.iter().map(|s| s.lock().map.len() as u64).sum(),
+            open_tables: self
+                .shards
+                .iter()
+                .map(|s| s.lock.read().map.len() as u64)
+                .sum(),
             opened_tables: misses,
             table_open_cache_hits: hits,
             table_open_cache_misses: misses,

@@ -17,6 +17,7 @@ use rust_decimal::{Decimal, RoundingStrategy};
 use sqlparser::ast::{self, BinaryOperator, UnaryOperator};
 use std::cmp::Ordering;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// How `@@x` was written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,6 +43,11 @@ pub trait Env {
     fn div_precision_increment(&self) -> u32;
     fn sql_mode(&self) -> u64;
     fn warnings(&mut self) -> &mut Vec<Warning>;
+    /// The rows of an uncorrelated subquery.
+    fn subquery(&mut self, query: &crate::parse::Stmt) -> Result<Vec<Vec<Datum>>, SqlError> {
+        let _ = query;
+        Err(SqlError::not_supported("subqueries here"))
+    }
 }
 
 /// Scalar functions.
@@ -275,6 +281,17 @@ pub enum Expr {
         expr: Box<Expr>,
         to: CastTo,
     },
+    /// A scalar subquery (uncorrelated: evaluated once per statement).
+    Subquery(Arc<crate::parse::Stmt>),
+    InSubquery {
+        expr: Box<Expr>,
+        query: Arc<crate::parse::Stmt>,
+        negated: bool,
+    },
+    Exists {
+        query: Arc<crate::parse::Stmt>,
+        negated: bool,
+    },
 }
 
 /// Names of the columns an expression may reference, for compilation.
@@ -325,6 +342,9 @@ pub struct Compiler<'a> {
     pub scope: &'a ColumnScope,
     pub placeholders: &'a HashMap<(u64, u64), usize>,
     pub pipes_as_concat: bool,
+    /// What subqueries compile against (None where subqueries cannot appear).
+    pub ctx: Option<&'a crate::parse::CompileCtx<'a>>,
+    pub map: Option<&'a crate::parse::SourceMap>,
 }
 
 pub fn err_syntax(near: &str) -> SqlError {
@@ -608,8 +628,40 @@ impl Compiler<'_> {
                     Some(d) => Expr::Literal(d),
                 }
             }
+            E::Subquery(q) => Expr::Subquery(Arc::new(self.subquery(q)?)),
+            E::InSubquery {
+                expr,
+                subquery,
+                negated,
+            } => Expr::InSubquery {
+                expr: Box::new(self.compile(expr)?),
+                query: Arc::new(self.subquery(subquery)?),
+                negated: *negated,
+            },
+            E::Exists { subquery, negated } => Expr::Exists {
+                query: Arc::new(self.subquery(subquery)?),
+                negated: *negated,
+            },
             other => return Err(SqlError::not_supported(&format!("expression {other}"))),
         })
+    }
+
+    /// Compile a subquery on its own (columns of the outer query are not visible: only
+    /// uncorrelated subqueries are supported).
+    fn subquery(&self, q: &ast::Query) -> Result<crate::parse::Stmt, SqlError> {
+        let (Some(ctx), Some(map)) = (self.ctx, self.map) else {
+            return Err(SqlError::not_supported("subqueries here"));
+        };
+        let empty = ColumnScope::default();
+        let inner = Compiler {
+            source: self.source,
+            scope: &empty,
+            placeholders: self.placeholders,
+            pipes_as_concat: self.pipes_as_concat,
+            ctx: self.ctx,
+            map: self.map,
+        };
+        crate::parse::compile_subquery(q, map, &inner, ctx)
     }
 
     fn value(&self, v: &ast::ValueWithSpan) -> Result<Expr, SqlError> {
@@ -1082,6 +1134,8 @@ impl Expr {
                 aggregate_type(&types)
             }
             Expr::TrimChars { expr, .. } => ty(expr),
+            Expr::Subquery(q) => crate::parse::first_column_type(q, env),
+            Expr::InSubquery { .. } | Expr::Exists { .. } => int(1),
             Expr::Cast { expr, to } => match to {
                 CastTo::Signed => int(eval::display_chars(ty(expr)).clamp(1, 21)),
                 CastTo::Unsigned => SqlType::Int {
@@ -1466,6 +1520,72 @@ impl Expr {
                 cast(v, *to, env.warnings())
             }
             Expr::Call { func, args } => self.call(*func, args, env, row)?,
+            Expr::Subquery(q) => {
+                let rows = env.subquery(q)?;
+                if rows.len() > 1 {
+                    return Err(SqlError::new(
+                        1242,
+                        "21000",
+                        "Subquery returns more than 1 row",
+                    ));
+                }
+                match rows.into_iter().next() {
+                    Some(row) if row.len() != 1 => {
+                        return Err(SqlError::new(
+                            1241,
+                            "21000",
+                            "Operand should contain 1 column(s)",
+                        ))
+                    }
+                    Some(mut row) => row.remove(0),
+                    None => Datum::Null,
+                }
+            }
+            Expr::InSubquery {
+                expr,
+                query,
+                negated,
+            } => {
+                let v = expr.eval(env, row)?;
+                let rows = env.subquery(query)?;
+                if rows.first().is_some_and(|r| r.len() != 1) {
+                    return Err(SqlError::new(
+                        1241,
+                        "21000",
+                        "Operand should contain 1 column(s)",
+                    ));
+                }
+                if v.is_null() {
+                    return Ok(if rows.is_empty() {
+                        Datum::Int(i64::from(*negated))
+                    } else {
+                        Datum::Null
+                    });
+                }
+                let mut saw_null = false;
+                let mut found = false;
+                for r in &rows {
+                    match compare(&v, &r[0], env.warnings()) {
+                        None => saw_null = true,
+                        Some(Ordering::Equal) => {
+                            found = true;
+                            break;
+                        }
+                        Some(_) => {}
+                    }
+                }
+                if found {
+                    Datum::Int(i64::from(!*negated))
+                } else if saw_null {
+                    Datum::Null
+                } else {
+                    Datum::Int(i64::from(*negated))
+                }
+            }
+            Expr::Exists { query, negated } => {
+                let rows = env.subquery(query)?;
+                Datum::Int(i64::from(rows.is_empty() == *negated))
+            }
         })
     }
 

@@ -221,8 +221,17 @@ impl Engine {
         let threads = self.counters.threads_connected.load(Ordering::Relaxed);
         let slow = self.status.read(status::Counter::SlowQueries);
         let qps_milli = (questions * 1000).checked_div(uptime).unwrap_or(0);
+        let storage_status = self.catalog.storage().status();
+        let stat = |name: &str| {
+            storage_status
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| *v)
+                .unwrap_or(0)
+        };
+        let (opens, open_tables) = (stat("Opened_tables"), stat("Open_tables"));
         format!(
-            "Uptime: {uptime}  Threads: {threads}  Questions: {questions}  Slow queries: {slow}  Opens: 0  Open tables: 0  Queries per second avg: {}.{:03}",
+            "Uptime: {uptime}  Threads: {threads}  Questions: {questions}  Slow queries: {slow}  Opens: {opens}  Open tables: {open_tables}  Queries per second avg: {}.{:03}",
             qps_milli / 1000,
             qps_milli % 1000
         )

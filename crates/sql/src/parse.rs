@@ -186,6 +186,21 @@ pub enum Stmt {
         database: String,
         name: String,
     },
+    /// CHECK TABLE / ANALYZE TABLE (analyze: false / true) over (database, table) names.
+    Maintenance {
+        analyze: bool,
+        tables: Vec<(Option<String>, String)>,
+    },
+    /// ALTER TABLE: the new definition and, per new column, the old column it comes from
+    /// (None: a new column, filled with its default).
+    AlterTable {
+        table: tables::TableRef,
+        def: myriad_storage::TableDef,
+        sources: Vec<Option<usize>>,
+    },
+    RenameTables {
+        renames: Vec<((String, String), (String, String))>,
+    },
     /// CREATE INDEX / DROP INDEX (a table rebuild through the storage's ALTER).
     AlterIndexes {
         database: String,
@@ -238,6 +253,10 @@ impl Stmt {
             Stmt::CreateTable { .. } => Counter::ComCreateTable,
             Stmt::DropTables { .. } => Counter::ComDropTable,
             Stmt::Truncate { .. } => Counter::ComTruncate,
+            Stmt::Maintenance { analyze: true, .. } => Counter::ComAnalyze,
+            Stmt::Maintenance { .. } => Counter::ComCheck,
+            Stmt::RenameTables { .. } => Counter::ComRenameTable,
+            Stmt::AlterTable { .. } => Counter::ComAlterTable,
             Stmt::AlterIndexes { add: Some(_), .. } => Counter::ComCreateIndex,
             Stmt::AlterIndexes { .. } => Counter::ComDropIndex,
             Stmt::Insert(p) if p.replace => Counter::ComReplace,
@@ -259,6 +278,10 @@ pub struct RawStatement {
 /// Maps sqlparser's (line, column) locations to byte offsets.
 pub struct SourceMap {
     line_starts: Vec<usize>,
+    /// Per line: byte offsets of its characters when it is not plain ASCII (an ASCII
+    /// line maps column n to byte n - 1 directly). Makes every lookup O(1), which matters
+    /// for 512 KiB INSERT statements with hundreds of thousands of tokens on one line.
+    char_offsets: Vec<Option<Vec<u32>>>,
     source: String,
 }
 
@@ -270,8 +293,18 @@ impl SourceMap {
                 line_starts.push(i + 1);
             }
         }
+        let char_offsets = line_starts
+            .iter()
+            .enumerate()
+            .map(|(n, &start)| {
+                let end = line_starts.get(n + 1).copied().unwrap_or(source.len());
+                let line = &source[start..end];
+                (!line.is_ascii()).then(|| line.char_indices().map(|(i, _)| i as u32).collect())
+            })
+            .collect();
         SourceMap {
             line_starts,
+            char_offsets,
             source: source.to_string(),
         }
     }
@@ -281,17 +314,21 @@ impl SourceMap {
         if line == 0 {
             return 0;
         }
-        let Some(&start) = self.line_starts.get(line as usize - 1) else {
+        let n = line as usize - 1;
+        let Some(&start) = self.line_starts.get(n) else {
             return self.source.len();
         };
-        let rest = &self.source[start..];
+        let end = self
+            .line_starts
+            .get(n + 1)
+            .copied()
+            .unwrap_or(self.source.len());
         let col = column.saturating_sub(1) as usize;
-        start
-            + rest
-                .char_indices()
-                .nth(col)
-                .map(|(i, _)| i)
-                .unwrap_or(rest.len())
+        let within = match self.char_offsets.get(n).and_then(|o| o.as_ref()) {
+            None => col,
+            Some(offsets) => offsets.get(col).map(|&o| o as usize).unwrap_or(end - start),
+        };
+        (start + within).min(end).min(self.source.len())
     }
 
     pub fn source(&self) -> &str {
@@ -517,6 +554,8 @@ pub fn compile_statement(
         scope: &no_columns,
         placeholders: &placeholders,
         pipes_as_concat,
+        ctx: Some(ctx),
+        map: Some(map),
     };
     let mut c = Cursor {
         tokens: &raw.tokens,
@@ -563,6 +602,26 @@ pub fn compile_statement(
                 full: false,
                 filter,
             }
+        }
+        Some("CHECK") | Some("ANALYZE") => {
+            let analyze = c.eat_word("ANALYZE");
+            if !analyze {
+                c.pos += 1;
+            }
+            c.eat_word("NO_WRITE_TO_BINLOG");
+            c.eat_word("LOCAL");
+            if !(c.eat_word("TABLE") || c.eat_word("TABLES")) {
+                return Err(c.error());
+            }
+            let mut tables = Vec::new();
+            loop {
+                tables.push(table_name(&mut c)?);
+                if !c.eat_token(&Token::Comma) {
+                    break;
+                }
+            }
+            // CHECK options (QUICK, FAST, MEDIUM, EXTENDED, CHANGED, FOR UPGRADE) are accepted.
+            Stmt::Maintenance { analyze, tables }
         }
         Some("USE") => {
             c.pos += 1;
@@ -964,6 +1023,8 @@ fn parse_filter(
             scope: &scope,
             placeholders: compiler.placeholders,
             pipes_as_concat: compiler.pipes_as_concat,
+            ctx: compiler.ctx,
+            map: compiler.map,
         };
         return Ok(ShowFilter::Where(compile_expr_tokens(
             rest,
@@ -1209,6 +1270,26 @@ fn parse_with_sqlparser(
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(Stmt::DropTables { tables, if_exists })
         }
+        ast::Statement::AlterTable(at) => {
+            let (db, name) = tables::resolve_name(&at.name, ctx.database)?;
+            let table = tables::open_ref(storage, &db, &name, None)?;
+            let (def, sources) = tables::alter_def(&table.def, &at.operations, compiler)?;
+            Ok(Stmt::AlterTable {
+                table,
+                def,
+                sources,
+            })
+        }
+        ast::Statement::RenameTable(list) => {
+            let mut renames = Vec::new();
+            for r in &list {
+                renames.push((
+                    tables::resolve_name(&r.old_name, ctx.database)?,
+                    tables::resolve_name(&r.new_name, ctx.database)?,
+                ));
+            }
+            Ok(Stmt::RenameTables { renames })
+        }
         ast::Statement::CreateIndex(ci) => {
             let (database, name) = tables::resolve_name(&ci.table_name, ctx.database)?;
             let table = tables::open_ref(storage, &database, &name, None)?;
@@ -1278,8 +1359,8 @@ fn parse_with_sqlparser(
             let ast::TableObject::TableName(obj) = &ins.table else {
                 return Err(SqlError::not_supported("INSERT INTO TABLE FUNCTION"));
             };
-            if ins.on.is_some() {
-                return Err(SqlError::not_supported("ON DUPLICATE KEY UPDATE"));
+            if matches!(ins.on, Some(ast::OnInsert::OnConflict(_))) {
+                return Err(SqlError::not_supported("ON CONFLICT"));
             }
             let (db, name) = tables::resolve_name(obj, ctx.database)?;
             let table = tables::open_ref(storage, &db, &name, None)?;
@@ -1330,12 +1411,42 @@ fn parse_with_sqlparser(
                     .collect::<Result<Vec<_>, SqlError>>()?;
                 rows.push(compiled);
             }
+            // ON DUPLICATE KEY UPDATE: assignments over the existing row, where VALUES(c)
+            // reads the row that was to be inserted (columns `__new_c` after the table's).
+            let on_duplicate = match &ins.on {
+                Some(ast::OnInsert::DuplicateKeyUpdate(assignments)) => {
+                    let mut scope = table.scope();
+                    for c in &table.def.columns {
+                        scope.columns.push((None, format!("__new_{}", c.name)));
+                    }
+                    let uc = tables::table_compiler(compiler, &scope);
+                    let mut out = Vec::new();
+                    for a in assignments {
+                        let ast::AssignmentTarget::ColumnName(col) = &a.target else {
+                            return Err(SqlError::not_supported("tuple assignment"));
+                        };
+                        let col_name = col.0.last().map(|p| p.to_string()).unwrap_or_default();
+                        let col_name = col_name.trim_matches('`');
+                        let position = table.def.column_index(col_name).ok_or_else(|| {
+                            SqlError::new(
+                                1054,
+                                "42S22",
+                                format!("Unknown column '{col_name}' in 'field list'"),
+                            )
+                        })?;
+                        out.push((position, uc.compile(&values_to_new(&a.value))?));
+                    }
+                    Some(out)
+                }
+                _ => None,
+            };
             Ok(Stmt::Insert(tables::InsertPlan {
                 table,
                 columns,
                 rows,
                 ignore: ins.ignore,
                 replace: ins.replace_into,
+                on_duplicate,
             }))
         }
         ast::Statement::Update(up) => {
@@ -1663,6 +1774,49 @@ fn aggregate_of(e: &ast::Expr) -> Option<(tables::AggKind, Option<&ast::Expr>, b
     Some((kind, Some(arg), distinct))
 }
 
+/// A subquery: a SELECT compiled on its own.
+pub fn compile_subquery(
+    q: &ast::Query,
+    map: &SourceMap,
+    compiler: &Compiler,
+    ctx: &CompileCtx,
+) -> Result<Stmt, SqlError> {
+    let raw = RawStatement {
+        tokens: Vec::new(),
+        text: 0..0,
+    };
+    compile_query(q, &raw, map, compiler, ctx)
+}
+
+/// The static type of a subquery's first column.
+pub fn first_column_type(stmt: &Stmt, env: &dyn crate::expr::Env) -> crate::eval::SqlType {
+    match stmt {
+        Stmt::Select(plan) => plan
+            .items
+            .first()
+            .map(|i| i.expr.sql_type(env, &[]))
+            .unwrap_or(crate::eval::SqlType::Null),
+        Stmt::SelectTable(plan) => {
+            let mut types = plan.source.table.column_types();
+            for j in &plan.joins {
+                types.extend(j.table.column_types());
+            }
+            match plan.items.first() {
+                Some(tables::OutputItem::Column { index, .. }) => types
+                    .get(*index)
+                    .copied()
+                    .unwrap_or(crate::eval::SqlType::Int {
+                        unsigned: false,
+                        len: 21,
+                    }),
+                Some(tables::OutputItem::Expr { expr, .. }) => expr.sql_type(env, &types),
+                None => crate::eval::SqlType::Null,
+            }
+        }
+        _ => crate::eval::SqlType::Null,
+    }
+}
+
 /// SELECT from one stored table.
 fn compile_table_select(
     q: &ast::Query,
@@ -1944,6 +2098,45 @@ fn compile_table_select(
     })))
 }
 
+/// `VALUES(c)` in ON DUPLICATE KEY UPDATE becomes the column `__new_c`.
+fn values_to_new(e: &ast::Expr) -> ast::Expr {
+    use ast::Expr as E;
+    if let E::Function(f) = e {
+        if f.name.to_string().eq_ignore_ascii_case("VALUES") {
+            if let ast::FunctionArguments::List(list) = &f.args {
+                if let [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(E::Identifier(id)))] =
+                    list.args.as_slice()
+                {
+                    return E::Identifier(ast::Ident::with_quote(
+                        '`',
+                        format!("__new_{}", id.value),
+                    ));
+                }
+            }
+        }
+    }
+    let mut out = e.clone();
+    let go = |x: &mut Box<ast::Expr>| **x = values_to_new(x);
+    match &mut out {
+        E::BinaryOp { left, right, .. } => {
+            go(left);
+            go(right);
+        }
+        E::UnaryOp { expr, .. } | E::Nested(expr) => go(expr),
+        E::Function(f) => {
+            if let ast::FunctionArguments::List(list) = &mut f.args {
+                for a in list.args.iter_mut() {
+                    if let ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(x)) = a {
+                        *x = values_to_new(x);
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
 /// Replace identifiers that name a select-list alias (and no column) by the aliased
 /// expression.
 fn substitute_aliases(
@@ -2119,7 +2312,7 @@ fn item_name(e: &ast::Expr, map: &SourceMap) -> String {
     }
     end = end.max(i.min(bytes.len()));
     // A call's span may end at its name: take the argument list that follows.
-    let after = source[end..].trim_start();
+    let after = source.get(end..).unwrap_or("").trim_start();
     if matches!(e, ast::Expr::Function(_)) && after.starts_with('(') {
         let open = source.len() - after.len();
         let mut depth = 0i32;

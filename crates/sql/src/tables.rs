@@ -140,6 +140,8 @@ pub struct InsertPlan {
     pub rows: Vec<Vec<Option<Expr>>>,
     pub ignore: bool,
     pub replace: bool,
+    /// ON DUPLICATE KEY UPDATE assignments, over the existing row followed by the new one.
+    pub on_duplicate: Option<Vec<(usize, Expr)>>,
 }
 
 #[derive(Debug, Clone)]
@@ -829,6 +831,9 @@ fn reads_row(e: &Expr) -> bool {
         }
         Expr::Call { args, .. } => args.iter().any(reads_row),
         Expr::TrimChars { expr, what, .. } => reads_row(expr) || reads_row(what),
+        // Subqueries are uncorrelated: they read no column of this row.
+        Expr::Subquery(_) | Expr::Exists { .. } => false,
+        Expr::InSubquery { expr, .. } => reads_row(expr),
     }
 }
 
@@ -1257,6 +1262,8 @@ fn max_column(e: &Expr) -> Option<usize> {
             note(max_column(expr));
             note(max_column(what));
         }
+        Expr::Subquery(_) | Expr::Exists { .. } => {}
+        Expr::InSubquery { expr, .. } => note(max_column(expr)),
     }
     best
 }
@@ -1334,6 +1341,8 @@ pub fn table_compiler<'a>(base: &Compiler<'a>, scope: &'a ColumnScope) -> Compil
         scope,
         placeholders: base.placeholders,
         pipes_as_concat: base.pipes_as_concat,
+        ctx: base.ctx,
+        map: base.map,
     }
 }
 
@@ -1343,66 +1352,16 @@ pub fn table_def(ct: &ast::CreateTable, compiler: &Compiler) -> Result<st::Table
     let mut indexes: Vec<st::IndexDef> = Vec::new();
     let mut primary: Option<Vec<usize>> = None;
     for (position, c) in ct.columns.iter().enumerate() {
-        let ty = column_type(&c.data_type)?;
-        let mut def = st::ColumnDef::new(&c.name.value, ty);
-        let mut default_expr = None;
-        for option in &c.options {
-            match &option.option {
-                ast::ColumnOption::Null => def.nullable = true,
-                ast::ColumnOption::NotNull => def.nullable = false,
-                ast::ColumnOption::Default(e) => default_expr = Some(e.clone()),
-                ast::ColumnOption::PrimaryKey(_) => {
-                    def.nullable = false;
-                    primary = Some(vec![position]);
-                }
-                ast::ColumnOption::Unique(_) => indexes.push(st::IndexDef {
-                    name: c.name.value.clone(),
-                    kind: st::IndexKind::Unique,
-                    columns: vec![position],
-                }),
-                ast::ColumnOption::DialectSpecific(tokens)
-                    if tokens
-                        .iter()
-                        .any(|t| t.to_string().eq_ignore_ascii_case("AUTO_INCREMENT")) =>
-                {
-                    def.auto_increment = true
-                }
-                ast::ColumnOption::Comment(text) => def.comment = text.clone(),
-                ast::ColumnOption::CharacterSet(_)
-                | ast::ColumnOption::Collation(_)
-                | ast::ColumnOption::OnUpdate(_) => {}
-                other => return Err(SqlError::not_supported(&format!("column option {other}"))),
-            }
+        let (def, is_primary, is_unique) = column_from_ast(c, compiler)?;
+        if is_primary {
+            primary = Some(vec![position]);
         }
-        if let Some(e) = default_expr {
-            let expr = compiler.compile(&e)?;
-            let mut w = Vec::new();
-            let v = expr.eval(&mut ConstEnv(&mut w), &[])?;
-            if v.is_null() {
-                def.default = if def.nullable {
-                    Some(st::Datum::Null)
-                } else {
-                    return Err(SqlError::new(
-                        1067,
-                        "42000",
-                        format!("Invalid default value for '{}'", def.name),
-                    ));
-                };
-            } else {
-                let target = Target {
-                    column: &def,
-                    row: 1,
-                    strict: true,
-                };
-                let stored = to_stored(&v, &target, &mut w).map_err(|_| {
-                    SqlError::new(
-                        1067,
-                        "42000",
-                        format!("Invalid default value for '{}'", def.name),
-                    )
-                })?;
-                def.default = Some(stored);
-            }
+        if is_unique {
+            indexes.push(st::IndexDef {
+                name: c.name.value.clone(),
+                kind: st::IndexKind::Unique,
+                columns: vec![position],
+            });
         }
         columns.push(def);
     }
@@ -1520,6 +1479,7 @@ pub fn table_def(ct: &ast::CreateTable, compiler: &Compiler) -> Result<st::Table
             }
         }
     }
+    order_indexes(&mut indexes);
     let def = st::TableDef {
         columns,
         indexes,
@@ -1527,6 +1487,74 @@ pub fn table_def(ct: &ast::CreateTable, compiler: &Compiler) -> Result<st::Table
     };
     def.validate().map_err(storage_error)?;
     Ok(def)
+}
+
+/// One column of CREATE TABLE or ALTER TABLE ADD COLUMN: its definition, and whether it is
+/// declared PRIMARY KEY or UNIQUE inline.
+pub fn column_from_ast(
+    c: &ast::ColumnDef,
+    compiler: &Compiler,
+) -> Result<(st::ColumnDef, bool, bool), SqlError> {
+    let mut primary = false;
+    let mut unique = false;
+    let ty = column_type(&c.data_type)?;
+    let mut def = st::ColumnDef::new(&c.name.value, ty);
+    let mut default_expr = None;
+    for option in &c.options {
+        match &option.option {
+            ast::ColumnOption::Null => def.nullable = true,
+            ast::ColumnOption::NotNull => def.nullable = false,
+            ast::ColumnOption::Default(e) => default_expr = Some(e.clone()),
+            ast::ColumnOption::PrimaryKey(_) => {
+                def.nullable = false;
+                primary = true;
+            }
+            ast::ColumnOption::Unique(_) => unique = true,
+            ast::ColumnOption::DialectSpecific(tokens)
+                if tokens
+                    .iter()
+                    .any(|t| t.to_string().eq_ignore_ascii_case("AUTO_INCREMENT")) =>
+            {
+                def.auto_increment = true
+            }
+            ast::ColumnOption::Comment(text) => def.comment = text.clone(),
+            ast::ColumnOption::CharacterSet(_)
+            | ast::ColumnOption::Collation(_)
+            | ast::ColumnOption::OnUpdate(_) => {}
+            other => return Err(SqlError::not_supported(&format!("column option {other}"))),
+        }
+    }
+    if let Some(e) = default_expr {
+        let expr = compiler.compile(&e)?;
+        let mut w = Vec::new();
+        let v = expr.eval(&mut ConstEnv(&mut w), &[])?;
+        if v.is_null() {
+            def.default = if def.nullable {
+                Some(st::Datum::Null)
+            } else {
+                return Err(SqlError::new(
+                    1067,
+                    "42000",
+                    format!("Invalid default value for '{}'", def.name),
+                ));
+            };
+        } else {
+            let target = Target {
+                column: &def,
+                row: 1,
+                strict: true,
+            };
+            let stored = to_stored(&v, &target, &mut w).map_err(|_| {
+                SqlError::new(
+                    1067,
+                    "42000",
+                    format!("Invalid default value for '{}'", def.name),
+                )
+            })?;
+            def.default = Some(stored);
+        }
+    }
+    Ok((def, primary, unique))
 }
 
 fn column_type(dt: &ast::DataType) -> Result<st::ColumnType, SqlError> {
@@ -1768,4 +1796,232 @@ pub fn create_table_text(name: &str, def: &st::TableDef) -> String {
         "CREATE TABLE `{name}` (\n{}\n) ENGINE={engine} DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci",
         lines.join(",\n")
     )
+}
+
+/// MySQL keeps keys in the order PRIMARY, unique keys, other keys (each group as declared).
+pub fn order_indexes(indexes: &mut [st::IndexDef]) {
+    indexes.sort_by_key(|ix| match ix.kind {
+        st::IndexKind::Primary => 0,
+        st::IndexKind::Unique => 1,
+        st::IndexKind::NonUnique => 2,
+    });
+}
+
+/// The definition ALTER TABLE produces, and for each new column the old column it is
+/// copied from (None: filled with the new column's default).
+pub fn alter_def(
+    old: &st::TableDef,
+    operations: &[ast::AlterTableOperation],
+    compiler: &Compiler,
+) -> Result<(st::TableDef, Vec<Option<usize>>), SqlError> {
+    let mut def = old.clone();
+    let mut sources: Vec<Option<usize>> = (0..old.columns.len()).map(Some).collect();
+    let find = |def: &st::TableDef, name: &str| {
+        def.column_index(name).ok_or_else(|| {
+            SqlError::new(
+                1054,
+                "42S22",
+                format!("Unknown column '{name}' in '{}'", "table"),
+            )
+        })
+    };
+    for op in operations {
+        match op {
+            ast::AlterTableOperation::AddColumn {
+                column_def,
+                column_position,
+                if_not_exists,
+                ..
+            } => {
+                if def.column_index(&column_def.name.value).is_some() {
+                    if *if_not_exists {
+                        continue;
+                    }
+                    return Err(SqlError::new(
+                        1060,
+                        "42S21",
+                        format!("Duplicate column name '{}'", column_def.name.value),
+                    ));
+                }
+                let (column, is_primary, is_unique) = column_from_ast(column_def, compiler)?;
+                if column.auto_increment {
+                    return Err(SqlError::not_supported("adding an AUTO_INCREMENT column"));
+                }
+                let at = match column_position {
+                    None => def.columns.len(),
+                    Some(ast::MySQLColumnPosition::First) => 0,
+                    Some(ast::MySQLColumnPosition::After(after)) => find(&def, &after.value)? + 1,
+                };
+                def.columns.insert(at, column);
+                sources.insert(at, None);
+                for ix in &mut def.indexes {
+                    for c in &mut ix.columns {
+                        if *c >= at {
+                            *c += 1;
+                        }
+                    }
+                }
+                if is_primary {
+                    def.indexes.insert(
+                        0,
+                        st::IndexDef {
+                            name: "PRIMARY".into(),
+                            kind: st::IndexKind::Primary,
+                            columns: vec![at],
+                        },
+                    );
+                }
+                if is_unique {
+                    let name = column_def.name.value.clone();
+                    def.indexes.push(st::IndexDef {
+                        name,
+                        kind: st::IndexKind::Unique,
+                        columns: vec![at],
+                    });
+                }
+            }
+            ast::AlterTableOperation::DropColumn {
+                column_names,
+                if_exists,
+                ..
+            } => {
+                for name in column_names {
+                    let Some(at) = def.column_index(&name.value) else {
+                        if *if_exists {
+                            continue;
+                        }
+                        return Err(SqlError::new(
+                            1091,
+                            "42000",
+                            format!("Can't DROP COLUMN `{}`; check that it exists", name.value),
+                        ));
+                    };
+                    if def.columns.len() == 1 {
+                        return Err(SqlError::new(
+                            1090,
+                            "42000",
+                            "You can't delete all columns with ALTER TABLE; use DROP TABLE instead",
+                        ));
+                    }
+                    def.columns.remove(at);
+                    sources.remove(at);
+                    for ix in &mut def.indexes {
+                        ix.columns.retain(|c| *c != at);
+                        for c in &mut ix.columns {
+                            if *c > at {
+                                *c -= 1;
+                            }
+                        }
+                    }
+                    def.indexes.retain(|ix| !ix.columns.is_empty());
+                }
+            }
+            ast::AlterTableOperation::AddConstraint { constraint, .. } => {
+                let columns_of = |cols: &[ast::IndexColumn],
+                                  def: &st::TableDef|
+                 -> Result<Vec<usize>, SqlError> {
+                    cols.iter()
+                        .map(|ic| match &ic.column.expr {
+                            ast::Expr::Identifier(id) => {
+                                def.column_index(&id.value).ok_or_else(|| {
+                                    SqlError::new(
+                                        1072,
+                                        "42000",
+                                        format!("Key column '{}' doesn't exist in table", id.value),
+                                    )
+                                })
+                            }
+                            other => Err(crate::expr::err_syntax(&other.to_string())),
+                        })
+                        .collect()
+                };
+                let index = match constraint {
+                    ast::TableConstraint::PrimaryKey(pk) => {
+                        if def.primary_key().is_some() {
+                            return Err(SqlError::new(
+                                1068,
+                                "42000",
+                                "Multiple primary key defined",
+                            ));
+                        }
+                        let cols = columns_of(&pk.columns, &def)?;
+                        for &c in &cols {
+                            def.columns[c].nullable = false;
+                        }
+                        st::IndexDef {
+                            name: "PRIMARY".into(),
+                            kind: st::IndexKind::Primary,
+                            columns: cols,
+                        }
+                    }
+                    ast::TableConstraint::Unique(u) => {
+                        let cols = columns_of(&u.columns, &def)?;
+                        let name = u
+                            .index_name
+                            .as_ref()
+                            .or(u.name.as_ref())
+                            .map(|n| n.value.clone())
+                            .unwrap_or_else(|| def.columns[cols[0]].name.clone());
+                        st::IndexDef {
+                            name,
+                            kind: st::IndexKind::Unique,
+                            columns: cols,
+                        }
+                    }
+                    ast::TableConstraint::Index(ix) => {
+                        let cols = columns_of(&ix.columns, &def)?;
+                        let name = ix
+                            .name
+                            .as_ref()
+                            .map(|n| n.value.clone())
+                            .unwrap_or_else(|| def.columns[cols[0]].name.clone());
+                        st::IndexDef {
+                            name,
+                            kind: st::IndexKind::NonUnique,
+                            columns: cols,
+                        }
+                    }
+                    other => return Err(SqlError::not_supported(&format!("constraint {other}"))),
+                };
+                if def.index_named(&index.name).is_some() {
+                    return Err(SqlError::new(
+                        1061,
+                        "42000",
+                        format!("Duplicate key name '{}'", index.name),
+                    ));
+                }
+                if index.kind == st::IndexKind::Primary {
+                    def.indexes.insert(0, index);
+                } else {
+                    def.indexes.push(index);
+                }
+            }
+            ast::AlterTableOperation::DropIndex { name } => {
+                let Some(at) = def.index_named(&name.value) else {
+                    return Err(SqlError::new(
+                        1091,
+                        "42000",
+                        format!("Can't DROP INDEX `{}`; check that it exists", name.value),
+                    ));
+                };
+                def.indexes.remove(at);
+            }
+            ast::AlterTableOperation::DropPrimaryKey { .. } => match def.primary_key() {
+                Some(at) => {
+                    def.indexes.remove(at);
+                }
+                None => {
+                    return Err(SqlError::new(
+                        1091,
+                        "42000",
+                        "Can't DROP INDEX `PRIMARY`; check that it exists",
+                    ))
+                }
+            },
+            other => return Err(SqlError::not_supported(&format!("ALTER TABLE {other}"))),
+        }
+    }
+    order_indexes(&mut def.indexes);
+    def.validate().map_err(storage_error)?;
+    Ok((def, sources))
 }

@@ -335,3 +335,158 @@ fn field_list_and_reset() {
     assert_eq!(scalar(&mut s, "SELECT @a"), "NULL");
     assert!(s.execute_prepared(p.statement_id, &[]).is_err());
 }
+
+#[test]
+fn comments_and_version_comments() {
+    let t = engine();
+    let mut s = session(&t.engine);
+    exec_ok(&mut s, "/*!40101 SET @a = 5 */");
+    assert_eq!(scalar(&mut s, "SELECT @a"), "5");
+    assert_eq!(scalar(&mut s, "SELECT /* inline */ 1 -- trailing"), "1");
+    assert_eq!(scalar(&mut s, "# hash comment\nSELECT 2"), "2");
+    assert_eq!(error_code(&mut s, "/* nothing */"), 1065);
+    assert_eq!(error_code(&mut s, ""), 1065);
+    exec_ok(&mut s, "SET NAMES 'utf8mb4'");
+    exec_ok(&mut s, "SET AUTOCOMMIT = 0");
+    assert!(!s.autocommit());
+}
+
+/// Random statements built from SQL fragments, unicode and junk never panic the engine,
+/// always answer with a result or a MySQL error, and leave the session usable.
+#[test]
+fn random_input_never_panics() {
+    const FRAGMENTS: &[&str] = &[
+        "SELECT",
+        "FROM",
+        "WHERE",
+        "SET",
+        "SHOW",
+        "CREATE",
+        "DROP",
+        "TABLE",
+        "DATABASE",
+        "INSERT",
+        "INTO",
+        "VALUES",
+        "UPDATE",
+        "DELETE",
+        "GROUP BY",
+        "ORDER BY",
+        "LIMIT",
+        "JOIN",
+        "ON",
+        "AND",
+        "OR",
+        "NOT",
+        "IN",
+        "BETWEEN",
+        "LIKE",
+        "IS",
+        "NULL",
+        "(",
+        ")",
+        ",",
+        ";",
+        "*",
+        "+",
+        "-",
+        "/",
+        "%",
+        "=",
+        "<",
+        ">",
+        "<=>",
+        "!",
+        "~",
+        "@",
+        "@@",
+        "@@global.",
+        "?",
+        "'",
+        "\"",
+        "`",
+        "1",
+        "-1",
+        "18446744073709551616",
+        "1e308",
+        "1.5",
+        "'é'",
+        "'\\'",
+        "x'4",
+        "0x",
+        "b'2'",
+        "t",
+        "t1",
+        "sbtest.t",
+        "COUNT(*)",
+        "SUM(",
+        "CONCAT(",
+        "SUBSTRING(",
+        "CAST(",
+        "AS",
+        "CHAR",
+        "DECIMAL(65,30)",
+        "INT",
+        "VARCHAR(3)",
+        "PRIMARY KEY",
+        "AUTO_INCREMENT",
+        "DEFAULT",
+        "CASE",
+        "WHEN",
+        "THEN",
+        "END",
+        "/*",
+        "*/",
+        "--",
+        "#",
+        "\n",
+        "ünï",
+        "😀",
+        "\\",
+        "DIV",
+        "MOD",
+        "XOR",
+        "EXISTS",
+        "(SELECT 1)",
+        "USE",
+        "NAMES",
+        "GLOBAL",
+        "SESSION",
+        "autocommit",
+        "sql_mode",
+        "max_connections",
+        "SHUTDOWN_NOT",
+        "FLUSH",
+    ];
+    let t = engine();
+    let mut s = session(&t.engine);
+    exec_ok(&mut s, "CREATE DATABASE sbtest");
+    exec_ok(
+        &mut s,
+        "CREATE TABLE sbtest.t (id INT PRIMARY KEY, c VARCHAR(3))",
+    );
+    exec_ok(&mut s, "USE sbtest");
+    let mut seed = 0x1234_5678_9abc_def1u64;
+    for _ in 0..3000 {
+        let mut sql = String::new();
+        let len = 1 + (seed % 12) as usize;
+        for _ in 0..len {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            sql.push_str(FRAGMENTS[(seed % FRAGMENTS.len() as u64) as usize]);
+            sql.push(' ');
+        }
+        for result in s.execute(&sql, true) {
+            if let Err(e) = result {
+                assert!(e.code >= 1000, "{sql}: error without a MySQL code: {e}");
+            }
+        }
+        if let Ok(p) = s.prepare(&sql) {
+            let params = vec![myriad_sql::Value::Int(1); p.param_count as usize];
+            let _ = s.execute_prepared(p.statement_id, &params);
+            s.close_prepared(p.statement_id);
+        }
+    }
+    assert_eq!(scalar(&mut s, "SELECT 1"), "1");
+}

@@ -37,6 +37,10 @@ fn oltp_statements_agree_with_a_model() {
         .collect();
 
     let point = s.prepare("SELECT c FROM sbtest1 WHERE id=?").unwrap();
+    // COM_STMT_PREPARE describes the result columns (libmariadb sizes its buffers from them).
+    assert_eq!(point.columns.len(), 1);
+    assert_eq!(point.columns[0].name, "c");
+    assert_eq!(point.columns[0].column_type, myriad_sql::ColumnType::String);
     let range = s
         .prepare("SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ?")
         .unwrap();

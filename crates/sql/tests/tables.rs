@@ -353,3 +353,41 @@ fn group_by_having_and_aggregate_expressions() {
         vec![vec!["0", "NULL"]]
     );
 }
+
+#[test]
+fn a_512_kib_insert_statement() {
+    let t = engine();
+    let mut s = session(&t.engine);
+    exec_ok(&mut s, "CREATE DATABASE big");
+    exec_ok(
+        &mut s,
+        "CREATE TABLE big.t (id INT PRIMARY KEY, c CHAR(120), note VARCHAR(20))",
+    );
+    let values: Vec<String> = (1..=4200)
+        .map(|i| format!("({i}, '{}', 'héllo {i}')", "x".repeat(110)))
+        .collect();
+    let sql = format!("INSERT INTO big.t VALUES {}", values.join(","));
+    assert!(
+        sql.len() > 512 * 1024,
+        "the statement is {} bytes",
+        sql.len()
+    );
+    let started = std::time::Instant::now();
+    let r = one(&mut s, &sql).unwrap();
+    assert!(matches!(
+        r,
+        QueryResult::Ok {
+            affected_rows: 4200,
+            ..
+        }
+    ));
+    assert!(
+        started.elapsed().as_secs() < 20,
+        "a large INSERT must not be quadratic in its length"
+    );
+    assert_eq!(scalar(&mut s, "SELECT COUNT(*) FROM big.t"), "4200");
+    assert_eq!(
+        scalar(&mut s, "SELECT note FROM big.t WHERE id = 4200"),
+        "héllo 4200"
+    );
+}

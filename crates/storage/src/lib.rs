@@ -56,13 +56,23 @@
 //! - `StorageError::Stale` means DDL replaced the table under a handle: open it again.
 //! - Datums must match the column types (see [`Datum`]); the SQL layer converts first.
 //! - Strings compare like MySQL: [`compare_strings`] / [`compare_datums`] are the same
-//!   comparisons the index keys encode.
+//!   comparisons the index keys encode. [`Datum::decimal_from_str`] and
+//!   [`codec::format_datum`] convert DECIMALs from and to text.
+//! - One [`Statement`] per SQL statement, committed (or dropped) before the next: it holds
+//!   the writer lock of every table it wrote until then. Do not run DDL or
+//!   [`Storage::checkpoint`] on a table while the same thread holds an open statement that
+//!   wrote it (the DDL would wait for that statement: lock wait timeout).
+//! - Opening a table that is in the table cache is cheap (a shared lock and an `Arc`); a
+//!   plan cache may also keep [`Table`] handles and reopen when [`Table::is_stale`].
+//! - Readers see the rows of a statement in progress on another connection (read
+//!   uncommitted, as with MyISAM); a statement that is rolled back takes them away again.
 //!
 //! # Layout on disk
 //!
 //! ```text
 //! <datadir>/<database>/            a directory per database (names @xx-escaped)
 //! <datadir>/<database>/<table>.myt one file per table: pages, see `page` and `btree`
+//! <datadir>/<database>/#sql-*.myt   files being built (CREATE, ALTER); hidden from lists
 //! <datadir>/#redo/<start lsn>.log  redo log segments, see `redo`
 //! <datadir>/#redo/checkpoint       the checkpoint LSN
 //! ```
@@ -71,10 +81,15 @@
 //!
 //! Statements log page differences (see `redo`), so recovery replays pages, not SQL, and
 //! opens only the files the log names. A page reaches its file only after the log that
-//! describes it is durable (the block cache calls [`BlockIo::flush_log`] first). DDL is
-//! durable by itself: the files are written and fsynced (with their directory) before the
-//! call returns, and a table is flushed before it is renamed, so no log record needs an old
-//! name. Checkpoints run in the background once `checkpoint_log_bytes` of log accumulate.
+//! describes it is durable (the block cache calls [`BlockIo::flush_log`] first; the one
+//! exception is a new file's initial pages, which have no older version to protect).
+//! DDL goes through the log too and is durable when the call returns: CREATE TABLE logs the
+//! new file's initial pages (one group-committed log fsync, no file or directory fsync;
+//! recovery recreates a file whose directory entry was lost), DROP and RENAME are logged
+//! before they happen and replayed in order, a table is flushed and synced before a rename
+//! so no page record needs its old name, and directories of new files are synced at the
+//! next checkpoint. Checkpoints run in the background once `checkpoint_log_bytes` of log
+//! accumulate.
 
 pub mod codec;
 pub mod keycode;
@@ -144,14 +159,44 @@ pub(crate) struct Shared {
     pub(crate) config: StorageConfig,
     checkpoint_lock: Mutex<()>,
     checkpoints: AtomicU64,
+    /// Directories holding files created since the last checkpoint: their entries become
+    /// durable at the checkpoint (until then the log's CREATE records recreate them).
+    dirs_to_sync: Mutex<std::collections::HashSet<PathBuf>>,
 }
 
 impl Shared {
+    /// Wait until the log holds `lsn` as `flush_log_at_trx_commit` asks.
+    pub(crate) fn wait_durable(&self, lsn: u64) -> Result<()> {
+        match self.config.flush_log_at_trx_commit {
+            0 => Ok(()),
+            2 => Ok(self.log.flush_to(lsn, false)?),
+            _ => Ok(self.log.flush_to(lsn, true)?),
+        }
+    }
+
+    /// Append a group that holds only DDL entries, and wait for it per the flush policy.
+    fn log_ddl(&self, payload: &[u8]) -> Result<()> {
+        let end = loop {
+            if let Some(end) = self.log.append(payload, self.log.horizon()) {
+                break end;
+            }
+        };
+        // DDL is rare and must not be lost with a power failure: always synced.
+        Ok(self.log.flush_to(end, true)?)
+    }
+
     fn checkpoint(&self) -> Result<()> {
         let _one_at_a_time = self.checkpoint_lock.lock();
         let lsn = self.log.begin_checkpoint();
         self.cache.flush_all()?;
         self.files.sync_written()?;
+        let dirs = std::mem::take(&mut *self.dirs_to_sync.lock());
+        for dir in &dirs {
+            match sync_dir(dir) {
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {} // database dropped since
+                other => other?,
+            }
+        }
         self.log.finish_checkpoint(lsn)?;
         self.checkpoints.fetch_add(1, Ordering::Relaxed);
         Ok(())
@@ -177,7 +222,11 @@ impl BlockIo for PageIo {
     fn write_block(&self, file: FileId, block: u64, buf: &[u8]) -> io::Result<()> {
         let mut copy = buf.to_vec();
         stamp_checksum(&mut copy);
-        self.files.write_at(file, &copy, block * PAGE_SIZE as u64)
+        match self.files.write_at(file, &copy, block * PAGE_SIZE as u64) {
+            // The table was dropped while a flush held this page: nothing left to write to.
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+            other => other,
+        }
     }
     fn flush_log(&self, lsn: u64) -> io::Result<()> {
         self.log.flush_to(lsn, true)
@@ -194,7 +243,37 @@ pub struct RecoveryStats {
     pub duration: Duration,
 }
 
-type TableKey = (String, String);
+/// The table cache key: `database NUL table` (NUL cannot occur in SQL names).
+type TableKey = String;
+
+fn table_key(db: &str, name: &str) -> TableKey {
+    let mut key = String::with_capacity(db.len() + name.len() + 1);
+    key.push_str(db);
+    key.push('\0');
+    key.push_str(name);
+    key
+}
+
+thread_local! {
+    /// Scratch space for building table keys without allocating on a cache hit.
+    static KEY_BUFFER: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// Look `db`.`name` up in the table cache without allocating.
+fn cached_table(
+    tables: &TableCache<TableKey, TableInner>,
+    db: &str,
+    name: &str,
+) -> Option<Arc<TableInner>> {
+    KEY_BUFFER.with(|buf| {
+        let mut key = buf.borrow_mut();
+        key.clear();
+        key.push_str(db);
+        key.push('\0');
+        key.push_str(name);
+        tables.get(key.as_str())
+    })
+}
 
 struct StorageInner {
     shared: Arc<Shared>,
@@ -304,6 +383,7 @@ impl Storage {
             config: config.clone(),
             checkpoint_lock: Mutex::new(()),
             checkpoints: AtomicU64::new(0),
+            dirs_to_sync: Mutex::new(std::collections::HashSet::new()),
         });
         let mut storage = StorageInner {
             tables: TableCache::new(config.table_open_cache),
@@ -470,10 +550,7 @@ impl Storage {
     }
 
     pub fn table_exists(&self, db: &str, name: &str) -> bool {
-        self.inner
-            .tables
-            .get(&(db.to_string(), name.to_string()))
-            .is_some_and(|t| !t.stale.load(Ordering::Acquire))
+        cached_table(&self.inner.tables, db, name).is_some_and(|t| !t.stale.load(Ordering::Acquire))
             || self.table_path(db, name).is_file()
     }
 
@@ -484,25 +561,25 @@ impl Storage {
 
     /// Open a table through the table cache (a hit takes no catalog lock).
     pub fn open_table(&self, db: &str, name: &str) -> Result<Table> {
-        let key = (db.to_string(), name.to_string());
-        if let Some(t) = self.inner.tables.get(&key) {
+        if let Some(t) = cached_table(&self.inner.tables, db, name) {
             if !t.stale.load(Ordering::Acquire) {
                 return Ok(Table { inner: t });
             }
         }
         let _c = self.inner.catalog.read();
-        self.open_table_locked(key)
+        self.open_table_locked(db, name)
     }
 
-    fn open_table_locked(&self, key: TableKey) -> Result<Table> {
+    fn open_table_locked(&self, db: &str, name: &str) -> Result<Table> {
+        let key = table_key(db, name);
         loop {
             let t = self
                 .inner
                 .tables
-                .get_or_open(&key, || self.load_table(&key.0, &key.1))?;
+                .get_or_open(&key, || self.load_table(db, name))?;
             if t.stale.load(Ordering::Acquire) {
-                // A DDL finished with it; drop the stale entry and load afresh.
-                self.inner.tables.remove(&key);
+                // A DDL finished with it: drop that entry (only that one) and load afresh.
+                self.inner.tables.remove_if_same(key.as_str(), &t);
                 continue;
             }
             return Ok(Table { inner: t });
@@ -526,10 +603,11 @@ impl Storage {
             db: db.into(),
             name: name.into(),
             space,
-            def: Arc::new(def),
             latch: RwLock::new(()),
             writer: Arc::new(Mutex::new(())),
             stale: AtomicBool::new(false),
+            clustered_pk: table::clustered_primary_key(&def),
+            def: Arc::new(def),
         })
     }
 
@@ -537,11 +615,17 @@ impl Storage {
     pub fn create_table(&self, db: &str, name: &str, def: &TableDef) -> Result<()> {
         check_name("table", name)?;
         def.validate()?;
-        let _c = self.inner.catalog.write();
-        self.create_table_locked(db, name, def)
+        let end = {
+            let _c = self.inner.catalog.write();
+            self.create_table_locked(db, name, def)?
+        };
+        // Waited for outside the catalog lock: concurrent creates share one log fsync.
+        Ok(self.inner.shared.log.flush_to(end, true)?)
     }
 
-    fn create_table_locked(&self, db: &str, name: &str, def: &TableDef) -> Result<()> {
+    /// Create the file and log its CREATE; returns the LSN to wait for before the table is
+    /// durable (the caller waits after releasing its locks).
+    fn create_table_locked(&self, db: &str, name: &str, def: &TableDef) -> Result<u64> {
         let dir = self.db_dir(db);
         if !dir.is_dir() {
             return Err(StorageError::NoSuchDatabase(db.into()));
@@ -558,16 +642,20 @@ impl Storage {
         }
         let shared = &self.inner.shared;
         let space = new_space_id();
-        match shared.files.create(space, path.clone()) {
+        // Built under a hidden name and renamed into place once its pages are written, so a
+        // crash never leaves a half-made file under a table's name.
+        let building = dir.join(format!("#sql-new-{space:x}.myt"));
+        match shared.files.create(space, building.clone()) {
             Ok(()) => {}
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
                 return Err(StorageError::TableExists(db.into(), name.into()))
             }
             Err(e) => return Err(e.into()),
         }
-        let result = (|| -> Result<()> {
+        let result = (|| -> Result<u64> {
             let n_index = def.indexes.len();
             let page_count = 3 + n_index as u32;
+            let mut pages = Vec::with_capacity(page_count as usize);
             for page_no in 0..page_count {
                 let b = shared.cache.create(space, page_no as u64)?;
                 b.begin_write();
@@ -597,21 +685,52 @@ impl Storage {
                         }
                     }
                 }
+                // Dirty before the append, as a statement's pages (see `table`).
                 shared.cache.mark_dirty(&b, 0);
-                b.end_write();
+                pages.push(b);
             }
-            shared.cache.flush_file(space)?;
-            shared.files.sync(space)?;
-            sync_dir(path.parent().unwrap_or(Path::new(".")))?;
-            Ok(())
+            // One redo group: the CREATE and the full images of the initial pages. The
+            // file is neither written nor synced now: the log makes the table durable.
+            let zero = vec![0u8; PAGE_SIZE];
+            let end = loop {
+                let horizon = shared.log.horizon();
+                let mut payload = Vec::with_capacity(1024);
+                push_ddl_entry(&mut payload, redo::ENTRY_CREATE, space, &[db, name]);
+                for (page_no, b) in pages.iter().enumerate() {
+                    table::encode_page_record(
+                        &mut payload,
+                        space,
+                        page_no as u32,
+                        &zero,
+                        &b.read(),
+                        true,
+                    );
+                }
+                if let Some(end) = shared.log.append(&payload, horizon) {
+                    break end;
+                }
+            };
+            for b in &pages {
+                put_u64(&mut b.write(), OFF_LSN, end);
+                b.raise_flush_lsn(end);
+                b.end_write();
+                // Written now (not synced), before the log is durable, so that opening the
+                // table finds its header page in the file. No older version of these pages
+                // exists to protect; a crash that loses or tears them is repaired from the
+                // log, or leaves an empty table whose CREATE was never acknowledged.
+                shared.cache.write_new_block(b)?;
+            }
+            fs::rename(&building, &path)?;
+            shared.files.renamed(space, path.clone());
+            shared.dirs_to_sync.lock().insert(dir.clone());
+            Ok(end)
         })();
-        if let Err(e) = result {
+        if result.is_err() {
             shared.cache.discard_file(space);
             shared.files.forget(space);
-            let _ = fs::remove_file(&path);
-            return Err(e);
+            let _ = fs::remove_file(&building);
         }
-        Ok(())
+        result
     }
 
     /// Open a table and take its writer lock for DDL (retrying if another DDL replaced it).
@@ -640,9 +759,13 @@ impl Storage {
     /// Forget a table whose writer lock, catalog lock and latch the caller holds.
     fn retire(&self, t: &TableInner, delete_file: bool) -> Result<()> {
         t.stale.store(true, Ordering::Release);
-        self.inner.tables.remove(&(t.db.clone(), t.name.clone()));
+        self.inner.tables.remove(table_key(&t.db, &t.name).as_str());
         let shared = &self.inner.shared;
         if delete_file {
+            // Logged first: a CREATE still in the log must not bring the table back.
+            let mut entry = Vec::new();
+            push_ddl_entry(&mut entry, redo::ENTRY_DROP, t.space, &[&t.db, &t.name]);
+            shared.log_ddl(&entry)?;
             shared.cache.discard_file(t.space);
             shared.files.forget(t.space);
             let path = self.table_path(&t.db, &t.name);
@@ -662,11 +785,14 @@ impl Storage {
 
     /// Empty a table (a fresh file with the same definition; AUTO_INCREMENT restarts).
     pub fn truncate_table(&self, db: &str, name: &str) -> Result<()> {
-        let (table, _writer) = self.lock_for_ddl(db, name)?;
-        let _c = self.inner.catalog.write();
-        let _latch = table.inner.latch.write();
-        self.retire(&table.inner, true)?;
-        self.create_table_locked(db, name, &table.inner.def)
+        let end = {
+            let (table, _writer) = self.lock_for_ddl(db, name)?;
+            let _c = self.inner.catalog.write();
+            let _latch = table.inner.latch.write();
+            self.retire(&table.inner, true)?;
+            self.create_table_locked(db, name, &table.inner.def)?
+        };
+        Ok(self.inner.shared.log.flush_to(end, true)?)
     }
 
     /// Rename a table, also into another database (durable when this returns).
@@ -688,6 +814,14 @@ impl Storage {
         // written under the old name is ever needed again.
         shared.cache.flush_file(t.space)?;
         shared.files.sync(t.space)?;
+        let mut entry = Vec::new();
+        push_ddl_entry(
+            &mut entry,
+            redo::ENTRY_RENAME,
+            t.space,
+            &[db, name, new_db, new_name],
+        );
+        shared.log_ddl(&entry)?;
         let old_path = self.table_path(db, name);
         fs::rename(&old_path, &new_path)?;
         sync_dir(new_path.parent().unwrap_or(Path::new(".")))?;
@@ -744,13 +878,23 @@ impl Storage {
         let _latch = old.inner.latch.write();
         let shared = &self.inner.shared;
         let path = self.table_path(db, name);
+        // The swap, logged before it happens: the new file replaces the old one.
+        let mut entries = Vec::new();
+        push_ddl_entry(
+            &mut entries,
+            redo::ENTRY_RENAME,
+            tmp.inner.space,
+            &[db, &tmp_name, db, name],
+        );
+        push_ddl_entry(&mut entries, redo::ENTRY_DROP, old.inner.space, &[db, name]);
+        shared.log_ddl(&entries)?;
         fs::rename(self.table_path(db, &tmp_name), &path)?;
         sync_dir(path.parent().unwrap_or(Path::new(".")))?;
         self.retire(&old.inner, false)?;
         shared.cache.discard_file(old.inner.space);
         shared.files.forget(old.inner.space);
         tmp.inner.stale.store(true, Ordering::Release);
-        self.inner.tables.remove(&(db.to_string(), tmp_name));
+        self.inner.tables.remove(table_key(db, &tmp_name).as_str());
         shared.files.renamed(tmp.inner.space, path);
         Ok(())
     }
@@ -793,6 +937,16 @@ impl Storage {
                 self.inner.shared.checkpoints.load(Ordering::Relaxed),
             ),
         ]
+    }
+}
+
+/// Append a DDL entry: tag, space, then (database, table) names as u16 length + bytes.
+fn push_ddl_entry(out: &mut Vec<u8>, tag: u8, space: u64, names: &[&str]) {
+    out.push(tag);
+    out.extend_from_slice(&space.to_le_bytes());
+    for n in names {
+        out.extend_from_slice(&(n.len() as u16).to_le_bytes());
+        out.extend_from_slice(n.as_bytes());
     }
 }
 
@@ -839,53 +993,105 @@ fn read_file_header(
 fn recover(storage: &StorageInner, groups: Vec<redo::Group>) -> Result<RecoveryStats> {
     let shared = &storage.shared;
     let mut stats = RecoveryStats::default();
-    // space -> whether the file the log names is still that space.
+    // Spaces a later DROP or RENAME moves on: their CREATE must not recreate a missing file.
+    let mut moved_on: std::collections::HashSet<u64> = std::collections::HashSet::new();
+    for group in &groups {
+        for entry in parse_entries(&group.payload)? {
+            if let LogEntry::Drop { space, .. } | LogEntry::Rename { space, .. } = entry {
+                moved_on.insert(space);
+            }
+        }
+    }
+    // space -> whether the file the log names is that space (pages are applied).
     let mut spaces: HashMap<u64, bool> = HashMap::new();
-    let bad = |what: &str| StorageError::Corrupt(format!("redo log: malformed {what}"));
+    let header_space = |path: &Path| -> Option<Result<u64>> {
+        if !path.is_file() {
+            return None;
+        }
+        Some(read_file_header(shared, &storage.provisional_ids, path).map(|(s, _)| s))
+    };
     for group in groups {
         stats.groups_replayed += 1;
-        let p = &group.payload;
-        let mut pos = 0usize;
-        let take = |pos: &mut usize, n: usize| -> Result<&[u8]> {
-            let s = p.get(*pos..*pos + n).ok_or_else(|| bad("entry"))?;
-            *pos += n;
-            Ok(s)
-        };
-        while pos < p.len() {
-            let tag = take(&mut pos, 1)?[0];
-            match tag {
-                redo::ENTRY_FILE => {
-                    let space = get_u64(take(&mut pos, 8)?, 0);
-                    let db_len = get_u16(take(&mut pos, 2)?, 0) as usize;
-                    let db = String::from_utf8_lossy(take(&mut pos, db_len)?).into_owned();
-                    let name_len = get_u16(take(&mut pos, 2)?, 0) as usize;
-                    let name = String::from_utf8_lossy(take(&mut pos, name_len)?).into_owned();
+        for entry in parse_entries(&group.payload)? {
+            match entry {
+                LogEntry::File { space, db, name } => {
                     if spaces.contains_key(&space) {
                         continue;
                     }
                     let path = table_path(&shared.datadir, &db, &name);
-                    let valid = path.is_file()
-                        && matches!(read_file_header(shared, &storage.provisional_ids, &path), Ok((s, _)) if s == space);
+                    let valid = matches!(header_space(&path), Some(Ok(s)) if s == space);
                     if valid {
                         shared.files.register(space, path);
                         stats.files_opened += 1;
                     }
                     spaces.insert(space, valid);
                 }
-                redo::ENTRY_PAGE => {
-                    let space = get_u64(take(&mut pos, 8)?, 0);
-                    let page_no = get_u32(take(&mut pos, 4)?, 0);
-                    let full = take(&mut pos, 1)?[0] == 1;
-                    let n_ranges = get_u16(take(&mut pos, 2)?, 0) as usize;
-                    let mut ranges = Vec::with_capacity(n_ranges);
-                    for _ in 0..n_ranges {
-                        let off = get_u16(take(&mut pos, 2)?, 0) as usize;
-                        let len = get_u16(take(&mut pos, 2)?, 0) as usize;
-                        if off + len > PAGE_SIZE {
-                            return Err(bad("page range"));
+                LogEntry::Create { space, db, name } => {
+                    let path = table_path(&shared.datadir, &db, &name);
+                    let valid = match header_space(&path) {
+                        Some(Ok(s)) => s == space,
+                        // A header page that never reached the disk: the images rebuild it.
+                        Some(Err(_)) => !moved_on.contains(&space),
+                        None => {
+                            !moved_on.contains(&space)
+                                && path.parent().is_some_and(|d| d.is_dir())
+                                && shared.files.create(space, path.clone()).is_ok()
                         }
-                        ranges.push((off, take(&mut pos, len)?));
+                    };
+                    if valid {
+                        shared.files.register(space, path.clone());
+                        shared
+                            .dirs_to_sync
+                            .lock()
+                            .insert(path.parent().unwrap_or(Path::new(".")).to_path_buf());
+                        stats.files_opened += 1;
                     }
+                    spaces.insert(space, valid);
+                }
+                LogEntry::Drop { space, db, name } => {
+                    let path = table_path(&shared.datadir, &db, &name);
+                    let ours = match header_space(&path) {
+                        Some(Ok(s)) => s == space,
+                        Some(Err(_)) => true,
+                        None => false,
+                    };
+                    if ours {
+                        fs::remove_file(&path)?;
+                        sync_dir(path.parent().unwrap_or(Path::new(".")))?;
+                    }
+                    shared.cache.discard_file(space);
+                    shared.files.forget(space);
+                    spaces.insert(space, false);
+                }
+                LogEntry::Rename {
+                    space,
+                    db,
+                    name,
+                    new_db,
+                    new_name,
+                } => {
+                    let from = table_path(&shared.datadir, &db, &name);
+                    let to = table_path(&shared.datadir, &new_db, &new_name);
+                    if matches!(header_space(&from), Some(Ok(s)) if s == space) {
+                        fs::rename(&from, &to)?;
+                        sync_dir(to.parent().unwrap_or(Path::new(".")))?;
+                        sync_dir(from.parent().unwrap_or(Path::new(".")))?;
+                    }
+                    let valid = matches!(header_space(&to), Some(Ok(s)) if s == space);
+                    if valid {
+                        shared.files.register(space, to);
+                    } else {
+                        shared.cache.discard_file(space);
+                        shared.files.forget(space);
+                    }
+                    spaces.insert(space, valid);
+                }
+                LogEntry::Page {
+                    space,
+                    page_no,
+                    full,
+                    ranges,
+                } => {
                     if !spaces.get(&space).copied().unwrap_or(false) {
                         continue;
                     }
@@ -917,11 +1123,107 @@ fn recover(storage: &StorageInner, groups: Vec<redo::Group>) -> Result<RecoveryS
                     block.end_write();
                     stats.pages_applied += 1;
                 }
-                _ => return Err(bad("entry tag")),
             }
         }
     }
     Ok(stats)
+}
+
+/// One entry of a redo group (see `redo`).
+enum LogEntry<'a> {
+    File {
+        space: u64,
+        db: String,
+        name: String,
+    },
+    Create {
+        space: u64,
+        db: String,
+        name: String,
+    },
+    Drop {
+        space: u64,
+        db: String,
+        name: String,
+    },
+    Rename {
+        space: u64,
+        db: String,
+        name: String,
+        new_db: String,
+        new_name: String,
+    },
+    Page {
+        space: u64,
+        page_no: u32,
+        full: bool,
+        ranges: Vec<(usize, &'a [u8])>,
+    },
+}
+
+fn parse_entries(p: &[u8]) -> Result<Vec<LogEntry<'_>>> {
+    let bad = |what: &str| StorageError::Corrupt(format!("redo log: malformed {what}"));
+    let mut pos = 0usize;
+    let take = |pos: &mut usize, n: usize| -> Result<&[u8]> {
+        let s = p.get(*pos..*pos + n).ok_or_else(|| bad("entry"))?;
+        *pos += n;
+        Ok(s)
+    };
+    let name = |pos: &mut usize| -> Result<String> {
+        let len = get_u16(take(pos, 2)?, 0) as usize;
+        Ok(String::from_utf8_lossy(take(pos, len)?).into_owned())
+    };
+    let mut out = Vec::new();
+    while pos < p.len() {
+        let tag = take(&mut pos, 1)?[0];
+        let space = get_u64(take(&mut pos, 8)?, 0);
+        out.push(match tag {
+            redo::ENTRY_FILE => LogEntry::File {
+                space,
+                db: name(&mut pos)?,
+                name: name(&mut pos)?,
+            },
+            redo::ENTRY_CREATE => LogEntry::Create {
+                space,
+                db: name(&mut pos)?,
+                name: name(&mut pos)?,
+            },
+            redo::ENTRY_DROP => LogEntry::Drop {
+                space,
+                db: name(&mut pos)?,
+                name: name(&mut pos)?,
+            },
+            redo::ENTRY_RENAME => LogEntry::Rename {
+                space,
+                db: name(&mut pos)?,
+                name: name(&mut pos)?,
+                new_db: name(&mut pos)?,
+                new_name: name(&mut pos)?,
+            },
+            redo::ENTRY_PAGE => {
+                let page_no = get_u32(take(&mut pos, 4)?, 0);
+                let full = take(&mut pos, 1)?[0] == 1;
+                let n_ranges = get_u16(take(&mut pos, 2)?, 0) as usize;
+                let mut ranges = Vec::with_capacity(n_ranges);
+                for _ in 0..n_ranges {
+                    let off = get_u16(take(&mut pos, 2)?, 0) as usize;
+                    let len = get_u16(take(&mut pos, 2)?, 0) as usize;
+                    if off + len > PAGE_SIZE {
+                        return Err(bad("page range"));
+                    }
+                    ranges.push((off, take(&mut pos, len)?));
+                }
+                LogEntry::Page {
+                    space,
+                    page_no,
+                    full,
+                    ranges,
+                }
+            }
+            _ => return Err(bad("entry tag")),
+        });
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -10,8 +10,9 @@
 //! 25..32  reserved (zero)
 //! ```
 //!
-//! Page 0 holds the file header and the table definition and is written only when the file
-//! is created (so it can never be torn later). Page 1 is the meta page (page count, free
+//! Page 0 holds the file header and the table definition. Its bytes never change after the
+//! file is created (a rewrite by a flush writes identical bytes, so even a torn write leaves
+//! it intact); ALTER TABLE writes a new file. Page 1 is the meta page (page count, free
 //! list, row id and auto-increment counters, row count, tree roots). Pages 2.. are B+tree
 //! nodes (the row tree's root is page 2, index i's root is page 3 + i; roots never move),
 //! overflow pages and free pages. Node layout is in `btree`.

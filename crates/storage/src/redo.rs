@@ -17,6 +17,16 @@
 //!   Bytes 0..4 (checksum) and 16..24 (page LSN) are never logged; replay sets the page LSN
 //!   to the group's end LSN and applies a record only to pages whose LSN is below it.
 //!
+//! - `CREATE (3)`: space id, database, table: a table file was created at that name; its
+//!   initial pages follow as full images. The file and its directory entry are not synced
+//!   by CREATE TABLE (the log is): recovery recreates a missing file, or rebuilds one whose
+//!   header page never reached the disk, unless a later DROP or RENAME moved the space on.
+//! - `DROP (4)`: space id, database, table: logged before the file is unlinked; replay
+//!   finishes the unlink.
+//! - `RENAME (5)`: space id, database, table, new database, new table: logged after the
+//!   table was flushed and synced and before the rename; replay finishes the rename
+//!   (replacing the destination, as ALTER's swap does).
+//!
 //! **Torn pages.** A page's first change after a checkpoint starts is logged as a full image
 //! (PostgreSQL's full_page_writes): replay from the checkpoint never needs a page that might
 //! have been torn by a crash during its write. The checkpoint start ("horizon") is read by
@@ -40,6 +50,9 @@ pub(crate) const GROUP_MAGIC: u32 = 0x4D59_524C;
 pub(crate) const GROUP_HEADER: usize = 20;
 pub(crate) const ENTRY_FILE: u8 = 1;
 pub(crate) const ENTRY_PAGE: u8 = 2;
+pub(crate) const ENTRY_CREATE: u8 = 3;
+pub(crate) const ENTRY_DROP: u8 = 4;
+pub(crate) const ENTRY_RENAME: u8 = 5;
 const CHECKPOINT_MAGIC: &[u8; 8] = b"MYRIADCK";
 /// The first LSN of a fresh log: above 0, so a fresh page (LSN 0) is always below the
 /// horizon and logs a full image.
@@ -199,7 +212,8 @@ impl RedoLog {
         Ok((log, groups))
     }
 
-    /// The LSN of the latest checkpoint start: a page whose LSN is below it logs a full image.
+    /// The LSN of the latest checkpoint start: a page whose LSN (the end of the group that
+    /// last changed it) is at or below it logs a full image on its next change.
     pub(crate) fn horizon(&self) -> u64 {
         self.state.lock().horizon
     }

@@ -10,6 +10,14 @@
 //! deadlocks. Readers may see rows of a statement still in progress (read uncommitted, as
 //! MyISAM shows them); a rolled-back statement's rows disappear again.
 //!
+//! **Rows and row ids.** Rows live in the row tree under their row id. When the primary key
+//! is one integer column (sysbench's `id`, most application tables) the row id *is* the key
+//! (sign bit flipped so that the order is the key's): the row tree is then the clustered
+//! primary index, a primary-key lookup is one descent and a primary-key range walks the
+//! rows' own leaves; updating the key moves the row to a new row id. Otherwise row ids are
+//! assigned from a counter in the meta page. Secondary index entries map the index key
+//! (plus the row id when not unique) to the row id.
+//!
 //! **Statements.** The first time a statement changes a page it copies the page (the
 //! before-image) and marks the block write-pending, which keeps it in memory and off the
 //! disk. Commit turns the differences into one redo group (see `redo`), stamps the pages
@@ -44,6 +52,18 @@ pub(crate) struct TableInner {
     pub(crate) writer: Arc<Mutex<()>>,
     /// Set by DDL (drop, rename, alter, truncate): the handle must not be used any more.
     pub(crate) stale: AtomicBool,
+    /// The primary key's index number when it is one integer column: then the row id *is*
+    /// the key (order-preserving), the row tree is the primary index (one descent per
+    /// lookup, ranges walk the rows' own leaves), and index `pk`'s own tree stays empty.
+    pub(crate) clustered_pk: Option<usize>,
+}
+
+/// The primary key's index number if the table can be clustered on it (one integer column).
+pub(crate) fn clustered_primary_key(def: &TableDef) -> Option<usize> {
+    let pk = def.primary_key()?;
+    let ix = &def.indexes[pk];
+    (ix.columns.len() == 1 && matches!(def.columns[ix.columns[0]].ty, ColumnType::Int { .. }))
+        .then_some(pk)
 }
 
 /// A handle on an open table; cheap to clone. Obtained from [`crate::Storage::open_table`].
@@ -145,11 +165,7 @@ impl Statement {
         let end = self.log_and_stamp()?;
         self.locks.clear();
         if let Some(end) = end {
-            match self.shared.config.flush_log_at_trx_commit {
-                0 => {}
-                2 => self.shared.log.flush_to(end, false)?,
-                _ => self.shared.log.flush_to(end, true)?,
-            }
+            self.shared.wait_durable(end)?;
         }
         Ok(())
     }
@@ -171,6 +187,12 @@ impl Statement {
             return Ok(None);
         }
         let log = &self.shared.log;
+        // Dirty before the group is appended: a checkpoint that starts after the append
+        // (and so counts on these pages being flushed) sees them dirty and waits for the
+        // write-pending mark to drop before writing them.
+        for t in &self.touched {
+            self.shared.cache.mark_dirty(&t.block, 0);
+        }
         let mut payload = Vec::with_capacity(256);
         let end = loop {
             let horizon = log.horizon();
@@ -187,7 +209,9 @@ impl Statement {
                     }
                 }
                 let after = t.block.read();
-                let full = page_lsn(&t.before) < horizon;
+                // The page was last changed by a group ending at or before the checkpoint start: the
+                // checkpoint may be writing it right now, so a crash could tear it.
+                let full = page_lsn(&t.before) <= horizon;
                 encode_page_record(&mut payload, t.space, t.page_no, &t.before, &after, full);
             }
             if let Some(end) = log.append(&payload, horizon) {
@@ -196,7 +220,7 @@ impl Statement {
         };
         for t in self.touched.drain(..) {
             put_u64(&mut t.block.write(), OFF_LSN, end);
-            self.shared.cache.mark_dirty(&t.block, end);
+            t.block.raise_flush_lsn(end);
             t.block.end_write();
         }
         self.by_page.clear();
@@ -258,7 +282,7 @@ impl Drop for Statement {
 }
 
 /// Append a PAGE entry describing `after` (relative to `before`, or from zeros when `full`).
-fn encode_page_record(
+pub(crate) fn encode_page_record(
     out: &mut Vec<u8>,
     space: u64,
     page_no: u32,
@@ -430,12 +454,65 @@ fn prefix_successor(prefix: &[u8]) -> Option<Vec<u8>> {
 }
 
 impl TableInner {
+    /// The latch for reading, checked against DDL *after* it is taken (DDL marks a table
+    /// stale while holding the latch exclusively, so a reader cannot slip in between).
+    fn read_latch(&self) -> Result<parking_lot::RwLockReadGuard<'_, ()>> {
+        let guard = self.latch.read();
+        self.check_live()?;
+        Ok(guard)
+    }
+
+    fn write_latch(&self) -> Result<parking_lot::RwLockWriteGuard<'_, ()>> {
+        let guard = self.latch.write();
+        self.check_live()?;
+        Ok(guard)
+    }
+
     fn check_live(&self) -> Result<()> {
         if self.stale.load(Ordering::Acquire) {
             Err(StorageError::Stale)
         } else {
             Ok(())
         }
+    }
+
+    /// The row id of a clustered table's key value (sign bit flipped for signed columns,
+    /// so row id order is key order).
+    fn row_id_for_key(&self, d: &Datum) -> Result<RowId> {
+        let pk = self
+            .clustered_pk
+            .ok_or_else(|| StorageError::InvalidDefinition("not clustered".into()))?;
+        let col = &self.def.columns[self.def.indexes[pk].columns[0]];
+        let unsigned = matches!(col.ty, ColumnType::Int { unsigned: true, .. });
+        match (d, unsigned) {
+            (Datum::Int(v), false) => Ok((*v as u64) ^ (1 << 63)),
+            (Datum::UInt(v), false) if *v <= i64::MAX as u64 => Ok(*v ^ (1 << 63)),
+            (Datum::UInt(v), true) => Ok(*v),
+            (Datum::Int(v), true) if *v >= 0 => Ok(*v as u64),
+            _ => Err(StorageError::TypeMismatch(format!(
+                "{d:?} for primary key column '{}'",
+                col.name
+            ))),
+        }
+    }
+
+    /// The row id a new row gets: its key in a clustered table, the next counter otherwise.
+    fn row_id_for_row(&self, row: &[Datum]) -> Result<RowId> {
+        match self.clustered_pk {
+            Some(pk) => {
+                let c = self.def.indexes[pk].columns[0];
+                self.row_id_for_key(
+                    row.get(c)
+                        .ok_or_else(|| StorageError::TypeMismatch("row too short".into()))?,
+                )
+            }
+            None => self.meta_u64(meta::NEXT_ROW_ID),
+        }
+    }
+
+    /// Whether index `i` has a tree of its own (the clustered primary key does not).
+    fn has_tree(&self, i: usize) -> bool {
+        self.clustered_pk != Some(i)
     }
 
     fn reader(&self) -> ReadPager<'_> {
@@ -537,7 +614,7 @@ impl Table {
         let t = &self.inner;
         t.check_live()?;
         stmt.lock_table(t)?;
-        let _latch = t.latch.write();
+        let _latch = t.write_latch()?;
         let mut generated = None;
         let mut filled;
         let mut row = row;
@@ -565,9 +642,19 @@ impl Table {
         }
         let mut row_bytes = Vec::with_capacity(64);
         encode_row(&t.def, row, &mut row_bytes)?;
-        let row_id = t.meta_u64(meta::NEXT_ROW_ID)?;
+        let row_id = t.row_id_for_row(row)?;
+        if let Some(pk) = t.clustered_pk {
+            if btree::get_with(&t.reader(), ROW_TREE_ROOT, &row_key(row_id), |_| Ok(()))?.is_some()
+            {
+                return Err(t.duplicate(pk, row, row_id));
+            }
+        }
         let mut keys = Vec::with_capacity(t.def.indexes.len());
         for (i, ix) in t.def.indexes.iter().enumerate() {
+            if !t.has_tree(i) {
+                keys.push(Vec::new());
+                continue;
+            }
             let (key, unique) = t.index_key(ix, row, row_id)?;
             if key.len() > btree::MAX_KEY_BYTES {
                 return Err(StorageError::TooBig(format!(
@@ -591,6 +678,9 @@ impl Table {
             )));
         }
         for (i, key) in keys.iter().enumerate() {
+            if !w.table.has_tree(i) {
+                continue;
+            }
             if btree::insert(&mut w, index_root(i), key, &row_key(row_id), false)? != Inserted::New
             {
                 return Err(StorageError::Corrupt(format!(
@@ -601,7 +691,9 @@ impl Table {
         let meta_block = w.write(META_PAGE)?;
         {
             let mut m = meta_block.write();
-            put_u64(&mut m, meta::NEXT_ROW_ID, row_id + 1);
+            if t.clustered_pk.is_none() {
+                put_u64(&mut m, meta::NEXT_ROW_ID, row_id + 1);
+            }
             let rc = get_u64(&m, meta::ROW_COUNT);
             put_u64(&mut m, meta::ROW_COUNT, rc + 1);
             if let Some(c) = auto_col {
@@ -630,20 +722,31 @@ impl Table {
         })
     }
 
-    /// Replace the row `row_id` with `new_row`. Unique keys are checked first (a duplicate
+    /// Replace the row `row_id` with `new_row`. In a clustered table a changed primary key
+    /// moves the row to the row id of the new key (look it up again by key if needed). Unique keys are checked first (a duplicate
     /// changes nothing). Returns false when the row does not exist.
     pub fn update(&self, stmt: &mut Statement, row_id: RowId, new_row: &[Datum]) -> Result<bool> {
         let t = &self.inner;
         t.check_live()?;
         stmt.lock_table(t)?;
-        let _latch = t.latch.write();
+        let _latch = t.write_latch()?;
         let Some(old) = t.get_row(row_id)? else {
             return Ok(false);
         };
         let mut row_bytes = Vec::with_capacity(64);
         encode_row(&t.def, new_row, &mut row_bytes)?;
+        if t.clustered_pk.is_some() {
+            let new_id = t.row_id_for_row(new_row)?;
+            if new_id != row_id {
+                return Self::move_row(t, stmt, row_id, &old, new_id, new_row, &row_bytes)
+                    .map(|_| true);
+            }
+        }
         let mut changes = Vec::new();
         for (i, ix) in t.def.indexes.iter().enumerate() {
+            if !t.has_tree(i) {
+                continue;
+            }
             let (old_key, _) = t.index_key(ix, &old, row_id)?;
             let (new_key, unique) = t.index_key(ix, new_row, row_id)?;
             if old_key == new_key {
@@ -677,6 +780,57 @@ impl Table {
         Ok(true)
     }
 
+    /// A clustered table's primary key changed: the row moves to its new row id, and every
+    /// secondary entry (which names the row id) moves with it.
+    fn move_row(
+        t: &Arc<TableInner>,
+        stmt: &mut Statement,
+        old_id: RowId,
+        old: &[Datum],
+        new_id: RowId,
+        new_row: &[Datum],
+        row_bytes: &[u8],
+    ) -> Result<()> {
+        let pk = t.clustered_pk.unwrap_or(0);
+        if btree::get_with(&t.reader(), ROW_TREE_ROOT, &row_key(new_id), |_| Ok(()))?.is_some() {
+            return Err(t.duplicate(pk, new_row, new_id));
+        }
+        let mut moves = Vec::new();
+        for (i, ix) in t.def.indexes.iter().enumerate() {
+            if !t.has_tree(i) {
+                continue;
+            }
+            let (old_key, _) = t.index_key(ix, old, old_id)?;
+            let (new_key, unique) = t.index_key(ix, new_row, new_id)?;
+            if new_key.len() > btree::MAX_KEY_BYTES {
+                return Err(StorageError::TooBig("Specified key was too long".into()));
+            }
+            if unique {
+                if let Some(existing) = t.unique_lookup(i, &new_key)? {
+                    if existing != old_id {
+                        return Err(t.duplicate(i, new_row, existing));
+                    }
+                }
+            }
+            moves.push((i, old_key, new_key));
+        }
+        let mut w = WritePager { stmt, table: t };
+        for (i, old_key, new_key) in &moves {
+            btree::delete(&mut w, index_root(*i), old_key)?;
+            btree::insert(&mut w, index_root(*i), new_key, &row_key(new_id), false)?;
+        }
+        btree::delete(&mut w, ROW_TREE_ROOT, &row_key(old_id))?;
+        btree::insert(&mut w, ROW_TREE_ROOT, &row_key(new_id), row_bytes, false)?;
+        if let Some(c) = t.def.auto_increment_column() {
+            match new_row[c] {
+                Datum::Int(v) => Self::bump_auto_increment(&mut w, v.max(0) as u64)?,
+                Datum::UInt(v) => Self::bump_auto_increment(&mut w, v)?,
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
     fn bump_auto_increment(w: &mut WritePager<'_>, value: u64) -> Result<()> {
         let current = {
             let b = w.read(META_PAGE)?;
@@ -699,12 +853,15 @@ impl Table {
         let t = &self.inner;
         t.check_live()?;
         stmt.lock_table(t)?;
-        let _latch = t.latch.write();
+        let _latch = t.write_latch()?;
         let Some(old) = t.get_row(row_id)? else {
             return Ok(false);
         };
         let mut w = WritePager { stmt, table: t };
         for (i, ix) in t.def.indexes.iter().enumerate() {
+            if !t.has_tree(i) {
+                continue;
+            }
             let (key, _) = t.index_key(ix, &old, row_id)?;
             if !btree::delete(&mut w, index_root(i), &key)? {
                 return Err(StorageError::Corrupt(format!(
@@ -725,7 +882,7 @@ impl Table {
     pub fn get(&self, row_id: RowId) -> Result<Option<Row>> {
         let t = &self.inner;
         t.check_live()?;
-        let _latch = t.latch.read();
+        let _latch = t.read_latch()?;
         t.get_row(row_id)
     }
 
@@ -748,8 +905,13 @@ impl Table {
         if key.iter().any(Datum::is_null) {
             return Ok(None);
         }
+        if !t.has_tree(index_no) {
+            let row_id = t.row_id_for_key(&key[0])?;
+            let _latch = t.read_latch()?;
+            return Ok(t.get_row(row_id)?.map(|r| (row_id, r)));
+        }
         let enc = t.encode_bound(ix, key)?;
-        let _latch = t.latch.read();
+        let _latch = t.read_latch()?;
         let Some(row_id) = t.unique_lookup(index_no, &enc)? else {
             return Ok(None);
         };
@@ -766,7 +928,8 @@ impl Table {
         self.lookup_unique(pk, key)
     }
 
-    /// Every row, in row id order (insertion order).
+    /// Every row, in row id order: primary-key order for a clustered table (one integer
+    /// key column), insertion order otherwise.
     pub fn scan(&self) -> Result<RowScan> {
         self.inner.check_live()?;
         Ok(RowScan {
@@ -796,6 +959,41 @@ impl Table {
             .get(index_no)
             .ok_or_else(|| StorageError::InvalidDefinition("no such index".into()))?;
         let mut exhausted = false;
+        if !t.has_tree(index_no) {
+            // The clustered key: a range of row ids over the row tree.
+            let id_of = |b: &[Datum]| b.first().map(|d| t.row_id_for_key(d)).transpose();
+            let lower = match lower {
+                Bound::Included(v) => id_of(v)?,
+                Bound::Excluded(v) => match id_of(v)? {
+                    Some(id) => {
+                        exhausted |= id == u64::MAX;
+                        Some(id.saturating_add(1))
+                    }
+                    None => None,
+                },
+                Bound::Unbounded => None,
+            };
+            let upper = match upper {
+                Bound::Included(v) => match id_of(v)? {
+                    Some(id) => id.checked_add(1),
+                    None => None,
+                },
+                Bound::Excluded(v) => id_of(v)?,
+                Bound::Unbounded => None,
+            };
+            if let (Some(l), Some(u)) = (lower, upper) {
+                exhausted |= l >= u;
+            }
+            return Ok(IndexScan {
+                table: Arc::clone(&self.inner),
+                index_no,
+                lower: lower.map(|id| row_key(id).to_vec()),
+                upper: upper.map(|id| row_key(id).to_vec()),
+                direction,
+                exhausted,
+                buffer: VecDeque::new(),
+            });
+        }
         let lower = match lower {
             Bound::Unbounded => None,
             Bound::Included(v) => Some(t.encode_bound(ix, v)?),
@@ -829,14 +1027,14 @@ impl Table {
     /// Rows in the table (exact).
     pub fn row_count(&self) -> Result<u64> {
         self.inner.check_live()?;
-        let _latch = self.inner.latch.read();
+        let _latch = self.inner.read_latch()?;
         self.inner.meta_u64(meta::ROW_COUNT)
     }
 
     /// The next AUTO_INCREMENT value (SHOW TABLE STATUS, SHOW CREATE TABLE).
     pub fn next_auto_increment(&self) -> Result<u64> {
         self.inner.check_live()?;
-        let _latch = self.inner.latch.read();
+        let _latch = self.inner.read_latch()?;
         self.inner.meta_u64(meta::AUTO_INCREMENT)
     }
 
@@ -845,7 +1043,7 @@ impl Table {
         let t = &self.inner;
         t.check_live()?;
         stmt.lock_table(t)?;
-        let _latch = t.latch.write();
+        let _latch = t.write_latch()?;
         let mut w = WritePager { stmt, table: t };
         let b = w.write(META_PAGE)?;
         put_u64(&mut b.write(), meta::AUTO_INCREMENT, value.max(1));
@@ -854,7 +1052,7 @@ impl Table {
 
     /// Bytes the table's file holds (SHOW TABLE STATUS Data_length).
     pub fn data_length(&self) -> Result<u64> {
-        self.inner.check_live()?;
+        let _latch = self.inner.read_latch()?;
         let b = self
             .inner
             .shared
@@ -870,7 +1068,7 @@ impl Table {
     pub fn check(&self) -> Result<CheckReport> {
         let t = &self.inner;
         t.check_live()?;
-        let _latch = t.latch.read();
+        let _latch = t.read_latch()?;
         let mut report = CheckReport::default();
         let page_count = get_u32(
             &t.shared.cache.get(t.space, META_PAGE as u64)?.read(),
@@ -925,6 +1123,9 @@ impl Table {
             ));
         }
         for (i, ix) in t.def.indexes.iter().enumerate() {
+            if !t.has_tree(i) {
+                continue;
+            }
             match btree::check_tree(&src, index_root(i)) {
                 Ok(c) => {
                     report.problems.extend(
@@ -966,7 +1167,15 @@ impl Table {
                         continue;
                     }
                 };
+                if t.clustered_pk.is_some() && t.row_id_for_row(&row).ok() != Some(row_id) {
+                    report.problems.push(format!(
+                        "row {row_id} is filed under a key other than its primary key"
+                    ));
+                }
                 for (i, ix) in t.def.indexes.iter().enumerate() {
+                    if !t.has_tree(i) {
+                        continue;
+                    }
                     let (key, _) = t.index_key(ix, &row, row_id)?;
                     if btree::get_with(&src, index_root(i), &key, row_id_of)? != Some(row_id) {
                         report.problems.push(format!(
@@ -1003,20 +1212,19 @@ impl RowScan {
         };
         let t = &self.table;
         t.check_live()?;
-        let _latch = t.latch.read();
-        let mut batch = Vec::new();
-        let done = btree::collect_forward(
+        let _latch = t.read_latch()?;
+        let (buffer, def) = (&mut self.buffer, &t.def);
+        let (done, _) = btree::scan_forward(
             &t.reader(),
             ROW_TREE_ROOT,
             Some(&row_key(start)),
             None,
             SCAN_BATCH_ROWS,
-            &mut batch,
+            |k, v| {
+                buffer.push_back((row_id_of(k)?, decode_row(def, v)?));
+                Ok(())
+            },
         )?;
-        for (k, v) in batch {
-            let row_id = row_id_of(&k)?;
-            self.buffer.push_back((row_id, decode_row(&t.def, &v)?));
-        }
         self.next_row_id = match (done, self.buffer.back()) {
             (false, Some((id, _))) => id.checked_add(1),
             _ => None,
@@ -1055,42 +1263,62 @@ impl IndexScan {
     fn refill(&mut self) -> Result<()> {
         let t = &self.table;
         t.check_live()?;
-        let _latch = t.latch.read();
+        let _latch = t.read_latch()?;
         let src = t.reader();
-        let root = index_root(self.index_no);
-        let mut batch = Vec::new();
-        let done = match self.direction {
-            Direction::Forward => btree::collect_forward(
-                &src,
-                root,
-                self.lower.as_deref(),
-                self.upper.as_deref(),
-                SCAN_BATCH_ROWS,
-                &mut batch,
-            )?,
-            Direction::Backward => btree::collect_backward(
-                &src,
-                root,
-                self.lower.as_deref(),
-                self.upper.as_deref(),
-                SCAN_BATCH_ROWS,
-                &mut batch,
-            )?,
+        let clustered = !t.has_tree(self.index_no);
+        let root = if clustered {
+            ROW_TREE_ROOT
+        } else {
+            index_root(self.index_no)
         };
-        if let Some((k, _)) = batch.last() {
-            match self.direction {
-                Direction::Forward => {
-                    let mut next = k.clone();
-                    next.push(0);
-                    self.lower = Some(next);
+        let def = &t.def;
+        // Clustered: decode rows straight from the leaves. Otherwise collect row ids, then
+        // fetch the rows leaf by leaf.
+        let mut row_ids: Vec<[u8; 8]> = Vec::new();
+        let buffer = &mut self.buffer;
+        let mut visit =
+            |k: &[u8], v: &[u8]| -> Result<()> {
+                if clustered {
+                    buffer.push_back((row_id_of(k)?, decode_row(def, v)?));
+                } else {
+                    row_ids.push(v.try_into().map_err(|_| {
+                        StorageError::Corrupt("index entry without a row id".into())
+                    })?);
                 }
-                Direction::Backward => self.upper = Some(k.clone()),
+                Ok(())
+            };
+        let (lower, upper) = (self.lower.as_deref(), self.upper.as_deref());
+        let (done, last) = match self.direction {
+            Direction::Forward => {
+                btree::scan_forward(&src, root, lower, upper, SCAN_BATCH_ROWS, &mut visit)?
             }
+            Direction::Backward => {
+                btree::scan_backward(&src, root, lower, upper, SCAN_BATCH_ROWS, &mut visit)?
+            }
+        };
+        // No key to resume from means nothing was visited: the range is done.
+        let progressed = last.is_some();
+        match (last, self.direction) {
+            (Some(mut k), Direction::Forward) => {
+                k.push(0);
+                self.lower = Some(k);
+            }
+            (Some(k), Direction::Backward) => self.upper = Some(k),
+            (None, _) => {}
         }
-        self.exhausted = done || batch.is_empty();
-        for (_, v) in batch {
-            let row_id = row_id_of(&v)?;
-            match t.get_row(row_id)? {
+        self.exhausted = done || !progressed;
+        if clustered {
+            return Ok(());
+        }
+        let keys: Vec<&[u8]> = row_ids.iter().map(|k| k.as_slice()).collect();
+        let mut rows: Vec<Option<Row>> = vec![None; keys.len()];
+        btree::get_many_with(&src, ROW_TREE_ROOT, &keys, |i, bytes| {
+            rows[i] = Some(decode_row(def, bytes)?);
+            Ok(())
+        })?;
+        for (key, row) in row_ids.iter().zip(rows) {
+            let row_id = u64::from_be_bytes(*key);
+            match row {
                 Some(row) => self.buffer.push_back((row_id, row)),
                 None => {
                     return Err(StorageError::Corrupt(format!(

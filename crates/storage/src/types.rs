@@ -46,6 +46,43 @@ impl Datum {
     pub fn is_null(&self) -> bool {
         matches!(self, Datum::Null)
     }
+
+    /// Parse decimal text (`-12.345`, `+1e3` is not accepted) into a DECIMAL datum with
+    /// `scale` digits after the point, rounding half away from zero as MySQL does. None when
+    /// the text is not a decimal number or does not fit in 38 digits.
+    pub fn decimal_from_str(text: &str, scale: u8) -> Option<Datum> {
+        let text = text.trim();
+        let (negative, digits) = match text.as_bytes().first()? {
+            b'-' => (true, &text[1..]),
+            b'+' => (false, &text[1..]),
+            _ => (false, text),
+        };
+        let (int_part, frac_part) = digits.split_once('.').unwrap_or((digits, ""));
+        if (int_part.is_empty() && frac_part.is_empty())
+            || !int_part
+                .bytes()
+                .chain(frac_part.bytes())
+                .all(|b| b.is_ascii_digit())
+        {
+            return None;
+        }
+        let mut unscaled: i128 = 0;
+        for b in int_part.bytes() {
+            unscaled = unscaled.checked_mul(10)?.checked_add((b - b'0') as i128)?;
+        }
+        let frac = frac_part.as_bytes();
+        for i in 0..scale as usize {
+            let digit = frac.get(i).map_or(0, |b| (b - b'0') as i128);
+            unscaled = unscaled.checked_mul(10)?.checked_add(digit)?;
+        }
+        if frac.get(scale as usize).is_some_and(|b| *b >= b'5') {
+            unscaled = unscaled.checked_add(1)?;
+        }
+        if unscaled >= 10i128.pow(38) {
+            return None;
+        }
+        Some(Datum::Decimal(if negative { -unscaled } else { unscaled }))
+    }
 }
 
 /// A row: one datum per column, in the definition's column order.
@@ -384,3 +421,31 @@ impl From<std::io::Error> for StorageError {
 }
 
 pub type Result<T, E = StorageError> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codec::format_datum;
+
+    #[test]
+    fn decimals_parse_round_and_print_back() {
+        let ty = ColumnType::Decimal {
+            precision: 10,
+            scale: 2,
+        };
+        for (text, want) in [
+            ("12.345", "12.35"),
+            ("-12.344", "-12.34"),
+            ("0.5", "0.50"),
+            ("-.005", "-0.01"),
+            ("7", "7.00"),
+        ] {
+            let d = Datum::decimal_from_str(text, 2).unwrap();
+            assert_eq!(format_datum(&ty, &d), want, "{text}");
+        }
+        assert!(Datum::decimal_from_str("1e3", 2).is_none());
+        assert!(Datum::decimal_from_str("", 2).is_none());
+        assert!(Datum::decimal_from_str(".", 2).is_none());
+        assert!(Datum::decimal_from_str(&"9".repeat(40), 0).is_none());
+    }
+}

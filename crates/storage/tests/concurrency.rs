@@ -84,7 +84,7 @@ fn readers_and_writers_keep_every_invariant() {
                         assert!(consistent(&row));
                         last = k;
                     }
-                    if r == 0 && x % 16 == 0 {
+                    if r == 0 && x.is_multiple_of(16) {
                         let mut prev = 0;
                         for item in t.scan().unwrap() {
                             let (row_id, row) = item.unwrap();
@@ -165,4 +165,111 @@ fn readers_and_writers_keep_every_invariant() {
     assert_eq!(t.row_count().unwrap(), model.len() as u64);
     let report = t.check().unwrap();
     assert!(report.is_ok(), "{:?}", report.problems);
+}
+
+#[test]
+fn ddl_runs_alongside_queries_and_checkpoints() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cfg = config(dir.path());
+    cfg.flush_log_at_trx_commit = 2;
+    let s = Storage::open(cfg).unwrap();
+    s.create_database("c").unwrap();
+    s.create_database("other").unwrap();
+    s.create_table("c", "stable", &sbtest_def()).unwrap();
+    let stop = AtomicBool::new(false);
+    let deadline = Instant::now() + Duration::from_secs(2);
+    let expected_errors =
+        |e: &StorageError| matches!(e, StorageError::NoSuchTable(..) | StorageError::Stale);
+    /// Stops the helper threads however the main body ends (a failed assertion must fail
+    /// the test, not leave the scope waiting for threads that never stop).
+    struct StopOnDrop<'a>(&'a AtomicBool);
+    impl Drop for StopOnDrop<'_> {
+        fn drop(&mut self) {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
+    std::thread::scope(|scope| {
+        let (s, stop) = (&s, &stop);
+        let _stop_guard = StopOnDrop(stop);
+        scope.spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                s.checkpoint().unwrap();
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        });
+        // Readers of tables that come and go: only "doesn't exist" and "stale" are expected.
+        scope.spawn(move || {
+            let mut i = 0u64;
+            while !stop.load(Ordering::Relaxed) {
+                i += 1;
+                for (db, name) in [
+                    ("c", format!("x{}", i % 8)),
+                    ("other", format!("y{}", i % 8)),
+                ] {
+                    match s.open_table(db, &name) {
+                        Ok(t) => match t.scan() {
+                            Ok(scan) => {
+                                for item in scan {
+                                    if let Err(e) = item {
+                                        assert!(expected_errors(&e), "scan of {db}.{name}: {e}");
+                                        break;
+                                    }
+                                }
+                            }
+                            Err(e) => assert!(expected_errors(&e), "{e}"),
+                        },
+                        Err(e) => assert!(expected_errors(&e), "open {db}.{name}: {e}"),
+                    }
+                }
+            }
+        });
+        let writer = scope.spawn(move || {
+            let t = s.open_table("c", "stable").unwrap();
+            let mut n = 0i64;
+            while Instant::now() < deadline {
+                n += 1;
+                let mut st = s.begin();
+                t.insert(&mut st, &sb_row(n, n)).unwrap();
+                st.commit().unwrap();
+            }
+            n
+        });
+        let mut cycles = 0;
+        while Instant::now() < deadline {
+            let i = cycles % 8;
+            let (x, y) = (format!("x{i}"), format!("y{i}"));
+            s.create_table("c", &x, &sbtest_def()).unwrap();
+            let t = s.open_table("c", &x).unwrap();
+            let mut st = s.begin();
+            for id in 1..=50 {
+                t.insert(&mut st, &sb_row(id, id)).unwrap();
+            }
+            st.commit().unwrap();
+            s.rename_table("c", &x, "other", &y).unwrap();
+            let moved = s.open_table("other", &y).unwrap();
+            assert_eq!(moved.row_count().unwrap(), 50);
+            if cycles % 3 == 0 {
+                s.truncate_table("other", &y).unwrap();
+            }
+            s.drop_table("other", &y).unwrap();
+            cycles += 1;
+        }
+        let written = writer.join().unwrap();
+        stop.store(true, Ordering::Relaxed);
+        assert!(cycles > 3, "DDL made no progress");
+        let t = s.open_table("c", "stable").unwrap();
+        assert_eq!(t.row_count().unwrap(), written as u64);
+        assert!(t.check().unwrap().is_ok());
+    });
+    assert_eq!(s.list_tables("c").unwrap(), vec!["stable"]);
+    assert!(s.list_tables("other").unwrap().is_empty());
+    // And the datadir recovers cleanly.
+    drop(s);
+    let s = Storage::open(config(dir.path())).unwrap();
+    assert!(s
+        .open_table("c", "stable")
+        .unwrap()
+        .check()
+        .unwrap()
+        .is_ok());
 }
