@@ -97,10 +97,19 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// Kills every registered process group and removes the registered temporary directories.
 pub fn kill_all_registered() {
     let groups: Vec<i32> = lock(&LIVE_GROUPS).iter().copied().collect();
-    for pgid in groups {
+    for &pgid in &groups {
         // Safety: kill(2) with a negative pid signals a process group; no memory is touched.
         unsafe {
             libc::kill(-pgid, libc::SIGKILL);
+        }
+    }
+    // Wait for the leaders to die before removing their directories: a server still
+    // writing while the directory is removed would leave files behind.
+    for &pgid in &groups {
+        // Safety: waitpid on our own child; a null status pointer is allowed. If the main
+        // thread reaped it first this returns ECHILD at once.
+        unsafe {
+            libc::waitpid(pgid, std::ptr::null_mut(), 0);
         }
     }
     let dirs: Vec<PathBuf> = lock(&LIVE_DIRS).iter().cloned().collect();
