@@ -367,6 +367,8 @@ pub struct SysbenchPlan {
     pub engine: Engine,
     pub tables: u32,
     pub table_size: u64,
+    /// sysbench options for the load and every run (e.g. `--rand-type=uniform`).
+    pub extra: Vec<String>,
     /// (label, settings) of each server configuration.
     pub configs: Vec<(String, Settings)>,
     /// The cells run under every configuration.
@@ -420,6 +422,7 @@ fn sysbench_for(plan: &SysbenchPlan, port: u16, cell: Option<&SysbenchCell>) -> 
         "--mysql-storage-engine={}",
         plan.engine.sql_name().to_ascii_lowercase()
     )];
+    extra.extend(plan.extra.iter().cloned());
     if let Some(cell) = cell {
         extra.extend(cell.extra.iter().cloned());
     }

@@ -30,6 +30,7 @@ pub fn run(r: &mut Runner) {
         engine: Engine::Innodb,
         tables: 1,
         table_size: rows,
+        extra: vec![],
         configs: vec![("default".to_string(), settings_with(&[]))],
         cells,
         time_s,

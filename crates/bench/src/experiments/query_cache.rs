@@ -23,6 +23,7 @@ pub fn run(r: &mut Runner) {
         engine: Engine::Innodb,
         tables: 1,
         table_size: rows,
+        extra: vec![],
         configs: CACHES
             .iter()
             .map(|(label, kind, size)| {

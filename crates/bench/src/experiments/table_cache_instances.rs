@@ -38,6 +38,7 @@ pub fn run(r: &mut Runner) {
         engine: Engine::Innodb,
         tables: 2,
         table_size: rows,
+        extra: vec![],
         configs: INSTANCES
             .iter()
             .map(|n| {
