@@ -212,11 +212,13 @@ impl GroupChild {
 
     /// Kills the whole group with SIGKILL, reaps the leader and unregisters the group.
     pub fn kill_group(&mut self) {
-        // Safety: kill(2) on a process group we created.
-        unsafe {
-            libc::kill(-self.pgid, libc::SIGKILL);
-        }
+        // Once the leader is reaped its id may be reused, so the group is only signalled
+        // before that (our children do not fork: servers and sysbench are single processes).
         if self.reaped.is_none() {
+            // Safety: kill(2) on a process group we created whose leader we have not reaped.
+            unsafe {
+                libc::kill(-self.pgid, libc::SIGKILL);
+            }
             if let Ok(status) = self.child.wait() {
                 self.reaped = Some(status);
             }
