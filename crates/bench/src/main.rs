@@ -92,6 +92,21 @@ struct RunArgs {
         value_name = "ENGINE"
     )]
     engines: Option<Vec<Engine>>,
+    /// A system variable for every server configuration, repeatable; it replaces the
+    /// experiment's value of the same name, e.g. --set table_definition_cache=8000.
+    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_setting)]
+    settings: Vec<(String, String)>,
+}
+
+fn parse_setting(text: &str) -> Result<(String, String), String> {
+    let (name, value) = text
+        .split_once('=')
+        .ok_or_else(|| format!("`{text}` is not NAME=VALUE"))?;
+    let name = name.trim().replace('-', "_");
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Err(format!("`{name}` is not a system variable name"));
+    }
+    Ok((name, value.trim().to_string()))
 }
 
 fn list() {
@@ -154,6 +169,7 @@ fn run(args: RunArgs) -> ExitCode {
         time_s: args.time,
         threads: args.threads.clone(),
         engines: args.engines.clone(),
+        extra_settings: args.settings.clone(),
         command: std::env::args().collect::<Vec<_>>().join(" "),
     };
     let mut any_errors = false;
@@ -199,5 +215,49 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::Run(args) => run(args),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_parse_as_name_value_with_underscores() {
+        assert_eq!(
+            parse_setting("table-definition-cache=8000"),
+            Ok(("table_definition_cache".into(), "8000".into()))
+        );
+        assert!(parse_setting("no_value").is_err());
+        assert!(parse_setting("=1").is_err());
+        assert!(parse_setting("bad name;=1").is_err());
+    }
+
+    #[test]
+    fn the_command_line_parses() {
+        let cli = Cli::try_parse_from([
+            "myriad-bench",
+            "run",
+            "oltp",
+            "--quick",
+            "--target",
+            "mariadb",
+            "--threads",
+            "1,16",
+            "--engine",
+            "myisam,innodb",
+            "--set",
+            "a=1",
+            "--set",
+            "b=2",
+        ])
+        .expect("parses");
+        let Command::Run(args) = cli.command else {
+            panic!("run expected");
+        };
+        assert_eq!(args.threads, Some(vec![1, 16]));
+        assert_eq!(args.engines, Some(vec![Engine::Myisam, Engine::Innodb]));
+        assert_eq!(args.settings.len(), 2);
+        assert_eq!(args.target, TargetChoice::Mariadb);
     }
 }

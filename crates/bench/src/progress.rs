@@ -52,6 +52,11 @@ impl Progress {
         self.bar.set_message(message.to_string());
     }
 
+    /// Updates the bar's message without logging a line (for counts within a step).
+    pub fn update(&self, message: String) {
+        self.bar.set_message(message);
+    }
+
     /// Marks `estimated_s` seconds of the planned work as done.
     pub fn advance(&self, estimated_s: u64) {
         self.bar.inc(estimated_s);

@@ -69,7 +69,8 @@ pub fn table_loop(
     let mut advanced = 0;
     for i in 1..=n {
         client.execute(&statement(i))?;
-        if i.is_multiple_of(1000) {
+        if i.is_multiple_of(100) {
+            r.progress.update(format!("{what} ({i}/{n})"));
             let due = estimate_s * i / n;
             r.progress.advance(due - advanced);
             advanced = due;

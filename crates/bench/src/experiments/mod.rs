@@ -59,6 +59,8 @@ pub struct Options {
     pub time_s: Option<u64>,
     pub threads: Option<Vec<u32>>,
     pub engines: Option<Vec<Engine>>,
+    /// System variables added to (or replacing) every configuration's (`--set`).
+    pub extra_settings: Vec<(String, String)>,
     /// The command line, for the record.
     pub command: String,
 }
@@ -206,9 +208,19 @@ impl<'a> Runner<'a> {
     ) -> Result<Server> {
         self.progress
             .step(&format!("{}: starting ({label})", launcher.target));
-        let server = launcher.start(datadir, settings)?;
-        self.note_configuration(&server, label, settings)?;
+        let settings = self.with_overrides(settings);
+        let server = launcher.start(datadir, &settings)?;
+        self.note_configuration(&server, label, &settings)?;
         Ok(server)
+    }
+
+    /// `settings` with the command line's `--set` values applied.
+    pub fn with_overrides(&self, settings: &Settings) -> Settings {
+        let mut settings = settings.clone();
+        for (name, value) in &self.opts.extra_settings {
+            settings.insert(name.clone(), value.clone());
+        }
+        settings
     }
 
     /// Records `label`'s settings and what `server` reports for them.

@@ -181,6 +181,7 @@ fn run_engine(
     // Crash recovery: SIGKILL right after the last insert pass, then time the restart; a
     // clean shutdown and restart follows for comparison.
     if let Some((server, settings)) = last {
+        let settings = r.with_overrides(&settings);
         let restart_label = format!("{label} restart");
         r.progress
             .step(&format!("{target} {label}: kill -9 and restart"));
