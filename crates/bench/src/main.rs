@@ -42,7 +42,7 @@ enum Command {
     /// List the experiments and what each measures.
     List,
     /// Run one experiment (or `all`) and write its JSON record, markdown table and plots.
-    Run(RunArgs),
+    Run(Box<RunArgs>),
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -214,7 +214,7 @@ fn main() -> ExitCode {
             list();
             ExitCode::SUCCESS
         }
-        Command::Run(args) => run(args),
+        Command::Run(args) => run(*args),
     }
 }
 
