@@ -13,9 +13,8 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use crate::client::Client;
 use crate::machine::Machine;
 use crate::progress::Progress;
 use crate::report::{self, Configuration, PlotSpec, Record, Row, Series, Table};
@@ -512,7 +511,10 @@ fn run_sysbench_target(r: &mut Runner, target: Target, plan: &SysbenchPlan) -> R
                 cell.test,
                 cell.params
                     .iter()
-                    .map(|(k, v)| format!("{k}={v}"))
+                    .map(|(k, v)| match v {
+                        Value::String(text) => format!("{k}={text}"),
+                        other => format!("{k}={other}"),
+                    })
                     .collect::<Vec<_>>()
                     .join(" "),
                 cell.threads
@@ -635,14 +637,6 @@ pub fn table(title: &str, header: &[&str], rows: Vec<Vec<String>>) -> Table {
     }
 }
 
-/// A JSON object from pairs (for parameters).
-pub fn object(pairs: &[(&str, Value)]) -> Map<String, Value> {
-    pairs
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.clone()))
-        .collect()
-}
-
 /// Seconds since the epoch as an ISO 8601 UTC time.
 pub fn utc_now() -> String {
     let secs = std::time::SystemTime::now()
@@ -666,11 +660,6 @@ pub fn utc_now() -> String {
         rem % 3600 / 60,
         rem % 60
     )
-}
-
-/// Connects to `server` (helper for the loop experiments).
-pub fn client_for(server: &Server, database: Option<&str>) -> Result<Client> {
-    server.connect(database)
 }
 
 #[cfg(test)]
