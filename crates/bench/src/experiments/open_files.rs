@@ -280,7 +280,7 @@ fn summarise(r: &mut Runner, limits: &[u64]) {
                     _ => "-".into(),
                 },
                 rss.map_or("-".into(), format_number),
-                shutdown.map_or("-".into(), |s| format!("{s:.1}")),
+                shutdown.map_or("-".into(), |s| format!("{s:.2}")),
             ]);
         }
         let restart = |pass| find(pass, None).and_then(|row| row.get_metric("restart_s"));
