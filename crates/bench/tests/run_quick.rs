@@ -289,3 +289,28 @@ fn ctrl_c_stops_the_servers_and_removes_their_datadirs() {
         .collect();
     assert!(left.is_empty(), "datadirs left behind: {left:?}");
 }
+
+#[test]
+fn list_names_every_experiment_and_usage_errors_exit_1() {
+    let list = Command::new(BIN).arg("list").output().expect("runs");
+    assert!(list.status.success());
+    let text = String::from_utf8_lossy(&list.stdout);
+    for name in [
+        "many-tables",
+        "key-cache",
+        "query-cache",
+        "open-files",
+        "table-cache-instances",
+        "oltp",
+    ] {
+        assert!(text.contains(name), "{name} missing from:\n{text}");
+    }
+    for args in [
+        &["run", "no-such-experiment"][..],
+        &["run", "oltp", "--bogus"][..],
+    ] {
+        let out = Command::new(BIN).args(args).output().expect("runs");
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(!out.stderr.is_empty(), "{args:?} explains itself");
+    }
+}
