@@ -68,14 +68,26 @@ pub fn failure_lines(output: &str) -> String {
         let tail: Vec<&str> = output.lines().rev().take(5).collect();
         tail.into_iter().rev().collect::<Vec<_>>().join(" | ")
     } else {
-        // Many threads print the same failure; keep each distinct line once.
-        let mut seen = Vec::new();
+        // Many threads print the same failure; keep each distinct line once, and cut the
+        // long ones (a failed bulk INSERT quotes all of its rows).
+        let mut seen: Vec<String> = Vec::new();
         for line in lines {
+            let line = shorten(line, MAX_LINE_CHARS);
             if !seen.contains(&line) {
                 seen.push(line);
             }
         }
         seen.join(" | ")
+    }
+}
+
+/// The longest failure line kept in an error row.
+const MAX_LINE_CHARS: usize = 300;
+
+fn shorten(line: &str, max_chars: usize) -> String {
+    match line.char_indices().nth(max_chars) {
+        Some((end, _)) => format!("{}...", &line[..end]),
+        None => line.to_string(),
     }
 }
 
@@ -273,6 +285,18 @@ mod tests {
             1,
             "repeated lines are kept once: {err}"
         );
+    }
+
+    #[test]
+    fn long_failure_lines_are_cut() {
+        let output = format!(
+            "FATAL: mysql_drv_query() returned error 2027 for query 'INSERT {}'\n",
+            "x".repeat(5000)
+        );
+        let text = failure_lines(&output);
+        assert!(text.starts_with("FATAL: mysql_drv_query() returned error 2027"));
+        assert!(text.ends_with("..."));
+        assert_eq!(text.chars().count(), MAX_LINE_CHARS + 3);
     }
 
     #[test]
