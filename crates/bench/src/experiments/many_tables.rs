@@ -1,0 +1,299 @@
+//! Seed 000: a table cache that gets slower as it grows. Create N one-column tables, then
+//! select each once in order, two passes, at table_open_cache 64, 8,000 and N. With
+//! 100,000 tables MySQL 5.0 to 5.4 ran 50x slower at table_cache=16384 than at 64 (a
+//! linear scan over open tables on every open, MySQL bug 49177).
+//!
+//! The client's round trip is measured in the same server run (N times `SELECT 1`), so the
+//! server-side cost of one open is (pass time - floor) / N.
+
+use anyhow::Result;
+
+use super::{
+    engine_label, ok_rows, param_f64, param_text, ratio_text, series_by, settings_with, table,
+    Engine, Runner,
+};
+use crate::client::Client;
+use crate::report::{format_number, PlotSpec, Row};
+use crate::server::{Launcher, Target};
+
+/// Expected rates on a loaded 2-core machine, for the progress bar's estimate.
+const CREATE_RATE_PER_S: u64 = 300;
+const SELECT_RATE_PER_S: u64 = 3_000;
+
+pub fn run(r: &mut Runner) {
+    let n = r.pick(r.opts.tables, 100_000, 1_000);
+    let middle = if r.opts.quick { 500 } else { 8_000 };
+    let mut caches: Vec<u64> = vec![64, middle.min(n), n];
+    caches.sort_unstable();
+    caches.dedup();
+    r.parameter("tables", n);
+    r.parameter("table_open_cache_sizes", serde_json::json!(caches));
+    let runs: u64 = r
+        .opts
+        .targets
+        .iter()
+        .map(|t| r.engines(*t, &[Engine::Myisam, Engine::Innodb]).len() as u64)
+        .sum();
+    let per_run = n / CREATE_RATE_PER_S + caches.len() as u64 * (5 + 3 * n / SELECT_RATE_PER_S);
+    r.progress.set_total(runs * per_run);
+
+    for target in r.opts.targets.clone() {
+        let launcher = match r.launcher(target) {
+            Ok(l) => l,
+            Err(e) => {
+                r.push(Row::new(target, "all").failed(&e));
+                continue;
+            }
+        };
+        for engine in r.engines(target, &[Engine::Myisam, Engine::Innodb]) {
+            let label = engine_label(target, engine);
+            if let Err(e) = run_engine(r, &launcher, engine, n, &caches) {
+                r.push(Row::new(target, &label).failed(&e));
+            }
+        }
+    }
+    summarise(r, &caches);
+}
+
+/// Runs `statement(i)` for i in 1..=n on one connection; returns the seconds it took.
+pub fn table_loop(
+    r: &Runner,
+    client: &mut Client,
+    n: u64,
+    estimate_s: u64,
+    what: &str,
+    statement: impl Fn(u64) -> String,
+) -> Result<f64> {
+    r.progress.step(what);
+    let started = std::time::Instant::now();
+    let mut advanced = 0;
+    for i in 1..=n {
+        client.execute(&statement(i))?;
+        if i.is_multiple_of(100) {
+            r.progress.update(format!("{what} ({i}/{n})"));
+            let due = estimate_s * i / n;
+            r.progress.advance(due - advanced);
+            advanced = due;
+        }
+    }
+    r.progress.advance(estimate_s - advanced);
+    Ok(started.elapsed().as_secs_f64())
+}
+
+fn run_engine(
+    r: &mut Runner,
+    launcher: &Launcher,
+    engine: Option<Engine>,
+    n: u64,
+    caches: &[u64],
+) -> Result<()> {
+    let target = launcher.target;
+    let label = engine_label(target, engine);
+    let engine_clause = engine.map_or(String::new(), |e| format!(" ENGINE={}", e.sql_name()));
+    let datadir = launcher.create_datadir()?;
+
+    // Create the tables once, under the smallest cache.
+    let settings = settings_with(&[("table_open_cache", caches[0].to_string())]);
+    let server = r.start(launcher, &datadir, &format!("{label} create"), &settings)?;
+    let mut client = server.connect(None)?;
+    client.execute("CREATE DATABASE IF NOT EXISTS many")?;
+    client.execute("USE many")?;
+    let before = client.global_status()?;
+    let seconds = table_loop(
+        r,
+        &mut client,
+        n,
+        n / CREATE_RATE_PER_S,
+        &format!("{target} {label}: creating {n} tables"),
+        |i| format!("CREATE TABLE t{i} (i INT){engine_clause}"),
+    )?;
+    let mut row = Row::new(target, &label).param("step", "create");
+    row.metric("seconds", seconds);
+    row.metric("tables_per_s", n as f64 / seconds);
+    row.status_delta = before.delta(&client.global_status()?);
+    r.push(row);
+    drop(client);
+    server.stop()?;
+
+    for &cache in caches {
+        let estimate = 5 + 3 * n / SELECT_RATE_PER_S;
+        let settings = settings_with(&[("table_open_cache", cache.to_string())]);
+        let base = Row::new(target, &label)
+            .param("step", "select")
+            .param("table_open_cache", cache);
+        let result = (|| -> Result<Vec<Row>> {
+            let server = r.start(
+                launcher,
+                &datadir,
+                &format!("{label} toc={cache}"),
+                &settings,
+            )?;
+            let mut client = server.connect(Some("many"))?;
+            let effective = client
+                .global_variables(&["table_open_cache"])?
+                .get("table_open_cache")
+                .cloned()
+                .unwrap_or_default();
+            let floor = table_loop(
+                r,
+                &mut client,
+                n,
+                n / SELECT_RATE_PER_S / 2,
+                &format!("{target} {label} toc={cache}: {n} x SELECT 1"),
+                |_| "SELECT 1".to_string(),
+            )?;
+            let mut rows = Vec::new();
+            for pass in 1..=2 {
+                let before = client.global_status()?;
+                let seconds = table_loop(
+                    r,
+                    &mut client,
+                    n,
+                    n / SELECT_RATE_PER_S,
+                    &format!("{target} {label} toc={cache}: select pass {pass}"),
+                    |i| format!("SELECT * FROM t{i}"),
+                )?;
+                let mut row = base
+                    .clone()
+                    .param("effective_table_open_cache", effective.clone())
+                    .param("pass", pass);
+                row.metric("seconds", seconds);
+                row.metric("tables_per_s", n as f64 / seconds);
+                row.metric("select1_floor_s", floor);
+                row.metric("server_us_per_open", (seconds - floor) / n as f64 * 1e6);
+                row.status_delta = before.delta(&client.global_status()?);
+                for counter in [
+                    "Opened_tables",
+                    "Table_open_cache_misses",
+                    "Table_open_cache_overflows",
+                ] {
+                    let value = *row.status_delta.get(counter).unwrap_or(&0) as f64;
+                    row.metric(counter, value);
+                }
+                rows.push(row);
+            }
+            drop(client);
+            server.stop()?;
+            Ok(rows)
+        })();
+        match result {
+            Ok(rows) => rows.into_iter().for_each(|row| r.push(row)),
+            Err(e) => {
+                r.push(base.failed(&e));
+                r.progress.advance(estimate);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn summarise(r: &mut Runner, caches: &[u64]) {
+    let owned_rows: Vec<Row> = ok_rows(&r.record).cloned().collect();
+    let rows: Vec<&Row> = owned_rows.iter().collect();
+    let selects: Vec<&Row> = rows
+        .iter()
+        .copied()
+        .filter(|row| param_text(row, "step") == "select")
+        .collect();
+    let mut summary = Vec::new();
+    let mut keys: Vec<(String, String)> = Vec::new();
+    for row in &rows {
+        let key = (row.target.clone(), row.config.clone());
+        if !keys.contains(&key) {
+            keys.push(key);
+        }
+    }
+    for (target, config) in &keys {
+        let create = rows
+            .iter()
+            .find(|row| {
+                &row.target == target
+                    && &row.config == config
+                    && param_text(row, "step") == "create"
+            })
+            .and_then(|row| row.get_metric("tables_per_s"));
+        let pass2 = |cache: u64, metric: &str| {
+            selects
+                .iter()
+                .find(|row| {
+                    &row.target == target
+                        && &row.config == config
+                        && param_f64(row, "table_open_cache") == Some(cache as f64)
+                        && param_text(row, "pass") == "2"
+                })
+                .and_then(|row| row.get_metric(metric))
+        };
+        let mut line = vec![
+            target.clone(),
+            config.clone(),
+            create.map_or("-".into(), format_number),
+        ];
+        for &cache in caches {
+            line.push(
+                match (
+                    pass2(cache, "tables_per_s"),
+                    pass2(cache, "server_us_per_open"),
+                ) {
+                    (Some(rate), Some(cost)) => {
+                        format!("{} /s, {} us", format_number(rate), format_number(cost))
+                    }
+                    _ => "-".into(),
+                },
+            );
+        }
+        let smallest = pass2(caches[0], "tables_per_s");
+        let largest = pass2(caches[caches.len() - 1], "tables_per_s");
+        line.push(match (largest, smallest) {
+            (Some(a), Some(b)) => ratio_text(a, b),
+            _ => "-".into(),
+        });
+        summary.push(line);
+    }
+    let mut header = vec![
+        "target".to_string(),
+        "engine".to_string(),
+        "create tables/s".to_string(),
+    ];
+    header.extend(
+        caches
+            .iter()
+            .map(|c| format!("toc={c}: pass 2 rate, server cost/open")),
+    );
+    header.push(format!(
+        "rate at {} / at {}",
+        caches[caches.len() - 1],
+        caches[0]
+    ));
+    let header: Vec<&str> = header.iter().map(String::as_str).collect();
+    r.record.tables.push(table(
+        "Tables per second (second pass) and server-side cost per open by table_open_cache",
+        &header,
+        summary,
+    ));
+    let pass2: Vec<&Row> = selects
+        .iter()
+        .copied()
+        .filter(|row| param_text(row, "pass") == "2")
+        .collect();
+    let name = |row: &Row| {
+        if row.target == Target::Myriad.name() {
+            row.target.clone()
+        } else {
+            format!("{} {}", row.target, row.config)
+        }
+    };
+    r.pending_plots.push(PlotSpec {
+        file: "many-tables-rate.png".into(),
+        title: "SELECT * FROM tN over every table once (second pass)".into(),
+        x_label: "table_open_cache".into(),
+        y_label: "tables/s".into(),
+        series: series_by(&pass2, name, "table_open_cache", "tables_per_s"),
+    });
+    r.pending_plots.push(PlotSpec {
+        file: "many-tables-cost.png".into(),
+        title: "Server-side cost per table open (second pass, SELECT 1 floor subtracted)".into(),
+        x_label: "table_open_cache".into(),
+        y_label: "microseconds per open".into(),
+        series: series_by(&pass2, name, "table_open_cache", "server_us_per_open"),
+    });
+}
