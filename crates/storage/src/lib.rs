@@ -1238,3 +1238,16 @@ mod tests {
         assert!(!encode_name("../x").contains('/'));
     }
 }
+
+/// The handles a server moves between threads are `Send` (a session's statement may run on
+/// any worker thread).
+#[allow(dead_code)]
+fn assert_handles_are_send() {
+    fn send<T: Send>() {}
+    fn sync<T: Send + Sync>() {}
+    sync::<Storage>();
+    sync::<Table>();
+    send::<Statement>();
+    send::<RowScan>();
+    send::<IndexScan>();
+}
