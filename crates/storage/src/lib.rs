@@ -1226,19 +1226,6 @@ fn parse_entries(p: &[u8]) -> Result<Vec<LogEntry<'_>>> {
     Ok(out)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_round_trip_through_the_file_system_encoding() {
-        for n in ["t1", "Weird name-ü", "a@b", "#sql"] {
-            assert_eq!(decode_name(&encode_name(n)).as_deref(), Some(n));
-        }
-        assert!(!encode_name("../x").contains('/'));
-    }
-}
-
 /// The handles a server moves between threads are `Send` (a session's statement may run on
 /// any worker thread).
 #[allow(dead_code)]
@@ -1250,4 +1237,17 @@ fn assert_handles_are_send() {
     send::<Statement>();
     send::<RowScan>();
     send::<IndexScan>();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_through_the_file_system_encoding() {
+        for n in ["t1", "Weird name-ü", "a@b", "#sql"] {
+            assert_eq!(decode_name(&encode_name(n)).as_deref(), Some(n));
+        }
+        assert!(!encode_name("../x").contains('/'));
+    }
 }
