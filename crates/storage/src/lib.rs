@@ -920,6 +920,7 @@ impl Storage {
             ("Key_blocks_used", b.key_blocks_used),
             ("Key_blocks_unused", b.key_blocks_unused),
             ("Key_blocks_not_flushed", b.key_blocks_not_flushed),
+            ("Key_blocks_warm", b.key_blocks_warm),
             ("Open_tables", t.open_tables),
             ("Opened_tables", t.opened_tables),
             ("Table_open_cache_hits", t.table_open_cache_hits),
