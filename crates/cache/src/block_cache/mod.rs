@@ -1056,9 +1056,11 @@ impl BlockCache {
             self.io.flush_log(slot.flush_lsn.load(Ordering::Acquire))?;
             let (file, block) = slot.key();
             self.io.write_block(file, block, &data)?;
-            slot.dirty.store(false, Ordering::Release);
-            self.dirty_count.fetch_sub(1, Ordering::Relaxed);
             self.counters().writes.fetch_add(1, Ordering::Relaxed);
+            // Two flushers may write the same block under shared locks; one clears it.
+            if slot.dirty.swap(false, Ordering::AcqRel) {
+                self.dirty_count.fetch_sub(1, Ordering::Relaxed);
+            }
             return Ok(true);
         }
     }
