@@ -102,6 +102,12 @@ pub const CHUNK_SLOTS: usize = 1024;
 const MAX_CHUNKS: usize = 4096;
 const PARTITIONS: usize = 64;
 const COUNTER_STRIPES: usize = 64;
+const HAND_BATCH: u64 = 8;
+
+thread_local! {
+    /// This thread's unused part of its last batch of the clock hand: (cache, next, end).
+    static HAND: std::cell::Cell<(usize, u64, u64)> = const { std::cell::Cell::new((0, 0, 0)) };
+}
 
 const ACQ_ONE: u64 = 1;
 const REL_SHIFT: u32 = 28;
@@ -327,6 +333,8 @@ impl IndexTable {
     }
 }
 
+struct GhostTable(Box<[AtomicU64]>);
+
 fn entry(hash: u64, slot: u32) -> u64 {
     (hash & 0xFFFF_FFFF_0000_0000) | (slot as u64 + 1)
 }
@@ -382,7 +390,11 @@ pub struct BlockCache {
     inserts: AtomicU64,
     division_limit: AtomicU64,
     age_threshold: AtomicU64,
-    ghost: RwLock<Box<[AtomicU64]>>,
+    /// Hashes of recently evicted cold blocks; replaced on resize, old tables kept till Drop.
+    ghost: AtomicPtr<GhostTable>,
+    retired_ghosts: Mutex<Vec<*mut GhostTable>>,
+    /// Resizes moving blocks down right now (the clock then leaves slots beyond capacity).
+    migrating: AtomicUsize,
     /// Serialises resizes and slot allocation.
     resize_lock: Mutex<()>,
     block_size: usize,
@@ -437,8 +449,10 @@ impl BlockCache {
             inserts: AtomicU64::new(0),
             division_limit: AtomicU64::new(DEFAULT_DIVISION_LIMIT),
             age_threshold: AtomicU64::new(DEFAULT_AGE_THRESHOLD),
-            ghost: RwLock::new(Self::ghost_for(capacity)),
+            ghost: AtomicPtr::new(Box::into_raw(Box::new(Self::ghost_for(capacity)))),
+            retired_ghosts: Mutex::new(Vec::new()),
             resize_lock: Mutex::new(()),
+            migrating: AtomicUsize::new(0),
             block_size,
             io,
         };
@@ -453,10 +467,17 @@ impl BlockCache {
         (bytes / block_size).clamp(SHARD_COUNT, MAX_CHUNKS * CHUNK_SLOTS / 2)
     }
 
-    fn ghost_for(capacity: usize) -> Box<[AtomicU64]> {
-        (0..capacity.next_power_of_two())
-            .map(|_| AtomicU64::new(0))
-            .collect()
+    fn ghost_for(capacity: usize) -> GhostTable {
+        GhostTable(
+            (0..capacity.next_power_of_two())
+                .map(|_| AtomicU64::new(0))
+                .collect(),
+        )
+    }
+
+    fn ghost(&self) -> &[AtomicU64] {
+        // SAFETY: ghost tables are freed only in Drop.
+        unsafe { &(*self.ghost.load(Ordering::Acquire)).0 }
     }
 
     /// Allocate slot headers up to `count` (resize lock held).
@@ -556,9 +577,15 @@ impl BlockCache {
         Found::Miss
     }
 
-    /// Under the partition lock: the index position of the entry pointing at a live slot
-    /// (LOADING or READY) for the key.
+    /// Whether the index holds an entry pointing at a live slot (LOADING or READY) for the
+    /// key, looked up under the partition mutex.
     fn find_locked(&self, part: &Partition, hash: u64, file: FileId, block: u64) -> bool {
+        let _g = part.lock.lock();
+        self.find_in_index(part, hash, file, block)
+    }
+
+    /// As `find_locked`, for a caller that holds the partition mutex.
+    fn find_in_index(&self, part: &Partition, hash: u64, file: FileId, block: u64) -> bool {
         // SAFETY: as in lookup.
         let table = unsafe { &*part.table.load(Ordering::Acquire) };
         let tag = hash & 0xFFFF_FFFF_0000_0000;
@@ -712,15 +739,16 @@ impl BlockCache {
                 Found::Miss => {}
             }
             let part = self.partition(hash);
+            // Look again under the partition mutex before claiming a slot (which evicts):
+            // a lookup that raced an index writer or a resize moving this block waits here
+            // instead of evicting another block and reading this one from disk.
             if self.find_locked(part, hash, file, block) {
-                // A false miss (a racing index writer): look again.
-                drop(part.lock.lock());
                 continue;
             }
             let index = self.claim_slot()?;
             let slot = self.slot(index);
             let guard = part.lock.lock();
-            if self.find_locked(part, hash, file, block) {
+            if self.find_in_index(part, hash, file, block) {
                 drop(guard);
                 self.release_owned(slot);
                 continue;
@@ -791,7 +819,7 @@ impl BlockCache {
     }
 
     fn ghost_take(&self, hash: u64) -> bool {
-        let ghost = self.ghost.read();
+        let ghost = self.ghost();
         let cell = &ghost[hash as usize & (ghost.len() - 1)];
         cell.load(Ordering::Relaxed) == hash
             && cell
@@ -800,7 +828,7 @@ impl BlockCache {
     }
 
     fn ghost_put(&self, hash: u64) {
-        let ghost = self.ghost.read();
+        let ghost = self.ghost();
         ghost[hash as usize & (ghost.len() - 1)].store(hash, Ordering::Relaxed);
     }
 
@@ -908,13 +936,46 @@ impl BlockCache {
         let age_limit =
             (cap as u64).saturating_mul(self.age_threshold.load(Ordering::Relaxed)) / 100;
         let budget = 4 * count + 64;
+        // The hand advances in batches, so that concurrent sweepers do not meet on it at
+        // every step; a thread keeps the rest of its batch for its next miss.
+        let me = self as *const BlockCache as usize;
+        let (owner, mut next, mut end) = HAND.with(|h| h.get());
+        if owner != me {
+            (next, end) = (0, 0);
+        }
+        let mut found = None;
         for _ in 0..budget {
-            let index = (self.hand.fetch_add(1, Ordering::Relaxed) % count as u64) as usize;
+            if next == end {
+                next = self.hand.fetch_add(HAND_BATCH, Ordering::Relaxed);
+                end = next + HAND_BATCH;
+            }
+            let index = (next % count as u64) as usize;
+            next += 1;
+            if let Some(index) = self.visit(index, cap, hot_limit, age_limit, dirty, saw_pending) {
+                found = Some(index);
+                break;
+            }
+        }
+        HAND.with(|h| h.set((me, next, end)));
+        found
+    }
+
+    /// One step of the clock at `index`: a claimed (OWNED) slot, or None.
+    fn visit(
+        &self,
+        index: usize,
+        cap: usize,
+        hot_limit: u64,
+        age_limit: u64,
+        dirty: &mut Vec<Block>,
+        saw_pending: &mut bool,
+    ) -> Option<usize> {
+        {
             let slot = self.slot(index);
             let w = slot.state.load(Ordering::Acquire);
             if pinned(w) {
                 *saw_pending |= slot.write_pending.load(Ordering::Relaxed) > 0;
-                continue;
+                return None;
             }
             match state(w) {
                 FREE if index < cap && self.try_own(slot, w) => return Some(index),
@@ -929,13 +990,17 @@ impl BlockCache {
                     *saw_pending |= pending;
                     let busy = slot.dirty.load(Ordering::Acquire) || pending;
                     if index >= cap {
+                        if self.migrating.load(Ordering::Acquire) > 0 {
+                            // A shrink is moving these blocks down: leave them to it.
+                            return None;
+                        }
                         // Retire (shrink or overflow): evict whatever it holds.
                         if busy {
                             self.collect_dirty(slot, dirty);
                         } else if self.evict(index, slot, w, false) {
                             self.retire(slot);
                         }
-                        continue;
+                        return None;
                     }
                     let touches = acq(w) - u64::from(w & FRESH != 0);
                     let now = self.inserts.load(Ordering::Relaxed);
@@ -954,11 +1019,11 @@ impl BlockCache {
                                     self.hot.fetch_add(1, Ordering::Relaxed);
                                 }
                             }
-                            continue;
+                            return None;
                         }
                         if busy {
                             self.collect_dirty(slot, dirty);
-                            continue;
+                            return None;
                         }
                         if self.evict(index, slot, w, true) {
                             return Some(index);
@@ -1142,17 +1207,25 @@ impl BlockCache {
             self.allocate_slots(new_cap);
             old_count = self.slot_count.load(Ordering::Acquire);
             self.capacity.store(new_cap, Ordering::Release);
-            if new_cap.next_power_of_two() != self.ghost.read().len() {
-                *self.ghost.write() = Self::ghost_for(new_cap);
+            if new_cap.next_power_of_two() != self.ghost().len() {
+                let new = Box::into_raw(Box::new(Self::ghost_for(new_cap)));
+                let old = self.ghost.swap(new, Ordering::AcqRel);
+                self.retired_ghosts.lock().push(old);
             }
         }
+        self.migrating.fetch_add(1, Ordering::AcqRel);
+        let mut result = Ok(());
         for index in new_cap..old_count {
             if self.capacity.load(Ordering::Acquire) != new_cap {
                 break; // A later resize took over.
             }
-            self.migrate(index, new_cap)?;
+            result = self.migrate(index, new_cap);
+            if result.is_err() {
+                break;
+            }
         }
-        Ok(())
+        self.migrating.fetch_sub(1, Ordering::AcqRel);
+        result
     }
 
     /// Move the block held by slot `index` (beyond capacity) into a slot below capacity.
@@ -1272,7 +1345,7 @@ impl BlockCache {
                 assert_eq!(n, 1, "indexed slot {index} has {n} index entries");
                 let (file, block) = slot.key();
                 assert!(
-                    self.find_locked(part, hash, file, block),
+                    self.find_in_index(part, hash, file, block),
                     "unreachable entry"
                 );
             }
@@ -1314,6 +1387,12 @@ impl Drop for BlockCache {
                 // SAFETY: as above.
                 unsafe { drop(Box::from_raw(t)) };
             }
+        }
+        // SAFETY: made by Box::into_raw, unreachable now.
+        unsafe { drop(Box::from_raw(self.ghost.load(Ordering::Acquire))) };
+        for g in self.retired_ghosts.lock().drain(..) {
+            // SAFETY: as above.
+            unsafe { drop(Box::from_raw(g)) };
         }
         let count = self.slot_count.load(Ordering::Acquire);
         let any_pinned = (0..count).any(|i| pinned(self.slot(i).state.load(Ordering::Acquire)));
