@@ -61,7 +61,7 @@
 //! gets a second chance; a hot block is demoted to cold when it was not touched during the
 //! last `key_cache_age_threshold` percent of the cache's size in insertions (MySQL's aging),
 //! or when the hot part is over its share. A one-time scan therefore only churns the cold
-//! part. The hand's effort is bounded (four rotations); pinned, dirty and write-pending blocks
+//! part. The hand's effort is bounded (two rotations); pinned, dirty and write-pending blocks
 //! are skipped; dirty cold victims are written back (WAL rule first) and the sweep retried;
 //! when every block is pinned or write-pending the cache grows past its capacity by one slot
 //! (counted in `overflows`, retired again once released): up to twice its capacity when only
@@ -395,6 +395,10 @@ pub struct BlockCache {
     retired_ghosts: Mutex<Vec<*mut GhostTable>>,
     /// Resizes moving blocks down right now (the clock then leaves slots beyond capacity).
     migrating: AtomicUsize,
+    /// The last sweep found no victim: the next ones look only briefly.
+    overflowing: AtomicBool,
+    /// The last full sweep that found no victim saw write-pending blocks.
+    pending_seen: AtomicBool,
     /// Serialises resizes and slot allocation.
     resize_lock: Mutex<()>,
     block_size: usize,
@@ -453,6 +457,8 @@ impl BlockCache {
             retired_ghosts: Mutex::new(Vec::new()),
             resize_lock: Mutex::new(()),
             migrating: AtomicUsize::new(0),
+            overflowing: AtomicBool::new(false),
+            pending_seen: AtomicBool::new(false),
             block_size,
             io,
         };
@@ -840,21 +846,42 @@ impl BlockCache {
 
     /// An OWNED slot to fill: a free slot, a victim of the clock, or an overflow slot.
     fn claim_slot(&self) -> io::Result<usize> {
-        let mut saw_pending = false;
+        let short = self.overflowing.load(Ordering::Relaxed);
+        match self.try_claim_slot() {
+            // A short look proves nothing: fail only after a full sweep.
+            Err(e) if short && e.kind() == io::ErrorKind::OutOfMemory => {
+                self.overflowing.store(false, Ordering::Relaxed);
+                self.try_claim_slot()
+            }
+            result => result,
+        }
+    }
+
+    fn try_claim_slot(&self) -> io::Result<usize> {
+        let short = self.overflowing.load(Ordering::Relaxed);
+        // A short look relies on what the last full sweep saw of write-pending blocks.
+        let mut saw_pending = short && self.pending_seen.load(Ordering::Relaxed);
         for _attempt in 0..3 {
             let mut dirty = Vec::new();
             if let Some(index) = self.sweep(&mut dirty, &mut saw_pending) {
+                self.overflowing.store(false, Ordering::Relaxed);
                 return Ok(index);
             }
-            if dirty.is_empty() {
-                break;
-            }
-            // Nothing clean to evict: write dirty victims back (WAL rule inside), retry.
+            // Nothing clean to evict: write dirty victims back (WAL rule inside), retry if
+            // that cleaned any.
+            let mut cleaned = false;
             for b in dirty {
-                self.write_back(b.slot(), false)?;
+                cleaned |= self.write_back(b.slot(), false)?;
+            }
+            if !cleaned {
+                break;
             }
         }
         // Every block pinned (or write-pending): grow past capacity, boundedly.
+        if !short {
+            self.pending_seen.store(saw_pending, Ordering::Relaxed);
+        }
+        self.overflowing.store(true, Ordering::Relaxed);
         let _g = self.resize_lock.lock();
         let count = self.slot_count.load(Ordering::Acquire);
         let cap = self.capacity.load(Ordering::Acquire);
@@ -935,7 +962,14 @@ impl BlockCache {
         let hot_limit = self.hot_limit();
         let age_limit =
             (cap as u64).saturating_mul(self.age_threshold.load(Ordering::Relaxed)) / 100;
-        let budget = 4 * count + 64;
+        // Bounded effort: two turns of the clock (the first may only clear touches); while
+        // the cache is overflowing (the last sweep found nothing), a short look only, so
+        // that a statement holding thousands of blocks does not make every miss O(n).
+        let budget = if self.overflowing.load(Ordering::Relaxed) {
+            64
+        } else {
+            2 * count + 64
+        };
         // The hand advances in batches, so that concurrent sweepers do not meet on it at
         // every step; a thread keeps the rest of its batch for its next miss.
         let me = self as *const BlockCache as usize;
@@ -1056,7 +1090,8 @@ impl BlockCache {
     }
 
     fn collect_dirty(&self, slot: &Slot, dirty: &mut Vec<Block>) {
-        if dirty.len() < 16 {
+        // Write-pending blocks cannot be written back: not candidates.
+        if dirty.len() < 16 && slot.write_pending.load(Ordering::Acquire) == 0 {
             if let Some(b) = self.pin_ready(slot) {
                 dirty.push(b);
             }
