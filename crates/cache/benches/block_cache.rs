@@ -11,7 +11,7 @@ use support::*;
 const CAPACITY: usize = 16384;
 
 fn lookups(c: &mut Criterion) {
-    let zipf = Zipf::new(CAPACITY * 3, 0.99);
+    let zipf = Zipf::new(CAPACITY * 2, 0.99);
     let mut group = c.benchmark_group("block_cache");
     group
         .sample_size(10)

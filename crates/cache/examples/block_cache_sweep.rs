@@ -93,7 +93,7 @@ fn main() {
     if threads.iter().any(|&t| t > cores) {
         println!("note: thread counts above {cores} measure contention, not parallel speed");
     }
-    let zipf = Zipf::new(capacity * 3, 0.99);
+    let zipf = Zipf::new(capacity * 2, 0.99);
     let names: Vec<&str> = all_caches(64).iter().map(|c| c.name()).collect();
     let mut ratios = Vec::new();
     for stream in [Stream::AllHits, Stream::Zipf90, Stream::ScanPolluted] {

@@ -294,7 +294,7 @@ impl Zipf {
 pub enum Stream {
     /// Uniform keys over half the capacity, all cached: 100% hits after warm-up.
     AllHits,
-    /// Zipf 0.99 over 3x the capacity: about 90% hits.
+    /// Zipf 0.99 over 2x the capacity: about 90% hits.
     Zipf90,
     /// The Zipf stream with a sequential scan of never-repeated keys interleaved (one
     /// scanned key per two Zipf keys).

@@ -90,10 +90,10 @@
 mod sync;
 
 use crate::file_cache::FileId;
-use parking_lot::{Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::io;
 use std::ptr::NonNull;
-use sync::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use sync::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Mutex, Ordering, RwLock};
+pub use sync::{RwLockReadGuard, RwLockWriteGuard};
 
 /// The smallest cache, in blocks (one per index partition).
 pub const SHARD_COUNT: usize = 64;
@@ -1147,7 +1147,7 @@ impl BlockCache {
                 if !wait {
                     return Ok(false);
                 }
-                std::thread::sleep(std::time::Duration::from_micros(200));
+                sync::pause();
                 continue;
             }
             if !slot.dirty.load(Ordering::Acquire) {
@@ -1353,6 +1353,7 @@ impl BlockCache {
             let w = slot.state.load(Ordering::Acquire);
             let st = state(w);
             assert!(st != OWNED, "slot {index} left OWNED");
+            assert!(acq(w) >= rel(w), "slot {index}: more unpins than pins");
             if st == READY || st == LOADING {
                 used += 1;
                 hot += u64::from(w & HOT != 0);
