@@ -673,3 +673,48 @@ mod schedules {
         shuttle::check_pct(scenario, 60, 3);
     }
 }
+
+/// The background write-back cleans dirty cold blocks ahead of the hand, after their log,
+/// in file and offset order, and leaves write-pending blocks alone.
+#[cfg(not(feature = "shuttle"))]
+#[test]
+fn write_back_ahead_cleans_cold_dirty_blocks_in_order_after_their_log() {
+    #[derive(Default)]
+    struct OrderIo {
+        inner: CheckedIo,
+        order: Mutex<Vec<(FileId, u64)>>,
+    }
+    impl BlockIo for OrderIo {
+        fn read_block(&self, file: FileId, block: u64, buf: &mut [u8]) -> io::Result<()> {
+            self.inner.read_block(file, block, buf)
+        }
+        fn write_block(&self, file: FileId, block: u64, buf: &[u8]) -> io::Result<()> {
+            self.order.lock().push((file, block));
+            self.inner.write_block(file, block, buf)
+        }
+        fn flush_log(&self, lsn: u64) -> io::Result<()> {
+            self.inner.flush_log(lsn)
+        }
+    }
+    let io = Arc::new(OrderIo::default());
+    let cache = BlockCache::new(200 * PAGE, PAGE, io.clone());
+    for k in (0..40u64).rev() {
+        let b = cache.get(1 + k % 2, k).unwrap();
+        new_version(&cache, &b, k + 1, 1);
+    }
+    let pending = cache.get(1, 100).unwrap();
+    new_version(&cache, &pending, 50, 1);
+    pending.begin_write();
+    assert_eq!(cache.stats().key_blocks_not_flushed, 41);
+    let cleaned = cache.write_back_ahead(1000).unwrap();
+    assert_eq!(cleaned, 40, "the write-pending block must stay dirty");
+    let order = io.order.lock().clone();
+    let mut sorted = order.clone();
+    sorted.sort();
+    assert_eq!(order, sorted, "not written in file and offset order");
+    assert_eq!(io.inner.violations.load(Ordering::SeqCst), 0);
+    assert_eq!(cache.stats().key_blocks_not_flushed, 1);
+    pending.end_write();
+    drop(pending);
+    cache.validate();
+}
