@@ -374,7 +374,11 @@ pub struct BlockCacheStats {
 enum Found {
     Ready(Block),
     Loading(Block),
-    Miss,
+    /// `seen`: an entry with the key's tag was passed (a block being evicted or moved, or
+    /// a tag collision): the slow path then looks again under the mutex before evicting.
+    Miss {
+        seen: bool,
+    },
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -561,12 +565,14 @@ impl BlockCache {
         let table = unsafe { &*part.table.load(Ordering::Acquire) };
         let tag = hash & 0xFFFF_FFFF_0000_0000;
         let mut pos = hash as usize & table.mask;
+        let mut seen = false;
         for _ in 0..=table.mask {
             let e = table.entries[pos].load(Ordering::Acquire);
             if e == 0 {
-                return Found::Miss;
+                return Found::Miss { seen };
             }
             if e & 0xFFFF_FFFF_0000_0000 == tag {
+                seen = true;
                 let index = (e as u32 - 1) as usize;
                 let slot = self.slot(index);
                 let old = slot.state.fetch_add(ACQ_ONE, Ordering::AcqRel);
@@ -589,7 +595,7 @@ impl BlockCache {
             }
             pos = (pos + 1) & table.mask;
         }
-        Found::Miss
+        Found::Miss { seen: true }
     }
 
     /// Whether the index holds an entry pointing at a live slot (LOADING or READY) for the
@@ -751,15 +757,17 @@ impl BlockCache {
                     }
                     continue; // FAILED: the pin drops, look again (and read again).
                 }
-                Found::Miss => {}
+                Found::Miss { seen } => {
+                    // Look again under the partition mutex before claiming a slot (which
+                    // evicts) when the lookup passed this key's tag: a block being moved by
+                    // a resize is waited for here, not evicted around and read from disk.
+                    // (A clean miss is looked up again below, after the claim, anyway.)
+                    if seen && self.find_locked(self.partition(hash), hash, file, block) {
+                        continue;
+                    }
+                }
             }
             let part = self.partition(hash);
-            // Look again under the partition mutex before claiming a slot (which evicts):
-            // a lookup that raced an index writer or a resize moving this block waits here
-            // instead of evicting another block and reading this one from disk.
-            if self.find_locked(part, hash, file, block) {
-                continue;
-            }
             let index = self.claim_slot()?;
             let slot = self.slot(index);
             let guard = part.lock.lock();
@@ -939,6 +947,14 @@ impl BlockCache {
     /// Evict a READY slot (already checked clean and unpinned) into OWNED; unindexes it.
     fn evict(&self, index: usize, slot: &Slot, w: u64, to_ghost: bool) -> bool {
         if !self.try_own(slot, w) {
+            return false;
+        }
+        // The caller's dirty check may be stale: a pin, a write and an unpin followed by a
+        // clock visit that reset the counts bring the word back to `w` (ABA; found by the
+        // shuttle test). Owning the slot now, look again and give it back if it is busy.
+        if slot.dirty.load(Ordering::Acquire) || slot.write_pending.load(Ordering::Acquire) > 0 {
+            slot.state
+                .fetch_add(state_delta(OWNED, READY) + (w & HOT), Ordering::AcqRel);
             return false;
         }
         if w & HOT != 0 {

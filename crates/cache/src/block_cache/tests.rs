@@ -665,12 +665,12 @@ mod schedules {
 
     #[test]
     fn pin_unpin_evict_read_in_progress_and_resize_under_random_schedules() {
-        shuttle::check_random(scenario, 60);
+        shuttle::check_random(scenario, 150);
     }
 
     #[test]
     fn pin_unpin_evict_read_in_progress_and_resize_under_pct_schedules() {
-        shuttle::check_pct(scenario, 60, 3);
+        shuttle::check_pct(scenario, 150, 3);
     }
 }
 
