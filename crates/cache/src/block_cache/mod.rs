@@ -919,7 +919,9 @@ impl BlockCache {
         } else {
             2 * cap + SHARD_COUNT
         };
-        if count >= bound || count >= MAX_CHUNKS * CHUNK_SLOTS {
+        // Counted in blocks held, not slots: slots retired by a shrink stay allocated.
+        let used = self.used.load(Ordering::Relaxed) as usize;
+        if used >= bound || count >= MAX_CHUNKS * CHUNK_SLOTS {
             return Err(io::Error::new(
                 io::ErrorKind::OutOfMemory,
                 "block cache: every block is pinned",
@@ -1328,7 +1330,10 @@ impl BlockCache {
         if state(w) != READY || pinned(w) || !slot.indexed.load(Ordering::Acquire) {
             return Ok(());
         }
-        let target_index = self.claim_slot()?;
+        let Ok(target_index) = self.claim_slot() else {
+            // No room below capacity now (everything pinned): the clock retires it later.
+            return Ok(());
+        };
         if target_index >= cap {
             // Only overflow room: give it back and leave this block to the clock.
             self.release_owned(self.slot(target_index));

@@ -406,6 +406,14 @@ fn concurrent_stress_returns_no_torn_or_stale_page() {
             let (cache, versions, key_locks, lsn, stop, checked) =
                 (&cache, &versions, &key_locks, &lsn, &stop, &checked);
             s.spawn(move || {
+                // Stops the resizer when this thread ends, panics included (no hang).
+                struct StopOnDrop<'a>(&'a std::sync::atomic::AtomicBool);
+                impl Drop for StopOnDrop<'_> {
+                    fn drop(&mut self) {
+                        self.0.store(true, Ordering::Relaxed);
+                    }
+                }
+                let _stop = StopOnDrop(stop);
                 let mut rng = XorShift(0x9E37_79B9 + t * 7919);
                 let mut held = Vec::new();
                 for i in 0..100_000u64 {
@@ -440,9 +448,6 @@ fn concurrent_stress_returns_no_torn_or_stale_page() {
                     if i % 5000 == 0 {
                         cache.flush_all().unwrap();
                     }
-                }
-                if t == 0 {
-                    stop.store(true, Ordering::Relaxed);
                 }
             });
         }
