@@ -6,3 +6,5 @@ cd "$(dirname "$0")/.."
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace --no-fail-fast
+# Schedule exploration of the block cache's lock-free paths (shuttle, bounded iterations).
+cargo test -p myriad-cache --features shuttle --lib schedules

@@ -4,12 +4,13 @@
 //!
 //! - [`file_cache`]: virtual file descriptors bounded by `open_files_limit` (issue 5 deepens).
 //! - [`block_cache`]: fixed-size blocks of files, pinned handles, dirty tracking with the WAL
-//!   rule, MySQL's `Key_*` counters (issue 6 replaces the internals).
+//!   rule, MySQL's `Key_*` counters; a hit is one atomic operation on the block's state word,
+//!   eviction is CLOCK with a probationary part and a ghost history, `resize` runs online.
 //! - [`table_cache`]: one shared object per open table, single-flight opens, idle-only
 //!   eviction (issue 5 splits it into definitions and instanced handles).
 //!
-//! Memory per entry (first versions): a block costs its size plus about 120 bytes of frame
-//! and map; a virtual file about 100 bytes plus its path; a table entry about 64 bytes plus
+//! Memory per entry: a block costs its size plus 128 bytes of slot header, about 16 bytes
+//! of index and 8 of ghost history; a virtual file about 100 bytes plus its path; a table entry about 64 bytes plus
 //! the engine's table object.
 
 pub mod block_cache;

@@ -920,6 +920,7 @@ impl Storage {
             ("Key_blocks_used", b.key_blocks_used),
             ("Key_blocks_unused", b.key_blocks_unused),
             ("Key_blocks_not_flushed", b.key_blocks_not_flushed),
+            ("Key_blocks_warm", b.key_blocks_warm),
             ("Open_tables", t.open_tables),
             ("Opened_tables", t.opened_tables),
             ("Table_open_cache_hits", t.table_open_cache_hits),
@@ -1224,6 +1225,19 @@ fn parse_entries(p: &[u8]) -> Result<Vec<LogEntry<'_>>> {
         });
     }
     Ok(out)
+}
+
+/// The handles a server moves between threads are `Send` (a session's statement may run on
+/// any worker thread).
+#[allow(dead_code)]
+fn assert_handles_are_send() {
+    fn send<T: Send>() {}
+    fn sync<T: Send + Sync>() {}
+    sync::<Storage>();
+    sync::<Table>();
+    send::<Statement>();
+    send::<RowScan>();
+    send::<IndexScan>();
 }
 
 #[cfg(test)]

@@ -1,0 +1,1518 @@
+//! The block cache (MySQL's key cache): every page of every table file is read and written
+//! through it. A hit is one atomic operation on the block's own state word; nothing else
+//! shared is written (in the style of RocksDB's HyperClockCache and PostgreSQL's buffer pins).
+//!
+//! # API (the seam storage uses)
+//! [`BlockCache::get`] (lookup or read, returning a pinned [`Block`]), [`BlockCache::create`]
+//! (a new zeroed block, no read), [`BlockCache::peek`], [`BlockCache::mark_dirty`] (with the
+//! redo-log LSN that must be durable before the block may be written),
+//! [`BlockCache::flush_file`], [`BlockCache::flush_all`], [`BlockCache::discard_file`],
+//! [`BlockCache::resize`], [`BlockCache::set_division_limit`],
+//! [`BlockCache::set_age_threshold`], [`BlockCache::write_back_ahead`] and
+//! [`BlockCache::stats`].
+//!
+//! # Tests
+//! Beside the code (`tests.rs`): a proptest against a reference model of block contents with
+//! `validate()` (which recounts used, warm, dirty blocks and the index from the slots) after
+//! every step; a checksummed concurrent stress with resizes (no torn or stale page); the
+//! scan-resistance test against an LRU on the same stream; resize keeping blocks with no
+//! disk read; shuttle schedule exploration (`--features shuttle`, through `sync.rs`).
+//!
+//! # Layout
+//! - **Slots**: one header per cache block, in chunks of [`CHUNK_SLOTS`] that are allocated
+//!   on growth and never moved or freed while the cache lives (a [`Block`] is a raw pointer
+//!   to its slot). Each header is 128-byte aligned so that hits on neighbouring blocks do not
+//!   share a cache line. The block's bytes live behind the slot's own `RwLock` (the content
+//!   lock, as PostgreSQL separates pin and content lock), allocated when the slot is first
+//!   used and freed when a shrink retires it.
+//! - **Index**: 64 partitions by hash, each an open-addressing (linear probing) table of
+//!   `AtomicU64` entries `tag:32 | slot+1:32`. Readers probe without a lock; writers
+//!   (insert, remove with backward shift, grow) hold the partition's mutex. A reader that
+//!   races a writer can only see a false miss or a stale entry: a false miss falls to the
+//!   locked slow path, which looks again; a stale entry is caught by the key check after the
+//!   pin. Tables replaced by growth are kept until the cache is dropped (no reclamation
+//!   scheme on the hit path; they cost 8 bytes per entry).
+//!
+//! # The state word (one `AtomicU64` per slot)
+//! ```text
+//!  bit 63..62  61     60   59..56  55..28           27..0
+//!  (unused)    FRESH  HOT  state   release count    acquire count
+//! ```
+//! Pinned iff `acquire != release`. States: `FREE` (no block), `OWNED` (one thread owns the
+//! slot exclusively: being evicted, filled, migrated), `LOADING` (key published, read in
+//! progress), `READY`, `FAILED` (read failed; waiting for its pins to drain).
+//!
+//! | transition | who | atomic |
+//! |---|---|---|
+//! | pin (hit) | reader | `fetch_add(ACQ)`; if the old state is not READY/LOADING or the key differs, undo (`fetch_sub(ACQ)` / `fetch_add(REL)`) |
+//! | unpin | `Block` drop | `fetch_add(REL)` (plus a rare CAS that rebases both counts near overflow) |
+//! | FREE/FAILED/READY(unpinned, clean) -> OWNED | evictor | CAS, expected word has `acq == rel`; counts and flags reset |
+//! | OWNED -> LOADING (+ the loader's pin, FRESH, HOT) | loader, under the partition mutex | `fetch_add` of the differences |
+//! | LOADING -> READY / FAILED | loader | `fetch_add` of the difference (keeps readers' pins) |
+//! | OWNED -> FREE | evictor/resize | `fetch_sub` of the difference |
+//! | READY -> READY (clock visit: reset counts, promote, demote) | sweeper | CAS |
+//!
+//! Owners change states with arithmetic (`fetch_add`), never a plain store, so a reader's
+//! transient `+ACQ`/`-ACQ` on a slot it does not own is never lost; a transient pin also
+//! makes `acq != rel`, so no claim CAS can succeed under it.
+//!
+//! # Misses and eviction (CLOCK with a probationary part and a ghost history, after S3-FIFO)
+//! A miss takes its partition mutex, looks again, claims a slot and publishes it `LOADING`
+//! with the content lock held for writing; concurrent readers of that block pin it and park
+//! on the content lock (no spinning) until the one read ends. A failed read is never cached.
+//!
+//! New blocks enter *cold* (probationary, MySQL's warm sublist) unless their key's hash is in
+//! the ghost history (a direct-mapped array of the hashes of recently evicted cold blocks),
+//! in which case they enter *hot*. One clock hand visits the slots: a cold block not touched
+//! since its last visit is evicted (its hash goes to the ghost); a touched cold block is
+//! promoted to hot if the hot part is below `100 - key_cache_division_limit` percent, else it
+//! gets a second chance; a hot block is demoted to cold when it was not touched during the
+//! last `key_cache_age_threshold` percent of the cache's size in insertions (MySQL's aging),
+//! or when the hot part is over its share. A one-time scan therefore only churns the cold
+//! part. The hand's effort is bounded (two rotations); pinned, dirty and write-pending blocks
+//! are skipped; dirty cold victims are written back (WAL rule first) and the sweep retried;
+//! when every block is pinned or write-pending the cache grows past its capacity by one slot
+//! (counted in `overflows`, retired again once released): up to twice its capacity when only
+//! pins block it, then it returns an `OutOfMemory` error the caller can handle; further when
+//! uncommitted statements hold write-pending blocks (bounded by statement size; storage keeps
+//! them until commit). It never waits for a pin.
+//!
+//! # Dirty blocks, the WAL rule
+//! - write-pending (`begin_write` .. `end_write`): uncommitted bytes; never written back.
+//!   The flusher checks this *under the content read lock*; writers raise it *before* taking
+//!   the write lock.
+//! - dirty: committed changes not yet written; written only after
+//!   `BlockIo::flush_log(flush_lsn)`. `flush_all`/`flush_file` write them sorted by (file,
+//!   block); `write_back_ahead(max)` (for an engine's background thread) writes the dirty
+//!   probationary blocks the hand reaches next, also sorted, so misses rarely write.
+//!
+//! # Resize
+//! `resize(bytes)` grows by allocating slot chunks; it shrinks by moving the blocks held in
+//! slots beyond the new capacity into slots below it (evicting cold blocks to make room) under
+//! the block's partition mutex, so a reader meanwhile waits on that mutex and never goes to
+//! disk. Blocks pinned during the shrink are retired by the clock once released.
+//!
+//! # Memory per block
+//! The block's bytes + 128 bytes of slot header + about 16 bytes of index (8-byte entries at
+//! most half full) + 8 bytes of ghost history.
+
+mod sync;
+
+use crate::file_cache::FileId;
+use std::io;
+use std::ptr::NonNull;
+use sync::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Mutex, Ordering, RwLock};
+pub use sync::{RwLockReadGuard, RwLockWriteGuard};
+
+/// The smallest cache, in blocks (one per index partition).
+pub const SHARD_COUNT: usize = 64;
+/// Slots per allocated chunk.
+pub const CHUNK_SLOTS: usize = 1024;
+const MAX_CHUNKS: usize = 4096;
+const PARTITIONS: usize = 64;
+const COUNTER_STRIPES: usize = 64;
+const HAND_BATCH: u64 = 8;
+
+thread_local! {
+    /// This thread's unused part of its last batch of the clock hand: (cache, next, end).
+    static HAND: std::cell::Cell<(usize, u64, u64)> = const { std::cell::Cell::new((0, 0, 0)) };
+}
+
+const ACQ_ONE: u64 = 1;
+const REL_SHIFT: u32 = 28;
+const REL_ONE: u64 = 1 << REL_SHIFT;
+const COUNT_MASK: u64 = (1 << 28) - 1;
+const STATE_SHIFT: u32 = 56;
+const STATE_MASK: u64 = 0xF << STATE_SHIFT;
+const HOT: u64 = 1 << 60;
+const FRESH: u64 = 1 << 61;
+/// Rebase the counts once the release count passes this.
+const REBASE_AT: u64 = 1 << 26;
+
+const FREE: u64 = 0;
+const OWNED: u64 = 1;
+const LOADING: u64 = 2;
+const READY: u64 = 3;
+const FAILED: u64 = 4;
+
+#[inline]
+fn acq(w: u64) -> u64 {
+    w & COUNT_MASK
+}
+#[inline]
+fn rel(w: u64) -> u64 {
+    (w >> REL_SHIFT) & COUNT_MASK
+}
+#[inline]
+fn state(w: u64) -> u64 {
+    (w & STATE_MASK) >> STATE_SHIFT
+}
+#[inline]
+fn pinned(w: u64) -> bool {
+    acq(w) != rel(w)
+}
+#[inline]
+fn state_delta(from: u64, to: u64) -> u64 {
+    (to << STATE_SHIFT).wrapping_sub(from << STATE_SHIFT)
+}
+
+/// What the cache needs from the engine that owns the file format: read and write one block
+/// (verifying and stamping checksums), and make the redo log durable up to an LSN.
+pub trait BlockIo: Send + Sync {
+    /// Fill `buf` with the block; an invalid block (checksum) is an `InvalidData` error.
+    fn read_block(&self, file: FileId, block: u64, buf: &mut [u8]) -> io::Result<()>;
+    /// Write the block (the implementation may stamp a checksum into its own copy).
+    fn write_block(&self, file: FileId, block: u64, buf: &[u8]) -> io::Result<()>;
+    /// Make the redo log durable up to `lsn` (called before writing a block, WAL rule).
+    fn flush_log(&self, lsn: u64) -> io::Result<()>;
+}
+
+#[repr(align(128))]
+struct Slot {
+    state: AtomicU64,
+    file: AtomicU64,
+    block: AtomicU64,
+    hash: AtomicU64,
+    /// Whether the partition index points here (changed under the partition mutex).
+    indexed: AtomicBool,
+    dirty: AtomicBool,
+    write_pending: AtomicU32,
+    /// The redo LSN that must be durable before this block is written.
+    flush_lsn: AtomicU64,
+    /// Insertion count at the clock's last sight of a touch (aging of hot blocks).
+    seen_at: AtomicU64,
+    data: RwLock<Box<[u8]>>,
+}
+
+impl Slot {
+    fn new() -> Slot {
+        Slot {
+            state: AtomicU64::new(0),
+            file: AtomicU64::new(0),
+            block: AtomicU64::new(0),
+            hash: AtomicU64::new(0),
+            indexed: AtomicBool::new(false),
+            dirty: AtomicBool::new(false),
+            write_pending: AtomicU32::new(0),
+            flush_lsn: AtomicU64::new(0),
+            seen_at: AtomicU64::new(0),
+            data: RwLock::new(Box::new([])),
+        }
+    }
+
+    fn key(&self) -> (FileId, u64) {
+        (
+            self.file.load(Ordering::Relaxed),
+            self.block.load(Ordering::Relaxed),
+        )
+    }
+
+    fn unpin(&self) {
+        let old = self.state.fetch_add(REL_ONE, Ordering::AcqRel);
+        if rel(old) + 1 >= REBASE_AT {
+            // Subtract the same amount from both counts: the difference (the pins) stays,
+            // and acquire stays >= 1 so the touch is still seen by the clock.
+            let _ = self
+                .state
+                .fetch_update(Ordering::AcqRel, Ordering::Relaxed, |w| {
+                    let r = rel(w);
+                    if r < REBASE_AT {
+                        return None;
+                    }
+                    let cut = r - 1;
+                    Some(w - cut - (cut << REL_SHIFT))
+                });
+        }
+    }
+}
+
+/// A pinned block: while it lives the slot keeps this block in memory.
+pub struct Block {
+    slot: NonNull<Slot>,
+}
+
+// SAFETY: a Block is a pin on a slot whose memory outlives every pin (slots are never freed
+// while the cache lives, and a cache dropped with pins outstanding leaks its slots); all of
+// the slot's fields are atomics or behind a lock.
+unsafe impl Send for Block {}
+unsafe impl Sync for Block {}
+
+impl Block {
+    fn slot(&self) -> &Slot {
+        // SAFETY: see the Send/Sync comment: the slot outlives the pin.
+        unsafe { self.slot.as_ref() }
+    }
+    pub fn file(&self) -> FileId {
+        self.slot().file.load(Ordering::Relaxed)
+    }
+    pub fn block(&self) -> u64 {
+        self.slot().block.load(Ordering::Relaxed)
+    }
+    /// Shared access to the bytes.
+    pub fn read(&self) -> RwLockReadGuard<'_, Box<[u8]>> {
+        self.slot().data.read()
+    }
+    /// Exclusive access to the bytes. Call [`Block::begin_write`] first, and
+    /// [`Block::end_write`] once the change is logged ([`BlockCache::mark_dirty`]) or undone.
+    pub fn write(&self) -> RwLockWriteGuard<'_, Box<[u8]>> {
+        debug_assert!(
+            self.slot().write_pending.load(Ordering::Relaxed) > 0,
+            "write without begin_write"
+        );
+        self.slot().data.write()
+    }
+    /// Announce uncommitted changes: the block is not written back until `end_write`.
+    pub fn begin_write(&self) {
+        self.slot().write_pending.fetch_add(1, Ordering::SeqCst);
+    }
+    /// The uncommitted changes were logged (after `mark_dirty`) or rolled back.
+    pub fn end_write(&self) {
+        let before = self.slot().write_pending.fetch_sub(1, Ordering::SeqCst);
+        assert!(before > 0, "end_write without begin_write");
+    }
+    /// Raise the LSN that must be durable before this block is written (a committer that
+    /// marked the block dirty before its log record had an LSN).
+    pub fn raise_flush_lsn(&self, lsn: u64) {
+        self.slot().flush_lsn.fetch_max(lsn, Ordering::AcqRel);
+    }
+    pub fn is_dirty(&self) -> bool {
+        self.slot().dirty.load(Ordering::Acquire)
+    }
+}
+
+impl Clone for Block {
+    fn clone(&self) -> Block {
+        self.slot().state.fetch_add(ACQ_ONE, Ordering::AcqRel);
+        Block { slot: self.slot }
+    }
+}
+
+impl Drop for Block {
+    fn drop(&mut self) {
+        self.slot().unpin();
+    }
+}
+
+impl std::fmt::Debug for Block {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Block({}:{})", self.file(), self.block())
+    }
+}
+
+#[derive(Default)]
+#[repr(align(128))]
+struct Counters {
+    read_requests: AtomicU64,
+    reads: AtomicU64,
+    write_requests: AtomicU64,
+    writes: AtomicU64,
+    overflows: AtomicU64,
+}
+
+fn stripe() -> usize {
+    use std::cell::Cell;
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    thread_local! {
+        static STRIPE: Cell<usize> = const { Cell::new(usize::MAX) };
+    }
+    STRIPE.with(|s| {
+        let mut v = s.get();
+        if v == usize::MAX {
+            v = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % COUNTER_STRIPES;
+            s.set(v);
+        }
+        v
+    })
+}
+
+struct IndexTable {
+    entries: Box<[AtomicU64]>,
+    mask: usize,
+    len: AtomicUsize,
+}
+
+impl IndexTable {
+    fn new(size: usize) -> IndexTable {
+        let size = size.next_power_of_two().max(16);
+        IndexTable {
+            entries: (0..size).map(|_| AtomicU64::new(0)).collect(),
+            mask: size - 1,
+            len: AtomicUsize::new(0),
+        }
+    }
+}
+
+struct GhostTable(Box<[AtomicU64]>);
+
+fn entry(hash: u64, slot: u32) -> u64 {
+    (hash & 0xFFFF_FFFF_0000_0000) | (slot as u64 + 1)
+}
+
+#[repr(align(128))]
+struct Partition {
+    lock: Mutex<()>,
+    table: AtomicPtr<IndexTable>,
+    retired: Mutex<Vec<*mut IndexTable>>,
+}
+
+/// Counters with MySQL's names (SHOW STATUS).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct BlockCacheStats {
+    pub key_read_requests: u64,
+    pub key_reads: u64,
+    pub key_write_requests: u64,
+    pub key_writes: u64,
+    pub key_blocks_used: u64,
+    pub key_blocks_unused: u64,
+    pub key_blocks_not_flushed: u64,
+    /// Blocks in the hot (non-probationary) part.
+    pub key_blocks_warm: u64,
+    /// Times the cache grew past its capacity because every block was pinned.
+    pub overflows: u64,
+}
+
+enum Found {
+    Ready(Block),
+    Loading(Block),
+    /// `seen`: an entry with the key's tag was passed (a block being evicted or moved, or
+    /// a tag collision): the slow path then looks again under the mutex before evicting.
+    Miss {
+        seen: bool,
+    },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Fill {
+    Read,
+    Zero,
+}
+
+/// See the module documentation.
+pub struct BlockCache {
+    chunks: Box<[AtomicPtr<Slot>]>,
+    /// Slots allocated (headers); `capacity` of them may hold blocks, the rest are retired or
+    /// overflow.
+    slot_count: AtomicUsize,
+    capacity: AtomicUsize,
+    partitions: Box<[Partition]>,
+    counters: Box<[Counters]>,
+    hand: AtomicU64,
+    used: AtomicU64,
+    hot: AtomicU64,
+    dirty_count: AtomicU64,
+    inserts: AtomicU64,
+    division_limit: AtomicU64,
+    age_threshold: AtomicU64,
+    /// Hashes of recently evicted cold blocks; replaced on resize, old tables kept till Drop.
+    ghost: AtomicPtr<GhostTable>,
+    retired_ghosts: Mutex<Vec<*mut GhostTable>>,
+    /// Resizes moving blocks down right now (the clock then leaves slots beyond capacity).
+    migrating: AtomicUsize,
+    /// The last sweep found no victim: the next ones look only briefly.
+    overflowing: AtomicBool,
+    /// The last full sweep that found no victim saw write-pending blocks.
+    pending_seen: AtomicBool,
+    /// Serialises resizes and slot allocation.
+    resize_lock: Mutex<()>,
+    block_size: usize,
+    io: std::sync::Arc<dyn BlockIo>,
+}
+
+// SAFETY: the raw pointers (slot chunks, retired index tables) are owned by the cache and
+// only freed in Drop; all shared state is atomic or locked.
+unsafe impl Send for BlockCache {}
+unsafe impl Sync for BlockCache {}
+
+fn hash_key(file: FileId, block: u64) -> u64 {
+    let h = (file.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ block).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    h ^ (h >> 31)
+}
+
+/// MySQL's defaults: key_cache_division_limit 100 would disable the hot part; myriad keeps
+/// 20% probationary by default so that scans cannot flush the hot set.
+pub const DEFAULT_DIVISION_LIMIT: u64 = 20;
+pub const DEFAULT_AGE_THRESHOLD: u64 = 300;
+
+impl BlockCache {
+    /// A cache of `capacity_bytes / block_size` blocks (at least [`SHARD_COUNT`]).
+    pub fn new(
+        capacity_bytes: usize,
+        block_size: usize,
+        io: std::sync::Arc<dyn BlockIo>,
+    ) -> BlockCache {
+        let block_size = block_size.max(1);
+        let capacity = Self::blocks_for(capacity_bytes, block_size);
+        let partitions: Box<[Partition]> = (0..PARTITIONS)
+            .map(|_| Partition {
+                lock: Mutex::new(()),
+                table: AtomicPtr::new(Box::into_raw(Box::new(IndexTable::new(
+                    4 * capacity / PARTITIONS + 16,
+                )))),
+                retired: Mutex::new(Vec::new()),
+            })
+            .collect();
+        let cache = BlockCache {
+            chunks: (0..MAX_CHUNKS)
+                .map(|_| AtomicPtr::new(std::ptr::null_mut()))
+                .collect(),
+            slot_count: AtomicUsize::new(0),
+            capacity: AtomicUsize::new(capacity),
+            partitions,
+            counters: (0..COUNTER_STRIPES).map(|_| Counters::default()).collect(),
+            hand: AtomicU64::new(0),
+            used: AtomicU64::new(0),
+            hot: AtomicU64::new(0),
+            dirty_count: AtomicU64::new(0),
+            inserts: AtomicU64::new(0),
+            division_limit: AtomicU64::new(DEFAULT_DIVISION_LIMIT),
+            age_threshold: AtomicU64::new(DEFAULT_AGE_THRESHOLD),
+            ghost: AtomicPtr::new(Box::into_raw(Box::new(Self::ghost_for(capacity)))),
+            retired_ghosts: Mutex::new(Vec::new()),
+            resize_lock: Mutex::new(()),
+            migrating: AtomicUsize::new(0),
+            overflowing: AtomicBool::new(false),
+            pending_seen: AtomicBool::new(false),
+            block_size,
+            io,
+        };
+        {
+            let _g = cache.resize_lock.lock();
+            cache.allocate_slots(capacity);
+        }
+        cache
+    }
+
+    fn blocks_for(bytes: usize, block_size: usize) -> usize {
+        (bytes / block_size).clamp(SHARD_COUNT, MAX_CHUNKS * CHUNK_SLOTS / 2)
+    }
+
+    fn ghost_for(capacity: usize) -> GhostTable {
+        GhostTable(
+            (0..capacity.next_power_of_two())
+                .map(|_| AtomicU64::new(0))
+                .collect(),
+        )
+    }
+
+    fn ghost(&self) -> &[AtomicU64] {
+        // SAFETY: ghost tables are freed only in Drop.
+        unsafe { &(*self.ghost.load(Ordering::Acquire)).0 }
+    }
+
+    /// Allocate slot headers up to `count` (resize lock held).
+    fn allocate_slots(&self, count: usize) {
+        let have = self.slot_count.load(Ordering::Acquire);
+        if count <= have {
+            return;
+        }
+        let first_missing = have.div_ceil(CHUNK_SLOTS);
+        for c in first_missing..count.div_ceil(CHUNK_SLOTS) {
+            if self.chunks[c].load(Ordering::Acquire).is_null() {
+                let chunk: Box<[Slot]> = (0..CHUNK_SLOTS).map(|_| Slot::new()).collect();
+                self.chunks[c].store(Box::into_raw(chunk) as *mut Slot, Ordering::Release);
+            }
+        }
+        self.slot_count.store(count, Ordering::Release);
+    }
+
+    #[inline]
+    fn slot(&self, index: usize) -> &Slot {
+        let chunk = self.chunks[index / CHUNK_SLOTS].load(Ordering::Acquire);
+        debug_assert!(!chunk.is_null());
+        // SAFETY: indices below slot_count lie in allocated chunks, never freed before Drop.
+        unsafe { &*chunk.add(index % CHUNK_SLOTS) }
+    }
+
+    fn counters(&self) -> &Counters {
+        &self.counters[stripe()]
+    }
+
+    pub fn block_size(&self) -> usize {
+        self.block_size
+    }
+
+    /// Capacity in blocks.
+    pub fn capacity_blocks(&self) -> usize {
+        self.capacity.load(Ordering::Acquire)
+    }
+
+    /// `key_cache_division_limit`: the minimum percentage of the cache kept probationary
+    /// (1..=100; 100 disables the hot part, as in MySQL).
+    pub fn set_division_limit(&self, percent: u64) {
+        self.division_limit
+            .store(percent.clamp(1, 100), Ordering::Relaxed);
+    }
+
+    /// `key_cache_age_threshold`: a hot block untouched while this percentage of the cache's
+    /// size in new blocks came in returns to the probationary part (at least 100).
+    pub fn set_age_threshold(&self, percent: u64) {
+        self.age_threshold
+            .store(percent.max(100), Ordering::Relaxed);
+    }
+
+    fn hot_limit(&self) -> u64 {
+        let cap = self.capacity.load(Ordering::Relaxed) as u64;
+        cap * (100 - self.division_limit.load(Ordering::Relaxed)) / 100
+    }
+
+    // ---- lookup ----
+
+    /// Lock-free lookup: pins the slot holding the key, if the index shows one.
+    #[inline]
+    fn lookup(&self, hash: u64, file: FileId, block: u64) -> Found {
+        let part = &self.partitions[(hash >> 58) as usize % PARTITIONS];
+        // SAFETY: index tables are freed only in Drop.
+        let table = unsafe { &*part.table.load(Ordering::Acquire) };
+        let tag = hash & 0xFFFF_FFFF_0000_0000;
+        let mut pos = hash as usize & table.mask;
+        let mut seen = false;
+        for _ in 0..=table.mask {
+            let e = table.entries[pos].load(Ordering::Acquire);
+            if e == 0 {
+                return Found::Miss { seen };
+            }
+            if e & 0xFFFF_FFFF_0000_0000 == tag {
+                seen = true;
+                let index = (e as u32 - 1) as usize;
+                let slot = self.slot(index);
+                let old = slot.state.fetch_add(ACQ_ONE, Ordering::AcqRel);
+                let st = state(old);
+                if st == READY || st == LOADING {
+                    let b = Block {
+                        slot: NonNull::from(slot),
+                    };
+                    if slot.key() == (file, block) && slot.indexed.load(Ordering::Acquire) {
+                        return if st == READY {
+                            Found::Ready(b)
+                        } else {
+                            Found::Loading(b)
+                        };
+                    }
+                    drop(b);
+                } else {
+                    slot.state.fetch_sub(ACQ_ONE, Ordering::AcqRel);
+                }
+            }
+            pos = (pos + 1) & table.mask;
+        }
+        Found::Miss { seen: true }
+    }
+
+    /// Whether the index holds an entry pointing at a live slot (LOADING or READY) for the
+    /// key, looked up under the partition mutex.
+    fn find_locked(&self, part: &Partition, hash: u64, file: FileId, block: u64) -> bool {
+        let _g = part.lock.lock();
+        self.find_in_index(part, hash, file, block)
+    }
+
+    /// As `find_locked`, for a caller that holds the partition mutex.
+    fn find_in_index(&self, part: &Partition, hash: u64, file: FileId, block: u64) -> bool {
+        // SAFETY: as in lookup.
+        let table = unsafe { &*part.table.load(Ordering::Acquire) };
+        let tag = hash & 0xFFFF_FFFF_0000_0000;
+        let mut pos = hash as usize & table.mask;
+        for _ in 0..=table.mask {
+            let e = table.entries[pos].load(Ordering::Acquire);
+            if e == 0 {
+                return false;
+            }
+            if e & 0xFFFF_FFFF_0000_0000 == tag {
+                let slot = self.slot((e as u32 - 1) as usize);
+                let st = state(slot.state.load(Ordering::Acquire));
+                if (st == READY || st == LOADING) && slot.key() == (file, block) {
+                    return true;
+                }
+            }
+            pos = (pos + 1) & table.mask;
+        }
+        false
+    }
+
+    /// Under the partition lock: add an entry, growing the table past 3/4 full.
+    fn index_insert(&self, part: &Partition, hash: u64, index: usize) {
+        // SAFETY: as in lookup; the lock makes us the only writer.
+        let mut table = unsafe { &*part.table.load(Ordering::Acquire) };
+        if (table.len.load(Ordering::Relaxed) + 1) * 4 > (table.mask + 1) * 3 {
+            let bigger = IndexTable::new((table.mask + 1) * 2);
+            for e in table.entries.iter() {
+                let e = e.load(Ordering::Relaxed);
+                if e != 0 {
+                    let h = self
+                        .slot((e as u32 - 1) as usize)
+                        .hash
+                        .load(Ordering::Relaxed);
+                    Self::raw_insert(&bigger, h, e);
+                }
+            }
+            let new = Box::into_raw(Box::new(bigger));
+            let old = part.table.swap(new, Ordering::AcqRel);
+            part.retired.lock().push(old);
+            // SAFETY: just stored, freed only in Drop.
+            table = unsafe { &*new };
+        }
+        Self::raw_insert(table, hash, entry(hash, index as u32));
+    }
+
+    fn raw_insert(table: &IndexTable, hash: u64, e: u64) {
+        let mut pos = hash as usize & table.mask;
+        loop {
+            if table.entries[pos].load(Ordering::Relaxed) == 0 {
+                table.entries[pos].store(e, Ordering::Release);
+                table.len.fetch_add(1, Ordering::Relaxed);
+                return;
+            }
+            pos = (pos + 1) & table.mask;
+        }
+    }
+
+    /// Under the partition lock: remove the entry pointing at `index` (backward shift, so no
+    /// tombstones). Returns the position it had, if found.
+    fn index_remove(&self, part: &Partition, hash: u64, index: usize) -> bool {
+        // SAFETY: as in index_insert.
+        let table = unsafe { &*part.table.load(Ordering::Acquire) };
+        let target = entry(hash, index as u32);
+        let mut pos = hash as usize & table.mask;
+        let mut found = None;
+        for _ in 0..=table.mask {
+            let e = table.entries[pos].load(Ordering::Relaxed);
+            if e == 0 {
+                break;
+            }
+            if e == target {
+                found = Some(pos);
+                break;
+            }
+            pos = (pos + 1) & table.mask;
+        }
+        let Some(mut hole) = found else { return false };
+        let mut j = hole;
+        loop {
+            j = (j + 1) & table.mask;
+            let e = table.entries[j].load(Ordering::Relaxed);
+            if e == 0 {
+                break;
+            }
+            let home = self
+                .slot((e as u32 - 1) as usize)
+                .hash
+                .load(Ordering::Relaxed) as usize
+                & table.mask;
+            // The entry at j may move back to the hole unless its home lies in (hole, j].
+            if (j.wrapping_sub(home) & table.mask) >= (j.wrapping_sub(hole) & table.mask) {
+                table.entries[hole].store(e, Ordering::Release);
+                hole = j;
+            }
+        }
+        table.entries[hole].store(0, Ordering::Release);
+        table.len.fetch_sub(1, Ordering::Relaxed);
+        true
+    }
+
+    fn partition(&self, hash: u64) -> &Partition {
+        &self.partitions[(hash >> 58) as usize % PARTITIONS]
+    }
+
+    // ---- the public operations ----
+
+    /// The block, read through the [`BlockIo`] on a miss. Errors are not cached.
+    pub fn get(&self, file: FileId, block: u64) -> io::Result<Block> {
+        self.counters()
+            .read_requests
+            .fetch_add(1, Ordering::Relaxed);
+        self.fetch(file, block, Fill::Read)
+    }
+
+    /// The block if it is cached and loaded; no read, no counters (CHECK TABLE uses it to
+    /// tell pages newer in memory than on disk).
+    pub fn peek(&self, file: FileId, block: u64) -> Option<Block> {
+        match self.lookup(hash_key(file, block), file, block) {
+            Found::Ready(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// A new block of zeros (a page being allocated): no read. Replaces a cached copy.
+    pub fn create(&self, file: FileId, block: u64) -> io::Result<Block> {
+        self.fetch(file, block, Fill::Zero)
+    }
+
+    fn fetch(&self, file: FileId, block: u64, fill: Fill) -> io::Result<Block> {
+        let hash = hash_key(file, block);
+        loop {
+            match self.lookup(hash, file, block) {
+                Found::Ready(b) => {
+                    if fill == Fill::Zero {
+                        b.slot().data.write().fill(0);
+                    }
+                    return Ok(b);
+                }
+                Found::Loading(b) => {
+                    // Park on the content lock, which the loader holds while it reads.
+                    drop(b.slot().data.read());
+                    if state(b.slot().state.load(Ordering::Acquire)) == READY {
+                        if fill == Fill::Zero {
+                            b.slot().data.write().fill(0);
+                        }
+                        return Ok(b);
+                    }
+                    continue; // FAILED: the pin drops, look again (and read again).
+                }
+                Found::Miss { seen } => {
+                    // Look again under the partition mutex before claiming a slot (which
+                    // evicts) when the lookup passed this key's tag: a block being moved by
+                    // a resize is waited for here, not evicted around and read from disk.
+                    // (A clean miss is looked up again below, after the claim, anyway.)
+                    if seen && self.find_locked(self.partition(hash), hash, file, block) {
+                        continue;
+                    }
+                }
+            }
+            let part = self.partition(hash);
+            let index = self.claim_slot()?;
+            let slot = self.slot(index);
+            let guard = part.lock.lock();
+            if self.find_in_index(part, hash, file, block) {
+                drop(guard);
+                self.release_owned(slot);
+                continue;
+            }
+            slot.file.store(file, Ordering::Relaxed);
+            slot.block.store(block, Ordering::Relaxed);
+            slot.hash.store(hash, Ordering::Relaxed);
+            let mut data = slot.data.write();
+            if data.len() != self.block_size {
+                *data = vec![0u8; self.block_size].into_boxed_slice();
+            }
+            let from_ghost = self.ghost_take(hash);
+            let hot = from_ghost && self.hot.load(Ordering::Relaxed) < self.hot_limit();
+            if hot {
+                self.hot.fetch_add(1, Ordering::Relaxed);
+            }
+            slot.seen_at.store(
+                self.inserts.fetch_add(1, Ordering::Relaxed),
+                Ordering::Relaxed,
+            );
+            slot.indexed.store(true, Ordering::Release);
+            slot.state.fetch_add(
+                state_delta(OWNED, LOADING) + ACQ_ONE + FRESH + if hot { HOT } else { 0 },
+                Ordering::AcqRel,
+            );
+            self.index_insert(part, hash, index);
+            drop(guard);
+            self.used.fetch_add(1, Ordering::Relaxed);
+            let result = match fill {
+                Fill::Read => {
+                    self.counters().reads.fetch_add(1, Ordering::Relaxed);
+                    self.io.read_block(file, block, &mut data)
+                }
+                Fill::Zero => {
+                    data.fill(0);
+                    Ok(())
+                }
+            };
+            let pinned = Block {
+                slot: NonNull::from(slot),
+            };
+            match result {
+                Ok(()) => {
+                    slot.state
+                        .fetch_add(state_delta(LOADING, READY), Ordering::AcqRel);
+                    drop(data);
+                    return Ok(pinned);
+                }
+                Err(e) => {
+                    let guard = part.lock.lock();
+                    self.index_remove(part, hash, index);
+                    slot.indexed.store(false, Ordering::Release);
+                    let old = slot
+                        .state
+                        .fetch_add(state_delta(LOADING, FAILED), Ordering::AcqRel);
+                    drop(guard);
+                    if old & HOT != 0 {
+                        slot.state.fetch_and(!HOT, Ordering::AcqRel);
+                        self.hot.fetch_sub(1, Ordering::Relaxed);
+                    }
+                    self.used.fetch_sub(1, Ordering::Relaxed);
+                    drop(data);
+                    drop(pinned);
+                    return Err(e);
+                }
+            }
+        }
+    }
+
+    fn ghost_take(&self, hash: u64) -> bool {
+        let ghost = self.ghost();
+        let cell = &ghost[hash as usize & (ghost.len() - 1)];
+        cell.load(Ordering::Relaxed) == hash
+            && cell
+                .compare_exchange(hash, 0, Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok()
+    }
+
+    fn ghost_put(&self, hash: u64) {
+        let ghost = self.ghost();
+        ghost[hash as usize & (ghost.len() - 1)].store(hash, Ordering::Relaxed);
+    }
+
+    /// Back to FREE, unused (a slot this thread owns).
+    fn release_owned(&self, slot: &Slot) {
+        slot.state
+            .fetch_sub(state_delta(FREE, OWNED), Ordering::AcqRel);
+    }
+
+    /// An OWNED slot to fill: a free slot, a victim of the clock, or an overflow slot.
+    fn claim_slot(&self) -> io::Result<usize> {
+        let short = self.overflowing.load(Ordering::Relaxed);
+        match self.try_claim_slot() {
+            // A short look proves nothing: fail only after a full sweep.
+            Err(e) if short && e.kind() == io::ErrorKind::OutOfMemory => {
+                self.overflowing.store(false, Ordering::Relaxed);
+                self.try_claim_slot()
+            }
+            result => result,
+        }
+    }
+
+    fn try_claim_slot(&self) -> io::Result<usize> {
+        let short = self.overflowing.load(Ordering::Relaxed);
+        // A short look relies on what the last full sweep saw of write-pending blocks.
+        let mut saw_pending = short && self.pending_seen.load(Ordering::Relaxed);
+        for _attempt in 0..3 {
+            let mut dirty = Vec::new();
+            if let Some(index) = self.sweep(&mut dirty, &mut saw_pending) {
+                self.overflowing.store(false, Ordering::Relaxed);
+                return Ok(index);
+            }
+            // Nothing clean to evict: write dirty victims back (WAL rule inside), retry if
+            // that cleaned any.
+            let mut cleaned = false;
+            for b in dirty {
+                cleaned |= self.write_back(b.slot(), false)?;
+            }
+            if !cleaned {
+                break;
+            }
+        }
+        // Every block pinned (or write-pending): grow past capacity, boundedly.
+        if !short {
+            self.pending_seen.store(saw_pending, Ordering::Relaxed);
+        }
+        self.overflowing.store(true, Ordering::Relaxed);
+        let _g = self.resize_lock.lock();
+        let count = self.slot_count.load(Ordering::Acquire);
+        let cap = self.capacity.load(Ordering::Acquire);
+        let mut scan_from = cap;
+        while scan_from < count {
+            let slot = self.slot(scan_from);
+            let w = slot.state.load(Ordering::Acquire);
+            if state(w) == FREE && !pinned(w) && self.try_own(slot, w) {
+                self.counters().overflows.fetch_add(1, Ordering::Relaxed);
+                return Ok(scan_from);
+            }
+            scan_from += 1;
+        }
+        // Blocks held by uncommitted statements (write-pending) are bounded by statement
+        // size, so they may overflow further; pins alone stop at twice the capacity.
+        let bound = if saw_pending {
+            MAX_CHUNKS * CHUNK_SLOTS
+        } else {
+            2 * cap + SHARD_COUNT
+        };
+        // Counted in blocks held, not slots: slots retired by a shrink stay allocated.
+        let used = self.used.load(Ordering::Relaxed) as usize;
+        if used >= bound || count >= MAX_CHUNKS * CHUNK_SLOTS {
+            return Err(io::Error::new(
+                io::ErrorKind::OutOfMemory,
+                "block cache: every block is pinned",
+            ));
+        }
+        self.allocate_slots(count + 1);
+        let slot = self.slot(count);
+        let w = slot.state.load(Ordering::Acquire);
+        if self.try_own(slot, w) {
+            self.counters().overflows.fetch_add(1, Ordering::Relaxed);
+            return Ok(count);
+        }
+        Err(io::Error::new(
+            io::ErrorKind::OutOfMemory,
+            "block cache: overflow slot busy",
+        ))
+    }
+
+    fn try_own(&self, slot: &Slot, w: u64) -> bool {
+        slot.state
+            .compare_exchange(w, OWNED << STATE_SHIFT, Ordering::AcqRel, Ordering::Relaxed)
+            .is_ok()
+    }
+
+    /// Evict a READY slot (already checked clean and unpinned) into OWNED; unindexes it.
+    fn evict(&self, index: usize, slot: &Slot, w: u64, to_ghost: bool) -> bool {
+        if !self.try_own(slot, w) {
+            return false;
+        }
+        // The caller's dirty check may be stale: a pin, a write and an unpin followed by a
+        // clock visit that reset the counts bring the word back to `w` (ABA; found by the
+        // shuttle test). Owning the slot now, look again and give it back if it is busy.
+        if slot.dirty.load(Ordering::Acquire) || slot.write_pending.load(Ordering::Acquire) > 0 {
+            slot.state
+                .fetch_add(state_delta(OWNED, READY) + (w & HOT), Ordering::AcqRel);
+            return false;
+        }
+        if w & HOT != 0 {
+            self.hot.fetch_sub(1, Ordering::Relaxed);
+        }
+        self.used.fetch_sub(1, Ordering::Relaxed);
+        let hash = slot.hash.load(Ordering::Relaxed);
+        if slot.indexed.load(Ordering::Acquire) {
+            let part = self.partition(hash);
+            let _g = part.lock.lock();
+            self.index_remove(part, hash, index);
+            slot.indexed.store(false, Ordering::Release);
+        }
+        if to_ghost {
+            self.ghost_put(hash);
+        }
+        true
+    }
+
+    /// Free a slot beyond capacity: drop its bytes, back to FREE.
+    fn retire(&self, slot: &Slot) {
+        *slot.data.write() = Box::new([]);
+        self.release_owned(slot);
+    }
+
+    /// One bounded run of the clock. Returns an OWNED slot, or None with dirty candidates.
+    fn sweep(&self, dirty: &mut Vec<Block>, saw_pending: &mut bool) -> Option<usize> {
+        let count = self.slot_count.load(Ordering::Acquire);
+        let cap = self.capacity.load(Ordering::Acquire);
+        let hot_limit = self.hot_limit();
+        let age_limit =
+            (cap as u64).saturating_mul(self.age_threshold.load(Ordering::Relaxed)) / 100;
+        // Bounded effort: two turns of the clock (the first may only clear touches); while
+        // the cache is overflowing (the last sweep found nothing), a short look only, so
+        // that a statement holding thousands of blocks does not make every miss O(n).
+        let budget = if self.overflowing.load(Ordering::Relaxed) {
+            64
+        } else {
+            2 * count + 64
+        };
+        // The hand advances in batches, so that concurrent sweepers do not meet on it at
+        // every step; a thread keeps the rest of its batch for its next miss.
+        let me = self as *const BlockCache as usize;
+        let (owner, mut next, mut end) = HAND.with(|h| h.get());
+        if owner != me {
+            (next, end) = (0, 0);
+        }
+        let mut found = None;
+        for _ in 0..budget {
+            if next == end {
+                next = self.hand.fetch_add(HAND_BATCH, Ordering::Relaxed);
+                end = next + HAND_BATCH;
+            }
+            let index = (next % count as u64) as usize;
+            next += 1;
+            if let Some(index) = self.visit(index, cap, hot_limit, age_limit, dirty, saw_pending) {
+                found = Some(index);
+                break;
+            }
+        }
+        HAND.with(|h| h.set((me, next, end)));
+        found
+    }
+
+    /// One step of the clock at `index`: a claimed (OWNED) slot, or None.
+    fn visit(
+        &self,
+        index: usize,
+        cap: usize,
+        hot_limit: u64,
+        age_limit: u64,
+        dirty: &mut Vec<Block>,
+        saw_pending: &mut bool,
+    ) -> Option<usize> {
+        {
+            let slot = self.slot(index);
+            let w = slot.state.load(Ordering::Acquire);
+            if pinned(w) {
+                *saw_pending |= slot.write_pending.load(Ordering::Relaxed) > 0;
+                return None;
+            }
+            match state(w) {
+                FREE if index < cap && self.try_own(slot, w) => return Some(index),
+                FAILED if self.try_own(slot, w) => {
+                    if index < cap {
+                        return Some(index);
+                    }
+                    self.retire(slot);
+                }
+                READY => {
+                    let pending = slot.write_pending.load(Ordering::Acquire) > 0;
+                    *saw_pending |= pending;
+                    let busy = slot.dirty.load(Ordering::Acquire) || pending;
+                    if index >= cap {
+                        if self.migrating.load(Ordering::Acquire) > 0 {
+                            // A shrink is moving these blocks down: leave them to it.
+                            return None;
+                        }
+                        // Retire (shrink or overflow): evict whatever it holds.
+                        if busy {
+                            self.collect_dirty(slot, dirty);
+                        } else if self.evict(index, slot, w, false) {
+                            self.retire(slot);
+                        }
+                        return None;
+                    }
+                    let touches = acq(w) - u64::from(w & FRESH != 0);
+                    let now = self.inserts.load(Ordering::Relaxed);
+                    let reset = w & !(COUNT_MASK | (COUNT_MASK << REL_SHIFT) | FRESH);
+                    if w & HOT == 0 {
+                        if touches > 0 {
+                            let promote = self.hot.load(Ordering::Relaxed) < hot_limit;
+                            let new = if promote { reset | HOT } else { reset };
+                            if slot
+                                .state
+                                .compare_exchange(w, new, Ordering::AcqRel, Ordering::Relaxed)
+                                .is_ok()
+                            {
+                                slot.seen_at.store(now, Ordering::Relaxed);
+                                if promote {
+                                    self.hot.fetch_add(1, Ordering::Relaxed);
+                                }
+                            }
+                            return None;
+                        }
+                        if busy {
+                            self.collect_dirty(slot, dirty);
+                            return None;
+                        }
+                        if self.evict(index, slot, w, true) {
+                            return Some(index);
+                        }
+                    } else if touches > 0 {
+                        if slot
+                            .state
+                            .compare_exchange(w, reset, Ordering::AcqRel, Ordering::Relaxed)
+                            .is_ok()
+                        {
+                            slot.seen_at.store(now, Ordering::Relaxed);
+                        }
+                    } else if now.saturating_sub(slot.seen_at.load(Ordering::Relaxed)) > age_limit
+                        || self.hot.load(Ordering::Relaxed) > hot_limit
+                    {
+                        // Aged out (or the hot part is over its share): back to probation.
+                        if slot
+                            .state
+                            .compare_exchange(w, w & !HOT, Ordering::AcqRel, Ordering::Relaxed)
+                            .is_ok()
+                        {
+                            self.hot.fetch_sub(1, Ordering::Relaxed);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    fn collect_dirty(&self, slot: &Slot, dirty: &mut Vec<Block>) {
+        // Write-pending blocks cannot be written back: not candidates.
+        if dirty.len() < 16 && slot.write_pending.load(Ordering::Acquire) == 0 {
+            if let Some(b) = self.pin_ready(slot) {
+                dirty.push(b);
+            }
+        }
+    }
+
+    /// Pin a slot found by iteration, if it holds a READY block.
+    fn pin_ready(&self, slot: &Slot) -> Option<Block> {
+        let old = slot.state.fetch_add(ACQ_ONE, Ordering::AcqRel);
+        if state(old) == READY {
+            Some(Block {
+                slot: NonNull::from(slot),
+            })
+        } else {
+            slot.state.fetch_sub(ACQ_ONE, Ordering::AcqRel);
+            None
+        }
+    }
+
+    /// Write a block of a file being created right away, without waiting for the log: the
+    /// one exception to the WAL rule, allowed because no older version of the block exists
+    /// on disk. The block stays dirty (it is written again, after the log, by a flush).
+    pub fn write_new_block(&self, block: &Block) -> io::Result<()> {
+        let data = block.read();
+        self.io.write_block(block.file(), block.block(), &data)?;
+        self.counters().writes.fetch_add(1, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// Record that the block holds committed changes whose redo ends at `lsn`.
+    pub fn mark_dirty(&self, block: &Block, lsn: u64) {
+        self.counters()
+            .write_requests
+            .fetch_add(1, Ordering::Relaxed);
+        let slot = block.slot();
+        slot.flush_lsn.fetch_max(lsn, Ordering::AcqRel);
+        if !slot.dirty.swap(true, Ordering::AcqRel) {
+            self.dirty_count.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Write one block if it is dirty and not write-pending (the caller holds a pin). With
+    /// `wait`, wait for pending writers to finish (a checkpoint must write everything).
+    /// Returns whether it is clean.
+    fn write_back(&self, slot: &Slot, wait: bool) -> io::Result<bool> {
+        loop {
+            if !slot.dirty.load(Ordering::Acquire) {
+                return Ok(true);
+            }
+            let data = slot.data.read();
+            if slot.write_pending.load(Ordering::SeqCst) > 0 {
+                drop(data);
+                if !wait {
+                    return Ok(false);
+                }
+                sync::pause();
+                continue;
+            }
+            if !slot.dirty.load(Ordering::Acquire) {
+                return Ok(true);
+            }
+            self.io.flush_log(slot.flush_lsn.load(Ordering::Acquire))?;
+            let (file, block) = slot.key();
+            self.io.write_block(file, block, &data)?;
+            self.counters().writes.fetch_add(1, Ordering::Relaxed);
+            // Two flushers may write the same block under shared locks; one clears it.
+            if slot.dirty.swap(false, Ordering::AcqRel) {
+                self.dirty_count.fetch_sub(1, Ordering::Relaxed);
+            }
+            return Ok(true);
+        }
+    }
+
+    /// Pinned dirty blocks, sorted by file and offset (sequential writes where possible).
+    fn dirty_blocks(&self, file: Option<FileId>) -> Vec<Block> {
+        let count = self.slot_count.load(Ordering::Acquire);
+        let mut blocks: Vec<Block> = (0..count)
+            .map(|i| self.slot(i))
+            .filter(|s| s.dirty.load(Ordering::Acquire))
+            .filter_map(|s| self.pin_ready(s))
+            .filter(|b| b.is_dirty() && file.is_none_or(|f| b.file() == f))
+            .collect();
+        blocks.sort_by_key(|b| (b.file(), b.block()));
+        blocks
+    }
+
+    /// Write-back ahead of eviction, for a background thread of the engine: the dirty,
+    /// committed blocks of the probationary part that the clock hand reaches next (up to
+    /// `max`), written sorted by file and offset, each after its log (WAL rule), so that a
+    /// miss seldom has to write before it can evict. Returns how many it cleaned.
+    pub fn write_back_ahead(&self, max: usize) -> io::Result<usize> {
+        let count = self.slot_count.load(Ordering::Acquire);
+        let start = self.hand.load(Ordering::Relaxed) as usize;
+        let mut blocks = Vec::new();
+        for step in 0..count {
+            if blocks.len() >= max {
+                break;
+            }
+            let slot = self.slot((start + step) % count);
+            let w = slot.state.load(Ordering::Acquire);
+            if state(w) != READY
+                || w & HOT != 0
+                || !slot.dirty.load(Ordering::Acquire)
+                || slot.write_pending.load(Ordering::Acquire) > 0
+            {
+                continue;
+            }
+            if let Some(b) = self.pin_ready(slot) {
+                blocks.push(b);
+            }
+        }
+        blocks.sort_by_key(|b| (b.file(), b.block()));
+        let mut cleaned = 0;
+        for b in blocks {
+            cleaned += usize::from(b.is_dirty() && self.write_back(b.slot(), false)?);
+        }
+        Ok(cleaned)
+    }
+
+    /// Write back every dirty block of `file` (waiting for uncommitted writers).
+    pub fn flush_file(&self, file: FileId) -> io::Result<()> {
+        for b in self.dirty_blocks(Some(file)) {
+            self.write_back(b.slot(), true)?;
+        }
+        Ok(())
+    }
+
+    /// Write back every dirty block (checkpoint, shutdown).
+    pub fn flush_all(&self) -> io::Result<()> {
+        for b in self.dirty_blocks(None) {
+            self.write_back(b.slot(), true)?;
+        }
+        Ok(())
+    }
+
+    /// Drop every cached block of `file` without writing it (the file is being deleted).
+    /// A block still pinned leaves the index now and its slot is reclaimed by the clock.
+    pub fn discard_file(&self, file: FileId) {
+        let count = self.slot_count.load(Ordering::Acquire);
+        for index in 0..count {
+            let slot = self.slot(index);
+            let Some(b) = self.pin_ready(slot) else {
+                continue;
+            };
+            if b.file() != file {
+                continue;
+            }
+            let hash = slot.hash.load(Ordering::Relaxed);
+            let part = self.partition(hash);
+            {
+                let _g = part.lock.lock();
+                if slot.indexed.load(Ordering::Acquire) {
+                    self.index_remove(part, hash, index);
+                    slot.indexed.store(false, Ordering::Release);
+                }
+            }
+            if slot.dirty.swap(false, Ordering::AcqRel) {
+                self.dirty_count.fetch_sub(1, Ordering::Relaxed);
+            }
+            drop(b);
+            let w = slot.state.load(Ordering::Acquire);
+            if state(w) == READY
+                && !pinned(w)
+                && slot.write_pending.load(Ordering::Acquire) == 0
+                && self.evict(index, slot, w, false)
+            {
+                self.release_owned(slot);
+            }
+        }
+    }
+
+    /// Change the capacity (`SET GLOBAL key_buffer_size`). Growing allocates headers;
+    /// shrinking moves the blocks above the new capacity into slots below it (evicting cold
+    /// blocks for room), each under its partition mutex so that readers wait rather than
+    /// read the disk. Blocks pinned meanwhile are retired by the clock once released.
+    pub fn resize(&self, bytes: usize) -> io::Result<()> {
+        let new_cap = Self::blocks_for(bytes, self.block_size);
+        let old_count;
+        {
+            let _g = self.resize_lock.lock();
+            self.allocate_slots(new_cap);
+            old_count = self.slot_count.load(Ordering::Acquire);
+            self.capacity.store(new_cap, Ordering::Release);
+            if new_cap.next_power_of_two() != self.ghost().len() {
+                let new = Box::into_raw(Box::new(Self::ghost_for(new_cap)));
+                let old = self.ghost.swap(new, Ordering::AcqRel);
+                self.retired_ghosts.lock().push(old);
+            }
+        }
+        self.migrating.fetch_add(1, Ordering::AcqRel);
+        let mut result = Ok(());
+        for index in new_cap..old_count {
+            if self.capacity.load(Ordering::Acquire) != new_cap {
+                break; // A later resize took over.
+            }
+            result = self.migrate(index, new_cap);
+            if result.is_err() {
+                break;
+            }
+        }
+        self.migrating.fetch_sub(1, Ordering::AcqRel);
+        result
+    }
+
+    /// Move the block held by slot `index` (beyond capacity) into a slot below capacity.
+    fn migrate(&self, index: usize, cap: usize) -> io::Result<()> {
+        let slot = self.slot(index);
+        let w = slot.state.load(Ordering::Acquire);
+        if state(w) != READY || pinned(w) || !slot.indexed.load(Ordering::Acquire) {
+            return Ok(());
+        }
+        let Ok(target_index) = self.claim_slot() else {
+            // No room below capacity now (everything pinned): the clock retires it later.
+            return Ok(());
+        };
+        if target_index >= cap {
+            // Only overflow room: give it back and leave this block to the clock.
+            self.release_owned(self.slot(target_index));
+            return Ok(());
+        }
+        let target = self.slot(target_index);
+        let hash = slot.hash.load(Ordering::Relaxed);
+        let part = self.partition(hash);
+        let guard = part.lock.lock();
+        let w = slot.state.load(Ordering::Acquire);
+        if state(w) != READY
+            || pinned(w)
+            || slot.write_pending.load(Ordering::Acquire) > 0
+            || !slot.indexed.load(Ordering::Acquire)
+            || !self.try_own(slot, w)
+        {
+            drop(guard);
+            self.release_owned(target);
+            return Ok(());
+        }
+        {
+            let from = slot.data.read();
+            let mut to = target.data.write();
+            if to.len() != self.block_size {
+                *to = vec![0u8; self.block_size].into_boxed_slice();
+            }
+            to.copy_from_slice(&from);
+        }
+        let (file, block) = slot.key();
+        target.file.store(file, Ordering::Relaxed);
+        target.block.store(block, Ordering::Relaxed);
+        target.hash.store(hash, Ordering::Relaxed);
+        target
+            .flush_lsn
+            .store(slot.flush_lsn.load(Ordering::Acquire), Ordering::Relaxed);
+        target
+            .dirty
+            .store(slot.dirty.swap(false, Ordering::AcqRel), Ordering::Release);
+        target
+            .seen_at
+            .store(slot.seen_at.load(Ordering::Relaxed), Ordering::Relaxed);
+        self.index_remove(part, hash, index);
+        slot.indexed.store(false, Ordering::Release);
+        target.indexed.store(true, Ordering::Release);
+        target
+            .state
+            .fetch_add(state_delta(OWNED, READY) + (w & HOT), Ordering::AcqRel);
+        self.index_insert(part, hash, target_index);
+        drop(guard);
+        self.retire(slot);
+        Ok(())
+    }
+
+    pub fn stats(&self) -> BlockCacheStats {
+        let mut s = BlockCacheStats::default();
+        for c in self.counters.iter() {
+            s.key_read_requests += c.read_requests.load(Ordering::Relaxed);
+            s.key_reads += c.reads.load(Ordering::Relaxed);
+            s.key_write_requests += c.write_requests.load(Ordering::Relaxed);
+            s.key_writes += c.writes.load(Ordering::Relaxed);
+            s.overflows += c.overflows.load(Ordering::Relaxed);
+        }
+        let used = self.used.load(Ordering::Relaxed);
+        let capacity = self.capacity.load(Ordering::Relaxed) as u64;
+        s.key_blocks_used = used;
+        s.key_blocks_unused = capacity.saturating_sub(used);
+        s.key_blocks_not_flushed = self.dirty_count.load(Ordering::Relaxed);
+        s.key_blocks_warm = self.hot.load(Ordering::Relaxed);
+        s
+    }
+
+    /// Test support (call while no other thread uses the cache): recount everything from
+    /// the slots and the index and compare with the counters.
+    pub fn validate(&self) {
+        let count = self.slot_count.load(Ordering::Acquire);
+        let (mut used, mut hot, mut dirty) = (0u64, 0u64, 0u64);
+        let mut keys = std::collections::HashSet::new();
+        for index in 0..count {
+            let slot = self.slot(index);
+            let w = slot.state.load(Ordering::Acquire);
+            let st = state(w);
+            assert!(st != OWNED, "slot {index} left OWNED");
+            assert!(acq(w) >= rel(w), "slot {index}: more unpins than pins");
+            if st == READY || st == LOADING {
+                used += 1;
+                hot += u64::from(w & HOT != 0);
+            } else {
+                assert!(w & HOT == 0, "free slot marked hot");
+            }
+            if slot.dirty.load(Ordering::Acquire) {
+                assert!(st == READY, "dirty slot {index} not READY");
+                dirty += 1;
+            }
+            if slot.indexed.load(Ordering::Acquire) {
+                assert!(st == READY || st == LOADING, "indexed slot {index} is free");
+                assert!(keys.insert(slot.key()), "key {:?} cached twice", slot.key());
+                let hash = slot.hash.load(Ordering::Relaxed);
+                assert_eq!(hash, hash_key(slot.key().0, slot.key().1));
+                let part = self.partition(hash);
+                // SAFETY: as in lookup.
+                let table = unsafe { &*part.table.load(Ordering::Acquire) };
+                let e = entry(hash, index as u32);
+                let n = table
+                    .entries
+                    .iter()
+                    .filter(|x| x.load(Ordering::Relaxed) == e)
+                    .count();
+                assert_eq!(n, 1, "indexed slot {index} has {n} index entries");
+                let (file, block) = slot.key();
+                assert!(
+                    self.find_in_index(part, hash, file, block),
+                    "unreachable entry"
+                );
+            }
+        }
+        for part in self.partitions.iter() {
+            // SAFETY: as in lookup.
+            let table = unsafe { &*part.table.load(Ordering::Acquire) };
+            let mut n = 0;
+            for e in table.entries.iter() {
+                let e = e.load(Ordering::Relaxed);
+                if e != 0 {
+                    n += 1;
+                    let slot = self.slot((e as u32 - 1) as usize);
+                    assert!(
+                        slot.indexed.load(Ordering::Acquire),
+                        "entry to unindexed slot"
+                    );
+                }
+            }
+            assert_eq!(n, table.len.load(Ordering::Relaxed), "index length");
+        }
+        assert_eq!(used, self.used.load(Ordering::Relaxed), "Key_blocks_used");
+        assert_eq!(hot, self.hot.load(Ordering::Relaxed), "Key_blocks_warm");
+        assert_eq!(
+            dirty,
+            self.dirty_count.load(Ordering::Relaxed),
+            "Key_blocks_not_flushed"
+        );
+    }
+}
+
+impl Drop for BlockCache {
+    fn drop(&mut self) {
+        for part in self.partitions.iter() {
+            let t = part.table.load(Ordering::Acquire);
+            // SAFETY: tables were made by Box::into_raw and are no longer reachable.
+            unsafe { drop(Box::from_raw(t)) };
+            for t in part.retired.lock().drain(..) {
+                // SAFETY: as above.
+                unsafe { drop(Box::from_raw(t)) };
+            }
+        }
+        // SAFETY: made by Box::into_raw, unreachable now.
+        unsafe { drop(Box::from_raw(self.ghost.load(Ordering::Acquire))) };
+        for g in self.retired_ghosts.lock().drain(..) {
+            // SAFETY: as above.
+            unsafe { drop(Box::from_raw(g)) };
+        }
+        let count = self.slot_count.load(Ordering::Acquire);
+        let any_pinned = (0..count).any(|i| pinned(self.slot(i).state.load(Ordering::Acquire)));
+        if any_pinned {
+            // Blocks outlive the cache: leak the slots rather than free memory under them.
+            return;
+        }
+        for c in self.chunks.iter() {
+            let p = c.load(Ordering::Acquire);
+            if !p.is_null() {
+                // SAFETY: made by Box::into_raw of a CHUNK_SLOTS slice; no pins remain.
+                unsafe {
+                    drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(
+                        p,
+                        CHUNK_SLOTS,
+                    )))
+                };
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
