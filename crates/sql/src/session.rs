@@ -25,6 +25,14 @@ const PREPARED_PER_SESSION_MAX: usize = 16_382;
 /// the hit path), which bounds its memory at a few hundred plans per connection.
 const PLAN_CACHE_ENTRIES_MAX: usize = 256;
 
+/// Whether OK packets carry MySQL's human-readable info (`Rows matched: ..`,
+/// `Records: ..`). Off for now: crates/protocol writes the info as a string running to the
+/// packet's end, while libmariadb (sysbench, the mariadb CLI) always reads it as a
+/// length-encoded string, so `Rows matched..` was read as an 82-byte length and every
+/// UPDATE and multi-row INSERT failed with 2027 "malformed packet". Turn back on once the
+/// protocol writes the info length-prefixed as MariaDB's net_send_ok does.
+const SEND_OK_INFO: bool = false;
+
 /// A prepared statement: compiled once, executed many times.
 pub struct Prepared {
     stmt: Stmt,
@@ -47,6 +55,9 @@ pub struct SessionState {
     pub in_transaction: bool,
     /// Rows were written since BEGIN (ROLLBACK cannot undo them yet: warning 1196).
     wrote_in_transaction: bool,
+    /// Row locks this session holds until its transaction ends (see [`crate::row_locks`]).
+    /// A Mutex only because statements execute through `&self`; never contended.
+    held_locks: parking_lot::Mutex<Vec<crate::row_locks::RowKey>>,
     /// Compiled text statements by (text, database, PIPES_AS_CONCAT), so a repeated text
     /// query is not parsed again. Bounded by [`PLAN_CACHE_ENTRIES_MAX`].
     plan_cache: HashMap<(String, Option<String>, bool), Arc<Stmt>>,
@@ -69,6 +80,7 @@ impl SessionState {
             next_statement_id: 1,
             in_transaction: false,
             wrote_in_transaction: false,
+            held_locks: parking_lot::Mutex::new(Vec::new()),
             plan_cache: HashMap::new(),
             autocommit: true,
             sql_mode: 0,
@@ -382,6 +394,7 @@ impl Session {
                 }
                 self.state.in_transaction = open;
                 self.state.wrote_in_transaction = false;
+                release_row_locks(self);
                 Ok(QueryResult::Ok {
                     affected_rows: 0,
                     last_insert_id: 0,
@@ -1318,6 +1331,7 @@ impl Session {
                 if def.name == "autocommit" && change.value == VarValue::Bool(true) {
                     // SET autocommit=1 commits the open transaction.
                     self.state.in_transaction = false;
+                    release_row_locks(self);
                 }
                 self.state.overrides.insert(change.index, change.value);
             }
@@ -2219,7 +2233,7 @@ impl Session {
             affected_rows: affected,
             last_insert_id: first_id.unwrap_or(0),
             warnings: 0,
-            info: if plan.rows.len() > 1 {
+            info: if plan.rows.len() > 1 && SEND_OK_INFO {
                 format!(
                     "Records: {}  Duplicates: 0  Warnings: {}",
                     plan.rows.len(),
@@ -2518,11 +2532,32 @@ impl Session {
             affected_rows: changed,
             last_insert_id: 0,
             warnings: 0,
-            info: format!(
-                "Rows matched: {matched}  Changed: {changed}  Warnings: {}",
-                env.warnings.len()
-            ),
+            info: if SEND_OK_INFO {
+                format!(
+                    "Rows matched: {matched}  Changed: {changed}  Warnings: {}",
+                    env.warnings.len()
+                )
+            } else {
+                String::new()
+            },
         })
+    }
+
+    /// Lock one row for this session's transaction (outside a transaction: wait until no
+    /// other transaction holds it; the caller releases at once).
+    fn lock_row(&self, table: &tables::TableRef, key: String) -> Result<(), SqlError> {
+        let row = (
+            format!("{}.{}", table.database, table.name).to_lowercase(),
+            key,
+        );
+        if self
+            .engine
+            .row_locks
+            .lock(self.info.connection_id, row.clone())?
+        {
+            self.state.held_locks.lock().push(row);
+        }
+        Ok(())
     }
 
     fn delete(
@@ -2532,6 +2567,12 @@ impl Session {
     ) -> Result<QueryResult, SqlError> {
         let storage = self.engine.catalog.storage();
         let table = plan.source.table.open(storage)?;
+        // The keys a point DELETE searches for are locked before reading, found or not, as
+        // InnoDB locks the gap: another transaction's DELETE + INSERT of that key finishes
+        // first (see crate::row_locks).
+        for key in tables::primary_point_keys(&plan.source, env)? {
+            self.lock_row(&plan.source.table, key)?;
+        }
         let rows = self.matching_rows(
             &plan.source,
             &table,
@@ -2539,6 +2580,14 @@ impl Session {
             plan.limit.as_ref(),
             env,
         )?;
+        for (_, values) in &rows {
+            if let Some(key) = tables::primary_key_of(&plan.source.table.def, values) {
+                self.lock_row(&plan.source.table, key)?;
+            }
+        }
+        if !self.state.in_transaction && self.state.autocommit {
+            release_row_locks_of(self.engine.as_ref(), &self.info, &self.state);
+        }
         let mut stmt = storage.begin();
         let mut deleted = 0u64;
         for (row_id, _) in rows {
@@ -2783,4 +2832,15 @@ fn aggregate_column(plan: &tables::TableSelect, n: usize, name: &str, ty: SqlTyp
         }
     }
     result_column(name, ty)
+}
+
+/// End of a transaction (COMMIT, ROLLBACK, BEGIN, autocommit=1, reset, disconnect): release
+/// its row locks.
+pub(crate) fn release_row_locks(session: &Session) {
+    release_row_locks_of(session.engine.as_ref(), &session.info, &session.state);
+}
+
+fn release_row_locks_of(engine: &Engine, info: &crate::SessionInfo, state: &SessionState) {
+    let mut held = state.held_locks.lock();
+    engine.row_locks.release(info.connection_id, &mut held);
 }

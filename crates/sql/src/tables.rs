@@ -2025,3 +2025,68 @@ pub fn alter_def(
     def.validate().map_err(storage_error)?;
     Ok((def, sources))
 }
+
+// ---- row lock keys ----
+
+/// The primary-key values a point statement (`WHERE pk = ..` or `pk IN (..)` over the whole
+/// primary key) searches for, as row-lock keys, whether or not such rows exist. Empty when
+/// the access path is not a primary-key point lookup.
+pub fn primary_point_keys(source: &RowSource, env: &mut dyn Env) -> Result<Vec<String>, SqlError> {
+    let def = &source.table.def;
+    let Access::Index { index_no, eq, tail } = &source.access else {
+        return Ok(Vec::new());
+    };
+    let Some(ix) = def.indexes.get(*index_no) else {
+        return Ok(Vec::new());
+    };
+    if ix.kind != st::IndexKind::Primary {
+        return Ok(Vec::new());
+    }
+    let mut prefix = Vec::with_capacity(ix.columns.len());
+    for (position, e) in eq.iter().enumerate() {
+        let v = e.eval(env, &[])?;
+        match key_value(&v, &def.columns[ix.columns[position]].ty) {
+            Some(k) => prefix.push(k),
+            None => return Ok(Vec::new()),
+        }
+    }
+    let mut keys = Vec::new();
+    match tail {
+        Tail::None if prefix.len() == ix.columns.len() => keys.push(lock_text(&prefix)),
+        Tail::In(list) if prefix.len() + 1 == ix.columns.len() => {
+            let ty = &def.columns[ix.columns[prefix.len()]].ty;
+            for e in list {
+                let v = e.eval(env, &[])?;
+                if let Some(k) = key_value(&v, ty) {
+                    let mut key = prefix.clone();
+                    key.push(k);
+                    keys.push(lock_text(&key));
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(keys)
+}
+
+/// The row-lock key of a row (its primary-key values); None without a primary key.
+pub fn primary_key_of(def: &st::TableDef, values: &[Datum]) -> Option<String> {
+    let ix = &def.indexes[def.primary_key()?];
+    let mut key = Vec::with_capacity(ix.columns.len());
+    for &c in &ix.columns {
+        key.push(key_value(values.get(c)?, &def.columns[c].ty)?);
+    }
+    Some(lock_text(&key))
+}
+
+/// One text per key value: an unsigned value that fits reads like the signed one.
+fn lock_text(key: &[st::Datum]) -> String {
+    let normal: Vec<st::Datum> = key
+        .iter()
+        .map(|d| match d {
+            st::Datum::UInt(u) if i64::try_from(*u).is_ok() => st::Datum::Int(*u as i64),
+            other => other.clone(),
+        })
+        .collect();
+    format!("{normal:?}")
+}
