@@ -267,6 +267,19 @@ impl Session {
             != 0
     }
 
+    /// In strict mode with ERROR_FOR_DIVISION_BY_ZERO (MariaDB's default), a division by
+    /// zero while computing a value to store fails the statement (1365) instead of storing
+    /// NULL with a warning.
+    fn division_by_zero_is_error(&self, new_warnings: &[Warning]) -> Result<(), SqlError> {
+        if self.strict()
+            && self.state.sql_mode & sysvars::sql_mode::ERROR_FOR_DIVISION_BY_ZERO != 0
+            && new_warnings.iter().any(|w| w.code == 1365)
+        {
+            return Err(SqlError::new(1365, "22012", "Division by 0"));
+        }
+        Ok(())
+    }
+
     fn bump(&mut self, counter: Counter) {
         self.engine
             .status
@@ -2105,7 +2118,9 @@ impl Session {
             let mut given: Vec<Option<Datum>> = vec![None; def.columns.len()];
             for (expr, &position) in row_exprs.iter().zip(&plan.columns) {
                 if let Some(e) = expr {
+                    let warned = env.warnings.len();
                     given[position] = Some(e.eval(env, &[])?);
+                    self.division_by_zero_is_error(&env.warnings[warned..])?;
                 }
             }
             let mut row = Vec::with_capacity(def.columns.len());
@@ -2499,7 +2514,9 @@ impl Session {
             matched += 1;
             let mut working = values.clone();
             for (position, expr) in &plan.assignments {
+                let warned = env.warnings.len();
                 let v = expr.eval(env, &working)?;
+                self.division_by_zero_is_error(&env.warnings[warned..])?;
                 let target = tables::Target {
                     column: &def.columns[*position],
                     row: n + 1,
