@@ -7,7 +7,6 @@ mod common;
 use common::Server;
 use mysql_async::prelude::*;
 use mysql_async::{Conn, Opts, OptsBuilder};
-use std::sync::Arc;
 
 const MAX_CONNECTIONS: usize = 1100;
 const CONCURRENT: usize = 1000;
@@ -39,18 +38,38 @@ async fn connect_all(opts: &Opts, count: usize) -> Vec<Conn> {
     conns
 }
 
+/// Wait until the server has processed every earlier close: a client's disconnect returns
+/// before the server's task has seen the COM_QUIT, and a new round of 1,000 connections
+/// started too early would find the old ones still counted against max_connections.
+async fn wait_until_drained(opts: &Opts) {
+    let mut conn = Conn::new(opts.clone()).await.expect("a probe connection");
+    for _ in 0..600 {
+        let row: Option<(String, u64)> = conn
+            .query_first("SHOW GLOBAL STATUS LIKE 'Threads_connected'")
+            .await
+            .unwrap();
+        if row.map(|(_, n)| n) == Some(1) {
+            conn.disconnect().await.unwrap();
+            // The probe's own close must be processed too.
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("connections from the previous round never closed on the server");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn thousand_concurrent_connections_and_the_limit() {
     let server = Server::start(&[&format!("--max-connections={MAX_CONNECTIONS}")]);
     let opts = opts(&server);
 
     for round in 0..ROUNDS {
-        // All 1,000 open at once (a barrier holds each until every one has queried).
-        let barrier = Arc::new(tokio::sync::Barrier::new(CONCURRENT));
+        // Open and query 1,000 connections; none closes until all are open, so all 1,000
+        // are connected at once.
         let mut tasks = Vec::with_capacity(CONCURRENT);
         for i in 0..CONCURRENT {
             let opts = opts.clone();
-            let barrier = Arc::clone(&barrier);
             tasks.push(tokio::spawn(async move {
                 let mut conn = Conn::new(opts)
                     .await
@@ -63,17 +82,31 @@ async fn thousand_concurrent_connections_and_the_limit() {
                 if value != (i + round) as i64 {
                     return Err(format!("connection {i} got {value}"));
                 }
-                barrier.wait().await;
-                conn.disconnect()
-                    .await
-                    .map_err(|e| format!("disconnect {i}: {e}"))
+                Ok(conn)
             }));
         }
+        let mut open = Vec::with_capacity(CONCURRENT);
+        let mut failures = Vec::new();
         for task in tasks {
-            task.await
-                .unwrap()
-                .unwrap_or_else(|e| panic!("round {round}: {e}"));
+            match task.await.unwrap() {
+                Ok(conn) => open.push(conn),
+                Err(e) => failures.push(e),
+            }
         }
+        let closing: Vec<_> = open
+            .into_iter()
+            .map(|conn| tokio::spawn(conn.disconnect()))
+            .collect();
+        for close in closing {
+            close.await.unwrap().unwrap();
+        }
+        assert!(
+            failures.is_empty(),
+            "round {round}: {} of {CONCURRENT} failed, first: {}",
+            failures.len(),
+            failures[0]
+        );
+        wait_until_drained(&opts).await;
     }
 
     // Fill the server to its limit; one more is refused with 1040.

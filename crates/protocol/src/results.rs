@@ -119,7 +119,13 @@ pub(crate) fn put_ok(frames: &mut FrameBuffer, header: u8, ok: &OkInfo<'_>, stat
     put_lenenc_int(out, ok.last_insert_id);
     out.extend_from_slice(&status.to_le_bytes());
     out.extend_from_slice(&ok.warnings.to_le_bytes());
-    out.extend_from_slice(ok.info.as_bytes());
+    // The info string is length-encoded, and left out when empty, as MariaDB's and
+    // MySQL's net_send_ok write it whatever the capabilities. libmariadb
+    // (ma_read_ok_packet) always reads a length prefix here: a bare "Records: 1000 ..."
+    // made it take 'R' (82) as a length past the packet's end and fail with 2027.
+    if !ok.info.is_empty() {
+        put_lenenc_bytes(out, ok.info.as_bytes());
+    }
     frames.finish_packet(start);
 }
 
@@ -436,5 +442,121 @@ impl<'a> ResultSink<'a> {
 
     pub(crate) fn is_finished(&self) -> bool {
         self.state != SinkState::InRows
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::buf::Reader;
+
+    /// The payload of the single packet in `frames`.
+    fn single_payload(frames: &mut FrameBuffer) -> Vec<u8> {
+        let bytes = frames.payload().clone();
+        let len = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], 0]) as usize;
+        assert_eq!(bytes.len(), 4 + len, "exactly one packet");
+        bytes[4..].to_vec()
+    }
+
+    /// Decode an OK payload the way libmariadb's ma_read_ok_packet does: the info
+    /// string, when anything follows the warnings, is length-encoded and must end
+    /// inside the packet.
+    fn read_ok_like_libmariadb(payload: &[u8]) -> (u8, u64, u64, u16, u16, Vec<u8>) {
+        let mut r = Reader::new(payload);
+        let header = r.u8("header").unwrap();
+        let affected = r.lenenc_int("affected rows").unwrap();
+        let insert_id = r.lenenc_int("insert id").unwrap();
+        let status = r.u16("status").unwrap();
+        let warnings = r.u16("warnings").unwrap();
+        let info = if r.is_empty() {
+            Vec::new()
+        } else {
+            r.lenenc_bytes("info")
+                .expect("info ends inside the packet")
+                .to_vec()
+        };
+        assert!(r.is_empty(), "nothing after the info string");
+        (header, affected, insert_id, status, warnings, info)
+    }
+
+    #[test]
+    fn ok_info_string_is_length_encoded() {
+        // What a multi-row INSERT reports (sysbench's bulk load of 1000 rows).
+        let info = "Records: 1000  Duplicates: 0  Warnings: 0";
+        let mut frames = FrameBuffer::default();
+        let ok = OkInfo {
+            affected_rows: 1000,
+            last_insert_id: 1,
+            warnings: 0,
+            info,
+        };
+        put_ok(&mut frames, 0x00, &ok, SERVER_STATUS_AUTOCOMMIT);
+        let payload = single_payload(&mut frames);
+        // Byte for byte what MariaDB 10.11 sends for the same statement.
+        let mut expected = vec![0x00, 0xFC, 0xE8, 0x03, 0x01, 0x02, 0x00, 0x00, 0x00];
+        expected.push(info.len() as u8);
+        expected.extend_from_slice(info.as_bytes());
+        assert_eq!(payload, expected);
+        assert_eq!(
+            read_ok_like_libmariadb(&payload),
+            (
+                0x00,
+                1000,
+                1,
+                SERVER_STATUS_AUTOCOMMIT,
+                0,
+                info.as_bytes().to_vec()
+            )
+        );
+    }
+
+    #[test]
+    fn ok_without_info_ends_after_warnings() {
+        let mut frames = FrameBuffer::default();
+        put_ok(
+            &mut frames,
+            0x00,
+            &OkInfo::default(),
+            SERVER_STATUS_AUTOCOMMIT,
+        );
+        assert_eq!(
+            single_payload(&mut frames),
+            vec![0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00]
+        );
+    }
+
+    #[test]
+    fn ok_with_long_info_round_trips() {
+        // Longer than 250 bytes: the length needs the 0xFC form.
+        let info = "x".repeat(300);
+        let mut frames = FrameBuffer::default();
+        let ok = OkInfo {
+            affected_rows: 3,
+            last_insert_id: 0,
+            warnings: 2,
+            info: &info,
+        };
+        put_ok(&mut frames, 0x00, &ok, 0);
+        let payload = single_payload(&mut frames);
+        assert_eq!(
+            read_ok_like_libmariadb(&payload),
+            (0x00, 3, 0, 0, 2, info.into_bytes())
+        );
+    }
+
+    #[test]
+    fn deprecate_eof_end_of_rows_has_no_info() {
+        let mut frames = FrameBuffer::default();
+        put_end_of_rows(
+            &mut frames,
+            CLIENT_DEPRECATE_EOF,
+            1,
+            SERVER_STATUS_AUTOCOMMIT,
+        );
+        let payload = single_payload(&mut frames);
+        assert_eq!(
+            read_ok_like_libmariadb(&payload),
+            (0xFE, 0, 0, SERVER_STATUS_AUTOCOMMIT, 1, Vec::new())
+        );
     }
 }
