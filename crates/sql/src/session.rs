@@ -25,14 +25,6 @@ const PREPARED_PER_SESSION_MAX: usize = 16_382;
 /// the hit path), which bounds its memory at a few hundred plans per connection.
 const PLAN_CACHE_ENTRIES_MAX: usize = 256;
 
-/// Whether OK packets carry MySQL's human-readable info (`Rows matched: ..`,
-/// `Records: ..`). Off for now: crates/protocol writes the info as a string running to the
-/// packet's end, while libmariadb (sysbench, the mariadb CLI) always reads it as a
-/// length-encoded string, so `Rows matched..` was read as an 82-byte length and every
-/// UPDATE and multi-row INSERT failed with 2027 "malformed packet". Turn back on once the
-/// protocol writes the info length-prefixed as MariaDB's net_send_ok does.
-const SEND_OK_INFO: bool = false;
-
 /// A prepared statement: compiled once, executed many times.
 pub struct Prepared {
     stmt: Stmt,
@@ -2248,7 +2240,7 @@ impl Session {
             affected_rows: affected,
             last_insert_id: first_id.unwrap_or(0),
             warnings: 0,
-            info: if plan.rows.len() > 1 && SEND_OK_INFO {
+            info: if plan.rows.len() > 1 {
                 format!(
                     "Records: {}  Duplicates: 0  Warnings: {}",
                     plan.rows.len(),
@@ -2549,14 +2541,10 @@ impl Session {
             affected_rows: changed,
             last_insert_id: 0,
             warnings: 0,
-            info: if SEND_OK_INFO {
-                format!(
-                    "Rows matched: {matched}  Changed: {changed}  Warnings: {}",
-                    env.warnings.len()
-                )
-            } else {
-                String::new()
-            },
+            info: format!(
+                "Rows matched: {matched}  Changed: {changed}  Warnings: {}",
+                env.warnings.len()
+            ),
         })
     }
 
