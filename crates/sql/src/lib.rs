@@ -26,6 +26,7 @@ pub mod eval;
 pub mod expr;
 pub mod parse;
 pub mod result;
+pub mod row_locks;
 mod session;
 pub mod status;
 pub mod sysvars;
@@ -109,6 +110,8 @@ pub struct Engine {
     accounts: accounts::Accounts,
     catalog: catalog::Catalog,
     shutdown_hook: Mutex<Option<Box<dyn Fn() + Send + Sync>>>,
+    /// Rows deleted inside open transactions (see [`row_locks`]).
+    row_locks: row_locks::RowLocks,
     started: Instant,
     /// When FLUSH STATUS last ran (Uptime_since_flush_status).
     status_flushed: Mutex<Instant>,
@@ -185,6 +188,7 @@ impl Engine {
             accounts,
             catalog,
             shutdown_hook: Mutex::new(None),
+            row_locks: row_locks::RowLocks::default(),
             started: Instant::now(),
             status_flushed: Mutex::new(Instant::now()),
         }))
@@ -310,6 +314,7 @@ impl Session {
 
     /// COM_RESET_CONNECTION: drop prepared statements, session variables, temporary state.
     pub fn reset(&mut self) {
+        session::release_row_locks(self);
         self.state = session::SessionState::new(&self.engine);
     }
 
@@ -328,6 +333,7 @@ impl Session {
         self.info.user = user.to_string();
         self.info.host = host.to_string();
         self.info.database = database.map(str::to_string);
+        session::release_row_locks(self);
         self.state = session::SessionState::new(&self.engine);
         Ok(())
     }
@@ -349,5 +355,12 @@ impl Session {
     /// The connection id this session was opened with.
     pub fn connection_id(&self) -> u32 {
         self.info.connection_id
+    }
+}
+
+impl Drop for Session {
+    /// A disconnect ends the open transaction: its row locks go.
+    fn drop(&mut self) {
+        session::release_row_locks(self);
     }
 }

@@ -47,6 +47,9 @@ pub struct SessionState {
     pub in_transaction: bool,
     /// Rows were written since BEGIN (ROLLBACK cannot undo them yet: warning 1196).
     wrote_in_transaction: bool,
+    /// Row locks this session holds until its transaction ends (see [`crate::row_locks`]).
+    /// A Mutex only because statements execute through `&self`; never contended.
+    held_locks: parking_lot::Mutex<Vec<crate::row_locks::RowKey>>,
     /// Compiled text statements by (text, database, PIPES_AS_CONCAT), so a repeated text
     /// query is not parsed again. Bounded by [`PLAN_CACHE_ENTRIES_MAX`].
     plan_cache: HashMap<(String, Option<String>, bool), Arc<Stmt>>,
@@ -69,6 +72,7 @@ impl SessionState {
             next_statement_id: 1,
             in_transaction: false,
             wrote_in_transaction: false,
+            held_locks: parking_lot::Mutex::new(Vec::new()),
             plan_cache: HashMap::new(),
             autocommit: true,
             sql_mode: 0,
@@ -255,6 +259,19 @@ impl Session {
             != 0
     }
 
+    /// In strict mode with ERROR_FOR_DIVISION_BY_ZERO (MariaDB's default), a division by
+    /// zero while computing a value to store fails the statement (1365) instead of storing
+    /// NULL with a warning.
+    fn division_by_zero_is_error(&self, new_warnings: &[Warning]) -> Result<(), SqlError> {
+        if self.strict()
+            && self.state.sql_mode & sysvars::sql_mode::ERROR_FOR_DIVISION_BY_ZERO != 0
+            && new_warnings.iter().any(|w| w.code == 1365)
+        {
+            return Err(SqlError::new(1365, "22012", "Division by 0"));
+        }
+        Ok(())
+    }
+
     fn bump(&mut self, counter: Counter) {
         self.engine
             .status
@@ -382,6 +399,7 @@ impl Session {
                 }
                 self.state.in_transaction = open;
                 self.state.wrote_in_transaction = false;
+                release_row_locks(self);
                 Ok(QueryResult::Ok {
                     affected_rows: 0,
                     last_insert_id: 0,
@@ -1318,6 +1336,7 @@ impl Session {
                 if def.name == "autocommit" && change.value == VarValue::Bool(true) {
                     // SET autocommit=1 commits the open transaction.
                     self.state.in_transaction = false;
+                    release_row_locks(self);
                 }
                 self.state.overrides.insert(change.index, change.value);
             }
@@ -2091,7 +2110,9 @@ impl Session {
             let mut given: Vec<Option<Datum>> = vec![None; def.columns.len()];
             for (expr, &position) in row_exprs.iter().zip(&plan.columns) {
                 if let Some(e) = expr {
+                    let warned = env.warnings.len();
                     given[position] = Some(e.eval(env, &[])?);
+                    self.division_by_zero_is_error(&env.warnings[warned..])?;
                 }
             }
             let mut row = Vec::with_capacity(def.columns.len());
@@ -2485,7 +2506,9 @@ impl Session {
             matched += 1;
             let mut working = values.clone();
             for (position, expr) in &plan.assignments {
+                let warned = env.warnings.len();
                 let v = expr.eval(env, &working)?;
+                self.division_by_zero_is_error(&env.warnings[warned..])?;
                 let target = tables::Target {
                     column: &def.columns[*position],
                     row: n + 1,
@@ -2525,6 +2548,23 @@ impl Session {
         })
     }
 
+    /// Lock one row for this session's transaction (outside a transaction: wait until no
+    /// other transaction holds it; the caller releases at once).
+    fn lock_row(&self, table: &tables::TableRef, key: String) -> Result<(), SqlError> {
+        let row = (
+            format!("{}.{}", table.database, table.name).to_lowercase(),
+            key,
+        );
+        if self
+            .engine
+            .row_locks
+            .lock(self.info.connection_id, row.clone())?
+        {
+            self.state.held_locks.lock().push(row);
+        }
+        Ok(())
+    }
+
     fn delete(
         &self,
         plan: &tables::DeletePlan,
@@ -2532,6 +2572,12 @@ impl Session {
     ) -> Result<QueryResult, SqlError> {
         let storage = self.engine.catalog.storage();
         let table = plan.source.table.open(storage)?;
+        // The keys a point DELETE searches for are locked before reading, found or not, as
+        // InnoDB locks the gap: another transaction's DELETE + INSERT of that key finishes
+        // first (see crate::row_locks).
+        for key in tables::primary_point_keys(&plan.source, env)? {
+            self.lock_row(&plan.source.table, key)?;
+        }
         let rows = self.matching_rows(
             &plan.source,
             &table,
@@ -2539,6 +2585,14 @@ impl Session {
             plan.limit.as_ref(),
             env,
         )?;
+        for (_, values) in &rows {
+            if let Some(key) = tables::primary_key_of(&plan.source.table.def, values) {
+                self.lock_row(&plan.source.table, key)?;
+            }
+        }
+        if !self.state.in_transaction && self.state.autocommit {
+            release_row_locks_of(self.engine.as_ref(), &self.info, &self.state);
+        }
         let mut stmt = storage.begin();
         let mut deleted = 0u64;
         for (row_id, _) in rows {
@@ -2783,4 +2837,15 @@ fn aggregate_column(plan: &tables::TableSelect, n: usize, name: &str, ty: SqlTyp
         }
     }
     result_column(name, ty)
+}
+
+/// End of a transaction (COMMIT, ROLLBACK, BEGIN, autocommit=1, reset, disconnect): release
+/// its row locks.
+pub(crate) fn release_row_locks(session: &Session) {
+    release_row_locks_of(session.engine.as_ref(), &session.info, &session.state);
+}
+
+fn release_row_locks_of(engine: &Engine, info: &crate::SessionInfo, state: &SessionState) {
+    let mut held = state.held_locks.lock();
+    engine.row_locks.release(info.connection_id, &mut held);
 }

@@ -43,7 +43,14 @@ pub enum Tail {
         lower: Option<(Expr, bool)>,
         upper: Option<(Expr, bool)>,
     },
+    /// Several ranges OR'ed on one column (`k BETWEEN 1 AND 5 OR k BETWEEN 9 AND 12`, as
+    /// sysbench's select_random_ranges sends): one index scan per range, rows deduplicated
+    /// where ranges overlap.
+    Ranges(Vec<RangeBounds>),
 }
+
+/// The (lower, upper) bounds of one range; `bool` is whether the bound is inclusive.
+pub type RangeBounds = (Option<(Expr, bool)>, Option<(Expr, bool)>);
 
 #[derive(Debug, Clone)]
 pub enum Access {
@@ -843,6 +850,79 @@ struct ColumnFacts {
     in_list: Option<Vec<Expr>>,
     lower: Option<(Expr, bool)>,
     upper: Option<(Expr, bool)>,
+    /// From a conjunct that ORs ranges or equalities on this column only.
+    ranges: Option<Vec<RangeBounds>>,
+}
+
+fn disjuncts<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
+    if let Expr::Or(a, b) = e {
+        disjuncts(a, out);
+        disjuncts(b, out);
+    } else {
+        out.push(e);
+    }
+}
+
+/// When every disjunct of `e` bounds one and the same column by values that do not read
+/// the row, that column and one range per disjunct.
+fn or_ranges(e: &Expr) -> Option<(usize, Vec<RangeBounds>)> {
+    let mut list = Vec::new();
+    disjuncts(e, &mut list);
+    let mut column = None;
+    let mut ranges = Vec::with_capacity(list.len());
+    for d in list {
+        let (col, range): (usize, RangeBounds) = match d {
+            Expr::Between {
+                expr,
+                low,
+                high,
+                negated: false,
+            } => match expr.as_ref() {
+                Expr::Column(i) if !reads_row(low) && !reads_row(high) => (
+                    *i,
+                    (
+                        Some(((**low).clone(), true)),
+                        Some(((**high).clone(), true)),
+                    ),
+                ),
+                _ => return None,
+            },
+            Expr::Cmp { op, left, right } => {
+                let (col, value, op) = match (left.as_ref(), right.as_ref()) {
+                    (Expr::Column(i), v) if !reads_row(v) => (*i, v, *op),
+                    (v, Expr::Column(i)) if !reads_row(v) => (
+                        *i,
+                        v,
+                        match op {
+                            CmpOp::Lt => CmpOp::Gt,
+                            CmpOp::LtEq => CmpOp::GtEq,
+                            CmpOp::Gt => CmpOp::Lt,
+                            CmpOp::GtEq => CmpOp::LtEq,
+                            other => *other,
+                        },
+                    ),
+                    _ => return None,
+                };
+                let v = value.clone();
+                let range = match op {
+                    CmpOp::Eq => (Some((v.clone(), true)), Some((v, true))),
+                    CmpOp::Gt => (Some((v, false)), None),
+                    CmpOp::GtEq => (Some((v, true)), None),
+                    CmpOp::Lt => (None, Some((v, false))),
+                    CmpOp::LtEq => (None, Some((v, true))),
+                    CmpOp::NotEq | CmpOp::NullSafeEq => return None,
+                };
+                (col, range)
+            }
+            _ => return None,
+        };
+        if column.is_some_and(|c| c != col) {
+            return None;
+        }
+        column = Some(col);
+        ranges.push(range);
+    }
+    Some((column?, ranges))
 }
 
 fn conjuncts<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
@@ -898,6 +978,13 @@ fn collect_facts(filter: &Expr, columns: usize) -> Vec<ColumnFacts> {
                         if let Some(f) = facts.get_mut(*i) {
                             f.in_list = Some(list.clone());
                         }
+                    }
+                }
+            }
+            Expr::Or(..) => {
+                if let Some((col, ranges)) = or_ranges(c) {
+                    if let Some(f) = facts.get_mut(col) {
+                        f.ranges = Some(ranges);
                     }
                 }
             }
@@ -959,6 +1046,8 @@ pub fn choose_access(def: &st::TableDef, filter: Option<&Expr>) -> Access {
                         upper: next.upper.clone(),
                     },
                 )
+            } else if let Some(ranges) = &next.ranges {
+                (100 + prefix * 10 + 2, Tail::Ranges(ranges.clone()))
             } else if prefix > 0 {
                 (100 + prefix * 10, Tail::None)
             } else {
@@ -1067,6 +1156,61 @@ fn index_rows(
             }
             Ok(())
         };
+    let scan_range = |lower: &Option<(Expr, bool)>,
+                      upper: &Option<(Expr, bool)>,
+                      env: &mut dyn Env,
+                      out: &mut Vec<(st::RowId, st::Row)>|
+     -> Result<bool, SqlError> {
+        let bound = |b: &Option<(Expr, bool)>,
+                     env: &mut dyn Env|
+         -> Result<Option<Bound<Vec<st::Datum>>>, SqlError> {
+            Ok(match b {
+                None if prefix.is_empty() => Some(Bound::Unbounded),
+                None => Some(Bound::Included(prefix.clone())),
+                Some((e, inclusive)) => match key_of(e, eq.len(), env)? {
+                    None => None,
+                    Some(None) => Some(Bound::Excluded(Vec::new())),
+                    Some(Some(k)) => {
+                        let mut key = prefix.clone();
+                        key.push(k);
+                        Some(if *inclusive {
+                            Bound::Included(key)
+                        } else {
+                            Bound::Excluded(key)
+                        })
+                    }
+                },
+            })
+        };
+        let (Some(lo), Some(hi)) = (bound(lower, env)?, bound(upper, env)?) else {
+            return Ok(false);
+        };
+        if matches!(&lo, Bound::Excluded(k) if k.is_empty())
+            || matches!(&hi, Bound::Excluded(k) if k.is_empty())
+        {
+            // A NULL bound: the comparison is never true.
+            return Ok(true);
+        }
+        let as_ref = |b: &Bound<Vec<st::Datum>>| -> Bound<Vec<st::Datum>> { b.clone() };
+        let (lo, hi) = (as_ref(&lo), as_ref(&hi));
+        let lo_ref = match &lo {
+            Bound::Included(k) => Bound::Included(k.as_slice()),
+            Bound::Excluded(k) => Bound::Excluded(k.as_slice()),
+            Bound::Unbounded => Bound::Unbounded,
+        };
+        let hi_ref = match &hi {
+            Bound::Included(k) => Bound::Included(k.as_slice()),
+            Bound::Excluded(k) => Bound::Excluded(k.as_slice()),
+            Bound::Unbounded => Bound::Unbounded,
+        };
+        let scan = table
+            .index_scan(index_no, lo_ref, hi_ref, st::Direction::Forward)
+            .map_err(storage_error)?;
+        for item in scan {
+            out.push(item.map_err(storage_error)?);
+        }
+        Ok(true)
+    };
     match tail {
         Tail::None => scan_eq(&prefix, &mut rows)?,
         Tail::In(list) => {
@@ -1100,53 +1244,22 @@ fn index_rows(
             }
         }
         Tail::Range { lower, upper } => {
-            let bound = |b: &Option<(Expr, bool)>,
-                         env: &mut dyn Env|
-             -> Result<Option<Bound<Vec<st::Datum>>>, SqlError> {
-                Ok(match b {
-                    None if prefix.is_empty() => Some(Bound::Unbounded),
-                    None => Some(Bound::Included(prefix.clone())),
-                    Some((e, inclusive)) => match key_of(e, eq.len(), env)? {
-                        None => None,
-                        Some(None) => Some(Bound::Excluded(Vec::new())),
-                        Some(Some(k)) => {
-                            let mut key = prefix.clone();
-                            key.push(k);
-                            Some(if *inclusive {
-                                Bound::Included(key)
-                            } else {
-                                Bound::Excluded(key)
-                            })
-                        }
-                    },
-                })
-            };
-            let (Some(lo), Some(hi)) = (bound(lower, env)?, bound(upper, env)?) else {
+            if !scan_range(lower, upper, env, &mut rows)? {
                 return Ok(None);
-            };
-            if matches!(&lo, Bound::Excluded(k) if k.is_empty())
-                || matches!(&hi, Bound::Excluded(k) if k.is_empty())
-            {
-                // A NULL bound: the comparison is never true.
-                return Ok(Some(Vec::new()));
             }
-            let as_ref = |b: &Bound<Vec<st::Datum>>| -> Bound<Vec<st::Datum>> { b.clone() };
-            let (lo, hi) = (as_ref(&lo), as_ref(&hi));
-            let lo_ref = match &lo {
-                Bound::Included(k) => Bound::Included(k.as_slice()),
-                Bound::Excluded(k) => Bound::Excluded(k.as_slice()),
-                Bound::Unbounded => Bound::Unbounded,
-            };
-            let hi_ref = match &hi {
-                Bound::Included(k) => Bound::Included(k.as_slice()),
-                Bound::Excluded(k) => Bound::Excluded(k.as_slice()),
-                Bound::Unbounded => Bound::Unbounded,
-            };
-            let scan = table
-                .index_scan(index_no, lo_ref, hi_ref, st::Direction::Forward)
-                .map_err(storage_error)?;
-            for item in scan {
-                rows.push(item.map_err(storage_error)?);
+        }
+        Tail::Ranges(ranges) => {
+            let mut seen = std::collections::HashSet::new();
+            let mut part = Vec::new();
+            for (lower, upper) in ranges {
+                if !scan_range(lower, upper, env, &mut part)? {
+                    return Ok(None);
+                }
+                for (row_id, row) in part.drain(..) {
+                    if seen.insert(row_id) {
+                        rows.push((row_id, row));
+                    }
+                }
             }
         }
     }
@@ -2024,4 +2137,69 @@ pub fn alter_def(
     order_indexes(&mut def.indexes);
     def.validate().map_err(storage_error)?;
     Ok((def, sources))
+}
+
+// ---- row lock keys ----
+
+/// The primary-key values a point statement (`WHERE pk = ..` or `pk IN (..)` over the whole
+/// primary key) searches for, as row-lock keys, whether or not such rows exist. Empty when
+/// the access path is not a primary-key point lookup.
+pub fn primary_point_keys(source: &RowSource, env: &mut dyn Env) -> Result<Vec<String>, SqlError> {
+    let def = &source.table.def;
+    let Access::Index { index_no, eq, tail } = &source.access else {
+        return Ok(Vec::new());
+    };
+    let Some(ix) = def.indexes.get(*index_no) else {
+        return Ok(Vec::new());
+    };
+    if ix.kind != st::IndexKind::Primary {
+        return Ok(Vec::new());
+    }
+    let mut prefix = Vec::with_capacity(ix.columns.len());
+    for (position, e) in eq.iter().enumerate() {
+        let v = e.eval(env, &[])?;
+        match key_value(&v, &def.columns[ix.columns[position]].ty) {
+            Some(k) => prefix.push(k),
+            None => return Ok(Vec::new()),
+        }
+    }
+    let mut keys = Vec::new();
+    match tail {
+        Tail::None if prefix.len() == ix.columns.len() => keys.push(lock_text(&prefix)),
+        Tail::In(list) if prefix.len() + 1 == ix.columns.len() => {
+            let ty = &def.columns[ix.columns[prefix.len()]].ty;
+            for e in list {
+                let v = e.eval(env, &[])?;
+                if let Some(k) = key_value(&v, ty) {
+                    let mut key = prefix.clone();
+                    key.push(k);
+                    keys.push(lock_text(&key));
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(keys)
+}
+
+/// The row-lock key of a row (its primary-key values); None without a primary key.
+pub fn primary_key_of(def: &st::TableDef, values: &[Datum]) -> Option<String> {
+    let ix = &def.indexes[def.primary_key()?];
+    let mut key = Vec::with_capacity(ix.columns.len());
+    for &c in &ix.columns {
+        key.push(key_value(values.get(c)?, &def.columns[c].ty)?);
+    }
+    Some(lock_text(&key))
+}
+
+/// One text per key value: an unsigned value that fits reads like the signed one.
+fn lock_text(key: &[st::Datum]) -> String {
+    let normal: Vec<st::Datum> = key
+        .iter()
+        .map(|d| match d {
+            st::Datum::UInt(u) if i64::try_from(*u).is_ok() => st::Datum::Int(*u as i64),
+            other => other.clone(),
+        })
+        .collect();
+    format!("{normal:?}")
 }
