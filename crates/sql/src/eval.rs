@@ -109,12 +109,7 @@ impl Datum {
                 second,
                 micros,
             } => {
-                let mut s =
-                    format!("{year:04}-{month:02}-{day:02} {hour:02}:{minute:02}:{second:02}");
-                if *micros > 0 {
-                    s.push_str(&format!(".{micros:06}"));
-                }
-                s.into_bytes()
+                format_datetime(*year, *month, *day, *hour, *minute, *second, *micros).into_bytes()
             }
         })
     }
@@ -972,6 +967,23 @@ pub fn display_chars(t: SqlType) -> u32 {
         SqlType::Date => 10,
         SqlType::DateTime => 19,
     }
+}
+
+/// A DATETIME in MySQL's text form, with microseconds only when there are some.
+pub(crate) fn format_datetime(
+    year: u16,
+    month: u8,
+    day: u8,
+    hour: u8,
+    minute: u8,
+    second: u8,
+    micros: u32,
+) -> String {
+    let mut s = format!("{year:04}-{month:02}-{day:02} {hour:02}:{minute:02}:{second:02}");
+    if micros > 0 {
+        s.push_str(&format!(".{micros:06}"));
+    }
+    s
 }
 
 #[cfg(test)]

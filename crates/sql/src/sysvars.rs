@@ -545,6 +545,8 @@ pub fn parse_setting(
             Setting::Text(t) | Setting::Str(t) => names
                 .iter()
                 .position(|n| n.eq_ignore_ascii_case(t.trim()))
+                // An option's text may name the value by its number (`--query-cache-type=0`).
+                .or_else(|| t.trim().parse::<usize>().ok().filter(|i| *i < names.len()))
                 .map(|i| (VarValue::Enum(i), None))
                 .ok_or_else(wrong_value),
             Setting::Double(_) => Err(err_wrong_type(name)),
@@ -747,6 +749,13 @@ mod tests {
                 .code,
             1231
         );
+        let qc = def(lookup("query_cache_type").unwrap());
+        for (text, index) in [("0", 0), ("2", 2), ("demand", 2)] {
+            let parsed = parse_setting(qc, &Setting::Text(text.into())).unwrap().0;
+            assert_eq!(parsed, VarValue::Enum(index), "option text {text:?}");
+        }
+        let beyond = parse_setting(qc, &Setting::Text("3".into()));
+        assert_eq!(beyond.unwrap_err().code, 1231);
         let mode = def(lookup("sql_mode").unwrap());
         let (v, _) = parse_setting(mode, &Setting::Text("traditional".into())).unwrap();
         assert_eq!(

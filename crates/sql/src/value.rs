@@ -58,12 +58,8 @@ impl Value {
                 second,
                 micros,
             } => {
-                let mut s =
-                    format!("{year:04}-{month:02}-{day:02} {hour:02}:{minute:02}:{second:02}");
-                if *micros > 0 {
-                    s.push_str(&format!(".{micros:06}"));
-                }
-                s.into_bytes()
+                crate::eval::format_datetime(*year, *month, *day, *hour, *minute, *second, *micros)
+                    .into_bytes()
             }
             Value::Time {
                 negative,
