@@ -225,7 +225,15 @@ fn main() -> ExitCode {
             list();
             ExitCode::SUCCESS
         }
-        Command::Run(args) => run(*args),
+        Command::Run(args) => {
+            let code = run(*args);
+            // An interrupted run ends in the handler, with status 130, once it has stopped
+            // every server; finishing here first would report the killed cells instead.
+            while server::interrupted() {
+                std::thread::park();
+            }
+            code
+        }
     }
 }
 

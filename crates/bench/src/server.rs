@@ -119,10 +119,20 @@ pub fn kill_all_registered() {
     }
 }
 
+/// Set first thing by the interrupt handler, so that the main thread, which sees its
+/// children die, leaves the exit (and its status 130) to the handler.
+static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether Ctrl-C (or SIGTERM, SIGHUP) has arrived; the handler is then ending the process.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst)
+}
+
 /// Makes Ctrl-C (and SIGTERM, SIGHUP) kill every server and sysbench this process started,
 /// remove their temporary datadirs and exit with status 130. Call once, early in `main`.
 pub fn install_interrupt_handler() -> Result<()> {
     ctrlc::set_handler(|| {
+        INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
         eprintln!("\nmyriad-bench: interrupted; stopping the servers it started");
         kill_all_registered();
         std::process::exit(130);
