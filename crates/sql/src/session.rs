@@ -5,7 +5,9 @@ use crate::catalog;
 use crate::error::SqlError;
 use crate::eval::{self, Datum, SqlType, Warning};
 use crate::expr::{Env, Expr, VarScope};
-use crate::parse::{self, AssignTarget, AssignValue, SetScope, ShowFilter, SourceMap, Stmt};
+use crate::parse::{
+    self, AssignTarget, AssignValue, SetScope, ShowFilter, SourceMap, Stmt, UserSpec,
+};
 use crate::result::{charsets, column_flags, Column, ColumnType, QueryResult};
 use crate::status::{self, Counter, SessionCounters};
 use crate::sysvars::{self, Setting, VarValue};
@@ -899,78 +901,29 @@ impl Session {
                 users,
                 if_not_exists,
             } => {
-                let mut failed = Vec::new();
-                for u in users {
-                    let created = self.engine.accounts.create(
-                        &u.user,
-                        &u.host,
-                        u.password.as_deref().unwrap_or(""),
-                    )?;
-                    if !created {
-                        if *if_not_exists {
-                            env.warnings.push(note(
-                                1973,
-                                format!(
-                                    "Can't create user '{}'@'{}'; it already exists",
-                                    u.user, u.host
-                                ),
-                            ));
-                        } else {
-                            failed.push(format!("'{}'@'{}'", u.user, u.host));
-                        }
-                    }
-                }
-                if !failed.is_empty() {
-                    return Err(err_user_op("CREATE USER", &failed));
-                }
+                let accounts = &self.engine.accounts;
+                let verdict = AccountOp::new("CREATE USER", "it already exists", *if_not_exists);
+                verdict.apply(users, &mut env.warnings, |u| {
+                    let password = u.password.as_deref().unwrap_or("");
+                    accounts.create(&u.user, &u.host, password)
+                })?;
                 ok(0)
             }
             Stmt::DropUser { users, if_exists } => {
-                let mut failed = Vec::new();
-                for u in users {
-                    if !self.engine.accounts.drop_account(&u.user, &u.host)? {
-                        if *if_exists {
-                            env.warnings.push(note(
-                                1974,
-                                format!(
-                                    "Can't drop user '{}'@'{}'; it doesn't exist",
-                                    u.user, u.host
-                                ),
-                            ));
-                        } else {
-                            failed.push(format!("'{}'@'{}'", u.user, u.host));
-                        }
-                    }
-                }
-                if !failed.is_empty() {
-                    return Err(err_user_op("DROP USER", &failed));
-                }
+                let accounts = &self.engine.accounts;
+                let verdict = AccountOp::new("DROP USER", "it doesn't exist", *if_exists);
+                verdict.apply(users, &mut env.warnings, |u| {
+                    accounts.drop_account(&u.user, &u.host)
+                })?;
                 ok(0)
             }
             Stmt::AlterUser { users, if_exists } => {
-                let mut failed = Vec::new();
-                for u in users {
-                    let changed = match &u.password {
-                        Some(pw) => self.engine.accounts.set_password(&u.user, &u.host, pw)?,
-                        None => self.engine.accounts.exists(&u.user, &u.host),
-                    };
-                    if !changed {
-                        if *if_exists {
-                            env.warnings.push(note(
-                                1974,
-                                format!(
-                                    "Can't alter user '{}'@'{}'; it doesn't exist",
-                                    u.user, u.host
-                                ),
-                            ));
-                        } else {
-                            failed.push(format!("'{}'@'{}'", u.user, u.host));
-                        }
-                    }
-                }
-                if !failed.is_empty() {
-                    return Err(err_user_op("ALTER USER", &failed));
-                }
+                let accounts = &self.engine.accounts;
+                let verdict = AccountOp::new("ALTER USER", "it doesn't exist", *if_exists);
+                verdict.apply(users, &mut env.warnings, |u| match &u.password {
+                    Some(pw) => accounts.set_password(&u.user, &u.host, pw),
+                    None => Ok(accounts.exists(&u.user, &u.host)),
+                })?;
                 ok(0)
             }
             Stmt::FlushStatus => return Ok(Pending::FlushStatus),
@@ -1598,12 +1551,64 @@ fn err_no_database() -> SqlError {
     SqlError::new(1046, "3D000", "No database selected")
 }
 
-fn err_user_op(op: &str, users: &[String]) -> SqlError {
-    SqlError::new(
-        1396,
-        "HY000",
-        format!("Operation {op} failed for {}", users.join(",")),
-    )
+/// CREATE / DROP / ALTER USER over a list of accounts: an account the operation does not
+/// apply to is a note (1973 for CREATE, 1974 otherwise) under IF [NOT] EXISTS, and otherwise
+/// part of one error 1396 naming every such account, as MariaDB reports it.
+struct AccountOp {
+    operation: &'static str,
+    reason: &'static str,
+    tolerant: bool,
+}
+
+impl AccountOp {
+    fn new(operation: &'static str, reason: &'static str, tolerant: bool) -> AccountOp {
+        AccountOp {
+            operation,
+            reason,
+            tolerant,
+        }
+    }
+
+    fn apply(
+        &self,
+        users: &[UserSpec],
+        warnings: &mut Vec<Warning>,
+        mut applied: impl FnMut(&UserSpec) -> Result<bool, SqlError>,
+    ) -> Result<(), SqlError> {
+        let mut failed = Vec::new();
+        for u in users {
+            if applied(u)? {
+                continue;
+            }
+            if self.tolerant {
+                let code = if self.operation == "CREATE USER" {
+                    1973
+                } else {
+                    1974
+                };
+                let verb = self.operation.split(' ').next().unwrap_or_default();
+                let message = format!(
+                    "Can't {} user '{}'@'{}'; {}",
+                    verb.to_ascii_lowercase(),
+                    u.user,
+                    u.host,
+                    self.reason
+                );
+                warnings.push(note(code, message));
+            } else {
+                failed.push(format!("'{}'@'{}'", u.user, u.host));
+            }
+        }
+        if failed.is_empty() {
+            return Ok(());
+        }
+        let message = format!(
+            "Operation {} failed for {}",
+            self.operation,
+            failed.join(",")
+        );
+        Err(SqlError::new(1396, "HY000", message))
+    }
 }
 
 /// Longest integer (in characters) MariaDB reports as LONG rather than LONGLONG.

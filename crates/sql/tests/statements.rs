@@ -265,6 +265,14 @@ fn accounts_by_sql_are_durable() {
         &mut s,
         "CREATE USER IF NOT EXISTS 'app'@'%' IDENTIFIED BY 'x'",
     );
+    assert_eq!(
+        rows(&mut s, "SHOW WARNINGS"),
+        vec![vec![
+            "Note".to_string(),
+            "1973".to_string(),
+            "Can't create user 'app'@'%'; it already exists".to_string(),
+        ]]
+    );
     let auth = t
         .engine
         .account("app", "10.1.2.3")
@@ -290,6 +298,14 @@ fn accounts_by_sql_are_durable() {
     exec_ok(&mut s, "DROP USER 'app'@'%'");
     assert_eq!(error_code(&mut s, "DROP USER 'app'@'%'"), 1396);
     exec_ok(&mut s, "DROP USER IF EXISTS 'app'@'%'");
+    assert_eq!(
+        rows(&mut s, "SHOW WARNINGS"),
+        vec![vec![
+            "Note".to_string(),
+            "1974".to_string(),
+            "Can't drop user 'app'@'%'; it doesn't exist".to_string(),
+        ]]
+    );
     assert!(t.engine.account("app", "h").is_none());
     assert!(t.engine.account("root", "127.0.0.1").is_some());
     assert_eq!(scalar(&mut s, "SELECT CURRENT_USER()"), "root@localhost");
