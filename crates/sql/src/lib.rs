@@ -24,6 +24,7 @@ pub mod dialect;
 pub mod error;
 pub mod eval;
 pub mod expr;
+mod global_effects;
 pub mod parse;
 pub mod result;
 pub mod row_locks;

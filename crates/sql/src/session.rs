@@ -1269,6 +1269,7 @@ impl Session {
     fn apply_assignments(&mut self, changes: Vec<Change>) {
         let mut globals_changed: Option<Vec<VarValue>> = None;
         let mut globals_guard = None;
+        let mut applied_globals = Vec::new();
         for change in changes {
             if let Some((name, value)) = change.user {
                 self.state.user_vars.insert(name, value);
@@ -1284,7 +1285,8 @@ impl Session {
             if change.global {
                 let guard = globals_guard.get_or_insert_with(|| self.engine.globals.write());
                 let next = globals_changed.get_or_insert_with(|| guard.as_ref().clone());
-                next[change.index] = change.value;
+                next[change.index] = change.value.clone();
+                applied_globals.push((def.name, change.value));
             } else {
                 if def.name == "autocommit" && change.value == VarValue::Bool(true) {
                     // SET autocommit=1 commits the open transaction.
@@ -1296,6 +1298,10 @@ impl Session {
         }
         if let (Some(mut guard), Some(next)) = (globals_guard, globals_changed) {
             *guard = Arc::new(next);
+        }
+        // Effects run after the values are published and the lock is released.
+        for (name, value) in applied_globals {
+            crate::global_effects::apply(&self.engine, name, &value);
         }
         self.state.refresh_cached();
     }
