@@ -6,8 +6,10 @@
 //! - [`block_cache`]: fixed-size blocks of files, pinned handles, dirty tracking with the WAL
 //!   rule, MySQL's `Key_*` counters; a hit is one atomic operation on the block's state word,
 //!   eviction is CLOCK with a probationary part and a ghost history, `resize` runs online.
-//! - [`table_cache`]: one shared object per open table, single-flight opens, idle-only
-//!   eviction (issue 5 splits it into definitions and instanced handles).
+//! - [`table_cache`]: a definition cache (count and byte budget, O(1) LRU of idle
+//!   definitions, single-flight loads) under an open cache of per-use handles split into
+//!   instances (per-instance lock and LRU of idle handles), DDL invalidation by metadata
+//!   lock.
 //!
 //! Memory per entry: a block costs its size plus 128 bytes of slot header, about 16 bytes
 //! of index and 8 of ghost history; a virtual file about 100 bytes plus its path; a table entry about 64 bytes plus
@@ -19,4 +21,7 @@ pub mod table_cache;
 
 pub use block_cache::{Block, BlockCache, BlockCacheStats, BlockIo};
 pub use file_cache::{FileCache, FileCacheStats, FileId};
-pub use table_cache::{TableCache, TableCacheStats};
+pub use table_cache::{
+    AcquireError, Definition, DefinitionEntry, ExclusiveGuard, LockWaitTimeout, TableCache,
+    TableCacheConfig, TableCacheStats, TableHandle,
+};
