@@ -5,16 +5,24 @@
 //! by a [`FileId`] (a *virtual* file); the kernel descriptor behind it is opened on demand,
 //! kept on an LRU bounded by `open_files_limit`, closed when the budget is reached and
 //! reopened transparently on the next access. On EMFILE/ENFILE the least recently used
-//! descriptor is closed and the open retried.
+//! descriptor is closed (in this shard, then in any other) and the open retried.
 //!
 //! Rule: every table file of myriad is opened, read, written and synced through this module.
 //! Nothing in `storage` calls `File::open` on a table file.
 //!
-//! Cost: one mutex acquisition per access to look up the descriptor (the I/O itself runs
-//! outside the lock on a cloned `Arc<File>`). The budget is one inequality,
-//! `open_count <= limit`, enforced in [`FileCache::handle`]; a descriptor closed while an
-//! I/O is in flight lives until that I/O returns (the `Arc`), so the kernel count can exceed
-//! the limit by the number of concurrent I/Os. Issue 5 replaces the global mutex.
+//! Sharding: the virtual files are split over up to 16 shards by id, each a mutex over its
+//! map and its LRU of open descriptors with an equal part of the budget, so accesses to
+//! different files rarely meet on one lock and the I/O itself runs outside the lock on a
+//! cloned `Arc<File>`. The budget holds per shard and so in total (`Open_files <=
+//! open_files_limit`); a descriptor closed while an I/O is in flight lives until that I/O
+//! returns, so the kernel count can exceed the limit by the number of concurrent I/Os.
+//!
+//! Forgetting: a virtual file is counted by its registrations ([`FileCache::register`] /
+//! [`FileCache::release`]; a table's definition holds one), and leaves the cache with the
+//! last one, so memory follows the tables cached, not the tables ever touched. A file
+//! written since its last sync stays (closed, a path and a flag) until the next
+//! [`FileCache::sync_written`] syncs it: a checkpoint must not lose its writes.
+//! [`FileCache::forget`] drops a file at once whatever its count (DROP TABLE).
 
 use parking_lot::Mutex;
 use std::collections::{BTreeMap, HashMap};
@@ -28,9 +36,31 @@ use std::sync::Arc;
 /// A virtual file: a number chosen by the caller, stable for the life of the file.
 pub type FileId = u64;
 
-/// Descriptors left to the rest of the process (sockets, logs) when the limit is derived
-/// from RLIMIT_NOFILE.
+/// Descriptors left to the rest of the process (sockets, logs, the redo log, directories)
+/// when the limit is derived from RLIMIT_NOFILE.
 pub const DESCRIPTOR_RESERVE: usize = 64;
+
+const MAX_SHARDS: usize = 16;
+
+/// The default `open_files_limit`: the process's descriptor limit (RLIMIT_NOFILE) less
+/// [`DESCRIPTOR_RESERVE`] and the descriptors `connections` may take, at least 16.
+pub fn default_open_files_limit(connections: usize) -> usize {
+    let nofile = rlimit_nofile().unwrap_or(1024);
+    nofile
+        .saturating_sub(DESCRIPTOR_RESERVE + connections)
+        .max(16)
+}
+
+/// The soft RLIMIT_NOFILE, read from /proc (no libc call needed).
+fn rlimit_nofile() -> Option<usize> {
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = limits.lines().find(|l| l.starts_with("Max open files"))?;
+    let soft = line.split_whitespace().nth(3)?;
+    match soft {
+        "unlimited" => Some(1 << 20),
+        n => n.parse().ok(),
+    }
+}
 
 struct VirtualFile {
     path: PathBuf,
@@ -38,13 +68,39 @@ struct VirtualFile {
     open: Option<(Arc<File>, u64)>,
     /// Written since the last sync: `sync_written` syncs exactly these.
     written_since_sync: bool,
+    /// Holders; at 0 the file stays only until its writes are synced.
+    registrations: u32,
 }
 
-struct Inner {
+struct Shard {
     files: HashMap<FileId, VirtualFile>,
     /// Open descriptors only, by last-use tick: the first entry is the LRU victim.
     lru: BTreeMap<u64, FileId>,
     tick: u64,
+    budget: usize,
+}
+
+impl Shard {
+    /// Close the least recently used descriptor; false if none is open.
+    fn close_lru(&mut self, open_files: &AtomicU64) -> bool {
+        match self.lru.pop_first() {
+            Some((_, victim)) => {
+                if let Some(vf) = self.files.get_mut(&victim) {
+                    vf.open = None;
+                }
+                open_files.fetch_sub(1, Ordering::Relaxed);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn close(&mut self, vf_open: Option<(Arc<File>, u64)>, open_files: &AtomicU64) {
+        if let Some((_, tick)) = vf_open {
+            self.lru.remove(&tick);
+            open_files.fetch_sub(1, Ordering::Relaxed);
+        }
+    }
 }
 
 /// Counters with MySQL's names.
@@ -54,25 +110,36 @@ pub struct FileCacheStats {
     pub open_files: u64,
     /// `Opened_files`: descriptors opened since start.
     pub opened_files: u64,
+    /// Virtual files known (registered, or waiting for their sync).
+    pub virtual_files: u64,
 }
 
 /// See the module documentation.
 pub struct FileCache {
-    inner: Mutex<Inner>,
+    shards: Box<[Mutex<Shard>]>,
     limit: usize,
+    open_files: AtomicU64,
     opened_files: AtomicU64,
 }
 
 impl FileCache {
     /// A cache that keeps at most `open_files_limit` descriptors open (at least 1).
     pub fn new(open_files_limit: usize) -> FileCache {
+        let limit = open_files_limit.max(1);
+        let n = limit.clamp(1, MAX_SHARDS);
         FileCache {
-            inner: Mutex::new(Inner {
-                files: HashMap::new(),
-                lru: BTreeMap::new(),
-                tick: 0,
-            }),
-            limit: open_files_limit.max(1),
+            shards: (0..n)
+                .map(|i| {
+                    Mutex::new(Shard {
+                        files: HashMap::new(),
+                        lru: BTreeMap::new(),
+                        tick: 0,
+                        budget: limit / n + usize::from(i < limit % n),
+                    })
+                })
+                .collect(),
+            limit,
+            open_files: AtomicU64::new(0),
             opened_files: AtomicU64::new(0),
         }
     }
@@ -82,35 +149,66 @@ impl FileCache {
         self.limit
     }
 
-    /// Name the file behind `id` (no I/O). Re-registering replaces the path and closes the
-    /// old descriptor.
+    fn shard(&self, id: FileId) -> &Mutex<Shard> {
+        // Ids are random or sequential: mix them so either spreads over the shards.
+        let h = id.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+        &self.shards[(h as usize) % self.shards.len()]
+    }
+
+    /// Name the file behind `id` (no I/O) and take one registration. Registering a known
+    /// id again adds a registration and updates the path.
     pub fn register(&self, id: FileId, path: PathBuf) {
-        let mut inner = self.inner.lock();
-        let old = inner.files.insert(
-            id,
-            VirtualFile {
-                path,
-                open: None,
-                written_since_sync: false,
-            },
-        );
-        if let Some(VirtualFile {
-            open: Some((_, tick)),
-            ..
-        }) = old
-        {
-            inner.lru.remove(&tick);
+        let mut shard = self.shard(id).lock();
+        match shard.files.get_mut(&id) {
+            Some(vf) => {
+                vf.registrations += 1;
+                if vf.path != path {
+                    vf.path = path;
+                    let old = vf.open.take();
+                    shard.close(old, &self.open_files);
+                }
+            }
+            None => {
+                shard.files.insert(
+                    id,
+                    VirtualFile {
+                        path,
+                        open: None,
+                        written_since_sync: false,
+                        registrations: 1,
+                    },
+                );
+            }
         }
     }
 
-    /// Whether `id` is registered.
+    /// Give back one registration; with the last the descriptor closes and the file is
+    /// forgotten (after its next sync if it was written since the last).
+    pub fn release(&self, id: FileId) {
+        let mut shard = self.shard(id).lock();
+        let Some(vf) = shard.files.get_mut(&id) else {
+            return;
+        };
+        vf.registrations = vf.registrations.saturating_sub(1);
+        if vf.registrations > 0 {
+            return;
+        }
+        let open = vf.open.take();
+        let keep = vf.written_since_sync;
+        shard.close(open, &self.open_files);
+        if !keep {
+            shard.files.remove(&id);
+        }
+    }
+
+    /// Whether `id` is known.
     pub fn is_registered(&self, id: FileId) -> bool {
-        self.inner.lock().files.contains_key(&id)
+        self.shard(id).lock().files.contains_key(&id)
     }
 
     /// Create a new empty file at `path` (failing if it exists) and register it as `id`.
     pub fn create(&self, id: FileId, path: PathBuf) -> io::Result<()> {
-        let file = self.open_with_retry(&path, true)?;
+        let file = self.open_with_retry(&path, true, id)?;
         drop(file);
         self.register(id, path);
         Ok(())
@@ -119,26 +217,22 @@ impl FileCache {
     /// The file was renamed on disk: keep the descriptor (it follows the inode), remember the
     /// new path for reopening.
     pub fn renamed(&self, id: FileId, new_path: PathBuf) {
-        if let Some(f) = self.inner.lock().files.get_mut(&id) {
+        if let Some(f) = self.shard(id).lock().files.get_mut(&id) {
             f.path = new_path;
         }
     }
 
-    /// Forget `id` and close its descriptor (after a drop, or when the table is closed).
+    /// Forget `id` now, whatever its registrations, and close its descriptor (DROP).
     pub fn forget(&self, id: FileId) {
-        let mut inner = self.inner.lock();
-        if let Some(VirtualFile {
-            open: Some((_, tick)),
-            ..
-        }) = inner.files.remove(&id)
-        {
-            inner.lru.remove(&tick);
+        let mut shard = self.shard(id).lock();
+        if let Some(vf) = shard.files.remove(&id) {
+            shard.close(vf.open, &self.open_files);
         }
     }
 
     /// The path registered for `id`.
     pub fn path(&self, id: FileId) -> Option<PathBuf> {
-        self.inner.lock().files.get(&id).map(|f| f.path.clone())
+        self.shard(id).lock().files.get(&id).map(|f| f.path.clone())
     }
 
     /// Read exactly `buf.len()` bytes at `offset`; a short read is `UnexpectedEof`.
@@ -160,23 +254,33 @@ impl FileCache {
     pub fn sync(&self, id: FileId) -> io::Result<()> {
         let file = self.handle(id, false)?;
         file.sync_all()?;
-        if let Some(f) = self.inner.lock().files.get_mut(&id) {
+        let mut shard = self.shard(id).lock();
+        if let Some(f) = shard.files.get_mut(&id) {
             f.written_since_sync = false;
+            if f.registrations == 0 {
+                // Released while waiting for this sync: now it can go.
+                let open = f.open.take();
+                shard.close(open, &self.open_files);
+                shard.files.remove(&id);
+            }
         }
         Ok(())
     }
 
     /// fsync every file written since its last sync (a checkpoint).
     pub fn sync_written(&self) -> io::Result<()> {
-        let ids: Vec<FileId> = {
-            let inner = self.inner.lock();
-            inner
-                .files
-                .iter()
-                .filter(|(_, f)| f.written_since_sync)
-                .map(|(id, _)| *id)
-                .collect()
-        };
+        let ids: Vec<FileId> = self
+            .shards
+            .iter()
+            .flat_map(|s| {
+                s.lock()
+                    .files
+                    .iter()
+                    .filter(|(_, f)| f.written_since_sync)
+                    .map(|(id, _)| *id)
+                    .collect::<Vec<_>>()
+            })
+            .collect();
         for id in ids {
             match self.sync(id) {
                 // Forgotten (dropped) since the list was taken: nothing to sync.
@@ -189,17 +293,23 @@ impl FileCache {
 
     pub fn stats(&self) -> FileCacheStats {
         FileCacheStats {
-            open_files: self.inner.lock().lru.len() as u64,
+            open_files: self.open_files.load(Ordering::Relaxed),
             opened_files: self.opened_files.load(Ordering::Relaxed),
+            virtual_files: self
+                .shards
+                .iter()
+                .map(|s| s.lock().files.len() as u64)
+                .sum(),
         }
     }
 
     /// The descriptor of `id`, opening it (and closing the LRU one) when needed.
     fn handle(&self, id: FileId, for_write: bool) -> io::Result<Arc<File>> {
-        let mut inner = self.inner.lock();
-        inner.tick += 1;
-        let tick = inner.tick;
-        let Some(vf) = inner.files.get_mut(&id) else {
+        let mut guard = self.shard(id).lock();
+        let shard = &mut *guard;
+        shard.tick += 1;
+        let tick = shard.tick;
+        let Some(vf) = shard.files.get_mut(&id) else {
             return Err(io::Error::new(
                 io::ErrorKind::NotFound,
                 format!("file {id} is not registered"),
@@ -211,41 +321,49 @@ impl FileCache {
         if let Some((file, old_tick)) = vf.open.as_mut() {
             let file = Arc::clone(file);
             let old = std::mem::replace(old_tick, tick);
-            inner.lru.remove(&old);
-            inner.lru.insert(tick, id);
+            shard.lru.remove(&old);
+            shard.lru.insert(tick, id);
             return Ok(file);
         }
         let path = vf.path.clone();
-        // The budget: at most `limit` descriptors open, checked here and only here.
-        while inner.lru.len() >= self.limit {
-            Self::close_lru(&mut inner);
+        // The budget: at most `budget` descriptors open in this shard, checked here only.
+        while shard.lru.len() >= shard.budget.max(1) {
+            if !shard.close_lru(&self.open_files) {
+                break;
+            }
         }
         let file = loop {
             match OpenOptions::new().read(true).write(true).open(&path) {
                 Ok(f) => break Arc::new(f),
-                Err(e) if is_descriptor_exhaustion(&e) && !inner.lru.is_empty() => {
-                    Self::close_lru(&mut inner)
+                Err(e) if is_descriptor_exhaustion(&e) => {
+                    if !shard.close_lru(&self.open_files) && !self.close_elsewhere(id) {
+                        return Err(e);
+                    }
                 }
                 Err(e) => return Err(e),
             }
         };
         self.opened_files.fetch_add(1, Ordering::Relaxed);
-        if let Some(vf) = inner.files.get_mut(&id) {
+        self.open_files.fetch_add(1, Ordering::Relaxed);
+        if let Some(vf) = shard.files.get_mut(&id) {
             vf.open = Some((Arc::clone(&file), tick));
         }
-        inner.lru.insert(tick, id);
+        shard.lru.insert(tick, id);
         Ok(file)
     }
 
-    fn close_lru(inner: &mut Inner) {
-        if let Some((_, victim)) = inner.lru.pop_first() {
-            if let Some(vf) = inner.files.get_mut(&victim) {
-                vf.open = None;
-            }
-        }
+    /// Close the LRU descriptor of some other shard than `id`'s (try-lock only: the caller
+    /// holds its own shard). False if none could be closed.
+    fn close_elsewhere(&self, id: FileId) -> bool {
+        let own = self.shard(id) as *const Mutex<Shard>;
+        self.shards.iter().any(|s| {
+            !std::ptr::eq(s, own)
+                && s.try_lock()
+                    .is_some_and(|mut g| g.close_lru(&self.open_files))
+        })
     }
 
-    fn open_with_retry(&self, path: &Path, create_new: bool) -> io::Result<File> {
+    fn open_with_retry(&self, path: &Path, create_new: bool, id: FileId) -> io::Result<File> {
         loop {
             match OpenOptions::new()
                 .read(true)
@@ -258,11 +376,10 @@ impl FileCache {
                     return Ok(f);
                 }
                 Err(e) if is_descriptor_exhaustion(&e) => {
-                    let mut inner = self.inner.lock();
-                    if inner.lru.is_empty() {
+                    let closed = self.shard(id).lock().close_lru(&self.open_files);
+                    if !closed && !self.close_elsewhere(id) {
                         return Err(e);
                     }
-                    Self::close_lru(&mut inner);
                 }
                 Err(e) => return Err(e),
             }
@@ -310,5 +427,118 @@ mod tests {
             cache.read_at(3, &mut buf, 0).unwrap_err().kind(),
             io::ErrorKind::NotFound
         );
+    }
+}
+
+#[cfg(test)]
+mod model_tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::collections::BTreeMap;
+
+    #[derive(Debug, Clone)]
+    enum Op {
+        Register(u64),
+        Release(u64),
+        Write(u64, u8),
+        Read(u64),
+        Forget(u64),
+        SyncWritten,
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            2 => (0..12u64).prop_map(Op::Register),
+            2 => (0..12u64).prop_map(Op::Release),
+            3 => (0..12u64, any::<u8>()).prop_map(|(i, v)| Op::Write(i, v)),
+            3 => (0..12u64).prop_map(Op::Read),
+            1 => (0..12u64).prop_map(Op::Forget),
+            1 => Just(Op::SyncWritten),
+        ]
+    }
+
+    /// The model: per id its registrations and whether written since the last sync; the
+    /// file contents live on disk and are compared with the last value written.
+    #[derive(Default)]
+    struct Model {
+        files: BTreeMap<u64, (u32, bool)>,
+        contents: BTreeMap<u64, u8>,
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn file_cache_matches_the_model(ops in prop::collection::vec(op(), 1..150), limit in 1..6usize) {
+            let dir = tempfile::tempdir().unwrap();
+            let cache = FileCache::new(limit);
+            let mut m = Model::default();
+            for id in 0..12u64 {
+                std::fs::write(dir.path().join(format!("f{id}")), [0u8]).unwrap();
+                m.contents.insert(id, 0);
+            }
+            for op in ops {
+                match op {
+                    Op::Register(id) => {
+                        cache.register(id, dir.path().join(format!("f{id}")));
+                        m.files.entry(id).or_insert((0, false)).0 += 1;
+                    }
+                    Op::Release(id) => {
+                        cache.release(id);
+                        if let Some(f) = m.files.get_mut(&id) {
+                            f.0 = f.0.saturating_sub(1);
+                            if f.0 == 0 && !f.1 {
+                                m.files.remove(&id);
+                            }
+                        }
+                    }
+                    Op::Write(id, v) => {
+                        let r = cache.write_at(id, &[v], 0);
+                        match m.files.get_mut(&id) {
+                            Some(f) => {
+                                prop_assert!(r.is_ok());
+                                f.1 = true;
+                                m.contents.insert(id, v);
+                            }
+                            None => prop_assert_eq!(r.unwrap_err().kind(), io::ErrorKind::NotFound),
+                        }
+                    }
+                    Op::Read(id) => {
+                        let mut buf = [0u8];
+                        let r = cache.read_at(id, &mut buf, 0);
+                        if m.files.contains_key(&id) {
+                            prop_assert!(r.is_ok());
+                            prop_assert_eq!(buf[0], m.contents[&id]);
+                        } else {
+                            prop_assert!(r.is_err());
+                        }
+                    }
+                    Op::Forget(id) => {
+                        cache.forget(id);
+                        m.files.remove(&id);
+                    }
+                    Op::SyncWritten => {
+                        cache.sync_written().unwrap();
+                        m.files.retain(|_, f| f.0 > 0);
+                        for f in m.files.values_mut() {
+                            f.1 = false;
+                        }
+                    }
+                }
+                let s = cache.stats();
+                prop_assert!(s.open_files as usize <= limit, "{:?}", s);
+                prop_assert_eq!(s.virtual_files, m.files.len() as u64);
+                for id in 0..12u64 {
+                    prop_assert_eq!(cache.is_registered(id), m.files.contains_key(&id));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_default_limit_leaves_a_reserve() {
+        let limit = default_open_files_limit(100);
+        let nofile = rlimit_nofile().unwrap();
+        assert!(limit >= 16);
+        assert!(limit <= nofile.saturating_sub(DESCRIPTOR_RESERVE + 100).max(16));
     }
 }
