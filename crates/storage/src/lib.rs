@@ -62,8 +62,13 @@
 //!   the writer lock of every table it wrote until then. Do not run DDL or
 //!   [`Storage::checkpoint`] on a table while the same thread holds an open statement that
 //!   wrote it (the DDL would wait for that statement: lock wait timeout).
-//! - Opening a table that is in the table cache is cheap (a shared lock and an `Arc`); a
-//!   plan cache may also keep [`Table`] handles and reopen when [`Table::is_stale`].
+//! - A [`Table`] is a handle of the table cache for one statement: opening a cached table
+//!   is one instance lock and no allocation of the engine's object. Do not keep handles
+//!   between statements: a DDL (DROP, RENAME, ALTER, TRUNCATE, FLUSH TABLES) waits until
+//!   the handles in use of its table are dropped (up to `lock_wait_timeout`), so a thread
+//!   must drop its own handles of a table before it runs DDL on it. Call
+//!   [`set_instance_hint`] with the connection id before a statement so that a connection
+//!   stays on one instance of the table cache.
 //! - Readers see the rows of a statement in progress on another connection (read
 //!   uncommitted, as with MyISAM); a statement that is rolled back takes them away again.
 //!
@@ -97,14 +102,16 @@ pub mod page;
 pub mod types;
 
 mod btree;
+mod open_tables;
 mod redo;
 mod table;
 
 pub use keycode::{compare_datums, compare_strings};
+pub use open_tables::{set_instance_hint, OpenTable};
 pub use table::{CheckReport, Direction, IndexScan, InsertOutcome, RowScan, Statement, Table};
 pub use types::*;
 
-use myriad_cache::{BlockCache, BlockCacheStats, BlockIo, FileCache, FileId, TableCache};
+use myriad_cache::{BlockCache, BlockCacheStats, BlockIo, FileCache, FileId};
 use page::*;
 use parking_lot::{Mutex, RwLock};
 use redo::RedoLog;
@@ -128,8 +135,14 @@ pub struct StorageConfig {
     pub flush_log_at_trx_commit: u8,
     /// `open_files_limit`: kernel descriptors for table files.
     pub open_files_limit: usize,
-    /// `table_open_cache`: idle open tables kept.
+    /// `table_open_cache`: table handles kept open, over all instances.
     pub table_open_cache: usize,
+    /// `table_open_cache_instances`: instances of the open cache, each with its own lock.
+    pub table_open_cache_instances: usize,
+    /// `table_definition_cache`: table definitions kept.
+    pub table_definition_cache: usize,
+    /// `table_definition_cache_size`: bytes of table definitions kept.
+    pub table_definition_cache_size: usize,
     /// `lock_wait_timeout` for a table's writer lock.
     pub lock_wait_timeout: Duration,
     /// Log bytes after which a background checkpoint runs (bounds recovery time).
@@ -144,6 +157,9 @@ impl Default for StorageConfig {
             flush_log_at_trx_commit: 1,
             open_files_limit: 4000,
             table_open_cache: 4000,
+            table_open_cache_instances: 16,
+            table_definition_cache: 2000,
+            table_definition_cache_size: 64 << 20,
             lock_wait_timeout: Duration::from_secs(50),
             checkpoint_log_bytes: 256 << 20,
         }
@@ -243,41 +259,9 @@ pub struct RecoveryStats {
     pub duration: Duration,
 }
 
-/// The table cache key: `database NUL table` (NUL cannot occur in SQL names).
-type TableKey = String;
-
-fn table_key(db: &str, name: &str) -> TableKey {
-    let mut key = String::with_capacity(db.len() + name.len() + 1);
-    key.push_str(db);
-    key.push('\0');
-    key.push_str(name);
-    key
-}
-
-thread_local! {
-    /// Scratch space for building table keys without allocating on a cache hit.
-    static KEY_BUFFER: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
-}
-
-/// Look `db`.`name` up in the table cache without allocating.
-fn cached_table(
-    tables: &TableCache<TableKey, TableInner>,
-    db: &str,
-    name: &str,
-) -> Option<Arc<TableInner>> {
-    KEY_BUFFER.with(|buf| {
-        let mut key = buf.borrow_mut();
-        key.clear();
-        key.push_str(db);
-        key.push('\0');
-        key.push_str(name);
-        tables.get(key.as_str())
-    })
-}
-
 struct StorageInner {
     shared: Arc<Shared>,
-    tables: TableCache<TableKey, TableInner>,
+    tables: Arc<open_tables::Tables>,
     /// DDL takes it exclusively; opening a table not in the table cache takes it shared.
     catalog: RwLock<()>,
     stop: Arc<AtomicBool>,
@@ -386,7 +370,7 @@ impl Storage {
             dirs_to_sync: Mutex::new(std::collections::HashSet::new()),
         });
         let mut storage = StorageInner {
-            tables: TableCache::new(config.table_open_cache),
+            tables: open_tables::new_cache(&config),
             shared,
             catalog: RwLock::new(()),
             stop: Arc::new(AtomicBool::new(false)),
@@ -550,40 +534,12 @@ impl Storage {
     }
 
     pub fn table_exists(&self, db: &str, name: &str) -> bool {
-        cached_table(&self.inner.tables, db, name).is_some_and(|t| !t.stale.load(Ordering::Acquire))
-            || self.table_path(db, name).is_file()
+        self.table_path(db, name).is_file()
     }
 
     /// A table's definition.
     pub fn table_def(&self, db: &str, name: &str) -> Result<Arc<TableDef>> {
         Ok(Arc::clone(self.open_table(db, name)?.def()))
-    }
-
-    /// Open a table through the table cache (a hit takes no catalog lock).
-    pub fn open_table(&self, db: &str, name: &str) -> Result<Table> {
-        if let Some(t) = cached_table(&self.inner.tables, db, name) {
-            if !t.stale.load(Ordering::Acquire) {
-                return Ok(Table { inner: t });
-            }
-        }
-        let _c = self.inner.catalog.read();
-        self.open_table_locked(db, name)
-    }
-
-    fn open_table_locked(&self, db: &str, name: &str) -> Result<Table> {
-        let key = table_key(db, name);
-        loop {
-            let t = self
-                .inner
-                .tables
-                .get_or_open(&key, || self.load_table(db, name))?;
-            if t.stale.load(Ordering::Acquire) {
-                // A DDL finished with it: drop that entry (only that one) and load afresh.
-                self.inner.tables.remove_if_same(key.as_str(), &t);
-                continue;
-            }
-            return Ok(Table { inner: t });
-        }
     }
 
     fn load_table(&self, db: &str, name: &str) -> Result<TableInner> {
@@ -608,6 +564,7 @@ impl Storage {
             stale: AtomicBool::new(false),
             clustered_pk: table::clustered_primary_key(&def),
             def: Arc::new(def),
+            written: std::sync::atomic::AtomicBool::new(false),
         })
     }
 
@@ -725,41 +682,44 @@ impl Storage {
             shared.dirs_to_sync.lock().insert(dir.clone());
             Ok(end)
         })();
-        if result.is_err() {
-            shared.cache.discard_file(space);
-            shared.files.forget(space);
-            let _ = fs::remove_file(&building);
+        match &result {
+            // The table's definition takes its own registration when it is opened; until
+            // then the file stays known only until its first pages are synced.
+            Ok(_) => shared.files.release(space),
+            Err(_) => {
+                shared.cache.discard_file(space);
+                shared.files.forget(space);
+                let _ = fs::remove_file(&building);
+            }
         }
         result
     }
 
-    /// Open a table and take its writer lock for DDL (retrying if another DDL replaced it).
+    /// The metadata lock of a table (handles in use drained, new opens waiting), its object
+    /// and its writer lock, for a DDL.
     fn lock_for_ddl(
         &self,
         db: &str,
         name: &str,
     ) -> Result<(
-        Table,
+        open_tables::MetadataLock<'_>,
+        Arc<TableInner>,
         parking_lot::lock_api::ArcMutexGuard<parking_lot::RawMutex, ()>,
     )> {
-        for _ in 0..16 {
-            let table = self.open_table(db, name)?;
-            let guard = table
-                .inner
-                .writer
-                .try_lock_arc_for(self.inner.shared.config.lock_wait_timeout)
-                .ok_or(StorageError::LockWaitTimeout)?;
-            if !table.is_stale() {
-                return Ok((table, guard));
-            }
+        let (mdl, table) = self.metadata_lock(db, name)?;
+        let writer = table
+            .writer
+            .try_lock_arc_for(self.inner.shared.config.lock_wait_timeout)
+            .ok_or(StorageError::LockWaitTimeout)?;
+        if table.stale.load(Ordering::Acquire) {
+            return Err(StorageError::Stale);
         }
-        Err(StorageError::LockWaitTimeout)
+        Ok((mdl, table, writer))
     }
 
     /// Forget a table whose writer lock, catalog lock and latch the caller holds.
     fn retire(&self, t: &TableInner, delete_file: bool) -> Result<()> {
         t.stale.store(true, Ordering::Release);
-        self.inner.tables.remove(table_key(&t.db, &t.name).as_str());
         let shared = &self.inner.shared;
         if delete_file {
             // Logged first: a CREATE still in the log must not bring the table back.
@@ -777,20 +737,20 @@ impl Storage {
 
     /// Drop a table (durable when this returns).
     pub fn drop_table(&self, db: &str, name: &str) -> Result<()> {
-        let (table, _writer) = self.lock_for_ddl(db, name)?;
+        let (_mdl, table, _writer) = self.lock_for_ddl(db, name)?;
         let _c = self.inner.catalog.write();
-        let _latch = table.inner.latch.write();
-        self.retire(&table.inner, true)
+        let _latch = table.latch.write();
+        self.retire(&table, true)
     }
 
     /// Empty a table (a fresh file with the same definition; AUTO_INCREMENT restarts).
     pub fn truncate_table(&self, db: &str, name: &str) -> Result<()> {
         let end = {
-            let (table, _writer) = self.lock_for_ddl(db, name)?;
+            let (_mdl, table, _writer) = self.lock_for_ddl(db, name)?;
             let _c = self.inner.catalog.write();
-            let _latch = table.inner.latch.write();
-            self.retire(&table.inner, true)?;
-            self.create_table_locked(db, name, &table.inner.def)?
+            let _latch = table.latch.write();
+            self.retire(&table, true)?;
+            self.create_table_locked(db, name, &table.def)?
         };
         Ok(self.inner.shared.log.flush_to(end, true)?)
     }
@@ -798,7 +758,7 @@ impl Storage {
     /// Rename a table, also into another database (durable when this returns).
     pub fn rename_table(&self, db: &str, name: &str, new_db: &str, new_name: &str) -> Result<()> {
         check_name("table", new_name)?;
-        let (table, _writer) = self.lock_for_ddl(db, name)?;
+        let (_mdl, table, _writer) = self.lock_for_ddl(db, name)?;
         let _c = self.inner.catalog.write();
         if !self.db_dir(new_db).is_dir() {
             return Err(StorageError::NoSuchDatabase(new_db.into()));
@@ -807,9 +767,9 @@ impl Storage {
         if new_path.exists() {
             return Err(StorageError::TableExists(new_db.into(), new_name.into()));
         }
-        let _latch = table.inner.latch.write();
+        let _latch = table.latch.write();
         let shared = &self.inner.shared;
-        let t = &table.inner;
+        let t = &table;
         // Everything the log says about this table goes to the file now, so no log record
         // written under the old name is ever needed again.
         shared.cache.flush_file(t.space)?;
@@ -842,7 +802,16 @@ impl Storage {
         convert: &mut dyn FnMut(&[Datum]) -> Result<Row>,
     ) -> Result<()> {
         new_def.validate()?;
-        let (old, _writer) = self.lock_for_ddl(db, name)?;
+        // Writers wait from here on; readers go on reading the old table until the swap.
+        let old = self.open_table(db, name)?;
+        let _writer = old
+            .inner
+            .writer
+            .try_lock_arc_for(self.inner.shared.config.lock_wait_timeout)
+            .ok_or(StorageError::LockWaitTimeout)?;
+        if old.is_stale() {
+            return Err(StorageError::Stale);
+        }
         let tmp_name = format!("{INTERNAL_PREFIX}alter-{:x}", new_space_id());
         {
             let _c = self.inner.catalog.write();
@@ -874,8 +843,20 @@ impl Storage {
                 return Err(e);
             }
         };
+        // The swap: no handle of ours may hold the metadata locks up.
+        let old_inner = Arc::clone(&old.inner);
+        drop(old);
+        let tmp_inner = Arc::clone(&tmp.inner);
+        drop(tmp);
+        let (_tmp_mdl, _) = self.metadata_lock(db, &tmp_name)?;
+        let (_mdl, current) = self.metadata_lock(db, name)?;
+        if !Arc::ptr_eq(&current, &old_inner) {
+            return Err(StorageError::Stale);
+        }
+        let old = old_inner;
+        let tmp = tmp_inner;
         let _c = self.inner.catalog.write();
-        let _latch = old.inner.latch.write();
+        let _latch = old.latch.write();
         let shared = &self.inner.shared;
         let path = self.table_path(db, name);
         // The swap, logged before it happens: the new file replaces the old one.
@@ -883,19 +864,18 @@ impl Storage {
         push_ddl_entry(
             &mut entries,
             redo::ENTRY_RENAME,
-            tmp.inner.space,
+            tmp.space,
             &[db, &tmp_name, db, name],
         );
-        push_ddl_entry(&mut entries, redo::ENTRY_DROP, old.inner.space, &[db, name]);
+        push_ddl_entry(&mut entries, redo::ENTRY_DROP, old.space, &[db, name]);
         shared.log_ddl(&entries)?;
         fs::rename(self.table_path(db, &tmp_name), &path)?;
         sync_dir(path.parent().unwrap_or(Path::new(".")))?;
-        self.retire(&old.inner, false)?;
-        shared.cache.discard_file(old.inner.space);
-        shared.files.forget(old.inner.space);
-        tmp.inner.stale.store(true, Ordering::Release);
-        self.inner.tables.remove(table_key(db, &tmp_name).as_str());
-        shared.files.renamed(tmp.inner.space, path);
+        self.retire(&old, false)?;
+        shared.cache.discard_file(old.space);
+        shared.files.forget(old.space);
+        tmp.stale.store(true, Ordering::Release);
+        shared.files.renamed(tmp.space, path);
         Ok(())
     }
 
@@ -926,6 +906,8 @@ impl Storage {
             ("Table_open_cache_hits", t.table_open_cache_hits),
             ("Table_open_cache_misses", t.table_open_cache_misses),
             ("Table_open_cache_overflows", t.table_open_cache_overflows),
+            ("Open_table_definitions", t.open_table_definitions),
+            ("Opened_table_definitions", t.opened_table_definitions),
             ("Open_files", f.open_files),
             ("Opened_files", f.opened_files),
             ("Innodb_os_log_fsyncs", log.fsyncs.load(Ordering::Relaxed)),

@@ -56,6 +56,9 @@ pub(crate) struct TableInner {
     /// the key (order-preserving), the row tree is the primary index (one descent per
     /// lookup, ranges walk the rows' own leaves), and index `pk`'s own tree stays empty.
     pub(crate) clustered_pk: Option<usize>,
+    /// Written through this object: its pages are flushed when the definition cache lets
+    /// it go (see `open_tables`).
+    pub(crate) written: AtomicBool,
 }
 
 /// The primary key's index number if the table can be clustered on it (one integer column).
@@ -70,6 +73,9 @@ pub(crate) fn clustered_primary_key(def: &TableDef) -> Option<usize> {
 #[derive(Clone)]
 pub struct Table {
     pub(crate) inner: Arc<TableInner>,
+    /// The table cache handle this use holds (released when the last clone drops); `None`
+    /// for objects a DDL works on outside the cache.
+    pub(crate) _handle: Option<Arc<crate::open_tables::Handle>>,
 }
 
 /// What an insert did.
@@ -465,6 +471,7 @@ impl TableInner {
     fn write_latch(&self) -> Result<parking_lot::RwLockWriteGuard<'_, ()>> {
         let guard = self.latch.write();
         self.check_live()?;
+        self.written.store(true, Ordering::Relaxed);
         Ok(guard)
     }
 

@@ -245,9 +245,12 @@ fn ddl_runs_alongside_queries_and_checkpoints() {
                 t.insert(&mut st, &sb_row(id, id)).unwrap();
             }
             st.commit().unwrap();
+            // A DDL waits for the handles in use of its table, this thread's included.
+            drop(t);
             s.rename_table("c", &x, "other", &y).unwrap();
             let moved = s.open_table("other", &y).unwrap();
             assert_eq!(moved.row_count().unwrap(), 50);
+            drop(moved);
             if cycles % 3 == 0 {
                 s.truncate_table("other", &y).unwrap();
             }

@@ -1,0 +1,251 @@
+//! Opening tables through `myriad_cache`'s [`TableCache`]: the engine's side of the table
+//! definition cache, the instanced open cache and the metadata lock of DDL.
+//!
+//! - The *definition* is the engine's shared table object ([`TableInner`]: definition,
+//!   space id, latch, writer lock), one per table. It holds one registration of its file in
+//!   the file cache; when the definition cache lets it go, its drop writes the table's dirty
+//!   pages (if it was written) and gives the registration back, so that the file cache
+//!   forgets the file too. It is idle (evictable) only when nothing but the cache refers to
+//!   it: no handle, no statement, no scan.
+//! - A *handle* is one use of a table by one statement ([`Table`] holds it; clones share
+//!   it). The connection picks the instance: the SQL layer calls [`set_instance_hint`] with
+//!   its connection id before it runs a statement; other threads get a per-thread number.
+//! - DDL first takes the table's metadata lock ([`TableCache::invalidate`]): new opens wait,
+//!   handles in use finish their statements, then the DDL takes the writer lock, the catalog
+//!   lock and the latch as before. A query that arrives after the DDL loads the new state.
+
+use crate::table::TableInner;
+use crate::{Result, Storage, StorageError, Table};
+use myriad_cache::{AcquireError, Definition, ExclusiveGuard, TableCache, TableHandle};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+/// The table cache key: `database NUL table` (NUL cannot occur in SQL names).
+pub(crate) type TableKey = String;
+
+pub(crate) fn table_key(db: &str, name: &str) -> TableKey {
+    let mut key = String::with_capacity(db.len() + name.len() + 1);
+    key.push_str(db);
+    key.push('\0');
+    key.push_str(name);
+    key
+}
+
+/// What the definition cache holds per table.
+pub(crate) struct CachedTable(pub(crate) Arc<TableInner>);
+
+/// A handle of the open cache.
+pub(crate) type Handle = TableHandle<TableKey, CachedTable>;
+pub(crate) type Tables = TableCache<TableKey, CachedTable>;
+pub(crate) type MetadataLock<'a> = ExclusiveGuard<'a, TableKey, CachedTable>;
+
+/// Bytes a cached definition costs beyond its columns' and indexes' heap: the engine object,
+/// the cache's entry, map slots and element links, the file cache's virtual file.
+const DEFINITION_OVERHEAD: usize = 640;
+
+impl Definition for CachedTable {
+    fn footprint(&self) -> usize {
+        let t = &self.0;
+        let def = &t.def;
+        let columns: usize = def
+            .columns
+            .iter()
+            .map(|c| std::mem::size_of_val(c) + c.name.len() + 16)
+            .sum();
+        let indexes: usize = def
+            .indexes
+            .iter()
+            .map(|i| std::mem::size_of_val(i) + i.name.len() + 8 * i.columns.len())
+            .sum();
+        let options: usize = def.options.iter().map(|(k, v)| 48 + k.len() + v.len()).sum();
+        DEFINITION_OVERHEAD
+            + std::mem::size_of::<TableInner>()
+            + columns
+            + indexes
+            + options
+            + 2 * (t.db.len() + t.name.len())
+    }
+
+    fn is_idle(&self) -> bool {
+        Arc::strong_count(&self.0) == 1
+    }
+}
+
+impl Drop for TableInner {
+    fn drop(&mut self) {
+        // Let the file go only once no dirty page of it is left behind: a block written after
+        // the file cache forgot the file would be lost.
+        if self.written.load(Ordering::Relaxed) && self.shared.cache.flush_file(self.space).is_err()
+        {
+            return;
+        }
+        self.shared.files.release(self.space);
+    }
+}
+
+thread_local! {
+    static INSTANCE_HINT: Cell<Option<usize>> = const { Cell::new(None) };
+    /// Scratch space for building table keys without allocating on a cache hit.
+    static KEY_BUFFER: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// Pick the table cache instance for the statements this thread runs next (the SQL layer
+/// passes its connection id, so a connection stays on one instance).
+pub fn set_instance_hint(connection_id: u64) {
+    INSTANCE_HINT.with(|h| h.set(Some(connection_id as usize)));
+}
+
+fn instance_hint() -> usize {
+    INSTANCE_HINT.with(|h| match h.get() {
+        Some(v) => v,
+        None => {
+            static NEXT: AtomicUsize = AtomicUsize::new(0);
+            let v = NEXT.fetch_add(1, Ordering::Relaxed);
+            h.set(Some(v));
+            v
+        }
+    })
+}
+
+/// A table with its handles in use, for SHOW OPEN TABLES.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpenTable {
+    pub database: String,
+    pub name: String,
+    /// Handles in use now.
+    pub in_use: usize,
+}
+
+impl Storage {
+    /// Open a table through the table cache: a hit is one instance lock and no allocation.
+    pub fn open_table(&self, db: &str, name: &str) -> Result<Table> {
+        let hint = instance_hint();
+        let timeout = self.inner.shared.config.lock_wait_timeout;
+        let handle = KEY_BUFFER.with(|buf| {
+            let mut key = buf.borrow_mut();
+            key.clear();
+            key.push_str(db);
+            key.push('\0');
+            key.push_str(name);
+            self.inner
+                .tables
+                .acquire(hint, key.as_str(), timeout, || {
+                    let _c = self.inner.catalog.read();
+                    self.load_table(db, name).map(|t| CachedTable(Arc::new(t)))
+                })
+        });
+        match handle {
+            Ok(handle) => Ok(Table {
+                inner: Arc::clone(&handle.0),
+                _handle: Some(Arc::new(handle)),
+            }),
+            Err(AcquireError::Open(e)) => Err(e),
+            Err(AcquireError::LockWaitTimeout) => Err(StorageError::LockWaitTimeout),
+        }
+    }
+
+    /// The metadata lock of a table for a DDL, and the table's object: the cached one (no
+    /// handle in use any more) or, when not cached, one loaded for the DDL alone.
+    pub(crate) fn metadata_lock(
+        &self,
+        db: &str,
+        name: &str,
+    ) -> Result<(MetadataLock<'_>, Arc<TableInner>)> {
+        let key = table_key(db, name);
+        let lock = self
+            .inner
+            .tables
+            .invalidate(key.as_str(), self.inner.shared.config.lock_wait_timeout)
+            .map_err(|_| StorageError::LockWaitTimeout)?;
+        let inner = match lock.previous() {
+            Some(t) => Arc::clone(&t.0),
+            None => {
+                let _c = self.inner.catalog.read();
+                Arc::new(self.load_table(db, name)?)
+            }
+        };
+        Ok((lock, inner))
+    }
+
+    /// FLUSH TABLES: close every open table (or those named), waiting for the statements
+    /// using them; their dirty pages are written. Without names the definition cache is
+    /// emptied and a checkpoint runs, as MySQL writes its key caches.
+    pub fn flush_tables(&self, names: Option<&[(String, String)]>) -> Result<()> {
+        let keys: Vec<TableKey> = match names {
+            Some(names) => names.iter().map(|(d, n)| table_key(d, n)).collect(),
+            None => self.inner.tables.definition_keys(),
+        };
+        for key in keys {
+            let lock = self
+                .inner
+                .tables
+                .invalidate(key.as_str(), self.inner.shared.config.lock_wait_timeout)
+                .map_err(|_| StorageError::LockWaitTimeout)?;
+            if let Some(t) = lock.previous() {
+                let t = &t.0;
+                // Statements that wrote it and have not committed keep the writer lock.
+                let _writer = t
+                    .writer
+                    .try_lock_arc_for(self.inner.shared.config.lock_wait_timeout)
+                    .ok_or(StorageError::LockWaitTimeout)?;
+                let _latch = t.latch.write();
+                t.stale.store(true, Ordering::Release);
+            }
+            // A name that is not open (or does not exist) is no error, as in MySQL.
+        }
+        if names.is_none() {
+            self.checkpoint()?;
+        }
+        Ok(())
+    }
+
+    /// Tables with open handles (SHOW OPEN TABLES), sorted, internal tables left out.
+    pub fn open_tables(&self) -> Vec<OpenTable> {
+        let mut out: Vec<OpenTable> = self
+            .inner
+            .tables
+            .open_tables()
+            .into_iter()
+            .filter_map(|(key, in_use)| {
+                let (db, name) = key.split_once('\0')?;
+                (!name.starts_with(crate::INTERNAL_PREFIX)).then(|| OpenTable {
+                    database: db.to_string(),
+                    name: name.to_string(),
+                    in_use,
+                })
+            })
+            .collect();
+        out.sort_by(|a, b| (&a.database, &a.name).cmp(&(&b.database, &b.name)));
+        out
+    }
+
+    /// `SET GLOBAL table_open_cache`.
+    pub fn set_table_open_cache(&self, handles: usize) {
+        self.inner.tables.set_open_cache_capacity(handles);
+    }
+
+    /// `SET GLOBAL table_definition_cache` and `table_definition_cache_size`.
+    pub fn set_table_definition_cache(&self, count: usize, bytes: usize) {
+        self.inner.tables.set_definition_limits(count, bytes);
+    }
+
+    /// Table and definition cache counters.
+    pub fn table_cache_stats(&self) -> myriad_cache::TableCacheStats {
+        self.inner.tables.stats()
+    }
+
+    /// Zero the table cache's hit, miss and overflow counters (FLUSH STATUS).
+    pub fn reset_table_cache_counters(&self) {
+        self.inner.tables.reset_counters();
+    }
+}
+
+pub(crate) fn new_cache(config: &crate::StorageConfig) -> Arc<Tables> {
+    TableCache::new(myriad_cache::TableCacheConfig {
+        table_open_cache: config.table_open_cache,
+        table_open_cache_instances: config.table_open_cache_instances,
+        table_definition_cache: config.table_definition_cache,
+        table_definition_cache_size: config.table_definition_cache_size,
+    })
+}
