@@ -1239,6 +1239,7 @@ impl RowScan {
         let t = &self.table;
         t.check_live()?;
         let _latch = t.read_latch()?;
+        self.buffer.reserve(SCAN_BATCH_ROWS);
         let (buffer, def) = (&mut self.buffer, &t.def);
         let wanted = self.wanted.as_deref();
         let (done, _) = btree::scan_forward(
@@ -1308,6 +1309,8 @@ impl IndexScan {
         };
         let def = &t.def;
         let wanted = self.wanted.as_deref();
+        // One allocation for the batch, not a doubling per few rows.
+        self.buffer.reserve(SCAN_BATCH_ROWS);
         // Clustered: decode rows straight from the leaves. Otherwise collect row ids, then
         // fetch the rows leaf by leaf.
         let mut row_ids: Vec<[u8; 8]> = Vec::new();
