@@ -523,7 +523,11 @@ pub fn compare(a: &Datum, b: &Datum, warnings: &mut Vec<Warning>) -> Option<Orde
         return None;
     }
     Some(match compare_class(a, b) {
-        CompareAs::String => collate_cmp(&a.to_text()?, &b.to_text()?),
+        CompareAs::String => match (a, b) {
+            // Two strings compare in place; only other kinds are formatted as text first.
+            (Datum::Str(x), Datum::Str(y)) => collate_cmp(x, y),
+            _ => collate_cmp(&a.to_text()?, &b.to_text()?),
+        },
         CompareAs::Int => int_cmp(a, b),
         CompareAs::Decimal => a.to_decimal(warnings)?.cmp(&b.to_decimal(warnings)?),
         CompareAs::Double => {
@@ -545,6 +549,24 @@ fn int_cmp(a: &Datum, b: &Datum) -> Ordering {
 /// utf8mb4_general_ci: case-insensitive by simple upper-casing, trailing spaces ignored
 /// (PAD SPACE).
 pub fn collate_cmp(a: &[u8], b: &[u8]) -> Ordering {
+    if a.is_ascii() && b.is_ascii() {
+        // The common case, byte by byte: on ASCII, fold_char is ASCII upper-casing and a
+        // char's order is its byte's.
+        let a = trim_trailing_spaces(a);
+        let b = trim_trailing_spaces(b);
+        for (x, y) in a.iter().zip(b) {
+            let (x, y) = (x.to_ascii_uppercase(), y.to_ascii_uppercase());
+            if x != y {
+                return x.cmp(&y);
+            }
+        }
+        return a.len().cmp(&b.len());
+    }
+    collate_cmp_chars(a, b)
+}
+
+/// [`collate_cmp`] char by char, for any bytes (invalid UTF-8 compares as U+FFFD).
+fn collate_cmp_chars(a: &[u8], b: &[u8]) -> Ordering {
     let a = String::from_utf8_lossy(a);
     let b = String::from_utf8_lossy(b);
     let a = a.trim_end_matches(' ');
@@ -560,6 +582,11 @@ pub fn collate_cmp(a: &[u8], b: &[u8]) -> Ordering {
             _ => {}
         }
     }
+}
+
+fn trim_trailing_spaces(bytes: &[u8]) -> &[u8] {
+    let end = bytes.iter().rposition(|&c| c != b' ').map_or(0, |i| i + 1);
+    &bytes[..end]
 }
 
 /// general_ci folds case and a few accents; upper-casing one char keeps it one char here.
@@ -989,6 +1016,29 @@ pub(crate) fn format_datetime(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The ASCII fast path orders exactly as the general char-by-char comparison.
+        #[test]
+        fn ascii_collation_fast_path_matches_the_general_one(
+            a in "[ a-cA-C0-9_~]{0,12}",
+            b in "[ a-cA-C0-9_~]{0,12}",
+        ) {
+            prop_assert_eq!(
+                collate_cmp(a.as_bytes(), b.as_bytes()),
+                collate_cmp_chars(a.as_bytes(), b.as_bytes())
+            );
+        }
+    }
+
+    #[test]
+    fn collation_ignores_case_and_trailing_spaces() {
+        assert_eq!(collate_cmp(b"abc  ", b"ABC"), Ordering::Equal);
+        assert_eq!(collate_cmp(b"ab", b"abc"), Ordering::Less);
+        assert_eq!(collate_cmp("é".as_bytes(), b"E"), Ordering::Equal);
+        assert_eq!(collate_cmp("éa".as_bytes(), b"EB"), Ordering::Less);
+    }
 
     fn no_text() -> String {
         "x".into()

@@ -2309,7 +2309,11 @@ impl Session {
         }
         let ncols = types.len();
         let rows = if plan.joins.is_empty() {
-            tables::read_rows(&plan.source, &table, env)?
+            let options = tables::ReadOptions {
+                wanted: tables::columns_read(plan),
+                max_rows: Session::rows_to_read(plan, env)?,
+            };
+            tables::read_rows_with(&plan.source, &table, env, &options)?
         } else {
             Session::joined_rows(plan, &table, env)?
         };
@@ -2403,15 +2407,7 @@ impl Session {
         }
         let mut result: Vec<Vec<Value>> = out.into_iter().map(|(_, r)| r).collect();
         if plan.distinct {
-            let mut seen: Vec<Vec<Value>> = Vec::new();
-            result.retain(|r| {
-                if seen.contains(r) {
-                    false
-                } else {
-                    seen.push(r.clone());
-                    true
-                }
-            });
+            tables::retain_distinct(&mut result);
         }
         let offset = match &plan.offset {
             Some(o) => usize::try_from(limit_value(o, env)?).unwrap_or(usize::MAX),
@@ -2427,6 +2423,26 @@ impl Session {
             rows: result,
             warnings: 0,
         })
+    }
+
+    /// How many rows a single-table SELECT needs from its scan: OFFSET + LIMIT when
+    /// nothing after the filter reorders, groups or drops rows; None for all of them.
+    fn rows_to_read(
+        plan: &tables::TableSelect,
+        env: &mut ExecEnv,
+    ) -> Result<Option<usize>, SqlError> {
+        let Some(limit) = &plan.limit else {
+            return Ok(None);
+        };
+        if !plan.order_by.is_empty() || plan.grouping.is_some() || plan.distinct {
+            return Ok(None);
+        }
+        let offset = match &plan.offset {
+            Some(o) => limit_value(o, env)?,
+            None => 0,
+        };
+        let limit = limit_value(limit, env)?;
+        Ok(usize::try_from(offset.saturating_add(limit)).ok())
     }
 
     /// The rows of a join: nested loops over the tables in FROM order, each step looking

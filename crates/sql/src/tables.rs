@@ -379,6 +379,14 @@ pub fn column_meta(table: &TableRef, index: usize, name: &str) -> Column {
     }
 }
 
+/// A stored value as an engine value, taking its bytes instead of copying them.
+pub fn from_stored_owned(d: st::Datum, ty: &st::ColumnType) -> Datum {
+    match d {
+        st::Datum::Bytes(b) => Datum::Str(b),
+        other => from_stored(&other, ty),
+    }
+}
+
 /// A stored value as an engine value.
 pub fn from_stored(d: &st::Datum, ty: &st::ColumnType) -> Datum {
     match d {
@@ -1069,42 +1077,97 @@ pub fn read_rows(
     table: &st::Table,
     env: &mut dyn Env,
 ) -> Result<Vec<(st::RowId, Vec<Datum>)>, SqlError> {
+    read_rows_with(source, table, env, &ReadOptions::default())
+}
+
+/// How [`read_rows_with`] reads: which columns to decode and how many rows to keep.
+#[derive(Debug, Clone, Default)]
+pub struct ReadOptions {
+    /// The columns the statement reads (None: all). The others are not decoded and read
+    /// as NULL, so only a statement whose every expression was checked may narrow this.
+    pub wanted: Option<Arc<[bool]>>,
+    /// Stop after this many rows passed the filter (LIMIT pushed into the scan: only where
+    /// nothing after the filter reorders, groups or drops rows).
+    pub max_rows: Option<usize>,
+}
+
+/// Rows of a source that pass its filter, streamed from the scan: each row is decoded
+/// (only the wanted columns), converted and filtered as it arrives, and the scan stops
+/// once `max_rows` rows passed.
+pub fn read_rows_with(
+    source: &RowSource,
+    table: &st::Table,
+    env: &mut dyn Env,
+    options: &ReadOptions,
+) -> Result<Vec<(st::RowId, Vec<Datum>)>, SqlError> {
     let def = &source.table.def;
-    let mut candidates: Vec<(st::RowId, st::Row)> = Vec::new();
-    let mut full_scan = true;
-    if let Access::Index { index_no, eq, tail } = &source.access {
-        if let Some(rows) = index_rows(table, def, *index_no, eq, tail, env)? {
-            candidates = rows;
-            full_scan = false;
-        }
+    let mut out = Vec::new();
+    if options.max_rows == Some(0) {
+        return Ok(out);
     }
-    if full_scan {
-        for item in table.scan().map_err(storage_error)? {
-            candidates.push(item.map_err(storage_error)?);
-        }
-    }
-    let mut out = Vec::with_capacity(candidates.len());
-    for (row_id, row) in candidates {
-        let values: Vec<Datum> = row
-            .iter()
-            .zip(&def.columns)
-            .map(|(d, c)| from_stored(d, &c.ty))
-            .collect();
-        let keep = match &source.filter {
-            Some(f) => {
-                let v = f.eval(env, &values)?;
-                v.truth(env.warnings()) == Some(true)
+    let filter = source.filter.as_ref();
+    let max_rows = options.max_rows.unwrap_or(usize::MAX);
+    let mut accept =
+        |row_id: st::RowId, row: st::Row, env: &mut dyn Env| -> Result<bool, SqlError> {
+            let values: Vec<Datum> = row
+                .into_iter()
+                .zip(&def.columns)
+                .map(|(d, c)| from_stored_owned(d, &c.ty))
+                .collect();
+            let keep = match filter {
+                Some(f) => {
+                    let v = f.eval(env, &values)?;
+                    v.truth(env.warnings()) == Some(true)
+                }
+                None => true,
+            };
+            if keep {
+                out.push((row_id, values));
             }
-            None => true,
+            Ok(out.len() < max_rows)
         };
-        if keep {
-            out.push((row_id, values));
+    if let Access::Index { index_no, eq, tail } = &source.access {
+        let sink: &mut RowSink = &mut accept;
+        if index_rows(
+            table,
+            def,
+            *index_no,
+            eq,
+            tail,
+            env,
+            options.wanted.as_ref(),
+            sink,
+        )? {
+            return Ok(out);
+        }
+    }
+    let mut scan = table.scan().map_err(storage_error)?;
+    if let Some(w) = &options.wanted {
+        scan = scan.project(Arc::clone(w));
+    }
+    for item in scan {
+        let (row_id, row) = item.map_err(storage_error)?;
+        if !accept(row_id, row, env)? {
+            break;
         }
     }
     Ok(out)
 }
 
-/// Rows an index path yields; None when a value cannot be an exact key (scan instead).
+fn as_ref(b: &Bound<Vec<st::Datum>>) -> Bound<&[st::Datum]> {
+    match b {
+        Bound::Included(k) => Bound::Included(k.as_slice()),
+        Bound::Excluded(k) => Bound::Excluded(k.as_slice()),
+        Bound::Unbounded => Bound::Unbounded,
+    }
+}
+
+/// Takes each row a scan yields; returns whether the scan should go on.
+type RowSink<'a> = dyn FnMut(st::RowId, st::Row, &mut dyn Env) -> Result<bool, SqlError> + 'a;
+
+/// Feed the rows an index path yields to `sink`, in index order (IN lists in value order).
+/// Returns false, having fed nothing, when a value cannot be an exact key (scan instead).
+#[allow(clippy::too_many_arguments)]
 fn index_rows(
     table: &st::Table,
     def: &st::TableDef,
@@ -1112,7 +1175,9 @@ fn index_rows(
     eq: &[Expr],
     tail: &Tail,
     env: &mut dyn Env,
-) -> Result<Option<Vec<(st::RowId, st::Row)>>, SqlError> {
+    wanted: Option<&Arc<[bool]>>,
+    sink: &mut RowSink,
+) -> Result<bool, SqlError> {
     let ix = &def.indexes[index_no];
     let key_of = |e: &Expr,
                   position: usize,
@@ -1129,19 +1194,44 @@ fn index_rows(
     let mut prefix = Vec::with_capacity(eq.len() + 1);
     for (i, e) in eq.iter().enumerate() {
         match key_of(e, i, env)? {
-            None => return Ok(None),
-            Some(None) => return Ok(Some(Vec::new())),
+            None => return Ok(false),
+            Some(None) => return Ok(true),
             Some(Some(k)) => prefix.push(k),
         }
     }
-    let mut rows = Vec::new();
-    let scan_eq =
-        |key: &[st::Datum], rows: &mut Vec<(st::RowId, st::Row)>| -> Result<(), SqlError> {
-            if key.len() == ix.columns.len() && ix.is_unique() {
-                if let Some(hit) = table.lookup_unique(index_no, key).map_err(storage_error)? {
-                    rows.push(hit);
+    // Feed one index scan to the sink; false when the sink wants no more rows.
+    let feed = |scan: st::IndexScan,
+                env: &mut dyn Env,
+                sink: &mut RowSink,
+                seen: &mut Option<std::collections::HashSet<st::RowId>>|
+     -> Result<bool, SqlError> {
+        let scan = match wanted {
+            Some(w) => scan.project(Arc::clone(w)),
+            None => scan,
+        };
+        for item in scan {
+            let (row_id, row) = item.map_err(storage_error)?;
+            if let Some(seen) = seen.as_mut() {
+                if !seen.insert(row_id) {
+                    continue;
                 }
-                return Ok(());
+            }
+            if !sink(row_id, row, env)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    };
+    let scan_eq =
+        |key: &[st::Datum], env: &mut dyn Env, sink: &mut RowSink| -> Result<bool, SqlError> {
+            if key.len() == ix.columns.len() && ix.is_unique() {
+                let hit = table
+                    .lookup_unique_columns(index_no, key, wanted.map(|w| &w[..]))
+                    .map_err(storage_error)?;
+                return match hit {
+                    Some((row_id, row)) => sink(row_id, row, env),
+                    None => Ok(true),
+                };
             }
             let scan = table
                 .index_scan(
@@ -1151,73 +1241,50 @@ fn index_rows(
                     st::Direction::Forward,
                 )
                 .map_err(storage_error)?;
-            for item in scan {
-                rows.push(item.map_err(storage_error)?);
-            }
-            Ok(())
+            feed(scan, env, sink, &mut None)
         };
-    let scan_range = |lower: &Option<(Expr, bool)>,
+    // The (lower, upper) keys of a range; None when a bound cannot be an exact key, and
+    // Some(None) when a bound is NULL (the comparison is never true).
+    type Keys = Option<Option<(Bound<Vec<st::Datum>>, Bound<Vec<st::Datum>>)>>;
+    let range_keys = |lower: &Option<(Expr, bool)>,
                       upper: &Option<(Expr, bool)>,
-                      env: &mut dyn Env,
-                      out: &mut Vec<(st::RowId, st::Row)>|
-     -> Result<bool, SqlError> {
+                      env: &mut dyn Env|
+     -> Result<Keys, SqlError> {
         let bound = |b: &Option<(Expr, bool)>,
                      env: &mut dyn Env|
-         -> Result<Option<Bound<Vec<st::Datum>>>, SqlError> {
+         -> Result<Option<Option<Bound<Vec<st::Datum>>>>, SqlError> {
             Ok(match b {
-                None if prefix.is_empty() => Some(Bound::Unbounded),
-                None => Some(Bound::Included(prefix.clone())),
+                None if prefix.is_empty() => Some(Some(Bound::Unbounded)),
+                None => Some(Some(Bound::Included(prefix.clone()))),
                 Some((e, inclusive)) => match key_of(e, eq.len(), env)? {
                     None => None,
-                    Some(None) => Some(Bound::Excluded(Vec::new())),
+                    Some(None) => Some(None),
                     Some(Some(k)) => {
                         let mut key = prefix.clone();
                         key.push(k);
-                        Some(if *inclusive {
+                        Some(Some(if *inclusive {
                             Bound::Included(key)
                         } else {
                             Bound::Excluded(key)
-                        })
+                        }))
                     }
                 },
             })
         };
         let (Some(lo), Some(hi)) = (bound(lower, env)?, bound(upper, env)?) else {
-            return Ok(false);
+            return Ok(None);
         };
-        if matches!(&lo, Bound::Excluded(k) if k.is_empty())
-            || matches!(&hi, Bound::Excluded(k) if k.is_empty())
-        {
-            // A NULL bound: the comparison is never true.
-            return Ok(true);
-        }
-        let as_ref = |b: &Bound<Vec<st::Datum>>| -> Bound<Vec<st::Datum>> { b.clone() };
-        let (lo, hi) = (as_ref(&lo), as_ref(&hi));
-        let lo_ref = match &lo {
-            Bound::Included(k) => Bound::Included(k.as_slice()),
-            Bound::Excluded(k) => Bound::Excluded(k.as_slice()),
-            Bound::Unbounded => Bound::Unbounded,
-        };
-        let hi_ref = match &hi {
-            Bound::Included(k) => Bound::Included(k.as_slice()),
-            Bound::Excluded(k) => Bound::Excluded(k.as_slice()),
-            Bound::Unbounded => Bound::Unbounded,
-        };
-        let scan = table
-            .index_scan(index_no, lo_ref, hi_ref, st::Direction::Forward)
-            .map_err(storage_error)?;
-        for item in scan {
-            out.push(item.map_err(storage_error)?);
-        }
-        Ok(true)
+        Ok(Some(lo.zip(hi)))
     };
     match tail {
-        Tail::None => scan_eq(&prefix, &mut rows)?,
+        Tail::None => {
+            scan_eq(&prefix, env, sink)?;
+        }
         Tail::In(list) => {
             let mut keys: Vec<Vec<st::Datum>> = Vec::new();
             for e in list {
                 match key_of(e, eq.len(), env)? {
-                    None => return Ok(None),
+                    None => return Ok(false),
                     Some(None) => {}
                     Some(Some(k)) => {
                         let mut key = prefix.clone();
@@ -1240,30 +1307,44 @@ fn index_rows(
                 st::compare_datums(ty, &a[eq.len()], &b[eq.len()]).unwrap_or(Ordering::Equal)
             });
             for key in keys {
-                scan_eq(&key, &mut rows)?;
+                if !scan_eq(&key, env, sink)? {
+                    break;
+                }
             }
         }
         Tail::Range { lower, upper } => {
-            if !scan_range(lower, upper, env, &mut rows)? {
-                return Ok(None);
+            let Some(keys) = range_keys(lower, upper, env)? else {
+                return Ok(false);
+            };
+            if let Some((lo, hi)) = keys {
+                let scan = table
+                    .index_scan(index_no, as_ref(&lo), as_ref(&hi), st::Direction::Forward)
+                    .map_err(storage_error)?;
+                feed(scan, env, sink, &mut None)?;
             }
         }
         Tail::Ranges(ranges) => {
-            let mut seen = std::collections::HashSet::new();
-            let mut part = Vec::new();
+            // Every bound is computed before the first row is fed: a bound that cannot be
+            // a key means a full scan, and nothing may have been fed by then.
+            let mut all = Vec::with_capacity(ranges.len());
             for (lower, upper) in ranges {
-                if !scan_range(lower, upper, env, &mut part)? {
-                    return Ok(None);
+                match range_keys(lower, upper, env)? {
+                    None => return Ok(false),
+                    Some(keys) => all.push(keys),
                 }
-                for (row_id, row) in part.drain(..) {
-                    if seen.insert(row_id) {
-                        rows.push((row_id, row));
-                    }
+            }
+            let mut seen = Some(std::collections::HashSet::new());
+            for (lo, hi) in all.into_iter().flatten() {
+                let scan = table
+                    .index_scan(index_no, as_ref(&lo), as_ref(&hi), st::Direction::Forward)
+                    .map_err(storage_error)?;
+                if !feed(scan, env, sink, &mut seen)? {
+                    break;
                 }
             }
         }
     }
-    Ok(Some(rows))
+    Ok(true)
 }
 
 /// Choose how a join step finds its rows: an equality in ON between the first column of
@@ -1381,6 +1462,94 @@ fn max_column(e: &Expr) -> Option<usize> {
     best
 }
 
+/// Calls `note` with every column position `e` reads. False when that cannot be known
+/// (a subquery may read the outer row).
+fn visit_columns(e: &Expr, note: &mut dyn FnMut(usize)) -> bool {
+    match e {
+        Expr::Column(i) => {
+            note(*i);
+            true
+        }
+        Expr::Literal(_) | Expr::Param(_) | Expr::SysVar { .. } | Expr::UserVar(_) => true,
+        Expr::Neg(x) | Expr::Not(x) | Expr::BitNot(x) => visit_columns(x, note),
+        Expr::Arith { left, right, .. }
+        | Expr::Cmp { left, right, .. }
+        | Expr::Bit { left, right, .. } => visit_columns(left, note) && visit_columns(right, note),
+        Expr::And(a, b) | Expr::Or(a, b) | Expr::Xor(a, b) => {
+            visit_columns(a, note) && visit_columns(b, note)
+        }
+        Expr::IsNull { expr, .. } | Expr::IsBool { expr, .. } | Expr::Cast { expr, .. } => {
+            visit_columns(expr, note)
+        }
+        Expr::InList { expr, list, .. } => {
+            visit_columns(expr, note) && list.iter().all(|x| visit_columns(x, note))
+        }
+        Expr::Between {
+            expr, low, high, ..
+        } => visit_columns(expr, note) && visit_columns(low, note) && visit_columns(high, note),
+        Expr::Like { expr, pattern, .. } => {
+            visit_columns(expr, note) && visit_columns(pattern, note)
+        }
+        Expr::Case {
+            operand,
+            whens,
+            otherwise,
+        } => {
+            operand.as_deref().is_none_or(|o| visit_columns(o, note))
+                && whens
+                    .iter()
+                    .all(|(a, b)| visit_columns(a, note) && visit_columns(b, note))
+                && otherwise.as_deref().is_none_or(|o| visit_columns(o, note))
+        }
+        Expr::Call { args, .. } => args.iter().all(|x| visit_columns(x, note)),
+        Expr::TrimChars { expr, what, .. } => {
+            visit_columns(expr, note) && visit_columns(what, note)
+        }
+        Expr::Subquery(_) | Expr::Exists { .. } | Expr::InSubquery { .. } => false,
+    }
+}
+
+/// The table columns a single-table SELECT reads (its list, WHERE, GROUP BY, aggregates,
+/// HAVING and ORDER BY), for projection into the row decoder. None when every column is
+/// needed or that cannot be told (joins, subqueries).
+pub fn columns_read(plan: &TableSelect) -> Option<Arc<[bool]>> {
+    if !plan.joins.is_empty() {
+        return None;
+    }
+    let ncols = plan.source.table.def.columns.len();
+    let mut wanted = vec![false; ncols];
+    // Positions past the table's columns are aggregate values, not stored columns.
+    let mut note = |i: usize| {
+        if let Some(w) = wanted.get_mut(i) {
+            *w = true;
+        }
+    };
+    let mut exprs: Vec<&Expr> = Vec::new();
+    for item in &plan.items {
+        match item {
+            OutputItem::Column { index, .. } => note(*index),
+            OutputItem::Expr { expr, .. } => exprs.push(expr),
+        }
+    }
+    exprs.extend(plan.source.filter.as_ref());
+    exprs.extend(plan.post_filter.as_ref());
+    exprs.extend(plan.order_by.iter().map(|(e, _)| e));
+    if let Some(g) = &plan.grouping {
+        exprs.extend(g.keys.iter());
+        exprs.extend(g.aggregates.iter().filter_map(|a| a.arg.as_ref()));
+        exprs.extend(g.having.as_ref());
+    }
+    for e in exprs {
+        if !visit_columns(e, &mut note) {
+            return None;
+        }
+    }
+    if wanted.iter().all(|&w| w) {
+        return None;
+    }
+    Some(wanted.into())
+}
+
 /// Rows of a joined table whose `index_no` key equals `value` (None: the value cannot be an
 /// exact key; scan instead).
 pub fn lookup_rows(
@@ -1390,6 +1559,16 @@ pub fn lookup_rows(
     value: Datum,
     env: &mut dyn Env,
 ) -> Result<Option<Vec<Vec<Datum>>>, SqlError> {
+    let mut rows = Vec::new();
+    let mut collect = |_: st::RowId, row: st::Row, _: &mut dyn Env| -> Result<bool, SqlError> {
+        rows.push(
+            row.into_iter()
+                .zip(&def.columns)
+                .map(|(d, c)| from_stored_owned(d, &c.ty))
+                .collect(),
+        );
+        Ok(true)
+    };
     let found = index_rows(
         table,
         def,
@@ -1397,17 +1576,10 @@ pub fn lookup_rows(
         &[Expr::Literal(value)],
         &Tail::None,
         env,
+        None,
+        &mut collect,
     )?;
-    Ok(found.map(|rows| {
-        rows.into_iter()
-            .map(|(_, row)| {
-                row.iter()
-                    .zip(&def.columns)
-                    .map(|(d, c)| from_stored(d, &c.ty))
-                    .collect()
-            })
-            .collect()
-    }))
+    Ok(found.then_some(rows))
 }
 
 /// Every row of a table as engine values.
@@ -1425,15 +1597,110 @@ pub fn all_rows(table: &st::Table, def: &st::TableDef) -> Result<Vec<Vec<Datum>>
     Ok(out)
 }
 
-/// Sort rows by ORDER BY keys (NULLs first ascending, as MySQL does).
+/// Keep the first of each run of equal result rows (DISTINCT), in order, with the same
+/// equality as before (`Value`'s): rows are bucketed by a hash, so the cost is linear.
+pub fn retain_distinct(rows: &mut Vec<Vec<crate::value::Value>>) {
+    use std::collections::HashMap;
+    use std::hash::{BuildHasher, Hash, Hasher};
+    let state = std::collections::hash_map::RandomState::new();
+    let hash_row = |row: &[crate::value::Value]| {
+        let mut h = state.build_hasher();
+        for v in row {
+            hash_value(v, &mut h);
+        }
+        h.finish()
+    };
+    // hash -> positions (in the kept prefix) of the rows with that hash.
+    let mut buckets: HashMap<u64, Vec<usize>> = HashMap::with_capacity(rows.len());
+    let mut kept = 0;
+    for i in 0..rows.len() {
+        let h = hash_row(&rows[i]);
+        let bucket = buckets.entry(h).or_default();
+        if bucket.iter().any(|&k| rows[k] == rows[i]) {
+            continue;
+        }
+        bucket.push(kept);
+        rows.swap(kept, i);
+        kept += 1;
+    }
+    rows.truncate(kept);
+
+    /// Hashes agree wherever `Value`'s `==` does (both zeros of a double hash alike).
+    fn hash_value(v: &crate::value::Value, h: &mut impl Hasher) {
+        use crate::value::Value as V;
+        std::mem::discriminant(v).hash(h);
+        match v {
+            V::Null => {}
+            V::Int(i) => i.hash(h),
+            V::UInt(u) => u.hash(h),
+            V::Double(f) => {
+                let bits = if *f == 0.0 { 0 } else { f.to_bits() };
+                bits.hash(h)
+            }
+            V::Decimal(text) => text.hash(h),
+            V::Bytes(b) => b.hash(h),
+            V::Date { year, month, day } => (year, month, day).hash(h),
+            V::DateTime {
+                year,
+                month,
+                day,
+                hour,
+                minute,
+                second,
+                micros,
+            } => (year, month, day, hour, minute, second, micros).hash(h),
+            V::Time {
+                negative,
+                hours,
+                minute,
+                second,
+                micros,
+            } => (negative, hours, minute, second, micros).hash(h),
+        }
+    }
+}
+
+/// Sort rows by ORDER BY keys (NULLs first ascending, as MySQL does). The keys are
+/// consumed: a key column whose values are all ASCII strings (or NULL) is folded once to
+/// its collation form (trailing spaces trimmed, upper-cased) and then compared as bytes,
+/// which orders exactly as [`eval::collate_cmp`] does without folding per comparison.
+///
+/// A key column mixing kinds (an expression giving numbers for some rows and strings for
+/// others) is first brought to one kind, as MySQL gives such an expression one result
+/// type: text when any value is a string or temporal, else DOUBLE when any is one, else
+/// DECIMAL. Pairwise mixed comparisons are not transitive (`'A' = 0`, `0 = ''`,
+/// `'A' > ''`), and a sort with such a comparison may panic.
 pub fn sort_rows<T>(rows: &mut [(Vec<Datum>, T)], desc: &[bool]) {
+    for i in 0..desc.len() {
+        unify_key_kind(rows, i);
+    }
+    let folded: Vec<bool> = (0..desc.len())
+        .map(|i| {
+            let ascii = rows.iter().all(|(keys, _)| match keys.get(i) {
+                Some(Datum::Str(s)) => s.is_ascii(),
+                Some(Datum::Null) => true,
+                _ => false,
+            });
+            if ascii {
+                for (keys, _) in rows.iter_mut() {
+                    if let Some(Datum::Str(s)) = keys.get_mut(i) {
+                        let end = s.iter().rposition(|&c| c != b' ').map_or(0, |p| p + 1);
+                        s.truncate(end);
+                        s.make_ascii_uppercase();
+                    }
+                }
+            }
+            ascii
+        })
+        .collect();
     rows.sort_by(|a, b| {
         for (i, d) in desc.iter().enumerate() {
             let (x, y) = (&a.0[i], &b.0[i]);
-            let o = match (x.is_null(), y.is_null()) {
-                (true, true) => Ordering::Equal,
-                (true, false) => Ordering::Less,
-                (false, true) => Ordering::Greater,
+            let o = match (x, y) {
+                (Datum::Null, Datum::Null) => Ordering::Equal,
+                (Datum::Null, _) => Ordering::Less,
+                (_, Datum::Null) => Ordering::Greater,
+                (Datum::Str(x), Datum::Str(y)) if folded[i] => x.cmp(y),
                 _ => eval::compare(x, y, &mut Vec::new()).unwrap_or(Ordering::Equal),
             };
             let o = if *d { o.reverse() } else { o };
@@ -1443,6 +1710,60 @@ pub fn sort_rows<T>(rows: &mut [(Vec<Datum>, T)], desc: &[bool]) {
         }
         Ordering::Equal
     });
+}
+
+/// Bring key column `i` of every row to one kind of value (see [`sort_rows`]).
+fn unify_key_kind<T>(rows: &mut [(Vec<Datum>, T)], i: usize) {
+    #[derive(PartialEq, Clone, Copy)]
+    enum Kind {
+        Integer,
+        Decimal,
+        Double,
+        Text,
+    }
+    let kind_of = |d: &Datum| match d {
+        Datum::Null => None,
+        Datum::Int(_) | Datum::UInt(_) => Some(Kind::Integer),
+        Datum::Dec(_) => Some(Kind::Decimal),
+        Datum::Double(_) => Some(Kind::Double),
+        Datum::Str(_) | Datum::Date { .. } | Datum::DateTime { .. } => Some(Kind::Text),
+    };
+    let mut first: Option<Kind> = None;
+    let mut mixed = false;
+    let mut widest = Kind::Integer;
+    for (keys, _) in rows.iter() {
+        let Some(k) = keys.get(i).and_then(kind_of) else {
+            continue;
+        };
+        mixed |= first.is_some_and(|f| f != k);
+        first.get_or_insert(k);
+        widest = match (widest, k) {
+            (Kind::Text, _) | (_, Kind::Text) => Kind::Text,
+            (Kind::Double, _) | (_, Kind::Double) => Kind::Double,
+            (Kind::Decimal, _) | (_, Kind::Decimal) => Kind::Decimal,
+            _ => Kind::Integer,
+        };
+    }
+    if !mixed {
+        return;
+    }
+    let mut warnings = Vec::new();
+    for (keys, _) in rows.iter_mut() {
+        let Some(d) = keys.get_mut(i) else {
+            continue;
+        };
+        if d.is_null() {
+            continue;
+        }
+        *d = match widest {
+            Kind::Text => d.to_text().map_or(Datum::Null, Datum::Str),
+            Kind::Double => d
+                .to_double(&mut warnings)
+                .map_or(Datum::Null, Datum::Double),
+            Kind::Decimal => d.to_decimal(&mut warnings).map_or(Datum::Null, Datum::Dec),
+            Kind::Integer => continue,
+        };
+    }
 }
 
 // ---- compiling ----
@@ -2202,4 +2523,134 @@ fn lock_text(key: &[st::Datum]) -> String {
         })
         .collect();
     format!("{normal:?}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::Value;
+    use proptest::prelude::*;
+
+    fn value() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            Just(Value::Null),
+            (0i64..4).prop_map(Value::Int),
+            (0u64..4).prop_map(Value::UInt),
+            prop_oneof![Just(0.0), Just(-0.0), Just(1.5)].prop_map(Value::Double),
+            "[ab]{0,2}".prop_map(|s| Value::Bytes(s.into_bytes())),
+        ]
+    }
+
+    /// The comparison sort_rows made before folding: eval::compare per pair.
+    fn reference_sort(rows: &mut [(Vec<Datum>, usize)], desc: &[bool]) {
+        rows.sort_by(|a, b| {
+            for (i, d) in desc.iter().enumerate() {
+                let (x, y) = (&a.0[i], &b.0[i]);
+                let o = match (x.is_null(), y.is_null()) {
+                    (true, true) => Ordering::Equal,
+                    (true, false) => Ordering::Less,
+                    (false, true) => Ordering::Greater,
+                    _ => eval::compare(x, y, &mut Vec::new()).unwrap_or(Ordering::Equal),
+                };
+                let o = if *d { o.reverse() } else { o };
+                if o != Ordering::Equal {
+                    return o;
+                }
+            }
+            Ordering::Equal
+        });
+    }
+
+    /// Keys of one column share a kind (strings, some non-ASCII, or integers), as a
+    /// column's values do; NULLs anywhere.
+    fn sort_keys() -> impl Strategy<Value = Vec<Vec<Datum>>> {
+        let strings = prop_oneof![
+            Just(Datum::Null),
+            "[aAbB ]{0,3}".prop_map(|s| Datum::Str(s.into_bytes())),
+        ];
+        let accented = prop_oneof![
+            Just(Datum::Null),
+            "[aAé ]{0,2}".prop_map(|s| Datum::Str(s.into_bytes())),
+        ];
+        let numbers = prop_oneof![Just(Datum::Null), (-2i64..3).prop_map(Datum::Int)];
+        let rows = |a: BoxedStrategy<Datum>, b: BoxedStrategy<Datum>| {
+            proptest::collection::vec((a, b).prop_map(|(a, b)| vec![a, b]), 0..30)
+        };
+        prop_oneof![
+            rows(strings.clone().boxed(), numbers.clone().boxed()),
+            rows(accented.clone().boxed(), strings.boxed()),
+            rows(numbers.boxed(), accented.boxed()),
+        ]
+    }
+
+    #[test]
+    fn mixed_kind_keys_sort_as_text_without_panicking() {
+        let keys = [
+            Datum::Int(0),
+            Datum::text("A"),
+            Datum::text(""),
+            Datum::Int(10),
+            Datum::Null,
+            Datum::text("9"),
+            Datum::Double(1.5),
+        ];
+        let mut rows: Vec<(Vec<Datum>, usize)> = keys
+            .iter()
+            .cloned()
+            .enumerate()
+            .map(|(n, k)| (vec![k], n))
+            .collect();
+        sort_rows(&mut rows, &[false]);
+        let order: Vec<usize> = rows.iter().map(|r| r.1).collect();
+        // NULL, '', '0', '1.5', '10', '9', 'A'
+        assert_eq!(order, vec![4, 2, 0, 6, 3, 5, 1]);
+        let mut numbers: Vec<(Vec<Datum>, usize)> = [
+            Datum::Dec(Decimal::new(25, 1)),
+            Datum::Int(2),
+            Datum::Double(2.25),
+            Datum::UInt(3),
+        ]
+        .into_iter()
+        .enumerate()
+        .map(|(n, k)| (vec![k], n))
+        .collect();
+        sort_rows(&mut numbers, &[true]);
+        let order: Vec<usize> = numbers.iter().map(|r| r.1).collect();
+        assert_eq!(order, vec![3, 0, 2, 1]);
+    }
+
+    proptest! {
+        /// Folding ASCII string keys once orders rows exactly as comparing them pairwise
+        /// (the sort is stable, so equal keys keep their input order in both).
+        #[test]
+        fn sort_rows_matches_pairwise_collation(
+            keys in sort_keys(),
+            desc in proptest::collection::vec(any::<bool>(), 2),
+        ) {
+            let mut expected: Vec<(Vec<Datum>, usize)> =
+                keys.iter().cloned().enumerate().map(|(n, k)| (k, n)).collect();
+            reference_sort(&mut expected, &desc);
+            let mut sorted: Vec<(Vec<Datum>, usize)> =
+                keys.iter().cloned().enumerate().map(|(n, k)| (k, n)).collect();
+            sort_rows(&mut sorted, &desc);
+            let order = |rows: &[(Vec<Datum>, usize)]| rows.iter().map(|r| r.1).collect::<Vec<_>>();
+            prop_assert_eq!(order(&sorted), order(&expected));
+        }
+
+        /// Hashed DISTINCT keeps exactly what the quadratic reference keeps, in order.
+        #[test]
+        fn retain_distinct_matches_the_reference(
+            rows in proptest::collection::vec(proptest::collection::vec(value(), 2), 0..40)
+        ) {
+            let mut reference: Vec<Vec<Value>> = Vec::new();
+            for r in &rows {
+                if !reference.contains(r) {
+                    reference.push(r.clone());
+                }
+            }
+            let mut hashed = rows.clone();
+            retain_distinct(&mut hashed);
+            prop_assert_eq!(hashed, reference);
+        }
+    }
 }

@@ -24,7 +24,7 @@
 //! with the group's end LSN and marks them dirty; rollback copies the before-images back.
 
 use crate::btree::{self, Inserted, PageRead, PageWrite};
-use crate::codec::{decode_row, encode_row, format_datum};
+use crate::codec::{decode_row, decode_row_columns, encode_row, format_datum};
 use crate::keycode::encode_key_part;
 use crate::page::*;
 use crate::redo::{ENTRY_FILE, ENTRY_PAGE};
@@ -591,8 +591,12 @@ impl TableInner {
     }
 
     fn get_row(&self, row_id: RowId) -> Result<Option<Row>> {
+        self.get_row_columns(row_id, None)
+    }
+
+    fn get_row_columns(&self, row_id: RowId, wanted: Option<&[bool]>) -> Result<Option<Row>> {
         btree::get_with(&self.reader(), ROW_TREE_ROOT, &row_key(row_id), |bytes| {
-            decode_row(&self.def, bytes)
+            decode_row_columns(&self.def, bytes, wanted)
         })
     }
 }
@@ -896,6 +900,17 @@ impl Table {
     /// Point lookup on a unique index (or the primary key) with a value for every column.
     /// A key holding NULL matches nothing (as `=` in SQL).
     pub fn lookup_unique(&self, index_no: usize, key: &[Datum]) -> Result<Option<(RowId, Row)>> {
+        self.lookup_unique_columns(index_no, key, None)
+    }
+
+    /// [`Table::lookup_unique`] decoding only the columns `wanted` marks (all when None);
+    /// the others read as NULL.
+    pub fn lookup_unique_columns(
+        &self,
+        index_no: usize,
+        key: &[Datum],
+        wanted: Option<&[bool]>,
+    ) -> Result<Option<(RowId, Row)>> {
         let t = &self.inner;
         t.check_live()?;
         let ix = t
@@ -915,14 +930,14 @@ impl Table {
         if !t.has_tree(index_no) {
             let row_id = t.row_id_for_key(&key[0])?;
             let _latch = t.read_latch()?;
-            return Ok(t.get_row(row_id)?.map(|r| (row_id, r)));
+            return Ok(t.get_row_columns(row_id, wanted)?.map(|r| (row_id, r)));
         }
         let enc = t.encode_bound(ix, key)?;
         let _latch = t.read_latch()?;
         let Some(row_id) = t.unique_lookup(index_no, &enc)? else {
             return Ok(None);
         };
-        Ok(t.get_row(row_id)?.map(|r| (row_id, r)))
+        Ok(t.get_row_columns(row_id, wanted)?.map(|r| (row_id, r)))
     }
 
     /// Point lookup on the primary key.
@@ -943,6 +958,7 @@ impl Table {
             table: Arc::clone(&self.inner),
             next_row_id: Some(0),
             buffer: VecDeque::new(),
+            wanted: None,
         })
     }
 
@@ -999,6 +1015,7 @@ impl Table {
                 direction,
                 exhausted,
                 buffer: VecDeque::new(),
+                wanted: None,
             });
         }
         let lower = match lower {
@@ -1028,6 +1045,7 @@ impl Table {
             direction,
             exhausted,
             buffer: VecDeque::new(),
+            wanted: None,
         })
     }
 
@@ -1210,9 +1228,17 @@ pub struct RowScan {
     table: Arc<TableInner>,
     next_row_id: Option<RowId>,
     buffer: VecDeque<(RowId, Row)>,
+    /// The columns to decode (all when None); the others read as NULL.
+    wanted: Option<Arc<[bool]>>,
 }
 
 impl RowScan {
+    /// Decode only the columns `wanted` marks; the others read as NULL.
+    pub fn project(mut self, wanted: Arc<[bool]>) -> Self {
+        self.wanted = Some(wanted);
+        self
+    }
+
     fn refill(&mut self) -> Result<()> {
         let Some(start) = self.next_row_id else {
             return Ok(());
@@ -1220,7 +1246,9 @@ impl RowScan {
         let t = &self.table;
         t.check_live()?;
         let _latch = t.read_latch()?;
+        self.buffer.reserve(SCAN_BATCH_ROWS);
         let (buffer, def) = (&mut self.buffer, &t.def);
+        let wanted = self.wanted.as_deref();
         let (done, _) = btree::scan_forward(
             &t.reader(),
             ROW_TREE_ROOT,
@@ -1228,7 +1256,7 @@ impl RowScan {
             None,
             SCAN_BATCH_ROWS,
             |k, v| {
-                buffer.push_back((row_id_of(k)?, decode_row(def, v)?));
+                buffer.push_back((row_id_of(k)?, decode_row_columns(def, v, wanted)?));
                 Ok(())
             },
         )?;
@@ -1264,9 +1292,17 @@ pub struct IndexScan {
     direction: Direction,
     exhausted: bool,
     buffer: VecDeque<(RowId, Row)>,
+    /// The columns to decode (all when None); the others read as NULL.
+    wanted: Option<Arc<[bool]>>,
 }
 
 impl IndexScan {
+    /// Decode only the columns `wanted` marks; the others read as NULL.
+    pub fn project(mut self, wanted: Arc<[bool]>) -> Self {
+        self.wanted = Some(wanted);
+        self
+    }
+
     fn refill(&mut self) -> Result<()> {
         let t = &self.table;
         t.check_live()?;
@@ -1279,6 +1315,9 @@ impl IndexScan {
             index_root(self.index_no)
         };
         let def = &t.def;
+        let wanted = self.wanted.as_deref();
+        // One allocation for the batch, not a doubling per few rows.
+        self.buffer.reserve(SCAN_BATCH_ROWS);
         // Clustered: decode rows straight from the leaves. Otherwise collect row ids, then
         // fetch the rows leaf by leaf.
         let mut row_ids: Vec<[u8; 8]> = Vec::new();
@@ -1286,7 +1325,7 @@ impl IndexScan {
         let mut visit =
             |k: &[u8], v: &[u8]| -> Result<()> {
                 if clustered {
-                    buffer.push_back((row_id_of(k)?, decode_row(def, v)?));
+                    buffer.push_back((row_id_of(k)?, decode_row_columns(def, v, wanted)?));
                 } else {
                     row_ids.push(v.try_into().map_err(|_| {
                         StorageError::Corrupt("index entry without a row id".into())
@@ -1320,7 +1359,7 @@ impl IndexScan {
         let keys: Vec<&[u8]> = row_ids.iter().map(|k| k.as_slice()).collect();
         let mut rows: Vec<Option<Row>> = vec![None; keys.len()];
         btree::get_many_with(&src, ROW_TREE_ROOT, &keys, |i, bytes| {
-            rows[i] = Some(decode_row(def, bytes)?);
+            rows[i] = Some(decode_row_columns(def, bytes, wanted)?);
             Ok(())
         })?;
         for (key, row) in row_ids.iter().zip(rows) {
