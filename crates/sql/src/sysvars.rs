@@ -306,7 +306,7 @@ pub static DEFINITIONS: &[VarDef] = &[
     var!("sql_warnings", Kind::Bool, Both, rw, Some("OFF"), "Report warnings of single-row INSERTs"),
     var!("system_time_zone", Kind::Str { nullable: false }, Global, ro, Some("UTC"), "The time zone of the host"),
     var!("table_definition_cache", uint(400, 2_097_152), Global, rw, Some("400"), "Table definitions kept in the definition cache"),
-    var!("table_definition_cache_size", Kind::UInt { min: 65536, max: u64::MAX, block: 1024 }, Global, rw, Some("67108864"), "Bytes of table definitions kept in the definition cache (myriad's own)"),
+    var!("table_definition_cache_size", Kind::UInt { min: 16384, max: u64::MAX, block: 1024 }, Global, rw, Some("67108864"), "Bytes of table definitions kept in the definition cache (myriad's own)"),
     var!("table_open_cache", uint(10, 1_048_576), Global, rw, Some("2000"), "Open table handles kept in the table cache"),
     var!("table_open_cache_instances", uint(1, 64), Global, ro, Some("8"), "Instances of the table cache (each with its own lock)"),
     var!("thread_cache_size", uint(0, 16384), Global, rw, Some("151"), "Threads kept for reuse"),
