@@ -8,17 +8,32 @@ use crate::sysvars::VarValue;
 use crate::Engine;
 
 /// React to a committed change of the global variable `name` to `value`.
-#[allow(clippy::match_single_binding)] // arms arrive with each cache
 pub(crate) fn apply(engine: &Engine, name: &str, value: &VarValue) {
     let _ = (engine, value);
     match name {
         // Each cache adds its variables here, e.g. "key_buffer_size" => resize the block cache.
+        "table_open_cache" => engine
+            .catalog
+            .storage()
+            .set_table_open_cache(usize::try_from(as_u64(value)).unwrap_or(usize::MAX)),
+        "table_definition_cache" | "table_definition_cache_size" => {
+            let globals = std::sync::Arc::clone(&engine.globals.read());
+            let get = |n: &str| {
+                crate::sysvars::lookup(n)
+                    .and_then(|i| globals.get(i))
+                    .map(as_u64)
+                    .unwrap_or(0)
+            };
+            engine.catalog.storage().set_table_definition_cache(
+                usize::try_from(get("table_definition_cache")).unwrap_or(usize::MAX),
+                usize::try_from(get("table_definition_cache_size")).unwrap_or(usize::MAX),
+            );
+        }
         _ => {}
     }
 }
 
 /// A `u64` out of an unsigned variable's value (0 for any other kind).
-#[allow(dead_code)]
 pub(crate) fn as_u64(value: &VarValue) -> u64 {
     match value {
         VarValue::UInt(v) => *v,

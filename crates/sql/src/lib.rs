@@ -31,6 +31,7 @@ pub mod row_locks;
 mod session;
 pub mod status;
 pub mod sysvars;
+mod table_cache_sql;
 pub mod tables;
 pub mod value;
 
@@ -165,6 +166,20 @@ impl Engine {
         for (name, value) in &config.variables {
             set_text(name, value)?;
         }
+        // open_files_limit = 0: derived from the descriptor limit, and shown as derived.
+        let current = |globals: &[sysvars::VarValue], name: &str| match sysvars::lookup(name)
+            .map(|i| &globals[i])
+        {
+            Some(sysvars::VarValue::UInt(v)) => *v,
+            _ => 0,
+        };
+        if current(&globals, "open_files_limit") == 0 {
+            let connections = usize::try_from(current(&globals, "max_connections")).unwrap_or(0);
+            let derived = myriad_storage::default_open_files_limit(connections);
+            if let Some(i) = sysvars::lookup("open_files_limit") {
+                globals[i] = sysvars::VarValue::UInt(derived as u64);
+            }
+        }
         let uint = |name: &str| match sysvars::lookup(name).map(|i| &globals[i]) {
             Some(sysvars::VarValue::UInt(v)) => *v,
             _ => 0,
@@ -175,8 +190,14 @@ impl Engine {
             flush_log_at_trx_commit: uint("innodb_flush_log_at_trx_commit").min(3) as u8,
             open_files_limit: usize::try_from(uint("open_files_limit"))
                 .unwrap_or(usize::MAX)
-                .max(64),
+                .max(16),
             table_open_cache: usize::try_from(uint("table_open_cache")).unwrap_or(usize::MAX),
+            table_open_cache_instances: usize::try_from(uint("table_open_cache_instances"))
+                .unwrap_or(1),
+            table_definition_cache: usize::try_from(uint("table_definition_cache"))
+                .unwrap_or(usize::MAX),
+            table_definition_cache_size: usize::try_from(uint("table_definition_cache_size"))
+                .unwrap_or(usize::MAX),
             lock_wait_timeout: std::time::Duration::from_secs(uint("lock_wait_timeout")),
             ..myriad_storage::StorageConfig::default()
         };

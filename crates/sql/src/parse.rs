@@ -167,6 +167,13 @@ pub enum Stmt {
     FlushStatus,
     /// Other FLUSH forms: accepted, nothing to flush yet.
     Flush,
+    /// `FLUSH TABLES [db.]t, ...`: close the tables (all when `None`), see `table_cache_sql`.
+    FlushTables(Option<Vec<(Option<String>, String)>>),
+    /// `SHOW OPEN TABLES [FROM db] [LIKE ... | WHERE ...]`.
+    ShowOpenTables {
+        database: Option<String>,
+        filter: ShowFilter,
+    },
     Shutdown,
     Begin,
     Commit,
@@ -244,7 +251,8 @@ impl Stmt {
             Stmt::CreateUser { .. } => Counter::ComCreateUser,
             Stmt::DropUser { .. } => Counter::ComDropUser,
             Stmt::AlterUser { .. } => Counter::ComAlterUser,
-            Stmt::FlushStatus | Stmt::Flush => Counter::ComFlush,
+            Stmt::FlushStatus | Stmt::Flush | Stmt::FlushTables(_) => Counter::ComFlush,
+            Stmt::ShowOpenTables { .. } => Counter::ComShowTables,
             Stmt::Shutdown => Counter::ComShutdown,
             Stmt::Begin => Counter::ComBegin,
             Stmt::Commit => Counter::ComCommit,
@@ -686,6 +694,24 @@ pub fn compile_statement(
             if c.eat_word("STATUS") {
                 c.expect_end()?;
                 Stmt::FlushStatus
+            } else if matches!(c.peek_word().as_deref(), Some("TABLES" | "TABLE"))
+                && !matches!(c.peek_word_at(1).as_deref(), Some("WITH" | "FOR"))
+            {
+                c.pos += 1;
+                let mut names = Vec::new();
+                while !c.at_end() {
+                    let first = c.name()?;
+                    names.push(if c.eat_token(&Token::Period) {
+                        (Some(first), c.name()?)
+                    } else {
+                        (None, first)
+                    });
+                    if !c.eat_token(&Token::Comma) {
+                        break;
+                    }
+                }
+                c.expect_end()?;
+                Stmt::FlushTables((!names.is_empty()).then_some(names))
             } else if c.at_end() {
                 return Err(c.error());
             } else {
@@ -1055,6 +1081,18 @@ fn parse_show(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt, SqlError> {
             global,
             filter: parse_filter(c, compiler, &["Variable_name", "Value"])?,
         },
+        "OPEN" => {
+            c.expect_word("TABLES")?;
+            let database = if c.eat_word("FROM") || c.eat_word("IN") {
+                Some(c.name()?)
+            } else {
+                None
+            };
+            Stmt::ShowOpenTables {
+                database,
+                filter: parse_filter(c, compiler, &["Database", "Table", "In_use", "Name_locked"])?,
+            }
+        }
         "DATABASES" | "SCHEMAS" => Stmt::ShowDatabases {
             filter: parse_filter(c, compiler, &["Database"])?,
         },

@@ -541,6 +541,33 @@ impl Session {
                     .collect();
                 listing(&[(&header, 64)], rows, filter, env)?
             }
+            Stmt::ShowOpenTables { database, filter } => {
+                let like = match filter {
+                    ShowFilter::Like(p) => Some(p.as_str()),
+                    _ => None,
+                };
+                let rows = crate::table_cache_sql::open_table_rows(
+                    self.engine.catalog.storage(),
+                    database.as_deref(),
+                    like,
+                );
+                // LIKE matched the table names above; WHERE is applied by the listing.
+                let rest = match filter {
+                    ShowFilter::Like(_) => &ShowFilter::None,
+                    other => other,
+                };
+                listing(
+                    &[
+                        ("Database", 64),
+                        ("Table", 64),
+                        ("In_use", 0),
+                        ("Name_locked", 0),
+                    ],
+                    rows,
+                    rest,
+                    env,
+                )?
+            }
             Stmt::ShowTables {
                 database,
                 full,
@@ -928,6 +955,14 @@ impl Session {
             }
             Stmt::FlushStatus => return Ok(Pending::FlushStatus),
             Stmt::Flush => ok(0),
+            Stmt::FlushTables(names) => {
+                crate::table_cache_sql::flush_tables(
+                    self.engine.catalog.storage(),
+                    names.as_deref(),
+                    self.info.database.as_deref(),
+                )?;
+                ok(0)
+            }
             Stmt::Shutdown => {
                 if let Some(hook) = self.engine.shutdown_hook.lock().as_ref() {
                     hook();
@@ -1096,8 +1131,9 @@ impl Session {
                 sources,
             } => {
                 let storage = self.engine.catalog.storage();
-                // Opening checks the definition is still the one the statement was made for.
-                let _current = table.open(storage)?;
+                // Opening checks the definition is still the one the statement was made for;
+                // the handle goes at once (ALTER waits for the handles in use of its table).
+                drop(table.open(storage)?);
                 let new_columns = def.columns.clone();
                 let mut convert =
                     |row: &[myriad_storage::Datum]| -> myriad_storage::Result<myriad_storage::Row> {
@@ -1861,6 +1897,8 @@ pub fn execute(
     sql: &str,
     allow_multi: bool,
 ) -> Vec<Result<QueryResult, SqlError>> {
+    // A connection keeps to one instance of the table open cache.
+    myriad_storage::set_instance_hint(u64::from(session.info.connection_id));
     let key = (
         sql.to_string(),
         session.info.database.clone(),
@@ -2034,6 +2072,7 @@ pub fn execute_prepared(
     statement_id: u32,
     params: &[Value],
 ) -> Result<QueryResult, SqlError> {
+    myriad_storage::set_instance_hint(u64::from(session.info.connection_id));
     session.bump(Counter::Questions);
     session.bump(Counter::ComStmtExecute);
     // Take the statement out while it runs so the session can be borrowed mutably.

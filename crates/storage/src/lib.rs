@@ -107,6 +107,7 @@ mod redo;
 mod table;
 
 pub use keycode::{compare_datums, compare_strings};
+pub use myriad_cache::file_cache::default_open_files_limit;
 pub use open_tables::{set_instance_hint, OpenTable};
 pub use table::{CheckReport, Direction, IndexScan, InsertOutcome, RowScan, Statement, Table};
 pub use types::*;

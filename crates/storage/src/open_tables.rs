@@ -58,7 +58,11 @@ impl Definition for CachedTable {
             .iter()
             .map(|i| std::mem::size_of_val(i) + i.name.len() + 8 * i.columns.len())
             .sum();
-        let options: usize = def.options.iter().map(|(k, v)| 48 + k.len() + v.len()).sum();
+        let options: usize = def
+            .options
+            .iter()
+            .map(|(k, v)| 48 + k.len() + v.len())
+            .sum();
         DEFINITION_OVERHEAD
             + std::mem::size_of::<TableInner>()
             + columns
@@ -128,12 +132,10 @@ impl Storage {
             key.push_str(db);
             key.push('\0');
             key.push_str(name);
-            self.inner
-                .tables
-                .acquire(hint, key.as_str(), timeout, || {
-                    let _c = self.inner.catalog.read();
-                    self.load_table(db, name).map(|t| CachedTable(Arc::new(t)))
-                })
+            self.inner.tables.acquire(hint, key.as_str(), timeout, || {
+                let _c = self.inner.catalog.read();
+                self.load_table(db, name).map(|t| CachedTable(Arc::new(t)))
+            })
         });
         match handle {
             Ok(handle) => Ok(Table {
