@@ -927,7 +927,30 @@ impl Session {
                 ok(0)
             }
             Stmt::FlushStatus => return Ok(Pending::FlushStatus),
-            Stmt::Flush => ok(0),
+            Stmt::Flush => {
+                // FLUSH TABLES (and the other forms): every dirty key cache block is written.
+                self.engine
+                    .catalog
+                    .storage()
+                    .checkpoint()
+                    .map_err(catalog::storage_error)?;
+                ok(0)
+            }
+            Stmt::KeyCache(k) => {
+                let rows =
+                    crate::key_cache::execute(&self.engine, k, self.info.database.as_deref())?;
+                listing(
+                    crate::key_cache::RESULT_COLUMNS,
+                    rows,
+                    &ShowFilter::None,
+                    env,
+                )?
+            }
+            Stmt::VirtualSelect(v) => {
+                let table = &crate::info_schema::TABLES[v.table];
+                let full = listing(table.columns, (table.rows)(&self.engine), &v.filter, env)?;
+                crate::info_schema::project(v, full)
+            }
             Stmt::Shutdown => {
                 if let Some(hook) = self.engine.shutdown_hook.lock().as_ref() {
                     hook();

@@ -309,20 +309,77 @@ struct Counters {
     overflows: AtomicU64,
 }
 
-fn stripe() -> usize {
-    use std::cell::Cell;
-    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    thread_local! {
-        static STRIPE: Cell<usize> = const { Cell::new(usize::MAX) };
-    }
-    STRIPE.with(|s| {
-        let mut v = s.get();
-        if v == usize::MAX {
-            v = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % COUNTER_STRIPES;
-            s.set(v);
+/// Which counter stripe a thread owns: claimed on its first count, given back when it ends.
+struct StripeClaim {
+    index: usize,
+    /// No other live thread counts on this stripe: its counts are a plain load and store
+    /// (no locked instruction on the hit path). Shared stripes (more than
+    /// [`COUNTER_STRIPES`] threads) use `fetch_add`.
+    exclusive: bool,
+}
+
+static STRIPE_OWNED: [std::sync::atomic::AtomicBool; COUNTER_STRIPES] =
+    [const { std::sync::atomic::AtomicBool::new(false) }; COUNTER_STRIPES];
+
+impl StripeClaim {
+    fn claim() -> StripeClaim {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let start = NEXT.fetch_add(1, Ordering::Relaxed);
+        for step in 0..COUNTER_STRIPES {
+            let index = (start + step) % COUNTER_STRIPES;
+            if STRIPE_OWNED[index]
+                .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
+                .is_ok()
+            {
+                return StripeClaim {
+                    index,
+                    exclusive: true,
+                };
+            }
         }
-        v
-    })
+        StripeClaim {
+            index: start % COUNTER_STRIPES,
+            exclusive: false,
+        }
+    }
+}
+
+impl Drop for StripeClaim {
+    fn drop(&mut self) {
+        if self.exclusive {
+            // Release: the next owner's plain loads see this thread's last stores.
+            STRIPE_OWNED[self.index].store(false, std::sync::atomic::Ordering::Release);
+        }
+    }
+}
+
+thread_local! {
+    static STRIPE: StripeClaim = StripeClaim::claim();
+}
+
+/// This thread's counter stripe and whether it owns it alone.
+#[inline]
+fn stripe() -> (usize, bool) {
+    // A thread being torn down (a pin dropped by a TLS destructor) counts on a shared stripe.
+    STRIPE
+        .try_with(|s| (s.index, s.exclusive))
+        .unwrap_or((0, false))
+}
+
+/// Add one to a striped counter.
+#[inline]
+fn bump(counter: &AtomicU64, exclusive: bool) {
+    // Shuttle runs its simulated threads on one OS thread (one thread-local claim), so
+    // under it every count is an atomic add.
+    if exclusive && cfg!(not(feature = "shuttle")) {
+        counter.store(
+            counter.load(Ordering::Relaxed).wrapping_add(1),
+            Ordering::Relaxed,
+        );
+    } else {
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
 }
 
 struct IndexTable {
@@ -523,8 +580,11 @@ impl BlockCache {
         unsafe { &*chunk.add(index % CHUNK_SLOTS) }
     }
 
-    fn counters(&self) -> &Counters {
-        &self.counters[stripe()]
+    /// Count one event on this thread's stripe.
+    #[inline]
+    fn count(&self, field: fn(&Counters) -> &AtomicU64) {
+        let (index, exclusive) = stripe();
+        bump(field(&self.counters[index]), exclusive);
     }
 
     pub fn block_size(&self) -> usize {
@@ -716,9 +776,7 @@ impl BlockCache {
 
     /// The block, read through the [`BlockIo`] on a miss. Errors are not cached.
     pub fn get(&self, file: FileId, block: u64) -> io::Result<Block> {
-        self.counters()
-            .read_requests
-            .fetch_add(1, Ordering::Relaxed);
+        self.count(|c| &c.read_requests);
         self.fetch(file, block, Fill::Read)
     }
 
@@ -802,7 +860,7 @@ impl BlockCache {
             self.used.fetch_add(1, Ordering::Relaxed);
             let result = match fill {
                 Fill::Read => {
-                    self.counters().reads.fetch_add(1, Ordering::Relaxed);
+                    self.count(|c| &c.reads);
                     self.io.read_block(file, block, &mut data)
                 }
                 Fill::Zero => {
@@ -907,7 +965,7 @@ impl BlockCache {
             let slot = self.slot(scan_from);
             let w = slot.state.load(Ordering::Acquire);
             if state(w) == FREE && !pinned(w) && self.try_own(slot, w) {
-                self.counters().overflows.fetch_add(1, Ordering::Relaxed);
+                self.count(|c| &c.overflows);
                 return Ok(scan_from);
             }
             scan_from += 1;
@@ -931,7 +989,7 @@ impl BlockCache {
         let slot = self.slot(count);
         let w = slot.state.load(Ordering::Acquire);
         if self.try_own(slot, w) {
-            self.counters().overflows.fetch_add(1, Ordering::Relaxed);
+            self.count(|c| &c.overflows);
             return Ok(count);
         }
         Err(io::Error::new(
@@ -1144,15 +1202,13 @@ impl BlockCache {
     pub fn write_new_block(&self, block: &Block) -> io::Result<()> {
         let data = block.read();
         self.io.write_block(block.file(), block.block(), &data)?;
-        self.counters().writes.fetch_add(1, Ordering::Relaxed);
+        self.count(|c| &c.writes);
         Ok(())
     }
 
     /// Record that the block holds committed changes whose redo ends at `lsn`.
     pub fn mark_dirty(&self, block: &Block, lsn: u64) {
-        self.counters()
-            .write_requests
-            .fetch_add(1, Ordering::Relaxed);
+        self.count(|c| &c.write_requests);
         let slot = block.slot();
         slot.flush_lsn.fetch_max(lsn, Ordering::AcqRel);
         if !slot.dirty.swap(true, Ordering::AcqRel) {
@@ -1183,7 +1239,7 @@ impl BlockCache {
             self.io.flush_log(slot.flush_lsn.load(Ordering::Acquire))?;
             let (file, block) = slot.key();
             self.io.write_block(file, block, &data)?;
-            self.counters().writes.fetch_add(1, Ordering::Relaxed);
+            self.count(|c| &c.writes);
             // Two flushers may write the same block under shared locks; one clears it.
             if slot.dirty.swap(false, Ordering::AcqRel) {
                 self.dirty_count.fetch_sub(1, Ordering::Relaxed);
