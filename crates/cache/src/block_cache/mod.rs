@@ -167,7 +167,9 @@ pub trait BlockIo: Send + Sync {
     fn flush_log(&self, lsn: u64) -> io::Result<()>;
 }
 
-#[repr(align(128))]
+/// `repr(C)`: a hit reads only `state`, `file`, `block` and `indexed`, which this order keeps
+/// in the first 64 bytes (one cache line); Rust's own layout put the bools after the lock.
+#[repr(C, align(128))]
 struct Slot {
     state: AtomicU64,
     file: AtomicU64,
