@@ -69,7 +69,9 @@
 //! gets a second chance; a hot block is demoted to cold when it was not touched during the
 //! last `key_cache_age_threshold` percent of the cache's size in insertions (MySQL's aging),
 //! or when the hot part is over its share. A one-time scan therefore only churns the cold
-//! part. The hand's effort is bounded (two rotations); pinned, dirty and write-pending blocks
+//! part. The hand's effort is bounded (two rotations, then one forced rotation that ignores
+//! touches, so that threads re-touching every block faster than a preempted sweeper turns
+//! cannot make a miss fail while unpinned clean blocks exist); pinned, dirty and write-pending blocks
 //! are skipped; dirty cold victims are written back (WAL rule first) and the sweep retried;
 //! when every block is pinned or write-pending the cache grows past its capacity by one slot
 //! (counted in `overflows`, retired again once released): up to twice its capacity when only
@@ -444,6 +446,16 @@ enum Found {
 enum Fill {
     Read,
     Zero,
+}
+
+/// What one sweep of the clock works with.
+#[derive(Clone, Copy)]
+struct SweepLimits {
+    cap: usize,
+    hot_limit: u64,
+    age_limit: u64,
+    /// The forced last turn: touches and hot marks are ignored (see `visit`).
+    force: bool,
 }
 
 /// See the module documentation.
@@ -938,20 +950,20 @@ impl BlockCache {
         let short = self.overflowing.load(Ordering::Relaxed);
         // A short look relies on what the last full sweep saw of write-pending blocks.
         let mut saw_pending = short && self.pending_seen.load(Ordering::Relaxed);
-        for _attempt in 0..3 {
+        // Two bounded sweeps, then (in a full look) one forced turn; dirty victims found on
+        // the way are written back before the next.
+        let attempts = if short { 1 } else { 3 };
+        for attempt in 0..attempts {
             let mut dirty = Vec::new();
-            if let Some(index) = self.sweep(&mut dirty, &mut saw_pending) {
+            let force = attempt == 2;
+            if let Some(index) = self.sweep(&mut dirty, &mut saw_pending, force) {
                 self.overflowing.store(false, Ordering::Relaxed);
                 return Ok(index);
             }
             // Nothing clean to evict: write dirty victims back (WAL rule inside), retry if
             // that cleaned any.
-            let mut cleaned = false;
             for b in dirty {
-                cleaned |= self.write_back(b.slot(), false)?;
-            }
-            if !cleaned {
-                break;
+                self.write_back(b.slot(), false)?;
             }
         }
         // Every block pinned (or write-pending): grow past capacity, boundedly.
@@ -1043,7 +1055,8 @@ impl BlockCache {
     }
 
     /// One bounded run of the clock. Returns an OWNED slot, or None with dirty candidates.
-    fn sweep(&self, dirty: &mut Vec<Block>, saw_pending: &mut bool) -> Option<usize> {
+    /// `force`: the last turn after the bounded sweeps found nothing (see `visit`).
+    fn sweep(&self, dirty: &mut Vec<Block>, saw_pending: &mut bool, force: bool) -> Option<usize> {
         let count = self.slot_count.load(Ordering::Acquire);
         let cap = self.capacity.load(Ordering::Acquire);
         let hot_limit = self.hot_limit();
@@ -1054,6 +1067,8 @@ impl BlockCache {
         // that a statement holding thousands of blocks does not make every miss O(n).
         let budget = if self.overflowing.load(Ordering::Relaxed) {
             64
+        } else if force {
+            count + 64
         } else {
             2 * count + 64
         };
@@ -1072,7 +1087,13 @@ impl BlockCache {
             }
             let index = (next % count as u64) as usize;
             next += 1;
-            if let Some(index) = self.visit(index, cap, hot_limit, age_limit, dirty, saw_pending) {
+            let limits = SweepLimits {
+                cap,
+                hot_limit,
+                age_limit,
+                force,
+            };
+            if let Some(index) = self.visit(index, limits, dirty, saw_pending) {
                 found = Some(index);
                 break;
             }
@@ -1085,12 +1106,16 @@ impl BlockCache {
     fn visit(
         &self,
         index: usize,
-        cap: usize,
-        hot_limit: u64,
-        age_limit: u64,
+        limits: SweepLimits,
         dirty: &mut Vec<Block>,
         saw_pending: &mut bool,
     ) -> Option<usize> {
+        let SweepLimits {
+            cap,
+            hot_limit,
+            age_limit,
+            force,
+        } = limits;
         {
             let slot = self.slot(index);
             let w = slot.state.load(Ordering::Acquire);
@@ -1120,6 +1145,19 @@ impl BlockCache {
                             self.collect_dirty(slot, dirty);
                         } else if self.evict(index, slot, w, false) {
                             self.retire(slot);
+                        }
+                        return None;
+                    }
+                    if force {
+                        // The forced turn ignores touches and the hot mark: when threads
+                        // touch every block faster than a (preempted) sweeper's two turns
+                        // of the clock, the second chance would never run out, and the
+                        // caller would fail with blocks free to evict.
+                        if !busy && self.evict(index, slot, w, w & HOT == 0) {
+                            return Some(index);
+                        }
+                        if busy {
+                            self.collect_dirty(slot, dirty);
                         }
                         return None;
                     }
