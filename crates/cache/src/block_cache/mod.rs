@@ -114,6 +114,8 @@ const MAX_CHUNKS: usize = 4096;
 const PARTITIONS: usize = 64;
 const COUNTER_STRIPES: usize = 64;
 const HAND_BATCH: u64 = 8;
+/// How many pauses (200 us each) a miss that finds no slot waits for a shrink in progress.
+const MIGRATION_WAITS: u32 = 250;
 
 thread_local! {
     /// This thread's unused part of its last batch of the clock hand: (cache, next, end).
@@ -936,14 +938,27 @@ impl BlockCache {
     /// An OWNED slot to fill: a free slot, a victim of the clock, or an overflow slot.
     fn claim_slot(&self) -> io::Result<usize> {
         let short = self.overflowing.load(Ordering::Relaxed);
-        match self.try_claim_slot() {
+        let mut result = match self.try_claim_slot() {
             // A short look proves nothing: fail only after a full sweep.
             Err(e) if short && e.kind() == io::ErrorKind::OutOfMemory => {
                 self.overflowing.store(false, Ordering::Relaxed);
                 self.try_claim_slot()
             }
             result => result,
+        };
+        // A shrink in progress holds blocks beyond the new capacity (counted as used) until
+        // it has moved them: wait for it a bounded while rather than fail.
+        let mut waits = 0;
+        while matches!(&result, Err(e) if e.kind() == io::ErrorKind::OutOfMemory)
+            && self.migrating.load(Ordering::Acquire) > 0
+            && waits < MIGRATION_WAITS
+        {
+            waits += 1;
+            sync::pause();
+            self.overflowing.store(false, Ordering::Relaxed);
+            result = self.try_claim_slot();
         }
+        result
     }
 
     fn try_claim_slot(&self) -> io::Result<usize> {
@@ -952,10 +967,10 @@ impl BlockCache {
         let mut saw_pending = short && self.pending_seen.load(Ordering::Relaxed);
         // Two bounded sweeps, then (in a full look) one forced turn; dirty victims found on
         // the way are written back before the next.
-        let attempts = if short { 1 } else { 3 };
+        let attempts = if short { 1 } else { 4 };
         for attempt in 0..attempts {
             let mut dirty = Vec::new();
-            let force = attempt == 2;
+            let force = attempt >= 2;
             if let Some(index) = self.sweep(&mut dirty, &mut saw_pending, force) {
                 self.overflowing.store(false, Ordering::Relaxed);
                 return Ok(index);
