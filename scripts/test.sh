@@ -10,11 +10,10 @@ cargo test --workspace --no-fail-fast
 cargo test -p myriad-cache --features shuttle --lib schedules
 # myriad-bench end to end: each experiment's --quick mode against myriad and MariaDB must
 # produce its JSON record, its table and its plots with no error row (exit status 2).
-# key-cache waits for LOAD INDEX INTO CACHE (issue 6).
 cargo build --bins
 out=target/bench-ci
 rm -rf "$out"
-for experiment in many-tables query-cache open-files table-cache-instances oltp; do
+for experiment in many-tables query-cache open-files table-cache-instances oltp key-cache; do
     target/debug/myriad-bench run "$experiment" --quick --target both --out "$out"
     test -s "$out/$experiment.json" && test -s "$out/$experiment.md"
     ls "$out/$experiment"*.png >/dev/null

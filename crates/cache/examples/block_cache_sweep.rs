@@ -4,7 +4,11 @@
 //! each cache's hit ratio on each stream (single-threaded, after a warm-up pass).
 //!
 //! `cargo run -p myriad-cache --example block_cache_sweep -- [--millis 300]
-//!  [--threads 1,2,4,8,16,64] [--capacity 16384]`
+//!  [--threads 1,2,4,8,16,64] [--capacity 16384] [--rounds 3]`
+//!
+//! Each cell is the median of `--rounds` measurements taken in interleaved rounds (the
+//! caches in a rotating order), so that load from other processes on a shared machine
+//! falls on every cache alike.
 //!
 //! On a machine with fewer cores than threads, the higher thread counts measure behaviour
 //! under contention and preemption (a lock holder descheduled), not parallel speed-up.
@@ -85,9 +89,13 @@ fn main() {
         .split(',')
         .filter_map(|s| s.parse().ok())
         .collect();
+    let rounds: usize = arg("--rounds")
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(3)
+        .max(1);
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!(
-        "block cache sweep: capacity {capacity} blocks, {millis} ms per point, {cores} cores, load average at start {}",
+        "block cache sweep: capacity {capacity} blocks, {millis} ms per point, median of {rounds} interleaved rounds, {cores} cores, load average at start {}",
         loadavg()
     );
     if threads.iter().any(|&t| t > cores) {
@@ -108,9 +116,20 @@ fn main() {
         println!();
         for &t in &threads {
             print!("{t:>8}");
-            for c in all_caches(capacity) {
-                let r = throughput(c.as_ref(), &streams, t, Duration::from_millis(millis));
-                print!("{:>15.2}", r / 1e6);
+            // Rounds interleave the caches (in a rotating order), so a burst of load from
+            // other processes hits each cache alike; each cell is the median of its rounds.
+            let mut samples: Vec<Vec<f64>> = vec![Vec::new(); names.len()];
+            for round in 0..rounds {
+                for k in 0..names.len() {
+                    let which = (k + round) % names.len();
+                    let cache = all_caches(capacity).swap_remove(which);
+                    let r = throughput(cache.as_ref(), &streams, t, Duration::from_millis(millis));
+                    samples[which].push(r);
+                }
+            }
+            for mut cell in samples {
+                cell.sort_by(f64::total_cmp);
+                print!("{:>15.2}", cell[cell.len() / 2] / 1e6);
             }
             println!();
         }

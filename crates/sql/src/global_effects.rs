@@ -9,8 +9,13 @@ use crate::Engine;
 
 /// React to a committed change of the global variable `name` to `value`.
 pub(crate) fn apply(engine: &Engine, name: &str, value: &VarValue) {
-    let _ = (engine, value);
     match name {
+        "key_buffer_size"
+        | "key_cache_division_limit"
+        | "key_cache_age_threshold"
+        | "key_cache_segments" => {
+            crate::key_cache::apply(engine.catalog.storage(), name, value);
+        }
         // Each cache adds its variables here, e.g. "key_buffer_size" => resize the block cache.
         "table_open_cache" => engine
             .catalog

@@ -25,6 +25,8 @@ pub mod error;
 pub mod eval;
 pub mod expr;
 mod global_effects;
+mod info_schema;
+mod key_cache;
 pub mod parse;
 pub mod result;
 pub mod row_locks;
@@ -202,6 +204,7 @@ impl Engine {
             ..myriad_storage::StorageConfig::default()
         };
         let catalog = catalog::Catalog::open(&config.datadir, storage_config)?;
+        key_cache::configure(catalog.storage(), &globals);
         let accounts = accounts::Accounts::open(&config.datadir)?;
         Ok(Arc::new(Engine {
             counters: ServerCounters::default(),

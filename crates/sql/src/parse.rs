@@ -219,6 +219,10 @@ pub enum Stmt {
     SelectTable(Box<tables::TableSelect>),
     Update(tables::UpdatePlan),
     Delete(tables::DeletePlan),
+    /// LOAD INDEX INTO CACHE / CACHE INDEX (see `key_cache`).
+    KeyCache(crate::key_cache::KeyCacheStmt),
+    /// SELECT from an `information_schema` virtual table (see `info_schema`).
+    VirtualSelect(crate::info_schema::VirtualSelect),
     /// A statement that is only a comment.
     Empty,
 }
@@ -272,6 +276,11 @@ impl Stmt {
             Stmt::SelectTable(_) => Counter::ComSelect,
             Stmt::Update(_) => Counter::ComUpdate,
             Stmt::Delete(_) => Counter::ComDelete,
+            Stmt::KeyCache(crate::key_cache::KeyCacheStmt::LoadIndex { .. }) => {
+                Counter::ComPreloadKeys
+            }
+            Stmt::KeyCache(_) => Counter::ComAssignToKeycache,
+            Stmt::VirtualSelect(_) => Counter::ComSelect,
         }
     }
 }
@@ -412,6 +421,9 @@ fn word_upper(t: &TokenWithSpan) -> Option<String> {
         _ => None,
     }
 }
+
+#[path = "key_cache_parse.rs"]
+mod key_cache_parse;
 
 /// A cursor over one statement's tokens for the hand-written front path.
 struct Cursor<'a> {
@@ -760,6 +772,15 @@ pub fn compile_statement(
             } else {
                 Stmt::Rollback
             }
+        }
+        Some("LOAD") if c.peek_word_at(1).as_deref() == Some("INDEX") => {
+            key_cache_parse::load_index(&mut c)?
+        }
+        Some("CACHE") if c.peek_word_at(1).as_deref() == Some("INDEX") => {
+            key_cache_parse::cache_index(&mut c)?
+        }
+        Some("SELECT") if key_cache_parse::is_virtual_select(&c) => {
+            key_cache_parse::virtual_select(&mut c, &compiler)?
         }
         Some("DO") => {
             c.pos += 1;

@@ -954,14 +954,43 @@ impl Session {
                 ok(0)
             }
             Stmt::FlushStatus => return Ok(Pending::FlushStatus),
-            Stmt::Flush => ok(0),
             Stmt::FlushTables(names) => {
+                // Dirty key cache blocks are written first, then the handles are closed.
+                self.engine
+                    .catalog
+                    .storage()
+                    .checkpoint()
+                    .map_err(catalog::storage_error)?;
                 crate::table_cache_sql::flush_tables(
                     self.engine.catalog.storage(),
                     names.as_deref(),
                     self.info.database.as_deref(),
                 )?;
                 ok(0)
+            }
+            Stmt::Flush => {
+                // The other FLUSH forms (LOGS, PRIVILEGES, ...): dirty key cache blocks are written.
+                self.engine
+                    .catalog
+                    .storage()
+                    .checkpoint()
+                    .map_err(catalog::storage_error)?;
+                ok(0)
+            }
+            Stmt::KeyCache(k) => {
+                let rows =
+                    crate::key_cache::execute(&self.engine, k, self.info.database.as_deref())?;
+                listing(
+                    crate::key_cache::RESULT_COLUMNS,
+                    rows,
+                    &ShowFilter::None,
+                    env,
+                )?
+            }
+            Stmt::VirtualSelect(v) => {
+                let table = &crate::info_schema::TABLES[v.table];
+                let full = listing(table.columns, (table.rows)(&self.engine), &v.filter, env)?;
+                crate::info_schema::project(v, full)
             }
             Stmt::Shutdown => {
                 if let Some(hook) = self.engine.shutdown_hook.lock().as_ref() {

@@ -105,14 +105,17 @@ mod btree;
 mod open_tables;
 mod redo;
 mod table;
+mod writeback;
 
 pub use keycode::{compare_datums, compare_strings};
 pub use myriad_cache::file_cache::default_open_files_limit;
+pub use myriad_cache::{BlockCache, BlockCacheStats};
 pub use open_tables::{set_instance_hint, OpenTable};
 pub use table::{CheckReport, Direction, IndexScan, InsertOutcome, RowScan, Statement, Table};
 pub use types::*;
+pub use writeback::PreloadReport;
 
-use myriad_cache::{BlockCache, BlockCacheStats, BlockIo, FileCache, FileId};
+use myriad_cache::{BlockIo, FileCache, FileId};
 use page::*;
 use parking_lot::{Mutex, RwLock};
 use redo::RedoLog;
@@ -267,6 +270,8 @@ struct StorageInner {
     catalog: RwLock<()>,
     stop: Arc<AtomicBool>,
     background: Mutex<Option<std::thread::JoinHandle<()>>>,
+    /// The key cache's write-back thread (`writeback`).
+    writeback: Mutex<Option<std::thread::JoinHandle<()>>>,
     provisional_ids: AtomicU64,
     recovery: RecoveryStats,
 }
@@ -275,6 +280,9 @@ impl Drop for StorageInner {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Release);
         if let Some(h) = self.background.lock().take() {
+            let _ = h.join();
+        }
+        if let Some(h) = self.writeback.lock().take() {
             let _ = h.join();
         }
         // Write (not sync) what is buffered, as a process exit would leave it in the kernel.
@@ -376,6 +384,7 @@ impl Storage {
             catalog: RwLock::new(()),
             stop: Arc::new(AtomicBool::new(false)),
             background: Mutex::new(None),
+            writeback: Mutex::new(None),
             provisional_ids: AtomicU64::new(1 << 63),
             recovery: RecoveryStats::default(),
         };
@@ -419,6 +428,10 @@ impl Storage {
             })
             .ok();
         *self.inner.background.lock() = handle;
+        *self.inner.writeback.lock() = writeback::spawn(
+            Arc::downgrade(&self.inner.shared),
+            Arc::clone(&self.inner.stop),
+        );
     }
 
     /// What recovery did when this datadir was opened.
@@ -442,7 +455,21 @@ impl Storage {
         if let Some(h) = self.inner.background.lock().take() {
             let _ = h.join();
         }
+        if let Some(h) = self.inner.writeback.lock().take() {
+            let _ = h.join();
+        }
         self.checkpoint()
+    }
+
+    /// The block (key) cache, for its knobs: `resize` (key_buffer_size),
+    /// `set_division_limit`, `set_age_threshold`, and its counters (KEY_CACHES).
+    pub fn key_cache(&self) -> &BlockCache {
+        &self.inner.shared.cache
+    }
+
+    /// One round of the background write-back (tests; the thread runs it every 100 ms).
+    pub fn write_back_round(&self) -> Result<usize> {
+        Ok(writeback::write_back_round(&self.inner.shared)?)
     }
 
     fn db_dir(&self, db: &str) -> PathBuf {

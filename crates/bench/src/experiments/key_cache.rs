@@ -123,6 +123,32 @@ pub fn run(r: &mut Runner) {
             gains.push(line);
         }
     }
+    // myriad against MariaDB, each at its best segments setting per cell (issue 6's target:
+    // at least 2x at 16 threads with 10 points).
+    let mut versus = Vec::new();
+    for &p in points {
+        let best = |target: &str, t: u32| {
+            SEGMENTS
+                .iter()
+                .filter_map(|&s| tps(target, s, p, t))
+                .fold(None, |a: Option<f64>, b| Some(a.map_or(b, |a| a.max(b))))
+        };
+        let mut line = vec!["myriad/mariadb".to_string(), p.to_string(), "(best)".into()];
+        line.extend(
+            threads
+                .iter()
+                .map(|&t| match (best("myriad", t), best("mariadb", t)) {
+                    (Some(m), Some(d)) if d > 0.0 => format!("{:.2}x", m / d),
+                    _ => "-".into(),
+                }),
+        );
+        versus.push(line);
+    }
+    r.record.tables.push(table(
+        "myriad over MariaDB (TPS ratio, best segments setting of each), by threads",
+        &header,
+        versus,
+    ));
     r.record.tables.push(table(
         "Relative gain of key_cache_segments=64 over 0 (the seed's layout), by threads",
         &header,

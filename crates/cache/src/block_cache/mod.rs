@@ -69,7 +69,9 @@
 //! gets a second chance; a hot block is demoted to cold when it was not touched during the
 //! last `key_cache_age_threshold` percent of the cache's size in insertions (MySQL's aging),
 //! or when the hot part is over its share. A one-time scan therefore only churns the cold
-//! part. The hand's effort is bounded (two rotations); pinned, dirty and write-pending blocks
+//! part. The hand's effort is bounded (two rotations, then one forced rotation that ignores
+//! touches, so that threads re-touching every block faster than a preempted sweeper turns
+//! cannot make a miss fail while unpinned clean blocks exist); pinned, dirty and write-pending blocks
 //! are skipped; dirty cold victims are written back (WAL rule first) and the sweep retried;
 //! when every block is pinned or write-pending the cache grows past its capacity by one slot
 //! (counted in `overflows`, retired again once released): up to twice its capacity when only
@@ -112,6 +114,8 @@ const MAX_CHUNKS: usize = 4096;
 const PARTITIONS: usize = 64;
 const COUNTER_STRIPES: usize = 64;
 const HAND_BATCH: u64 = 8;
+/// How many pauses (200 us each) a miss that finds no slot waits for a shrink in progress.
+const MIGRATION_WAITS: u32 = 250;
 
 thread_local! {
     /// This thread's unused part of its last batch of the clock hand: (cache, next, end).
@@ -167,7 +171,9 @@ pub trait BlockIo: Send + Sync {
     fn flush_log(&self, lsn: u64) -> io::Result<()>;
 }
 
-#[repr(align(128))]
+/// `repr(C)`: a hit reads only `state`, `file`, `block` and `indexed`, which this order keeps
+/// in the first 64 bytes (one cache line); Rust's own layout put the bools after the lock.
+#[repr(C, align(128))]
 struct Slot {
     state: AtomicU64,
     file: AtomicU64,
@@ -309,20 +315,77 @@ struct Counters {
     overflows: AtomicU64,
 }
 
-fn stripe() -> usize {
-    use std::cell::Cell;
-    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    thread_local! {
-        static STRIPE: Cell<usize> = const { Cell::new(usize::MAX) };
-    }
-    STRIPE.with(|s| {
-        let mut v = s.get();
-        if v == usize::MAX {
-            v = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % COUNTER_STRIPES;
-            s.set(v);
+/// Which counter stripe a thread owns: claimed on its first count, given back when it ends.
+struct StripeClaim {
+    index: usize,
+    /// No other live thread counts on this stripe: its counts are a plain load and store
+    /// (no locked instruction on the hit path). Shared stripes (more than
+    /// [`COUNTER_STRIPES`] threads) use `fetch_add`.
+    exclusive: bool,
+}
+
+static STRIPE_OWNED: [std::sync::atomic::AtomicBool; COUNTER_STRIPES] =
+    [const { std::sync::atomic::AtomicBool::new(false) }; COUNTER_STRIPES];
+
+impl StripeClaim {
+    fn claim() -> StripeClaim {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let start = NEXT.fetch_add(1, Ordering::Relaxed);
+        for step in 0..COUNTER_STRIPES {
+            let index = (start + step) % COUNTER_STRIPES;
+            if STRIPE_OWNED[index]
+                .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
+                .is_ok()
+            {
+                return StripeClaim {
+                    index,
+                    exclusive: true,
+                };
+            }
         }
-        v
-    })
+        StripeClaim {
+            index: start % COUNTER_STRIPES,
+            exclusive: false,
+        }
+    }
+}
+
+impl Drop for StripeClaim {
+    fn drop(&mut self) {
+        if self.exclusive {
+            // Release: the next owner's plain loads see this thread's last stores.
+            STRIPE_OWNED[self.index].store(false, std::sync::atomic::Ordering::Release);
+        }
+    }
+}
+
+thread_local! {
+    static STRIPE: StripeClaim = StripeClaim::claim();
+}
+
+/// This thread's counter stripe and whether it owns it alone.
+#[inline]
+fn stripe() -> (usize, bool) {
+    // A thread being torn down (a pin dropped by a TLS destructor) counts on a shared stripe.
+    STRIPE
+        .try_with(|s| (s.index, s.exclusive))
+        .unwrap_or((0, false))
+}
+
+/// Add one to a striped counter.
+#[inline]
+fn bump(counter: &AtomicU64, exclusive: bool) {
+    // Shuttle runs its simulated threads on one OS thread (one thread-local claim), so
+    // under it every count is an atomic add.
+    if exclusive && cfg!(not(feature = "shuttle")) {
+        counter.store(
+            counter.load(Ordering::Relaxed).wrapping_add(1),
+            Ordering::Relaxed,
+        );
+    } else {
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
 }
 
 struct IndexTable {
@@ -385,6 +448,16 @@ enum Found {
 enum Fill {
     Read,
     Zero,
+}
+
+/// What one sweep of the clock works with.
+#[derive(Clone, Copy)]
+struct SweepLimits {
+    cap: usize,
+    hot_limit: u64,
+    age_limit: u64,
+    /// The forced last turn: touches and hot marks are ignored (see `visit`).
+    force: bool,
 }
 
 /// See the module documentation.
@@ -523,8 +596,11 @@ impl BlockCache {
         unsafe { &*chunk.add(index % CHUNK_SLOTS) }
     }
 
-    fn counters(&self) -> &Counters {
-        &self.counters[stripe()]
+    /// Count one event on this thread's stripe.
+    #[inline]
+    fn count(&self, field: fn(&Counters) -> &AtomicU64) {
+        let (index, exclusive) = stripe();
+        bump(field(&self.counters[index]), exclusive);
     }
 
     pub fn block_size(&self) -> usize {
@@ -716,9 +792,7 @@ impl BlockCache {
 
     /// The block, read through the [`BlockIo`] on a miss. Errors are not cached.
     pub fn get(&self, file: FileId, block: u64) -> io::Result<Block> {
-        self.counters()
-            .read_requests
-            .fetch_add(1, Ordering::Relaxed);
+        self.count(|c| &c.read_requests);
         self.fetch(file, block, Fill::Read)
     }
 
@@ -802,7 +876,7 @@ impl BlockCache {
             self.used.fetch_add(1, Ordering::Relaxed);
             let result = match fill {
                 Fill::Read => {
-                    self.counters().reads.fetch_add(1, Ordering::Relaxed);
+                    self.count(|c| &c.reads);
                     self.io.read_block(file, block, &mut data)
                 }
                 Fill::Zero => {
@@ -864,34 +938,47 @@ impl BlockCache {
     /// An OWNED slot to fill: a free slot, a victim of the clock, or an overflow slot.
     fn claim_slot(&self) -> io::Result<usize> {
         let short = self.overflowing.load(Ordering::Relaxed);
-        match self.try_claim_slot() {
+        let mut result = match self.try_claim_slot() {
             // A short look proves nothing: fail only after a full sweep.
             Err(e) if short && e.kind() == io::ErrorKind::OutOfMemory => {
                 self.overflowing.store(false, Ordering::Relaxed);
                 self.try_claim_slot()
             }
             result => result,
+        };
+        // A shrink in progress holds blocks beyond the new capacity (counted as used) until
+        // it has moved them: wait for it a bounded while rather than fail.
+        let mut waits = 0;
+        while matches!(&result, Err(e) if e.kind() == io::ErrorKind::OutOfMemory)
+            && self.migrating.load(Ordering::Acquire) > 0
+            && waits < MIGRATION_WAITS
+        {
+            waits += 1;
+            sync::pause();
+            self.overflowing.store(false, Ordering::Relaxed);
+            result = self.try_claim_slot();
         }
+        result
     }
 
     fn try_claim_slot(&self) -> io::Result<usize> {
         let short = self.overflowing.load(Ordering::Relaxed);
         // A short look relies on what the last full sweep saw of write-pending blocks.
         let mut saw_pending = short && self.pending_seen.load(Ordering::Relaxed);
-        for _attempt in 0..3 {
+        // Two bounded sweeps, then (in a full look) one forced turn; dirty victims found on
+        // the way are written back before the next.
+        let attempts = if short { 1 } else { 4 };
+        for attempt in 0..attempts {
             let mut dirty = Vec::new();
-            if let Some(index) = self.sweep(&mut dirty, &mut saw_pending) {
+            let force = attempt >= 2;
+            if let Some(index) = self.sweep(&mut dirty, &mut saw_pending, force) {
                 self.overflowing.store(false, Ordering::Relaxed);
                 return Ok(index);
             }
             // Nothing clean to evict: write dirty victims back (WAL rule inside), retry if
             // that cleaned any.
-            let mut cleaned = false;
             for b in dirty {
-                cleaned |= self.write_back(b.slot(), false)?;
-            }
-            if !cleaned {
-                break;
+                self.write_back(b.slot(), false)?;
             }
         }
         // Every block pinned (or write-pending): grow past capacity, boundedly.
@@ -907,7 +994,7 @@ impl BlockCache {
             let slot = self.slot(scan_from);
             let w = slot.state.load(Ordering::Acquire);
             if state(w) == FREE && !pinned(w) && self.try_own(slot, w) {
-                self.counters().overflows.fetch_add(1, Ordering::Relaxed);
+                self.count(|c| &c.overflows);
                 return Ok(scan_from);
             }
             scan_from += 1;
@@ -931,7 +1018,7 @@ impl BlockCache {
         let slot = self.slot(count);
         let w = slot.state.load(Ordering::Acquire);
         if self.try_own(slot, w) {
-            self.counters().overflows.fetch_add(1, Ordering::Relaxed);
+            self.count(|c| &c.overflows);
             return Ok(count);
         }
         Err(io::Error::new(
@@ -983,7 +1070,8 @@ impl BlockCache {
     }
 
     /// One bounded run of the clock. Returns an OWNED slot, or None with dirty candidates.
-    fn sweep(&self, dirty: &mut Vec<Block>, saw_pending: &mut bool) -> Option<usize> {
+    /// `force`: the last turn after the bounded sweeps found nothing (see `visit`).
+    fn sweep(&self, dirty: &mut Vec<Block>, saw_pending: &mut bool, force: bool) -> Option<usize> {
         let count = self.slot_count.load(Ordering::Acquire);
         let cap = self.capacity.load(Ordering::Acquire);
         let hot_limit = self.hot_limit();
@@ -994,6 +1082,8 @@ impl BlockCache {
         // that a statement holding thousands of blocks does not make every miss O(n).
         let budget = if self.overflowing.load(Ordering::Relaxed) {
             64
+        } else if force {
+            count + 64
         } else {
             2 * count + 64
         };
@@ -1012,7 +1102,13 @@ impl BlockCache {
             }
             let index = (next % count as u64) as usize;
             next += 1;
-            if let Some(index) = self.visit(index, cap, hot_limit, age_limit, dirty, saw_pending) {
+            let limits = SweepLimits {
+                cap,
+                hot_limit,
+                age_limit,
+                force,
+            };
+            if let Some(index) = self.visit(index, limits, dirty, saw_pending) {
                 found = Some(index);
                 break;
             }
@@ -1025,12 +1121,16 @@ impl BlockCache {
     fn visit(
         &self,
         index: usize,
-        cap: usize,
-        hot_limit: u64,
-        age_limit: u64,
+        limits: SweepLimits,
         dirty: &mut Vec<Block>,
         saw_pending: &mut bool,
     ) -> Option<usize> {
+        let SweepLimits {
+            cap,
+            hot_limit,
+            age_limit,
+            force,
+        } = limits;
         {
             let slot = self.slot(index);
             let w = slot.state.load(Ordering::Acquire);
@@ -1060,6 +1160,19 @@ impl BlockCache {
                             self.collect_dirty(slot, dirty);
                         } else if self.evict(index, slot, w, false) {
                             self.retire(slot);
+                        }
+                        return None;
+                    }
+                    if force {
+                        // The forced turn ignores touches and the hot mark: when threads
+                        // touch every block faster than a (preempted) sweeper's two turns
+                        // of the clock, the second chance would never run out, and the
+                        // caller would fail with blocks free to evict.
+                        if !busy && self.evict(index, slot, w, w & HOT == 0) {
+                            return Some(index);
+                        }
+                        if busy {
+                            self.collect_dirty(slot, dirty);
                         }
                         return None;
                     }
@@ -1144,15 +1257,13 @@ impl BlockCache {
     pub fn write_new_block(&self, block: &Block) -> io::Result<()> {
         let data = block.read();
         self.io.write_block(block.file(), block.block(), &data)?;
-        self.counters().writes.fetch_add(1, Ordering::Relaxed);
+        self.count(|c| &c.writes);
         Ok(())
     }
 
     /// Record that the block holds committed changes whose redo ends at `lsn`.
     pub fn mark_dirty(&self, block: &Block, lsn: u64) {
-        self.counters()
-            .write_requests
-            .fetch_add(1, Ordering::Relaxed);
+        self.count(|c| &c.write_requests);
         let slot = block.slot();
         slot.flush_lsn.fetch_max(lsn, Ordering::AcqRel);
         if !slot.dirty.swap(true, Ordering::AcqRel) {
@@ -1183,7 +1294,7 @@ impl BlockCache {
             self.io.flush_log(slot.flush_lsn.load(Ordering::Acquire))?;
             let (file, block) = slot.key();
             self.io.write_block(file, block, &data)?;
-            self.counters().writes.fetch_add(1, Ordering::Relaxed);
+            self.count(|c| &c.writes);
             // Two flushers may write the same block under shared locks; one clears it.
             if slot.dirty.swap(false, Ordering::AcqRel) {
                 self.dirty_count.fetch_sub(1, Ordering::Relaxed);

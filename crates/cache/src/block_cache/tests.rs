@@ -723,3 +723,31 @@ fn write_back_ahead_cleans_cold_dirty_blocks_in_order_after_their_log() {
     drop(pending);
     cache.validate();
 }
+
+/// The request counters are exact with more threads than stripes (some threads then share
+/// a stripe and add atomically) and across threads that end and hand their stripe on.
+#[cfg(not(feature = "shuttle"))]
+#[test]
+fn request_counters_are_exact_with_more_threads_than_stripes() {
+    let io = Arc::new(MemIo::default());
+    let cache = BlockCache::new(128 * 64, 64, io.clone());
+    for i in 0..32u64 {
+        drop(cache.create(1, i).unwrap());
+    }
+    let before = cache.stats().key_read_requests;
+    const THREADS: u64 = COUNTER_STRIPES as u64 * 2 + 3;
+    const GETS: u64 = 2000;
+    for wave in 0..2u64 {
+        std::thread::scope(|s| {
+            for t in 0..THREADS {
+                let cache = &cache;
+                s.spawn(move || {
+                    for i in 0..GETS {
+                        drop(cache.get(1, (t + i + wave) % 32).unwrap());
+                    }
+                });
+            }
+        });
+    }
+    assert_eq!(cache.stats().key_read_requests - before, 2 * THREADS * GETS);
+}

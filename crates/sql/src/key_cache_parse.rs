@@ -1,0 +1,147 @@
+//! Parsing of the key cache statements and of `SELECT ... FROM information_schema.<table>`
+//! (a child of `parse`, so it shares its token cursor).
+
+use super::*;
+use crate::info_schema::{self, VirtualSelect};
+use crate::key_cache::KeyCacheStmt;
+
+/// `[INDEX | KEY] (name, ...)` after a table name: accepted; every index of the table is
+/// preloaded or assigned (myriad keeps a table's indexes in one file).
+fn skip_index_list(c: &mut Cursor) -> Result<(), SqlError> {
+    if c.eat_word("INDEX") || c.eat_word("KEY") {
+        if !c.eat_token(&Token::LParen) {
+            return Err(c.error());
+        }
+        loop {
+            c.name()?;
+            if !c.eat_token(&Token::Comma) {
+                break;
+            }
+        }
+        if !c.eat_token(&Token::RParen) {
+            return Err(c.error());
+        }
+    }
+    Ok(())
+}
+
+/// `LOAD INDEX INTO CACHE t [[INDEX|KEY] (i, ...)] [IGNORE LEAVES], ...`
+pub(super) fn load_index(c: &mut Cursor) -> Result<Stmt, SqlError> {
+    for w in ["LOAD", "INDEX", "INTO", "CACHE"] {
+        c.expect_word(w)?;
+    }
+    let mut tables = Vec::new();
+    loop {
+        let (db, name) = table_name(c)?;
+        skip_index_list(c)?;
+        let ignore_leaves = c.eat_word("IGNORE");
+        if ignore_leaves {
+            c.expect_word("LEAVES")?;
+        }
+        tables.push((db, name, ignore_leaves));
+        if !c.eat_token(&Token::Comma) {
+            break;
+        }
+    }
+    c.expect_end()?;
+    Ok(Stmt::KeyCache(KeyCacheStmt::LoadIndex { tables }))
+}
+
+/// `CACHE INDEX t [[INDEX|KEY] (i, ...)], ... IN cache_name`
+pub(super) fn cache_index(c: &mut Cursor) -> Result<Stmt, SqlError> {
+    c.expect_word("CACHE")?;
+    c.expect_word("INDEX")?;
+    let mut tables = Vec::new();
+    loop {
+        tables.push(table_name(c)?);
+        skip_index_list(c)?;
+        if !c.eat_token(&Token::Comma) {
+            break;
+        }
+    }
+    c.expect_word("IN")?;
+    let cache = c.name()?;
+    c.expect_end()?;
+    Ok(Stmt::KeyCache(KeyCacheStmt::CacheIndex { tables, cache }))
+}
+
+/// Whether the statement reads a virtual `information_schema` table: `SELECT <items> FROM
+/// information_schema.<table>` with the table in `info_schema::TABLES`.
+pub(super) fn is_virtual_select(c: &Cursor) -> bool {
+    let t = &c.tokens[c.pos..];
+    t.iter().enumerate().any(|(i, tok)| {
+        word_upper(tok).as_deref() == Some("FROM")
+            && t.get(i + 1).and_then(word_upper).as_deref() == Some("INFORMATION_SCHEMA")
+            && t.get(i + 2).map(|x| &x.token) == Some(&Token::Period)
+            && t.get(i + 3)
+                .and_then(word_upper)
+                .is_some_and(|name| info_schema::find(&name).is_some())
+    })
+}
+
+/// `SELECT * | col [AS alias] [, ...] FROM information_schema.<table> [WHERE condition]`
+pub(super) fn virtual_select(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt, SqlError> {
+    c.expect_word("SELECT")?;
+    let mut items: Vec<Option<(String, String)>> = Vec::new(); // None: `*`
+    loop {
+        if c.eat_token(&Token::Mul) {
+            items.push(None);
+        } else {
+            let column = c.name()?;
+            let shown = if c.eat_word("AS") {
+                c.name()?
+            } else {
+                column.clone()
+            };
+            items.push(Some((column, shown)));
+        }
+        if !c.eat_token(&Token::Comma) {
+            break;
+        }
+    }
+    c.expect_word("FROM")?;
+    c.expect_word("INFORMATION_SCHEMA")?;
+    if !c.eat_token(&Token::Period) {
+        return Err(c.error());
+    }
+    let table_name = c.name()?;
+    let table = info_schema::find(&table_name).ok_or_else(|| c.error())?;
+    let columns = info_schema::TABLES[table].columns;
+    let mut projection = Vec::new();
+    for item in items {
+        match item {
+            None => projection.extend(
+                columns
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (name, _))| (i, name.to_string())),
+            ),
+            Some((column, shown)) => {
+                let i = columns
+                    .iter()
+                    .position(|(name, _)| name.eq_ignore_ascii_case(&column))
+                    .ok_or_else(|| {
+                        SqlError::new(
+                            1054,
+                            "42S22",
+                            format!("Unknown column '{column}' in 'SELECT'"),
+                        )
+                    })?;
+                projection.push((i, shown));
+            }
+        }
+    }
+    let names: Vec<&str> = columns.iter().map(|(name, _)| *name).collect();
+    let filter = if c.at_end() {
+        ShowFilter::None
+    } else if c.peek_word().as_deref() == Some("WHERE") {
+        parse_filter(c, compiler, &names)?
+    } else {
+        return Err(c.error());
+    };
+    Ok(Stmt::VirtualSelect(VirtualSelect {
+        table,
+        projection,
+        filter,
+    }))
+}

@@ -1,0 +1,251 @@
+//! Issue 6, the key cache through the real binary and the `mariadb` client: SET GLOBAL of
+//! its variables (online resize keeps cached blocks), Key_* status, LOAD INDEX INTO CACHE,
+//! CACHE INDEX, information_schema.KEY_CACHES, FLUSH TABLES writing dirty blocks and the
+//! background write-back. The expected result layouts were taken from MariaDB 10.11 (the
+//! same statements run on mariadbd with MyISAM tables; see the comments at each check).
+
+mod common;
+
+use common::{require_program, run_with_timeout, Server};
+use std::collections::HashMap;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// Run statements with `mariadb --batch` (fed through a file: they may be long);
+/// (stdout, stderr, success).
+fn mariadb(server: &Server, sql: &str) -> (String, String, bool) {
+    require_program("mariadb");
+    static SCRIPTS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = SCRIPTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let script = server.dir.path().join(format!("script-{n}.sql"));
+    std::fs::write(&script, sql).expect("write the script");
+    let mut command = Command::new("sh");
+    command.args([
+        "-c",
+        &format!(
+            "exec mariadb -h127.0.0.1 -P{} -uroot --batch < '{}'",
+            server.port,
+            script.display()
+        ),
+    ]);
+    let output = run_with_timeout(&mut command, Duration::from_secs(60));
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+        output.status.success(),
+    )
+}
+
+fn ok(server: &Server, sql: &str) -> String {
+    let (out, err, success) = mariadb(server, sql);
+    assert!(success, "{sql:?} failed: {err}\n{out}");
+    out
+}
+
+fn status(server: &Server) -> HashMap<String, u64> {
+    ok(server, "SHOW GLOBAL STATUS LIKE 'Key%'")
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let (k, v) = l.split_once('\t')?;
+            Some((k.to_string(), v.parse().ok()?))
+        })
+        .collect()
+}
+
+/// A table of `rows` rows with a secondary index, in database `kc`.
+fn fill(server: &Server, rows: usize) {
+    ok(
+        server,
+        "CREATE DATABASE kc; CREATE TABLE kc.t (id INT PRIMARY KEY, k INT NOT NULL, \
+         pad CHAR(60) NOT NULL, KEY k (k)); CREATE TABLE kc.u (id INT PRIMARY KEY)",
+    );
+    let mut sql = String::new();
+    for chunk in (0..rows).collect::<Vec<_>>().chunks(1000) {
+        sql.push_str("INSERT INTO kc.t VALUES ");
+        let values: Vec<String> = chunk
+            .iter()
+            .map(|i| format!("({i}, {}, 'pad{i:056}')", (i * 7919) % rows))
+            .collect();
+        sql.push_str(&values.join(","));
+        sql.push(';');
+    }
+    ok(server, &sql);
+}
+
+#[test]
+fn load_index_cache_index_and_key_caches_match_mariadb() {
+    let server = Server::start(&[]);
+    fill(&server, 20_000);
+
+    // MariaDB: one row per table, Op preload_keys, Msg_type status, Msg_text OK.
+    let out = ok(&server, "LOAD INDEX INTO CACHE kc.t, kc.u IGNORE LEAVES");
+    assert_eq!(
+        out,
+        "Table\tOp\tMsg_type\tMsg_text\nkc.t\tpreload_keys\tstatus\tOK\nkc.u\tpreload_keys\tstatus\tOK\n"
+    );
+    // MariaDB: a missing table is an Error row then "Operation failed", not an error.
+    let out = ok(&server, "LOAD INDEX INTO CACHE kc.nosuch");
+    assert_eq!(
+        out,
+        "Table\tOp\tMsg_type\tMsg_text\nkc.nosuch\tpreload_keys\tError\tTable 'kc.nosuch' doesn't exist\nkc.nosuch\tpreload_keys\tstatus\tOperation failed\n"
+    );
+
+    // Preloading after a restart reads the index pages once; the reads that follow hit.
+    ok(&server, "FLUSH TABLES");
+    drop(server);
+    let dir = common::TempDir::new("key-cache-restart");
+    let server = Server::start_in(dir, &[]);
+    fill(&server, 20_000);
+    ok(&server, "FLUSH TABLES");
+    ok(&server, "SET GLOBAL key_buffer_size = 1048576");
+    ok(&server, "SET GLOBAL key_buffer_size = 67108864");
+    let before = status(&server);
+    let out = ok(&server, "USE kc; LOAD INDEX INTO CACHE t");
+    assert!(out.contains("kc.t\tpreload_keys\tstatus\tOK"), "{out}");
+    let preloaded = status(&server);
+    assert!(
+        preloaded["Key_reads"] > before["Key_reads"],
+        "the preload read pages: {before:?} -> {preloaded:?}"
+    );
+    ok(
+        &server,
+        "SELECT COUNT(*) FROM kc.t WHERE k BETWEEN 100 AND 5000",
+    );
+    let after = status(&server);
+    assert_eq!(
+        after["Key_reads"], preloaded["Key_reads"],
+        "every page the query read was preloaded"
+    );
+    assert!(after["Key_read_requests"] > preloaded["Key_read_requests"]);
+
+    // MariaDB: assign_to_keycache rows; an unknown cache is error 1284.
+    let out = ok(&server, "CACHE INDEX kc.t, kc.u IN default");
+    assert_eq!(
+        out,
+        "Table\tOp\tMsg_type\tMsg_text\nkc.t\tassign_to_keycache\tstatus\tOK\nkc.u\tassign_to_keycache\tstatus\tOK\n"
+    );
+    let (_, err, success) = mariadb(&server, "CACHE INDEX kc.t IN nosuchcache");
+    assert!(!success);
+    assert!(
+        err.contains("ERROR 1284 (HY000)") && err.contains("Unknown key cache 'nosuchcache'"),
+        "{err}"
+    );
+
+    // MariaDB's columns, in its order; one row for the default cache.
+    let out = ok(&server, "SELECT * FROM information_schema.KEY_CACHES");
+    let mut lines = out.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "KEY_CACHE_NAME\tSEGMENTS\tSEGMENT_NUMBER\tFULL_SIZE\tBLOCK_SIZE\tUSED_BLOCKS\tUNUSED_BLOCKS\tDIRTY_BLOCKS\tREAD_REQUESTS\tREADS\tWRITE_REQUESTS\tWRITES"
+    );
+    let row: Vec<&str> = lines.next().unwrap().split('\t').collect();
+    assert_eq!(&row[..5], ["default", "NULL", "NULL", "67108864", "16384"]);
+    let used: u64 = row[5].parse().unwrap();
+    let unused: u64 = row[6].parse().unwrap();
+    assert_eq!(used + unused, 67108864 / 16384);
+    assert!(used > 0);
+    assert_eq!(lines.next(), None);
+    // A projection with a condition, as MariaDB answers it.
+    ok(&server, "SET GLOBAL key_cache_segments = 4");
+    let out = ok(
+        &server,
+        "SELECT key_cache_name, SEGMENTS, block_size AS bs FROM information_schema.key_caches WHERE FULL_SIZE > 0",
+    );
+    assert_eq!(out, "key_cache_name\tSEGMENTS\tbs\ndefault\t4\t16384\n");
+    let out = ok(
+        &server,
+        "SELECT KEY_CACHE_NAME FROM information_schema.KEY_CACHES WHERE KEY_CACHE_NAME = 'hot'",
+    );
+    assert_eq!(out, "");
+    let (_, err, _) = mariadb(&server, "SELECT nope FROM information_schema.KEY_CACHES");
+    assert!(err.contains("ERROR 1054 (42S22)"), "{err}");
+
+    let out = ok(
+        &server,
+        "SHOW GLOBAL STATUS WHERE Variable_name IN ('Com_preload_keys', 'Com_assign_to_keycache')",
+    );
+    assert!(out.contains("Com_assign_to_keycache\t2"), "{out}");
+    assert!(out.contains("Com_preload_keys\t1"), "{out}");
+}
+
+#[test]
+fn set_global_resizes_online_and_dirty_blocks_are_written_back() {
+    let server = Server::start(&["--key-buffer-size=8M"]);
+    fill(&server, 20_000);
+    ok(&server, "FLUSH TABLES");
+    let s = status(&server);
+    assert_eq!(s["Key_blocks_used"] + s["Key_blocks_unused"], 512);
+    assert_eq!(
+        s["Key_blocks_not_flushed"], 0,
+        "FLUSH TABLES wrote every dirty block"
+    );
+    assert!(s.contains_key("Key_blocks_warm"));
+
+    // Growing keeps every cached block: reading the same rows again reads nothing.
+    ok(&server, "SELECT COUNT(*) FROM kc.t WHERE k < 20000");
+    ok(&server, "SET GLOBAL key_buffer_size = 33554432");
+    let grown = status(&server);
+    assert_eq!(grown["Key_blocks_used"] + grown["Key_blocks_unused"], 2048);
+    assert_eq!(
+        grown["Key_blocks_used"],
+        s["Key_blocks_used"].max(grown["Key_blocks_used"])
+    );
+    ok(&server, "SELECT COUNT(*) FROM kc.t WHERE k < 20000");
+    assert_eq!(status(&server)["Key_reads"], grown["Key_reads"]);
+    // Shrinking keeps what fits.
+    ok(&server, "SET GLOBAL key_buffer_size = 2097152");
+    let shrunk = status(&server);
+    assert_eq!(shrunk["Key_blocks_used"] + shrunk["Key_blocks_unused"], 128);
+    assert_eq!(
+        ok(&server, "SELECT COUNT(*) FROM kc.t"),
+        "COUNT(*)\n20000\n",
+        "the data survives a shrink"
+    );
+    ok(
+        &server,
+        "SET GLOBAL key_cache_division_limit = 50; SET GLOBAL key_cache_age_threshold = 1000",
+    );
+    let out = ok(&server, "SELECT @@global.key_cache_division_limit, @@global.key_cache_age_threshold, @@global.key_cache_block_size");
+    assert!(out.ends_with("50\t1000\t16384\n"), "{out}");
+    // The block size is the page size: setting it is MySQL's read-only error.
+    let (_, err, success) = mariadb(&server, "SET GLOBAL key_cache_block_size = 1024");
+    assert!(!success && err.contains("ERROR 1238"), "{err}");
+
+    // Committed changes become dirty blocks; the background write-back cleans probationary
+    // ones (new pages enter probationary) without a checkpoint, and FLUSH TABLES the rest.
+    ok(&server, "SET GLOBAL key_buffer_size = 33554432");
+    ok(&server, "FLUSH TABLES");
+    ok(
+        &server,
+        "CREATE TABLE kc.w (id INT PRIMARY KEY, pad CHAR(60) NOT NULL)",
+    );
+    let rows: Vec<String> = (0..5000).map(|i| format!("({i}, 'w{i:058}')")).collect();
+    let before = status(&server);
+    ok(
+        &server,
+        &format!("INSERT INTO kc.w VALUES {}", rows.join(",")),
+    );
+    ok(&server, "UPDATE kc.t SET pad = 'changed' WHERE id < 5000");
+    // The cache (2048 blocks) holds every page: no eviction writes; only the write-back
+    // thread writes before the FLUSH below.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while Instant::now() < deadline && status(&server)["Key_writes"] <= before["Key_writes"] {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let after = status(&server);
+    assert!(
+        after["Key_writes"] > before["Key_writes"],
+        "the write-back thread wrote blocks: {before:?} -> {after:?}"
+    );
+    assert!(
+        after["Key_blocks_not_flushed"] > 0,
+        "hot dirty blocks wait for a checkpoint"
+    );
+    ok(&server, "FLUSH TABLES");
+    assert_eq!(status(&server)["Key_blocks_not_flushed"], 0);
+    assert_eq!(
+        ok(&server, "SELECT COUNT(*) FROM kc.t WHERE pad = 'changed'"),
+        "COUNT(*)\n5000\n"
+    );
+}
