@@ -8,15 +8,20 @@
 //!   eviction is CLOCK with a probationary part and a ghost history, `resize` runs online.
 //! - [`table_cache`]: one shared object per open table, single-flight opens, idle-only
 //!   eviction (issue 5 splits it into definitions and instanced handles).
+//! - [`query_cache`]: results of repeated SELECTs checked against per-table versions;
+//!   sharded try-lock lookups, TinyLFU admission, per-template and whole-cache step-aside.
 //!
 //! Memory per entry: a block costs its size plus 128 bytes of slot header, about 16 bytes
 //! of index and 8 of ghost history; a virtual file about 100 bytes plus its path; a table entry about 64 bytes plus
-//! the engine's table object.
+//! the engine's table object; a query-cache entry its key, its result and 192 bytes (plus
+//! about 180 KiB fixed: sketch and template table).
 
 pub mod block_cache;
 pub mod file_cache;
+pub mod query_cache;
 pub mod table_cache;
 
 pub use block_cache::{Block, BlockCache, BlockCacheStats, BlockIo};
 pub use file_cache::{FileCache, FileCacheStats, FileId};
+pub use query_cache::{QueryCache, QueryCacheStats};
 pub use table_cache::{TableCache, TableCacheStats};
