@@ -8,17 +8,16 @@ use crate::sysvars::VarValue;
 use crate::Engine;
 
 /// React to a committed change of the global variable `name` to `value`.
-#[allow(clippy::match_single_binding)] // arms arrive with each cache
 pub(crate) fn apply(engine: &Engine, name: &str, value: &VarValue) {
-    let _ = (engine, value);
     match name {
+        "query_cache_size" => engine.query_cache.set_size(as_u64(value)),
+        "query_cache_limit" => engine.query_cache.set_limit(as_u64(value)),
         // Each cache adds its variables here, e.g. "key_buffer_size" => resize the block cache.
         _ => {}
     }
 }
 
 /// A `u64` out of an unsigned variable's value (0 for any other kind).
-#[allow(dead_code)]
 pub(crate) fn as_u64(value: &VarValue) -> u64 {
     match value {
         VarValue::UInt(v) => *v,

@@ -26,6 +26,7 @@ pub mod eval;
 pub mod expr;
 mod global_effects;
 pub mod parse;
+pub mod query_cache_hooks;
 pub mod result;
 pub mod row_locks;
 mod session;
@@ -116,6 +117,8 @@ pub struct Engine {
     started: Instant,
     /// When FLUSH STATUS last ran (Uptime_since_flush_status).
     status_flushed: Mutex<Instant>,
+    /// The query cache and the table versions it checks.
+    query_cache: query_cache_hooks::EngineQueryCache,
 }
 
 impl Engine {
@@ -180,6 +183,10 @@ impl Engine {
             lock_wait_timeout: std::time::Duration::from_secs(uint("lock_wait_timeout")),
             ..myriad_storage::StorageConfig::default()
         };
+        let query_cache = query_cache_hooks::EngineQueryCache::new(
+            uint("query_cache_size"),
+            uint("query_cache_limit"),
+        );
         let catalog = catalog::Catalog::open(&config.datadir, storage_config)?;
         let accounts = accounts::Accounts::open(&config.datadir)?;
         Ok(Arc::new(Engine {
@@ -192,6 +199,7 @@ impl Engine {
             row_locks: row_locks::RowLocks::default(),
             started: Instant::now(),
             status_flushed: Mutex::new(Instant::now()),
+            query_cache,
         }))
     }
 

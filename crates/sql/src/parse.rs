@@ -167,6 +167,10 @@ pub enum Stmt {
     FlushStatus,
     /// Other FLUSH forms: accepted, nothing to flush yet.
     Flush,
+    /// FLUSH QUERY CACHE (reset: false) and RESET QUERY CACHE (reset: true).
+    QueryCache {
+        reset: bool,
+    },
     Shutdown,
     Begin,
     Commit,
@@ -244,7 +248,7 @@ impl Stmt {
             Stmt::CreateUser { .. } => Counter::ComCreateUser,
             Stmt::DropUser { .. } => Counter::ComDropUser,
             Stmt::AlterUser { .. } => Counter::ComAlterUser,
-            Stmt::FlushStatus | Stmt::Flush => Counter::ComFlush,
+            Stmt::FlushStatus | Stmt::Flush | Stmt::QueryCache { .. } => Counter::ComFlush,
             Stmt::Shutdown => Counter::ComShutdown,
             Stmt::Begin => Counter::ComBegin,
             Stmt::Commit => Counter::ComCommit,
@@ -686,11 +690,21 @@ pub fn compile_statement(
             if c.eat_word("STATUS") {
                 c.expect_end()?;
                 Stmt::FlushStatus
+            } else if c.eat_word("QUERY") {
+                c.expect_word("CACHE")?;
+                c.expect_end()?;
+                Stmt::QueryCache { reset: false }
             } else if c.at_end() {
                 return Err(c.error());
             } else {
                 Stmt::Flush
             }
+        }
+        Some("RESET") if c.peek_word_at(1).as_deref() == Some("QUERY") => {
+            c.pos += 2;
+            c.expect_word("CACHE")?;
+            c.expect_end()?;
+            Stmt::QueryCache { reset: true }
         }
         Some("SHUTDOWN") => {
             c.pos += 1;
