@@ -341,6 +341,20 @@ impl SourceMap {
 }
 
 /// Tokenize and split at `;`. A trailing empty statement after the last `;` is dropped.
+/// Words after which SQL_CACHE / SQL_NO_CACHE are SELECT modifiers.
+const SELECT_MODIFIERS: &[&str] = &[
+    "SELECT",
+    "ALL",
+    "DISTINCT",
+    "DISTINCTROW",
+    "HIGH_PRIORITY",
+    "STRAIGHT_JOIN",
+    "SQL_SMALL_RESULT",
+    "SQL_BIG_RESULT",
+    "SQL_BUFFER_RESULT",
+    "SQL_CALC_FOUND_ROWS",
+];
+
 pub fn split(sql: &str, map: &SourceMap) -> Result<Vec<RawStatement>, SqlError> {
     let dialect = MyriadDialect::default();
     let tokens = Tokenizer::new(&dialect, sql)
@@ -362,6 +376,14 @@ pub fn split(sql: &str, map: &SourceMap) -> Result<Vec<RawStatement>, SqlError> 
                 start = None;
             }
             Token::EOF => {}
+            // SQL_CACHE / SQL_NO_CACHE after SELECT steer the query cache (which reads them
+            // from the text before parsing); sqlparser does not know them.
+            Token::Word(w)
+                if (w.value.eq_ignore_ascii_case("SQL_CACHE")
+                    || w.value.eq_ignore_ascii_case("SQL_NO_CACHE"))
+                    && current.last().is_some_and(|p| {
+                        matches!(&p.token, Token::Word(p) if SELECT_MODIFIERS.iter().any(|m| p.value.eq_ignore_ascii_case(m)))
+                    }) => {}
             _ => {
                 let here = map.offset(t.span.start.line, t.span.start.column);
                 start.get_or_insert(here);
