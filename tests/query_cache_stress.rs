@@ -161,7 +161,10 @@ async fn no_stale_result_under_concurrent_writes_and_ddl() {
                     truth.begin(id);
                     retry(
                         &mut conn,
-                        &format!("INSERT INTO r (id, ver, val) VALUES ({id}, {ver}, {})", val_of(id, ver)),
+                        &format!(
+                            "INSERT INTO r (id, ver, val) VALUES ({id}, {ver}, {})",
+                            val_of(id, ver)
+                        ),
                     )
                     .await;
                     truth.end(id, ver, true);
