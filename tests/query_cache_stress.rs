@@ -199,8 +199,8 @@ async fn no_stale_result_under_concurrent_writes_and_ddl() {
                 retry(&mut conn, &format!("INSERT INTO g VALUES ({cycle})")).await;
                 truth.generation.store(cycle, Ordering::SeqCst);
                 truth.ddl_seq.fetch_add(1, Ordering::SeqCst);
-                if cycle % 5 == 0 {
-                    let sql = if cycle % 10 == 0 {
+                if cycle.is_multiple_of(5) {
+                    let sql = if cycle.is_multiple_of(10) {
                         "ALTER TABLE r DROP COLUMN pad"
                     } else {
                         "ALTER TABLE r ADD COLUMN pad INT"
@@ -227,7 +227,7 @@ async fn no_stale_result_under_concurrent_writes_and_ddl() {
                     0..=5 => {
                         let seq0 = truth.seq[id as usize].load(Ordering::SeqCst);
                         let state0 = truth.state[id as usize].load(Ordering::SeqCst);
-                        let answer: Result<Option<(u64, u64, u64)>, _> = if (n >> 30) % 2 == 0 {
+                        let answer: Result<Option<(u64, u64, u64)>, _> = if (n >> 30).is_multiple_of(2) {
                             conn.query_first(format!("SELECT id, ver, val FROM r WHERE id = {id}")).await
                         } else {
                             conn.exec_first(&point, (id,)).await
@@ -245,7 +245,7 @@ async fn no_stale_result_under_concurrent_writes_and_ddl() {
                                 tally.stale.push(format!("row {id}: torn answer {answer:?}"));
                             }
                         }
-                        if seq0 == seq1 && seq0 % 2 == 0 {
+                        if seq0 == seq1 && seq0.is_multiple_of(2) {
                             tally.exact += 1;
                             let expected = exists0.then_some(ver0);
                             let got = answer.map(|a| a.1);
@@ -290,7 +290,7 @@ async fn no_stale_result_under_concurrent_writes_and_ddl() {
                         let gen0 = truth.generation.load(Ordering::SeqCst);
                         let answer: Result<Option<u64>, _> = conn.query_first("SELECT gen FROM g").await;
                         let ddl1 = truth.ddl_seq.load(Ordering::SeqCst);
-                        let quiet = ddl0 == ddl1 && ddl0 % 2 == 0;
+                        let quiet = ddl0 == ddl1 && ddl0.is_multiple_of(2);
                         tally.checked += 1;
                         match answer {
                             Ok(Some(gen)) if gen >= gen0 => {}
