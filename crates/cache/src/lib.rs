@@ -10,13 +10,17 @@
 //!   definitions, single-flight loads) under an open cache of per-use handles split into
 //!   instances (per-instance lock and LRU of idle handles), DDL invalidation by metadata
 //!   lock.
+//! - [`query_cache`]: results of repeated SELECTs checked against per-table versions;
+//!   sharded try-lock lookups, TinyLFU admission, per-template and whole-cache step-aside.
 //!
 //! Memory per entry: a block costs its size plus 128 bytes of slot header, about 16 bytes
 //! of index and 8 of ghost history; a virtual file about 100 bytes plus its path; a table entry about 64 bytes plus
-//! the engine's table object.
+//! the engine's table object; a query-cache entry its key, its result and 192 bytes (plus
+//! about 180 KiB fixed: sketch and template table).
 
 pub mod block_cache;
 pub mod file_cache;
+pub mod query_cache;
 pub mod table_cache;
 
 pub use block_cache::{Block, BlockCache, BlockCacheStats, BlockIo};
@@ -25,3 +29,4 @@ pub use table_cache::{
     AcquireError, Definition, DefinitionEntry, ExclusiveGuard, LockWaitTimeout, TableCache,
     TableCacheConfig, TableCacheStats, TableHandle,
 };
+pub use query_cache::{QueryCache, QueryCacheStats};

@@ -16,6 +16,8 @@ pub(crate) fn apply(engine: &Engine, name: &str, value: &VarValue) {
         | "key_cache_segments" => {
             crate::key_cache::apply(engine.catalog.storage(), name, value);
         }
+        "query_cache_size" => engine.query_cache.set_size(as_u64(value)),
+        "query_cache_limit" => engine.query_cache.set_limit(as_u64(value)),
         // Each cache adds its variables here, e.g. "key_buffer_size" => resize the block cache.
         "table_open_cache" => engine
             .catalog

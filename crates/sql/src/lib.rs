@@ -28,6 +28,7 @@ mod global_effects;
 mod info_schema;
 mod key_cache;
 pub mod parse;
+pub mod query_cache_hooks;
 pub mod result;
 pub mod row_locks;
 mod session;
@@ -119,6 +120,8 @@ pub struct Engine {
     started: Instant,
     /// When FLUSH STATUS last ran (Uptime_since_flush_status).
     status_flushed: Mutex<Instant>,
+    /// The query cache and the table versions it checks.
+    query_cache: query_cache_hooks::EngineQueryCache,
 }
 
 impl Engine {
@@ -203,6 +206,10 @@ impl Engine {
             lock_wait_timeout: std::time::Duration::from_secs(uint("lock_wait_timeout")),
             ..myriad_storage::StorageConfig::default()
         };
+        let query_cache = query_cache_hooks::EngineQueryCache::new(
+            uint("query_cache_size"),
+            uint("query_cache_limit"),
+        );
         let catalog = catalog::Catalog::open(&config.datadir, storage_config)?;
         key_cache::configure(catalog.storage(), &globals);
         let accounts = accounts::Accounts::open(&config.datadir)?;
@@ -216,6 +223,7 @@ impl Engine {
             row_locks: row_locks::RowLocks::default(),
             started: Instant::now(),
             status_flushed: Mutex::new(Instant::now()),
+            query_cache,
         }))
     }
 

@@ -174,6 +174,10 @@ pub enum Stmt {
         database: Option<String>,
         filter: ShowFilter,
     },
+    /// FLUSH QUERY CACHE (reset: false) and RESET QUERY CACHE (reset: true).
+    QueryCache {
+        reset: bool,
+    },
     Shutdown,
     Begin,
     Commit,
@@ -255,7 +259,9 @@ impl Stmt {
             Stmt::CreateUser { .. } => Counter::ComCreateUser,
             Stmt::DropUser { .. } => Counter::ComDropUser,
             Stmt::AlterUser { .. } => Counter::ComAlterUser,
-            Stmt::FlushStatus | Stmt::Flush | Stmt::FlushTables(_) => Counter::ComFlush,
+            Stmt::FlushStatus | Stmt::Flush | Stmt::FlushTables(_) | Stmt::QueryCache { .. } => {
+                Counter::ComFlush
+            }
             Stmt::ShowOpenTables { .. } => Counter::ComShowTables,
             Stmt::Shutdown => Counter::ComShutdown,
             Stmt::Begin => Counter::ComBegin,
@@ -354,6 +360,20 @@ impl SourceMap {
 }
 
 /// Tokenize and split at `;`. A trailing empty statement after the last `;` is dropped.
+/// Words after which SQL_CACHE / SQL_NO_CACHE are SELECT modifiers.
+const SELECT_MODIFIERS: &[&str] = &[
+    "SELECT",
+    "ALL",
+    "DISTINCT",
+    "DISTINCTROW",
+    "HIGH_PRIORITY",
+    "STRAIGHT_JOIN",
+    "SQL_SMALL_RESULT",
+    "SQL_BIG_RESULT",
+    "SQL_BUFFER_RESULT",
+    "SQL_CALC_FOUND_ROWS",
+];
+
 pub fn split(sql: &str, map: &SourceMap) -> Result<Vec<RawStatement>, SqlError> {
     let dialect = MyriadDialect::default();
     let tokens = Tokenizer::new(&dialect, sql)
@@ -375,6 +395,14 @@ pub fn split(sql: &str, map: &SourceMap) -> Result<Vec<RawStatement>, SqlError> 
                 start = None;
             }
             Token::EOF => {}
+            // SQL_CACHE / SQL_NO_CACHE after SELECT steer the query cache (which reads them
+            // from the text before parsing); sqlparser does not know them.
+            Token::Word(w)
+                if (w.value.eq_ignore_ascii_case("SQL_CACHE")
+                    || w.value.eq_ignore_ascii_case("SQL_NO_CACHE"))
+                    && current.last().is_some_and(|p| {
+                        matches!(&p.token, Token::Word(p) if SELECT_MODIFIERS.iter().any(|m| p.value.eq_ignore_ascii_case(m)))
+                    }) => {}
             _ => {
                 let here = map.offset(t.span.start.line, t.span.start.column);
                 start.get_or_insert(here);
@@ -724,11 +752,21 @@ pub fn compile_statement(
                 }
                 c.expect_end()?;
                 Stmt::FlushTables((!names.is_empty()).then_some(names))
+            } else if c.eat_word("QUERY") {
+                c.expect_word("CACHE")?;
+                c.expect_end()?;
+                Stmt::QueryCache { reset: false }
             } else if c.at_end() {
                 return Err(c.error());
             } else {
                 Stmt::Flush
             }
+        }
+        Some("RESET") if c.peek_word_at(1).as_deref() == Some("QUERY") => {
+            c.pos += 2;
+            c.expect_word("CACHE")?;
+            c.expect_end()?;
+            Stmt::QueryCache { reset: true }
         }
         Some("SHUTDOWN") => {
             c.pos += 1;

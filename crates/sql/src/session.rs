@@ -60,6 +60,8 @@ pub struct SessionState {
     div_precision_increment: u32,
     counters: SessionCounters,
     last_insert_id: u64,
+    /// The query cache's view of the session settings (see [`crate::query_cache_hooks`]).
+    query_cache: crate::query_cache_hooks::SessionQuery,
 }
 
 impl SessionState {
@@ -81,6 +83,7 @@ impl SessionState {
             div_precision_increment: 4,
             counters: SessionCounters::default(),
             last_insert_id: 0,
+            query_cache: Default::default(),
         };
         state.refresh_cached();
         state
@@ -103,6 +106,16 @@ impl SessionState {
         if let Some(VarValue::UInt(n)) = div {
             self.div_precision_increment = n as u32;
         }
+        self.query_cache =
+            crate::query_cache_hooks::SessionQuery::from_session(|i| self.session_value(i));
+    }
+
+    pub(crate) fn query_cache(&self) -> &crate::query_cache_hooks::SessionQuery {
+        &self.query_cache
+    }
+
+    pub(crate) fn wrote_in_transaction(&self) -> bool {
+        self.wrote_in_transaction
     }
 }
 
@@ -302,7 +315,7 @@ impl Session {
     }
 
     /// Run one compiled statement with bound parameters.
-    fn run(&mut self, stmt: &Stmt, params: &[Datum]) -> Result<QueryResult, SqlError> {
+    pub(crate) fn run(&mut self, stmt: &Stmt, params: &[Datum]) -> Result<QueryResult, SqlError> {
         let keep_warnings = matches!(stmt, Stmt::ShowWarnings { .. });
         let result = self.run_inner(stmt, params);
         if !keep_warnings {
@@ -346,6 +359,7 @@ impl Session {
         }
         let (result, warnings) = {
             let mut env = self.env(params);
+            let _versions = crate::query_cache_hooks::write_guard(&self.engine, stmt);
             let result = self.dispatch(stmt, &mut env);
             (result, env.warnings)
         };
@@ -966,6 +980,8 @@ impl Session {
                     names.as_deref(),
                     self.info.database.as_deref(),
                 )?;
+                // As in MySQL, FLUSH TABLES also empties the query cache.
+                crate::query_cache_hooks::flush(&self.engine, true);
                 ok(0)
             }
             Stmt::Flush => {
@@ -991,6 +1007,10 @@ impl Session {
                 let table = &crate::info_schema::TABLES[v.table];
                 let full = listing(table.columns, (table.rows)(&self.engine), &v.filter, env)?;
                 crate::info_schema::project(v, full)
+            }
+            Stmt::QueryCache { reset } => {
+                crate::query_cache_hooks::flush(&self.engine, *reset);
+                ok(0)
             }
             Stmt::Shutdown => {
                 if let Some(hook) = self.engine.shutdown_hook.lock().as_ref() {
@@ -1442,6 +1462,9 @@ impl Session {
         // The storage's caches and redo log: Key_* (block cache), Open_tables and
         // Table_open_cache_* (table cache), Open_files (file cache), Innodb_* (log).
         for (name, value) in engine.catalog.storage().status() {
+            pairs.push((name.to_string(), value));
+        }
+        for (name, value) in crate::query_cache_hooks::status(engine) {
             pairs.push((name.to_string(), value));
         }
         pairs.sort_by_key(|p| p.0.to_ascii_lowercase());
@@ -1928,6 +1951,14 @@ pub fn execute(
 ) -> Vec<Result<QueryResult, SqlError>> {
     // A connection keeps to one instance of the table open cache.
     myriad_storage::set_instance_hint(u64::from(session.info.connection_id));
+    let mut probe = match crate::query_cache_hooks::lookup_text(session, sql) {
+        crate::query_cache_hooks::Looked::Hit(result) => {
+            session.bump(Counter::Questions);
+            session.bump(Counter::Queries);
+            return vec![Ok(result)];
+        }
+        crate::query_cache_hooks::Looked::Miss(probe) => probe,
+    };
     let key = (
         sql.to_string(),
         session.info.database.clone(),
@@ -1937,7 +1968,7 @@ pub fn execute(
         session.bump(Counter::Questions);
         session.bump(Counter::Queries);
         session.bump(stmt.counter());
-        match session.run(&stmt, &[]) {
+        match crate::query_cache_hooks::run(session, &stmt, &[], probe.take()) {
             // A table changed under the plan: forget it and compile again below.
             Err(e) if e.code == 1412 => {
                 session.state.plan_cache.remove(&key);
@@ -1994,7 +2025,7 @@ pub fn execute(
                     );
                 if cacheable {
                     let stmt = Arc::new(stmt);
-                    let result = session.run(&stmt, &[]);
+                    let result = crate::query_cache_hooks::run(session, &stmt, &[], probe.take());
                     if session.state.plan_cache.len() >= PLAN_CACHE_ENTRIES_MAX {
                         session.state.plan_cache.clear();
                     }
@@ -2122,9 +2153,17 @@ pub fn execute_prepared(
             "Incorrect arguments to mysqld_stmt_execute",
         ))
     } else {
+        let probe = match crate::query_cache_hooks::lookup_prepared(session, &prepared.sql, params)
+        {
+            crate::query_cache_hooks::Looked::Hit(result) => {
+                session.state.prepared.insert(statement_id, prepared);
+                return Ok(result);
+            }
+            crate::query_cache_hooks::Looked::Miss(probe) => probe,
+        };
         let bound: Vec<Datum> = params.iter().map(Datum::from_value).collect();
         session.bump(prepared.stmt.counter());
-        match session.run(&prepared.stmt, &bound) {
+        match crate::query_cache_hooks::run(session, &prepared.stmt, &bound, probe) {
             // A table changed under the plan: compile the text again, once.
             Err(e) if e.code == 1412 => match recompile(session, &prepared.sql) {
                 Ok((stmt, count)) if count == prepared.param_count => {

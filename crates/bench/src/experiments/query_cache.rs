@@ -1,7 +1,14 @@
-//! Seed 002: the query cache at a low hit ratio. sysbench oltp_read_only at 1, 16 and 100
-//! threads with the query cache off, at 64 MB and at 256 MB. At a hit ratio under 10% the
-//! MySQL query cache cut throughput 4 to 20x, because every lookup, insert and invalidation
-//! took one global mutex.
+//! Seed 002: the query cache, at a low hit ratio and at a high one.
+//!
+//! - `low-hit`: sysbench oltp_read_only on 1M rows at 1, 16 and 100 threads with the query
+//!   cache off, at 64 MB and at 256 MB. At a hit ratio under 10% the MySQL query cache cut
+//!   throughput 4 to 20x, because every lookup, insert and invalidation took one global
+//!   mutex. Target for myriad: cache on keeps >= 95% of its cache-off throughput.
+//! - `hot`: the same transactions on a 1,000-row table, so that the point and range selects
+//!   form a hot set that fits in the cache (about 900 distinct ranges of each kind and
+//!   1,000 points). Target for myriad: cache on >= 2x its cache-off throughput.
+//!
+//! Hit ratio as the seed computes it: Qcache_hits / (Qcache_hits + Com_select).
 
 use super::{
     gain_text, ok_rows, param_text, run_sysbench_plan, series_by, settings_with, table, Engine,
@@ -15,44 +22,72 @@ const CACHES: &[(&str, &str, &str)] = &[
     ("256MB", "1", "268435456"),
 ];
 
+/// Rows of the hot workload's table: its range selects (100 rows each) have about 900
+/// distinct starting points, so every distinct result fits in 64 MB.
+const HOT_ROWS: u64 = 1_000;
+
+/// One workload: its label prefix and table size.
+struct Workload {
+    /// Prefix of the configuration labels ("" for the seed's own workload).
+    prefix: &'static str,
+    title: &'static str,
+    rows: u64,
+}
+
 pub fn run(r: &mut Runner) {
     let threads = r.threads(&[1, 16, 100], &[1, 16]);
-    let rows = r.pick(r.opts.rows, 1_000_000, 10_000);
+    let low_rows = r.pick(r.opts.rows, 1_000_000, 10_000);
     let time_s = r.pick(r.opts.time_s, 30, 3);
-    let plan = SysbenchPlan {
-        engine: Engine::Innodb,
-        tables: 1,
-        table_size: rows,
-        extra: vec![],
-        configs: CACHES
-            .iter()
-            .map(|(label, kind, size)| {
-                (
-                    format!("qc {label}"),
-                    settings_with(&[
-                        ("query_cache_type", kind.to_string()),
-                        ("query_cache_size", size.to_string()),
-                    ]),
-                )
-            })
-            .collect(),
-        cells: threads
-            .iter()
-            .map(|&t| SysbenchCell {
-                test: "oltp_read_only".into(),
-                extra: vec![],
-                threads: t,
-                tables: None,
-                params: vec![],
-            })
-            .collect(),
-        time_s,
-        after_start: vec![],
-        warmup_s: if r.opts.quick { 0 } else { 5 },
-    };
-    run_sysbench_plan(r, &plan);
+    let warmup_s = if r.opts.quick { 0 } else { 5 };
+    let workloads = [
+        Workload {
+            prefix: "",
+            title: "low hit ratio: oltp_read_only",
+            rows: low_rows,
+        },
+        Workload {
+            prefix: "hot ",
+            title: "hot set: oltp_read_only on 1,000 rows",
+            rows: HOT_ROWS,
+        },
+    ];
+    for w in &workloads {
+        let plan = SysbenchPlan {
+            engine: Engine::Innodb,
+            tables: 1,
+            table_size: w.rows,
+            extra: vec![],
+            configs: CACHES
+                .iter()
+                .map(|(label, kind, size)| {
+                    (
+                        format!("{}qc {label}", w.prefix),
+                        settings_with(&[
+                            ("query_cache_type", kind.to_string()),
+                            ("query_cache_size", size.to_string()),
+                        ]),
+                    )
+                })
+                .collect(),
+            cells: threads
+                .iter()
+                .map(|&t| SysbenchCell {
+                    test: "oltp_read_only".into(),
+                    extra: vec![],
+                    threads: t,
+                    tables: None,
+                    params: vec![],
+                })
+                .collect(),
+            time_s,
+            after_start: vec![],
+            warmup_s,
+        };
+        run_sysbench_plan(r, &plan);
+    }
+    r.parameter("sysbench_table_size", low_rows);
+    r.parameter("hot_table_size", HOT_ROWS);
 
-    // Hit ratio as the seed computes it: Qcache_hits / (Qcache_hits + Com_select).
     for row in r.record.rows.iter_mut().filter(|r| r.error.is_none()) {
         let hits = *row.status_delta.get("Qcache_hits").unwrap_or(&0) as f64;
         let selects = *row.status_delta.get("Com_select").unwrap_or(&0) as f64;
@@ -65,58 +100,101 @@ pub fn run(r: &mut Runner) {
 
     let owned_rows: Vec<Row> = ok_rows(&r.record).cloned().collect();
     let rows: Vec<&Row> = owned_rows.iter().collect();
-    let mut summary = Vec::new();
-    for target in &r.opts.targets {
-        for &t in &threads {
-            let find = |label: &str| {
-                rows.iter().find(|row| {
-                    row.target == target.name()
-                        && row.config == format!("qc {label}")
-                        && param_text(row, "threads") == t.to_string()
-                })
-            };
-            let Some(off) = find("off").and_then(|row| row.get_metric("tps")) else {
-                continue;
-            };
-            let mut line = vec![
-                target.name().to_string(),
-                t.to_string(),
-                crate::report::format_number(off),
-            ];
-            for label in ["64MB", "256MB"] {
-                let row = find(label);
-                let tps = row.and_then(|row| row.get_metric("tps"));
-                let hit = row.and_then(|row| row.get_metric("qc_hit_ratio"));
-                line.push(match tps {
-                    Some(tps) => format!(
-                        "{} ({}, hit ratio {})",
-                        crate::report::format_number(tps),
-                        gain_text(tps, off),
-                        hit.map_or("n/a".to_string(), |h| format!("{:.1}%", h * 100.0))
-                    ),
-                    None => "error".to_string(),
-                });
-            }
-            summary.push(line);
-        }
-    }
-    let summary = table(
-        "oltp_read_only TPS: query cache off against on (change from off, Qcache hit ratio)",
-        &["target", "threads", "off", "64 MB", "256 MB"],
-        summary,
-    );
-    let plot = PlotSpec {
-        file: "query-cache.png".into(),
-        title: "sysbench oltp_read_only: query cache off / 64 MB / 256 MB".into(),
-        x_label: "threads".into(),
-        y_label: "transactions/s".into(),
-        series: series_by(
-            &rows,
-            |row| format!("{} {}", row.target, row.config),
-            "threads",
-            "tps",
-        ),
+    let find = |target: &str, label: &str, t: u32| {
+        rows.iter().copied().find(|row| {
+            row.target == target
+                && row.config == label
+                && param_text(row, "threads") == t.to_string()
+        })
     };
-    r.record.tables.push(summary);
-    r.pending_plots.push(plot);
+    let tps = |row: Option<&Row>| row.and_then(|row| row.get_metric("tps"));
+    for w in &workloads {
+        let mut summary = Vec::new();
+        let mut versus = Vec::new();
+        for target in &r.opts.targets {
+            for &t in &threads {
+                let label = |cache: &str| format!("{}qc {cache}", w.prefix);
+                let Some(off) = tps(find(target.name(), &label("off"), t)) else {
+                    continue;
+                };
+                let mut line = vec![
+                    target.name().to_string(),
+                    t.to_string(),
+                    crate::report::format_number(off),
+                ];
+                for cache in ["64MB", "256MB"] {
+                    let row = find(target.name(), &label(cache), t);
+                    let hit = row.and_then(|row| row.get_metric("qc_hit_ratio"));
+                    line.push(match tps(row) {
+                        Some(on) => format!(
+                            "{} ({:.2}x, {}, hit ratio {})",
+                            crate::report::format_number(on),
+                            on / off,
+                            gain_text(on, off),
+                            hit.map_or("n/a".to_string(), |h| format!("{:.1}%", h * 100.0))
+                        ),
+                        None => "error".to_string(),
+                    });
+                }
+                summary.push(line);
+            }
+        }
+        for &t in &threads {
+            for (cache, _, _) in CACHES {
+                let label = format!("{}qc {cache}", w.prefix);
+                let myriad = tps(find("myriad", &label, t));
+                let mariadb = tps(find("mariadb", &label, t));
+                if let (Some(m), Some(d)) = (myriad, mariadb) {
+                    versus.push(vec![
+                        t.to_string(),
+                        cache.to_string(),
+                        crate::report::format_number(m),
+                        crate::report::format_number(d),
+                        format!("{:.2}x", m / d),
+                    ]);
+                }
+            }
+        }
+        r.record.tables.push(table(
+            &format!(
+                "{}: TPS with the query cache off and on (ratio to off, change, Qcache hit ratio)",
+                w.title
+            ),
+            &["target", "threads", "off", "64 MB", "256 MB"],
+            summary,
+        ));
+        if !versus.is_empty() {
+            r.record.tables.push(table(
+                &format!("{}: myriad against MariaDB per cell (TPS)", w.title),
+                &[
+                    "threads",
+                    "query cache",
+                    "myriad",
+                    "MariaDB",
+                    "myriad / MariaDB",
+                ],
+                versus,
+            ));
+        }
+        let mine: Vec<&Row> = rows
+            .iter()
+            .copied()
+            .filter(|row| row.config.starts_with(&format!("{}qc ", w.prefix)))
+            .collect();
+        r.pending_plots.push(PlotSpec {
+            file: format!(
+                "query-cache{}.png",
+                if w.prefix.is_empty() { "" } else { "-hot" }
+            ),
+            title: format!("sysbench {}: query cache off / 64 MB / 256 MB", w.title),
+            x_label: "threads".into(),
+            y_label: "transactions/s".into(),
+            series: series_by(
+                &mine,
+                |row| format!("{} {}", row.target, row.config),
+                "threads",
+                "tps",
+            ),
+        });
+    }
 }

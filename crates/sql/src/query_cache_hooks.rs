@@ -1,0 +1,905 @@
+//! The SQL side of the query cache ([`myriad_cache::query_cache`]): which statements may
+//! use it, the key, the lookup before parsing, the insert after execution, and the version
+//! bumps of writes and DDL.
+//!
+//! # One text query
+//! 1. [`lookup_text`] runs before parsing. Cheap refusals first, none of which allocates:
+//!    `query_cache_size = 0` or `query_cache_type = OFF` (one load each); a text that does
+//!    not start with SELECT; [`scan`]'s single pass over the bytes, which finds SQL_CACHE /
+//!    SQL_NO_CACHE, the words that make a result non-deterministic or session-bound
+//!    (NOW, RAND, UUID, LAST_INSERT_ID, CONNECTION_ID, USER, SLEEP, ...), `@` variables,
+//!    `FOR UPDATE` / `LOCK IN SHARE MODE`, system schemas, a second statement, and hashes
+//!    the statement's template (literals left out); a bypassed template or a stepped-aside
+//!    cache. Only then is the key built: statement bytes (comments stripped when
+//!    `query_cache_strip_comments` is ON), current database, transaction state and the
+//!    session settings that change a result ([`RESULT_SETTINGS`]).
+//! 2. On an admitted miss, [`run`] checks the compiled statement as well (the authority:
+//!    user and system variables, non-deterministic functions, system schemas), takes the
+//!    version of every table it reads (subqueries included) *before* executing, executes,
+//!    and inserts a result set without warnings whose execution was worth it.
+//!
+//! Prepared statements go the same way ([`lookup_prepared`]); their key is the statement
+//! text plus the parameter values.
+//!
+//! # Writes
+//! [`write_guard`] wraps the execution of every INSERT, UPDATE, DELETE and DDL statement:
+//! it bumps the versions of the tables the statement changes before it runs and again when
+//! it ends (commit, error or rollback), since other connections read uncommitted rows.
+//! DROP DATABASE and RESET QUERY CACHE bump the version every entry depends on.
+//!
+//! Inside a transaction that has written, nothing is looked up or inserted (a conservative
+//! form of MySQL's rule "tables written by the open transaction are not cached").
+
+use crate::eval::Datum;
+use crate::expr::{Expr, Func};
+use crate::parse::Stmt;
+use crate::result::QueryResult;
+use crate::sysvars::{self, VarValue};
+use crate::value::Value;
+use crate::{Engine, Session, SqlError};
+use myriad_cache::query_cache::{self, Dep, Lookup, QueryCache, TableVersions, Ticket, WriteGuard};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Session variables that can change a SELECT's result (its values, their text, their
+/// collation or their number): part of every key.
+pub const RESULT_SETTINGS: &[&str] = &[
+    "autocommit",
+    "character_set_client",
+    "character_set_connection",
+    "character_set_results",
+    "collation_connection",
+    "default_week_format",
+    "div_precision_increment",
+    "explicit_defaults_for_timestamp",
+    "group_concat_max_len",
+    "lc_time_names",
+    "sql_auto_is_null",
+    "sql_mode",
+    "sql_select_limit",
+    "time_zone",
+    "transaction_isolation",
+];
+
+/// Words that make a SELECT uncacheable wherever they appear (outside string literals):
+/// functions whose result depends on time, chance or the session, SELECT ... INTO,
+/// locking reads, system schemas. A false match (a column named `user`) only costs a miss.
+const REFUSED_WORDS: &[&str] = &[
+    "BENCHMARK",
+    "CONNECTION_ID",
+    "CURDATE",
+    "CURRENT_DATE",
+    "CURRENT_TIME",
+    "CURRENT_TIMESTAMP",
+    "CURRENT_USER",
+    "CURTIME",
+    "ENCRYPT",
+    "FOUND_ROWS",
+    "GET_LOCK",
+    "INFORMATION_SCHEMA",
+    "INTO",
+    "IS_FREE_LOCK",
+    "IS_USED_LOCK",
+    "LASTVAL",
+    "LAST_INSERT_ID",
+    "LOCALTIME",
+    "LOCALTIMESTAMP",
+    "MASTER_POS_WAIT",
+    "MYSQL",
+    "NEXTVAL",
+    "NOW",
+    "PERFORMANCE_SCHEMA",
+    "RAND",
+    "RANDOM_BYTES",
+    "RELEASE_LOCK",
+    "ROW_COUNT",
+    "SESSION_USER",
+    "SETVAL",
+    "SHARE",
+    "SLEEP",
+    "SYS",
+    "SYSDATE",
+    "SYSTEM_USER",
+    "UNIX_TIMESTAMP",
+    "UPDATE",
+    "USER",
+    "UTC_DATE",
+    "UTC_TIME",
+    "UTC_TIMESTAMP",
+    "UUID",
+    "UUID_SHORT",
+];
+
+/// Schemas whose tables are never cached (their content is the server's state).
+const SYSTEM_SCHEMAS: &[&str] = &["information_schema", "mysql", "performance_schema", "sys"];
+
+/// `query_cache_type` values, as their enum positions.
+const TYPE_OFF: u8 = 0;
+const TYPE_DEMAND: u8 = 2;
+
+/// Striped counter: writers spread over cache lines by connection id, readers sum.
+#[derive(Default)]
+struct Striped {
+    stripes: [PaddedCounter; 16],
+}
+
+#[repr(align(128))]
+#[derive(Default)]
+struct PaddedCounter(AtomicU64);
+
+impl Striped {
+    fn bump(&self, connection_id: u32) {
+        self.stripes[connection_id as usize % 16]
+            .0
+            .fetch_add(1, Ordering::Relaxed);
+    }
+    fn sum(&self) -> u64 {
+        self.stripes
+            .iter()
+            .map(|s| s.0.load(Ordering::Relaxed))
+            .sum()
+    }
+}
+
+/// A cached result set (shared by every hit).
+pub struct CachedRows {
+    result: QueryResult,
+}
+
+/// The engine's query cache and table versions.
+pub struct EngineQueryCache {
+    cache: QueryCache<CachedRows>,
+    versions: TableVersions,
+    /// Qcache_not_cached: SELECTs that reached the cache but could not use it.
+    not_cached: Striped,
+}
+
+impl EngineQueryCache {
+    pub fn new(size_bytes: u64, limit_bytes: u64) -> EngineQueryCache {
+        EngineQueryCache {
+            cache: QueryCache::new(to_usize(size_bytes), to_usize(limit_bytes)),
+            versions: TableVersions::new(),
+            not_cached: Striped::default(),
+        }
+    }
+
+    pub fn set_size(&self, bytes: u64) {
+        self.cache.set_capacity(to_usize(bytes));
+    }
+
+    pub fn set_limit(&self, bytes: u64) {
+        self.cache.set_limit(to_usize(bytes));
+    }
+
+    pub fn cache(&self) -> &QueryCache<CachedRows> {
+        &self.cache
+    }
+}
+
+fn to_usize(v: u64) -> usize {
+    usize::try_from(v).unwrap_or(usize::MAX)
+}
+
+/// What a session keeps for the cache: its settings, re-read whenever a SET changes one.
+#[derive(Default, Clone)]
+pub struct SessionQuery {
+    /// query_cache_type: 0 OFF, 1 ON, 2 DEMAND.
+    cache_type: u8,
+    strip_comments: bool,
+    /// The [`RESULT_SETTINGS`] values, length-prefixed: a part of every key.
+    settings: Vec<u8>,
+}
+
+impl SessionQuery {
+    /// Read the settings through `value` (the session's value of a variable by index).
+    pub fn from_session<'a>(value: impl Fn(usize) -> &'a VarValue) -> SessionQuery {
+        let get = |name: &str| sysvars::lookup(name).map(&value);
+        let cache_type = match get("query_cache_type") {
+            Some(VarValue::Enum(i)) => *i as u8,
+            _ => TYPE_OFF,
+        };
+        let strip_comments = matches!(
+            get("query_cache_strip_comments"),
+            Some(VarValue::Bool(true))
+        );
+        let mut settings = Vec::new();
+        for name in RESULT_SETTINGS {
+            let text = get(name).map(|v| format!("{v:?}")).unwrap_or_default();
+            push_part(&mut settings, text.as_bytes());
+        }
+        SessionQuery {
+            cache_type,
+            strip_comments,
+            settings,
+        }
+    }
+}
+
+fn push_part(key: &mut Vec<u8>, part: &[u8]) {
+    key.extend_from_slice(&(part.len() as u32).to_le_bytes());
+    key.extend_from_slice(part);
+}
+
+/// What one pass over a statement's text found.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Scan {
+    /// The first word is SELECT.
+    pub select: bool,
+    pub sql_cache: bool,
+    pub sql_no_cache: bool,
+    /// A reason the statement is never cached, found in the text.
+    pub refused: bool,
+    pub has_comments: bool,
+    /// Hash of the statement's shape: words (case-folded) and punctuation, literals left out.
+    pub template: u64,
+}
+
+/// Scan a statement's text once (see the module docs). Never allocates.
+pub fn scan(sql: &[u8]) -> Scan {
+    const K: u64 = 0x100_0000_01B3;
+    let mut out = Scan {
+        template: 0xCBF2_9CE4_8422_2325,
+        ..Scan::default()
+    };
+    let mix = |h: &mut u64, b: u8| *h = (*h ^ u64::from(b)).wrapping_mul(K);
+    let mut i = 0;
+    let mut first_word = true;
+    let mut ended = false;
+    while i < sql.len() {
+        let b = sql[i];
+        match b {
+            b' ' | b'\t' | b'\n' | b'\r' => i += 1,
+            b'#' => {
+                out.has_comments = true;
+                while i < sql.len() && sql[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'-' if sql.get(i + 1) == Some(&b'-')
+                && sql.get(i + 2).is_none_or(|c| c.is_ascii_whitespace()) =>
+            {
+                out.has_comments = true;
+                while i < sql.len() && sql[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if sql.get(i + 1) == Some(&b'*') => {
+                out.has_comments = true;
+                if sql.get(i + 2) == Some(&b'!') || sql.get(i + 2) == Some(&b'M') {
+                    // An executable comment is code for some servers: not cached.
+                    out.refused = true;
+                }
+                i += 2;
+                while i < sql.len() && !(sql[i] == b'*' && sql.get(i + 1) == Some(&b'/')) {
+                    i += 1;
+                }
+                i += 2;
+            }
+            b'\'' | b'"' => {
+                if ended {
+                    out.refused = true;
+                }
+                i += 1;
+                while i < sql.len() {
+                    if sql[i] == b'\\' {
+                        i += 2;
+                        continue;
+                    }
+                    if sql[i] == b {
+                        if sql.get(i + 1) == Some(&b) {
+                            i += 2;
+                            continue;
+                        }
+                        break;
+                    }
+                    i += 1;
+                }
+                i += 1;
+                mix(&mut out.template, b'?');
+            }
+            b'`' => {
+                let start = i + 1;
+                i += 1;
+                while i < sql.len() && sql[i] != b'`' {
+                    i += 1;
+                }
+                word(
+                    &mut out,
+                    &sql[start..i.min(sql.len())],
+                    &mut first_word,
+                    ended,
+                );
+                i += 1;
+            }
+            b'0'..=b'9' => {
+                if ended {
+                    out.refused = true;
+                }
+                while i < sql.len() && (sql[i].is_ascii_alphanumeric() || sql[i] == b'.') {
+                    i += 1;
+                }
+                mix(&mut out.template, b'?');
+            }
+            b'@' => {
+                out.refused = true;
+                i += 1;
+            }
+            b';' => {
+                ended = true;
+                i += 1;
+            }
+            c if c.is_ascii_alphabetic() || c == b'_' || c == b'$' || c >= 0x80 => {
+                let start = i;
+                while i < sql.len()
+                    && (sql[i].is_ascii_alphanumeric()
+                        || sql[i] == b'_'
+                        || sql[i] == b'$'
+                        || sql[i] >= 0x80)
+                {
+                    i += 1;
+                }
+                word(&mut out, &sql[start..i], &mut first_word, ended);
+            }
+            other => {
+                if ended {
+                    out.refused = true;
+                }
+                mix(&mut out.template, other);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+fn word(out: &mut Scan, w: &[u8], first_word: &mut bool, ended: bool) {
+    if ended {
+        out.refused = true; // a second statement
+    }
+    for &b in w {
+        out.template =
+            (out.template ^ u64::from(b.to_ascii_uppercase())).wrapping_mul(0x100_0000_01B3);
+    }
+    out.template = (out.template ^ u64::from(b' ')).wrapping_mul(0x100_0000_01B3);
+    if *first_word {
+        *first_word = false;
+        out.select = w.eq_ignore_ascii_case(b"SELECT");
+        return;
+    }
+    if w.eq_ignore_ascii_case(b"SQL_CACHE") {
+        out.sql_cache = true;
+    } else if w.eq_ignore_ascii_case(b"SQL_NO_CACHE") {
+        out.sql_no_cache = true;
+    } else if w.len() >= 3
+        && w.len() <= 18
+        && REFUSED_WORDS
+            .binary_search_by(|r| cmp_ignore_case(r.as_bytes(), w))
+            .is_ok()
+    {
+        out.refused = true;
+    }
+}
+
+fn cmp_ignore_case(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
+    a.iter()
+        .map(u8::to_ascii_uppercase)
+        .cmp(b.iter().map(u8::to_ascii_uppercase))
+}
+
+/// The statement's text with its comments removed (for `query_cache_strip_comments`).
+fn strip_comments(sql: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(sql.len());
+    let mut i = 0;
+    while i < sql.len() {
+        let b = sql[i];
+        match b {
+            b'#' => {
+                while i < sql.len() && sql[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'-' if sql.get(i + 1) == Some(&b'-')
+                && sql.get(i + 2).is_none_or(|c| c.is_ascii_whitespace()) =>
+            {
+                while i < sql.len() && sql[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if sql.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i < sql.len() && !(sql[i] == b'*' && sql.get(i + 1) == Some(&b'/')) {
+                    i += 1;
+                }
+                i += 2;
+            }
+            b'\'' | b'"' | b'`' => {
+                let start = i;
+                i += 1;
+                while i < sql.len() {
+                    if sql[i] == b'\\' && b != b'`' {
+                        i += 2;
+                        continue;
+                    }
+                    if sql[i] == b {
+                        break;
+                    }
+                    i += 1;
+                }
+                i = (i + 1).min(sql.len());
+                out.extend_from_slice(&sql[start..i]);
+            }
+            _ => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    let trimmed = out.trim_ascii();
+    trimmed.to_vec()
+}
+
+/// A miss that may insert: the key and the cache's ticket.
+pub struct Probe {
+    key: Vec<u8>,
+    ticket: Ticket,
+    template: u64,
+}
+
+/// The outcome of a lookup.
+pub enum Looked {
+    Hit(QueryResult),
+    Miss(Option<Probe>),
+}
+
+/// Decide from the text whether the cache may be used, and look up. `kind` separates text
+/// and prepared keys; `params` are a prepared statement's values.
+fn lookup(session: &mut Session, sql: &str, kind: u8, params: &[Value]) -> Looked {
+    let engine = Arc::clone(&session.engine);
+    let qc = &engine.query_cache;
+    let settings = session.state.query_cache();
+    if !qc.cache.is_enabled() || settings.cache_type == TYPE_OFF {
+        return Looked::Miss(None);
+    }
+    let bytes = sql.as_bytes();
+    // Quick refusal of what is not a SELECT, without a scan.
+    let first = bytes.trim_ascii_start();
+    let starts_select = first.len() >= 6 && first[..6].eq_ignore_ascii_case(b"SELECT");
+    let starts_comment =
+        first.starts_with(b"/*") || first.starts_with(b"#") || first.starts_with(b"--");
+    if !starts_select && !starts_comment {
+        return Looked::Miss(None);
+    }
+    let found = scan(bytes);
+    if !found.select {
+        return Looked::Miss(None);
+    }
+    if found.refused
+        || found.sql_no_cache
+        || (settings.cache_type == TYPE_DEMAND && !found.sql_cache)
+        || (session.state.in_transaction && session.state.wrote_in_transaction())
+    {
+        qc.not_cached.bump(session.info.connection_id);
+        return Looked::Miss(None);
+    }
+    if qc.cache.bypassed(found.template) {
+        return Looked::Miss(None);
+    }
+    let statement = if settings.strip_comments && found.has_comments {
+        std::borrow::Cow::Owned(strip_comments(bytes))
+    } else {
+        std::borrow::Cow::Borrowed(bytes)
+    };
+    let mut key = Vec::with_capacity(statement.len() + settings.settings.len() + 64);
+    key.push(kind);
+    push_part(
+        &mut key,
+        session.info.database.as_deref().unwrap_or("").as_bytes(),
+    );
+    key.push(u8::from(session.state.in_transaction));
+    key.extend_from_slice(&settings.settings);
+    push_part(&mut key, &statement);
+    for p in params {
+        push_value(&mut key, p);
+    }
+    match qc.cache.lookup(&key, found.template) {
+        Lookup::Hit(rows) => {
+            session.state.warnings.clear();
+            Looked::Hit(rows.result.clone())
+        }
+        Lookup::Miss(Some(ticket)) => Looked::Miss(Some(Probe {
+            key,
+            ticket,
+            template: found.template,
+        })),
+        Lookup::Miss(None) | Lookup::Bypass => Looked::Miss(None),
+    }
+}
+
+/// A COM_QUERY text, before it is parsed.
+pub fn lookup_text(session: &mut Session, sql: &str) -> Looked {
+    lookup(session, sql, b'T', &[])
+}
+
+/// A COM_STMT_EXECUTE of `sql` with `params`.
+pub fn lookup_prepared(session: &mut Session, sql: &str, params: &[Value]) -> Looked {
+    lookup(session, sql, b'P', params)
+}
+
+fn push_value(key: &mut Vec<u8>, v: &Value) {
+    match v {
+        Value::Null => key.push(0),
+        Value::Int(i) => {
+            key.push(1);
+            key.extend_from_slice(&i.to_le_bytes());
+        }
+        Value::UInt(u) => {
+            key.push(2);
+            key.extend_from_slice(&u.to_le_bytes());
+        }
+        Value::Double(d) => {
+            key.push(3);
+            key.extend_from_slice(&d.to_bits().to_le_bytes());
+        }
+        Value::Decimal(s) => {
+            key.push(4);
+            push_part(key, s.as_bytes());
+        }
+        Value::Bytes(b) => {
+            key.push(5);
+            push_part(key, b);
+        }
+        other => {
+            // Dates and times: their text form is exact.
+            key.push(6);
+            push_part(key, format!("{other:?}").as_bytes());
+        }
+    }
+}
+
+/// The tables a compiled statement reads, or None when its result may not be cached.
+pub fn cacheable_tables(stmt: &Stmt) -> Option<Vec<(String, String)>> {
+    let mut tables = Vec::new();
+    collect_stmt(stmt, &mut tables).then_some(tables)
+}
+
+fn collect_stmt(stmt: &Stmt, tables: &mut Vec<(String, String)>) -> bool {
+    match stmt {
+        Stmt::Select(plan) => {
+            plan.items.iter().all(|i| collect_expr(&i.expr, tables))
+                && plan.filter.as_ref().is_none_or(|e| collect_expr(e, tables))
+                && plan.limit.as_ref().is_none_or(|e| collect_expr(e, tables))
+                && plan.offset.as_ref().is_none_or(|e| collect_expr(e, tables))
+        }
+        Stmt::SelectTable(plan) => {
+            let mut refs = vec![&plan.source.table];
+            refs.extend(plan.joins.iter().map(|j| &j.table));
+            for t in refs {
+                if SYSTEM_SCHEMAS
+                    .iter()
+                    .any(|s| s.eq_ignore_ascii_case(&t.database))
+                {
+                    return false;
+                }
+                tables.push((t.database.clone(), t.name.clone()));
+            }
+            let mut exprs: Vec<&Expr> = Vec::new();
+            exprs.extend(plan.source.filter.as_ref());
+            if let crate::tables::Access::Index { eq, tail, .. } = &plan.source.access {
+                exprs.extend(eq.iter());
+                match tail {
+                    crate::tables::Tail::None => {}
+                    crate::tables::Tail::In(list) => exprs.extend(list.iter()),
+                    crate::tables::Tail::Range { lower, upper } => {
+                        exprs.extend(lower.iter().map(|(e, _)| e));
+                        exprs.extend(upper.iter().map(|(e, _)| e));
+                    }
+                    crate::tables::Tail::Ranges(ranges) => {
+                        for (lower, upper) in ranges {
+                            exprs.extend(lower.iter().map(|(e, _)| e));
+                            exprs.extend(upper.iter().map(|(e, _)| e));
+                        }
+                    }
+                }
+            }
+            for j in &plan.joins {
+                exprs.extend(j.on.as_ref());
+                exprs.extend(j.lookup.as_ref().map(|(_, e)| e));
+            }
+            exprs.extend(plan.post_filter.as_ref());
+            exprs.extend(plan.items.iter().filter_map(|i| match i {
+                crate::tables::OutputItem::Expr { expr, .. } => Some(expr),
+                crate::tables::OutputItem::Column { .. } => None,
+            }));
+            if let Some(g) = &plan.grouping {
+                exprs.extend(g.keys.iter());
+                exprs.extend(g.aggregates.iter().filter_map(|a| a.arg.as_ref()));
+                exprs.extend(g.having.as_ref());
+            }
+            exprs.extend(plan.order_by.iter().map(|(e, _)| e));
+            exprs.extend(plan.limit.as_ref());
+            exprs.extend(plan.offset.as_ref());
+            exprs.into_iter().all(|e| collect_expr(e, tables))
+        }
+        _ => false,
+    }
+}
+
+fn collect_expr(e: &Expr, tables: &mut Vec<(String, String)>) -> bool {
+    match e {
+        Expr::Literal(_) | Expr::Param(_) | Expr::Column(_) => true,
+        Expr::SysVar { .. } | Expr::UserVar(_) => false,
+        Expr::Neg(x) | Expr::Not(x) | Expr::BitNot(x) => collect_expr(x, tables),
+        Expr::Arith { left, right, .. }
+        | Expr::Cmp { left, right, .. }
+        | Expr::Bit { left, right, .. } => {
+            collect_expr(left, tables) && collect_expr(right, tables)
+        }
+        Expr::And(a, b) | Expr::Or(a, b) | Expr::Xor(a, b) => {
+            collect_expr(a, tables) && collect_expr(b, tables)
+        }
+        Expr::IsNull { expr, .. } | Expr::IsBool { expr, .. } | Expr::Cast { expr, .. } => {
+            collect_expr(expr, tables)
+        }
+        Expr::InList { expr, list, .. } => {
+            collect_expr(expr, tables) && list.iter().all(|x| collect_expr(x, tables))
+        }
+        Expr::Between {
+            expr, low, high, ..
+        } => collect_expr(expr, tables) && collect_expr(low, tables) && collect_expr(high, tables),
+        Expr::Like { expr, pattern, .. } => {
+            collect_expr(expr, tables) && collect_expr(pattern, tables)
+        }
+        Expr::Case {
+            operand,
+            whens,
+            otherwise,
+        } => {
+            operand.as_deref().is_none_or(|x| collect_expr(x, tables))
+                && whens
+                    .iter()
+                    .all(|(a, b)| collect_expr(a, tables) && collect_expr(b, tables))
+                && otherwise.as_deref().is_none_or(|x| collect_expr(x, tables))
+        }
+        Expr::Call { func, args } => {
+            deterministic(func) && args.iter().all(|x| collect_expr(x, tables))
+        }
+        Expr::TrimChars { expr, what, .. } => {
+            collect_expr(expr, tables) && collect_expr(what, tables)
+        }
+        Expr::Subquery(q) | Expr::Exists { query: q, .. } => collect_stmt(q, tables),
+        Expr::InSubquery { expr, query, .. } => {
+            collect_expr(expr, tables) && collect_stmt(query, tables)
+        }
+    }
+}
+
+/// Whether a function's result depends only on its arguments and the key's settings.
+fn deterministic(func: &Func) -> bool {
+    !matches!(
+        func,
+        Func::User
+            | Func::CurrentUser
+            | Func::ConnectionId
+            | Func::LastInsertId
+            | Func::Now
+            | Func::CurDate
+            | Func::UnixTimestamp
+    )
+}
+
+/// Heap bytes of a result, as charged against `query_cache_size`.
+fn result_bytes(result: &QueryResult) -> usize {
+    let QueryResult::Rows { columns, rows, .. } = result else {
+        return 0;
+    };
+    let value = |v: &Value| {
+        std::mem::size_of::<Value>()
+            + match v {
+                Value::Bytes(b) => b.capacity(),
+                Value::Decimal(s) => s.capacity(),
+                _ => 0,
+            }
+    };
+    let column_bytes: usize = columns
+        .iter()
+        .map(|c| {
+            std::mem::size_of::<crate::result::Column>()
+                + c.schema.len()
+                + c.table.len()
+                + c.org_table.len()
+                + c.name.len()
+                + c.org_name.len()
+        })
+        .sum();
+    column_bytes
+        + rows
+            .iter()
+            .map(|r| std::mem::size_of::<Vec<Value>>() + r.iter().map(value).sum::<usize>())
+            .sum::<usize>()
+}
+
+/// Run a statement; with a probe (an admitted miss), insert its result when it may be
+/// cached. The versions are taken before execution.
+pub fn run(
+    session: &mut Session,
+    stmt: &Stmt,
+    params: &[Datum],
+    probe: Option<Probe>,
+) -> Result<QueryResult, SqlError> {
+    let Some(probe) = probe else {
+        return session.run(stmt, params);
+    };
+    let engine = Arc::clone(&session.engine);
+    let qc = &engine.query_cache;
+    let Some(tables) = cacheable_tables(stmt) else {
+        qc.not_cached.bump(session.info.connection_id);
+        return session.run(stmt, params);
+    };
+    let mut deps: Vec<Dep> = Vec::with_capacity(tables.len() + 1);
+    deps.push(qc.versions.everything().snapshot());
+    for (db, table) in &tables {
+        deps.push(qc.versions.cell(db, table).snapshot());
+    }
+    let started = Instant::now();
+    let result = session.run(stmt, params);
+    let elapsed_nanos = started.elapsed().as_nanos() as u64;
+    match &result {
+        Ok(rows @ QueryResult::Rows { warnings: 0, .. }) if session.state.warnings.is_empty() => {
+            if elapsed_nanos < query_cache::MIN_EXECUTION_NANOS {
+                qc.cache.refuse(probe.template);
+            } else {
+                let bytes = result_bytes(rows);
+                qc.cache.insert(
+                    probe.ticket,
+                    &probe.key,
+                    deps,
+                    Arc::new(CachedRows {
+                        result: rows.clone(),
+                    }),
+                    bytes,
+                );
+            }
+        }
+        _ => qc.not_cached.bump(session.info.connection_id),
+    }
+    result
+}
+
+/// The version bumps of a statement that changes tables: held while it executes.
+pub fn write_guard(engine: &Engine, stmt: &Stmt) -> Option<WriteGuard> {
+    let versions = &engine.query_cache.versions;
+    let cells = match stmt {
+        Stmt::Insert(p) => vec![versions.cell(&p.table.database, &p.table.name)],
+        Stmt::Update(p) => vec![versions.cell(&p.source.table.database, &p.source.table.name)],
+        Stmt::Delete(p) => vec![versions.cell(&p.source.table.database, &p.source.table.name)],
+        Stmt::CreateTable { database, name, .. }
+        | Stmt::Truncate { database, name }
+        | Stmt::AlterIndexes { database, name, .. } => vec![versions.cell(database, name)],
+        Stmt::AlterTable { table, .. } => vec![versions.cell(&table.database, &table.name)],
+        Stmt::DropTables { tables, .. } => {
+            tables.iter().map(|(d, t)| versions.cell(d, t)).collect()
+        }
+        Stmt::RenameTables { renames } => renames
+            .iter()
+            .flat_map(|((d1, t1), (d2, t2))| [versions.cell(d1, t1), versions.cell(d2, t2)])
+            .collect(),
+        Stmt::DropDatabase { .. } => vec![versions.everything().clone()],
+        _ => return None,
+    };
+    Some(WriteGuard::new(cells))
+}
+
+/// FLUSH QUERY CACHE (drop stale entries) and RESET QUERY CACHE (drop everything).
+pub fn flush(engine: &Engine, reset: bool) {
+    let qc = &engine.query_cache;
+    if reset {
+        qc.versions.everything().bump();
+        qc.cache.reset();
+    } else {
+        qc.cache.flush();
+    }
+}
+
+/// `Qcache_*` status variables: MySQL's, then ours (see docs/status.md).
+pub fn status(engine: &Engine) -> Vec<(&'static str, u64)> {
+    let qc = &engine.query_cache;
+    let s = qc.cache.stats();
+    let free = s.capacity_bytes.saturating_sub(s.used_bytes);
+    vec![
+        ("Qcache_free_blocks", u64::from(free > 0)),
+        ("Qcache_free_memory", free),
+        ("Qcache_hits", s.hits),
+        ("Qcache_inserts", s.inserts),
+        ("Qcache_lowmem_prunes", s.lowmem_prunes),
+        ("Qcache_not_cached", qc.not_cached.sum()),
+        ("Qcache_queries_in_cache", s.queries_in_cache),
+        (
+            "Qcache_total_blocks",
+            s.queries_in_cache + u64::from(free > 0),
+        ),
+        ("Qcache_admission_refusals", s.admission_refusals),
+        ("Qcache_bypassed_lookups", s.bypassed_lookups),
+        ("Qcache_bypassed_templates", s.bypassed_templates),
+        ("Qcache_busy_misses", s.busy_misses),
+        ("Qcache_insert_races", s.insert_races),
+        ("Qcache_invalidations", s.invalidations),
+        ("Qcache_misses", s.misses),
+        ("Qcache_step_asides", s.step_asides),
+        ("Qcache_stepped_aside", s.stepped_aside),
+        ("Qcache_used_memory", s.used_bytes),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refused_words_are_sorted_for_binary_search() {
+        let mut sorted = REFUSED_WORDS.to_vec();
+        sorted.sort();
+        assert_eq!(sorted, REFUSED_WORDS);
+    }
+
+    #[test]
+    fn the_scan_finds_what_refuses_a_statement() {
+        assert!(scan(b"SELECT c FROM t WHERE id = 5").select);
+        assert!(!scan(b"SELECT c FROM t WHERE id = 5").refused);
+        assert!(!scan(b"select c from t").refused);
+        assert!(!scan(b"UPDATE t SET c = 1").select);
+        for refused in [
+            &b"SELECT NOW()"[..],
+            b"select rand()",
+            b"SELECT uuid()",
+            b"SELECT @a",
+            b"SELECT @@sql_mode",
+            b"SELECT c FROM t FOR UPDATE",
+            b"SELECT c FROM t LOCK IN SHARE MODE",
+            b"SELECT * FROM information_schema.tables",
+            b"SELECT * FROM `mysql`.`user`",
+            b"SELECT 1; SELECT 2",
+            b"SELECT c INTO @x FROM t",
+            b"SELECT /*! 1 */ 2",
+            b"SELECT LAST_INSERT_ID()",
+            b"SELECT connection_id()",
+            b"SELECT sleep(1)",
+        ] {
+            assert!(
+                scan(refused).refused,
+                "{} is refused",
+                String::from_utf8_lossy(refused)
+            );
+        }
+        assert!(
+            !scan(b"SELECT 'now()' FROM t").refused,
+            "words in strings do not count"
+        );
+        assert!(
+            !scan(b"SELECT 1;").refused,
+            "a trailing semicolon is one statement"
+        );
+        assert!(scan(b"SELECT SQL_NO_CACHE c FROM t").sql_no_cache);
+        assert!(scan(b"SELECT sql_cache c FROM t").sql_cache);
+    }
+
+    #[test]
+    fn a_template_ignores_literals_but_not_shape() {
+        let a = scan(b"SELECT c FROM sbtest1 WHERE id=17").template;
+        let b = scan(b"select c from sbtest1 where id = 99231").template;
+        let c = scan(b"SELECT c FROM sbtest1 WHERE k=17").template;
+        let d = scan(b"SELECT c FROM t WHERE s='x'").template;
+        let e = scan(b"SELECT c FROM t WHERE s='yy'").template;
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+        assert_eq!(d, e);
+    }
+
+    #[test]
+    fn comments_are_stripped_outside_strings() {
+        assert_eq!(
+            strip_comments(b"SELECT /* a */ c -- b\n FROM t # c\n WHERE s = '/* x */'"),
+            b"SELECT  c \n FROM t \n WHERE s = '/* x */'".to_vec()
+        );
+    }
+}

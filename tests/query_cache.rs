@@ -1,0 +1,500 @@
+//! The query cache end to end (issue 7, acceptance 2): every never-cached rule, the key
+//! (another database, sql_mode, character set or precision never gives a false hit), the
+//! memory budget, prepared statements, FLUSH / RESET QUERY CACHE and the variables.
+
+mod common;
+
+use common::Server;
+use mysql_async::prelude::*;
+use mysql_async::{Conn, Opts, OptsBuilder};
+
+fn opts(server: &Server, database: Option<&str>) -> Opts {
+    OptsBuilder::default()
+        .ip_or_hostname("127.0.0.1")
+        .tcp_port(server.port)
+        .user(Some("root"))
+        .db_name(database)
+        .prefer_socket(false)
+        .into()
+}
+
+fn start() -> Server {
+    Server::start(&["--query-cache-type=ON", "--query-cache-size=16777216"])
+}
+
+async fn status(conn: &mut Conn, name: &str) -> u64 {
+    let row: Option<(String, String)> = conn
+        .query_first(format!("SHOW GLOBAL STATUS LIKE '{name}'"))
+        .await
+        .unwrap();
+    row.unwrap_or_else(|| panic!("status {name} exists"))
+        .1
+        .parse()
+        .unwrap()
+}
+
+/// (hits, inserts) now.
+async fn counts(conn: &mut Conn) -> (u64, u64) {
+    (
+        status(conn, "Qcache_hits").await,
+        status(conn, "Qcache_inserts").await,
+    )
+}
+
+/// A database `d` with a table of 200 rows (enough work that execution is worth caching).
+async fn setup(conn: &mut Conn) {
+    for sql in [
+        "CREATE DATABASE d",
+        "USE d",
+        "CREATE TABLE t (id INT PRIMARY KEY, v INT, s VARCHAR(40))",
+    ] {
+        conn.query_drop(sql).await.unwrap();
+    }
+    let values: Vec<String> = (1..=200)
+        .map(|i| format!("({i}, {}, 'row {i}')", i * 10))
+        .collect();
+    conn.query_drop(format!("INSERT INTO t VALUES {}", values.join(",")))
+        .await
+        .unwrap();
+}
+
+/// The row the key tests watch.
+async fn read(conn: &mut Conn) -> Option<i64> {
+    conn.query_first("SELECT v FROM t WHERE id = 7")
+        .await
+        .unwrap()
+}
+
+/// Run `sql` three times and return what (hits, inserts) moved by.
+async fn thrice(conn: &mut Conn, sql: &str) -> (u64, u64) {
+    let (h0, i0) = counts(conn).await;
+    for _ in 0..3 {
+        let _ = conn.query_drop(sql).await;
+    }
+    let (h1, i1) = counts(conn).await;
+    (h1 - h0, i1 - i0)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cacheable_selects_hit_and_every_never_cached_rule_holds() {
+    let server = start();
+    let mut conn = Conn::new(opts(&server, None)).await.unwrap();
+    setup(&mut conn).await;
+
+    // The control: a plain SELECT is inserted on its second sighting and hit on its third.
+    let sum = "SELECT SUM(v), COUNT(*) FROM t WHERE id > 10";
+    assert_eq!(thrice(&mut conn, sum).await, (1, 1), "{sum}");
+    let row: (i64, i64) = conn.query_first(sum).await.unwrap().unwrap();
+    assert_eq!(row, ((11..=200).map(|i| i * 10).sum::<i64>(), 190));
+
+    conn.query_drop("SET @x = 5").await.unwrap();
+    let not_cached_before = status(&mut conn, "Qcache_not_cached").await;
+    for sql in [
+        "SELECT SQL_NO_CACHE SUM(v) FROM t",
+        "SELECT SUM(v), NOW() FROM t",
+        "SELECT SUM(v), UNIX_TIMESTAMP() FROM t",
+        "SELECT SUM(v), CURDATE() FROM t",
+        "SELECT SUM(v), CONNECTION_ID() FROM t",
+        "SELECT SUM(v), LAST_INSERT_ID() FROM t",
+        "SELECT SUM(v), USER() FROM t",
+        "SELECT SUM(v), CURRENT_USER() FROM t",
+        "SELECT SUM(v) + @x FROM t",
+        "SELECT SUM(v), @@sql_mode FROM t",
+        "SELECT v FROM t WHERE id = 3 FOR UPDATE",
+        "SELECT v FROM t WHERE id = 3 LOCK IN SHARE MODE",
+        "SELECT COUNT(*) FROM information_schema.tables",
+        "SELECT COUNT(*) FROM mysql.user",
+    ] {
+        assert_eq!(thrice(&mut conn, sql).await, (0, 0), "never cached: {sql}");
+    }
+    assert!(
+        status(&mut conn, "Qcache_not_cached").await >= not_cached_before + 10 * 3,
+        "refused SELECTs count in Qcache_not_cached"
+    );
+
+    // Not SELECTs: writes, SHOW, status.
+    for sql in [
+        "UPDATE t SET v = v WHERE id = 1",
+        "SHOW TABLES",
+        "SHOW GLOBAL STATUS LIKE 'Qcache_hits'",
+        "DO 1",
+    ] {
+        assert_eq!(thrice(&mut conn, sql).await, (0, 0), "not a SELECT: {sql}");
+    }
+
+    // A result with warnings (division by zero), and a statement that fails.
+    assert_eq!(thrice(&mut conn, "SELECT SUM(v) / 0 FROM t").await, (0, 0));
+    assert_eq!(thrice(&mut conn, "SELECT nosuch FROM t").await, (0, 0));
+
+    // DEMAND: only SQL_CACHE.
+    conn.query_drop("SET SESSION query_cache_type = DEMAND")
+        .await
+        .unwrap();
+    assert_eq!(thrice(&mut conn, "SELECT MAX(v) FROM t").await, (0, 0));
+    assert_eq!(
+        thrice(&mut conn, "SELECT SQL_CACHE MAX(v) FROM t").await,
+        (1, 1)
+    );
+    conn.query_drop("SET SESSION query_cache_type = OFF")
+        .await
+        .unwrap();
+    assert_eq!(
+        thrice(&mut conn, "SELECT SQL_CACHE MAX(v) FROM t").await,
+        (0, 0),
+        "OFF"
+    );
+    conn.query_drop("SET SESSION query_cache_type = ON")
+        .await
+        .unwrap();
+
+    // Larger than query_cache_limit.
+    conn.query_drop("SET GLOBAL query_cache_limit = 1024")
+        .await
+        .unwrap();
+    assert_eq!(
+        thrice(&mut conn, "SELECT * FROM t").await,
+        (0, 0),
+        "over the limit"
+    );
+    conn.query_drop("SET GLOBAL query_cache_limit = 1048576")
+        .await
+        .unwrap();
+    // Seen before, so admitted on its first run now: one insert, two hits.
+    assert_eq!(
+        thrice(&mut conn, "SELECT * FROM t").await,
+        (2, 1),
+        "under the limit"
+    );
+
+    // Tables written by this session's open transaction.
+    conn.query_drop("BEGIN").await.unwrap();
+    conn.query_drop("UPDATE t SET v = v + 1 WHERE id = 1")
+        .await
+        .unwrap();
+    assert_eq!(
+        thrice(&mut conn, "SELECT MIN(v) FROM t").await,
+        (0, 0),
+        "written in the transaction"
+    );
+    conn.query_drop("COMMIT").await.unwrap();
+    assert_eq!(
+        thrice(&mut conn, "SELECT MIN(v) FROM t").await,
+        (1, 1),
+        "after COMMIT"
+    );
+    let min: Option<i64> = conn.query_first("SELECT MIN(v) FROM t").await.unwrap();
+    assert_eq!(
+        min,
+        Some(11),
+        "the committed write is visible through the cache"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn writes_and_ddl_invalidate_and_the_key_never_gives_a_false_hit() {
+    let server = start();
+    let mut conn = Conn::new(opts(&server, None)).await.unwrap();
+    setup(&mut conn).await;
+    let mut other = Conn::new(opts(&server, Some("d"))).await.unwrap();
+
+    for _ in 0..3 {
+        assert_eq!(read(&mut conn).await, Some(70));
+    }
+    other
+        .query_drop("UPDATE t SET v = 71 WHERE id = 7")
+        .await
+        .unwrap();
+    assert_eq!(
+        read(&mut conn).await,
+        Some(71),
+        "another session's UPDATE invalidates"
+    );
+    for _ in 0..2 {
+        assert_eq!(read(&mut conn).await, Some(71));
+    }
+    other
+        .query_drop("DELETE FROM t WHERE id = 7")
+        .await
+        .unwrap();
+    assert_eq!(read(&mut conn).await, None, "DELETE invalidates");
+    other
+        .query_drop("INSERT INTO t VALUES (7, 72, 'again')")
+        .await
+        .unwrap();
+    assert_eq!(read(&mut conn).await, Some(72), "INSERT invalidates");
+    for _ in 0..2 {
+        assert_eq!(read(&mut conn).await, Some(72));
+    }
+    other
+        .query_drop("ALTER TABLE t ADD COLUMN extra INT DEFAULT 5")
+        .await
+        .unwrap();
+    let cols: Option<(i64, i64)> = conn
+        .query_first("SELECT v, extra FROM t WHERE id = 7")
+        .await
+        .unwrap();
+    assert_eq!(cols, Some((72, 5)));
+    other.query_drop("TRUNCATE TABLE t").await.unwrap();
+    assert_eq!(read(&mut conn).await, None, "TRUNCATE invalidates");
+    other
+        .query_drop("INSERT INTO t (id, v, s) VALUES (7, 73, 'x')")
+        .await
+        .unwrap();
+    for _ in 0..3 {
+        assert_eq!(read(&mut conn).await, Some(73));
+    }
+    other.query_drop("DROP TABLE t").await.unwrap();
+    other
+        .query_drop("CREATE TABLE t (id INT PRIMARY KEY, v INT)")
+        .await
+        .unwrap();
+    other
+        .query_drop("INSERT INTO t VALUES (7, 74)")
+        .await
+        .unwrap();
+    assert_eq!(read(&mut conn).await, Some(74), "DROP + CREATE invalidates");
+
+    // Same text, another database.
+    conn.query_drop("CREATE DATABASE e").await.unwrap();
+    conn.query_drop("CREATE TABLE e.t (id INT PRIMARY KEY, v INT)")
+        .await
+        .unwrap();
+    conn.query_drop("INSERT INTO e.t VALUES (7, 700)")
+        .await
+        .unwrap();
+    for _ in 0..3 {
+        assert_eq!(read(&mut conn).await, Some(74));
+    }
+    conn.query_drop("USE e").await.unwrap();
+    assert_eq!(
+        read(&mut conn).await,
+        Some(700),
+        "another database: no false hit"
+    );
+    conn.query_drop("USE d").await.unwrap();
+
+    // Same text, another sql_mode.
+    let concat = "SELECT 'a' || 'b' FROM t WHERE id = 7";
+    for _ in 0..3 {
+        let r: Option<i64> = conn.query_first(concat).await.unwrap();
+        assert_eq!(r, Some(0), "|| is OR by default");
+    }
+    conn.query_drop("SET SESSION sql_mode = 'PIPES_AS_CONCAT'")
+        .await
+        .unwrap();
+    let r: Option<String> = conn.query_first(concat).await.unwrap();
+    assert_eq!(r.as_deref(), Some("ab"), "another sql_mode: no false hit");
+    conn.query_drop("SET SESSION sql_mode = DEFAULT")
+        .await
+        .unwrap();
+
+    // Same text, another div_precision_increment.
+    let div = "SELECT v / 3 FROM t WHERE id = 7";
+    for _ in 0..3 {
+        let r: Option<String> = conn.query_first(div).await.unwrap();
+        assert_eq!(r.as_deref(), Some("24.6667"));
+    }
+    conn.query_drop("SET SESSION div_precision_increment = 2")
+        .await
+        .unwrap();
+    let r: Option<String> = conn.query_first(div).await.unwrap();
+    assert_eq!(
+        r.as_deref(),
+        Some("24.67"),
+        "another precision: no false hit"
+    );
+
+    // Same text, another character set: a miss (hits do not move).
+    let name = "SELECT SUM(v) FROM t";
+    for _ in 0..3 {
+        conn.query_drop(name).await.unwrap();
+    }
+    let hits = status(&mut conn, "Qcache_hits").await;
+    conn.query_drop("SET NAMES latin1").await.unwrap();
+    conn.query_drop(name).await.unwrap();
+    assert_eq!(
+        status(&mut conn, "Qcache_hits").await,
+        hits,
+        "another character set: a miss"
+    );
+    conn.query_drop("SET NAMES utf8mb4").await.unwrap();
+    conn.query_drop(name).await.unwrap();
+    assert_eq!(
+        status(&mut conn, "Qcache_hits").await,
+        hits + 1,
+        "back to utf8mb4: a hit"
+    );
+
+    // Comments: part of the key unless query_cache_strip_comments.
+    let plain = "SELECT COUNT(*) FROM t";
+    for _ in 0..3 {
+        conn.query_drop(plain).await.unwrap();
+    }
+    let hits = status(&mut conn, "Qcache_hits").await;
+    conn.query_drop("SELECT /* a comment */ COUNT(*) FROM t")
+        .await
+        .unwrap();
+    assert_eq!(status(&mut conn, "Qcache_hits").await, hits);
+    conn.query_drop("SET SESSION query_cache_strip_comments = ON")
+        .await
+        .unwrap();
+    conn.query_drop("SELECT COUNT(*) FROM t -- counted")
+        .await
+        .unwrap();
+    assert_eq!(
+        status(&mut conn, "Qcache_hits").await,
+        hits + 1,
+        "with query_cache_strip_comments a trailing comment is not part of the key"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn prepared_statements_are_cached_by_parameter_values() {
+    let server = start();
+    let mut conn = Conn::new(opts(&server, None)).await.unwrap();
+    setup(&mut conn).await;
+    let stmt = conn
+        .prep("SELECT SUM(v), COUNT(*) FROM t WHERE id > ?")
+        .await
+        .unwrap();
+    let (h0, i0) = counts(&mut conn).await;
+    for _ in 0..3 {
+        let r: Option<(i64, i64)> = conn.exec_first(&stmt, (190,)).await.unwrap();
+        assert_eq!(r, Some(((191..=200).map(|i| i * 10).sum(), 10)));
+    }
+    let (h1, i1) = counts(&mut conn).await;
+    assert_eq!((h1 - h0, i1 - i0), (1, 1), "a prepared statement is cached");
+    let r: Option<(i64, i64)> = conn.exec_first(&stmt, (195,)).await.unwrap();
+    assert_eq!(
+        r,
+        Some(((196..=200).map(|i| i * 10).sum(), 5)),
+        "another parameter: no false hit"
+    );
+    conn.query_drop("UPDATE t SET v = 0 WHERE id = 200")
+        .await
+        .unwrap();
+    let r: Option<(i64, i64)> = conn.exec_first(&stmt, (190,)).await.unwrap();
+    assert_eq!(
+        r,
+        Some(((191..=199).map(|i| i * 10).sum(), 10)),
+        "a write invalidates"
+    );
+    // The same text as a text query has its own key.
+    let r: Option<(i64, i64)> = conn
+        .query_first("SELECT SUM(v), COUNT(*) FROM t WHERE id > 190")
+        .await
+        .unwrap();
+    assert_eq!(r, Some(((191..=199).map(|i| i * 10).sum(), 10)));
+}
+
+fn rss_bytes(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|kb| kb.parse::<u64>().ok())
+        .map(|kb| kb * 1024)
+        .unwrap_or(0)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn memory_stays_within_query_cache_size_and_resizes_online() {
+    const SIZE: u64 = 8 << 20;
+    // What the server may grow by besides the cache: allocator slack, connection buffers,
+    // the table's pages in the block cache (the table is read before the baseline).
+    const SLACK: u64 = 24 << 20;
+    let server = Server::start(&[
+        "--query-cache-type=ON",
+        &format!("--query-cache-size={SIZE}"),
+    ]);
+    let mut conn = Conn::new(opts(&server, None)).await.unwrap();
+    for sql in [
+        "CREATE DATABASE d",
+        "USE d",
+        "CREATE TABLE big (id INT PRIMARY KEY, s VARCHAR(1000))",
+    ] {
+        conn.query_drop(sql).await.unwrap();
+    }
+    for chunk in 0..10 {
+        let values: Vec<String> = (0..100)
+            .map(|i| format!("({}, REPEAT('x', 900))", chunk * 100 + i))
+            .collect();
+        conn.query_drop(format!("INSERT INTO big VALUES {}", values.join(",")))
+            .await
+            .unwrap();
+    }
+    conn.query_drop("SELECT COUNT(*) FROM big WHERE s <> ''")
+        .await
+        .unwrap();
+    let baseline = rss_bytes(server.pid());
+    // 400 distinct results of about 45 KB each (18 MB in all, twice the budget), each
+    // queried twice so that it is admitted and inserted.
+    for n in 0..400 {
+        let sql = format!(
+            "SELECT id, s FROM big WHERE id >= {} AND id < {}",
+            n % 950,
+            n % 950 + 50
+        );
+        let sql = format!("{sql} AND {n} = {n}");
+        for _ in 0..3 {
+            conn.query_drop(&sql).await.unwrap();
+        }
+    }
+    let used = status(&mut conn, "Qcache_used_memory").await;
+    let free = status(&mut conn, "Qcache_free_memory").await;
+    assert!(
+        used <= SIZE,
+        "Qcache_used_memory {used} <= query_cache_size {SIZE}"
+    );
+    assert_eq!(used + free, SIZE);
+    assert!(status(&mut conn, "Qcache_inserts").await >= 300);
+    assert!(
+        status(&mut conn, "Qcache_lowmem_prunes").await > 0,
+        "a full cache evicts"
+    );
+    let grown = rss_bytes(server.pid()).saturating_sub(baseline);
+    assert!(
+        grown <= SIZE + SLACK,
+        "the server grew by {grown} bytes: more than query_cache_size {SIZE} + {SLACK}"
+    );
+    conn.query_drop("SET GLOBAL query_cache_size = 1048576")
+        .await
+        .unwrap();
+    assert!(
+        status(&mut conn, "Qcache_used_memory").await <= 1 << 20,
+        "shrinking evicts at once"
+    );
+    conn.query_drop("FLUSH QUERY CACHE").await.unwrap();
+    conn.query_drop("RESET QUERY CACHE").await.unwrap();
+    assert_eq!(status(&mut conn, "Qcache_queries_in_cache").await, 0);
+    conn.query_drop("SET GLOBAL query_cache_size = 0")
+        .await
+        .unwrap();
+    let (h0, i0) = counts(&mut conn).await;
+    let sql = "SELECT COUNT(*) FROM big WHERE s <> ''";
+    for _ in 0..3 {
+        conn.query_drop(sql).await.unwrap();
+    }
+    assert_eq!(
+        counts(&mut conn).await,
+        (h0, i0),
+        "query_cache_size = 0 disables"
+    );
+    // The variables are all there and settable.
+    for (name, value) in [
+        ("query_cache_min_res_unit", "2048"),
+        ("query_cache_strip_comments", "ON"),
+        ("query_cache_wlock_invalidate", "ON"),
+        ("query_cache_type", "DEMAND"),
+    ] {
+        conn.query_drop(format!("SET GLOBAL {name} = {value}"))
+            .await
+            .unwrap();
+        let row: Option<(String, String)> = conn
+            .query_first(format!("SHOW GLOBAL VARIABLES LIKE '{name}'"))
+            .await
+            .unwrap();
+        assert_eq!(row.map(|r| r.1).as_deref(), Some(value), "{name}");
+    }
+}
