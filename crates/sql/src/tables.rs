@@ -10,7 +10,15 @@
 //! an equality prefix of an index, optionally followed by an IN list or a range on the next
 //! column (index scans); otherwise a full scan. "Constant" means anything that does not read
 //! the row: literals, `?` parameters, variables, functions of those. The full WHERE clause
-//! is always applied to the rows an index returns, so an index only narrows, never decides.
+//! is applied to the rows an index returns, so an index only narrows, never decides; the one
+//! exception is a WHERE that is exactly `int_col BETWEEN a AND b` with integer bounds over an
+//! index led by that column, where the index range is the answer (`range_is_the_filter`).
+//!
+//! Reading is streamed (`read_rows_with`): each row is decoded as the scan yields it, only
+//! the columns the statement reads (`columns_read`: the others stay NULL), converted, and
+//! filtered at once; a LIMIT with nothing after the filter that reorders or drops rows
+//! stops the scan. ORDER BY sorts once per statement with ASCII string keys folded to their
+//! collation form first (`sort_rows`), and DISTINCT hashes (`retain_distinct`).
 
 use crate::catalog::storage_error;
 use crate::error::SqlError;
