@@ -10,7 +10,15 @@
 //! an equality prefix of an index, optionally followed by an IN list or a range on the next
 //! column (index scans); otherwise a full scan. "Constant" means anything that does not read
 //! the row: literals, `?` parameters, variables, functions of those. The full WHERE clause
-//! is always applied to the rows an index returns, so an index only narrows, never decides.
+//! is applied to the rows an index returns, so an index only narrows, never decides; the one
+//! exception is a WHERE that is exactly `int_col BETWEEN a AND b` with integer bounds over an
+//! index led by that column, where the index range is the answer (`range_is_the_filter`).
+//!
+//! Reading is streamed (`read_rows_with`): each row is decoded as the scan yields it, only
+//! the columns the statement reads (`columns_read`: the others stay NULL), converted, and
+//! filtered at once; a LIMIT with nothing after the filter that reorders or drops rows
+//! stops the scan. ORDER BY sorts once per statement with ASCII string keys folded to their
+//! collation form first (`sort_rows`), and DISTINCT hashes (`retain_distinct`).
 
 use crate::catalog::storage_error;
 use crate::error::SqlError;
@@ -1105,10 +1113,16 @@ pub fn read_rows_with(
     if options.max_rows == Some(0) {
         return Ok(out);
     }
-    let filter = source.filter.as_ref();
+    // An index range that is exactly the filter answers it: rows need no second check.
+    // Only the index path may skip it (a full scan, the fallback, always filters).
+    let range_decides = std::cell::Cell::new(range_is_the_filter(source, env)?);
     let max_rows = options.max_rows.unwrap_or(usize::MAX);
     let mut accept =
         |row_id: st::RowId, row: st::Row, env: &mut dyn Env| -> Result<bool, SqlError> {
+            let filter = match range_decides.get() {
+                true => None,
+                false => source.filter.as_ref(),
+            };
             let values: Vec<Datum> = row
                 .into_iter()
                 .zip(&def.columns)
@@ -1141,6 +1155,7 @@ pub fn read_rows_with(
             return Ok(out);
         }
     }
+    range_decides.set(false);
     let mut scan = table.scan().map_err(storage_error)?;
     if let Some(w) = &options.wanted {
         scan = scan.project(Arc::clone(w));
@@ -1160,6 +1175,50 @@ fn as_ref(b: &Bound<Vec<st::Datum>>) -> Bound<&[st::Datum]> {
         Bound::Excluded(k) => Bound::Excluded(k.as_slice()),
         Bound::Unbounded => Bound::Unbounded,
     }
+}
+
+/// Whether the whole filter is `col BETWEEN low AND high` on an integer column that the
+/// access path scans as a range of an index led by that column, with integer bounds that
+/// are exact keys: then the index range returns exactly the rows the filter keeps, as
+/// sysbench's range queries (`id BETWEEN ? AND ?`) are, and the filter need not run per row.
+fn range_is_the_filter(source: &RowSource, env: &mut dyn Env) -> Result<bool, SqlError> {
+    let (
+        Some(Expr::Between {
+            expr,
+            low,
+            high,
+            negated: false,
+        }),
+        Access::Index {
+            index_no,
+            eq,
+            tail:
+                Tail::Range {
+                    lower: Some((_, true)),
+                    upper: Some((_, true)),
+                },
+        },
+    ) = (&source.filter, &source.access)
+    else {
+        return Ok(false);
+    };
+    let def = &source.table.def;
+    let Expr::Column(column) = expr.as_ref() else {
+        return Ok(false);
+    };
+    if !eq.is_empty() || def.indexes[*index_no].columns.first() != Some(column) {
+        return Ok(false);
+    }
+    let st::ColumnType::Int { unsigned, .. } = def.columns[*column].ty else {
+        return Ok(false);
+    };
+    // Integers of the column's signedness compare exactly as their keys order.
+    let exact = |d: &Datum| match d {
+        Datum::Int(i) => !unsigned || *i >= 0,
+        Datum::UInt(u) => unsigned || i64::try_from(*u).is_ok(),
+        _ => false,
+    };
+    Ok(exact(&low.eval(env, &[])?) && exact(&high.eval(env, &[])?))
 }
 
 /// Takes each row a scan yields; returns whether the scan should go on.

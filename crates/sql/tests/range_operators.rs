@@ -248,3 +248,58 @@ fn projected_rows_still_answer_every_clause() {
         vec![vec!["8"]]
     );
 }
+
+#[test]
+fn integer_ranges_answered_by_the_index_alone_match_a_full_scan() {
+    let (_t, mut s) = setup();
+    exec_ok(
+        &mut s,
+        "CREATE TABLE u (id BIGINT UNSIGNED NOT NULL, k SMALLINT, PRIMARY KEY (id), KEY k_1 (k))",
+    );
+    exec_ok(
+        &mut s,
+        "CREATE TABLE uplain (id BIGINT UNSIGNED NOT NULL, k SMALLINT)",
+    );
+    let rows_text = "(0, -3), (1, NULL), (2, 2), (9223372036854775807, 7), \
+                     (9223372036854775808, -32768), (18446744073709551615, 32767)";
+    exec_ok(&mut s, &format!("INSERT INTO u VALUES {rows_text}"));
+    exec_ok(&mut s, &format!("INSERT INTO uplain VALUES {rows_text}"));
+    for range in [
+        "id BETWEEN 0 AND 2",
+        "id BETWEEN -5 AND 1",
+        "id BETWEEN 2 AND 0",
+        "id BETWEEN 9223372036854775807 AND 18446744073709551615",
+        "id BETWEEN 1 AND 9223372036854775808",
+        "id BETWEEN '1' AND '2'",
+        "id BETWEEN 0.5 AND 2.5",
+        "id BETWEEN NULL AND 3",
+        "k BETWEEN -32768 AND 2",
+        "k BETWEEN -3 AND -3",
+        "k BETWEEN 3 AND 32767",
+        "k BETWEEN 1.5 AND 7",
+    ] {
+        let indexed = rows(
+            &mut s,
+            &format!("SELECT id, k FROM u WHERE {range} ORDER BY id"),
+        );
+        let scanned = rows(
+            &mut s,
+            &format!("SELECT id, k FROM uplain WHERE {range} ORDER BY id"),
+        );
+        assert_eq!(indexed, scanned, "{range}");
+    }
+    assert_eq!(
+        rows(&mut s, "SELECT id FROM u WHERE id BETWEEN -5 AND 1"),
+        vec![vec!["0"], vec!["1"]]
+    );
+    // Keys outside the column's domain find nothing instead of failing.
+    assert!(rows(&mut s, "SELECT id FROM u WHERE id = -1").is_empty());
+    assert_eq!(
+        rows(&mut s, "SELECT id FROM u WHERE id IN (-1, 2)"),
+        vec![vec!["2"]]
+    );
+    assert_eq!(
+        rows(&mut s, "SELECT COUNT(*) FROM t WHERE id BETWEEN 10 AND 19"),
+        vec![vec!["10"]]
+    );
+}

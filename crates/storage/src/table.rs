@@ -61,6 +61,13 @@ pub(crate) struct TableInner {
     pub(crate) written: AtomicBool,
 }
 
+/// See [`TableInner::key_position`].
+enum KeyPosition {
+    BeforeAll,
+    At(RowId),
+    AfterAll,
+}
+
 /// The primary key's index number if the table can be clustered on it (one integer column).
 pub(crate) fn clustered_primary_key(def: &TableDef) -> Option<usize> {
     let pk = def.primary_key()?;
@@ -503,6 +510,23 @@ impl TableInner {
         }
     }
 
+    /// Where a key value falls among the clustered key's row ids: a value outside the
+    /// column's domain (a negative number for an UNSIGNED key, one past i64::MAX for a
+    /// signed key) lies before or after every row, so a search for it finds nothing and a
+    /// range bounded by it is open or empty.
+    fn key_position(&self, d: &Datum) -> Result<KeyPosition> {
+        let pk = self
+            .clustered_pk
+            .ok_or_else(|| StorageError::InvalidDefinition("not clustered".into()))?;
+        let col = &self.def.columns[self.def.indexes[pk].columns[0]];
+        let unsigned = matches!(col.ty, ColumnType::Int { unsigned: true, .. });
+        Ok(match (d, unsigned) {
+            (Datum::Int(v), true) if *v < 0 => KeyPosition::BeforeAll,
+            (Datum::UInt(v), false) if *v > i64::MAX as u64 => KeyPosition::AfterAll,
+            _ => KeyPosition::At(self.row_id_for_key(d)?),
+        })
+    }
+
     /// The row id a new row gets: its key in a clustered table, the next counter otherwise.
     fn row_id_for_row(&self, row: &[Datum]) -> Result<RowId> {
         match self.clustered_pk {
@@ -928,7 +952,9 @@ impl Table {
             return Ok(None);
         }
         if !t.has_tree(index_no) {
-            let row_id = t.row_id_for_key(&key[0])?;
+            let KeyPosition::At(row_id) = t.key_position(&key[0])? else {
+                return Ok(None);
+            };
             let _latch = t.read_latch()?;
             return Ok(t.get_row_columns(row_id, wanted)?.map(|r| (row_id, r)));
         }
@@ -984,25 +1010,36 @@ impl Table {
         let mut exhausted = false;
         if !t.has_tree(index_no) {
             // The clustered key: a range of row ids over the row tree.
-            let id_of = |b: &[Datum]| b.first().map(|d| t.row_id_for_key(d)).transpose();
+            // A bound outside the key's domain: below every row, or above every row.
+            let position = |b: &[Datum]| b.first().map(|d| t.key_position(d)).transpose();
             let lower = match lower {
-                Bound::Included(v) => id_of(v)?,
-                Bound::Excluded(v) => match id_of(v)? {
-                    Some(id) => {
+                Bound::Unbounded => None,
+                Bound::Included(v) | Bound::Excluded(v) => match position(v)? {
+                    None | Some(KeyPosition::BeforeAll) => None,
+                    Some(KeyPosition::AfterAll) => {
+                        exhausted = true;
+                        None
+                    }
+                    Some(KeyPosition::At(id)) if matches!(lower, Bound::Excluded(_)) => {
                         exhausted |= id == u64::MAX;
                         Some(id.saturating_add(1))
                     }
-                    None => None,
+                    Some(KeyPosition::At(id)) => Some(id),
                 },
-                Bound::Unbounded => None,
             };
             let upper = match upper {
-                Bound::Included(v) => match id_of(v)? {
-                    Some(id) => id.checked_add(1),
-                    None => None,
-                },
-                Bound::Excluded(v) => id_of(v)?,
                 Bound::Unbounded => None,
+                Bound::Included(v) | Bound::Excluded(v) => match position(v)? {
+                    None | Some(KeyPosition::AfterAll) => None,
+                    Some(KeyPosition::BeforeAll) => {
+                        exhausted = true;
+                        None
+                    }
+                    Some(KeyPosition::At(id)) if matches!(upper, Bound::Included(_)) => {
+                        id.checked_add(1)
+                    }
+                    Some(KeyPosition::At(id)) => Some(id),
+                },
             };
             if let (Some(l), Some(u)) = (lower, upper) {
                 exhausted |= l >= u;
