@@ -319,6 +319,14 @@ impl Session {
         session::prepare(self, sql)
     }
 
+    /// Whether a prepared statement is a SELECT that reads one table through an index
+    /// (point, IN list or range) with no subquery: short, and never waiting on another
+    /// session (reads take no row locks), so a server may run it inline on its network
+    /// thread instead of handing the thread off as for statements that may block.
+    pub fn prepared_is_index_read(&self, statement_id: u32) -> bool {
+        session::prepared_is_index_read(self, statement_id)
+    }
+
     pub fn execute_prepared(
         &mut self,
         statement_id: u32,

@@ -2187,6 +2187,14 @@ fn recompile(session: &Session, sql: &str) -> Result<(Stmt, usize), SqlError> {
     parse::compile_statement(raw, &map, &ctx)
 }
 
+/// See [`Session::prepared_is_index_read`].
+pub fn prepared_is_index_read(session: &Session, statement_id: u32) -> bool {
+    matches!(
+        session.state.prepared.get(&statement_id),
+        Some(Prepared { stmt: Stmt::SelectTable(plan), .. }) if plan.is_index_read()
+    )
+}
+
 pub fn close_prepared(session: &mut Session, statement_id: u32) {
     session.bump(Counter::ComStmtClose);
     session.state.prepared.remove(&statement_id);

@@ -1568,6 +1568,35 @@ fn visit_columns(e: &Expr, note: &mut dyn FnMut(usize)) -> bool {
     }
 }
 
+impl TableSelect {
+    /// Whether this SELECT only reads through an index of one table (a point lookup, an
+    /// IN list or a key range) with no subquery: a statement short enough that a server may
+    /// run it on the thread that read its packet rather than hand the thread off first.
+    pub fn is_index_read(&self) -> bool {
+        let no_subquery = columns_read(self).is_some() || {
+            // columns_read gives None both for "every column" and for subqueries; tell apart.
+            let mut exprs: Vec<&Expr> = Vec::new();
+            for item in &self.items {
+                if let OutputItem::Expr { expr, .. } = item {
+                    exprs.push(expr);
+                }
+            }
+            exprs.extend(self.source.filter.as_ref());
+            exprs.extend(self.order_by.iter().map(|(e, _)| e));
+            if let Some(g) = &self.grouping {
+                exprs.extend(g.keys.iter());
+                exprs.extend(g.aggregates.iter().filter_map(|a| a.arg.as_ref()));
+                exprs.extend(g.having.as_ref());
+            }
+            exprs.iter().all(|e| visit_columns(e, &mut |_| {}))
+        };
+        self.joins.is_empty()
+            && self.post_filter.is_none()
+            && matches!(self.source.access, Access::Index { .. })
+            && no_subquery
+    }
+}
+
 /// The table columns a single-table SELECT reads (its list, WHERE, GROUP BY, aggregates,
 /// HAVING and ORDER BY), for projection into the row decoder. None when every column is
 /// needed or that cannot be told (joins, subqueries).
