@@ -25,8 +25,8 @@ pub mod table_cache;
 
 pub use block_cache::{Block, BlockCache, BlockCacheStats, BlockIo};
 pub use file_cache::{FileCache, FileCacheStats, FileId};
+pub use query_cache::{QueryCache, QueryCacheStats};
 pub use table_cache::{
     AcquireError, Definition, DefinitionEntry, ExclusiveGuard, LockWaitTimeout, TableCache,
     TableCacheConfig, TableCacheStats, TableHandle,
 };
-pub use query_cache::{QueryCache, QueryCacheStats};
