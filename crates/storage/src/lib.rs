@@ -819,8 +819,9 @@ impl Storage {
     }
 
     /// ALTER TABLE by rewrite: a new file with `new_def`, each row passed through `convert`
-    /// (old row -> new row), indexes built by inserting, then swapped in atomically. Writers
-    /// wait; readers keep reading the old table until the swap. A duplicate key in a new
+    /// (old row -> new row), indexes built by inserting, then swapped in atomically. It holds
+    /// the table's metadata lock throughout: statements on the table wait (up to
+    /// `lock_wait_timeout`) until the swap. A duplicate key in a new
     /// unique index fails the ALTER and leaves the table as it was.
     pub fn alter_table(
         &self,
@@ -830,13 +831,15 @@ impl Storage {
         convert: &mut dyn FnMut(&[Datum]) -> Result<Row>,
     ) -> Result<()> {
         new_def.validate()?;
-        // Writers wait from here on; readers go on reading the old table until the swap.
-        let old = self.open_table(db, name)?;
-        let _writer = old
-            .inner
-            .writer
-            .try_lock_arc_for(self.inner.shared.config.lock_wait_timeout)
-            .ok_or(StorageError::LockWaitTimeout)?;
+        // The metadata lock before the writer lock, as every DDL takes them: a writer that
+        // holds a handle and waits for the writer lock would otherwise never let the
+        // metadata lock through (a deadlock until lock_wait_timeout). Statements on the
+        // table wait from here until the swap.
+        let (_mdl, old_inner, _writer) = self.lock_for_ddl(db, name)?;
+        let old = Table {
+            inner: Arc::clone(&old_inner),
+            _handle: None,
+        };
         if old.is_stale() {
             return Err(StorageError::Stale);
         }
@@ -872,15 +875,10 @@ impl Storage {
             }
         };
         // The swap: no handle of ours may hold the metadata locks up.
-        let old_inner = Arc::clone(&old.inner);
         drop(old);
         let tmp_inner = Arc::clone(&tmp.inner);
         drop(tmp);
         let (_tmp_mdl, _) = self.metadata_lock(db, &tmp_name)?;
-        let (_mdl, current) = self.metadata_lock(db, name)?;
-        if !Arc::ptr_eq(&current, &old_inner) {
-            return Err(StorageError::Stale);
-        }
         let old = old_inner;
         let tmp = tmp_inner;
         let _c = self.inner.catalog.write();

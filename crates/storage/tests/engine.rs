@@ -426,6 +426,8 @@ fn alter_adds_and_drops_columns_and_indexes() {
         kind: IndexKind::Unique,
         columns: vec![1],
     });
+    // ALTER takes the metadata lock first, so it waits for our handle: drop it.
+    drop(t);
     let err = s
         .alter_table("d", "t", &bad, &mut |r| Ok(r.to_vec()))
         .unwrap_err();
@@ -434,7 +436,6 @@ fn alter_adds_and_drops_columns_and_indexes() {
         "{err:?}"
     );
     assert_eq!(s.list_tables("d").unwrap(), vec!["t"]);
-    drop(t);
     let t = s.open_table("d", "t").unwrap();
     assert_eq!(t.def().indexes.len(), 3);
     // DROP COLUMN pad (index positions shift: the SQL layer rebuilds the definition).
