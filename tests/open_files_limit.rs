@@ -10,26 +10,10 @@ mod common;
 
 use common::Server;
 use mysql_async::prelude::*;
-use mysql_async::{Conn, OptsBuilder};
+use mysql_async::Conn;
 
 async fn connect(server: &Server) -> Conn {
-    Conn::new(
-        OptsBuilder::default()
-            .ip_or_hostname("127.0.0.1")
-            .tcp_port(server.port)
-            .user(Some("root"))
-            .prefer_socket(false),
-    )
-    .await
-    .unwrap()
-}
-
-async fn status(conn: &mut Conn, name: &str) -> u64 {
-    let row: Option<(String, u64)> = conn
-        .query_first(format!("SHOW GLOBAL STATUS LIKE '{name}'"))
-        .await
-        .unwrap();
-    row.map(|(_, v)| v).unwrap_or_else(|| panic!("no {name}"))
+    Conn::new(common::async_opts(server, None)).await.unwrap()
 }
 
 /// Create `n` tables, then write and read each in turn; every statement must succeed.
@@ -54,7 +38,7 @@ async fn touch_tables(conn: &mut Conn, n: usize, limit: u64) {
                 .unwrap_or_else(|e| panic!("select from t{i}: {e}"));
             assert_eq!(count, Some(pass + 1), "t{i}");
         }
-        let open = status(conn, "Open_files").await;
+        let open = common::async_status(conn, "Open_files").await;
         assert!(open <= limit, "Open_files {open} above {limit}");
     }
 }
@@ -74,8 +58,8 @@ async fn every_statement_succeeds_with_open_files_limit_256() {
     let limit: Option<u64> = conn.query_first("SELECT @@open_files_limit").await.unwrap();
     assert_eq!(limit, Some(256));
     touch_tables(&mut conn, n, 256).await;
-    assert!(status(&mut conn, "Opened_files").await >= n as u64);
-    assert!(status(&mut conn, "Open_table_definitions").await <= 400);
+    assert!(common::async_status(&mut conn, "Opened_files").await >= n as u64);
+    assert!(common::async_status(&mut conn, "Open_table_definitions").await <= 400);
     conn.disconnect().await.unwrap();
 }
 
@@ -135,13 +119,13 @@ async fn show_open_tables_flush_tables_and_resizing() {
         ["t1", "t10", "t11", "t12", "t13", "t14", "t15", "t16", "t17", "t18", "t19"]
     );
     assert!(rows.iter().all(|r| r.0 == "o" && r.2 == 0 && r.3 == 0));
-    assert!(status(&mut conn, "Open_tables").await >= 31);
+    assert!(common::async_status(&mut conn, "Open_tables").await >= 31);
 
     // Shrinking closes idle handles at once.
     conn.query_drop("SET GLOBAL table_open_cache = 10")
         .await
         .unwrap();
-    assert!(status(&mut conn, "Open_tables").await <= 10);
+    assert!(common::async_status(&mut conn, "Open_tables").await <= 10);
     conn.query_drop("SET GLOBAL table_definition_cache = 400")
         .await
         .unwrap();
@@ -150,7 +134,7 @@ async fn show_open_tables_flush_tables_and_resizing() {
         .unwrap();
     // About 1 KB a definition: 16 KiB hold fewer than the 31 cached; the 10 that open
     // handles keep stay.
-    let defs = status(&mut conn, "Open_table_definitions").await;
+    let defs = common::async_status(&mut conn, "Open_table_definitions").await;
     assert!(
         (10..=20).contains(&defs),
         "{defs} definitions in a 16 KiB budget"
@@ -173,11 +157,14 @@ async fn show_open_tables_flush_tables_and_resizing() {
     );
     conn.query_drop("SELECT * FROM t2").await.unwrap();
     conn.query_drop("FLUSH TABLES").await.unwrap();
-    assert_eq!(status(&mut conn, "Open_tables").await, 0);
-    assert_eq!(status(&mut conn, "Open_table_definitions").await, 0);
-    let hits = status(&mut conn, "Table_open_cache_hits").await;
+    assert_eq!(common::async_status(&mut conn, "Open_tables").await, 0);
+    assert_eq!(
+        common::async_status(&mut conn, "Open_table_definitions").await,
+        0
+    );
+    let hits = common::async_status(&mut conn, "Table_open_cache_hits").await;
     conn.query_drop("SELECT * FROM t2").await.unwrap();
     conn.query_drop("SELECT * FROM t2").await.unwrap();
-    assert!(status(&mut conn, "Table_open_cache_hits").await > hits);
+    assert!(common::async_status(&mut conn, "Table_open_cache_hits").await > hits);
     conn.disconnect().await.unwrap();
 }

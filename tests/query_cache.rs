@@ -6,38 +6,21 @@ mod common;
 
 use common::Server;
 use mysql_async::prelude::*;
-use mysql_async::{Conn, Opts, OptsBuilder};
+use mysql_async::{Conn, Opts};
 
 fn opts(server: &Server, database: Option<&str>) -> Opts {
-    OptsBuilder::default()
-        .ip_or_hostname("127.0.0.1")
-        .tcp_port(server.port)
-        .user(Some("root"))
-        .db_name(database)
-        .prefer_socket(false)
-        .into()
+    common::async_opts(server, database)
 }
 
 fn start() -> Server {
     Server::start(&["--query-cache-type=ON", "--query-cache-size=16777216"])
 }
 
-async fn status(conn: &mut Conn, name: &str) -> u64 {
-    let row: Option<(String, String)> = conn
-        .query_first(format!("SHOW GLOBAL STATUS LIKE '{name}'"))
-        .await
-        .unwrap();
-    row.unwrap_or_else(|| panic!("status {name} exists"))
-        .1
-        .parse()
-        .unwrap()
-}
-
 /// (hits, inserts) now.
 async fn counts(conn: &mut Conn) -> (u64, u64) {
     (
-        status(conn, "Qcache_hits").await,
-        status(conn, "Qcache_inserts").await,
+        common::async_status(conn, "Qcache_hits").await,
+        common::async_status(conn, "Qcache_inserts").await,
     )
 }
 
@@ -88,7 +71,7 @@ async fn cacheable_selects_hit_and_every_never_cached_rule_holds() {
     assert_eq!(row, ((11..=200).map(|i| i * 10).sum::<i64>(), 190));
 
     conn.query_drop("SET @x = 5").await.unwrap();
-    let not_cached_before = status(&mut conn, "Qcache_not_cached").await;
+    let not_cached_before = common::async_status(&mut conn, "Qcache_not_cached").await;
     for sql in [
         "SELECT SQL_NO_CACHE SUM(v) FROM t",
         "SELECT SUM(v), NOW() FROM t",
@@ -108,7 +91,7 @@ async fn cacheable_selects_hit_and_every_never_cached_rule_holds() {
         assert_eq!(thrice(&mut conn, sql).await, (0, 0), "never cached: {sql}");
     }
     assert!(
-        status(&mut conn, "Qcache_not_cached").await >= not_cached_before + 10 * 3,
+        common::async_status(&mut conn, "Qcache_not_cached").await >= not_cached_before + 10 * 3,
         "refused SELECTs count in Qcache_not_cached"
     );
 
@@ -309,18 +292,18 @@ async fn writes_and_ddl_invalidate_and_the_key_never_gives_a_false_hit() {
     for _ in 0..3 {
         conn.query_drop(name).await.unwrap();
     }
-    let hits = status(&mut conn, "Qcache_hits").await;
+    let hits = common::async_status(&mut conn, "Qcache_hits").await;
     conn.query_drop("SET NAMES latin1").await.unwrap();
     conn.query_drop(name).await.unwrap();
     assert_eq!(
-        status(&mut conn, "Qcache_hits").await,
+        common::async_status(&mut conn, "Qcache_hits").await,
         hits,
         "another character set: a miss"
     );
     conn.query_drop("SET NAMES utf8mb4").await.unwrap();
     conn.query_drop(name).await.unwrap();
     assert_eq!(
-        status(&mut conn, "Qcache_hits").await,
+        common::async_status(&mut conn, "Qcache_hits").await,
         hits + 1,
         "back to utf8mb4: a hit"
     );
@@ -330,11 +313,11 @@ async fn writes_and_ddl_invalidate_and_the_key_never_gives_a_false_hit() {
     for _ in 0..3 {
         conn.query_drop(plain).await.unwrap();
     }
-    let hits = status(&mut conn, "Qcache_hits").await;
+    let hits = common::async_status(&mut conn, "Qcache_hits").await;
     conn.query_drop("SELECT /* a comment */ COUNT(*) FROM t")
         .await
         .unwrap();
-    assert_eq!(status(&mut conn, "Qcache_hits").await, hits);
+    assert_eq!(common::async_status(&mut conn, "Qcache_hits").await, hits);
     conn.query_drop("SET SESSION query_cache_strip_comments = ON")
         .await
         .unwrap();
@@ -342,7 +325,7 @@ async fn writes_and_ddl_invalidate_and_the_key_never_gives_a_false_hit() {
         .await
         .unwrap();
     assert_eq!(
-        status(&mut conn, "Qcache_hits").await,
+        common::async_status(&mut conn, "Qcache_hits").await,
         hits + 1,
         "with query_cache_strip_comments a trailing comment is not part of the key"
     );
@@ -441,16 +424,16 @@ async fn memory_stays_within_query_cache_size_and_resizes_online() {
             conn.query_drop(&sql).await.unwrap();
         }
     }
-    let used = status(&mut conn, "Qcache_used_memory").await;
-    let free = status(&mut conn, "Qcache_free_memory").await;
+    let used = common::async_status(&mut conn, "Qcache_used_memory").await;
+    let free = common::async_status(&mut conn, "Qcache_free_memory").await;
     assert!(
         used <= SIZE,
         "Qcache_used_memory {used} <= query_cache_size {SIZE}"
     );
     assert_eq!(used + free, SIZE);
-    assert!(status(&mut conn, "Qcache_inserts").await >= 300);
+    assert!(common::async_status(&mut conn, "Qcache_inserts").await >= 300);
     assert!(
-        status(&mut conn, "Qcache_lowmem_prunes").await > 0,
+        common::async_status(&mut conn, "Qcache_lowmem_prunes").await > 0,
         "a full cache evicts"
     );
     let grown = rss_bytes(server.pid()).saturating_sub(baseline);
@@ -462,12 +445,15 @@ async fn memory_stays_within_query_cache_size_and_resizes_online() {
         .await
         .unwrap();
     assert!(
-        status(&mut conn, "Qcache_used_memory").await <= 1 << 20,
+        common::async_status(&mut conn, "Qcache_used_memory").await <= 1 << 20,
         "shrinking evicts at once"
     );
     conn.query_drop("FLUSH QUERY CACHE").await.unwrap();
     conn.query_drop("RESET QUERY CACHE").await.unwrap();
-    assert_eq!(status(&mut conn, "Qcache_queries_in_cache").await, 0);
+    assert_eq!(
+        common::async_status(&mut conn, "Qcache_queries_in_cache").await,
+        0
+    );
     conn.query_drop("SET GLOBAL query_cache_size = 0")
         .await
         .unwrap();

@@ -19,7 +19,7 @@ mod common;
 
 use common::Server;
 use mysql_async::prelude::*;
-use mysql_async::{Conn, Opts, OptsBuilder};
+use mysql_async::{Conn, Opts};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -29,13 +29,7 @@ const WRITERS: u64 = 2;
 const READERS: usize = 8;
 
 fn opts(server: &Server) -> Opts {
-    OptsBuilder::default()
-        .ip_or_hostname("127.0.0.1")
-        .tcp_port(server.port)
-        .user(Some("root"))
-        .db_name(Some("qc"))
-        .prefer_socket(false)
-        .into()
+    common::async_opts(server, Some("qc"))
 }
 
 fn val_of(id: u64, ver: u64) -> u64 {
@@ -81,14 +75,6 @@ async fn retry(conn: &mut Conn, sql: &str) {
     }
 }
 
-async fn status(conn: &mut Conn, name: &str) -> u64 {
-    let row: Option<(String, String)> = conn
-        .query_first(format!("SHOW GLOBAL STATUS LIKE '{name}'"))
-        .await
-        .unwrap();
-    row.map(|r| r.1.parse().unwrap()).unwrap_or(0)
-}
-
 #[derive(Default, Debug)]
 struct Tally {
     checked: u64,
@@ -103,15 +89,7 @@ async fn no_stale_result_under_concurrent_writes_and_ddl() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(60);
     let server = Server::start(&["--query-cache-type=ON", "--query-cache-size=67108864"]);
-    let mut admin = Conn::new(
-        OptsBuilder::default()
-            .ip_or_hostname("127.0.0.1")
-            .tcp_port(server.port)
-            .user(Some("root"))
-            .prefer_socket(false),
-    )
-    .await
-    .unwrap();
+    let mut admin = Conn::new(common::async_opts(&server, None)).await.unwrap();
     for sql in [
         "CREATE DATABASE qc",
         "USE qc",
@@ -319,10 +297,10 @@ async fn no_stale_result_under_concurrent_writes_and_ddl() {
     for task in tasks {
         task.await.unwrap();
     }
-    let hits = status(&mut admin, "Qcache_hits").await;
-    let inserts = status(&mut admin, "Qcache_inserts").await;
-    let invalidations = status(&mut admin, "Qcache_invalidations").await;
-    let races = status(&mut admin, "Qcache_insert_races").await;
+    let hits = common::async_status(&mut admin, "Qcache_hits").await;
+    let inserts = common::async_status(&mut admin, "Qcache_inserts").await;
+    let invalidations = common::async_status(&mut admin, "Qcache_invalidations").await;
+    let races = common::async_status(&mut admin, "Qcache_insert_races").await;
     eprintln!(
         "checked {} answers ({} exactly), {} stale; Qcache_hits {hits}, inserts {inserts}, invalidations {invalidations}, insert races {races}; {} writes",
         total.checked,

@@ -24,27 +24,13 @@ const DDL_WORKERS: usize = 3;
 const TABLE_OPEN_CACHE: u64 = 200;
 
 fn opts(server: &Server) -> Opts {
-    OptsBuilder::default()
-        .ip_or_hostname("127.0.0.1")
-        .tcp_port(server.port)
-        .user(Some("root"))
-        .db_name(Some("s"))
-        .prefer_socket(false)
-        .into()
+    common::async_opts(server, Some("s"))
 }
 
 fn fd_count(pid: u32) -> usize {
     std::fs::read_dir(format!("/proc/{pid}/fd"))
         .map(|d| d.count())
         .unwrap_or(0)
-}
-
-async fn status(conn: &mut Conn, name: &str) -> u64 {
-    let row: Option<(String, u64)> = conn
-        .query_first(format!("SHOW GLOBAL STATUS LIKE '{name}'"))
-        .await
-        .unwrap();
-    row.map(|(_, v)| v).unwrap_or_else(|| panic!("no {name}"))
 }
 
 fn is_missing_table(e: &mysql_async::Error) -> bool {
@@ -198,7 +184,7 @@ async fn many_connections_query_while_ddl_churns_the_table_cache() {
         if tasks.iter().any(|t| t.is_finished()) {
             break; // a worker failed: its panic is reported below
         }
-        let open = status(&mut admin, "Open_tables").await;
+        let open = common::async_status(&mut admin, "Open_tables").await;
         max_open = max_open.max(open);
         assert!(
             open <= TABLE_OPEN_CACHE + (READERS + DDL_WORKERS + 1) as u64,
@@ -232,8 +218,8 @@ async fn many_connections_query_while_ddl_churns_the_table_cache() {
             "lost updates in t{i}"
         );
     }
-    let opened = status(&mut admin, "Opened_tables").await;
-    let defs = status(&mut admin, "Open_table_definitions").await;
+    let opened = common::async_status(&mut admin, "Opened_tables").await;
+    let defs = common::async_status(&mut admin, "Open_table_definitions").await;
     assert!(opened > STABLE_TABLES as u64);
     assert!(defs <= 400 + 1, "Open_table_definitions {defs}");
     // Same connections (admin and a fresh set of workers' worth) as before.

@@ -227,3 +227,27 @@ pub fn require_program(name: &str) {
         "`{name}` is not installed; .ci/run installs it (see README)"
     );
 }
+
+/// mysql_async options for root on `server`'s TCP port, in `database` when given.
+pub fn async_opts(server: &Server, database: Option<&str>) -> mysql_async::Opts {
+    mysql_async::OptsBuilder::default()
+        .ip_or_hostname("127.0.0.1")
+        .tcp_port(server.port)
+        .user(Some("root"))
+        .db_name(database)
+        .prefer_socket(false)
+        .into()
+}
+
+/// A global status counter read through mysql_async; panics when the server lacks it.
+pub async fn async_status(conn: &mut mysql_async::Conn, name: &str) -> u64 {
+    use mysql_async::prelude::Queryable;
+    let row: Option<(String, String)> = conn
+        .query_first(format!("SHOW GLOBAL STATUS LIKE '{name}'"))
+        .await
+        .expect("SHOW GLOBAL STATUS");
+    let (_, value) = row.unwrap_or_else(|| panic!("no status variable {name}"));
+    value
+        .parse()
+        .unwrap_or_else(|_| panic!("{name} = {value:?} is not a number"))
+}

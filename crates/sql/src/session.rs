@@ -2635,6 +2635,11 @@ impl Session {
         let table = plan.source.table.open(storage)?;
         let def = &plan.source.table.def;
         let strict = self.strict();
+        // The writer lock before the read: concurrent `SET n = n + 1` must not both read n.
+        let mut stmt = storage.begin();
+        table
+            .lock_for_write(&mut stmt)
+            .map_err(catalog::storage_error)?;
         let rows = self.matching_rows(
             &plan.source,
             &table,
@@ -2642,7 +2647,6 @@ impl Session {
             plan.limit.as_ref(),
             env,
         )?;
-        let mut stmt = storage.begin();
         let (mut matched, mut changed) = (0u64, 0u64);
         for (n, (row_id, values)) in rows.into_iter().enumerate() {
             matched += 1;

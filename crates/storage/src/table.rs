@@ -757,6 +757,14 @@ impl Table {
         })
     }
 
+    /// Take this table's writer lock for `stmt` now, before reading the rows a write
+    /// depends on (UPDATE's read-modify-write), so that two such writers cannot both read
+    /// the old value: the second reads what the first wrote.
+    pub fn lock_for_write(&self, stmt: &mut Statement) -> Result<()> {
+        self.inner.check_live()?;
+        stmt.lock_table(&self.inner)
+    }
+
     /// Replace the row `row_id` with `new_row`. In a clustered table a changed primary key
     /// moves the row to the row id of the new key (look it up again by key if needed). Unique keys are checked first (a duplicate
     /// changes nothing). Returns false when the row does not exist.
