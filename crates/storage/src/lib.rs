@@ -894,12 +894,21 @@ impl Storage {
             &[db, &tmp_name, db, name],
         );
         push_ddl_entry(&mut entries, redo::ENTRY_DROP, old.space, &[db, name]);
-        shared.log_ddl(&entries)?;
-        fs::rename(self.table_path(db, &tmp_name), &path)?;
-        sync_dir(path.parent().unwrap_or(Path::new(".")))?;
-        self.retire(&old, false)?;
+        // The old file's pages reach the old file, and the old file leaves the caches,
+        // before its path names the new file: a background write-back that reopened the
+        // path after the rename would write old pages into the new table.
+        shared.cache.flush_file(old.space)?;
         shared.cache.discard_file(old.space);
         shared.files.forget(old.space);
+        let swapped = (|| -> Result<()> {
+            shared.log_ddl(&entries)?;
+            fs::rename(self.table_path(db, &tmp_name), &path)?;
+            sync_dir(path.parent().unwrap_or(Path::new(".")))?;
+            Ok(())
+        })();
+        // Either way the old object is done: the next open loads (and registers) the file.
+        self.retire(&old, false)?;
+        swapped?;
         tmp.stale.store(true, Ordering::Release);
         shared.files.renamed(tmp.space, path);
         Ok(())
