@@ -1076,6 +1076,46 @@ pub fn parse_datetime(text: &str) -> Option<Datum> {
 }
 
 impl Expr {
+    /// Whether `f` holds for every direct operand of this expression, visited in order and
+    /// stopping at the first false. A subquery's own statement is not an operand (its
+    /// columns are another row's): walkers that care match the subquery forms themselves.
+    pub fn all_operands(&self, mut f: impl FnMut(&Expr) -> bool) -> bool {
+        match self {
+            Expr::Literal(_)
+            | Expr::Param(_)
+            | Expr::Column(_)
+            | Expr::SysVar { .. }
+            | Expr::UserVar(_)
+            | Expr::Subquery(_)
+            | Expr::Exists { .. } => true,
+            Expr::Neg(x) | Expr::Not(x) | Expr::BitNot(x) => f(x),
+            Expr::Arith { left, right, .. }
+            | Expr::Cmp { left, right, .. }
+            | Expr::Bit { left, right, .. } => f(left) && f(right),
+            Expr::And(a, b) | Expr::Or(a, b) | Expr::Xor(a, b) => f(a) && f(b),
+            Expr::IsNull { expr, .. }
+            | Expr::IsBool { expr, .. }
+            | Expr::Cast { expr, .. }
+            | Expr::InSubquery { expr, .. } => f(expr),
+            Expr::InList { expr, list, .. } => f(expr) && list.iter().all(f),
+            Expr::Between {
+                expr, low, high, ..
+            } => f(expr) && f(low) && f(high),
+            Expr::Like { expr, pattern, .. } => f(expr) && f(pattern),
+            Expr::Case {
+                operand,
+                whens,
+                otherwise,
+            } => {
+                operand.as_deref().is_none_or(&mut f)
+                    && whens.iter().all(|(a, b)| f(a) && f(b))
+                    && otherwise.as_deref().is_none_or(&mut f)
+            }
+            Expr::Call { args, .. } => args.iter().all(f),
+            Expr::TrimChars { expr, what, .. } => f(expr) && f(what),
+        }
+    }
+
     /// The static type, given the types of the row's columns and the session (for
     /// parameters, whose types are known once they are bound).
     pub fn sql_type(&self, env: &dyn Env, columns: &[SqlType]) -> SqlType {

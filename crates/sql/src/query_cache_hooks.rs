@@ -627,50 +627,13 @@ fn collect_stmt(stmt: &Stmt, tables: &mut Vec<(String, String)>) -> bool {
 
 fn collect_expr(e: &Expr, tables: &mut Vec<(String, String)>) -> bool {
     match e {
-        Expr::Literal(_) | Expr::Param(_) | Expr::Column(_) => true,
         Expr::SysVar { .. } | Expr::UserVar(_) => false,
-        Expr::Neg(x) | Expr::Not(x) | Expr::BitNot(x) => collect_expr(x, tables),
-        Expr::Arith { left, right, .. }
-        | Expr::Cmp { left, right, .. }
-        | Expr::Bit { left, right, .. } => {
-            collect_expr(left, tables) && collect_expr(right, tables)
-        }
-        Expr::And(a, b) | Expr::Or(a, b) | Expr::Xor(a, b) => {
-            collect_expr(a, tables) && collect_expr(b, tables)
-        }
-        Expr::IsNull { expr, .. } | Expr::IsBool { expr, .. } | Expr::Cast { expr, .. } => {
-            collect_expr(expr, tables)
-        }
-        Expr::InList { expr, list, .. } => {
-            collect_expr(expr, tables) && list.iter().all(|x| collect_expr(x, tables))
-        }
-        Expr::Between {
-            expr, low, high, ..
-        } => collect_expr(expr, tables) && collect_expr(low, tables) && collect_expr(high, tables),
-        Expr::Like { expr, pattern, .. } => {
-            collect_expr(expr, tables) && collect_expr(pattern, tables)
-        }
-        Expr::Case {
-            operand,
-            whens,
-            otherwise,
-        } => {
-            operand.as_deref().is_none_or(|x| collect_expr(x, tables))
-                && whens
-                    .iter()
-                    .all(|(a, b)| collect_expr(a, tables) && collect_expr(b, tables))
-                && otherwise.as_deref().is_none_or(|x| collect_expr(x, tables))
-        }
-        Expr::Call { func, args } => {
-            deterministic(func) && args.iter().all(|x| collect_expr(x, tables))
-        }
-        Expr::TrimChars { expr, what, .. } => {
-            collect_expr(expr, tables) && collect_expr(what, tables)
-        }
+        Expr::Call { func, .. } if !deterministic(func) => false,
         Expr::Subquery(q) | Expr::Exists { query: q, .. } => collect_stmt(q, tables),
         Expr::InSubquery { expr, query, .. } => {
             collect_expr(expr, tables) && collect_stmt(query, tables)
         }
+        _ => e.all_operands(|x| collect_expr(x, tables)),
     }
 }
 

@@ -1458,65 +1458,12 @@ fn max_column(e: &Expr) -> Option<usize> {
     };
     match e {
         Expr::Column(i) => note(Some(*i)),
-        Expr::Literal(_) | Expr::Param(_) | Expr::SysVar { .. } | Expr::UserVar(_) => {}
-        Expr::Neg(x) | Expr::Not(x) | Expr::BitNot(x) => note(max_column(x)),
-        Expr::Arith { left, right, .. }
-        | Expr::Cmp { left, right, .. }
-        | Expr::Bit { left, right, .. } => {
-            note(max_column(left));
-            note(max_column(right));
-        }
-        Expr::And(a, b) | Expr::Or(a, b) | Expr::Xor(a, b) => {
-            note(max_column(a));
-            note(max_column(b));
-        }
-        Expr::IsNull { expr, .. } | Expr::IsBool { expr, .. } | Expr::Cast { expr, .. } => {
-            note(max_column(expr))
-        }
-        Expr::InList { expr, list, .. } => {
-            note(max_column(expr));
-            for x in list {
+        _ => {
+            e.all_operands(|x| {
                 note(max_column(x));
-            }
+                true
+            });
         }
-        Expr::Between {
-            expr, low, high, ..
-        } => {
-            note(max_column(expr));
-            note(max_column(low));
-            note(max_column(high));
-        }
-        Expr::Like { expr, pattern, .. } => {
-            note(max_column(expr));
-            note(max_column(pattern));
-        }
-        Expr::Case {
-            operand,
-            whens,
-            otherwise,
-        } => {
-            if let Some(o) = operand {
-                note(max_column(o));
-            }
-            for (a, b) in whens {
-                note(max_column(a));
-                note(max_column(b));
-            }
-            if let Some(o) = otherwise {
-                note(max_column(o));
-            }
-        }
-        Expr::Call { args, .. } => {
-            for x in args {
-                note(max_column(x));
-            }
-        }
-        Expr::TrimChars { expr, what, .. } => {
-            note(max_column(expr));
-            note(max_column(what));
-        }
-        Expr::Subquery(_) | Expr::Exists { .. } => {}
-        Expr::InSubquery { expr, .. } => note(max_column(expr)),
     }
     best
 }
@@ -1529,42 +1476,8 @@ fn visit_columns(e: &Expr, note: &mut dyn FnMut(usize)) -> bool {
             note(*i);
             true
         }
-        Expr::Literal(_) | Expr::Param(_) | Expr::SysVar { .. } | Expr::UserVar(_) => true,
-        Expr::Neg(x) | Expr::Not(x) | Expr::BitNot(x) => visit_columns(x, note),
-        Expr::Arith { left, right, .. }
-        | Expr::Cmp { left, right, .. }
-        | Expr::Bit { left, right, .. } => visit_columns(left, note) && visit_columns(right, note),
-        Expr::And(a, b) | Expr::Or(a, b) | Expr::Xor(a, b) => {
-            visit_columns(a, note) && visit_columns(b, note)
-        }
-        Expr::IsNull { expr, .. } | Expr::IsBool { expr, .. } | Expr::Cast { expr, .. } => {
-            visit_columns(expr, note)
-        }
-        Expr::InList { expr, list, .. } => {
-            visit_columns(expr, note) && list.iter().all(|x| visit_columns(x, note))
-        }
-        Expr::Between {
-            expr, low, high, ..
-        } => visit_columns(expr, note) && visit_columns(low, note) && visit_columns(high, note),
-        Expr::Like { expr, pattern, .. } => {
-            visit_columns(expr, note) && visit_columns(pattern, note)
-        }
-        Expr::Case {
-            operand,
-            whens,
-            otherwise,
-        } => {
-            operand.as_deref().is_none_or(|o| visit_columns(o, note))
-                && whens
-                    .iter()
-                    .all(|(a, b)| visit_columns(a, note) && visit_columns(b, note))
-                && otherwise.as_deref().is_none_or(|o| visit_columns(o, note))
-        }
-        Expr::Call { args, .. } => args.iter().all(|x| visit_columns(x, note)),
-        Expr::TrimChars { expr, what, .. } => {
-            visit_columns(expr, note) && visit_columns(what, note)
-        }
         Expr::Subquery(_) | Expr::Exists { .. } | Expr::InSubquery { .. } => false,
+        _ => e.all_operands(|x| visit_columns(x, note)),
     }
 }
 
