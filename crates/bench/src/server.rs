@@ -304,6 +304,11 @@ pub const MARIADB_BASE_OPTIONS: &[(&str, &str)] = &[
     ("skip_name_resolve", "ON"),
 ];
 
+/// Settings myriad gets in addition to the experiment's: the same durability as MariaDB's
+/// (write the redo log at commit, fsync it once a second), so that write figures compare
+/// like with like. An experiment's own setting of the same name wins.
+pub const MYRIAD_BASE_OPTIONS: &[(&str, &str)] = &[("innodb_flush_log_at_trx_commit", "2")];
+
 fn find_in_path(name: &str, extra_dirs: &[&str]) -> Option<PathBuf> {
     let path = std::env::var_os("PATH").unwrap_or_default();
     std::env::split_paths(&path)
@@ -403,7 +408,10 @@ impl Launcher {
                 .iter()
                 .map(|(k, v)| format!("{k}={v}"))
                 .collect(),
-            Target::Myriad => Vec::new(),
+            Target::Myriad => MYRIAD_BASE_OPTIONS
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect(),
         }
     }
 
@@ -530,12 +538,22 @@ impl Launcher {
             .arg(port.to_string())
             .arg("--datadir")
             .arg(datadir.data())
-            .args(myriad_arguments(settings))
+            .args(myriad_arguments(&with_base(MYRIAD_BASE_OPTIONS, settings)))
             .stdin(Stdio::null())
             .stdout(out.try_clone()?)
             .stderr(out);
         Ok((command, log_path))
     }
+}
+
+/// `base` under `settings`: the experiment's own setting of a name wins.
+fn with_base(base: &[(&str, &str)], settings: &Settings) -> Settings {
+    let mut merged: Settings = base
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    merged.extend(settings.iter().map(|(k, v)| (k.clone(), v.clone())));
+    merged
 }
 
 /// The settings as myriad's command-line arguments: `--table-open-cache=64`.
