@@ -10,7 +10,8 @@
 //! inline, and so do prepared index reads (`Session::prepared_is_index_read`: a SELECT of
 //! one table through an index, no subquery): the hand-off itself (a blocking-pool thread
 //! woken to take over the worker) cost more than such a statement, about a quarter of the
-//! server's time under sysbench oltp_point_select.
+//! server's time under sysbench oltp_point_select. Text transaction boundaries (`BEGIN`,
+//! `COMMIT`: `Session::text_is_transaction_boundary`) run inline for the same reason.
 
 use myriad_protocol::constants::status::{SERVER_STATUS_AUTOCOMMIT, SERVER_STATUS_IN_TRANS};
 use myriad_protocol::{
@@ -278,7 +279,13 @@ impl SessionHandler for MyriadSession {
     }
 
     fn query(&mut self, sql: &str, multi_statements: bool, out: &mut ResultSink<'_>) {
-        let results = blocking(|| self.session.execute(sql, multi_statements));
+        // A transaction boundary runs inline: it never blocks, and the hand-off of
+        // block_in_place cost more than the statement (sysbench sends two per transaction).
+        let results = if Session::text_is_transaction_boundary(sql) {
+            self.session.execute(sql, multi_statements)
+        } else {
+            blocking(|| self.session.execute(sql, multi_statements))
+        };
         let count = results.len();
         for (index, result) in results.iter().enumerate() {
             self.write_result(result, index + 1 < count, out);

@@ -254,7 +254,11 @@ impl Datum {
                 Value::Decimal(decimal_text(d, scale))
             }
             SqlType::Double => Value::Double(self.to_double(warnings).unwrap_or(0.0)),
-            SqlType::Str { .. } => Value::Bytes(self.to_text().unwrap_or_default()),
+            SqlType::Str { .. } => match self {
+                // The bytes move; only other kinds are formatted.
+                Datum::Str(s) => Value::Bytes(s),
+                other => Value::Bytes(other.to_text().unwrap_or_default()),
+            },
             SqlType::Date => match self {
                 Datum::Date { year, month, day } => Value::Date { year, month, day },
                 Datum::DateTime {

@@ -327,6 +327,18 @@ impl Session {
         session::prepared_is_index_read(self, statement_id)
     }
 
+    /// Whether a text statement is one that never blocks and costs next to nothing: a
+    /// transaction boundary (`BEGIN`, `START TRANSACTION`, `COMMIT`, `ROLLBACK`, as
+    /// sysbench sends around every transaction). Writes are durable per statement, so
+    /// ending a transaction writes nothing; it only releases this session's row locks. A
+    /// server may run such a statement inline, as [`Session::prepared_is_index_read`].
+    pub fn text_is_transaction_boundary(sql: &str) -> bool {
+        let text = sql.trim().trim_end_matches(';').trim_end();
+        ["BEGIN", "START TRANSACTION", "COMMIT", "ROLLBACK"]
+            .iter()
+            .any(|word| text.eq_ignore_ascii_case(word))
+    }
+
     pub fn execute_prepared(
         &mut self,
         statement_id: u32,

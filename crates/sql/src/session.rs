@@ -33,6 +33,9 @@ pub struct Prepared {
     param_count: usize,
     /// The text, to compile again when DDL changed a table the plan was made for.
     sql: String,
+    /// `stmt` is a SELECT through an index of one table
+    /// ([`tables::TableSelect::is_index_read`]), told once per compilation.
+    index_read: bool,
 }
 
 /// Everything a session owns besides its identity.
@@ -2115,6 +2118,7 @@ pub fn prepare(session: &mut Session, sql: &str) -> Result<PreparedInfo, SqlErro
     session.state.prepared.insert(
         statement_id,
         Prepared {
+            index_read: matches!(&stmt, Stmt::SelectTable(plan) if plan.is_index_read()),
             stmt,
             param_count,
             sql: sql.to_string(),
@@ -2167,6 +2171,8 @@ pub fn execute_prepared(
             // A table changed under the plan: compile the text again, once.
             Err(e) if e.code == 1412 => match recompile(session, &prepared.sql) {
                 Ok((stmt, count)) if count == prepared.param_count => {
+                    prepared.index_read =
+                        matches!(&stmt, Stmt::SelectTable(plan) if plan.is_index_read());
                     prepared.stmt = stmt;
                     session.run(&prepared.stmt, &bound)
                 }
@@ -2189,10 +2195,11 @@ fn recompile(session: &Session, sql: &str) -> Result<(Stmt, usize), SqlError> {
 
 /// See [`Session::prepared_is_index_read`].
 pub fn prepared_is_index_read(session: &Session, statement_id: u32) -> bool {
-    matches!(
-        session.state.prepared.get(&statement_id),
-        Some(Prepared { stmt: Stmt::SelectTable(plan), .. }) if plan.is_index_read()
-    )
+    session
+        .state
+        .prepared
+        .get(&statement_id)
+        .is_some_and(|p| p.index_read)
 }
 
 pub fn close_prepared(session: &mut Session, statement_id: u32) {
@@ -2492,16 +2499,38 @@ impl Session {
                 tables::OutputItem::Expr { expr, .. } => expr.sql_type(env, &types),
             })
             .collect();
-        let mut out: Vec<(Vec<Datum>, Vec<Value>)> = Vec::with_capacity(input.len());
-        for (n, values) in input.iter().enumerate() {
-            let mut row = Vec::with_capacity(plan.items.len());
-            for (item, ty) in plan.items.iter().zip(&item_types) {
-                let d = match item {
-                    tables::OutputItem::Column { index, .. } => values[*index].clone(),
-                    tables::OutputItem::Expr { expr, .. } => expr.eval(env, values)?,
-                };
-                row.push(d.into_value(*ty, &mut env.warnings));
+        // A column shown as it is and read by nothing else in the select list is moved
+        // out of its row, not cloned (the ORDER BY keys are evaluated first).
+        let movable: Vec<bool> = {
+            let mut uses = vec![0u32; types.len()];
+            let mut countable = true;
+            for item in &plan.items {
+                match item {
+                    tables::OutputItem::Column { index, .. } => {
+                        if let Some(u) = uses.get_mut(*index) {
+                            *u += 1;
+                        }
+                    }
+                    tables::OutputItem::Expr { expr, .. } => {
+                        countable &= tables::visit_columns(expr, &mut |c| {
+                            if let Some(u) = uses.get_mut(c) {
+                                *u += 1;
+                            }
+                        });
+                    }
+                }
             }
+            plan.items
+                .iter()
+                .map(|item| {
+                    countable
+                        && matches!(item, tables::OutputItem::Column { index, .. }
+                            if uses.get(*index) == Some(&1))
+                })
+                .collect()
+        };
+        let mut out: Vec<(Vec<Datum>, Vec<Value>)> = Vec::with_capacity(input.len());
+        for (n, values) in input.iter_mut().enumerate() {
             let keys = if plan.order_by.is_empty() {
                 // GROUP BY returns its groups in key order, as MariaDB does.
                 group_keys.get(n).cloned().unwrap_or_default()
@@ -2511,6 +2540,17 @@ impl Session {
                     .map(|(e, _)| e.eval(env, values))
                     .collect::<Result<Vec<_>, _>>()?
             };
+            let mut row = Vec::with_capacity(plan.items.len());
+            for ((item, ty), &moved) in plan.items.iter().zip(&item_types).zip(&movable) {
+                let d = match item {
+                    tables::OutputItem::Column { index, .. } if moved => {
+                        std::mem::replace(&mut values[*index], Datum::Null)
+                    }
+                    tables::OutputItem::Column { index, .. } => values[*index].clone(),
+                    tables::OutputItem::Expr { expr, .. } => expr.eval(env, values)?,
+                };
+                row.push(d.into_value(*ty, &mut env.warnings));
+            }
             out.push((keys, row));
         }
         if !plan.order_by.is_empty() {

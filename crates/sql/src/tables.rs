@@ -11,8 +11,10 @@
 //! column (index scans); otherwise a full scan. "Constant" means anything that does not read
 //! the row: literals, `?` parameters, variables, functions of those. The full WHERE clause
 //! is applied to the rows an index returns, so an index only narrows, never decides; the one
-//! exception is a WHERE that is exactly `int_col BETWEEN a AND b` with integer bounds over an
-//! index led by that column, where the index range is the answer (`range_is_the_filter`).
+//! exception is a WHERE that is exactly `int_col BETWEEN a AND b` or `int_col IN (a, ...)`
+//! with integer values over an index led by that column, where the index range or keys are
+//! the answer (`range_is_the_filter`). An IN list reads the whole list in one pass over
+//! the index (`Table::index_lookup_many`) unless it matches many rows.
 //!
 //! Reading is streamed (`read_rows_with`): each row is decoded as the scan yields it, only
 //! the columns the statement reads (`columns_read`: the others stay NULL), converted, and
@@ -1177,33 +1179,41 @@ fn as_ref(b: &Bound<Vec<st::Datum>>) -> Bound<&[st::Datum]> {
     }
 }
 
-/// Whether the whole filter is `col BETWEEN low AND high` on an integer column that the
-/// access path scans as a range of an index led by that column, with integer bounds that
-/// are exact keys: then the index range returns exactly the rows the filter keeps, as
-/// sysbench's range queries (`id BETWEEN ? AND ?`) are, and the filter need not run per row.
+/// Whether the whole filter is `col BETWEEN low AND high` or `col IN (v, ...)` on an
+/// integer column that the access path reads as a range or a list of keys of an index led
+/// by that column, with integer values that are exact keys (or NULL, which matches
+/// nothing either way): then the index returns exactly the rows the filter keeps, as for
+/// sysbench's range queries (`id BETWEEN ? AND ?`) and select_random_points
+/// (`k IN (?, ...)`), and the filter need not run per row.
 fn range_is_the_filter(source: &RowSource, env: &mut dyn Env) -> Result<bool, SqlError> {
-    let (
-        Some(Expr::Between {
-            expr,
-            low,
-            high,
-            negated: false,
-        }),
-        Access::Index {
-            index_no,
-            eq,
-            tail:
-                Tail::Range {
-                    lower: Some((_, true)),
-                    upper: Some((_, true)),
-                },
-        },
-    ) = (&source.filter, &source.access)
-    else {
+    let Access::Index { index_no, eq, tail } = &source.access else {
         return Ok(false);
     };
+    let (column, values): (&Expr, Vec<&Expr>) = match (&source.filter, tail) {
+        (
+            Some(Expr::Between {
+                expr,
+                low,
+                high,
+                negated: false,
+            }),
+            Tail::Range {
+                lower: Some((_, true)),
+                upper: Some((_, true)),
+            },
+        ) => (expr, vec![low, high]),
+        (
+            Some(Expr::InList {
+                expr,
+                list,
+                negated: false,
+            }),
+            Tail::In(_),
+        ) => (expr, list.iter().collect()),
+        _ => return Ok(false),
+    };
     let def = &source.table.def;
-    let Expr::Column(column) = expr.as_ref() else {
+    let Expr::Column(column) = column else {
         return Ok(false);
     };
     if !eq.is_empty() || def.indexes[*index_no].columns.first() != Some(column) {
@@ -1212,14 +1222,26 @@ fn range_is_the_filter(source: &RowSource, env: &mut dyn Env) -> Result<bool, Sq
     let st::ColumnType::Int { unsigned, .. } = def.columns[*column].ty else {
         return Ok(false);
     };
+    let is_in = matches!(tail, Tail::In(_));
     // Integers of the column's signedness compare exactly as their keys order.
     let exact = |d: &Datum| match d {
         Datum::Int(i) => !unsigned || *i >= 0,
         Datum::UInt(u) => unsigned || i64::try_from(*u).is_ok(),
+        Datum::Null => is_in,
         _ => false,
     };
-    Ok(exact(&low.eval(env, &[])?) && exact(&high.eval(env, &[])?))
+    for value in values {
+        if !exact(&value.eval(env, &[])?) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
+
+/// The most rows an IN list reads in one batch ([`st::Table::index_lookup_many`]: row ids
+/// and rows held at once); a list matching more streams key by key instead, so a LIMIT
+/// still stops it early and memory stays bounded.
+const IN_LIST_BATCH_ROWS_MAX: usize = 4096;
 
 /// Takes each row a scan yields; returns whether the scan should go on.
 type RowSink<'a> = dyn FnMut(st::RowId, st::Row, &mut dyn Env) -> Result<bool, SqlError> + 'a;
@@ -1340,32 +1362,58 @@ fn index_rows(
             scan_eq(&prefix, env, sink)?;
         }
         Tail::In(list) => {
-            let mut keys: Vec<Vec<st::Datum>> = Vec::new();
+            let ty = &def.columns[ix.columns[eq.len()]].ty;
+            // A number beyond the column's sign (a negative for an UNSIGNED column, one
+            // past i64::MAX for a signed one) equals no stored value: it is no key.
+            let outside = |k: &st::Datum| match (ty, k) {
+                (
+                    st::ColumnType::Int {
+                        unsigned: false, ..
+                    },
+                    st::Datum::UInt(u),
+                ) => i64::try_from(*u).is_err(),
+                (st::ColumnType::Int { unsigned: true, .. }, st::Datum::Int(i)) => *i < 0,
+                _ => false,
+            };
+            let mut values: Vec<st::Datum> = Vec::with_capacity(list.len());
             for e in list {
                 match key_of(e, eq.len(), env)? {
                     None => return Ok(false),
                     Some(None) => {}
-                    Some(Some(k)) => {
-                        let mut key = prefix.clone();
-                        key.push(k);
-                        // Values equal under the column's collation ('a' and 'A ') are one key.
-                        let ty = &def.columns[ix.columns[eq.len()]].ty;
-                        let last = eq.len();
-                        let duplicate = keys.iter().any(|k: &Vec<st::Datum>| {
-                            st::compare_datums(ty, &k[last], &key[last])
-                                .is_ok_and(|o| o == Ordering::Equal)
-                        });
-                        if !duplicate {
-                            keys.push(key);
-                        }
-                    }
+                    Some(Some(k)) if outside(&k) => {}
+                    Some(Some(k)) => values.push(k),
                 }
             }
-            let ty = &def.columns[ix.columns[eq.len()]].ty;
-            keys.sort_by(|a, b| {
-                st::compare_datums(ty, &a[eq.len()], &b[eq.len()]).unwrap_or(Ordering::Equal)
-            });
-            for key in keys {
+            let full_unique = eq.len() + 1 == ix.columns.len() && ix.is_unique();
+            if !full_unique {
+                // The whole list in one pass over the index (see Table::index_lookup_many).
+                let batch = table
+                    .index_lookup_many(
+                        index_no,
+                        &prefix,
+                        &values,
+                        wanted.map(|w| &w[..]),
+                        IN_LIST_BATCH_ROWS_MAX,
+                    )
+                    .map_err(storage_error)?;
+                if let Some(rows) = batch {
+                    for (row_id, row) in rows {
+                        if !sink(row_id, row, env)? {
+                            break;
+                        }
+                    }
+                    return Ok(true);
+                }
+            }
+            // One lookup or scan per value, in value order; values equal under the
+            // column's collation ('a' and 'A ') are one key.
+            values.sort_by(|a, b| st::compare_datums(ty, a, b).unwrap_or(Ordering::Equal));
+            values
+                .dedup_by(|a, b| st::compare_datums(ty, a, b).is_ok_and(|o| o == Ordering::Equal));
+            let mut key = prefix.clone();
+            for value in values {
+                key.truncate(eq.len());
+                key.push(value);
                 if !scan_eq(&key, env, sink)? {
                     break;
                 }
@@ -1470,7 +1518,7 @@ fn max_column(e: &Expr) -> Option<usize> {
 
 /// Calls `note` with every column position `e` reads. False when that cannot be known
 /// (a subquery may read the outer row).
-fn visit_columns(e: &Expr, note: &mut dyn FnMut(usize)) -> bool {
+pub(crate) fn visit_columns(e: &Expr, note: &mut dyn FnMut(usize)) -> bool {
     match e {
         Expr::Column(i) => {
             note(*i);

@@ -5,6 +5,7 @@
 
 mod common;
 use common::*;
+use myriad_sql::Session;
 
 fn setup() -> (TestEngine, myriad_sql::Session) {
     let t = engine();
@@ -110,6 +111,13 @@ fn ranges_orders_distinct_and_aggregates_agree_with_a_full_scan() {
     for query in [
         "SELECT id, c FROM {t} WHERE k = 5",
         "SELECT id FROM {t} WHERE k IN (1, 5, 5, 22, NULL)",
+        // IN lists the index answers alone (integers), and ones it only narrows (a string,
+        // a decimal, values out of the column's range, a second condition).
+        "SELECT id, k FROM {t} WHERE k IN (22, 1, 9, 1)",
+        "SELECT id FROM {t} WHERE k IN (22, '5', 2.0, ' 7')",
+        "SELECT id FROM {t} WHERE k IN (7, -3, 3000000000, 18446744073709551615)",
+        "SELECT id FROM {t} WHERE k IN (3, 4) AND id > 100",
+        "SELECT k, COUNT(*) FROM {t} WHERE k IN (NULL, 3, 4) GROUP BY k",
         "SELECT id, k FROM {t} WHERE k BETWEEN 3 AND 6",
         "SELECT id FROM {t} WHERE k > 20 OR k < 2",
         "SELECT id FROM {t} WHERE k IS NULL",
@@ -333,4 +341,28 @@ fn index_reads_are_told_apart_for_inline_execution() {
         assert!(!index_read(sql), "{sql}");
     }
     assert!(!s.prepared_is_index_read(9999));
+}
+
+#[test]
+fn transaction_boundaries_are_told_apart_for_inline_execution() {
+    for sql in [
+        "BEGIN",
+        "begin;",
+        " COMMIT ",
+        "Rollback",
+        "START TRANSACTION",
+        "commit ;",
+    ] {
+        assert!(Session::text_is_transaction_boundary(sql), "{sql}");
+    }
+    for sql in [
+        "BEGIN WORK",
+        "COMMIT AND CHAIN",
+        "SELECT 1",
+        "BEGIN; SELECT SLEEP(1)",
+        "ROLLBACK TO SAVEPOINT a",
+        "",
+    ] {
+        assert!(!Session::text_is_transaction_boundary(sql), "{sql}");
+    }
 }

@@ -466,6 +466,18 @@ fn prefix_successor(prefix: &[u8]) -> Option<Vec<u8>> {
     None
 }
 
+/// Turn `key` into the smallest byte string greater than every string that starts with
+/// it ([`prefix_successor`] without an allocation); false when there is none (all 0xFF).
+fn successor_in_place(key: &mut Vec<u8>) -> bool {
+    while let Some(last) = key.pop() {
+        if last != 0xFF {
+            key.push(last + 1);
+            return true;
+        }
+    }
+    false
+}
+
 impl TableInner {
     /// The latch for reading, checked against DDL *after* it is taken (DDL marks a table
     /// stale while holding the latch exclusively, so a reader cannot slip in between).
@@ -1092,6 +1104,113 @@ impl Table {
             buffer: VecDeque::new(),
             wanted: None,
         })
+    }
+
+    /// The rows whose key in index `index_no` is `prefix` followed by one of `values` (an
+    /// IN list on the column after an equality prefix): key by key in key order, each
+    /// key's rows in index order, equal keys (under the column's collation) once, a key
+    /// holding NULL never. One latch for the whole list; the keys are encoded once, back to
+    /// back in one buffer, and sorted and deduplicated as bytes (the encoding orders as the
+    /// collation does); the row ids of every key are gathered before the rows are fetched
+    /// and decoded (only the columns `wanted` marks). Returns None, having decoded no row,
+    /// when more than `max_rows` rows match or the index is the clustered key (the caller
+    /// streams per key then).
+    pub fn index_lookup_many(
+        &self,
+        index_no: usize,
+        prefix: &[Datum],
+        values: &[Datum],
+        wanted: Option<&[bool]>,
+        max_rows: usize,
+    ) -> Result<Option<Vec<(RowId, Row)>>> {
+        let t = &self.inner;
+        t.check_live()?;
+        let ix = t
+            .def
+            .indexes
+            .get(index_no)
+            .ok_or_else(|| StorageError::InvalidDefinition("no such index".into()))?;
+        if !t.has_tree(index_no) {
+            return Ok(None);
+        }
+        if prefix.len() >= ix.columns.len() {
+            return Err(StorageError::TypeMismatch(format!(
+                "{} key values for index '{}'",
+                prefix.len() + 1,
+                ix.name
+            )));
+        }
+        let mut rows = Vec::new();
+        if prefix.iter().any(Datum::is_null) {
+            return Ok(Some(rows));
+        }
+        let mut encoded_prefix = Vec::with_capacity(16);
+        for (d, &c) in prefix.iter().zip(&ix.columns) {
+            encode_key_part(&mut encoded_prefix, &t.def.columns[c].ty, d)?;
+        }
+        let last_ty = &t.def.columns[ix.columns[prefix.len()]].ty;
+        let mut buf = Vec::with_capacity(values.len() * (encoded_prefix.len() + 10));
+        let mut spans: Vec<(usize, usize)> = Vec::with_capacity(values.len());
+        for v in values.iter().filter(|v| !v.is_null()) {
+            let start = buf.len();
+            buf.extend_from_slice(&encoded_prefix);
+            encode_key_part(&mut buf, last_ty, v)?;
+            spans.push((start, buf.len()));
+        }
+        spans.sort_unstable_by(|a, b| buf[a.0..a.1].cmp(&buf[b.0..b.1]));
+        spans.dedup_by(|a, b| buf[a.0..a.1] == buf[b.0..b.1]);
+        let _latch = t.read_latch()?;
+        let src = t.reader();
+        let root = index_root(index_no);
+        let mut ids: Vec<[u8; 8]> = Vec::with_capacity(spans.len());
+        let mut upper: Vec<u8> = Vec::with_capacity(32);
+        for &(start, end) in &spans {
+            let lower = &buf[start..end];
+            upper.clear();
+            upper.extend_from_slice(lower);
+            let bounded = successor_in_place(&mut upper);
+            // At least one more than still allowed, so that "too many" shows.
+            let budget = max_rows.saturating_add(1).saturating_sub(ids.len()).max(1);
+            btree::scan_forward(
+                &src,
+                root,
+                Some(lower),
+                bounded.then_some(upper.as_slice()),
+                budget,
+                |_, v| {
+                    ids.push(v.try_into().map_err(|_| {
+                        StorageError::Corrupt("index entry without a row id".into())
+                    })?);
+                    Ok(())
+                },
+            )?;
+            if ids.len() > max_rows {
+                return Ok(None);
+            }
+        }
+        let keys: Vec<&[u8]> = ids.iter().map(|k| k.as_slice()).collect();
+        rows.reserve_exact(ids.len());
+        let missing = |k: &[u8; 8]| {
+            StorageError::Corrupt(format!(
+                "index entry names missing row {}",
+                u64::from_be_bytes(*k)
+            ))
+        };
+        // get_many_with calls back in key order, so each row lands at its own place.
+        btree::get_many_with(&src, ROW_TREE_ROOT, &keys, |i, bytes| {
+            if i != rows.len() {
+                return Err(missing(&ids[rows.len()]));
+            }
+            rows.push((
+                u64::from_be_bytes(ids[i]),
+                decode_row_columns(&t.def, bytes, wanted)?,
+            ));
+            Ok(())
+        })?;
+        if let Some(k) = ids.get(rows.len()) {
+            return Err(missing(k));
+        }
+        Ok(Some(rows))
     }
 
     /// Rows in the table (exact).

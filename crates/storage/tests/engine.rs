@@ -845,3 +845,131 @@ fn ddl_is_durable_through_the_log_and_replays_in_order() {
         assert!(report.is_ok(), "{db}.{name}: {:?}", report.problems);
     }
 }
+
+/// An IN list read in one pass (`index_lookup_many`) returns what one index scan per
+/// distinct value returns, key by key in key order: duplicates (under the collation) and
+/// NULLs dropped, an equality prefix honoured, the clustered key and too many rows refused.
+#[test]
+fn in_lists_in_one_pass_match_one_scan_per_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Storage::open(config(dir.path())).unwrap();
+    s.create_database("d").unwrap();
+    s.create_table("d", "t", &sbtest_def()).unwrap();
+    let t = s.open_table("d", "t").unwrap();
+    let mut st = s.begin();
+    for i in 1..=2000i64 {
+        t.insert(&mut st, &sb_row(0, i % 89)).unwrap();
+    }
+    st.commit().unwrap();
+    let per_value = |values: &[i64]| -> Vec<(RowId, Row)> {
+        let mut sorted = values.to_vec();
+        sorted.sort();
+        sorted.dedup();
+        let mut out = Vec::new();
+        for v in sorted {
+            let key = [Datum::Int(v)];
+            let scan = t
+                .index_scan(
+                    1,
+                    Bound::Included(&key),
+                    Bound::Included(&key),
+                    Direction::Forward,
+                )
+                .unwrap();
+            out.extend(scan.map(Result::unwrap));
+        }
+        out
+    };
+    let values = [40i64, 3, 88, 3, 1000, -5, 40, 0];
+    let mut datums: Vec<Datum> = values.iter().map(|v| Datum::Int(*v)).collect();
+    datums.push(Datum::Null);
+    let got = t
+        .index_lookup_many(1, &[], &datums, None, usize::MAX)
+        .unwrap()
+        .expect("a secondary index batches");
+    let want = per_value(&values);
+    // k = i % 89 for i in 1..=2000: 23 rows each for k 3 and 40, 22 for k 0 and 88.
+    assert_eq!(want.len(), 90);
+    assert_eq!(got, want);
+    // Only the wanted columns are decoded.
+    let wanted = [true, false, true, false];
+    let narrow = t
+        .index_lookup_many(1, &[], &datums, Some(&wanted), usize::MAX)
+        .unwrap()
+        .unwrap();
+    assert_eq!(narrow.len(), got.len());
+    assert!(narrow
+        .iter()
+        .zip(&got)
+        .all(|((a, x), (b, y))| a == b && x[0] == y[0] && x[2] == y[2] && x[1].is_null()));
+    // More rows than allowed: None (the caller streams instead); exactly as many: all.
+    assert!(t
+        .index_lookup_many(1, &[], &datums, None, want.len() - 1)
+        .unwrap()
+        .is_none());
+    assert_eq!(
+        t.index_lookup_many(1, &[], &datums, None, want.len())
+            .unwrap()
+            .map(|r| r.len()),
+        Some(want.len())
+    );
+    // The clustered primary key has no tree of its own: refused.
+    assert!(t
+        .index_lookup_many(0, &[], &[Datum::Int(1)], None, usize::MAX)
+        .unwrap()
+        .is_none());
+    // A prefix as long as the index is an error, not a panic.
+    assert!(t
+        .index_lookup_many(1, &[Datum::Int(1)], &[Datum::Int(1)], None, 10)
+        .is_err());
+
+    // A two-column index with a case-insensitive string after an equality prefix.
+    let def = TableDef {
+        columns: vec![
+            ColumnDef::new("a", int()),
+            ColumnDef::new(
+                "name",
+                ColumnType::Varchar {
+                    len: 20,
+                    collation: Collation::Utf8mb4GeneralCi,
+                },
+            ),
+        ],
+        indexes: vec![IndexDef {
+            name: "a_name".into(),
+            kind: IndexKind::NonUnique,
+            columns: vec![0, 1],
+        }],
+        options: vec![],
+    };
+    s.create_table("d", "m", &def).unwrap();
+    let m = s.open_table("d", "m").unwrap();
+    let name = |v: &str| Datum::Bytes(v.as_bytes().to_vec());
+    let mut st = s.begin();
+    for a in 0..3i64 {
+        for n in ["alpha", "Beta", "gamma", "beta "] {
+            m.insert(&mut st, &[Datum::Int(a), name(n)]).unwrap();
+        }
+    }
+    st.commit().unwrap();
+    let rows = m
+        .index_lookup_many(
+            0,
+            &[Datum::Int(1)],
+            &[name("GAMMA"), name("beta"), name("BETA  "), name("delta")],
+            None,
+            usize::MAX,
+        )
+        .unwrap()
+        .unwrap();
+    let names: Vec<Datum> = rows.iter().map(|(_, r)| r[1].clone()).collect();
+    assert_eq!(names, vec![name("Beta"), name("beta "), name("gamma")]);
+    assert!(rows.iter().all(|(_, r)| r[0] == Datum::Int(1)));
+    // A NULL in the prefix matches nothing.
+    assert_eq!(
+        m.index_lookup_many(0, &[Datum::Null], &[name("alpha")], None, 10)
+            .unwrap()
+            .map(|r| r.len()),
+        Some(0)
+    );
+}
