@@ -2572,7 +2572,10 @@ impl Session {
             Some(l) => usize::try_from(limit_value(l, env)?).unwrap_or(usize::MAX),
             None => usize::MAX,
         };
-        let result: Vec<Vec<Value>> = result.into_iter().skip(offset).take(limit).collect();
+        if offset > 0 {
+            result.drain(..offset.min(result.len()));
+        }
+        result.truncate(limit);
         Ok(QueryResult::Rows {
             columns: Arc::new(columns),
             rows: result,

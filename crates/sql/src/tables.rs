@@ -1111,7 +1111,8 @@ pub fn read_rows_with(
     options: &ReadOptions,
 ) -> Result<Vec<(st::RowId, Vec<Datum>)>, SqlError> {
     let def = &source.table.def;
-    let mut out = Vec::new();
+    // Room for a short range or a LIMIT at once, instead of doubling from one row.
+    let mut out = Vec::with_capacity(options.max_rows.unwrap_or(16).min(256));
     if options.max_rows == Some(0) {
         return Ok(out);
     }
