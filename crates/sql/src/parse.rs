@@ -2192,6 +2192,7 @@ fn compile_table_select(
         order_by,
         limit,
         offset,
+        shown_columns: std::sync::OnceLock::new(),
     })))
 }
 

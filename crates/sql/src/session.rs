@@ -2490,7 +2490,18 @@ impl Session {
         } else {
             input = rows.into_iter().map(|(_, v)| v).collect();
         }
-        let columns = table_select_columns(plan, &types, ncols, env);
+        let stored_only = plan.grouping.is_none()
+            && plan.items.iter().all(
+                |item| matches!(item, tables::OutputItem::Column { index, .. } if *index < ncols),
+            );
+        let columns = if stored_only {
+            Arc::clone(
+                plan.shown_columns
+                    .get_or_init(|| Arc::new(table_select_columns(plan, &types, ncols, env))),
+            )
+        } else {
+            Arc::new(table_select_columns(plan, &types, ncols, env))
+        };
         let item_types: Vec<SqlType> = plan
             .items
             .iter()
@@ -2577,7 +2588,7 @@ impl Session {
         }
         result.truncate(limit);
         Ok(QueryResult::Rows {
-            columns: Arc::new(columns),
+            columns,
             rows: result,
             warnings: 0,
         })

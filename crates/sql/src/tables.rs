@@ -147,6 +147,10 @@ pub struct TableSelect {
     pub order_by: Vec<(Expr, bool)>,
     pub limit: Option<Expr>,
     pub offset: Option<Expr>,
+    /// The result's column metadata, made at the first execution and kept when the list
+    /// shows stored columns only (their metadata depends on the definition alone, and a
+    /// changed definition means a new plan).
+    pub shown_columns: std::sync::OnceLock<Arc<Vec<Column>>>,
 }
 
 #[derive(Debug, Clone)]
