@@ -475,6 +475,25 @@ fn alternating(n: usize, flip: usize) -> Vec<usize> {
     }
 }
 
+/// User plus system CPU seconds `pid` has used, from /proc (None where it cannot be read).
+pub fn process_cpu_s(pid: u32) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    cpu_s_of_stat(&stat)
+}
+
+/// utime + stime of a /proc/PID/stat line, in seconds.
+fn cpu_s_of_stat(stat: &str) -> Option<f64> {
+    // The command name (field 2) may hold spaces: count the fields after its ')'.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let utime: f64 = fields.get(11)?.parse().ok()?;
+    let stime: f64 = fields.get(12)?.parse().ok()?;
+    // SAFETY: sysconf has no preconditions.
+    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    let ticks = if ticks > 0 { ticks as f64 } else { 100.0 };
+    Some((utime + stime) / ticks)
+}
+
 /// The 1-minute load average now (0 where /proc/loadavg cannot be read).
 pub fn load_average_1m() -> f64 {
     std::fs::read_to_string("/proc/loadavg")
@@ -839,6 +858,7 @@ pub fn measure_sysbench(
     row: Row,
 ) -> Row {
     let command = sysbench.run_command(threads, time_s).join(" ");
+    let cpu_before = process_cpu_s(server.pid());
     let result = (|| -> Result<(crate::sysbench::SysbenchResult, std::collections::BTreeMap<String, i64>)> {
         let mut status_client = server.connect(None)?;
         let before = status_client.global_status()?;
@@ -846,6 +866,7 @@ pub fn measure_sysbench(
         let after = status_client.global_status()?;
         Ok((result, before.delta(&after)))
     })();
+    let cpu_s = cpu_before.and_then(|b| Some(process_cpu_s(server.pid())? - b));
     let mut row = row;
     row.command = Some(command);
     match result {
@@ -856,6 +877,14 @@ pub fn measure_sysbench(
             row.metric("lat_p95_ms", result.latency_p95_ms);
             row.metric("errors", result.ignored_errors as f64);
             row.metric("reconnects", result.reconnects as f64);
+            // CPU the server spent per transaction: unlike TPS, it does not fall when other
+            // processes take the cores, so it shows a cost on a loaded machine.
+            if let Some(cpu_s) = cpu_s {
+                let transactions = result.tps * time_s as f64;
+                if transactions > 0.0 {
+                    row.metric("server_cpu_us_per_txn", cpu_s * 1e6 / transactions);
+                }
+            }
             row.status_delta = delta;
             row
         }
@@ -987,6 +1016,16 @@ mod tests {
         assert_eq!(series[0].name, "mariadb");
         assert_eq!(series[0].points, vec![(1.0, 10.0), (16.0, 20.0)]);
         assert_eq!(series[1].points, vec![(1.0, 30.0)]);
+    }
+
+    #[test]
+    fn cpu_time_is_read_from_proc_stat() {
+        let stat = "1234 (my server) S 1 1234 1234 0 -1 4194560 500 0 0 0 250 50 0 0 20 0 9 0 100 1000 200 18446744073709551615";
+        let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
+        assert_eq!(cpu_s_of_stat(stat), Some(300.0 / ticks));
+        assert_eq!(cpu_s_of_stat("garbage"), None);
+        let mine = process_cpu_s(std::process::id()).expect("our own /proc/self/stat");
+        assert!(mine >= 0.0);
     }
 
     #[test]

@@ -119,9 +119,11 @@ pub fn run(r: &mut Runner) {
         })
     };
     let tps = |row: Option<&Row>| row.and_then(|row| row.get_metric("tps"));
+    let cpu = |row: Option<&Row>| row.and_then(|row| row.get_metric("server_cpu_us_per_txn"));
     for w in &workloads {
         let mut summary = Vec::new();
         let mut versus = Vec::new();
+        let mut cpu_lines = Vec::new();
         for target in &r.opts.targets {
             for &t in &threads {
                 let label = |cache: &str| format!("{}qc {cache}", w.prefix);
@@ -148,6 +150,20 @@ pub fn run(r: &mut Runner) {
                     });
                 }
                 summary.push(line);
+                if let Some(off_cpu) = cpu(find(target.name(), &label("off"), t)) {
+                    let mut line = vec![
+                        target.name().to_string(),
+                        t.to_string(),
+                        format!("{off_cpu:.0}"),
+                    ];
+                    for cache in ["64MB", "256MB"] {
+                        line.push(match cpu(find(target.name(), &label(cache), t)) {
+                            Some(on) => format!("{on:.0} ({:.2}x)", on / off_cpu),
+                            None => "n/a".to_string(),
+                        });
+                    }
+                    cpu_lines.push(line);
+                }
             }
         }
         for &t in &threads {
@@ -174,6 +190,16 @@ pub fn run(r: &mut Runner) {
             &["target", "threads", "off", "64 MB", "256 MB"],
             summary,
         ));
+        if !cpu_lines.is_empty() {
+            r.record.tables.push(table(
+                &format!(
+                    "{}: server CPU per transaction in µs (ratio to off; unlike TPS, not lowered by other processes' load)",
+                    w.title
+                ),
+                &["target", "threads", "off", "64 MB", "256 MB"],
+                cpu_lines,
+            ));
+        }
         if !versus.is_empty() {
             r.record.tables.push(table(
                 &format!("{}: myriad against MariaDB per cell (TPS)", w.title),
