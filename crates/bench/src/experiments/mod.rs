@@ -732,6 +732,21 @@ fn median_row(m: Measured) -> Option<Row> {
     Some(row)
 }
 
+/// The median of `metric` over a row's samples (the lower middle one for an even count), or
+/// the row's own figure when it has no samples with it.
+pub fn median_metric(row: &Row, metric: &str) -> Option<f64> {
+    let mut values: Vec<f64> = row
+        .samples
+        .iter()
+        .filter_map(|s| s.metrics.get(metric).and_then(Value::as_f64))
+        .collect();
+    if values.is_empty() {
+        return row.get_metric(metric);
+    }
+    values.sort_by(f64::total_cmp);
+    Some(values[(values.len() - 1) / 2])
+}
+
 /// Applies the `varying` settings of a configuration to a running server with `SET GLOBAL`,
 /// then runs `reset`.
 fn apply_at_run_time(
@@ -1074,6 +1089,9 @@ mod tests {
         );
         assert_eq!(row.samples.len(), 4);
         assert_eq!(row.samples[3].error.as_deref(), Some("sysbench died"));
+        assert_eq!(median_metric(&row, "lat_p95_ms"), Some(5.0));
+        assert_eq!(median_metric(&row, "tps"), Some(200.0));
+        assert_eq!(median_metric(&row, "absent"), None);
         // Even count: the lower middle.
         let mut m = Measured::default();
         for tps in [10.0, 40.0, 20.0, 30.0] {
