@@ -29,12 +29,12 @@ const PLAN_CACHE_ENTRIES_MAX: usize = 256;
 
 /// A prepared statement: compiled once, executed many times.
 pub struct Prepared {
+    /// The query cache's scan of the text, made at the first execution with the cache on.
+    query_cache_scan: Option<crate::query_cache_hooks::Scan>,
     stmt: Stmt,
     param_count: usize,
     /// The text, to compile again when DDL changed a table the plan was made for.
     sql: String,
-    /// The query cache's scan of the text, made at the first execution with the cache on.
-    query_cache_scan: Option<crate::query_cache_hooks::Scan>,
 }
 
 /// Everything a session owns besides its identity.
