@@ -149,8 +149,21 @@ async fn cacheable_selects_hit_and_every_never_cached_rule_holds() {
         "under the limit"
     );
 
-    // Tables written by this session's open transaction.
+    // Tables written by this session's open transaction (MySQL's rule, per table).
+    conn.query_drop("CREATE TABLE u (id INT PRIMARY KEY, w INT)")
+        .await
+        .unwrap();
+    let values: Vec<String> = (1..=100).map(|i| format!("({i}, {i})")).collect();
+    conn.query_drop(format!("INSERT INTO u VALUES {}", values.join(",")))
+        .await
+        .unwrap();
+    // A transaction that has not written uses and fills the cache, under its own keys.
     conn.query_drop("BEGIN").await.unwrap();
+    assert_eq!(
+        thrice(&mut conn, "SELECT MAX(v) FROM t").await,
+        (1, 1),
+        "read-only so far in the transaction"
+    );
     conn.query_drop("UPDATE t SET v = v + 1 WHERE id = 1")
         .await
         .unwrap();
@@ -159,12 +172,56 @@ async fn cacheable_selects_hit_and_every_never_cached_rule_holds() {
         (0, 0),
         "written in the transaction"
     );
+    assert_eq!(
+        thrice(&mut conn, "SELECT SUM(w) FROM u WHERE id > 5").await,
+        (1, 1),
+        "another table, not written in the transaction"
+    );
+    assert_eq!(
+        thrice(&mut conn, "SELECT COUNT(*) FROM t JOIN u ON t.id = u.id").await,
+        (0, 0),
+        "a join that reads the written table"
+    );
+    // Another session's transaction (which wrote nothing) caches a result over `t`; this
+    // session, which wrote `t`, is not served it.
+    let mut other = Conn::new(opts(&server, Some("d"))).await.unwrap();
+    other.query_drop("BEGIN").await.unwrap();
+    let max_id = "SELECT MAX(id), SUM(v) FROM t WHERE id < 150";
+    assert_eq!(
+        thrice(&mut other, max_id).await,
+        (1, 1),
+        "the other session"
+    );
+    assert_eq!(
+        thrice(&mut conn, max_id).await,
+        (0, 0),
+        "not served to the transaction that wrote t"
+    );
+    other.query_drop("COMMIT").await.unwrap();
+    drop(other);
     conn.query_drop("COMMIT").await.unwrap();
     assert_eq!(
         thrice(&mut conn, "SELECT MIN(v) FROM t").await,
         (1, 1),
         "after COMMIT"
     );
+    // autocommit off: the transaction is open from the first statement.
+    conn.query_drop("SET autocommit = 0").await.unwrap();
+    conn.query_drop("UPDATE u SET w = w + 1 WHERE id = 1")
+        .await
+        .unwrap();
+    assert_eq!(
+        thrice(&mut conn, "SELECT MIN(w) FROM u").await,
+        (0, 0),
+        "written with autocommit off"
+    );
+    assert_eq!(
+        thrice(&mut conn, "SELECT AVG(v) FROM t WHERE id > 3").await,
+        (1, 1),
+        "not written with autocommit off"
+    );
+    conn.query_drop("COMMIT").await.unwrap();
+    conn.query_drop("SET autocommit = 1").await.unwrap();
     let min: Option<i64> = conn.query_first("SELECT MIN(v) FROM t").await.unwrap();
     assert_eq!(
         min,

@@ -96,6 +96,10 @@ struct RunArgs {
     /// experiment's value of the same name, e.g. --set table_definition_cache=8000.
     #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_setting)]
     settings: Vec<(String, String)>,
+    /// Measure every sysbench cell N times, in rotation with the other cells, targets and
+    /// configurations; tables show the median, the JSON record keeps every sample.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    repeat: u32,
 }
 
 fn parse_setting(text: &str) -> Result<(String, String), String> {
@@ -170,6 +174,7 @@ fn run(args: RunArgs) -> ExitCode {
         threads: args.threads.clone(),
         engines: args.engines.clone(),
         extra_settings: args.settings.clone(),
+        repeat: args.repeat,
         command: std::env::args().collect::<Vec<_>>().join(" "),
     };
     let mut any_errors = false;
@@ -278,5 +283,16 @@ mod tests {
         assert_eq!(args.engines, Some(vec![Engine::Myisam, Engine::Innodb]));
         assert_eq!(args.settings.len(), 2);
         assert_eq!(args.target, TargetChoice::Mariadb);
+        assert_eq!(args.repeat, 1, "one measurement per cell unless asked");
+        let cli = Cli::try_parse_from(["myriad-bench", "run", "query-cache", "--repeat", "3"])
+            .expect("parses");
+        let Command::Run(args) = cli.command else {
+            panic!("run expected");
+        };
+        assert_eq!(args.repeat, 3);
+        assert!(
+            Cli::try_parse_from(["myriad-bench", "run", "oltp", "--repeat", "0"]).is_err(),
+            "at least one measurement"
+        );
     }
 }

@@ -67,6 +67,25 @@ pub struct Row {
     /// Why the cell has no figures.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Every measurement of the cell when it was repeated (`--repeat N`), in the order they
+    /// ran; the row's own figures are those of the sample with the median TPS.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub samples: Vec<Sample>,
+}
+
+/// One measurement of a repeated cell.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Sample {
+    /// Which repetition (0-based) this was.
+    pub repetition: u32,
+    /// Position of this measurement among all measurements of the run (0-based): shows how
+    /// the targets and configurations were interleaved.
+    pub sequence: u64,
+    /// The 1-minute load average just before the measurement started.
+    pub load_average_1m: f64,
+    pub metrics: Map<String, Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 impl Row {

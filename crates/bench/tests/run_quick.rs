@@ -137,6 +137,36 @@ fn quick_query_cache_against_mariadb_writes_json_table_and_plot() {
         .filter(|r| !r.config.ends_with("qc off"))
         .all(|r| r.get_metric("qc_hit_ratio").is_some());
     assert!(cached, "hit ratios of the cache-on cells");
+    // Interleaved: one sample per cell (no --repeat), and the three cache configurations of
+    // one workload and thread count ran one right after the other (switched at run time).
+    for row in &record.rows {
+        assert_eq!(row.samples.len(), 1, "{row:?}");
+        assert!(row.samples[0].load_average_1m >= 0.0);
+        assert!(
+            row.get_metric("server_cpu_us_per_txn").unwrap_or(0.0) > 0.0,
+            "{row:?}"
+        );
+    }
+    for workload in ["", "hot "] {
+        for threads in [1u64, 16] {
+            let mut sequences: Vec<u64> = record
+                .rows
+                .iter()
+                .filter(|r| {
+                    r.config.starts_with(&format!("{workload}qc "))
+                        && r.params["threads"].as_u64() == Some(threads)
+                })
+                .map(|r| r.samples[0].sequence)
+                .collect();
+            sequences.sort();
+            assert_eq!(sequences.len(), 3, "{workload}{threads}");
+            assert_eq!(
+                sequences[2] - sequences[0],
+                2,
+                "off, 64 MB and 256 MB back to back: {sequences:?}"
+            );
+        }
+    }
 
     // The markdown table, printed and written.
     assert!(

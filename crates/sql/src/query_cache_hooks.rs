@@ -27,8 +27,12 @@
 //! it ends (commit, error or rollback), since other connections read uncommitted rows.
 //! DROP DATABASE and RESET QUERY CACHE bump the version every entry depends on.
 //!
-//! Inside a transaction that has written, nothing is looked up or inserted (a conservative
-//! form of MySQL's rule "tables written by the open transaction are not cached").
+//! MySQL's transaction rule: inside an open transaction (BEGIN, or autocommit off), a
+//! result that reads a table the transaction has written is neither served nor stored;
+//! results over other tables are, under keys of their own (the key holds the autocommit
+//! setting and whether a transaction is open). The session keeps the version cells of the
+//! tables its open transaction wrote ([`written_tables`]); an entry keeps the cells of the
+//! tables it read, so a hit is checked against them without parsing.
 
 use crate::eval::Datum;
 use crate::expr::{Expr, Func};
@@ -37,7 +41,9 @@ use crate::result::QueryResult;
 use crate::sysvars::{self, VarValue};
 use crate::value::Value;
 use crate::{Engine, Session, SqlError};
-use myriad_cache::query_cache::{self, Dep, Lookup, QueryCache, TableVersions, Ticket, WriteGuard};
+use myriad_cache::query_cache::{
+    self, Dep, Lookup, QueryCache, TableVersions, Ticket, VersionCell, WriteGuard,
+};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -142,9 +148,10 @@ impl Striped {
     }
 }
 
-/// A cached result set (shared by every hit).
+/// A cached result set (shared by every hit), with the tables it read.
 pub struct CachedRows {
     result: QueryResult,
+    tables: Box<[VersionCell]>,
 }
 
 /// The engine's query cache and table versions.
@@ -222,7 +229,7 @@ fn push_part(key: &mut Vec<u8>, part: &[u8]) {
 }
 
 /// What one pass over a statement's text found.
-#[derive(Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Scan {
     /// The first word is SELECT.
     pub select: bool,
@@ -443,7 +450,6 @@ fn strip_comments(sql: &[u8]) -> Vec<u8> {
 pub struct Probe {
     key: Vec<u8>,
     ticket: Ticket,
-    template: u64,
 }
 
 /// The outcome of a lookup.
@@ -453,31 +459,59 @@ pub enum Looked {
 }
 
 /// Decide from the text whether the cache may be used, and look up. `kind` separates text
-/// and prepared keys; `params` are a prepared statement's values.
-fn lookup(session: &mut Session, sql: &str, kind: u8, params: &[Value]) -> Looked {
-    let engine = Arc::clone(&session.engine);
-    let qc = &engine.query_cache;
+/// and prepared keys; `params` are a prepared statement's values; `scanned` keeps a
+/// prepared statement's scan, so that its text is scanned once, not at every execution.
+fn lookup(
+    session: &mut Session,
+    sql: &str,
+    kind: u8,
+    params: &[Value],
+    scanned: Option<&mut Option<Scan>>,
+) -> Looked {
+    let looked = lookup_in(session, sql, kind, params, scanned);
+    if matches!(looked, Looked::Hit(_)) {
+        session.state.warnings.clear();
+    }
+    looked
+}
+
+/// The scan of a statement, or the scan of "not a SELECT" without a pass over the text
+/// when its first word shows it is not one.
+fn scan_statement(bytes: &[u8]) -> Scan {
+    let first = bytes.trim_ascii_start();
+    let starts_select = first.len() >= 6 && first[..6].eq_ignore_ascii_case(b"SELECT");
+    let starts_comment =
+        first.starts_with(b"/*") || first.starts_with(b"#") || first.starts_with(b"--");
+    if starts_select || starts_comment {
+        scan(bytes)
+    } else {
+        Scan::default()
+    }
+}
+
+fn lookup_in(
+    session: &Session,
+    sql: &str,
+    kind: u8,
+    params: &[Value],
+    scanned: Option<&mut Option<Scan>>,
+) -> Looked {
+    let qc = &session.engine.query_cache;
     let settings = session.state.query_cache();
     if !qc.cache.is_enabled() || settings.cache_type == TYPE_OFF {
         return Looked::Miss(None);
     }
     let bytes = sql.as_bytes();
-    // Quick refusal of what is not a SELECT, without a scan.
-    let first = bytes.trim_ascii_start();
-    let starts_select = first.len() >= 6 && first[..6].eq_ignore_ascii_case(b"SELECT");
-    let starts_comment =
-        first.starts_with(b"/*") || first.starts_with(b"#") || first.starts_with(b"--");
-    if !starts_select && !starts_comment {
-        return Looked::Miss(None);
-    }
-    let found = scan(bytes);
+    let found = match scanned {
+        Some(slot) => *slot.get_or_insert_with(|| scan_statement(bytes)),
+        None => scan_statement(bytes),
+    };
     if !found.select {
         return Looked::Miss(None);
     }
     if found.refused
         || found.sql_no_cache
         || (settings.cache_type == TYPE_DEMAND && !found.sql_cache)
-        || (session.state.in_transaction && session.state.wrote_in_transaction())
     {
         qc.not_cached.bump(session.info.connection_id);
         return Looked::Miss(None);
@@ -502,28 +536,49 @@ fn lookup(session: &mut Session, sql: &str, kind: u8, params: &[Value]) -> Looke
     for p in params {
         push_value(&mut key, p);
     }
-    match qc.cache.lookup(&key, found.template) {
-        Lookup::Hit(rows) => {
-            session.state.warnings.clear();
-            Looked::Hit(rows.result.clone())
-        }
-        Lookup::Miss(Some(ticket)) => Looked::Miss(Some(Probe {
-            key,
-            ticket,
-            template: found.template,
-        })),
+    // A result that read a table this session's open transaction wrote is not served (nor
+    // stored, see `run`): MySQL's rule.
+    let mut refused = false;
+    let looked = qc.cache.lookup_if(&key, found.template, |rows| {
+        refused = session.state.wrote_any_of(&rows.tables);
+        !refused
+    });
+    if refused {
+        qc.not_cached.bump(session.info.connection_id);
+    }
+    match looked {
+        Lookup::Hit(rows) => Looked::Hit(rows.result.clone()),
+        Lookup::Miss(Some(ticket)) => Looked::Miss(Some(Probe { key, ticket })),
         Lookup::Miss(None) | Lookup::Bypass => Looked::Miss(None),
     }
 }
 
 /// A COM_QUERY text, before it is parsed.
 pub fn lookup_text(session: &mut Session, sql: &str) -> Looked {
-    lookup(session, sql, b'T', &[])
+    lookup(session, sql, b'T', &[], None)
 }
 
-/// A COM_STMT_EXECUTE of `sql` with `params`.
-pub fn lookup_prepared(session: &mut Session, sql: &str, params: &[Value]) -> Looked {
-    lookup(session, sql, b'P', params)
+/// A COM_STMT_EXECUTE of `sql` with `params`; `scanned` is the statement's scan, kept
+/// with it from its first execution.
+pub fn lookup_prepared(
+    session: &mut Session,
+    sql: &str,
+    params: &[Value],
+    scanned: &mut Option<Scan>,
+) -> Looked {
+    lookup(session, sql, b'P', params, Some(scanned))
+}
+
+/// The tables whose version cells a write statement bumps (INSERT, UPDATE, DELETE), for
+/// the session's set of tables written by its open transaction.
+pub fn written_tables(engine: &Engine, stmt: &Stmt) -> Vec<VersionCell> {
+    let versions = &engine.query_cache.versions;
+    match stmt {
+        Stmt::Insert(p) => vec![versions.cell(&p.table.database, &p.table.name)],
+        Stmt::Update(p) => vec![versions.cell(&p.source.table.database, &p.source.table.name)],
+        Stmt::Delete(p) => vec![versions.cell(&p.source.table.database, &p.source.table.name)],
+        _ => Vec::new(),
+    }
 }
 
 fn push_value(key: &mut Vec<u8>, v: &Value) {
@@ -699,18 +754,25 @@ pub fn run(
         qc.not_cached.bump(session.info.connection_id);
         return session.run(stmt, params);
     };
-    let mut deps: Vec<Dep> = Vec::with_capacity(tables.len() + 1);
-    deps.push(qc.versions.everything().snapshot());
-    for (db, table) in &tables {
-        deps.push(qc.versions.cell(db, table).snapshot());
+    let cells: Box<[VersionCell]> = tables
+        .iter()
+        .map(|(db, table)| qc.versions.cell(db, table))
+        .collect();
+    if session.state.wrote_any_of(&cells) {
+        // It reads a table this session's open transaction wrote: never cached.
+        qc.not_cached.bump(session.info.connection_id);
+        return session.run(stmt, params);
     }
+    let mut deps: Vec<Dep> = Vec::with_capacity(cells.len() + 1);
+    deps.push(qc.versions.everything().snapshot());
+    deps.extend(cells.iter().map(VersionCell::snapshot));
     let started = Instant::now();
     let result = session.run(stmt, params);
     let elapsed_nanos = started.elapsed().as_nanos() as u64;
     match &result {
         Ok(rows @ QueryResult::Rows { warnings: 0, .. }) if session.state.warnings.is_empty() => {
             if elapsed_nanos < query_cache::MIN_EXECUTION_NANOS {
-                qc.cache.refuse(probe.template);
+                qc.cache.refuse();
             } else {
                 let bytes = result_bytes(rows);
                 qc.cache.insert(
@@ -719,6 +781,7 @@ pub fn run(
                     deps,
                     Arc::new(CachedRows {
                         result: rows.clone(),
+                        tables: cells,
                     }),
                     bytes,
                 );

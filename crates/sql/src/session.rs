@@ -29,6 +29,8 @@ const PLAN_CACHE_ENTRIES_MAX: usize = 256;
 
 /// A prepared statement: compiled once, executed many times.
 pub struct Prepared {
+    /// The query cache's scan of the text, made at the first execution with the cache on.
+    query_cache_scan: Option<crate::query_cache_hooks::Scan>,
     stmt: Stmt,
     param_count: usize,
     /// The text, to compile again when DDL changed a table the plan was made for.
@@ -52,6 +54,9 @@ pub struct SessionState {
     pub in_transaction: bool,
     /// Rows were written since BEGIN (ROLLBACK cannot undo them yet: warning 1196).
     wrote_in_transaction: bool,
+    /// The query cache's cells of the tables written since BEGIN (results over them are not
+    /// cached until the transaction ends).
+    written_tables: Vec<myriad_cache::query_cache::VersionCell>,
     /// Row locks this session holds until its transaction ends (see [`crate::row_locks`]).
     /// A Mutex only because statements execute through `&self`; never contended.
     held_locks: parking_lot::Mutex<Vec<crate::row_locks::RowKey>>,
@@ -79,6 +84,7 @@ impl SessionState {
             next_statement_id: 1,
             in_transaction: false,
             wrote_in_transaction: false,
+            written_tables: Vec::new(),
             held_locks: parking_lot::Mutex::new(Vec::new()),
             plan_cache: HashMap::new(),
             autocommit: true,
@@ -117,8 +123,13 @@ impl SessionState {
         &self.query_cache
     }
 
-    pub(crate) fn wrote_in_transaction(&self) -> bool {
-        self.wrote_in_transaction
+    /// Whether the open transaction wrote one of `tables` (never outside a transaction).
+    pub(crate) fn wrote_any_of(&self, tables: &[myriad_cache::query_cache::VersionCell]) -> bool {
+        !self.written_tables.is_empty()
+            && (self.in_transaction || !self.autocommit)
+            && tables
+                .iter()
+                .any(|t| self.written_tables.iter().any(|w| w.same(t)))
     }
 }
 
@@ -372,6 +383,11 @@ impl Session {
             && (self.state.in_transaction || !self.state.autocommit)
         {
             self.state.wrote_in_transaction = true;
+            for cell in crate::query_cache_hooks::written_tables(&self.engine, stmt) {
+                if !self.state.written_tables.iter().any(|w| w.same(&cell)) {
+                    self.state.written_tables.push(cell);
+                }
+            }
         }
         self.after(stmt, result)
     }
@@ -418,6 +434,7 @@ impl Session {
                 }
                 self.state.in_transaction = open;
                 self.state.wrote_in_transaction = false;
+                self.state.written_tables.clear();
                 release_row_locks(self);
                 Ok(QueryResult::Ok {
                     affected_rows: 0,
@@ -1379,6 +1396,7 @@ impl Session {
                 if def.name == "autocommit" && change.value == VarValue::Bool(true) {
                     // SET autocommit=1 commits the open transaction.
                     self.state.in_transaction = false;
+                    self.state.written_tables.clear();
                     release_row_locks(self);
                 }
                 self.state.overrides.insert(change.index, change.value);
@@ -2122,6 +2140,7 @@ pub fn prepare(session: &mut Session, sql: &str) -> Result<PreparedInfo, SqlErro
             stmt,
             param_count,
             sql: sql.to_string(),
+            query_cache_scan: None,
         },
     );
     Ok(PreparedInfo {
@@ -2157,8 +2176,12 @@ pub fn execute_prepared(
             "Incorrect arguments to mysqld_stmt_execute",
         ))
     } else {
-        let probe = match crate::query_cache_hooks::lookup_prepared(session, &prepared.sql, params)
-        {
+        let probe = match crate::query_cache_hooks::lookup_prepared(
+            session,
+            &prepared.sql,
+            params,
+            &mut prepared.query_cache_scan,
+        ) {
             crate::query_cache_hooks::Looked::Hit(result) => {
                 session.state.prepared.insert(statement_id, prepared);
                 return Ok(result);

@@ -10,6 +10,7 @@
 //! Both servers get the same settings ([`common_settings`] plus the configuration's), the
 //! same data (loaded by the same client) and the same workload.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
@@ -60,6 +61,9 @@ pub struct Options {
     pub engines: Option<Vec<Engine>>,
     /// System variables added to (or replacing) every configuration's (`--set`).
     pub extra_settings: Vec<(String, String)>,
+    /// Measurements of every sysbench cell (`--repeat`): the cells run in rotation and the
+    /// row shows the median (every sample is in the record). 1 when not given.
+    pub repeat: u32,
     /// The command line, for the record.
     pub command: String,
 }
@@ -404,28 +408,229 @@ pub struct SysbenchCell {
 }
 
 impl SysbenchPlan {
-    fn estimated_s(&self, targets: usize) -> u64 {
-        let load = self.table_size * self.tables as u64 / 20_000 + 5;
-        let per_config = 4 + self.warmup_s + self.cells.len() as u64 * (self.time_s + 2);
-        targets as u64 * (load + self.configs.len() as u64 * per_config)
+    fn load_estimate_s(&self) -> u64 {
+        self.table_size * self.tables as u64 / 20_000 + 5
+    }
+
+    fn estimated_s(&self, targets: usize, repeat: u32, restarts: bool) -> u64 {
+        let targets = targets as u64;
+        let repeat = u64::from(repeat);
+        let configs = self.configs.len() as u64;
+        let cells = self.cells.len() as u64 * configs * targets * repeat * (self.time_s + 2);
+        let starts = if restarts { configs * repeat } else { 1 };
+        targets * (self.load_estimate_s() + starts * (4 + self.warmup_s)) + cells
     }
 }
 
 /// Runs `plan` on every target; rows go to the runner's record.
+///
+/// The targets and configurations are interleaved so that a drift of the machine's load
+/// affects every side alike: for each repetition (`--repeat N`) and each configuration,
+/// every target's server is started side by side with that configuration, and each cell is
+/// measured on one target, then the other (the order alternates from cell to cell and from
+/// repetition to repetition, ABBA); the configurations run forward in even repetitions and
+/// backward in odd ones. Every measurement is kept in the row's `samples`; the row shows the
+/// sample with the median TPS.
 pub fn run_sysbench_plan(r: &mut Runner, plan: &SysbenchPlan) {
-    r.progress.set_total(plan.estimated_s(r.opts.targets.len()));
+    run_plan(r, plan, None);
+}
+
+/// Like [`run_sysbench_plan`] for configurations that differ only in variables settable at
+/// run time: each target's server starts once, with `start` (settings under which every
+/// configuration can be reached with `SET GLOBAL`: MariaDB can turn its query cache on at
+/// run time only if it did not start with `query_cache_type = 0`), and before each cell the
+/// configuration's settings are applied with `SET GLOBAL name = value`, followed by the
+/// `reset` statements (e.g. `RESET QUERY CACHE`, so that every cell starts from the same
+/// state). The configurations then alternate cell by cell: for each repetition and each
+/// cell, every configuration on every target, in an order that alternates (ABBA).
+pub fn run_sysbench_plan_switched(
+    r: &mut Runner,
+    plan: &SysbenchPlan,
+    start: &Settings,
+    reset: &[&str],
+) {
+    run_plan(r, plan, Some((start, reset)));
+}
+
+/// One target of a plan, loaded.
+struct Loaded {
+    target: Target,
+    launcher: Launcher,
+    datadir: Datadir,
+}
+
+/// The measurements of one cell on one target under one configuration.
+#[derive(Default)]
+struct Measured {
+    rows: Vec<Row>,
+    samples: Vec<report::Sample>,
+}
+
+/// `0..n` forward when `flip` is even, backward when it is odd.
+fn alternating(n: usize, flip: usize) -> Vec<usize> {
+    if flip.is_multiple_of(2) {
+        (0..n).collect()
+    } else {
+        (0..n).rev().collect()
+    }
+}
+
+/// User plus system CPU seconds `pid` has used, from /proc (None where it cannot be read).
+pub fn process_cpu_s(pid: u32) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    cpu_s_of_stat(&stat)
+}
+
+/// utime + stime of a /proc/PID/stat line, in seconds.
+fn cpu_s_of_stat(stat: &str) -> Option<f64> {
+    // The command name (field 2) may hold spaces: count the fields after its ')'.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let utime: f64 = fields.get(11)?.parse().ok()?;
+    let stime: f64 = fields.get(12)?.parse().ok()?;
+    // SAFETY: sysconf has no preconditions.
+    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    let ticks = if ticks > 0 { ticks as f64 } else { 100.0 };
+    Some((utime + stime) / ticks)
+}
+
+/// The 1-minute load average now (0 where /proc/loadavg cannot be read).
+pub fn load_average_1m() -> f64 {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|text| text.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0.0)
+}
+
+fn run_plan(r: &mut Runner, plan: &SysbenchPlan, switched: Option<(&Settings, &[&str])>) {
+    let repeat = r.opts.repeat.max(1);
+    r.progress
+        .set_total(plan.estimated_s(r.opts.targets.len(), repeat, switched.is_none()));
     r.parameter("sysbench_tables", plan.tables);
     r.parameter("sysbench_table_size", plan.table_size);
     r.parameter("sysbench_time_s", plan.time_s);
     r.parameter("warmup_s", plan.warmup_s);
     r.parameter("mariadb_engine", plan.engine.sql_name());
+    r.parameter("repeat", repeat);
+    r.parameter(
+        "interleaving",
+        if switched.is_some() {
+            "servers side by side, started once; configurations set at run time and alternated per cell"
+        } else {
+            "servers side by side, restarted per configuration; targets alternated per cell"
+        },
+    );
     let targets = r.opts.targets.clone();
+    let mut loaded = Vec::new();
     for target in targets {
-        if let Err(e) = run_sysbench_target(r, target, plan) {
+        match load_target(r, target, plan, switched.map(|(start, _)| start)) {
+            Ok(l) => loaded.push(l),
             // Cells not measured because the target failed as a whole.
-            r.push(Row::new(target, "all").failed(&e));
+            Err(e) => r.push(Row::new(target, "all").failed(&e)),
         }
     }
+    let mut measured: BTreeMap<(usize, usize, usize), Measured> = BTreeMap::new();
+    let mut sequence = 0u64;
+    match switched {
+        None => {
+            for rep in 0..repeat {
+                for ci in alternating(plan.configs.len(), rep as usize) {
+                    let (label, settings) = &plan.configs[ci];
+                    let servers: Vec<Option<Server>> = loaded
+                        .iter()
+                        .map(|l| start_configured(r, l, plan, Some(label), settings))
+                        .collect();
+                    for (k, cell) in plan.cells.iter().enumerate() {
+                        for ti in alternating(loaded.len(), rep as usize + k) {
+                            let Some(server) = &servers[ti] else {
+                                continue;
+                            };
+                            let m = measured.entry((ti, ci, k)).or_default();
+                            measure_into(r, plan, server, label, cell, rep, &mut sequence, m);
+                        }
+                    }
+                    for (ti, server) in servers.into_iter().enumerate() {
+                        if let Some(server) = server {
+                            if let Err(e) = server.stop() {
+                                r.push(
+                                    Row::new(loaded[ti].target, label)
+                                        .param("step", "shutdown")
+                                        .failed(&e),
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Some((start, reset)) => {
+            let servers: Vec<Option<Server>> = loaded
+                .iter()
+                .map(|l| start_configured(r, l, plan, None, start))
+                .collect();
+            let mut noted = std::collections::BTreeSet::new();
+            // Only what some configuration sets differently from the start is switched.
+            let varying: std::collections::BTreeSet<String> = plan
+                .configs
+                .iter()
+                .flat_map(|(_, settings)| settings.iter())
+                .filter(|(name, value)| start.get(*name) != Some(*value))
+                .map(|(name, _)| name.clone())
+                .collect();
+            for rep in 0..repeat {
+                for (k, cell) in plan.cells.iter().enumerate() {
+                    let flip = rep as usize + k;
+                    for ci in alternating(plan.configs.len(), flip) {
+                        let (label, settings) = &plan.configs[ci];
+                        for ti in alternating(loaded.len(), flip + ci) {
+                            let Some(server) = &servers[ti] else {
+                                continue;
+                            };
+                            let m = measured.entry((ti, ci, k)).or_default();
+                            let settings = r.with_overrides(settings);
+                            if let Err(e) = apply_at_run_time(server, &settings, &varying, reset) {
+                                let row = cell_row(loaded[ti].target, label, cell);
+                                m.rows.push(row.failed(&e));
+                                r.progress.advance(plan.time_s + 2);
+                                continue;
+                            }
+                            if noted.insert((ti, ci)) {
+                                if let Err(e) = r.note_configuration(server, label, &settings) {
+                                    r.push(Row::new(loaded[ti].target, label).failed(&e));
+                                }
+                            }
+                            measure_into(r, plan, server, label, cell, rep, &mut sequence, m);
+                        }
+                    }
+                }
+            }
+            for (ti, server) in servers.into_iter().enumerate() {
+                if let Some(server) = server {
+                    if let Err(e) = server.stop() {
+                        r.push(
+                            Row::new(loaded[ti].target, "start")
+                                .param("step", "shutdown")
+                                .failed(&e),
+                        );
+                    }
+                }
+            }
+        }
+    }
+    // One row per target, configuration and cell, in that order (as a run of one target
+    // after the other would have produced them).
+    for ti in 0..loaded.len() {
+        for ci in 0..plan.configs.len() {
+            for k in 0..plan.cells.len() {
+                if let Some(m) = measured.remove(&(ti, ci, k)) {
+                    if let Some(row) = median_row(m) {
+                        r.push(row);
+                    }
+                }
+            }
+        }
+    }
+    drop(loaded);
 }
 
 fn sysbench_for(plan: &SysbenchPlan, port: u16, cell: Option<&SysbenchCell>) -> Sysbench {
@@ -447,15 +652,148 @@ fn sysbench_for(plan: &SysbenchPlan, port: u16, cell: Option<&SysbenchCell>) -> 
     }
 }
 
-fn run_sysbench_target(r: &mut Runner, target: Target, plan: &SysbenchPlan) -> Result<()> {
+/// The row of `cell` before it is measured.
+fn cell_row(target: Target, label: &str, cell: &SysbenchCell) -> Row {
+    let mut row = Row::new(target, label);
+    for (name, value) in &cell.params {
+        row = row.param(name, value.clone());
+    }
+    row.param("threads", cell.threads)
+}
+
+/// Measures `cell` once and files the result under `m`.
+#[allow(clippy::too_many_arguments)]
+fn measure_into(
+    r: &mut Runner,
+    plan: &SysbenchPlan,
+    server: &Server,
+    label: &str,
+    cell: &SysbenchCell,
+    rep: u32,
+    sequence: &mut u64,
+    m: &mut Measured,
+) {
+    let repeat = r.opts.repeat.max(1);
+    r.progress.step(&format!(
+        "{} {label}: {} {} threads {}{}",
+        server.target,
+        cell.test,
+        cell.params
+            .iter()
+            .map(|(k, v)| match v {
+                Value::String(text) => format!("{k}={text}"),
+                other => format!("{k}={other}"),
+            })
+            .collect::<Vec<_>>()
+            .join(" "),
+        cell.threads,
+        if repeat > 1 {
+            format!(" (repetition {} of {repeat})", rep + 1)
+        } else {
+            String::new()
+        }
+    ));
+    let load = load_average_1m();
+    let sysbench = sysbench_for(plan, server.port(), Some(cell));
+    let row = measure_sysbench(
+        server,
+        &sysbench,
+        cell.threads,
+        plan.time_s,
+        cell_row(server.target, label, cell),
+    );
+    m.samples.push(report::Sample {
+        repetition: rep,
+        sequence: *sequence,
+        load_average_1m: load,
+        metrics: row.metrics.clone(),
+        error: row.error.clone(),
+    });
+    *sequence += 1;
+    m.rows.push(row);
+    r.progress.advance(plan.time_s + 2);
+}
+
+/// The sample with the median TPS (the lower middle one for an even count), carrying every
+/// sample; an error row when no sample succeeded.
+fn median_row(m: Measured) -> Option<Row> {
+    let Measured { rows, samples } = m;
+    let mut ok: Vec<Row> = rows.iter().filter(|r| r.error.is_none()).cloned().collect();
+    let mut row = if ok.is_empty() {
+        rows.into_iter().next()?
+    } else {
+        ok.sort_by(|a, b| {
+            let tps = |r: &Row| r.get_metric("tps").unwrap_or(0.0);
+            tps(a).total_cmp(&tps(b))
+        });
+        ok.swap_remove((ok.len() - 1) / 2)
+    };
+    row.samples = samples;
+    Some(row)
+}
+
+/// The median of `metric` over a row's samples (the lower middle one for an even count), or
+/// the row's own figure when it has no samples with it.
+pub fn median_metric(row: &Row, metric: &str) -> Option<f64> {
+    let mut values: Vec<f64> = row
+        .samples
+        .iter()
+        .filter_map(|s| s.metrics.get(metric).and_then(Value::as_f64))
+        .collect();
+    if values.is_empty() {
+        return row.get_metric(metric);
+    }
+    values.sort_by(f64::total_cmp);
+    Some(values[(values.len() - 1) / 2])
+}
+
+/// Applies the `varying` settings of a configuration to a running server with `SET GLOBAL`,
+/// then runs `reset`.
+fn apply_at_run_time(
+    server: &Server,
+    settings: &Settings,
+    varying: &std::collections::BTreeSet<String>,
+    reset: &[&str],
+) -> Result<()> {
+    let mut client = server.connect(None)?;
+    for (name, value) in settings.iter().filter(|(name, _)| varying.contains(*name)) {
+        let value = if value.parse::<f64>().is_ok() {
+            value.clone()
+        } else {
+            format!("'{}'", value.replace('\'', "''"))
+        };
+        client
+            .execute(&format!("SET GLOBAL {name} = {value}"))
+            .with_context(|| format!("SET GLOBAL {name} = {value}"))?;
+    }
+    for sql in reset {
+        client.execute(sql).with_context(|| sql.to_string())?;
+    }
+    Ok(())
+}
+
+/// Creates the target's datadir and loads the plan's tables into it (with the first
+/// configuration's settings, or `start` for a plan switched at run time).
+fn load_target(
+    r: &mut Runner,
+    target: Target,
+    plan: &SysbenchPlan,
+    start: Option<&Settings>,
+) -> Result<Loaded> {
     let launcher = r.launcher(target)?;
     crate::sysbench::binary()?;
     let datadir = launcher.create_datadir()?;
-    let load_estimate = plan.table_size * plan.tables as u64 / 20_000 + 5;
-    // Load with the first configuration's settings.
-    let (first_label, first_settings) =
-        plan.configs.first().context("plan has no configurations")?;
-    let server = r.start(&launcher, &datadir, first_label, first_settings)?;
+    let server = match start {
+        Some(settings) => {
+            r.progress.step(&format!("{target}: starting"));
+            launcher.start(&datadir, &r.with_overrides(settings))?
+        }
+        None => {
+            let (first_label, first_settings) =
+                plan.configs.first().context("plan has no configurations")?;
+            r.start(&launcher, &datadir, first_label, first_settings)?
+        }
+    };
     r.progress.step(&format!(
         "{target}: loading {} x {} rows",
         plan.tables, plan.table_size
@@ -464,71 +802,66 @@ fn run_sysbench_target(r: &mut Runner, target: Target, plan: &SysbenchPlan) -> R
         .connect(None)?
         .execute("CREATE DATABASE IF NOT EXISTS sbtest")?;
     sysbench_for(plan, server.port(), None).prepare()?;
-    r.progress.advance(load_estimate);
+    r.progress.advance(plan.load_estimate_s());
     server.stop()?;
+    Ok(Loaded {
+        target,
+        launcher,
+        datadir,
+    })
+}
 
-    for (label, settings) in &plan.configs {
-        let per_config = 4 + plan.warmup_s + plan.cells.len() as u64 * (plan.time_s + 2);
-        let server = match r.start(&launcher, &datadir, label, settings) {
-            Ok(server) => server,
-            Err(e) => {
-                r.push(Row::new(target, label).failed(&e));
-                r.progress.advance(per_config);
-                continue;
+/// Starts `l`'s server with a configuration, runs the plan's `after_start` statements and
+/// its warm-up; a failure becomes an error row and `None`.
+fn start_configured(
+    r: &mut Runner,
+    l: &Loaded,
+    plan: &SysbenchPlan,
+    label: Option<&str>,
+    settings: &Settings,
+) -> Option<Server> {
+    // A server switched at run time is recorded under each configuration it is switched to.
+    let started = match label {
+        None => {
+            r.progress.step(&format!("{}: starting", l.target));
+            l.launcher.start(&l.datadir, &r.with_overrides(settings))
+        }
+        Some(label) => r.start(&l.launcher, &l.datadir, label, settings),
+    };
+    let label = label.unwrap_or("start");
+    let server = match started {
+        Ok(server) => server,
+        Err(e) => {
+            r.push(Row::new(l.target, label).failed(&e));
+            r.progress.advance(4 + plan.warmup_s);
+            return None;
+        }
+    };
+    let setup = (|| -> Result<()> {
+        let mut client = server.connect(Some("sbtest"))?;
+        for sql in &plan.after_start {
+            client.execute(sql)?;
+        }
+        if plan.warmup_s > 0 {
+            if let Some(cell) = plan.cells.first() {
+                r.progress.step(&format!(
+                    "{} {label}: warm-up {} s",
+                    l.target, plan.warmup_s
+                ));
+                sysbench_for(plan, server.port(), Some(cell)).run(cell.threads, plan.warmup_s)?;
             }
-        };
-        let setup = (|| -> Result<()> {
-            let mut client = server.connect(Some("sbtest"))?;
-            for sql in &plan.after_start {
-                client.execute(sql)?;
-            }
-            if plan.warmup_s > 0 {
-                if let Some(cell) = plan.cells.first() {
-                    r.progress
-                        .step(&format!("{target} {label}: warm-up {} s", plan.warmup_s));
-                    sysbench_for(plan, server.port(), Some(cell))
-                        .run(cell.threads, plan.warmup_s)?;
-                }
-            }
-            Ok(())
-        })();
-        r.progress.advance(4 + plan.warmup_s);
-        if let Err(e) = setup {
-            r.push(Row::new(target, label).failed(&e));
-            r.progress
-                .advance(plan.cells.len() as u64 * (plan.time_s + 2));
+        }
+        Ok(())
+    })();
+    r.progress.advance(4 + plan.warmup_s);
+    match setup {
+        Ok(()) => Some(server),
+        Err(e) => {
+            r.push(Row::new(l.target, label).failed(&e));
             let _ = server.stop();
-            continue;
-        }
-        for cell in &plan.cells {
-            let mut row = Row::new(target, label);
-            for (name, value) in &cell.params {
-                row = row.param(name, value.clone());
-            }
-            row = row.param("threads", cell.threads);
-            r.progress.step(&format!(
-                "{target} {label}: {} {} threads {}",
-                cell.test,
-                cell.params
-                    .iter()
-                    .map(|(k, v)| match v {
-                        Value::String(text) => format!("{k}={text}"),
-                        other => format!("{k}={other}"),
-                    })
-                    .collect::<Vec<_>>()
-                    .join(" "),
-                cell.threads
-            ));
-            let sysbench = sysbench_for(plan, server.port(), Some(cell));
-            let row = measure_sysbench(&server, &sysbench, cell.threads, plan.time_s, row);
-            r.push(row);
-            r.progress.advance(plan.time_s + 2);
-        }
-        if let Err(e) = server.stop() {
-            r.push(Row::new(target, label).param("step", "shutdown").failed(&e));
+            None
         }
     }
-    Ok(())
 }
 
 /// Runs one sysbench cell with status counters read before and after.
@@ -540,6 +873,7 @@ pub fn measure_sysbench(
     row: Row,
 ) -> Row {
     let command = sysbench.run_command(threads, time_s).join(" ");
+    let cpu_before = process_cpu_s(server.pid());
     let result = (|| -> Result<(crate::sysbench::SysbenchResult, std::collections::BTreeMap<String, i64>)> {
         let mut status_client = server.connect(None)?;
         let before = status_client.global_status()?;
@@ -547,6 +881,7 @@ pub fn measure_sysbench(
         let after = status_client.global_status()?;
         Ok((result, before.delta(&after)))
     })();
+    let cpu_s = cpu_before.and_then(|b| Some(process_cpu_s(server.pid())? - b));
     let mut row = row;
     row.command = Some(command);
     match result {
@@ -557,6 +892,14 @@ pub fn measure_sysbench(
             row.metric("lat_p95_ms", result.latency_p95_ms);
             row.metric("errors", result.ignored_errors as f64);
             row.metric("reconnects", result.reconnects as f64);
+            // CPU the server spent per transaction: unlike TPS, it does not fall when other
+            // processes take the cores, so it shows a cost on a loaded machine.
+            if let Some(cpu_s) = cpu_s {
+                let transactions = result.tps * time_s as f64;
+                if transactions > 0.0 {
+                    row.metric("server_cpu_us_per_txn", cpu_s * 1e6 / transactions);
+                }
+            }
             row.status_delta = delta;
             row
         }
@@ -688,6 +1031,86 @@ mod tests {
         assert_eq!(series[0].name, "mariadb");
         assert_eq!(series[0].points, vec![(1.0, 10.0), (16.0, 20.0)]);
         assert_eq!(series[1].points, vec![(1.0, 30.0)]);
+    }
+
+    #[test]
+    fn cpu_time_is_read_from_proc_stat() {
+        let stat = "1234 (my server) S 1 1234 1234 0 -1 4194560 500 0 0 0 250 50 0 0 20 0 9 0 100 1000 200 18446744073709551615";
+        let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
+        assert_eq!(cpu_s_of_stat(stat), Some(300.0 / ticks));
+        assert_eq!(cpu_s_of_stat("garbage"), None);
+        let mine = process_cpu_s(std::process::id()).expect("our own /proc/self/stat");
+        assert!(mine >= 0.0);
+    }
+
+    #[test]
+    fn orders_alternate_abba() {
+        assert_eq!(alternating(2, 0), vec![0, 1]);
+        assert_eq!(alternating(2, 1), vec![1, 0]);
+        assert_eq!(alternating(3, 2), vec![0, 1, 2]);
+        assert_eq!(alternating(3, 5), vec![2, 1, 0]);
+        assert!(alternating(0, 1).is_empty());
+    }
+
+    #[test]
+    fn a_repeated_cell_shows_its_median_sample_and_keeps_every_sample() {
+        let mut m = Measured::default();
+        for (n, tps) in [300.0, 100.0, 200.0].into_iter().enumerate() {
+            let mut row = Row::new(Target::Myriad, "qc off").param("threads", 1);
+            row.metric("tps", tps);
+            row.metric("lat_p95_ms", 1000.0 / tps);
+            m.samples.push(report::Sample {
+                repetition: n as u32,
+                sequence: 2 * n as u64,
+                load_average_1m: 1.5,
+                metrics: row.metrics.clone(),
+                error: None,
+            });
+            m.rows.push(row);
+        }
+        let failed = Row::new(Target::Myriad, "qc off")
+            .param("threads", 1)
+            .failed(&anyhow::anyhow!("sysbench died"));
+        m.samples.push(report::Sample {
+            repetition: 3,
+            sequence: 6,
+            load_average_1m: 2.0,
+            metrics: Default::default(),
+            error: failed.error.clone(),
+        });
+        m.rows.push(failed);
+        let row = median_row(m).expect("a row");
+        assert!(row.error.is_none());
+        assert_eq!(row.get_metric("tps"), Some(200.0));
+        assert_eq!(
+            row.get_metric("lat_p95_ms"),
+            Some(5.0),
+            "metrics of one sample"
+        );
+        assert_eq!(row.samples.len(), 4);
+        assert_eq!(row.samples[3].error.as_deref(), Some("sysbench died"));
+        assert_eq!(median_metric(&row, "lat_p95_ms"), Some(5.0));
+        assert_eq!(median_metric(&row, "tps"), Some(200.0));
+        assert_eq!(median_metric(&row, "absent"), None);
+        // Even count: the lower middle.
+        let mut m = Measured::default();
+        for tps in [10.0, 40.0, 20.0, 30.0] {
+            let mut row = Row::new(Target::Mariadb, "x");
+            row.metric("tps", tps);
+            m.rows.push(row);
+        }
+        assert_eq!(median_row(m).and_then(|r| r.get_metric("tps")), Some(20.0));
+        // Only failures: the first error.
+        let mut m = Measured::default();
+        m.rows
+            .push(Row::new(Target::Mariadb, "x").failed(&anyhow::anyhow!("first")));
+        m.rows
+            .push(Row::new(Target::Mariadb, "x").failed(&anyhow::anyhow!("second")));
+        assert_eq!(
+            median_row(m).and_then(|r| r.error),
+            Some("first".to_string())
+        );
+        assert!(median_row(Measured::default()).is_none());
     }
 
     #[test]

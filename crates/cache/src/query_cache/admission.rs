@@ -2,7 +2,7 @@
 //! the whole-cache step-aside. All of it is lock-free: relaxed atomics on fixed arrays, so
 //! a lookup that is refused here has cost a few atomic loads and no allocation.
 
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use super::sync::{AtomicU64, AtomicU8, Ordering};
 
 /// Counters of the frequency sketch: 2^16 four-bit-range counters (one byte each, 64 KiB).
 /// With two probes per key, a working set of several thousand distinct statements keeps
@@ -15,6 +15,15 @@ const SKETCH_COUNTER_MAX: u8 = 15;
 /// Increments after which every counter is halved (TinyLFU's reset), so that evidence of
 /// reuse fades: ten increments per counter on average.
 const SKETCH_SAMPLE: u64 = (SKETCH_COUNTERS as u64) * 10;
+
+/// Sightings a thread counts locally before adding them to the sketch's shared count.
+const SKETCH_BATCH: u64 = 32;
+
+std::thread_local! {
+    /// This thread's sightings not yet added to a sketch's shared count (any sketch: the
+    /// count only paces the aging).
+    static SKETCH_TALLY: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
 
 /// Sightings (including this one) a statement needs before its result is inserted: a
 /// statement seen once is most likely never seen again.
@@ -52,13 +61,23 @@ impl Sketch {
                 .unwrap_or(SKETCH_COUNTER_MAX);
             estimate = estimate.min(previous.saturating_add(1).min(SKETCH_COUNTER_MAX));
         }
-        if self.increments.fetch_add(1, Ordering::Relaxed) + 1 == SKETCH_SAMPLE {
-            // The thread that completes the sample ages every counter; concurrent records
-            // may lose an increment to the halving, which only delays an admission.
-            for c in self.counters.iter() {
-                let _ = c.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |v| Some(v / 2));
+        // The sample size is counted in batches of SKETCH_BATCH per thread, so that the
+        // shared count is written once per batch rather than by every lookup of every thread.
+        let batch = SKETCH_TALLY.with(|tally| {
+            let n = tally.get() + 1;
+            tally.set(n % SKETCH_BATCH);
+            n == SKETCH_BATCH
+        });
+        if batch {
+            let before = self.increments.fetch_add(SKETCH_BATCH, Ordering::Relaxed);
+            if before < SKETCH_SAMPLE && before + SKETCH_BATCH >= SKETCH_SAMPLE {
+                // The thread that completes the sample ages every counter; concurrent records
+                // may lose an increment to the halving, which only delays an admission.
+                for c in self.counters.iter() {
+                    let _ = c.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |v| Some(v / 2));
+                }
+                self.increments.store(0, Ordering::Relaxed);
             }
-            self.increments.store(0, Ordering::Relaxed);
         }
         estimate
     }
@@ -204,7 +223,7 @@ impl Templates {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(feature = "shuttle")))]
 mod tests {
     use super::*;
 

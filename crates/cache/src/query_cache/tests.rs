@@ -1,3 +1,7 @@
+// Under `--features shuttle` only the schedule exploration runs (its primitives need
+// shuttle's runtime); the rest runs in the normal build.
+#![cfg_attr(feature = "shuttle", allow(dead_code, unused_imports))]
+
 use super::*;
 use proptest::prelude::*;
 use std::collections::HashMap as Model;
@@ -15,6 +19,7 @@ fn admitted_miss<V>(cache: &QueryCache<V>, key: &[u8]) -> Ticket {
 }
 const ADMIT_TRIES: usize = 4;
 
+#[cfg(not(feature = "shuttle"))]
 #[test]
 fn a_result_is_served_until_a_table_it_read_changes() {
     let cache: QueryCache<String> = QueryCache::with_manual_clock(MB, MB);
@@ -47,6 +52,7 @@ fn a_result_is_served_until_a_table_it_read_changes() {
     cache.validate();
 }
 
+#[cfg(not(feature = "shuttle"))]
 #[test]
 fn a_result_computed_across_a_write_is_not_inserted() {
     let cache: QueryCache<u32> = QueryCache::with_manual_clock(MB, MB);
@@ -60,6 +66,7 @@ fn a_result_computed_across_a_write_is_not_inserted() {
     assert_eq!(cache.stats().queries_in_cache, 0);
 }
 
+#[cfg(not(feature = "shuttle"))]
 #[test]
 fn a_busy_shard_is_a_miss_without_waiting() {
     let cache: Arc<QueryCache<u32>> = Arc::new(QueryCache::with_manual_clock(MB, MB));
@@ -78,6 +85,7 @@ fn a_busy_shard_is_a_miss_without_waiting() {
     assert_eq!(cache.stats().busy_misses, 1);
 }
 
+#[cfg(not(feature = "shuttle"))]
 #[test]
 fn results_over_the_limit_are_refused() {
     let cache: QueryCache<Vec<u8>> = QueryCache::with_manual_clock(MB, 1000);
@@ -87,6 +95,7 @@ fn results_over_the_limit_are_refused() {
     assert!(cache.insert(ticket, b"small", vec![], Arc::new(vec![0; 500]), 500));
 }
 
+#[cfg(not(feature = "shuttle"))]
 #[test]
 fn memory_stays_within_the_budget_and_evicts_with_clock() {
     let capacity = 64 * 1024;
@@ -115,6 +124,7 @@ fn memory_stays_within_the_budget_and_evicts_with_clock() {
     assert!(matches!(cache.lookup(b"select 1", 1), Lookup::Bypass));
 }
 
+#[cfg(not(feature = "shuttle"))]
 #[test]
 fn a_low_hit_ratio_steps_the_whole_cache_aside_and_it_comes_back() {
     let cache: QueryCache<u32> = QueryCache::with_manual_clock(MB, MB);
@@ -132,6 +142,7 @@ fn a_low_hit_ratio_steps_the_whole_cache_aside_and_it_comes_back() {
     );
 }
 
+#[cfg(not(feature = "shuttle"))]
 #[test]
 fn a_cold_template_is_bypassed_while_a_hot_one_is_served() {
     let cache: QueryCache<u32> = QueryCache::with_manual_clock(MB, MB);
@@ -147,6 +158,7 @@ fn a_cold_template_is_bypassed_while_a_hot_one_is_served() {
     assert_eq!(cache.stats().bypassed_templates, 1);
 }
 
+#[cfg(not(feature = "shuttle"))]
 #[test]
 fn reset_empties_and_flush_drops_stale_entries() {
     let cache: QueryCache<u32> = QueryCache::with_manual_clock(MB, MB);
@@ -195,6 +207,7 @@ fn tables_of(k: u8) -> [usize; 2] {
     [(k % 4) as usize, ((k / 4) % 4) as usize]
 }
 
+#[cfg(not(feature = "shuttle"))]
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
     /// Against a reference model (the tables' contents as plain numbers): every hit equals
@@ -252,6 +265,7 @@ proptest! {
     }
 }
 
+#[cfg(not(feature = "shuttle"))]
 #[test]
 fn concurrent_readers_and_writers_never_see_a_stale_hit() {
     // Eight threads: writers bump a table and its content; readers check each hit against
@@ -311,4 +325,122 @@ fn concurrent_readers_and_writers_never_see_a_stale_hit() {
     }
     assert!(hits > 0, "the cache served hits");
     cache.validate();
+}
+
+// ---- schedule exploration (shuttle) ----
+
+/// `cargo test -p myriad-cache --features shuttle --lib schedules`: the cache's locks and
+/// atomics (shards, sketch, verdicts, table versions) are shuttle's here, so every lock and
+/// atomic operation is a point where the explorer may switch threads. Two readers repeat
+/// one statement over table `t` (lookup; on an admitted miss: snapshot the version, read the
+/// table, insert) while a writer changes the table twice (version bump, change, bump) and
+/// a fourth thread flushes, shrinks and regrows the cache. Every hit must be at least as new
+/// as the table's content read before its lookup; after the writer, the next answer is the
+/// last value; the charges recompute.
+#[cfg(feature = "shuttle")]
+mod schedules {
+    use super::*;
+    use shuttle::sync::atomic::AtomicU64 as ShuttleU64;
+
+    const KEY: &[u8] = b"SELECT v FROM t";
+
+    fn reader(
+        cache: Arc<QueryCache<u64>>,
+        cell: VersionCell,
+        table: Arc<ShuttleU64>,
+        hits: Arc<ShuttleU64>,
+    ) -> impl FnOnce() {
+        move || {
+            for _ in 0..4 {
+                let floor = table.load(Ordering::SeqCst);
+                match cache.lookup(KEY, 7) {
+                    Lookup::Hit(v) => {
+                        assert!(*v >= floor, "stale hit: {} older than {floor}", *v);
+                        hits.fetch_add(1, Ordering::SeqCst);
+                    }
+                    Lookup::Miss(Some(ticket)) => {
+                        let dep = cell.snapshot();
+                        let value = table.load(Ordering::SeqCst);
+                        cache.insert(ticket, KEY, vec![dep], Arc::new(value), 8);
+                    }
+                    Lookup::Miss(None) | Lookup::Bypass => {}
+                }
+            }
+        }
+    }
+
+    fn scenario() {
+        let cache: Arc<QueryCache<u64>> =
+            Arc::new(QueryCache::with_manual_clock(SHARDS * 1024, 1024));
+        let versions = TableVersions::new();
+        let cell = versions.cell("d", "t");
+        let table = Arc::new(ShuttleU64::new(0));
+        let hits = Arc::new(ShuttleU64::new(0));
+        let readers: Vec<_> = (0..2)
+            .map(|_| {
+                shuttle::thread::spawn(reader(
+                    Arc::clone(&cache),
+                    cell.clone(),
+                    Arc::clone(&table),
+                    Arc::clone(&hits),
+                ))
+            })
+            .collect();
+        let writer = {
+            let cell = cell.clone();
+            let table = Arc::clone(&table);
+            shuttle::thread::spawn(move || {
+                for _ in 0..2 {
+                    let guard = WriteGuard::new(vec![cell.clone()]);
+                    table.fetch_add(1, Ordering::SeqCst);
+                    drop(guard);
+                }
+            })
+        };
+        let maintenance = {
+            let cache = Arc::clone(&cache);
+            shuttle::thread::spawn(move || {
+                cache.flush();
+                cache.set_capacity(SHARDS * 512);
+                cache.set_capacity(SHARDS * 1024);
+            })
+        };
+        for t in readers {
+            t.join().unwrap();
+        }
+        writer.join().unwrap();
+        maintenance.join().unwrap();
+        cache.validate();
+        // Quiescent: whatever is cached now is the last value.
+        if let Lookup::Hit(v) = cache.lookup(KEY, 7) {
+            assert_eq!(*v, 2, "a hit after every write is the last value");
+        }
+        // Once the writes are over, an admitted miss inserts and the next lookup hits it.
+        for _ in 0..3 {
+            match cache.lookup(KEY, 7) {
+                Lookup::Hit(v) => {
+                    assert_eq!(*v, 2);
+                    return;
+                }
+                Lookup::Miss(Some(ticket)) => {
+                    assert!(
+                        cache.insert(ticket, KEY, vec![cell.snapshot()], Arc::new(2), 8),
+                        "an insert with no concurrent write is stored"
+                    );
+                }
+                Lookup::Miss(None) | Lookup::Bypass => {}
+            }
+        }
+        panic!("no hit after the writes ended");
+    }
+
+    #[test]
+    fn lookup_insert_invalidate_and_resize_under_random_schedules() {
+        shuttle::check_random(scenario, 500);
+    }
+
+    #[test]
+    fn lookup_insert_invalidate_and_resize_under_pct_schedules() {
+        shuttle::check_pct(scenario, 300, 3);
+    }
 }

@@ -13,9 +13,8 @@
 //! grows, so the registry stays proportional to the tables in use, not to every table ever
 //! touched. A pruned cell cannot be confused with its successor: nothing holds it.
 
-use parking_lot::RwLock;
+use super::sync::{AtomicU64, Ordering, RwLock};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// Registry shards: enough that concurrent statements on different tables rarely share a
@@ -50,6 +49,11 @@ impl VersionCell {
             cell: self.clone(),
             seen: self.current(),
         }
+    }
+
+    /// Whether both handles are the same table's cell.
+    pub fn same(&self, other: &VersionCell) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
     }
 
     fn holders(&self) -> usize {
@@ -173,7 +177,7 @@ impl TableVersions {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(feature = "shuttle")))]
 mod tests {
     use super::*;
 
