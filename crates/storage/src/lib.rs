@@ -88,10 +88,15 @@
 //! opens only the files the log names. A page reaches its file only after the log that
 //! describes it is durable (the block cache calls [`BlockIo::flush_log`] first; the one
 //! exception is a new file's initial pages, which have no older version to protect).
-//! DDL goes through the log too and is durable when the call returns: CREATE TABLE logs the
-//! new file's initial pages (one group-committed log fsync, no file or directory fsync;
-//! recovery recreates a file whose directory entry was lost), DROP and RENAME are logged
-//! before they happen and replayed in order, a table is flushed and synced before a rename
+//! DDL goes through the log too. CREATE TABLE (and the new file of TRUNCATE) logs the new
+//! file's initial pages and then waits for that record as a commit does under
+//! `flush_log_at_trx_commit` (1: one group-committed log fsync; 2: written to the kernel,
+//! synced by the background flush within a second; no file or directory fsync either way;
+//! recovery recreates a file whose directory entry was lost or whose pages tore, from the
+//! record's full page images; a killed process loses nothing it acknowledged, since the
+//! kernel holds the written record; with 2 a power failure can lose the last second's
+//! CREATEs, as it loses commits). DROP and RENAME are durable when the call returns:
+//! they are logged (and synced) before they happen and replayed in order, a table is flushed and synced before a rename
 //! so no page record needs its old name, and directories of new files are synced at the
 //! next checkpoint. Checkpoints run in the background once `checkpoint_log_bytes` of log
 //! accumulate.
@@ -596,7 +601,10 @@ impl Storage {
         })
     }
 
-    /// Create a table (durable when this returns).
+    /// Create a table. When this returns its log record is where
+    /// `innodb_flush_log_at_trx_commit` puts a commit's: synced (1), written to the kernel
+    /// and synced within a second (2), or buffered (0). The file is built under a hidden
+    /// name and renamed into place; recovery rebuilds it from the record's page images.
     pub fn create_table(&self, db: &str, name: &str, def: &TableDef) -> Result<()> {
         check_name("table", name)?;
         def.validate()?;
@@ -605,7 +613,7 @@ impl Storage {
             self.create_table_locked(db, name, def)?
         };
         // Waited for outside the catalog lock: concurrent creates share one log fsync.
-        Ok(self.inner.shared.log.flush_to(end, true)?)
+        self.inner.shared.wait_durable(end)
     }
 
     /// Create the file and log its CREATE; returns the LSN to wait for before the table is
@@ -780,7 +788,8 @@ impl Storage {
             self.retire(&table, true)?;
             self.create_table_locked(db, name, &table.def)?
         };
-        Ok(self.inner.shared.log.flush_to(end, true)?)
+        // The DROP half was synced (see `retire`); the new file waits as a CREATE does.
+        self.inner.shared.wait_durable(end)
     }
 
     /// Rename a table, also into another database (durable when this returns).
