@@ -577,16 +577,19 @@ impl Storage {
 
     fn load_table(&self, db: &str, name: &str) -> Result<TableInner> {
         let path = self.table_path(db, name);
-        if !path.is_file() {
-            return Err(if self.database_exists(db) {
-                StorageError::NoSuchTable(db.into(), name.into())
-            } else {
-                StorageError::NoSuchDatabase(db.into())
-            });
-        }
         let shared = &self.inner.shared;
-        let (space, def) = read_file_header(shared, &self.inner.provisional_ids, &path)?;
-        shared.files.register(space, path);
+        // No stat first: a missing file is the open's NotFound. The descriptor opened to read
+        // the header page stays open as the table's (one registration, taken here).
+        let (space, def) = match open_file_header(shared, &self.inner.provisional_ids, &path) {
+            Err(StorageError::Io(e)) if e.kind() == io::ErrorKind::NotFound => {
+                return Err(if self.database_exists(db) {
+                    StorageError::NoSuchTable(db.into(), name.into())
+                } else {
+                    StorageError::NoSuchDatabase(db.into())
+                });
+            }
+            other => other?,
+        };
         Ok(TableInner {
             shared: Arc::clone(shared),
             db: db.into(),
@@ -994,10 +997,31 @@ fn read_file_header(
 ) -> Result<(u64, TableDef)> {
     let pid = provisional_ids.fetch_add(1, Ordering::Relaxed);
     shared.files.register(pid, path.to_path_buf());
-    let mut page = vec![0u8; PAGE_SIZE];
-    let read = shared.files.read_at(pid, &mut page, 0);
+    let header = decode_file_header(shared, pid, path);
     shared.files.forget(pid);
-    read?;
+    header
+}
+
+/// [`read_file_header`] for opening the table: on success the file is registered under
+/// its space id (one registration for the caller), with the descriptor the read opened.
+fn open_file_header(
+    shared: &Shared,
+    provisional_ids: &AtomicU64,
+    path: &Path,
+) -> Result<(u64, TableDef)> {
+    let pid = provisional_ids.fetch_add(1, Ordering::Relaxed);
+    shared.files.register(pid, path.to_path_buf());
+    let header = decode_file_header(shared, pid, path);
+    match &header {
+        Ok((space, _)) => shared.files.rekey(pid, *space),
+        Err(_) => shared.files.forget(pid),
+    }
+    header
+}
+
+fn decode_file_header(shared: &Shared, pid: FileId, path: &Path) -> Result<(u64, TableDef)> {
+    let mut page = vec![0u8; PAGE_SIZE];
+    shared.files.read_at(pid, &mut page, 0)?;
     verify(&page, 0, None)
         .map_err(|e| StorageError::Corrupt(format!("{}: {e}", path.display())))?;
     if page_type(&page) != TYPE_FILE_HEADER
