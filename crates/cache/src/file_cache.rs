@@ -206,12 +206,63 @@ impl FileCache {
         self.shard(id).lock().files.contains_key(&id)
     }
 
-    /// Create a new empty file at `path` (failing if it exists) and register it as `id`.
+    /// Create a new empty file at `path` (failing if it exists) and register it as `id`; the
+    /// new descriptor stays open (within the budget) for the writes that follow.
     pub fn create(&self, id: FileId, path: PathBuf) -> io::Result<()> {
         let file = self.open_with_retry(&path, true, id)?;
-        drop(file);
+        self.open_files.fetch_add(1, Ordering::Relaxed);
         self.register(id, path);
+        self.install(id, Arc::new(file));
         Ok(())
+    }
+
+    /// Move the virtual file `from` to the id `to`, with its open descriptor: one
+    /// registration of `to` is taken, as [`FileCache::register`] with `from`'s path would,
+    /// and `from` is forgotten. For a file read under a provisional id before its own id
+    /// was known (a table's header page names its space): the descriptor opened for that
+    /// read serves the table, instead of a close and a second open.
+    pub fn rekey(&self, from: FileId, to: FileId) {
+        let (path, open) = {
+            let mut shard = self.shard(from).lock();
+            let Some(mut vf) = shard.files.remove(&from) else {
+                return;
+            };
+            let open = vf.open.take().map(|(file, tick)| {
+                // Still counted in `open_files`: `install` hands the count on or gives it back.
+                shard.lru.remove(&tick);
+                file
+            });
+            (vf.path, open)
+        };
+        self.register(to, path);
+        if let Some(file) = open {
+            self.install(to, file);
+        }
+    }
+
+    /// Make `file` (already counted in `open_files`) the open descriptor of `id` if it has
+    /// none, within its shard's budget; otherwise just close it.
+    fn install(&self, id: FileId, file: Arc<File>) {
+        let mut guard = self.shard(id).lock();
+        let shard = &mut *guard;
+        let wanted = shard.files.get(&id).is_some_and(|vf| vf.open.is_none());
+        if !wanted {
+            drop(guard);
+            drop(file);
+            self.open_files.fetch_sub(1, Ordering::Relaxed);
+            return;
+        }
+        while shard.lru.len() >= shard.budget.max(1) {
+            if !shard.close_lru(&self.open_files) {
+                break;
+            }
+        }
+        shard.tick += 1;
+        let tick = shard.tick;
+        if let Some(vf) = shard.files.get_mut(&id) {
+            vf.open = Some((file, tick));
+        }
+        shard.lru.insert(tick, id);
     }
 
     /// The file was renamed on disk: keep the descriptor (it follows the inode), remember the
@@ -395,6 +446,50 @@ fn is_descriptor_exhaustion(e: &io::Error) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn create_and_rekey_keep_the_descriptor_they_opened() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = FileCache::new(2);
+        cache.create(1, dir.path().join("a")).unwrap();
+        cache.write_at(1, b"first", 0).unwrap();
+        // The write used the descriptor `create` opened.
+        assert_eq!(cache.stats().opened_files, 1);
+        assert_eq!(cache.stats().open_files, 1);
+        // Read under a provisional id, then moved to the real one: no second open.
+        cache.register(900, dir.path().join("a"));
+        let mut buf = [0u8; 5];
+        cache.read_at(900, &mut buf, 0).unwrap();
+        assert_eq!(cache.stats().opened_files, 2);
+        cache.rekey(900, 7);
+        assert!(!cache.is_registered(900));
+        cache.read_at(7, &mut buf, 0).unwrap();
+        assert_eq!(&buf, b"first");
+        let st = cache.stats();
+        assert_eq!(st.opened_files, 2, "the read after rekey reopened the file");
+        assert!(st.open_files <= 2);
+        // Rekeyed onto an id that already has a descriptor: the moved one closes.
+        cache.register(901, dir.path().join("a"));
+        cache.read_at(901, &mut buf, 0).unwrap();
+        cache.rekey(901, 7);
+        assert!(cache.stats().open_files <= 2);
+        // Two registrations of 7 now: the first release keeps it, the second forgets it.
+        cache.release(7);
+        assert!(cache.is_registered(7));
+        cache.release(7);
+        assert!(!cache.is_registered(7));
+        // Past the budget the moved descriptor closes the shard's least recently used.
+        for id in 10..14u64 {
+            cache.register(1000 + id, dir.path().join("a"));
+            cache.read_at(1000 + id, &mut buf, 0).unwrap();
+            cache.rekey(1000 + id, id);
+            assert!(cache.stats().open_files <= 2, "{:?}", cache.stats());
+        }
+        for id in 10..14u64 {
+            cache.read_at(id, &mut buf, 0).unwrap();
+            assert_eq!(&buf, b"first");
+        }
+    }
 
     #[test]
     fn descriptors_stay_within_the_limit_and_reopen_transparently() {

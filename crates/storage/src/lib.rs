@@ -88,10 +88,15 @@
 //! opens only the files the log names. A page reaches its file only after the log that
 //! describes it is durable (the block cache calls [`BlockIo::flush_log`] first; the one
 //! exception is a new file's initial pages, which have no older version to protect).
-//! DDL goes through the log too and is durable when the call returns: CREATE TABLE logs the
-//! new file's initial pages (one group-committed log fsync, no file or directory fsync;
-//! recovery recreates a file whose directory entry was lost), DROP and RENAME are logged
-//! before they happen and replayed in order, a table is flushed and synced before a rename
+//! DDL goes through the log too. CREATE TABLE (and the new file of TRUNCATE) logs the new
+//! file's initial pages and then waits for that record as a commit does under
+//! `flush_log_at_trx_commit` (1: one group-committed log fsync; 2: written to the kernel,
+//! synced by the background flush within a second; no file or directory fsync either way;
+//! recovery recreates a file whose directory entry was lost or whose pages tore, from the
+//! record's full page images; a killed process loses nothing it acknowledged, since the
+//! kernel holds the written record; with 2 a power failure can lose the last second's
+//! CREATEs, as it loses commits). DROP and RENAME are durable when the call returns:
+//! they are logged (and synced) before they happen and replayed in order, a table is flushed and synced before a rename
 //! so no page record needs its old name, and directories of new files are synced at the
 //! next checkpoint. Checkpoints run in the background once `checkpoint_log_bytes` of log
 //! accumulate.
@@ -572,16 +577,19 @@ impl Storage {
 
     fn load_table(&self, db: &str, name: &str) -> Result<TableInner> {
         let path = self.table_path(db, name);
-        if !path.is_file() {
-            return Err(if self.database_exists(db) {
-                StorageError::NoSuchTable(db.into(), name.into())
-            } else {
-                StorageError::NoSuchDatabase(db.into())
-            });
-        }
         let shared = &self.inner.shared;
-        let (space, def) = read_file_header(shared, &self.inner.provisional_ids, &path)?;
-        shared.files.register(space, path);
+        // No stat first: a missing file is the open's NotFound. The descriptor opened to read
+        // the header page stays open as the table's (one registration, taken here).
+        let (space, def) = match open_file_header(shared, &self.inner.provisional_ids, &path) {
+            Err(StorageError::Io(e)) if e.kind() == io::ErrorKind::NotFound => {
+                return Err(if self.database_exists(db) {
+                    StorageError::NoSuchTable(db.into(), name.into())
+                } else {
+                    StorageError::NoSuchDatabase(db.into())
+                });
+            }
+            other => other?,
+        };
         Ok(TableInner {
             shared: Arc::clone(shared),
             db: db.into(),
@@ -596,7 +604,10 @@ impl Storage {
         })
     }
 
-    /// Create a table (durable when this returns).
+    /// Create a table. When this returns its log record is where
+    /// `innodb_flush_log_at_trx_commit` puts a commit's: synced (1), written to the kernel
+    /// and synced within a second (2), or buffered (0). The file is built under a hidden
+    /// name and renamed into place; recovery rebuilds it from the record's page images.
     pub fn create_table(&self, db: &str, name: &str, def: &TableDef) -> Result<()> {
         check_name("table", name)?;
         def.validate()?;
@@ -605,7 +616,7 @@ impl Storage {
             self.create_table_locked(db, name, def)?
         };
         // Waited for outside the catalog lock: concurrent creates share one log fsync.
-        Ok(self.inner.shared.log.flush_to(end, true)?)
+        self.inner.shared.wait_durable(end)
     }
 
     /// Create the file and log its CREATE; returns the LSN to wait for before the table is
@@ -780,7 +791,8 @@ impl Storage {
             self.retire(&table, true)?;
             self.create_table_locked(db, name, &table.def)?
         };
-        Ok(self.inner.shared.log.flush_to(end, true)?)
+        // The DROP half was synced (see `retire`); the new file waits as a CREATE does.
+        self.inner.shared.wait_durable(end)
     }
 
     /// Rename a table, also into another database (durable when this returns).
@@ -985,10 +997,31 @@ fn read_file_header(
 ) -> Result<(u64, TableDef)> {
     let pid = provisional_ids.fetch_add(1, Ordering::Relaxed);
     shared.files.register(pid, path.to_path_buf());
-    let mut page = vec![0u8; PAGE_SIZE];
-    let read = shared.files.read_at(pid, &mut page, 0);
+    let header = decode_file_header(shared, pid, path);
     shared.files.forget(pid);
-    read?;
+    header
+}
+
+/// [`read_file_header`] for opening the table: on success the file is registered under
+/// its space id (one registration for the caller), with the descriptor the read opened.
+fn open_file_header(
+    shared: &Shared,
+    provisional_ids: &AtomicU64,
+    path: &Path,
+) -> Result<(u64, TableDef)> {
+    let pid = provisional_ids.fetch_add(1, Ordering::Relaxed);
+    shared.files.register(pid, path.to_path_buf());
+    let header = decode_file_header(shared, pid, path);
+    match &header {
+        Ok((space, _)) => shared.files.rekey(pid, *space),
+        Err(_) => shared.files.forget(pid),
+    }
+    header
+}
+
+fn decode_file_header(shared: &Shared, pid: FileId, path: &Path) -> Result<(u64, TableDef)> {
+    let mut page = vec![0u8; PAGE_SIZE];
+    shared.files.read_at(pid, &mut page, 0)?;
     verify(&page, 0, None)
         .map_err(|e| StorageError::Corrupt(format!("{}: {e}", path.display())))?;
     if page_type(&page) != TYPE_FILE_HEADER

@@ -5,6 +5,10 @@
 //! dictionary filling), a dictionary of about 4 KB per table and a crash recovery that
 //! scanned every tablespace file. So this also records the server's resident memory and
 //! the time to answer again after SIGKILL, against the time after a clean shutdown.
+//!
+//! The two limits run interleaved, 64, 16,384, 64, 16,384 (two rounds; one with
+//! `--quick`), each a fresh server on the same datadir, so that a load that drifts during
+//! the run moves both limits alike; the summary gives each round and the mean ratio.
 
 use anyhow::Result;
 
@@ -17,6 +21,8 @@ use crate::server::{Launcher, Server, Settings, Target};
 
 const CREATE_RATE_PER_S: u64 = 150;
 const LOOP_RATE_PER_S: u64 = 2_000;
+/// Rounds of the limits (64, 16,384, 64, 16,384, ...).
+const ROUNDS: u64 = 2;
 
 fn limit_settings(target: Target, limit: u64) -> Settings {
     let mut settings = settings_with(&[
@@ -33,15 +39,18 @@ pub fn run(r: &mut Runner) {
     // InnoDB creates only 30 to 80 tables/s on a loaded 2-core machine: quick stays small.
     let n = r.pick(r.opts.tables, 100_000, 500);
     let limits: Vec<u64> = vec![64, 16_384];
+    let rounds = if r.opts.quick { 1 } else { ROUNDS };
     r.parameter("tables", n);
     r.parameter("open_files_limits", serde_json::json!(limits));
+    r.parameter("rounds", rounds);
     let runs: u64 = r
         .opts
         .targets
         .iter()
         .map(|t| r.engines(*t, &[Engine::Innodb]).len() as u64)
         .sum();
-    let per_run = n / CREATE_RATE_PER_S + limits.len() as u64 * (5 + 3 * n / LOOP_RATE_PER_S) + 30;
+    let per_run =
+        n / CREATE_RATE_PER_S + rounds * limits.len() as u64 * (5 + 3 * n / LOOP_RATE_PER_S) + 30;
     r.progress.set_total(runs * per_run);
 
     for target in r.opts.targets.clone() {
@@ -54,7 +63,7 @@ pub fn run(r: &mut Runner) {
         };
         for engine in r.engines(target, &[Engine::Innodb]) {
             let label = engine_label(target, engine);
-            if let Err(e) = run_engine(r, &launcher, engine, n, &limits) {
+            if let Err(e) = run_engine(r, &launcher, engine, n, &limits, rounds) {
                 r.push(Row::new(target, &label).failed(&e));
             }
         }
@@ -101,6 +110,7 @@ fn run_engine(
     engine: Option<Engine>,
     n: u64,
     limits: &[u64],
+    rounds: u64,
 ) -> Result<()> {
     let target = launcher.target;
     let label = engine_label(target, engine);
@@ -129,9 +139,13 @@ fn run_engine(
     // The last configuration's server stays up for the kill -9 below; the others stop
     // before the next starts (two servers cannot share a datadir).
     let mut last: Option<(Server, Settings)> = None;
-    for (index, &limit) in limits.iter().enumerate() {
+    let order = (1..=rounds).flat_map(|round| limits.iter().map(move |&limit| (round, limit)));
+    let cells = rounds as usize * limits.len();
+    for (index, (round, limit)) in order.enumerate() {
         let settings = limit_settings(target, limit);
-        let base = Row::new(target, &label).param("open_files_limit", limit);
+        let base = Row::new(target, &label)
+            .param("open_files_limit", limit)
+            .param("round", round);
         let server = match r.start(
             launcher,
             &datadir,
@@ -169,7 +183,7 @@ fn run_engine(
                 Err(e) => r.push(base.clone().param("pass", pass).failed(&e)),
             }
         }
-        if index + 1 < limits.len() {
+        if index + 1 < cells {
             // A clean shutdown flushes every dirty tablespace: timed, it shows what the
             // descriptor limit costs there.
             r.progress.step(&format!("{target} {label}: shutdown"));
@@ -258,11 +272,38 @@ fn summarise(r: &mut Runner, limits: &[u64]) {
                     && limit.is_none_or(|l| param_text(row, "open_files_limit") == l.to_string())
             })
         };
+        // Each pass's rate in every round (in round order) at one limit.
+        let rates = |pass: &str, limit: u64| -> Vec<f64> {
+            rows.iter()
+                .filter(|row| {
+                    &row.target == target
+                        && &row.config == config
+                        && param_text(row, "pass") == pass
+                        && param_text(row, "open_files_limit") == limit.to_string()
+                })
+                .filter_map(|row| row.get_metric("tables_per_s"))
+                .collect()
+        };
+        let mean = |v: &[f64]| (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
+        let cell = |v: &[f64]| match v.len() {
+            0 => "-".to_string(),
+            1 => format_number(v[0]),
+            _ => format!(
+                "{} ({})",
+                format_number(mean(v).unwrap_or(f64::NAN)),
+                v.iter()
+                    .map(|x| format_number(*x))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
         for &limit in limits {
-            let rate =
-                |pass| find(pass, Some(limit)).and_then(|row| row.get_metric("tables_per_s"));
-            let (s1, s2, ins) = (rate("select 1"), rate("select 2"), rate("insert"));
-            if s1.is_none() && s2.is_none() && ins.is_none() {
+            let (s1, s2, ins) = (
+                rates("select 1", limit),
+                rates("select 2", limit),
+                rates("insert", limit),
+            );
+            if s1.is_empty() && s2.is_empty() && ins.is_empty() {
                 continue;
             }
             let rss = find("insert", Some(limit)).and_then(|row| row.get_metric("server_rss_mb"));
@@ -272,15 +313,33 @@ fn summarise(r: &mut Runner, limits: &[u64]) {
                 target.clone(),
                 config.clone(),
                 limit.to_string(),
-                s1.map_or("-".into(), format_number),
-                s2.map_or("-".into(), format_number),
-                ins.map_or("-".into(), format_number),
-                match (ins, s2) {
+                cell(&s1),
+                cell(&s2),
+                cell(&ins),
+                match (mean(&ins), mean(&s2)) {
                     (Some(a), Some(b)) => ratio_text(a, b),
                     _ => "-".into(),
                 },
                 rss.map_or("-".into(), format_number),
                 shutdown.map_or("-".into(), |s| format!("{s:.2}")),
+            ]);
+        }
+        // The smallest limit against the largest, per pass (means over the rounds).
+        if let (Some(&low), Some(&high)) = (limits.first(), limits.last()) {
+            let ratio = |pass: &str| match (mean(&rates(pass, low)), mean(&rates(pass, high))) {
+                (Some(a), Some(b)) => ratio_text(a, b),
+                _ => "-".into(),
+            };
+            summary.push(vec![
+                target.clone(),
+                config.clone(),
+                format!("{low} / {high}"),
+                ratio("select 1"),
+                ratio("select 2"),
+                ratio("insert"),
+                String::new(),
+                String::new(),
+                String::new(),
             ]);
         }
         let restart = |pass| find(pass, None).and_then(|row| row.get_metric("restart_s"));
@@ -307,9 +366,9 @@ fn summarise(r: &mut Runner, limits: &[u64]) {
             "target",
             "engine",
             "open_files_limit",
-            "select pass 1 /s",
-            "select pass 2 /s",
-            "insert pass /s",
+            "select pass 1 /s (mean (rounds))",
+            "select pass 2 /s (mean (rounds))",
+            "insert pass /s (mean (rounds))",
             "insert / select 2",
             "server RSS MB",
             "clean shutdown s",

@@ -19,12 +19,34 @@
 //! element counts the handles it has open and how many are in use: a hit takes an idle one
 //! (O(1)); a miss opens one more (the definition from the definition cache, loading it only
 //! when absent). A [`TableHandle`] remembers its instance and element index, so release is
-//! a lock and an index, no second lookup. An instance holds at most `table_open_cache /
-//! instances` handles: beyond that the least recently used idle handle is closed
-//! (`Table_open_cache_overflows`); handles in use are never closed, so `Open_tables` exceeds
-//! the capacity only by the handles in use. A definition links to its element in every
+//! a lock and an index, no second lookup. A definition links to its element in every
 //! instance ([`DefinitionEntry`]'s `element_of`), which invalidation uses to close idle
 //! handles without searching.
+//!
+//! # Capacity: shares and borrowing
+//! `table_open_cache` bounds the handles of all instances together, not of each: a single
+//! busy connection (one instance) may use the whole cache while the other instances are
+//! idle. Each instance has a *share*, `table_open_cache / instances` (the first
+//! `table_open_cache % instances` get one more, so the shares sum to the capacity), and
+//! may hold more than its share while the cache as a whole has room. The cache keeps an
+//! atomic count of all handles and a 64-bit mask of the instances over their share (at
+//! most 64 instances), both changed under the instance's own lock, and only when a handle
+//! opens or closes: a hit touches neither. When an open or a release leaves the cache over
+//! capacity, handles are closed, least recently used idle handle of an instance first
+//! (`Table_open_cache_overflows`):
+//! 1. in the other instances over their share (they borrowed room while it was free), in
+//!    instance order after the one that grew, each while it stays over its share;
+//! 2. then in the instance that grew, while it is over its share.
+//!
+//! When no other instance is over its share (the usual case) step 2 runs under the lock
+//! already held; otherwise the instance's lock is let go first, and each other instance's
+//! lock is taken alone (never two instance locks at once). Each step is O(1) per closed
+//! handle: a mask test finds the instances (at most 64 bits), an LRU tail the handle.
+//! Handles in use are never closed, so `Open_tables` exceeds the capacity only by handles
+//! in use: after both steps every instance still over its share has no idle handle, and
+//! the idle handles of the others fit in their shares. Two busy connections on different
+//! instances each keep at least their share; one busy connection keeps the capacity less
+//! what the idle instances hold within their shares.
 //!
 //! # Invalidation (DDL, FLUSH TABLES)
 //! [`TableCache::invalidate`] is a metadata lock: it marks the key `Exclusive` (new opens
@@ -316,6 +338,8 @@ struct InstanceState<K, D> {
     /// Elements; linked into the LRU exactly when they have an idle handle.
     elements: LinkedSlab<Element<K, D>>,
     handles: usize,
+    /// Whether this instance's bit is set in [`TableCache::over_share`].
+    over_share: bool,
     hits: u64,
     misses: u64,
     overflows: u64,
@@ -332,6 +356,11 @@ pub struct TableCache<K, D> {
     instances: Box<[Instance<K, D>]>,
     hasher: std::collections::hash_map::RandomState,
     open_capacity: AtomicUsize,
+    /// Handles open over all instances (changed under the instance locks).
+    open_handles: AtomicUsize,
+    /// Bit `i` set when instance `i` holds more handles than its share (see
+    /// [`TableCache::share`]): where an instance that needs room looks for handles to close.
+    over_share: AtomicU64,
     def_count_limit: AtomicUsize,
     def_bytes_limit: AtomicUsize,
     def_count: AtomicUsize,
@@ -435,6 +464,7 @@ impl<K: Hash + Eq + Clone, D: Definition> TableCache<K, D> {
                         map: HashMap::new(),
                         elements: LinkedSlab::new(),
                         handles: 0,
+                        over_share: false,
                         hits: 0,
                         misses: 0,
                         overflows: 0,
@@ -443,6 +473,8 @@ impl<K: Hash + Eq + Clone, D: Definition> TableCache<K, D> {
                 .collect(),
             hasher: Default::default(),
             open_capacity: AtomicUsize::new(config.table_open_cache.max(1)),
+            open_handles: AtomicUsize::new(0),
+            over_share: AtomicU64::new(0),
             def_count_limit: AtomicUsize::new(config.table_definition_cache.max(1)),
             def_bytes_limit: AtomicUsize::new(config.table_definition_cache_size),
             def_count: AtomicUsize::new(0),
@@ -462,8 +494,121 @@ impl<K: Hash + Eq + Clone, D: Definition> TableCache<K, D> {
         &self.def_shards[(self.hasher.hash_one(key) as usize) % DEFINITION_SHARDS]
     }
 
-    fn instance_capacity(&self) -> usize {
-        (self.open_capacity.load(Ordering::Relaxed) / self.instances.len()).max(1)
+    /// The handles instance `i` keeps however busy the others are: `table_open_cache` split
+    /// evenly (the first `table_open_cache % instances` instances get one more), so the
+    /// shares sum to the capacity. An instance may hold more while the cache as a whole has
+    /// room; see [`TableCache::make_room`].
+    fn share(&self, i: usize) -> usize {
+        let capacity = self.open_capacity.load(Ordering::Relaxed);
+        let n = self.instances.len();
+        capacity / n + usize::from(i < capacity % n)
+    }
+
+    fn over_capacity(&self) -> bool {
+        self.open_handles.load(Ordering::Relaxed) > self.open_capacity.load(Ordering::Relaxed)
+    }
+
+    /// Instances other than `i` that are over their share.
+    fn others_over_share(&self, i: usize) -> u64 {
+        self.over_share.load(Ordering::Relaxed) & !(1u64 << i)
+    }
+
+    /// Count `n` handles opened in instance `i` (its lock held).
+    fn opened_handles(&self, i: usize, inst: &mut InstanceState<K, D>, n: usize) {
+        inst.handles += n;
+        self.open_handles.fetch_add(n, Ordering::Relaxed);
+        self.mark_share(i, inst);
+    }
+
+    /// Count `n` handles closed in instance `i` (its lock held).
+    fn closed_handles(&self, i: usize, inst: &mut InstanceState<K, D>, n: usize) {
+        inst.handles -= n;
+        self.open_handles.fetch_sub(n, Ordering::Relaxed);
+        self.mark_share(i, inst);
+    }
+
+    /// Keep instance `i`'s bit in `over_share` in step with its handles (its lock held).
+    fn mark_share(&self, i: usize, inst: &mut InstanceState<K, D>) {
+        let over = inst.handles > self.share(i);
+        if over != inst.over_share {
+            inst.over_share = over;
+            if over {
+                self.over_share.fetch_or(1u64 << i, Ordering::Relaxed);
+            } else {
+                self.over_share.fetch_and(!(1u64 << i), Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// After instance `i` (its lock held) opened a handle or had one released: when the
+    /// cache is over capacity and no other instance is over its share, close `i`'s own
+    /// least recently used idle handles at once (one lock: the common case of one busy
+    /// connection). Returns whether [`TableCache::make_room`] must still run, after the
+    /// lock is let go (other instances are over their share).
+    fn shed_own(
+        &self,
+        i: usize,
+        inst: &mut InstanceState<K, D>,
+        released: &mut Vec<Arc<DefinitionEntry<K, D>>>,
+    ) -> bool {
+        if !self.over_capacity() {
+            return false;
+        }
+        if self.others_over_share(i) != 0 {
+            return true;
+        }
+        self.shed(i, inst, released);
+        false
+    }
+
+    /// Bring the cache back within `table_open_cache` after instance `i` grew: first close
+    /// idle handles of the other instances that are over their share (they borrowed room
+    /// while it was free), in instance order after `i`, then `i`'s own while it is over its
+    /// share. One instance lock at a time; no lock may be held by the caller. Handles in use
+    /// are never closed, so the cache stays over capacity only by handles in use.
+    fn make_room(&self, i: usize) {
+        if !self.over_capacity() {
+            return;
+        }
+        let mask = self.others_over_share(i);
+        let after = if i >= 63 {
+            0
+        } else {
+            mask & (u64::MAX << (i + 1))
+        };
+        let mut released = Vec::new();
+        for mut bits in [after, mask & !after] {
+            while bits != 0 && self.over_capacity() {
+                let j = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let mut guard = self.instances[j].state.lock();
+                self.shed(j, &mut guard, &mut released);
+            }
+        }
+        if self.over_capacity() {
+            let mut guard = self.instances[i].state.lock();
+            self.shed(i, &mut guard, &mut released);
+        }
+        for d in released {
+            self.release_definition(d);
+        }
+    }
+
+    /// Close instance `j`'s least recently used idle handles while the cache is over
+    /// capacity and `j` is over its share (`Table_open_cache_overflows`).
+    fn shed(
+        &self,
+        j: usize,
+        inst: &mut InstanceState<K, D>,
+        released: &mut Vec<Arc<DefinitionEntry<K, D>>>,
+    ) {
+        while self.over_capacity() && inst.handles > self.share(j) {
+            let Some(victim) = inst.elements.lru() else {
+                return;
+            };
+            inst.overflows += 1;
+            self.close_idle_handles(j, inst, victim, 1, released);
+        }
     }
 
     /// A handle on `key` from the instance `instance_hint` picks: an idle cached handle, or
@@ -514,7 +659,7 @@ impl<K: Hash + Eq + Clone, D: Definition> TableCache<K, D> {
             return None;
         }
         let mut released = Vec::new();
-        let element = {
+        let (element, more) = {
             let mut guard = self.instances[i].state.lock();
             let inst = &mut *guard;
             let existing = inst.map.get(key).copied().filter(|&e| {
@@ -547,13 +692,16 @@ impl<K: Hash + Eq + Clone, D: Definition> TableCache<K, D> {
                 el.handles += 1;
                 el.in_use += 1;
             }
-            inst.handles += 1;
+            self.opened_handles(i, inst, 1);
             inst.misses += 1;
-            self.evict_over_capacity(i, inst, &mut released);
-            element
+            let more = self.shed_own(i, inst, &mut released);
+            (element, more)
         };
         for d in released {
             self.release_definition(d);
+        }
+        if more {
+            self.make_room(i);
         }
         Some(TableHandle {
             cache: Arc::clone(self),
@@ -579,6 +727,7 @@ impl<K: Hash + Eq + Clone, D: Definition> TableCache<K, D> {
         Q: Hash + Eq + ?Sized,
     {
         let mut released = Vec::new();
+        let mut more = false;
         let (element, def) = {
             let mut guard = self.instances[i].state.lock();
             let inst = &mut *guard;
@@ -603,14 +752,17 @@ impl<K: Hash + Eq + Clone, D: Definition> TableCache<K, D> {
             } else {
                 el.handles += 1;
                 el.in_use += 1;
-                inst.handles += 1;
+                self.opened_handles(i, inst, 1);
                 inst.misses += 1;
-                self.evict_over_capacity(i, inst, &mut released);
+                more = self.shed_own(i, inst, &mut released);
             }
             (element, def)
         };
         for d in released {
             self.release_definition(d);
+        }
+        if more {
+            self.make_room(i);
         }
         Some(TableHandle {
             cache: Arc::clone(self),
@@ -620,27 +772,9 @@ impl<K: Hash + Eq + Clone, D: Definition> TableCache<K, D> {
         })
     }
 
-    /// Close idle handles, least recently used first, until the instance is within its
-    /// capacity or has none idle. Definitions whose last element goes are pushed on
-    /// `released` (released after the instance lock).
-    fn evict_over_capacity(
-        &self,
-        i: usize,
-        inst: &mut InstanceState<K, D>,
-        released: &mut Vec<Arc<DefinitionEntry<K, D>>>,
-    ) {
-        let capacity = self.instance_capacity();
-        while inst.handles > capacity {
-            let Some(victim) = inst.elements.lru() else {
-                return;
-            };
-            inst.overflows += 1;
-            Self::close_idle_handles(i, inst, victim, 1, released);
-        }
-    }
-
     /// Close up to `n` idle handles of element `index`; remove it when none remain.
     fn close_idle_handles(
+        &self,
         i: usize,
         inst: &mut InstanceState<K, D>,
         index: u32,
@@ -653,7 +787,7 @@ impl<K: Hash + Eq + Clone, D: Definition> TableCache<K, D> {
         let closing = n.min(el.handles - el.in_use);
         el.handles -= closing;
         let (handles, in_use) = (el.handles, el.in_use);
-        inst.handles -= closing as usize;
+        self.closed_handles(i, inst, closing as usize);
         if handles == in_use {
             inst.elements.unlink(index);
         }
@@ -686,6 +820,7 @@ impl<K: Hash + Eq + Clone, D: Definition> TableCache<K, D> {
     fn release(&self, i: u32, element: u32, def: &Arc<DefinitionEntry<K, D>>) {
         let i = i as usize;
         let mut released = Vec::new();
+        let mut more = false;
         {
             let mut guard = self.instances[i].state.lock();
             let inst = &mut *guard;
@@ -693,8 +828,8 @@ impl<K: Hash + Eq + Clone, D: Definition> TableCache<K, D> {
                 el.in_use -= 1;
                 if def.is_stale() {
                     el.handles -= 1;
-                    inst.handles -= 1;
                     let (handles, in_use) = (el.handles, el.in_use);
+                    self.closed_handles(i, inst, 1);
                     if handles == in_use {
                         inst.elements.unlink(element);
                     }
@@ -703,7 +838,7 @@ impl<K: Hash + Eq + Clone, D: Definition> TableCache<K, D> {
                     }
                 } else {
                     inst.elements.link_front(element);
-                    self.evict_over_capacity(i, inst, &mut released);
+                    more = self.shed_own(i, inst, &mut released);
                 }
             }
         }
@@ -716,6 +851,9 @@ impl<K: Hash + Eq + Clone, D: Definition> TableCache<K, D> {
         }
         for d in released {
             self.release_definition(d);
+        }
+        if more {
+            self.make_room(i);
         }
     }
 
@@ -958,7 +1096,7 @@ impl<K: Hash + Eq + Clone, D: Definition> TableCache<K, D> {
                 .get(index)
                 .is_some_and(|e| Arc::ptr_eq(&e.def, def))
             {
-                Self::close_idle_handles(i, inst, index, u32::MAX, &mut released);
+                self.close_idle_handles(i, inst, index, u32::MAX, &mut released);
             }
         }
         for d in released {
@@ -997,15 +1135,13 @@ impl<K: Hash + Eq + Clone, D: Definition> TableCache<K, D> {
     /// `SET GLOBAL table_open_cache`: shrinking closes idle handles at once.
     pub fn set_open_cache_capacity(&self, capacity: usize) {
         self.open_capacity.store(capacity.max(1), Ordering::Relaxed);
+        // The shares changed: every instance's bit first, then room from each in turn.
         for (i, instance) in self.instances.iter().enumerate() {
-            let mut released = Vec::new();
-            {
-                let mut guard = instance.state.lock();
-                self.evict_over_capacity(i, &mut guard, &mut released);
-            }
-            for d in released {
-                self.release_definition(d);
-            }
+            let mut guard = instance.state.lock();
+            self.mark_share(i, &mut guard);
+        }
+        for i in 0..self.instances.len() {
+            self.make_room(i);
         }
     }
 

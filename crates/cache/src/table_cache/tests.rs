@@ -157,6 +157,72 @@ fn invalidate_waits_for_handles_in_use_and_then_serves_the_new_state() {
     assert_eq!(cache.stats().open_table_definitions, 1);
 }
 
+#[cfg(not(feature = "shuttle"))]
+#[test]
+fn one_busy_instance_uses_the_whole_capacity_and_gives_back_what_it_borrowed() {
+    // 8 instances, capacity 64: one connection (instance 3) opens 64 tables and keeps
+    // every handle cached; seed 000's single client no longer sees only 64 / 8.
+    let cache: Arc<TableCache<u8, Def>> = TableCache::new(config(64, 8, 1000, 1 << 30));
+    let load = |key: u8| {
+        move || {
+            Ok::<_, ()>(Def {
+                key,
+                generation: 0,
+                bytes: 1,
+            })
+        }
+    };
+    for key in 0..64u8 {
+        drop(cache.acquire(3, &key, ZERO, load(key)).unwrap());
+    }
+    let s = cache.stats();
+    assert_eq!((s.open_tables, s.table_open_cache_overflows), (64, 0));
+    for key in 0..64u8 {
+        drop(cache.acquire(3, &key, ZERO, || Err(())).unwrap());
+    }
+    let s = cache.stats();
+    assert_eq!(
+        (s.table_open_cache_hits, s.table_open_cache_misses),
+        (64, 64)
+    );
+    // Over capacity with no one else over its share: instance 3 recycles its own LRU.
+    drop(cache.acquire(3, &100, ZERO, load(100)).unwrap());
+    let s = cache.stats();
+    assert_eq!((s.open_tables, s.table_open_cache_overflows), (64, 1));
+    let open: Vec<u8> = cache.open_tables().into_iter().map(|(k, _)| k).collect();
+    assert!(!open.contains(&0) && open.contains(&1), "key 0 was the LRU");
+    // A second connection (instance 5) opens 8 tables, its share: instance 3, which
+    // borrowed, closes its least recently used handles for them.
+    for key in 200..208u8 {
+        drop(cache.acquire(5, &key, ZERO, load(key)).unwrap());
+    }
+    let s = cache.stats();
+    assert_eq!(s.open_tables, 64);
+    assert_eq!(s.table_open_cache_overflows, 1 + 8);
+    let per_instance: usize = cache
+        .open_tables()
+        .into_iter()
+        .filter(|(k, _)| (200..208).contains(k))
+        .count();
+    assert_eq!(per_instance, 8);
+    // Beyond its share instance 5 goes on taking room from 3, which is still over its
+    // share (and idle): 5 holds 30, 3 holds 34.
+    for key in 208..230u8 {
+        drop(cache.acquire(5, &key, ZERO, load(key)).unwrap());
+    }
+    let s = cache.stats();
+    assert_eq!(s.open_tables, 64);
+    let of_5 = cache
+        .open_tables()
+        .into_iter()
+        .filter(|(k, _)| (200..230).contains(k))
+        .count();
+    assert_eq!(of_5, 30);
+    // Shrinking the capacity closes idle handles at once, over both instances.
+    cache.set_open_cache_capacity(16);
+    assert_eq!(cache.stats().open_tables, 16);
+}
+
 // ---- property test against a single-threaded reference model ----
 
 #[cfg(not(feature = "shuttle"))]
@@ -191,25 +257,65 @@ mod model {
         fn handles(&self) -> usize {
             self.elements.values().map(|e| e.0 as usize).sum()
         }
-        /// Close LRU idle handles while over capacity; returns the overflows.
-        fn evict(&mut self, capacity: usize) -> u64 {
+        /// Close the least recently used idle handle; false if none is idle.
+        fn close_lru(&mut self) -> bool {
+            let victim = self
+                .elements
+                .iter()
+                .filter(|(_, e)| e.0 > e.1)
+                .min_by_key(|(_, e)| e.2)
+                .map(|(k, _)| *k);
+            let Some(k) = victim else { return false };
+            let e = self.elements.get_mut(&k).unwrap();
+            e.0 -= 1;
+            if e.0 == 0 {
+                self.elements.remove(&k);
+            }
+            true
+        }
+    }
+
+    /// The capacity rule of the module documentation, written plainly: one capacity for
+    /// all instances, a share each, borrowing while there is room.
+    struct Model {
+        instances: Vec<ModelInstance>,
+        capacity: usize,
+    }
+
+    impl Model {
+        fn share(&self, i: usize) -> usize {
+            let n = self.instances.len();
+            self.capacity / n + usize::from(i < self.capacity % n)
+        }
+        fn total(&self) -> usize {
+            self.instances.iter().map(|m| m.handles()).sum()
+        }
+        fn shed(&mut self, j: usize) -> u64 {
             let mut n = 0;
-            while self.handles() > capacity {
-                let victim = self
-                    .elements
-                    .iter()
-                    .filter(|(_, e)| e.0 > e.1)
-                    .min_by_key(|(_, e)| e.2)
-                    .map(|(k, _)| *k);
-                let Some(k) = victim else { break };
+            while self.total() > self.capacity
+                && self.instances[j].handles() > self.share(j)
+                && self.instances[j].close_lru()
+            {
                 n += 1;
-                let e = self.elements.get_mut(&k).unwrap();
-                e.0 -= 1;
-                if e.0 == 0 {
-                    self.elements.remove(&k);
-                }
             }
             n
+        }
+        /// Room after instance `i` grew: others over their share first (in order after
+        /// `i`), then `i` itself; returns the overflows.
+        fn make_room(&mut self, i: usize) -> u64 {
+            if self.total() <= self.capacity {
+                return 0;
+            }
+            let n = self.instances.len();
+            let over: Vec<usize> = (1..n)
+                .map(|step| (i + step) % n)
+                .filter(|&j| self.instances[j].handles() > self.share(j))
+                .collect();
+            let mut closed = 0;
+            for j in over {
+                closed += self.shed(j);
+            }
+            closed + self.shed(i)
         }
     }
 
@@ -223,14 +329,15 @@ mod model {
             let loads = Arc::new(StdAtomicU64::new(0));
             let mut generation = [0u64; 6];
             let mut cached_def = [false; 6];
-            let mut model: Vec<ModelInstance> = (0..INSTANCES).map(|_| ModelInstance::default()).collect();
-            let mut capacity = 4usize;
+            let mut model = Model {
+                instances: (0..INSTANCES).map(|_| ModelInstance::default()).collect(),
+                capacity: 4,
+            };
             let (mut hits, mut misses, mut overflows, mut expected_loads) = (0u64, 0u64, 0u64, 0u64);
             let mut held: Vec<(usize, TableHandle<u8, Def>)> = Vec::new();
             let mut tick = 0u64;
             for op in ops {
                 tick += 1;
-                let per_instance = (capacity / INSTANCES).max(1);
                 match op {
                     Op::Acquire { instance, key } => {
                         let g = generation[key as usize];
@@ -251,8 +358,7 @@ mod model {
                             expected_loads += 1;
                             cached_def[key as usize] = true;
                         }
-                        let m = &mut model[instance];
-                        let e = m.elements.entry(key).or_insert((0, 0, 0));
+                        let e = model.instances[instance].elements.entry(key).or_insert((0, 0, 0));
                         if e.0 > e.1 {
                             e.1 += 1;
                             hits += 1;
@@ -260,7 +366,7 @@ mod model {
                             e.0 += 1;
                             e.1 += 1;
                             misses += 1;
-                            overflows += m.evict(per_instance);
+                            overflows += model.make_room(instance);
                         }
                         held.push((instance, h));
                     }
@@ -269,17 +375,16 @@ mod model {
                         let (instance, h) = held.remove(n % held.len());
                         let key = h.key;
                         drop(h);
-                        let m = &mut model[instance];
-                        let e = m.elements.get_mut(&key).unwrap();
+                        let e = model.instances[instance].elements.get_mut(&key).unwrap();
                         e.1 -= 1;
                         e.2 = tick;
-                        overflows += m.evict(per_instance);
+                        overflows += model.make_room(instance);
                     }
                     Op::Invalidate(key) => {
                         let busy = held.iter().any(|(_, h)| h.key == key);
                         let r = cache.invalidate(&key, ZERO);
                         // Idle handles of the key close either way.
-                        for m in model.iter_mut() {
+                        for m in model.instances.iter_mut() {
                             if let Some(e) = m.elements.get_mut(&key) {
                                 e.0 = e.1;
                                 if e.0 == 0 { m.elements.remove(&key); }
@@ -295,16 +400,15 @@ mod model {
                         }
                     }
                     Op::Resize(c) => {
-                        capacity = c;
+                        model.capacity = c;
                         cache.set_open_cache_capacity(c);
-                        let per_instance = (c / INSTANCES).max(1);
-                        for m in model.iter_mut() {
-                            overflows += m.evict(per_instance);
+                        for i in 0..INSTANCES {
+                            overflows += model.make_room(i);
                         }
                     }
                 }
                 let s = cache.stats();
-                let open: usize = model.iter().map(|m| m.handles()).sum();
+                let open = model.total();
                 prop_assert_eq!(s.open_tables, open as u64);
                 prop_assert_eq!(s.tables_in_use, held.len() as u64);
                 prop_assert_eq!(s.table_open_cache_hits, hits);
@@ -312,8 +416,7 @@ mod model {
                 prop_assert_eq!(s.table_open_cache_overflows, overflows);
                 prop_assert_eq!(loads.load(Ordering::SeqCst), expected_loads);
                 // Open_tables never above capacity plus handles in use.
-                let cap = (capacity / INSTANCES).max(1) * INSTANCES;
-                prop_assert!(s.open_tables as usize <= cap + held.len());
+                prop_assert!(s.open_tables as usize <= model.capacity + held.len());
             }
         }
 
