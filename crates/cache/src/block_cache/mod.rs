@@ -63,7 +63,10 @@
 //!
 //! New blocks enter *cold* (probationary, MySQL's warm sublist) unless their key's hash is in
 //! the ghost history (a direct-mapped array of the hashes of recently evicted cold blocks),
-//! in which case they enter *hot*. One clock hand visits the slots: a cold block not touched
+//! in which case they enter *hot*. While unused blocks remain below capacity (`used <
+//! capacity`, after a growth or before the cache first fills) the hand evicts nothing: it
+//! walks on to an unused slot, as MySQL's key cache uses its free blocks first. One clock
+//! hand visits the slots: a cold block not touched
 //! since its last visit is evicted (its hash goes to the ghost); a touched cold block is
 //! promoted to hot if the hot part is below `100 - key_cache_division_limit` percent, else it
 //! gets a second chance; a hot block is demoted to cold when it was not touched during the
@@ -1193,6 +1196,12 @@ impl BlockCache {
                                     self.hot.fetch_add(1, Ordering::Relaxed);
                                 }
                             }
+                            return None;
+                        }
+                        if self.used.load(Ordering::Relaxed) < cap as u64 {
+                            // Unused blocks remain below capacity (after a growth, or at a
+                            // stale position of a thread's batch): take one of those, as
+                            // MySQL's key cache does, rather than evict a block.
                             return None;
                         }
                         if busy {
