@@ -101,6 +101,7 @@
 //! The block's bytes + 128 bytes of slot header + about 16 bytes of index (8-byte entries at
 //! most half full) + 8 bytes of ghost history.
 
+pub mod registry;
 mod sync;
 
 use crate::file_cache::FileId;
@@ -1407,6 +1408,20 @@ impl BlockCache {
             {
                 self.release_owned(slot);
             }
+        }
+    }
+
+    /// Drop every unpinned block (a named key cache being destroyed, after `flush_all`);
+    /// blocks pinned meanwhile leave the index and are reclaimed by the clock.
+    pub fn clear(&self) {
+        let count = self.slot_count.load(Ordering::Acquire);
+        let mut files: Vec<FileId> = (0..count)
+            .filter_map(|i| self.pin_ready(self.slot(i)).map(|b| b.file()))
+            .collect();
+        files.sort_unstable();
+        files.dedup();
+        for file in files {
+            self.discard_file(file);
         }
     }
 
