@@ -156,6 +156,8 @@ pub struct KeyCaches {
     retired: Mutex<Vec<*mut RouteTable>>,
     /// Files routed to a cache other than the default one (0: no lookup at all).
     routed: AtomicUsize,
+    /// Tables assigned to a named cache by name (0: `bind_file` takes no lock).
+    named_tables: AtomicUsize,
     admin: Mutex<Admin>,
 }
 
@@ -183,6 +185,7 @@ impl KeyCaches {
             routes: AtomicPtr::new(Box::into_raw(Box::new(RouteTable::new(16)))),
             retired: Mutex::new(Vec::new()),
             routed: AtomicUsize::new(0),
+            named_tables: AtomicUsize::new(0),
             admin: Mutex::new(Admin {
                 caches: vec![KeyCacheInfo::new(
                     0,
@@ -444,6 +447,11 @@ impl KeyCaches {
 
     /// The engine opened `table` under `file`: route the file to the table's cache.
     pub fn bind_file(&self, file: FileId, table: &str) {
+        // The usual case, no table assigned anywhere: no lock on the table-open path. (An
+        // assignment runs under the table's metadata lock, which excludes opening it.)
+        if self.named_tables.load(Ordering::Relaxed) == 0 {
+            return;
+        }
         let mut admin = self.admin.lock();
         let Some(&id) = admin.names.get(table) else {
             return;
@@ -472,8 +480,12 @@ impl KeyCaches {
             }
             if id == 0 {
                 admin.names.remove(table);
+                self.named_tables
+                    .store(admin.names.len(), Ordering::Relaxed);
             } else {
                 admin.names.insert(table.to_string(), id);
+                self.named_tables
+                    .store(admin.names.len(), Ordering::Relaxed);
             }
             let Some(file) = file else {
                 return Ok(());
