@@ -23,6 +23,7 @@ pub mod file_cache;
 pub mod query_cache;
 pub mod table_cache;
 
+pub use block_cache::registry::{KeyCacheInfo, KeyCaches, DEFAULT_KEY_CACHE};
 pub use block_cache::{Block, BlockCache, BlockCacheStats, BlockIo};
 pub use file_cache::{FileCache, FileCacheStats, FileId};
 pub use query_cache::{QueryCache, QueryCacheStats};

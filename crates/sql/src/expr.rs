@@ -26,6 +26,8 @@ pub enum VarScope {
     Default,
     Session,
     Global,
+    /// `@@hot.key_buffer_size`: a named key cache's own value (the cache's id).
+    KeyCache(u32),
 }
 
 /// What an expression may ask of the session and engine while it runs.
@@ -737,19 +739,33 @@ impl Compiler<'_> {
 
     fn compound(&self, parts: &[ast::Ident]) -> Result<Expr, SqlError> {
         let first = &parts[0];
+        let written_scope = || match first.value[2..].to_ascii_lowercase().as_str() {
+            "session" | "local" => Some(VarScope::Session),
+            "global" => Some(VarScope::Global),
+            _ => None,
+        };
         if first.quote_style.is_none() && first.value.starts_with("@@") && parts.len() == 2 {
-            let scope = match first.value[2..].to_ascii_lowercase().as_str() {
-                "session" | "local" => VarScope::Session,
-                "global" => VarScope::Global,
-                _ => {
-                    return Err(sysvars::err_unknown(&format!(
-                        "{}.{}",
-                        &first.value[2..],
-                        parts[1].value
-                    )))
-                }
+            let Some(scope) = written_scope() else {
+                // @@cache.variable: a structured key cache variable.
+                return crate::key_cache::compile_structured(
+                    self.ctx,
+                    VarScope::Default,
+                    &first.value[2..],
+                    &parts[1].value,
+                );
             };
             return self.system_var(scope, &parts[1].value);
+        }
+        if first.quote_style.is_none() && first.value.starts_with("@@") && parts.len() == 3 {
+            if let Some(scope) = written_scope() {
+                // @@global.cache.variable
+                return crate::key_cache::compile_structured(
+                    self.ctx,
+                    scope,
+                    &parts[1].value,
+                    &parts[2].value,
+                );
+            }
         }
         match parts {
             [table, column] => self.identifier(Some(&table.value), column),

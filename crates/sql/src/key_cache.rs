@@ -1,8 +1,10 @@
 //! The key cache's SQL surface: its system variables at start-up and on `SET GLOBAL`,
-//! `LOAD INDEX INTO CACHE`, `CACHE INDEX` and the rows of `information_schema.KEY_CACHES`.
+//! named key caches and their structured variables, `LOAD INDEX INTO CACHE`, `CACHE INDEX`
+//! and the rows of `information_schema.KEY_CACHES`.
 //!
-//! myriad has one key cache, the storage engine's block cache (`default`), through which
-//! every page of every table is read; its knobs keep MySQL's names:
+//! The default key cache is the storage engine's block cache, through which every page of
+//! every table is read unless the table is assigned to a named cache; its knobs keep
+//! MySQL's names:
 //! - `key_buffer_size`: an online resize that keeps the cached blocks that still fit
 //!   (`BlockCache::resize`); readers never go around the cache to disk meanwhile.
 //! - `key_cache_division_limit`, `key_cache_age_threshold`: the probationary share and the
@@ -11,17 +13,56 @@
 //! - `key_cache_segments`: accepted and shown in KEY_CACHES; a hit takes no lock, so there
 //!   is nothing to segment.
 //!
-//! `CACHE INDEX ... IN default` succeeds; named key caches (`SET GLOBAL name.key_buffer_size`)
-//! are not implemented, so any other name is MySQL's error 1284 (Unknown key cache).
+//! Named key caches, as MariaDB has them (`myriad_cache::KeyCaches` routes a table's pages):
+//! - `SET GLOBAL hot.key_buffer_size = n` creates or resizes the cache `hot`; `= 0` moves
+//!   its tables back to the default cache and destroys it (the default cache cannot be
+//!   destroyed: error 1438). `hot.key_cache_division_limit`, `hot.key_cache_age_threshold`
+//!   and `hot.key_cache_segments` are its own; `hot.key_cache_block_size` is the page size.
+//!   `default.x` is the plain variable `x`. A value under 4096 for a named cache's size
+//!   destroys it, as MariaDB turns a size too small for one block into 0.
+//! - `SELECT @@hot.key_buffer_size` (also `@@global.hot.x`) reads them; a cache never set
+//!   reads as 0; `@@hot.max_connections` is error 1272 and `@@session.hot.x` error 1238.
+//! - `CACHE INDEX t1, t2 IN hot` moves the tables (under their metadata lock, like a DDL:
+//!   their dirty pages are written and dropped from the old cache); an unknown cache is
+//!   error 1284. Assignments are kept by table name (so they survive FLUSH TABLES and
+//!   ALTER) until the server stops, as in MariaDB. `LOAD INDEX INTO CACHE` reads into the
+//!   table's cache.
+//! - The `Key_*` status variables are the default cache's; KEY_CACHES has a row per cache.
 
 use crate::error::SqlError;
 use crate::eval::Datum;
-use crate::sysvars::{self, VarValue};
+use crate::expr::{Expr, VarScope};
+use crate::sysvars::{self, Setting, VarValue};
 use crate::Engine;
 use myriad_storage::{Storage, StorageError};
+use std::sync::Arc;
 
-/// The one key cache's name, as MySQL calls its default cache.
-pub const DEFAULT_CACHE: &str = "default";
+/// The default key cache's name.
+pub const DEFAULT_CACHE: &str = myriad_storage::DEFAULT_KEY_CACHE;
+
+/// The structured variables: each key cache has its own (`hot.key_buffer_size`).
+pub const STRUCTURED: &[&str] = &[
+    "key_buffer_size",
+    "key_cache_age_threshold",
+    "key_cache_block_size",
+    "key_cache_division_limit",
+    "key_cache_segments",
+];
+
+/// Whether `name` is a structured variable (any case).
+pub fn is_structured(name: &str) -> bool {
+    STRUCTURED.iter().any(|v| v.eq_ignore_ascii_case(name))
+}
+
+/// One `SET GLOBAL cache.variable = value`.
+#[derive(Debug, Clone)]
+pub struct StructuredSet {
+    pub cache: String,
+    /// The variable's index in `sysvars`.
+    pub index: usize,
+    /// None: `DEFAULT`.
+    pub value: Option<Expr>,
+}
 
 /// (database, table, IGNORE LEAVES) of one table named by LOAD INDEX INTO CACHE.
 pub type TableToLoad = (Option<String>, String, bool);
@@ -36,6 +77,8 @@ pub enum KeyCacheStmt {
         tables: Vec<(Option<String>, String)>,
         cache: String,
     },
+    /// `SET GLOBAL cache.variable = value, ...`: structured key cache variables.
+    SetStructured(Vec<StructuredSet>),
 }
 
 /// The columns of the result rows of both statements, as MySQL shows them.
@@ -65,7 +108,7 @@ pub(crate) fn apply(storage: &Storage, name: &str, value: &VarValue) -> bool {
         "key_buffer_size" => {
             // A resize fails only when it cannot move a block (an I/O error writing a dirty
             // victim); the blocks it could not move are retired by the clock later.
-            if let Err(e) = cache.resize(usize::try_from(n).unwrap_or(usize::MAX)) {
+            if let Err(e) = storage.key_caches().set_size(DEFAULT_CACHE, n) {
                 eprintln!("myriad: key_buffer_size resize: {e}");
             }
         }
@@ -81,7 +124,7 @@ fn unknown_cache(name: &str) -> SqlError {
     SqlError::new(1284, "HY000", format!("Unknown key cache '{name}'"))
 }
 
-/// Run a key cache statement: the result rows (see [`RESULT_COLUMNS`]).
+/// Run `LOAD INDEX INTO CACHE` or `CACHE INDEX`: the result rows (see [`RESULT_COLUMNS`]).
 pub(crate) fn execute(
     engine: &Engine,
     stmt: &KeyCacheStmt,
@@ -89,11 +132,19 @@ pub(crate) fn execute(
 ) -> Result<Vec<Vec<Datum>>, SqlError> {
     let storage = engine.catalog.storage();
     let mut rows = Vec::new();
+    let mut target = 0;
     let (op, tables): (&str, Vec<TableToLoad>) = match stmt {
         KeyCacheStmt::LoadIndex { tables } => ("preload_keys", tables.clone()),
         KeyCacheStmt::CacheIndex { tables, cache } => {
             if !cache.eq_ignore_ascii_case(DEFAULT_CACHE) {
-                return Err(unknown_cache(cache));
+                // A cache whose variables were set (even one destroyed since), as MariaDB
+                // keeps the cache object of every name it was given.
+                target = storage
+                    .key_caches()
+                    .find(cache)
+                    .filter(|c| c.declared)
+                    .ok_or_else(|| unknown_cache(cache))?
+                    .id;
             }
             let tables = tables
                 .iter()
@@ -101,6 +152,7 @@ pub(crate) fn execute(
                 .collect();
             ("assign_to_keycache", tables)
         }
+        KeyCacheStmt::SetStructured(_) => return Ok(rows),
     };
     for (db, name, ignore_leaves) in tables {
         let db = db
@@ -115,11 +167,12 @@ pub(crate) fn execute(
                 Datum::Str(text.into_bytes()),
             ]
         };
-        let outcome = storage.open_table(&db, &name).and_then(|t| match stmt {
-            KeyCacheStmt::LoadIndex { .. } => t.preload_index(ignore_leaves).map(|_| ()),
-            // Every table already reads through the default cache.
-            KeyCacheStmt::CacheIndex { .. } => Ok(()),
-        });
+        let outcome = match stmt {
+            KeyCacheStmt::LoadIndex { .. } => storage
+                .open_table(&db, &name)
+                .and_then(|t| t.preload_index(ignore_leaves).map(|_| ())),
+            _ => storage.assign_key_cache(&db, &name, target),
+        };
         match outcome {
             Ok(()) => rows.push(row("status", "OK".into())),
             Err(e) => {
@@ -135,6 +188,151 @@ pub(crate) fn execute(
         }
     }
     Ok(rows)
+}
+
+/// Compile `@@cache.variable` (`scope` as written before the cache name): the plain
+/// variable for `default`, else a read of the named cache's own value by its id (so that a
+/// compiled statement reads a cache made after it was compiled).
+pub(crate) fn compile_structured(
+    ctx: Option<&crate::parse::CompileCtx<'_>>,
+    scope: VarScope,
+    cache: &str,
+    variable: &str,
+) -> Result<Expr, SqlError> {
+    let index = sysvars::lookup(variable).ok_or_else(|| sysvars::err_unknown(variable))?;
+    let def = sysvars::def(index);
+    if !is_structured(def.name) {
+        return Err(err_not_structured(def.name));
+    }
+    if scope == VarScope::Session {
+        return Err(SqlError::new(
+            1238,
+            "HY000",
+            format!("Variable '{}' is a GLOBAL variable", def.name),
+        ));
+    }
+    if cache.eq_ignore_ascii_case(DEFAULT_CACHE) {
+        return Ok(Expr::SysVar {
+            scope: VarScope::Global,
+            index,
+        });
+    }
+    let ctx = ctx.ok_or_else(|| sysvars::err_unknown(&format!("{cache}.{variable}")))?;
+    let id = ctx
+        .catalog
+        .storage()
+        .key_caches()
+        .id_of(cache)
+        .map_err(|e| SqlError::new(1105, "HY000", e.to_string()))?;
+    Ok(Expr::SysVar {
+        scope: VarScope::KeyCache(id),
+        index,
+    })
+}
+
+pub(crate) fn err_not_structured(name: &str) -> SqlError {
+    SqlError::new(
+        1272,
+        "HY000",
+        format!(
+            "Variable '{name}' is not a variable component (can't be used as XXXX.variable_name)"
+        ),
+    )
+}
+
+/// The value of a named cache's structured variable (`@@hot.key_buffer_size`): 0 for a
+/// cache whose variables were never set, as MariaDB reads an unknown cache.
+pub(crate) fn structured_value(engine: &Engine, cache: u32, index: usize) -> Datum {
+    let caches = engine.catalog.storage().key_caches();
+    let Some(info) = caches.info(cache).filter(|c| c.declared) else {
+        return Datum::UInt(0);
+    };
+    Datum::UInt(match sysvars::def(index).name {
+        "key_buffer_size" => info.size_bytes,
+        "key_cache_block_size" => caches.block_size() as u64,
+        "key_cache_division_limit" => info.division_limit,
+        "key_cache_age_threshold" => info.age_threshold,
+        "key_cache_segments" => info.segments,
+        _ => 0,
+    })
+}
+
+/// `SET GLOBAL cache.variable = value, ...`: every value is checked first (none is applied
+/// when one fails), then applied in order.
+pub(crate) fn set_structured(
+    engine: &Engine,
+    sets: &[StructuredSet],
+    env: &mut dyn crate::expr::Env,
+) -> Result<(), SqlError> {
+    let mut values = Vec::with_capacity(sets.len());
+    for set in sets {
+        let def = sysvars::def(set.index);
+        if def.read_only {
+            return Err(SqlError::new(
+                1238,
+                "HY000",
+                format!("Variable '{}' is a read only variable", def.name),
+            ));
+        }
+        let setting = match &set.value {
+            None => Setting::Text(def.default.unwrap_or("0").to_string()),
+            Some(e) => match e.eval(env, &[])? {
+                Datum::Null => Setting::Null,
+                Datum::Int(i) => Setting::Int(i as i128),
+                Datum::UInt(u) => Setting::Int(u as i128),
+                Datum::Double(f) => Setting::Double(f),
+                d @ Datum::Dec(_) => {
+                    Setting::Double(d.to_text_lossy().parse::<f64>().unwrap_or(0.0))
+                }
+                other => Setting::Str(other.to_text_lossy()),
+            },
+        };
+        let default_cache = set.cache.eq_ignore_ascii_case(DEFAULT_CACHE);
+        let value = match setting {
+            // MariaDB makes a named cache too small for a block (or negative) size 0.
+            Setting::Int(i) if def.name == "key_buffer_size" && i < 4096 => VarValue::UInt(0),
+            setting => sysvars::parse_setting(def, &setting)?.0,
+        };
+        if default_cache && def.name == "key_buffer_size" && value == VarValue::UInt(0) {
+            return Err(SqlError::new(1438, "HY000", "Cannot drop default keycache"));
+        }
+        values.push(value);
+    }
+    let storage = engine.catalog.storage();
+    let caches = storage.key_caches();
+    let failed = |e: std::io::Error| crate::catalog::storage_error(StorageError::from(e));
+    for (set, value) in sets.iter().zip(values) {
+        let def = sysvars::def(set.index);
+        if set.cache.eq_ignore_ascii_case(DEFAULT_CACHE) {
+            // The plain global variable, with its effect.
+            {
+                let mut globals = engine.globals.write();
+                let mut next = globals.as_ref().clone();
+                next[set.index] = value.clone();
+                *globals = Arc::new(next);
+            }
+            crate::global_effects::apply(engine, def.name, &value);
+            continue;
+        }
+        let n = crate::global_effects::as_u64(&value);
+        match def.name {
+            "key_buffer_size" if n == 0 => storage
+                .destroy_key_cache(&set.cache)
+                .map_err(crate::catalog::storage_error)?,
+            "key_buffer_size" => caches.set_size(&set.cache, n).map_err(failed)?,
+            "key_cache_division_limit" => caches
+                .configure(&set.cache, Some(n), None, None)
+                .map_err(failed)?,
+            "key_cache_age_threshold" => caches
+                .configure(&set.cache, None, Some(n), None)
+                .map_err(failed)?,
+            "key_cache_segments" => caches
+                .configure(&set.cache, None, None, Some(n))
+                .map_err(failed)?,
+            _ => return Err(err_not_structured(def.name)),
+        }
+    }
+    Ok(())
 }
 
 /// `information_schema.KEY_CACHES`: MariaDB's columns (0 = an unsigned integer column).
@@ -153,30 +351,46 @@ pub const KEY_CACHES_COLUMNS: &[(&str, u32)] = &[
     ("WRITES", 0),
 ];
 
-/// One row per key cache. MariaDB adds a row per segment when `key_cache_segments` > 0;
-/// myriad's cache has no segments, so its one row (SEGMENT_NUMBER NULL, MariaDB's total
-/// row) shows SEGMENTS as the variable's value.
+/// One row per key cache with a size, in the order they were made (the default first).
+/// MariaDB adds a row per segment when a cache has `key_cache_segments` > 0; myriad's caches
+/// have no segments, so each shows its one total row (SEGMENT_NUMBER NULL) with SEGMENTS as
+/// the variable's value.
 pub(crate) fn key_caches_rows(engine: &Engine) -> Vec<Vec<Datum>> {
-    let cache = engine.catalog.storage().key_cache();
-    let s = cache.stats();
-    let segments = match engine.global_variable("key_cache_segments") {
-        Some(crate::Value::UInt(n)) if n > 0 => Datum::UInt(n),
-        Some(crate::Value::Int(n)) if n > 0 => Datum::UInt(n as u64),
-        _ => Datum::Null,
+    let caches = engine.catalog.storage().key_caches();
+    let default_segments = match engine.global_variable("key_cache_segments") {
+        Some(crate::Value::UInt(n)) => n,
+        Some(crate::Value::Int(n)) => n.max(0) as u64,
+        _ => 0,
     };
-    let block_size = cache.block_size() as u64;
-    vec![vec![
-        Datum::text(DEFAULT_CACHE),
-        segments,
-        Datum::Null,
-        Datum::UInt(cache.capacity_blocks() as u64 * block_size),
-        Datum::UInt(block_size),
-        Datum::UInt(s.key_blocks_used),
-        Datum::UInt(s.key_blocks_unused),
-        Datum::UInt(s.key_blocks_not_flushed),
-        Datum::UInt(s.key_read_requests),
-        Datum::UInt(s.key_reads),
-        Datum::UInt(s.key_write_requests),
-        Datum::UInt(s.key_writes),
-    ]]
+    let mut rows = Vec::new();
+    for (info, cache) in caches.caches() {
+        let Some(cache) = cache else { continue };
+        let s = cache.stats();
+        let segments = if info.id == 0 {
+            default_segments
+        } else {
+            info.segments
+        };
+        let block_size = cache.block_size() as u64;
+        rows.push(vec![
+            Datum::Str(info.name.clone().into_bytes()),
+            if segments > 0 {
+                Datum::UInt(segments)
+            } else {
+                Datum::Null
+            },
+            Datum::Null,
+            // The size as set, as MariaDB shows it (myriad's smallest cache is 64 blocks).
+            Datum::UInt(info.size_bytes),
+            Datum::UInt(block_size),
+            Datum::UInt(s.key_blocks_used),
+            Datum::UInt(s.key_blocks_unused),
+            Datum::UInt(s.key_blocks_not_flushed),
+            Datum::UInt(s.key_read_requests),
+            Datum::UInt(s.key_reads),
+            Datum::UInt(s.key_write_requests),
+            Datum::UInt(s.key_writes),
+        ]);
+    }
+    rows
 }

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::info_schema::{self, VirtualSelect};
-use crate::key_cache::KeyCacheStmt;
+use crate::key_cache::{self as kc, KeyCacheStmt, StructuredSet};
 
 /// `[INDEX | KEY] (name, ...)` after a table name: accepted; every index of the table is
 /// preloaded or assigned (myriad keeps a table's indexes in one file).
@@ -144,4 +144,122 @@ pub(super) fn virtual_select(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt
         projection,
         filter,
     }))
+}
+
+/// Whether `name` is a system variable (`cache.name` then goes to the structured path,
+/// which refuses the variables that are not structured with MySQL's error 1272).
+fn known(name: &str) -> bool {
+    sysvars::lookup(name).is_some()
+}
+
+/// The target of one assignment of a SET, if it names a structured key cache variable:
+/// (tokens it takes, scope as written, cache, variable). Forms: `[GLOBAL|SESSION|LOCAL]
+/// cache.var`, `@@cache.var`, `@@global.cache.var` (and `@@session.`, `@@local.`).
+fn structured_target(
+    t: &[TokenWithSpan],
+    scope: Option<SetScope>,
+) -> Option<(usize, Option<SetScope>, String, String)> {
+    let word = |i: usize| match t.get(i).map(|x| &x.token) {
+        Some(Token::Word(w)) => Some(w),
+        _ => None,
+    };
+    let period = |i: usize| matches!(t.get(i).map(|x| &x.token), Some(Token::Period));
+    let first = word(0)?;
+    let unquoted = first.quote_style.is_none();
+    if let Some(rest) = first.value.strip_prefix("@@").filter(|_| unquoted) {
+        let scoped = match rest.to_ascii_lowercase().as_str() {
+            "global" => Some(SetScope::Global),
+            "session" | "local" => Some(SetScope::Session),
+            _ => None,
+        };
+        if let Some(scoped) = scoped {
+            // @@global.cache.var
+            let (cache, var) = (word(2)?, word(4)?);
+            return (period(1) && period(3) && known(&var.value))
+                .then(|| (5, Some(scoped), cache.value.clone(), var.value.clone()));
+        }
+        // @@cache.var: session scope as written, as MariaDB reads it.
+        let var = word(2)?;
+        return (period(1) && known(&var.value)).then(|| {
+            (
+                3,
+                Some(SetScope::Session),
+                rest.to_string(),
+                var.value.clone(),
+            )
+        });
+    }
+    if unquoted && first.value.starts_with('@') {
+        return None;
+    }
+    let var = word(2)?;
+    (period(1) && known(&var.value)).then(|| (3, scope, first.value.clone(), var.value.clone()))
+}
+
+/// Whether a SET (the cursor at SET) assigns a structured key cache variable first.
+pub(super) fn is_structured_set(c: &Cursor) -> bool {
+    let t = &c.tokens[c.pos + 1..];
+    let skip = usize::from(matches!(
+        t.first().and_then(word_upper).as_deref(),
+        Some("GLOBAL") | Some("SESSION") | Some("LOCAL")
+    ));
+    structured_target(&t[skip.min(t.len())..], None).is_some()
+}
+
+/// `SET [GLOBAL] cache.var = value [, [GLOBAL] cache.var = value ...]` (all assignments
+/// structured key cache variables; MySQL's other variables go in a SET of their own).
+pub(super) fn structured_set(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt, SqlError> {
+    c.expect_word("SET")?;
+    let mut sets = Vec::new();
+    let mut scope = SetScope::Session;
+    loop {
+        if c.eat_word("GLOBAL") {
+            scope = SetScope::Global;
+        } else if c.eat_word("SESSION") || c.eat_word("LOCAL") {
+            scope = SetScope::Session;
+        }
+        let Some((taken, written, cache, var)) = structured_target(&c.tokens[c.pos..], Some(scope))
+        else {
+            return Err(SqlError::new(
+                1235,
+                "42000",
+                "This version of myriad doesn't yet support 'key cache variables and other \
+                 variables in one SET'",
+            ));
+        };
+        c.pos += taken;
+        let index = sysvars::lookup(&var).ok_or_else(|| sysvars::err_unknown(&var))?;
+        if !kc::is_structured(sysvars::def(index).name) {
+            return Err(kc::err_not_structured(sysvars::def(index).name));
+        }
+        if written != Some(SetScope::Global) {
+            return Err(SqlError::new(
+                1229,
+                "HY000",
+                format!(
+                    "Variable '{}' is a GLOBAL variable and should be set with SET GLOBAL",
+                    sysvars::def(index).name
+                ),
+            ));
+        }
+        if !(c.eat_token(&Token::Eq) || c.eat_token(&Token::Assignment)) {
+            return Err(c.error());
+        }
+        let value_tokens = c.until_comma();
+        let value = match value_tokens {
+            [] => return Err(c.error()),
+            [single] if word_upper(single).as_deref() == Some("DEFAULT") => None,
+            tokens => Some(compile_expr_tokens(tokens, compiler, c)?),
+        };
+        sets.push(StructuredSet {
+            cache,
+            index,
+            value,
+        });
+        if !c.eat_token(&Token::Comma) {
+            break;
+        }
+    }
+    c.expect_end()?;
+    Ok(Stmt::KeyCache(KeyCacheStmt::SetStructured(sets)))
 }

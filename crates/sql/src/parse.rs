@@ -285,6 +285,9 @@ impl Stmt {
             Stmt::KeyCache(crate::key_cache::KeyCacheStmt::LoadIndex { .. }) => {
                 Counter::ComPreloadKeys
             }
+            Stmt::KeyCache(crate::key_cache::KeyCacheStmt::SetStructured(_)) => {
+                Counter::ComSetOption
+            }
             Stmt::KeyCache(_) => Counter::ComAssignToKeycache,
             Stmt::VirtualSelect(_) => Counter::ComSelect,
         }
@@ -614,6 +617,9 @@ pub fn compile_statement(
     let first = c.peek_word();
     let stmt = match first.as_deref() {
         None if raw.tokens.is_empty() => Stmt::Empty,
+        Some("SET") if key_cache_parse::is_structured_set(&c) => {
+            key_cache_parse::structured_set(&mut c, &compiler)?
+        }
         Some("SET") => {
             c.pos += 1;
             parse_set(&mut c, &compiler)?

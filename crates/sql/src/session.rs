@@ -179,6 +179,13 @@ impl Env for ExecEnv<'_> {
     }
 
     fn system_variable(&self, scope: VarScope, index: usize) -> Result<Datum, SqlError> {
+        if let VarScope::KeyCache(cache) = scope {
+            return Ok(crate::key_cache::structured_value(
+                self.engine,
+                cache,
+                index,
+            ));
+        }
         let def = sysvars::def(index);
         match def.name {
             "warning_count" => return Ok(Datum::UInt(self.previous_warnings as u64)),
@@ -1011,6 +1018,10 @@ impl Session {
                     .storage()
                     .checkpoint()
                     .map_err(catalog::storage_error)?;
+                ok(0)
+            }
+            Stmt::KeyCache(crate::key_cache::KeyCacheStmt::SetStructured(sets)) => {
+                crate::key_cache::set_structured(&self.engine, sets, env)?;
                 ok(0)
             }
             Stmt::KeyCache(k) => {

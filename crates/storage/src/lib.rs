@@ -114,7 +114,7 @@ mod writeback;
 
 pub use keycode::{compare_datums, compare_strings};
 pub use myriad_cache::file_cache::default_open_files_limit;
-pub use myriad_cache::{BlockCache, BlockCacheStats};
+pub use myriad_cache::{BlockCache, BlockCacheStats, KeyCacheInfo, KeyCaches, DEFAULT_KEY_CACHE};
 pub use open_tables::{set_instance_hint, OpenTable};
 pub use table::{CheckReport, Direction, IndexScan, InsertOutcome, RowScan, Statement, Table};
 pub use types::*;
@@ -178,7 +178,9 @@ impl Default for StorageConfig {
 /// What the engine shares with every open table and statement.
 pub(crate) struct Shared {
     pub(crate) datadir: PathBuf,
-    pub(crate) cache: BlockCache,
+    /// The key caches: the default one and the named ones, routed by file (see
+    /// `myriad_cache::KeyCaches`), with `BlockCache`'s operations.
+    pub(crate) cache: KeyCaches,
     pub(crate) files: Arc<FileCache>,
     pub(crate) log: Arc<RedoLog>,
     pub(crate) config: StorageConfig,
@@ -375,7 +377,7 @@ impl Storage {
         });
         let shared = Arc::new(Shared {
             datadir: config.datadir.clone(),
-            cache: BlockCache::new(config.block_cache_bytes, PAGE_SIZE, io),
+            cache: KeyCaches::new(config.block_cache_bytes, PAGE_SIZE, io),
             files,
             log,
             config: config.clone(),
@@ -469,6 +471,11 @@ impl Storage {
     /// The block (key) cache, for its knobs: `resize` (key_buffer_size),
     /// `set_division_limit`, `set_age_threshold`, and its counters (KEY_CACHES).
     pub fn key_cache(&self) -> &BlockCache {
+        self.inner.shared.cache.default_cache()
+    }
+
+    /// Every key cache, the named ones included (see [`Storage::assign_key_cache`]).
+    pub fn key_caches(&self) -> &KeyCaches {
         &self.inner.shared.cache
     }
 
@@ -590,6 +597,10 @@ impl Storage {
             }
             other => other?,
         };
+        // A table assigned to a named key cache (CACHE INDEX) reads through it.
+        shared
+            .cache
+            .bind_file(space, &open_tables::table_key(db, name));
         Ok(TableInner {
             shared: Arc::clone(shared),
             db: db.into(),

@@ -4,7 +4,7 @@
 //! # Write-back
 //! A thread (`myriad-key-writeback`) wakes every [`WRITEBACK_INTERVAL`] and, while the block
 //! cache holds dirty blocks, asks it to write the dirty probationary blocks that its clock
-//! hand reaches next ([`BlockCache::write_back_ahead`]): sorted by file and offset, each only
+//! hand reaches next ([`BlockCache::write_back_ahead`], for each key cache): sorted by file and offset, each only
 //! after the redo log is durable up to the block's LSN (the cache calls
 //! `BlockIo::flush_log` first, the same WAL rule a checkpoint follows). A miss that needs a
 //! victim then seldom has to write one itself. It writes at most [`WRITEBACK_BATCH_SHARE`]
@@ -32,14 +32,18 @@ pub const WRITEBACK_INTERVAL: Duration = Duration::from_millis(100);
 /// The most blocks one round writes: this share (1/n) of the cache's capacity.
 pub const WRITEBACK_BATCH_SHARE: usize = 32;
 
-/// One round: write back dirty probationary blocks, at most a share of the cache. Returns
-/// how many blocks were cleaned.
+/// One round: write back dirty probationary blocks of every key cache, at most a share of
+/// each. Returns how many blocks were cleaned.
 pub(crate) fn write_back_round(shared: &Shared) -> std::io::Result<usize> {
-    if shared.cache.stats().key_blocks_not_flushed == 0 {
-        return Ok(0);
+    let mut cleaned = 0;
+    for cache in shared.cache.live() {
+        if cache.stats().key_blocks_not_flushed == 0 {
+            continue;
+        }
+        let max = (cache.capacity_blocks() / WRITEBACK_BATCH_SHARE).max(16);
+        cleaned += cache.write_back_ahead(max)?;
     }
-    let max = (shared.cache.capacity_blocks() / WRITEBACK_BATCH_SHARE).max(16);
-    shared.cache.write_back_ahead(max)
+    Ok(cleaned)
 }
 
 /// Start the write-back thread; it ends when `stop` is set or the engine is dropped.
@@ -110,6 +114,53 @@ impl Table {
             }
         }
         Ok(report)
+    }
+}
+
+impl crate::Storage {
+    /// `CACHE INDEX db.name IN cache` (cache id from [`KeyCaches::find`]; 0 is the default
+    /// cache): from now on the table's pages are read through that cache. Like a DDL it
+    /// takes the table's metadata lock (waiting for the statements using the table) and
+    /// its writer lock, so that no page of it is in use while its blocks move: they are
+    /// written and dropped in the old cache, and read again into the new one on demand.
+    ///
+    /// [`KeyCaches::find`]: myriad_cache::KeyCaches::find
+    pub fn assign_key_cache(&self, db: &str, name: &str, cache: u32) -> Result<()> {
+        let (lock, t) = self.metadata_lock(db, name)?;
+        let timeout = t.shared.config.lock_wait_timeout;
+        let _writer = t
+            .writer
+            .try_lock_arc_for(timeout)
+            .ok_or(StorageError::LockWaitTimeout)?;
+        let _latch = t.latch.write();
+        let key = crate::open_tables::table_key(db, name);
+        t.shared.cache.assign(Some(t.space), &key, cache)?;
+        drop(lock);
+        Ok(())
+    }
+
+    /// `SET GLOBAL name.key_buffer_size = 0`: move the cache's tables back to the default
+    /// cache (each under its metadata lock, as [`Storage::assign_key_cache`]), then write
+    /// and drop its blocks. Tables assigned by name that do not exist any more are simply
+    /// forgotten.
+    pub fn destroy_key_cache(&self, name: &str) -> Result<()> {
+        let caches = &self.inner.shared.cache;
+        let Some(info) = caches.find(name) else {
+            return Ok(());
+        };
+        for key in caches.tables_of(info.id) {
+            let Some((db, table)) = key.split_once('\0') else {
+                continue;
+            };
+            match self.assign_key_cache(db, table, 0) {
+                Ok(()) => {}
+                Err(StorageError::NoSuchTable(..)) | Err(StorageError::NoSuchDatabase(..)) => {
+                    caches.assign(None, &key, 0)?;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(caches.set_size(name, 0)?)
     }
 }
 

@@ -63,7 +63,10 @@
 //!
 //! New blocks enter *cold* (probationary, MySQL's warm sublist) unless their key's hash is in
 //! the ghost history (a direct-mapped array of the hashes of recently evicted cold blocks),
-//! in which case they enter *hot*. One clock hand visits the slots: a cold block not touched
+//! in which case they enter *hot*. While unused blocks remain below capacity (`used <
+//! capacity`, after a growth or before the cache first fills) the hand evicts nothing: it
+//! walks on to an unused slot, as MySQL's key cache uses its free blocks first. One clock
+//! hand visits the slots: a cold block not touched
 //! since its last visit is evicted (its hash goes to the ghost); a touched cold block is
 //! promoted to hot if the hot part is below `100 - key_cache_division_limit` percent, else it
 //! gets a second chance; a hot block is demoted to cold when it was not touched during the
@@ -98,6 +101,7 @@
 //! The block's bytes + 128 bytes of slot header + about 16 bytes of index (8-byte entries at
 //! most half full) + 8 bytes of ghost history.
 
+pub mod registry;
 mod sync;
 
 use crate::file_cache::FileId;
@@ -1195,6 +1199,12 @@ impl BlockCache {
                             }
                             return None;
                         }
+                        if self.used.load(Ordering::Relaxed) < cap as u64 {
+                            // Unused blocks remain below capacity (after a growth, or at a
+                            // stale position of a thread's batch): take one of those, as
+                            // MySQL's key cache does, rather than evict a block.
+                            return None;
+                        }
                         if busy {
                             self.collect_dirty(slot, dirty);
                             return None;
@@ -1398,6 +1408,20 @@ impl BlockCache {
             {
                 self.release_owned(slot);
             }
+        }
+    }
+
+    /// Drop every unpinned block (a named key cache being destroyed, after `flush_all`);
+    /// blocks pinned meanwhile leave the index and are reclaimed by the clock.
+    pub fn clear(&self) {
+        let count = self.slot_count.load(Ordering::Acquire);
+        let mut files: Vec<FileId> = (0..count)
+            .filter_map(|i| self.pin_ready(self.slot(i)).map(|b| b.file()))
+            .collect();
+        files.sort_unstable();
+        files.dedup();
+        for file in files {
+            self.discard_file(file);
         }
     }
 
