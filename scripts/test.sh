@@ -10,7 +10,7 @@ cargo test --workspace --no-fail-fast
 cargo test -p myriad-cache --features shuttle --lib schedules
 # myriad-bench end to end: each experiment's --quick mode against myriad and MariaDB must
 # produce its JSON record, its table and its plots with no error row (exit status 2).
-cargo build --bins
+cargo build --workspace --bins
 out=target/bench-ci
 rm -rf "$out"
 for experiment in many-tables query-cache open-files table-cache-instances oltp key-cache; do
