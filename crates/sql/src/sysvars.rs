@@ -252,7 +252,7 @@ pub static DEFINITIONS: &[VarDef] = &[
     var!("have_ssl", Kind::Str { nullable: false }, Global, ro, Some("DISABLED"), "Whether TLS is available"),
     var!("hostname", Kind::Str { nullable: false }, Global, ro, Some("localhost"), "The server's host name"),
     var!("innodb_buffer_pool_size", Kind::UInt { min: 2_097_152, max: u64::MAX, block: 1_048_576 }, Global, rw, Some("134217728"), "Accepted for compatibility; the block cache is sized by key_buffer_size"),
-    var!("innodb_flush_log_at_trx_commit", uint(0, 3), Global, rw, Some("1"), "1: fsync the redo log at every commit (group commit); 2: write at commit, fsync once a second; 0: write and fsync once a second"),
+    var!("innodb_flush_log_at_trx_commit", uint(0, 3), Global, rw, Some("1"), "1: fsync the redo log at every commit (group commit); 2: write at commit, fsync once a second; 0: write and fsync once a second. CREATE TABLE and TRUNCATE wait for their log record the same way; DROP and RENAME always sync"),
     var!("interactive_timeout", uint(1, TIMEOUT_MAX_S), Both, rw, Some("28800"), "Idle seconds before an interactive connection is closed"),
     var!("key_buffer_size", Kind::UInt { min: 8, max: u64::MAX, block: 4096 }, Global, rw, Some("134217728"), "Bytes of the block (key) cache"),
     var!("key_cache_age_threshold", Kind::UInt { min: 100, max: u64::MAX, block: 100 }, Global, rw, Some("300"), "How fast blocks age out of the hot part of the key cache"),
