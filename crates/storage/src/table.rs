@@ -494,6 +494,14 @@ impl TableInner {
         Ok(guard)
     }
 
+    /// The definition of index `index_no`, or an error naming the missing index.
+    fn index_def(&self, index_no: usize) -> Result<&IndexDef> {
+        self.def
+            .indexes
+            .get(index_no)
+            .ok_or_else(|| StorageError::InvalidDefinition("no such index".into()))
+    }
+
     fn check_live(&self) -> Result<()> {
         if self.stale.load(Ordering::Acquire) {
             Err(StorageError::Stale)
@@ -957,11 +965,7 @@ impl Table {
     ) -> Result<Option<(RowId, Row)>> {
         let t = &self.inner;
         t.check_live()?;
-        let ix = t
-            .def
-            .indexes
-            .get(index_no)
-            .ok_or_else(|| StorageError::InvalidDefinition("no such index".into()))?;
+        let ix = t.index_def(index_no)?;
         if !ix.is_unique() || key.len() != ix.columns.len() {
             return Err(StorageError::TypeMismatch(format!(
                 "index '{}' needs a full unique key",
@@ -1022,11 +1026,7 @@ impl Table {
     ) -> Result<IndexScan> {
         let t = &self.inner;
         t.check_live()?;
-        let ix = t
-            .def
-            .indexes
-            .get(index_no)
-            .ok_or_else(|| StorageError::InvalidDefinition("no such index".into()))?;
+        let ix = t.index_def(index_no)?;
         let mut exhausted = false;
         if !t.has_tree(index_no) {
             // The clustered key: a range of row ids over the row tree.
@@ -1125,11 +1125,7 @@ impl Table {
     ) -> Result<Option<Vec<(RowId, Row)>>> {
         let t = &self.inner;
         t.check_live()?;
-        let ix = t
-            .def
-            .indexes
-            .get(index_no)
-            .ok_or_else(|| StorageError::InvalidDefinition("no such index".into()))?;
+        let ix = t.index_def(index_no)?;
         if !t.has_tree(index_no) {
             return Ok(None);
         }
