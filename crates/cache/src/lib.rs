@@ -21,6 +21,7 @@
 pub mod block_cache;
 pub mod file_cache;
 pub mod query_cache;
+mod sync;
 pub mod table_cache;
 
 pub use block_cache::registry::{KeyCacheInfo, KeyCaches, DEFAULT_KEY_CACHE};

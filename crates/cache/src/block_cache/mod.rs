@@ -102,7 +102,7 @@
 //! most half full) + 8 bytes of ghost history.
 
 pub mod registry;
-mod sync;
+use crate::sync;
 
 use crate::file_cache::FileId;
 use std::io;

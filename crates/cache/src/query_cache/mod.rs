@@ -47,7 +47,7 @@
 //! back to the caller's stack first).
 
 pub mod admission;
-mod sync;
+use crate::sync;
 pub mod versions;
 
 pub use versions::{Dep, TableVersions, VersionCell, WriteGuard};

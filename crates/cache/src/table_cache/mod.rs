@@ -62,7 +62,7 @@
 //! collects the definitions to release and releases them after unlocking), and a definition
 //! shard lock is never held across another lock or the loader, so there is no lock cycle.
 
-mod sync;
+use crate::sync;
 #[cfg(test)]
 mod tests;
 

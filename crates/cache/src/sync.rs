@@ -1,0 +1,121 @@
+//! The locks, condition variable and atomics every cache of this crate uses, in one place,
+//! so that the same code runs under the shuttle schedule explorer (`--features shuttle`):
+//! there every lock and atomic operation is a point where shuttle may switch threads.
+
+#[cfg(not(feature = "shuttle"))]
+pub use parking_lot::{Condvar, Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
+#[cfg(not(feature = "shuttle"))]
+pub use std::sync::atomic::{
+    AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering,
+};
+
+/// Back off while another thread finishes (a writer the flusher waits for).
+#[cfg(not(feature = "shuttle"))]
+pub fn pause() {
+    std::thread::sleep(std::time::Duration::from_micros(200));
+}
+
+/// Wait on `condvar` until notified or `deadline`; true when the deadline passed.
+#[cfg(not(feature = "shuttle"))]
+pub fn wait_until<'a, T>(
+    condvar: &Condvar,
+    mut guard: MutexGuard<'a, T>,
+    deadline: std::time::Instant,
+) -> (MutexGuard<'a, T>, bool) {
+    let timed_out = condvar.wait_until(&mut guard, deadline).timed_out();
+    (guard, timed_out)
+}
+
+/// A small number fixed per thread (assigned round-robin at its first use), to spread
+/// counters that many threads bump over separate cache lines: a thread always writes the
+/// same stripe, two threads share one only when there are more threads than stripes.
+pub fn thread_slot() -> usize {
+    use std::cell::Cell;
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    thread_local! {
+        static SLOT: Cell<usize> = const { Cell::new(usize::MAX) };
+    }
+    SLOT.with(|slot| {
+        let mut s = slot.get();
+        if s == usize::MAX {
+            s = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            slot.set(s);
+        }
+        s
+    })
+}
+
+#[cfg(feature = "shuttle")]
+pub use shuttle_impl::*;
+
+#[cfg(feature = "shuttle")]
+mod shuttle_impl {
+    pub use shuttle::sync::atomic::{
+        AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering,
+    };
+    pub use shuttle::sync::{MutexGuard, RwLockReadGuard, RwLockWriteGuard};
+
+    pub fn pause() {
+        shuttle::thread::yield_now();
+    }
+
+    /// Under shuttle time does not pass: a wait ends only by a notification (a lost
+    /// wakeup shows up as a deadlock, which shuttle reports).
+    pub fn wait_until<'a, T>(
+        condvar: &Condvar,
+        guard: MutexGuard<'a, T>,
+        _deadline: std::time::Instant,
+    ) -> (MutexGuard<'a, T>, bool) {
+        (
+            condvar.0.wait(guard).unwrap_or_else(|e| e.into_inner()),
+            false,
+        )
+    }
+
+    /// parking_lot's API over shuttle's lock (no poisoning: a panic ends the test anyway).
+    #[derive(Default)]
+    pub struct Mutex<T>(shuttle::sync::Mutex<T>);
+
+    impl<T> Mutex<T> {
+        pub fn new(value: T) -> Mutex<T> {
+            Mutex(shuttle::sync::Mutex::new(value))
+        }
+        pub fn lock(&self) -> MutexGuard<'_, T> {
+            self.0.lock().unwrap_or_else(|e| e.into_inner())
+        }
+        pub fn try_lock(&self) -> Option<MutexGuard<'_, T>> {
+            match self.0.try_lock() {
+                Ok(guard) => Some(guard),
+                Err(std::sync::TryLockError::Poisoned(e)) => Some(e.into_inner()),
+                Err(std::sync::TryLockError::WouldBlock) => None,
+            }
+        }
+    }
+
+    #[derive(Default)]
+    pub struct RwLock<T>(shuttle::sync::RwLock<T>);
+
+    impl<T> RwLock<T> {
+        pub fn new(value: T) -> RwLock<T> {
+            RwLock(shuttle::sync::RwLock::new(value))
+        }
+        pub fn read(&self) -> RwLockReadGuard<'_, T> {
+            self.0.read().unwrap_or_else(|e| e.into_inner())
+        }
+        pub fn write(&self) -> RwLockWriteGuard<'_, T> {
+            self.0.write().unwrap_or_else(|e| e.into_inner())
+        }
+    }
+
+    #[derive(Default)]
+    pub struct Condvar(shuttle::sync::Condvar);
+
+    impl Condvar {
+        pub fn new() -> Condvar {
+            Condvar(shuttle::sync::Condvar::new())
+        }
+        pub fn notify_all(&self) {
+            self.0.notify_all();
+        }
+    }
+}
