@@ -2219,26 +2219,7 @@ fn values_to_new(e: &ast::Expr) -> ast::Expr {
             }
         }
     }
-    let mut out = e.clone();
-    let go = |x: &mut Box<ast::Expr>| **x = values_to_new(x);
-    match &mut out {
-        E::BinaryOp { left, right, .. } => {
-            go(left);
-            go(right);
-        }
-        E::UnaryOp { expr, .. } | E::Nested(expr) => go(expr),
-        E::Function(f) => {
-            if let ast::FunctionArguments::List(list) = &mut f.args {
-                for a in list.args.iter_mut() {
-                    if let ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(x)) = a {
-                        *x = values_to_new(x);
-                    }
-                }
-            }
-        }
-        _ => {}
-    }
-    out
+    map_children(e, &mut values_to_new)
 }
 
 /// Replace identifiers that name a select-list alias (and no column) by the aliased
@@ -2248,53 +2229,18 @@ fn substitute_aliases(
     aliases: &[(String, ast::Expr)],
     has_column: &dyn Fn(&str) -> bool,
 ) -> ast::Expr {
-    use ast::Expr as E;
-    if let E::Identifier(id) = e {
+    if let ast::Expr::Identifier(id) = e {
         if !has_column(&id.value) {
             if let Some((_, x)) = aliases
                 .iter()
                 .find(|(a, _)| a.eq_ignore_ascii_case(&id.value))
             {
-                return E::Nested(Box::new(x.clone()));
+                return ast::Expr::Nested(Box::new(x.clone()));
             }
         }
         return e.clone();
     }
-    let mut out = e.clone();
-    let go = |x: &mut Box<ast::Expr>| **x = substitute_aliases(x, aliases, has_column);
-    match &mut out {
-        E::BinaryOp { left, right, .. } => {
-            go(left);
-            go(right);
-        }
-        E::UnaryOp { expr, .. } | E::Nested(expr) | E::IsNull(expr) | E::IsNotNull(expr) => {
-            go(expr)
-        }
-        E::Between {
-            expr, low, high, ..
-        } => {
-            go(expr);
-            go(low);
-            go(high);
-        }
-        E::InList { expr, list, .. } => {
-            go(expr);
-            for item in list.iter_mut() {
-                *item = substitute_aliases(item, aliases, has_column);
-            }
-        }
-        E::Function(f) => {
-            if let ast::FunctionArguments::List(list) = &mut f.args {
-                for a in list.args.iter_mut() {
-                    if let ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(x)) = a {
-                        *x = substitute_aliases(x, aliases, has_column);
-                    }
-                }
-            }
-        }
-        _ => {}
-    }
-    out
+    map_children(e, &mut |x| substitute_aliases(x, aliases, has_column))
 }
 
 /// Replace every aggregate call in an expression by a reference to `__aggN` (N in the
@@ -2308,16 +2254,20 @@ fn extract_aggregates(
         found.push((kind, arg.cloned(), distinct));
         return ast::Expr::Identifier(ast::Ident::with_quote('`', format!("__agg{n}")));
     }
+    map_children(e, &mut |x| extract_aggregates(x, found))
+}
+
+/// A copy of `e` whose direct operands (of the operators, predicates, CASE and function
+/// calls the SQL layer evaluates) are replaced by `f` of each, left to right; subqueries
+/// and other expressions are copied as they are.
+fn map_children(e: &ast::Expr, f: &mut dyn FnMut(&ast::Expr) -> ast::Expr) -> ast::Expr {
     use ast::Expr as E;
     let mut out = e.clone();
-    fn go(x: &mut ast::Expr, found: &mut Vec<(tables::AggKind, Option<ast::Expr>, bool)>) {
-        let replaced = extract_aggregates(x, found);
-        *x = replaced;
-    }
+    let mut go = |x: &mut ast::Expr| *x = f(x);
     match &mut out {
         E::BinaryOp { left, right, .. } => {
-            go(left, found);
-            go(right, found);
+            go(left);
+            go(right);
         }
         E::UnaryOp { expr, .. }
         | E::Nested(expr)
@@ -2327,23 +2277,21 @@ fn extract_aggregates(
         | E::IsFalse(expr)
         | E::IsNotTrue(expr)
         | E::IsNotFalse(expr)
-        | E::Cast { expr, .. } => go(expr, found),
+        | E::Cast { expr, .. } => go(expr),
         E::Between {
             expr, low, high, ..
         } => {
-            go(expr, found);
-            go(low, found);
-            go(high, found);
+            go(expr);
+            go(low);
+            go(high);
         }
         E::Like { expr, pattern, .. } => {
-            go(expr, found);
-            go(pattern, found);
+            go(expr);
+            go(pattern);
         }
         E::InList { expr, list, .. } => {
-            go(expr, found);
-            for item in list.iter_mut() {
-                *item = extract_aggregates(item, found);
-            }
+            go(expr);
+            list.iter_mut().for_each(&mut go);
         }
         E::Case {
             operand,
@@ -2352,21 +2300,21 @@ fn extract_aggregates(
             ..
         } => {
             if let Some(o) = operand {
-                go(o, found);
+                go(o);
             }
             for w in conditions.iter_mut() {
-                w.condition = extract_aggregates(&w.condition, found);
-                w.result = extract_aggregates(&w.result, found);
+                go(&mut w.condition);
+                go(&mut w.result);
             }
             if let Some(x) = else_result {
-                go(x, found);
+                go(x);
             }
         }
-        E::Function(f) => {
-            if let ast::FunctionArguments::List(list) = &mut f.args {
+        E::Function(call) => {
+            if let ast::FunctionArguments::List(list) = &mut call.args {
                 for a in list.args.iter_mut() {
                     if let ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(x)) = a {
-                        *x = extract_aggregates(x, found);
+                        go(x);
                     }
                 }
             }
