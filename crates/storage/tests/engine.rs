@@ -9,9 +9,14 @@ use std::collections::BTreeMap;
 use std::ops::Bound;
 
 fn ids(scan: impl Iterator<Item = Result<(RowId, Row), StorageError>>) -> Vec<i64> {
-    scan.map(|r| match r.unwrap().1[0] {
+    ints(scan, 0)
+}
+
+/// The integer in `column` of every row a scan returns.
+fn ints(scan: impl Iterator<Item = Result<(RowId, Row), StorageError>>, column: usize) -> Vec<i64> {
+    scan.map(|r| match r.unwrap().1[column] {
         Datum::Int(v) => v,
-        ref d => panic!("id is {d:?}"),
+        ref d => panic!("column {column} is {d:?}"),
     })
     .collect()
 }
@@ -162,15 +167,7 @@ fn rows_keys_and_scans_match_a_model() {
             Direction::Forward,
         )
         .unwrap();
-    let ks: Vec<i64> = fwd
-        .map(|r| {
-            if let Datum::Int(k) = r.unwrap().1[1] {
-                k
-            } else {
-                -1
-            }
-        })
-        .collect();
+    let ks = ints(fwd, 1);
     assert!(ks.windows(2).all(|w| w[0] <= w[1]));
     assert_eq!(
         ks.len(),
@@ -184,15 +181,7 @@ fn rows_keys_and_scans_match_a_model() {
             Direction::Backward,
         )
         .unwrap();
-    let ks: Vec<i64> = back
-        .map(|r| {
-            if let Datum::Int(k) = r.unwrap().1[1] {
-                k
-            } else {
-                -1
-            }
-        })
-        .collect();
+    let ks = ints(back, 1);
     assert!(ks.windows(2).all(|w| w[0] >= w[1]));
     assert_eq!(ks.len(), model.values().filter(|k| **k < 10).count());
     let pk_back = ids(t
