@@ -79,13 +79,25 @@ fn option_file_and_command_line_variables() {
             &format!("--defaults-file={}", file.display()),
             "--interactive-timeout=4321",
             "--wait_timeout=999",
+            "--thread-pool-size=3",
         ],
     );
-    let out = query(&server, "SELECT @@max_connections, @@wait_timeout, @@max_allowed_packet, @@interactive_timeout, @@port");
+    let out = query(&server, "SELECT @@max_connections, @@wait_timeout, @@max_allowed_packet, @@interactive_timeout, @@port, @@thread_pool_size");
     assert_eq!(
         out,
-        format!("77\t999\t8388608\t4321\t{}\n", server.port),
+        format!("77\t999\t8388608\t4321\t{}\t3\n", server.port),
         "the command line wins over the file"
+    );
+    let threads = std::fs::read_dir(format!("/proc/{}/task", server.pid()))
+        .unwrap()
+        .filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("comm")).ok())
+        .filter(|name| name.trim() == "myriad-worker")
+        .count();
+    // Three workers, plus the blocking-pool threads start-up handed work to (fewer than the
+    // default of 8).
+    assert!(
+        (3..8).contains(&threads),
+        "{threads} worker threads for thread_pool_size=3"
     );
 }
 
@@ -96,6 +108,7 @@ fn bad_system_variables_stop_start_up() {
         "--no-such-variable=1",
         "--max-connections=abc",
         "--wait-timeout=notanumber",
+        "--thread-pool-size=lots",
     ] {
         let output = run_with_timeout(
             Command::new(env!("CARGO_BIN_EXE_myriad")).args([

@@ -4,7 +4,7 @@
 //! Shape of a running server:
 //!
 //! ```text
-//! main -> options::parse -> logging -> Engine::open -> tokio multi-thread runtime
+//! main -> options::parse -> logging -> tokio runtime of thread_pool_size workers -> Engine::open
 //!   accept loop (TCP, and unix socket if --socket)
 //!     admission: live connections < max_connections, else ERR 1040 instead of a greeting
 //!     one task per connection: protocol::serve_connection(MyriadServer handler)
@@ -83,7 +83,16 @@ pub fn main() -> ExitCode {
         tracing::error!("panic: {info}");
         default_hook(info);
     }));
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let workers = match options::thread_pool_size(&options, cores) {
+        Ok(workers) => workers,
+        Err(message) => {
+            eprintln!("myriad: {message}");
+            return ExitCode::from(2);
+        }
+    };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(workers)
         .enable_all()
         .thread_name("myriad-worker")
         .build()
@@ -94,7 +103,7 @@ pub fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(run(options)) {
+    match runtime.block_on(run(options, workers)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             tracing::error!("{message}");
@@ -342,7 +351,7 @@ async fn accept_unix(listener: tokio::net::UnixListener, listeners: Arc<Listener
 /// The system variables for the engine: those given, then the server options that the
 /// engine also reports as variables (@@port, @@socket, @@datadir, ...), so that SELECT
 /// @@port tells the truth.
-fn engine_variables(options: &ServerOptions) -> Vec<(String, String)> {
+fn engine_variables(options: &ServerOptions, workers: usize) -> Vec<(String, String)> {
     let known: std::collections::HashSet<String> = myriad_sql::system_variables_help()
         .into_iter()
         .map(|(name, _, _)| name)
@@ -356,6 +365,7 @@ fn engine_variables(options: &ServerOptions) -> Vec<(String, String)> {
     add("port", options.port.to_string());
     add("bind_address", options.bind_address.clone());
     add("datadir", options.datadir.display().to_string());
+    add("thread_pool_size", workers.to_string());
     if let Some(socket) = &options.socket {
         add("socket", socket.display().to_string());
     }
@@ -366,10 +376,10 @@ fn engine_variables(options: &ServerOptions) -> Vec<(String, String)> {
 }
 
 /// Run a server until SIGTERM, SIGINT or SHUTDOWN.
-pub async fn run(options: ServerOptions) -> Result<(), String> {
+pub async fn run(options: ServerOptions, workers: usize) -> Result<(), String> {
     let config = EngineConfig {
         datadir: options.datadir.clone(),
-        variables: engine_variables(&options),
+        variables: engine_variables(&options, workers),
     };
     let engine = tokio::task::block_in_place(|| Engine::open(config))
         .map_err(|e| format!("cannot start: {e}"))?;

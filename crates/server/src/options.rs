@@ -37,6 +37,37 @@ pub enum OptionsError {
     Invalid(String),
 }
 
+/// Worker threads when `thread_pool_size` is 0 or not given: four per core, at least 8.
+/// Connections share the workers with other processes' threads (a benchmark client's, say)
+/// on a loaded machine, and the kernel shares CPU time per thread; with one worker per core
+/// myriad lost oltp_read_only cells at 16 client threads on 2 cores while spending less CPU
+/// per transaction than MariaDB (docs/benchmarks.md, fifth session).
+pub fn default_thread_pool_size(cores: usize) -> usize {
+    (4 * cores).max(8)
+}
+
+/// The `thread_pool_size` the options ask for (the last one given), 0 meaning the default.
+pub fn thread_pool_size(options: &ServerOptions, cores: usize) -> Result<usize, String> {
+    let asked = match options
+        .variables
+        .iter()
+        .rev()
+        .find(|(name, _)| name == "thread_pool_size")
+    {
+        None => 0,
+        Some((_, value)) => value.trim().parse::<usize>().map_err(|_| {
+            format!("thread_pool_size must be a whole number of threads, not '{value}'")
+        })?,
+    };
+    match asked {
+        0 => Ok(default_thread_pool_size(cores)),
+        n if n > 1024 => Err(format!(
+            "thread_pool_size {n} is over the most, 1024 worker threads"
+        )),
+        n => Ok(n),
+    }
+}
+
 /// Options clap parses, by their underscore names.
 const SERVER_OPTIONS: &[&str] = &[
     "port",
@@ -328,6 +359,23 @@ fn from_matches(matches: &ArgMatches, mut variables: Vec<(String, String)>) -> S
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn thread_pool_size_defaults_per_core_and_takes_the_last_value() {
+        let options = parse_args(&[]).unwrap();
+        assert_eq!(thread_pool_size(&options, 2), Ok(8));
+        assert_eq!(thread_pool_size(&options, 16), Ok(64));
+        let options = parse_args(&["--thread-pool-size=3", "--thread_pool_size=5"]).unwrap();
+        assert_eq!(thread_pool_size(&options, 2), Ok(5));
+        let options = parse_args(&["--thread-pool-size=0"]).unwrap();
+        assert_eq!(thread_pool_size(&options, 1), Ok(8));
+        let options = parse_args(&["--thread-pool-size=many"]).unwrap();
+        assert!(thread_pool_size(&options, 2)
+            .unwrap_err()
+            .contains("'many'"));
+        let options = parse_args(&["--thread-pool-size=5000"]).unwrap();
+        assert!(thread_pool_size(&options, 2).unwrap_err().contains("1024"));
+    }
 
     fn parse_args(args: &[&str]) -> Result<ServerOptions, OptionsError> {
         parse(
