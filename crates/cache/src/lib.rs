@@ -20,6 +20,7 @@
 
 pub mod block_cache;
 pub mod file_cache;
+pub mod long_wait;
 pub mod query_cache;
 mod sync;
 pub mod table_cache;

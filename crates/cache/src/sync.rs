@@ -22,7 +22,7 @@ pub fn wait_until<'a, T>(
     mut guard: MutexGuard<'a, T>,
     deadline: std::time::Instant,
 ) -> (MutexGuard<'a, T>, bool) {
-    let timed_out = condvar.wait_until(&mut guard, deadline).timed_out();
+    let timed_out = crate::long_wait::run(|| condvar.wait_until(&mut guard, deadline).timed_out());
     (guard, timed_out)
 }
 

@@ -2,16 +2,18 @@
 //! [`ServerHandler`] over the shared [`Engine`], [`MyriadSession`] implements
 //! [`SessionHandler`] over one [`Session`].
 //!
-//! The engine is synchronous and may block (disk reads, locks). Each engine call that
-//! executes statements runs inside `tokio::task::block_in_place`: the worker thread hands
-//! its other connections to a fresh worker and runs the statement itself, so a slow
-//! statement never stalls the reactor and a fast one costs no thread hop (the data stays
-//! on the thread that read the packet). Cheap calls (status flags, account lookup) run
-//! inline, and so do prepared index reads (`Session::prepared_is_index_read`: a SELECT of
-//! one table through an index, no subquery): the hand-off itself (a blocking-pool thread
-//! woken to take over the worker) cost more than such a statement, about a quarter of the
-//! server's time under sysbench oltp_point_select. Text transaction boundaries (`BEGIN`,
-//! `COMMIT`: `Session::text_is_transaction_boundary`) run inline for the same reason.
+//! The engine is synchronous and may block (locks, fsync). A statement must never hold a
+//! worker thread while it waits, or the worker's other connections (one of which may hold
+//! the lock) would stall. The hand-off is `tokio::task::block_in_place` (the worker hands
+//! its other connections to a fresh worker and runs the statement itself), and it costs a
+//! thread wake-up and two context switches, more than a point select. So:
+//! - SELECT, INSERT, UPDATE, DELETE, REPLACE and transaction boundaries, text or prepared
+//!   (`Session::text_runs_inline`, `Session::prepared_runs_inline`), run inline; their long
+//!   waits (row locks, a DDL's metadata lock, another statement's writer lock, the redo
+//!   log's fsync) call `myriad_cache::long_wait`, whose hook ([`install_long_wait_hook`])
+//!   hands the worker off at that moment, so only a statement that waits pays for it;
+//! - every other engine call that executes statements (DDL, SET, SHOW, ...) hands off
+//!   up front; cheap calls (status flags, account lookup) run inline.
 
 use myriad_protocol::constants::status::{SERVER_STATUS_AUTOCOMMIT, SERVER_STATUS_IN_TRANS};
 use myriad_protocol::{
@@ -36,6 +38,11 @@ impl MyriadServer {
         };
         MyriadServer { engine, version }
     }
+}
+
+/// Route the engine's long waits through [`blocking`] (see the module documentation).
+pub fn install_long_wait_hook() {
+    myriad_cache::long_wait::set_hook(|wait| blocking(wait));
 }
 
 fn blocking<T>(f: impl FnOnce() -> T) -> T {
@@ -279,9 +286,7 @@ impl SessionHandler for MyriadSession {
     }
 
     fn query(&mut self, sql: &str, multi_statements: bool, out: &mut ResultSink<'_>) {
-        // A transaction boundary runs inline: it never blocks, and the hand-off of
-        // block_in_place cost more than the statement (sysbench sends two per transaction).
-        let results = if Session::text_is_transaction_boundary(sql) {
+        let results = if Session::text_runs_inline(sql) {
             self.session.execute(sql, multi_statements)
         } else {
             blocking(|| self.session.execute(sql, multi_statements))
@@ -329,10 +334,7 @@ impl SessionHandler for MyriadSession {
 
     fn execute(&mut self, statement_id: u32, params: Vec<ParamValue>, out: &mut ResultSink<'_>) {
         let params: Vec<Value> = params.into_iter().map(param_value).collect();
-        // An index read (sysbench's point and range selects) runs inline: the hand-off
-        // of block_in_place (a blocking-pool thread takes over this worker) cost more than
-        // the statement, about a quarter of the server's time under oltp_point_select.
-        let result = if self.session.prepared_is_index_read(statement_id) {
+        let result = if self.session.prepared_runs_inline(statement_id) {
             self.session.execute_prepared(statement_id, &params)
         } else {
             blocking(|| self.session.execute_prepared(statement_id, &params))

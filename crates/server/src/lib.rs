@@ -91,6 +91,7 @@ pub fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    handler::install_long_wait_hook();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(workers)
         .enable_all()

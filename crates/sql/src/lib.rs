@@ -339,6 +339,21 @@ impl Session {
             .any(|word| text.eq_ignore_ascii_case(word))
     }
 
+    /// Whether a text statement may run inline on a server's network thread instead of
+    /// handing the thread off first: one SELECT, INSERT, UPDATE, DELETE or REPLACE, or a
+    /// transaction boundary. Their only long waits (a row lock, a DDL's metadata lock,
+    /// another statement's writer lock, the redo log's fsync) go through
+    /// `myriad_cache::long_wait`, where a server hands its thread off when it must; DDL and
+    /// everything else is handed off up front.
+    pub fn text_runs_inline(sql: &str) -> bool {
+        session::runs_inline(sql)
+    }
+
+    /// [`Session::text_runs_inline`] for a prepared statement's text.
+    pub fn prepared_runs_inline(&self, statement_id: u32) -> bool {
+        session::prepared_runs_inline(self, statement_id)
+    }
+
     pub fn execute_prepared(
         &mut self,
         statement_id: u32,

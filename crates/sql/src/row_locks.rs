@@ -72,7 +72,9 @@ impl RowLocks {
                 steps += 1;
             }
             table.waiting_for.insert(owner, holder);
-            let timed_out = self.released.wait_until(&mut table, deadline).timed_out();
+            let timed_out = myriad_cache::long_wait::run(|| {
+                self.released.wait_until(&mut table, deadline).timed_out()
+            });
             table.waiting_for.remove(&owner);
             if timed_out && table.owners.get(&key).is_some_and(|&h| h != owner) {
                 return Err(SqlError::new(

@@ -2227,6 +2227,35 @@ fn recompile(session: &Session, sql: &str) -> Result<(Stmt, usize), SqlError> {
     parse::compile_statement(raw, &map, &ctx)
 }
 
+/// See [`Session::text_runs_inline`].
+pub fn runs_inline(sql: &str) -> bool {
+    let text = sql.trim().trim_end_matches(';').trim_end();
+    if text.contains(';') {
+        // Several statements (or a literal holding ';'): decided one by one would be
+        // exact, up front is safe.
+        return false;
+    }
+    if Session::text_is_transaction_boundary(text) {
+        return true;
+    }
+    let word = text
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .next()
+        .unwrap_or("");
+    ["SELECT", "INSERT", "UPDATE", "DELETE", "REPLACE"]
+        .iter()
+        .any(|kind| word.eq_ignore_ascii_case(kind))
+}
+
+/// See [`Session::prepared_runs_inline`].
+pub fn prepared_runs_inline(session: &Session, statement_id: u32) -> bool {
+    session
+        .state
+        .prepared
+        .get(&statement_id)
+        .is_some_and(|p| runs_inline(&p.sql))
+}
+
 /// See [`Session::prepared_is_index_read`].
 pub fn prepared_is_index_read(session: &Session, statement_id: u32) -> bool {
     session

@@ -197,7 +197,10 @@ impl Shared {
         match self.config.flush_log_at_trx_commit {
             0 => Ok(()),
             2 => Ok(self.log.flush_to(lsn, false)?),
-            _ => Ok(self.log.flush_to(lsn, true)?),
+            // An fsync (or a wait for another thread's): long enough to hand off for.
+            _ => Ok(myriad_cache::long_wait::run(|| {
+                self.log.flush_to(lsn, true)
+            })?),
         }
     }
 

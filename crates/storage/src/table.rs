@@ -162,10 +162,15 @@ impl Statement {
         if self.locks.iter().any(|(l, _)| Arc::ptr_eq(l, t)) {
             return Ok(());
         }
-        let guard = t
-            .writer
-            .try_lock_arc_for(self.shared.config.lock_wait_timeout)
-            .ok_or(StorageError::LockWaitTimeout)?;
+        // Another statement writing the table: a wait that may last (see long_wait).
+        let guard = match t.writer.try_lock_arc() {
+            Some(guard) => guard,
+            None => myriad_cache::long_wait::run(|| {
+                t.writer
+                    .try_lock_arc_for(self.shared.config.lock_wait_timeout)
+            })
+            .ok_or(StorageError::LockWaitTimeout)?,
+        };
         if t.stale.load(Ordering::Acquire) {
             return Err(StorageError::Stale);
         }

@@ -1,0 +1,49 @@
+//! Waits that may last (a DDL's metadata lock, a row lock held by another transaction)
+//! announce themselves here, so that a server running statements on async worker threads
+//! can first hand that worker's other connections to another thread (tokio's
+//! `block_in_place`). A statement that never waits then costs no thread hand-off at all.
+//! Without a hook (tests, embedded use) a wait just waits.
+
+use std::sync::OnceLock;
+
+/// Runs its argument, possibly after moving the caller's other work elsewhere.
+pub type Hook = fn(&mut dyn FnMut());
+
+static HOOK: OnceLock<Hook> = OnceLock::new();
+
+/// Install the process's hook; the first one installed stays.
+pub fn set_hook(hook: Hook) {
+    let _ = HOOK.set(hook);
+}
+
+/// Run `wait`, a call that may block for long, through the hook.
+pub fn run<T>(wait: impl FnOnce() -> T) -> T {
+    let Some(hook) = HOOK.get() else {
+        return wait();
+    };
+    let mut wait = Some(wait);
+    let mut out = None;
+    hook(&mut || out = wait.take().map(|w| w()));
+    out.expect("a long-wait hook must run the wait it is given")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    static CALLS: AtomicUsize = AtomicUsize::new(0);
+
+    fn counting_hook(wait: &mut dyn FnMut()) {
+        CALLS.fetch_add(1, Ordering::SeqCst);
+        wait();
+    }
+
+    #[test]
+    fn waits_go_through_the_installed_hook_and_return_their_value() {
+        set_hook(counting_hook);
+        let before = CALLS.load(Ordering::SeqCst);
+        assert_eq!(run(|| 41 + 1), 42);
+        assert_eq!(CALLS.load(Ordering::SeqCst), before + 1);
+    }
+}
