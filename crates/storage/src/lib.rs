@@ -1034,11 +1034,27 @@ fn open_file_header(
 }
 
 fn decode_file_header(shared: &Shared, pid: FileId, path: &Path) -> Result<(u64, TableDef)> {
-    let mut page = vec![0u8; PAGE_SIZE];
-    shared.files.read_at(pid, &mut page, 0)?;
-    verify(&page, 0, None)
-        .map_err(|e| StorageError::Corrupt(format!("{}: {e}", path.display())))?;
-    if page_type(&page) != TYPE_FILE_HEADER
+    // One page buffer per thread: a fresh zeroed 16 KiB per definition load cost about a
+    // tenth of an uncached table open (docs/benchmarks/notes-tablecache.md, session 5).
+    thread_local! {
+        static HEADER_PAGE: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(vec![0u8; PAGE_SIZE]);
+    }
+    HEADER_PAGE.with(|buffer| match buffer.try_borrow_mut() {
+        Ok(mut page) => decode_header_page(shared, pid, path, &mut page),
+        Err(_) => decode_header_page(shared, pid, path, &mut vec![0u8; PAGE_SIZE]),
+    })
+}
+
+fn decode_header_page(
+    shared: &Shared,
+    pid: FileId,
+    path: &Path,
+    page: &mut [u8],
+) -> Result<(u64, TableDef)> {
+    shared.files.read_at(pid, page, 0)?;
+    let page = &*page;
+    verify(page, 0, None).map_err(|e| StorageError::Corrupt(format!("{}: {e}", path.display())))?;
+    if page_type(page) != TYPE_FILE_HEADER
         || &page[file_header::MAGIC..file_header::MAGIC + 8] != FILE_MAGIC
     {
         return Err(StorageError::Corrupt(format!(
@@ -1046,8 +1062,8 @@ fn decode_file_header(shared: &Shared, pid: FileId, path: &Path) -> Result<(u64,
             path.display()
         )));
     }
-    let space = get_u64(&page, OFF_SPACE);
-    let len = get_u32(&page, file_header::DEF_LEN) as usize;
+    let space = get_u64(page, OFF_SPACE);
+    let len = get_u32(page, file_header::DEF_LEN) as usize;
     let def_bytes = page
         .get(file_header::DEF..file_header::DEF + len)
         .ok_or_else(|| StorageError::Corrupt(format!("{}: definition length", path.display())))?;
