@@ -22,6 +22,8 @@
 //!
 //! Concurrency is the caller's: the table's latch keeps writers out while anyone reads.
 
+use std::cmp::Ordering;
+
 use crate::page::*;
 use crate::types::StorageError;
 use myriad_cache::Block;
@@ -87,11 +89,26 @@ fn is_leaf(p: &[u8]) -> bool {
 fn slot(p: &[u8], i: usize) -> usize {
     get_u16(p, SLOTS + 2 * i) as usize
 }
+/// Bytes before the key in a cell of this node: leaf cells hold key and value lengths,
+/// internal cells the key length and the child.
+#[inline]
+fn key_offset(p: &[u8]) -> usize {
+    if is_leaf(p) {
+        4
+    } else {
+        6
+    }
+}
 #[inline]
 fn key_at(p: &[u8], i: usize) -> &[u8] {
+    key_at_offset(p, i, key_offset(p))
+}
+/// `key_at` with the node's `key_offset` worked out once by the caller (binary searches).
+#[inline]
+fn key_at_offset(p: &[u8], i: usize, key_offset: usize) -> &[u8] {
     let off = slot(p, i);
     let klen = get_u16(p, off) as usize;
-    let start = off + if is_leaf(p) { 4 } else { 6 };
+    let start = off + key_offset;
     &p[start..start + klen]
 }
 #[inline]
@@ -130,12 +147,26 @@ fn cell_bytes(p: &[u8], i: usize) -> &[u8] {
     &p[off..off + cell_len(p, i)]
 }
 
+/// Byte order of two keys, as `a.cmp(b)`: the first eight bytes compared as one big-endian
+/// word (row ids and most index keys are decided there) instead of a `memcmp` call.
+#[inline]
+fn compare_keys(a: &[u8], b: &[u8]) -> Ordering {
+    match (a.first_chunk::<8>(), b.first_chunk::<8>()) {
+        (Some(a8), Some(b8)) => match u64::from_be_bytes(*a8).cmp(&u64::from_be_bytes(*b8)) {
+            Ordering::Equal if a.len() == 8 && b.len() == 8 => Ordering::Equal,
+            Ordering::Equal => a[8..].cmp(&b[8..]),
+            decided => decided,
+        },
+        _ => a.cmp(b),
+    }
+}
+
 /// First cell whose key is >= `key`.
 fn lower_bound(p: &[u8], key: &[u8]) -> usize {
-    let (mut lo, mut hi) = (0, n_cells(p));
+    let (mut lo, mut hi, offset) = (0, n_cells(p), key_offset(p));
     while lo < hi {
         let mid = (lo + hi) / 2;
-        if key_at(p, mid) < key {
+        if compare_keys(key_at_offset(p, mid, offset), key) == Ordering::Less {
             lo = mid + 1
         } else {
             hi = mid
@@ -145,10 +176,10 @@ fn lower_bound(p: &[u8], key: &[u8]) -> usize {
 }
 /// First cell whose key is > `key`.
 fn upper_bound(p: &[u8], key: &[u8]) -> usize {
-    let (mut lo, mut hi) = (0, n_cells(p));
+    let (mut lo, mut hi, offset) = (0, n_cells(p), key_offset(p));
     while lo < hi {
         let mid = (lo + hi) / 2;
-        if key_at(p, mid) <= key {
+        if compare_keys(key_at_offset(p, mid, offset), key) != Ordering::Greater {
             lo = mid + 1
         } else {
             hi = mid
@@ -1059,6 +1090,20 @@ mod tests {
             if done {
                 return out;
             }
+        }
+    }
+
+    /// Keys over a three-byte alphabet, so that pairs often share their first eight bytes.
+    fn prefix_sharing_key() -> impl Strategy<Value = Vec<u8>> {
+        proptest::collection::vec(prop_oneof![Just(0u8), Just(1u8), Just(255u8)], 0..20)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+        #[test]
+        fn compare_keys_orders_as_bytes(a in prefix_sharing_key(), b in prefix_sharing_key()) {
+            prop_assert_eq!(compare_keys(&a, &b), a.cmp(&b));
+            prop_assert_eq!(compare_keys(&a, &a), Ordering::Equal);
         }
     }
 
