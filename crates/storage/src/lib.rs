@@ -1030,12 +1030,27 @@ fn open_file_header(
     header
 }
 
+thread_local! {
+    /// The header page of each definition load is read here: a zeroed 16 KB allocation per
+    /// open of an uncached table was ~2 us (profile in docs/benchmarks/notes-tablecache.md).
+    /// `read_at` fills all of it or fails, so no byte of an earlier file survives a read.
+    static HEADER_PAGE: std::cell::RefCell<Box<[u8]>> =
+        std::cell::RefCell::new(vec![0u8; PAGE_SIZE].into_boxed_slice());
+}
+
 fn decode_file_header(shared: &Shared, pid: FileId, path: &Path) -> Result<(u64, TableDef)> {
-    let mut page = vec![0u8; PAGE_SIZE];
-    shared.files.read_at(pid, &mut page, 0)?;
-    verify(&page, 0, None)
-        .map_err(|e| StorageError::Corrupt(format!("{}: {e}", path.display())))?;
-    if page_type(&page) != TYPE_FILE_HEADER
+    HEADER_PAGE.with(|page| decode_file_header_in(shared, pid, path, &mut page.borrow_mut()))
+}
+
+fn decode_file_header_in(
+    shared: &Shared,
+    pid: FileId,
+    path: &Path,
+    page: &mut [u8],
+) -> Result<(u64, TableDef)> {
+    shared.files.read_at(pid, page, 0)?;
+    verify(page, 0, None).map_err(|e| StorageError::Corrupt(format!("{}: {e}", path.display())))?;
+    if page_type(page) != TYPE_FILE_HEADER
         || &page[file_header::MAGIC..file_header::MAGIC + 8] != FILE_MAGIC
     {
         return Err(StorageError::Corrupt(format!(
@@ -1043,8 +1058,8 @@ fn decode_file_header(shared: &Shared, pid: FileId, path: &Path) -> Result<(u64,
             path.display()
         )));
     }
-    let space = get_u64(&page, OFF_SPACE);
-    let len = get_u32(&page, file_header::DEF_LEN) as usize;
+    let space = get_u64(page, OFF_SPACE);
+    let len = get_u32(page, file_header::DEF_LEN) as usize;
     let def_bytes = page
         .get(file_header::DEF..file_header::DEF + len)
         .ok_or_else(|| StorageError::Corrupt(format!("{}: definition length", path.display())))?;
