@@ -1033,26 +1033,25 @@ fn open_file_header(
     header
 }
 
-fn decode_file_header(shared: &Shared, pid: FileId, path: &Path) -> Result<(u64, TableDef)> {
-    // One page buffer per thread: a fresh zeroed 16 KiB per definition load cost about a
-    // tenth of an uncached table open (docs/benchmarks/notes-tablecache.md, session 5).
-    thread_local! {
-        static HEADER_PAGE: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(vec![0u8; PAGE_SIZE]);
-    }
-    HEADER_PAGE.with(|buffer| match buffer.try_borrow_mut() {
-        Ok(mut page) => decode_header_page(shared, pid, path, &mut page),
-        Err(_) => decode_header_page(shared, pid, path, &mut vec![0u8; PAGE_SIZE]),
-    })
+thread_local! {
+    /// The header page of each definition load is read here: a zeroed 16 KB allocation per
+    /// open of an uncached table was ~2 us (profile in docs/benchmarks/notes-tablecache.md).
+    /// `read_at` fills all of it or fails, so no byte of an earlier file survives a read.
+    static HEADER_PAGE: std::cell::RefCell<Box<[u8]>> =
+        std::cell::RefCell::new(vec![0u8; PAGE_SIZE].into_boxed_slice());
 }
 
-fn decode_header_page(
+fn decode_file_header(shared: &Shared, pid: FileId, path: &Path) -> Result<(u64, TableDef)> {
+    HEADER_PAGE.with(|page| decode_file_header_in(shared, pid, path, &mut page.borrow_mut()))
+}
+
+fn decode_file_header_in(
     shared: &Shared,
     pid: FileId,
     path: &Path,
     page: &mut [u8],
 ) -> Result<(u64, TableDef)> {
     shared.files.read_at(pid, page, 0)?;
-    let page = &*page;
     verify(page, 0, None).map_err(|e| StorageError::Corrupt(format!("{}: {e}", path.display())))?;
     if page_type(page) != TYPE_FILE_HEADER
         || &page[file_header::MAGIC..file_header::MAGIC + 8] != FILE_MAGIC

@@ -544,6 +544,40 @@ fn a_corrupt_page_is_reported_never_served() {
     );
 }
 
+/// The header page of every definition load is read into one reused buffer: a header
+/// that is short or corrupt must fail its own open even right after a good one was read.
+#[test]
+fn a_short_or_corrupt_header_fails_after_a_good_one_was_read() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let s = Storage::open(config(dir.path())).unwrap();
+        s.create_database("d").unwrap();
+        for name in ["good", "short", "flipped"] {
+            s.create_table("d", name, &sbtest_def()).unwrap();
+        }
+        s.shutdown().unwrap();
+    }
+    let file = |name: &str| dir.path().join("d").join(format!("{name}.myt"));
+    let short = std::fs::read(file("short")).unwrap();
+    std::fs::write(file("short"), &short[..1000]).unwrap();
+    let mut flipped = std::fs::read(file("flipped")).unwrap();
+    flipped[200] ^= 0x01;
+    std::fs::write(file("flipped"), &flipped).unwrap();
+
+    let s = Storage::open(config(dir.path())).unwrap();
+    for bad in ["short", "flipped"] {
+        s.flush_tables(None).unwrap();
+        let good = s.open_table("d", "good").unwrap();
+        assert_eq!(good.def().columns.len(), sbtest_def().columns.len());
+        drop(good);
+        match s.open_table("d", bad) {
+            Err(StorageError::Io(_) | StorageError::Corrupt(_)) => {}
+            Err(e) => panic!("{bad}: unexpected error {e}"),
+            Ok(_) => panic!("{bad}: opened with a header that is not its own"),
+        }
+    }
+}
+
 #[test]
 fn a_few_thousand_tables() {
     let dir = tempfile::tempdir().unwrap();
