@@ -12,8 +12,16 @@ fn opts(server: &Server, database: Option<&str>) -> Opts {
     common::async_opts(server, database)
 }
 
+/// Every admitted result is inserted, however fast it ran: these tests' tables are small,
+/// and whether a 2 us result is worth an entry is not what they check.
+const CACHE_EVERY_COST: &str = "--query-cache-min-execution-us=0";
+
 fn start() -> Server {
-    Server::start(&["--query-cache-type=ON", "--query-cache-size=16777216"])
+    Server::start(&[
+        "--query-cache-type=ON",
+        "--query-cache-size=16777216",
+        CACHE_EVERY_COST,
+    ])
 }
 
 /// (hits, inserts) now.
@@ -447,6 +455,7 @@ async fn memory_stays_within_query_cache_size_and_resizes_online() {
     let server = Server::start(&[
         "--query-cache-type=ON",
         &format!("--query-cache-size={SIZE}"),
+        CACHE_EVERY_COST,
     ]);
     let mut conn = Conn::new(opts(&server, None)).await.unwrap();
     for sql in [
@@ -540,4 +549,27 @@ async fn memory_stays_within_query_cache_size_and_resizes_online() {
             .unwrap();
         assert_eq!(row.map(|r| r.1).as_deref(), Some(value), "{name}");
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn results_faster_than_query_cache_min_execution_us_are_not_inserted() {
+    let server = start();
+    let mut conn = Conn::new(opts(&server, None)).await.unwrap();
+    setup(&mut conn).await;
+    conn.query_drop("SET GLOBAL query_cache_min_execution_us = 1000000")
+        .await
+        .unwrap();
+    assert_eq!(
+        thrice(&mut conn, "SELECT SUM(v) FROM t WHERE id < 50").await,
+        (0, 0),
+        "no result takes a second here: none may be inserted"
+    );
+    conn.query_drop("SET GLOBAL query_cache_min_execution_us = 0")
+        .await
+        .unwrap();
+    assert_eq!(
+        thrice(&mut conn, "SELECT SUM(v) FROM t WHERE id < 60").await,
+        (1, 1),
+        "with no minimum: inserted on the second sighting, hit on the third"
+    );
 }

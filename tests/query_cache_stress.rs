@@ -88,7 +88,11 @@ async fn no_stale_result_under_concurrent_writes_and_ddl() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(60);
-    let server = Server::start(&["--query-cache-type=ON", "--query-cache-size=67108864"]);
+    let server = Server::start(&[
+        "--query-cache-type=ON",
+        "--query-cache-size=67108864",
+        "--query-cache-min-execution-us=0",
+    ]);
     let mut admin = Conn::new(common::async_opts(&server, None)).await.unwrap();
     for sql in [
         "CREATE DATABASE qc",

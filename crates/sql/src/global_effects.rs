@@ -18,6 +18,7 @@ pub(crate) fn apply(engine: &Engine, name: &str, value: &VarValue) {
         }
         "query_cache_size" => engine.query_cache.set_size(as_u64(value)),
         "query_cache_limit" => engine.query_cache.set_limit(as_u64(value)),
+        "query_cache_min_execution_us" => engine.query_cache.set_min_execution_us(as_u64(value)),
         // Each cache adds its variables here, e.g. "key_buffer_size" => resize the block cache.
         "table_open_cache" => engine
             .catalog

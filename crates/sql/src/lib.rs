@@ -210,6 +210,7 @@ impl Engine {
             uint("query_cache_size"),
             uint("query_cache_limit"),
         );
+        query_cache.set_min_execution_us(uint("query_cache_min_execution_us"));
         let catalog = catalog::Catalog::open(&config.datadir, storage_config)?;
         key_cache::configure(catalog.storage(), &globals);
         let accounts = accounts::Accounts::open(&config.datadir)?;

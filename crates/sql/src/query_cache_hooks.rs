@@ -160,6 +160,8 @@ pub struct EngineQueryCache {
     versions: TableVersions,
     /// Qcache_not_cached: SELECTs that reached the cache but could not use it.
     not_cached: Striped,
+    /// `query_cache_min_execution_us` in nanoseconds: a faster result is not inserted.
+    min_execution_nanos: std::sync::atomic::AtomicU64,
 }
 
 impl EngineQueryCache {
@@ -168,6 +170,9 @@ impl EngineQueryCache {
             cache: QueryCache::new(to_usize(size_bytes), to_usize(limit_bytes)),
             versions: TableVersions::new(),
             not_cached: Striped::default(),
+            min_execution_nanos: std::sync::atomic::AtomicU64::new(
+                query_cache::MIN_EXECUTION_NANOS,
+            ),
         }
     }
 
@@ -177,6 +182,14 @@ impl EngineQueryCache {
 
     pub fn set_limit(&self, bytes: u64) {
         self.cache.set_limit(to_usize(bytes));
+    }
+
+    /// `query_cache_min_execution_us`: results computed faster are not inserted.
+    pub fn set_min_execution_us(&self, micros: u64) {
+        self.min_execution_nanos.store(
+            micros.saturating_mul(1000),
+            std::sync::atomic::Ordering::Relaxed,
+        );
     }
 
     pub fn cache(&self) -> &QueryCache<CachedRows> {
@@ -771,7 +784,10 @@ pub fn run(
     let elapsed_nanos = started.elapsed().as_nanos() as u64;
     match &result {
         Ok(rows @ QueryResult::Rows { warnings: 0, .. }) if session.state.warnings.is_empty() => {
-            if elapsed_nanos < query_cache::MIN_EXECUTION_NANOS {
+            if elapsed_nanos
+                < qc.min_execution_nanos
+                    .load(std::sync::atomic::Ordering::Relaxed)
+            {
                 qc.cache.refuse();
             } else {
                 let bytes = result_bytes(rows);

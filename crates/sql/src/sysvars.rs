@@ -286,6 +286,7 @@ pub static DEFINITIONS: &[VarDef] = &[
     var!("port", uint(0, 65535), Global, ro, Some("3307"), "TCP port the server listens on"),
     var!("protocol_version", uint(0, U32_MAX), Global, ro, Some("10"), "Version of the client/server protocol"),
     var!("query_cache_limit", uint(0, u64::MAX), Global, rw, Some("1048576"), "Largest result the query cache stores"),
+    var!("query_cache_min_execution_us", uint(0, 1_000_000), Global, rw, Some("2"), "myriad: a result computed in fewer microseconds is not inserted in the query cache (a hit costs about as much); 0 caches every admitted result"),
     var!("query_cache_min_res_unit", uint(512, u64::MAX), Global, rw, Some("4096"), "Allocation unit of the query cache"),
     var!("query_cache_size", Kind::UInt { min: 0, max: u64::MAX, block: 1024 }, Global, rw, Some("1048576"), "Bytes of the query cache"),
     var!("query_cache_strip_comments", Kind::Bool, Both, rw, Some("OFF"), "Strip comments from a query before it is looked up in the query cache"),
