@@ -149,13 +149,18 @@ fn load_index_cache_index_and_key_caches_match_mariadb() {
     assert_eq!(used + unused, 67108864 / 16384);
     assert!(used > 0);
     assert_eq!(lines.next(), None);
-    // A projection with a condition, as MariaDB answers it.
+    // A projection with a condition, as MariaDB answers it. A segment count set at run time
+    // is kept for the next start: the cache keeps the structure it was made with.
     ok(&server, "SET GLOBAL key_cache_segments = 4");
     let out = ok(
         &server,
         "SELECT key_cache_name, SEGMENTS, block_size AS bs FROM information_schema.key_caches WHERE FULL_SIZE > 0",
     );
-    assert_eq!(out, "key_cache_name\tSEGMENTS\tbs\ndefault\t4\t16384\n");
+    assert_eq!(out, "key_cache_name\tSEGMENTS\tbs\ndefault\tNULL\t16384\n");
+    assert_eq!(
+        ok(&server, "SELECT @@global.key_cache_segments"),
+        "@@global.key_cache_segments\n4\n"
+    );
     let out = ok(
         &server,
         "SELECT KEY_CACHE_NAME FROM information_schema.KEY_CACHES WHERE KEY_CACHE_NAME = 'hot'",
@@ -250,5 +255,89 @@ fn set_global_resizes_online_and_dirty_blocks_are_written_back() {
     assert_eq!(
         ok(&server, "SELECT COUNT(*) FROM kc.t WHERE pad = 'changed'"),
         "COUNT(*)\n5000\n"
+    );
+}
+
+/// KEY_CACHES as MariaDB shows a segmented cache: rows 1..n with SEGMENTS = n and FULL_SIZE
+/// the segment's share, each with its own counters, then the total row (SEGMENT_NUMBER NULL)
+/// whose counters are the segments' sums. A named cache gets the segments set before its
+/// size, and is made anew with a new count when its size is set again after it was dropped.
+#[test]
+fn key_caches_shows_a_row_per_segment_with_its_own_counters() {
+    let server = Server::start(&["--key-buffer-size=8388608", "--key-cache-segments=4"]);
+    assert_eq!(
+        ok(&server, "SELECT @@key_cache_segments"),
+        "@@key_cache_segments\n4\n"
+    );
+    fill(&server, 5_000);
+    ok(
+        &server,
+        "SELECT COUNT(*) FROM kc.t WHERE k BETWEEN 100 AND 4000",
+    );
+    let rows = |name: &str| -> Vec<Vec<String>> {
+        ok(
+            &server,
+            &format!(
+                "SELECT SEGMENTS, SEGMENT_NUMBER, FULL_SIZE, BLOCK_SIZE, USED_BLOCKS, UNUSED_BLOCKS, \
+                 DIRTY_BLOCKS, READ_REQUESTS, READS, WRITE_REQUESTS, WRITES \
+                 FROM information_schema.KEY_CACHES WHERE KEY_CACHE_NAME = '{name}'"
+            ),
+        )
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').map(str::to_string).collect())
+        .collect()
+    };
+    let default = rows("default");
+    assert_eq!(default.len(), 5, "{default:?}");
+    let number = |row: &Vec<String>, column: usize| -> u64 { row[column].parse().unwrap() };
+    for (i, row) in default[..4].iter().enumerate() {
+        assert_eq!(row[0], "4");
+        assert_eq!(row[1], (i + 1).to_string());
+        assert_eq!(row[2], (8388608 / 4).to_string());
+        assert_eq!(number(row, 4) + number(row, 5), 8388608 / 4 / 16384);
+        assert!(
+            number(row, 7) > 0,
+            "segment {} was never read: {default:?}",
+            i + 1
+        );
+    }
+    let total = &default[4];
+    assert_eq!(&total[..3], ["4", "NULL", "8388608"]);
+    // Counters move between reading the rows only through the server's own writes, so
+    // compare the read side, which nothing else touches meanwhile.
+    for column in [4, 5, 7, 8] {
+        let sum: u64 = default[..4].iter().map(|r| number(r, column)).sum();
+        assert_eq!(sum, number(total, column), "column {column}: {default:?}");
+    }
+
+    // A named cache: its segments are set before its size, as in MariaDB.
+    ok(
+        &server,
+        "SET GLOBAL hot.key_cache_segments = 2; SET GLOBAL hot.key_buffer_size = 4194304",
+    );
+    let hot = rows("hot");
+    assert_eq!(hot.len(), 3, "{hot:?}");
+    assert_eq!(&hot[0][..3], ["2", "1", "2097152"]);
+    assert_eq!(&hot[1][..3], ["2", "2", "2097152"]);
+    assert_eq!(&hot[2][..3], ["2", "NULL", "4194304"]);
+    ok(&server, "CACHE INDEX kc.t IN hot");
+    ok(&server, "SELECT COUNT(*) FROM kc.t WHERE k < 2000");
+    let hot = rows("hot");
+    assert!(number(&hot[0], 7) > 0 && number(&hot[1], 7) > 0, "{hot:?}");
+    assert_eq!(number(&hot[0], 7) + number(&hot[1], 7), number(&hot[2], 7));
+
+    // Dropped (its table goes back to the default cache) and made again unsegmented.
+    ok(
+        &server,
+        "SET GLOBAL hot.key_buffer_size = 0; SET GLOBAL hot.key_cache_segments = 0; \
+         SET GLOBAL hot.key_buffer_size = 4194304",
+    );
+    let hot = rows("hot");
+    assert_eq!(hot.len(), 1, "{hot:?}");
+    assert_eq!(&hot[0][..3], ["NULL", "NULL", "4194304"]);
+    assert_eq!(
+        ok(&server, "SELECT COUNT(*) FROM kc.t WHERE k < 2000"),
+        "COUNT(*)\n2000\n"
     );
 }

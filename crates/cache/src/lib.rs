@@ -26,6 +26,7 @@ mod sync;
 pub mod table_cache;
 
 pub use block_cache::registry::{KeyCacheInfo, KeyCaches, DEFAULT_KEY_CACHE};
+pub use block_cache::segments::{KeyCache, MAX_SEGMENTS};
 pub use block_cache::{Block, BlockCache, BlockCacheStats, BlockIo};
 pub use file_cache::{FileCache, FileCacheStats, FileId};
 pub use query_cache::{QueryCache, QueryCacheStats};

@@ -10,8 +10,11 @@
 //! - `key_cache_division_limit`, `key_cache_age_threshold`: the probationary share and the
 //!   aging rate of the cache's CLOCK (see `myriad_cache::block_cache`).
 //! - `key_cache_block_size`: fixed at the page size (16384), read-only.
-//! - `key_cache_segments`: accepted and shown in KEY_CACHES; a hit takes no lock, so there
-//!   is nothing to segment.
+//! - `key_cache_segments`: the default cache's segments, each a block cache of its own with
+//!   its own clock hand and counters (`myriad_cache::KeyCache`); a hit takes no lock with or
+//!   without them. The count is fixed when a cache is made: the default cache's at start-up
+//!   (a `SET GLOBAL` is kept for the next start), a named cache's when its size is set from 0
+//!   while no table is assigned to it.
 //!
 //! Named key caches, as MariaDB has them (`myriad_cache::KeyCaches` routes a table's pages):
 //! - `SET GLOBAL hot.key_buffer_size = n` creates or resizes the cache `hot`; `= 0` moves
@@ -27,7 +30,8 @@
 //!   error 1284. Assignments are kept by table name (so they survive FLUSH TABLES and
 //!   ALTER) until the server stops, as in MariaDB. `LOAD INDEX INTO CACHE` reads into the
 //!   table's cache.
-//! - The `Key_*` status variables are the default cache's; KEY_CACHES has a row per cache.
+//! - The `Key_*` status variables are the default cache's; KEY_CACHES has a row per cache
+//!   and per segment.
 
 use crate::error::SqlError;
 use crate::eval::Datum;
@@ -114,7 +118,8 @@ pub(crate) fn apply(storage: &Storage, name: &str, value: &VarValue) -> bool {
         }
         "key_cache_division_limit" => cache.set_division_limit(n),
         "key_cache_age_threshold" => cache.set_age_threshold(n),
-        "key_cache_segments" => {} // shown in KEY_CACHES; nothing to split (see the module doc)
+        // The segments are fixed when the cache is made (see the module documentation).
+        "key_cache_segments" => {}
         _ => return false,
     }
     true
@@ -351,46 +356,50 @@ pub const KEY_CACHES_COLUMNS: &[(&str, u32)] = &[
     ("WRITES", 0),
 ];
 
-/// One row per key cache with a size, in the order they were made (the default first).
-/// MariaDB adds a row per segment when a cache has `key_cache_segments` > 0; myriad's caches
-/// have no segments, so each shows its one total row (SEGMENT_NUMBER NULL) with SEGMENTS as
-/// the variable's value.
+/// One row per key cache with a size, in the order they were made (the default first), as
+/// MariaDB shows them: a cache made with `key_cache_segments` > 0 has a row per segment
+/// (SEGMENT_NUMBER 1..n, FULL_SIZE its share) and then its total row (SEGMENT_NUMBER NULL);
+/// an unsegmented cache has its total row only, with SEGMENTS NULL. SEGMENTS counts the
+/// segments the cache has, which a small cache may have fewer of than asked for.
 pub(crate) fn key_caches_rows(engine: &Engine) -> Vec<Vec<Datum>> {
     let caches = engine.catalog.storage().key_caches();
-    let default_segments = match engine.global_variable("key_cache_segments") {
-        Some(crate::Value::UInt(n)) => n,
-        Some(crate::Value::Int(n)) => n.max(0) as u64,
-        _ => 0,
-    };
     let mut rows = Vec::new();
     for (info, cache) in caches.caches() {
         let Some(cache) = cache else { continue };
-        let s = cache.stats();
-        let segments = if info.id == 0 {
-            default_segments
-        } else {
-            info.segments
-        };
         let block_size = cache.block_size() as u64;
-        rows.push(vec![
-            Datum::Str(info.name.clone().into_bytes()),
-            if segments > 0 {
-                Datum::UInt(segments)
-            } else {
-                Datum::Null
-            },
-            Datum::Null,
-            // The size as set, as MariaDB shows it (myriad's smallest cache is 64 blocks).
-            Datum::UInt(info.size_bytes),
-            Datum::UInt(block_size),
-            Datum::UInt(s.key_blocks_used),
-            Datum::UInt(s.key_blocks_unused),
-            Datum::UInt(s.key_blocks_not_flushed),
-            Datum::UInt(s.key_read_requests),
-            Datum::UInt(s.key_reads),
-            Datum::UInt(s.key_write_requests),
-            Datum::UInt(s.key_writes),
-        ]);
+        let segments = cache.segments();
+        let count = segments.len() as u64;
+        let row = |segment: Datum, full_size: u64, s: myriad_storage::BlockCacheStats| {
+            vec![
+                Datum::Str(info.name.clone().into_bytes()),
+                if cache.is_segmented() {
+                    Datum::UInt(count)
+                } else {
+                    Datum::Null
+                },
+                segment,
+                // The size as set, as MariaDB shows it (myriad's smallest segment is 64 blocks).
+                Datum::UInt(full_size),
+                Datum::UInt(block_size),
+                Datum::UInt(s.key_blocks_used),
+                Datum::UInt(s.key_blocks_unused),
+                Datum::UInt(s.key_blocks_not_flushed),
+                Datum::UInt(s.key_read_requests),
+                Datum::UInt(s.key_reads),
+                Datum::UInt(s.key_write_requests),
+                Datum::UInt(s.key_writes),
+            ]
+        };
+        if cache.is_segmented() {
+            for (i, segment) in segments.iter().enumerate() {
+                rows.push(row(
+                    Datum::UInt(i as u64 + 1),
+                    info.size_bytes / count,
+                    segment.stats(),
+                ));
+            }
+        }
+        rows.push(row(Datum::Null, info.size_bytes, cache.stats()));
     }
     rows
 }

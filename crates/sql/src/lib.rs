@@ -192,6 +192,7 @@ impl Engine {
         let storage_config = myriad_storage::StorageConfig {
             datadir: config.datadir.clone(),
             block_cache_bytes: usize::try_from(uint("key_buffer_size")).unwrap_or(usize::MAX),
+            key_cache_segments: uint("key_cache_segments"),
             flush_log_at_trx_commit: uint("innodb_flush_log_at_trx_commit").min(3) as u8,
             open_files_limit: usize::try_from(uint("open_files_limit"))
                 .unwrap_or(usize::MAX)

@@ -114,7 +114,9 @@ mod writeback;
 
 pub use keycode::{compare_datums, compare_strings};
 pub use myriad_cache::file_cache::default_open_files_limit;
-pub use myriad_cache::{BlockCache, BlockCacheStats, KeyCacheInfo, KeyCaches, DEFAULT_KEY_CACHE};
+pub use myriad_cache::{
+    BlockCache, BlockCacheStats, KeyCache, KeyCacheInfo, KeyCaches, DEFAULT_KEY_CACHE,
+};
 pub use open_tables::{set_instance_hint, OpenTable};
 pub use table::{CheckReport, Direction, IndexScan, InsertOutcome, RowScan, Statement, Table};
 pub use types::*;
@@ -139,6 +141,8 @@ pub struct StorageConfig {
     pub datadir: PathBuf,
     /// `key_buffer_size`: bytes of the block cache.
     pub block_cache_bytes: usize,
+    /// `key_cache_segments`: segments of the default key cache (0 = not segmented).
+    pub key_cache_segments: u64,
     /// `innodb_flush_log_at_trx_commit`: 1 = fsync at commit (group commit), 2 = write at
     /// commit and fsync once a second, 0 = write and fsync once a second.
     pub flush_log_at_trx_commit: u8,
@@ -163,6 +167,7 @@ impl Default for StorageConfig {
         StorageConfig {
             datadir: PathBuf::from("data"),
             block_cache_bytes: 128 << 20,
+            key_cache_segments: 0,
             flush_log_at_trx_commit: 1,
             open_files_limit: 4000,
             table_open_cache: 4000,
@@ -380,7 +385,12 @@ impl Storage {
         });
         let shared = Arc::new(Shared {
             datadir: config.datadir.clone(),
-            cache: KeyCaches::new(config.block_cache_bytes, PAGE_SIZE, io),
+            cache: KeyCaches::new(
+                config.block_cache_bytes,
+                PAGE_SIZE,
+                config.key_cache_segments,
+                io,
+            ),
             files,
             log,
             config: config.clone(),
@@ -471,9 +481,9 @@ impl Storage {
         self.checkpoint()
     }
 
-    /// The block (key) cache, for its knobs: `resize` (key_buffer_size),
+    /// The default key cache, for its knobs: `resize` (key_buffer_size),
     /// `set_division_limit`, `set_age_threshold`, and its counters (KEY_CACHES).
-    pub fn key_cache(&self) -> &BlockCache {
+    pub fn key_cache(&self) -> &KeyCache {
         self.inner.shared.cache.default_cache()
     }
 

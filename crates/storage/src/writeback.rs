@@ -4,7 +4,8 @@
 //! # Write-back
 //! A thread (`myriad-key-writeback`) wakes every [`WRITEBACK_INTERVAL`] and, while the block
 //! cache holds dirty blocks, asks it to write the dirty probationary blocks that its clock
-//! hand reaches next ([`BlockCache::write_back_ahead`], for each key cache): sorted by file and offset, each only
+//! hand reaches next ([`BlockCache::write_back_ahead`], for each segment of each key cache):
+//! sorted by file and offset, each only
 //! after the redo log is durable up to the block's LSN (the cache calls
 //! `BlockIo::flush_log` first, the same WAL rule a checkpoint follows). A miss that needs a
 //! victim then seldom has to write one itself. It writes at most [`WRITEBACK_BATCH_SHARE`]

@@ -102,6 +102,7 @@
 //! most half full) + 8 bytes of ghost history.
 
 pub mod registry;
+pub mod segments;
 use crate::sync;
 
 use crate::file_cache::FileId;
@@ -1409,6 +1410,14 @@ impl BlockCache {
                 self.release_owned(slot);
             }
         }
+    }
+
+    /// Test support: the keys of the blocks cached now.
+    pub fn cached_keys(&self) -> Vec<(FileId, u64)> {
+        let count = self.slot_count.load(Ordering::Acquire);
+        (0..count)
+            .filter_map(|i| self.pin_ready(self.slot(i)).map(|b| (b.file(), b.block())))
+            .collect()
     }
 
     /// Drop every unpinned block (a named key cache being destroyed, after `flush_all`);

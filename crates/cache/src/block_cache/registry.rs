@@ -1,13 +1,15 @@
 //! Named key caches (MariaDB's `SET GLOBAL hot.key_buffer_size = ...` and `CACHE INDEX t
-//! IN hot`): a registry of [`BlockCache`]s that routes each file's blocks to the cache its
-//! table is assigned to, so that the engine keeps calling `get(file, block)` and never
-//! names a cache.
+//! IN hot`): a registry of [`KeyCache`]s (each made of one or more block cache segments)
+//! that routes each file's blocks to the cache its table is assigned to, so that the engine
+//! keeps calling `get(file, block)` and never names a cache.
 //!
 //! # Routing
 //! - Cache 0 is `default` and is never destroyed; named caches get the next ids and are
 //!   never freed while the registry lives (a destroyed cache is cleared and shrunk to its
-//!   minimum, and comes back under the same id when its size is set again), so the
-//!   lock-free lookup can hand out `&BlockCache` without reclamation.
+//!   minimum, and comes back under the same id when its size is set again, made anew with
+//!   its `key_cache_segments` if no table is assigned to it; the object it replaces is kept
+//!   until the registry is dropped), so the lock-free lookup can hand out `&KeyCache`
+//!   without reclamation.
 //! - A *route* maps a file to a cache id. While no file is routed (`routed == 0`, the usual
 //!   case) a request costs one relaxed load more than a plain cache. Otherwise the file is
 //!   looked up in an open-addressing table of atomics (no lock, no shared write); writers
@@ -26,7 +28,8 @@
 //! MySQL's `Key_*` status variables are the default cache's ([`KeyCaches::stats`]); each
 //! cache's own figures come from [`KeyCaches::caches`] (`information_schema.KEY_CACHES`).
 
-use super::{Block, BlockCache, BlockCacheStats, BlockIo};
+use super::segments::KeyCache;
+use super::{Block, BlockCacheStats, BlockIo};
 use crate::file_cache::FileId;
 use parking_lot::Mutex;
 use std::collections::HashMap;
@@ -116,7 +119,8 @@ pub struct KeyCacheInfo {
     pub division_limit: u64,
     /// `name.key_cache_age_threshold`.
     pub age_threshold: u64,
-    /// `name.key_cache_segments`: kept and shown; a hit takes no lock, nothing to split.
+    /// `name.key_cache_segments`: the segments the cache is made with (see
+    /// [`KeyCache`]); a change takes effect when the cache is next made.
     pub segments: u64,
     /// False for a name only read (`SELECT @@zzz.key_buffer_size`) and never set: MariaDB
     /// reads such a cache's variables as 0.
@@ -150,8 +154,11 @@ struct Admin {
 pub struct KeyCaches {
     io: Arc<dyn BlockIo>,
     block_size: usize,
-    /// Cache by id; null for ids not yet made. Set once, freed in Drop.
-    by_id: Box<[AtomicPtr<BlockCache>]>,
+    /// Cache by id; null for ids not yet made. Replaced only while no table uses the cache
+    /// (see [`KeyCaches::set_size`]); every cache made is freed in Drop.
+    by_id: Box<[AtomicPtr<KeyCache>]>,
+    /// Caches replaced in `by_id`, kept until Drop (a caller may still hold a reference).
+    replaced: Mutex<Vec<*mut KeyCache>>,
     routes: AtomicPtr<RouteTable>,
     retired: Mutex<Vec<*mut RouteTable>>,
     /// Files routed to a cache other than the default one (0: no lookup at all).
@@ -167,14 +174,21 @@ unsafe impl Send for KeyCaches {}
 unsafe impl Sync for KeyCaches {}
 
 impl KeyCaches {
-    /// The registry with its default cache of `capacity_bytes`.
-    pub fn new(capacity_bytes: usize, block_size: usize, io: Arc<dyn BlockIo>) -> KeyCaches {
-        let default = Box::into_raw(Box::new(BlockCache::new(
+    /// The registry with its default cache of `capacity_bytes` in `segments` segments
+    /// (`key_cache_segments`; 0 = not segmented).
+    pub fn new(
+        capacity_bytes: usize,
+        block_size: usize,
+        segments: u64,
+        io: Arc<dyn BlockIo>,
+    ) -> KeyCaches {
+        let default = Box::into_raw(Box::new(KeyCache::new(
             capacity_bytes,
             block_size,
+            segments,
             Arc::clone(&io),
         )));
-        let by_id: Box<[AtomicPtr<BlockCache>]> = (0..MAX_KEY_CACHES)
+        let by_id: Box<[AtomicPtr<KeyCache>]> = (0..MAX_KEY_CACHES)
             .map(|_| AtomicPtr::new(std::ptr::null_mut()))
             .collect();
         by_id[0].store(default, Ordering::Release);
@@ -182,17 +196,16 @@ impl KeyCaches {
             io,
             block_size,
             by_id,
+            replaced: Mutex::new(Vec::new()),
             routes: AtomicPtr::new(Box::into_raw(Box::new(RouteTable::new(16)))),
             retired: Mutex::new(Vec::new()),
             routed: AtomicUsize::new(0),
             named_tables: AtomicUsize::new(0),
             admin: Mutex::new(Admin {
-                caches: vec![KeyCacheInfo::new(
-                    0,
-                    DEFAULT_KEY_CACHE,
-                    capacity_bytes as u64,
-                    true,
-                )],
+                caches: vec![KeyCacheInfo {
+                    segments,
+                    ..KeyCacheInfo::new(0, DEFAULT_KEY_CACHE, capacity_bytes as u64, true)
+                }],
                 names: HashMap::new(),
                 files: HashMap::new(),
             }),
@@ -200,7 +213,7 @@ impl KeyCaches {
     }
 
     /// The cache with this id (made before any route or name could refer to it).
-    fn by_id(&self, id: u32) -> &BlockCache {
+    fn by_id(&self, id: u32) -> &KeyCache {
         let p = self.by_id[id as usize].load(Ordering::Acquire);
         assert!(!p.is_null(), "key cache {id} routed before it was made");
         // SAFETY: caches are freed only in Drop.
@@ -208,13 +221,13 @@ impl KeyCaches {
     }
 
     /// The default cache (`key_buffer_size`, the `Key_*` status variables).
-    pub fn default_cache(&self) -> &BlockCache {
+    pub fn default_cache(&self) -> &KeyCache {
         self.by_id(0)
     }
 
     /// The cache a file's blocks go through.
     #[inline]
-    pub fn cache_of(&self, file: FileId) -> &BlockCache {
+    pub fn cache_of(&self, file: FileId) -> &KeyCache {
         if self.routed.load(Ordering::Relaxed) == 0 {
             return self.default_cache();
         }
@@ -270,7 +283,7 @@ impl KeyCaches {
     }
 
     /// Every cache made so far (destroyed ones are empty): for write-back rounds.
-    pub fn live(&self) -> Vec<&BlockCache> {
+    pub fn live(&self) -> Vec<&KeyCache> {
         let made = self.admin.lock().caches.len();
         (0..made)
             .filter_map(|i| {
@@ -285,7 +298,7 @@ impl KeyCaches {
 
     /// Every cache ever named, in creation order, with the cache object of those that have
     /// a size (`information_schema.KEY_CACHES` lists those).
-    pub fn caches(&self) -> Vec<(KeyCacheInfo, Option<&BlockCache>)> {
+    pub fn caches(&self) -> Vec<(KeyCacheInfo, Option<&KeyCache>)> {
         let admin = self.admin.lock();
         admin
             .caches
@@ -308,7 +321,7 @@ impl KeyCaches {
     }
 
     /// The cache object of a cache with a size (`name.key_cache_division_limit`, ...).
-    pub fn cache_named(&self, name: &str) -> Option<&BlockCache> {
+    pub fn cache_named(&self, name: &str) -> Option<&KeyCache> {
         let info = self.find(name)?;
         (info.size_bytes > 0).then(|| self.by_id(info.id))
     }
@@ -329,7 +342,8 @@ impl KeyCaches {
 
     /// Set a named cache's `key_cache_division_limit`, `key_cache_age_threshold` or
     /// `key_cache_segments` (None leaves one as it is), naming the cache if it is new, as
-    /// MariaDB does; a cache with a size applies the first two at once.
+    /// MariaDB does; a cache with a size applies the first two at once, the segments when it
+    /// is next made (see [`KeyCaches::set_size`]).
     pub fn configure(
         &self,
         name: &str,
@@ -383,7 +397,9 @@ impl KeyCaches {
     /// `SET GLOBAL name.key_buffer_size = bytes` for a named cache: creates or resizes it
     /// (online, keeping what fits). `bytes == 0` destroys it: the caller must first move its
     /// tables back to the default cache ([`KeyCaches::tables_of`], [`KeyCaches::assign`]);
-    /// then its blocks are written and dropped and it is shrunk to its minimum.
+    /// then its blocks are written and dropped and it is shrunk to its minimum. A cache
+    /// given a size again while no table is assigned to it is made anew with its current
+    /// `key_cache_segments`.
     pub fn set_size(&self, name: &str, bytes: u64) -> io::Result<()> {
         let (info, was) = {
             let mut admin = self.admin.lock();
@@ -391,20 +407,14 @@ impl KeyCaches {
             let entry = &mut admin.caches[info.id as usize];
             let was = entry.size_bytes;
             entry.size_bytes = bytes;
-            if bytes > 0
-                && self.by_id[info.id as usize]
-                    .load(Ordering::Acquire)
-                    .is_null()
-            {
-                let cache = BlockCache::new(
-                    usize::try_from(bytes).unwrap_or(usize::MAX),
-                    self.block_size,
-                    Arc::clone(&self.io),
-                );
-                cache.set_division_limit(info.division_limit);
-                cache.set_age_threshold(info.age_threshold);
-                let cache = Box::into_raw(Box::new(cache));
-                self.by_id[info.id as usize].store(cache, Ordering::Release);
+            let slot = &self.by_id[info.id as usize];
+            let unused = info.id != 0 && !admin.names.values().any(|&c| c == info.id);
+            if bytes > 0 && (slot.load(Ordering::Acquire).is_null() || (was == 0 && unused)) {
+                let cache = self.make_cache(&info, bytes);
+                let old = slot.swap(Box::into_raw(Box::new(cache)), Ordering::AcqRel);
+                if !old.is_null() {
+                    self.replaced.lock().push(old);
+                }
                 return Ok(());
             }
             (info, was)
@@ -471,10 +481,7 @@ impl KeyCaches {
             if self.by_id[id as usize].load(Ordering::Acquire).is_null() {
                 // A cache named but never given a size: its tables still read through a
                 // cache (of the smallest size) rather than around it.
-                let info = &admin.caches[id as usize];
-                let cache = BlockCache::new(0, self.block_size, Arc::clone(&self.io));
-                cache.set_division_limit(info.division_limit);
-                cache.set_age_threshold(info.age_threshold);
+                let cache = self.make_cache(&admin.caches[id as usize], 0);
                 let cache = Box::into_raw(Box::new(cache));
                 self.by_id[id as usize].store(cache, Ordering::Release);
             }
@@ -490,7 +497,7 @@ impl KeyCaches {
             let Some(file) = file else {
                 return Ok(());
             };
-            let old = self.cache_of(file) as *const BlockCache;
+            let old = self.cache_of(file) as *const KeyCache;
             if id == 0 {
                 if admin.files.remove(&file).is_some() {
                     self.set_route(file, 0);
@@ -509,6 +516,19 @@ impl KeyCaches {
             old.discard_file(file);
         }
         Ok(())
+    }
+
+    /// A new cache object with a cache's variables.
+    fn make_cache(&self, info: &KeyCacheInfo, bytes: u64) -> KeyCache {
+        let cache = KeyCache::new(
+            usize::try_from(bytes).unwrap_or(usize::MAX),
+            self.block_size,
+            info.segments,
+            Arc::clone(&self.io),
+        );
+        cache.set_division_limit(info.division_limit);
+        cache.set_age_threshold(info.age_threshold);
+        cache
     }
 
     /// Under the admin mutex: route `file` to cache `id` (0 = default).
@@ -590,8 +610,9 @@ impl Drop for KeyCaches {
             // SAFETY: as above.
             unsafe { drop(Box::from_raw(t)) };
         }
-        for p in self.by_id.iter() {
-            let p = p.load(Ordering::Acquire);
+        let replaced = std::mem::take(&mut *self.replaced.lock());
+        let current = self.by_id.iter().map(|p| p.load(Ordering::Acquire));
+        for p in current.chain(replaced) {
             if !p.is_null() {
                 // SAFETY: as above; a cache with pins outstanding leaks its slots itself.
                 unsafe { drop(Box::from_raw(p)) };
@@ -630,7 +651,7 @@ mod tests {
     #[test]
     fn assigned_files_read_through_their_cache_and_come_back_on_destroy() {
         let io = Arc::new(CountingIo::default());
-        let caches = KeyCaches::new(256 * PAGE, PAGE, io.clone());
+        let caches = KeyCaches::new(256 * PAGE, PAGE, 0, io.clone());
         drop(caches.get(1, 0).unwrap());
         drop(caches.get(2, 0).unwrap());
         assert_eq!(caches.stats().key_blocks_used, 2);
@@ -693,7 +714,7 @@ mod tests {
     #[test]
     fn the_route_table_grows_and_drops_unrouted_files() {
         let io = Arc::new(CountingIo::default());
-        let caches = KeyCaches::new(64 * PAGE, PAGE, io);
+        let caches = KeyCaches::new(64 * PAGE, PAGE, 0, io);
         caches.set_size("a", 64 * PAGE as u64).unwrap();
         for round in 0..5u64 {
             for f in 0..100u64 {
