@@ -161,6 +161,12 @@ fn load_index_cache_index_and_key_caches_match_mariadb() {
         ok(&server, "SELECT @@global.key_cache_segments"),
         "@@global.key_cache_segments\n4\n"
     );
+    // ... and the SET says so in a note.
+    assert_eq!(
+        ok(&server, "SET GLOBAL key_cache_segments = 2; SHOW WARNINGS"),
+        "Level\tCode\tMessage\nNote\t1105\tkey_cache_segments = 2 takes effect at the next start: \
+         key cache 'default' is in use and keeps its 0 segments\n"
+    );
     let out = ok(
         &server,
         "SELECT KEY_CACHE_NAME FROM information_schema.KEY_CACHES WHERE KEY_CACHE_NAME = 'hot'",
@@ -321,17 +327,40 @@ fn key_caches_shows_a_row_per_segment_with_its_own_counters() {
     assert_eq!(&hot[0][..3], ["2", "1", "2097152"]);
     assert_eq!(&hot[1][..3], ["2", "2", "2097152"]);
     assert_eq!(&hot[2][..3], ["2", "NULL", "4194304"]);
+    // No table uses it yet: a new count makes it anew at once.
+    assert_eq!(
+        ok(
+            &server,
+            "SET GLOBAL hot.key_cache_segments = 3; SHOW WARNINGS"
+        ),
+        ""
+    );
+    let hot = rows("hot");
+    assert_eq!(hot.len(), 4, "{hot:?}");
+    assert_eq!(&hot[2][..3], ["3", "3", (4194304 / 3).to_string().as_str()]);
+    ok(&server, "SET GLOBAL hot.key_cache_segments = 2");
     ok(&server, "CACHE INDEX kc.t IN hot");
     ok(&server, "SELECT COUNT(*) FROM kc.t WHERE k < 2000");
     let hot = rows("hot");
     assert!(number(&hot[0], 7) > 0 && number(&hot[1], 7) > 0, "{hot:?}");
     assert_eq!(number(&hot[0], 7) + number(&hot[1], 7), number(&hot[2], 7));
 
-    // Dropped (its table goes back to the default cache) and made again unsegmented.
+    // In use: the new count waits, with a note, until the cache is made again; dropped (its
+    // table goes back to the default cache) and given a size, it is made unsegmented.
+    let out = ok(
+        &server,
+        "SET GLOBAL hot.key_cache_segments = 0; SHOW WARNINGS",
+    );
+    assert!(
+        out.contains(
+            "Note\t1105\tkey_cache_segments = 0 takes effect when the cache is made again"
+        ) && out.contains("keeps its 2 segments"),
+        "{out}"
+    );
+    assert_eq!(rows("hot").len(), 3);
     ok(
         &server,
-        "SET GLOBAL hot.key_buffer_size = 0; SET GLOBAL hot.key_cache_segments = 0; \
-         SET GLOBAL hot.key_buffer_size = 4194304",
+        "SET GLOBAL hot.key_buffer_size = 0; SET GLOBAL hot.key_buffer_size = 4194304",
     );
     let hot = rows("hot");
     assert_eq!(hot.len(), 1, "{hot:?}");

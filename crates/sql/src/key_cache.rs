@@ -34,7 +34,7 @@
 //!   and per segment.
 
 use crate::error::SqlError;
-use crate::eval::Datum;
+use crate::eval::{Datum, Warning};
 use crate::expr::{Expr, VarScope};
 use crate::sysvars::{self, Setting, VarValue};
 use crate::Engine;
@@ -123,6 +123,51 @@ pub(crate) fn apply(storage: &Storage, name: &str, value: &VarValue) -> bool {
         _ => return false,
     }
     true
+}
+
+/// The note a committed `SET GLOBAL name = value` of a default-cache variable may need.
+pub(crate) fn default_cache_note(engine: &Engine, name: &str, value: &VarValue) -> Option<Warning> {
+    let asked = crate::global_effects::as_u64(value);
+    (name == "key_cache_segments")
+        .then(|| segments_note(engine, DEFAULT_CACHE, asked))
+        .flatten()
+}
+
+/// The note for a `key_cache_segments` value the cache does not have after the SET: a
+/// cache in use keeps the segments it was made with (see the module documentation).
+pub(crate) fn segments_note(engine: &Engine, cache: &str, asked: u64) -> Option<Warning> {
+    let caches = engine.catalog.storage().key_caches();
+    let info = caches.find(cache)?;
+    let current = caches.cache_named(cache)?;
+    let have = if current.is_segmented() {
+        current.segments().len() as u64
+    } else {
+        0
+    };
+    let size = usize::try_from(info.size_bytes).unwrap_or(usize::MAX);
+    let would_have = match asked {
+        0 => 0,
+        _ => myriad_storage::KeyCache::segment_count(size, current.block_size(), asked) as u64,
+    };
+    if have == would_have {
+        return None;
+    }
+    let when = if info.id == 0 {
+        "at the next start".to_string()
+    } else {
+        format!(
+            "when the cache is made again (SET GLOBAL {}.key_buffer_size = 0, then its size)",
+            info.name
+        )
+    };
+    Some(Warning {
+        level: "Note",
+        code: 1105,
+        message: format!(
+            "key_cache_segments = {asked} takes effect {when}: key cache '{}' is in use and keeps its {have} segments",
+            info.name
+        ),
+    })
 }
 
 fn unknown_cache(name: &str) -> SqlError {
@@ -317,6 +362,8 @@ pub(crate) fn set_structured(
                 *globals = Arc::new(next);
             }
             crate::global_effects::apply(engine, def.name, &value);
+            env.warnings()
+                .extend(default_cache_note(engine, def.name, &value));
             continue;
         }
         let n = crate::global_effects::as_u64(&value);
@@ -331,9 +378,12 @@ pub(crate) fn set_structured(
             "key_cache_age_threshold" => caches
                 .configure(&set.cache, None, Some(n), None)
                 .map_err(failed)?,
-            "key_cache_segments" => caches
-                .configure(&set.cache, None, None, Some(n))
-                .map_err(failed)?,
+            "key_cache_segments" => {
+                caches
+                    .configure(&set.cache, None, None, Some(n))
+                    .map_err(failed)?;
+                env.warnings().extend(segments_note(engine, &set.cache, n));
+            }
             _ => return Err(err_not_structured(def.name)),
         }
     }

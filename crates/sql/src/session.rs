@@ -1419,6 +1419,8 @@ impl Session {
         // Effects run after the values are published and the lock is released.
         for (name, value) in applied_globals {
             crate::global_effects::apply(&self.engine, name, &value);
+            let note = crate::key_cache::default_cache_note(&self.engine, name, &value);
+            self.state.warnings.extend(note);
         }
         self.state.refresh_cached();
     }

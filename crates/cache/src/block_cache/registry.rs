@@ -342,8 +342,9 @@ impl KeyCaches {
 
     /// Set a named cache's `key_cache_division_limit`, `key_cache_age_threshold` or
     /// `key_cache_segments` (None leaves one as it is), naming the cache if it is new, as
-    /// MariaDB does; a cache with a size applies the first two at once, the segments when it
-    /// is next made (see [`KeyCaches::set_size`]).
+    /// MariaDB does; a cache with a size applies the first two at once. A new segment count
+    /// makes a cache with a size anew at once if no table is assigned to it; otherwise it
+    /// takes effect when the cache is next made (see [`KeyCaches::set_size`]).
     pub fn configure(
         &self,
         name: &str,
@@ -352,19 +353,43 @@ impl KeyCaches {
         segments: Option<u64>,
     ) -> io::Result<()> {
         let mut admin = self.admin.lock();
-        let id = self.declare_locked(&mut admin, name, true)?.id as usize;
-        let info = &mut admin.caches[id];
+        let id = self.declare_locked(&mut admin, name, true)?.id;
+        let unused = Self::unused_locked(&admin, id);
+        let info = &mut admin.caches[id as usize];
         info.division_limit = division_limit.unwrap_or(info.division_limit);
         info.age_threshold = age_threshold.unwrap_or(info.age_threshold);
+        let resegment = segments.is_some_and(|s| s != info.segments);
         info.segments = segments.unwrap_or(info.segments);
-        let p = self.by_id[id].load(Ordering::Acquire);
-        if !p.is_null() {
-            // SAFETY: caches are freed only in Drop.
-            let cache = unsafe { &*p };
-            cache.set_division_limit(info.division_limit);
-            cache.set_age_threshold(info.age_threshold);
+        let info = info.clone();
+        let p = self.by_id[id as usize].load(Ordering::Acquire);
+        if p.is_null() {
+            return Ok(());
         }
+        if resegment && unused && info.size_bytes > 0 {
+            // No table routes here, so no block is cached or pinned: made anew at once.
+            self.replace_locked(id, self.make_cache(&info, info.size_bytes));
+            return Ok(());
+        }
+        // SAFETY: caches are freed only in Drop.
+        let cache = unsafe { &*p };
+        cache.set_division_limit(info.division_limit);
+        cache.set_age_threshold(info.age_threshold);
         Ok(())
+    }
+
+    /// Under the admin mutex: whether cache `id` is a named cache no table is assigned to
+    /// (no file routes to it, so it holds no block and no pin).
+    fn unused_locked(admin: &Admin, id: u32) -> bool {
+        id != 0 && !admin.names.values().any(|&c| c == id)
+    }
+
+    /// Under the admin mutex: put `cache` in place of cache `id`, keeping the old object
+    /// until Drop (a caller may still hold a reference to it).
+    fn replace_locked(&self, id: u32, cache: KeyCache) {
+        let old = self.by_id[id as usize].swap(Box::into_raw(Box::new(cache)), Ordering::AcqRel);
+        if !old.is_null() {
+            self.replaced.lock().push(old);
+        }
     }
 
     fn declare_locked(
@@ -407,14 +432,11 @@ impl KeyCaches {
             let entry = &mut admin.caches[info.id as usize];
             let was = entry.size_bytes;
             entry.size_bytes = bytes;
-            let slot = &self.by_id[info.id as usize];
-            let unused = info.id != 0 && !admin.names.values().any(|&c| c == info.id);
-            if bytes > 0 && (slot.load(Ordering::Acquire).is_null() || (was == 0 && unused)) {
-                let cache = self.make_cache(&info, bytes);
-                let old = slot.swap(Box::into_raw(Box::new(cache)), Ordering::AcqRel);
-                if !old.is_null() {
-                    self.replaced.lock().push(old);
-                }
+            let missing = self.by_id[info.id as usize]
+                .load(Ordering::Acquire)
+                .is_null();
+            if bytes > 0 && (missing || (was == 0 && Self::unused_locked(&admin, info.id))) {
+                self.replace_locked(info.id, self.make_cache(&info, bytes));
                 return Ok(());
             }
             (info, was)
@@ -733,5 +755,38 @@ mod tests {
             caches.validate();
             assert_eq!(caches.routed.load(Ordering::Relaxed), 0);
         }
+    }
+
+    #[test]
+    fn a_new_segment_count_remakes_only_a_cache_no_table_uses() {
+        let io = Arc::new(CountingIo::default());
+        let caches = KeyCaches::new(1024 * PAGE, PAGE, 2, io);
+        assert_eq!(caches.default_cache().segments().len(), 2);
+        caches.set_size("hot", 512 * PAGE as u64).unwrap();
+        assert!(!caches.cache_named("hot").unwrap().is_segmented());
+        // Unused: made anew at once, with the size it has.
+        caches.configure("hot", None, None, Some(4)).unwrap();
+        let hot = caches.cache_named("hot").unwrap();
+        assert_eq!(hot.segments().len(), 4);
+        assert_eq!(hot.capacity_blocks(), 512);
+        // In use: kept until it is made again.
+        caches.assign(Some(7), "db\0t", 1).unwrap();
+        drop(caches.get(7, 0).unwrap());
+        caches.configure("hot", None, None, Some(0)).unwrap();
+        assert_eq!(caches.cache_named("hot").unwrap().segments().len(), 4);
+        assert_eq!(
+            caches.cache_named("hot").unwrap().stats().key_blocks_used,
+            1
+        );
+        caches.assign(Some(7), "db\0t", 0).unwrap();
+        caches.set_size("hot", 0).unwrap();
+        caches.set_size("hot", 512 * PAGE as u64).unwrap();
+        assert!(!caches.cache_named("hot").unwrap().is_segmented());
+        // The default cache is always in use: its count is the one it was made with.
+        caches
+            .configure(DEFAULT_KEY_CACHE, None, None, Some(8))
+            .unwrap();
+        assert_eq!(caches.default_cache().segments().len(), 2);
+        caches.validate();
     }
 }
