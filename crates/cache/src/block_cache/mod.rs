@@ -518,13 +518,26 @@ impl BlockCache {
         block_size: usize,
         io: std::sync::Arc<dyn BlockIo>,
     ) -> BlockCache {
+        Self::with_partitions(capacity_bytes, block_size, PARTITIONS, io)
+    }
+
+    /// As [`BlockCache::new`] with `partitions` index partitions (a power of two, at most
+    /// 64): a segment of a segmented cache takes its share of the 64, so that the segments
+    /// together keep as few partition headers hot as one cache does.
+    pub(crate) fn with_partitions(
+        capacity_bytes: usize,
+        block_size: usize,
+        partitions: usize,
+        io: std::sync::Arc<dyn BlockIo>,
+    ) -> BlockCache {
         let block_size = block_size.max(1);
         let capacity = Self::blocks_for(capacity_bytes, block_size);
-        let partitions: Box<[Partition]> = (0..PARTITIONS)
+        let count = partitions.clamp(1, PARTITIONS).next_power_of_two();
+        let partitions: Box<[Partition]> = (0..count)
             .map(|_| Partition {
                 lock: Mutex::new(()),
                 table: AtomicPtr::new(Box::into_raw(Box::new(IndexTable::new(
-                    4 * capacity / PARTITIONS + 16,
+                    4 * capacity / count + 16,
                 )))),
                 retired: Mutex::new(Vec::new()),
             })
@@ -641,7 +654,7 @@ impl BlockCache {
     /// Lock-free lookup: pins the slot holding the key, if the index shows one.
     #[inline]
     fn lookup(&self, hash: u64, file: FileId, block: u64) -> Found {
-        let part = &self.partitions[(hash >> 58) as usize % PARTITIONS];
+        let part = &self.partitions[(hash >> 58) as usize & (self.partitions.len() - 1)];
         // SAFETY: index tables are freed only in Drop.
         let table = unsafe { &*part.table.load(Ordering::Acquire) };
         let tag = hash & 0xFFFF_FFFF_0000_0000;
@@ -790,7 +803,7 @@ impl BlockCache {
     }
 
     fn partition(&self, hash: u64) -> &Partition {
-        &self.partitions[(hash >> 58) as usize % PARTITIONS]
+        &self.partitions[(hash >> 58) as usize & (self.partitions.len() - 1)]
     }
 
     // ---- the public operations ----

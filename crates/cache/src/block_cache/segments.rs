@@ -33,7 +33,15 @@ impl KeyCache {
         let count = Self::segment_count(bytes, block_size, asked);
         KeyCache {
             segments: (0..count)
-                .map(|_| BlockCache::new(bytes / count, block_size, Arc::clone(&io)))
+                .map(|_| {
+                    let partitions = (64 / count).max(1);
+                    BlockCache::with_partitions(
+                        bytes / count,
+                        block_size,
+                        partitions,
+                        Arc::clone(&io),
+                    )
+                })
                 .collect(),
             segmented: asked > 0,
         }
