@@ -161,11 +161,39 @@ fn compare_keys(a: &[u8], b: &[u8]) -> Ordering {
     }
 }
 
+/// Ask the CPU to start loading the cell `i` (a binary search's next probe is one of two
+/// cells: loading both while comparing this one overlaps their cache misses).
+#[inline]
+fn prefetch_cell(p: &[u8], i: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(byte) = p.get(slot(p, i)) {
+        // SAFETY: prefetching is a hint; any address is allowed, and this one is in `p`.
+        #[allow(unused_unsafe)]
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                byte as *const u8 as *const i8,
+            )
+        };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (p, i);
+}
+
+/// Before probing `mid` of `lo..hi`: prefetch both cells the probe after it may look at.
+#[inline]
+fn prefetch_next_probes(p: &[u8], lo: usize, mid: usize, hi: usize) {
+    if hi - lo > 8 {
+        prefetch_cell(p, (lo + mid) / 2);
+        prefetch_cell(p, (mid + 1 + hi) / 2);
+    }
+}
+
 /// First cell whose key is >= `key`.
 fn lower_bound(p: &[u8], key: &[u8]) -> usize {
     let (mut lo, mut hi, offset) = (0, n_cells(p), key_offset(p));
     while lo < hi {
         let mid = (lo + hi) / 2;
+        prefetch_next_probes(p, lo, mid, hi);
         if compare_keys(key_at_offset(p, mid, offset), key) == Ordering::Less {
             lo = mid + 1
         } else {
@@ -179,6 +207,7 @@ fn upper_bound(p: &[u8], key: &[u8]) -> usize {
     let (mut lo, mut hi, offset) = (0, n_cells(p), key_offset(p));
     while lo < hi {
         let mid = (lo + hi) / 2;
+        prefetch_next_probes(p, lo, mid, hi);
         if compare_keys(key_at_offset(p, mid, offset), key) != Ordering::Greater {
             lo = mid + 1
         } else {
