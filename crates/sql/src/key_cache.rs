@@ -13,8 +13,8 @@
 //! - `key_cache_segments`: the default cache's segments, each a block cache of its own with
 //!   its own clock hand and counters (`myriad_cache::KeyCache`); a hit takes no lock with or
 //!   without them. The count is fixed when a cache is made: the default cache's at start-up
-//!   (a `SET GLOBAL` is kept for the next start), a named cache's when its size is set from 0
-//!   while no table is assigned to it.
+//!   (a `SET GLOBAL` is kept for the next start, with note 1105), a named cache's at once
+//!   while no table is assigned to it, else when its size is next set from 0.
 //!
 //! Named key caches, as MariaDB has them (`myriad_cache::KeyCaches` routes a table's pages):
 //! - `SET GLOBAL hot.key_buffer_size = n` creates or resizes the cache `hot`; `= 0` moves
@@ -139,19 +139,13 @@ pub(crate) fn segments_note(engine: &Engine, cache: &str, asked: u64) -> Option<
     let caches = engine.catalog.storage().key_caches();
     let info = caches.find(cache)?;
     let current = caches.cache_named(cache)?;
-    let have = if current.is_segmented() {
-        current.segments().len() as u64
-    } else {
-        0
-    };
-    let size = usize::try_from(info.size_bytes).unwrap_or(usize::MAX);
-    let would_have = match asked {
-        0 => 0,
-        _ => myriad_storage::KeyCache::segment_count(size, current.block_size(), asked) as u64,
-    };
-    if have == would_have {
+    if current.is_made_with(
+        usize::try_from(info.size_bytes).unwrap_or(usize::MAX),
+        asked,
+    ) {
         return None;
     }
+    let have = current.segments_shown();
     let when = if info.id == 0 {
         "at the next start".to_string()
     } else {
@@ -422,10 +416,9 @@ pub(crate) fn key_caches_rows(engine: &Engine) -> Vec<Vec<Datum>> {
         let row = |segment: Datum, full_size: u64, s: myriad_storage::BlockCacheStats| {
             vec![
                 Datum::Str(info.name.clone().into_bytes()),
-                if cache.is_segmented() {
-                    Datum::UInt(count)
-                } else {
-                    Datum::Null
+                match cache.segments_shown() {
+                    0 => Datum::Null,
+                    shown => Datum::UInt(shown),
                 },
                 segment,
                 // The size as set, as MariaDB shows it (myriad's smallest segment is 64 blocks).

@@ -168,7 +168,6 @@ fn prefetch_cell(p: &[u8], i: usize) {
     #[cfg(target_arch = "x86_64")]
     if let Some(byte) = p.get(slot(p, i)) {
         // SAFETY: prefetching is a hint; any address is allowed, and this one is in `p`.
-        #[allow(unused_unsafe)]
         unsafe {
             std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
                 byte as *const u8 as *const i8,

@@ -116,7 +116,8 @@ pub const SHARD_COUNT: usize = 64;
 /// Slots per allocated chunk.
 pub const CHUNK_SLOTS: usize = 1024;
 const MAX_CHUNKS: usize = 4096;
-const PARTITIONS: usize = 64;
+/// Index partitions of a cache; a segment of a segmented cache takes its share.
+pub(super) const PARTITIONS: usize = 64;
 const COUNTER_STRIPES: usize = 64;
 const HAND_BATCH: u64 = 8;
 /// How many pauses (200 us each) a miss that finds no slot waits for a shrink in progress.

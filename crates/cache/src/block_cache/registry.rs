@@ -503,9 +503,7 @@ impl KeyCaches {
             if self.by_id[id as usize].load(Ordering::Acquire).is_null() {
                 // A cache named but never given a size: its tables still read through a
                 // cache (of the smallest size) rather than around it.
-                let cache = self.make_cache(&admin.caches[id as usize], 0);
-                let cache = Box::into_raw(Box::new(cache));
-                self.by_id[id as usize].store(cache, Ordering::Release);
+                self.replace_locked(id, self.make_cache(&admin.caches[id as usize], 0));
             }
             if id == 0 {
                 admin.names.remove(table);

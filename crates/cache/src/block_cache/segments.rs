@@ -7,11 +7,12 @@
 //!
 //! The count is fixed when the cache is made. Moving blocks between segments while other
 //! threads hold pins could leave one page in two segments, so a new count takes effect when
-//! the cache is next made: the default cache at the next start, a named cache when its size
-//! is set again after it was destroyed. Each segment keeps at least [`SHARD_COUNT`] blocks,
-//! so a small cache gets fewer segments than asked for.
+//! the cache is next made (see `KeyCaches::configure` and `KeyCaches::set_size`): the
+//! default cache at the next start, a named cache at once while no table uses it, else
+//! when its size is set again after it was destroyed. Each segment keeps at least
+//! [`SHARD_COUNT`] blocks, so a small cache gets fewer segments than asked for.
 
-use super::{Block, BlockCache, BlockCacheStats, BlockIo, SHARD_COUNT};
+use super::{Block, BlockCache, BlockCacheStats, BlockIo, PARTITIONS, SHARD_COUNT};
 use crate::file_cache::FileId;
 use std::io;
 use std::sync::Arc;
@@ -31,10 +32,12 @@ impl KeyCache {
     /// A cache of `bytes` in `asked` segments (0 = one unsegmented cache).
     pub fn new(bytes: usize, block_size: usize, asked: u64, io: Arc<dyn BlockIo>) -> KeyCache {
         let count = Self::segment_count(bytes, block_size, asked);
+        // The segments share one cache's index partitions, so that as few partition headers
+        // stay hot as in one cache.
+        let partitions = (PARTITIONS / count).max(1);
         KeyCache {
             segments: (0..count)
                 .map(|_| {
-                    let partitions = (64 / count).max(1);
                     BlockCache::with_partitions(
                         bytes / count,
                         block_size,
@@ -78,6 +81,25 @@ impl KeyCache {
     /// Whether the cache was made with `key_cache_segments` above 0.
     pub fn is_segmented(&self) -> bool {
         self.segmented
+    }
+
+    /// The segment count as KEY_CACHES shows it: 0 for an unsegmented cache.
+    pub fn segments_shown(&self) -> u64 {
+        if self.segmented {
+            self.segments.len() as u64
+        } else {
+            0
+        }
+    }
+
+    /// Whether a cache of `bytes` made now with `asked` segments would be split as this one
+    /// is (a small cache gets fewer segments than asked, see [`KeyCache::segment_count`]).
+    pub fn is_made_with(&self, bytes: usize, asked: u64) -> bool {
+        let would_show = match asked {
+            0 => 0,
+            _ => Self::segment_count(bytes, self.block_size(), asked) as u64,
+        };
+        would_show == self.segments_shown()
     }
 
     // ---- the block cache's operations, routed by key ----
@@ -225,7 +247,14 @@ mod tests {
         assert_eq!(cache.segments().len(), 4);
         assert!(cache.is_segmented());
         assert_eq!(cache.capacity_blocks(), 256);
-        assert!(!KeyCache::new(256 * PAGE, PAGE, 0, io).is_segmented());
+        assert_eq!(cache.segments_shown(), 4);
+        // Asking 8 or 4 of 256 blocks makes the same 4 segments; 2 or 0 would not.
+        assert!(cache.is_made_with(256 * PAGE, 8) && cache.is_made_with(256 * PAGE, 4));
+        assert!(!cache.is_made_with(256 * PAGE, 2) && !cache.is_made_with(256 * PAGE, 0));
+        let plain = KeyCache::new(256 * PAGE, PAGE, 0, io);
+        assert!(!plain.is_segmented());
+        assert_eq!(plain.segments_shown(), 0);
+        assert!(plain.is_made_with(256 * PAGE, 0) && !plain.is_made_with(256 * PAGE, 1));
     }
 
     #[test]
