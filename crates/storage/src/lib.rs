@@ -625,6 +625,7 @@ impl Storage {
             clustered_pk: table::clustered_primary_key(&def),
             def: Arc::new(def),
             written: std::sync::atomic::AtomicBool::new(false),
+            rows_known_empty: std::sync::atomic::AtomicBool::new(false),
         })
     }
 

@@ -59,6 +59,12 @@ pub(crate) struct TableInner {
     /// Written through this object: its pages are flushed when the definition cache lets
     /// it go (see `open_tables`).
     pub(crate) written: AtomicBool,
+    /// The row tree is known to hold no row, so reads answer without touching a page (an
+    /// empty table's SELECT would otherwise read its root: a block cache miss, often a
+    /// reopened descriptor, for tables nobody has written). Set only while holding the
+    /// writer lock and the latch (see [`TableInner::note_no_rows`]); cleared by a
+    /// statement's first change to any page of the table, before the change.
+    pub(crate) rows_known_empty: AtomicBool,
 }
 
 /// See [`TableInner::key_position`].
@@ -258,6 +264,7 @@ impl Statement {
     }
 
     fn remember(&mut self, table: &Arc<TableInner>, page_no: u32, block: Block, before: Box<[u8]>) {
+        table.forget_no_rows();
         self.by_page
             .insert((table.space, page_no), self.touched.len());
         self.touched.push(Touched {
@@ -484,6 +491,31 @@ fn successor_in_place(key: &mut Vec<u8>) -> bool {
 }
 
 impl TableInner {
+    /// Whether the row tree is known to hold no row (so neither does any index).
+    fn has_no_rows(&self) -> bool {
+        self.rows_known_empty.load(Ordering::Acquire)
+    }
+
+    /// A reader holding the latch found the row tree empty: remember it, unless a statement
+    /// is writing the table (it holds the writer lock from its first change until commit or
+    /// rollback, and a rollback can bring rows back). `try_lock` never waits, so taking it
+    /// under the latch cannot deadlock with writers, who take it before the latch.
+    fn note_no_rows(&self, _latch: &parking_lot::RwLockReadGuard<'_, ()>) {
+        if self.has_no_rows() {
+            return;
+        }
+        if let Some(_writer) = self.writer.try_lock() {
+            self.rows_known_empty.store(true, Ordering::Release);
+        }
+    }
+
+    /// Called before a statement changes a page of the table.
+    fn forget_no_rows(&self) {
+        if self.rows_known_empty.load(Ordering::Relaxed) {
+            self.rows_known_empty.store(false, Ordering::Release);
+        }
+    }
+
     /// The latch for reading, checked against DDL *after* it is taken (DDL marks a table
     /// stale while holding the latch exclusively, so a reader cannot slip in between).
     fn read_latch(&self) -> Result<parking_lot::RwLockReadGuard<'_, ()>> {
@@ -950,6 +982,9 @@ impl Table {
     pub fn get(&self, row_id: RowId) -> Result<Option<Row>> {
         let t = &self.inner;
         t.check_live()?;
+        if t.has_no_rows() {
+            return Ok(None);
+        }
         let _latch = t.read_latch()?;
         t.get_row(row_id)
     }
@@ -977,7 +1012,7 @@ impl Table {
                 ix.name
             )));
         }
-        if key.iter().any(Datum::is_null) {
+        if key.iter().any(Datum::is_null) || t.has_no_rows() {
             return Ok(None);
         }
         if !t.has_tree(index_no) {
@@ -1011,7 +1046,7 @@ impl Table {
         self.inner.check_live()?;
         Ok(RowScan {
             table: Arc::clone(&self.inner),
-            next_row_id: Some(0),
+            next_row_id: (!self.inner.has_no_rows()).then_some(0),
             buffer: VecDeque::new(),
             wanted: None,
         })
@@ -1032,7 +1067,7 @@ impl Table {
         let t = &self.inner;
         t.check_live()?;
         let ix = t.index_def(index_no)?;
-        let mut exhausted = false;
+        let mut exhausted = t.has_no_rows();
         if !t.has_tree(index_no) {
             // The clustered key: a range of row ids over the row tree.
             // A bound outside the key's domain: below every row, or above every row.
@@ -1425,6 +1460,9 @@ impl RowScan {
                 Ok(())
             },
         )?;
+        if start == 0 && done && self.buffer.is_empty() {
+            t.note_no_rows(&_latch);
+        }
         self.next_row_id = match (done, self.buffer.back()) {
             (false, Some((id, _))) => id.checked_add(1),
             _ => None,

@@ -363,6 +363,69 @@ fn rollback_undoes_a_statement_and_duplicates_leave_no_trace() {
     assert!(t.check().unwrap().is_ok());
 }
 
+/// An empty table, once a scan found it empty, is read without a page; the first change of
+/// a statement forgets it, and a scan while a statement is open never learns it (a rollback
+/// can bring rows back).
+#[test]
+fn an_empty_table_is_read_without_a_page_until_a_statement_writes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Storage::open(config(dir.path())).unwrap();
+    s.create_database("d").unwrap();
+    s.create_table("d", "t", &sbtest_def()).unwrap();
+    let t = s.open_table("d", "t").unwrap();
+    let requests = || s.block_cache_stats().key_read_requests;
+    let read_all = || (ids(t.scan().unwrap()), requests());
+
+    let (rows, _) = read_all();
+    assert!(rows.is_empty());
+    let before = requests();
+    assert_eq!(read_all(), (vec![], before), "known empty: no page read");
+    let pk = 0;
+    assert!(t.lookup_unique(pk, &[Datum::Int(1)]).unwrap().is_none());
+    assert_eq!(requests(), before);
+
+    // A statement's rows are visible at once (read uncommitted) and after its commit.
+    let mut st = s.begin();
+    t.insert(&mut st, &sb_row(1, 7)).unwrap();
+    assert_eq!(ids(t.scan().unwrap()), vec![1]);
+    assert!(t.lookup_unique(pk, &[Datum::Int(1)]).unwrap().is_some());
+    st.commit().unwrap();
+    assert_eq!(ids(t.scan().unwrap()), vec![1]);
+
+    // Deleted in a statement still open: the scan sees no row but must not remember it,
+    // since the rollback brings the row back.
+    let mut st = s.begin();
+    let (row_id, _) = t.lookup_unique(pk, &[Datum::Int(1)]).unwrap().unwrap();
+    assert!(t.delete(&mut st, row_id).unwrap());
+    assert!(ids(t.scan().unwrap()).is_empty());
+    st.rollback();
+    assert_eq!(ids(t.scan().unwrap()), vec![1]);
+
+    // Deleted for good, learnt empty, then written again: the new row is seen.
+    let mut st = s.begin();
+    assert!(t.delete(&mut st, row_id).unwrap());
+    st.commit().unwrap();
+    assert!(ids(t.scan().unwrap()).is_empty());
+    let before = requests();
+    assert!(ids(t.scan().unwrap()).is_empty());
+    assert_eq!(requests(), before, "learnt empty again after the delete");
+    let mut st = s.begin();
+    t.insert(&mut st, &sb_row(2, 8)).unwrap();
+    st.rollback();
+    assert!(ids(t.scan().unwrap()).is_empty());
+    let mut st = s.begin();
+    t.insert(&mut st, &sb_row(3, 9)).unwrap();
+    st.commit().unwrap();
+    assert_eq!(ids(t.scan().unwrap()), vec![3]);
+    assert_eq!(
+        ids(t
+            .index_scan(pk, Bound::Unbounded, Bound::Unbounded, Direction::Forward)
+            .unwrap()),
+        vec![3]
+    );
+    assert!(t.check().unwrap().is_ok());
+}
+
 #[test]
 fn alter_adds_and_drops_columns_and_indexes() {
     let dir = tempfile::tempdir().unwrap();
