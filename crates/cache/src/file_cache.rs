@@ -120,7 +120,14 @@ pub struct FileCache {
     limit: usize,
     open_files: AtomicU64,
     opened_files: AtomicU64,
+    /// Writes begun and finished, for [`FileCache::quiet_mark`].
+    writes_begun: AtomicU64,
+    writes_done: AtomicU64,
 }
+
+/// What [`FileCache::quiet_mark`] returns: no write was in flight when it was taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct QuietMark(u64);
 
 impl FileCache {
     /// A cache that keeps at most `open_files_limit` descriptors open (at least 1).
@@ -141,6 +148,8 @@ impl FileCache {
             limit,
             open_files: AtomicU64::new(0),
             opened_files: AtomicU64::new(0),
+            writes_begun: AtomicU64::new(0),
+            writes_done: AtomicU64::new(0),
         }
     }
 
@@ -293,7 +302,25 @@ impl FileCache {
 
     /// Write all of `buf` at `offset`.
     pub fn write_at(&self, id: FileId, buf: &[u8], offset: u64) -> io::Result<()> {
-        self.handle(id, true)?.write_all_at(buf, offset)
+        let file = self.handle(id, true)?;
+        self.writes_begun.fetch_add(1, Ordering::SeqCst);
+        let result = file.write_all_at(buf, offset);
+        self.writes_done.fetch_add(1, Ordering::SeqCst);
+        result
+    }
+
+    /// A mark if no write through this cache is in flight now. With
+    /// [`FileCache::quiet_since`] it tells a reader that what it read between the two
+    /// calls is what every file held throughout: no write began or was running meanwhile.
+    pub fn quiet_mark(&self) -> Option<QuietMark> {
+        let done = self.writes_done.load(Ordering::SeqCst);
+        let begun = self.writes_begun.load(Ordering::SeqCst);
+        (begun == done).then_some(QuietMark(begun))
+    }
+
+    /// Whether no write has begun since `mark` was taken.
+    pub fn quiet_since(&self, mark: QuietMark) -> bool {
+        self.writes_begun.load(Ordering::SeqCst) == mark.0
     }
 
     /// The file's length in bytes.
@@ -446,6 +473,27 @@ fn is_descriptor_exhaustion(e: &io::Error) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_quiet_mark_holds_until_a_write_begins_and_none_is_taken_during_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = std::sync::Arc::new(FileCache::new(4));
+        cache.create(1, dir.path().join("a")).unwrap();
+        let mark = cache.quiet_mark().expect("no write in flight");
+        let mut buf = [0u8; 1];
+        cache.write_at(1, b"x", 0).unwrap();
+        cache.read_at(1, &mut buf, 0).unwrap();
+        assert!(!cache.quiet_since(mark), "a write ran since the mark");
+        let mark = cache.quiet_mark().unwrap();
+        cache.read_at(1, &mut buf, 0).unwrap();
+        assert!(cache.quiet_since(mark), "reads do not end the quiet");
+        // A write in flight: no mark. Its begun count is taken before the write and its
+        // done count after, so a mark taken between the two is refused.
+        cache.writes_begun.fetch_add(1, Ordering::SeqCst);
+        assert_eq!(cache.quiet_mark(), None);
+        cache.writes_done.fetch_add(1, Ordering::SeqCst);
+        assert!(cache.quiet_mark().is_some());
+    }
 
     #[test]
     fn create_and_rekey_keep_the_descriptor_they_opened() {

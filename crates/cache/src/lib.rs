@@ -28,7 +28,7 @@ pub mod table_cache;
 pub use block_cache::registry::{KeyCacheInfo, KeyCaches, DEFAULT_KEY_CACHE};
 pub use block_cache::segments::{KeyCache, MAX_SEGMENTS};
 pub use block_cache::{Block, BlockCache, BlockCacheStats, BlockIo};
-pub use file_cache::{FileCache, FileCacheStats, FileId};
+pub use file_cache::{FileCache, FileCacheStats, FileId, QuietMark};
 pub use query_cache::{QueryCache, QueryCacheStats};
 pub use table_cache::{
     AcquireError, Definition, DefinitionEntry, ExclusiveGuard, LockWaitTimeout, TableCache,

@@ -600,7 +600,9 @@ impl Storage {
         let shared = &self.inner.shared;
         // No stat first: a missing file is the open's NotFound. The descriptor opened to read
         // the header page stays open as the table's (one registration, taken here).
-        let (space, def) = match open_file_header(shared, &self.inner.provisional_ids, &path) {
+        // Taken before the read: see `rows_known_empty` below.
+        let quiet = shared.files.quiet_mark();
+        let header = match open_file_header(shared, &self.inner.provisional_ids, &path) {
             Err(StorageError::Io(e)) if e.kind() == io::ErrorKind::NotFound => {
                 return Err(if self.database_exists(db) {
                     StorageError::NoSuchTable(db.into(), name.into())
@@ -610,10 +612,20 @@ impl Storage {
             }
             other => other?,
         };
+        let (space, def) = (header.space, header.def);
         // A table assigned to a named key cache (CACHE INDEX) reads through it.
         shared
             .cache
             .bind_file(space, &open_tables::table_key(db, name));
+        // The meta page read from the file is the table's newest unless the block cache
+        // holds one (dirty, or being read) or a write ran since before the read: a dirty
+        // page leaves the cache only after it is written. Nothing writes the table now: its
+        // writers would need this definition, or one that DDL or eviction has retired.
+        let rows_known_empty = header.meta_counts_no_rows
+            && quiet.is_some_and(|mark| {
+                shared.cache.peek(space, META_PAGE as u64).is_none()
+                    && shared.files.quiet_since(mark)
+            });
         Ok(TableInner {
             shared: Arc::clone(shared),
             db: db.into(),
@@ -625,7 +637,7 @@ impl Storage {
             clustered_pk: table::clustered_primary_key(&def),
             def: Arc::new(def),
             written: std::sync::atomic::AtomicBool::new(false),
-            rows_known_empty: std::sync::atomic::AtomicBool::new(false),
+            rows_known_empty: AtomicBool::new(rows_known_empty),
         })
     }
 
@@ -1022,47 +1034,73 @@ fn read_file_header(
 ) -> Result<(u64, TableDef)> {
     let pid = provisional_ids.fetch_add(1, Ordering::Relaxed);
     shared.files.register(pid, path.to_path_buf());
-    let header = decode_file_header(shared, pid, path);
+    let header = decode_file_header(shared, pid, path, false);
     shared.files.forget(pid);
-    header
+    header.map(|h| (h.space, h.def))
 }
 
-/// [`read_file_header`] for opening the table: on success the file is registered under
-/// its space id (one registration for the caller), with the descriptor the read opened.
+/// A table file's header, as a definition load reads it.
+struct FileHeader {
+    space: u64,
+    def: TableDef,
+    /// The meta page, read in the same call as page 0, counts no row. Only what the file
+    /// held: the block cache may hold a newer meta page (see `load_table`).
+    meta_counts_no_rows: bool,
+}
+
+/// [`read_file_header`] for opening the table, reading the meta page with page 0 (one
+/// `pread` of two pages): on success the file is registered under its space id (one
+/// registration for the caller), with the descriptor the read opened.
 fn open_file_header(
     shared: &Shared,
     provisional_ids: &AtomicU64,
     path: &Path,
-) -> Result<(u64, TableDef)> {
+) -> Result<FileHeader> {
     let pid = provisional_ids.fetch_add(1, Ordering::Relaxed);
     shared.files.register(pid, path.to_path_buf());
-    let header = decode_file_header(shared, pid, path);
+    let header = decode_file_header(shared, pid, path, true);
     match &header {
-        Ok((space, _)) => shared.files.rekey(pid, *space),
+        Ok(h) => shared.files.rekey(pid, h.space),
         Err(_) => shared.files.forget(pid),
     }
     header
 }
 
 thread_local! {
-    /// The header page of each definition load is read here: a zeroed 16 KB allocation per
-    /// open of an uncached table was ~2 us (profile in docs/benchmarks/notes-tablecache.md).
-    /// `read_at` fills all of it or fails, so no byte of an earlier file survives a read.
-    static HEADER_PAGE: std::cell::RefCell<Box<[u8]>> =
-        std::cell::RefCell::new(vec![0u8; PAGE_SIZE].into_boxed_slice());
+    /// The header page (and the meta page) of each definition load is read here: a zeroed
+    /// 16 KB allocation per open of an uncached table was ~2 us (profile in
+    /// docs/benchmarks/notes-tablecache.md). `read_at` fills all it is given or fails, so
+    /// no byte of an earlier file survives a read.
+    static HEADER_PAGES: std::cell::RefCell<Box<[u8]>> =
+        std::cell::RefCell::new(vec![0u8; 2 * PAGE_SIZE].into_boxed_slice());
 }
 
-fn decode_file_header(shared: &Shared, pid: FileId, path: &Path) -> Result<(u64, TableDef)> {
-    HEADER_PAGE.with(|page| decode_file_header_in(shared, pid, path, &mut page.borrow_mut()))
+fn decode_file_header(
+    shared: &Shared,
+    pid: FileId,
+    path: &Path,
+    with_meta: bool,
+) -> Result<FileHeader> {
+    HEADER_PAGES.with(|pages| {
+        let mut pages = pages.borrow_mut();
+        let pages = if with_meta {
+            &mut pages[..]
+        } else {
+            &mut pages[..PAGE_SIZE]
+        };
+        decode_file_header_in(shared, pid, path, pages)
+    })
 }
 
+/// Decode the header page at the start of `pages` (one page, or page 0 and the meta page).
 fn decode_file_header_in(
     shared: &Shared,
     pid: FileId,
     path: &Path,
-    page: &mut [u8],
-) -> Result<(u64, TableDef)> {
-    shared.files.read_at(pid, page, 0)?;
+    pages: &mut [u8],
+) -> Result<FileHeader> {
+    shared.files.read_at(pid, pages, 0)?;
+    let (page, meta_page) = pages.split_at(PAGE_SIZE);
     verify(page, 0, None).map_err(|e| StorageError::Corrupt(format!("{}: {e}", path.display())))?;
     if page_type(page) != TYPE_FILE_HEADER
         || &page[file_header::MAGIC..file_header::MAGIC + 8] != FILE_MAGIC
@@ -1077,7 +1115,16 @@ fn decode_file_header_in(
     let def_bytes = page
         .get(file_header::DEF..file_header::DEF + len)
         .ok_or_else(|| StorageError::Corrupt(format!("{}: definition length", path.display())))?;
-    Ok((space, codec::decode_def(def_bytes)?))
+    // A meta page that does not verify is not trusted here; reads meet it through the cache.
+    let meta_counts_no_rows = !meta_page.is_empty()
+        && verify(meta_page, META_PAGE, Some(space)).is_ok()
+        && page_type(meta_page) == TYPE_META
+        && get_u64(meta_page, meta::ROW_COUNT) == 0;
+    Ok(FileHeader {
+        space,
+        def: codec::decode_def(def_bytes)?,
+        meta_counts_no_rows,
+    })
 }
 
 /// Replay the redo groups after the checkpoint, opening only the files they name.
