@@ -107,6 +107,7 @@ pub mod page;
 pub mod types;
 
 mod btree;
+mod definition_images;
 mod open_tables;
 mod redo;
 mod table;
@@ -194,6 +195,8 @@ pub(crate) struct Shared {
     /// Directories holding files created since the last checkpoint: their entries become
     /// durable at the checkpoint (until then the log's CREATE records recreate them).
     dirs_to_sync: Mutex<std::collections::HashSet<PathBuf>>,
+    /// What definitions the definition cache let go leave behind (see the module).
+    pub(crate) images: definition_images::DefinitionImages,
 }
 
 impl Shared {
@@ -397,6 +400,7 @@ impl Storage {
             checkpoint_lock: Mutex::new(()),
             checkpoints: AtomicU64::new(0),
             dirs_to_sync: Mutex::new(std::collections::HashSet::new()),
+            images: definition_images::DefinitionImages::new(config.table_definition_cache_size),
         });
         let mut storage = StorageInner {
             tables: open_tables::new_cache(&config),
@@ -596,12 +600,53 @@ impl Storage {
     }
 
     fn load_table(&self, db: &str, name: &str) -> Result<TableInner> {
+        let key = open_tables::table_key(db, name);
+        let (ticket, image) = self.inner.shared.images.begin_load(&key);
+        let loaded = match image {
+            Some(image) => self.load_table_from_image(db, name, image),
+            None => self.load_table_from_file(db, name),
+        };
+        match loaded {
+            Ok(mut t) => {
+                t.image_ticket = ticket;
+                Ok(t)
+            }
+            Err(e) => {
+                self.inner.shared.images.end_load(&key, ticket, None);
+                Err(e)
+            }
+        }
+    }
+
+    /// A definition from the image the last one left: no file is opened until a page is read.
+    fn load_table_from_image(
+        &self,
+        db: &str,
+        name: &str,
+        image: definition_images::Image,
+    ) -> Result<TableInner> {
+        let def = codec::decode_def(&image.def_bytes)?;
+        let shared = &self.inner.shared;
+        shared
+            .files
+            .register(image.space, self.table_path(db, name));
+        Ok(self.table_inner(
+            db,
+            name,
+            image.space,
+            def,
+            image.def_bytes,
+            image.known_empty,
+        ))
+    }
+
+    fn load_table_from_file(&self, db: &str, name: &str) -> Result<TableInner> {
         let path = self.table_path(db, name);
         let shared = &self.inner.shared;
-        // No stat first: a missing file is the open's NotFound. The descriptor opened to read
-        // the header page stays open as the table's (one registration, taken here).
         // Taken before the read: see `rows_known_empty` below.
         let quiet = shared.files.quiet_mark();
+        // No stat first: a missing file is the open's NotFound. The descriptor opened to read
+        // the header page stays open as the table's (one registration, taken here).
         let header = match open_file_header(shared, &self.inner.provisional_ids, &path) {
             Err(StorageError::Io(e)) if e.kind() == io::ErrorKind::NotFound => {
                 return Err(if self.database_exists(db) {
@@ -612,11 +657,7 @@ impl Storage {
             }
             other => other?,
         };
-        let (space, def) = (header.space, header.def);
-        // A table assigned to a named key cache (CACHE INDEX) reads through it.
-        shared
-            .cache
-            .bind_file(space, &open_tables::table_key(db, name));
+        let space = header.space;
         // The meta page read from the file is the table's newest unless the block cache
         // holds one (dirty, or being read) or a write ran since before the read: a dirty
         // page leaves the cache only after it is written. Nothing writes the table now: its
@@ -626,7 +667,31 @@ impl Storage {
                 shared.cache.peek(space, META_PAGE as u64).is_none()
                     && shared.files.quiet_since(mark)
             });
-        Ok(TableInner {
+        Ok(self.table_inner(
+            db,
+            name,
+            space,
+            header.def,
+            header.def_bytes,
+            rows_known_empty,
+        ))
+    }
+
+    fn table_inner(
+        &self,
+        db: &str,
+        name: &str,
+        space: u64,
+        def: TableDef,
+        def_bytes: Box<[u8]>,
+        rows_known_empty: bool,
+    ) -> TableInner {
+        let shared = &self.inner.shared;
+        // A table assigned to a named key cache (CACHE INDEX) reads through it.
+        shared
+            .cache
+            .bind_file(space, &open_tables::table_key(db, name));
+        TableInner {
             shared: Arc::clone(shared),
             db: db.into(),
             name: name.into(),
@@ -636,9 +701,11 @@ impl Storage {
             stale: AtomicBool::new(false),
             clustered_pk: table::clustered_primary_key(&def),
             def: Arc::new(def),
-            written: std::sync::atomic::AtomicBool::new(false),
+            def_bytes,
+            image_ticket: 0,
+            written: AtomicBool::new(false),
             rows_known_empty: AtomicBool::new(rows_known_empty),
-        })
+        }
     }
 
     /// Create a table. When this returns its log record is where
@@ -667,6 +734,11 @@ impl Storage {
         if path.exists() {
             return Err(StorageError::TableExists(db.into(), name.into()));
         }
+        // Nothing known of an earlier table of this name may describe the new one.
+        self.inner
+            .shared
+            .images
+            .forget(&open_tables::table_key(db, name));
         let def_bytes = codec::encode_def(def);
         if def_bytes.len() > PAGE_SIZE - file_header::DEF {
             return Err(StorageError::TooBig(
@@ -844,6 +916,10 @@ impl Storage {
         if new_path.exists() {
             return Err(StorageError::TableExists(new_db.into(), new_name.into()));
         }
+        self.inner
+            .shared
+            .images
+            .forget(&open_tables::table_key(new_db, new_name));
         let _latch = table.latch.write();
         let shared = &self.inner.shared;
         let t = &table;
@@ -1043,6 +1119,8 @@ fn read_file_header(
 struct FileHeader {
     space: u64,
     def: TableDef,
+    /// The definition as the file holds it (kept for the definition's image).
+    def_bytes: Box<[u8]>,
     /// The meta page, read in the same call as page 0, counts no row. Only what the file
     /// held: the block cache may hold a newer meta page (see `load_table`).
     meta_counts_no_rows: bool,
@@ -1123,6 +1201,7 @@ fn decode_file_header_in(
     Ok(FileHeader {
         space,
         def: codec::decode_def(def_bytes)?,
+        def_bytes: def_bytes.into(),
         meta_counts_no_rows,
     })
 }

@@ -85,6 +85,17 @@ impl Drop for TableInner {
             return;
         }
         self.shared.files.release(self.space);
+        // Idle: no statement can change the table now, so its image is exact. A DDL made
+        // it stale (and forgot the table's image) when the file changed.
+        let image =
+            (!self.stale.load(Ordering::Acquire)).then(|| crate::definition_images::Image {
+                space: self.space,
+                def_bytes: std::mem::take(&mut self.def_bytes),
+                known_empty: self.rows_known_empty.load(Ordering::Acquire),
+            });
+        self.shared
+            .images
+            .end_load(&table_key(&self.db, &self.name), self.image_ticket, image);
     }
 }
 
@@ -160,6 +171,8 @@ impl Storage {
             .tables
             .invalidate(key.as_str(), self.inner.shared.config.lock_wait_timeout)
             .map_err(|_| StorageError::LockWaitTimeout)?;
+        // Whatever the DDL does, no definition loaded before it leaves an image.
+        self.inner.shared.images.forget(&key);
         let inner = match lock.previous() {
             Some(t) => Arc::clone(&t.0),
             None => {
@@ -178,7 +191,11 @@ impl Storage {
             Some(names) => names.iter().map(|(d, n)| table_key(d, n)).collect(),
             None => self.inner.tables.definition_keys(),
         };
+        if names.is_none() {
+            self.inner.shared.images.forget_all();
+        }
         for key in keys {
+            self.inner.shared.images.forget(&key);
             let lock = self
                 .inner
                 .tables
@@ -230,6 +247,7 @@ impl Storage {
     /// `SET GLOBAL table_definition_cache` and `table_definition_cache_size`.
     pub fn set_table_definition_cache(&self, count: usize, bytes: usize) {
         self.inner.tables.set_definition_limits(count, bytes);
+        self.inner.shared.images.set_budget(bytes);
     }
 
     /// Table and definition cache counters.

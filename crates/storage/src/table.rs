@@ -48,6 +48,10 @@ pub(crate) struct TableInner {
     pub(crate) name: String,
     pub(crate) space: u64,
     pub(crate) def: Arc<TableDef>,
+    /// `def` encoded, as the file holds it: the image this definition leaves.
+    pub(crate) def_bytes: Box<[u8]>,
+    /// The ticket of this definition's load (see `definition_images`).
+    pub(crate) image_ticket: u64,
     pub(crate) latch: RwLock<()>,
     pub(crate) writer: Arc<Mutex<()>>,
     /// Set by DDL (drop, rename, alter, truncate): the handle must not be used any more.

@@ -487,6 +487,95 @@ fn a_table_loaded_from_a_file_that_counts_no_rows_is_read_without_a_page() {
     assert_eq!(ids(t.scan().unwrap()), vec![5], "after FLUSH TABLES");
 }
 
+/// More tables than the definition cache holds: a definition that leaves keeps an image,
+/// and the next load of its table uses it (no file opened for an empty table). Every DDL
+/// and every write is seen through the images.
+#[test]
+fn definitions_loaded_from_images_follow_writes_and_ddl() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Storage::open(StorageConfig {
+        table_open_cache: 1,
+        table_open_cache_instances: 1,
+        table_definition_cache: 1,
+        ..config(dir.path())
+    })
+    .unwrap();
+    let status = |name: &str| s.status().into_iter().find(|(n, _)| *n == name).unwrap().1;
+    s.create_database("d").unwrap();
+    for i in 0..6 {
+        s.create_table("d", &format!("t{i}"), &sbtest_def())
+            .unwrap();
+    }
+    let insert = |name: &str, id: i64| {
+        let t = s.open_table("d", name).unwrap();
+        let mut row = sb_row(id, 1);
+        row.resize(t.def().columns.len(), Datum::Null);
+        let mut st = s.begin();
+        t.insert(&mut st, &row).unwrap();
+        st.commit().unwrap();
+    };
+    insert("t1", 10);
+    let scan = |name: &str| ids(s.open_table("d", name).unwrap().scan().unwrap());
+    let pass = || (0..6).map(|i| scan(&format!("t{i}"))).collect::<Vec<_>>();
+    let expected = vec![vec![], vec![10], vec![], vec![], vec![], vec![]];
+    assert_eq!(pass(), expected);
+    let (files, definitions) = (status("Opened_files"), status("Opened_table_definitions"));
+    assert_eq!(pass(), expected);
+    assert_eq!(status("Opened_table_definitions") - definitions, 6);
+    // The row of t1 comes from the block cache; the empty tables need no page at all.
+    assert_eq!(
+        status("Opened_files"),
+        files,
+        "definitions from images open no file"
+    );
+
+    // A table written while loaded from its image: the next image knows it has rows.
+    insert("t2", 20);
+    assert_eq!(scan("t3"), Vec::<i64>::new());
+    assert_eq!(scan("t2"), vec![20]);
+
+    // DDL on tables whose image is kept.
+    s.drop_table("d", "t0").unwrap();
+    assert!(matches!(
+        s.open_table("d", "t0"),
+        Err(StorageError::NoSuchTable(..))
+    ));
+    s.rename_table("d", "t1", "d", "t0").unwrap();
+    assert!(matches!(
+        s.open_table("d", "t1"),
+        Err(StorageError::NoSuchTable(..))
+    ));
+    assert_eq!(scan("t0"), vec![10]);
+    s.truncate_table("d", "t2").unwrap();
+    assert_eq!(scan("t3"), Vec::<i64>::new());
+    assert_eq!(scan("t2"), Vec::<i64>::new());
+    insert("t2", 21);
+    assert_eq!(scan("t4"), Vec::<i64>::new());
+    assert_eq!(scan("t2"), vec![21]);
+    // Dropped and made again with another definition: the new one is served.
+    s.drop_database("d").unwrap();
+    s.create_database("d").unwrap();
+    let mut def = sbtest_def();
+    def.columns.push(ColumnDef::new("extra", int()));
+    s.create_table("d", "t3", &def).unwrap();
+    assert!(matches!(
+        s.open_table("d", "t4"),
+        Err(StorageError::NoSuchTable(..))
+    ));
+    assert_eq!(
+        s.open_table("d", "t3").unwrap().def().columns.len(),
+        def.columns.len()
+    );
+    insert("t3", 30);
+    s.create_table("d", "x", &sbtest_def()).unwrap();
+    assert_eq!(scan("x"), Vec::<i64>::new());
+    assert_eq!(scan("t3"), vec![30]);
+    // FLUSH TABLES: definitions and images are read again from the files.
+    s.flush_tables(None).unwrap();
+    assert_eq!(scan("t3"), vec![30]);
+    assert_eq!(scan("x"), Vec::<i64>::new());
+}
+
 #[test]
 fn alter_adds_and_drops_columns_and_indexes() {
     let dir = tempfile::tempdir().unwrap();
