@@ -161,7 +161,6 @@ impl DefinitionImages {
     }
 
     /// Images kept and their bytes.
-    #[cfg(test)]
     pub(crate) fn stats(&self) -> (usize, usize) {
         self.shards.iter().fold((0, 0), |(n, b), s| {
             let s = s.lock();
@@ -229,6 +228,82 @@ mod tests {
         images.forget_all();
         images.end_load("d\0c", t, Some(image(3)));
         assert_eq!(images.stats(), (0, 0));
+    }
+
+    mod model {
+        use super::*;
+        use proptest::prelude::*;
+        use std::collections::HashMap;
+
+        #[derive(Debug, Clone)]
+        enum Op {
+            Load(u8),
+            /// End the n-th live load (modulo), leaving an image or not.
+            End(usize, bool),
+            Forget(u8),
+            ForgetAll,
+        }
+
+        fn op() -> impl Strategy<Value = Op> {
+            prop_oneof![
+                4 => (0..4u8).prop_map(Op::Load),
+                4 => (any::<usize>(), any::<bool>()).prop_map(|(i, b)| Op::End(i, b)),
+                1 => (0..4u8).prop_map(Op::Forget),
+                1 => Just(Op::ForgetAll),
+            ]
+        }
+
+        proptest! {
+            /// Against a map of what each table's newest load left: a load gets the image of
+            /// the newest definition that ended with one, unless a newer load, a DDL or a
+            /// flush came after it.
+            #[test]
+            fn images_match_the_model(ops in prop::collection::vec(op(), 1..120)) {
+                let images = DefinitionImages::new(1 << 30);
+                // key -> (newest ticket, image space if that load ended with one)
+                let mut model: HashMap<u8, (u64, Option<u64>)> = HashMap::new();
+                let mut live: Vec<(u8, u64)> = Vec::new();
+                let mut next_space = 0u64;
+                for op in ops {
+                    match op {
+                        Op::Load(k) => {
+                            let key = format!("d\0t{k}");
+                            let (ticket, got) = images.begin_load(&key);
+                            let want = model.get(&k).and_then(|(_, img)| *img);
+                            prop_assert_eq!(got.map(|i| i.space), want);
+                            model.insert(k, (ticket, None));
+                            live.push((k, ticket));
+                        }
+                        Op::End(i, leave) if !live.is_empty() => {
+                            let (k, ticket) = live.remove(i % live.len());
+                            next_space += 1;
+                            let img = leave.then(|| image(next_space));
+                            images.end_load(&format!("d\0t{k}"), ticket, img);
+                            if let Some((newest, slot)) = model.get_mut(&k) {
+                                if *newest == ticket {
+                                    if leave {
+                                        *slot = Some(next_space);
+                                    } else {
+                                        model.remove(&k);
+                                    }
+                                }
+                            }
+                        }
+                        Op::End(..) => {}
+                        Op::Forget(k) => {
+                            images.forget(&format!("d\0t{k}"));
+                            model.remove(&k);
+                        }
+                        Op::ForgetAll => {
+                            images.forget_all();
+                            model.clear();
+                        }
+                    }
+                    let kept = model.values().filter(|(_, img)| img.is_some()).count();
+                    prop_assert_eq!(images.stats().0, kept);
+                }
+            }
+        }
     }
 
     #[test]

@@ -1050,6 +1050,7 @@ impl Storage {
     pub fn status(&self) -> Vec<(&'static str, u64)> {
         let b = self.inner.shared.cache.stats();
         let t = self.inner.tables.stats();
+        let (images, image_bytes) = self.inner.shared.images.stats();
         let f = self.inner.shared.files.stats();
         let log = &self.inner.shared.log;
         vec![
@@ -1068,6 +1069,8 @@ impl Storage {
             ("Table_open_cache_overflows", t.table_open_cache_overflows),
             ("Open_table_definitions", t.open_table_definitions),
             ("Opened_table_definitions", t.opened_table_definitions),
+            ("Table_definition_images", images as u64),
+            ("Table_definition_image_bytes", image_bytes as u64),
             ("Open_files", f.open_files),
             ("Opened_files", f.opened_files),
             ("Innodb_os_log_fsyncs", log.fsyncs.load(Ordering::Relaxed)),
