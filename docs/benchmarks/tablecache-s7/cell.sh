@@ -12,5 +12,6 @@ for f in floor select select; do
   [ $f = select ] && second=1
   echo "$L toc=$TOC $f cpu_us_per_stmt=$(( (u2-u)*10000/N )) wall_s=$(echo "$t1-$t0"|bc)"
 done
-mariadb -h127.0.0.1 -P14100 -uroot -N -e "show global status where variable_name in ('Opened_files','Open_files','Open_table_definitions','Opened_table_definitions','Key_reads','Key_read_requests')" | tr '\n' ' '; echo
+mariadb -h127.0.0.1 -P14100 -uroot -N -e "show global status where variable_name in ('Opened_files','Open_files','Open_table_definitions','Opened_table_definitions','Key_reads','Key_read_requests','Table_definition_images','Table_definition_image_bytes')" | tr '\n' ' '; echo
+echo "rss_mb=$(awk '/VmRSS/{print int($2/1024)}' /proc/$P/status)"
 kill $P; wait $P
