@@ -603,8 +603,8 @@ impl Storage {
         let key = open_tables::table_key(db, name);
         let (ticket, image) = self.inner.shared.images.begin_load(&key);
         let loaded = match image {
-            Some(image) => self.load_table_from_image(db, name, image),
-            None => self.load_table_from_file(db, name),
+            Some(image) => self.load_table_from_image(db, name, &key, image),
+            None => self.load_table_from_file(db, name, &key),
         };
         match loaded {
             Ok(mut t) => {
@@ -623,6 +623,7 @@ impl Storage {
         &self,
         db: &str,
         name: &str,
+        key: &str,
         image: definition_images::Image,
     ) -> Result<TableInner> {
         let def = codec::decode_def(&image.def_bytes)?;
@@ -630,6 +631,8 @@ impl Storage {
         shared
             .files
             .register(image.space, self.table_path(db, name));
+        // A table assigned to a named key cache (CACHE INDEX) reads through it.
+        shared.cache.bind_file(image.space, key);
         Ok(self.table_inner(
             db,
             name,
@@ -640,7 +643,7 @@ impl Storage {
         ))
     }
 
-    fn load_table_from_file(&self, db: &str, name: &str) -> Result<TableInner> {
+    fn load_table_from_file(&self, db: &str, name: &str, key: &str) -> Result<TableInner> {
         let path = self.table_path(db, name);
         let shared = &self.inner.shared;
         // Taken before the read: see `rows_known_empty` below.
@@ -658,6 +661,9 @@ impl Storage {
             other => other?,
         };
         let space = header.space;
+        // Bound to its key cache first: the meta page is looked for below in the cache the
+        // table reads through (a named one after CACHE INDEX).
+        shared.cache.bind_file(space, key);
         // The meta page read from the file is the table's newest unless the block cache
         // holds one (dirty, or being read) or a write ran since before the read: a dirty
         // page leaves the cache only after it is written. Nothing writes the table now: its
@@ -687,10 +693,6 @@ impl Storage {
         rows_known_empty: bool,
     ) -> TableInner {
         let shared = &self.inner.shared;
-        // A table assigned to a named key cache (CACHE INDEX) reads through it.
-        shared
-            .cache
-            .bind_file(space, &open_tables::table_key(db, name));
         TableInner {
             shared: Arc::clone(shared),
             db: db.into(),

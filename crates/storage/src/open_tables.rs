@@ -69,6 +69,7 @@ impl Definition for CachedTable {
             + indexes
             + options
             + 2 * (t.db.len() + t.name.len())
+            + t.def_bytes.len()
     }
 
     fn is_idle(&self) -> bool {
@@ -191,11 +192,12 @@ impl Storage {
             Some(names) => names.iter().map(|(d, n)| table_key(d, n)).collect(),
             None => self.inner.tables.definition_keys(),
         };
-        if names.is_none() {
-            self.inner.shared.images.forget_all();
+        // Definitions are read from the files again, not from their images.
+        match names {
+            None => self.inner.shared.images.forget_all(),
+            Some(_) => keys.iter().for_each(|k| self.inner.shared.images.forget(k)),
         }
         for key in keys {
-            self.inner.shared.images.forget(&key);
             let lock = self
                 .inner
                 .tables
