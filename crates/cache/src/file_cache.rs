@@ -300,6 +300,21 @@ impl FileCache {
         self.handle(id, false)?.read_exact_at(buf, offset)
     }
 
+    /// Read from `offset` until `buf` is full or the file ends; returns the bytes read.
+    pub fn read_up_to(&self, id: FileId, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+        let file = self.handle(id, false)?;
+        let mut filled = 0;
+        while filled < buf.len() {
+            match file.read_at(&mut buf[filled..], offset + filled as u64) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(filled)
+    }
+
     /// Write all of `buf` at `offset`.
     pub fn write_at(&self, id: FileId, buf: &[u8], offset: u64) -> io::Result<()> {
         let file = self.handle(id, true)?;

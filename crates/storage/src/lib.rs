@@ -108,6 +108,7 @@ pub mod types;
 
 mod btree;
 mod definition_images;
+mod initial_pages;
 mod open_tables;
 mod redo;
 mod table;
@@ -249,13 +250,7 @@ struct PageIo {
 
 impl BlockIo for PageIo {
     fn read_block(&self, file: FileId, block: u64, buf: &mut [u8]) -> io::Result<()> {
-        self.files.read_at(file, buf, block * PAGE_SIZE as u64)?;
-        verify(buf, block as u32, Some(file)).map_err(|e| {
-            io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!("table file {file}: {e}"),
-            )
-        })
+        initial_pages::read_stored_page(&self.files, file, block as u32, buf)
     }
     fn write_block(&self, file: FileId, block: u64, buf: &[u8]) -> io::Result<()> {
         let mut copy = buf.to_vec();
@@ -760,73 +755,31 @@ impl Storage {
             Err(e) => return Err(e.into()),
         }
         let result = (|| -> Result<u64> {
-            let n_index = def.indexes.len();
-            let page_count = 3 + n_index as u32;
-            let mut pages = Vec::with_capacity(page_count as usize);
-            for page_no in 0..page_count {
-                let b = shared.cache.create(space, page_no as u64)?;
-                b.begin_write();
-                {
-                    let mut p = b.write();
-                    match page_no {
-                        0 => {
-                            init_header(&mut p, space, 0, TYPE_FILE_HEADER);
-                            p[file_header::MAGIC..file_header::MAGIC + 8]
-                                .copy_from_slice(FILE_MAGIC);
-                            put_u32(&mut p, file_header::DEF_LEN, def_bytes.len() as u32);
-                            p[file_header::DEF..file_header::DEF + def_bytes.len()]
-                                .copy_from_slice(&def_bytes);
-                        }
-                        1 => {
-                            init_header(&mut p, space, 1, TYPE_META);
-                            put_u32(&mut p, meta::PAGE_COUNT, page_count);
-                            put_u32(&mut p, meta::FREE_HEAD, 0);
-                            put_u64(&mut p, meta::NEXT_ROW_ID, 1);
-                            put_u64(&mut p, meta::AUTO_INCREMENT, 1);
-                            put_u64(&mut p, meta::ROW_COUNT, 0);
-                            put_u32(&mut p, meta::INDEX_COUNT, n_index as u32);
-                        }
-                        _ => {
-                            init_header(&mut p, space, page_no, TYPE_LEAF);
-                            btree::init_node(&mut p, TYPE_LEAF, 0);
-                        }
-                    }
-                }
-                // Dirty before the append, as a statement's pages (see `table`).
-                shared.cache.mark_dirty(&b, 0);
-                pages.push(b);
-            }
-            // One redo group: the CREATE and the full images of the initial pages. The
-            // file is neither written nor synced now: the log makes the table durable.
-            let zero = vec![0u8; PAGE_SIZE];
+            // Only page 0 is made: the other pages a table starts with are read in their
+            // initial state while the file does not hold them (see `read_stored_page`), so
+            // a CREATE writes a few hundred bytes instead of three 16 KB pages.
+            let mut page0 = initial_pages::header_page(space, &def_bytes);
+            // One redo group: the CREATE and page 0's image. The file is not synced now:
+            // the log makes the table durable.
             let end = loop {
                 let horizon = shared.log.horizon();
-                let mut payload = Vec::with_capacity(1024);
+                let mut payload = Vec::with_capacity(256 + def_bytes.len());
                 push_ddl_entry(&mut payload, redo::ENTRY_CREATE, space, &[db, name]);
-                for (page_no, b) in pages.iter().enumerate() {
-                    table::encode_page_record(
-                        &mut payload,
-                        space,
-                        page_no as u32,
-                        &zero,
-                        &b.read(),
-                        true,
-                    );
-                }
+                table::encode_page_record(&mut payload, space, 0, &page0, &page0, true);
                 if let Some(end) = shared.log.append(&payload, horizon) {
                     break end;
                 }
             };
-            for b in &pages {
-                put_u64(&mut b.write(), OFF_LSN, end);
-                b.raise_flush_lsn(end);
-                b.end_write();
-                // Written now (not synced), before the log is durable, so that opening the
-                // table finds its header page in the file. No older version of these pages
-                // exists to protect; a crash that loses or tears them is repaired from the
-                // log, or leaves an empty table whose CREATE was never acknowledged.
-                shared.cache.write_new_block(b)?;
-            }
+            put_u64(&mut page0, OFF_LSN, end);
+            // Written now (not synced), before the log is durable, so that opening the table
+            // finds its definition in the file: only the used start of the page, the reader
+            // takes the rest as the zeros it is. No older version exists to protect. The
+            // file is synced by the checkpoint that retires the CREATE record.
+            initial_pages::write_header_start(&shared.files, &page0)?;
+            // The log reaches the kernel before the name appears, so a killed server never
+            // leaves the name without its CREATE record. (A power failure before the log is
+            // synced can: the table then reads as empty if its page 0 reached the disk.)
+            shared.log.flush_to(end, false)?;
             fs::rename(&building, &path)?;
             shared.files.renamed(space, path.clone());
             shared.dirs_to_sync.lock().insert(dir.clone());
@@ -1152,8 +1105,8 @@ fn open_file_header(
 thread_local! {
     /// The header page (and the meta page) of each definition load is read here: a zeroed
     /// 16 KB allocation per open of an uncached table was ~2 us (profile in
-    /// docs/benchmarks/notes-tablecache.md). `read_at` fills all it is given or fails, so
-    /// no byte of an earlier file survives a read.
+    /// docs/benchmarks/notes-tablecache.md). What a read does not fill is zeroed, so no
+    /// byte of an earlier file survives a read.
     static HEADER_PAGES: std::cell::RefCell<Box<[u8]>> =
         std::cell::RefCell::new(vec![0u8; 2 * PAGE_SIZE].into_boxed_slice());
 }
@@ -1182,7 +1135,10 @@ fn decode_file_header_in(
     path: &Path,
     pages: &mut [u8],
 ) -> Result<FileHeader> {
-    shared.files.read_at(pid, pages, 0)?;
+    // A new table's file holds only the used start of page 0 until its first write-back
+    // (see `create_table_locked`): the rest of each page is zeros.
+    let read = shared.files.read_up_to(pid, pages, 0)?;
+    pages[read..].fill(0);
     let (page, meta_page) = pages.split_at(PAGE_SIZE);
     verify(page, 0, None).map_err(|e| StorageError::Corrupt(format!("{}: {e}", path.display())))?;
     if page_type(page) != TYPE_FILE_HEADER
@@ -1198,11 +1154,13 @@ fn decode_file_header_in(
     let def_bytes = page
         .get(file_header::DEF..file_header::DEF + len)
         .ok_or_else(|| StorageError::Corrupt(format!("{}: definition length", path.display())))?;
-    // A meta page that does not verify is not trusted here; reads meet it through the cache.
+    // A meta page the file does not hold yet is the initial one (see `initial_pages`); one
+    // that does not verify is not trusted here: reads meet it through the cache.
     let meta_counts_no_rows = !meta_page.is_empty()
-        && verify(meta_page, META_PAGE, Some(space)).is_ok()
-        && page_type(meta_page) == TYPE_META
-        && get_u64(meta_page, meta::ROW_COUNT) == 0;
+        && (initial_pages::never_written(meta_page)
+            || verify(meta_page, META_PAGE, Some(space)).is_ok()
+                && page_type(meta_page) == TYPE_META
+                && get_u64(meta_page, meta::ROW_COUNT) == 0);
     Ok(FileHeader {
         space,
         def: codec::decode_def(def_bytes)?,
@@ -1343,6 +1301,11 @@ fn recover(storage: &StorageInner, groups: Vec<redo::Group>) -> Result<RecoveryS
                     }
                     shared.cache.mark_dirty(&block, group.end_lsn);
                     block.end_write();
+                    if full && page_no == 0 {
+                        // The file may lack its header (the CREATE's write was lost): the
+                        // table's other initial pages are read by way of it.
+                        initial_pages::write_header_start(&shared.files, &block.read())?;
+                    }
                     stats.pages_applied += 1;
                 }
             }

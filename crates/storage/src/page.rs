@@ -18,7 +18,8 @@
 //! overflow pages and free pages. Node layout is in `btree`.
 //!
 //! A page of all zeros is never valid (its checksum field would have to be the crc of zeros
-//! and its page number 0 with type FREE), so a hole in a file reads as corrupt, not as data.
+//! and its page number 0 with type FREE), so a hole in a file reads as corrupt, not as data,
+//! except where it is one of the pages a new table starts with (`initial_pages`).
 
 use crate::types::StorageError;
 

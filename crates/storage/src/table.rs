@@ -1313,19 +1313,10 @@ impl Table {
             {
                 continue; // newer in memory than on disk; the tree walk reads it
             }
-            let read = t
-                .shared
-                .files
-                .read_at(t.space, &mut buf, page_no as u64 * PAGE_SIZE as u64);
-            match read {
-                Ok(()) => {
-                    if let Err(e) = verify(&buf, page_no, Some(t.space)) {
-                        report.problems.push(e.to_string());
-                    }
-                }
-                Err(e) => report
-                    .problems
-                    .push(format!("page {page_no}: cannot be read: {e}")),
+            if let Err(e) =
+                crate::initial_pages::read_stored_page(&t.shared.files, t.space, page_no, &mut buf)
+            {
+                report.problems.push(format!("page {page_no}: {e}"));
             }
         }
         if !report.problems.is_empty() {

@@ -100,9 +100,12 @@ impl Table {
             let kind = match &cached {
                 Some(block) => block.read()[OFF_TYPE],
                 None => {
-                    t.shared
-                        .files
-                        .read_at(t.space, &mut buf, page_no * PAGE_SIZE as u64)?;
+                    crate::initial_pages::read_stored_page(
+                        &t.shared.files,
+                        t.space,
+                        page_no as u32,
+                        &mut buf,
+                    )?;
                     buf[OFF_TYPE]
                 }
             };

@@ -1276,16 +1276,6 @@ impl BlockCache {
         }
     }
 
-    /// Write a block of a file being created right away, without waiting for the log: the
-    /// one exception to the WAL rule, allowed because no older version of the block exists
-    /// on disk. The block stays dirty (it is written again, after the log, by a flush).
-    pub fn write_new_block(&self, block: &Block) -> io::Result<()> {
-        let data = block.read();
-        self.io.write_block(block.file(), block.block(), &data)?;
-        self.count(|c| &c.writes);
-        Ok(())
-    }
-
     /// Record that the block holds committed changes whose redo ends at `lsn`.
     pub fn mark_dirty(&self, block: &Block, lsn: u64) {
         self.count(|c| &c.write_requests);

@@ -253,9 +253,6 @@ impl KeyCaches {
     pub fn mark_dirty(&self, block: &Block, lsn: u64) {
         self.cache_of(block.file()).mark_dirty(block, lsn)
     }
-    pub fn write_new_block(&self, block: &Block) -> io::Result<()> {
-        self.cache_of(block.file()).write_new_block(block)
-    }
     pub fn flush_file(&self, file: FileId) -> io::Result<()> {
         self.cache_of(file).flush_file(file)
     }

@@ -117,10 +117,6 @@ impl KeyCache {
         self.segment_of(block.file(), block.block())
             .mark_dirty(block, lsn)
     }
-    pub fn write_new_block(&self, block: &Block) -> io::Result<()> {
-        self.segment_of(block.file(), block.block())
-            .write_new_block(block)
-    }
 
     // ---- operations on every segment ----
 

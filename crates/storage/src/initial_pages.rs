@@ -1,0 +1,208 @@
+//! The pages a table starts with, read without having been written.
+//!
+//! A CREATE writes only the used start of page 0 (the definition). The meta page, the row
+//! tree's root and each index's root (pages 1 to 2 + indexes) exist first in their initial
+//! state, which the definition fixes; a read of one the file does not hold yet (past the
+//! end of the file, or a hole before a later page) returns that state. This is safe
+//! because a page is missing from the file only if it was never written back and synced:
+//! a checkpoint writes and syncs every dirty page before it retires the log, so the log
+//! holds every change made to a missing page since the table was created.
+
+use crate::btree;
+use crate::codec;
+use crate::page::*;
+use myriad_cache::FileCache;
+use std::io;
+
+/// Page 0 of a new table file: the file header and the encoded definition (page LSN 0).
+pub(crate) fn header_page(space: u64, def_bytes: &[u8]) -> Vec<u8> {
+    let mut p = vec![0u8; PAGE_SIZE];
+    init_header(&mut p, space, 0, TYPE_FILE_HEADER);
+    p[file_header::MAGIC..file_header::MAGIC + 8].copy_from_slice(FILE_MAGIC);
+    put_u32(&mut p, file_header::DEF_LEN, def_bytes.len() as u32);
+    p[file_header::DEF..file_header::DEF + def_bytes.len()].copy_from_slice(def_bytes);
+    p
+}
+
+/// Write page 0 of a table file up to the end of its definition, the checksum stamped over
+/// the whole page: the rest is zeros, and a read takes what the file lacks as zeros.
+pub(crate) fn write_header_start(files: &FileCache, page: &[u8]) -> io::Result<()> {
+    let space = get_u64(page, OFF_SPACE);
+    let used = file_header::DEF + get_u32(page, file_header::DEF_LEN) as usize;
+    debug_assert!(never_written(&page[used..]));
+    let mut start = page.to_vec();
+    stamp_checksum(&mut start);
+    files.write_at(space, &start[..used], 0)
+}
+
+/// Page `page_no` (not 0) of a new table with `n_index` indexes, as CREATE leaves it.
+/// `page_no` must be below [`initial_page_count`].
+pub(crate) fn init_page(p: &mut [u8], space: u64, page_no: u32, n_index: usize) {
+    if page_no == META_PAGE {
+        init_header(p, space, META_PAGE, TYPE_META);
+        put_u32(p, meta::PAGE_COUNT, initial_page_count(n_index));
+        put_u32(p, meta::FREE_HEAD, 0);
+        put_u64(p, meta::NEXT_ROW_ID, 1);
+        put_u64(p, meta::AUTO_INCREMENT, 1);
+        put_u64(p, meta::ROW_COUNT, 0);
+        put_u32(p, meta::INDEX_COUNT, n_index as u32);
+    } else {
+        init_header(p, space, page_no, TYPE_LEAF);
+        btree::init_node(p, TYPE_LEAF, 0);
+    }
+}
+
+/// Pages a new table starts with: header, meta, the row tree's root, one root per index.
+pub(crate) fn initial_page_count(n_index: usize) -> u32 {
+    3 + n_index as u32
+}
+
+/// Whether a page read from a file holds nothing: never written (a short read is
+/// zero-filled first).
+pub(crate) fn never_written(p: &[u8]) -> bool {
+    p.iter().all(|&b| b == 0)
+}
+
+/// Read page `page_no` of table file `space` into `buf`, verified; a page the file does not
+/// hold yet that the table started with reads in its initial state. Any other page that
+/// fails to verify is an `InvalidData` error.
+pub(crate) fn read_stored_page(
+    files: &FileCache,
+    space: u64,
+    page_no: u32,
+    buf: &mut [u8],
+) -> io::Result<()> {
+    let read = files.read_up_to(space, buf, page_no as u64 * PAGE_SIZE as u64)?;
+    buf[read..].fill(0);
+    let invalid = match verify(buf, page_no, Some(space)) {
+        Ok(()) => return Ok(()),
+        Err(e) => e,
+    };
+    if page_no != 0 && never_written(buf) {
+        let n_index = index_count(files, space)?;
+        if page_no < initial_page_count(n_index) {
+            init_page(buf, space, page_no, n_index);
+            return Ok(());
+        }
+    }
+    Err(io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!("table file {space}: {invalid}"),
+    ))
+}
+
+/// The number of indexes in the definition on page 0 of the file.
+fn index_count(files: &FileCache, space: u64) -> io::Result<usize> {
+    let bad = |what: String| io::Error::new(io::ErrorKind::InvalidData, what);
+    let mut page = vec![0u8; PAGE_SIZE];
+    let read = files.read_up_to(space, &mut page, 0)?;
+    page[read..].fill(0);
+    verify(&page, 0, Some(space)).map_err(|e| bad(format!("table file {space}: {e}")))?;
+    let len = get_u32(&page, file_header::DEF_LEN) as usize;
+    let def = page
+        .get(file_header::DEF..file_header::DEF + len)
+        .ok_or_else(|| bad(format!("table file {space}: definition length")))?;
+    let def = codec::decode_def(def).map_err(|e| bad(format!("table file {space}: {e}")))?;
+    Ok(def.indexes.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::{ColumnDef, ColumnType, IndexDef, IndexKind, IntWidth, TableDef};
+
+    const SPACE: u64 = 77;
+
+    /// A table file as CREATE leaves it: the start of page 0, for a table with two indexes.
+    fn new_table_file(dir: &std::path::Path) -> FileCache {
+        let int = ColumnType::Int {
+            width: IntWidth::Int,
+            unsigned: false,
+        };
+        let def = TableDef {
+            columns: vec![ColumnDef::new("a", int.clone()), ColumnDef::new("b", int)],
+            indexes: vec![
+                IndexDef {
+                    name: "PRIMARY".into(),
+                    kind: IndexKind::Primary,
+                    columns: vec![0],
+                },
+                IndexDef {
+                    name: "b".into(),
+                    kind: IndexKind::NonUnique,
+                    columns: vec![1],
+                },
+            ],
+            options: vec![],
+        };
+        let files = FileCache::new(4);
+        files.create(SPACE, dir.join("t.myt")).unwrap();
+        let page0 = header_page(SPACE, &codec::encode_def(&def));
+        write_header_start(&files, &page0).unwrap();
+        files
+    }
+
+    fn read(files: &FileCache, page_no: u32) -> io::Result<Vec<u8>> {
+        let mut buf = vec![0xAAu8; PAGE_SIZE];
+        read_stored_page(files, SPACE, page_no, &mut buf).map(|()| buf)
+    }
+
+    #[test]
+    fn a_new_file_holds_the_used_start_of_page_0_and_reads_as_whole_pages() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = new_table_file(dir.path());
+        let len = files.len(SPACE).unwrap();
+        assert!(len < 256, "a CREATE wrote {len} bytes");
+        let page0 = read(&files, 0).unwrap();
+        assert_eq!(page_type(&page0), TYPE_FILE_HEADER);
+        assert!(never_written(&page0[len as usize..]));
+        let meta_page = read(&files, META_PAGE).unwrap();
+        assert_eq!(page_type(&meta_page), TYPE_META);
+        assert_eq!(get_u32(&meta_page, meta::PAGE_COUNT), 5);
+        assert_eq!(get_u32(&meta_page, meta::INDEX_COUNT), 2);
+        assert_eq!(get_u64(&meta_page, meta::NEXT_ROW_ID), 1);
+        for root in [ROW_TREE_ROOT, index_root(0), index_root(1)] {
+            let page = read(&files, root).unwrap();
+            assert_eq!(
+                (page_type(&page), get_u32(&page, OFF_PAGE_NO)),
+                (TYPE_LEAF, root)
+            );
+        }
+        // Not a page the table starts with: never valid unwritten.
+        let err = read(&files, 5).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::InvalidData);
+    }
+
+    #[test]
+    fn holes_are_initial_pages_and_written_pages_are_checked() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = new_table_file(dir.path());
+        // A later page written first leaves holes where pages 1 to 4 go.
+        let mut page7 = vec![0u8; PAGE_SIZE];
+        init_header(&mut page7, SPACE, 7, TYPE_LEAF);
+        stamp_checksum(&mut page7);
+        files.write_at(SPACE, &page7, 7 * PAGE_SIZE as u64).unwrap();
+        assert_eq!(page_type(&read(&files, META_PAGE).unwrap()), TYPE_META);
+        assert_eq!(page_type(&read(&files, 7).unwrap()), TYPE_LEAF);
+        assert!(read(&files, 6).is_err(), "a hole past the initial pages");
+        // A written initial page is what the file holds, and a torn one is an error.
+        let mut root = vec![0u8; PAGE_SIZE];
+        init_header(&mut root, SPACE, ROW_TREE_ROOT, TYPE_INTERNAL);
+        stamp_checksum(&mut root);
+        files.write_at(SPACE, &root, 2 * PAGE_SIZE as u64).unwrap();
+        assert_eq!(
+            page_type(&read(&files, ROW_TREE_ROOT).unwrap()),
+            TYPE_INTERNAL
+        );
+        files
+            .write_at(SPACE, &[1, 2, 3], 2 * PAGE_SIZE as u64 + 100)
+            .unwrap();
+        assert!(
+            read(&files, ROW_TREE_ROOT).is_err(),
+            "a torn page was served"
+        );
+        // Without a valid page 0, no page reads as initial.
+        files.write_at(SPACE, &[0xFF], 50).unwrap();
+        assert!(read(&files, META_PAGE).is_err());
+    }
+}
