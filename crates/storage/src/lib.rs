@@ -757,7 +757,7 @@ impl Storage {
         let result = (|| -> Result<u64> {
             // Only page 0 is made: the other pages a table starts with are read in their
             // initial state while the file does not hold them (see `read_stored_page`), so
-            // a CREATE writes a few hundred bytes instead of three 16 KB pages.
+            // a CREATE writes one 16 KB page instead of three.
             let mut page0 = initial_pages::header_page(space, &def_bytes);
             // One redo group: the CREATE and page 0's image. The file is not synced now:
             // the log makes the table durable.
@@ -772,10 +772,9 @@ impl Storage {
             };
             put_u64(&mut page0, OFF_LSN, end);
             // Written now (not synced), before the log is durable, so that opening the table
-            // finds its definition in the file: only the used start of the page, the reader
-            // takes the rest as the zeros it is. No older version exists to protect. The
+            // finds its definition in the file. No older version exists to protect. The
             // file is synced by the checkpoint that retires the CREATE record.
-            initial_pages::write_header_start(&shared.files, &page0)?;
+            initial_pages::write_header_page(&shared.files, &page0)?;
             // The log reaches the kernel before the name appears, so a killed server never
             // leaves the name without its CREATE record. (A power failure before the log is
             // synced can: the table then reads as empty if its page 0 reached the disk.)
@@ -1135,8 +1134,8 @@ fn decode_file_header_in(
     path: &Path,
     pages: &mut [u8],
 ) -> Result<FileHeader> {
-    // A new table's file holds only the used start of page 0 until its first write-back
-    // (see `create_table_locked`): the rest of each page is zeros.
+    // A new table's file holds only page 0 until its first write-back (see
+    // `initial_pages`): what it lacks reads as zeros.
     let read = shared.files.read_up_to(pid, pages, 0)?;
     pages[read..].fill(0);
     let (page, meta_page) = pages.split_at(PAGE_SIZE);
@@ -1304,7 +1303,7 @@ fn recover(storage: &StorageInner, groups: Vec<redo::Group>) -> Result<RecoveryS
                     if full && page_no == 0 {
                         // The file may lack its header (the CREATE's write was lost): the
                         // table's other initial pages are read by way of it.
-                        initial_pages::write_header_start(&shared.files, &block.read())?;
+                        initial_pages::write_header_page(&shared.files, &block.read())?;
                     }
                     stats.pages_applied += 1;
                 }
