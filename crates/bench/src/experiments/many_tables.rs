@@ -229,6 +229,7 @@ fn run_engine(
             }
         }
     }
+    r.keep_until_end(datadir);
     Ok(())
 }
 

@@ -271,6 +271,7 @@ fn run_engine(
         }
         r.progress.advance(30);
     }
+    r.keep_until_end(datadir);
     Ok(())
 }
 
