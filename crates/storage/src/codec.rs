@@ -529,9 +529,10 @@ pub fn decode_def(bytes: &[u8]) -> Result<TableDef, StorageError> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
+    /// A definition with most column types and two indexes (also used by other modules' tests).
     pub(crate) fn sample_def() -> TableDef {
         let mut id = ColumnDef::new(
             "id",

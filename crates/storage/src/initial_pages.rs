@@ -108,32 +108,13 @@ fn index_count(files: &FileCache, space: u64) -> io::Result<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::{ColumnDef, ColumnType, IndexDef, IndexKind, IntWidth, TableDef};
 
     const SPACE: u64 = 77;
 
     /// A table file as CREATE leaves it: page 0 only, for a table with two indexes.
     fn new_table_file(dir: &std::path::Path) -> FileCache {
-        let int = ColumnType::Int {
-            width: IntWidth::Int,
-            unsigned: false,
-        };
-        let def = TableDef {
-            columns: vec![ColumnDef::new("a", int.clone()), ColumnDef::new("b", int)],
-            indexes: vec![
-                IndexDef {
-                    name: "PRIMARY".into(),
-                    kind: IndexKind::Primary,
-                    columns: vec![0],
-                },
-                IndexDef {
-                    name: "b".into(),
-                    kind: IndexKind::NonUnique,
-                    columns: vec![1],
-                },
-            ],
-            options: vec![],
-        };
+        let def = codec::tests::sample_def();
+        assert_eq!(def.indexes.len(), 2);
         let files = FileCache::new(4);
         files.create(SPACE, dir.join("t.myt")).unwrap();
         let page0 = header_page(SPACE, &codec::encode_def(&def));
