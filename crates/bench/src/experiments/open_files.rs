@@ -24,6 +24,8 @@ use crate::server::{Launcher, Server, Settings, Target};
 
 const CREATE_RATE_PER_S: u64 = 150;
 const LOOP_RATE_PER_S: u64 = 2_000;
+/// A timed loop of the setup: pass name, time estimate (s), progress text, statement of table i.
+type SetupLoop<'a> = (&'static str, u64, String, &'a dyn Fn(u64) -> String);
 /// Rounds of the limits (64, 16,384, 64, 16,384, ...).
 const ROUNDS: u64 = 2;
 
@@ -126,33 +128,37 @@ fn run_engine(
     let mut client = server.connect(None)?;
     client.execute("CREATE DATABASE IF NOT EXISTS many")?;
     client.execute("USE many")?;
-    let seconds = table_loop(
-        r,
-        &mut client,
-        n,
-        n / CREATE_RATE_PER_S,
-        &format!("{target} {label}: creating {n} tables"),
-        |i| format!("CREATE TABLE t{i} (i INT){engine_clause}"),
-    )?;
-    let mut row = Row::new(target, &label).param("pass", "create");
-    row.metric("seconds", seconds);
-    row.metric("tables_per_s", n as f64 / seconds);
-    r.push(row);
     // Each table's first write extends its file (myriad's CREATE writes only the
     // definition): done here, timed apart, so that it does not fall on whichever limit
     // runs first and every measured round meets tables in the same state.
-    let seconds = table_loop(
-        r,
-        &mut client,
-        n,
-        n / LOOP_RATE_PER_S,
-        &format!("{target} {label}: first insert into each table"),
-        |i| format!("INSERT INTO t{i} VALUES ({i})"),
-    )?;
-    let mut row = Row::new(target, &label).param("pass", "first insert");
-    row.metric("seconds", seconds);
-    row.metric("tables_per_s", n as f64 / seconds);
-    r.push(row);
+    let setup: [SetupLoop; 2] = [
+        (
+            "create",
+            n / CREATE_RATE_PER_S,
+            format!("creating {n} tables"),
+            &|i| format!("CREATE TABLE t{i} (i INT){engine_clause}"),
+        ),
+        (
+            "first insert",
+            n / LOOP_RATE_PER_S,
+            "first insert into each table".to_string(),
+            &|i| format!("INSERT INTO t{i} VALUES ({i})"),
+        ),
+    ];
+    for (pass, estimate_s, what, statement) in setup {
+        let seconds = table_loop(
+            r,
+            &mut client,
+            n,
+            estimate_s,
+            &format!("{target} {label}: {what}"),
+            statement,
+        )?;
+        let mut row = Row::new(target, &label).param("pass", pass);
+        row.metric("seconds", seconds);
+        row.metric("tables_per_s", n as f64 / seconds);
+        r.push(row);
+    }
     drop(client);
     server.stop()?;
     settle_disk(r, &format!("{target} {label}"));
