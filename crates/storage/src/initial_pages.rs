@@ -24,14 +24,28 @@ pub(crate) fn header_page(space: u64, def_bytes: &[u8]) -> Vec<u8> {
     p
 }
 
-/// Write page 0 of a table file, checksum stamped. Whole, though most of it is zeros: a file
-/// that held only its start would read page 0 through a hole once later pages are written,
-/// and the kernel zero-fills a hole on every read (a third of a cold open's CPU, measured).
-pub(crate) fn write_header_page(files: &FileCache, page: &[u8]) -> io::Result<()> {
-    let space = get_u64(page, OFF_SPACE);
-    let mut start = page.to_vec();
-    stamp_checksum(&mut start);
-    files.write_at(space, &start, 0)
+/// The encoded definition on page 0 (`page` verified), or what is wrong with the page.
+pub(crate) fn header_definition(page: &[u8]) -> Result<&[u8], &'static str> {
+    if page_type(page) != TYPE_FILE_HEADER
+        || &page[file_header::MAGIC..file_header::MAGIC + 8] != FILE_MAGIC
+    {
+        return Err("not a myriad table file");
+    }
+    let len = get_u32(page, file_header::DEF_LEN) as usize;
+    page.get(file_header::DEF..file_header::DEF + len)
+        .ok_or("definition length")
+}
+
+/// Write page `page_no` of table file `space`, its checksum stamped into a copy.
+pub(crate) fn write_stored_page(
+    files: &FileCache,
+    space: u64,
+    page_no: u32,
+    page: &[u8],
+) -> io::Result<()> {
+    let mut copy = page.to_vec();
+    stamp_checksum(&mut copy);
+    files.write_at(space, &copy, page_no as u64 * PAGE_SIZE as u64)
 }
 
 /// Page `page_no` (not 0) of a new table with `n_index` indexes, as CREATE leaves it.
@@ -71,8 +85,7 @@ pub(crate) fn read_stored_page(
     page_no: u32,
     buf: &mut [u8],
 ) -> io::Result<()> {
-    let read = files.read_up_to(space, buf, page_no as u64 * PAGE_SIZE as u64)?;
-    buf[read..].fill(0);
+    read_zero_filled(files, space, page_no, buf)?;
     let invalid = match verify(buf, page_no, Some(space)) {
         Ok(()) => return Ok(()),
         Err(e) => e,
@@ -90,17 +103,20 @@ pub(crate) fn read_stored_page(
     ))
 }
 
+/// Read page `page_no` as the file holds it, what the file lacks as zeros.
+fn read_zero_filled(files: &FileCache, space: u64, page_no: u32, buf: &mut [u8]) -> io::Result<()> {
+    let read = files.read_up_to(space, buf, page_no as u64 * PAGE_SIZE as u64)?;
+    buf[read..].fill(0);
+    Ok(())
+}
+
 /// The number of indexes in the definition on page 0 of the file.
 fn index_count(files: &FileCache, space: u64) -> io::Result<usize> {
     let bad = |what: String| io::Error::new(io::ErrorKind::InvalidData, what);
     let mut page = vec![0u8; PAGE_SIZE];
-    let read = files.read_up_to(space, &mut page, 0)?;
-    page[read..].fill(0);
+    read_zero_filled(files, space, 0, &mut page)?;
     verify(&page, 0, Some(space)).map_err(|e| bad(format!("table file {space}: {e}")))?;
-    let len = get_u32(&page, file_header::DEF_LEN) as usize;
-    let def = page
-        .get(file_header::DEF..file_header::DEF + len)
-        .ok_or_else(|| bad(format!("table file {space}: definition length")))?;
+    let def = header_definition(&page).map_err(|e| bad(format!("table file {space}: {e}")))?;
     let def = codec::decode_def(def).map_err(|e| bad(format!("table file {space}: {e}")))?;
     Ok(def.indexes.len())
 }
@@ -118,7 +134,7 @@ mod tests {
         let files = FileCache::new(4);
         files.create(SPACE, dir.join("t.myt")).unwrap();
         let page0 = header_page(SPACE, &codec::encode_def(&def));
-        write_header_page(&files, &page0).unwrap();
+        write_stored_page(&files, SPACE, 0, &page0).unwrap();
         files
     }
 
