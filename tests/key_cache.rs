@@ -149,23 +149,34 @@ fn load_index_cache_index_and_key_caches_match_mariadb() {
     assert_eq!(used + unused, 67108864 / 16384);
     assert!(used > 0);
     assert_eq!(lines.next(), None);
-    // A projection with a condition, as MariaDB answers it. A segment count set at run time
-    // is kept for the next start: the cache keeps the structure it was made with.
-    ok(&server, "SET GLOBAL key_cache_segments = 4");
+    // A segment count set at run time splits the cache at once and keeps its blocks (a
+    // projection with a condition, as MariaDB answers it).
+    assert_eq!(
+        ok(&server, "SET GLOBAL key_cache_segments = 4; SHOW WARNINGS"),
+        ""
+    );
     let out = ok(
         &server,
-        "SELECT key_cache_name, SEGMENTS, block_size AS bs FROM information_schema.key_caches WHERE FULL_SIZE > 0",
+        "SELECT key_cache_name, SEGMENTS, block_size AS bs, USED_BLOCKS FROM information_schema.key_caches WHERE SEGMENT_NUMBER IS NULL",
     );
-    assert_eq!(out, "key_cache_name\tSEGMENTS\tbs\ndefault\tNULL\t16384\n");
+    assert_eq!(
+        out,
+        format!("key_cache_name\tSEGMENTS\tbs\tUSED_BLOCKS\ndefault\t4\t16384\t{used}\n")
+    );
+    assert_eq!(
+        ok(
+            &server,
+            "SELECT COUNT(*) FROM information_schema.KEY_CACHES WHERE SEGMENT_NUMBER > 0"
+        ),
+        "COUNT(*)\n4\n"
+    );
     assert_eq!(
         ok(&server, "SELECT @@global.key_cache_segments"),
         "@@global.key_cache_segments\n4\n"
     );
-    // ... and the SET says so in a note.
     assert_eq!(
-        ok(&server, "SET GLOBAL key_cache_segments = 2; SHOW WARNINGS"),
-        "Level\tCode\tMessage\nNote\t1105\tkey_cache_segments = 2 takes effect at the next start: \
-         key cache 'default' is in use and keeps its 0 segments\n"
+        ok(&server, "SET GLOBAL key_cache_segments = 0; SELECT SEGMENTS, USED_BLOCKS FROM information_schema.KEY_CACHES"),
+        format!("SEGMENTS\tUSED_BLOCKS\nNULL\t{used}\n")
     );
     let out = ok(
         &server,
@@ -350,19 +361,31 @@ fn key_caches_shows_a_row_per_segment_with_its_own_counters() {
     assert!(number(&hot[0], 7) > 0 && number(&hot[1], 7) > 0, "{hot:?}");
     assert_eq!(number(&hot[0], 7) + number(&hot[1], 7), number(&hot[2], 7));
 
-    // In use: the new count waits, with a note, until the cache is made again; dropped (its
-    // table goes back to the default cache) and given a size, it is made unsegmented.
-    let out = ok(
-        &server,
-        "SET GLOBAL hot.key_cache_segments = 0; SHOW WARNINGS",
+    // In use: a new count splits it at once, keeping its blocks: the scan again reads
+    // nothing from disk.
+    let used = number(&hot[2], 4);
+    let reads = number(&hot[2], 8);
+    assert_eq!(
+        ok(
+            &server,
+            "SET GLOBAL hot.key_cache_segments = 0; SHOW WARNINGS"
+        ),
+        ""
     );
-    assert!(
-        out.contains(
-            "Note\t1105\tkey_cache_segments = 0 takes effect when the cache is made again"
-        ) && out.contains("keeps its 2 segments"),
-        "{out}"
+    let hot = rows("hot");
+    assert_eq!(hot.len(), 1, "{hot:?}");
+    assert_eq!(&hot[0][..3], ["NULL", "NULL", "4194304"]);
+    assert_eq!(number(&hot[0], 4), used);
+    assert_eq!(
+        ok(&server, "SELECT COUNT(*), SUM(LENGTH(pad)) FROM kc.t"),
+        "COUNT(*)\tSUM(LENGTH(pad))\n5000\t295000\n"
     );
+    assert_eq!(number(&rows("hot")[0], 8), reads, "a block was read again");
+    ok(&server, "SET GLOBAL hot.key_cache_segments = 2");
     assert_eq!(rows("hot").len(), 3);
+    // Dropped (its table goes back to the default cache) and given a size, it is made
+    // with its count... set to 0 first, so unsegmented.
+    ok(&server, "SET GLOBAL hot.key_cache_segments = 0");
     ok(
         &server,
         "SET GLOBAL hot.key_buffer_size = 0; SET GLOBAL hot.key_buffer_size = 4194304",

@@ -9,6 +9,12 @@ pub use std::sync::atomic::{
     AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering,
 };
 
+/// Let another thread run (a step another thread is about to finish).
+#[cfg(not(feature = "shuttle"))]
+pub fn yield_now() {
+    std::thread::yield_now();
+}
+
 /// Back off while another thread finishes (a writer the flusher waits for).
 #[cfg(not(feature = "shuttle"))]
 pub fn pause() {
@@ -56,6 +62,10 @@ mod shuttle_impl {
     pub use shuttle::sync::{MutexGuard, RwLockReadGuard, RwLockWriteGuard};
 
     pub fn pause() {
+        shuttle::thread::yield_now();
+    }
+
+    pub fn yield_now() {
         shuttle::thread::yield_now();
     }
 

@@ -12,9 +12,10 @@
 //! - `key_cache_block_size`: fixed at the page size (16384), read-only.
 //! - `key_cache_segments`: the default cache's segments, each a block cache of its own with
 //!   its own clock hand and counters (`myriad_cache::KeyCache`); a hit takes no lock with or
-//!   without them. The count is fixed when a cache is made: the default cache's at start-up
-//!   (a `SET GLOBAL` is kept for the next start, with note 1105), a named cache's at once
-//!   while no table is assigned to it, else when its size is next set from 0.
+//!   without them. A `SET GLOBAL` re-segments the cache at once, keeping its blocks
+//!   (`KeyCache::resegment`); blocks pinned by open transactions follow when released. While
+//!   blocks of the last re-segmentation still wait, another count is refused (note 1105 for
+//!   the default cache, error 1105 for a named one).
 //!
 //! Named key caches, as MariaDB has them (`myriad_cache::KeyCaches` routes a table's pages):
 //! - `SET GLOBAL hot.key_buffer_size = n` creates or resizes the cache `hot`; `= 0` moves
@@ -118,8 +119,12 @@ pub(crate) fn apply(storage: &Storage, name: &str, value: &VarValue) -> bool {
         }
         "key_cache_division_limit" => cache.set_division_limit(n),
         "key_cache_age_threshold" => cache.set_age_threshold(n),
-        // The segments are fixed when the cache is made (see the module documentation).
-        "key_cache_segments" => {}
+        "key_cache_segments" => {
+            // A refusal is reported by `default_cache_note`.
+            let _ = storage
+                .key_caches()
+                .configure(DEFAULT_CACHE, None, None, Some(n));
+        }
         _ => return false,
     }
     true
@@ -133,8 +138,8 @@ pub(crate) fn default_cache_note(engine: &Engine, name: &str, value: &VarValue) 
         .flatten()
 }
 
-/// The note for a `key_cache_segments` value the cache does not have after the SET: a
-/// cache in use keeps the segments it was made with (see the module documentation).
+/// The note for a `key_cache_segments` value the cache does not have after the SET: the
+/// last re-segmentation still has blocks to move (see the module documentation).
 pub(crate) fn segments_note(engine: &Engine, cache: &str, asked: u64) -> Option<Warning> {
     let caches = engine.catalog.storage().key_caches();
     let info = caches.find(cache)?;
@@ -146,19 +151,11 @@ pub(crate) fn segments_note(engine: &Engine, cache: &str, asked: u64) -> Option<
         return None;
     }
     let have = current.segments_shown();
-    let when = if info.id == 0 {
-        "at the next start".to_string()
-    } else {
-        format!(
-            "when the cache is made again (SET GLOBAL {}.key_buffer_size = 0, then its size)",
-            info.name
-        )
-    };
     Some(Warning {
         level: "Note",
         code: 1105,
         message: format!(
-            "key_cache_segments = {asked} takes effect {when}: key cache '{}' is in use and keeps its {have} segments",
+            "key_cache_segments = {asked} is not in effect: key cache '{}' keeps its {have} segments while blocks of its last re-segmentation are pinned by open transactions; set it again once they end",
             info.name
         ),
     })
@@ -375,7 +372,12 @@ pub(crate) fn set_structured(
             "key_cache_segments" => {
                 caches
                     .configure(&set.cache, None, None, Some(n))
-                    .map_err(failed)?;
+                    .map_err(|e| match e.kind() {
+                        std::io::ErrorKind::WouldBlock => {
+                            SqlError::new(1105, "HY000", e.to_string())
+                        }
+                        _ => failed(e),
+                    })?;
                 env.warnings().extend(segments_note(engine, &set.cache, n));
             }
             _ => return Err(err_not_structured(def.name)),

@@ -38,6 +38,8 @@ pub const WRITEBACK_BATCH_SHARE: usize = 32;
 pub(crate) fn write_back_round(shared: &Shared) -> std::io::Result<usize> {
     let mut cleaned = 0;
     for cache in shared.cache.live() {
+        // Blocks a re-segmentation found pinned move once released.
+        cache.continue_moving();
         if cache.stats().key_blocks_not_flushed == 0 {
             continue;
         }

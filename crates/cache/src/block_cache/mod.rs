@@ -189,6 +189,8 @@ struct Slot {
     indexed: AtomicBool,
     dirty: AtomicBool,
     write_pending: AtomicU32,
+    /// The id of the cache whose slot this is (see [`BlockCache::holds`]).
+    owner: u32,
     /// The redo LSN that must be durable before this block is written.
     flush_lsn: AtomicU64,
     /// Insertion count at the clock's last sight of a touch (aging of hot blocks).
@@ -197,7 +199,7 @@ struct Slot {
 }
 
 impl Slot {
-    fn new() -> Slot {
+    fn new(owner: u32) -> Slot {
         Slot {
             state: AtomicU64::new(0),
             file: AtomicU64::new(0),
@@ -206,6 +208,7 @@ impl Slot {
             indexed: AtomicBool::new(false),
             dirty: AtomicBool::new(false),
             write_pending: AtomicU32::new(0),
+            owner,
             flush_lsn: AtomicU64::new(0),
             seen_at: AtomicU64::new(0),
             data: RwLock::new(Box::new([])),
@@ -451,9 +454,19 @@ enum Found {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Fill {
+pub(crate) enum Fill {
     Read,
     Zero,
+}
+
+/// The outcome of a lookup-or-load in one segment of a key cache being re-segmented (see
+/// `segments.rs`): the block, or where to look instead.
+pub(crate) enum Fetch {
+    Got(Block),
+    /// This cache is frozen (a newer generation replaced it): look in the current one.
+    Frozen,
+    /// The older generation still holds the block: pin it there.
+    Elsewhere,
 }
 
 /// What one sweep of the clock works with.
@@ -493,6 +506,10 @@ pub struct BlockCache {
     pending_seen: AtomicBool,
     /// Serialises resizes and slot allocation.
     resize_lock: Mutex<()>,
+    /// Replaced by a newer generation of its key cache: loads nothing more (see `fetch`).
+    frozen: AtomicBool,
+    /// Unique per cache, stamped on its slots (see [`BlockCache::holds`]).
+    id: u32,
     block_size: usize,
     io: std::sync::Arc<dyn BlockIo>,
 }
@@ -561,6 +578,11 @@ impl BlockCache {
             ghost: AtomicPtr::new(Box::into_raw(Box::new(Self::ghost_for(capacity)))),
             retired_ghosts: Mutex::new(Vec::new()),
             resize_lock: Mutex::new(()),
+            frozen: AtomicBool::new(false),
+            id: {
+                static NEXT_ID: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
+                NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            },
             migrating: AtomicUsize::new(0),
             overflowing: AtomicBool::new(false),
             pending_seen: AtomicBool::new(false),
@@ -600,7 +622,7 @@ impl BlockCache {
         let first_missing = have.div_ceil(CHUNK_SLOTS);
         for c in first_missing..count.div_ceil(CHUNK_SLOTS) {
             if self.chunks[c].load(Ordering::Acquire).is_null() {
-                let chunk: Box<[Slot]> = (0..CHUNK_SLOTS).map(|_| Slot::new()).collect();
+                let chunk: Box<[Slot]> = (0..CHUNK_SLOTS).map(|_| Slot::new(self.id)).collect();
                 self.chunks[c].store(Box::into_raw(chunk) as *mut Slot, Ordering::Release);
             }
         }
@@ -811,8 +833,7 @@ impl BlockCache {
 
     /// The block, read through the [`BlockIo`] on a miss. Errors are not cached.
     pub fn get(&self, file: FileId, block: u64) -> io::Result<Block> {
-        self.count(|c| &c.read_requests);
-        self.fetch(file, block, Fill::Read)
+        self.fetch_alone(file, block, Fill::Read)
     }
 
     /// The block if it is cached and loaded; no read, no counters (CHECK TABLE uses it to
@@ -826,27 +847,39 @@ impl BlockCache {
 
     /// A new block of zeros (a page being allocated): no read. Replaces a cached copy.
     pub fn create(&self, file: FileId, block: u64) -> io::Result<Block> {
-        self.fetch(file, block, Fill::Zero)
+        self.fetch_alone(file, block, Fill::Zero)
     }
 
-    fn fetch(&self, file: FileId, block: u64, fill: Fill) -> io::Result<Block> {
+    /// `fetch` for a cache that is not part of a re-segmentation (never frozen).
+    fn fetch_alone(&self, file: FileId, block: u64, fill: Fill) -> io::Result<Block> {
+        match self.fetch(file, block, fill, None)? {
+            Fetch::Got(b) => Ok(b),
+            Fetch::Frozen | Fetch::Elsewhere => Err(io::Error::other(
+                "block cache: a frozen segment was used outside its key cache",
+            )),
+        }
+    }
+
+    /// Lookup, or load on a miss. `older`: the segment of the generation this cache
+    /// replaces, which may still hold the block; a miss loads only after seeing, under that
+    /// segment's partition mutex, that it does not (a page is never cached twice).
+    pub(crate) fn fetch(
+        &self,
+        file: FileId,
+        block: u64,
+        fill: Fill,
+        older: Option<&BlockCache>,
+    ) -> io::Result<Fetch> {
+        if fill == Fill::Read {
+            self.count(|c| &c.read_requests);
+        }
         let hash = hash_key(file, block);
         loop {
             match self.lookup(hash, file, block) {
-                Found::Ready(b) => {
-                    if fill == Fill::Zero {
-                        b.slot().data.write().fill(0);
-                    }
-                    return Ok(b);
-                }
+                Found::Ready(b) => return Ok(Fetch::Got(Self::filled(b, fill))),
                 Found::Loading(b) => {
-                    // Park on the content lock, which the loader holds while it reads.
-                    drop(b.slot().data.read());
-                    if state(b.slot().state.load(Ordering::Acquire)) == READY {
-                        if fill == Fill::Zero {
-                            b.slot().data.write().fill(0);
-                        }
-                        return Ok(b);
+                    if let Some(b) = Self::loaded(b) {
+                        return Ok(Fetch::Got(Self::filled(b, fill)));
                     }
                     continue; // FAILED: the pin drops, look again (and read again).
                 }
@@ -869,6 +902,26 @@ impl BlockCache {
                 self.release_owned(slot);
                 continue;
             }
+            if self.frozen.load(Ordering::Acquire) {
+                drop(guard);
+                self.release_owned(slot);
+                return Ok(Fetch::Frozen);
+            }
+            // Held until the block is published here: the older generation cannot gain it.
+            let older_guard = match older {
+                Some(old) => {
+                    let old_part = old.partition(hash);
+                    let g = old_part.lock.lock();
+                    if old.find_in_index(old_part, hash, file, block) {
+                        drop(g);
+                        drop(guard);
+                        self.release_owned(slot);
+                        return Ok(Fetch::Elsewhere);
+                    }
+                    Some(g)
+                }
+                None => None,
+            };
             slot.file.store(file, Ordering::Relaxed);
             slot.block.store(block, Ordering::Relaxed);
             slot.hash.store(hash, Ordering::Relaxed);
@@ -891,6 +944,7 @@ impl BlockCache {
                 Ordering::AcqRel,
             );
             self.index_insert(part, hash, index);
+            drop(older_guard);
             drop(guard);
             self.used.fetch_add(1, Ordering::Relaxed);
             let result = match fill {
@@ -911,7 +965,7 @@ impl BlockCache {
                     slot.state
                         .fetch_add(state_delta(LOADING, READY), Ordering::AcqRel);
                     drop(data);
-                    return Ok(pinned);
+                    return Ok(Fetch::Got(pinned));
                 }
                 Err(e) => {
                     let guard = part.lock.lock();
@@ -932,6 +986,21 @@ impl BlockCache {
                 }
             }
         }
+    }
+
+    /// A block found loading, once its read ended: None if the read failed.
+    fn loaded(b: Block) -> Option<Block> {
+        // Park on the content lock, which the loader holds while it reads.
+        drop(b.slot().data.read());
+        (state(b.slot().state.load(Ordering::Acquire)) == READY).then_some(b)
+    }
+
+    /// A cached block handed to `get` (as it is) or `create` (zeroed: a new page).
+    fn filled(b: Block, fill: Fill) -> Block {
+        if fill == Fill::Zero {
+            b.slot().data.write().fill(0);
+        }
+        b
     }
 
     fn ghost_take(&self, hash: u64) -> bool {
@@ -1416,11 +1485,13 @@ impl BlockCache {
         }
     }
 
-    /// Test support: the keys of the blocks cached now.
+    /// Test support: the keys of the blocks cached now (found by lookups: indexed).
     pub fn cached_keys(&self) -> Vec<(FileId, u64)> {
         let count = self.slot_count.load(Ordering::Acquire);
         (0..count)
-            .filter_map(|i| self.pin_ready(self.slot(i)).map(|b| (b.file(), b.block())))
+            .filter_map(|i| self.pin_ready(self.slot(i)))
+            .filter(|b| b.slot().indexed.load(Ordering::Acquire))
+            .map(|b| (b.file(), b.block()))
             .collect()
     }
 
@@ -1533,6 +1604,147 @@ impl BlockCache {
         drop(guard);
         self.retire(slot);
         Ok(())
+    }
+
+    // ---- re-segmentation (a key cache moving its blocks to new segments, segments.rs) ----
+
+    /// Stop loading blocks: a miss from now on answers [`Fetch::Frozen`]. Hits still pin
+    /// the blocks cached here until they are moved out.
+    pub(crate) fn freeze(&self) {
+        self.frozen.store(true, Ordering::Release);
+    }
+
+    /// Whether the pinned block lives in this cache's slots.
+    pub(crate) fn holds(&self, block: &Block) -> bool {
+        block.slot().owner == self.id
+    }
+
+    /// Pin the block if this cache holds it (waiting for a read in progress); no load, no
+    /// counters.
+    pub(crate) fn pin_cached(&self, file: FileId, block: u64, fill: Fill) -> Option<Block> {
+        match self.lookup(hash_key(file, block), file, block) {
+            Found::Ready(b) => Some(Self::filled(b, fill)),
+            Found::Loading(b) => Self::loaded(b).map(|b| Self::filled(b, fill)),
+            Found::Miss { .. } => None,
+        }
+    }
+
+    /// Blocks cached (loaded or loading), as `Key_blocks_used` counts them.
+    pub(crate) fn used_blocks(&self) -> u64 {
+        self.used.load(Ordering::Relaxed)
+    }
+
+    pub(crate) fn division_limit(&self) -> u64 {
+        self.division_limit.load(Ordering::Relaxed)
+    }
+
+    pub(crate) fn age_threshold(&self) -> u64 {
+        self.age_threshold.load(Ordering::Relaxed)
+    }
+
+    /// Move every block that is neither pinned nor write-pending into the cache `target`
+    /// names for its key (a frozen cache's blocks going to the new generation). The others
+    /// stay until a later pass. Returns how many were moved.
+    pub(crate) fn move_blocks_to<'a>(
+        &self,
+        target: impl Fn(FileId, u64) -> &'a BlockCache,
+    ) -> usize {
+        let count = self.slot_count.load(Ordering::Acquire);
+        (0..count)
+            .filter(|&index| {
+                let (file, block) = self.slot(index).key();
+                self.move_one(index, target(file, block))
+            })
+            .count()
+    }
+
+    /// Move the block in slot `index` into a slot of `to`, bytes, dirty state and all, under
+    /// both partition mutexes (`to`'s first, the order a miss in `to` takes them), so that
+    /// a reader sees the block in one cache or the other, never in neither or both.
+    fn move_one(&self, index: usize, to: &BlockCache) -> bool {
+        let slot = self.slot(index);
+        let movable = |w: u64| {
+            state(w) == READY
+                && !pinned(w)
+                && slot.write_pending.load(Ordering::Acquire) == 0
+                && slot.indexed.load(Ordering::Acquire)
+        };
+        let w = slot.state.load(Ordering::Acquire);
+        if state(w) == READY && !pinned(w) && !slot.indexed.load(Ordering::Acquire) {
+            // Discarded while pinned (its file was dropped): nothing to move, only to free.
+            if self.evict(index, slot, w, false) {
+                self.retire(slot);
+            }
+            return false;
+        }
+        if !movable(w) {
+            return false;
+        }
+        let Ok(target_index) = to.claim_slot() else {
+            return false;
+        };
+        let target = to.slot(target_index);
+        if target_index >= to.capacity.load(Ordering::Acquire) {
+            // Only overflow room (everything there pinned): try again in a later pass.
+            to.release_owned(target);
+            return false;
+        }
+        let hash = slot.hash.load(Ordering::Relaxed);
+        let to_part = to.partition(hash);
+        let to_guard = to_part.lock.lock();
+        let part = self.partition(hash);
+        let guard = part.lock.lock();
+        let w = slot.state.load(Ordering::Acquire);
+        let (file, block) = slot.key();
+        if !movable(w) || to.find_in_index(to_part, hash, file, block) || !self.try_own(slot, w) {
+            drop((guard, to_guard));
+            to.release_owned(target);
+            return false;
+        }
+        if slot.write_pending.load(Ordering::Acquire) > 0 {
+            // A writer pinned, began and unpinned between the check and the claim (ABA).
+            slot.state
+                .fetch_add(state_delta(OWNED, READY) + (w & HOT), Ordering::AcqRel);
+            drop((guard, to_guard));
+            to.release_owned(target);
+            return false;
+        }
+        std::mem::swap(&mut *slot.data.write(), &mut *target.data.write());
+        target.file.store(file, Ordering::Relaxed);
+        target.block.store(block, Ordering::Relaxed);
+        target.hash.store(hash, Ordering::Relaxed);
+        target
+            .flush_lsn
+            .store(slot.flush_lsn.load(Ordering::Acquire), Ordering::Relaxed);
+        let dirty = slot.dirty.swap(false, Ordering::AcqRel);
+        if dirty {
+            self.dirty_count.fetch_sub(1, Ordering::Relaxed);
+            to.dirty_count.fetch_add(1, Ordering::Relaxed);
+        }
+        target.dirty.store(dirty, Ordering::Release);
+        if w & HOT != 0 {
+            self.hot.fetch_sub(1, Ordering::Relaxed);
+        }
+        let hot = w & HOT != 0 && to.hot.load(Ordering::Relaxed) < to.hot_limit();
+        if hot {
+            to.hot.fetch_add(1, Ordering::Relaxed);
+        }
+        target
+            .seen_at
+            .store(to.inserts.load(Ordering::Relaxed), Ordering::Relaxed);
+        self.index_remove(part, hash, index);
+        slot.indexed.store(false, Ordering::Release);
+        self.used.fetch_sub(1, Ordering::Relaxed);
+        target.indexed.store(true, Ordering::Release);
+        target.state.fetch_add(
+            state_delta(OWNED, READY) + if hot { HOT } else { 0 },
+            Ordering::AcqRel,
+        );
+        to.index_insert(to_part, hash, target_index);
+        to.used.fetch_add(1, Ordering::Relaxed);
+        drop((guard, to_guard));
+        self.retire(slot);
+        true
     }
 
     pub fn stats(&self) -> BlockCacheStats {

@@ -339,9 +339,10 @@ impl KeyCaches {
 
     /// Set a named cache's `key_cache_division_limit`, `key_cache_age_threshold` or
     /// `key_cache_segments` (None leaves one as it is), naming the cache if it is new, as
-    /// MariaDB does; a cache with a size applies the first two at once. A new segment count
-    /// makes a cache with a size anew at once if no table is assigned to it; otherwise it
-    /// takes effect when the cache is next made (see [`KeyCaches::set_size`]).
+    /// MariaDB does; a cache with a size applies all three at once: a new segment count
+    /// re-segments it in place, keeping its blocks ([`KeyCache::resegment`], which fails
+    /// while blocks of its last re-segmentation are still pinned; the count asked is kept
+    /// and used when the cache is next made).
     pub fn configure(
         &self,
         name: &str,
@@ -351,7 +352,6 @@ impl KeyCaches {
     ) -> io::Result<()> {
         let mut admin = self.admin.lock();
         let id = self.declare_locked(&mut admin, name, true)?.id;
-        let unused = Self::unused_locked(&admin, id);
         let info = &mut admin.caches[id as usize];
         info.division_limit = division_limit.unwrap_or(info.division_limit);
         info.age_threshold = age_threshold.unwrap_or(info.age_threshold);
@@ -362,15 +362,18 @@ impl KeyCaches {
         if p.is_null() {
             return Ok(());
         }
-        if resegment && unused && info.size_bytes > 0 {
-            // No table routes here, so no block is cached or pinned: made anew at once.
-            self.replace_locked(id, self.make_cache(&info, info.size_bytes));
-            return Ok(());
-        }
         // SAFETY: caches are freed only in Drop.
         let cache = unsafe { &*p };
         cache.set_division_limit(info.division_limit);
         cache.set_age_threshold(info.age_threshold);
+        if resegment && info.size_bytes > 0 {
+            let bytes = usize::try_from(info.size_bytes).unwrap_or(usize::MAX);
+            if let Err(e) = cache.resegment(bytes, info.segments) {
+                // Refused: the variable keeps the count the cache has.
+                admin.caches[id as usize].segments = cache.segments_shown();
+                return Err(e);
+            }
+        }
         Ok(())
     }
 
@@ -753,35 +756,34 @@ mod tests {
     }
 
     #[test]
-    fn a_new_segment_count_remakes_only_a_cache_no_table_uses() {
+    fn a_new_segment_count_resegments_a_cache_at_once_keeping_its_blocks() {
         let io = Arc::new(CountingIo::default());
         let caches = KeyCaches::new(1024 * PAGE, PAGE, 2, io);
         assert_eq!(caches.default_cache().segments().len(), 2);
         caches.set_size("hot", 512 * PAGE as u64).unwrap();
         assert!(!caches.cache_named("hot").unwrap().is_segmented());
-        // Unused: made anew at once, with the size it has.
+        // Unused: split at once, with the size it has.
         caches.configure("hot", None, None, Some(4)).unwrap();
         let hot = caches.cache_named("hot").unwrap();
         assert_eq!(hot.segments().len(), 4);
         assert_eq!(hot.capacity_blocks(), 512);
-        // In use: kept until it is made again.
+        // In use: split again at once, its block kept (no second read).
         caches.assign(Some(7), "db\0t", 1).unwrap();
         drop(caches.get(7, 0).unwrap());
+        let reads = caches.cache_named("hot").unwrap().stats().key_reads;
         caches.configure("hot", None, None, Some(0)).unwrap();
-        assert_eq!(caches.cache_named("hot").unwrap().segments().len(), 4);
-        assert_eq!(
-            caches.cache_named("hot").unwrap().stats().key_blocks_used,
-            1
-        );
-        caches.assign(Some(7), "db\0t", 0).unwrap();
-        caches.set_size("hot", 0).unwrap();
-        caches.set_size("hot", 512 * PAGE as u64).unwrap();
-        assert!(!caches.cache_named("hot").unwrap().is_segmented());
-        // The default cache is always in use: its count is the one it was made with.
+        let hot = caches.cache_named("hot").unwrap();
+        assert!(!hot.is_segmented());
+        assert_eq!(hot.stats().key_blocks_used, 1);
+        drop(caches.get(7, 0).unwrap());
+        assert_eq!(hot.stats().key_reads, reads);
+        assert_eq!(hot.stats().key_read_requests, 2, "counters carry over");
+        // The default cache too.
         caches
             .configure(DEFAULT_KEY_CACHE, None, None, Some(8))
             .unwrap();
-        assert_eq!(caches.default_cache().segments().len(), 2);
+        assert_eq!(caches.default_cache().segments().len(), 8);
+        assert_eq!(caches.default_cache().capacity_blocks(), 1024);
         caches.validate();
     }
 }
