@@ -13,7 +13,7 @@
 //! - `key_cache_segments`: the default cache's segments, each a block cache of its own with
 //!   its own clock hand and counters (`myriad_cache::KeyCache`); a hit takes no lock with or
 //!   without them. A `SET GLOBAL` re-segments the cache at once, keeping its blocks
-//!   (`KeyCache::resegment`); blocks pinned by open transactions follow when released. While
+//!   (`KeyCache::resegment`); blocks pinned by statements in progress follow when released. While
 //!   blocks of the last re-segmentation still wait, another count is refused (note 1105 for
 //!   the default cache, error 1105 for a named one).
 //!
@@ -155,7 +155,7 @@ pub(crate) fn segments_note(engine: &Engine, cache: &str, asked: u64) -> Option<
         level: "Note",
         code: 1105,
         message: format!(
-            "key_cache_segments = {asked} is not in effect: key cache '{}' keeps its {have} segments while blocks of its last re-segmentation are pinned by open transactions; set it again once they end",
+            "key_cache_segments = {asked} is not in effect: key cache '{}' keeps its {have} segments while blocks of its last re-segmentation are pinned by statements in progress; set it again once they end",
             info.name
         ),
     })

@@ -9,8 +9,8 @@
 //! [`KeyCache::resegment`] makes a new *generation* of segments, freezes the old one (it
 //! loads nothing more) and publishes the new one; then it moves every block that is not
 //! pinned from the old segments into the new (bytes, dirty state and all; see
-//! `BlockCache::move_one`). Blocks pinned meanwhile (uncommitted changes keep theirs until
-//! the transaction ends) stay in the old generation, where lookups still find them, and move
+//! `BlockCache::move_one`). Blocks pinned meanwhile (storage keeps the pages a statement
+//! changes pinned until the statement ends) stay in the old generation, where lookups still find them, and move
 //! on later passes ([`KeyCache::continue_moving`], which each round of storage's background
 //! write-back calls). One page is never cached in
 //! both generations: a miss in the new generation loads only after seeing, under the old
@@ -200,8 +200,8 @@ impl KeyCache {
             return Err(io::Error::new(
                 io::ErrorKind::WouldBlock,
                 format!(
-                    "{} blocks of the last re-segmentation are still pinned (uncommitted \
-                     changes): set key_cache_segments again once those transactions end",
+                    "{} blocks of the last re-segmentation are still pinned by statements in \
+                     progress: set key_cache_segments again once they end",
                     older.used_blocks()
                 ),
             ));
