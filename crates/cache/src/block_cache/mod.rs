@@ -863,6 +863,7 @@ impl BlockCache {
     /// Lookup, or load on a miss. `older`: the segment of the generation this cache
     /// replaces, which may still hold the block; a miss loads only after seeing, under that
     /// segment's partition mutex, that it does not (a page is never cached twice).
+    #[inline]
     pub(crate) fn fetch(
         &self,
         file: FileId,
@@ -874,8 +875,30 @@ impl BlockCache {
             self.count(|c| &c.read_requests);
         }
         let hash = hash_key(file, block);
+        match self.lookup(hash, file, block) {
+            // The hit, kept small enough to inline into the callers.
+            Found::Ready(b) => Ok(Fetch::Got(Self::filled(b, fill))),
+            found => self.fetch_slow(found, hash, file, block, fill, older),
+        }
+    }
+
+    /// `fetch` past a lookup that found no ready block.
+    #[inline(never)]
+    fn fetch_slow(
+        &self,
+        first: Found,
+        hash: u64,
+        file: FileId,
+        block: u64,
+        fill: Fill,
+        older: Option<&BlockCache>,
+    ) -> io::Result<Fetch> {
+        let mut first = Some(first);
         loop {
-            match self.lookup(hash, file, block) {
+            let found = first
+                .take()
+                .unwrap_or_else(|| self.lookup(hash, file, block));
+            match found {
                 Found::Ready(b) => return Ok(Fetch::Got(Self::filled(b, fill))),
                 Found::Loading(b) => {
                     if let Some(b) = Self::loaded(b) {

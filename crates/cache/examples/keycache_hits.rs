@@ -1,0 +1,39 @@
+//! Instructions per key cache hit (run under `valgrind --tool=callgrind`): one thread gets
+//! random cached blocks of a 4,096-block cache made with `key_cache_segments` = argv[1].
+use myriad_cache::{BlockIo, FileId, KeyCache};
+use std::io;
+use std::sync::Arc;
+
+struct NullIo;
+impl BlockIo for NullIo {
+    fn read_block(&self, _: FileId, _: u64, buf: &mut [u8]) -> io::Result<()> {
+        buf.fill(1);
+        Ok(())
+    }
+    fn write_block(&self, _: FileId, _: u64, _: &[u8]) -> io::Result<()> {
+        Ok(())
+    }
+    fn flush_log(&self, _: u64) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+fn main() {
+    let segments: u64 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let gets: u64 = std::env::args().nth(2).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let blocks: u64 = 4096;
+    let cache = KeyCache::new(blocks as usize * 256, 256, segments, Arc::new(NullIo));
+    for b in 0..blocks {
+        drop(cache.get(1 + b % 7, b).unwrap());
+    }
+    let mut x: u64 = 0x9E37_79B9;
+    let mut sum = 0u64;
+    for _ in 0..gets {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let b = x % blocks;
+        sum += cache.get(1 + b % 7, b).unwrap().read()[0] as u64;
+    }
+    println!("{sum}");
+}
