@@ -19,8 +19,14 @@ impl BlockIo for NullIo {
 }
 
 fn main() {
-    let segments: u64 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-    let gets: u64 = std::env::args().nth(2).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let segments: u64 = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let gets: u64 = std::env::args()
+        .nth(2)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
     let blocks: u64 = 4096;
     let cache = KeyCache::new(blocks as usize * 256, 256, segments, Arc::new(NullIo));
     for b in 0..blocks {

@@ -4,7 +4,7 @@
 //! (key_cache_segments=64).
 #![allow(dead_code)]
 
-use myriad_cache::{BlockCache, BlockIo, FileId};
+use myriad_cache::{BlockIo, FileId, KeyCache};
 use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::io;
@@ -46,18 +46,16 @@ impl BlockIo for NullIo {
     }
 }
 
+/// myriad's key cache as storage uses it (one unsegmented generation of segments).
 pub struct Ours {
-    cache: BlockCache,
+    cache: KeyCache,
 }
 
 impl Ours {
     pub fn new(capacity: usize) -> Ours {
         Ours {
-            cache: BlockCache::new(capacity * VALUE_BYTES, VALUE_BYTES, Arc::new(NullIo)),
+            cache: KeyCache::new(capacity * VALUE_BYTES, VALUE_BYTES, 0, Arc::new(NullIo)),
         }
-    }
-    pub fn cache(&self) -> &BlockCache {
-        &self.cache
     }
 }
 

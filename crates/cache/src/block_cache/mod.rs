@@ -489,7 +489,11 @@ pub struct BlockCache {
     partitions: Box<[Partition]>,
     counters: Box<[Counters]>,
     hand: AtomicU64,
-    used: AtomicU64,
+    /// Two counts in one word, so that a slot changing hands moves both in one atomic step:
+    /// blocks cached (`Key_blocks_used`, high half) and slots claimed for a block and not
+    /// yet published or given back (low half). Their sum tells the clock whether unused
+    /// slots remain; a victim just evicted for a claimer is not one.
+    blocks: AtomicU64,
     hot: AtomicU64,
     dirty_count: AtomicU64,
     inserts: AtomicU64,
@@ -569,7 +573,7 @@ impl BlockCache {
             partitions,
             counters: (0..COUNTER_STRIPES).map(|_| Counters::default()).collect(),
             hand: AtomicU64::new(0),
-            used: AtomicU64::new(0),
+            blocks: AtomicU64::new(0),
             hot: AtomicU64::new(0),
             dirty_count: AtomicU64::new(0),
             inserts: AtomicU64::new(0),
@@ -642,6 +646,25 @@ impl BlockCache {
     fn count(&self, field: fn(&Counters) -> &AtomicU64) {
         let (index, exclusive) = stripe();
         bump(field(&self.counters[index]), exclusive);
+    }
+
+    /// Blocks cached (loaded or loading).
+    #[inline]
+    fn used(&self) -> u64 {
+        self.blocks.load(Ordering::Relaxed) >> 32
+    }
+
+    /// Slots holding a block or claimed for one.
+    fn taken(&self) -> u64 {
+        let b = self.blocks.load(Ordering::Relaxed);
+        (b >> 32) + (b & 0xFFFF_FFFF)
+    }
+
+    /// Change the cached and the claimed counts together, in one atomic step.
+    #[inline]
+    fn add_blocks(&self, used: i64, claimed: i64) {
+        let delta = (used << 32).wrapping_add(claimed) as u64;
+        self.blocks.fetch_add(delta, Ordering::Relaxed);
     }
 
     pub fn block_size(&self) -> usize {
@@ -922,12 +945,12 @@ impl BlockCache {
             let guard = part.lock.lock();
             if self.find_in_index(part, hash, file, block) {
                 drop(guard);
-                self.release_owned(slot);
+                self.release_claim(slot);
                 continue;
             }
             if self.frozen.load(Ordering::Acquire) {
                 drop(guard);
-                self.release_owned(slot);
+                self.release_claim(slot);
                 return Ok(Fetch::Frozen);
             }
             // Held until the block is published here: the older generation cannot gain it.
@@ -938,7 +961,7 @@ impl BlockCache {
                     if old.find_in_index(old_part, hash, file, block) {
                         drop(g);
                         drop(guard);
-                        self.release_owned(slot);
+                        self.release_claim(slot);
                         return Ok(Fetch::Elsewhere);
                     }
                     Some(g)
@@ -969,7 +992,7 @@ impl BlockCache {
             self.index_insert(part, hash, index);
             drop(older_guard);
             drop(guard);
-            self.used.fetch_add(1, Ordering::Relaxed);
+            self.add_blocks(1, -1);
             let result = match fill {
                 Fill::Read => {
                     self.count(|c| &c.reads);
@@ -1002,7 +1025,7 @@ impl BlockCache {
                         slot.state.fetch_and(!HOT, Ordering::AcqRel);
                         self.hot.fetch_sub(1, Ordering::Relaxed);
                     }
-                    self.used.fetch_sub(1, Ordering::Relaxed);
+                    self.add_blocks(-1, 0);
                     drop(data);
                     drop(pinned);
                     return Err(e);
@@ -1040,6 +1063,12 @@ impl BlockCache {
         ghost[hash as usize & (ghost.len() - 1)].store(hash, Ordering::Relaxed);
     }
 
+    /// A slot `claim_slot` gave, back to FREE unused.
+    fn release_claim(&self, slot: &Slot) {
+        self.release_owned(slot);
+        self.add_blocks(0, -1);
+    }
+
     /// Back to FREE, unused (a slot this thread owns).
     fn release_owned(&self, slot: &Slot) {
         slot.state
@@ -1070,6 +1099,20 @@ impl BlockCache {
             result = self.try_claim_slot();
         }
         result
+    }
+
+    /// Try to claim a free slot (`claim` owns it for the caller or fails), counted as
+    /// claimed from before the attempt: the slots taken must never be undercounted, or
+    /// other sweepers would look for an unused slot that is not there and evict nothing (a
+    /// claimer preempted there made every other miss sweep the whole clock). A victim
+    /// evicted for a claimer moves from cached to claimed in one step (`evict`).
+    fn claiming(&self, claim: impl FnOnce() -> bool) -> bool {
+        self.add_blocks(0, 1);
+        let claimed = claim();
+        if !claimed {
+            self.add_blocks(0, -1);
+        }
+        claimed
     }
 
     fn try_claim_slot(&self) -> io::Result<usize> {
@@ -1104,7 +1147,7 @@ impl BlockCache {
         while scan_from < count {
             let slot = self.slot(scan_from);
             let w = slot.state.load(Ordering::Acquire);
-            if state(w) == FREE && !pinned(w) && self.try_own(slot, w) {
+            if state(w) == FREE && !pinned(w) && self.claiming(|| self.try_own(slot, w)) {
                 self.count(|c| &c.overflows);
                 return Ok(scan_from);
             }
@@ -1118,7 +1161,7 @@ impl BlockCache {
             2 * cap + SHARD_COUNT
         };
         // Counted in blocks held, not slots: slots retired by a shrink stay allocated.
-        let used = self.used.load(Ordering::Relaxed) as usize;
+        let used = self.used() as usize;
         if used >= bound || count >= MAX_CHUNKS * CHUNK_SLOTS {
             return Err(io::Error::new(
                 io::ErrorKind::OutOfMemory,
@@ -1128,7 +1171,7 @@ impl BlockCache {
         self.allocate_slots(count + 1);
         let slot = self.slot(count);
         let w = slot.state.load(Ordering::Acquire);
-        if self.try_own(slot, w) {
+        if self.claiming(|| self.try_own(slot, w)) {
             self.count(|c| &c.overflows);
             return Ok(count);
         }
@@ -1145,7 +1188,8 @@ impl BlockCache {
     }
 
     /// Evict a READY slot (already checked clean and unpinned) into OWNED; unindexes it.
-    fn evict(&self, index: usize, slot: &Slot, w: u64, to_ghost: bool) -> bool {
+    /// `claim`: the slot is kept for the caller's block (counted as claimed at once).
+    fn evict(&self, index: usize, slot: &Slot, w: u64, to_ghost: bool, claim: bool) -> bool {
         if !self.try_own(slot, w) {
             return false;
         }
@@ -1160,7 +1204,7 @@ impl BlockCache {
         if w & HOT != 0 {
             self.hot.fetch_sub(1, Ordering::Relaxed);
         }
-        self.used.fetch_sub(1, Ordering::Relaxed);
+        self.add_blocks(-1, i64::from(claim));
         let hash = slot.hash.load(Ordering::Relaxed);
         if slot.indexed.load(Ordering::Acquire) {
             let part = self.partition(hash);
@@ -1250,9 +1294,12 @@ impl BlockCache {
                 return None;
             }
             match state(w) {
-                FREE if index < cap && self.try_own(slot, w) => return Some(index),
+                FREE if index < cap && self.claiming(|| self.try_own(slot, w)) => {
+                    return Some(index)
+                }
                 FAILED if self.try_own(slot, w) => {
                     if index < cap {
+                        self.add_blocks(0, 1);
                         return Some(index);
                     }
                     self.retire(slot);
@@ -1269,7 +1316,7 @@ impl BlockCache {
                         // Retire (shrink or overflow): evict whatever it holds.
                         if busy {
                             self.collect_dirty(slot, dirty);
-                        } else if self.evict(index, slot, w, false) {
+                        } else if self.evict(index, slot, w, false, false) {
                             self.retire(slot);
                         }
                         return None;
@@ -1279,7 +1326,7 @@ impl BlockCache {
                         // touch every block faster than a (preempted) sweeper's two turns
                         // of the clock, the second chance would never run out, and the
                         // caller would fail with blocks free to evict.
-                        if !busy && self.evict(index, slot, w, w & HOT == 0) {
+                        if !busy && self.evict(index, slot, w, w & HOT == 0, true) {
                             return Some(index);
                         }
                         if busy {
@@ -1306,7 +1353,7 @@ impl BlockCache {
                             }
                             return None;
                         }
-                        if self.used.load(Ordering::Relaxed) < cap as u64 {
+                        if self.taken() < cap as u64 {
                             // Unused blocks remain below capacity (after a growth, or at a
                             // stale position of a thread's batch): take one of those, as
                             // MySQL's key cache does, rather than evict a block.
@@ -1316,7 +1363,7 @@ impl BlockCache {
                             self.collect_dirty(slot, dirty);
                             return None;
                         }
-                        if self.evict(index, slot, w, true) {
+                        if self.evict(index, slot, w, true, true) {
                             return Some(index);
                         }
                     } else if touches > 0 {
@@ -1501,7 +1548,7 @@ impl BlockCache {
             if state(w) == READY
                 && !pinned(w)
                 && slot.write_pending.load(Ordering::Acquire) == 0
-                && self.evict(index, slot, w, false)
+                && self.evict(index, slot, w, false, false)
             {
                 self.release_owned(slot);
             }
@@ -1578,7 +1625,7 @@ impl BlockCache {
         };
         if target_index >= cap {
             // Only overflow room: give it back and leave this block to the clock.
-            self.release_owned(self.slot(target_index));
+            self.release_claim(self.slot(target_index));
             return Ok(());
         }
         let target = self.slot(target_index);
@@ -1593,7 +1640,7 @@ impl BlockCache {
             || !self.try_own(slot, w)
         {
             drop(guard);
-            self.release_owned(target);
+            self.release_claim(target);
             return Ok(());
         }
         {
@@ -1624,6 +1671,7 @@ impl BlockCache {
             .state
             .fetch_add(state_delta(OWNED, READY) + (w & HOT), Ordering::AcqRel);
         self.index_insert(part, hash, target_index);
+        self.add_blocks(0, -1);
         drop(guard);
         self.retire(slot);
         Ok(())
@@ -1654,7 +1702,7 @@ impl BlockCache {
 
     /// Blocks cached (loaded or loading), as `Key_blocks_used` counts them.
     pub(crate) fn used_blocks(&self) -> u64 {
-        self.used.load(Ordering::Relaxed)
+        self.used()
     }
 
     pub(crate) fn division_limit(&self) -> u64 {
@@ -1695,7 +1743,7 @@ impl BlockCache {
         let w = slot.state.load(Ordering::Acquire);
         if state(w) == READY && !pinned(w) && !slot.indexed.load(Ordering::Acquire) {
             // Discarded while pinned (its file was dropped): nothing to move, only to free.
-            if self.evict(index, slot, w, false) {
+            if self.evict(index, slot, w, false, false) {
                 self.retire(slot);
             }
             return false;
@@ -1709,7 +1757,7 @@ impl BlockCache {
         let target = to.slot(target_index);
         if target_index >= to.capacity.load(Ordering::Acquire) {
             // Only overflow room (everything there pinned): try again in a later pass.
-            to.release_owned(target);
+            to.release_claim(target);
             return false;
         }
         let hash = slot.hash.load(Ordering::Relaxed);
@@ -1721,7 +1769,7 @@ impl BlockCache {
         let (file, block) = slot.key();
         if !movable(w) || to.find_in_index(to_part, hash, file, block) || !self.try_own(slot, w) {
             drop((guard, to_guard));
-            to.release_owned(target);
+            to.release_claim(target);
             return false;
         }
         if slot.write_pending.load(Ordering::Acquire) > 0 {
@@ -1729,7 +1777,7 @@ impl BlockCache {
             slot.state
                 .fetch_add(state_delta(OWNED, READY) + (w & HOT), Ordering::AcqRel);
             drop((guard, to_guard));
-            to.release_owned(target);
+            to.release_claim(target);
             return false;
         }
         std::mem::swap(&mut *slot.data.write(), &mut *target.data.write());
@@ -1757,14 +1805,14 @@ impl BlockCache {
             .store(to.inserts.load(Ordering::Relaxed), Ordering::Relaxed);
         self.index_remove(part, hash, index);
         slot.indexed.store(false, Ordering::Release);
-        self.used.fetch_sub(1, Ordering::Relaxed);
+        self.add_blocks(-1, 0);
         target.indexed.store(true, Ordering::Release);
         target.state.fetch_add(
             state_delta(OWNED, READY) + if hot { HOT } else { 0 },
             Ordering::AcqRel,
         );
         to.index_insert(to_part, hash, target_index);
-        to.used.fetch_add(1, Ordering::Relaxed);
+        to.add_blocks(1, -1);
         drop((guard, to_guard));
         self.retire(slot);
         true
@@ -1779,7 +1827,7 @@ impl BlockCache {
             s.key_writes += c.writes.load(Ordering::Relaxed);
             s.overflows += c.overflows.load(Ordering::Relaxed);
         }
-        let used = self.used.load(Ordering::Relaxed);
+        let used = self.used();
         let capacity = self.capacity.load(Ordering::Relaxed) as u64;
         s.key_blocks_used = used;
         s.key_blocks_unused = capacity.saturating_sub(used);
@@ -1849,7 +1897,12 @@ impl BlockCache {
             }
             assert_eq!(n, table.len.load(Ordering::Relaxed), "index length");
         }
-        assert_eq!(used, self.used.load(Ordering::Relaxed), "Key_blocks_used");
+        assert_eq!(used, self.used(), "Key_blocks_used");
+        assert_eq!(
+            self.blocks.load(Ordering::Relaxed) & 0xFFFF_FFFF,
+            0,
+            "a claimed slot was never settled"
+        );
         assert_eq!(hot, self.hot.load(Ordering::Relaxed), "Key_blocks_warm");
         assert_eq!(
             dirty,
