@@ -451,8 +451,16 @@ impl Launcher {
     /// Starts the server on `datadir` with `settings` and a fresh free port, and waits until
     /// it answers `SELECT 1`.
     pub fn start(&self, datadir: &Datadir, settings: &Settings) -> Result<Server> {
-        let port = free_port()?;
-        self.start_on_port(datadir, settings, port)
+        // A port found free can be taken before the server binds it (another server, or a
+        // client connection's ephemeral port): then try another, twice.
+        let mut attempts = 0;
+        loop {
+            let port = free_port()?;
+            match self.start_on_port(datadir, settings, port) {
+                Err(e) if attempts < 2 && format!("{e:#}").contains("in use") => attempts += 1,
+                started => return started,
+            }
+        }
     }
 
     /// As [`Launcher::start`], on a given port (a restart keeps its port).
