@@ -1,22 +1,11 @@
 //! Instructions per key cache hit (run under `valgrind --tool=callgrind`): one thread gets
 //! random cached blocks of a 4,096-block cache made with `key_cache_segments` = argv[1].
-use myriad_cache::{BlockIo, FileId, KeyCache};
-use std::io;
-use std::sync::Arc;
+#[path = "../benches/support/mod.rs"]
+mod support;
 
-struct NullIo;
-impl BlockIo for NullIo {
-    fn read_block(&self, _: FileId, _: u64, buf: &mut [u8]) -> io::Result<()> {
-        buf.fill(1);
-        Ok(())
-    }
-    fn write_block(&self, _: FileId, _: u64, _: &[u8]) -> io::Result<()> {
-        Ok(())
-    }
-    fn flush_log(&self, _: u64) -> io::Result<()> {
-        Ok(())
-    }
-}
+use myriad_cache::KeyCache;
+use std::sync::Arc;
+use support::NullIo;
 
 fn main() {
     let segments: u64 = std::env::args()

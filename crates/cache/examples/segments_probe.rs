@@ -3,24 +3,13 @@
 //! Absolute times swing with the machine's neighbours; compare the segment counts within
 //! one run: `cargo run --release -p myriad-cache --example segments_probe`.
 
-use myriad_cache::{BlockIo, FileId, KeyCache};
-use std::io;
+#[path = "../benches/support/mod.rs"]
+mod support;
+
+use myriad_cache::KeyCache;
 use std::sync::Arc;
 use std::time::Instant;
-
-struct NullIo;
-impl BlockIo for NullIo {
-    fn read_block(&self, _: FileId, _: u64, buf: &mut [u8]) -> io::Result<()> {
-        buf.fill(1);
-        Ok(())
-    }
-    fn write_block(&self, _: FileId, _: u64, _: &[u8]) -> io::Result<()> {
-        Ok(())
-    }
-    fn flush_log(&self, _: u64) -> io::Result<()> {
-        Ok(())
-    }
-}
+use support::NullIo;
 
 fn main() {
     let blocks: u64 = 32768;

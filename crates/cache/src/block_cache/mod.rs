@@ -215,6 +215,20 @@ impl Slot {
         }
     }
 
+    /// Take `from`'s block: its bytes (swapped, not copied: `from` is retired next), key,
+    /// hash and flush LSN. Both slots are owned by the caller.
+    fn take_block(&self, from: &Slot) {
+        std::mem::swap(&mut *from.data.write(), &mut *self.data.write());
+        for (to, from) in [
+            (&self.file, &from.file),
+            (&self.block, &from.block),
+            (&self.hash, &from.hash),
+            (&self.flush_lsn, &from.flush_lsn),
+        ] {
+            to.store(from.load(Ordering::Acquire), Ordering::Relaxed);
+        }
+    }
+
     fn key(&self) -> (FileId, u64) {
         (
             self.file.load(Ordering::Relaxed),
@@ -1643,21 +1657,7 @@ impl BlockCache {
             self.release_claim(target);
             return Ok(());
         }
-        {
-            let from = slot.data.read();
-            let mut to = target.data.write();
-            if to.len() != self.block_size {
-                *to = vec![0u8; self.block_size].into_boxed_slice();
-            }
-            to.copy_from_slice(&from);
-        }
-        let (file, block) = slot.key();
-        target.file.store(file, Ordering::Relaxed);
-        target.block.store(block, Ordering::Relaxed);
-        target.hash.store(hash, Ordering::Relaxed);
-        target
-            .flush_lsn
-            .store(slot.flush_lsn.load(Ordering::Acquire), Ordering::Relaxed);
+        target.take_block(slot);
         target
             .dirty
             .store(slot.dirty.swap(false, Ordering::AcqRel), Ordering::Release);
@@ -1780,13 +1780,7 @@ impl BlockCache {
             to.release_claim(target);
             return false;
         }
-        std::mem::swap(&mut *slot.data.write(), &mut *target.data.write());
-        target.file.store(file, Ordering::Relaxed);
-        target.block.store(block, Ordering::Relaxed);
-        target.hash.store(hash, Ordering::Relaxed);
-        target
-            .flush_lsn
-            .store(slot.flush_lsn.load(Ordering::Acquire), Ordering::Relaxed);
+        target.take_block(slot);
         let dirty = slot.dirty.swap(false, Ordering::AcqRel);
         if dirty {
             self.dirty_count.fetch_sub(1, Ordering::Relaxed);

@@ -550,11 +550,7 @@ mod tests {
         let io = Arc::new(VersionedIo::default());
         let cache = KeyCache::new(512 * PAGE, PAGE, 4, io.clone());
         for block in 0..160 {
-            let b = cache.get(1, block).unwrap();
-            b.begin_write();
-            b.write()[8..16].copy_from_slice(&(block + 1).to_le_bytes());
-            cache.mark_dirty(&b, 0);
-            b.end_write();
+            write_version(&cache, &cache.get(1, block).unwrap(), block + 1);
         }
         assert_eq!(cache.stats().key_blocks_not_flushed, 160);
         assert_eq!(cache.stats().key_write_requests, 160);
