@@ -5,7 +5,7 @@ mod support;
 
 use myriad_cache::KeyCache;
 use std::sync::Arc;
-use support::NullIo;
+use support::{NullIo, XorShift};
 
 fn main() {
     let segments: u64 = std::env::args()
@@ -21,13 +21,10 @@ fn main() {
     for b in 0..blocks {
         drop(cache.get(1 + b % 7, b).unwrap());
     }
-    let mut x: u64 = 0x9E37_79B9;
+    let mut rng = XorShift(0x9E37_79B9);
     let mut sum = 0u64;
     for _ in 0..gets {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let b = x % blocks;
+        let b = rng.next() % blocks;
         sum += cache.get(1 + b % 7, b).unwrap().read()[0] as u64;
     }
     println!("{sum}");

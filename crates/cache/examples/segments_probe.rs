@@ -9,7 +9,7 @@ mod support;
 use myriad_cache::KeyCache;
 use std::sync::Arc;
 use std::time::Instant;
-use support::NullIo;
+use support::{NullIo, XorShift};
 
 fn main() {
     let blocks: u64 = 32768;
@@ -31,13 +31,10 @@ fn main() {
                 .map(|t| {
                     let c = Arc::clone(&cache);
                     std::thread::spawn(move || {
-                        let mut x: u64 = 0x9E37_79B9 + t;
+                        let mut rng = XorShift(0x9E37_79B9 + t);
                         let mut sum = 0u64;
                         for _ in 0..n {
-                            x ^= x << 13;
-                            x ^= x >> 7;
-                            x ^= x << 17;
-                            let b = x % blocks;
+                            let b = rng.next() % blocks;
                             let blk = c.get(1 + b % 7, b).unwrap();
                             sum += blk.read()[0] as u64;
                         }

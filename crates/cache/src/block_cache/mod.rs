@@ -662,9 +662,9 @@ impl BlockCache {
         bump(field(&self.counters[index]), exclusive);
     }
 
-    /// Blocks cached (loaded or loading).
+    /// Blocks cached (loaded or loading), as `Key_blocks_used` counts them.
     #[inline]
-    fn used(&self) -> u64 {
+    pub(crate) fn used(&self) -> u64 {
         self.blocks.load(Ordering::Relaxed) >> 32
     }
 
@@ -1201,18 +1201,28 @@ impl BlockCache {
             .is_ok()
     }
 
-    /// Evict a READY slot (already checked clean and unpinned) into OWNED; unindexes it.
-    /// `claim`: the slot is kept for the caller's block (counted as claimed at once).
-    fn evict(&self, index: usize, slot: &Slot, w: u64, to_ghost: bool, claim: bool) -> bool {
+    /// Own an unpinned READY slot seen as `w` (to evict or move its block), unless it holds
+    /// uncommitted changes or, with `clean`, committed ones not yet written. The caller's
+    /// check may be stale: a pin, a write and an unpin followed by a clock visit that reset
+    /// the counts bring the word back to `w` (ABA; found by the shuttle test), so the check
+    /// runs again once the slot is owned, and a busy slot is given back.
+    fn own_quiet(&self, slot: &Slot, w: u64, clean: bool) -> bool {
         if !self.try_own(slot, w) {
             return false;
         }
-        // The caller's dirty check may be stale: a pin, a write and an unpin followed by a
-        // clock visit that reset the counts bring the word back to `w` (ABA; found by the
-        // shuttle test). Owning the slot now, look again and give it back if it is busy.
-        if slot.dirty.load(Ordering::Acquire) || slot.write_pending.load(Ordering::Acquire) > 0 {
+        let busy = (clean && slot.dirty.load(Ordering::Acquire))
+            || slot.write_pending.load(Ordering::Acquire) > 0;
+        if busy {
             slot.state
                 .fetch_add(state_delta(OWNED, READY) + (w & HOT), Ordering::AcqRel);
+        }
+        !busy
+    }
+
+    /// Evict a READY slot (already checked clean and unpinned) into OWNED; unindexes it.
+    /// `claim`: the slot is kept for the caller's block (counted as claimed at once).
+    fn evict(&self, index: usize, slot: &Slot, w: u64, to_ghost: bool, claim: bool) -> bool {
+        if !self.own_quiet(slot, w, true) {
             return false;
         }
         if w & HOT != 0 {
@@ -1651,7 +1661,7 @@ impl BlockCache {
             || pinned(w)
             || slot.write_pending.load(Ordering::Acquire) > 0
             || !slot.indexed.load(Ordering::Acquire)
-            || !self.try_own(slot, w)
+            || !self.own_quiet(slot, w, false)
         {
             drop(guard);
             self.release_claim(target);
@@ -1698,11 +1708,6 @@ impl BlockCache {
             Found::Loading(b) => Self::loaded(b).map(|b| Self::filled(b, fill)),
             Found::Miss { .. } => None,
         }
-    }
-
-    /// Blocks cached (loaded or loading), as `Key_blocks_used` counts them.
-    pub(crate) fn used_blocks(&self) -> u64 {
-        self.used()
     }
 
     pub(crate) fn division_limit(&self) -> u64 {
@@ -1767,15 +1772,10 @@ impl BlockCache {
         let guard = part.lock.lock();
         let w = slot.state.load(Ordering::Acquire);
         let (file, block) = slot.key();
-        if !movable(w) || to.find_in_index(to_part, hash, file, block) || !self.try_own(slot, w) {
-            drop((guard, to_guard));
-            to.release_claim(target);
-            return false;
-        }
-        if slot.write_pending.load(Ordering::Acquire) > 0 {
-            // A writer pinned, began and unpinned between the check and the claim (ABA).
-            slot.state
-                .fetch_add(state_delta(OWNED, READY) + (w & HOT), Ordering::AcqRel);
+        if !movable(w)
+            || to.find_in_index(to_part, hash, file, block)
+            || !self.own_quiet(slot, w, false)
+        {
             drop((guard, to_guard));
             to.release_claim(target);
             return false;

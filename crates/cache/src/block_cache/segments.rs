@@ -91,7 +91,7 @@ impl Generation {
     }
 
     fn used_blocks(&self) -> u64 {
-        self.segments.iter().map(|s| s.used_blocks()).sum()
+        self.segments.iter().map(|s| s.used()).sum()
     }
 }
 
@@ -101,7 +101,8 @@ pub struct KeyCache {
     /// Every generation made, freed in Drop.
     made: Mutex<Vec<*mut Generation>>,
     /// Serialises what moves blocks (re-segmenting, resize) with what must meet every block
-    /// once (flush, discard, clear).
+    /// once and cannot run again (discard, clear; a flush runs again instead, see
+    /// `flush_every`).
     moving: Mutex<()>,
     /// Request counters of generations no longer attached (status counters carry over).
     carried: Mutex<BlockCacheStats>,
