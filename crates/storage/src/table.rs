@@ -1202,31 +1202,29 @@ impl Table {
         let _latch = t.read_latch()?;
         let src = t.reader();
         let root = index_root(index_no);
+        // Each value's entries: from its key to the key's successor (none: to the end).
+        let uppers: Vec<Option<Vec<u8>>> = spans
+            .iter()
+            .map(|&(s, e)| {
+                let mut upper = buf[s..e].to_vec();
+                successor_in_place(&mut upper).then_some(upper)
+            })
+            .collect();
+        let ranges: Vec<(&[u8], Option<&[u8]>)> = spans
+            .iter()
+            .zip(&uppers)
+            .map(|(&(s, e), upper)| (&buf[s..e], upper.as_deref()))
+            .collect();
         let mut ids: Vec<[u8; 8]> = Vec::with_capacity(spans.len());
-        let mut upper: Vec<u8> = Vec::with_capacity(32);
-        for &(start, end) in &spans {
-            let lower = &buf[start..end];
-            upper.clear();
-            upper.extend_from_slice(lower);
-            let bounded = successor_in_place(&mut upper);
-            // At least one more than still allowed, so that "too many" shows.
-            let budget = max_rows.saturating_add(1).saturating_sub(ids.len()).max(1);
-            btree::scan_forward(
-                &src,
-                root,
-                Some(lower),
-                bounded.then_some(upper.as_slice()),
-                budget,
-                |_, v| {
-                    ids.push(v.try_into().map_err(|_| {
-                        StorageError::Corrupt("index entry without a row id".into())
-                    })?);
-                    Ok(())
-                },
-            )?;
-            if ids.len() > max_rows {
-                return Ok(None);
-            }
+        let within_limit = btree::scan_many(&src, root, &ranges, max_rows, |_, _, v| {
+            ids.push(
+                v.try_into()
+                    .map_err(|_| StorageError::Corrupt("index entry without a row id".into()))?,
+            );
+            Ok(())
+        })?;
+        if !within_limit {
+            return Ok(None);
         }
         let keys: Vec<&[u8]> = ids.iter().map(|k| k.as_slice()).collect();
         rows.reserve_exact(ids.len());
