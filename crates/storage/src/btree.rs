@@ -455,17 +455,19 @@ impl Route {
     }
 }
 
+/// What [`seek_many`] found: the pinned leaves, and for each key (leaf index, position).
+struct Sought {
+    leaves: Vec<Block>,
+    at: Vec<(usize, usize)>,
+}
+
 /// Where each of `keys` (at most [`SEEK_BATCH`]) lies: the pinned leaf the tree routes it to
 /// (an index into the blocks returned; consecutive keys routed to one leaf share it) and its
 /// `lower_bound` there. The upper levels are hot in the CPU cache, the leaves are not, and a
 /// binary search over a cold 16 KB leaf waits on memory about ten times: so the leaves are
 /// searched side by side, one probe of every key per round with the round's loads
 /// prefetched first, and the waits of different keys overlap instead of queueing.
-fn seek_many(
-    src: &impl PageRead,
-    root: u32,
-    keys: &[&[u8]],
-) -> Result<(Vec<Block>, Vec<(usize, usize)>)> {
+fn seek_many(src: &impl PageRead, root: u32, keys: &[&[u8]]) -> Result<Sought> {
     debug_assert!(keys.len() <= SEEK_BATCH);
     let mut leaves: Vec<Block> = Vec::with_capacity(keys.len());
     let mut leaf_of: Vec<usize> = Vec::with_capacity(keys.len());
@@ -521,7 +523,10 @@ fn seek_many(
     }
     drop(pages);
     drop(guards);
-    Ok((leaves, leaf_of.into_iter().zip(lo).collect()))
+    Ok(Sought {
+        at: leaf_of.into_iter().zip(lo).collect(),
+        leaves,
+    })
 }
 
 /// Look up many keys, calling `f(index, value)` for each key found, in the order of `keys`.
@@ -535,8 +540,8 @@ pub(crate) fn get_many_with(
     mut f: impl FnMut(usize, &[u8]) -> Result<()>,
 ) -> Result<()> {
     for (batch_no, batch) in keys.chunks(SEEK_BATCH).enumerate() {
-        let (leaves, found) = seek_many(src, root, batch)?;
-        for (j, (key, &(leaf, pos))) in batch.iter().zip(&found).enumerate() {
+        let Sought { leaves, at } = seek_many(src, root, batch)?;
+        for (j, (key, &(leaf, pos))) in batch.iter().zip(&at).enumerate() {
             let p = leaves[leaf].read();
             if pos >= n_cells(&p) || key_at(&p, pos) != *key {
                 continue;
@@ -569,8 +574,8 @@ pub(crate) fn scan_many(
     let mut visited = 0usize;
     for (batch_no, batch) in ranges.chunks(SEEK_BATCH).enumerate() {
         let lowers: Vec<&[u8]> = batch.iter().map(|r| r.0).collect();
-        let (leaves, found) = seek_many(src, root, &lowers)?;
-        for (j, (&(_, upper), &(leaf, start))) in batch.iter().zip(&found).enumerate() {
+        let Sought { leaves, at } = seek_many(src, root, &lowers)?;
+        for (j, (&(_, upper), &(leaf, start))) in batch.iter().zip(&at).enumerate() {
             let range = batch_no * SEEK_BATCH + j;
             let mut sibling: Option<Block> = None;
             let mut pos = start;
