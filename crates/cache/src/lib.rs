@@ -27,9 +27,10 @@ pub mod table_cache;
 
 pub use block_cache::registry::{KeyCacheInfo, KeyCaches, DEFAULT_KEY_CACHE};
 pub use block_cache::segments::{KeyCache, MAX_SEGMENTS};
-pub use block_cache::{Block, BlockCache, BlockCacheStats, BlockIo};
+pub use block_cache::{Block, BlockCache, BlockCacheStats, BlockIo, Prefetch};
 pub use file_cache::{FileCache, FileCacheStats, FileId, QuietMark};
 pub use query_cache::{QueryCache, QueryCacheStats};
+pub use sync::prefetch;
 pub use table_cache::{
     AcquireError, Definition, DefinitionEntry, ExclusiveGuard, LockWaitTimeout, TableCache,
     TableCacheConfig, TableCacheStats, TableHandle,

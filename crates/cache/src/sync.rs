@@ -9,6 +9,20 @@ pub use std::sync::atomic::{
     AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering,
 };
 
+/// Ask the CPU to start loading the cache line of `value` (a hint: nothing is read).
+#[inline]
+pub fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is a hint; any address is allowed, and this one is a reference.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+            value as *const T as *const i8,
+        )
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
+}
+
 /// Let another thread run (a step another thread is about to finish).
 #[cfg(not(feature = "shuttle"))]
 pub fn yield_now() {

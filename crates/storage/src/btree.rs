@@ -26,7 +26,7 @@ use std::cmp::Ordering;
 
 use crate::page::*;
 use crate::types::StorageError;
-use myriad_cache::Block;
+use myriad_cache::{Block, Prefetch};
 
 type Result<T> = std::result::Result<T, StorageError>;
 
@@ -51,6 +51,8 @@ const OVERFLOW_CAPACITY: usize = PAGE_SIZE - OVERFLOW_DATA;
 /// Read access to a table's pages.
 pub(crate) trait PageRead {
     fn read(&self, page_no: u32) -> Result<Block>;
+    /// A hint that `page_no` is read soon (see [`Prefetch`]).
+    fn prefetch(&self, _page_no: u32, _step: Prefetch) {}
 }
 
 /// Write access inside a statement: `write` records the before-image and marks the block
@@ -173,17 +175,9 @@ fn prefetch_cell(p: &[u8], i: usize) {
 /// Ask the CPU to start loading byte `at` of `p`.
 #[inline]
 fn prefetch_at(p: &[u8], at: usize) {
-    #[cfg(target_arch = "x86_64")]
     if let Some(byte) = p.get(at) {
-        // SAFETY: prefetching is a hint; any address is allowed, and this one is in `p`.
-        unsafe {
-            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                byte as *const u8 as *const i8,
-            )
-        };
+        myriad_cache::prefetch(byte);
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (p, at);
 }
 
 /// The node header (cell count, type) and the first slots.
@@ -469,17 +463,28 @@ struct Sought {
 /// prefetched first, and the waits of different keys overlap instead of queueing.
 fn seek_many(src: &impl PageRead, root: u32, keys: &[&[u8]]) -> Result<Sought> {
     debug_assert!(keys.len() <= SEEK_BATCH);
-    let mut leaves: Vec<Block> = Vec::with_capacity(keys.len());
+    let mut leaf_pages: Vec<u32> = Vec::with_capacity(keys.len());
     let mut leaf_of: Vec<usize> = Vec::with_capacity(keys.len());
     let mut route = Route::default();
     for (i, key) in keys.iter().enumerate() {
         if i == 0 || !route.holds(key) {
             route.descend(src, root, key)?;
-            let b = src.read(route.leaf)?;
-            prefetch_header(&b.read());
-            leaves.push(b);
+            leaf_pages.push(route.leaf);
         }
-        leaf_of.push(leaves.len() - 1);
+        leaf_of.push(leaf_pages.len() - 1);
+    }
+    // The block cache lookups of the leaves overlap too.
+    for step in [Prefetch::Index, Prefetch::Slot] {
+        for &page_no in &leaf_pages {
+            src.prefetch(page_no, step);
+        }
+    }
+    let leaves = leaf_pages
+        .iter()
+        .map(|&page_no| src.read(page_no))
+        .collect::<Result<Vec<Block>>>()?;
+    for b in &leaves {
+        prefetch_header(&b.read());
     }
     let guards: Vec<_> = leaves.iter().map(|b| b.read()).collect();
     let pages: Vec<&[u8]> = guards.iter().map(|g| &***g).collect();
@@ -490,34 +495,41 @@ fn seek_many(src: &impl PageRead, root: u32, keys: &[&[u8]]) -> Result<Sought> {
     }
     let mut lo = vec![0usize; keys.len()];
     let mut hi: Vec<usize> = leaf_of.iter().map(|&l| n_cells(pages[l])).collect();
-    loop {
-        let mut searching = false;
-        for j in 0..keys.len() {
+    // A round compares every key at its probe and prefetches its next probe's cell (whose
+    // slot an earlier round prefetched) and the slots of the two probes that may follow.
+    let prefetch_slots_after = |p: &[u8], lo: usize, mid: usize, hi: usize| {
+        prefetch_at(p, SLOTS + 2 * ((lo + mid) / 2));
+        prefetch_at(p, SLOTS + 2 * ((mid + 1 + hi) / 2));
+    };
+    for (j, &l) in leaf_of.iter().enumerate() {
+        let mid = (lo[j] + hi[j]) / 2;
+        prefetch_at(pages[l], SLOTS + 2 * mid);
+        prefetch_slots_after(pages[l], lo[j], mid, hi[j]);
+    }
+    for (j, &l) in leaf_of.iter().enumerate() {
+        if lo[j] < hi[j] {
+            prefetch_cell(pages[l], (lo[j] + hi[j]) / 2);
+        }
+    }
+    let mut searching = true;
+    while searching {
+        searching = false;
+        for (j, &l) in leaf_of.iter().enumerate() {
+            if lo[j] >= hi[j] {
+                continue;
+            }
+            let p = pages[l];
+            let mid = (lo[j] + hi[j]) / 2;
+            if compare_keys(key_at_offset(p, mid, LEAF_KEY_OFFSET), keys[j]) == Ordering::Less {
+                lo[j] = mid + 1;
+            } else {
+                hi[j] = mid;
+            }
             if lo[j] < hi[j] {
-                prefetch_at(pages[leaf_of[j]], SLOTS + 2 * ((lo[j] + hi[j]) / 2));
                 searching = true;
-            }
-        }
-        if !searching {
-            break;
-        }
-        for j in 0..keys.len() {
-            if lo[j] < hi[j] {
-                prefetch_cell(pages[leaf_of[j]], (lo[j] + hi[j]) / 2);
-            }
-        }
-        for j in 0..keys.len() {
-            if lo[j] < hi[j] {
-                let mid = (lo[j] + hi[j]) / 2;
-                if compare_keys(
-                    key_at_offset(pages[leaf_of[j]], mid, LEAF_KEY_OFFSET),
-                    keys[j],
-                ) == Ordering::Less
-                {
-                    lo[j] = mid + 1;
-                } else {
-                    hi[j] = mid;
-                }
+                let next = (lo[j] + hi[j]) / 2;
+                prefetch_cell(p, next);
+                prefetch_slots_after(p, lo[j], next, hi[j]);
             }
         }
     }

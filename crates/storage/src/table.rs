@@ -133,6 +133,9 @@ impl PageRead for ReadPager<'_> {
     fn read(&self, page_no: u32) -> Result<Block> {
         Ok(self.shared.cache.get(self.space, page_no as u64)?)
     }
+    fn prefetch(&self, page_no: u32, step: myriad_cache::Prefetch) {
+        self.shared.cache.prefetch(self.space, page_no as u64, step)
+    }
 }
 
 /// A page the statement changed.

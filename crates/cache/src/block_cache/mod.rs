@@ -467,6 +467,17 @@ enum Found {
     },
 }
 
+/// The two steps of [`BlockCache::prefetch`]: a caller about to fetch several blocks issues
+/// `Index` for all, then `Slot` for all, then fetches, so that the cache misses of the
+/// different lookups overlap instead of queueing.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Prefetch {
+    /// Start loading the key's index entry.
+    Index,
+    /// Read the entry (loaded by `Index`) and start loading the slot it names.
+    Slot,
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Fill {
     Read,
@@ -750,6 +761,31 @@ impl BlockCache {
             pos = (pos + 1) & table.mask;
         }
         Found::Miss { seen: true }
+    }
+
+    /// A hint that `(file, block)` is fetched soon (see [`Prefetch`]): pins nothing, changes
+    /// nothing, and a stale or missing entry only makes the hint useless.
+    pub fn prefetch(&self, file: FileId, block: u64, step: Prefetch) {
+        let hash = hash_key(file, block);
+        let part = &self.partitions[(hash >> 58) as usize & (self.partitions.len() - 1)];
+        // SAFETY: index tables are freed only in Drop.
+        let table = unsafe { &*part.table.load(Ordering::Acquire) };
+        let entry = &table.entries[hash as usize & table.mask];
+        match step {
+            Prefetch::Index => crate::sync::prefetch(entry),
+            Prefetch::Slot => {
+                let e = entry.load(Ordering::Relaxed);
+                let index = (e as u32).wrapping_sub(1) as usize;
+                if e & 0xFFFF_FFFF_0000_0000 == hash & 0xFFFF_FFFF_0000_0000
+                    && e != 0
+                    && index < self.slot_count.load(Ordering::Acquire)
+                {
+                    let slot = self.slot(index);
+                    crate::sync::prefetch(&slot.state);
+                    crate::sync::prefetch(&slot.data);
+                }
+            }
+        }
     }
 
     /// Whether the index holds an entry pointing at a live slot (LOADING or READY) for the

@@ -29,7 +29,7 @@
 //! cache's own figures come from [`KeyCaches::caches`] (`information_schema.KEY_CACHES`).
 
 use super::segments::KeyCache;
-use super::{Block, BlockCacheStats, BlockIo};
+use super::{Block, BlockCacheStats, BlockIo, Prefetch};
 use crate::file_cache::FileId;
 use parking_lot::Mutex;
 use std::collections::HashMap;
@@ -249,6 +249,9 @@ impl KeyCaches {
     }
     pub fn peek(&self, file: FileId, block: u64) -> Option<Block> {
         self.cache_of(file).peek(file, block)
+    }
+    pub fn prefetch(&self, file: FileId, block: u64, step: Prefetch) {
+        self.cache_of(file).prefetch(file, block, step)
     }
     pub fn mark_dirty(&self, block: &Block, lsn: u64) {
         self.cache_of(block.file()).mark_dirty(block, lsn)

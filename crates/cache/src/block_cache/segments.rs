@@ -23,7 +23,9 @@
 //! Each segment keeps at least [`SHARD_COUNT`] blocks, so a small cache gets fewer segments
 //! than asked for.
 
-use super::{Block, BlockCache, BlockCacheStats, BlockIo, Fetch, Fill, PARTITIONS, SHARD_COUNT};
+use super::{
+    Block, BlockCache, BlockCacheStats, BlockIo, Fetch, Fill, Prefetch, PARTITIONS, SHARD_COUNT,
+};
 use crate::file_cache::FileId;
 use crate::sync::{AtomicPtr, Mutex, Ordering};
 use std::io;
@@ -291,6 +293,14 @@ impl KeyCache {
                 }
             }
         }
+    }
+
+    /// See [`BlockCache::prefetch`] (the current generation only: a block still in an older
+    /// one is fetched without the hint).
+    pub fn prefetch(&self, file: FileId, block: u64, step: Prefetch) {
+        self.generation()
+            .segment_of(file, block)
+            .prefetch(file, block, step);
     }
 
     pub fn peek(&self, file: FileId, block: u64) -> Option<Block> {
