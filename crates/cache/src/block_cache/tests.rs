@@ -841,3 +841,29 @@ fn a_claim_in_flight_does_not_make_other_misses_sweep_the_whole_clock() {
     cache.release_claim(cache.slot(in_flight));
     cache.validate();
 }
+
+#[cfg(not(feature = "shuttle"))]
+#[test]
+fn prefetch_pins_nothing_and_counts_nothing() {
+    let io = Arc::new(MemIo::default());
+    let cache = BlockCache::new(64 * SHARD_COUNT, 64, io.clone());
+    let n = SHARD_COUNT as u64;
+    for i in 0..n {
+        drop(cache.create(5, i).unwrap());
+    }
+    let before = cache.stats();
+    // Cached keys, keys never cached, keys sharing an index position with others.
+    for i in 0..4 * n {
+        for step in [Prefetch::Index, Prefetch::Slot] {
+            cache.prefetch(5, i, step);
+            cache.prefetch(6, i, step);
+        }
+    }
+    assert_eq!(cache.stats(), before);
+    // Nothing was pinned: a stream of other blocks evicts every one without overflowing.
+    for i in 0..16 * n {
+        drop(cache.create(7, i).unwrap());
+    }
+    assert_eq!(cache.stats().overflows, 0);
+    assert!((0..n).all(|i| cache.peek(5, i).is_none()));
+}
