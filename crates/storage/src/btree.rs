@@ -456,11 +456,11 @@ struct Sought {
 }
 
 /// Where each of `keys` (at most [`SEEK_BATCH`]) lies: the pinned leaf the tree routes it to
-/// (an index into the blocks returned; consecutive keys routed to one leaf share it) and its
+/// (an index into the blocks returned; keys routed to one leaf share it) and its
 /// `lower_bound` there. The upper levels are hot in the CPU cache, the leaves are not, and a
 /// binary search over a cold 16 KB leaf waits on memory about ten times: so the leaves are
-/// searched side by side, one probe of every key per round with the round's loads
-/// prefetched first, and the waits of different keys overlap instead of queueing.
+/// searched side by side, one probe of every key per round, each round prefetching what the
+/// next one reads, and the waits of different keys overlap instead of queueing.
 fn seek_many(src: &impl PageRead, root: u32, keys: &[&[u8]]) -> Result<Sought> {
     debug_assert!(keys.len() <= SEEK_BATCH);
     let mut leaf_pages: Vec<u32> = Vec::with_capacity(keys.len());
@@ -469,9 +469,15 @@ fn seek_many(src: &impl PageRead, root: u32, keys: &[&[u8]]) -> Result<Sought> {
     for (i, key) in keys.iter().enumerate() {
         if i == 0 || !route.holds(key) {
             route.descend(src, root, key)?;
-            leaf_pages.push(route.leaf);
         }
-        leaf_of.push(leaf_pages.len() - 1);
+        // Each leaf pinned and locked once, even when keys out of order come back to it.
+        match leaf_pages.iter().rposition(|&p| p == route.leaf) {
+            Some(l) => leaf_of.push(l),
+            None => {
+                leaf_of.push(leaf_pages.len());
+                leaf_pages.push(route.leaf);
+            }
+        }
     }
     // The block cache lookups of the leaves overlap too.
     for step in [Prefetch::Index, Prefetch::Slot] {
