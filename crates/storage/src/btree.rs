@@ -223,8 +223,9 @@ fn upper_bound(p: &[u8], key: &[u8]) -> usize {
     }
     lo
 }
-fn child_for(p: &[u8], key: &[u8]) -> u32 {
-    match upper_bound(p, key) {
+/// The child an `upper_bound` of `i` leads to.
+fn child_below(p: &[u8], i: usize) -> u32 {
+    match i {
         0 => leftmost(p),
         i => child_at(p, i - 1),
     }
@@ -330,8 +331,27 @@ fn check_node_type(p: &[u8], page_no: u32) -> Result<()> {
 
 /// Descend from `root` to the leaf that holds `key`, recording the internal pages passed.
 fn descend(src: &impl PageRead, root: u32, key: &[u8], path: Option<&mut Vec<u32>>) -> Result<u32> {
-    let mut page_no = root;
     let mut path = path;
+    descend_by(src, root, key, false, |page_no, _, _| {
+        if let Some(path) = path.as_deref_mut() {
+            path.push(page_no);
+        }
+    })
+}
+
+/// Descend from `root` toward `key`, calling `internal(page number, node, child index)` at
+/// every internal node passed (the child is `upper_bound`'s index: 0 the leftmost, i the
+/// child of cell i - 1), and return the leaf. With `trust_levels` a node of level 1 names
+/// its child as the leaf without it being read (the caller checks the page type when it
+/// reads it).
+fn descend_by(
+    src: &impl PageRead,
+    root: u32,
+    key: &[u8],
+    trust_levels: bool,
+    mut internal: impl FnMut(u32, &[u8], usize),
+) -> Result<u32> {
+    let mut page_no = root;
     for _ in 0..64 {
         let b = src.read(page_no)?;
         let p = b.read();
@@ -339,10 +359,12 @@ fn descend(src: &impl PageRead, root: u32, key: &[u8], path: Option<&mut Vec<u32
         if is_leaf(&p) {
             return Ok(page_no);
         }
-        if let Some(path) = path.as_deref_mut() {
-            path.push(page_no);
+        let i = upper_bound(&p, key);
+        internal(page_no, &p, i);
+        page_no = child_below(&p, i);
+        if trust_levels && p[LEVEL] == 1 {
+            return Ok(page_no);
         }
-        page_no = child_for(&p, key);
     }
     Err(corrupt(root, "tree deeper than 64 levels (a cycle?)"))
 }
@@ -410,42 +432,23 @@ impl Route {
             && (!self.has_high || compare_keys(key, &self.high) == Ordering::Less)
     }
 
-    /// Descend from `root` to the leaf for `key`, narrowing the bounds at every level.
+    /// Descend from `root` to the leaf for `key`, narrowing the bounds at every level. The
+    /// leaf itself is not read: `seek_many` waits for all leaves at once.
     fn descend(&mut self, src: &impl PageRead, root: u32, key: &[u8]) -> Result<()> {
         (self.has_low, self.has_high) = (false, false);
-        let mut page_no = root;
-        for _ in 0..64 {
-            let b = src.read(page_no)?;
-            let p = b.read();
-            check_node_type(&p, page_no)?;
-            if is_leaf(&p) {
-                self.leaf = page_no;
-                return Ok(());
-            }
-            let i = upper_bound(&p, key);
+        self.leaf = descend_by(src, root, key, true, |_, p, i| {
             if i > 0 {
                 self.low.clear();
-                self.low.extend_from_slice(key_at(&p, i - 1));
+                self.low.extend_from_slice(key_at(p, i - 1));
                 self.has_low = true;
             }
-            if i < n_cells(&p) {
+            if i < n_cells(p) {
                 self.high.clear();
-                self.high.extend_from_slice(key_at(&p, i));
+                self.high.extend_from_slice(key_at(p, i));
                 self.has_high = true;
             }
-            page_no = if i == 0 {
-                leftmost(&p)
-            } else {
-                child_at(&p, i - 1)
-            };
-            // The parent's level says the child is a leaf: not touching the leaf here lets
-            // `seek_many` wait for all leaves at once.
-            if p[LEVEL] == 1 {
-                self.leaf = page_no;
-                return Ok(());
-            }
-        }
-        Err(corrupt(root, "tree deeper than 64 levels (a cycle?)"))
+        })?;
+        Ok(())
     }
 }
 
