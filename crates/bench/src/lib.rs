@@ -30,6 +30,7 @@
 pub mod client;
 pub mod experiments;
 pub mod machine;
+pub mod pinning;
 pub mod progress;
 pub mod report;
 pub mod server;

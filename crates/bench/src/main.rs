@@ -100,6 +100,14 @@ struct RunArgs {
     /// configurations; tables show the median, the JSON record keeps every sample.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     repeat: u32,
+    /// Run the servers on these CPUs only (a `taskset -c` list, e.g. 0 or 0-7); with
+    /// --client-cpus the load generator stops taking the servers' cores (needs taskset,
+    /// util-linux).
+    #[arg(long, value_name = "LIST", value_parser = myriad_bench::pinning::parse_cpu_list)]
+    server_cpus: Option<String>,
+    /// Run sysbench on these CPUs only (a `taskset -c` list, e.g. 1 or 8-15).
+    #[arg(long, value_name = "LIST", value_parser = myriad_bench::pinning::parse_cpu_list)]
+    client_cpus: Option<String>,
 }
 
 fn parse_setting(text: &str) -> Result<(String, String), String> {
@@ -162,6 +170,10 @@ fn run(args: RunArgs) -> ExitCode {
         TargetChoice::Mariadb => vec![Target::Mariadb],
         TargetChoice::Both => vec![Target::Myriad, Target::Mariadb],
     };
+    myriad_bench::pinning::set(myriad_bench::pinning::Pinning {
+        server: args.server_cpus.clone(),
+        client: args.client_cpus.clone(),
+    });
     let opts = Options {
         targets,
         quick: args.quick,
@@ -293,6 +305,26 @@ mod tests {
         assert!(
             Cli::try_parse_from(["myriad-bench", "run", "oltp", "--repeat", "0"]).is_err(),
             "at least one measurement"
+        );
+        let cli = Cli::try_parse_from([
+            "myriad-bench",
+            "run",
+            "key-cache",
+            "--server-cpus",
+            "0",
+            "--client-cpus",
+            "1-3",
+        ])
+        .expect("parses");
+        let Command::Run(args) = cli.command else {
+            panic!("run expected");
+        };
+        assert_eq!(args.server_cpus.as_deref(), Some("0"));
+        assert_eq!(args.client_cpus.as_deref(), Some("1-3"));
+        assert!(
+            Cli::try_parse_from(["myriad-bench", "run", "key-cache", "--server-cpus", "zero"])
+                .is_err(),
+            "a CPU list is checked"
         );
     }
 }

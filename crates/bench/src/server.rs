@@ -520,7 +520,7 @@ impl Launcher {
             .create(true)
             .append(true)
             .open(root.join("mariadbd.out"))?;
-        let mut command = Command::new(&self.server_bin);
+        let mut command = crate::pinning::command(&self.server_bin, crate::pinning::Side::Server);
         command
             .arg(format!("--defaults-file={}", cnf_path.display()))
             .stdin(Stdio::null())
@@ -540,7 +540,7 @@ impl Launcher {
             .create(true)
             .append(true)
             .open(&log_path)?;
-        let mut command = Command::new(&self.server_bin);
+        let mut command = crate::pinning::command(&self.server_bin, crate::pinning::Side::Server);
         command
             .arg("--port")
             .arg(port.to_string())

@@ -8,7 +8,7 @@
 //! exits non-zero on a failed connection or query) becomes an error carrying those lines.
 
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context, Result};
@@ -231,7 +231,7 @@ fn run_sysbench(args: &[String], limit: Duration) -> Result<(String, bool)> {
     let binary = binary()?;
     let output_file = tempfile::NamedTempFile::new().context("creating sysbench output file")?;
     let out = output_file.reopen()?;
-    let mut command = Command::new(binary);
+    let mut command = crate::pinning::command(&binary, crate::pinning::Side::Client);
     command
         .args(args)
         .stdin(Stdio::null())
