@@ -53,18 +53,12 @@ fn command_with(pinning: Option<&Pinning>, program: &Path, side: Side) -> Comman
 
 /// Checks a `taskset -c` CPU list: numbers and ranges separated by commas.
 pub fn parse_cpu_list(text: &str) -> Result<String, String> {
-    let valid_part = |part: &str| {
-        let mut ends = part.splitn(2, '-');
-        let number = |s: Option<&str>| {
-            s.is_some_and(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
-        };
-        let first = ends.next();
-        match ends.next() {
-            Some(last) => number(first) && number(Some(last)),
-            None => number(first),
-        }
+    let number = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let valid_part = |part: &str| match part.split_once('-') {
+        Some((first, last)) => number(first) && number(last),
+        None => number(part),
     };
-    if !text.is_empty() && text.split(',').all(valid_part) {
+    if text.split(',').all(valid_part) {
         Ok(text.to_string())
     } else {
         Err(format!(

@@ -22,6 +22,7 @@
 //!
 //! Concurrency is the caller's: the table's latch keeps writers out while anyone reads.
 
+use std::borrow::Cow;
 use std::cmp::Ordering;
 
 use crate::page::*;
@@ -136,6 +137,13 @@ fn raw_value_at(p: &[u8], i: usize) -> (bool, &[u8]) {
     let start = off + 4 + klen;
     let len = (vlen & !OVERFLOW_FLAG) as usize;
     (vlen & OVERFLOW_FLAG != 0, &p[start..start + len])
+}
+/// The value of leaf cell i: the page's own bytes, or a copy read from its overflow chain.
+fn value_at<'p>(src: &impl PageRead, p: &'p [u8], i: usize) -> Result<Cow<'p, [u8]>> {
+    match raw_value_at(p, i) {
+        (true, pointer) => Ok(Cow::Owned(read_overflow(src, pointer)?)),
+        (false, raw) => Ok(Cow::Borrowed(raw)),
+    }
 }
 fn cell_len(p: &[u8], i: usize) -> usize {
     let off = slot(p, i);
@@ -492,11 +500,11 @@ fn seek_many(src: &impl PageRead, root: u32, keys: &[&[u8]]) -> Result<Sought> {
         .iter()
         .map(|&page_no| src.read(page_no))
         .collect::<Result<Vec<Block>>>()?;
-    for b in &leaves {
-        prefetch_header(&b.read());
-    }
     let guards: Vec<_> = leaves.iter().map(|b| b.read()).collect();
     let pages: Vec<&[u8]> = guards.iter().map(|g| &***g).collect();
+    for p in &pages {
+        prefetch_header(p);
+    }
     for (b, p) in leaves.iter().zip(&pages) {
         if !is_leaf(p) {
             return Err(corrupt(b.block() as u32, "a descent ends at a non-leaf"));
@@ -616,12 +624,7 @@ pub(crate) fn scan_many(
                     if visited > max {
                         return Ok(false);
                     }
-                    let (ovf, raw) = raw_value_at(&p, pos);
-                    if ovf {
-                        f(range, key, &read_overflow(src, raw)?)?;
-                    } else {
-                        f(range, key, raw)?;
-                    }
+                    f(range, key, &value_at(src, &p, pos)?)?;
                     pos += 1;
                 }
                 let next = next_leaf(&p);
@@ -997,12 +1000,7 @@ pub(crate) fn scan_forward(
             if upper.is_some_and(|u| key >= u) {
                 return Ok((true, last));
             }
-            let (ovf, raw) = raw_value_at(&p, i);
-            if ovf {
-                f(key, &read_overflow(src, raw)?)?;
-            } else {
-                f(key, raw)?;
-            }
+            f(key, &value_at(src, &p, i)?)?;
             visited += 1;
             if i + 1 == n {
                 last = Some(key.to_vec());
@@ -1049,12 +1047,7 @@ pub(crate) fn scan_backward(
             if lower.is_some_and(|l| key < l) {
                 return Ok((true, last));
             }
-            let (ovf, raw) = raw_value_at(&p, i);
-            if ovf {
-                f(key, &read_overflow(src, raw)?)?;
-            } else {
-                f(key, raw)?;
-            }
+            f(key, &value_at(src, &p, i)?)?;
             visited += 1;
             if i == 0 {
                 last = Some(key.to_vec());

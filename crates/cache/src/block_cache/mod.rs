@@ -430,8 +430,18 @@ impl IndexTable {
 
 struct GhostTable(Box<[AtomicU64]>);
 
+/// An index entry: the high half of the key's hash as a tag, and the slot index + 1 (an
+/// entry of 0 is an empty place).
 fn entry(hash: u64, slot: u32) -> u64 {
-    (hash & 0xFFFF_FFFF_0000_0000) | (slot as u64 + 1)
+    tag(hash) | (slot as u64 + 1)
+}
+/// The part of a hash (or of an entry) that an entry keeps.
+fn tag(hash: u64) -> u64 {
+    hash & 0xFFFF_FFFF_0000_0000
+}
+/// The slot a non-empty entry names.
+fn entry_slot(e: u64) -> usize {
+    (e as u32 - 1) as usize
 }
 
 #[repr(align(128))]
@@ -725,10 +735,10 @@ impl BlockCache {
     /// Lock-free lookup: pins the slot holding the key, if the index shows one.
     #[inline]
     fn lookup(&self, hash: u64, file: FileId, block: u64) -> Found {
-        let part = &self.partitions[(hash >> 58) as usize & (self.partitions.len() - 1)];
+        let part = self.partition(hash);
         // SAFETY: index tables are freed only in Drop.
         let table = unsafe { &*part.table.load(Ordering::Acquire) };
-        let tag = hash & 0xFFFF_FFFF_0000_0000;
+        let wanted = tag(hash);
         let mut pos = hash as usize & table.mask;
         let mut seen = false;
         for _ in 0..=table.mask {
@@ -736,9 +746,9 @@ impl BlockCache {
             if e == 0 {
                 return Found::Miss { seen };
             }
-            if e & 0xFFFF_FFFF_0000_0000 == tag {
+            if tag(e) == wanted {
                 seen = true;
-                let index = (e as u32 - 1) as usize;
+                let index = entry_slot(e);
                 let slot = self.slot(index);
                 let old = slot.state.fetch_add(ACQ_ONE, Ordering::AcqRel);
                 let st = state(old);
@@ -767,7 +777,7 @@ impl BlockCache {
     /// nothing, and a stale or missing entry only makes the hint useless.
     pub fn prefetch(&self, file: FileId, block: u64, step: Prefetch) {
         let hash = hash_key(file, block);
-        let part = &self.partitions[(hash >> 58) as usize & (self.partitions.len() - 1)];
+        let part = self.partition(hash);
         // SAFETY: index tables are freed only in Drop.
         let table = unsafe { &*part.table.load(Ordering::Acquire) };
         let entry = &table.entries[hash as usize & table.mask];
@@ -775,12 +785,11 @@ impl BlockCache {
             Prefetch::Index => crate::sync::prefetch(entry),
             Prefetch::Slot => {
                 let e = entry.load(Ordering::Relaxed);
-                let index = (e as u32).wrapping_sub(1) as usize;
-                if e & 0xFFFF_FFFF_0000_0000 == hash & 0xFFFF_FFFF_0000_0000
-                    && e != 0
-                    && index < self.slot_count.load(Ordering::Acquire)
+                if e != 0
+                    && tag(e) == tag(hash)
+                    && entry_slot(e) < self.slot_count.load(Ordering::Acquire)
                 {
-                    let slot = self.slot(index);
+                    let slot = self.slot(entry_slot(e));
                     crate::sync::prefetch(&slot.state);
                     crate::sync::prefetch(&slot.data);
                 }
@@ -799,15 +808,15 @@ impl BlockCache {
     fn find_in_index(&self, part: &Partition, hash: u64, file: FileId, block: u64) -> bool {
         // SAFETY: as in lookup.
         let table = unsafe { &*part.table.load(Ordering::Acquire) };
-        let tag = hash & 0xFFFF_FFFF_0000_0000;
+        let wanted = tag(hash);
         let mut pos = hash as usize & table.mask;
         for _ in 0..=table.mask {
             let e = table.entries[pos].load(Ordering::Acquire);
             if e == 0 {
                 return false;
             }
-            if e & 0xFFFF_FFFF_0000_0000 == tag {
-                let slot = self.slot((e as u32 - 1) as usize);
+            if tag(e) == wanted {
+                let slot = self.slot(entry_slot(e));
                 let st = state(slot.state.load(Ordering::Acquire));
                 if (st == READY || st == LOADING) && slot.key() == (file, block) {
                     return true;
@@ -827,10 +836,7 @@ impl BlockCache {
             for e in table.entries.iter() {
                 let e = e.load(Ordering::Relaxed);
                 if e != 0 {
-                    let h = self
-                        .slot((e as u32 - 1) as usize)
-                        .hash
-                        .load(Ordering::Relaxed);
+                    let h = self.slot(entry_slot(e)).hash.load(Ordering::Relaxed);
                     Self::raw_insert(&bigger, h, e);
                 }
             }
@@ -882,11 +888,7 @@ impl BlockCache {
             if e == 0 {
                 break;
             }
-            let home = self
-                .slot((e as u32 - 1) as usize)
-                .hash
-                .load(Ordering::Relaxed) as usize
-                & table.mask;
+            let home = self.slot(entry_slot(e)).hash.load(Ordering::Relaxed) as usize & table.mask;
             // The entry at j may move back to the hole unless its home lies in (hole, j].
             if (j.wrapping_sub(home) & table.mask) >= (j.wrapping_sub(hole) & table.mask) {
                 table.entries[hole].store(e, Ordering::Release);
@@ -1918,7 +1920,7 @@ impl BlockCache {
                 let e = e.load(Ordering::Relaxed);
                 if e != 0 {
                     n += 1;
-                    let slot = self.slot((e as u32 - 1) as usize);
+                    let slot = self.slot(entry_slot(e));
                     assert!(
                         slot.indexed.load(Ordering::Acquire),
                         "entry to unindexed slot"
