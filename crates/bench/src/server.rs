@@ -113,10 +113,13 @@ pub fn kill_all_registered() {
             libc::waitpid(pgid, std::ptr::null_mut(), 0);
         }
     }
-    let dirs: Vec<PathBuf> = lock(&LIVE_DIRS).iter().cloned().collect();
-    for dir in dirs {
+    // Under the registry lock: a datadir the main thread is creating or removing meanwhile
+    // is either finished first or not started (see `Datadir`).
+    let mut dirs = lock(&LIVE_DIRS);
+    for dir in dirs.iter() {
         let _ = fs::remove_dir_all(dir);
     }
+    dirs.clear();
 }
 
 /// Set first thing by the interrupt handler, so that the main thread, which sees its
@@ -135,6 +138,9 @@ pub fn install_interrupt_handler() -> Result<()> {
         INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
         eprintln!("\nmyriad-bench: interrupted; stopping the servers it started");
         kill_all_registered();
+        // Exit holding the registry: the main thread, which sees its servers die, must not
+        // be halfway through removing (or making) a datadir when the process ends.
+        let _registry = lock(&LIVE_DIRS);
         std::process::exit(130);
     })
     .context("installing the Ctrl-C handler")
@@ -248,36 +254,47 @@ impl Drop for GroupChild {
 // Datadirs and launchers.
 
 /// A temporary directory holding a server's datadir (`data/`), its option file, logs,
-/// socket and pid file. Removed on drop.
+/// socket and pid file. Removed on drop. It is made and removed under the registry lock
+/// that the interrupt handler holds while it cleans up and exits, so an interrupt never
+/// leaves one half made or half removed, and none is made once interrupted.
 pub struct Datadir {
-    root: tempfile::TempDir,
+    root: PathBuf,
 }
 
 impl Datadir {
     fn create(work_dir: &Path, target: Target) -> Result<Datadir> {
         fs::create_dir_all(work_dir)
             .with_context(|| format!("creating work directory {}", work_dir.display()))?;
+        let mut registry = lock(&LIVE_DIRS);
+        if interrupted() {
+            bail!("interrupted");
+        }
         let root = tempfile::Builder::new()
             .prefix(&format!("myriad-bench-{}-", target.name()))
             .tempdir_in(work_dir)
-            .with_context(|| format!("creating a temporary directory in {}", work_dir.display()))?;
-        lock(&LIVE_DIRS).insert(root.path().to_path_buf());
-        fs::create_dir_all(root.path().join("data"))?;
-        Ok(Datadir { root })
+            .with_context(|| format!("creating a temporary directory in {}", work_dir.display()))?
+            .keep();
+        registry.insert(root.clone());
+        drop(registry);
+        let datadir = Datadir { root };
+        fs::create_dir_all(datadir.data())?;
+        Ok(datadir)
     }
 
     pub fn root(&self) -> &Path {
-        self.root.path()
+        &self.root
     }
 
     pub fn data(&self) -> PathBuf {
-        self.root.path().join("data")
+        self.root.join("data")
     }
 }
 
 impl Drop for Datadir {
     fn drop(&mut self) {
-        lock(&LIVE_DIRS).remove(self.root.path());
+        let mut registry = lock(&LIVE_DIRS);
+        let _ = fs::remove_dir_all(&self.root);
+        registry.remove(&self.root);
     }
 }
 
