@@ -108,6 +108,11 @@ struct RunArgs {
     /// Run sysbench on these CPUs only (a `taskset -c` list, e.g. 1 or 8-15).
     #[arg(long, value_name = "LIST", value_parser = myriad_bench::pinning::parse_cpu_list)]
     client_cpus: Option<String>,
+    /// sysbench connects to both servers through their unix sockets instead of TCP on
+    /// 127.0.0.1 (as local clients usually do; loopback TCP costs the server more kernel
+    /// time per statement).
+    #[arg(long)]
+    client_socket: bool,
 }
 
 fn parse_setting(text: &str) -> Result<(String, String), String> {
@@ -187,6 +192,7 @@ fn run(args: RunArgs) -> ExitCode {
         engines: args.engines.clone(),
         extra_settings: args.settings.clone(),
         repeat: args.repeat,
+        client_socket: args.client_socket,
         command: std::env::args().collect::<Vec<_>>().join(" "),
     };
     let mut any_errors = false;

@@ -498,6 +498,7 @@ impl Launcher {
             target: self.target,
             child,
             port,
+            socket: socket_path(datadir, self.target),
             log_path,
             startup: Duration::ZERO,
         };
@@ -516,7 +517,7 @@ impl Launcher {
         let mut cnf = String::from("[mysqld]\n");
         cnf += &format!("datadir={}\n", datadir.data().display());
         cnf += &format!("port={port}\nbind_address=127.0.0.1\n");
-        cnf += &format!("socket={}\n", root.join("mysqld.sock").display());
+        cnf += &format!("socket={}\n", socket_path(datadir, self.target).display());
         cnf += &format!("pid_file={}\n", root.join("mysqld.pid").display());
         cnf += &format!("log_error={}\n", log_path.display());
         if running_as_root() {
@@ -563,12 +564,22 @@ impl Launcher {
             .arg(port.to_string())
             .arg("--datadir")
             .arg(datadir.data())
+            .arg("--socket")
+            .arg(socket_path(datadir, self.target))
             .args(myriad_arguments(&with_base(MYRIAD_BASE_OPTIONS, settings)))
             .stdin(Stdio::null())
             .stdout(out.try_clone()?)
             .stderr(out);
         Ok((command, log_path))
     }
+}
+
+/// The unix socket a server listens on besides its TCP port.
+fn socket_path(datadir: &Datadir, target: Target) -> PathBuf {
+    datadir.root().join(match target {
+        Target::Mariadb => "mysqld.sock",
+        Target::Myriad => "myriad.sock",
+    })
 }
 
 /// `base` under `settings`: the experiment's own setting of a name wins.
@@ -625,6 +636,8 @@ pub struct Server {
     pub target: Target,
     child: GroupChild,
     port: u16,
+    /// The unix socket it also listens on.
+    socket: PathBuf,
     log_path: PathBuf,
     startup: Duration,
 }
@@ -632,6 +645,10 @@ pub struct Server {
 impl Server {
     pub fn port(&self) -> u16 {
         self.port
+    }
+
+    pub fn socket(&self) -> &Path {
+        &self.socket
     }
 
     pub fn pid(&self) -> u32 {

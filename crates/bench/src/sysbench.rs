@@ -159,12 +159,14 @@ pub fn binary() -> Result<PathBuf> {
         })
 }
 
-/// One sysbench invocation against a server on 127.0.0.1.
+/// One sysbench invocation against a server on 127.0.0.1 (TCP) or on its unix socket.
 #[derive(Debug, Clone)]
 pub struct Sysbench {
     /// The test script name as sysbench knows it (`oltp_read_only`).
     pub test: String,
     pub port: u16,
+    /// Connect through this unix socket instead of TCP.
+    pub socket: Option<PathBuf>,
     pub database: String,
     pub tables: u32,
     pub table_size: u64,
@@ -174,17 +176,25 @@ pub struct Sysbench {
 
 impl Sysbench {
     fn common_args(&self) -> Vec<String> {
-        let mut args = vec![
-            self.test.clone(),
-            "--db-driver=mysql".to_string(),
-            "--mysql-host=127.0.0.1".to_string(),
-            format!("--mysql-port={}", self.port),
+        let mut args = vec![self.test.clone(), "--db-driver=mysql".to_string()];
+        match &self.socket {
+            // The client library takes the socket only for the host `localhost`.
+            Some(socket) => args.extend([
+                "--mysql-host=localhost".to_string(),
+                format!("--mysql-socket={}", socket.display()),
+            ]),
+            None => args.extend([
+                "--mysql-host=127.0.0.1".to_string(),
+                format!("--mysql-port={}", self.port),
+            ]),
+        }
+        args.extend([
             "--mysql-user=root".to_string(),
             "--mysql-password=".to_string(),
             format!("--mysql-db={}", self.database),
             format!("--tables={}", self.tables),
             format!("--table-size={}", self.table_size),
-        ];
+        ]);
         args.extend(self.extra.iter().cloned());
         args
     }
@@ -335,6 +345,7 @@ mod tests {
         let sb = Sysbench {
             test: "oltp_point_select".into(),
             port: 3307,
+            socket: None,
             database: "sbtest".into(),
             tables: 2,
             table_size: 1000,
@@ -353,5 +364,13 @@ mod tests {
             assert!(cmd.contains(part), "{part} missing from {cmd}");
         }
         assert!(cmd.ends_with(" run"));
+        let through_socket = Sysbench {
+            socket: Some(PathBuf::from("/tmp/d/myriad.sock")),
+            ..sb
+        }
+        .run_command(16, 30)
+        .join(" ");
+        assert!(through_socket.contains("--mysql-host=localhost --mysql-socket=/tmp/d/myriad.sock"));
+        assert!(!through_socket.contains("--mysql-port"), "{through_socket}");
     }
 }

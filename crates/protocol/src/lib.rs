@@ -32,5 +32,7 @@ pub use connection::{
     reject_connection, serve_connection, ConnectionEnd, ConnectionOptions, Prepared, ServerHandler,
     SessionHandler, SessionRequest,
 };
-pub use results::{ColumnDef, ColumnDefinition, ErrorInfo, OkInfo, ResultSink, RowFormat};
+pub use results::{
+    ColumnDef, ColumnDefinition, EncodedRows, ErrorInfo, OkInfo, ResultSink, RowFormat,
+};
 pub use value::{ParamType, ParamValue, ValueRef};

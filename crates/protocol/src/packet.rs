@@ -206,6 +206,13 @@ impl FrameBuffer {
         self.next_sequence = self.next_sequence.wrapping_add(1);
     }
 
+    /// The payload of the one packet framed since `at` (an earlier [`FrameBuffer::len`]),
+    /// or None when it was split into several.
+    pub fn payload_since(&self, at: usize) -> Option<&[u8]> {
+        let body = self.buffer.get(at + 4..)?;
+        (body.len() < MAX_PACKET_CHUNK).then_some(body)
+    }
+
     /// Frame a complete payload.
     pub fn packet(&mut self, payload: &[u8]) {
         let start = self.start_packet();

@@ -212,6 +212,41 @@ pub enum RowFormat {
     Binary,
 }
 
+/// A result set's packets as a sink wrote them (column count, column definitions, rows),
+/// kept so that the same result can be sent again without encoding its values: the query
+/// cache's hits ([`ResultSink::record_next`], [`ResultSink::replay`]). The packets that
+/// depend on the connection (the EOF after the definitions, the end of rows) are not in it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EncodedRows {
+    format: RowFormat,
+    columns: usize,
+    /// Each packet's payload, preceded by its length as 4 little-endian bytes.
+    packets: Vec<u8>,
+}
+
+impl EncodedRows {
+    /// Bytes held.
+    pub fn byte_len(&self) -> usize {
+        self.packets.len()
+    }
+
+    fn push(&mut self, payload: &[u8]) {
+        self.packets
+            .extend_from_slice(&(payload.len() as u32).to_le_bytes());
+        self.packets.extend_from_slice(payload);
+    }
+
+    fn payloads(&self) -> impl Iterator<Item = &[u8]> {
+        let mut rest = &self.packets[..];
+        std::iter::from_fn(move || {
+            let (len, tail) = rest.split_first_chunk::<4>()?;
+            let (payload, tail) = tail.split_at(u32::from_le_bytes(*len) as usize);
+            rest = tail;
+            Some(payload)
+        })
+    }
+}
+
 /// Binary rows withheld for COM_STMT_FETCH (a cursor opened by COM_STMT_EXECUTE).
 #[derive(Debug, Default)]
 pub struct CursorRows {
@@ -248,6 +283,11 @@ pub struct ResultSink<'a> {
     cursor: Option<CursorRows>,
     cursor_requested: bool,
     scratch: Vec<u8>,
+    /// The next result set is recorded ([`ResultSink::record_next`]).
+    record_requested: bool,
+    /// The result set being recorded; dropped if a packet of it had to be split.
+    recording: Option<EncodedRows>,
+    recorded: Option<EncodedRows>,
     /// The session's status when the command started: for the packets the handler does
     /// not give a status to (the EOF after column definitions, answers the sink makes up).
     initial_status: u16,
@@ -270,6 +310,9 @@ impl<'a> ResultSink<'a> {
             cursor: None,
             cursor_requested: false,
             scratch: Vec::new(),
+            record_requested: false,
+            recording: None,
+            recorded: None,
             initial_status,
         }
     }
@@ -326,24 +369,43 @@ impl<'a> ResultSink<'a> {
         } else if self.state == SinkState::Failed {
             return;
         }
+        self.recording = None;
         put_err(self.frames, err);
         self.results += 1;
         self.state = SinkState::Failed;
     }
 
     pub fn begin_rows(&mut self, columns: &[ColumnDef<'_>]) {
+        let record = std::mem::take(&mut self.record_requested);
         if !self.ready() {
             return;
         }
+        if record {
+            self.recording = Some(EncodedRows {
+                format: self.format,
+                columns: columns.len(),
+                packets: Vec::new(),
+            });
+        }
+        let at = self.frames.len();
         let start = self.frames.start_packet();
         put_lenenc_int(self.frames.payload(), columns.len() as u64);
         self.frames.finish_packet(start);
+        self.record_framed(at);
         self.column_types.clear();
         for column in columns {
+            let at = self.frames.len();
             put_column(self.frames, column, false);
+            self.record_framed(at);
             self.column_types
                 .push((column.column_type, column.decimals));
         }
+        self.end_of_columns();
+    }
+
+    /// The EOF after the column definitions (unless deprecated), or the cursor that takes
+    /// the rows instead.
+    fn end_of_columns(&mut self) {
         let deprecate_eof = self.capabilities & CLIENT_DEPRECATE_EOF != 0;
         if self.cursor_requested && self.format == RowFormat::Binary {
             self.cursor = Some(CursorRows::default());
@@ -362,6 +424,7 @@ impl<'a> ResultSink<'a> {
         let column_count = self.column_types.len();
         match self.format {
             RowFormat::Text => {
+                let at = self.frames.len();
                 let start = self.frames.start_packet();
                 let out = self.frames.payload();
                 let mut written = 0;
@@ -373,6 +436,7 @@ impl<'a> ResultSink<'a> {
                     out.push(0xFB);
                 }
                 self.frames.finish_packet(start);
+                self.record_framed(at);
             }
             RowFormat::Binary => {
                 let mut row = std::mem::take(&mut self.scratch);
@@ -397,14 +461,73 @@ impl<'a> ResultSink<'a> {
                     let bit = index + 2;
                     row[bitmap_at + bit / 8] |= 1 << (bit % 8);
                 }
-                if let Some(cursor) = self.cursor.as_mut() {
-                    cursor.rows.push_back(row.clone());
-                } else {
-                    self.frames.packet(&row);
+                if let Some(recording) = self.recording.as_mut() {
+                    recording.push(&row);
                 }
+                self.binary_row(&row);
                 self.scratch = row;
             }
         }
+    }
+
+    fn binary_row(&mut self, payload: &[u8]) {
+        if let Some(cursor) = self.cursor.as_mut() {
+            cursor.rows.push_back(payload.to_vec());
+        } else {
+            self.frames.packet(payload);
+        }
+    }
+
+    /// Add the packet framed since `at` to the recording, if one is under way.
+    fn record_framed(&mut self, at: usize) {
+        if let Some(recording) = self.recording.as_mut() {
+            match self.frames.payload_since(at) {
+                Some(payload) => recording.push(payload),
+                None => self.recording = None,
+            }
+        }
+    }
+
+    /// Record the next result set as it is written; [`ResultSink::take_recorded`] gives it
+    /// once it has ended.
+    pub fn record_next(&mut self) {
+        self.record_requested = true;
+    }
+
+    /// The result set recorded since [`ResultSink::record_next`], if it was written whole.
+    pub fn take_recorded(&mut self) -> Option<EncodedRows> {
+        self.recorded.take()
+    }
+
+    /// Write a recorded result set again, ended with `warnings` and `status`. False, with
+    /// nothing written, when it was recorded in the other row format.
+    pub fn replay(
+        &mut self,
+        rows: &EncodedRows,
+        warnings: u16,
+        status: u16,
+        more_results: bool,
+    ) -> bool {
+        if rows.format != self.format {
+            return false;
+        }
+        if !self.ready() {
+            return true;
+        }
+        let mut payloads = rows.payloads();
+        for payload in payloads.by_ref().take(1 + rows.columns) {
+            self.frames.packet(payload);
+        }
+        self.column_types.clear();
+        self.end_of_columns();
+        for payload in payloads {
+            match self.format {
+                RowFormat::Text => self.frames.packet(payload),
+                RowFormat::Binary => self.binary_row(payload),
+            }
+        }
+        self.end_rows(warnings, status, more_results);
+        true
     }
 
     pub fn end_rows(&mut self, warnings: u16, status: u16, more_results: bool) {
@@ -413,6 +536,7 @@ impl<'a> ResultSink<'a> {
         }
         self.state = SinkState::Between;
         self.results += 1;
+        self.recorded = self.recording.take();
         if let Some(cursor) = self.cursor.as_mut() {
             // The rows wait for COM_STMT_FETCH; the client learns of the cursor from
             // this EOF. MySQL sends it even under CLIENT_DEPRECATE_EOF.
@@ -558,5 +682,109 @@ mod tests {
             read_ok_like_libmariadb(&payload),
             (0xFE, 0, 0, SERVER_STATUS_AUTOCOMMIT, 1, Vec::new())
         );
+    }
+
+    fn column(name: &'static str, column_type: u8) -> ColumnDef<'static> {
+        ColumnDef {
+            schema: "db",
+            table: "t",
+            org_table: "t",
+            name,
+            org_name: name,
+            charset: 45,
+            length: 20,
+            column_type,
+            flags: 0,
+            decimals: 0,
+        }
+    }
+
+    /// Write one result set directly, or (with `recorded`) by replaying it; the bytes
+    /// framed and the cursor's rows.
+    fn write_rows(
+        format: RowFormat,
+        capabilities: u32,
+        cursor: bool,
+        recorded: Option<&EncodedRows>,
+    ) -> (Vec<u8>, Option<Vec<Vec<u8>>>, Option<EncodedRows>) {
+        let long = vec![b'x'; 300];
+        let rows: Vec<Vec<ValueRef<'_>>> = vec![
+            vec![ValueRef::Int(-7), ValueRef::Bytes(b"abc")],
+            vec![ValueRef::Null, ValueRef::Bytes(&long)],
+            vec![ValueRef::UInt(u64::MAX)],
+        ];
+        let columns = [
+            column("a", column_type::LONGLONG),
+            column("b", column_type::VAR_STRING),
+        ];
+        let mut frames = FrameBuffer::default();
+        let mut sink = ResultSink::new(&mut frames, capabilities, format, SERVER_STATUS_AUTOCOMMIT);
+        if cursor {
+            sink = sink.with_cursor();
+        }
+        let status = SERVER_STATUS_AUTOCOMMIT | SERVER_STATUS_IN_TRANS;
+        match recorded {
+            Some(recorded) => assert!(sink.replay(recorded, 2, status, false)),
+            None => {
+                sink.record_next();
+                sink.begin_rows(&columns);
+                for row in &rows {
+                    sink.row(row.iter().copied());
+                }
+                sink.end_rows(2, status, false);
+            }
+        }
+        let taken = sink.take_recorded();
+        let cursor_rows = sink
+            .take_cursor()
+            .map(|c| c.rows.into_iter().collect::<Vec<_>>());
+        (frames.payload().clone(), cursor_rows, taken)
+    }
+
+    #[test]
+    fn a_replayed_result_set_is_byte_for_byte_the_written_one() {
+        for format in [RowFormat::Text, RowFormat::Binary] {
+            let (_, _, recorded) = write_rows(format, 0, false, None);
+            let recorded = recorded.expect("recorded");
+            for capabilities in [0, CLIENT_DEPRECATE_EOF] {
+                let cursors: &[bool] = match format {
+                    RowFormat::Text => &[false],
+                    RowFormat::Binary => &[false, true],
+                };
+                for &cursor in cursors {
+                    let direct = write_rows(format, capabilities, cursor, None);
+                    let replayed = write_rows(format, capabilities, cursor, Some(&recorded));
+                    assert_eq!(
+                        (&direct.0, &direct.1),
+                        (&replayed.0, &replayed.1),
+                        "{format:?} capabilities {capabilities:#x} cursor {cursor}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_result_set_is_replayed_only_in_its_own_format() {
+        let (_, _, text) = write_rows(RowFormat::Text, 0, false, None);
+        let mut frames = FrameBuffer::default();
+        let mut sink = ResultSink::new(&mut frames, 0, RowFormat::Binary, 0);
+        assert!(!sink.replay(&text.unwrap(), 0, 0, false));
+        assert!(frames.is_empty());
+    }
+
+    #[test]
+    fn a_result_set_cut_by_an_error_is_not_recorded() {
+        let mut frames = FrameBuffer::default();
+        let mut sink = ResultSink::new(&mut frames, 0, RowFormat::Text, 0);
+        sink.record_next();
+        sink.begin_rows(&[column("a", column_type::LONGLONG)]);
+        sink.row([ValueRef::Int(1)]);
+        sink.error(&ErrorInfo::new(
+            1317,
+            "70100",
+            "Query execution was interrupted",
+        ));
+        assert_eq!(sink.take_recorded(), None);
     }
 }

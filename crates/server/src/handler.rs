@@ -17,7 +17,7 @@
 
 use myriad_protocol::constants::status::{SERVER_STATUS_AUTOCOMMIT, SERVER_STATUS_IN_TRANS};
 use myriad_protocol::{
-    ColumnDef, ColumnDefinition, ErrorInfo, OkInfo, ParamValue, Prepared, ResultSink,
+    ColumnDef, ColumnDefinition, EncodedRows, ErrorInfo, OkInfo, ParamValue, Prepared, ResultSink,
     ServerHandler, SessionHandler, SessionRequest, ValueRef,
 };
 use myriad_sql::{Column, Engine, QueryResult, Session, SessionInfo, SqlError, Value};
@@ -256,17 +256,32 @@ impl MyriadSession {
                 };
                 out.ok(&ok, status, more_results);
             }
-            Ok(QueryResult::Rows {
-                columns,
-                rows,
-                warnings,
-            }) => {
+            Ok(
+                result @ QueryResult::Rows {
+                    columns,
+                    rows,
+                    warnings,
+                },
+            ) => {
+                // A query cache hit sends the bytes kept by its first send.
+                if let Some(encoded) = rows.wire_form::<EncodedRows>() {
+                    if out.replay(encoded, *warnings, status, more_results) {
+                        return;
+                    }
+                }
+                let record = rows.is_cached();
+                if record {
+                    out.record_next();
+                }
                 let defs: Vec<ColumnDef<'_>> = columns.iter().map(column_def).collect();
                 out.begin_rows(&defs);
-                for row in rows {
+                for row in rows.iter() {
                     out.row(row.iter().map(value_ref));
                 }
                 out.end_rows(*warnings, status, more_results);
+                if let Some(encoded) = record.then(|| out.take_recorded()).flatten() {
+                    result.set_wire_form(encoded.byte_len(), Box::new(encoded));
+                }
             }
             Err(err) => out.error(&error_info(err)),
         }

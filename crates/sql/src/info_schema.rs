@@ -6,7 +6,7 @@
 
 use crate::eval::Datum;
 use crate::parse::ShowFilter;
-use crate::result::QueryResult;
+use crate::result::{QueryResult, Rows};
 use crate::Engine;
 use std::sync::Arc;
 
@@ -66,7 +66,7 @@ pub(crate) fn project(select: &VirtualSelect, full: QueryResult) -> QueryResult 
                 })
                 .collect();
             let rows = rows
-                .into_iter()
+                .iter()
                 .map(|row| {
                     select
                         .projection
@@ -77,7 +77,7 @@ pub(crate) fn project(select: &VirtualSelect, full: QueryResult) -> QueryResult 
                 .collect();
             QueryResult::Rows {
                 columns: Arc::new(columns),
-                rows,
+                rows: Rows::shared(rows),
                 warnings,
             }
         }

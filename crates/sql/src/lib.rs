@@ -39,7 +39,7 @@ pub mod tables;
 pub mod value;
 
 pub use error::SqlError;
-pub use result::{Column, ColumnType, QueryResult};
+pub use result::{Column, ColumnType, QueryResult, Rows};
 pub use value::Value;
 
 use parking_lot::{Mutex, RwLock};

@@ -719,37 +719,6 @@ fn deterministic(func: &Func) -> bool {
     )
 }
 
-/// Heap bytes of a result, as charged against `query_cache_size`.
-fn result_bytes(result: &QueryResult) -> usize {
-    let QueryResult::Rows { columns, rows, .. } = result else {
-        return 0;
-    };
-    let value = |v: &Value| {
-        std::mem::size_of::<Value>()
-            + match v {
-                Value::Bytes(b) => b.capacity(),
-                Value::Decimal(s) => s.capacity(),
-                _ => 0,
-            }
-    };
-    let column_bytes: usize = columns
-        .iter()
-        .map(|c| {
-            std::mem::size_of::<crate::result::Column>()
-                + c.schema.len()
-                + c.table.len()
-                + c.org_table.len()
-                + c.name.len()
-                + c.org_name.len()
-        })
-        .sum();
-    column_bytes
-        + rows
-            .iter()
-            .map(|r| std::mem::size_of::<Vec<Value>>() + r.iter().map(value).sum::<usize>())
-            .sum::<usize>()
-}
-
 /// Run a statement; with a probe (an admitted miss), insert its result when it may be
 /// cached. The versions are taken before execution.
 pub fn run(
@@ -790,7 +759,12 @@ pub fn run(
             {
                 qc.cache.refuse();
             } else {
-                let bytes = result_bytes(rows);
+                // Charged twice: the values, and the server's wire encoding of them,
+                // which `QueryResult::set_wire_form` keeps no larger.
+                let bytes = 2 * rows.heap_bytes();
+                if let QueryResult::Rows { rows, .. } = rows {
+                    rows.mark_cached();
+                }
                 qc.cache.insert(
                     probe.ticket,
                     &probe.key,

@@ -1,7 +1,9 @@
 //! What a statement returns: an OK (affected rows) or a result set.
 
 use crate::value::Value;
-use std::sync::Arc;
+use std::any::Any;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 
 /// MySQL's column type codes (the `type` byte of a column definition).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,7 +82,124 @@ pub enum QueryResult {
     },
     Rows {
         columns: Arc<Vec<Column>>,
-        rows: Vec<Vec<Value>>,
+        /// Shared, so that a query cache hit hands out the cached rows without copying them.
+        rows: Arc<Rows>,
         warnings: u16,
     },
+}
+
+impl QueryResult {
+    /// Heap bytes of a result set's columns and rows (0 for an OK).
+    pub fn heap_bytes(&self) -> usize {
+        let QueryResult::Rows { columns, rows, .. } = self else {
+            return 0;
+        };
+        let column_bytes: usize = columns
+            .iter()
+            .map(|c| {
+                std::mem::size_of::<Column>()
+                    + c.schema.len()
+                    + c.table.len()
+                    + c.org_table.len()
+                    + c.name.len()
+                    + c.org_name.len()
+            })
+            .sum();
+        column_bytes + rows.heap_bytes()
+    }
+
+    /// Keep the server's wire encoding of a cached result set, `bytes` long. Refused
+    /// (false) when it is larger than [`QueryResult::heap_bytes`], which the query cache
+    /// charges a second time for it, or when one is already kept.
+    pub fn set_wire_form(&self, bytes: usize, form: Box<dyn Any + Send + Sync>) -> bool {
+        match self {
+            QueryResult::Rows { rows, .. } => {
+                bytes <= self.heap_bytes() && rows.wire_form.set(form).is_ok()
+            }
+            QueryResult::Ok { .. } => false,
+        }
+    }
+}
+
+/// A result set's rows (a `Vec` of rows through `Deref`), shared by a query cache entry
+/// and every hit on it. Once cached, the rows also keep the server's encoding of them for
+/// the wire, so that later hits send bytes instead of encoding every value again.
+#[derive(Default)]
+pub struct Rows {
+    values: Vec<Vec<Value>>,
+    /// Set when the query cache keeps these rows.
+    cached: AtomicBool,
+    /// The server's wire encoding (its own type), set at most once.
+    wire_form: OnceLock<Box<dyn Any + Send + Sync>>,
+}
+
+impl Rows {
+    pub fn shared(values: Vec<Vec<Value>>) -> Arc<Rows> {
+        Arc::new(Rows::from(values))
+    }
+
+    /// Whether the query cache keeps these rows (a wire form is then worth keeping).
+    pub fn is_cached(&self) -> bool {
+        self.cached.load(Ordering::Relaxed)
+    }
+
+    pub(crate) fn mark_cached(&self) {
+        self.cached.store(true, Ordering::Relaxed);
+    }
+
+    /// The wire form set by [`Rows::set_wire_form`], if it is a `T`.
+    pub fn wire_form<T: Any>(&self) -> Option<&T> {
+        self.wire_form.get()?.downcast_ref()
+    }
+
+    /// Heap bytes of the values and the row vectors holding them.
+    pub fn heap_bytes(&self) -> usize {
+        let value = |v: &Value| {
+            std::mem::size_of::<Value>()
+                + match v {
+                    Value::Bytes(b) => b.capacity(),
+                    Value::Decimal(s) => s.capacity(),
+                    _ => 0,
+                }
+        };
+        self.values
+            .iter()
+            .map(|r| std::mem::size_of::<Vec<Value>>() + r.iter().map(value).sum::<usize>())
+            .sum()
+    }
+}
+
+impl From<Vec<Vec<Value>>> for Rows {
+    fn from(values: Vec<Vec<Value>>) -> Rows {
+        Rows {
+            values,
+            ..Rows::default()
+        }
+    }
+}
+
+impl std::ops::Deref for Rows {
+    type Target = Vec<Vec<Value>>;
+    fn deref(&self) -> &Vec<Vec<Value>> {
+        &self.values
+    }
+}
+
+impl Clone for Rows {
+    /// The values only: a copy is not the cached rows.
+    fn clone(&self) -> Rows {
+        Rows::from(self.values.clone())
+    }
+}
+
+impl PartialEq for Rows {
+    fn eq(&self, other: &Rows) -> bool {
+        self.values == other.values
+    }
+}
+
+impl std::fmt::Debug for Rows {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.values.fmt(f)
+    }
 }

@@ -8,7 +8,7 @@ use crate::expr::{Env, Expr, VarScope};
 use crate::parse::{
     self, AssignTarget, AssignValue, SetScope, ShowFilter, SourceMap, Stmt, UserSpec,
 };
-use crate::result::{charsets, column_flags, Column, ColumnType, QueryResult};
+use crate::result::{charsets, column_flags, Column, ColumnType, QueryResult, Rows};
 use crate::status::{self, Counter, SessionCounters};
 use crate::sysvars::{self, Setting, VarValue};
 use crate::tables;
@@ -1537,7 +1537,7 @@ impl Session {
             let warnings = self.state.warnings.len().min(u16::MAX as usize) as u16;
             return QueryResult::Rows {
                 columns: Arc::new(columns),
-                rows: vec![vec![Value::UInt(list.len() as u64)]],
+                rows: Rows::shared(vec![vec![Value::UInt(list.len() as u64)]]),
                 warnings,
             };
         }
@@ -1565,7 +1565,7 @@ impl Session {
         let warnings = self.state.warnings.len().min(u16::MAX as usize) as u16;
         QueryResult::Rows {
             columns: Arc::new(columns),
-            rows,
+            rows: Rows::shared(rows),
             warnings,
         }
     }
@@ -1906,7 +1906,7 @@ fn listing(
         .collect();
     Ok(QueryResult::Rows {
         columns: Arc::new(cols),
-        rows,
+        rows: Rows::shared(rows),
         warnings: 0,
     })
 }
@@ -1962,7 +1962,7 @@ fn select(plan: &parse::SelectPlan, env: &mut ExecEnv) -> Result<QueryResult, Sq
     }
     Ok(QueryResult::Rows {
         columns: Arc::new(columns),
-        rows,
+        rows: Rows::shared(rows),
         warnings: 0,
     })
 }
@@ -2654,7 +2654,7 @@ impl Session {
         result.truncate(limit);
         Ok(QueryResult::Rows {
             columns,
-            rows: result,
+            rows: Rows::shared(result),
             warnings: 0,
         })
     }

@@ -65,7 +65,7 @@ fn oltp_statements_agree_with_a_model() {
 
     let run = |s: &mut myriad_sql::Session, id: u32, params: &[Value]| -> Vec<Vec<Value>> {
         match s.execute_prepared(id, params).unwrap() {
-            QueryResult::Rows { rows, .. } => rows,
+            QueryResult::Rows { rows, .. } => rows.to_vec(),
             QueryResult::Ok { .. } => Vec::new(),
         }
     };

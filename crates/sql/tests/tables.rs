@@ -114,7 +114,7 @@ fn prepared_point_select_and_updates() {
         else {
             panic!("rows")
         };
-        assert_eq!(rows, vec![vec![Value::Bytes(name.as_bytes().to_vec())]]);
+        assert_eq!(**rows, vec![vec![Value::Bytes(name.as_bytes().to_vec())]]);
     }
     let r = one(&mut s, "UPDATE items SET k = k + 1 WHERE id = 2").unwrap();
     assert!(matches!(

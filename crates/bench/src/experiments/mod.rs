@@ -64,6 +64,9 @@ pub struct Options {
     /// Measurements of every sysbench cell (`--repeat`): the cells run in rotation and the
     /// row shows the median (every sample is in the record). 1 when not given.
     pub repeat: u32,
+    /// sysbench connects through each server's unix socket instead of TCP
+    /// (`--client-socket`).
+    pub client_socket: bool,
     /// The command line, for the record.
     pub command: String,
 }
@@ -645,7 +648,14 @@ fn run_plan(r: &mut Runner, plan: &SysbenchPlan, switched: Option<(&Settings, &[
     drop(loaded);
 }
 
-fn sysbench_for(plan: &SysbenchPlan, port: u16, cell: Option<&SysbenchCell>) -> Sysbench {
+/// The sysbench of `plan` (and `cell`) against `server`, through its unix socket when
+/// `socket` (`--client-socket`).
+fn sysbench_for(
+    plan: &SysbenchPlan,
+    server: &Server,
+    socket: bool,
+    cell: Option<&SysbenchCell>,
+) -> Sysbench {
     let mut extra = vec![format!(
         "--mysql-storage-engine={}",
         plan.engine.sql_name().to_ascii_lowercase()
@@ -656,7 +666,8 @@ fn sysbench_for(plan: &SysbenchPlan, port: u16, cell: Option<&SysbenchCell>) -> 
     }
     Sysbench {
         test: cell.map_or("oltp_read_only".to_string(), |c| c.test.clone()),
-        port,
+        port: server.port(),
+        socket: socket.then(|| server.socket().to_path_buf()),
         database: "sbtest".to_string(),
         tables: cell.and_then(|c| c.tables).unwrap_or(plan.tables),
         table_size: plan.table_size,
@@ -706,7 +717,7 @@ fn measure_into(
         }
     ));
     let load = load_average_1m();
-    let sysbench = sysbench_for(plan, server.port(), Some(cell));
+    let sysbench = sysbench_for(plan, server, r.opts.client_socket, Some(cell));
     let row = measure_sysbench(
         server,
         &sysbench,
@@ -813,7 +824,7 @@ fn load_target(
     server
         .connect(None)?
         .execute("CREATE DATABASE IF NOT EXISTS sbtest")?;
-    sysbench_for(plan, server.port(), None).prepare()?;
+    sysbench_for(plan, &server, r.opts.client_socket, None).prepare()?;
     r.progress.advance(plan.load_estimate_s());
     server.stop()?;
     Ok(Loaded {
@@ -860,7 +871,8 @@ fn start_configured(
                     "{} {label}: warm-up {} s",
                     l.target, plan.warmup_s
                 ));
-                sysbench_for(plan, server.port(), Some(cell)).run(cell.threads, plan.warmup_s)?;
+                sysbench_for(plan, &server, r.opts.client_socket, Some(cell))
+                    .run(cell.threads, plan.warmup_s)?;
             }
         }
         Ok(())
