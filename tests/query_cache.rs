@@ -573,3 +573,51 @@ async fn results_faster_than_query_cache_min_execution_us_are_not_inserted() {
         "with no minimum: inserted on the second sighting, hit on the third"
     );
 }
+
+/// Every row and column definition of a result, as the client decoded them.
+fn decoded(rows: Vec<mysql_async::Row>) -> Vec<(Vec<String>, Vec<mysql_async::Value>)> {
+    rows.into_iter()
+        .map(|row| {
+            let names = row
+                .columns_ref()
+                .iter()
+                .map(|c| format!("{} {:?} {}", c.name_str(), c.column_type(), c.decimals()))
+                .collect();
+            (names, row.unwrap())
+        })
+        .collect()
+}
+
+/// A hit sends the bytes its result's first send recorded: they must decode to what
+/// executing the statement gives, in the text and in the binary protocol.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hit_answers_what_executing_the_statement_answers() {
+    let server = start();
+    let mut conn = Conn::new(opts(&server, None)).await.unwrap();
+    setup(&mut conn).await;
+    conn.query_drop("UPDATE t SET s = NULL WHERE id % 7 = 0")
+        .await
+        .unwrap();
+    let sql = "SELECT id, v, s, v / 3, -id FROM t WHERE id <= 60 ORDER BY id DESC";
+    let (h0, _) = counts(&mut conn).await;
+    let mut answers = Vec::new();
+    for _ in 0..4 {
+        answers.push(decoded(conn.query(sql).await.unwrap()));
+    }
+    let stmt = conn
+        .prep("SELECT id, v, s, v / 3, -id FROM t WHERE id <= ? ORDER BY id DESC")
+        .await
+        .unwrap();
+    let mut prepared = Vec::new();
+    for _ in 0..4 {
+        prepared.push(decoded(conn.exec(&stmt, (60,)).await.unwrap()));
+    }
+    let (h1, _) = counts(&mut conn).await;
+    assert_eq!(h1 - h0, 4, "two hits in each protocol");
+    assert_eq!(answers[0].len(), 60);
+    assert!(answers.iter().all(|a| *a == answers[0]), "text hits differ");
+    assert!(
+        prepared.iter().all(|a| *a == prepared[0]),
+        "binary hits differ"
+    );
+}
