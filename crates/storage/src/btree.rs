@@ -338,9 +338,11 @@ fn check_node_type(p: &[u8], page_no: u32) -> Result<()> {
 }
 
 /// Descend from `root` to the leaf that holds `key`, recording the internal pages passed.
+/// The leaf is not read on the way (its caller reads it next): check it with
+/// [`expect_leaf`].
 fn descend(src: &impl PageRead, root: u32, key: &[u8], path: Option<&mut Vec<u32>>) -> Result<u32> {
     let mut path = path;
-    descend_by(src, root, key, false, |page_no, _, _| {
+    descend_by(src, root, key, |page_no, _, _| {
         if let Some(path) = path.as_deref_mut() {
             path.push(page_no);
         }
@@ -349,14 +351,12 @@ fn descend(src: &impl PageRead, root: u32, key: &[u8], path: Option<&mut Vec<u32
 
 /// Descend from `root` toward `key`, calling `internal(page number, node, child index)` at
 /// every internal node passed (the child is `upper_bound`'s index: 0 the leftmost, i the
-/// child of cell i - 1), and return the leaf. With `trust_levels` a node of level 1 names
-/// its child as the leaf without it being read (the caller checks the page type when it
-/// reads it).
+/// child of cell i - 1), and return the leaf. A node of level 1 names its child as the leaf
+/// without it being read: the caller reads it next and checks it ([`expect_leaf`]).
 fn descend_by(
     src: &impl PageRead,
     root: u32,
     key: &[u8],
-    trust_levels: bool,
     mut internal: impl FnMut(u32, &[u8], usize),
 ) -> Result<u32> {
     let mut page_no = root;
@@ -370,11 +370,21 @@ fn descend_by(
         let i = upper_bound(&p, key);
         internal(page_no, &p, i);
         page_no = child_below(&p, i);
-        if trust_levels && p[LEVEL] == 1 {
+        if p[LEVEL] == 1 {
             return Ok(page_no);
         }
     }
     Err(corrupt(root, "tree deeper than 64 levels (a cycle?)"))
+}
+
+/// Fail unless page `page_no`, named a leaf by its parent's level, is one.
+fn expect_leaf(p: &[u8], page_no: u32) -> Result<()> {
+    if is_leaf(p) {
+        Ok(())
+    } else {
+        check_node_type(p, page_no)?;
+        Err(corrupt(page_no, "a node of level 1 names a non-leaf child"))
+    }
 }
 
 /// Descend to the rightmost leaf.
@@ -407,6 +417,7 @@ pub(crate) fn get_with<R>(
     let leaf = descend(src, root, key, None)?;
     let b = src.read(leaf)?;
     let p = b.read();
+    expect_leaf(&p, leaf)?;
     let i = lower_bound(&p, key);
     if i >= n_cells(&p) || key_at(&p, i) != key {
         return Ok(None);
@@ -444,7 +455,7 @@ impl Route {
     /// leaf itself is not read: `seek_many` waits for all leaves at once.
     fn descend(&mut self, src: &impl PageRead, root: u32, key: &[u8]) -> Result<()> {
         (self.has_low, self.has_high) = (false, false);
-        self.leaf = descend_by(src, root, key, true, |_, p, i| {
+        self.leaf = descend_by(src, root, key, |_, p, i| {
             if i > 0 {
                 self.low.clear();
                 self.low.extend_from_slice(key_at(p, i - 1));
@@ -506,9 +517,7 @@ fn seek_many(src: &impl PageRead, root: u32, keys: &[&[u8]]) -> Result<Sought> {
         prefetch_header(p);
     }
     for (b, p) in leaves.iter().zip(&pages) {
-        if !is_leaf(p) {
-            return Err(corrupt(b.block() as u32, "a descent ends at a non-leaf"));
-        }
+        expect_leaf(p, b.block() as u32)?;
     }
     let mut lo = vec![0usize; keys.len()];
     let mut hi: Vec<usize> = leaf_of.iter().map(|&l| n_cells(pages[l])).collect();
@@ -725,6 +734,7 @@ pub(crate) fn insert(
     let (pos, exists, old_overflow) = {
         let b = w.read(leaf)?;
         let p = b.read();
+        expect_leaf(&p, leaf)?;
         let pos = lower_bound(&p, key);
         let exists = pos < n_cells(&p) && key_at(&p, pos) == key;
         let old = if exists {
@@ -874,6 +884,7 @@ pub(crate) fn delete(w: &mut impl PageWrite, root: u32, key: &[u8]) -> Result<bo
     let (pos, overflow) = {
         let b = w.read(leaf)?;
         let p = b.read();
+        expect_leaf(&p, leaf)?;
         let pos = lower_bound(&p, key);
         if pos >= n_cells(&p) || key_at(&p, pos) != key {
             return Ok(false);
