@@ -147,7 +147,7 @@ impl Rows {
         self.cached.store(true, Ordering::Relaxed);
     }
 
-    /// The wire form set by [`Rows::set_wire_form`], if it is a `T`.
+    /// The wire form set by [`QueryResult::set_wire_form`], if it is a `T`.
     pub fn wire_form<T: Any>(&self) -> Option<&T> {
         self.wire_form.get()?.downcast_ref()
     }
