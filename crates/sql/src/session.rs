@@ -38,6 +38,8 @@ pub struct Prepared {
     /// `stmt` is a SELECT through an index of one table
     /// ([`tables::TableSelect::is_index_read`]), told once per compilation.
     index_read: bool,
+    /// [`runs_inline`] of the text, told once.
+    runs_inline: bool,
 }
 
 /// Everything a session owns besides its identity.
@@ -2150,6 +2152,7 @@ pub fn prepare(session: &mut Session, sql: &str) -> Result<PreparedInfo, SqlErro
         statement_id,
         Prepared {
             index_read: matches!(&stmt, Stmt::SelectTable(plan) if plan.is_index_read()),
+            runs_inline: runs_inline(sql),
             stmt,
             param_count,
             sql: sql.to_string(),
@@ -2255,7 +2258,7 @@ pub fn prepared_runs_inline(session: &Session, statement_id: u32) -> bool {
         .state
         .prepared
         .get(&statement_id)
-        .is_some_and(|p| runs_inline(&p.sql))
+        .is_some_and(|p| p.runs_inline)
 }
 
 /// See [`Session::prepared_is_index_read`].
