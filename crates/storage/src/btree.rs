@@ -1485,4 +1485,37 @@ mod tests {
         assert!(insert(&mut pager, root, &vec![1u8; MAX_KEY_BYTES + 1], b"", false).is_err());
         assert!(cell_limit_for_tests() < PAGE_SIZE / 3);
     }
+
+    /// A descent does not read the leaf a level-1 node names: the lookup, insert and delete
+    /// that read it next must refuse a page that is not one, never search it as a leaf.
+    #[test]
+    fn a_level_1_node_naming_a_non_leaf_is_corruption_for_every_reader() {
+        let (mut pager, root) = new_tree();
+        for i in 0..2000u32 {
+            insert(&mut pager, root, &i.to_be_bytes(), &[7u8; 100], false).unwrap();
+        }
+        let key = 1234u32.to_be_bytes();
+        let leaf = {
+            let b = pager.read(root).unwrap();
+            let p = b.read();
+            assert_eq!(p[LEVEL], 1, "a two-level tree");
+            child_below(&p, upper_bound(&p, &key))
+        };
+        assert!(get_with(&pager, root, &key, |v| Ok(v.to_vec()))
+            .unwrap()
+            .is_some());
+        pager.write(leaf).unwrap().write()[OFF_TYPE] = TYPE_INTERNAL;
+        let is_corrupt = |e: crate::StorageError| e.to_string().contains("non-leaf");
+        assert!(is_corrupt(
+            get_with(&pager, root, &key, |v| Ok(v.to_vec())).unwrap_err()
+        ));
+        assert!(is_corrupt(
+            insert(&mut pager, root, &key, b"x", true).unwrap_err()
+        ));
+        assert!(is_corrupt(delete(&mut pager, root, &key).unwrap_err()));
+        let other = 5u32.to_be_bytes();
+        assert!(get_with(&pager, root, &other, |v| Ok(v.to_vec()))
+            .unwrap()
+            .is_some());
+    }
 }
