@@ -142,16 +142,19 @@ pub enum Outcome {
 }
 
 impl Verdict {
-    /// Whether the subject is bypassed at `now_ms`.
-    pub fn bypassed(&self, now_ms: u64) -> bool {
-        self.bypass_until_ms.load(Ordering::Relaxed) > now_ms
+    /// Whether the subject is bypassed at the time `now_ms` tells, which is asked only when
+    /// a bypass was ever set (the clock is not read on the common path).
+    pub fn bypassed(&self, now_ms: impl FnOnce() -> u64) -> bool {
+        let until = self.bypass_until_ms.load(Ordering::Relaxed);
+        until != 0 && until > now_ms()
     }
 
-    /// Count one lookup; the lookup that completes a window decides.
+    /// Count one lookup; the lookup that completes a window decides (and only it reads the
+    /// clock, `now_ms`, when it sets a bypass).
     pub fn record(
         &self,
         hit: bool,
-        now_ms: u64,
+        now_ms: impl FnOnce() -> u64,
         window_lookups: u64,
         min_hit_per_mille: u64,
     ) -> Outcome {
@@ -176,7 +179,7 @@ impl Verdict {
                 .load(Ordering::Relaxed)
                 .clamp(BYPASS_BASE_MS, BYPASS_MAX_MS);
             self.bypass_until_ms
-                .store(now_ms + backoff, Ordering::Relaxed);
+                .store(now_ms() + backoff, Ordering::Relaxed);
             self.backoff_ms
                 .store((backoff * 2).min(BYPASS_MAX_MS), Ordering::Relaxed);
             Outcome::SteppedAside
@@ -213,7 +216,7 @@ impl Templates {
 
     /// Templates bypassed at `now_ms` (a pass over the slots: for SHOW STATUS only).
     pub fn bypassed(&self, now_ms: u64) -> u64 {
-        self.slots.iter().filter(|v| v.bypassed(now_ms)).count() as u64
+        self.slots.iter().filter(|v| v.bypassed(|| now_ms)).count() as u64
     }
 
     pub fn reset(&self) {
@@ -257,29 +260,29 @@ mod tests {
         let mut now = 1_000;
         for _ in 0..TEMPLATE_VERDICT_LOOKUPS - 1 {
             assert_eq!(
-                v.record(false, now, TEMPLATE_VERDICT_LOOKUPS, 50),
+                v.record(false, || now, TEMPLATE_VERDICT_LOOKUPS, 50),
                 Outcome::Open
             );
         }
         assert_eq!(
-            v.record(false, now, TEMPLATE_VERDICT_LOOKUPS, 50),
+            v.record(false, || now, TEMPLATE_VERDICT_LOOKUPS, 50),
             Outcome::SteppedAside
         );
-        assert!(v.bypassed(now + BYPASS_BASE_MS - 1));
-        assert!(!v.bypassed(now + BYPASS_BASE_MS));
+        assert!(v.bypassed(|| now + BYPASS_BASE_MS - 1));
+        assert!(!v.bypassed(|| now + BYPASS_BASE_MS));
         now += BYPASS_BASE_MS;
         for _ in 0..TEMPLATE_VERDICT_LOOKUPS {
-            v.record(false, now, TEMPLATE_VERDICT_LOOKUPS, 50);
+            v.record(false, || now, TEMPLATE_VERDICT_LOOKUPS, 50);
         }
         assert!(
-            v.bypassed(now + BYPASS_BASE_MS),
+            v.bypassed(|| now + BYPASS_BASE_MS),
             "the second bypass lasts twice as long"
         );
         now += 2 * BYPASS_BASE_MS;
         // A hot window keeps it and resets the back-off.
         for _ in 0..TEMPLATE_VERDICT_LOOKUPS {
-            v.record(true, now, TEMPLATE_VERDICT_LOOKUPS, 50);
+            v.record(true, || now, TEMPLATE_VERDICT_LOOKUPS, 50);
         }
-        assert!(!v.bypassed(now));
+        assert!(!v.bypassed(|| now));
     }
 }

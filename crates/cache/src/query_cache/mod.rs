@@ -395,7 +395,7 @@ impl<V> QueryCache<V> {
         if !self.is_enabled() {
             return true;
         }
-        let now = self.now_ms();
+        let now = || self.now_ms();
         if self.whole.bypassed(now) || self.templates.slot(template).bypassed(now) {
             self.stripe()
                 .bypassed_lookups
@@ -473,7 +473,7 @@ impl<V> QueryCache<V> {
     }
 
     fn record_verdicts(&self, template: u64, hit: bool) {
-        let now = self.now_ms();
+        let now = || self.now_ms();
         self.templates.slot(template).record(
             hit,
             now,
@@ -630,7 +630,7 @@ impl<V> QueryCache<V> {
         }
         let now = self.now_ms();
         s.step_asides = self.step_asides.load(Ordering::Relaxed);
-        s.stepped_aside = u64::from(self.whole.bypassed(now));
+        s.stepped_aside = u64::from(self.whole.bypassed(|| now));
         s.bypassed_templates = self.templates.bypassed(now);
         s
     }
