@@ -30,6 +30,9 @@ impl MariaDb {
         let datadir = dir.path().join("data");
         let socket = dir.path().join("mysqld.sock");
         let user = std::env::var("USER").unwrap_or_else(|_| "root".into());
+        // Its own tmpdir: MariaDBs sharing /tmp collide on temporary table names.
+        let tmp = dir.path().join("tmp");
+        std::fs::create_dir_all(&tmp).expect("tmpdir");
         let out = Command::new("mariadb-install-db")
             .args([
                 "--no-defaults",
@@ -37,6 +40,7 @@ impl MariaDb {
                 "--skip-test-db",
             ])
             .arg(format!("--datadir={}", datadir.display()))
+            .arg(format!("--tmpdir={}", tmp.display()))
             .arg(format!("--user={user}"))
             .output()
             .expect("run mariadb-install-db");
@@ -50,6 +54,7 @@ impl MariaDb {
             .arg(format!("--datadir={}", datadir.display()))
             .arg(format!("--socket={}", socket.display()))
             .arg(format!("--pid-file={}", dir.path().join("pid").display()))
+            .arg(format!("--tmpdir={}", tmp.display()))
             .arg(format!(
                 "--log-error={}",
                 dir.path().join("error.log").display()

@@ -89,6 +89,9 @@ impl MariaDb {
         let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
         let datadir = dir.path().join("data");
         let socket = dir.path().join("mysqld.sock");
+        // Its own tmpdir: MariaDBs sharing /tmp collide on temporary table names.
+        let tmp = dir.path().join("tmp");
+        std::fs::create_dir_all(&tmp).map_err(|e| e.to_string())?;
         let out = Command::new(&install)
             .args([
                 "--no-defaults",
@@ -96,6 +99,7 @@ impl MariaDb {
                 "--skip-test-db",
             ])
             .arg(format!("--datadir={}", datadir.display()))
+            .arg(format!("--tmpdir={}", tmp.display()))
             .arg("--user=root")
             .output()
             .map_err(|e| format!("mariadb-install-db: {e}"))?;
@@ -109,6 +113,7 @@ impl MariaDb {
             .arg("--no-defaults")
             .arg(format!("--datadir={}", datadir.display()))
             .arg(format!("--socket={}", socket.display()))
+            .arg(format!("--tmpdir={}", tmp.display()))
             .arg(format!(
                 "--pid-file={}",
                 dir.path().join("mysqld.pid").display()
