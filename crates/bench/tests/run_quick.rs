@@ -280,7 +280,7 @@ fn ctrl_c_stops_the_servers_and_removes_their_datadirs() {
         .arg(work.path())
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(std::fs::File::create(out.path().join("stderr.log")).expect("stderr log"))
         .spawn()
         .expect("myriad-bench starts");
     // Wait until a sysbench run is under way against a server of ours.
@@ -301,7 +301,8 @@ fn ctrl_c_stops_the_servers_and_removes_their_datadirs() {
         assert!(Instant::now() < deadline, "no server and sysbench appeared");
         assert!(
             child.try_wait().expect("wait").is_none(),
-            "myriad-bench exited early"
+            "myriad-bench exited early: {}",
+            std::fs::read_to_string(out.path().join("stderr.log")).unwrap_or_default()
         );
         std::thread::sleep(Duration::from_millis(100));
     }
