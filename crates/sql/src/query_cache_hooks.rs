@@ -761,10 +761,7 @@ pub fn run(
             } else {
                 // Charged twice: the values, and the server's wire encoding of them,
                 // which `QueryResult::set_wire_form` keeps no larger.
-                let bytes = 2 * rows.heap_bytes();
-                if let QueryResult::Rows { rows, .. } = rows {
-                    rows.mark_cached();
-                }
+                let bytes = 2 * rows.mark_cached();
                 qc.cache.insert(
                     probe.ticket,
                     &probe.key,

@@ -2,7 +2,6 @@
 
 use crate::value::Value;
 use std::any::Any;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 
 /// MySQL's column type codes (the `type` byte of a column definition).
@@ -90,7 +89,7 @@ pub enum QueryResult {
 
 impl QueryResult {
     /// Heap bytes of a result set's columns and rows (0 for an OK).
-    pub fn heap_bytes(&self) -> usize {
+    fn heap_bytes(&self) -> usize {
         let QueryResult::Rows { columns, rows, .. } = self else {
             return 0;
         };
@@ -108,13 +107,25 @@ impl QueryResult {
         column_bytes + rows.heap_bytes()
     }
 
+    /// Mark a result set as kept by the query cache and return its heap bytes, which the
+    /// cache charges, and which bound the wire form kept with it.
+    pub(crate) fn mark_cached(&self) -> usize {
+        let bytes = self.heap_bytes();
+        if let QueryResult::Rows { rows, .. } = self {
+            let _ = rows.cached_bytes.set(bytes);
+        }
+        bytes
+    }
+
     /// Keep the server's wire encoding of a cached result set, `bytes` long. Refused
-    /// (false) when it is larger than [`QueryResult::heap_bytes`], which the query cache
-    /// charges a second time for it, or when one is already kept.
+    /// (false) when the result is not cached, when the encoding is larger than the
+    /// result's heap bytes (which the query cache charges a second time for it), or when
+    /// one is already kept.
     pub fn set_wire_form(&self, bytes: usize, form: Box<dyn Any + Send + Sync>) -> bool {
         match self {
             QueryResult::Rows { rows, .. } => {
-                bytes <= self.heap_bytes() && rows.wire_form.set(form).is_ok()
+                rows.cached_bytes.get().is_some_and(|&limit| bytes <= limit)
+                    && rows.wire_form.set(form).is_ok()
             }
             QueryResult::Ok { .. } => false,
         }
@@ -127,8 +138,8 @@ impl QueryResult {
 #[derive(Default)]
 pub struct Rows {
     values: Vec<Vec<Value>>,
-    /// Set when the query cache keeps these rows.
-    cached: AtomicBool,
+    /// Set when the query cache keeps these rows: the result's heap bytes then.
+    cached_bytes: OnceLock<usize>,
     /// The server's wire encoding (its own type), set at most once.
     wire_form: OnceLock<Box<dyn Any + Send + Sync>>,
 }
@@ -140,11 +151,7 @@ impl Rows {
 
     /// Whether the query cache keeps these rows (a wire form is then worth keeping).
     pub fn is_cached(&self) -> bool {
-        self.cached.load(Ordering::Relaxed)
-    }
-
-    pub(crate) fn mark_cached(&self) {
-        self.cached.store(true, Ordering::Relaxed);
+        self.cached_bytes.get().is_some()
     }
 
     /// The wire form set by [`QueryResult::set_wire_form`], if it is a `T`.
@@ -153,7 +160,7 @@ impl Rows {
     }
 
     /// Heap bytes of the values and the row vectors holding them.
-    pub fn heap_bytes(&self) -> usize {
+    fn heap_bytes(&self) -> usize {
         let value = |v: &Value| {
             std::mem::size_of::<Value>()
                 + match v {
