@@ -278,6 +278,7 @@ impl Datadir {
         drop(registry);
         let datadir = Datadir { root };
         fs::create_dir_all(datadir.data())?;
+        fs::create_dir_all(datadir.tmp())?;
         Ok(datadir)
     }
 
@@ -287,6 +288,14 @@ impl Datadir {
 
     pub fn data(&self) -> PathBuf {
         self.root.join("data")
+    }
+
+    /// A temporary directory of the server's own (MariaDB's tmpdir): servers and
+    /// mariadb-install-db runs sharing /tmp collide on their temporary tables' names
+    /// (concurrent install-db runs failed 2 in 6 with "Unknown table 'mysql.tmp_user_sys'",
+    /// 0 in 12 with their own).
+    pub fn tmp(&self) -> PathBuf {
+        self.root.join("tmp")
     }
 }
 
@@ -442,7 +451,7 @@ impl Launcher {
             command
                 .arg("--no-defaults")
                 .arg(format!("--datadir={}", datadir.data().display()))
-                .arg(format!("--tmpdir={}", private_tmpdir(&datadir)?.display()))
+                .arg(format!("--tmpdir={}", datadir.tmp().display()))
                 .arg("--auth-root-authentication-method=normal")
                 .arg("--skip-test-db")
                 .stdin(Stdio::null())
@@ -520,7 +529,7 @@ impl Launcher {
         cnf += &format!("port={port}\nbind_address=127.0.0.1\n");
         cnf += &format!("socket={}\n", socket_path(datadir, self.target).display());
         cnf += &format!("pid_file={}\n", root.join("mysqld.pid").display());
-        cnf += &format!("tmpdir={}\n", private_tmpdir(datadir)?.display());
+        cnf += &format!("tmpdir={}\n", datadir.tmp().display());
         cnf += &format!("log_error={}\n", log_path.display());
         if running_as_root() {
             cnf += "user=root\n";
@@ -574,15 +583,6 @@ impl Launcher {
             .stderr(out);
         Ok((command, log_path))
     }
-}
-
-/// A temporary directory of this datadir's own for MariaDB: servers and mariadb-install-db
-/// runs sharing /tmp collide on their temporary tables' names (concurrent install-db runs
-/// failed 2 in 6 with "Unknown table 'mysql.tmp_user_sys'", 0 in 12 with their own).
-fn private_tmpdir(datadir: &Datadir) -> Result<PathBuf> {
-    let tmp = datadir.root().join("tmp");
-    fs::create_dir_all(&tmp)?;
-    Ok(tmp)
 }
 
 /// The unix socket a server listens on besides its TCP port.
