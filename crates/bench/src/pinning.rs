@@ -51,6 +51,40 @@ fn command_with(pinning: Option<&Pinning>, program: &Path, side: Side) -> Comman
     }
 }
 
+/// The CPU numbers of a `taskset -c` list (checked by [`parse_cpu_list`]).
+fn cpu_numbers(list: &str) -> Vec<usize> {
+    let mut cpus = Vec::new();
+    for part in list.split(',') {
+        let (first, last) = part.split_once('-').unwrap_or((part, part));
+        if let (Ok(first), Ok(last)) = (first.parse::<usize>(), last.parse::<usize>()) {
+            cpus.extend(first..=last);
+        }
+    }
+    cpus
+}
+
+/// Pin the calling thread to the client's CPUs, for a load generator that runs inside
+/// myriad-bench (the Rust client loops); nothing when the client side is unpinned.
+pub fn pin_this_thread_as_client() -> std::io::Result<()> {
+    let Some(list) = PINNING.get().and_then(|p| p.client.as_deref()) else {
+        return Ok(());
+    };
+    // SAFETY: a zeroed cpu_set_t is an empty set; CPU_SET writes within it for numbers below
+    // CPU_SETSIZE, and sched_setaffinity reads it.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        for cpu in cpu_numbers(list) {
+            if cpu < libc::CPU_SETSIZE as usize {
+                libc::CPU_SET(cpu, &mut set);
+            }
+        }
+        if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
 /// Checks a `taskset -c` CPU list: numbers and ranges separated by commas.
 pub fn parse_cpu_list(text: &str) -> Result<String, String> {
     let number = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
@@ -97,6 +131,12 @@ mod tests {
             argv(&command_with(None, bin, Side::Server)),
             ["/usr/sbin/mariadbd"]
         );
+    }
+
+    #[test]
+    fn a_cpu_list_names_its_cpus() {
+        assert_eq!(cpu_numbers("0"), [0]);
+        assert_eq!(cpu_numbers("0,2,4-6"), [0, 2, 4, 5, 6]);
     }
 
     #[test]

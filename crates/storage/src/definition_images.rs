@@ -18,7 +18,10 @@
 use crate::open_tables::TableKey;
 use parking_lot::Mutex;
 use std::collections::{HashMap, VecDeque};
-use std::hash::{BuildHasher, RandomState};
+use std::hash::BuildHasher;
+
+/// Seeded per process, and a fraction of SipHash's cost on a short key.
+type RandomState = foldhash::fast::RandomState;
 
 const SHARDS: usize = 16;
 
@@ -42,7 +45,7 @@ enum Entry {
 
 #[derive(Default)]
 struct Shard {
-    entries: HashMap<TableKey, Entry>,
+    entries: HashMap<TableKey, Entry, RandomState>,
     /// Images in the order they were put back (key, ticket); stale pairs are skipped.
     order: VecDeque<(TableKey, u64)>,
     bytes: usize,
@@ -89,7 +92,7 @@ impl DefinitionImages {
     pub(crate) fn new(budget_bytes: usize) -> DefinitionImages {
         DefinitionImages {
             shards: (0..SHARDS).map(|_| Mutex::new(Shard::default())).collect(),
-            hasher: RandomState::new(),
+            hasher: RandomState::default(),
             budget_per_shard: std::sync::atomic::AtomicUsize::new(budget_bytes / SHARDS),
         }
     }
@@ -103,7 +106,12 @@ impl DefinitionImages {
         let mut shard = self.shard(key).lock();
         shard.tickets += 1;
         let ticket = shard.tickets;
-        let image = match shard.entries.insert(key.into(), Entry::Loaded(ticket)) {
+        // The key is allocated only when the table has no entry yet.
+        let previous = match shard.entries.get_mut(key) {
+            Some(entry) => Some(std::mem::replace(entry, Entry::Loaded(ticket))),
+            None => shard.entries.insert(key.into(), Entry::Loaded(ticket)),
+        };
+        let image = match previous {
             Some(Entry::Image(_, image)) => {
                 shard.bytes -= Shard::image_bytes(key, &image);
                 Some(image)
@@ -117,17 +125,19 @@ impl DefinitionImages {
     /// newest of its table (otherwise, or with `image` None, just end its mark).
     pub(crate) fn end_load(&self, key: &str, ticket: u64, image: Option<Image>) {
         let mut shard = self.shard(key).lock();
-        if !matches!(shard.entries.get(key), Some(Entry::Loaded(t)) if *t == ticket) {
+        let Some(entry) = shard.entries.get_mut(key) else {
+            return;
+        };
+        if !matches!(entry, Entry::Loaded(t) if *t == ticket) {
             return;
         }
         let Some(image) = image else {
             shard.entries.remove(key);
             return;
         };
-        shard.bytes += Shard::image_bytes(key, &image);
-        shard
-            .entries
-            .insert(key.into(), Entry::Image(ticket, image));
+        let bytes = Shard::image_bytes(key, &image);
+        *entry = Entry::Image(ticket, image);
+        shard.bytes += bytes;
         shard.order.push_back((key.into(), ticket));
         let budget = self
             .budget_per_shard

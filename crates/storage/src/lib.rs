@@ -314,14 +314,23 @@ pub struct Storage {
 /// byte becomes `@xx`.
 fn encode_name(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
+    push_encoded_name(&mut out, name);
+    out
+}
+
+/// Append `name` as a file name: ASCII letters, digits and `_` as they are, any other byte
+/// as `@` and two hex digits.
+fn push_encoded_name(out: &mut String, name: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
     for b in name.bytes() {
         if b.is_ascii_alphanumeric() || b == b'_' {
             out.push(b as char);
         } else {
-            out.push_str(&format!("@{b:02x}"));
+            out.push('@');
+            out.push(HEX[(b >> 4) as usize] as char);
+            out.push(HEX[(b & 15) as usize] as char);
         }
     }
-    out
 }
 
 fn decode_name(file: &str) -> Option<String> {
@@ -587,11 +596,6 @@ impl Storage {
         self.table_path(db, name).is_file()
     }
 
-    /// A table's definition.
-    pub fn table_def(&self, db: &str, name: &str) -> Result<Arc<TableDef>> {
-        Ok(Arc::clone(self.open_table(db, name)?.def()))
-    }
-
     fn load_table(&self, db: &str, name: &str) -> Result<TableInner> {
         let key = open_tables::table_key(db, name);
         let (ticket, image) = self.inner.shared.images.begin_load(&key);
@@ -722,10 +726,8 @@ impl Storage {
     /// durable (the caller waits after releasing its locks).
     fn create_table_locked(&self, db: &str, name: &str, def: &TableDef) -> Result<u64> {
         let dir = self.db_dir(db);
-        if !dir.is_dir() {
-            return Err(StorageError::NoSuchDatabase(db.into()));
-        }
         let path = self.table_path(db, name);
+        // One stat: a missing database directory shows when the new file cannot be made.
         if path.exists() {
             return Err(StorageError::TableExists(db.into(), name.into()));
         }
@@ -750,6 +752,9 @@ impl Storage {
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
                 return Err(StorageError::TableExists(db.into(), name.into()))
             }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Err(StorageError::NoSuchDatabase(db.into()))
+            }
             Err(e) => return Err(e.into()),
         }
         let result = (|| -> Result<u64> {
@@ -771,11 +776,9 @@ impl Storage {
             put_u64(&mut page0, OFF_LSN, end);
             // Written now (not synced), before the log is durable, so that opening the table
             // finds its definition in the file. No older version exists to protect. The
-            // file is synced by the checkpoint that retires the CREATE record. Whole, though
-            // mostly zeros: a file holding only its start would read page 0 through a hole
-            // once later pages are written, and the kernel zero-fills a hole on every read
-            // (a third of a cold open's CPU, measured).
-            initial_pages::write_stored_page(&shared.files, space, 0, &page0)?;
+            // file is synced by the checkpoint that retires the CREATE record. Only the
+            // page's start is written (see `write_header_page`).
+            initial_pages::write_header_page(&shared.files, space, &page0)?;
             // The log reaches the kernel before the name appears, so a killed server never
             // leaves the name without its CREATE record. (A power failure before the log is
             // synced can: the table then reads as empty if its page 0 reached the disk.)
@@ -1051,12 +1054,24 @@ fn push_ddl_entry(out: &mut Vec<u8>, tag: u8, space: u64, names: &[&str]) {
     }
 }
 
+/// `<datadir>/<db>/<name>.myt` (an internal table: `#sql-<name>.myt`), names encoded, built
+/// in one allocation: every definition load names its file.
 fn table_path(datadir: &Path, db: &str, name: &str) -> PathBuf {
-    let dir = datadir.join(encode_name(db));
-    match name.strip_prefix(INTERNAL_PREFIX) {
-        Some(internal) => dir.join(format!("#sql-{}.myt", encode_name(internal))),
-        None => dir.join(format!("{}.myt", encode_name(name))),
-    }
+    let (prefix, name) = match name.strip_prefix(INTERNAL_PREFIX) {
+        Some(internal) => ("#sql-", internal),
+        None => ("", name),
+    };
+    // Encoded names are at most three times as long.
+    let mut relative = String::with_capacity(3 * (db.len() + name.len()) + 12);
+    push_encoded_name(&mut relative, db);
+    relative.push('/');
+    relative.push_str(prefix);
+    push_encoded_name(&mut relative, name);
+    relative.push_str(".myt");
+    let mut path = PathBuf::with_capacity(datadir.as_os_str().len() + 1 + relative.len());
+    path.push(datadir);
+    path.push(relative);
+    path
 }
 
 /// Read page 0 of a table file (through the file cache, under a provisional id) and return

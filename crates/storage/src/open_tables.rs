@@ -133,18 +133,25 @@ pub struct OpenTable {
     pub in_use: usize,
 }
 
+/// Run `f` on the table key of `db`.`name`, built in a per-thread buffer (no allocation).
+fn with_table_key<R>(db: &str, name: &str, f: impl FnOnce(&str) -> R) -> R {
+    KEY_BUFFER.with(|buf| {
+        let mut key = buf.borrow_mut();
+        key.clear();
+        key.push_str(db);
+        key.push('\0');
+        key.push_str(name);
+        f(key.as_str())
+    })
+}
+
 impl Storage {
     /// Open a table through the table cache: a hit is one instance lock and no allocation.
     pub fn open_table(&self, db: &str, name: &str) -> Result<Table> {
         let hint = instance_hint();
         let timeout = self.inner.shared.config.lock_wait_timeout;
-        let handle = KEY_BUFFER.with(|buf| {
-            let mut key = buf.borrow_mut();
-            key.clear();
-            key.push_str(db);
-            key.push('\0');
-            key.push_str(name);
-            self.inner.tables.acquire(hint, key.as_str(), timeout, || {
+        let handle = with_table_key(db, name, |key| {
+            self.inner.tables.acquire(hint, key, timeout, || {
                 let _c = self.inner.catalog.read();
                 self.load_table(db, name).map(|t| CachedTable(Arc::new(t)))
             })
@@ -156,6 +163,21 @@ impl Storage {
             }),
             Err(AcquireError::Open(e)) => Err(e),
             Err(AcquireError::LockWaitTimeout) => Err(StorageError::LockWaitTimeout),
+        }
+    }
+
+    /// A table's definition. A cached one is read without opening a handle (a statement
+    /// compiled against it opens the table when it runs, and checks the definition is the
+    /// same); otherwise the table is opened, which loads it.
+    pub fn table_def(&self, db: &str, name: &str) -> Result<Arc<crate::TableDef>> {
+        let cached = with_table_key(db, name, |key| {
+            self.inner
+                .tables
+                .peek_definition(key, |t| Arc::clone(&t.0.def))
+        });
+        match cached {
+            Some(def) => Ok(def),
+            None => Ok(Arc::clone(self.open_table(db, name)?.def())),
         }
     }
 

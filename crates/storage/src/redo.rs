@@ -455,11 +455,16 @@ mod tests {
         let e1 = log.append(b"first", log.horizon()).unwrap();
         log.flush_to(e1, true).unwrap();
         let len = fs::metadata(&seg).unwrap().len();
-        assert_eq!(len, PREALLOCATE_BYTES, "the first write extends the file by a chunk");
+        assert_eq!(
+            len, PREALLOCATE_BYTES,
+            "the first write extends the file by a chunk"
+        );
         // Commits inside the chunk change no file size (their fdatasync writes no inode).
         let mut end = e1;
         for i in 0..100u32 {
-            end = log.append(&i.to_le_bytes().repeat(50), log.horizon()).unwrap();
+            end = log
+                .append(&i.to_le_bytes().repeat(50), log.horizon())
+                .unwrap();
             log.flush_to(end, true).unwrap();
             assert_eq!(fs::metadata(&seg).unwrap().len(), len);
         }

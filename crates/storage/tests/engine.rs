@@ -487,7 +487,7 @@ fn a_table_loaded_from_a_file_that_counts_no_rows_is_read_without_a_page() {
     assert_eq!(ids(t.scan().unwrap()), vec![5], "after FLUSH TABLES");
 }
 
-/// A CREATE writes only page 0: the meta page and the tree roots are read in
+/// A CREATE writes only the start of page 0 (up to its definition): the meta page and the tree roots are read in
 /// their initial state until written back, through writes, a crash, CHECK TABLE, LOAD INDEX
 /// and restarts.
 #[test]
@@ -503,7 +503,11 @@ fn a_new_table_file_holds_only_its_definition_until_its_pages_are_written() {
         s.create_database("d").unwrap();
         for name in ["written", "untouched", "kept"] {
             s.create_table("d", name, &sbtest_def()).unwrap();
-            assert_eq!(file_len(name), 16384, "{name}: page 0 only");
+            let len = file_len(name);
+            assert!(
+                len > 0 && len < 4096,
+                "{name}: page 0's start only ({len} bytes)"
+            );
         }
         let t = s.open_table("d", "written").unwrap();
         let before = s.block_cache_stats().key_read_requests;

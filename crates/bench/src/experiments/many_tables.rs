@@ -4,8 +4,10 @@
 //! linear scan over open tables on every open, MySQL bug 49177).
 //!
 //! The client's round trip is measured in the same server run (`SELECT 1`, `SELECT 2`, ...,
-//! `SELECT N`), so the server-side cost of one open is (pass time - floor) / N. Each floor
-//! statement is a new text, as each `SELECT * FROM tK` is: a server that keeps plans by
+//! `SELECT N`), so the server-side cost of one open is (pass time - floor) / N. The floor's
+//! statements are interleaved with the pass's, a chunk of each in turn, so that both meet
+//! the machine in the same state. Each floor statement is a new text, as each
+//! `SELECT * FROM tK` is: a server that keeps plans by
 //! statement text (myriad's per-connection plan cache) would answer a repeated `SELECT 1`
 //! without parsing it and so charge the parse of the table's statement to the open; with
 //! distinct texts both servers parse every statement of both loops.
@@ -30,6 +32,11 @@ const CREATE_RATE_PER_S: u64 = 300;
 const SELECT_RATE_PER_S: u64 = 3_000;
 
 pub fn run(r: &mut Runner) {
+    // The statement loops run on this thread: on --client-cpus when given.
+    if let Err(e) = crate::pinning::pin_this_thread_as_client() {
+        r.progress
+            .note(&format!("cannot pin the client loop to --client-cpus: {e}"));
+    }
     let n = r.pick(r.opts.tables, 100_000, 1_000);
     let middle = if r.opts.quick { 500 } else { 8_000 };
     let mut caches: Vec<u64> = vec![64, middle.min(n), n];
@@ -66,6 +73,20 @@ pub fn run(r: &mut Runner) {
 
 /// CPU seconds (user + system, all threads, exited ones included) the process has used.
 pub fn process_cpu_seconds(pid: u32) -> Option<f64> {
+    // The process's CPU-time clock counts nanoseconds; /proc/PID/stat counts 10 ms ticks.
+    let mut clock: libc::clockid_t = 0;
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: both calls write only to the locals passed.
+    let read = unsafe {
+        libc::clock_getcpuclockid(pid as libc::pid_t, &mut clock) == 0
+            && libc::clock_gettime(clock, &mut now) == 0
+    };
+    if read {
+        return Some(now.tv_sec as f64 + now.tv_nsec as f64 * 1e-9);
+    }
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // Fields after the command name (which may hold spaces): state is field 3.
     let rest = &stat[stat.rfind(')')? + 1..];
@@ -100,6 +121,75 @@ pub fn table_loop(
     }
     r.progress.advance(estimate_s - advanced);
     Ok(started.elapsed().as_secs_f64())
+}
+
+/// Statements per chunk of a select pass (see [`interleaved_pass`]).
+const CHUNK: u64 = 1_000;
+
+/// Wall and server CPU seconds of a set of statements.
+struct Spent {
+    seconds: f64,
+    cpu: Option<f64>,
+}
+
+impl Spent {
+    fn new() -> Spent {
+        Spent {
+            seconds: 0.0,
+            cpu: Some(0.0),
+        }
+    }
+
+    fn add(&mut self, seconds: f64, cpu_before: Option<f64>, cpu_after: Option<f64>) {
+        self.seconds += seconds;
+        self.cpu = match (self.cpu, cpu_before, cpu_after) {
+            (Some(sum), Some(a), Some(b)) => Some(sum + b - a),
+            _ => None,
+        };
+    }
+}
+
+/// One select pass, `SELECT * FROM tK` for every table, and its floor: as many `SELECT k`
+/// round trips, each a text not sent before (pass 2's floor counts on from pass 1's). The
+/// two alternate in chunks of [`CHUNK`] statements, so that a change in the machine's speed
+/// during the pass (on a shared host larger than the cost measured) falls on both alike.
+/// Returns the time of the table selects and the time of the floor.
+fn interleaved_pass(
+    r: &Runner,
+    client: &mut Client,
+    server_pid: u32,
+    n: u64,
+    pass: u64,
+    what: &str,
+) -> Result<(Spent, Spent)> {
+    let estimate_s = n / SELECT_RATE_PER_S * 3 / 2;
+    r.progress.step(what);
+    let cpu = || process_cpu_seconds(server_pid);
+    let (mut tables, mut floor) = (Spent::new(), Spent::new());
+    let mut advanced = 0;
+    let mut first = 1;
+    while first <= n {
+        let last = (first + CHUNK - 1).min(n);
+        let cpu_before = cpu();
+        let started = std::time::Instant::now();
+        for i in first..=last {
+            client.execute(&format!("SELECT {}", (pass - 1) * n + i))?;
+        }
+        let cpu_between = cpu();
+        floor.add(started.elapsed().as_secs_f64(), cpu_before, cpu_between);
+        let started = std::time::Instant::now();
+        for i in first..=last {
+            client.execute(&format!("SELECT * FROM t{i}"))?;
+        }
+        tables.add(started.elapsed().as_secs_f64(), cpu_between, cpu());
+        r.progress.update(format!("{what} ({last}/{n})"));
+        let due = estimate_s * last / n;
+        r.progress.advance(due - advanced);
+        advanced = due;
+        first = last + 1;
+    }
+    r.progress.advance(estimate_s - advanced);
+    Ok((tables, floor))
 }
 
 fn run_engine(
@@ -160,36 +250,19 @@ fn run_engine(
                 .get("table_open_cache")
                 .cloned()
                 .unwrap_or_default();
-            let cpu = || process_cpu_seconds(server.pid());
-            let floor_cpu_before = cpu();
-            let floor = table_loop(
-                r,
-                &mut client,
-                n,
-                n / SELECT_RATE_PER_S / 2,
-                &format!("{target} {label} toc={cache}: SELECT 1 .. SELECT {n}"),
-                |i| format!("SELECT {i}"),
-            )?;
-            let floor_cpu = match (floor_cpu_before, cpu()) {
-                (Some(a), Some(b)) => Some(b - a),
-                _ => None,
-            };
             let mut rows = Vec::new();
             for pass in 1..=2 {
                 let before = client.global_status()?;
-                let cpu_before = cpu();
-                let seconds = table_loop(
+                let (tables, floor) = interleaved_pass(
                     r,
                     &mut client,
+                    server.pid(),
                     n,
-                    n / SELECT_RATE_PER_S,
+                    pass,
                     &format!("{target} {label} toc={cache}: select pass {pass}"),
-                    |i| format!("SELECT * FROM t{i}"),
                 )?;
-                let pass_cpu = match (cpu_before, cpu()) {
-                    (Some(a), Some(b)) => Some(b - a),
-                    _ => None,
-                };
+                let (seconds, pass_cpu) = (tables.seconds, tables.cpu);
+                let (floor, floor_cpu) = (floor.seconds, floor.cpu);
                 let mut row = base
                     .clone()
                     .param("effective_table_open_cache", effective.clone())

@@ -74,6 +74,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use sync::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Condvar, Mutex, Ordering};
 
+/// The maps of table keys: foldhash (seeded per process) hashes a short key in a fraction of
+/// SipHash's time, and every statement hashes its tables' keys.
+type KeyMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+
 /// What the engine caches per table.
 pub trait Definition: Send + Sync + 'static {
     /// Bytes this definition holds, charged against `table_definition_cache_size`.
@@ -312,7 +316,7 @@ enum DefSlot<K, D> {
 }
 
 struct DefShardState<K, D> {
-    map: HashMap<K, DefSlot<K, D>>,
+    map: KeyMap<K, DefSlot<K, D>>,
     idle: LinkedSlab<Arc<DefinitionEntry<K, D>>>,
 }
 
@@ -334,7 +338,7 @@ struct Element<K, D> {
 }
 
 struct InstanceState<K, D> {
-    map: HashMap<K, u32>,
+    map: KeyMap<K, u32>,
     /// Elements; linked into the LRU exactly when they have an idle handle.
     elements: LinkedSlab<Element<K, D>>,
     handles: usize,
@@ -354,7 +358,7 @@ struct Instance<K, D> {
 pub struct TableCache<K, D> {
     def_shards: Box<[DefShard<K, D>]>,
     instances: Box<[Instance<K, D>]>,
-    hasher: std::collections::hash_map::RandomState,
+    hasher: foldhash::fast::RandomState,
     open_capacity: AtomicUsize,
     /// Handles open over all instances (changed under the instance locks).
     open_handles: AtomicUsize,
@@ -452,7 +456,7 @@ impl<K: Hash + Eq + Clone, D: Definition> TableCache<K, D> {
             def_shards: (0..DEFINITION_SHARDS)
                 .map(|_| DefShard {
                     state: Mutex::new(DefShardState {
-                        map: HashMap::new(),
+                        map: KeyMap::default(),
                         idle: LinkedSlab::new(),
                     }),
                     changed: Condvar::new(),
@@ -461,7 +465,7 @@ impl<K: Hash + Eq + Clone, D: Definition> TableCache<K, D> {
             instances: (0..instances)
                 .map(|_| Instance {
                     state: Mutex::new(InstanceState {
-                        map: HashMap::new(),
+                        map: KeyMap::default(),
                         elements: LinkedSlab::new(),
                         handles: 0,
                         over_share: false,
@@ -627,16 +631,35 @@ impl<K: Hash + Eq + Clone, D: Definition> TableCache<K, D> {
         Q: Hash + Eq + ToOwned<Owned = K> + ?Sized,
     {
         let i = instance_hint % self.instances.len();
-        let deadline = Instant::now() + timeout;
+        // The clock is read only once the hit path failed.
+        let mut deadline = None;
         loop {
             if let Some(handle) = self.acquire_cached(i, key) {
                 return Ok(handle);
             }
+            let deadline = *deadline.get_or_insert_with(|| Instant::now() + timeout);
             let timeout = deadline.saturating_duration_since(Instant::now());
             let def = self.acquire_definition(key, timeout, &mut open)?;
             if let Some(handle) = self.attach(i, key, def) {
                 return Ok(handle);
             }
+        }
+    }
+
+    /// Look at the cached definition of `key` (loaded, not stale) without opening a handle,
+    /// touching an LRU or counting a hit: for a reader that only inspects it, such as a
+    /// statement's compile (the statement opens the table when it runs). `None` when the
+    /// definition is not cached, is loading or is held by a DDL: open it instead.
+    pub fn peek_definition<Q, R>(&self, key: &Q, inspect: impl FnOnce(&D) -> R) -> Option<R>
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
+        let shard = self.def_shard(key);
+        let s = shard.state.lock();
+        match s.map.get(key) {
+            Some(DefSlot::Ready(def)) if !def.is_stale() => Some(inspect(&def.value)),
+            _ => None,
         }
     }
 

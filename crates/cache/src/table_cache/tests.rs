@@ -559,3 +559,41 @@ mod schedules {
         );
     }
 }
+
+#[cfg(not(feature = "shuttle"))]
+#[test]
+fn a_peek_sees_only_a_loaded_fresh_definition_and_counts_nothing() {
+    let cache: Arc<TableCache<u8, Def>> = TableCache::new(config(4, 2, 1, 1 << 20));
+    let load = |key: u8, generation: u64| {
+        move || {
+            Ok::<_, ()>(Def {
+                key,
+                generation,
+                bytes: 10,
+            })
+        }
+    };
+    assert_eq!(cache.peek_definition(&1, |d| d.generation), None);
+    let handle = cache.acquire(0, &1, ZERO, load(1, 7)).unwrap();
+    assert_eq!(
+        cache.peek_definition(&1, |d| (d.key, d.generation)),
+        Some((1, 7))
+    );
+    drop(handle);
+    // Idle, still cached: peeking neither opens a handle nor counts a hit or a miss.
+    let before = cache.stats();
+    assert_eq!(cache.peek_definition(&1, |d| d.generation), Some(7));
+    assert_eq!(cache.stats(), before);
+    // A DDL's metadata lock hides it; the next load is what a peek sees after.
+    let lock = cache.invalidate(&1, ZERO).unwrap();
+    assert_eq!(cache.peek_definition(&1, |d| d.generation), None);
+    drop(lock);
+    assert_eq!(cache.peek_definition(&1, |d| d.generation), None);
+    drop(cache.acquire(1, &1, ZERO, load(1, 8)).unwrap());
+    assert_eq!(cache.peek_definition(&1, |d| d.generation), Some(8));
+    // A peek does not keep a definition from eviction (the count limit is 1).
+    drop(cache.acquire(1, &2, ZERO, load(2, 0)).unwrap());
+    cache.set_open_cache_capacity(0);
+    assert_eq!(cache.peek_definition(&1, |d| d.generation), None);
+    assert_eq!(cache.peek_definition(&2, |d| d.key), Some(2));
+}
