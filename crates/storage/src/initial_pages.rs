@@ -59,6 +59,21 @@ pub(crate) fn write_header_page(files: &FileCache, space: u64, page: &[u8]) -> i
     files.write_at(space, &copy[..used], 0)
 }
 
+/// Extend a file that holds only page 0's start with zeros to the whole page (what a read
+/// returns for the missing bytes anyway). Called before a table's first write: once later
+/// pages reach the file, a short page 0 would become a hole, and a cold read of a hole makes
+/// the kernel zero-fill new page-cache pages, which on a VM costs the first touch of
+/// memory; better paid by the table's first write than by the next read of its definition.
+/// A file already whole costs one fstat.
+pub(crate) fn complete_header_page(files: &FileCache, space: u64) -> io::Result<()> {
+    let len = files.len(space)?;
+    if len < PAGE_SIZE as u64 {
+        let zeros = vec![0u8; PAGE_SIZE - len as usize];
+        files.write_at(space, &zeros, len)?;
+    }
+    Ok(())
+}
+
 /// Page `page_no` (not 0) of a new table with `n_index` indexes, as CREATE leaves it.
 /// `page_no` must be below [`initial_page_count`].
 pub(crate) fn init_page(p: &mut [u8], space: u64, page_no: u32, n_index: usize) {
@@ -200,6 +215,27 @@ mod tests {
         write_stored_page(&files, SPACE, 4, &page4).unwrap();
         assert_eq!(read(&files, 0).unwrap(), expected);
         assert_eq!(page_type(&read(&files, META_PAGE).unwrap()), TYPE_META);
+    }
+
+    #[test]
+    fn completing_page_0_fills_a_short_file_with_zeros_and_leaves_a_whole_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let def = codec::encode_def(&codec::tests::sample_def());
+        let files = FileCache::new(4);
+        files.create(SPACE, dir.path().join("t.myt")).unwrap();
+        let page0 = header_page(SPACE, &def);
+        write_header_page(&files, SPACE, &page0).unwrap();
+        let short = read(&files, 0).unwrap();
+        complete_header_page(&files, SPACE).unwrap();
+        assert_eq!(files.len(SPACE).unwrap(), PAGE_SIZE as u64);
+        assert_eq!(read(&files, 0).unwrap(), short);
+        // A whole page 0 (and the pages after it) stay as they are.
+        let mut meta_page = vec![0u8; PAGE_SIZE];
+        init_page(&mut meta_page, SPACE, META_PAGE, def.len());
+        write_stored_page(&files, SPACE, META_PAGE, &meta_page).unwrap();
+        let before = std::fs::read(dir.path().join("t.myt")).unwrap();
+        complete_header_page(&files, SPACE).unwrap();
+        assert_eq!(std::fs::read(dir.path().join("t.myt")).unwrap(), before);
     }
 
     #[test]

@@ -534,7 +534,11 @@ impl TableInner {
     fn write_latch(&self) -> Result<parking_lot::RwLockWriteGuard<'_, ()>> {
         let guard = self.latch.write();
         self.check_live()?;
-        self.written.store(true, Ordering::Relaxed);
+        if !self.written.swap(true, Ordering::Relaxed) {
+            // Before the table's first page past page 0 reaches its file: see
+            // `complete_header_page`.
+            crate::initial_pages::complete_header_page(&self.shared.files, self.space)?;
+        }
         Ok(guard)
     }
 
