@@ -193,14 +193,21 @@ mod tests {
         assert_eq!(err.kind(), io::ErrorKind::InvalidData);
     }
 
+    /// A table file as CREATE leaves it (page 0 up to its definition), with the encoded
+    /// definition and page 0.
+    fn short_table_file(dir: &std::path::Path) -> (FileCache, Vec<u8>, Vec<u8>) {
+        let def = codec::encode_def(&codec::tests::sample_def());
+        let files = FileCache::new(4);
+        files.create(SPACE, dir.join("t.myt")).unwrap();
+        let page0 = header_page(SPACE, &def);
+        write_header_page(&files, SPACE, &page0).unwrap();
+        (files, def, page0)
+    }
+
     #[test]
     fn a_created_file_holds_page_0_up_to_its_definition_and_reads_whole() {
         let dir = tempfile::tempdir().unwrap();
-        let def = codec::encode_def(&codec::tests::sample_def());
-        let files = FileCache::new(4);
-        files.create(SPACE, dir.path().join("t.myt")).unwrap();
-        let page0 = header_page(SPACE, &def);
-        write_header_page(&files, SPACE, &page0).unwrap();
+        let (files, def, page0) = short_table_file(dir.path());
         assert_eq!(
             files.len(SPACE).unwrap(),
             (file_header::DEF + def.len()) as u64
@@ -220,18 +227,15 @@ mod tests {
     #[test]
     fn completing_page_0_fills_a_short_file_with_zeros_and_leaves_a_whole_one() {
         let dir = tempfile::tempdir().unwrap();
-        let def = codec::encode_def(&codec::tests::sample_def());
-        let files = FileCache::new(4);
-        files.create(SPACE, dir.path().join("t.myt")).unwrap();
-        let page0 = header_page(SPACE, &def);
-        write_header_page(&files, SPACE, &page0).unwrap();
+        let (files, _, _) = short_table_file(dir.path());
         let short = read(&files, 0).unwrap();
         complete_header_page(&files, SPACE).unwrap();
         assert_eq!(files.len(SPACE).unwrap(), PAGE_SIZE as u64);
         assert_eq!(read(&files, 0).unwrap(), short);
         // A whole page 0 (and the pages after it) stay as they are.
         let mut meta_page = vec![0u8; PAGE_SIZE];
-        init_page(&mut meta_page, SPACE, META_PAGE, def.len());
+        let n_index = codec::tests::sample_def().indexes.len();
+        init_page(&mut meta_page, SPACE, META_PAGE, n_index);
         write_stored_page(&files, SPACE, META_PAGE, &meta_page).unwrap();
         let before = std::fs::read(dir.path().join("t.myt")).unwrap();
         complete_header_page(&files, SPACE).unwrap();
