@@ -28,6 +28,7 @@ mod global_effects;
 mod info_schema;
 mod key_cache;
 pub mod parse;
+mod plan_cache;
 pub mod query_cache_hooks;
 pub mod result;
 pub mod row_locks;

@@ -22,11 +22,6 @@ use std::sync::Arc;
 /// server-wide 16382; per session this bounds a leaking client's memory).
 const PREPARED_PER_SESSION_MAX: usize = 16_382;
 
-/// Text statements a session keeps compiled. Applications repeat a few hundred distinct
-/// statements at most; past this the cache is emptied and refilled (no LRU bookkeeping on
-/// the hit path), which bounds its memory at a few hundred plans per connection.
-const PLAN_CACHE_ENTRIES_MAX: usize = 256;
-
 /// A prepared statement: compiled once, executed many times.
 pub struct Prepared {
     /// The query cache's scan of the text, made at the first execution with the cache on.
@@ -62,9 +57,8 @@ pub struct SessionState {
     /// Row locks this session holds until its transaction ends (see [`crate::row_locks`]).
     /// A Mutex only because statements execute through `&self`; never contended.
     held_locks: parking_lot::Mutex<Vec<crate::row_locks::RowKey>>,
-    /// Compiled text statements by (text, database, PIPES_AS_CONCAT), so a repeated text
-    /// query is not parsed again. Bounded by [`PLAN_CACHE_ENTRIES_MAX`].
-    plan_cache: HashMap<(String, Option<String>, bool), Arc<Stmt>>,
+    /// Compiled text statements (see [`crate::plan_cache`]).
+    plan_cache: crate::plan_cache::PlanCache,
     pub autocommit: bool,
     sql_mode: u64,
     div_precision_increment: u32,
@@ -88,7 +82,7 @@ impl SessionState {
             wrote_in_transaction: false,
             written_tables: Vec::new(),
             held_locks: parking_lot::Mutex::new(Vec::new()),
-            plan_cache: HashMap::new(),
+            plan_cache: Default::default(),
             autocommit: true,
             sql_mode: 0,
             div_precision_increment: 4,
@@ -1995,23 +1989,30 @@ pub fn execute(
         }
         crate::query_cache_hooks::Looked::Miss(probe) => probe,
     };
-    let key = (
-        sql.to_string(),
-        session.info.database.clone(),
-        session.state.sql_mode & sysvars::sql_mode::PIPES_AS_CONCAT != 0,
-    );
-    if let Some(stmt) = session.state.plan_cache.get(&key).cloned() {
+    let pipes_as_concat = session.state.sql_mode & sysvars::sql_mode::PIPES_AS_CONCAT != 0;
+    let cached =
+        session
+            .state
+            .plan_cache
+            .get(sql, session.info.database.as_deref(), pipes_as_concat);
+    if let Some(stmt) = cached {
         session.bump(Counter::Questions);
         session.bump(Counter::Queries);
         session.bump(stmt.counter());
         match crate::query_cache_hooks::run(session, &stmt, &[], probe.take()) {
             // A table changed under the plan: forget it and compile again below.
             Err(e) if e.code == 1412 => {
-                session.state.plan_cache.remove(&key);
+                session.state.plan_cache.remove(
+                    sql,
+                    session.info.database.as_deref(),
+                    pipes_as_concat,
+                );
             }
             result => return vec![result],
         }
     }
+    // The database the plans below are compiled in (a cacheable statement cannot change it).
+    let mut database = session.info.database.clone();
     let (map, raws) = match compile_all(session, sql) {
         Ok(x) => x,
         Err(e) => {
@@ -2062,10 +2063,10 @@ pub fn execute(
                 if cacheable {
                     let stmt = Arc::new(stmt);
                     let result = crate::query_cache_hooks::run(session, &stmt, &[], probe.take());
-                    if session.state.plan_cache.len() >= PLAN_CACHE_ENTRIES_MAX {
-                        session.state.plan_cache.clear();
-                    }
-                    session.state.plan_cache.insert(key.clone(), stmt);
+                    session
+                        .state
+                        .plan_cache
+                        .insert(sql, database.take(), pipes_as_concat, stmt);
                     result
                 } else {
                     session.run(&stmt, &[])
