@@ -2011,8 +2011,6 @@ pub fn execute(
             result => return vec![result],
         }
     }
-    // The database the plans below are compiled in (a cacheable statement cannot change it).
-    let mut database = session.info.database.clone();
     let (map, raws) = match compile_all(session, sql) {
         Ok(x) => x,
         Err(e) => {
@@ -2063,10 +2061,13 @@ pub fn execute(
                 if cacheable {
                     let stmt = Arc::new(stmt);
                     let result = crate::query_cache_hooks::run(session, &stmt, &[], probe.take());
+                    // Kept under the database it was compiled in: a cacheable statement
+                    // (SELECT, INSERT, UPDATE, DELETE) does not change it.
+                    let database = session.info.database.clone();
                     session
                         .state
                         .plan_cache
-                        .insert(sql, database.take(), pipes_as_concat, stmt);
+                        .insert(sql, database, pipes_as_concat, stmt);
                     result
                 } else {
                     session.run(&stmt, &[])

@@ -43,9 +43,14 @@ pub(crate) fn write_stored_page(
     page_no: u32,
     page: &[u8],
 ) -> io::Result<()> {
+    files.write_at(space, &stamped(page), page_no as u64 * PAGE_SIZE as u64)
+}
+
+/// A copy of `page` with its checksum stamped, as a file holds it.
+fn stamped(page: &[u8]) -> Vec<u8> {
     let mut copy = page.to_vec();
     stamp_checksum(&mut copy);
-    files.write_at(space, &copy, page_no as u64 * PAGE_SIZE as u64)
+    copy
 }
 
 /// Write page 0 of a new table file: only its start, up to the end of the definition (a
@@ -54,9 +59,7 @@ pub(crate) fn write_stored_page(
 /// so the short file reads as the whole page.
 pub(crate) fn write_header_page(files: &FileCache, space: u64, page: &[u8]) -> io::Result<()> {
     let used = header_definition(page).map_or(PAGE_SIZE, |def| file_header::DEF + def.len());
-    let mut copy = page.to_vec();
-    stamp_checksum(&mut copy);
-    files.write_at(space, &copy[..used], 0)
+    files.write_at(space, &stamped(page)[..used], 0)
 }
 
 /// Extend a file that holds only page 0's start with zeros to the whole page (what a read

@@ -227,9 +227,9 @@ impl RedoLog {
             .read(true)
             .write(true)
             .open(segment_path(dir, last_start))?;
-        file.set_len(valid_end - last_start)?;
-        file.sync_all()?;
         let len = valid_end - last_start;
+        file.set_len(len)?;
+        file.sync_all()?;
         let log = RedoLog {
             dir: dir.to_path_buf(),
             state: Mutex::new(AppendState {

@@ -534,10 +534,12 @@ impl TableInner {
     fn write_latch(&self) -> Result<parking_lot::RwLockWriteGuard<'_, ()>> {
         let guard = self.latch.write();
         self.check_live()?;
-        if !self.written.swap(true, Ordering::Relaxed) {
+        // Set only here, under the exclusive latch: a plain load and store suffice.
+        if !self.written.load(Ordering::Relaxed) {
             // Before the table's first page past page 0 reaches its file: see
-            // `complete_header_page`.
+            // `complete_header_page` (tried again by the next write if it fails).
             crate::initial_pages::complete_header_page(&self.shared.files, self.space)?;
+            self.written.store(true, Ordering::Relaxed);
         }
         Ok(guard)
     }

@@ -32,11 +32,7 @@ const CREATE_RATE_PER_S: u64 = 300;
 const SELECT_RATE_PER_S: u64 = 3_000;
 
 pub fn run(r: &mut Runner) {
-    // The statement loops run on this thread: on --client-cpus when given.
-    if let Err(e) = crate::pinning::pin_this_thread_as_client() {
-        r.progress
-            .note(&format!("cannot pin the client loop to --client-cpus: {e}"));
-    }
+    r.pin_client_loop();
     let n = r.pick(r.opts.tables, 100_000, 1_000);
     let middle = if r.opts.quick { 500 } else { 8_000 };
     let mut caches: Vec<u64> = vec![64, middle.min(n), n];

@@ -197,6 +197,15 @@ impl<'a> Runner<'a> {
         self.kept_datadirs.push(datadir);
     }
 
+    /// Pin this thread, whose statement loops are the experiment's client (many-tables,
+    /// open-files), to `--client-cpus` when given; a failure is noted, not fatal.
+    pub fn pin_client_loop(&self) {
+        if let Err(e) = crate::pinning::pin_this_thread_as_client() {
+            self.progress
+                .note(&format!("cannot pin the client loop to --client-cpus: {e}"));
+        }
+    }
+
     /// Finds the launcher of `target` and records its binary and version.
     pub fn launcher(&mut self, target: Target) -> Result<Launcher> {
         let launcher = match target {

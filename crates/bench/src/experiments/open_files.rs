@@ -42,11 +42,7 @@ fn limit_settings(target: Target, limit: u64) -> Settings {
 }
 
 pub fn run(r: &mut Runner) {
-    // The statement loops run on this thread: on --client-cpus when given.
-    if let Err(e) = crate::pinning::pin_this_thread_as_client() {
-        r.progress
-            .note(&format!("cannot pin the client loop to --client-cpus: {e}"));
-    }
+    r.pin_client_loop();
     // InnoDB creates only 30 to 80 tables/s on a loaded 2-core machine: quick stays small.
     let n = r.pick(r.opts.tables, 100_000, 500);
     let limits: Vec<u64> = vec![64, 16_384];
