@@ -84,6 +84,10 @@ struct RunArgs {
     /// Thread counts for the sysbench sweeps, e.g. --threads 1,16,100.
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
     threads: Option<Vec<u32>>,
+    /// Points per select_random_points statement for key-cache, e.g. --points 10
+    /// (default 10,50,100; quick: 10).
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    points: Option<Vec<u32>>,
     /// MariaDB storage engines for many-tables and open-files, e.g. --engine myisam.
     #[arg(
         long = "engine",
@@ -189,6 +193,7 @@ fn run(args: RunArgs) -> ExitCode {
         rows: args.rows,
         time_s: args.time,
         threads: args.threads.clone(),
+        points: args.points.clone(),
         engines: args.engines.clone(),
         extra_settings: args.settings.clone(),
         repeat: args.repeat,

@@ -4,7 +4,8 @@
 //! each cache's hit ratio on each stream (single-threaded, after a warm-up pass).
 //!
 //! `cargo run -p myriad-cache --example block_cache_sweep -- [--millis 300]
-//!  [--threads 1,2,4,8,16,64] [--capacity 16384] [--rounds 3]`
+//!  [--threads 1,2,4,8,16,64] [--capacity 16384] [--rounds 3] [--caches myriad,quick_cache]
+//!  [--streams zipf0.99]` (`--caches` and `--streams` pick by name; default all)
 //!
 //! Each cell is the median of `--rounds` measurements taken in interleaved rounds (the
 //! caches in a rotating order), so that load from other processes on a shared machine
@@ -102,9 +103,21 @@ fn main() {
         println!("note: thread counts above {cores} measure contention, not parallel speed");
     }
     let zipf = Zipf::new(capacity * 2, 0.99);
-    let names: Vec<&str> = all_caches(64).iter().map(|c| c.name()).collect();
+    let picked =
+        |list: Option<String>, name: &str| list.is_none_or(|l| l.split(',').any(|n| n == name));
+    let caches_arg = arg("--caches");
+    let chosen = |capacity| -> Vec<Box<dyn BenchCache>> {
+        all_caches(capacity)
+            .into_iter()
+            .filter(|c| picked(caches_arg.clone(), c.name()))
+            .collect()
+    };
+    let names: Vec<&str> = chosen(64).iter().map(|c| c.name()).collect();
     let mut ratios = Vec::new();
     for stream in [Stream::AllHits, Stream::Zipf90, Stream::ScanPolluted] {
+        if !picked(arg("--streams"), stream.name()) {
+            continue;
+        }
         let streams: Vec<Vec<u64>> = (0..DISTINCT_STREAMS as u64)
             .map(|t| stream.keys(capacity, STREAM_LEN, t, &zipf))
             .collect();
@@ -122,7 +135,7 @@ fn main() {
             for round in 0..rounds {
                 for k in 0..names.len() {
                     let which = (k + round) % names.len();
-                    let cache = all_caches(capacity).swap_remove(which);
+                    let cache = chosen(capacity).swap_remove(which);
                     let r = throughput(cache.as_ref(), &streams, t, Duration::from_millis(millis));
                     samples[which].push(r);
                 }
@@ -133,7 +146,7 @@ fn main() {
             }
             println!();
         }
-        let row: Vec<f64> = all_caches(capacity)
+        let row: Vec<f64> = chosen(capacity)
             .iter()
             .map(|c| hit_ratio(c.as_ref(), &streams))
             .collect();

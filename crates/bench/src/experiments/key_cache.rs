@@ -15,9 +15,13 @@ pub fn run(r: &mut Runner) {
     let threads = r.threads(&[1, 4, 8, 16, 32, 64, 128], &[1, 4]);
     let rows = r.pick(r.opts.rows, 1_000_000, 20_000);
     let time_s = r.pick(r.opts.time_s, 20, 3);
-    let points: &[u32] = if r.opts.quick { &[10] } else { &[10, 50, 100] };
+    let points: Vec<u32> = match &r.opts.points {
+        Some(points) => points.clone(),
+        None if r.opts.quick => vec![10],
+        None => vec![10, 50, 100],
+    };
     let mut cells = Vec::new();
-    for &p in points {
+    for &p in &points {
         for &t in &threads {
             cells.push(SysbenchCell {
                 test: "select_random_points".into(),
@@ -81,7 +85,7 @@ pub fn run(r: &mut Runner) {
     let mut absolute = Vec::new();
     let mut kept = Vec::new();
     for target in &r.opts.targets {
-        for &p in points {
+        for &p in &points {
             for &s in SEGMENTS {
                 let values: Vec<Option<f64>> = threads
                     .iter()
@@ -126,7 +130,7 @@ pub fn run(r: &mut Runner) {
     // myriad against MariaDB, each at its best segments setting per cell (issue 6's target:
     // at least 2x at 16 threads with 10 points).
     let mut versus = Vec::new();
-    for &p in points {
+    for &p in &points {
         let best = |target: &str, t: u32| {
             SEGMENTS
                 .iter()
@@ -169,7 +173,7 @@ pub fn run(r: &mut Runner) {
         ],
         kept,
     ));
-    for &p in points {
+    for &p in &points {
         let point_rows: Vec<_> = rows
             .iter()
             .copied()

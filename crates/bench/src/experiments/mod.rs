@@ -58,6 +58,8 @@ pub struct Options {
     pub rows: Option<u64>,
     pub time_s: Option<u64>,
     pub threads: Option<Vec<u32>>,
+    /// select_random_points sizes for key-cache (`--points`).
+    pub points: Option<Vec<u32>>,
     pub engines: Option<Vec<Engine>>,
     /// System variables added to (or replacing) every configuration's (`--set`).
     pub extra_settings: Vec<(String, String)>,
