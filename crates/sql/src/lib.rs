@@ -343,11 +343,11 @@ impl Session {
     }
 
     /// Whether a text statement may run inline on a server's network thread instead of
-    /// handing the thread off first: one SELECT, INSERT, UPDATE, DELETE or REPLACE, or a
-    /// transaction boundary. Their only long waits (a row lock, a DDL's metadata lock,
-    /// another statement's writer lock, the redo log's fsync) go through
-    /// `myriad_cache::long_wait`, where a server hands its thread off when it must; DDL and
-    /// everything else is handed off up front.
+    /// handing the thread off first: one SELECT, INSERT, UPDATE, DELETE, REPLACE or CREATE
+    /// TABLE, or a transaction boundary. Their only long waits (a row lock, a DDL's metadata
+    /// lock, another statement's writer lock, the catalog lock behind another DDL, the redo
+    /// log's fsync) go through `myriad_cache::long_wait`, where a server hands its thread
+    /// off when it must; other DDL and everything else is handed off up front.
     pub fn text_runs_inline(sql: &str) -> bool {
         session::runs_inline(sql)
     }

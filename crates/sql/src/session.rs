@@ -1057,9 +1057,9 @@ impl Session {
                 if_not_exists,
             } => {
                 let storage = self.engine.catalog.storage();
-                if !self.engine.catalog.database_exists(database)
-                    || crate::catalog::is_system(database)
-                {
+                // A missing database shows when its table's file cannot be made (no stat
+                // of the directory first).
+                if database.is_empty() || crate::catalog::is_system(database) {
                     return Err(catalog::err_unknown_database(database));
                 }
                 match storage.create_table(database, name, def) {
@@ -2245,10 +2245,17 @@ pub fn runs_inline(sql: &str) -> bool {
     if Session::text_is_transaction_boundary(text) {
         return true;
     }
-    let word = text
+    let mut words = text
         .split(|c: char| !c.is_ascii_alphabetic())
-        .next()
-        .unwrap_or("");
+        .filter(|w| !w.is_empty());
+    let word = words.next().unwrap_or("");
+    if word.eq_ignore_ascii_case("CREATE") {
+        // CREATE TABLE: its waits (the metadata lock, the log's fsync) are long waits too,
+        // and its file work is a create, a short write and a rename.
+        return words
+            .next()
+            .is_some_and(|w| w.eq_ignore_ascii_case("TABLE"));
+    }
     ["SELECT", "INSERT", "UPDATE", "DELETE", "REPLACE"]
         .iter()
         .any(|kind| word.eq_ignore_ascii_case(kind))

@@ -634,3 +634,47 @@ fn division_by_zero_in_a_stored_value_is_an_error_in_strict_mode() {
         "1"
     );
 }
+
+/// CREATE TABLE runs on the network thread like DML (its waits go through long_wait); other
+/// DDL and anything holding several statements hand the thread off first.
+#[test]
+fn create_table_runs_inline_and_other_ddl_does_not() {
+    use myriad_sql::Session;
+    for sql in [
+        "SELECT 1",
+        "insert into t values (1)",
+        "CREATE TABLE t (i INT)",
+        "  create   table if not exists d.t (i INT);",
+        "COMMIT",
+    ] {
+        assert!(Session::text_runs_inline(sql), "{sql}");
+    }
+    for sql in [
+        "CREATE DATABASE d",
+        "CREATE TEMPORARY TABLE t (i INT)",
+        "CREATE INDEX i ON t (i)",
+        "DROP TABLE t",
+        "ALTER TABLE t ADD COLUMN j INT",
+        "SET GLOBAL table_open_cache = 10",
+        "CREATE TABLE t (i INT); DROP TABLE t",
+        "CREATE",
+    ] {
+        assert!(!Session::text_runs_inline(sql), "{sql}");
+    }
+}
+
+/// CREATE TABLE finds a missing database from the file it cannot make (no stat first), and
+/// answers as MySQL does.
+#[test]
+fn create_table_in_a_missing_or_system_database_is_unknown_database() {
+    let t = engine();
+    let mut s = session(&t.engine);
+    assert_eq!(error_code(&mut s, "CREATE TABLE nope.t (i INT)"), 1049);
+    assert_eq!(error_code(&mut s, "CREATE TABLE mysql.t (i INT)"), 1049);
+    exec_ok(&mut s, "CREATE DATABASE d");
+    exec_ok(&mut s, "CREATE TABLE d.t (i INT)");
+    assert_eq!(error_code(&mut s, "CREATE TABLE d.t (i INT)"), 1050);
+    exec_ok(&mut s, "CREATE TABLE IF NOT EXISTS d.t (i INT)");
+    exec_ok(&mut s, "DROP DATABASE d");
+    assert_eq!(error_code(&mut s, "CREATE TABLE d.t (i INT)"), 1049);
+}
