@@ -53,14 +53,26 @@ fn command_with(pinning: Option<&Pinning>, program: &Path, side: Side) -> Comman
 
 /// The CPU numbers of a `taskset -c` list (checked by [`parse_cpu_list`]).
 fn cpu_numbers(list: &str) -> Vec<usize> {
-    let mut cpus = Vec::new();
-    for part in list.split(',') {
-        let (first, last) = part.split_once('-').unwrap_or((part, part));
-        if let (Ok(first), Ok(last)) = (first.parse::<usize>(), last.parse::<usize>()) {
-            cpus.extend(first..=last);
-        }
-    }
-    cpus
+    cpu_ranges(list)
+        .unwrap_or_default()
+        .into_iter()
+        .flat_map(|(first, last)| first..=last)
+        .collect()
+}
+
+/// The ranges of a `taskset -c` list (`0`, `0-7`, `0,2,4`), or None if it is not one.
+fn cpu_ranges(list: &str) -> Option<Vec<(usize, usize)>> {
+    let number = |s: &str| {
+        (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| s.parse::<usize>().ok())
+            .flatten()
+    };
+    list.split(',')
+        .map(|part| {
+            let (first, last) = part.split_once('-').unwrap_or((part, part));
+            Some((number(first)?, number(last)?))
+        })
+        .collect()
 }
 
 /// Pin the calling thread to the client's CPUs, for a load generator that runs inside
@@ -87,17 +99,11 @@ pub fn pin_this_thread_as_client() -> std::io::Result<()> {
 
 /// Checks a `taskset -c` CPU list: numbers and ranges separated by commas.
 pub fn parse_cpu_list(text: &str) -> Result<String, String> {
-    let number = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    let valid_part = |part: &str| match part.split_once('-') {
-        Some((first, last)) => number(first) && number(last),
-        None => number(part),
-    };
-    if text.split(',').all(valid_part) {
-        Ok(text.to_string())
-    } else {
-        Err(format!(
+    match cpu_ranges(text) {
+        Some(_) => Ok(text.to_string()),
+        None => Err(format!(
             "`{text}` is not a CPU list: give CPU numbers and ranges, e.g. 0 or 0-7 or 0,2,4"
-        ))
+        )),
     }
 }
 

@@ -103,20 +103,49 @@ pub fn table_loop(
     what: &str,
     statement: impl Fn(u64) -> String,
 ) -> Result<f64> {
-    r.progress.step(what);
+    let mut progress = LoopProgress::start(r, what, n, estimate_s);
     let started = std::time::Instant::now();
-    let mut advanced = 0;
     for i in 1..=n {
         client.execute(&statement(i))?;
         if i.is_multiple_of(100) {
-            r.progress.update(format!("{what} ({i}/{n})"));
-            let due = estimate_s * i / n;
-            r.progress.advance(due - advanced);
-            advanced = due;
+            progress.at(r, i);
         }
     }
-    r.progress.advance(estimate_s - advanced);
+    progress.done(r);
     Ok(started.elapsed().as_secs_f64())
+}
+
+/// A loop's share of the progress bar: `estimate_s` seconds spread over its `n` steps.
+struct LoopProgress<'a> {
+    what: &'a str,
+    n: u64,
+    estimate_s: u64,
+    advanced: u64,
+}
+
+impl<'a> LoopProgress<'a> {
+    fn start(r: &Runner, what: &'a str, n: u64, estimate_s: u64) -> LoopProgress<'a> {
+        r.progress.step(what);
+        LoopProgress {
+            what,
+            n,
+            estimate_s,
+            advanced: 0,
+        }
+    }
+
+    /// Step `i` of `n` is done.
+    fn at(&mut self, r: &Runner, i: u64) {
+        r.progress.update(format!("{} ({i}/{})", self.what, self.n));
+        let due = self.estimate_s * i / self.n.max(1);
+        r.progress.advance(due.saturating_sub(self.advanced));
+        self.advanced = self.advanced.max(due);
+    }
+
+    fn done(self, r: &Runner) {
+        r.progress
+            .advance(self.estimate_s.saturating_sub(self.advanced));
+    }
 }
 
 /// Statements per chunk of a select pass (see [`interleaved_pass`]).
@@ -158,11 +187,9 @@ fn interleaved_pass(
     pass: u64,
     what: &str,
 ) -> Result<(Spent, Spent)> {
-    let estimate_s = n / SELECT_RATE_PER_S * 3 / 2;
-    r.progress.step(what);
+    let mut progress = LoopProgress::start(r, what, n, n / SELECT_RATE_PER_S * 3 / 2);
     let cpu = || process_cpu_seconds(server_pid);
     let (mut tables, mut floor) = (Spent::new(), Spent::new());
-    let mut advanced = 0;
     let mut first = 1;
     while first <= n {
         let last = (first + CHUNK - 1).min(n);
@@ -178,13 +205,10 @@ fn interleaved_pass(
             client.execute(&format!("SELECT * FROM t{i}"))?;
         }
         tables.add(started.elapsed().as_secs_f64(), cpu_between, cpu());
-        r.progress.update(format!("{what} ({last}/{n})"));
-        let due = estimate_s * last / n;
-        r.progress.advance(due - advanced);
-        advanced = due;
+        progress.at(r, last);
         first = last + 1;
     }
-    r.progress.advance(estimate_s - advanced);
+    progress.done(r);
     Ok((tables, floor))
 }
 
