@@ -109,7 +109,12 @@ impl Server {
                     return false;
                 }
             }
-            if std::net::TcpStream::connect(("127.0.0.1", self.port)).is_ok() {
+            // Our own server's word first: a connect alone can reach another test's server
+            // that took the same free port first (this child then fails to listen), or a
+            // socket connected to itself, and a test then talks to the wrong server.
+            if self.log_text().contains("myriad ready for connections")
+                && std::net::TcpStream::connect(("127.0.0.1", self.port)).is_ok()
+            {
                 return true;
             }
             std::thread::sleep(Duration::from_millis(20));

@@ -1063,6 +1063,8 @@ impl BlockCache {
                 Ordering::Relaxed,
             );
             slot.indexed.store(true, Ordering::Release);
+            // Counted while the slot is still this thread's alone (see `claim_counts`).
+            self.publish_claim(slot);
             slot.state.fetch_add(
                 state_delta(OWNED, LOADING) + ACQ_ONE + FRESH + if hot { HOT } else { 0 },
                 Ordering::AcqRel,
@@ -1070,7 +1072,6 @@ impl BlockCache {
             self.index_insert(part, hash, index);
             drop(older_guard);
             drop(guard);
-            self.publish_claim(slot);
             let result = match fill {
                 Fill::Read => {
                     self.count(|c| &c.reads);
@@ -1159,7 +1160,9 @@ impl BlockCache {
     /// How a claimed slot is counted, as (cached, claimed): a slot claimed by evicting its
     /// block stays counted as cached, so that the usual miss (evict, then load) changes the
     /// shared count not at all, instead of twice (it was one of the lines every miss made
-    /// every core wait for).
+    /// every core wait for). Read (and reset) while the slot is still OWNED by the caller:
+    /// once it is READY and unpinned another thread's eviction may set the flag for its own
+    /// claim (a resize's move settled after publishing lost a count that way).
     fn claim_counts(&self, slot: &Slot) -> (i64, i64) {
         if slot.claim_counted_cached.swap(false, Ordering::Relaxed) {
             (1, 0)
@@ -1780,12 +1783,12 @@ impl BlockCache {
         self.index_remove(part, hash, index);
         slot.indexed.store(false, Ordering::Release);
         target.indexed.store(true, Ordering::Release);
+        self.add_blocks(-1, 0);
+        self.publish_claim(target);
         target
             .state
             .fetch_add(state_delta(OWNED, READY) + (w & HOT), Ordering::AcqRel);
         self.index_insert(part, hash, target_index);
-        self.add_blocks(-1, 0);
-        self.publish_claim(target);
         drop(guard);
         self.retire(slot);
         Ok(())
@@ -1905,12 +1908,12 @@ impl BlockCache {
         slot.indexed.store(false, Ordering::Release);
         self.add_blocks(-1, 0);
         target.indexed.store(true, Ordering::Release);
+        to.publish_claim(target);
         target.state.fetch_add(
             state_delta(OWNED, READY) + if hot { HOT } else { 0 },
             Ordering::AcqRel,
         );
         to.index_insert(to_part, hash, target_index);
-        to.publish_claim(target);
         drop((guard, to_guard));
         self.retire(slot);
         true
