@@ -49,6 +49,30 @@ pub fn free_port() -> u16 {
         .expect("a free port")
 }
 
+/// Whether process `pid` holds a TCP socket listening on `port` (from /proc: the socket
+/// inodes of its descriptors against the LISTEN entries of /proc/net/tcp and tcp6).
+pub fn listens_on(pid: u32, port: u16) -> bool {
+    let suffix = format!(":{port:04X}");
+    let mut listening = std::collections::HashSet::new();
+    for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+        let text = std::fs::read_to_string(table).unwrap_or_default();
+        for line in text.lines().skip(1) {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
+            if fields.len() > 9 && fields[1].ends_with(&suffix) && fields[3] == "0A" {
+                listening.insert(format!("socket:[{}]", fields[9]));
+            }
+        }
+    }
+    let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
+        return false;
+    };
+    fds.flatten().any(|fd| {
+        std::fs::read_link(fd.path())
+            .is_ok_and(|target| listening.contains(&target.to_string_lossy().into_owned()))
+    })
+}
+
 /// A running `myriad` process.
 pub struct Server {
     child: Option<Child>,
@@ -109,10 +133,11 @@ impl Server {
                     return false;
                 }
             }
-            // Our own server's word first: a connect alone can reach another test's server
-            // that took the same free port first (this child then fails to listen), or a
-            // socket connected to itself, and a test then talks to the wrong server.
-            if self.log_text().contains("myriad ready for connections")
+            // Our own child must hold the listening socket: a connect alone can reach another
+            // test's server that took the same free port first (this child then fails to
+            // listen), or a socket connected to itself, and a test then talks to the wrong
+            // server.
+            if listens_on(self.pid(), self.port)
                 && std::net::TcpStream::connect(("127.0.0.1", self.port)).is_ok()
             {
                 return true;

@@ -11,6 +11,10 @@ echo "bundled libraries kept (missing here): $(ls /opt/mb/lib | tr '\n' ' ')"
 for d in mysql sysbench; do
   if [ ! -e /usr/share/$d ]; then cp -r /opt/mb/share/$d /usr/share/$d; fi
 done
+font=/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf   # where myriad-bench looks first
+if [ ! -e $font ] && [ -e /opt/mb/share/DejaVuSans.ttf ]; then
+  mkdir -p $(dirname $font); cp /opt/mb/share/DejaVuSans.ttf $font
+fi
 wrap() { # wrap NAME DEST
   if [ -e "$2" ]; then echo "kept existing $2"; return; fi
   printf '#!/bin/sh\nLD_LIBRARY_PATH=/opt/mb/lib exec /opt/mb/bin/%s "$@"\n' "$1" > "$2"; chmod +x "$2"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Builds .devbundle/mb.tgz: Debian 12's mariadbd 10.11 and sysbench 1.0.20 with the shared
 # libraries they need beyond glibc, their data files, taskset, and stripped release builds
-# of myriad, myriad-bench and block_cache_sweep, for a lent machine that has none of them
+# of myriad, myriad-bench and block_cache_sweep, and the plots' font, for a lent machine that has none of them
 # and cannot install (nothing outside it can be reached). mb/install.sh lays them out at
 # Debian's paths there behind wrappers that add only the libraries that machine lacks.
 # Run from the repository root after
@@ -15,6 +15,7 @@ mkdir -p $mb/bin $mb/lib $mb/share $mb/myriad
 cp /usr/sbin/mariadbd /usr/bin/sysbench /usr/bin/my_print_defaults /usr/bin/resolveip \
   /usr/bin/mariadb-install-db /usr/bin/taskset $mb/bin/
 cp -r /usr/share/mysql /usr/share/sysbench $mb/share/
+cp /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf $mb/share/   # the plots' font
 for l in $(ldd /usr/sbin/mariadbd /usr/bin/sysbench | awk '/=>/{print $3}' | sort -u); do
   case $(basename $l) in
     libc.so*|libm.so*|libpthread*|libdl.so*|librt.so*|libresolv*|ld-linux*) ;;
