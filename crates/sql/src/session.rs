@@ -2245,20 +2245,28 @@ pub fn runs_inline(sql: &str) -> bool {
     if Session::text_is_transaction_boundary(text) {
         return true;
     }
-    let mut words = text
-        .split(|c: char| !c.is_ascii_alphabetic())
-        .filter(|w| !w.is_empty());
-    let word = words.next().unwrap_or("");
+    // The text must start with the keyword: anything else (a comment, a parenthesis) is
+    // handed off, which is always safe.
+    let (word, rest) = leading_word(text);
     if word.eq_ignore_ascii_case("CREATE") {
         // CREATE TABLE: its waits (the metadata lock, the log's fsync) are long waits too,
         // and its file work is a create, a short write and a rename.
-        return words
-            .next()
-            .is_some_and(|w| w.eq_ignore_ascii_case("TABLE"));
+        return leading_word(rest.trim_start())
+            .0
+            .eq_ignore_ascii_case("TABLE");
     }
     ["SELECT", "INSERT", "UPDATE", "DELETE", "REPLACE"]
         .iter()
         .any(|kind| word.eq_ignore_ascii_case(kind))
+}
+
+/// The ASCII letters `text` starts with, and what follows them.
+fn leading_word(text: &str) -> (&str, &str) {
+    let end = text
+        .bytes()
+        .position(|b| !b.is_ascii_alphabetic())
+        .unwrap_or(text.len());
+    text.split_at(end)
 }
 
 /// See [`Session::prepared_runs_inline`].

@@ -658,6 +658,8 @@ fn create_table_runs_inline_and_other_ddl_does_not() {
         "SET GLOBAL table_open_cache = 10",
         "CREATE TABLE t (i INT); DROP TABLE t",
         "CREATE",
+        "/* SELECT */ DROP TABLE t",
+        "CREATE /* TABLE */ DATABASE d",
     ] {
         assert!(!Session::text_runs_inline(sql), "{sql}");
     }
