@@ -476,27 +476,38 @@ where
             self.options.wait_timeout
         };
         let mut payload = Vec::new();
+        // One timer for the connection's life, not one per command: it is set for the end of
+        // the idle time that began when it was last set, and when it fires early (commands
+        // ran since) it is set again from the end of the last command. A command costs one
+        // clock read instead of a timer registered and cancelled in the shared wheel.
+        let mut idle = idle_timeout.map(|limit| (limit, Box::pin(tokio::time::sleep(limit))));
+        let mut idle_since = tokio::time::Instant::now();
         loop {
             self.reader.reset_sequence();
-            let read = async {
-                match idle_timeout {
-                    Some(limit) => {
-                        tokio::time::timeout(limit, self.reader.read_payload(&mut payload))
-                            .await
-                            .ok()
+            let result = {
+                let read = self.reader.read_payload(&mut payload);
+                tokio::pin!(read);
+                loop {
+                    tokio::select! {
+                        biased;
+                        result = &mut read => break Some(result),
+                        _ = stop_requested(shutdown) => {
+                            let err = ErrorInfo::new(ER_SERVER_SHUTDOWN, "08S01", "Server shutdown in progress");
+                            self.writer.frames.set_sequence(0);
+                            put_err(&mut self.writer.frames, &err);
+                            let _ = self.writer.flush().await;
+                            return ConnectionEnd::Shutdown;
+                        }
+                        _ = idle_expired(&mut idle) => {
+                            if let Some((limit, timer)) = &mut idle {
+                                let due = idle_since + *limit;
+                                if tokio::time::Instant::now() >= due {
+                                    break None;
+                                }
+                                timer.as_mut().reset(due);
+                            }
+                        }
                     }
-                    None => Some(self.reader.read_payload(&mut payload).await),
-                }
-            };
-            let result = tokio::select! {
-                biased;
-                result = read => result,
-                _ = stop_requested(shutdown) => {
-                    let err = ErrorInfo::new(ER_SERVER_SHUTDOWN, "08S01", "Server shutdown in progress");
-                    self.writer.frames.set_sequence(0);
-                    put_err(&mut self.writer.frames, &err);
-                    let _ = self.writer.flush().await;
-                    return ConnectionEnd::Shutdown;
                 }
             };
             match result {
@@ -553,6 +564,7 @@ where
                     )),
                 };
             drop(running);
+            idle_since = tokio::time::Instant::now();
             self.report_traffic();
             if let Some(end) = end {
                 return end;
@@ -992,6 +1004,14 @@ fn finish_sink(sink: &mut ResultSink<'_>) {
 
 /// Resolves once the server asks connections to stop; never, if the sender is gone (then
 /// no one can ask).
+/// Resolves when the connection's idle timer fires; never without one.
+async fn idle_expired(idle: &mut Option<(Duration, std::pin::Pin<Box<tokio::time::Sleep>>)>) {
+    match idle {
+        Some((_, timer)) => timer.as_mut().await,
+        None => std::future::pending().await,
+    }
+}
+
 pub async fn stop_requested(shutdown: &mut watch::Receiver<bool>) {
     let requested = shutdown.wait_for(|stop| *stop).await.is_ok();
     if !requested {
