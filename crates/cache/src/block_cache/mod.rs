@@ -63,9 +63,11 @@
 //!
 //! New blocks enter *cold* (probationary, MySQL's warm sublist) unless their key's hash is in
 //! the ghost history (a direct-mapped array of the hashes of recently evicted cold blocks),
-//! in which case they enter *hot*. While unused blocks remain below capacity (`used <
-//! capacity`, after a growth or before the cache first fills) the hand evicts nothing: it
-//! walks on to an unused slot, as MySQL's key cache uses its free blocks first. One clock
+//! in which case they enter *hot*. While more than capacity / 256 unused blocks remain
+//! below capacity (after a growth, a dropped table, or before the cache first fills) the hand
+//! evicts nothing: it walks on to an unused slot, as MySQL's key cache uses its free blocks
+//! first; fewer holes than that (claims given back after two misses raced for one block) are
+//! filled as the hand passes them (`free_slack`). One clock
 //! hand visits the slots: a cold block not touched
 //! since its last visit is evicted (its hash goes to the ghost); a touched cold block is
 //! promoted to hot if the hot part is below `100 - key_cache_division_limit` percent, else it
