@@ -482,6 +482,10 @@ where
         // clock read instead of a timer registered and cancelled in the shared wheel.
         let mut idle = idle_timeout.map(|limit| (limit, Box::pin(tokio::time::sleep(limit))));
         let mut idle_since = tokio::time::Instant::now();
+        // Waited on across commands, not made again for each: a new wait registers with (and
+        // an abandoned one leaves) the shutdown channel shared by every connection.
+        let stop = stop_requested(shutdown);
+        tokio::pin!(stop);
         loop {
             self.reader.reset_sequence();
             let result = {
@@ -491,7 +495,7 @@ where
                     tokio::select! {
                         biased;
                         result = &mut read => break Some(result),
-                        _ = stop_requested(shutdown) => {
+                        _ = &mut stop => {
                             let err = ErrorInfo::new(ER_SERVER_SHUTDOWN, "08S01", "Server shutdown in progress");
                             self.writer.frames.set_sequence(0);
                             put_err(&mut self.writer.frames, &err);
