@@ -260,6 +260,36 @@ fn idle_connections_close_after_wait_timeout() {
     });
 }
 
+/// SET SESSION wait_timeout changes that connection's idle limit, as in MySQL; the others
+/// keep theirs.
+#[test]
+fn set_session_wait_timeout_applies_to_that_connection() {
+    let server = Server::start(&[]);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        use mysql_async::prelude::Queryable;
+        let opts = mysql_async::Opts::from_url(&server.url("root", "", None)).unwrap();
+        let mut short = mysql_async::Conn::new(opts.clone()).await.unwrap();
+        let mut default = mysql_async::Conn::new(opts.clone()).await.unwrap();
+        short
+            .query_drop("SET SESSION wait_timeout = 1")
+            .await
+            .unwrap();
+        tokio::time::sleep(std::time::Duration::from_millis(2500)).await;
+        assert!(
+            short.ping().await.is_err(),
+            "the connection that set wait_timeout = 1 was closed"
+        );
+        default
+            .ping()
+            .await
+            .expect("a connection with the default wait_timeout stays open");
+    });
+}
+
 #[test]
 fn set_global_max_connections_applies_to_the_next_connection() {
     let server = Server::start(&["--max-connections=100"]);

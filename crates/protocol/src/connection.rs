@@ -107,6 +107,12 @@ pub trait SessionHandler: Send + 'static {
     fn execute(&mut self, statement_id: u32, params: Vec<ParamValue>, out: &mut ResultSink<'_>);
     fn close_prepared_statement(&mut self, statement_id: u32);
     fn reset_connection(&mut self) -> Result<(), ErrorInfo>;
+    /// The idle limit the session chose itself (`SET SESSION wait_timeout`), read after
+    /// every command; None keeps the connection's own (wait_timeout or interactive_timeout
+    /// when it started).
+    fn idle_timeout(&self) -> Option<Duration> {
+        None
+    }
     /// COM_CHANGE_USER after the new user authenticated.
     fn change_user(
         &mut self,
@@ -569,6 +575,11 @@ where
                 };
             drop(running);
             idle_since = tokio::time::Instant::now();
+            if let Some(limit) = session.idle_timeout() {
+                if idle.as_ref().is_none_or(|(current, _)| *current != limit) {
+                    idle = Some((limit, Box::pin(tokio::time::sleep(limit))));
+                }
+            }
             self.report_traffic();
             if let Some(end) = end {
                 return end;

@@ -368,6 +368,12 @@ impl SessionHandler for MyriadSession {
         Ok(())
     }
 
+    fn idle_timeout(&self) -> Option<std::time::Duration> {
+        self.session
+            .session_wait_timeout()
+            .map(std::time::Duration::from_secs)
+    }
+
     fn change_user(
         &mut self,
         user: &str,

@@ -352,6 +352,13 @@ impl Session {
         session::runs_inline(sql)
     }
 
+    /// The idle limit this session chose with `SET SESSION wait_timeout`, in seconds; None
+    /// while it has not (the connection keeps the limit it started with: wait_timeout, or
+    /// interactive_timeout for an interactive client).
+    pub fn session_wait_timeout(&self) -> Option<u64> {
+        self.state.wait_timeout_set()
+    }
+
     /// [`Session::text_runs_inline`] for a prepared statement's text.
     pub fn prepared_runs_inline(&self, statement_id: u32) -> bool {
         session::prepared_runs_inline(self, statement_id)

@@ -66,6 +66,8 @@ pub struct SessionState {
     last_insert_id: u64,
     /// The query cache's view of the session settings (see [`crate::query_cache_hooks`]).
     query_cache: crate::query_cache_hooks::SessionQuery,
+    /// Seconds of `SET SESSION wait_timeout`, once the session set it.
+    wait_timeout_s: Option<u64>,
 }
 
 impl SessionState {
@@ -89,6 +91,7 @@ impl SessionState {
             counters: SessionCounters::default(),
             last_insert_id: 0,
             query_cache: Default::default(),
+            wait_timeout_s: None,
         };
         state.refresh_cached();
         state
@@ -113,6 +116,17 @@ impl SessionState {
         }
         self.query_cache =
             crate::query_cache_hooks::SessionQuery::from_session(|i| self.session_value(i));
+        self.wait_timeout_s = sysvars::lookup("wait_timeout")
+            .and_then(|i| self.overrides.get(&i))
+            .and_then(|v| match v {
+                VarValue::UInt(seconds) => Some(*seconds),
+                _ => None,
+            });
+    }
+
+    /// Seconds of `SET SESSION wait_timeout`, if the session set it.
+    pub(crate) fn wait_timeout_set(&self) -> Option<u64> {
+        self.wait_timeout_s
     }
 
     pub(crate) fn query_cache(&self) -> &crate::query_cache_hooks::SessionQuery {
