@@ -246,6 +246,13 @@ fn idle_connections_close_after_wait_timeout() {
             .query_drop("SET SESSION wait_timeout = 100")
             .await
             .unwrap();
+        // RESET CONNECTION takes the session's limit back to the connection's own.
+        let mut reverted = mysql_async::Conn::new(opts.clone()).await.unwrap();
+        reverted
+            .query_drop("SET SESSION wait_timeout = 100")
+            .await
+            .unwrap();
+        reverted.reset().await.unwrap();
         // Pings 0.3 s apart keep one connection alive for 3.6 s, well past the other's
         // 2 s limit, with room for a slow machine.
         for _ in 0..12 {
@@ -262,6 +269,10 @@ fn idle_connections_close_after_wait_timeout() {
             .ping()
             .await
             .expect("a connection that set a longer session wait_timeout stays open");
+        assert!(
+            reverted.ping().await.is_err(),
+            "a connection reset after SET SESSION wait_timeout was closed after the global one"
+        );
         let aborted: Option<(String, u64)> = busy
             .query_first("SHOW GLOBAL STATUS LIKE 'Aborted_clients'")
             .await

@@ -575,10 +575,11 @@ where
                 };
             drop(running);
             idle_since = tokio::time::Instant::now();
-            if let Some(limit) = session.idle_timeout() {
-                if idle.as_ref().is_none_or(|(current, _)| *current != limit) {
-                    idle = Some((limit, Box::pin(tokio::time::sleep(limit))));
-                }
+            // The session's own limit, or the connection's again once the session has none
+            // (RESET CONNECTION, COM_CHANGE_USER).
+            let wanted = session.idle_timeout().or(idle_timeout);
+            if idle.as_ref().map(|(current, _)| *current) != wanted {
+                idle = wanted.map(|limit| (limit, Box::pin(tokio::time::sleep(limit))));
             }
             self.report_traffic();
             if let Some(end) = end {
