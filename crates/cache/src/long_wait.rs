@@ -27,6 +27,15 @@ pub fn run<T>(wait: impl FnOnce() -> T) -> T {
     out.expect("a long-wait hook must run the wait it is given")
 }
 
+/// Take what is usually free at once (`attempt`, which must not block), and only when it is
+/// not, wait for it (`wait`) through the hook: the common uncontended case costs no hand-off.
+pub fn unless_free<T>(attempt: impl FnOnce() -> Option<T>, wait: impl FnOnce() -> T) -> T {
+    match attempt() {
+        Some(value) => value,
+        None => run(wait),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -45,5 +54,10 @@ mod tests {
         let before = CALLS.load(Ordering::SeqCst);
         assert_eq!(run(|| 41 + 1), 42);
         assert_eq!(CALLS.load(Ordering::SeqCst), before + 1);
+        // Free at once: no hand-off; not free: the wait goes through the hook.
+        assert_eq!(unless_free(|| Some(1), || 2), 1);
+        assert_eq!(CALLS.load(Ordering::SeqCst), before + 1);
+        assert_eq!(unless_free(|| None, || 2), 2);
+        assert_eq!(CALLS.load(Ordering::SeqCst), before + 2);
     }
 }

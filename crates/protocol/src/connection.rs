@@ -1018,8 +1018,6 @@ fn finish_sink(sink: &mut ResultSink<'_>) {
     }
 }
 
-/// Resolves once the server asks connections to stop; never, if the sender is gone (then
-/// no one can ask).
 /// Resolves when the connection's idle timer fires; never without one.
 async fn idle_expired(idle: &mut Option<(Duration, std::pin::Pin<Box<tokio::time::Sleep>>)>) {
     match idle {
@@ -1028,6 +1026,8 @@ async fn idle_expired(idle: &mut Option<(Duration, std::pin::Pin<Box<tokio::time
     }
 }
 
+/// Resolves once the server asks connections to stop; never, if the sender is gone (then
+/// no one can ask).
 pub async fn stop_requested(shutdown: &mut watch::Receiver<bool>) {
     let requested = shutdown.wait_for(|stop| *stop).await.is_ok();
     if !requested {

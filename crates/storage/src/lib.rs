@@ -717,10 +717,10 @@ impl Storage {
         let end = {
             // A CREATE runs on a network thread (see the server's handler): waiting behind
             // another DDL's file work and fsync is a long wait, announced as one.
-            let _c = match self.inner.catalog.try_write() {
-                Some(guard) => guard,
-                None => myriad_cache::long_wait::run(|| self.inner.catalog.write()),
-            };
+            let _c = myriad_cache::long_wait::unless_free(
+                || self.inner.catalog.try_write(),
+                || self.inner.catalog.write(),
+            );
             self.create_table_locked(db, name, def)?
         };
         // Waited for outside the catalog lock: concurrent creates share one log fsync.

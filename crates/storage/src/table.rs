@@ -176,14 +176,14 @@ impl Statement {
             return Ok(());
         }
         // Another statement writing the table: a wait that may last (see long_wait).
-        let guard = match t.writer.try_lock_arc() {
-            Some(guard) => guard,
-            None => myriad_cache::long_wait::run(|| {
+        let guard = myriad_cache::long_wait::unless_free(
+            || t.writer.try_lock_arc().map(Some),
+            || {
                 t.writer
                     .try_lock_arc_for(self.shared.config.lock_wait_timeout)
-            })
-            .ok_or(StorageError::LockWaitTimeout)?,
-        };
+            },
+        )
+        .ok_or(StorageError::LockWaitTimeout)?;
         if t.stale.load(Ordering::Acquire) {
             return Err(StorageError::Stale);
         }
