@@ -5,7 +5,7 @@ Usage: python3 pymysql_client.py PORT
 Connects, SET NAMES utf8mb4, text queries, parameterised statements re-executed with new
 parameters (PyMySQL binds parameters on the client side; it has no server-side prepared
 statements), multi-statement results, ping, change of database (COM_INIT_DB and USE),
-a database given at connect, and a wrong password rejected with 1045. Exits non-zero with
+a database given at connect, an interactive client's wait_timeout, and a wrong password rejected with 1045. Exits non-zero with
 a message on the first failure.
 """
 import sys
@@ -75,6 +75,21 @@ def main():
             cur.execute("SELECT DATABASE(), CURRENT_USER()")
             db, user = cur.fetchone()
             check(db, "mysql", "database given at connect")
+
+    # An interactive client's session wait_timeout starts at the global interactive_timeout
+    # (read when it connects); another client's at wait_timeout.
+    with pymysql.connect(host="127.0.0.1", port=port, user="root", password="") as admin:
+        with admin.cursor() as cur:
+            cur.execute("SET GLOBAL interactive_timeout = 1234")
+        with pymysql.connect(host="127.0.0.1", port=port, user="root", password="",
+                             client_flag=CLIENT.INTERACTIVE) as interactive:
+            with interactive.cursor() as cur:
+                cur.execute("SELECT @@session.wait_timeout, @@global.wait_timeout")
+                check(cur.fetchone(), (1234, 28800), "interactive client's wait_timeout")
+        with admin.cursor() as cur:
+            cur.execute("SELECT @@session.wait_timeout")
+            check(cur.fetchone(), (28800,), "non-interactive client's wait_timeout")
+            cur.execute("SET GLOBAL interactive_timeout = DEFAULT")
 
     try:
         pymysql.connect(host="127.0.0.1", port=port, user="py", password="wrong")

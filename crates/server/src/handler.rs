@@ -197,6 +197,9 @@ impl ServerHandler for MyriadServer {
             user: request.user.to_string(),
             host: request.host.to_string(),
             database: request.database.map(str::to_string),
+            interactive: request.capabilities
+                & myriad_protocol::constants::capabilities::CLIENT_INTERACTIVE
+                != 0,
         };
         let engine = Arc::clone(&self.engine);
         let session = blocking(|| engine.new_session(info)).map_err(|e| error_info(&e))?;

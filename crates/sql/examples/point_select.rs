@@ -21,6 +21,7 @@ fn main() {
         user: "root".into(),
         host: "localhost".into(),
         database: None,
+        interactive: false,
     };
     let mut s = engine.new_session(info).expect("session");
     let run = |s: &mut myriad_sql::Session, sql: &str| {

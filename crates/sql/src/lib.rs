@@ -96,6 +96,9 @@ pub struct SessionInfo {
     pub user: String,
     pub host: String,
     pub database: Option<String>,
+    /// The client said CLIENT_INTERACTIVE: its session wait_timeout starts at
+    /// interactive_timeout, as in MySQL.
+    pub interactive: bool,
 }
 
 /// What a successful COM_STMT_PREPARE describes.
@@ -295,7 +298,7 @@ impl Engine {
                 return Err(catalog::err_unknown_database(db));
             }
         }
-        let state = session::SessionState::new(self);
+        let state = session::SessionState::new(self, info.interactive);
         Ok(Session {
             engine: Arc::clone(self),
             info,
@@ -393,7 +396,7 @@ impl Session {
     /// COM_RESET_CONNECTION: drop prepared statements, session variables, temporary state.
     pub fn reset(&mut self) {
         session::release_row_locks(self);
-        self.state = session::SessionState::new(&self.engine);
+        self.state = session::SessionState::new(&self.engine, self.info.interactive);
     }
 
     /// COM_CHANGE_USER after the server has authenticated the new user.
@@ -412,7 +415,7 @@ impl Session {
         self.info.host = host.to_string();
         self.info.database = database.map(str::to_string);
         session::release_row_locks(self);
-        self.state = session::SessionState::new(&self.engine);
+        self.state = session::SessionState::new(&self.engine, self.info.interactive);
         Ok(())
     }
 

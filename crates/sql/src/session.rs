@@ -71,11 +71,22 @@ pub struct SessionState {
 }
 
 impl SessionState {
-    pub fn new(engine: &Engine) -> SessionState {
+    /// A session's state as a new connection (or a reset one) starts it. An interactive
+    /// client's wait_timeout starts at the global interactive_timeout (MySQL's login does so).
+    pub fn new(engine: &Engine, interactive: bool) -> SessionState {
         let snapshot = Arc::clone(&engine.globals.read());
+        let mut overrides = HashMap::new();
+        if interactive {
+            if let (Some(wait), Some(interactive)) = (
+                sysvars::lookup("wait_timeout"),
+                sysvars::lookup("interactive_timeout"),
+            ) {
+                overrides.insert(wait, snapshot[interactive].clone());
+            }
+        }
         let mut state = SessionState {
             snapshot,
-            overrides: HashMap::new(),
+            overrides,
             user_vars: HashMap::new(),
             warnings: Vec::new(),
             prepared: HashMap::new(),

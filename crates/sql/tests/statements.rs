@@ -248,6 +248,7 @@ fn databases_are_directories() {
         user: "root".into(),
         host: "localhost".into(),
         database: Some("gone".into()),
+        interactive: false,
     };
     assert_eq!(t.engine.new_session(info).err().map(|e| e.code), Some(1049));
 }
@@ -518,6 +519,7 @@ fn session_with_id(
             user: "root".into(),
             host: "localhost".into(),
             database: database.map(str::to_string),
+            interactive: false,
         })
         .expect("session")
 }

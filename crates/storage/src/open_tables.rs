@@ -152,7 +152,12 @@ impl Storage {
         let timeout = self.inner.shared.config.lock_wait_timeout;
         let handle = with_table_key(db, name, |key| {
             self.inner.tables.acquire(hint, key, timeout, || {
-                let _c = self.inner.catalog.read();
+                // A miss runs inline on a network thread: waiting behind a DDL that holds
+                // the catalog through its file work and fsync is a long wait, announced.
+                let _c = myriad_cache::long_wait::unless_free(
+                    || self.inner.catalog.try_read(),
+                    || self.inner.catalog.read(),
+                );
                 self.load_table(db, name).map(|t| CachedTable(Arc::new(t)))
             })
         });
@@ -292,4 +297,64 @@ pub(crate) fn new_cache(config: &crate::StorageConfig) -> Arc<Tables> {
         table_definition_cache: config.table_definition_cache,
         table_definition_cache_size: config.table_definition_cache_size,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{ColumnDef, ColumnType, IntWidth, Storage, StorageConfig, TableDef};
+    use std::cell::Cell;
+    use std::time::Duration;
+
+    thread_local! {
+        static LONG_WAITS: Cell<usize> = const { Cell::new(0) };
+    }
+
+    fn counting_hook(wait: &mut dyn FnMut()) {
+        LONG_WAITS.with(|n| n.set(n.get() + 1));
+        wait();
+    }
+
+    /// A table-cache miss runs inline on a network thread; when a DDL holds the catalog (its
+    /// file work and fsync), the miss's wait is announced as a long wait, and a free catalog
+    /// costs none.
+    #[test]
+    fn a_miss_behind_a_ddl_holding_the_catalog_is_a_long_wait() {
+        myriad_cache::long_wait::set_hook(counting_hook);
+        let dir = tempfile::tempdir().unwrap();
+        let storage = Storage::open(StorageConfig {
+            datadir: dir.path().to_path_buf(),
+            block_cache_bytes: 8 << 20,
+            ..Default::default()
+        })
+        .unwrap();
+        storage.create_database("d").unwrap();
+        let int = ColumnType::Int {
+            width: IntWidth::Int,
+            unsigned: false,
+        };
+        let def = TableDef {
+            columns: vec![ColumnDef::new("i", int)],
+            indexes: Vec::new(),
+            options: Vec::new(),
+        };
+        storage.create_table("d", "free", &def).unwrap();
+        storage.create_table("d", "held", &def).unwrap();
+        storage.flush_tables(None).unwrap();
+
+        let before = LONG_WAITS.with(Cell::get);
+        storage.open_table("d", "free").unwrap();
+        assert_eq!(LONG_WAITS.with(Cell::get), before, "a free catalog is no long wait");
+
+        let held = storage.inner.catalog.write();
+        std::thread::scope(|s| {
+            let opener = s.spawn(|| {
+                let before = LONG_WAITS.with(Cell::get);
+                storage.open_table("d", "held").unwrap();
+                LONG_WAITS.with(Cell::get) - before
+            });
+            std::thread::sleep(Duration::from_millis(50));
+            drop(held);
+            assert_eq!(opener.join().unwrap(), 1, "the miss announced its wait");
+        });
+    }
 }

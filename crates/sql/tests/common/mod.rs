@@ -35,6 +35,7 @@ pub fn session(engine: &Arc<Engine>) -> Session {
             user: "root".into(),
             host: "localhost".into(),
             database: None,
+            interactive: false,
         })
         .expect("session")
 }
