@@ -201,6 +201,12 @@ fn sigint_and_shutdown_statement_stop_the_server() {
         .expect("the server exits after SHUTDOWN");
     assert!(status.success(), "exit status {status:?}");
     assert!(server.log_text().contains("shutdown complete"));
+    assert!(
+        !server
+            .log_text()
+            .contains("connections still busy at shutdown"),
+        "the idle connection was told to stop, not waited for"
+    );
     runtime.block_on(async {
         use mysql_async::prelude::Queryable;
         assert!(idle.ping().await.is_err(), "the idle connection was closed");

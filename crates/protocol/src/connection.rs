@@ -29,12 +29,12 @@ use crate::results::{
     put_column, put_end_of_rows, put_eof, put_err, put_ok, ColumnDef, ColumnDefinition, CursorRows,
     ErrorInfo, OkInfo, ResultSink, RowFormat,
 };
+use crate::stop::StopWaiter;
 use crate::value::{read_binary_param, ParamType, ParamValue};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite, BufReader, ReadHalf, WriteHalf};
-use tokio::sync::watch;
 
 /// The server-wide side of the protocol: accounts and sessions.
 pub trait ServerHandler: Send + Sync + 'static {
@@ -246,7 +246,7 @@ pub async fn serve_connection<S, H>(
     stream: S,
     handler: Arc<H>,
     options: ConnectionOptions,
-    mut shutdown: watch::Receiver<bool>,
+    shutdown: StopWaiter,
 ) -> ConnectionEnd
 where
     S: AsyncRead + AsyncWrite + Unpin + Send,
@@ -281,7 +281,7 @@ where
             return ConnectionEnd::HandshakeFailed(String::from("handshake timed out"));
         }
     };
-    let end = conn.command_loop(session, &mut shutdown).await;
+    let end = conn.command_loop(session, &shutdown).await;
     conn.report_traffic();
     conn.writer.shutdown().await;
     end
@@ -474,7 +474,7 @@ where
     async fn command_loop(
         &mut self,
         mut session: H::Session,
-        shutdown: &mut watch::Receiver<bool>,
+        shutdown: &StopWaiter,
     ) -> ConnectionEnd {
         let idle_timeout = if self.capabilities & CLIENT_INTERACTIVE != 0 {
             self.options.interactive_timeout
@@ -488,9 +488,9 @@ where
         // clock read instead of a timer registered and cancelled in the shared wheel.
         let mut idle = idle_timeout.map(|limit| (limit, Box::pin(tokio::time::sleep(limit))));
         let mut idle_since = tokio::time::Instant::now();
-        // Waited on across commands, not made again for each: a new wait registers with (and
-        // an abandoned one leaves) the shutdown channel shared by every connection.
-        let stop = stop_requested(shutdown);
+        // Waited on across commands, not made again for each (a new wait would register
+        // anew); it waits on this connection's own `Notify` (see `crate::stop`).
+        let stop = shutdown.stopped();
         tokio::pin!(stop);
         loop {
             self.reader.reset_sequence();
@@ -1023,14 +1023,5 @@ async fn idle_expired(idle: &mut Option<(Duration, std::pin::Pin<Box<tokio::time
     match idle {
         Some((_, timer)) => timer.as_mut().await,
         None => std::future::pending().await,
-    }
-}
-
-/// Resolves once the server asks connections to stop; never, if the sender is gone (then
-/// no one can ask).
-pub async fn stop_requested(shutdown: &mut watch::Receiver<bool>) {
-    let requested = shutdown.wait_for(|stop| *stop).await.is_ok();
-    if !requested {
-        std::future::pending::<()>().await;
     }
 }

@@ -25,6 +25,7 @@ pub mod connection;
 pub mod constants;
 pub mod packet;
 pub mod results;
+pub mod stop;
 pub mod value;
 
 pub use command::Command;

@@ -195,7 +195,7 @@ impl SessionHandler for MockSession {
 struct TestServer {
     addr: String,
     tasks: Arc<Mutex<Vec<JoinHandle<ConnectionEnd>>>>,
-    _shutdown: tokio::sync::watch::Sender<bool>,
+    _shutdown: myriad_protocol::stop::StopSignal,
 }
 
 impl TestServer {
@@ -203,7 +203,8 @@ impl TestServer {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap().to_string();
         let tasks: Arc<Mutex<Vec<JoinHandle<ConnectionEnd>>>> = Arc::default();
-        let (shutdown_tx, shutdown_rx) = tokio::sync::watch::channel(false);
+        let shutdown = myriad_protocol::stop::StopSignal::new();
+        let stop_on_drop = shutdown.clone();
         let handler = Arc::new(Mock);
         let registry = Arc::clone(&tasks);
         tokio::spawn(async move {
@@ -220,7 +221,7 @@ impl TestServer {
                     stream,
                     Arc::clone(&handler),
                     options,
-                    shutdown_rx.clone(),
+                    shutdown.subscribe(),
                 ));
                 registry.lock().unwrap().push(task);
             }
@@ -228,7 +229,7 @@ impl TestServer {
         TestServer {
             addr,
             tasks,
-            _shutdown: shutdown_tx,
+            _shutdown: stop_on_drop,
         }
     }
 

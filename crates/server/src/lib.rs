@@ -22,6 +22,7 @@ pub mod options;
 
 use handler::MyriadServer;
 use myriad_protocol::constants::error_code::ER_CON_COUNT_ERROR;
+use myriad_protocol::stop::{StopSignal, StopWaiter};
 use myriad_protocol::{
     reject_connection, serve_connection, ConnectionEnd, ConnectionOptions, ErrorInfo,
 };
@@ -32,7 +33,6 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite};
-use tokio::sync::watch;
 
 /// How long shutdown waits for connections to finish their current statement.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
@@ -144,7 +144,7 @@ struct Listeners {
     live: Arc<AtomicU64>,
     next_connection_id: AtomicU32,
     max_connections_option: Option<u64>,
-    shutdown: watch::Receiver<bool>,
+    shutdown: StopSignal,
 }
 
 fn variable_u64(engine: &Engine, name: &str) -> Option<u64> {
@@ -214,12 +214,13 @@ impl Listeners {
         let connection_id = self.next_connection_id.fetch_add(1, Ordering::Relaxed);
         let options = self.connection_options(connection_id, host);
         let listeners = Arc::clone(self);
+        let stop = self.shutdown.subscribe();
         tokio::spawn(async move {
             // Released on every exit, a panic in the engine included: the slot and the
             // Threads_connected count must not leak.
             let _slot = ConnectionSlot(Arc::clone(&listeners));
             let handler = Arc::clone(&listeners.handler);
-            let end = serve_connection(stream, handler, options, listeners.shutdown.clone()).await;
+            let end = serve_connection(stream, handler, options, stop).await;
             let counters = listeners.handler.engine.counters();
             match &end {
                 ConnectionEnd::Quit | ConnectionEnd::Shutdown => {}
@@ -307,11 +308,11 @@ fn bind_tcp(options: &ServerOptions) -> Result<tokio::net::TcpListener, String> 
 }
 
 async fn accept_tcp(listener: tokio::net::TcpListener, listeners: Arc<Listeners>) {
-    let mut shutdown = listeners.shutdown.clone();
+    let shutdown = listeners.shutdown.subscribe();
     loop {
         let accepted = tokio::select! {
             accepted = listener.accept() => accepted,
-            _ = myriad_protocol::connection::stop_requested(&mut shutdown) => return,
+            _ = shutdown.stopped() => return,
         };
         match accepted {
             Ok((stream, addr)) => {
@@ -329,11 +330,11 @@ async fn accept_tcp(listener: tokio::net::TcpListener, listeners: Arc<Listeners>
 }
 
 async fn accept_unix(listener: tokio::net::UnixListener, listeners: Arc<Listeners>) {
-    let mut shutdown = listeners.shutdown.clone();
+    let shutdown = listeners.shutdown.subscribe();
     loop {
         let accepted = tokio::select! {
             accepted = listener.accept() => accepted,
-            _ = myriad_protocol::connection::stop_requested(&mut shutdown) => return,
+            _ = shutdown.stopped() => return,
         };
         match accepted {
             Ok((stream, _)) => listeners.admit(
@@ -384,13 +385,12 @@ pub async fn run(options: ServerOptions, workers: usize) -> Result<(), String> {
     };
     let engine = tokio::task::block_in_place(|| Engine::open(config))
         .map_err(|e| format!("cannot start: {e}"))?;
-    let (shutdown_tx, shutdown_rx) = watch::channel(false);
-    let shutdown_tx = Arc::new(shutdown_tx);
+    let shutdown = StopSignal::new();
     {
-        let shutdown_tx = Arc::clone(&shutdown_tx);
+        let shutdown = shutdown.clone();
         engine.set_shutdown_hook(Box::new(move || {
             tracing::info!("SHUTDOWN statement received");
-            let _ = shutdown_tx.send(true);
+            shutdown.stop();
         }));
     }
     let listeners = Arc::new(Listeners {
@@ -398,7 +398,7 @@ pub async fn run(options: ServerOptions, workers: usize) -> Result<(), String> {
         live: Arc::new(AtomicU64::new(0)),
         next_connection_id: AtomicU32::new(1),
         max_connections_option: options.max_connections,
-        shutdown: shutdown_rx.clone(),
+        shutdown: shutdown.clone(),
     });
 
     let tcp = bind_tcp(&options)?;
@@ -422,8 +422,8 @@ pub async fn run(options: ServerOptions, workers: usize) -> Result<(), String> {
         tasks.push(tokio::spawn(accept_unix(unix, Arc::clone(&listeners))));
     }
 
-    wait_for_shutdown(shutdown_rx.clone()).await;
-    let _ = shutdown_tx.send(true);
+    wait_for_shutdown(shutdown.subscribe()).await;
+    shutdown.stop();
     tracing::info!("shutting down");
     for task in tasks {
         let _ = task.await;
@@ -444,7 +444,7 @@ pub async fn run(options: ServerOptions, workers: usize) -> Result<(), String> {
     Ok(())
 }
 
-async fn wait_for_shutdown(mut shutdown: watch::Receiver<bool>) {
+async fn wait_for_shutdown(shutdown: StopWaiter) {
     use tokio::signal::unix::{signal, SignalKind};
     let mut terminate = signal(SignalKind::terminate()).ok();
     let mut interrupt = signal(SignalKind::interrupt()).ok();
@@ -455,7 +455,7 @@ async fn wait_for_shutdown(mut shutdown: watch::Receiver<bool>) {
         _ = async { match interrupt.as_mut() { Some(s) => { s.recv().await; } None => std::future::pending().await } } => {
             tracing::info!("SIGINT received");
         }
-        _ = myriad_protocol::connection::stop_requested(&mut shutdown) => {}
+        _ = shutdown.stopped() => {}
     }
 }
 

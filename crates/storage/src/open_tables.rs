@@ -343,7 +343,11 @@ mod tests {
 
         let before = LONG_WAITS.with(Cell::get);
         storage.open_table("d", "free").unwrap();
-        assert_eq!(LONG_WAITS.with(Cell::get), before, "a free catalog is no long wait");
+        assert_eq!(
+            LONG_WAITS.with(Cell::get),
+            before,
+            "a free catalog is no long wait"
+        );
 
         let held = storage.inner.catalog.write();
         std::thread::scope(|s| {
