@@ -303,14 +303,22 @@ pub(crate) fn new_cache(config: &crate::StorageConfig) -> Arc<Tables> {
 mod tests {
     use crate::{ColumnDef, ColumnType, IntWidth, Storage, StorageConfig, TableDef};
     use std::cell::Cell;
-    use std::time::Duration;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::{Duration, Instant};
 
     thread_local! {
         static LONG_WAITS: Cell<usize> = const { Cell::new(0) };
     }
 
+    /// The thread whose long waits the test watches, and whether one began.
+    static WATCHED: std::sync::Mutex<Option<std::thread::ThreadId>> = std::sync::Mutex::new(None);
+    static WATCHED_WAITING: AtomicBool = AtomicBool::new(false);
+
     fn counting_hook(wait: &mut dyn FnMut()) {
         LONG_WAITS.with(|n| n.set(n.get() + 1));
+        if *WATCHED.lock().unwrap() == Some(std::thread::current().id()) {
+            WATCHED_WAITING.store(true, Ordering::SeqCst);
+        }
         wait();
     }
 
@@ -352,11 +360,16 @@ mod tests {
         let held = storage.inner.catalog.write();
         std::thread::scope(|s| {
             let opener = s.spawn(|| {
+                *WATCHED.lock().unwrap() = Some(std::thread::current().id());
                 let before = LONG_WAITS.with(Cell::get);
                 storage.open_table("d", "held").unwrap();
                 LONG_WAITS.with(Cell::get) - before
             });
-            std::thread::sleep(Duration::from_millis(50));
+            // Released once the miss announced its wait (or after 10 s, when it never does).
+            let deadline = Instant::now() + Duration::from_secs(10);
+            while !WATCHED_WAITING.load(Ordering::SeqCst) && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(5));
+            }
             drop(held);
             assert_eq!(opener.join().unwrap(), 1, "the miss announced its wait");
         });
