@@ -233,9 +233,16 @@ fn set_global_resizes_online_and_dirty_blocks_are_written_back() {
     );
     let out = ok(&server, "SELECT @@global.key_cache_division_limit, @@global.key_cache_age_threshold, @@global.key_cache_block_size");
     assert!(out.ends_with("50\t1000\t16384\n"), "{out}");
-    // The block size is the page size: setting it is MySQL's read-only error.
-    let (_, err, success) = mariadb(&server, "SET GLOBAL key_cache_block_size = 1024");
-    assert!(!success && err.contains("ERROR 1238"), "{err}");
+    // A block is a page: MySQL's smaller sizes are raised to one, with MySQL's warning.
+    let out = ok(
+        &server,
+        "SET GLOBAL key_cache_block_size = 1024; SHOW WARNINGS; SELECT @@key_cache_block_size",
+    );
+    assert!(
+        out.contains("Warning\t1292\tTruncated incorrect key_cache_block_size value: '1024'")
+            && out.ends_with("16384\n"),
+        "{out}"
+    );
 
     // Committed changes become dirty blocks; the background write-back cleans probationary
     // ones (new pages enter probationary) without a checkpoint, and FLUSH TABLES the rest.
@@ -279,6 +286,56 @@ fn set_global_resizes_online_and_dirty_blocks_are_written_back() {
 /// the segment's share, each with its own counters, then the total row (SEGMENT_NUMBER NULL)
 /// whose counters are the segments' sums. A named cache gets the segments set before its
 /// size, and is made anew with a new count when its size is set again after it was dropped.
+/// `key_cache_block_size` above the page: a miss reads a run of pages in one I/O. The same
+/// cold scan through a cache reading single pages and through one reading runs of four.
+#[test]
+fn key_cache_block_size_makes_a_miss_read_a_run_of_pages() {
+    let server = Server::start(&["--key-buffer-size=32M", "--key_cache_block_size=65536"]);
+    assert_eq!(
+        ok(&server, "SELECT @@key_cache_block_size"),
+        "@@key_cache_block_size\n65536\n"
+    );
+    fill(&server, 20_000);
+    ok(
+        &server,
+        "SET GLOBAL one.key_buffer_size = 8388608; SET GLOBAL one.key_cache_block_size = 16384; \
+         SET GLOBAL four.key_cache_block_size = 65536; SET GLOBAL four.key_buffer_size = 8388608",
+    );
+    assert_eq!(
+        ok(
+            &server,
+            "SELECT @@one.key_cache_block_size, @@four.key_cache_block_size"
+        )
+        .lines()
+        .nth(1),
+        Some("16384\t65536")
+    );
+    let scan = "SELECT COUNT(*), SUM(LENGTH(pad)), SUM(k) FROM kc.t";
+    let reads = |cache: &str| -> u64 {
+        // CACHE INDEX writes the table's pages and drops them from the cache it leaves.
+        ok(&server, &format!("CACHE INDEX kc.t IN {cache}"));
+        let before = ok(&server, scan);
+        assert_eq!(
+            before.lines().nth(1),
+            Some("20000\t1180000\t199990000"),
+            "{before}"
+        );
+        let out = ok(
+            &server,
+            &format!(
+                "SELECT READS FROM information_schema.KEY_CACHES WHERE KEY_CACHE_NAME = '{cache}'"
+            ),
+        );
+        out.lines().nth(1).unwrap().parse().unwrap()
+    };
+    let (single, runs) = (reads("one"), reads("four"));
+    assert!(single > 40, "a scan of the table reads its pages: {single}");
+    assert!(
+        runs * 3 < single && runs * 4 + 4 >= single,
+        "runs of four pages: {runs} reads against {single}"
+    );
+}
+
 #[test]
 fn key_caches_shows_a_row_per_segment_with_its_own_counters() {
     let server = Server::start(&["--key-buffer-size=8388608", "--key-cache-segments=4"]);

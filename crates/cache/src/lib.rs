@@ -25,7 +25,7 @@ pub mod query_cache;
 mod sync;
 pub mod table_cache;
 
-pub use block_cache::registry::{KeyCacheInfo, KeyCaches, DEFAULT_KEY_CACHE};
+pub use block_cache::registry::{KeyCacheInfo, KeyCaches, Knob, DEFAULT_KEY_CACHE};
 pub use block_cache::segments::{KeyCache, MAX_SEGMENTS};
 pub use block_cache::{Block, BlockCache, BlockCacheStats, BlockIo, Prefetch};
 pub use file_cache::{FileCache, FileCacheStats, FileId, QuietMark};

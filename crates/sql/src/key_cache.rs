@@ -9,7 +9,10 @@
 //!   (`BlockCache::resize`); readers never go around the cache to disk meanwhile.
 //! - `key_cache_division_limit`, `key_cache_age_threshold`: the probationary share and the
 //!   aging rate of the cache's CLOCK (see `myriad_cache::block_cache`).
-//! - `key_cache_block_size`: fixed at the page size (16384), read-only.
+//! - `key_cache_block_size`: what a miss reads in one I/O, a run of whole pages (16384, the
+//!   default, reads the page alone); the run's other pages enter the cache cold
+//!   (`myriad_cache::KeyCache::set_read_unit`). The cache's blocks stay pages (16 KiB
+//!   checksummed units): MySQL's smaller blocks are raised to one page with a warning.
 //! - `key_cache_segments`: the default cache's segments, each a block cache of its own with
 //!   its own clock hand and counters (`myriad_cache::KeyCache`); a hit takes no lock with or
 //!   without them. A `SET GLOBAL` re-segments the cache at once, keeping its blocks
@@ -21,7 +24,7 @@
 //! - `SET GLOBAL hot.key_buffer_size = n` creates or resizes the cache `hot`; `= 0` moves
 //!   its tables back to the default cache and destroys it (the default cache cannot be
 //!   destroyed: error 1438). `hot.key_cache_division_limit`, `hot.key_cache_age_threshold`
-//!   and `hot.key_cache_segments` are its own; `hot.key_cache_block_size` is the page size.
+//!   `hot.key_cache_segments` and `hot.key_cache_block_size` are its own.
 //!   `default.x` is the plain variable `x`. A value under 4096 for a named cache's size
 //!   destroys it, as MariaDB turns a size too small for one block into 0.
 //! - `SELECT @@hot.key_buffer_size` (also `@@global.hot.x`) reads them; a cache never set
@@ -39,6 +42,7 @@ use crate::eval::{Datum, Warning};
 use crate::expr::{Expr, VarScope};
 use crate::sysvars::{self, Setting, VarValue};
 use crate::Engine;
+use myriad_cache::Knob;
 use myriad_storage::{Storage, StorageError};
 use std::sync::Arc;
 
@@ -97,7 +101,11 @@ pub const RESULT_COLUMNS: &[(&str, u32)] = &[
 /// Apply the key cache variables' start-up values to the block cache (the size is given
 /// when the storage engine opens).
 pub(crate) fn configure(storage: &Storage, globals: &[VarValue]) {
-    for name in ["key_cache_division_limit", "key_cache_age_threshold"] {
+    for name in [
+        "key_cache_division_limit",
+        "key_cache_age_threshold",
+        "key_cache_block_size",
+    ] {
         if let Some(value) = sysvars::lookup(name).and_then(|i| globals.get(i)) {
             apply(storage, name, value);
         }
@@ -119,11 +127,9 @@ pub(crate) fn apply(storage: &Storage, name: &str, value: &VarValue) -> bool {
         }
         "key_cache_division_limit" => cache.set_division_limit(n),
         "key_cache_age_threshold" => cache.set_age_threshold(n),
-        "key_cache_segments" => {
-            // A refusal is reported by `default_cache_note`.
-            let _ = storage
-                .key_caches()
-                .configure(DEFAULT_CACHE, None, None, Some(n));
+        "key_cache_segments" | "key_cache_block_size" => {
+            // A refusal (of a new segment count) is reported by `default_cache_note`.
+            let _ = storage.key_caches().configure(DEFAULT_CACHE, knob(name, n));
         }
         _ => return false,
     }
@@ -159,6 +165,16 @@ pub(crate) fn segments_note(engine: &Engine, cache: &str, asked: u64) -> Option<
             info.name
         ),
     })
+}
+
+/// The structured variable `name` (one of [`STRUCTURED`] but the size) set to `n`.
+fn knob(name: &str, n: u64) -> Knob {
+    match name {
+        "key_cache_division_limit" => Knob::DivisionLimit(n),
+        "key_cache_age_threshold" => Knob::AgeThreshold(n),
+        "key_cache_segments" => Knob::Segments(n),
+        _ => Knob::ReadUnit(n),
+    }
 }
 
 fn unknown_cache(name: &str) -> SqlError {
@@ -290,7 +306,7 @@ pub(crate) fn structured_value(engine: &Engine, cache: u32, index: usize) -> Dat
     };
     Datum::UInt(match sysvars::def(index).name {
         "key_buffer_size" => info.size_bytes,
-        "key_cache_block_size" => caches.block_size() as u64,
+        "key_cache_block_size" => info.read_unit,
         "key_cache_division_limit" => info.division_limit,
         "key_cache_age_threshold" => info.age_threshold,
         "key_cache_segments" => info.segments,
@@ -363,15 +379,14 @@ pub(crate) fn set_structured(
                 .destroy_key_cache(&set.cache)
                 .map_err(crate::catalog::storage_error)?,
             "key_buffer_size" => caches.set_size(&set.cache, n).map_err(failed)?,
-            "key_cache_division_limit" => caches
-                .configure(&set.cache, Some(n), None, None)
-                .map_err(failed)?,
-            "key_cache_age_threshold" => caches
-                .configure(&set.cache, None, Some(n), None)
-                .map_err(failed)?,
+            "key_cache_division_limit" | "key_cache_age_threshold" | "key_cache_block_size" => {
+                caches
+                    .configure(&set.cache, knob(def.name, n))
+                    .map_err(failed)?
+            }
             "key_cache_segments" => {
                 caches
-                    .configure(&set.cache, None, None, Some(n))
+                    .configure(&set.cache, knob(def.name, n))
                     .map_err(|e| match e.kind() {
                         std::io::ErrorKind::WouldBlock => {
                             SqlError::new(1105, "HY000", e.to_string())

@@ -256,7 +256,7 @@ pub static DEFINITIONS: &[VarDef] = &[
     var!("interactive_timeout", uint(1, TIMEOUT_MAX_S), Both, rw, Some("28800"), "Idle seconds before an interactive connection is closed"),
     var!("key_buffer_size", Kind::UInt { min: 8, max: u64::MAX, block: 4096 }, Global, rw, Some("134217728"), "Bytes of the block (key) cache"),
     var!("key_cache_age_threshold", Kind::UInt { min: 100, max: u64::MAX, block: 100 }, Global, rw, Some("300"), "How fast blocks age out of the hot part of the key cache"),
-    var!("key_cache_block_size", Kind::UInt { min: 512, max: 16384, block: 512 }, Global, ro, Some("16384"), "Bytes per key cache block: the table page size, fixed"),
+    var!("key_cache_block_size", Kind::UInt { min: 16384, max: 1_048_576, block: 16384 }, Global, rw, Some("16384"), "Bytes the key cache reads from disk on a miss: one table page (16384, the default) or an aligned run of pages read in one I/O, the others cached cold (read-ahead); blocks stay pages"),
     var!("key_cache_division_limit", uint(1, 100), Global, rw, Some("20"), "Percentage of the key cache kept for probationary (cold) blocks; the rest holds blocks touched again (MySQL's default 100 would leave no protected part)"),
     var!("key_cache_segments", uint(0, 64), Global, rw, Some("0"), "Number of segments of the default key cache, each with its own clock and counters (KEY_CACHES shows a row per segment); a SET GLOBAL re-segments the cache at once, keeping its blocks"),
     var!("last_insert_id", uint(0, u64::MAX), Session, rw, Some("0"), "Value LAST_INSERT_ID() returns"),

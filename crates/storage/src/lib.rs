@@ -262,6 +262,17 @@ impl BlockIo for PageIo {
     fn flush_log(&self, lsn: u64) -> io::Result<()> {
         self.log.flush_to(lsn, true)
     }
+    fn read_run(&self, file: FileId, first: u64, buf: &mut [u8]) -> Option<io::Result<()>> {
+        Some(initial_pages::read_stored_run(
+            &self.files,
+            file,
+            first as u32,
+            buf,
+        ))
+    }
+    fn check_block(&self, file: FileId, block: u64, buf: &mut [u8]) -> io::Result<()> {
+        initial_pages::check_stored_page(&self.files, file, block as u32, buf)
+    }
 }
 
 /// What recovery did.

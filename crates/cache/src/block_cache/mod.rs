@@ -103,6 +103,7 @@
 //! The block's bytes + 128 bytes of slot header + about 16 bytes of index (8-byte entries at
 //! most half full) + 8 bytes of ghost history.
 
+mod read_ahead;
 pub mod registry;
 pub mod segments;
 use crate::sync;
@@ -177,6 +178,15 @@ pub trait BlockIo: Send + Sync {
     fn write_block(&self, file: FileId, block: u64, buf: &[u8]) -> io::Result<()>;
     /// Make the redo log durable up to `lsn` (called before writing a block, WAL rule).
     fn flush_log(&self, lsn: u64) -> io::Result<()>;
+    /// Read the consecutive blocks from `first` that fill `buf` in one I/O, unverified (what
+    /// the file lacks reads as zeros). None: this I/O has no runs (no read-ahead).
+    fn read_run(&self, _file: FileId, _first: u64, _buf: &mut [u8]) -> Option<io::Result<()>> {
+        None
+    }
+    /// Verify a block `read_run` read, leaving it as `read_block` would have returned it.
+    fn check_block(&self, _file: FileId, _block: u64, _buf: &mut [u8]) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// `repr(C)`: a hit reads only `state`, `file`, `block` and `indexed`, which this order keeps
@@ -955,7 +965,7 @@ impl BlockCache {
 
     /// `fetch` for a cache that is not part of a re-segmentation (never frozen).
     fn fetch_alone(&self, file: FileId, block: u64, fill: Fill) -> io::Result<Block> {
-        match self.fetch(file, block, fill, None)? {
+        match self.fetch(file, block, fill, None, None)? {
             Fetch::Got(b) => Ok(b),
             Fetch::Frozen | Fetch::Elsewhere => Err(io::Error::other(
                 "block cache: a frozen segment was used outside its key cache",
@@ -966,6 +976,7 @@ impl BlockCache {
     /// Lookup, or load on a miss. `older`: the segment of the generation this cache
     /// replaces, which may still hold the block; a miss loads only after seeing, under that
     /// segment's partition mutex, that it does not (a page is never cached twice).
+    /// `ahead`: read the block's run on a miss (the caller offers the rest).
     #[inline]
     pub(crate) fn fetch(
         &self,
@@ -973,6 +984,7 @@ impl BlockCache {
         block: u64,
         fill: Fill,
         older: Option<&BlockCache>,
+        ahead: Option<&mut read_ahead::ReadAhead>,
     ) -> io::Result<Fetch> {
         if fill == Fill::Read {
             self.count(|c| &c.read_requests);
@@ -981,7 +993,7 @@ impl BlockCache {
         match self.lookup(hash, file, block) {
             // The hit, kept small enough to inline into the callers.
             Found::Ready(b) => Ok(Fetch::Got(Self::filled(b, fill))),
-            found => self.fetch_slow(found, hash, file, block, fill, older),
+            found => self.fetch_slow(found, file, block, fill, older, ahead),
         }
     }
 
@@ -990,12 +1002,13 @@ impl BlockCache {
     fn fetch_slow(
         &self,
         first: Found,
-        hash: u64,
         file: FileId,
         block: u64,
         fill: Fill,
         older: Option<&BlockCache>,
+        mut ahead: Option<&mut read_ahead::ReadAhead>,
     ) -> io::Result<Fetch> {
+        let hash = hash_key(file, block);
         let mut first = Some(first);
         loop {
             let found = first
@@ -1077,7 +1090,10 @@ impl BlockCache {
             let result = match fill {
                 Fill::Read => {
                     self.count(|c| &c.reads);
-                    self.io.read_block(file, block, &mut data)
+                    match ahead.as_deref_mut() {
+                        Some(run) => run.read(&*self.io, file, block, &mut data),
+                        None => self.io.read_block(file, block, &mut data),
+                    }
                 }
                 Fill::Zero => {
                     data.fill(0);
@@ -1113,6 +1129,71 @@ impl BlockCache {
                 }
             }
         }
+    }
+
+    /// A block read ahead with another's miss (see `read_ahead`): verified and cached cold,
+    /// unpinned and untouched, unless the index has the key, no slot comes free without
+    /// writing or waiting, or a write of the file started since the run was read. Returns
+    /// whether it was cached.
+    pub(crate) fn offer(
+        &self,
+        file: FileId,
+        block: u64,
+        bytes: &mut [u8],
+        mark: &read_ahead::WriteMark,
+    ) -> bool {
+        if self.frozen.load(Ordering::Acquire)
+            || self.overflowing.load(Ordering::Relaxed)
+            || self.migrating.load(Ordering::Acquire) > 0
+            || bytes.len() != self.block_size
+        {
+            return false;
+        }
+        let hash = hash_key(file, block);
+        let part = self.partition(hash);
+        if self.find_locked(part, hash, file, block)
+            || self.io.check_block(file, block, bytes).is_err()
+        {
+            return false;
+        }
+        // One bounded sweep: dirty victims are left for a miss to write.
+        let (mut dirty, mut saw_pending) = (Vec::new(), false);
+        let Some(index) = self.sweep(&mut dirty, &mut saw_pending, false) else {
+            return false;
+        };
+        drop(dirty);
+        self.clear_overflowing();
+        let slot = self.slot(index);
+        slot.file.store(file, Ordering::Relaxed);
+        slot.block.store(block, Ordering::Relaxed);
+        slot.hash.store(hash, Ordering::Relaxed);
+        {
+            let mut data = slot.data.write();
+            if data.len() != self.block_size {
+                *data = vec![0u8; self.block_size].into_boxed_slice();
+            }
+            data.copy_from_slice(bytes);
+        }
+        let guard = part.lock.lock();
+        if self.find_in_index(part, hash, file, block)
+            || self.frozen.load(Ordering::Acquire)
+            || !mark.still_quiet()
+        {
+            drop(guard);
+            self.release_claim(slot);
+            return false;
+        }
+        slot.seen_at.store(
+            self.inserts.fetch_add(1, Ordering::Relaxed),
+            Ordering::Relaxed,
+        );
+        slot.indexed.store(true, Ordering::Release);
+        self.publish_claim(slot);
+        slot.state
+            .fetch_add(state_delta(OWNED, READY), Ordering::AcqRel);
+        self.index_insert(part, hash, index);
+        drop(guard);
+        true
     }
 
     /// A block found loading, once its read ended: None if the read failed.
@@ -1579,7 +1660,9 @@ impl BlockCache {
             }
             self.io.flush_log(slot.flush_lsn.load(Ordering::Acquire))?;
             let (file, block) = slot.key();
+            let writing = read_ahead::writing(file);
             self.io.write_block(file, block, &data)?;
+            drop(writing);
             self.count(|c| &c.writes);
             // Two flushers may write the same block under shared locks; one clears it.
             if slot.dirty.swap(false, Ordering::AcqRel) {

@@ -122,6 +122,8 @@ pub struct KeyCacheInfo {
     /// `name.key_cache_segments`: the segments the cache is made with (see
     /// [`KeyCache`]); a change takes effect when the cache is next made.
     pub segments: u64,
+    /// `name.key_cache_block_size`: the bytes a miss reads (see [`KeyCache::set_read_unit`]).
+    pub read_unit: u64,
     /// False for a name only read (`SELECT @@zzz.key_buffer_size`) and never set: MariaDB
     /// reads such a cache's variables as 0.
     pub declared: bool,
@@ -136,9 +138,20 @@ impl KeyCacheInfo {
             division_limit: super::DEFAULT_DIVISION_LIMIT,
             age_threshold: super::DEFAULT_AGE_THRESHOLD,
             segments: 0,
+            read_unit: 0,
             declared,
         }
     }
+}
+
+/// One of a key cache's structured variables, as [`KeyCaches::configure`] sets it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Knob {
+    DivisionLimit(u64),
+    AgeThreshold(u64),
+    Segments(u64),
+    /// `key_cache_block_size` in bytes.
+    ReadUnit(u64),
 }
 
 struct Admin {
@@ -204,6 +217,7 @@ impl KeyCaches {
             admin: Mutex::new(Admin {
                 caches: vec![KeyCacheInfo {
                     segments,
+                    read_unit: block_size as u64,
                     ..KeyCacheInfo::new(0, DEFAULT_KEY_CACHE, capacity_bytes as u64, true)
                 }],
                 names: HashMap::new(),
@@ -340,26 +354,25 @@ impl KeyCaches {
         self.admin.lock().caches.get(id as usize).cloned()
     }
 
-    /// Set a named cache's `key_cache_division_limit`, `key_cache_age_threshold` or
-    /// `key_cache_segments` (None leaves one as it is), naming the cache if it is new, as
-    /// MariaDB does; a cache with a size applies all three at once: a new segment count
+    /// Set one of a cache's structured variables, naming the cache if it is new, as
+    /// MariaDB does; a cache with a size applies them all at once: a new segment count
     /// re-segments it in place, keeping its blocks ([`KeyCache::resegment`], which fails
     /// while blocks of its last re-segmentation are still pinned; the count asked is kept
     /// and used when the cache is next made).
-    pub fn configure(
-        &self,
-        name: &str,
-        division_limit: Option<u64>,
-        age_threshold: Option<u64>,
-        segments: Option<u64>,
-    ) -> io::Result<()> {
+    pub fn configure(&self, name: &str, knob: Knob) -> io::Result<()> {
         let mut admin = self.admin.lock();
         let id = self.declare_locked(&mut admin, name, true)?.id;
         let info = &mut admin.caches[id as usize];
-        info.division_limit = division_limit.unwrap_or(info.division_limit);
-        info.age_threshold = age_threshold.unwrap_or(info.age_threshold);
-        let resegment = segments.is_some_and(|s| s != info.segments);
-        info.segments = segments.unwrap_or(info.segments);
+        let mut resegment = false;
+        match knob {
+            Knob::DivisionLimit(n) => info.division_limit = n,
+            Knob::AgeThreshold(n) => info.age_threshold = n,
+            Knob::Segments(n) => {
+                resegment = n != info.segments;
+                info.segments = n;
+            }
+            Knob::ReadUnit(n) => info.read_unit = n,
+        }
         let info = info.clone();
         let p = self.by_id[id as usize].load(Ordering::Acquire);
         if p.is_null() {
@@ -369,6 +382,7 @@ impl KeyCaches {
         let cache = unsafe { &*p };
         cache.set_division_limit(info.division_limit);
         cache.set_age_threshold(info.age_threshold);
+        cache.set_read_unit(info.read_unit);
         if resegment && info.size_bytes > 0 {
             let bytes = usize::try_from(info.size_bytes).unwrap_or(usize::MAX);
             if let Err(e) = cache.resegment(bytes, info.segments) {
@@ -417,7 +431,10 @@ impl KeyCaches {
             ));
         }
         // The cache object itself is made when the cache is first given a size.
-        let info = KeyCacheInfo::new(id as u32, name, 0, declared);
+        let info = KeyCacheInfo {
+            read_unit: self.block_size as u64,
+            ..KeyCacheInfo::new(id as u32, name, 0, declared)
+        };
         admin.caches.push(info.clone());
         Ok(info)
     }
@@ -551,6 +568,7 @@ impl KeyCaches {
         );
         cache.set_division_limit(info.division_limit);
         cache.set_age_threshold(info.age_threshold);
+        cache.set_read_unit(info.read_unit);
         cache
     }
 
@@ -766,7 +784,7 @@ mod tests {
         caches.set_size("hot", 512 * PAGE as u64).unwrap();
         assert!(!caches.cache_named("hot").unwrap().is_segmented());
         // Unused: split at once, with the size it has.
-        caches.configure("hot", None, None, Some(4)).unwrap();
+        caches.configure("hot", Knob::Segments(4)).unwrap();
         let hot = caches.cache_named("hot").unwrap();
         assert_eq!(hot.segments().len(), 4);
         assert_eq!(hot.capacity_blocks(), 512);
@@ -774,7 +792,7 @@ mod tests {
         caches.assign(Some(7), "db\0t", 1).unwrap();
         drop(caches.get(7, 0).unwrap());
         let reads = caches.cache_named("hot").unwrap().stats().key_reads;
-        caches.configure("hot", None, None, Some(0)).unwrap();
+        caches.configure("hot", Knob::Segments(0)).unwrap();
         let hot = caches.cache_named("hot").unwrap();
         assert!(!hot.is_segmented());
         assert_eq!(hot.stats().key_blocks_used, 1);
@@ -783,7 +801,7 @@ mod tests {
         assert_eq!(hot.stats().key_read_requests, 2, "counters carry over");
         // The default cache too.
         caches
-            .configure(DEFAULT_KEY_CACHE, None, None, Some(8))
+            .configure(DEFAULT_KEY_CACHE, Knob::Segments(8))
             .unwrap();
         assert_eq!(caches.default_cache().segments().len(), 8);
         assert_eq!(caches.default_cache().capacity_blocks(), 1024);

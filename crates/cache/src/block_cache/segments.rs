@@ -24,10 +24,11 @@
 //! than asked for.
 
 use super::{
+    read_ahead::{ReadAhead, MAX_RUN_BLOCKS},
     Block, BlockCache, BlockCacheStats, BlockIo, Fetch, Fill, Prefetch, PARTITIONS, SHARD_COUNT,
 };
 use crate::file_cache::FileId;
-use crate::sync::{AtomicPtr, Mutex, Ordering};
+use crate::sync::{AtomicPtr, AtomicU64, Mutex, Ordering};
 use std::io;
 use std::sync::Arc;
 
@@ -109,6 +110,8 @@ pub struct KeyCache {
     /// Request counters of generations no longer attached (status counters carry over).
     carried: Mutex<BlockCacheStats>,
     block_size: usize,
+    /// Blocks a miss reads as one run (`key_cache_block_size` / the page; 1: no read-ahead).
+    run_blocks: AtomicU64,
     io: Arc<dyn BlockIo>,
 }
 
@@ -142,8 +145,21 @@ impl KeyCache {
             moving: Mutex::new(()),
             carried: Mutex::new(BlockCacheStats::default()),
             block_size: block_size.max(1),
+            run_blocks: AtomicU64::new(1),
             io,
         }
+    }
+
+    /// `key_cache_block_size`: misses read aligned runs of `bytes` (whole blocks, at least
+    /// one) in one I/O; the run's other blocks enter cold (see `read_ahead`).
+    pub fn set_read_unit(&self, bytes: u64) {
+        let blocks = (bytes / self.block_size as u64).clamp(1, MAX_RUN_BLOCKS);
+        self.run_blocks.store(blocks, Ordering::Relaxed);
+    }
+
+    /// The bytes a miss reads (see [`KeyCache::set_read_unit`]).
+    pub fn read_unit(&self) -> u64 {
+        self.run_blocks.load(Ordering::Relaxed) * self.block_size as u64
     }
 
     #[inline]
@@ -274,14 +290,23 @@ impl KeyCache {
 
     #[inline]
     fn fetch(&self, file: FileId, block: u64, fill: Fill) -> io::Result<Block> {
+        let mut run = ReadAhead::new(self.run_blocks.load(Ordering::Relaxed));
         loop {
             let gen = self.generation();
             let older = gen.older().map(|o| o.segment_of(file, block));
+            // No read-ahead while a re-segmentation moves blocks: an offer would have to
+            // check the older generation too.
+            let ahead = (run.is_on() && fill == Fill::Read && older.is_none()).then_some(&mut run);
             match gen
                 .segment_of(file, block)
-                .fetch(file, block, fill, older)?
+                .fetch(file, block, fill, older, ahead)?
             {
-                Fetch::Got(b) => return Ok(b),
+                Fetch::Got(b) => {
+                    for (other, bytes, mark) in run.others() {
+                        gen.segment_of(file, other).offer(file, other, bytes, mark);
+                    }
+                    return Ok(b);
+                }
                 // Frozen: a newer generation is being published; Elsewhere: the older
                 // generation holds the block, unless it moved meanwhile.
                 Fetch::Frozen => crate::sync::yield_now(),
