@@ -965,7 +965,7 @@ impl BlockCache {
 
     /// `fetch` for a cache that is not part of a re-segmentation (never frozen).
     fn fetch_alone(&self, file: FileId, block: u64, fill: Fill) -> io::Result<Block> {
-        match self.fetch(file, block, fill, None, None)? {
+        match self.fetch(file, block, fill, None)? {
             Fetch::Got(b) => Ok(b),
             Fetch::Frozen | Fetch::Elsewhere => Err(io::Error::other(
                 "block cache: a frozen segment was used outside its key cache",
@@ -976,7 +976,6 @@ impl BlockCache {
     /// Lookup, or load on a miss. `older`: the segment of the generation this cache
     /// replaces, which may still hold the block; a miss loads only after seeing, under that
     /// segment's partition mutex, that it does not (a page is never cached twice).
-    /// `ahead`: read the block's run on a miss (the caller offers the rest).
     #[inline]
     pub(crate) fn fetch(
         &self,
@@ -984,7 +983,6 @@ impl BlockCache {
         block: u64,
         fill: Fill,
         older: Option<&BlockCache>,
-        ahead: Option<&mut read_ahead::ReadAhead>,
     ) -> io::Result<Fetch> {
         if fill == Fill::Read {
             self.count(|c| &c.read_requests);
@@ -993,7 +991,23 @@ impl BlockCache {
         match self.lookup(hash, file, block) {
             // The hit, kept small enough to inline into the callers.
             Found::Ready(b) => Ok(Fetch::Got(Self::filled(b, fill))),
-            found => self.fetch_slow(found, file, block, fill, older, ahead),
+            found => self.fetch_slow(found, file, block, fill, older, None),
+        }
+    }
+
+    /// `fetch` (a read, no older generation) that reads the block's run on a miss; the
+    /// caller offers the rest. Apart from `fetch`, whose hit stays small enough to inline.
+    #[inline(never)]
+    pub(crate) fn fetch_ahead(
+        &self,
+        file: FileId,
+        block: u64,
+        run: &mut read_ahead::ReadAhead,
+    ) -> io::Result<Fetch> {
+        self.count(|c| &c.read_requests);
+        match self.lookup(hash_key(file, block), file, block) {
+            Found::Ready(b) => Ok(Fetch::Got(b)),
+            found => self.fetch_slow(found, file, block, Fill::Read, None, Some(run)),
         }
     }
 

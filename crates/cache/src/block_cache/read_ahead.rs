@@ -108,10 +108,6 @@ impl ReadAhead {
         }
     }
 
-    pub(crate) fn is_on(&self) -> bool {
-        self.pages > 1
-    }
-
     /// Fill `out` with `block`, reading its whole run when the I/O can and no write of the
     /// file is in flight; otherwise the block alone.
     pub(crate) fn read(

@@ -290,23 +290,23 @@ impl KeyCache {
 
     #[inline]
     fn fetch(&self, file: FileId, block: u64, fill: Fill) -> io::Result<Block> {
-        let mut run = ReadAhead::new(self.run_blocks.load(Ordering::Relaxed));
+        let run_blocks = self.run_blocks.load(Ordering::Relaxed);
+        if run_blocks > 1 && fill == Fill::Read {
+            return self.fetch_reading_ahead(file, block, run_blocks);
+        }
+        self.fetch_plain(file, block, fill)
+    }
+
+    #[inline]
+    fn fetch_plain(&self, file: FileId, block: u64, fill: Fill) -> io::Result<Block> {
         loop {
             let gen = self.generation();
             let older = gen.older().map(|o| o.segment_of(file, block));
-            // No read-ahead while a re-segmentation moves blocks: an offer would have to
-            // check the older generation too.
-            let ahead = (run.is_on() && fill == Fill::Read && older.is_none()).then_some(&mut run);
             match gen
                 .segment_of(file, block)
-                .fetch(file, block, fill, older, ahead)?
+                .fetch(file, block, fill, older)?
             {
-                Fetch::Got(b) => {
-                    for (other, bytes, mark) in run.others() {
-                        gen.segment_of(file, other).offer(file, other, bytes, mark);
-                    }
-                    return Ok(b);
-                }
+                Fetch::Got(b) => return Ok(b),
                 // Frozen: a newer generation is being published; Elsewhere: the older
                 // generation holds the block, unless it moved meanwhile.
                 Fetch::Frozen => crate::sync::yield_now(),
@@ -318,6 +318,27 @@ impl KeyCache {
                 }
             }
         }
+    }
+
+    /// `fetch` of a read with read-ahead (out of line: the plain hit stays small). While a
+    /// re-segmentation moves blocks, or once this generation is frozen, it reads the block
+    /// alone: an offer would have to check the older generation too.
+    #[inline(never)]
+    fn fetch_reading_ahead(&self, file: FileId, block: u64, run_blocks: u64) -> io::Result<Block> {
+        let gen = self.generation();
+        if gen.older().is_none() {
+            let mut run = ReadAhead::new(run_blocks);
+            if let Fetch::Got(b) = gen
+                .segment_of(file, block)
+                .fetch_ahead(file, block, &mut run)?
+            {
+                for (other, bytes, mark) in run.others() {
+                    gen.segment_of(file, other).offer(file, other, bytes, mark);
+                }
+                return Ok(b);
+            }
+        }
+        self.fetch_plain(file, block, Fill::Read)
     }
 
     /// See [`BlockCache::prefetch`] (the current generation only: a block still in an older
