@@ -282,10 +282,6 @@ fn set_global_resizes_online_and_dirty_blocks_are_written_back() {
     );
 }
 
-/// KEY_CACHES as MariaDB shows a segmented cache: rows 1..n with SEGMENTS = n and FULL_SIZE
-/// the segment's share, each with its own counters, then the total row (SEGMENT_NUMBER NULL)
-/// whose counters are the segments' sums. A named cache gets the segments set before its
-/// size, and is made anew with a new count when its size is set again after it was dropped.
 /// `key_cache_block_size` above the page: a miss reads a run of pages in one I/O. The same
 /// cold scan through a cache reading single pages and through one reading runs of four.
 #[test]
@@ -336,6 +332,10 @@ fn key_cache_block_size_makes_a_miss_read_a_run_of_pages() {
     );
 }
 
+/// KEY_CACHES as MariaDB shows a segmented cache: rows 1..n with SEGMENTS = n and FULL_SIZE
+/// the segment's share, each with its own counters, then the total row (SEGMENT_NUMBER NULL)
+/// whose counters are the segments' sums. A named cache gets the segments set before its
+/// size, and is made anew with a new count when its size is set again after it was dropped.
 #[test]
 fn key_caches_shows_a_row_per_segment_with_its_own_counters() {
     let server = Server::start(&["--key-buffer-size=8388608", "--key-cache-segments=4"]);
