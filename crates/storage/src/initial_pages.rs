@@ -118,17 +118,6 @@ pub(crate) fn read_stored_page(
     check_stored_page(files, space, page_no, buf)
 }
 
-/// Read the pages from `first` that fill `buf` in one read, unverified; what the file lacks
-/// reads as zeros (see [`check_stored_page`]).
-pub(crate) fn read_stored_run(
-    files: &FileCache,
-    space: u64,
-    first: u32,
-    buf: &mut [u8],
-) -> io::Result<()> {
-    read_zero_filled(files, space, first, buf)
-}
-
 /// Verify page `page_no` as read from the file (zero-filled past its end): a page the file
 /// does not hold yet that the table started with becomes its initial state; any other page
 /// that fails to verify is an `InvalidData` error.
@@ -155,8 +144,14 @@ pub(crate) fn check_stored_page(
     ))
 }
 
-/// Read from page `page_no` as the file holds it, what the file lacks as zeros.
-fn read_zero_filled(files: &FileCache, space: u64, page_no: u32, buf: &mut [u8]) -> io::Result<()> {
+/// Read from page `page_no` as the file holds it (as many pages as `buf` holds, in one
+/// read), what the file lacks as zeros; unverified (see [`check_stored_page`]).
+pub(crate) fn read_zero_filled(
+    files: &FileCache,
+    space: u64,
+    page_no: u32,
+    buf: &mut [u8],
+) -> io::Result<()> {
     let read = files.read_up_to(space, buf, page_no as u64 * PAGE_SIZE as u64)?;
     buf[read..].fill(0);
     Ok(())

@@ -263,7 +263,7 @@ impl BlockIo for PageIo {
         self.log.flush_to(lsn, true)
     }
     fn read_run(&self, file: FileId, first: u64, buf: &mut [u8]) -> Option<io::Result<()>> {
-        Some(initial_pages::read_stored_run(
+        Some(initial_pages::read_zero_filled(
             &self.files,
             file,
             first as u32,

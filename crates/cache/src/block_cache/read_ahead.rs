@@ -19,7 +19,7 @@ use std::io;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The longest run, in blocks (1 MiB of 16 KiB pages).
-pub const MAX_RUN_BLOCKS: u64 = 64;
+pub(crate) const MAX_RUN_BLOCKS: u64 = 64;
 
 /// Counter pairs; files share them by hash (a shared stripe only makes read-ahead skip more).
 const STRIPES: usize = 64;
@@ -138,13 +138,14 @@ impl ReadAhead {
         Ok(())
     }
 
-    /// After a `read` of the run: its other blocks, as (block, bytes, mark).
+    /// After a `read` of the run: its other blocks, as (block, bytes, mark); none when the
+    /// run was not read (the block was read alone, or its read failed).
     pub(crate) fn others(&mut self) -> impl Iterator<Item = (u64, &mut [u8], &WriteMark)> {
         let (first, asked) = (self.first, self.asked);
         let mark = self.mark.as_ref();
-        let size = self.block_size.max(1);
-        self.buf
-            .chunks_exact_mut(size)
+        let read = if mark.is_some() { self.buf.len() } else { 0 };
+        self.buf[..read]
+            .chunks_exact_mut(self.block_size.max(1))
             .enumerate()
             .map(move |(i, bytes)| (first + i as u64, bytes))
             .filter(move |(block, _)| *block != asked)

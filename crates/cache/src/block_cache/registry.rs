@@ -130,7 +130,14 @@ pub struct KeyCacheInfo {
 }
 
 impl KeyCacheInfo {
-    fn new(id: u32, name: &str, size_bytes: u64, declared: bool) -> KeyCacheInfo {
+    /// `block_size`: the page, what a miss reads until `key_cache_block_size` is set.
+    fn new(
+        id: u32,
+        name: &str,
+        size_bytes: u64,
+        block_size: usize,
+        declared: bool,
+    ) -> KeyCacheInfo {
         KeyCacheInfo {
             id,
             name: name.to_string(),
@@ -138,7 +145,7 @@ impl KeyCacheInfo {
             division_limit: super::DEFAULT_DIVISION_LIMIT,
             age_threshold: super::DEFAULT_AGE_THRESHOLD,
             segments: 0,
-            read_unit: 0,
+            read_unit: block_size as u64,
             declared,
         }
     }
@@ -217,8 +224,13 @@ impl KeyCaches {
             admin: Mutex::new(Admin {
                 caches: vec![KeyCacheInfo {
                     segments,
-                    read_unit: block_size as u64,
-                    ..KeyCacheInfo::new(0, DEFAULT_KEY_CACHE, capacity_bytes as u64, true)
+                    ..KeyCacheInfo::new(
+                        0,
+                        DEFAULT_KEY_CACHE,
+                        capacity_bytes as u64,
+                        block_size,
+                        true,
+                    )
                 }],
                 names: HashMap::new(),
                 files: HashMap::new(),
@@ -431,10 +443,7 @@ impl KeyCaches {
             ));
         }
         // The cache object itself is made when the cache is first given a size.
-        let info = KeyCacheInfo {
-            read_unit: self.block_size as u64,
-            ..KeyCacheInfo::new(id as u32, name, 0, declared)
-        };
+        let info = KeyCacheInfo::new(id as u32, name, 0, self.block_size, declared);
         admin.caches.push(info.clone());
         Ok(info)
     }
