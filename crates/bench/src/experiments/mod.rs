@@ -439,13 +439,17 @@ impl SysbenchPlan {
         self.table_size * self.tables as u64 / 20_000 + 5
     }
 
-    fn estimated_s(&self, targets: usize, repeat: u32, restarts: bool) -> u64 {
+    fn estimated_s(&self, targets: usize, repeat: u32, mode: Mode) -> u64 {
         let targets = targets as u64;
         let repeat = u64::from(repeat);
         let configs = self.configs.len() as u64;
         let cells = self.cells.len() as u64 * configs * targets * repeat * (self.time_s + 2);
-        let starts = if restarts { configs * repeat } else { 1 };
-        targets * (self.load_estimate_s() + starts * (4 + self.warmup_s)) + cells
+        let (loads, starts) = match mode {
+            Mode::Restarted => (1, configs * repeat),
+            Mode::Switched(..) => (1, 1),
+            Mode::SideBySide => (configs, configs),
+        };
+        targets * (loads * self.load_estimate_s() + starts * (4 + self.warmup_s)) + cells
     }
 }
 
@@ -459,7 +463,28 @@ impl SysbenchPlan {
 /// backward in odd ones. Every measurement is kept in the row's `samples`; the row shows the
 /// sample with the median TPS.
 pub fn run_sysbench_plan(r: &mut Runner, plan: &SysbenchPlan) {
-    run_plan(r, plan, None);
+    run_plan(r, plan, Mode::Restarted);
+}
+
+/// Like [`run_sysbench_plan`] for configurations that differ in start-up settings only and
+/// whose difference is small beside the machine's drift: every configuration gets its own
+/// datadir and server, all started once and side by side, and the configurations alternate
+/// cell by cell (ABBA) as in [`run_sysbench_plan_switched`], so that the samples of one
+/// repetition and cell are seconds apart and can be compared in pairs ([`paired_ratios`]).
+pub fn run_sysbench_plan_side_by_side(r: &mut Runner, plan: &SysbenchPlan) {
+    run_plan(r, plan, Mode::SideBySide);
+}
+
+/// How a plan's configurations reach the servers.
+#[derive(Clone, Copy)]
+enum Mode<'a> {
+    /// Each target's server restarted per repetition and configuration.
+    Restarted,
+    /// Each target's server started once with the settings, switched with `SET GLOBAL` and
+    /// the reset statements.
+    Switched(&'a Settings, &'a [&'a str]),
+    /// One server per target and configuration, started once.
+    SideBySide,
 }
 
 /// Like [`run_sysbench_plan`] for configurations that differ only in variables settable at
@@ -476,7 +501,7 @@ pub fn run_sysbench_plan_switched(
     start: &Settings,
     reset: &[&str],
 ) {
-    run_plan(r, plan, Some((start, reset)));
+    run_plan(r, plan, Mode::Switched(start, reset));
 }
 
 /// One target of a plan, loaded.
@@ -529,10 +554,10 @@ pub fn load_average_1m() -> f64 {
         .unwrap_or(0.0)
 }
 
-fn run_plan(r: &mut Runner, plan: &SysbenchPlan, switched: Option<(&Settings, &[&str])>) {
+fn run_plan(r: &mut Runner, plan: &SysbenchPlan, mode: Mode) {
     let repeat = r.opts.repeat.max(1);
     r.progress
-        .set_total(plan.estimated_s(r.opts.targets.len(), repeat, switched.is_none()));
+        .set_total(plan.estimated_s(r.opts.targets.len(), repeat, mode));
     r.parameter("sysbench_tables", plan.tables);
     r.parameter("sysbench_table_size", plan.table_size);
     r.parameter("sysbench_time_s", plan.time_s);
@@ -541,16 +566,26 @@ fn run_plan(r: &mut Runner, plan: &SysbenchPlan, switched: Option<(&Settings, &[
     r.parameter("repeat", repeat);
     r.parameter(
         "interleaving",
-        if switched.is_some() {
-            "servers side by side, started once; configurations set at run time and alternated per cell"
-        } else {
-            "servers side by side, restarted per configuration; targets alternated per cell"
+        match mode {
+            Mode::Restarted => {
+                "servers side by side, restarted per configuration; targets alternated per cell"
+            }
+            Mode::Switched(..) => {
+                "servers side by side, started once; configurations set at run time and alternated per cell"
+            }
+            Mode::SideBySide => {
+                "one server per target and configuration, all started once side by side; configurations and targets alternated per cell"
+            }
         },
     );
+    let start = match mode {
+        Mode::Switched(start, _) => Some(start),
+        _ => None,
+    };
     let targets = r.opts.targets.clone();
     let mut loaded = Vec::new();
     for target in targets {
-        match load_target(r, target, plan, switched.map(|(start, _)| start)) {
+        match load_target(r, target, plan, start) {
             Ok(l) => loaded.push(l),
             // Cells not measured because the target failed as a whole.
             Err(e) => r.push(Row::new(target, "all").failed(&e)),
@@ -558,8 +593,8 @@ fn run_plan(r: &mut Runner, plan: &SysbenchPlan, switched: Option<(&Settings, &[
     }
     let mut measured: BTreeMap<(usize, usize, usize), Measured> = BTreeMap::new();
     let mut sequence = 0u64;
-    match switched {
-        None => {
+    match mode {
+        Mode::Restarted => {
             for rep in 0..repeat {
                 for ci in alternating(plan.configs.len(), rep as usize) {
                     let (label, settings) = &plan.configs[ci];
@@ -576,21 +611,11 @@ fn run_plan(r: &mut Runner, plan: &SysbenchPlan, switched: Option<(&Settings, &[
                             measure_into(r, plan, server, label, cell, rep, &mut sequence, m);
                         }
                     }
-                    for (ti, server) in servers.into_iter().enumerate() {
-                        if let Some(server) = server {
-                            if let Err(e) = server.stop() {
-                                r.push(
-                                    Row::new(loaded[ti].target, label)
-                                        .param("step", "shutdown")
-                                        .failed(&e),
-                                );
-                            }
-                        }
-                    }
+                    stop_servers(r, &loaded, servers, label);
                 }
             }
         }
-        Some((start, reset)) => {
+        Mode::Switched(start, reset) => {
             let servers: Vec<Option<Server>> = loaded
                 .iter()
                 .map(|l| start_configured(r, l, plan, None, start))
@@ -631,17 +656,54 @@ fn run_plan(r: &mut Runner, plan: &SysbenchPlan, switched: Option<(&Settings, &[
                     }
                 }
             }
-            for (ti, server) in servers.into_iter().enumerate() {
-                if let Some(server) = server {
-                    if let Err(e) = server.stop() {
-                        r.push(
-                            Row::new(loaded[ti].target, "start")
-                                .param("step", "shutdown")
-                                .failed(&e),
-                        );
+            stop_servers(r, &loaded, servers, "start");
+        }
+        Mode::SideBySide => {
+            // The first configuration runs on the datadirs loaded above; each other one loads
+            // datadirs of its own (kept until every server has stopped).
+            let mut own_datadirs: Vec<Loaded> = Vec::new();
+            let mut servers: Vec<Vec<Option<Server>>> = Vec::new();
+            for (ci, (label, settings)) in plan.configs.iter().enumerate() {
+                let mut started = Vec::new();
+                for l in &loaded {
+                    let l = if ci == 0 {
+                        l
+                    } else {
+                        match load_target(r, l.target, plan, Some(settings)) {
+                            Ok(own) => {
+                                own_datadirs.push(own);
+                                &own_datadirs[own_datadirs.len() - 1]
+                            }
+                            Err(e) => {
+                                r.push(Row::new(l.target, label).failed(&e));
+                                started.push(None);
+                                continue;
+                            }
+                        }
+                    };
+                    started.push(start_configured(r, l, plan, Some(label), settings));
+                }
+                servers.push(started);
+            }
+            for rep in 0..repeat {
+                for (k, cell) in plan.cells.iter().enumerate() {
+                    let flip = rep as usize + k;
+                    for ci in alternating(plan.configs.len(), flip) {
+                        let label = &plan.configs[ci].0;
+                        for ti in alternating(loaded.len(), flip + ci) {
+                            let Some(server) = &servers[ci][ti] else {
+                                continue;
+                            };
+                            let m = measured.entry((ti, ci, k)).or_default();
+                            measure_into(r, plan, server, label, cell, rep, &mut sequence, m);
+                        }
                     }
                 }
             }
+            for (ci, started) in servers.into_iter().enumerate() {
+                stop_servers(r, &loaded, started, &plan.configs[ci].0);
+            }
+            drop(own_datadirs);
         }
     }
     // One row per target, configuration and cell, in that order (as a run of one target
@@ -658,6 +720,21 @@ fn run_plan(r: &mut Runner, plan: &SysbenchPlan, switched: Option<(&Settings, &[
         }
     }
     drop(loaded);
+}
+
+/// Stops `servers` (one per loaded target); a failed shutdown becomes an error row.
+fn stop_servers(r: &mut Runner, loaded: &[Loaded], servers: Vec<Option<Server>>, label: &str) {
+    for (ti, server) in servers.into_iter().enumerate() {
+        if let Some(server) = server {
+            if let Err(e) = server.stop() {
+                r.push(
+                    Row::new(loaded[ti].target, label)
+                        .param("step", "shutdown")
+                        .failed(&e),
+                );
+            }
+        }
+    }
 }
 
 /// The sysbench of `plan` (and `cell`) against `server`, through its unix socket when
@@ -998,6 +1075,48 @@ pub fn gain_text(new: f64, old: f64) -> String {
     }
 }
 
+/// `metric` of `new` over `old`, one ratio per repetition that both measured without error
+/// (samples of one repetition and cell are seconds apart in a side-by-side or switched plan,
+/// so the machine's drift between repetitions cancels out of each ratio), sorted.
+pub fn paired_ratios(new: &Row, old: &Row, metric: &str) -> Vec<f64> {
+    let value = |row: &Row, rep: u32| {
+        row.samples
+            .iter()
+            .filter(|s| s.repetition == rep && s.error.is_none())
+            .find_map(|s| s.metrics.get(metric).and_then(Value::as_f64))
+    };
+    let mut ratios: Vec<f64> = new
+        .samples
+        .iter()
+        .filter_map(|s| {
+            let (n, o) = (value(new, s.repetition)?, value(old, s.repetition)?);
+            (o > 0.0 && n.is_finite()).then(|| n / o)
+        })
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    ratios
+}
+
+/// Paired ratios as "+1.2% (-3.0% .. +4.1%, 8 pairs)": the median change and its range.
+pub fn paired_text(ratios: &[f64]) -> String {
+    let Some((first, last)) = ratios.first().zip(ratios.last()) else {
+        return "n/a".to_string();
+    };
+    let n = ratios.len();
+    let median = if n % 2 == 1 {
+        ratios[n / 2]
+    } else {
+        (ratios[n / 2 - 1] + ratios[n / 2]) / 2.0
+    };
+    let pct = |r: f64| format!("{:+.1}%", (r - 1.0) * 100.0);
+    format!(
+        "{} ({} .. {}, {n} pairs)",
+        pct(median),
+        pct(*first),
+        pct(*last)
+    )
+}
+
 /// A ratio "0.48x".
 pub fn ratio_text(num: f64, den: f64) -> String {
     if den > 0.0 && num.is_finite() {
@@ -1051,6 +1170,50 @@ mod tests {
         assert_eq!(gain_text(94.0, 100.0), "-6%");
         assert_eq!(gain_text(1.0, 0.0), "n/a");
         assert_eq!(ratio_text(2891.0, 5966.0), "0.48x");
+    }
+
+    fn sampled(tps: &[(u32, Option<f64>)]) -> Row {
+        let mut row = Row::new(Target::Myriad, "c");
+        for (sequence, &(repetition, value)) in tps.iter().enumerate() {
+            let mut metrics = serde_json::Map::new();
+            if let Some(v) = value {
+                metrics.insert("tps".into(), v.into());
+            }
+            row.samples.push(report::Sample {
+                repetition,
+                sequence: sequence as u64,
+                load_average_1m: 0.0,
+                metrics,
+                error: value.is_none().then(|| "failed".to_string()),
+            });
+        }
+        row
+    }
+
+    #[test]
+    fn paired_ratios_compare_samples_of_the_same_repetition_only() {
+        let old = sampled(&[
+            (0, Some(100.0)),
+            (1, Some(200.0)),
+            (2, Some(100.0)),
+            (3, None),
+        ]);
+        let new = sampled(&[
+            (0, Some(110.0)),
+            (1, Some(180.0)),
+            (2, None),
+            (3, Some(50.0)),
+        ]);
+        // Repetition 2 failed on one side, 3 on the other: two pairs, not four.
+        let ratios = paired_ratios(&new, &old, "tps");
+        assert_eq!(ratios, vec![0.9, 1.1]);
+        assert_eq!(paired_text(&ratios), "+0.0% (-10.0% .. +10.0%, 2 pairs)");
+        assert_eq!(paired_text(&paired_ratios(&new, &old, "qps")), "n/a");
+        let equal = sampled(&[(0, Some(100.0)), (1, Some(100.0)), (2, Some(100.0))]);
+        assert_eq!(
+            paired_text(&paired_ratios(&equal, &equal, "tps")),
+            "+0.0% (+0.0% .. +0.0%, 3 pairs)"
+        );
     }
 
     #[test]
