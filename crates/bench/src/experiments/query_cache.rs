@@ -18,8 +18,8 @@
 //! falls on cache off and on alike.
 
 use super::{
-    gain_text, ok_rows, param_text, run_sysbench_plan_switched, series_by, settings_with, table,
-    Engine, Runner, SysbenchCell, SysbenchPlan,
+    gain_text, ok_rows, paired_ratios, paired_text, param_text, run_sysbench_plan_switched,
+    series_by, settings_with, table, Engine, Runner, SysbenchCell, SysbenchPlan,
 };
 use crate::report::{PlotSpec, Row};
 
@@ -127,12 +127,24 @@ pub fn run(r: &mut Runner) {
         let mut summary = Vec::new();
         let mut versus = Vec::new();
         let mut cpu_lines = Vec::new();
+        let mut paired = Vec::new();
         for target in &r.opts.targets {
             for &t in &threads {
                 let label = |cache: &str| format!("{}qc {cache}", w.prefix);
                 let Some(off) = tps(find(target.name(), &label("off"), t)) else {
                     continue;
                 };
+                if let Some(off_row) = find(target.name(), &label("off"), t) {
+                    let mut line = vec![target.name().to_string(), t.to_string()];
+                    for cache in ["64MB", "256MB"] {
+                        line.push(
+                            find(target.name(), &label(cache), t).map_or("n/a".to_string(), |on| {
+                                paired_text(&paired_ratios(on, off_row, "tps"))
+                            }),
+                        );
+                    }
+                    paired.push(line);
+                }
                 let mut line = vec![
                     target.name().to_string(),
                     t.to_string(),
@@ -201,6 +213,16 @@ pub fn run(r: &mut Runner) {
                 ),
                 &["target", "threads", "off", "64 MB", "256 MB"],
                 cpu_lines,
+            ));
+        }
+        if r.opts.repeat > 1 {
+            r.record.tables.push(table(
+                &format!(
+                    "{}: TPS change with the cache on, paired with cache off within each repetition (median, range)",
+                    w.title
+                ),
+                &["target", "threads", "64 MB", "256 MB"],
+                paired,
             ));
         }
         if !versus.is_empty() {
