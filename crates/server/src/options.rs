@@ -37,13 +37,15 @@ pub enum OptionsError {
     Invalid(String),
 }
 
-/// Worker threads when `thread_pool_size` is 0 or not given: four per core, at least 8.
-/// Connections share the workers with other processes' threads (a benchmark client's, say)
-/// on a loaded machine, and the kernel shares CPU time per thread; with one worker per core
-/// myriad lost oltp_read_only cells at 16 client threads on 2 cores while spending less CPU
-/// per transaction than MariaDB (docs/benchmarks.md, fifth session).
+/// Worker threads when `thread_pool_size` is 0 or not given: one per core this process may
+/// run on (its CPU affinity and cgroup quota), as MariaDB's thread pool sizes itself. More
+/// workers than cores left cores idle while connections waited: on 16 cores with the server
+/// on 4 of them, 16 workers served 5,163 / 7,252 oltp_read_only TPS (cache off / on, 16
+/// client threads) using 2.2 / 1.4 of its cores, and 4 workers 9,508 / 18,709 using 3.9 / 3.7
+/// (docs/benchmarks.md, sixteenth session). Four per core (session 5) had been chosen on 2
+/// shared cores, where it kept myriad's share of the CPU against a client on the same cores.
 pub fn default_thread_pool_size(cores: usize) -> usize {
-    (4 * cores).max(8)
+    cores.max(1)
 }
 
 /// The `thread_pool_size` the options ask for (the last one given), 0 meaning the default.
@@ -363,12 +365,13 @@ mod tests {
     #[test]
     fn thread_pool_size_defaults_per_core_and_takes_the_last_value() {
         let options = parse_args(&[]).unwrap();
-        assert_eq!(thread_pool_size(&options, 2), Ok(8));
-        assert_eq!(thread_pool_size(&options, 16), Ok(64));
+        assert_eq!(thread_pool_size(&options, 2), Ok(2));
+        assert_eq!(thread_pool_size(&options, 16), Ok(16));
         let options = parse_args(&["--thread-pool-size=3", "--thread_pool_size=5"]).unwrap();
         assert_eq!(thread_pool_size(&options, 2), Ok(5));
         let options = parse_args(&["--thread-pool-size=0"]).unwrap();
-        assert_eq!(thread_pool_size(&options, 1), Ok(8));
+        assert_eq!(thread_pool_size(&options, 1), Ok(1));
+        assert_eq!(thread_pool_size(&options, 0), Ok(1));
         let options = parse_args(&["--thread-pool-size=many"]).unwrap();
         assert!(thread_pool_size(&options, 2)
             .unwrap_err()
