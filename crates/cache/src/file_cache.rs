@@ -193,22 +193,23 @@ impl FileCache {
     }
 
     /// Give back one registration; with the last the descriptor closes and the file is
-    /// forgotten (after its next sync if it was written since the last).
-    pub fn release(&self, id: FileId) {
+    /// forgotten (after its next sync if it was written since the last). Returns the path
+    /// when the file was forgotten now, for a caller that registers it again later (the
+    /// path need not be built twice).
+    pub fn release(&self, id: FileId) -> Option<PathBuf> {
         let mut shard = self.shard(id).lock();
-        let Some(vf) = shard.files.get_mut(&id) else {
-            return;
-        };
+        let vf = shard.files.get_mut(&id)?;
         vf.registrations = vf.registrations.saturating_sub(1);
         if vf.registrations > 0 {
-            return;
+            return None;
         }
         let open = vf.open.take();
         let keep = vf.written_since_sync;
         shard.close(open, &self.open_files);
-        if !keep {
-            shard.files.remove(&id);
+        if keep {
+            return None;
         }
+        shard.files.remove(&id).map(|vf| vf.path)
     }
 
     /// Whether `id` is known.
@@ -537,10 +538,11 @@ mod tests {
         cache.read_at(901, &mut buf, 0).unwrap();
         cache.rekey(901, 7);
         assert!(cache.stats().open_files <= 2);
-        // Two registrations of 7 now: the first release keeps it, the second forgets it.
-        cache.release(7);
+        // Two registrations of 7 now: the first release keeps it, the second forgets it
+        // and hands its path back.
+        assert_eq!(cache.release(7), None);
         assert!(cache.is_registered(7));
-        cache.release(7);
+        assert_eq!(cache.release(7), Some(dir.path().join("a")));
         assert!(!cache.is_registered(7));
         // Past the budget the moved descriptor closes the shard's least recently used.
         for id in 10..14u64 {

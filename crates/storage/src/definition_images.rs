@@ -34,6 +34,9 @@ pub(crate) struct Image {
     pub(crate) space: u64,
     pub(crate) def_bytes: Box<[u8]>,
     pub(crate) known_empty: bool,
+    /// The table's file, as the file cache had it (a function of the key: a rename forgets
+    /// the image); `None` when the file cache kept the file (written since its last sync).
+    pub(crate) path: Option<std::path::PathBuf>,
 }
 
 enum Entry {
@@ -54,7 +57,10 @@ struct Shard {
 
 impl Shard {
     fn image_bytes(key: &str, image: &Image) -> usize {
-        IMAGE_OVERHEAD + 2 * key.len() + image.def_bytes.len()
+        IMAGE_OVERHEAD
+            + 2 * key.len()
+            + image.def_bytes.len()
+            + image.path.as_ref().map_or(0, |p| p.as_os_str().len())
     }
 
     fn remove(&mut self, key: &str) {
@@ -193,6 +199,7 @@ mod tests {
             space,
             def_bytes: vec![1u8; 40].into_boxed_slice(),
             known_empty: true,
+            path: None,
         }
     }
 

@@ -607,12 +607,12 @@ impl Storage {
         self.table_path(db, name).is_file()
     }
 
-    fn load_table(&self, db: &str, name: &str) -> Result<TableInner> {
-        let key = open_tables::table_key(db, name);
-        let (ticket, image) = self.inner.shared.images.begin_load(&key);
+    /// `key` is `db`.`name`'s table cache key ([`open_tables::table_key`]).
+    fn load_table(&self, db: &str, name: &str, key: &str) -> Result<TableInner> {
+        let (ticket, image) = self.inner.shared.images.begin_load(key);
         let loaded = match image {
-            Some(image) => self.load_table_from_image(db, name, &key, image),
-            None => self.load_table_from_file(db, name, &key),
+            Some(image) => self.load_table_from_image(db, name, key, image),
+            None => self.load_table_from_file(db, name, key),
         };
         match loaded {
             Ok(mut t) => {
@@ -620,7 +620,7 @@ impl Storage {
                 Ok(t)
             }
             Err(e) => {
-                self.inner.shared.images.end_load(&key, ticket, None);
+                self.inner.shared.images.end_load(key, ticket, None);
                 Err(e)
             }
         }
@@ -636,19 +636,11 @@ impl Storage {
     ) -> Result<TableInner> {
         let def = codec::decode_def(&image.def_bytes)?;
         let shared = &self.inner.shared;
-        shared
-            .files
-            .register(image.space, self.table_path(db, name));
+        let path = image.path.unwrap_or_else(|| self.table_path(db, name));
+        shared.files.register(image.space, path);
         // A table assigned to a named key cache (CACHE INDEX) reads through it.
         shared.cache.bind_file(image.space, key);
-        Ok(self.table_inner(
-            db,
-            name,
-            image.space,
-            def,
-            image.def_bytes,
-            image.known_empty,
-        ))
+        Ok(self.table_inner(key, image.space, def, image.def_bytes, image.known_empty))
     }
 
     fn load_table_from_file(&self, db: &str, name: &str, key: &str) -> Result<TableInner> {
@@ -681,20 +673,12 @@ impl Storage {
                 shared.cache.peek(space, META_PAGE as u64).is_none()
                     && shared.files.quiet_since(mark)
             });
-        Ok(self.table_inner(
-            db,
-            name,
-            space,
-            header.def,
-            header.def_bytes,
-            rows_known_empty,
-        ))
+        Ok(self.table_inner(key, space, header.def, header.def_bytes, rows_known_empty))
     }
 
     fn table_inner(
         &self,
-        db: &str,
-        name: &str,
+        key: &str,
         space: u64,
         def: TableDef,
         def_bytes: Box<[u8]>,
@@ -703,8 +687,7 @@ impl Storage {
         let shared = &self.inner.shared;
         TableInner {
             shared: Arc::clone(shared),
-            db: db.into(),
-            name: name.into(),
+            key: key.into(),
             space,
             latch: RwLock::new(()),
             writer: Arc::new(Mutex::new(())),
@@ -807,7 +790,9 @@ impl Storage {
         match &result {
             // The table's definition takes its own registration when it is opened; until
             // then the file stays known only until its first pages are synced.
-            Ok(_) => shared.files.release(space),
+            Ok(_) => {
+                shared.files.release(space);
+            }
             Err(_) => {
                 shared.cache.discard_file(space);
                 shared.files.forget(space);
@@ -846,11 +831,11 @@ impl Storage {
         if delete_file {
             // Logged first: a CREATE still in the log must not bring the table back.
             let mut entry = Vec::new();
-            push_ddl_entry(&mut entry, redo::ENTRY_DROP, t.space, &[&t.db, &t.name]);
+            push_ddl_entry(&mut entry, redo::ENTRY_DROP, t.space, &[t.db(), t.name()]);
             shared.log_ddl(&entry)?;
             shared.cache.discard_file(t.space);
             shared.files.forget(t.space);
-            let path = self.table_path(&t.db, &t.name);
+            let path = self.table_path(t.db(), t.name());
             fs::remove_file(&path)?;
             sync_dir(path.parent().unwrap_or(Path::new(".")))?;
         }

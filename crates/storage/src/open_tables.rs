@@ -68,7 +68,7 @@ impl Definition for CachedTable {
             + columns
             + indexes
             + options
-            + 2 * (t.db.len() + t.name.len())
+            + 2 * t.key.len()
             + t.def_bytes.len()
     }
 
@@ -85,7 +85,7 @@ impl Drop for TableInner {
         {
             return;
         }
-        self.shared.files.release(self.space);
+        let path = self.shared.files.release(self.space);
         // Idle: no statement can change the table now, so its image is exact. A DDL made
         // it stale (and forgot the table's image) when the file changed.
         let image =
@@ -93,10 +93,11 @@ impl Drop for TableInner {
                 space: self.space,
                 def_bytes: std::mem::take(&mut self.def_bytes),
                 known_empty: self.rows_known_empty.load(Ordering::Acquire),
+                path,
             });
         self.shared
             .images
-            .end_load(&table_key(&self.db, &self.name), self.image_ticket, image);
+            .end_load(&self.key, self.image_ticket, image);
     }
 }
 
@@ -158,7 +159,8 @@ impl Storage {
                     || self.inner.catalog.try_read(),
                     || self.inner.catalog.read(),
                 );
-                self.load_table(db, name).map(|t| CachedTable(Arc::new(t)))
+                self.load_table(db, name, key)
+                    .map(|t| CachedTable(Arc::new(t)))
             })
         });
         match handle {
@@ -205,7 +207,7 @@ impl Storage {
             Some(t) => Arc::clone(&t.0),
             None => {
                 let _c = self.inner.catalog.read();
-                Arc::new(self.load_table(db, name)?)
+                Arc::new(self.load_table(db, name, &key)?)
             }
         };
         Ok((lock, inner))

@@ -44,8 +44,9 @@ const SCAN_BATCH_ROWS: usize = 64;
 /// The shared state of one open table (one per table, enforced by the table cache).
 pub(crate) struct TableInner {
     pub(crate) shared: Arc<Shared>,
-    pub(crate) db: String,
-    pub(crate) name: String,
+    /// The table cache key, `database NUL table` (see [`TableInner::db`], [`TableInner::name`]):
+    /// one allocation per load, and the definition images' key as it is.
+    pub(crate) key: Box<str>,
     pub(crate) space: u64,
     pub(crate) def: Arc<TableDef>,
     /// `def` encoded, as the file holds it: the image this definition leaves.
@@ -234,7 +235,7 @@ impl Statement {
                     spaces.push(t.space);
                     payload.push(ENTRY_FILE);
                     payload.extend_from_slice(&t.space.to_le_bytes());
-                    for s in [&t.table.db, &t.table.name] {
+                    for s in [t.table.db(), t.table.name()] {
                         payload.extend_from_slice(&(s.len() as u16).to_le_bytes());
                         payload.extend_from_slice(s.as_bytes());
                     }
@@ -498,6 +499,16 @@ fn successor_in_place(key: &mut Vec<u8>) -> bool {
 }
 
 impl TableInner {
+    pub(crate) fn db(&self) -> &str {
+        self.key.split_once('\0').map_or("", |(db, _)| db)
+    }
+
+    pub(crate) fn name(&self) -> &str {
+        self.key
+            .split_once('\0')
+            .map_or(&self.key, |(_, name)| name)
+    }
+
     /// Whether the row tree is known to hold no row (so neither does any index).
     fn has_no_rows(&self) -> bool {
         self.rows_known_empty.load(Ordering::Acquire)
@@ -697,10 +708,10 @@ impl TableInner {
 
 impl Table {
     pub fn database(&self) -> &str {
-        &self.inner.db
+        self.inner.db()
     }
     pub fn name(&self) -> &str {
-        &self.inner.name
+        self.inner.name()
     }
     /// The table's definition (immutable; DDL makes a new table object).
     pub fn def(&self) -> &Arc<TableDef> {

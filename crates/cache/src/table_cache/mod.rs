@@ -331,7 +331,7 @@ struct DefShard<K, D> {
 // ---- instances ----
 
 struct Element<K, D> {
-    key: K,
+    /// Its key is `def.key`.
     def: Arc<DefinitionEntry<K, D>>,
     handles: u32,
     in_use: u32,
@@ -431,18 +431,20 @@ impl<K: Hash + Eq + Clone, D: Definition> Drop for ExclusiveGuard<'_, K, D> {
 }
 
 /// Removes a `Loading` slot if the loader panics, so that waiters do not wait forever.
-struct LoadingGuard<'a, K: Hash + Eq + Clone, D: Definition> {
+struct LoadingGuard<'a, K: Hash + Eq + Clone + Borrow<Q>, D: Definition, Q: Hash + Eq + ?Sized> {
     cache: &'a TableCache<K, D>,
-    key: Option<K>,
+    key: Option<&'a Q>,
 }
 
-impl<K: Hash + Eq + Clone, D: Definition> Drop for LoadingGuard<'_, K, D> {
+impl<K: Hash + Eq + Clone + Borrow<Q>, D: Definition, Q: Hash + Eq + ?Sized> Drop
+    for LoadingGuard<'_, K, D, Q>
+{
     fn drop(&mut self) {
         if let Some(key) = self.key.take() {
-            let shard = self.cache.def_shard(&key);
+            let shard = self.cache.def_shard(key);
             let mut s = shard.state.lock();
-            if matches!(s.map.get(&key), Some(DefSlot::Loading)) {
-                s.map.remove(&key);
+            if matches!(s.map.get(key), Some(DefSlot::Loading)) {
+                s.map.remove(key);
             }
             shard.changed.notify_all();
         }
@@ -699,7 +701,6 @@ impl<K: Hash + Eq + Clone, D: Definition> TableCache<K, D> {
                 }
                 None => {
                     let e = inst.elements.insert(Element {
-                        key: key.to_owned(),
                         def: Arc::clone(&def),
                         handles: 0,
                         in_use: 0,
@@ -826,8 +827,8 @@ impl<K: Hash + Eq + Clone, D: Definition> TableCache<K, D> {
         released: &mut Vec<Arc<DefinitionEntry<K, D>>>,
     ) {
         if let Some(el) = inst.elements.remove(index) {
-            if inst.map.get(&el.key) == Some(&index) {
-                inst.map.remove(&el.key);
+            if inst.map.get(&el.def.key) == Some(&index) {
+                inst.map.remove(&el.def.key);
             }
             let _ = el.def.element_of[i].compare_exchange(
                 index,
@@ -922,7 +923,7 @@ impl<K: Hash + Eq + Clone, D: Definition> TableCache<K, D> {
         drop(s);
         let mut loading = LoadingGuard {
             cache: self,
-            key: Some(key.to_owned()),
+            key: Some(key),
         };
         let result = open();
         loading.key = None;
@@ -942,8 +943,15 @@ impl<K: Hash + Eq + Clone, D: Definition> TableCache<K, D> {
                         .map(|_| AtomicU32::new(NONE))
                         .collect(),
                 });
-                s.map
-                    .insert(key.to_owned(), DefSlot::Ready(Arc::clone(&def)));
+                // The slot is this load's `Loading` (waiters never remove it): replaced in
+                // place, without a second copy of the key.
+                match s.map.get_mut(key) {
+                    Some(slot) => *slot = DefSlot::Ready(Arc::clone(&def)),
+                    None => {
+                        s.map
+                            .insert(key.to_owned(), DefSlot::Ready(Arc::clone(&def)));
+                    }
+                }
                 self.def_count.fetch_add(1, Ordering::Relaxed);
                 self.def_bytes.fetch_add(bytes, Ordering::Relaxed);
                 self.opened_defs.fetch_add(1, Ordering::Relaxed);
@@ -1149,7 +1157,7 @@ impl<K: Hash + Eq + Clone, D: Definition> TableCache<K, D> {
         for instance in self.instances.iter() {
             let s = instance.state.lock();
             for (_, el) in s.elements.iter() {
-                *by_key.entry(el.key.clone()).or_default() += el.in_use as usize;
+                *by_key.entry(el.def.key.clone()).or_default() += el.in_use as usize;
             }
         }
         by_key.into_iter().collect()
