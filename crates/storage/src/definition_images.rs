@@ -15,10 +15,10 @@
 //! late never overwrites what a newer one knows. DDL and FLUSH TABLES remove the entry
 //! (image or mark) under the shard lock, so a definition loaded before them leaves nothing.
 
-use crate::open_tables::TableKey;
 use parking_lot::Mutex;
 use std::collections::{HashMap, VecDeque};
 use std::hash::BuildHasher;
+use std::sync::Arc;
 
 /// Seeded per process, and a fraction of SipHash's cost on a short key.
 type RandomState = foldhash::fast::RandomState;
@@ -26,8 +26,9 @@ type RandomState = foldhash::fast::RandomState;
 const SHARDS: usize = 16;
 
 /// Bytes an image costs beyond its key and definition: the map slot, the queue entry, the
-/// allocations' headers.
-const IMAGE_OVERHEAD: usize = 96;
+/// allocations' headers (the key itself is one allocation, shared by the map, the queue and
+/// the loaded table object).
+const IMAGE_OVERHEAD: usize = 112;
 
 /// What a load takes from an image.
 pub(crate) struct Image {
@@ -48,9 +49,9 @@ enum Entry {
 
 #[derive(Default)]
 struct Shard {
-    entries: HashMap<TableKey, Entry, RandomState>,
+    entries: HashMap<Arc<str>, Entry, RandomState>,
     /// Images in the order they were put back (key, ticket); stale pairs are skipped.
-    order: VecDeque<(TableKey, u64)>,
+    order: VecDeque<(Arc<str>, u64)>,
     bytes: usize,
     tickets: u64,
 }
@@ -58,7 +59,7 @@ struct Shard {
 impl Shard {
     fn image_bytes(key: &str, image: &Image) -> usize {
         IMAGE_OVERHEAD
-            + 2 * key.len()
+            + key.len()
             + image.def_bytes.len()
             + image.path.as_ref().map_or(0, |p| p.as_os_str().len())
     }
@@ -108,14 +109,14 @@ impl DefinitionImages {
     }
 
     /// A load of `key` begins: its ticket, and the image if the table has one.
-    pub(crate) fn begin_load(&self, key: &str) -> (u64, Option<Image>) {
-        let mut shard = self.shard(key).lock();
+    pub(crate) fn begin_load(&self, key: &Arc<str>) -> (u64, Option<Image>) {
+        let mut shard = self.shard(key.as_ref()).lock();
         shard.tickets += 1;
         let ticket = shard.tickets;
         // The key is allocated only when the table has no entry yet.
-        let previous = match shard.entries.get_mut(key) {
+        let previous = match shard.entries.get_mut(key.as_ref()) {
             Some(entry) => Some(std::mem::replace(entry, Entry::Loaded(ticket))),
-            None => shard.entries.insert(key.into(), Entry::Loaded(ticket)),
+            None => shard.entries.insert(Arc::clone(key), Entry::Loaded(ticket)),
         };
         let image = match previous {
             Some(Entry::Image(_, image)) => {
@@ -129,22 +130,22 @@ impl DefinitionImages {
 
     /// The definition loaded under `ticket` leaves: keep its image if it is still the
     /// newest of its table (otherwise, or with `image` None, just end its mark).
-    pub(crate) fn end_load(&self, key: &str, ticket: u64, image: Option<Image>) {
-        let mut shard = self.shard(key).lock();
-        let Some(entry) = shard.entries.get_mut(key) else {
+    pub(crate) fn end_load(&self, key: &Arc<str>, ticket: u64, image: Option<Image>) {
+        let mut shard = self.shard(key.as_ref()).lock();
+        let Some(entry) = shard.entries.get_mut(key.as_ref()) else {
             return;
         };
         if !matches!(entry, Entry::Loaded(t) if *t == ticket) {
             return;
         }
         let Some(image) = image else {
-            shard.entries.remove(key);
+            shard.entries.remove(key.as_ref());
             return;
         };
         let bytes = Shard::image_bytes(key, &image);
         *entry = Entry::Image(ticket, image);
         shard.bytes += bytes;
-        shard.order.push_back((key.into(), ticket));
+        shard.order.push_back((Arc::clone(key), ticket));
         let budget = self
             .budget_per_shard
             .load(std::sync::atomic::Ordering::Relaxed);
@@ -194,6 +195,10 @@ impl DefinitionImages {
 mod tests {
     use super::*;
 
+    fn shared(key: &str) -> Arc<str> {
+        key.into()
+    }
+
     fn image(space: u64) -> Image {
         Image {
             space,
@@ -206,44 +211,47 @@ mod tests {
     #[test]
     fn a_load_takes_the_image_the_last_definition_left() {
         let images = DefinitionImages::new(1 << 20);
-        let (t1, none) = images.begin_load("d\0t");
+        let (t1, none) = images.begin_load(&shared("d\0t"));
         assert!(none.is_none());
-        images.end_load("d\0t", t1, Some(image(7)));
+        images.end_load(&shared("d\0t"), t1, Some(image(7)));
         assert_eq!(images.stats().0, 1);
-        let (t2, got) = images.begin_load("d\0t");
+        let (t2, got) = images.begin_load(&shared("d\0t"));
         assert_eq!(got.map(|i| i.space), Some(7));
         assert_eq!(images.stats(), (0, 0), "taken, not copied");
-        images.end_load("d\0t", t2, None);
-        assert!(images.begin_load("d\0t").1.is_none());
+        images.end_load(&shared("d\0t"), t2, None);
+        assert!(images.begin_load(&shared("d\0t")).1.is_none());
     }
 
     #[test]
     fn an_older_definition_leaving_late_leaves_nothing() {
         let images = DefinitionImages::new(1 << 20);
-        let (old, _) = images.begin_load("d\0t");
-        let (new, _) = images.begin_load("d\0t");
-        images.end_load("d\0t", old, Some(image(1)));
+        let (old, _) = images.begin_load(&shared("d\0t"));
+        let (new, _) = images.begin_load(&shared("d\0t"));
+        images.end_load(&shared("d\0t"), old, Some(image(1)));
         assert_eq!(images.stats().0, 0, "the newer load's mark stands");
-        images.end_load("d\0t", new, Some(image(2)));
-        assert_eq!(images.begin_load("d\0t").1.map(|i| i.space), Some(2));
+        images.end_load(&shared("d\0t"), new, Some(image(2)));
+        assert_eq!(
+            images.begin_load(&shared("d\0t")).1.map(|i| i.space),
+            Some(2)
+        );
     }
 
     #[test]
     fn ddl_and_flush_forget_images_and_marks() {
         let images = DefinitionImages::new(1 << 20);
-        let (t, _) = images.begin_load("d\0a");
+        let (t, _) = images.begin_load(&shared("d\0a"));
         images.forget("d\0a");
-        images.end_load("d\0a", t, Some(image(1)));
+        images.end_load(&shared("d\0a"), t, Some(image(1)));
         assert_eq!(
             images.stats().0,
             0,
             "loaded before the DDL: no image after it"
         );
-        let (t, _) = images.begin_load("d\0b");
-        images.end_load("d\0b", t, Some(image(2)));
-        let (t, _) = images.begin_load("d\0c");
+        let (t, _) = images.begin_load(&shared("d\0b"));
+        images.end_load(&shared("d\0b"), t, Some(image(2)));
+        let (t, _) = images.begin_load(&shared("d\0c"));
         images.forget_all();
-        images.end_load("d\0c", t, Some(image(3)));
+        images.end_load(&shared("d\0c"), t, Some(image(3)));
         assert_eq!(images.stats(), (0, 0));
     }
 
@@ -285,7 +293,7 @@ mod tests {
                     match op {
                         Op::Load(k) => {
                             let key = format!("d\0t{k}");
-                            let (ticket, got) = images.begin_load(&key);
+                            let (ticket, got) = images.begin_load(&shared(&key));
                             let want = model.get(&k).and_then(|(_, img)| *img);
                             prop_assert_eq!(got.map(|i| i.space), want);
                             model.insert(k, (ticket, None));
@@ -295,7 +303,7 @@ mod tests {
                             let (k, ticket) = live.remove(i % live.len());
                             next_space += 1;
                             let img = leave.then(|| image(next_space));
-                            images.end_load(&format!("d\0t{k}"), ticket, img);
+                            images.end_load(&shared(&format!("d\0t{k}")), ticket, img);
                             if let Some((newest, slot)) = model.get_mut(&k) {
                                 if *newest == ticket {
                                     if leave {
@@ -329,15 +337,15 @@ mod tests {
         let images = DefinitionImages::new(SHARDS * 4 * one);
         for i in 0..2_000u64 {
             let key = format!("d\0t{i:05}");
-            let (t, _) = images.begin_load(&key);
-            images.end_load(&key, t, Some(image(i)));
+            let (t, _) = images.begin_load(&shared(&key));
+            images.end_load(&shared(&key), t, Some(image(i)));
         }
         let (n, bytes) = images.stats();
         assert!(bytes <= SHARDS * 4 * one, "{bytes} bytes");
         assert!(n > 0 && n <= SHARDS * 4, "{n} images");
         // The newest survived, the oldest went.
-        assert!(images.begin_load("d\0t01999").1.is_some());
-        assert!(images.begin_load("d\0t00000").1.is_none());
+        assert!(images.begin_load(&shared("d\0t01999")).1.is_some());
+        assert!(images.begin_load(&shared("d\0t00000")).1.is_none());
         for shard in images.shards.iter() {
             let s = shard.lock();
             assert!(s.order.len() <= 2 * s.entries.len() + 64);

@@ -609,10 +609,12 @@ impl Storage {
 
     /// `key` is `db`.`name`'s table cache key ([`open_tables::table_key`]).
     fn load_table(&self, db: &str, name: &str, key: &str) -> Result<TableInner> {
-        let (ticket, image) = self.inner.shared.images.begin_load(key);
+        // One allocation of the key, shared by the table object and its image's entries.
+        let key: Arc<str> = key.into();
+        let (ticket, image) = self.inner.shared.images.begin_load(&key);
         let loaded = match image {
-            Some(image) => self.load_table_from_image(db, name, key, image),
-            None => self.load_table_from_file(db, name, key),
+            Some(image) => self.load_table_from_image(db, name, &key, image),
+            None => self.load_table_from_file(db, name, &key),
         };
         match loaded {
             Ok(mut t) => {
@@ -620,7 +622,7 @@ impl Storage {
                 Ok(t)
             }
             Err(e) => {
-                self.inner.shared.images.end_load(key, ticket, None);
+                self.inner.shared.images.end_load(&key, ticket, None);
                 Err(e)
             }
         }
@@ -631,7 +633,7 @@ impl Storage {
         &self,
         db: &str,
         name: &str,
-        key: &str,
+        key: &Arc<str>,
         image: definition_images::Image,
     ) -> Result<TableInner> {
         let def = codec::decode_def(&image.def_bytes)?;
@@ -639,11 +641,11 @@ impl Storage {
         let path = image.path.unwrap_or_else(|| self.table_path(db, name));
         shared.files.register(image.space, path);
         // A table assigned to a named key cache (CACHE INDEX) reads through it.
-        shared.cache.bind_file(image.space, key);
+        shared.cache.bind_file(image.space, key.as_ref());
         Ok(self.table_inner(key, image.space, def, image.def_bytes, image.known_empty))
     }
 
-    fn load_table_from_file(&self, db: &str, name: &str, key: &str) -> Result<TableInner> {
+    fn load_table_from_file(&self, db: &str, name: &str, key: &Arc<str>) -> Result<TableInner> {
         let path = self.table_path(db, name);
         let shared = &self.inner.shared;
         // Taken before the read: see `rows_known_empty` below.
@@ -663,7 +665,7 @@ impl Storage {
         let space = header.space;
         // Bound to its key cache first: the meta page is looked for below in the cache the
         // table reads through (a named one after CACHE INDEX).
-        shared.cache.bind_file(space, key);
+        shared.cache.bind_file(space, key.as_ref());
         // The meta page read from the file is the table's newest unless the block cache
         // holds one (dirty, or being read) or a write ran since before the read: a dirty
         // page leaves the cache only after it is written. Nothing writes the table now: its
@@ -678,7 +680,7 @@ impl Storage {
 
     fn table_inner(
         &self,
-        key: &str,
+        key: &Arc<str>,
         space: u64,
         def: TableDef,
         def_bytes: Box<[u8]>,
@@ -687,7 +689,7 @@ impl Storage {
         let shared = &self.inner.shared;
         TableInner {
             shared: Arc::clone(shared),
-            key: key.into(),
+            key: Arc::clone(key),
             space,
             latch: RwLock::new(()),
             writer: Arc::new(Mutex::new(())),

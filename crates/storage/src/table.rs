@@ -45,8 +45,8 @@ const SCAN_BATCH_ROWS: usize = 64;
 pub(crate) struct TableInner {
     pub(crate) shared: Arc<Shared>,
     /// The table cache key, `database NUL table` (see [`TableInner::db`], [`TableInner::name`]):
-    /// one allocation per load, and the definition images' key as it is.
-    pub(crate) key: Box<str>,
+    /// one allocation per load, shared with the definition images' entries for the table.
+    pub(crate) key: Arc<str>,
     pub(crate) space: u64,
     pub(crate) def: Arc<TableDef>,
     /// `def` encoded, as the file holds it: the image this definition leaves.
