@@ -113,7 +113,7 @@ impl DefinitionImages {
         let mut shard = self.shard(key.as_ref()).lock();
         shard.tickets += 1;
         let ticket = shard.tickets;
-        // The key is allocated only when the table has no entry yet.
+        // The table's first entry shares the key; nothing is allocated for it.
         let previous = match shard.entries.get_mut(key.as_ref()) {
             Some(entry) => Some(std::mem::replace(entry, Entry::Loaded(ticket))),
             None => shard.entries.insert(Arc::clone(key), Entry::Loaded(ticket)),

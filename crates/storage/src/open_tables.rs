@@ -32,6 +32,11 @@ pub(crate) fn table_key(db: &str, name: &str) -> TableKey {
     key
 }
 
+/// The database and table of a [`table_key`].
+pub(crate) fn split_table_key(key: &str) -> Option<(&str, &str)> {
+    key.split_once('\0')
+}
+
 /// What the definition cache holds per table.
 pub(crate) struct CachedTable(pub(crate) Arc<TableInner>);
 
@@ -258,7 +263,7 @@ impl Storage {
             .open_tables()
             .into_iter()
             .filter_map(|(key, in_use)| {
-                let (db, name) = key.split_once('\0')?;
+                let (db, name) = split_table_key(&key)?;
                 (!name.starts_with(crate::INTERNAL_PREFIX)).then(|| OpenTable {
                     database: db.to_string(),
                     name: name.to_string(),

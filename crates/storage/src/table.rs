@@ -500,13 +500,11 @@ fn successor_in_place(key: &mut Vec<u8>) -> bool {
 
 impl TableInner {
     pub(crate) fn db(&self) -> &str {
-        self.key.split_once('\0').map_or("", |(db, _)| db)
+        crate::open_tables::split_table_key(&self.key).map_or("", |(db, _)| db)
     }
 
     pub(crate) fn name(&self) -> &str {
-        self.key
-            .split_once('\0')
-            .map_or(&self.key, |(_, name)| name)
+        crate::open_tables::split_table_key(&self.key).map_or(&self.key, |(_, name)| name)
     }
 
     /// Whether the row tree is known to hold no row (so neither does any index).

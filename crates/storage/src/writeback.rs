@@ -155,7 +155,7 @@ impl crate::Storage {
             return Ok(());
         };
         for key in caches.tables_of(info.id) {
-            let Some((db, table)) = key.split_once('\0') else {
+            let Some((db, table)) = crate::open_tables::split_table_key(&key) else {
                 continue;
             };
             match self.assign_key_cache(db, table, 0) {

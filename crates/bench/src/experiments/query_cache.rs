@@ -131,20 +131,21 @@ pub fn run(r: &mut Runner) {
         for target in &r.opts.targets {
             for &t in &threads {
                 let label = |cache: &str| format!("{}qc {cache}", w.prefix);
-                let Some(off) = tps(find(target.name(), &label("off"), t)) else {
+                let Some(off_row) = find(target.name(), &label("off"), t) else {
                     continue;
                 };
-                if let Some(off_row) = find(target.name(), &label("off"), t) {
-                    let mut line = vec![target.name().to_string(), t.to_string()];
-                    for cache in ["64MB", "256MB"] {
-                        line.push(
-                            find(target.name(), &label(cache), t).map_or("n/a".to_string(), |on| {
-                                paired_text(&paired_ratios(on, off_row, "tps"))
-                            }),
-                        );
-                    }
-                    paired.push(line);
+                let Some(off) = tps(Some(off_row)) else {
+                    continue;
+                };
+                let mut line = vec![target.name().to_string(), t.to_string()];
+                for cache in ["64MB", "256MB"] {
+                    line.push(
+                        find(target.name(), &label(cache), t).map_or("n/a".to_string(), |on| {
+                            paired_text(&paired_ratios(on, off_row, "tps"))
+                        }),
+                    );
                 }
+                paired.push(line);
                 let mut line = vec![
                     target.name().to_string(),
                     t.to_string(),
@@ -165,7 +166,7 @@ pub fn run(r: &mut Runner) {
                     });
                 }
                 summary.push(line);
-                if let Some(off_cpu) = cpu(find(target.name(), &label("off"), t)) {
+                if let Some(off_cpu) = cpu(Some(off_row)) {
                     let mut line = vec![
                         target.name().to_string(),
                         t.to_string(),
