@@ -6,6 +6,11 @@
 //! hashes with foldhash. One text rarely has more than one plan (another database or
 //! sql_mode), so a text's plans sit in a short list. Bounded by entries: past the bound
 //! the cache is emptied and refilled (no LRU bookkeeping on the hit path).
+//!
+//! A plan is kept on its text's second sighting ([`PlanCache::offer`]): a text seen once
+//! only leaves a fingerprint in a small direct-mapped table. Statements that carry their
+//! literals in the text (each one new) then cost no copy of the text, no map insert and
+//! no share of the emptying, and cannot flush the plans of the statements that do repeat.
 
 use crate::parse::Stmt;
 use std::collections::HashMap;
@@ -14,6 +19,10 @@ use std::sync::Arc;
 /// Plans one session keeps. Applications repeat a few hundred distinct statements at most;
 /// this bounds the cache's memory at a few hundred plans per connection.
 pub(crate) const ENTRIES_MAX: usize = 256;
+
+/// Fingerprints of texts seen once: four times the plans kept, 4 KB per session that runs
+/// text statements (allocated at its first).
+const SIGHTINGS: usize = 4 * ENTRIES_MAX;
 
 struct Plan {
     database: Option<String>,
@@ -31,6 +40,8 @@ impl Plan {
 pub(crate) struct PlanCache {
     by_text: HashMap<String, Vec<Plan>, foldhash::fast::RandomState>,
     entries: usize,
+    /// The fingerprint of the last text seen in each slot (0: none).
+    sightings: Option<Box<[u32; SIGHTINGS]>>,
 }
 
 impl PlanCache {
@@ -57,6 +68,31 @@ impl PlanCache {
         if plans.is_empty() {
             self.by_text.remove(text);
         }
+    }
+
+    /// Keep `stmt` as the plan of `text` in this context if the text was seen before (its
+    /// fingerprint is in its slot); otherwise only note the sighting. Returns whether kept.
+    pub(crate) fn offer(
+        &mut self,
+        text: &str,
+        database: Option<String>,
+        pipes_as_concat: bool,
+        stmt: Arc<Stmt>,
+    ) -> bool {
+        use std::hash::BuildHasher;
+        let hash = self.by_text.hasher().hash_one(text);
+        // The low bits pick the slot, the high ones are the fingerprint (never 0).
+        let slot = (hash as usize) % SIGHTINGS;
+        let fingerprint = ((hash >> 32) as u32).max(1);
+        let sightings = self
+            .sightings
+            .get_or_insert_with(|| Box::new([0; SIGHTINGS]));
+        if sightings[slot] != fingerprint {
+            sightings[slot] = fingerprint;
+            return false;
+        }
+        self.insert(text, database, pipes_as_concat, stmt);
+        true
     }
 
     /// Keep `stmt` as the plan of `text` in this context, replacing one there was.
@@ -140,5 +176,58 @@ mod tests {
                 prop_assert!(cache.len() <= ENTRIES_MAX);
             }
         }
+
+        /// Offered texts: a text offered twice in a row is kept with its latest plan, a
+        /// kept plan is always the latest offered for its key, and the bound holds.
+        #[test]
+        fn offers_keep_a_text_from_its_second_sighting(ops in proptest::collection::vec(
+            (0u16..2000, any::<bool>()), 1..800))
+        {
+            let mut cache = PlanCache::default();
+            let mut latest: std::collections::HashMap<String, usize> = Default::default();
+            for (i, (text, twice)) in ops.into_iter().enumerate() {
+                let text = format!("SELECT {text}");
+                let offers = if twice { 2 } else { 1 };
+                for _ in 0..offers {
+                    cache.offer(&text, None, false, plan(i));
+                }
+                latest.insert(text.clone(), i);
+                let got = |t: &str| cache.get(t, None, false).map(|s| match &*s {
+                    Stmt::SetCharacterSet(Some(n)) => n.parse::<usize>().unwrap(),
+                    _ => usize::MAX,
+                });
+                if twice {
+                    prop_assert_eq!(got(&text), Some(i));
+                }
+                for (t, &n) in latest.iter().filter(|(t, _)| i % 50 == 0 || **t == text) {
+                    if let Some(kept) = got(t) {
+                        prop_assert!(kept <= n, "a kept plan is never newer than the latest offer");
+                    }
+                }
+                prop_assert!(cache.len() <= ENTRIES_MAX);
+            }
+        }
+    }
+
+    #[test]
+    fn texts_seen_once_neither_take_room_nor_flush_the_repeated_ones() {
+        let mut cache = PlanCache::default();
+        assert!(
+            !cache.offer("SELECT a", None, false, plan(1)),
+            "first sighting: noted only"
+        );
+        assert!(cache.get("SELECT a", None, false).is_none());
+        assert!(
+            cache.offer("SELECT a", None, false, plan(2)),
+            "second sighting: kept"
+        );
+        for n in 0..100_000 {
+            cache.offer(&format!("SELECT * FROM t{n}"), None, false, plan(n));
+        }
+        assert!(cache.len() < 8, "one-off texts were kept: {}", cache.len());
+        assert!(
+            cache.get("SELECT a", None, false).is_some(),
+            "the repeated text's plan was flushed"
+        );
     }
 }

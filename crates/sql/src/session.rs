@@ -2092,7 +2092,7 @@ pub fn execute(
                     session
                         .state
                         .plan_cache
-                        .insert(sql, database, pipes_as_concat, stmt);
+                        .offer(sql, database, pipes_as_concat, stmt);
                     result
                 } else {
                     session.run(&stmt, &[])
