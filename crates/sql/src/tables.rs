@@ -1124,42 +1124,59 @@ pub fn read_rows_with(
     // Only the index path may skip it (a full scan, the fallback, always filters).
     let range_decides = std::cell::Cell::new(range_is_the_filter(source, env)?);
     let max_rows = options.max_rows.unwrap_or(usize::MAX);
-    let mut accept =
-        |row_id: st::RowId, row: st::Row, env: &mut dyn Env| -> Result<bool, SqlError> {
-            let filter = match range_decides.get() {
-                true => None,
-                false => source.filter.as_ref(),
-            };
-            let values: Vec<Datum> = row
-                .into_iter()
-                .zip(&def.columns)
-                .map(|(d, c)| from_stored_owned(d, &c.ty))
-                .collect();
-            let keep = match filter {
-                Some(f) => {
-                    let v = f.eval(env, &values)?;
-                    v.truth(env.warnings()) == Some(true)
-                }
-                None => true,
-            };
-            if keep {
-                out.push((row_id, values));
-            }
-            Ok(out.len() < max_rows)
+    let accept = |out: &mut Vec<(st::RowId, Vec<Datum>)>,
+                  row_id: st::RowId,
+                  row: st::Row,
+                  env: &mut dyn Env|
+     -> Result<bool, SqlError> {
+        let filter = match range_decides.get() {
+            true => None,
+            false => source.filter.as_ref(),
         };
+        let values: Vec<Datum> = row
+            .into_iter()
+            .zip(&def.columns)
+            .map(|(d, c)| from_stored_owned(d, &c.ty))
+            .collect();
+        let keep = match filter {
+            Some(f) => {
+                let v = f.eval(env, &values)?;
+                v.truth(env.warnings()) == Some(true)
+            }
+            None => true,
+        };
+        if keep {
+            out.push((row_id, values));
+        }
+        Ok(out.len() < max_rows)
+    };
     if let Access::Index { index_no, eq, tail } = &source.access {
-        let sink: &mut RowSink = &mut accept;
-        if index_rows(
-            table,
-            def,
-            *index_no,
-            eq,
-            tail,
-            env,
-            options.wanted.as_ref(),
-            sink,
-        )? {
-            return Ok(out);
+        // An index read takes the table's latch once per batch or range: if an entry of
+        // the index moved between two holds, a row may have been met twice or missed, so
+        // the read starts again, each range now in one hold (no statement snapshot else).
+        for attempt in 0..=INDEX_READ_RETRIES {
+            let moves = table.index_moves(*index_no);
+            let warnings = env.warnings().len();
+            out.clear();
+            let sink: &mut RowSink = &mut |row_id, row, env| accept(&mut out, row_id, row, env);
+            let fed = index_rows(
+                table,
+                def,
+                *index_no,
+                eq,
+                tail,
+                env,
+                options.wanted.as_ref(),
+                attempt > 0,
+                sink,
+            )?;
+            if !fed {
+                break;
+            }
+            if attempt == INDEX_READ_RETRIES || table.index_moves(*index_no) == moves {
+                return Ok(out);
+            }
+            env.warnings().truncate(warnings);
         }
     }
     range_decides.set(false);
@@ -1169,7 +1186,7 @@ pub fn read_rows_with(
     }
     for item in scan {
         let (row_id, row) = item.map_err(storage_error)?;
-        if !accept(row_id, row, env)? {
+        if !accept(&mut out, row_id, row, env)? {
             break;
         }
     }
@@ -1248,6 +1265,10 @@ fn range_is_the_filter(source: &RowSource, env: &mut dyn Env) -> Result<bool, Sq
 /// still stops it early and memory stays bounded.
 const IN_LIST_BATCH_ROWS_MAX: usize = 4096;
 
+/// How many times an index read starts again when entries of its index moved under it
+/// (the later reads take each range in one hold of the table's latch).
+const INDEX_READ_RETRIES: usize = 3;
+
 /// Takes each row a scan yields; returns whether the scan should go on.
 type RowSink<'a> = dyn FnMut(st::RowId, st::Row, &mut dyn Env) -> Result<bool, SqlError> + 'a;
 
@@ -1262,6 +1283,7 @@ fn index_rows(
     tail: &Tail,
     env: &mut dyn Env,
     wanted: Option<&Arc<[bool]>>,
+    one_read: bool,
     sink: &mut RowSink,
 ) -> Result<bool, SqlError> {
     let ix = &def.indexes[index_no];
@@ -1295,6 +1317,7 @@ fn index_rows(
             Some(w) => scan.project(Arc::clone(w)),
             None => scan,
         };
+        let scan = if one_read { scan.in_one_read() } else { scan };
         for item in scan {
             let (row_id, row) = item.map_err(storage_error)?;
             if let Some(seen) = seen.as_mut() {
@@ -1631,6 +1654,7 @@ pub fn lookup_rows(
         &Tail::None,
         env,
         None,
+        false,
         &mut collect,
     )?;
     Ok(found.then_some(rows))

@@ -695,6 +695,7 @@ impl Storage {
             writer: Arc::new(Mutex::new(())),
             stale: AtomicBool::new(false),
             clustered_pk: table::clustered_primary_key(&def),
+            index_moves: def.indexes.iter().map(|_| Default::default()).collect(),
             def: Arc::new(def),
             def_bytes,
             image_ticket: 0,

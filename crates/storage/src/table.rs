@@ -35,7 +35,7 @@ use parking_lot::lock_api::ArcMutexGuard;
 use parking_lot::{Mutex, RawMutex, RwLock};
 use std::collections::{HashMap, VecDeque};
 use std::ops::Bound;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// Rows fetched per latch acquisition by scans.
@@ -70,6 +70,11 @@ pub(crate) struct TableInner {
     /// writer lock and the latch (see [`TableInner::note_no_rows`]); cleared by a
     /// statement's first change to any page of the table, before the change.
     pub(crate) rows_known_empty: AtomicBool,
+    /// Per index, how many row changes moved an entry of it (an UPDATE that changed the
+    /// indexed value, or a clustered key's row id): bumped under the write latch, so a read
+    /// that took several latch holds knows whether an entry could have moved between them
+    /// (see [`Table::index_moves`]).
+    pub(crate) index_moves: Box<[AtomicU64]>,
 }
 
 /// See [`TableInner::key_position`].
@@ -499,6 +504,13 @@ fn successor_in_place(key: &mut Vec<u8>) -> bool {
 }
 
 impl TableInner {
+    /// An entry of index `index_no` moves (called under the write latch, before the move).
+    fn note_index_move(&self, index_no: usize) {
+        if let Some(moves) = self.index_moves.get(index_no) {
+            moves.fetch_add(1, Ordering::Release);
+        }
+    }
+
     pub(crate) fn db(&self) -> &str {
         crate::open_tables::split_table_key(&self.key).map_or("", |(db, _)| db)
     }
@@ -888,6 +900,7 @@ impl Table {
         }
         let mut w = WritePager { stmt, table: t };
         for (i, old_key, new_key) in &changes {
+            t.note_index_move(*i);
             btree::delete(&mut w, index_root(*i), old_key)?;
             btree::insert(&mut w, index_root(*i), new_key, &row_key(row_id), false)?;
         }
@@ -937,7 +950,9 @@ impl Table {
             moves.push((i, old_key, new_key));
         }
         let mut w = WritePager { stmt, table: t };
+        t.note_index_move(pk);
         for (i, old_key, new_key) in &moves {
+            t.note_index_move(*i);
             btree::delete(&mut w, index_root(*i), old_key)?;
             btree::insert(&mut w, index_root(*i), new_key, &row_key(new_id), false)?;
         }
@@ -1074,6 +1089,17 @@ impl Table {
         })
     }
 
+    /// How many row changes have moved an entry of index `index_no` since the table was
+    /// loaded. A read made of several latch holds (an [`IndexScan`] in batches, several
+    /// ranges) saw every row exactly once if this did not change across it: an entry that
+    /// moves ahead of a scan between two holds is met twice, one moved behind it is missed.
+    pub fn index_moves(&self, index_no: usize) -> u64 {
+        self.inner
+            .index_moves
+            .get(index_no)
+            .map_or(0, |m| m.load(Ordering::Acquire))
+    }
+
     /// Rows whose key in index `index_no` lies between the bounds, in key order or reverse.
     /// A bound holds values for a prefix of the index's columns (all of them, or the first
     /// few): `Included(&[a])` on a two-column index means "first column >= a" as a lower
@@ -1135,6 +1161,7 @@ impl Table {
                 exhausted,
                 buffer: VecDeque::new(),
                 wanted: None,
+                batch_rows: SCAN_BATCH_ROWS,
             });
         }
         let lower = match lower {
@@ -1165,6 +1192,7 @@ impl Table {
             exhausted,
             buffer: VecDeque::new(),
             wanted: None,
+            batch_rows: SCAN_BATCH_ROWS,
         })
     }
 
@@ -1508,12 +1536,21 @@ pub struct IndexScan {
     buffer: VecDeque<(RowId, Row)>,
     /// The columns to decode (all when None); the others read as NULL.
     wanted: Option<Arc<[bool]>>,
+    /// Entries read per hold of the table's latch.
+    batch_rows: usize,
 }
 
 impl IndexScan {
     /// Decode only the columns `wanted` marks; the others read as NULL.
     pub fn project(mut self, wanted: Arc<[bool]>) -> Self {
         self.wanted = Some(wanted);
+        self
+    }
+
+    /// Read the whole range under one hold of the table's latch: no change falls between
+    /// its batches (writers of the table wait for the read).
+    pub fn in_one_read(mut self) -> Self {
+        self.batch_rows = usize::MAX;
         self
     }
 
@@ -1531,7 +1568,7 @@ impl IndexScan {
         let def = &t.def;
         let wanted = self.wanted.as_deref();
         // One allocation for the batch, not a doubling per few rows.
-        self.buffer.reserve(SCAN_BATCH_ROWS);
+        self.buffer.reserve(SCAN_BATCH_ROWS.min(self.batch_rows));
         // Clustered: decode rows straight from the leaves. Otherwise collect row ids, then
         // fetch the rows leaf by leaf.
         let mut row_ids: Vec<[u8; 8]> = Vec::new();
@@ -1550,10 +1587,10 @@ impl IndexScan {
         let (lower, upper) = (self.lower.as_deref(), self.upper.as_deref());
         let (done, last) = match self.direction {
             Direction::Forward => {
-                btree::scan_forward(&src, root, lower, upper, SCAN_BATCH_ROWS, &mut visit)?
+                btree::scan_forward(&src, root, lower, upper, self.batch_rows, &mut visit)?
             }
             Direction::Backward => {
-                btree::scan_backward(&src, root, lower, upper, SCAN_BATCH_ROWS, &mut visit)?
+                btree::scan_backward(&src, root, lower, upper, self.batch_rows, &mut visit)?
             }
         };
         // No key to resume from means nothing was visited: the range is done.

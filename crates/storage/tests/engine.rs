@@ -1284,3 +1284,45 @@ fn in_lists_in_one_pass_match_one_scan_per_value() {
         Some(0)
     );
 }
+
+/// Each index counts the moves of its entries: an UPDATE that changes `k` moves an entry of
+/// `k_1` and none of the clustered primary key; one that changes only `c` moves none; one
+/// that changes the primary key moves the row in both. A scan read in one latch hold yields
+/// what the batched scan yields, forward and backward.
+#[test]
+fn index_moves_count_changed_keys_and_one_read_scans_match_batched_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Storage::open(config(dir.path())).unwrap();
+    s.create_database("d").unwrap();
+    s.create_table("d", "t", &sbtest_def()).unwrap();
+    let t = s.open_table("d", "t").unwrap();
+    let mut st = s.begin();
+    let mut row_ids = BTreeMap::new();
+    for id in 1..=300i64 {
+        row_ids.insert(id, t.insert(&mut st, &sb_row(id, id % 50)).unwrap().row_id);
+    }
+    st.commit().unwrap();
+    let moves = || (t.index_moves(0), t.index_moves(1));
+    assert_eq!(moves(), (0, 0));
+    let mut st = s.begin();
+    let mut row = sb_row(7, 7);
+    row[2] = Datum::Bytes(b"another c".to_vec());
+    assert!(t.update(&mut st, row_ids[&7], &row).unwrap());
+    assert_eq!(moves(), (0, 0), "c is in no index");
+    assert!(t.update(&mut st, row_ids[&7], &sb_row(7, 49)).unwrap());
+    assert_eq!(moves(), (0, 1), "k changed: one entry of k_1 moved");
+    assert!(t.update(&mut st, row_ids[&8], &sb_row(1000, 8)).unwrap());
+    assert_eq!(
+        moves(),
+        (1, 2),
+        "a new primary key moves the row and its k_1 entry"
+    );
+    st.commit().unwrap();
+    for direction in [Direction::Forward, Direction::Backward] {
+        let (lo, hi) = ([Datum::Int(3)], [Datum::Int(45)]);
+        let scan = || t.index_scan(1, Bound::Included(&lo), Bound::Excluded(&hi), direction);
+        let batched = ints(scan().unwrap(), 0);
+        assert!(batched.len() > 200, "the range spans several batches");
+        assert_eq!(ints(scan().unwrap().in_one_read(), 0), batched);
+    }
+}
