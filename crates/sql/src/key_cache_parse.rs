@@ -68,14 +68,17 @@ pub(super) fn cache_index(c: &mut Cursor) -> Result<Stmt, SqlError> {
 /// Whether the statement reads a virtual `information_schema` table: `SELECT <items> FROM
 /// information_schema.<table>` with the table in `info_schema::TABLES`.
 pub(super) fn is_virtual_select(c: &Cursor) -> bool {
+    // Asked of every SELECT: compares words in place (no uppercase copy of each token).
     let t = &c.tokens[c.pos..];
-    t.iter().enumerate().any(|(i, tok)| {
-        word_upper(tok).as_deref() == Some("FROM")
-            && t.get(i + 1).and_then(word_upper).as_deref() == Some("INFORMATION_SCHEMA")
+    let word = |i: usize| match t.get(i).map(|x| &x.token) {
+        Some(Token::Word(w)) if w.quote_style.is_none() => Some(w.value.as_str()),
+        _ => None,
+    };
+    (0..t.len()).any(|i| {
+        word(i).is_some_and(|w| w.eq_ignore_ascii_case("FROM"))
+            && word(i + 1).is_some_and(|w| w.eq_ignore_ascii_case("INFORMATION_SCHEMA"))
             && t.get(i + 2).map(|x| &x.token) == Some(&Token::Period)
-            && t.get(i + 3)
-                .and_then(word_upper)
-                .is_some_and(|name| info_schema::find(&name).is_some())
+            && word(i + 3).is_some_and(|name| info_schema::find(name).is_some())
     })
 }
 
