@@ -83,10 +83,7 @@ fn ddl_catalog_and_errors() {
 #[test]
 fn rows_keys_and_scans_match_a_model() {
     let dir = tempfile::tempdir().unwrap();
-    let s = Storage::open(config(dir.path())).unwrap();
-    s.create_database("d").unwrap();
-    s.create_table("d", "t", &sbtest_def()).unwrap();
-    let t = s.open_table("d", "t").unwrap();
+    let (s, t) = open_sbtest_t(dir.path());
     // id -> k
     let mut model: BTreeMap<i64, i64> = BTreeMap::new();
     let mut row_ids = BTreeMap::new();
@@ -336,10 +333,7 @@ fn multi_column_prefixes_case_insensitive_keys_nulls_and_big_rows() {
 #[test]
 fn rollback_undoes_a_statement_and_duplicates_leave_no_trace() {
     let dir = tempfile::tempdir().unwrap();
-    let s = Storage::open(config(dir.path())).unwrap();
-    s.create_database("d").unwrap();
-    s.create_table("d", "t", &sbtest_def()).unwrap();
-    let t = s.open_table("d", "t").unwrap();
+    let (s, t) = open_sbtest_t(dir.path());
     let mut st = s.begin();
     for _ in 0..100 {
         t.insert(&mut st, &sb_row(0, 1)).unwrap();
@@ -369,10 +363,7 @@ fn rollback_undoes_a_statement_and_duplicates_leave_no_trace() {
 #[test]
 fn an_empty_table_is_read_without_a_page_until_a_statement_writes_it() {
     let dir = tempfile::tempdir().unwrap();
-    let s = Storage::open(config(dir.path())).unwrap();
-    s.create_database("d").unwrap();
-    s.create_table("d", "t", &sbtest_def()).unwrap();
-    let t = s.open_table("d", "t").unwrap();
+    let (s, t) = open_sbtest_t(dir.path());
     let requests = || s.block_cache_stats().key_read_requests;
     let read_all = || (ids(t.scan().unwrap()), requests());
 
@@ -650,10 +641,7 @@ fn definitions_loaded_from_images_follow_writes_and_ddl() {
 #[test]
 fn alter_adds_and_drops_columns_and_indexes() {
     let dir = tempfile::tempdir().unwrap();
-    let s = Storage::open(config(dir.path())).unwrap();
-    s.create_database("d").unwrap();
-    s.create_table("d", "t", &sbtest_def()).unwrap();
-    let t = s.open_table("d", "t").unwrap();
+    let (s, t) = open_sbtest_t(dir.path());
     let mut st = s.begin();
     for i in 1..=1500 {
         t.insert(&mut st, &sb_row(i, i % 10)).unwrap();
@@ -791,10 +779,7 @@ fn a_corrupt_page_is_reported_never_served() {
     let dir = tempfile::tempdir().unwrap();
     let path;
     {
-        let s = Storage::open(config(dir.path())).unwrap();
-        s.create_database("d").unwrap();
-        s.create_table("d", "t", &sbtest_def()).unwrap();
-        let t = s.open_table("d", "t").unwrap();
+        let (s, t) = open_sbtest_t(dir.path());
         let mut st = s.begin();
         for i in 0..2000 {
             t.insert(&mut st, &sb_row(0, i)).unwrap();
@@ -1042,10 +1027,7 @@ fn pages_torn_by_a_crash_are_rebuilt_from_their_logged_images() {
     let first_checkpoint;
     let file_at_first_checkpoint;
     {
-        let s = Storage::open(config(dir.path())).unwrap();
-        s.create_database("d").unwrap();
-        s.create_table("d", "t", &sbtest_def()).unwrap();
-        let t = s.open_table("d", "t").unwrap();
+        let (s, t) = open_sbtest_t(dir.path());
         let mut st = s.begin();
         for i in 1..=1000 {
             t.insert(&mut st, &sb_row(i, i)).unwrap();
@@ -1163,10 +1145,7 @@ fn ddl_is_durable_through_the_log_and_replays_in_order() {
 #[test]
 fn in_lists_in_one_pass_match_one_scan_per_value() {
     let dir = tempfile::tempdir().unwrap();
-    let s = Storage::open(config(dir.path())).unwrap();
-    s.create_database("d").unwrap();
-    s.create_table("d", "t", &sbtest_def()).unwrap();
-    let t = s.open_table("d", "t").unwrap();
+    let (s, t) = open_sbtest_t(dir.path());
     let mut st = s.begin();
     for i in 1..=2000i64 {
         t.insert(&mut st, &sb_row(0, i % 89)).unwrap();
@@ -1292,10 +1271,7 @@ fn in_lists_in_one_pass_match_one_scan_per_value() {
 #[test]
 fn index_moves_count_changed_keys_and_one_read_scans_match_batched_ones() {
     let dir = tempfile::tempdir().unwrap();
-    let s = Storage::open(config(dir.path())).unwrap();
-    s.create_database("d").unwrap();
-    s.create_table("d", "t", &sbtest_def()).unwrap();
-    let t = s.open_table("d", "t").unwrap();
+    let (s, t) = open_sbtest_t(dir.path());
     let mut st = s.begin();
     let mut row_ids = BTreeMap::new();
     for id in 1..=300i64 {

@@ -8,18 +8,7 @@ set -u
 SCPU=${SCPU:-0-3}; CCPU=${CCPU:-4-15}; T=${T:-3}; P=${P:-14633}; BIN=${BIN:-target/release/myriad}
 here=$(cd "$(dirname "$0")" && pwd); FLOOR=$here/../querycache-s11/floor.lua
 D=/tmp/hotfloor-data-$P; rm -rf $D; mkdir -p $D
-taskset -c $SCPU $BIN --port $P --datadir $D --max-connections 400 --query_cache_type=1 \
-  --query_cache_size=0 --log-error $D.log --socket $D.sock &
-PID=$!
-for i in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/$P) 2>/dev/null && break; sleep 0.1; done
-cat > /tmp/hotfloor-set.lua <<'LUA'
-function prepare()
-  local con = sysbench.sql.driver():connect()
-  con:query(os.getenv("SQL"))
-end
-LUA
-setq() { SQL="$1" sysbench /tmp/hotfloor-set.lua --db-driver=mysql --mysql-db=mysql --mysql-host=127.0.0.1 --mysql-port=$P --mysql-user=root --mysql-ssl=off prepare >/dev/null 2>&1 || echo "failed: $1"; }
-setq "CREATE DATABASE sbtest"
+source $here/serve.sh
 base="--mysql-user=root --mysql-db=sbtest --tables=1 --table-size=1000 --mysql-ssl=off"
 taskset -c $CCPU sysbench oltp_read_only --mysql-host=127.0.0.1 --mysql-port=$P $base prepare >/dev/null 2>&1 || echo prepare failed
 one() { # one TRANSPORT TEST THREADS LABEL
@@ -38,4 +27,4 @@ for tr in tcp socket; do for th in 1 16 100; do
   T=2 one $tr oltp_read_only $th warm >/dev/null
   one $tr oltp_read_only $th on-256MB
 done; done
-kill $PID; wait $PID; rm -rf $D
+kill $PID; wait $PID; rm -rf $D $D.set.lua

@@ -9,21 +9,9 @@ set -u
 ROWS=${1:-1000000}; SCPU=${SCPU:-0-3}; CCPU=${CCPU:-4-15}; TH=${TH:-16}; T=${T:-5}; P=${P:-14533}
 BIN=${BIN:-target/release/myriad}; PERF=${PERF:-}
 D=/tmp/lowhit-data-$P; rm -rf $D; mkdir -p $D
-taskset -c $SCPU $BIN --port $P --datadir $D --max-connections 400 --query_cache_type=1 \
-  --query_cache_size=0 --log-error $D.log --socket $D.sock &
-PID=$!
-for i in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/$P) 2>/dev/null && break; sleep 0.1; done
+here=$(cd "$(dirname "$0")" && pwd)
+source $here/serve.sh
 SB="taskset -c $CCPU sysbench oltp_read_only --mysql-host=127.0.0.1 --mysql-port=$P --mysql-user=root --mysql-db=sbtest --tables=1 --table-size=$ROWS --mysql-ssl=off"
-cat > /tmp/lowhit-set.lua <<'LUA'
-function event() end
-function thread_init() end
-function prepare()
-  local con = sysbench.sql.driver():connect()
-  con:query(os.getenv("SQL"))
-end
-LUA
-setq() { SQL="$1" sysbench /tmp/lowhit-set.lua --db-driver=mysql --mysql-db=mysql --mysql-host=127.0.0.1 --mysql-port=$P --mysql-user=root --mysql-ssl=off prepare >/dev/null 2>&1 || echo "failed: $1"; }
-setq "CREATE DATABASE sbtest"
 t0=$(date +%s); $SB --threads=8 prepare >/dev/null 2>&1 || echo prepare failed; echo "prepared $ROWS rows in $(( $(date +%s)-t0 )) s"
 round=0
 for qc in ${ORDER:-0 67108864 0 67108864}; do round=$((round+1))
@@ -57,4 +45,4 @@ print('moved most (on minus off):')
 for s in sorted(syms,key=lambda s:-(avg(on,s)-avg(off,s)))[:15]: print(f'{avg(on,s)-avg(off,s):+6.2f}  {s[:110]}')
 PY
 fi
-rm -rf $D
+rm -rf $D $D.set.lua

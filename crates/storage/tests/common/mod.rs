@@ -71,3 +71,12 @@ pub fn sb_row(id: i64, k: i64) -> Vec<Datum> {
         Datum::Bytes(b"pad".to_vec()),
     ]
 }
+
+/// A storage in `dir` whose database `d` holds sbtest's table `t`, opened.
+pub fn open_sbtest_t(dir: &Path) -> (Storage, Table) {
+    let s = Storage::open(config(dir)).unwrap();
+    s.create_database("d").unwrap();
+    s.create_table("d", "t", &sbtest_def()).unwrap();
+    let t = s.open_table("d", "t").unwrap();
+    (s, t)
+}
