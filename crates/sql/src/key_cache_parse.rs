@@ -70,10 +70,7 @@ pub(super) fn cache_index(c: &mut Cursor) -> Result<Stmt, SqlError> {
 pub(super) fn is_virtual_select(c: &Cursor) -> bool {
     // Asked of every SELECT: compares words in place (no uppercase copy of each token).
     let t = &c.tokens[c.pos..];
-    let word = |i: usize| match t.get(i).map(|x| &x.token) {
-        Some(Token::Word(w)) if w.quote_style.is_none() => Some(w.value.as_str()),
-        _ => None,
-    };
+    let word = |i: usize| t.get(i).and_then(bare_word);
     (0..t.len()).any(|i| {
         word(i).is_some_and(|w| w.eq_ignore_ascii_case("FROM"))
             && word(i + 1).is_some_and(|w| w.eq_ignore_ascii_case("INFORMATION_SCHEMA"))

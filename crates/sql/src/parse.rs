@@ -446,11 +446,16 @@ fn near_from_error(sql: &str, map: &SourceMap, message: &str) -> String {
     }
 }
 
-fn word_upper(t: &TokenWithSpan) -> Option<String> {
+/// An unquoted word as written (compare with `eq_ignore_ascii_case`: no copy).
+fn bare_word(t: &TokenWithSpan) -> Option<&str> {
     match &t.token {
-        Token::Word(w) if w.quote_style.is_none() => Some(w.value.to_ascii_uppercase()),
+        Token::Word(w) if w.quote_style.is_none() => Some(w.value.as_str()),
         _ => None,
     }
+}
+
+fn word_upper(t: &TokenWithSpan) -> Option<String> {
+    bare_word(t).map(str::to_ascii_uppercase)
 }
 
 #[path = "key_cache_parse.rs"]
@@ -478,7 +483,11 @@ impl<'a> Cursor<'a> {
     }
 
     fn eat_word(&mut self, w: &str) -> bool {
-        if self.peek_word().as_deref() == Some(w) {
+        if self
+            .peek()
+            .and_then(bare_word)
+            .is_some_and(|x| x.eq_ignore_ascii_case(w))
+        {
             self.pos += 1;
             true
         } else {
