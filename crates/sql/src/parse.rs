@@ -1474,8 +1474,8 @@ fn parse_with_sqlparser(
             if matches!(ins.on, Some(ast::OnInsert::OnConflict(_))) {
                 return Err(SqlError::not_supported("ON CONFLICT"));
             }
-            let (db, name) = tables::resolve_name(obj, ctx.database)?;
-            let table = tables::open_ref(storage, &db, &name, None)?;
+            let (db, name) = tables::resolve_name_in_place(obj, ctx.database)?;
+            let table = tables::open_ref(storage, db, name, None)?;
             let columns: Vec<usize> = if ins.columns.is_empty() {
                 (0..table.def.columns.len()).collect()
             } else {
@@ -1661,11 +1661,11 @@ fn table_factor(
     let ast::TableFactor::Table { name, alias, .. } = relation else {
         return Err(SqlError::not_supported("derived tables"));
     };
-    let (db, table) = tables::resolve_name(name, ctx.database)?;
+    let (db, table) = tables::resolve_name_in_place(name, ctx.database)?;
     tables::open_ref(
         storage,
-        &db,
-        &table,
+        db,
+        table,
         alias.as_ref().map(|a| a.name.value.as_str()),
     )
 }

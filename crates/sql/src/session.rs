@@ -2063,6 +2063,8 @@ pub fn execute(
     for raw in &raws {
         session.bump(Counter::Questions);
         session.bump(Counter::Queries);
+        // The tables the compile opens stay open for the execution: one lookup each.
+        let _tables = myriad_storage::StatementTables::begin();
         let compiled = {
             let ctx = session.compile_ctx();
             parse::compile_statement(raw, &map, &ctx)

@@ -189,20 +189,22 @@ pub fn resolve_name(
     name: &ast::ObjectName,
     database: Option<&str>,
 ) -> Result<(String, String), SqlError> {
-    let parts: Vec<String> = name
-        .0
-        .iter()
-        .map(|p| match p {
-            ast::ObjectNamePart::Identifier(i) => Ok(i.value.clone()),
-            other => Err(crate::expr::err_syntax(&other.to_string())),
-        })
-        .collect::<Result<_, _>>()?;
-    match parts.as_slice() {
-        [table] => Ok((
-            database.ok_or_else(err_no_database)?.to_string(),
-            table.clone(),
-        )),
-        [db, table] => Ok((db.clone(), table.clone())),
+    let (db, table) = resolve_name_in_place(name, database)?;
+    Ok((db.to_string(), table.to_string()))
+}
+
+/// [`resolve_name`] without copies, for the statements that only look the table up.
+pub fn resolve_name_in_place<'a>(
+    name: &'a ast::ObjectName,
+    database: Option<&'a str>,
+) -> Result<(&'a str, &'a str), SqlError> {
+    let part = |p: &'a ast::ObjectNamePart| match p {
+        ast::ObjectNamePart::Identifier(i) => Ok(i.value.as_str()),
+        other => Err(crate::expr::err_syntax(&other.to_string())),
+    };
+    match name.0.as_slice() {
+        [table] => Ok((database.ok_or_else(err_no_database)?, part(table)?)),
+        [db, table] => Ok((part(db)?, part(table)?)),
         _ => Err(crate::expr::err_syntax(&name.to_string())),
     }
 }

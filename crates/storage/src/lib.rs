@@ -119,7 +119,7 @@ pub use myriad_cache::file_cache::default_open_files_limit;
 pub use myriad_cache::{
     BlockCache, BlockCacheStats, KeyCache, KeyCacheInfo, KeyCaches, DEFAULT_KEY_CACHE,
 };
-pub use open_tables::{set_instance_hint, OpenTable};
+pub use open_tables::{set_instance_hint, OpenTable, StatementTables};
 pub use table::{CheckReport, Direction, IndexScan, InsertOutcome, RowScan, Statement, Table};
 pub use types::*;
 pub use writeback::PreloadReport;

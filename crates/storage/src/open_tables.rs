@@ -17,7 +17,7 @@
 use crate::table::TableInner;
 use crate::{Result, Storage, StorageError, Table};
 use myriad_cache::{AcquireError, Definition, ExclusiveGuard, TableCache, TableHandle};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
@@ -108,6 +108,9 @@ impl Drop for TableInner {
 
 thread_local! {
     static INSTANCE_HINT: Cell<Option<usize>> = const { Cell::new(None) };
+    /// The tables this thread's statement compiled against, kept for its execution (see
+    /// [`StatementTables`]).
+    static STATEMENT_TABLES: RefCell<Stash> = const { RefCell::new(Stash { active: 0, tables: Vec::new() }) };
     /// Scratch space for building table keys without allocating on a cache hit.
     static KEY_BUFFER: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
 }
@@ -128,6 +131,60 @@ fn instance_hint() -> usize {
             v
         }
     })
+}
+
+struct Stash {
+    /// Nesting depth of [`StatementTables`] scopes; tables are kept only inside one.
+    active: usize,
+    tables: Vec<Table>,
+}
+
+/// While alive, a table that this thread's statement compiles against keeps the handle its
+/// compile opened ([`Storage::table_def`]) for the statement's execution, which takes it
+/// ([`Storage::open_table`]): a statement looks each of its tables up in the table cache
+/// once, where it looked twice (a miss also loaded the definition, released the handle and
+/// acquired it again). Handles left at the end of the scope go back to the cache. A DDL
+/// gives this thread's kept handles back before it waits for the table's handles in use.
+pub struct StatementTables {
+    _not_send: std::marker::PhantomData<*const ()>,
+}
+
+impl StatementTables {
+    pub fn begin() -> StatementTables {
+        STATEMENT_TABLES.with(|s| s.borrow_mut().active += 1);
+        StatementTables {
+            _not_send: std::marker::PhantomData,
+        }
+    }
+}
+
+impl Drop for StatementTables {
+    fn drop(&mut self) {
+        let outermost = STATEMENT_TABLES.with(|s| {
+            let mut s = s.borrow_mut();
+            s.active -= 1;
+            s.active == 0
+        });
+        if outermost {
+            give_back_statement_tables();
+        }
+    }
+}
+
+/// Drop this thread's kept handles, one at a time outside the borrow (a release may evict
+/// and drop a definition).
+fn give_back_statement_tables() {
+    while let Some(table) = STATEMENT_TABLES.with(|s| s.borrow_mut().tables.pop()) {
+        drop(table);
+    }
+}
+
+fn is_table(table: &Table, db: &str, name: &str) -> bool {
+    let key = table.inner.key.as_bytes();
+    key.len() == db.len() + 1 + name.len()
+        && key.starts_with(db.as_bytes())
+        && key[db.len()] == 0
+        && key.ends_with(name.as_bytes())
 }
 
 /// A table with its handles in use, for SHOW OPEN TABLES.
@@ -154,6 +211,14 @@ fn with_table_key<R>(db: &str, name: &str, f: impl FnOnce(&str) -> R) -> R {
 impl Storage {
     /// Open a table through the table cache: a hit is one instance lock and no allocation.
     pub fn open_table(&self, db: &str, name: &str) -> Result<Table> {
+        let kept = STATEMENT_TABLES.with(|s| {
+            let mut s = s.borrow_mut();
+            let at = s.tables.iter().position(|t| is_table(t, db, name))?;
+            Some(s.tables.swap_remove(at))
+        });
+        if let Some(table) = kept {
+            return Ok(table);
+        }
         let hint = instance_hint();
         let timeout = self.inner.shared.config.lock_wait_timeout;
         let handle = with_table_key(db, name, |key| {
@@ -178,10 +243,26 @@ impl Storage {
         }
     }
 
-    /// A table's definition. A cached one is read without opening a handle (a statement
-    /// compiled against it opens the table when it runs, and checks the definition is the
-    /// same); otherwise the table is opened, which loads it.
+    /// A table's definition. Inside a [`StatementTables`] scope the table is opened and its
+    /// handle kept for the statement's execution. Outside one, a cached definition is read
+    /// without opening a handle (a statement compiled against it opens the table when it
+    /// runs, and checks the definition is the same); otherwise the table is opened, which
+    /// loads it.
     pub fn table_def(&self, db: &str, name: &str) -> Result<Arc<crate::TableDef>> {
+        let (active, kept) = STATEMENT_TABLES.with(|s| {
+            let s = s.borrow();
+            let kept = s.tables.iter().find(|t| is_table(t, db, name));
+            (s.active > 0, kept.map(|t| Arc::clone(t.def())))
+        });
+        if let Some(def) = kept {
+            return Ok(def);
+        }
+        if active {
+            let table = self.open_table(db, name)?;
+            let def = Arc::clone(table.def());
+            STATEMENT_TABLES.with(|s| s.borrow_mut().tables.push(table));
+            return Ok(def);
+        }
         let cached = with_table_key(db, name, |key| {
             self.inner
                 .tables
@@ -201,6 +282,8 @@ impl Storage {
         name: &str,
     ) -> Result<(MetadataLock<'_>, Arc<TableInner>)> {
         let key = table_key(db, name);
+        // The DDL's own statement may have compiled against the table.
+        give_back_statement_tables();
         let lock = self
             .inner
             .tables
@@ -226,6 +309,7 @@ impl Storage {
             Some(names) => names.iter().map(|(d, n)| table_key(d, n)).collect(),
             None => self.inner.tables.definition_keys(),
         };
+        give_back_statement_tables();
         // Definitions are read from the files again, not from their images.
         match names {
             None => self.inner.shared.images.forget_all(),
@@ -311,6 +395,7 @@ mod tests {
     use crate::{ColumnDef, ColumnType, IntWidth, Storage, StorageConfig, TableDef};
     use std::cell::Cell;
     use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
     use std::time::{Duration, Instant};
 
     thread_local! {
@@ -332,14 +417,16 @@ mod tests {
     /// A table-cache miss runs inline on a network thread; when a DDL holds the catalog (its
     /// file work and fsync), the miss's wait is announced as a long wait, and a free catalog
     /// costs none.
-    #[test]
-    fn a_miss_behind_a_ddl_holding_the_catalog_is_a_long_wait() {
-        myriad_cache::long_wait::set_hook(counting_hook);
-        let dir = tempfile::tempdir().unwrap();
+    /// A storage in `dir` with one-column tables `names` in database `d`, none of them open.
+    fn storage_with_tables(
+        dir: &std::path::Path,
+        config: StorageConfig,
+        names: &[&str],
+    ) -> Storage {
         let storage = Storage::open(StorageConfig {
-            datadir: dir.path().to_path_buf(),
+            datadir: dir.to_path_buf(),
             block_cache_bytes: 8 << 20,
-            ..Default::default()
+            ..config
         })
         .unwrap();
         storage.create_database("d").unwrap();
@@ -352,9 +439,92 @@ mod tests {
             indexes: Vec::new(),
             options: Vec::new(),
         };
-        storage.create_table("d", "free", &def).unwrap();
-        storage.create_table("d", "held", &def).unwrap();
+        for name in names {
+            storage.create_table("d", name, &def).unwrap();
+        }
         storage.flush_tables(None).unwrap();
+        storage
+    }
+
+    /// Inside a statement's scope the handle the compile opened serves the execution: one
+    /// acquire a statement, none left in use after it; a DDL in the same statement does not
+    /// wait for the handle its own compile kept.
+    #[test]
+    fn a_statement_looks_its_table_up_once_and_its_ddl_does_not_wait_for_itself() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = StorageConfig {
+            lock_wait_timeout: Duration::from_secs(5),
+            ..Default::default()
+        };
+        let storage = storage_with_tables(dir.path(), config, &["t", "u"]);
+        let acquires = |s: &Storage| {
+            let st = s.table_cache_stats();
+            st.table_open_cache_hits + st.table_open_cache_misses
+        };
+        {
+            let _scope = super::StatementTables::begin();
+            let before = acquires(&storage);
+            let def = storage.table_def("d", "t").unwrap();
+            // A second reference in the same statement (a self-join) finds the kept one.
+            storage.table_def("d", "t").unwrap();
+            let table = storage.open_table("d", "t").unwrap();
+            assert!(Arc::ptr_eq(&def, table.def()));
+            assert_eq!(
+                acquires(&storage),
+                before + 1,
+                "compile and execution share one acquire"
+            );
+            storage.open_table("d", "t").unwrap();
+            assert_eq!(
+                acquires(&storage),
+                before + 2,
+                "a second open acquires its own"
+            );
+        }
+        assert_eq!(
+            storage.table_cache_stats().tables_in_use,
+            0,
+            "the scope gave its handles back"
+        );
+
+        // Outside a scope nothing is kept.
+        storage.table_def("d", "u").unwrap();
+        assert_eq!(storage.table_cache_stats().tables_in_use, 0);
+
+        // Nested scopes keep the handles until the outermost ends.
+        {
+            let _outer = super::StatementTables::begin();
+            {
+                let _inner = super::StatementTables::begin();
+                storage.table_def("d", "u").unwrap();
+            }
+            assert_eq!(
+                storage.table_cache_stats().tables_in_use,
+                1,
+                "kept for the outer scope"
+            );
+        }
+        assert_eq!(storage.table_cache_stats().tables_in_use, 0);
+
+        // ALTER's compile reads the definition, then its execution takes the metadata lock.
+        let _scope = super::StatementTables::begin();
+        storage.table_def("d", "t").unwrap();
+        let started = Instant::now();
+        storage.drop_table("d", "t").unwrap();
+        assert!(
+            started.elapsed() < Duration::from_secs(4),
+            "the DDL waited for its own handle"
+        );
+        storage.table_def("d", "u").unwrap();
+        storage.flush_tables(None).unwrap();
+        assert_eq!(storage.table_cache_stats().tables_in_use, 0);
+    }
+
+    #[test]
+    fn a_miss_behind_a_ddl_holding_the_catalog_is_a_long_wait() {
+        myriad_cache::long_wait::set_hook(counting_hook);
+        let dir = tempfile::tempdir().unwrap();
+        let storage = storage_with_tables(dir.path(), StorageConfig::default(), &["free", "held"]);
 
         let before = LONG_WAITS.with(Cell::get);
         storage.open_table("d", "free").unwrap();
