@@ -165,9 +165,9 @@ pub fn column_def(column: &Column) -> ColumnDef<'_> {
 
 fn column_definition(column: &Column) -> ColumnDefinition {
     ColumnDefinition {
-        schema: column.schema.clone(),
-        table: column.table.clone(),
-        org_table: column.org_table.clone(),
+        schema: column.schema.to_string(),
+        table: column.table.to_string(),
+        org_table: column.org_table.to_string(),
         name: column.name.clone(),
         org_name: column.org_name.clone(),
         charset: column.charset,

@@ -300,7 +300,7 @@ pub enum Expr {
 #[derive(Debug, Clone, Default)]
 pub struct ColumnScope {
     /// (table or alias, column name) per row position.
-    pub columns: Vec<(Option<String>, String)>,
+    pub columns: Vec<(Option<std::sync::Arc<str>>, String)>,
 }
 
 impl ColumnScope {

@@ -649,7 +649,7 @@ fn collect_stmt(stmt: &Stmt, tables: &mut Vec<(String, String)>) -> bool {
                 {
                     return false;
                 }
-                tables.push((t.database.clone(), t.name.clone()));
+                tables.push((t.database.to_string(), t.name.to_string()));
             }
             let mut exprs: Vec<&Expr> = Vec::new();
             exprs.extend(plan.source.filter.as_ref());

@@ -54,12 +54,20 @@ pub mod charsets {
     pub const BINARY: u16 = 63;
 }
 
+/// The empty schema or table name of a column that is no table's, shared (an empty
+/// `Arc<str>` would allocate its counts for every column).
+pub fn no_table() -> Arc<str> {
+    static EMPTY: OnceLock<Arc<str>> = OnceLock::new();
+    Arc::clone(EMPTY.get_or_init(|| "".into()))
+}
+
 /// One result column's metadata, as the column definition packet carries it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Column {
-    pub schema: String,
-    pub table: String,
-    pub org_table: String,
+    // Shared with the statement's table reference: a row of metadata per column per result.
+    pub schema: Arc<str>,
+    pub table: Arc<str>,
+    pub org_table: Arc<str>,
     pub name: String,
     pub org_name: String,
     pub charset: u16,

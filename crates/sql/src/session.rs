@@ -836,7 +836,7 @@ impl Session {
                 listing(
                     &[("Table", 64), ("Create Table", 1024)],
                     vec![vec![
-                        Datum::Str(t.name.clone().into_bytes()),
+                        Datum::Str(t.name.as_bytes().to_vec()),
                         Datum::Str(text.into_bytes()),
                     ]],
                     &ShowFilter::None,
@@ -1828,9 +1828,9 @@ pub fn result_column(name: &str, ty: SqlType) -> Column {
         flags = 0;
     }
     Column {
-        schema: String::new(),
-        table: String::new(),
-        org_table: String::new(),
+        schema: crate::result::no_table(),
+        table: crate::result::no_table(),
+        org_table: crate::result::no_table(),
         name: name.to_string(),
         org_name: String::new(),
         charset,

@@ -38,10 +38,11 @@ use std::sync::Arc;
 /// A table reference resolved at compile time.
 #[derive(Debug, Clone)]
 pub struct TableRef {
-    pub database: String,
-    pub name: String,
+    // Shared, not copied: a plan clones its table references.
+    pub database: Arc<str>,
+    pub name: Arc<str>,
     /// The alias (or the name) columns are qualified with.
-    pub alias: String,
+    pub alias: Arc<str>,
     pub def: Arc<st::TableDef>,
 }
 
@@ -221,10 +222,11 @@ pub fn open_ref(
         }
         other => storage_error(other),
     })?;
+    let name: Arc<str> = name.into();
     Ok(TableRef {
-        database: db.to_string(),
-        name: name.to_string(),
-        alias: alias.unwrap_or(name).to_string(),
+        database: db.into(),
+        alias: alias.map_or_else(|| Arc::clone(&name), Into::into),
+        name,
         def,
     })
 }
@@ -236,7 +238,7 @@ impl TableRef {
                 .def
                 .columns
                 .iter()
-                .map(|c| (Some(self.alias.clone()), c.name.clone()))
+                .map(|c| (Some(Arc::clone(&self.alias)), c.name.clone()))
                 .collect(),
         }
     }
@@ -382,9 +384,9 @@ pub fn column_meta(table: &TableRef, index: usize, name: &str) -> Column {
         }
     };
     Column {
-        schema: table.database.clone(),
-        table: table.alias.clone(),
-        org_table: table.name.clone(),
+        schema: Arc::clone(&table.database),
+        table: Arc::clone(&table.alias),
+        org_table: Arc::clone(&table.name),
         name: name.to_string(),
         org_name: c.name.clone(),
         charset,
