@@ -108,16 +108,25 @@ impl DefinitionImages {
         &self.shards[self.hasher.hash_one(key) as usize % SHARDS]
     }
 
-    /// A load of `key` begins: its ticket, and the image if the table has one.
-    pub(crate) fn begin_load(&self, key: &Arc<str>) -> (u64, Option<Image>) {
-        let mut shard = self.shard(key.as_ref()).lock();
+    /// A load of `key` begins: its ticket, the image if the table has one, and the key as
+    /// the images keep it, for the loaded table object to share (one allocation of the key
+    /// per table, however often it is loaded).
+    pub(crate) fn begin_load(&self, key: &str) -> (u64, Option<Image>, Arc<str>) {
+        let mut shard = self.shard(key).lock();
         shard.tickets += 1;
         let ticket = shard.tickets;
-        // The table's first entry shares the key; nothing is allocated for it.
-        let previous = match shard.entries.get_mut(key.as_ref()) {
-            Some(entry) => Some(std::mem::replace(entry, Entry::Loaded(ticket))),
-            None => shard.entries.insert(Arc::clone(key), Entry::Loaded(ticket)),
+        let Some((shared, _)) = shard.entries.get_key_value(key) else {
+            let shared: Arc<str> = key.into();
+            shard
+                .entries
+                .insert(Arc::clone(&shared), Entry::Loaded(ticket));
+            return (ticket, None, shared);
         };
+        let shared = Arc::clone(shared);
+        let previous = shard
+            .entries
+            .get_mut(key)
+            .map(|entry| std::mem::replace(entry, Entry::Loaded(ticket)));
         let image = match previous {
             Some(Entry::Image(_, image)) => {
                 shard.bytes -= Shard::image_bytes(key, &image);
@@ -125,7 +134,7 @@ impl DefinitionImages {
             }
             _ => None,
         };
-        (ticket, image)
+        (ticket, image, shared)
     }
 
     /// The definition loaded under `ticket` leaves: keep its image if it is still the
@@ -211,35 +220,36 @@ mod tests {
     #[test]
     fn a_load_takes_the_image_the_last_definition_left() {
         let images = DefinitionImages::new(1 << 20);
-        let (t1, none) = images.begin_load(&shared("d\0t"));
+        let (t1, none, first_key) = images.begin_load("d\0t");
         assert!(none.is_none());
-        images.end_load(&shared("d\0t"), t1, Some(image(7)));
+        images.end_load(&first_key, t1, Some(image(7)));
         assert_eq!(images.stats().0, 1);
-        let (t2, got) = images.begin_load(&shared("d\0t"));
+        let (t2, got, key) = images.begin_load("d\0t");
+        assert!(
+            Arc::ptr_eq(&first_key, &key),
+            "one allocation of the key per table"
+        );
         assert_eq!(got.map(|i| i.space), Some(7));
         assert_eq!(images.stats(), (0, 0), "taken, not copied");
         images.end_load(&shared("d\0t"), t2, None);
-        assert!(images.begin_load(&shared("d\0t")).1.is_none());
+        assert!(images.begin_load("d\0t").1.is_none());
     }
 
     #[test]
     fn an_older_definition_leaving_late_leaves_nothing() {
         let images = DefinitionImages::new(1 << 20);
-        let (old, _) = images.begin_load(&shared("d\0t"));
-        let (new, _) = images.begin_load(&shared("d\0t"));
+        let (old, _, _) = images.begin_load("d\0t");
+        let (new, _, _) = images.begin_load("d\0t");
         images.end_load(&shared("d\0t"), old, Some(image(1)));
         assert_eq!(images.stats().0, 0, "the newer load's mark stands");
         images.end_load(&shared("d\0t"), new, Some(image(2)));
-        assert_eq!(
-            images.begin_load(&shared("d\0t")).1.map(|i| i.space),
-            Some(2)
-        );
+        assert_eq!(images.begin_load("d\0t").1.map(|i| i.space), Some(2));
     }
 
     #[test]
     fn ddl_and_flush_forget_images_and_marks() {
         let images = DefinitionImages::new(1 << 20);
-        let (t, _) = images.begin_load(&shared("d\0a"));
+        let (t, _, _) = images.begin_load("d\0a");
         images.forget("d\0a");
         images.end_load(&shared("d\0a"), t, Some(image(1)));
         assert_eq!(
@@ -247,9 +257,9 @@ mod tests {
             0,
             "loaded before the DDL: no image after it"
         );
-        let (t, _) = images.begin_load(&shared("d\0b"));
+        let (t, _, _) = images.begin_load("d\0b");
         images.end_load(&shared("d\0b"), t, Some(image(2)));
-        let (t, _) = images.begin_load(&shared("d\0c"));
+        let (t, _, _) = images.begin_load("d\0c");
         images.forget_all();
         images.end_load(&shared("d\0c"), t, Some(image(3)));
         assert_eq!(images.stats(), (0, 0));
@@ -293,7 +303,7 @@ mod tests {
                     match op {
                         Op::Load(k) => {
                             let key = format!("d\0t{k}");
-                            let (ticket, got) = images.begin_load(&shared(&key));
+                            let (ticket, got, _) = images.begin_load(&key);
                             let want = model.get(&k).and_then(|(_, img)| *img);
                             prop_assert_eq!(got.map(|i| i.space), want);
                             model.insert(k, (ticket, None));
@@ -337,15 +347,15 @@ mod tests {
         let images = DefinitionImages::new(SHARDS * 4 * one);
         for i in 0..2_000u64 {
             let key = format!("d\0t{i:05}");
-            let (t, _) = images.begin_load(&shared(&key));
+            let (t, _, _) = images.begin_load(&key);
             images.end_load(&shared(&key), t, Some(image(i)));
         }
         let (n, bytes) = images.stats();
         assert!(bytes <= SHARDS * 4 * one, "{bytes} bytes");
         assert!(n > 0 && n <= SHARDS * 4, "{n} images");
         // The newest survived, the oldest went.
-        assert!(images.begin_load(&shared("d\0t01999")).1.is_some());
-        assert!(images.begin_load(&shared("d\0t00000")).1.is_none());
+        assert!(images.begin_load("d\0t01999").1.is_some());
+        assert!(images.begin_load("d\0t00000").1.is_none());
         for shard in images.shards.iter() {
             let s = shard.lock();
             assert!(s.order.len() <= 2 * s.entries.len() + 64);

@@ -609,9 +609,8 @@ impl Storage {
 
     /// `key` is `db`.`name`'s table cache key ([`open_tables::table_key`]).
     fn load_table(&self, db: &str, name: &str, key: &str) -> Result<TableInner> {
-        // One allocation of the key, shared by the table object and its image's entries.
-        let key: Arc<str> = key.into();
-        let (ticket, image) = self.inner.shared.images.begin_load(&key);
+        // The key as the images keep it: one allocation per table, shared with them.
+        let (ticket, image, key) = self.inner.shared.images.begin_load(key);
         let loaded = match image {
             Some(image) => self.load_table_from_image(db, name, &key, image),
             None => self.load_table_from_file(db, name, &key),
