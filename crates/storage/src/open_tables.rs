@@ -179,9 +179,11 @@ fn give_back_statement_tables() {
     }
 }
 
-fn is_table(table: &Table, db: &str, name: &str) -> bool {
+/// Whether `table` is `db`.`name` of `storage` (a process may open more than one).
+fn is_table(storage: &Storage, table: &Table, db: &str, name: &str) -> bool {
     let key = table.inner.key.as_bytes();
-    key.len() == db.len() + 1 + name.len()
+    Arc::ptr_eq(&table.inner.shared, &storage.inner.shared)
+        && key.len() == db.len() + 1 + name.len()
         && key.starts_with(db.as_bytes())
         && key[db.len()] == 0
         && key.ends_with(name.as_bytes())
@@ -213,7 +215,7 @@ impl Storage {
     pub fn open_table(&self, db: &str, name: &str) -> Result<Table> {
         let kept = STATEMENT_TABLES.with(|s| {
             let mut s = s.borrow_mut();
-            let at = s.tables.iter().position(|t| is_table(t, db, name))?;
+            let at = s.tables.iter().position(|t| is_table(self, t, db, name))?;
             Some(s.tables.swap_remove(at))
         });
         if let Some(table) = kept {
@@ -251,7 +253,7 @@ impl Storage {
     pub fn table_def(&self, db: &str, name: &str) -> Result<Arc<crate::TableDef>> {
         let (active, kept) = STATEMENT_TABLES.with(|s| {
             let s = s.borrow();
-            let kept = s.tables.iter().find(|t| is_table(t, db, name));
+            let kept = s.tables.iter().find(|t| is_table(self, t, db, name));
             (s.active > 0, kept.map(|t| Arc::clone(t.def())))
         });
         if let Some(def) = kept {
@@ -505,6 +507,26 @@ mod tests {
             );
         }
         assert_eq!(storage.table_cache_stats().tables_in_use, 0);
+
+        // Another storage in the same thread opens its own table, not the one kept here.
+        let other_dir = tempfile::tempdir().unwrap();
+        let other = storage_with_tables(other_dir.path(), StorageConfig::default(), &["t"]);
+        {
+            let _scope = super::StatementTables::begin();
+            storage.table_def("d", "t").unwrap();
+            let before = acquires(&other);
+            other.open_table("d", "t").unwrap();
+            assert_eq!(
+                acquires(&other),
+                before + 1,
+                "the other storage opened its own"
+            );
+            assert_eq!(
+                storage.table_cache_stats().tables_in_use,
+                1,
+                "still kept here"
+            );
+        }
 
         // ALTER's compile reads the definition, then its execution takes the metadata lock.
         let _scope = super::StatementTables::begin();
