@@ -211,16 +211,22 @@ fn with_table_key<R>(db: &str, name: &str, f: impl FnOnce(&str) -> R) -> R {
 }
 
 impl Storage {
-    /// Open a table through the table cache: a hit is one instance lock and no allocation.
+    /// Open a table: the handle this thread's statement kept for it (see
+    /// [`StatementTables`]), or one from the table cache.
     pub fn open_table(&self, db: &str, name: &str) -> Result<Table> {
         let kept = STATEMENT_TABLES.with(|s| {
             let mut s = s.borrow_mut();
             let at = s.tables.iter().position(|t| is_table(self, t, db, name))?;
             Some(s.tables.swap_remove(at))
         });
-        if let Some(table) = kept {
-            return Ok(table);
+        match kept {
+            Some(table) => Ok(table),
+            None => self.acquire_table(db, name),
         }
+    }
+
+    /// A handle from the table cache: a hit is one instance lock and no allocation.
+    fn acquire_table(&self, db: &str, name: &str) -> Result<Table> {
         let hint = instance_hint();
         let timeout = self.inner.shared.config.lock_wait_timeout;
         let handle = with_table_key(db, name, |key| {
@@ -260,7 +266,7 @@ impl Storage {
             return Ok(def);
         }
         if active {
-            let table = self.open_table(db, name)?;
+            let table = self.acquire_table(db, name)?;
             let def = Arc::clone(table.def());
             STATEMENT_TABLES.with(|s| s.borrow_mut().tables.push(table));
             return Ok(def);
@@ -272,7 +278,7 @@ impl Storage {
         });
         match cached {
             Some(def) => Ok(def),
-            None => Ok(Arc::clone(self.open_table(db, name)?.def())),
+            None => Ok(Arc::clone(self.acquire_table(db, name)?.def())),
         }
     }
 
