@@ -91,9 +91,17 @@ pub fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let stack_bytes = match options::thread_stack_bytes(&options) {
+        Ok(bytes) => bytes,
+        Err(message) => {
+            eprintln!("myriad: {message}");
+            return ExitCode::from(2);
+        }
+    };
     handler::install_long_wait_hook();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(workers)
+        .thread_stack_size(stack_bytes)
         .enable_all()
         .thread_name("myriad-worker")
         .build()
@@ -368,6 +376,9 @@ fn engine_variables(options: &ServerOptions, workers: usize) -> Vec<(String, Str
     add("bind_address", options.bind_address.clone());
     add("datadir", options.datadir.display().to_string());
     add("thread_pool_size", workers.to_string());
+    if let Ok(bytes) = options::thread_stack_bytes(options) {
+        add("thread_stack", bytes.to_string());
+    }
     if let Some(socket) = &options.socket {
         add("socket", socket.display().to_string());
     }

@@ -70,6 +70,30 @@ pub fn thread_pool_size(options: &ServerOptions, cores: usize) -> Result<usize, 
     }
 }
 
+/// The least stack a statement thread gets, whatever `thread_stack` asks: statements refuse
+/// to recurse with less than `myriad_sql::depth::STACK_RED_ZONE_BYTES` left, so a smaller
+/// stack would refuse ordinary statements.
+pub const MIN_THREAD_STACK_BYTES: usize = 1 << 20;
+
+/// The stack of each thread that runs statements: `thread_stack` if given (the last one,
+/// in bytes, at least [`MIN_THREAD_STACK_BYTES`]), else `myriad_sql::depth::THREAD_STACK_BYTES`.
+pub fn thread_stack_bytes(options: &ServerOptions) -> Result<usize, String> {
+    match options
+        .variables
+        .iter()
+        .rev()
+        .find(|(name, _)| name == "thread_stack")
+    {
+        None => Ok(myriad_sql::depth::THREAD_STACK_BYTES),
+        Some((_, value)) => match value.trim().parse::<usize>() {
+            Ok(bytes) => Ok(bytes.max(MIN_THREAD_STACK_BYTES)),
+            Err(_) => Err(format!(
+                "thread_stack must be a whole number of bytes, not '{value}'"
+            )),
+        },
+    }
+}
+
 /// Options clap parses, by their underscore names.
 const SERVER_OPTIONS: &[&str] = &[
     "port",

@@ -2,6 +2,12 @@
 
 use std::fmt;
 
+/// ER_STACK_OVERRUN_NEED_MORE: a statement nests deeper than the thread's stack holds.
+pub const ER_STACK_OVERRUN_NEED_MORE: u16 = 1436;
+
+/// ER_WARN_ALLOWED_PACKET_OVERFLOWED: a string function's result passed max_allowed_packet.
+pub const ER_WARN_ALLOWED_PACKET_OVERFLOWED: u16 = 1301;
+
 /// An error as the client sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SqlError {

@@ -7,7 +7,7 @@
 //! What may change (parameter values, variable values, the clock) is read through [`Env`]
 //! at evaluation time.
 
-use crate::error::SqlError;
+use crate::error::{SqlError, ER_WARN_ALLOWED_PACKET_OVERFLOWED};
 use crate::eval::{
     self, aggregate_type, arith, arith_type, compare, ArithOp, Datum, SqlType, Warning,
 };
@@ -43,6 +43,10 @@ pub trait Env {
     /// The statement's start time in microseconds since the epoch (fixed per statement).
     fn now_micros(&self) -> i64;
     fn div_precision_increment(&self) -> u32;
+    /// Bytes: the longest string a function may build; longer gives NULL and warning 1301.
+    fn max_allowed_packet(&self) -> u64 {
+        DEFAULT_MAX_ALLOWED_PACKET
+    }
     fn sql_mode(&self) -> u64;
     fn warnings(&mut self) -> &mut Vec<Warning>;
     /// The rows of an uncorrelated subquery.
@@ -375,6 +379,7 @@ fn err_param_count(name: &str) -> SqlError {
 impl Compiler<'_> {
     pub fn compile(&self, e: &ast::Expr) -> Result<Expr, SqlError> {
         use ast::Expr as E;
+        crate::depth::check_stack()?;
         Ok(match e {
             E::Value(v) => self.value(v)?,
             E::Nested(inner) => self.compile(inner)?,
@@ -403,7 +408,7 @@ impl Compiler<'_> {
                     other => return Err(SqlError::not_supported(&format!("operator {other}"))),
                 }
             }
-            E::BinaryOp { left, op, right } => self.binary(e, left, op, right)?,
+            E::BinaryOp { left, op, right } => self.binary(left, op, right)?,
             E::IsNull(x) => Expr::IsNull {
                 expr: Box::new(self.compile(x)?),
                 negated: false,
@@ -800,7 +805,6 @@ impl Compiler<'_> {
 
     fn binary(
         &self,
-        whole: &ast::Expr,
         left: &ast::Expr,
         op: &BinaryOperator,
         right: &ast::Expr,
@@ -823,34 +827,30 @@ impl Compiler<'_> {
                 }
             }
         }
-        let arith_op = |op| Expr::Arith {
-            op,
-            left: l.clone(),
-            right: r.clone(),
-            text: format!("({whole})"),
+        let arith = |kind, l: Box<Expr>, r: Box<Expr>| Expr::Arith {
+            op: kind,
+            text: arith_text(left, &l, op, right, &r),
+            left: l,
+            right: r,
             intermediate: false,
         };
-        let cmp = |op| Expr::Cmp {
-            op,
-            left: l.clone(),
-            right: r.clone(),
-        };
+        let cmp = |op, left, right| Expr::Cmp { op, left, right };
         Ok(match op {
-            BinaryOperator::Plus => arith_op(ArithOp::Add),
-            BinaryOperator::Minus => arith_op(ArithOp::Sub),
-            BinaryOperator::Multiply => arith_op(ArithOp::Mul),
-            BinaryOperator::Divide => arith_op(ArithOp::Div),
-            BinaryOperator::Modulo => arith_op(ArithOp::Mod),
+            BinaryOperator::Plus => arith(ArithOp::Add, l, r),
+            BinaryOperator::Minus => arith(ArithOp::Sub, l, r),
+            BinaryOperator::Multiply => arith(ArithOp::Mul, l, r),
+            BinaryOperator::Divide => arith(ArithOp::Div, l, r),
+            BinaryOperator::Modulo => arith(ArithOp::Mod, l, r),
             BinaryOperator::MyIntegerDivide | BinaryOperator::DuckIntegerDivide => {
-                arith_op(ArithOp::IntDiv)
+                arith(ArithOp::IntDiv, l, r)
             }
-            BinaryOperator::Eq => cmp(CmpOp::Eq),
-            BinaryOperator::NotEq => cmp(CmpOp::NotEq),
-            BinaryOperator::Lt => cmp(CmpOp::Lt),
-            BinaryOperator::LtEq => cmp(CmpOp::LtEq),
-            BinaryOperator::Gt => cmp(CmpOp::Gt),
-            BinaryOperator::GtEq => cmp(CmpOp::GtEq),
-            BinaryOperator::Spaceship => cmp(CmpOp::NullSafeEq),
+            BinaryOperator::Eq => cmp(CmpOp::Eq, l, r),
+            BinaryOperator::NotEq => cmp(CmpOp::NotEq, l, r),
+            BinaryOperator::Lt => cmp(CmpOp::Lt, l, r),
+            BinaryOperator::LtEq => cmp(CmpOp::LtEq, l, r),
+            BinaryOperator::Gt => cmp(CmpOp::Gt, l, r),
+            BinaryOperator::GtEq => cmp(CmpOp::GtEq, l, r),
+            BinaryOperator::Spaceship => cmp(CmpOp::NullSafeEq, l, r),
             BinaryOperator::And => Expr::And(l, r),
             BinaryOperator::Or => Expr::Or(l, r),
             BinaryOperator::StringConcat if self.pipes_as_concat => Expr::Call {
@@ -898,6 +898,83 @@ impl Compiler<'_> {
             .map(|a| self.compile(a))
             .collect::<Result<_, _>>()?;
         Ok(Expr::Call { func, args })
+    }
+}
+
+/// The longest expression text an arithmetic error quotes (MariaDB's messages stop at 512
+/// bytes too).
+const EXPR_TEXT_MAX_BYTES: usize = 512;
+
+/// `(left op right)` as sqlparser prints it, for the operator's out-of-range error. An
+/// operand that is itself arithmetic lends its own text, so a chain of N operators costs
+/// O(N) instead of printing every sub-chain again; the text stops at
+/// [`EXPR_TEXT_MAX_BYTES`].
+fn arith_text(
+    left_ast: &ast::Expr,
+    left: &Expr,
+    op: &BinaryOperator,
+    right_ast: &ast::Expr,
+    right: &Expr,
+) -> String {
+    use std::fmt::Write;
+    let mut out = BoundedText(String::from("("));
+    operand_text(&mut out, left_ast, left);
+    let _ = write!(out, " {op} ");
+    operand_text(&mut out, right_ast, right);
+    let _ = out.write_str(")");
+    out.0
+}
+
+fn operand_text(out: &mut BoundedText, mut ast: &ast::Expr, compiled: &Expr) {
+    use std::fmt::Write;
+    let mut parens = 0;
+    while let ast::Expr::Nested(inner) = ast {
+        parens += 1;
+        ast = inner;
+    }
+    match (ast, compiled) {
+        (ast::Expr::BinaryOp { .. }, Expr::Arith { text, .. }) => {
+            // `text` is "(operand)": its own parentheses stand for one Nested level.
+            let bare = match text.strip_suffix(')') {
+                Some(t) if text.len() < EXPR_TEXT_MAX_BYTES => &t[1..],
+                _ => &text[1..],
+            };
+            for _ in 0..parens {
+                let _ = out.write_str("(");
+            }
+            let _ = out.write_str(bare);
+            for _ in 0..parens {
+                let _ = out.write_str(")");
+            }
+        }
+        _ => {
+            for _ in 0..parens {
+                let _ = out.write_str("(");
+            }
+            let _ = write!(out, "{ast}");
+            for _ in 0..parens {
+                let _ = out.write_str(")");
+            }
+        }
+    }
+}
+
+/// A text that keeps its first [`EXPR_TEXT_MAX_BYTES`] and stops the printer after them.
+struct BoundedText(String);
+
+impl std::fmt::Write for BoundedText {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let room = EXPR_TEXT_MAX_BYTES.saturating_sub(self.0.len());
+        if s.len() <= room {
+            self.0.push_str(s);
+            return Ok(());
+        }
+        let mut cut = room;
+        while !s.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        self.0.push_str(&s[..cut]);
+        Err(std::fmt::Error)
     }
 }
 
@@ -1299,6 +1376,7 @@ impl Expr {
     }
 
     pub fn eval(&self, env: &mut dyn Env, row: &[Datum]) -> Result<Datum, SqlError> {
+        crate::depth::check_stack()?;
         Ok(match self {
             Expr::Literal(d) => d.clone(),
             Expr::Param(i) => env.param(*i),
@@ -1682,6 +1760,7 @@ impl Expr {
             v.push(a.eval(env, row)?);
         }
         let any_null = v.iter().any(Datum::is_null);
+        let limit = env.max_allowed_packet();
         let w = env.warnings();
         let text = |d: &Datum| text_of(d).unwrap_or_default();
         let int = |d: &Datum, w: &mut Vec<Warning>| d.to_int(w).unwrap_or(0);
@@ -1691,17 +1770,23 @@ impl Expr {
                 if any_null {
                     return Ok(Datum::Null);
                 }
-                let mut out = Vec::new();
-                for d in &v {
-                    out.extend(d.to_text().unwrap_or_default());
+                let parts: Vec<Vec<u8>> = v.iter().filter_map(Datum::to_text).collect();
+                let bytes = parts.iter().map(|p| p.len() as u64).sum();
+                if over_packet("concat", bytes, limit, w) {
+                    return Ok(Datum::Null);
                 }
-                Datum::Str(out)
+                Datum::Str(parts.concat())
             }
             Func::ConcatWs => {
                 let Some(sep) = v[0].to_text() else {
                     return Ok(Datum::Null);
                 };
                 let parts: Vec<Vec<u8>> = v[1..].iter().filter_map(Datum::to_text).collect();
+                let bytes = parts.iter().map(|p| p.len() as u64).sum::<u64>()
+                    + (sep.len() as u64).saturating_mul(parts.len().saturating_sub(1) as u64);
+                if over_packet("concat_ws", bytes, limit, w) {
+                    return Ok(Datum::Null);
+                }
                 Datum::Str(parts.join(&sep[..]))
             }
             Func::Length => {
@@ -1745,14 +1830,22 @@ impl Expr {
             Func::RTrim => null_if_any(&|| {
                 Datum::Str(text(&v[0]).trim_end_matches(' ').to_string().into_bytes())
             }),
-            Func::Replace => null_if_any(&|| {
+            Func::Replace => {
+                if any_null {
+                    return Ok(Datum::Null);
+                }
                 let (s, from, to) = (text(&v[0]), text(&v[1]), text(&v[2]));
                 if from.is_empty() {
-                    Datum::Str(s.into_bytes())
-                } else {
-                    Datum::Str(s.replace(&from, &to).into_bytes())
+                    return Ok(Datum::Str(s.into_bytes()));
                 }
-            }),
+                let found = s.matches(from.as_str()).count() as u64;
+                let bytes = (s.len() as u64 - found * from.len() as u64)
+                    .saturating_add(found.saturating_mul(to.len() as u64));
+                if over_packet("replace", bytes, limit, w) {
+                    return Ok(Datum::Null);
+                }
+                Datum::Str(s.replace(&from, &to).into_bytes())
+            }
             Func::Left | Func::Right => {
                 if any_null {
                     return Ok(Datum::Null);
@@ -1773,7 +1866,17 @@ impl Expr {
                 let s: Vec<char> = text(&v[0]).chars().collect();
                 let len = int(&v[1], w);
                 let pad: Vec<char> = text(&v[2]).chars().collect();
-                if !(0..=MAX_STRING_CHARS).contains(&len) {
+                if len < 0 {
+                    return Ok(Datum::Null);
+                }
+                let name = if func == Func::LPad { "lpad" } else { "rpad" };
+                let widest = pad
+                    .iter()
+                    .chain(&s)
+                    .map(|c| c.len_utf8())
+                    .max()
+                    .unwrap_or(1);
+                if over_packet(name, (len as u64).saturating_mul(widest as u64), limit, w) {
                     return Ok(Datum::Null);
                 }
                 let len = len as usize;
@@ -1803,7 +1906,12 @@ impl Expr {
                 if n <= 0 {
                     return Ok(Datum::text(""));
                 }
-                if (s.len() as i64).saturating_mul(n) > MAX_STRING_CHARS {
+                if over_packet(
+                    "repeat",
+                    (s.len() as u64).saturating_mul(n as u64),
+                    limit,
+                    w,
+                ) {
                     return Ok(Datum::Null);
                 }
                 Datum::Str(s.repeat(n as usize).into_bytes())
@@ -1829,7 +1937,7 @@ impl Expr {
                     return Ok(Datum::Null);
                 }
                 let n = int(&v[0], w);
-                if n > MAX_STRING_CHARS {
+                if over_packet("space", n.max(0) as u64, limit, w) {
                     return Ok(Datum::Null);
                 }
                 Datum::Str(" ".repeat(n.max(0) as usize).into_bytes())
@@ -1892,6 +2000,10 @@ impl Expr {
                 let n = s.len() as i64;
                 if pos < 1 || pos > n {
                     return Ok(Datum::Str(s.iter().collect::<String>().into_bytes()));
+                }
+                let bytes = s.iter().map(|c| c.len_utf8() as u64).sum::<u64>() + new.len() as u64;
+                if over_packet("insert", bytes, limit, w) {
+                    return Ok(Datum::Null);
                 }
                 let start = (pos - 1) as usize;
                 let end = if len < 0 {
@@ -2039,8 +2151,24 @@ impl Expr {
     }
 }
 
-/// Longest string a function builds (max_allowed_packet's default); longer gives NULL.
-const MAX_STRING_CHARS: i64 = 16 * 1024 * 1024;
+/// `max_allowed_packet`'s default, in bytes.
+pub const DEFAULT_MAX_ALLOWED_PACKET: u64 = 16 << 20;
+
+/// Whether a function's result of `bytes` would pass `max_allowed_packet` (`limit`); if so,
+/// MariaDB's warning 1301 is noted and the caller returns NULL.
+fn over_packet(func: &str, bytes: u64, limit: u64, w: &mut Vec<Warning>) -> bool {
+    if bytes <= limit {
+        return false;
+    }
+    w.push(Warning {
+        level: "Warning",
+        code: ER_WARN_ALLOWED_PACKET_OVERFLOWED,
+        message: format!(
+            "Result of {func}() was larger than max_allowed_packet ({limit}) - truncated"
+        ),
+    });
+    true
+}
 
 fn locate(needle: &str, hay: &str, start: i64) -> i64 {
     let hay_chars: Vec<char> = hay.chars().collect();

@@ -599,6 +599,7 @@ pub fn compile_statement(
     map: &SourceMap,
     ctx: &CompileCtx,
 ) -> Result<(Stmt, usize), SqlError> {
+    crate::depth::check_tokens(&raw.tokens)?;
     let pipes_as_concat = ctx.pipes_as_concat;
     // Number the `?` placeholders in text order.
     let mut placeholders = HashMap::new();
@@ -855,11 +856,13 @@ pub fn compile_statement(
 /// Parse an expression from a token slice with sqlparser.
 fn parse_expr_tokens(tokens: &[TokenWithSpan], c: &Cursor) -> Result<ast::Expr, SqlError> {
     let dialect = MyriadDialect::default();
-    let mut parser =
-        Parser::new(&dialect).with_tokens_with_locations(rewrite_tokens(tokens.to_vec()));
-    let expr = parser
-        .parse_expr()
-        .map_err(|e| err_syntax(&near_from_error(c.map.source(), c.map, &e.to_string())))?;
+    let mut parser = Parser::new(&dialect)
+        .with_recursion_limit(crate::depth::PARSER_RECURSION_LIMIT)
+        .with_tokens_with_locations(rewrite_tokens(tokens.to_vec()));
+    let expr = parser.parse_expr().map_err(|e| {
+        crate::depth::parser_error(&e)
+            .unwrap_or_else(|| err_syntax(&near_from_error(c.map.source(), c.map, &e.to_string())))
+    })?;
     if parser.peek_token().token != Token::EOF {
         let t = parser.peek_token();
         let at = c.map.offset(t.span.start.line, t.span.start.column);
@@ -1339,9 +1342,13 @@ fn parse_with_sqlparser(
     ctx: &CompileCtx,
 ) -> Result<Stmt, SqlError> {
     let dialect = MyriadDialect::default();
-    let mut parser =
-        Parser::new(&dialect).with_tokens_with_locations(rewrite_tokens(raw.tokens.clone()));
+    let mut parser = Parser::new(&dialect)
+        .with_recursion_limit(crate::depth::PARSER_RECURSION_LIMIT)
+        .with_tokens_with_locations(rewrite_tokens(raw.tokens.clone()));
     let statement = parser.parse_statement().map_err(|e| {
+        if let Some(too_deep) = crate::depth::parser_error(&e) {
+            return too_deep;
+        }
         let at = error_offset(map, &e.to_string())
             .unwrap_or(raw.text.end)
             .clamp(raw.text.start, raw.text.end);
@@ -1790,7 +1797,7 @@ fn compile_query(
                             && !literal_name
                             && !text.is_empty() =>
                     {
-                        (e, text.clone())
+                        (e, cut_item_name(text.clone()))
                     }
                     _ => (e, item_name(e, map)),
                 }
@@ -2333,9 +2340,28 @@ fn map_children(e: &ast::Expr, f: &mut dyn FnMut(&ast::Expr) -> ast::Expr) -> as
     out
 }
 
-/// MySQL names an unaliased column by the expression's text as written, except that a
-/// string literal is named by its value.
+/// The longest name MariaDB gives an unaliased column, in bytes: a longer text is cut at
+/// the last character that fits.
+const ITEM_NAME_MAX_BYTES: usize = 255;
+
+/// MySQL names an unaliased column by the expression's text as written (at most
+/// [`ITEM_NAME_MAX_BYTES`]), except that a string literal is named by its value.
 fn item_name(e: &ast::Expr, map: &SourceMap) -> String {
+    cut_item_name(item_text(e, map))
+}
+
+fn cut_item_name(mut name: String) -> String {
+    if name.len() > ITEM_NAME_MAX_BYTES {
+        let mut cut = ITEM_NAME_MAX_BYTES;
+        while !name.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        name.truncate(cut);
+    }
+    name
+}
+
+fn item_text(e: &ast::Expr, map: &SourceMap) -> String {
     if let ast::Expr::Value(v) = e {
         match &v.value {
             ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => {

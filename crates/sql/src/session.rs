@@ -62,6 +62,8 @@ pub struct SessionState {
     pub autocommit: bool,
     sql_mode: u64,
     div_precision_increment: u32,
+    /// Bytes: the longest string a function may build (`max_allowed_packet`).
+    max_allowed_packet: u64,
     counters: SessionCounters,
     last_insert_id: u64,
     /// The query cache's view of the session settings (see [`crate::query_cache_hooks`]).
@@ -99,6 +101,7 @@ impl SessionState {
             autocommit: true,
             sql_mode: 0,
             div_precision_increment: 4,
+            max_allowed_packet: crate::expr::DEFAULT_MAX_ALLOWED_PACKET,
             counters: SessionCounters::default(),
             last_insert_id: 0,
             query_cache: Default::default(),
@@ -118,12 +121,16 @@ impl SessionState {
         let autocommit = get("autocommit");
         let sql_mode = get("sql_mode");
         let div = get("div_precision_increment");
+        let packet = get("max_allowed_packet");
         self.autocommit = !matches!(autocommit, Some(VarValue::Bool(false)));
         if let Some(VarValue::Set(bits)) = sql_mode {
             self.sql_mode = bits;
         }
         if let Some(VarValue::UInt(n)) = div {
             self.div_precision_increment = n as u32;
+        }
+        if let Some(VarValue::UInt(n)) = packet {
+            self.max_allowed_packet = n;
         }
         self.query_cache =
             crate::query_cache_hooks::SessionQuery::from_session(|i| self.session_value(i));
@@ -262,6 +269,10 @@ impl Env for ExecEnv<'_> {
 
     fn div_precision_increment(&self) -> u32 {
         self.state.div_precision_increment
+    }
+
+    fn max_allowed_packet(&self) -> u64 {
+        self.state.max_allowed_packet
     }
 
     fn sql_mode(&self) -> u64 {

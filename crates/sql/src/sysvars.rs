@@ -315,7 +315,7 @@ pub static DEFINITIONS: &[VarDef] = &[
     var!("thread_cache_size", uint(0, 16384), Global, rw, Some("151"), "Threads kept for reuse"),
     var!("thread_handling", Kind::Str { nullable: false }, Global, ro, Some("pool-of-threads"), "How connections are served: a pool of thread_pool_size workers runs every connection's statements"),
     var!("thread_pool_size", uint(0, 1024), Global, ro, Some("0"), "Worker threads that run the connections' statements (0 at startup: one per CPU core the server may use); shown as started"),
-    var!("thread_stack", uint(131_072, u64::MAX), Global, ro, Some("299008"), "Stack size per thread"),
+    var!("thread_stack", uint(131_072, u64::MAX), Global, ro, Some("16777216"), "Stack of each thread that runs statements, in bytes (at least 1 MiB)"),
     var!("time_zone", Kind::Str { nullable: false }, Both, rw, Some("SYSTEM"), "Time zone of the session"),
     var!("tmp_table_size", Kind::UInt { min: 1024, max: u64::MAX, block: 1 }, Both, rw, Some("16777216"), "Largest in-memory temporary table"),
     var!("transaction_isolation", Kind::Enum(ISOLATION_LEVELS), Both, rw, Some("REPEATABLE-READ"), "Transaction isolation level"),
