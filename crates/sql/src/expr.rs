@@ -255,6 +255,9 @@ pub enum Expr {
         expr: Box<Expr>,
         list: Vec<Expr>,
         negated: bool,
+        /// The list's constants for lookups, when it is long and all constant (see
+        /// [`crate::in_set`]).
+        set: Option<Arc<crate::in_set::ConstSet>>,
     },
     Between {
         expr: Box<Expr>,
@@ -449,14 +452,29 @@ impl Compiler<'_> {
                 expr,
                 list,
                 negated,
-            } => Expr::InList {
-                expr: Box::new(self.compile(expr)?),
-                list: list
+            } => {
+                let expr = Box::new(self.compile(expr)?);
+                let list: Vec<Expr> = list
                     .iter()
                     .map(|x| self.compile(x))
-                    .collect::<Result<_, _>>()?,
-                negated: *negated,
-            },
+                    .collect::<Result<_, _>>()?;
+                let constants: Option<Vec<&Datum>> = list
+                    .iter()
+                    .map(|x| match x {
+                        Expr::Literal(d) => Some(d),
+                        _ => None,
+                    })
+                    .collect();
+                let set = constants
+                    .and_then(|c| crate::in_set::ConstSet::build(c.into_iter()))
+                    .map(Arc::new);
+                Expr::InList {
+                    expr,
+                    list,
+                    negated: *negated,
+                    set,
+                }
+            }
             E::Between {
                 expr,
                 negated,
@@ -1520,10 +1538,19 @@ impl Expr {
                 expr,
                 list,
                 negated,
+                set,
             } => {
                 let v = expr.eval(env, row)?;
                 if v.is_null() {
                     return Ok(Datum::Null);
+                }
+                if let Some(found) = set.as_ref().and_then(|s| s.contains(&v)) {
+                    let has_null = set.as_ref().is_some_and(|s| s.has_null());
+                    return Ok(match (found, has_null) {
+                        (true, _) => Datum::Int(i64::from(!*negated)),
+                        (false, true) => Datum::Null,
+                        (false, false) => Datum::Int(i64::from(*negated)),
+                    });
                 }
                 let mut saw_null = false;
                 let mut found = false;

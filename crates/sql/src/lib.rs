@@ -26,6 +26,7 @@ pub mod error;
 pub mod eval;
 pub mod expr;
 mod global_effects;
+pub mod in_set;
 mod info_schema;
 mod key_cache;
 pub mod parse;

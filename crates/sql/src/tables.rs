@@ -998,6 +998,7 @@ fn collect_facts(filter: &Expr, columns: usize) -> Vec<ColumnFacts> {
                 expr,
                 list,
                 negated: false,
+                ..
             } => {
                 if let Expr::Column(i) = expr.as_ref() {
                     if list.iter().all(|v| !reads_row(v)) {
@@ -1233,6 +1234,7 @@ fn range_is_the_filter(source: &RowSource, env: &mut dyn Env) -> Result<bool, Sq
                 expr,
                 list,
                 negated: false,
+                ..
             }),
             Tail::In(_),
         ) => (expr, list.iter().collect()),

@@ -38,6 +38,14 @@ SELECT id FROM t1 WHERE id < 3 OR id > 100
 SELECT id FROM t1 WHERE k = 2
 SELECT id FROM t1 WHERE k = 2 AND c = 'deux'
 SELECT id FROM t1 WHERE k IN (2, 30)
+SELECT id FROM t1 WHERE k IN (2, 30, 4, 5, 6, 7, 8, 9, 10, 11)
+SELECT id FROM t1 WHERE k NOT IN (2, 30, 4, 5, 6, 7, 8, 9, 10, 11)
+SELECT id FROM t1 WHERE k + 0 IN (1, 2, 3, 4, 5, 6, 7, 8, 9, NULL)
+SELECT id FROM t1 WHERE k + 0 NOT IN (1, 2, 3, 4, 5, 6, 7, 8, 9, NULL)
+SELECT id FROM t1 WHERE c IN ('ONE', 'two ', 'x', 'y', 'z', 'w', 'v', 'u', 't', 's')
+SELECT id FROM t1 WHERE v NOT IN ('UNO', 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', NULL)
+SELECT id FROM t1 WHERE d IN (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+SELECT id FROM t1 WHERE c IN (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)
 SELECT id FROM t1 WHERE k BETWEEN 3 AND 20
 SELECT id FROM t1 WHERE c = 'ONE'
 SELECT id FROM t1 WHERE c LIKE 't%'
