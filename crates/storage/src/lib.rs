@@ -80,6 +80,7 @@
 //! <datadir>/<database>/#sql-*.myt   files being built (CREATE, ALTER); hidden from lists
 //! <datadir>/#redo/<start lsn>.log  redo log segments, see `redo`
 //! <datadir>/#redo/checkpoint       the checkpoint LSN
+//! <datadir>/#redo/<segment>.log.damaged-<lsn>  log bytes recovery could not replay, kept
 //! ```
 //!
 //! # Durability

@@ -36,6 +36,12 @@
 //! the I/O mutex, and whoever holds it writes (and fsyncs) everything appended so far, so
 //! concurrent committers share one fsync.
 //!
+//! **Recovery** (`redo_scan`) reads the groups from the checkpoint on and stops at the first
+//! that fails its checks. Zeros there are the log's end. Other bytes with no valid group
+//! after them are a torn last write: they are copied to `<segment>.log.damaged-<lsn>` and
+//! appends go on after the last valid group. Valid groups after them are damage that would
+//! lose durable statements: the open fails and changes nothing, unless forced.
+//!
 //! **Preallocation.** The segment being written is kept up to [`PREALLOCATE_BYTES`] longer
 //! than its groups, the extra bytes written as zeros (recovery stops at them: no group
 //! starts with a zero magic, and it cuts the file at the last valid group). A commit's
@@ -185,13 +191,15 @@ impl RedoLog {
             damage.forced = damage.valid_groups_after > 0;
             // Keep the bytes after the stop: the tail of the segment holding it is copied,
             // later segments (which hold nothing before the stop) are renamed.
-            if stop.segment == last_start && stop.past.bytes > 0 {
+            if stop.segment == last_start {
                 let bytes = fs::read(segment_path(dir, stop.segment))?;
-                let from = (stop.offset as usize).min(bytes.len());
-                let to = (from + stop.past.bytes as usize).min(bytes.len());
-                let aside = redo_scan::aside_path(dir, stop.segment, stop.lsn);
-                write_private_file(&aside, &bytes[from..to])?;
-                damage.kept_aside.push(aside);
+                let tail = &bytes[(stop.offset as usize).min(bytes.len())..];
+                // Up to its last non-zero byte: the zeros after it are preallocation.
+                if let Some(last) = tail.iter().rposition(|&b| b != 0) {
+                    let aside = redo_scan::aside_path(dir, stop.segment, stop.lsn);
+                    write_private_file(&aside, &tail[..=last])?;
+                    damage.kept_aside.push(aside);
+                }
             }
             for &s in segments.iter().filter(|&&s| s > last_start) {
                 let aside = redo_scan::aside_path(dir, s, stop.lsn);

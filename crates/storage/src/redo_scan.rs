@@ -597,4 +597,46 @@ mod tests {
         assert_eq!(groups[1].payload, b"third");
         assert!(report.damage.is_none());
     }
+
+    #[test]
+    fn a_forced_open_renames_later_segments_aside_and_appends_past_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut first, starts) = segment(FIRST_LSN, 4, 0);
+        let second_start = FIRST_LSN + first.len() as u64;
+        first[(starts[2] - FIRST_LSN) as usize + GROUP_HEADER] ^= 1;
+        let (second, _) = segment(second_start, 2, 64);
+        let first_path = segment_path(dir.path(), FIRST_LSN);
+        let second_path = segment_path(dir.path(), second_start);
+        fs::write(&first_path, &first).unwrap();
+        fs::write(&second_path, &second).unwrap();
+        let before = snapshot(dir.path());
+        assert!(RedoLog::open(dir.path(), false).is_err());
+        assert_eq!(snapshot(dir.path()), before);
+        let (log, groups, report) = RedoLog::open(dir.path(), true).unwrap();
+        assert_eq!(groups.len(), 2);
+        let damage = report.damage.unwrap();
+        assert_eq!(
+            damage.valid_groups_after, 3,
+            "one in the first segment, two in the second"
+        );
+        let tail_aside = aside_path(dir.path(), FIRST_LSN, starts[2]);
+        let second_aside = aside_path(dir.path(), second_start, starts[2]);
+        assert_eq!(
+            damage.kept_aside,
+            vec![tail_aside.clone(), second_aside.clone()]
+        );
+        assert_eq!(
+            fs::read(&tail_aside).unwrap(),
+            first[(starts[2] - FIRST_LSN) as usize..]
+        );
+        assert_eq!(
+            fs::read(&second_aside).unwrap(),
+            second,
+            "renamed, not rewritten"
+        );
+        assert!(!second_path.exists());
+        let log_end = second_start + second.len() as u64;
+        assert_eq!(log.current_lsn(), log_end);
+        assert!(segment_path(dir.path(), log_end).exists());
+    }
 }
