@@ -350,7 +350,9 @@ fn a_failed_final_checkpoint_exits_non_zero() {
 
 #[test]
 fn the_datadir_is_private_and_a_loose_one_is_reported() {
-    let server = Server::start(&[]);
+    let dir = TempDir::new("modes");
+    let socket = dir.path().join("myriad.sock");
+    let server = Server::start_in(dir, &[&format!("--socket={}", socket.display())]);
     write_rows(&server);
     let url = server.url("root", "", None);
     runtime().block_on(async {
@@ -382,6 +384,8 @@ fn the_datadir_is_private_and_a_loose_one_is_reported() {
         "tables, redo, checkpoint and accounts: {files} files"
     );
     assert!(!server.log_text().contains("the datadir has mode"));
+    // The socket is outside the datadir and open to every local user, as MariaDB's.
+    assert_eq!(mode(&socket), 0o777, "the unix socket");
     drop(server);
 
     // A datadir made by hand with 0755 is used as it is, with a warning.

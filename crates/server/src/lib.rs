@@ -429,6 +429,19 @@ pub async fn run(options: ServerOptions, workers: usize) -> Result<(), String> {
         }
         let unix = tokio::net::UnixListener::bind(path)
             .map_err(|e| format!("cannot listen on unix socket {}: {e}", path.display()))?;
+        // The umask made it 0700; any local user may connect (and then authenticate), as
+        // with MariaDB's socket.
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o777)).map_err(
+                |e| {
+                    format!(
+                        "cannot open unix socket {} to all users: {e}",
+                        path.display()
+                    )
+                },
+            )?;
+        }
         tracing::info!(socket = %path.display(), "listening on unix socket");
         tasks.push(tokio::spawn(accept_unix(unix, Arc::clone(&listeners))));
     }
