@@ -29,6 +29,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fs::{File, OpenOptions};
 use std::io;
 use std::os::unix::fs::FileExt;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -460,10 +461,12 @@ impl FileCache {
 
     fn open_with_retry(&self, path: &Path, create_new: bool, id: FileId) -> io::Result<File> {
         loop {
+            // A new file is private to the server's user, as its datadir is.
             match OpenOptions::new()
                 .read(true)
                 .write(true)
                 .create_new(create_new)
+                .mode(0o600)
                 .open(path)
             {
                 Ok(f) => {

@@ -59,8 +59,17 @@ fn variables_help() -> String {
     text
 }
 
+/// The process umask: everything the server creates (datadir, tables, redo log, accounts,
+/// the error log) is for its own user only, as MariaDB's default `UMASK=0640` minus group
+/// read. The engine also sets these modes itself where it creates files.
+const PROCESS_UMASK: libc::mode_t = 0o077;
+
 /// Entry point of the `myriad` binary.
 pub fn main() -> ExitCode {
+    // Safety: umask only sets the process's file-creation mask; it cannot fail.
+    unsafe {
+        libc::umask(PROCESS_UMASK);
+    }
     let options = match options::parse(std::env::args_os(), &variables_help()) {
         Ok(options) => options,
         Err(OptionsError::Informational(text)) => {
@@ -394,8 +403,10 @@ pub async fn run(options: ServerOptions, workers: usize) -> Result<(), String> {
         datadir: options.datadir.clone(),
         variables: engine_variables(&options, workers),
     };
+    warn_if_datadir_is_open_to_others(&options.datadir);
     let engine = tokio::task::block_in_place(|| Engine::open(config))
         .map_err(|e| format!("cannot start: {e}"))?;
+    log_recovery(engine.recovery_stats());
     let shutdown = StopSignal::new();
     {
         let shutdown = shutdown.clone();
@@ -429,6 +440,19 @@ pub async fn run(options: ServerOptions, workers: usize) -> Result<(), String> {
         }
         let unix = tokio::net::UnixListener::bind(path)
             .map_err(|e| format!("cannot listen on unix socket {}: {e}", path.display()))?;
+        // The umask made it 0700; any local user may connect (and then authenticate), as
+        // with MariaDB's socket.
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o777)).map_err(
+                |e| {
+                    format!(
+                        "cannot open unix socket {} to all users: {e}",
+                        path.display()
+                    )
+                },
+            )?;
+        }
         tracing::info!(socket = %path.display(), "listening on unix socket");
         tasks.push(tokio::spawn(accept_unix(unix, Arc::clone(&listeners))));
     }
@@ -447,12 +471,74 @@ pub async fn run(options: ServerOptions, workers: usize) -> Result<(), String> {
     if remaining > 0 {
         tracing::warn!(remaining, "connections still busy at shutdown");
     }
-    tokio::task::block_in_place(|| engine.shutdown());
+    let flushed = tokio::task::block_in_place(|| engine.shutdown());
     if let Some(path) = &options.socket {
         let _ = std::fs::remove_file(path);
     }
+    // A failed final checkpoint is not a clean shutdown: say so, and exit non-zero.
+    flushed.map_err(|e| format!("shutdown incomplete: {e}"))?;
     tracing::info!("shutdown complete");
     Ok(())
+}
+
+/// A datadir that other users may read or enter (made by hand, or by an older server) is
+/// reported: the server creates it 0700 and its files 0600, but changes no existing mode.
+fn warn_if_datadir_is_open_to_others(datadir: &std::path::Path) {
+    use std::os::unix::fs::PermissionsExt;
+    if let Ok(meta) = std::fs::metadata(datadir) {
+        let mode = meta.permissions().mode() & 0o777;
+        if mode & 0o077 != 0 {
+            tracing::warn!(
+                datadir = %datadir.display(),
+                "the datadir has mode {mode:o}: other users may read or enter it (the server \
+                 creates it 0700; chmod 700 it to keep tables and accounts private)"
+            );
+        }
+    }
+}
+
+/// Tell the error log what crash recovery replayed, and what it did not.
+fn log_recovery(stats: &myriad_sql::RecoveryStats) {
+    let redo = &stats.redo;
+    if stats.groups_replayed > 0 || redo.damage.is_some() {
+        tracing::info!(
+            "redo recovery: replayed {} groups, LSN {} to {}: {} pages applied, {} table files \
+             opened, in {} ms",
+            stats.groups_replayed,
+            redo.from_lsn,
+            redo.to_lsn,
+            stats.pages_applied,
+            stats.files_opened,
+            stats.duration.as_millis()
+        );
+    }
+    let Some(damage) = &redo.damage else {
+        return;
+    };
+    let kept: Vec<String> = damage
+        .kept_aside
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    let kept = if kept.is_empty() {
+        "nothing to keep".to_string()
+    } else {
+        format!("kept in {}", kept.join(", "))
+    };
+    if damage.forced {
+        tracing::error!(
+            "force_recovery: {}. NOT replayed: every statement from LSN {} on is lost; the \
+             damaged bytes are {kept}",
+            damage.describe(),
+            damage.lsn
+        );
+    } else {
+        tracing::warn!(
+            "{}. Not replayed: a write cut short by the crash (never acknowledged); its bytes \
+             are {kept}",
+            damage.describe()
+        );
+    }
 }
 
 async fn wait_for_shutdown(shutdown: StopWaiter) {

@@ -16,6 +16,7 @@ use crate::AccountAuth;
 use parking_lot::RwLock;
 use sha1::{Digest, Sha1};
 use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 pub const ACCOUNTS_FILE: &str = "myriad-accounts.txt";
@@ -214,7 +215,14 @@ impl Accounts {
         let tmp = self.path.with_extension("tmp");
         let fail = |e: std::io::Error| io_error(format!("{}: {e}", self.path.display()));
         {
-            let mut f = std::fs::File::create(&tmp).map_err(fail)?;
+            // Password hashes: readable by the server's user only.
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .mode(myriad_storage::PRIVATE_FILE_MODE)
+                .open(&tmp)
+                .map_err(fail)?;
             f.write_all(text.as_bytes()).map_err(fail)?;
             f.sync_all().map_err(fail)?;
         }

@@ -57,7 +57,7 @@ pub fn storage_error(e: StorageError) -> SqlError {
 
 impl Catalog {
     pub fn open(datadir: &Path, config: StorageConfig) -> Result<Catalog, SqlError> {
-        std::fs::create_dir_all(datadir).map_err(|e| {
+        myriad_storage::create_private_dir(datadir).map_err(|e| {
             SqlError::new(
                 1105,
                 "HY000",

@@ -42,6 +42,7 @@ pub mod tables;
 pub mod value;
 
 pub use error::SqlError;
+pub use myriad_storage::RecoveryStats;
 pub use result::{Column, ColumnType, QueryResult, Rows};
 pub use value::Value;
 
@@ -134,7 +135,7 @@ impl Engine {
     /// Open the datadir and apply the configured system variables. An unknown variable or
     /// a value it cannot take is an error that names the variable.
     pub fn open(config: EngineConfig) -> Result<Arc<Engine>, SqlError> {
-        std::fs::create_dir_all(&config.datadir).map_err(|e| {
+        myriad_storage::create_private_dir(&config.datadir).map_err(|e| {
             SqlError::new(
                 1105,
                 "HY000",
@@ -211,6 +212,10 @@ impl Engine {
             table_definition_cache_size: usize::try_from(uint("table_definition_cache_size"))
                 .unwrap_or(usize::MAX),
             lock_wait_timeout: std::time::Duration::from_secs(uint("lock_wait_timeout")),
+            force_recovery: matches!(
+                sysvars::lookup("force_recovery").map(|i| &globals[i]),
+                Some(sysvars::VarValue::Bool(true))
+            ),
             ..myriad_storage::StorageConfig::default()
         };
         let query_cache = query_cache_hooks::EngineQueryCache::new(
@@ -287,11 +292,21 @@ impl Engine {
         *self.shutdown_hook.lock() = Some(hook);
     }
 
-    /// Flush and close everything; called once at server shutdown.
-    pub fn shutdown(&self) {
-        if let Err(e) = self.catalog.storage().shutdown() {
-            eprintln!("myriad: storage shutdown: {e}");
-        }
+    /// Flush and close everything; called once at server shutdown. An error means the final
+    /// checkpoint did not complete: the next start recovers from the log.
+    pub fn shutdown(&self) -> Result<(), SqlError> {
+        self.catalog.storage().shutdown().map_err(|e| {
+            SqlError::new(
+                1105,
+                "HY000",
+                format!("the final checkpoint at shutdown failed: {e}"),
+            )
+        })
+    }
+
+    /// What crash recovery did when the datadir was opened.
+    pub fn recovery_stats(&self) -> &RecoveryStats {
+        self.catalog.storage().recovery_stats()
     }
 
     pub fn new_session(self: &Arc<Self>, info: SessionInfo) -> Result<Session, SqlError> {

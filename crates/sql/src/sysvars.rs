@@ -246,6 +246,7 @@ pub static DEFINITIONS: &[VarDef] = &[
     var!("div_precision_increment", uint(0, 38), Both, rw, Some("4"), "Digits added to the scale of the result of /"),
     var!("error_count", uint(0, u64::MAX), Session, ro, Some("0"), "Errors of the last statement"),
     var!("explicit_defaults_for_timestamp", Kind::Bool, Both, rw, Some("OFF"), "Standard NULL/DEFAULT handling for TIMESTAMP columns"),
+    var!("force_recovery", Kind::Bool, Global, ro, Some("OFF"), "Start even when valid redo groups follow damage in the redo log: replay up to the damage and lose the statements after it (their bytes are kept aside in #redo). Without it such a log refuses to start"),
     var!("foreign_key_checks", Kind::Bool, Both, rw, Some("ON"), "Check foreign key constraints"),
     var!("general_log", Kind::Bool, Global, rw, Some("OFF"), "Log every statement"),
     var!("group_concat_max_len", uint(4, U32_MAX), Both, rw, Some("1048576"), "Longest GROUP_CONCAT result in bytes"),

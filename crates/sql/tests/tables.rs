@@ -241,7 +241,7 @@ fn data_survives_reopening_the_engine() {
             "INSERT INTO d.t VALUES (1, 'x', '2024-02-03 04:05:06', '2024-02-03', 1.5)",
         );
     }
-    t.engine.shutdown();
+    t.engine.shutdown().unwrap();
     let dir = t.dir.path().to_path_buf();
     let TestEngine {
         engine,

@@ -80,6 +80,7 @@
 //! <datadir>/<database>/#sql-*.myt   files being built (CREATE, ALTER); hidden from lists
 //! <datadir>/#redo/<start lsn>.log  redo log segments, see `redo`
 //! <datadir>/#redo/checkpoint       the checkpoint LSN
+//! <datadir>/#redo/<segment>.log.damaged-<lsn>  log bytes recovery could not replay, kept
 //! ```
 //!
 //! # Durability
@@ -111,6 +112,7 @@ mod definition_images;
 mod initial_pages;
 mod open_tables;
 mod redo;
+mod redo_scan;
 mod table;
 mod writeback;
 
@@ -120,6 +122,8 @@ pub use myriad_cache::{
     BlockCache, BlockCacheStats, KeyCache, KeyCacheInfo, KeyCaches, DEFAULT_KEY_CACHE,
 };
 pub use open_tables::{set_instance_hint, OpenTable, StatementTables};
+pub use redo::{create_private_dir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE};
+pub use redo_scan::{RedoDamage, RedoRecovery};
 pub use table::{CheckReport, Direction, IndexScan, InsertOutcome, RowScan, Statement, Table};
 pub use types::*;
 pub use writeback::PreloadReport;
@@ -131,6 +135,7 @@ use redo::RedoLog;
 use std::collections::HashMap;
 use std::fs;
 use std::io;
+use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -162,6 +167,9 @@ pub struct StorageConfig {
     pub lock_wait_timeout: Duration,
     /// Log bytes after which a background checkpoint runs (bounds recovery time).
     pub checkpoint_log_bytes: u64,
+    /// `force_recovery`: start even when valid redo groups follow damage in the log
+    /// (replay up to the damage; the statements after it are lost, their bytes kept aside).
+    pub force_recovery: bool,
 }
 
 impl Default for StorageConfig {
@@ -178,6 +186,7 @@ impl Default for StorageConfig {
             table_definition_cache_size: 64 << 20,
             lock_wait_timeout: Duration::from_secs(50),
             checkpoint_log_bytes: 256 << 20,
+            force_recovery: false,
         }
     }
 }
@@ -283,6 +292,8 @@ pub struct RecoveryStats {
     /// Table files the log named and recovery opened.
     pub files_opened: u64,
     pub duration: Duration,
+    /// The LSN range replayed, and any damage found after it.
+    pub redo: RedoRecovery,
 }
 
 struct StorageInner {
@@ -391,8 +402,9 @@ impl Storage {
     /// Open (or create) the datadir, replay the redo log, start the background flusher.
     pub fn open(config: StorageConfig) -> Result<Storage> {
         let started = Instant::now();
-        fs::create_dir_all(&config.datadir)?;
-        let (log, groups) = RedoLog::open(&config.datadir.join("#redo"))?;
+        create_private_dir(&config.datadir)?;
+        let (log, groups, redo) =
+            RedoLog::open(&config.datadir.join("#redo"), config.force_recovery)?;
         let log = Arc::new(log);
         let files = Arc::new(FileCache::new(config.open_files_limit));
         let io = Arc::new(PageIo {
@@ -425,12 +437,14 @@ impl Storage {
             provisional_ids: AtomicU64::new(1 << 63),
             recovery: RecoveryStats::default(),
         };
-        if !groups.is_empty() {
+        // After damage the checkpoint also retires the damaged segment (kept aside).
+        if !groups.is_empty() || redo.damage.is_some() {
             let mut stats = recover(&storage, groups)?;
             storage.shared.checkpoint()?;
             stats.duration = started.elapsed();
             storage.recovery = stats;
         }
+        storage.recovery.redo = redo;
         let storage = Storage {
             inner: Arc::new(storage),
         };
@@ -528,7 +542,7 @@ impl Storage {
         check_name("database", db)?;
         let _c = self.inner.catalog.write();
         let dir = self.db_dir(db);
-        match fs::create_dir(&dir) {
+        match fs::DirBuilder::new().mode(PRIVATE_DIR_MODE).create(&dir) {
             Ok(()) => {}
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
                 return Err(StorageError::DatabaseExists(db.into()))
@@ -1179,7 +1193,7 @@ fn decode_file_header_in(
 }
 
 /// Replay the redo groups after the checkpoint, opening only the files they name.
-fn recover(storage: &StorageInner, groups: Vec<redo::Group>) -> Result<RecoveryStats> {
+fn recover(storage: &StorageInner, groups: Vec<redo_scan::Group>) -> Result<RecoveryStats> {
     let shared = &storage.shared;
     let mut stats = RecoveryStats::default();
     // Spaces a later DROP or RENAME moves on: their CREATE must not recreate a missing file.

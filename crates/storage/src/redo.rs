@@ -36,6 +36,12 @@
 //! the I/O mutex, and whoever holds it writes (and fsyncs) everything appended so far, so
 //! concurrent committers share one fsync.
 //!
+//! **Recovery** (`redo_scan`) reads the groups from the checkpoint on and stops at the first
+//! that fails its checks. Zeros there are the log's end. Other bytes with no valid group
+//! after them are a torn last write: they are copied to `<segment>.log.damaged-<lsn>` and
+//! appends go on after the last valid group. Valid groups after them are damage that would
+//! lose durable statements: the open fails and changes nothing, unless forced.
+//!
 //! **Preallocation.** The segment being written is kept up to [`PREALLOCATE_BYTES`] longer
 //! than its groups, the extra bytes written as zeros (recovery stops at them: no group
 //! starts with a zero magic, and it cuts the file at the last valid group). A commit's
@@ -43,11 +49,13 @@
 //! a write that grew the file also made the fsync write the inode, a second I/O per commit
 //! (ext4 without a journal; InnoDB preallocates its log files for the same reason).
 
+use crate::redo_scan::{self, Group};
+pub use crate::redo_scan::{RedoDamage, RedoRecovery};
 use crate::types::StorageError;
 use parking_lot::Mutex;
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
-use std::os::unix::fs::FileExt;
+use std::os::unix::fs::{DirBuilderExt, FileExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -68,9 +76,6 @@ pub(crate) const FIRST_LSN: u64 = 16;
 const SEGMENT_ROTATE_BYTES: u64 = 64 << 20;
 /// How far ahead of its groups the current segment is extended with zeros.
 const PREALLOCATE_BYTES: u64 = 1 << 20;
-/// The largest group recovery accepts (a statement's pages; a sanity bound on the length
-/// field of a torn header).
-const MAX_GROUP_BYTES: usize = 1 << 30;
 
 struct AppendState {
     buf: Vec<u8>,
@@ -123,7 +128,7 @@ pub(crate) struct RedoLog {
     pub(crate) groups: AtomicU64,
 }
 
-fn segment_path(dir: &Path, start: u64) -> PathBuf {
+pub(crate) fn segment_path(dir: &Path, start: u64) -> PathBuf {
     dir.join(format!("{start:016x}.log"))
 }
 
@@ -147,89 +152,83 @@ fn list_segments(dir: &Path) -> Result<Vec<u64>> {
     Ok(out)
 }
 
-/// One group read back by recovery.
-pub(crate) struct Group {
-    pub end_lsn: u64,
-    pub payload: Vec<u8>,
-}
-
 impl RedoLog {
     /// Open the log in `dir` (created if missing) and return it with the groups after the
-    /// checkpoint, for replay. The log is truncated after the last complete group.
-    pub(crate) fn open(dir: &Path) -> Result<(RedoLog, Vec<Group>)> {
-        fs::create_dir_all(dir)?;
+    /// checkpoint, for replay, and what recovery found (see `redo_scan`). A clean end or a
+    /// torn tail: appends go on after the last valid group, the torn bytes first kept
+    /// aside. Damage (valid groups after the stop): an error that changes nothing, unless
+    /// `force`; then the damaged bytes are kept aside and appends go to a new segment
+    /// past every LSN the log held (no page can carry a higher one).
+    pub(crate) fn open(dir: &Path, force: bool) -> Result<(RedoLog, Vec<Group>, RedoRecovery)> {
+        create_private_dir(dir)?;
         let checkpoint = read_checkpoint(dir)?.unwrap_or(FIRST_LSN);
         let mut segments = list_segments(dir)?;
         if segments.is_empty() {
-            File::create(segment_path(dir, checkpoint))?;
+            create_private_file(&segment_path(dir, checkpoint))?;
             sync_dir(dir)?;
             segments.push(checkpoint);
         }
-        // Read every byte from the checkpoint on.
-        let mut groups = Vec::new();
-        let mut lsn = checkpoint;
-        let mut valid_end = checkpoint;
-        'segments: for (i, &start) in segments.iter().enumerate() {
-            let end_of_segment = segments.get(i + 1).copied().unwrap_or(u64::MAX);
-            if end_of_segment <= checkpoint {
-                continue;
-            }
-            let bytes = fs::read(segment_path(dir, start))?;
-            if lsn < start {
-                break; // a gap: nothing after it can be trusted
-            }
-            loop {
-                let off = (lsn - start) as usize;
-                let Some(header) = bytes.get(off..off + GROUP_HEADER) else {
-                    break;
-                };
-                let magic = u32::from_le_bytes(header[0..4].try_into().unwrap_or_default());
-                let len = u32::from_le_bytes(header[4..8].try_into().unwrap_or_default()) as usize;
-                let at = u64::from_le_bytes(header[8..16].try_into().unwrap_or_default());
-                let crc = u32::from_le_bytes(header[16..20].try_into().unwrap_or_default());
-                if magic != GROUP_MAGIC || at != lsn || len > MAX_GROUP_BYTES {
-                    break;
-                }
-                let Some(payload) = bytes.get(off + GROUP_HEADER..off + GROUP_HEADER + len) else {
-                    break;
-                };
-                let mut hasher = crc32c::crc32c(&header[4..16]);
-                hasher = crc32c::crc32c_append(hasher, payload);
-                if hasher != crc {
-                    break;
-                }
-                lsn += (GROUP_HEADER + len) as u64;
-                valid_end = lsn;
-                groups.push(Group {
-                    end_lsn: lsn,
-                    payload: payload.to_vec(),
-                });
-            }
-            // A group never spans segments: a segment ends where the next begins or the log
-            // ends here.
-            if lsn < end_of_segment && end_of_segment != u64::MAX {
-                break 'segments;
-            }
-        }
-        // Drop anything after the valid end: later segments, and the torn tail.
-        let last_start = segments
+        let scan = redo_scan::scan(dir, &segments, checkpoint)?;
+        let valid_end = scan.valid_end;
+        let mut report = RedoRecovery {
+            from_lsn: checkpoint,
+            to_lsn: valid_end,
+            damage: None,
+        };
+        // The segment appends go on in: the one holding the valid end, or a new one.
+        let mut last_start = segments
             .iter()
             .copied()
             .filter(|&s| s <= valid_end)
             .max()
             .unwrap_or(checkpoint);
-        for &s in &segments {
-            if s > last_start {
-                fs::remove_file(segment_path(dir, s))?;
+        let mut next_lsn = valid_end;
+        if let Some(stop) = &scan.stop {
+            let mut damage = RedoDamage::new(dir, stop);
+            if damage.valid_groups_after > 0 && !force {
+                return Err(StorageError::Corrupt(damage.refusal()));
             }
+            damage.forced = damage.valid_groups_after > 0;
+            // Keep the bytes after the stop: the tail of the segment holding it is copied,
+            // later segments (which hold nothing before the stop) are renamed.
+            if stop.segment == last_start {
+                let bytes = fs::read(segment_path(dir, stop.segment))?;
+                let tail = &bytes[(stop.offset as usize).min(bytes.len())..];
+                // Up to its last non-zero byte: the zeros after it are preallocation.
+                if let Some(last) = tail.iter().rposition(|&b| b != 0) {
+                    let aside = redo_scan::aside_path(dir, stop.segment, stop.lsn);
+                    write_private_file(&aside, &tail[..=last])?;
+                    damage.kept_aside.push(aside);
+                }
+            }
+            for &s in segments.iter().filter(|&&s| s > last_start) {
+                let aside = redo_scan::aside_path(dir, s, stop.lsn);
+                fs::rename(segment_path(dir, s), &aside)?;
+                damage.kept_aside.push(aside);
+            }
+            sync_dir(dir)?;
+            if damage.forced {
+                // The stop segment stays as it is (the checkpoint after recovery removes
+                // it); appends start past everything it held.
+                last_start = scan.log_end.max(valid_end);
+                next_lsn = last_start;
+            }
+            report.damage = Some(damage);
         }
+        // Everything in the segment after `next_lsn` is zeros or kept aside: cut it.
+        let path = segment_path(dir, last_start);
         let file = OpenOptions::new()
             .read(true)
             .write(true)
-            .open(segment_path(dir, last_start))?;
-        let len = valid_end - last_start;
+            .create(true)
+            .truncate(false)
+            .mode(PRIVATE_FILE_MODE)
+            .open(&path)?;
+        let len = next_lsn - last_start;
         file.set_len(len)?;
         file.sync_all()?;
+        sync_dir(dir)?;
+        let valid_end = next_lsn;
         let log = RedoLog {
             dir: dir.to_path_buf(),
             state: Mutex::new(AppendState {
@@ -244,7 +243,7 @@ impl RedoLog {
             fsyncs: AtomicU64::new(0),
             groups: AtomicU64::new(0),
         };
-        Ok((log, groups))
+        Ok((log, scan.groups, report))
     }
 
     /// The LSN of the latest checkpoint start: a page whose LSN (the end of the group that
@@ -338,11 +337,7 @@ impl RedoLog {
         rec.extend_from_slice(&lsn.to_le_bytes());
         rec.extend_from_slice(&crc32c::crc32c(&rec).to_le_bytes());
         let tmp = self.dir.join("checkpoint.tmp");
-        {
-            let mut f = File::create(&tmp)?;
-            f.write_all(&rec)?;
-            f.sync_all()?;
-        }
+        write_private_file(&tmp, &rec)?;
         fs::rename(&tmp, self.dir.join("checkpoint"))?;
         sync_dir(&self.dir)?;
         self.checkpoint_lsn.store(lsn, Ordering::Release);
@@ -366,6 +361,7 @@ impl RedoLog {
                     .read(true)
                     .write(true)
                     .create_new(true)
+                    .mode(PRIVATE_FILE_MODE)
                     .open(segment_path(&self.dir, end))?;
                 sync_dir(&self.dir)?;
                 *seg = Segment::new(file, end, 0);
@@ -380,6 +376,37 @@ impl RedoLog {
         }
         Ok(())
     }
+}
+
+/// The mode of every file the engine creates: the datadir is private to the server's user
+/// (its accounts file holds password hashes; its tables, the data).
+pub const PRIVATE_FILE_MODE: u32 = 0o600;
+/// The mode of every directory the engine creates.
+pub const PRIVATE_DIR_MODE: u32 = 0o700;
+
+/// Create `dir` and any missing parent with [`PRIVATE_DIR_MODE`].
+pub fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    fs::DirBuilder::new()
+        .recursive(true)
+        .mode(PRIVATE_DIR_MODE)
+        .create(dir)
+}
+
+/// Create (or empty) `path` with [`PRIVATE_FILE_MODE`].
+fn create_private_file(path: &Path) -> std::io::Result<File> {
+    OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(PRIVATE_FILE_MODE)
+        .open(path)
+}
+
+/// Write `bytes` as the whole of `path` (a new private file) and sync it.
+fn write_private_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut f = create_private_file(path)?;
+    f.write_all(bytes)?;
+    f.sync_all()
 }
 
 fn read_checkpoint(dir: &Path) -> Result<Option<u64>> {
@@ -411,7 +438,7 @@ mod tests {
     #[test]
     fn groups_survive_reopen_and_a_torn_tail_is_cut() {
         let dir = tempfile::tempdir().unwrap();
-        let (log, groups) = RedoLog::open(dir.path()).unwrap();
+        let (log, groups, _) = RedoLog::open(dir.path(), false).unwrap();
         assert!(groups.is_empty());
         let h = log.horizon();
         let e1 = log.append(b"first", h).unwrap();
@@ -429,7 +456,7 @@ mod tests {
             .unwrap()
             .set_len(e3 - FIRST_LSN - 1)
             .unwrap();
-        let (log, groups) = RedoLog::open(dir.path()).unwrap();
+        let (log, groups, _) = RedoLog::open(dir.path(), false).unwrap();
         assert_eq!(groups.len(), 2);
         assert_eq!(groups[0].payload, b"first");
         assert_eq!(groups[0].end_lsn, e1);
@@ -442,7 +469,7 @@ mod tests {
         let e4 = log.append(b"after", log.horizon()).unwrap();
         log.flush_to(e4, true).unwrap();
         drop(log);
-        let (_log, groups) = RedoLog::open(dir.path()).unwrap();
+        let (_log, groups, _) = RedoLog::open(dir.path(), false).unwrap();
         assert_eq!(groups.len(), 1);
         assert_eq!(groups[0].payload, b"after");
     }
@@ -451,7 +478,7 @@ mod tests {
     fn commits_write_into_zeros_already_in_the_file_and_recovery_stops_at_them() {
         let dir = tempfile::tempdir().unwrap();
         let seg = segment_path(dir.path(), FIRST_LSN);
-        let (log, _) = RedoLog::open(dir.path()).unwrap();
+        let (log, _, _) = RedoLog::open(dir.path(), false).unwrap();
         let e1 = log.append(b"first", log.horizon()).unwrap();
         log.flush_to(e1, true).unwrap();
         let len = fs::metadata(&seg).unwrap().len();
@@ -478,14 +505,14 @@ mod tests {
         assert!(grown > e_big - FIRST_LSN && grown <= e_big - FIRST_LSN + PREALLOCATE_BYTES);
         drop(log);
         // Reopened: every group is found, the zeros are cut, and appends go on from there.
-        let (log, groups) = RedoLog::open(dir.path()).unwrap();
+        let (log, groups, _) = RedoLog::open(dir.path(), false).unwrap();
         assert_eq!(groups.len(), 102);
         assert_eq!(groups.last().unwrap().end_lsn, e_big);
         assert_eq!(fs::metadata(&seg).unwrap().len(), e_big - FIRST_LSN);
         let e_next = log.append(b"next", log.horizon()).unwrap();
         log.flush_to(e_next, true).unwrap();
         drop(log);
-        let (_log, groups) = RedoLog::open(dir.path()).unwrap();
+        let (_log, groups, _) = RedoLog::open(dir.path(), false).unwrap();
         assert_eq!(groups.len(), 103);
         assert_eq!(groups.last().unwrap().payload, b"next");
     }
