@@ -17,10 +17,9 @@
 
 mod common;
 
-use common::{Server, TempDir};
+use common::Server;
 use mysql_async::prelude::*;
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -300,9 +299,7 @@ fn kill_9_under_write_load_loses_no_acknowledged_write() {
         for task in tasks {
             runtime.block_on(task).unwrap();
         }
-        let dir = std::mem::replace(&mut server.dir, TempDir(PathBuf::new()));
-        drop(server);
-        server = Server::start_in(dir, &[]);
+        server = Server::start_in(server.into_dir(), &[]);
         let url = server.url("root", "", None);
         let (rows, check) = runtime.block_on(async {
             let mut conn = mysql_async::Conn::from_url(url.as_str()).await.unwrap();

@@ -94,7 +94,7 @@ fn load_index_cache_index_and_key_caches_match_mariadb() {
     // Preloading after a restart reads the index pages once; the reads that follow hit.
     ok(&server, "FLUSH TABLES");
     drop(server);
-    let dir = common::TempDir::new("key-cache-restart");
+    let dir = common::scratch_dir("key-cache-restart");
     let server = Server::start_in(dir, &[]);
     fill(&server, 20_000);
     ok(&server, "FLUSH TABLES");

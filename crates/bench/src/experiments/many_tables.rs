@@ -25,7 +25,7 @@ use super::{
 };
 use crate::client::Client;
 use crate::report::{format_number, PlotSpec, Row};
-use crate::server::{Launcher, Target};
+use crate::server::{Connect, Launcher, Target};
 
 /// Expected rates on a loaded 2-core machine, for the progress bar's estimate.
 const CREATE_RATE_PER_S: u64 = 300;

@@ -19,7 +19,9 @@ use serde_json::Value;
 use crate::machine::Machine;
 use crate::progress::Progress;
 use crate::report::{self, Configuration, PlotSpec, Record, Row, Series, Table};
-use crate::server::{Datadir, Launcher, Server, Settings, Target};
+use crate::server::{
+    mariadb_launcher, myriad_launcher, Connect, Datadir, Launcher, Server, Settings, Target,
+};
 use crate::sysbench::Sysbench;
 
 mod key_cache;
@@ -211,10 +213,8 @@ impl<'a> Runner<'a> {
     /// Finds the launcher of `target` and records its binary and version.
     pub fn launcher(&mut self, target: Target) -> Result<Launcher> {
         let launcher = match target {
-            Target::Mariadb => Launcher::mariadb(&self.opts.work_dir),
-            Target::Myriad => {
-                Launcher::myriad(self.opts.myriad_bin.as_deref(), &self.opts.work_dir)
-            }
+            Target::Mariadb => mariadb_launcher(&self.opts.work_dir),
+            Target::Myriad => myriad_launcher(self.opts.myriad_bin.as_deref(), &self.opts.work_dir),
         }?;
         let version = launcher.binary_version();
         let base = launcher.base_options();

@@ -21,7 +21,7 @@ use super::{
     settings_with, table, Engine, Runner,
 };
 use crate::report::{format_number, PlotSpec, Row};
-use crate::server::{Launcher, Server, Settings, Target};
+use crate::server::{Connect, Launcher, Server, Settings, Target};
 
 const CREATE_RATE_PER_S: u64 = 150;
 const LOOP_RATE_PER_S: u64 = 2_000;
