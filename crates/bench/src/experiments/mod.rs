@@ -1003,8 +1003,8 @@ pub fn measure_sysbench(
             row.metric("qps", result.qps);
             row.metric("lat_avg_ms", result.latency_avg_ms);
             row.metric("lat_p95_ms", result.latency_p95_ms);
-            row.metric("errors", result.ignored_errors as f64);
-            row.metric("reconnects", result.reconnects as f64);
+            row.count("errors", result.ignored_errors as i64);
+            row.count("reconnects", result.reconnects as i64);
             // CPU the server spent per transaction: unlike TPS, it does not fall when other
             // processes take the cores, so it shows a cost on a loaded machine.
             if let Some(cpu_s) = cpu_s {

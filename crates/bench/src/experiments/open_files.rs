@@ -107,7 +107,7 @@ fn pass_row(
     }
     for counter in ["Opened_files", "Opened_tables", "Innodb_data_reads"] {
         if let Some(v) = row.status_delta.get(counter) {
-            row.metric(counter, *v as f64);
+            row.count(counter, *v);
         }
     }
     Ok(row)
