@@ -2,7 +2,7 @@
 //!
 //! An experiment is a function over a [`Runner`]: for each target it creates a datadir,
 //! starts the server under each configuration, measures cells and pushes one
-//! [`Row`](crate::report::Row) per cell. Whatever fails (a missing binary, a server that
+//! [`Row`] per cell. Whatever fails (a missing binary, a server that
 //! will not start, a sysbench that cannot connect) becomes an error row carrying the error's
 //! text, and the experiment goes on with the next configuration or target. At the end the
 //! experiment adds its summary tables and plots from the rows.
