@@ -1,4 +1,4 @@
-//! Issue 3, acceptance 3: `kill -9` under a write load loses no acknowledged write and
+//! `kill -9` under a write load loses no acknowledged write and
 //! half-applies none.
 //!
 //! Four connections write to one table: multi-row INSERTs of new rows and multi-column

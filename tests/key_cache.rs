@@ -1,4 +1,4 @@
-//! Issue 6, the key cache through the real binary and the `mariadb` client: SET GLOBAL of
+//! The key cache through the real binary and the `mariadb` client: SET GLOBAL of
 //! its variables (online resize keeps cached blocks), Key_* status, LOAD INDEX INTO CACHE,
 //! CACHE INDEX, information_schema.KEY_CACHES, FLUSH TABLES writing dirty blocks and the
 //! background write-back. The expected result layouts were taken from MariaDB 10.11 (the

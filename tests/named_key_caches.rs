@@ -1,4 +1,4 @@
-//! Named key caches (issue 6) against a real MariaDB 10.11: the same statements run on
+//! Named key caches against a real MariaDB 10.11: the same statements run on
 //! myriad and on a mariadbd started by the test (MyISAM tables), through the `mariadb`
 //! client, and their outputs are compared where they should match: SET GLOBAL
 //! hot.key_buffer_size and the other structured variables, `@@hot.x`, CACHE INDEX rows and
