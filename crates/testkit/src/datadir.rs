@@ -81,3 +81,38 @@ pub fn scratch_dir(label: &str) -> Datadir {
     Datadir::create(&std::env::temp_dir(), label)
         .unwrap_or_else(|e| panic!("cannot make a temporary directory: {e:#}"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn removed_on_drop_and_unregistered() {
+        let dir = scratch_dir("drop");
+        let root = dir.root().to_path_buf();
+        assert!(dir.data().is_dir() && dir.tmp().is_dir());
+        assert!(lock(&LIVE_DIRS).contains(&root));
+        drop(dir);
+        assert!(!root.exists(), "{} not removed", root.display());
+        assert!(!lock(&LIVE_DIRS).contains(&root));
+    }
+
+    #[test]
+    fn kept_with_its_logs_when_the_thread_panics() {
+        let (sender, receiver) = std::sync::mpsc::channel();
+        let failed = std::thread::spawn(move || {
+            let dir = scratch_dir("panic");
+            fs::write(dir.root().join("server.log"), "the log").expect("write a log");
+            sender
+                .send(dir.root().to_path_buf())
+                .expect("send the path");
+            panic!("a failing test");
+        })
+        .join();
+        assert!(failed.is_err(), "the thread panicked");
+        let root = receiver.recv().expect("the path");
+        let log = fs::read_to_string(root.join("server.log"));
+        let _ = fs::remove_dir_all(&root);
+        assert_eq!(log.ok().as_deref(), Some("the log"), "kept for inspection");
+    }
+}
