@@ -211,9 +211,9 @@ impl Launcher {
         self.base.iter().map(|(k, v)| format!("{k}={v}")).collect()
     }
 
-    /// Creates an empty, initialised datadir for this target, named after `label`.
-    pub fn create_datadir_labelled(&self, label: &str) -> Result<Datadir> {
-        let datadir = Datadir::create(&self.work_dir, label)?;
+    /// Creates an empty, initialised datadir for this target.
+    pub fn create_datadir(&self) -> Result<Datadir> {
+        let datadir = Datadir::create(&self.work_dir, self.target.name())?;
         let Some(install_db) = &self.install_db else {
             return Ok(datadir);
         };
@@ -244,11 +244,6 @@ impl Launcher {
             );
         }
         Ok(datadir)
-    }
-
-    /// Creates an empty, initialised datadir for this target.
-    pub fn create_datadir(&self) -> Result<Datadir> {
-        self.create_datadir_labelled(self.target.name())
     }
 
     /// Starts the server on `datadir` with `settings` and a fresh free port, and waits until
