@@ -5,6 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
+# API documentation: every intra-doc link resolves, no warning of any kind.
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps
 cargo test --workspace --no-fail-fast
 # Schedule exploration of the block cache's lock-free paths (shuttle, bounded iterations).
 cargo test -p myriad-cache --features shuttle --lib schedules

@@ -1,4 +1,4 @@
-//! Issue 3, acceptance 4: malformed SQL, values out of range, oversized rows and unknown
+//! Malformed SQL, values out of range, oversized rows and unknown
 //! objects return the MySQL error (code and SQLSTATE, as MariaDB 10.11 answers in its
 //! default strict sql_mode) through a real client, and leave the data untouched: every
 //! table's contents are compared before and after each bad statement, and the connection

@@ -1,4 +1,4 @@
-//! Issue 6, the key cache through the real binary and the `mariadb` client: SET GLOBAL of
+//! The key cache through the real binary and the `mariadb` client: SET GLOBAL of
 //! its variables (online resize keeps cached blocks), Key_* status, LOAD INDEX INTO CACHE,
 //! CACHE INDEX, information_schema.KEY_CACHES, FLUSH TABLES writing dirty blocks and the
 //! background write-back. The expected result layouts were taken from MariaDB 10.11 (the
@@ -94,7 +94,7 @@ fn load_index_cache_index_and_key_caches_match_mariadb() {
     // Preloading after a restart reads the index pages once; the reads that follow hit.
     ok(&server, "FLUSH TABLES");
     drop(server);
-    let dir = common::TempDir::new("key-cache-restart");
+    let dir = common::scratch_dir("key-cache-restart");
     let server = Server::start_in(dir, &[]);
     fill(&server, 20_000);
     ok(&server, "FLUSH TABLES");

@@ -1,4 +1,4 @@
-//! Acceptance 4 against the real server and engine: random command payloads, random bytes
+//! Malformed packets against the real server and engine: random command payloads, random bytes
 //! before and after authentication, truncated and oversized packets never take the server
 //! down; a mysql_async connection opened before the abuse keeps answering, and new
 //! connections keep being accepted. (crates/protocol/tests/dispatch.rs runs the same kind

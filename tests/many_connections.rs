@@ -1,4 +1,4 @@
-//! Acceptance 5: 1,000 concurrent connections (open, query, close, repeated) against one
+//! 1,000 concurrent connections (open, query, close, repeated) against one
 //! server with max_connections=1100 all succeed; with 1,100 open, connection 1,101 gets
 //! ER_CON_COUNT_ERROR (1040), and once one closes a new one gets in again.
 

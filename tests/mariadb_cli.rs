@@ -1,4 +1,4 @@
-//! Acceptance 1: the `mariadb` command-line client (Debian package mariadb-client), in
+//! The `mariadb` command-line client (Debian package mariadb-client), in
 //! batch mode and interactively through a pseudo-terminal (tmux), with and without a
 //! database: `status`, `use`, `SHOW VARIABLES LIKE 'version%'` work and nothing hangs.
 

@@ -1,4 +1,4 @@
-//! Acceptance 3 (Rust side): mysql_async connects, SET NAMES utf8mb4, text queries,
+//! A Rust client: mysql_async connects, SET NAMES utf8mb4, text queries,
 //! prepared statements re-executed with new parameters, ping, change of database (USE,
 //! COM_INIT_DB through the URL, COM_CHANGE_USER), wrong password rejected with 1045.
 

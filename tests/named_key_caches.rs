@@ -1,4 +1,4 @@
-//! Named key caches (issue 6) against a real MariaDB 10.11: the same statements run on
+//! Named key caches against a real MariaDB 10.11: the same statements run on
 //! myriad and on a mariadbd started by the test (MyISAM tables), through the `mariadb`
 //! client, and their outputs are compared where they should match: SET GLOBAL
 //! hot.key_buffer_size and the other structured variables, `@@hot.x`, CACHE INDEX rows and
@@ -9,91 +9,26 @@
 
 mod common;
 
-use common::{require_program, run_with_timeout, Server, TempDir};
+use common::{require_program, run_with_timeout, Server};
+use myriad_testkit::Owned;
 use std::collections::HashMap;
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
-/// A mariadbd with its own datadir and socket, killed on drop.
-struct MariaDb {
-    child: Child,
-    socket: PathBuf,
-    _dir: TempDir,
-}
-
-impl MariaDb {
-    fn start() -> MariaDb {
-        require_program("mariadbd");
-        require_program("mariadb-install-db");
-        let dir = TempDir::new("mariadbd");
-        let datadir = dir.path().join("data");
-        let socket = dir.path().join("mysqld.sock");
-        let user = std::env::var("USER").unwrap_or_else(|_| "root".into());
-        // Its own tmpdir: MariaDBs sharing /tmp collide on temporary table names.
-        let tmp = dir.path().join("tmp");
-        std::fs::create_dir_all(&tmp).expect("tmpdir");
-        let out = Command::new("mariadb-install-db")
-            .args([
-                "--no-defaults",
-                "--auth-root-authentication-method=normal",
-                "--skip-test-db",
-            ])
-            .arg(format!("--datadir={}", datadir.display()))
-            .arg(format!("--tmpdir={}", tmp.display()))
-            .arg(format!("--user={user}"))
-            .output()
-            .expect("run mariadb-install-db");
-        assert!(
-            out.status.success(),
-            "mariadb-install-db: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let child = Command::new("mariadbd")
-            .arg("--no-defaults")
-            .arg(format!("--datadir={}", datadir.display()))
-            .arg(format!("--socket={}", socket.display()))
-            .arg(format!("--pid-file={}", dir.path().join("pid").display()))
-            .arg(format!("--tmpdir={}", tmp.display()))
-            .arg(format!(
-                "--log-error={}",
-                dir.path().join("error.log").display()
-            ))
-            .arg(format!("--user={user}"))
-            .args(["--skip-networking", "--skip-grant-tables"])
-            .args(["--innodb-buffer-pool-size=16M", "--key-buffer-size=128M"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start mariadbd");
-        let started = Instant::now();
-        while !socket.exists() {
-            assert!(
-                started.elapsed() < Duration::from_secs(60),
-                "mariadbd did not open its socket: {}",
-                std::fs::read_to_string(dir.path().join("error.log")).unwrap_or_default()
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        MariaDb {
-            child,
-            socket,
-            _dir: dir,
-        }
-    }
-}
-
-impl Drop for MariaDb {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// A MariaDB with MyISAM's key cache large enough for the comparisons.
+fn start_mariadb() -> Owned {
+    Owned::mariadb(&[
+        ("skip_grant_tables", ""),
+        ("innodb_buffer_pool_size", "16M"),
+        ("key_buffer_size", "128M"),
+    ])
+    .unwrap_or_else(|e| panic!("MariaDB did not start: {e:#}"))
 }
 
 /// Where a statement goes.
 enum Target<'a> {
     Myriad(&'a Server),
-    Maria(&'a MariaDb),
+    Maria(&'a Owned),
 }
 
 /// Run statements with `mariadb --batch` (fed from a file: they may be long): stdout, or
@@ -107,7 +42,7 @@ fn run(target: &Target, sql: &str) -> String {
     std::fs::write(&script, sql).expect("write the script");
     let connect = match target {
         Target::Myriad(s) => format!("-h127.0.0.1 -P{}", s.port),
-        Target::Maria(m) => format!("-S'{}'", m.socket.display()),
+        Target::Maria(m) => format!("-S'{}'", m.socket().display()),
     };
     let mut command = Command::new("sh");
     command.args([
@@ -128,7 +63,7 @@ fn run(target: &Target, sql: &str) -> String {
 }
 
 /// The same statements on both servers give the same output.
-fn same(myriad: &Server, maria: &MariaDb, sql: &str) -> String {
+fn same(myriad: &Server, maria: &Owned, sql: &str) -> String {
     let ours = run(&Target::Myriad(myriad), sql);
     let theirs = run(&Target::Maria(maria), sql);
     assert_eq!(ours, theirs, "{sql}: myriad and MariaDB differ");
@@ -189,7 +124,7 @@ fn key_status(server: &Server) -> HashMap<String, u64> {
 
 #[test]
 fn named_key_caches_match_mariadb_and_route_their_tables_pages() {
-    let maria = MariaDb::start();
+    let maria = start_mariadb();
     let server = Server::start(&["--key-buffer-size=128M"]);
     setup(&Target::Myriad(&server));
     setup(&Target::Maria(&maria));

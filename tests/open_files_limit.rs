@@ -1,4 +1,4 @@
-//! Issue 5, acceptance 2 and the table cache's SQL surface:
+//! `open_files_limit` and the table cache's SQL surface:
 //! - with `open_files_limit=256`, N tables (2,000 here; `MYRIAD_OPEN_FILES_TABLES=100000`
 //!   for the full run) each written and read in turn: every statement succeeds, and
 //!   `Open_files` stays within the limit;

@@ -1,4 +1,4 @@
-//! Acceptance 3 (Python side): runs tests/pymysql_client.py (PyMySQL from PyPI) against
+//! A Python client: runs tests/pymysql_client.py (PyMySQL from PyPI) against
 //! the real server; the script checks every value and exits non-zero on the first failure.
 
 mod common;

@@ -1,4 +1,4 @@
-"""Acceptance 3 (Python side): PyMySQL against a running myriad.
+"""PyMySQL against a running myriad.
 
 Usage: python3 pymysql_client.py PORT
 

@@ -1,4 +1,4 @@
-//! The query cache end to end (issue 7, acceptance 2): every never-cached rule, the key
+//! The query cache end to end: every never-cached rule, the key
 //! (another database, sql_mode, character set or precision never gives a false hit), the
 //! memory budget, prepared statements, FLUSH / RESET QUERY CACHE and the variables.
 

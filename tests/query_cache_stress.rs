@@ -1,4 +1,4 @@
-//! The query cache under concurrent writes and DDL (issue 7, acceptance 1; runs 60 s, set
+//! The query cache under concurrent writes and DDL (runs 60 s, set
 //! MYRIAD_QC_STRESS_SECS to change): writers update, delete and re-insert rows, a DDL
 //! thread drops and re-creates a table and alters another, while readers repeat cached
 //! queries (text and prepared) and check every answer. Zero stale results are allowed.

@@ -16,7 +16,7 @@ mod common;
 #[path = "common/write_load.rs"]
 mod write_load;
 
-use common::{run_with_timeout, Server, TempDir};
+use common::{run_with_timeout, Datadir, Server};
 use mysql_async::prelude::*;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -144,10 +144,10 @@ fn stored_ids(server: &Server) -> Vec<i64> {
 }
 
 /// Kill the server with SIGKILL and hand back its directory.
-fn kill_9(mut server: Server) -> TempDir {
+fn kill_9(mut server: Server) -> Datadir {
     server.signal("KILL");
     assert!(server.wait_exit(Duration::from_secs(10)).is_some());
-    std::mem::replace(&mut server.dir, TempDir(PathBuf::new()))
+    server.into_dir()
 }
 
 /// Every file under `dir` with its bytes.
@@ -171,11 +171,14 @@ fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 
 /// Start the binary on `dir`'s datadir and wait for it to exit by itself (it must refuse
 /// to start); returns its exit code and its log.
-fn start_expecting_exit(dir: &TempDir, extra: &[&str]) -> (Option<i32>, String) {
+fn start_expecting_exit(dir: &Datadir, extra: &[&str]) -> (Option<i32>, String) {
     let datadir = dir.path().join("data");
     let output = run_with_timeout(
         Command::new(env!("CARGO_BIN_EXE_myriad"))
-            .arg(format!("--port={}", common::free_port()))
+            .arg(format!(
+                "--port={}",
+                myriad_testkit::free_port().expect("a free port")
+            ))
             .arg(format!("--datadir={}", datadir.display()))
             .args(extra)
             .env("MYRIAD_LOG", "info"),
@@ -289,8 +292,7 @@ fn a_damaged_group_before_valid_ones_refuses_to_start_unless_forced() {
     server.signal("TERM");
     let status = server.wait_exit(Duration::from_secs(30)).unwrap();
     assert!(status.success(), "{}", server.log_text());
-    let dir = std::mem::replace(&mut server.dir, TempDir(PathBuf::new()));
-    drop(server);
+    let dir = server.into_dir();
     let server = Server::start_in(dir, &[]);
     assert_eq!(
         stored_ids(&server),
@@ -342,15 +344,16 @@ fn a_failed_final_checkpoint_exits_non_zero() {
     assert!(!log.contains("shutdown complete"), "{log}");
     // The log still holds every row: the next start recovers them.
     std::fs::remove_dir_all(&blocker).unwrap();
-    let dir = std::mem::replace(&mut server.dir, TempDir(PathBuf::new()));
-    drop(server);
+    let dir = server.into_dir();
     let server = Server::start_in(dir, &[]);
     assert_eq!(stored_ids(&server), (1..=ROWS).collect::<Vec<_>>());
 }
 
 #[test]
 fn the_datadir_is_private_and_a_loose_one_is_reported() {
-    let dir = TempDir::new("modes");
+    let dir = common::scratch_dir("modes");
+    // The server makes the datadir itself (the test kit made an empty one).
+    std::fs::remove_dir(dir.data()).unwrap();
     let socket = dir.path().join("myriad.sock");
     let server = Server::start_in(dir, &[&format!("--socket={}", socket.display())]);
     write_rows(&server);
@@ -389,9 +392,8 @@ fn the_datadir_is_private_and_a_loose_one_is_reported() {
     drop(server);
 
     // A datadir made by hand with 0755 is used as it is, with a warning.
-    let dir = TempDir::new("loose");
+    let dir = common::scratch_dir("loose");
     let datadir = dir.path().join("data");
-    std::fs::create_dir(&datadir).unwrap();
     std::fs::set_permissions(&datadir, std::fs::Permissions::from_mode(0o755)).unwrap();
     let server = Server::start_in(dir, &[]);
     let log = server.log_text();

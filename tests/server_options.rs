@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{require_program, run_with_timeout, Server, TempDir};
+use common::{require_program, run_with_timeout, scratch_dir, Server};
 use std::process::Command;
 use std::time::Duration;
 
@@ -66,7 +66,7 @@ fn help_lists_options_with_defaults_and_system_variables() {
 
 #[test]
 fn option_file_and_command_line_variables() {
-    let dir = TempDir::new("options");
+    let dir = scratch_dir("options");
     let file = dir.path().join("my.cnf");
     std::fs::write(
         &file,
@@ -103,7 +103,7 @@ fn option_file_and_command_line_variables() {
 
 #[test]
 fn bad_system_variables_stop_start_up() {
-    let dir = TempDir::new("badvar");
+    let dir = scratch_dir("badvar");
     for bad in [
         "--no-such-variable=1",
         "--max-connections=abc",
@@ -126,7 +126,7 @@ fn bad_system_variables_stop_start_up() {
 
 #[test]
 fn unix_socket_and_log_file() {
-    let dir = TempDir::new("socket");
+    let dir = scratch_dir("socket");
     let socket = dir.path().join("myriad.sock");
     let log = dir.path().join("error.log");
     let mut server = Server::start_in(

@@ -1,4 +1,4 @@
-//! Acceptance 2: sysbench 1.0.20 (Debian package) with its default --db-ps-mode
+//! sysbench 1.0.20 (Debian package) with its default --db-ps-mode
 //! (server-side prepared statements through libmariadb) runs tests/sysbench/
 //! select_params.lua, which prepares `SELECT ?`-style statements and executes them many
 //! times with varying parameters, checking what comes back. The script raises an error,

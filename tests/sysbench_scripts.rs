@@ -1,4 +1,4 @@
-//! Issue 3, acceptance 1: every sysbench 1.0.20 script Debian ships (/usr/share/sysbench)
+//! Every sysbench 1.0.20 script Debian ships (/usr/share/sysbench)
 //! prepares, runs and cleans up against the real `myriad` binary, with the default
 //! --db-ps-mode (server-side prepared statements) and with --db-ps-mode=disable (text
 //! queries), at 1 and 16 threads, with zero errors.

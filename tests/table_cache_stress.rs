@@ -1,4 +1,4 @@
-//! Issue 5, acceptance 1: a stress run (60 s in CI; `MYRIAD_STRESS_SECS` changes it) of many
+//! A stress run (60 s in CI; `MYRIAD_STRESS_SECS` changes it) of many
 //! connections querying and updating thousands of tables through a small table cache while
 //! other connections CREATE, RENAME, DROP and FLUSH TABLES. It checks:
 //! - zero wrong results: every read of a stable table returns its own value, and the update

@@ -15,10 +15,9 @@
 
 #![allow(dead_code)]
 
-use crate::common::{Server, TempDir};
+use crate::common::{Datadir, Server};
 use mysql_async::prelude::*;
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -291,7 +290,7 @@ impl CrashLoad {
 
     /// Run the load for `run_ms`, SIGKILL the server, wait for the writers to see it die,
     /// and hand back its directory for a restart.
-    pub fn load_and_kill(&mut self, mut server: Server, run_ms: u64) -> TempDir {
+    pub fn load_and_kill(&mut self, mut server: Server, run_ms: u64) -> Datadir {
         let url = server.url("root", "", None);
         let tasks: Vec<_> = self
             .writers
@@ -315,7 +314,7 @@ impl CrashLoad {
         for task in tasks {
             self.runtime.block_on(task).unwrap();
         }
-        std::mem::replace(&mut server.dir, TempDir(PathBuf::new()))
+        server.into_dir()
     }
 
     /// Check the restarted `server` against every writer's knowledge (see the module) and

@@ -1,4 +1,4 @@
--- Acceptance 2: sysbench 1.0.20, default --db-ps-mode (server-side prepared statements),
+-- sysbench 1.0.20, default --db-ps-mode (server-side prepared statements),
 -- a workload without tables. Each thread prepares `SELECT ?`-style statements once and
 -- executes them many times with new parameter values. libmariadb sends the parameter
 -- types only on the first execution (new_params_bound_flag = 0 afterwards), the case the

@@ -109,6 +109,12 @@ impl Row {
         self.metrics.insert(name.to_string(), value);
     }
 
+    /// A counter (a status variable's change, a number of rows): kept as an integer, so
+    /// that it prints as one.
+    pub fn count(&mut self, name: &str, value: i64) {
+        self.metrics.insert(name.to_string(), Value::from(value));
+    }
+
     pub fn get_metric(&self, name: &str) -> Option<f64> {
         self.metrics.get(name).and_then(Value::as_f64)
     }
@@ -199,20 +205,7 @@ pub fn format_number(value: f64) -> String {
     }
     let magnitude = value.abs();
     if magnitude >= 1000.0 {
-        let rounded = value.round() as i64;
-        let digits = rounded.unsigned_abs().to_string();
-        let mut grouped = String::new();
-        for (i, c) in digits.chars().enumerate() {
-            if i > 0 && (digits.len() - i).is_multiple_of(3) {
-                grouped.push(',');
-            }
-            grouped.push(c);
-        }
-        if rounded < 0 {
-            format!("-{grouped}")
-        } else {
-            grouped
-        }
+        format_count(value.round() as i64)
     } else if magnitude >= 100.0 {
         format!("{value:.0}")
     } else if magnitude >= 10.0 {
@@ -224,13 +217,51 @@ pub fn format_number(value: f64) -> String {
     }
 }
 
+/// A count as a DBA reads it: an integer, thousands separated (`12,345`, never `12.00`).
+pub fn format_count(value: i64) -> String {
+    let digits = value.unsigned_abs().to_string();
+    let mut grouped = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    if value < 0 {
+        format!("-{grouped}")
+    } else {
+        grouped
+    }
+}
+
+/// The cost of one of `n` operations: (`total` - `floor`) / `n`, where `floor` is the same
+/// loop without the operation. None when the total is below the floor: the noise between
+/// the two loops was larger than the cost, and a negative cost would be a wrong answer.
+pub fn cost_above_floor(total: f64, floor: f64, n: u64) -> Option<f64> {
+    let above = total - floor;
+    (above >= 0.0 && n > 0).then(|| above / n as f64)
+}
+
+/// A cost for a table: the figure, or, when the measurement fell below its floor, the
+/// floor and the raw figure it is taken from (`below floor: 5.1 vs floor 5.3 us`).
+pub fn format_cost(cost: Option<f64>, raw: f64, floor: f64, unit: &str) -> String {
+    match cost {
+        Some(cost) => format!("{} {unit}", format_number(cost)),
+        None => format!(
+            "below floor: {} vs floor {} {unit}",
+            format_number(raw),
+            format_number(floor)
+        ),
+    }
+}
+
 fn format_value(value: &Value) -> String {
     match value {
         Value::Null => String::new(),
         Value::String(s) => s.clone(),
         Value::Number(n) => {
             if let Some(i) = n.as_i64() {
-                i.to_string()
+                format_count(i)
             } else {
                 n.as_f64().map(format_number).unwrap_or_default()
             }
@@ -553,6 +584,45 @@ mod tests {
         };
         record.count_errors();
         record
+    }
+
+    #[test]
+    fn counters_print_as_integers() {
+        assert_eq!(format_count(0), "0");
+        assert_eq!(format_count(7), "7");
+        assert_eq!(format_count(100_000), "100,000");
+        assert_eq!(format_count(-1_234), "-1,234");
+        let mut row = Row::new(Target::Myriad, "myriad");
+        row.count("Opened_tables", 0);
+        row.count("Table_open_cache_misses", 12_345);
+        row.metric("seconds", 0.0);
+        let table = rows_table(&[row.clone()]);
+        let at = |name: &str| table.header.iter().position(|h| h == name).unwrap();
+        assert_eq!(table.rows[0][at("Opened_tables")], "0");
+        assert_eq!(table.rows[0][at("Table_open_cache_misses")], "12,345");
+        assert_eq!(
+            table.rows[0][at("seconds")],
+            "0.00",
+            "a measured time keeps decimals"
+        );
+        // A counter survives the JSON record as an integer and still reads as a number.
+        let json = serde_json::to_string(&row).unwrap();
+        let back: Row = serde_json::from_str(&json).unwrap();
+        assert_eq!(rows_table(&[back]).rows[0][at("Opened_tables")], "0");
+        assert_eq!(row.get_metric("Table_open_cache_misses"), Some(12_345.0));
+    }
+
+    #[test]
+    fn a_cost_below_its_floor_is_never_negative() {
+        assert_eq!(cost_above_floor(3.0, 1.0, 4), Some(0.5));
+        assert_eq!(cost_above_floor(1.0, 1.0, 4), Some(0.0));
+        assert_eq!(cost_above_floor(0.9, 1.0, 4), None);
+        assert_eq!(cost_above_floor(3.0, 1.0, 0), None);
+        assert_eq!(format_cost(Some(12.34), 20.0, 8.0, "us"), "12.3 us");
+        assert_eq!(
+            format_cost(cost_above_floor(5.1, 5.3, 1), 5.1, 5.3, "us"),
+            "below floor: 5.10 vs floor 5.30 us"
+        );
     }
 
     #[test]

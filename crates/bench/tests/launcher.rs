@@ -3,10 +3,13 @@
 
 use std::path::Path;
 
-use myriad_bench::server::{process_alive, registered_groups, Launcher, Settings};
+use myriad_bench::server::{
+    mariadb_launcher, myriad_launcher, process_alive, registered_groups, Connect, Launcher,
+    Settings,
+};
 
 fn mariadb(work: &Path) -> Launcher {
-    Launcher::mariadb(work)
+    mariadb_launcher(work)
         .expect("these tests need MariaDB: install it with `apt-get install mariadb-server`")
 }
 
@@ -99,7 +102,7 @@ fn a_server_that_exits_at_once_is_a_clear_error() {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).expect("chmod");
 
-    let launcher = Launcher::myriad(Some(&fake), work.path()).expect("found");
+    let launcher = myriad_launcher(Some(&fake), work.path()).expect("found");
     let datadir = launcher.create_datadir().expect("datadir");
     let err = match launcher.start(&datadir, &settings(&[("table_open_cache", "64")])) {
         Ok(_) => panic!("a server that exits cannot be running"),
@@ -121,7 +124,7 @@ fn a_server_that_exits_at_once_is_a_clear_error() {
         "settings as --name=value: {args}"
     );
 
-    let missing = Launcher::myriad(Some(&work.path().join("nope")), work.path());
+    let missing = myriad_launcher(Some(&work.path().join("nope")), work.path());
     let err = missing.expect_err("missing binary").to_string();
     assert!(err.contains("cargo build --bin myriad"), "{err}");
 }
@@ -131,7 +134,7 @@ fn a_server_that_exits_at_once_is_a_clear_error() {
 #[test]
 fn the_myriad_binary_starts_or_fails_clearly() {
     let work = tempfile::tempdir().expect("tempdir");
-    let Ok(launcher) = Launcher::myriad(None, work.path()) else {
+    let Ok(launcher) = myriad_launcher(None, work.path()) else {
         // Not built in this test run (cargo test -p myriad-bench builds only this package);
         // the stand-in test above covers the launcher's logic.
         eprintln!("no myriad binary beside the test executable; skipped");

@@ -2,7 +2,7 @@
 //! cache, the block cache (key cache). Reusable by any engine; every other crate of myriad
 //! reaches files and pages through here.
 //!
-//! - [`file_cache`]: virtual file descriptors bounded by `open_files_limit` (issue 5 deepens).
+//! - [`file_cache`]: virtual file descriptors bounded by `open_files_limit`.
 //! - [`block_cache`]: fixed-size blocks of files, pinned handles, dirty tracking with the WAL
 //!   rule, MySQL's `Key_*` counters; a hit is one atomic operation on the block's state word,
 //!   eviction is CLOCK with a probationary part and a ghost history, `resize` runs online.

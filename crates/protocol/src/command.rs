@@ -1,5 +1,5 @@
 //! Decoding command packets. [`Command::parse`] turns a payload into a typed command or a
-//! [`DecodeError`]; it never panics, whatever the bytes (see the property tests).
+//! `DecodeError`; it never panics, whatever the bytes (see the property tests).
 //! COM_STMT_EXECUTE is decoded in two steps: the fixed header here, the parameters by the
 //! connection, which knows each statement's parameter count and remembered types.
 

@@ -4,7 +4,7 @@
 //! A logical payload of 0xFFFFFF bytes or more travels as several physical packets: full
 //! 0xFFFFFF-byte pieces, then a shorter final piece (empty when the length is an exact
 //! multiple). [`PacketReader::read_payload`] joins them, refusing anything larger than
-//! `max_allowed_packet` before it allocates; [`PacketWriter::finish_packet`] splits them.
+//! `max_allowed_packet` before it allocates; `PacketWriter::finish_packet` splits them.
 //!
 //! Sequence ids start at 0 with each command and increase by one per physical packet in
 //! either direction, wrapping at 256. The reader checks them; the writer continues from

@@ -42,7 +42,7 @@ impl MyriadServer {
     }
 }
 
-/// Route the engine's long waits through [`blocking`] (see the module documentation).
+/// Route the engine's long waits through `blocking` (see the module documentation).
 pub fn install_long_wait_hook() {
     myriad_cache::long_wait::set_hook(|wait| blocking(wait));
 }

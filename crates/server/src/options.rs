@@ -42,8 +42,8 @@ pub enum OptionsError {
 /// workers than cores left cores idle while connections waited: on 16 cores with the server
 /// on 4 of them, 16 workers served 5,163 / 7,252 oltp_read_only TPS (cache off / on, 16
 /// client threads) using 2.2 / 1.4 of its cores, and 4 workers 9,508 / 18,709 using 3.9 / 3.7
-/// (docs/benchmarks.md, sixteenth session). Four per core (session 5) had been chosen on 2
-/// shared cores, where it kept myriad's share of the CPU against a client on the same cores.
+/// (measured with the query cache off and on). Four per core had been tried on 2 shared
+/// cores, where it kept myriad's share of the CPU against a client on the same cores.
 pub fn default_thread_pool_size(cores: usize) -> usize {
     cores.max(1)
 }

@@ -9,7 +9,7 @@
 //! 1. [`Session::execute`] hands the text to [`parse`], which tokenizes it once, splits it at
 //!    `;` and compiles each statement into a [`parse::Stmt`] (expressions become
 //!    [`expr::Expr`] trees with columns, variables, functions and `?` resolved).
-//! 2. [`session`] runs the statement: a SELECT evaluates its expressions through the
+//! 2. `session` runs the statement: a SELECT evaluates its expressions through the
 //!    [`expr::Env`] the session provides (parameters, variables, clock, warnings), with the
 //!    MySQL value rules in [`eval`]; administration statements act on [`sysvars`],
 //!    [`status`], [`accounts`] and [`catalog`].

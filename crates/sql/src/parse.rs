@@ -128,7 +128,7 @@ pub enum Stmt {
         name: String,
     },
     ShowProcessList,
-    /// SHOW [FULL] COLUMNS FROM t, DESCRIBE t.
+    /// SHOW \[FULL\] COLUMNS FROM t, DESCRIBE t.
     ShowColumns {
         database: Option<String>,
         table: String,

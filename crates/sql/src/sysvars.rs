@@ -1,7 +1,7 @@
 //! The system variable registry: MySQL's names, types, scopes, defaults and ranges.
 //!
 //! Every variable is described once in [`DEFINITIONS`]. The engine keeps the GLOBAL values as
-//! one copy-on-write vector ([`Globals`]); a session takes a snapshot of that vector when it
+//! one copy-on-write vector (`Globals`); a session takes a snapshot of that vector when it
 //! starts (MySQL initialises session values from the globals at connect time, and a later
 //! `SET GLOBAL` does not change existing sessions) and keeps its own overrides beside it.
 //!

@@ -1,7 +1,7 @@
 //! On-disk tables: the datadir catalog, one file per table (definition, rows and indexes in
 //! 16 KiB checksummed pages), B+tree indexes, the redo log and crash recovery. Every page is
 //! read and written through `myriad_cache`'s [`BlockCache`]; files are opened only through
-//! its [`FileCache`]; tables are opened only through its [`TableCache`].
+//! its [`FileCache`]; tables are opened only through its `TableCache`.
 //!
 //! # Using it (the SQL layer's view)
 //!
@@ -1136,8 +1136,8 @@ fn open_file_header(
 
 thread_local! {
     /// The header page (and the meta page) of each definition load is read here: a zeroed
-    /// 16 KB allocation per open of an uncached table was ~2 us (profile in
-    /// docs/benchmarks/notes-tablecache.md). What a read does not fill is zeroed, so no
+    /// 16 KB allocation per open of an uncached table was ~2 us in a profile of the miss
+    /// path. What a read does not fill is zeroed, so no
     /// byte of an earlier file survives a read.
     static HEADER_PAGES: std::cell::RefCell<Box<[u8]>> =
         std::cell::RefCell::new(vec![0u8; 2 * PAGE_SIZE].into_boxed_slice());

@@ -146,7 +146,7 @@ impl crate::Storage {
     }
 
     /// `SET GLOBAL name.key_buffer_size = 0`: move the cache's tables back to the default
-    /// cache (each under its metadata lock, as [`Storage::assign_key_cache`]), then write
+    /// cache (each under its metadata lock, as [`Storage::assign_key_cache`](crate::Storage::assign_key_cache)), then write
     /// and drop its blocks. Tables assigned by name that do not exist any more are simply
     /// forgotten.
     pub fn destroy_key_cache(&self, name: &str) -> Result<()> {

@@ -127,7 +127,7 @@ pub fn run(r: &mut Runner) {
             gains.push(line);
         }
     }
-    // myriad against MariaDB, each at its best segments setting per cell (issue 6's target:
+    // myriad against MariaDB, each at its best segments setting per cell (the target:
     // at least 2x at 16 threads with 10 points).
     let mut versus = Vec::new();
     for &p in &points {

@@ -24,8 +24,8 @@ use super::{
     Engine, Runner,
 };
 use crate::client::Client;
-use crate::report::{format_number, PlotSpec, Row};
-use crate::server::{Launcher, Target};
+use crate::report::{cost_above_floor, format_cost, format_number, PlotSpec, Row};
+use crate::server::{Connect, Launcher, Target};
 
 /// Expected rates on a loaded 2-core machine, for the progress bar's estimate.
 const CREATE_RATE_PER_S: u64 = 300;
@@ -103,7 +103,7 @@ pub fn table_loop(
     what: &str,
     statement: impl Fn(u64) -> String,
 ) -> Result<f64> {
-    let mut progress = LoopProgress::start(r, what, n, estimate_s);
+    let mut progress = LoopProgress::start(r, what, n, estimate_s * 1000);
     let started = std::time::Instant::now();
     for i in 1..=n {
         client.execute(&statement(i))?;
@@ -115,36 +115,36 @@ pub fn table_loop(
     Ok(started.elapsed().as_secs_f64())
 }
 
-/// A loop's share of the progress bar: `estimate_s` seconds spread over its `n` steps.
+/// A loop's share of the progress bar: `estimate_ms` milliseconds spread over its `n` steps.
 struct LoopProgress<'a> {
     what: &'a str,
     n: u64,
-    estimate_s: u64,
-    advanced: u64,
+    estimate_ms: u64,
+    advanced_ms: u64,
 }
 
 impl<'a> LoopProgress<'a> {
-    fn start(r: &Runner, what: &'a str, n: u64, estimate_s: u64) -> LoopProgress<'a> {
+    fn start(r: &Runner, what: &'a str, n: u64, estimate_ms: u64) -> LoopProgress<'a> {
         r.progress.step(what);
         LoopProgress {
             what,
             n,
-            estimate_s,
-            advanced: 0,
+            estimate_ms,
+            advanced_ms: 0,
         }
     }
 
     /// Step `i` of `n` is done.
     fn at(&mut self, r: &Runner, i: u64) {
         r.progress.update(format!("{} ({i}/{})", self.what, self.n));
-        let due = self.estimate_s * i / self.n.max(1);
-        r.progress.advance(due.saturating_sub(self.advanced));
-        self.advanced = self.advanced.max(due);
+        let due = self.estimate_ms * i / self.n.max(1);
+        r.progress.advance_ms(due.saturating_sub(self.advanced_ms));
+        self.advanced_ms = self.advanced_ms.max(due);
     }
 
     fn done(self, r: &Runner) {
         r.progress
-            .advance(self.estimate_s.saturating_sub(self.advanced));
+            .advance_ms(self.estimate_ms.saturating_sub(self.advanced_ms));
     }
 }
 
@@ -187,7 +187,7 @@ fn interleaved_pass(
     pass: u64,
     what: &str,
 ) -> Result<(Spent, Spent)> {
-    let mut progress = LoopProgress::start(r, what, n, n / SELECT_RATE_PER_S * 3 / 2);
+    let mut progress = LoopProgress::start(r, what, n, n * 1500 / SELECT_RATE_PER_S);
     let cpu = || process_cpu_seconds(server_pid);
     let (mut tables, mut floor) = (Spent::new(), Spent::new());
     let mut first = 1;
@@ -290,14 +290,19 @@ fn run_engine(
                 row.metric("seconds", seconds);
                 row.metric("tables_per_s", n as f64 / seconds);
                 row.metric("select1_floor_s", floor);
-                row.metric("server_us_per_open", (seconds - floor) / n as f64 * 1e6);
+                // A pass faster than its floor (noise larger than the cost) has no cost:
+                // the raw figures, the pass's and the floor's, stay in the row instead.
+                row.metric("server_us_per_statement", seconds / n as f64 * 1e6);
+                row.metric("floor_us_per_statement", floor / n as f64 * 1e6);
+                if let Some(cost) = cost_above_floor(seconds, floor, n) {
+                    row.metric("server_us_per_open", cost * 1e6);
+                }
                 if let (Some(pass_cpu), Some(floor_cpu)) = (pass_cpu, floor_cpu) {
                     row.metric("server_cpu_us_per_statement", pass_cpu / n as f64 * 1e6);
                     row.metric("floor_cpu_us_per_statement", floor_cpu / n as f64 * 1e6);
-                    row.metric(
-                        "server_cpu_us_per_open",
-                        (pass_cpu - floor_cpu) / n as f64 * 1e6,
-                    );
+                    if let Some(cost) = cost_above_floor(pass_cpu, floor_cpu, n) {
+                        row.metric("server_cpu_us_per_open", cost * 1e6);
+                    }
                 }
                 row.status_delta = before.delta(&client.global_status()?);
                 for counter in [
@@ -305,8 +310,8 @@ fn run_engine(
                     "Table_open_cache_misses",
                     "Table_open_cache_overflows",
                 ] {
-                    let value = *row.status_delta.get(counter).unwrap_or(&0) as f64;
-                    row.metric(counter, value);
+                    let value = *row.status_delta.get(counter).unwrap_or(&0);
+                    row.count(counter, value);
                 }
                 rows.push(row);
             }
@@ -382,15 +387,30 @@ fn summarise(r: &mut Runner, caches: &[u64]) {
             line.push(
                 match (
                     pass2(cache, "tables_per_s"),
-                    pass2(cache, "server_us_per_open"),
+                    pass2(cache, "server_us_per_statement"),
+                    pass2(cache, "floor_us_per_statement"),
                 ) {
-                    (Some(rate), Some(cost)) => {
-                        let cpu = pass2(cache, "server_cpu_us_per_open")
-                            .map_or(String::new(), |c| format!(" (CPU {})", format_number(c)));
+                    (Some(rate), Some(raw), Some(floor)) => {
+                        let cost = pass2(cache, "server_us_per_open");
+                        let cpu = match (
+                            pass2(cache, "server_cpu_us_per_statement"),
+                            pass2(cache, "floor_cpu_us_per_statement"),
+                        ) {
+                            (Some(raw), Some(floor)) => format!(
+                                " (CPU {})",
+                                format_cost(
+                                    pass2(cache, "server_cpu_us_per_open"),
+                                    raw,
+                                    floor,
+                                    "us"
+                                )
+                            ),
+                            _ => String::new(),
+                        };
                         format!(
-                            "{} /s, {} us{cpu}",
+                            "{} /s, {}{cpu}",
                             format_number(rate),
-                            format_number(cost)
+                            format_cost(cost, raw, floor, "us")
                         )
                     }
                     _ => "-".into(),

@@ -2,7 +2,7 @@
 //!
 //! An experiment is a function over a [`Runner`]: for each target it creates a datadir,
 //! starts the server under each configuration, measures cells and pushes one
-//! [`Row`](crate::report::Row) per cell. Whatever fails (a missing binary, a server that
+//! [`Row`] per cell. Whatever fails (a missing binary, a server that
 //! will not start, a sysbench that cannot connect) becomes an error row carrying the error's
 //! text, and the experiment goes on with the next configuration or target. At the end the
 //! experiment adds its summary tables and plots from the rows.
@@ -19,7 +19,9 @@ use serde_json::Value;
 use crate::machine::Machine;
 use crate::progress::Progress;
 use crate::report::{self, Configuration, PlotSpec, Record, Row, Series, Table};
-use crate::server::{Datadir, Launcher, Server, Settings, Target};
+use crate::server::{
+    mariadb_launcher, myriad_launcher, Connect, Datadir, Launcher, Server, Settings, Target,
+};
 use crate::sysbench::Sysbench;
 
 mod key_cache;
@@ -211,10 +213,8 @@ impl<'a> Runner<'a> {
     /// Finds the launcher of `target` and records its binary and version.
     pub fn launcher(&mut self, target: Target) -> Result<Launcher> {
         let launcher = match target {
-            Target::Mariadb => Launcher::mariadb(&self.opts.work_dir),
-            Target::Myriad => {
-                Launcher::myriad(self.opts.myriad_bin.as_deref(), &self.opts.work_dir)
-            }
+            Target::Mariadb => mariadb_launcher(&self.opts.work_dir),
+            Target::Myriad => myriad_launcher(self.opts.myriad_bin.as_deref(), &self.opts.work_dir),
         }?;
         let version = launcher.binary_version();
         let base = launcher.base_options();
@@ -1003,8 +1003,8 @@ pub fn measure_sysbench(
             row.metric("qps", result.qps);
             row.metric("lat_avg_ms", result.latency_avg_ms);
             row.metric("lat_p95_ms", result.latency_p95_ms);
-            row.metric("errors", result.ignored_errors as f64);
-            row.metric("reconnects", result.reconnects as f64);
+            row.count("errors", result.ignored_errors as i64);
+            row.count("reconnects", result.reconnects as i64);
             // CPU the server spent per transaction: unlike TPS, it does not fall when other
             // processes take the cores, so it shows a cost on a loaded machine.
             if let Some(cpu_s) = cpu_s {

@@ -21,7 +21,7 @@ use super::{
     settings_with, table, Engine, Runner,
 };
 use crate::report::{format_number, PlotSpec, Row};
-use crate::server::{Launcher, Server, Settings, Target};
+use crate::server::{Connect, Launcher, Server, Settings, Target};
 
 const CREATE_RATE_PER_S: u64 = 150;
 const LOOP_RATE_PER_S: u64 = 2_000;
@@ -107,7 +107,7 @@ fn pass_row(
     }
     for counter in ["Opened_files", "Opened_tables", "Innodb_data_reads"] {
         if let Some(v) = row.status_delta.get(counter) {
-            row.metric(counter, *v as f64);
+            row.count(counter, *v);
         }
     }
     Ok(row)

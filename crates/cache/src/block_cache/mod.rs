@@ -1785,6 +1785,7 @@ impl BlockCache {
     }
 
     /// Test support: the keys of the blocks cached now (found by lookups: indexed).
+    #[cfg(any(test, feature = "validate"))]
     pub fn cached_keys(&self) -> Vec<(FileId, u64)> {
         let count = self.slot_count.load(Ordering::Acquire);
         (0..count)
@@ -2038,6 +2039,7 @@ impl BlockCache {
 
     /// Test support (call while no other thread uses the cache): recount everything from
     /// the slots and the index and compare with the counters.
+    #[cfg(any(test, feature = "validate"))]
     pub fn validate(&self) {
         let count = self.slot_count.load(Ordering::Acquire);
         let (mut used, mut hot, mut dirty) = (0u64, 0u64, 0u64);

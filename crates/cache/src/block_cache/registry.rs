@@ -622,6 +622,7 @@ impl KeyCaches {
     }
 
     /// Test support: every route agrees with the admin maps.
+    #[cfg(any(test, feature = "validate"))]
     pub fn validate(&self) {
         let admin = self.admin.lock();
         // SAFETY: as in cache_of.

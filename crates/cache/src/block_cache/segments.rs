@@ -494,6 +494,7 @@ impl KeyCache {
 
     /// Test support: every segment's counters recounted, every block in its segment, and
     /// no block in both generations.
+    #[cfg(any(test, feature = "validate"))]
     pub fn validate(&self) {
         let gen = self.generation();
         let mut seen = std::collections::HashSet::new();

@@ -637,6 +637,7 @@ impl<V> QueryCache<V> {
 
     /// Recompute every shard's charge from scratch and check the budget; panics naming the
     /// broken relation. For tests.
+    #[cfg(any(test, feature = "validate"))]
     pub fn validate(&self) {
         let mut total = 0;
         for (n, shard) in self.shards.iter().enumerate() {

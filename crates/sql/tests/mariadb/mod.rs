@@ -1,6 +1,6 @@
-//! A real MariaDB server for differential tests: started from the test with its own
-//! temporary datadir and socket, queried through PyMySQL (raw text values, no conversion),
-//! stopped when dropped. Reusable by any test that compares myriad's answers with MariaDB's.
+//! A real MariaDB server for differential tests: started through `myriad-testkit` (its own
+//! temporary datadir, port and socket), queried through PyMySQL (raw text values, no
+//! conversion), stopped when dropped. Reusable by any test that compares myriad's answers with MariaDB's.
 //!
 //! Needs Debian's mariadb-server (mariadbd, mariadb-install-db) and python3 with pymysql;
 //! `.ci/run` installs both. Outcomes are rendered the way [`Outcome`] describes, so the
@@ -9,12 +9,9 @@
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::time::{Duration, Instant};
 
-/// How long mariadbd may take to open its socket.
-const START_TIMEOUT: Duration = Duration::from_secs(60);
+use myriad_testkit::Owned;
 
 /// What one statement returned, in a form both servers' results map to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,12 +31,11 @@ pub enum Outcome {
 }
 
 pub struct MariaDb {
-    server: Child,
     client: Child,
     client_in: ChildStdin,
     client_out: BufReader<ChildStdout>,
-    _dir: tempfile::TempDir,
-    pub socket: PathBuf,
+    // Declared after the client: the client goes first, then the server and its datadir.
+    server: Owned,
 }
 
 /// The PyMySQL side: one JSON request per line in, one JSON answer per line out.
@@ -63,90 +59,23 @@ for line in sys.stdin:
     sys.stdout.flush()
 "#;
 
-fn tool(name: &str) -> Option<PathBuf> {
-    for dir in ["/usr/sbin", "/usr/bin", "/usr/local/sbin", "/usr/local/bin"] {
-        let p = Path::new(dir).join(name);
-        if p.exists() {
-            return Some(p);
-        }
-    }
-    None
-}
-
 impl MariaDb {
-    /// Start a fresh server, trying twice (a loaded CI machine can miss the first start).
-    /// Err says what is missing or what failed.
+    /// Start a fresh server (the testkit retries a start that fails once). Err says what
+    /// is missing or what failed.
     pub fn start() -> Result<MariaDb, String> {
-        match Self::start_once() {
-            Ok(m) => Ok(m),
-            Err(first) => Self::start_once().map_err(|second| format!("{first}; retry: {second}")),
-        }
-    }
-
-    fn start_once() -> Result<MariaDb, String> {
-        let mariadbd = tool("mariadbd").ok_or("mariadbd not installed")?;
-        let install = tool("mariadb-install-db").ok_or("mariadb-install-db not installed")?;
-        let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
-        let datadir = dir.path().join("data");
-        let socket = dir.path().join("mysqld.sock");
-        // Its own tmpdir: MariaDBs sharing /tmp collide on temporary table names.
-        let tmp = dir.path().join("tmp");
-        std::fs::create_dir_all(&tmp).map_err(|e| e.to_string())?;
-        let out = Command::new(&install)
-            .args([
-                "--no-defaults",
-                "--auth-root-authentication-method=normal",
-                "--skip-test-db",
-            ])
-            .arg(format!("--datadir={}", datadir.display()))
-            .arg(format!("--tmpdir={}", tmp.display()))
-            .arg("--user=root")
-            .output()
-            .map_err(|e| format!("mariadb-install-db: {e}"))?;
-        if !out.status.success() {
-            return Err(format!(
-                "mariadb-install-db failed: {}",
-                String::from_utf8_lossy(&out.stderr)
-            ));
-        }
-        let server = Command::new(&mariadbd)
-            .arg("--no-defaults")
-            .arg(format!("--datadir={}", datadir.display()))
-            .arg(format!("--socket={}", socket.display()))
-            .arg(format!("--tmpdir={}", tmp.display()))
-            .arg(format!(
-                "--pid-file={}",
-                dir.path().join("mysqld.pid").display()
-            ))
-            .args([
-                "--skip-networking",
-                "--skip-grant-tables",
-                "--user=root",
-                "--innodb-buffer-pool-size=16M",
-            ])
+        let server = Owned::mariadb(&[
+            ("skip_grant_tables", ""),
+            ("innodb_buffer_pool_size", "16M"),
             // myriad stores text as utf8mb4 with utf8mb4_general_ci; compare like with like.
-            .args([
-                "--character-set-server=utf8mb4",
-                "--collation-server=utf8mb4_general_ci",
-            ])
-            .arg("--log-error=".to_string() + &dir.path().join("error.log").display().to_string())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("mariadbd: {e}"))?;
-        let started = Instant::now();
-        while !socket.exists() {
-            if started.elapsed() > START_TIMEOUT {
-                let log = std::fs::read_to_string(dir.path().join("error.log")).unwrap_or_default();
-                return Err(format!("mariadbd did not open its socket: {log}"));
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let script = dir.path().join("client.py");
+            ("character_set_server", "utf8mb4"),
+            ("collation_server", "utf8mb4_general_ci"),
+        ])
+        .map_err(|e| format!("{e:#}"))?;
+        let script = server.dir.path().join("client.py");
         std::fs::write(&script, CLIENT_PY).map_err(|e| e.to_string())?;
         let mut client = Command::new("python3")
             .arg(&script)
-            .arg(&socket)
+            .arg(server.socket())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -154,12 +83,10 @@ impl MariaDb {
         let client_in = client.stdin.take().ok_or("no stdin")?;
         let client_out = BufReader::new(client.stdout.take().ok_or("no stdout")?);
         Ok(MariaDb {
-            server,
             client,
             client_in,
             client_out,
-            _dir: dir,
-            socket,
+            server,
         })
     }
 
@@ -177,8 +104,6 @@ impl Drop for MariaDb {
     fn drop(&mut self) {
         let _ = self.client.kill();
         let _ = self.client.wait();
-        let _ = self.server.kill();
-        let _ = self.server.wait();
     }
 }
 
