@@ -346,6 +346,7 @@ impl ColumnScope {
 
 /// Compile-time context: the source text (for names and error messages), the columns in
 /// scope, and the text position of each `?` (to number them in text order).
+#[derive(Clone, Copy)]
 pub struct Compiler<'a> {
     pub source: &'a str,
     pub scope: &'a ColumnScope,
@@ -354,6 +355,9 @@ pub struct Compiler<'a> {
     /// What subqueries compile against (None where subqueries cannot appear).
     pub ctx: Option<&'a crate::parse::CompileCtx<'a>>,
     pub map: Option<&'a crate::parse::SourceMap>,
+    /// The long literal lists taken out of the statement before sqlparser (see
+    /// [`crate::const_lists`]).
+    pub lists: Option<&'a crate::const_lists::ListSource<'a>>,
 }
 
 pub fn err_syntax(near: &str) -> SqlError {
@@ -391,20 +395,7 @@ impl Compiler<'_> {
             E::UnaryOp { op, expr } => {
                 let inner = self.compile(expr)?;
                 match op {
-                    UnaryOperator::Minus => match inner {
-                        Expr::Literal(Datum::UInt(u)) if u <= 1 << 63 => {
-                            Expr::Literal(Datum::Int((u as i128).wrapping_neg() as i64))
-                        }
-                        Expr::Literal(Datum::UInt(u)) => {
-                            Expr::Literal(Datum::Dec(-Decimal::from(u)))
-                        }
-                        Expr::Literal(Datum::Int(i)) if i != i64::MIN => {
-                            Expr::Literal(Datum::Int(-i))
-                        }
-                        Expr::Literal(Datum::Dec(d)) => Expr::Literal(Datum::Dec(-d)),
-                        Expr::Literal(Datum::Double(f)) => Expr::Literal(Datum::Double(-f)),
-                        other => Expr::Neg(Box::new(other)),
-                    },
+                    UnaryOperator::Minus => negate(inner),
                     UnaryOperator::Plus => inner,
                     UnaryOperator::Not | UnaryOperator::BangNot => Expr::Not(Box::new(inner)),
                     UnaryOperator::BitwiseNot => Expr::BitNot(Box::new(inner)),
@@ -454,10 +445,13 @@ impl Compiler<'_> {
                 negated,
             } => {
                 let expr = Box::new(self.compile(expr)?);
-                let list: Vec<Expr> = list
-                    .iter()
-                    .map(|x| self.compile(x))
-                    .collect::<Result<_, _>>()?;
+                let list: Vec<Expr> = match self.const_list(list) {
+                    Some(items) => items?,
+                    None => list
+                        .iter()
+                        .map(|x| self.compile(x))
+                        .collect::<Result<_, _>>()?,
+                };
                 let constants: Option<Vec<&Datum>> = list
                     .iter()
                     .map(|x| match x {
@@ -679,14 +673,41 @@ impl Compiler<'_> {
         };
         let empty = ColumnScope::default();
         let inner = Compiler {
-            source: self.source,
             scope: &empty,
-            placeholders: self.placeholders,
-            pipes_as_concat: self.pipes_as_concat,
-            ctx: self.ctx,
-            map: self.map,
+            ..*self
         };
         crate::parse::compile_subquery(q, map, &inner, ctx)
+    }
+
+    /// The constants of a literal list taken out before sqlparser, when `list` is the
+    /// placeholder that stands for one.
+    fn const_list(&self, list: &[ast::Expr]) -> Option<Result<Vec<Expr>, SqlError>> {
+        use sqlparser::tokenizer::Token;
+        let [ast::Expr::Value(v)] = list else {
+            return None;
+        };
+        let ast::Value::Placeholder(p) = &v.value else {
+            return None;
+        };
+        let source = self.lists?;
+        let range = source
+            .lists
+            .get(crate::const_lists::list_index(p)?)?
+            .clone();
+        let items = crate::const_lists::items(&source.tokens[range]).map(|item| {
+            let value = match &item.token.token {
+                Token::Number(text, long) => ast::Value::Number(text.clone(), *long),
+                Token::SingleQuotedString(s) => ast::Value::SingleQuotedString(s.clone()),
+                _ => ast::Value::Null,
+            };
+            let literal = self.value(&value.with_span(item.token.span))?;
+            Ok(if item.negative {
+                negate(literal)
+            } else {
+                literal
+            })
+        });
+        Some(items.collect())
     }
 
     fn value(&self, v: &ast::ValueWithSpan) -> Result<Expr, SqlError> {
@@ -916,6 +937,20 @@ impl Compiler<'_> {
             .map(|a| self.compile(a))
             .collect::<Result<_, _>>()?;
         Ok(Expr::Call { func, args })
+    }
+}
+
+/// `-x`: a literal is negated at compile time (as MySQL reads `-5` as one literal).
+fn negate(inner: Expr) -> Expr {
+    match inner {
+        Expr::Literal(Datum::UInt(u)) if u <= 1 << 63 => {
+            Expr::Literal(Datum::Int((u as i128).wrapping_neg() as i64))
+        }
+        Expr::Literal(Datum::UInt(u)) => Expr::Literal(Datum::Dec(-Decimal::from(u))),
+        Expr::Literal(Datum::Int(i)) if i != i64::MIN => Expr::Literal(Datum::Int(-i)),
+        Expr::Literal(Datum::Dec(d)) => Expr::Literal(Datum::Dec(-d)),
+        Expr::Literal(Datum::Double(f)) => Expr::Literal(Datum::Double(-f)),
+        other => Expr::Neg(Box::new(other)),
     }
 }
 

@@ -379,48 +379,68 @@ const SELECT_MODIFIERS: &[&str] = &[
 
 pub fn split(sql: &str, map: &SourceMap) -> Result<Vec<RawStatement>, SqlError> {
     let dialect = MyriadDialect::default();
-    let tokens = Tokenizer::new(&dialect, sql)
+    let mut tokens = Tokenizer::new(&dialect, sql)
         .tokenize_with_location()
         .map_err(|e| err_syntax(&near_from_error(sql, map, &e.to_string())))?;
-    let mut out = Vec::new();
-    let mut current: Vec<TokenWithSpan> = Vec::new();
+    // The tokens each statement keeps are compacted to the front of the tokenizer's own
+    // vector (no second vector of a long statement's tokens); `bounds` marks where each
+    // statement's tokens end and its text.
+    let mut kept = 0usize;
+    let mut bounds: Vec<(usize, std::ops::Range<usize>)> = Vec::new();
     let mut start: Option<usize> = None;
     let mut end = 0usize;
-    for t in tokens {
-        match &t.token {
-            Token::Whitespace(_) => {}
+    for i in 0..tokens.len() {
+        let keep = match &tokens[i].token {
+            Token::Whitespace(_) | Token::EOF => false,
             Token::SemiColon => {
                 let s = start.unwrap_or(end);
-                out.push(RawStatement {
-                    tokens: std::mem::take(&mut current),
-                    text: s..end,
-                });
+                bounds.push((kept, s..end));
                 start = None;
+                false
             }
-            Token::EOF => {}
             // SQL_CACHE / SQL_NO_CACHE after SELECT steer the query cache (which reads them
             // from the text before parsing); sqlparser does not know them.
             Token::Word(w)
                 if (w.value.eq_ignore_ascii_case("SQL_CACHE")
                     || w.value.eq_ignore_ascii_case("SQL_NO_CACHE"))
-                    && current.last().is_some_and(|p| {
-                        matches!(&p.token, Token::Word(p) if SELECT_MODIFIERS.iter().any(|m| p.value.eq_ignore_ascii_case(m)))
-                    }) => {}
-            _ => {
-                let here = map.offset(t.span.start.line, t.span.start.column);
-                start.get_or_insert(here);
-                end = map.offset(t.span.end.line, t.span.end.column);
-                current.push(t);
+                    && kept > bounds.last().map_or(0, |b| b.0)
+                    && matches!(&tokens[kept - 1].token, Token::Word(p) if SELECT_MODIFIERS.iter().any(|m| p.value.eq_ignore_ascii_case(m))) =>
+            {
+                false
             }
+            _ => true,
+        };
+        if keep {
+            let t = &tokens[i];
+            let here = map.offset(t.span.start.line, t.span.start.column);
+            start.get_or_insert(here);
+            end = map.offset(t.span.end.line, t.span.end.column);
+            tokens.swap(kept, i);
+            kept += 1;
         }
     }
-    if !current.is_empty() || out.is_empty() {
+    let last_bound = bounds.last().map_or(0, |b| b.0);
+    if kept > last_bound || bounds.is_empty() {
         let s = start.unwrap_or(end);
+        bounds.push((kept, s..end));
+    }
+    tokens.truncate(kept);
+    // Split from the last statement back: the first keeps the tokenizer's vector.
+    let mut out = Vec::with_capacity(bounds.len());
+    for i in (0..bounds.len()).rev() {
+        let from = if i == 0 { 0 } else { bounds[i - 1].0 };
+        let text = bounds[i].1.clone();
+        let statement = if i == 0 {
+            std::mem::take(&mut tokens)
+        } else {
+            tokens.split_off(from)
+        };
         out.push(RawStatement {
-            tokens: current,
-            text: s..end,
+            tokens: statement,
+            text,
         });
     }
+    out.reverse();
     Ok(out)
 }
 
@@ -617,6 +637,7 @@ pub fn compile_statement(
         pipes_as_concat,
         ctx: Some(ctx),
         map: Some(map),
+        lists: None,
     };
     let mut c = Cursor {
         tokens: &raw.tokens,
@@ -1122,12 +1143,8 @@ fn parse_filter(
             columns: columns.iter().map(|n| (None, n.to_string())).collect(),
         };
         let where_compiler = Compiler {
-            source: compiler.source,
             scope: &scope,
-            placeholders: compiler.placeholders,
-            pipes_as_concat: compiler.pipes_as_concat,
-            ctx: compiler.ctx,
-            map: compiler.map,
+            ..*compiler
         };
         return Ok(ShowFilter::Where(compile_expr_tokens(
             rest,
@@ -1342,9 +1359,18 @@ fn parse_with_sqlparser(
     ctx: &CompileCtx,
 ) -> Result<Stmt, SqlError> {
     let dialect = MyriadDialect::default();
+    let (tokens, lists) = crate::const_lists::extract(&raw.tokens);
+    let lists = crate::const_lists::ListSource {
+        tokens: &raw.tokens,
+        lists,
+    };
+    let compiler = &Compiler {
+        lists: Some(&lists),
+        ..*compiler
+    };
     let mut parser = Parser::new(&dialect)
         .with_recursion_limit(crate::depth::PARSER_RECURSION_LIMIT)
-        .with_tokens_with_locations(rewrite_tokens(raw.tokens.clone()));
+        .with_tokens_with_locations(rewrite_tokens(tokens));
     let statement = parser.parse_statement().map_err(|e| {
         if let Some(too_deep) = crate::depth::parser_error(&e) {
             return too_deep;
@@ -1359,6 +1385,8 @@ fn parse_with_sqlparser(
         let at = map.offset(t.span.start.line, t.span.start.column);
         return Err(err_syntax(map.source().get(at..raw.text.end).unwrap_or("")));
     }
+    // The parser's copy of the tokens is not needed to compile the tree.
+    drop(parser);
     let storage = ctx.catalog.storage();
     match statement {
         ast::Statement::Query(q) => compile_query(&q, raw, map, compiler, ctx),

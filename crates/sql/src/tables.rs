@@ -1854,14 +1854,7 @@ fn unify_key_kind<T>(rows: &mut [(Vec<Datum>, T)], i: usize) {
 
 /// A compiler for expressions over one table.
 pub fn table_compiler<'a>(base: &Compiler<'a>, scope: &'a ColumnScope) -> Compiler<'a> {
-    Compiler {
-        source: base.source,
-        scope,
-        placeholders: base.placeholders,
-        pipes_as_concat: base.pipes_as_concat,
-        ctx: base.ctx,
-        map: base.map,
-    }
+    Compiler { scope, ..*base }
 }
 
 /// CREATE TABLE's definition from sqlparser's AST.

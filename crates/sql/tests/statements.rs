@@ -181,6 +181,22 @@ fn multi_statements_stop_at_the_first_error() {
     // A trailing semicolon is not a second statement.
     assert_eq!(s.execute("SELECT 1;", false).len(), 1);
     assert!(s.execute("SELECT 1;", false)[0].is_ok());
+    // Each statement keeps its own tokens, in order, whatever its neighbours hold.
+    let results = s.execute(
+        "SELECT 1 AS a ; SELECT SQL_NO_CACHE 2 AS b;SELECT 'x;y' AS c, 3 IN (1, 3) AS d",
+        true,
+    );
+    let texts: Vec<Vec<String>> = results
+        .iter()
+        .map(|r| match r.as_ref().unwrap() {
+            QueryResult::Rows { rows, .. } => rows
+                .iter()
+                .flat_map(|r| r.iter().map(|v| text(v).unwrap_or_default()))
+                .collect(),
+            other => panic!("not rows: {other:?}"),
+        })
+        .collect();
+    assert_eq!(texts, vec![vec!["1"], vec!["2"], vec!["x;y", "1"]]);
 }
 
 #[test]
