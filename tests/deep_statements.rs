@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::Server;
+use common::{runtime, Server};
 use mysql_async::prelude::*;
 use mysql_async::Conn;
 
@@ -26,12 +26,8 @@ async fn error_code(conn: &mut Conn, sql: &str) -> Option<u16> {
 #[test]
 fn deep_and_long_statements_are_answered_and_the_server_stays_up() {
     let server = Server::start(&[]);
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
-        let opts = mysql_async::Opts::from_url(&server.url("root", "", None)).unwrap();
+    runtime().block_on(async {
+        let opts = common::async_opts(&server, None);
         let mut conn = Conn::new(opts.clone()).await.unwrap();
         conn.query_drop("CREATE DATABASE deep").await.unwrap();
         conn.query_drop("USE deep").await.unwrap();

@@ -16,7 +16,7 @@ mod common;
 #[path = "common/write_load.rs"]
 mod write_load;
 
-use common::{run_with_timeout, Datadir, Server};
+use common::{run_with_timeout, runtime, Datadir, Server};
 use mysql_async::prelude::*;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -98,13 +98,6 @@ fn group_with(groups: &[GroupAt], marker: &str) -> usize {
 
 fn marker(id: i64) -> String {
     format!("row-{id:05}-written")
-}
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
 }
 
 /// Create `f.t` and insert rows 1..=ROWS, one statement each, all acknowledged.

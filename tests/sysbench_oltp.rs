@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{require_program, run_with_timeout, Server};
+use common::{require_program, run_with_timeout, runtime, Server};
 use mysql_async::prelude::*;
 use std::process::Command;
 use std::time::Duration;
@@ -44,13 +44,6 @@ fn oltp_point_select(server: &Server, command: &str) -> String {
         "{stdout}"
     );
     stdout
-}
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
 }
 
 #[test]

@@ -138,6 +138,14 @@ pub fn require_program(name: &str) {
     );
 }
 
+/// A single-threaded tokio runtime for a test's clients.
+pub fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime")
+}
+
 /// mysql_async options for root on `server`'s TCP port, in `database` when given.
 pub fn async_opts(server: &Server, database: Option<&str>) -> mysql_async::Opts {
     mysql_async::OptsBuilder::default()
