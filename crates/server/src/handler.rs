@@ -56,6 +56,24 @@ fn blocking<T>(f: impl FnOnce() -> T) -> T {
     }
 }
 
+/// Whether the client at the other end of socket `fd` is still connected: one
+/// non-blocking poll. A hang-up, a reset or a half-close (the client shut its side, which
+/// a client waiting for an answer never does) counts as gone.
+///
+/// `fd` is the connection's socket, owned by the connection's task; the probe is asked
+/// only by a statement of that connection, which runs inside that task, so the socket is
+/// open for the whole call.
+fn peer_connected(fd: i32) -> bool {
+    let mut poll_fd = libc::pollfd {
+        fd,
+        events: libc::POLLRDHUP,
+        revents: 0,
+    };
+    // Safety: one valid pollfd, a count of one and a zero timeout; `fd` is open (see above).
+    let ready = unsafe { libc::poll(&mut poll_fd, 1, 0) };
+    ready <= 0 || poll_fd.revents & (libc::POLLRDHUP | libc::POLLHUP | libc::POLLERR) == 0
+}
+
 pub fn error_info(err: &SqlError) -> ErrorInfo {
     ErrorInfo {
         code: err.code,
@@ -203,6 +221,15 @@ impl ServerHandler for MyriadServer {
         };
         let engine = Arc::clone(&self.engine);
         let session = blocking(|| engine.new_session(info)).map_err(|e| error_info(&e))?;
+        let closer = request.closer.clone();
+        session
+            .interrupt()
+            .set_close_hook(Box::new(move || closer.close()));
+        if let Some(fd) = request.socket_fd {
+            session
+                .interrupt()
+                .set_peer_probe(Box::new(move || peer_connected(fd)));
+        }
         Ok(MyriadSession {
             engine: Arc::clone(&self.engine),
             session,

@@ -68,6 +68,8 @@ pub struct SessionState {
     query_cache: crate::query_cache_hooks::SessionQuery,
     /// Seconds of `SET SESSION wait_timeout`, once the session set it.
     wait_timeout_s: Option<u64>,
+    /// The session's max_statement_time in seconds (0: no limit).
+    max_statement_time_s: f64,
 }
 
 impl SessionState {
@@ -103,6 +105,7 @@ impl SessionState {
             last_insert_id: 0,
             query_cache: Default::default(),
             wait_timeout_s: None,
+            max_statement_time_s: 0.0,
         };
         state.refresh_cached();
         state
@@ -118,6 +121,7 @@ impl SessionState {
         let autocommit = get("autocommit");
         let sql_mode = get("sql_mode");
         let div = get("div_precision_increment");
+        let max_statement_time = get("max_statement_time");
         self.autocommit = !matches!(autocommit, Some(VarValue::Bool(false)));
         if let Some(VarValue::Set(bits)) = sql_mode {
             self.sql_mode = bits;
@@ -125,6 +129,10 @@ impl SessionState {
         if let Some(VarValue::UInt(n)) = div {
             self.div_precision_increment = n as u32;
         }
+        self.max_statement_time_s = match max_statement_time {
+            Some(VarValue::Double(seconds)) => seconds,
+            _ => 0.0,
+        };
         self.query_cache =
             crate::query_cache_hooks::SessionQuery::from_session(|i| self.session_value(i));
         self.wait_timeout_s = sysvars::lookup("wait_timeout")
@@ -359,7 +367,15 @@ impl Session {
     /// Run one compiled statement with bound parameters.
     pub(crate) fn run(&mut self, stmt: &Stmt, params: &[Datum]) -> Result<QueryResult, SqlError> {
         let keep_warnings = matches!(stmt, Stmt::ShowWarnings { .. });
-        let result = self.run_inner(stmt, params);
+        let statement =
+            crate::interrupt::Statement::begin(&self.interrupt, self.state.max_statement_time_s);
+        let mut result = self.run_inner(stmt, params);
+        // Rows computed after all (SLEEP returned early) are not the answer: the statement
+        // was interrupted. A write that finished keeps its OK (its rows are written).
+        if let (Ok(QueryResult::Rows { .. }), Some(e)) = (&result, statement.interrupted()) {
+            result = Err(e);
+        }
+        drop(statement);
         if !keep_warnings {
             match &result {
                 Ok(QueryResult::Ok { .. }) | Ok(QueryResult::Rows { .. }) => {}
@@ -1062,6 +1078,10 @@ impl Session {
             }
             Stmt::QueryCache { reset } => {
                 crate::query_cache_hooks::flush(&self.engine, *reset);
+                ok(0)
+            }
+            Stmt::Kill { target, id } => {
+                self.kill(*target, id, env)?;
                 ok(0)
             }
             Stmt::Shutdown => {
@@ -2501,6 +2521,37 @@ impl Session {
         })
     }
 
+    /// KILL: stop another session's statement or connection (or this session's own: its
+    /// KILL statement then fails with the error its victim would see, as in MariaDB).
+    fn kill(
+        &self,
+        target: crate::interrupt::KillTarget,
+        id: &Expr,
+        env: &mut ExecEnv,
+    ) -> Result<(), SqlError> {
+        let id = match id.eval(env, &[])? {
+            Datum::Int(i) => u64::try_from(i).unwrap_or(u64::MAX),
+            Datum::UInt(u) => u,
+            other => {
+                let text = other.to_text_lossy();
+                text.trim().parse::<u64>().map_err(|_| {
+                    SqlError::new(
+                        crate::interrupt::ER_NO_SUCH_THREAD,
+                        "HY000",
+                        format!("Unknown thread id: {text}"),
+                    )
+                })?
+            }
+        };
+        self.engine.sessions.kill(&self.info.user, id, target)?;
+        if id == u64::from(self.info.connection_id) {
+            if let Some(e) = self.interrupt.error() {
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+
     /// The rows a statement reads, ordered and limited as it asks.
     fn matching_rows(
         &self,
@@ -2514,6 +2565,7 @@ impl Session {
         if !order_by.is_empty() {
             let mut keyed = Vec::with_capacity(rows.len());
             for row in rows {
+                crate::interrupt::tick()?;
                 let keys = order_by
                     .iter()
                     .map(|(e, _)| e.eval(env, &row.1))
@@ -2522,6 +2574,7 @@ impl Session {
             }
             let desc: Vec<bool> = order_by.iter().map(|(_, d)| *d).collect();
             tables::sort_rows(&mut keyed, &desc);
+            crate::interrupt::tick()?;
             rows = keyed.into_iter().map(|(_, r)| r).collect();
         }
         if let Some(l) = limit {
@@ -2566,6 +2619,7 @@ impl Session {
                 groups.push((Vec::new(), (0..rows.len()).collect()));
             } else {
                 for (i, (_, values)) in rows.iter().enumerate() {
+                    crate::interrupt::tick()?;
                     let keys = g
                         .keys
                         .iter()
@@ -2582,6 +2636,7 @@ impl Session {
                 }
             }
             for (keys, members) in groups {
+                crate::interrupt::tick()?;
                 let member_rows: Vec<&Vec<Datum>> = members.iter().map(|&i| &rows[i].1).collect();
                 let mut row = match member_rows.first() {
                     Some(first) => (*first).clone(),
@@ -2654,6 +2709,7 @@ impl Session {
         };
         let mut out: Vec<(Vec<Datum>, Vec<Value>)> = Vec::with_capacity(input.len());
         for (n, values) in input.iter_mut().enumerate() {
+            crate::interrupt::tick()?;
             let keys = if plan.order_by.is_empty() {
                 // GROUP BY returns its groups in key order, as MariaDB does.
                 group_keys.get(n).cloned().unwrap_or_default()
@@ -2679,6 +2735,7 @@ impl Session {
         if !plan.order_by.is_empty() {
             let desc: Vec<bool> = plan.order_by.iter().map(|(_, d)| *d).collect();
             tables::sort_rows(&mut out, &desc);
+            crate::interrupt::tick()?;
         } else if let Some(first) = group_keys.first().filter(|k| !k.is_empty()) {
             let desc = vec![false; first.len()];
             tables::sort_rows(&mut out, &desc);
@@ -2760,6 +2817,7 @@ impl Session {
                 };
                 let mut matched = false;
                 for candidate in candidates {
+                    crate::interrupt::tick()?;
                     let mut combined = row.clone();
                     combined.extend(candidate);
                     let keep = match &step.on {
@@ -2781,6 +2839,7 @@ impl Session {
         }
         let mut out = Vec::with_capacity(joined.len());
         for row in joined {
+            crate::interrupt::tick()?;
             let keep = match &plan.post_filter {
                 Some(f) => f.eval(env, &row)?.truth(&mut env.warnings) == Some(true),
                 None => true,
@@ -3054,6 +3113,7 @@ fn aggregate_value(
     }
     let mut inputs: Vec<Datum> = Vec::new();
     for row in rows {
+        crate::interrupt::tick()?;
         let v = agg
             .arg
             .as_ref()
@@ -3067,6 +3127,7 @@ fn aggregate_value(
     if agg.distinct {
         let mut unique: Vec<Datum> = Vec::new();
         for v in inputs {
+            crate::interrupt::tick()?;
             if !unique
                 .iter()
                 .any(|u| eval::compare(u, &v, &mut Vec::new()) == Some(std::cmp::Ordering::Equal))
