@@ -19,8 +19,11 @@
 //! - past [`INLINE_BUDGET`] of running time it hands the thread off through
 //!   `myriad_cache::long_wait` (the server's hook is tokio's `block_in_place`): the
 //!   network worker's other connections move to another thread and the rest of this
-//!   statement runs on a thread of its own, scheduled by the kernel like any other. A
-//!   point select never reaches the first clock read, so it stays inline and pays nothing.
+//!   statement runs on a thread of its own. The server's priority hook
+//!   ([`set_priority_hook`]) then lowers that thread's CPU priority until the statement
+//!   ends, so that the kernel prefers the network workers (handshakes, point selects) to
+//!   the long statements when the cores are busy. A point select never reaches the first
+//!   clock read, so it stays inline and pays nothing.
 //!
 //! Once a reason is set, the next tick returns the matching MariaDB error and the
 //! statement unwinds through its ordinary error path; a statement that finished its rows
@@ -69,6 +72,18 @@ pub const PEER_PROBE_INTERVAL: Duration = Duration::from_millis(100);
 
 /// Longest single sleep of [`sleep`]: a KILL or a timeout is noticed within this.
 const SLEEP_SLICE: Duration = Duration::from_millis(20);
+
+/// Moves the calling thread's CPU priority: `true` lowers it (a long statement left the
+/// network worker), `false` restores it (that statement ended).
+pub type PriorityHook = fn(bool);
+
+static PRIORITY_HOOK: OnceLock<PriorityHook> = OnceLock::new();
+
+/// Install the process's priority hook; the first one installed stays. Without one a
+/// long statement keeps its thread's priority.
+pub fn set_priority_hook(hook: PriorityHook) {
+    let _ = PRIORITY_HOOK.set(hook);
+}
 
 const NONE: u8 = 0;
 const QUERY: u8 = 1;
@@ -245,6 +260,8 @@ struct Running {
     deadline: Option<Instant>,
     next_probe: Instant,
     ticks: u32,
+    /// The priority hook lowered this thread's priority for this statement.
+    lowered: bool,
 }
 
 thread_local! {
@@ -278,6 +295,7 @@ impl Statement {
             deadline,
             next_probe: started + PEER_PROBE_INTERVAL,
             ticks: 0,
+            lowered: false,
         };
         let outer = RUNNING.with(|r| r.borrow_mut().replace(running));
         Statement { outer }
@@ -292,7 +310,12 @@ impl Statement {
 impl Drop for Statement {
     fn drop(&mut self) {
         let outer = self.outer.take();
-        RUNNING.with(|r| *r.borrow_mut() = outer);
+        let ended = RUNNING.with(|r| std::mem::replace(&mut *r.borrow_mut(), outer));
+        if ended.is_some_and(|run| run.lowered) {
+            if let Some(hook) = PRIORITY_HOOK.get() {
+                hook(false);
+            }
+        }
     }
 }
 
@@ -349,6 +372,12 @@ fn clock_check(run: &mut Running) -> Result<(), SqlError> {
         // worker to hand over and returns at once; if the worker came back before another
         // thread took it (a race inside the hand-off), the next clock read tries again.
         myriad_cache::long_wait::run(|| ());
+        if !run.lowered {
+            if let Some(hook) = PRIORITY_HOOK.get() {
+                run.lowered = true;
+                hook(true);
+            }
+        }
     }
     match run.control.reason.load(Ordering::Acquire) {
         NONE => Ok(()),

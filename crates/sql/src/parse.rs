@@ -937,6 +937,15 @@ fn parse_set(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt, SqlError> {
             c.pos += 1;
             return set_character_set(c);
         }
+        // SET STATEMENT var = value [, ...] FOR statement (`SET statement = 1` is a variable).
+        Some("STATEMENT")
+            if !matches!(
+                c.tokens.get(c.pos + 1).map(|t| &t.token),
+                Some(Token::Eq | Token::Assignment)
+            ) =>
+        {
+            return Err(SqlError::not_supported("SET STATEMENT ... FOR"));
+        }
         Some("CHARACTER") if c.peek_word_at(1).as_deref() == Some("SET") => {
             c.pos += 2;
             return set_character_set(c);

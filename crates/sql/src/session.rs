@@ -2529,19 +2529,10 @@ impl Session {
         id: &Expr,
         env: &mut ExecEnv,
     ) -> Result<(), SqlError> {
+        // As MariaDB's val_int: rounded, NULL and text without digits 0, -1 read unsigned.
         let id = match id.eval(env, &[])? {
-            Datum::Int(i) => u64::try_from(i).unwrap_or(u64::MAX),
             Datum::UInt(u) => u,
-            other => {
-                let text = other.to_text_lossy();
-                text.trim().parse::<u64>().map_err(|_| {
-                    SqlError::new(
-                        crate::interrupt::ER_NO_SUCH_THREAD,
-                        "HY000",
-                        format!("Unknown thread id: {text}"),
-                    )
-                })?
-            }
+            other => other.to_int(&mut env.warnings).unwrap_or(0) as u64,
         };
         self.engine.sessions.kill(&self.info.user, id, target)?;
         if id == u64::from(self.info.connection_id) {
