@@ -278,13 +278,16 @@ pub struct Statement {
 impl Statement {
     /// A statement of the session owning `control` starts on this thread; it may run for
     /// `max_time_s` seconds (0: no limit). A KILL QUERY or timeout left from the previous
-    /// statement is forgotten; a KILL CONNECTION is not.
+    /// statement is forgotten; a KILL CONNECTION is not. A statement begun inside another
+    /// forgets nothing: the reason belongs to the outer one.
     pub fn begin(control: &Arc<Control>, max_time_s: f64) -> Statement {
-        let _ = control
-            .reason
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |r| {
-                (r != CONNECTION && r != NONE).then_some(NONE)
-            });
+        if RUNNING.with(|r| r.borrow().is_none()) {
+            let _ = control
+                .reason
+                .fetch_update(Ordering::AcqRel, Ordering::Acquire, |r| {
+                    (r != CONNECTION && r != NONE).then_some(NONE)
+                });
+        }
         let started = Instant::now();
         let deadline = (max_time_s > 0.0)
             .then(|| started.checked_add(Duration::from_secs_f64(max_time_s)))
@@ -467,6 +470,20 @@ mod tests {
         assert!(sleep(Duration::from_secs(10)), "SLEEP was interrupted");
         assert!(started.elapsed() < Duration::from_secs(2));
         assert_eq!(tick().err().map(|e| e.code), Some(ER_QUERY_INTERRUPTED));
+    }
+
+    #[test]
+    fn a_statement_begun_inside_another_keeps_the_outer_ones_kill() {
+        let control = Control::new(12, "u", "localhost");
+        let outer = Statement::begin(&control, 0.0);
+        control.kill(KillTarget::Query);
+        let inner = Statement::begin(&control, 0.0);
+        assert_eq!(tick().err().map(|e| e.code), Some(ER_QUERY_INTERRUPTED));
+        drop(inner);
+        assert_eq!(
+            outer.interrupted().map(|e| e.code),
+            Some(ER_QUERY_INTERRUPTED)
+        );
     }
 
     #[test]

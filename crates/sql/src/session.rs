@@ -371,7 +371,8 @@ impl Session {
             crate::interrupt::Statement::begin(&self.interrupt, self.state.max_statement_time_s);
         let mut result = self.run_inner(stmt, params);
         // Rows computed after all (SLEEP returned early) are not the answer: the statement
-        // was interrupted. A write that finished keeps its OK (its rows are written).
+        // was interrupted. A write that finished keeps its OK (its rows are written), and
+        // so does DO (MariaDB answers `DO SLEEP(2)` past max_statement_time with OK).
         if let (Ok(QueryResult::Rows { .. }), Some(e)) = (&result, statement.interrupted()) {
             result = Err(e);
         }
