@@ -177,6 +177,35 @@ async fn kill_query_stops_a_heavy_statement_and_keeps_the_connection() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kill_query_ends_a_row_lock_wait() {
+    let server = server_with_table().await;
+    let mut holder = connect(&server, "root").await;
+    let mut waiter = connect(&server, "root").await;
+    // A DELETE inside a transaction locks its key until COMMIT (crates/sql/src/row_locks.rs).
+    holder.query_drop("BEGIN").await.unwrap();
+    holder
+        .query_drop("DELETE FROM t WHERE id = 1")
+        .await
+        .unwrap();
+    waiter.query_drop("BEGIN").await.unwrap();
+    let id = waiter.id();
+    let task = spawn_statement(waiter, "DELETE FROM t WHERE id = 1");
+    assert!(
+        wait_threads_running(&mut holder, 2, Duration::from_secs(10))
+            .await
+            .is_some()
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let killed_at = Instant::now();
+    holder.query_drop(format!("KILL QUERY {id}")).await.unwrap();
+    let (_, result, _) = task.await.unwrap();
+    let stopped_after = killed_at.elapsed();
+    println!("KILL QUERY of a row lock wait: it ended {stopped_after:?} after the KILL");
+    assert_eq!(code_of(&result), Some(1317), "{result:?}");
+    assert!(stopped_after < Duration::from_secs(2), "{stopped_after:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kill_connection_stops_the_statement_and_closes_running_and_idle_victims() {
     let server = server_with_table().await;
     let mut killer = connect(&server, "root").await;

@@ -388,6 +388,19 @@ fn clock_check(run: &mut Running) -> Result<(), SqlError> {
     }
 }
 
+/// Longest single wait of a lock wait between two [`check`]s: a KILL, a timeout or a client
+/// that left ends the wait within this.
+pub const WAIT_SLICE: Duration = Duration::from_millis(100);
+
+/// Err when the running statement must stop, reading the clock (for a loop that waits
+/// rather than ticks: a lock wait wakes every [`WAIT_SLICE`] to ask).
+pub fn check() -> Result<(), SqlError> {
+    RUNNING.with(|r| match r.borrow_mut().as_mut() {
+        Some(run) => clock_check(run),
+        None => Ok(()),
+    })
+}
+
 /// Sleep up to `duration` unless the running statement is interrupted first (KILL,
 /// max_statement_time, the client leaving): true when interrupted, as SLEEP() returns 1.
 pub fn sleep(duration: Duration) -> bool {
@@ -397,11 +410,7 @@ pub fn sleep(duration: Duration) -> bool {
         if now >= end {
             return false;
         }
-        let interrupted = RUNNING.with(|r| match r.borrow_mut().as_mut() {
-            Some(run) => clock_check(run).is_err(),
-            None => false,
-        });
-        if interrupted {
+        if check().is_err() {
             return true;
         }
         let slice = (end - now).min(SLEEP_SLICE);
