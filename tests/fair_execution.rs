@@ -162,6 +162,28 @@ async fn kill_query_stops_a_heavy_statement_and_keeps_the_connection() {
             .is_some()
     );
     tokio::time::sleep(Duration::from_millis(300)).await;
+    // SHOW PROCESSLIST is where an operator finds the id: Id, User, Host, db, Command, ...
+    let list: Vec<(u64, String, String, Option<String>, String)> = killer
+        .query_map("SHOW PROCESSLIST", |row: mysql_async::Row| {
+            let get = |i: usize| row.get::<Option<String>, _>(i).flatten();
+            let id: u64 = row.get(0).unwrap();
+            (
+                id,
+                get(1).unwrap(),
+                get(2).unwrap(),
+                get(3),
+                get(4).unwrap(),
+            )
+        })
+        .await
+        .unwrap();
+    let victim_row = list.iter().find(|r| r.0 == u64::from(id));
+    assert_eq!(
+        victim_row.map(|r| (r.1.as_str(), r.3.as_deref(), r.4.as_str())),
+        Some(("root", Some("f"), "Query")),
+        "{list:?}"
+    );
+    assert!(list.iter().any(|r| r.0 == u64::from(killer.id())));
     let killed_at = Instant::now();
     killer.query_drop(format!("KILL QUERY {id}")).await.unwrap();
     let (mut victim, result, _) = task.await.unwrap();
@@ -246,6 +268,14 @@ async fn kill_connection_stops_the_statement_and_closes_running_and_idle_victims
     killer.query_drop("CREATE USER u2").await.unwrap();
     let mut u1 = connect(&server, "u1").await;
     let u2 = connect(&server, "u2").await;
+    // A user sees its own sessions only, and may not kill another's.
+    let seen: Vec<u64> = u1
+        .query_map("SHOW PROCESSLIST", |row: mysql_async::Row| {
+            row.get::<u64, _>(0).unwrap()
+        })
+        .await
+        .unwrap();
+    assert_eq!(seen, vec![u64::from(u1.id())]);
     let denied = u1.query_drop(format!("KILL QUERY {}", u2.id())).await;
     assert_eq!(code_of(&denied), Some(1095), "{denied:?}");
     let own = u1.query_drop("KILL QUERY CONNECTION_ID()").await;

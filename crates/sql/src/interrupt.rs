@@ -41,7 +41,7 @@ use crate::error::SqlError;
 use parking_lot::Mutex;
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::sync::{Arc, OnceLock, Weak};
 use std::time::{Duration, Instant};
 
@@ -103,12 +103,37 @@ pub enum KillTarget {
 type Hook = Box<dyn Fn() + Send + Sync>;
 type Probe = Box<dyn Fn() -> bool + Send + Sync>;
 
+/// Who a session is, for KILL's permission check and SHOW PROCESSLIST.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Owner {
+    pub user: String,
+    pub host: String,
+    pub database: Option<String>,
+}
+
+/// One live session as SHOW PROCESSLIST shows it.
+#[derive(Debug, Clone)]
+pub struct SessionView {
+    pub connection_id: u32,
+    pub owner: Owner,
+    /// Running a statement (else idle).
+    pub busy: bool,
+    /// How long it has been busy or idle.
+    pub for_time: Duration,
+}
+
 /// One session's interrupt state (see the module documentation).
 pub struct Control {
     connection_id: u32,
     reason: AtomicU8,
-    /// `(user, host)` of the session, for KILL's permission check (COM_CHANGE_USER moves it).
-    owner: Mutex<(String, String)>,
+    /// Changed by USE and COM_CHANGE_USER (rare); read by KILL and SHOW PROCESSLIST.
+    owner: Mutex<Owner>,
+    /// When the control was made: the origin of `since_us`.
+    created: Instant,
+    /// Microseconds after `created` when the session last began or ended a statement.
+    since_us: AtomicU64,
+    /// A statement is running.
+    busy: AtomicBool,
     /// Closes the connection (installed by the server): KILL CONNECTION of a session that
     /// runs no statement has nothing to interrupt, so the connection itself must end.
     close_connection: OnceLock<Hook>,
@@ -121,7 +146,14 @@ impl Control {
         Arc::new(Control {
             connection_id,
             reason: AtomicU8::new(NONE),
-            owner: Mutex::new((user.to_string(), host.to_string())),
+            owner: Mutex::new(Owner {
+                user: user.to_string(),
+                host: host.to_string(),
+                database: None,
+            }),
+            created: Instant::now(),
+            since_us: AtomicU64::new(0),
+            busy: AtomicBool::new(false),
             close_connection: OnceLock::new(),
             peer_alive: OnceLock::new(),
         })
@@ -131,8 +163,38 @@ impl Control {
         self.connection_id
     }
 
-    pub fn set_owner(&self, user: &str, host: &str) {
-        *self.owner.lock() = (user.to_string(), host.to_string());
+    pub fn set_owner(&self, user: &str, host: &str, database: Option<&str>) {
+        *self.owner.lock() = Owner {
+            user: user.to_string(),
+            host: host.to_string(),
+            database: database.map(str::to_string),
+        };
+    }
+
+    /// The current database changed (USE, COM_INIT_DB, DROP DATABASE of it).
+    pub fn set_database(&self, database: Option<&str>) {
+        let mut owner = self.owner.lock();
+        if owner.database.as_deref() != database {
+            owner.database = database.map(str::to_string);
+        }
+    }
+
+    /// A statement begins (`true`) or ends (`false`) now.
+    fn mark(&self, busy: bool, now: Instant) {
+        let us = now.duration_since(self.created).as_micros();
+        self.since_us
+            .store(u64::try_from(us).unwrap_or(u64::MAX), Ordering::Relaxed);
+        self.busy.store(busy, Ordering::Relaxed);
+    }
+
+    fn view(&self) -> SessionView {
+        let since = Duration::from_micros(self.since_us.load(Ordering::Relaxed));
+        SessionView {
+            connection_id: self.connection_id,
+            owner: self.owner.lock().clone(),
+            busy: self.busy.load(Ordering::Relaxed),
+            for_time: self.created.elapsed().saturating_sub(since),
+        }
     }
 
     /// Install how KILL CONNECTION closes this session's connection (first one stays).
@@ -240,7 +302,7 @@ impl Registry {
                     format!("Unknown thread id: {connection_id}"),
                 )
             })?;
-        let owner = victim.owner.lock().0.clone();
+        let owner = victim.owner.lock().user.clone();
         if killer_user != "root" && killer_user != owner {
             return Err(SqlError::new(
                 ER_KILL_DENIED_ERROR,
@@ -250,6 +312,24 @@ impl Registry {
         }
         victim.kill(target);
         Ok(())
+    }
+
+    /// The live sessions `viewer` may see, by connection id: all of them for root, else
+    /// those of the same user (as MariaDB without the PROCESS privilege).
+    pub fn list(&self, viewer: &str) -> Vec<SessionView> {
+        let controls: Vec<Arc<Control>> = self
+            .sessions
+            .lock()
+            .values()
+            .filter_map(Weak::upgrade)
+            .collect();
+        let mut views: Vec<SessionView> = controls
+            .iter()
+            .map(|c| c.view())
+            .filter(|v| viewer == "root" || v.owner.user == viewer)
+            .collect();
+        views.sort_by_key(|v| v.connection_id);
+        views
     }
 }
 
@@ -289,6 +369,9 @@ impl Statement {
                 });
         }
         let started = Instant::now();
+        if RUNNING.with(|r| r.borrow().is_none()) {
+            control.mark(true, started);
+        }
         let deadline = (max_time_s > 0.0)
             .then(|| started.checked_add(Duration::from_secs_f64(max_time_s)))
             .flatten();
@@ -313,8 +396,15 @@ impl Statement {
 impl Drop for Statement {
     fn drop(&mut self) {
         let outer = self.outer.take();
+        let outermost = outer.is_none();
         let ended = RUNNING.with(|r| std::mem::replace(&mut *r.borrow_mut(), outer));
-        if ended.is_some_and(|run| run.lowered) {
+        let Some(ended) = ended else {
+            return;
+        };
+        if outermost {
+            ended.control.mark(false, Instant::now());
+        }
+        if ended.lowered {
             if let Some(hook) = PRIORITY_HOOK.get() {
                 hook(false);
             }
@@ -515,6 +605,23 @@ mod tests {
         );
         assert_eq!(code(registry.kill("alice", 11, KillTarget::Query)), None);
         assert_eq!(control.error().map(|e| e.code), Some(ER_QUERY_INTERRUPTED));
+        let other = Control::new(13, "bob", "localhost");
+        registry.join(&other);
+        let ids = |viewer: &str| -> Vec<u32> {
+            registry
+                .list(viewer)
+                .iter()
+                .map(|v| v.connection_id)
+                .collect()
+        };
+        assert_eq!(
+            (ids("root"), ids("alice"), ids("carol")),
+            (vec![11, 13], vec![11], vec![])
+        );
+        let statement = Statement::begin(&control, 0.0);
+        assert!(registry.list("alice")[0].busy);
+        drop(statement);
+        assert!(!registry.list("alice")[0].busy);
         registry.leave(&control);
         assert!(registry.find(11).is_none());
     }

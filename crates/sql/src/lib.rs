@@ -304,6 +304,7 @@ impl Engine {
         }
         let state = session::SessionState::new(self, info.interactive);
         let interrupt = interrupt::Control::new(info.connection_id, &info.user, &info.host);
+        interrupt.set_database(info.database.as_deref());
         self.sessions.join(&interrupt);
         Ok(Session {
             engine: Arc::clone(self),
@@ -423,7 +424,7 @@ impl Session {
         }
         self.info.user = user.to_string();
         self.info.host = host.to_string();
-        self.interrupt.set_owner(user, host);
+        self.interrupt.set_owner(user, host, database);
         self.info.database = database.map(str::to_string);
         session::release_row_locks(self);
         self.state = session::SessionState::new(&self.engine, self.info.interactive);

@@ -450,6 +450,7 @@ impl Session {
                 Ok(ok(0))
             }
             Pending::Use(db) => {
+                self.interrupt.set_database(Some(&db));
                 self.info.database = Some(db);
                 Ok(ok(0))
             }
@@ -461,6 +462,7 @@ impl Session {
                     .is_some_and(|d| d.eq_ignore_ascii_case(&db))
                 {
                     self.info.database = None;
+                    self.interrupt.set_database(None);
                 }
                 Ok(ok(affected))
             }
@@ -912,21 +914,34 @@ impl Session {
                 )?
             }
             Stmt::ShowProcessList => {
-                // This session only: the engine does not track other sessions' state yet.
-                let row = vec![
-                    Datum::UInt(self.info.connection_id as u64),
-                    Datum::Str(self.info.user.clone().into_bytes()),
-                    Datum::Str(self.info.host.clone().into_bytes()),
-                    self.info
-                        .database
-                        .clone()
-                        .map(|d| Datum::Str(d.into_bytes()))
-                        .unwrap_or(Datum::Null),
-                    Datum::text("Query"),
-                    Datum::UInt(0),
-                    Datum::text("starting"),
-                    Datum::text("SHOW PROCESSLIST"),
-                ];
+                // Other sessions' statement texts are not kept: their Info is NULL.
+                let rows = self
+                    .engine
+                    .sessions
+                    .list(&self.info.user)
+                    .into_iter()
+                    .map(|v| {
+                        let own = v.connection_id == self.info.connection_id;
+                        let text = |s: String| Datum::Str(s.into_bytes());
+                        vec![
+                            Datum::UInt(u64::from(v.connection_id)),
+                            text(v.owner.user),
+                            text(v.owner.host),
+                            v.owner.database.map(text).unwrap_or(Datum::Null),
+                            Datum::text(if v.busy { "Query" } else { "Sleep" }),
+                            Datum::UInt(if own { 0 } else { v.for_time.as_secs() }),
+                            Datum::text(match (own, v.busy) {
+                                (true, _) => "starting",
+                                (false, true) => "executing",
+                                (false, false) => "",
+                            }),
+                            match own {
+                                true => Datum::text("SHOW PROCESSLIST"),
+                                false => Datum::Null,
+                            },
+                        ]
+                    })
+                    .collect();
                 listing(
                     &[
                         ("Id", 0),
@@ -938,7 +953,7 @@ impl Session {
                         ("State", 64),
                         ("Info", 100),
                     ],
-                    vec![row],
+                    rows,
                     &ShowFilter::None,
                     env,
                 )?
@@ -2346,6 +2361,7 @@ pub fn use_database(session: &mut Session, database: &str) -> Result<(), SqlErro
         return Err(catalog::err_unknown_database(database));
     }
     session.info.database = Some(database.to_string());
+    session.interrupt.set_database(Some(database));
     Ok(())
 }
 
