@@ -5,6 +5,8 @@
 
 #![allow(dead_code)]
 
+pub mod mariadb;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};

@@ -70,6 +70,23 @@ pub struct SessionRequest<'a> {
     pub host: &'a str,
     pub database: Option<&'a str>,
     pub capabilities: u32,
+    /// The client's socket ([`ConnectionOptions::socket_fd`]).
+    pub socket_fd: Option<i32>,
+    /// Ends this connection from elsewhere (KILL CONNECTION).
+    pub closer: CloseHandle,
+}
+
+/// Ends one connection from outside its task: the connection stops at its next read of a
+/// command (a command running now finishes and its answer is sent first) and closes
+/// without a word to the client, as MariaDB closes a killed connection.
+#[derive(Clone, Default, Debug)]
+pub struct CloseHandle(Arc<tokio::sync::Notify>);
+
+impl CloseHandle {
+    pub fn close(&self) {
+        // The permit waits for the connection's next read if it is not reading now.
+        self.0.notify_one();
+    }
 }
 
 /// A prepared statement as COM_STMT_PREPARE describes it.
@@ -138,6 +155,10 @@ pub struct ConnectionOptions {
     /// Time allowed to write one command's response (net_write_timeout): a client that
     /// stops reading loses its connection instead of pinning it forever.
     pub write_timeout: Duration,
+    /// The descriptor of the client's socket, when the stream has one: a running statement
+    /// may poll it to learn that the client hung up. It stays open as long as the
+    /// connection's task runs, and only that task's statements may use it.
+    pub socket_fd: Option<i32>,
 }
 
 impl Default for ConnectionOptions {
@@ -150,6 +171,7 @@ impl Default for ConnectionOptions {
             interactive_timeout: None,
             connect_timeout: Duration::from_secs(10),
             write_timeout: Duration::from_secs(60),
+            socket_fd: None,
         }
     }
 }
@@ -169,6 +191,8 @@ pub enum ConnectionEnd {
     TimedOut,
     /// The server is shutting down.
     Shutdown,
+    /// Closed through its [`CloseHandle`] (KILL CONNECTION).
+    Closed,
 }
 
 /// Send an ERR packet in place of the greeting and close (ER_CON_COUNT_ERROR and the like).
@@ -213,6 +237,7 @@ struct Connection<S, H: ServerHandler> {
     statements: HashMap<u32, StatementState>,
     reported_received: u64,
     reported_sent: u64,
+    closer: CloseHandle,
 }
 
 fn access_denied(user: &str, host: &str, with_password: bool) -> ErrorInfo {
@@ -267,6 +292,7 @@ where
         reported_received: 0,
         reported_sent: 0,
         options,
+        closer: CloseHandle::default(),
     };
     let connect_timeout = conn.options.connect_timeout;
     let session = match tokio::time::timeout(connect_timeout, conn.handshake()).await {
@@ -417,6 +443,8 @@ where
             host: &host,
             database: database.as_deref(),
             capabilities: caps,
+            socket_fd: self.options.socket_fd,
+            closer: self.closer.clone(),
         };
         let session = match self.handler.open_session(&request) {
             Ok(session) => session,
@@ -492,6 +520,9 @@ where
         // anew); it waits on this connection's own `Notify` (see `crate::stop`).
         let stop = shutdown.stopped();
         tokio::pin!(stop);
+        let closer = Arc::clone(&self.closer.0);
+        let closed = closer.notified();
+        tokio::pin!(closed);
         loop {
             self.reader.reset_sequence();
             let result = {
@@ -500,6 +531,7 @@ where
                 loop {
                     tokio::select! {
                         biased;
+                        _ = &mut closed => return ConnectionEnd::Closed,
                         result = &mut read => break Some(result),
                         _ = &mut stop => {
                             let err = ErrorInfo::new(ER_SERVER_SHUTDOWN, "08S01", "Server shutdown in progress");

@@ -30,8 +30,8 @@ pub mod value;
 
 pub use command::Command;
 pub use connection::{
-    reject_connection, serve_connection, ConnectionEnd, ConnectionOptions, Prepared, ServerHandler,
-    SessionHandler, SessionRequest,
+    reject_connection, serve_connection, CloseHandle, ConnectionEnd, ConnectionOptions, Prepared,
+    ServerHandler, SessionHandler, SessionRequest,
 };
 pub use results::{
     ColumnDef, ColumnDefinition, EncodedRows, ErrorInfo, OkInfo, ResultSink, RowFormat,

@@ -16,6 +16,25 @@
 //!   front cost 10-20 us more server CPU: 135-149 against 116-127 us per CREATE);
 //! - every other engine call that executes statements (DDL, SET, SHOW, ...) hands off
 //!   up front; cheap calls (status flags, account lookup) run inline.
+//!
+//! CPU, not only waiting, must leave the workers: a join or a full scan that ran inline
+//! held its worker for seconds, and with two of them a new connection could not finish its
+//! handshake. Whether a statement is long is not known from its text, and its plan does not
+//! tell exactly either (a range of an index may hold three rows or all of them), so the
+//! statement decides while it runs: the row loops tick `myriad_sql::interrupt`, which
+//! reads the clock every 256 rows and, once the statement has run for 2 ms, hands the worker
+//! off through the same `long_wait` hook. The rest of the statement runs on a thread of
+//! its own, and [`install_long_wait_hook`] also lowers that thread's CPU priority (nice +10)
+//! until the statement ends, so that the kernel runs the workers (handshakes, point
+//! selects) first when the cores are busy: eight such statements on two cores left a new
+//! connection's `SELECT 1` answered in milliseconds (tests/fair_execution.rs). A point
+//! select never reaches a clock read and stays inline, at no cost. The lowered priority
+//! needs the right to raise it back (CAP_SYS_NICE or RLIMIT_NICE), else threads keep theirs.
+//!
+//! The same ticks stop a statement: KILL, max_statement_time, and the client hanging up
+//! (the session's probe, `peer_connected`, polls the socket every 100 ms of a running
+//! statement); KILL CONNECTION also ends the connection through the protocol's
+//! `CloseHandle`.
 
 use myriad_protocol::constants::status::{SERVER_STATUS_AUTOCOMMIT, SERVER_STATUS_IN_TRANS};
 use myriad_protocol::{
@@ -42,9 +61,79 @@ impl MyriadServer {
     }
 }
 
-/// Route the engine's long waits through `blocking` (see the module documentation).
+/// Route the engine's long waits through `blocking` (see the module documentation),
+/// and let statements that left the workers run at a lower CPU priority where the process
+/// may raise it back afterwards.
 pub fn install_long_wait_hook() {
     myriad_cache::long_wait::set_hook(|wait| blocking(wait));
+    if priority::can_restore() {
+        myriad_sql::interrupt::set_priority_hook(priority::lower);
+    } else {
+        tracing::info!(
+            "long statements keep the network threads' CPU priority (raising a thread's priority back needs CAP_SYS_NICE or RLIMIT_NICE)"
+        );
+    }
+}
+
+/// CPU priority of the threads that run long statements (see the module documentation).
+mod priority {
+    use std::sync::OnceLock;
+
+    /// How much nicer than the network workers a long statement's thread runs: at +10 the
+    /// kernel's weights are 1024 against 110, so a worker woken by a packet gets the core
+    /// about ten times as readily as a long statement keeps it.
+    const LONG_STATEMENT_NICE: i32 = 10;
+
+    /// The nice value threads start with (the process's).
+    static BASE_NICE: OnceLock<i32> = OnceLock::new();
+
+    fn thread_id() -> libc::id_t {
+        // Safety: gettid takes no arguments and cannot fail.
+        unsafe { libc::syscall(libc::SYS_gettid) as libc::id_t }
+    }
+
+    fn set_nice(nice: i32) -> bool {
+        // Safety: setpriority on this thread's own id (Linux applies PRIO_PROCESS with a
+        // thread id to that one thread).
+        unsafe { libc::setpriority(libc::PRIO_PROCESS, thread_id(), nice) == 0 }
+    }
+
+    /// Whether a thread may lower its nice value again after raising it (privileged, or
+    /// RLIMIT_NICE allows it): tried once on a scratch thread.
+    pub fn can_restore() -> bool {
+        std::thread::spawn(|| {
+            // Safety: getpriority on this thread's own id; errno is reset first, as a
+            // return of -1 is a valid nice value.
+            let base = unsafe {
+                *libc::__errno_location() = 0;
+                let nice = libc::getpriority(libc::PRIO_PROCESS, thread_id());
+                (*libc::__errno_location() == 0).then_some(nice)
+            };
+            let Some(base) = base else {
+                return false;
+            };
+            let ok = set_nice(base + 1) && set_nice(base);
+            if ok {
+                let _ = BASE_NICE.set(base);
+            }
+            ok
+        })
+        .join()
+        .unwrap_or(false)
+    }
+
+    /// The priority hook: `true` lowers this thread's priority, `false` restores it.
+    pub fn lower(lowered: bool) {
+        let base = BASE_NICE.get().copied().unwrap_or(0);
+        let nice = if lowered {
+            base + LONG_STATEMENT_NICE
+        } else {
+            base
+        };
+        if !set_nice(nice) {
+            tracing::debug!(nice, "could not change a statement thread's priority");
+        }
+    }
 }
 
 fn blocking<T>(f: impl FnOnce() -> T) -> T {
@@ -54,6 +143,24 @@ fn blocking<T>(f: impl FnOnce() -> T) -> T {
         }
         _ => f(),
     }
+}
+
+/// Whether the client at the other end of socket `fd` is still connected: one
+/// non-blocking poll. A hang-up, a reset or a half-close (the client shut its side, which
+/// a client waiting for an answer never does) counts as gone.
+///
+/// `fd` is the connection's socket, owned by the connection's task; the probe is asked
+/// only by a statement of that connection, which runs inside that task, so the socket is
+/// open for the whole call.
+fn peer_connected(fd: i32) -> bool {
+    let mut poll_fd = libc::pollfd {
+        fd,
+        events: libc::POLLRDHUP,
+        revents: 0,
+    };
+    // Safety: one valid pollfd, a count of one and a zero timeout; `fd` is open (see above).
+    let ready = unsafe { libc::poll(&mut poll_fd, 1, 0) };
+    ready <= 0 || poll_fd.revents & (libc::POLLRDHUP | libc::POLLHUP | libc::POLLERR) == 0
 }
 
 pub fn error_info(err: &SqlError) -> ErrorInfo {
@@ -203,6 +310,15 @@ impl ServerHandler for MyriadServer {
         };
         let engine = Arc::clone(&self.engine);
         let session = blocking(|| engine.new_session(info)).map_err(|e| error_info(&e))?;
+        let closer = request.closer.clone();
+        session
+            .interrupt()
+            .set_close_hook(Box::new(move || closer.close()));
+        if let Some(fd) = request.socket_fd {
+            session
+                .interrupt()
+                .set_peer_probe(Box::new(move || peer_connected(fd)));
+        }
         Ok(MyriadSession {
             engine: Arc::clone(&self.engine),
             session,

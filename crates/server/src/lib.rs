@@ -28,6 +28,7 @@ use myriad_protocol::{
 };
 use myriad_sql::{Engine, EngineConfig, Value};
 use options::{OptionsError, ServerOptions, DEFAULT_MAX_CONNECTIONS};
+use std::os::fd::AsRawFd;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -191,7 +192,12 @@ impl Listeners {
             .unwrap_or(DEFAULT_MAX_CONNECTIONS)
     }
 
-    fn connection_options(&self, connection_id: u32, host: String) -> ConnectionOptions {
+    fn connection_options(
+        &self,
+        connection_id: u32,
+        host: String,
+        socket_fd: i32,
+    ) -> ConnectionOptions {
         let engine = &self.handler.engine;
         ConnectionOptions {
             connection_id,
@@ -205,13 +211,14 @@ impl Listeners {
                 .unwrap_or(Duration::from_secs(10)),
             write_timeout: seconds(variable_u64(engine, "net_write_timeout"), 60)
                 .unwrap_or(Duration::from_secs(60)),
+            socket_fd: Some(socket_fd),
         }
     }
 
     /// Admit or refuse one accepted stream and serve it on its own task.
     fn admit<S>(self: &Arc<Self>, stream: S, host: String, peer: String)
     where
-        S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+        S: AsyncRead + AsyncWrite + AsRawFd + Unpin + Send + 'static,
     {
         let counters = self.handler.engine.counters();
         counters.connections.fetch_add(1, Ordering::Relaxed);
@@ -229,7 +236,7 @@ impl Listeners {
             .max_used_connections
             .fetch_max(live_now, Ordering::Relaxed);
         let connection_id = self.next_connection_id.fetch_add(1, Ordering::Relaxed);
-        let options = self.connection_options(connection_id, host);
+        let options = self.connection_options(connection_id, host, stream.as_raw_fd());
         let listeners = Arc::clone(self);
         let stop = self.shutdown.subscribe();
         tokio::spawn(async move {
@@ -241,6 +248,10 @@ impl Listeners {
             let counters = listeners.handler.engine.counters();
             match &end {
                 ConnectionEnd::Quit | ConnectionEnd::Shutdown => {}
+                ConnectionEnd::Closed => {
+                    counters.aborted_clients.fetch_add(1, Ordering::Relaxed);
+                    tracing::debug!(connection_id, %peer, "connection killed");
+                }
                 ConnectionEnd::HandshakeFailed(reason) => {
                     counters.aborted_connects.fetch_add(1, Ordering::Relaxed);
                     if reason == "connection closed" {

@@ -114,6 +114,7 @@ pub enum Func {
     Now,
     CurDate,
     UnixTimestamp,
+    Sleep,
 }
 
 impl Func {
@@ -177,6 +178,7 @@ impl Func {
             }
             "CURDATE" | "CURRENT_DATE" => (Func::CurDate, 0, 0),
             "UNIX_TIMESTAMP" => (Func::UnixTimestamp, 0, 0),
+            "SLEEP" => (Func::Sleep, 1, 1),
             _ => return None,
         };
         Some(f)
@@ -1385,6 +1387,7 @@ impl Expr {
                         len: 21,
                     },
                     Func::UnixTimestamp => int(11),
+                    Func::Sleep => int(1),
                     Func::Abs => match arg(0) {
                         SqlType::Str { .. } | SqlType::Null => SqlType::Double,
                         other => other,
@@ -2200,6 +2203,13 @@ impl Expr {
             Func::CurrentUser => Datum::Str(env.current_user().into_bytes()),
             Func::ConnectionId => Datum::UInt(env.connection_id() as u64),
             Func::LastInsertId => Datum::UInt(env.last_insert_id()),
+            // 0, or 1 when KILL or max_statement_time cut it short (as MariaDB).
+            Func::Sleep => match v[0].to_double(env.warnings()) {
+                Some(s) if s > 0.0 => Datum::Int(i64::from(crate::interrupt::sleep(
+                    std::time::Duration::try_from_secs_f64(s.min(31_536_000.0)).unwrap_or_default(),
+                ))),
+                _ => Datum::Int(0),
+            },
             Func::Now => datetime_from_micros(env.now_micros(), false),
             Func::CurDate => match datetime_from_micros(env.now_micros(), false) {
                 Datum::DateTime {

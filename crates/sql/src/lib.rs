@@ -29,6 +29,7 @@ pub mod expr;
 mod global_effects;
 pub mod in_set;
 mod info_schema;
+pub mod interrupt;
 mod key_cache;
 pub mod parse;
 mod plan_cache;
@@ -130,6 +131,8 @@ pub struct Engine {
     status_flushed: Mutex<Instant>,
     /// The query cache and the table versions it checks.
     query_cache: query_cache_hooks::EngineQueryCache,
+    /// The live sessions by connection id, for KILL.
+    sessions: interrupt::Registry,
 }
 
 impl Engine {
@@ -238,6 +241,7 @@ impl Engine {
             started: Instant::now(),
             status_flushed: Mutex::new(Instant::now()),
             query_cache,
+            sessions: interrupt::Registry::default(),
         }))
     }
 
@@ -317,10 +321,14 @@ impl Engine {
             }
         }
         let state = session::SessionState::new(self, info.interactive);
+        let interrupt = interrupt::Control::new(info.connection_id, &info.user, &info.host);
+        interrupt.set_database(info.database.as_deref());
+        self.sessions.join(&interrupt);
         Ok(Session {
             engine: Arc::clone(self),
             info,
             state,
+            interrupt,
         })
     }
 }
@@ -330,6 +338,9 @@ pub struct Session {
     engine: Arc<Engine>,
     info: SessionInfo,
     state: session::SessionState,
+    /// How other sessions (KILL), the clock (max_statement_time) and the server (the client
+    /// went away) stop this session's statement.
+    interrupt: Arc<interrupt::Control>,
 }
 
 impl Session {
@@ -431,6 +442,7 @@ impl Session {
         }
         self.info.user = user.to_string();
         self.info.host = host.to_string();
+        self.interrupt.set_owner(user, host, database);
         self.info.database = database.map(str::to_string);
         session::release_row_locks(self);
         self.state = session::SessionState::new(&self.engine, self.info.interactive);
@@ -451,6 +463,17 @@ impl Session {
         self.state.warnings.len().min(u16::MAX as usize) as u16
     }
 
+    /// The session's interrupt state, where a server installs how KILL CONNECTION closes
+    /// the connection and how a statement asks whether the client is still connected.
+    pub fn interrupt(&self) -> &Arc<interrupt::Control> {
+        &self.interrupt
+    }
+
+    /// Whether KILL CONNECTION was sent to this session: the server closes it.
+    pub fn connection_killed(&self) -> bool {
+        self.interrupt.connection_killed()
+    }
+
     /// The connection id this session was opened with.
     pub fn connection_id(&self) -> u32 {
         self.info.connection_id
@@ -461,5 +484,6 @@ impl Drop for Session {
     /// A disconnect ends the open transaction: its row locks go.
     fn drop(&mut self) {
         session::release_row_locks(self);
+        self.engine.sessions.leave(&self.interrupt);
     }
 }

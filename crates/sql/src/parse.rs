@@ -179,6 +179,11 @@ pub enum Stmt {
         reset: bool,
     },
     Shutdown,
+    /// KILL [CONNECTION | QUERY] id.
+    Kill {
+        target: crate::interrupt::KillTarget,
+        id: Expr,
+    },
     Begin,
     Commit,
     Rollback,
@@ -264,6 +269,7 @@ impl Stmt {
             }
             Stmt::ShowOpenTables { .. } => Counter::ComShowTables,
             Stmt::Shutdown => Counter::ComShutdown,
+            Stmt::Kill { .. } => Counter::ComKill,
             Stmt::Begin => Counter::ComBegin,
             Stmt::Commit => Counter::ComCommit,
             Stmt::Rollback => Counter::ComRollback,
@@ -805,6 +811,7 @@ pub fn compile_statement(
             c.expect_end()?;
             Stmt::QueryCache { reset: true }
         }
+        Some("KILL") => parse_kill(&mut c, &compiler)?,
         Some("SHUTDOWN") => {
             c.pos += 1;
             c.eat_word("WAIT");
@@ -954,6 +961,15 @@ fn parse_set(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt, SqlError> {
             c.pos += 1;
             return set_character_set(c);
         }
+        // SET STATEMENT var = value [, ...] FOR statement (`SET statement = 1` is a variable).
+        Some("STATEMENT")
+            if !matches!(
+                c.tokens.get(c.pos + 1).map(|t| &t.token),
+                Some(Token::Eq | Token::Assignment)
+            ) =>
+        {
+            return Err(SqlError::not_supported("SET STATEMENT ... FOR"));
+        }
         Some("CHARACTER") if c.peek_word_at(1).as_deref() == Some("SET") => {
             c.pos += 2;
             return set_character_set(c);
@@ -1071,6 +1087,32 @@ fn parse_set(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt, SqlError> {
     }
     c.expect_end()?;
     Ok(Stmt::Set(assignments))
+}
+
+/// `KILL [HARD | SOFT] [CONNECTION | QUERY] id`: the id is an expression
+/// (`KILL CONNECTION_ID()` works); `KILL QUERY ID` and `KILL USER` are not supported.
+fn parse_kill(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt, SqlError> {
+    use crate::interrupt::KillTarget;
+    c.pos += 1;
+    let _ = c.eat_word("HARD") || c.eat_word("SOFT");
+    let target = if c.eat_word("QUERY") {
+        if c.peek_word().as_deref() == Some("ID") && c.tokens.len() > c.pos + 1 {
+            return Err(SqlError::not_supported("KILL QUERY ID"));
+        }
+        KillTarget::Query
+    } else {
+        let _ = c.eat_word("CONNECTION");
+        KillTarget::Connection
+    };
+    if c.peek_word().as_deref() == Some("USER") && c.tokens.len() > c.pos + 1 {
+        return Err(SqlError::not_supported("KILL USER"));
+    }
+    let tokens = &c.tokens[c.pos..];
+    if tokens.is_empty() {
+        return Err(c.error());
+    }
+    let id = compile_expr_tokens(tokens, compiler, c)?;
+    Ok(Stmt::Kill { target, id })
 }
 
 fn set_character_set(c: &mut Cursor) -> Result<Stmt, SqlError> {

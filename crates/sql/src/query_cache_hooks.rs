@@ -716,6 +716,7 @@ fn deterministic(func: &Func) -> bool {
             | Func::Now
             | Func::CurDate
             | Func::UnixTimestamp
+            | Func::Sleep
     )
 }
 

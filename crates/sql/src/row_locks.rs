@@ -72,10 +72,14 @@ impl RowLocks {
                 steps += 1;
             }
             table.waiting_for.insert(owner, holder);
-            let timed_out = myriad_cache::long_wait::run(|| {
-                self.released.wait_until(&mut table, deadline).timed_out()
+            // In slices, so that KILL, max_statement_time or a client that left ends the wait.
+            let slice_end = deadline.min(Instant::now() + crate::interrupt::WAIT_SLICE);
+            myriad_cache::long_wait::run(|| {
+                let _ = self.released.wait_until(&mut table, slice_end);
             });
             table.waiting_for.remove(&owner);
+            crate::interrupt::check()?;
+            let timed_out = Instant::now() >= deadline;
             if timed_out && table.owners.get(&key).is_some_and(|&h| h != owner) {
                 return Err(SqlError::new(
                     1205,

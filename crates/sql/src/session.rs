@@ -70,6 +70,8 @@ pub struct SessionState {
     query_cache: crate::query_cache_hooks::SessionQuery,
     /// Seconds of `SET SESSION wait_timeout`, once the session set it.
     wait_timeout_s: Option<u64>,
+    /// The session's max_statement_time in seconds (0: no limit).
+    max_statement_time_s: f64,
 }
 
 impl SessionState {
@@ -106,6 +108,7 @@ impl SessionState {
             last_insert_id: 0,
             query_cache: Default::default(),
             wait_timeout_s: None,
+            max_statement_time_s: 0.0,
         };
         state.refresh_cached();
         state
@@ -122,6 +125,7 @@ impl SessionState {
         let sql_mode = get("sql_mode");
         let div = get("div_precision_increment");
         let packet = get("max_allowed_packet");
+        let max_statement_time = get("max_statement_time");
         self.autocommit = !matches!(autocommit, Some(VarValue::Bool(false)));
         if let Some(VarValue::Set(bits)) = sql_mode {
             self.sql_mode = bits;
@@ -132,6 +136,10 @@ impl SessionState {
         if let Some(VarValue::UInt(n)) = packet {
             self.max_allowed_packet = n;
         }
+        self.max_statement_time_s = match max_statement_time {
+            Some(VarValue::Double(seconds)) => seconds,
+            _ => 0.0,
+        };
         self.query_cache =
             crate::query_cache_hooks::SessionQuery::from_session(|i| self.session_value(i));
         self.wait_timeout_s = sysvars::lookup("wait_timeout")
@@ -370,7 +378,16 @@ impl Session {
     /// Run one compiled statement with bound parameters.
     pub(crate) fn run(&mut self, stmt: &Stmt, params: &[Datum]) -> Result<QueryResult, SqlError> {
         let keep_warnings = matches!(stmt, Stmt::ShowWarnings { .. });
-        let result = self.run_inner(stmt, params);
+        let statement =
+            crate::interrupt::Statement::begin(&self.interrupt, self.state.max_statement_time_s);
+        let mut result = self.run_inner(stmt, params);
+        // Rows computed after all (SLEEP returned early) are not the answer: the statement
+        // was interrupted. A write that finished keeps its OK (its rows are written), and
+        // so does DO (MariaDB answers `DO SLEEP(2)` past max_statement_time with OK).
+        if let (Ok(QueryResult::Rows { .. }), Some(e)) = (&result, statement.interrupted()) {
+            result = Err(e);
+        }
+        drop(statement);
         if !keep_warnings {
             match &result {
                 Ok(QueryResult::Ok { .. }) | Ok(QueryResult::Rows { .. }) => {}
@@ -444,6 +461,7 @@ impl Session {
                 Ok(ok(0))
             }
             Pending::Use(db) => {
+                self.interrupt.set_database(Some(&db));
                 self.info.database = Some(db);
                 Ok(ok(0))
             }
@@ -455,6 +473,7 @@ impl Session {
                     .is_some_and(|d| d.eq_ignore_ascii_case(&db))
                 {
                     self.info.database = None;
+                    self.interrupt.set_database(None);
                 }
                 Ok(ok(affected))
             }
@@ -906,21 +925,34 @@ impl Session {
                 )?
             }
             Stmt::ShowProcessList => {
-                // This session only: the engine does not track other sessions' state yet.
-                let row = vec![
-                    Datum::UInt(self.info.connection_id as u64),
-                    Datum::Str(self.info.user.clone().into_bytes()),
-                    Datum::Str(self.info.host.clone().into_bytes()),
-                    self.info
-                        .database
-                        .clone()
-                        .map(|d| Datum::Str(d.into_bytes()))
-                        .unwrap_or(Datum::Null),
-                    Datum::text("Query"),
-                    Datum::UInt(0),
-                    Datum::text("starting"),
-                    Datum::text("SHOW PROCESSLIST"),
-                ];
+                // Other sessions' statement texts are not kept: their Info is NULL.
+                let rows = self
+                    .engine
+                    .sessions
+                    .list(&self.info.user)
+                    .into_iter()
+                    .map(|v| {
+                        let own = v.connection_id == self.info.connection_id;
+                        let text = |s: String| Datum::Str(s.into_bytes());
+                        vec![
+                            Datum::UInt(u64::from(v.connection_id)),
+                            text(v.owner.user),
+                            text(v.owner.host),
+                            v.owner.database.map(text).unwrap_or(Datum::Null),
+                            Datum::text(if v.busy { "Query" } else { "Sleep" }),
+                            Datum::UInt(if own { 0 } else { v.for_time.as_secs() }),
+                            Datum::text(match (own, v.busy) {
+                                (true, _) => "starting",
+                                (false, true) => "executing",
+                                (false, false) => "",
+                            }),
+                            match own {
+                                true => Datum::text("SHOW PROCESSLIST"),
+                                false => Datum::Null,
+                            },
+                        ]
+                    })
+                    .collect();
                 listing(
                     &[
                         ("Id", 0),
@@ -932,7 +964,7 @@ impl Session {
                         ("State", 64),
                         ("Info", 100),
                     ],
-                    vec![row],
+                    rows,
                     &ShowFilter::None,
                     env,
                 )?
@@ -1073,6 +1105,10 @@ impl Session {
             }
             Stmt::QueryCache { reset } => {
                 crate::query_cache_hooks::flush(&self.engine, *reset);
+                ok(0)
+            }
+            Stmt::Kill { target, id } => {
+                self.kill(*target, id, env)?;
                 ok(0)
             }
             Stmt::Shutdown => {
@@ -2336,6 +2372,7 @@ pub fn use_database(session: &mut Session, database: &str) -> Result<(), SqlErro
         return Err(catalog::err_unknown_database(database));
     }
     session.info.database = Some(database.to_string());
+    session.interrupt.set_database(Some(database));
     Ok(())
 }
 
@@ -2512,6 +2549,28 @@ impl Session {
         })
     }
 
+    /// KILL: stop another session's statement or connection (or this session's own: its
+    /// KILL statement then fails with the error its victim would see, as in MariaDB).
+    fn kill(
+        &self,
+        target: crate::interrupt::KillTarget,
+        id: &Expr,
+        env: &mut ExecEnv,
+    ) -> Result<(), SqlError> {
+        // As MariaDB's val_int: rounded, NULL and text without digits 0, -1 read unsigned.
+        let id = match id.eval(env, &[])? {
+            Datum::UInt(u) => u,
+            other => other.to_int(&mut env.warnings).unwrap_or(0) as u64,
+        };
+        self.engine.sessions.kill(&self.info.user, id, target)?;
+        if id == u64::from(self.info.connection_id) {
+            if let Some(e) = self.interrupt.error() {
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+
     /// The rows a statement reads, ordered and limited as it asks.
     fn matching_rows(
         &self,
@@ -2525,6 +2584,7 @@ impl Session {
         if !order_by.is_empty() {
             let mut keyed = Vec::with_capacity(rows.len());
             for row in rows {
+                crate::interrupt::tick()?;
                 let keys = order_by
                     .iter()
                     .map(|(e, _)| e.eval(env, &row.1))
@@ -2533,6 +2593,7 @@ impl Session {
             }
             let desc: Vec<bool> = order_by.iter().map(|(_, d)| *d).collect();
             tables::sort_rows(&mut keyed, &desc);
+            crate::interrupt::tick()?;
             rows = keyed.into_iter().map(|(_, r)| r).collect();
         }
         if let Some(l) = limit {
@@ -2577,6 +2638,7 @@ impl Session {
                 groups.push((Vec::new(), (0..rows.len()).collect()));
             } else {
                 for (i, (_, values)) in rows.iter().enumerate() {
+                    crate::interrupt::tick()?;
                     let keys = g
                         .keys
                         .iter()
@@ -2593,6 +2655,7 @@ impl Session {
                 }
             }
             for (keys, members) in groups {
+                crate::interrupt::tick()?;
                 let member_rows: Vec<&Vec<Datum>> = members.iter().map(|&i| &rows[i].1).collect();
                 let mut row = match member_rows.first() {
                     Some(first) => (*first).clone(),
@@ -2665,6 +2728,7 @@ impl Session {
         };
         let mut out: Vec<(Vec<Datum>, Vec<Value>)> = Vec::with_capacity(input.len());
         for (n, values) in input.iter_mut().enumerate() {
+            crate::interrupt::tick()?;
             let keys = if plan.order_by.is_empty() {
                 // GROUP BY returns its groups in key order, as MariaDB does.
                 group_keys.get(n).cloned().unwrap_or_default()
@@ -2690,6 +2754,7 @@ impl Session {
         if !plan.order_by.is_empty() {
             let desc: Vec<bool> = plan.order_by.iter().map(|(_, d)| *d).collect();
             tables::sort_rows(&mut out, &desc);
+            crate::interrupt::tick()?;
         } else if let Some(first) = group_keys.first().filter(|k| !k.is_empty()) {
             let desc = vec![false; first.len()];
             tables::sort_rows(&mut out, &desc);
@@ -2771,6 +2836,7 @@ impl Session {
                 };
                 let mut matched = false;
                 for candidate in candidates {
+                    crate::interrupt::tick()?;
                     let mut combined = row.clone();
                     combined.extend(candidate);
                     let keep = match &step.on {
@@ -2792,6 +2858,7 @@ impl Session {
         }
         let mut out = Vec::with_capacity(joined.len());
         for row in joined {
+            crate::interrupt::tick()?;
             let keep = match &plan.post_filter {
                 Some(f) => f.eval(env, &row)?.truth(&mut env.warnings) == Some(true),
                 None => true,
@@ -3065,6 +3132,7 @@ fn aggregate_value(
     }
     let mut inputs: Vec<Datum> = Vec::new();
     for row in rows {
+        crate::interrupt::tick()?;
         let v = agg
             .arg
             .as_ref()
@@ -3078,6 +3146,7 @@ fn aggregate_value(
     if agg.distinct {
         let mut unique: Vec<Datum> = Vec::new();
         for v in inputs {
+            crate::interrupt::tick()?;
             if !unique
                 .iter()
                 .any(|u| eval::compare(u, &v, &mut Vec::new()) == Some(std::cmp::Ordering::Equal))

@@ -1134,6 +1134,7 @@ pub fn read_rows_with(
                   row: st::Row,
                   env: &mut dyn Env|
      -> Result<bool, SqlError> {
+        crate::interrupt::tick()?;
         let filter = match range_decides.get() {
             true => None,
             false => source.filter.as_ref(),
@@ -1670,6 +1671,7 @@ pub fn lookup_rows(
 pub fn all_rows(table: &st::Table, def: &st::TableDef) -> Result<Vec<Vec<Datum>>, SqlError> {
     let mut out = Vec::new();
     for item in table.scan().map_err(storage_error)? {
+        crate::interrupt::tick()?;
         let (_, row) = item.map_err(storage_error)?;
         out.push(
             row.iter()
@@ -1698,6 +1700,10 @@ pub fn retain_distinct(rows: &mut Vec<Vec<crate::value::Value>>) {
     let mut buckets: HashMap<u64, Vec<usize>> = HashMap::with_capacity(rows.len());
     let mut kept = 0;
     for i in 0..rows.len() {
+        if crate::interrupt::tick().is_err() {
+            // The statement ends with the interrupt's error (see crate::interrupt).
+            break;
+        }
         let h = hash_row(&rows[i]);
         let bucket = buckets.entry(h).or_default();
         if bucket.iter().any(|&k| rows[k] == rows[i]) {
@@ -1777,7 +1783,14 @@ pub fn sort_rows<T>(rows: &mut [(Vec<Datum>, T)], desc: &[bool]) {
             ascii
         })
         .collect();
+    // An interrupted sort finishes at once (every pair equal); the statement then ends
+    // with the interrupt's error (see crate::interrupt).
+    let mut interrupted = false;
     rows.sort_by(|a, b| {
+        if interrupted || crate::interrupt::tick().is_err() {
+            interrupted = true;
+            return Ordering::Equal;
+        }
         for (i, d) in desc.iter().enumerate() {
             let (x, y) = (&a.0[i], &b.0[i]);
             let o = match (x, y) {

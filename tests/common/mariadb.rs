@@ -1,0 +1,45 @@
+//! The `mariadb` client run against a MariaDB 10.11 peer (started by the test kit) or
+//! against a myriad [`Server`] with the same options, so that both answers can be compared.
+
+use super::{require_program, run_with_timeout, Server};
+use std::process::Command;
+use std::time::Duration;
+
+/// A fresh MariaDB for a test, from the test kit; killed and removed on drop.
+pub fn start_mariadb() -> myriad_testkit::Owned {
+    require_program("mariadbd");
+    myriad_testkit::Owned::mariadb(&[]).unwrap_or_else(|e| panic!("MariaDB did not start: {e:#}"))
+}
+
+/// Where the `mariadb` client connects.
+pub enum Peer<'a> {
+    Myriad(&'a Server),
+    Maria(&'a myriad_testkit::Owned),
+}
+
+/// Run `sql` as root with `mariadb --batch --silent`: what it printed on standard output
+/// followed by its error line, if any ("ERROR 1094 (HY000) at line 1: Unknown thread id: 9").
+/// The client's echo of the failed statement (between two lines of dashes) is left out: it
+/// prints it when the error ends the query's first reply, not when it ends a result set
+/// whose columns had come (MariaDB sends the columns of `SELECT SLEEP(1)` before its
+/// max_statement_time error), and the error is the same.
+pub fn run(peer: &Peer, sql: &str) -> String {
+    require_program("mariadb");
+    let mut command = Command::new("mariadb");
+    match peer {
+        Peer::Myriad(server) => command.args(["-h127.0.0.1", &format!("-P{}", server.port)]),
+        Peer::Maria(maria) => command.arg(format!("-S{}", maria.socket().display())),
+    };
+    command.args(["-uroot", "--batch", "--silent", "-e", sql]);
+    let out = run_with_timeout(&mut command, Duration::from_secs(60));
+    let mut errors = String::new();
+    let mut in_echo = false;
+    for line in String::from_utf8_lossy(&out.stderr).lines() {
+        if line == "--------------" {
+            in_echo = !in_echo;
+        } else if !in_echo && !line.is_empty() {
+            errors.push_str(line);
+        }
+    }
+    format!("{}{errors}", String::from_utf8_lossy(&out.stdout))
+}
