@@ -2803,7 +2803,10 @@ impl Session {
     }
 
     /// The rows of a join: nested loops over the tables in FROM order, each step looking
-    /// its rows up by index when the ON clause allows, then the WHERE clause.
+    /// its rows up by index when the ON clause allows, then the WHERE clause. The last step
+    /// applies WHERE to each combined row as it is made, so a join keeps only the rows it
+    /// returns (and the intermediate rows of its earlier steps), not every combination; a
+    /// step without an index reads its table once and combines from that one copy.
     fn joined_rows(
         plan: &tables::TableSelect,
         first: &myriad_storage::Table,
@@ -2812,11 +2815,30 @@ impl Session {
         let engine = env.engine;
         let storage = engine.catalog.storage();
         let mut joined: Vec<Vec<Datum>> = tables::all_rows(first, &plan.source.table.def)?;
-        for step in &plan.joins {
+        let mut out = Vec::new();
+        debug_assert!(!plan.joins.is_empty(), "a join has a second table");
+        let last = plan.joins.len().saturating_sub(1);
+        for (n, step) in plan.joins.iter().enumerate() {
             let table = step.table.open(storage)?;
             let width = step.table.def.columns.len();
             let mut whole: Option<Vec<Vec<Datum>>> = None;
             let mut next = Vec::new();
+            // Where a combined row goes: the next step's input, or (at the last step)
+            // through WHERE into the result.
+            let mut emit = |combined: Vec<Datum>, env: &mut ExecEnv| -> Result<(), SqlError> {
+                if n < last {
+                    next.push(combined);
+                    return Ok(());
+                }
+                let keep = match &plan.post_filter {
+                    Some(f) => f.eval(env, &combined)?.truth(&mut env.warnings) == Some(true),
+                    None => true,
+                };
+                if keep {
+                    out.push((0, combined));
+                }
+                Ok(())
+            };
             for row in joined {
                 let looked_up = match &step.lookup {
                     Some((index_no, key)) => {
@@ -2825,47 +2847,35 @@ impl Session {
                     }
                     None => None,
                 };
-                let candidates = match looked_up {
+                if looked_up.is_none() && whole.is_none() {
+                    whole = Some(tables::all_rows(&table, &step.table.def)?);
+                }
+                let candidates: &[Vec<Datum>] = match &looked_up {
                     Some(rows) => rows,
-                    None => {
-                        if whole.is_none() {
-                            whole = Some(tables::all_rows(&table, &step.table.def)?);
-                        }
-                        whole.clone().unwrap_or_default()
-                    }
+                    None => whole.as_deref().unwrap_or_default(),
                 };
                 let mut matched = false;
                 for candidate in candidates {
                     crate::interrupt::tick()?;
-                    let mut combined = row.clone();
-                    combined.extend(candidate);
+                    let mut combined = Vec::with_capacity(row.len() + candidate.len());
+                    combined.extend_from_slice(&row);
+                    combined.extend_from_slice(candidate);
                     let keep = match &step.on {
                         Some(on) => on.eval(env, &combined)?.truth(&mut env.warnings) == Some(true),
                         None => true,
                     };
                     if keep {
                         matched = true;
-                        next.push(combined);
+                        emit(combined, env)?;
                     }
                 }
                 if !matched && step.left {
                     let mut combined = row;
                     combined.extend(std::iter::repeat_n(Datum::Null, width));
-                    next.push(combined);
+                    emit(combined, env)?;
                 }
             }
             joined = next;
-        }
-        let mut out = Vec::with_capacity(joined.len());
-        for row in joined {
-            crate::interrupt::tick()?;
-            let keep = match &plan.post_filter {
-                Some(f) => f.eval(env, &row)?.truth(&mut env.warnings) == Some(true),
-                None => true,
-            };
-            if keep {
-                out.push((0, row));
-            }
         }
         Ok(out)
     }

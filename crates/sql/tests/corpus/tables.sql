@@ -143,6 +143,9 @@ SELECT a.id, b.id FROM t1 a JOIN t1 b ON a.k = b.k AND a.id < b.id
 SELECT t4.label, COUNT(*) FROM t1 JOIN t4 ON t1.k = t4.k GROUP BY t4.label
 SELECT * FROM t1 JOIN t4 ON t1.k = t4.k ORDER BY t1.id, t4.label
 SELECT t4.* FROM t1 JOIN t4 ON t1.k = t4.k ORDER BY t4.label
+SELECT a.id, b.id, c.label FROM t1 a JOIN t1 b ON a.k = b.k LEFT JOIN t4 c ON c.k = b.k WHERE a.id <= b.id AND (c.label IS NULL OR a.id > 0)
+SELECT COUNT(*) FROM t1 a, t1 b, t4 c WHERE a.k = b.k AND b.k = c.k
+SELECT a.id, c.label FROM t1 a, t4 c WHERE a.k <> c.k AND a.id < 3 ORDER BY a.id, c.label
 SELECT id FROM t1 WHERE k IN (SELECT k FROM t4)
 SELECT id FROM t1 WHERE k NOT IN (SELECT k FROM t4 WHERE k IS NOT NULL)
 SELECT id FROM t1 WHERE k NOT IN (SELECT k FROM t4)
