@@ -114,9 +114,11 @@ mod open_tables;
 mod redo;
 mod redo_scan;
 mod table;
+mod undo;
 mod writeback;
 
 pub use keycode::{compare_datums, compare_strings};
+pub use myriad_cache::fault::is_disk_full;
 pub use myriad_cache::file_cache::default_open_files_limit;
 pub use myriad_cache::{
     BlockCache, BlockCacheStats, KeyCache, KeyCacheInfo, KeyCaches, DEFAULT_KEY_CACHE,
@@ -207,6 +209,10 @@ pub(crate) struct Shared {
     dirs_to_sync: Mutex<std::collections::HashSet<PathBuf>>,
     /// What definitions the definition cache let go leave behind (see the module).
     pub(crate) images: definition_images::DefinitionImages,
+    /// Committed statements whose groups may still be undone (see `undo`).
+    pub(crate) pending: undo::Pending,
+    /// A checkpoint failed and none has succeeded since (logged once each way).
+    checkpoint_failing: AtomicBool,
 }
 
 impl Shared {
@@ -225,7 +231,7 @@ impl Shared {
     /// Append a group that holds only DDL entries, and wait for it per the flush policy.
     fn log_ddl(&self, payload: &[u8]) -> Result<()> {
         let end = loop {
-            if let Some(end) = self.log.append(payload, self.log.horizon()) {
+            if let Some(end) = self.log.append(payload, self.log.horizon())? {
                 break end;
             }
         };
@@ -234,6 +240,23 @@ impl Shared {
     }
 
     fn checkpoint(&self) -> Result<()> {
+        let result = self.checkpoint_once();
+        match &result {
+            Err(e) if !self.checkpoint_failing.swap(true, Ordering::AcqRel) => {
+                tracing::error!(
+                    "checkpoint failed ({e}); dirty pages stay in memory and in the redo \
+                     log, and later checkpoints retry"
+                );
+            }
+            Ok(()) if self.checkpoint_failing.swap(false, Ordering::AcqRel) => {
+                tracing::warn!("checkpoint succeeded again");
+            }
+            _ => {}
+        }
+        result
+    }
+
+    fn checkpoint_once(&self) -> Result<()> {
         let _one_at_a_time = self.checkpoint_lock.lock();
         let lsn = self.log.begin_checkpoint();
         self.cache.flush_all()?;
@@ -403,8 +426,13 @@ impl Storage {
     pub fn open(config: StorageConfig) -> Result<Storage> {
         let started = Instant::now();
         create_private_dir(&config.datadir)?;
+        let ack = match config.flush_log_at_trx_commit {
+            0 => redo::Ack::Buffered,
+            2 => redo::Ack::Written,
+            _ => redo::Ack::Durable,
+        };
         let (log, groups, redo) =
-            RedoLog::open(&config.datadir.join("#redo"), config.force_recovery)?;
+            RedoLog::open(&config.datadir.join("#redo"), config.force_recovery, ack)?;
         let log = Arc::new(log);
         let files = Arc::new(FileCache::new(config.open_files_limit));
         let io = Arc::new(PageIo {
@@ -426,6 +454,8 @@ impl Storage {
             checkpoints: AtomicU64::new(0),
             dirs_to_sync: Mutex::new(std::collections::HashSet::new()),
             images: definition_images::DefinitionImages::new(config.table_definition_cache_size),
+            pending: undo::Pending::default(),
+            checkpoint_failing: AtomicBool::new(false),
         });
         let mut storage = StorageInner {
             tables: open_tables::new_cache(&config),
@@ -440,7 +470,12 @@ impl Storage {
         // After damage the checkpoint also retires the damaged segment (kept aside).
         if !groups.is_empty() || redo.damage.is_some() {
             let mut stats = recover(&storage, groups)?;
-            storage.shared.checkpoint()?;
+            match storage.shared.checkpoint() {
+                // A full (or failing) disk: the replayed pages stay dirty in memory and the
+                // log keeps them; the server starts, and later checkpoints retry.
+                Err(StorageError::Io(_)) => {}
+                other => other?,
+            }
             stats.duration = started.elapsed();
             storage.recovery = stats;
         }
@@ -464,7 +499,11 @@ impl Storage {
                     let Some(shared) = shared.upgrade() else {
                         return;
                     };
-                    if last_sync.elapsed() >= Duration::from_secs(1) {
+                    if shared.log.is_failed() {
+                        // Undo what a failed write left (if no committer did), then retry
+                        // the write and fsync: writes resume once this succeeds.
+                        let _ = shared.undo_failed();
+                    } else if last_sync.elapsed() >= Duration::from_secs(1) {
                         last_sync = Instant::now();
                         let _ = shared.log.flush_to(shared.log.current_lsn(), true);
                     }
@@ -734,7 +773,27 @@ impl Storage {
             self.create_table_locked(db, name, def)?
         };
         // Waited for outside the catalog lock: concurrent creates share one log fsync.
-        self.inner.shared.wait_durable(end)
+        let durable = self.inner.shared.wait_durable(end);
+        if durable.is_err() {
+            self.unmake_table(db, name);
+        }
+        durable
+    }
+
+    /// A new table whose CREATE record failed to become durable: its file goes (the
+    /// record is undone with the failed groups, see `undo`), so the failed CREATE leaves
+    /// nothing behind.
+    fn unmake_table(&self, db: &str, name: &str) {
+        let _c = self.inner.catalog.write();
+        let path = self.table_path(db, name);
+        if let Ok((space, _)) =
+            read_file_header(&self.inner.shared, &self.inner.provisional_ids, &path)
+        {
+            self.inner.shared.cache.discard_file(space);
+            self.inner.shared.files.forget(space);
+        }
+        let _ = fs::remove_file(&path);
+        let _ = self.inner.shared.undo_failed();
     }
 
     /// Create the file and log its CREATE; returns the LSN to wait for before the table is
@@ -784,7 +843,7 @@ impl Storage {
                 let mut payload = Vec::with_capacity(256 + def_bytes.len());
                 push_ddl_entry(&mut payload, redo::ENTRY_CREATE, space, &[db, name]);
                 table::encode_page_record(&mut payload, space, 0, &page0, &page0, true);
-                if let Some(end) = shared.log.append(&payload, horizon) {
+                if let Some(end) = shared.log.append(&payload, horizon)? {
                     break end;
                 }
             };
