@@ -1386,7 +1386,14 @@ fn recover(storage: &StorageInner, groups: Vec<redo_scan::Group>) -> Result<Reco
                     if full && page_no == 0 {
                         // The file may lack its header (the CREATE's write was lost): the
                         // table's other initial pages are read by way of it.
-                        initial_pages::write_stored_page(&shared.files, space, 0, &block.read())?;
+                        // On a full disk it stays in the cache, dirty, until a checkpoint
+                        // can write it; the file's own page 0 was written by the CREATE.
+                        let _ = initial_pages::write_stored_page(
+                            &shared.files,
+                            space,
+                            0,
+                            &block.read(),
+                        );
                     }
                     stats.pages_applied += 1;
                 }

@@ -838,3 +838,40 @@ mod tests {
         assert_eq!(groups.last().unwrap().payload, b"next");
     }
 }
+
+#[cfg(test)]
+mod fault_tests {
+    use super::*;
+
+    /// A checkpoint whose new segment cannot be created changes nothing: appends go on in
+    /// the old segment, and a later checkpoint rotates. (Only this point is armed here:
+    /// the other unit tests of the crate, running beside it, never rotate.)
+    #[test]
+    fn a_segment_that_cannot_be_created_leaves_the_log_as_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        let (log, _, _) = RedoLog::open(dir.path(), false, Ack::Durable).unwrap();
+        let chunk = vec![3u8; 8 << 20];
+        let mut end = 0;
+        while end < FIRST_LSN + SEGMENT_ROTATE_BYTES {
+            end = log.append(&chunk, log.horizon()).unwrap().unwrap();
+        }
+        log.flush_to(end, true).unwrap();
+        fault::inject(FaultPoint::SegmentCreate, fault::ENOSPC);
+        let ck = log.begin_checkpoint();
+        let failed = log.finish_checkpoint(ck);
+        fault::clear();
+        assert!(failed.is_err(), "the rotation met its fault");
+        assert_eq!(list_segments(dir.path()).unwrap(), [FIRST_LSN]);
+        let e1 = log.append(b"after", log.horizon()).unwrap().unwrap();
+        log.flush_to(e1, true).unwrap();
+        let ck = log.begin_checkpoint();
+        log.finish_checkpoint(ck).unwrap();
+        assert_eq!(list_segments(dir.path()).unwrap(), [ck]);
+        let e2 = log.append(b"later", log.horizon()).unwrap().unwrap();
+        log.flush_to(e2, true).unwrap();
+        drop(log);
+        let (_log, groups, _) = RedoLog::open(dir.path(), false, Ack::Durable).unwrap();
+        assert_eq!(groups.len(), 1);
+        assert_eq!(groups[0].payload, b"later");
+    }
+}

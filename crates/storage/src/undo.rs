@@ -124,7 +124,9 @@ impl Shared {
             let _latch = table.latch.write();
             for g in groups.iter().rev() {
                 for p in g.pages.iter().filter(|p| Arc::ptr_eq(&p.table, table)) {
+                    p.block.begin_write();
                     p.block.write().copy_from_slice(&p.before);
+                    p.block.end_write();
                 }
             }
             undone_tables += 1;
