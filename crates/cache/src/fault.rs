@@ -4,9 +4,9 @@
 //! Every such operation of the engine calls [`check`] with its [`FaultPoint`] just before
 //! the system call: the redo log (group writes, fsyncs, preallocation, new segments, the
 //! checkpoint file) and, through [`crate::FileCache`], every table-file write, fsync and
-//! create. A test arms a point with [`inject`] and disarms it with [`clear`]; the next
+//! create. A test arms a point with `inject` and disarms it with `clear`; the next
 //! operation at an armed point fails with the armed errno instead of running, and the
-//! operation after [`clear`] runs for real (a retry succeeds once the fault is gone, as
+//! operation after `clear` runs for real (a retry succeeds once the fault is gone, as
 //! it does once a full disk has space again).
 //!
 //! **Cost.** Without the `fault-injection` feature [`check`] is an empty inline function
@@ -80,7 +80,7 @@ pub const ENOSPC: i32 = 28;
 /// `EIO`: input/output error.
 pub const EIO: i32 = 5;
 
-/// Make every following operation at `point` fail with `errno` until [`clear`].
+/// Make every following operation at `point` fail with `errno` until `clear`.
 #[cfg(feature = "fault-injection")]
 pub fn inject(point: FaultPoint, errno: i32) {
     armed::inject(point, errno)

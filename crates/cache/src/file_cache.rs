@@ -1,5 +1,8 @@
 //! The file cache: virtual file descriptors, in the manner of PostgreSQL's `fd.c`.
 //!
+//! Every write, fsync and create of a table file passes [`crate::fault::check`] first, so
+//! that tests can make it fail with ENOSPC or EIO (nothing is checked in release builds).
+//!
 //! Problem: a server with 10^5 tables cannot keep a kernel descriptor open per table, and
 //! must never fail a query with "Too many open files" (seed 003). Design: callers name files
 //! by a [`FileId`] (a *virtual* file); the kernel descriptor behind it is opened on demand,

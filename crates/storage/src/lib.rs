@@ -101,6 +101,16 @@
 //! so no page record needs its old name, and directories of new files are synced at the
 //! next checkpoint. Checkpoints run in the background once `checkpoint_log_bytes` of log
 //! accumulate.
+//!
+//! # Disk full and I/O errors
+//!
+//! A statement that returns an I/O error left no trace, and every acknowledged one is
+//! kept. On a full disk the log cannot reserve a statement's bytes and the statement fails
+//! before it is logged (see `redo`, "Preallocation and reservation"); a log write or fsync
+//! that fails anyway undoes every statement not yet acknowledged (see `undo`). Reads go
+//! on; writes resume when a retry succeeds; a datadir opens even when recovery's
+//! checkpoint cannot write. Every write, fsync, extension and create of the engine can be
+//! failed on demand through `myriad_cache::fault` (the `fault-injection` feature).
 
 pub mod codec;
 pub mod keycode;

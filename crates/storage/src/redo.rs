@@ -134,6 +134,10 @@ struct AppendState {
     next_lsn: u64,
     horizon: u64,
     failed: Option<Failure>,
+    /// Rewinds so far, and at the start of the checkpoint in progress (see
+    /// [`RedoLog::finish_checkpoint`]).
+    rewinds: u64,
+    checkpoint_rewinds: u64,
 }
 
 struct Segment {
@@ -342,6 +346,8 @@ impl RedoLog {
                 next_lsn: valid_end,
                 horizon: checkpoint,
                 failed: None,
+                rewinds: 0,
+                checkpoint_rewinds: 0,
             }),
             io: Mutex::new(Segment::new(file, last_start, len)),
             written_lsn: AtomicU64::new(valid_end),
@@ -589,6 +595,7 @@ impl RedoLog {
             }
             st.buf.clear();
             st.next_lsn = floor;
+            st.rewinds += 1;
             self.written_lsn.store(floor, Ordering::Release);
         }
         self.repair()
@@ -663,6 +670,7 @@ impl RedoLog {
     pub(crate) fn begin_checkpoint(&self) -> u64 {
         let mut st = self.state.lock();
         st.horizon = st.next_lsn;
+        st.checkpoint_rewinds = st.rewinds;
         st.horizon
     }
 
@@ -670,6 +678,16 @@ impl RedoLog {
     /// record it, start a new segment if the current one is large, delete old segments.
     pub(crate) fn finish_checkpoint(&self, lsn: u64) -> Result<()> {
         self.flush_to(lsn, true)?;
+        {
+            // A rewind since the start: `lsn` may lie past the groups that were undone,
+            // and the log now goes on below it. That checkpoint would skip live groups.
+            let st = self.state.lock();
+            if st.rewinds != st.checkpoint_rewinds || self.durable_lsn() < lsn {
+                return Err(StorageError::Io(std::io::Error::other(
+                    "the redo log was rewound during the checkpoint; a later one retries",
+                )));
+            }
+        }
         let mut rec = Vec::with_capacity(20);
         rec.extend_from_slice(CHECKPOINT_MAGIC);
         rec.extend_from_slice(&lsn.to_le_bytes());
