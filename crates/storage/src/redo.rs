@@ -80,6 +80,10 @@ use std::os::unix::fs::{DirBuilderExt, FileExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+#[path = "redo_failed.rs"]
+mod failed;
+use failed::Failure;
+
 type Result<T> = std::result::Result<T, StorageError>;
 
 pub(crate) const GROUP_MAGIC: u32 = 0x4D59_524C;
@@ -108,25 +112,6 @@ pub(crate) enum Ack {
     Written,
     /// Acknowledged at once (0): nothing may be undone; failed bytes are retried.
     Buffered,
-}
-
-/// The failed state (see "Failed writes and fsyncs").
-struct Failure {
-    /// The error that caused it, as appends report it (the errno is kept).
-    errno: Option<i32>,
-    kind: std::io::ErrorKind,
-    message: String,
-    /// The groups above the undo floor still wait to be undone: nothing may be written.
-    undo_pending: bool,
-}
-
-impl Failure {
-    fn error(&self) -> std::io::Error {
-        match self.errno {
-            Some(n) => std::io::Error::from_raw_os_error(n),
-            None => std::io::Error::new(self.kind, self.message.clone()),
-        }
-    }
 }
 
 struct AppendState {
@@ -502,130 +487,6 @@ impl RedoLog {
         Ok(())
     }
 
-    /// Enter the failed state after `e`, putting back the bytes taken for the write (in
-    /// front of any appended since). Called with the I/O mutex held.
-    fn fail(&self, e: &std::io::Error, taken: Vec<u8>) {
-        let mut st = self.state.lock();
-        let mut buf = taken;
-        buf.append(&mut st.buf);
-        st.buf = buf;
-        if st.failed.is_none() {
-            tracing::error!(
-                "redo log: write or fsync failed ({e}) at LSN {}; statements that write \
-                 fail until it succeeds again, reads go on",
-                self.durable_lsn.load(Ordering::Acquire)
-            );
-            st.failed = Some(Failure {
-                errno: e.raw_os_error(),
-                kind: e.kind(),
-                message: e.to_string(),
-                undo_pending: self.ack != Ack::Buffered,
-            });
-        }
-    }
-
-    fn leave_failed_state(&self) {
-        let mut st = self.state.lock();
-        if st.failed.take().is_some() {
-            tracing::warn!("redo log: writes and fsyncs succeed again, writes resume");
-        }
-    }
-
-    /// Whether the log is failed with groups still to be undone (see `Shared::undo_failed`).
-    pub(crate) fn undo_pending(&self) -> bool {
-        self.state
-            .lock()
-            .failed
-            .as_ref()
-            .is_some_and(|f| f.undo_pending)
-    }
-
-    /// The errno of the failure the log is in, if it has one.
-    pub(crate) fn failure_errno(&self) -> Option<i32> {
-        self.state.lock().failed.as_ref().and_then(|f| f.errno)
-    }
-
-    /// Whether the log is in the failed state.
-    pub(crate) fn is_failed(&self) -> bool {
-        self.state.lock().failed.is_some()
-    }
-
-    /// The LSN at and below which groups may have been acknowledged: what a failure may
-    /// undo lies above it.
-    pub(crate) fn undo_floor(&self) -> u64 {
-        let next = self.current_lsn();
-        self.floor_given(next)
-    }
-
-    /// [`RedoLog::undo_floor`] with the next LSN already read (under the append mutex).
-    fn floor_given(&self, next_lsn: u64) -> u64 {
-        match self.ack {
-            Ack::Durable => self.durable_lsn.load(Ordering::Acquire),
-            Ack::Written => self.written_lsn.load(Ordering::Acquire),
-            Ack::Buffered => next_lsn,
-        }
-    }
-
-    pub(crate) fn ack(&self) -> Ack {
-        self.ack
-    }
-
-    /// After the groups above the undo floor were undone in memory: drop them from the
-    /// buffer, mark what of them reached the file for zeroing, and go on from the floor.
-    /// Then try to [`RedoLog::repair`].
-    pub(crate) fn rewind(&self) -> std::io::Result<()> {
-        {
-            let mut seg = self.io.lock();
-            let mut st = self.state.lock();
-            let Some(failed) = &mut st.failed else {
-                return Ok(());
-            };
-            if !failed.undo_pending {
-                drop(st);
-                drop(seg);
-                return self.repair();
-            }
-            failed.undo_pending = false;
-            let floor = self.floor_given(st.next_lsn);
-            let written = self.written_lsn.load(Ordering::Acquire);
-            if written > floor {
-                let from = seg.dead.map_or(floor, |(f, _)| f.min(floor));
-                let to = seg.dead.map_or(written, |(_, t)| t.max(written));
-                seg.dead = Some((from, to));
-            }
-            st.buf.clear();
-            st.next_lsn = floor;
-            st.rewinds += 1;
-            self.written_lsn.store(floor, Ordering::Release);
-        }
-        self.repair()
-    }
-
-    /// Retry what the failed state waits for: zero the bytes of undone groups, write the
-    /// buffered bytes, fsync. Success leaves the failed state.
-    pub(crate) fn repair(&self) -> std::io::Result<()> {
-        let mut seg = self.io.lock();
-        let (bytes, end) = {
-            let mut st = self.state.lock();
-            match &st.failed {
-                None => return Ok(()),
-                Some(f) if f.undo_pending => return Err(f.error()),
-                Some(_) => {}
-            }
-            (std::mem::take(&mut st.buf), st.next_lsn)
-        };
-        match self.write_and_sync(&mut seg, &bytes, end, true) {
-            Ok(()) => {
-                self.leave_failed_state();
-                Ok(())
-            }
-            Err(e) => {
-                self.fail(&e, bytes);
-                Err(e)
-            }
-        }
-    }
-
     /// Start a new segment at the log's end (the old one then holds exactly its groups).
     /// The new file is made first: when it cannot be, nothing changed and appends go on in
     /// the old segment.
@@ -854,42 +715,5 @@ mod tests {
         let (_log, groups, _) = RedoLog::open(dir.path(), false, Ack::Durable).unwrap();
         assert_eq!(groups.len(), 103);
         assert_eq!(groups.last().unwrap().payload, b"next");
-    }
-}
-
-#[cfg(test)]
-mod fault_tests {
-    use super::*;
-
-    /// A checkpoint whose new segment cannot be created changes nothing: appends go on in
-    /// the old segment, and a later checkpoint rotates. (Only this point is armed here:
-    /// the other unit tests of the crate, running beside it, never rotate.)
-    #[test]
-    fn a_segment_that_cannot_be_created_leaves_the_log_as_it_was() {
-        let dir = tempfile::tempdir().unwrap();
-        let (log, _, _) = RedoLog::open(dir.path(), false, Ack::Durable).unwrap();
-        let chunk = vec![3u8; 8 << 20];
-        let mut end = 0;
-        while end < FIRST_LSN + SEGMENT_ROTATE_BYTES {
-            end = log.append(&chunk, log.horizon()).unwrap().unwrap();
-        }
-        log.flush_to(end, true).unwrap();
-        fault::inject(FaultPoint::SegmentCreate, fault::ENOSPC);
-        let ck = log.begin_checkpoint();
-        let failed = log.finish_checkpoint(ck);
-        fault::clear();
-        assert!(failed.is_err(), "the rotation met its fault");
-        assert_eq!(list_segments(dir.path()).unwrap(), [FIRST_LSN]);
-        let e1 = log.append(b"after", log.horizon()).unwrap().unwrap();
-        log.flush_to(e1, true).unwrap();
-        let ck = log.begin_checkpoint();
-        log.finish_checkpoint(ck).unwrap();
-        assert_eq!(list_segments(dir.path()).unwrap(), [ck]);
-        let e2 = log.append(b"later", log.horizon()).unwrap().unwrap();
-        log.flush_to(e2, true).unwrap();
-        drop(log);
-        let (_log, groups, _) = RedoLog::open(dir.path(), false, Ack::Durable).unwrap();
-        assert_eq!(groups.len(), 1);
-        assert_eq!(groups[0].payload, b"later");
     }
 }
