@@ -207,4 +207,23 @@ mod tests {
         assert!(catalog.database_exists("MYSQL"));
         assert!(catalog.tables("mysql").unwrap().is_empty());
     }
+
+    #[test]
+    fn io_errors_map_to_mariadb_codes() {
+        let full = storage_error(StorageError::Io(std::io::Error::from_raw_os_error(28)));
+        assert_eq!(full.code, crate::error::ER_DISK_FULL);
+        assert_eq!(
+            full.message,
+            "Disk full (datadir); waiting for someone to free some space... \
+             (errno: 28 \"No space left on device\")"
+        );
+        let eio = storage_error(StorageError::Io(std::io::Error::from_raw_os_error(5)));
+        assert_eq!(eio.code, crate::error::ER_GET_ERRNO);
+        assert_eq!(
+            eio.message,
+            "Got error 5 \"Input/output error\" from storage engine"
+        );
+        let other = storage_error(StorageError::Io(std::io::Error::other("gone")));
+        assert_eq!(other.code, crate::error::ER_GET_ERRNO);
+    }
 }
