@@ -240,13 +240,14 @@ impl Shared {
 
     /// Append a group that holds only DDL entries, and wait for it per the flush policy.
     fn log_ddl(&self, payload: &[u8]) -> Result<()> {
-        let end = loop {
-            if let Some(end) = self.log.append(payload, self.log.horizon())? {
-                break end;
+        let (end, undone) = loop {
+            if let Some(appended) = self.append_watched(payload, self.log.horizon())? {
+                break appended;
             }
         };
         // DDL is rare and must not be lost with a power failure: always synced.
-        Ok(self.log.flush_to(end, true)?)
+        self.log.flush_to(end, true)?;
+        self.settle_watched(&undone)
     }
 
     fn checkpoint(&self) -> Result<()> {
@@ -783,7 +784,8 @@ impl Storage {
             self.create_table_locked(db, name, def)?
         };
         // Waited for outside the catalog lock: concurrent creates share one log fsync.
-        let durable = self.inner.shared.wait_durable(end);
+        let durable = self.inner.shared.wait_durable(end.0);
+        let durable = durable.and_then(|()| self.inner.shared.settle_watched(&end.1));
         if durable.is_err() {
             self.unmake_table(db, name);
         }
@@ -794,7 +796,15 @@ impl Storage {
     /// record is undone with the failed groups, see `undo`), so the failed CREATE leaves
     /// nothing behind.
     fn unmake_table(&self, db: &str, name: &str) {
-        let _c = self.inner.catalog.write();
+        {
+            let _c = self.inner.catalog.write();
+            self.remove_unmade_file(db, name);
+        }
+        // Outside the catalog lock: the undo waits for tables' writers, which may need it.
+        let _ = self.inner.shared.undo_failed();
+    }
+
+    fn remove_unmade_file(&self, db: &str, name: &str) {
         let path = self.table_path(db, name);
         if let Ok((space, _)) =
             read_file_header(&self.inner.shared, &self.inner.provisional_ids, &path)
@@ -803,12 +813,16 @@ impl Storage {
             self.inner.shared.files.forget(space);
         }
         let _ = fs::remove_file(&path);
-        let _ = self.inner.shared.undo_failed();
     }
 
     /// Create the file and log its CREATE; returns the LSN to wait for before the table is
     /// durable (the caller waits after releasing its locks).
-    fn create_table_locked(&self, db: &str, name: &str, def: &TableDef) -> Result<u64> {
+    fn create_table_locked(
+        &self,
+        db: &str,
+        name: &str,
+        def: &TableDef,
+    ) -> Result<(u64, Option<undo::Undone>)> {
         let dir = self.db_dir(db);
         let path = self.table_path(db, name);
         // One stat: a missing database directory shows when the new file cannot be made.
@@ -841,7 +855,7 @@ impl Storage {
             }
             Err(e) => return Err(e.into()),
         }
-        let result = (|| -> Result<u64> {
+        let result = (|| -> Result<(u64, Option<undo::Undone>)> {
             // Only page 0 is made: the other pages a table starts with are read in their
             // initial state while the file does not hold them (see `read_stored_page`), so
             // a CREATE writes one 16 KB page instead of three.
@@ -853,10 +867,11 @@ impl Storage {
                 let mut payload = Vec::with_capacity(256 + def_bytes.len());
                 push_ddl_entry(&mut payload, redo::ENTRY_CREATE, space, &[db, name]);
                 table::encode_page_record(&mut payload, space, 0, &page0, &page0, true);
-                if let Some(end) = shared.log.append(&payload, horizon)? {
-                    break end;
+                if let Some(appended) = shared.append_watched(&payload, horizon)? {
+                    break appended;
                 }
             };
+            let (end, undone) = end;
             put_u64(&mut page0, OFF_LSN, end);
             // Written now (not synced), before the log is durable, so that opening the table
             // finds its definition in the file. No older version exists to protect. The
@@ -870,7 +885,7 @@ impl Storage {
             fs::rename(&building, &path)?;
             shared.files.renamed(space, path.clone());
             shared.dirs_to_sync.lock().insert(dir.clone());
-            Ok(end)
+            Ok((end, undone))
         })();
         match &result {
             // The table's definition takes its own registration when it is opened; until
@@ -945,7 +960,8 @@ impl Storage {
             self.create_table_locked(db, name, &table.def)?
         };
         // The DROP half was synced (see `retire`); the new file waits as a CREATE does.
-        self.inner.shared.wait_durable(end)
+        self.inner.shared.wait_durable(end.0)?;
+        self.inner.shared.settle_watched(&end.1)
     }
 
     /// Rename a table, also into another database (durable when this returns).

@@ -212,15 +212,7 @@ impl Statement {
             let _ = self.shared.undo_failed();
             return Err(e);
         }
-        match undone.as_ref().and_then(crate::undo::undone_error) {
-            Some(e) => Err(e),
-            None => {
-                if undone.is_some() {
-                    self.shared.pending.prune(self.shared.log.undo_floor());
-                }
-                Ok(())
-            }
-        }
+        self.shared.settle_watched(&undone)
     }
 
     /// Commit without waiting for the log (bulk copies whose durability comes from a flush).

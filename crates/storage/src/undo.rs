@@ -83,7 +83,7 @@ pub(crate) fn keeps_images(ack: Ack) -> bool {
 }
 
 /// The error a commit reports when its group was undone.
-pub(crate) fn undone_error(undone: &Undone) -> Option<StorageError> {
+fn undone_error(undone: &Undone) -> Option<StorageError> {
     match undone.load(Ordering::Acquire) {
         0 => None,
         UNDONE_NO_ERRNO => Some(StorageError::Io(std::io::Error::other(
@@ -93,7 +93,49 @@ pub(crate) fn undone_error(undone: &Undone) -> Option<StorageError> {
     }
 }
 
+/// Err when the group `undone` watches was undone (DDL: its record was dropped with the
+/// failed groups, though a later group may have made the log durable past its LSN).
+fn check_not_undone(undone: &Option<Undone>) -> Result<()> {
+    match undone.as_ref().and_then(undone_error) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
 impl Shared {
+    /// After a watched group's wait succeeded: Err if it was undone, else its entry (and
+    /// every other acknowledged one) is let go.
+    pub(crate) fn settle_watched(&self, undone: &Option<Undone>) -> Result<()> {
+        check_not_undone(undone)?;
+        if undone.is_some() {
+            self.pending.prune(self.log.undo_floor());
+        }
+        Ok(())
+    }
+
+    /// Append a group with no pages of a statement (DDL) and an entry that tells whether
+    /// it was undone (see [`check_not_undone`]); None when the horizon moved.
+    pub(crate) fn append_watched(
+        &self,
+        payload: &[u8],
+        horizon: u64,
+    ) -> Result<Option<(u64, Option<Undone>)>> {
+        if !keeps_images(self.log.ack()) {
+            return Ok(self.log.append(payload, horizon)?.map(|end| (end, None)));
+        }
+        let mut pending = self.pending.groups.lock();
+        let Some(end) = self.log.append(payload, horizon)? else {
+            return Ok(None);
+        };
+        let undone = Undone::default();
+        pending.push(PendingGroup {
+            end_lsn: end,
+            pages: Vec::new(),
+            undone: Arc::clone(&undone),
+        });
+        Ok(Some((end, Some(undone))))
+    }
+
     /// After the log failed: undo every committed statement above the undo floor, rewind
     /// the log, and try to repair it (see the module). Returns the repair's outcome: Ok
     /// when the log accepts writes again.
