@@ -111,6 +111,12 @@
 //! on; writes resume when a retry succeeds; a datadir opens even when recovery's
 //! checkpoint cannot write. Every write, fsync, extension and create of the engine can be
 //! failed on demand through `myriad_cache::fault` (the `fault-injection` feature).
+//!
+//! Such an error is [`StorageError::Io`] with the errno; the SQL layer answers ENOSPC (and
+//! EDQUOT, see [`is_disk_full`]) with MariaDB's 1021 ER_DISK_FULL, as MariaDB's handler
+//! does for ENOSPC from any engine, and other errnos with 1030 ER_GET_ERRNO. Not InnoDB's
+//! 1114 ER_RECORD_FILE_FULL ("The table is full"): that names a table whose tablespace
+//! cannot grow, while here a statement fails in the shared log, before any table changed.
 
 pub mod codec;
 pub mod keycode;
