@@ -1482,6 +1482,9 @@ fn parse_entries(p: &[u8]) -> Result<Vec<LogEntry<'_>>> {
     let mut out = Vec::new();
     while pos < p.len() {
         let tag = take(&mut pos, 1)?[0];
+        if tag == redo::ENTRY_PAD {
+            break; // the rest of the group is padding (see `redo`)
+        }
         let space = get_u64(take(&mut pos, 8)?, 0);
         out.push(match tag {
             redo::ENTRY_FILE => LogEntry::File {

@@ -26,6 +26,8 @@
 //! - `RENAME (5)`: space id, database, table, new database, new table: logged after the
 //!   table was flushed and synced and before the rename; replay finishes the rename
 //!   (replacing the destination, as ALTER's swap does).
+//! - `PAD (6)`: no space id; the rest of the group is padding. Written over groups that
+//!   were undone after a failed write (see below), so that LSNs never go back.
 //!
 //! **Torn pages.** A page's first change after a checkpoint starts is logged as a full image
 //! (PostgreSQL's full_page_writes): replay from the checkpoint never needs a page that might
@@ -60,12 +62,16 @@
 //! state is repaired. What happens to the groups not yet durable depends on what was
 //! acknowledged ([`Ack`]): with `Durable` (flush_log_at_trx_commit = 1) none of them was,
 //! so the engine undoes their page changes (see `Shared::undo_failed` in the crate root)
-//! and then [`RedoLog::rewind`]s the log to the durable LSN: the buffered groups are
-//! dropped, and bytes already written after it are zeroed on disk before any new group is
-//! written, so neither recovery nor a later statement ever sees them. With `Written` (2)
+//! and then [`RedoLog::rewind`]s the log: the buffered groups are dropped, and one PAD group
+//! covering exactly their LSNs (from the durable LSN to the log's end) is written in their
+//! place before any new group, over whatever of them reached the file, so recovery skips
+//! them. LSNs are never reused: a page that kept an undone LSN (a bulk copy's, which keeps
+//! no before-images) stays below every later group, and the page-LSN checks of replay and
+//! of the WAL rule stay true. A checkpoint that began before a rewind fails (its LSN may
+//! lie inside the PAD) and a later one retries. With `Written` (2)
 //! the same happens above the written LSN; with `Buffered` (0) everything was acknowledged,
 //! so nothing is undone and the buffered bytes are kept. [`RedoLog::repair`] then retries
-//! the zeroing, the buffered bytes and the fsync; when they succeed the state clears and
+//! the PAD or the buffered bytes, and the fsync; when they succeed the state clears and
 //! appends go on (the next statement or the background thread tries, so writes resume by
 //! themselves once space returns). Entering and leaving the state is logged once each.
 
@@ -93,6 +99,7 @@ pub(crate) const ENTRY_PAGE: u8 = 2;
 pub(crate) const ENTRY_CREATE: u8 = 3;
 pub(crate) const ENTRY_DROP: u8 = 4;
 pub(crate) const ENTRY_RENAME: u8 = 5;
+pub(crate) const ENTRY_PAD: u8 = 6;
 const CHECKPOINT_MAGIC: &[u8; 8] = b"MYRIADCK";
 /// The first LSN of a fresh log: above 0, so a fresh page (LSN 0) is always below the
 /// horizon and logs a full image.
@@ -130,9 +137,6 @@ struct Segment {
     start_lsn: u64,
     /// The file's length: its groups, then zeros (see "Preallocation").
     len: u64,
-    /// Bytes written after the undo floor by groups that were undone: zeroed on disk
-    /// (and synced) before anything else is written (see [`RedoLog::rewind`]).
-    dead: Option<(u64, u64)>,
 }
 
 impl Segment {
@@ -141,7 +145,6 @@ impl Segment {
             file,
             start_lsn,
             len,
-            dead: None,
         }
     }
 
@@ -189,17 +192,6 @@ impl Segment {
         self.len = extended;
         Ok(())
     }
-
-    /// Zero (and sync) the bytes undone groups left after the undo floor, if any.
-    fn clear_dead(&mut self) -> std::io::Result<()> {
-        if let Some((from, to)) = self.dead {
-            let zeros = vec![0u8; (to - from) as usize];
-            self.write_at(&zeros, from)?;
-            self.sync()?;
-            self.dead = None;
-        }
-        Ok(())
-    }
 }
 
 pub(crate) struct RedoLog {
@@ -217,6 +209,19 @@ pub(crate) struct RedoLog {
     /// Counters: Innodb_log_writes-like.
     pub(crate) fsyncs: AtomicU64,
     pub(crate) groups: AtomicU64,
+}
+
+/// Append one group (header and payload) starting at `lsn` to `out`.
+fn encode_group(out: &mut Vec<u8>, lsn: u64, payload: &[u8]) {
+    let len = payload.len() as u32;
+    let mut crc = crc32c::crc32c(&len.to_le_bytes());
+    crc = crc32c::crc32c_append(crc, &lsn.to_le_bytes());
+    crc = crc32c::crc32c_append(crc, payload);
+    out.extend_from_slice(&GROUP_MAGIC.to_le_bytes());
+    out.extend_from_slice(&len.to_le_bytes());
+    out.extend_from_slice(&lsn.to_le_bytes());
+    out.extend_from_slice(&crc.to_le_bytes());
+    out.extend_from_slice(payload);
 }
 
 pub(crate) fn segment_path(dir: &Path, start: u64) -> PathBuf {
@@ -390,15 +395,7 @@ impl RedoLog {
             self.reserve_to(want)?;
         };
         let lsn = st.next_lsn;
-        let len = payload.len() as u32;
-        let mut crc = crc32c::crc32c(&len.to_le_bytes());
-        crc = crc32c::crc32c_append(crc, &lsn.to_le_bytes());
-        crc = crc32c::crc32c_append(crc, payload);
-        st.buf.extend_from_slice(&GROUP_MAGIC.to_le_bytes());
-        st.buf.extend_from_slice(&len.to_le_bytes());
-        st.buf.extend_from_slice(&lsn.to_le_bytes());
-        st.buf.extend_from_slice(&crc.to_le_bytes());
-        st.buf.extend_from_slice(payload);
+        encode_group(&mut st.buf, lsn, payload);
         st.next_lsn += size;
         self.groups.fetch_add(1, Ordering::Relaxed);
         Ok(Some(st.next_lsn))
@@ -464,7 +461,7 @@ impl RedoLog {
         result
     }
 
-    /// Write what was taken from the buffer (after zeroing what undone groups left) and
+    /// Write what was taken from the buffer (groups, or the PAD over undone ones) and
     /// with `sync` fsync it, moving the written and durable LSNs.
     fn write_and_sync(
         &self,
@@ -473,7 +470,6 @@ impl RedoLog {
         end: u64,
         sync: bool,
     ) -> std::io::Result<()> {
-        seg.clear_dead()?;
         let start = end - bytes.len() as u64;
         if !bytes.is_empty() {
             seg.write_at(bytes, start)?;

@@ -2,7 +2,7 @@
 //! (with the engine's help) what was not acknowledged, rewinding, and repairing. See the
 //! parent module, "Failed writes and fsyncs".
 
-use super::{Ack, RedoLog};
+use super::{Ack, RedoLog, ENTRY_PAD, GROUP_HEADER};
 use std::sync::atomic::Ordering;
 
 /// The failed state (see "Failed writes and fsyncs").
@@ -22,6 +22,23 @@ impl Failure {
             None => std::io::Error::new(self.kind, self.message.clone()),
         }
     }
+}
+
+/// A group covering exactly `[from, to)` whose payload is one PAD entry: recovery reads it
+/// as a valid group and skips its bytes.
+fn pad_group(from: u64, to: u64) -> Vec<u8> {
+    let total = (to - from) as usize;
+    assert!(
+        total >= GROUP_HEADER,
+        "the undone range holds at least one group"
+    );
+    let mut payload = vec![0u8; total - GROUP_HEADER];
+    if let Some(tag) = payload.first_mut() {
+        *tag = ENTRY_PAD;
+    }
+    let mut out = Vec::with_capacity(total);
+    super::encode_group(&mut out, from, &payload);
+    out
 }
 
 impl RedoLog {
@@ -93,12 +110,12 @@ impl RedoLog {
         self.ack
     }
 
-    /// After the groups above the undo floor were undone in memory: drop them from the
-    /// buffer, mark what of them reached the file for zeroing, and go on from the floor.
-    /// Then try to [`RedoLog::repair`].
+    /// After the groups above the undo floor were undone in memory: replace them in the
+    /// buffer with one PAD group over exactly their LSNs, to be written from the floor on
+    /// (over whatever of them reached the file). Then try to [`RedoLog::repair`].
     pub(crate) fn rewind(&self) -> std::io::Result<()> {
         {
-            let mut seg = self.io.lock();
+            let seg = self.io.lock();
             let mut st = self.state.lock();
             let Some(failed) = &mut st.failed else {
                 return Ok(());
@@ -110,22 +127,27 @@ impl RedoLog {
             }
             failed.undo_pending = false;
             let floor = self.floor_given(st.next_lsn);
-            let written = self.written_lsn.load(Ordering::Acquire);
-            if written > floor {
-                let from = seg.dead.map_or(floor, |(f, _)| f.min(floor));
-                let to = seg.dead.map_or(written, |(_, t)| t.max(written));
-                seg.dead = Some((from, to));
-            }
-            st.buf.clear();
-            st.next_lsn = floor;
-            st.rewinds += 1;
+            let end = st.next_lsn;
+            // LSNs go on from `end`, never back: a page that kept an undone LSN (a bulk
+            // copy's, see `Statement::commit_no_wait`) stays below every later group.
+            st.buf = if end > floor {
+                pad_group(floor, end)
+            } else {
+                Vec::new()
+            };
+            // The pad overwrites whatever of the undone groups reached the file.
             self.written_lsn.store(floor, Ordering::Release);
+            // Pages that kept an undone LSN log a full image on their next change (their
+            // last logged image was padded away).
+            st.horizon = end;
+            st.rewinds += 1;
         }
         self.repair()
     }
 
-    /// Retry what the failed state waits for: zero the bytes of undone groups, write the
-    /// buffered bytes, fsync. Success leaves the failed state.
+    /// Retry what the failed state waits for: write the buffered bytes (the PAD over undone
+    /// groups, or with `Buffered` the groups themselves), fsync. Success leaves the failed
+    /// state.
     pub(crate) fn repair(&self) -> std::io::Result<()> {
         let mut seg = self.io.lock();
         let (bytes, end) = {

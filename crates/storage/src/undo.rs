@@ -18,8 +18,9 @@
 //! committer, or the background thread) restores, table by table under its writer lock
 //! (so no statement is building on the pages) and its latch (so no reader sees a half-
 //! restored tree), every page of every group above the undo floor, newest group first, and
-//! rewinds the log to the floor. Each undone group's committer is told through its
-//! [`Undone`] flag, so a commit whose LSN a later group reuses still reports the failure.
+//! has the log pad those groups over. Each undone group's committer is told through its
+//! [`Undone`] flag: the log becomes durable past its LSN (through the PAD), so the LSN
+//! alone cannot tell it that its group is gone.
 //! It holds one writer lock at a time and waits for no other lock while holding it, so it
 //! cannot deadlock with a statement that holds several.
 //!

@@ -99,9 +99,12 @@ fn failed_commit_leaves_no_trace(point: FaultPoint, errno_injected: i32) {
     }
     assert_eq!(k_of(&t, 1), Some(5));
     let hits_before = fault::hits(point);
+    let lsn_before = status(&s, "Innodb_lsn_current");
     fault::inject(point, errno_injected);
     let e = insert_and_touch(&s, &t, 6).unwrap_err();
     assert_eq!(errno(&e), Some(errno_injected), "the commit reports {e}");
+    // The undone group's LSNs are padded over, never handed out again.
+    assert!(status(&s, "Innodb_lsn_current") > lsn_before);
     assert!(fault::hits(point) > hits_before, "the fault was met");
     // Not applied: neither the new row nor the change to row 1.
     assert_eq!(ids(&t), (1..=5).collect());
@@ -138,7 +141,7 @@ fn a_failed_redo_fsync_leaves_no_trace() {
 }
 
 /// A failed fsync whose group did reach the file: a restart before the fault clears
-/// must not replay it (its bytes were zeroed when it was undone).
+/// must not replay it (a padding record was written over it when it was undone).
 #[test]
 fn a_group_whose_fsync_failed_is_not_replayed_after_a_restart() {
     let _serial = one_at_a_time();
@@ -410,7 +413,7 @@ fn concurrent_writers_keep_exactly_their_acknowledged_rows() {
 }
 
 /// DDL while the log fsync fails: CREATE TABLE fails and leaves no table (not after a
-/// restart either: its record was zeroed with the failed group), DROP TABLE fails and
+/// restart either: its record was padded over with the failed group), DROP TABLE fails and
 /// leaves the table whole; cleared, both succeed.
 #[test]
 fn ddl_whose_log_fsync_fails_leaves_no_trace() {
