@@ -1,5 +1,8 @@
 //! The file cache: virtual file descriptors, in the manner of PostgreSQL's `fd.c`.
 //!
+//! Every write, fsync and create of a table file passes [`crate::fault::check`] first, so
+//! that tests can make it fail with ENOSPC or EIO (nothing is checked in release builds).
+//!
 //! Problem: a server with 10^5 tables cannot keep a kernel descriptor open per table, and
 //! must never fail a query with "Too many open files" (seed 003). Design: callers name files
 //! by a [`FileId`] (a *virtual* file); the kernel descriptor behind it is opened on demand,
@@ -221,6 +224,7 @@ impl FileCache {
     /// Create a new empty file at `path` (failing if it exists) and register it as `id`; the
     /// new descriptor stays open (within the budget) for the writes that follow.
     pub fn create(&self, id: FileId, path: PathBuf) -> io::Result<()> {
+        crate::fault::check(crate::fault::FaultPoint::TableCreate)?;
         let file = self.open_with_retry(&path, true, id)?;
         self.open_files.fetch_add(1, Ordering::Relaxed);
         self.register(id, path);
@@ -322,7 +326,8 @@ impl FileCache {
     pub fn write_at(&self, id: FileId, buf: &[u8], offset: u64) -> io::Result<()> {
         let file = self.handle(id, true)?;
         self.writes_begun.fetch_add(1, Ordering::SeqCst);
-        let result = file.write_all_at(buf, offset);
+        let result = crate::fault::check(crate::fault::FaultPoint::TableWrite)
+            .and_then(|()| file.write_all_at(buf, offset));
         self.writes_done.fetch_add(1, Ordering::SeqCst);
         result
     }
@@ -349,6 +354,7 @@ impl FileCache {
     /// fsync one file.
     pub fn sync(&self, id: FileId) -> io::Result<()> {
         let file = self.handle(id, false)?;
+        crate::fault::check(crate::fault::FaultPoint::TableSync)?;
         file.sync_all()?;
         let mut shard = self.shard(id).lock();
         if let Some(f) = shard.files.get_mut(&id) {

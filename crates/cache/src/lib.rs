@@ -19,6 +19,7 @@
 //! about 180 KiB fixed: sketch and template table).
 
 pub mod block_cache;
+pub mod fault;
 pub mod file_cache;
 pub mod long_wait;
 pub mod query_cache;

@@ -44,13 +44,48 @@ pub fn storage_error(e: StorageError) -> SqlError {
         StorageError::Corrupt(m) => {
             SqlError::new(1034, "HY000", format!("Index for table is corrupt: {m}"))
         }
-        StorageError::Io(e) => {
-            SqlError::new(1030, "HY000", format!("Got error from storage engine: {e}"))
-        }
+        StorageError::Io(e) => io_error(&e),
         StorageError::Stale => SqlError::new(
             1412,
             "HY000",
             "Table definition has changed, please retry transaction",
+        ),
+    }
+}
+
+/// MariaDB's error for an operating-system error from the engine: ER_DISK_FULL for a full
+/// file system (as `handler::print_error` gives for ENOSPC; InnoDB's ER_RECORD_FILE_FULL
+/// "The table is full" is its answer to a tablespace that cannot grow, which is not where
+/// our writes fail: ours fail in the shared redo log, before any table is changed), else
+/// ER_GET_ERRNO with the errno and its text.
+fn io_error(e: &std::io::Error) -> SqlError {
+    use crate::error::{ER_DISK_FULL, ER_GET_ERRNO};
+    let text = |n: i32| {
+        let full = std::io::Error::from_raw_os_error(n).to_string();
+        match full.find(" (os error") {
+            Some(at) => full[..at].to_string(),
+            None => full,
+        }
+    };
+    match e.raw_os_error() {
+        Some(n) if myriad_storage::is_disk_full(e) => SqlError::new(
+            ER_DISK_FULL,
+            "HY000",
+            format!(
+                "Disk full (datadir); waiting for someone to free some space... \
+                 (errno: {n} \"{}\")",
+                text(n)
+            ),
+        ),
+        Some(n) => SqlError::new(
+            ER_GET_ERRNO,
+            "HY000",
+            format!("Got error {n} \"{}\" from storage engine", text(n)),
+        ),
+        None => SqlError::new(
+            ER_GET_ERRNO,
+            "HY000",
+            format!("Got error from storage engine: {e}"),
         ),
     }
 }
@@ -171,5 +206,24 @@ mod tests {
         assert!(!catalog.database_exists("shop"));
         assert!(catalog.database_exists("MYSQL"));
         assert!(catalog.tables("mysql").unwrap().is_empty());
+    }
+
+    #[test]
+    fn io_errors_map_to_mariadb_codes() {
+        let full = storage_error(StorageError::Io(std::io::Error::from_raw_os_error(28)));
+        assert_eq!(full.code, crate::error::ER_DISK_FULL);
+        assert_eq!(
+            full.message,
+            "Disk full (datadir); waiting for someone to free some space... \
+             (errno: 28 \"No space left on device\")"
+        );
+        let eio = storage_error(StorageError::Io(std::io::Error::from_raw_os_error(5)));
+        assert_eq!(eio.code, crate::error::ER_GET_ERRNO);
+        assert_eq!(
+            eio.message,
+            "Got error 5 \"Input/output error\" from storage engine"
+        );
+        let other = storage_error(StorageError::Io(std::io::Error::other("gone")));
+        assert_eq!(other.code, crate::error::ER_GET_ERRNO);
     }
 }

@@ -8,6 +8,14 @@ pub const ER_STACK_OVERRUN_NEED_MORE: u16 = 1436;
 /// ER_WARN_ALLOWED_PACKET_OVERFLOWED: a string function's result passed max_allowed_packet.
 pub const ER_WARN_ALLOWED_PACKET_OVERFLOWED: u16 = 1301;
 
+/// ER_DISK_FULL: a write found the file system full (errno 28, ENOSPC, or a quota). MariaDB's
+/// handler reports ENOSPC from any engine this way (`handler::print_error`), and so do we,
+/// for a statement the engine refused before applying it and for one it undid.
+pub const ER_DISK_FULL: u16 = 1021;
+
+/// ER_GET_ERRNO: any other operating-system error from the storage engine (EIO, ...).
+pub const ER_GET_ERRNO: u16 = 1030;
+
 /// An error as the client sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SqlError {

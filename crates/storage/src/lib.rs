@@ -101,6 +101,22 @@
 //! so no page record needs its old name, and directories of new files are synced at the
 //! next checkpoint. Checkpoints run in the background once `checkpoint_log_bytes` of log
 //! accumulate.
+//!
+//! # Disk full and I/O errors
+//!
+//! A statement that returns an I/O error left no trace, and every acknowledged one is
+//! kept. On a full disk the log cannot reserve a statement's bytes and the statement fails
+//! before it is logged (see `redo`, "Preallocation and reservation"); a log write or fsync
+//! that fails anyway undoes every statement not yet acknowledged (see `undo`). Reads go
+//! on; writes resume when a retry succeeds; a datadir opens even when recovery's
+//! checkpoint cannot write. Every write, fsync, extension and create of the engine can be
+//! failed on demand through `myriad_cache::fault` (the `fault-injection` feature).
+//!
+//! Such an error is [`StorageError::Io`] with the errno; the SQL layer answers ENOSPC (and
+//! EDQUOT, see [`is_disk_full`]) with MariaDB's 1021 ER_DISK_FULL, as MariaDB's handler
+//! does for ENOSPC from any engine, and other errnos with 1030 ER_GET_ERRNO. Not InnoDB's
+//! 1114 ER_RECORD_FILE_FULL ("The table is full"): that names a table whose tablespace
+//! cannot grow, while here a statement fails in the shared log, before any table changed.
 
 pub mod codec;
 pub mod keycode;
@@ -114,9 +130,11 @@ mod open_tables;
 mod redo;
 mod redo_scan;
 mod table;
+mod undo;
 mod writeback;
 
 pub use keycode::{compare_datums, compare_strings};
+pub use myriad_cache::fault::is_disk_full;
 pub use myriad_cache::file_cache::default_open_files_limit;
 pub use myriad_cache::{
     BlockCache, BlockCacheStats, KeyCache, KeyCacheInfo, KeyCaches, DEFAULT_KEY_CACHE,
@@ -207,6 +225,10 @@ pub(crate) struct Shared {
     dirs_to_sync: Mutex<std::collections::HashSet<PathBuf>>,
     /// What definitions the definition cache let go leave behind (see the module).
     pub(crate) images: definition_images::DefinitionImages,
+    /// Committed statements whose groups may still be undone (see `undo`).
+    pub(crate) pending: undo::Pending,
+    /// A checkpoint failed and none has succeeded since (logged once each way).
+    checkpoint_failing: AtomicBool,
 }
 
 impl Shared {
@@ -224,16 +246,34 @@ impl Shared {
 
     /// Append a group that holds only DDL entries, and wait for it per the flush policy.
     fn log_ddl(&self, payload: &[u8]) -> Result<()> {
-        let end = loop {
-            if let Some(end) = self.log.append(payload, self.log.horizon()) {
-                break end;
+        let (end, undone) = loop {
+            if let Some(appended) = self.append_watched(payload, self.log.horizon())? {
+                break appended;
             }
         };
         // DDL is rare and must not be lost with a power failure: always synced.
-        Ok(self.log.flush_to(end, true)?)
+        self.log.flush_to(end, true)?;
+        self.settle_watched(&undone)
     }
 
     fn checkpoint(&self) -> Result<()> {
+        let result = self.checkpoint_once();
+        match &result {
+            Err(e) if !self.checkpoint_failing.swap(true, Ordering::AcqRel) => {
+                tracing::error!(
+                    "checkpoint failed ({e}); dirty pages stay in memory and in the redo \
+                     log, and later checkpoints retry"
+                );
+            }
+            Ok(()) if self.checkpoint_failing.swap(false, Ordering::AcqRel) => {
+                tracing::warn!("checkpoint succeeded again");
+            }
+            _ => {}
+        }
+        result
+    }
+
+    fn checkpoint_once(&self) -> Result<()> {
         let _one_at_a_time = self.checkpoint_lock.lock();
         let lsn = self.log.begin_checkpoint();
         self.cache.flush_all()?;
@@ -403,8 +443,13 @@ impl Storage {
     pub fn open(config: StorageConfig) -> Result<Storage> {
         let started = Instant::now();
         create_private_dir(&config.datadir)?;
+        let ack = match config.flush_log_at_trx_commit {
+            0 => redo::Ack::Buffered,
+            2 => redo::Ack::Written,
+            _ => redo::Ack::Durable,
+        };
         let (log, groups, redo) =
-            RedoLog::open(&config.datadir.join("#redo"), config.force_recovery)?;
+            RedoLog::open(&config.datadir.join("#redo"), config.force_recovery, ack)?;
         let log = Arc::new(log);
         let files = Arc::new(FileCache::new(config.open_files_limit));
         let io = Arc::new(PageIo {
@@ -426,6 +471,8 @@ impl Storage {
             checkpoints: AtomicU64::new(0),
             dirs_to_sync: Mutex::new(std::collections::HashSet::new()),
             images: definition_images::DefinitionImages::new(config.table_definition_cache_size),
+            pending: undo::Pending::default(),
+            checkpoint_failing: AtomicBool::new(false),
         });
         let mut storage = StorageInner {
             tables: open_tables::new_cache(&config),
@@ -440,7 +487,12 @@ impl Storage {
         // After damage the checkpoint also retires the damaged segment (kept aside).
         if !groups.is_empty() || redo.damage.is_some() {
             let mut stats = recover(&storage, groups)?;
-            storage.shared.checkpoint()?;
+            match storage.shared.checkpoint() {
+                // A full (or failing) disk: the replayed pages stay dirty in memory and the
+                // log keeps them; the server starts, and later checkpoints retry.
+                Err(StorageError::Io(_)) => {}
+                other => other?,
+            }
             stats.duration = started.elapsed();
             storage.recovery = stats;
         }
@@ -464,7 +516,11 @@ impl Storage {
                     let Some(shared) = shared.upgrade() else {
                         return;
                     };
-                    if last_sync.elapsed() >= Duration::from_secs(1) {
+                    if shared.log.is_failed() {
+                        // Undo what a failed write left (if no committer did), then retry
+                        // the write and fsync: writes resume once this succeeds.
+                        let _ = shared.undo_failed();
+                    } else if last_sync.elapsed() >= Duration::from_secs(1) {
                         last_sync = Instant::now();
                         let _ = shared.log.flush_to(shared.log.current_lsn(), true);
                     }
@@ -734,12 +790,45 @@ impl Storage {
             self.create_table_locked(db, name, def)?
         };
         // Waited for outside the catalog lock: concurrent creates share one log fsync.
-        self.inner.shared.wait_durable(end)
+        let durable = self.inner.shared.wait_durable(end.0);
+        let durable = durable.and_then(|()| self.inner.shared.settle_watched(&end.1));
+        if durable.is_err() {
+            self.unmake_table(db, name);
+        }
+        durable
+    }
+
+    /// A new table whose CREATE record failed to become durable: its file goes (the
+    /// record is undone with the failed groups, see `undo`), so the failed CREATE leaves
+    /// nothing behind.
+    fn unmake_table(&self, db: &str, name: &str) {
+        {
+            let _c = self.inner.catalog.write();
+            self.remove_unmade_file(db, name);
+        }
+        // Outside the catalog lock: the undo waits for tables' writers, which may need it.
+        let _ = self.inner.shared.undo_failed();
+    }
+
+    fn remove_unmade_file(&self, db: &str, name: &str) {
+        let path = self.table_path(db, name);
+        if let Ok((space, _)) =
+            read_file_header(&self.inner.shared, &self.inner.provisional_ids, &path)
+        {
+            self.inner.shared.cache.discard_file(space);
+            self.inner.shared.files.forget(space);
+        }
+        let _ = fs::remove_file(&path);
     }
 
     /// Create the file and log its CREATE; returns the LSN to wait for before the table is
     /// durable (the caller waits after releasing its locks).
-    fn create_table_locked(&self, db: &str, name: &str, def: &TableDef) -> Result<u64> {
+    fn create_table_locked(
+        &self,
+        db: &str,
+        name: &str,
+        def: &TableDef,
+    ) -> Result<(u64, Option<undo::Undone>)> {
         let dir = self.db_dir(db);
         let path = self.table_path(db, name);
         // One stat: a missing database directory shows when the new file cannot be made.
@@ -772,7 +861,7 @@ impl Storage {
             }
             Err(e) => return Err(e.into()),
         }
-        let result = (|| -> Result<u64> {
+        let result = (|| -> Result<(u64, Option<undo::Undone>)> {
             // Only page 0 is made: the other pages a table starts with are read in their
             // initial state while the file does not hold them (see `read_stored_page`), so
             // a CREATE writes one 16 KB page instead of three.
@@ -784,10 +873,11 @@ impl Storage {
                 let mut payload = Vec::with_capacity(256 + def_bytes.len());
                 push_ddl_entry(&mut payload, redo::ENTRY_CREATE, space, &[db, name]);
                 table::encode_page_record(&mut payload, space, 0, &page0, &page0, true);
-                if let Some(end) = shared.log.append(&payload, horizon) {
-                    break end;
+                if let Some(appended) = shared.append_watched(&payload, horizon)? {
+                    break appended;
                 }
             };
+            let (end, undone) = end;
             put_u64(&mut page0, OFF_LSN, end);
             // Written now (not synced), before the log is durable, so that opening the table
             // finds its definition in the file. No older version exists to protect. The
@@ -801,7 +891,7 @@ impl Storage {
             fs::rename(&building, &path)?;
             shared.files.renamed(space, path.clone());
             shared.dirs_to_sync.lock().insert(dir.clone());
-            Ok(end)
+            Ok((end, undone))
         })();
         match &result {
             // The table's definition takes its own registration when it is opened; until
@@ -876,7 +966,8 @@ impl Storage {
             self.create_table_locked(db, name, &table.def)?
         };
         // The DROP half was synced (see `retire`); the new file waits as a CREATE does.
-        self.inner.shared.wait_durable(end)
+        self.inner.shared.wait_durable(end.0)?;
+        self.inner.shared.settle_watched(&end.1)
     }
 
     /// Rename a table, also into another database (durable when this returns).
@@ -1327,7 +1418,14 @@ fn recover(storage: &StorageInner, groups: Vec<redo_scan::Group>) -> Result<Reco
                     if full && page_no == 0 {
                         // The file may lack its header (the CREATE's write was lost): the
                         // table's other initial pages are read by way of it.
-                        initial_pages::write_stored_page(&shared.files, space, 0, &block.read())?;
+                        // On a full disk it stays in the cache, dirty, until a checkpoint
+                        // can write it; the file's own page 0 was written by the CREATE.
+                        let _ = initial_pages::write_stored_page(
+                            &shared.files,
+                            space,
+                            0,
+                            &block.read(),
+                        );
                     }
                     stats.pages_applied += 1;
                 }
@@ -1384,6 +1482,9 @@ fn parse_entries(p: &[u8]) -> Result<Vec<LogEntry<'_>>> {
     let mut out = Vec::new();
     while pos < p.len() {
         let tag = take(&mut pos, 1)?[0];
+        if tag == redo::ENTRY_PAD {
+            break; // the rest of the group is padding (see `redo`)
+        }
         let space = get_u64(take(&mut pos, 8)?, 0);
         out.push(match tag {
             redo::ENTRY_FILE => LogEntry::File {

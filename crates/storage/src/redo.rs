@@ -26,6 +26,8 @@
 //! - `RENAME (5)`: space id, database, table, new database, new table: logged after the
 //!   table was flushed and synced and before the rename; replay finishes the rename
 //!   (replacing the destination, as ALTER's swap does).
+//! - `PAD (6)`: no space id; the rest of the group is padding. Written over groups that
+//!   were undone after a failed write (see below), so that LSNs never go back.
 //!
 //! **Torn pages.** A page's first change after a checkpoint starts is logged as a full image
 //! (PostgreSQL's full_page_writes): replay from the checkpoint never needs a page that might
@@ -42,22 +44,51 @@
 //! appends go on after the last valid group. Valid groups after them are damage that would
 //! lose durable statements: the open fails and changes nothing, unless forced.
 //!
-//! **Preallocation.** The segment being written is kept up to [`PREALLOCATE_BYTES`] longer
-//! than its groups, the extra bytes written as zeros (recovery stops at them: no group
-//! starts with a zero magic, and it cuts the file at the last valid group). A commit's
-//! write then lands on blocks the file already has, so its fdatasync writes only that data;
-//! a write that grew the file also made the fsync write the inode, a second I/O per commit
-//! (ext4 without a journal; InnoDB preallocates its log files for the same reason).
+//! **Preallocation and reservation.** The segment being written is kept up to
+//! [`PREALLOCATE_BYTES`] longer than its groups, the extra bytes written as zeros and synced
+//! (recovery stops at them: no group starts with a zero magic, and it cuts the file at the
+//! last valid group). A commit's write then lands on blocks the file already has, so its
+//! fdatasync writes only that data; a write that grew the file also made the fsync write
+//! the inode, a second I/O per commit (ext4 without a journal; InnoDB preallocates its log
+//! files for the same reason). The zeros are also the log's *reservation*: [`RedoLog::append`]
+//! admits a group only into bytes the file already holds, and extends the file first when
+//! the group does not fit. On a full disk that extension fails, and so the statement fails
+//! *before* anything is logged or stamped: it rolls back from its before-images, and no
+//! group write ever meets `ENOSPC` (on file systems that overwrite in place: ext4, xfs,
+//! tmpfs; a copy-on-write one may still fail the write, which the next paragraph covers).
+//!
+//! **Failed writes and fsyncs.** A group write or an fsync that fails puts the log in the
+//! *failed* state: appends are refused with the error, and no byte is written until the
+//! state is repaired. What happens to the groups not yet durable depends on what was
+//! acknowledged ([`Ack`]): with `Durable` (flush_log_at_trx_commit = 1) none of them was,
+//! so the engine undoes their page changes (see `Shared::undo_failed` in the crate root)
+//! and then [`RedoLog::rewind`]s the log: the buffered groups are dropped, and one PAD group
+//! covering exactly their LSNs (from the durable LSN to the log's end) is written in their
+//! place before any new group, over whatever of them reached the file, so recovery skips
+//! them. LSNs are never reused: a page that kept an undone LSN (a bulk copy's, which keeps
+//! no before-images) stays below every later group, and the page-LSN checks of replay and
+//! of the WAL rule stay true. A checkpoint that began before a rewind fails (its LSN may
+//! lie inside the PAD) and a later one retries. With `Written` (2)
+//! the same happens above the written LSN; with `Buffered` (0) everything was acknowledged,
+//! so nothing is undone and the buffered bytes are kept. [`RedoLog::repair`] then retries
+//! the PAD or the buffered bytes, and the fsync; when they succeed the state clears and
+//! appends go on (the next statement or the background thread tries, so writes resume by
+//! themselves once space returns). Entering and leaving the state is logged once each.
 
 use crate::redo_scan::{self, Group};
 pub use crate::redo_scan::{RedoDamage, RedoRecovery};
 use crate::types::StorageError;
+use myriad_cache::fault::{self, FaultPoint};
 use parking_lot::Mutex;
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
 use std::os::unix::fs::{DirBuilderExt, FileExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+
+#[path = "redo_failed.rs"]
+mod failed;
+use failed::Failure;
 
 type Result<T> = std::result::Result<T, StorageError>;
 
@@ -68,6 +99,7 @@ pub(crate) const ENTRY_PAGE: u8 = 2;
 pub(crate) const ENTRY_CREATE: u8 = 3;
 pub(crate) const ENTRY_DROP: u8 = 4;
 pub(crate) const ENTRY_RENAME: u8 = 5;
+pub(crate) const ENTRY_PAD: u8 = 6;
 const CHECKPOINT_MAGIC: &[u8; 8] = b"MYRIADCK";
 /// The first LSN of a fresh log: above 0, so a fresh page (LSN 0) is always below the
 /// horizon and logs a full image.
@@ -77,10 +109,27 @@ const SEGMENT_ROTATE_BYTES: u64 = 64 << 20;
 /// How far ahead of its groups the current segment is extended with zeros.
 const PREALLOCATE_BYTES: u64 = 1 << 20;
 
+/// What a commit has been told when its group is in a given state (the
+/// `flush_log_at_trx_commit` policy): decides which groups a failed write may undo.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ack {
+    /// Acknowledged once durable (1): every group above the durable LSN may be undone.
+    Durable,
+    /// Acknowledged once written to the kernel (2): groups above the written LSN.
+    Written,
+    /// Acknowledged at once (0): nothing may be undone; failed bytes are retried.
+    Buffered,
+}
+
 struct AppendState {
     buf: Vec<u8>,
     next_lsn: u64,
     horizon: u64,
+    failed: Option<Failure>,
+    /// Rewinds so far, and at the start of the checkpoint in progress (see
+    /// [`RedoLog::finish_checkpoint`]).
+    rewinds: u64,
+    checkpoint_rewinds: u64,
 }
 
 struct Segment {
@@ -99,19 +148,48 @@ impl Segment {
         }
     }
 
-    /// Write `bytes` at log position `lsn`; when they reach past the zeros already there,
-    /// extend the file with up to [`PREALLOCATE_BYTES`] more, so the next commits' writes
-    /// (and their fdatasyncs) change no file size.
+    /// The LSN up to which the file holds bytes (groups, then reserved zeros).
+    fn end_lsn(&self) -> u64 {
+        self.start_lsn + self.len
+    }
+
+    /// Write `bytes` at log position `lsn`, inside the bytes the file already holds (the
+    /// reservation made by [`RedoLog::append`]).
     fn write_at(&mut self, bytes: &[u8], lsn: u64) -> std::io::Result<()> {
         let offset = lsn - self.start_lsn;
-        self.file.write_all_at(bytes, offset)?;
-        let end = offset + bytes.len() as u64;
-        if end > self.len {
-            let extended = (end / PREALLOCATE_BYTES + 1) * PREALLOCATE_BYTES;
-            let zeros = vec![0u8; (extended - end) as usize];
-            self.file.write_all_at(&zeros, end)?;
-            self.len = extended;
+        assert!(
+            offset + bytes.len() as u64 <= self.len,
+            "a redo write stays inside the reserved bytes of its segment"
+        );
+        fault::check(FaultPoint::RedoWrite)?;
+        self.file.write_all_at(bytes, offset)
+    }
+
+    fn sync(&self) -> std::io::Result<()> {
+        fault::check(FaultPoint::RedoSync)?;
+        self.file.sync_data()
+    }
+
+    /// Extend the file with zeros (synced) so that it holds at least up to `lsn`, in
+    /// [`PREALLOCATE_BYTES`] steps: the next commits' writes and fdatasyncs change no size.
+    fn reserve_to(&mut self, lsn: u64) -> std::io::Result<()> {
+        if lsn <= self.end_lsn() {
+            return Ok(());
         }
+        let want = lsn - self.start_lsn;
+        let extended = (want / PREALLOCATE_BYTES + 1) * PREALLOCATE_BYTES;
+        fault::check(FaultPoint::RedoExtend)?;
+        let zeros = vec![0u8; (extended - self.len) as usize];
+        let written = self
+            .file
+            .write_all_at(&zeros, self.len)
+            .and_then(|()| self.file.sync_data());
+        if let Err(e) = written {
+            // Whatever part of the zeros did land is cut again: the file stays as it was.
+            let _ = self.file.set_len(self.len);
+            return Err(e);
+        }
+        self.len = extended;
         Ok(())
     }
 }
@@ -123,9 +201,27 @@ pub(crate) struct RedoLog {
     written_lsn: AtomicU64,
     durable_lsn: AtomicU64,
     checkpoint_lsn: AtomicU64,
+    /// The segment's end (groups and reserved zeros), read by appends without the I/O mutex.
+    reserved_lsn: AtomicU64,
+    ack: Ack,
+    /// An extension failed and has not succeeded since (logged once each way).
+    short_of_space: std::sync::atomic::AtomicBool,
     /// Counters: Innodb_log_writes-like.
     pub(crate) fsyncs: AtomicU64,
     pub(crate) groups: AtomicU64,
+}
+
+/// Append one group (header and payload) starting at `lsn` to `out`.
+fn encode_group(out: &mut Vec<u8>, lsn: u64, payload: &[u8]) {
+    let len = payload.len() as u32;
+    let mut crc = crc32c::crc32c(&len.to_le_bytes());
+    crc = crc32c::crc32c_append(crc, &lsn.to_le_bytes());
+    crc = crc32c::crc32c_append(crc, payload);
+    out.extend_from_slice(&GROUP_MAGIC.to_le_bytes());
+    out.extend_from_slice(&len.to_le_bytes());
+    out.extend_from_slice(&lsn.to_le_bytes());
+    out.extend_from_slice(&crc.to_le_bytes());
+    out.extend_from_slice(payload);
 }
 
 pub(crate) fn segment_path(dir: &Path, start: u64) -> PathBuf {
@@ -159,7 +255,11 @@ impl RedoLog {
     /// aside. Damage (valid groups after the stop): an error that changes nothing, unless
     /// `force`; then the damaged bytes are kept aside and appends go to a new segment
     /// past every LSN the log held (no page can carry a higher one).
-    pub(crate) fn open(dir: &Path, force: bool) -> Result<(RedoLog, Vec<Group>, RedoRecovery)> {
+    pub(crate) fn open(
+        dir: &Path,
+        force: bool,
+        ack: Ack,
+    ) -> Result<(RedoLog, Vec<Group>, RedoRecovery)> {
         create_private_dir(dir)?;
         let checkpoint = read_checkpoint(dir)?.unwrap_or(FIRST_LSN);
         let mut segments = list_segments(dir)?;
@@ -235,11 +335,17 @@ impl RedoLog {
                 buf: Vec::new(),
                 next_lsn: valid_end,
                 horizon: checkpoint,
+                failed: None,
+                rewinds: 0,
+                checkpoint_rewinds: 0,
             }),
             io: Mutex::new(Segment::new(file, last_start, len)),
             written_lsn: AtomicU64::new(valid_end),
             durable_lsn: AtomicU64::new(valid_end),
             checkpoint_lsn: AtomicU64::new(checkpoint),
+            reserved_lsn: AtomicU64::new(last_start + len),
+            ack,
+            short_of_space: std::sync::atomic::AtomicBool::new(false),
             fsyncs: AtomicU64::new(0),
             groups: AtomicU64::new(0),
         };
@@ -265,29 +371,63 @@ impl RedoLog {
     }
 
     /// Append one group. Returns its end LSN, or None when the horizon moved since the
-    /// caller read it (the caller rebuilds its records with the new horizon).
-    pub(crate) fn append(&self, payload: &[u8], horizon_seen: u64) -> Option<u64> {
-        let mut st = self.state.lock();
-        if st.horizon != horizon_seen {
-            return None;
-        }
+    /// caller read it (the caller rebuilds its records with the new horizon). Fails, with
+    /// nothing appended, while the log is failed and cannot be repaired, or when the
+    /// segment cannot be extended to hold the group (a full disk: see "Preallocation and
+    /// reservation").
+    pub(crate) fn append(&self, payload: &[u8], horizon_seen: u64) -> Result<Option<u64>> {
+        let size = (GROUP_HEADER + payload.len()) as u64;
+        let mut st = loop {
+            let st = self.state.lock();
+            if st.failed.is_some() {
+                drop(st);
+                self.repair()?;
+                continue;
+            }
+            if st.horizon != horizon_seen {
+                return Ok(None);
+            }
+            if st.next_lsn + size <= self.reserved_lsn.load(Ordering::Acquire) {
+                break st;
+            }
+            let want = st.next_lsn + size;
+            drop(st);
+            self.reserve_to(want)?;
+        };
         let lsn = st.next_lsn;
-        let len = payload.len() as u32;
-        let mut crc = crc32c::crc32c(&len.to_le_bytes());
-        crc = crc32c::crc32c_append(crc, &lsn.to_le_bytes());
-        crc = crc32c::crc32c_append(crc, payload);
-        st.buf.extend_from_slice(&GROUP_MAGIC.to_le_bytes());
-        st.buf.extend_from_slice(&len.to_le_bytes());
-        st.buf.extend_from_slice(&lsn.to_le_bytes());
-        st.buf.extend_from_slice(&crc.to_le_bytes());
-        st.buf.extend_from_slice(payload);
-        st.next_lsn += (GROUP_HEADER + payload.len()) as u64;
+        encode_group(&mut st.buf, lsn, payload);
+        st.next_lsn += size;
         self.groups.fetch_add(1, Ordering::Relaxed);
-        Some(st.next_lsn)
+        Ok(Some(st.next_lsn))
+    }
+
+    /// Extend the segment so that it holds up to `lsn`; on failure the statement asking
+    /// fails (nothing of it was logged). The first failure and the recovery are logged.
+    fn reserve_to(&self, lsn: u64) -> std::io::Result<()> {
+        let mut seg = self.io.lock();
+        match seg.reserve_to(lsn) {
+            Ok(()) => {
+                self.reserved_lsn.store(seg.end_lsn(), Ordering::Release);
+                if self.short_of_space.swap(false, Ordering::AcqRel) {
+                    tracing::warn!("redo log: space available again, writes resume");
+                }
+                Ok(())
+            }
+            Err(e) => {
+                if !self.short_of_space.swap(true, Ordering::AcqRel) {
+                    tracing::error!(
+                        "redo log: cannot extend {} ({e}); statements that write fail \
+                         until space is freed, reads go on",
+                        segment_path(&self.dir, seg.start_lsn).display()
+                    );
+                }
+                Err(e)
+            }
+        }
     }
 
     /// Make the log written (and with `sync`, durable) up to `lsn`. Concurrent callers share
-    /// one write and one fsync (group commit).
+    /// one write and one fsync (group commit). A failure puts the log in the failed state.
     pub(crate) fn flush_to(&self, lsn: u64, sync: bool) -> std::io::Result<()> {
         let done = |s: &Self| {
             if sync {
@@ -305,18 +445,80 @@ impl RedoLog {
         }
         let (bytes, end) = {
             let mut st = self.state.lock();
+            if let Some(f) = &st.failed {
+                if f.undo_pending {
+                    return Err(f.error());
+                }
+            }
             (std::mem::take(&mut st.buf), st.next_lsn)
         };
+        let result = self.write_and_sync(&mut seg, &bytes, end, sync);
+        if let Err(e) = &result {
+            self.fail(e, bytes);
+        } else {
+            self.leave_failed_state();
+        }
+        result
+    }
+
+    /// Write what was taken from the buffer (groups, or the PAD over undone ones) and
+    /// with `sync` fsync it, moving the written and durable LSNs.
+    fn write_and_sync(
+        &self,
+        seg: &mut Segment,
+        bytes: &[u8],
+        end: u64,
+        sync: bool,
+    ) -> std::io::Result<()> {
         let start = end - bytes.len() as u64;
         if !bytes.is_empty() {
-            seg.write_at(&bytes, start)?;
+            seg.write_at(bytes, start)?;
             self.written_lsn.store(end, Ordering::Release);
         }
         if sync && self.durable_lsn.load(Ordering::Acquire) < end {
-            seg.file.sync_data()?;
+            seg.sync()?;
             self.fsyncs.fetch_add(1, Ordering::Relaxed);
             self.durable_lsn.store(end, Ordering::Release);
         }
+        Ok(())
+    }
+
+    /// Start a new segment at the log's end (the old one then holds exactly its groups).
+    /// The new file is made first: when it cannot be, nothing changed and appends go on in
+    /// the old segment.
+    fn rotate(&self, seg: &mut Segment) -> Result<()> {
+        // Appends wait: the old segment must end exactly where the new one begins.
+        let mut st = self.state.lock();
+        if st.failed.is_some() {
+            return Ok(()); // a later checkpoint rotates
+        }
+        let end = st.next_lsn;
+        fault::check(FaultPoint::SegmentCreate)?;
+        let path = segment_path(&self.dir, end);
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .mode(PRIVATE_FILE_MODE)
+            .open(&path)?;
+        let finished = (|| -> std::io::Result<()> {
+            sync_dir(&self.dir)?;
+            let bytes = std::mem::take(&mut st.buf);
+            let written = self.write_and_sync(seg, &bytes, end, true);
+            if written.is_err() {
+                st.buf = bytes;
+            }
+            written?;
+            seg.file.set_len(end - seg.start_lsn)?;
+            seg.file.sync_data()
+        })();
+        if let Err(e) = finished {
+            drop(file);
+            let _ = fs::remove_file(&path);
+            return Err(e.into());
+        }
+        *seg = Segment::new(file, end, 0);
+        self.reserved_lsn.store(end, Ordering::Release);
         Ok(())
     }
 
@@ -325,6 +527,7 @@ impl RedoLog {
     pub(crate) fn begin_checkpoint(&self) -> u64 {
         let mut st = self.state.lock();
         st.horizon = st.next_lsn;
+        st.checkpoint_rewinds = st.rewinds;
         st.horizon
     }
 
@@ -332,11 +535,22 @@ impl RedoLog {
     /// record it, start a new segment if the current one is large, delete old segments.
     pub(crate) fn finish_checkpoint(&self, lsn: u64) -> Result<()> {
         self.flush_to(lsn, true)?;
+        {
+            // A rewind since the start: `lsn` may lie past the groups that were undone,
+            // and the log now goes on below it. That checkpoint would skip live groups.
+            let st = self.state.lock();
+            if st.rewinds != st.checkpoint_rewinds || self.durable_lsn() < lsn {
+                return Err(StorageError::Io(std::io::Error::other(
+                    "the redo log was rewound during the checkpoint; a later one retries",
+                )));
+            }
+        }
         let mut rec = Vec::with_capacity(20);
         rec.extend_from_slice(CHECKPOINT_MAGIC);
         rec.extend_from_slice(&lsn.to_le_bytes());
         rec.extend_from_slice(&crc32c::crc32c(&rec).to_le_bytes());
         let tmp = self.dir.join("checkpoint.tmp");
+        fault::check(FaultPoint::CheckpointWrite)?;
         write_private_file(&tmp, &rec)?;
         fs::rename(&tmp, self.dir.join("checkpoint"))?;
         sync_dir(&self.dir)?;
@@ -345,26 +559,7 @@ impl RedoLog {
             let mut seg = self.io.lock();
             let size = self.written_lsn.load(Ordering::Acquire) - seg.start_lsn;
             if size >= SEGMENT_ROTATE_BYTES {
-                // Write out the buffer so the old segment ends exactly where the new begins,
-                // and cut its zeros: it holds exactly its groups.
-                let (bytes, end) = {
-                    let mut st = self.state.lock();
-                    (std::mem::take(&mut st.buf), st.next_lsn)
-                };
-                let start = end - bytes.len() as u64;
-                seg.write_at(&bytes, start)?;
-                seg.file.set_len(end - seg.start_lsn)?;
-                seg.file.sync_data()?;
-                self.written_lsn.store(end, Ordering::Release);
-                self.durable_lsn.store(end, Ordering::Release);
-                let file = OpenOptions::new()
-                    .read(true)
-                    .write(true)
-                    .create_new(true)
-                    .mode(PRIVATE_FILE_MODE)
-                    .open(segment_path(&self.dir, end))?;
-                sync_dir(&self.dir)?;
-                *seg = Segment::new(file, end, 0);
+                self.rotate(&mut seg)?;
             }
         }
         // Segments wholly below the checkpoint are no longer needed.
@@ -438,14 +633,14 @@ mod tests {
     #[test]
     fn groups_survive_reopen_and_a_torn_tail_is_cut() {
         let dir = tempfile::tempdir().unwrap();
-        let (log, groups, _) = RedoLog::open(dir.path(), false).unwrap();
+        let (log, groups, _) = RedoLog::open(dir.path(), false, Ack::Durable).unwrap();
         assert!(groups.is_empty());
         let h = log.horizon();
-        let e1 = log.append(b"first", h).unwrap();
-        let e2 = log.append(&vec![7u8; 5000], h).unwrap();
+        let e1 = log.append(b"first", h).unwrap().unwrap();
+        let e2 = log.append(&vec![7u8; 5000], h).unwrap().unwrap();
         log.flush_to(e2, true).unwrap();
         assert!(log.durable_lsn() >= e2);
-        let e3 = log.append(b"third", h).unwrap();
+        let e3 = log.append(b"third", h).unwrap().unwrap();
         log.flush_to(e3, false).unwrap();
         drop(log);
         // Tear the last group: cut its final byte (and the zeros after it).
@@ -456,7 +651,7 @@ mod tests {
             .unwrap()
             .set_len(e3 - FIRST_LSN - 1)
             .unwrap();
-        let (log, groups, _) = RedoLog::open(dir.path(), false).unwrap();
+        let (log, groups, _) = RedoLog::open(dir.path(), false, Ack::Durable).unwrap();
         assert_eq!(groups.len(), 2);
         assert_eq!(groups[0].payload, b"first");
         assert_eq!(groups[0].end_lsn, e1);
@@ -464,12 +659,12 @@ mod tests {
         assert_eq!(log.current_lsn(), e2);
         // A checkpoint moves the horizon; a stale append is refused.
         let ck = log.begin_checkpoint();
-        assert!(log.append(b"stale", h).is_none());
+        assert!(log.append(b"stale", h).unwrap().is_none());
         log.finish_checkpoint(ck).unwrap();
-        let e4 = log.append(b"after", log.horizon()).unwrap();
+        let e4 = log.append(b"after", log.horizon()).unwrap().unwrap();
         log.flush_to(e4, true).unwrap();
         drop(log);
-        let (_log, groups, _) = RedoLog::open(dir.path(), false).unwrap();
+        let (_log, groups, _) = RedoLog::open(dir.path(), false, Ack::Durable).unwrap();
         assert_eq!(groups.len(), 1);
         assert_eq!(groups[0].payload, b"after");
     }
@@ -478,8 +673,8 @@ mod tests {
     fn commits_write_into_zeros_already_in_the_file_and_recovery_stops_at_them() {
         let dir = tempfile::tempdir().unwrap();
         let seg = segment_path(dir.path(), FIRST_LSN);
-        let (log, _, _) = RedoLog::open(dir.path(), false).unwrap();
-        let e1 = log.append(b"first", log.horizon()).unwrap();
+        let (log, _, _) = RedoLog::open(dir.path(), false, Ack::Durable).unwrap();
+        let e1 = log.append(b"first", log.horizon()).unwrap().unwrap();
         log.flush_to(e1, true).unwrap();
         let len = fs::metadata(&seg).unwrap().len();
         assert_eq!(
@@ -491,6 +686,7 @@ mod tests {
         for i in 0..100u32 {
             end = log
                 .append(&i.to_le_bytes().repeat(50), log.horizon())
+                .unwrap()
                 .unwrap();
             log.flush_to(end, true).unwrap();
             assert_eq!(fs::metadata(&seg).unwrap().len(), len);
@@ -499,20 +695,20 @@ mod tests {
         assert!(bytes[(end - FIRST_LSN) as usize..].iter().all(|&b| b == 0));
         // A group reaching past the zeros extends the file again, a chunk past its end.
         let big = vec![9u8; PREALLOCATE_BYTES as usize];
-        let e_big = log.append(&big, log.horizon()).unwrap();
+        let e_big = log.append(&big, log.horizon()).unwrap().unwrap();
         log.flush_to(e_big, true).unwrap();
         let grown = fs::metadata(&seg).unwrap().len();
         assert!(grown > e_big - FIRST_LSN && grown <= e_big - FIRST_LSN + PREALLOCATE_BYTES);
         drop(log);
         // Reopened: every group is found, the zeros are cut, and appends go on from there.
-        let (log, groups, _) = RedoLog::open(dir.path(), false).unwrap();
+        let (log, groups, _) = RedoLog::open(dir.path(), false, Ack::Durable).unwrap();
         assert_eq!(groups.len(), 102);
         assert_eq!(groups.last().unwrap().end_lsn, e_big);
         assert_eq!(fs::metadata(&seg).unwrap().len(), e_big - FIRST_LSN);
-        let e_next = log.append(b"next", log.horizon()).unwrap();
+        let e_next = log.append(b"next", log.horizon()).unwrap().unwrap();
         log.flush_to(e_next, true).unwrap();
         drop(log);
-        let (_log, groups, _) = RedoLog::open(dir.path(), false).unwrap();
+        let (_log, groups, _) = RedoLog::open(dir.path(), false, Ack::Durable).unwrap();
         assert_eq!(groups.len(), 103);
         assert_eq!(groups.last().unwrap().payload, b"next");
     }

@@ -483,10 +483,10 @@ mod tests {
     #[test]
     fn open_refuses_damage_and_changes_nothing_unless_forced() {
         let dir = tempfile::tempdir().unwrap();
-        let (log, _, _) = RedoLog::open(dir.path(), false).unwrap();
+        let (log, _, _) = RedoLog::open(dir.path(), false, crate::redo::Ack::Durable).unwrap();
         let ends: Vec<u64> = (0..10u8)
             .map(|i| {
-                let end = log.append(&[i; 100], log.horizon()).unwrap();
+                let end = log.append(&[i; 100], log.horizon()).unwrap().unwrap();
                 log.flush_to(end, true).unwrap();
                 end
             })
@@ -497,7 +497,7 @@ mod tests {
         bytes[(ends[3] - FIRST_LSN) as usize + GROUP_HEADER + 50] ^= 1;
         fs::write(&seg, &bytes).unwrap();
         let before = snapshot(dir.path());
-        let Err(e) = RedoLog::open(dir.path(), false) else {
+        let Err(e) = RedoLog::open(dir.path(), false, crate::redo::Ack::Durable) else {
             panic!("damage before valid groups must refuse to open");
         };
         let text = e.to_string();
@@ -517,7 +517,8 @@ mod tests {
 
         // Forced: the groups before the damage, the damaged bytes kept aside, and appends
         // in a new segment past every LSN the log held.
-        let (log, groups, report) = RedoLog::open(dir.path(), true).unwrap();
+        let (log, groups, report) =
+            RedoLog::open(dir.path(), true, crate::redo::Ack::Durable).unwrap();
         assert_eq!(groups.len(), 4);
         assert_eq!((report.from_lsn, report.to_lsn), (FIRST_LSN, ends[3]));
         let damage = report.damage.unwrap();
@@ -537,12 +538,12 @@ mod tests {
             "the damaged segment stays as it was"
         );
         assert_eq!(log.current_lsn(), log_end);
-        let after = log.append(b"after", log.horizon()).unwrap();
+        let after = log.append(b"after", log.horizon()).unwrap().unwrap();
         log.flush_to(after, true).unwrap();
         // Until a checkpoint retires the damaged segment, a restart refuses again.
         drop(log);
-        assert!(RedoLog::open(dir.path(), false).is_err());
-        let (log, groups, _) = RedoLog::open(dir.path(), true).unwrap();
+        assert!(RedoLog::open(dir.path(), false, crate::redo::Ack::Durable).is_err());
+        let (log, groups, _) = RedoLog::open(dir.path(), true, crate::redo::Ack::Durable).unwrap();
         assert_eq!(
             groups.len(),
             4,
@@ -550,12 +551,13 @@ mod tests {
         );
         let ck = log.begin_checkpoint();
         log.finish_checkpoint(ck).unwrap();
-        let e = log.append(b"next", log.horizon()).unwrap();
+        let e = log.append(b"next", log.horizon()).unwrap().unwrap();
         log.flush_to(e, true).unwrap();
         drop(log);
         assert!(!seg.exists(), "the checkpoint retired the damaged segment");
         assert!(aside.exists(), "the kept bytes outlive it");
-        let (_log, groups, report) = RedoLog::open(dir.path(), false).unwrap();
+        let (_log, groups, report) =
+            RedoLog::open(dir.path(), false, crate::redo::Ack::Durable).unwrap();
         assert_eq!(groups.len(), 1);
         assert_eq!(groups[0].payload, b"next");
         assert!(report.damage.is_none());
@@ -564,9 +566,9 @@ mod tests {
     #[test]
     fn open_keeps_a_torn_tail_aside_and_goes_on_after_the_last_group() {
         let dir = tempfile::tempdir().unwrap();
-        let (log, _, _) = RedoLog::open(dir.path(), false).unwrap();
-        let e1 = log.append(b"first", log.horizon()).unwrap();
-        let e2 = log.append(&[5u8; 300], log.horizon()).unwrap();
+        let (log, _, _) = RedoLog::open(dir.path(), false, crate::redo::Ack::Durable).unwrap();
+        let e1 = log.append(b"first", log.horizon()).unwrap().unwrap();
+        let e2 = log.append(&[5u8; 300], log.horizon()).unwrap().unwrap();
         log.flush_to(e2, true).unwrap();
         drop(log);
         let seg = segment_path(dir.path(), FIRST_LSN);
@@ -577,7 +579,8 @@ mod tests {
             .unwrap()
             .set_len(e2 - FIRST_LSN - 100)
             .unwrap();
-        let (log, groups, report) = RedoLog::open(dir.path(), false).unwrap();
+        let (log, groups, report) =
+            RedoLog::open(dir.path(), false, crate::redo::Ack::Durable).unwrap();
         assert_eq!(groups.len(), 1);
         let damage = report.damage.unwrap();
         assert!(damage.is_torn_tail() && !damage.forced);
@@ -588,11 +591,12 @@ mod tests {
             bytes[(e1 - FIRST_LSN) as usize..(e2 - FIRST_LSN - 100) as usize]
         );
         assert!(damage.describe().contains("a torn last write"));
-        let e3 = log.append(b"third", log.horizon()).unwrap();
+        let e3 = log.append(b"third", log.horizon()).unwrap().unwrap();
         assert!(e3 > e1);
         log.flush_to(e3, true).unwrap();
         drop(log);
-        let (_log, groups, report) = RedoLog::open(dir.path(), false).unwrap();
+        let (_log, groups, report) =
+            RedoLog::open(dir.path(), false, crate::redo::Ack::Durable).unwrap();
         assert_eq!(groups.len(), 2);
         assert_eq!(groups[1].payload, b"third");
         assert!(report.damage.is_none());
@@ -610,9 +614,10 @@ mod tests {
         fs::write(&first_path, &first).unwrap();
         fs::write(&second_path, &second).unwrap();
         let before = snapshot(dir.path());
-        assert!(RedoLog::open(dir.path(), false).is_err());
+        assert!(RedoLog::open(dir.path(), false, crate::redo::Ack::Durable).is_err());
         assert_eq!(snapshot(dir.path()), before);
-        let (log, groups, report) = RedoLog::open(dir.path(), true).unwrap();
+        let (log, groups, report) =
+            RedoLog::open(dir.path(), true, crate::redo::Ack::Durable).unwrap();
         assert_eq!(groups.len(), 2);
         let damage = report.damage.unwrap();
         assert_eq!(

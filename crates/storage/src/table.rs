@@ -198,18 +198,29 @@ impl Statement {
     }
 
     /// Make the changes durable (per `flush_log_at_trx_commit`) and visible for good.
+    ///
+    /// An error means the statement left no trace: it failed before it was logged (a full
+    /// disk: the log could not reserve its bytes) and rolled back, or its group failed to
+    /// become durable and it was undone with every statement after it (see `undo`).
     pub fn commit(mut self) -> Result<()> {
-        let end = self.log_and_stamp()?;
+        let Some((end, undone)) = self.log_and_stamp(true)? else {
+            return Ok(());
+        };
         self.locks.clear();
-        if let Some(end) = end {
-            self.shared.wait_durable(end)?;
+        if let Err(e) = self.shared.wait_durable(end) {
+            // Undone before the error is reported: reads after it never see the changes.
+            let _ = self.shared.undo_failed();
+            return Err(e);
         }
-        Ok(())
+        self.shared.settle_watched(&undone)
     }
 
     /// Commit without waiting for the log (bulk copies whose durability comes from a flush).
     pub(crate) fn commit_no_wait(mut self) -> Result<()> {
-        self.log_and_stamp()?;
+        // No before-images are kept: the bulk copy's pages reach their file by a flush and
+        // sync of their own before anything depends on them (ALTER), so an undone group
+        // loses nothing, and a copy's images would pile up until the next fsync.
+        self.log_and_stamp(false)?;
         self.locks.clear();
         Ok(())
     }
@@ -219,7 +230,12 @@ impl Statement {
         drop(self)
     }
 
-    fn log_and_stamp(&mut self) -> Result<Option<u64>> {
+    /// Log the statement's group and stamp its pages. Returns the group's end LSN and, when
+    /// the statement left its before-images for undo (see `undo`), its undone flag.
+    fn log_and_stamp(
+        &mut self,
+        keep_images: bool,
+    ) -> Result<Option<(u64, Option<crate::undo::Undone>)>> {
         if self.touched.is_empty() {
             return Ok(None);
         }
@@ -231,6 +247,7 @@ impl Statement {
             self.shared.cache.mark_dirty(&t.block, 0);
         }
         let mut payload = Vec::with_capacity(256);
+        let mut undone = None;
         let end = loop {
             let horizon = log.horizon();
             payload.clear();
@@ -251,7 +268,31 @@ impl Statement {
                 let full = page_lsn(&t.before) <= horizon;
                 encode_page_record(&mut payload, t.space, t.page_no, &t.before, &after, full);
             }
-            if let Some(end) = log.append(&payload, horizon) {
+            if !keep_images || !crate::undo::keeps_images(log.ack()) {
+                if let Some(end) = log.append(&payload, horizon)? {
+                    break end;
+                }
+                continue;
+            }
+            // The entry is made under the same mutex as the append: every group above the
+            // undo floor has one (see `undo`).
+            let mut pending = self.shared.pending.groups.lock();
+            if let Some(end) = log.append(&payload, horizon)? {
+                let flag = crate::undo::Undone::default();
+                pending.push(crate::undo::PendingGroup {
+                    end_lsn: end,
+                    pages: self
+                        .touched
+                        .iter_mut()
+                        .map(|t| crate::undo::PendingPage {
+                            block: t.block.clone(),
+                            before: std::mem::take(&mut t.before),
+                            table: Arc::clone(&t.table),
+                        })
+                        .collect(),
+                    undone: Arc::clone(&flag),
+                });
+                undone = Some(flag);
                 break end;
             }
         };
@@ -261,7 +302,7 @@ impl Statement {
             t.block.end_write();
         }
         self.by_page.clear();
-        Ok(Some(end))
+        Ok(Some((end, undone)))
     }
 
     /// The page for writing: records the before-image on first touch.
