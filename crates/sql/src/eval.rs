@@ -569,10 +569,13 @@ pub fn collate_cmp(a: &[u8], b: &[u8]) -> Ordering {
     collate_cmp_chars(a, b)
 }
 
-/// [`collate_cmp`] char by char, for any bytes (invalid UTF-8 compares as U+FFFD).
+/// [`collate_cmp`] char by char. Bytes that are not UTF-8 can only be a binary string
+/// (utf8mb4 columns refuse them), and binary strings compare byte by byte: reading them
+/// as U+FFFD would make `x'FF' = x'FE'` true.
 fn collate_cmp_chars(a: &[u8], b: &[u8]) -> Ordering {
-    let a = String::from_utf8_lossy(a);
-    let b = String::from_utf8_lossy(b);
+    let (Ok(a), Ok(b)) = (std::str::from_utf8(a), std::str::from_utf8(b)) else {
+        return a.cmp(b);
+    };
     let a = a.trim_end_matches(' ');
     let b = b.trim_end_matches(' ');
     let mut left = a.chars().map(fold_char);

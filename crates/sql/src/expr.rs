@@ -667,8 +667,25 @@ impl Compiler<'_> {
                 query: Arc::new(self.subquery(subquery)?),
                 negated: *negated,
             },
+            E::Prefixed { prefix, value } => self.introduced(&prefix.value, value)?,
             other => return Err(SqlError::not_supported(&format!("expression {other}"))),
         })
+    }
+
+    /// A string literal with a character set introducer (`_binary'..'`, `_utf8mb4 X'..'`):
+    /// the literal's bytes as they are. Values carry no character set, so only the
+    /// character sets whose bytes need no conversion are accepted.
+    fn introduced(&self, charset: &str, value: &ast::Expr) -> Result<Expr, SqlError> {
+        let known = ["_binary", "_utf8mb4", "_utf8", "_utf8mb3"];
+        if !known.iter().any(|k| k.eq_ignore_ascii_case(charset)) {
+            return Err(SqlError::not_supported(&format!(
+                "character set introducer {charset}"
+            )));
+        }
+        match value {
+            ast::Expr::Value(v) => self.value(v),
+            other => Err(err_syntax(&other.to_string())),
+        }
     }
 
     /// Compile a subquery on its own (columns of the outer query are not visible: only

@@ -20,6 +20,7 @@
 
 pub mod accounts;
 pub mod catalog;
+pub mod charset;
 pub mod depth;
 pub mod dialect;
 pub mod error;

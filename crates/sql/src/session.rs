@@ -2384,6 +2384,7 @@ impl Session {
                     Some(v) => {
                         let target = tables::Target {
                             column,
+                            table: Some(&plan.table),
                             row: row_number,
                             strict,
                         };
@@ -2455,6 +2456,7 @@ impl Session {
                             let v = expr.eval(env, &scope_row)?;
                             let target = tables::Target {
                                 column: &def.columns[*position],
+                                table: Some(&plan.table),
                                 row: row_number,
                                 strict,
                             };
@@ -2467,6 +2469,7 @@ impl Session {
                             for (column, v) in def.columns.iter().zip(&working) {
                                 let target = tables::Target {
                                     column,
+                                    table: Some(&plan.table),
                                     row: row_number,
                                     strict: false,
                                 };
@@ -2834,6 +2837,7 @@ impl Session {
                 self.division_by_zero_is_error(&env.warnings[warned..])?;
                 let target = tables::Target {
                     column: &def.columns[*position],
+                    table: Some(&plan.source.table),
                     row: n + 1,
                     strict,
                 };
@@ -2847,6 +2851,7 @@ impl Session {
             for (column, v) in def.columns.iter().zip(&working) {
                 let target = tables::Target {
                     column,
+                    table: Some(&plan.source.table),
                     row: n + 1,
                     strict: false,
                 };

@@ -353,6 +353,20 @@ pub fn column_meta(table: &TableRef, index: usize, name: &str) -> Column {
             flags |= column_flags::NUM | column_flags::BINARY;
             (WireType::Double, 22, charsets::BINARY, 31)
         }
+        st::ColumnType::Char {
+            len,
+            collation: st::Collation::Binary,
+        } => {
+            flags |= column_flags::BINARY;
+            (WireType::String, *len, charsets::BINARY, 0)
+        }
+        st::ColumnType::Varchar {
+            len,
+            collation: st::Collation::Binary,
+        } => {
+            flags |= column_flags::BINARY;
+            (WireType::VarString, *len, charsets::BINARY, 0)
+        }
         st::ColumnType::Char { len, .. } => {
             (WireType::String, len * 4, charsets::UTF8MB4_GENERAL_CI, 0)
         }
@@ -448,11 +462,48 @@ pub fn from_stored(d: &st::Datum, ty: &st::ColumnType) -> Datum {
 /// Where a value is being stored, for error messages.
 pub struct Target<'a> {
     pub column: &'a st::ColumnDef,
+    /// The column's table, for messages that name it (`db`.`t`.`c`); None where the
+    /// column has no table yet (a DEFAULT checked at CREATE TABLE).
+    pub table: Option<&'a TableRef>,
     pub row: usize,
     pub strict: bool,
 }
 
 impl Target<'_> {
+    /// The column as MariaDB names it in 1292 and 1366 messages.
+    fn qualified_column(&self) -> String {
+        match self.table {
+            Some(t) => format!("`{}`.`{}`.`{}`", t.database, t.name, self.column.name),
+            None => format!("`{}`", self.column.name),
+        }
+    }
+
+    /// Invalid UTF-8 into a utf8mb4 column: error 1366 in strict mode, otherwise a
+    /// warning and the valid prefix.
+    fn invalid_string(
+        &self,
+        bytes: &[u8],
+        at: usize,
+        w: &mut Vec<Warning>,
+    ) -> Result<(), SqlError> {
+        let message = format!(
+            "Incorrect string value: '{}' for column {} at row {}",
+            crate::charset::incorrect_string_text(bytes, at),
+            self.qualified_column(),
+            self.row
+        );
+        let code = crate::error::ER_TRUNCATED_WRONG_VALUE_FOR_FIELD;
+        if self.strict {
+            return Err(SqlError::new(code, "22007", message));
+        }
+        w.push(Warning {
+            level: "Warning",
+            code,
+            message,
+        });
+        Ok(())
+    }
+
     fn out_of_range(&self, w: &mut Vec<Warning>) -> Result<(), SqlError> {
         let message = format!(
             "Out of range value for column '{}' at row {}",
@@ -474,9 +525,9 @@ impl Target<'_> {
             (
                 1292,
                 format!(
-                    "Incorrect {kind} value: '{}' for column `{}` at row {}",
+                    "Incorrect {kind} value: '{}' for column {} at row {}",
                     value.to_text_lossy(),
-                    self.column.name,
+                    self.qualified_column(),
                     self.row
                 ),
             )
@@ -643,9 +694,28 @@ pub fn to_stored(
             }
             st::Datum::Double(f)
         }
+        st::ColumnType::Char {
+            len,
+            collation: st::Collation::Binary,
+        }
+        | st::ColumnType::Varchar {
+            len,
+            collation: st::Collation::Binary,
+        } => {
+            let mut bytes = value.to_text().unwrap_or_default();
+            if bytes.len() > *len as usize {
+                target.too_long(w)?;
+                bytes.truncate(*len as usize);
+            }
+            if matches!(col.ty, st::ColumnType::Char { .. }) {
+                // BINARY(n) pads with zero bytes to its length, as MariaDB stores it.
+                bytes.resize(*len as usize, 0);
+            }
+            st::Datum::Bytes(bytes)
+        }
         st::ColumnType::Char { len, .. } | st::ColumnType::Varchar { len, .. } => {
-            let text = value.to_text().unwrap_or_default();
-            let s = String::from_utf8_lossy(&text).into_owned();
+            let text = utf8_text(value, target, w)?;
+            let s = String::from_utf8(text).expect("utf8_text keeps valid UTF-8 only");
             let mut s = if matches!(col.ty, st::ColumnType::Char { .. }) {
                 s.trim_end_matches(' ').to_string()
             } else {
@@ -662,7 +732,11 @@ pub fn to_stored(
             st::Datum::Bytes(s.into_bytes())
         }
         st::ColumnType::Text { .. } | st::ColumnType::Blob => {
-            let mut bytes = value.to_text().unwrap_or_default();
+            let mut bytes = if matches!(col.ty, st::ColumnType::Blob) {
+                value.to_text().unwrap_or_default()
+            } else {
+                utf8_text(value, target, w)?
+            };
             if bytes.len() > 65_535 {
                 target.too_long(w)?;
                 bytes.truncate(65_535);
@@ -732,6 +806,17 @@ pub fn to_stored(
             }
         }
     })
+}
+
+/// A value's bytes for a utf8mb4 column: error 1366 (strict) or a warning and the valid
+/// prefix when they are not UTF-8.
+fn utf8_text(value: &Datum, target: &Target, w: &mut Vec<Warning>) -> Result<Vec<u8>, SqlError> {
+    let mut bytes = value.to_text().unwrap_or_default();
+    if let Some(at) = crate::charset::first_invalid_utf8(&bytes) {
+        target.invalid_string(&bytes, at, w)?;
+        bytes.truncate(at);
+    }
+    Ok(bytes)
 }
 
 /// An index key value for a column, only when the conversion is exact (otherwise the
@@ -2059,6 +2144,7 @@ pub fn column_from_ast(
         } else {
             let target = Target {
                 column: &def,
+                table: None,
                 row: 1,
                 strict: true,
             };
@@ -2148,10 +2234,42 @@ fn column_type(dt: &ast::DataType) -> Result<st::ColumnType, SqlError> {
             st::ColumnType::Text { collation: general }
         }
         D::Blob(_) | D::TinyBlob | D::MediumBlob | D::LongBlob => st::ColumnType::Blob,
+        D::Binary(len) => binary_type(len.unwrap_or(1), false)?,
+        D::Varbinary(Some(ast::BinaryLength::IntegerLength { length })) => {
+            binary_type(*length, true)?
+        }
+        D::Varbinary(_) => return Err(crate::expr::err_syntax("VARBINARY")),
         D::Date => st::ColumnType::Date,
         D::Datetime(_) => st::ColumnType::DateTime,
         D::Timestamp(_, _) => st::ColumnType::Timestamp,
         other => return Err(SqlError::not_supported(&format!("column type {other}"))),
+    })
+}
+
+/// BINARY(n) and VARBINARY(n): CHAR and VARCHAR of bytes (the `binary` collation), with
+/// MariaDB's length limits (ER_TOO_BIG_FIELDLENGTH, 1074).
+fn binary_type(len: u64, varying: bool) -> Result<st::ColumnType, SqlError> {
+    const BINARY_MAX_BYTES: u64 = 255;
+    const VARBINARY_MAX_BYTES: u64 = 65_532;
+    let (name, max) = if varying {
+        ("VARBINARY", VARBINARY_MAX_BYTES)
+    } else {
+        ("BINARY", BINARY_MAX_BYTES)
+    };
+    if len > max {
+        return Err(SqlError::new(
+            1074,
+            "42000",
+            format!(
+                "Column length too big for column '{name}' (max = {max}); use BLOB or TEXT instead"
+            ),
+        ));
+    }
+    let (len, collation) = (len as u32, st::Collation::Binary);
+    Ok(if varying {
+        st::ColumnType::Varchar { len, collation }
+    } else {
+        st::ColumnType::Char { len, collation }
     })
 }
 
@@ -2219,6 +2337,14 @@ pub fn type_text(ty: &st::ColumnType) -> String {
         st::ColumnType::Decimal { precision, scale } => format!("decimal({precision},{scale})"),
         st::ColumnType::Float => "float".into(),
         st::ColumnType::Double => "double".into(),
+        st::ColumnType::Char {
+            len,
+            collation: st::Collation::Binary,
+        } => format!("binary({len})"),
+        st::ColumnType::Varchar {
+            len,
+            collation: st::Collation::Binary,
+        } => format!("varbinary({len})"),
         st::ColumnType::Char { len, .. } => format!("char({len})"),
         st::ColumnType::Varchar { len, .. } => format!("varchar({len})"),
         st::ColumnType::Text { .. } => "text".into(),
