@@ -250,6 +250,13 @@ impl Datum {
                 other => Value::Int(other.to_int(warnings).unwrap_or(0)),
             },
             SqlType::Decimal { scale, .. } => {
+                if let Datum::Str(s) = &self {
+                    // Digits too wide for the evaluator's decimal (a wide literal or
+                    // stored value) are formatted exactly.
+                    if let Some(text) = crate::decimal::exact_text(s, scale) {
+                        return Value::Decimal(text);
+                    }
+                }
                 let d = self.to_decimal(warnings).unwrap_or(Decimal::ZERO);
                 Value::Decimal(decimal_text(d, scale))
             }

@@ -403,6 +403,21 @@ impl Compiler<'_> {
                         }
                         Expr::Literal(Datum::Dec(d)) => Expr::Literal(Datum::Dec(-d)),
                         Expr::Literal(Datum::Double(f)) => Expr::Literal(Datum::Double(-f)),
+                        // A wide decimal literal (kept as its digits) negates exactly.
+                        Expr::Literal(Datum::Str(digits))
+                            if matches!(
+                                expr.as_ref(),
+                                ast::Expr::Value(ast::ValueWithSpan {
+                                    value: ast::Value::Number(..),
+                                    ..
+                                })
+                            ) =>
+                        {
+                            let text = String::from_utf8_lossy(&digits);
+                            crate::decimal::literal(&format!("-{text}"))
+                                .map(Expr::Literal)
+                                .ok_or_else(|| err_syntax(&text))?
+                        }
                         other => Expr::Neg(Box::new(other)),
                     },
                     UnaryOperator::Plus => inner,
@@ -1043,14 +1058,24 @@ pub fn number_literal(text: &str) -> Result<Datum, SqlError> {
             .map(Datum::Double)
             .map_err(|_| err_syntax(text));
     }
+    let too_big = || {
+        SqlError::new(
+            1426,
+            "42000",
+            format!("Too big precision specified for '{text}'"),
+        )
+    };
+    let wide_literal = || {
+        // Kept exactly (as digits when the evaluator's decimal cannot hold them), up to
+        // MariaDB's 65 digits.
+        let digits = text.bytes().filter(u8::is_ascii_digit).count() as u64;
+        if digits > crate::decimal::MARIADB_MAX_PRECISION {
+            return Err(too_big());
+        }
+        crate::decimal::literal(text).ok_or_else(|| err_syntax(text))
+    };
     if text.contains('.') {
-        return text.parse::<Decimal>().map(Datum::Dec).map_err(|_| {
-            SqlError::new(
-                1426,
-                "42000",
-                format!("Too big precision specified for '{text}'"),
-            )
-        });
+        return wide_literal();
     }
     if let Ok(i) = text.parse::<i64>() {
         return Ok(Datum::Int(i));
@@ -1058,13 +1083,7 @@ pub fn number_literal(text: &str) -> Result<Datum, SqlError> {
     if let Ok(u) = text.parse::<u64>() {
         return Ok(Datum::UInt(u));
     }
-    text.parse::<Decimal>().map(Datum::Dec).map_err(|_| {
-        SqlError::new(
-            1426,
-            "42000",
-            format!("Too big precision specified for '{text}'"),
-        )
-    })
+    wide_literal()
 }
 
 /// Evaluate an expression that needs nothing from a session (constant folding of literals).

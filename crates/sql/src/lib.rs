@@ -21,6 +21,7 @@
 pub mod accounts;
 pub mod catalog;
 pub mod charset;
+pub mod decimal;
 pub mod depth;
 pub mod dialect;
 pub mod error;

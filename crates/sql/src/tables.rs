@@ -431,7 +431,7 @@ pub fn from_stored(d: &st::Datum, ty: &st::ColumnType) -> Datum {
                 st::ColumnType::Decimal { scale, .. } => *scale as u32,
                 _ => 0,
             };
-            Datum::Dec(Decimal::try_from_i128_with_scale(*unscaled, scale).unwrap_or(Decimal::ZERO))
+            crate::decimal::from_unscaled(*unscaled, scale)
         }
         st::Datum::Bytes(b) => Datum::Str(b.clone()),
         st::Datum::Date { year, month, day } => Datum::Date {
@@ -641,39 +641,17 @@ pub fn to_stored(
             }
         }
         st::ColumnType::Decimal { precision, scale } => {
-            let mut scratch = Vec::new();
-            let d = match value {
-                Datum::Str(s) => {
-                    let text = String::from_utf8_lossy(s);
-                    let (_, complete) = eval::numeric_prefix(&text);
-                    if !complete {
-                        target.incorrect("decimal", value, w)?;
-                    }
-                    value.to_decimal(&mut scratch).unwrap_or(Decimal::ZERO)
+            if let Datum::Str(s) = value {
+                let text = String::from_utf8_lossy(s);
+                if !eval::numeric_prefix(&text).1 {
+                    target.incorrect("decimal", value, w)?;
                 }
-                other => other.to_decimal(&mut scratch).unwrap_or(Decimal::ZERO),
-            };
-            let mut rounded = d.round_dp_with_strategy(
-                *scale as u32,
-                rust_decimal::RoundingStrategy::MidpointAwayFromZero,
-            );
-            rounded.rescale(*scale as u32);
-            let max_int_digits = (*precision as u32).saturating_sub(*scale as u32);
-            let int_part = rounded.trunc().abs();
-            let limit = Decimal::from_i128_with_scale(10i128.pow(max_int_digits.min(27)), 0);
-            if int_part >= limit {
-                target.out_of_range(w)?;
-                let max = Decimal::from_i128_with_scale(
-                    10i128.pow((*precision as u32).min(27)) - 1,
-                    *scale as u32,
-                );
-                rounded = if rounded.is_sign_negative() {
-                    -max
-                } else {
-                    max
-                };
             }
-            st::Datum::Decimal(rounded.mantissa())
+            let (unscaled, fits) = crate::decimal::to_unscaled(value, *precision, *scale);
+            if !fits {
+                target.out_of_range(w)?;
+            }
+            st::Datum::Decimal(unscaled)
         }
         st::ColumnType::Float | st::ColumnType::Double => {
             let mut scratch = Vec::new();
@@ -2100,7 +2078,7 @@ pub fn column_from_ast(
 ) -> Result<(st::ColumnDef, bool, bool), SqlError> {
     let mut primary = false;
     let mut unique = false;
-    let ty = column_type(&c.data_type)?;
+    let ty = column_type(&c.data_type, &c.name.value)?;
     let mut def = st::ColumnDef::new(&c.name.value, ty);
     let mut default_expr = None;
     for option in &c.options {
@@ -2161,7 +2139,7 @@ pub fn column_from_ast(
     Ok((def, primary, unique))
 }
 
-fn column_type(dt: &ast::DataType) -> Result<st::ColumnType, SqlError> {
+fn column_type(dt: &ast::DataType, name: &str) -> Result<st::ColumnType, SqlError> {
     use ast::DataType as D;
     let int = |width, unsigned| st::ColumnType::Int { width, unsigned };
     let char_len = |l: &Option<ast::CharacterLength>, default: u32| match l {
@@ -2193,20 +2171,35 @@ fn column_type(dt: &ast::DataType) -> Result<st::ColumnType, SqlError> {
                 ast::ExactNumberInfo::Precision(p) => (*p, 0),
                 ast::ExactNumberInfo::PrecisionAndScale(p, s) => (*p, (*s).max(0) as u64),
             };
-            if precision > 38 || precision == 0 {
+            use crate::decimal::{MARIADB_MAX_PRECISION, MARIADB_MAX_SCALE, MAX_STORED_PRECISION};
+            if precision > MARIADB_MAX_PRECISION {
                 return Err(SqlError::new(
                     1426,
                     "42000",
-                    format!("Too big precision {precision} specified; maximum is 38"),
+                    format!("Too big precision specified for '{name}'. Maximum is {MARIADB_MAX_PRECISION}"),
                 ));
             }
-            if scale > precision || scale > 30 {
+            if scale > MARIADB_MAX_SCALE {
                 return Err(SqlError::new(
                     1425,
                     "42000",
-                    format!("Too big scale {scale} specified; maximum is 30"),
+                    format!("Too big scale specified for '{name}'. Maximum is {MARIADB_MAX_SCALE}"),
                 ));
             }
+            if scale > precision {
+                return Err(SqlError::new(
+                    1427,
+                    "42000",
+                    format!("For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '{name}')"),
+                ));
+            }
+            if precision > u64::from(MAX_STORED_PRECISION) {
+                return Err(SqlError::not_supported(&format!(
+                    "DECIMAL precision above {MAX_STORED_PRECISION} digits (column '{name}')"
+                )));
+            }
+            // DECIMAL(0) is DECIMAL(10,0), as in MariaDB.
+            let precision = if precision == 0 { 10 } else { precision };
             st::ColumnType::Decimal {
                 precision: precision as u8,
                 scale: scale as u8,
