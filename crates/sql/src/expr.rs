@@ -1177,6 +1177,18 @@ pub fn datetime_from_micros(micros: i64, keep_micros: bool) -> Datum {
 }
 
 /// Parse 'YYYY-MM-DD[ HH:MM:SS[.ffffff]]'.
+/// The last day of a month (31 for month 0: a zero month, allowed without
+/// NO_ZERO_IN_DATE, bounds the day by 31 as MariaDB does).
+pub fn days_in_month(year: u16, month: u8) -> u8 {
+    let leap = year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400));
+    match month {
+        2 if leap => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
 pub fn parse_datetime(text: &str) -> Option<Datum> {
     let text = text.trim();
     let (date, time) = match text.split_once([' ', 'T']) {
@@ -1187,7 +1199,7 @@ pub fn parse_datetime(text: &str) -> Option<Datum> {
     let year: u16 = parts.next()?.parse().ok()?;
     let month: u8 = parts.next()?.parse().ok()?;
     let day: u8 = parts.next()?.parse().ok()?;
-    if parts.next().is_some() || month > 12 || day > 31 {
+    if parts.next().is_some() || month > 12 || day > days_in_month(year, month) {
         return None;
     }
     let Some(time) = time else {
@@ -2403,6 +2415,15 @@ mod tests {
             })
         );
         assert_eq!(parse_datetime("2024-13-01"), None);
+        // Days that do not exist in their month are refused; zero parts are allowed.
+        assert_eq!(parse_datetime("2023-02-30"), None);
+        assert_eq!(parse_datetime("2023-02-29 10:00:00"), None);
+        assert_eq!(parse_datetime("2023-04-31"), None);
+        assert_eq!(parse_datetime("1900-02-29"), None);
+        assert!(parse_datetime("2000-02-29").is_some());
+        assert!(parse_datetime("2024-02-29").is_some());
+        assert!(parse_datetime("2023-00-00").is_some());
+        assert!(parse_datetime("0000-00-00 00:00:00").is_some());
     }
 
     #[test]
