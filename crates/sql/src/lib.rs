@@ -41,6 +41,7 @@ pub mod status;
 pub mod sysvars;
 mod table_cache_sql;
 pub mod tables;
+pub mod timestamps;
 pub mod value;
 
 pub use error::SqlError;

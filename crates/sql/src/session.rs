@@ -792,11 +792,7 @@ impl Session {
                                 .map(|d| Datum::Str(d.into_bytes()))
                                 .unwrap_or(Datum::Null),
                         );
-                        row.push(text(if c.auto_increment {
-                            "auto_increment"
-                        } else {
-                            ""
-                        }));
+                        row.push(text(&tables::extra_text(c)));
                         if *full {
                             row.push(text("select,insert,update,references"));
                             row.push(text(&c.comment));
@@ -2390,6 +2386,9 @@ impl Session {
                         };
                         tables::to_stored(&v, &target, &mut env.warnings)?
                     }
+                    None if column.default_now => {
+                        crate::timestamps::now_for(&column.ty, env.now_micros())
+                    }
                     None => match &column.default {
                         Some(d) => d.clone(),
                         None if column.auto_increment || column.nullable => {
@@ -2465,6 +2464,14 @@ impl Session {
                                 tables::from_stored(&stored, &def.columns[*position].ty);
                         }
                         if working != old_values {
+                            let assigned: Vec<usize> =
+                                assignments.iter().map(|(p, _)| *p).collect();
+                            crate::timestamps::touch_on_update(
+                                def,
+                                &assigned,
+                                &mut working,
+                                env.now_micros(),
+                            );
                             let mut updated = Vec::with_capacity(def.columns.len());
                             for (column, v) in def.columns.iter().zip(&working) {
                                 let target = tables::Target {
@@ -2847,6 +2854,8 @@ impl Session {
             if working == values {
                 continue;
             }
+            let assigned: Vec<usize> = plan.assignments.iter().map(|(p, _)| *p).collect();
+            crate::timestamps::touch_on_update(def, &assigned, &mut working, env.now_micros());
             let mut new_row = Vec::with_capacity(def.columns.len());
             for (column, v) in def.columns.iter().zip(&working) {
                 let target = tables::Target {

@@ -2085,7 +2085,13 @@ pub fn column_from_ast(
         match &option.option {
             ast::ColumnOption::Null => def.nullable = true,
             ast::ColumnOption::NotNull => def.nullable = false,
+            ast::ColumnOption::Default(e) if crate::timestamps::is_current_timestamp(e) => {
+                def.default_now = true
+            }
             ast::ColumnOption::Default(e) => default_expr = Some(e.clone()),
+            ast::ColumnOption::OnUpdate(e) => {
+                crate::timestamps::on_update(&mut def, e)?;
+            }
             ast::ColumnOption::PrimaryKey(_) => {
                 def.nullable = false;
                 primary = true;
@@ -2099,16 +2105,22 @@ pub fn column_from_ast(
                 def.auto_increment = true
             }
             ast::ColumnOption::Comment(text) => def.comment = text.clone(),
-            ast::ColumnOption::CharacterSet(_)
-            | ast::ColumnOption::Collation(_)
-            | ast::ColumnOption::OnUpdate(_) => {}
+            ast::ColumnOption::CharacterSet(_) | ast::ColumnOption::Collation(_) => {}
             other => return Err(SqlError::not_supported(&format!("column option {other}"))),
         }
     }
+    crate::timestamps::check_column(&def)?;
     if let Some(e) = default_expr {
         let expr = compiler.compile(&e)?;
         let mut w = Vec::new();
-        let v = expr.eval(&mut ConstEnv(&mut w), &[])?;
+        let v = expr.eval(&mut ConstEnv(&mut w, 0), &[])?;
+        // A default that reads the clock other than as CURRENT_TIMESTAMP itself
+        // (`NOW() + INTERVAL 1 DAY`) would need evaluating per insert.
+        if v != expr.eval(&mut ConstEnv(&mut Vec::new(), DISTANT_MICROS), &[])? {
+            return Err(SqlError::not_supported(
+                "a DEFAULT expression that reads the clock, other than CURRENT_TIMESTAMP",
+            ));
+        }
         if v.is_null() {
             def.default = if def.nullable {
                 Some(st::Datum::Null)
@@ -2266,8 +2278,12 @@ fn binary_type(len: u64, varying: bool) -> Result<st::ColumnType, SqlError> {
     })
 }
 
-/// An environment for constant expressions (DEFAULT values).
-struct ConstEnv<'a>(&'a mut Vec<Warning>);
+/// An environment for constant expressions (DEFAULT values), with a fixed clock.
+struct ConstEnv<'a>(&'a mut Vec<Warning>, i64);
+
+/// A second clock reading for telling clock-dependent DEFAULT expressions apart: a
+/// different year, month, day and time of day from the epoch.
+const DISTANT_MICROS: i64 = 1_000_000_000_000_000;
 
 impl Env for ConstEnv<'_> {
     fn param(&self, _: usize) -> Datum {
@@ -2295,7 +2311,7 @@ impl Env for ConstEnv<'_> {
         0
     }
     fn now_micros(&self) -> i64 {
-        0
+        self.1
     }
     fn div_precision_increment(&self) -> u32 {
         4
@@ -2350,6 +2366,9 @@ pub fn type_text(ty: &st::ColumnType) -> String {
 
 /// A stored default as text (None for NULL).
 pub fn default_text(c: &st::ColumnDef) -> Option<String> {
+    if c.default_now {
+        return Some(crate::timestamps::CURRENT_TIMESTAMP_TEXT.to_string());
+    }
     let d = c.default.as_ref()?;
     if d.is_null() {
         return None;
@@ -2357,6 +2376,17 @@ pub fn default_text(c: &st::ColumnDef) -> Option<String> {
     from_stored(d, &c.ty)
         .to_text()
         .map(|b| String::from_utf8_lossy(&b).into_owned())
+}
+
+/// The `Extra` column of SHOW COLUMNS.
+pub fn extra_text(c: &st::ColumnDef) -> String {
+    if c.auto_increment {
+        "auto_increment".into()
+    } else if c.on_update_now {
+        format!("on update {}", crate::timestamps::CURRENT_TIMESTAMP_TEXT)
+    } else {
+        String::new()
+    }
 }
 
 /// The `Key` column of SHOW COLUMNS.
@@ -2384,9 +2414,16 @@ pub fn create_table_text(name: &str, def: &st::TableDef) -> String {
         let mut line = format!("  `{}` {}", c.name, type_text(&c.ty));
         if !c.nullable {
             line.push_str(" NOT NULL");
+        } else if matches!(c.ty, st::ColumnType::Timestamp) {
+            // MariaDB names a nullable TIMESTAMP's NULL (TIMESTAMP was NOT NULL by default).
+            line.push_str(" NULL");
         }
         match (&c.default, c.auto_increment) {
             (_, true) => line.push_str(" AUTO_INCREMENT"),
+            _ if c.default_now => line.push_str(&format!(
+                " DEFAULT {}",
+                crate::timestamps::CURRENT_TIMESTAMP_TEXT
+            )),
             (Some(st::Datum::Null), _) | (None, false) if c.nullable => {
                 line.push_str(" DEFAULT NULL")
             }
@@ -2405,6 +2442,12 @@ pub fn create_table_text(name: &str, def: &st::TableDef) -> String {
                 }
             }
             _ => {}
+        }
+        if c.on_update_now {
+            line.push_str(&format!(
+                " ON UPDATE {}",
+                crate::timestamps::CURRENT_TIMESTAMP_TEXT
+            ));
         }
         if !c.comment.is_empty() {
             line.push_str(&format!(" COMMENT '{}'", c.comment.replace('\'', "''")));

@@ -369,8 +369,15 @@ pub fn encode_def(def: &TableDef) -> Vec<u8> {
             ColumnType::DateTime => out.push(9),
             ColumnType::Timestamp => out.push(10),
         }
+        // Flags: bit 0 nullable, 1 auto_increment, 2 a default follows, 3 DEFAULT
+        // CURRENT_TIMESTAMP, 4 ON UPDATE CURRENT_TIMESTAMP (definitions written before bits
+        // 3 and 4 existed have them clear).
         out.push(
-            c.nullable as u8 | (c.auto_increment as u8) << 1 | (c.default.is_some() as u8) << 2,
+            c.nullable as u8
+                | (c.auto_increment as u8) << 1
+                | (c.default.is_some() as u8) << 2
+                | (c.default_now as u8) << 3
+                | (c.on_update_now as u8) << 4,
         );
         if let Some(d) = &c.default {
             // A one-column row: null bitmap + value.
@@ -472,6 +479,8 @@ pub fn decode_def(bytes: &[u8]) -> Result<TableDef, StorageError> {
         let mut col = ColumnDef::new(&name, ty);
         col.nullable = flags & 1 != 0;
         col.auto_increment = flags & 2 != 0;
+        col.default_now = flags & 8 != 0;
+        col.on_update_now = flags & 16 != 0;
         if flags & 4 != 0 {
             let n = r.u32()? as usize;
             let enc = r.take(n)?;
@@ -570,7 +579,11 @@ pub(crate) mod tests {
                     },
                 ),
                 ColumnDef::new("b", ColumnType::Blob),
-                ColumnDef::new("dt", ColumnType::DateTime),
+                ColumnDef {
+                    default_now: true,
+                    on_update_now: true,
+                    ..ColumnDef::new("dt", ColumnType::DateTime)
+                },
                 ColumnDef::new("day", ColumnType::Date),
                 ColumnDef::new("f", ColumnType::Double),
                 ColumnDef::new(

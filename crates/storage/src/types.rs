@@ -215,6 +215,12 @@ pub struct ColumnDef {
     /// The default as a datum (None: no DEFAULT clause).
     pub default: Option<Datum>,
     pub auto_increment: bool,
+    /// `DEFAULT CURRENT_TIMESTAMP`: an insert that gives no value stores the statement's
+    /// time (then `default` is None). TIMESTAMP and DATETIME columns only.
+    pub default_now: bool,
+    /// `ON UPDATE CURRENT_TIMESTAMP`: an update that changes the row and does not assign
+    /// this column stores the statement's time. TIMESTAMP and DATETIME columns only.
+    pub on_update_now: bool,
     /// Optional COMMENT or other text the SQL layer wants shown back.
     pub comment: String,
 }
@@ -227,6 +233,8 @@ impl ColumnDef {
             nullable: true,
             default: None,
             auto_increment: false,
+            default_now: false,
+            on_update_now: false,
             comment: String::new(),
         }
     }
