@@ -296,7 +296,9 @@ pub fn sql_type_of(ty: &st::ColumnType) -> SqlType {
         st::ColumnType::Char { len, .. } | st::ColumnType::Varchar { len, .. } => {
             SqlType::Str { chars: *len }
         }
-        st::ColumnType::Text { .. } | st::ColumnType::Blob => SqlType::Str { chars: 65535 },
+        st::ColumnType::Text { size, .. } | st::ColumnType::Blob { size } => SqlType::Str {
+            chars: size.max_bytes().min(u64::from(u32::MAX)) as u32,
+        },
         st::ColumnType::Date => SqlType::Date,
         st::ColumnType::DateTime | st::ColumnType::Timestamp => SqlType::DateTime,
     }
@@ -376,13 +378,15 @@ pub fn column_meta(table: &TableRef, index: usize, name: &str) -> Column {
             charsets::UTF8MB4_GENERAL_CI,
             0,
         ),
-        st::ColumnType::Text { .. } => {
+        // Every size is sent as BLOB (252), told apart by its length, as MariaDB does.
+        st::ColumnType::Text { size, .. } => {
             flags |= column_flags::BLOB;
-            (WireType::Blob, 65535 * 4, charsets::UTF8MB4_GENERAL_CI, 0)
+            let length = (size.max_bytes() * 4).min(u64::from(u32::MAX)) as u32;
+            (WireType::Blob, length, charsets::UTF8MB4_GENERAL_CI, 0)
         }
-        st::ColumnType::Blob => {
+        st::ColumnType::Blob { size } => {
             flags |= column_flags::BLOB | column_flags::BINARY;
-            (WireType::Blob, 65535, charsets::BINARY, 0)
+            (WireType::Blob, size.max_bytes() as u32, charsets::BINARY, 0)
         }
         st::ColumnType::Date => {
             flags |= column_flags::BINARY;
@@ -709,15 +713,21 @@ pub fn to_stored(
             }
             st::Datum::Bytes(s.into_bytes())
         }
-        st::ColumnType::Text { .. } | st::ColumnType::Blob => {
-            let mut bytes = if matches!(col.ty, st::ColumnType::Blob) {
+        st::ColumnType::Text { size, .. } | st::ColumnType::Blob { size } => {
+            let mut bytes = if matches!(col.ty, st::ColumnType::Blob { .. }) {
                 value.to_text().unwrap_or_default()
             } else {
                 utf8_text(value, target, w)?
             };
-            if bytes.len() > 65_535 {
+            let max_bytes = usize::try_from(size.max_bytes()).unwrap_or(usize::MAX);
+            if bytes.len() > max_bytes {
                 target.too_long(w)?;
-                bytes.truncate(65_535);
+                bytes.truncate(max_bytes);
+                if matches!(col.ty, st::ColumnType::Text { .. }) {
+                    // Cut at a character boundary.
+                    let valid = crate::charset::first_invalid_utf8(&bytes).unwrap_or(bytes.len());
+                    bytes.truncate(valid);
+                }
             }
             st::Datum::Bytes(bytes)
         }
@@ -835,7 +845,7 @@ fn key_value(value: &Datum, ty: &st::ColumnType) -> Option<st::Datum> {
         st::ColumnType::Char { .. }
         | st::ColumnType::Varchar { .. }
         | st::ColumnType::Text { .. }
-        | st::ColumnType::Blob => match value {
+        | st::ColumnType::Blob { .. } => match value {
             Datum::Str(s) => Some(st::Datum::Bytes(s.clone())),
             _ => None,
         },
@@ -2161,6 +2171,11 @@ fn column_type(dt: &ast::DataType, name: &str) -> Result<st::ColumnType, SqlErro
         _ => default,
     };
     let general = st::Collation::Utf8mb4GeneralCi;
+    let text = |size| st::ColumnType::Text {
+        collation: general,
+        size,
+    };
+    let blob = |size| st::ColumnType::Blob { size };
     Ok(match dt {
         D::TinyInt(_) => int(st::IntWidth::Tiny, false),
         D::TinyIntUnsigned(_) | D::UTinyInt => int(st::IntWidth::Tiny, true),
@@ -2235,10 +2250,15 @@ fn column_type(dt: &ast::DataType, name: &str) -> Result<st::ColumnType, SqlErro
                 collation: general,
             }
         }
-        D::Text | D::TinyText | D::MediumText | D::LongText => {
-            st::ColumnType::Text { collation: general }
-        }
-        D::Blob(_) | D::TinyBlob | D::MediumBlob | D::LongBlob => st::ColumnType::Blob,
+        D::Text => text(st::LobSize::Regular),
+        D::TinyText => text(st::LobSize::Tiny),
+        D::MediumText => text(st::LobSize::Medium),
+        D::LongText => text(st::LobSize::Long),
+        D::Blob(None) => blob(st::LobSize::Regular),
+        D::Blob(Some(bytes)) => blob(st::LobSize::for_bytes(*bytes)),
+        D::TinyBlob => blob(st::LobSize::Tiny),
+        D::MediumBlob => blob(st::LobSize::Medium),
+        D::LongBlob => blob(st::LobSize::Long),
         D::Binary(len) => binary_type(len.unwrap_or(1), false)?,
         D::Varbinary(Some(ast::BinaryLength::IntegerLength { length })) => {
             binary_type(*length, true)?
@@ -2356,8 +2376,8 @@ pub fn type_text(ty: &st::ColumnType) -> String {
         } => format!("varbinary({len})"),
         st::ColumnType::Char { len, .. } => format!("char({len})"),
         st::ColumnType::Varchar { len, .. } => format!("varchar({len})"),
-        st::ColumnType::Text { .. } => "text".into(),
-        st::ColumnType::Blob => "blob".into(),
+        st::ColumnType::Text { size, .. } => format!("{}text", size.prefix()),
+        st::ColumnType::Blob { size } => format!("{}blob", size.prefix()),
         st::ColumnType::Date => "date".into(),
         st::ColumnType::DateTime => "datetime".into(),
         st::ColumnType::Timestamp => "timestamp".into(),

@@ -12,7 +12,8 @@
 //! parameters, the default as an encoded datum.
 
 use crate::types::{
-    Collation, ColumnDef, ColumnType, Datum, IndexDef, IndexKind, IntWidth, StorageError, TableDef,
+    Collation, ColumnDef, ColumnType, Datum, IndexDef, IndexKind, IntWidth, LobSize, StorageError,
+    TableDef,
 };
 
 fn corrupt(what: &str) -> StorageError {
@@ -361,10 +362,19 @@ pub fn encode_def(def: &TableDef) -> Vec<u8> {
                 out.extend_from_slice(&[5, collation_tag(*collation)]);
                 out.extend_from_slice(&len.to_le_bytes());
             }
-            ColumnType::Text { collation } => {
-                out.extend_from_slice(&[6, collation_tag(*collation)])
+            // TEXT and BLOB keep the tags they had before size classes; the other sizes
+            // have their own tags with the size after them.
+            ColumnType::Text {
+                collation,
+                size: LobSize::Regular,
+            } => out.extend_from_slice(&[6, collation_tag(*collation)]),
+            ColumnType::Blob {
+                size: LobSize::Regular,
+            } => out.push(7),
+            ColumnType::Text { collation, size } => {
+                out.extend_from_slice(&[11, collation_tag(*collation), size.tag()])
             }
-            ColumnType::Blob => out.push(7),
+            ColumnType::Blob { size } => out.extend_from_slice(&[12, size.tag()]),
             ColumnType::Date => out.push(8),
             ColumnType::DateTime => out.push(9),
             ColumnType::Timestamp => out.push(10),
@@ -468,8 +478,18 @@ pub fn decode_def(bytes: &[u8]) -> Result<TableDef, StorageError> {
             }
             6 => ColumnType::Text {
                 collation: collation_from(r.u8()?)?,
+                size: LobSize::Regular,
             },
-            7 => ColumnType::Blob,
+            7 => ColumnType::Blob {
+                size: LobSize::Regular,
+            },
+            11 => ColumnType::Text {
+                collation: collation_from(r.u8()?)?,
+                size: LobSize::from_tag(r.u8()?).ok_or_else(|| corrupt("text size"))?,
+            },
+            12 => ColumnType::Blob {
+                size: LobSize::from_tag(r.u8()?).ok_or_else(|| corrupt("blob size"))?,
+            },
             8 => ColumnType::Date,
             9 => ColumnType::DateTime,
             10 => ColumnType::Timestamp,
@@ -578,7 +598,12 @@ pub(crate) mod tests {
                         collation: Collation::Utf8mb4GeneralCi,
                     },
                 ),
-                ColumnDef::new("b", ColumnType::Blob),
+                ColumnDef::new(
+                    "b",
+                    ColumnType::Blob {
+                        size: LobSize::Long,
+                    },
+                ),
                 ColumnDef {
                     default_now: true,
                     on_update_now: true,
