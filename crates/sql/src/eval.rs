@@ -624,8 +624,21 @@ pub fn fold_char(c: char) -> char {
 
 /// SQL LIKE with `%`, `_` and an escape character; case-insensitive unless `binary`.
 pub fn like_match(text: &[u8], pattern: &[u8], escape: u8, binary: bool) -> bool {
-    let text: Vec<char> = String::from_utf8_lossy(text).chars().collect();
-    let pattern: Vec<char> = String::from_utf8_lossy(pattern).chars().collect();
+    let (text, pattern, binary): (Vec<char>, Vec<char>, bool) =
+        match (std::str::from_utf8(text), std::str::from_utf8(pattern)) {
+            (Ok(t), Ok(p)) => (
+                t.chars().collect::<Vec<char>>(),
+                p.chars().collect(),
+                binary,
+            ),
+            // Bytes that are not UTF-8 are a binary string's: matched byte by byte (each byte
+            // as the char of the same number), never as U+FFFD.
+            _ => (
+                text.iter().map(|&b| char::from(b)).collect(),
+                pattern.iter().map(|&b| char::from(b)).collect(),
+                true,
+            ),
+        };
     let escape = escape as char;
     let eq = |a: char, b: char| {
         if binary {
@@ -1050,6 +1063,10 @@ mod tests {
     fn collation_ignores_case_and_trailing_spaces() {
         assert_eq!(collate_cmp(b"abc  ", b"ABC"), Ordering::Equal);
         assert_eq!(collate_cmp(b"ab", b"abc"), Ordering::Less);
+        // Bytes that are not UTF-8 compare byte by byte, not as U+FFFD.
+        assert_eq!(collate_cmp(b"\xff", b"\xfe"), Ordering::Greater);
+        assert_eq!(collate_cmp(b"\xc3\x28", b"\xc3\x29"), Ordering::Less);
+        assert_eq!(collate_cmp(b"\xff", b"\xff"), Ordering::Equal);
         assert_eq!(collate_cmp("é".as_bytes(), b"E"), Ordering::Equal);
         assert_eq!(collate_cmp("éa".as_bytes(), b"EB"), Ordering::Less);
     }
@@ -1190,6 +1207,10 @@ mod tests {
         assert!(like_match(b"", b"%", b'\\', false));
         assert!(like_match(b"abcabc", b"%abc", b'\\', false));
         assert!(!like_match(b"abc", b"ABC", b'\\', true));
+        // Bytes that are not UTF-8 match byte by byte, not as U+FFFD.
+        assert!(!like_match(b"\xff", b"\xfe", b'\\', false));
+        assert!(like_match(b"a\xff\x00b", b"a_\x00%", b'\\', false));
+        assert!(!like_match(b"A\xff", b"a%", b'\\', false));
     }
 
     #[test]
