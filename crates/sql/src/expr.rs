@@ -1137,6 +1137,25 @@ fn bool_datum(b: Option<bool>) -> Datum {
     }
 }
 
+/// A binary string's bytes as chars of the same numbers (U+0000..U+00FF), so that char
+/// operations move whole bytes; [`chars_as_bytes`] writes them back.
+fn bytes_as_chars(bytes: &[u8]) -> String {
+    bytes.iter().map(|&b| char::from(b)).collect()
+}
+
+/// The inverse of [`bytes_as_chars`]: every char of the text is at most U+00FF.
+fn chars_as_bytes(text: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    for c in text.chars() {
+        match u8::try_from(u32::from(c)) {
+            Ok(b) => out.push(b),
+            // Not reached (every char came from a byte); kept whole rather than cut.
+            Err(_) => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+        }
+    }
+    out
+}
+
 fn text_of(d: &Datum) -> Option<String> {
     d.to_text()
         .map(|b| String::from_utf8_lossy(&b).into_owned())
@@ -1705,21 +1724,24 @@ impl Expr {
             } => {
                 let v = expr.eval(env, row)?;
                 let w = what.eval(env, row)?;
-                match (text_of(&v), text_of(&w)) {
-                    (Some(mut s), Some(w)) => {
+                // On bytes: for UTF-8 text a byte-wise prefix is a char-wise one, and a
+                // binary string keeps bytes that are not UTF-8.
+                match (v.to_text(), w.to_text()) {
+                    (Some(s), Some(w)) => {
+                        let mut s = &s[..];
                         if !w.is_empty() {
                             if *leading {
                                 while s.starts_with(&w) {
-                                    s.drain(..w.len());
+                                    s = &s[w.len()..];
                                 }
                             }
                             if *trailing {
                                 while s.ends_with(&w) {
-                                    s.truncate(s.len() - w.len());
+                                    s = &s[..s.len() - w.len()];
                                 }
                             }
                         }
-                        Datum::Str(s.into_bytes())
+                        Datum::Str(s.to_vec())
                     }
                     _ => Datum::Null,
                 }
@@ -1837,7 +1859,26 @@ impl Expr {
         let any_null = v.iter().any(Datum::is_null);
         let limit = env.max_allowed_packet();
         let w = env.warnings();
-        let text = |d: &Datum| text_of(d).unwrap_or_default();
+        // Arguments that are not UTF-8 are binary strings: then every argument's bytes are
+        // read as the chars U+0000..U+00FF and results are written back as the same bytes,
+        // so string functions move bytes and never produce U+FFFD.
+        let binary = v
+            .iter()
+            .any(|d| matches!(d, Datum::Str(s) if std::str::from_utf8(s).is_err()));
+        let text = |d: &Datum| {
+            if binary {
+                bytes_as_chars(&d.to_text().unwrap_or_default())
+            } else {
+                text_of(d).unwrap_or_default()
+            }
+        };
+        let out = |s: String| -> Vec<u8> {
+            if binary {
+                chars_as_bytes(&s)
+            } else {
+                s.into_bytes()
+            }
+        };
         let int = |d: &Datum, w: &mut Vec<Warning>| d.to_int(w).unwrap_or(0);
         let null_if_any = |f: &dyn Fn() -> Datum| if any_null { Datum::Null } else { f() };
         Ok(match func {
@@ -1887,31 +1928,30 @@ impl Expr {
                     return Ok(Datum::text(""));
                 }
                 let end = start.saturating_add(len).min(n);
-                Datum::Str(
-                    s[start as usize..end as usize]
-                        .iter()
-                        .collect::<String>()
-                        .into_bytes(),
-                )
+                Datum::Str(out(s[start as usize..end as usize].iter().collect()))
+            }
+            // A binary string has no letter case: UPPER and LOWER leave it as it is.
+            Func::Upper | Func::Lower if binary => {
+                null_if_any(&|| Datum::Str(v[0].to_text().unwrap_or_default()))
             }
             Func::Upper => null_if_any(&|| Datum::Str(text(&v[0]).to_uppercase().into_bytes())),
             Func::Lower => null_if_any(&|| Datum::Str(text(&v[0]).to_lowercase().into_bytes())),
             Func::Trim => {
-                null_if_any(&|| Datum::Str(text(&v[0]).trim_matches(' ').to_string().into_bytes()))
+                null_if_any(&|| Datum::Str(out(text(&v[0]).trim_matches(' ').to_string())))
             }
-            Func::LTrim => null_if_any(&|| {
-                Datum::Str(text(&v[0]).trim_start_matches(' ').to_string().into_bytes())
-            }),
-            Func::RTrim => null_if_any(&|| {
-                Datum::Str(text(&v[0]).trim_end_matches(' ').to_string().into_bytes())
-            }),
+            Func::LTrim => {
+                null_if_any(&|| Datum::Str(out(text(&v[0]).trim_start_matches(' ').to_string())))
+            }
+            Func::RTrim => {
+                null_if_any(&|| Datum::Str(out(text(&v[0]).trim_end_matches(' ').to_string())))
+            }
             Func::Replace => {
                 if any_null {
                     return Ok(Datum::Null);
                 }
                 let (s, from, to) = (text(&v[0]), text(&v[1]), text(&v[2]));
                 if from.is_empty() {
-                    return Ok(Datum::Str(s.into_bytes()));
+                    return Ok(Datum::Str(out(s)));
                 }
                 let found = s.matches(from.as_str()).count() as u64;
                 let bytes = (s.len() as u64 - found * from.len() as u64)
@@ -1919,7 +1959,7 @@ impl Expr {
                 if over_packet("replace", bytes, limit, w) {
                     return Ok(Datum::Null);
                 }
-                Datum::Str(s.replace(&from, &to).into_bytes())
+                Datum::Str(out(s.replace(&from, &to)))
             }
             Func::Left | Func::Right => {
                 if any_null {
@@ -1932,7 +1972,7 @@ impl Expr {
                 } else {
                     s[s.len() - n..].iter().collect()
                 };
-                Datum::Str(part.into_bytes())
+                Datum::Str(out(part))
             }
             Func::LPad | Func::RPad => {
                 if any_null {
@@ -1956,21 +1996,18 @@ impl Expr {
                 }
                 let len = len as usize;
                 if len <= s.len() {
-                    return Ok(Datum::Str(s[..len].iter().collect::<String>().into_bytes()));
+                    return Ok(Datum::Str(out(s[..len].iter().collect())));
                 }
                 if pad.is_empty() {
                     return Ok(Datum::Null);
                 }
                 let fill: String = pad.iter().cycle().take(len - s.len()).collect();
                 let body: String = s.iter().collect();
-                Datum::Str(
-                    if func == Func::LPad {
-                        fill + &body
-                    } else {
-                        body + &fill
-                    }
-                    .into_bytes(),
-                )
+                Datum::Str(out(if func == Func::LPad {
+                    fill + &body
+                } else {
+                    body + &fill
+                }))
             }
             Func::Repeat => {
                 if any_null {
@@ -1989,11 +2026,9 @@ impl Expr {
                 ) {
                     return Ok(Datum::Null);
                 }
-                Datum::Str(s.repeat(n as usize).into_bytes())
+                Datum::Str(out(s.repeat(n as usize)))
             }
-            Func::Reverse => null_if_any(&|| {
-                Datum::Str(text(&v[0]).chars().rev().collect::<String>().into_bytes())
-            }),
+            Func::Reverse => null_if_any(&|| Datum::Str(out(text(&v[0]).chars().rev().collect()))),
             Func::Locate | Func::Instr => {
                 if any_null {
                     return Ok(Datum::Null);
@@ -2074,7 +2109,7 @@ impl Expr {
                 let new = text(&v[3]);
                 let n = s.len() as i64;
                 if pos < 1 || pos > n {
-                    return Ok(Datum::Str(s.iter().collect::<String>().into_bytes()));
+                    return Ok(Datum::Str(out(s.iter().collect())));
                 }
                 let bytes = s.iter().map(|c| c.len_utf8() as u64).sum::<u64>() + new.len() as u64;
                 if over_packet("insert", bytes, limit, w) {
@@ -2086,10 +2121,10 @@ impl Expr {
                 } else {
                     (pos - 1).saturating_add(len).min(n)
                 } as usize;
-                let out: String = s[..start].iter().collect::<String>()
+                let joined: String = s[..start].iter().collect::<String>()
                     + &new
                     + &s[end..].iter().collect::<String>();
-                Datum::Str(out.into_bytes())
+                Datum::Str(out(joined))
             }
             Func::Abs => match &v[0] {
                 Datum::Null => Datum::Null,
