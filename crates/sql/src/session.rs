@@ -1243,6 +1243,7 @@ impl Session {
                 // the handle goes at once (ALTER waits for the handles in use of its table).
                 drop(table.open(storage)?);
                 let new_columns = def.columns.clone();
+                let now_micros = env.now_micros();
                 let mut convert =
                     |row: &[myriad_storage::Datum]| -> myriad_storage::Result<myriad_storage::Row> {
                         Ok(sources
@@ -1251,6 +1252,9 @@ impl Session {
                             .map(|(source, column)| match source {
                                 Some(i) => {
                                     row.get(*i).cloned().unwrap_or(myriad_storage::Datum::Null)
+                                }
+                                None if column.default_now => {
+                                    crate::timestamps::now_for(&column.ty, now_micros)
                                 }
                                 None => match &column.default {
                                     Some(d) => d.clone(),
