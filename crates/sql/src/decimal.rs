@@ -174,6 +174,14 @@ mod tests {
             to_unscaled(&Datum::Str(b"1e9".to_vec()), 6, 2),
             (999999, false)
         );
+        // A binary-protocol DECIMAL parameter keeps its digits too.
+        let param = Datum::from_value(&crate::value::Value::Decimal(
+            "-12345678901234567890.1234567891".into(),
+        ));
+        assert_eq!(
+            to_unscaled(&param, 30, 10),
+            (-123456789012345678901234567891, true)
+        );
         let huge = Datum::Str(b"1".repeat(50));
         assert_eq!(to_unscaled(&huge, 38, 0), (10i128.pow(38) - 1, false));
     }

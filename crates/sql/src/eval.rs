@@ -312,10 +312,11 @@ impl Datum {
             Value::Int(i) => Datum::Int(*i),
             Value::UInt(u) => Datum::UInt(*u),
             Value::Double(f) => Datum::Double(*f),
-            Value::Decimal(text) => text
-                .parse::<Decimal>()
-                .map(Datum::Dec)
-                .unwrap_or_else(|_| Datum::text(text)),
+            // Exact: a DECIMAL when the evaluator's decimal holds every digit, else the
+            // digits themselves (rust_decimal rounds, or shifts, what it cannot hold).
+            Value::Decimal(text) => {
+                crate::decimal::literal(text).unwrap_or_else(|| Datum::text(text))
+            }
             Value::Bytes(b) => Datum::Str(b.clone()),
             Value::Date { year, month, day } => Datum::Date {
                 year: *year,
