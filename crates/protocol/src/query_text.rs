@@ -85,7 +85,8 @@ fn rewrite(sql: &[u8]) -> String {
             }
         }
     }
-    String::from_utf8(out).expect("every piece written is UTF-8")
+    // Every piece written is UTF-8 (lossy text or hex digits); the fallback is never taken.
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// The position just past the literal opened by the quote at `start`, and whether it is
@@ -206,6 +207,33 @@ mod tests {
         let text = statement_text(&sql).into_owned();
         let hex: String = all.iter().map(|b| format!("{b:02X}")).collect();
         assert_eq!(text, format!("SELECT _binary X'{hex}'"));
+    }
+
+    proptest::proptest! {
+        /// Any bytes give text without a panic; a single literal of any bytes, escaped
+        /// as the C API escapes, becomes exactly the hex of those bytes when it is not
+        /// UTF-8.
+        #[test]
+        fn any_bytes_are_read_and_literals_keep_their_bytes(
+            noise in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..64),
+            value in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..64),
+        ) {
+            let _ = statement_text(&noise);
+            let mut sql = b"SELECT '".to_vec();
+            for &b in &value {
+                match b {
+                    0 => sql.extend_from_slice(b"\\0"),
+                    b'\'' | b'\\' => sql.extend_from_slice(&[b'\\', b]),
+                    _ => sql.push(b),
+                }
+            }
+            sql.push(b'\'');
+            let text = statement_text(&sql);
+            if std::str::from_utf8(&value).is_err() {
+                let hex: String = value.iter().map(|b| format!("{b:02X}")).collect();
+                proptest::prop_assert_eq!(text.into_owned(), format!("SELECT X'{hex}'"));
+            }
+        }
     }
 
     #[test]
