@@ -779,7 +779,9 @@ impl Session {
                         let text = |s: &str| Datum::Str(s.as_bytes().to_vec());
                         let mut row = vec![text(&c.name), text(&tables::type_text(&c.ty))];
                         if *full {
-                            row.push(if c.ty.is_string() {
+                            // Binary strings (BLOB, BINARY, VARBINARY) show no collation.
+                            let binary = c.ty.collation() == myriad_storage::Collation::Binary;
+                            row.push(if c.ty.is_string() && !binary {
                                 text(c.ty.collation().name())
                             } else {
                                 Datum::Null
