@@ -2470,11 +2470,9 @@ impl Session {
                                 tables::from_stored(&stored, &def.columns[*position].ty);
                         }
                         if working != old_values {
-                            let assigned: Vec<usize> =
-                                assignments.iter().map(|(p, _)| *p).collect();
                             crate::timestamps::touch_on_update(
                                 def,
-                                &assigned,
+                                |i| assignments.iter().any(|(p, _)| *p == i),
                                 &mut working,
                                 env.now_micros(),
                             );
@@ -2860,8 +2858,12 @@ impl Session {
             if working == values {
                 continue;
             }
-            let assigned: Vec<usize> = plan.assignments.iter().map(|(p, _)| *p).collect();
-            crate::timestamps::touch_on_update(def, &assigned, &mut working, env.now_micros());
+            crate::timestamps::touch_on_update(
+                def,
+                |i| plan.assignments.iter().any(|(p, _)| *p == i),
+                &mut working,
+                env.now_micros(),
+            );
             let mut new_row = Vec::with_capacity(def.columns.len());
             for (column, v) in def.columns.iter().zip(&working) {
                 let target = tables::Target {

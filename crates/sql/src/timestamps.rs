@@ -108,12 +108,12 @@ pub fn now_for(ty: &st::ColumnType, now_micros: i64) -> st::Datum {
 /// did not assign takes the statement's time (`working` holds engine values).
 pub fn touch_on_update(
     def: &st::TableDef,
-    assigned: &[usize],
+    assigned: impl Fn(usize) -> bool,
     working: &mut [Datum],
     now_micros: i64,
 ) {
     for (i, c) in def.columns.iter().enumerate() {
-        if c.on_update_now && !assigned.contains(&i) {
+        if c.on_update_now && !assigned(i) {
             working[i] = crate::tables::from_stored(&now_for(&c.ty, now_micros), &c.ty);
         }
     }
