@@ -58,7 +58,7 @@ fn canonical_text(text: &str) -> Option<String> {
     let int = if int.is_empty() { "0" } else { int };
     let zero = int == "0" && frac.bytes().all(|b| b == b'0');
     let sign = if negative && !zero { "-" } else { "" };
-    Some(if body.contains('.') {
+    Some(if !frac.is_empty() {
         format!("{sign}{int}.{frac}")
     } else {
         format!("{sign}{int}")
@@ -140,6 +140,8 @@ mod tests {
                 "12345678901234567890.1234567891",
             ),
             ("-0001.50", "-1.50"),
+            ("7.", "7"),
+            ("-0.000", "0.000"),
             (".5", "0.5"),
             (
                 "12345678901234567890123456789012345678",
