@@ -656,7 +656,7 @@ where
                 Err(err) => put_err(&mut self.writer.frames, &err),
             },
             Command::Query(sql) => {
-                let sql = String::from_utf8_lossy(sql);
+                let sql = crate::query_text::statement_text(sql);
                 let status = session.status_flags();
                 let mut sink = ResultSink::new(
                     &mut self.writer.frames,
@@ -719,7 +719,9 @@ where
                     plugin: auth_plugin.map(text),
                 };
             }
-            Command::StmtPrepare(sql) => self.prepare(session, &String::from_utf8_lossy(sql)),
+            Command::StmtPrepare(sql) => {
+                self.prepare(session, &crate::query_text::statement_text(sql))
+            }
             Command::StmtExecute {
                 statement_id,
                 flags,

@@ -24,6 +24,7 @@ pub mod command;
 pub mod connection;
 pub mod constants;
 pub mod packet;
+pub mod query_text;
 pub mod results;
 pub mod stop;
 pub mod value;

@@ -16,6 +16,16 @@ pub const ER_DISK_FULL: u16 = 1021;
 /// ER_GET_ERRNO: any other operating-system error from the storage engine (EIO, ...).
 pub const ER_GET_ERRNO: u16 = 1030;
 
+/// ER_WARN_DATA_OUT_OF_RANGE: a number does not fit its column (22003).
+pub const ER_WARN_DATA_OUT_OF_RANGE: u16 = 1264;
+
+/// ER_TRUNCATED_WRONG_VALUE: an impossible date or time (22007).
+pub const ER_TRUNCATED_WRONG_VALUE: u16 = 1292;
+
+/// ER_TRUNCATED_WRONG_VALUE_FOR_FIELD: a value a column cannot read, such as invalid
+/// UTF-8 into a utf8mb4 column (22007).
+pub const ER_TRUNCATED_WRONG_VALUE_FOR_FIELD: u16 = 1366;
+
 /// An error as the client sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SqlError {

@@ -250,6 +250,13 @@ impl Datum {
                 other => Value::Int(other.to_int(warnings).unwrap_or(0)),
             },
             SqlType::Decimal { scale, .. } => {
+                if let Datum::Str(s) = &self {
+                    // Digits too wide for the evaluator's decimal (a wide literal or
+                    // stored value) are formatted exactly.
+                    if let Some(text) = crate::decimal::exact_text(s, scale) {
+                        return Value::Decimal(text);
+                    }
+                }
                 let d = self.to_decimal(warnings).unwrap_or(Decimal::ZERO);
                 Value::Decimal(decimal_text(d, scale))
             }
@@ -305,10 +312,11 @@ impl Datum {
             Value::Int(i) => Datum::Int(*i),
             Value::UInt(u) => Datum::UInt(*u),
             Value::Double(f) => Datum::Double(*f),
-            Value::Decimal(text) => text
-                .parse::<Decimal>()
-                .map(Datum::Dec)
-                .unwrap_or_else(|_| Datum::text(text)),
+            // Exact: a DECIMAL when the evaluator's decimal holds every digit, else the
+            // digits themselves (rust_decimal rounds, or shifts, what it cannot hold).
+            Value::Decimal(text) => {
+                crate::decimal::literal(text).unwrap_or_else(|| Datum::text(text))
+            }
             Value::Bytes(b) => Datum::Str(b.clone()),
             Value::Date { year, month, day } => Datum::Date {
                 year: *year,
@@ -569,10 +577,13 @@ pub fn collate_cmp(a: &[u8], b: &[u8]) -> Ordering {
     collate_cmp_chars(a, b)
 }
 
-/// [`collate_cmp`] char by char, for any bytes (invalid UTF-8 compares as U+FFFD).
+/// [`collate_cmp`] char by char. Bytes that are not UTF-8 can only be a binary string
+/// (utf8mb4 columns refuse them), and binary strings compare byte by byte: reading them
+/// as U+FFFD would make `x'FF' = x'FE'` true.
 fn collate_cmp_chars(a: &[u8], b: &[u8]) -> Ordering {
-    let a = String::from_utf8_lossy(a);
-    let b = String::from_utf8_lossy(b);
+    let (Ok(a), Ok(b)) = (std::str::from_utf8(a), std::str::from_utf8(b)) else {
+        return a.cmp(b);
+    };
     let a = a.trim_end_matches(' ');
     let b = b.trim_end_matches(' ');
     let mut left = a.chars().map(fold_char);
@@ -614,8 +625,21 @@ pub fn fold_char(c: char) -> char {
 
 /// SQL LIKE with `%`, `_` and an escape character; case-insensitive unless `binary`.
 pub fn like_match(text: &[u8], pattern: &[u8], escape: u8, binary: bool) -> bool {
-    let text: Vec<char> = String::from_utf8_lossy(text).chars().collect();
-    let pattern: Vec<char> = String::from_utf8_lossy(pattern).chars().collect();
+    let (text, pattern, binary): (Vec<char>, Vec<char>, bool) =
+        match (std::str::from_utf8(text), std::str::from_utf8(pattern)) {
+            (Ok(t), Ok(p)) => (
+                t.chars().collect::<Vec<char>>(),
+                p.chars().collect(),
+                binary,
+            ),
+            // Bytes that are not UTF-8 are a binary string's: matched byte by byte (each byte
+            // as the char of the same number), never as U+FFFD.
+            _ => (
+                text.iter().map(|&b| char::from(b)).collect(),
+                pattern.iter().map(|&b| char::from(b)).collect(),
+                true,
+            ),
+        };
     let escape = escape as char;
     let eq = |a: char, b: char| {
         if binary {
@@ -1040,6 +1064,10 @@ mod tests {
     fn collation_ignores_case_and_trailing_spaces() {
         assert_eq!(collate_cmp(b"abc  ", b"ABC"), Ordering::Equal);
         assert_eq!(collate_cmp(b"ab", b"abc"), Ordering::Less);
+        // Bytes that are not UTF-8 compare byte by byte, not as U+FFFD.
+        assert_eq!(collate_cmp(b"\xff", b"\xfe"), Ordering::Greater);
+        assert_eq!(collate_cmp(b"\xc3\x28", b"\xc3\x29"), Ordering::Less);
+        assert_eq!(collate_cmp(b"\xff", b"\xff"), Ordering::Equal);
         assert_eq!(collate_cmp("é".as_bytes(), b"E"), Ordering::Equal);
         assert_eq!(collate_cmp("éa".as_bytes(), b"EB"), Ordering::Less);
     }
@@ -1180,6 +1208,10 @@ mod tests {
         assert!(like_match(b"", b"%", b'\\', false));
         assert!(like_match(b"abcabc", b"%abc", b'\\', false));
         assert!(!like_match(b"abc", b"ABC", b'\\', true));
+        // Bytes that are not UTF-8 match byte by byte, not as U+FFFD.
+        assert!(!like_match(b"\xff", b"\xfe", b'\\', false));
+        assert!(like_match(b"a\xff\x00b", b"a_\x00%", b'\\', false));
+        assert!(!like_match(b"A\xff", b"a%", b'\\', false));
     }
 
     #[test]

@@ -397,7 +397,16 @@ impl Compiler<'_> {
             E::UnaryOp { op, expr } => {
                 let inner = self.compile(expr)?;
                 match op {
-                    UnaryOperator::Minus => negate(inner),
+                    UnaryOperator::Minus => {
+                        let number = matches!(
+                            expr.as_ref(),
+                            ast::Expr::Value(ast::ValueWithSpan {
+                                value: ast::Value::Number(..),
+                                ..
+                            })
+                        );
+                        negate(inner, number)?
+                    }
                     UnaryOperator::Plus => inner,
                     UnaryOperator::Not | UnaryOperator::BangNot => Expr::Not(Box::new(inner)),
                     UnaryOperator::BitwiseNot => Expr::BitNot(Box::new(inner)),
@@ -663,8 +672,25 @@ impl Compiler<'_> {
                 query: Arc::new(self.subquery(subquery)?),
                 negated: *negated,
             },
+            E::Prefixed { prefix, value } => self.introduced(&prefix.value, value)?,
             other => return Err(SqlError::not_supported(&format!("expression {other}"))),
         })
+    }
+
+    /// A string literal with a character set introducer (`_binary'..'`, `_utf8mb4 X'..'`):
+    /// the literal's bytes as they are. Values carry no character set, so only the
+    /// character sets whose bytes need no conversion are accepted.
+    fn introduced(&self, charset: &str, value: &ast::Expr) -> Result<Expr, SqlError> {
+        let known = ["_binary", "_utf8mb4", "_utf8", "_utf8mb3"];
+        if !known.iter().any(|k| k.eq_ignore_ascii_case(charset)) {
+            return Err(SqlError::not_supported(&format!(
+                "character set introducer {charset}"
+            )));
+        }
+        match value {
+            ast::Expr::Value(v) => self.value(v),
+            other => Err(err_syntax(&other.to_string())),
+        }
     }
 
     /// Compile a subquery on its own (columns of the outer query are not visible: only
@@ -702,12 +728,13 @@ impl Compiler<'_> {
                 Token::SingleQuotedString(s) => ast::Value::SingleQuotedString(s.clone()),
                 _ => ast::Value::Null,
             };
+            let number = matches!(value, ast::Value::Number(..));
             let literal = self.value(&value.with_span(item.token.span))?;
-            Ok(if item.negative {
-                negate(literal)
+            if item.negative {
+                negate(literal, number)
             } else {
-                literal
-            })
+                Ok(literal)
+            }
         });
         Some(items.collect())
     }
@@ -943,8 +970,10 @@ impl Compiler<'_> {
 }
 
 /// `-x`: a literal is negated at compile time (as MySQL reads `-5` as one literal).
-fn negate(inner: Expr) -> Expr {
-    match inner {
+/// `number` says that `inner` was written as a number, so that a decimal literal too wide
+/// for [`Decimal`] (kept as its digits) negates exactly.
+fn negate(inner: Expr, number: bool) -> Result<Expr, SqlError> {
+    Ok(match inner {
         Expr::Literal(Datum::UInt(u)) if u <= 1 << 63 => {
             Expr::Literal(Datum::Int((u as i128).wrapping_neg() as i64))
         }
@@ -952,8 +981,14 @@ fn negate(inner: Expr) -> Expr {
         Expr::Literal(Datum::Int(i)) if i != i64::MIN => Expr::Literal(Datum::Int(-i)),
         Expr::Literal(Datum::Dec(d)) => Expr::Literal(Datum::Dec(-d)),
         Expr::Literal(Datum::Double(f)) => Expr::Literal(Datum::Double(-f)),
+        Expr::Literal(Datum::Str(digits)) if number => {
+            let text = String::from_utf8_lossy(&digits);
+            crate::decimal::literal(&format!("-{text}"))
+                .map(Expr::Literal)
+                .ok_or_else(|| err_syntax(&text))?
+        }
         other => Expr::Neg(Box::new(other)),
-    }
+    })
 }
 
 /// The longest expression text an arithmetic error quotes (MariaDB's messages stop at 512
@@ -1063,14 +1098,24 @@ pub fn number_literal(text: &str) -> Result<Datum, SqlError> {
             .map(Datum::Double)
             .map_err(|_| err_syntax(text));
     }
+    let too_big = || {
+        SqlError::new(
+            1426,
+            "42000",
+            format!("Too big precision specified for '{text}'"),
+        )
+    };
+    let wide_literal = || {
+        // Kept exactly (as digits when the evaluator's decimal cannot hold them), up to
+        // MariaDB's 65 digits.
+        let digits = text.bytes().filter(u8::is_ascii_digit).count() as u64;
+        if digits > crate::decimal::MARIADB_MAX_PRECISION {
+            return Err(too_big());
+        }
+        crate::decimal::literal(text).ok_or_else(|| err_syntax(text))
+    };
     if text.contains('.') {
-        return text.parse::<Decimal>().map(Datum::Dec).map_err(|_| {
-            SqlError::new(
-                1426,
-                "42000",
-                format!("Too big precision specified for '{text}'"),
-            )
-        });
+        return wide_literal();
     }
     if let Ok(i) = text.parse::<i64>() {
         return Ok(Datum::Int(i));
@@ -1078,13 +1123,7 @@ pub fn number_literal(text: &str) -> Result<Datum, SqlError> {
     if let Ok(u) = text.parse::<u64>() {
         return Ok(Datum::UInt(u));
     }
-    text.parse::<Decimal>().map(Datum::Dec).map_err(|_| {
-        SqlError::new(
-            1426,
-            "42000",
-            format!("Too big precision specified for '{text}'"),
-        )
-    })
+    wide_literal()
 }
 
 /// Evaluate an expression that needs nothing from a session (constant folding of literals).
@@ -1138,6 +1177,25 @@ fn bool_datum(b: Option<bool>) -> Datum {
     }
 }
 
+/// A binary string's bytes as chars of the same numbers (U+0000..U+00FF), so that char
+/// operations move whole bytes; [`chars_as_bytes`] writes them back.
+fn bytes_as_chars(bytes: &[u8]) -> String {
+    bytes.iter().map(|&b| char::from(b)).collect()
+}
+
+/// The inverse of [`bytes_as_chars`]: every char of the text is at most U+00FF.
+fn chars_as_bytes(text: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    for c in text.chars() {
+        match u8::try_from(u32::from(c)) {
+            Ok(b) => out.push(b),
+            // Not reached (every char came from a byte); kept whole rather than cut.
+            Err(_) => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+        }
+    }
+    out
+}
+
 fn text_of(d: &Datum) -> Option<String> {
     d.to_text()
         .map(|b| String::from_utf8_lossy(&b).into_owned())
@@ -1178,6 +1236,18 @@ pub fn datetime_from_micros(micros: i64, keep_micros: bool) -> Datum {
 }
 
 /// Parse 'YYYY-MM-DD[ HH:MM:SS[.ffffff]]'.
+/// The last day of a month (31 for month 0: a zero month, allowed without
+/// NO_ZERO_IN_DATE, bounds the day by 31 as MariaDB does).
+pub fn days_in_month(year: u16, month: u8) -> u8 {
+    let leap = year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400));
+    match month {
+        2 if leap => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
 pub fn parse_datetime(text: &str) -> Option<Datum> {
     let text = text.trim();
     let (date, time) = match text.split_once([' ', 'T']) {
@@ -1188,7 +1258,7 @@ pub fn parse_datetime(text: &str) -> Option<Datum> {
     let year: u16 = parts.next()?.parse().ok()?;
     let month: u8 = parts.next()?.parse().ok()?;
     let day: u8 = parts.next()?.parse().ok()?;
-    if parts.next().is_some() || month > 12 || day > 31 {
+    if parts.next().is_some() || month > 12 || day > days_in_month(year, month) {
         return None;
     }
     let Some(time) = time else {
@@ -1695,21 +1765,24 @@ impl Expr {
             } => {
                 let v = expr.eval(env, row)?;
                 let w = what.eval(env, row)?;
-                match (text_of(&v), text_of(&w)) {
-                    (Some(mut s), Some(w)) => {
+                // On bytes: for UTF-8 text a byte-wise prefix is a char-wise one, and a
+                // binary string keeps bytes that are not UTF-8.
+                match (v.to_text(), w.to_text()) {
+                    (Some(s), Some(w)) => {
+                        let mut s = &s[..];
                         if !w.is_empty() {
                             if *leading {
                                 while s.starts_with(&w) {
-                                    s.drain(..w.len());
+                                    s = &s[w.len()..];
                                 }
                             }
                             if *trailing {
                                 while s.ends_with(&w) {
-                                    s.truncate(s.len() - w.len());
+                                    s = &s[..s.len() - w.len()];
                                 }
                             }
                         }
-                        Datum::Str(s.into_bytes())
+                        Datum::Str(s.to_vec())
                     }
                     _ => Datum::Null,
                 }
@@ -1827,7 +1900,26 @@ impl Expr {
         let any_null = v.iter().any(Datum::is_null);
         let limit = env.max_allowed_packet();
         let w = env.warnings();
-        let text = |d: &Datum| text_of(d).unwrap_or_default();
+        // Arguments that are not UTF-8 are binary strings: then every argument's bytes are
+        // read as the chars U+0000..U+00FF and results are written back as the same bytes,
+        // so string functions move bytes and never produce U+FFFD.
+        let binary = v
+            .iter()
+            .any(|d| matches!(d, Datum::Str(s) if std::str::from_utf8(s).is_err()));
+        let text = |d: &Datum| {
+            if binary {
+                bytes_as_chars(&d.to_text().unwrap_or_default())
+            } else {
+                text_of(d).unwrap_or_default()
+            }
+        };
+        let out = |s: String| -> Vec<u8> {
+            if binary {
+                chars_as_bytes(&s)
+            } else {
+                s.into_bytes()
+            }
+        };
         let int = |d: &Datum, w: &mut Vec<Warning>| d.to_int(w).unwrap_or(0);
         let null_if_any = |f: &dyn Fn() -> Datum| if any_null { Datum::Null } else { f() };
         Ok(match func {
@@ -1877,31 +1969,30 @@ impl Expr {
                     return Ok(Datum::text(""));
                 }
                 let end = start.saturating_add(len).min(n);
-                Datum::Str(
-                    s[start as usize..end as usize]
-                        .iter()
-                        .collect::<String>()
-                        .into_bytes(),
-                )
+                Datum::Str(out(s[start as usize..end as usize].iter().collect()))
+            }
+            // A binary string has no letter case: UPPER and LOWER leave it as it is.
+            Func::Upper | Func::Lower if binary => {
+                null_if_any(&|| Datum::Str(v[0].to_text().unwrap_or_default()))
             }
             Func::Upper => null_if_any(&|| Datum::Str(text(&v[0]).to_uppercase().into_bytes())),
             Func::Lower => null_if_any(&|| Datum::Str(text(&v[0]).to_lowercase().into_bytes())),
             Func::Trim => {
-                null_if_any(&|| Datum::Str(text(&v[0]).trim_matches(' ').to_string().into_bytes()))
+                null_if_any(&|| Datum::Str(out(text(&v[0]).trim_matches(' ').to_string())))
             }
-            Func::LTrim => null_if_any(&|| {
-                Datum::Str(text(&v[0]).trim_start_matches(' ').to_string().into_bytes())
-            }),
-            Func::RTrim => null_if_any(&|| {
-                Datum::Str(text(&v[0]).trim_end_matches(' ').to_string().into_bytes())
-            }),
+            Func::LTrim => {
+                null_if_any(&|| Datum::Str(out(text(&v[0]).trim_start_matches(' ').to_string())))
+            }
+            Func::RTrim => {
+                null_if_any(&|| Datum::Str(out(text(&v[0]).trim_end_matches(' ').to_string())))
+            }
             Func::Replace => {
                 if any_null {
                     return Ok(Datum::Null);
                 }
                 let (s, from, to) = (text(&v[0]), text(&v[1]), text(&v[2]));
                 if from.is_empty() {
-                    return Ok(Datum::Str(s.into_bytes()));
+                    return Ok(Datum::Str(out(s)));
                 }
                 let found = s.matches(from.as_str()).count() as u64;
                 let bytes = (s.len() as u64 - found * from.len() as u64)
@@ -1909,7 +2000,7 @@ impl Expr {
                 if over_packet("replace", bytes, limit, w) {
                     return Ok(Datum::Null);
                 }
-                Datum::Str(s.replace(&from, &to).into_bytes())
+                Datum::Str(out(s.replace(&from, &to)))
             }
             Func::Left | Func::Right => {
                 if any_null {
@@ -1922,7 +2013,7 @@ impl Expr {
                 } else {
                     s[s.len() - n..].iter().collect()
                 };
-                Datum::Str(part.into_bytes())
+                Datum::Str(out(part))
             }
             Func::LPad | Func::RPad => {
                 if any_null {
@@ -1946,21 +2037,18 @@ impl Expr {
                 }
                 let len = len as usize;
                 if len <= s.len() {
-                    return Ok(Datum::Str(s[..len].iter().collect::<String>().into_bytes()));
+                    return Ok(Datum::Str(out(s[..len].iter().collect())));
                 }
                 if pad.is_empty() {
                     return Ok(Datum::Null);
                 }
                 let fill: String = pad.iter().cycle().take(len - s.len()).collect();
                 let body: String = s.iter().collect();
-                Datum::Str(
-                    if func == Func::LPad {
-                        fill + &body
-                    } else {
-                        body + &fill
-                    }
-                    .into_bytes(),
-                )
+                Datum::Str(out(if func == Func::LPad {
+                    fill + &body
+                } else {
+                    body + &fill
+                }))
             }
             Func::Repeat => {
                 if any_null {
@@ -1979,11 +2067,9 @@ impl Expr {
                 ) {
                     return Ok(Datum::Null);
                 }
-                Datum::Str(s.repeat(n as usize).into_bytes())
+                Datum::Str(out(s.repeat(n as usize)))
             }
-            Func::Reverse => null_if_any(&|| {
-                Datum::Str(text(&v[0]).chars().rev().collect::<String>().into_bytes())
-            }),
+            Func::Reverse => null_if_any(&|| Datum::Str(out(text(&v[0]).chars().rev().collect()))),
             Func::Locate | Func::Instr => {
                 if any_null {
                     return Ok(Datum::Null);
@@ -2064,7 +2150,7 @@ impl Expr {
                 let new = text(&v[3]);
                 let n = s.len() as i64;
                 if pos < 1 || pos > n {
-                    return Ok(Datum::Str(s.iter().collect::<String>().into_bytes()));
+                    return Ok(Datum::Str(out(s.iter().collect())));
                 }
                 let bytes = s.iter().map(|c| c.len_utf8() as u64).sum::<u64>() + new.len() as u64;
                 if over_packet("insert", bytes, limit, w) {
@@ -2076,10 +2162,10 @@ impl Expr {
                 } else {
                     (pos - 1).saturating_add(len).min(n)
                 } as usize;
-                let out: String = s[..start].iter().collect::<String>()
+                let joined: String = s[..start].iter().collect::<String>()
                     + &new
                     + &s[end..].iter().collect::<String>();
-                Datum::Str(out.into_bytes())
+                Datum::Str(out(joined))
             }
             Func::Abs => match &v[0] {
                 Datum::Null => Datum::Null,
@@ -2412,6 +2498,15 @@ mod tests {
             })
         );
         assert_eq!(parse_datetime("2024-13-01"), None);
+        // Days that do not exist in their month are refused; zero parts are allowed.
+        assert_eq!(parse_datetime("2023-02-30"), None);
+        assert_eq!(parse_datetime("2023-02-29 10:00:00"), None);
+        assert_eq!(parse_datetime("2023-04-31"), None);
+        assert_eq!(parse_datetime("1900-02-29"), None);
+        assert!(parse_datetime("2000-02-29").is_some());
+        assert!(parse_datetime("2024-02-29").is_some());
+        assert!(parse_datetime("2023-00-00").is_some());
+        assert!(parse_datetime("0000-00-00 00:00:00").is_some());
     }
 
     #[test]

@@ -6,7 +6,8 @@
 //! - integers (signed and unsigned) in a hash set, for an integer operand (MySQL compares
 //!   two integers as integers);
 //! - strings sorted by the collation ([`crate::eval::collate_cmp`]), binary-searched for a
-//!   string operand (two strings compare by collation).
+//!   string operand (two strings compare by collation); only valid UTF-8 on both sides,
+//!   since bytes that are not UTF-8 (binary strings) compare byte by byte.
 //!
 //! Any other pairing (a string operand against integers, a DECIMAL or a date operand, a
 //! list that mixes kinds) is not covered, and the caller compares pair by pair as before;
@@ -54,7 +55,11 @@ impl ConstSet {
         for d in constants {
             match d {
                 Datum::Null => has_null = true,
-                Datum::Str(s) if ints.is_empty() => strings.push(s.clone()),
+                // Bytes that are not UTF-8 compare byte by byte against any string, and
+                // the collation's order would not hold for them: such lists are scanned.
+                Datum::Str(s) if ints.is_empty() && std::str::from_utf8(s).is_ok() => {
+                    strings.push(s.clone())
+                }
                 d if strings.is_empty() => {
                     ints.insert(wide(d)?);
                 }
@@ -76,7 +81,7 @@ impl ConstSet {
     pub fn contains(&self, v: &Datum) -> Option<bool> {
         match (&self.kind, v) {
             (Kind::Ints(set), v) => wide(v).map(|k| set.contains(&k)),
-            (Kind::Strings(sorted), Datum::Str(s)) => {
+            (Kind::Strings(sorted), Datum::Str(s)) if std::str::from_utf8(s).is_ok() => {
                 Some(sorted.binary_search_by(|c| collate_cmp(c, s)).is_ok())
             }
             (Kind::Strings(_), _) => None,
@@ -95,11 +100,12 @@ mod tests {
     use proptest::prelude::*;
 
     fn datum(kind: u8, n: i64) -> Datum {
-        match kind % 5 {
+        match kind % 6 {
             0 => Datum::Int(n),
             1 => Datum::UInt(n.unsigned_abs()),
             2 => Datum::Null,
             3 => Datum::text(&format!("k{}", n.rem_euclid(50))),
+            4 => Datum::Str(vec![b'k', 0xFF, n.rem_euclid(50) as u8]),
             _ => Datum::text(&format!("K{} ", n.rem_euclid(50))),
         }
     }

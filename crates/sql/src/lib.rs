@@ -20,7 +20,9 @@
 
 pub mod accounts;
 pub mod catalog;
+pub mod charset;
 pub mod const_lists;
+pub mod decimal;
 pub mod depth;
 pub mod dialect;
 pub mod error;
@@ -41,6 +43,7 @@ pub mod status;
 pub mod sysvars;
 mod table_cache_sql;
 pub mod tables;
+pub mod timestamps;
 pub mod value;
 
 pub use error::SqlError;

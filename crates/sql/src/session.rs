@@ -798,7 +798,9 @@ impl Session {
                         let text = |s: &str| Datum::Str(s.as_bytes().to_vec());
                         let mut row = vec![text(&c.name), text(&tables::type_text(&c.ty))];
                         if *full {
-                            row.push(if c.ty.is_string() {
+                            // Binary strings (BLOB, BINARY, VARBINARY) show no collation.
+                            let binary = c.ty.collation() == myriad_storage::Collation::Binary;
+                            row.push(if c.ty.is_string() && !binary {
                                 text(c.ty.collation().name())
                             } else {
                                 Datum::Null
@@ -811,11 +813,7 @@ impl Session {
                                 .map(|d| Datum::Str(d.into_bytes()))
                                 .unwrap_or(Datum::Null),
                         );
-                        row.push(text(if c.auto_increment {
-                            "auto_increment"
-                        } else {
-                            ""
-                        }));
+                        row.push(text(&tables::extra_text(c)));
                         if *full {
                             row.push(text("select,insert,update,references"));
                             row.push(text(&c.comment));
@@ -1283,6 +1281,7 @@ impl Session {
                 // the handle goes at once (ALTER waits for the handles in use of its table).
                 drop(table.open(storage)?);
                 let new_columns = def.columns.clone();
+                let now_micros = env.now_micros();
                 let mut convert =
                     |row: &[myriad_storage::Datum]| -> myriad_storage::Result<myriad_storage::Row> {
                         Ok(sources
@@ -1291,6 +1290,9 @@ impl Session {
                             .map(|(source, column)| match source {
                                 Some(i) => {
                                     row.get(*i).cloned().unwrap_or(myriad_storage::Datum::Null)
+                                }
+                                None if column.default_now => {
+                                    crate::timestamps::now_for(&column.ty, now_micros)
                                 }
                                 None => match &column.default {
                                     Some(d) => d.clone(),
@@ -2421,10 +2423,14 @@ impl Session {
                     Some(v) => {
                         let target = tables::Target {
                             column,
+                            table: Some(&plan.table),
                             row: row_number,
                             strict,
                         };
                         tables::to_stored(&v, &target, &mut env.warnings)?
+                    }
+                    None if column.default_now => {
+                        crate::timestamps::now_for(&column.ty, env.now_micros())
                     }
                     None => match &column.default {
                         Some(d) => d.clone(),
@@ -2492,6 +2498,7 @@ impl Session {
                             let v = expr.eval(env, &scope_row)?;
                             let target = tables::Target {
                                 column: &def.columns[*position],
+                                table: Some(&plan.table),
                                 row: row_number,
                                 strict,
                             };
@@ -2500,10 +2507,17 @@ impl Session {
                                 tables::from_stored(&stored, &def.columns[*position].ty);
                         }
                         if working != old_values {
+                            crate::timestamps::touch_on_update(
+                                def,
+                                |i| assignments.iter().any(|(p, _)| *p == i),
+                                &mut working,
+                                env.now_micros(),
+                            );
                             let mut updated = Vec::with_capacity(def.columns.len());
                             for (column, v) in def.columns.iter().zip(&working) {
                                 let target = tables::Target {
                                     column,
+                                    table: Some(&plan.table),
                                     row: row_number,
                                     strict: false,
                                 };
@@ -2911,6 +2925,7 @@ impl Session {
                 self.division_by_zero_is_error(&env.warnings[warned..])?;
                 let target = tables::Target {
                     column: &def.columns[*position],
+                    table: Some(&plan.source.table),
                     row: n + 1,
                     strict,
                 };
@@ -2920,10 +2935,17 @@ impl Session {
             if working == values {
                 continue;
             }
+            crate::timestamps::touch_on_update(
+                def,
+                |i| plan.assignments.iter().any(|(p, _)| *p == i),
+                &mut working,
+                env.now_micros(),
+            );
             let mut new_row = Vec::with_capacity(def.columns.len());
             for (column, v) in def.columns.iter().zip(&working) {
                 let target = tables::Target {
                     column,
+                    table: Some(&plan.source.table),
                     row: n + 1,
                     strict: false,
                 };

@@ -296,7 +296,9 @@ pub fn sql_type_of(ty: &st::ColumnType) -> SqlType {
         st::ColumnType::Char { len, .. } | st::ColumnType::Varchar { len, .. } => {
             SqlType::Str { chars: *len }
         }
-        st::ColumnType::Text { .. } | st::ColumnType::Blob => SqlType::Str { chars: 65535 },
+        st::ColumnType::Text { size, .. } | st::ColumnType::Blob { size } => SqlType::Str {
+            chars: size.max_bytes().min(u64::from(u32::MAX)) as u32,
+        },
         st::ColumnType::Date => SqlType::Date,
         st::ColumnType::DateTime | st::ColumnType::Timestamp => SqlType::DateTime,
     }
@@ -353,6 +355,20 @@ pub fn column_meta(table: &TableRef, index: usize, name: &str) -> Column {
             flags |= column_flags::NUM | column_flags::BINARY;
             (WireType::Double, 22, charsets::BINARY, 31)
         }
+        st::ColumnType::Char {
+            len,
+            collation: st::Collation::Binary,
+        } => {
+            flags |= column_flags::BINARY;
+            (WireType::String, *len, charsets::BINARY, 0)
+        }
+        st::ColumnType::Varchar {
+            len,
+            collation: st::Collation::Binary,
+        } => {
+            flags |= column_flags::BINARY;
+            (WireType::VarString, *len, charsets::BINARY, 0)
+        }
         st::ColumnType::Char { len, .. } => {
             (WireType::String, len * 4, charsets::UTF8MB4_GENERAL_CI, 0)
         }
@@ -362,13 +378,15 @@ pub fn column_meta(table: &TableRef, index: usize, name: &str) -> Column {
             charsets::UTF8MB4_GENERAL_CI,
             0,
         ),
-        st::ColumnType::Text { .. } => {
+        // Every size is sent as BLOB (252), told apart by its length, as MariaDB does.
+        st::ColumnType::Text { size, .. } => {
             flags |= column_flags::BLOB;
-            (WireType::Blob, 65535 * 4, charsets::UTF8MB4_GENERAL_CI, 0)
+            let length = (size.max_bytes() * 4).min(u64::from(u32::MAX)) as u32;
+            (WireType::Blob, length, charsets::UTF8MB4_GENERAL_CI, 0)
         }
-        st::ColumnType::Blob => {
+        st::ColumnType::Blob { size } => {
             flags |= column_flags::BLOB | column_flags::BINARY;
-            (WireType::Blob, 65535, charsets::BINARY, 0)
+            (WireType::Blob, size.max_bytes() as u32, charsets::BINARY, 0)
         }
         st::ColumnType::Date => {
             flags |= column_flags::BINARY;
@@ -417,7 +435,7 @@ pub fn from_stored(d: &st::Datum, ty: &st::ColumnType) -> Datum {
                 st::ColumnType::Decimal { scale, .. } => *scale as u32,
                 _ => 0,
             };
-            Datum::Dec(Decimal::try_from_i128_with_scale(*unscaled, scale).unwrap_or(Decimal::ZERO))
+            crate::decimal::from_unscaled(*unscaled, scale)
         }
         st::Datum::Bytes(b) => Datum::Str(b.clone()),
         st::Datum::Date { year, month, day } => Datum::Date {
@@ -448,11 +466,48 @@ pub fn from_stored(d: &st::Datum, ty: &st::ColumnType) -> Datum {
 /// Where a value is being stored, for error messages.
 pub struct Target<'a> {
     pub column: &'a st::ColumnDef,
+    /// The column's table, for messages that name it (`db`.`t`.`c`); None where the
+    /// column has no table yet (a DEFAULT checked at CREATE TABLE).
+    pub table: Option<&'a TableRef>,
     pub row: usize,
     pub strict: bool,
 }
 
 impl Target<'_> {
+    /// The column as MariaDB names it in 1292 and 1366 messages.
+    fn qualified_column(&self) -> String {
+        match self.table {
+            Some(t) => format!("`{}`.`{}`.`{}`", t.database, t.name, self.column.name),
+            None => format!("`{}`", self.column.name),
+        }
+    }
+
+    /// Invalid UTF-8 into a utf8mb4 column: error 1366 in strict mode, otherwise a
+    /// warning and the valid prefix.
+    fn invalid_string(
+        &self,
+        bytes: &[u8],
+        at: usize,
+        w: &mut Vec<Warning>,
+    ) -> Result<(), SqlError> {
+        let message = format!(
+            "Incorrect string value: '{}' for column {} at row {}",
+            crate::charset::incorrect_string_text(bytes, at),
+            self.qualified_column(),
+            self.row
+        );
+        let code = crate::error::ER_TRUNCATED_WRONG_VALUE_FOR_FIELD;
+        if self.strict {
+            return Err(SqlError::new(code, "22007", message));
+        }
+        w.push(Warning {
+            level: "Warning",
+            code,
+            message,
+        });
+        Ok(())
+    }
+
     fn out_of_range(&self, w: &mut Vec<Warning>) -> Result<(), SqlError> {
         let message = format!(
             "Out of range value for column '{}' at row {}",
@@ -474,9 +529,9 @@ impl Target<'_> {
             (
                 1292,
                 format!(
-                    "Incorrect {kind} value: '{}' for column `{}` at row {}",
+                    "Incorrect {kind} value: '{}' for column {} at row {}",
                     value.to_text_lossy(),
-                    self.column.name,
+                    self.qualified_column(),
                     self.row
                 ),
             )
@@ -590,39 +645,17 @@ pub fn to_stored(
             }
         }
         st::ColumnType::Decimal { precision, scale } => {
-            let mut scratch = Vec::new();
-            let d = match value {
-                Datum::Str(s) => {
-                    let text = String::from_utf8_lossy(s);
-                    let (_, complete) = eval::numeric_prefix(&text);
-                    if !complete {
-                        target.incorrect("decimal", value, w)?;
-                    }
-                    value.to_decimal(&mut scratch).unwrap_or(Decimal::ZERO)
+            if let Datum::Str(s) = value {
+                let text = String::from_utf8_lossy(s);
+                if !eval::numeric_prefix(&text).1 {
+                    target.incorrect("decimal", value, w)?;
                 }
-                other => other.to_decimal(&mut scratch).unwrap_or(Decimal::ZERO),
-            };
-            let mut rounded = d.round_dp_with_strategy(
-                *scale as u32,
-                rust_decimal::RoundingStrategy::MidpointAwayFromZero,
-            );
-            rounded.rescale(*scale as u32);
-            let max_int_digits = (*precision as u32).saturating_sub(*scale as u32);
-            let int_part = rounded.trunc().abs();
-            let limit = Decimal::from_i128_with_scale(10i128.pow(max_int_digits.min(27)), 0);
-            if int_part >= limit {
-                target.out_of_range(w)?;
-                let max = Decimal::from_i128_with_scale(
-                    10i128.pow((*precision as u32).min(27)) - 1,
-                    *scale as u32,
-                );
-                rounded = if rounded.is_sign_negative() {
-                    -max
-                } else {
-                    max
-                };
             }
-            st::Datum::Decimal(rounded.mantissa())
+            let (unscaled, fits) = crate::decimal::to_unscaled(value, *precision, *scale);
+            if !fits {
+                target.out_of_range(w)?;
+            }
+            st::Datum::Decimal(unscaled)
         }
         st::ColumnType::Float | st::ColumnType::Double => {
             let mut scratch = Vec::new();
@@ -643,9 +676,28 @@ pub fn to_stored(
             }
             st::Datum::Double(f)
         }
+        st::ColumnType::Char {
+            len,
+            collation: st::Collation::Binary,
+        }
+        | st::ColumnType::Varchar {
+            len,
+            collation: st::Collation::Binary,
+        } => {
+            let mut bytes = value.to_text().unwrap_or_default();
+            if bytes.len() > *len as usize {
+                target.too_long(w)?;
+                bytes.truncate(*len as usize);
+            }
+            if matches!(col.ty, st::ColumnType::Char { .. }) {
+                // BINARY(n) pads with zero bytes to its length, as MariaDB stores it.
+                bytes.resize(*len as usize, 0);
+            }
+            st::Datum::Bytes(bytes)
+        }
         st::ColumnType::Char { len, .. } | st::ColumnType::Varchar { len, .. } => {
-            let text = value.to_text().unwrap_or_default();
-            let s = String::from_utf8_lossy(&text).into_owned();
+            let text = utf8_text(value, target, w)?;
+            let s = String::from_utf8(text).expect("utf8_text keeps valid UTF-8 only");
             let mut s = if matches!(col.ty, st::ColumnType::Char { .. }) {
                 s.trim_end_matches(' ').to_string()
             } else {
@@ -661,11 +713,21 @@ pub fn to_stored(
             }
             st::Datum::Bytes(s.into_bytes())
         }
-        st::ColumnType::Text { .. } | st::ColumnType::Blob => {
-            let mut bytes = value.to_text().unwrap_or_default();
-            if bytes.len() > 65_535 {
+        st::ColumnType::Text { size, .. } | st::ColumnType::Blob { size } => {
+            let mut bytes = if matches!(col.ty, st::ColumnType::Blob { .. }) {
+                value.to_text().unwrap_or_default()
+            } else {
+                utf8_text(value, target, w)?
+            };
+            let max_bytes = usize::try_from(size.max_bytes()).unwrap_or(usize::MAX);
+            if bytes.len() > max_bytes {
                 target.too_long(w)?;
-                bytes.truncate(65_535);
+                bytes.truncate(max_bytes);
+                if matches!(col.ty, st::ColumnType::Text { .. }) {
+                    // Cut at a character boundary.
+                    let valid = crate::charset::first_invalid_utf8(&bytes).unwrap_or(bytes.len());
+                    bytes.truncate(valid);
+                }
             }
             st::Datum::Bytes(bytes)
         }
@@ -734,6 +796,17 @@ pub fn to_stored(
     })
 }
 
+/// A value's bytes for a utf8mb4 column: error 1366 (strict) or a warning and the valid
+/// prefix when they are not UTF-8.
+fn utf8_text(value: &Datum, target: &Target, w: &mut Vec<Warning>) -> Result<Vec<u8>, SqlError> {
+    let mut bytes = value.to_text().unwrap_or_default();
+    if let Some(at) = crate::charset::first_invalid_utf8(&bytes) {
+        target.invalid_string(&bytes, at, w)?;
+        bytes.truncate(at);
+    }
+    Ok(bytes)
+}
+
 /// An index key value for a column, only when the conversion is exact (otherwise the
 /// comparison MySQL applies is not the index order, and the caller scans instead).
 fn key_value(value: &Datum, ty: &st::ColumnType) -> Option<st::Datum> {
@@ -772,7 +845,7 @@ fn key_value(value: &Datum, ty: &st::ColumnType) -> Option<st::Datum> {
         st::ColumnType::Char { .. }
         | st::ColumnType::Varchar { .. }
         | st::ColumnType::Text { .. }
-        | st::ColumnType::Blob => match value {
+        | st::ColumnType::Blob { .. } => match value {
             Datum::Str(s) => Some(st::Datum::Bytes(s.clone())),
             _ => None,
         },
@@ -2021,14 +2094,20 @@ pub fn column_from_ast(
 ) -> Result<(st::ColumnDef, bool, bool), SqlError> {
     let mut primary = false;
     let mut unique = false;
-    let ty = column_type(&c.data_type)?;
+    let ty = column_type(&c.data_type, &c.name.value)?;
     let mut def = st::ColumnDef::new(&c.name.value, ty);
     let mut default_expr = None;
     for option in &c.options {
         match &option.option {
             ast::ColumnOption::Null => def.nullable = true,
             ast::ColumnOption::NotNull => def.nullable = false,
+            ast::ColumnOption::Default(e) if crate::timestamps::is_current_timestamp(e) => {
+                def.default_now = true
+            }
             ast::ColumnOption::Default(e) => default_expr = Some(e.clone()),
+            ast::ColumnOption::OnUpdate(e) => {
+                crate::timestamps::on_update(&mut def, e)?;
+            }
             ast::ColumnOption::PrimaryKey(_) => {
                 def.nullable = false;
                 primary = true;
@@ -2042,16 +2121,22 @@ pub fn column_from_ast(
                 def.auto_increment = true
             }
             ast::ColumnOption::Comment(text) => def.comment = text.clone(),
-            ast::ColumnOption::CharacterSet(_)
-            | ast::ColumnOption::Collation(_)
-            | ast::ColumnOption::OnUpdate(_) => {}
+            ast::ColumnOption::CharacterSet(_) | ast::ColumnOption::Collation(_) => {}
             other => return Err(SqlError::not_supported(&format!("column option {other}"))),
         }
     }
+    crate::timestamps::check_column(&def)?;
     if let Some(e) = default_expr {
         let expr = compiler.compile(&e)?;
         let mut w = Vec::new();
-        let v = expr.eval(&mut ConstEnv(&mut w), &[])?;
+        let v = expr.eval(&mut ConstEnv(&mut w, 0), &[])?;
+        // A default that reads the clock other than as CURRENT_TIMESTAMP itself
+        // (`NOW() + INTERVAL 1 DAY`) would need evaluating per insert.
+        if v != expr.eval(&mut ConstEnv(&mut Vec::new(), DISTANT_MICROS), &[])? {
+            return Err(SqlError::not_supported(
+                "a DEFAULT expression that reads the clock, other than CURRENT_TIMESTAMP",
+            ));
+        }
         if v.is_null() {
             def.default = if def.nullable {
                 Some(st::Datum::Null)
@@ -2065,6 +2150,7 @@ pub fn column_from_ast(
         } else {
             let target = Target {
                 column: &def,
+                table: None,
                 row: 1,
                 strict: true,
             };
@@ -2081,7 +2167,7 @@ pub fn column_from_ast(
     Ok((def, primary, unique))
 }
 
-fn column_type(dt: &ast::DataType) -> Result<st::ColumnType, SqlError> {
+fn column_type(dt: &ast::DataType, name: &str) -> Result<st::ColumnType, SqlError> {
     use ast::DataType as D;
     let int = |width, unsigned| st::ColumnType::Int { width, unsigned };
     let char_len = |l: &Option<ast::CharacterLength>, default: u32| match l {
@@ -2091,6 +2177,11 @@ fn column_type(dt: &ast::DataType) -> Result<st::ColumnType, SqlError> {
         _ => default,
     };
     let general = st::Collation::Utf8mb4GeneralCi;
+    let text = |size| st::ColumnType::Text {
+        collation: general,
+        size,
+    };
+    let blob = |size| st::ColumnType::Blob { size };
     Ok(match dt {
         D::TinyInt(_) => int(st::IntWidth::Tiny, false),
         D::TinyIntUnsigned(_) | D::UTinyInt => int(st::IntWidth::Tiny, true),
@@ -2113,20 +2204,35 @@ fn column_type(dt: &ast::DataType) -> Result<st::ColumnType, SqlError> {
                 ast::ExactNumberInfo::Precision(p) => (*p, 0),
                 ast::ExactNumberInfo::PrecisionAndScale(p, s) => (*p, (*s).max(0) as u64),
             };
-            if precision > 38 || precision == 0 {
+            use crate::decimal::{MARIADB_MAX_PRECISION, MARIADB_MAX_SCALE, MAX_STORED_PRECISION};
+            if precision > MARIADB_MAX_PRECISION {
                 return Err(SqlError::new(
                     1426,
                     "42000",
-                    format!("Too big precision {precision} specified; maximum is 38"),
+                    format!("Too big precision specified for '{name}'. Maximum is {MARIADB_MAX_PRECISION}"),
                 ));
             }
-            if scale > precision || scale > 30 {
+            if scale > MARIADB_MAX_SCALE {
                 return Err(SqlError::new(
                     1425,
                     "42000",
-                    format!("Too big scale {scale} specified; maximum is 30"),
+                    format!("Too big scale specified for '{name}'. Maximum is {MARIADB_MAX_SCALE}"),
                 ));
             }
+            if scale > precision {
+                return Err(SqlError::new(
+                    1427,
+                    "42000",
+                    format!("For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '{name}')"),
+                ));
+            }
+            if precision > u64::from(MAX_STORED_PRECISION) {
+                return Err(SqlError::not_supported(&format!(
+                    "DECIMAL precision above {MAX_STORED_PRECISION} digits (column '{name}')"
+                )));
+            }
+            // DECIMAL(0) is DECIMAL(10,0), as in MariaDB.
+            let precision = if precision == 0 { 10 } else { precision };
             st::ColumnType::Decimal {
                 precision: precision as u8,
                 scale: scale as u8,
@@ -2150,10 +2256,20 @@ fn column_type(dt: &ast::DataType) -> Result<st::ColumnType, SqlError> {
                 collation: general,
             }
         }
-        D::Text | D::TinyText | D::MediumText | D::LongText => {
-            st::ColumnType::Text { collation: general }
+        D::Text => text(st::LobSize::Regular),
+        D::TinyText => text(st::LobSize::Tiny),
+        D::MediumText => text(st::LobSize::Medium),
+        D::LongText => text(st::LobSize::Long),
+        D::Blob(None) => blob(st::LobSize::Regular),
+        D::Blob(Some(bytes)) => blob(st::LobSize::for_bytes(*bytes)),
+        D::TinyBlob => blob(st::LobSize::Tiny),
+        D::MediumBlob => blob(st::LobSize::Medium),
+        D::LongBlob => blob(st::LobSize::Long),
+        D::Binary(len) => binary_type(len.unwrap_or(1), false)?,
+        D::Varbinary(Some(ast::BinaryLength::IntegerLength { length })) => {
+            binary_type(*length, true)?
         }
-        D::Blob(_) | D::TinyBlob | D::MediumBlob | D::LongBlob => st::ColumnType::Blob,
+        D::Varbinary(_) => return Err(crate::expr::err_syntax("VARBINARY")),
         D::Date => st::ColumnType::Date,
         D::Datetime(_) => st::ColumnType::DateTime,
         D::Timestamp(_, _) => st::ColumnType::Timestamp,
@@ -2161,8 +2277,39 @@ fn column_type(dt: &ast::DataType) -> Result<st::ColumnType, SqlError> {
     })
 }
 
-/// An environment for constant expressions (DEFAULT values).
-struct ConstEnv<'a>(&'a mut Vec<Warning>);
+/// BINARY(n) and VARBINARY(n): CHAR and VARCHAR of bytes (the `binary` collation), with
+/// MariaDB's length limits (ER_TOO_BIG_FIELDLENGTH, 1074).
+fn binary_type(len: u64, varying: bool) -> Result<st::ColumnType, SqlError> {
+    const BINARY_MAX_BYTES: u64 = 255;
+    const VARBINARY_MAX_BYTES: u64 = 65_532;
+    let (name, max) = if varying {
+        ("VARBINARY", VARBINARY_MAX_BYTES)
+    } else {
+        ("BINARY", BINARY_MAX_BYTES)
+    };
+    if len > max {
+        return Err(SqlError::new(
+            1074,
+            "42000",
+            format!(
+                "Column length too big for column '{name}' (max = {max}); use BLOB or TEXT instead"
+            ),
+        ));
+    }
+    let (len, collation) = (len as u32, st::Collation::Binary);
+    Ok(if varying {
+        st::ColumnType::Varchar { len, collation }
+    } else {
+        st::ColumnType::Char { len, collation }
+    })
+}
+
+/// An environment for constant expressions (DEFAULT values), with a fixed clock.
+struct ConstEnv<'a>(&'a mut Vec<Warning>, i64);
+
+/// A second clock reading for telling clock-dependent DEFAULT expressions apart: a
+/// different year, month, day and time of day from the epoch.
+const DISTANT_MICROS: i64 = 1_000_000_000_000_000;
 
 impl Env for ConstEnv<'_> {
     fn param(&self, _: usize) -> Datum {
@@ -2190,7 +2337,7 @@ impl Env for ConstEnv<'_> {
         0
     }
     fn now_micros(&self) -> i64 {
-        0
+        self.1
     }
     fn div_precision_increment(&self) -> u32 {
         4
@@ -2225,10 +2372,18 @@ pub fn type_text(ty: &st::ColumnType) -> String {
         st::ColumnType::Decimal { precision, scale } => format!("decimal({precision},{scale})"),
         st::ColumnType::Float => "float".into(),
         st::ColumnType::Double => "double".into(),
+        st::ColumnType::Char {
+            len,
+            collation: st::Collation::Binary,
+        } => format!("binary({len})"),
+        st::ColumnType::Varchar {
+            len,
+            collation: st::Collation::Binary,
+        } => format!("varbinary({len})"),
         st::ColumnType::Char { len, .. } => format!("char({len})"),
         st::ColumnType::Varchar { len, .. } => format!("varchar({len})"),
-        st::ColumnType::Text { .. } => "text".into(),
-        st::ColumnType::Blob => "blob".into(),
+        st::ColumnType::Text { size, .. } => format!("{}text", size.prefix()),
+        st::ColumnType::Blob { size } => format!("{}blob", size.prefix()),
         st::ColumnType::Date => "date".into(),
         st::ColumnType::DateTime => "datetime".into(),
         st::ColumnType::Timestamp => "timestamp".into(),
@@ -2237,6 +2392,9 @@ pub fn type_text(ty: &st::ColumnType) -> String {
 
 /// A stored default as text (None for NULL).
 pub fn default_text(c: &st::ColumnDef) -> Option<String> {
+    if c.default_now {
+        return Some(crate::timestamps::CURRENT_TIMESTAMP_TEXT.to_string());
+    }
     let d = c.default.as_ref()?;
     if d.is_null() {
         return None;
@@ -2244,6 +2402,17 @@ pub fn default_text(c: &st::ColumnDef) -> Option<String> {
     from_stored(d, &c.ty)
         .to_text()
         .map(|b| String::from_utf8_lossy(&b).into_owned())
+}
+
+/// The `Extra` column of SHOW COLUMNS.
+pub fn extra_text(c: &st::ColumnDef) -> String {
+    if c.auto_increment {
+        "auto_increment".into()
+    } else if c.on_update_now {
+        format!("on update {}", crate::timestamps::CURRENT_TIMESTAMP_TEXT)
+    } else {
+        String::new()
+    }
 }
 
 /// The `Key` column of SHOW COLUMNS.
@@ -2271,9 +2440,16 @@ pub fn create_table_text(name: &str, def: &st::TableDef) -> String {
         let mut line = format!("  `{}` {}", c.name, type_text(&c.ty));
         if !c.nullable {
             line.push_str(" NOT NULL");
+        } else if matches!(c.ty, st::ColumnType::Timestamp) {
+            // MariaDB names a nullable TIMESTAMP's NULL (TIMESTAMP was NOT NULL by default).
+            line.push_str(" NULL");
         }
         match (&c.default, c.auto_increment) {
             (_, true) => line.push_str(" AUTO_INCREMENT"),
+            _ if c.default_now => line.push_str(&format!(
+                " DEFAULT {}",
+                crate::timestamps::CURRENT_TIMESTAMP_TEXT
+            )),
             (Some(st::Datum::Null), _) | (None, false) if c.nullable => {
                 line.push_str(" DEFAULT NULL")
             }
@@ -2292,6 +2468,12 @@ pub fn create_table_text(name: &str, def: &st::TableDef) -> String {
                 }
             }
             _ => {}
+        }
+        if c.on_update_now {
+            line.push_str(&format!(
+                " ON UPDATE {}",
+                crate::timestamps::CURRENT_TIMESTAMP_TEXT
+            ));
         }
         if !c.comment.is_empty() {
             line.push_str(&format!(" COMMENT '{}'", c.comment.replace('\'', "''")));

@@ -181,6 +181,11 @@ fn tables_match_mariadb() {
     run_corpus("tables", include_str!("corpus/tables.sql"));
 }
 
+#[test]
+fn data_fidelity_matches_mariadb() {
+    run_corpus("data_fidelity", include_str!("corpus/data_fidelity.sql"));
+}
+
 /// A small deterministic generator (xorshift64*), so a failing query can be replayed by seed.
 struct Rng(u64);
 

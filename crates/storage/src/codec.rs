@@ -12,7 +12,8 @@
 //! parameters, the default as an encoded datum.
 
 use crate::types::{
-    Collation, ColumnDef, ColumnType, Datum, IndexDef, IndexKind, IntWidth, StorageError, TableDef,
+    Collation, ColumnDef, ColumnType, Datum, IndexDef, IndexKind, IntWidth, LobSize, StorageError,
+    TableDef,
 };
 
 fn corrupt(what: &str) -> StorageError {
@@ -361,16 +362,32 @@ pub fn encode_def(def: &TableDef) -> Vec<u8> {
                 out.extend_from_slice(&[5, collation_tag(*collation)]);
                 out.extend_from_slice(&len.to_le_bytes());
             }
-            ColumnType::Text { collation } => {
-                out.extend_from_slice(&[6, collation_tag(*collation)])
+            // TEXT and BLOB keep the tags they had before size classes; the other sizes
+            // have their own tags with the size after them.
+            ColumnType::Text {
+                collation,
+                size: LobSize::Regular,
+            } => out.extend_from_slice(&[6, collation_tag(*collation)]),
+            ColumnType::Blob {
+                size: LobSize::Regular,
+            } => out.push(7),
+            ColumnType::Text { collation, size } => {
+                out.extend_from_slice(&[11, collation_tag(*collation), size.tag()])
             }
-            ColumnType::Blob => out.push(7),
+            ColumnType::Blob { size } => out.extend_from_slice(&[12, size.tag()]),
             ColumnType::Date => out.push(8),
             ColumnType::DateTime => out.push(9),
             ColumnType::Timestamp => out.push(10),
         }
+        // Flags: bit 0 nullable, 1 auto_increment, 2 a default follows, 3 DEFAULT
+        // CURRENT_TIMESTAMP, 4 ON UPDATE CURRENT_TIMESTAMP (definitions written before bits
+        // 3 and 4 existed have them clear).
         out.push(
-            c.nullable as u8 | (c.auto_increment as u8) << 1 | (c.default.is_some() as u8) << 2,
+            c.nullable as u8
+                | (c.auto_increment as u8) << 1
+                | (c.default.is_some() as u8) << 2
+                | (c.default_now as u8) << 3
+                | (c.on_update_now as u8) << 4,
         );
         if let Some(d) = &c.default {
             // A one-column row: null bitmap + value.
@@ -461,8 +478,18 @@ pub fn decode_def(bytes: &[u8]) -> Result<TableDef, StorageError> {
             }
             6 => ColumnType::Text {
                 collation: collation_from(r.u8()?)?,
+                size: LobSize::Regular,
             },
-            7 => ColumnType::Blob,
+            7 => ColumnType::Blob {
+                size: LobSize::Regular,
+            },
+            11 => ColumnType::Text {
+                collation: collation_from(r.u8()?)?,
+                size: LobSize::from_tag(r.u8()?).ok_or_else(|| corrupt("text size"))?,
+            },
+            12 => ColumnType::Blob {
+                size: LobSize::from_tag(r.u8()?).ok_or_else(|| corrupt("blob size"))?,
+            },
             8 => ColumnType::Date,
             9 => ColumnType::DateTime,
             10 => ColumnType::Timestamp,
@@ -472,6 +499,8 @@ pub fn decode_def(bytes: &[u8]) -> Result<TableDef, StorageError> {
         let mut col = ColumnDef::new(&name, ty);
         col.nullable = flags & 1 != 0;
         col.auto_increment = flags & 2 != 0;
+        col.default_now = flags & 8 != 0;
+        col.on_update_now = flags & 16 != 0;
         if flags & 4 != 0 {
             let n = r.u32()? as usize;
             let enc = r.take(n)?;
@@ -569,8 +598,17 @@ pub(crate) mod tests {
                         collation: Collation::Utf8mb4GeneralCi,
                     },
                 ),
-                ColumnDef::new("b", ColumnType::Blob),
-                ColumnDef::new("dt", ColumnType::DateTime),
+                ColumnDef::new(
+                    "b",
+                    ColumnType::Blob {
+                        size: LobSize::Long,
+                    },
+                ),
+                ColumnDef {
+                    default_now: true,
+                    on_update_now: true,
+                    ..ColumnDef::new("dt", ColumnType::DateTime)
+                },
                 ColumnDef::new("day", ColumnType::Date),
                 ColumnDef::new("f", ColumnType::Double),
                 ColumnDef::new(

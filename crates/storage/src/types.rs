@@ -177,10 +177,15 @@ pub enum ColumnType {
         len: u32,
         collation: Collation,
     },
+    /// TINYTEXT, TEXT, MEDIUMTEXT, LONGTEXT.
     Text {
         collation: Collation,
+        size: LobSize,
     },
-    Blob,
+    /// TINYBLOB, BLOB, MEDIUMBLOB, LONGBLOB.
+    Blob {
+        size: LobSize,
+    },
     Date,
     DateTime,
     Timestamp,
@@ -192,7 +197,7 @@ impl ColumnType {
         match self {
             ColumnType::Char { collation, .. }
             | ColumnType::Varchar { collation, .. }
-            | ColumnType::Text { collation } => *collation,
+            | ColumnType::Text { collation, .. } => *collation,
             _ => Collation::Binary,
         }
     }
@@ -202,8 +207,63 @@ impl ColumnType {
             ColumnType::Char { .. }
                 | ColumnType::Varchar { .. }
                 | ColumnType::Text { .. }
-                | ColumnType::Blob
+                | ColumnType::Blob { .. }
         )
+    }
+}
+
+/// The size class of a TEXT or BLOB column: the most bytes one value may hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LobSize {
+    Tiny,
+    Regular,
+    Medium,
+    Long,
+}
+
+impl LobSize {
+    /// MariaDB's limit per value: 2^8 - 1, 2^16 - 1, 2^24 - 1, 2^32 - 1 bytes. A LONGBLOB
+    /// value is bounded in practice by max_allowed_packet, as in MariaDB.
+    pub fn max_bytes(self) -> u64 {
+        match self {
+            LobSize::Tiny => 255,
+            LobSize::Regular => 65_535,
+            LobSize::Medium => 16_777_215,
+            LobSize::Long => 4_294_967_295,
+        }
+    }
+    /// The type name's prefix: `tiny`, ``, `medium`, `long`.
+    pub fn prefix(self) -> &'static str {
+        match self {
+            LobSize::Tiny => "tiny",
+            LobSize::Regular => "",
+            LobSize::Medium => "medium",
+            LobSize::Long => "long",
+        }
+    }
+    /// The smallest size class that holds `bytes` (BLOB(n), TEXT(n)).
+    pub fn for_bytes(bytes: u64) -> LobSize {
+        [LobSize::Tiny, LobSize::Regular, LobSize::Medium]
+            .into_iter()
+            .find(|s| bytes <= s.max_bytes())
+            .unwrap_or(LobSize::Long)
+    }
+    pub(crate) fn tag(self) -> u8 {
+        match self {
+            LobSize::Tiny => 0,
+            LobSize::Regular => 1,
+            LobSize::Medium => 2,
+            LobSize::Long => 3,
+        }
+    }
+    pub(crate) fn from_tag(tag: u8) -> Option<LobSize> {
+        Some(match tag {
+            0 => LobSize::Tiny,
+            1 => LobSize::Regular,
+            2 => LobSize::Medium,
+            3 => LobSize::Long,
+            _ => return None,
+        })
     }
 }
 
@@ -215,6 +275,12 @@ pub struct ColumnDef {
     /// The default as a datum (None: no DEFAULT clause).
     pub default: Option<Datum>,
     pub auto_increment: bool,
+    /// `DEFAULT CURRENT_TIMESTAMP`: an insert that gives no value stores the statement's
+    /// time (then `default` is None). TIMESTAMP and DATETIME columns only.
+    pub default_now: bool,
+    /// `ON UPDATE CURRENT_TIMESTAMP`: an update that changes the row and does not assign
+    /// this column stores the statement's time. TIMESTAMP and DATETIME columns only.
+    pub on_update_now: bool,
     /// Optional COMMENT or other text the SQL layer wants shown back.
     pub comment: String,
 }
@@ -227,6 +293,8 @@ impl ColumnDef {
             nullable: true,
             default: None,
             auto_increment: false,
+            default_now: false,
+            on_update_now: false,
             comment: String::new(),
         }
     }

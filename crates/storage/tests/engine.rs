@@ -205,7 +205,12 @@ fn multi_column_prefixes_case_insensitive_keys_nulls_and_big_rows() {
                     collation: Collation::Utf8mb4GeneralCi,
                 },
             ),
-            ColumnDef::new("body", ColumnType::Blob),
+            ColumnDef::new(
+                "body",
+                ColumnType::Blob {
+                    size: myriad_storage::types::LobSize::Regular,
+                },
+            ),
         ],
         indexes: vec![
             IndexDef {

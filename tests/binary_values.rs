@@ -1,0 +1,207 @@
+//! Binary strings keep every byte, and utf8mb4 columns refuse what is not UTF-8, through
+//! the real server with real clients: mysql_async over the text protocol (raw bytes in
+//! escaped literals, `x'..'`, `_binary'..'`) and the binary protocol (prepared-statement
+//! parameters), and PyMySQL (tests/pymysql_binary.py, client-side `_binary'..'`).
+
+mod common;
+
+use common::{require_program, run_with_timeout, Server};
+use mysql_async::prelude::*;
+use mysql_async::{Conn, Opts, OptsBuilder};
+use std::process::Command;
+use std::time::Duration;
+
+fn opts(server: &Server) -> Opts {
+    OptsBuilder::default()
+        .ip_or_hostname("127.0.0.1")
+        .tcp_port(server.port)
+        .user(Some("root"))
+        .prefer_socket(false)
+        .into()
+}
+
+/// The bytes as a literal the way the C API's mysql_real_escape_string writes them: raw
+/// bytes between quotes, with only NUL, newline, return, ^Z, quotes and backslash escaped.
+fn escaped_literal(bytes: &[u8]) -> Vec<u8> {
+    let mut out = b"'".to_vec();
+    for &b in bytes {
+        match b {
+            0 => out.extend_from_slice(b"\\0"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            0x1A => out.extend_from_slice(b"\\Z"),
+            b'\'' | b'"' | b'\\' => out.extend_from_slice(&[b'\\', b]),
+            _ => out.push(b),
+        }
+    }
+    out.push(b'\'');
+    out
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02X}")).collect()
+}
+
+const INVALID_UTF8: &[u8] = b"\xff\xfe\xc3\x28\xe2\x82\x00\x80end";
+
+async fn read_back(conn: &mut Conn, id: i64) -> (Vec<u8>, Vec<u8>, Vec<u8>, String) {
+    conn.exec_first("SELECT bl, vb, bi, HEX(bl) FROM t WHERE id = ?", (id,))
+        .await
+        .unwrap()
+        .unwrap_or_else(|| panic!("row {id} missing"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_byte_round_trips_over_text_and_binary_protocols() {
+    let server = Server::start(&[]);
+    let mut conn = Conn::new(opts(&server)).await.expect("connect");
+    conn.query_drop("CREATE DATABASE bytes").await.unwrap();
+    conn.query_drop("USE bytes").await.unwrap();
+    conn.query_drop(
+        "CREATE TABLE t (id INT PRIMARY KEY, bl BLOB, vb VARBINARY(300), bi BINARY(12))",
+    )
+    .await
+    .unwrap();
+    let all: Vec<u8> = (0..=255u8).collect();
+    let mut values: Vec<Vec<u8>> = vec![all.clone(), INVALID_UTF8.to_vec()];
+    values.extend((0..=255u8).map(|b| vec![b]));
+
+    // Text protocol: escaped raw bytes (plain and with _binary), and x'..' literals.
+    let mut id = 0i64;
+    for value in &values {
+        let short = &value[..value.len().min(12)];
+        for form in 0..3 {
+            id += 1;
+            let literal = |bytes: &[u8]| match form {
+                0 => escaped_literal(bytes),
+                1 => [b"_binary".as_slice(), &escaped_literal(bytes)].concat(),
+                _ => format!("x'{}'", hex(bytes)).into_bytes(),
+            };
+            let mut sql = format!("INSERT INTO t VALUES ({id}, ").into_bytes();
+            sql.extend(literal(value));
+            sql.extend_from_slice(b", ");
+            sql.extend(literal(value));
+            sql.extend_from_slice(b", ");
+            sql.extend(literal(short));
+            sql.extend_from_slice(b")");
+            conn.query_drop(sql.as_slice())
+                .await
+                .unwrap_or_else(|e| panic!("insert form {form} of {}: {e}", hex(value)));
+            let mut padded = short.to_vec();
+            padded.resize(12, 0);
+            assert_eq!(
+                read_back(&mut conn, id).await,
+                (value.clone(), value.clone(), padded, hex(value)),
+                "text protocol, literal form {form}"
+            );
+        }
+    }
+
+    // Binary protocol: the bytes as prepared-statement parameters.
+    let insert = conn
+        .prep("INSERT INTO t VALUES (?, ?, ?, ?)")
+        .await
+        .unwrap();
+    for value in &values {
+        id += 1;
+        let short = value[..value.len().min(12)].to_vec();
+        conn.exec_drop(&insert, (id, value.clone(), value.clone(), short.clone()))
+            .await
+            .unwrap();
+        let mut padded = short;
+        padded.resize(12, 0);
+        assert_eq!(
+            read_back(&mut conn, id).await,
+            (value.clone(), value.clone(), padded, hex(value)),
+            "binary protocol"
+        );
+    }
+
+    // A text query's result, not only a stored value, keeps its bytes.
+    let mut sql = b"SELECT ".to_vec();
+    sql.extend(escaped_literal(&all));
+    let echoed: Vec<u8> = conn.query_first(sql.as_slice()).await.unwrap().unwrap();
+    assert_eq!(echoed, all);
+    // Binary strings compare by their bytes: 0xFF is not 0xFE.
+    let (same, lookup): (i64, i64) = conn
+        .query_first(format!(
+            "SELECT x'ff' = x'fe', (SELECT COUNT(*) FROM t WHERE vb = x'{}')",
+            hex(INVALID_UTF8)
+        ))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((same, lookup), (0, 3 + 1), "byte comparison");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn invalid_utf8_into_a_text_column_is_error_1366() {
+    let server = Server::start(&[]);
+    let mut conn = Conn::new(opts(&server)).await.expect("connect");
+    conn.query_drop("CREATE DATABASE texts").await.unwrap();
+    conn.query_drop("USE texts").await.unwrap();
+    conn.query_drop("CREATE TABLE s (id INT, c VARCHAR(20), x TEXT, h CHAR(5))")
+        .await
+        .unwrap();
+    for column in ["c", "x", "h"] {
+        let mut texts: Vec<Vec<u8>> = Vec::new();
+        let mut raw = format!("INSERT INTO s (id, {column}) VALUES (1, ").into_bytes();
+        raw.extend(escaped_literal(b"ab\xffcd"));
+        raw.push(b')');
+        texts.push(raw);
+        texts.push(format!("INSERT INTO s (id, {column}) VALUES (1, x'6162FF6364')").into_bytes());
+        for sql in texts {
+            match conn.query_drop(sql.as_slice()).await {
+                Err(mysql_async::Error::Server(e)) => {
+                    assert_eq!(e.code, 1366, "{}", e.message);
+                    assert_eq!(e.state, "22007");
+                    assert_eq!(
+                        e.message,
+                        format!(
+                            "Incorrect string value: '\\xFFcd' for column `texts`.`s`.`{column}` at row 1"
+                        )
+                    );
+                }
+                other => panic!("invalid UTF-8 into {column}: {other:?}"),
+            }
+        }
+        let insert = conn
+            .prep(format!("INSERT INTO s (id, {column}) VALUES (2, ?)"))
+            .await
+            .unwrap();
+        let refused = conn.exec_drop(&insert, (b"ab\xffcd".to_vec(),)).await;
+        assert!(
+            matches!(refused, Err(mysql_async::Error::Server(ref e)) if e.code == 1366),
+            "prepared parameter into {column}: {refused:?}"
+        );
+    }
+    let count: i64 = conn
+        .query_first("SELECT COUNT(*) FROM s")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(count, 0, "nothing stored after 1366");
+}
+
+#[test]
+fn pymysql_binary_script_passes() {
+    require_program("python3");
+    let server = Server::start(&[]);
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/pymysql_binary.py");
+    let output = run_with_timeout(
+        Command::new("python3")
+            .arg(script)
+            .arg(server.port.to_string()),
+        Duration::from_secs(120),
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "pymysql_binary.py failed\nstdout: {stdout}\nstderr: {stderr}"
+    );
+    assert!(
+        stdout.contains("pymysql binary: all checks passed"),
+        "{stdout}"
+    );
+}

@@ -1,0 +1,238 @@
+//! No value changes on the way in or out, through the real server with mysql_async:
+//! DECIMAL(30,10) and 38-digit values exact over both protocols, out-of-range decimals
+//! refused (1264), impossible dates refused (1292), DEFAULT / ON UPDATE CURRENT_TIMESTAMP
+//! storing the statement's time, and LONGBLOB / MEDIUMTEXT values past 64 KiB kept.
+
+mod common;
+
+use common::Server;
+use mysql_async::prelude::*;
+use mysql_async::{Conn, Opts, OptsBuilder};
+
+fn opts(server: &Server) -> Opts {
+    OptsBuilder::default()
+        .ip_or_hostname("127.0.0.1")
+        .tcp_port(server.port)
+        .user(Some("root"))
+        .db_name(Some("fidelity"))
+        .prefer_socket(false)
+        .into()
+}
+
+async fn connect(server: &Server) -> Conn {
+    let mut root = Conn::new(
+        OptsBuilder::default()
+            .ip_or_hostname("127.0.0.1")
+            .tcp_port(server.port)
+            .user(Some("root"))
+            .prefer_socket(false),
+    )
+    .await
+    .expect("connect");
+    root.query_drop("CREATE DATABASE IF NOT EXISTS fidelity")
+        .await
+        .unwrap();
+    drop(root);
+    Conn::new(opts(server)).await.expect("connect to fidelity")
+}
+
+fn code_of<T: std::fmt::Debug>(result: Result<T, mysql_async::Error>) -> u16 {
+    match result {
+        Err(mysql_async::Error::Server(e)) => e.code,
+        other => panic!("expected a server error, got {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn decimals_and_dates_are_exact_or_refused() {
+    let server = Server::start(&[]);
+    let mut conn = connect(&server).await;
+    conn.query_drop("CREATE TABLE d (id INT PRIMARY KEY, c DECIMAL(30,10), b DECIMAL(38,0))")
+        .await
+        .unwrap();
+    let wide = "12345678901234567890.1234567891";
+    let b38 = "-12345678901234567890123456789012345678";
+    conn.query_drop(format!("INSERT INTO d VALUES (1, {wide}, {b38})"))
+        .await
+        .unwrap();
+    let insert = conn.prep("INSERT INTO d VALUES (?, ?, ?)").await.unwrap();
+    conn.exec_drop(&insert, (2, wide, b38)).await.unwrap();
+    for id in [1, 2] {
+        let text: (String, String) = conn
+            .query_first(format!("SELECT c, b FROM d WHERE id = {id}"))
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            text,
+            (wide.to_string(), b38.to_string()),
+            "text protocol, row {id}"
+        );
+        let binary: (String, String) = conn
+            .exec_first("SELECT c, b FROM d WHERE id = ?", (id,))
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            binary,
+            (wide.to_string(), b38.to_string()),
+            "binary protocol, row {id}"
+        );
+    }
+    // 21 integer digits do not fit DECIMAL(30,10); rounding into a 21st digit neither.
+    for value in [
+        "123456789012345678901.5",
+        "99999999999999999999.99999999999",
+    ] {
+        let refused = conn
+            .query_drop(format!("INSERT INTO d (id, c) VALUES (3, {value})"))
+            .await;
+        assert_eq!(code_of(refused), 1264, "{value}");
+    }
+    assert_eq!(
+        code_of(conn.query_drop("CREATE TABLE d65 (a DECIMAL(65,30))").await),
+        1235
+    );
+    assert_eq!(
+        code_of(conn.query_drop("CREATE TABLE d66 (a DECIMAL(66,0))").await),
+        1426
+    );
+
+    conn.query_drop("CREATE TABLE dt (a DATE, b DATETIME)")
+        .await
+        .unwrap();
+    for (column, value) in [
+        ("a", "2023-02-30"),
+        ("a", "2023-13-01"),
+        ("b", "2023-04-31 10:00:00"),
+    ] {
+        let refused = conn
+            .query_drop(format!("INSERT INTO dt ({column}) VALUES ('{value}')"))
+            .await;
+        assert_eq!(code_of(refused), 1292, "{value}");
+    }
+    let count: i64 = conn
+        .query_first("SELECT COUNT(*) FROM dt")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(count, 0, "nothing stored after 1292");
+    let cast: Option<String> = conn
+        .query_first("SELECT CAST('2023-02-30' AS DATE)")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(cast, None);
+    let warning: (String, u16) = conn
+        .query_first("SHOW WARNINGS")
+        .await
+        .unwrap()
+        .map(|(level, code, _message): (String, u16, String)| (level, code))
+        .unwrap();
+    assert_eq!(warning, ("Warning".to_string(), 1292));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn current_timestamp_columns_take_the_statement_time() {
+    let server = Server::start(&[]);
+    let mut conn = connect(&server).await;
+    conn.query_drop(
+        "CREATE TABLE ts (id INT PRIMARY KEY, v INT, \
+         a TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP, \
+         b DATETIME DEFAULT CURRENT_TIMESTAMP)",
+    )
+    .await
+    .unwrap();
+    let create: (String, String) = conn
+        .query_first("SHOW CREATE TABLE ts")
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(
+        create.1.contains(
+            "`a` timestamp NOT NULL DEFAULT current_timestamp() ON UPDATE current_timestamp()"
+        ) && create
+            .1
+            .contains("`b` datetime DEFAULT current_timestamp()"),
+        "{}",
+        create.1
+    );
+    conn.query_drop("INSERT INTO ts (id, v) VALUES (1, 1)")
+        .await
+        .unwrap();
+    // The stored time is the statement's: not the epoch, not after the server's NOW().
+    let recent = "'2020-01-01 00:00:00'";
+    let (a_ok, b_ok): (i64, i64) = conn
+        .query_first(format!(
+            "SELECT a > {recent} AND a <= NOW(), b > {recent} AND b <= NOW() FROM ts"
+        ))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((a_ok, b_ok), (1, 1), "DEFAULT CURRENT_TIMESTAMP");
+    conn.query_drop("UPDATE ts SET a = '2001-01-01 00:00:00'")
+        .await
+        .unwrap();
+    conn.query_drop("UPDATE ts SET v = 2").await.unwrap();
+    let a_ok: i64 = conn
+        .query_first(format!("SELECT a > {recent} AND a <= NOW() FROM ts"))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(a_ok, 1, "ON UPDATE CURRENT_TIMESTAMP");
+    assert_eq!(
+        code_of(
+            conn.query_drop("CREATE TABLE bad (a INT ON UPDATE CURRENT_TIMESTAMP)")
+                .await
+        ),
+        1294
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn long_blobs_keep_their_type_and_values() {
+    let server = Server::start(&[]);
+    let mut conn = connect(&server).await;
+    conn.query_drop("CREATE TABLE lb (id INT PRIMARY KEY, a LONGBLOB, t MEDIUMTEXT, s TINYBLOB)")
+        .await
+        .unwrap();
+    let create: (String, String) = conn
+        .query_first("SHOW CREATE TABLE lb")
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(
+        create.1.contains("`a` longblob")
+            && create.1.contains("`t` mediumtext")
+            && create.1.contains("`s` tinyblob"),
+        "{}",
+        create.1
+    );
+    // 4 MiB of every byte value, as a prepared-statement parameter.
+    let big: Vec<u8> = (0..4 << 20).map(|i: u32| (i % 251) as u8).collect();
+    let text: String = "é".repeat(300_000);
+    conn.exec_drop(
+        "INSERT INTO lb (id, a, t) VALUES (?, ?, ?)",
+        (1, big.clone(), text.clone()),
+    )
+    .await
+    .unwrap();
+    let back: (Vec<u8>, String) = conn
+        .exec_first("SELECT a, t FROM lb WHERE id = ?", (1,))
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(
+        back.0 == big,
+        "LONGBLOB value changed ({} bytes back)",
+        back.0.len()
+    );
+    assert_eq!(back.1, text);
+    assert_eq!(
+        code_of(
+            conn.query_drop("INSERT INTO lb (id, s) VALUES (2, REPEAT('x', 256))")
+                .await
+        ),
+        1406
+    );
+}
