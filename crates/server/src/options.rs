@@ -48,16 +48,21 @@ pub fn default_thread_pool_size(cores: usize) -> usize {
     cores.max(1)
 }
 
-/// The `thread_pool_size` the options ask for (the last one given), 0 meaning the default.
-pub fn thread_pool_size(options: &ServerOptions, cores: usize) -> Result<usize, String> {
-    let asked = match options
+/// The value of system variable `name` the options give last (a later one wins).
+fn last_variable<'a>(options: &'a ServerOptions, name: &str) -> Option<&'a str> {
+    options
         .variables
         .iter()
         .rev()
-        .find(|(name, _)| name == "thread_pool_size")
-    {
+        .find(|(n, _)| n == name)
+        .map(|(_, value)| value.as_str())
+}
+
+/// The `thread_pool_size` the options ask for (the last one given), 0 meaning the default.
+pub fn thread_pool_size(options: &ServerOptions, cores: usize) -> Result<usize, String> {
+    let asked = match last_variable(options, "thread_pool_size") {
         None => 0,
-        Some((_, value)) => value.trim().parse::<usize>().map_err(|_| {
+        Some(value) => value.trim().parse::<usize>().map_err(|_| {
             format!("thread_pool_size must be a whole number of threads, not '{value}'")
         })?,
     };
@@ -78,14 +83,9 @@ pub const MIN_THREAD_STACK_BYTES: usize = 1 << 20;
 /// The stack of each thread that runs statements: `thread_stack` if given (the last one,
 /// in bytes, at least [`MIN_THREAD_STACK_BYTES`]), else `myriad_sql::depth::THREAD_STACK_BYTES`.
 pub fn thread_stack_bytes(options: &ServerOptions) -> Result<usize, String> {
-    match options
-        .variables
-        .iter()
-        .rev()
-        .find(|(name, _)| name == "thread_stack")
-    {
+    match last_variable(options, "thread_stack") {
         None => Ok(myriad_sql::depth::THREAD_STACK_BYTES),
-        Some((_, value)) => match value.trim().parse::<usize>() {
+        Some(value) => match value.trim().parse::<usize>() {
             Ok(bytes) => Ok(bytes.max(MIN_THREAD_STACK_BYTES)),
             Err(_) => Err(format!(
                 "thread_stack must be a whole number of bytes, not '{value}'"

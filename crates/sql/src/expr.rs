@@ -1022,6 +1022,9 @@ fn operand_text(out: &mut BoundedText, mut ast: &ast::Expr, compiled: &Expr) {
         parens += 1;
         ast = inner;
     }
+    for _ in 0..parens {
+        let _ = out.write_str("(");
+    }
     match (ast, compiled) {
         (ast::Expr::BinaryOp { .. }, Expr::Arith { text, .. }) => {
             // `text` is "(operand)": its own parentheses stand for one Nested level.
@@ -1029,23 +1032,14 @@ fn operand_text(out: &mut BoundedText, mut ast: &ast::Expr, compiled: &Expr) {
                 Some(t) if text.len() < EXPR_TEXT_MAX_BYTES => &t[1..],
                 _ => &text[1..],
             };
-            for _ in 0..parens {
-                let _ = out.write_str("(");
-            }
             let _ = out.write_str(bare);
-            for _ in 0..parens {
-                let _ = out.write_str(")");
-            }
         }
         _ => {
-            for _ in 0..parens {
-                let _ = out.write_str("(");
-            }
             let _ = write!(out, "{ast}");
-            for _ in 0..parens {
-                let _ = out.write_str(")");
-            }
         }
+    }
+    for _ in 0..parens {
+        let _ = out.write_str(")");
     }
 }
 
