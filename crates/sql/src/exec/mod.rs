@@ -487,6 +487,9 @@ impl Session {
             Stmt::SelectTable(plan) => Session::select_table(plan, env)?,
             Stmt::Update(plan) => self.update(plan, env)?,
             Stmt::Delete(plan) => self.delete(plan, env)?,
+            Stmt::Explain(inner) => {
+                crate::plan::explain::explain(inner, self.engine.catalog.storage(), env)?
+            }
         }))
     }
 }

@@ -314,6 +314,30 @@ pub(crate) fn collect_facts(filter: &Expr, columns: usize) -> Vec<ColumnFacts> {
     facts
 }
 
+/// The indexes [`choose_access`] weighs for a filter (MariaDB's `possible_keys`): those
+/// whose first column the filter bounds or equates to values that do not read the row.
+pub(crate) fn candidate_indexes(def: &st::TableDef, filter: Option<&Expr>) -> Vec<usize> {
+    let Some(filter) = filter else {
+        return Vec::new();
+    };
+    let facts = collect_facts(filter, def.columns.len());
+    let usable = |f: &ColumnFacts| {
+        f.eq.is_some()
+            || f.in_list.is_some()
+            || f.lower.is_some()
+            || f.upper.is_some()
+            || f.ranges.is_some()
+    };
+    (0..def.indexes.len())
+        .filter(|&n| {
+            def.indexes[n]
+                .columns
+                .first()
+                .is_some_and(|&c| usable(&facts[c]))
+        })
+        .collect()
+}
+
 /// Pick the access path for a filter over a table.
 pub fn choose_access(def: &st::TableDef, filter: Option<&Expr>) -> Access {
     let Some(filter) = filter else {

@@ -12,6 +12,7 @@
 
 pub mod access;
 pub mod alter;
+pub mod explain;
 pub mod plan_cache;
 pub mod query;
 pub mod table_def;
@@ -234,6 +235,8 @@ pub enum Stmt {
     SelectTable(Box<crate::plan::tables::TableSelect>),
     Update(crate::plan::tables::UpdatePlan),
     Delete(crate::plan::tables::DeletePlan),
+    /// EXPLAIN of a compiled SELECT ([`crate::plan::explain`]).
+    Explain(Box<Stmt>),
     /// LOAD INDEX INTO CACHE / CACHE INDEX (see `key_cache`).
     KeyCache(crate::exec::key_cache::KeyCacheStmt),
     /// SELECT from an `information_schema` virtual table (see `info_schema`).
@@ -291,7 +294,8 @@ impl Stmt {
             Stmt::AlterIndexes { .. } => Counter::ComDropIndex,
             Stmt::Insert(p) if p.replace => Counter::ComReplace,
             Stmt::Insert(_) => Counter::ComInsert,
-            Stmt::SelectTable(_) => Counter::ComSelect,
+            // MariaDB counts EXPLAIN SELECT as a SELECT.
+            Stmt::SelectTable(_) | Stmt::Explain(_) => Counter::ComSelect,
             Stmt::Update(_) => Counter::ComUpdate,
             Stmt::Delete(_) => Counter::ComDelete,
             Stmt::KeyCache(crate::exec::key_cache::KeyCacheStmt::LoadIndex { .. }) => {
@@ -359,6 +363,11 @@ pub fn compile_statement(
         Some("SHOW") => {
             c.pos += 1;
             parse_show(&mut c, &compiler)?
+        }
+        Some("DESCRIBE") | Some("DESC") | Some("EXPLAIN")
+            if crate::plan::explain::is_explain_of_statement(c.peek_word_at(1).as_deref()) =>
+        {
+            crate::plan::explain::compile_explain(&mut c, raw, map, &compiler, ctx)?
         }
         Some("DESCRIBE") | Some("DESC") | Some("EXPLAIN")
             if !matches!(

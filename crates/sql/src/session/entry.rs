@@ -416,6 +416,7 @@ pub fn prepare(session: &mut Session, sql: &str) -> Result<PreparedInfo, SqlErro
             }
             table_select_columns(plan, &types, ncols, &env)
         }
+        Stmt::Explain(_) => crate::plan::explain::result_columns(),
         _ => Vec::new(),
     };
     let statement_id = session.state.next_statement_id;
