@@ -9,8 +9,9 @@
 //!   next statement, are its expected
 //!   output (a header line and one line per row, values joined by ` | `, or `ok N`, or
 //!   `error CODE`);
-//! - `>> SQL` is the same, and MariaDB 10.11 must also agree on the columns a plan's shape
-//!   is made of: id, select_type, table, type and key. Plans where myriad does something
+//! - `>> SQL` is the same, and MariaDB 10.11 must also agree on the result's column names
+//!   and types and on the columns a plan's shape is made of: id, select_type, table, type
+//!   and key. Plans where myriad does something
 //!   else than MariaDB (no join reordering, no full index scan) use `>`, with a comment
 //!   saying how MariaDB's differs.
 //!
@@ -47,20 +48,23 @@ fn render(o: &Outcome) -> Vec<String> {
     }
 }
 
-fn shape(o: &Outcome) -> Option<Vec<Vec<Option<String>>>> {
-    let Outcome::Rows { rows, .. } = o else {
+/// The column names and type codes, and the shape columns of each row.
+type Shape = (Vec<String>, Vec<u8>, Vec<Vec<Option<String>>>);
+
+fn shape(o: &Outcome) -> Option<Shape> {
+    let Outcome::Rows { names, types, rows } = o else {
         return None;
     };
-    Some(
-        rows.iter()
-            .map(|r| {
-                SHAPE_COLUMNS
-                    .iter()
-                    .map(|&i| r.get(i).cloned().flatten())
-                    .collect()
-            })
-            .collect(),
-    )
+    let rows = rows
+        .iter()
+        .map(|r| {
+            SHAPE_COLUMNS
+                .iter()
+                .map(|&i| r.get(i).cloned().flatten())
+                .collect()
+        })
+        .collect();
+    Some((names.clone(), types.clone(), rows))
 }
 
 /// Runs one golden file; returns its text with the outputs myriad gave, and the
@@ -123,7 +127,7 @@ fn run_file(name: &str, text: &str, maria: &mut Option<MariaDb>) -> (String, Vec
         if let (true, Some(theirs)) = (compare, theirs) {
             if shape(&ours) != shape(&theirs) || shape(&ours).is_none() {
                 failures.push(format!(
-                    "{name}: `{sql}`: MariaDB's plan differs in id/select_type/table/type/key\n  myriad:\n    {}\n  MariaDB:\n    {}",
+                    "{name}: `{sql}`: MariaDB's columns or plan differ (names, types, id/select_type/table/type/key)\n  myriad:\n    {}\n  MariaDB:\n    {}",
                     got.join("\n    "),
                     render(&theirs).join("\n    ")
                 ));
