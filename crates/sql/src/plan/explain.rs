@@ -31,7 +31,8 @@
 //! `Extra` says what the executor does: `Using where` where the WHERE (or ON) condition is
 //! evaluated on the rows read, `Using temporary` where rows are grouped or made distinct in
 //! memory, `Using filesort` where they are sorted, `No tables used` and `Impossible WHERE`
-//! for a SELECT without tables. EXPLAIN EXTENDED, PARTITIONS and FORMAT=JSON, EXPLAIN of
+//! for a SELECT without tables, `Zero limit` where LIMIT 0 stops a read before its first
+//! row. EXPLAIN EXTENDED, PARTITIONS and FORMAT=JSON, EXPLAIN of
 //! UPDATE, DELETE and INSERT, and plans with subqueries are refused with 1235 rather than
 //! described wrongly.
 
@@ -116,6 +117,11 @@ pub(crate) fn compile_explain(
         }
         _ => return Err(c.error()),
     }
+    if crate::parser::key_cache_parse::is_virtual_select(c) {
+        return Err(SqlError::not_supported(
+            "EXPLAIN of information_schema tables",
+        ));
+    }
     let start = c.peek().map_or(raw.text.end, |t| {
         map.offset(t.span.start.line, t.span.start.column)
     });
@@ -187,10 +193,19 @@ pub(crate) struct PlanRow {
 pub(crate) fn explain(
     stmt: &Stmt,
     storage: &st::Storage,
-    env: &mut dyn Env,
+    env: &mut crate::session::ExecEnv,
 ) -> Result<QueryResult, SqlError> {
     let rows = match stmt {
         Stmt::Select(plan) => vec![no_tables(plan, env)?],
+        // A single-table read that stops after LIMIT rows reads none for LIMIT 0.
+        Stmt::SelectTable(plan)
+            if plan.joins.is_empty() && crate::Session::rows_to_read(plan, env)? == Some(0) =>
+        {
+            vec![PlanRow {
+                extra: vec!["Zero limit"],
+                ..PlanRow::default()
+            }]
+        }
         Stmt::SelectTable(plan) => table_rows(plan, storage, env)?,
         _ => return Err(SqlError::not_supported("EXPLAIN of this statement")),
     };
