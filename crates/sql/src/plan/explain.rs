@@ -32,9 +32,12 @@
 //! evaluated on the rows read, `Using temporary` where rows are grouped or made distinct in
 //! memory, `Using filesort` where they are sorted, `No tables used` and `Impossible WHERE`
 //! for a SELECT without tables, `Zero limit` where LIMIT 0 stops a read before its first
-//! row. EXPLAIN EXTENDED, PARTITIONS and FORMAT=JSON, EXPLAIN of
-//! UPDATE, DELETE and INSERT, and plans with subqueries are refused with 1235 rather than
-//! described wrongly.
+//! row.
+//!
+//! EXPLAIN UPDATE and DELETE describe the single-table read the statement makes (and do
+//! not run it), with MariaDB's names for such reads: a key read is `range`. EXPLAIN
+//! EXTENDED, PARTITIONS and FORMAT=JSON, EXPLAIN of INSERT and REPLACE, and plans with
+//! subqueries are refused with 1235 rather than described wrongly.
 
 use crate::error::SqlError;
 use crate::expr::{Compiler, Env, Expr};
@@ -111,8 +114,8 @@ pub(crate) fn compile_explain(
         }
     }
     match c.peek_word().as_deref() {
-        Some("SELECT") => {}
-        Some(verb @ ("UPDATE" | "DELETE" | "INSERT" | "REPLACE")) => {
+        Some("SELECT" | "UPDATE" | "DELETE") => {}
+        Some(verb @ ("INSERT" | "REPLACE")) => {
             return Err(SqlError::not_supported(&format!("EXPLAIN {verb}")))
         }
         _ => return Err(c.error()),
@@ -133,7 +136,10 @@ pub(crate) fn compile_explain(
     match &stmt {
         Stmt::Select(plan) if !select_has_subquery(plan) => {}
         Stmt::SelectTable(plan) if !table_select_has_subquery(plan) => {}
-        Stmt::Select(_) | Stmt::SelectTable(_) => {
+        Stmt::Update(plan)
+            if !write_has_subquery(&plan.source, &plan.order_by, &plan.assignments) => {}
+        Stmt::Delete(plan) if !write_has_subquery(&plan.source, &plan.order_by, &[]) => {}
+        Stmt::Select(_) | Stmt::SelectTable(_) | Stmt::Update(_) | Stmt::Delete(_) => {
             return Err(SqlError::not_supported(
                 "EXPLAIN of a query with subqueries",
             ))
@@ -176,6 +182,19 @@ fn table_select_has_subquery(plan: &TableSelect) -> bool {
     exprs.into_iter().any(has_subquery)
 }
 
+fn write_has_subquery(
+    source: &RowSource,
+    order_by: &[(Expr, bool)],
+    assignments: &[(usize, Expr)],
+) -> bool {
+    source
+        .filter
+        .iter()
+        .chain(order_by.iter().map(|(e, _)| e))
+        .chain(assignments.iter().map(|(_, e)| e))
+        .any(has_subquery)
+}
+
 /// One row of EXPLAIN's result.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct PlanRow {
@@ -207,6 +226,8 @@ pub(crate) fn explain(
             }]
         }
         Stmt::SelectTable(plan) => table_rows(plan, storage, env)?,
+        Stmt::Update(plan) => vec![write_row(&plan.source, &plan.order_by, storage, env)?],
+        Stmt::Delete(plan) => vec![write_row(&plan.source, &plan.order_by, storage, env)?],
         _ => return Err(SqlError::not_supported("EXPLAIN of this statement")),
     };
     let values = rows.into_iter().map(row_values).collect();
@@ -266,6 +287,26 @@ fn table_rows(
         first.extra.push("Using filesort");
     }
     Ok(out)
+}
+
+/// The row an UPDATE or DELETE reads by: its source as a SELECT's, named as MariaDB names
+/// single-table UPDATE and DELETE reads, where every key read (a point lookup included)
+/// is a `range` with no `ref`; then sorted for ORDER BY.
+fn write_row(
+    source: &RowSource,
+    order_by: &[(Expr, bool)],
+    storage: &st::Storage,
+    env: &mut dyn Env,
+) -> Result<PlanRow, SqlError> {
+    let mut row = source_row(source, storage, env)?;
+    if matches!(row.access_type, Some("const" | "ref")) {
+        row.access_type = Some("range");
+        row.reference = None;
+    }
+    if !order_by.is_empty() {
+        row.extra.push("Using filesort");
+    }
+    Ok(row)
 }
 
 fn row_count(table: &TableRef, storage: &st::Storage) -> Result<u64, SqlError> {

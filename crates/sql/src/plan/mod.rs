@@ -294,8 +294,9 @@ impl Stmt {
             Stmt::AlterIndexes { .. } => Counter::ComDropIndex,
             Stmt::Insert(p) if p.replace => Counter::ComReplace,
             Stmt::Insert(_) => Counter::ComInsert,
-            // MariaDB counts EXPLAIN SELECT as a SELECT.
-            Stmt::SelectTable(_) | Stmt::Explain(_) => Counter::ComSelect,
+            Stmt::SelectTable(_) => Counter::ComSelect,
+            // MariaDB counts EXPLAIN of a statement as that statement.
+            Stmt::Explain(inner) => inner.counter(),
             Stmt::Update(_) => Counter::ComUpdate,
             Stmt::Delete(_) => Counter::ComDelete,
             Stmt::KeyCache(crate::exec::key_cache::KeyCacheStmt::LoadIndex { .. }) => {
