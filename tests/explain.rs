@@ -131,6 +131,20 @@ async fn explain_shows_the_plan_over_both_protocols() {
         "rows of a full scan: the table's row count"
     );
 
+    // A parameter is a constant of the execution: an exact key is a point lookup, a value
+    // that is no key of the INT column makes the read a full scan.
+    let statement = conn
+        .prep("EXPLAIN SELECT * FROM t1 WHERE id = ?")
+        .await
+        .unwrap();
+    let mut types = Vec::new();
+    for param in ["2", "x"] {
+        let rows: Vec<Row> = conn.exec(&statement, (param,)).await.unwrap();
+        let lines = plan_lines(rows);
+        types.push(lines[0].3.clone());
+    }
+    assert_eq!(types, [some("const"), some("ALL")]);
+
     for sql in [
         "EXPLAIN FORMAT=JSON SELECT * FROM t1",
         "EXPLAIN EXTENDED SELECT * FROM t1",

@@ -370,18 +370,8 @@ pub fn compile_statement(
         {
             crate::plan::explain::compile_explain(&mut c, raw, map, &compiler, ctx)?
         }
-        Some("DESCRIBE") | Some("DESC") | Some("EXPLAIN")
-            if !matches!(
-                c.peek_word_at(1).as_deref(),
-                Some("SELECT")
-                    | Some("UPDATE")
-                    | Some("DELETE")
-                    | Some("INSERT")
-                    | Some("EXTENDED")
-                    | Some("PARTITIONS")
-                    | Some("FORMAT")
-            ) =>
-        {
+        // Otherwise the columns of a table (the arm above takes statements).
+        Some("DESCRIBE") | Some("DESC") | Some("EXPLAIN") => {
             c.pos += 1;
             let (database, table) = table_name(&mut c)?;
             let filter = if c.at_end() {
