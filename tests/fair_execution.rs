@@ -404,3 +404,72 @@ fn kill_and_max_statement_time_answer_as_mariadb_does() {
         println!("{sql}: {mine}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kill_query_and_max_statement_time_end_a_metadata_lock_wait() {
+    let server = server_with_table().await;
+    let holder = connect(&server, "root").await;
+    let mut waiter = connect(&server, "root").await;
+    let mut observer = connect(&server, "root").await;
+    // The SELECT keeps t in use for as long as it sleeps; an ALTER of t waits for it.
+    let holder_id = holder.id();
+    let holding = spawn_statement(holder, "SELECT SLEEP(60) FROM t WHERE id = 1");
+    assert!(
+        wait_threads_running(&mut observer, 2, Duration::from_secs(10))
+            .await
+            .is_some()
+    );
+    let waiter_id = waiter.id();
+    let altering = spawn_statement(waiter, "ALTER TABLE t ADD COLUMN w INT");
+    assert!(
+        wait_threads_running(&mut observer, 3, Duration::from_secs(10))
+            .await
+            .is_some()
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let killed_at = Instant::now();
+    observer
+        .query_drop(format!("KILL QUERY {waiter_id}"))
+        .await
+        .unwrap();
+    let (mut waiter, result, _) = altering.await.unwrap();
+    let stopped_after = killed_at.elapsed();
+    println!("KILL QUERY of a metadata lock wait: it ended {stopped_after:?} after the KILL");
+    assert_eq!(code_of(&result), Some(1317), "{result:?}");
+    assert!(stopped_after < Duration::from_secs(2), "{stopped_after:?}");
+
+    // The same wait under max_statement_time ends with 1969.
+    waiter
+        .query_drop("SET SESSION max_statement_time = 0.5")
+        .await
+        .unwrap();
+    let started = Instant::now();
+    let result = waiter.query_drop("ALTER TABLE t ADD COLUMN w INT").await;
+    assert_eq!(code_of(&result), Some(1969), "{result:?}");
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    waiter
+        .query_drop("SET SESSION max_statement_time = 0")
+        .await
+        .unwrap();
+
+    // Nothing of the abandoned ALTERs remains, the table serves, and once the holder is
+    // gone the same ALTER goes through.
+    observer
+        .query_drop(format!("KILL QUERY {holder_id}"))
+        .await
+        .unwrap();
+    let (_, held, _) = holding.await.unwrap();
+    assert!(held.is_ok() || code_of(&held) == Some(1317), "{held:?}");
+    let no_column = waiter.query_drop("SELECT w FROM t LIMIT 1").await;
+    assert_eq!(code_of(&no_column), Some(1054), "{no_column:?}");
+    let count: Option<u64> = waiter.query_first("SELECT COUNT(*) FROM t").await.unwrap();
+    assert_eq!(count, Some(ROWS as u64));
+    waiter
+        .query_drop("ALTER TABLE t ADD COLUMN w INT")
+        .await
+        .unwrap();
+}

@@ -3,8 +3,33 @@
 //! can first hand that worker's other connections to another thread (tokio's
 //! `block_in_place`). A statement that never waits then costs no thread hand-off at all.
 //! Without a hook (tests, embedded use) a wait just waits.
+//!
+//! A wait on a condition ([`crate::sync::wait_until`]) also asks the process's interrupt
+//! probe, at least every [`PROBE_SLICE`], whether the waiting statement was cancelled (KILL
+//! QUERY, max_statement_time, a client that left): if so the wait ends early, as if its
+//! deadline had passed, and the caller backs out the way it does on a timeout. The
+//! statement layer then reports why it stopped.
 
 use std::sync::OnceLock;
+use std::time::Duration;
+
+/// The longest a wait goes without asking the interrupt probe.
+pub const PROBE_SLICE: Duration = Duration::from_millis(100);
+
+/// Whether the current thread's statement was cancelled.
+pub type InterruptProbe = fn() -> bool;
+
+static PROBE: OnceLock<InterruptProbe> = OnceLock::new();
+
+/// Install the process's interrupt probe; the first one installed stays.
+pub fn set_interrupt_probe(probe: InterruptProbe) {
+    let _ = PROBE.set(probe);
+}
+
+/// Whether the probe says the waiting statement was cancelled (never, without a probe).
+pub fn interrupted() -> bool {
+    PROBE.get().is_some_and(|probe| probe())
+}
 
 /// Runs its argument, possibly after moving the caller's other work elsewhere.
 pub type Hook = fn(&mut dyn FnMut());

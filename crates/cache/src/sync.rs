@@ -35,14 +35,24 @@ pub fn pause() {
     std::thread::sleep(std::time::Duration::from_micros(200));
 }
 
-/// Wait on `condvar` until notified or `deadline`; true when the deadline passed.
+/// Wait on `condvar` until notified or `deadline`; true when the deadline passed, or when
+/// the waiting statement was cancelled (see [`crate::long_wait`]), which the caller handles
+/// as a timeout.
 #[cfg(not(feature = "shuttle"))]
 pub fn wait_until<'a, T>(
     condvar: &Condvar,
     mut guard: MutexGuard<'a, T>,
     deadline: std::time::Instant,
 ) -> (MutexGuard<'a, T>, bool) {
-    let timed_out = crate::long_wait::run(|| condvar.wait_until(&mut guard, deadline).timed_out());
+    let timed_out = crate::long_wait::run(|| loop {
+        let slice_end = deadline.min(std::time::Instant::now() + crate::long_wait::PROBE_SLICE);
+        if !condvar.wait_until(&mut guard, slice_end).timed_out() {
+            return false;
+        }
+        if slice_end >= deadline || crate::long_wait::interrupted() {
+            return true;
+        }
+    });
     (guard, timed_out)
 }
 

@@ -130,6 +130,8 @@ impl Engine {
     /// Open the datadir and apply the configured system variables. An unknown variable or
     /// a value it cannot take is an error that names the variable.
     pub fn open(config: EngineConfig) -> Result<Arc<Engine>, SqlError> {
+        // A metadata-lock wait in the caches ends when its statement is cancelled.
+        myriad_cache::long_wait::set_interrupt_probe(|| interrupt::check().is_err());
         myriad_storage::create_private_dir(&config.datadir).map_err(|e| {
             SqlError::new(
                 1105,

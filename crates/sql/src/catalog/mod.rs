@@ -41,11 +41,15 @@ pub fn storage_error(e: StorageError) -> SqlError {
         StorageError::InvalidDefinition(m) => SqlError::new(1064, "42000", m),
         StorageError::TypeMismatch(m) => SqlError::new(1366, "22007", m),
         StorageError::TooBig(m) => SqlError::new(1118, "42000", format!("Row size too large: {m}")),
-        StorageError::LockWaitTimeout => SqlError::new(
-            1205,
-            "HY000",
-            "Lock wait timeout exceeded; try restarting transaction",
-        ),
+        // A wait that a KILL, max_statement_time or a departed client cut short ends like
+        // a timeout in the caches: say why it really ended.
+        StorageError::LockWaitTimeout => crate::interrupt::check().err().unwrap_or_else(|| {
+            SqlError::new(
+                1205,
+                "HY000",
+                "Lock wait timeout exceeded; try restarting transaction",
+            )
+        }),
         StorageError::Corrupt(m) => {
             SqlError::new(1034, "HY000", format!("Index for table is corrupt: {m}"))
         }
