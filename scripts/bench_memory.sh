@@ -5,7 +5,7 @@
 # Builds the current tree in release (and, with BEFORE=<commit>, that commit too, in a
 # temporary git worktree), then runs with MariaDB beside each build, into one folder:
 #   myriad-bench run oltp        --rows 1000000 --threads 1,16,64 --time 10 --repeat 2
-#   myriad-bench run many-tables --tables 20000
+#   myriad-bench run many-tables --tables 5000
 #   myriad-bench run memory      (100,000 rows of ~1 KiB; 1 / 5 / 20 slow readers)
 # Experiments run outermost and builds innermost (before, then current), so that both
 # builds of one experiment run minutes apart. At the end it prints myriad / MariaDB per
@@ -47,7 +47,7 @@ fi
 args() {
     case $1 in
         oltp) echo "--rows 1000000 --threads 1,16,64 --time 10 --repeat 2" ;;
-        many-tables) echo "--tables 20000" ;;
+        many-tables) echo "--tables 5000" ;;
         *) echo "" ;;
     esac
 }
