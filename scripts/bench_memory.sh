@@ -82,9 +82,12 @@ def find(rs, target, **params):
     for r in rs:
         if r["target"] == target and not r.get("error") and all(str(r["params"].get(k)) == str(v) for k, v in params.items()):
             return r
-print("\noltp: myriad TPS / MariaDB TPS (same run) per build")
-print("| test | threads | " + " | ".join(builds) + " |")
-for test in ["oltp_point_select", "oltp_read_only", "oltp_read_write"]:
+ran = lambda experiment: any(rows(b, experiment) for b in builds)
+if ran("oltp"):
+    print("\noltp: myriad TPS / MariaDB TPS (same run) per build")
+    print("| test | threads | " + " | ".join(builds) + " |")
+    print("|---|---|" + "---|" * len(builds))
+for test in ["oltp_point_select", "oltp_read_only", "oltp_read_write"] if ran("oltp") else []:
     for threads in [1, 16, 64]:
         cells = []
         for b in builds:
@@ -92,8 +95,10 @@ for test in ["oltp_point_select", "oltp_read_only", "oltp_read_write"]:
             m, d = find(rs, "myriad", test=test, threads=threads), find(rs, "mariadb", test=test, threads=threads)
             cells.append("%.2fx (%.0f / %.0f)" % (m["metrics"]["tps"] / d["metrics"]["tps"], m["metrics"]["tps"], d["metrics"]["tps"]) if m and d else "-")
         print("| %s | %d | %s |" % (test, threads, " | ".join(cells)))
-print("\nmemory: server RSS growth, MB, myriad / MariaDB per build")
-print("| cell | " + " | ".join(builds) + " |")
+if ran("memory"):
+    print("\nmemory: server RSS growth, MB, myriad / MariaDB per build")
+    print("| cell | " + " | ".join(builds) + " |")
+    print("|---|" + "---|" * len(builds))
 cells = []
 for b in builds:
     for r in rows(b, "memory"):
@@ -104,6 +109,6 @@ for cell in cells:
     for b in builds:
         rs = rows(b, "memory")
         m, d = find(rs, "myriad", cell=cell), find(rs, "mariadb", cell=cell)
-        line.append("%.0f / %.0f" % (m["metrics"]["growth_mb"], d["metrics"]["growth_mb"]) if m and d else "-")
+        line.append("%.1f / %.1f" % (m["metrics"]["growth_mb"], d["metrics"]["growth_mb"]) if m and d else "-")
     print("| %s | %s |" % (cell, " | ".join(line)))
 EOF
