@@ -45,17 +45,25 @@ use crate::server::{Connect, Datadir, Launcher, Target};
 /// The configuration label of every row: both servers run their defaults (plus
 /// `max_connections`), sort_buffer_size included.
 const CONFIG: &str = "default";
-/// Bytes of `pad` in each row of `big`.
+/// Bytes of `pad` in each row of `big`: rows of about 1 KiB, so that the row count gives
+/// the table's size at a glance and a row is far above any per-row overhead.
 const PAD_BYTES: usize = 1_000;
-/// Rows per INSERT while loading `big` (about 100 KB per statement).
+/// Rows per INSERT while loading `big`: about 100 KB per statement, far below both servers'
+/// default max_allowed_packet (16 MB), and few enough round trips to load 100,000 rows in
+/// seconds.
 const LOAD_BATCH: u64 = 100;
-/// Rows per statement of the warm-up.
+/// Rows per statement of the warm-up: about 5 MB of rows, the most a server that gathers
+/// them first holds at once during it.
 const WARM_CHUNK: u64 = 5_000;
-/// How often the server's resident memory is read.
+/// How often the server's resident memory is read: a result built in memory grows over
+/// seconds, so ten readings a second see its shape; shorter peaks are caught by VmHWM.
 const SAMPLE_EVERY: Duration = Duration::from_millis(100);
-/// Readings before (the baseline) and after a cell, `SAMPLE_EVERY` apart.
+/// Readings before (the baseline) and after a cell, `SAMPLE_EVERY` apart: their median
+/// over half a second ignores a lone reading taken while a background thread allocated.
 const SETTLE_READINGS: usize = 6;
-/// A slow reader's pause after each row during its slow phase.
+/// A slow reader's pause after each row during its slow phase: about 1 MB/s of 1 KiB rows,
+/// far slower than any server sends, so the socket buffers (a few MB) fill within seconds
+/// and the server must then either wait for the client or keep the rest itself.
 const ROW_PACE: Duration = Duration::from_millis(1);
 /// Growth within this many MB of MariaDB's counts as "no more than MariaDB's": the
 /// allocator's arenas and thread stacks of up to 20 connections move RSS by a few MB
@@ -177,8 +185,8 @@ fn pad_of(id: u64) -> String {
     unit.repeat(PAD_BYTES / unit.len() + 1)[..PAD_BYTES].to_string()
 }
 
-/// The unindexed sort key of row `id`: a permutation of the ids' order, so that the sort
-/// has to move every row.
+/// The unindexed sort key of row `id`: the ids' order scrambled (most values taken once),
+/// so that the sort has to move every row.
 fn k_of(id: u64, rows: u64) -> u64 {
     (id.wrapping_mul(2_654_435_761)) % rows.max(1)
 }
