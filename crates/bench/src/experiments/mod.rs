@@ -191,6 +191,7 @@ const ALWAYS_REPORTED: &[&str] = &[
     "query_cache_size",
     "key_buffer_size",
     "key_cache_segments",
+    "sort_buffer_size",
 ];
 
 /// The state of one experiment run.
