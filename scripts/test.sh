@@ -15,7 +15,7 @@ cargo test -p myriad-cache --features shuttle --lib schedules
 cargo build --workspace --bins
 out=target/bench-ci
 rm -rf "$out"
-for experiment in many-tables query-cache open-files table-cache-instances oltp key-cache; do
+for experiment in many-tables query-cache open-files table-cache-instances oltp key-cache memory; do
     target/debug/myriad-bench run "$experiment" --quick --target both --out "$out"
     test -s "$out/$experiment.json" && test -s "$out/$experiment.md"
     ls "$out/$experiment"*.png >/dev/null

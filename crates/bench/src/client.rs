@@ -87,6 +87,30 @@ impl Client {
             .collect())
     }
 
+    /// Runs a query and reads its rows one at a time as they arrive, keeping none: after
+    /// each row, `on_row` gets the row's number (from 0) and the bytes of its values, and
+    /// may sleep (a slow reader). Returns the number of rows read.
+    pub fn stream(&mut self, sql: &str, mut on_row: impl FnMut(u64, usize)) -> Result<u64> {
+        let result = self
+            .conn
+            .query_iter(sql)
+            .with_context(|| format!("running `{}`", abbreviate(sql)))?;
+        let mut count = 0;
+        for row in result {
+            let row = row.with_context(|| format!("reading the rows of `{}`", abbreviate(sql)))?;
+            let bytes = (0..row.len())
+                .filter_map(|i| row.as_ref(i))
+                .map(|value| match value {
+                    mysql::Value::Bytes(bytes) => bytes.len(),
+                    _ => 8,
+                })
+                .sum();
+            on_row(count, bytes);
+            count += 1;
+        }
+        Ok(count)
+    }
+
     /// The first column of the first row, if any.
     pub fn scalar(&mut self, sql: &str) -> Result<Option<String>> {
         Ok(self

@@ -26,6 +26,7 @@ use crate::sysbench::Sysbench;
 
 mod key_cache;
 mod many_tables;
+mod memory;
 mod oltp;
 mod open_files;
 mod query_cache;
@@ -143,6 +144,17 @@ pub static EXPERIMENTS: &[Experiment] = &[
                    sysbench OLTP tests across thread counts: the general speed comparison.",
         run: oltp::run,
     },
+    Experiment {
+        name: "memory",
+        seed: "-",
+        summary: "server RSS while N clients read a large result slowly, and over sorts and statements larger than their budgets",
+        measures: "Baseline, peak and growth of the server's resident memory (VmRSS every 100 ms) \
+                   while 1 / 5 / 20 clients read SELECT * of a ~100 MB table one row per ms, \
+                   during SELECT ... ORDER BY an unindexed column (with and without LIMIT 3) at \
+                   the default sort_buffer_size, a join without an index and a million-constant \
+                   IN list; the time of each; myriad's growth over MariaDB's.",
+        run: memory::run,
+    },
 ];
 
 pub fn find(name: &str) -> Option<&'static Experiment> {
@@ -179,6 +191,7 @@ const ALWAYS_REPORTED: &[&str] = &[
     "query_cache_size",
     "key_buffer_size",
     "key_cache_segments",
+    "sort_buffer_size",
 ];
 
 /// The state of one experiment run.

@@ -1,0 +1,96 @@
+//! `myriad-bench run memory` end to end against the real MariaDB (Debian's mariadb-server):
+//! every cell is measured, the slow readers really read slowly and get every row, the
+//! readings are consistent, and the record, table and plot are written.
+
+use std::process::{Command, Stdio};
+
+use myriad_bench::report::Record;
+
+const BIN: &str = env!("CARGO_BIN_EXE_myriad-bench");
+
+#[test]
+fn quick_memory_against_mariadb_measures_every_cell() {
+    let out = tempfile::tempdir().expect("tempdir");
+    let work = tempfile::tempdir().expect("tempdir");
+    let output = Command::new(BIN)
+        .args([
+            "run",
+            "memory",
+            "--quick",
+            "--target",
+            "mariadb",
+            "--rows",
+            "800",
+            "--threads",
+            "1,3",
+            "--time",
+            "1",
+        ])
+        .arg("--out")
+        .arg(out.path())
+        .arg("--work-dir")
+        .arg(work.path())
+        .stdin(Stdio::null())
+        .output()
+        .expect("myriad-bench runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "exit {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}",
+        output.status
+    );
+    let text = std::fs::read_to_string(out.path().join("memory.json")).expect("memory.json");
+    let record: Record = serde_json::from_str(&text).expect("a record");
+    assert_eq!(record.error_rows, 0, "{stdout}");
+    let cells: Vec<String> = record
+        .rows
+        .iter()
+        .map(|row| row.params["cell"].as_str().expect("cell").to_string())
+        .collect();
+    assert_eq!(
+        cells,
+        [
+            "1 slow reader",
+            "3 slow readers",
+            "ORDER BY k",
+            "ORDER BY k LIMIT 3",
+            "join without index",
+            "IN list"
+        ],
+        "one row per cell, in order"
+    );
+    for row in &record.rows {
+        let metric = |name: &str| {
+            row.get_metric(name)
+                .unwrap_or_else(|| panic!("{name} of {row:?}"))
+        };
+        assert!(metric("baseline_mb") > 10.0, "a running MariaDB: {row:?}");
+        assert!(metric("peak_mb") >= metric("baseline_mb"), "{row:?}");
+        assert!(
+            (metric("growth_mb") - (metric("peak_mb") - metric("baseline_mb"))).abs() < 1e-9,
+            "{row:?}"
+        );
+        assert!(metric("rss_readings") >= 1.0, "{row:?}");
+        assert_eq!(metric("hwm_reset"), 1.0, "VmHWM reset: {row:?}");
+    }
+    let readers = &record.rows[1];
+    assert_eq!(
+        readers.get_metric("rows"),
+        Some(3.0 * 800.0),
+        "every row, each reader"
+    );
+    // One row per millisecond for up to 1 s: 800 rows take at least 0.8 s (read at full
+    // speed, a few ms).
+    assert!(
+        readers.get_metric("seconds").expect("seconds") >= 0.8,
+        "{readers:?}"
+    );
+    assert!(readers.get_metric("first_row_s").is_some());
+    assert_eq!(record.rows[2].get_metric("rows"), Some(800.0));
+    assert_eq!(record.rows[3].get_metric("rows"), Some(3.0));
+    let md = std::fs::read_to_string(out.path().join("memory.md")).expect("memory.md");
+    assert!(md.contains("Server RSS growth"), "{md}");
+    let png = std::fs::read(out.path().join("memory-slow-readers.png")).expect("the plot");
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+}
