@@ -39,6 +39,7 @@ pub mod query_cache_hooks;
 pub mod result;
 pub mod row_locks;
 mod session;
+pub mod spill;
 pub mod status;
 pub mod sysvars;
 mod table_cache_sql;
