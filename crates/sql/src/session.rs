@@ -207,6 +207,8 @@ struct ExecEnv<'a> {
     now_micros: i64,
     /// Results of uncorrelated subqueries, by plan address: each runs once per statement.
     subquery_results: HashMap<usize, Vec<Vec<Datum>>>,
+    /// What the statement's sorts and groupings did (status counters).
+    spill: crate::spill::SpillCounters,
 }
 
 impl Env for ExecEnv<'_> {
@@ -372,6 +374,7 @@ impl Session {
             previous_errors,
             now_micros: now_micros(),
             subquery_results: HashMap::new(),
+            spill: Default::default(),
         }
     }
 
@@ -427,13 +430,19 @@ impl Session {
         if let Stmt::ShowWarnings { errors, count_only } = stmt {
             return Ok(self.show_warnings(*errors, *count_only));
         }
-        let (result, warnings) = {
+        let (result, warnings, spill) = {
             let mut env = self.env(params);
             let _versions = crate::query_cache_hooks::write_guard(&self.engine, stmt);
             let result = self.dispatch(stmt, &mut env);
-            (result, env.warnings)
+            (result, env.warnings, env.spill)
         };
         self.state.warnings = warnings;
+        for (counter, n) in spill.counts() {
+            self.engine
+                .status
+                .add(self.info.connection_id as usize, counter, n);
+            self.state.counters.counts[counter as usize] += n;
+        }
         let result = result?;
         if matches!(stmt, Stmt::Insert(_) | Stmt::Update(_) | Stmt::Delete(_))
             && (self.state.in_transaction || !self.state.autocommit)
@@ -2620,6 +2629,24 @@ impl Session {
         plan: &tables::TableSelect,
         env: &mut ExecEnv,
     ) -> Result<QueryResult, SqlError> {
+        let warnings = env.warnings.len();
+        if let Some(result) = Session::select_table_once(plan, env, true)? {
+            return Ok(result);
+        }
+        // The limit was applied during the sort, and an ORDER BY key then turned out to
+        // mix kinds of values, which reorders rows already dropped: once more, keeping all.
+        env.warnings.truncate(warnings);
+        Session::select_table_once(plan, env, false)?
+            .ok_or_else(|| SqlError::new(1105, "HY000", "a sort without a limit restarted"))
+    }
+
+    /// A SELECT over tables; None when the sort's early limit has to be given up (see
+    /// [`crate::spill::sort::Outcome::Restart`]).
+    fn select_table_once(
+        plan: &tables::TableSelect,
+        env: &mut ExecEnv,
+        limit_in_sort: bool,
+    ) -> Result<Option<QueryResult>, SqlError> {
         let engine = env.engine;
         let storage = engine.catalog.storage();
         let table = plan.source.table.open(storage)?;
@@ -2740,7 +2767,30 @@ impl Session {
                 })
                 .collect()
         };
-        let mut out: Vec<(Vec<Datum>, Vec<Value>)> = Vec::with_capacity(input.len());
+        let offset = match &plan.offset {
+            Some(o) => usize::try_from(limit_value(o, env)?).unwrap_or(usize::MAX),
+            None => 0,
+        };
+        let limit = match &plan.limit {
+            Some(l) => usize::try_from(limit_value(l, env)?).unwrap_or(usize::MAX),
+            None => usize::MAX,
+        };
+        // Rows come out in ORDER BY order, else GROUP BY returns its groups in key order,
+        // as MariaDB does.
+        let desc: Option<Vec<bool>> = if !plan.order_by.is_empty() {
+            Some(plan.order_by.iter().map(|(_, d)| *d).collect())
+        } else {
+            plan.grouping
+                .as_ref()
+                .filter(|g| !g.keys.is_empty())
+                .map(|g| vec![false; g.keys.len()])
+        };
+        let wanted = (limit_in_sort && !plan.distinct && plan.limit.is_some())
+            .then(|| offset.saturating_add(limit));
+        let spill = crate::spill::SpillConfig::from_variables(|name| {
+            sysvars::lookup(name).map(|i| env.state.session_value(i).clone())
+        });
+        let mut out = crate::spill::collect::Collector::new(desc, wanted, &spill);
         for (n, values) in input.iter_mut().enumerate() {
             crate::interrupt::tick()?;
             let keys = if plan.order_by.is_empty() {
@@ -2763,37 +2813,24 @@ impl Session {
                 };
                 row.push(d.into_value(*ty, &mut env.warnings));
             }
-            out.push((keys, row));
+            out.push(keys, row)?;
         }
-        if !plan.order_by.is_empty() {
-            let desc: Vec<bool> = plan.order_by.iter().map(|(_, d)| *d).collect();
-            tables::sort_rows(&mut out, &desc);
-            crate::interrupt::tick()?;
-        } else if let Some(first) = group_keys.first().filter(|k| !k.is_empty()) {
-            let desc = vec![false; first.len()];
-            tables::sort_rows(&mut out, &desc);
-        }
-        let mut result: Vec<Vec<Value>> = out.into_iter().map(|(_, r)| r).collect();
+        let range = matches!(plan.source.access, tables::Access::Index { .. });
+        let Some(mut result) = out.finish(&mut env.spill, range)? else {
+            return Ok(None);
+        };
         if plan.distinct {
             tables::retain_distinct(&mut result);
         }
-        let offset = match &plan.offset {
-            Some(o) => usize::try_from(limit_value(o, env)?).unwrap_or(usize::MAX),
-            None => 0,
-        };
-        let limit = match &plan.limit {
-            Some(l) => usize::try_from(limit_value(l, env)?).unwrap_or(usize::MAX),
-            None => usize::MAX,
-        };
         if offset > 0 {
             result.drain(..offset.min(result.len()));
         }
         result.truncate(limit);
-        Ok(QueryResult::Rows {
+        Ok(Some(QueryResult::Rows {
             columns,
             rows: Rows::shared(result),
             warnings: 0,
-        })
+        }))
     }
 
     /// How many rows a single-table SELECT needs from its scan: OFFSET + LIMIT when
