@@ -10,7 +10,7 @@ use crate::value::Value;
 
 pub enum Collector<'d> {
     Plain(Vec<Vec<Value>>),
-    Sorted(ExternalSort<'d, Vec<Value>>),
+    Sorted(Box<ExternalSort<'d, Vec<Value>>>),
 }
 
 impl<'d> Collector<'d> {
@@ -23,12 +23,12 @@ impl<'d> Collector<'d> {
     ) -> Collector<'d> {
         match desc {
             None => Collector::Plain(Vec::new()),
-            Some(desc) => Collector::Sorted(ExternalSort::new(
+            Some(desc) => Collector::Sorted(Box::new(ExternalSort::new(
                 desc,
                 config.sort_bytes,
                 wanted,
                 &config.dir,
-            )),
+            ))),
         }
     }
 
@@ -54,7 +54,7 @@ impl<'d> Collector<'d> {
             Collector::Plain(rows) => return Ok(Some(rows)),
             Collector::Sorted(sort) => sort,
         };
-        let (outcome, stats) = sort.finish()?;
+        let (outcome, stats) = (*sort).finish()?;
         counters.add_sort(stats, range);
         match outcome {
             Outcome::Restart => Ok(None),
