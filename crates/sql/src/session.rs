@@ -2655,67 +2655,11 @@ impl Session {
             types.extend(j.table.column_types());
         }
         let ncols = types.len();
-        let rows = if plan.joins.is_empty() {
-            let options = tables::ReadOptions {
-                wanted: tables::columns_read(plan),
-                max_rows: Session::rows_to_read(plan, env)?,
-            };
-            tables::read_rows_with(&plan.source, &table, env, &options)?
-        } else {
-            Session::joined_rows(plan, &table, env)?
-        };
-        // The rows the select list is evaluated over: table rows, or one row per group
-        // (the group's first row followed by its aggregate values).
-        let mut input: Vec<Vec<Datum>> = Vec::new();
-        let mut group_keys: Vec<Vec<Datum>> = Vec::new();
         if let Some(g) = &plan.grouping {
             for a in &g.aggregates {
                 let ty = aggregate_type(a, &types[..ncols], env);
                 types.push(ty);
             }
-            let mut index: HashMap<Vec<String>, usize> = HashMap::new();
-            let mut groups: Vec<(Vec<Datum>, Vec<usize>)> = Vec::new();
-            if g.keys.is_empty() {
-                groups.push((Vec::new(), (0..rows.len()).collect()));
-            } else {
-                for (i, (_, values)) in rows.iter().enumerate() {
-                    crate::interrupt::tick()?;
-                    let keys = g
-                        .keys
-                        .iter()
-                        .map(|k| k.eval(env, values))
-                        .collect::<Result<Vec<_>, _>>()?;
-                    let canonical: Vec<String> = keys.iter().map(group_key_text).collect();
-                    match index.get(&canonical) {
-                        Some(&n) => groups[n].1.push(i),
-                        None => {
-                            index.insert(canonical, groups.len());
-                            groups.push((keys, vec![i]));
-                        }
-                    }
-                }
-            }
-            for (keys, members) in groups {
-                crate::interrupt::tick()?;
-                let member_rows: Vec<&Vec<Datum>> = members.iter().map(|&i| &rows[i].1).collect();
-                let mut row = match member_rows.first() {
-                    Some(first) => (*first).clone(),
-                    None => vec![Datum::Null; ncols],
-                };
-                for a in &g.aggregates {
-                    row.push(aggregate_value(a, &member_rows, &types[..ncols], env)?);
-                }
-                if let Some(h) = &g.having {
-                    let keep = h.eval(env, &row)?.truth(&mut env.warnings) == Some(true);
-                    if !keep {
-                        continue;
-                    }
-                }
-                input.push(row);
-                group_keys.push(keys);
-            }
-        } else {
-            input = rows.into_iter().map(|(_, v)| v).collect();
         }
         let stored_only = plan.grouping.is_none()
             && plan.items.iter().all(
@@ -2729,44 +2673,7 @@ impl Session {
         } else {
             Arc::new(table_select_columns(plan, &types, ncols, env))
         };
-        let item_types: Vec<SqlType> = plan
-            .items
-            .iter()
-            .map(|item| match item {
-                tables::OutputItem::Column { index, .. } => types[*index],
-                tables::OutputItem::Expr { expr, .. } => expr.sql_type(env, &types),
-            })
-            .collect();
-        // A column shown as it is and read by nothing else in the select list is moved
-        // out of its row, not cloned (the ORDER BY keys are evaluated first).
-        let movable: Vec<bool> = {
-            let mut uses = vec![0u32; types.len()];
-            let mut countable = true;
-            for item in &plan.items {
-                match item {
-                    tables::OutputItem::Column { index, .. } => {
-                        if let Some(u) = uses.get_mut(*index) {
-                            *u += 1;
-                        }
-                    }
-                    tables::OutputItem::Expr { expr, .. } => {
-                        countable &= tables::visit_columns(expr, &mut |c| {
-                            if let Some(u) = uses.get_mut(c) {
-                                *u += 1;
-                            }
-                        });
-                    }
-                }
-            }
-            plan.items
-                .iter()
-                .map(|item| {
-                    countable
-                        && matches!(item, tables::OutputItem::Column { index, .. }
-                            if uses.get(*index) == Some(&1))
-                })
-                .collect()
-        };
+        let shape = crate::spill::collect::RowShape::new(plan, &types, env);
         let offset = match &plan.offset {
             Some(o) => usize::try_from(limit_value(o, env)?).unwrap_or(usize::MAX),
             None => 0,
@@ -2791,29 +2698,45 @@ impl Session {
             sysvars::lookup(name).map(|i| env.state.session_value(i).clone())
         });
         let mut out = crate::spill::collect::Collector::new(desc, wanted, &spill);
-        for (n, values) in input.iter_mut().enumerate() {
-            crate::interrupt::tick()?;
-            let keys = if plan.order_by.is_empty() {
-                // GROUP BY returns its groups in key order, as MariaDB does.
-                group_keys.get(n).cloned().unwrap_or_default()
-            } else {
-                plan.order_by
-                    .iter()
-                    .map(|(e, _)| e.eval(env, values))
-                    .collect::<Result<Vec<_>, _>>()?
+        if plan.joins.is_empty() && plan.grouping.is_none() {
+            // Each row goes from the scan into the result (or its sort) as it is read: the
+            // statement holds no copy of the table.
+            let options = tables::ReadOptions {
+                wanted: tables::columns_read(plan),
+                max_rows: Session::rows_to_read(plan, env)?,
             };
-            let mut row = Vec::with_capacity(plan.items.len());
-            for ((item, ty), &moved) in plan.items.iter().zip(&item_types).zip(&movable) {
-                let d = match item {
-                    tables::OutputItem::Column { index, .. } if moved => {
-                        std::mem::replace(&mut values[*index], Datum::Null)
-                    }
-                    tables::OutputItem::Column { index, .. } => values[*index].clone(),
-                    tables::OutputItem::Expr { expr, .. } => expr.eval(env, values)?,
+            let cell = std::cell::RefCell::new(out);
+            tables::read_rows_each(
+                &plan.source,
+                &table,
+                env,
+                &options,
+                &mut |_, mut values, env| {
+                    shape.emit(&mut values, None, env, &mut cell.borrow_mut())?;
+                    Ok(true)
+                },
+                &mut || cell.borrow_mut().reset(),
+            )?;
+            out = cell.into_inner();
+        } else {
+            let rows = if plan.joins.is_empty() {
+                let options = tables::ReadOptions {
+                    wanted: tables::columns_read(plan),
+                    max_rows: Session::rows_to_read(plan, env)?,
                 };
-                row.push(d.into_value(*ty, &mut env.warnings));
+                tables::read_rows_with(&plan.source, &table, env, &options)?
+            } else {
+                Session::joined_rows(plan, &table, env)?
+            };
+            // The rows the select list is evaluated over: table rows, or one row per group
+            // (the group's first row followed by its aggregate values).
+            let (mut input, group_keys) = match &plan.grouping {
+                Some(g) => group_rows(g, rows, &types[..ncols], env)?,
+                None => (rows.into_iter().map(|(_, v)| v).collect(), Vec::new()),
+            };
+            for (n, values) in input.iter_mut().enumerate() {
+                shape.emit(values, group_keys.get(n), env, &mut out)?;
             }
-            out.push(keys, row)?;
         }
         let range = matches!(plan.source.access, tables::Access::Index { .. });
         let Some(mut result) = out.finish(&mut env.spill, range)? else {
@@ -3130,6 +3053,62 @@ fn column_of(plan: &tables::TableSelect, index: usize) -> (&tables::TableRef, us
         }
     }
     owner
+}
+
+/// GROUP BY over rows in memory: one row per group (its first row followed by its
+/// aggregate values, HAVING applied), in the order groups were first met, with each
+/// group's key values.
+fn group_rows(
+    g: &tables::Grouping,
+    rows: Vec<(myriad_storage::RowId, Vec<Datum>)>,
+    types: &[SqlType],
+    env: &mut ExecEnv,
+) -> Result<(Vec<Vec<Datum>>, Vec<Vec<Datum>>), SqlError> {
+    let ncols = types.len();
+    let mut input: Vec<Vec<Datum>> = Vec::new();
+    let mut group_keys: Vec<Vec<Datum>> = Vec::new();
+    let mut index: HashMap<Vec<String>, usize> = HashMap::new();
+    let mut groups: Vec<(Vec<Datum>, Vec<usize>)> = Vec::new();
+    if g.keys.is_empty() {
+        groups.push((Vec::new(), (0..rows.len()).collect()));
+    } else {
+        for (i, (_, values)) in rows.iter().enumerate() {
+            crate::interrupt::tick()?;
+            let keys = g
+                .keys
+                .iter()
+                .map(|k| k.eval(env, values))
+                .collect::<Result<Vec<_>, _>>()?;
+            let canonical: Vec<String> = keys.iter().map(group_key_text).collect();
+            match index.get(&canonical) {
+                Some(&n) => groups[n].1.push(i),
+                None => {
+                    index.insert(canonical, groups.len());
+                    groups.push((keys, vec![i]));
+                }
+            }
+        }
+    }
+    for (keys, members) in groups {
+        crate::interrupt::tick()?;
+        let member_rows: Vec<&Vec<Datum>> = members.iter().map(|&i| &rows[i].1).collect();
+        let mut row = match member_rows.first() {
+            Some(first) => (*first).clone(),
+            None => vec![Datum::Null; ncols],
+        };
+        for a in &g.aggregates {
+            row.push(aggregate_value(a, &member_rows, &types[..ncols], env)?);
+        }
+        if let Some(h) = &g.having {
+            let keep = h.eval(env, &row)?.truth(&mut env.warnings) == Some(true);
+            if !keep {
+                continue;
+            }
+        }
+        input.push(row);
+        group_keys.push(keys);
+    }
+    Ok((input, group_keys))
 }
 
 /// Groups compare their keys as MySQL does: strings by the collation (case and trailing

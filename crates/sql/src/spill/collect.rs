@@ -5,7 +5,9 @@
 use super::sort::{ExternalSort, Outcome};
 use super::{SpillConfig, SpillCounters};
 use crate::error::SqlError;
-use crate::eval::Datum;
+use crate::eval::{Datum, SqlType};
+use crate::expr::Env;
+use crate::tables::{visit_columns, OutputItem, TableSelect};
 use crate::value::Value;
 
 pub enum Collector<'d> {
@@ -66,5 +68,104 @@ impl<'d> Collector<'d> {
                 Ok(Some(out))
             }
         }
+    }
+}
+
+impl Collector<'_> {
+    /// Forget the rows gathered so far (an index read starts again).
+    pub fn reset(&mut self) {
+        match self {
+            Collector::Plain(rows) => rows.clear(),
+            Collector::Sorted(sort) => sort.reset(),
+        }
+    }
+}
+
+/// How one input row becomes a result row: the select list's types, and which columns
+/// are moved out of their row instead of cloned.
+pub struct RowShape<'p> {
+    plan: &'p TableSelect,
+    item_types: Vec<SqlType>,
+    /// A column shown as it is and read by nothing else in the select list is moved out
+    /// of its row, not cloned (the ORDER BY keys are evaluated first).
+    movable: Vec<bool>,
+}
+
+impl<'p> RowShape<'p> {
+    /// `types`: the input row's column types (the aggregates' after the tables').
+    pub fn new(plan: &'p TableSelect, types: &[SqlType], env: &dyn Env) -> RowShape<'p> {
+        let item_types = plan
+            .items
+            .iter()
+            .map(|item| match item {
+                OutputItem::Column { index, .. } => types[*index],
+                OutputItem::Expr { expr, .. } => expr.sql_type(env, types),
+            })
+            .collect();
+        let mut uses = vec![0u32; types.len()];
+        let mut countable = true;
+        for item in &plan.items {
+            match item {
+                OutputItem::Column { index, .. } => {
+                    if let Some(u) = uses.get_mut(*index) {
+                        *u += 1;
+                    }
+                }
+                OutputItem::Expr { expr, .. } => {
+                    countable &= visit_columns(expr, &mut |c| {
+                        if let Some(u) = uses.get_mut(c) {
+                            *u += 1;
+                        }
+                    });
+                }
+            }
+        }
+        let movable = plan
+            .items
+            .iter()
+            .map(|item| {
+                countable
+                    && matches!(item, OutputItem::Column { index, .. }
+                        if uses.get(*index) == Some(&1))
+            })
+            .collect();
+        RowShape {
+            plan,
+            item_types,
+            movable,
+        }
+    }
+
+    /// Evaluate the ORDER BY keys (else the group's keys) and the select list over
+    /// `values`, and hand the result row to `out`.
+    pub fn emit(
+        &self,
+        values: &mut [Datum],
+        group_key: Option<&Vec<Datum>>,
+        env: &mut dyn Env,
+        out: &mut Collector<'_>,
+    ) -> Result<(), SqlError> {
+        crate::interrupt::tick()?;
+        let plan = self.plan;
+        let keys = if plan.order_by.is_empty() {
+            group_key.cloned().unwrap_or_default()
+        } else {
+            plan.order_by
+                .iter()
+                .map(|(e, _)| e.eval(env, values))
+                .collect::<Result<Vec<_>, _>>()?
+        };
+        let mut row = Vec::with_capacity(plan.items.len());
+        for ((item, ty), &moved) in plan.items.iter().zip(&self.item_types).zip(&self.movable) {
+            let d = match item {
+                OutputItem::Column { index, .. } if moved => {
+                    std::mem::replace(&mut values[*index], Datum::Null)
+                }
+                OutputItem::Column { index, .. } => values[*index].clone(),
+                OutputItem::Expr { expr, .. } => expr.eval(env, values)?,
+            };
+            row.push(d.into_value(*ty, env.warnings()));
+        }
+        out.push(keys, row)
     }
 }

@@ -116,6 +116,17 @@ impl<'d, P: SpillRow> ExternalSort<'d, P> {
         }
     }
 
+    /// Forget every row pushed so far (their files close, and so vanish).
+    pub fn reset(&mut self) {
+        let fresh = ExternalSort::new(
+            std::mem::take(&mut self.desc),
+            self.budget_bytes,
+            self.limit,
+            self.dir,
+        );
+        *self = fresh;
+    }
+
     pub fn push(&mut self, keys: Vec<Datum>, payload: P) -> Result<(), SqlError> {
         debug_assert_eq!(keys.len(), self.desc.len(), "one key per ORDER BY term");
         if self.restart {
