@@ -3055,6 +3055,9 @@ fn column_of(plan: &tables::TableSelect, index: usize) -> (&tables::TableRef, us
     owner
 }
 
+/// The rows a grouping yields, and each one's group key values.
+type GroupRows = (Vec<Vec<Datum>>, Vec<Vec<Datum>>);
+
 /// GROUP BY over rows in memory: one row per group (its first row followed by its
 /// aggregate values, HAVING applied), in the order groups were first met, with each
 /// group's key values.
@@ -3063,7 +3066,7 @@ fn group_rows(
     rows: Vec<(myriad_storage::RowId, Vec<Datum>)>,
     types: &[SqlType],
     env: &mut ExecEnv,
-) -> Result<(Vec<Vec<Datum>>, Vec<Vec<Datum>>), SqlError> {
+) -> Result<GroupRows, SqlError> {
     let ncols = types.len();
     let mut input: Vec<Vec<Datum>> = Vec::new();
     let mut group_keys: Vec<Vec<Datum>> = Vec::new();

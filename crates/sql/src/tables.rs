@@ -1208,6 +1208,10 @@ pub fn read_rows_with(
     Ok(out.into_inner())
 }
 
+/// Where [`read_rows_each`] hands a row (its id and values); false stops the read.
+pub type RowTaker<'a> =
+    dyn FnMut(st::RowId, Vec<Datum>, &mut dyn Env) -> Result<bool, SqlError> + 'a;
+
 /// [`read_rows_with`], handing each row that passes the filter to `each` as it arrives
 /// (false from `each` stops the read). An index read that has to start again first calls
 /// `restart`: the rows handed so far are to be forgotten.
@@ -1216,7 +1220,7 @@ pub fn read_rows_each(
     table: &st::Table,
     env: &mut dyn Env,
     options: &ReadOptions,
-    each: &mut dyn FnMut(st::RowId, Vec<Datum>, &mut dyn Env) -> Result<bool, SqlError>,
+    each: &mut RowTaker,
     restart: &mut dyn FnMut(),
 ) -> Result<(), SqlError> {
     let def = &source.table.def;
