@@ -2712,12 +2712,27 @@ impl Session {
                 env,
                 &options,
                 &mut |_, mut values, env| {
-                    shape.emit(&mut values, None, env, &mut cell.borrow_mut())?;
+                    shape.emit(&mut values, None, None, env, &mut cell.borrow_mut())?;
                     Ok(true)
                 },
                 &mut || cell.borrow_mut().reset(),
             )?;
             out = cell.into_inner();
+        } else if let Some(g) = plan
+            .grouping
+            .as_ref()
+            .filter(|g| plan.joins.is_empty() && !g.keys.is_empty())
+        {
+            out = Session::group_streamed(
+                plan,
+                g,
+                &table,
+                &types[..ncols],
+                &shape,
+                &spill,
+                out,
+                env,
+            )?;
         } else {
             let rows = if plan.joins.is_empty() {
                 let options = tables::ReadOptions {
@@ -2735,7 +2750,7 @@ impl Session {
                 None => (rows.into_iter().map(|(_, v)| v).collect(), Vec::new()),
             };
             for (n, values) in input.iter_mut().enumerate() {
-                shape.emit(values, group_keys.get(n), env, &mut out)?;
+                shape.emit(values, group_keys.get(n), None, env, &mut out)?;
             }
         }
         let range = matches!(plan.source.access, tables::Access::Index { .. });
@@ -2743,6 +2758,7 @@ impl Session {
             return Ok(None);
         };
         if plan.distinct {
+            env.spill.tmp_tables += 1;
             tables::retain_distinct(&mut result);
         }
         if offset > 0 {
@@ -2754,6 +2770,66 @@ impl Session {
             rows: Rows::shared(result),
             warnings: 0,
         }))
+    }
+
+    /// GROUP BY over one table: each row goes from the scan into the grouping (which
+    /// spills past its budget, see [`crate::spill::group`]), each group's row into `out`.
+    #[allow(clippy::too_many_arguments)]
+    fn group_streamed<'d>(
+        plan: &tables::TableSelect,
+        g: &tables::Grouping,
+        table: &myriad_storage::Table,
+        types: &[SqlType],
+        shape: &crate::spill::collect::RowShape,
+        spill: &'d crate::spill::SpillConfig,
+        mut out: crate::spill::collect::Collector<'d>,
+        env: &mut ExecEnv,
+    ) -> Result<crate::spill::collect::Collector<'d>, SqlError> {
+        let options = tables::ReadOptions {
+            wanted: tables::columns_read(plan),
+            max_rows: None,
+        };
+        let grouper = std::cell::RefCell::new(crate::spill::group::Grouper::new(spill));
+        tables::read_rows_each(
+            &plan.source,
+            table,
+            env,
+            &options,
+            &mut |_, values, env| {
+                crate::interrupt::tick()?;
+                let keys = g
+                    .keys
+                    .iter()
+                    .map(|k| k.eval(env, &values))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let canonical: Vec<String> = keys.iter().map(group_key_text).collect();
+                let canonical = crate::spill::group::canonical_bytes(&canonical);
+                grouper.borrow_mut().push(canonical, keys, values)?;
+                Ok(true)
+            },
+            &mut || grouper.borrow_mut().reset(),
+        )?;
+        let (stats, spilled) = grouper.into_inner().finish(&mut |group| {
+            crate::interrupt::tick()?;
+            let members: Vec<&Vec<Datum>> = group.rows.iter().collect();
+            if let Some(mut row) = group_row(g, &members, types, env)? {
+                shape.emit(
+                    &mut row,
+                    Some(&group.keys),
+                    Some(group.first),
+                    env,
+                    &mut out,
+                )?;
+            }
+            Ok(())
+        })?;
+        env.spill.tmp_tables += 1;
+        if spilled {
+            env.spill.tmp_disk_tables += 1;
+            let range = matches!(plan.source.access, tables::Access::Index { .. });
+            env.spill.add_sort(stats, range);
+        }
+        Ok(out)
     }
 
     /// How many rows a single-table SELECT needs from its scan: OFFSET + LIMIT when
@@ -3072,6 +3148,9 @@ fn group_rows(
     let mut group_keys: Vec<Vec<Datum>> = Vec::new();
     let mut index: HashMap<Vec<String>, usize> = HashMap::new();
     let mut groups: Vec<(Vec<Datum>, Vec<usize>)> = Vec::new();
+    if !g.keys.is_empty() {
+        env.spill.tmp_tables += 1;
+    }
     if g.keys.is_empty() {
         groups.push((Vec::new(), (0..rows.len()).collect()));
     } else {
@@ -3095,23 +3174,36 @@ fn group_rows(
     for (keys, members) in groups {
         crate::interrupt::tick()?;
         let member_rows: Vec<&Vec<Datum>> = members.iter().map(|&i| &rows[i].1).collect();
-        let mut row = match member_rows.first() {
-            Some(first) => (*first).clone(),
-            None => vec![Datum::Null; ncols],
-        };
-        for a in &g.aggregates {
-            row.push(aggregate_value(a, &member_rows, &types[..ncols], env)?);
+        if let Some(row) = group_row(g, &member_rows, &types[..ncols], env)? {
+            input.push(row);
+            group_keys.push(keys);
         }
-        if let Some(h) = &g.having {
-            let keep = h.eval(env, &row)?.truth(&mut env.warnings) == Some(true);
-            if !keep {
-                continue;
-            }
-        }
-        input.push(row);
-        group_keys.push(keys);
     }
     Ok((input, group_keys))
+}
+
+/// A group's row: its first row followed by its aggregate values; None when HAVING
+/// drops it.
+fn group_row(
+    g: &tables::Grouping,
+    members: &[&Vec<Datum>],
+    types: &[SqlType],
+    env: &mut ExecEnv,
+) -> Result<Option<Vec<Datum>>, SqlError> {
+    let mut row = match members.first() {
+        Some(first) => (*first).clone(),
+        None => vec![Datum::Null; types.len()],
+    };
+    for a in &g.aggregates {
+        row.push(aggregate_value(a, members, types, env)?);
+    }
+    if let Some(h) = &g.having {
+        let keep = h.eval(env, &row)?.truth(&mut env.warnings) == Some(true);
+        if !keep {
+            return Ok(None);
+        }
+    }
+    Ok(Some(row))
 }
 
 /// Groups compare their keys as MySQL does: strings by the collation (case and trailing

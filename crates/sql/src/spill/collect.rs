@@ -34,13 +34,20 @@ impl<'d> Collector<'d> {
         }
     }
 
-    pub fn push(&mut self, keys: Vec<Datum>, row: Vec<Value>) -> Result<(), SqlError> {
-        match self {
-            Collector::Plain(rows) => {
+    /// Add a row; `seq` orders it among rows with equal keys (default: arrival).
+    pub fn push(
+        &mut self,
+        keys: Vec<Datum>,
+        seq: Option<u64>,
+        row: Vec<Value>,
+    ) -> Result<(), SqlError> {
+        match (self, seq) {
+            (Collector::Plain(rows), _) => {
                 rows.push(row);
                 Ok(())
             }
-            Collector::Sorted(sort) => sort.push(keys, row),
+            (Collector::Sorted(sort), None) => sort.push(keys, row),
+            (Collector::Sorted(sort), Some(seq)) => sort.push_at(keys, seq, row),
         }
     }
 
@@ -137,11 +144,12 @@ impl<'p> RowShape<'p> {
     }
 
     /// Evaluate the ORDER BY keys (else the group's keys) and the select list over
-    /// `values`, and hand the result row to `out`.
+    /// `values`, and hand the result row to `out` (`seq`: see [`Collector::push`]).
     pub fn emit(
         &self,
         values: &mut [Datum],
         group_key: Option<&Vec<Datum>>,
+        seq: Option<u64>,
         env: &mut dyn Env,
         out: &mut Collector<'_>,
     ) -> Result<(), SqlError> {
@@ -166,6 +174,6 @@ impl<'p> RowShape<'p> {
             };
             row.push(d.into_value(*ty, env.warnings()));
         }
-        out.push(keys, row)
+        out.push(keys, seq, row)
     }
 }

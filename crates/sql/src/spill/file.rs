@@ -130,7 +130,8 @@ impl<'d> RunWriter<'d> {
             .map_err(|e| io_error(&e, dir))?;
         Ok(RunReader {
             dir,
-            input: BufReader::with_capacity(IO_BUFFER_BYTES, file),
+            file: Some(file),
+            input: None,
             record: Vec::new(),
             left: self.rows,
         })
@@ -140,7 +141,10 @@ impl<'d> RunWriter<'d> {
 /// A run being read back.
 pub struct RunReader<'d> {
     dir: &'d Path,
-    input: BufReader<File>,
+    /// The file until its first read; its read buffer is allocated then, so that the
+    /// runs waiting for a merge hold a descriptor each and no memory.
+    file: Option<File>,
+    input: Option<BufReader<File>>,
     record: Vec<u8>,
     /// Records not yet read: the run's end is known, not guessed from a short read.
     left: u64,
@@ -151,18 +155,28 @@ impl RunReader<'_> {
         if self.left == 0 {
             return Ok(None);
         }
+        if let Some(file) = self.file.take() {
+            self.input = Some(BufReader::with_capacity(IO_BUFFER_BYTES, file));
+        }
+        let Some(input) = self.input.as_mut() else {
+            return Err(corrupt(self.dir));
+        };
         let mut len = [0u8; 4];
-        self.input
+        input
             .read_exact(&mut len)
             .map_err(|e| io_error(&e, self.dir))?;
         self.record.resize(u32::from_le_bytes(len) as usize, 0);
-        self.input
+        input
             .read_exact(&mut self.record)
             .map_err(|e| io_error(&e, self.dir))?;
         let mut buf = &self.record[..];
         let row =
             R::decode(&mut buf).and_then(|r| if buf.is_empty() { Ok(r) } else { Err(Corrupt) });
         self.left -= 1;
+        if self.left == 0 {
+            // Read whole: the buffer and the descriptor go now, not at the merge's end.
+            self.input = None;
+        }
         row.map(Some).map_err(|Corrupt| corrupt(self.dir))
     }
 

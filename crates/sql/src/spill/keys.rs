@@ -53,6 +53,8 @@ struct ColumnStats {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct KeyStats {
     columns: Vec<ColumnStats>,
+    /// Keys compare as they are: strings as bytes (see [`KeyPlan::binary`]).
+    binary: bool,
 }
 
 /// How to prepare each key column: the kind a mixed column is brought to, and whether
@@ -61,6 +63,9 @@ pub struct KeyStats {
 pub struct KeyPlan {
     pub convert: Vec<Option<Kind>>,
     pub fold: Vec<bool>,
+    /// Keys are compared as they are, strings byte by byte: the order of a grouping's
+    /// canonical keys, where only equal keys must meet.
+    pub binary: bool,
 }
 
 impl KeyStats {
@@ -72,6 +77,23 @@ impl KeyStats {
         };
         KeyStats {
             columns: vec![fresh; width],
+            binary: false,
+        }
+    }
+
+    /// Stats whose plan compares keys as they are (see [`KeyPlan::binary`]).
+    pub fn binary(width: usize) -> KeyStats {
+        KeyStats {
+            binary: true,
+            ..KeyStats::new(width)
+        }
+    }
+
+    /// Empty stats of the same mode.
+    pub fn fresh(&self) -> KeyStats {
+        KeyStats {
+            binary: self.binary,
+            ..KeyStats::new(self.columns.len())
         }
     }
 
@@ -105,6 +127,13 @@ impl KeyStats {
     }
 
     pub fn plan(&self) -> KeyPlan {
+        if self.binary {
+            return KeyPlan {
+                convert: vec![None; self.columns.len()],
+                fold: vec![false; self.columns.len()],
+                binary: true,
+            };
+        }
         let convert: Vec<Option<Kind>> = self
             .columns
             .iter()
@@ -123,7 +152,11 @@ impl KeyStats {
                 None => c.ascii_strings_only,
             })
             .collect();
-        KeyPlan { convert, fold }
+        KeyPlan {
+            convert,
+            fold,
+            binary: false,
+        }
     }
 }
 
@@ -137,6 +170,9 @@ impl KeyPlan {
 
 /// A row's keys prepared under `plan` (converted, then folded where the plan folds).
 pub fn prepare(keys: &[Datum], plan: &KeyPlan) -> Vec<Datum> {
+    if plan.binary {
+        return keys.to_vec();
+    }
     let mut warnings = Vec::new();
     keys.iter()
         .enumerate()
@@ -172,7 +208,8 @@ pub fn compare(a: &[Datum], b: &[Datum], desc: &[bool], plan: &KeyPlan) -> Order
             (Datum::Null, Datum::Null) => Ordering::Equal,
             (Datum::Null, _) => Ordering::Less,
             (_, Datum::Null) => Ordering::Greater,
-            (Datum::Str(x), Datum::Str(y)) if plan.fold[i] => x.cmp(y),
+            (Datum::Str(x), Datum::Str(y)) if plan.fold[i] || plan.binary => x.cmp(y),
+            (Datum::UInt(x), Datum::UInt(y)) if plan.binary => x.cmp(y),
             _ => eval::compare(x, y, &mut Vec::new()).unwrap_or(Ordering::Equal),
         };
         let o = if *d { o.reverse() } else { o };

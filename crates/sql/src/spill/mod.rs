@@ -14,6 +14,7 @@
 pub mod codec;
 pub mod collect;
 pub mod file;
+pub mod group;
 pub mod keys;
 pub mod sort;
 

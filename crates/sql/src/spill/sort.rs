@@ -118,16 +118,36 @@ impl<'d, P: SpillRow> ExternalSort<'d, P> {
 
     /// Forget every row pushed so far (their files close, and so vanish).
     pub fn reset(&mut self) {
-        let fresh = ExternalSort::new(
+        let width = self.desc.len();
+        let mut fresh = ExternalSort::new(
             std::mem::take(&mut self.desc),
             self.budget_bytes,
             self.limit,
             self.dir,
         );
+        if self.total_stats.plan().binary {
+            fresh.buffer_stats = KeyStats::binary(width);
+            fresh.total_stats = KeyStats::binary(width);
+        }
         *self = fresh;
     }
 
+    /// A sort whose keys compare as they are, strings byte by byte, ascending (see
+    /// [`KeyPlan::binary`]).
+    pub fn binary(width: usize, budget_bytes: usize, dir: &'d Path) -> ExternalSort<'d, P> {
+        let mut sort = ExternalSort::new(vec![false; width], budget_bytes, None, dir);
+        sort.buffer_stats = KeyStats::binary(width);
+        sort.total_stats = KeyStats::binary(width);
+        sort
+    }
+
     pub fn push(&mut self, keys: Vec<Datum>, payload: P) -> Result<(), SqlError> {
+        let seq = self.next_seq;
+        self.push_at(keys, seq, payload)
+    }
+
+    /// Push a row that ties with others after those of a lower `seq` (each seq once).
+    pub fn push_at(&mut self, keys: Vec<Datum>, seq: u64, payload: P) -> Result<(), SqlError> {
         debug_assert_eq!(keys.len(), self.desc.len(), "one key per ORDER BY term");
         if self.restart {
             return Ok(());
@@ -138,8 +158,8 @@ impl<'d, P: SpillRow> ExternalSort<'d, P> {
         }
         self.buffer_stats.observe(&keys);
         self.buffer_bytes += entry_bytes(&keys, &payload);
-        self.buffer.push((keys, self.next_seq, payload));
-        self.next_seq += 1;
+        self.buffer.push((keys, seq, payload));
+        self.next_seq = self.next_seq.max(seq + 1);
         if let Some(k) = self.limit {
             if self.buffer.len() >= k.saturating_mul(2).max(16) {
                 self.cut_buffer(k);
@@ -199,7 +219,8 @@ impl<'d, P: SpillRow> ExternalSort<'d, P> {
             }
         }
         let reader = self.write_run(buffer)?;
-        let stats = std::mem::replace(&mut self.buffer_stats, KeyStats::new(self.desc.len()));
+        let fresh = self.buffer_stats.fresh();
+        let stats = std::mem::replace(&mut self.buffer_stats, fresh);
         self.total_stats.merge(&stats);
         self.buffer_bytes = 0;
         self.runs.push(Run { reader, plan });
@@ -275,10 +296,10 @@ impl<'d, P: SpillRow> ExternalSort<'d, P> {
 
 /// Stable sort of entries by their keys prepared under `plan`, then arrival.
 fn sort_entries<P>(rows: &mut Vec<Entry<P>>, desc: &[bool], plan: &KeyPlan) {
-    let mut keyed: Vec<(Vec<Datum>, usize)> = rows
+    let mut keyed: Vec<(Vec<Datum>, u64, usize)> = rows
         .iter()
         .enumerate()
-        .map(|(n, (keys, _, _))| (prepare(keys, plan), n))
+        .map(|(n, (keys, seq, _))| (prepare(keys, plan), *seq, n))
         .collect();
     // An interrupted sort finishes at once; the next tick of the caller reports it.
     let mut interrupted = false;
@@ -290,7 +311,7 @@ fn sort_entries<P>(rows: &mut Vec<Entry<P>>, desc: &[bool], plan: &KeyPlan) {
         compare(&a.0, &b.0, desc, plan).then(a.1.cmp(&b.1))
     });
     let mut slots: Vec<Option<Entry<P>>> = std::mem::take(rows).into_iter().map(Some).collect();
-    rows.extend(keyed.into_iter().filter_map(|(_, n)| slots[n].take()));
+    rows.extend(keyed.into_iter().filter_map(|(_, _, n)| slots[n].take()));
 }
 
 /// A merge of sorted runs: the next row is the least of the runs' heads (a linear pick

@@ -197,3 +197,53 @@ fn a_limit_keeps_memory_to_the_limit() {
     assert_eq!(stats.tmp_files, 0, "three rows never spill");
     assert_eq!(stats.rows, 50_000);
 }
+
+/// A group as the test sees it: first arrival, key values, rows.
+type GroupSeen = (u64, Vec<Datum>, Vec<Vec<Datum>>);
+
+/// The groups a grouper gives, ordered by their first row's arrival, each as its first
+/// arrival, key values and rows.
+fn grouped(rows: &[(String, i64)], group_bytes: usize) -> (Vec<GroupSeen>, bool) {
+    use super::group::{canonical_bytes, Grouper};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = super::SpillConfig {
+        sort_bytes: 300,
+        group_bytes,
+        dir: dir.path().to_path_buf(),
+    };
+    let mut grouper = Grouper::new(&config);
+    for (n, (key, v)) in rows.iter().enumerate() {
+        let canonical = canonical_bytes(&[key.to_lowercase()]);
+        let row = vec![Datum::Int(*v), Datum::UInt(n as u64)];
+        grouper
+            .push(canonical, vec![Datum::text(key)], row)
+            .expect("push");
+    }
+    let mut out = Vec::new();
+    let (_, spilled) = grouper
+        .finish(&mut |g| {
+            out.push((g.first, g.keys, g.rows));
+            Ok(())
+        })
+        .expect("finish");
+    out.sort_by_key(|g| g.0);
+    (out, spilled)
+}
+
+proptest! {
+    /// Spilled grouping == in-memory grouping: the same groups, keyed by their first
+    /// row, with the same rows in arrival order.
+    #[test]
+    fn spilled_grouping_matches_the_in_memory_grouping(
+        rows in proptest::collection::vec(("[aAbBc]{0,2}", -5i64..5), 0..200),
+        group_bytes in 100usize..3000,
+    ) {
+        let (expected, spilled_reference) = grouped(&rows, usize::MAX);
+        prop_assert!(!spilled_reference);
+        let (got, spilled) = grouped(&rows, group_bytes);
+        prop_assert_eq!(got, expected);
+        if rows.len() > 100 {
+            prop_assert!(spilled, "{} rows fit {} bytes?", rows.len(), group_bytes);
+        }
+    }
+}
