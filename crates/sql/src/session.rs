@@ -2754,17 +2754,21 @@ impl Session {
             }
         }
         let range = matches!(plan.source.access, tables::Access::Index { .. });
-        let Some(mut result) = out.finish(&mut env.spill, range)? else {
+        // DISTINCT needs every row before OFFSET and LIMIT count; else the rows skipped
+        // or past the limit are dropped as they leave the sort.
+        let (skip, take) = match plan.distinct {
+            true => (0, usize::MAX),
+            false => (offset, limit),
+        };
+        let Some(mut result) = out.finish(&mut env.spill, range, skip, take)? else {
             return Ok(None);
         };
         if plan.distinct {
             env.spill.tmp_tables += 1;
             tables::retain_distinct(&mut result);
-        }
-        if offset > 0 {
             result.drain(..offset.min(result.len()));
+            result.truncate(limit);
         }
-        result.truncate(limit);
         Ok(Some(QueryResult::Rows {
             columns,
             rows: Rows::shared(result),

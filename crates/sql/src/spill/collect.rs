@@ -51,16 +51,23 @@ impl<'d> Collector<'d> {
         }
     }
 
-    /// The rows in order; None when a limit dropped rows whose order then changed (the
-    /// statement runs again without the limit, see [`Outcome::Restart`]). `range`: the
-    /// rows came from an index range (Sort_range), not a scan (Sort_scan).
+    /// The rows in order, past the first `skip` and at most `take` of them; None when a
+    /// limit dropped rows whose order then changed (the statement runs again without the
+    /// limit, see [`Outcome::Restart`]). `range`: the rows came from an index range
+    /// (Sort_range), not a scan (Sort_scan). Rows skipped are never held.
     pub fn finish(
         self,
         counters: &mut SpillCounters,
         range: bool,
+        skip: usize,
+        take: usize,
     ) -> Result<Option<Vec<Vec<Value>>>, SqlError> {
         let sort = match self {
-            Collector::Plain(rows) => return Ok(Some(rows)),
+            Collector::Plain(mut rows) => {
+                rows.drain(..skip.min(rows.len()));
+                rows.truncate(take);
+                return Ok(Some(rows));
+            }
             Collector::Sorted(sort) => sort,
         };
         let (outcome, stats) = (*sort).finish()?;
@@ -69,7 +76,7 @@ impl<'d> Collector<'d> {
             Outcome::Restart => Ok(None),
             Outcome::Sorted(rows) => {
                 let mut out = Vec::new();
-                for row in rows {
+                for row in rows.skip(skip).take(take) {
                     out.push(row?.1);
                 }
                 Ok(Some(out))
