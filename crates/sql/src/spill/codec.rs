@@ -6,7 +6,7 @@
 //! values, each a tag byte and its fields. Integers are LEB128 varints (signed ones
 //! zigzag-encoded first), so small numbers and short strings cost a byte or two.
 
-use crate::eval::Datum;
+use crate::expr::eval::Datum;
 use crate::value::Value;
 use rust_decimal::Decimal;
 

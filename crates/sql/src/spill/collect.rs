@@ -5,9 +5,10 @@
 use super::sort::{ExternalSort, Outcome};
 use super::{SpillConfig, SpillCounters};
 use crate::error::SqlError;
-use crate::eval::{Datum, SqlType};
+use crate::exec::read::visit_columns;
+use crate::expr::eval::{Datum, SqlType};
 use crate::expr::Env;
-use crate::tables::{visit_columns, OutputItem, TableSelect};
+use crate::plan::tables::{OutputItem, TableSelect};
 use crate::value::Value;
 
 pub enum Collector<'d> {

@@ -18,7 +18,7 @@ use super::codec::{datum_heap_bytes, put_varint, SpillRow};
 use super::sort::{ExternalSort, Outcome, SortStats};
 use super::SpillConfig;
 use crate::error::SqlError;
-use crate::eval::Datum;
+use crate::expr::eval::Datum;
 use std::collections::HashMap;
 
 /// One group: its key values (its first row's), the arrival number of its first row,

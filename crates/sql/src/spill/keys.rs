@@ -14,7 +14,8 @@
 //! decisions still merge correctly. Bringing a column to one kind does change it: a run
 //! sorted before its column turned out mixed is sorted again (see [`super::sort`]).
 
-use crate::eval::{self, Datum};
+use crate::expr::compare as eval;
+use crate::expr::eval::Datum;
 use std::cmp::Ordering;
 
 /// The kind a mixed key column is brought to, narrowest first.

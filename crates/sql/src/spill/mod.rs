@@ -21,7 +21,7 @@ pub mod sort;
 #[cfg(test)]
 mod tests;
 
-use crate::status::Counter;
+use crate::system::status::Counter;
 use crate::sysvars::VarValue;
 use std::path::PathBuf;
 

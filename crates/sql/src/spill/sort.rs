@@ -28,7 +28,7 @@ use super::codec::{datum_heap_bytes, SpillRow};
 use super::file::{RunReader, RunWriter};
 use super::keys::{compare, prepare, KeyPlan, KeyStats};
 use crate::error::SqlError;
-use crate::eval::Datum;
+use crate::expr::eval::Datum;
 use std::cmp::Ordering;
 use std::path::Path;
 

@@ -3,8 +3,8 @@
 //! down to a few hundred bytes, so that many runs and merge passes happen.
 
 use super::sort::{ExternalSort, Outcome, SortStats, MERGE_FAN_IN};
-use crate::eval::Datum;
-use crate::tables::sort_rows;
+use crate::exec::sort::sort_rows;
+use crate::expr::eval::Datum;
 use crate::value::Value;
 use proptest::prelude::*;
 use rust_decimal::Decimal;
