@@ -1,5 +1,5 @@
 //! ORDER BY keys as the spilled sort and the top-N selection compare them: exactly the
-//! order of [`crate::tables::sort_rows`], computed without seeing every row at once.
+//! order of [`crate::exec::sort::sort_rows`], computed without seeing every row at once.
 //!
 //! `sort_rows` looks at a whole key column before comparing: a column mixing kinds of
 //! values (numbers and strings from one expression) is first brought to one kind, and a

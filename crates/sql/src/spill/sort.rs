@@ -12,7 +12,7 @@
 //! sorted and cut to its first `k` rows: memory stays O(k) whatever the table's size,
 //! and each row costs O(log k) amortized. A run is cut to `k` rows as it is written.
 //!
-//! The order is exactly [`crate::tables::sort_rows`]'s, a stable sort: each row carries
+//! The order is exactly [`crate::exec::sort::sort_rows`]'s, a stable sort: each row carries
 //! its arrival number, which breaks ties. Keys are prepared per row under a
 //! [`KeyPlan`] (see [`super::keys`]); when a key column turns out to mix kinds of values
 //! after a run was sorted, the run is sorted again under the final plan before the merge.
