@@ -102,6 +102,13 @@ impl<'d> RunWriter<'d> {
     }
 
     pub fn push<R: SpillRow>(&mut self, row: &R) -> Result<(), SqlError> {
+        #[cfg(test)]
+        if let Some(errno) = tests::FAIL_WRITES.with(|f| f.get()) {
+            return Err(io_error(
+                &std::io::Error::from_raw_os_error(errno),
+                self.dir,
+            ));
+        }
         self.record.clear();
         row.encode(&mut self.record);
         let len = u32::try_from(self.record.len()).map_err(|_| {
@@ -187,9 +194,14 @@ impl RunReader<'_> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::value::Value;
+
+    thread_local! {
+        /// Writes of spill records on this thread fail with this errno (a full disk).
+        pub(crate) static FAIL_WRITES: std::cell::Cell<Option<i32>> = const { std::cell::Cell::new(None) };
+    }
 
     #[test]
     fn a_run_reads_back_and_leaves_no_file() {

@@ -247,3 +247,23 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_full_disk_fails_the_sort_with_disk_full_and_leaves_no_file() {
+    use super::file::tests::FAIL_WRITES;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut sort = ExternalSort::new(vec![false], 300, None, dir.path());
+    FAIL_WRITES.with(|f| f.set(Some(28)));
+    let mut failed = None;
+    for n in 0..100i64 {
+        if let Err(e) = sort.push(vec![Datum::Int(n)], vec![Value::Int(n)]) {
+            failed = Some(e);
+            break;
+        }
+    }
+    FAIL_WRITES.with(|f| f.set(None));
+    let e = failed.expect("a run was written past the budget, and failed");
+    assert_eq!(e.code, crate::error::ER_DISK_FULL, "{}", e.message);
+    drop(sort);
+    assert_eq!(std::fs::read_dir(dir.path()).expect("list").count(), 0);
+}
