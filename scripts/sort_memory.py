@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Peak memory growth of sorts over a table larger than the sort budget, myriad and MariaDB
 side by side in one run: each server is started on a fresh datadir, gets the same table
-(ROWS rows of about 130 bytes) and the same session sort_buffer_size, and runs the same
-statements; the growth of its peak resident memory (VmHWM) over each statement is printed.
+(ROWS rows of about 130 bytes), is restarted (so that the load's peak is gone) and reads
+the table once (warm caches), then runs the same statements with the same session
+sort_buffer_size; the growth of its peak resident memory (VmHWM) over each statement and
+its peak after the warm-up are printed.
 
 Usage: python3 scripts/sort_memory.py PATH/TO/myriad PORT [ROWS]
 Needs PyMySQL and mariadbd + mariadb-install-db (Debian's mariadb-server).
@@ -22,20 +24,21 @@ STATEMENTS = [
 ]
 
 
-def start_myriad(port):
+def start_myriad(port, fresh=True):
     d = os.path.join(work, 'myriad')
     p = subprocess.Popen([binary, '--datadir', d, '--port', str(port)],
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return p, d
 
 
-def start_mariadb(port):
+def start_mariadb(port, fresh=True):
     d = os.path.join(work, 'mariadb')
     tmp = os.path.join(work, 'mariadb-tmp')
-    os.makedirs(tmp)
-    subprocess.run(['mariadb-install-db', '--no-defaults', '--datadir=' + d, '--user=root',
-                    '--auth-root-authentication-method=normal', '--skip-test-db'],
-                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.makedirs(tmp, exist_ok=True)
+    if fresh:
+        subprocess.run(['mariadb-install-db', '--no-defaults', '--datadir=' + d, '--user=root',
+                        '--auth-root-authentication-method=normal', '--skip-test-db'],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     p = subprocess.Popen(['mariadbd', '--no-defaults', '--datadir=' + d, '--tmpdir=' + tmp,
                           '--port=%d' % port, '--socket=' + os.path.join(work, 'm.sock'),
                           '--user=root', '--skip-log-bin'],
@@ -69,7 +72,19 @@ def run(name, start, port):
             cur.execute("INSERT INTO t VALUES " + ",".join(
                 "(%d,%d,'%s')" % (i, (i * 7919) % 100003, ('%08d' % ((i * 104729) % 1000003)) * 14)
                 for i in range(start_id, min(rows, start_id + batch))))
+        # Restart, so that the peak of the load is not the peak the statements are
+        # measured against, and read the table once so that both caches are warm.
+        c.close()
+        p.terminate()
+        p.wait()
+        p, _ = start(port, fresh=False)
+        c = connect(port)
+        cur = c.cursor()
+        cur.execute("USE m")
+        cur.execute("SELECT COUNT(*) FROM t WHERE pad = 'x'")
+        cur.fetchall()
         cur.execute("SET SESSION sort_buffer_size = 262144")
+        print('%-7s peak after restart and warm-up %.1f MB' % (name, peak_kb(p.pid) / 1024))
         for label, sql in STATEMENTS:
             before = peak_kb(p.pid)
             t = time.time()

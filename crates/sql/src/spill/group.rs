@@ -21,6 +21,10 @@ use crate::error::SqlError;
 use crate::expr::eval::Datum;
 use std::collections::HashMap;
 
+/// What the allocator adds to each allocation (glibc's chunk header, rounded): a row of
+/// short strings is mostly such headers, which the heap byte count leaves out.
+const ALLOCATION_HEADER_BYTES: usize = 16;
+
 /// One group: its key values (its first row's), the arrival number of its first row,
 /// and its rows in arrival order.
 pub struct Group {
@@ -90,7 +94,12 @@ impl<'d> Grouper<'d> {
                 (keys, row),
             );
         }
-        self.bytes += row.heap_bytes() + std::mem::size_of::<(u64, Vec<Datum>)>();
+        // A row costs its heap bytes, its slot in the group (counted twice: a Vec grows
+        // by doubling) and the allocator's header of each of its allocations.
+        let allocations = 1 + row.iter().filter(|d| matches!(d, Datum::Str(_))).count();
+        self.bytes += row.heap_bytes()
+            + 2 * std::mem::size_of::<(u64, Vec<Datum>)>()
+            + allocations * ALLOCATION_HEADER_BYTES;
         match self.index.get(&canonical) {
             Some(&n) => self.groups[n].rows.push((seq, row)),
             None => {
