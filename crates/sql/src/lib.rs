@@ -27,6 +27,7 @@ pub mod parser;
 pub mod plan;
 pub mod result;
 pub mod session;
+pub mod spill;
 pub mod system;
 pub mod value;
 
@@ -178,6 +179,20 @@ impl Engine {
         for (name, value) in &config.variables {
             set_text(name, value)?;
         }
+        // Spilled sorts and groupings write to tmpdir, by default a folder of the datadir
+        // (its `#` keeps it out of SHOW DATABASES).
+        let tmpdir = match config.variables.iter().rev().find(|(n, _)| n == "tmpdir") {
+            Some((_, dir)) if !dir.is_empty() => PathBuf::from(dir),
+            _ => datadir.join("#tmp"),
+        };
+        myriad_storage::create_private_dir(&tmpdir).map_err(|e| {
+            SqlError::new(
+                1105,
+                "HY000",
+                format!("cannot create tmpdir {}: {e}", tmpdir.display()),
+            )
+        })?;
+        set_text("tmpdir", &tmpdir.display().to_string())?;
         // open_files_limit = 0: derived from the descriptor limit, and shown as derived.
         let current = |globals: &[crate::system::sysvars::VarValue], name: &str| {
             match crate::system::sysvars::lookup(name).map(|i| &globals[i]) {

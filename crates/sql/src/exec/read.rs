@@ -45,43 +45,73 @@ pub fn read_rows_with(
     env: &mut dyn Env,
     options: &ReadOptions,
 ) -> Result<Vec<(st::RowId, Vec<Datum>)>, SqlError> {
-    let def = &source.table.def;
     // Room for a short range or a LIMIT at once, instead of doubling from one row.
-    let mut out = Vec::with_capacity(options.max_rows.unwrap_or(16).min(256));
+    let out = std::cell::RefCell::new(Vec::with_capacity(options.max_rows.unwrap_or(16).min(256)));
+    read_rows_each(
+        source,
+        table,
+        env,
+        options,
+        &mut |row_id, values, _| {
+            out.borrow_mut().push((row_id, values));
+            Ok(true)
+        },
+        &mut || out.borrow_mut().clear(),
+    )?;
+    Ok(out.into_inner())
+}
+
+/// Where [`read_rows_each`] hands a row (its id and values); false stops the read.
+pub type RowTaker<'a> =
+    dyn FnMut(st::RowId, Vec<Datum>, &mut dyn Env) -> Result<bool, SqlError> + 'a;
+
+/// [`read_rows_with`], handing each row that passes the filter to `each` as it arrives
+/// (false from `each` stops the read). An index read that has to start again first calls
+/// `restart`: the rows handed so far are to be forgotten.
+pub fn read_rows_each(
+    source: &RowSource,
+    table: &st::Table,
+    env: &mut dyn Env,
+    options: &ReadOptions,
+    each: &mut RowTaker,
+    restart: &mut dyn FnMut(),
+) -> Result<(), SqlError> {
+    let def = &source.table.def;
     if options.max_rows == Some(0) {
-        return Ok(out);
+        return Ok(());
     }
+    let passed = std::cell::Cell::new(0usize);
     // An index range that is exactly the filter answers it: rows need no second check.
     // Only the index path may skip it (a full scan, the fallback, always filters).
     let range_decides = std::cell::Cell::new(range_is_the_filter(source, env)?);
     let max_rows = options.max_rows.unwrap_or(usize::MAX);
-    let accept = |out: &mut Vec<(st::RowId, Vec<Datum>)>,
-                  row_id: st::RowId,
-                  row: st::Row,
-                  env: &mut dyn Env|
-     -> Result<bool, SqlError> {
-        crate::interrupt::tick()?;
-        let filter = match range_decides.get() {
-            true => None,
-            false => source.filter.as_ref(),
-        };
-        let values: Vec<Datum> = row
-            .into_iter()
-            .zip(&def.columns)
-            .map(|(d, c)| from_stored_owned(d, &c.ty))
-            .collect();
-        let keep = match filter {
-            Some(f) => {
-                let v = f.eval(env, &values)?;
-                v.truth(env.warnings()) == Some(true)
+    let mut accept =
+        |row_id: st::RowId, row: st::Row, env: &mut dyn Env| -> Result<bool, SqlError> {
+            crate::interrupt::tick()?;
+            let filter = match range_decides.get() {
+                true => None,
+                false => source.filter.as_ref(),
+            };
+            let values: Vec<Datum> = row
+                .into_iter()
+                .zip(&def.columns)
+                .map(|(d, c)| from_stored_owned(d, &c.ty))
+                .collect();
+            let keep = match filter {
+                Some(f) => {
+                    let v = f.eval(env, &values)?;
+                    v.truth(env.warnings()) == Some(true)
+                }
+                None => true,
+            };
+            if keep {
+                passed.set(passed.get() + 1);
+                if !each(row_id, values, env)? {
+                    return Ok(false);
+                }
             }
-            None => true,
+            Ok(passed.get() < max_rows)
         };
-        if keep {
-            out.push((row_id, values));
-        }
-        Ok(out.len() < max_rows)
-    };
     if let Access::Index { index_no, eq, tail } = &source.access {
         // An index read takes the table's latch once per batch or range: if an entry of
         // the index moved between two holds, a row may have been met twice or missed, so
@@ -89,8 +119,9 @@ pub fn read_rows_with(
         for attempt in 0..=INDEX_READ_RETRIES {
             let moves = table.index_moves(*index_no);
             let warnings = env.warnings().len();
-            out.clear();
-            let sink: &mut RowSink = &mut |row_id, row, env| accept(&mut out, row_id, row, env);
+            restart();
+            passed.set(0);
+            let sink: &mut RowSink = &mut |row_id, row, env| accept(row_id, row, env);
             let fed = index_rows(
                 table,
                 def,
@@ -106,7 +137,7 @@ pub fn read_rows_with(
                 break;
             }
             if attempt == INDEX_READ_RETRIES || table.index_moves(*index_no) == moves {
-                return Ok(out);
+                return Ok(());
             }
             env.warnings().truncate(warnings);
         }
@@ -118,11 +149,11 @@ pub fn read_rows_with(
     }
     for item in scan {
         let (row_id, row) = item.map_err(storage_error)?;
-        if !accept(&mut out, row_id, row, env)? {
+        if !accept(row_id, row, env)? {
             break;
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 pub(crate) fn as_ref(b: &Bound<Vec<st::Datum>>) -> Bound<&[st::Datum]> {

@@ -9,9 +9,7 @@ use crate::result::{charsets, column_flags, Column, ColumnType, QueryResult, Row
 
 use crate::exec::aggregate::*;
 use crate::session::*;
-use crate::value::Value;
 use crate::Session;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Longest integer (in characters) MariaDB reports as LONG rather than LONGLONG.
@@ -202,6 +200,24 @@ impl Session {
         plan: &crate::plan::tables::TableSelect,
         env: &mut ExecEnv,
     ) -> Result<QueryResult, SqlError> {
+        let warnings = env.warnings.len();
+        if let Some(result) = Session::select_table_once(plan, env, true)? {
+            return Ok(result);
+        }
+        // The limit was applied during the sort, and an ORDER BY key then turned out to
+        // mix kinds of values, which reorders rows already dropped: once more, keeping all.
+        env.warnings.truncate(warnings);
+        Session::select_table_once(plan, env, false)?
+            .ok_or_else(|| SqlError::new(1105, "HY000", "a sort without a limit restarted"))
+    }
+
+    /// A SELECT over tables; None when the sort's early limit has to be given up (see
+    /// [`crate::spill::sort::Outcome::Restart`]).
+    fn select_table_once(
+        plan: &crate::plan::tables::TableSelect,
+        env: &mut ExecEnv,
+        limit_in_sort: bool,
+    ) -> Result<Option<QueryResult>, SqlError> {
         let engine = env.engine;
         let storage = engine.catalog.storage();
         let table = plan.source.table.open(storage)?;
@@ -210,67 +226,11 @@ impl Session {
             types.extend(j.table.column_types());
         }
         let ncols = types.len();
-        let rows = if plan.joins.is_empty() {
-            let options = crate::exec::read::ReadOptions {
-                wanted: crate::exec::read::columns_read(plan),
-                max_rows: Session::rows_to_read(plan, env)?,
-            };
-            crate::exec::read::read_rows_with(&plan.source, &table, env, &options)?
-        } else {
-            Session::joined_rows(plan, &table, env)?
-        };
-        // The rows the select list is evaluated over: table rows, or one row per group
-        // (the group's first row followed by its aggregate values).
-        let mut input: Vec<Vec<Datum>> = Vec::new();
-        let mut group_keys: Vec<Vec<Datum>> = Vec::new();
         if let Some(g) = &plan.grouping {
             for a in &g.aggregates {
                 let ty = aggregate_type(a, &types[..ncols], env);
                 types.push(ty);
             }
-            let mut index: HashMap<Vec<String>, usize> = HashMap::new();
-            let mut groups: Vec<(Vec<Datum>, Vec<usize>)> = Vec::new();
-            if g.keys.is_empty() {
-                groups.push((Vec::new(), (0..rows.len()).collect()));
-            } else {
-                for (i, (_, values)) in rows.iter().enumerate() {
-                    crate::interrupt::tick()?;
-                    let keys = g
-                        .keys
-                        .iter()
-                        .map(|k| k.eval(env, values))
-                        .collect::<Result<Vec<_>, _>>()?;
-                    let canonical: Vec<String> = keys.iter().map(group_key_text).collect();
-                    match index.get(&canonical) {
-                        Some(&n) => groups[n].1.push(i),
-                        None => {
-                            index.insert(canonical, groups.len());
-                            groups.push((keys, vec![i]));
-                        }
-                    }
-                }
-            }
-            for (keys, members) in groups {
-                crate::interrupt::tick()?;
-                let member_rows: Vec<&Vec<Datum>> = members.iter().map(|&i| &rows[i].1).collect();
-                let mut row = match member_rows.first() {
-                    Some(first) => (*first).clone(),
-                    None => vec![Datum::Null; ncols],
-                };
-                for a in &g.aggregates {
-                    row.push(aggregate_value(a, &member_rows, &types[..ncols], env)?);
-                }
-                if let Some(h) = &g.having {
-                    let keep = h.eval(env, &row)?.truth(&mut env.warnings) == Some(true);
-                    if !keep {
-                        continue;
-                    }
-                }
-                input.push(row);
-                group_keys.push(keys);
-            }
-        } else {
-            input = rows.into_iter().map(|(_, v)| v).collect();
         }
         let stored_only = plan.grouping.is_none()
             && plan.items.iter().all(
@@ -284,81 +244,7 @@ impl Session {
         } else {
             Arc::new(table_select_columns(plan, &types, ncols, env))
         };
-        let item_types: Vec<SqlType> = plan
-            .items
-            .iter()
-            .map(|item| match item {
-                crate::plan::tables::OutputItem::Column { index, .. } => types[*index],
-                crate::plan::tables::OutputItem::Expr { expr, .. } => expr.sql_type(env, &types),
-            })
-            .collect();
-        // A column shown as it is and read by nothing else in the select list is moved
-        // out of its row, not cloned (the ORDER BY keys are evaluated first).
-        let movable: Vec<bool> = {
-            let mut uses = vec![0u32; types.len()];
-            let mut countable = true;
-            for item in &plan.items {
-                match item {
-                    crate::plan::tables::OutputItem::Column { index, .. } => {
-                        if let Some(u) = uses.get_mut(*index) {
-                            *u += 1;
-                        }
-                    }
-                    crate::plan::tables::OutputItem::Expr { expr, .. } => {
-                        countable &= crate::exec::read::visit_columns(expr, &mut |c| {
-                            if let Some(u) = uses.get_mut(c) {
-                                *u += 1;
-                            }
-                        });
-                    }
-                }
-            }
-            plan.items
-                .iter()
-                .map(|item| {
-                    countable
-                        && matches!(item, crate::plan::tables::OutputItem::Column { index, .. }
-                            if uses.get(*index) == Some(&1))
-                })
-                .collect()
-        };
-        let mut out: Vec<(Vec<Datum>, Vec<Value>)> = Vec::with_capacity(input.len());
-        for (n, values) in input.iter_mut().enumerate() {
-            crate::interrupt::tick()?;
-            let keys = if plan.order_by.is_empty() {
-                // GROUP BY returns its groups in key order, as MariaDB does.
-                group_keys.get(n).cloned().unwrap_or_default()
-            } else {
-                plan.order_by
-                    .iter()
-                    .map(|(e, _)| e.eval(env, values))
-                    .collect::<Result<Vec<_>, _>>()?
-            };
-            let mut row = Vec::with_capacity(plan.items.len());
-            for ((item, ty), &moved) in plan.items.iter().zip(&item_types).zip(&movable) {
-                let d = match item {
-                    crate::plan::tables::OutputItem::Column { index, .. } if moved => {
-                        std::mem::replace(&mut values[*index], Datum::Null)
-                    }
-                    crate::plan::tables::OutputItem::Column { index, .. } => values[*index].clone(),
-                    crate::plan::tables::OutputItem::Expr { expr, .. } => expr.eval(env, values)?,
-                };
-                row.push(d.into_value(*ty, &mut env.warnings));
-            }
-            out.push((keys, row));
-        }
-        if !plan.order_by.is_empty() {
-            let desc: Vec<bool> = plan.order_by.iter().map(|(_, d)| *d).collect();
-            crate::exec::sort::sort_rows(&mut out, &desc);
-            crate::interrupt::tick()?;
-        } else if let Some(first) = group_keys.first().filter(|k| !k.is_empty()) {
-            let desc = vec![false; first.len()];
-            crate::exec::sort::sort_rows(&mut out, &desc);
-        }
-        let mut result: Vec<Vec<Value>> = out.into_iter().map(|(_, r)| r).collect();
-        if plan.distinct {
-            crate::exec::sort::retain_distinct(&mut result);
-        }
+        let shape = crate::spill::collect::RowShape::new(plan, &types, env);
         let offset = match &plan.offset {
             Some(o) => usize::try_from(limit_value(o, env)?).unwrap_or(usize::MAX),
             None => 0,
@@ -367,15 +253,164 @@ impl Session {
             Some(l) => usize::try_from(limit_value(l, env)?).unwrap_or(usize::MAX),
             None => usize::MAX,
         };
-        if offset > 0 {
-            result.drain(..offset.min(result.len()));
+        // Rows come out in ORDER BY order, else GROUP BY returns its groups in key order,
+        // as MariaDB does.
+        let desc: Option<Vec<bool>> = if !plan.order_by.is_empty() {
+            Some(plan.order_by.iter().map(|(_, d)| *d).collect())
+        } else {
+            plan.grouping
+                .as_ref()
+                .filter(|g| !g.keys.is_empty())
+                .map(|g| vec![false; g.keys.len()])
+        };
+        let wanted = (limit_in_sort && !plan.distinct && plan.limit.is_some())
+            .then(|| offset.saturating_add(limit));
+        let spill = crate::spill::SpillConfig::from_variables(|name| {
+            crate::sysvars::lookup(name).map(|i| env.state.session_value(i).clone())
+        });
+        let mut out = crate::spill::collect::Collector::new(desc, wanted, &spill);
+        if plan.joins.is_empty() && plan.grouping.is_none() {
+            // Each row goes from the scan into the result (or its sort) as it is read: the
+            // statement holds no copy of the table.
+            let options = crate::exec::read::ReadOptions {
+                wanted: crate::exec::read::columns_read(plan),
+                max_rows: Session::rows_to_read(plan, env)?,
+            };
+            let cell = std::cell::RefCell::new(out);
+            crate::exec::read::read_rows_each(
+                &plan.source,
+                &table,
+                env,
+                &options,
+                &mut |_, mut values, env| {
+                    shape.emit(&mut values, None, None, env, &mut cell.borrow_mut())?;
+                    Ok(true)
+                },
+                &mut || cell.borrow_mut().reset(),
+            )?;
+            out = cell.into_inner();
+        } else if let Some(g) = plan
+            .grouping
+            .as_ref()
+            .filter(|g| plan.joins.is_empty() && !g.keys.is_empty())
+        {
+            out = Session::group_streamed(
+                plan,
+                g,
+                &table,
+                &types[..ncols],
+                &shape,
+                &spill,
+                out,
+                env,
+            )?;
+        } else {
+            let rows = if plan.joins.is_empty() {
+                let options = crate::exec::read::ReadOptions {
+                    wanted: crate::exec::read::columns_read(plan),
+                    max_rows: Session::rows_to_read(plan, env)?,
+                };
+                crate::exec::read::read_rows_with(&plan.source, &table, env, &options)?
+            } else {
+                Session::joined_rows(plan, &table, env)?
+            };
+            // The rows the select list is evaluated over: table rows, or one row per group
+            // (the group's first row followed by its aggregate values).
+            let (mut input, group_keys) = match &plan.grouping {
+                Some(g) => group_rows(g, rows, &types[..ncols], env)?,
+                None => (rows.into_iter().map(|(_, v)| v).collect(), Vec::new()),
+            };
+            for (n, values) in input.iter_mut().enumerate() {
+                shape.emit(values, group_keys.get(n), None, env, &mut out)?;
+            }
         }
-        result.truncate(limit);
-        Ok(QueryResult::Rows {
+        let range = matches!(
+            plan.source.access,
+            crate::plan::tables::Access::Index { .. }
+        );
+        // DISTINCT needs every row before OFFSET and LIMIT count; else the rows skipped
+        // or past the limit are dropped as they leave the sort.
+        let (skip, take) = match plan.distinct {
+            true => (0, usize::MAX),
+            false => (offset, limit),
+        };
+        let Some(mut result) = out.finish(&mut env.spill, range, skip, take)? else {
+            return Ok(None);
+        };
+        if plan.distinct {
+            env.spill.tmp_tables += 1;
+            crate::exec::sort::retain_distinct(&mut result);
+            result.drain(..offset.min(result.len()));
+            result.truncate(limit);
+        }
+        Ok(Some(QueryResult::Rows {
             columns,
             rows: Rows::shared(result),
             warnings: 0,
-        })
+        }))
+    }
+
+    /// GROUP BY over one table: each row goes from the scan into the grouping (which
+    /// spills past its budget, see [`crate::spill::group`]), each group's row into `out`.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn group_streamed<'d>(
+        plan: &crate::plan::tables::TableSelect,
+        g: &crate::plan::tables::Grouping,
+        table: &myriad_storage::Table,
+        types: &[SqlType],
+        shape: &crate::spill::collect::RowShape,
+        spill: &'d crate::spill::SpillConfig,
+        mut out: crate::spill::collect::Collector<'d>,
+        env: &mut ExecEnv,
+    ) -> Result<crate::spill::collect::Collector<'d>, SqlError> {
+        let options = crate::exec::read::ReadOptions {
+            wanted: crate::exec::read::columns_read(plan),
+            max_rows: None,
+        };
+        let grouper = std::cell::RefCell::new(crate::spill::group::Grouper::new(spill));
+        crate::exec::read::read_rows_each(
+            &plan.source,
+            table,
+            env,
+            &options,
+            &mut |_, values, env| {
+                crate::interrupt::tick()?;
+                let keys = g
+                    .keys
+                    .iter()
+                    .map(|k| k.eval(env, &values))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let canonical: Vec<String> = keys.iter().map(group_key_text).collect();
+                let canonical = crate::spill::group::canonical_bytes(&canonical);
+                grouper.borrow_mut().push(canonical, keys, values)?;
+                Ok(true)
+            },
+            &mut || grouper.borrow_mut().reset(),
+        )?;
+        let (stats, spilled) = grouper.into_inner().finish(&mut |group| {
+            crate::interrupt::tick()?;
+            let members: Vec<&Vec<Datum>> = group.rows.iter().collect();
+            if let Some(mut row) = group_row(g, &members, types, env)? {
+                shape.emit(
+                    &mut row,
+                    Some(&group.keys),
+                    Some(group.first),
+                    env,
+                    &mut out,
+                )?;
+            }
+            Ok(())
+        })?;
+        env.spill.tmp_tables += 1;
+        if spilled {
+            env.spill.tmp_disk_tables += 1;
+            let range = matches!(
+                plan.source.access,
+                crate::plan::tables::Access::Index { .. }
+            );
+            env.spill.add_sort(stats, range);
+        }
+        Ok(out)
     }
 
     /// How many rows a single-table SELECT needs from its scan: OFFSET + LIMIT when

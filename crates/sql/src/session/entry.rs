@@ -81,6 +81,7 @@ impl Session {
             previous_errors,
             now_micros: now_micros(),
             subquery_results: HashMap::new(),
+            spill: Default::default(),
         }
     }
 
@@ -140,13 +141,19 @@ impl Session {
         if let Stmt::ShowWarnings { errors, count_only } = stmt {
             return Ok(self.show_warnings(*errors, *count_only));
         }
-        let (result, warnings) = {
+        let (result, warnings, spill) = {
             let mut env = self.env(params);
             let _versions = crate::exec::query_cache::write_guard(&self.engine, stmt);
             let result = self.dispatch(stmt, &mut env);
-            (result, env.warnings)
+            (result, env.warnings, env.spill)
         };
         self.state.warnings = warnings;
+        for (counter, n) in spill.counts() {
+            self.engine
+                .status
+                .add(self.info.connection_id as usize, counter, n);
+            self.state.counters.counts[counter as usize] += n;
+        }
         let result = result?;
         if matches!(stmt, Stmt::Insert(_) | Stmt::Update(_) | Stmt::Delete(_))
             && (self.state.in_transaction || !self.state.autocommit)

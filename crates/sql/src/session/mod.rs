@@ -210,6 +210,8 @@ pub(crate) struct ExecEnv<'a> {
     pub(crate) now_micros: i64,
     /// Results of uncorrelated subqueries, by plan address: each runs once per statement.
     pub(crate) subquery_results: HashMap<usize, Vec<Vec<Datum>>>,
+    /// What the statement's sorts and groupings did (status counters).
+    pub(crate) spill: crate::spill::SpillCounters,
 }
 
 impl Env for ExecEnv<'_> {

@@ -59,7 +59,14 @@ pub enum Counter {
     ComStmtReset,
     ComTruncate,
     ComUpdate,
+    CreatedTmpDiskTables,
+    CreatedTmpFiles,
+    CreatedTmpTables,
     SelectScan,
+    SortMergePasses,
+    SortRange,
+    SortRows,
+    SortScan,
     SlowQueries,
 }
 
@@ -108,10 +115,17 @@ pub const NAMES: &[(Counter, &str)] = &[
     (Counter::ComStmtReset, "Com_stmt_reset"),
     (Counter::ComTruncate, "Com_truncate"),
     (Counter::ComUpdate, "Com_update"),
+    (Counter::CreatedTmpDiskTables, "Created_tmp_disk_tables"),
+    (Counter::CreatedTmpFiles, "Created_tmp_files"),
+    (Counter::CreatedTmpTables, "Created_tmp_tables"),
     (Counter::Queries, "Queries"),
     (Counter::Questions, "Questions"),
     (Counter::SelectScan, "Select_scan"),
     (Counter::SlowQueries, "Slow_queries"),
+    (Counter::SortMergePasses, "Sort_merge_passes"),
+    (Counter::SortRange, "Sort_range"),
+    (Counter::SortRows, "Sort_rows"),
+    (Counter::SortScan, "Sort_scan"),
 ];
 
 pub const COUNTER_COUNT: usize = Counter::SlowQueries as usize + 1;
@@ -149,6 +163,14 @@ impl GlobalCounters {
     #[inline]
     pub fn bump(&self, shard: usize, counter: Counter) {
         self.shards[shard % SHARDS].counts[counter as usize].fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Add `n` at once (a statement's sort counters).
+    #[inline]
+    pub fn add(&self, shard: usize, counter: Counter, n: u64) {
+        if n > 0 {
+            self.shards[shard % SHARDS].counts[counter as usize].fetch_add(n, Ordering::Relaxed);
+        }
     }
 
     /// The sum over all shards.

@@ -1,0 +1,187 @@
+//! Where a SELECT's result rows gather before they are returned: as they come when
+//! nothing orders them, else through the budgeted sort (see [`super::sort`]), which keeps
+//! only the first OFFSET + LIMIT rows when a limit applies.
+
+use super::sort::{ExternalSort, Outcome};
+use super::{SpillConfig, SpillCounters};
+use crate::error::SqlError;
+use crate::exec::read::visit_columns;
+use crate::expr::eval::{Datum, SqlType};
+use crate::expr::Env;
+use crate::plan::tables::{OutputItem, TableSelect};
+use crate::value::Value;
+
+pub enum Collector<'d> {
+    Plain(Vec<Vec<Value>>),
+    Sorted(Box<ExternalSort<'d, Vec<Value>>>),
+}
+
+impl<'d> Collector<'d> {
+    /// Rows ordered by keys (`desc` per key) when `desc` is given; `wanted`: only the
+    /// first rows are needed.
+    pub fn new(
+        desc: Option<Vec<bool>>,
+        wanted: Option<usize>,
+        config: &'d SpillConfig,
+    ) -> Collector<'d> {
+        match desc {
+            None => Collector::Plain(Vec::new()),
+            Some(desc) => Collector::Sorted(Box::new(ExternalSort::new(
+                desc,
+                config.sort_bytes,
+                wanted,
+                &config.dir,
+            ))),
+        }
+    }
+
+    /// Add a row; `seq` orders it among rows with equal keys (default: arrival).
+    pub fn push(
+        &mut self,
+        keys: Vec<Datum>,
+        seq: Option<u64>,
+        row: Vec<Value>,
+    ) -> Result<(), SqlError> {
+        match (self, seq) {
+            (Collector::Plain(rows), _) => {
+                rows.push(row);
+                Ok(())
+            }
+            (Collector::Sorted(sort), None) => sort.push(keys, row),
+            (Collector::Sorted(sort), Some(seq)) => sort.push_at(keys, seq, row),
+        }
+    }
+
+    /// The rows in order, past the first `skip` and at most `take` of them; None when a
+    /// limit dropped rows whose order then changed (the statement runs again without the
+    /// limit, see [`Outcome::Restart`]). `range`: the rows came from an index range
+    /// (Sort_range), not a scan (Sort_scan). Rows skipped are never held.
+    pub fn finish(
+        self,
+        counters: &mut SpillCounters,
+        range: bool,
+        skip: usize,
+        take: usize,
+    ) -> Result<Option<Vec<Vec<Value>>>, SqlError> {
+        let sort = match self {
+            Collector::Plain(mut rows) => {
+                rows.drain(..skip.min(rows.len()));
+                rows.truncate(take);
+                return Ok(Some(rows));
+            }
+            Collector::Sorted(sort) => sort,
+        };
+        let (outcome, stats) = (*sort).finish()?;
+        counters.add_sort(stats, range);
+        match outcome {
+            Outcome::Restart => Ok(None),
+            Outcome::Sorted(rows) => {
+                let mut out = Vec::new();
+                for row in rows.skip(skip).take(take) {
+                    out.push(row?.1);
+                }
+                Ok(Some(out))
+            }
+        }
+    }
+}
+
+impl Collector<'_> {
+    /// Forget the rows gathered so far (an index read starts again).
+    pub fn reset(&mut self) {
+        match self {
+            Collector::Plain(rows) => rows.clear(),
+            Collector::Sorted(sort) => sort.reset(),
+        }
+    }
+}
+
+/// How one input row becomes a result row: the select list's types, and which columns
+/// are moved out of their row instead of cloned.
+pub struct RowShape<'p> {
+    plan: &'p TableSelect,
+    item_types: Vec<SqlType>,
+    /// A column shown as it is and read by nothing else in the select list is moved out
+    /// of its row, not cloned (the ORDER BY keys are evaluated first).
+    movable: Vec<bool>,
+}
+
+impl<'p> RowShape<'p> {
+    /// `types`: the input row's column types (the aggregates' after the tables').
+    pub fn new(plan: &'p TableSelect, types: &[SqlType], env: &dyn Env) -> RowShape<'p> {
+        let item_types = plan
+            .items
+            .iter()
+            .map(|item| match item {
+                OutputItem::Column { index, .. } => types[*index],
+                OutputItem::Expr { expr, .. } => expr.sql_type(env, types),
+            })
+            .collect();
+        let mut uses = vec![0u32; types.len()];
+        let mut countable = true;
+        for item in &plan.items {
+            match item {
+                OutputItem::Column { index, .. } => {
+                    if let Some(u) = uses.get_mut(*index) {
+                        *u += 1;
+                    }
+                }
+                OutputItem::Expr { expr, .. } => {
+                    countable &= visit_columns(expr, &mut |c| {
+                        if let Some(u) = uses.get_mut(c) {
+                            *u += 1;
+                        }
+                    });
+                }
+            }
+        }
+        let movable = plan
+            .items
+            .iter()
+            .map(|item| {
+                countable
+                    && matches!(item, OutputItem::Column { index, .. }
+                        if uses.get(*index) == Some(&1))
+            })
+            .collect();
+        RowShape {
+            plan,
+            item_types,
+            movable,
+        }
+    }
+
+    /// Evaluate the ORDER BY keys (else the group's keys) and the select list over
+    /// `values`, and hand the result row to `out` (`seq`: see [`Collector::push`]).
+    pub fn emit(
+        &self,
+        values: &mut [Datum],
+        group_key: Option<&Vec<Datum>>,
+        seq: Option<u64>,
+        env: &mut dyn Env,
+        out: &mut Collector<'_>,
+    ) -> Result<(), SqlError> {
+        crate::interrupt::tick()?;
+        let plan = self.plan;
+        let keys = if plan.order_by.is_empty() {
+            group_key.cloned().unwrap_or_default()
+        } else {
+            plan.order_by
+                .iter()
+                .map(|(e, _)| e.eval(env, values))
+                .collect::<Result<Vec<_>, _>>()?
+        };
+        let mut row = Vec::with_capacity(plan.items.len());
+        for ((item, ty), &moved) in plan.items.iter().zip(&self.item_types).zip(&self.movable) {
+            let d = match item {
+                OutputItem::Column { index, .. } if moved => {
+                    std::mem::replace(&mut values[*index], Datum::Null)
+                }
+                OutputItem::Column { index, .. } => values[*index].clone(),
+                OutputItem::Expr { expr, .. } => expr.eval(env, values)?,
+            };
+            row.push(d.into_value(*ty, env.warnings()));
+        }
+        out.push(keys, seq, row)
+    }
+}
