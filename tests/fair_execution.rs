@@ -409,7 +409,7 @@ fn kill_and_max_statement_time_answer_as_mariadb_does() {
 async fn kill_query_and_max_statement_time_end_a_metadata_lock_wait() {
     let server = server_with_table().await;
     let holder = connect(&server, "root").await;
-    let mut waiter = connect(&server, "root").await;
+    let waiter = connect(&server, "root").await;
     let mut observer = connect(&server, "root").await;
     // The SELECT keeps t in use for as long as it sleeps; an ALTER of t waits for it.
     let holder_id = holder.id();
