@@ -212,7 +212,7 @@ pub(crate) struct PlanRow {
 pub(crate) fn explain(
     stmt: &Stmt,
     storage: &st::Storage,
-    env: &mut crate::session::ExecEnv,
+    env: &mut crate::exec::env::ExecEnv,
 ) -> Result<QueryResult, SqlError> {
     let rows = match stmt {
         Stmt::Select(plan) => vec![no_tables(plan, env)?],

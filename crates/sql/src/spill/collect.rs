@@ -5,7 +5,7 @@
 use super::sort::{ExternalSort, Outcome};
 use super::{SpillConfig, SpillCounters};
 use crate::error::SqlError;
-use crate::exec::read::visit_columns;
+use crate::plan::access::visit_columns;
 use crate::expr::eval::{Datum, SqlType};
 use crate::expr::Env;
 use crate::plan::tables::{OutputItem, TableSelect};
