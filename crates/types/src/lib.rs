@@ -3,5 +3,7 @@
 //! of error codes with their SQLSTATE and message.
 
 pub mod datetime;
+pub mod decimal;
 
 pub use datetime::{Date, DateTime, Time};
+pub use decimal::{Decimal, DecimalError};
