@@ -4,6 +4,8 @@
 
 pub mod datetime;
 pub mod decimal;
+pub mod value;
 
 pub use datetime::{Date, DateTime, Time};
 pub use decimal::{Decimal, DecimalError};
+pub use value::{format_double, write_double, Value};
