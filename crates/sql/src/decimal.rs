@@ -178,7 +178,7 @@ mod tests {
         );
         // A binary-protocol DECIMAL parameter keeps its digits too.
         let param = Datum::from_value(&crate::value::Value::Decimal(
-            "-12345678901234567890.1234567891".into(),
+            "-12345678901234567890.1234567891".parse().unwrap(),
         ));
         assert_eq!(
             to_unscaled(&param, 30, 10),

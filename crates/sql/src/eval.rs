@@ -9,6 +9,7 @@
 
 use crate::error::SqlError;
 use crate::value::Value;
+use myriad_types::{Date, DateTime};
 use rust_decimal::prelude::ToPrimitive;
 use rust_decimal::{Decimal, RoundingStrategy};
 use std::cmp::Ordering;
@@ -97,9 +98,13 @@ impl Datum {
             Datum::Dec(d) => d.to_string().into_bytes(),
             Datum::Double(f) => format_double(*f).into_bytes(),
             Datum::Str(s) => s.clone(),
-            Datum::Date { year, month, day } => {
-                format!("{year:04}-{month:02}-{day:02}").into_bytes()
+            Datum::Date { year, month, day } => Date {
+                year: *year,
+                month: *month,
+                day: *day,
             }
+            .to_text()
+            .into_bytes(),
             Datum::DateTime {
                 year,
                 month,
@@ -254,11 +259,11 @@ impl Datum {
                     // Digits too wide for the evaluator's decimal (a wide literal or
                     // stored value) are formatted exactly.
                     if let Some(text) = crate::decimal::exact_text(s, scale) {
-                        return Value::Decimal(text);
+                        return decimal_value(text);
                     }
                 }
                 let d = self.to_decimal(warnings).unwrap_or(Decimal::ZERO);
-                Value::Decimal(decimal_text(d, scale))
+                decimal_value(decimal_text(d, scale))
             }
             SqlType::Double => Value::Double(self.to_double(warnings).unwrap_or(0.0)),
             SqlType::Str { .. } => match self {
@@ -267,10 +272,10 @@ impl Datum {
                 other => Value::Bytes(other.to_text().unwrap_or_default()),
             },
             SqlType::Date => match self {
-                Datum::Date { year, month, day } => Value::Date { year, month, day },
+                Datum::Date { year, month, day } => Value::Date(Date { year, month, day }),
                 Datum::DateTime {
                     year, month, day, ..
-                } => Value::Date { year, month, day },
+                } => Value::Date(Date { year, month, day }),
                 other => Value::Bytes(other.to_text().unwrap_or_default()),
             },
             SqlType::DateTime => match self {
@@ -282,7 +287,7 @@ impl Datum {
                     minute,
                     second,
                     micros,
-                } => Value::DateTime {
+                } => Value::DateTime(DateTime {
                     year,
                     month,
                     day,
@@ -290,16 +295,10 @@ impl Datum {
                     minute,
                     second,
                     micros,
-                },
-                Datum::Date { year, month, day } => Value::DateTime {
-                    year,
-                    month,
-                    day,
-                    hour: 0,
-                    minute: 0,
-                    second: 0,
-                    micros: 0,
-                },
+                }),
+                Datum::Date { year, month, day } => {
+                    Value::DateTime(Date { year, month, day }.at_midnight())
+                }
                 other => Value::Bytes(other.to_text().unwrap_or_default()),
             },
         }
@@ -314,46 +313,26 @@ impl Datum {
             Value::Double(f) => Datum::Double(*f),
             // Exact: a DECIMAL when the evaluator's decimal holds every digit, else the
             // digits themselves (rust_decimal rounds, or shifts, what it cannot hold).
-            Value::Decimal(text) => {
-                crate::decimal::literal(text).unwrap_or_else(|| Datum::text(text))
+            Value::Decimal(d) => {
+                let text = d.to_string();
+                crate::decimal::literal(&text).unwrap_or_else(|| Datum::text(&text))
             }
             Value::Bytes(b) => Datum::Str(b.clone()),
-            Value::Date { year, month, day } => Datum::Date {
-                year: *year,
-                month: *month,
-                day: *day,
+            Value::Date(d) => Datum::Date {
+                year: d.year,
+                month: d.month,
+                day: d.day,
             },
-            Value::DateTime {
-                year,
-                month,
-                day,
-                hour,
-                minute,
-                second,
-                micros,
-            } => Datum::DateTime {
-                year: *year,
-                month: *month,
-                day: *day,
-                hour: *hour,
-                minute: *minute,
-                second: *second,
-                micros: *micros,
+            Value::DateTime(dt) => Datum::DateTime {
+                year: dt.year,
+                month: dt.month,
+                day: dt.day,
+                hour: dt.hour,
+                minute: dt.minute,
+                second: dt.second,
+                micros: dt.micros,
             },
-            Value::Time {
-                negative,
-                hours,
-                minute,
-                second,
-                micros,
-            } => {
-                let sign = if *negative { "-" } else { "" };
-                let mut s = format!("{sign}{hours:02}:{minute:02}:{second:02}");
-                if *micros > 0 {
-                    s.push_str(&format!(".{micros:06}"));
-                }
-                Datum::Str(s.into_bytes())
-            }
+            Value::Time(t) => Datum::Str(t.to_text().into_bytes()),
         }
     }
 
@@ -474,33 +453,14 @@ pub fn decimal_text(d: Decimal, scale: u32) -> String {
     }
 }
 
-/// MySQL's text form of a DOUBLE: the shortest digits that read back to the same value,
-/// in plain notation unless the exponent is below -4 or at least 15 (`1e15`, `1.5e-7`).
-pub fn format_double(f: f64) -> String {
-    if f.is_nan() || f.is_infinite() {
-        return if f.is_nan() {
-            "NaN".into()
-        } else if f > 0.0 {
-            "inf".into()
-        } else {
-            "-inf".into()
-        };
-    }
-    if f == 0.0 {
-        return if f.is_sign_negative() {
-            "-0".into()
-        } else {
-            "0".into()
-        };
-    }
-    let sci = format!("{f:e}");
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    if !(-5..15).contains(&exp) {
-        format!("{mantissa}e{exp}")
-    } else {
-        let plain = format!("{f}");
-        plain
+pub use myriad_types::format_double;
+
+/// A DECIMAL result from its text with the column's scale (text that is not a decimal
+/// number, which the formatting above never produces, stays text).
+fn decimal_value(text: String) -> Value {
+    match myriad_types::Decimal::parse(&text) {
+        Ok(d) => Value::Decimal(d),
+        Err(_) => Value::Bytes(text.into_bytes()),
     }
 }
 
@@ -1034,11 +994,16 @@ pub(crate) fn format_datetime(
     second: u8,
     micros: u32,
 ) -> String {
-    let mut s = format!("{year:04}-{month:02}-{day:02} {hour:02}:{minute:02}:{second:02}");
-    if micros > 0 {
-        s.push_str(&format!(".{micros:06}"));
+    DateTime {
+        year,
+        month,
+        day,
+        hour,
+        minute,
+        second,
+        micros,
     }
-    s
+    .to_text()
 }
 
 #[cfg(test)]

@@ -1800,25 +1800,11 @@ pub fn retain_distinct(rows: &mut Vec<Vec<crate::value::Value>>) {
                 let bits = if *f == 0.0 { 0 } else { f.to_bits() };
                 bits.hash(h)
             }
-            V::Decimal(text) => text.hash(h),
+            V::Decimal(d) => d.hash(h),
             V::Bytes(b) => b.hash(h),
-            V::Date { year, month, day } => (year, month, day).hash(h),
-            V::DateTime {
-                year,
-                month,
-                day,
-                hour,
-                minute,
-                second,
-                micros,
-            } => (year, month, day, hour, minute, second, micros).hash(h),
-            V::Time {
-                negative,
-                hours,
-                minute,
-                second,
-                micros,
-            } => (negative, hours, minute, second, micros).hash(h),
+            V::Date(d) => d.hash(h),
+            V::DateTime(dt) => dt.hash(h),
+            V::Time(t) => t.hash(h),
         }
     }
 }

@@ -2,6 +2,10 @@
 //! decimals, dates and times with MariaDB's formatting and comparison rules, and the table
 //! of error codes with their SQLSTATE and message.
 
+pub mod datetime;
 pub mod decimal;
+pub mod value;
 
+pub use datetime::{Date, DateTime, Time};
 pub use decimal::{Decimal, DecimalError};
+pub use value::{format_double, write_double, Value};
