@@ -382,6 +382,15 @@ impl Decimal {
         Decimal::from_wide(div_round(num, other.wide()), scale)
     }
 
+    /// `self DIV other`: the quotient truncated toward zero, as an integer (scale 0).
+    pub fn checked_div_trunc(&self, other: &Decimal) -> Result<Decimal, DecimalError> {
+        if other.is_zero() {
+            return Err(DecimalError::DivisionByZero);
+        }
+        let (a, b, _) = self.aligned(other);
+        Decimal::from_wide(a / b, 0)
+    }
+
     /// `self MOD other`: the remainder of the division truncated toward zero, with the sign
     /// of `self` and the larger scale (MariaDB's `%` on decimals).
     pub fn checked_rem(&self, other: &Decimal) -> Result<Decimal, DecimalError> {

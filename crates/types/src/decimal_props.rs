@@ -142,6 +142,16 @@ proptest! {
     }
 
     #[test]
+    fn integer_division_truncates(a in decimal(), b in decimal()) {
+        let (x, y, _) = model_of(&a, &b);
+        if b.is_zero() {
+            prop_assert_eq!(a.checked_div_trunc(&b), Err(DecimalError::DivisionByZero));
+        } else {
+            same(a.checked_div_trunc(&b), model_fit(x / y, 0));
+        }
+    }
+
+    #[test]
     fn order_and_equality_are_numeric(a in decimal(), b in decimal(), pad in 0u32..=38) {
         let (x, y, _) = model_of(&a, &b);
         prop_assert_eq!(a.cmp(&b), x.cmp(&y));
