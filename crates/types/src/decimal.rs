@@ -434,6 +434,21 @@ impl Decimal {
         }
     }
 
+    /// The largest integer not above the value (scale 0): MariaDB's `FLOOR`.
+    pub fn floor(&self) -> Result<Decimal, DecimalError> {
+        let scale = self.scale as u32;
+        let cut = Decimal::from_wide(drop_digits(self.wide(), scale, false), 0)?;
+        if self.is_negative() && cut.wide() * pow10(scale) != self.wide() {
+            return cut.checked_sub(&Decimal::ONE);
+        }
+        Ok(cut)
+    }
+
+    /// The smallest integer not below the value (scale 0): MariaDB's `CEILING`.
+    pub fn ceil(&self) -> Result<Decimal, DecimalError> {
+        Ok(self.neg().floor()?.neg())
+    }
+
     /// The value with exactly `scale` fractional digits (at most 38): padded with zeros, or
     /// rounded half away from zero.
     pub fn rescale(&self, scale: u32) -> Result<Decimal, DecimalError> {

@@ -152,6 +152,19 @@ proptest! {
     }
 
     #[test]
+    fn floor_and_ceil(a in decimal()) {
+        let m = to_model(&a);
+        let den = ten_pow(m.scale);
+        let trunc = &m.unscaled / &den;
+        let exact = &trunc * &den == m.unscaled;
+        let negative = m.unscaled < BigInt::from(0);
+        let floor = if !exact && negative { &trunc - 1 } else { trunc.clone() };
+        let ceil = if !exact && !negative { &trunc + 1 } else { trunc };
+        same(a.floor(), model_fit(floor, 0));
+        same(a.ceil(), model_fit(ceil, 0));
+    }
+
+    #[test]
     fn order_and_equality_are_numeric(a in decimal(), b in decimal(), pad in 0u32..=38) {
         let (x, y, _) = model_of(&a, &b);
         prop_assert_eq!(a.cmp(&b), x.cmp(&y));
