@@ -9,9 +9,8 @@
 
 use crate::error::SqlError;
 use crate::value::Value;
+use myriad_types::decimal::{Decimal, DecimalError};
 use myriad_types::{Date, DateTime};
-use rust_decimal::prelude::ToPrimitive;
-use rust_decimal::{Decimal, RoundingStrategy};
 use std::cmp::Ordering;
 
 /// A value during evaluation.
@@ -59,8 +58,32 @@ pub struct Warning {
     pub message: String,
 }
 
-/// Largest DECIMAL scale rust_decimal holds (MySQL allows 30 in columns, 38 in results).
-const DECIMAL_SCALE_MAX: u32 = 28;
+/// Largest DECIMAL scale of a value or a result column (MariaDB's DECIMAL_MAX_SCALE).
+const DECIMAL_SCALE_MAX: u32 = myriad_types::decimal::MAX_SCALE;
+
+/// Largest DECIMAL precision a result column is described with (MariaDB's
+/// DECIMAL_MAX_PRECISION); a value itself may hold up to 81 digits.
+const DECIMAL_PRECISION_MAX: u32 = myriad_types::decimal::MAX_PRECISION;
+
+/// Error 1690 for a DECIMAL result past 81 digits.
+pub fn err_decimal_out_of_range(expr: &str) -> SqlError {
+    SqlError::new(
+        1690,
+        "22003",
+        format!("DECIMAL value is out of range in '{expr}'"),
+    )
+}
+
+/// The largest DECIMAL (65 nines) of a sign: what MariaDB makes of a number too wide to
+/// read as a decimal.
+fn decimal_clamped(negative: bool) -> Decimal {
+    let max = Decimal::max_of(DECIMAL_PRECISION_MAX, 0);
+    if negative {
+        max.neg()
+    } else {
+        max
+    }
+}
 
 pub fn err_out_of_range(unsigned: bool, expr: &str) -> SqlError {
     let kind = if unsigned {
@@ -132,33 +155,40 @@ impl Datum {
             Datum::Null => None,
             Datum::Int(i) => Some(*i as f64),
             Datum::UInt(u) => Some(*u as f64),
-            Datum::Dec(d) => d.to_f64(),
+            Datum::Dec(d) => Some(d.to_f64()),
             Datum::Double(f) => Some(*f),
             Datum::Str(s) => Some(str_to_double(s, warnings)),
             Datum::Date { .. } | Datum::DateTime { .. } => {
-                self.temporal_number().and_then(|d| d.to_f64())
+                self.temporal_number().map(|d| d.to_f64())
             }
         }
     }
 
-    /// The value as a decimal (strings go through double, as MySQL does).
+    /// The value as a decimal: a double through its shortest digits, a string through its
+    /// numeric prefix read exactly (exponent included); a number past 81 digits is the
+    /// largest DECIMAL of its sign, as in MariaDB.
     pub fn to_decimal(&self, warnings: &mut Vec<Warning>) -> Option<Decimal> {
         match self {
             Datum::Null => None,
-            Datum::Int(i) => Some(Decimal::from(*i)),
-            Datum::UInt(u) => Some(Decimal::from(*u)),
+            Datum::Int(i) => Some(Decimal::from_i64(*i)),
+            Datum::UInt(u) => Some(Decimal::from_u64(*u)),
             Datum::Dec(d) => Some(*d),
-            Datum::Double(f) => Decimal::from_f64_retain(*f).or(Some(Decimal::ZERO)),
+            Datum::Double(f) => Some(match Decimal::from_f64(*f) {
+                Some(Ok(d)) => d,
+                Some(Err(_)) => decimal_clamped(*f < 0.0),
+                None => Decimal::ZERO,
+            }),
             Datum::Str(s) => {
                 let text = String::from_utf8_lossy(s);
                 let (prefix, complete) = numeric_prefix(&text);
                 if !complete {
                     warnings.push(truncated_warning("DECIMAL", &text));
                 }
-                Some(prefix.parse::<Decimal>().unwrap_or_else(|_| {
-                    Decimal::from_f64_retain(prefix.parse::<f64>().unwrap_or(0.0))
-                        .unwrap_or(Decimal::ZERO)
-                }))
+                Some(match Decimal::parse(prefix) {
+                    Ok(d) => d,
+                    Err(DecimalError::Overflow) => decimal_clamped(prefix.starts_with('-')),
+                    Err(_) => Decimal::ZERO,
+                })
             }
             Datum::Date { .. } | Datum::DateTime { .. } => self.temporal_number(),
         }
@@ -170,15 +200,12 @@ impl Datum {
             Datum::Null => None,
             Datum::Int(i) => Some(*i),
             Datum::UInt(u) => Some(*u as i64),
-            Datum::Dec(d) => Some(
-                d.round_dp_with_strategy(0, RoundingStrategy::MidpointAwayFromZero)
-                    .to_i64()
-                    .unwrap_or(if d.is_sign_negative() {
-                        i64::MIN
-                    } else {
-                        i64::MAX
-                    }),
-            ),
+            Datum::Dec(d) => {
+                Some(
+                    d.to_i64()
+                        .unwrap_or(if d.is_negative() { i64::MIN } else { i64::MAX }),
+                )
+            }
             Datum::Double(f) => Some(double_to_i64(f.round())),
             Datum::Str(s) => {
                 let text = String::from_utf8_lossy(s);
@@ -213,7 +240,7 @@ impl Datum {
     /// Dates in numeric context: 20240131 or 20240131123456.
     fn temporal_number(&self) -> Option<Decimal> {
         match self {
-            Datum::Date { year, month, day } => Some(Decimal::from(
+            Datum::Date { year, month, day } => Some(Decimal::from_i64(
                 *year as i64 * 10_000 + *month as i64 * 100 + *day as i64,
             )),
             Datum::DateTime {
@@ -224,7 +251,7 @@ impl Datum {
                 minute,
                 second,
                 ..
-            } => Some(Decimal::from(
+            } => Some(Decimal::from_i64(
                 (*year as i64 * 10_000 + *month as i64 * 100 + *day as i64) * 1_000_000
                     + *hour as i64 * 10_000
                     + *minute as i64 * 100
@@ -255,15 +282,8 @@ impl Datum {
                 other => Value::Int(other.to_int(warnings).unwrap_or(0)),
             },
             SqlType::Decimal { scale, .. } => {
-                if let Datum::Str(s) = &self {
-                    // Digits too wide for the evaluator's decimal (a wide literal or
-                    // stored value) are formatted exactly.
-                    if let Some(text) = crate::decimal::exact_text(s, scale) {
-                        return decimal_value(text);
-                    }
-                }
                 let d = self.to_decimal(warnings).unwrap_or(Decimal::ZERO);
-                decimal_value(decimal_text(d, scale))
+                Value::Decimal(decimal_at_scale(d, scale))
             }
             SqlType::Double => Value::Double(self.to_double(warnings).unwrap_or(0.0)),
             SqlType::Str { .. } => match self {
@@ -311,12 +331,7 @@ impl Datum {
             Value::Int(i) => Datum::Int(*i),
             Value::UInt(u) => Datum::UInt(*u),
             Value::Double(f) => Datum::Double(*f),
-            // Exact: a DECIMAL when the evaluator's decimal holds every digit, else the
-            // digits themselves (rust_decimal rounds, or shifts, what it cannot hold).
-            Value::Decimal(d) => {
-                let text = d.to_string();
-                crate::decimal::literal(&text).unwrap_or_else(|| Datum::text(&text))
-            }
+            Value::Decimal(d) => Datum::Dec(*d),
             Value::Bytes(b) => Datum::Str(b.clone()),
             Value::Date(d) => Datum::Date {
                 year: d.year,
@@ -348,13 +363,10 @@ impl Datum {
                 unsigned: true,
                 len: u.to_string().len() as u32,
             },
-            Datum::Dec(d) => {
-                let digits = d.mantissa().unsigned_abs().to_string().len() as u32;
-                SqlType::Decimal {
-                    precision: digits.max(d.scale()),
-                    scale: d.scale(),
-                }
-            }
+            Datum::Dec(d) => SqlType::Decimal {
+                precision: d.precision().max(1),
+                scale: d.scale(),
+            },
             Datum::Double(_) => SqlType::Double,
             Datum::Str(s) => SqlType::Str {
                 chars: String::from_utf8_lossy(s).chars().count() as u32,
@@ -439,30 +451,20 @@ fn str_to_double(bytes: &[u8], warnings: &mut Vec<Warning>) -> f64 {
     prefix.parse::<f64>().unwrap_or(0.0)
 }
 
-/// A decimal's text with exactly `scale` digits after the point (MySQL pads and rounds
-/// DECIMAL results to the column's scale).
+/// A decimal with exactly `scale` digits after the point (MySQL pads and rounds DECIMAL
+/// results to the column's scale, half away from zero).
+pub fn decimal_at_scale(d: Decimal, scale: u32) -> Decimal {
+    // Rescaling a value of at most 81 digits to a smaller scale cannot overflow; padding it
+    // past 81 digits keeps the value at its own scale.
+    d.rescale(scale.min(DECIMAL_SCALE_MAX)).unwrap_or(d)
+}
+
+/// A decimal's text with exactly `scale` digits after the point.
 pub fn decimal_text(d: Decimal, scale: u32) -> String {
-    let scale = scale.min(DECIMAL_SCALE_MAX);
-    let mut rounded = d.round_dp_with_strategy(scale, RoundingStrategy::MidpointAwayFromZero);
-    rounded.rescale(scale);
-    let text = rounded.to_string();
-    if text.starts_with('-') && text[1..].chars().all(|c| c == '0' || c == '.') {
-        text[1..].to_string()
-    } else {
-        text
-    }
+    decimal_at_scale(d, scale).to_string()
 }
 
 pub use myriad_types::format_double;
-
-/// A DECIMAL result from its text with the column's scale (text that is not a decimal
-/// number, which the formatting above never produces, stays text).
-fn decimal_value(text: String) -> Value {
-    match myriad_types::Decimal::parse(&text) {
-        Ok(d) => Value::Decimal(d),
-        Err(_) => Value::Bytes(text.into_bytes()),
-    }
-}
 
 /// Which comparison MySQL applies to two operands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -748,42 +750,28 @@ pub fn arith(
                 a.to_decimal(warnings).unwrap_or(Decimal::ZERO),
                 b.to_decimal(warnings).unwrap_or(Decimal::ZERO),
             );
-            let overflow = || {
-                SqlError::new(
-                    1690,
-                    "22003",
-                    format!("DECIMAL value is out of range in '{}'", text()),
-                )
-            };
+            // A zero divisor is answered below, before dividing: any error is an overflow.
+            let overflow = |_: DecimalError| err_decimal_out_of_range(&text());
+            if y.is_zero() && matches!(op, ArithOp::Div | ArithOp::IntDiv | ArithOp::Mod) {
+                return div_zero(warnings);
+            }
             match op {
-                ArithOp::Add => x.checked_add(y).map(Datum::Dec).ok_or_else(overflow),
-                ArithOp::Sub => x.checked_sub(y).map(Datum::Dec).ok_or_else(overflow),
-                ArithOp::Mul => x.checked_mul(y).map(Datum::Dec).ok_or_else(overflow),
-                ArithOp::Div => {
-                    if y.is_zero() {
-                        return div_zero(warnings);
-                    }
-                    let scale = (x.scale() + div_incr).min(DECIMAL_SCALE_MAX);
-                    let q = x.checked_div(y).ok_or_else(overflow)?;
-                    let mut q =
-                        q.round_dp_with_strategy(scale, RoundingStrategy::MidpointAwayFromZero);
-                    q.rescale(scale);
-                    Ok(Datum::Dec(q))
-                }
+                ArithOp::Add => x.checked_add(&y).map(Datum::Dec).map_err(overflow),
+                ArithOp::Sub => x.checked_sub(&y).map(Datum::Dec).map_err(overflow),
+                ArithOp::Mul => x.checked_mul(&y).map(Datum::Dec).map_err(overflow),
+                ArithOp::Div => x
+                    .checked_div(&y, div_incr)
+                    .map(Datum::Dec)
+                    .map_err(overflow),
                 ArithOp::IntDiv => {
-                    if y.is_zero() {
-                        return div_zero(warnings);
-                    }
-                    let q = x.checked_div(y).ok_or_else(overflow)?.trunc();
+                    let q = x.checked_div_trunc(&y).map_err(overflow)?;
                     let unsigned = matches!(a, Datum::UInt(_)) || matches!(b, Datum::UInt(_));
-                    int_result(q.to_i128().ok_or_else(overflow)?, unsigned, &text)
+                    let q = q
+                        .trunc_to_i128()
+                        .ok_or_else(|| err_out_of_range(unsigned, &text()))?;
+                    int_result(q, unsigned, &text)
                 }
-                ArithOp::Mod => {
-                    if y.is_zero() {
-                        return div_zero(warnings);
-                    }
-                    x.checked_rem(y).map(Datum::Dec).ok_or_else(overflow)
-                }
+                ArithOp::Mod => x.checked_rem(&y).map(Datum::Dec).map_err(overflow),
             }
         }
         NumClass::Double => {
@@ -861,14 +849,15 @@ pub fn arith_type(op: ArithOp, a: SqlType, b: SqlType, div_incr: u32) -> SqlType
         _ => 1,
     };
     let unsigned = |t: SqlType| matches!(t, SqlType::Int { unsigned: true, .. });
+    let decimal = |precision: u32, scale: u32| SqlType::Decimal {
+        precision: precision.min(DECIMAL_PRECISION_MAX),
+        scale,
+    };
     match (class, op) {
         (NumClass::Double, _) => SqlType::Double,
         (NumClass::Int, ArithOp::Div) | (NumClass::Decimal, ArithOp::Div) => {
             let scale = (scale_of(a) + div_incr).min(DECIMAL_SCALE_MAX);
-            SqlType::Decimal {
-                precision: int_digits(a) + scale_of(b) + scale,
-                scale,
-            }
+            decimal(int_digits(a) + scale_of(b) + scale, scale)
         }
         (_, ArithOp::IntDiv) => SqlType::Int {
             unsigned: unsigned(a) || unsigned(b),
@@ -886,17 +875,11 @@ pub fn arith_type(op: ArithOp, a: SqlType, b: SqlType, div_incr: u32) -> SqlType
         }
         (NumClass::Decimal, ArithOp::Mul) => {
             let scale = (scale_of(a) + scale_of(b)).min(DECIMAL_SCALE_MAX);
-            SqlType::Decimal {
-                precision: int_digits(a) + int_digits(b) + scale,
-                scale,
-            }
+            decimal(int_digits(a) + int_digits(b) + scale, scale)
         }
         (NumClass::Decimal, _) => {
             let scale = scale_of(a).max(scale_of(b));
-            SqlType::Decimal {
-                precision: int_digits(a).max(int_digits(b)) + 1 + scale,
-                scale,
-            }
+            decimal(int_digits(a).max(int_digits(b)) + 1 + scale, scale)
         }
     }
 }

@@ -12,8 +12,7 @@ use crate::eval::{
     self, aggregate_type, arith, arith_type, compare, ArithOp, Datum, SqlType, Warning,
 };
 use crate::sysvars;
-use rust_decimal::prelude::ToPrimitive;
-use rust_decimal::{Decimal, RoundingStrategy};
+use myriad_types::decimal::Decimal;
 use sqlparser::ast::{self, BinaryOperator, UnaryOperator};
 use std::cmp::Ordering;
 use std::collections::HashMap;
@@ -977,7 +976,7 @@ fn negate(inner: Expr, number: bool) -> Result<Expr, SqlError> {
         Expr::Literal(Datum::UInt(u)) if u <= 1 << 63 => {
             Expr::Literal(Datum::Int((u as i128).wrapping_neg() as i64))
         }
-        Expr::Literal(Datum::UInt(u)) => Expr::Literal(Datum::Dec(-Decimal::from(u))),
+        Expr::Literal(Datum::UInt(u)) => Expr::Literal(Datum::Dec(Decimal::from_u64(u).neg())),
         Expr::Literal(Datum::Int(i)) if i != i64::MIN => Expr::Literal(Datum::Int(-i)),
         Expr::Literal(Datum::Dec(d)) => Expr::Literal(Datum::Dec(-d)),
         Expr::Literal(Datum::Double(f)) => Expr::Literal(Datum::Double(-f)),
@@ -985,7 +984,7 @@ fn negate(inner: Expr, number: bool) -> Result<Expr, SqlError> {
             let text = String::from_utf8_lossy(&digits);
             crate::decimal::literal(&format!("-{text}"))
                 .map(Expr::Literal)
-                .ok_or_else(|| err_syntax(&text))?
+                .map_err(|_| err_syntax(&text))?
         }
         other => Expr::Neg(Box::new(other)),
     })
@@ -1062,6 +1061,35 @@ impl std::fmt::Write for BoundedText {
     }
 }
 
+/// MariaDB's limits on DECIMAL(M,D): M <= 65 (1426), D <= 38 (1425), D <= M (1427).
+pub(crate) fn check_decimal_type(precision: u32, scale: u32, name: &str) -> Result<(), SqlError> {
+    use crate::decimal::{MARIADB_MAX_PRECISION, MARIADB_MAX_SCALE};
+    if u64::from(precision) > MARIADB_MAX_PRECISION {
+        return Err(SqlError::new(
+            1426,
+            "42000",
+            format!("Too big precision specified for '{name}'. Maximum is {MARIADB_MAX_PRECISION}"),
+        ));
+    }
+    if u64::from(scale) > MARIADB_MAX_SCALE {
+        return Err(SqlError::new(
+            1425,
+            "42000",
+            format!("Too big scale specified for '{name}'. Maximum is {MARIADB_MAX_SCALE}"),
+        ));
+    }
+    if scale > precision {
+        return Err(SqlError::new(
+            1427,
+            "42000",
+            format!(
+                "For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '{name}')"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 fn cast_target(dt: &ast::DataType) -> Result<CastTo, SqlError> {
     use ast::DataType as D;
     Ok(match dt {
@@ -1074,6 +1102,7 @@ fn cast_target(dt: &ast::DataType) -> Result<CastTo, SqlError> {
                 ast::ExactNumberInfo::Precision(p) => (*p as u32, 0),
                 ast::ExactNumberInfo::PrecisionAndScale(p, s) => (*p as u32, (*s).max(0) as u32),
             };
+            check_decimal_type(precision, scale, "CAST")?;
             CastTo::Decimal { precision, scale }
         }
         D::Double(_) | D::DoublePrecision | D::Float(_) | D::Real => CastTo::Double,
@@ -1100,13 +1129,11 @@ pub fn number_literal(text: &str) -> Result<Datum, SqlError> {
         )
     };
     let wide_literal = || {
-        // Kept exactly (as digits when the evaluator's decimal cannot hold them), up to
-        // MariaDB's 65 digits.
-        let digits = text.bytes().filter(u8::is_ascii_digit).count() as u64;
-        if digits > crate::decimal::MARIADB_MAX_PRECISION {
-            return Err(too_big());
-        }
-        crate::decimal::literal(text).ok_or_else(|| err_syntax(text))
+        // Kept exactly, up to the 81 digits an expression's DECIMAL holds.
+        crate::decimal::literal(text).map_err(|e| match e {
+            myriad_types::DecimalError::Overflow => too_big(),
+            _ => err_syntax(text),
+        })
     };
     if text.contains('.') {
         return wide_literal();
@@ -2179,7 +2206,7 @@ impl Expr {
                     return Ok(Datum::Null);
                 }
                 let places = if v.len() > 1 { int(&v[1], w) } else { 0 };
-                round(&v[0], places, func == Func::Truncate, w)
+                round(&v[0], places, func == Func::Truncate, w)?
             }
             Func::Floor | Func::Ceil => match &v[0] {
                 Datum::Null => Datum::Null,
@@ -2190,6 +2217,7 @@ impl Expr {
                     } else {
                         d.ceil()
                     };
+                    let r = r.map_err(|_| eval::err_decimal_out_of_range("floor(...)"))?;
                     r.to_i64().map(Datum::Int).unwrap_or(Datum::Dec(r))
                 }
                 other => {
@@ -2362,10 +2390,10 @@ fn round_type(arg: SqlType, places: Option<&Expr>) -> SqlType {
     match arg {
         SqlType::Int { .. } => arg,
         SqlType::Decimal { precision, scale } => {
-            let new_scale = places.clamp(0, 30) as u32;
+            let new_scale = places.clamp(0, myriad_types::decimal::MAX_SCALE as i64) as u32;
             let int_digits = precision - scale.min(precision);
             SqlType::Decimal {
-                precision: int_digits + new_scale + 1,
+                precision: (int_digits + new_scale + 1).min(myriad_types::decimal::MAX_PRECISION),
                 scale: new_scale,
             }
         }
@@ -2373,22 +2401,20 @@ fn round_type(arg: SqlType, places: Option<&Expr>) -> SqlType {
     }
 }
 
-fn round(v: &Datum, places: i64, truncate: bool, w: &mut Vec<Warning>) -> Datum {
-    let strategy = if truncate {
-        RoundingStrategy::ToZero
-    } else {
-        RoundingStrategy::MidpointAwayFromZero
-    };
-    match v {
+fn round(v: &Datum, places: i64, truncate: bool, w: &mut Vec<Warning>) -> Result<Datum, SqlError> {
+    Ok(match v {
         Datum::Int(_) | Datum::UInt(_) if places >= 0 => v.clone(),
         Datum::Int(_) | Datum::UInt(_) | Datum::Dec(_) => {
             let d = v.to_decimal(w).unwrap_or(Decimal::ZERO);
-            let r = if places >= 0 {
-                d.round_dp_with_strategy(places.min(28) as u32, strategy)
+            // Past 200 digits either way every place count gives the same answer.
+            let places = places.clamp(-200, 200) as i32;
+            let r = if truncate {
+                d.truncate_dp(places)
             } else {
-                let factor = Decimal::from(10i64.pow((-places).min(18) as u32));
-                (d / factor).round_dp_with_strategy(0, strategy) * factor
+                d.round_dp(places)
             };
+            let name = if truncate { "truncate" } else { "round" };
+            let r = r.map_err(|_| eval::err_decimal_out_of_range(&format!("{name}(...)")))?;
             match v {
                 Datum::Int(_) => r.to_i64().map(Datum::Int).unwrap_or(Datum::Dec(r)),
                 Datum::UInt(_) => r.to_u64().map(Datum::UInt).unwrap_or(Datum::Dec(r)),
@@ -2411,7 +2437,7 @@ fn round(v: &Datum, places: i64, truncate: bool, w: &mut Vec<Warning>) -> Datum 
                 f
             })
         }
-    }
+    })
 }
 
 fn cast(v: Datum, to: CastTo, w: &mut Vec<Warning>) -> Datum {
@@ -2430,12 +2456,19 @@ fn cast(v: Datum, to: CastTo, w: &mut Vec<Warning>) -> Datum {
             _ => Datum::UInt(v.to_int(w).unwrap_or(0) as u64),
         },
         CastTo::Char => Datum::Str(v.to_text().unwrap_or_default()),
-        CastTo::Decimal { scale, .. } => {
-            let d = v.to_decimal(w).unwrap_or(Decimal::ZERO);
-            let mut r =
-                d.round_dp_with_strategy(scale.min(28), RoundingStrategy::MidpointAwayFromZero);
-            r.rescale(scale.min(28));
-            Datum::Dec(r)
+        CastTo::Decimal { precision, scale } => {
+            // The target's limits were checked when the statement was compiled.
+            let (d, fits) = crate::decimal::to_column(&v, precision as u8, scale as u8);
+            if !fits {
+                w.push(Warning {
+                    level: "Warning",
+                    code: 1264,
+                    message: format!(
+                        "Out of range value for column 'CAST(... AS DECIMAL({precision},{scale}))' at row 1"
+                    ),
+                });
+            }
+            Datum::Dec(d)
         }
         CastTo::Double => Datum::Double(v.to_double(w).unwrap_or(0.0)),
         CastTo::Date | CastTo::DateTime => {

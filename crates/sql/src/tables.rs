@@ -28,8 +28,7 @@ use crate::eval::{self, Datum, SqlType, Warning};
 use crate::expr::{CmpOp, ColumnScope, Compiler, Env, Expr};
 use crate::result::{charsets, column_flags, Column, ColumnType as WireType};
 use myriad_storage as st;
-use rust_decimal::prelude::ToPrimitive;
-use rust_decimal::Decimal;
+use myriad_types::decimal::Decimal;
 use sqlparser::ast;
 use std::cmp::Ordering;
 use std::ops::Bound;
@@ -619,10 +618,11 @@ pub fn to_stored(
                             .unwrap_or(0),
                     }
                 }
-                Datum::Dec(d) => d
-                    .round_dp_with_strategy(0, rust_decimal::RoundingStrategy::MidpointAwayFromZero)
-                    .to_i128()
-                    .unwrap_or(i128::MAX),
+                Datum::Dec(d) => match d.round_dp(0).map(|r| r.trunc_to_i128()) {
+                    Ok(Some(i)) => i,
+                    _ if d.is_negative() => i128::MIN,
+                    _ => i128::MAX,
+                },
                 other => other
                     .to_double(&mut scratch)
                     .map(|f| f.round() as i128)
@@ -814,7 +814,7 @@ fn key_value(value: &Datum, ty: &st::ColumnType) -> Option<st::Datum> {
         st::ColumnType::Int { .. } => match value {
             Datum::Int(i) => Some(st::Datum::Int(*i)),
             Datum::UInt(u) => Some(st::Datum::UInt(*u)),
-            Datum::Dec(d) if d.fract().is_zero() => d.to_i64().map(st::Datum::Int),
+            Datum::Dec(d) if d.normalized().scale() == 0 => d.to_i64().map(st::Datum::Int),
             Datum::Double(f) if f.fract() == 0.0 && f.abs() < 9.0e18 => {
                 Some(st::Datum::Int(*f as i64))
             }
@@ -827,14 +827,15 @@ fn key_value(value: &Datum, ty: &st::ColumnType) -> Option<st::Datum> {
         },
         st::ColumnType::Decimal { scale, .. } => {
             let d = match value {
-                Datum::Int(i) => Decimal::from(*i),
-                Datum::UInt(u) => Decimal::from(*u),
+                Datum::Int(i) => Decimal::from_i64(*i),
+                Datum::UInt(u) => Decimal::from_u64(*u),
                 Datum::Dec(d) => *d,
                 _ => return None,
             };
-            let mut r = d;
-            r.rescale(*scale as u32);
-            (r == d).then(|| st::Datum::Decimal(r.mantissa()))
+            let r = d.rescale(*scale as u32).ok()?;
+            (r == d)
+                .then(|| r.unscaled_i128().map(st::Datum::Decimal))
+                .flatten()
         }
         st::ColumnType::Float | st::ColumnType::Double => match value {
             Datum::Int(_) | Datum::UInt(_) | Datum::Dec(_) | Datum::Double(_) => {
@@ -2190,28 +2191,9 @@ fn column_type(dt: &ast::DataType, name: &str) -> Result<st::ColumnType, SqlErro
                 ast::ExactNumberInfo::Precision(p) => (*p, 0),
                 ast::ExactNumberInfo::PrecisionAndScale(p, s) => (*p, (*s).max(0) as u64),
             };
-            use crate::decimal::{MARIADB_MAX_PRECISION, MARIADB_MAX_SCALE, MAX_STORED_PRECISION};
-            if precision > MARIADB_MAX_PRECISION {
-                return Err(SqlError::new(
-                    1426,
-                    "42000",
-                    format!("Too big precision specified for '{name}'. Maximum is {MARIADB_MAX_PRECISION}"),
-                ));
-            }
-            if scale > MARIADB_MAX_SCALE {
-                return Err(SqlError::new(
-                    1425,
-                    "42000",
-                    format!("Too big scale specified for '{name}'. Maximum is {MARIADB_MAX_SCALE}"),
-                ));
-            }
-            if scale > precision {
-                return Err(SqlError::new(
-                    1427,
-                    "42000",
-                    format!("For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '{name}')"),
-                ));
-            }
+            use crate::decimal::MAX_STORED_PRECISION;
+            let narrow = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
+            crate::expr::check_decimal_type(narrow(precision), narrow(scale), name)?;
             if precision > u64::from(MAX_STORED_PRECISION) {
                 return Err(SqlError::not_supported(&format!(
                     "DECIMAL precision above {MAX_STORED_PRECISION} digits (column '{name}')"
@@ -2863,7 +2845,7 @@ mod tests {
         // NULL, '', '0', '1.5', '10', '9', 'A'
         assert_eq!(order, vec![4, 2, 0, 6, 3, 5, 1]);
         let mut numbers: Vec<(Vec<Datum>, usize)> = [
-            Datum::Dec(Decimal::new(25, 1)),
+            Datum::Dec(Decimal::from_i128_scaled(25, 1).unwrap()),
             Datum::Int(2),
             Datum::Double(2.25),
             Datum::UInt(3),
