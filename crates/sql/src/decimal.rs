@@ -89,8 +89,8 @@ pub fn to_unscaled(value: &Datum, precision: u8, scale: u8) -> (i128, bool) {
         let negative = value.to_double(&mut Vec::new()).is_some_and(|f| f < 0.0);
         return (largest(negative), false);
     };
-    match st::Datum::decimal_from_str(&digits, scale) {
-        Some(st::Datum::Decimal(u)) if u.abs() < limit => (u, true),
+    match st::unscaled_decimal_from_str(&digits, scale) {
+        Some(u) if u.abs() < limit => (u, true),
         // Valid digits that overflow 38 digits or the column's precision.
         _ => (largest(digits.starts_with('-')), false),
     }
@@ -101,12 +101,8 @@ pub fn to_unscaled(value: &Datum, precision: u8, scale: u8) -> (i128, bool) {
 pub fn exact_text(bytes: &[u8], scale: u32) -> Option<String> {
     let digits = canonical_text(std::str::from_utf8(bytes).ok()?)?;
     let scale = u8::try_from(scale).ok()?;
-    let unscaled = st::Datum::decimal_from_str(&digits, scale)?;
-    let ty = st::ColumnType::Decimal {
-        precision: MAX_STORED_PRECISION,
-        scale,
-    };
-    Some(st::codec::format_datum(&ty, &unscaled))
+    let unscaled = st::unscaled_decimal_from_str(&digits, scale)?;
+    Some(st::decimal_from_unscaled(unscaled, scale).to_string())
 }
 
 /// A stored unscaled DECIMAL as an engine value: a DECIMAL when `rust_decimal` holds it,
@@ -114,13 +110,11 @@ pub fn exact_text(bytes: &[u8], scale: u32) -> Option<String> {
 pub fn from_unscaled(unscaled: i128, scale: u32) -> Datum {
     match Decimal::try_from_i128_with_scale(unscaled, scale) {
         Ok(d) => Datum::Dec(d),
-        Err(_) => {
-            let ty = st::ColumnType::Decimal {
-                precision: MAX_STORED_PRECISION,
-                scale: scale as u8,
-            };
-            Datum::Str(st::codec::format_datum(&ty, &st::Datum::Decimal(unscaled)).into_bytes())
-        }
+        Err(_) => Datum::Str(
+            st::decimal_from_unscaled(unscaled, scale as u8)
+                .to_string()
+                .into_bytes(),
+        ),
     }
 }
 
