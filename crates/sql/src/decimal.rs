@@ -1,16 +1,12 @@
-//! DECIMAL in the engine: literals, values going into a DECIMAL(M,D) column, and stored
-//! values coming out.
+//! DECIMAL in the engine: literals, and values going into a DECIMAL(M,D) column.
 //!
 //! Expressions compute with [`myriad_types::Decimal`]: exact to 81 digits (MariaDB's
 //! expression buffer), scale at most 38, rounding half away from zero. A column is at most
 //! DECIMAL(65,38); a value is converted for it by rounding to the column's scale and
-//! checking its integer digits ([`to_column`]).
+//! checking its integer digits ([`to_column`]); storage stores that value as it is.
 
 use crate::eval::{self, Datum};
 use myriad_types::decimal::{Decimal, DecimalError};
-
-/// The most digits a DECIMAL column may have in myriad: what storage's 16-byte form holds.
-pub const MAX_STORED_PRECISION: u8 = 38;
 
 /// MariaDB's largest DECIMAL precision (ER_TOO_BIG_PRECISION above it).
 pub const MARIADB_MAX_PRECISION: u64 = 65;
@@ -61,31 +57,19 @@ pub fn to_column(value: &Datum, precision: u8, scale: u8) -> (Decimal, bool) {
     }
 }
 
-/// The value as a DECIMAL(precision, scale) column's unscaled integer (storage's form for
-/// precision <= 38), and whether it fits; see [`to_column`].
-pub fn to_unscaled(value: &Datum, precision: u8, scale: u8) -> (i128, bool) {
-    let precision = precision.min(MAX_STORED_PRECISION);
-    let (d, fits) = to_column(value, precision, scale);
-    let unscaled = d
-        .rescale(u32::from(scale))
-        .ok()
-        .and_then(|d| d.unscaled_i128())
-        .unwrap_or(0);
-    (unscaled, fits)
-}
-
-/// A stored unscaled DECIMAL as an engine value.
-pub fn from_unscaled(unscaled: i128, scale: u32) -> Datum {
-    // A stored value has at most 38 digits and scale 38: always a Decimal.
-    Decimal::from_i128_scaled(unscaled, scale).map_or(Datum::Null, Datum::Dec)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn text(d: &Datum) -> String {
         String::from_utf8(d.to_text().unwrap()).unwrap()
+    }
+
+    /// The column's unscaled integer of the converted value, and whether it fitted.
+    fn to_unscaled(value: &Datum, precision: u8, scale: u8) -> (i128, bool) {
+        let (d, fits) = to_column(value, precision, scale);
+        assert_eq!(d.scale(), u32::from(scale), "{d} at the column's scale");
+        (d.unscaled_i128().unwrap(), fits)
     }
 
     #[test]
@@ -147,18 +131,5 @@ mod tests {
         let (d, fits) = to_column(&literal(&"9".repeat(65)).unwrap(), 65, 0);
         assert!(fits);
         assert_eq!(d.to_string(), "9".repeat(65));
-    }
-
-    #[test]
-    fn stored_values_read_back_exactly() {
-        assert_eq!(
-            text(&from_unscaled(123456789012345678901234567891, 10)),
-            "12345678901234567890.1234567891"
-        );
-        assert_eq!(text(&from_unscaled(-150, 2)), "-1.50");
-        assert_eq!(
-            text(&from_unscaled(-(10i128.pow(38) - 1), 38)),
-            format!("-0.{}", "9".repeat(38))
-        );
     }
 }

@@ -43,6 +43,7 @@ pub mod status;
 pub mod sysvars;
 mod table_cache_sql;
 pub mod tables;
+pub mod temporal;
 pub mod timestamps;
 pub mod value;
 

@@ -1283,20 +1283,20 @@ impl Session {
                 let new_columns = def.columns.clone();
                 let now_micros = env.now_micros();
                 let mut convert =
-                    |row: &[myriad_storage::Datum]| -> myriad_storage::Result<myriad_storage::Row> {
+                    |row: &[myriad_storage::Value]| -> myriad_storage::Result<myriad_storage::Row> {
                         Ok(sources
                             .iter()
                             .zip(&new_columns)
                             .map(|(source, column)| match source {
                                 Some(i) => {
-                                    row.get(*i).cloned().unwrap_or(myriad_storage::Datum::Null)
+                                    row.get(*i).cloned().unwrap_or(myriad_storage::Value::Null)
                                 }
                                 None if column.default_now => {
                                     crate::timestamps::now_for(&column.ty, now_micros)
                                 }
                                 None => match &column.default {
                                     Some(d) => d.clone(),
-                                    None if column.nullable => myriad_storage::Datum::Null,
+                                    None if column.nullable => myriad_storage::Value::Null,
                                     None => zero_value(&column.ty),
                                 },
                             })
@@ -2418,7 +2418,7 @@ impl Session {
                         if column.auto_increment
                             && (v.is_null() || v.to_int(&mut Vec::new()) == Some(0)) =>
                     {
-                        myriad_storage::Datum::Null
+                        myriad_storage::Value::Null
                     }
                     Some(v) => {
                         let target = tables::Target {
@@ -2435,7 +2435,7 @@ impl Session {
                     None => match &column.default {
                         Some(d) => d.clone(),
                         None if column.auto_increment || column.nullable => {
-                            myriad_storage::Datum::Null
+                            myriad_storage::Value::Null
                         }
                         None => {
                             let message =
@@ -3031,27 +3031,15 @@ impl Session {
 }
 
 /// The value a NOT NULL column without a default gets in non-strict mode.
-fn zero_value(ty: &myriad_storage::ColumnType) -> myriad_storage::Datum {
-    use myriad_storage::{ColumnType as T, Datum as D};
+fn zero_value(ty: &myriad_storage::ColumnType) -> myriad_storage::Value {
+    use myriad_storage::{ColumnType as T, Value as D};
     match ty {
         T::Int { unsigned: true, .. } => D::UInt(0),
         T::Int { .. } => D::Int(0),
-        T::Decimal { .. } => D::Decimal(0),
+        T::Decimal { .. } => D::Decimal(myriad_storage::Decimal::ZERO),
         T::Float | T::Double => D::Double(0.0),
-        T::Date => D::Date {
-            year: 0,
-            month: 0,
-            day: 0,
-        },
-        T::DateTime | T::Timestamp => D::DateTime {
-            year: 0,
-            month: 0,
-            day: 0,
-            hour: 0,
-            minute: 0,
-            second: 0,
-            micros: 0,
-        },
+        T::Date => D::Date(Default::default()),
+        T::DateTime | T::Timestamp => D::DateTime(Default::default()),
         _ => D::Bytes(Vec::new()),
     }
 }

@@ -28,6 +28,7 @@ use crate::eval::{self, Datum, SqlType, Warning};
 use crate::expr::{CmpOp, ColumnScope, Compiler, Env, Expr};
 use crate::result::{charsets, column_flags, Column, ColumnType as WireType};
 use myriad_storage as st;
+use myriad_types::datetime::{parse_date_or_datetime, Temporal};
 use myriad_types::decimal::Decimal;
 use sqlparser::ast;
 use std::cmp::Ordering;
@@ -415,50 +416,26 @@ pub fn column_meta(table: &TableRef, index: usize, name: &str) -> Column {
 }
 
 /// A stored value as an engine value, taking its bytes instead of copying them.
-pub fn from_stored_owned(d: st::Datum, ty: &st::ColumnType) -> Datum {
+pub fn from_stored_owned(d: st::Value, ty: &st::ColumnType) -> Datum {
     match d {
-        st::Datum::Bytes(b) => Datum::Str(b),
+        st::Value::Bytes(b) => Datum::Str(b),
         other => from_stored(&other, ty),
     }
 }
 
-/// A stored value as an engine value.
-pub fn from_stored(d: &st::Datum, ty: &st::ColumnType) -> Datum {
+/// A stored value as an engine value. Each stored value carries its own kind and a DECIMAL
+/// its column's scale, so the column type is not needed to read one.
+pub fn from_stored(d: &st::Value, _ty: &st::ColumnType) -> Datum {
     match d {
-        st::Datum::Null => Datum::Null,
-        st::Datum::Int(i) => Datum::Int(*i),
-        st::Datum::UInt(u) => Datum::UInt(*u),
-        st::Datum::Double(f) => Datum::Double(*f),
-        st::Datum::Decimal(unscaled) => {
-            let scale = match ty {
-                st::ColumnType::Decimal { scale, .. } => *scale as u32,
-                _ => 0,
-            };
-            crate::decimal::from_unscaled(*unscaled, scale)
-        }
-        st::Datum::Bytes(b) => Datum::Str(b.clone()),
-        st::Datum::Date { year, month, day } => Datum::Date {
-            year: *year,
-            month: *month,
-            day: *day,
-        },
-        st::Datum::DateTime {
-            year,
-            month,
-            day,
-            hour,
-            minute,
-            second,
-            micros,
-        } => Datum::DateTime {
-            year: *year,
-            month: *month,
-            day: *day,
-            hour: *hour,
-            minute: *minute,
-            second: *second,
-            micros: *micros,
-        },
+        st::Value::Null => Datum::Null,
+        st::Value::Int(i) => Datum::Int(*i),
+        st::Value::UInt(u) => Datum::UInt(*u),
+        st::Value::Double(f) => Datum::Double(*f),
+        st::Value::Decimal(d) => Datum::Dec(*d),
+        st::Value::Bytes(b) => Datum::Str(b.clone()),
+        st::Value::Date(d) => Datum::from_date(*d),
+        st::Value::DateTime(dt) => Datum::from_datetime(*dt),
+        st::Value::Time(t) => Datum::Str(t.to_text().into_bytes()),
     }
 }
 
@@ -586,7 +563,7 @@ pub fn to_stored(
     value: &Datum,
     target: &Target,
     w: &mut Vec<Warning>,
-) -> Result<st::Datum, SqlError> {
+) -> Result<st::Value, SqlError> {
     let col = target.column;
     if value.is_null() {
         if !col.nullable && !col.auto_increment {
@@ -596,7 +573,7 @@ pub fn to_stored(
                 format!("Column '{}' cannot be null", col.name),
             ));
         }
-        return Ok(st::Datum::Null);
+        return Ok(st::Value::Null);
     }
     Ok(match &col.ty {
         st::ColumnType::Int { width, unsigned } => {
@@ -639,9 +616,9 @@ pub fn to_stored(
                 target.out_of_range(w)?;
             }
             if *unsigned {
-                st::Datum::UInt(clamped as u64)
+                st::Value::UInt(clamped as u64)
             } else {
-                st::Datum::Int(clamped as i64)
+                st::Value::Int(clamped as i64)
             }
         }
         st::ColumnType::Decimal { precision, scale } => {
@@ -651,11 +628,11 @@ pub fn to_stored(
                     target.incorrect("decimal", value, w)?;
                 }
             }
-            let (unscaled, fits) = crate::decimal::to_unscaled(value, *precision, *scale);
+            let (d, fits) = crate::decimal::to_column(value, *precision, *scale);
             if !fits {
                 target.out_of_range(w)?;
             }
-            st::Datum::Decimal(unscaled)
+            st::Value::Decimal(d)
         }
         st::ColumnType::Float | st::ColumnType::Double => {
             let mut scratch = Vec::new();
@@ -674,7 +651,7 @@ pub fn to_stored(
             if !f.is_finite() {
                 target.out_of_range(w)?;
             }
-            st::Datum::Double(f)
+            st::Value::Double(f)
         }
         st::ColumnType::Char {
             len,
@@ -693,7 +670,7 @@ pub fn to_stored(
                 // BINARY(n) pads with zero bytes to its length, as MariaDB stores it.
                 bytes.resize(*len as usize, 0);
             }
-            st::Datum::Bytes(bytes)
+            st::Value::Bytes(bytes)
         }
         st::ColumnType::Char { len, .. } | st::ColumnType::Varchar { len, .. } => {
             let text = utf8_text(value, target, w)?;
@@ -711,7 +688,7 @@ pub fn to_stored(
                 }
                 s = kept;
             }
-            st::Datum::Bytes(s.into_bytes())
+            st::Value::Bytes(s.into_bytes())
         }
         st::ColumnType::Text { size, .. } | st::ColumnType::Blob { size } => {
             let mut bytes = if matches!(col.ty, st::ColumnType::Blob { .. }) {
@@ -729,7 +706,7 @@ pub fn to_stored(
                     bytes.truncate(valid);
                 }
             }
-            st::Datum::Bytes(bytes)
+            st::Value::Bytes(bytes)
         }
         st::ColumnType::Date | st::ColumnType::DateTime | st::ColumnType::Timestamp => {
             let parsed = match value {
@@ -738,57 +715,15 @@ pub fn to_stored(
                 _ => None,
             };
             let date_only = matches!(col.ty, st::ColumnType::Date);
-            match parsed {
-                Some(Datum::Date { year, month, day }) if date_only => {
-                    st::Datum::Date { year, month, day }
-                }
-                Some(Datum::DateTime {
-                    year, month, day, ..
-                }) if date_only => st::Datum::Date { year, month, day },
-                Some(Datum::Date { year, month, day }) => st::Datum::DateTime {
-                    year,
-                    month,
-                    day,
-                    hour: 0,
-                    minute: 0,
-                    second: 0,
-                    micros: 0,
-                },
-                Some(Datum::DateTime {
-                    year,
-                    month,
-                    day,
-                    hour,
-                    minute,
-                    second,
-                    micros,
-                }) => st::Datum::DateTime {
-                    year,
-                    month,
-                    day,
-                    hour,
-                    minute,
-                    second,
-                    micros,
-                },
-                _ => {
+            match parsed.as_ref().and_then(Datum::as_datetime) {
+                Some(dt) if date_only => st::Value::Date(dt.date()),
+                Some(dt) => st::Value::DateTime(dt),
+                None => {
                     target.incorrect(if date_only { "date" } else { "datetime" }, value, w)?;
                     if date_only {
-                        st::Datum::Date {
-                            year: 0,
-                            month: 0,
-                            day: 0,
-                        }
+                        st::Value::Date(st::Date::default())
                     } else {
-                        st::Datum::DateTime {
-                            year: 0,
-                            month: 0,
-                            day: 0,
-                            hour: 0,
-                            minute: 0,
-                            second: 0,
-                            micros: 0,
-                        }
+                        st::Value::DateTime(st::DateTime::default())
                     }
                 }
             }
@@ -809,20 +744,20 @@ fn utf8_text(value: &Datum, target: &Target, w: &mut Vec<Warning>) -> Result<Vec
 
 /// An index key value for a column, only when the conversion is exact (otherwise the
 /// comparison MySQL applies is not the index order, and the caller scans instead).
-fn key_value(value: &Datum, ty: &st::ColumnType) -> Option<st::Datum> {
+fn key_value(value: &Datum, ty: &st::ColumnType) -> Option<st::Value> {
     match ty {
         st::ColumnType::Int { .. } => match value {
-            Datum::Int(i) => Some(st::Datum::Int(*i)),
-            Datum::UInt(u) => Some(st::Datum::UInt(*u)),
-            Datum::Dec(d) if d.normalized().scale() == 0 => d.to_i64().map(st::Datum::Int),
+            Datum::Int(i) => Some(st::Value::Int(*i)),
+            Datum::UInt(u) => Some(st::Value::UInt(*u)),
+            Datum::Dec(d) if d.normalized().scale() == 0 => d.to_i64().map(st::Value::Int),
             Datum::Double(f) if f.fract() == 0.0 && f.abs() < 9.0e18 => {
-                Some(st::Datum::Int(*f as i64))
+                Some(st::Value::Int(*f as i64))
             }
             Datum::Str(s) => String::from_utf8_lossy(s)
                 .trim()
                 .parse::<i64>()
                 .ok()
-                .map(st::Datum::Int),
+                .map(st::Value::Int),
             _ => None,
         },
         st::ColumnType::Decimal { scale, .. } => {
@@ -833,13 +768,11 @@ fn key_value(value: &Datum, ty: &st::ColumnType) -> Option<st::Datum> {
                 _ => return None,
             };
             let r = d.rescale(*scale as u32).ok()?;
-            (r == d)
-                .then(|| r.unscaled_i128().map(st::Datum::Decimal))
-                .flatten()
+            (r == d).then_some(st::Value::Decimal(r))
         }
         st::ColumnType::Float | st::ColumnType::Double => match value {
             Datum::Int(_) | Datum::UInt(_) | Datum::Dec(_) | Datum::Double(_) => {
-                value.to_double(&mut Vec::new()).map(st::Datum::Double)
+                value.to_double(&mut Vec::new()).map(st::Value::Double)
             }
             _ => None,
         },
@@ -847,61 +780,23 @@ fn key_value(value: &Datum, ty: &st::ColumnType) -> Option<st::Datum> {
         | st::ColumnType::Varchar { .. }
         | st::ColumnType::Text { .. }
         | st::ColumnType::Blob { .. } => match value {
-            Datum::Str(s) => Some(st::Datum::Bytes(s.clone())),
+            Datum::Str(s) => Some(st::Value::Bytes(s.clone())),
             _ => None,
         },
         st::ColumnType::Date => match value {
-            Datum::Date { year, month, day } => Some(st::Datum::Date {
-                year: *year,
-                month: *month,
-                day: *day,
-            }),
-            Datum::Str(s) => match crate::expr::parse_datetime(&String::from_utf8_lossy(s)) {
-                Some(Datum::Date { year, month, day }) => {
-                    Some(st::Datum::Date { year, month, day })
-                }
+            Datum::Date { .. } => value.as_datetime().map(|dt| st::Value::Date(dt.date())),
+            Datum::Str(s) => match parse_date_or_datetime(&String::from_utf8_lossy(s)) {
+                Some(Temporal::Date(d)) => Some(st::Value::Date(d)),
                 _ => None,
             },
             _ => None,
         },
         st::ColumnType::DateTime | st::ColumnType::Timestamp => match value {
-            Datum::Str(s) => match crate::expr::parse_datetime(&String::from_utf8_lossy(s)) {
-                Some(Datum::DateTime {
-                    year,
-                    month,
-                    day,
-                    hour,
-                    minute,
-                    second,
-                    micros,
-                }) => Some(st::Datum::DateTime {
-                    year,
-                    month,
-                    day,
-                    hour,
-                    minute,
-                    second,
-                    micros,
-                }),
+            Datum::Str(s) => match parse_date_or_datetime(&String::from_utf8_lossy(s)) {
+                Some(Temporal::DateTime(dt)) => Some(st::Value::DateTime(dt)),
                 _ => None,
             },
-            Datum::DateTime {
-                year,
-                month,
-                day,
-                hour,
-                minute,
-                second,
-                micros,
-            } => Some(st::Datum::DateTime {
-                year: *year,
-                month: *month,
-                day: *day,
-                hour: *hour,
-                minute: *minute,
-                second: *second,
-                micros: *micros,
-            }),
+            Datum::DateTime { .. } => value.as_datetime().map(st::Value::DateTime),
             _ => None,
         },
     }
@@ -1273,7 +1168,7 @@ pub fn read_rows_with(
     Ok(out)
 }
 
-fn as_ref(b: &Bound<Vec<st::Datum>>) -> Bound<&[st::Datum]> {
+fn as_ref(b: &Bound<Vec<st::Value>>) -> Bound<&[st::Value]> {
     match b {
         Bound::Included(k) => Bound::Included(k.as_slice()),
         Bound::Excluded(k) => Bound::Excluded(k.as_slice()),
@@ -1371,7 +1266,7 @@ fn index_rows(
     let key_of = |e: &Expr,
                   position: usize,
                   env: &mut dyn Env|
-     -> Result<Option<Option<st::Datum>>, SqlError> {
+     -> Result<Option<Option<st::Value>>, SqlError> {
         let v = e.eval(env, &[])?;
         if v.is_null() {
             // `col = NULL` matches nothing.
@@ -1413,7 +1308,7 @@ fn index_rows(
         Ok(true)
     };
     let scan_eq =
-        |key: &[st::Datum], env: &mut dyn Env, sink: &mut RowSink| -> Result<bool, SqlError> {
+        |key: &[st::Value], env: &mut dyn Env, sink: &mut RowSink| -> Result<bool, SqlError> {
             if key.len() == ix.columns.len() && ix.is_unique() {
                 let hit = table
                     .lookup_unique_columns(index_no, key, wanted.map(|w| &w[..]))
@@ -1435,14 +1330,14 @@ fn index_rows(
         };
     // The (lower, upper) keys of a range; None when a bound cannot be an exact key, and
     // Some(None) when a bound is NULL (the comparison is never true).
-    type Keys = Option<Option<(Bound<Vec<st::Datum>>, Bound<Vec<st::Datum>>)>>;
+    type Keys = Option<Option<(Bound<Vec<st::Value>>, Bound<Vec<st::Value>>)>>;
     let range_keys = |lower: &Option<(Expr, bool)>,
                       upper: &Option<(Expr, bool)>,
                       env: &mut dyn Env|
      -> Result<Keys, SqlError> {
         let bound = |b: &Option<(Expr, bool)>,
                      env: &mut dyn Env|
-         -> Result<Option<Option<Bound<Vec<st::Datum>>>>, SqlError> {
+         -> Result<Option<Option<Bound<Vec<st::Value>>>>, SqlError> {
             Ok(match b {
                 None if prefix.is_empty() => Some(Some(Bound::Unbounded)),
                 None => Some(Some(Bound::Included(prefix.clone()))),
@@ -1474,17 +1369,17 @@ fn index_rows(
             let ty = &def.columns[ix.columns[eq.len()]].ty;
             // A number beyond the column's sign (a negative for an UNSIGNED column, one
             // past i64::MAX for a signed one) equals no stored value: it is no key.
-            let outside = |k: &st::Datum| match (ty, k) {
+            let outside = |k: &st::Value| match (ty, k) {
                 (
                     st::ColumnType::Int {
                         unsigned: false, ..
                     },
-                    st::Datum::UInt(u),
+                    st::Value::UInt(u),
                 ) => i64::try_from(*u).is_err(),
-                (st::ColumnType::Int { unsigned: true, .. }, st::Datum::Int(i)) => *i < 0,
+                (st::ColumnType::Int { unsigned: true, .. }, st::Value::Int(i)) => *i < 0,
                 _ => false,
             };
-            let mut values: Vec<st::Datum> = Vec::with_capacity(list.len());
+            let mut values: Vec<st::Value> = Vec::with_capacity(list.len());
             for e in list {
                 match key_of(e, eq.len(), env)? {
                     None => return Ok(false),
@@ -2126,7 +2021,7 @@ pub fn column_from_ast(
         }
         if v.is_null() {
             def.default = if def.nullable {
-                Some(st::Datum::Null)
+                Some(st::Value::Null)
             } else {
                 return Err(SqlError::new(
                     1067,
@@ -2191,14 +2086,8 @@ fn column_type(dt: &ast::DataType, name: &str) -> Result<st::ColumnType, SqlErro
                 ast::ExactNumberInfo::Precision(p) => (*p, 0),
                 ast::ExactNumberInfo::PrecisionAndScale(p, s) => (*p, (*s).max(0) as u64),
             };
-            use crate::decimal::MAX_STORED_PRECISION;
             let narrow = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
             crate::expr::check_decimal_type(narrow(precision), narrow(scale), name)?;
-            if precision > u64::from(MAX_STORED_PRECISION) {
-                return Err(SqlError::not_supported(&format!(
-                    "DECIMAL precision above {MAX_STORED_PRECISION} digits (column '{name}')"
-                )));
-            }
             // DECIMAL(0) is DECIMAL(10,0), as in MariaDB.
             let precision = if precision == 0 { 10 } else { precision };
             st::ColumnType::Decimal {
@@ -2418,7 +2307,7 @@ pub fn create_table_text(name: &str, def: &st::TableDef) -> String {
                 " DEFAULT {}",
                 crate::timestamps::CURRENT_TIMESTAMP_TEXT
             )),
-            (Some(st::Datum::Null), _) | (None, false) if c.nullable => {
+            (Some(st::Value::Null), _) | (None, false) if c.nullable => {
                 line.push_str(" DEFAULT NULL")
             }
             (Some(d), _) if !d.is_null() => {
@@ -2754,11 +2643,11 @@ pub fn primary_key_of(def: &st::TableDef, values: &[Datum]) -> Option<String> {
 }
 
 /// One text per key value: an unsigned value that fits reads like the signed one.
-fn lock_text(key: &[st::Datum]) -> String {
-    let normal: Vec<st::Datum> = key
+fn lock_text(key: &[st::Value]) -> String {
+    let normal: Vec<st::Value> = key
         .iter()
         .map(|d| match d {
-            st::Datum::UInt(u) if i64::try_from(*u).is_ok() => st::Datum::Int(*u as i64),
+            st::Value::UInt(u) if i64::try_from(*u).is_ok() => st::Value::Int(*u as i64),
             other => other.clone(),
         })
         .collect();
