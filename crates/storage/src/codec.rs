@@ -3,7 +3,8 @@
 //! Row format (the value stored in the row tree, see `btree`): a null bitmap of
 //! `ceil(columns / 8)` bytes (bit set = NULL), then each non-NULL column in order:
 //! integers in their declared width (1, 2, 3, 4 or 8 bytes, little-endian, two's
-//! complement), DOUBLE/FLOAT as 8 bytes, DECIMAL as the 16-byte unscaled i128, DATE as
+//! complement), DOUBLE/FLOAT as 8 bytes, DECIMAL as its unscaled integer at the column's
+//! scale (16 bytes little-endian up to 38 digits, 32 beyond: `decimal_codec`), DATE as
 //! 4 bytes (year u16, month, day), DATETIME/TIMESTAMP as 11 bytes (year u16, month, day,
 //! hour, minute, second, micros u32), strings and blobs as a LEB128 length and the bytes.
 //!

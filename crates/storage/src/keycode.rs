@@ -11,7 +11,8 @@
 //! - unsigned integers: the u64, 8 bytes big-endian;
 //! - DOUBLE/FLOAT: the IEEE bits, all flipped for negatives, sign flipped for positives
 //!   (-0.0 is encoded as 0.0); NaN is rejected;
-//! - DECIMAL: the unscaled i128 with its sign bit flipped, 16 bytes big-endian;
+//! - DECIMAL: the unscaled integer at the column's scale with its sign bit flipped, 16 bytes
+//!   big-endian up to 38 digits, 32 beyond (`decimal_codec`);
 //! - DATE: year (2 bytes), month, day; DATETIME/TIMESTAMP: year, month, day, hour, minute,
 //!   second (1 byte each but the 2-byte year), micros (4 bytes), all big-endian;
 //! - strings: the collation's weight string, escaped so it terminates: every `0x00` byte is

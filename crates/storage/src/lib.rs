@@ -56,8 +56,8 @@
 //! - `StorageError::Stale` means DDL replaced the table under a handle: open it again.
 //! - Values must match the column types (see [`Value`]); the SQL layer converts first.
 //! - Strings compare like MySQL: [`compare_strings`] / [`compare_datums`] are the same
-//!   comparisons the index keys encode. [`unscaled_decimal_from_str`] and
-//!   [`codec::format_datum`] convert DECIMALs from and to text.
+//!   comparisons the index keys encode. A DECIMAL is stored at its column's scale in the
+//!   forms of [`decimal_codec`] (16 bytes up to 38 digits, 32 up to 65).
 //! - One [`Statement`] per SQL statement, committed (or dropped) before the next: it holds
 //!   the writer lock of every table it wrote until then. Do not run DDL or
 //!   [`Storage::checkpoint`] on a table while the same thread holds an open statement that
