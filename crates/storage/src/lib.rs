@@ -119,6 +119,7 @@
 //! cannot grow, while here a statement fails in the shared log, before any table changed.
 
 pub mod codec;
+pub mod decimal_codec;
 pub mod keycode;
 pub mod page;
 pub mod types;

@@ -697,3 +697,7 @@ impl fmt::Debug for Decimal {
 #[cfg(test)]
 #[path = "decimal_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "decimal_props.rs"]
+mod props;
