@@ -25,8 +25,8 @@ pub fn from_stored(d: &st::Value, _ty: &st::ColumnType) -> Datum {
         st::Value::Double(f) => Datum::Double(*f),
         st::Value::Decimal(d) => Datum::Dec(*d),
         st::Value::Bytes(b) => Datum::Str(b.clone()),
-        st::Value::Date(d) => Datum::from_date(*d),
-        st::Value::DateTime(dt) => Datum::from_datetime(*dt),
+        st::Value::Date(d) => Datum::Date(*d),
+        st::Value::DateTime(dt) => Datum::DateTime(*dt),
         st::Value::Time(t) => Datum::Str(t.to_text().into_bytes()),
     }
 }

@@ -43,21 +43,8 @@ pub(crate) fn cast(v: Datum, to: CastTo, w: &mut Vec<Warning>) -> Datum {
                 other => parse_datetime(&text_of(other).unwrap_or_default()),
             };
             match (parsed, to) {
-                (
-                    Some(Datum::DateTime {
-                        year, month, day, ..
-                    }),
-                    CastTo::Date,
-                ) => Datum::Date { year, month, day },
-                (Some(Datum::Date { year, month, day }), CastTo::DateTime) => Datum::DateTime {
-                    year,
-                    month,
-                    day,
-                    hour: 0,
-                    minute: 0,
-                    second: 0,
-                    micros: 0,
-                },
+                (Some(Datum::DateTime(dt)), CastTo::Date) => Datum::Date(dt.date()),
+                (Some(Datum::Date(d)), CastTo::DateTime) => Datum::DateTime(d.at_midnight()),
                 (Some(d), _) => d,
                 (None, _) => {
                     w.push(Warning {

@@ -6,52 +6,14 @@
 use crate::expr::eval::Datum;
 pub use myriad_types::datetime::{civil_from_days, days_in_month};
 use myriad_types::datetime::{parse_date_or_datetime, Temporal};
-use myriad_types::{Date, DateTime};
+use myriad_types::DateTime;
 
 impl Datum {
-    /// The engine value of a DATE.
-    pub fn from_date(d: Date) -> Datum {
-        Datum::Date {
-            year: d.year,
-            month: d.month,
-            day: d.day,
-        }
-    }
-
-    /// The engine value of a DATETIME.
-    pub fn from_datetime(dt: DateTime) -> Datum {
-        Datum::DateTime {
-            year: dt.year,
-            month: dt.month,
-            day: dt.day,
-            hour: dt.hour,
-            minute: dt.minute,
-            second: dt.second,
-            micros: dt.micros,
-        }
-    }
-
     /// A DATE as midnight of its day, a DATETIME as itself; None for other values.
     pub fn as_datetime(&self) -> Option<DateTime> {
-        match *self {
-            Datum::Date { year, month, day } => Some(Date { year, month, day }.at_midnight()),
-            Datum::DateTime {
-                year,
-                month,
-                day,
-                hour,
-                minute,
-                second,
-                micros,
-            } => Some(DateTime {
-                year,
-                month,
-                day,
-                hour,
-                minute,
-                second,
-                micros,
-            }),
+        match self {
+            Datum::Date(d) => Some(d.at_midnight()),
+            Datum::DateTime(dt) => Some(*dt),
             _ => None,
         }
     }
@@ -61,14 +23,14 @@ impl Datum {
 /// that is neither, or an impossible date).
 pub fn parse_datetime(text: &str) -> Option<Datum> {
     Some(match parse_date_or_datetime(text)? {
-        Temporal::Date(d) => Datum::from_date(d),
-        Temporal::DateTime(dt) => Datum::from_datetime(dt),
+        Temporal::Date(d) => Datum::Date(d),
+        Temporal::DateTime(dt) => Datum::DateTime(dt),
     })
 }
 
 /// The UTC DATETIME `micros` microseconds after the epoch (fraction kept if asked).
 pub fn datetime_from_micros(micros: i64, keep_micros: bool) -> Datum {
-    Datum::from_datetime(DateTime::from_unix_micros(micros, keep_micros))
+    Datum::DateTime(DateTime::from_unix_micros(micros, keep_micros))
 }
 
 #[cfg(test)]
@@ -78,10 +40,10 @@ mod tests {
     #[test]
     fn engine_values_cross_to_the_types_structs() {
         let dt = DateTime::from_unix_micros(1_614_834_367_000_250, true);
-        let datum = Datum::from_datetime(dt);
+        let datum = Datum::DateTime(dt);
         assert_eq!(datum.as_datetime(), Some(dt));
         assert_eq!(
-            Datum::from_date(dt.date()).as_datetime(),
+            Datum::Date(dt.date()).as_datetime(),
             Some(dt.date().at_midnight())
         );
         assert_eq!(Datum::Int(1).as_datetime(), None);

@@ -11,8 +11,9 @@ use crate::error::SqlError;
 pub use crate::expr::arith::*;
 pub use crate::expr::compare::*;
 use crate::value::Value;
+use myriad_types::datetime::frac_digits_auto;
 use myriad_types::decimal::{Decimal, DecimalError};
-use myriad_types::{Date, DateTime};
+pub use myriad_types::{Date, DateTime};
 
 /// A value during evaluation.
 #[derive(Debug, Clone, PartialEq)]
@@ -23,20 +24,8 @@ pub enum Datum {
     Dec(Decimal),
     Double(f64),
     Str(Vec<u8>),
-    Date {
-        year: u16,
-        month: u8,
-        day: u8,
-    },
-    DateTime {
-        year: u16,
-        month: u8,
-        day: u8,
-        hour: u8,
-        minute: u8,
-        second: u8,
-        micros: u32,
-    },
+    Date(Date),
+    DateTime(DateTime),
 }
 
 /// The static type of an expression, from which the result column's metadata comes.
@@ -122,23 +111,15 @@ impl Datum {
             Datum::Dec(d) => d.to_string().into_bytes(),
             Datum::Double(f) => format_double(*f).into_bytes(),
             Datum::Str(s) => s.clone(),
-            Datum::Date { year, month, day } => Date {
-                year: *year,
-                month: *month,
-                day: *day,
+            Datum::Date(d) => {
+                let mut out = Vec::with_capacity(10);
+                d.write_text(&mut out);
+                out
             }
-            .to_text()
-            .into_bytes(),
-            Datum::DateTime {
-                year,
-                month,
-                day,
-                hour,
-                minute,
-                second,
-                micros,
-            } => {
-                format_datetime(*year, *month, *day, *hour, *minute, *second, *micros).into_bytes()
+            Datum::DateTime(dt) => {
+                let mut out = Vec::with_capacity(26);
+                dt.write_text(&mut out, frac_digits_auto(dt.micros));
+                out
             }
         })
     }
@@ -241,22 +222,12 @@ impl Datum {
     /// Dates in numeric context: 20240131 or 20240131123456.
     fn temporal_number(&self) -> Option<Decimal> {
         match self {
-            Datum::Date { year, month, day } => Some(Decimal::from_i64(
-                *year as i64 * 10_000 + *month as i64 * 100 + *day as i64,
-            )),
-            Datum::DateTime {
-                year,
-                month,
-                day,
-                hour,
-                minute,
-                second,
-                ..
-            } => Some(Decimal::from_i64(
-                (*year as i64 * 10_000 + *month as i64 * 100 + *day as i64) * 1_000_000
-                    + *hour as i64 * 10_000
-                    + *minute as i64 * 100
-                    + *second as i64,
+            Datum::Date(d) => Some(Decimal::from_i64(date_number(*d))),
+            Datum::DateTime(dt) => Some(Decimal::from_i64(
+                date_number(dt.date()) * 1_000_000
+                    + dt.hour as i64 * 10_000
+                    + dt.minute as i64 * 100
+                    + dt.second as i64,
             )),
             _ => None,
         }
@@ -312,8 +283,8 @@ impl Datum {
             Value::Double(f) => Datum::Double(*f),
             Value::Decimal(d) => Datum::Dec(*d),
             Value::Bytes(b) => Datum::Str(b.clone()),
-            Value::Date(d) => Datum::from_date(*d),
-            Value::DateTime(dt) => Datum::from_datetime(*dt),
+            Value::Date(d) => Datum::Date(*d),
+            Value::DateTime(dt) => Datum::DateTime(*dt),
             Value::Time(t) => Datum::Str(t.to_text().into_bytes()),
         }
     }
@@ -342,6 +313,11 @@ impl Datum {
             Datum::DateTime { .. } => SqlType::DateTime,
         }
     }
+}
+
+/// A date as a number in numeric context: YYYYMMDD.
+fn date_number(d: Date) -> i64 {
+    d.year as i64 * 10_000 + d.month as i64 * 100 + d.day as i64
 }
 
 fn double_to_i64(f: f64) -> i64 {
@@ -444,28 +420,6 @@ pub fn display_chars(t: SqlType) -> u32 {
         SqlType::Date => 10,
         SqlType::DateTime => 19,
     }
-}
-
-/// A DATETIME in MySQL's text form, with microseconds only when there are some.
-pub(crate) fn format_datetime(
-    year: u16,
-    month: u8,
-    day: u8,
-    hour: u8,
-    minute: u8,
-    second: u8,
-    micros: u32,
-) -> String {
-    DateTime {
-        year,
-        month,
-        day,
-        hour,
-        minute,
-        second,
-        micros,
-    }
-    .to_text()
 }
 
 #[cfg(test)]

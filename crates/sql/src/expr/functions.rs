@@ -452,9 +452,7 @@ impl Expr {
             },
             Func::Now => datetime_from_micros(env.now_micros(), false),
             Func::CurDate => match datetime_from_micros(env.now_micros(), false) {
-                Datum::DateTime {
-                    year, month, day, ..
-                } => Datum::Date { year, month, day },
+                Datum::DateTime(dt) => Datum::Date(dt.date()),
                 other => other,
             },
             Func::UnixTimestamp => Datum::Int(env.now_micros().div_euclid(1_000_000)),
