@@ -163,7 +163,8 @@ impl Decimal {
         } else {
             (unscaled, scale)
         };
-        if digit_count(unscaled) > MAX_DIGITS {
+        // Anything that fits an i128 (at most 39 digits) is far inside the bound.
+        if i128::try_from(unscaled).is_err() && digit_count(unscaled) > MAX_DIGITS {
             return Err(DecimalError::Overflow);
         }
         Ok(Decimal {
@@ -217,12 +218,16 @@ impl Decimal {
         if significant > MAX_DIGITS as usize {
             return Err(DecimalError::Overflow);
         }
+        let digits = &digits[digits.len() - significant..];
+        if digits.iter().any(|&d| d > 9) {
+            return Err(DecimalError::Invalid);
+        }
+        // Nine digits at a time in a u64 (10^9 fits a u32): a tenth of the wide
+        // multiplications a digit-at-a-time loop makes.
         let mut unscaled = Wide::ZERO;
-        for &d in &digits[digits.len() - significant..] {
-            if d > 9 {
-                return Err(DecimalError::Invalid);
-            }
-            unscaled = unscaled * Wide::TEN + Wide::from(d);
+        for chunk in digits.chunks(9) {
+            let part = chunk.iter().fold(0u64, |acc, &d| acc * 10 + u64::from(d));
+            unscaled = unscaled * pow10(chunk.len() as u32) + Wide::from(part);
         }
         if negative {
             unscaled = -unscaled;
@@ -341,20 +346,55 @@ impl Decimal {
         (a, b, scale)
     }
 
+    /// Both unscaled integers when the scales agree and both fit an i128: the common case,
+    /// done in native arithmetic.
+    fn small_pair(&self, other: &Decimal) -> Option<(i128, i128)> {
+        if self.scale != other.scale {
+            return None;
+        }
+        Some((self.unscaled_i128()?, other.unscaled_i128()?))
+    }
+
+    fn from_small(unscaled: i128, scale: u8) -> Decimal {
+        // An i128 has at most 39 digits, far inside the 81-digit bound.
+        Decimal {
+            unscaled: Narrow::from(unscaled),
+            scale,
+        }
+    }
+
     /// `self + other`, exact, with the larger scale.
     pub fn checked_add(&self, other: &Decimal) -> Result<Decimal, DecimalError> {
+        if let Some((a, b)) = self.small_pair(other) {
+            if let Some(sum) = a.checked_add(b) {
+                return Ok(Decimal::from_small(sum, self.scale));
+            }
+        }
         let (a, b, scale) = self.aligned(other);
         Decimal::from_wide(a + b, scale)
     }
 
     /// `self - other`, exact, with the larger scale.
     pub fn checked_sub(&self, other: &Decimal) -> Result<Decimal, DecimalError> {
+        if let Some((a, b)) = self.small_pair(other) {
+            if let Some(difference) = a.checked_sub(b) {
+                return Ok(Decimal::from_small(difference, self.scale));
+            }
+        }
         let (a, b, scale) = self.aligned(other);
         Decimal::from_wide(a - b, scale)
     }
 
     /// `self × other` with the sum of the scales, rounded half away from zero past 38.
     pub fn checked_mul(&self, other: &Decimal) -> Result<Decimal, DecimalError> {
+        let scale = self.scale + other.scale;
+        if u32::from(scale) <= MAX_SCALE {
+            if let (Some(a), Some(b)) = (self.unscaled_i128(), other.unscaled_i128()) {
+                if let Some(product) = a.checked_mul(b) {
+                    return Ok(Decimal::from_small(product, scale));
+                }
+            }
+        }
         Decimal::from_wide(
             self.wide() * other.wide(),
             self.scale as u32 + other.scale as u32,
@@ -690,7 +730,12 @@ impl Hash for Decimal {
 impl fmt::Display for Decimal {
     /// MariaDB's text: no exponent, exactly `scale` fractional digits, `0.5` not `.5`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let digits = self.unscaled.unsigned_abs().to_string();
+        // Up to 38 digits (every stored DECIMAL(38,s) and most results) the magnitude is a
+        // u128, whose formatting is several times faster than the wide integer's.
+        let digits = match self.unscaled_i128() {
+            Some(v) => v.unsigned_abs().to_string(),
+            None => self.unscaled.unsigned_abs().to_string(),
+        };
         let scale = self.scale as usize;
         let mut text = String::with_capacity(digits.len() + scale + 3);
         if self.is_negative() {

@@ -111,6 +111,25 @@ proptest! {
         same(a.checked_sub(&b), model_fit(x - y, scale));
     }
 
+    /// Operands of one scale that fit an i128 take the native paths of add, sub and mul.
+    #[test]
+    fn native_paths_agree_with_the_model(
+        (negative_a, a, negative_b, b, scale) in (
+            any::<bool>(),
+            prop::collection::vec(0u8..10, 0..=39),
+            any::<bool>(),
+            prop::collection::vec(0u8..10, 0..=39),
+            0u32..=MAX_SCALE,
+        )
+    ) {
+        let a = Decimal::from_digits(negative_a, &a, scale).unwrap();
+        let b = Decimal::from_digits(negative_b, &b, scale).unwrap();
+        let (x, y, scale) = model_of(&a, &b);
+        same(a.checked_add(&b), model_fit(&x + &y, scale));
+        same(a.checked_sub(&b), model_fit(&x - &y, scale));
+        same(a.checked_mul(&b), model_fit(x * y, 2 * scale));
+    }
+
     #[test]
     fn mul_is_exact_then_rounded_to_38(a in decimal(), b in decimal()) {
         let (ma, mb) = (to_model(&a), to_model(&b));
