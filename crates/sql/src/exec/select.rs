@@ -8,7 +8,7 @@ use crate::expr::Expr;
 use crate::result::{charsets, column_flags, Column, ColumnType, QueryResult, Rows};
 
 use crate::exec::aggregate::*;
-use crate::session::*;
+use crate::exec::env::*;
 use crate::value::Value;
 use crate::Session;
 use std::collections::HashMap;
@@ -305,7 +305,7 @@ impl Session {
                         }
                     }
                     crate::plan::tables::OutputItem::Expr { expr, .. } => {
-                        countable &= crate::exec::read::visit_columns(expr, &mut |c| {
+                        countable &= crate::plan::access::visit_columns(expr, &mut |c| {
                             if let Some(u) = uses.get_mut(c) {
                                 *u += 1;
                             }
