@@ -89,10 +89,9 @@ async fn decimals_and_dates_are_exact_or_refused() {
             .await;
         assert_eq!(code_of(refused), 1264, "{value}");
     }
-    assert_eq!(
-        code_of(conn.query_drop("CREATE TABLE d65 (a DECIMAL(65,30))").await),
-        1235
-    );
+    conn.query_drop("CREATE TABLE d65 (a DECIMAL(65,30))")
+        .await
+        .expect("DECIMAL(65,30) is created");
     assert_eq!(
         code_of(conn.query_drop("CREATE TABLE d66 (a DECIMAL(66,0))").await),
         1426

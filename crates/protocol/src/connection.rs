@@ -30,7 +30,8 @@ use crate::results::{
     ErrorInfo, OkInfo, ResultSink, RowFormat,
 };
 use crate::stop::StopWaiter;
-use crate::value::{read_binary_param, ParamType, ParamValue};
+use crate::value::{read_binary_param, ParamType};
+use myriad_types::Value;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
@@ -121,7 +122,7 @@ pub trait SessionHandler: Send + 'static {
     }
     fn prepare(&mut self, sql: &str) -> Result<Prepared, ErrorInfo>;
     /// COM_STMT_EXECUTE with decoded parameters: write the result to `out`.
-    fn execute(&mut self, statement_id: u32, params: Vec<ParamValue>, out: &mut ResultSink<'_>);
+    fn execute(&mut self, statement_id: u32, params: Vec<Value>, out: &mut ResultSink<'_>);
     fn close_prepared_statement(&mut self, statement_id: u32);
     fn reset_connection(&mut self) -> Result<(), ErrorInfo>;
     /// The idle limit the session chose itself (`SET SESSION wait_timeout`), read after
@@ -917,9 +918,9 @@ where
             for (index, param_type) in types.iter().enumerate() {
                 let is_null = null_bitmap[index / 8] & (1 << (index % 8)) != 0;
                 if let Some(data) = statement.long_data.get_mut(index).and_then(Option::take) {
-                    values.push(ParamValue::Bytes(data));
+                    values.push(Value::Bytes(data));
                 } else if is_null {
-                    values.push(ParamValue::Null);
+                    values.push(Value::Null);
                 } else {
                     values.push(read_binary_param(&mut r, *param_type)?);
                 }

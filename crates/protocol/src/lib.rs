@@ -1,5 +1,5 @@
 //! The MySQL client/server protocol, server side, our own implementation on tokio.
-//! Depends on nothing else of myriad: the server plugs the SQL engine in through
+//! Depends on nothing else of myriad but its value type ([`myriad_types::Value`]): the server plugs the SQL engine in through
 //! [`ServerHandler`] and [`SessionHandler`].
 //!
 //! Layers, bottom up:
@@ -34,7 +34,8 @@ pub use connection::{
     reject_connection, serve_connection, CloseHandle, ConnectionEnd, ConnectionOptions, Prepared,
     ServerHandler, SessionHandler, SessionRequest,
 };
+pub use myriad_types::Value;
 pub use results::{
     ColumnDef, ColumnDefinition, EncodedRows, ErrorInfo, OkInfo, ResultSink, RowFormat,
 };
-pub use value::{ParamType, ParamValue, ValueRef};
+pub use value::ParamType;

@@ -19,7 +19,8 @@ use crate::constants::capabilities::CLIENT_DEPRECATE_EOF;
 use crate::constants::column_type;
 use crate::constants::status::*;
 use crate::packet::FrameBuffer;
-use crate::value::{put_binary_value, put_text_value, ValueRef};
+use crate::value::{put_binary_value, put_text_value};
+use myriad_types::Value;
 
 /// An error as an ERR packet carries it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -417,7 +418,7 @@ impl<'a> ResultSink<'a> {
 
     /// One row; missing values are sent as NULL and extra values are ignored, so a short
     /// or long row cannot desynchronise the client.
-    pub fn row<'v, I: IntoIterator<Item = ValueRef<'v>>>(&mut self, values: I) {
+    pub fn row<'v, I: IntoIterator<Item = &'v Value>>(&mut self, values: I) {
         if self.state != SinkState::InRows {
             return;
         }
@@ -429,7 +430,7 @@ impl<'a> ResultSink<'a> {
                 let out = self.frames.payload();
                 let mut written = 0;
                 for (value, &(_, decimals)) in values.into_iter().zip(self.column_types.iter()) {
-                    put_text_value(out, &value, decimals);
+                    put_text_value(out, value, decimals);
                     written += 1;
                 }
                 for _ in written..column_count {
@@ -450,11 +451,11 @@ impl<'a> ResultSink<'a> {
                     values.into_iter().zip(self.column_types.iter()).enumerate()
                 {
                     written += 1;
-                    if value == ValueRef::Null || code == column_type::NULL {
+                    if value.is_null() || code == column_type::NULL {
                         let bit = index + 2;
                         row[bitmap_at + bit / 8] |= 1 << (bit % 8);
                     } else {
-                        put_binary_value(&mut row, code, decimals, &value);
+                        put_binary_value(&mut row, code, decimals, value);
                     }
                 }
                 for index in written..column_count {
@@ -708,10 +709,10 @@ mod tests {
         recorded: Option<&EncodedRows>,
     ) -> (Vec<u8>, Option<Vec<Vec<u8>>>, Option<EncodedRows>) {
         let long = vec![b'x'; 300];
-        let rows: Vec<Vec<ValueRef<'_>>> = vec![
-            vec![ValueRef::Int(-7), ValueRef::Bytes(b"abc")],
-            vec![ValueRef::Null, ValueRef::Bytes(&long)],
-            vec![ValueRef::UInt(u64::MAX)],
+        let rows: Vec<Vec<Value>> = vec![
+            vec![Value::Int(-7), Value::Bytes(b"abc".to_vec())],
+            vec![Value::Null, Value::Bytes(long)],
+            vec![Value::UInt(u64::MAX)],
         ];
         let columns = [
             column("a", column_type::LONGLONG),
@@ -729,7 +730,7 @@ mod tests {
                 sink.record_next();
                 sink.begin_rows(&columns);
                 for row in &rows {
-                    sink.row(row.iter().copied());
+                    sink.row(row);
                 }
                 sink.end_rows(2, status, false);
             }
@@ -779,7 +780,7 @@ mod tests {
         let mut sink = ResultSink::new(&mut frames, 0, RowFormat::Text, 0);
         sink.record_next();
         sink.begin_rows(&[column("a", column_type::LONGLONG)]);
-        sink.row([ValueRef::Int(1)]);
+        sink.row(&[Value::Int(1)]);
         sink.error(&ErrorInfo::new(
             1317,
             "70100",

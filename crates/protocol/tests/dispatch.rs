@@ -95,7 +95,7 @@ impl SessionHandler for MockSession {
                 let n: usize = n.trim().parse().unwrap_or(0);
                 let column = text_column("big");
                 out.begin_rows(&[column.as_def()]);
-                out.row([ValueRef::Bytes(&vec![b'x'; n])]);
+                out.row(&[Value::Bytes(vec![b'x'; n])]);
                 out.end_rows(0, SERVER_STATUS_AUTOCOMMIT, more);
                 continue;
             }
@@ -103,8 +103,8 @@ impl SessionHandler for MockSession {
                 let column = text_column("db");
                 out.begin_rows(&[column.as_def()]);
                 match &self.database {
-                    Some(db) => out.row([ValueRef::Bytes(db.as_bytes())]),
-                    None => out.row([ValueRef::Null]),
+                    Some(db) => out.row(&[Value::Bytes(db.as_bytes().to_vec())]),
+                    None => out.row(&[Value::Null]),
                 }
                 out.end_rows(0, SERVER_STATUS_AUTOCOMMIT, more);
                 continue;
@@ -117,7 +117,7 @@ impl SessionHandler for MockSession {
             }
             let column = text_column("len");
             out.begin_rows(&[column.as_def()]);
-            out.row([ValueRef::UInt(statement.len() as u64)]);
+            out.row(&[Value::UInt(statement.len() as u64)]);
             out.end_rows(0, SERVER_STATUS_AUTOCOMMIT, more);
         }
     }
@@ -150,27 +150,28 @@ impl SessionHandler for MockSession {
         })
     }
     /// Echo the parameters: integers as LONGLONG columns, everything else as strings.
-    fn execute(&mut self, _statement_id: u32, params: Vec<ParamValue>, out: &mut ResultSink<'_>) {
+    fn execute(&mut self, _statement_id: u32, params: Vec<Value>, out: &mut ResultSink<'_>) {
         let mut columns = Vec::new();
         for param in &params {
             let mut column = text_column("p");
-            if matches!(param, ParamValue::Int(_) | ParamValue::UInt(_)) {
+            if matches!(param, Value::Int(_) | Value::UInt(_)) {
                 column.column_type = column_type::LONGLONG;
             }
             columns.push(column);
         }
         let defs: Vec<ColumnDef<'_>> = columns.iter().map(ColumnDefinition::as_def).collect();
         out.begin_rows(&defs);
+        let echoed: Vec<Value> = params
+            .into_iter()
+            .map(|p| match p {
+                Value::Date(_) | Value::DateTime(_) | Value::Time(_) => {
+                    Value::Bytes(b"temporal".to_vec())
+                }
+                other => other,
+            })
+            .collect();
         for _ in 0..3 {
-            out.row(params.iter().map(|p| match p {
-                ParamValue::Null => ValueRef::Null,
-                ParamValue::Int(v) => ValueRef::Int(*v),
-                ParamValue::UInt(v) => ValueRef::UInt(*v),
-                ParamValue::Double(v) => ValueRef::Double(*v),
-                ParamValue::Bytes(b) => ValueRef::Bytes(b),
-                ParamValue::Decimal(d) => ValueRef::Decimal(d),
-                _ => ValueRef::Bytes(b"temporal"),
-            }));
+            out.row(&echoed);
         }
         out.end_rows(0, SERVER_STATUS_AUTOCOMMIT, false);
     }

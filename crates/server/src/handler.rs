@@ -38,8 +38,8 @@
 
 use myriad_protocol::constants::status::{SERVER_STATUS_AUTOCOMMIT, SERVER_STATUS_IN_TRANS};
 use myriad_protocol::{
-    ColumnDef, ColumnDefinition, EncodedRows, ErrorInfo, OkInfo, ParamValue, Prepared, ResultSink,
-    ServerHandler, SessionHandler, SessionRequest, ValueRef,
+    ColumnDef, ColumnDefinition, EncodedRows, ErrorInfo, OkInfo, Prepared, ResultSink,
+    ServerHandler, SessionHandler, SessionRequest,
 };
 use myriad_sql::{Column, Engine, QueryResult, Session, SessionInfo, SqlError, Value};
 use std::sync::atomic::Ordering;
@@ -168,90 +168,6 @@ pub fn error_info(err: &SqlError) -> ErrorInfo {
         code: err.code,
         sqlstate: err.sqlstate,
         message: err.message.clone(),
-    }
-}
-
-pub fn value_ref(value: &Value) -> ValueRef<'_> {
-    match value {
-        Value::Null => ValueRef::Null,
-        Value::Int(v) => ValueRef::Int(*v),
-        Value::UInt(v) => ValueRef::UInt(*v),
-        Value::Double(v) => ValueRef::Double(*v),
-        Value::Decimal(s) => ValueRef::Decimal(s),
-        Value::Bytes(b) => ValueRef::Bytes(b),
-        &Value::Date { year, month, day } => ValueRef::Date { year, month, day },
-        &Value::DateTime {
-            year,
-            month,
-            day,
-            hour,
-            minute,
-            second,
-            micros,
-        } => ValueRef::DateTime {
-            year,
-            month,
-            day,
-            hour,
-            minute,
-            second,
-            micros,
-        },
-        &Value::Time {
-            negative,
-            hours,
-            minute,
-            second,
-            micros,
-        } => ValueRef::Time {
-            negative,
-            hours,
-            minute,
-            second,
-            micros,
-        },
-    }
-}
-
-pub fn param_value(param: ParamValue) -> Value {
-    match param {
-        ParamValue::Null => Value::Null,
-        ParamValue::Int(v) => Value::Int(v),
-        ParamValue::UInt(v) => Value::UInt(v),
-        ParamValue::Double(v) => Value::Double(v),
-        ParamValue::Decimal(s) => Value::Decimal(s),
-        ParamValue::Bytes(b) => Value::Bytes(b),
-        ParamValue::Date { year, month, day } => Value::Date { year, month, day },
-        ParamValue::DateTime {
-            year,
-            month,
-            day,
-            hour,
-            minute,
-            second,
-            micros,
-        } => Value::DateTime {
-            year,
-            month,
-            day,
-            hour,
-            minute,
-            second,
-            micros,
-        },
-        ParamValue::Time {
-            negative,
-            hours,
-            minute,
-            second,
-            micros,
-        } => Value::Time {
-            negative,
-            hours,
-            minute,
-            second,
-            micros,
-        },
     }
 }
 
@@ -397,7 +313,7 @@ impl MyriadSession {
                 let defs: Vec<ColumnDef<'_>> = columns.iter().map(column_def).collect();
                 out.begin_rows(&defs);
                 for row in rows.iter() {
-                    out.row(row.iter().map(value_ref));
+                    out.row(row);
                 }
                 out.end_rows(*warnings, status, more_results);
                 if let Some(encoded) = record.then(|| out.take_recorded()).flatten() {
@@ -468,8 +384,7 @@ impl SessionHandler for MyriadSession {
         })
     }
 
-    fn execute(&mut self, statement_id: u32, params: Vec<ParamValue>, out: &mut ResultSink<'_>) {
-        let params: Vec<Value> = params.into_iter().map(param_value).collect();
+    fn execute(&mut self, statement_id: u32, params: Vec<Value>, out: &mut ResultSink<'_>) {
         let result = if self.session.prepared_runs_inline(statement_id) {
             self.session.execute_prepared(statement_id, &params)
         } else {
@@ -507,82 +422,6 @@ impl SessionHandler for MyriadSession {
 mod tests {
     use super::*;
     use myriad_sql::ColumnType;
-
-    #[test]
-    fn values_cross_the_boundary_unchanged() {
-        let values = [
-            Value::Null,
-            Value::Int(-3),
-            Value::UInt(u64::MAX),
-            Value::Double(0.25),
-            Value::Decimal("1.50".into()),
-            Value::Bytes(b"abc".to_vec()),
-            Value::Date {
-                year: 2024,
-                month: 2,
-                day: 29,
-            },
-            Value::DateTime {
-                year: 2024,
-                month: 2,
-                day: 29,
-                hour: 1,
-                minute: 2,
-                second: 3,
-                micros: 4,
-            },
-            Value::Time {
-                negative: true,
-                hours: 30,
-                minute: 1,
-                second: 2,
-                micros: 0,
-            },
-        ];
-        for value in values {
-            // Result direction: the borrowed view; parameter direction: the owned value.
-            let back = match value_ref(&value) {
-                ValueRef::Null => ParamValue::Null,
-                ValueRef::Int(v) => ParamValue::Int(v),
-                ValueRef::UInt(v) => ParamValue::UInt(v),
-                ValueRef::Double(v) => ParamValue::Double(v),
-                ValueRef::Decimal(s) => ParamValue::Decimal(s.to_string()),
-                ValueRef::Bytes(b) => ParamValue::Bytes(b.to_vec()),
-                ValueRef::Date { year, month, day } => ParamValue::Date { year, month, day },
-                ValueRef::DateTime {
-                    year,
-                    month,
-                    day,
-                    hour,
-                    minute,
-                    second,
-                    micros,
-                } => ParamValue::DateTime {
-                    year,
-                    month,
-                    day,
-                    hour,
-                    minute,
-                    second,
-                    micros,
-                },
-                ValueRef::Time {
-                    negative,
-                    hours,
-                    minute,
-                    second,
-                    micros,
-                } => ParamValue::Time {
-                    negative,
-                    hours,
-                    minute,
-                    second,
-                    micros,
-                },
-            };
-            assert_eq!(param_value(back), value);
-        }
-    }
 
     #[test]
     fn columns_keep_type_codes_and_flags() {

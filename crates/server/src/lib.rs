@@ -170,7 +170,7 @@ fn variable_u64(engine: &Engine, name: &str) -> Option<u64> {
         Value::Int(v) => u64::try_from(v).ok(),
         Value::UInt(v) => Some(v),
         Value::Bytes(b) => std::str::from_utf8(&b).ok()?.trim().parse().ok(),
-        Value::Decimal(s) => s.parse().ok(),
+        Value::Decimal(d) if d.scale() == 0 => d.to_u64(),
         Value::Double(d) if d >= 0.0 => Some(d as u64),
         _ => None,
     }

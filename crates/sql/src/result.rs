@@ -173,7 +173,6 @@ impl Rows {
             std::mem::size_of::<Value>()
                 + match v {
                     Value::Bytes(b) => b.capacity(),
-                    Value::Decimal(s) => s.capacity(),
                     _ => 0,
                 }
         };

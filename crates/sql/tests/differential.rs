@@ -186,6 +186,11 @@ fn data_fidelity_matches_mariadb() {
     run_corpus("data_fidelity", include_str!("corpus/data_fidelity.sql"));
 }
 
+#[test]
+fn wide_decimals_match_mariadb() {
+    run_corpus("decimal_wide", include_str!("corpus/decimal_wide.sql"));
+}
+
 /// A small deterministic generator (xorshift64*), so a failing query can be replayed by seed.
 struct Rng(u64);
 

@@ -58,10 +58,10 @@ fn main() -> Result<(), StorageError> {
     let mut st = s.begin();
     for id in 1..=rows {
         let row = vec![
-            Datum::Int(id),
-            Datum::Int(id % 5000),
-            Datum::Bytes(format!("{id:0>119}").into_bytes()),
-            Datum::Bytes(format!("{id:0>59}").into_bytes()),
+            Value::Int(id),
+            Value::Int(id % 5000),
+            Value::Bytes(format!("{id:0>119}").into_bytes()),
+            Value::Bytes(format!("{id:0>59}").into_bytes()),
         ];
         t.insert(&mut st, &row)?;
         if id % 10_000 == 0 {
@@ -88,8 +88,8 @@ fn main() -> Result<(), StorageError> {
                     let id = 1 + (x >> 33) as i64 % rows;
                     // Open through the table cache each time, as a statement would.
                     let t = s.open_table("sb", "sbtest1").unwrap();
-                    let (_, row) = t.lookup_primary(&[Datum::Int(id)]).unwrap().unwrap();
-                    assert_eq!(row[0], Datum::Int(id));
+                    let (_, row) = t.lookup_primary(&[Value::Int(id)]).unwrap().unwrap();
+                    assert_eq!(row[0], Value::Int(id));
                 }
             });
         }
@@ -103,8 +103,8 @@ fn main() -> Result<(), StorageError> {
     let started = Instant::now();
     let scans = 100_000;
     for i in 0..scans {
-        let lo = [Datum::Int(i % 5000)];
-        let hi = [Datum::Int(i % 5000 + 5)];
+        let lo = [Value::Int(i % 5000)];
+        let hi = [Value::Int(i % 5000 + 5)];
         let n = t
             .index_scan(
                 1,
@@ -122,8 +122,8 @@ fn main() -> Result<(), StorageError> {
     );
     let started = Instant::now();
     for i in 0..scans {
-        let lo = [Datum::Int(1 + (i * 7919) % (rows - 100))];
-        let hi = [Datum::Int(1 + (i * 7919) % (rows - 100) + 99)];
+        let lo = [Value::Int(1 + (i * 7919) % (rows - 100))];
+        let hi = [Value::Int(1 + (i * 7919) % (rows - 100) + 99)];
         let n = t
             .index_scan(
                 0,

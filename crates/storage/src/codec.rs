@@ -3,7 +3,8 @@
 //! Row format (the value stored in the row tree, see `btree`): a null bitmap of
 //! `ceil(columns / 8)` bytes (bit set = NULL), then each non-NULL column in order:
 //! integers in their declared width (1, 2, 3, 4 or 8 bytes, little-endian, two's
-//! complement), DOUBLE/FLOAT as 8 bytes, DECIMAL as the 16-byte unscaled i128, DATE as
+//! complement), DOUBLE/FLOAT as 8 bytes, DECIMAL as its unscaled integer at the column's
+//! scale (16 bytes little-endian up to 38 digits, 32 beyond: `decimal_codec`), DATE as
 //! 4 bytes (year u16, month, day), DATETIME/TIMESTAMP as 11 bytes (year u16, month, day,
 //! hour, minute, second, micros u32), strings and blobs as a LEB128 length and the bytes.
 //!
@@ -11,9 +12,10 @@
 //! strings as u32 length + UTF-8, counts as u32, each column's type as a tag byte plus its
 //! parameters, the default as an encoded datum.
 
+use crate::decimal_codec;
 use crate::types::{
-    Collation, ColumnDef, ColumnType, Datum, IndexDef, IndexKind, IntWidth, LobSize, StorageError,
-    TableDef,
+    Collation, ColumnDef, ColumnType, Date, DateTime, IndexDef, IndexKind, IntWidth, LobSize,
+    StorageError, TableDef, Value,
 };
 
 fn corrupt(what: &str) -> StorageError {
@@ -21,7 +23,7 @@ fn corrupt(what: &str) -> StorageError {
 }
 
 /// Encode a row for storage. Checks arity, NOT NULL and the datum kinds.
-pub fn encode_row(def: &TableDef, row: &[Datum], out: &mut Vec<u8>) -> Result<(), StorageError> {
+pub fn encode_row(def: &TableDef, row: &[Value], out: &mut Vec<u8>) -> Result<(), StorageError> {
     if row.len() != def.columns.len() {
         return Err(StorageError::TypeMismatch(format!(
             "row has {} values for {} columns",
@@ -53,57 +55,48 @@ pub fn encode_row(def: &TableDef, row: &[Datum], out: &mut Vec<u8>) -> Result<()
     Ok(())
 }
 
-fn encode_value(ty: &ColumnType, d: &Datum, out: &mut Vec<u8>) -> Result<(), ()> {
+fn encode_value(ty: &ColumnType, d: &Value, out: &mut Vec<u8>) -> Result<(), ()> {
     match (ty, d) {
-        (ColumnType::Int { width, unsigned }, Datum::Int(_) | Datum::UInt(_)) => {
+        (ColumnType::Int { width, unsigned }, Value::Int(_) | Value::UInt(_)) => {
             let bytes = (width.bits() / 8) as usize;
             let raw: u64 = match (d, unsigned) {
-                (Datum::Int(v), false) => {
+                (Value::Int(v), false) => {
                     let (lo, hi) = width.signed_range();
                     if *v < lo || *v > hi {
                         return Err(());
                     }
                     *v as u64
                 }
-                (Datum::UInt(v), true) => {
+                (Value::UInt(v), true) => {
                     if *v > width.unsigned_max() {
                         return Err(());
                     }
                     *v
                 }
-                (Datum::Int(v), true) if *v >= 0 && (*v as u64) <= width.unsigned_max() => {
+                (Value::Int(v), true) if *v >= 0 && (*v as u64) <= width.unsigned_max() => {
                     *v as u64
                 }
-                (Datum::UInt(v), false) if *v <= width.signed_range().1 as u64 => *v,
+                (Value::UInt(v), false) if *v <= width.signed_range().1 as u64 => *v,
                 _ => return Err(()),
             };
             out.extend_from_slice(&raw.to_le_bytes()[..bytes]);
         }
-        (ColumnType::Float | ColumnType::Double, Datum::Double(v)) => {
+        (ColumnType::Float | ColumnType::Double, Value::Double(v)) => {
             out.extend_from_slice(&v.to_le_bytes())
         }
-        (ColumnType::Decimal { .. }, Datum::Decimal(v)) => out.extend_from_slice(&v.to_le_bytes()),
-        (ColumnType::Date, Datum::Date { year, month, day }) => {
-            out.extend_from_slice(&year.to_le_bytes());
-            out.extend_from_slice(&[*month, *day]);
+        (ColumnType::Decimal { precision, scale }, Value::Decimal(d)) => {
+            decimal_codec::encode_row(*precision, *scale, d, out).map_err(|_| ())?
         }
-        (
-            ColumnType::DateTime | ColumnType::Timestamp,
-            Datum::DateTime {
-                year,
-                month,
-                day,
-                hour,
-                minute,
-                second,
-                micros,
-            },
-        ) => {
-            out.extend_from_slice(&year.to_le_bytes());
-            out.extend_from_slice(&[*month, *day, *hour, *minute, *second]);
-            out.extend_from_slice(&micros.to_le_bytes());
+        (ColumnType::Date, Value::Date(d)) => {
+            out.extend_from_slice(&d.year.to_le_bytes());
+            out.extend_from_slice(&[d.month, d.day]);
         }
-        (t, Datum::Bytes(b)) if t.is_string() => {
+        (ColumnType::DateTime | ColumnType::Timestamp, Value::DateTime(dt)) => {
+            out.extend_from_slice(&dt.year.to_le_bytes());
+            out.extend_from_slice(&[dt.month, dt.day, dt.hour, dt.minute, dt.second]);
+            out.extend_from_slice(&dt.micros.to_le_bytes());
+        }
+        (t, Value::Bytes(b)) if t.is_string() => {
             put_varint(out, b.len() as u64);
             out.extend_from_slice(b);
         }
@@ -167,7 +160,7 @@ impl<'a> Reader<'a> {
 }
 
 /// Decode a stored row.
-pub fn decode_row(def: &TableDef, bytes: &[u8]) -> Result<Vec<Datum>, StorageError> {
+pub fn decode_row(def: &TableDef, bytes: &[u8]) -> Result<Vec<Value>, StorageError> {
     decode_row_columns(def, bytes, None)
 }
 
@@ -178,7 +171,7 @@ pub fn decode_row_columns(
     def: &TableDef,
     bytes: &[u8],
     wanted: Option<&[bool]>,
-) -> Result<Vec<Datum>, StorageError> {
+) -> Result<Vec<Value>, StorageError> {
     let bitmap_len = def.columns.len().div_ceil(8);
     let mut r = Reader {
         buf: bytes,
@@ -188,12 +181,12 @@ pub fn decode_row_columns(
     let mut row = Vec::with_capacity(def.columns.len());
     for (i, col) in def.columns.iter().enumerate() {
         if bitmap[i / 8] & (1 << (i % 8)) != 0 {
-            row.push(Datum::Null);
+            row.push(Value::Null);
             continue;
         }
         if wanted.is_some_and(|w| !w.get(i).copied().unwrap_or(true)) {
             skip_value(&col.ty, &mut r)?;
-            row.push(Datum::Null);
+            row.push(Value::Null);
             continue;
         }
         row.push(decode_value(&col.ty, &mut r)?);
@@ -206,7 +199,7 @@ fn skip_value(ty: &ColumnType, r: &mut Reader<'_>) -> Result<(), StorageError> {
     let n = match ty {
         ColumnType::Int { width, .. } => (width.bits() / 8) as usize,
         ColumnType::Float | ColumnType::Double => 8,
-        ColumnType::Decimal { .. } => 16,
+        ColumnType::Decimal { precision, .. } => decimal_codec::width(*precision),
         ColumnType::Date => 4,
         ColumnType::DateTime | ColumnType::Timestamp => 11,
         _ => r.varint()? as usize,
@@ -215,7 +208,7 @@ fn skip_value(ty: &ColumnType, r: &mut Reader<'_>) -> Result<(), StorageError> {
     Ok(())
 }
 
-fn decode_value(ty: &ColumnType, r: &mut Reader<'_>) -> Result<Datum, StorageError> {
+fn decode_value(ty: &ColumnType, r: &mut Reader<'_>) -> Result<Value, StorageError> {
     Ok(match ty {
         ColumnType::Int { width, unsigned } => {
             let bytes = (width.bits() / 8) as usize;
@@ -223,30 +216,31 @@ fn decode_value(ty: &ColumnType, r: &mut Reader<'_>) -> Result<Datum, StorageErr
             raw[..bytes].copy_from_slice(r.take(bytes)?);
             let v = u64::from_le_bytes(raw);
             if *unsigned {
-                Datum::UInt(v)
+                Value::UInt(v)
             } else {
                 let shift = 64 - width.bits();
-                Datum::Int(((v << shift) as i64) >> shift)
+                Value::Int(((v << shift) as i64) >> shift)
             }
         }
-        ColumnType::Float | ColumnType::Double => Datum::Double(f64::from_le_bytes(
+        ColumnType::Float | ColumnType::Double => Value::Double(f64::from_le_bytes(
             r.take(8)?.try_into().map_err(|_| corrupt("double"))?,
         )),
-        ColumnType::Decimal { .. } => Datum::Decimal(i128::from_le_bytes(
-            r.take(16)?.try_into().map_err(|_| corrupt("decimal"))?,
-        )),
+        ColumnType::Decimal { precision, scale } => {
+            let bytes = r.take(decimal_codec::width(*precision))?;
+            Value::Decimal(decimal_codec::decode_row(*precision, *scale, bytes)?)
+        }
         ColumnType::Date => {
             let year = r.u16()?;
-            Datum::Date {
+            Value::Date(Date {
                 year,
                 month: r.u8()?,
                 day: r.u8()?,
-            }
+            })
         }
         ColumnType::DateTime | ColumnType::Timestamp => {
             let year = r.u16()?;
             let (month, day, hour, minute, second) = (r.u8()?, r.u8()?, r.u8()?, r.u8()?, r.u8()?);
-            Datum::DateTime {
+            Value::DateTime(DateTime {
                 year,
                 month,
                 day,
@@ -254,55 +248,19 @@ fn decode_value(ty: &ColumnType, r: &mut Reader<'_>) -> Result<Datum, StorageErr
                 minute,
                 second,
                 micros: r.u32()?,
-            }
+            })
         }
         _ => {
             let n = r.varint()? as usize;
-            Datum::Bytes(r.take(n)?.to_vec())
+            Value::Bytes(r.take(n)?.to_vec())
         }
     })
 }
 
-/// Text of a value as MySQL prints it in "Duplicate entry '...'".
-pub fn format_datum(ty: &ColumnType, d: &Datum) -> String {
-    match d {
-        Datum::Null => "NULL".into(),
-        Datum::Int(v) => v.to_string(),
-        Datum::UInt(v) => v.to_string(),
-        Datum::Double(v) => v.to_string(),
-        Datum::Decimal(v) => {
-            let scale = match ty {
-                ColumnType::Decimal { scale, .. } => *scale as usize,
-                _ => 0,
-            };
-            let digits = v.unsigned_abs().to_string();
-            let sign = if *v < 0 { "-" } else { "" };
-            if scale == 0 {
-                format!("{sign}{digits}")
-            } else {
-                let padded = format!("{digits:0>width$}", width = scale + 1);
-                let (int, frac) = padded.split_at(padded.len() - scale);
-                format!("{sign}{int}.{frac}")
-            }
-        }
-        Datum::Bytes(b) => String::from_utf8_lossy(b).into_owned(),
-        Datum::Date { year, month, day } => format!("{year:04}-{month:02}-{day:02}"),
-        Datum::DateTime {
-            year,
-            month,
-            day,
-            hour,
-            minute,
-            second,
-            micros,
-        } => {
-            let mut s = format!("{year:04}-{month:02}-{day:02} {hour:02}:{minute:02}:{second:02}");
-            if *micros != 0 {
-                s.push_str(&format!(".{micros:06}"));
-            }
-            s
-        }
-    }
+/// Text of a value as MySQL prints it in "Duplicate entry '...'": the value's one text
+/// form (a DECIMAL carries its column's scale; doubles print as in results).
+pub fn format_datum(_ty: &ColumnType, d: &Value) -> String {
+    d.to_text_lossy()
 }
 
 const DEF_FORMAT_VERSION: u8 = 1;
@@ -560,6 +518,7 @@ pub fn decode_def(bytes: &[u8]) -> Result<TableDef, StorageError> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::types::decimal_from_unscaled;
 
     /// A definition with most column types and two indexes (also used by other modules' tests).
     pub(crate) fn sample_def() -> TableDef {
@@ -579,7 +538,7 @@ pub(crate) mod tests {
                 unsigned: false,
             },
         );
-        k.default = Some(Datum::Int(-3));
+        k.default = Some(Value::Int(-3));
         TableDef {
             columns: vec![
                 id,
@@ -643,12 +602,12 @@ pub(crate) mod tests {
         let def = sample_def();
         assert_eq!(decode_def(&encode_def(&def)).unwrap(), def);
         let row = vec![
-            Datum::UInt(7),
-            Datum::Int(-128),
-            Datum::Decimal(-12345),
-            Datum::Bytes("héllo".into()),
-            Datum::Null,
-            Datum::DateTime {
+            Value::UInt(7),
+            Value::Int(-128),
+            Value::Decimal(decimal_from_unscaled(-12345, 2)),
+            Value::Bytes("héllo".into()),
+            Value::Null,
+            Value::DateTime(DateTime {
                 year: 2024,
                 month: 2,
                 day: 29,
@@ -656,14 +615,14 @@ pub(crate) mod tests {
                 minute: 59,
                 second: 58,
                 micros: 12,
-            },
-            Datum::Date {
+            }),
+            Value::Date(Date {
                 year: 1999,
                 month: 12,
                 day: 31,
-            },
-            Datum::Double(-0.5),
-            Datum::Int(-8_388_608),
+            }),
+            Value::Double(-0.5),
+            Value::Int(-8_388_608),
         ];
         let mut enc = Vec::new();
         encode_row(&def, &row, &mut enc).unwrap();
@@ -672,10 +631,10 @@ pub(crate) mod tests {
         // kind of value was skipped before them.
         for mask_bits in 0u32..(1 << row.len()) {
             let wanted: Vec<bool> = (0..row.len()).map(|i| mask_bits & (1 << i) != 0).collect();
-            let expected: Vec<Datum> = row
+            let expected: Vec<Value> = row
                 .iter()
                 .zip(&wanted)
-                .map(|(d, &w)| if w { d.clone() } else { Datum::Null })
+                .map(|(d, &w)| if w { d.clone() } else { Value::Null })
                 .collect();
             assert_eq!(
                 decode_row_columns(&def, &enc, Some(&wanted)).unwrap(),
@@ -683,20 +642,23 @@ pub(crate) mod tests {
             );
         }
         let mut bad = row.clone();
-        bad[1] = Datum::Int(128);
+        bad[1] = Value::Int(128);
         assert!(
             encode_row(&def, &bad, &mut enc).is_err(),
             "TINYINT 128 must not fit"
         );
         bad = row.clone();
-        bad[0] = Datum::Null;
+        bad[0] = Value::Null;
         assert!(
             encode_row(&def, &bad, &mut enc).is_err(),
             "NULL in NOT NULL"
         );
         assert!(decode_row(&def, &[0xFF]).is_err());
         assert_eq!(
-            format_datum(&def.columns[2].ty, &Datum::Decimal(-5)),
+            format_datum(
+                &def.columns[2].ty,
+                &Value::Decimal(decimal_from_unscaled(-5, 2))
+            ),
             "-0.05"
         );
     }

@@ -11,7 +11,8 @@
 //! - unsigned integers: the u64, 8 bytes big-endian;
 //! - DOUBLE/FLOAT: the IEEE bits, all flipped for negatives, sign flipped for positives
 //!   (-0.0 is encoded as 0.0); NaN is rejected;
-//! - DECIMAL: the unscaled i128 with its sign bit flipped, 16 bytes big-endian;
+//! - DECIMAL: the unscaled integer at the column's scale with its sign bit flipped, 16 bytes
+//!   big-endian up to 38 digits, 32 beyond (`decimal_codec`);
 //! - DATE: year (2 bytes), month, day; DATETIME/TIMESTAMP: year, month, day, hour, minute,
 //!   second (1 byte each but the 2-byte year), micros (4 bytes), all big-endian;
 //! - strings: the collation's weight string, escaped so it terminates: every `0x00` byte is
@@ -21,7 +22,7 @@
 //!   `utf8mb4_bin` weights are 3-byte code points; both drop trailing spaces (PAD SPACE).
 //!   `binary` is the bytes themselves.
 
-use crate::types::{Collation, ColumnType, Datum, StorageError};
+use crate::types::{Collation, ColumnType, DateTime, StorageError, Value};
 use std::cmp::Ordering;
 
 const NULL_TAG: u8 = 0x00;
@@ -109,12 +110,12 @@ fn encode_string(out: &mut Vec<u8>, collation: Collation, s: &[u8]) {
     out.extend_from_slice(&[0x00, 0x01]);
 }
 
-fn mismatch(ty: &ColumnType, d: &Datum) -> StorageError {
+fn mismatch(ty: &ColumnType, d: &Value) -> StorageError {
     StorageError::TypeMismatch(format!("{d:?} for a {ty:?} key column"))
 }
 
 /// Append the memcomparable encoding of `d` as a value of a column of type `ty`.
-pub fn encode_key_part(out: &mut Vec<u8>, ty: &ColumnType, d: &Datum) -> Result<(), StorageError> {
+pub fn encode_key_part(out: &mut Vec<u8>, ty: &ColumnType, d: &Value) -> Result<(), StorageError> {
     if d.is_null() {
         out.push(NULL_TAG);
         return Ok(());
@@ -125,25 +126,25 @@ pub fn encode_key_part(out: &mut Vec<u8>, ty: &ColumnType, d: &Datum) -> Result<
             ColumnType::Int {
                 unsigned: false, ..
             },
-            Datum::Int(v),
+            Value::Int(v),
         ) => out.extend_from_slice(&((*v as u64) ^ (1 << 63)).to_be_bytes()),
         (
             ColumnType::Int {
                 unsigned: false, ..
             },
-            Datum::UInt(v),
+            Value::UInt(v),
         ) => {
             let v = i64::try_from(*v).map_err(|_| mismatch(ty, d))?;
             out.extend_from_slice(&((v as u64) ^ (1 << 63)).to_be_bytes())
         }
-        (ColumnType::Int { unsigned: true, .. }, Datum::UInt(v)) => {
+        (ColumnType::Int { unsigned: true, .. }, Value::UInt(v)) => {
             out.extend_from_slice(&v.to_be_bytes())
         }
-        (ColumnType::Int { unsigned: true, .. }, Datum::Int(v)) => {
+        (ColumnType::Int { unsigned: true, .. }, Value::Int(v)) => {
             let v = u64::try_from(*v).map_err(|_| mismatch(ty, d))?;
             out.extend_from_slice(&v.to_be_bytes())
         }
-        (ColumnType::Float | ColumnType::Double, Datum::Double(v)) => {
+        (ColumnType::Float | ColumnType::Double, Value::Double(v)) => {
             if v.is_nan() {
                 return Err(mismatch(ty, d));
             }
@@ -156,42 +157,36 @@ pub fn encode_key_part(out: &mut Vec<u8>, ty: &ColumnType, d: &Datum) -> Result<
             };
             out.extend_from_slice(&bits.to_be_bytes())
         }
-        (ColumnType::Decimal { .. }, Datum::Decimal(v)) => {
-            out.extend_from_slice(&((*v as u128) ^ (1 << 127)).to_be_bytes())
+        (ColumnType::Decimal { precision, scale }, Value::Decimal(v)) => {
+            crate::decimal_codec::encode_key(*precision, *scale, v, out)
+                .map_err(|_| mismatch(ty, d))?
         }
-        (ColumnType::Date, Datum::Date { year, month, day }) => {
-            out.extend_from_slice(&year.to_be_bytes());
-            out.extend_from_slice(&[*month, *day]);
+        (ColumnType::Date, Value::Date(date)) => put_datetime_key(out, date.at_midnight(), 4),
+        (ColumnType::DateTime | ColumnType::Timestamp, Value::DateTime(dt)) => {
+            put_datetime_key(out, *dt, 11)
         }
-        (
-            ColumnType::DateTime | ColumnType::Timestamp,
-            Datum::DateTime {
-                year,
-                month,
-                day,
-                hour,
-                minute,
-                second,
-                micros,
-            },
-        ) => {
-            out.extend_from_slice(&year.to_be_bytes());
-            out.extend_from_slice(&[*month, *day, *hour, *minute, *second]);
-            out.extend_from_slice(&micros.to_be_bytes());
+        (ColumnType::DateTime | ColumnType::Timestamp, Value::Date(date)) => {
+            put_datetime_key(out, date.at_midnight(), 11)
         }
-        (ColumnType::DateTime | ColumnType::Timestamp, Datum::Date { year, month, day }) => {
-            out.extend_from_slice(&year.to_be_bytes());
-            out.extend_from_slice(&[*month, *day, 0, 0, 0, 0, 0, 0, 0]);
-        }
-        (t, Datum::Bytes(b)) if t.is_string() => encode_string(out, t.collation(), b),
+        (t, Value::Bytes(b)) if t.is_string() => encode_string(out, t.collation(), b),
         _ => return Err(mismatch(ty, d)),
     }
     Ok(())
 }
 
+/// The first `len` bytes (4 for DATE, 11 for DATETIME) of year (big-endian), month, day,
+/// hour, minute, second, micros (big-endian): bytewise order is chronological order.
+fn put_datetime_key(out: &mut Vec<u8>, dt: DateTime, len: usize) {
+    let mut key = [0u8; 11];
+    key[..2].copy_from_slice(&dt.year.to_be_bytes());
+    key[2..7].copy_from_slice(&[dt.month, dt.day, dt.hour, dt.minute, dt.second]);
+    key[7..].copy_from_slice(&dt.micros.to_be_bytes());
+    out.extend_from_slice(&key[..len]);
+}
+
 /// Compare two datums of one column the way index keys order them (NULL first).
-pub fn compare_datums(ty: &ColumnType, a: &Datum, b: &Datum) -> Result<Ordering, StorageError> {
-    if let (Datum::Bytes(x), Datum::Bytes(y)) = (a, b) {
+pub fn compare_datums(ty: &ColumnType, a: &Value, b: &Value) -> Result<Ordering, StorageError> {
+    if let (Value::Bytes(x), Value::Bytes(y)) = (a, b) {
         return Ok(compare_strings(ty.collation(), x, y));
     }
     let mut ka = Vec::new();
@@ -207,23 +202,23 @@ mod tests {
     use crate::types::IntWidth;
     use proptest::prelude::*;
 
-    fn key(ty: &ColumnType, d: &Datum) -> Vec<u8> {
+    fn key(ty: &ColumnType, d: &Value) -> Vec<u8> {
         let mut v = Vec::new();
         encode_key_part(&mut v, ty, d).unwrap();
         v
     }
 
     /// The reference comparator: written directly from the SQL semantics, not the encoding.
-    fn reference_cmp(ty: &ColumnType, a: &Datum, b: &Datum) -> Ordering {
+    fn reference_cmp(ty: &ColumnType, a: &Value, b: &Value) -> Ordering {
         match (a, b) {
-            (Datum::Null, Datum::Null) => Ordering::Equal,
-            (Datum::Null, _) => Ordering::Less,
-            (_, Datum::Null) => Ordering::Greater,
-            (Datum::Int(x), Datum::Int(y)) => x.cmp(y),
-            (Datum::UInt(x), Datum::UInt(y)) => x.cmp(y),
-            (Datum::Double(x), Datum::Double(y)) => x.partial_cmp(y).unwrap(),
-            (Datum::Decimal(x), Datum::Decimal(y)) => x.cmp(y),
-            (Datum::Bytes(x), Datum::Bytes(y)) => {
+            (Value::Null, Value::Null) => Ordering::Equal,
+            (Value::Null, _) => Ordering::Less,
+            (_, Value::Null) => Ordering::Greater,
+            (Value::Int(x), Value::Int(y)) => x.cmp(y),
+            (Value::UInt(x), Value::UInt(y)) => x.cmp(y),
+            (Value::Double(x), Value::Double(y)) => x.partial_cmp(y).unwrap(),
+            (Value::Decimal(x), Value::Decimal(y)) => x.cmp(y),
+            (Value::Bytes(x), Value::Bytes(y)) => {
                 let trim = |s: &str| s.trim_end_matches(' ').to_string();
                 match ty.collation() {
                     Collation::Binary => x.cmp(y),
@@ -272,23 +267,29 @@ mod tests {
         #[test]
         fn signed_ints_order(a in any::<i64>(), b in any::<i64>()) {
             let ty = ColumnType::Int { width: IntWidth::Big, unsigned: false };
-            let (da, db) = (Datum::Int(a), Datum::Int(b));
+            let (da, db) = (Value::Int(a), Value::Int(b));
             prop_assert_eq!(key(&ty, &da).cmp(&key(&ty, &db)), reference_cmp(&ty, &da, &db));
         }
 
         #[test]
-        fn unsigned_and_decimal_order(a in any::<u64>(), b in any::<u64>(), x in any::<i128>(), y in any::<i128>()) {
+        fn unsigned_and_decimal_order(
+            a in any::<u64>(),
+            b in any::<u64>(),
+            x in -(10i128.pow(38) - 1)..10i128.pow(38),
+            y in -(10i128.pow(38) - 1)..10i128.pow(38),
+        ) {
             let ty = ColumnType::Int { width: IntWidth::Big, unsigned: true };
-            prop_assert_eq!(key(&ty, &Datum::UInt(a)).cmp(&key(&ty, &Datum::UInt(b))), a.cmp(&b));
+            prop_assert_eq!(key(&ty, &Value::UInt(a)).cmp(&key(&ty, &Value::UInt(b))), a.cmp(&b));
             let dt = ColumnType::Decimal { precision: 38, scale: 2 };
-            prop_assert_eq!(key(&dt, &Datum::Decimal(x)).cmp(&key(&dt, &Datum::Decimal(y))), x.cmp(&y));
+            let dec = |u: i128| Value::Decimal(crate::types::decimal_from_unscaled(u, 2));
+            prop_assert_eq!(key(&dt, &dec(x)).cmp(&key(&dt, &dec(y))), x.cmp(&y));
         }
 
         #[test]
         fn doubles_order(a in any::<f64>().prop_filter("not nan", |v| !v.is_nan()),
                          b in any::<f64>().prop_filter("not nan", |v| !v.is_nan())) {
             let ty = ColumnType::Double;
-            let (da, db) = (Datum::Double(a), Datum::Double(b));
+            let (da, db) = (Value::Double(a), Value::Double(b));
             prop_assert_eq!(key(&ty, &da).cmp(&key(&ty, &db)), reference_cmp(&ty, &da, &db));
         }
 
@@ -296,7 +297,7 @@ mod tests {
         fn strings_order_in_every_collation(a in string_strategy(), b in string_strategy(), n in 0u8..3) {
             let collation = [Collation::Utf8mb4GeneralCi, Collation::Utf8mb4Bin, Collation::Binary][n as usize];
             let ty = ColumnType::Varchar { len: 100, collation };
-            let (da, db) = (Datum::Bytes(a), Datum::Bytes(b));
+            let (da, db) = (Value::Bytes(a), Value::Bytes(b));
             let expected = reference_cmp(&ty, &da, &db);
             prop_assert_eq!(key(&ty, &da).cmp(&key(&ty, &db)), expected);
             prop_assert_eq!(compare_datums(&ty, &da, &db).unwrap(), expected);
@@ -309,14 +310,14 @@ mod tests {
                                 b in (proptest::option::of(any::<i32>()), string_strategy())) {
             let t1 = ColumnType::Int { width: IntWidth::Int, unsigned: false };
             let t2 = ColumnType::Char { len: 10, collation: Collation::Utf8mb4GeneralCi };
-            let d = |v: Option<i32>| v.map(|x| Datum::Int(x as i64)).unwrap_or(Datum::Null);
+            let d = |v: Option<i32>| v.map(|x| Value::Int(x as i64)).unwrap_or(Value::Null);
             let enc = |v: &(Option<i32>, Vec<u8>)| {
                 let mut k = key(&t1, &d(v.0));
-                k.extend(key(&t2, &Datum::Bytes(v.1.clone())));
+                k.extend(key(&t2, &Value::Bytes(v.1.clone())));
                 k
             };
             let expected = reference_cmp(&t1, &d(a.0), &d(b.0))
-                .then(reference_cmp(&t2, &Datum::Bytes(a.1.clone()), &Datum::Bytes(b.1.clone())));
+                .then(reference_cmp(&t2, &Value::Bytes(a.1.clone()), &Value::Bytes(b.1.clone())));
             prop_assert_eq!(enc(&a).cmp(&enc(&b)), expected);
             prop_assert!(enc(&a).starts_with(&key(&t1, &d(a.0))));
         }

@@ -27,15 +27,15 @@
 //! // Writes happen in a statement: all of it or nothing reaches the log.
 //! let items = storage.open_table("shop", "items")?;
 //! let mut stmt = storage.begin();
-//! let out = items.insert(&mut stmt, &[Datum::Null, Datum::Bytes(b"Apple".to_vec())])?;
+//! let out = items.insert(&mut stmt, &[Value::Null, Value::Bytes(b"Apple".to_vec())])?;
 //! assert_eq!(out.generated_auto_increment, Some(1));
-//! items.insert(&mut stmt, &[Datum::Null, Datum::Bytes(b"pear".to_vec())])?;
+//! items.insert(&mut stmt, &[Value::Null, Value::Bytes(b"pear".to_vec())])?;
 //! stmt.commit()?; // durable when it returns (flush_log_at_trx_commit = 1)
 //!
 //! // Point lookup on the primary key, and a range on a secondary index (case-insensitive).
-//! let (row_id, row) = items.lookup_primary(&[Datum::Int(2)])?.unwrap();
-//! assert_eq!(row[1], Datum::Bytes(b"pear".to_vec()));
-//! let apple = [Datum::Bytes(b"APPLE".to_vec())];
+//! let (row_id, row) = items.lookup_primary(&[Value::Int(2)])?.unwrap();
+//! assert_eq!(row[1], Value::Bytes(b"pear".to_vec()));
+//! let apple = [Value::Bytes(b"APPLE".to_vec())];
 //! let hits: Vec<_> = items
 //!     .index_scan(1, Bound::Included(&apple), Bound::Included(&apple), Direction::Forward)?
 //!     .collect::<Result<_, _>>()?;
@@ -43,7 +43,7 @@
 //!
 //! // Update and delete by row id (found by a lookup or a scan).
 //! let mut stmt = storage.begin();
-//! items.update(&mut stmt, row_id, &[Datum::Int(2), Datum::Bytes(b"Pear".to_vec())])?;
+//! items.update(&mut stmt, row_id, &[Value::Int(2), Value::Bytes(b"Pear".to_vec())])?;
 //! stmt.commit()?;
 //! assert_eq!(items.scan()?.count(), 2);
 //! assert!(items.check()?.is_ok());
@@ -54,10 +54,10 @@
 //!   for MySQL's error 1062; nothing changed, and the statement may go on (INSERT IGNORE) or
 //!   be dropped (rolled back).
 //! - `StorageError::Stale` means DDL replaced the table under a handle: open it again.
-//! - Datums must match the column types (see [`Datum`]); the SQL layer converts first.
+//! - Values must match the column types (see [`Value`]); the SQL layer converts first.
 //! - Strings compare like MySQL: [`compare_strings`] / [`compare_datums`] are the same
-//!   comparisons the index keys encode. [`Datum::decimal_from_str`] and
-//!   [`codec::format_datum`] convert DECIMALs from and to text.
+//!   comparisons the index keys encode. A DECIMAL is stored at its column's scale in the
+//!   forms of [`decimal_codec`] (16 bytes up to 38 digits, 32 up to 65).
 //! - One [`Statement`] per SQL statement, committed (or dropped) before the next: it holds
 //!   the writer lock of every table it wrote until then. Do not run DDL or
 //!   [`Storage::checkpoint`] on a table while the same thread holds an open statement that
@@ -119,6 +119,7 @@
 //! cannot grow, while here a statement fails in the shared log, before any table changed.
 
 pub mod codec;
+pub mod decimal_codec;
 pub mod keycode;
 pub mod page;
 pub mod types;
@@ -1019,7 +1020,7 @@ impl Storage {
         db: &str,
         name: &str,
         new_def: &TableDef,
-        convert: &mut dyn FnMut(&[Datum]) -> Result<Row>,
+        convert: &mut dyn FnMut(&[Value]) -> Result<Row>,
     ) -> Result<()> {
         new_def.validate()?;
         // The metadata lock before the writer lock, as every DDL takes them: a writer that

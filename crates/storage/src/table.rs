@@ -624,17 +624,17 @@ impl TableInner {
 
     /// The row id of a clustered table's key value (sign bit flipped for signed columns,
     /// so row id order is key order).
-    fn row_id_for_key(&self, d: &Datum) -> Result<RowId> {
+    fn row_id_for_key(&self, d: &Value) -> Result<RowId> {
         let pk = self
             .clustered_pk
             .ok_or_else(|| StorageError::InvalidDefinition("not clustered".into()))?;
         let col = &self.def.columns[self.def.indexes[pk].columns[0]];
         let unsigned = matches!(col.ty, ColumnType::Int { unsigned: true, .. });
         match (d, unsigned) {
-            (Datum::Int(v), false) => Ok((*v as u64) ^ (1 << 63)),
-            (Datum::UInt(v), false) if *v <= i64::MAX as u64 => Ok(*v ^ (1 << 63)),
-            (Datum::UInt(v), true) => Ok(*v),
-            (Datum::Int(v), true) if *v >= 0 => Ok(*v as u64),
+            (Value::Int(v), false) => Ok((*v as u64) ^ (1 << 63)),
+            (Value::UInt(v), false) if *v <= i64::MAX as u64 => Ok(*v ^ (1 << 63)),
+            (Value::UInt(v), true) => Ok(*v),
+            (Value::Int(v), true) if *v >= 0 => Ok(*v as u64),
             _ => Err(StorageError::TypeMismatch(format!(
                 "{d:?} for primary key column '{}'",
                 col.name
@@ -646,21 +646,21 @@ impl TableInner {
     /// column's domain (a negative number for an UNSIGNED key, one past i64::MAX for a
     /// signed key) lies before or after every row, so a search for it finds nothing and a
     /// range bounded by it is open or empty.
-    fn key_position(&self, d: &Datum) -> Result<KeyPosition> {
+    fn key_position(&self, d: &Value) -> Result<KeyPosition> {
         let pk = self
             .clustered_pk
             .ok_or_else(|| StorageError::InvalidDefinition("not clustered".into()))?;
         let col = &self.def.columns[self.def.indexes[pk].columns[0]];
         let unsigned = matches!(col.ty, ColumnType::Int { unsigned: true, .. });
         Ok(match (d, unsigned) {
-            (Datum::Int(v), true) if *v < 0 => KeyPosition::BeforeAll,
-            (Datum::UInt(v), false) if *v > i64::MAX as u64 => KeyPosition::AfterAll,
+            (Value::Int(v), true) if *v < 0 => KeyPosition::BeforeAll,
+            (Value::UInt(v), false) if *v > i64::MAX as u64 => KeyPosition::AfterAll,
             _ => KeyPosition::At(self.row_id_for_key(d)?),
         })
     }
 
     /// The row id a new row gets: its key in a clustered table, the next counter otherwise.
-    fn row_id_for_row(&self, row: &[Datum]) -> Result<RowId> {
+    fn row_id_for_row(&self, row: &[Value]) -> Result<RowId> {
         match self.clustered_pk {
             Some(pk) => {
                 let c = self.def.indexes[pk].columns[0];
@@ -693,7 +693,7 @@ impl TableInner {
 
     /// The index key of `row` in index `ix`: the columns' encodings, plus the row id for
     /// non-unique indexes and for unique keys holding a NULL (NULLs never collide).
-    fn index_key(&self, ix: &IndexDef, row: &[Datum], row_id: RowId) -> Result<(Vec<u8>, bool)> {
+    fn index_key(&self, ix: &IndexDef, row: &[Value], row_id: RowId) -> Result<(Vec<u8>, bool)> {
         let mut key = Vec::with_capacity(16);
         let mut has_null = false;
         for &c in &ix.columns {
@@ -710,7 +710,7 @@ impl TableInner {
         Ok((key, unique_key))
     }
 
-    fn encode_bound(&self, ix: &IndexDef, values: &[Datum]) -> Result<Vec<u8>> {
+    fn encode_bound(&self, ix: &IndexDef, values: &[Value]) -> Result<Vec<u8>> {
         if values.len() > ix.columns.len() {
             return Err(StorageError::TypeMismatch(format!(
                 "{} key values for index '{}'",
@@ -725,7 +725,7 @@ impl TableInner {
         Ok(key)
     }
 
-    fn duplicate(&self, index_no: usize, row: &[Datum], existing: RowId) -> StorageError {
+    fn duplicate(&self, index_no: usize, row: &[Value], existing: RowId) -> StorageError {
         let ix = &self.def.indexes[index_no];
         let key = ix
             .columns
@@ -777,7 +777,7 @@ impl Table {
     /// or 0 gets the next value. Unique and primary keys are checked before anything
     /// changes: a duplicate returns [`StorageError::DuplicateKey`] and leaves the table as
     /// it was (the statement may continue).
-    pub fn insert(&self, stmt: &mut Statement, row: &[Datum]) -> Result<InsertOutcome> {
+    pub fn insert(&self, stmt: &mut Statement, row: &[Value]) -> Result<InsertOutcome> {
         let t = &self.inner;
         t.check_live()?;
         stmt.lock_table(t)?;
@@ -791,17 +791,20 @@ impl Table {
             let v = row
                 .get(c)
                 .ok_or_else(|| StorageError::TypeMismatch("row too short".into()))?;
-            if matches!(v, Datum::Null | Datum::Int(0) | Datum::UInt(0)) {
+            if matches!(v, Value::Null | Value::Int(0) | Value::UInt(0)) {
                 filled = row.to_vec();
                 filled[c] = match t.def.columns[c].ty {
                     ColumnType::Int {
                         unsigned: false, ..
-                    } => Datum::Int(next_auto as i64),
+                    } => Value::Int(next_auto as i64),
                     ColumnType::Decimal { scale, .. } => {
-                        Datum::Decimal(next_auto as i128 * 10i128.pow(scale as u32))
+                        // A counter that does not fit the column fails to encode, as any
+                        // value too wide for it does.
+                        let next = Decimal::from_u64(next_auto);
+                        Value::Decimal(next.rescale(scale.into()).unwrap_or(next))
                     }
-                    ColumnType::Float | ColumnType::Double => Datum::Double(next_auto as f64),
-                    _ => Datum::UInt(next_auto),
+                    ColumnType::Float | ColumnType::Double => Value::Double(next_auto as f64),
+                    _ => Value::UInt(next_auto),
                 };
                 generated = Some(next_auto);
                 row = &filled;
@@ -865,15 +868,13 @@ impl Table {
             put_u64(&mut m, meta::ROW_COUNT, rc + 1);
             if let Some(c) = auto_col {
                 let explicit = match &row[c] {
-                    Datum::Int(v) if *v > 0 => Some(*v as u64),
-                    Datum::UInt(v) => Some(*v),
-                    Datum::Decimal(v) if *v > 0 => match t.def.columns[c].ty {
-                        ColumnType::Decimal { scale, .. } => {
-                            Some((*v / 10i128.pow(scale as u32)) as u64)
-                        }
+                    Value::Int(v) if *v > 0 => Some(*v as u64),
+                    Value::UInt(v) => Some(*v),
+                    Value::Decimal(v) if v.signum() > 0 => match t.def.columns[c].ty {
+                        ColumnType::Decimal { .. } => v.trunc_to_i128().map(|i| i as u64),
                         _ => None,
                     },
-                    Datum::Double(v) if *v >= 1.0 => Some(*v as u64),
+                    Value::Double(v) if *v >= 1.0 => Some(*v as u64),
                     _ => None,
                 };
                 if let Some(v) = explicit {
@@ -900,7 +901,7 @@ impl Table {
     /// Replace the row `row_id` with `new_row`. In a clustered table a changed primary key
     /// moves the row to the row id of the new key (look it up again by key if needed). Unique keys are checked first (a duplicate
     /// changes nothing). Returns false when the row does not exist.
-    pub fn update(&self, stmt: &mut Statement, row_id: RowId, new_row: &[Datum]) -> Result<bool> {
+    pub fn update(&self, stmt: &mut Statement, row_id: RowId, new_row: &[Value]) -> Result<bool> {
         let t = &self.inner;
         t.check_live()?;
         stmt.lock_table(t)?;
@@ -947,9 +948,9 @@ impl Table {
         }
         btree::insert(&mut w, ROW_TREE_ROOT, &row_key(row_id), &row_bytes, true)?;
         if let Some(c) = t.def.auto_increment_column() {
-            if let Datum::Int(v) = new_row[c] {
+            if let Value::Int(v) = new_row[c] {
                 Self::bump_auto_increment(&mut w, v.max(0) as u64)?;
-            } else if let Datum::UInt(v) = new_row[c] {
+            } else if let Value::UInt(v) = new_row[c] {
                 Self::bump_auto_increment(&mut w, v)?;
             }
         }
@@ -962,9 +963,9 @@ impl Table {
         t: &Arc<TableInner>,
         stmt: &mut Statement,
         old_id: RowId,
-        old: &[Datum],
+        old: &[Value],
         new_id: RowId,
-        new_row: &[Datum],
+        new_row: &[Value],
         row_bytes: &[u8],
     ) -> Result<()> {
         let pk = t.clustered_pk.unwrap_or(0);
@@ -1001,8 +1002,8 @@ impl Table {
         btree::insert(&mut w, ROW_TREE_ROOT, &row_key(new_id), row_bytes, false)?;
         if let Some(c) = t.def.auto_increment_column() {
             match new_row[c] {
-                Datum::Int(v) => Self::bump_auto_increment(&mut w, v.max(0) as u64)?,
-                Datum::UInt(v) => Self::bump_auto_increment(&mut w, v)?,
+                Value::Int(v) => Self::bump_auto_increment(&mut w, v.max(0) as u64)?,
+                Value::UInt(v) => Self::bump_auto_increment(&mut w, v)?,
                 _ => {}
             }
         }
@@ -1069,7 +1070,7 @@ impl Table {
 
     /// Point lookup on a unique index (or the primary key) with a value for every column.
     /// A key holding NULL matches nothing (as `=` in SQL).
-    pub fn lookup_unique(&self, index_no: usize, key: &[Datum]) -> Result<Option<(RowId, Row)>> {
+    pub fn lookup_unique(&self, index_no: usize, key: &[Value]) -> Result<Option<(RowId, Row)>> {
         self.lookup_unique_columns(index_no, key, None)
     }
 
@@ -1078,7 +1079,7 @@ impl Table {
     pub fn lookup_unique_columns(
         &self,
         index_no: usize,
-        key: &[Datum],
+        key: &[Value],
         wanted: Option<&[bool]>,
     ) -> Result<Option<(RowId, Row)>> {
         let t = &self.inner;
@@ -1090,7 +1091,7 @@ impl Table {
                 ix.name
             )));
         }
-        if key.iter().any(Datum::is_null) || t.has_no_rows() {
+        if key.iter().any(Value::is_null) || t.has_no_rows() {
             return Ok(None);
         }
         if !t.has_tree(index_no) {
@@ -1109,7 +1110,7 @@ impl Table {
     }
 
     /// Point lookup on the primary key.
-    pub fn lookup_primary(&self, key: &[Datum]) -> Result<Option<(RowId, Row)>> {
+    pub fn lookup_primary(&self, key: &[Value]) -> Result<Option<(RowId, Row)>> {
         let pk = self
             .inner
             .def
@@ -1149,8 +1150,8 @@ impl Table {
     pub fn index_scan(
         &self,
         index_no: usize,
-        lower: Bound<&[Datum]>,
-        upper: Bound<&[Datum]>,
+        lower: Bound<&[Value]>,
+        upper: Bound<&[Value]>,
         direction: Direction,
     ) -> Result<IndexScan> {
         let t = &self.inner;
@@ -1160,7 +1161,7 @@ impl Table {
         if !t.has_tree(index_no) {
             // The clustered key: a range of row ids over the row tree.
             // A bound outside the key's domain: below every row, or above every row.
-            let position = |b: &[Datum]| b.first().map(|d| t.key_position(d)).transpose();
+            let position = |b: &[Value]| b.first().map(|d| t.key_position(d)).transpose();
             let lower = match lower {
                 Bound::Unbounded => None,
                 Bound::Included(v) | Bound::Excluded(v) => match position(v)? {
@@ -1249,8 +1250,8 @@ impl Table {
     pub fn index_lookup_many(
         &self,
         index_no: usize,
-        prefix: &[Datum],
-        values: &[Datum],
+        prefix: &[Value],
+        values: &[Value],
         wanted: Option<&[bool]>,
         max_rows: usize,
     ) -> Result<Option<Vec<(RowId, Row)>>> {
@@ -1268,7 +1269,7 @@ impl Table {
             )));
         }
         let mut rows = Vec::new();
-        if prefix.iter().any(Datum::is_null) {
+        if prefix.iter().any(Value::is_null) {
             return Ok(Some(rows));
         }
         let mut encoded_prefix = Vec::with_capacity(16);

@@ -1,92 +1,85 @@
-//! The values and definitions the storage stores: [`Datum`], [`ColumnType`], [`TableDef`],
+//! The values and definitions the storage stores: [`Value`], [`ColumnType`], [`TableDef`],
 //! and the error type [`StorageError`].
+//!
+//! Stored values are the workspace's one [`Value`]; the column's [`ColumnType`] says which
+//! variant a stored value is:
+//!
+//! | column type                           | value                                   |
+//! |---------------------------------------|-----------------------------------------|
+//! | TINYINT..BIGINT signed                | `Int`                                   |
+//! | TINYINT..BIGINT UNSIGNED              | `UInt`                                  |
+//! | DECIMAL(p,s)                          | `Decimal`, read back with the column's scale |
+//! | FLOAT, DOUBLE                         | `Double` (FLOAT rounded to f32 by the SQL layer) |
+//! | CHAR, VARCHAR, TEXT (utf8mb4), BLOB   | `Bytes`                                 |
+//! | DATE                                  | `Date`                                  |
+//! | DATETIME, TIMESTAMP                   | `DateTime`                              |
+//!
+//! Index key encoding accepts `Int`/`UInt` interchangeably for integer columns (out of
+//! range is an error); other mismatches are [`StorageError::TypeMismatch`].
 
 use std::fmt;
 
-/// One stored value. The column's [`ColumnType`] says how to read it:
-///
-/// | column type                           | datum                                   |
-/// |---------------------------------------|-----------------------------------------|
-/// | TINYINT..BIGINT signed                | `Int`                                   |
-/// | TINYINT..BIGINT UNSIGNED              | `UInt`                                  |
-/// | DECIMAL(p,s)                          | `Decimal(unscaled)`: value = unscaled / 10^s |
-/// | FLOAT, DOUBLE                         | `Double` (FLOAT rounded to f32 by the SQL layer) |
-/// | CHAR, VARCHAR, TEXT (utf8mb4), BLOB   | `Bytes`                                 |
-/// | DATE                                  | `Date`                                  |
-/// | DATETIME, TIMESTAMP                   | `DateTime`                              |
-///
-/// Index key encoding accepts `Int`/`UInt` interchangeably for integer columns (out of
-/// range is an error); other mismatches are [`StorageError::TypeMismatch`].
-#[derive(Debug, Clone, PartialEq)]
-pub enum Datum {
-    Null,
-    Int(i64),
-    UInt(u64),
-    Double(f64),
-    /// Unscaled DECIMAL: the column's scale gives the decimal point (p <= 38).
-    Decimal(i128),
-    Bytes(Vec<u8>),
-    Date {
-        year: u16,
-        month: u8,
-        day: u8,
-    },
-    DateTime {
-        year: u16,
-        month: u8,
-        day: u8,
-        hour: u8,
-        minute: u8,
-        second: u8,
-        micros: u32,
-    },
+pub use myriad_types::{Date, DateTime, Decimal, Value};
+
+/// Parse decimal text (`-12.345`, `+1e3` is not accepted) into the unscaled integer of a
+/// DECIMAL with `scale` digits after the point, rounding half away from zero as MySQL
+/// does. None when the text is not a decimal number or does not fit in 38 digits.
+pub fn unscaled_decimal_from_str(text: &str, scale: u8) -> Option<i128> {
+    let text = text.trim();
+    let (negative, digits) = match text.as_bytes().first()? {
+        b'-' => (true, &text[1..]),
+        b'+' => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let (int_part, frac_part) = digits.split_once('.').unwrap_or((digits, ""));
+    if (int_part.is_empty() && frac_part.is_empty())
+        || !int_part
+            .bytes()
+            .chain(frac_part.bytes())
+            .all(|b| b.is_ascii_digit())
+    {
+        return None;
+    }
+    let mut unscaled: i128 = 0;
+    for b in int_part.bytes() {
+        unscaled = unscaled.checked_mul(10)?.checked_add((b - b'0') as i128)?;
+    }
+    let frac = frac_part.as_bytes();
+    for i in 0..scale as usize {
+        let digit = frac.get(i).map_or(0, |b| (b - b'0') as i128);
+        unscaled = unscaled.checked_mul(10)?.checked_add(digit)?;
+    }
+    if frac.get(scale as usize).is_some_and(|b| *b >= b'5') {
+        unscaled = unscaled.checked_add(1)?;
+    }
+    if unscaled >= STORED_DECIMAL_LIMIT {
+        return None;
+    }
+    Some(if negative { -unscaled } else { unscaled })
 }
 
-impl Datum {
-    pub fn is_null(&self) -> bool {
-        matches!(self, Datum::Null)
-    }
+/// 10^38: every stored DECIMAL's unscaled integer is smaller in magnitude (p <= 38).
+pub const STORED_DECIMAL_LIMIT: i128 = 10i128.pow(38);
 
-    /// Parse decimal text (`-12.345`, `+1e3` is not accepted) into a DECIMAL datum with
-    /// `scale` digits after the point, rounding half away from zero as MySQL does. None when
-    /// the text is not a decimal number or does not fit in 38 digits.
-    pub fn decimal_from_str(text: &str, scale: u8) -> Option<Datum> {
-        let text = text.trim();
-        let (negative, digits) = match text.as_bytes().first()? {
-            b'-' => (true, &text[1..]),
-            b'+' => (false, &text[1..]),
-            _ => (false, text),
-        };
-        let (int_part, frac_part) = digits.split_once('.').unwrap_or((digits, ""));
-        if (int_part.is_empty() && frac_part.is_empty())
-            || !int_part
-                .bytes()
-                .chain(frac_part.bytes())
-                .all(|b| b.is_ascii_digit())
-        {
-            return None;
-        }
-        let mut unscaled: i128 = 0;
-        for b in int_part.bytes() {
-            unscaled = unscaled.checked_mul(10)?.checked_add((b - b'0') as i128)?;
-        }
-        let frac = frac_part.as_bytes();
-        for i in 0..scale as usize {
-            let digit = frac.get(i).map_or(0, |b| (b - b'0') as i128);
-            unscaled = unscaled.checked_mul(10)?.checked_add(digit)?;
-        }
-        if frac.get(scale as usize).is_some_and(|b| *b >= b'5') {
-            unscaled = unscaled.checked_add(1)?;
-        }
-        if unscaled >= 10i128.pow(38) {
-            return None;
-        }
-        Some(Datum::Decimal(if negative { -unscaled } else { unscaled }))
+/// A DECIMAL value from its stored unscaled integer and the column's scale (`-5`, 2 is
+/// `-0.05`). Every i128 (39 digits at most) with a column scale (at most 38) is a decimal.
+pub fn decimal_from_unscaled(unscaled: i128, scale: u8) -> Decimal {
+    Decimal::from_i128_scaled(unscaled, scale.into())
+        .expect("an i128 with a column scale is a valid decimal")
+}
+
+/// The unscaled integer of `d` at `scale` digits after the point, as a DECIMAL column with
+/// that scale stores it: None when `d` has more fraction digits than `scale` (the SQL layer
+/// rounds to the column first) or when it does not fit an i128.
+pub fn decimal_to_unscaled(d: &Decimal, scale: u8) -> Option<i128> {
+    if d.scale() > u32::from(scale) {
+        return None;
     }
+    d.rescale(scale.into()).ok()?.unscaled_i128()
 }
 
 /// A row: one datum per column, in the definition's column order.
-pub type Row = Vec<Datum>;
+pub type Row = Vec<Value>;
 
 /// A row's stable identity inside its table (assigned at insert, never reused while the
 /// row exists; survives updates).
@@ -273,7 +266,7 @@ pub struct ColumnDef {
     pub ty: ColumnType,
     pub nullable: bool,
     /// The default as a datum (None: no DEFAULT clause).
-    pub default: Option<Datum>,
+    pub default: Option<Value>,
     pub auto_increment: bool,
     /// `DEFAULT CURRENT_TIMESTAMP`: an insert that gives no value stores the statement's
     /// time (then `default` is None). TIMESTAMP and DATETIME columns only.
@@ -376,9 +369,9 @@ impl TableDef {
                 )));
             }
             if let ColumnType::Decimal { precision, scale } = c.ty {
-                if precision == 0 || precision > 38 || scale > precision {
+                if !crate::decimal_codec::valid_type(precision, scale) {
                     return Err(StorageError::InvalidDefinition(format!(
-                        "DECIMAL({precision},{scale}) unsupported (precision 1..38, scale <= precision)"
+                        "DECIMAL({precision},{scale}) unsupported (precision 1..65, scale <= 38 and <= precision)"
                     )));
                 }
             }
@@ -508,12 +501,26 @@ mod tests {
             ("-.005", "-0.01"),
             ("7", "7.00"),
         ] {
-            let d = Datum::decimal_from_str(text, 2).unwrap();
-            assert_eq!(format_datum(&ty, &d), want, "{text}");
+            let unscaled = unscaled_decimal_from_str(text, 2).unwrap();
+            let d = decimal_from_unscaled(unscaled, 2);
+            assert_eq!(format_datum(&ty, &Value::Decimal(d)), want, "{text}");
+            assert_eq!(decimal_to_unscaled(&d, 2), Some(unscaled), "{text}");
+            assert_eq!(decimal_to_unscaled(&d, 3), Some(unscaled * 10), "{text}");
+            assert_eq!(decimal_to_unscaled(&d, 1), None, "{text}");
         }
-        assert!(Datum::decimal_from_str("1e3", 2).is_none());
-        assert!(Datum::decimal_from_str("", 2).is_none());
-        assert!(Datum::decimal_from_str(".", 2).is_none());
-        assert!(Datum::decimal_from_str(&"9".repeat(40), 0).is_none());
+        assert!(unscaled_decimal_from_str("1e3", 2).is_none());
+        assert!(unscaled_decimal_from_str("", 2).is_none());
+        assert!(unscaled_decimal_from_str(".", 2).is_none());
+        assert!(unscaled_decimal_from_str(&"9".repeat(40), 0).is_none());
+        let widest = decimal_from_unscaled(STORED_DECIMAL_LIMIT - 1, 0);
+        assert_eq!(
+            decimal_to_unscaled(&widest, 0),
+            Some(STORED_DECIMAL_LIMIT - 1)
+        );
+        assert_eq!(
+            decimal_to_unscaled(&widest, 1),
+            None,
+            "10^39 does not fit an i128"
+        );
     }
 }

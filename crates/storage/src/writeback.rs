@@ -210,7 +210,7 @@ mod tests {
         let t = storage.open_table("d", "t").unwrap();
         let mut stmt = storage.begin();
         for i in 0..rows {
-            t.insert(&mut stmt, &[Datum::Int(i), Datum::Bytes(vec![b'x'; 90])])
+            t.insert(&mut stmt, &[Value::Int(i), Value::Bytes(vec![b'x'; 90])])
                 .unwrap();
         }
         stmt.commit().unwrap();

@@ -17,7 +17,7 @@ const IDS_PER_WRITER: i64 = 1000;
 
 fn k_of(row: &Row) -> i64 {
     match row[1] {
-        Datum::Int(k) => k,
+        Value::Int(k) => k,
         _ => panic!("k is not an INT"),
     }
 }
@@ -25,10 +25,10 @@ fn k_of(row: &Row) -> i64 {
 /// c always spells the row's id and k: a torn or mixed row shows up as a mismatch.
 fn consistent(row: &Row) -> bool {
     let id = match row[0] {
-        Datum::Int(v) => v,
+        Value::Int(v) => v,
         _ => return false,
     };
-    row[2] == Datum::Bytes(format!("c-{id:08}-{}", k_of(row)).into_bytes())
+    row[2] == Value::Bytes(format!("c-{id:08}-{}", k_of(row)).into_bytes())
 }
 
 #[test]
@@ -58,11 +58,11 @@ fn readers_and_writers_keep_every_invariant() {
                 while !stop.load(Ordering::Relaxed) {
                     x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
                     let id = 1 + ((x >> 33) as i64 % (WRITERS * IDS_PER_WRITER));
-                    if let Some((_, row)) = t.lookup_primary(&[Datum::Int(id)]).unwrap() {
+                    if let Some((_, row)) = t.lookup_primary(&[Value::Int(id)]).unwrap() {
                         assert!(consistent(&row), "torn row {row:?}");
                     }
                     let lo = (x >> 40) as i64 % 100;
-                    let (a, b) = ([Datum::Int(lo)], [Datum::Int(lo + 3)]);
+                    let (a, b) = ([Value::Int(lo)], [Value::Int(lo + 3)]);
                     let mut last = i64::MIN;
                     for item in t
                         .index_scan(
@@ -122,7 +122,7 @@ fn readers_and_writers_keep_every_invariant() {
                             x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
                             let id = base + 1 + ((x >> 33) as i64 % IDS_PER_WRITER);
                             let k = (x >> 45) as i64 % 100;
-                            let found = t.lookup_primary(&[Datum::Int(id)]).unwrap();
+                            let found = t.lookup_primary(&[Value::Int(id)]).unwrap();
                             match (found, x % 3) {
                                 (Some((row_id, _)), 0) => {
                                     assert!(t.delete(&mut st, row_id).unwrap());
@@ -158,7 +158,7 @@ fn readers_and_writers_keep_every_invariant() {
         .unwrap()
         .map(|r| {
             let row = r.unwrap().1;
-            (if let Datum::Int(id) = row[0] { id } else { 0 }, k_of(&row))
+            (if let Value::Int(id) = row[0] { id } else { 0 }, k_of(&row))
         })
         .collect();
     assert_eq!(got, model);
@@ -301,7 +301,7 @@ fn readers_never_miss_rows_of_a_table_that_empties_and_refills() {
                             .scan()
                             .unwrap()
                             .map(|r| match r.unwrap().1[0] {
-                                Datum::Int(v) => v,
+                                Value::Int(v) => v,
                                 ref d => panic!("id is {d:?}"),
                             })
                             .collect();
@@ -337,7 +337,7 @@ fn readers_never_miss_rows_of_a_table_that_empties_and_refills() {
             // Empty the table again in a statement that first says so to the readers.
             committed.store(0, Ordering::Release);
             let mut st = s.begin();
-            let (row_id, _) = t.lookup_unique(0, &[Datum::Int(id)]).unwrap().unwrap();
+            let (row_id, _) = t.lookup_unique(0, &[Value::Int(id)]).unwrap().unwrap();
             assert!(t.delete(&mut st, row_id).unwrap());
             if id % 3 == 0 {
                 // Readers may have scanned the table empty meanwhile; the rollback brings

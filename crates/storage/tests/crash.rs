@@ -34,7 +34,7 @@ fn max_id(t: &Table) -> i64 {
         .next()
     {
         Some(r) => match r.unwrap().1[0] {
-            Datum::Int(v) => v,
+            Value::Int(v) => v,
             _ => panic!("id is not an INT"),
         },
         None => 0,
@@ -74,7 +74,7 @@ fn crash_child() {
                     }
                     if n > 1 {
                         let prev = 3 * (n - 2) + 1;
-                        let (row_id, _) = t.lookup_primary(&[Datum::Int(prev)]).unwrap().unwrap();
+                        let (row_id, _) = t.lookup_primary(&[Value::Int(prev)]).unwrap().unwrap();
                         t.update(&mut st, row_id, &sb_row(prev, -n)).unwrap();
                     }
                     st.commit().unwrap();
@@ -212,7 +212,7 @@ fn acknowledged_writes_survive_sigkill() {
             for (i, row) in rows.iter().enumerate() {
                 let id = i as i64 + 1;
                 let n = (id - 1) / 3 + 1;
-                assert_eq!(row[0], Datum::Int(id));
+                assert_eq!(row[0], Value::Int(id));
                 // The first row of statement n was updated by statement n + 1, if it exists.
                 let want_k = if id % 3 == 1 && n < statements {
                     -(n + 1)
@@ -221,7 +221,7 @@ fn acknowledged_writes_survive_sigkill() {
                 };
                 assert_eq!(
                     row[1],
-                    Datum::Int(want_k),
+                    Value::Int(want_k),
                     "round {round}, table {w}, id {id}"
                 );
             }
@@ -256,7 +256,7 @@ fn acknowledged_writes_survive_sigkill() {
                 );
                 let t = s.open_table("crash", &name).unwrap();
                 assert!(
-                    t.lookup_primary(&[Datum::Int(*n)]).unwrap().is_some(),
+                    t.lookup_primary(&[Value::Int(*n)]).unwrap().is_some(),
                     "round {round}: {name} lost its row"
                 );
             }

@@ -41,17 +41,17 @@ fn ids(t: &Table) -> BTreeSet<i64> {
     t.scan()
         .unwrap()
         .map(|r| match r.unwrap().1[0] {
-            Datum::Int(v) => v,
+            Value::Int(v) => v,
             ref d => panic!("id is {d:?}"),
         })
         .collect()
 }
 
 fn k_of(t: &Table, id: i64) -> Option<i64> {
-    t.lookup_primary(&[Datum::Int(id)])
+    t.lookup_primary(&[Value::Int(id)])
         .unwrap()
         .map(|(_, row)| match row[1] {
-            Datum::Int(k) => k,
+            Value::Int(k) => k,
             ref d => panic!("k is {d:?}"),
         })
 }
@@ -61,7 +61,7 @@ fn k_of(t: &Table, id: i64) -> Option<i64> {
 fn insert_and_touch(s: &Storage, t: &Table, id: i64) -> Result<()> {
     let mut stmt = s.begin();
     t.insert(&mut stmt, &sb_row(id, id))?;
-    if let Some((row_id, _)) = t.lookup_primary(&[Datum::Int(1)])? {
+    if let Some((row_id, _)) = t.lookup_primary(&[Value::Int(1)])? {
         t.update(&mut stmt, row_id, &sb_row(1, id))?;
     }
     stmt.commit()

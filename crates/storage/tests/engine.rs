@@ -15,7 +15,7 @@ fn ids(scan: impl Iterator<Item = Result<(RowId, Row), StorageError>>) -> Vec<i6
 /// The integer in `column` of every row a scan returns.
 fn ints(scan: impl Iterator<Item = Result<(RowId, Row), StorageError>>, column: usize) -> Vec<i64> {
     scan.map(|r| match r.unwrap().1[column] {
-        Datum::Int(v) => v,
+        Value::Int(v) => v,
         ref d => panic!("column {column} is {d:?}"),
     })
     .collect()
@@ -113,7 +113,7 @@ fn rows_keys_and_scans_match_a_model() {
     for id in (1..=3000i64).step_by(7) {
         let new_k = (id * 31) % 113;
         let mut row = sb_row(id, new_k);
-        row[2] = Datum::Bytes(format!("c-{id:08}-{new_k}").into_bytes());
+        row[2] = Value::Bytes(format!("c-{id:08}-{new_k}").into_bytes());
         assert!(t.update(&mut st, row_ids[&id], &row).unwrap());
         model.insert(id, new_k);
     }
@@ -130,14 +130,14 @@ fn rows_keys_and_scans_match_a_model() {
     // Primary key point lookups.
     for id in [1i64, 2, 6, 7, 2999, 3000, 4000] {
         let got = t
-            .lookup_primary(&[Datum::Int(id)])
+            .lookup_primary(&[Value::Int(id)])
             .unwrap()
             .map(|(_, r)| r[1].clone());
-        assert_eq!(got, model.get(&id).map(|k| Datum::Int(*k)), "id {id}");
+        assert_eq!(got, model.get(&id).map(|k| Value::Int(*k)), "id {id}");
     }
     // Secondary index equality, in (k, row id) order, and ranges both ways.
     for k in [0i64, 5, 96, 112, 500] {
-        let eq = [Datum::Int(k)];
+        let eq = [Value::Int(k)];
         let got = ids(t
             .index_scan(
                 1,
@@ -155,7 +155,7 @@ fn rows_keys_and_scans_match_a_model() {
         got_sorted.sort();
         assert_eq!(got_sorted, want, "k = {k}");
     }
-    let (lo, hi) = ([Datum::Int(10)], [Datum::Int(20)]);
+    let (lo, hi) = ([Value::Int(10)], [Value::Int(20)]);
     let fwd = t
         .index_scan(
             1,
@@ -229,15 +229,15 @@ fn multi_column_prefixes_case_insensitive_keys_nulls_and_big_rows() {
     s.create_table("d", "m", &def).unwrap();
     let t = s.open_table("d", "m").unwrap();
     let mut st = s.begin();
-    let name = |v: &str| Datum::Bytes(v.as_bytes().to_vec());
+    let name = |v: &str| Value::Bytes(v.as_bytes().to_vec());
     for a in 0..20i64 {
         for n in ["alpha", "Beta", "gamma"] {
-            t.insert(&mut st, &[Datum::Int(a), name(n), Datum::Null])
+            t.insert(&mut st, &[Value::Int(a), name(n), Value::Null])
                 .unwrap();
         }
     }
     // Case-insensitive unique: "ALPHA " collides with "alpha" (trailing space ignored).
-    match t.insert(&mut st, &[Datum::Int(3), name("ALPHA "), Datum::Null]) {
+    match t.insert(&mut st, &[Value::Int(3), name("ALPHA "), Value::Null]) {
         Err(StorageError::DuplicateKey { index, key, .. }) => {
             assert_eq!(index, "uniq_a_name");
             assert_eq!(key, "3-ALPHA ");
@@ -245,23 +245,23 @@ fn multi_column_prefixes_case_insensitive_keys_nulls_and_big_rows() {
         other => panic!("expected a duplicate, got {other:?}"),
     }
     // NULLs never collide in a unique index.
-    t.insert(&mut st, &[Datum::Null, name("alpha"), Datum::Null])
+    t.insert(&mut st, &[Value::Null, name("alpha"), Value::Null])
         .unwrap();
-    t.insert(&mut st, &[Datum::Null, name("alpha"), Datum::Null])
+    t.insert(&mut st, &[Value::Null, name("alpha"), Value::Null])
         .unwrap();
     // A 64 KiB row goes to overflow pages.
     let big: Vec<u8> = (0..65_000u32).map(|i| (i % 251) as u8).collect();
     let big_id = t
         .insert(
             &mut st,
-            &[Datum::Int(100), name("big"), Datum::Bytes(big.clone())],
+            &[Value::Int(100), name("big"), Value::Bytes(big.clone())],
         )
         .unwrap()
         .row_id;
     st.commit().unwrap();
-    assert_eq!(t.get(big_id).unwrap().unwrap()[2], Datum::Bytes(big));
+    assert_eq!(t.get(big_id).unwrap().unwrap()[2], Value::Bytes(big));
     // Prefix of the two-column index: a = 7 gives 3 rows in name order.
-    let seven = [Datum::Int(7)];
+    let seven = [Value::Int(7)];
     let rows: Vec<Row> = t
         .index_scan(
             0,
@@ -278,15 +278,15 @@ fn multi_column_prefixes_case_insensitive_keys_nulls_and_big_rows() {
     );
     // Full key lookup, case-insensitively.
     assert!(t
-        .lookup_unique(0, &[Datum::Int(7), name("BETA")])
+        .lookup_unique(0, &[Value::Int(7), name("BETA")])
         .unwrap()
         .is_some());
     assert!(t
-        .lookup_unique(0, &[Datum::Null, name("alpha")])
+        .lookup_unique(0, &[Value::Null, name("alpha")])
         .unwrap()
         .is_none());
     // IS NULL through the prefix range.
-    let null = [Datum::Null];
+    let null = [Value::Null];
     assert_eq!(
         t.index_scan(
             0,
@@ -320,9 +320,9 @@ fn multi_column_prefixes_case_insensitive_keys_nulls_and_big_rows() {
     t.insert(
         &mut st,
         &[
-            Datum::Int(101),
+            Value::Int(101),
             name("big2"),
-            Datum::Bytes(vec![1u8; 60_000]),
+            Value::Bytes(vec![1u8; 60_000]),
         ],
     )
     .unwrap();
@@ -377,21 +377,21 @@ fn an_empty_table_is_read_without_a_page_until_a_statement_writes_it() {
     let before = requests();
     assert_eq!(read_all(), (vec![], before), "known empty: no page read");
     let pk = 0;
-    assert!(t.lookup_unique(pk, &[Datum::Int(1)]).unwrap().is_none());
+    assert!(t.lookup_unique(pk, &[Value::Int(1)]).unwrap().is_none());
     assert_eq!(requests(), before);
 
     // A statement's rows are visible at once (read uncommitted) and after its commit.
     let mut st = s.begin();
     t.insert(&mut st, &sb_row(1, 7)).unwrap();
     assert_eq!(ids(t.scan().unwrap()), vec![1]);
-    assert!(t.lookup_unique(pk, &[Datum::Int(1)]).unwrap().is_some());
+    assert!(t.lookup_unique(pk, &[Value::Int(1)]).unwrap().is_some());
     st.commit().unwrap();
     assert_eq!(ids(t.scan().unwrap()), vec![1]);
 
     // Deleted in a statement still open: the scan sees no row but must not remember it,
     // since the rollback brings the row back.
     let mut st = s.begin();
-    let (row_id, _) = t.lookup_unique(pk, &[Datum::Int(1)]).unwrap().unwrap();
+    let (row_id, _) = t.lookup_unique(pk, &[Value::Int(1)]).unwrap().unwrap();
     assert!(t.delete(&mut st, row_id).unwrap());
     assert!(ids(t.scan().unwrap()).is_empty());
     st.rollback();
@@ -441,7 +441,7 @@ fn a_table_loaded_from_a_file_that_counts_no_rows_is_read_without_a_page() {
         }
         let t = s.open_table("d", "emptied").unwrap();
         let mut st = s.begin();
-        let (row_id, _) = t.lookup_unique(0, &[Datum::Int(1)]).unwrap().unwrap();
+        let (row_id, _) = t.lookup_unique(0, &[Value::Int(1)]).unwrap().unwrap();
         assert!(t.delete(&mut st, row_id).unwrap());
         st.commit().unwrap();
         drop(t);
@@ -522,7 +522,7 @@ fn a_new_table_file_holds_only_its_definition_until_its_pages_are_written() {
             t.insert(&mut st, &sb_row(id, id % 7)).unwrap();
         }
         st.commit().unwrap();
-        assert!(t.lookup_unique(0, &[Datum::Int(33)]).unwrap().is_some());
+        assert!(t.lookup_unique(0, &[Value::Int(33)]).unwrap().is_some());
         std::mem::forget(s); // crash: "written" lives in the log only
     }
     let s = Storage::open(config(dir.path())).unwrap();
@@ -576,7 +576,7 @@ fn definitions_loaded_from_images_follow_writes_and_ddl() {
     let insert = |name: &str, id: i64| {
         let t = s.open_table("d", name).unwrap();
         let mut row = sb_row(id, 1);
-        row.resize(t.def().columns.len(), Datum::Null);
+        row.resize(t.def().columns.len(), Value::Null);
         let mut st = s.begin();
         t.insert(&mut st, &row).unwrap();
         st.commit().unwrap();
@@ -661,7 +661,7 @@ fn alter_adds_and_drops_columns_and_indexes() {
             unsigned: false,
         },
     );
-    extra.default = Some(Datum::Int(7));
+    extra.default = Some(Value::Int(7));
     def.columns.push(extra);
     def.indexes.push(IndexDef {
         name: "uc".into(),
@@ -672,7 +672,7 @@ fn alter_adds_and_drops_columns_and_indexes() {
     drop(t);
     s.alter_table("d", "t", &def, &mut |row| {
         let mut r = row.to_vec();
-        r.push(Datum::Int(7));
+        r.push(Value::Int(7));
         Ok(r)
     })
     .unwrap();
@@ -681,7 +681,7 @@ fn alter_adds_and_drops_columns_and_indexes() {
     assert_eq!(t.row_count().unwrap(), 1500);
     assert_eq!(t.next_auto_increment().unwrap(), 1501);
     assert!(t
-        .lookup_unique(2, &[Datum::Bytes(b"c-00000009-9".to_vec())])
+        .lookup_unique(2, &[Value::Bytes(b"c-00000009-9".to_vec())])
         .unwrap()
         .is_some());
     assert!(t.check().unwrap().is_ok());
@@ -741,7 +741,7 @@ fn committed_statements_survive_losing_every_unflushed_page() {
         for id in 1..=500 {
             t.delete(
                 &mut st,
-                t.lookup_primary(&[Datum::Int(id)]).unwrap().unwrap().0,
+                t.lookup_primary(&[Value::Int(id)]).unwrap().unwrap().0,
             )
             .unwrap();
         }
@@ -770,7 +770,7 @@ fn committed_statements_survive_losing_every_unflushed_page() {
     assert_eq!(ids(t.scan().unwrap()), (501..=2000).collect::<Vec<_>>());
     assert!(t.check().unwrap().is_ok());
     let u = s.open_table("d", "u").unwrap();
-    assert!(u.lookup_primary(&[Datum::Int(42)]).unwrap().is_some());
+    assert!(u.lookup_primary(&[Value::Int(42)]).unwrap().is_some());
     // Recovery checkpointed: a second reopen replays nothing.
     drop((t, u));
     s.shutdown().unwrap();
@@ -890,7 +890,7 @@ fn a_few_thousand_tables() {
     let mut st = s.begin();
     for i in 0..TABLES {
         let t = s.open_table("many", &format!("t{i}")).unwrap();
-        t.insert(&mut st, &[Datum::Int(i)]).unwrap();
+        t.insert(&mut st, &[Value::Int(i)]).unwrap();
     }
     st.commit().unwrap();
     assert_eq!(s.list_tables("many").unwrap().len(), TABLES as usize);
@@ -907,15 +907,15 @@ fn a_few_thousand_tables() {
     for i in (0..TABLES).step_by(97) {
         let t = s.open_table("many", &format!("t{i}")).unwrap();
         assert_eq!(
-            t.lookup_primary(&[Datum::Int(i)]).unwrap().unwrap().1,
-            vec![Datum::Int(i)]
+            t.lookup_primary(&[Value::Int(i)]).unwrap().unwrap().1,
+            vec![Value::Int(i)]
         );
     }
     // After a checkpoint, three tables written: recovery touches those three files only.
     for i in [5i64, 500, 1999] {
         let t = s.open_table("many", &format!("t{i}")).unwrap();
         let mut st = s.begin();
-        t.insert(&mut st, &[Datum::Int(-i)]).unwrap();
+        t.insert(&mut st, &[Value::Int(-i)]).unwrap();
         st.commit().unwrap();
     }
     std::mem::forget(s);
@@ -927,7 +927,7 @@ fn a_few_thousand_tables() {
         s.recovery_stats()
     );
     let t = s.open_table("many", "t500").unwrap();
-    assert!(t.lookup_primary(&[Datum::Int(-500)]).unwrap().is_some());
+    assert!(t.lookup_primary(&[Value::Int(-500)]).unwrap().is_some());
 }
 
 #[test]
@@ -967,28 +967,28 @@ fn integer_primary_keys_cluster_the_rows_and_key_updates_move_them() {
         let t = s.open_table("d", name).unwrap();
         let key = |v: i64| {
             if unsigned {
-                Datum::UInt((v + 10) as u64)
+                Value::UInt((v + 10) as u64)
             } else {
-                Datum::Int(v)
+                Value::Int(v)
             }
         };
         let mut st = s.begin();
         for v in [5i64, -3, 0, 9, -7, 2] {
-            t.insert(&mut st, &[key(v), Datum::Int(v * 10)]).unwrap();
+            t.insert(&mut st, &[key(v), Value::Int(v * 10)]).unwrap();
         }
         st.commit().unwrap();
         // Full scan and both directions of the primary key follow key order.
-        let keys: Vec<Datum> = t.scan().unwrap().map(|r| r.unwrap().1[0].clone()).collect();
-        let want: Vec<Datum> = [-7i64, -3, 0, 2, 5, 9].iter().map(|v| key(*v)).collect();
+        let keys: Vec<Value> = t.scan().unwrap().map(|r| r.unwrap().1[0].clone()).collect();
+        let want: Vec<Value> = [-7i64, -3, 0, 2, 5, 9].iter().map(|v| key(*v)).collect();
         assert_eq!(keys, want);
-        let back: Vec<Datum> = t
+        let back: Vec<Value> = t
             .index_scan(1, Bound::Unbounded, Bound::Unbounded, Direction::Backward)
             .unwrap()
             .map(|r| r.unwrap().1[0].clone())
             .collect();
         assert_eq!(back, want.iter().rev().cloned().collect::<Vec<_>>());
         let (lo, hi) = ([key(-3)], [key(5)]);
-        let mid: Vec<Datum> = t
+        let mid: Vec<Value> = t
             .index_scan(
                 1,
                 Bound::Excluded(&lo),
@@ -1002,22 +1002,22 @@ fn integer_primary_keys_cluster_the_rows_and_key_updates_move_them() {
         // Duplicate primary key on insert and on a key update.
         let mut st = s.begin();
         assert!(
-            matches!(t.insert(&mut st, &[key(9), Datum::Int(1)]), Err(StorageError::DuplicateKey { ref index, .. }) if index == "PRIMARY")
+            matches!(t.insert(&mut st, &[key(9), Value::Int(1)]), Err(StorageError::DuplicateKey { ref index, .. }) if index == "PRIMARY")
         );
         let (row_id, _) = t.lookup_primary(&[key(0)]).unwrap().unwrap();
         assert!(matches!(
-            t.update(&mut st, row_id, &[key(9), Datum::Int(0)]),
+            t.update(&mut st, row_id, &[key(9), Value::Int(0)]),
             Err(StorageError::DuplicateKey { ref index, .. }) if index == "PRIMARY"
         ));
         // Moving a row: the secondary index follows it.
         assert!(t
-            .update(&mut st, row_id, &[key(100), Datum::Int(1000)])
+            .update(&mut st, row_id, &[key(100), Value::Int(1000)])
             .unwrap());
         st.commit().unwrap();
         assert!(t.lookup_primary(&[key(0)]).unwrap().is_none());
-        let (_, row) = t.lookup_unique(0, &[Datum::Int(1000)]).unwrap().unwrap();
+        let (_, row) = t.lookup_unique(0, &[Value::Int(1000)]).unwrap().unwrap();
         assert_eq!(row[0], key(100));
-        assert!(t.lookup_unique(0, &[Datum::Int(0)]).unwrap().is_none());
+        assert!(t.lookup_unique(0, &[Value::Int(0)]).unwrap().is_none());
         assert_eq!(t.row_count().unwrap(), 6);
         let report = t.check().unwrap();
         assert!(report.is_ok(), "{:?}", report.problems);
@@ -1046,7 +1046,7 @@ fn pages_torn_by_a_crash_are_rebuilt_from_their_logged_images() {
         for i in 1001..=1200 {
             t.insert(&mut st, &sb_row(i, i)).unwrap();
         }
-        let (row_id, _) = t.lookup_primary(&[Datum::Int(1)]).unwrap().unwrap();
+        let (row_id, _) = t.lookup_primary(&[Value::Int(1)]).unwrap().unwrap();
         t.update(&mut st, row_id, &sb_row(1, -1)).unwrap();
         st.commit().unwrap();
         // The pages reach the file, and the process dies half-way through rewriting them.
@@ -1081,8 +1081,8 @@ fn pages_torn_by_a_crash_are_rebuilt_from_their_logged_images() {
     let t = s.open_table("d", "t").unwrap();
     assert_eq!(t.row_count().unwrap(), 1200);
     assert_eq!(
-        t.lookup_primary(&[Datum::Int(1)]).unwrap().unwrap().1[1],
-        Datum::Int(-1)
+        t.lookup_primary(&[Value::Int(1)]).unwrap().unwrap().1[1],
+        Value::Int(-1)
     );
     s.checkpoint().unwrap();
     let report = t.check().unwrap();
@@ -1162,7 +1162,7 @@ fn in_lists_in_one_pass_match_one_scan_per_value() {
         sorted.dedup();
         let mut out = Vec::new();
         for v in sorted {
-            let key = [Datum::Int(v)];
+            let key = [Value::Int(v)];
             let scan = t
                 .index_scan(
                     1,
@@ -1176,8 +1176,8 @@ fn in_lists_in_one_pass_match_one_scan_per_value() {
         out
     };
     let values = [40i64, 3, 88, 3, 1000, -5, 40, 0];
-    let mut datums: Vec<Datum> = values.iter().map(|v| Datum::Int(*v)).collect();
-    datums.push(Datum::Null);
+    let mut datums: Vec<Value> = values.iter().map(|v| Value::Int(*v)).collect();
+    datums.push(Value::Null);
     let got = t
         .index_lookup_many(1, &[], &datums, None, usize::MAX)
         .unwrap()
@@ -1210,12 +1210,12 @@ fn in_lists_in_one_pass_match_one_scan_per_value() {
     );
     // The clustered primary key has no tree of its own: refused.
     assert!(t
-        .index_lookup_many(0, &[], &[Datum::Int(1)], None, usize::MAX)
+        .index_lookup_many(0, &[], &[Value::Int(1)], None, usize::MAX)
         .unwrap()
         .is_none());
     // A prefix as long as the index is an error, not a panic.
     assert!(t
-        .index_lookup_many(1, &[Datum::Int(1)], &[Datum::Int(1)], None, 10)
+        .index_lookup_many(1, &[Value::Int(1)], &[Value::Int(1)], None, 10)
         .is_err());
 
     // A two-column index with a case-insensitive string after an equality prefix.
@@ -1239,30 +1239,30 @@ fn in_lists_in_one_pass_match_one_scan_per_value() {
     };
     s.create_table("d", "m", &def).unwrap();
     let m = s.open_table("d", "m").unwrap();
-    let name = |v: &str| Datum::Bytes(v.as_bytes().to_vec());
+    let name = |v: &str| Value::Bytes(v.as_bytes().to_vec());
     let mut st = s.begin();
     for a in 0..3i64 {
         for n in ["alpha", "Beta", "gamma", "beta "] {
-            m.insert(&mut st, &[Datum::Int(a), name(n)]).unwrap();
+            m.insert(&mut st, &[Value::Int(a), name(n)]).unwrap();
         }
     }
     st.commit().unwrap();
     let rows = m
         .index_lookup_many(
             0,
-            &[Datum::Int(1)],
+            &[Value::Int(1)],
             &[name("GAMMA"), name("beta"), name("BETA  "), name("delta")],
             None,
             usize::MAX,
         )
         .unwrap()
         .unwrap();
-    let names: Vec<Datum> = rows.iter().map(|(_, r)| r[1].clone()).collect();
+    let names: Vec<Value> = rows.iter().map(|(_, r)| r[1].clone()).collect();
     assert_eq!(names, vec![name("Beta"), name("beta "), name("gamma")]);
-    assert!(rows.iter().all(|(_, r)| r[0] == Datum::Int(1)));
+    assert!(rows.iter().all(|(_, r)| r[0] == Value::Int(1)));
     // A NULL in the prefix matches nothing.
     assert_eq!(
-        m.index_lookup_many(0, &[Datum::Null], &[name("alpha")], None, 10)
+        m.index_lookup_many(0, &[Value::Null], &[name("alpha")], None, 10)
             .unwrap()
             .map(|r| r.len()),
         Some(0)
@@ -1287,7 +1287,7 @@ fn index_moves_count_changed_keys_and_one_read_scans_match_batched_ones() {
     assert_eq!(moves(), (0, 0));
     let mut st = s.begin();
     let mut row = sb_row(7, 7);
-    row[2] = Datum::Bytes(b"another c".to_vec());
+    row[2] = Value::Bytes(b"another c".to_vec());
     assert!(t.update(&mut st, row_ids[&7], &row).unwrap());
     assert_eq!(moves(), (0, 0), "c is in no index");
     assert!(t.update(&mut st, row_ids[&7], &sb_row(7, 49)).unwrap());
@@ -1300,7 +1300,7 @@ fn index_moves_count_changed_keys_and_one_read_scans_match_batched_ones() {
     );
     st.commit().unwrap();
     for direction in [Direction::Forward, Direction::Backward] {
-        let (lo, hi) = ([Datum::Int(3)], [Datum::Int(45)]);
+        let (lo, hi) = ([Value::Int(3)], [Value::Int(45)]);
         let scan = || t.index_scan(1, Bound::Included(&lo), Bound::Excluded(&hi), direction);
         let batched = ints(scan().unwrap(), 0);
         assert!(batched.len() > 200, "the range spans several batches");

@@ -29,7 +29,7 @@ pub(crate) fn group_key_text(d: &Datum) -> String {
                 "n{}",
                 d.to_decimal(&mut Vec::new())
                     .unwrap_or_default()
-                    .normalize()
+                    .normalized()
             )
         }
         other => format!("o{}", other.to_text_lossy()),
@@ -59,12 +59,13 @@ pub(crate) fn aggregate_type(
         },
         AggKind::Min | AggKind::Max => arg_type,
         AggKind::Sum if exact => SqlType::Decimal {
-            precision: 38,
+            precision: myriad_types::decimal::MAX_PRECISION,
             scale,
         },
         AggKind::Avg if exact => SqlType::Decimal {
-            precision: 38,
-            scale: scale + env.state.div_precision_increment,
+            precision: myriad_types::decimal::MAX_PRECISION,
+            scale: (scale + env.state.div_precision_increment)
+                .min(myriad_types::decimal::MAX_SCALE),
         },
         AggKind::Sum | AggKind::Avg => SqlType::Double,
     }
@@ -130,18 +131,18 @@ pub(crate) fn aggregate_value(
         }
         AggKind::Sum | AggKind::Avg if inputs.is_empty() => Datum::Null,
         AggKind::Sum | AggKind::Avg if matches!(ty, SqlType::Decimal { .. }) => {
-            let mut sum = rust_decimal::Decimal::ZERO;
+            let overflow = |_| crate::expr::eval::err_decimal_out_of_range("sum");
+            let mut sum = myriad_types::Decimal::ZERO;
             for v in &inputs {
-                sum = sum
-                    .checked_add(v.to_decimal(&mut env.warnings).unwrap_or_default())
-                    .ok_or_else(|| {
-                        SqlError::new(1690, "22003", "DECIMAL value is out of range in 'sum'")
-                    })?;
+                let x = v.to_decimal(&mut env.warnings).unwrap_or_default();
+                sum = sum.checked_add(&x).map_err(overflow)?;
             }
             if agg.kind == AggKind::Sum {
                 Datum::Dec(sum)
             } else {
-                Datum::Dec(sum / rust_decimal::Decimal::from(inputs.len() as u64))
+                let count = myriad_types::Decimal::from_u64(inputs.len() as u64);
+                let incr = env.state.div_precision_increment;
+                Datum::Dec(sum.checked_div(&count, incr).map_err(overflow)?)
             }
         }
         AggKind::Sum | AggKind::Avg => {

@@ -124,20 +124,20 @@ impl Session {
                 let new_columns = def.columns.clone();
                 let now_micros = env.now_micros();
                 let mut convert =
-                    |row: &[myriad_storage::Datum]| -> myriad_storage::Result<myriad_storage::Row> {
+                    |row: &[myriad_storage::Value]| -> myriad_storage::Result<myriad_storage::Row> {
                         Ok(sources
                             .iter()
                             .zip(&new_columns)
                             .map(|(source, column)| match source {
                                 Some(i) => {
-                                    row.get(*i).cloned().unwrap_or(myriad_storage::Datum::Null)
+                                    row.get(*i).cloned().unwrap_or(myriad_storage::Value::Null)
                                 }
                                 None if column.default_now => {
                                     crate::plan::timestamps::now_for(&column.ty, now_micros)
                                 }
                                 None => match &column.default {
                                     Some(d) => d.clone(),
-                                    None if column.nullable => myriad_storage::Datum::Null,
+                                    None if column.nullable => myriad_storage::Value::Null,
                                     None => zero_value(&column.ty),
                                 },
                             })

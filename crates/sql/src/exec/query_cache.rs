@@ -281,9 +281,10 @@ pub(crate) fn push_value(key: &mut Vec<u8>, v: &Value) {
             key.push(3);
             key.extend_from_slice(&d.to_bits().to_le_bytes());
         }
-        Value::Decimal(s) => {
+        Value::Decimal(d) => {
+            // The text keeps the scale: `1.5` and `1.50` give different results.
             key.push(4);
-            push_part(key, s.as_bytes());
+            push_part(key, d.to_string().as_bytes());
         }
         Value::Bytes(b) => {
             key.push(5);

@@ -155,7 +155,7 @@ pub fn read_rows_each(
     Ok(())
 }
 
-pub(crate) fn as_ref(b: &Bound<Vec<st::Datum>>) -> Bound<&[st::Datum]> {
+pub(crate) fn as_ref(b: &Bound<Vec<st::Value>>) -> Bound<&[st::Value]> {
     match b {
         Bound::Included(k) => Bound::Included(k.as_slice()),
         Bound::Excluded(k) => Bound::Excluded(k.as_slice()),
@@ -254,7 +254,7 @@ pub(crate) fn index_rows(
     let key_of = |e: &Expr,
                   position: usize,
                   env: &mut dyn Env|
-     -> Result<Option<Option<st::Datum>>, SqlError> {
+     -> Result<Option<Option<st::Value>>, SqlError> {
         let v = e.eval(env, &[])?;
         if v.is_null() {
             // `col = NULL` matches nothing.
@@ -296,7 +296,7 @@ pub(crate) fn index_rows(
         Ok(true)
     };
     let scan_eq =
-        |key: &[st::Datum], env: &mut dyn Env, sink: &mut RowSink| -> Result<bool, SqlError> {
+        |key: &[st::Value], env: &mut dyn Env, sink: &mut RowSink| -> Result<bool, SqlError> {
             if key.len() == ix.columns.len() && ix.is_unique() {
                 let hit = table
                     .lookup_unique_columns(index_no, key, wanted.map(|w| &w[..]))
@@ -318,14 +318,14 @@ pub(crate) fn index_rows(
         };
     // The (lower, upper) keys of a range; None when a bound cannot be an exact key, and
     // Some(None) when a bound is NULL (the comparison is never true).
-    type Keys = Option<Option<(Bound<Vec<st::Datum>>, Bound<Vec<st::Datum>>)>>;
+    type Keys = Option<Option<(Bound<Vec<st::Value>>, Bound<Vec<st::Value>>)>>;
     let range_keys = |lower: &Option<(Expr, bool)>,
                       upper: &Option<(Expr, bool)>,
                       env: &mut dyn Env|
      -> Result<Keys, SqlError> {
         let bound = |b: &Option<(Expr, bool)>,
                      env: &mut dyn Env|
-         -> Result<Option<Option<Bound<Vec<st::Datum>>>>, SqlError> {
+         -> Result<Option<Option<Bound<Vec<st::Value>>>>, SqlError> {
             Ok(match b {
                 None if prefix.is_empty() => Some(Some(Bound::Unbounded)),
                 None => Some(Some(Bound::Included(prefix.clone()))),
@@ -357,17 +357,17 @@ pub(crate) fn index_rows(
             let ty = &def.columns[ix.columns[eq.len()]].ty;
             // A number beyond the column's sign (a negative for an UNSIGNED column, one
             // past i64::MAX for a signed one) equals no stored value: it is no key.
-            let outside = |k: &st::Datum| match (ty, k) {
+            let outside = |k: &st::Value| match (ty, k) {
                 (
                     st::ColumnType::Int {
                         unsigned: false, ..
                     },
-                    st::Datum::UInt(u),
+                    st::Value::UInt(u),
                 ) => i64::try_from(*u).is_err(),
-                (st::ColumnType::Int { unsigned: true, .. }, st::Datum::Int(i)) => *i < 0,
+                (st::ColumnType::Int { unsigned: true, .. }, st::Value::Int(i)) => *i < 0,
                 _ => false,
             };
-            let mut values: Vec<st::Datum> = Vec::with_capacity(list.len());
+            let mut values: Vec<st::Value> = Vec::with_capacity(list.len());
             for e in list {
                 match key_of(e, eq.len(), env)? {
                     None => return Ok(false),

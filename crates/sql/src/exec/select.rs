@@ -519,27 +519,15 @@ impl Session {
     }
 }
 /// The value a NOT NULL column without a default gets in non-strict mode.
-pub(crate) fn zero_value(ty: &myriad_storage::ColumnType) -> myriad_storage::Datum {
-    use myriad_storage::{ColumnType as T, Datum as D};
+pub(crate) fn zero_value(ty: &myriad_storage::ColumnType) -> myriad_storage::Value {
+    use myriad_storage::{ColumnType as T, Value as D};
     match ty {
         T::Int { unsigned: true, .. } => D::UInt(0),
         T::Int { .. } => D::Int(0),
-        T::Decimal { .. } => D::Decimal(0),
+        T::Decimal { .. } => D::Decimal(myriad_storage::Decimal::ZERO),
         T::Float | T::Double => D::Double(0.0),
-        T::Date => D::Date {
-            year: 0,
-            month: 0,
-            day: 0,
-        },
-        T::DateTime | T::Timestamp => D::DateTime {
-            year: 0,
-            month: 0,
-            day: 0,
-            hour: 0,
-            minute: 0,
-            second: 0,
-            micros: 0,
-        },
+        T::Date => D::Date(Default::default()),
+        T::DateTime | T::Timestamp => D::DateTime(Default::default()),
         _ => D::Bytes(Vec::new()),
     }
 }

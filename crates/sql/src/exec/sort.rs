@@ -47,25 +47,11 @@ pub fn retain_distinct(rows: &mut Vec<Vec<crate::value::Value>>) {
                 let bits = if *f == 0.0 { 0 } else { f.to_bits() };
                 bits.hash(h)
             }
-            V::Decimal(text) => text.hash(h),
+            V::Decimal(d) => d.hash(h),
             V::Bytes(b) => b.hash(h),
-            V::Date { year, month, day } => (year, month, day).hash(h),
-            V::DateTime {
-                year,
-                month,
-                day,
-                hour,
-                minute,
-                second,
-                micros,
-            } => (year, month, day, hour, minute, second, micros).hash(h),
-            V::Time {
-                negative,
-                hours,
-                minute,
-                second,
-                micros,
-            } => (negative, hours, minute, second, micros).hash(h),
+            V::Date(d) => d.hash(h),
+            V::DateTime(dt) => dt.hash(h),
+            V::Time(t) => t.hash(h),
         }
     }
 }
@@ -187,8 +173,8 @@ pub(crate) fn unify_key_kind<T>(rows: &mut [(Vec<Datum>, T)], i: usize) {
 mod tests {
     use super::*;
     use crate::value::Value;
+    use myriad_types::decimal::Decimal;
     use proptest::prelude::*;
-    use rust_decimal::Decimal;
 
     fn value() -> impl Strategy<Value = Value> {
         prop_oneof![
@@ -266,7 +252,7 @@ mod tests {
         // NULL, '', '0', '1.5', '10', '9', 'A'
         assert_eq!(order, vec![4, 2, 0, 6, 3, 5, 1]);
         let mut numbers: Vec<(Vec<Datum>, usize)> = [
-            Datum::Dec(Decimal::new(25, 1)),
+            Datum::Dec(Decimal::from_i128_scaled(25, 1).unwrap()),
             Datum::Int(2),
             Datum::Double(2.25),
             Datum::UInt(3),

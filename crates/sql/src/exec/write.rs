@@ -46,7 +46,7 @@ impl Session {
                         if column.auto_increment
                             && (v.is_null() || v.to_int(&mut Vec::new()) == Some(0)) =>
                     {
-                        myriad_storage::Datum::Null
+                        myriad_storage::Value::Null
                     }
                     Some(v) => {
                         let target = crate::plan::stored::Target {
@@ -63,7 +63,7 @@ impl Session {
                     None => match &column.default {
                         Some(d) => d.clone(),
                         None if column.auto_increment || column.nullable => {
-                            myriad_storage::Datum::Null
+                            myriad_storage::Value::Null
                         }
                         None => {
                             let message =

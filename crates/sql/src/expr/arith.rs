@@ -3,8 +3,7 @@
 
 use crate::error::SqlError;
 use crate::expr::eval::*;
-use rust_decimal::prelude::ToPrimitive;
-use rust_decimal::{Decimal, RoundingStrategy};
+use myriad_types::decimal::{Decimal, DecimalError};
 
 /// Arithmetic operators with MySQL's class rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,42 +103,28 @@ pub fn arith(
                 a.to_decimal(warnings).unwrap_or(Decimal::ZERO),
                 b.to_decimal(warnings).unwrap_or(Decimal::ZERO),
             );
-            let overflow = || {
-                SqlError::new(
-                    1690,
-                    "22003",
-                    format!("DECIMAL value is out of range in '{}'", text()),
-                )
-            };
+            // A zero divisor is answered below, before dividing: any error is an overflow.
+            let overflow = |_: DecimalError| err_decimal_out_of_range(&text());
+            if y.is_zero() && matches!(op, ArithOp::Div | ArithOp::IntDiv | ArithOp::Mod) {
+                return div_zero(warnings);
+            }
             match op {
-                ArithOp::Add => x.checked_add(y).map(Datum::Dec).ok_or_else(overflow),
-                ArithOp::Sub => x.checked_sub(y).map(Datum::Dec).ok_or_else(overflow),
-                ArithOp::Mul => x.checked_mul(y).map(Datum::Dec).ok_or_else(overflow),
-                ArithOp::Div => {
-                    if y.is_zero() {
-                        return div_zero(warnings);
-                    }
-                    let scale = (x.scale() + div_incr).min(DECIMAL_SCALE_MAX);
-                    let q = x.checked_div(y).ok_or_else(overflow)?;
-                    let mut q =
-                        q.round_dp_with_strategy(scale, RoundingStrategy::MidpointAwayFromZero);
-                    q.rescale(scale);
-                    Ok(Datum::Dec(q))
-                }
+                ArithOp::Add => x.checked_add(&y).map(Datum::Dec).map_err(overflow),
+                ArithOp::Sub => x.checked_sub(&y).map(Datum::Dec).map_err(overflow),
+                ArithOp::Mul => x.checked_mul(&y).map(Datum::Dec).map_err(overflow),
+                ArithOp::Div => x
+                    .checked_div(&y, div_incr)
+                    .map(Datum::Dec)
+                    .map_err(overflow),
                 ArithOp::IntDiv => {
-                    if y.is_zero() {
-                        return div_zero(warnings);
-                    }
-                    let q = x.checked_div(y).ok_or_else(overflow)?.trunc();
+                    let q = x.checked_div_trunc(&y).map_err(overflow)?;
                     let unsigned = matches!(a, Datum::UInt(_)) || matches!(b, Datum::UInt(_));
-                    int_result(q.to_i128().ok_or_else(overflow)?, unsigned, &text)
+                    let q = q
+                        .trunc_to_i128()
+                        .ok_or_else(|| err_out_of_range(unsigned, &text()))?;
+                    int_result(q, unsigned, &text)
                 }
-                ArithOp::Mod => {
-                    if y.is_zero() {
-                        return div_zero(warnings);
-                    }
-                    x.checked_rem(y).map(Datum::Dec).ok_or_else(overflow)
-                }
+                ArithOp::Mod => x.checked_rem(&y).map(Datum::Dec).map_err(overflow),
             }
         }
         NumClass::Double => {
@@ -221,14 +206,15 @@ pub fn arith_type(op: ArithOp, a: SqlType, b: SqlType, div_incr: u32) -> SqlType
         _ => 1,
     };
     let unsigned = |t: SqlType| matches!(t, SqlType::Int { unsigned: true, .. });
+    let decimal = |precision: u32, scale: u32| SqlType::Decimal {
+        precision: precision.min(DECIMAL_PRECISION_MAX),
+        scale,
+    };
     match (class, op) {
         (NumClass::Double, _) => SqlType::Double,
         (NumClass::Int, ArithOp::Div) | (NumClass::Decimal, ArithOp::Div) => {
             let scale = (scale_of(a) + div_incr).min(DECIMAL_SCALE_MAX);
-            SqlType::Decimal {
-                precision: int_digits(a) + scale_of(b) + scale,
-                scale,
-            }
+            decimal(int_digits(a) + scale_of(b) + scale, scale)
         }
         (_, ArithOp::IntDiv) => SqlType::Int {
             unsigned: unsigned(a) || unsigned(b),
@@ -246,17 +232,11 @@ pub fn arith_type(op: ArithOp, a: SqlType, b: SqlType, div_incr: u32) -> SqlType
         }
         (NumClass::Decimal, ArithOp::Mul) => {
             let scale = (scale_of(a) + scale_of(b)).min(DECIMAL_SCALE_MAX);
-            SqlType::Decimal {
-                precision: int_digits(a) + int_digits(b) + scale,
-                scale,
-            }
+            decimal(int_digits(a) + int_digits(b) + scale, scale)
         }
         (NumClass::Decimal, _) => {
             let scale = scale_of(a).max(scale_of(b));
-            SqlType::Decimal {
-                precision: int_digits(a).max(int_digits(b)) + 1 + scale,
-                scale,
-            }
+            decimal(int_digits(a).max(int_digits(b)) + 1 + scale, scale)
         }
     }
 }

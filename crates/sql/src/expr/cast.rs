@@ -5,7 +5,6 @@ use crate::expr::eval::Datum;
 use crate::expr::eval::Warning;
 use crate::expr::text::*;
 use crate::expr::*;
-use rust_decimal::{Decimal, RoundingStrategy};
 
 pub(crate) fn cast(v: Datum, to: CastTo, w: &mut Vec<Warning>) -> Datum {
     if v.is_null() {
@@ -23,12 +22,19 @@ pub(crate) fn cast(v: Datum, to: CastTo, w: &mut Vec<Warning>) -> Datum {
             _ => Datum::UInt(v.to_int(w).unwrap_or(0) as u64),
         },
         CastTo::Char => Datum::Str(v.to_text().unwrap_or_default()),
-        CastTo::Decimal { scale, .. } => {
-            let d = v.to_decimal(w).unwrap_or(Decimal::ZERO);
-            let mut r =
-                d.round_dp_with_strategy(scale.min(28), RoundingStrategy::MidpointAwayFromZero);
-            r.rescale(scale.min(28));
-            Datum::Dec(r)
+        CastTo::Decimal { precision, scale } => {
+            // The target's limits were checked when the statement was compiled.
+            let (d, fits) = crate::expr::decimal::to_column(&v, precision as u8, scale as u8);
+            if !fits {
+                w.push(Warning {
+                    level: "Warning",
+                    code: 1264,
+                    message: format!(
+                        "Out of range value for column 'CAST(... AS DECIMAL({precision},{scale}))' at row 1"
+                    ),
+                });
+            }
+            Datum::Dec(d)
         }
         CastTo::Double => Datum::Double(v.to_double(w).unwrap_or(0.0)),
         CastTo::Date | CastTo::DateTime => {
@@ -37,21 +43,8 @@ pub(crate) fn cast(v: Datum, to: CastTo, w: &mut Vec<Warning>) -> Datum {
                 other => parse_datetime(&text_of(other).unwrap_or_default()),
             };
             match (parsed, to) {
-                (
-                    Some(Datum::DateTime {
-                        year, month, day, ..
-                    }),
-                    CastTo::Date,
-                ) => Datum::Date { year, month, day },
-                (Some(Datum::Date { year, month, day }), CastTo::DateTime) => Datum::DateTime {
-                    year,
-                    month,
-                    day,
-                    hour: 0,
-                    minute: 0,
-                    second: 0,
-                    micros: 0,
-                },
+                (Some(Datum::DateTime(dt)), CastTo::Date) => Datum::Date(dt.date()),
+                (Some(Datum::Date(d)), CastTo::DateTime) => Datum::DateTime(d.at_midnight()),
                 (Some(d), _) => d,
                 (None, _) => {
                     w.push(Warning {

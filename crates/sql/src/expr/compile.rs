@@ -5,7 +5,7 @@ use crate::expr::eval::ArithOp;
 use crate::expr::eval::Datum;
 use crate::expr::text::*;
 use crate::expr::*;
-use rust_decimal::Decimal;
+use myriad_types::decimal::Decimal;
 use sqlparser::ast::{self, BinaryOperator, UnaryOperator};
 use std::sync::Arc;
 
@@ -606,7 +606,7 @@ pub(crate) fn negate(inner: Expr, number: bool) -> Result<Expr, SqlError> {
         Expr::Literal(Datum::UInt(u)) if u <= 1 << 63 => {
             Expr::Literal(Datum::Int((u as i128).wrapping_neg() as i64))
         }
-        Expr::Literal(Datum::UInt(u)) => Expr::Literal(Datum::Dec(-Decimal::from(u))),
+        Expr::Literal(Datum::UInt(u)) => Expr::Literal(Datum::Dec(Decimal::from_u64(u).neg())),
         Expr::Literal(Datum::Int(i)) if i != i64::MIN => Expr::Literal(Datum::Int(-i)),
         Expr::Literal(Datum::Dec(d)) => Expr::Literal(Datum::Dec(-d)),
         Expr::Literal(Datum::Double(f)) => Expr::Literal(Datum::Double(-f)),
@@ -614,7 +614,7 @@ pub(crate) fn negate(inner: Expr, number: bool) -> Result<Expr, SqlError> {
             let text = String::from_utf8_lossy(&digits);
             crate::expr::decimal::literal(&format!("-{text}"))
                 .map(Expr::Literal)
-                .ok_or_else(|| err_syntax(&text))?
+                .map_err(|_| err_syntax(&text))?
         }
         other => Expr::Neg(Box::new(other)),
     })

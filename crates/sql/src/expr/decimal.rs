@@ -1,27 +1,13 @@
-//! DECIMAL values wider than the evaluator's decimal.
+//! DECIMAL in the engine: literals, and values going into a DECIMAL(M,D) column.
 //!
-//! Expressions compute with `rust_decimal` (a 96-bit mantissa: every value of up to 28
-//! significant digits is exact); a stored DECIMAL is an `i128` unscaled value (up to 38
-//! digits, the widest column myriad creates). A value between those widths, such as a
-//! DECIMAL(30,10) with 20 integer digits, must still go in and come out exactly, so:
-//!
-//! - a numeric literal that `rust_decimal` cannot hold exactly is kept as its digits (a
-//!   string datum) instead of being rounded: [`literal`];
-//! - a value is converted for a column from its decimal digits, straight to the `i128`
-//!   unscaled value with the column's scale, rounding half away from zero and reporting
-//!   whether it fits the column's precision: [`to_unscaled`];
-//! - a stored value too wide for `rust_decimal` is read back as its digits:
-//!   [`from_unscaled`].
-//!
-//! Arithmetic on such wide values goes through DOUBLE (docs/compatibility.md); storing
-//! and reading them is exact.
+//! Expressions compute with [`myriad_types::Decimal`]: exact to 81 digits (MariaDB's
+//! expression buffer), scale at most 38, rounding half away from zero. A column is at most
+//! DECIMAL(65,38); a value is converted for it by rounding to the column's scale and
+//! checking its integer digits ([`to_column`]); storage stores that value as it is.
 
-use crate::expr::eval::Datum;
-use myriad_storage as st;
-use rust_decimal::Decimal;
-
-/// The most digits a DECIMAL column may have in myriad: what an `i128` holds.
-pub const MAX_STORED_PRECISION: u8 = 38;
+use crate::error::SqlError;
+use crate::expr::eval::{self, Datum};
+use myriad_types::decimal::{Decimal, DecimalError};
 
 /// MariaDB's largest DECIMAL precision (ER_TOO_BIG_PRECISION above it).
 pub const MARIADB_MAX_PRECISION: u64 = 65;
@@ -29,98 +15,75 @@ pub const MARIADB_MAX_PRECISION: u64 = 65;
 /// MariaDB's largest DECIMAL scale (ER_TOO_BIG_SCALE above it).
 pub const MARIADB_MAX_SCALE: u64 = 38;
 
-/// A numeric literal with a decimal point (or an integer too big for u64): a DECIMAL
-/// when `rust_decimal` holds it exactly, else its canonical digits as a string, so that
-/// no digit is lost on the way to a column. None when the text is not a plain decimal.
-pub fn literal(text: &str) -> Option<Datum> {
-    let canonical = canonical_text(text)?;
-    match text.parse::<Decimal>() {
-        Ok(d) if d.to_string() == canonical => Some(Datum::Dec(d)),
-        _ => Some(Datum::Str(canonical.into_bytes())),
+/// MariaDB's limits on DECIMAL(M,D): M <= 65 (1426), D <= 38 (1425), D <= M (1427);
+/// `name` is the column (or `CAST`) the messages name.
+pub fn check_type(precision: u32, scale: u32, name: &str) -> Result<(), SqlError> {
+    if u64::from(precision) > MARIADB_MAX_PRECISION {
+        return Err(SqlError::new(
+            1426,
+            "42000",
+            format!("Too big precision specified for '{name}'. Maximum is {MARIADB_MAX_PRECISION}"),
+        ));
     }
+    if u64::from(scale) > MARIADB_MAX_SCALE {
+        return Err(SqlError::new(
+            1425,
+            "42000",
+            format!("Too big scale specified for '{name}'. Maximum is {MARIADB_MAX_SCALE}"),
+        ));
+    }
+    if scale > precision {
+        return Err(SqlError::new(
+            1427,
+            "42000",
+            format!(
+                "For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '{name}')"
+            ),
+        ));
+    }
+    Ok(())
 }
 
-/// `[-]digits[.digits]` with leading zeros of the integer part removed (one kept), or
-/// None when the text is not of the form `[+-]digits[.digits]` / `[+-].digits`.
-fn canonical_text(text: &str) -> Option<String> {
-    let text = text.trim();
-    let (negative, body) = match text.as_bytes().first()? {
-        b'-' => (true, &text[1..]),
-        b'+' => (false, &text[1..]),
-        _ => (false, text),
-    };
-    let (int, frac) = body.split_once('.').unwrap_or((body, ""));
-    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-    if (int.is_empty() && frac.is_empty()) || !digits(int) || !digits(frac) {
-        return None;
-    }
-    let int = int.trim_start_matches('0');
-    let int = if int.is_empty() { "0" } else { int };
-    let zero = int == "0" && frac.bytes().all(|b| b == b'0');
-    let sign = if negative && !zero { "-" } else { "" };
-    Some(if !frac.is_empty() {
-        format!("{sign}{int}.{frac}")
+/// A numeric literal with a decimal point or an exponent-free integer too big for u64:
+/// its exact DECIMAL. `Err(Overflow)` past 81 significant digits, `Err(Invalid)` when the
+/// text is not `[+-]digits[.digits]`.
+pub fn literal(text: &str) -> Result<Datum, DecimalError> {
+    Decimal::parse(text.trim()).map(Datum::Dec)
+}
+
+/// The largest DECIMAL(precision, scale) value of the given sign.
+fn largest(precision: u8, scale: u8, negative: bool) -> Decimal {
+    let max = Decimal::max_of(u32::from(precision), u32::from(scale));
+    if negative {
+        max.neg()
     } else {
-        format!("{sign}{int}")
-    })
+        max
+    }
 }
 
-/// The value as a DECIMAL(precision, scale) column's unscaled integer, and whether it
-/// fits; a value that does not fit is the column's largest value of its sign.
-pub fn to_unscaled(value: &Datum, precision: u8, scale: u8) -> (i128, bool) {
-    let limit = 10i128.pow(u32::from(precision.min(MAX_STORED_PRECISION)));
-    // A finite double's Display form is plain digits (Rust never writes an exponent).
-    let double_digits = |f: Option<f64>| f.filter(|f| f.is_finite()).map(|f| format!("{f}"));
-    let digits = match value {
+/// The value as a DECIMAL(precision, scale) column holds it (rounded half away from zero
+/// to the scale), and whether it fits; a value that does not fit is the column's largest
+/// value of its sign. Strings are read as MariaDB reads them into a DECIMAL: the longest
+/// numeric prefix, exponent included, exactly.
+pub fn to_column(value: &Datum, precision: u8, scale: u8) -> (Decimal, bool) {
+    let exact = match value {
         Datum::Str(s) => {
             let text = String::from_utf8_lossy(s);
-            let (prefix, _) = crate::expr::eval::numeric_prefix(&text);
-            // A prefix with an exponent ('1e3') goes through DOUBLE, as in MariaDB.
-            canonical_text(prefix).or_else(|| double_digits(value.to_double(&mut Vec::new())))
+            let (prefix, _) = eval::numeric_prefix(&text);
+            Decimal::parse(prefix)
         }
-        Datum::Double(f) => double_digits(Some(*f)),
-        other => other
-            .to_decimal(&mut Vec::new())
-            .and_then(|d| canonical_text(&d.to_string())),
+        Datum::Double(f) => Decimal::from_f64(*f).unwrap_or(Err(DecimalError::Overflow)),
+        other => Ok(other.to_decimal(&mut Vec::new()).unwrap_or(Decimal::ZERO)),
     };
-    let largest = |negative: bool| if negative { -(limit - 1) } else { limit - 1 };
-    let Some(digits) = digits else {
-        // An infinite double.
-        let negative = value.to_double(&mut Vec::new()).is_some_and(|f| f < 0.0);
-        return (largest(negative), false);
+    let negative = match (&exact, value) {
+        (Ok(d), _) => d.is_negative(),
+        (Err(_), Datum::Double(f)) => *f < 0.0,
+        (Err(_), Datum::Str(s)) => s.trim_ascii_start().starts_with(b"-"),
+        (Err(_), _) => false,
     };
-    match st::Datum::decimal_from_str(&digits, scale) {
-        Some(st::Datum::Decimal(u)) if u.abs() < limit => (u, true),
-        // Valid digits that overflow 38 digits or the column's precision.
-        _ => (largest(digits.starts_with('-')), false),
-    }
-}
-
-/// Decimal digits (a wide value carried as a string) written with `scale` digits after
-/// the point, exactly; None when the bytes are not plain decimal digits of up to 38 digits.
-pub fn exact_text(bytes: &[u8], scale: u32) -> Option<String> {
-    let digits = canonical_text(std::str::from_utf8(bytes).ok()?)?;
-    let scale = u8::try_from(scale).ok()?;
-    let unscaled = st::Datum::decimal_from_str(&digits, scale)?;
-    let ty = st::ColumnType::Decimal {
-        precision: MAX_STORED_PRECISION,
-        scale,
-    };
-    Some(st::codec::format_datum(&ty, &unscaled))
-}
-
-/// A stored unscaled DECIMAL as an engine value: a DECIMAL when `rust_decimal` holds it,
-/// else its exact digits.
-pub fn from_unscaled(unscaled: i128, scale: u32) -> Datum {
-    match Decimal::try_from_i128_with_scale(unscaled, scale) {
-        Ok(d) => Datum::Dec(d),
-        Err(_) => {
-            let ty = st::ColumnType::Decimal {
-                precision: MAX_STORED_PRECISION,
-                scale: scale as u8,
-            };
-            Datum::Str(st::codec::format_datum(&ty, &st::Datum::Decimal(unscaled)).into_bytes())
-        }
+    match exact.and_then(|d| d.to_column(u32::from(precision), u32::from(scale))) {
+        Ok(d) => (d, true),
+        Err(_) => (largest(precision, scale, negative), false),
     }
 }
 
@@ -132,8 +95,15 @@ mod tests {
         String::from_utf8(d.to_text().unwrap()).unwrap()
     }
 
+    /// The column's unscaled integer of the converted value, and whether it fitted.
+    fn to_unscaled(value: &Datum, precision: u8, scale: u8) -> (i128, bool) {
+        let (d, fits) = to_column(value, precision, scale);
+        assert_eq!(d.scale(), u32::from(scale), "{d} at the column's scale");
+        (d.unscaled_i128().unwrap(), fits)
+    }
+
     #[test]
-    fn wide_literals_keep_every_digit() {
+    fn literals_keep_every_digit() {
         for (lit, want) in [
             (
                 "12345678901234567890.1234567891",
@@ -144,14 +114,17 @@ mod tests {
             ("-0.000", "0.000"),
             (".5", "0.5"),
             (
-                "12345678901234567890123456789012345678",
-                "12345678901234567890123456789012345678",
+                "12345678901234567890123456789012345678901234567890123456789012345",
+                "12345678901234567890123456789012345678901234567890123456789012345",
             ),
         ] {
             assert_eq!(text(&literal(lit).unwrap()), want, "{lit}");
         }
-        assert!(matches!(literal("1.5"), Some(Datum::Dec(_))));
-        assert!(literal("1e5").is_none());
+        assert_eq!(
+            literal(&"1".repeat(82)).unwrap_err(),
+            DecimalError::Overflow
+        );
+        assert_eq!(literal("1x").unwrap_err(), DecimalError::Invalid);
     }
 
     #[test]
@@ -176,29 +149,17 @@ mod tests {
             to_unscaled(&Datum::Str(b"1e9".to_vec()), 6, 2),
             (999999, false)
         );
-        // A binary-protocol DECIMAL parameter keeps its digits too.
-        let param = Datum::from_value(&crate::value::Value::Decimal(
-            "-12345678901234567890.1234567891".into(),
-        ));
         assert_eq!(
-            to_unscaled(&param, 30, 10),
-            (-123456789012345678901234567891, true)
+            to_unscaled(&Datum::Str(b" -12.345abc".to_vec()), 6, 2),
+            (-1235, true)
         );
-        let huge = Datum::Str(b"1".repeat(50));
+        let huge = Datum::Str(b"1".repeat(90));
         assert_eq!(to_unscaled(&huge, 38, 0), (10i128.pow(38) - 1, false));
-    }
-
-    #[test]
-    fn wide_stored_values_read_back_as_their_digits() {
-        assert_eq!(
-            text(&from_unscaled(123456789012345678901234567891, 10)),
-            "12345678901234567890.1234567891"
-        );
-        assert_eq!(text(&from_unscaled(-150, 2)), "-1.50");
-        assert_eq!(
-            exact_text(b"-12345678901234567890.1234567891", 12).unwrap(),
-            "-12345678901234567890.123456789100"
-        );
-        assert_eq!(exact_text(b"abc", 2), None);
+        let (d, fits) = to_column(&Datum::Double(-1e300), 65, 30);
+        assert!(!fits);
+        assert_eq!(d, largest(65, 30, true));
+        let (d, fits) = to_column(&literal(&"9".repeat(65)).unwrap(), 65, 0);
+        assert!(fits);
+        assert_eq!(d.to_string(), "9".repeat(65));
     }
 }

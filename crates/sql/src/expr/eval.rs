@@ -11,8 +11,9 @@ use crate::error::SqlError;
 pub use crate::expr::arith::*;
 pub use crate::expr::compare::*;
 use crate::value::Value;
-use rust_decimal::prelude::ToPrimitive;
-use rust_decimal::{Decimal, RoundingStrategy};
+use myriad_types::datetime::frac_digits_auto;
+use myriad_types::decimal::{Decimal, DecimalError};
+pub use myriad_types::{Date, DateTime};
 
 /// A value during evaluation.
 #[derive(Debug, Clone, PartialEq)]
@@ -23,20 +24,8 @@ pub enum Datum {
     Dec(Decimal),
     Double(f64),
     Str(Vec<u8>),
-    Date {
-        year: u16,
-        month: u8,
-        day: u8,
-    },
-    DateTime {
-        year: u16,
-        month: u8,
-        day: u8,
-        hour: u8,
-        minute: u8,
-        second: u8,
-        micros: u32,
-    },
+    Date(Date),
+    DateTime(DateTime),
 }
 
 /// The static type of an expression, from which the result column's metadata comes.
@@ -59,8 +48,32 @@ pub struct Warning {
     pub message: String,
 }
 
-/// Largest DECIMAL scale rust_decimal holds (MySQL allows 30 in columns, 38 in results).
-pub(crate) const DECIMAL_SCALE_MAX: u32 = 28;
+/// Largest DECIMAL scale of a value or a result column (MariaDB's DECIMAL_MAX_SCALE).
+pub(crate) const DECIMAL_SCALE_MAX: u32 = myriad_types::decimal::MAX_SCALE;
+
+/// Largest DECIMAL precision a result column is described with (MariaDB's
+/// DECIMAL_MAX_PRECISION); a value itself may hold up to 81 digits.
+pub(crate) const DECIMAL_PRECISION_MAX: u32 = myriad_types::decimal::MAX_PRECISION;
+
+/// Error 1690 for a DECIMAL result past 81 digits.
+pub fn err_decimal_out_of_range(expr: &str) -> SqlError {
+    SqlError::new(
+        1690,
+        "22003",
+        format!("DECIMAL value is out of range in '{expr}'"),
+    )
+}
+
+/// The largest DECIMAL (65 nines) of a sign: what MariaDB makes of a number too wide to
+/// read as a decimal.
+fn decimal_clamped(negative: bool) -> Decimal {
+    let max = Decimal::max_of(DECIMAL_PRECISION_MAX, 0);
+    if negative {
+        max.neg()
+    } else {
+        max
+    }
+}
 
 pub fn err_out_of_range(unsigned: bool, expr: &str) -> SqlError {
     let kind = if unsigned {
@@ -98,19 +111,15 @@ impl Datum {
             Datum::Dec(d) => d.to_string().into_bytes(),
             Datum::Double(f) => format_double(*f).into_bytes(),
             Datum::Str(s) => s.clone(),
-            Datum::Date { year, month, day } => {
-                format!("{year:04}-{month:02}-{day:02}").into_bytes()
+            Datum::Date(d) => {
+                let mut out = Vec::with_capacity(10);
+                d.write_text(&mut out);
+                out
             }
-            Datum::DateTime {
-                year,
-                month,
-                day,
-                hour,
-                minute,
-                second,
-                micros,
-            } => {
-                format_datetime(*year, *month, *day, *hour, *minute, *second, *micros).into_bytes()
+            Datum::DateTime(dt) => {
+                let mut out = Vec::with_capacity(26);
+                dt.write_text(&mut out, frac_digits_auto(dt.micros));
+                out
             }
         })
     }
@@ -128,33 +137,40 @@ impl Datum {
             Datum::Null => None,
             Datum::Int(i) => Some(*i as f64),
             Datum::UInt(u) => Some(*u as f64),
-            Datum::Dec(d) => d.to_f64(),
+            Datum::Dec(d) => Some(d.to_f64()),
             Datum::Double(f) => Some(*f),
             Datum::Str(s) => Some(str_to_double(s, warnings)),
             Datum::Date { .. } | Datum::DateTime { .. } => {
-                self.temporal_number().and_then(|d| d.to_f64())
+                self.temporal_number().map(|d| d.to_f64())
             }
         }
     }
 
-    /// The value as a decimal (strings go through double, as MySQL does).
+    /// The value as a decimal: a double through its shortest digits, a string through its
+    /// numeric prefix read exactly (exponent included); a number past 81 digits is the
+    /// largest DECIMAL of its sign, as in MariaDB.
     pub fn to_decimal(&self, warnings: &mut Vec<Warning>) -> Option<Decimal> {
         match self {
             Datum::Null => None,
-            Datum::Int(i) => Some(Decimal::from(*i)),
-            Datum::UInt(u) => Some(Decimal::from(*u)),
+            Datum::Int(i) => Some(Decimal::from_i64(*i)),
+            Datum::UInt(u) => Some(Decimal::from_u64(*u)),
             Datum::Dec(d) => Some(*d),
-            Datum::Double(f) => Decimal::from_f64_retain(*f).or(Some(Decimal::ZERO)),
+            Datum::Double(f) => Some(match Decimal::from_f64(*f) {
+                Some(Ok(d)) => d,
+                Some(Err(_)) => decimal_clamped(*f < 0.0),
+                None => Decimal::ZERO,
+            }),
             Datum::Str(s) => {
                 let text = String::from_utf8_lossy(s);
                 let (prefix, complete) = numeric_prefix(&text);
                 if !complete {
                     warnings.push(truncated_warning("DECIMAL", &text));
                 }
-                Some(prefix.parse::<Decimal>().unwrap_or_else(|_| {
-                    Decimal::from_f64_retain(prefix.parse::<f64>().unwrap_or(0.0))
-                        .unwrap_or(Decimal::ZERO)
-                }))
+                Some(match Decimal::parse(prefix) {
+                    Ok(d) => d,
+                    Err(DecimalError::Overflow) => decimal_clamped(prefix.starts_with('-')),
+                    Err(_) => Decimal::ZERO,
+                })
             }
             Datum::Date { .. } | Datum::DateTime { .. } => self.temporal_number(),
         }
@@ -166,15 +182,12 @@ impl Datum {
             Datum::Null => None,
             Datum::Int(i) => Some(*i),
             Datum::UInt(u) => Some(*u as i64),
-            Datum::Dec(d) => Some(
-                d.round_dp_with_strategy(0, RoundingStrategy::MidpointAwayFromZero)
-                    .to_i64()
-                    .unwrap_or(if d.is_sign_negative() {
-                        i64::MIN
-                    } else {
-                        i64::MAX
-                    }),
-            ),
+            Datum::Dec(d) => {
+                Some(
+                    d.to_i64()
+                        .unwrap_or(if d.is_negative() { i64::MIN } else { i64::MAX }),
+                )
+            }
             Datum::Double(f) => Some(double_to_i64(f.round())),
             Datum::Str(s) => {
                 let text = String::from_utf8_lossy(s);
@@ -209,22 +222,12 @@ impl Datum {
     /// Dates in numeric context: 20240131 or 20240131123456.
     fn temporal_number(&self) -> Option<Decimal> {
         match self {
-            Datum::Date { year, month, day } => Some(Decimal::from(
-                *year as i64 * 10_000 + *month as i64 * 100 + *day as i64,
-            )),
-            Datum::DateTime {
-                year,
-                month,
-                day,
-                hour,
-                minute,
-                second,
-                ..
-            } => Some(Decimal::from(
-                (*year as i64 * 10_000 + *month as i64 * 100 + *day as i64) * 1_000_000
-                    + *hour as i64 * 10_000
-                    + *minute as i64 * 100
-                    + *second as i64,
+            Datum::Date(d) => Some(Decimal::from_i64(date_number(*d))),
+            Datum::DateTime(dt) => Some(Decimal::from_i64(
+                date_number(dt.date()) * 1_000_000
+                    + dt.hour as i64 * 10_000
+                    + dt.minute as i64 * 100
+                    + dt.second as i64,
             )),
             _ => None,
         }
@@ -251,15 +254,8 @@ impl Datum {
                 other => Value::Int(other.to_int(warnings).unwrap_or(0)),
             },
             SqlType::Decimal { scale, .. } => {
-                if let Datum::Str(s) = &self {
-                    // Digits too wide for the evaluator's decimal (a wide literal or
-                    // stored value) are formatted exactly.
-                    if let Some(text) = crate::expr::decimal::exact_text(s, scale) {
-                        return Value::Decimal(text);
-                    }
-                }
                 let d = self.to_decimal(warnings).unwrap_or(Decimal::ZERO);
-                Value::Decimal(decimal_text(d, scale))
+                Value::Decimal(decimal_at_scale(d, scale))
             }
             SqlType::Double => Value::Double(self.to_double(warnings).unwrap_or(0.0)),
             SqlType::Str { .. } => match self {
@@ -267,41 +263,13 @@ impl Datum {
                 Datum::Str(s) => Value::Bytes(s),
                 other => Value::Bytes(other.to_text().unwrap_or_default()),
             },
-            SqlType::Date => match self {
-                Datum::Date { year, month, day } => Value::Date { year, month, day },
-                Datum::DateTime {
-                    year, month, day, ..
-                } => Value::Date { year, month, day },
-                other => Value::Bytes(other.to_text().unwrap_or_default()),
+            SqlType::Date => match self.as_datetime() {
+                Some(dt) => Value::Date(dt.date()),
+                None => Value::Bytes(self.to_text().unwrap_or_default()),
             },
-            SqlType::DateTime => match self {
-                Datum::DateTime {
-                    year,
-                    month,
-                    day,
-                    hour,
-                    minute,
-                    second,
-                    micros,
-                } => Value::DateTime {
-                    year,
-                    month,
-                    day,
-                    hour,
-                    minute,
-                    second,
-                    micros,
-                },
-                Datum::Date { year, month, day } => Value::DateTime {
-                    year,
-                    month,
-                    day,
-                    hour: 0,
-                    minute: 0,
-                    second: 0,
-                    micros: 0,
-                },
-                other => Value::Bytes(other.to_text().unwrap_or_default()),
+            SqlType::DateTime => match self.as_datetime() {
+                Some(dt) => Value::DateTime(dt),
+                None => Value::Bytes(self.to_text().unwrap_or_default()),
             },
         }
     }
@@ -313,48 +281,11 @@ impl Datum {
             Value::Int(i) => Datum::Int(*i),
             Value::UInt(u) => Datum::UInt(*u),
             Value::Double(f) => Datum::Double(*f),
-            // Exact: a DECIMAL when the evaluator's decimal holds every digit, else the
-            // digits themselves (rust_decimal rounds, or shifts, what it cannot hold).
-            Value::Decimal(text) => {
-                crate::expr::decimal::literal(text).unwrap_or_else(|| Datum::text(text))
-            }
+            Value::Decimal(d) => Datum::Dec(*d),
             Value::Bytes(b) => Datum::Str(b.clone()),
-            Value::Date { year, month, day } => Datum::Date {
-                year: *year,
-                month: *month,
-                day: *day,
-            },
-            Value::DateTime {
-                year,
-                month,
-                day,
-                hour,
-                minute,
-                second,
-                micros,
-            } => Datum::DateTime {
-                year: *year,
-                month: *month,
-                day: *day,
-                hour: *hour,
-                minute: *minute,
-                second: *second,
-                micros: *micros,
-            },
-            Value::Time {
-                negative,
-                hours,
-                minute,
-                second,
-                micros,
-            } => {
-                let sign = if *negative { "-" } else { "" };
-                let mut s = format!("{sign}{hours:02}:{minute:02}:{second:02}");
-                if *micros > 0 {
-                    s.push_str(&format!(".{micros:06}"));
-                }
-                Datum::Str(s.into_bytes())
-            }
+            Value::Date(d) => Datum::Date(*d),
+            Value::DateTime(dt) => Datum::DateTime(*dt),
+            Value::Time(t) => Datum::Str(t.to_text().into_bytes()),
         }
     }
 
@@ -370,13 +301,10 @@ impl Datum {
                 unsigned: true,
                 len: u.to_string().len() as u32,
             },
-            Datum::Dec(d) => {
-                let digits = d.mantissa().unsigned_abs().to_string().len() as u32;
-                SqlType::Decimal {
-                    precision: digits.max(d.scale()),
-                    scale: d.scale(),
-                }
-            }
+            Datum::Dec(d) => SqlType::Decimal {
+                precision: d.precision().max(1),
+                scale: d.scale(),
+            },
             Datum::Double(_) => SqlType::Double,
             Datum::Str(s) => SqlType::Str {
                 chars: String::from_utf8_lossy(s).chars().count() as u32,
@@ -385,6 +313,11 @@ impl Datum {
             Datum::DateTime { .. } => SqlType::DateTime,
         }
     }
+}
+
+/// A date as a number in numeric context: YYYYMMDD.
+fn date_number(d: Date) -> i64 {
+    d.year as i64 * 10_000 + d.month as i64 * 100 + d.day as i64
 }
 
 fn double_to_i64(f: f64) -> i64 {
@@ -461,49 +394,20 @@ fn str_to_double(bytes: &[u8], warnings: &mut Vec<Warning>) -> f64 {
     prefix.parse::<f64>().unwrap_or(0.0)
 }
 
-/// A decimal's text with exactly `scale` digits after the point (MySQL pads and rounds
-/// DECIMAL results to the column's scale).
-pub fn decimal_text(d: Decimal, scale: u32) -> String {
-    let scale = scale.min(DECIMAL_SCALE_MAX);
-    let mut rounded = d.round_dp_with_strategy(scale, RoundingStrategy::MidpointAwayFromZero);
-    rounded.rescale(scale);
-    let text = rounded.to_string();
-    if text.starts_with('-') && text[1..].chars().all(|c| c == '0' || c == '.') {
-        text[1..].to_string()
-    } else {
-        text
-    }
+/// A decimal with exactly `scale` digits after the point (MySQL pads and rounds DECIMAL
+/// results to the column's scale, half away from zero).
+pub fn decimal_at_scale(d: Decimal, scale: u32) -> Decimal {
+    // Rescaling a value of at most 81 digits to a smaller scale cannot overflow; padding it
+    // past 81 digits keeps the value at its own scale.
+    d.rescale(scale.min(DECIMAL_SCALE_MAX)).unwrap_or(d)
 }
 
-/// MySQL's text form of a DOUBLE: the shortest digits that read back to the same value,
-/// in plain notation unless the exponent is below -4 or at least 15 (`1e15`, `1.5e-7`).
-pub fn format_double(f: f64) -> String {
-    if f.is_nan() || f.is_infinite() {
-        return if f.is_nan() {
-            "NaN".into()
-        } else if f > 0.0 {
-            "inf".into()
-        } else {
-            "-inf".into()
-        };
-    }
-    if f == 0.0 {
-        return if f.is_sign_negative() {
-            "-0".into()
-        } else {
-            "0".into()
-        };
-    }
-    let sci = format!("{f:e}");
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    if !(-5..15).contains(&exp) {
-        format!("{mantissa}e{exp}")
-    } else {
-        let plain = format!("{f}");
-        plain
-    }
+/// A decimal's text with exactly `scale` digits after the point.
+pub fn decimal_text(d: Decimal, scale: u32) -> String {
+    decimal_at_scale(d, scale).to_string()
 }
+
+pub use myriad_types::format_double;
 
 /// Characters a value of this type needs when shown as text.
 pub fn display_chars(t: SqlType) -> u32 {
@@ -516,23 +420,6 @@ pub fn display_chars(t: SqlType) -> u32 {
         SqlType::Date => 10,
         SqlType::DateTime => 19,
     }
-}
-
-/// A DATETIME in MySQL's text form, with microseconds only when there are some.
-pub(crate) fn format_datetime(
-    year: u16,
-    month: u8,
-    day: u8,
-    hour: u8,
-    minute: u8,
-    second: u8,
-    micros: u32,
-) -> String {
-    let mut s = format!("{year:04}-{month:02}-{day:02} {hour:02}:{minute:02}:{second:02}");
-    if micros > 0 {
-        s.push_str(&format!(".{micros:06}"));
-    }
-    s
 }
 
 #[cfg(test)]

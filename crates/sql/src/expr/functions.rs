@@ -10,8 +10,7 @@ use crate::expr::eval::SqlType;
 use crate::expr::eval::Warning;
 use crate::expr::text::*;
 use crate::expr::*;
-use rust_decimal::prelude::ToPrimitive;
-use rust_decimal::{Decimal, RoundingStrategy};
+use myriad_types::decimal::Decimal;
 use std::cmp::Ordering;
 
 impl Expr {
@@ -336,7 +335,7 @@ impl Expr {
                     return Ok(Datum::Null);
                 }
                 let places = if v.len() > 1 { int(&v[1], w) } else { 0 };
-                round(&v[0], places, func == Func::Truncate, w)
+                round(&v[0], places, func == Func::Truncate, w)?
             }
             Func::Floor | Func::Ceil => match &v[0] {
                 Datum::Null => Datum::Null,
@@ -347,6 +346,7 @@ impl Expr {
                     } else {
                         d.ceil()
                     };
+                    let r = r.map_err(|_| eval::err_decimal_out_of_range("floor(...)"))?;
                     r.to_i64().map(Datum::Int).unwrap_or(Datum::Dec(r))
                 }
                 other => {
@@ -452,9 +452,7 @@ impl Expr {
             },
             Func::Now => datetime_from_micros(env.now_micros(), false),
             Func::CurDate => match datetime_from_micros(env.now_micros(), false) {
-                Datum::DateTime {
-                    year, month, day, ..
-                } => Datum::Date { year, month, day },
+                Datum::DateTime(dt) => Datum::Date(dt.date()),
                 other => other,
             },
             Func::UnixTimestamp => Datum::Int(env.now_micros().div_euclid(1_000_000)),
@@ -519,10 +517,10 @@ pub(crate) fn round_type(arg: SqlType, places: Option<&Expr>) -> SqlType {
     match arg {
         SqlType::Int { .. } => arg,
         SqlType::Decimal { precision, scale } => {
-            let new_scale = places.clamp(0, 30) as u32;
+            let new_scale = places.clamp(0, myriad_types::decimal::MAX_SCALE as i64) as u32;
             let int_digits = precision - scale.min(precision);
             SqlType::Decimal {
-                precision: int_digits + new_scale + 1,
+                precision: (int_digits + new_scale + 1).min(myriad_types::decimal::MAX_PRECISION),
                 scale: new_scale,
             }
         }
@@ -530,22 +528,25 @@ pub(crate) fn round_type(arg: SqlType, places: Option<&Expr>) -> SqlType {
     }
 }
 
-pub(crate) fn round(v: &Datum, places: i64, truncate: bool, w: &mut Vec<Warning>) -> Datum {
-    let strategy = if truncate {
-        RoundingStrategy::ToZero
-    } else {
-        RoundingStrategy::MidpointAwayFromZero
-    };
-    match v {
+pub(crate) fn round(
+    v: &Datum,
+    places: i64,
+    truncate: bool,
+    w: &mut Vec<Warning>,
+) -> Result<Datum, SqlError> {
+    Ok(match v {
         Datum::Int(_) | Datum::UInt(_) if places >= 0 => v.clone(),
         Datum::Int(_) | Datum::UInt(_) | Datum::Dec(_) => {
             let d = v.to_decimal(w).unwrap_or(Decimal::ZERO);
-            let r = if places >= 0 {
-                d.round_dp_with_strategy(places.min(28) as u32, strategy)
+            // Past 200 digits either way every place count gives the same answer.
+            let places = places.clamp(-200, 200) as i32;
+            let r = if truncate {
+                d.truncate_dp(places)
             } else {
-                let factor = Decimal::from(10i64.pow((-places).min(18) as u32));
-                (d / factor).round_dp_with_strategy(0, strategy) * factor
+                d.round_dp(places)
             };
+            let name = if truncate { "truncate" } else { "round" };
+            let r = r.map_err(|_| eval::err_decimal_out_of_range(&format!("{name}(...)")))?;
             match v {
                 Datum::Int(_) => r.to_i64().map(Datum::Int).unwrap_or(Datum::Dec(r)),
                 Datum::UInt(_) => r.to_u64().map(Datum::UInt).unwrap_or(Datum::Dec(r)),
@@ -568,5 +569,5 @@ pub(crate) fn round(v: &Datum, places: i64, truncate: bool, w: &mut Vec<Warning>
                 f
             })
         }
-    }
+    })
 }

@@ -408,7 +408,7 @@ mod tests {
         assert_eq!(civil_from_days(-1), (1969, 12, 31));
         assert_eq!(
             parse_datetime("2024-02-29 13:14:15.5"),
-            Some(Datum::DateTime {
+            Some(Datum::DateTime(myriad_types::DateTime {
                 year: 2024,
                 month: 2,
                 day: 29,
@@ -416,7 +416,7 @@ mod tests {
                 minute: 14,
                 second: 15,
                 micros: 500_000
-            })
+            }))
         );
         assert_eq!(parse_datetime("2024-13-01"), None);
         // Days that do not exist in their month are refused; zero parts are allowed.

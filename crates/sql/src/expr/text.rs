@@ -89,6 +89,7 @@ pub(crate) fn cast_target(dt: &ast::DataType) -> Result<CastTo, SqlError> {
                 ast::ExactNumberInfo::Precision(p) => (*p as u32, 0),
                 ast::ExactNumberInfo::PrecisionAndScale(p, s) => (*p as u32, (*s).max(0) as u32),
             };
+            crate::expr::decimal::check_type(precision, scale, "CAST")?;
             CastTo::Decimal { precision, scale }
         }
         D::Double(_) | D::DoublePrecision | D::Float(_) | D::Real => CastTo::Double,
@@ -115,13 +116,11 @@ pub fn number_literal(text: &str) -> Result<Datum, SqlError> {
         )
     };
     let wide_literal = || {
-        // Kept exactly (as digits when the evaluator's decimal cannot hold them), up to
-        // MariaDB's 65 digits.
-        let digits = text.bytes().filter(u8::is_ascii_digit).count() as u64;
-        if digits > crate::expr::decimal::MARIADB_MAX_PRECISION {
-            return Err(too_big());
-        }
-        crate::expr::decimal::literal(text).ok_or_else(|| err_syntax(text))
+        // Kept exactly, up to the 81 digits an expression's DECIMAL holds.
+        crate::expr::decimal::literal(text).map_err(|e| match e {
+            myriad_types::DecimalError::Overflow => too_big(),
+            _ => err_syntax(text),
+        })
     };
     if text.contains('.') {
         return wide_literal();

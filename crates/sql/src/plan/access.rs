@@ -5,41 +5,40 @@ use crate::expr::CmpOp;
 use crate::expr::Expr;
 use crate::plan::tables::*;
 use myriad_storage as st;
-use rust_decimal::prelude::ToPrimitive;
-use rust_decimal::Decimal;
+use myriad_types::datetime::{parse_date_or_datetime, Temporal};
+use myriad_types::decimal::Decimal;
 
 /// An index key value for a column, only when the conversion is exact (otherwise the
 /// comparison MySQL applies is not the index order, and the caller scans instead).
-pub(crate) fn key_value(value: &Datum, ty: &st::ColumnType) -> Option<st::Datum> {
+pub(crate) fn key_value(value: &Datum, ty: &st::ColumnType) -> Option<st::Value> {
     match ty {
         st::ColumnType::Int { .. } => match value {
-            Datum::Int(i) => Some(st::Datum::Int(*i)),
-            Datum::UInt(u) => Some(st::Datum::UInt(*u)),
-            Datum::Dec(d) if d.fract().is_zero() => d.to_i64().map(st::Datum::Int),
+            Datum::Int(i) => Some(st::Value::Int(*i)),
+            Datum::UInt(u) => Some(st::Value::UInt(*u)),
+            Datum::Dec(d) if d.normalized().scale() == 0 => d.to_i64().map(st::Value::Int),
             Datum::Double(f) if f.fract() == 0.0 && f.abs() < 9.0e18 => {
-                Some(st::Datum::Int(*f as i64))
+                Some(st::Value::Int(*f as i64))
             }
             Datum::Str(s) => String::from_utf8_lossy(s)
                 .trim()
                 .parse::<i64>()
                 .ok()
-                .map(st::Datum::Int),
+                .map(st::Value::Int),
             _ => None,
         },
         st::ColumnType::Decimal { scale, .. } => {
             let d = match value {
-                Datum::Int(i) => Decimal::from(*i),
-                Datum::UInt(u) => Decimal::from(*u),
+                Datum::Int(i) => Decimal::from_i64(*i),
+                Datum::UInt(u) => Decimal::from_u64(*u),
                 Datum::Dec(d) => *d,
                 _ => return None,
             };
-            let mut r = d;
-            r.rescale(*scale as u32);
-            (r == d).then(|| st::Datum::Decimal(r.mantissa()))
+            let r = d.rescale(*scale as u32).ok()?;
+            (r == d).then_some(st::Value::Decimal(r))
         }
         st::ColumnType::Float | st::ColumnType::Double => match value {
             Datum::Int(_) | Datum::UInt(_) | Datum::Dec(_) | Datum::Double(_) => {
-                value.to_double(&mut Vec::new()).map(st::Datum::Double)
+                value.to_double(&mut Vec::new()).map(st::Value::Double)
             }
             _ => None,
         },
@@ -47,65 +46,23 @@ pub(crate) fn key_value(value: &Datum, ty: &st::ColumnType) -> Option<st::Datum>
         | st::ColumnType::Varchar { .. }
         | st::ColumnType::Text { .. }
         | st::ColumnType::Blob { .. } => match value {
-            Datum::Str(s) => Some(st::Datum::Bytes(s.clone())),
+            Datum::Str(s) => Some(st::Value::Bytes(s.clone())),
             _ => None,
         },
         st::ColumnType::Date => match value {
-            Datum::Date { year, month, day } => Some(st::Datum::Date {
-                year: *year,
-                month: *month,
-                day: *day,
-            }),
-            Datum::Str(s) => {
-                match crate::expr::datetime::parse_datetime(&String::from_utf8_lossy(s)) {
-                    Some(Datum::Date { year, month, day }) => {
-                        Some(st::Datum::Date { year, month, day })
-                    }
-                    _ => None,
-                }
-            }
+            Datum::Date { .. } => value.as_datetime().map(|dt| st::Value::Date(dt.date())),
+            Datum::Str(s) => match parse_date_or_datetime(&String::from_utf8_lossy(s)) {
+                Some(Temporal::Date(d)) => Some(st::Value::Date(d)),
+                _ => None,
+            },
             _ => None,
         },
         st::ColumnType::DateTime | st::ColumnType::Timestamp => match value {
-            Datum::Str(s) => {
-                match crate::expr::datetime::parse_datetime(&String::from_utf8_lossy(s)) {
-                    Some(Datum::DateTime {
-                        year,
-                        month,
-                        day,
-                        hour,
-                        minute,
-                        second,
-                        micros,
-                    }) => Some(st::Datum::DateTime {
-                        year,
-                        month,
-                        day,
-                        hour,
-                        minute,
-                        second,
-                        micros,
-                    }),
-                    _ => None,
-                }
-            }
-            Datum::DateTime {
-                year,
-                month,
-                day,
-                hour,
-                minute,
-                second,
-                micros,
-            } => Some(st::Datum::DateTime {
-                year: *year,
-                month: *month,
-                day: *day,
-                hour: *hour,
-                minute: *minute,
-                second: *second,
-                micros: *micros,
-            }),
+            Datum::Str(s) => match parse_date_or_datetime(&String::from_utf8_lossy(s)) {
+                Some(Temporal::DateTime(dt)) => Some(st::Value::DateTime(dt)),
+                _ => None,
+            },
+            Datum::DateTime { .. } => value.as_datetime().map(st::Value::DateTime),
             _ => None,
         },
     }

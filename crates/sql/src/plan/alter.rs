@@ -285,11 +285,11 @@ pub fn primary_key_of(def: &st::TableDef, values: &[Datum]) -> Option<String> {
 }
 
 /// One text per key value: an unsigned value that fits reads like the signed one.
-pub(crate) fn lock_text(key: &[st::Datum]) -> String {
-    let normal: Vec<st::Datum> = key
+pub(crate) fn lock_text(key: &[st::Value]) -> String {
+    let normal: Vec<st::Value> = key
         .iter()
         .map(|d| match d {
-            st::Datum::UInt(u) if i64::try_from(*u).is_ok() => st::Datum::Int(*u as i64),
+            st::Value::UInt(u) if i64::try_from(*u).is_ok() => st::Value::Int(*u as i64),
             other => other.clone(),
         })
         .collect();

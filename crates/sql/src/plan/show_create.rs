@@ -106,7 +106,7 @@ pub fn create_table_text(name: &str, def: &st::TableDef) -> String {
                 " DEFAULT {}",
                 crate::plan::timestamps::CURRENT_TIMESTAMP_TEXT
             )),
-            (Some(st::Datum::Null), _) | (None, false) if c.nullable => {
+            (Some(st::Value::Null), _) | (None, false) if c.nullable => {
                 line.push_str(" DEFAULT NULL")
             }
             (Some(d), _) if !d.is_null() => {

@@ -6,53 +6,28 @@ use crate::expr::eval::Datum;
 use crate::expr::eval::Warning;
 use crate::plan::tables::*;
 use myriad_storage as st;
-use rust_decimal::prelude::ToPrimitive;
 
 /// A stored value as an engine value, taking its bytes instead of copying them.
-pub fn from_stored_owned(d: st::Datum, ty: &st::ColumnType) -> Datum {
+pub fn from_stored_owned(d: st::Value, ty: &st::ColumnType) -> Datum {
     match d {
-        st::Datum::Bytes(b) => Datum::Str(b),
+        st::Value::Bytes(b) => Datum::Str(b),
         other => from_stored(&other, ty),
     }
 }
 
-/// A stored value as an engine value.
-pub fn from_stored(d: &st::Datum, ty: &st::ColumnType) -> Datum {
+/// A stored value as an engine value. Each stored value carries its own kind and a DECIMAL
+/// its column's scale, so the column type is not needed to read one.
+pub fn from_stored(d: &st::Value, _ty: &st::ColumnType) -> Datum {
     match d {
-        st::Datum::Null => Datum::Null,
-        st::Datum::Int(i) => Datum::Int(*i),
-        st::Datum::UInt(u) => Datum::UInt(*u),
-        st::Datum::Double(f) => Datum::Double(*f),
-        st::Datum::Decimal(unscaled) => {
-            let scale = match ty {
-                st::ColumnType::Decimal { scale, .. } => *scale as u32,
-                _ => 0,
-            };
-            crate::expr::decimal::from_unscaled(*unscaled, scale)
-        }
-        st::Datum::Bytes(b) => Datum::Str(b.clone()),
-        st::Datum::Date { year, month, day } => Datum::Date {
-            year: *year,
-            month: *month,
-            day: *day,
-        },
-        st::Datum::DateTime {
-            year,
-            month,
-            day,
-            hour,
-            minute,
-            second,
-            micros,
-        } => Datum::DateTime {
-            year: *year,
-            month: *month,
-            day: *day,
-            hour: *hour,
-            minute: *minute,
-            second: *second,
-            micros: *micros,
-        },
+        st::Value::Null => Datum::Null,
+        st::Value::Int(i) => Datum::Int(*i),
+        st::Value::UInt(u) => Datum::UInt(*u),
+        st::Value::Double(f) => Datum::Double(*f),
+        st::Value::Decimal(d) => Datum::Dec(*d),
+        st::Value::Bytes(b) => Datum::Str(b.clone()),
+        st::Value::Date(d) => Datum::Date(*d),
+        st::Value::DateTime(dt) => Datum::DateTime(*dt),
+        st::Value::Time(t) => Datum::Str(t.to_text().into_bytes()),
     }
 }
 
@@ -185,7 +160,7 @@ pub fn to_stored(
     value: &Datum,
     target: &Target,
     w: &mut Vec<Warning>,
-) -> Result<st::Datum, SqlError> {
+) -> Result<st::Value, SqlError> {
     let col = target.column;
     if value.is_null() {
         if !col.nullable && !col.auto_increment {
@@ -195,7 +170,7 @@ pub fn to_stored(
                 format!("Column '{}' cannot be null", col.name),
             ));
         }
-        return Ok(st::Datum::Null);
+        return Ok(st::Value::Null);
     }
     Ok(match &col.ty {
         st::ColumnType::Int { width, unsigned } => {
@@ -217,10 +192,11 @@ pub fn to_stored(
                             .unwrap_or(0),
                     }
                 }
-                Datum::Dec(d) => d
-                    .round_dp_with_strategy(0, rust_decimal::RoundingStrategy::MidpointAwayFromZero)
-                    .to_i128()
-                    .unwrap_or(i128::MAX),
+                Datum::Dec(d) => match d.round_dp(0).map(|r| r.trunc_to_i128()) {
+                    Ok(Some(i)) => i,
+                    _ if d.is_negative() => i128::MIN,
+                    _ => i128::MAX,
+                },
                 other => other
                     .to_double(&mut scratch)
                     .map(|f| f.round() as i128)
@@ -237,9 +213,9 @@ pub fn to_stored(
                 target.out_of_range(w)?;
             }
             if *unsigned {
-                st::Datum::UInt(clamped as u64)
+                st::Value::UInt(clamped as u64)
             } else {
-                st::Datum::Int(clamped as i64)
+                st::Value::Int(clamped as i64)
             }
         }
         st::ColumnType::Decimal { precision, scale } => {
@@ -249,11 +225,11 @@ pub fn to_stored(
                     target.incorrect("decimal", value, w)?;
                 }
             }
-            let (unscaled, fits) = crate::expr::decimal::to_unscaled(value, *precision, *scale);
+            let (d, fits) = crate::expr::decimal::to_column(value, *precision, *scale);
             if !fits {
                 target.out_of_range(w)?;
             }
-            st::Datum::Decimal(unscaled)
+            st::Value::Decimal(d)
         }
         st::ColumnType::Float | st::ColumnType::Double => {
             let mut scratch = Vec::new();
@@ -272,7 +248,7 @@ pub fn to_stored(
             if !f.is_finite() {
                 target.out_of_range(w)?;
             }
-            st::Datum::Double(f)
+            st::Value::Double(f)
         }
         st::ColumnType::Char {
             len,
@@ -291,7 +267,7 @@ pub fn to_stored(
                 // BINARY(n) pads with zero bytes to its length, as MariaDB stores it.
                 bytes.resize(*len as usize, 0);
             }
-            st::Datum::Bytes(bytes)
+            st::Value::Bytes(bytes)
         }
         st::ColumnType::Char { len, .. } | st::ColumnType::Varchar { len, .. } => {
             let text = utf8_text(value, target, w)?;
@@ -309,7 +285,7 @@ pub fn to_stored(
                 }
                 s = kept;
             }
-            st::Datum::Bytes(s.into_bytes())
+            st::Value::Bytes(s.into_bytes())
         }
         st::ColumnType::Text { size, .. } | st::ColumnType::Blob { size } => {
             let mut bytes = if matches!(col.ty, st::ColumnType::Blob { .. }) {
@@ -328,7 +304,7 @@ pub fn to_stored(
                     bytes.truncate(valid);
                 }
             }
-            st::Datum::Bytes(bytes)
+            st::Value::Bytes(bytes)
         }
         st::ColumnType::Date | st::ColumnType::DateTime | st::ColumnType::Timestamp => {
             let parsed = match value {
@@ -337,57 +313,15 @@ pub fn to_stored(
                 _ => None,
             };
             let date_only = matches!(col.ty, st::ColumnType::Date);
-            match parsed {
-                Some(Datum::Date { year, month, day }) if date_only => {
-                    st::Datum::Date { year, month, day }
-                }
-                Some(Datum::DateTime {
-                    year, month, day, ..
-                }) if date_only => st::Datum::Date { year, month, day },
-                Some(Datum::Date { year, month, day }) => st::Datum::DateTime {
-                    year,
-                    month,
-                    day,
-                    hour: 0,
-                    minute: 0,
-                    second: 0,
-                    micros: 0,
-                },
-                Some(Datum::DateTime {
-                    year,
-                    month,
-                    day,
-                    hour,
-                    minute,
-                    second,
-                    micros,
-                }) => st::Datum::DateTime {
-                    year,
-                    month,
-                    day,
-                    hour,
-                    minute,
-                    second,
-                    micros,
-                },
-                _ => {
+            match parsed.as_ref().and_then(Datum::as_datetime) {
+                Some(dt) if date_only => st::Value::Date(dt.date()),
+                Some(dt) => st::Value::DateTime(dt),
+                None => {
                     target.incorrect(if date_only { "date" } else { "datetime" }, value, w)?;
                     if date_only {
-                        st::Datum::Date {
-                            year: 0,
-                            month: 0,
-                            day: 0,
-                        }
+                        st::Value::Date(st::Date::default())
                     } else {
-                        st::Datum::DateTime {
-                            year: 0,
-                            month: 0,
-                            day: 0,
-                            hour: 0,
-                            minute: 0,
-                            second: 0,
-                            micros: 0,
-                        }
+                        st::Value::DateTime(st::DateTime::default())
                     }
                 }
             }

@@ -215,7 +215,7 @@ pub fn column_from_ast(
         }
         if v.is_null() {
             def.default = if def.nullable {
-                Some(st::Datum::Null)
+                Some(st::Value::Null)
             } else {
                 return Err(SqlError::new(
                     1067,
@@ -280,35 +280,8 @@ pub(crate) fn column_type(dt: &ast::DataType, name: &str) -> Result<st::ColumnTy
                 ast::ExactNumberInfo::Precision(p) => (*p, 0),
                 ast::ExactNumberInfo::PrecisionAndScale(p, s) => (*p, (*s).max(0) as u64),
             };
-            use crate::expr::decimal::MARIADB_MAX_PRECISION;
-            use crate::expr::decimal::MARIADB_MAX_SCALE;
-            use crate::expr::decimal::MAX_STORED_PRECISION;
-            if precision > MARIADB_MAX_PRECISION {
-                return Err(SqlError::new(
-                    1426,
-                    "42000",
-                    format!("Too big precision specified for '{name}'. Maximum is {MARIADB_MAX_PRECISION}"),
-                ));
-            }
-            if scale > MARIADB_MAX_SCALE {
-                return Err(SqlError::new(
-                    1425,
-                    "42000",
-                    format!("Too big scale specified for '{name}'. Maximum is {MARIADB_MAX_SCALE}"),
-                ));
-            }
-            if scale > precision {
-                return Err(SqlError::new(
-                    1427,
-                    "42000",
-                    format!("For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '{name}')"),
-                ));
-            }
-            if precision > u64::from(MAX_STORED_PRECISION) {
-                return Err(SqlError::not_supported(&format!(
-                    "DECIMAL precision above {MAX_STORED_PRECISION} digits (column '{name}')"
-                )));
-            }
+            let narrow = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
+            crate::expr::decimal::check_type(narrow(precision), narrow(scale), name)?;
             // DECIMAL(0) is DECIMAL(10,0), as in MariaDB.
             let precision = if precision == 0 { 10 } else { precision };
             st::ColumnType::Decimal {

@@ -10,6 +10,7 @@
 use crate::error::SqlError;
 use crate::expr::eval::Datum;
 use myriad_storage as st;
+use myriad_types::DateTime;
 use sqlparser::ast;
 
 /// How SHOW CREATE TABLE and SHOW COLUMNS write the clock, as MariaDB 10.11 does.
@@ -78,29 +79,11 @@ pub fn check_column(def: &st::ColumnDef) -> Result<(), SqlError> {
 }
 
 /// The statement's time as a value of the column (DATE keeps the day).
-pub fn now_for(ty: &st::ColumnType, now_micros: i64) -> st::Datum {
-    match crate::expr::datetime::datetime_from_micros(now_micros, false) {
-        Datum::DateTime {
-            year,
-            month,
-            day,
-            hour,
-            minute,
-            second,
-            micros,
-        } => match ty {
-            st::ColumnType::Date => st::Datum::Date { year, month, day },
-            _ => st::Datum::DateTime {
-                year,
-                month,
-                day,
-                hour,
-                minute,
-                second,
-                micros,
-            },
-        },
-        _ => unreachable!("datetime_from_micros gives a DATETIME"),
+pub fn now_for(ty: &st::ColumnType, now_micros: i64) -> st::Value {
+    let now = DateTime::from_unix_micros(now_micros, false);
+    match ty {
+        st::ColumnType::Date => st::Value::Date(now.date()),
+        _ => st::Value::DateTime(now),
     }
 }
 
@@ -129,7 +112,7 @@ mod tests {
         let micros = 1_614_834_367_000_000;
         assert_eq!(
             now_for(&st::ColumnType::Timestamp, micros),
-            st::Datum::DateTime {
+            st::Value::DateTime(DateTime {
                 year: 2021,
                 month: 3,
                 day: 4,
@@ -137,15 +120,15 @@ mod tests {
                 minute: 6,
                 second: 7,
                 micros: 0
-            }
+            })
         );
         assert_eq!(
             now_for(&st::ColumnType::Date, micros),
-            st::Datum::Date {
+            st::Value::Date(st::Date {
                 year: 2021,
                 month: 3,
                 day: 4
-            }
+            })
         );
     }
 

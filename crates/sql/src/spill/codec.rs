@@ -8,7 +8,7 @@
 
 use crate::expr::eval::Datum;
 use crate::value::Value;
-use rust_decimal::Decimal;
+use myriad_types::{Date, DateTime, Decimal, Time};
 
 /// A record a reader could not decode: a spill file this process wrote and no one else
 /// touches (it is unlinked at creation) reads back as written, so this is a bug or a
@@ -77,9 +77,47 @@ fn get_u32(buf: &mut &[u8]) -> Result<u32, Corrupt> {
     u32::try_from(get_varint(buf)?).map_err(|_| Corrupt)
 }
 
-fn put_date(out: &mut Vec<u8>, year: u16, month: u8, day: u8) {
-    put_varint(out, u64::from(year));
-    out.extend_from_slice(&[month, day]);
+fn put_date(out: &mut Vec<u8>, d: &Date) {
+    put_varint(out, u64::from(d.year));
+    out.extend_from_slice(&[d.month, d.day]);
+}
+
+fn put_datetime(out: &mut Vec<u8>, dt: &DateTime) {
+    put_varint(out, u64::from(dt.year));
+    out.extend_from_slice(&[dt.month, dt.day]);
+    put_clock(out, dt.hour, dt.minute, dt.second, dt.micros);
+}
+
+fn get_date(buf: &mut &[u8]) -> Result<Date, Corrupt> {
+    Ok(Date {
+        year: get_u16(buf)?,
+        month: get_u8(buf)?,
+        day: get_u8(buf)?,
+    })
+}
+
+fn get_datetime(buf: &mut &[u8]) -> Result<DateTime, Corrupt> {
+    Ok(DateTime {
+        year: get_u16(buf)?,
+        month: get_u8(buf)?,
+        day: get_u8(buf)?,
+        hour: get_u8(buf)?,
+        minute: get_u8(buf)?,
+        second: get_u8(buf)?,
+        micros: get_u32(buf)?,
+    })
+}
+
+/// A decimal as its scale and the big-endian bytes of its unscaled integer.
+fn put_decimal(out: &mut Vec<u8>, x: &Decimal) {
+    out.push(x.scale() as u8);
+    out.extend_from_slice(&x.unscaled_be_bytes());
+}
+
+fn get_decimal(buf: &mut &[u8]) -> Result<Decimal, Corrupt> {
+    let scale = u32::from(get_u8(buf)?);
+    let bytes: [u8; 40] = take(buf, 40)?.try_into().map_err(|_| Corrupt)?;
+    Decimal::from_unscaled_be_bytes(bytes, scale).map_err(|_| Corrupt)
 }
 
 fn put_clock(out: &mut Vec<u8>, hour: u8, minute: u8, second: u8, micros: u32) {
@@ -100,7 +138,7 @@ pub fn put_datum(out: &mut Vec<u8>, d: &Datum) {
         }
         Datum::Dec(x) => {
             out.push(3);
-            out.extend_from_slice(&x.serialize());
+            put_decimal(out, x);
         }
         Datum::Double(f) => {
             out.push(4);
@@ -110,22 +148,13 @@ pub fn put_datum(out: &mut Vec<u8>, d: &Datum) {
             out.push(5);
             put_bytes(out, b);
         }
-        Datum::Date { year, month, day } => {
+        Datum::Date(d) => {
             out.push(6);
-            put_date(out, *year, *month, *day);
+            put_date(out, d);
         }
-        Datum::DateTime {
-            year,
-            month,
-            day,
-            hour,
-            minute,
-            second,
-            micros,
-        } => {
+        Datum::DateTime(dt) => {
             out.push(7);
-            put_date(out, *year, *month, *day);
-            put_clock(out, *hour, *minute, *second, *micros);
+            put_datetime(out, dt);
         }
     }
 }
@@ -135,29 +164,14 @@ pub fn get_datum(buf: &mut &[u8]) -> Result<Datum, Corrupt> {
         0 => Datum::Null,
         1 => Datum::Int(get_signed(buf)?),
         2 => Datum::UInt(get_varint(buf)?),
-        3 => {
-            let bytes: [u8; 16] = take(buf, 16)?.try_into().map_err(|_| Corrupt)?;
-            Datum::Dec(Decimal::deserialize(bytes))
-        }
+        3 => Datum::Dec(get_decimal(buf)?),
         4 => {
             let bytes: [u8; 8] = take(buf, 8)?.try_into().map_err(|_| Corrupt)?;
             Datum::Double(f64::from_bits(u64::from_le_bytes(bytes)))
         }
         5 => Datum::Str(get_bytes(buf)?),
-        6 => Datum::Date {
-            year: get_u16(buf)?,
-            month: get_u8(buf)?,
-            day: get_u8(buf)?,
-        },
-        7 => Datum::DateTime {
-            year: get_u16(buf)?,
-            month: get_u8(buf)?,
-            day: get_u8(buf)?,
-            hour: get_u8(buf)?,
-            minute: get_u8(buf)?,
-            second: get_u8(buf)?,
-            micros: get_u32(buf)?,
-        },
+        6 => Datum::Date(get_date(buf)?),
+        7 => Datum::DateTime(get_datetime(buf)?),
         _ => return Err(Corrupt),
     })
 }
@@ -177,42 +191,27 @@ pub fn put_value(out: &mut Vec<u8>, v: &Value) {
             out.push(3);
             out.extend_from_slice(&f.to_bits().to_le_bytes());
         }
-        Value::Decimal(text) => {
+        Value::Decimal(x) => {
             out.push(4);
-            put_bytes(out, text.as_bytes());
+            put_decimal(out, x);
         }
         Value::Bytes(b) => {
             out.push(5);
             put_bytes(out, b);
         }
-        Value::Date { year, month, day } => {
+        Value::Date(d) => {
             out.push(6);
-            put_date(out, *year, *month, *day);
+            put_date(out, d);
         }
-        Value::DateTime {
-            year,
-            month,
-            day,
-            hour,
-            minute,
-            second,
-            micros,
-        } => {
+        Value::DateTime(dt) => {
             out.push(7);
-            put_date(out, *year, *month, *day);
-            put_clock(out, *hour, *minute, *second, *micros);
+            put_datetime(out, dt);
         }
-        Value::Time {
-            negative,
-            hours,
-            minute,
-            second,
-            micros,
-        } => {
+        Value::Time(t) => {
             out.push(8);
-            out.push(u8::from(*negative));
-            put_varint(out, u64::from(*hours));
-            put_clock(out, 0, *minute, *second, *micros);
+            out.push(u8::from(t.negative));
+            put_varint(out, u64::from(t.hours));
+            put_clock(out, 0, t.minute, t.second, t.micros);
         }
     }
 }
@@ -226,37 +225,25 @@ pub fn get_value(buf: &mut &[u8]) -> Result<Value, Corrupt> {
             let bytes: [u8; 8] = take(buf, 8)?.try_into().map_err(|_| Corrupt)?;
             Value::Double(f64::from_bits(u64::from_le_bytes(bytes)))
         }
-        4 => Value::Decimal(String::from_utf8(get_bytes(buf)?).map_err(|_| Corrupt)?),
+        4 => Value::Decimal(get_decimal(buf)?),
         5 => Value::Bytes(get_bytes(buf)?),
-        6 => Value::Date {
-            year: get_u16(buf)?,
-            month: get_u8(buf)?,
-            day: get_u8(buf)?,
-        },
-        7 => Value::DateTime {
-            year: get_u16(buf)?,
-            month: get_u8(buf)?,
-            day: get_u8(buf)?,
-            hour: get_u8(buf)?,
-            minute: get_u8(buf)?,
-            second: get_u8(buf)?,
-            micros: get_u32(buf)?,
-        },
+        6 => Value::Date(get_date(buf)?),
+        7 => Value::DateTime(get_datetime(buf)?),
         8 => {
             let negative = match get_u8(buf)? {
                 0 => false,
                 1 => true,
                 _ => return Err(Corrupt),
             };
-            let hours = get_u32(buf)?;
+            let hours = u32::try_from(get_varint(buf)?).map_err(|_| Corrupt)?;
             let _zero_hour = get_u8(buf)?;
-            Value::Time {
+            Value::Time(Time {
                 negative,
                 hours,
                 minute: get_u8(buf)?,
                 second: get_u8(buf)?,
                 micros: get_u32(buf)?,
-            }
+            })
         }
         _ => return Err(Corrupt),
     })
@@ -268,7 +255,6 @@ pub fn value_heap_bytes(v: &Value) -> usize {
     std::mem::size_of::<Value>()
         + match v {
             Value::Bytes(b) => b.capacity(),
-            Value::Decimal(s) => s.capacity(),
             _ => 0,
         }
 }

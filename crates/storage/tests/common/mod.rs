@@ -25,7 +25,7 @@ pub fn sbtest_def() -> TableDef {
     let mut id = ColumnDef::new("id", int()).not_null();
     id.auto_increment = true;
     let mut k = ColumnDef::new("k", int()).not_null();
-    k.default = Some(Datum::Int(0));
+    k.default = Some(Value::Int(0));
     TableDef {
         columns: vec![
             id,
@@ -63,12 +63,12 @@ pub fn sbtest_def() -> TableDef {
     }
 }
 
-pub fn sb_row(id: i64, k: i64) -> Vec<Datum> {
+pub fn sb_row(id: i64, k: i64) -> Vec<Value> {
     vec![
-        Datum::Int(id),
-        Datum::Int(k),
-        Datum::Bytes(format!("c-{id:08}-{k}").into_bytes()),
-        Datum::Bytes(b"pad".to_vec()),
+        Value::Int(id),
+        Value::Int(k),
+        Value::Bytes(format!("c-{id:08}-{k}").into_bytes()),
+        Value::Bytes(b"pad".to_vec()),
     ]
 }
 
