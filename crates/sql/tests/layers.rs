@@ -44,11 +44,6 @@ const ALLOWED_UP: &[(&str, &str, &str)] = &[
         "the type of a scalar subquery is its first column's",
     ),
     (
-        "value.rs",
-        "crate::expr::eval::format_",
-        "a Value's text uses the number and date formats of the value rules",
-    ),
-    (
         "plan/",
         "crate::parser::",
         "the statement compiler drives the parsers; the query compiler reads the text map",
