@@ -36,12 +36,14 @@
 //! statement); KILL CONNECTION also ends the connection through the protocol's
 //! `CloseHandle`.
 
+use myriad_protocol::constants::error_code::{ER_NET_ERROR_ON_WRITE, ER_NET_WRITE_INTERRUPTED};
 use myriad_protocol::constants::status::{SERVER_STATUS_AUTOCOMMIT, SERVER_STATUS_IN_TRANS};
+use myriad_protocol::drain::DrainError;
 use myriad_protocol::{
     ColumnDef, ColumnDefinition, EncodedRows, ErrorInfo, OkInfo, ParamValue, Prepared, ResultSink,
     ServerHandler, SessionHandler, SessionRequest, ValueRef,
 };
-use myriad_sql::{Column, Engine, QueryResult, Session, SessionInfo, SqlError, Value};
+use myriad_sql::{Column, Engine, QueryResult, RowSink, Session, SessionInfo, SqlError, Value};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
@@ -348,6 +350,53 @@ impl ServerHandler for MyriadServer {
     }
 }
 
+/// The engine's [`RowSink`] for one command: a SELECT that streams writes its column
+/// definitions and rows straight into the command's [`ResultSink`], which writes them to the
+/// client once they pass its bound and waits for the client to read (back-pressure on the
+/// statement). While it waits, a KILL, max_statement_time or the client hanging up ends
+/// the statement (`myriad_sql::interrupt::check`, asked between waits).
+struct WireRows<'s, 'a> {
+    out: &'s mut ResultSink<'a>,
+}
+
+impl RowSink for WireRows<'_, '_> {
+    fn begin(&mut self, columns: &Arc<Vec<Column>>) -> Result<(), SqlError> {
+        let defs: Vec<ColumnDef<'_>> = columns.iter().map(column_def).collect();
+        self.out.begin_rows(&defs);
+        Ok(())
+    }
+
+    fn row(&mut self, row: &[Value]) -> Result<(), SqlError> {
+        self.out.row(row.iter().map(value_ref));
+        self.out
+            .flush_if_full(&|| myriad_sql::interrupt::check().is_err())
+            .map_err(drain_error)
+    }
+}
+
+/// The error a statement ends with when writing its rows to the client failed.
+fn drain_error(err: DrainError) -> SqlError {
+    match err {
+        DrainError::Stopped => myriad_sql::interrupt::check().err().unwrap_or_else(|| {
+            SqlError::new(
+                myriad_sql::interrupt::ER_QUERY_INTERRUPTED,
+                "70100",
+                "Query execution was interrupted",
+            )
+        }),
+        DrainError::TimedOut => SqlError::new(
+            ER_NET_WRITE_INTERRUPTED,
+            "08S01",
+            "Got timeout writing communication packets",
+        ),
+        DrainError::Io(_) => SqlError::new(
+            ER_NET_ERROR_ON_WRITE,
+            "08S01",
+            "Got an error writing communication packets",
+        ),
+    }
+}
+
 /// One connection's session.
 pub struct MyriadSession {
     engine: Arc<Engine>,
@@ -376,6 +425,10 @@ impl MyriadSession {
                     info,
                 };
                 out.ok(&ok, status, more_results);
+            }
+            // Its columns and rows went out while it ran.
+            Ok(QueryResult::Rows { rows, warnings, .. }) if rows.was_streamed() => {
+                out.end_rows(*warnings, status, more_results);
             }
             Ok(
                 result @ QueryResult::Rows {
@@ -422,10 +475,15 @@ impl SessionHandler for MyriadSession {
     }
 
     fn query(&mut self, sql: &str, multi_statements: bool, out: &mut ResultSink<'_>) {
+        let mut wire = WireRows { out: &mut *out };
         let results = if Session::text_runs_inline(sql) {
-            self.session.execute(sql, multi_statements)
+            self.session
+                .execute_streaming(sql, multi_statements, &mut wire)
         } else {
-            blocking(|| self.session.execute(sql, multi_statements))
+            blocking(|| {
+                self.session
+                    .execute_streaming(sql, multi_statements, &mut wire)
+            })
         };
         let count = results.len();
         for (index, result) in results.iter().enumerate() {
@@ -470,10 +528,15 @@ impl SessionHandler for MyriadSession {
 
     fn execute(&mut self, statement_id: u32, params: Vec<ParamValue>, out: &mut ResultSink<'_>) {
         let params: Vec<Value> = params.into_iter().map(param_value).collect();
+        let mut wire = WireRows { out: &mut *out };
         let result = if self.session.prepared_runs_inline(statement_id) {
-            self.session.execute_prepared(statement_id, &params)
+            self.session
+                .execute_prepared_streaming(statement_id, &params, &mut wire)
         } else {
-            blocking(|| self.session.execute_prepared(statement_id, &params))
+            blocking(|| {
+                self.session
+                    .execute_prepared_streaming(statement_id, &params, &mut wire)
+            })
         };
         self.write_result(&result, false, out);
     }

@@ -13,6 +13,8 @@ use crate::status::{self, Counter, SessionCounters};
 use crate::sysvars::{self, Setting, VarValue};
 use crate::tables;
 use crate::value::Value;
+
+mod stream;
 use crate::{Engine, PreparedInfo, Session};
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
@@ -207,6 +209,9 @@ struct ExecEnv<'a> {
     now_micros: i64,
     /// Results of uncorrelated subqueries, by plan address: each runs once per statement.
     subquery_results: HashMap<usize, Vec<Vec<Datum>>>,
+    /// Where the statement's rows go as they are produced ([`crate::row_sink`]): set for
+    /// a top-level SELECT over tables, taken by it before anything else can run.
+    out: Option<&'a mut dyn crate::RowSink>,
 }
 
 impl Env for ExecEnv<'_> {
@@ -372,15 +377,26 @@ impl Session {
             previous_errors,
             now_micros: now_micros(),
             subquery_results: HashMap::new(),
+            out: None,
         }
     }
 
     /// Run one compiled statement with bound parameters.
     pub(crate) fn run(&mut self, stmt: &Stmt, params: &[Datum]) -> Result<QueryResult, SqlError> {
+        self.run_to(stmt, params, None)
+    }
+
+    /// [`Session::run`], a SELECT over tables sending its rows to `out` if it can.
+    pub(crate) fn run_to(
+        &mut self,
+        stmt: &Stmt,
+        params: &[Datum],
+        out: Option<&mut (dyn crate::RowSink + '_)>,
+    ) -> Result<QueryResult, SqlError> {
         let keep_warnings = matches!(stmt, Stmt::ShowWarnings { .. });
         let statement =
             crate::interrupt::Statement::begin(&self.interrupt, self.state.max_statement_time_s);
-        let mut result = self.run_inner(stmt, params);
+        let mut result = self.run_inner(stmt, params, out);
         // Rows computed after all (SLEEP returned early) are not the answer: the statement
         // was interrupted. A write that finished keeps its OK (its rows are written), and
         // so does DO (MariaDB answers `DO SLEEP(2)` past max_statement_time with OK).
@@ -423,12 +439,20 @@ impl Session {
         })
     }
 
-    fn run_inner(&mut self, stmt: &Stmt, params: &[Datum]) -> Result<QueryResult, SqlError> {
+    fn run_inner(
+        &mut self,
+        stmt: &Stmt,
+        params: &[Datum],
+        out: Option<&mut (dyn crate::RowSink + '_)>,
+    ) -> Result<QueryResult, SqlError> {
         if let Stmt::ShowWarnings { errors, count_only } = stmt {
             return Ok(self.show_warnings(*errors, *count_only));
         }
         let (result, warnings) = {
             let mut env = self.env(params);
+            if let (Stmt::SelectTable(_), Some(out)) = (stmt, out) {
+                env.out = Some(out);
+            }
             let _versions = crate::query_cache_hooks::write_guard(&self.engine, stmt);
             let result = self.dispatch(stmt, &mut env);
             (result, env.warnings)
@@ -2048,10 +2072,12 @@ fn compile_all(
     Ok((map, raws))
 }
 
+/// Run a COM_QUERY's text; a single SELECT over tables may send its rows to `out`.
 pub fn execute(
     session: &mut Session,
     sql: &str,
     allow_multi: bool,
+    mut out: Option<&mut (dyn crate::RowSink + '_)>,
 ) -> Vec<Result<QueryResult, SqlError>> {
     // A connection keeps to one instance of the table open cache.
     myriad_storage::set_instance_hint(u64::from(session.info.connection_id));
@@ -2073,7 +2099,7 @@ pub fn execute(
         session.bump(Counter::Questions);
         session.bump(Counter::Queries);
         session.bump(stmt.counter());
-        match crate::query_cache_hooks::run(session, &stmt, &[], probe.take()) {
+        match crate::query_cache_hooks::run(session, &stmt, &[], probe.take(), out.as_deref_mut()) {
             // A table changed under the plan: forget it and compile again below.
             Err(e) if e.code == 1412 => {
                 session.state.plan_cache.remove(
@@ -2136,7 +2162,13 @@ pub fn execute(
                     );
                 if cacheable {
                     let stmt = Arc::new(stmt);
-                    let result = crate::query_cache_hooks::run(session, &stmt, &[], probe.take());
+                    let result = crate::query_cache_hooks::run(
+                        session,
+                        &stmt,
+                        &[],
+                        probe.take(),
+                        out.as_deref_mut(),
+                    );
                     // Kept under the database it was compiled in: a cacheable statement
                     // (SELECT, INSERT, UPDATE, DELETE) does not change it.
                     let database = session.info.database.clone();
@@ -2244,10 +2276,12 @@ pub fn prepare(session: &mut Session, sql: &str) -> Result<PreparedInfo, SqlErro
     })
 }
 
+/// Run COM_STMT_EXECUTE; a SELECT over tables may send its rows to `out`.
 pub fn execute_prepared(
     session: &mut Session,
     statement_id: u32,
     params: &[Value],
+    mut out: Option<&mut (dyn crate::RowSink + '_)>,
 ) -> Result<QueryResult, SqlError> {
     myriad_storage::set_instance_hint(u64::from(session.info.connection_id));
     session.bump(Counter::Questions);
@@ -2284,14 +2318,20 @@ pub fn execute_prepared(
         };
         let bound: Vec<Datum> = params.iter().map(Datum::from_value).collect();
         session.bump(prepared.stmt.counter());
-        match crate::query_cache_hooks::run(session, &prepared.stmt, &bound, probe) {
+        match crate::query_cache_hooks::run(
+            session,
+            &prepared.stmt,
+            &bound,
+            probe,
+            out.as_deref_mut(),
+        ) {
             // A table changed under the plan: compile the text again, once.
             Err(e) if e.code == 1412 => match recompile(session, &prepared.sql) {
                 Ok((stmt, count)) if count == prepared.param_count => {
                     prepared.index_read =
                         matches!(&stmt, Stmt::SelectTable(plan) if plan.is_index_read());
                     prepared.stmt = stmt;
-                    session.run(&prepared.stmt, &bound)
+                    session.run_to(&prepared.stmt, &bound, out)
                 }
                 Ok(_) => Err(e),
                 Err(e) => Err(e),
@@ -2620,6 +2660,9 @@ impl Session {
         plan: &tables::TableSelect,
         env: &mut ExecEnv,
     ) -> Result<QueryResult, SqlError> {
+        if let Some(out) = env.out.take().filter(|_| stream::streams(plan)) {
+            return stream::select(plan, env, out);
+        }
         let engine = env.engine;
         let storage = engine.catalog.storage();
         let table = plan.source.table.open(storage)?;
@@ -2712,34 +2755,7 @@ impl Session {
             .collect();
         // A column shown as it is and read by nothing else in the select list is moved
         // out of its row, not cloned (the ORDER BY keys are evaluated first).
-        let movable: Vec<bool> = {
-            let mut uses = vec![0u32; types.len()];
-            let mut countable = true;
-            for item in &plan.items {
-                match item {
-                    tables::OutputItem::Column { index, .. } => {
-                        if let Some(u) = uses.get_mut(*index) {
-                            *u += 1;
-                        }
-                    }
-                    tables::OutputItem::Expr { expr, .. } => {
-                        countable &= tables::visit_columns(expr, &mut |c| {
-                            if let Some(u) = uses.get_mut(c) {
-                                *u += 1;
-                            }
-                        });
-                    }
-                }
-            }
-            plan.items
-                .iter()
-                .map(|item| {
-                    countable
-                        && matches!(item, tables::OutputItem::Column { index, .. }
-                            if uses.get(*index) == Some(&1))
-                })
-                .collect()
-        };
+        let movable = stream::movable_items(plan, types.len());
         let mut out: Vec<(Vec<Datum>, Vec<Value>)> = Vec::with_capacity(input.len());
         for (n, values) in input.iter_mut().enumerate() {
             crate::interrupt::tick()?;
