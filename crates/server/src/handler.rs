@@ -370,14 +370,15 @@ impl RowSink for WireRows<'_, '_> {
         self.out.row(row.iter().map(value_ref));
         self.out
             .flush_if_full(&|| myriad_sql::interrupt::check().is_err())
-            .map_err(drain_error)
+            .map_err(|e| drain_error(e, myriad_sql::interrupt::check().err()))
     }
 }
 
-/// The error a statement ends with when writing its rows to the client failed.
-fn drain_error(err: DrainError) -> SqlError {
+/// The error a statement ends with when writing its rows to the client failed; `stopped`
+/// is the reason the stop probe saw, if it still holds.
+fn drain_error(err: DrainError, stopped: Option<SqlError>) -> SqlError {
     match err {
-        DrainError::Stopped => myriad_sql::interrupt::check().err().unwrap_or_else(|| {
+        DrainError::Stopped => stopped.unwrap_or_else(|| {
             SqlError::new(
                 myriad_sql::interrupt::ER_QUERY_INTERRUPTED,
                 "70100",
@@ -449,8 +450,15 @@ impl MyriadSession {
                 }
                 let defs: Vec<ColumnDef<'_>> = columns.iter().map(column_def).collect();
                 out.begin_rows(&defs);
+                // Built rows (a sort, a grouping, an index read, a multi-statement text) are
+                // written out through the same bounded buffer; KILL stops the sending.
+                let control = self.session.interrupt();
                 for row in rows.iter() {
                     out.row(row.iter().map(value_ref));
+                    if let Err(e) = out.flush_if_full(&|| control.error().is_some()) {
+                        out.error(&error_info(&drain_error(e, control.error())));
+                        return;
+                    }
                 }
                 out.end_rows(*warnings, status, more_results);
                 if let Some(encoded) = record.then(|| out.take_recorded()).flatten() {

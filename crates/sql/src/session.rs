@@ -2660,8 +2660,10 @@ impl Session {
         plan: &tables::TableSelect,
         env: &mut ExecEnv,
     ) -> Result<QueryResult, SqlError> {
-        if let Some(out) = env.out.take().filter(|_| stream::streams(plan)) {
-            return stream::select(plan, env, out);
+        // Taken before anything runs: a subquery evaluated on this env builds its rows.
+        let mut sink = env.out.take();
+        if let Some(sink) = sink.take_if(|_| stream::streams(plan)) {
+            return stream::select(plan, env, sink);
         }
         let engine = env.engine;
         let storage = engine.catalog.storage();
@@ -2805,6 +2807,9 @@ impl Session {
             result.drain(..offset.min(result.len()));
         }
         result.truncate(limit);
+        if let Some(sink) = sink.filter(|_| stream::sorts(plan)) {
+            return stream::send(columns, result, sink);
+        }
         Ok(QueryResult::Rows {
             columns,
             rows: Rows::shared(result),

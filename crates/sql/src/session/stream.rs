@@ -26,6 +26,27 @@ pub(super) fn streams(plan: &TableSelect) -> bool {
         && matches!(plan.source.access, Access::Full)
 }
 
+/// Whether `plan`'s rows come out of a sort, a grouping or a de-duplication: they exist
+/// only once all are read, and then go to the sink through [`send`] (the consumer a sort
+/// that spills to disk feeds as it merges).
+pub(super) fn sorts(plan: &TableSelect) -> bool {
+    !plan.order_by.is_empty() || plan.grouping.is_some() || plan.distinct
+}
+
+/// Send rows that were built (sorted, grouped) to `out` in order, each dropped once sent.
+pub(super) fn send(
+    columns: Arc<Vec<crate::result::Column>>,
+    rows: impl IntoIterator<Item = Vec<Value>>,
+    out: &mut dyn RowSink,
+) -> Result<QueryResult, SqlError> {
+    out.begin(&columns)?;
+    for row in rows {
+        crate::interrupt::tick()?;
+        out.row(&row)?;
+    }
+    Ok(streamed(columns))
+}
+
 /// Run a plan that [`streams`], sending its columns and rows to `out`.
 pub(super) fn select(
     plan: &TableSelect,
