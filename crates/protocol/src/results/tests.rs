@@ -216,3 +216,75 @@ fn a_result_set_cut_by_an_error_is_not_recorded() {
     ));
     assert_eq!(sink.take_recorded(), None);
 }
+
+/// A drain that takes everything at once and counts its calls.
+#[derive(Default)]
+struct CountingDrain {
+    calls: usize,
+    bytes: usize,
+}
+
+impl Drain for CountingDrain {
+    fn drain(
+        &mut self,
+        frames: &mut FrameBuffer,
+        _stop: &dyn Fn() -> bool,
+    ) -> Result<(), DrainError> {
+        self.calls += 1;
+        self.bytes += frames.len();
+        frames.consume(frames.len());
+        Ok(())
+    }
+}
+
+/// Write `rows` rows of 1000 bytes through a sink with a drain, flushing after each row as
+/// a streaming statement does; the bytes framed past the last drain and the drain.
+fn stream_rows(rows: usize, cursor: bool) -> (usize, CountingDrain) {
+    let mut frames = FrameBuffer::default();
+    let mut drain = CountingDrain::default();
+    let mut sink = ResultSink::new(&mut frames, 0, RowFormat::Binary, 0).with_drain(&mut drain);
+    if cursor {
+        sink = sink.with_cursor();
+    }
+    sink.begin_rows(&[column("b", column_type::VAR_STRING)]);
+    let value = vec![b'x'; 1000];
+    for _ in 0..rows {
+        sink.row([ValueRef::Bytes(&value)]);
+        sink.flush_if_full(&|| false).unwrap();
+        assert!(
+            sink.frames.len() <= FLUSH_BYTES + 1100,
+            "the buffer stays bounded"
+        );
+    }
+    sink.end_rows(0, 0, false);
+    drop(sink);
+    (frames.len(), drain)
+}
+
+#[test]
+fn a_sink_with_a_drain_writes_out_each_time_its_buffer_passes_the_bound() {
+    let (left, drain) = stream_rows(1000, false);
+    // About 1 MB of rows in 64 KiB writes.
+    assert!((14..=17).contains(&drain.calls), "{} drains", drain.calls);
+    assert!(left <= FLUSH_BYTES + 1100);
+    assert!(
+        drain.bytes + left > 1000 * 1000,
+        "every row was framed once"
+    );
+}
+
+#[test]
+fn rows_kept_for_a_cursor_are_not_drained() {
+    let (_, drain) = stream_rows(1000, true);
+    assert_eq!(drain.calls, 0);
+}
+
+#[test]
+fn a_small_result_never_reaches_the_drain() {
+    let (left, drain) = stream_rows(10, false);
+    assert_eq!(
+        drain.calls, 0,
+        "a small result is written by the command loop"
+    );
+    assert!(left > 10 * 1000);
+}
