@@ -10,7 +10,9 @@
 //!    packet follows.
 //! 4. Commands: read a packet, decode it, call the handler, flush its answer. The handler
 //!    is synchronous; it decides how to run blocking work (the server wraps engine calls in
-//!    `block_in_place`).
+//!    `block_in_place`). A result set larger than [`crate::drain::FLUSH_BYTES`] is written
+//!    while the handler still produces it ([`crate::drain`]); a write that fails or times
+//!    out then ends the connection after the command.
 //!
 //! Errors are split in two: a statement error is an ERR packet and the connection goes on;
 //! a protocol violation (bytes that do not decode, a packet out of order or over
