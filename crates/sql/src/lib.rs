@@ -7,45 +7,33 @@
 //!
 //! How one COM_QUERY flows through the crate:
 //! 1. [`Session::execute`] hands the text to [`parse`], which tokenizes it once, splits it at
-//!    `;` and compiles each statement into a [`parse::Stmt`] (expressions become
-//!    [`expr::Expr`] trees with columns, variables, functions and `?` resolved).
+//!    `;` and compiles each statement into a [`crate::plan::Stmt`] (expressions become
+//!    [`crate::expr::Expr`] trees with columns, variables, functions and `?` resolved).
 //! 2. `session` runs the statement: a SELECT evaluates its expressions through the
-//!    [`expr::Env`] the session provides (parameters, variables, clock, warnings), with the
+//!    [`crate::expr::Env`] the session provides (parameters, variables, clock, warnings), with the
 //!    MySQL value rules in [`eval`]; administration statements act on [`sysvars`],
 //!    [`status`], [`accounts`] and [`catalog`].
 //! 3. Values leave as [`Value`]s with [`Column`] metadata computed from the static
-//!    [`eval::SqlType`] of each expression, as MySQL reports it.
+//!    [`crate::expr::eval::SqlType`] of each expression, as MySQL reports it.
 //!
-//! A prepared statement keeps the compiled [`parse::Stmt`] and only evaluates at EXECUTE.
+//! A prepared statement keeps the compiled [`crate::plan::Stmt`] and only evaluates at EXECUTE.
 
-pub mod accounts;
 pub mod catalog;
-pub mod charset;
-pub mod const_lists;
-pub mod decimal;
-pub mod depth;
-pub mod dialect;
 pub mod error;
-pub mod eval;
+pub mod exec;
 pub mod expr;
-mod global_effects;
-pub mod in_set;
-mod info_schema;
 pub mod interrupt;
-mod key_cache;
-pub mod parse;
-mod plan_cache;
-pub mod query_cache_hooks;
+pub mod parser;
+pub mod plan;
 pub mod result;
-pub mod row_locks;
 pub mod row_sink;
-mod session;
-pub mod status;
-pub mod sysvars;
-mod table_cache_sql;
-pub mod tables;
-pub mod timestamps;
+pub mod session;
+pub mod system;
 pub mod value;
+
+pub use catalog::accounts;
+pub use parser::depth;
+pub use system::sysvars;
 
 pub use error::SqlError;
 pub use myriad_storage::RecoveryStats;
@@ -65,7 +53,7 @@ pub const SERVER_VERSION: &str = "10.11.0-myriad";
 
 /// `(name, default, description)` of every system variable, for the server's `--help`.
 pub fn system_variables_help() -> Vec<(String, String, String)> {
-    sysvars::help()
+    crate::system::sysvars::help()
 }
 
 /// What the server hands the engine at start-up.
@@ -123,19 +111,19 @@ pub struct PreparedInfo {
 /// The state shared by every session: catalog, variables, status, accounts.
 pub struct Engine {
     counters: ServerCounters,
-    status: status::GlobalCounters,
+    status: crate::system::status::GlobalCounters,
     /// GLOBAL values, copy-on-write: a session snapshots the Arc at start.
-    globals: RwLock<Arc<Vec<sysvars::VarValue>>>,
-    accounts: accounts::Accounts,
+    globals: RwLock<Arc<Vec<crate::system::sysvars::VarValue>>>,
+    accounts: crate::catalog::accounts::Accounts,
     catalog: catalog::Catalog,
     shutdown_hook: Mutex<Option<Box<dyn Fn() + Send + Sync>>>,
     /// Rows deleted inside open transactions (see [`row_locks`]).
-    row_locks: row_locks::RowLocks,
+    row_locks: crate::exec::row_locks::RowLocks,
     started: Instant,
     /// When FLUSH STATUS last ran (Uptime_since_flush_status).
     status_flushed: Mutex<Instant>,
     /// The query cache and the table versions it checks.
-    query_cache: query_cache_hooks::EngineQueryCache,
+    query_cache: crate::exec::query_cache::EngineQueryCache,
     /// The live sessions by connection id, for KILL.
     sessions: interrupt::Registry,
 }
@@ -153,27 +141,30 @@ impl Engine {
         })?;
         let datadir =
             std::fs::canonicalize(&config.datadir).unwrap_or_else(|_| config.datadir.clone());
-        let mut globals = sysvars::defaults();
+        let mut globals = crate::system::sysvars::defaults();
         let mut set_text = |name: &str, text: &str| -> Result<(), SqlError> {
-            let index = sysvars::lookup(name).ok_or_else(|| {
+            let index = crate::system::sysvars::lookup(name).ok_or_else(|| {
                 SqlError::new(1193, "HY000", format!("unknown variable '{name}'"))
             })?;
-            let def = sysvars::def(index);
-            let (value, _warning) =
-                sysvars::parse_setting(def, &sysvars::Setting::Text(text.to_string())).map_err(
-                    |e| {
-                        SqlError::new(
-                            e.code,
-                            "HY000",
-                            format!(
-                                "invalid value '{text}' for variable '{name}': {}",
-                                e.message
-                            ),
-                        )
-                    },
-                )?;
+            let def = crate::system::sysvars::def(index);
+            let (value, _warning) = crate::system::sysvars::parse_setting(
+                def,
+                &crate::system::sysvars::Setting::Text(text.to_string()),
+            )
+            .map_err(|e| {
+                SqlError::new(
+                    e.code,
+                    "HY000",
+                    format!(
+                        "invalid value '{text}' for variable '{name}': {}",
+                        e.message
+                    ),
+                )
+            })?;
             globals[index] = value.clone();
-            if let Some(alias) = sysvars::alias_of(def.name).and_then(sysvars::lookup) {
+            if let Some(alias) =
+                crate::system::sysvars::alias_of(def.name).and_then(crate::system::sysvars::lookup)
+            {
                 globals[alias] = value;
             }
             Ok(())
@@ -188,21 +179,21 @@ impl Engine {
             set_text(name, value)?;
         }
         // open_files_limit = 0: derived from the descriptor limit, and shown as derived.
-        let current = |globals: &[sysvars::VarValue], name: &str| match sysvars::lookup(name)
-            .map(|i| &globals[i])
-        {
-            Some(sysvars::VarValue::UInt(v)) => *v,
-            _ => 0,
+        let current = |globals: &[crate::system::sysvars::VarValue], name: &str| {
+            match crate::system::sysvars::lookup(name).map(|i| &globals[i]) {
+                Some(crate::system::sysvars::VarValue::UInt(v)) => *v,
+                _ => 0,
+            }
         };
         if current(&globals, "open_files_limit") == 0 {
             let connections = usize::try_from(current(&globals, "max_connections")).unwrap_or(0);
             let derived = myriad_storage::default_open_files_limit(connections);
-            if let Some(i) = sysvars::lookup("open_files_limit") {
-                globals[i] = sysvars::VarValue::UInt(derived as u64);
+            if let Some(i) = crate::system::sysvars::lookup("open_files_limit") {
+                globals[i] = crate::system::sysvars::VarValue::UInt(derived as u64);
             }
         }
-        let uint = |name: &str| match sysvars::lookup(name).map(|i| &globals[i]) {
-            Some(sysvars::VarValue::UInt(v)) => *v,
+        let uint = |name: &str| match crate::system::sysvars::lookup(name).map(|i| &globals[i]) {
+            Some(crate::system::sysvars::VarValue::UInt(v)) => *v,
             _ => 0,
         };
         let storage_config = myriad_storage::StorageConfig {
@@ -222,27 +213,27 @@ impl Engine {
                 .unwrap_or(usize::MAX),
             lock_wait_timeout: std::time::Duration::from_secs(uint("lock_wait_timeout")),
             force_recovery: matches!(
-                sysvars::lookup("force_recovery").map(|i| &globals[i]),
-                Some(sysvars::VarValue::Bool(true))
+                crate::system::sysvars::lookup("force_recovery").map(|i| &globals[i]),
+                Some(crate::system::sysvars::VarValue::Bool(true))
             ),
             ..myriad_storage::StorageConfig::default()
         };
-        let query_cache = query_cache_hooks::EngineQueryCache::new(
+        let query_cache = crate::exec::query_cache::EngineQueryCache::new(
             uint("query_cache_size"),
             uint("query_cache_limit"),
         );
         query_cache.set_min_execution_us(uint("query_cache_min_execution_us"));
         let catalog = catalog::Catalog::open(&config.datadir, storage_config)?;
-        key_cache::configure(catalog.storage(), &globals);
-        let accounts = accounts::Accounts::open(&config.datadir)?;
+        crate::exec::key_cache::configure(catalog.storage(), &globals);
+        let accounts = crate::catalog::accounts::Accounts::open(&config.datadir)?;
         Ok(Arc::new(Engine {
             counters: ServerCounters::default(),
-            status: status::GlobalCounters::default(),
+            status: crate::system::status::GlobalCounters::default(),
             globals: RwLock::new(Arc::new(globals)),
             accounts,
             catalog,
             shutdown_hook: Mutex::new(None),
-            row_locks: row_locks::RowLocks::default(),
+            row_locks: crate::exec::row_locks::RowLocks::default(),
             started: Instant::now(),
             status_flushed: Mutex::new(Instant::now()),
             query_cache,
@@ -259,9 +250,12 @@ impl Engine {
     /// underscores). Booleans come back as Int 0/1, numbers as UInt/Int/Double, text as
     /// Bytes, unset text (such as `socket`) as Null.
     pub fn global_variable(&self, name: &str) -> Option<Value> {
-        let index = sysvars::lookup(name)?;
+        let index = crate::system::sysvars::lookup(name)?;
         let value = self.globals.read()[index].clone();
-        Some(session::var_value_to_value(&value, sysvars::def(index)))
+        Some(crate::session::var_value_to_value(
+            &value,
+            crate::system::sysvars::def(index),
+        ))
     }
 
     /// How `user`@`host` authenticates, or None when no such account matches.
@@ -277,9 +271,11 @@ impl Engine {
     /// The text COM_STATISTICS answers with.
     pub fn statistics(&self) -> String {
         let uptime = self.uptime_s();
-        let questions = self.status.read(status::Counter::Questions);
+        let questions = self.status.read(crate::system::status::Counter::Questions);
         let threads = self.counters.threads_connected.load(Ordering::Relaxed);
-        let slow = self.status.read(status::Counter::SlowQueries);
+        let slow = self
+            .status
+            .read(crate::system::status::Counter::SlowQueries);
         let qps_milli = (questions * 1000).checked_div(uptime).unwrap_or(0);
         let storage_status = self.catalog.storage().status();
         let stat = |name: &str| {
@@ -325,7 +321,7 @@ impl Engine {
                 return Err(catalog::err_unknown_database(db));
             }
         }
-        let state = session::SessionState::new(self, info.interactive);
+        let state = crate::session::SessionState::new(self, info.interactive);
         let interrupt = interrupt::Control::new(info.connection_id, &info.user, &info.host);
         interrupt.set_database(info.database.as_deref());
         self.sessions.join(&interrupt);
@@ -342,7 +338,7 @@ impl Engine {
 pub struct Session {
     engine: Arc<Engine>,
     info: SessionInfo,
-    state: session::SessionState,
+    state: crate::session::SessionState,
     /// How other sessions (KILL), the clock (max_statement_time) and the server (the client
     /// went away) stop this session's statement.
     interrupt: Arc<interrupt::Control>,
@@ -352,7 +348,7 @@ impl Session {
     /// Run a COM_QUERY. With `allow_multi`, the text may hold several statements separated
     /// by `;`; the results come back in order and stop after the first error.
     pub fn execute(&mut self, sql: &str, allow_multi: bool) -> Vec<Result<QueryResult, SqlError>> {
-        session::execute(self, sql, allow_multi, None)
+        crate::session::entry::execute(self, sql, allow_multi, None)
     }
 
     /// [`Session::execute`], where a single SELECT that can stream sends its columns and
@@ -364,11 +360,11 @@ impl Session {
         allow_multi: bool,
         out: &mut dyn RowSink,
     ) -> Vec<Result<QueryResult, SqlError>> {
-        session::execute(self, sql, allow_multi, Some(out))
+        crate::session::entry::execute(self, sql, allow_multi, Some(out))
     }
 
     pub fn prepare(&mut self, sql: &str) -> Result<PreparedInfo, SqlError> {
-        session::prepare(self, sql)
+        crate::session::entry::prepare(self, sql)
     }
 
     /// Whether a prepared statement is a SELECT that reads one table through an index
@@ -376,7 +372,7 @@ impl Session {
     /// session (reads take no row locks), so a server may run it inline on its network
     /// thread instead of handing the thread off as for statements that may block.
     pub fn prepared_is_index_read(&self, statement_id: u32) -> bool {
-        session::prepared_is_index_read(self, statement_id)
+        crate::session::entry::prepared_is_index_read(self, statement_id)
     }
 
     /// Whether a text statement is one that never blocks and costs next to nothing: a
@@ -398,7 +394,7 @@ impl Session {
     /// log's fsync) go through `myriad_cache::long_wait`, where a server hands its thread
     /// off when it must; other DDL and everything else is handed off up front.
     pub fn text_runs_inline(sql: &str) -> bool {
-        session::runs_inline(sql)
+        crate::session::entry::runs_inline(sql)
     }
 
     /// The idle limit this session chose with `SET SESSION wait_timeout`, in seconds; None
@@ -410,7 +406,7 @@ impl Session {
 
     /// [`Session::text_runs_inline`] for a prepared statement's text.
     pub fn prepared_runs_inline(&self, statement_id: u32) -> bool {
-        session::prepared_runs_inline(self, statement_id)
+        crate::session::entry::prepared_runs_inline(self, statement_id)
     }
 
     pub fn execute_prepared(
@@ -418,7 +414,7 @@ impl Session {
         statement_id: u32,
         params: &[Value],
     ) -> Result<QueryResult, SqlError> {
-        session::execute_prepared(self, statement_id, params, None)
+        crate::session::entry::execute_prepared(self, statement_id, params, None)
     }
 
     /// [`Session::execute_prepared`], streaming a SELECT's rows to `out` where it can (see
@@ -429,16 +425,16 @@ impl Session {
         params: &[Value],
         out: &mut dyn RowSink,
     ) -> Result<QueryResult, SqlError> {
-        session::execute_prepared(self, statement_id, params, Some(out))
+        crate::session::entry::execute_prepared(self, statement_id, params, Some(out))
     }
 
     pub fn close_prepared(&mut self, statement_id: u32) {
-        session::close_prepared(self, statement_id)
+        crate::session::entry::close_prepared(self, statement_id)
     }
 
     /// COM_INIT_DB and `USE`.
     pub fn use_database(&mut self, database: &str) -> Result<(), SqlError> {
-        session::use_database(self, database)
+        crate::session::entry::use_database(self, database)
     }
 
     pub fn current_database(&self) -> Option<&str> {
@@ -447,13 +443,13 @@ impl Session {
 
     /// COM_FIELD_LIST: the columns of a table in the current database.
     pub fn field_list(&mut self, table: &str) -> Result<Vec<Column>, SqlError> {
-        session::field_list(self, table)
+        crate::session::entry::field_list(self, table)
     }
 
     /// COM_RESET_CONNECTION: drop prepared statements, session variables, temporary state.
     pub fn reset(&mut self) {
-        session::release_row_locks(self);
-        self.state = session::SessionState::new(&self.engine, self.info.interactive);
+        crate::exec::write::release_row_locks(self);
+        self.state = crate::session::SessionState::new(&self.engine, self.info.interactive);
     }
 
     /// COM_CHANGE_USER after the server has authenticated the new user.
@@ -472,8 +468,8 @@ impl Session {
         self.info.host = host.to_string();
         self.interrupt.set_owner(user, host, database);
         self.info.database = database.map(str::to_string);
-        session::release_row_locks(self);
-        self.state = session::SessionState::new(&self.engine, self.info.interactive);
+        crate::exec::write::release_row_locks(self);
+        self.state = crate::session::SessionState::new(&self.engine, self.info.interactive);
         Ok(())
     }
 
@@ -511,7 +507,7 @@ impl Session {
 impl Drop for Session {
     /// A disconnect ends the open transaction: its row locks go.
     fn drop(&mut self) {
-        session::release_row_locks(self);
+        crate::exec::write::release_row_locks(self);
         self.engine.sessions.leave(&self.interrupt);
     }
 }

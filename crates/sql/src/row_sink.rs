@@ -126,7 +126,8 @@ mod tests {
     }
 
     fn feed(copy: &mut CacheCopy<'_>, rows: usize) {
-        let column = crate::session::result_column("a", crate::eval::SqlType::Str { chars: 10 });
+        let column =
+            crate::exec::select::result_column("a", crate::expr::eval::SqlType::Str { chars: 10 });
         copy.begin(&Arc::new(vec![column])).unwrap();
         for n in 0..rows {
             copy.row(&[Value::Bytes(format!("row {n}").into_bytes())])

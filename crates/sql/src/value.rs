@@ -43,7 +43,7 @@ impl Value {
             Value::Null => return None,
             Value::Int(i) => i.to_string().into_bytes(),
             Value::UInt(u) => u.to_string().into_bytes(),
-            Value::Double(f) => crate::eval::format_double(*f).into_bytes(),
+            Value::Double(f) => crate::expr::eval::format_double(*f).into_bytes(),
             Value::Decimal(d) => d.clone().into_bytes(),
             Value::Bytes(b) => b.clone(),
             Value::Date { year, month, day } => {
@@ -57,10 +57,10 @@ impl Value {
                 minute,
                 second,
                 micros,
-            } => {
-                crate::eval::format_datetime(*year, *month, *day, *hour, *minute, *second, *micros)
-                    .into_bytes()
-            }
+            } => crate::expr::eval::format_datetime(
+                *year, *month, *day, *hour, *minute, *second, *micros,
+            )
+            .into_bytes(),
             Value::Time {
                 negative,
                 hours,

@@ -1,0 +1,326 @@
+//! Accounts: `user`@`host` with a mysql_native_password hash, stored durably in the datadir.
+//!
+//! The file `myriad-accounts.txt` holds one account per line: user, host pattern and the
+//! hex of SHA1(SHA1(password)) (empty for no password), each field hex-encoded so no name
+//! needs escaping. Every change rewrites the whole file the crash-safe way: write a temp
+//! file, fsync it, rename it over the old one, fsync the directory. Accounts are few, so a
+//! rewrite per CREATE/ALTER/DROP USER is cheap and the file is never half-written.
+//!
+//! Host patterns use `%` and `_` wildcards as in MySQL; `localhost` also matches the
+//! loopback addresses, as a local client may arrive over TCP. Several matching accounts are
+//! ranked as MySQL does: the most specific host (fewest wildcards, longest literal prefix)
+//! wins.
+
+use crate::error::SqlError;
+use crate::AccountAuth;
+use parking_lot::RwLock;
+use sha1::{Digest, Sha1};
+use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+
+pub const ACCOUNTS_FILE: &str = "myriad-accounts.txt";
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Account {
+    pub user: String,
+    pub host: String,
+    pub auth: AccountAuth,
+}
+
+pub struct Accounts {
+    path: PathBuf,
+    list: RwLock<Vec<Account>>,
+}
+
+/// SHA1(SHA1(password)), what mysql_native_password stores.
+pub fn native_hash(password: &str) -> Option<[u8; 20]> {
+    if password.is_empty() {
+        return None;
+    }
+    let stage1 = Sha1::digest(password.as_bytes());
+    let stage2 = Sha1::digest(stage1);
+    let mut out = [0u8; 20];
+    out.copy_from_slice(&stage2);
+    Some(out)
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn unhex(text: &str) -> Option<Vec<u8>> {
+    if !text.len().is_multiple_of(2) {
+        return None;
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok())
+        .collect()
+}
+
+/// Does `host` match the account's host pattern?
+pub fn host_matches(pattern: &str, host: &str) -> bool {
+    let loopback = ["localhost", "127.0.0.1", "::1"];
+    if pattern.eq_ignore_ascii_case("localhost") {
+        return loopback.iter().any(|l| l.eq_ignore_ascii_case(host));
+    }
+    crate::expr::eval::like_match(host.as_bytes(), pattern.as_bytes(), b'\\', false)
+}
+
+/// Higher is more specific.
+fn host_specificity(pattern: &str) -> (bool, usize) {
+    let wild = pattern.find(['%', '_']);
+    (wild.is_none(), wild.unwrap_or(pattern.len()))
+}
+
+impl Accounts {
+    /// Load the accounts file, creating it with root@localhost (no password) when missing.
+    pub fn open(datadir: &Path) -> Result<Accounts, SqlError> {
+        let path = datadir.join(ACCOUNTS_FILE);
+        let accounts = Accounts {
+            path,
+            list: RwLock::new(Vec::new()),
+        };
+        match std::fs::read_to_string(&accounts.path) {
+            Ok(text) => {
+                let mut list = Vec::new();
+                for (n, line) in text
+                    .lines()
+                    .enumerate()
+                    .filter(|(_, l)| !l.trim().is_empty())
+                {
+                    list.push(parse_line(line).ok_or_else(|| {
+                        io_error(format!(
+                            "{}: line {} is not an account",
+                            accounts.path.display(),
+                            n + 1
+                        ))
+                    })?);
+                }
+                *accounts.list.write() = list;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let root = Account {
+                    user: "root".into(),
+                    host: "localhost".into(),
+                    auth: AccountAuth {
+                        native_password_hash: None,
+                    },
+                };
+                accounts.store(std::slice::from_ref(&root))?;
+                *accounts.list.write() = vec![root];
+            }
+            Err(e) => return Err(io_error(format!("{}: {e}", accounts.path.display()))),
+        }
+        Ok(accounts)
+    }
+
+    /// How `user`@`host` authenticates, or None when no account matches.
+    pub fn find(&self, user: &str, host: &str) -> Option<AccountAuth> {
+        let list = self.list.read();
+        list.iter()
+            .filter(|a| a.user == user && host_matches(&a.host, host))
+            .max_by_key(|a| host_specificity(&a.host))
+            .map(|a| a.auth.clone())
+    }
+
+    /// The host pattern of the account `user`@`host` authenticates as (for CURRENT_USER()).
+    pub fn matching_host(&self, user: &str, host: &str) -> Option<String> {
+        let list = self.list.read();
+        list.iter()
+            .filter(|a| a.user == user && host_matches(&a.host, host))
+            .max_by_key(|a| host_specificity(&a.host))
+            .map(|a| a.host.clone())
+    }
+
+    pub fn exists(&self, user: &str, host: &str) -> bool {
+        self.list
+            .read()
+            .iter()
+            .any(|a| a.user == user && a.host.eq_ignore_ascii_case(host))
+    }
+
+    /// CREATE USER. Returns false when it exists already.
+    pub fn create(&self, user: &str, host: &str, password: &str) -> Result<bool, SqlError> {
+        let mut list = self.list.write();
+        if list
+            .iter()
+            .any(|a| a.user == user && a.host.eq_ignore_ascii_case(host))
+        {
+            return Ok(false);
+        }
+        let mut next = list.clone();
+        next.push(Account {
+            user: user.into(),
+            host: host.into(),
+            auth: AccountAuth {
+                native_password_hash: native_hash(password),
+            },
+        });
+        self.store(&next)?;
+        *list = next;
+        Ok(true)
+    }
+
+    /// ALTER USER ... IDENTIFIED BY. Returns false when there is no such account.
+    pub fn set_password(&self, user: &str, host: &str, password: &str) -> Result<bool, SqlError> {
+        let mut list = self.list.write();
+        let mut next = list.clone();
+        let Some(account) = next
+            .iter_mut()
+            .find(|a| a.user == user && a.host.eq_ignore_ascii_case(host))
+        else {
+            return Ok(false);
+        };
+        account.auth.native_password_hash = native_hash(password);
+        self.store(&next)?;
+        *list = next;
+        Ok(true)
+    }
+
+    /// DROP USER. Returns false when there is no such account.
+    pub fn drop_account(&self, user: &str, host: &str) -> Result<bool, SqlError> {
+        let mut list = self.list.write();
+        let before = list.len();
+        let next: Vec<Account> = list
+            .iter()
+            .filter(|a| !(a.user == user && a.host.eq_ignore_ascii_case(host)))
+            .cloned()
+            .collect();
+        if next.len() == before {
+            return Ok(false);
+        }
+        self.store(&next)?;
+        *list = next;
+        Ok(true)
+    }
+
+    /// Write the file crash-safely: temp file, fsync, rename, fsync the directory.
+    fn store(&self, list: &[Account]) -> Result<(), SqlError> {
+        let mut text = String::new();
+        for a in list {
+            let hash = a
+                .auth
+                .native_password_hash
+                .map(|h| hex(&h))
+                .unwrap_or_default();
+            text.push_str(&format!(
+                "{} {} {}\n",
+                hex(a.user.as_bytes()),
+                hex(a.host.as_bytes()),
+                hash
+            ));
+        }
+        let tmp = self.path.with_extension("tmp");
+        let fail = |e: std::io::Error| io_error(format!("{}: {e}", self.path.display()));
+        {
+            // Password hashes: readable by the server's user only.
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .mode(myriad_storage::PRIVATE_FILE_MODE)
+                .open(&tmp)
+                .map_err(fail)?;
+            f.write_all(text.as_bytes()).map_err(fail)?;
+            f.sync_all().map_err(fail)?;
+        }
+        std::fs::rename(&tmp, &self.path).map_err(fail)?;
+        if let Some(dir) = self.path.parent() {
+            std::fs::File::open(dir)
+                .and_then(|d| d.sync_all())
+                .map_err(fail)?;
+        }
+        Ok(())
+    }
+}
+
+fn parse_line(line: &str) -> Option<Account> {
+    let mut fields = line.split(' ');
+    let user = String::from_utf8(unhex(fields.next()?)?).ok()?;
+    let host = String::from_utf8(unhex(fields.next()?)?).ok()?;
+    let hash_text = fields.next().unwrap_or("");
+    let native_password_hash = if hash_text.is_empty() {
+        None
+    } else {
+        let bytes = unhex(hash_text)?;
+        Some(<[u8; 20]>::try_from(bytes.as_slice()).ok()?)
+    };
+    Some(Account {
+        user,
+        host,
+        auth: AccountAuth {
+            native_password_hash,
+        },
+    })
+}
+
+fn io_error(message: String) -> SqlError {
+    SqlError::new(1105, "HY000", message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn native_hash_matches_mysql() {
+        // MySQL's PASSWORD('password') is '*2470C0C06DEE42FD1618BB99005ADCA2EC9D1E19'.
+        assert_eq!(
+            hex(&native_hash("password").unwrap()),
+            "2470c0c06dee42fd1618bb99005adca2ec9d1e19"
+        );
+        assert_eq!(native_hash(""), None);
+    }
+
+    #[test]
+    fn default_root_and_durable_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let accounts = Accounts::open(dir.path()).unwrap();
+        for host in ["localhost", "127.0.0.1", "::1"] {
+            assert_eq!(
+                accounts.find("root", host),
+                Some(AccountAuth {
+                    native_password_hash: None
+                })
+            );
+        }
+        assert_eq!(accounts.find("root", "10.0.0.1"), None);
+        assert!(accounts.create("app", "10.0.%", "pw").unwrap());
+        assert!(!accounts.create("app", "10.0.%", "pw").unwrap());
+        assert!(accounts.create("app", "10.0.0.7", "").unwrap());
+        // The literal host is more specific than the wildcard.
+        assert_eq!(
+            accounts
+                .find("app", "10.0.0.7")
+                .unwrap()
+                .native_password_hash,
+            None
+        );
+        assert_eq!(
+            accounts
+                .find("app", "10.0.3.1")
+                .unwrap()
+                .native_password_hash,
+            native_hash("pw")
+        );
+        assert!(accounts.set_password("app", "10.0.%", "new").unwrap());
+        drop(accounts);
+        let reopened = Accounts::open(dir.path()).unwrap();
+        assert_eq!(
+            reopened
+                .find("app", "10.0.3.1")
+                .unwrap()
+                .native_password_hash,
+            native_hash("new")
+        );
+        assert!(reopened.drop_account("app", "10.0.%").unwrap());
+        assert!(!reopened.drop_account("app", "10.0.%").unwrap());
+        assert_eq!(reopened.find("app", "10.0.3.1"), None);
+        assert!(Accounts::open(dir.path())
+            .unwrap()
+            .find("app", "10.0.0.7")
+            .is_some());
+    }
+}

@@ -1,0 +1,234 @@
+//! Databases and tables as the SQL layer sees them: the three virtual system schemas in
+//! front of the storage catalog (a directory per database, a file per table).
+//!
+//! Everything that lists, creates or drops a database goes through here, and every storage
+//! error becomes a MySQL error in [`storage_error`], so the rest of the SQL layer never
+//! matches on storage errors itself.
+
+pub mod accounts;
+pub mod charset;
+pub mod info_schema;
+pub mod show_create;
+
+use crate::error::SqlError;
+use myriad_storage::{Storage, StorageConfig, StorageError};
+use std::path::Path;
+
+/// Schemas every server shows, with no directory behind them.
+pub const SYSTEM_SCHEMAS: &[&str] = &["information_schema", "mysql", "performance_schema"];
+
+pub struct Catalog {
+    storage: Storage,
+}
+
+pub fn is_system(name: &str) -> bool {
+    SYSTEM_SCHEMAS.iter().any(|s| s.eq_ignore_ascii_case(name))
+}
+
+pub fn err_unknown_database(name: &str) -> SqlError {
+    SqlError::new(1049, "42000", format!("Unknown database '{name}'"))
+}
+
+/// MySQL's error for a storage error.
+pub fn storage_error(e: StorageError) -> SqlError {
+    let message = e.to_string();
+    match e {
+        StorageError::DuplicateKey { .. } => SqlError::new(1062, "23000", message),
+        StorageError::NoSuchDatabase(d) => err_unknown_database(&d),
+        StorageError::DatabaseExists(_) => SqlError::new(1007, "HY000", message),
+        StorageError::NoSuchTable(..) => SqlError::new(1146, "42S02", message),
+        StorageError::TableExists(..) => SqlError::new(1050, "42S01", message),
+        StorageError::InvalidDefinition(m) => SqlError::new(1064, "42000", m),
+        StorageError::TypeMismatch(m) => SqlError::new(1366, "22007", m),
+        StorageError::TooBig(m) => SqlError::new(1118, "42000", format!("Row size too large: {m}")),
+        StorageError::LockWaitTimeout => SqlError::new(
+            1205,
+            "HY000",
+            "Lock wait timeout exceeded; try restarting transaction",
+        ),
+        StorageError::Corrupt(m) => {
+            SqlError::new(1034, "HY000", format!("Index for table is corrupt: {m}"))
+        }
+        StorageError::Io(e) => io_error(&e),
+        StorageError::Stale => SqlError::new(
+            1412,
+            "HY000",
+            "Table definition has changed, please retry transaction",
+        ),
+    }
+}
+
+/// MariaDB's error for an operating-system error from the engine: ER_DISK_FULL for a full
+/// file system (as `handler::print_error` gives for ENOSPC; InnoDB's ER_RECORD_FILE_FULL
+/// "The table is full" is its answer to a tablespace that cannot grow, which is not where
+/// our writes fail: ours fail in the shared redo log, before any table is changed), else
+/// ER_GET_ERRNO with the errno and its text.
+fn io_error(e: &std::io::Error) -> SqlError {
+    use crate::error::{ER_DISK_FULL, ER_GET_ERRNO};
+    let text = |n: i32| {
+        let full = std::io::Error::from_raw_os_error(n).to_string();
+        match full.find(" (os error") {
+            Some(at) => full[..at].to_string(),
+            None => full,
+        }
+    };
+    match e.raw_os_error() {
+        Some(n) if myriad_storage::is_disk_full(e) => SqlError::new(
+            ER_DISK_FULL,
+            "HY000",
+            format!(
+                "Disk full (datadir); waiting for someone to free some space... \
+                 (errno: {n} \"{}\")",
+                text(n)
+            ),
+        ),
+        Some(n) => SqlError::new(
+            ER_GET_ERRNO,
+            "HY000",
+            format!("Got error {n} \"{}\" from storage engine", text(n)),
+        ),
+        None => SqlError::new(
+            ER_GET_ERRNO,
+            "HY000",
+            format!("Got error from storage engine: {e}"),
+        ),
+    }
+}
+
+impl Catalog {
+    pub fn open(datadir: &Path, config: StorageConfig) -> Result<Catalog, SqlError> {
+        myriad_storage::create_private_dir(datadir).map_err(|e| {
+            SqlError::new(
+                1105,
+                "HY000",
+                format!("cannot create datadir {}: {e}", datadir.display()),
+            )
+        })?;
+        let storage = Storage::open(StorageConfig {
+            datadir: datadir.to_path_buf(),
+            ..config
+        })
+        .map_err(|e| {
+            SqlError::new(
+                1105,
+                "HY000",
+                format!("cannot open the storage in {}: {e}", datadir.display()),
+            )
+        })?;
+        Ok(Catalog { storage })
+    }
+
+    pub fn storage(&self) -> &Storage {
+        &self.storage
+    }
+
+    pub fn database_exists(&self, name: &str) -> bool {
+        is_system(name) || (!name.is_empty() && self.storage.database_exists(name))
+    }
+
+    /// Every database, system schemas included, sorted by name.
+    pub fn databases(&self) -> Vec<String> {
+        let mut names: Vec<String> = SYSTEM_SCHEMAS.iter().map(|s| s.to_string()).collect();
+        names.extend(
+            self.storage
+                .list_databases()
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|n| !is_system(n)),
+        );
+        names.sort();
+        names
+    }
+
+    /// CREATE DATABASE; Ok(false) when it exists (the caller decides between error and note).
+    pub fn create_database(&self, name: &str) -> Result<bool, SqlError> {
+        if self.database_exists(name) {
+            return Ok(false);
+        }
+        match self.storage.create_database(name) {
+            Ok(()) => Ok(true),
+            Err(StorageError::DatabaseExists(_)) => Ok(false),
+            Err(StorageError::InvalidDefinition(_)) => Err(SqlError::new(
+                1102,
+                "42000",
+                format!("Incorrect database name '{name}'"),
+            )),
+            Err(e) => Err(storage_error(e)),
+        }
+    }
+
+    /// DROP DATABASE; Ok(None) when it does not exist, else the number of tables dropped.
+    pub fn drop_database(&self, name: &str) -> Result<Option<u64>, SqlError> {
+        if is_system(name) {
+            return Err(SqlError::new(
+                1044,
+                "42000",
+                format!("Access denied for user to database '{name}'"),
+            ));
+        }
+        if !self.database_exists(name) {
+            return Ok(None);
+        }
+        let tables = self
+            .storage
+            .list_tables(name)
+            .map(|t| t.len() as u64)
+            .unwrap_or(0);
+        match self.storage.drop_database(name) {
+            Ok(()) => Ok(Some(tables)),
+            Err(StorageError::NoSuchDatabase(_)) => Ok(None),
+            Err(e) => Err(storage_error(e)),
+        }
+    }
+
+    /// Tables of a database, sorted (none in the system schemas yet).
+    pub fn tables(&self, database: &str) -> Result<Vec<String>, SqlError> {
+        if is_system(database) && !self.storage.database_exists(database) {
+            return Ok(Vec::new());
+        }
+        self.storage.list_tables(database).map_err(storage_error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn create_list_drop() {
+        let dir = tempfile::tempdir().unwrap();
+        let catalog = Catalog::open(dir.path(), StorageConfig::default()).unwrap();
+        assert_eq!(catalog.databases(), SYSTEM_SCHEMAS);
+        assert!(catalog.create_database("shop").unwrap());
+        assert!(!catalog.create_database("shop").unwrap());
+        assert!(catalog.database_exists("shop"));
+        assert_eq!(
+            catalog.databases(),
+            ["information_schema", "mysql", "performance_schema", "shop"]
+        );
+        assert_eq!(catalog.drop_database("shop").unwrap(), Some(0));
+        assert_eq!(catalog.drop_database("shop").unwrap(), None);
+        assert!(!catalog.database_exists("shop"));
+        assert!(catalog.database_exists("MYSQL"));
+        assert!(catalog.tables("mysql").unwrap().is_empty());
+    }
+
+    #[test]
+    fn io_errors_map_to_mariadb_codes() {
+        let full = storage_error(StorageError::Io(std::io::Error::from_raw_os_error(28)));
+        assert_eq!(full.code, crate::error::ER_DISK_FULL);
+        assert_eq!(
+            full.message,
+            "Disk full (datadir); waiting for someone to free some space... \
+             (errno: 28 \"No space left on device\")"
+        );
+        let eio = storage_error(StorageError::Io(std::io::Error::from_raw_os_error(5)));
+        assert_eq!(eio.code, crate::error::ER_GET_ERRNO);
+        assert_eq!(
+            eio.message,
+            "Got error 5 \"Input/output error\" from storage engine"
+        );
+        let other = storage_error(StorageError::Io(std::io::Error::other("gone")));
+        assert_eq!(other.code, crate::error::ER_GET_ERRNO);
+    }
+}

@@ -1,0 +1,170 @@
+//! The text of SHOW CREATE TABLE and SHOW COLUMNS: types, defaults, keys.
+
+use crate::exec::stored::*;
+use myriad_storage as st;
+
+// ---- describing tables ----
+
+/// The column type as SHOW COLUMNS and SHOW CREATE TABLE print it.
+pub fn type_text(ty: &st::ColumnType) -> String {
+    match ty {
+        st::ColumnType::Int { width, unsigned } => {
+            let (name, signed_len, unsigned_len) = match width {
+                st::IntWidth::Tiny => ("tinyint", 4, 3),
+                st::IntWidth::Small => ("smallint", 6, 5),
+                st::IntWidth::Medium => ("mediumint", 9, 8),
+                st::IntWidth::Int => ("int", 11, 10),
+                st::IntWidth::Big => ("bigint", 20, 20),
+            };
+            if *unsigned {
+                format!("{name}({unsigned_len}) unsigned")
+            } else {
+                format!("{name}({signed_len})")
+            }
+        }
+        st::ColumnType::Decimal { precision, scale } => format!("decimal({precision},{scale})"),
+        st::ColumnType::Float => "float".into(),
+        st::ColumnType::Double => "double".into(),
+        st::ColumnType::Char {
+            len,
+            collation: st::Collation::Binary,
+        } => format!("binary({len})"),
+        st::ColumnType::Varchar {
+            len,
+            collation: st::Collation::Binary,
+        } => format!("varbinary({len})"),
+        st::ColumnType::Char { len, .. } => format!("char({len})"),
+        st::ColumnType::Varchar { len, .. } => format!("varchar({len})"),
+        st::ColumnType::Text { size, .. } => format!("{}text", size.prefix()),
+        st::ColumnType::Blob { size } => format!("{}blob", size.prefix()),
+        st::ColumnType::Date => "date".into(),
+        st::ColumnType::DateTime => "datetime".into(),
+        st::ColumnType::Timestamp => "timestamp".into(),
+    }
+}
+
+/// A stored default as text (None for NULL).
+pub fn default_text(c: &st::ColumnDef) -> Option<String> {
+    if c.default_now {
+        return Some(crate::exec::timestamps::CURRENT_TIMESTAMP_TEXT.to_string());
+    }
+    let d = c.default.as_ref()?;
+    if d.is_null() {
+        return None;
+    }
+    from_stored(d, &c.ty)
+        .to_text()
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+}
+
+/// The `Extra` column of SHOW COLUMNS.
+pub fn extra_text(c: &st::ColumnDef) -> String {
+    if c.auto_increment {
+        "auto_increment".into()
+    } else if c.on_update_now {
+        format!(
+            "on update {}",
+            crate::exec::timestamps::CURRENT_TIMESTAMP_TEXT
+        )
+    } else {
+        String::new()
+    }
+}
+
+/// The `Key` column of SHOW COLUMNS.
+pub fn key_text(def: &st::TableDef, column: usize) -> &'static str {
+    let first_of = |kind: fn(&st::IndexDef) -> bool| {
+        def.indexes
+            .iter()
+            .any(|ix| kind(ix) && ix.columns.first() == Some(&column))
+    };
+    if first_of(|ix| ix.kind == st::IndexKind::Primary) {
+        "PRI"
+    } else if first_of(|ix| ix.kind == st::IndexKind::Unique && ix.columns.len() == 1) {
+        "UNI"
+    } else if first_of(|_| true) {
+        "MUL"
+    } else {
+        ""
+    }
+}
+
+/// SHOW CREATE TABLE's text.
+pub fn create_table_text(name: &str, def: &st::TableDef) -> String {
+    let mut lines = Vec::new();
+    for c in &def.columns {
+        let mut line = format!("  `{}` {}", c.name, type_text(&c.ty));
+        if !c.nullable {
+            line.push_str(" NOT NULL");
+        } else if matches!(c.ty, st::ColumnType::Timestamp) {
+            // MariaDB names a nullable TIMESTAMP's NULL (TIMESTAMP was NOT NULL by default).
+            line.push_str(" NULL");
+        }
+        match (&c.default, c.auto_increment) {
+            (_, true) => line.push_str(" AUTO_INCREMENT"),
+            _ if c.default_now => line.push_str(&format!(
+                " DEFAULT {}",
+                crate::exec::timestamps::CURRENT_TIMESTAMP_TEXT
+            )),
+            (Some(st::Datum::Null), _) | (None, false) if c.nullable => {
+                line.push_str(" DEFAULT NULL")
+            }
+            (Some(d), _) if !d.is_null() => {
+                let text = default_text(c).unwrap_or_default();
+                if matches!(
+                    c.ty,
+                    st::ColumnType::Int { .. }
+                        | st::ColumnType::Decimal { .. }
+                        | st::ColumnType::Float
+                        | st::ColumnType::Double
+                ) {
+                    line.push_str(&format!(" DEFAULT {text}"));
+                } else {
+                    line.push_str(&format!(" DEFAULT '{}'", text.replace('\'', "''")));
+                }
+            }
+            _ => {}
+        }
+        if c.on_update_now {
+            line.push_str(&format!(
+                " ON UPDATE {}",
+                crate::exec::timestamps::CURRENT_TIMESTAMP_TEXT
+            ));
+        }
+        if !c.comment.is_empty() {
+            line.push_str(&format!(" COMMENT '{}'", c.comment.replace('\'', "''")));
+        }
+        lines.push(line);
+    }
+    for ix in &def.indexes {
+        let cols: Vec<String> = ix
+            .columns
+            .iter()
+            .map(|&i| format!("`{}`", def.columns[i].name))
+            .collect();
+        lines.push(match ix.kind {
+            st::IndexKind::Primary => format!("  PRIMARY KEY ({})", cols.join(",")),
+            st::IndexKind::Unique => format!("  UNIQUE KEY `{}` ({})", ix.name, cols.join(",")),
+            st::IndexKind::NonUnique => format!("  KEY `{}` ({})", ix.name, cols.join(",")),
+        });
+    }
+    let engine = def
+        .options
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("ENGINE"))
+        .map(|(_, v)| v.clone())
+        .unwrap_or_else(|| "InnoDB".into());
+    format!(
+        "CREATE TABLE `{name}` (\n{}\n) ENGINE={engine} DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci",
+        lines.join(",\n")
+    )
+}
+
+/// MySQL keeps keys in the order PRIMARY, unique keys, other keys (each group as declared).
+pub fn order_indexes(indexes: &mut [st::IndexDef]) {
+    indexes.sort_by_key(|ix| match ix.kind {
+        st::IndexKind::Primary => 0,
+        st::IndexKind::Unique => 1,
+        st::IndexKind::NonUnique => 2,
+    });
+}

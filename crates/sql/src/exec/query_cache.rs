@@ -1,0 +1,650 @@
+//! The SQL side of the query cache ([`myriad_cache::query_cache`]): which statements may
+//! use it, the key, the lookup before parsing, the insert after execution, and the version
+//! bumps of writes and DDL.
+//!
+//! # One text query
+//! 1. [`lookup_text`] runs before parsing. Cheap refusals first, none of which allocates:
+//!    `query_cache_size = 0` or `query_cache_type = OFF` (one load each); a text that does
+//!    not start with SELECT; [`scan`]'s single pass over the bytes, which finds SQL_CACHE /
+//!    SQL_NO_CACHE, the words that make a result non-deterministic or session-bound
+//!    (NOW, RAND, UUID, LAST_INSERT_ID, CONNECTION_ID, USER, SLEEP, ...), `@` variables,
+//!    `FOR UPDATE` / `LOCK IN SHARE MODE`, system schemas, a second statement, and hashes
+//!    the statement's template (literals left out); a bypassed template or a stepped-aside
+//!    cache. Only then is the key built: statement bytes (comments stripped when
+//!    `query_cache_strip_comments` is ON), current database, transaction state and the
+//!    session settings that change a result ([`RESULT_SETTINGS`]).
+//! 2. On an admitted miss, [`run`] checks the compiled statement as well (the authority:
+//!    user and system variables, non-deterministic functions, system schemas), takes the
+//!    version of every table it reads (subqueries included) *before* executing, executes,
+//!    and inserts a result set without warnings whose execution was worth it.
+//!
+//! Prepared statements go the same way ([`lookup_prepared`]); their key is the statement
+//! text plus the parameter values.
+//!
+//! # Writes
+//! [`write_guard`] wraps the execution of every INSERT, UPDATE, DELETE and DDL statement:
+//! it bumps the versions of the tables the statement changes before it runs and again when
+//! it ends (commit, error or rollback), since other connections read uncommitted rows.
+//! DROP DATABASE and RESET QUERY CACHE bump the version every entry depends on.
+//!
+//! MySQL's transaction rule: inside an open transaction (BEGIN, or autocommit off), a
+//! result that reads a table the transaction has written is neither served nor stored;
+//! results over other tables are, under keys of their own (the key holds the autocommit
+//! setting and whether a transaction is open). The session keeps the version cells of the
+//! tables its open transaction wrote ([`written_tables`]); an entry keeps the cells of the
+//! tables it read, so a hit is checked against them without parsing.
+
+use crate::exec::query_text::*;
+use crate::expr::eval::Datum;
+use crate::expr::Expr;
+use crate::expr::Func;
+use crate::plan::Stmt;
+use crate::result::QueryResult;
+use crate::row_sink::{CacheCopy, RowSink};
+use crate::system::sysvars::VarValue;
+use crate::value::Value;
+use crate::{Engine, Session, SqlError};
+use myriad_cache::query_cache::{
+    self, Dep, Lookup, QueryCache, TableVersions, Ticket, VersionCell, WriteGuard,
+};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Session variables that can change a SELECT's result (its values, their text, their
+/// collation or their number): part of every key.
+pub const RESULT_SETTINGS: &[&str] = &[
+    "autocommit",
+    "character_set_client",
+    "character_set_connection",
+    "character_set_results",
+    "collation_connection",
+    "default_week_format",
+    "div_precision_increment",
+    "explicit_defaults_for_timestamp",
+    "group_concat_max_len",
+    "lc_time_names",
+    "sql_auto_is_null",
+    "sql_mode",
+    "sql_select_limit",
+    "time_zone",
+    "transaction_isolation",
+];
+
+/// Words that make a SELECT uncacheable wherever they appear (outside string literals):
+/// functions whose result depends on time, chance or the session, SELECT ... INTO,
+/// locking reads, system schemas. A false match (a column named `user`) only costs a miss.
+pub(crate) const REFUSED_WORDS: &[&str] = &[
+    "BENCHMARK",
+    "CONNECTION_ID",
+    "CURDATE",
+    "CURRENT_DATE",
+    "CURRENT_TIME",
+    "CURRENT_TIMESTAMP",
+    "CURRENT_USER",
+    "CURTIME",
+    "ENCRYPT",
+    "FOUND_ROWS",
+    "GET_LOCK",
+    "INFORMATION_SCHEMA",
+    "INTO",
+    "IS_FREE_LOCK",
+    "IS_USED_LOCK",
+    "LASTVAL",
+    "LAST_INSERT_ID",
+    "LOCALTIME",
+    "LOCALTIMESTAMP",
+    "MASTER_POS_WAIT",
+    "MYSQL",
+    "NEXTVAL",
+    "NOW",
+    "PERFORMANCE_SCHEMA",
+    "RAND",
+    "RANDOM_BYTES",
+    "RELEASE_LOCK",
+    "ROW_COUNT",
+    "SESSION_USER",
+    "SETVAL",
+    "SHARE",
+    "SLEEP",
+    "SYS",
+    "SYSDATE",
+    "SYSTEM_USER",
+    "UNIX_TIMESTAMP",
+    "UPDATE",
+    "USER",
+    "UTC_DATE",
+    "UTC_TIME",
+    "UTC_TIMESTAMP",
+    "UUID",
+    "UUID_SHORT",
+];
+
+/// Schemas whose tables are never cached (their content is the server's state).
+pub(crate) const SYSTEM_SCHEMAS: &[&str] =
+    &["information_schema", "mysql", "performance_schema", "sys"];
+
+/// `query_cache_type` values, as their enum positions.
+pub(crate) const TYPE_OFF: u8 = 0;
+pub(crate) const TYPE_DEMAND: u8 = 2;
+
+/// Striped counter: writers spread over cache lines by connection id, readers sum.
+#[derive(Default)]
+pub(crate) struct Striped {
+    pub(crate) stripes: [PaddedCounter; 16],
+}
+
+#[repr(align(128))]
+#[derive(Default)]
+pub(crate) struct PaddedCounter(AtomicU64);
+
+impl Striped {
+    pub(crate) fn bump(&self, connection_id: u32) {
+        self.stripes[connection_id as usize % 16]
+            .0
+            .fetch_add(1, Ordering::Relaxed);
+    }
+    pub(crate) fn sum(&self) -> u64 {
+        self.stripes
+            .iter()
+            .map(|s| s.0.load(Ordering::Relaxed))
+            .sum()
+    }
+}
+
+/// A cached result set (shared by every hit), with the tables it read.
+pub struct CachedRows {
+    pub(crate) result: QueryResult,
+    pub(crate) tables: Box<[VersionCell]>,
+}
+
+/// The engine's query cache and table versions.
+pub struct EngineQueryCache {
+    pub(crate) cache: QueryCache<CachedRows>,
+    pub(crate) versions: TableVersions,
+    /// Qcache_not_cached: SELECTs that reached the cache but could not use it.
+    pub(crate) not_cached: Striped,
+    /// `query_cache_min_execution_us` in nanoseconds: a faster result is not inserted.
+    pub(crate) min_execution_nanos: std::sync::atomic::AtomicU64,
+}
+
+impl EngineQueryCache {
+    pub fn new(size_bytes: u64, limit_bytes: u64) -> EngineQueryCache {
+        EngineQueryCache {
+            cache: QueryCache::new(to_usize(size_bytes), to_usize(limit_bytes)),
+            versions: TableVersions::new(),
+            not_cached: Striped::default(),
+            min_execution_nanos: std::sync::atomic::AtomicU64::new(
+                query_cache::MIN_EXECUTION_NANOS,
+            ),
+        }
+    }
+
+    pub fn set_size(&self, bytes: u64) {
+        self.cache.set_capacity(to_usize(bytes));
+    }
+
+    pub fn set_limit(&self, bytes: u64) {
+        self.cache.set_limit(to_usize(bytes));
+    }
+
+    /// `query_cache_min_execution_us`: results computed faster are not inserted.
+    pub fn set_min_execution_us(&self, micros: u64) {
+        self.min_execution_nanos.store(
+            micros.saturating_mul(1000),
+            std::sync::atomic::Ordering::Relaxed,
+        );
+    }
+
+    pub fn cache(&self) -> &QueryCache<CachedRows> {
+        &self.cache
+    }
+}
+
+pub(crate) fn to_usize(v: u64) -> usize {
+    usize::try_from(v).unwrap_or(usize::MAX)
+}
+
+/// What a session keeps for the cache: its settings, re-read whenever a SET changes one.
+#[derive(Default, Clone)]
+pub struct SessionQuery {
+    /// query_cache_type: 0 OFF, 1 ON, 2 DEMAND.
+    pub(crate) cache_type: u8,
+    pub(crate) strip_comments: bool,
+    /// The [`RESULT_SETTINGS`] values, length-prefixed: a part of every key.
+    pub(crate) settings: Vec<u8>,
+}
+
+impl SessionQuery {
+    /// Read the settings through `value` (the session's value of a variable by index).
+    pub fn from_session<'a>(value: impl Fn(usize) -> &'a VarValue) -> SessionQuery {
+        let get = |name: &str| crate::system::sysvars::lookup(name).map(&value);
+        let cache_type = match get("query_cache_type") {
+            Some(VarValue::Enum(i)) => *i as u8,
+            _ => TYPE_OFF,
+        };
+        let strip_comments = matches!(
+            get("query_cache_strip_comments"),
+            Some(VarValue::Bool(true))
+        );
+        let mut settings = Vec::new();
+        for name in RESULT_SETTINGS {
+            let text = get(name).map(|v| format!("{v:?}")).unwrap_or_default();
+            push_part(&mut settings, text.as_bytes());
+        }
+        SessionQuery {
+            cache_type,
+            strip_comments,
+            settings,
+        }
+    }
+}
+
+pub(crate) fn push_part(key: &mut Vec<u8>, part: &[u8]) {
+    key.extend_from_slice(&(part.len() as u32).to_le_bytes());
+    key.extend_from_slice(part);
+}
+
+/// A miss that may insert: the key and the cache's ticket.
+pub struct Probe {
+    pub(crate) key: Vec<u8>,
+    pub(crate) ticket: Ticket,
+}
+
+/// The outcome of a lookup.
+pub enum Looked {
+    Hit(QueryResult),
+    Miss(Option<Probe>),
+}
+
+/// Decide from the text whether the cache may be used, and look up. `kind` separates text
+/// and prepared keys; `params` are a prepared statement's values; `scanned` keeps a
+/// prepared statement's scan, so that its text is scanned once, not at every execution.
+pub(crate) fn lookup(
+    session: &mut Session,
+    sql: &str,
+    kind: u8,
+    params: &[Value],
+    scanned: Option<&mut Option<Scan>>,
+) -> Looked {
+    let looked = lookup_in(session, sql, kind, params, scanned);
+    if matches!(looked, Looked::Hit(_)) {
+        session.state.warnings.clear();
+    }
+    looked
+}
+
+/// The scan of a statement, or the scan of "not a SELECT" without a pass over the text
+/// when its first word shows it is not one.
+pub(crate) fn scan_statement(bytes: &[u8]) -> Scan {
+    let first = bytes.trim_ascii_start();
+    let starts_select = first.len() >= 6 && first[..6].eq_ignore_ascii_case(b"SELECT");
+    let starts_comment =
+        first.starts_with(b"/*") || first.starts_with(b"#") || first.starts_with(b"--");
+    if starts_select || starts_comment {
+        scan(bytes)
+    } else {
+        Scan::default()
+    }
+}
+
+pub(crate) fn lookup_in(
+    session: &Session,
+    sql: &str,
+    kind: u8,
+    params: &[Value],
+    scanned: Option<&mut Option<Scan>>,
+) -> Looked {
+    let qc = &session.engine.query_cache;
+    let settings = session.state.query_cache();
+    if !qc.cache.is_enabled() || settings.cache_type == TYPE_OFF {
+        return Looked::Miss(None);
+    }
+    let bytes = sql.as_bytes();
+    let found = match scanned {
+        Some(slot) => *slot.get_or_insert_with(|| scan_statement(bytes)),
+        None => scan_statement(bytes),
+    };
+    if !found.select {
+        return Looked::Miss(None);
+    }
+    if found.refused
+        || found.sql_no_cache
+        || (settings.cache_type == TYPE_DEMAND && !found.sql_cache)
+    {
+        qc.not_cached.bump(session.info.connection_id);
+        return Looked::Miss(None);
+    }
+    if qc.cache.bypassed(found.template) {
+        return Looked::Miss(None);
+    }
+    let statement = if settings.strip_comments && found.has_comments {
+        std::borrow::Cow::Owned(strip_comments(bytes))
+    } else {
+        std::borrow::Cow::Borrowed(bytes)
+    };
+    let mut key = Vec::with_capacity(statement.len() + settings.settings.len() + 64);
+    key.push(kind);
+    push_part(
+        &mut key,
+        session.info.database.as_deref().unwrap_or("").as_bytes(),
+    );
+    key.push(u8::from(session.state.in_transaction));
+    key.extend_from_slice(&settings.settings);
+    push_part(&mut key, &statement);
+    for p in params {
+        push_value(&mut key, p);
+    }
+    // A result that read a table this session's open transaction wrote is not served (nor
+    // stored, see `run`): MySQL's rule.
+    let mut refused = false;
+    let looked = qc.cache.lookup_if(&key, found.template, |rows| {
+        refused = session.state.wrote_any_of(&rows.tables);
+        !refused
+    });
+    if refused {
+        qc.not_cached.bump(session.info.connection_id);
+    }
+    match looked {
+        Lookup::Hit(rows) => Looked::Hit(rows.result.clone()),
+        Lookup::Miss(Some(ticket)) => Looked::Miss(Some(Probe { key, ticket })),
+        Lookup::Miss(None) | Lookup::Bypass => Looked::Miss(None),
+    }
+}
+
+/// A COM_QUERY text, before it is parsed.
+pub fn lookup_text(session: &mut Session, sql: &str) -> Looked {
+    lookup(session, sql, b'T', &[], None)
+}
+
+/// A COM_STMT_EXECUTE of `sql` with `params`; `scanned` is the statement's scan, kept
+/// with it from its first execution.
+pub fn lookup_prepared(
+    session: &mut Session,
+    sql: &str,
+    params: &[Value],
+    scanned: &mut Option<Scan>,
+) -> Looked {
+    lookup(session, sql, b'P', params, Some(scanned))
+}
+
+/// The tables whose version cells a write statement bumps (INSERT, UPDATE, DELETE), for
+/// the session's set of tables written by its open transaction.
+pub fn written_tables(engine: &Engine, stmt: &Stmt) -> Vec<VersionCell> {
+    let versions = &engine.query_cache.versions;
+    match stmt {
+        Stmt::Insert(p) => vec![versions.cell(&p.table.database, &p.table.name)],
+        Stmt::Update(p) => vec![versions.cell(&p.source.table.database, &p.source.table.name)],
+        Stmt::Delete(p) => vec![versions.cell(&p.source.table.database, &p.source.table.name)],
+        _ => Vec::new(),
+    }
+}
+
+pub(crate) fn push_value(key: &mut Vec<u8>, v: &Value) {
+    match v {
+        Value::Null => key.push(0),
+        Value::Int(i) => {
+            key.push(1);
+            key.extend_from_slice(&i.to_le_bytes());
+        }
+        Value::UInt(u) => {
+            key.push(2);
+            key.extend_from_slice(&u.to_le_bytes());
+        }
+        Value::Double(d) => {
+            key.push(3);
+            key.extend_from_slice(&d.to_bits().to_le_bytes());
+        }
+        Value::Decimal(s) => {
+            key.push(4);
+            push_part(key, s.as_bytes());
+        }
+        Value::Bytes(b) => {
+            key.push(5);
+            push_part(key, b);
+        }
+        other => {
+            // Dates and times: their text form is exact.
+            key.push(6);
+            push_part(key, format!("{other:?}").as_bytes());
+        }
+    }
+}
+
+/// The tables a compiled statement reads, or None when its result may not be cached.
+pub fn cacheable_tables(stmt: &Stmt) -> Option<Vec<(String, String)>> {
+    let mut tables = Vec::new();
+    collect_stmt(stmt, &mut tables).then_some(tables)
+}
+
+pub(crate) fn collect_stmt(stmt: &Stmt, tables: &mut Vec<(String, String)>) -> bool {
+    match stmt {
+        Stmt::Select(plan) => {
+            plan.items.iter().all(|i| collect_expr(&i.expr, tables))
+                && plan.filter.as_ref().is_none_or(|e| collect_expr(e, tables))
+                && plan.limit.as_ref().is_none_or(|e| collect_expr(e, tables))
+                && plan.offset.as_ref().is_none_or(|e| collect_expr(e, tables))
+        }
+        Stmt::SelectTable(plan) => {
+            let mut refs = vec![&plan.source.table];
+            refs.extend(plan.joins.iter().map(|j| &j.table));
+            for t in refs {
+                if SYSTEM_SCHEMAS
+                    .iter()
+                    .any(|s| s.eq_ignore_ascii_case(&t.database))
+                {
+                    return false;
+                }
+                tables.push((t.database.to_string(), t.name.to_string()));
+            }
+            let mut exprs: Vec<&Expr> = Vec::new();
+            exprs.extend(plan.source.filter.as_ref());
+            if let crate::plan::tables::Access::Index { eq, tail, .. } = &plan.source.access {
+                exprs.extend(eq.iter());
+                match tail {
+                    crate::plan::tables::Tail::None => {}
+                    crate::plan::tables::Tail::In(list) => exprs.extend(list.iter()),
+                    crate::plan::tables::Tail::Range { lower, upper } => {
+                        exprs.extend(lower.iter().map(|(e, _)| e));
+                        exprs.extend(upper.iter().map(|(e, _)| e));
+                    }
+                    crate::plan::tables::Tail::Ranges(ranges) => {
+                        for (lower, upper) in ranges {
+                            exprs.extend(lower.iter().map(|(e, _)| e));
+                            exprs.extend(upper.iter().map(|(e, _)| e));
+                        }
+                    }
+                }
+            }
+            for j in &plan.joins {
+                exprs.extend(j.on.as_ref());
+                exprs.extend(j.lookup.as_ref().map(|(_, e)| e));
+            }
+            exprs.extend(plan.post_filter.as_ref());
+            exprs.extend(plan.items.iter().filter_map(|i| match i {
+                crate::plan::tables::OutputItem::Expr { expr, .. } => Some(expr),
+                crate::plan::tables::OutputItem::Column { .. } => None,
+            }));
+            if let Some(g) = &plan.grouping {
+                exprs.extend(g.keys.iter());
+                exprs.extend(g.aggregates.iter().filter_map(|a| a.arg.as_ref()));
+                exprs.extend(g.having.as_ref());
+            }
+            exprs.extend(plan.order_by.iter().map(|(e, _)| e));
+            exprs.extend(plan.limit.as_ref());
+            exprs.extend(plan.offset.as_ref());
+            exprs.into_iter().all(|e| collect_expr(e, tables))
+        }
+        _ => false,
+    }
+}
+
+pub(crate) fn collect_expr(e: &Expr, tables: &mut Vec<(String, String)>) -> bool {
+    match e {
+        Expr::SysVar { .. } | Expr::UserVar(_) => false,
+        Expr::Call { func, .. } if !deterministic(func) => false,
+        Expr::Subquery(q) | Expr::Exists { query: q, .. } => collect_stmt(q, tables),
+        Expr::InSubquery { expr, query, .. } => {
+            collect_expr(expr, tables) && collect_stmt(query, tables)
+        }
+        _ => e.all_operands(|x| collect_expr(x, tables)),
+    }
+}
+
+/// Whether a function's result depends only on its arguments and the key's settings.
+pub(crate) fn deterministic(func: &Func) -> bool {
+    !matches!(
+        func,
+        Func::User
+            | Func::CurrentUser
+            | Func::ConnectionId
+            | Func::LastInsertId
+            | Func::Now
+            | Func::CurDate
+            | Func::UnixTimestamp
+            | Func::Sleep
+    )
+}
+
+/// Run a statement; with a probe (an admitted miss), insert its result when it may be
+/// cached. The versions are taken before execution. A SELECT may stream its rows to `out`;
+/// a copy of them is then kept for the cache up to query_cache_limit.
+pub fn run(
+    session: &mut Session,
+    stmt: &Stmt,
+    params: &[Datum],
+    probe: Option<Probe>,
+    out: Option<&mut (dyn RowSink + '_)>,
+) -> Result<QueryResult, SqlError> {
+    let Some(probe) = probe else {
+        return session.run_to(stmt, params, out);
+    };
+    let engine = Arc::clone(&session.engine);
+    let qc = &engine.query_cache;
+    let Some(tables) = cacheable_tables(stmt) else {
+        qc.not_cached.bump(session.info.connection_id);
+        return session.run_to(stmt, params, out);
+    };
+    let cells: Box<[VersionCell]> = tables
+        .iter()
+        .map(|(db, table)| qc.versions.cell(db, table))
+        .collect();
+    if session.state.wrote_any_of(&cells) {
+        // It reads a table this session's open transaction wrote: never cached.
+        qc.not_cached.bump(session.info.connection_id);
+        return session.run_to(stmt, params, out);
+    }
+    let mut deps: Vec<Dep> = Vec::with_capacity(cells.len() + 1);
+    deps.push(qc.versions.everything().snapshot());
+    deps.extend(cells.iter().map(VersionCell::snapshot));
+    let started = Instant::now();
+    let (result, copied) = match out {
+        Some(out) => {
+            let mut copy = CacheCopy::new(out, qc.cache.limit_bytes());
+            let result = session.run_to(stmt, params, Some(&mut copy));
+            let copied = result.as_ref().ok().and_then(|r| copy.into_result(r));
+            (result, copied)
+        }
+        None => (session.run(stmt, params), None),
+    };
+    let elapsed_nanos = started.elapsed().as_nanos() as u64;
+    // A streamed result is cached through its copy; one whose copy outgrew the limit
+    // (or that failed) is not.
+    let kept: Option<&QueryResult> = match (&result, &copied) {
+        (_, Some(copy)) => Some(copy),
+        (Ok(QueryResult::Rows { rows, .. }), None) if rows.was_streamed() => None,
+        (Ok(built), None) => Some(built),
+        (Err(_), None) => None,
+    };
+    match kept {
+        Some(rows @ QueryResult::Rows { warnings: 0, .. }) if session.state.warnings.is_empty() => {
+            if elapsed_nanos
+                < qc.min_execution_nanos
+                    .load(std::sync::atomic::Ordering::Relaxed)
+            {
+                qc.cache.refuse();
+            } else {
+                // Charged twice: the values, and the server's wire encoding of them,
+                // which `QueryResult::set_wire_form` keeps no larger.
+                let bytes = 2 * rows.mark_cached();
+                qc.cache.insert(
+                    probe.ticket,
+                    &probe.key,
+                    deps,
+                    Arc::new(CachedRows {
+                        result: rows.clone(),
+                        tables: cells,
+                    }),
+                    bytes,
+                );
+            }
+        }
+        _ => qc.not_cached.bump(session.info.connection_id),
+    }
+    result
+}
+
+/// The version bumps of a statement that changes tables: held while it executes.
+pub fn write_guard(engine: &Engine, stmt: &Stmt) -> Option<WriteGuard> {
+    let versions = &engine.query_cache.versions;
+    let cells = match stmt {
+        Stmt::Insert(p) => vec![versions.cell(&p.table.database, &p.table.name)],
+        Stmt::Update(p) => vec![versions.cell(&p.source.table.database, &p.source.table.name)],
+        Stmt::Delete(p) => vec![versions.cell(&p.source.table.database, &p.source.table.name)],
+        Stmt::CreateTable { database, name, .. }
+        | Stmt::Truncate { database, name }
+        | Stmt::AlterIndexes { database, name, .. } => vec![versions.cell(database, name)],
+        Stmt::AlterTable { table, .. } => vec![versions.cell(&table.database, &table.name)],
+        Stmt::DropTables { tables, .. } => {
+            tables.iter().map(|(d, t)| versions.cell(d, t)).collect()
+        }
+        Stmt::RenameTables { renames } => renames
+            .iter()
+            .flat_map(|((d1, t1), (d2, t2))| [versions.cell(d1, t1), versions.cell(d2, t2)])
+            .collect(),
+        Stmt::DropDatabase { .. } => vec![versions.everything().clone()],
+        _ => return None,
+    };
+    Some(WriteGuard::new(cells))
+}
+
+/// FLUSH QUERY CACHE (drop stale entries) and RESET QUERY CACHE (drop everything).
+pub fn flush(engine: &Engine, reset: bool) {
+    let qc = &engine.query_cache;
+    if reset {
+        qc.versions.everything().bump();
+        qc.cache.reset();
+    } else {
+        qc.cache.flush();
+    }
+}
+
+/// `Qcache_*` status variables: MySQL's, then ours (see docs/status.md).
+pub fn status(engine: &Engine) -> Vec<(&'static str, u64)> {
+    let qc = &engine.query_cache;
+    let s = qc.cache.stats();
+    let free = s.capacity_bytes.saturating_sub(s.used_bytes);
+    vec![
+        ("Qcache_free_blocks", u64::from(free > 0)),
+        ("Qcache_free_memory", free),
+        ("Qcache_hits", s.hits),
+        ("Qcache_inserts", s.inserts),
+        ("Qcache_lowmem_prunes", s.lowmem_prunes),
+        ("Qcache_not_cached", qc.not_cached.sum()),
+        ("Qcache_queries_in_cache", s.queries_in_cache),
+        (
+            "Qcache_total_blocks",
+            s.queries_in_cache + u64::from(free > 0),
+        ),
+        ("Qcache_admission_refusals", s.admission_refusals),
+        ("Qcache_bypassed_lookups", s.bypassed_lookups),
+        ("Qcache_bypassed_templates", s.bypassed_templates),
+        ("Qcache_busy_misses", s.busy_misses),
+        ("Qcache_insert_races", s.insert_races),
+        ("Qcache_invalidations", s.invalidations),
+        ("Qcache_misses", s.misses),
+        ("Qcache_step_asides", s.step_asides),
+        ("Qcache_stepped_aside", s.stepped_aside),
+        ("Qcache_used_memory", s.used_bytes),
+    ]
+}

@@ -1,0 +1,611 @@
+//! Reading rows of stored tables: full scans, index ranges and point lookups.
+
+use crate::catalog::storage_error;
+use crate::error::SqlError;
+use crate::exec::stored::*;
+use crate::expr::eval::Datum;
+use crate::expr::CmpOp;
+use crate::expr::Env;
+use crate::expr::Expr;
+use crate::plan::access::*;
+use crate::plan::tables::*;
+use myriad_storage as st;
+use std::cmp::Ordering;
+use std::ops::Bound;
+use std::sync::Arc;
+
+// ---- reading rows ----
+
+/// Rows of a source that pass its filter, as (row id, engine values).
+pub fn read_rows(
+    source: &RowSource,
+    table: &st::Table,
+    env: &mut dyn Env,
+) -> Result<Vec<(st::RowId, Vec<Datum>)>, SqlError> {
+    read_rows_with(source, table, env, &ReadOptions::default())
+}
+
+/// How [`read_rows_with`] reads: which columns to decode and how many rows to keep.
+#[derive(Debug, Clone, Default)]
+pub struct ReadOptions {
+    /// The columns the statement reads (None: all). The others are not decoded and read
+    /// as NULL, so only a statement whose every expression was checked may narrow this.
+    pub wanted: Option<Arc<[bool]>>,
+    /// Stop after this many rows passed the filter (LIMIT pushed into the scan: only where
+    /// nothing after the filter reorders, groups or drops rows).
+    pub max_rows: Option<usize>,
+}
+
+/// Rows of a source that pass its filter, streamed from the scan: each row is decoded
+/// (only the wanted columns), converted and filtered as it arrives, and the scan stops
+/// once `max_rows` rows passed.
+pub fn read_rows_with(
+    source: &RowSource,
+    table: &st::Table,
+    env: &mut dyn Env,
+    options: &ReadOptions,
+) -> Result<Vec<(st::RowId, Vec<Datum>)>, SqlError> {
+    let def = &source.table.def;
+    // Room for a short range or a LIMIT at once, instead of doubling from one row.
+    let mut out = Vec::with_capacity(options.max_rows.unwrap_or(16).min(256));
+    if options.max_rows == Some(0) {
+        return Ok(out);
+    }
+    // An index range that is exactly the filter answers it: rows need no second check.
+    // Only the index path may skip it (a full scan, the fallback, always filters).
+    let range_decides = std::cell::Cell::new(range_is_the_filter(source, env)?);
+    let max_rows = options.max_rows.unwrap_or(usize::MAX);
+    let accept = |out: &mut Vec<(st::RowId, Vec<Datum>)>,
+                  row_id: st::RowId,
+                  row: st::Row,
+                  env: &mut dyn Env|
+     -> Result<bool, SqlError> {
+        crate::interrupt::tick()?;
+        let filter = match range_decides.get() {
+            true => None,
+            false => source.filter.as_ref(),
+        };
+        let values: Vec<Datum> = row
+            .into_iter()
+            .zip(&def.columns)
+            .map(|(d, c)| from_stored_owned(d, &c.ty))
+            .collect();
+        let keep = match filter {
+            Some(f) => {
+                let v = f.eval(env, &values)?;
+                v.truth(env.warnings()) == Some(true)
+            }
+            None => true,
+        };
+        if keep {
+            out.push((row_id, values));
+        }
+        Ok(out.len() < max_rows)
+    };
+    if let Access::Index { index_no, eq, tail } = &source.access {
+        // An index read takes the table's latch once per batch or range: if an entry of
+        // the index moved between two holds, a row may have been met twice or missed, so
+        // the read starts again, each range now in one hold (no statement snapshot else).
+        for attempt in 0..=INDEX_READ_RETRIES {
+            let moves = table.index_moves(*index_no);
+            let warnings = env.warnings().len();
+            out.clear();
+            let sink: &mut RowSink = &mut |row_id, row, env| accept(&mut out, row_id, row, env);
+            let fed = index_rows(
+                table,
+                def,
+                *index_no,
+                eq,
+                tail,
+                env,
+                options.wanted.as_ref(),
+                attempt > 0,
+                sink,
+            )?;
+            if !fed {
+                break;
+            }
+            if attempt == INDEX_READ_RETRIES || table.index_moves(*index_no) == moves {
+                return Ok(out);
+            }
+            env.warnings().truncate(warnings);
+        }
+    }
+    range_decides.set(false);
+    let mut scan = table.scan().map_err(storage_error)?;
+    if let Some(w) = &options.wanted {
+        scan = scan.project(Arc::clone(w));
+    }
+    for item in scan {
+        let (row_id, row) = item.map_err(storage_error)?;
+        if !accept(&mut out, row_id, row, env)? {
+            break;
+        }
+    }
+    Ok(out)
+}
+
+pub(crate) fn as_ref(b: &Bound<Vec<st::Datum>>) -> Bound<&[st::Datum]> {
+    match b {
+        Bound::Included(k) => Bound::Included(k.as_slice()),
+        Bound::Excluded(k) => Bound::Excluded(k.as_slice()),
+        Bound::Unbounded => Bound::Unbounded,
+    }
+}
+
+/// Whether the whole filter is `col BETWEEN low AND high` or `col IN (v, ...)` on an
+/// integer column that the access path reads as a range or a list of keys of an index led
+/// by that column, with integer values that are exact keys (or NULL, which matches
+/// nothing either way): then the index returns exactly the rows the filter keeps, as for
+/// sysbench's range queries (`id BETWEEN ? AND ?`) and select_random_points
+/// (`k IN (?, ...)`), and the filter need not run per row.
+pub(crate) fn range_is_the_filter(source: &RowSource, env: &mut dyn Env) -> Result<bool, SqlError> {
+    let Access::Index { index_no, eq, tail } = &source.access else {
+        return Ok(false);
+    };
+    let (column, values): (&Expr, Vec<&Expr>) = match (&source.filter, tail) {
+        (
+            Some(Expr::Between {
+                expr,
+                low,
+                high,
+                negated: false,
+            }),
+            Tail::Range {
+                lower: Some((_, true)),
+                upper: Some((_, true)),
+            },
+        ) => (expr, vec![low, high]),
+        (
+            Some(Expr::InList {
+                expr,
+                list,
+                negated: false,
+                ..
+            }),
+            Tail::In(_),
+        ) => (expr, list.iter().collect()),
+        _ => return Ok(false),
+    };
+    let def = &source.table.def;
+    let Expr::Column(column) = column else {
+        return Ok(false);
+    };
+    if !eq.is_empty() || def.indexes[*index_no].columns.first() != Some(column) {
+        return Ok(false);
+    }
+    let st::ColumnType::Int { unsigned, .. } = def.columns[*column].ty else {
+        return Ok(false);
+    };
+    let is_in = matches!(tail, Tail::In(_));
+    // Integers of the column's signedness compare exactly as their keys order.
+    let exact = |d: &Datum| match d {
+        Datum::Int(i) => !unsigned || *i >= 0,
+        Datum::UInt(u) => unsigned || i64::try_from(*u).is_ok(),
+        Datum::Null => is_in,
+        _ => false,
+    };
+    for value in values {
+        if !exact(&value.eval(env, &[])?) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// The most rows an IN list reads in one batch ([`st::Table::index_lookup_many`]: row ids
+/// and rows held at once); a list matching more streams key by key instead, so a LIMIT
+/// still stops it early and memory stays bounded.
+pub(crate) const IN_LIST_BATCH_ROWS_MAX: usize = 4096;
+
+/// How many times an index read starts again when entries of its index moved under it
+/// (the later reads take each range in one hold of the table's latch).
+pub(crate) const INDEX_READ_RETRIES: usize = 3;
+
+/// Takes each row a scan yields; returns whether the scan should go on.
+pub(crate) type RowSink<'a> =
+    dyn FnMut(st::RowId, st::Row, &mut dyn Env) -> Result<bool, SqlError> + 'a;
+
+/// Feed the rows an index path yields to `sink`, in index order (IN lists in value order).
+/// Returns false, having fed nothing, when a value cannot be an exact key (scan instead).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn index_rows(
+    table: &st::Table,
+    def: &st::TableDef,
+    index_no: usize,
+    eq: &[Expr],
+    tail: &Tail,
+    env: &mut dyn Env,
+    wanted: Option<&Arc<[bool]>>,
+    one_read: bool,
+    sink: &mut RowSink,
+) -> Result<bool, SqlError> {
+    let ix = &def.indexes[index_no];
+    let key_of = |e: &Expr,
+                  position: usize,
+                  env: &mut dyn Env|
+     -> Result<Option<Option<st::Datum>>, SqlError> {
+        let v = e.eval(env, &[])?;
+        if v.is_null() {
+            // `col = NULL` matches nothing.
+            return Ok(Some(None));
+        }
+        let ty = &def.columns[ix.columns[position]].ty;
+        Ok(key_value(&v, ty).map(Some))
+    };
+    let mut prefix = Vec::with_capacity(eq.len() + 1);
+    for (i, e) in eq.iter().enumerate() {
+        match key_of(e, i, env)? {
+            None => return Ok(false),
+            Some(None) => return Ok(true),
+            Some(Some(k)) => prefix.push(k),
+        }
+    }
+    // Feed one index scan to the sink; false when the sink wants no more rows.
+    let feed = |scan: st::IndexScan,
+                env: &mut dyn Env,
+                sink: &mut RowSink,
+                seen: &mut Option<std::collections::HashSet<st::RowId>>|
+     -> Result<bool, SqlError> {
+        let scan = match wanted {
+            Some(w) => scan.project(Arc::clone(w)),
+            None => scan,
+        };
+        let scan = if one_read { scan.in_one_read() } else { scan };
+        for item in scan {
+            let (row_id, row) = item.map_err(storage_error)?;
+            if let Some(seen) = seen.as_mut() {
+                if !seen.insert(row_id) {
+                    continue;
+                }
+            }
+            if !sink(row_id, row, env)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    };
+    let scan_eq =
+        |key: &[st::Datum], env: &mut dyn Env, sink: &mut RowSink| -> Result<bool, SqlError> {
+            if key.len() == ix.columns.len() && ix.is_unique() {
+                let hit = table
+                    .lookup_unique_columns(index_no, key, wanted.map(|w| &w[..]))
+                    .map_err(storage_error)?;
+                return match hit {
+                    Some((row_id, row)) => sink(row_id, row, env),
+                    None => Ok(true),
+                };
+            }
+            let scan = table
+                .index_scan(
+                    index_no,
+                    Bound::Included(key),
+                    Bound::Included(key),
+                    st::Direction::Forward,
+                )
+                .map_err(storage_error)?;
+            feed(scan, env, sink, &mut None)
+        };
+    // The (lower, upper) keys of a range; None when a bound cannot be an exact key, and
+    // Some(None) when a bound is NULL (the comparison is never true).
+    type Keys = Option<Option<(Bound<Vec<st::Datum>>, Bound<Vec<st::Datum>>)>>;
+    let range_keys = |lower: &Option<(Expr, bool)>,
+                      upper: &Option<(Expr, bool)>,
+                      env: &mut dyn Env|
+     -> Result<Keys, SqlError> {
+        let bound = |b: &Option<(Expr, bool)>,
+                     env: &mut dyn Env|
+         -> Result<Option<Option<Bound<Vec<st::Datum>>>>, SqlError> {
+            Ok(match b {
+                None if prefix.is_empty() => Some(Some(Bound::Unbounded)),
+                None => Some(Some(Bound::Included(prefix.clone()))),
+                Some((e, inclusive)) => match key_of(e, eq.len(), env)? {
+                    None => None,
+                    Some(None) => Some(None),
+                    Some(Some(k)) => {
+                        let mut key = prefix.clone();
+                        key.push(k);
+                        Some(Some(if *inclusive {
+                            Bound::Included(key)
+                        } else {
+                            Bound::Excluded(key)
+                        }))
+                    }
+                },
+            })
+        };
+        let (Some(lo), Some(hi)) = (bound(lower, env)?, bound(upper, env)?) else {
+            return Ok(None);
+        };
+        Ok(Some(lo.zip(hi)))
+    };
+    match tail {
+        Tail::None => {
+            scan_eq(&prefix, env, sink)?;
+        }
+        Tail::In(list) => {
+            let ty = &def.columns[ix.columns[eq.len()]].ty;
+            // A number beyond the column's sign (a negative for an UNSIGNED column, one
+            // past i64::MAX for a signed one) equals no stored value: it is no key.
+            let outside = |k: &st::Datum| match (ty, k) {
+                (
+                    st::ColumnType::Int {
+                        unsigned: false, ..
+                    },
+                    st::Datum::UInt(u),
+                ) => i64::try_from(*u).is_err(),
+                (st::ColumnType::Int { unsigned: true, .. }, st::Datum::Int(i)) => *i < 0,
+                _ => false,
+            };
+            let mut values: Vec<st::Datum> = Vec::with_capacity(list.len());
+            for e in list {
+                match key_of(e, eq.len(), env)? {
+                    None => return Ok(false),
+                    Some(None) => {}
+                    Some(Some(k)) if outside(&k) => {}
+                    Some(Some(k)) => values.push(k),
+                }
+            }
+            let full_unique = eq.len() + 1 == ix.columns.len() && ix.is_unique();
+            if !full_unique {
+                // The whole list in one pass over the index (see Table::index_lookup_many).
+                let batch = table
+                    .index_lookup_many(
+                        index_no,
+                        &prefix,
+                        &values,
+                        wanted.map(|w| &w[..]),
+                        IN_LIST_BATCH_ROWS_MAX,
+                    )
+                    .map_err(storage_error)?;
+                if let Some(rows) = batch {
+                    for (row_id, row) in rows {
+                        if !sink(row_id, row, env)? {
+                            break;
+                        }
+                    }
+                    return Ok(true);
+                }
+            }
+            // One lookup or scan per value, in value order; values equal under the
+            // column's collation ('a' and 'A ') are one key.
+            values.sort_by(|a, b| st::compare_datums(ty, a, b).unwrap_or(Ordering::Equal));
+            values
+                .dedup_by(|a, b| st::compare_datums(ty, a, b).is_ok_and(|o| o == Ordering::Equal));
+            let mut key = prefix.clone();
+            for value in values {
+                key.truncate(eq.len());
+                key.push(value);
+                if !scan_eq(&key, env, sink)? {
+                    break;
+                }
+            }
+        }
+        Tail::Range { lower, upper } => {
+            let Some(keys) = range_keys(lower, upper, env)? else {
+                return Ok(false);
+            };
+            if let Some((lo, hi)) = keys {
+                let scan = table
+                    .index_scan(index_no, as_ref(&lo), as_ref(&hi), st::Direction::Forward)
+                    .map_err(storage_error)?;
+                feed(scan, env, sink, &mut None)?;
+            }
+        }
+        Tail::Ranges(ranges) => {
+            // Every bound is computed before the first row is fed: a bound that cannot be
+            // a key means a full scan, and nothing may have been fed by then.
+            let mut all = Vec::with_capacity(ranges.len());
+            for (lower, upper) in ranges {
+                match range_keys(lower, upper, env)? {
+                    None => return Ok(false),
+                    Some(keys) => all.push(keys),
+                }
+            }
+            let mut seen = Some(std::collections::HashSet::new());
+            for (lo, hi) in all.into_iter().flatten() {
+                let scan = table
+                    .index_scan(index_no, as_ref(&lo), as_ref(&hi), st::Direction::Forward)
+                    .map_err(storage_error)?;
+                if !feed(scan, env, sink, &mut seen)? {
+                    break;
+                }
+            }
+        }
+    }
+    Ok(true)
+}
+
+/// Choose how a join step finds its rows: an equality in ON between the first column of
+/// one of the joined table's indexes and an expression over earlier columns only.
+pub fn join_lookup(on: Option<&Expr>, def: &st::TableDef, offset: usize) -> Option<(usize, Expr)> {
+    let on = on?;
+    let mut list = Vec::new();
+    conjuncts(on, &mut list);
+    let earlier_only = |e: &Expr| max_column(e).is_none_or(|m| m < offset);
+    for c in list {
+        let Expr::Cmp {
+            op: CmpOp::Eq,
+            left,
+            right,
+        } = c
+        else {
+            continue;
+        };
+        for (col, other) in [(left, right), (right, left)] {
+            let Expr::Column(i) = col.as_ref() else {
+                continue;
+            };
+            if *i < offset || *i >= offset + def.columns.len() || !earlier_only(other) {
+                continue;
+            }
+            let local = *i - offset;
+            // Prefer a unique single-column index, then any index starting with the column.
+            let best = def
+                .indexes
+                .iter()
+                .position(|ix| ix.is_unique() && ix.columns == [local])
+                .or_else(|| {
+                    def.indexes
+                        .iter()
+                        .position(|ix| ix.columns.first() == Some(&local))
+                });
+            if let Some(index_no) = best {
+                return Some((index_no, (**other).clone()));
+            }
+        }
+    }
+    None
+}
+
+/// The highest column position an expression reads (None: it reads no column).
+pub(crate) fn max_column(e: &Expr) -> Option<usize> {
+    let mut best: Option<usize> = None;
+    let mut note = |x: Option<usize>| {
+        if let Some(v) = x {
+            best = Some(best.map_or(v, |b: usize| b.max(v)));
+        }
+    };
+    match e {
+        Expr::Column(i) => note(Some(*i)),
+        _ => {
+            e.all_operands(|x| {
+                note(max_column(x));
+                true
+            });
+        }
+    }
+    best
+}
+
+/// Calls `note` with every column position `e` reads. False when that cannot be known
+/// (a subquery may read the outer row).
+pub(crate) fn visit_columns(e: &Expr, note: &mut dyn FnMut(usize)) -> bool {
+    match e {
+        Expr::Column(i) => {
+            note(*i);
+            true
+        }
+        Expr::Subquery(_) | Expr::Exists { .. } | Expr::InSubquery { .. } => false,
+        _ => e.all_operands(|x| visit_columns(x, note)),
+    }
+}
+
+impl TableSelect {
+    /// Whether this SELECT only reads through an index of one table (a point lookup, an
+    /// IN list or a key range) with no subquery: a statement short enough that a server may
+    /// run it on the thread that read its packet rather than hand the thread off first.
+    pub fn is_index_read(&self) -> bool {
+        let no_subquery = columns_read(self).is_some() || {
+            // columns_read gives None both for "every column" and for subqueries; tell apart.
+            let mut exprs: Vec<&Expr> = Vec::new();
+            for item in &self.items {
+                if let OutputItem::Expr { expr, .. } = item {
+                    exprs.push(expr);
+                }
+            }
+            exprs.extend(self.source.filter.as_ref());
+            exprs.extend(self.order_by.iter().map(|(e, _)| e));
+            if let Some(g) = &self.grouping {
+                exprs.extend(g.keys.iter());
+                exprs.extend(g.aggregates.iter().filter_map(|a| a.arg.as_ref()));
+                exprs.extend(g.having.as_ref());
+            }
+            exprs.iter().all(|e| visit_columns(e, &mut |_| {}))
+        };
+        self.joins.is_empty()
+            && self.post_filter.is_none()
+            && matches!(self.source.access, Access::Index { .. })
+            && no_subquery
+    }
+}
+
+/// The table columns a single-table SELECT reads (its list, WHERE, GROUP BY, aggregates,
+/// HAVING and ORDER BY), for projection into the row decoder. None when every column is
+/// needed or that cannot be told (joins, subqueries).
+pub fn columns_read(plan: &TableSelect) -> Option<Arc<[bool]>> {
+    if !plan.joins.is_empty() {
+        return None;
+    }
+    let ncols = plan.source.table.def.columns.len();
+    let mut wanted = vec![false; ncols];
+    // Positions past the table's columns are aggregate values, not stored columns.
+    let mut note = |i: usize| {
+        if let Some(w) = wanted.get_mut(i) {
+            *w = true;
+        }
+    };
+    let mut exprs: Vec<&Expr> = Vec::new();
+    for item in &plan.items {
+        match item {
+            OutputItem::Column { index, .. } => note(*index),
+            OutputItem::Expr { expr, .. } => exprs.push(expr),
+        }
+    }
+    exprs.extend(plan.source.filter.as_ref());
+    exprs.extend(plan.post_filter.as_ref());
+    exprs.extend(plan.order_by.iter().map(|(e, _)| e));
+    if let Some(g) = &plan.grouping {
+        exprs.extend(g.keys.iter());
+        exprs.extend(g.aggregates.iter().filter_map(|a| a.arg.as_ref()));
+        exprs.extend(g.having.as_ref());
+    }
+    for e in exprs {
+        if !visit_columns(e, &mut note) {
+            return None;
+        }
+    }
+    if wanted.iter().all(|&w| w) {
+        return None;
+    }
+    Some(wanted.into())
+}
+
+/// Rows of a joined table whose `index_no` key equals `value` (None: the value cannot be an
+/// exact key; scan instead).
+pub fn lookup_rows(
+    table: &st::Table,
+    def: &st::TableDef,
+    index_no: usize,
+    value: Datum,
+    env: &mut dyn Env,
+) -> Result<Option<Vec<Vec<Datum>>>, SqlError> {
+    let mut rows = Vec::new();
+    let mut collect = |_: st::RowId, row: st::Row, _: &mut dyn Env| -> Result<bool, SqlError> {
+        rows.push(
+            row.into_iter()
+                .zip(&def.columns)
+                .map(|(d, c)| from_stored_owned(d, &c.ty))
+                .collect(),
+        );
+        Ok(true)
+    };
+    let found = index_rows(
+        table,
+        def,
+        index_no,
+        &[Expr::Literal(value)],
+        &Tail::None,
+        env,
+        None,
+        false,
+        &mut collect,
+    )?;
+    Ok(found.then_some(rows))
+}
+
+/// Every row of a table as engine values.
+pub fn all_rows(table: &st::Table, def: &st::TableDef) -> Result<Vec<Vec<Datum>>, SqlError> {
+    let mut out = Vec::new();
+    for item in table.scan().map_err(storage_error)? {
+        crate::interrupt::tick()?;
+        let (_, row) = item.map_err(storage_error)?;
+        out.push(
+            row.iter()
+                .zip(&def.columns)
+                .map(|(d, c)| from_stored(d, &c.ty))
+                .collect(),
+        );
+    }
+    Ok(out)
+}

@@ -1,0 +1,533 @@
+//! SELECT: without tables, over one table and over joins; result column metadata.
+
+use crate::error::SqlError;
+use crate::expr::eval::Datum;
+use crate::expr::eval::SqlType;
+use crate::expr::Env;
+use crate::expr::Expr;
+use crate::result::{charsets, column_flags, Column, ColumnType, QueryResult, Rows};
+
+use crate::exec::aggregate::*;
+use crate::session::*;
+use crate::value::Value;
+use crate::Session;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Longest integer (in characters) MariaDB reports as LONG rather than LONGLONG.
+pub(crate) const INT32_DIGITS_MAX: u32 = 9;
+
+/// A result column for a value of static type `ty`, with MySQL's type code, length and
+/// character set.
+pub fn result_column(name: &str, ty: SqlType) -> Column {
+    let (column_type, length, charset, mut flags, decimals) = match ty {
+        SqlType::Null => (
+            ColumnType::Null,
+            0,
+            charsets::BINARY,
+            column_flags::BINARY,
+            0,
+        ),
+        SqlType::Int { unsigned, len } => (
+            // MariaDB reports integers of up to 9 digits as LONG, longer ones as LONGLONG.
+            if len <= INT32_DIGITS_MAX {
+                ColumnType::Long
+            } else {
+                ColumnType::LongLong
+            },
+            len.max(1),
+            charsets::BINARY,
+            column_flags::BINARY
+                | column_flags::NUM
+                | if unsigned { column_flags::UNSIGNED } else { 0 },
+            0,
+        ),
+        SqlType::Decimal { precision, scale } => (
+            ColumnType::NewDecimal,
+            precision.max(1) + u32::from(scale > 0) + 1,
+            charsets::BINARY,
+            column_flags::BINARY | column_flags::NUM,
+            scale.min(38) as u8,
+        ),
+        SqlType::Double => (
+            ColumnType::Double,
+            22,
+            charsets::BINARY,
+            column_flags::BINARY | column_flags::NUM,
+            31,
+        ),
+        SqlType::Str { chars } => (
+            ColumnType::VarString,
+            chars.saturating_mul(4),
+            charsets::UTF8MB4_GENERAL_CI,
+            0,
+            39,
+        ),
+        SqlType::Date => (
+            ColumnType::Date,
+            10,
+            charsets::BINARY,
+            column_flags::BINARY,
+            0,
+        ),
+        SqlType::DateTime => (
+            ColumnType::DateTime,
+            19,
+            charsets::BINARY,
+            column_flags::BINARY,
+            0,
+        ),
+    };
+    if matches!(ty, SqlType::Str { .. }) {
+        flags = 0;
+    }
+    Column {
+        schema: crate::result::no_table(),
+        table: crate::result::no_table(),
+        org_table: crate::result::no_table(),
+        name: name.to_string(),
+        org_name: String::new(),
+        charset,
+        length,
+        column_type,
+        flags,
+        decimals,
+    }
+}
+
+pub(crate) fn text_column(name: &str, chars: u32) -> Column {
+    let mut c = result_column(name, SqlType::Str { chars });
+    c.flags = column_flags::NOT_NULL;
+    c.decimals = 0;
+    c
+}
+
+/// In a listing's column spec: a text column MariaDB types as BLOB.
+pub(crate) const BLOB_TEXT: u32 = u32::MAX;
+/// In a listing's column spec: a small integer (LONG).
+pub(crate) const LONG_INT: u32 = u32::MAX - 1;
+
+/// Evaluate a LIMIT/OFFSET operand: a non-negative integer.
+pub(crate) fn limit_value(e: &Expr, env: &mut ExecEnv) -> Result<u64, SqlError> {
+    match e.eval(env, &[])? {
+        Datum::Int(i) if i >= 0 => Ok(i as u64),
+        Datum::UInt(u) => Ok(u),
+        Datum::Int(_) => Ok(0),
+        Datum::Str(s) => Ok(String::from_utf8_lossy(&s)
+            .trim()
+            .parse::<u64>()
+            .unwrap_or(0)),
+        _ => Err(SqlError::new(1210, "HY000", "Incorrect arguments to LIMIT")),
+    }
+}
+
+pub(crate) fn select(
+    plan: &crate::plan::SelectPlan,
+    env: &mut ExecEnv,
+) -> Result<QueryResult, SqlError> {
+    let types: Vec<SqlType> = plan
+        .items
+        .iter()
+        .map(|i| i.expr.sql_type(env, &[]))
+        .collect();
+    let columns: Vec<Column> = plan
+        .items
+        .iter()
+        .zip(&types)
+        .map(|(i, t)| result_column(&i.name, *t))
+        .collect();
+    let mut produce = match &plan.filter {
+        Some(f) => f.eval(env, &[])?.truth(&mut env.warnings) == Some(true),
+        None => true,
+    };
+    if let Some(l) = &plan.limit {
+        let limit = limit_value(l, env)?;
+        let offset = match &plan.offset {
+            Some(o) => limit_value(o, env)?,
+            None => 0,
+        };
+        if limit == 0 || offset > 0 {
+            produce = false;
+        }
+    }
+    let mut rows = Vec::new();
+    if produce {
+        let mut row = Vec::with_capacity(plan.items.len());
+        for (item, ty) in plan.items.iter().zip(&types) {
+            let d = item.expr.eval(env, &[])?;
+            row.push(d.into_value(*ty, &mut env.warnings));
+        }
+        rows.push(row);
+    }
+    Ok(QueryResult::Rows {
+        columns: Arc::new(columns),
+        rows: Rows::shared(rows),
+        warnings: 0,
+    })
+}
+
+impl Session {
+    /// The rows a statement reads, ordered and limited as it asks.
+    pub(crate) fn matching_rows(
+        &self,
+        source: &crate::plan::tables::RowSource,
+        table: &myriad_storage::Table,
+        order_by: &[(Expr, bool)],
+        limit: Option<&Expr>,
+        env: &mut ExecEnv,
+    ) -> Result<Vec<(myriad_storage::RowId, Vec<Datum>)>, SqlError> {
+        let mut rows = crate::exec::read::read_rows(source, table, env)?;
+        if !order_by.is_empty() {
+            let mut keyed = Vec::with_capacity(rows.len());
+            for row in rows {
+                crate::interrupt::tick()?;
+                let keys = order_by
+                    .iter()
+                    .map(|(e, _)| e.eval(env, &row.1))
+                    .collect::<Result<Vec<_>, _>>()?;
+                keyed.push((keys, row));
+            }
+            let desc: Vec<bool> = order_by.iter().map(|(_, d)| *d).collect();
+            crate::exec::sort::sort_rows(&mut keyed, &desc);
+            crate::interrupt::tick()?;
+            rows = keyed.into_iter().map(|(_, r)| r).collect();
+        }
+        if let Some(l) = limit {
+            rows.truncate(usize::try_from(limit_value(l, env)?).unwrap_or(usize::MAX));
+        }
+        Ok(rows)
+    }
+
+    pub(crate) fn select_table(
+        plan: &crate::plan::tables::TableSelect,
+        env: &mut ExecEnv,
+    ) -> Result<QueryResult, SqlError> {
+        // Taken before anything runs: a subquery evaluated on this env builds its rows.
+        let mut sink = env.out.take();
+        if let Some(sink) = sink.take_if(|_| crate::exec::stream::streams(plan)) {
+            return crate::exec::stream::select(plan, env, sink);
+        }
+        let engine = env.engine;
+        let storage = engine.catalog.storage();
+        let table = plan.source.table.open(storage)?;
+        let mut types = plan.source.table.column_types();
+        for j in &plan.joins {
+            types.extend(j.table.column_types());
+        }
+        let ncols = types.len();
+        let rows = if plan.joins.is_empty() {
+            let options = crate::exec::read::ReadOptions {
+                wanted: crate::exec::read::columns_read(plan),
+                max_rows: Session::rows_to_read(plan, env)?,
+            };
+            crate::exec::read::read_rows_with(&plan.source, &table, env, &options)?
+        } else {
+            Session::joined_rows(plan, &table, env)?
+        };
+        // The rows the select list is evaluated over: table rows, or one row per group
+        // (the group's first row followed by its aggregate values).
+        let mut input: Vec<Vec<Datum>> = Vec::new();
+        let mut group_keys: Vec<Vec<Datum>> = Vec::new();
+        if let Some(g) = &plan.grouping {
+            for a in &g.aggregates {
+                let ty = aggregate_type(a, &types[..ncols], env);
+                types.push(ty);
+            }
+            let mut index: HashMap<Vec<String>, usize> = HashMap::new();
+            let mut groups: Vec<(Vec<Datum>, Vec<usize>)> = Vec::new();
+            if g.keys.is_empty() {
+                groups.push((Vec::new(), (0..rows.len()).collect()));
+            } else {
+                for (i, (_, values)) in rows.iter().enumerate() {
+                    crate::interrupt::tick()?;
+                    let keys = g
+                        .keys
+                        .iter()
+                        .map(|k| k.eval(env, values))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    let canonical: Vec<String> = keys.iter().map(group_key_text).collect();
+                    match index.get(&canonical) {
+                        Some(&n) => groups[n].1.push(i),
+                        None => {
+                            index.insert(canonical, groups.len());
+                            groups.push((keys, vec![i]));
+                        }
+                    }
+                }
+            }
+            for (keys, members) in groups {
+                crate::interrupt::tick()?;
+                let member_rows: Vec<&Vec<Datum>> = members.iter().map(|&i| &rows[i].1).collect();
+                let mut row = match member_rows.first() {
+                    Some(first) => (*first).clone(),
+                    None => vec![Datum::Null; ncols],
+                };
+                for a in &g.aggregates {
+                    row.push(aggregate_value(a, &member_rows, &types[..ncols], env)?);
+                }
+                if let Some(h) = &g.having {
+                    let keep = h.eval(env, &row)?.truth(&mut env.warnings) == Some(true);
+                    if !keep {
+                        continue;
+                    }
+                }
+                input.push(row);
+                group_keys.push(keys);
+            }
+        } else {
+            input = rows.into_iter().map(|(_, v)| v).collect();
+        }
+        let stored_only = plan.grouping.is_none()
+            && plan.items.iter().all(
+                |item| matches!(item, crate::plan::tables::OutputItem::Column { index, .. } if *index < ncols),
+            );
+        let columns = if stored_only {
+            Arc::clone(
+                plan.shown_columns
+                    .get_or_init(|| Arc::new(table_select_columns(plan, &types, ncols, env))),
+            )
+        } else {
+            Arc::new(table_select_columns(plan, &types, ncols, env))
+        };
+        let item_types: Vec<SqlType> = plan
+            .items
+            .iter()
+            .map(|item| match item {
+                crate::plan::tables::OutputItem::Column { index, .. } => types[*index],
+                crate::plan::tables::OutputItem::Expr { expr, .. } => expr.sql_type(env, &types),
+            })
+            .collect();
+        // A column shown as it is and read by nothing else in the select list is moved
+        // out of its row, not cloned (the ORDER BY keys are evaluated first).
+        let movable = crate::exec::stream::movable_items(plan, types.len());
+        let mut out: Vec<(Vec<Datum>, Vec<Value>)> = Vec::with_capacity(input.len());
+        for (n, values) in input.iter_mut().enumerate() {
+            crate::interrupt::tick()?;
+            let keys = if plan.order_by.is_empty() {
+                // GROUP BY returns its groups in key order, as MariaDB does.
+                group_keys.get(n).cloned().unwrap_or_default()
+            } else {
+                plan.order_by
+                    .iter()
+                    .map(|(e, _)| e.eval(env, values))
+                    .collect::<Result<Vec<_>, _>>()?
+            };
+            let mut row = Vec::with_capacity(plan.items.len());
+            for ((item, ty), &moved) in plan.items.iter().zip(&item_types).zip(&movable) {
+                let d = match item {
+                    crate::plan::tables::OutputItem::Column { index, .. } if moved => {
+                        std::mem::replace(&mut values[*index], Datum::Null)
+                    }
+                    crate::plan::tables::OutputItem::Column { index, .. } => values[*index].clone(),
+                    crate::plan::tables::OutputItem::Expr { expr, .. } => expr.eval(env, values)?,
+                };
+                row.push(d.into_value(*ty, &mut env.warnings));
+            }
+            out.push((keys, row));
+        }
+        if !plan.order_by.is_empty() {
+            let desc: Vec<bool> = plan.order_by.iter().map(|(_, d)| *d).collect();
+            crate::exec::sort::sort_rows(&mut out, &desc);
+            crate::interrupt::tick()?;
+        } else if let Some(first) = group_keys.first().filter(|k| !k.is_empty()) {
+            let desc = vec![false; first.len()];
+            crate::exec::sort::sort_rows(&mut out, &desc);
+        }
+        let mut result: Vec<Vec<Value>> = out.into_iter().map(|(_, r)| r).collect();
+        if plan.distinct {
+            crate::exec::sort::retain_distinct(&mut result);
+        }
+        let offset = match &plan.offset {
+            Some(o) => usize::try_from(limit_value(o, env)?).unwrap_or(usize::MAX),
+            None => 0,
+        };
+        let limit = match &plan.limit {
+            Some(l) => usize::try_from(limit_value(l, env)?).unwrap_or(usize::MAX),
+            None => usize::MAX,
+        };
+        if offset > 0 {
+            result.drain(..offset.min(result.len()));
+        }
+        result.truncate(limit);
+        if let Some(sink) = sink.filter(|_| crate::exec::stream::sorts(plan)) {
+            return crate::exec::stream::send(columns, result, sink);
+        }
+        Ok(QueryResult::Rows {
+            columns,
+            rows: Rows::shared(result),
+            warnings: 0,
+        })
+    }
+
+    /// How many rows a single-table SELECT needs from its scan: OFFSET + LIMIT when
+    /// nothing after the filter reorders, groups or drops rows; None for all of them.
+    pub(crate) fn rows_to_read(
+        plan: &crate::plan::tables::TableSelect,
+        env: &mut ExecEnv,
+    ) -> Result<Option<usize>, SqlError> {
+        let Some(limit) = &plan.limit else {
+            return Ok(None);
+        };
+        if !plan.order_by.is_empty() || plan.grouping.is_some() || plan.distinct {
+            return Ok(None);
+        }
+        let offset = match &plan.offset {
+            Some(o) => limit_value(o, env)?,
+            None => 0,
+        };
+        let limit = limit_value(limit, env)?;
+        Ok(usize::try_from(offset.saturating_add(limit)).ok())
+    }
+
+    /// The rows of a join: nested loops over the tables in FROM order, each step looking
+    /// its rows up by index when the ON clause allows, then the WHERE clause. The last step
+    /// applies WHERE to each combined row as it is made, so a join keeps only the rows it
+    /// returns (and the intermediate rows of its earlier steps), not every combination; a
+    /// step without an index reads its table once and combines from that one copy.
+    pub(crate) fn joined_rows(
+        plan: &crate::plan::tables::TableSelect,
+        first: &myriad_storage::Table,
+        env: &mut ExecEnv,
+    ) -> Result<Vec<(myriad_storage::RowId, Vec<Datum>)>, SqlError> {
+        let engine = env.engine;
+        let storage = engine.catalog.storage();
+        let mut joined: Vec<Vec<Datum>> =
+            crate::exec::read::all_rows(first, &plan.source.table.def)?;
+        let mut out = Vec::new();
+        debug_assert!(!plan.joins.is_empty(), "a join has a second table");
+        let last = plan.joins.len().saturating_sub(1);
+        for (n, step) in plan.joins.iter().enumerate() {
+            let table = step.table.open(storage)?;
+            let width = step.table.def.columns.len();
+            let mut whole: Option<Vec<Vec<Datum>>> = None;
+            let mut next = Vec::new();
+            // Where a combined row goes: the next step's input, or (at the last step)
+            // through WHERE into the result.
+            let mut emit = |combined: Vec<Datum>, env: &mut ExecEnv| -> Result<(), SqlError> {
+                if n < last {
+                    next.push(combined);
+                    return Ok(());
+                }
+                let keep = match &plan.post_filter {
+                    Some(f) => f.eval(env, &combined)?.truth(&mut env.warnings) == Some(true),
+                    None => true,
+                };
+                if keep {
+                    out.push((0, combined));
+                }
+                Ok(())
+            };
+            for row in joined {
+                let looked_up = match &step.lookup {
+                    Some((index_no, key)) => {
+                        let value = key.eval(env, &row)?;
+                        crate::exec::read::lookup_rows(
+                            &table,
+                            &step.table.def,
+                            *index_no,
+                            value,
+                            env,
+                        )?
+                    }
+                    None => None,
+                };
+                if looked_up.is_none() && whole.is_none() {
+                    whole = Some(crate::exec::read::all_rows(&table, &step.table.def)?);
+                }
+                let candidates: &[Vec<Datum>] = match &looked_up {
+                    Some(rows) => rows,
+                    None => whole.as_deref().unwrap_or_default(),
+                };
+                let mut matched = false;
+                for candidate in candidates {
+                    crate::interrupt::tick()?;
+                    let mut combined = Vec::with_capacity(row.len() + candidate.len());
+                    combined.extend_from_slice(&row);
+                    combined.extend_from_slice(candidate);
+                    let keep = match &step.on {
+                        Some(on) => on.eval(env, &combined)?.truth(&mut env.warnings) == Some(true),
+                        None => true,
+                    };
+                    if keep {
+                        matched = true;
+                        emit(combined, env)?;
+                    }
+                }
+                if !matched && step.left {
+                    let mut combined = row;
+                    combined.extend(std::iter::repeat_n(Datum::Null, width));
+                    emit(combined, env)?;
+                }
+            }
+            joined = next;
+        }
+        Ok(out)
+    }
+}
+/// The value a NOT NULL column without a default gets in non-strict mode.
+pub(crate) fn zero_value(ty: &myriad_storage::ColumnType) -> myriad_storage::Datum {
+    use myriad_storage::{ColumnType as T, Datum as D};
+    match ty {
+        T::Int { unsigned: true, .. } => D::UInt(0),
+        T::Int { .. } => D::Int(0),
+        T::Decimal { .. } => D::Decimal(0),
+        T::Float | T::Double => D::Double(0.0),
+        T::Date => D::Date {
+            year: 0,
+            month: 0,
+            day: 0,
+        },
+        T::DateTime | T::Timestamp => D::DateTime {
+            year: 0,
+            month: 0,
+            day: 0,
+            hour: 0,
+            minute: 0,
+            second: 0,
+            micros: 0,
+        },
+        _ => D::Bytes(Vec::new()),
+    }
+}
+
+/// Result metadata of a SELECT over tables. `types` holds the joined row's column types
+/// followed by the aggregates' types; `ncols` is where the aggregates start.
+pub(crate) fn table_select_columns(
+    plan: &crate::plan::tables::TableSelect,
+    types: &[SqlType],
+    ncols: usize,
+    env: &dyn Env,
+) -> Vec<Column> {
+    plan.items
+        .iter()
+        .map(|item| match item {
+            crate::plan::tables::OutputItem::Column { index, name } if *index < ncols => {
+                let (table_ref, local) = column_of(plan, *index);
+                crate::plan::tables::column_meta(table_ref, local, name)
+            }
+            crate::plan::tables::OutputItem::Column { index, name } => aggregate_column(
+                plan,
+                *index - ncols,
+                name,
+                types.get(*index).copied().unwrap_or(SqlType::Null),
+            ),
+            crate::plan::tables::OutputItem::Expr { expr, name } => {
+                result_column(name, expr.sql_type(env, types))
+            }
+        })
+        .collect()
+}
+
+/// The table a joined-row position belongs to, and the column's position in it.
+pub(crate) fn column_of(
+    plan: &crate::plan::tables::TableSelect,
+    index: usize,
+) -> (&crate::plan::tables::TableRef, usize) {
+    let mut owner = (&plan.source.table, index);
+    for j in &plan.joins {
+        if index >= j.offset {
+            owner = (&j.table, index - j.offset);
+        }
+    }
+    owner
+}

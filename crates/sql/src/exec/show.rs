@@ -1,0 +1,630 @@
+//! SHOW statements that list variables, status counters, warnings and catalog objects.
+
+use crate::catalog;
+use crate::error::SqlError;
+use crate::exec::admin::*;
+use crate::exec::select::*;
+use crate::exec::*;
+use crate::expr::eval::Datum;
+use crate::expr::eval::SqlType;
+use crate::expr::eval::Warning;
+use crate::plan::ShowFilter;
+use crate::plan::Stmt;
+use crate::result::{Column, ColumnType, QueryResult, Rows};
+use crate::session::*;
+use crate::Session;
+
+use crate::value::Value;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+impl Session {
+    pub(crate) fn show_variables(
+        &self,
+        global: bool,
+        filter: &ShowFilter,
+        env: &mut ExecEnv,
+    ) -> Result<QueryResult, SqlError> {
+        let globals = Arc::clone(&self.engine.globals.read());
+        let mut rows = Vec::new();
+        for (index, def) in crate::system::sysvars::DEFINITIONS.iter().enumerate() {
+            if global && def.scope == crate::system::sysvars::Scope::Session {
+                continue;
+            }
+            let datum = if global || def.scope == crate::system::sysvars::Scope::Global {
+                show_text(&globals[index], def)
+            } else {
+                match def.name {
+                    "warning_count" => Datum::Str(env.previous_warnings.to_string().into_bytes()),
+                    "error_count" => Datum::Str(env.previous_errors.to_string().into_bytes()),
+                    "last_insert_id" => {
+                        Datum::Str(self.state.last_insert_id.to_string().into_bytes())
+                    }
+                    _ => show_text(self.state.session_value(index), def),
+                }
+            };
+            rows.push(vec![Datum::text(def.name), datum]);
+        }
+        listing(&[("Variable_name", 64), ("Value", 2048)], rows, filter, env)
+    }
+
+    pub(crate) fn show_status(
+        &self,
+        global: bool,
+        filter: &ShowFilter,
+        env: &mut ExecEnv,
+    ) -> Result<QueryResult, SqlError> {
+        let engine = &self.engine;
+        let c = &engine.counters;
+        let mut pairs: Vec<(String, u64)> = Vec::new();
+        for (counter, name) in crate::system::status::NAMES {
+            let value = if global {
+                engine.status.read(*counter)
+            } else {
+                self.state.counters.counts[*counter as usize]
+            };
+            pairs.push((name.to_string(), value));
+        }
+        let load = |a: &std::sync::atomic::AtomicU64| a.load(Ordering::Relaxed);
+        let load_i = |a: &std::sync::atomic::AtomicI64| a.load(Ordering::Relaxed).max(0) as u64;
+        let uptime = engine.uptime_s();
+        let since_flush = engine.status_flushed.lock().elapsed().as_secs();
+        pairs.extend([
+            ("Aborted_clients".to_string(), load(&c.aborted_clients)),
+            ("Aborted_connects".to_string(), load(&c.aborted_connects)),
+            ("Bytes_received".to_string(), load(&c.bytes_received)),
+            ("Bytes_sent".to_string(), load(&c.bytes_sent)),
+            ("Connections".to_string(), load(&c.connections)),
+            (
+                "Max_used_connections".to_string(),
+                load(&c.max_used_connections),
+            ),
+            (
+                "Threads_connected".to_string(),
+                load_i(&c.threads_connected),
+            ),
+            ("Threads_running".to_string(), load_i(&c.threads_running)),
+            ("Uptime".to_string(), uptime),
+            ("Uptime_since_flush_status".to_string(), since_flush),
+        ]);
+        // The storage's caches and redo log: Key_* (block cache), Open_tables and
+        // Table_open_cache_* (table cache), Open_files (file cache), Innodb_* (log).
+        for (name, value) in engine.catalog.storage().status() {
+            pairs.push((name.to_string(), value));
+        }
+        for (name, value) in crate::exec::query_cache::status(engine) {
+            pairs.push((name.to_string(), value));
+        }
+        pairs.sort_by_key(|p| p.0.to_ascii_lowercase());
+        let rows = pairs
+            .into_iter()
+            .map(|(name, value)| {
+                vec![
+                    Datum::Str(name.into_bytes()),
+                    Datum::Str(value.to_string().into_bytes()),
+                ]
+            })
+            .collect();
+        listing(&[("Variable_name", 64), ("Value", 2048)], rows, filter, env)
+    }
+
+    pub(crate) fn show_warnings(&mut self, errors: bool, count_only: bool) -> QueryResult {
+        let list: Vec<&Warning> = self
+            .state
+            .warnings
+            .iter()
+            .filter(|w| !errors || w.level == "Error")
+            .collect();
+        if count_only {
+            let name = if errors {
+                "@@session.error_count"
+            } else {
+                "@@session.warning_count"
+            };
+            let columns = vec![result_column(
+                name,
+                SqlType::Int {
+                    unsigned: true,
+                    len: 21,
+                },
+            )];
+            let warnings = self.state.warnings.len().min(u16::MAX as usize) as u16;
+            return QueryResult::Rows {
+                columns: Arc::new(columns),
+                rows: Rows::shared(vec![vec![Value::UInt(list.len() as u64)]]),
+                warnings,
+            };
+        }
+        let columns = vec![
+            text_column("Level", 7),
+            result_column(
+                "Code",
+                SqlType::Int {
+                    unsigned: true,
+                    len: 4,
+                },
+            ),
+            text_column("Message", 512),
+        ];
+        let rows = list
+            .iter()
+            .map(|w| {
+                vec![
+                    Value::Bytes(w.level.as_bytes().to_vec()),
+                    Value::UInt(w.code as u64),
+                    Value::Bytes(w.message.clone().into_bytes()),
+                ]
+            })
+            .collect();
+        let warnings = self.state.warnings.len().min(u16::MAX as usize) as u16;
+        QueryResult::Rows {
+            columns: Arc::new(columns),
+            rows: Rows::shared(rows),
+            warnings,
+        }
+    }
+}
+/// A SHOW listing: columns (name, chars; 0 = an unsigned BIGINT, or [`BLOB_TEXT`] /
+/// [`LONG_INT`]), rows, and its filter.
+pub(crate) fn listing(
+    columns: &[(&str, u32)],
+    rows: Vec<Vec<Datum>>,
+    filter: &ShowFilter,
+    env: &mut ExecEnv,
+) -> Result<QueryResult, SqlError> {
+    let mut kept = Vec::new();
+    for row in rows {
+        let keep = match filter {
+            ShowFilter::None => true,
+            ShowFilter::Like(pattern) => {
+                let text = row[0].to_text().unwrap_or_default();
+                crate::expr::eval::like_match(&text, pattern.as_bytes(), b'\\', false)
+            }
+            ShowFilter::Where(e) => e.eval(env, &row)?.truth(&mut env.warnings) == Some(true),
+        };
+        if keep {
+            kept.push(row);
+        }
+    }
+    let cols: Vec<Column> = columns
+        .iter()
+        .map(|(name, chars)| match *chars {
+            0 => result_column(
+                name,
+                SqlType::Int {
+                    unsigned: true,
+                    len: 21,
+                },
+            ),
+            LONG_INT => result_column(
+                name,
+                SqlType::Int {
+                    unsigned: true,
+                    len: 2,
+                },
+            ),
+            BLOB_TEXT => {
+                let mut c = text_column(name, 65_535);
+                c.column_type = ColumnType::Blob;
+                c
+            }
+            n => text_column(name, n),
+        })
+        .collect();
+    let types: Vec<SqlType> = columns
+        .iter()
+        .map(|(_, chars)| match *chars {
+            0 => SqlType::Int {
+                unsigned: true,
+                len: 21,
+            },
+            LONG_INT => SqlType::Int {
+                unsigned: true,
+                len: 2,
+            },
+            BLOB_TEXT => SqlType::Str { chars: 65_535 },
+            n => SqlType::Str { chars: n },
+        })
+        .collect();
+    let mut warnings = Vec::new();
+    let rows = kept
+        .into_iter()
+        .map(|row| {
+            row.into_iter()
+                .zip(&types)
+                .map(|(d, t)| d.into_value(*t, &mut warnings))
+                .collect()
+        })
+        .collect();
+    Ok(QueryResult::Rows {
+        columns: Arc::new(cols),
+        rows: Rows::shared(rows),
+        warnings: 0,
+    })
+}
+
+impl Session {
+    /// The SHOW statements: variables, status, catalog listings and object definitions.
+    pub(crate) fn show(&self, stmt: &Stmt, env: &mut ExecEnv) -> Result<QueryResult, SqlError> {
+        Ok(match stmt {
+            Stmt::ShowVariables { global, filter } => self.show_variables(*global, filter, env)?,
+            Stmt::ShowStatus { global, filter } => self.show_status(*global, filter, env)?,
+            Stmt::ShowDatabases { filter } => {
+                let header = match filter {
+                    ShowFilter::Like(p) => format!("Database ({p})"),
+                    _ => "Database".to_string(),
+                };
+                let rows = self
+                    .engine
+                    .catalog
+                    .databases()
+                    .into_iter()
+                    .map(|d| vec![Datum::Str(d.into_bytes())])
+                    .collect();
+                listing(&[(&header, 64)], rows, filter, env)?
+            }
+            Stmt::ShowOpenTables { database, filter } => {
+                let like = match filter {
+                    ShowFilter::Like(p) => Some(p.as_str()),
+                    _ => None,
+                };
+                let rows = crate::exec::table_cache::open_table_rows(
+                    self.engine.catalog.storage(),
+                    database.as_deref(),
+                    like,
+                );
+                // LIKE matched the table names above; WHERE is applied by the listing.
+                let rest = match filter {
+                    ShowFilter::Like(_) => &ShowFilter::None,
+                    other => other,
+                };
+                listing(
+                    &[
+                        ("Database", 64),
+                        ("Table", 64),
+                        ("In_use", 0),
+                        ("Name_locked", 0),
+                    ],
+                    rows,
+                    rest,
+                    env,
+                )?
+            }
+            Stmt::ShowTables {
+                database,
+                full,
+                filter,
+            } => {
+                let db = match database.as_ref().or(self.info.database.as_ref()) {
+                    Some(db) => db.clone(),
+                    None => return Err(err_no_database()),
+                };
+                if !self.engine.catalog.database_exists(&db) {
+                    return Err(catalog::err_unknown_database(&db));
+                }
+                let header = match filter {
+                    ShowFilter::Like(p) => format!("Tables_in_{db} ({p})"),
+                    _ => format!("Tables_in_{db}"),
+                };
+                let names = self.engine.catalog.tables(&db)?;
+                let rows: Vec<Vec<Datum>> = names
+                    .into_iter()
+                    .map(|n| {
+                        let mut row = vec![Datum::Str(n.into_bytes())];
+                        if *full {
+                            row.push(Datum::text("BASE TABLE"));
+                        }
+                        row
+                    })
+                    .collect();
+                if *full {
+                    listing(&[(&header, 64), ("Table_type", 64)], rows, filter, env)?
+                } else {
+                    listing(&[(&header, 64)], rows, filter, env)?
+                }
+            }
+            Stmt::ShowWarnings { .. } => ok(0),
+            Stmt::ShowCollation { filter } => {
+                let rows = COLLATION_IDS
+                    .iter()
+                    .map(|(name, charset, id, default)| {
+                        vec![
+                            Datum::text(name),
+                            Datum::text(charset),
+                            Datum::UInt(*id),
+                            Datum::text(if *default { "Yes" } else { "" }),
+                            Datum::text("Yes"),
+                            Datum::UInt(1),
+                        ]
+                    })
+                    .collect();
+                listing(
+                    &[
+                        ("Collation", 64),
+                        ("Charset", 32),
+                        ("Id", 0),
+                        ("Default", 3),
+                        ("Compiled", 3),
+                        ("Sortlen", 0),
+                    ],
+                    rows,
+                    filter,
+                    env,
+                )?
+            }
+            Stmt::ShowCharset { filter } => {
+                let rows = [
+                    ("ascii", "US ASCII", "ascii_general_ci", 1u64),
+                    ("binary", "Binary pseudo charset", "binary", 1),
+                    ("latin1", "cp1252 West European", "latin1_swedish_ci", 1),
+                    ("utf8mb3", "UTF-8 Unicode", "utf8mb3_general_ci", 3),
+                    ("utf8mb4", "UTF-8 Unicode", "utf8mb4_general_ci", 4),
+                ]
+                .iter()
+                .map(|(c, d, coll, len)| {
+                    vec![
+                        Datum::text(c),
+                        Datum::text(d),
+                        Datum::text(coll),
+                        Datum::UInt(*len),
+                    ]
+                })
+                .collect();
+                listing(
+                    &[
+                        ("Charset", 32),
+                        ("Description", 60),
+                        ("Default collation", 64),
+                        ("Maxlen", 0),
+                    ],
+                    rows,
+                    filter,
+                    env,
+                )?
+            }
+            Stmt::ShowEngines => {
+                let row = [
+                    "InnoDB",
+                    "DEFAULT",
+                    "myriad's paged B+tree tables with a redo log",
+                    "NO",
+                    "NO",
+                    "NO",
+                ]
+                .iter()
+                .map(|s| Datum::text(s))
+                .collect();
+                listing(
+                    &[
+                        ("Engine", 64),
+                        ("Support", 8),
+                        ("Comment", 160),
+                        ("Transactions", 3),
+                        ("XA", 3),
+                        ("Savepoints", 3),
+                    ],
+                    vec![row],
+                    &ShowFilter::None,
+                    env,
+                )?
+            }
+            Stmt::ShowColumns {
+                database,
+                table,
+                full,
+                filter,
+            } => {
+                let db = database
+                    .clone()
+                    .or_else(|| self.info.database.clone())
+                    .ok_or_else(err_no_database)?;
+                let t =
+                    crate::plan::tables::open_ref(self.engine.catalog.storage(), &db, table, None)?;
+                let rows = t
+                    .def
+                    .columns
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| {
+                        let text = |s: &str| Datum::Str(s.as_bytes().to_vec());
+                        let mut row = vec![
+                            text(&c.name),
+                            text(&crate::catalog::show_create::type_text(&c.ty)),
+                        ];
+                        if *full {
+                            // Binary strings (BLOB, BINARY, VARBINARY) show no collation.
+                            let binary = c.ty.collation() == myriad_storage::Collation::Binary;
+                            row.push(if c.ty.is_string() && !binary {
+                                text(c.ty.collation().name())
+                            } else {
+                                Datum::Null
+                            });
+                        }
+                        row.push(text(if c.nullable { "YES" } else { "NO" }));
+                        row.push(text(crate::catalog::show_create::key_text(&t.def, i)));
+                        row.push(
+                            crate::catalog::show_create::default_text(c)
+                                .map(|d| Datum::Str(d.into_bytes()))
+                                .unwrap_or(Datum::Null),
+                        );
+                        row.push(text(&crate::catalog::show_create::extra_text(c)));
+                        if *full {
+                            row.push(text("select,insert,update,references"));
+                            row.push(text(&c.comment));
+                        }
+                        row
+                    })
+                    .collect();
+                if *full {
+                    listing(
+                        &[
+                            ("Field", 64),
+                            ("Type", BLOB_TEXT),
+                            ("Collation", 64),
+                            ("Null", 3),
+                            ("Key", 3),
+                            ("Default", BLOB_TEXT),
+                            ("Extra", 32),
+                            ("Privileges", 80),
+                            ("Comment", 1024),
+                        ],
+                        rows,
+                        filter,
+                        env,
+                    )?
+                } else {
+                    listing(
+                        &[
+                            ("Field", 64),
+                            ("Type", BLOB_TEXT),
+                            ("Null", 3),
+                            ("Key", 3),
+                            ("Default", BLOB_TEXT),
+                            ("Extra", 32),
+                        ],
+                        rows,
+                        filter,
+                        env,
+                    )?
+                }
+            }
+            Stmt::ShowCreateTable { database, table } => {
+                let db = database
+                    .clone()
+                    .or_else(|| self.info.database.clone())
+                    .ok_or_else(err_no_database)?;
+                let t =
+                    crate::plan::tables::open_ref(self.engine.catalog.storage(), &db, table, None)?;
+                let text = crate::catalog::show_create::create_table_text(&t.name, &t.def);
+                listing(
+                    &[("Table", 64), ("Create Table", 1024)],
+                    vec![vec![
+                        Datum::Str(t.name.as_bytes().to_vec()),
+                        Datum::Str(text.into_bytes()),
+                    ]],
+                    &ShowFilter::None,
+                    env,
+                )?
+            }
+            Stmt::ShowIndex { database, table } => {
+                let db = database
+                    .clone()
+                    .or_else(|| self.info.database.clone())
+                    .ok_or_else(err_no_database)?;
+                let t =
+                    crate::plan::tables::open_ref(self.engine.catalog.storage(), &db, table, None)?;
+                let mut rows = Vec::new();
+                for ix in &t.def.indexes {
+                    for (seq, &c) in ix.columns.iter().enumerate() {
+                        let col = &t.def.columns[c];
+                        let text = |s: &str| Datum::Str(s.as_bytes().to_vec());
+                        rows.push(vec![
+                            text(&t.name),
+                            Datum::UInt(u64::from(!ix.is_unique())),
+                            text(&ix.name),
+                            Datum::UInt(seq as u64 + 1),
+                            text(&col.name),
+                            text("A"),
+                            Datum::UInt(0),
+                            Datum::Null,
+                            Datum::Null,
+                            text(if col.nullable { "YES" } else { "" }),
+                            text("BTREE"),
+                            text(""),
+                            text(""),
+                            text("NO"),
+                        ]);
+                    }
+                }
+                listing(
+                    &[
+                        ("Table", 64),
+                        ("Non_unique", 0),
+                        ("Key_name", 64),
+                        ("Seq_in_index", LONG_INT),
+                        ("Column_name", 64),
+                        ("Collation", 1),
+                        ("Cardinality", 0),
+                        ("Sub_part", 0),
+                        ("Packed", 10),
+                        ("Null", 3),
+                        ("Index_type", 16),
+                        ("Comment", 16),
+                        ("Index_comment", 1024),
+                        ("Ignored", 3),
+                    ],
+                    rows,
+                    &ShowFilter::None,
+                    env,
+                )?
+            }
+            Stmt::ShowProcessList => {
+                // Other sessions' statement texts are not kept: their Info is NULL.
+                let rows = self
+                    .engine
+                    .sessions
+                    .list(&self.info.user)
+                    .into_iter()
+                    .map(|v| {
+                        let own = v.connection_id == self.info.connection_id;
+                        let text = |s: String| Datum::Str(s.into_bytes());
+                        vec![
+                            Datum::UInt(u64::from(v.connection_id)),
+                            text(v.owner.user),
+                            text(v.owner.host),
+                            v.owner.database.map(text).unwrap_or(Datum::Null),
+                            Datum::text(if v.busy { "Query" } else { "Sleep" }),
+                            Datum::UInt(if own { 0 } else { v.for_time.as_secs() }),
+                            Datum::text(match (own, v.busy) {
+                                (true, _) => "starting",
+                                (false, true) => "executing",
+                                (false, false) => "",
+                            }),
+                            match own {
+                                true => Datum::text("SHOW PROCESSLIST"),
+                                false => Datum::Null,
+                            },
+                        ]
+                    })
+                    .collect();
+                listing(
+                    &[
+                        ("Id", 0),
+                        ("User", 32),
+                        ("Host", 64),
+                        ("db", 64),
+                        ("Command", 16),
+                        ("Time", 0),
+                        ("State", 64),
+                        ("Info", 100),
+                    ],
+                    rows,
+                    &ShowFilter::None,
+                    env,
+                )?
+            }
+            Stmt::ShowCreateDatabase { name } => {
+                if !self.engine.catalog.database_exists(name) {
+                    return Err(catalog::err_unknown_database(name));
+                }
+                let text = format!(
+                "CREATE DATABASE `{name}` /*!40100 DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci */"
+            );
+                listing(
+                    &[("Database", 64), ("Create Database", 1024)],
+                    vec![vec![
+                        Datum::Str(name.clone().into_bytes()),
+                        Datum::Str(text.into_bytes()),
+                    ]],
+                    &ShowFilter::None,
+                    env,
+                )?
+            }
+            _ => {
+                return Err(SqlError::not_supported(
+                    "this statement as a SHOW statement",
+                ))
+            }
+        })
+    }
+}

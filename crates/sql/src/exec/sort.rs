@@ -1,0 +1,317 @@
+//! ORDER BY and DISTINCT over materialized rows.
+
+use crate::expr::eval::Datum;
+use std::cmp::Ordering;
+
+/// Keep the first of each run of equal result rows (DISTINCT), in order, with the same
+/// equality as before (`Value`'s): rows are bucketed by a hash, so the cost is linear.
+pub fn retain_distinct(rows: &mut Vec<Vec<crate::value::Value>>) {
+    use std::collections::HashMap;
+    use std::hash::{BuildHasher, Hash, Hasher};
+    let state = std::collections::hash_map::RandomState::new();
+    let hash_row = |row: &[crate::value::Value]| {
+        let mut h = state.build_hasher();
+        for v in row {
+            hash_value(v, &mut h);
+        }
+        h.finish()
+    };
+    // hash -> positions (in the kept prefix) of the rows with that hash.
+    let mut buckets: HashMap<u64, Vec<usize>> = HashMap::with_capacity(rows.len());
+    let mut kept = 0;
+    for i in 0..rows.len() {
+        if crate::interrupt::tick().is_err() {
+            // The statement ends with the interrupt's error (see crate::interrupt).
+            break;
+        }
+        let h = hash_row(&rows[i]);
+        let bucket = buckets.entry(h).or_default();
+        if bucket.iter().any(|&k| rows[k] == rows[i]) {
+            continue;
+        }
+        bucket.push(kept);
+        rows.swap(kept, i);
+        kept += 1;
+    }
+    rows.truncate(kept);
+
+    /// Hashes agree wherever `Value`'s `==` does (both zeros of a double hash alike).
+    fn hash_value(v: &crate::value::Value, h: &mut impl Hasher) {
+        use crate::value::Value as V;
+        std::mem::discriminant(v).hash(h);
+        match v {
+            V::Null => {}
+            V::Int(i) => i.hash(h),
+            V::UInt(u) => u.hash(h),
+            V::Double(f) => {
+                let bits = if *f == 0.0 { 0 } else { f.to_bits() };
+                bits.hash(h)
+            }
+            V::Decimal(text) => text.hash(h),
+            V::Bytes(b) => b.hash(h),
+            V::Date { year, month, day } => (year, month, day).hash(h),
+            V::DateTime {
+                year,
+                month,
+                day,
+                hour,
+                minute,
+                second,
+                micros,
+            } => (year, month, day, hour, minute, second, micros).hash(h),
+            V::Time {
+                negative,
+                hours,
+                minute,
+                second,
+                micros,
+            } => (negative, hours, minute, second, micros).hash(h),
+        }
+    }
+}
+
+/// Sort rows by ORDER BY keys (NULLs first ascending, as MySQL does). The keys are
+/// consumed: a key column whose values are all ASCII strings (or NULL) is folded once to
+/// its collation form (trailing spaces trimmed, upper-cased) and then compared as bytes,
+/// which orders exactly as [`crate::expr::eval::collate_cmp`] does without folding per comparison.
+///
+/// A key column mixing kinds (an expression giving numbers for some rows and strings for
+/// others) is first brought to one kind, as MySQL gives such an expression one result
+/// type: text when any value is a string or temporal, else DOUBLE when any is one, else
+/// DECIMAL. Pairwise mixed comparisons are not transitive (`'A' = 0`, `0 = ''`,
+/// `'A' > ''`), and a sort with such a comparison may panic.
+pub fn sort_rows<T>(rows: &mut [(Vec<Datum>, T)], desc: &[bool]) {
+    for i in 0..desc.len() {
+        unify_key_kind(rows, i);
+    }
+    let folded: Vec<bool> = (0..desc.len())
+        .map(|i| {
+            let ascii = rows.iter().all(|(keys, _)| match keys.get(i) {
+                Some(Datum::Str(s)) => s.is_ascii(),
+                Some(Datum::Null) => true,
+                _ => false,
+            });
+            if ascii {
+                for (keys, _) in rows.iter_mut() {
+                    if let Some(Datum::Str(s)) = keys.get_mut(i) {
+                        let end = s.iter().rposition(|&c| c != b' ').map_or(0, |p| p + 1);
+                        s.truncate(end);
+                        s.make_ascii_uppercase();
+                    }
+                }
+            }
+            ascii
+        })
+        .collect();
+    // An interrupted sort finishes at once (every pair equal); the statement then ends
+    // with the interrupt's error (see crate::interrupt).
+    let mut interrupted = false;
+    rows.sort_by(|a, b| {
+        if interrupted || crate::interrupt::tick().is_err() {
+            interrupted = true;
+            return Ordering::Equal;
+        }
+        for (i, d) in desc.iter().enumerate() {
+            let (x, y) = (&a.0[i], &b.0[i]);
+            let o = match (x, y) {
+                (Datum::Null, Datum::Null) => Ordering::Equal,
+                (Datum::Null, _) => Ordering::Less,
+                (_, Datum::Null) => Ordering::Greater,
+                (Datum::Str(x), Datum::Str(y)) if folded[i] => x.cmp(y),
+                _ => crate::expr::eval::compare(x, y, &mut Vec::new()).unwrap_or(Ordering::Equal),
+            };
+            let o = if *d { o.reverse() } else { o };
+            if o != Ordering::Equal {
+                return o;
+            }
+        }
+        Ordering::Equal
+    });
+}
+
+/// Bring key column `i` of every row to one kind of value (see [`sort_rows`]).
+pub(crate) fn unify_key_kind<T>(rows: &mut [(Vec<Datum>, T)], i: usize) {
+    #[derive(PartialEq, Clone, Copy)]
+    enum Kind {
+        Integer,
+        Decimal,
+        Double,
+        Text,
+    }
+    let kind_of = |d: &Datum| match d {
+        Datum::Null => None,
+        Datum::Int(_) | Datum::UInt(_) => Some(Kind::Integer),
+        Datum::Dec(_) => Some(Kind::Decimal),
+        Datum::Double(_) => Some(Kind::Double),
+        Datum::Str(_) | Datum::Date { .. } | Datum::DateTime { .. } => Some(Kind::Text),
+    };
+    let mut first: Option<Kind> = None;
+    let mut mixed = false;
+    let mut widest = Kind::Integer;
+    for (keys, _) in rows.iter() {
+        let Some(k) = keys.get(i).and_then(kind_of) else {
+            continue;
+        };
+        mixed |= first.is_some_and(|f| f != k);
+        first.get_or_insert(k);
+        widest = match (widest, k) {
+            (Kind::Text, _) | (_, Kind::Text) => Kind::Text,
+            (Kind::Double, _) | (_, Kind::Double) => Kind::Double,
+            (Kind::Decimal, _) | (_, Kind::Decimal) => Kind::Decimal,
+            _ => Kind::Integer,
+        };
+    }
+    if !mixed {
+        return;
+    }
+    let mut warnings = Vec::new();
+    for (keys, _) in rows.iter_mut() {
+        let Some(d) = keys.get_mut(i) else {
+            continue;
+        };
+        if d.is_null() {
+            continue;
+        }
+        *d = match widest {
+            Kind::Text => d.to_text().map_or(Datum::Null, Datum::Str),
+            Kind::Double => d
+                .to_double(&mut warnings)
+                .map_or(Datum::Null, Datum::Double),
+            Kind::Decimal => d.to_decimal(&mut warnings).map_or(Datum::Null, Datum::Dec),
+            Kind::Integer => continue,
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::Value;
+    use proptest::prelude::*;
+    use rust_decimal::Decimal;
+
+    fn value() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            Just(Value::Null),
+            (0i64..4).prop_map(Value::Int),
+            (0u64..4).prop_map(Value::UInt),
+            prop_oneof![Just(0.0), Just(-0.0), Just(1.5)].prop_map(Value::Double),
+            "[ab]{0,2}".prop_map(|s| Value::Bytes(s.into_bytes())),
+        ]
+    }
+
+    /// The comparison sort_rows made before folding: crate::expr::eval::compare per pair.
+    fn reference_sort(rows: &mut [(Vec<Datum>, usize)], desc: &[bool]) {
+        rows.sort_by(|a, b| {
+            for (i, d) in desc.iter().enumerate() {
+                let (x, y) = (&a.0[i], &b.0[i]);
+                let o = match (x.is_null(), y.is_null()) {
+                    (true, true) => Ordering::Equal,
+                    (true, false) => Ordering::Less,
+                    (false, true) => Ordering::Greater,
+                    _ => {
+                        crate::expr::eval::compare(x, y, &mut Vec::new()).unwrap_or(Ordering::Equal)
+                    }
+                };
+                let o = if *d { o.reverse() } else { o };
+                if o != Ordering::Equal {
+                    return o;
+                }
+            }
+            Ordering::Equal
+        });
+    }
+
+    /// Keys of one column share a kind (strings, some non-ASCII, or integers), as a
+    /// column's values do; NULLs anywhere.
+    fn sort_keys() -> impl Strategy<Value = Vec<Vec<Datum>>> {
+        let strings = prop_oneof![
+            Just(Datum::Null),
+            "[aAbB ]{0,3}".prop_map(|s| Datum::Str(s.into_bytes())),
+        ];
+        let accented = prop_oneof![
+            Just(Datum::Null),
+            "[aAé ]{0,2}".prop_map(|s| Datum::Str(s.into_bytes())),
+        ];
+        let numbers = prop_oneof![Just(Datum::Null), (-2i64..3).prop_map(Datum::Int)];
+        let rows = |a: BoxedStrategy<Datum>, b: BoxedStrategy<Datum>| {
+            proptest::collection::vec((a, b).prop_map(|(a, b)| vec![a, b]), 0..30)
+        };
+        prop_oneof![
+            rows(strings.clone().boxed(), numbers.clone().boxed()),
+            rows(accented.clone().boxed(), strings.boxed()),
+            rows(numbers.boxed(), accented.boxed()),
+        ]
+    }
+
+    #[test]
+    fn mixed_kind_keys_sort_as_text_without_panicking() {
+        let keys = [
+            Datum::Int(0),
+            Datum::text("A"),
+            Datum::text(""),
+            Datum::Int(10),
+            Datum::Null,
+            Datum::text("9"),
+            Datum::Double(1.5),
+        ];
+        let mut rows: Vec<(Vec<Datum>, usize)> = keys
+            .iter()
+            .cloned()
+            .enumerate()
+            .map(|(n, k)| (vec![k], n))
+            .collect();
+        sort_rows(&mut rows, &[false]);
+        let order: Vec<usize> = rows.iter().map(|r| r.1).collect();
+        // NULL, '', '0', '1.5', '10', '9', 'A'
+        assert_eq!(order, vec![4, 2, 0, 6, 3, 5, 1]);
+        let mut numbers: Vec<(Vec<Datum>, usize)> = [
+            Datum::Dec(Decimal::new(25, 1)),
+            Datum::Int(2),
+            Datum::Double(2.25),
+            Datum::UInt(3),
+        ]
+        .into_iter()
+        .enumerate()
+        .map(|(n, k)| (vec![k], n))
+        .collect();
+        sort_rows(&mut numbers, &[true]);
+        let order: Vec<usize> = numbers.iter().map(|r| r.1).collect();
+        assert_eq!(order, vec![3, 0, 2, 1]);
+    }
+
+    proptest! {
+        /// Folding ASCII string keys once orders rows exactly as comparing them pairwise
+        /// (the sort is stable, so equal keys keep their input order in both).
+        #[test]
+        fn sort_rows_matches_pairwise_collation(
+            keys in sort_keys(),
+            desc in proptest::collection::vec(any::<bool>(), 2),
+        ) {
+            let mut expected: Vec<(Vec<Datum>, usize)> =
+                keys.iter().cloned().enumerate().map(|(n, k)| (k, n)).collect();
+            reference_sort(&mut expected, &desc);
+            let mut sorted: Vec<(Vec<Datum>, usize)> =
+                keys.iter().cloned().enumerate().map(|(n, k)| (k, n)).collect();
+            sort_rows(&mut sorted, &desc);
+            let order = |rows: &[(Vec<Datum>, usize)]| rows.iter().map(|r| r.1).collect::<Vec<_>>();
+            prop_assert_eq!(order(&sorted), order(&expected));
+        }
+
+        /// Hashed DISTINCT keeps exactly what the quadratic reference keeps, in order.
+        #[test]
+        fn retain_distinct_matches_the_reference(
+            rows in proptest::collection::vec(proptest::collection::vec(value(), 2), 0..40)
+        ) {
+            let mut reference: Vec<Vec<Value>> = Vec::new();
+            for r in &rows {
+                if !reference.contains(r) {
+                    reference.push(r.clone());
+                }
+            }
+            let mut hashed = rows.clone();
+            retain_distinct(&mut hashed);
+            prop_assert_eq!(hashed, reference);
+        }
+    }
+}

@@ -1,0 +1,411 @@
+//! Conversion between evaluated values and stored datums (with the MySQL warnings and
+//! errors for values that do not fit a column).
+
+use crate::error::SqlError;
+use crate::expr::eval::Datum;
+use crate::expr::eval::Warning;
+use crate::plan::tables::*;
+use myriad_storage as st;
+use rust_decimal::prelude::ToPrimitive;
+
+/// A stored value as an engine value, taking its bytes instead of copying them.
+pub fn from_stored_owned(d: st::Datum, ty: &st::ColumnType) -> Datum {
+    match d {
+        st::Datum::Bytes(b) => Datum::Str(b),
+        other => from_stored(&other, ty),
+    }
+}
+
+/// A stored value as an engine value.
+pub fn from_stored(d: &st::Datum, ty: &st::ColumnType) -> Datum {
+    match d {
+        st::Datum::Null => Datum::Null,
+        st::Datum::Int(i) => Datum::Int(*i),
+        st::Datum::UInt(u) => Datum::UInt(*u),
+        st::Datum::Double(f) => Datum::Double(*f),
+        st::Datum::Decimal(unscaled) => {
+            let scale = match ty {
+                st::ColumnType::Decimal { scale, .. } => *scale as u32,
+                _ => 0,
+            };
+            crate::expr::decimal::from_unscaled(*unscaled, scale)
+        }
+        st::Datum::Bytes(b) => Datum::Str(b.clone()),
+        st::Datum::Date { year, month, day } => Datum::Date {
+            year: *year,
+            month: *month,
+            day: *day,
+        },
+        st::Datum::DateTime {
+            year,
+            month,
+            day,
+            hour,
+            minute,
+            second,
+            micros,
+        } => Datum::DateTime {
+            year: *year,
+            month: *month,
+            day: *day,
+            hour: *hour,
+            minute: *minute,
+            second: *second,
+            micros: *micros,
+        },
+    }
+}
+
+/// Where a value is being stored, for error messages.
+pub struct Target<'a> {
+    pub column: &'a st::ColumnDef,
+    /// The column's table, for messages that name it (`db`.`t`.`c`); None where the
+    /// column has no table yet (a DEFAULT checked at CREATE TABLE).
+    pub table: Option<&'a TableRef>,
+    pub row: usize,
+    pub strict: bool,
+}
+
+impl Target<'_> {
+    /// The column as MariaDB names it in 1292 and 1366 messages.
+    pub(crate) fn qualified_column(&self) -> String {
+        match self.table {
+            Some(t) => format!("`{}`.`{}`.`{}`", t.database, t.name, self.column.name),
+            None => format!("`{}`", self.column.name),
+        }
+    }
+
+    /// Invalid UTF-8 into a utf8mb4 column: error 1366 in strict mode, otherwise a
+    /// warning and the valid prefix.
+    pub(crate) fn invalid_string(
+        &self,
+        bytes: &[u8],
+        at: usize,
+        w: &mut Vec<Warning>,
+    ) -> Result<(), SqlError> {
+        let message = format!(
+            "Incorrect string value: '{}' for column {} at row {}",
+            crate::catalog::charset::incorrect_string_text(bytes, at),
+            self.qualified_column(),
+            self.row
+        );
+        let code = crate::error::ER_TRUNCATED_WRONG_VALUE_FOR_FIELD;
+        if self.strict {
+            return Err(SqlError::new(code, "22007", message));
+        }
+        w.push(Warning {
+            level: "Warning",
+            code,
+            message,
+        });
+        Ok(())
+    }
+
+    pub(crate) fn out_of_range(&self, w: &mut Vec<Warning>) -> Result<(), SqlError> {
+        let message = format!(
+            "Out of range value for column '{}' at row {}",
+            self.column.name, self.row
+        );
+        if self.strict {
+            return Err(SqlError::new(1264, "22003", message));
+        }
+        w.push(Warning {
+            level: "Warning",
+            code: 1264,
+            message,
+        });
+        Ok(())
+    }
+
+    pub(crate) fn incorrect(
+        &self,
+        kind: &str,
+        value: &Datum,
+        w: &mut Vec<Warning>,
+    ) -> Result<(), SqlError> {
+        let (code, message) = if matches!(kind, "date" | "datetime") {
+            (
+                1292,
+                format!(
+                    "Incorrect {kind} value: '{}' for column {} at row {}",
+                    value.to_text_lossy(),
+                    self.qualified_column(),
+                    self.row
+                ),
+            )
+        } else {
+            (
+                1366,
+                format!(
+                    "Incorrect {kind} value: '{}' for column `{}` at row {}",
+                    value.to_text_lossy(),
+                    self.column.name,
+                    self.row
+                ),
+            )
+        };
+        if self.strict {
+            return Err(SqlError::new(code, "22007", message));
+        }
+        w.push(Warning {
+            level: "Warning",
+            code,
+            message,
+        });
+        Ok(())
+    }
+
+    pub(crate) fn too_long(&self, w: &mut Vec<Warning>) -> Result<(), SqlError> {
+        if self.strict {
+            return Err(SqlError::new(
+                1406,
+                "22001",
+                format!(
+                    "Data too long for column '{}' at row {}",
+                    self.column.name, self.row
+                ),
+            ));
+        }
+        w.push(Warning {
+            level: "Warning",
+            code: 1265,
+            message: format!(
+                "Data truncated for column '{}' at row {}",
+                self.column.name, self.row
+            ),
+        });
+        Ok(())
+    }
+}
+
+/// Convert a value for storing in a column, with MySQL's checks: strict mode errors
+/// (1264 out of range, 1366 incorrect value, 1406 too long, 1048 NULL), otherwise the value
+/// is adjusted and a warning recorded.
+pub fn to_stored(
+    value: &Datum,
+    target: &Target,
+    w: &mut Vec<Warning>,
+) -> Result<st::Datum, SqlError> {
+    let col = target.column;
+    if value.is_null() {
+        if !col.nullable && !col.auto_increment {
+            return Err(SqlError::new(
+                1048,
+                "23000",
+                format!("Column '{}' cannot be null", col.name),
+            ));
+        }
+        return Ok(st::Datum::Null);
+    }
+    Ok(match &col.ty {
+        st::ColumnType::Int { width, unsigned } => {
+            let mut scratch = Vec::new();
+            let wide: i128 = match value {
+                Datum::Int(i) => *i as i128,
+                Datum::UInt(u) => *u as i128,
+                Datum::Str(s) => {
+                    let text = String::from_utf8_lossy(s);
+                    let (prefix, complete) = crate::expr::eval::numeric_prefix(&text);
+                    if !complete || text.trim().is_empty() {
+                        target.incorrect("integer", value, w)?;
+                    }
+                    match prefix.parse::<i128>() {
+                        Ok(i) => i,
+                        Err(_) => prefix
+                            .parse::<f64>()
+                            .map(|f| f.round() as i128)
+                            .unwrap_or(0),
+                    }
+                }
+                Datum::Dec(d) => d
+                    .round_dp_with_strategy(0, rust_decimal::RoundingStrategy::MidpointAwayFromZero)
+                    .to_i128()
+                    .unwrap_or(i128::MAX),
+                other => other
+                    .to_double(&mut scratch)
+                    .map(|f| f.round() as i128)
+                    .unwrap_or(0),
+            };
+            let (lo, hi) = if *unsigned {
+                (0i128, width.unsigned_max() as i128)
+            } else {
+                let (l, h) = width.signed_range();
+                (l as i128, h as i128)
+            };
+            let clamped = wide.clamp(lo, hi);
+            if clamped != wide {
+                target.out_of_range(w)?;
+            }
+            if *unsigned {
+                st::Datum::UInt(clamped as u64)
+            } else {
+                st::Datum::Int(clamped as i64)
+            }
+        }
+        st::ColumnType::Decimal { precision, scale } => {
+            if let Datum::Str(s) = value {
+                let text = String::from_utf8_lossy(s);
+                if !crate::expr::eval::numeric_prefix(&text).1 {
+                    target.incorrect("decimal", value, w)?;
+                }
+            }
+            let (unscaled, fits) = crate::expr::decimal::to_unscaled(value, *precision, *scale);
+            if !fits {
+                target.out_of_range(w)?;
+            }
+            st::Datum::Decimal(unscaled)
+        }
+        st::ColumnType::Float | st::ColumnType::Double => {
+            let mut scratch = Vec::new();
+            if let Datum::Str(s) = value {
+                let text = String::from_utf8_lossy(s);
+                if !crate::expr::eval::numeric_prefix(&text).1 {
+                    target.incorrect("double", value, w)?;
+                }
+            }
+            let f = value.to_double(&mut scratch).unwrap_or(0.0);
+            let f = if matches!(col.ty, st::ColumnType::Float) {
+                f as f32 as f64
+            } else {
+                f
+            };
+            if !f.is_finite() {
+                target.out_of_range(w)?;
+            }
+            st::Datum::Double(f)
+        }
+        st::ColumnType::Char {
+            len,
+            collation: st::Collation::Binary,
+        }
+        | st::ColumnType::Varchar {
+            len,
+            collation: st::Collation::Binary,
+        } => {
+            let mut bytes = value.to_text().unwrap_or_default();
+            if bytes.len() > *len as usize {
+                target.too_long(w)?;
+                bytes.truncate(*len as usize);
+            }
+            if matches!(col.ty, st::ColumnType::Char { .. }) {
+                // BINARY(n) pads with zero bytes to its length, as MariaDB stores it.
+                bytes.resize(*len as usize, 0);
+            }
+            st::Datum::Bytes(bytes)
+        }
+        st::ColumnType::Char { len, .. } | st::ColumnType::Varchar { len, .. } => {
+            let text = utf8_text(value, target, w)?;
+            let s = String::from_utf8(text).expect("utf8_text keeps valid UTF-8 only");
+            let mut s = if matches!(col.ty, st::ColumnType::Char { .. }) {
+                s.trim_end_matches(' ').to_string()
+            } else {
+                s
+            };
+            if s.chars().count() > *len as usize {
+                // Only trailing spaces may be cut silently.
+                let kept: String = s.chars().take(*len as usize).collect();
+                if s[kept.len()..].chars().any(|c| c != ' ') {
+                    target.too_long(w)?;
+                }
+                s = kept;
+            }
+            st::Datum::Bytes(s.into_bytes())
+        }
+        st::ColumnType::Text { size, .. } | st::ColumnType::Blob { size } => {
+            let mut bytes = if matches!(col.ty, st::ColumnType::Blob { .. }) {
+                value.to_text().unwrap_or_default()
+            } else {
+                utf8_text(value, target, w)?
+            };
+            let max_bytes = usize::try_from(size.max_bytes()).unwrap_or(usize::MAX);
+            if bytes.len() > max_bytes {
+                target.too_long(w)?;
+                bytes.truncate(max_bytes);
+                if matches!(col.ty, st::ColumnType::Text { .. }) {
+                    // Cut at a character boundary.
+                    let valid =
+                        crate::catalog::charset::first_invalid_utf8(&bytes).unwrap_or(bytes.len());
+                    bytes.truncate(valid);
+                }
+            }
+            st::Datum::Bytes(bytes)
+        }
+        st::ColumnType::Date | st::ColumnType::DateTime | st::ColumnType::Timestamp => {
+            let parsed = match value {
+                Datum::Date { .. } | Datum::DateTime { .. } => Some(value.clone()),
+                Datum::Str(s) => crate::expr::datetime::parse_datetime(&String::from_utf8_lossy(s)),
+                _ => None,
+            };
+            let date_only = matches!(col.ty, st::ColumnType::Date);
+            match parsed {
+                Some(Datum::Date { year, month, day }) if date_only => {
+                    st::Datum::Date { year, month, day }
+                }
+                Some(Datum::DateTime {
+                    year, month, day, ..
+                }) if date_only => st::Datum::Date { year, month, day },
+                Some(Datum::Date { year, month, day }) => st::Datum::DateTime {
+                    year,
+                    month,
+                    day,
+                    hour: 0,
+                    minute: 0,
+                    second: 0,
+                    micros: 0,
+                },
+                Some(Datum::DateTime {
+                    year,
+                    month,
+                    day,
+                    hour,
+                    minute,
+                    second,
+                    micros,
+                }) => st::Datum::DateTime {
+                    year,
+                    month,
+                    day,
+                    hour,
+                    minute,
+                    second,
+                    micros,
+                },
+                _ => {
+                    target.incorrect(if date_only { "date" } else { "datetime" }, value, w)?;
+                    if date_only {
+                        st::Datum::Date {
+                            year: 0,
+                            month: 0,
+                            day: 0,
+                        }
+                    } else {
+                        st::Datum::DateTime {
+                            year: 0,
+                            month: 0,
+                            day: 0,
+                            hour: 0,
+                            minute: 0,
+                            second: 0,
+                            micros: 0,
+                        }
+                    }
+                }
+            }
+        }
+    })
+}
+
+/// A value's bytes for a utf8mb4 column: error 1366 (strict) or a warning and the valid
+/// prefix when they are not UTF-8.
+pub(crate) fn utf8_text(
+    value: &Datum,
+    target: &Target,
+    w: &mut Vec<Warning>,
+) -> Result<Vec<u8>, SqlError> {
+    let mut bytes = value.to_text().unwrap_or_default();
+    if let Some(at) = crate::catalog::charset::first_invalid_utf8(&bytes) {
+        target.invalid_string(&bytes, at, w)?;
+        bytes.truncate(at);
+    }
+    Ok(bytes)
+}

@@ -1,0 +1,353 @@
+//! INSERT, UPDATE and DELETE, and the row locks they take.
+
+use crate::catalog;
+use crate::error::SqlError;
+use crate::expr::eval::Datum;
+use crate::expr::eval::Warning;
+use crate::expr::Env;
+use crate::result::QueryResult;
+
+use crate::exec::select::*;
+use crate::exec::*;
+use crate::session::*;
+use crate::{Engine, Session};
+
+// ---- statements over stored tables ----
+
+impl Session {
+    pub(crate) fn insert(
+        &self,
+        plan: &crate::plan::tables::InsertPlan,
+        env: &mut ExecEnv,
+    ) -> Result<Pending, SqlError> {
+        let storage = self.engine.catalog.storage();
+        let table = plan.table.open(storage)?;
+        let def = &plan.table.def;
+        let strict = self.strict();
+        let mut stmt = storage.begin();
+        let mut affected = 0u64;
+        let mut first_id: Option<u64> = None;
+        for (n, row_exprs) in plan.rows.iter().enumerate() {
+            let row_number = n + 1;
+            let mut given: Vec<Option<Datum>> = vec![None; def.columns.len()];
+            for (expr, &position) in row_exprs.iter().zip(&plan.columns) {
+                if let Some(e) = expr {
+                    let warned = env.warnings.len();
+                    given[position] = Some(e.eval(env, &[])?);
+                    self.division_by_zero_is_error(&env.warnings[warned..])?;
+                }
+            }
+            let mut row = Vec::with_capacity(def.columns.len());
+            for (position, column) in def.columns.iter().enumerate() {
+                let stored = match given[position].take() {
+                    // AUTO_INCREMENT: NULL or 0 asks for the next value.
+                    Some(v)
+                        if column.auto_increment
+                            && (v.is_null() || v.to_int(&mut Vec::new()) == Some(0)) =>
+                    {
+                        myriad_storage::Datum::Null
+                    }
+                    Some(v) => {
+                        let target = crate::exec::stored::Target {
+                            column,
+                            table: Some(&plan.table),
+                            row: row_number,
+                            strict,
+                        };
+                        crate::exec::stored::to_stored(&v, &target, &mut env.warnings)?
+                    }
+                    None if column.default_now => {
+                        crate::exec::timestamps::now_for(&column.ty, env.now_micros())
+                    }
+                    None => match &column.default {
+                        Some(d) => d.clone(),
+                        None if column.auto_increment || column.nullable => {
+                            myriad_storage::Datum::Null
+                        }
+                        None => {
+                            let message =
+                                format!("Field '{}' doesn't have a default value", column.name);
+                            if strict {
+                                return Err(SqlError::new(1364, "HY000", message));
+                            }
+                            env.warnings.push(Warning {
+                                level: "Warning",
+                                code: 1364,
+                                message,
+                            });
+                            zero_value(&column.ty)
+                        }
+                    },
+                };
+                row.push(stored);
+            }
+            let mut attempts = 0;
+            loop {
+                match table.insert(&mut stmt, &row) {
+                    Ok(outcome) => {
+                        affected += 1;
+                        if let (None, Some(id)) = (first_id, outcome.generated_auto_increment) {
+                            first_id = Some(id);
+                        }
+                        break;
+                    }
+                    Err(myriad_storage::StorageError::DuplicateKey { existing_row, .. })
+                        if plan.replace && attempts < 64 =>
+                    {
+                        table
+                            .delete(&mut stmt, existing_row)
+                            .map_err(catalog::storage_error)?;
+                        affected += 1;
+                        attempts += 1;
+                    }
+                    Err(myriad_storage::StorageError::DuplicateKey { existing_row, .. })
+                        if plan.on_duplicate.is_some() =>
+                    {
+                        let assignments = plan.on_duplicate.as_deref().unwrap_or_default();
+                        let old = table
+                            .get(existing_row)
+                            .map_err(catalog::storage_error)?
+                            .ok_or_else(|| SqlError::new(1032, "HY000", "Can't find record"))?;
+                        let old_values: Vec<Datum> = old
+                            .iter()
+                            .zip(&def.columns)
+                            .map(|(d, c)| crate::exec::stored::from_stored(d, &c.ty))
+                            .collect();
+                        let new_values: Vec<Datum> = row
+                            .iter()
+                            .zip(&def.columns)
+                            .map(|(d, c)| crate::exec::stored::from_stored(d, &c.ty))
+                            .collect();
+                        let mut working = old_values.clone();
+                        for (position, expr) in assignments {
+                            let mut scope_row = working.clone();
+                            scope_row.extend(new_values.iter().cloned());
+                            let v = expr.eval(env, &scope_row)?;
+                            let target = crate::exec::stored::Target {
+                                column: &def.columns[*position],
+                                table: Some(&plan.table),
+                                row: row_number,
+                                strict,
+                            };
+                            let stored =
+                                crate::exec::stored::to_stored(&v, &target, &mut env.warnings)?;
+                            working[*position] = crate::exec::stored::from_stored(
+                                &stored,
+                                &def.columns[*position].ty,
+                            );
+                        }
+                        if working != old_values {
+                            crate::exec::timestamps::touch_on_update(
+                                def,
+                                |i| assignments.iter().any(|(p, _)| *p == i),
+                                &mut working,
+                                env.now_micros(),
+                            );
+                            let mut updated = Vec::with_capacity(def.columns.len());
+                            for (column, v) in def.columns.iter().zip(&working) {
+                                let target = crate::exec::stored::Target {
+                                    column,
+                                    table: Some(&plan.table),
+                                    row: row_number,
+                                    strict: false,
+                                };
+                                updated.push(crate::exec::stored::to_stored(
+                                    v,
+                                    &target,
+                                    &mut Vec::new(),
+                                )?);
+                            }
+                            table
+                                .update(&mut stmt, existing_row, &updated)
+                                .map_err(catalog::storage_error)?;
+                            affected += 2;
+                        }
+                        break;
+                    }
+                    Err(e @ myriad_storage::StorageError::DuplicateKey { .. }) if plan.ignore => {
+                        env.warnings.push(Warning {
+                            level: "Warning",
+                            code: 1062,
+                            message: e.to_string(),
+                        });
+                        break;
+                    }
+                    Err(e) => return Err(catalog::storage_error(e)),
+                }
+            }
+        }
+        stmt.commit().map_err(catalog::storage_error)?;
+        let result = QueryResult::Ok {
+            affected_rows: affected,
+            last_insert_id: first_id.unwrap_or(0),
+            warnings: 0,
+            info: if plan.rows.len() > 1 {
+                format!(
+                    "Records: {}  Duplicates: 0  Warnings: {}",
+                    plan.rows.len(),
+                    env.warnings.len()
+                )
+            } else {
+                String::new()
+            },
+        };
+        Ok(match first_id {
+            Some(id) => Pending::Inserted(result, id),
+            None => Pending::Done(result),
+        })
+    }
+
+    pub(crate) fn update(
+        &self,
+        plan: &crate::plan::tables::UpdatePlan,
+        env: &mut ExecEnv,
+    ) -> Result<QueryResult, SqlError> {
+        let storage = self.engine.catalog.storage();
+        let table = plan.source.table.open(storage)?;
+        let def = &plan.source.table.def;
+        let strict = self.strict();
+        // The writer lock before the read: concurrent `SET n = n + 1` must not both read n.
+        let mut stmt = storage.begin();
+        table
+            .lock_for_write(&mut stmt)
+            .map_err(catalog::storage_error)?;
+        let rows = self.matching_rows(
+            &plan.source,
+            &table,
+            &plan.order_by,
+            plan.limit.as_ref(),
+            env,
+        )?;
+        let (mut matched, mut changed) = (0u64, 0u64);
+        for (n, (row_id, values)) in rows.into_iter().enumerate() {
+            matched += 1;
+            let mut working = values.clone();
+            for (position, expr) in &plan.assignments {
+                let warned = env.warnings.len();
+                let v = expr.eval(env, &working)?;
+                self.division_by_zero_is_error(&env.warnings[warned..])?;
+                let target = crate::exec::stored::Target {
+                    column: &def.columns[*position],
+                    table: Some(&plan.source.table),
+                    row: n + 1,
+                    strict,
+                };
+                let stored = crate::exec::stored::to_stored(&v, &target, &mut env.warnings)?;
+                working[*position] =
+                    crate::exec::stored::from_stored(&stored, &def.columns[*position].ty);
+            }
+            if working == values {
+                continue;
+            }
+            crate::exec::timestamps::touch_on_update(
+                def,
+                |i| plan.assignments.iter().any(|(p, _)| *p == i),
+                &mut working,
+                env.now_micros(),
+            );
+            let mut new_row = Vec::with_capacity(def.columns.len());
+            for (column, v) in def.columns.iter().zip(&working) {
+                let target = crate::exec::stored::Target {
+                    column,
+                    table: Some(&plan.source.table),
+                    row: n + 1,
+                    strict: false,
+                };
+                new_row.push(crate::exec::stored::to_stored(v, &target, &mut Vec::new())?);
+            }
+            if table
+                .update(&mut stmt, row_id, &new_row)
+                .map_err(catalog::storage_error)?
+            {
+                changed += 1;
+            }
+        }
+        stmt.commit().map_err(catalog::storage_error)?;
+        Ok(QueryResult::Ok {
+            affected_rows: changed,
+            last_insert_id: 0,
+            warnings: 0,
+            info: format!(
+                "Rows matched: {matched}  Changed: {changed}  Warnings: {}",
+                env.warnings.len()
+            ),
+        })
+    }
+
+    /// Lock one row for this session's transaction (outside a transaction: wait until no
+    /// other transaction holds it; the caller releases at once).
+    pub(crate) fn lock_row(
+        &self,
+        table: &crate::plan::tables::TableRef,
+        key: String,
+    ) -> Result<(), SqlError> {
+        let row = (
+            format!("{}.{}", table.database, table.name).to_lowercase(),
+            key,
+        );
+        if self
+            .engine
+            .row_locks
+            .lock(self.info.connection_id, row.clone())?
+        {
+            self.state.held_locks.lock().push(row);
+        }
+        Ok(())
+    }
+
+    pub(crate) fn delete(
+        &self,
+        plan: &crate::plan::tables::DeletePlan,
+        env: &mut ExecEnv,
+    ) -> Result<QueryResult, SqlError> {
+        let storage = self.engine.catalog.storage();
+        let table = plan.source.table.open(storage)?;
+        // The keys a point DELETE searches for are locked before reading, found or not, as
+        // InnoDB locks the gap: another transaction's DELETE + INSERT of that key finishes
+        // first (see crate::row_locks).
+        for key in crate::plan::alter::primary_point_keys(&plan.source, env)? {
+            self.lock_row(&plan.source.table, key)?;
+        }
+        let rows = self.matching_rows(
+            &plan.source,
+            &table,
+            &plan.order_by,
+            plan.limit.as_ref(),
+            env,
+        )?;
+        for (_, values) in &rows {
+            if let Some(key) = crate::plan::alter::primary_key_of(&plan.source.table.def, values) {
+                self.lock_row(&plan.source.table, key)?;
+            }
+        }
+        if !self.state.in_transaction && self.state.autocommit {
+            release_row_locks_of(self.engine.as_ref(), &self.info, &self.state);
+        }
+        let mut stmt = storage.begin();
+        let mut deleted = 0u64;
+        for (row_id, _) in rows {
+            if table
+                .delete(&mut stmt, row_id)
+                .map_err(catalog::storage_error)?
+            {
+                deleted += 1;
+            }
+        }
+        stmt.commit().map_err(catalog::storage_error)?;
+        Ok(ok(deleted))
+    }
+}
+/// End of a transaction (COMMIT, ROLLBACK, BEGIN, autocommit=1, reset, disconnect): release
+/// its row locks.
+pub(crate) fn release_row_locks(session: &Session) {
+    release_row_locks_of(session.engine.as_ref(), &session.info, &session.state);
+}
+
+pub(crate) fn release_row_locks_of(
+    engine: &Engine,
+    info: &crate::SessionInfo,
+    state: &SessionState,
+) {
+    let mut held = state.held_locks.lock();
+    engine.row_locks.release(info.connection_id, &mut held);
+}

@@ -1,0 +1,621 @@
+//! The expression compiler: sqlparser AST to [`Expr`].
+
+use crate::error::SqlError;
+use crate::expr::eval::ArithOp;
+use crate::expr::eval::Datum;
+use crate::expr::text::*;
+use crate::expr::*;
+use rust_decimal::Decimal;
+use sqlparser::ast::{self, BinaryOperator, UnaryOperator};
+use std::sync::Arc;
+
+impl Compiler<'_> {
+    pub fn compile(&self, e: &ast::Expr) -> Result<Expr, SqlError> {
+        use ast::Expr as E;
+        crate::parser::depth::check_stack()?;
+        Ok(match e {
+            E::Value(v) => self.value(v)?,
+            E::Nested(inner) => self.compile(inner)?,
+            E::Identifier(id) => self.identifier(None, id)?,
+            E::CompoundIdentifier(parts) => self.compound(parts)?,
+            E::UnaryOp { op, expr } => {
+                let inner = self.compile(expr)?;
+                match op {
+                    UnaryOperator::Minus => {
+                        let number = matches!(
+                            expr.as_ref(),
+                            ast::Expr::Value(ast::ValueWithSpan {
+                                value: ast::Value::Number(..),
+                                ..
+                            })
+                        );
+                        negate(inner, number)?
+                    }
+                    UnaryOperator::Plus => inner,
+                    UnaryOperator::Not | UnaryOperator::BangNot => Expr::Not(Box::new(inner)),
+                    UnaryOperator::BitwiseNot => Expr::BitNot(Box::new(inner)),
+                    other => return Err(SqlError::not_supported(&format!("operator {other}"))),
+                }
+            }
+            E::BinaryOp { left, op, right } => self.binary(left, op, right)?,
+            E::IsNull(x) => Expr::IsNull {
+                expr: Box::new(self.compile(x)?),
+                negated: false,
+            },
+            E::IsNotNull(x) => Expr::IsNull {
+                expr: Box::new(self.compile(x)?),
+                negated: true,
+            },
+            E::IsTrue(x) => Expr::IsBool {
+                expr: Box::new(self.compile(x)?),
+                value: true,
+                negated: false,
+            },
+            E::IsNotTrue(x) => Expr::IsBool {
+                expr: Box::new(self.compile(x)?),
+                value: true,
+                negated: true,
+            },
+            E::IsFalse(x) => Expr::IsBool {
+                expr: Box::new(self.compile(x)?),
+                value: false,
+                negated: false,
+            },
+            E::IsNotFalse(x) => Expr::IsBool {
+                expr: Box::new(self.compile(x)?),
+                value: false,
+                negated: true,
+            },
+            E::IsUnknown(x) => Expr::IsNull {
+                expr: Box::new(self.compile(x)?),
+                negated: false,
+            },
+            E::IsNotUnknown(x) => Expr::IsNull {
+                expr: Box::new(self.compile(x)?),
+                negated: true,
+            },
+            E::InList {
+                expr,
+                list,
+                negated,
+            } => {
+                let expr = Box::new(self.compile(expr)?);
+                let list: Vec<Expr> = match self.const_list(list) {
+                    Some(items) => items?,
+                    None => list
+                        .iter()
+                        .map(|x| self.compile(x))
+                        .collect::<Result<_, _>>()?,
+                };
+                let constants: Option<Vec<&Datum>> = list
+                    .iter()
+                    .map(|x| match x {
+                        Expr::Literal(d) => Some(d),
+                        _ => None,
+                    })
+                    .collect();
+                let set = constants
+                    .and_then(|c| crate::expr::in_set::ConstSet::build(c.into_iter()))
+                    .map(Arc::new);
+                Expr::InList {
+                    expr,
+                    list,
+                    negated: *negated,
+                    set,
+                }
+            }
+            E::Between {
+                expr,
+                negated,
+                low,
+                high,
+            } => Expr::Between {
+                expr: Box::new(self.compile(expr)?),
+                low: Box::new(self.compile(low)?),
+                high: Box::new(self.compile(high)?),
+                negated: *negated,
+            },
+            E::Like {
+                negated,
+                any: false,
+                expr,
+                pattern,
+                escape_char,
+            } => {
+                let escape = match escape_char.as_deref() {
+                    None => b'\\',
+                    Some(ast::Expr::Value(v)) => match &v.value {
+                        ast::Value::SingleQuotedString(s) if s.len() == 1 => s.as_bytes()[0],
+                        ast::Value::SingleQuotedString(s) if s.is_empty() => b'\\',
+                        _ => {
+                            return Err(SqlError::new(
+                                1210,
+                                "HY000",
+                                "Incorrect arguments to ESCAPE",
+                            ))
+                        }
+                    },
+                    Some(_) => {
+                        return Err(SqlError::new(
+                            1210,
+                            "HY000",
+                            "Incorrect arguments to ESCAPE",
+                        ))
+                    }
+                };
+                Expr::Like {
+                    expr: Box::new(self.compile(expr)?),
+                    pattern: Box::new(self.compile(pattern)?),
+                    escape,
+                    negated: *negated,
+                }
+            }
+            E::Case {
+                operand,
+                conditions,
+                else_result,
+                ..
+            } => Expr::Case {
+                operand: operand
+                    .as_deref()
+                    .map(|o| self.compile(o))
+                    .transpose()?
+                    .map(Box::new),
+                whens: conditions
+                    .iter()
+                    .map(|w| Ok((self.compile(&w.condition)?, self.compile(&w.result)?)))
+                    .collect::<Result<_, SqlError>>()?,
+                otherwise: else_result
+                    .as_deref()
+                    .map(|o| self.compile(o))
+                    .transpose()?
+                    .map(Box::new),
+            },
+            E::Function(f) => self.function(f)?,
+            E::Substring {
+                expr,
+                substring_from,
+                substring_for,
+                ..
+            } => {
+                if substring_from.is_none() {
+                    return Err(err_syntax(&e.to_string()));
+                }
+                let mut args = vec![self.compile(expr)?];
+                args.push(match substring_from {
+                    Some(from) => self.compile(from)?,
+                    None => Expr::Literal(Datum::Int(1)),
+                });
+                if let Some(len) = substring_for {
+                    args.push(self.compile(len)?);
+                }
+                Expr::Call {
+                    func: Func::Substring,
+                    args,
+                }
+            }
+            E::Trim {
+                trim_where,
+                trim_what,
+                expr,
+                trim_characters,
+            } => {
+                if trim_characters.is_some() {
+                    return Err(err_syntax(&e.to_string()));
+                }
+                let (leading, trailing) = match trim_where {
+                    Some(ast::TrimWhereField::Leading) => (true, false),
+                    Some(ast::TrimWhereField::Trailing) => (false, true),
+                    _ => (true, true),
+                };
+                let what = match trim_what {
+                    Some(w) => self.compile(w)?,
+                    None => Expr::Literal(Datum::text(" ")),
+                };
+                Expr::TrimChars {
+                    expr: Box::new(self.compile(expr)?),
+                    what: Box::new(what),
+                    leading,
+                    trailing,
+                }
+            }
+            E::Position { expr, r#in } => Expr::Call {
+                func: Func::Locate,
+                args: vec![self.compile(expr)?, self.compile(r#in)?],
+            },
+            E::Ceil { expr, .. } => Expr::Call {
+                func: Func::Ceil,
+                args: vec![self.compile(expr)?],
+            },
+            E::Floor { expr, .. } => Expr::Call {
+                func: Func::Floor,
+                args: vec![self.compile(expr)?],
+            },
+            E::Cast {
+                expr, data_type, ..
+            } => Expr::Cast {
+                expr: Box::new(self.compile(expr)?),
+                to: cast_target(data_type)?,
+            },
+            E::Convert {
+                expr,
+                data_type,
+                charset,
+                ..
+            } => match (data_type, charset) {
+                (Some(dt), _) => Expr::Cast {
+                    expr: Box::new(self.compile(expr)?),
+                    to: cast_target(dt)?,
+                },
+                (None, Some(_)) => Expr::Cast {
+                    expr: Box::new(self.compile(expr)?),
+                    to: CastTo::Char,
+                },
+                (None, None) => return Err(err_syntax(&e.to_string())),
+            },
+            E::Collate { expr, .. } => self.compile(expr)?,
+            E::TypedString(ts) => {
+                let text = match &ts.value.value {
+                    ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => {
+                        s.clone()
+                    }
+                    _ => return Err(err_syntax(&e.to_string())),
+                };
+                let to = match ts.data_type {
+                    ast::DataType::Date => CastTo::Date,
+                    ast::DataType::Datetime(_) | ast::DataType::Timestamp(_, _) => CastTo::DateTime,
+                    _ => CastTo::Char,
+                };
+                let cast = Expr::Cast {
+                    expr: Box::new(Expr::Literal(Datum::Str(text.into_bytes()))),
+                    to,
+                };
+                let mut warnings = Vec::new();
+                match eval_const(&cast, &mut warnings) {
+                    Some(Datum::Null) | None => {
+                        return Err(SqlError::new(
+                            1525,
+                            "HY000",
+                            format!("Incorrect DATE value: '{}'", ts.value),
+                        ))
+                    }
+                    Some(d) => Expr::Literal(d),
+                }
+            }
+            E::Subquery(q) => Expr::Subquery(Arc::new(self.subquery(q)?)),
+            E::InSubquery {
+                expr,
+                subquery,
+                negated,
+            } => Expr::InSubquery {
+                expr: Box::new(self.compile(expr)?),
+                query: Arc::new(self.subquery(subquery)?),
+                negated: *negated,
+            },
+            E::Exists { subquery, negated } => Expr::Exists {
+                query: Arc::new(self.subquery(subquery)?),
+                negated: *negated,
+            },
+            E::Prefixed { prefix, value } => self.introduced(&prefix.value, value)?,
+            other => return Err(SqlError::not_supported(&format!("expression {other}"))),
+        })
+    }
+
+    /// A string literal with a character set introducer (`_binary'..'`, `_utf8mb4 X'..'`):
+    /// the literal's bytes as they are. Values carry no character set, so only the
+    /// character sets whose bytes need no conversion are accepted.
+    pub(crate) fn introduced(&self, charset: &str, value: &ast::Expr) -> Result<Expr, SqlError> {
+        let known = ["_binary", "_utf8mb4", "_utf8", "_utf8mb3"];
+        if !known.iter().any(|k| k.eq_ignore_ascii_case(charset)) {
+            return Err(SqlError::not_supported(&format!(
+                "character set introducer {charset}"
+            )));
+        }
+        match value {
+            ast::Expr::Value(v) => self.value(v),
+            other => Err(err_syntax(&other.to_string())),
+        }
+    }
+
+    /// Compile a subquery on its own (columns of the outer query are not visible: only
+    /// uncorrelated subqueries are supported).
+    pub(crate) fn subquery(&self, q: &ast::Query) -> Result<crate::plan::Stmt, SqlError> {
+        let (Some(ctx), Some(map)) = (self.ctx, self.map) else {
+            return Err(SqlError::not_supported("subqueries here"));
+        };
+        let empty = ColumnScope::default();
+        let inner = Compiler {
+            scope: &empty,
+            ..*self
+        };
+        crate::plan::query::compile_subquery(q, map, &inner, ctx)
+    }
+
+    /// The constants of a literal list taken out before sqlparser, when `list` is the
+    /// placeholder that stands for one.
+    pub(crate) fn const_list(&self, list: &[ast::Expr]) -> Option<Result<Vec<Expr>, SqlError>> {
+        use sqlparser::tokenizer::Token;
+        let [ast::Expr::Value(v)] = list else {
+            return None;
+        };
+        let ast::Value::Placeholder(p) = &v.value else {
+            return None;
+        };
+        let source = self.lists?;
+        let range = source
+            .lists
+            .get(crate::parser::const_lists::list_index(p)?)?
+            .clone();
+        let items = crate::parser::const_lists::items(&source.tokens[range]).map(|item| {
+            let value = match &item.token.token {
+                Token::Number(text, long) => ast::Value::Number(text.clone(), *long),
+                Token::SingleQuotedString(s) => ast::Value::SingleQuotedString(s.clone()),
+                _ => ast::Value::Null,
+            };
+            let number = matches!(value, ast::Value::Number(..));
+            let literal = self.value(&value.with_span(item.token.span))?;
+            if item.negative {
+                negate(literal, number)
+            } else {
+                Ok(literal)
+            }
+        });
+        Some(items.collect())
+    }
+
+    pub(crate) fn value(&self, v: &ast::ValueWithSpan) -> Result<Expr, SqlError> {
+        use ast::Value as V;
+        Ok(match &v.value {
+            V::Number(text, _) => Expr::Literal(number_literal(text)?),
+            V::SingleQuotedString(s) | V::DoubleQuotedString(s) | V::NationalStringLiteral(s) => {
+                Expr::Literal(Datum::Str(s.clone().into_bytes()))
+            }
+            V::EscapedStringLiteral(s) | V::UnicodeStringLiteral(s) => {
+                Expr::Literal(Datum::Str(s.clone().into_bytes()))
+            }
+            V::HexStringLiteral(h) => {
+                let padded = if h.len() % 2 == 1 {
+                    format!("0{h}")
+                } else {
+                    h.clone()
+                };
+                let bytes: Option<Vec<u8>> = (0..padded.len())
+                    .step_by(2)
+                    .map(|i| u8::from_str_radix(&padded[i..i + 2], 16).ok())
+                    .collect();
+                Expr::Literal(Datum::Str(bytes.ok_or_else(|| err_syntax(h))?))
+            }
+            V::SingleQuotedByteStringLiteral(bits) => {
+                // b'0101': a bit string; its bytes, most significant first.
+                let value = u128::from_str_radix(if bits.is_empty() { "0" } else { bits }, 2)
+                    .map_err(|_| err_syntax(bits))?;
+                let bytes = value.to_be_bytes();
+                let skip = bytes.iter().position(|b| *b != 0).unwrap_or(bytes.len());
+                Expr::Literal(Datum::Str(bytes[skip..].to_vec()))
+            }
+            V::Boolean(b) => Expr::Literal(Datum::Int(i64::from(*b))),
+            V::Null => Expr::Literal(Datum::Null),
+            V::Placeholder(p) if p == "?" => {
+                let at = (v.span.start.line, v.span.start.column);
+                Expr::Param(*self.placeholders.get(&at).ok_or_else(|| err_syntax("?"))?)
+            }
+            other => return Err(err_syntax(&other.to_string())),
+        })
+    }
+
+    pub(crate) fn identifier(
+        &self,
+        table: Option<&str>,
+        id: &ast::Ident,
+    ) -> Result<Expr, SqlError> {
+        let name = id.value.as_str();
+        if id.quote_style.is_none() {
+            if let Some(var) = name.strip_prefix("@@") {
+                return self.system_var(VarScope::Default, var);
+            }
+            if let Some(user) = name.strip_prefix('@') {
+                return Ok(Expr::UserVar(
+                    user.trim_matches(['`', '\'', '"']).to_ascii_lowercase(),
+                ));
+            }
+        }
+        match self.scope.resolve(table, name) {
+            Ok(i) => Ok(Expr::Column(i)),
+            Err(e) if table.is_none() && id.quote_style.is_none() => {
+                // Niladic functions MySQL accepts without parentheses.
+                let func = match name.to_ascii_uppercase().as_str() {
+                    "CURRENT_USER" => Func::CurrentUser,
+                    "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" => Func::Now,
+                    "CURRENT_DATE" => Func::CurDate,
+                    _ => return Err(e),
+                };
+                Ok(Expr::Call {
+                    func,
+                    args: Vec::new(),
+                })
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    pub(crate) fn compound(&self, parts: &[ast::Ident]) -> Result<Expr, SqlError> {
+        let first = &parts[0];
+        let written_scope = || match first.value[2..].to_ascii_lowercase().as_str() {
+            "session" | "local" => Some(VarScope::Session),
+            "global" => Some(VarScope::Global),
+            _ => None,
+        };
+        if first.quote_style.is_none() && first.value.starts_with("@@") && parts.len() == 2 {
+            let Some(scope) = written_scope() else {
+                // @@cache.variable: a structured key cache variable.
+                return crate::exec::key_cache::compile_structured(
+                    self.ctx,
+                    VarScope::Default,
+                    &first.value[2..],
+                    &parts[1].value,
+                );
+            };
+            return self.system_var(scope, &parts[1].value);
+        }
+        if first.quote_style.is_none() && first.value.starts_with("@@") && parts.len() == 3 {
+            if let Some(scope) = written_scope() {
+                // @@global.cache.variable
+                return crate::exec::key_cache::compile_structured(
+                    self.ctx,
+                    scope,
+                    &parts[1].value,
+                    &parts[2].value,
+                );
+            }
+        }
+        match parts {
+            [table, column] => self.identifier(Some(&table.value), column),
+            [_db, table, column] => self.identifier(Some(&table.value), column),
+            _ => Err(err_syntax(
+                &parts
+                    .iter()
+                    .map(|p| p.value.as_str())
+                    .collect::<Vec<_>>()
+                    .join("."),
+            )),
+        }
+    }
+
+    pub(crate) fn system_var(&self, scope: VarScope, name: &str) -> Result<Expr, SqlError> {
+        let index = crate::system::sysvars::lookup(name)
+            .ok_or_else(|| crate::system::sysvars::err_unknown(name))?;
+        let def = crate::system::sysvars::def(index);
+        match (scope, def.scope) {
+            (VarScope::Session, crate::system::sysvars::Scope::Global) => Err(SqlError::new(
+                1238,
+                "HY000",
+                format!("Variable '{}' is a GLOBAL variable", def.name),
+            )),
+            (VarScope::Global, crate::system::sysvars::Scope::Session) => Err(SqlError::new(
+                1238,
+                "HY000",
+                format!("Variable '{}' is a SESSION variable", def.name),
+            )),
+            _ => Ok(Expr::SysVar { scope, index }),
+        }
+    }
+
+    pub(crate) fn binary(
+        &self,
+        left: &ast::Expr,
+        op: &BinaryOperator,
+        right: &ast::Expr,
+    ) -> Result<Expr, SqlError> {
+        let mut l = Box::new(self.compile(left)?);
+        let mut r = Box::new(self.compile(right)?);
+        let arithmetic = matches!(
+            op,
+            BinaryOperator::Plus
+                | BinaryOperator::Minus
+                | BinaryOperator::Multiply
+                | BinaryOperator::Divide
+                | BinaryOperator::Modulo
+                | BinaryOperator::MyIntegerDivide
+        );
+        if arithmetic {
+            for operand in [&mut l, &mut r] {
+                if let Expr::Arith { intermediate, .. } = operand.as_mut() {
+                    *intermediate = true;
+                }
+            }
+        }
+        let arith = |kind, l: Box<Expr>, r: Box<Expr>| Expr::Arith {
+            op: kind,
+            text: arith_text(left, &l, op, right, &r),
+            left: l,
+            right: r,
+            intermediate: false,
+        };
+        let cmp = |op, left, right| Expr::Cmp { op, left, right };
+        Ok(match op {
+            BinaryOperator::Plus => arith(ArithOp::Add, l, r),
+            BinaryOperator::Minus => arith(ArithOp::Sub, l, r),
+            BinaryOperator::Multiply => arith(ArithOp::Mul, l, r),
+            BinaryOperator::Divide => arith(ArithOp::Div, l, r),
+            BinaryOperator::Modulo => arith(ArithOp::Mod, l, r),
+            BinaryOperator::MyIntegerDivide | BinaryOperator::DuckIntegerDivide => {
+                arith(ArithOp::IntDiv, l, r)
+            }
+            BinaryOperator::Eq => cmp(CmpOp::Eq, l, r),
+            BinaryOperator::NotEq => cmp(CmpOp::NotEq, l, r),
+            BinaryOperator::Lt => cmp(CmpOp::Lt, l, r),
+            BinaryOperator::LtEq => cmp(CmpOp::LtEq, l, r),
+            BinaryOperator::Gt => cmp(CmpOp::Gt, l, r),
+            BinaryOperator::GtEq => cmp(CmpOp::GtEq, l, r),
+            BinaryOperator::Spaceship => cmp(CmpOp::NullSafeEq, l, r),
+            BinaryOperator::And => Expr::And(l, r),
+            BinaryOperator::Or => Expr::Or(l, r),
+            BinaryOperator::StringConcat if self.pipes_as_concat => Expr::Call {
+                func: Func::Concat,
+                args: vec![*l, *r],
+            },
+            BinaryOperator::StringConcat => Expr::Or(l, r),
+            BinaryOperator::Xor => Expr::Xor(l, r),
+            BinaryOperator::BitwiseAnd
+            | BinaryOperator::BitwiseOr
+            | BinaryOperator::BitwiseXor
+            | BinaryOperator::PGBitwiseXor
+            | BinaryOperator::PGBitwiseShiftLeft
+            | BinaryOperator::PGBitwiseShiftRight => Expr::Bit {
+                op: op.clone(),
+                left: l,
+                right: r,
+            },
+            other => return Err(SqlError::not_supported(&format!("operator {other}"))),
+        })
+    }
+
+    pub(crate) fn function(&self, f: &ast::Function) -> Result<Expr, SqlError> {
+        let name = f.name.to_string().to_ascii_uppercase();
+        let args: Vec<&ast::Expr> = match &f.args {
+            ast::FunctionArguments::None => Vec::new(),
+            ast::FunctionArguments::List(list) => list
+                .args
+                .iter()
+                .map(|a| match a {
+                    ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(x)) => Ok(x),
+                    _ => Err(err_syntax(&a.to_string())),
+                })
+                .collect::<Result<_, _>>()?,
+            ast::FunctionArguments::Subquery(_) => {
+                return Err(SqlError::not_supported("subqueries"))
+            }
+        };
+        let (func, min, max) = Func::by_name(&name).ok_or_else(|| err_function(&name))?;
+        if args.len() < min || args.len() > max {
+            return Err(err_param_count(&name));
+        }
+        let args: Vec<Expr> = args
+            .into_iter()
+            .map(|a| self.compile(a))
+            .collect::<Result<_, _>>()?;
+        Ok(Expr::Call { func, args })
+    }
+}
+
+/// `-x`: a literal is negated at compile time (as MySQL reads `-5` as one literal).
+/// `number` says that `inner` was written as a number, so that a decimal literal too wide
+/// for [`Decimal`] (kept as its digits) negates exactly.
+pub(crate) fn negate(inner: Expr, number: bool) -> Result<Expr, SqlError> {
+    Ok(match inner {
+        Expr::Literal(Datum::UInt(u)) if u <= 1 << 63 => {
+            Expr::Literal(Datum::Int((u as i128).wrapping_neg() as i64))
+        }
+        Expr::Literal(Datum::UInt(u)) => Expr::Literal(Datum::Dec(-Decimal::from(u))),
+        Expr::Literal(Datum::Int(i)) if i != i64::MIN => Expr::Literal(Datum::Int(-i)),
+        Expr::Literal(Datum::Dec(d)) => Expr::Literal(Datum::Dec(-d)),
+        Expr::Literal(Datum::Double(f)) => Expr::Literal(Datum::Double(-f)),
+        Expr::Literal(Datum::Str(digits)) if number => {
+            let text = String::from_utf8_lossy(&digits);
+            crate::expr::decimal::literal(&format!("-{text}"))
+                .map(Expr::Literal)
+                .ok_or_else(|| err_syntax(&text))?
+        }
+        other => Expr::Neg(Box::new(other)),
+    })
+}

@@ -1,0 +1,380 @@
+//! Evaluating an expression over a row.
+
+use crate::error::SqlError;
+use crate::expr::cast::*;
+use crate::expr::eval::arith;
+use crate::expr::eval::compare;
+use crate::expr::eval::Datum;
+use crate::expr::eval::Warning;
+use crate::expr::functions::*;
+use crate::expr::text::*;
+use crate::expr::*;
+use sqlparser::ast::BinaryOperator;
+use std::cmp::Ordering;
+
+impl Expr {
+    pub fn eval(&self, env: &mut dyn Env, row: &[Datum]) -> Result<Datum, SqlError> {
+        // Leaves do not recurse (their parent checked the stack): no check per row for them.
+        if !matches!(self, Expr::Literal(_) | Expr::Column(_) | Expr::Param(_)) {
+            crate::parser::depth::check_stack()?;
+        }
+        Ok(match self {
+            Expr::Literal(d) => d.clone(),
+            Expr::Param(i) => env.param(*i),
+            Expr::Column(i) => row.get(*i).cloned().unwrap_or(Datum::Null),
+            Expr::SysVar { scope, index } => env.system_variable(*scope, *index)?,
+            Expr::UserVar(name) => env.user_variable(name),
+            Expr::Neg(x) => {
+                let v = x.eval(env, row)?;
+                match v {
+                    Datum::Null => Datum::Null,
+                    Datum::Int(i) => Datum::Int(
+                        i.checked_neg()
+                            .ok_or_else(|| crate::expr::eval::err_out_of_range(false, "-(...)"))?,
+                    ),
+                    Datum::UInt(u) if u <= 1 << 63 => Datum::Int((u as i128).wrapping_neg() as i64),
+                    Datum::UInt(_) => {
+                        return Err(crate::expr::eval::err_out_of_range(true, "-(...)"))
+                    }
+                    Datum::Dec(d) => Datum::Dec(-d),
+                    other => Datum::Double(-other.to_double(env.warnings()).unwrap_or(0.0)),
+                }
+            }
+            Expr::Not(x) => {
+                let v = x.eval(env, row)?;
+                bool_datum(v.truth(env.warnings()).map(|b| !b))
+            }
+            Expr::BitNot(x) => {
+                let v = x.eval(env, row)?;
+                match to_u64_bits(&v, env.warnings()) {
+                    None => Datum::Null,
+                    Some(u) => Datum::UInt(!u),
+                }
+            }
+            Expr::Arith {
+                op,
+                left,
+                right,
+                text,
+                intermediate,
+            } => {
+                let a = left.eval(env, row)?;
+                let b = right.eval(env, row)?;
+                let mut incr = env.div_precision_increment();
+                if *intermediate {
+                    let scale = if let Datum::Dec(d) = &a { d.scale() } else { 0 };
+                    incr = (scale + incr).div_ceil(9) * 9 - scale;
+                }
+                arith(*op, &a, &b, incr, &|| text.clone(), env.warnings())?
+            }
+            Expr::Cmp { op, left, right } => {
+                let a = left.eval(env, row)?;
+                let b = right.eval(env, row)?;
+                if *op == CmpOp::NullSafeEq {
+                    return Ok(Datum::Int(i64::from(match (a.is_null(), b.is_null()) {
+                        (true, true) => true,
+                        (false, false) => compare(&a, &b, env.warnings()) == Some(Ordering::Equal),
+                        _ => false,
+                    })));
+                }
+                bool_datum(compare(&a, &b, env.warnings()).map(|o| match op {
+                    CmpOp::Eq => o == Ordering::Equal,
+                    CmpOp::NotEq => o != Ordering::Equal,
+                    CmpOp::Lt => o == Ordering::Less,
+                    CmpOp::LtEq => o != Ordering::Greater,
+                    CmpOp::Gt => o == Ordering::Greater,
+                    CmpOp::GtEq => o != Ordering::Less,
+                    CmpOp::NullSafeEq => o == Ordering::Equal,
+                }))
+            }
+            Expr::And(l, r) => {
+                let a = l.eval(env, row)?.truth(env.warnings());
+                if a == Some(false) {
+                    return Ok(Datum::Int(0));
+                }
+                let b = r.eval(env, row)?.truth(env.warnings());
+                bool_datum(match (a, b) {
+                    (_, Some(false)) => Some(false),
+                    (Some(true), Some(true)) => Some(true),
+                    _ => None,
+                })
+            }
+            Expr::Or(l, r) => {
+                let a = l.eval(env, row)?.truth(env.warnings());
+                if a == Some(true) {
+                    return Ok(Datum::Int(1));
+                }
+                let b = r.eval(env, row)?.truth(env.warnings());
+                bool_datum(match (a, b) {
+                    (_, Some(true)) => Some(true),
+                    (Some(false), Some(false)) => Some(false),
+                    _ => None,
+                })
+            }
+            Expr::Xor(l, r) => {
+                let a = l.eval(env, row)?.truth(env.warnings());
+                let b = r.eval(env, row)?.truth(env.warnings());
+                bool_datum(match (a, b) {
+                    (Some(x), Some(y)) => Some(x != y),
+                    _ => None,
+                })
+            }
+            Expr::Bit { op, left, right } => {
+                let a = left.eval(env, row)?;
+                let b = right.eval(env, row)?;
+                let (Some(x), Some(y)) = (
+                    to_u64_bits(&a, env.warnings()),
+                    to_u64_bits(&b, env.warnings()),
+                ) else {
+                    return Ok(Datum::Null);
+                };
+                Datum::UInt(match op {
+                    BinaryOperator::BitwiseAnd => x & y,
+                    BinaryOperator::BitwiseOr => x | y,
+                    BinaryOperator::PGBitwiseShiftLeft => {
+                        if y >= 64 {
+                            0
+                        } else {
+                            x << y
+                        }
+                    }
+                    BinaryOperator::PGBitwiseShiftRight => {
+                        if y >= 64 {
+                            0
+                        } else {
+                            x >> y
+                        }
+                    }
+                    _ => x ^ y,
+                })
+            }
+            Expr::IsNull { expr, negated } => {
+                Datum::Int(i64::from(expr.eval(env, row)?.is_null() != *negated))
+            }
+            Expr::IsBool {
+                expr,
+                value,
+                negated,
+            } => {
+                let t = expr.eval(env, row)?.truth(env.warnings());
+                Datum::Int(i64::from((t == Some(*value)) != *negated))
+            }
+            Expr::InList {
+                expr,
+                list,
+                negated,
+                set,
+            } => {
+                let v = expr.eval(env, row)?;
+                if v.is_null() {
+                    return Ok(Datum::Null);
+                }
+                if let Some(found) = set.as_ref().and_then(|s| s.contains(&v)) {
+                    let has_null = set.as_ref().is_some_and(|s| s.has_null());
+                    return Ok(match (found, has_null) {
+                        (true, _) => Datum::Int(i64::from(!*negated)),
+                        (false, true) => Datum::Null,
+                        (false, false) => Datum::Int(i64::from(*negated)),
+                    });
+                }
+                let mut saw_null = false;
+                let mut found = false;
+                for item in list {
+                    let x = item.eval(env, row)?;
+                    match compare(&v, &x, env.warnings()) {
+                        None => saw_null = true,
+                        Some(Ordering::Equal) => {
+                            found = true;
+                            break;
+                        }
+                        Some(_) => {}
+                    }
+                }
+                if found {
+                    Datum::Int(i64::from(!*negated))
+                } else if saw_null {
+                    Datum::Null
+                } else {
+                    Datum::Int(i64::from(*negated))
+                }
+            }
+            Expr::Between {
+                expr,
+                low,
+                high,
+                negated,
+            } => {
+                let v = expr.eval(env, row)?;
+                let lo = low.eval(env, row)?;
+                let hi = high.eval(env, row)?;
+                // MySQL picks one comparison for all three operands: as strings only when
+                // all are strings, as numbers when strings and numbers mix.
+                let mixed = [&v, &lo, &hi].iter().any(|d| d.is_string())
+                    && [&v, &lo, &hi].iter().any(|d| {
+                        matches!(
+                            d,
+                            Datum::Int(_) | Datum::UInt(_) | Datum::Dec(_) | Datum::Double(_)
+                        )
+                    });
+                let (v, lo, hi) = if mixed {
+                    let w = env.warnings();
+                    let as_double = |d: &Datum, w: &mut Vec<Warning>| match d.to_double(w) {
+                        Some(f) => Datum::Double(f),
+                        None => Datum::Null,
+                    };
+                    (as_double(&v, w), as_double(&lo, w), as_double(&hi, w))
+                } else {
+                    (v, lo, hi)
+                };
+                let ge = compare(&v, &lo, env.warnings()).map(|o| o != Ordering::Less);
+                let le = compare(&v, &hi, env.warnings()).map(|o| o != Ordering::Greater);
+                let inside = match (ge, le) {
+                    (Some(false), _) | (_, Some(false)) => Some(false),
+                    (Some(true), Some(true)) => Some(true),
+                    _ => None,
+                };
+                bool_datum(inside.map(|b| b != *negated))
+            }
+            Expr::Like {
+                expr,
+                pattern,
+                escape,
+                negated,
+            } => {
+                let v = expr.eval(env, row)?;
+                let p = pattern.eval(env, row)?;
+                match (v.to_text(), p.to_text()) {
+                    (Some(t), Some(p)) => Datum::Int(i64::from(
+                        crate::expr::eval::like_match(&t, &p, *escape, false) != *negated,
+                    )),
+                    _ => Datum::Null,
+                }
+            }
+            Expr::Case {
+                operand,
+                whens,
+                otherwise,
+            } => {
+                let subject = match operand {
+                    Some(o) => Some(o.eval(env, row)?),
+                    None => None,
+                };
+                for (cond, result) in whens {
+                    let c = cond.eval(env, row)?;
+                    let hit = match &subject {
+                        Some(s) => compare(s, &c, env.warnings()) == Some(Ordering::Equal),
+                        None => c.truth(env.warnings()) == Some(true),
+                    };
+                    if hit {
+                        return result.eval(env, row);
+                    }
+                }
+                match otherwise {
+                    Some(o) => o.eval(env, row)?,
+                    None => Datum::Null,
+                }
+            }
+            Expr::TrimChars {
+                expr,
+                what,
+                leading,
+                trailing,
+            } => {
+                let v = expr.eval(env, row)?;
+                let w = what.eval(env, row)?;
+                // On bytes: for UTF-8 text a byte-wise prefix is a char-wise one, and a
+                // binary string keeps bytes that are not UTF-8.
+                match (v.to_text(), w.to_text()) {
+                    (Some(s), Some(w)) => {
+                        let mut s = &s[..];
+                        if !w.is_empty() {
+                            if *leading {
+                                while s.starts_with(&w) {
+                                    s = &s[w.len()..];
+                                }
+                            }
+                            if *trailing {
+                                while s.ends_with(&w) {
+                                    s = &s[..s.len() - w.len()];
+                                }
+                            }
+                        }
+                        Datum::Str(s.to_vec())
+                    }
+                    _ => Datum::Null,
+                }
+            }
+            Expr::Cast { expr, to } => {
+                let v = expr.eval(env, row)?;
+                cast(v, *to, env.warnings())
+            }
+            Expr::Call { func, args } => self.call(*func, args, env, row)?,
+            Expr::Subquery(q) => {
+                let rows = env.subquery(q)?;
+                if rows.len() > 1 {
+                    return Err(SqlError::new(
+                        1242,
+                        "21000",
+                        "Subquery returns more than 1 row",
+                    ));
+                }
+                match rows.into_iter().next() {
+                    Some(row) if row.len() != 1 => {
+                        return Err(SqlError::new(
+                            1241,
+                            "21000",
+                            "Operand should contain 1 column(s)",
+                        ))
+                    }
+                    Some(mut row) => row.remove(0),
+                    None => Datum::Null,
+                }
+            }
+            Expr::InSubquery {
+                expr,
+                query,
+                negated,
+            } => {
+                let v = expr.eval(env, row)?;
+                let rows = env.subquery(query)?;
+                if rows.first().is_some_and(|r| r.len() != 1) {
+                    return Err(SqlError::new(
+                        1241,
+                        "21000",
+                        "Operand should contain 1 column(s)",
+                    ));
+                }
+                if v.is_null() {
+                    return Ok(if rows.is_empty() {
+                        Datum::Int(i64::from(*negated))
+                    } else {
+                        Datum::Null
+                    });
+                }
+                let mut saw_null = false;
+                let mut found = false;
+                for r in &rows {
+                    match compare(&v, &r[0], env.warnings()) {
+                        None => saw_null = true,
+                        Some(Ordering::Equal) => {
+                            found = true;
+                            break;
+                        }
+                        Some(_) => {}
+                    }
+                }
+                if found {
+                    Datum::Int(i64::from(!*negated))
+                } else if saw_null {
+                    Datum::Null
+                } else {
+                    Datum::Int(i64::from(*negated))
+                }
+            }
+            Expr::Exists { query, negated } => {
+                let rows = env.subquery(query)?;
+                Datum::Int(i64::from(rows.is_empty() == *negated))
+            }
+        })
+    }
+}

@@ -1,0 +1,157 @@
+//! `x IN (c1, c2, ...)` over constants, looked up instead of scanned: an IN list of a
+//! million constants answered each row by comparing it with every constant, so a scan of a
+//! large table ran for minutes. The constants are put, once at compile time, into a
+//! structure whose equality is exactly the one [`crate::expr::eval::compare`] applies to the
+//! pairs it covers:
+//! - integers (signed and unsigned) in a hash set, for an integer operand (MySQL compares
+//!   two integers as integers);
+//! - strings sorted by the collation ([`crate::expr::eval::collate_cmp`]), binary-searched for a
+//!   string operand (two strings compare by collation); only valid UTF-8 on both sides,
+//!   since bytes that are not UTF-8 (binary strings) compare byte by byte.
+//!
+//! Any other pairing (a string operand against integers, a DECIMAL or a date operand, a
+//! list that mixes kinds) is not covered, and the caller compares pair by pair as before;
+//! the answer is the same either way.
+
+use crate::expr::eval::collate_cmp;
+use crate::expr::eval::Datum;
+use std::collections::HashSet;
+
+/// Lists shorter than this are scanned: a few comparisons cost less than a lookup.
+pub const MIN_SET_LEN: usize = 8;
+
+/// The constants of one IN list, ready for lookups.
+#[derive(Debug)]
+pub struct ConstSet {
+    kind: Kind,
+    /// Whether the list holds a NULL (a miss then answers NULL, not false).
+    has_null: bool,
+}
+
+#[derive(Debug)]
+enum Kind {
+    Ints(HashSet<i128, foldhash::fast::RandomState>),
+    /// Sorted by collation, duplicates (under the collation) removed.
+    Strings(Vec<Vec<u8>>),
+}
+
+fn wide(d: &Datum) -> Option<i128> {
+    match d {
+        Datum::Int(i) => Some(i128::from(*i)),
+        Datum::UInt(u) => Some(i128::from(*u)),
+        _ => None,
+    }
+}
+
+impl ConstSet {
+    /// A set for `constants` when they are all integers or all strings (NULLs aside) and
+    /// at least [`MIN_SET_LEN`] long; None otherwise.
+    pub fn build<'a>(constants: impl ExactSizeIterator<Item = &'a Datum>) -> Option<ConstSet> {
+        if constants.len() < MIN_SET_LEN {
+            return None;
+        }
+        let mut has_null = false;
+        let mut ints = HashSet::with_hasher(foldhash::fast::RandomState::default());
+        let mut strings = Vec::new();
+        for d in constants {
+            match d {
+                Datum::Null => has_null = true,
+                // Bytes that are not UTF-8 compare byte by byte against any string, and
+                // the collation's order would not hold for them: such lists are scanned.
+                Datum::Str(s) if ints.is_empty() && std::str::from_utf8(s).is_ok() => {
+                    strings.push(s.clone())
+                }
+                d if strings.is_empty() => {
+                    ints.insert(wide(d)?);
+                }
+                _ => return None,
+            }
+        }
+        let kind = if strings.is_empty() {
+            Kind::Ints(ints)
+        } else {
+            strings.sort_by(|a, b| collate_cmp(a, b));
+            strings.dedup_by(|a, b| collate_cmp(a, b).is_eq());
+            Kind::Strings(strings)
+        };
+        Some(ConstSet { kind, has_null })
+    }
+
+    /// `Some(found)` when the set decides whether non-NULL `v` equals a constant, None when
+    /// `v`'s kind needs the pairwise comparison.
+    pub fn contains(&self, v: &Datum) -> Option<bool> {
+        match (&self.kind, v) {
+            (Kind::Ints(set), v) => wide(v).map(|k| set.contains(&k)),
+            (Kind::Strings(sorted), Datum::Str(s)) if std::str::from_utf8(s).is_ok() => {
+                Some(sorted.binary_search_by(|c| collate_cmp(c, s)).is_ok())
+            }
+            (Kind::Strings(_), _) => None,
+        }
+    }
+
+    pub fn has_null(&self) -> bool {
+        self.has_null
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::expr::eval::compare;
+    use proptest::prelude::*;
+
+    fn datum(kind: u8, n: i64) -> Datum {
+        match kind % 6 {
+            0 => Datum::Int(n),
+            1 => Datum::UInt(n.unsigned_abs()),
+            2 => Datum::Null,
+            3 => Datum::text(&format!("k{}", n.rem_euclid(50))),
+            4 => Datum::Str(vec![b'k', 0xFF, n.rem_euclid(50) as u8]),
+            _ => Datum::text(&format!("K{} ", n.rem_euclid(50))),
+        }
+    }
+
+    /// The reference: the pairwise comparison the set replaces.
+    fn scan(list: &[Datum], v: &Datum) -> (bool, bool) {
+        let mut w = Vec::new();
+        let found = list
+            .iter()
+            .any(|x| compare(v, x, &mut w).is_some_and(|o| o.is_eq()));
+        (found, list.iter().any(Datum::is_null))
+    }
+
+    proptest! {
+        /// Wherever the set answers, it answers as the pairwise scan does.
+        #[test]
+        fn lookups_agree_with_the_scan(
+            list in prop::collection::vec((any::<u8>(), -60i64..60), 0..40),
+            probes in prop::collection::vec((any::<u8>(), -60i64..60), 1..20),
+        ) {
+            let list: Vec<Datum> = list.into_iter().map(|(k, n)| datum(k, n)).collect();
+            let Some(set) = ConstSet::build(list.iter()) else { return Ok(()) };
+            for (k, n) in probes {
+                let v = datum(k, n);
+                if v.is_null() {
+                    continue;
+                }
+                if let Some(found) = set.contains(&v) {
+                    prop_assert_eq!((found, set.has_null()), scan(&list, &v), "probe {:?}", v);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn mixed_or_short_lists_are_scanned() {
+        let short: Vec<Datum> = (0..3).map(Datum::Int).collect();
+        assert!(ConstSet::build(short.iter()).is_none());
+        let mut mixed: Vec<Datum> = (0..10).map(Datum::Int).collect();
+        mixed.push(Datum::text("a"));
+        assert!(ConstSet::build(mixed.iter()).is_none());
+        let ints: Vec<Datum> = (0..10).map(Datum::Int).collect();
+        let set = ConstSet::build(ints.iter()).unwrap();
+        assert_eq!(set.contains(&Datum::UInt(9)), Some(true));
+        assert_eq!(set.contains(&Datum::Int(10)), Some(false));
+        assert_eq!(set.contains(&Datum::text("1")), None);
+    }
+}

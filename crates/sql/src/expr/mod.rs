@@ -1,0 +1,455 @@
+//! Expressions: compiled once from sqlparser's AST into [`Expr`], then typed and evaluated
+//! many times (a prepared statement compiles at PREPARE and only evaluates at EXECUTE).
+//!
+//! Compilation resolves everything that does not change between executions: column
+//! references become row indexes, system variable names become registry indexes, function
+//! names become [`Func`] values, `?` placeholders become parameter numbers in text order.
+//! What may change (parameter values, variable values, the clock) is read through [`Env`]
+//! at evaluation time.
+
+pub mod arith;
+pub mod cast;
+pub mod compare;
+pub mod compile;
+pub mod datetime;
+pub mod decimal;
+pub mod eval;
+pub mod evaluate;
+pub mod functions;
+pub mod in_set;
+pub mod sql_type;
+pub mod text;
+
+use crate::error::SqlError;
+use crate::expr::eval::ArithOp;
+use crate::expr::eval::Datum;
+use crate::expr::eval::Warning;
+use crate::expr::functions::*;
+use sqlparser::ast::BinaryOperator;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// How `@@x` was written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VarScope {
+    /// `@@x`: the session value where there is one, else the global one.
+    Default,
+    Session,
+    Global,
+    /// `@@hot.key_buffer_size`: a named key cache's own value (the cache's id).
+    KeyCache(u32),
+}
+
+/// What an expression may ask of the session and engine while it runs.
+pub trait Env {
+    fn param(&self, index: usize) -> Datum;
+    fn system_variable(&self, scope: VarScope, index: usize) -> Result<Datum, SqlError>;
+    fn user_variable(&self, name: &str) -> Datum;
+    fn database(&self) -> Option<String>;
+    fn user(&self) -> String;
+    fn current_user(&self) -> String;
+    fn connection_id(&self) -> u32;
+    fn last_insert_id(&self) -> u64;
+    /// The statement's start time in microseconds since the epoch (fixed per statement).
+    fn now_micros(&self) -> i64;
+    fn div_precision_increment(&self) -> u32;
+    /// Bytes: the longest string a function may build; longer gives NULL and warning 1301.
+    fn max_allowed_packet(&self) -> u64 {
+        DEFAULT_MAX_ALLOWED_PACKET
+    }
+    fn sql_mode(&self) -> u64;
+    fn warnings(&mut self) -> &mut Vec<Warning>;
+    /// The rows of an uncorrelated subquery.
+    fn subquery(&mut self, query: &crate::plan::Stmt) -> Result<Vec<Vec<Datum>>, SqlError> {
+        let _ = query;
+        Err(SqlError::not_supported("subqueries here"))
+    }
+}
+
+/// Scalar functions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Func {
+    Concat,
+    ConcatWs,
+    Length,
+    CharLength,
+    Substring,
+    Upper,
+    Lower,
+    Trim,
+    LTrim,
+    RTrim,
+    Replace,
+    Left,
+    Right,
+    LPad,
+    RPad,
+    Repeat,
+    Reverse,
+    Locate,
+    Instr,
+    Space,
+    Ascii,
+    Hex,
+    Strcmp,
+    Field,
+    Insert,
+    Abs,
+    Round,
+    Truncate,
+    Floor,
+    Ceil,
+    Mod,
+    Greatest,
+    Least,
+    Pow,
+    Sqrt,
+    Sign,
+    Pi,
+    Exp,
+    Ln,
+    Log10,
+    Log2,
+    If,
+    IfNull,
+    NullIf,
+    Coalesce,
+    IsNull,
+    Version,
+    Database,
+    User,
+    CurrentUser,
+    ConnectionId,
+    LastInsertId,
+    Now,
+    CurDate,
+    UnixTimestamp,
+    Sleep,
+}
+
+impl Func {
+    pub(crate) fn by_name(name: &str) -> Option<(Func, usize, usize)> {
+        // (function, minimum arguments, maximum arguments)
+        let f = match name {
+            "CONCAT" => (Func::Concat, 1, usize::MAX),
+            "CONCAT_WS" => (Func::ConcatWs, 2, usize::MAX),
+            "LENGTH" | "OCTET_LENGTH" => (Func::Length, 1, 1),
+            "CHAR_LENGTH" | "CHARACTER_LENGTH" => (Func::CharLength, 1, 1),
+            "SUBSTRING" | "SUBSTR" | "MID" => (Func::Substring, 2, 3),
+            "UPPER" | "UCASE" => (Func::Upper, 1, 1),
+            "LOWER" | "LCASE" => (Func::Lower, 1, 1),
+            "TRIM" => (Func::Trim, 1, 1),
+            "LTRIM" => (Func::LTrim, 1, 1),
+            "RTRIM" => (Func::RTrim, 1, 1),
+            "REPLACE" => (Func::Replace, 3, 3),
+            "LEFT" => (Func::Left, 2, 2),
+            "RIGHT" => (Func::Right, 2, 2),
+            "LPAD" => (Func::LPad, 3, 3),
+            "RPAD" => (Func::RPad, 3, 3),
+            "REPEAT" => (Func::Repeat, 2, 2),
+            "REVERSE" => (Func::Reverse, 1, 1),
+            "LOCATE" => (Func::Locate, 2, 3),
+            "INSTR" => (Func::Instr, 2, 2),
+            "SPACE" => (Func::Space, 1, 1),
+            "ASCII" | "ORD" => (Func::Ascii, 1, 1),
+            "HEX" => (Func::Hex, 1, 1),
+            "STRCMP" => (Func::Strcmp, 2, 2),
+            "FIELD" => (Func::Field, 2, usize::MAX),
+            "INSERT" => (Func::Insert, 4, 4),
+            "ABS" => (Func::Abs, 1, 1),
+            "ROUND" => (Func::Round, 1, 2),
+            "TRUNCATE" => (Func::Truncate, 2, 2),
+            "FLOOR" => (Func::Floor, 1, 1),
+            "CEIL" | "CEILING" => (Func::Ceil, 1, 1),
+            "MOD" => (Func::Mod, 2, 2),
+            "GREATEST" => (Func::Greatest, 2, usize::MAX),
+            "LEAST" => (Func::Least, 2, usize::MAX),
+            "POW" | "POWER" => (Func::Pow, 2, 2),
+            "SQRT" => (Func::Sqrt, 1, 1),
+            "SIGN" => (Func::Sign, 1, 1),
+            "PI" => (Func::Pi, 0, 0),
+            "EXP" => (Func::Exp, 1, 1),
+            "LN" => (Func::Ln, 1, 1),
+            "LOG10" => (Func::Log10, 1, 1),
+            "LOG2" => (Func::Log2, 1, 1),
+            "IF" => (Func::If, 3, 3),
+            "IFNULL" => (Func::IfNull, 2, 2),
+            "NULLIF" => (Func::NullIf, 2, 2),
+            "COALESCE" => (Func::Coalesce, 1, usize::MAX),
+            "ISNULL" => (Func::IsNull, 1, 1),
+            "VERSION" => (Func::Version, 0, 0),
+            "DATABASE" | "SCHEMA" => (Func::Database, 0, 0),
+            "USER" | "SESSION_USER" | "SYSTEM_USER" => (Func::User, 0, 0),
+            "CURRENT_USER" => (Func::CurrentUser, 0, 0),
+            "CONNECTION_ID" => (Func::ConnectionId, 0, 0),
+            "LAST_INSERT_ID" => (Func::LastInsertId, 0, 0),
+            "NOW" | "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" | "SYSDATE" => {
+                (Func::Now, 0, 1)
+            }
+            "CURDATE" | "CURRENT_DATE" => (Func::CurDate, 0, 0),
+            "UNIX_TIMESTAMP" => (Func::UnixTimestamp, 0, 0),
+            "SLEEP" => (Func::Sleep, 1, 1),
+            _ => return None,
+        };
+        Some(f)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CmpOp {
+    Eq,
+    NotEq,
+    Lt,
+    LtEq,
+    Gt,
+    GtEq,
+    NullSafeEq,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CastTo {
+    Signed,
+    Unsigned,
+    Char,
+    Decimal { precision: u32, scale: u32 },
+    Double,
+    Date,
+    DateTime,
+}
+
+/// A compiled expression.
+#[derive(Debug, Clone)]
+pub enum Expr {
+    Literal(Datum),
+    Param(usize),
+    Column(usize),
+    SysVar {
+        scope: VarScope,
+        index: usize,
+    },
+    UserVar(String),
+    Neg(Box<Expr>),
+    Not(Box<Expr>),
+    BitNot(Box<Expr>),
+    Arith {
+        op: ArithOp,
+        left: Box<Expr>,
+        right: Box<Expr>,
+        text: String,
+        /// An operand of another arithmetic operator: a quotient keeps nine-digit groups
+        /// of scale (as MariaDB's decimal arithmetic does) instead of rounding to its
+        /// display scale, so `10 / 3 * 3` is 10.0000.
+        intermediate: bool,
+    },
+    Cmp {
+        op: CmpOp,
+        left: Box<Expr>,
+        right: Box<Expr>,
+    },
+    And(Box<Expr>, Box<Expr>),
+    Or(Box<Expr>, Box<Expr>),
+    Xor(Box<Expr>, Box<Expr>),
+    Bit {
+        op: BinaryOperator,
+        left: Box<Expr>,
+        right: Box<Expr>,
+    },
+    IsNull {
+        expr: Box<Expr>,
+        negated: bool,
+    },
+    IsBool {
+        expr: Box<Expr>,
+        value: bool,
+        negated: bool,
+    },
+    InList {
+        expr: Box<Expr>,
+        list: Vec<Expr>,
+        negated: bool,
+        /// The list's constants for lookups, when it is long and all constant (see
+        /// [`crate::in_set`]).
+        set: Option<Arc<crate::expr::in_set::ConstSet>>,
+    },
+    Between {
+        expr: Box<Expr>,
+        low: Box<Expr>,
+        high: Box<Expr>,
+        negated: bool,
+    },
+    Like {
+        expr: Box<Expr>,
+        pattern: Box<Expr>,
+        escape: u8,
+        negated: bool,
+    },
+    Case {
+        operand: Option<Box<Expr>>,
+        whens: Vec<(Expr, Expr)>,
+        otherwise: Option<Box<Expr>>,
+    },
+    Call {
+        func: Func,
+        args: Vec<Expr>,
+    },
+    TrimChars {
+        expr: Box<Expr>,
+        what: Box<Expr>,
+        leading: bool,
+        trailing: bool,
+    },
+    Cast {
+        expr: Box<Expr>,
+        to: CastTo,
+    },
+    /// A scalar subquery (uncorrelated: evaluated once per statement).
+    Subquery(Arc<crate::plan::Stmt>),
+    InSubquery {
+        expr: Box<Expr>,
+        query: Arc<crate::plan::Stmt>,
+        negated: bool,
+    },
+    Exists {
+        query: Arc<crate::plan::Stmt>,
+        negated: bool,
+    },
+}
+
+/// Names of the columns an expression may reference, for compilation.
+#[derive(Debug, Clone, Default)]
+pub struct ColumnScope {
+    /// (table or alias, column name) per row position.
+    pub columns: Vec<(Option<std::sync::Arc<str>>, String)>,
+}
+
+impl ColumnScope {
+    pub(crate) fn resolve(&self, table: Option<&str>, name: &str) -> Result<usize, SqlError> {
+        let mut found = None;
+        for (i, (t, c)) in self.columns.iter().enumerate() {
+            let table_ok = match (table, t) {
+                (None, _) => true,
+                (Some(want), Some(have)) => want.eq_ignore_ascii_case(have),
+                (Some(_), None) => false,
+            };
+            if table_ok && c.eq_ignore_ascii_case(name) {
+                if found.is_some() && table.is_none() {
+                    return Err(SqlError::new(
+                        1052,
+                        "23000",
+                        format!("Column '{name}' in field list is ambiguous"),
+                    ));
+                }
+                found = Some(i);
+            }
+        }
+        found.ok_or_else(|| {
+            let full = match table {
+                Some(t) => format!("{t}.{name}"),
+                None => name.to_string(),
+            };
+            SqlError::new(
+                1054,
+                "42S22",
+                format!("Unknown column '{full}' in 'field list'"),
+            )
+        })
+    }
+}
+
+/// Compile-time context: the source text (for names and error messages), the columns in
+/// scope, and the text position of each `?` (to number them in text order).
+#[derive(Clone, Copy)]
+pub struct Compiler<'a> {
+    pub source: &'a str,
+    pub scope: &'a ColumnScope,
+    pub placeholders: &'a HashMap<(u64, u64), usize>,
+    pub pipes_as_concat: bool,
+    /// What subqueries compile against (None where subqueries cannot appear).
+    pub ctx: Option<&'a crate::plan::CompileCtx<'a>>,
+    pub map: Option<&'a crate::parser::source::SourceMap>,
+    /// The long literal lists taken out of the statement before sqlparser (see
+    /// [`crate::const_lists`]).
+    pub lists: Option<&'a crate::parser::const_lists::ListSource<'a>>,
+}
+
+pub fn err_syntax(near: &str) -> SqlError {
+    let near: String = near.chars().take(80).collect();
+    SqlError::new(
+        1064,
+        "42000",
+        format!(
+            "You have an error in your SQL syntax; check the manual that corresponds to your MariaDB server version for the right syntax to use near '{near}' at line 1"
+        ),
+    )
+}
+
+pub(crate) fn err_function(name: &str) -> SqlError {
+    SqlError::new(1305, "42000", format!("FUNCTION {name} does not exist"))
+}
+
+pub(crate) fn err_param_count(name: &str) -> SqlError {
+    SqlError::new(
+        1582,
+        "42000",
+        format!("Incorrect parameter count in the call to native function '{name}'"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::expr::datetime::{civil_from_days, parse_datetime};
+    use crate::expr::text::number_literal;
+
+    #[test]
+    fn civil_dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
+        assert_eq!(civil_from_days(-1), (1969, 12, 31));
+        assert_eq!(
+            parse_datetime("2024-02-29 13:14:15.5"),
+            Some(Datum::DateTime {
+                year: 2024,
+                month: 2,
+                day: 29,
+                hour: 13,
+                minute: 14,
+                second: 15,
+                micros: 500_000
+            })
+        );
+        assert_eq!(parse_datetime("2024-13-01"), None);
+        // Days that do not exist in their month are refused; zero parts are allowed.
+        assert_eq!(parse_datetime("2023-02-30"), None);
+        assert_eq!(parse_datetime("2023-02-29 10:00:00"), None);
+        assert_eq!(parse_datetime("2023-04-31"), None);
+        assert_eq!(parse_datetime("1900-02-29"), None);
+        assert!(parse_datetime("2000-02-29").is_some());
+        assert!(parse_datetime("2024-02-29").is_some());
+        assert!(parse_datetime("2023-00-00").is_some());
+        assert!(parse_datetime("0000-00-00 00:00:00").is_some());
+    }
+
+    #[test]
+    fn literals_pick_mysql_classes() {
+        assert_eq!(number_literal("1").unwrap(), Datum::Int(1));
+        assert_eq!(
+            number_literal("18446744073709551615").unwrap(),
+            Datum::UInt(u64::MAX)
+        );
+        assert!(matches!(
+            number_literal("18446744073709551616").unwrap(),
+            Datum::Dec(_)
+        ));
+        assert!(matches!(number_literal("1.50").unwrap(), Datum::Dec(_)));
+        assert_eq!(number_literal("1e3").unwrap(), Datum::Double(1000.0));
+    }
+
+    #[test]
+    fn locate_is_case_insensitive_and_one_based() {
+        assert_eq!(locate("b", "abc", 1), 2);
+        assert_eq!(locate("B", "abcb", 3), 4);
+        assert_eq!(locate("x", "abc", 1), 0);
+        assert_eq!(locate("", "abc", 2), 2);
+    }
+}

@@ -1,0 +1,224 @@
+//! The static type of an expression, as MySQL reports it in result metadata.
+
+use crate::expr::eval::aggregate_type;
+use crate::expr::eval::arith_type;
+use crate::expr::eval::ArithOp;
+use crate::expr::eval::Datum;
+use crate::expr::eval::SqlType;
+use crate::expr::functions::*;
+use crate::expr::*;
+
+impl Expr {
+    /// Whether `f` holds for every direct operand of this expression, visited in order and
+    /// stopping at the first false. A subquery's own statement is not an operand (its
+    /// columns are another row's): walkers that care match the subquery forms themselves.
+    pub fn all_operands(&self, mut f: impl FnMut(&Expr) -> bool) -> bool {
+        match self {
+            Expr::Literal(_)
+            | Expr::Param(_)
+            | Expr::Column(_)
+            | Expr::SysVar { .. }
+            | Expr::UserVar(_)
+            | Expr::Subquery(_)
+            | Expr::Exists { .. } => true,
+            Expr::Neg(x) | Expr::Not(x) | Expr::BitNot(x) => f(x),
+            Expr::Arith { left, right, .. }
+            | Expr::Cmp { left, right, .. }
+            | Expr::Bit { left, right, .. } => f(left) && f(right),
+            Expr::And(a, b) | Expr::Or(a, b) | Expr::Xor(a, b) => f(a) && f(b),
+            Expr::IsNull { expr, .. }
+            | Expr::IsBool { expr, .. }
+            | Expr::Cast { expr, .. }
+            | Expr::InSubquery { expr, .. } => f(expr),
+            Expr::InList { expr, list, .. } => f(expr) && list.iter().all(f),
+            Expr::Between {
+                expr, low, high, ..
+            } => f(expr) && f(low) && f(high),
+            Expr::Like { expr, pattern, .. } => f(expr) && f(pattern),
+            Expr::Case {
+                operand,
+                whens,
+                otherwise,
+            } => {
+                operand.as_deref().is_none_or(&mut f)
+                    && whens.iter().all(|(a, b)| f(a) && f(b))
+                    && otherwise.as_deref().is_none_or(&mut f)
+            }
+            Expr::Call { args, .. } => args.iter().all(f),
+            Expr::TrimChars { expr, what, .. } => f(expr) && f(what),
+        }
+    }
+
+    /// The static type, given the types of the row's columns and the session (for
+    /// parameters, whose types are known once they are bound).
+    pub fn sql_type(&self, env: &dyn Env, columns: &[SqlType]) -> SqlType {
+        let ty = |e: &Expr| e.sql_type(env, columns);
+        let int = |len| SqlType::Int {
+            unsigned: false,
+            len,
+        };
+        match self {
+            Expr::Literal(d) => d.sql_type(),
+            Expr::Param(i) => env.param(*i).sql_type(),
+            Expr::Column(i) => columns.get(*i).copied().unwrap_or(SqlType::Null),
+            Expr::SysVar { index, .. } => match crate::system::sysvars::def(*index).kind {
+                // MariaDB reports boolean variables as BIGINT.
+                crate::system::sysvars::Kind::Bool => int(21),
+                crate::system::sysvars::Kind::UInt { .. } => SqlType::Int {
+                    unsigned: true,
+                    len: 21,
+                },
+                crate::system::sysvars::Kind::Int { .. } => int(21),
+                crate::system::sysvars::Kind::Double { .. } => SqlType::Double,
+                _ => SqlType::Str { chars: 2048 },
+            },
+            Expr::UserVar(name) => match env.user_variable(name) {
+                Datum::Null => SqlType::Str { chars: 0 },
+                Datum::Int(_) | Datum::UInt(_) => int(20),
+                d => d.sql_type(),
+            },
+            Expr::Neg(x) => match ty(x) {
+                SqlType::Int { len, .. } => int(len + 1),
+                SqlType::Str { .. } | SqlType::Null => SqlType::Double,
+                other => other,
+            },
+            Expr::Not(_) | Expr::Cmp { .. } | Expr::And(..) | Expr::Or(..) | Expr::Xor(..) => {
+                int(1)
+            }
+            Expr::IsNull { .. }
+            | Expr::IsBool { .. }
+            | Expr::InList { .. }
+            | Expr::Between { .. }
+            | Expr::Like { .. } => int(1),
+            Expr::BitNot(_) | Expr::Bit { .. } => SqlType::Int {
+                unsigned: true,
+                len: 21,
+            },
+            Expr::Arith {
+                op, left, right, ..
+            } => arith_type(*op, ty(left), ty(right), env.div_precision_increment()),
+            Expr::Case {
+                whens, otherwise, ..
+            } => {
+                let mut types: Vec<SqlType> = whens.iter().map(|(_, r)| ty(r)).collect();
+                if let Some(o) = otherwise {
+                    types.push(ty(o));
+                }
+                aggregate_type(&types)
+            }
+            Expr::TrimChars { expr, .. } => ty(expr),
+            Expr::Subquery(q) => crate::plan::query::first_column_type(q, env),
+            Expr::InSubquery { .. } | Expr::Exists { .. } => int(1),
+            Expr::Cast { expr, to } => match to {
+                CastTo::Signed => int(crate::expr::eval::display_chars(ty(expr)).clamp(1, 21)),
+                CastTo::Unsigned => SqlType::Int {
+                    unsigned: true,
+                    len: 21,
+                },
+                CastTo::Char => SqlType::Str {
+                    chars: crate::expr::eval::display_chars(ty(expr)),
+                },
+                CastTo::Decimal { precision, scale } => SqlType::Decimal {
+                    precision: *precision,
+                    scale: *scale,
+                },
+                CastTo::Double => SqlType::Double,
+                CastTo::Date => SqlType::Date,
+                CastTo::DateTime => SqlType::DateTime,
+            },
+            Expr::Call { func, args } => {
+                let arg = |i: usize| args.get(i).map(ty).unwrap_or(SqlType::Null);
+                let chars = |i: usize| crate::expr::eval::display_chars(arg(i));
+                match func {
+                    Func::Concat => SqlType::Str {
+                        chars: args
+                            .iter()
+                            .map(|a| crate::expr::eval::display_chars(ty(a)))
+                            .sum(),
+                    },
+                    Func::ConcatWs => SqlType::Str {
+                        chars: args
+                            .iter()
+                            .map(|a| crate::expr::eval::display_chars(ty(a)))
+                            .sum::<u32>()
+                            + chars(0) * (args.len().saturating_sub(2) as u32),
+                    },
+                    Func::Upper
+                    | Func::Lower
+                    | Func::Trim
+                    | Func::LTrim
+                    | Func::RTrim
+                    | Func::Reverse => SqlType::Str { chars: chars(0) },
+                    Func::Substring | Func::Left | Func::Right => SqlType::Str { chars: chars(0) },
+                    Func::Replace | Func::Repeat | Func::LPad | Func::RPad | Func::Insert => {
+                        SqlType::Str {
+                            chars: chars(0).max(chars(2)).max(1).saturating_mul(4),
+                        }
+                    }
+                    Func::Space => SqlType::Str { chars: 255 },
+                    Func::Hex => SqlType::Str {
+                        chars: chars(0) * 2,
+                    },
+                    Func::Version => SqlType::Str { chars: 64 },
+                    Func::Database => SqlType::Str { chars: 64 },
+                    Func::User | Func::CurrentUser => SqlType::Str { chars: 141 },
+                    Func::Length
+                    | Func::CharLength
+                    | Func::Locate
+                    | Func::Instr
+                    | Func::Ascii
+                    | Func::Field => int(9),
+                    Func::Strcmp | Func::Sign => int(2),
+                    Func::ConnectionId => SqlType::Int {
+                        unsigned: true,
+                        len: 10,
+                    },
+                    Func::LastInsertId => SqlType::Int {
+                        unsigned: true,
+                        len: 21,
+                    },
+                    Func::UnixTimestamp => int(11),
+                    Func::Sleep => int(1),
+                    Func::Abs => match arg(0) {
+                        SqlType::Str { .. } | SqlType::Null => SqlType::Double,
+                        other => other,
+                    },
+                    Func::Round | Func::Truncate => round_type(arg(0), args.get(1)),
+                    Func::Floor | Func::Ceil => match arg(0) {
+                        SqlType::Int { .. } => arg(0),
+                        SqlType::Decimal { precision, scale } => {
+                            int((precision - scale.min(precision)).max(1) + 1)
+                        }
+                        _ => SqlType::Double,
+                    },
+                    Func::Mod => arith_type(ArithOp::Mod, arg(0), arg(1), 0),
+                    Func::Greatest | Func::Least => {
+                        let types: Vec<SqlType> = args.iter().map(ty).collect();
+                        let strings = types.iter().any(|t| matches!(t, SqlType::Str { .. }));
+                        let numbers = types.iter().any(|t| !matches!(t, SqlType::Str { .. }));
+                        if types.contains(&SqlType::Null) || (strings && numbers) {
+                            // MariaDB compares mixed arguments as doubles and returns one.
+                            SqlType::Double
+                        } else {
+                            aggregate_type(&types)
+                        }
+                    }
+                    Func::Coalesce => aggregate_type(&args.iter().map(ty).collect::<Vec<_>>()),
+                    Func::If => aggregate_type(&[arg(1), arg(2)]),
+                    Func::IfNull => aggregate_type(&[arg(0), arg(1)]),
+                    Func::NullIf => arg(0),
+                    Func::IsNull => int(1),
+                    Func::Pow
+                    | Func::Sqrt
+                    | Func::Pi
+                    | Func::Exp
+                    | Func::Ln
+                    | Func::Log10
+                    | Func::Log2 => SqlType::Double,
+                    Func::Now => SqlType::DateTime,
+                    Func::CurDate => SqlType::Date,
+                }
+            }
+        }
+    }
+}

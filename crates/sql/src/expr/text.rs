@@ -1,0 +1,211 @@
+//! Expression texts (the names of result columns), literals and constant folding.
+
+use crate::error::SqlError;
+use crate::expr::eval::Datum;
+use crate::expr::eval::Warning;
+use crate::expr::*;
+use sqlparser::ast::{self, BinaryOperator};
+
+/// The longest expression text an arithmetic error quotes (MariaDB's messages stop at 512
+/// bytes too).
+pub(crate) const EXPR_TEXT_MAX_BYTES: usize = 512;
+
+/// `(left op right)` as sqlparser prints it, for the operator's out-of-range error. An
+/// operand that is itself arithmetic lends its own text, so a chain of N operators costs
+/// O(N) instead of printing every sub-chain again; the text stops at
+/// [`EXPR_TEXT_MAX_BYTES`].
+pub(crate) fn arith_text(
+    left_ast: &ast::Expr,
+    left: &Expr,
+    op: &BinaryOperator,
+    right_ast: &ast::Expr,
+    right: &Expr,
+) -> String {
+    use std::fmt::Write;
+    let mut out = BoundedText(String::from("("));
+    operand_text(&mut out, left_ast, left);
+    let _ = write!(out, " {op} ");
+    operand_text(&mut out, right_ast, right);
+    let _ = out.write_str(")");
+    out.0
+}
+
+pub(crate) fn operand_text(out: &mut BoundedText, mut ast: &ast::Expr, compiled: &Expr) {
+    use std::fmt::Write;
+    let mut parens = 0;
+    while let ast::Expr::Nested(inner) = ast {
+        parens += 1;
+        ast = inner;
+    }
+    for _ in 0..parens {
+        let _ = out.write_str("(");
+    }
+    match (ast, compiled) {
+        (ast::Expr::BinaryOp { .. }, Expr::Arith { text, .. }) => {
+            // `text` is "(operand)": its own parentheses stand for one Nested level.
+            let bare = match text.strip_suffix(')') {
+                Some(t) if text.len() < EXPR_TEXT_MAX_BYTES => &t[1..],
+                _ => &text[1..],
+            };
+            let _ = out.write_str(bare);
+        }
+        _ => {
+            let _ = write!(out, "{ast}");
+        }
+    }
+    for _ in 0..parens {
+        let _ = out.write_str(")");
+    }
+}
+
+/// A text that keeps its first [`EXPR_TEXT_MAX_BYTES`] and stops the printer after them.
+pub(crate) struct BoundedText(String);
+
+impl std::fmt::Write for BoundedText {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let room = EXPR_TEXT_MAX_BYTES.saturating_sub(self.0.len());
+        if s.len() <= room {
+            self.0.push_str(s);
+            return Ok(());
+        }
+        let mut cut = room;
+        while !s.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        self.0.push_str(&s[..cut]);
+        Err(std::fmt::Error)
+    }
+}
+
+pub(crate) fn cast_target(dt: &ast::DataType) -> Result<CastTo, SqlError> {
+    use ast::DataType as D;
+    Ok(match dt {
+        D::Signed | D::SignedInteger | D::Int(_) | D::Integer(_) | D::BigInt(_) => CastTo::Signed,
+        D::Unsigned | D::UnsignedInteger => CastTo::Unsigned,
+        D::Char(_) | D::Varchar(_) | D::Text | D::Binary(_) | D::String(_) => CastTo::Char,
+        D::Decimal(info) | D::Numeric(info) | D::Dec(info) => {
+            let (precision, scale) = match info {
+                ast::ExactNumberInfo::None => (10, 0),
+                ast::ExactNumberInfo::Precision(p) => (*p as u32, 0),
+                ast::ExactNumberInfo::PrecisionAndScale(p, s) => (*p as u32, (*s).max(0) as u32),
+            };
+            CastTo::Decimal { precision, scale }
+        }
+        D::Double(_) | D::DoublePrecision | D::Float(_) | D::Real => CastTo::Double,
+        D::Date => CastTo::Date,
+        D::Datetime(_) | D::Timestamp(_, _) => CastTo::DateTime,
+        other => return Err(SqlError::not_supported(&format!("CAST AS {other}"))),
+    })
+}
+
+/// An integer literal is BIGINT if it fits, BIGINT UNSIGNED up to 2^64-1, DECIMAL beyond;
+/// a literal with a point is DECIMAL; one with an exponent is DOUBLE.
+pub fn number_literal(text: &str) -> Result<Datum, SqlError> {
+    if text.contains(['e', 'E']) {
+        return text
+            .parse::<f64>()
+            .map(Datum::Double)
+            .map_err(|_| err_syntax(text));
+    }
+    let too_big = || {
+        SqlError::new(
+            1426,
+            "42000",
+            format!("Too big precision specified for '{text}'"),
+        )
+    };
+    let wide_literal = || {
+        // Kept exactly (as digits when the evaluator's decimal cannot hold them), up to
+        // MariaDB's 65 digits.
+        let digits = text.bytes().filter(u8::is_ascii_digit).count() as u64;
+        if digits > crate::expr::decimal::MARIADB_MAX_PRECISION {
+            return Err(too_big());
+        }
+        crate::expr::decimal::literal(text).ok_or_else(|| err_syntax(text))
+    };
+    if text.contains('.') {
+        return wide_literal();
+    }
+    if let Ok(i) = text.parse::<i64>() {
+        return Ok(Datum::Int(i));
+    }
+    if let Ok(u) = text.parse::<u64>() {
+        return Ok(Datum::UInt(u));
+    }
+    wide_literal()
+}
+
+/// Evaluate an expression that needs nothing from a session (constant folding of literals).
+pub(crate) fn eval_const(e: &Expr, warnings: &mut Vec<Warning>) -> Option<Datum> {
+    struct NoEnv<'a>(&'a mut Vec<Warning>);
+    impl Env for NoEnv<'_> {
+        fn param(&self, _: usize) -> Datum {
+            Datum::Null
+        }
+        fn system_variable(&self, _: VarScope, _: usize) -> Result<Datum, SqlError> {
+            Ok(Datum::Null)
+        }
+        fn user_variable(&self, _: &str) -> Datum {
+            Datum::Null
+        }
+        fn database(&self) -> Option<String> {
+            None
+        }
+        fn user(&self) -> String {
+            String::new()
+        }
+        fn current_user(&self) -> String {
+            String::new()
+        }
+        fn connection_id(&self) -> u32 {
+            0
+        }
+        fn last_insert_id(&self) -> u64 {
+            0
+        }
+        fn now_micros(&self) -> i64 {
+            0
+        }
+        fn div_precision_increment(&self) -> u32 {
+            4
+        }
+        fn sql_mode(&self) -> u64 {
+            0
+        }
+        fn warnings(&mut self) -> &mut Vec<Warning> {
+            self.0
+        }
+    }
+    e.eval(&mut NoEnv(warnings), &[]).ok()
+}
+
+pub(crate) fn bool_datum(b: Option<bool>) -> Datum {
+    match b {
+        None => Datum::Null,
+        Some(b) => Datum::Int(i64::from(b)),
+    }
+}
+
+/// A binary string's bytes as chars of the same numbers (U+0000..U+00FF), so that char
+/// operations move whole bytes; [`chars_as_bytes`] writes them back.
+pub(crate) fn bytes_as_chars(bytes: &[u8]) -> String {
+    bytes.iter().map(|&b| char::from(b)).collect()
+}
+
+/// The inverse of [`bytes_as_chars`]: every char of the text is at most U+00FF.
+pub(crate) fn chars_as_bytes(text: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    for c in text.chars() {
+        match u8::try_from(u32::from(c)) {
+            Ok(b) => out.push(b),
+            // Not reached (every char came from a byte); kept whole rather than cut.
+            Err(_) => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+        }
+    }
+    out
+}
+
+pub(crate) fn text_of(d: &Datum) -> Option<String> {
+    d.to_text()
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+}

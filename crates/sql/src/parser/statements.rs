@@ -1,0 +1,535 @@
+//! The hand-written statement parsers: SET, SHOW, KILL and user lists.
+
+use crate::error::SqlError;
+use crate::expr::err_syntax;
+use crate::expr::ColumnScope;
+use crate::expr::Compiler;
+use crate::expr::Expr;
+use crate::parser::dialect::MyriadDialect;
+
+use crate::parser::source::*;
+use crate::plan::*;
+use sqlparser::ast;
+use sqlparser::keywords::Keyword;
+use sqlparser::parser::Parser;
+use sqlparser::tokenizer::{Token, TokenWithSpan};
+
+/// Parse an expression from a token slice with sqlparser.
+pub(crate) fn parse_expr_tokens(
+    tokens: &[TokenWithSpan],
+    c: &Cursor,
+) -> Result<ast::Expr, SqlError> {
+    let dialect = MyriadDialect::default();
+    let mut parser = Parser::new(&dialect)
+        .with_recursion_limit(crate::parser::depth::PARSER_RECURSION_LIMIT)
+        .with_tokens_with_locations(rewrite_tokens(tokens.to_vec()));
+    let expr = parser.parse_expr().map_err(|e| {
+        crate::parser::depth::parser_error(&e)
+            .unwrap_or_else(|| err_syntax(&near_from_error(c.map.source(), c.map, &e.to_string())))
+    })?;
+    if parser.peek_token().token != Token::EOF {
+        let t = parser.peek_token();
+        let at = c.map.offset(t.span.start.line, t.span.start.column);
+        return Err(err_syntax(c.map.source().get(at..c.text.end).unwrap_or("")));
+    }
+    Ok(expr)
+}
+
+pub(crate) fn compile_expr_tokens(
+    tokens: &[TokenWithSpan],
+    compiler: &Compiler,
+    c: &Cursor,
+) -> Result<Expr, SqlError> {
+    if tokens.is_empty() {
+        return Err(c.error());
+    }
+    compiler.compile(&parse_expr_tokens(tokens, c)?)
+}
+
+/// MySQL operators sqlparser does not know: `MOD` as an infix operator becomes `%`,
+/// `!` becomes NOT.
+pub(crate) fn rewrite_tokens(mut tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
+    for i in 0..tokens.len() {
+        let next_is_paren = matches!(tokens.get(i + 1).map(|t| &t.token), Some(Token::LParen));
+        let replace = match &tokens[i].token {
+            Token::Word(w)
+                if w.quote_style.is_none()
+                    && w.value.eq_ignore_ascii_case("MOD")
+                    && !next_is_paren
+                    && i > 0 =>
+            {
+                Some(Token::Mod)
+            }
+            Token::ExclamationMark => Some(Token::make_keyword("NOT")),
+            _ => None,
+        };
+        if let Some(t) = replace {
+            tokens[i].token = t;
+        }
+    }
+    tokens
+}
+
+pub(crate) fn parse_set(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt, SqlError> {
+    match c.peek_word().as_deref() {
+        Some("NAMES") => {
+            c.pos += 1;
+            if c.eat_word("DEFAULT") {
+                c.expect_end()?;
+                return Ok(Stmt::SetNames {
+                    charset: None,
+                    collation: None,
+                });
+            }
+            let charset = c.name()?;
+            let collation = if c.eat_word("COLLATE") {
+                Some(c.name()?)
+            } else {
+                None
+            };
+            c.expect_end()?;
+            return Ok(Stmt::SetNames {
+                charset: Some(charset),
+                collation,
+            });
+        }
+        Some("CHARSET") => {
+            c.pos += 1;
+            return set_character_set(c);
+        }
+        // SET STATEMENT var = value [, ...] FOR statement (`SET statement = 1` is a variable).
+        Some("STATEMENT")
+            if !matches!(
+                c.tokens.get(c.pos + 1).map(|t| &t.token),
+                Some(Token::Eq | Token::Assignment)
+            ) =>
+        {
+            return Err(SqlError::not_supported("SET STATEMENT ... FOR"));
+        }
+        Some("CHARACTER") if c.peek_word_at(1).as_deref() == Some("SET") => {
+            c.pos += 2;
+            return set_character_set(c);
+        }
+        _ => {}
+    }
+    // SET [GLOBAL|SESSION] TRANSACTION ...
+    let scope_word = c.peek_word();
+    let ahead = if matches!(
+        scope_word.as_deref(),
+        Some("GLOBAL") | Some("SESSION") | Some("LOCAL")
+    ) {
+        1
+    } else {
+        0
+    };
+    if c.peek_word_at(ahead).as_deref() == Some("TRANSACTION") {
+        let scope = match scope_word.as_deref() {
+            Some("GLOBAL") => Some(SetScope::Global),
+            Some("SESSION") | Some("LOCAL") => Some(SetScope::Session),
+            _ => None,
+        };
+        c.pos += ahead + 1;
+        let mut isolation = None;
+        let mut read_only = None;
+        loop {
+            if c.eat_word("ISOLATION") {
+                c.expect_word("LEVEL")?;
+                let level = if c.eat_word("READ") {
+                    if c.eat_word("UNCOMMITTED") {
+                        "READ-UNCOMMITTED"
+                    } else {
+                        c.expect_word("COMMITTED")?;
+                        "READ-COMMITTED"
+                    }
+                } else if c.eat_word("REPEATABLE") {
+                    c.expect_word("READ")?;
+                    "REPEATABLE-READ"
+                } else {
+                    c.expect_word("SERIALIZABLE")?;
+                    "SERIALIZABLE"
+                };
+                isolation = Some(level.to_string());
+            } else if c.eat_word("READ") {
+                if c.eat_word("ONLY") {
+                    read_only = Some(true);
+                } else {
+                    c.expect_word("WRITE")?;
+                    read_only = Some(false);
+                }
+            } else {
+                return Err(c.error());
+            }
+            if !c.eat_token(&Token::Comma) {
+                break;
+            }
+        }
+        c.expect_end()?;
+        return Ok(Stmt::SetTransaction {
+            scope,
+            isolation,
+            read_only,
+        });
+    }
+    let mut assignments = Vec::new();
+    let mut scope = SetScope::Session;
+    loop {
+        if c.eat_word("GLOBAL") {
+            scope = SetScope::Global;
+        } else if c.eat_word("SESSION") || c.eat_word("LOCAL") {
+            scope = SetScope::Session;
+        }
+        let target = parse_set_target(c, scope)?;
+        if !(c.eat_token(&Token::Eq) || c.eat_token(&Token::Assignment)) {
+            return Err(c.error());
+        }
+        let value_tokens = c.until_comma();
+        let value = match value_tokens {
+            [] => return Err(c.error()),
+            [single] => match &single.token {
+                Token::Word(w)
+                    if w.quote_style.is_none() && w.value.eq_ignore_ascii_case("DEFAULT") =>
+                {
+                    AssignValue::Default
+                }
+                Token::Word(w)
+                    if w.quote_style.is_none()
+                        && !w.value.starts_with('@')
+                        && !matches!(w.keyword, Keyword::NULL | Keyword::TRUE | Keyword::FALSE) =>
+                {
+                    AssignValue::Word(w.value.clone())
+                }
+                _ => AssignValue::Expr(compile_expr_tokens(value_tokens, compiler, c)?),
+            },
+            _ => AssignValue::Expr(compile_expr_tokens(value_tokens, compiler, c)?),
+        };
+        if matches!(target, AssignTarget::User(_)) && matches!(value, AssignValue::Default) {
+            return Err(c.error());
+        }
+        let value = match (&target, value) {
+            // `SET @a = word` reads a column in MySQL; without tables it is unknown.
+            (AssignTarget::User(_), AssignValue::Word(w)) => {
+                return Err(SqlError::new(
+                    1054,
+                    "42S22",
+                    format!("Unknown column '{w}' in 'field list'"),
+                ))
+            }
+            (_, v) => v,
+        };
+        assignments.push(Assignment { target, value });
+        if !c.eat_token(&Token::Comma) {
+            break;
+        }
+    }
+    c.expect_end()?;
+    Ok(Stmt::Set(assignments))
+}
+
+/// `KILL [HARD | SOFT] [CONNECTION | QUERY] id`: the id is an expression
+/// (`KILL CONNECTION_ID()` works); `KILL QUERY ID` and `KILL USER` are not supported.
+pub(crate) fn parse_kill(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt, SqlError> {
+    use crate::interrupt::KillTarget;
+    c.pos += 1;
+    let _ = c.eat_word("HARD") || c.eat_word("SOFT");
+    let target = if c.eat_word("QUERY") {
+        if c.peek_word().as_deref() == Some("ID") && c.tokens.len() > c.pos + 1 {
+            return Err(SqlError::not_supported("KILL QUERY ID"));
+        }
+        KillTarget::Query
+    } else {
+        let _ = c.eat_word("CONNECTION");
+        KillTarget::Connection
+    };
+    if c.peek_word().as_deref() == Some("USER") && c.tokens.len() > c.pos + 1 {
+        return Err(SqlError::not_supported("KILL USER"));
+    }
+    let tokens = &c.tokens[c.pos..];
+    if tokens.is_empty() {
+        return Err(c.error());
+    }
+    let id = compile_expr_tokens(tokens, compiler, c)?;
+    Ok(Stmt::Kill { target, id })
+}
+
+pub(crate) fn set_character_set(c: &mut Cursor) -> Result<Stmt, SqlError> {
+    if c.eat_word("DEFAULT") {
+        c.expect_end()?;
+        return Ok(Stmt::SetCharacterSet(None));
+    }
+    let name = c.name()?;
+    c.expect_end()?;
+    Ok(Stmt::SetCharacterSet(Some(name)))
+}
+
+pub(crate) fn parse_set_target(c: &mut Cursor, scope: SetScope) -> Result<AssignTarget, SqlError> {
+    let t = c.peek().ok_or_else(|| c.error())?;
+    let Token::Word(w) = &t.token else {
+        return Err(c.error());
+    };
+    c.pos += 1;
+    let mut name = w.value.clone();
+    let mut scope = scope;
+    if w.quote_style.is_none() {
+        if let Some(rest) = name.strip_prefix("@@") {
+            let rest = rest.to_string();
+            match rest.to_ascii_lowercase().as_str() {
+                "global" | "session" | "local" if c.eat_token(&Token::Period) => {
+                    scope = if rest.eq_ignore_ascii_case("global") {
+                        SetScope::Global
+                    } else {
+                        SetScope::Session
+                    };
+                    name = c.name()?;
+                }
+                _ => {
+                    scope = SetScope::Session;
+                    name = rest;
+                }
+            }
+        } else if let Some(user) = name.strip_prefix('@') {
+            let mut user = user.to_string();
+            if user.is_empty() {
+                // @'quoted name' or @`quoted`
+                user = c.name()?;
+            }
+            return Ok(AssignTarget::User(user.to_ascii_lowercase()));
+        }
+    }
+    // A dotted name like `x.y` (structured variables such as default.key_buffer_size).
+    while c.eat_token(&Token::Period) {
+        let part = c.name()?;
+        name = format!("{name}.{part}");
+    }
+    let index = crate::system::sysvars::lookup(&name)
+        .ok_or_else(|| crate::system::sysvars::err_unknown(&name))?;
+    Ok(AssignTarget::System { scope, index })
+}
+
+pub(crate) fn parse_filter(
+    c: &mut Cursor,
+    compiler: &Compiler,
+    columns: &[&str],
+) -> Result<ShowFilter, SqlError> {
+    if c.eat_word("LIKE") {
+        let pattern = c.string()?;
+        c.expect_end()?;
+        return Ok(ShowFilter::Like(pattern));
+    }
+    if c.eat_word("WHERE") {
+        let rest = &c.tokens[c.pos..];
+        c.pos = c.tokens.len();
+        let scope = ColumnScope {
+            columns: columns.iter().map(|n| (None, n.to_string())).collect(),
+        };
+        let where_compiler = Compiler {
+            scope: &scope,
+            ..*compiler
+        };
+        return Ok(ShowFilter::Where(compile_expr_tokens(
+            rest,
+            &where_compiler,
+            c,
+        )?));
+    }
+    c.expect_end()?;
+    Ok(ShowFilter::None)
+}
+
+pub(crate) fn parse_show(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt, SqlError> {
+    let mut global = false;
+    if c.eat_word("GLOBAL") {
+        global = true;
+    } else if c.eat_word("SESSION") || c.eat_word("LOCAL") {
+        global = false;
+    }
+    let full = c.eat_word("FULL");
+    let kind = c.peek_word().ok_or_else(|| c.error())?;
+    c.pos += 1;
+    Ok(match kind.as_str() {
+        "VARIABLES" => Stmt::ShowVariables {
+            global,
+            filter: parse_filter(c, compiler, &["Variable_name", "Value"])?,
+        },
+        "STATUS" => Stmt::ShowStatus {
+            global,
+            filter: parse_filter(c, compiler, &["Variable_name", "Value"])?,
+        },
+        "OPEN" => {
+            c.expect_word("TABLES")?;
+            let database = if c.eat_word("FROM") || c.eat_word("IN") {
+                Some(c.name()?)
+            } else {
+                None
+            };
+            Stmt::ShowOpenTables {
+                database,
+                filter: parse_filter(c, compiler, &["Database", "Table", "In_use", "Name_locked"])?,
+            }
+        }
+        "DATABASES" | "SCHEMAS" => Stmt::ShowDatabases {
+            filter: parse_filter(c, compiler, &["Database"])?,
+        },
+        "TABLES" => {
+            let database = if c.eat_word("FROM") || c.eat_word("IN") {
+                Some(c.name()?)
+            } else {
+                None
+            };
+            let filter = parse_filter(c, compiler, &["Tables_in", "Table_type"])?;
+            Stmt::ShowTables {
+                database,
+                full,
+                filter,
+            }
+        }
+        "WARNINGS" | "ERRORS" => {
+            // SHOW WARNINGS [LIMIT n]: the limit is accepted and applied by the caller's
+            // max_error_count; ignoring it never shows fewer rows than asked.
+            c.pos = c.tokens.len();
+            Stmt::ShowWarnings {
+                errors: kind == "ERRORS",
+                count_only: false,
+            }
+        }
+        "COUNT" => {
+            // SHOW COUNT(*) WARNINGS
+            while !c.at_end()
+                && !matches!(c.peek_word().as_deref(), Some("WARNINGS") | Some("ERRORS"))
+            {
+                c.pos += 1;
+            }
+            let errors = c.peek_word().as_deref() == Some("ERRORS");
+            c.pos += 1;
+            c.expect_end()?;
+            Stmt::ShowWarnings {
+                errors,
+                count_only: true,
+            }
+        }
+        "COLLATION" => Stmt::ShowCollation {
+            filter: parse_filter(c, compiler, &["Collation", "Charset"])?,
+        },
+        "CHARACTER" | "CHARSET" => {
+            if kind == "CHARACTER" {
+                c.expect_word("SET")?;
+            }
+            Stmt::ShowCharset {
+                filter: parse_filter(c, compiler, &["Charset", "Description"])?,
+            }
+        }
+        "ENGINES" | "STORAGE" => {
+            c.pos = c.tokens.len();
+            Stmt::ShowEngines
+        }
+        "PROCESSLIST" => {
+            c.expect_end()?;
+            Stmt::ShowProcessList
+        }
+        "COLUMNS" | "FIELDS" => {
+            if !(c.eat_word("FROM") || c.eat_word("IN")) {
+                return Err(c.error());
+            }
+            let (mut database, table) = table_name(c)?;
+            if c.eat_word("FROM") || c.eat_word("IN") {
+                database = Some(c.name()?);
+            }
+            let filter = parse_filter(
+                c,
+                compiler,
+                &["Field", "Type", "Null", "Key", "Default", "Extra"],
+            )?;
+            Stmt::ShowColumns {
+                database,
+                table,
+                full,
+                filter,
+            }
+        }
+        "INDEX" | "INDEXES" | "KEYS" => {
+            if !(c.eat_word("FROM") || c.eat_word("IN")) {
+                return Err(c.error());
+            }
+            let (mut database, table) = table_name(c)?;
+            if c.eat_word("FROM") || c.eat_word("IN") {
+                database = Some(c.name()?);
+            }
+            c.expect_end()?;
+            Stmt::ShowIndex { database, table }
+        }
+        "CREATE" if c.peek_word().as_deref() == Some("TABLE") => {
+            c.pos += 1;
+            let (database, table) = table_name(c)?;
+            c.expect_end()?;
+            Stmt::ShowCreateTable { database, table }
+        }
+        "CREATE" if matches!(c.peek_word().as_deref(), Some("DATABASE") | Some("SCHEMA")) => {
+            c.pos += 1;
+            c.if_exists(true)?;
+            let name = c.name()?;
+            c.expect_end()?;
+            Stmt::ShowCreateDatabase { name }
+        }
+        _ => {
+            c.pos -= 1;
+            return Err(SqlError::not_supported(&format!("SHOW {kind}")));
+        }
+    })
+}
+
+/// `table` or `db.table`.
+pub(crate) fn table_name(c: &mut Cursor) -> Result<(Option<String>, String), SqlError> {
+    let first = c.name()?;
+    if c.eat_token(&Token::Period) {
+        let second = c.name()?;
+        return Ok((Some(first), second));
+    }
+    Ok((None, first))
+}
+
+/// `'user'@'host' [IDENTIFIED BY 'pw'], ...`
+pub(crate) fn parse_user_list(
+    c: &mut Cursor,
+    allow_password: bool,
+) -> Result<Vec<UserSpec>, SqlError> {
+    let mut users = Vec::new();
+    loop {
+        let user = c.name()?;
+        // The tokenizer reads `@'host'` as a word "@" then a string, or `@host` as "@host".
+        let host = match c.peek().map(|t| &t.token) {
+            Some(Token::Word(w)) if w.value == "@" => {
+                c.pos += 1;
+                c.name()?
+            }
+            Some(Token::Word(w)) if w.value.starts_with('@') && w.quote_style.is_none() => {
+                let h = w.value[1..].to_string();
+                c.pos += 1;
+                h
+            }
+            Some(Token::AtSign) => {
+                c.pos += 1;
+                c.name()?
+            }
+            _ => "%".to_string(),
+        };
+        let password = if allow_password && c.eat_word("IDENTIFIED") {
+            if c.eat_word("WITH") {
+                // IDENTIFIED WITH mysql_native_password BY 'pw'
+                c.name()?;
+            }
+            c.expect_word("BY")?;
+            c.eat_word("PASSWORD");
+            Some(c.string()?)
+        } else {
+            None
+        };
+        users.push(UserSpec {
+            user,
+            host,
+            password,
+        });
+        if !c.eat_token(&Token::Comma) {
+            break;
+        }
+    }
+    Ok(users)
+}

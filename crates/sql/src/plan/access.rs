@@ -1,0 +1,367 @@
+//! Access paths: which index and which key ranges a WHERE clause allows.
+
+use crate::expr::eval::Datum;
+use crate::expr::CmpOp;
+use crate::expr::Expr;
+use crate::plan::tables::*;
+use myriad_storage as st;
+use rust_decimal::prelude::ToPrimitive;
+use rust_decimal::Decimal;
+
+/// An index key value for a column, only when the conversion is exact (otherwise the
+/// comparison MySQL applies is not the index order, and the caller scans instead).
+pub(crate) fn key_value(value: &Datum, ty: &st::ColumnType) -> Option<st::Datum> {
+    match ty {
+        st::ColumnType::Int { .. } => match value {
+            Datum::Int(i) => Some(st::Datum::Int(*i)),
+            Datum::UInt(u) => Some(st::Datum::UInt(*u)),
+            Datum::Dec(d) if d.fract().is_zero() => d.to_i64().map(st::Datum::Int),
+            Datum::Double(f) if f.fract() == 0.0 && f.abs() < 9.0e18 => {
+                Some(st::Datum::Int(*f as i64))
+            }
+            Datum::Str(s) => String::from_utf8_lossy(s)
+                .trim()
+                .parse::<i64>()
+                .ok()
+                .map(st::Datum::Int),
+            _ => None,
+        },
+        st::ColumnType::Decimal { scale, .. } => {
+            let d = match value {
+                Datum::Int(i) => Decimal::from(*i),
+                Datum::UInt(u) => Decimal::from(*u),
+                Datum::Dec(d) => *d,
+                _ => return None,
+            };
+            let mut r = d;
+            r.rescale(*scale as u32);
+            (r == d).then(|| st::Datum::Decimal(r.mantissa()))
+        }
+        st::ColumnType::Float | st::ColumnType::Double => match value {
+            Datum::Int(_) | Datum::UInt(_) | Datum::Dec(_) | Datum::Double(_) => {
+                value.to_double(&mut Vec::new()).map(st::Datum::Double)
+            }
+            _ => None,
+        },
+        st::ColumnType::Char { .. }
+        | st::ColumnType::Varchar { .. }
+        | st::ColumnType::Text { .. }
+        | st::ColumnType::Blob { .. } => match value {
+            Datum::Str(s) => Some(st::Datum::Bytes(s.clone())),
+            _ => None,
+        },
+        st::ColumnType::Date => match value {
+            Datum::Date { year, month, day } => Some(st::Datum::Date {
+                year: *year,
+                month: *month,
+                day: *day,
+            }),
+            Datum::Str(s) => {
+                match crate::expr::datetime::parse_datetime(&String::from_utf8_lossy(s)) {
+                    Some(Datum::Date { year, month, day }) => {
+                        Some(st::Datum::Date { year, month, day })
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        },
+        st::ColumnType::DateTime | st::ColumnType::Timestamp => match value {
+            Datum::Str(s) => {
+                match crate::expr::datetime::parse_datetime(&String::from_utf8_lossy(s)) {
+                    Some(Datum::DateTime {
+                        year,
+                        month,
+                        day,
+                        hour,
+                        minute,
+                        second,
+                        micros,
+                    }) => Some(st::Datum::DateTime {
+                        year,
+                        month,
+                        day,
+                        hour,
+                        minute,
+                        second,
+                        micros,
+                    }),
+                    _ => None,
+                }
+            }
+            Datum::DateTime {
+                year,
+                month,
+                day,
+                hour,
+                minute,
+                second,
+                micros,
+            } => Some(st::Datum::DateTime {
+                year: *year,
+                month: *month,
+                day: *day,
+                hour: *hour,
+                minute: *minute,
+                second: *second,
+                micros: *micros,
+            }),
+            _ => None,
+        },
+    }
+}
+
+// ---- access path selection ----
+
+/// Does the expression read the row?
+pub(crate) fn reads_row(e: &Expr) -> bool {
+    match e {
+        Expr::Column(_) => true,
+        Expr::Literal(_) | Expr::Param(_) | Expr::SysVar { .. } | Expr::UserVar(_) => false,
+        Expr::Neg(x) | Expr::Not(x) | Expr::BitNot(x) => reads_row(x),
+        Expr::Arith { left, right, .. }
+        | Expr::Cmp { left, right, .. }
+        | Expr::Bit { left, right, .. } => reads_row(left) || reads_row(right),
+        Expr::And(a, b) | Expr::Or(a, b) | Expr::Xor(a, b) => reads_row(a) || reads_row(b),
+        Expr::IsNull { expr, .. } | Expr::IsBool { expr, .. } | Expr::Cast { expr, .. } => {
+            reads_row(expr)
+        }
+        Expr::InList { expr, list, .. } => reads_row(expr) || list.iter().any(reads_row),
+        Expr::Between {
+            expr, low, high, ..
+        } => reads_row(expr) || reads_row(low) || reads_row(high),
+        Expr::Like { expr, pattern, .. } => reads_row(expr) || reads_row(pattern),
+        Expr::Case {
+            operand,
+            whens,
+            otherwise,
+        } => {
+            operand.as_deref().is_some_and(reads_row)
+                || whens.iter().any(|(a, b)| reads_row(a) || reads_row(b))
+                || otherwise.as_deref().is_some_and(reads_row)
+        }
+        Expr::Call { args, .. } => args.iter().any(reads_row),
+        Expr::TrimChars { expr, what, .. } => reads_row(expr) || reads_row(what),
+        // Subqueries are uncorrelated: they read no column of this row.
+        Expr::Subquery(_) | Expr::Exists { .. } => false,
+        Expr::InSubquery { expr, .. } => reads_row(expr),
+    }
+}
+
+#[derive(Default, Clone)]
+pub(crate) struct ColumnFacts {
+    pub(crate) eq: Option<Expr>,
+    pub(crate) in_list: Option<Vec<Expr>>,
+    pub(crate) lower: Option<(Expr, bool)>,
+    pub(crate) upper: Option<(Expr, bool)>,
+    /// From a conjunct that ORs ranges or equalities on this column only.
+    pub(crate) ranges: Option<Vec<RangeBounds>>,
+}
+
+pub(crate) fn disjuncts<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
+    if let Expr::Or(a, b) = e {
+        disjuncts(a, out);
+        disjuncts(b, out);
+    } else {
+        out.push(e);
+    }
+}
+
+/// When every disjunct of `e` bounds one and the same column by values that do not read
+/// the row, that column and one range per disjunct.
+pub(crate) fn or_ranges(e: &Expr) -> Option<(usize, Vec<RangeBounds>)> {
+    let mut list = Vec::new();
+    disjuncts(e, &mut list);
+    let mut column = None;
+    let mut ranges = Vec::with_capacity(list.len());
+    for d in list {
+        let (col, range): (usize, RangeBounds) = match d {
+            Expr::Between {
+                expr,
+                low,
+                high,
+                negated: false,
+            } => match expr.as_ref() {
+                Expr::Column(i) if !reads_row(low) && !reads_row(high) => (
+                    *i,
+                    (
+                        Some(((**low).clone(), true)),
+                        Some(((**high).clone(), true)),
+                    ),
+                ),
+                _ => return None,
+            },
+            Expr::Cmp { op, left, right } => {
+                let (col, value, op) = match (left.as_ref(), right.as_ref()) {
+                    (Expr::Column(i), v) if !reads_row(v) => (*i, v, *op),
+                    (v, Expr::Column(i)) if !reads_row(v) => (
+                        *i,
+                        v,
+                        match op {
+                            CmpOp::Lt => CmpOp::Gt,
+                            CmpOp::LtEq => CmpOp::GtEq,
+                            CmpOp::Gt => CmpOp::Lt,
+                            CmpOp::GtEq => CmpOp::LtEq,
+                            other => *other,
+                        },
+                    ),
+                    _ => return None,
+                };
+                let v = value.clone();
+                let range = match op {
+                    CmpOp::Eq => (Some((v.clone(), true)), Some((v, true))),
+                    CmpOp::Gt => (Some((v, false)), None),
+                    CmpOp::GtEq => (Some((v, true)), None),
+                    CmpOp::Lt => (None, Some((v, false))),
+                    CmpOp::LtEq => (None, Some((v, true))),
+                    CmpOp::NotEq | CmpOp::NullSafeEq => return None,
+                };
+                (col, range)
+            }
+            _ => return None,
+        };
+        if column.is_some_and(|c| c != col) {
+            return None;
+        }
+        column = Some(col);
+        ranges.push(range);
+    }
+    Some((column?, ranges))
+}
+
+pub(crate) fn conjuncts<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
+    if let Expr::And(a, b) = e {
+        conjuncts(a, out);
+        conjuncts(b, out);
+    } else {
+        out.push(e);
+    }
+}
+
+pub(crate) fn collect_facts(filter: &Expr, columns: usize) -> Vec<ColumnFacts> {
+    let mut facts = vec![ColumnFacts::default(); columns];
+    let mut list = Vec::new();
+    conjuncts(filter, &mut list);
+    for c in list {
+        match c {
+            Expr::Cmp { op, left, right } => {
+                let (col, value, op) = match (left.as_ref(), right.as_ref()) {
+                    (Expr::Column(i), v) if !reads_row(v) => (*i, v, *op),
+                    (v, Expr::Column(i)) if !reads_row(v) => (
+                        *i,
+                        v,
+                        match op {
+                            CmpOp::Lt => CmpOp::Gt,
+                            CmpOp::LtEq => CmpOp::GtEq,
+                            CmpOp::Gt => CmpOp::Lt,
+                            CmpOp::GtEq => CmpOp::LtEq,
+                            other => *other,
+                        },
+                    ),
+                    _ => continue,
+                };
+                let Some(f) = facts.get_mut(col) else {
+                    continue;
+                };
+                match op {
+                    CmpOp::Eq => f.eq = Some(value.clone()),
+                    CmpOp::Gt => f.lower = Some((value.clone(), false)),
+                    CmpOp::GtEq => f.lower = Some((value.clone(), true)),
+                    CmpOp::Lt => f.upper = Some((value.clone(), false)),
+                    CmpOp::LtEq => f.upper = Some((value.clone(), true)),
+                    CmpOp::NotEq | CmpOp::NullSafeEq => {}
+                }
+            }
+            Expr::InList {
+                expr,
+                list,
+                negated: false,
+                ..
+            } => {
+                if let Expr::Column(i) = expr.as_ref() {
+                    if list.iter().all(|v| !reads_row(v)) {
+                        if let Some(f) = facts.get_mut(*i) {
+                            f.in_list = Some(list.clone());
+                        }
+                    }
+                }
+            }
+            Expr::Or(..) => {
+                if let Some((col, ranges)) = or_ranges(c) {
+                    if let Some(f) = facts.get_mut(col) {
+                        f.ranges = Some(ranges);
+                    }
+                }
+            }
+            Expr::Between {
+                expr,
+                low,
+                high,
+                negated: false,
+            } => {
+                if let Expr::Column(i) = expr.as_ref() {
+                    if !reads_row(low) && !reads_row(high) {
+                        if let Some(f) = facts.get_mut(*i) {
+                            f.lower = Some(((**low).clone(), true));
+                            f.upper = Some(((**high).clone(), true));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    facts
+}
+
+/// Pick the access path for a filter over a table.
+pub fn choose_access(def: &st::TableDef, filter: Option<&Expr>) -> Access {
+    let Some(filter) = filter else {
+        return Access::Full;
+    };
+    let facts = collect_facts(filter, def.columns.len());
+    let mut best: Option<(u32, Access)> = None;
+    for (index_no, ix) in def.indexes.iter().enumerate() {
+        let mut eq = Vec::new();
+        for &c in &ix.columns {
+            match &facts[c].eq {
+                Some(v) => eq.push(v.clone()),
+                None => break,
+            }
+        }
+        let prefix = eq.len() as u32;
+        let (score, tail) = if prefix as usize == ix.columns.len() {
+            (
+                if ix.is_unique() {
+                    1000
+                } else {
+                    100 + prefix * 10 + 8
+                },
+                Tail::None,
+            )
+        } else {
+            let next = &facts[ix.columns[prefix as usize]];
+            if let Some(list) = &next.in_list {
+                (100 + prefix * 10 + 5, Tail::In(list.clone()))
+            } else if next.lower.is_some() || next.upper.is_some() {
+                (
+                    100 + prefix * 10 + 3,
+                    Tail::Range {
+                        lower: next.lower.clone(),
+                        upper: next.upper.clone(),
+                    },
+                )
+            } else if let Some(ranges) = &next.ranges {
+                (100 + prefix * 10 + 2, Tail::Ranges(ranges.clone()))
+            } else if prefix > 0 {
+                (100 + prefix * 10, Tail::None)
+            } else {
+                continue;
+            }
+        };
+        if best.as_ref().is_none_or(|(s, _)| score > *s) {
+            best = Some((score, Access::Index { index_no, eq, tail }));
+        }
+    }
+    best.map(|(_, a)| a).unwrap_or(Access::Full)
+}

@@ -1,0 +1,577 @@
+//! From statement text to a compiled [`Stmt`].
+//!
+//! 1. The whole COM_QUERY text is tokenized once by sqlparser's MySQL tokenizer (quotes,
+//!    comments and escapes handled there) and split into statements at `;`.
+//! 2. Each statement goes one of two ways. MySQL administration syntax that sqlparser does
+//!    not parse the MySQL way (`SET GLOBAL x`, `SET @@session.x`, `SHOW ... STATUS`,
+//!    `CREATE USER 'u'@'h'`, `SHUTDOWN`, `FLUSH STATUS`, transactions, databases) is read by
+//!    the small hand-written parser below from the token list. Everything else (SELECT and,
+//!    later, DDL and DML) goes to sqlparser's parser with MySQL's dialect ([`crate::dialect`]).
+//! 3. Expressions from either path are compiled by [`crate::expr::Compiler`]; the result
+//!    is a [`Stmt`] that a prepared statement keeps and executes many times.
+
+pub mod access;
+pub mod alter;
+pub mod plan_cache;
+pub mod query;
+pub mod table_def;
+pub mod tables;
+
+use crate::error::SqlError;
+use crate::expr::ColumnScope;
+use crate::expr::Compiler;
+use crate::expr::Expr;
+use crate::system::status::Counter;
+
+use crate::parser::from_ast::*;
+use crate::parser::source::*;
+use crate::parser::statements::*;
+use sqlparser::tokenizer::Token;
+use std::collections::HashMap;
+
+/// `SET` scope as written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SetScope {
+    Session,
+    Global,
+}
+
+#[derive(Debug, Clone)]
+pub enum AssignTarget {
+    System { scope: SetScope, index: usize },
+    User(String),
+}
+
+#[derive(Debug, Clone)]
+pub enum AssignValue {
+    Default,
+    /// A bare word such as `ON` or `utf8mb4`.
+    Word(String),
+    Expr(Expr),
+}
+
+#[derive(Debug, Clone)]
+pub struct Assignment {
+    pub target: AssignTarget,
+    pub value: AssignValue,
+}
+
+#[derive(Debug, Clone)]
+pub enum ShowFilter {
+    None,
+    Like(String),
+    /// Compiled over the listing's columns.
+    Where(Expr),
+}
+
+#[derive(Debug, Clone)]
+pub struct SelectItem {
+    pub name: String,
+    pub expr: Expr,
+}
+
+/// A SELECT without tables.
+#[derive(Debug, Clone)]
+pub struct SelectPlan {
+    pub items: Vec<SelectItem>,
+    pub filter: Option<Expr>,
+    pub limit: Option<Expr>,
+    pub offset: Option<Expr>,
+}
+
+#[derive(Debug, Clone)]
+pub struct UserSpec {
+    pub user: String,
+    pub host: String,
+    pub password: Option<String>,
+}
+
+/// A compiled statement.
+#[derive(Debug, Clone)]
+pub enum Stmt {
+    Select(SelectPlan),
+    Set(Vec<Assignment>),
+    /// SET NAMES (None: DEFAULT) with an optional collation.
+    SetNames {
+        charset: Option<String>,
+        collation: Option<String>,
+    },
+    SetCharacterSet(Option<String>),
+    /// SET [GLOBAL|SESSION] TRANSACTION ...: accepted, isolation recorded.
+    SetTransaction {
+        scope: Option<SetScope>,
+        isolation: Option<String>,
+        read_only: Option<bool>,
+    },
+    ShowVariables {
+        global: bool,
+        filter: ShowFilter,
+    },
+    ShowStatus {
+        global: bool,
+        filter: ShowFilter,
+    },
+    ShowDatabases {
+        filter: ShowFilter,
+    },
+    ShowTables {
+        database: Option<String>,
+        full: bool,
+        filter: ShowFilter,
+    },
+    ShowWarnings {
+        errors: bool,
+        count_only: bool,
+    },
+    ShowCollation {
+        filter: ShowFilter,
+    },
+    ShowCharset {
+        filter: ShowFilter,
+    },
+    ShowEngines,
+    ShowCreateDatabase {
+        name: String,
+    },
+    ShowProcessList,
+    /// SHOW \[FULL\] COLUMNS FROM t, DESCRIBE t.
+    ShowColumns {
+        database: Option<String>,
+        table: String,
+        full: bool,
+        filter: ShowFilter,
+    },
+    ShowCreateTable {
+        database: Option<String>,
+        table: String,
+    },
+    ShowIndex {
+        database: Option<String>,
+        table: String,
+    },
+    Use(String),
+    CreateDatabase {
+        name: String,
+        if_not_exists: bool,
+    },
+    DropDatabase {
+        name: String,
+        if_exists: bool,
+    },
+    CreateUser {
+        users: Vec<UserSpec>,
+        if_not_exists: bool,
+    },
+    DropUser {
+        users: Vec<UserSpec>,
+        if_exists: bool,
+    },
+    AlterUser {
+        users: Vec<UserSpec>,
+        if_exists: bool,
+    },
+    FlushStatus,
+    /// Other FLUSH forms: accepted, nothing to flush yet.
+    Flush,
+    /// `FLUSH TABLES [db.]t, ...`: close the tables (all when `None`), see `table_cache_sql`.
+    FlushTables(Option<Vec<(Option<String>, String)>>),
+    /// `SHOW OPEN TABLES [FROM db] [LIKE ... | WHERE ...]`.
+    ShowOpenTables {
+        database: Option<String>,
+        filter: ShowFilter,
+    },
+    /// FLUSH QUERY CACHE (reset: false) and RESET QUERY CACHE (reset: true).
+    QueryCache {
+        reset: bool,
+    },
+    Shutdown,
+    /// KILL [CONNECTION | QUERY] id.
+    Kill {
+        target: crate::interrupt::KillTarget,
+        id: Expr,
+    },
+    Begin,
+    Commit,
+    Rollback,
+    Do(Vec<Expr>),
+    CreateTable {
+        database: String,
+        name: String,
+        def: myriad_storage::TableDef,
+        if_not_exists: bool,
+    },
+    DropTables {
+        tables: Vec<(String, String)>,
+        if_exists: bool,
+    },
+    Truncate {
+        database: String,
+        name: String,
+    },
+    /// CHECK TABLE / ANALYZE TABLE (analyze: false / true) over (database, table) names.
+    Maintenance {
+        analyze: bool,
+        tables: Vec<(Option<String>, String)>,
+    },
+    /// ALTER TABLE: the new definition and, per new column, the old column it comes from
+    /// (None: a new column, filled with its default).
+    AlterTable {
+        table: crate::plan::tables::TableRef,
+        def: myriad_storage::TableDef,
+        sources: Vec<Option<usize>>,
+    },
+    RenameTables {
+        renames: Vec<((String, String), (String, String))>,
+    },
+    /// CREATE INDEX / DROP INDEX (a table rebuild through the storage's ALTER).
+    AlterIndexes {
+        database: String,
+        name: String,
+        add: Option<myriad_storage::IndexDef>,
+        drop: Option<String>,
+    },
+    Insert(crate::plan::tables::InsertPlan),
+    SelectTable(Box<crate::plan::tables::TableSelect>),
+    Update(crate::plan::tables::UpdatePlan),
+    Delete(crate::plan::tables::DeletePlan),
+    /// LOAD INDEX INTO CACHE / CACHE INDEX (see `key_cache`).
+    KeyCache(crate::exec::key_cache::KeyCacheStmt),
+    /// SELECT from an `information_schema` virtual table (see `info_schema`).
+    VirtualSelect(crate::catalog::info_schema::VirtualSelect),
+    /// A statement that is only a comment.
+    Empty,
+}
+
+impl Stmt {
+    /// The Com_* counter this statement bumps.
+    pub fn counter(&self) -> Counter {
+        match self {
+            Stmt::Select(_) | Stmt::Do(_) => Counter::ComSelect,
+            Stmt::Set(_)
+            | Stmt::SetNames { .. }
+            | Stmt::SetCharacterSet(_)
+            | Stmt::SetTransaction { .. } => Counter::ComSetOption,
+            Stmt::ShowVariables { .. } => Counter::ComShowVariables,
+            Stmt::ShowStatus { .. } => Counter::ComShowStatus,
+            Stmt::ShowDatabases { .. } => Counter::ComShowDatabases,
+            Stmt::ShowTables { .. } => Counter::ComShowTables,
+            Stmt::ShowWarnings { .. } => Counter::ComShowWarnings,
+            Stmt::ShowCollation { .. }
+            | Stmt::ShowCharset { .. }
+            | Stmt::ShowEngines
+            | Stmt::ShowProcessList => Counter::ComShowVariables,
+            Stmt::ShowColumns { .. } => Counter::ComShowFields,
+            Stmt::ShowCreateTable { .. } => Counter::ComShowCreateTable,
+            Stmt::ShowIndex { .. } => Counter::ComShowKeys,
+            Stmt::ShowCreateDatabase { .. } => Counter::ComShowCreateTable,
+            Stmt::Use(_) => Counter::ComChangeDb,
+            Stmt::CreateDatabase { .. } => Counter::ComCreateDb,
+            Stmt::DropDatabase { .. } => Counter::ComDropDb,
+            Stmt::CreateUser { .. } => Counter::ComCreateUser,
+            Stmt::DropUser { .. } => Counter::ComDropUser,
+            Stmt::AlterUser { .. } => Counter::ComAlterUser,
+            Stmt::FlushStatus | Stmt::Flush | Stmt::FlushTables(_) | Stmt::QueryCache { .. } => {
+                Counter::ComFlush
+            }
+            Stmt::ShowOpenTables { .. } => Counter::ComShowTables,
+            Stmt::Shutdown => Counter::ComShutdown,
+            Stmt::Kill { .. } => Counter::ComKill,
+            Stmt::Begin => Counter::ComBegin,
+            Stmt::Commit => Counter::ComCommit,
+            Stmt::Rollback => Counter::ComRollback,
+            Stmt::Empty => Counter::ComAdminCommands,
+            Stmt::CreateTable { .. } => Counter::ComCreateTable,
+            Stmt::DropTables { .. } => Counter::ComDropTable,
+            Stmt::Truncate { .. } => Counter::ComTruncate,
+            Stmt::Maintenance { analyze: true, .. } => Counter::ComAnalyze,
+            Stmt::Maintenance { .. } => Counter::ComCheck,
+            Stmt::RenameTables { .. } => Counter::ComRenameTable,
+            Stmt::AlterTable { .. } => Counter::ComAlterTable,
+            Stmt::AlterIndexes { add: Some(_), .. } => Counter::ComCreateIndex,
+            Stmt::AlterIndexes { .. } => Counter::ComDropIndex,
+            Stmt::Insert(p) if p.replace => Counter::ComReplace,
+            Stmt::Insert(_) => Counter::ComInsert,
+            Stmt::SelectTable(_) => Counter::ComSelect,
+            Stmt::Update(_) => Counter::ComUpdate,
+            Stmt::Delete(_) => Counter::ComDelete,
+            Stmt::KeyCache(crate::exec::key_cache::KeyCacheStmt::LoadIndex { .. }) => {
+                Counter::ComPreloadKeys
+            }
+            Stmt::KeyCache(crate::exec::key_cache::KeyCacheStmt::SetStructured(_)) => {
+                Counter::ComSetOption
+            }
+            Stmt::KeyCache(_) => Counter::ComAssignToKeycache,
+            Stmt::VirtualSelect(_) => Counter::ComSelect,
+        }
+    }
+}
+
+/// Parse and compile one statement.
+/// What compiling needs from the session: the catalog (table definitions), the current
+/// database and the SQL mode.
+pub struct CompileCtx<'a> {
+    pub catalog: &'a crate::catalog::Catalog,
+    pub database: Option<&'a str>,
+    pub pipes_as_concat: bool,
+}
+
+pub fn compile_statement(
+    raw: &RawStatement,
+    map: &SourceMap,
+    ctx: &CompileCtx,
+) -> Result<(Stmt, usize), SqlError> {
+    crate::parser::depth::check_tokens(&raw.tokens)?;
+    let pipes_as_concat = ctx.pipes_as_concat;
+    // Number the `?` placeholders in text order.
+    let mut placeholders = HashMap::new();
+    for t in &raw.tokens {
+        if matches!(&t.token, Token::Placeholder(p) if p == "?") {
+            let n = placeholders.len();
+            placeholders.insert((t.span.start.line, t.span.start.column), n);
+        }
+    }
+    let no_columns = ColumnScope::default();
+    let compiler = Compiler {
+        source: map.source(),
+        scope: &no_columns,
+        placeholders: &placeholders,
+        pipes_as_concat,
+        ctx: Some(ctx),
+        map: Some(map),
+        lists: None,
+    };
+    let mut c = Cursor {
+        tokens: &raw.tokens,
+        pos: 0,
+        map,
+        text: raw.text.clone(),
+    };
+    let first = c.peek_word();
+    let stmt = match first.as_deref() {
+        None if raw.tokens.is_empty() => Stmt::Empty,
+        Some("SET") if crate::parser::key_cache_parse::is_structured_set(&c) => {
+            crate::parser::key_cache_parse::structured_set(&mut c, &compiler)?
+        }
+        Some("SET") => {
+            c.pos += 1;
+            parse_set(&mut c, &compiler)?
+        }
+        Some("SHOW") => {
+            c.pos += 1;
+            parse_show(&mut c, &compiler)?
+        }
+        Some("DESCRIBE") | Some("DESC") | Some("EXPLAIN")
+            if !matches!(
+                c.peek_word_at(1).as_deref(),
+                Some("SELECT")
+                    | Some("UPDATE")
+                    | Some("DELETE")
+                    | Some("INSERT")
+                    | Some("EXTENDED")
+                    | Some("PARTITIONS")
+                    | Some("FORMAT")
+            ) =>
+        {
+            c.pos += 1;
+            let (database, table) = table_name(&mut c)?;
+            let filter = if c.at_end() {
+                ShowFilter::None
+            } else {
+                // DESCRIBE t col: a column name or a LIKE pattern.
+                let pattern = c.name()?;
+                c.expect_end()?;
+                ShowFilter::Like(pattern)
+            };
+            Stmt::ShowColumns {
+                database,
+                table,
+                full: false,
+                filter,
+            }
+        }
+        Some("CHECK") | Some("ANALYZE") => {
+            let analyze = c.eat_word("ANALYZE");
+            if !analyze {
+                c.pos += 1;
+            }
+            c.eat_word("NO_WRITE_TO_BINLOG");
+            c.eat_word("LOCAL");
+            if !(c.eat_word("TABLE") || c.eat_word("TABLES")) {
+                return Err(c.error());
+            }
+            let mut tables = Vec::new();
+            loop {
+                tables.push(table_name(&mut c)?);
+                if !c.eat_token(&Token::Comma) {
+                    break;
+                }
+            }
+            // CHECK options (QUICK, FAST, MEDIUM, EXTENDED, CHANGED, FOR UPGRADE) are accepted.
+            Stmt::Maintenance { analyze, tables }
+        }
+        Some("USE") => {
+            c.pos += 1;
+            let name = c.name()?;
+            c.expect_end()?;
+            Stmt::Use(name)
+        }
+        Some("CREATE") | Some("DROP")
+            if matches!(
+                c.peek_word_at(1).as_deref(),
+                Some("DATABASE") | Some("SCHEMA")
+            ) =>
+        {
+            let create = c.eat_word("CREATE");
+            if !create {
+                c.expect_word("DROP")?;
+            }
+            c.pos += 1;
+            let flag = c.if_exists(create)?;
+            let name = c.name()?;
+            if create {
+                // [DEFAULT] CHARACTER SET / COLLATE options are accepted and ignored.
+                Stmt::CreateDatabase {
+                    name,
+                    if_not_exists: flag,
+                }
+            } else {
+                c.expect_end()?;
+                Stmt::DropDatabase {
+                    name,
+                    if_exists: flag,
+                }
+            }
+        }
+        Some("CREATE") | Some("DROP") | Some("ALTER")
+            if c.peek_word_at(1).as_deref() == Some("USER") =>
+        {
+            let verb = c.peek_word().unwrap_or_default();
+            c.pos += 2;
+            let flag = c.if_exists(verb == "CREATE")?;
+            let users = parse_user_list(&mut c, verb != "DROP")?;
+            c.expect_end()?;
+            match verb.as_str() {
+                "CREATE" => Stmt::CreateUser {
+                    users,
+                    if_not_exists: flag,
+                },
+                "DROP" => Stmt::DropUser {
+                    users,
+                    if_exists: flag,
+                },
+                _ => Stmt::AlterUser {
+                    users,
+                    if_exists: flag,
+                },
+            }
+        }
+        Some("FLUSH") => {
+            c.pos += 1;
+            c.eat_word("LOCAL");
+            c.eat_word("NO_WRITE_TO_BINLOG");
+            if c.eat_word("STATUS") {
+                c.expect_end()?;
+                Stmt::FlushStatus
+            } else if matches!(c.peek_word().as_deref(), Some("TABLES" | "TABLE"))
+                && !matches!(c.peek_word_at(1).as_deref(), Some("WITH" | "FOR"))
+            {
+                c.pos += 1;
+                let mut names = Vec::new();
+                while !c.at_end() {
+                    let first = c.name()?;
+                    names.push(if c.eat_token(&Token::Period) {
+                        (Some(first), c.name()?)
+                    } else {
+                        (None, first)
+                    });
+                    if !c.eat_token(&Token::Comma) {
+                        break;
+                    }
+                }
+                c.expect_end()?;
+                Stmt::FlushTables((!names.is_empty()).then_some(names))
+            } else if c.eat_word("QUERY") {
+                c.expect_word("CACHE")?;
+                c.expect_end()?;
+                Stmt::QueryCache { reset: false }
+            } else if c.at_end() {
+                return Err(c.error());
+            } else {
+                Stmt::Flush
+            }
+        }
+        Some("RESET") if c.peek_word_at(1).as_deref() == Some("QUERY") => {
+            c.pos += 2;
+            c.expect_word("CACHE")?;
+            c.expect_end()?;
+            Stmt::QueryCache { reset: true }
+        }
+        Some("KILL") => parse_kill(&mut c, &compiler)?,
+        Some("SHUTDOWN") => {
+            c.pos += 1;
+            c.eat_word("WAIT");
+            c.eat_word("FOR");
+            c.eat_word("ALL");
+            c.eat_word("REPLICAS");
+            c.expect_end()?;
+            Stmt::Shutdown
+        }
+        Some("BEGIN") => {
+            c.pos += 1;
+            c.eat_word("WORK");
+            c.expect_end()?;
+            Stmt::Begin
+        }
+        Some("START") => {
+            c.pos += 1;
+            c.expect_word("TRANSACTION")?;
+            // WITH CONSISTENT SNAPSHOT, READ ONLY, READ WRITE: accepted.
+            Stmt::Begin
+        }
+        Some("COMMIT") | Some("ROLLBACK") => {
+            let commit = c.eat_word("COMMIT");
+            if !commit {
+                c.pos += 1;
+            }
+            c.eat_word("WORK");
+            if c.eat_word("AND") {
+                c.eat_word("NO");
+                c.expect_word("CHAIN")?;
+            }
+            if c.eat_word("NO") {
+                c.expect_word("RELEASE")?;
+            } else {
+                c.eat_word("RELEASE");
+            }
+            c.expect_end()?;
+            if commit {
+                Stmt::Commit
+            } else {
+                Stmt::Rollback
+            }
+        }
+        Some("LOAD") if c.peek_word_at(1).as_deref() == Some("INDEX") => {
+            crate::parser::key_cache_parse::load_index(&mut c)?
+        }
+        Some("CACHE") if c.peek_word_at(1).as_deref() == Some("INDEX") => {
+            crate::parser::key_cache_parse::cache_index(&mut c)?
+        }
+        Some("SELECT") if crate::parser::key_cache_parse::is_virtual_select(&c) => {
+            crate::parser::key_cache_parse::virtual_select(&mut c, &compiler)?
+        }
+        Some("DO") => {
+            c.pos += 1;
+            let mut exprs = Vec::new();
+            loop {
+                let part = c.until_comma();
+                exprs.push(compile_expr_tokens(part, &compiler, &c)?);
+                if !c.eat_token(&Token::Comma) {
+                    break;
+                }
+            }
+            Stmt::Do(exprs)
+        }
+        _ => parse_with_sqlparser(raw, map, &compiler, ctx)?,
+    };
+    Ok((stmt, placeholders.len()))
+}

@@ -1,0 +1,700 @@
+//! SELECT plans: the projection, WHERE, GROUP BY, ORDER BY and LIMIT of a query.
+
+use crate::error::SqlError;
+use crate::expr::err_syntax;
+use crate::expr::eval::Datum;
+use crate::expr::ColumnScope;
+use crate::expr::Compiler;
+use crate::expr::Expr;
+
+use crate::parser::from_ast::*;
+use crate::parser::source::*;
+use crate::plan::*;
+use sqlparser::ast::{self, Spanned};
+
+pub(crate) fn compile_query(
+    q: &ast::Query,
+    raw: &RawStatement,
+    map: &SourceMap,
+    compiler: &Compiler,
+    ctx: &CompileCtx,
+) -> Result<Stmt, SqlError> {
+    if q.with.is_some() {
+        return Err(SqlError::not_supported("WITH"));
+    }
+    let ast::SetExpr::Select(select) = q.body.as_ref() else {
+        return Err(SqlError::not_supported("UNION and nested queries"));
+    };
+    let dual = match select.from.as_slice() {
+        [] => true,
+        [t] if t.joins.is_empty()
+            && matches!(&t.relation, ast::TableFactor::Table { name, .. } if name.to_string().eq_ignore_ascii_case("DUAL")) =>
+        {
+            true
+        }
+        _ => false,
+    };
+    if !dual {
+        return compile_table_select(q, select, raw, map, compiler, ctx);
+    }
+    let mut items = Vec::new();
+    let texts = projection_texts(raw, map);
+    for (position, item) in select.projection.iter().enumerate() {
+        let (expr, name) = match item {
+            ast::SelectItem::UnnamedExpr(e) => {
+                let literal_name = matches!(e, ast::Expr::Value(v) if matches!(v.value, ast::Value::SingleQuotedString(_) | ast::Value::DoubleQuotedString(_) | ast::Value::Null));
+                match texts.get(position) {
+                    Some(text)
+                        if texts.len() == select.projection.len()
+                            && !literal_name
+                            && !text.is_empty() =>
+                    {
+                        (e, cut_item_name(text.clone()))
+                    }
+                    _ => (e, item_name(e, map)),
+                }
+            }
+            ast::SelectItem::ExprWithAlias { expr, alias } => (expr, alias.value.clone()),
+            ast::SelectItem::Wildcard(_) | ast::SelectItem::QualifiedWildcard(..) => {
+                return Err(SqlError::new(1096, "HY000", "No tables used"))
+            }
+            other => return Err(err_syntax(&other.to_string())),
+        };
+        items.push(SelectItem {
+            name,
+            expr: compiler.compile(expr)?,
+        });
+    }
+    let filter = select
+        .selection
+        .as_ref()
+        .map(|w| compiler.compile(w))
+        .transpose()?;
+    if select.having.is_some() {
+        return Err(SqlError::not_supported("HAVING without tables"));
+    }
+    let (limit, offset) = match &q.limit_clause {
+        None => (None, None),
+        Some(ast::LimitClause::LimitOffset { limit, offset, .. }) => (
+            limit.as_ref().map(|l| compiler.compile(l)).transpose()?,
+            offset
+                .as_ref()
+                .map(|o| compiler.compile(&o.value))
+                .transpose()?,
+        ),
+        Some(ast::LimitClause::OffsetCommaLimit { offset, limit }) => (
+            Some(compiler.compile(limit)?),
+            Some(compiler.compile(offset)?),
+        ),
+    };
+    Ok(Stmt::Select(SelectPlan {
+        items,
+        filter,
+        limit,
+        offset,
+    }))
+}
+
+pub(crate) fn limit_clause(
+    q: &ast::Query,
+    compiler: &Compiler,
+) -> Result<(Option<Expr>, Option<Expr>), SqlError> {
+    Ok(match &q.limit_clause {
+        None => (None, None),
+        Some(ast::LimitClause::LimitOffset { limit, offset, .. }) => (
+            limit.as_ref().map(|l| compiler.compile(l)).transpose()?,
+            offset
+                .as_ref()
+                .map(|o| compiler.compile(&o.value))
+                .transpose()?,
+        ),
+        Some(ast::LimitClause::OffsetCommaLimit { offset, limit }) => (
+            Some(compiler.compile(limit)?),
+            Some(compiler.compile(offset)?),
+        ),
+    })
+}
+
+pub(crate) fn aggregate_of(
+    e: &ast::Expr,
+) -> Option<(crate::plan::tables::AggKind, Option<&ast::Expr>, bool)> {
+    let ast::Expr::Function(f) = e else {
+        return None;
+    };
+    let name = f.name.to_string().to_ascii_uppercase();
+    let ast::FunctionArguments::List(list) = &f.args else {
+        return None;
+    };
+    let distinct = matches!(
+        list.duplicate_treatment,
+        Some(ast::DuplicateTreatment::Distinct)
+    );
+    let arg = match list.args.as_slice() {
+        [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Wildcard)] if name == "COUNT" => {
+            return Some((crate::plan::tables::AggKind::CountStar, None, false))
+        }
+        [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(x))] => x,
+        _ => return None,
+    };
+    let kind = match name.as_str() {
+        "COUNT" => crate::plan::tables::AggKind::Count,
+        "SUM" => crate::plan::tables::AggKind::Sum,
+        "MIN" => crate::plan::tables::AggKind::Min,
+        "MAX" => crate::plan::tables::AggKind::Max,
+        "AVG" => crate::plan::tables::AggKind::Avg,
+        _ => return None,
+    };
+    Some((kind, Some(arg), distinct))
+}
+
+/// A subquery: a SELECT compiled on its own.
+pub fn compile_subquery(
+    q: &ast::Query,
+    map: &SourceMap,
+    compiler: &Compiler,
+    ctx: &CompileCtx,
+) -> Result<Stmt, SqlError> {
+    let raw = RawStatement {
+        tokens: Vec::new(),
+        text: 0..0,
+    };
+    compile_query(q, &raw, map, compiler, ctx)
+}
+
+/// The static type of a subquery's first column.
+pub fn first_column_type(stmt: &Stmt, env: &dyn crate::expr::Env) -> crate::expr::eval::SqlType {
+    match stmt {
+        Stmt::Select(plan) => plan
+            .items
+            .first()
+            .map(|i| i.expr.sql_type(env, &[]))
+            .unwrap_or(crate::expr::eval::SqlType::Null),
+        Stmt::SelectTable(plan) => {
+            let mut types = plan.source.table.column_types();
+            for j in &plan.joins {
+                types.extend(j.table.column_types());
+            }
+            match plan.items.first() {
+                Some(crate::plan::tables::OutputItem::Column { index, .. }) => types
+                    .get(*index)
+                    .copied()
+                    .unwrap_or(crate::expr::eval::SqlType::Int {
+                        unsigned: false,
+                        len: 21,
+                    }),
+                Some(crate::plan::tables::OutputItem::Expr { expr, .. }) => {
+                    expr.sql_type(env, &types)
+                }
+                None => crate::expr::eval::SqlType::Null,
+            }
+        }
+        _ => crate::expr::eval::SqlType::Null,
+    }
+}
+
+/// SELECT from one stored table.
+pub(crate) fn compile_table_select(
+    q: &ast::Query,
+    select: &ast::Select,
+    raw: &RawStatement,
+    map: &SourceMap,
+    compiler: &Compiler,
+    ctx: &CompileCtx,
+) -> Result<Stmt, SqlError> {
+    // FROM a, b JOIN c ON ... LEFT JOIN d ON ...: tables in order, each with its join kind.
+    let mut relations: Vec<(&ast::TableFactor, bool, Option<&ast::Expr>)> = Vec::new();
+    for twj in &select.from {
+        relations.push((&twj.relation, false, None));
+        for j in &twj.joins {
+            let (left, constraint) = match &j.join_operator {
+                ast::JoinOperator::Join(c)
+                | ast::JoinOperator::Inner(c)
+                | ast::JoinOperator::CrossJoin(c) => (false, c),
+                ast::JoinOperator::Left(c) | ast::JoinOperator::LeftOuter(c) => (true, c),
+                _ => return Err(SqlError::not_supported("this kind of join")),
+            };
+            let on = match constraint {
+                ast::JoinConstraint::On(e) => Some(e),
+                ast::JoinConstraint::None => None,
+                _ => return Err(SqlError::not_supported("JOIN ... USING and NATURAL JOIN")),
+            };
+            relations.push((&j.relation, left, on));
+        }
+    }
+    let mut refs: Vec<crate::plan::tables::TableRef> = Vec::new();
+    for (relation, _, _) in &relations {
+        refs.push(table_factor(relation, ctx.catalog.storage(), ctx)?);
+    }
+    for (n, r) in refs.iter().enumerate() {
+        if refs[..n]
+            .iter()
+            .any(|x| x.alias.eq_ignore_ascii_case(&r.alias))
+        {
+            return Err(SqlError::new(
+                1066,
+                "42000",
+                format!("Not unique table/alias: '{}'", r.alias),
+            ));
+        }
+    }
+    let table = refs[0].clone();
+    let mut scope = ColumnScope::default();
+    let mut offsets = Vec::new();
+    for r in &refs {
+        offsets.push(scope.columns.len());
+        scope.columns.extend(r.scope().columns);
+    }
+    let has_column = |name: &str| {
+        scope
+            .columns
+            .iter()
+            .any(|(_, c)| c.eq_ignore_ascii_case(name))
+    };
+    let tc = crate::plan::table_def::table_compiler(compiler, &scope);
+    let texts = projection_texts(raw, map);
+
+    // Aggregates anywhere in the select list, HAVING or ORDER BY become extra columns
+    // `__aggN` after the table's own, filled per group.
+    let mut found: Vec<(crate::plan::tables::AggKind, Option<ast::Expr>, bool)> = Vec::new();
+    let mut rewritten_items = Vec::new();
+    for item in &select.projection {
+        rewritten_items.push(match item {
+            ast::SelectItem::UnnamedExpr(e) => Some(extract_aggregates(e, &mut found)),
+            ast::SelectItem::ExprWithAlias { expr, .. } => {
+                Some(extract_aggregates(expr, &mut found))
+            }
+            _ => None,
+        });
+    }
+    // HAVING may name select items by alias.
+    let mut alias_asts: Vec<(String, ast::Expr)> = Vec::new();
+    for (item, rewritten) in select.projection.iter().zip(&rewritten_items) {
+        if let (ast::SelectItem::ExprWithAlias { alias, .. }, Some(r)) = (item, rewritten) {
+            alias_asts.push((alias.value.clone(), r.clone()));
+        }
+    }
+    let having = select.having.as_ref().map(|h| {
+        let h = extract_aggregates(h, &mut found);
+        substitute_aliases(&h, &alias_asts, &has_column)
+    });
+    let order_list: Vec<(ast::Expr, bool)> = match &q.order_by {
+        None => Vec::new(),
+        Some(ob) => {
+            let ast::OrderByKind::Expressions(list) = &ob.kind else {
+                return Err(SqlError::not_supported("ORDER BY ALL"));
+            };
+            list.iter()
+                .map(|o| {
+                    (
+                        extract_aggregates(&o.expr, &mut found),
+                        matches!(o.options.sort, Some(ast::OrderBySort::Desc)),
+                    )
+                })
+                .collect()
+        }
+    };
+    let group_exprs: &[ast::Expr] = match &select.group_by {
+        ast::GroupByExpr::Expressions(list, _) => list,
+        ast::GroupByExpr::All(_) => return Err(SqlError::not_supported("GROUP BY ALL")),
+    };
+    let grouped = !found.is_empty() || !group_exprs.is_empty() || having.is_some();
+    let mut ext_scope = scope.clone();
+    for i in 0..found.len() {
+        ext_scope.columns.push((None, format!("__agg{i}")));
+    }
+    let ec = crate::plan::table_def::table_compiler(compiler, &ext_scope);
+
+    let mut items = Vec::new();
+    let mut aliases: Vec<(String, Expr)> = Vec::new();
+    for (position, item) in select.projection.iter().enumerate() {
+        match item {
+            ast::SelectItem::Wildcard(_) => {
+                for (r, offset) in refs.iter().zip(&offsets) {
+                    for (i, c) in r.def.columns.iter().enumerate() {
+                        items.push(crate::plan::tables::OutputItem::Column {
+                            index: offset + i,
+                            name: c.name.clone(),
+                        });
+                    }
+                }
+            }
+            ast::SelectItem::QualifiedWildcard(kind, _) => {
+                let qualifier = kind.to_string();
+                let qualifier = qualifier.trim_end_matches(".*").trim_matches('`');
+                let Some(n) = refs
+                    .iter()
+                    .position(|r| r.alias.eq_ignore_ascii_case(qualifier))
+                else {
+                    return Err(SqlError::new(
+                        1051,
+                        "42S02",
+                        format!("Unknown table '{qualifier}'"),
+                    ));
+                };
+                for (i, c) in refs[n].def.columns.iter().enumerate() {
+                    items.push(crate::plan::tables::OutputItem::Column {
+                        index: offsets[n] + i,
+                        name: c.name.clone(),
+                    });
+                }
+            }
+            ast::SelectItem::UnnamedExpr(e) | ast::SelectItem::ExprWithAlias { expr: e, .. } => {
+                let name = match item {
+                    ast::SelectItem::ExprWithAlias { alias, .. } => alias.value.clone(),
+                    _ => match (e, texts.get(position)) {
+                        // `t.col` is named `col`, as in MySQL.
+                        (ast::Expr::CompoundIdentifier(parts), _) if parts.len() > 1 => {
+                            parts.last().map(|p| p.value.clone()).unwrap_or_default()
+                        }
+                        (ast::Expr::Value(v), _)
+                            if matches!(
+                                v.value,
+                                ast::Value::SingleQuotedString(_)
+                                    | ast::Value::DoubleQuotedString(_)
+                            ) =>
+                        {
+                            item_name(e, map)
+                        }
+                        (_, Some(t)) if texts.len() == select.projection.len() && !t.is_empty() => {
+                            t.clone()
+                        }
+                        _ => item_name(e, map),
+                    },
+                };
+                let source = rewritten_items[position].as_ref().unwrap_or(e);
+                let expr = ec.compile(source)?;
+                if let ast::SelectItem::ExprWithAlias { alias, .. } = item {
+                    aliases.push((alias.value.clone(), expr.clone()));
+                }
+                items.push(match expr {
+                    Expr::Column(index) => crate::plan::tables::OutputItem::Column { index, name },
+                    expr => crate::plan::tables::OutputItem::Expr { expr, name },
+                });
+            }
+            other => return Err(err_syntax(&other.to_string())),
+        }
+    }
+    // ORDER BY / GROUP BY may name a select item by position or alias.
+    let by_item = |e: &ast::Expr, clause: &str| -> Result<Option<Expr>, SqlError> {
+        match e {
+            ast::Expr::Value(v) if matches!(v.value, ast::Value::Number(..)) => {
+                let n: usize = v.value.to_string().parse().unwrap_or(0);
+                match items.get(n.wrapping_sub(1)) {
+                    Some(crate::plan::tables::OutputItem::Column { index, .. }) => {
+                        Ok(Some(Expr::Column(*index)))
+                    }
+                    Some(crate::plan::tables::OutputItem::Expr { expr, .. }) => {
+                        Ok(Some(expr.clone()))
+                    }
+                    None => Err(SqlError::new(
+                        1054,
+                        "42S22",
+                        format!("Unknown column '{n}' in '{clause}'"),
+                    )),
+                }
+            }
+            ast::Expr::Identifier(id) if !has_column(&id.value) => Ok(aliases
+                .iter()
+                .find(|(a, _)| a.eq_ignore_ascii_case(&id.value))
+                .map(|(_, e)| e.clone())),
+            _ => Ok(None),
+        }
+    };
+    let mut order_by = Vec::new();
+    for (e, desc) in &order_list {
+        let expr = match by_item(e, "order clause")? {
+            Some(x) => x,
+            None => ec.compile(e)?,
+        };
+        order_by.push((expr, *desc));
+    }
+    let grouping = if grouped {
+        let mut keys = Vec::new();
+        for g in group_exprs {
+            keys.push(match by_item(g, "group statement")? {
+                Some(x) => x,
+                None => tc.compile(g)?,
+            });
+        }
+        let mut aggregates = Vec::new();
+        for (kind, arg, distinct) in &found {
+            let arg = arg.as_ref().map(|a| tc.compile(a)).transpose()?;
+            aggregates.push(crate::plan::tables::Aggregate {
+                kind: *kind,
+                arg,
+                distinct: *distinct,
+            });
+        }
+        let having = having.as_ref().map(|h| ec.compile(h)).transpose()?;
+        Some(crate::plan::tables::Grouping {
+            keys,
+            aggregates,
+            having,
+        })
+    } else {
+        None
+    };
+    let filter = select
+        .selection
+        .as_ref()
+        .map(|w| tc.compile(w))
+        .transpose()?;
+    let mut joins = Vec::new();
+    for (n, (_, left, on)) in relations.iter().enumerate().skip(1) {
+        let on = on.map(|e| tc.compile(e)).transpose()?;
+        let lookup = crate::exec::read::join_lookup(on.as_ref(), &refs[n].def, offsets[n]);
+        joins.push(crate::plan::tables::JoinStep {
+            table: refs[n].clone(),
+            offset: offsets[n],
+            left: *left,
+            on,
+            lookup,
+        });
+    }
+    let (filter, post_filter) = if joins.is_empty() {
+        (filter, None)
+    } else {
+        (None, filter)
+    };
+    let access = crate::plan::access::choose_access(&table.def, filter.as_ref());
+    let (limit, offset) = limit_clause(q, compiler)?;
+    Ok(Stmt::SelectTable(Box::new(
+        crate::plan::tables::TableSelect {
+            source: crate::plan::tables::RowSource {
+                table,
+                access,
+                filter,
+            },
+            joins,
+            post_filter,
+            items,
+            grouping,
+            distinct: select.distinct.is_some(),
+            order_by,
+            limit,
+            offset,
+            shown_columns: std::sync::OnceLock::new(),
+        },
+    )))
+}
+
+/// `VALUES(c)` in ON DUPLICATE KEY UPDATE becomes the column `__new_c`.
+pub(crate) fn values_to_new(e: &ast::Expr) -> ast::Expr {
+    use ast::Expr as E;
+    if let E::Function(f) = e {
+        if f.name.to_string().eq_ignore_ascii_case("VALUES") {
+            if let ast::FunctionArguments::List(list) = &f.args {
+                if let [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(E::Identifier(id)))] =
+                    list.args.as_slice()
+                {
+                    return E::Identifier(ast::Ident::with_quote(
+                        '`',
+                        format!("__new_{}", id.value),
+                    ));
+                }
+            }
+        }
+    }
+    map_children(e, &mut values_to_new)
+}
+
+/// Replace identifiers that name a select-list alias (and no column) by the aliased
+/// expression.
+pub(crate) fn substitute_aliases(
+    e: &ast::Expr,
+    aliases: &[(String, ast::Expr)],
+    has_column: &dyn Fn(&str) -> bool,
+) -> ast::Expr {
+    if let ast::Expr::Identifier(id) = e {
+        if !has_column(&id.value) {
+            if let Some((_, x)) = aliases
+                .iter()
+                .find(|(a, _)| a.eq_ignore_ascii_case(&id.value))
+            {
+                return ast::Expr::Nested(Box::new(x.clone()));
+            }
+        }
+        return e.clone();
+    }
+    map_children(e, &mut |x| substitute_aliases(x, aliases, has_column))
+}
+
+/// Replace every aggregate call in an expression by a reference to `__aggN` (N in the
+/// order found) and collect the aggregates.
+pub(crate) fn extract_aggregates(
+    e: &ast::Expr,
+    found: &mut Vec<(crate::plan::tables::AggKind, Option<ast::Expr>, bool)>,
+) -> ast::Expr {
+    if let Some((kind, arg, distinct)) = aggregate_of(e) {
+        let n = found.len();
+        found.push((kind, arg.cloned(), distinct));
+        return ast::Expr::Identifier(ast::Ident::with_quote('`', format!("__agg{n}")));
+    }
+    map_children(e, &mut |x| extract_aggregates(x, found))
+}
+
+/// A copy of `e` whose direct operands (of the operators, predicates, CASE and function
+/// calls the SQL layer evaluates) are replaced by `f` of each, left to right; subqueries
+/// and other expressions are copied as they are.
+pub(crate) fn map_children(e: &ast::Expr, f: &mut dyn FnMut(&ast::Expr) -> ast::Expr) -> ast::Expr {
+    use ast::Expr as E;
+    let mut out = e.clone();
+    let mut go = |x: &mut ast::Expr| *x = f(x);
+    match &mut out {
+        E::BinaryOp { left, right, .. } => {
+            go(left);
+            go(right);
+        }
+        E::UnaryOp { expr, .. }
+        | E::Nested(expr)
+        | E::IsNull(expr)
+        | E::IsNotNull(expr)
+        | E::IsTrue(expr)
+        | E::IsFalse(expr)
+        | E::IsNotTrue(expr)
+        | E::IsNotFalse(expr)
+        | E::Cast { expr, .. } => go(expr),
+        E::Between {
+            expr, low, high, ..
+        } => {
+            go(expr);
+            go(low);
+            go(high);
+        }
+        E::Like { expr, pattern, .. } => {
+            go(expr);
+            go(pattern);
+        }
+        E::InList { expr, list, .. } => {
+            go(expr);
+            list.iter_mut().for_each(&mut go);
+        }
+        E::Case {
+            operand,
+            conditions,
+            else_result,
+            ..
+        } => {
+            if let Some(o) = operand {
+                go(o);
+            }
+            for w in conditions.iter_mut() {
+                go(&mut w.condition);
+                go(&mut w.result);
+            }
+            if let Some(x) = else_result {
+                go(x);
+            }
+        }
+        E::Function(call) => {
+            if let ast::FunctionArguments::List(list) = &mut call.args {
+                for a in list.args.iter_mut() {
+                    if let ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(x)) = a {
+                        go(x);
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+/// The longest name MariaDB gives an unaliased column, in bytes: a longer text is cut at
+/// the last character that fits.
+pub(crate) const ITEM_NAME_MAX_BYTES: usize = 255;
+
+/// MySQL names an unaliased column by the expression's text as written (at most
+/// [`ITEM_NAME_MAX_BYTES`]), except that a string literal is named by its value.
+pub(crate) fn item_name(e: &ast::Expr, map: &SourceMap) -> String {
+    cut_item_name(item_text(e, map))
+}
+
+pub(crate) fn cut_item_name(mut name: String) -> String {
+    if name.len() > ITEM_NAME_MAX_BYTES {
+        let mut cut = ITEM_NAME_MAX_BYTES;
+        while !name.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        name.truncate(cut);
+    }
+    name
+}
+
+pub(crate) fn item_text(e: &ast::Expr, map: &SourceMap) -> String {
+    if let ast::Expr::Value(v) = e {
+        match &v.value {
+            ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => {
+                return s.clone()
+            }
+            ast::Value::Null => return "NULL".to_string(),
+            _ => {}
+        }
+    }
+    let span = e.span();
+    if span.start.line == 0 {
+        return e.to_string();
+    }
+    let source = map.source();
+    let start = map.offset(span.start.line, span.start.column);
+    let mut end = map.offset(span.end.line, span.end.column).max(start);
+    // Spans of calls may stop before the closing parenthesis: extend to balance them.
+    let bytes = source.as_bytes();
+    let (mut depth, mut quote) = (0i32, None::<u8>);
+    let mut i = start;
+    while i < bytes.len() && (i < end || depth > 0 || quote.is_some()) {
+        let b = bytes[i];
+        match quote {
+            Some(_) if b == b'\\' => i += 1,
+            Some(q) if b == q => quote = None,
+            Some(_) => {}
+            None => match b {
+                b'\'' | b'"' | b'`' => quote = Some(b),
+                b'(' => depth += 1,
+                b')' => depth -= 1,
+                _ => {}
+            },
+        }
+        i += 1;
+    }
+    end = end.max(i.min(bytes.len()));
+    // A call's span may end at its name: take the argument list that follows.
+    let after = source.get(end..).unwrap_or("").trim_start();
+    if matches!(e, ast::Expr::Function(_)) && after.starts_with('(') {
+        let open = source.len() - after.len();
+        let mut depth = 0i32;
+        let mut quote: Option<u8> = None;
+        for (k, &b) in bytes[open..].iter().enumerate() {
+            match quote {
+                Some(q) if b == q => quote = None,
+                Some(_) => {}
+                None => match b {
+                    b'\'' | b'"' | b'`' => quote = Some(b),
+                    b'(' => depth += 1,
+                    b')' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            end = open + k + 1;
+                            break;
+                        }
+                    }
+                    _ => {}
+                },
+            }
+        }
+    }
+    let text = source
+        .get(start..end.min(source.len()))
+        .unwrap_or("")
+        .trim_end();
+    if text.is_empty() {
+        e.to_string()
+    } else {
+        text.to_string()
+    }
+}
+
+/// A user variable value from a datum (for SET @a = ...).
+pub fn user_value(d: Datum) -> Datum {
+    d
+}

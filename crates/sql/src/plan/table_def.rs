@@ -1,0 +1,429 @@
+//! Table definitions from CREATE TABLE: columns, types, defaults and keys.
+
+use crate::catalog::show_create::*;
+use crate::catalog::storage_error;
+use crate::error::SqlError;
+use crate::exec::stored::*;
+use crate::expr::eval::Datum;
+use crate::expr::eval::Warning;
+use crate::expr::ColumnScope;
+use crate::expr::Compiler;
+use crate::expr::Env;
+use myriad_storage as st;
+use sqlparser::ast;
+
+// ---- compiling ----
+
+/// A compiler for expressions over one table.
+pub fn table_compiler<'a>(base: &Compiler<'a>, scope: &'a ColumnScope) -> Compiler<'a> {
+    Compiler { scope, ..*base }
+}
+
+/// CREATE TABLE's definition from sqlparser's AST.
+pub fn table_def(ct: &ast::CreateTable, compiler: &Compiler) -> Result<st::TableDef, SqlError> {
+    let mut columns = Vec::new();
+    let mut indexes: Vec<st::IndexDef> = Vec::new();
+    let mut primary: Option<Vec<usize>> = None;
+    for (position, c) in ct.columns.iter().enumerate() {
+        let (def, is_primary, is_unique) = column_from_ast(c, compiler)?;
+        if is_primary {
+            primary = Some(vec![position]);
+        }
+        if is_unique {
+            indexes.push(st::IndexDef {
+                name: c.name.value.clone(),
+                kind: st::IndexKind::Unique,
+                columns: vec![position],
+            });
+        }
+        columns.push(def);
+    }
+    let position_of = |name: &str, columns: &[st::ColumnDef]| -> Result<usize, SqlError> {
+        columns
+            .iter()
+            .position(|c| c.name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| {
+                SqlError::new(
+                    1072,
+                    "42000",
+                    format!("Key column '{name}' doesn't exist in table"),
+                )
+            })
+    };
+    let index_columns =
+        |cols: &[ast::IndexColumn], columns: &[st::ColumnDef]| -> Result<Vec<usize>, SqlError> {
+            cols.iter()
+                .map(|ic| match &ic.column.expr {
+                    ast::Expr::Identifier(id) => position_of(&id.value, columns),
+                    ast::Expr::Function(f) => position_of(&f.name.to_string(), columns),
+                    other => Err(crate::expr::err_syntax(&other.to_string())),
+                })
+                .collect()
+        };
+    for constraint in &ct.constraints {
+        match constraint {
+            ast::TableConstraint::PrimaryKey(pk) => {
+                if primary.is_some() {
+                    return Err(SqlError::new(1068, "42000", "Multiple primary key defined"));
+                }
+                let cols = index_columns(&pk.columns, &columns)?;
+                for &c in &cols {
+                    columns[c].nullable = false;
+                }
+                primary = Some(cols);
+            }
+            ast::TableConstraint::Unique(u) => {
+                let cols = index_columns(&u.columns, &columns)?;
+                let name = u
+                    .index_name
+                    .as_ref()
+                    .or(u.name.as_ref())
+                    .map(|n| n.value.clone())
+                    .unwrap_or_else(|| columns[cols[0]].name.clone());
+                indexes.push(st::IndexDef {
+                    name,
+                    kind: st::IndexKind::Unique,
+                    columns: cols,
+                });
+            }
+            ast::TableConstraint::Index(ix) => {
+                let cols = index_columns(&ix.columns, &columns)?;
+                let name = ix
+                    .name
+                    .as_ref()
+                    .map(|n| n.value.clone())
+                    .unwrap_or_else(|| columns[cols[0]].name.clone());
+                indexes.push(st::IndexDef {
+                    name,
+                    kind: st::IndexKind::NonUnique,
+                    columns: cols,
+                });
+            }
+            other => return Err(SqlError::not_supported(&format!("constraint {other}"))),
+        }
+    }
+    if let Some(cols) = primary {
+        indexes.insert(
+            0,
+            st::IndexDef {
+                name: "PRIMARY".into(),
+                kind: st::IndexKind::Primary,
+                columns: cols,
+            },
+        );
+    }
+    // Index names must be unique; MySQL suffixes _2, _3 for unnamed duplicates.
+    for i in 1..indexes.len() {
+        let base = indexes[i].name.clone();
+        let mut n = 2;
+        while indexes[..i]
+            .iter()
+            .any(|x| x.name.eq_ignore_ascii_case(&indexes[i].name))
+        {
+            indexes[i].name = format!("{base}_{n}");
+            n += 1;
+        }
+    }
+    if columns.iter().filter(|c| c.auto_increment).count() > 1
+        || columns.iter().enumerate().any(|(i, c)| {
+            c.auto_increment && !indexes.iter().any(|ix| ix.columns.first() == Some(&i))
+        })
+    {
+        return Err(SqlError::new(
+            1075,
+            "42000",
+            "Incorrect table definition; there can be only one auto column and it must be defined as a key",
+        ));
+    }
+    let mut options = Vec::new();
+    if let ast::CreateTableOptions::Plain(list) | ast::CreateTableOptions::With(list) =
+        &ct.table_options
+    {
+        for o in list {
+            let text = o.to_string();
+            match text.split_once('=') {
+                Some((k, v)) => options.push((k.trim().to_string(), v.trim().to_string())),
+                None => match text.split_once(' ') {
+                    Some((k, v)) if !k.is_empty() => {
+                        options.push((k.trim().to_string(), v.trim().to_string()))
+                    }
+                    _ => options.push((text, String::new())),
+                },
+            }
+        }
+    }
+    order_indexes(&mut indexes);
+    let def = st::TableDef {
+        columns,
+        indexes,
+        options,
+    };
+    def.validate().map_err(storage_error)?;
+    Ok(def)
+}
+
+/// One column of CREATE TABLE or ALTER TABLE ADD COLUMN: its definition, and whether it is
+/// declared PRIMARY KEY or UNIQUE inline.
+pub fn column_from_ast(
+    c: &ast::ColumnDef,
+    compiler: &Compiler,
+) -> Result<(st::ColumnDef, bool, bool), SqlError> {
+    let mut primary = false;
+    let mut unique = false;
+    let ty = column_type(&c.data_type, &c.name.value)?;
+    let mut def = st::ColumnDef::new(&c.name.value, ty);
+    let mut default_expr = None;
+    for option in &c.options {
+        match &option.option {
+            ast::ColumnOption::Null => def.nullable = true,
+            ast::ColumnOption::NotNull => def.nullable = false,
+            ast::ColumnOption::Default(e) if crate::exec::timestamps::is_current_timestamp(e) => {
+                def.default_now = true
+            }
+            ast::ColumnOption::Default(e) => default_expr = Some(e.clone()),
+            ast::ColumnOption::OnUpdate(e) => {
+                crate::exec::timestamps::on_update(&mut def, e)?;
+            }
+            ast::ColumnOption::PrimaryKey(_) => {
+                def.nullable = false;
+                primary = true;
+            }
+            ast::ColumnOption::Unique(_) => unique = true,
+            ast::ColumnOption::DialectSpecific(tokens)
+                if tokens
+                    .iter()
+                    .any(|t| t.to_string().eq_ignore_ascii_case("AUTO_INCREMENT")) =>
+            {
+                def.auto_increment = true
+            }
+            ast::ColumnOption::Comment(text) => def.comment = text.clone(),
+            ast::ColumnOption::CharacterSet(_) | ast::ColumnOption::Collation(_) => {}
+            other => return Err(SqlError::not_supported(&format!("column option {other}"))),
+        }
+    }
+    crate::exec::timestamps::check_column(&def)?;
+    if let Some(e) = default_expr {
+        let expr = compiler.compile(&e)?;
+        let mut w = Vec::new();
+        let v = expr.eval(&mut ConstEnv(&mut w, 0), &[])?;
+        // A default that reads the clock other than as CURRENT_TIMESTAMP itself
+        // (`NOW() + INTERVAL 1 DAY`) would need evaluating per insert.
+        if v != expr.eval(&mut ConstEnv(&mut Vec::new(), DISTANT_MICROS), &[])? {
+            return Err(SqlError::not_supported(
+                "a DEFAULT expression that reads the clock, other than CURRENT_TIMESTAMP",
+            ));
+        }
+        if v.is_null() {
+            def.default = if def.nullable {
+                Some(st::Datum::Null)
+            } else {
+                return Err(SqlError::new(
+                    1067,
+                    "42000",
+                    format!("Invalid default value for '{}'", def.name),
+                ));
+            };
+        } else {
+            let target = Target {
+                column: &def,
+                table: None,
+                row: 1,
+                strict: true,
+            };
+            let stored = to_stored(&v, &target, &mut w).map_err(|_| {
+                SqlError::new(
+                    1067,
+                    "42000",
+                    format!("Invalid default value for '{}'", def.name),
+                )
+            })?;
+            def.default = Some(stored);
+        }
+    }
+    Ok((def, primary, unique))
+}
+
+pub(crate) fn column_type(dt: &ast::DataType, name: &str) -> Result<st::ColumnType, SqlError> {
+    use ast::DataType as D;
+    let int = |width, unsigned| st::ColumnType::Int { width, unsigned };
+    let char_len = |l: &Option<ast::CharacterLength>, default: u32| match l {
+        Some(ast::CharacterLength::IntegerLength { length, .. }) => {
+            (*length).min(u32::MAX as u64) as u32
+        }
+        _ => default,
+    };
+    let general = st::Collation::Utf8mb4GeneralCi;
+    let text = |size| st::ColumnType::Text {
+        collation: general,
+        size,
+    };
+    let blob = |size| st::ColumnType::Blob { size };
+    Ok(match dt {
+        D::TinyInt(_) => int(st::IntWidth::Tiny, false),
+        D::TinyIntUnsigned(_) | D::UTinyInt => int(st::IntWidth::Tiny, true),
+        D::SmallInt(_) => int(st::IntWidth::Small, false),
+        D::SmallIntUnsigned(_) | D::USmallInt => int(st::IntWidth::Small, true),
+        D::MediumInt(_) => int(st::IntWidth::Medium, false),
+        D::MediumIntUnsigned(_) => int(st::IntWidth::Medium, true),
+        D::Int(_) | D::Integer(_) => int(st::IntWidth::Int, false),
+        D::IntUnsigned(_) | D::IntegerUnsigned(_) => int(st::IntWidth::Int, true),
+        D::BigInt(_) => int(st::IntWidth::Big, false),
+        D::BigIntUnsigned(_) | D::UBigInt => int(st::IntWidth::Big, true),
+        D::Bool | D::Boolean => int(st::IntWidth::Tiny, false),
+        D::Decimal(info)
+        | D::Numeric(info)
+        | D::Dec(info)
+        | D::DecimalUnsigned(info)
+        | D::DecUnsigned(info) => {
+            let (precision, scale) = match info {
+                ast::ExactNumberInfo::None => (10, 0),
+                ast::ExactNumberInfo::Precision(p) => (*p, 0),
+                ast::ExactNumberInfo::PrecisionAndScale(p, s) => (*p, (*s).max(0) as u64),
+            };
+            use crate::expr::decimal::MARIADB_MAX_PRECISION;
+            use crate::expr::decimal::MARIADB_MAX_SCALE;
+            use crate::expr::decimal::MAX_STORED_PRECISION;
+            if precision > MARIADB_MAX_PRECISION {
+                return Err(SqlError::new(
+                    1426,
+                    "42000",
+                    format!("Too big precision specified for '{name}'. Maximum is {MARIADB_MAX_PRECISION}"),
+                ));
+            }
+            if scale > MARIADB_MAX_SCALE {
+                return Err(SqlError::new(
+                    1425,
+                    "42000",
+                    format!("Too big scale specified for '{name}'. Maximum is {MARIADB_MAX_SCALE}"),
+                ));
+            }
+            if scale > precision {
+                return Err(SqlError::new(
+                    1427,
+                    "42000",
+                    format!("For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '{name}')"),
+                ));
+            }
+            if precision > u64::from(MAX_STORED_PRECISION) {
+                return Err(SqlError::not_supported(&format!(
+                    "DECIMAL precision above {MAX_STORED_PRECISION} digits (column '{name}')"
+                )));
+            }
+            // DECIMAL(0) is DECIMAL(10,0), as in MariaDB.
+            let precision = if precision == 0 { 10 } else { precision };
+            st::ColumnType::Decimal {
+                precision: precision as u8,
+                scale: scale as u8,
+            }
+        }
+        D::Float(_) | D::FloatUnsigned(_) | D::Real | D::RealUnsigned => st::ColumnType::Float,
+        D::Double(_) | D::DoubleUnsigned(_) | D::DoublePrecision | D::DoublePrecisionUnsigned => {
+            st::ColumnType::Double
+        }
+        D::Char(l) | D::Character(l) => st::ColumnType::Char {
+            len: char_len(l, 1),
+            collation: general,
+        },
+        D::Varchar(l) | D::CharacterVarying(l) | D::CharVarying(l) | D::Nvarchar(l) => {
+            let len = char_len(l, 0);
+            if l.is_none() {
+                return Err(crate::expr::err_syntax("VARCHAR"));
+            }
+            st::ColumnType::Varchar {
+                len,
+                collation: general,
+            }
+        }
+        D::Text => text(st::LobSize::Regular),
+        D::TinyText => text(st::LobSize::Tiny),
+        D::MediumText => text(st::LobSize::Medium),
+        D::LongText => text(st::LobSize::Long),
+        D::Blob(None) => blob(st::LobSize::Regular),
+        D::Blob(Some(bytes)) => blob(st::LobSize::for_bytes(*bytes)),
+        D::TinyBlob => blob(st::LobSize::Tiny),
+        D::MediumBlob => blob(st::LobSize::Medium),
+        D::LongBlob => blob(st::LobSize::Long),
+        D::Binary(len) => binary_type(len.unwrap_or(1), false)?,
+        D::Varbinary(Some(ast::BinaryLength::IntegerLength { length })) => {
+            binary_type(*length, true)?
+        }
+        D::Varbinary(_) => return Err(crate::expr::err_syntax("VARBINARY")),
+        D::Date => st::ColumnType::Date,
+        D::Datetime(_) => st::ColumnType::DateTime,
+        D::Timestamp(_, _) => st::ColumnType::Timestamp,
+        other => return Err(SqlError::not_supported(&format!("column type {other}"))),
+    })
+}
+
+/// BINARY(n) and VARBINARY(n): CHAR and VARCHAR of bytes (the `binary` collation), with
+/// MariaDB's length limits (ER_TOO_BIG_FIELDLENGTH, 1074).
+pub(crate) fn binary_type(len: u64, varying: bool) -> Result<st::ColumnType, SqlError> {
+    const BINARY_MAX_BYTES: u64 = 255;
+    const VARBINARY_MAX_BYTES: u64 = 65_532;
+    let (name, max) = if varying {
+        ("VARBINARY", VARBINARY_MAX_BYTES)
+    } else {
+        ("BINARY", BINARY_MAX_BYTES)
+    };
+    if len > max {
+        return Err(SqlError::new(
+            1074,
+            "42000",
+            format!(
+                "Column length too big for column '{name}' (max = {max}); use BLOB or TEXT instead"
+            ),
+        ));
+    }
+    let (len, collation) = (len as u32, st::Collation::Binary);
+    Ok(if varying {
+        st::ColumnType::Varchar { len, collation }
+    } else {
+        st::ColumnType::Char { len, collation }
+    })
+}
+
+/// An environment for constant expressions (DEFAULT values), with a fixed clock.
+pub(crate) struct ConstEnv<'a>(&'a mut Vec<Warning>, i64);
+
+/// A second clock reading for telling clock-dependent DEFAULT expressions apart: a
+/// different year, month, day and time of day from the epoch.
+pub(crate) const DISTANT_MICROS: i64 = 1_000_000_000_000_000;
+
+impl Env for ConstEnv<'_> {
+    fn param(&self, _: usize) -> Datum {
+        Datum::Null
+    }
+    fn system_variable(&self, _: crate::expr::VarScope, _: usize) -> Result<Datum, SqlError> {
+        Err(SqlError::new(1067, "42000", "Invalid default value"))
+    }
+    fn user_variable(&self, _: &str) -> Datum {
+        Datum::Null
+    }
+    fn database(&self) -> Option<String> {
+        None
+    }
+    fn user(&self) -> String {
+        String::new()
+    }
+    fn current_user(&self) -> String {
+        String::new()
+    }
+    fn connection_id(&self) -> u32 {
+        0
+    }
+    fn last_insert_id(&self) -> u64 {
+        0
+    }
+    fn now_micros(&self) -> i64 {
+        self.1
+    }
+    fn div_precision_increment(&self) -> u32 {
+        4
+    }
+    fn sql_mode(&self) -> u64 {
+        0
+    }
+    fn warnings(&mut self) -> &mut Vec<Warning> {
+        self.0
+    }
+}

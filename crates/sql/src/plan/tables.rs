@@ -1,0 +1,413 @@
+//! SQL over stored tables: CREATE / DROP TABLE, INSERT, SELECT, UPDATE and DELETE on one
+//! table, with index selection.
+//!
+//! A statement is compiled against the table's definition (columns become row positions,
+//! the WHERE clause is analysed for an access path) and keeps that definition; at execution
+//! it opens the table through the storage's table cache and checks the definition is still
+//! the one it was compiled for (a prepared statement is recompiled otherwise).
+//!
+//! Access paths, best first: all columns of a unique index equal to constants (one lookup);
+//! an equality prefix of an index, optionally followed by an IN list or a range on the next
+//! column (index scans); otherwise a full scan. "Constant" means anything that does not read
+//! the row: literals, `?` parameters, variables, functions of those. The full WHERE clause
+//! is applied to the rows an index returns, so an index only narrows, never decides; the one
+//! exception is a WHERE that is exactly `int_col BETWEEN a AND b` or `int_col IN (a, ...)`
+//! with integer values over an index led by that column, where the index range or keys are
+//! the answer (`range_is_the_filter`). An IN list reads the whole list in one pass over
+//! the index (`Table::index_lookup_many`) unless it matches many rows.
+//!
+//! Reading is streamed (`read_rows_with`): each row is decoded as the scan yields it, only
+//! the columns the statement reads (`columns_read`: the others stay NULL), converted, and
+//! filtered at once; a LIMIT with nothing after the filter that reorders or drops rows
+//! stops the scan. ORDER BY sorts once per statement with ASCII string keys folded to their
+//! collation form first (`sort_rows`), and DISTINCT hashes (`retain_distinct`).
+
+use crate::catalog::storage_error;
+use crate::error::SqlError;
+use crate::expr::eval::SqlType;
+use crate::expr::ColumnScope;
+use crate::expr::Expr;
+use crate::result::{charsets, column_flags, Column, ColumnType as WireType};
+use myriad_storage as st;
+use sqlparser::ast;
+use std::sync::Arc;
+
+/// A table reference resolved at compile time.
+#[derive(Debug, Clone)]
+pub struct TableRef {
+    // Shared, not copied: a plan clones its table references.
+    pub database: Arc<str>,
+    pub name: Arc<str>,
+    /// The alias (or the name) columns are qualified with.
+    pub alias: Arc<str>,
+    pub def: Arc<st::TableDef>,
+}
+
+#[derive(Debug, Clone)]
+pub enum Tail {
+    None,
+    In(Vec<Expr>),
+    Range {
+        lower: Option<(Expr, bool)>,
+        upper: Option<(Expr, bool)>,
+    },
+    /// Several ranges OR'ed on one column (`k BETWEEN 1 AND 5 OR k BETWEEN 9 AND 12`, as
+    /// sysbench's select_random_ranges sends): one index scan per range, rows deduplicated
+    /// where ranges overlap.
+    Ranges(Vec<RangeBounds>),
+}
+
+/// The (lower, upper) bounds of one range; `bool` is whether the bound is inclusive.
+pub type RangeBounds = (Option<(Expr, bool)>, Option<(Expr, bool)>);
+
+#[derive(Debug, Clone)]
+pub enum Access {
+    Full,
+    Index {
+        index_no: usize,
+        eq: Vec<Expr>,
+        tail: Tail,
+    },
+}
+
+/// Which rows a statement reads: a table, an access path and the full filter.
+#[derive(Debug, Clone)]
+pub struct RowSource {
+    pub table: TableRef,
+    pub access: Access,
+    pub filter: Option<Expr>,
+}
+
+#[derive(Debug, Clone)]
+pub enum OutputItem {
+    /// A stored column shown as is (its metadata comes from the definition).
+    Column {
+        index: usize,
+        name: String,
+    },
+    Expr {
+        expr: Expr,
+        name: String,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AggKind {
+    CountStar,
+    Count,
+    Sum,
+    Min,
+    Max,
+    Avg,
+}
+
+/// One aggregate of a grouped select; its value is column `table columns + N` of the
+/// group's row.
+#[derive(Debug, Clone)]
+pub struct Aggregate {
+    pub kind: AggKind,
+    pub arg: Option<Expr>,
+    pub distinct: bool,
+}
+
+/// GROUP BY keys (none: the whole input is one group), the aggregates, and HAVING.
+#[derive(Debug, Clone)]
+pub struct Grouping {
+    pub keys: Vec<Expr>,
+    pub aggregates: Vec<Aggregate>,
+    pub having: Option<Expr>,
+}
+
+/// One more table joined to the rows so far (nested loop; an index lookup on the joined
+/// table when the ON clause equates its index's first column with earlier columns).
+#[derive(Debug, Clone)]
+pub struct JoinStep {
+    pub table: TableRef,
+    /// Position of this table's first column in the joined row.
+    pub offset: usize,
+    /// LEFT JOIN: keep a row with NULLs when nothing matches.
+    pub left: bool,
+    pub on: Option<Expr>,
+    /// (index number, expression over earlier columns) to look the joined rows up by.
+    pub lookup: Option<(usize, Expr)>,
+}
+
+#[derive(Debug, Clone)]
+pub struct TableSelect {
+    pub source: RowSource,
+    /// Further tables; with joins, `source` reads the first table whole and the WHERE clause
+    /// is `post_filter`, applied to the joined rows.
+    pub joins: Vec<JoinStep>,
+    pub post_filter: Option<Expr>,
+    pub items: Vec<OutputItem>,
+    pub grouping: Option<Grouping>,
+    pub distinct: bool,
+    pub order_by: Vec<(Expr, bool)>,
+    pub limit: Option<Expr>,
+    pub offset: Option<Expr>,
+    /// The result's column metadata, made at the first execution and kept when the list
+    /// shows stored columns only (their metadata depends on the definition alone, and a
+    /// changed definition means a new plan).
+    pub shown_columns: std::sync::OnceLock<Arc<Vec<Column>>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct InsertPlan {
+    pub table: TableRef,
+    /// Row positions of the listed columns.
+    pub columns: Vec<usize>,
+    pub rows: Vec<Vec<Option<Expr>>>,
+    pub ignore: bool,
+    pub replace: bool,
+    /// ON DUPLICATE KEY UPDATE assignments, over the existing row followed by the new one.
+    pub on_duplicate: Option<Vec<(usize, Expr)>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct UpdatePlan {
+    pub source: RowSource,
+    pub assignments: Vec<(usize, Expr)>,
+    pub order_by: Vec<(Expr, bool)>,
+    pub limit: Option<Expr>,
+}
+
+#[derive(Debug, Clone)]
+pub struct DeletePlan {
+    pub source: RowSource,
+    pub order_by: Vec<(Expr, bool)>,
+    pub limit: Option<Expr>,
+}
+
+pub fn err_no_database() -> SqlError {
+    SqlError::new(1046, "3D000", "No database selected")
+}
+
+/// `db.table` or `table` in the current database.
+pub fn resolve_name(
+    name: &ast::ObjectName,
+    database: Option<&str>,
+) -> Result<(String, String), SqlError> {
+    let (db, table) = resolve_name_in_place(name, database)?;
+    Ok((db.to_string(), table.to_string()))
+}
+
+/// [`resolve_name`] without copies, for the statements that only look the table up.
+pub fn resolve_name_in_place<'a>(
+    name: &'a ast::ObjectName,
+    database: Option<&'a str>,
+) -> Result<(&'a str, &'a str), SqlError> {
+    let part = |p: &'a ast::ObjectNamePart| match p {
+        ast::ObjectNamePart::Identifier(i) => Ok(i.value.as_str()),
+        other => Err(crate::expr::err_syntax(&other.to_string())),
+    };
+    match name.0.as_slice() {
+        [table] => Ok((database.ok_or_else(err_no_database)?, part(table)?)),
+        [db, table] => Ok((part(db)?, part(table)?)),
+        _ => Err(crate::expr::err_syntax(&name.to_string())),
+    }
+}
+
+pub fn open_ref(
+    storage: &st::Storage,
+    db: &str,
+    name: &str,
+    alias: Option<&str>,
+) -> Result<TableRef, SqlError> {
+    let def = storage.table_def(db, name).map_err(|e| match e {
+        st::StorageError::NoSuchDatabase(_) => {
+            SqlError::new(1146, "42S02", format!("Table '{db}.{name}' doesn't exist"))
+        }
+        other => storage_error(other),
+    })?;
+    let name: Arc<str> = name.into();
+    Ok(TableRef {
+        database: db.into(),
+        alias: alias.map_or_else(|| Arc::clone(&name), Into::into),
+        name,
+        def,
+    })
+}
+
+impl TableRef {
+    pub fn scope(&self) -> ColumnScope {
+        ColumnScope {
+            columns: self
+                .def
+                .columns
+                .iter()
+                .map(|c| (Some(Arc::clone(&self.alias)), c.name.clone()))
+                .collect(),
+        }
+    }
+
+    pub fn column_types(&self) -> Vec<SqlType> {
+        self.def
+            .columns
+            .iter()
+            .map(|c| sql_type_of(&c.ty))
+            .collect()
+    }
+
+    /// Open the table and check it still has the definition this plan was compiled for.
+    pub fn open(&self, storage: &st::Storage) -> Result<st::Table, SqlError> {
+        let table = storage
+            .open_table(&self.database, &self.name)
+            .map_err(storage_error)?;
+        // The same Arc is the common case (the definition cache hands out one per table);
+        // compare contents only when it differs.
+        if !Arc::ptr_eq(table.def(), &self.def) && **table.def() != *self.def {
+            return Err(SqlError::new(
+                1412,
+                "HY000",
+                "Table definition has changed, please retry transaction",
+            ));
+        }
+        Ok(table)
+    }
+}
+
+// ---- types ----
+
+pub(crate) fn int_digits(width: st::IntWidth, unsigned: bool) -> u32 {
+    match (width, unsigned) {
+        (st::IntWidth::Tiny, _) => 4,
+        (st::IntWidth::Small, _) => 6,
+        (st::IntWidth::Medium, _) => 9,
+        (st::IntWidth::Int, _) => 11,
+        (st::IntWidth::Big, true) => 20,
+        (st::IntWidth::Big, false) => 20,
+    }
+}
+
+pub fn sql_type_of(ty: &st::ColumnType) -> SqlType {
+    match ty {
+        st::ColumnType::Int { width, unsigned } => SqlType::Int {
+            unsigned: *unsigned,
+            len: int_digits(*width, *unsigned),
+        },
+        st::ColumnType::Decimal { precision, scale } => SqlType::Decimal {
+            precision: *precision as u32,
+            scale: *scale as u32,
+        },
+        st::ColumnType::Float | st::ColumnType::Double => SqlType::Double,
+        st::ColumnType::Char { len, .. } | st::ColumnType::Varchar { len, .. } => {
+            SqlType::Str { chars: *len }
+        }
+        st::ColumnType::Text { size, .. } | st::ColumnType::Blob { size } => SqlType::Str {
+            chars: size.max_bytes().min(u64::from(u32::MAX)) as u32,
+        },
+        st::ColumnType::Date => SqlType::Date,
+        st::ColumnType::DateTime | st::ColumnType::Timestamp => SqlType::DateTime,
+    }
+}
+
+/// Result metadata of a stored column.
+pub fn column_meta(table: &TableRef, index: usize, name: &str) -> Column {
+    let c = &table.def.columns[index];
+    let mut flags = 0u16;
+    if !c.nullable {
+        flags |= column_flags::NOT_NULL;
+    }
+    for ix in &table.def.indexes {
+        if ix.columns.first() == Some(&index) {
+            flags |= match ix.kind {
+                st::IndexKind::Primary => column_flags::PRI_KEY,
+                st::IndexKind::Unique => column_flags::UNIQUE_KEY,
+                st::IndexKind::NonUnique => column_flags::MULTIPLE_KEY,
+            };
+        }
+    }
+    if c.auto_increment {
+        flags |= column_flags::AUTO_INCREMENT;
+    }
+    let (wire, length, charset, decimals) = match &c.ty {
+        st::ColumnType::Int { width, unsigned } => {
+            if *unsigned {
+                flags |= column_flags::UNSIGNED;
+            }
+            flags |= column_flags::NUM | column_flags::BINARY;
+            let wire = match width {
+                st::IntWidth::Tiny => WireType::Tiny,
+                st::IntWidth::Small => WireType::Short,
+                st::IntWidth::Medium => WireType::Int24,
+                st::IntWidth::Int => WireType::Long,
+                st::IntWidth::Big => WireType::LongLong,
+            };
+            (wire, int_digits(*width, *unsigned), charsets::BINARY, 0)
+        }
+        st::ColumnType::Decimal { precision, scale } => {
+            flags |= column_flags::NUM | column_flags::BINARY;
+            (
+                WireType::NewDecimal,
+                *precision as u32 + 2,
+                charsets::BINARY,
+                *scale,
+            )
+        }
+        st::ColumnType::Float => {
+            flags |= column_flags::NUM | column_flags::BINARY;
+            (WireType::Float, 12, charsets::BINARY, 31)
+        }
+        st::ColumnType::Double => {
+            flags |= column_flags::NUM | column_flags::BINARY;
+            (WireType::Double, 22, charsets::BINARY, 31)
+        }
+        st::ColumnType::Char {
+            len,
+            collation: st::Collation::Binary,
+        } => {
+            flags |= column_flags::BINARY;
+            (WireType::String, *len, charsets::BINARY, 0)
+        }
+        st::ColumnType::Varchar {
+            len,
+            collation: st::Collation::Binary,
+        } => {
+            flags |= column_flags::BINARY;
+            (WireType::VarString, *len, charsets::BINARY, 0)
+        }
+        st::ColumnType::Char { len, .. } => {
+            (WireType::String, len * 4, charsets::UTF8MB4_GENERAL_CI, 0)
+        }
+        st::ColumnType::Varchar { len, .. } => (
+            WireType::VarString,
+            len * 4,
+            charsets::UTF8MB4_GENERAL_CI,
+            0,
+        ),
+        // Every size is sent as BLOB (252), told apart by its length, as MariaDB does.
+        st::ColumnType::Text { size, .. } => {
+            flags |= column_flags::BLOB;
+            let length = (size.max_bytes() * 4).min(u64::from(u32::MAX)) as u32;
+            (WireType::Blob, length, charsets::UTF8MB4_GENERAL_CI, 0)
+        }
+        st::ColumnType::Blob { size } => {
+            flags |= column_flags::BLOB | column_flags::BINARY;
+            (WireType::Blob, size.max_bytes() as u32, charsets::BINARY, 0)
+        }
+        st::ColumnType::Date => {
+            flags |= column_flags::BINARY;
+            (WireType::Date, 10, charsets::BINARY, 0)
+        }
+        st::ColumnType::DateTime => {
+            flags |= column_flags::BINARY;
+            (WireType::DateTime, 19, charsets::BINARY, 0)
+        }
+        st::ColumnType::Timestamp => {
+            flags |= column_flags::BINARY | column_flags::TIMESTAMP;
+            (WireType::Timestamp, 19, charsets::BINARY, 0)
+        }
+    };
+    Column {
+        schema: Arc::clone(&table.database),
+        table: Arc::clone(&table.alias),
+        org_table: Arc::clone(&table.name),
+        name: name.to_string(),
+        org_name: c.name.clone(),
+        charset,
+        length,
+        column_type: wire,
+        flags,
+        decimals,
+    }
+}

@@ -1,0 +1,615 @@
+//! Where a statement enters: COM_QUERY text, COM_STMT_PREPARE and EXECUTE, and the
+//! per-statement bookkeeping around a run (counters, warnings, the query cache).
+
+use crate::catalog;
+use crate::error::SqlError;
+use crate::expr::eval::Datum;
+use crate::expr::eval::Warning;
+use crate::parser::source::SourceMap;
+use crate::plan::Stmt;
+use crate::result::{Column, QueryResult};
+use crate::system::status::Counter;
+use crate::system::status::SessionCounters;
+
+use crate::exec::aggregate::*;
+use crate::exec::select::*;
+use crate::exec::write::*;
+use crate::exec::*;
+use crate::session::*;
+use crate::value::Value;
+use crate::{PreparedInfo, Session};
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+impl Session {
+    pub(crate) fn compile_ctx(&self) -> crate::plan::CompileCtx<'_> {
+        crate::plan::CompileCtx {
+            catalog: &self.engine.catalog,
+            database: self.info.database.as_deref(),
+            pipes_as_concat: self.state.sql_mode
+                & crate::system::sysvars::sql_mode::PIPES_AS_CONCAT
+                != 0,
+        }
+    }
+
+    pub(crate) fn strict(&self) -> bool {
+        self.state.sql_mode
+            & (crate::system::sysvars::sql_mode::STRICT_TRANS_TABLES
+                | crate::system::sysvars::sql_mode::STRICT_ALL_TABLES)
+            != 0
+    }
+
+    /// In strict mode with ERROR_FOR_DIVISION_BY_ZERO (MariaDB's default), a division by
+    /// zero while computing a value to store fails the statement (1365) instead of storing
+    /// NULL with a warning.
+    pub(crate) fn division_by_zero_is_error(
+        &self,
+        new_warnings: &[Warning],
+    ) -> Result<(), SqlError> {
+        if self.strict()
+            && self.state.sql_mode & crate::system::sysvars::sql_mode::ERROR_FOR_DIVISION_BY_ZERO
+                != 0
+            && new_warnings.iter().any(|w| w.code == 1365)
+        {
+            return Err(SqlError::new(1365, "22012", "Division by 0"));
+        }
+        Ok(())
+    }
+
+    pub(crate) fn bump(&mut self, counter: Counter) {
+        self.engine
+            .status
+            .bump(self.info.connection_id as usize, counter);
+        self.state.counters.counts[counter as usize] += 1;
+    }
+
+    pub(crate) fn env<'a>(&'a self, params: &'a [Datum]) -> ExecEnv<'a> {
+        let previous_errors = self
+            .state
+            .warnings
+            .iter()
+            .filter(|w| w.level == "Error")
+            .count();
+        ExecEnv {
+            engine: &self.engine,
+            info: &self.info,
+            state: &self.state,
+            params,
+            warnings: Vec::new(),
+            previous_warnings: self.state.warnings.len(),
+            previous_errors,
+            now_micros: now_micros(),
+            subquery_results: HashMap::new(),
+            out: None,
+        }
+    }
+
+    /// Run one compiled statement with bound parameters.
+    pub(crate) fn run(&mut self, stmt: &Stmt, params: &[Datum]) -> Result<QueryResult, SqlError> {
+        self.run_to(stmt, params, None)
+    }
+
+    /// [`Session::run`], a SELECT over tables sending its rows to `out` if it can.
+    pub(crate) fn run_to(
+        &mut self,
+        stmt: &Stmt,
+        params: &[Datum],
+        out: Option<&mut (dyn crate::RowSink + '_)>,
+    ) -> Result<QueryResult, SqlError> {
+        let keep_warnings = matches!(stmt, Stmt::ShowWarnings { .. });
+        let statement =
+            crate::interrupt::Statement::begin(&self.interrupt, self.state.max_statement_time_s);
+        let mut result = self.run_inner(stmt, params, out);
+        // Rows computed after all (SLEEP returned early) are not the answer: the statement
+        // was interrupted. A write that finished keeps its OK (its rows are written), and
+        // so does DO (MariaDB answers `DO SLEEP(2)` past max_statement_time with OK).
+        if let (Ok(QueryResult::Rows { .. }), Some(e)) = (&result, statement.interrupted()) {
+            result = Err(e);
+        }
+        drop(statement);
+        if !keep_warnings {
+            match &result {
+                Ok(QueryResult::Ok { .. }) | Ok(QueryResult::Rows { .. }) => {}
+                Err(e) => {
+                    // The error is what SHOW WARNINGS shows next, after the statement's
+                    // warnings.
+                    self.state.warnings.push(Warning {
+                        level: "Error",
+                        code: e.code,
+                        message: e.message.clone(),
+                    });
+                }
+            }
+        }
+        let warnings = self.state.warnings.len().min(u16::MAX as usize) as u16;
+        result.map(|r| match r {
+            QueryResult::Ok {
+                affected_rows,
+                last_insert_id,
+                info,
+                ..
+            } => QueryResult::Ok {
+                affected_rows,
+                last_insert_id,
+                warnings,
+                info,
+            },
+            QueryResult::Rows { columns, rows, .. } => QueryResult::Rows {
+                columns,
+                rows,
+                warnings,
+            },
+        })
+    }
+
+    pub(crate) fn run_inner(
+        &mut self,
+        stmt: &Stmt,
+        params: &[Datum],
+        out: Option<&mut (dyn crate::RowSink + '_)>,
+    ) -> Result<QueryResult, SqlError> {
+        if let Stmt::ShowWarnings { errors, count_only } = stmt {
+            return Ok(self.show_warnings(*errors, *count_only));
+        }
+        let (result, warnings) = {
+            let mut env = self.env(params);
+            if let (Stmt::SelectTable(_), Some(out)) = (stmt, out) {
+                env.out = Some(out);
+            }
+            let _versions = crate::exec::query_cache::write_guard(&self.engine, stmt);
+            let result = self.dispatch(stmt, &mut env);
+            (result, env.warnings)
+        };
+        self.state.warnings = warnings;
+        let result = result?;
+        if matches!(stmt, Stmt::Insert(_) | Stmt::Update(_) | Stmt::Delete(_))
+            && (self.state.in_transaction || !self.state.autocommit)
+        {
+            self.state.wrote_in_transaction = true;
+            for cell in crate::exec::query_cache::written_tables(&self.engine, stmt) {
+                if !self.state.written_tables.iter().any(|w| w.same(&cell)) {
+                    self.state.written_tables.push(cell);
+                }
+            }
+        }
+        self.after(stmt, result)
+    }
+
+    /// Statements whose effect needs `&mut self` (the environment borrowed it immutably).
+    pub(crate) fn after(&mut self, stmt: &Stmt, pending: Pending) -> Result<QueryResult, SqlError> {
+        match pending {
+            Pending::Done(r) => Ok(r),
+            Pending::Inserted(r, id) => {
+                self.state.last_insert_id = id;
+                Ok(r)
+            }
+            Pending::Assign(changes) => {
+                self.apply_assignments(changes);
+                Ok(ok(0))
+            }
+            Pending::Use(db) => {
+                self.interrupt.set_database(Some(&db));
+                self.info.database = Some(db);
+                Ok(ok(0))
+            }
+            Pending::DroppedDatabase(db, affected) => {
+                if self
+                    .info
+                    .database
+                    .as_deref()
+                    .is_some_and(|d| d.eq_ignore_ascii_case(&db))
+                {
+                    self.info.database = None;
+                    self.interrupt.set_database(None);
+                }
+                Ok(ok(affected))
+            }
+            Pending::Transaction(open) => {
+                let mut warnings = 0;
+                if matches!(stmt, Stmt::Rollback) && self.state.wrote_in_transaction {
+                    // Writes are durable per statement until transactions are built: say so,
+                    // as MySQL does for a non-transactional engine.
+                    self.state.warnings.push(Warning {
+                        level: "Warning",
+                        code: 1196,
+                        message: "Some non-transactional changed tables couldn't be rolled back"
+                            .into(),
+                    });
+                    warnings = 1;
+                }
+                self.state.in_transaction = open;
+                self.state.wrote_in_transaction = false;
+                self.state.written_tables.clear();
+                release_row_locks(self);
+                Ok(QueryResult::Ok {
+                    affected_rows: 0,
+                    last_insert_id: 0,
+                    warnings,
+                    info: String::new(),
+                })
+            }
+            Pending::FlushStatus => {
+                self.state.counters = SessionCounters::default();
+                self.engine.status.reset();
+                let c = &self.engine.counters;
+                c.bytes_sent.store(0, Ordering::Relaxed);
+                c.bytes_received.store(0, Ordering::Relaxed);
+                c.aborted_connects.store(0, Ordering::Relaxed);
+                c.aborted_clients.store(0, Ordering::Relaxed);
+                let connected = c.threads_connected.load(Ordering::Relaxed).max(0) as u64;
+                c.max_used_connections.store(connected, Ordering::Relaxed);
+                *self.engine.status_flushed.lock() = std::time::Instant::now();
+                Ok(ok(0))
+            }
+        }
+    }
+}
+/// Compile every statement of a text; an error stops at that statement.
+pub(crate) fn compile_all(
+    session: &Session,
+    sql: &str,
+) -> Result<(SourceMap, Vec<crate::parser::source::RawStatement>), SqlError> {
+    let _ = session;
+    let map = SourceMap::new(sql);
+    let raws = crate::parser::source::split(sql, &map)?;
+    Ok((map, raws))
+}
+
+/// Run a COM_QUERY's text; a single SELECT over tables may send its rows to `out`.
+pub fn execute(
+    session: &mut Session,
+    sql: &str,
+    allow_multi: bool,
+    mut out: Option<&mut (dyn crate::RowSink + '_)>,
+) -> Vec<Result<QueryResult, SqlError>> {
+    // A connection keeps to one instance of the table open cache.
+    myriad_storage::set_instance_hint(u64::from(session.info.connection_id));
+    let mut probe = match crate::exec::query_cache::lookup_text(session, sql) {
+        crate::exec::query_cache::Looked::Hit(result) => {
+            session.bump(Counter::Questions);
+            session.bump(Counter::Queries);
+            return vec![Ok(result)];
+        }
+        crate::exec::query_cache::Looked::Miss(probe) => probe,
+    };
+    let pipes_as_concat =
+        session.state.sql_mode & crate::system::sysvars::sql_mode::PIPES_AS_CONCAT != 0;
+    let cached =
+        session
+            .state
+            .plan_cache
+            .get(sql, session.info.database.as_deref(), pipes_as_concat);
+    if let Some(stmt) = cached {
+        session.bump(Counter::Questions);
+        session.bump(Counter::Queries);
+        session.bump(stmt.counter());
+        match crate::exec::query_cache::run(session, &stmt, &[], probe.take(), out.as_deref_mut()) {
+            // A table changed under the plan: forget it and compile again below.
+            Err(e) if e.code == 1412 => {
+                session.state.plan_cache.remove(
+                    sql,
+                    session.info.database.as_deref(),
+                    pipes_as_concat,
+                );
+            }
+            result => return vec![result],
+        }
+    }
+    let (map, raws) = match compile_all(session, sql) {
+        Ok(x) => x,
+        Err(e) => {
+            session.bump(Counter::Questions);
+            session.state.warnings = vec![Warning {
+                level: "Error",
+                code: e.code,
+                message: e.message.clone(),
+            }];
+            return vec![Err(e)];
+        }
+    };
+    if !allow_multi && raws.len() > 1 {
+        session.bump(Counter::Questions);
+        let second = &raws[1];
+        let e = crate::expr::err_syntax(map.source().get(second.text.clone()).unwrap_or(""));
+        session.state.warnings = vec![Warning {
+            level: "Error",
+            code: e.code,
+            message: e.message.clone(),
+        }];
+        return vec![Err(e)];
+    }
+    let mut results = Vec::with_capacity(raws.len());
+    for raw in &raws {
+        session.bump(Counter::Questions);
+        session.bump(Counter::Queries);
+        // The tables the compile opens stay open for the execution: one lookup each.
+        let _tables = myriad_storage::StatementTables::begin();
+        let compiled = {
+            let ctx = session.compile_ctx();
+            crate::plan::compile_statement(raw, &map, &ctx)
+        };
+        let result = match compiled {
+            Ok((stmt, params)) if params > 0 => {
+                let _ = stmt;
+                Err(crate::expr::err_syntax("?"))
+            }
+            Ok((stmt, _)) => {
+                session.bump(stmt.counter());
+                let cacheable = raws.len() == 1
+                    && matches!(
+                        stmt,
+                        Stmt::Select(_)
+                            | Stmt::SelectTable(_)
+                            | Stmt::Insert(_)
+                            | Stmt::Update(_)
+                            | Stmt::Delete(_)
+                    );
+                if cacheable {
+                    let stmt = Arc::new(stmt);
+                    let result = crate::exec::query_cache::run(
+                        session,
+                        &stmt,
+                        &[],
+                        probe.take(),
+                        out.as_deref_mut(),
+                    );
+                    // Kept under the database it was compiled in: a cacheable statement
+                    // (SELECT, INSERT, UPDATE, DELETE) does not change it.
+                    let database = session.info.database.clone();
+                    session
+                        .state
+                        .plan_cache
+                        .offer(sql, database, pipes_as_concat, stmt);
+                    result
+                } else {
+                    session.run(&stmt, &[])
+                }
+            }
+            Err(e) => {
+                session.state.warnings = vec![Warning {
+                    level: "Error",
+                    code: e.code,
+                    message: e.message.clone(),
+                }];
+                Err(e)
+            }
+        };
+        let failed = result.is_err();
+        results.push(result);
+        if failed {
+            break;
+        }
+    }
+    results
+}
+
+pub fn prepare(session: &mut Session, sql: &str) -> Result<PreparedInfo, SqlError> {
+    session.bump(Counter::Questions);
+    session.bump(Counter::ComStmtPrepare);
+    let (map, raws) = compile_all(session, sql)?;
+    if raws.len() != 1 {
+        let second = raws
+            .get(1)
+            .map(|r| map.source().get(r.text.clone()).unwrap_or(""))
+            .unwrap_or("");
+        return Err(crate::expr::err_syntax(second));
+    }
+    let (stmt, param_count) = {
+        let ctx = session.compile_ctx();
+        crate::plan::compile_statement(&raws[0], &map, &ctx)?
+    };
+    if param_count > u16::MAX as usize {
+        return Err(SqlError::new(
+            1390,
+            "HY000",
+            "Prepared statement contains too many placeholders",
+        ));
+    }
+    if session.state.prepared.len() >= PREPARED_PER_SESSION_MAX {
+        return Err(SqlError::new(
+            1461,
+            "42000",
+            format!("Can't create more than max_prepared_stmt_count statements (current value: {PREPARED_PER_SESSION_MAX})"),
+        ));
+    }
+    let columns = match &stmt {
+        Stmt::Select(plan) => {
+            // Parameter types are unknown until EXECUTE; describe them as strings.
+            let params = vec![Datum::Str(Vec::new()); param_count];
+            let env = session.env(&params);
+            plan.items
+                .iter()
+                .map(|i| result_column(&i.name, i.expr.sql_type(&env, &[])))
+                .collect()
+        }
+        Stmt::SelectTable(plan) => {
+            let params = vec![Datum::Str(Vec::new()); param_count];
+            let env = session.env(&params);
+            let mut types = plan.source.table.column_types();
+            for j in &plan.joins {
+                types.extend(j.table.column_types());
+            }
+            let ncols = types.len();
+            if let Some(g) = &plan.grouping {
+                for a in &g.aggregates {
+                    let ty = aggregate_type(a, &types[..ncols], &env);
+                    types.push(ty);
+                }
+            }
+            table_select_columns(plan, &types, ncols, &env)
+        }
+        _ => Vec::new(),
+    };
+    let statement_id = session.state.next_statement_id;
+    session.state.next_statement_id = session.state.next_statement_id.wrapping_add(1).max(1);
+    session.state.prepared.insert(
+        statement_id,
+        Prepared {
+            index_read: matches!(&stmt, Stmt::SelectTable(plan) if plan.is_index_read()),
+            runs_inline: runs_inline(sql),
+            stmt,
+            param_count,
+            sql: sql.to_string(),
+            query_cache_scan: None,
+        },
+    );
+    Ok(PreparedInfo {
+        statement_id,
+        param_count: param_count as u16,
+        columns,
+    })
+}
+
+/// Run COM_STMT_EXECUTE; a SELECT over tables may send its rows to `out`.
+pub fn execute_prepared(
+    session: &mut Session,
+    statement_id: u32,
+    params: &[Value],
+    mut out: Option<&mut (dyn crate::RowSink + '_)>,
+) -> Result<QueryResult, SqlError> {
+    myriad_storage::set_instance_hint(u64::from(session.info.connection_id));
+    session.bump(Counter::Questions);
+    session.bump(Counter::ComStmtExecute);
+    // Take the statement out while it runs so the session can be borrowed mutably.
+    let Some(prepared) = session.state.prepared.remove(&statement_id) else {
+        return Err(SqlError::new(
+            1243,
+            "HY000",
+            format!(
+                "Unknown prepared statement handler ({statement_id}) given to mysqld_stmt_execute"
+            ),
+        ));
+    };
+    let mut prepared = prepared;
+    let result = if params.len() != prepared.param_count {
+        Err(SqlError::new(
+            1210,
+            "HY000",
+            "Incorrect arguments to mysqld_stmt_execute",
+        ))
+    } else {
+        let probe = match crate::exec::query_cache::lookup_prepared(
+            session,
+            &prepared.sql,
+            params,
+            &mut prepared.query_cache_scan,
+        ) {
+            crate::exec::query_cache::Looked::Hit(result) => {
+                session.state.prepared.insert(statement_id, prepared);
+                return Ok(result);
+            }
+            crate::exec::query_cache::Looked::Miss(probe) => probe,
+        };
+        let bound: Vec<Datum> = params.iter().map(Datum::from_value).collect();
+        session.bump(prepared.stmt.counter());
+        match crate::exec::query_cache::run(
+            session,
+            &prepared.stmt,
+            &bound,
+            probe,
+            out.as_deref_mut(),
+        ) {
+            // A table changed under the plan: compile the text again, once.
+            Err(e) if e.code == 1412 => match recompile(session, &prepared.sql) {
+                Ok((stmt, count)) if count == prepared.param_count => {
+                    prepared.index_read =
+                        matches!(&stmt, Stmt::SelectTable(plan) if plan.is_index_read());
+                    prepared.stmt = stmt;
+                    session.run_to(&prepared.stmt, &bound, out)
+                }
+                Ok(_) => Err(e),
+                Err(e) => Err(e),
+            },
+            other => other,
+        }
+    };
+    session.state.prepared.insert(statement_id, prepared);
+    result
+}
+
+pub(crate) fn recompile(session: &Session, sql: &str) -> Result<(Stmt, usize), SqlError> {
+    let (map, raws) = compile_all(session, sql)?;
+    let raw = raws.first().ok_or_else(|| crate::expr::err_syntax(""))?;
+    let ctx = session.compile_ctx();
+    crate::plan::compile_statement(raw, &map, &ctx)
+}
+
+/// See [`Session::text_runs_inline`].
+pub fn runs_inline(sql: &str) -> bool {
+    let text = sql.trim().trim_end_matches(';').trim_end();
+    if text.contains(';') {
+        // Several statements (or a literal holding ';'): decided one by one would be
+        // exact, up front is safe.
+        return false;
+    }
+    if Session::text_is_transaction_boundary(text) {
+        return true;
+    }
+    // The text must start with the keyword: anything else (a comment, a parenthesis) is
+    // handed off, which is always safe.
+    let (word, rest) = leading_word(text);
+    if word.eq_ignore_ascii_case("CREATE") {
+        // CREATE TABLE: its waits (the metadata lock, the log's fsync) are long waits too,
+        // and its file work is a create, a short write and a rename.
+        return leading_word(rest.trim_start())
+            .0
+            .eq_ignore_ascii_case("TABLE");
+    }
+    ["SELECT", "INSERT", "UPDATE", "DELETE", "REPLACE"]
+        .iter()
+        .any(|kind| word.eq_ignore_ascii_case(kind))
+}
+
+/// The ASCII letters `text` starts with, and what follows them.
+pub(crate) fn leading_word(text: &str) -> (&str, &str) {
+    let end = text
+        .bytes()
+        .position(|b| !b.is_ascii_alphabetic())
+        .unwrap_or(text.len());
+    text.split_at(end)
+}
+
+/// See [`Session::prepared_runs_inline`].
+pub fn prepared_runs_inline(session: &Session, statement_id: u32) -> bool {
+    session
+        .state
+        .prepared
+        .get(&statement_id)
+        .is_some_and(|p| p.runs_inline)
+}
+
+/// See [`Session::prepared_is_index_read`].
+pub fn prepared_is_index_read(session: &Session, statement_id: u32) -> bool {
+    session
+        .state
+        .prepared
+        .get(&statement_id)
+        .is_some_and(|p| p.index_read)
+}
+
+pub fn close_prepared(session: &mut Session, statement_id: u32) {
+    session.bump(Counter::ComStmtClose);
+    session.state.prepared.remove(&statement_id);
+}
+
+pub fn use_database(session: &mut Session, database: &str) -> Result<(), SqlError> {
+    session.bump(Counter::ComChangeDb);
+    if !session.engine.catalog.database_exists(database) {
+        return Err(catalog::err_unknown_database(database));
+    }
+    session.info.database = Some(database.to_string());
+    session.interrupt.set_database(Some(database));
+    Ok(())
+}
+
+pub fn field_list(session: &mut Session, table: &str) -> Result<Vec<Column>, SqlError> {
+    let Some(db) = session.info.database.clone() else {
+        return Err(err_no_database());
+    };
+    let storage = session.engine.catalog.storage();
+    let table_ref = crate::plan::tables::open_ref(storage, &db, table, None)?;
+    Ok((0..table_ref.def.columns.len())
+        .map(|i| crate::plan::tables::column_meta(&table_ref, i, &table_ref.def.columns[i].name))
+        .collect())
+}

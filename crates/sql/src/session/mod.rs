@@ -1,0 +1,328 @@
+//! Running compiled statements for one session: the session's variables and warnings,
+//! SELECT evaluation, SET, SHOW, accounts, databases and prepared statements.
+
+pub mod entry;
+
+use crate::error::SqlError;
+use crate::expr::eval::Datum;
+use crate::expr::eval::Warning;
+use crate::expr::Env;
+use crate::expr::VarScope;
+use crate::plan::Stmt;
+use crate::result::QueryResult;
+use crate::system::status::SessionCounters;
+use crate::system::sysvars::VarValue;
+
+use crate::exec::select::*;
+use crate::value::Value;
+use crate::{Engine, Session};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Most prepared statements one session may hold (MySQL's max_prepared_stmt_count is
+/// server-wide 16382; per session this bounds a leaking client's memory).
+pub(crate) const PREPARED_PER_SESSION_MAX: usize = 16_382;
+
+/// A prepared statement: compiled once, executed many times.
+pub struct Prepared {
+    /// The query cache's scan of the text, made at the first execution with the cache on.
+    pub(crate) query_cache_scan: Option<crate::exec::query_text::Scan>,
+    pub(crate) stmt: Stmt,
+    pub(crate) param_count: usize,
+    /// The text, to compile again when DDL changed a table the plan was made for.
+    pub(crate) sql: String,
+    /// `stmt` is a SELECT through an index of one table
+    /// ([`crate::plan::tables::TableSelect::is_index_read`]), told once per compilation.
+    pub(crate) index_read: bool,
+    /// [`runs_inline`] of the text, told once.
+    pub(crate) runs_inline: bool,
+}
+
+/// Everything a session owns besides its identity.
+pub struct SessionState {
+    /// The GLOBAL values when the session started (session values start from these).
+    pub(crate) snapshot: Arc<Vec<VarValue>>,
+    /// Session values changed by SET.
+    pub(crate) overrides: HashMap<usize, VarValue>,
+    pub(crate) user_vars: HashMap<String, Datum>,
+    /// Warnings (and the error) of the last statement, for SHOW WARNINGS.
+    pub warnings: Vec<Warning>,
+    pub(crate) prepared: HashMap<u32, Prepared>,
+    pub(crate) next_statement_id: u32,
+    pub in_transaction: bool,
+    /// Rows were written since BEGIN (ROLLBACK cannot undo them yet: warning 1196).
+    pub(crate) wrote_in_transaction: bool,
+    /// The query cache's cells of the tables written since BEGIN (results over them are not
+    /// cached until the transaction ends).
+    pub(crate) written_tables: Vec<myriad_cache::query_cache::VersionCell>,
+    /// Row locks this session holds until its transaction ends (see [`crate::row_locks`]).
+    /// A Mutex only because statements execute through `&self`; never contended.
+    pub(crate) held_locks: parking_lot::Mutex<Vec<crate::exec::row_locks::RowKey>>,
+    /// Compiled text statements (see [`crate::plan_cache`]).
+    pub(crate) plan_cache: crate::plan::plan_cache::PlanCache,
+    pub autocommit: bool,
+    pub(crate) sql_mode: u64,
+    pub(crate) div_precision_increment: u32,
+    /// Bytes: the longest string a function may build (`max_allowed_packet`).
+    pub(crate) max_allowed_packet: u64,
+    pub(crate) counters: SessionCounters,
+    pub(crate) last_insert_id: u64,
+    /// The query cache's view of the session settings (see [`crate::query_cache_hooks`]).
+    pub(crate) query_cache: crate::exec::query_cache::SessionQuery,
+    /// Seconds of `SET SESSION wait_timeout`, once the session set it.
+    pub(crate) wait_timeout_s: Option<u64>,
+    /// The session's max_statement_time in seconds (0: no limit).
+    pub(crate) max_statement_time_s: f64,
+}
+
+impl SessionState {
+    /// A session's state as a new connection (or a reset one) starts it. An interactive
+    /// client's wait_timeout starts at the global interactive_timeout (MySQL's login does so).
+    pub fn new(engine: &Engine, interactive: bool) -> SessionState {
+        let snapshot = Arc::clone(&engine.globals.read());
+        let mut overrides = HashMap::new();
+        if interactive {
+            if let (Some(wait), Some(interactive)) = (
+                crate::system::sysvars::lookup("wait_timeout"),
+                crate::system::sysvars::lookup("interactive_timeout"),
+            ) {
+                overrides.insert(wait, snapshot[interactive].clone());
+            }
+        }
+        let mut state = SessionState {
+            snapshot,
+            overrides,
+            user_vars: HashMap::new(),
+            warnings: Vec::new(),
+            prepared: HashMap::new(),
+            next_statement_id: 1,
+            in_transaction: false,
+            wrote_in_transaction: false,
+            written_tables: Vec::new(),
+            held_locks: parking_lot::Mutex::new(Vec::new()),
+            plan_cache: Default::default(),
+            autocommit: true,
+            sql_mode: 0,
+            div_precision_increment: 4,
+            max_allowed_packet: crate::expr::functions::DEFAULT_MAX_ALLOWED_PACKET,
+            counters: SessionCounters::default(),
+            last_insert_id: 0,
+            query_cache: Default::default(),
+            wait_timeout_s: None,
+            max_statement_time_s: 0.0,
+        };
+        state.refresh_cached();
+        state
+    }
+
+    pub(crate) fn session_value(&self, index: usize) -> &VarValue {
+        self.overrides.get(&index).unwrap_or(&self.snapshot[index])
+    }
+
+    /// Re-read the variables the hot path consults into plain fields.
+    pub(crate) fn refresh_cached(&mut self) {
+        let get = |name: &str| {
+            crate::system::sysvars::lookup(name).map(|i| self.session_value(i).clone())
+        };
+        let autocommit = get("autocommit");
+        let sql_mode = get("sql_mode");
+        let div = get("div_precision_increment");
+        let packet = get("max_allowed_packet");
+        let max_statement_time = get("max_statement_time");
+        self.autocommit = !matches!(autocommit, Some(VarValue::Bool(false)));
+        if let Some(VarValue::Set(bits)) = sql_mode {
+            self.sql_mode = bits;
+        }
+        if let Some(VarValue::UInt(n)) = div {
+            self.div_precision_increment = n as u32;
+        }
+        if let Some(VarValue::UInt(n)) = packet {
+            self.max_allowed_packet = n;
+        }
+        self.max_statement_time_s = match max_statement_time {
+            Some(VarValue::Double(seconds)) => seconds,
+            _ => 0.0,
+        };
+        self.query_cache =
+            crate::exec::query_cache::SessionQuery::from_session(|i| self.session_value(i));
+        self.wait_timeout_s = crate::system::sysvars::lookup("wait_timeout")
+            .and_then(|i| self.overrides.get(&i))
+            .and_then(|v| match v {
+                VarValue::UInt(seconds) => Some(*seconds),
+                _ => None,
+            });
+    }
+
+    /// Seconds of `SET SESSION wait_timeout`, if the session set it.
+    pub(crate) fn wait_timeout_set(&self) -> Option<u64> {
+        self.wait_timeout_s
+    }
+
+    pub(crate) fn query_cache(&self) -> &crate::exec::query_cache::SessionQuery {
+        &self.query_cache
+    }
+
+    /// Whether the open transaction wrote one of `tables` (never outside a transaction).
+    pub(crate) fn wrote_any_of(&self, tables: &[myriad_cache::query_cache::VersionCell]) -> bool {
+        !self.written_tables.is_empty()
+            && (self.in_transaction || !self.autocommit)
+            && tables
+                .iter()
+                .any(|t| self.written_tables.iter().any(|w| w.same(t)))
+    }
+}
+
+pub fn var_value_to_datum(value: &VarValue, def: &crate::system::sysvars::VarDef) -> Datum {
+    match value {
+        VarValue::Bool(b) => Datum::Int(i64::from(*b)),
+        VarValue::UInt(u) => Datum::UInt(*u),
+        VarValue::Int(i) => Datum::Int(*i),
+        VarValue::Double(f) => Datum::Double(*f),
+        VarValue::Str(None) => Datum::Null,
+        other => match other.display(def) {
+            Some(text) => Datum::Str(text.into_bytes()),
+            None => Datum::Null,
+        },
+    }
+}
+
+pub fn var_value_to_value(value: &VarValue, def: &crate::system::sysvars::VarDef) -> Value {
+    match var_value_to_datum(value, def) {
+        Datum::Null => Value::Null,
+        Datum::Int(i) => Value::Int(i),
+        Datum::UInt(u) => Value::UInt(u),
+        Datum::Double(f) => Value::Double(f),
+        Datum::Str(s) => Value::Bytes(s),
+        other => Value::Bytes(other.to_text().unwrap_or_default()),
+    }
+}
+
+/// The evaluation environment of one statement.
+pub(crate) struct ExecEnv<'a> {
+    pub(crate) engine: &'a Engine,
+    pub(crate) info: &'a crate::SessionInfo,
+    pub(crate) state: &'a SessionState,
+    pub(crate) params: &'a [Datum],
+    pub(crate) warnings: Vec<Warning>,
+    /// Warnings of the previous statement (@@warning_count reads it).
+    pub(crate) previous_warnings: usize,
+    pub(crate) previous_errors: usize,
+    pub(crate) now_micros: i64,
+    /// Results of uncorrelated subqueries, by plan address: each runs once per statement.
+    pub(crate) subquery_results: HashMap<usize, Vec<Vec<Datum>>>,
+    /// Where the statement's rows go as they are produced ([`crate::row_sink`]): set for
+    /// a top-level SELECT over tables, taken by it before anything else can run.
+    pub(crate) out: Option<&'a mut dyn crate::RowSink>,
+}
+
+impl Env for ExecEnv<'_> {
+    fn param(&self, index: usize) -> Datum {
+        self.params.get(index).cloned().unwrap_or(Datum::Null)
+    }
+
+    fn system_variable(&self, scope: VarScope, index: usize) -> Result<Datum, SqlError> {
+        if let VarScope::KeyCache(cache) = scope {
+            return Ok(crate::exec::key_cache::structured_value(
+                self.engine,
+                cache,
+                index,
+            ));
+        }
+        let def = crate::system::sysvars::def(index);
+        match def.name {
+            "warning_count" => return Ok(Datum::UInt(self.previous_warnings as u64)),
+            "error_count" => return Ok(Datum::UInt(self.previous_errors as u64)),
+            "last_insert_id" => return Ok(Datum::UInt(self.state.last_insert_id)),
+            _ => {}
+        }
+        let global =
+            scope == VarScope::Global || def.scope == crate::system::sysvars::Scope::Global;
+        if global {
+            let globals = self.engine.globals.read();
+            Ok(var_value_to_datum(&globals[index], def))
+        } else {
+            Ok(var_value_to_datum(self.state.session_value(index), def))
+        }
+    }
+
+    fn user_variable(&self, name: &str) -> Datum {
+        self.state
+            .user_vars
+            .get(name)
+            .cloned()
+            .unwrap_or(Datum::Null)
+    }
+
+    fn database(&self) -> Option<String> {
+        self.info.database.clone()
+    }
+
+    fn user(&self) -> String {
+        format!("{}@{}", self.info.user, self.info.host)
+    }
+
+    fn current_user(&self) -> String {
+        let host = self
+            .engine
+            .accounts
+            .matching_host(&self.info.user, &self.info.host)
+            .unwrap_or_else(|| self.info.host.clone());
+        format!("{}@{}", self.info.user, host)
+    }
+
+    fn connection_id(&self) -> u32 {
+        self.info.connection_id
+    }
+
+    fn last_insert_id(&self) -> u64 {
+        self.state.last_insert_id
+    }
+
+    fn now_micros(&self) -> i64 {
+        self.now_micros
+    }
+
+    fn div_precision_increment(&self) -> u32 {
+        self.state.div_precision_increment
+    }
+
+    fn max_allowed_packet(&self) -> u64 {
+        self.state.max_allowed_packet
+    }
+
+    fn sql_mode(&self) -> u64 {
+        self.state.sql_mode
+    }
+
+    fn warnings(&mut self) -> &mut Vec<Warning> {
+        &mut self.warnings
+    }
+
+    fn subquery(&mut self, query: &Stmt) -> Result<Vec<Vec<Datum>>, SqlError> {
+        let key = query as *const Stmt as usize;
+        if let Some(rows) = self.subquery_results.get(&key) {
+            return Ok(rows.clone());
+        }
+        let result = match query {
+            Stmt::Select(plan) => select(plan, self)?,
+            Stmt::SelectTable(plan) => Session::select_table(plan, self)?,
+            _ => return Err(SqlError::not_supported("this subquery")),
+        };
+        let rows: Vec<Vec<Datum>> = match result {
+            QueryResult::Rows { rows, .. } => rows
+                .iter()
+                .map(|r| r.iter().map(Datum::from_value).collect())
+                .collect(),
+            QueryResult::Ok { .. } => Vec::new(),
+        };
+        self.subquery_results.insert(key, rows.clone());
+        Ok(rows)
+    }
+}
+
+pub(crate) fn now_micros() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_micros() as i64)
+        .unwrap_or(0)
+}

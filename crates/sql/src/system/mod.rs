@@ -1,0 +1,5 @@
+//! System variables (declared once, with their on-set effects) and status counters.
+
+pub mod global_effects;
+pub mod status;
+pub mod sysvars;
