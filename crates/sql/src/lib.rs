@@ -1,24 +1,76 @@
-//! myriad's SQL layer: parse (sqlparser, MySqlDialect), plan and execute statements, the
-//! system variable registry and the status counters.
+//! myriad's SQL layer: statement text in, rows and results out, with the system variables,
+//! the status counters and the session state around it.
 //!
 //! The server sees only this file's API: one shared [`Engine`] per server and one
 //! [`Session`] per connection. Everything here is synchronous; the server runs it off the
 //! async reactor.
 //!
-//! How one COM_QUERY flows through the crate:
-//! 1. [`Session::execute`] hands the text to [`parse`], which tokenizes it once, splits it at
-//!    `;` and compiles each statement into a [`crate::plan::Stmt`] (expressions become
-//!    [`crate::expr::Expr`] trees with columns, variables, functions and `?` resolved).
-//! 2. `session` runs the statement: a SELECT evaluates its expressions through the
-//!    [`crate::expr::Env`] the session provides (parameters, variables, clock, warnings), with the
-//!    MySQL value rules in [`eval`]; administration statements act on [`sysvars`],
-//!    [`status`], [`accounts`] and [`catalog`].
-//! 3. Values leave as [`Value`]s with [`Column`] metadata computed from the static
-//!    [`crate::expr::eval::SqlType`] of each expression, as MySQL reports it.
+//! # Stages
 //!
-//! A prepared statement keeps the compiled [`crate::plan::Stmt`] and only evaluates at EXECUTE.
+//! One folder per stage; a stage uses the ones below it and never one above
+//! (`tests/layers.rs` checks it, with the few exceptions it lists and explains). Bottom up:
+//!
+//! - the crate root: [`error`], [`value`], [`result`] (columns and results as the protocol
+//!   sends them), [`interrupt`] (cancellation ticks, the KILL registry), [`depth`] (the stack
+//!   guard of the recursive parsers and evaluators).
+//! - [`system`]: the system variables, declared once with their on-set effects, and the
+//!   status counters. A variable's effect on a cache goes to the storage and cache crates
+//!   (`system::key_cache_effects`), never up into execution.
+//! - [`expr`]: expressions: the types, the compiler from sqlparser's AST, typing,
+//!   evaluation, the built-in functions and the MySQL value rules (`expr::eval`, `arith`,
+//!   `compare`). It sits below the catalog because catalog rows are made of its values.
+//! - [`catalog`]: databases and tables on disk, accounts, character sets, the
+//!   information_schema tables.
+//! - [`plan`]: the statement types ([`plan::Stmt`]) and their compilation: SELECT plans,
+//!   name resolution, access paths, table definitions, ALTER, the plan cache. The
+//!   conversions to stored values and the SHOW CREATE texts live here, because table
+//!   definitions need them.
+//! - [`parser`]: statement text: splitting, the hand-written parsers (SET, SHOW, KILL,
+//!   accounts, key cache statements) and the sqlparser path. It sits above `plan` because
+//!   each parser produces compiled statements by calling the plan's compilers.
+//! - [`session`]: what a connection keeps between statements: its variables, warnings,
+//!   prepared statements, row locks and query cache settings.
+//! - [`exec`]: running statements: the entry points, one dispatch arm per statement family,
+//!   then select, aggregate, sort, read, write, ddl, admin and show, and the query cache
+//!   hooks around them.
+//!
+//! Expressions and plans are one knot by nature: a subquery is an expression that holds a
+//! statement, and the expression compiler plans it. `expr` names `plan` only for that.
+//!
+//! # One SELECT
+//!
+//! `SELECT a FROM t WHERE id = 5` arrives as [`Session::execute`]:
+//! 1. `exec::entry::execute` asks the query cache first (`exec::query_cache::lookup_text`;
+//!    the statement's text scan is `session::query_text`), then the session's plan cache
+//!    (`plan::plan_cache`).
+//! 2. On a miss, `parser::source::split` cuts the text at `;` and `plan::compile_statement`
+//!    sends it to `parser::from_ast`, which calls `plan::query::compile_query` and
+//!    `compile_table_select`: columns resolve against `plan::tables::TableRef`, the WHERE
+//!    clause becomes an [`expr::Expr`], and `plan::access::choose_access` picks the primary
+//!    key point lookup. The result is a `Stmt::SelectTable`.
+//! 3. `exec::dispatch` sends it to `exec::select::select_table`, which reads rows with
+//!    `exec::read` (through the storage's table and block caches), filters them by
+//!    evaluating the expression through `exec::env::ExecEnv`, groups with `exec::aggregate`,
+//!    orders with `exec::sort`, and builds the result columns.
+//! 4. `exec::entry` stores the result in the query cache when the statement may be cached.
+//!
+//! # One UPDATE
+//!
+//! `UPDATE t SET a = a + 1 WHERE id = 5` takes the same first two steps (the query cache is
+//! not consulted for writes); `parser::from_ast` builds a `plan::tables::UpdatePlan`. Then:
+//! 1. `exec::entry` wraps the run in `exec::query_cache::write_guard`, so that cached
+//!    results over `t` stop being served.
+//! 2. `exec::dispatch` calls `exec::write` (`Session::update`), which finds the rows with
+//!    `exec::select::matching_rows`, evaluates the new values, converts them with
+//!    `plan::stored::to_stored` (MySQL's warnings and errors for values that do not fit),
+//!    takes row locks (`session::row_locks`) and writes through the storage transaction.
+//! 3. The counters in `system::status` and the session's warnings are updated on the way
+//!    out, as for every statement.
+//!
+//! A prepared statement keeps its compiled [`plan::Stmt`] and only evaluates at EXECUTE.
 
 pub mod catalog;
+pub mod depth;
 pub mod error;
 pub mod exec;
 pub mod expr;
@@ -32,7 +84,6 @@ pub mod system;
 pub mod value;
 
 pub use catalog::accounts;
-pub use parser::depth;
 pub use system::sysvars;
 
 pub use error::SqlError;
@@ -118,7 +169,7 @@ pub struct Engine {
     catalog: catalog::Catalog,
     shutdown_hook: Mutex<Option<Box<dyn Fn() + Send + Sync>>>,
     /// Rows deleted inside open transactions (see [`row_locks`]).
-    row_locks: crate::exec::row_locks::RowLocks,
+    row_locks: crate::session::row_locks::RowLocks,
     started: Instant,
     /// When FLUSH STATUS last ran (Uptime_since_flush_status).
     status_flushed: Mutex<Instant>,
@@ -233,7 +284,7 @@ impl Engine {
             accounts,
             catalog,
             shutdown_hook: Mutex::new(None),
-            row_locks: crate::exec::row_locks::RowLocks::default(),
+            row_locks: crate::session::row_locks::RowLocks::default(),
             started: Instant::now(),
             status_flushed: Mutex::new(Instant::now()),
             query_cache,
@@ -348,7 +399,7 @@ impl Session {
     /// Run a COM_QUERY. With `allow_multi`, the text may hold several statements separated
     /// by `;`; the results come back in order and stop after the first error.
     pub fn execute(&mut self, sql: &str, allow_multi: bool) -> Vec<Result<QueryResult, SqlError>> {
-        crate::session::entry::execute(self, sql, allow_multi, None)
+        crate::exec::entry::execute(self, sql, allow_multi, None)
     }
 
     /// [`Session::execute`], where a single SELECT that can stream sends its columns and
@@ -360,11 +411,11 @@ impl Session {
         allow_multi: bool,
         out: &mut dyn RowSink,
     ) -> Vec<Result<QueryResult, SqlError>> {
-        crate::session::entry::execute(self, sql, allow_multi, Some(out))
+        crate::exec::entry::execute(self, sql, allow_multi, Some(out))
     }
 
     pub fn prepare(&mut self, sql: &str) -> Result<PreparedInfo, SqlError> {
-        crate::session::entry::prepare(self, sql)
+        crate::exec::entry::prepare(self, sql)
     }
 
     /// Whether a prepared statement is a SELECT that reads one table through an index
@@ -372,7 +423,7 @@ impl Session {
     /// session (reads take no row locks), so a server may run it inline on its network
     /// thread instead of handing the thread off as for statements that may block.
     pub fn prepared_is_index_read(&self, statement_id: u32) -> bool {
-        crate::session::entry::prepared_is_index_read(self, statement_id)
+        crate::exec::entry::prepared_is_index_read(self, statement_id)
     }
 
     /// Whether a text statement is one that never blocks and costs next to nothing: a
@@ -394,7 +445,7 @@ impl Session {
     /// log's fsync) go through `myriad_cache::long_wait`, where a server hands its thread
     /// off when it must; other DDL and everything else is handed off up front.
     pub fn text_runs_inline(sql: &str) -> bool {
-        crate::session::entry::runs_inline(sql)
+        crate::exec::entry::runs_inline(sql)
     }
 
     /// The idle limit this session chose with `SET SESSION wait_timeout`, in seconds; None
@@ -406,7 +457,7 @@ impl Session {
 
     /// [`Session::text_runs_inline`] for a prepared statement's text.
     pub fn prepared_runs_inline(&self, statement_id: u32) -> bool {
-        crate::session::entry::prepared_runs_inline(self, statement_id)
+        crate::exec::entry::prepared_runs_inline(self, statement_id)
     }
 
     pub fn execute_prepared(
@@ -414,7 +465,7 @@ impl Session {
         statement_id: u32,
         params: &[Value],
     ) -> Result<QueryResult, SqlError> {
-        crate::session::entry::execute_prepared(self, statement_id, params, None)
+        crate::exec::entry::execute_prepared(self, statement_id, params, None)
     }
 
     /// [`Session::execute_prepared`], streaming a SELECT's rows to `out` where it can (see
@@ -425,16 +476,16 @@ impl Session {
         params: &[Value],
         out: &mut dyn RowSink,
     ) -> Result<QueryResult, SqlError> {
-        crate::session::entry::execute_prepared(self, statement_id, params, Some(out))
+        crate::exec::entry::execute_prepared(self, statement_id, params, Some(out))
     }
 
     pub fn close_prepared(&mut self, statement_id: u32) {
-        crate::session::entry::close_prepared(self, statement_id)
+        crate::exec::entry::close_prepared(self, statement_id)
     }
 
     /// COM_INIT_DB and `USE`.
     pub fn use_database(&mut self, database: &str) -> Result<(), SqlError> {
-        crate::session::entry::use_database(self, database)
+        crate::exec::entry::use_database(self, database)
     }
 
     pub fn current_database(&self) -> Option<&str> {
@@ -443,7 +494,7 @@ impl Session {
 
     /// COM_FIELD_LIST: the columns of a table in the current database.
     pub fn field_list(&mut self, table: &str) -> Result<Vec<Column>, SqlError> {
-        crate::session::entry::field_list(self, table)
+        crate::exec::entry::field_list(self, table)
     }
 
     /// COM_RESET_CONNECTION: drop prepared statements, session variables, temporary state.

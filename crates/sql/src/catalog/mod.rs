@@ -8,7 +8,6 @@
 pub mod accounts;
 pub mod charset;
 pub mod info_schema;
-pub mod show_create;
 
 use crate::error::SqlError;
 use myriad_storage::{Storage, StorageConfig, StorageError};

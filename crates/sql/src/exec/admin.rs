@@ -12,9 +12,9 @@ use crate::plan::UserSpec;
 use crate::system::sysvars::Setting;
 use crate::system::sysvars::VarValue;
 
+use crate::exec::env::*;
 use crate::exec::write::*;
 use crate::exec::*;
-use crate::session::*;
 use crate::Session;
 use std::sync::Arc;
 
@@ -356,5 +356,212 @@ impl Session {
             }
         }
         Ok(())
+    }
+}
+
+impl Session {
+    /// SET of variables, names, character sets and transaction characteristics.
+    pub(crate) fn set_statement(
+        &self,
+        stmt: &Stmt,
+        env: &mut ExecEnv,
+    ) -> Result<Pending, SqlError> {
+        match stmt {
+            Stmt::Set(assignments) => self
+                .check_assignments(assignments, env)
+                .map(Pending::Assign),
+            Stmt::SetNames { charset, collation } => {
+                let charset = match charset {
+                    Some(c) => c.clone(),
+                    None => self.session_text("character_set_server"),
+                };
+                let cs = parse_charset(&charset)?;
+                let coll = match collation {
+                    Some(c) => {
+                        let coll = c.to_ascii_lowercase();
+                        match crate::system::sysvars::COLLATIONS.iter().find(|(n, _)| *n == coll) {
+                            None => return Err(SqlError::new(1273, "HY000", format!("Unknown collation: '{c}'"))),
+                            Some((_, set)) if canonical_charset(set) != cs => {
+                                return Err(SqlError::new(
+                                    1253,
+                                    "42000",
+                                    format!("COLLATION '{c}' is not valid for CHARACTER SET '{charset}'"),
+                                ))
+                            }
+                            Some(_) => coll,
+                        }
+                    }
+                    None => crate::system::sysvars::default_collation(&cs).to_string(),
+                };
+                let mut changes = Vec::new();
+                for name in [
+                    "character_set_client",
+                    "character_set_connection",
+                    "character_set_results",
+                ] {
+                    changes.push(session_change(name, VarValue::Str(Some(cs.clone()))));
+                }
+                changes.push(session_change(
+                    "collation_connection",
+                    VarValue::Str(Some(coll)),
+                ));
+                Ok(Pending::Assign(changes.into_iter().flatten().collect()))
+            }
+            Stmt::SetCharacterSet(charset) => {
+                let cs = match charset {
+                    Some(c) => parse_charset(c)?,
+                    None => self.session_text("character_set_server"),
+                };
+                let mut changes = Vec::new();
+                for name in ["character_set_client", "character_set_results"] {
+                    changes.push(session_change(name, VarValue::Str(Some(cs.clone()))));
+                }
+                let db_cs = self.session_text("character_set_database");
+                let db_coll = self.session_text("collation_database");
+                changes.push(session_change(
+                    "character_set_connection",
+                    VarValue::Str(Some(db_cs)),
+                ));
+                changes.push(session_change(
+                    "collation_connection",
+                    VarValue::Str(Some(db_coll)),
+                ));
+                Ok(Pending::Assign(changes.into_iter().flatten().collect()))
+            }
+            Stmt::SetTransaction {
+                scope,
+                isolation,
+                read_only,
+            } => {
+                let global = *scope == Some(SetScope::Global);
+                let mut changes = Vec::new();
+                if let Some(level) = isolation {
+                    let names = ["transaction_isolation", "tx_isolation"];
+                    for name in names {
+                        if let Some(index) = crate::system::sysvars::lookup(name) {
+                            let (v, _) = crate::system::sysvars::parse_setting(
+                                crate::system::sysvars::def(index),
+                                &Setting::Text(level.clone()),
+                            )?;
+                            changes.push(Change::system(index, global, v));
+                        }
+                    }
+                }
+                if let Some(ro) = read_only {
+                    for name in ["transaction_read_only", "tx_read_only"] {
+                        if let Some(index) = crate::system::sysvars::lookup(name) {
+                            changes.push(Change::system(index, global, VarValue::Bool(*ro)));
+                        }
+                    }
+                }
+                Ok(Pending::Assign(changes))
+            }
+            _ => Err(SqlError::not_supported("this statement here")),
+        }
+    }
+}
+
+impl Session {
+    /// Accounts, FLUSH, the key cache and query cache statements, information_schema, KILL and SHUTDOWN.
+    pub(crate) fn admin(&self, stmt: &Stmt, env: &mut ExecEnv) -> Result<Pending, SqlError> {
+        Ok(Pending::Done(match stmt {
+            Stmt::CreateUser {
+                users,
+                if_not_exists,
+            } => {
+                let accounts = &self.engine.accounts;
+                let verdict = AccountOp::new("CREATE USER", "it already exists", *if_not_exists);
+                verdict.apply(users, &mut env.warnings, |u| {
+                    let password = u.password.as_deref().unwrap_or("");
+                    accounts.create(&u.user, &u.host, password)
+                })?;
+                ok(0)
+            }
+            Stmt::DropUser { users, if_exists } => {
+                let accounts = &self.engine.accounts;
+                let verdict = AccountOp::new("DROP USER", "it doesn't exist", *if_exists);
+                verdict.apply(users, &mut env.warnings, |u| {
+                    accounts.drop_account(&u.user, &u.host)
+                })?;
+                ok(0)
+            }
+            Stmt::AlterUser { users, if_exists } => {
+                let accounts = &self.engine.accounts;
+                let verdict = AccountOp::new("ALTER USER", "it doesn't exist", *if_exists);
+                verdict.apply(users, &mut env.warnings, |u| match &u.password {
+                    Some(pw) => accounts.set_password(&u.user, &u.host, pw),
+                    None => Ok(accounts.exists(&u.user, &u.host)),
+                })?;
+                ok(0)
+            }
+            Stmt::FlushStatus => return Ok(Pending::FlushStatus),
+            Stmt::FlushTables(names) => {
+                // Dirty key cache blocks are written first, then the handles are closed.
+                self.engine
+                    .catalog
+                    .storage()
+                    .checkpoint()
+                    .map_err(catalog::storage_error)?;
+                crate::exec::table_cache::flush_tables(
+                    self.engine.catalog.storage(),
+                    names.as_deref(),
+                    self.info.database.as_deref(),
+                )?;
+                // As in MySQL, FLUSH TABLES also empties the query cache.
+                crate::exec::query_cache::flush(&self.engine, true);
+                ok(0)
+            }
+            Stmt::Flush => {
+                // The other FLUSH forms (LOGS, PRIVILEGES, ...): dirty key cache blocks are written.
+                self.engine
+                    .catalog
+                    .storage()
+                    .checkpoint()
+                    .map_err(catalog::storage_error)?;
+                ok(0)
+            }
+            Stmt::KeyCache(crate::plan::key_cache::KeyCacheStmt::SetStructured(sets)) => {
+                crate::exec::key_cache::set_structured(&self.engine, sets, env)?;
+                ok(0)
+            }
+            Stmt::KeyCache(k) => {
+                let rows = crate::exec::key_cache::execute(
+                    &self.engine,
+                    k,
+                    self.info.database.as_deref(),
+                )?;
+                listing(
+                    crate::exec::key_cache::RESULT_COLUMNS,
+                    rows,
+                    &ShowFilter::None,
+                    env,
+                )?
+            }
+            Stmt::VirtualSelect(v) => {
+                let table = &crate::catalog::info_schema::TABLES[v.table];
+                let full = listing(
+                    table.columns,
+                    crate::exec::info_schema::rows(&self.engine, table),
+                    &v.filter,
+                    env,
+                )?;
+                crate::exec::info_schema::project(v, full)
+            }
+            Stmt::QueryCache { reset } => {
+                crate::exec::query_cache::flush(&self.engine, *reset);
+                ok(0)
+            }
+            Stmt::Kill { target, id } => {
+                self.kill(*target, id, env)?;
+                ok(0)
+            }
+            Stmt::Shutdown => {
+                if let Some(hook) = self.engine.shutdown_hook.lock().as_ref() {
+                    hook();
+                }
+                ok(0)
+            }
+            _ => return Err(SqlError::not_supported("this statement here")),
+        }))
     }
 }

@@ -6,8 +6,8 @@ use crate::expr::eval::SqlType;
 use crate::expr::Expr;
 use crate::result::{column_flags, Column};
 
+use crate::exec::env::*;
 use crate::exec::select::*;
-use crate::session::*;
 
 /// Groups compare their keys as MySQL does: strings by the collation (case and trailing
 /// spaces ignored), numbers by value.

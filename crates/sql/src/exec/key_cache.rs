@@ -40,58 +40,13 @@
 use crate::error::SqlError;
 use crate::expr::eval::Datum;
 use crate::expr::eval::Warning;
-use crate::expr::Expr;
-use crate::expr::VarScope;
+use crate::plan::key_cache::*;
+use crate::system::key_cache_effects::{apply, knob};
 use crate::system::sysvars::Setting;
 use crate::system::sysvars::VarValue;
 use crate::Engine;
-use myriad_cache::Knob;
 use myriad_storage::{Storage, StorageError};
 use std::sync::Arc;
-
-/// The default key cache's name.
-pub const DEFAULT_CACHE: &str = myriad_storage::DEFAULT_KEY_CACHE;
-
-/// The structured variables: each key cache has its own (`hot.key_buffer_size`).
-pub const STRUCTURED: &[&str] = &[
-    "key_buffer_size",
-    "key_cache_age_threshold",
-    "key_cache_block_size",
-    "key_cache_division_limit",
-    "key_cache_segments",
-];
-
-/// Whether `name` is a structured variable (any case).
-pub fn is_structured(name: &str) -> bool {
-    STRUCTURED.iter().any(|v| v.eq_ignore_ascii_case(name))
-}
-
-/// One `SET GLOBAL cache.variable = value`.
-#[derive(Debug, Clone)]
-pub struct StructuredSet {
-    pub cache: String,
-    /// The variable's index in `sysvars`.
-    pub index: usize,
-    /// None: `DEFAULT`.
-    pub value: Option<Expr>,
-}
-
-/// (database, table, IGNORE LEAVES) of one table named by LOAD INDEX INTO CACHE.
-pub type TableToLoad = (Option<String>, String, bool);
-
-/// A parsed key cache statement.
-#[derive(Debug, Clone)]
-pub enum KeyCacheStmt {
-    /// `LOAD INDEX INTO CACHE t [IGNORE LEAVES], ...`: (database, table, ignore_leaves).
-    LoadIndex { tables: Vec<TableToLoad> },
-    /// `CACHE INDEX t, ... IN name`.
-    CacheIndex {
-        tables: Vec<(Option<String>, String)>,
-        cache: String,
-    },
-    /// `SET GLOBAL cache.variable = value, ...`: structured key cache variables.
-    SetStructured(Vec<StructuredSet>),
-}
 
 /// The columns of the result rows of both statements, as MySQL shows them.
 pub const RESULT_COLUMNS: &[(&str, u32)] = &[
@@ -113,30 +68,6 @@ pub(crate) fn configure(storage: &Storage, globals: &[VarValue]) {
             apply(storage, name, value);
         }
     }
-}
-
-/// React to `SET GLOBAL name = value` (called by `crate::system::global_effects::apply`). Returns whether
-/// `name` is a key cache variable.
-pub(crate) fn apply(storage: &Storage, name: &str, value: &VarValue) -> bool {
-    let cache = storage.key_cache();
-    let n = crate::system::global_effects::as_u64(value);
-    match name {
-        "key_buffer_size" => {
-            // A resize fails only when it cannot move a block (an I/O error writing a dirty
-            // victim); the blocks it could not move are retired by the clock later.
-            if let Err(e) = storage.key_caches().set_size(DEFAULT_CACHE, n) {
-                eprintln!("myriad: key_buffer_size resize: {e}");
-            }
-        }
-        "key_cache_division_limit" => cache.set_division_limit(n),
-        "key_cache_age_threshold" => cache.set_age_threshold(n),
-        "key_cache_segments" | "key_cache_block_size" => {
-            // A refusal (of a new segment count) is reported by `default_cache_note`.
-            let _ = storage.key_caches().configure(DEFAULT_CACHE, knob(name, n));
-        }
-        _ => return false,
-    }
-    true
 }
 
 /// The note a committed `SET GLOBAL name = value` of a default-cache variable may need.
@@ -168,16 +99,6 @@ pub(crate) fn segments_note(engine: &Engine, cache: &str, asked: u64) -> Option<
             info.name
         ),
     })
-}
-
-/// The structured variable `name` (one of [`STRUCTURED`] but the size) set to `n`.
-fn knob(name: &str, n: u64) -> Knob {
-    match name {
-        "key_cache_division_limit" => Knob::DivisionLimit(n),
-        "key_cache_age_threshold" => Knob::AgeThreshold(n),
-        "key_cache_segments" => Knob::Segments(n),
-        _ => Knob::ReadUnit(n),
-    }
 }
 
 fn unknown_cache(name: &str) -> SqlError {
@@ -248,75 +169,6 @@ pub(crate) fn execute(
         }
     }
     Ok(rows)
-}
-
-/// Compile `@@cache.variable` (`scope` as written before the cache name): the plain
-/// variable for `default`, else a read of the named cache's own value by its id (so that a
-/// compiled statement reads a cache made after it was compiled).
-pub(crate) fn compile_structured(
-    ctx: Option<&crate::plan::CompileCtx<'_>>,
-    scope: VarScope,
-    cache: &str,
-    variable: &str,
-) -> Result<Expr, SqlError> {
-    let index = crate::system::sysvars::lookup(variable)
-        .ok_or_else(|| crate::system::sysvars::err_unknown(variable))?;
-    let def = crate::system::sysvars::def(index);
-    if !is_structured(def.name) {
-        return Err(err_not_structured(def.name));
-    }
-    if scope == VarScope::Session {
-        return Err(SqlError::new(
-            1238,
-            "HY000",
-            format!("Variable '{}' is a GLOBAL variable", def.name),
-        ));
-    }
-    if cache.eq_ignore_ascii_case(DEFAULT_CACHE) {
-        return Ok(Expr::SysVar {
-            scope: VarScope::Global,
-            index,
-        });
-    }
-    let ctx =
-        ctx.ok_or_else(|| crate::system::sysvars::err_unknown(&format!("{cache}.{variable}")))?;
-    let id = ctx
-        .catalog
-        .storage()
-        .key_caches()
-        .id_of(cache)
-        .map_err(|e| SqlError::new(1105, "HY000", e.to_string()))?;
-    Ok(Expr::SysVar {
-        scope: VarScope::KeyCache(id),
-        index,
-    })
-}
-
-pub(crate) fn err_not_structured(name: &str) -> SqlError {
-    SqlError::new(
-        1272,
-        "HY000",
-        format!(
-            "Variable '{name}' is not a variable component (can't be used as XXXX.variable_name)"
-        ),
-    )
-}
-
-/// The value of a named cache's structured variable (`@@hot.key_buffer_size`): 0 for a
-/// cache whose variables were never set, as MariaDB reads an unknown cache.
-pub(crate) fn structured_value(engine: &Engine, cache: u32, index: usize) -> Datum {
-    let caches = engine.catalog.storage().key_caches();
-    let Some(info) = caches.info(cache).filter(|c| c.declared) else {
-        return Datum::UInt(0);
-    };
-    Datum::UInt(match crate::system::sysvars::def(index).name {
-        "key_buffer_size" => info.size_bytes,
-        "key_cache_block_size" => info.read_unit,
-        "key_cache_division_limit" => info.division_limit,
-        "key_cache_age_threshold" => info.age_threshold,
-        "key_cache_segments" => info.segments,
-        _ => 0,
-    })
 }
 
 /// `SET GLOBAL cache.variable = value, ...`: every value is checked first (none is applied
@@ -405,22 +257,6 @@ pub(crate) fn set_structured(
     }
     Ok(())
 }
-
-/// `information_schema.KEY_CACHES`: MariaDB's columns (0 = an unsigned integer column).
-pub const KEY_CACHES_COLUMNS: &[(&str, u32)] = &[
-    ("KEY_CACHE_NAME", 192),
-    ("SEGMENTS", 0),
-    ("SEGMENT_NUMBER", 0),
-    ("FULL_SIZE", 0),
-    ("BLOCK_SIZE", 0),
-    ("USED_BLOCKS", 0),
-    ("UNUSED_BLOCKS", 0),
-    ("DIRTY_BLOCKS", 0),
-    ("READ_REQUESTS", 0),
-    ("READS", 0),
-    ("WRITE_REQUESTS", 0),
-    ("WRITES", 0),
-];
 
 /// One row per key cache with a size, in the order they were made (the default first), as
 /// MariaDB shows them: a cache made with `key_cache_segments` > 0 has a row per segment

@@ -34,14 +34,14 @@
 //! tables its open transaction wrote ([`written_tables`]); an entry keeps the cells of the
 //! tables it read, so a hit is checked against them without parsing.
 
-use crate::exec::query_text::*;
 use crate::expr::eval::Datum;
 use crate::expr::Expr;
 use crate::expr::Func;
 use crate::plan::Stmt;
 use crate::result::QueryResult;
 use crate::row_sink::{CacheCopy, RowSink};
-use crate::system::sysvars::VarValue;
+use crate::session::query_cache::*;
+use crate::session::query_text::*;
 use crate::value::Value;
 use crate::{Engine, Session, SqlError};
 use myriad_cache::query_cache::{
@@ -51,82 +51,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-/// Session variables that can change a SELECT's result (its values, their text, their
-/// collation or their number): part of every key.
-pub const RESULT_SETTINGS: &[&str] = &[
-    "autocommit",
-    "character_set_client",
-    "character_set_connection",
-    "character_set_results",
-    "collation_connection",
-    "default_week_format",
-    "div_precision_increment",
-    "explicit_defaults_for_timestamp",
-    "group_concat_max_len",
-    "lc_time_names",
-    "sql_auto_is_null",
-    "sql_mode",
-    "sql_select_limit",
-    "time_zone",
-    "transaction_isolation",
-];
-
-/// Words that make a SELECT uncacheable wherever they appear (outside string literals):
-/// functions whose result depends on time, chance or the session, SELECT ... INTO,
-/// locking reads, system schemas. A false match (a column named `user`) only costs a miss.
-pub(crate) const REFUSED_WORDS: &[&str] = &[
-    "BENCHMARK",
-    "CONNECTION_ID",
-    "CURDATE",
-    "CURRENT_DATE",
-    "CURRENT_TIME",
-    "CURRENT_TIMESTAMP",
-    "CURRENT_USER",
-    "CURTIME",
-    "ENCRYPT",
-    "FOUND_ROWS",
-    "GET_LOCK",
-    "INFORMATION_SCHEMA",
-    "INTO",
-    "IS_FREE_LOCK",
-    "IS_USED_LOCK",
-    "LASTVAL",
-    "LAST_INSERT_ID",
-    "LOCALTIME",
-    "LOCALTIMESTAMP",
-    "MASTER_POS_WAIT",
-    "MYSQL",
-    "NEXTVAL",
-    "NOW",
-    "PERFORMANCE_SCHEMA",
-    "RAND",
-    "RANDOM_BYTES",
-    "RELEASE_LOCK",
-    "ROW_COUNT",
-    "SESSION_USER",
-    "SETVAL",
-    "SHARE",
-    "SLEEP",
-    "SYS",
-    "SYSDATE",
-    "SYSTEM_USER",
-    "UNIX_TIMESTAMP",
-    "UPDATE",
-    "USER",
-    "UTC_DATE",
-    "UTC_TIME",
-    "UTC_TIMESTAMP",
-    "UUID",
-    "UUID_SHORT",
-];
-
 /// Schemas whose tables are never cached (their content is the server's state).
 pub(crate) const SYSTEM_SCHEMAS: &[&str] =
     &["information_schema", "mysql", "performance_schema", "sys"];
-
-/// `query_cache_type` values, as their enum positions.
-pub(crate) const TYPE_OFF: u8 = 0;
-pub(crate) const TYPE_DEMAND: u8 = 2;
 
 /// Striped counter: writers spread over cache lines by connection id, readers sum.
 #[derive(Default)]
@@ -203,46 +130,6 @@ impl EngineQueryCache {
 
 pub(crate) fn to_usize(v: u64) -> usize {
     usize::try_from(v).unwrap_or(usize::MAX)
-}
-
-/// What a session keeps for the cache: its settings, re-read whenever a SET changes one.
-#[derive(Default, Clone)]
-pub struct SessionQuery {
-    /// query_cache_type: 0 OFF, 1 ON, 2 DEMAND.
-    pub(crate) cache_type: u8,
-    pub(crate) strip_comments: bool,
-    /// The [`RESULT_SETTINGS`] values, length-prefixed: a part of every key.
-    pub(crate) settings: Vec<u8>,
-}
-
-impl SessionQuery {
-    /// Read the settings through `value` (the session's value of a variable by index).
-    pub fn from_session<'a>(value: impl Fn(usize) -> &'a VarValue) -> SessionQuery {
-        let get = |name: &str| crate::system::sysvars::lookup(name).map(&value);
-        let cache_type = match get("query_cache_type") {
-            Some(VarValue::Enum(i)) => *i as u8,
-            _ => TYPE_OFF,
-        };
-        let strip_comments = matches!(
-            get("query_cache_strip_comments"),
-            Some(VarValue::Bool(true))
-        );
-        let mut settings = Vec::new();
-        for name in RESULT_SETTINGS {
-            let text = get(name).map(|v| format!("{v:?}")).unwrap_or_default();
-            push_part(&mut settings, text.as_bytes());
-        }
-        SessionQuery {
-            cache_type,
-            strip_comments,
-            settings,
-        }
-    }
-}
-
-pub(crate) fn push_part(key: &mut Vec<u8>, part: &[u8]) {
-    key.extend_from_slice(&(part.len() as u32).to_le_bytes());
-    key.extend_from_slice(part);
 }
 
 /// A miss that may insert: the key and the cache's ticket.

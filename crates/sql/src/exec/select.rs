@@ -8,7 +8,7 @@ use crate::expr::Expr;
 use crate::result::{charsets, column_flags, Column, ColumnType, QueryResult, Rows};
 
 use crate::exec::aggregate::*;
-use crate::session::*;
+use crate::exec::env::*;
 use crate::value::Value;
 use crate::Session;
 use std::collections::HashMap;

@@ -11,9 +11,9 @@ use crate::expr::eval::Warning;
 use crate::plan::ShowFilter;
 use crate::plan::Stmt;
 use crate::result::{Column, ColumnType, QueryResult, Rows};
-use crate::session::*;
 use crate::Session;
 
+use crate::exec::env::*;
 use crate::value::Value;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -324,6 +324,209 @@ impl Session {
                 }
             }
             Stmt::ShowWarnings { .. } => ok(0),
+            s @ (Stmt::ShowCollation { .. }
+            | Stmt::ShowCharset { .. }
+            | Stmt::ShowEngines
+            | Stmt::ShowProcessList) => return self.show_server(s, env),
+            s @ (Stmt::ShowColumns { .. }
+            | Stmt::ShowCreateTable { .. }
+            | Stmt::ShowIndex { .. }
+            | Stmt::ShowCreateDatabase { .. }) => return self.show_table(s, env),
+            _ => {
+                return Err(SqlError::not_supported(
+                    "this statement as a SHOW statement",
+                ))
+            }
+        })
+    }
+}
+
+impl Session {
+    /// SHOW COLUMNS, SHOW CREATE TABLE, SHOW INDEX and SHOW CREATE DATABASE.
+    pub(crate) fn show_table(
+        &self,
+        stmt: &Stmt,
+        env: &mut ExecEnv,
+    ) -> Result<QueryResult, SqlError> {
+        Ok(match stmt {
+            Stmt::ShowColumns {
+                database,
+                table,
+                full,
+                filter,
+            } => {
+                let db = database
+                    .clone()
+                    .or_else(|| self.info.database.clone())
+                    .ok_or_else(err_no_database)?;
+                let t =
+                    crate::plan::tables::open_ref(self.engine.catalog.storage(), &db, table, None)?;
+                let rows = t
+                    .def
+                    .columns
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| {
+                        let text = |s: &str| Datum::Str(s.as_bytes().to_vec());
+                        let mut row = vec![
+                            text(&c.name),
+                            text(&crate::plan::show_create::type_text(&c.ty)),
+                        ];
+                        if *full {
+                            // Binary strings (BLOB, BINARY, VARBINARY) show no collation.
+                            let binary = c.ty.collation() == myriad_storage::Collation::Binary;
+                            row.push(if c.ty.is_string() && !binary {
+                                text(c.ty.collation().name())
+                            } else {
+                                Datum::Null
+                            });
+                        }
+                        row.push(text(if c.nullable { "YES" } else { "NO" }));
+                        row.push(text(crate::plan::show_create::key_text(&t.def, i)));
+                        row.push(
+                            crate::plan::show_create::default_text(c)
+                                .map(|d| Datum::Str(d.into_bytes()))
+                                .unwrap_or(Datum::Null),
+                        );
+                        row.push(text(&crate::plan::show_create::extra_text(c)));
+                        if *full {
+                            row.push(text("select,insert,update,references"));
+                            row.push(text(&c.comment));
+                        }
+                        row
+                    })
+                    .collect();
+                if *full {
+                    listing(
+                        &[
+                            ("Field", 64),
+                            ("Type", BLOB_TEXT),
+                            ("Collation", 64),
+                            ("Null", 3),
+                            ("Key", 3),
+                            ("Default", BLOB_TEXT),
+                            ("Extra", 32),
+                            ("Privileges", 80),
+                            ("Comment", 1024),
+                        ],
+                        rows,
+                        filter,
+                        env,
+                    )?
+                } else {
+                    listing(
+                        &[
+                            ("Field", 64),
+                            ("Type", BLOB_TEXT),
+                            ("Null", 3),
+                            ("Key", 3),
+                            ("Default", BLOB_TEXT),
+                            ("Extra", 32),
+                        ],
+                        rows,
+                        filter,
+                        env,
+                    )?
+                }
+            }
+            Stmt::ShowCreateTable { database, table } => {
+                let db = database
+                    .clone()
+                    .or_else(|| self.info.database.clone())
+                    .ok_or_else(err_no_database)?;
+                let t =
+                    crate::plan::tables::open_ref(self.engine.catalog.storage(), &db, table, None)?;
+                let text = crate::plan::show_create::create_table_text(&t.name, &t.def);
+                listing(
+                    &[("Table", 64), ("Create Table", 1024)],
+                    vec![vec![
+                        Datum::Str(t.name.as_bytes().to_vec()),
+                        Datum::Str(text.into_bytes()),
+                    ]],
+                    &ShowFilter::None,
+                    env,
+                )?
+            }
+            Stmt::ShowIndex { database, table } => {
+                let db = database
+                    .clone()
+                    .or_else(|| self.info.database.clone())
+                    .ok_or_else(err_no_database)?;
+                let t =
+                    crate::plan::tables::open_ref(self.engine.catalog.storage(), &db, table, None)?;
+                let mut rows = Vec::new();
+                for ix in &t.def.indexes {
+                    for (seq, &c) in ix.columns.iter().enumerate() {
+                        let col = &t.def.columns[c];
+                        let text = |s: &str| Datum::Str(s.as_bytes().to_vec());
+                        rows.push(vec![
+                            text(&t.name),
+                            Datum::UInt(u64::from(!ix.is_unique())),
+                            text(&ix.name),
+                            Datum::UInt(seq as u64 + 1),
+                            text(&col.name),
+                            text("A"),
+                            Datum::UInt(0),
+                            Datum::Null,
+                            Datum::Null,
+                            text(if col.nullable { "YES" } else { "" }),
+                            text("BTREE"),
+                            text(""),
+                            text(""),
+                            text("NO"),
+                        ]);
+                    }
+                }
+                listing(
+                    &[
+                        ("Table", 64),
+                        ("Non_unique", 0),
+                        ("Key_name", 64),
+                        ("Seq_in_index", LONG_INT),
+                        ("Column_name", 64),
+                        ("Collation", 1),
+                        ("Cardinality", 0),
+                        ("Sub_part", 0),
+                        ("Packed", 10),
+                        ("Null", 3),
+                        ("Index_type", 16),
+                        ("Comment", 16),
+                        ("Index_comment", 1024),
+                        ("Ignored", 3),
+                    ],
+                    rows,
+                    &ShowFilter::None,
+                    env,
+                )?
+            }
+            Stmt::ShowCreateDatabase { name } => {
+                if !self.engine.catalog.database_exists(name) {
+                    return Err(catalog::err_unknown_database(name));
+                }
+                let text = format!(
+                "CREATE DATABASE `{name}` /*!40100 DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci */"
+            );
+                listing(
+                    &[("Database", 64), ("Create Database", 1024)],
+                    vec![vec![
+                        Datum::Str(name.clone().into_bytes()),
+                        Datum::Str(text.into_bytes()),
+                    ]],
+                    &ShowFilter::None,
+                    env,
+                )?
+            }
+            _ => return Err(SqlError::not_supported("this statement here")),
+        })
+    }
+
+    /// SHOW COLLATION, CHARACTER SET, ENGINES and PROCESSLIST.
+    pub(crate) fn show_server(
+        &self,
+        stmt: &Stmt,
+        env: &mut ExecEnv,
+    ) -> Result<QueryResult, SqlError> {
+        Ok(match stmt {
             Stmt::ShowCollation { filter } => {
                 let rows = COLLATION_IDS
                     .iter()
@@ -408,156 +611,6 @@ impl Session {
                     env,
                 )?
             }
-            Stmt::ShowColumns {
-                database,
-                table,
-                full,
-                filter,
-            } => {
-                let db = database
-                    .clone()
-                    .or_else(|| self.info.database.clone())
-                    .ok_or_else(err_no_database)?;
-                let t =
-                    crate::plan::tables::open_ref(self.engine.catalog.storage(), &db, table, None)?;
-                let rows = t
-                    .def
-                    .columns
-                    .iter()
-                    .enumerate()
-                    .map(|(i, c)| {
-                        let text = |s: &str| Datum::Str(s.as_bytes().to_vec());
-                        let mut row = vec![
-                            text(&c.name),
-                            text(&crate::catalog::show_create::type_text(&c.ty)),
-                        ];
-                        if *full {
-                            // Binary strings (BLOB, BINARY, VARBINARY) show no collation.
-                            let binary = c.ty.collation() == myriad_storage::Collation::Binary;
-                            row.push(if c.ty.is_string() && !binary {
-                                text(c.ty.collation().name())
-                            } else {
-                                Datum::Null
-                            });
-                        }
-                        row.push(text(if c.nullable { "YES" } else { "NO" }));
-                        row.push(text(crate::catalog::show_create::key_text(&t.def, i)));
-                        row.push(
-                            crate::catalog::show_create::default_text(c)
-                                .map(|d| Datum::Str(d.into_bytes()))
-                                .unwrap_or(Datum::Null),
-                        );
-                        row.push(text(&crate::catalog::show_create::extra_text(c)));
-                        if *full {
-                            row.push(text("select,insert,update,references"));
-                            row.push(text(&c.comment));
-                        }
-                        row
-                    })
-                    .collect();
-                if *full {
-                    listing(
-                        &[
-                            ("Field", 64),
-                            ("Type", BLOB_TEXT),
-                            ("Collation", 64),
-                            ("Null", 3),
-                            ("Key", 3),
-                            ("Default", BLOB_TEXT),
-                            ("Extra", 32),
-                            ("Privileges", 80),
-                            ("Comment", 1024),
-                        ],
-                        rows,
-                        filter,
-                        env,
-                    )?
-                } else {
-                    listing(
-                        &[
-                            ("Field", 64),
-                            ("Type", BLOB_TEXT),
-                            ("Null", 3),
-                            ("Key", 3),
-                            ("Default", BLOB_TEXT),
-                            ("Extra", 32),
-                        ],
-                        rows,
-                        filter,
-                        env,
-                    )?
-                }
-            }
-            Stmt::ShowCreateTable { database, table } => {
-                let db = database
-                    .clone()
-                    .or_else(|| self.info.database.clone())
-                    .ok_or_else(err_no_database)?;
-                let t =
-                    crate::plan::tables::open_ref(self.engine.catalog.storage(), &db, table, None)?;
-                let text = crate::catalog::show_create::create_table_text(&t.name, &t.def);
-                listing(
-                    &[("Table", 64), ("Create Table", 1024)],
-                    vec![vec![
-                        Datum::Str(t.name.as_bytes().to_vec()),
-                        Datum::Str(text.into_bytes()),
-                    ]],
-                    &ShowFilter::None,
-                    env,
-                )?
-            }
-            Stmt::ShowIndex { database, table } => {
-                let db = database
-                    .clone()
-                    .or_else(|| self.info.database.clone())
-                    .ok_or_else(err_no_database)?;
-                let t =
-                    crate::plan::tables::open_ref(self.engine.catalog.storage(), &db, table, None)?;
-                let mut rows = Vec::new();
-                for ix in &t.def.indexes {
-                    for (seq, &c) in ix.columns.iter().enumerate() {
-                        let col = &t.def.columns[c];
-                        let text = |s: &str| Datum::Str(s.as_bytes().to_vec());
-                        rows.push(vec![
-                            text(&t.name),
-                            Datum::UInt(u64::from(!ix.is_unique())),
-                            text(&ix.name),
-                            Datum::UInt(seq as u64 + 1),
-                            text(&col.name),
-                            text("A"),
-                            Datum::UInt(0),
-                            Datum::Null,
-                            Datum::Null,
-                            text(if col.nullable { "YES" } else { "" }),
-                            text("BTREE"),
-                            text(""),
-                            text(""),
-                            text("NO"),
-                        ]);
-                    }
-                }
-                listing(
-                    &[
-                        ("Table", 64),
-                        ("Non_unique", 0),
-                        ("Key_name", 64),
-                        ("Seq_in_index", LONG_INT),
-                        ("Column_name", 64),
-                        ("Collation", 1),
-                        ("Cardinality", 0),
-                        ("Sub_part", 0),
-                        ("Packed", 10),
-                        ("Null", 3),
-                        ("Index_type", 16),
-                        ("Comment", 16),
-                        ("Index_comment", 1024),
-                        ("Ignored", 3),
-                    ],
-                    rows,
-                    &ShowFilter::None,
-                    env,
-                )?
-            }
             Stmt::ShowProcessList => {
                 // Other sessions' statement texts are not kept: their Info is NULL.
                 let rows = self
@@ -603,28 +656,7 @@ impl Session {
                     env,
                 )?
             }
-            Stmt::ShowCreateDatabase { name } => {
-                if !self.engine.catalog.database_exists(name) {
-                    return Err(catalog::err_unknown_database(name));
-                }
-                let text = format!(
-                "CREATE DATABASE `{name}` /*!40100 DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci */"
-            );
-                listing(
-                    &[("Database", 64), ("Create Database", 1024)],
-                    vec![vec![
-                        Datum::Str(name.clone().into_bytes()),
-                        Datum::Str(text.into_bytes()),
-                    ]],
-                    &ShowFilter::None,
-                    env,
-                )?
-            }
-            _ => {
-                return Err(SqlError::not_supported(
-                    "this statement as a SHOW statement",
-                ))
-            }
+            _ => return Err(SqlError::not_supported("this statement here")),
         })
     }
 }

@@ -7,14 +7,15 @@
 
 use crate::catalog::storage_error;
 use crate::error::SqlError;
-use crate::exec::read::{columns_read, visit_columns};
+use crate::exec::env::ExecEnv;
+use crate::exec::read::columns_read;
 use crate::exec::select::{limit_value, table_select_columns};
-use crate::exec::stored::from_stored_owned;
 use crate::expr::eval::{Datum, SqlType};
+use crate::plan::access::visit_columns;
+use crate::plan::stored::from_stored_owned;
 use crate::plan::tables::{Access, OutputItem, TableSelect};
 use crate::result::{QueryResult, Rows};
 use crate::row_sink::RowSink;
-use crate::session::ExecEnv;
 use crate::value::Value;
 use std::sync::Arc;
 

@@ -7,6 +7,7 @@ use crate::expr::eval::Warning;
 use crate::expr::Env;
 use crate::result::QueryResult;
 
+use crate::exec::env::*;
 use crate::exec::select::*;
 use crate::exec::*;
 use crate::session::*;
@@ -48,16 +49,16 @@ impl Session {
                         myriad_storage::Datum::Null
                     }
                     Some(v) => {
-                        let target = crate::exec::stored::Target {
+                        let target = crate::plan::stored::Target {
                             column,
                             table: Some(&plan.table),
                             row: row_number,
                             strict,
                         };
-                        crate::exec::stored::to_stored(&v, &target, &mut env.warnings)?
+                        crate::plan::stored::to_stored(&v, &target, &mut env.warnings)?
                     }
                     None if column.default_now => {
-                        crate::exec::timestamps::now_for(&column.ty, env.now_micros())
+                        crate::plan::timestamps::now_for(&column.ty, env.now_micros())
                     }
                     None => match &column.default {
                         Some(d) => d.clone(),
@@ -111,33 +112,33 @@ impl Session {
                         let old_values: Vec<Datum> = old
                             .iter()
                             .zip(&def.columns)
-                            .map(|(d, c)| crate::exec::stored::from_stored(d, &c.ty))
+                            .map(|(d, c)| crate::plan::stored::from_stored(d, &c.ty))
                             .collect();
                         let new_values: Vec<Datum> = row
                             .iter()
                             .zip(&def.columns)
-                            .map(|(d, c)| crate::exec::stored::from_stored(d, &c.ty))
+                            .map(|(d, c)| crate::plan::stored::from_stored(d, &c.ty))
                             .collect();
                         let mut working = old_values.clone();
                         for (position, expr) in assignments {
                             let mut scope_row = working.clone();
                             scope_row.extend(new_values.iter().cloned());
                             let v = expr.eval(env, &scope_row)?;
-                            let target = crate::exec::stored::Target {
+                            let target = crate::plan::stored::Target {
                                 column: &def.columns[*position],
                                 table: Some(&plan.table),
                                 row: row_number,
                                 strict,
                             };
                             let stored =
-                                crate::exec::stored::to_stored(&v, &target, &mut env.warnings)?;
-                            working[*position] = crate::exec::stored::from_stored(
+                                crate::plan::stored::to_stored(&v, &target, &mut env.warnings)?;
+                            working[*position] = crate::plan::stored::from_stored(
                                 &stored,
                                 &def.columns[*position].ty,
                             );
                         }
                         if working != old_values {
-                            crate::exec::timestamps::touch_on_update(
+                            crate::plan::timestamps::touch_on_update(
                                 def,
                                 |i| assignments.iter().any(|(p, _)| *p == i),
                                 &mut working,
@@ -145,13 +146,13 @@ impl Session {
                             );
                             let mut updated = Vec::with_capacity(def.columns.len());
                             for (column, v) in def.columns.iter().zip(&working) {
-                                let target = crate::exec::stored::Target {
+                                let target = crate::plan::stored::Target {
                                     column,
                                     table: Some(&plan.table),
                                     row: row_number,
                                     strict: false,
                                 };
-                                updated.push(crate::exec::stored::to_stored(
+                                updated.push(crate::plan::stored::to_stored(
                                     v,
                                     &target,
                                     &mut Vec::new(),
@@ -226,20 +227,20 @@ impl Session {
                 let warned = env.warnings.len();
                 let v = expr.eval(env, &working)?;
                 self.division_by_zero_is_error(&env.warnings[warned..])?;
-                let target = crate::exec::stored::Target {
+                let target = crate::plan::stored::Target {
                     column: &def.columns[*position],
                     table: Some(&plan.source.table),
                     row: n + 1,
                     strict,
                 };
-                let stored = crate::exec::stored::to_stored(&v, &target, &mut env.warnings)?;
+                let stored = crate::plan::stored::to_stored(&v, &target, &mut env.warnings)?;
                 working[*position] =
-                    crate::exec::stored::from_stored(&stored, &def.columns[*position].ty);
+                    crate::plan::stored::from_stored(&stored, &def.columns[*position].ty);
             }
             if working == values {
                 continue;
             }
-            crate::exec::timestamps::touch_on_update(
+            crate::plan::timestamps::touch_on_update(
                 def,
                 |i| plan.assignments.iter().any(|(p, _)| *p == i),
                 &mut working,
@@ -247,13 +248,13 @@ impl Session {
             );
             let mut new_row = Vec::with_capacity(def.columns.len());
             for (column, v) in def.columns.iter().zip(&working) {
-                let target = crate::exec::stored::Target {
+                let target = crate::plan::stored::Target {
                     column,
                     table: Some(&plan.source.table),
                     row: n + 1,
                     strict: false,
                 };
-                new_row.push(crate::exec::stored::to_stored(v, &target, &mut Vec::new())?);
+                new_row.push(crate::plan::stored::to_stored(v, &target, &mut Vec::new())?);
             }
             if table
                 .update(&mut stmt, row_id, &new_row)

@@ -12,7 +12,7 @@ use std::sync::Arc;
 impl Compiler<'_> {
     pub fn compile(&self, e: &ast::Expr) -> Result<Expr, SqlError> {
         use ast::Expr as E;
-        crate::parser::depth::check_stack()?;
+        crate::depth::check_stack()?;
         Ok(match e {
             E::Value(v) => self.value(v)?,
             E::Nested(inner) => self.compile(inner)?,
@@ -448,7 +448,7 @@ impl Compiler<'_> {
         if first.quote_style.is_none() && first.value.starts_with("@@") && parts.len() == 2 {
             let Some(scope) = written_scope() else {
                 // @@cache.variable: a structured key cache variable.
-                return crate::exec::key_cache::compile_structured(
+                return crate::plan::key_cache::compile_structured(
                     self.ctx,
                     VarScope::Default,
                     &first.value[2..],
@@ -460,7 +460,7 @@ impl Compiler<'_> {
         if first.quote_style.is_none() && first.value.starts_with("@@") && parts.len() == 3 {
             if let Some(scope) = written_scope() {
                 // @@global.cache.variable
-                return crate::exec::key_cache::compile_structured(
+                return crate::plan::key_cache::compile_structured(
                     self.ctx,
                     scope,
                     &parts[1].value,

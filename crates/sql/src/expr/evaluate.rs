@@ -16,7 +16,7 @@ impl Expr {
     pub fn eval(&self, env: &mut dyn Env, row: &[Datum]) -> Result<Datum, SqlError> {
         // Leaves do not recurse (their parent checked the stack): no check per row for them.
         if !matches!(self, Expr::Literal(_) | Expr::Column(_) | Expr::Param(_)) {
-            crate::parser::depth::check_stack()?;
+            crate::depth::check_stack()?;
         }
         Ok(match self {
             Expr::Literal(d) => d.clone(),

@@ -268,7 +268,7 @@ pub enum Expr {
         list: Vec<Expr>,
         negated: bool,
         /// The list's constants for lookups, when it is long and all constant (see
-        /// [`crate::in_set`]).
+        /// [`crate::expr::in_set`]).
         set: Option<Arc<crate::expr::in_set::ConstSet>>,
     },
     Between {
@@ -368,7 +368,7 @@ pub struct Compiler<'a> {
     pub ctx: Option<&'a crate::plan::CompileCtx<'a>>,
     pub map: Option<&'a crate::parser::source::SourceMap>,
     /// The long literal lists taken out of the statement before sqlparser (see
-    /// [`crate::const_lists`]).
+    /// [`crate::parser::const_lists`]).
     pub lists: Option<&'a crate::parser::const_lists::ListSource<'a>>,
 }
 

@@ -30,10 +30,10 @@ pub(crate) fn parse_with_sqlparser(
         ..*compiler
     };
     let mut parser = Parser::new(&dialect)
-        .with_recursion_limit(crate::parser::depth::PARSER_RECURSION_LIMIT)
+        .with_recursion_limit(crate::depth::PARSER_RECURSION_LIMIT)
         .with_tokens_with_locations(rewrite_tokens(tokens));
     let statement = parser.parse_statement().map_err(|e| {
-        if let Some(too_deep) = crate::parser::depth::parser_error(&e) {
+        if let Some(too_deep) = crate::depth::parser_error(&e) {
             return too_deep;
         }
         let at = error_offset(map, &e.to_string())

@@ -4,12 +4,12 @@
 use crate::error::SqlError;
 use crate::expr::Compiler;
 
-use crate::catalog::info_schema::VirtualSelect;
-use crate::exec::key_cache as kc;
-use crate::exec::key_cache::KeyCacheStmt;
-use crate::exec::key_cache::StructuredSet;
 use crate::parser::source::*;
 use crate::parser::statements::*;
+use crate::plan::key_cache as kc;
+use crate::plan::key_cache::KeyCacheStmt;
+use crate::plan::key_cache::StructuredSet;
+use crate::plan::VirtualSelect;
 use crate::plan::*;
 use sqlparser::tokenizer::{Token, TokenWithSpan};
 

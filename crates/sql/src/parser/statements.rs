@@ -21,10 +21,10 @@ pub(crate) fn parse_expr_tokens(
 ) -> Result<ast::Expr, SqlError> {
     let dialect = MyriadDialect::default();
     let mut parser = Parser::new(&dialect)
-        .with_recursion_limit(crate::parser::depth::PARSER_RECURSION_LIMIT)
+        .with_recursion_limit(crate::depth::PARSER_RECURSION_LIMIT)
         .with_tokens_with_locations(rewrite_tokens(tokens.to_vec()));
     let expr = parser.parse_expr().map_err(|e| {
-        crate::parser::depth::parser_error(&e)
+        crate::depth::parser_error(&e)
             .unwrap_or_else(|| err_syntax(&near_from_error(c.map.source(), c.map, &e.to_string())))
     })?;
     if parser.peek_token().token != Token::EOF {

@@ -365,3 +365,78 @@ pub fn choose_access(def: &st::TableDef, filter: Option<&Expr>) -> Access {
     }
     best.map(|(_, a)| a).unwrap_or(Access::Full)
 }
+
+/// Choose how a join step finds its rows: an equality in ON between the first column of
+/// one of the joined table's indexes and an expression over earlier columns only.
+pub fn join_lookup(on: Option<&Expr>, def: &st::TableDef, offset: usize) -> Option<(usize, Expr)> {
+    let on = on?;
+    let mut list = Vec::new();
+    conjuncts(on, &mut list);
+    let earlier_only = |e: &Expr| max_column(e).is_none_or(|m| m < offset);
+    for c in list {
+        let Expr::Cmp {
+            op: CmpOp::Eq,
+            left,
+            right,
+        } = c
+        else {
+            continue;
+        };
+        for (col, other) in [(left, right), (right, left)] {
+            let Expr::Column(i) = col.as_ref() else {
+                continue;
+            };
+            if *i < offset || *i >= offset + def.columns.len() || !earlier_only(other) {
+                continue;
+            }
+            let local = *i - offset;
+            // Prefer a unique single-column index, then any index starting with the column.
+            let best = def
+                .indexes
+                .iter()
+                .position(|ix| ix.is_unique() && ix.columns == [local])
+                .or_else(|| {
+                    def.indexes
+                        .iter()
+                        .position(|ix| ix.columns.first() == Some(&local))
+                });
+            if let Some(index_no) = best {
+                return Some((index_no, (**other).clone()));
+            }
+        }
+    }
+    None
+}
+
+/// The highest column position an expression reads (None: it reads no column).
+pub(crate) fn max_column(e: &Expr) -> Option<usize> {
+    let mut best: Option<usize> = None;
+    let mut note = |x: Option<usize>| {
+        if let Some(v) = x {
+            best = Some(best.map_or(v, |b: usize| b.max(v)));
+        }
+    };
+    match e {
+        Expr::Column(i) => note(Some(*i)),
+        _ => {
+            e.all_operands(|x| {
+                note(max_column(x));
+                true
+            });
+        }
+    }
+    best
+}
+
+/// Calls `note` with every column position `e` reads. False when that cannot be known
+/// (a subquery may read the outer row).
+pub(crate) fn visit_columns(e: &Expr, note: &mut dyn FnMut(usize)) -> bool {
+    match e {
+        Expr::Column(i) => {
+            note(*i);
+            true
+        }
+        Expr::Subquery(_) | Expr::Exists { .. } | Expr::InSubquery { .. } => false,
+        _ => e.all_operands(|x| visit_columns(x, note)),
+    }
+}

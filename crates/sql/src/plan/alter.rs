@@ -1,12 +1,12 @@
 //! ALTER TABLE: the new definition from the old one and the alterations.
 
-use crate::catalog::show_create::*;
 use crate::catalog::storage_error;
 use crate::error::SqlError;
 use crate::expr::eval::Datum;
 use crate::expr::Compiler;
 use crate::expr::Env;
 use crate::plan::access::*;
+use crate::plan::show_create::*;
 use crate::plan::table_def::*;
 use crate::plan::tables::*;
 use myriad_storage as st;

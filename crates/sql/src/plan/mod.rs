@@ -5,17 +5,22 @@
 //! 2. Each statement goes one of two ways. MySQL administration syntax that sqlparser does
 //!    not parse the MySQL way (`SET GLOBAL x`, `SET @@session.x`, `SHOW ... STATUS`,
 //!    `CREATE USER 'u'@'h'`, `SHUTDOWN`, `FLUSH STATUS`, transactions, databases) is read by
-//!    the small hand-written parser below from the token list. Everything else (SELECT and,
-//!    later, DDL and DML) goes to sqlparser's parser with MySQL's dialect ([`crate::dialect`]).
+//!    the hand-written parsers of [`crate::parser::statements`] from the token list.
+//!    Everything else (SELECT, DDL and DML) goes to sqlparser's parser with MySQL's dialect
+//!    ([`crate::parser::dialect`], [`crate::parser::from_ast`]).
 //! 3. Expressions from either path are compiled by [`crate::expr::Compiler`]; the result
 //!    is a [`Stmt`] that a prepared statement keeps and executes many times.
 
 pub mod access;
 pub mod alter;
+pub mod key_cache;
 pub mod plan_cache;
 pub mod query;
+pub mod show_create;
+pub mod stored;
 pub mod table_def;
 pub mod tables;
+pub mod timestamps;
 
 use crate::error::SqlError;
 use crate::expr::ColumnScope;
@@ -86,6 +91,17 @@ pub struct UserSpec {
     pub password: Option<String>,
 }
 
+/// A compiled `SELECT ... FROM information_schema.<table>`.
+#[derive(Debug, Clone)]
+pub struct VirtualSelect {
+    /// Index into [`crate::catalog::info_schema::TABLES`].
+    pub table: usize,
+    /// The selected columns (indexes into the table's columns) with the names to show.
+    pub projection: Vec<(usize, String)>,
+    pub filter: ShowFilter,
+}
+
+/// Keep the projected columns of a full listing of the table, renamed as selected.
 /// A compiled statement.
 #[derive(Debug, Clone)]
 pub enum Stmt {
@@ -235,9 +251,9 @@ pub enum Stmt {
     Update(crate::plan::tables::UpdatePlan),
     Delete(crate::plan::tables::DeletePlan),
     /// LOAD INDEX INTO CACHE / CACHE INDEX (see `key_cache`).
-    KeyCache(crate::exec::key_cache::KeyCacheStmt),
+    KeyCache(crate::plan::key_cache::KeyCacheStmt),
     /// SELECT from an `information_schema` virtual table (see `info_schema`).
-    VirtualSelect(crate::catalog::info_schema::VirtualSelect),
+    VirtualSelect(VirtualSelect),
     /// A statement that is only a comment.
     Empty,
 }
@@ -294,10 +310,10 @@ impl Stmt {
             Stmt::SelectTable(_) => Counter::ComSelect,
             Stmt::Update(_) => Counter::ComUpdate,
             Stmt::Delete(_) => Counter::ComDelete,
-            Stmt::KeyCache(crate::exec::key_cache::KeyCacheStmt::LoadIndex { .. }) => {
+            Stmt::KeyCache(crate::plan::key_cache::KeyCacheStmt::LoadIndex { .. }) => {
                 Counter::ComPreloadKeys
             }
-            Stmt::KeyCache(crate::exec::key_cache::KeyCacheStmt::SetStructured(_)) => {
+            Stmt::KeyCache(crate::plan::key_cache::KeyCacheStmt::SetStructured(_)) => {
                 Counter::ComSetOption
             }
             Stmt::KeyCache(_) => Counter::ComAssignToKeycache,
@@ -320,7 +336,7 @@ pub fn compile_statement(
     map: &SourceMap,
     ctx: &CompileCtx,
 ) -> Result<(Stmt, usize), SqlError> {
-    crate::parser::depth::check_tokens(&raw.tokens)?;
+    crate::depth::check_tokens(&raw.tokens)?;
     let pipes_as_concat = ctx.pipes_as_concat;
     // Number the `?` placeholders in text order.
     let mut placeholders = HashMap::new();

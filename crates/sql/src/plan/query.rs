@@ -442,7 +442,7 @@ pub(crate) fn compile_table_select(
     let mut joins = Vec::new();
     for (n, (_, left, on)) in relations.iter().enumerate().skip(1) {
         let on = on.map(|e| tc.compile(e)).transpose()?;
-        let lookup = crate::exec::read::join_lookup(on.as_ref(), &refs[n].def, offsets[n]);
+        let lookup = crate::plan::access::join_lookup(on.as_ref(), &refs[n].def, offsets[n]);
         joins.push(crate::plan::tables::JoinStep {
             table: refs[n].clone(),
             offset: offsets[n],

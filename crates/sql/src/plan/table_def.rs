@@ -1,14 +1,14 @@
 //! Table definitions from CREATE TABLE: columns, types, defaults and keys.
 
-use crate::catalog::show_create::*;
 use crate::catalog::storage_error;
 use crate::error::SqlError;
-use crate::exec::stored::*;
 use crate::expr::eval::Datum;
 use crate::expr::eval::Warning;
 use crate::expr::ColumnScope;
 use crate::expr::Compiler;
 use crate::expr::Env;
+use crate::plan::show_create::*;
+use crate::plan::stored::*;
 use myriad_storage as st;
 use sqlparser::ast;
 
@@ -177,12 +177,12 @@ pub fn column_from_ast(
         match &option.option {
             ast::ColumnOption::Null => def.nullable = true,
             ast::ColumnOption::NotNull => def.nullable = false,
-            ast::ColumnOption::Default(e) if crate::exec::timestamps::is_current_timestamp(e) => {
+            ast::ColumnOption::Default(e) if crate::plan::timestamps::is_current_timestamp(e) => {
                 def.default_now = true
             }
             ast::ColumnOption::Default(e) => default_expr = Some(e.clone()),
             ast::ColumnOption::OnUpdate(e) => {
-                crate::exec::timestamps::on_update(&mut def, e)?;
+                crate::plan::timestamps::on_update(&mut def, e)?;
             }
             ast::ColumnOption::PrimaryKey(_) => {
                 def.nullable = false;
@@ -201,7 +201,7 @@ pub fn column_from_ast(
             other => return Err(SqlError::not_supported(&format!("column option {other}"))),
         }
     }
-    crate::exec::timestamps::check_column(&def)?;
+    crate::plan::timestamps::check_column(&def)?;
     if let Some(e) = default_expr {
         let expr = compiler.compile(&e)?;
         let mut w = Vec::new();

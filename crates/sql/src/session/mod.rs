@@ -1,21 +1,19 @@
-//! Running compiled statements for one session: the session's variables and warnings,
-//! SELECT evaluation, SET, SHOW, accounts, databases and prepared statements.
+//! What one connection keeps between statements: its variables and warnings, prepared
+//! statements, plan cache, held row locks and query cache settings. Running statements is
+//! [`crate::exec`]'s work; this folder only holds the state it reads and updates.
 
-pub mod entry;
+pub mod query_cache;
+pub mod query_text;
+pub mod row_locks;
 
-use crate::error::SqlError;
 use crate::expr::eval::Datum;
 use crate::expr::eval::Warning;
-use crate::expr::Env;
-use crate::expr::VarScope;
 use crate::plan::Stmt;
-use crate::result::QueryResult;
 use crate::system::status::SessionCounters;
 use crate::system::sysvars::VarValue;
 
-use crate::exec::select::*;
 use crate::value::Value;
-use crate::{Engine, Session};
+use crate::Engine;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -26,7 +24,7 @@ pub(crate) const PREPARED_PER_SESSION_MAX: usize = 16_382;
 /// A prepared statement: compiled once, executed many times.
 pub struct Prepared {
     /// The query cache's scan of the text, made at the first execution with the cache on.
-    pub(crate) query_cache_scan: Option<crate::exec::query_text::Scan>,
+    pub(crate) query_cache_scan: Option<crate::session::query_text::Scan>,
     pub(crate) stmt: Stmt,
     pub(crate) param_count: usize,
     /// The text, to compile again when DDL changed a table the plan was made for.
@@ -57,7 +55,7 @@ pub struct SessionState {
     pub(crate) written_tables: Vec<myriad_cache::query_cache::VersionCell>,
     /// Row locks this session holds until its transaction ends (see [`crate::row_locks`]).
     /// A Mutex only because statements execute through `&self`; never contended.
-    pub(crate) held_locks: parking_lot::Mutex<Vec<crate::exec::row_locks::RowKey>>,
+    pub(crate) held_locks: parking_lot::Mutex<Vec<crate::session::row_locks::RowKey>>,
     /// Compiled text statements (see [`crate::plan_cache`]).
     pub(crate) plan_cache: crate::plan::plan_cache::PlanCache,
     pub autocommit: bool,
@@ -68,7 +66,7 @@ pub struct SessionState {
     pub(crate) counters: SessionCounters,
     pub(crate) last_insert_id: u64,
     /// The query cache's view of the session settings (see [`crate::query_cache_hooks`]).
-    pub(crate) query_cache: crate::exec::query_cache::SessionQuery,
+    pub(crate) query_cache: crate::session::query_cache::SessionQuery,
     /// Seconds of `SET SESSION wait_timeout`, once the session set it.
     pub(crate) wait_timeout_s: Option<u64>,
     /// The session's max_statement_time in seconds (0: no limit).
@@ -144,7 +142,7 @@ impl SessionState {
             _ => 0.0,
         };
         self.query_cache =
-            crate::exec::query_cache::SessionQuery::from_session(|i| self.session_value(i));
+            crate::session::query_cache::SessionQuery::from_session(|i| self.session_value(i));
         self.wait_timeout_s = crate::system::sysvars::lookup("wait_timeout")
             .and_then(|i| self.overrides.get(&i))
             .and_then(|v| match v {
@@ -158,7 +156,7 @@ impl SessionState {
         self.wait_timeout_s
     }
 
-    pub(crate) fn query_cache(&self) -> &crate::exec::query_cache::SessionQuery {
+    pub(crate) fn query_cache(&self) -> &crate::session::query_cache::SessionQuery {
         &self.query_cache
     }
 
@@ -195,134 +193,4 @@ pub fn var_value_to_value(value: &VarValue, def: &crate::system::sysvars::VarDef
         Datum::Str(s) => Value::Bytes(s),
         other => Value::Bytes(other.to_text().unwrap_or_default()),
     }
-}
-
-/// The evaluation environment of one statement.
-pub(crate) struct ExecEnv<'a> {
-    pub(crate) engine: &'a Engine,
-    pub(crate) info: &'a crate::SessionInfo,
-    pub(crate) state: &'a SessionState,
-    pub(crate) params: &'a [Datum],
-    pub(crate) warnings: Vec<Warning>,
-    /// Warnings of the previous statement (@@warning_count reads it).
-    pub(crate) previous_warnings: usize,
-    pub(crate) previous_errors: usize,
-    pub(crate) now_micros: i64,
-    /// Results of uncorrelated subqueries, by plan address: each runs once per statement.
-    pub(crate) subquery_results: HashMap<usize, Vec<Vec<Datum>>>,
-    /// Where the statement's rows go as they are produced ([`crate::row_sink`]): set for
-    /// a top-level SELECT over tables, taken by it before anything else can run.
-    pub(crate) out: Option<&'a mut dyn crate::RowSink>,
-}
-
-impl Env for ExecEnv<'_> {
-    fn param(&self, index: usize) -> Datum {
-        self.params.get(index).cloned().unwrap_or(Datum::Null)
-    }
-
-    fn system_variable(&self, scope: VarScope, index: usize) -> Result<Datum, SqlError> {
-        if let VarScope::KeyCache(cache) = scope {
-            return Ok(crate::exec::key_cache::structured_value(
-                self.engine,
-                cache,
-                index,
-            ));
-        }
-        let def = crate::system::sysvars::def(index);
-        match def.name {
-            "warning_count" => return Ok(Datum::UInt(self.previous_warnings as u64)),
-            "error_count" => return Ok(Datum::UInt(self.previous_errors as u64)),
-            "last_insert_id" => return Ok(Datum::UInt(self.state.last_insert_id)),
-            _ => {}
-        }
-        let global =
-            scope == VarScope::Global || def.scope == crate::system::sysvars::Scope::Global;
-        if global {
-            let globals = self.engine.globals.read();
-            Ok(var_value_to_datum(&globals[index], def))
-        } else {
-            Ok(var_value_to_datum(self.state.session_value(index), def))
-        }
-    }
-
-    fn user_variable(&self, name: &str) -> Datum {
-        self.state
-            .user_vars
-            .get(name)
-            .cloned()
-            .unwrap_or(Datum::Null)
-    }
-
-    fn database(&self) -> Option<String> {
-        self.info.database.clone()
-    }
-
-    fn user(&self) -> String {
-        format!("{}@{}", self.info.user, self.info.host)
-    }
-
-    fn current_user(&self) -> String {
-        let host = self
-            .engine
-            .accounts
-            .matching_host(&self.info.user, &self.info.host)
-            .unwrap_or_else(|| self.info.host.clone());
-        format!("{}@{}", self.info.user, host)
-    }
-
-    fn connection_id(&self) -> u32 {
-        self.info.connection_id
-    }
-
-    fn last_insert_id(&self) -> u64 {
-        self.state.last_insert_id
-    }
-
-    fn now_micros(&self) -> i64 {
-        self.now_micros
-    }
-
-    fn div_precision_increment(&self) -> u32 {
-        self.state.div_precision_increment
-    }
-
-    fn max_allowed_packet(&self) -> u64 {
-        self.state.max_allowed_packet
-    }
-
-    fn sql_mode(&self) -> u64 {
-        self.state.sql_mode
-    }
-
-    fn warnings(&mut self) -> &mut Vec<Warning> {
-        &mut self.warnings
-    }
-
-    fn subquery(&mut self, query: &Stmt) -> Result<Vec<Vec<Datum>>, SqlError> {
-        let key = query as *const Stmt as usize;
-        if let Some(rows) = self.subquery_results.get(&key) {
-            return Ok(rows.clone());
-        }
-        let result = match query {
-            Stmt::Select(plan) => select(plan, self)?,
-            Stmt::SelectTable(plan) => Session::select_table(plan, self)?,
-            _ => return Err(SqlError::not_supported("this subquery")),
-        };
-        let rows: Vec<Vec<Datum>> = match result {
-            QueryResult::Rows { rows, .. } => rows
-                .iter()
-                .map(|r| r.iter().map(Datum::from_value).collect())
-                .collect(),
-            QueryResult::Ok { .. } => Vec::new(),
-        };
-        self.subquery_results.insert(key, rows.clone());
-        Ok(rows)
-    }
-}
-
-pub(crate) fn now_micros() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_micros() as i64)
-        .unwrap_or(0)
 }

@@ -14,7 +14,7 @@ pub(crate) fn apply(engine: &Engine, name: &str, value: &VarValue) {
         | "key_cache_division_limit"
         | "key_cache_age_threshold"
         | "key_cache_segments" => {
-            crate::exec::key_cache::apply(engine.catalog.storage(), name, value);
+            crate::system::key_cache_effects::apply(engine.catalog.storage(), name, value);
         }
         "query_cache_size" => engine.query_cache.set_size(as_u64(value)),
         "query_cache_limit" => engine.query_cache.set_limit(as_u64(value)),

@@ -114,7 +114,7 @@ pub fn touch_on_update(
 ) {
     for (i, c) in def.columns.iter().enumerate() {
         if c.on_update_now && !assigned(i) {
-            working[i] = crate::exec::stored::from_stored(&now_for(&c.ty, now_micros), &c.ty);
+            working[i] = crate::plan::stored::from_stored(&now_for(&c.ty, now_micros), &c.ty);
         }
     }
 }

@@ -12,6 +12,7 @@ use crate::system::status::Counter;
 use crate::system::status::SessionCounters;
 
 use crate::exec::aggregate::*;
+use crate::exec::env::*;
 use crate::exec::select::*;
 use crate::exec::write::*;
 use crate::exec::*;

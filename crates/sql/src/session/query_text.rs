@@ -1,8 +1,6 @@
 //! The scan of a statement's text that decides, without parsing, whether the query
 //! cache may serve or store it.
 
-use crate::exec::query_cache::*;
-
 /// What one pass over a statement's text found.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Scan {
@@ -220,6 +218,55 @@ pub(crate) fn strip_comments(sql: &[u8]) -> Vec<u8> {
     let trimmed = out.trim_ascii();
     trimmed.to_vec()
 }
+
+/// Words that make a SELECT uncacheable wherever they appear (outside string literals):
+/// functions whose result depends on time, chance or the session, SELECT ... INTO,
+/// locking reads, system schemas. A false match (a column named `user`) only costs a miss.
+pub(crate) const REFUSED_WORDS: &[&str] = &[
+    "BENCHMARK",
+    "CONNECTION_ID",
+    "CURDATE",
+    "CURRENT_DATE",
+    "CURRENT_TIME",
+    "CURRENT_TIMESTAMP",
+    "CURRENT_USER",
+    "CURTIME",
+    "ENCRYPT",
+    "FOUND_ROWS",
+    "GET_LOCK",
+    "INFORMATION_SCHEMA",
+    "INTO",
+    "IS_FREE_LOCK",
+    "IS_USED_LOCK",
+    "LASTVAL",
+    "LAST_INSERT_ID",
+    "LOCALTIME",
+    "LOCALTIMESTAMP",
+    "MASTER_POS_WAIT",
+    "MYSQL",
+    "NEXTVAL",
+    "NOW",
+    "PERFORMANCE_SCHEMA",
+    "RAND",
+    "RANDOM_BYTES",
+    "RELEASE_LOCK",
+    "ROW_COUNT",
+    "SESSION_USER",
+    "SETVAL",
+    "SHARE",
+    "SLEEP",
+    "SYS",
+    "SYSDATE",
+    "SYSTEM_USER",
+    "UNIX_TIMESTAMP",
+    "UPDATE",
+    "USER",
+    "UTC_DATE",
+    "UTC_TIME",
+    "UTC_TIMESTAMP",
+    "UUID",
+    "UUID_SHORT",
+];
 
 #[cfg(test)]
 mod tests {

@@ -1,6 +1,6 @@
 //! The text of SHOW CREATE TABLE and SHOW COLUMNS: types, defaults, keys.
 
-use crate::exec::stored::*;
+use crate::plan::stored::*;
 use myriad_storage as st;
 
 // ---- describing tables ----
@@ -46,7 +46,7 @@ pub fn type_text(ty: &st::ColumnType) -> String {
 /// A stored default as text (None for NULL).
 pub fn default_text(c: &st::ColumnDef) -> Option<String> {
     if c.default_now {
-        return Some(crate::exec::timestamps::CURRENT_TIMESTAMP_TEXT.to_string());
+        return Some(crate::plan::timestamps::CURRENT_TIMESTAMP_TEXT.to_string());
     }
     let d = c.default.as_ref()?;
     if d.is_null() {
@@ -64,7 +64,7 @@ pub fn extra_text(c: &st::ColumnDef) -> String {
     } else if c.on_update_now {
         format!(
             "on update {}",
-            crate::exec::timestamps::CURRENT_TIMESTAMP_TEXT
+            crate::plan::timestamps::CURRENT_TIMESTAMP_TEXT
         )
     } else {
         String::new()
@@ -104,7 +104,7 @@ pub fn create_table_text(name: &str, def: &st::TableDef) -> String {
             (_, true) => line.push_str(" AUTO_INCREMENT"),
             _ if c.default_now => line.push_str(&format!(
                 " DEFAULT {}",
-                crate::exec::timestamps::CURRENT_TIMESTAMP_TEXT
+                crate::plan::timestamps::CURRENT_TIMESTAMP_TEXT
             )),
             (Some(st::Datum::Null), _) | (None, false) if c.nullable => {
                 line.push_str(" DEFAULT NULL")
@@ -128,7 +128,7 @@ pub fn create_table_text(name: &str, def: &st::TableDef) -> String {
         if c.on_update_now {
             line.push_str(&format!(
                 " ON UPDATE {}",
-                crate::exec::timestamps::CURRENT_TIMESTAMP_TEXT
+                crate::plan::timestamps::CURRENT_TIMESTAMP_TEXT
             ));
         }
         if !c.comment.is_empty() {

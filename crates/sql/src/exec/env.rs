@@ -1,0 +1,161 @@
+//! The evaluation environment of a running statement: parameters, variables, the clock,
+//! warnings and subqueries, as [`crate::expr::Env`] asks for them.
+
+use crate::error::SqlError;
+use crate::exec::select::*;
+use crate::expr::eval::Datum;
+use crate::expr::eval::Warning;
+use crate::expr::Env;
+use crate::expr::VarScope;
+use crate::plan::Stmt;
+use crate::result::QueryResult;
+use crate::session::*;
+use crate::{Engine, Session};
+use std::collections::HashMap;
+
+/// The evaluation environment of one statement.
+pub(crate) struct ExecEnv<'a> {
+    pub(crate) engine: &'a Engine,
+    pub(crate) info: &'a crate::SessionInfo,
+    pub(crate) state: &'a SessionState,
+    pub(crate) params: &'a [Datum],
+    pub(crate) warnings: Vec<Warning>,
+    /// Warnings of the previous statement (@@warning_count reads it).
+    pub(crate) previous_warnings: usize,
+    pub(crate) previous_errors: usize,
+    pub(crate) now_micros: i64,
+    /// Results of uncorrelated subqueries, by plan address: each runs once per statement.
+    pub(crate) subquery_results: HashMap<usize, Vec<Vec<Datum>>>,
+    /// Where the statement's rows go as they are produced ([`crate::row_sink`]): set for
+    /// a top-level SELECT over tables, taken by it before anything else can run.
+    pub(crate) out: Option<&'a mut dyn crate::RowSink>,
+}
+
+impl Env for ExecEnv<'_> {
+    fn param(&self, index: usize) -> Datum {
+        self.params.get(index).cloned().unwrap_or(Datum::Null)
+    }
+
+    fn system_variable(&self, scope: VarScope, index: usize) -> Result<Datum, SqlError> {
+        if let VarScope::KeyCache(cache) = scope {
+            return Ok(crate::exec::env::structured_value(
+                self.engine,
+                cache,
+                index,
+            ));
+        }
+        let def = crate::system::sysvars::def(index);
+        match def.name {
+            "warning_count" => return Ok(Datum::UInt(self.previous_warnings as u64)),
+            "error_count" => return Ok(Datum::UInt(self.previous_errors as u64)),
+            "last_insert_id" => return Ok(Datum::UInt(self.state.last_insert_id)),
+            _ => {}
+        }
+        let global =
+            scope == VarScope::Global || def.scope == crate::system::sysvars::Scope::Global;
+        if global {
+            let globals = self.engine.globals.read();
+            Ok(var_value_to_datum(&globals[index], def))
+        } else {
+            Ok(var_value_to_datum(self.state.session_value(index), def))
+        }
+    }
+
+    fn user_variable(&self, name: &str) -> Datum {
+        self.state
+            .user_vars
+            .get(name)
+            .cloned()
+            .unwrap_or(Datum::Null)
+    }
+
+    fn database(&self) -> Option<String> {
+        self.info.database.clone()
+    }
+
+    fn user(&self) -> String {
+        format!("{}@{}", self.info.user, self.info.host)
+    }
+
+    fn current_user(&self) -> String {
+        let host = self
+            .engine
+            .accounts
+            .matching_host(&self.info.user, &self.info.host)
+            .unwrap_or_else(|| self.info.host.clone());
+        format!("{}@{}", self.info.user, host)
+    }
+
+    fn connection_id(&self) -> u32 {
+        self.info.connection_id
+    }
+
+    fn last_insert_id(&self) -> u64 {
+        self.state.last_insert_id
+    }
+
+    fn now_micros(&self) -> i64 {
+        self.now_micros
+    }
+
+    fn div_precision_increment(&self) -> u32 {
+        self.state.div_precision_increment
+    }
+
+    fn max_allowed_packet(&self) -> u64 {
+        self.state.max_allowed_packet
+    }
+
+    fn sql_mode(&self) -> u64 {
+        self.state.sql_mode
+    }
+
+    fn warnings(&mut self) -> &mut Vec<Warning> {
+        &mut self.warnings
+    }
+
+    fn subquery(&mut self, query: &Stmt) -> Result<Vec<Vec<Datum>>, SqlError> {
+        let key = query as *const Stmt as usize;
+        if let Some(rows) = self.subquery_results.get(&key) {
+            return Ok(rows.clone());
+        }
+        let result = match query {
+            Stmt::Select(plan) => select(plan, self)?,
+            Stmt::SelectTable(plan) => Session::select_table(plan, self)?,
+            _ => return Err(SqlError::not_supported("this subquery")),
+        };
+        let rows: Vec<Vec<Datum>> = match result {
+            QueryResult::Rows { rows, .. } => rows
+                .iter()
+                .map(|r| r.iter().map(Datum::from_value).collect())
+                .collect(),
+            QueryResult::Ok { .. } => Vec::new(),
+        };
+        self.subquery_results.insert(key, rows.clone());
+        Ok(rows)
+    }
+}
+
+pub(crate) fn now_micros() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_micros() as i64)
+        .unwrap_or(0)
+}
+
+/// The value of a named cache's structured variable (`@@hot.key_buffer_size`): 0 for a
+/// cache whose variables were never set, as MariaDB reads an unknown cache.
+pub(crate) fn structured_value(engine: &Engine, cache: u32, index: usize) -> Datum {
+    let caches = engine.catalog.storage().key_caches();
+    let Some(info) = caches.info(cache).filter(|c| c.declared) else {
+        return Datum::UInt(0);
+    };
+    Datum::UInt(match crate::system::sysvars::def(index).name {
+        "key_buffer_size" => info.size_bytes,
+        "key_cache_block_size" => info.read_unit,
+        "key_cache_division_limit" => info.division_limit,
+        "key_cache_age_threshold" => info.age_threshold,
+        "key_cache_segments" => info.segments,
+        _ => 0,
+    })
+}
