@@ -203,7 +203,7 @@ async fn kill_query_ends_a_row_lock_wait() {
     let server = server_with_table().await;
     let mut holder = connect(&server, "root").await;
     let mut waiter = connect(&server, "root").await;
-    // A DELETE inside a transaction locks its key until COMMIT (crates/sql/src/row_locks.rs).
+    // A DELETE inside a transaction locks its key until COMMIT (crates/sql/src/session/row_locks.rs).
     holder.query_drop("BEGIN").await.unwrap();
     holder
         .query_drop("DELETE FROM t WHERE id = 1")

@@ -39,7 +39,7 @@ async fn a_row_lock_wait_leaves_the_only_worker_to_the_lock_holder() {
     let server = one_worker_server().await;
     let mut holder = connect(&server).await;
     let mut waiter = connect(&server).await;
-    // A DELETE in a transaction locks the row until COMMIT (crates/sql/src/row_locks.rs).
+    // A DELETE in a transaction locks the row until COMMIT (crates/sql/src/session/row_locks.rs).
     holder.query_drop("BEGIN").await.unwrap();
     holder
         .query_drop("DELETE FROM t WHERE id = 1")

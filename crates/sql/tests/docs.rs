@@ -6,7 +6,7 @@ use myriad_sql::sysvars::{Kind, Scope, DEFINITIONS};
 fn render() -> String {
     let mut out = String::from(
         "# System variables\n\n\
-         Generated from `crates/sql/src/sysvars.rs` by `crates/sql/tests/docs.rs`; do not edit by hand.\n\n\
+         Generated from `crates/sql/src/system/sysvars.rs` by `crates/sql/tests/docs.rs`; do not edit by hand.\n\n\
          Every variable can be set at start-up as `--name=value` on the command line or `name=value` in the\n\
          `[mysqld]` / `[myriad]` groups of an option file (dashes and underscores are interchangeable).\n\
          Dynamic variables can also be changed with `SET [GLOBAL|SESSION] name = value`; a bad value is\n\

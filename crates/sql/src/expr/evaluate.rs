@@ -148,6 +148,62 @@ impl Expr {
                     _ => x ^ y,
                 })
             }
+            s @ (Expr::IsNull { .. }
+            | Expr::IsBool { .. }
+            | Expr::InList { .. }
+            | Expr::Between { .. }
+            | Expr::Like { .. }
+            | Expr::Case { .. }) => return s.eval_predicate(env, row),
+            Expr::TrimChars {
+                expr,
+                what,
+                leading,
+                trailing,
+            } => {
+                let v = expr.eval(env, row)?;
+                let w = what.eval(env, row)?;
+                // On bytes: for UTF-8 text a byte-wise prefix is a char-wise one, and a
+                // binary string keeps bytes that are not UTF-8.
+                match (v.to_text(), w.to_text()) {
+                    (Some(s), Some(w)) => {
+                        let mut s = &s[..];
+                        if !w.is_empty() {
+                            if *leading {
+                                while s.starts_with(&w) {
+                                    s = &s[w.len()..];
+                                }
+                            }
+                            if *trailing {
+                                while s.ends_with(&w) {
+                                    s = &s[..s.len() - w.len()];
+                                }
+                            }
+                        }
+                        Datum::Str(s.to_vec())
+                    }
+                    _ => Datum::Null,
+                }
+            }
+            Expr::Cast { expr, to } => {
+                let v = expr.eval(env, row)?;
+                cast(v, *to, env.warnings())
+            }
+            Expr::Call { func, args } => self.call(*func, args, env, row)?,
+            s @ (Expr::Subquery(..) | Expr::InSubquery { .. } | Expr::Exists { .. }) => {
+                return s.eval_subquery(env, row)
+            }
+        })
+    }
+}
+
+impl Expr {
+    /// IS, IN, BETWEEN, LIKE and CASE.
+    pub(crate) fn eval_predicate(
+        &self,
+        env: &mut dyn Env,
+        row: &[Datum],
+    ) -> Result<Datum, SqlError> {
+        Ok(match self {
             Expr::IsNull { expr, negated } => {
                 Datum::Int(i64::from(expr.eval(env, row)?.is_null() != *negated))
             }
@@ -274,41 +330,17 @@ impl Expr {
                     None => Datum::Null,
                 }
             }
-            Expr::TrimChars {
-                expr,
-                what,
-                leading,
-                trailing,
-            } => {
-                let v = expr.eval(env, row)?;
-                let w = what.eval(env, row)?;
-                // On bytes: for UTF-8 text a byte-wise prefix is a char-wise one, and a
-                // binary string keeps bytes that are not UTF-8.
-                match (v.to_text(), w.to_text()) {
-                    (Some(s), Some(w)) => {
-                        let mut s = &s[..];
-                        if !w.is_empty() {
-                            if *leading {
-                                while s.starts_with(&w) {
-                                    s = &s[w.len()..];
-                                }
-                            }
-                            if *trailing {
-                                while s.ends_with(&w) {
-                                    s = &s[..s.len() - w.len()];
-                                }
-                            }
-                        }
-                        Datum::Str(s.to_vec())
-                    }
-                    _ => Datum::Null,
-                }
-            }
-            Expr::Cast { expr, to } => {
-                let v = expr.eval(env, row)?;
-                cast(v, *to, env.warnings())
-            }
-            Expr::Call { func, args } => self.call(*func, args, env, row)?,
+            _ => return Err(SqlError::not_supported("this expression here")),
+        })
+    }
+
+    /// Scalar, IN and EXISTS subqueries.
+    pub(crate) fn eval_subquery(
+        &self,
+        env: &mut dyn Env,
+        row: &[Datum],
+    ) -> Result<Datum, SqlError> {
+        Ok(match self {
             Expr::Subquery(q) => {
                 let rows = env.subquery(q)?;
                 if rows.len() > 1 {
@@ -375,6 +407,7 @@ impl Expr {
                 let rows = env.subquery(query)?;
                 Datum::Int(i64::from(rows.is_empty() == *negated))
             }
+            _ => return Err(SqlError::not_supported("this expression here")),
         })
     }
 }

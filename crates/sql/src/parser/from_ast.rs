@@ -164,6 +164,17 @@ pub(crate) fn parse_with_sqlparser(
             let (database, name) = crate::plan::tables::resolve_name(&target.name, ctx.database)?;
             Ok(Stmt::Truncate { database, name })
         }
+        s @ (ast::Statement::Insert(_) | ast::Statement::Update(_) | ast::Statement::Delete(_)) => {
+            dml(s, compiler, ctx)
+        }
+        other => Err(SqlError::not_supported(&first_words(&other.to_string()))),
+    }
+}
+
+/// INSERT, UPDATE and DELETE: their plans over one stored table.
+fn dml(statement: ast::Statement, compiler: &Compiler, ctx: &CompileCtx) -> Result<Stmt, SqlError> {
+    let storage = ctx.catalog.storage();
+    match statement {
         ast::Statement::Insert(ins) => {
             let ast::TableObject::TableName(obj) = &ins.table else {
                 return Err(SqlError::not_supported("INSERT INTO TABLE FUNCTION"));
