@@ -109,6 +109,67 @@ impl Session {
                     .map_err(catalog::storage_error)?;
                 ok(0)
             }
+            s @ (Stmt::AlterIndexes { .. } | Stmt::Maintenance { .. }) => {
+                return self.table_maintenance(s, env)
+            }
+            Stmt::AlterTable {
+                table,
+                def,
+                sources,
+            } => {
+                let storage = self.engine.catalog.storage();
+                // Opening checks the definition is still the one the statement was made for;
+                // the handle goes at once (ALTER waits for the handles in use of its table).
+                drop(table.open(storage)?);
+                let new_columns = def.columns.clone();
+                let now_micros = env.now_micros();
+                let mut convert =
+                    |row: &[myriad_storage::Datum]| -> myriad_storage::Result<myriad_storage::Row> {
+                        Ok(sources
+                            .iter()
+                            .zip(&new_columns)
+                            .map(|(source, column)| match source {
+                                Some(i) => {
+                                    row.get(*i).cloned().unwrap_or(myriad_storage::Datum::Null)
+                                }
+                                None if column.default_now => {
+                                    crate::plan::timestamps::now_for(&column.ty, now_micros)
+                                }
+                                None => match &column.default {
+                                    Some(d) => d.clone(),
+                                    None if column.nullable => myriad_storage::Datum::Null,
+                                    None => zero_value(&column.ty),
+                                },
+                            })
+                            .collect())
+                    };
+                storage
+                    .alter_table(&table.database, &table.name, def, &mut convert)
+                    .map_err(catalog::storage_error)?;
+                ok(0)
+            }
+            Stmt::RenameTables { renames } => {
+                let storage = self.engine.catalog.storage();
+                for ((db, name), (new_db, new_name)) in renames {
+                    storage
+                        .rename_table(db, name, new_db, new_name)
+                        .map_err(catalog::storage_error)?;
+                }
+                ok(0)
+            }
+            _ => return Err(SqlError::not_supported("this statement here")),
+        }))
+    }
+}
+
+impl Session {
+    /// CREATE and DROP INDEX, and ANALYZE, CHECK, OPTIMIZE and REPAIR TABLE.
+    pub(crate) fn table_maintenance(
+        &self,
+        stmt: &Stmt,
+        env: &mut ExecEnv,
+    ) -> Result<Pending, SqlError> {
+        Ok(Pending::Done(match stmt {
             Stmt::AlterIndexes {
                 database,
                 name,
@@ -203,51 +264,6 @@ impl Session {
                     &ShowFilter::None,
                     env,
                 )?
-            }
-            Stmt::AlterTable {
-                table,
-                def,
-                sources,
-            } => {
-                let storage = self.engine.catalog.storage();
-                // Opening checks the definition is still the one the statement was made for;
-                // the handle goes at once (ALTER waits for the handles in use of its table).
-                drop(table.open(storage)?);
-                let new_columns = def.columns.clone();
-                let now_micros = env.now_micros();
-                let mut convert =
-                    |row: &[myriad_storage::Datum]| -> myriad_storage::Result<myriad_storage::Row> {
-                        Ok(sources
-                            .iter()
-                            .zip(&new_columns)
-                            .map(|(source, column)| match source {
-                                Some(i) => {
-                                    row.get(*i).cloned().unwrap_or(myriad_storage::Datum::Null)
-                                }
-                                None if column.default_now => {
-                                    crate::plan::timestamps::now_for(&column.ty, now_micros)
-                                }
-                                None => match &column.default {
-                                    Some(d) => d.clone(),
-                                    None if column.nullable => myriad_storage::Datum::Null,
-                                    None => zero_value(&column.ty),
-                                },
-                            })
-                            .collect())
-                    };
-                storage
-                    .alter_table(&table.database, &table.name, def, &mut convert)
-                    .map_err(catalog::storage_error)?;
-                ok(0)
-            }
-            Stmt::RenameTables { renames } => {
-                let storage = self.engine.catalog.storage();
-                for ((db, name), (new_db, new_name)) in renames {
-                    storage
-                        .rename_table(db, name, new_db, new_name)
-                        .map_err(catalog::storage_error)?;
-                }
-                ok(0)
             }
             _ => return Err(SqlError::not_supported("this statement here")),
         }))
