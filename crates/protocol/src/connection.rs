@@ -10,7 +10,9 @@
 //!    packet follows.
 //! 4. Commands: read a packet, decode it, call the handler, flush its answer. The handler
 //!    is synchronous; it decides how to run blocking work (the server wraps engine calls in
-//!    `block_in_place`).
+//!    `block_in_place`). A result set larger than [`crate::drain::FLUSH_BYTES`] is written
+//!    while the handler still produces it ([`crate::drain`]); a write that fails or times
+//!    out then ends the connection after the command.
 //!
 //! Errors are split in two: a statement error is an ERR packet and the connection goes on;
 //! a protocol violation (bytes that do not decode, a packet out of order or over
@@ -225,6 +227,9 @@ enum Next {
         plugin: Option<String>,
     },
     Fatal(ErrorInfo, String),
+    /// A write to the client failed while a result streamed (socket error or
+    /// net_write_timeout): the connection ends without another write.
+    Lost,
 }
 
 struct Connection<S, H: ServerHandler> {
@@ -585,6 +590,13 @@ where
             let running = RunningCommand(Arc::clone(&self.handler));
             let next = self.dispatch(&mut session, &payload);
             let end = match next {
+                Next::Lost => {
+                    drop(running);
+                    self.report_traffic();
+                    return ConnectionEnd::Aborted(String::from(
+                        "a write of a result to the client failed or timed out",
+                    ));
+                }
                 Next::Continue => None,
                 Next::Quit => Some(ConnectionEnd::Quit),
                 Next::Fatal(err, reason) => Some(self.close_with(err, reason).await),
@@ -598,14 +610,24 @@ where
                         .await
                 }
             };
-            let flushed =
-                match tokio::time::timeout(self.options.write_timeout, self.writer.flush()).await {
-                    Ok(result) => result,
-                    Err(_) => Err(std::io::Error::new(
-                        std::io::ErrorKind::TimedOut,
-                        "net_write_timeout exceeded",
-                    )),
-                };
+            // A KILL CONNECTION ends a flush that waits on a client that does not read.
+            let flushed = tokio::select! {
+                biased;
+                flushed = tokio::time::timeout(self.options.write_timeout, self.writer.flush()) => {
+                    match flushed {
+                        Ok(result) => result,
+                        Err(_) => Err(std::io::Error::new(
+                            std::io::ErrorKind::TimedOut,
+                            "net_write_timeout exceeded",
+                        )),
+                    }
+                }
+                _ = &mut closed => {
+                    drop(running);
+                    self.report_traffic();
+                    return ConnectionEnd::Closed;
+                }
+            };
             drop(running);
             idle_since = tokio::time::Instant::now();
             // The session's own limit, or the connection's again once the session has none
@@ -659,14 +681,14 @@ where
             Command::Query(sql) => {
                 let sql = crate::query_text::statement_text(sql);
                 let status = session.status_flags();
-                let mut sink = ResultSink::new(
-                    &mut self.writer.frames,
-                    self.capabilities,
-                    RowFormat::Text,
-                    status,
-                );
+                let (frames, mut drain) = self.writer.split_drain(self.options.write_timeout);
+                let mut sink = ResultSink::new(frames, self.capabilities, RowFormat::Text, status)
+                    .with_drain(&mut drain);
                 session.query(&sql, self.multi_statements, &mut sink);
                 finish_sink(&mut sink);
+                if sink.client_lost() {
+                    return Next::Lost;
+                }
             }
             Command::FieldList { table, wildcard } => {
                 match session.field_list(&text(table), &text(wildcard)) {
@@ -727,11 +749,11 @@ where
                 statement_id,
                 flags,
                 params,
-            } => {
-                if let Err(e) = self.execute(session, statement_id, flags, params) {
-                    return malformed(e);
-                }
-            }
+            } => match self.execute(session, statement_id, flags, params) {
+                Ok(false) => {}
+                Ok(true) => return Next::Lost,
+                Err(e) => return malformed(e),
+            },
             Command::StmtSendLongData {
                 statement_id,
                 param_index,
@@ -861,20 +883,21 @@ where
     }
 
     /// COM_STMT_EXECUTE. Err only for a payload that does not decode (which closes the
-    /// connection); statement-level problems are ERR packets.
+    /// connection); statement-level problems are ERR packets. Ok(true) when a write to the
+    /// client failed while the result streamed (the connection ends).
     fn execute(
         &mut self,
         session: &mut H::Session,
         statement_id: u32,
         flags: u8,
         params: &[u8],
-    ) -> Result<(), DecodeError> {
+    ) -> Result<bool, DecodeError> {
         let Some(statement) = self.statements.get_mut(&statement_id) else {
             put_err(
                 &mut self.writer.frames,
                 &unknown_statement(statement_id, "mysqld_stmt_execute"),
             );
-            return Ok(());
+            return Ok(false);
         };
         statement.cursor = None;
         let count = statement.param_count as usize;
@@ -902,7 +925,7 @@ where
                     "Incorrect arguments to mysqld_stmt_execute",
                 );
                 put_err(&mut self.writer.frames, &err);
-                return Ok(());
+                return Ok(false);
             };
             if statement.long_data_too_large {
                 statement.long_data_too_large = false;
@@ -913,7 +936,7 @@ where
                     "Parameter data sent with COM_STMT_SEND_LONG_DATA exceeds max_allowed_packet",
                 );
                 put_err(&mut self.writer.frames, &err);
-                return Ok(());
+                return Ok(false);
             }
             for (index, param_type) in types.iter().enumerate() {
                 let is_null = null_bitmap[index / 8] & (1 << (index % 8)) != 0;
@@ -930,22 +953,20 @@ where
         statement.long_data.iter_mut().for_each(|slot| *slot = None);
         let wants_cursor = flags & 0x07 != 0;
         let status = session.status_flags();
-        let mut sink = ResultSink::new(
-            &mut self.writer.frames,
-            self.capabilities,
-            RowFormat::Binary,
-            status,
-        );
+        let (frames, mut drain) = self.writer.split_drain(self.options.write_timeout);
+        let mut sink = ResultSink::new(frames, self.capabilities, RowFormat::Binary, status)
+            .with_drain(&mut drain);
         if wants_cursor {
             sink = sink.with_cursor();
         }
         session.execute(statement_id, values, &mut sink);
         finish_sink(&mut sink);
         let cursor = sink.take_cursor();
+        let lost = sink.client_lost();
         if let Some(statement) = self.statements.get_mut(&statement_id) {
             statement.cursor = cursor;
         }
-        Ok(())
+        Ok(lost)
     }
 
     fn fetch(&mut self, session: &mut H::Session, statement_id: u32, rows: u32) {

@@ -122,6 +122,10 @@ pub mod error_code {
     pub const ER_UNKNOWN_COM_ERROR: u16 = 1047;
     pub const ER_NET_PACKET_TOO_LARGE: u16 = 1153;
     pub const ER_NET_PACKETS_OUT_OF_ORDER: u16 = 1156;
+    /// A write of a result to the client failed (it went away).
+    pub const ER_NET_ERROR_ON_WRITE: u16 = 1160;
+    /// The client took no bytes of a result for net_write_timeout.
+    pub const ER_NET_WRITE_INTERRUPTED: u16 = 1161;
     pub const ER_WRONG_ARGUMENTS: u16 = 1210;
     pub const ER_UNKNOWN_STMT_HANDLER: u16 = 1243;
     pub const ER_NOT_SUPPORTED_AUTH_MODE: u16 = 1251;

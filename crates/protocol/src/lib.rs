@@ -9,6 +9,7 @@
 //! - [`command`]: command packets decoded into [`Command`];
 //! - [`value`] and [`results`]: text and binary values, OK/EOF/ERR, column definitions,
 //!   result sets written through [`ResultSink`];
+//! - [`drain`]: a result set written to the socket while the statement produces it;
 //! - [`connection`]: handshake, capability negotiation, authentication (with auth switch),
 //!   the command loop and prepared-statement state (remembered parameter types, long
 //!   data, cursors).
@@ -23,6 +24,7 @@ pub mod client;
 pub mod command;
 pub mod connection;
 pub mod constants;
+pub mod drain;
 pub mod packet;
 pub mod query_text;
 pub mod results;

@@ -213,6 +213,23 @@ impl FrameBuffer {
         (body.len() < MAX_PACKET_CHUNK).then_some(body)
     }
 
+    /// The framed bytes not yet written.
+    pub(crate) fn unwritten(&self) -> &[u8] {
+        &self.buffer
+    }
+
+    /// Forget the first `written` bytes, which reached the socket.
+    pub(crate) fn consume(&mut self, written: usize) {
+        self.buffer.drain(..written.min(self.buffer.len()));
+    }
+
+    /// Give back the buffer's memory when it is empty and holds more than `capacity`.
+    pub(crate) fn shrink_to(&mut self, capacity: usize) {
+        if self.buffer.is_empty() && self.buffer.capacity() > capacity {
+            self.buffer = Vec::with_capacity(16 * 1024);
+        }
+    }
+
     /// Frame a complete payload.
     pub fn packet(&mut self, payload: &[u8]) {
         let start = self.start_packet();
@@ -251,6 +268,19 @@ impl<W: AsyncWrite + Unpin> PacketWriter<W> {
             self.frames.buffer = Vec::with_capacity(16 * 1024);
         }
         Ok(())
+    }
+
+    /// The buffer, and a [`crate::drain::Drain`] that writes it from a statement's thread.
+    pub(crate) fn split_drain(
+        &mut self,
+        write_timeout: std::time::Duration,
+    ) -> (&mut FrameBuffer, crate::drain::StreamDrain<'_, W>) {
+        let drain = crate::drain::StreamDrain {
+            stream: &mut self.stream,
+            bytes_sent: &mut self.bytes_sent,
+            write_timeout,
+        };
+        (&mut self.frames, drain)
     }
 
     /// The stream itself, for tests that write unframed bytes.

@@ -31,17 +31,24 @@
 //! select never reaches a clock read and stays inline, at no cost. The lowered priority
 //! needs the right to raise it back (CAP_SYS_NICE or RLIMIT_NICE), else threads keep theirs.
 //!
+//! A SELECT's rows go to the client while it runs: [`WireRows`] is the engine's
+//! `RowSink`, writing each row into the command's `ResultSink`, which writes to the socket
+//! past 64 KiB and waits for the client to read (the protocol crate's `drain`). A slow
+//! reader therefore holds its statement, not the server's memory.
+//!
 //! The same ticks stop a statement: KILL, max_statement_time, and the client hanging up
 //! (the session's probe, `peer_connected`, polls the socket every 100 ms of a running
 //! statement); KILL CONNECTION also ends the connection through the protocol's
 //! `CloseHandle`.
 
+use myriad_protocol::constants::error_code::{ER_NET_ERROR_ON_WRITE, ER_NET_WRITE_INTERRUPTED};
 use myriad_protocol::constants::status::{SERVER_STATUS_AUTOCOMMIT, SERVER_STATUS_IN_TRANS};
+use myriad_protocol::drain::DrainError;
 use myriad_protocol::{
     ColumnDef, ColumnDefinition, EncodedRows, ErrorInfo, OkInfo, Prepared, ResultSink,
     ServerHandler, SessionHandler, SessionRequest,
 };
-use myriad_sql::{Column, Engine, QueryResult, Session, SessionInfo, SqlError, Value};
+use myriad_sql::{Column, Engine, QueryResult, RowSink, Session, SessionInfo, SqlError, Value};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
@@ -264,6 +271,54 @@ impl ServerHandler for MyriadServer {
     }
 }
 
+/// The engine's [`RowSink`] for one command: a SELECT that streams writes its column
+/// definitions and rows straight into the command's [`ResultSink`], which writes them to the
+/// client once they pass its bound and waits for the client to read (back-pressure on the
+/// statement). While it waits, a KILL, max_statement_time or the client hanging up ends
+/// the statement (`myriad_sql::interrupt::check`, asked between waits).
+struct WireRows<'s, 'a> {
+    out: &'s mut ResultSink<'a>,
+}
+
+impl RowSink for WireRows<'_, '_> {
+    fn begin(&mut self, columns: &Arc<Vec<Column>>) -> Result<(), SqlError> {
+        let defs: Vec<ColumnDef<'_>> = columns.iter().map(column_def).collect();
+        self.out.begin_rows(&defs);
+        Ok(())
+    }
+
+    fn row(&mut self, row: &[Value]) -> Result<(), SqlError> {
+        self.out.row(row);
+        self.out
+            .flush_if_full(&|| myriad_sql::interrupt::check().is_err())
+            .map_err(|e| drain_error(e, myriad_sql::interrupt::check().err()))
+    }
+}
+
+/// The error a statement ends with when writing its rows to the client failed; `stopped`
+/// is the reason the stop probe saw, if it still holds.
+fn drain_error(err: DrainError, stopped: Option<SqlError>) -> SqlError {
+    match err {
+        DrainError::Stopped => stopped.unwrap_or_else(|| {
+            SqlError::new(
+                myriad_sql::interrupt::ER_QUERY_INTERRUPTED,
+                "70100",
+                "Query execution was interrupted",
+            )
+        }),
+        DrainError::TimedOut => SqlError::new(
+            ER_NET_WRITE_INTERRUPTED,
+            "08S01",
+            "Got timeout writing communication packets",
+        ),
+        DrainError::Io(_) => SqlError::new(
+            ER_NET_ERROR_ON_WRITE,
+            "08S01",
+            "Got an error writing communication packets",
+        ),
+    }
+}
+
 /// One connection's session.
 pub struct MyriadSession {
     engine: Arc<Engine>,
@@ -293,6 +348,10 @@ impl MyriadSession {
                 };
                 out.ok(&ok, status, more_results);
             }
+            // Its columns and rows went out while it ran.
+            Ok(QueryResult::Rows { rows, warnings, .. }) if rows.was_streamed() => {
+                out.end_rows(*warnings, status, more_results);
+            }
             Ok(
                 result @ QueryResult::Rows {
                     columns,
@@ -312,8 +371,15 @@ impl MyriadSession {
                 }
                 let defs: Vec<ColumnDef<'_>> = columns.iter().map(column_def).collect();
                 out.begin_rows(&defs);
+                // Built rows (a sort, a grouping, an index read, a multi-statement text) are
+                // written out through the same bounded buffer; KILL stops the sending.
+                let control = self.session.interrupt();
                 for row in rows.iter() {
                     out.row(row);
+                    if let Err(e) = out.flush_if_full(&|| control.error().is_some()) {
+                        out.error(&error_info(&drain_error(e, control.error())));
+                        return;
+                    }
                 }
                 out.end_rows(*warnings, status, more_results);
                 if let Some(encoded) = record.then(|| out.take_recorded()).flatten() {
@@ -338,10 +404,15 @@ impl SessionHandler for MyriadSession {
     }
 
     fn query(&mut self, sql: &str, multi_statements: bool, out: &mut ResultSink<'_>) {
+        let mut wire = WireRows { out: &mut *out };
         let results = if Session::text_runs_inline(sql) {
-            self.session.execute(sql, multi_statements)
+            self.session
+                .execute_streaming(sql, multi_statements, &mut wire)
         } else {
-            blocking(|| self.session.execute(sql, multi_statements))
+            blocking(|| {
+                self.session
+                    .execute_streaming(sql, multi_statements, &mut wire)
+            })
         };
         let count = results.len();
         for (index, result) in results.iter().enumerate() {
@@ -385,10 +456,15 @@ impl SessionHandler for MyriadSession {
     }
 
     fn execute(&mut self, statement_id: u32, params: Vec<Value>, out: &mut ResultSink<'_>) {
+        let mut wire = WireRows { out: &mut *out };
         let result = if self.session.prepared_runs_inline(statement_id) {
-            self.session.execute_prepared(statement_id, &params)
+            self.session
+                .execute_prepared_streaming(statement_id, &params, &mut wire)
         } else {
-            blocking(|| self.session.execute_prepared(statement_id, &params))
+            blocking(|| {
+                self.session
+                    .execute_prepared_streaming(statement_id, &params, &mut wire)
+            })
         };
         self.write_result(&result, false, out);
     }

@@ -78,8 +78,8 @@ pub mod interrupt;
 pub mod parser;
 pub mod plan;
 pub mod result;
+pub mod row_sink;
 pub mod session;
-pub mod spill;
 pub mod system;
 pub mod value;
 
@@ -89,6 +89,7 @@ pub use system::sysvars;
 pub use error::SqlError;
 pub use myriad_storage::RecoveryStats;
 pub use result::{Column, ColumnType, QueryResult, Rows};
+pub use row_sink::RowSink;
 pub use value::Value;
 
 use parking_lot::{Mutex, RwLock};
@@ -414,7 +415,19 @@ impl Session {
     /// Run a COM_QUERY. With `allow_multi`, the text may hold several statements separated
     /// by `;`; the results come back in order and stop after the first error.
     pub fn execute(&mut self, sql: &str, allow_multi: bool) -> Vec<Result<QueryResult, SqlError>> {
-        crate::exec::entry::execute(self, sql, allow_multi)
+        crate::exec::entry::execute(self, sql, allow_multi, None)
+    }
+
+    /// [`Session::execute`], where a single SELECT that can stream sends its columns and
+    /// rows to `out` while it runs, and its result's rows are then
+    /// [`Rows::was_streamed`] (see [`crate::row_sink`]).
+    pub fn execute_streaming(
+        &mut self,
+        sql: &str,
+        allow_multi: bool,
+        out: &mut dyn RowSink,
+    ) -> Vec<Result<QueryResult, SqlError>> {
+        crate::exec::entry::execute(self, sql, allow_multi, Some(out))
     }
 
     pub fn prepare(&mut self, sql: &str) -> Result<PreparedInfo, SqlError> {
@@ -468,7 +481,18 @@ impl Session {
         statement_id: u32,
         params: &[Value],
     ) -> Result<QueryResult, SqlError> {
-        crate::exec::entry::execute_prepared(self, statement_id, params)
+        crate::exec::entry::execute_prepared(self, statement_id, params, None)
+    }
+
+    /// [`Session::execute_prepared`], streaming a SELECT's rows to `out` where it can (see
+    /// [`Session::execute_streaming`]).
+    pub fn execute_prepared_streaming(
+        &mut self,
+        statement_id: u32,
+        params: &[Value],
+        out: &mut dyn RowSink,
+    ) -> Result<QueryResult, SqlError> {
+        crate::exec::entry::execute_prepared(self, statement_id, params, Some(out))
     }
 
     pub fn close_prepared(&mut self, statement_id: u32) {

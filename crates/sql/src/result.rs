@@ -150,11 +150,31 @@ pub struct Rows {
     cached_bytes: OnceLock<usize>,
     /// The server's wire encoding (its own type), set at most once.
     wire_form: OnceLock<Box<dyn Any + Send + Sync>>,
+    /// The rows went to a [`crate::RowSink`] as they were produced: none are here.
+    streamed: bool,
 }
 
 impl Rows {
     pub fn shared(values: Vec<Vec<Value>>) -> Arc<Rows> {
         Arc::new(Rows::from(values))
+    }
+
+    /// The rows of a result that went to a [`crate::RowSink`] as they were produced.
+    pub fn streamed() -> Rows {
+        Rows {
+            streamed: true,
+            ..Rows::default()
+        }
+    }
+
+    /// Whether the rows were sent to a [`crate::RowSink`] instead of kept here.
+    pub fn was_streamed(&self) -> bool {
+        self.streamed
+    }
+
+    /// Heap bytes of one row as [`Rows`] would keep it.
+    pub(crate) fn row_heap_bytes(row: &[Value]) -> usize {
+        std::mem::size_of::<Vec<Value>>() + row.iter().map(value_heap_bytes).sum::<usize>()
     }
 
     /// Whether the query cache keeps these rows (a wire form is then worth keeping).
@@ -169,18 +189,16 @@ impl Rows {
 
     /// Heap bytes of the values and the row vectors holding them.
     fn heap_bytes(&self) -> usize {
-        let value = |v: &Value| {
-            std::mem::size_of::<Value>()
-                + match v {
-                    Value::Bytes(b) => b.capacity(),
-                    _ => 0,
-                }
-        };
-        self.values
-            .iter()
-            .map(|r| std::mem::size_of::<Vec<Value>>() + r.iter().map(value).sum::<usize>())
-            .sum()
+        self.values.iter().map(|r| Rows::row_heap_bytes(r)).sum()
     }
+}
+
+fn value_heap_bytes(v: &Value) -> usize {
+    std::mem::size_of::<Value>()
+        + match v {
+            Value::Bytes(b) => b.capacity(),
+            _ => 0,
+        }
 }
 
 impl From<Vec<Vec<Value>>> for Rows {

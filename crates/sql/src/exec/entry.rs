@@ -83,15 +83,26 @@ impl Session {
             now_micros: now_micros(),
             subquery_results: HashMap::new(),
             spill: Default::default(),
+            out: None,
         }
     }
 
     /// Run one compiled statement with bound parameters.
     pub(crate) fn run(&mut self, stmt: &Stmt, params: &[Datum]) -> Result<QueryResult, SqlError> {
+        self.run_to(stmt, params, None)
+    }
+
+    /// [`Session::run`], a SELECT over tables sending its rows to `out` if it can.
+    pub(crate) fn run_to(
+        &mut self,
+        stmt: &Stmt,
+        params: &[Datum],
+        out: Option<&mut (dyn crate::RowSink + '_)>,
+    ) -> Result<QueryResult, SqlError> {
         let keep_warnings = matches!(stmt, Stmt::ShowWarnings { .. });
         let statement =
             crate::interrupt::Statement::begin(&self.interrupt, self.state.max_statement_time_s);
-        let mut result = self.run_inner(stmt, params);
+        let mut result = self.run_inner(stmt, params, out);
         // Rows computed after all (SLEEP returned early) are not the answer: the statement
         // was interrupted. A write that finished keeps its OK (its rows are written), and
         // so does DO (MariaDB answers `DO SLEEP(2)` past max_statement_time with OK).
@@ -138,12 +149,16 @@ impl Session {
         &mut self,
         stmt: &Stmt,
         params: &[Datum],
+        out: Option<&mut (dyn crate::RowSink + '_)>,
     ) -> Result<QueryResult, SqlError> {
         if let Stmt::ShowWarnings { errors, count_only } = stmt {
             return Ok(self.show_warnings(*errors, *count_only));
         }
         let (result, warnings, spill) = {
             let mut env = self.env(params);
+            if let (Stmt::SelectTable(_), Some(out)) = (stmt, out) {
+                env.out = Some(out);
+            }
             let _versions = crate::exec::query_cache::write_guard(&self.engine, stmt);
             let result = self.dispatch(stmt, &mut env);
             (result, env.warnings, env.spill)
@@ -249,10 +264,12 @@ pub(crate) fn compile_all(
     Ok((map, raws))
 }
 
+/// Run a COM_QUERY's text; a single SELECT over tables may send its rows to `out`.
 pub fn execute(
     session: &mut Session,
     sql: &str,
     allow_multi: bool,
+    mut out: Option<&mut (dyn crate::RowSink + '_)>,
 ) -> Vec<Result<QueryResult, SqlError>> {
     // A connection keeps to one instance of the table open cache.
     myriad_storage::set_instance_hint(u64::from(session.info.connection_id));
@@ -275,7 +292,7 @@ pub fn execute(
         session.bump(Counter::Questions);
         session.bump(Counter::Queries);
         session.bump(stmt.counter());
-        match crate::exec::query_cache::run(session, &stmt, &[], probe.take()) {
+        match crate::exec::query_cache::run(session, &stmt, &[], probe.take(), out.as_deref_mut()) {
             // A table changed under the plan: forget it and compile again below.
             Err(e) if e.code == 1412 => {
                 session.state.plan_cache.remove(
@@ -338,7 +355,13 @@ pub fn execute(
                     );
                 if cacheable {
                     let stmt = Arc::new(stmt);
-                    let result = crate::exec::query_cache::run(session, &stmt, &[], probe.take());
+                    let result = crate::exec::query_cache::run(
+                        session,
+                        &stmt,
+                        &[],
+                        probe.take(),
+                        out.as_deref_mut(),
+                    );
                     // Kept under the database it was compiled in: a cacheable statement
                     // (SELECT, INSERT, UPDATE, DELETE) does not change it.
                     let database = session.info.database.clone();
@@ -424,7 +447,7 @@ pub fn prepare(session: &mut Session, sql: &str) -> Result<PreparedInfo, SqlErro
             }
             table_select_columns(plan, &types, ncols, &env)
         }
-        Stmt::Explain(_) => crate::plan::explain::result_columns(),
+        Stmt::Explain(_) => crate::exec::explain::result_columns(),
         _ => Vec::new(),
     };
     let statement_id = session.state.next_statement_id;
@@ -447,10 +470,12 @@ pub fn prepare(session: &mut Session, sql: &str) -> Result<PreparedInfo, SqlErro
     })
 }
 
+/// Run COM_STMT_EXECUTE; a SELECT over tables may send its rows to `out`.
 pub fn execute_prepared(
     session: &mut Session,
     statement_id: u32,
     params: &[Value],
+    mut out: Option<&mut (dyn crate::RowSink + '_)>,
 ) -> Result<QueryResult, SqlError> {
     myriad_storage::set_instance_hint(u64::from(session.info.connection_id));
     session.bump(Counter::Questions);
@@ -487,14 +512,20 @@ pub fn execute_prepared(
         };
         let bound: Vec<Datum> = params.iter().map(Datum::from_value).collect();
         session.bump(prepared.stmt.counter());
-        match crate::exec::query_cache::run(session, &prepared.stmt, &bound, probe) {
+        match crate::exec::query_cache::run(
+            session,
+            &prepared.stmt,
+            &bound,
+            probe,
+            out.as_deref_mut(),
+        ) {
             // A table changed under the plan: compile the text again, once.
             Err(e) if e.code == 1412 => match recompile(session, &prepared.sql) {
                 Ok((stmt, count)) if count == prepared.param_count => {
                     prepared.index_read =
                         matches!(&stmt, Stmt::SelectTable(plan) if plan.is_index_read());
                     prepared.stmt = stmt;
-                    session.run(&prepared.stmt, &bound)
+                    session.run_to(&prepared.stmt, &bound, out)
                 }
                 Ok(_) => Err(e),
                 Err(e) => Err(e),

@@ -27,7 +27,10 @@ pub(crate) struct ExecEnv<'a> {
     /// Results of uncorrelated subqueries, by plan address: each runs once per statement.
     pub(crate) subquery_results: HashMap<usize, Vec<Vec<Datum>>>,
     /// What the statement's sorts and groupings did (status counters).
-    pub(crate) spill: crate::spill::SpillCounters,
+    pub(crate) spill: crate::exec::spill::SpillCounters,
+    /// Where the statement's rows go as they are produced ([`crate::row_sink`]): set for
+    /// a top-level SELECT over tables, taken by it before anything else can run.
+    pub(crate) out: Option<&'a mut dyn crate::RowSink>,
 }
 
 impl Env for ExecEnv<'_> {

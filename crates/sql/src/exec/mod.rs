@@ -5,6 +5,7 @@ pub mod aggregate;
 pub mod ddl;
 pub mod entry;
 pub mod env;
+pub mod explain;
 pub mod info_schema;
 pub mod key_cache;
 pub mod query_cache;
@@ -12,6 +13,8 @@ pub mod read;
 pub mod select;
 pub mod show;
 pub mod sort;
+pub mod spill;
+pub mod stream;
 pub mod table_cache;
 pub mod write;
 
@@ -92,7 +95,7 @@ impl Session {
             Stmt::Update(plan) => self.update(plan, env)?,
             Stmt::Delete(plan) => self.delete(plan, env)?,
             Stmt::Explain(inner) => {
-                crate::plan::explain::explain(inner, self.engine.catalog.storage(), env)?
+                crate::exec::explain::explain(inner, self.engine.catalog.storage(), env)?
             }
         }))
     }

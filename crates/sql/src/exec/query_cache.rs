@@ -39,6 +39,7 @@ use crate::expr::Expr;
 use crate::expr::Func;
 use crate::plan::Stmt;
 use crate::result::QueryResult;
+use crate::row_sink::{CacheCopy, RowSink};
 use crate::session::query_cache::*;
 use crate::session::query_text::*;
 use crate::value::Value;
@@ -394,21 +395,23 @@ pub(crate) fn deterministic(func: &Func) -> bool {
 }
 
 /// Run a statement; with a probe (an admitted miss), insert its result when it may be
-/// cached. The versions are taken before execution.
+/// cached. The versions are taken before execution. A SELECT may stream its rows to `out`;
+/// a copy of them is then kept for the cache up to query_cache_limit.
 pub fn run(
     session: &mut Session,
     stmt: &Stmt,
     params: &[Datum],
     probe: Option<Probe>,
+    out: Option<&mut (dyn RowSink + '_)>,
 ) -> Result<QueryResult, SqlError> {
     let Some(probe) = probe else {
-        return session.run(stmt, params);
+        return session.run_to(stmt, params, out);
     };
     let engine = Arc::clone(&session.engine);
     let qc = &engine.query_cache;
     let Some(tables) = cacheable_tables(stmt) else {
         qc.not_cached.bump(session.info.connection_id);
-        return session.run(stmt, params);
+        return session.run_to(stmt, params, out);
     };
     let cells: Box<[VersionCell]> = tables
         .iter()
@@ -417,16 +420,32 @@ pub fn run(
     if session.state.wrote_any_of(&cells) {
         // It reads a table this session's open transaction wrote: never cached.
         qc.not_cached.bump(session.info.connection_id);
-        return session.run(stmt, params);
+        return session.run_to(stmt, params, out);
     }
     let mut deps: Vec<Dep> = Vec::with_capacity(cells.len() + 1);
     deps.push(qc.versions.everything().snapshot());
     deps.extend(cells.iter().map(VersionCell::snapshot));
     let started = Instant::now();
-    let result = session.run(stmt, params);
+    let (result, copied) = match out {
+        Some(out) => {
+            let mut copy = CacheCopy::new(out, qc.cache.limit_bytes());
+            let result = session.run_to(stmt, params, Some(&mut copy));
+            let copied = result.as_ref().ok().and_then(|r| copy.into_result(r));
+            (result, copied)
+        }
+        None => (session.run(stmt, params), None),
+    };
     let elapsed_nanos = started.elapsed().as_nanos() as u64;
-    match &result {
-        Ok(rows @ QueryResult::Rows { warnings: 0, .. }) if session.state.warnings.is_empty() => {
+    // A streamed result is cached through its copy; one whose copy outgrew the limit
+    // (or that failed) is not.
+    let kept: Option<&QueryResult> = match (&result, &copied) {
+        (_, Some(copy)) => Some(copy),
+        (Ok(QueryResult::Rows { rows, .. }), None) if rows.was_streamed() => None,
+        (Ok(built), None) => Some(built),
+        (Err(_), None) => None,
+    };
+    match kept {
+        Some(rows @ QueryResult::Rows { warnings: 0, .. }) if session.state.warnings.is_empty() => {
             if elapsed_nanos
                 < qc.min_execution_nanos
                     .load(std::sync::atomic::Ordering::Relaxed)

@@ -200,23 +200,31 @@ impl Session {
         plan: &crate::plan::tables::TableSelect,
         env: &mut ExecEnv,
     ) -> Result<QueryResult, SqlError> {
+        // Taken before anything runs: a subquery evaluated on this env builds its rows.
+        let mut sink = env.out.take();
+        if let Some(sink) = sink.take_if(|_| crate::exec::stream::streams(plan)) {
+            return crate::exec::stream::select(plan, env, sink);
+        }
+        // A sorted, grouped or DISTINCT result goes to the client as it leaves the sort.
+        let mut sink = sink.filter(|_| crate::exec::stream::sorts(plan));
         let warnings = env.warnings.len();
-        if let Some(result) = Session::select_table_once(plan, env, true)? {
+        if let Some(result) = Session::select_table_once(plan, env, true, sink.as_deref_mut())? {
             return Ok(result);
         }
         // The limit was applied during the sort, and an ORDER BY key then turned out to
         // mix kinds of values, which reorders rows already dropped: once more, keeping all.
         env.warnings.truncate(warnings);
-        Session::select_table_once(plan, env, false)?
+        Session::select_table_once(plan, env, false, sink)?
             .ok_or_else(|| SqlError::new(1105, "HY000", "a sort without a limit restarted"))
     }
 
     /// A SELECT over tables; None when the sort's early limit has to be given up (see
-    /// [`crate::spill::sort::Outcome::Restart`]).
-    fn select_table_once(
+    /// [`crate::exec::spill::sort::Outcome::Restart`]). With a sink, the rows go to it.
+    fn select_table_once<'e>(
         plan: &crate::plan::tables::TableSelect,
-        env: &mut ExecEnv,
+        env: &mut ExecEnv<'e>,
         limit_in_sort: bool,
+        sink: Option<&mut (dyn crate::RowSink + 'e)>,
     ) -> Result<Option<QueryResult>, SqlError> {
         let engine = env.engine;
         let storage = engine.catalog.storage();
@@ -244,7 +252,7 @@ impl Session {
         } else {
             Arc::new(table_select_columns(plan, &types, ncols, env))
         };
-        let shape = crate::spill::collect::RowShape::new(plan, &types, env);
+        let shape = crate::exec::spill::collect::RowShape::new(plan, &types, env);
         let offset = match &plan.offset {
             Some(o) => usize::try_from(limit_value(o, env)?).unwrap_or(usize::MAX),
             None => 0,
@@ -265,10 +273,10 @@ impl Session {
         };
         let wanted = (limit_in_sort && !plan.distinct && plan.limit.is_some())
             .then(|| offset.saturating_add(limit));
-        let spill = crate::spill::SpillConfig::from_variables(|name| {
+        let spill = crate::exec::spill::SpillConfig::from_variables(|name| {
             crate::sysvars::lookup(name).map(|i| env.state.session_value(i).clone())
         });
-        let mut out = crate::spill::collect::Collector::new(desc, wanted, &spill);
+        let mut out = crate::exec::spill::collect::Collector::new(desc, wanted, &spill);
         if plan.joins.is_empty() && plan.grouping.is_none() {
             // Each row goes from the scan into the result (or its sort) as it is read: the
             // statement holds no copy of the table.
@@ -343,6 +351,9 @@ impl Session {
             result.drain(..offset.min(result.len()));
             result.truncate(limit);
         }
+        if let Some(sink) = sink {
+            return crate::exec::stream::send(columns, result, sink).map(Some);
+        }
         Ok(Some(QueryResult::Rows {
             columns,
             rows: Rows::shared(result),
@@ -351,23 +362,23 @@ impl Session {
     }
 
     /// GROUP BY over one table: each row goes from the scan into the grouping (which
-    /// spills past its budget, see [`crate::spill::group`]), each group's row into `out`.
+    /// spills past its budget, see [`crate::exec::spill::group`]), each group's row into `out`.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn group_streamed<'d>(
         plan: &crate::plan::tables::TableSelect,
         g: &crate::plan::tables::Grouping,
         table: &myriad_storage::Table,
         types: &[SqlType],
-        shape: &crate::spill::collect::RowShape,
-        spill: &'d crate::spill::SpillConfig,
-        mut out: crate::spill::collect::Collector<'d>,
+        shape: &crate::exec::spill::collect::RowShape,
+        spill: &'d crate::exec::spill::SpillConfig,
+        mut out: crate::exec::spill::collect::Collector<'d>,
         env: &mut ExecEnv,
-    ) -> Result<crate::spill::collect::Collector<'d>, SqlError> {
+    ) -> Result<crate::exec::spill::collect::Collector<'d>, SqlError> {
         let options = crate::exec::read::ReadOptions {
             wanted: crate::exec::read::columns_read(plan),
             max_rows: None,
         };
-        let grouper = std::cell::RefCell::new(crate::spill::group::Grouper::new(spill));
+        let grouper = std::cell::RefCell::new(crate::exec::spill::group::Grouper::new(spill));
         crate::exec::read::read_rows_each(
             &plan.source,
             table,
@@ -381,7 +392,7 @@ impl Session {
                     .map(|k| k.eval(env, &values))
                     .collect::<Result<Vec<_>, _>>()?;
                 let canonical: Vec<String> = keys.iter().map(group_key_text).collect();
-                let canonical = crate::spill::group::canonical_bytes(&canonical);
+                let canonical = crate::exec::spill::group::canonical_bytes(&canonical);
                 grouper.borrow_mut().push(canonical, keys, values)?;
                 Ok(true)
             },

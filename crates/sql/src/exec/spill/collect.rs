@@ -5,9 +5,9 @@
 use super::sort::{ExternalSort, Outcome};
 use super::{SpillConfig, SpillCounters};
 use crate::error::SqlError;
-use crate::plan::access::visit_columns;
 use crate::expr::eval::{Datum, SqlType};
 use crate::expr::Env;
+use crate::plan::access::visit_columns;
 use crate::plan::tables::{OutputItem, TableSelect};
 use crate::value::Value;
 

@@ -6,8 +6,8 @@ use super::sort::{ExternalSort, Outcome, SortStats, MERGE_FAN_IN};
 use crate::exec::sort::sort_rows;
 use crate::expr::eval::Datum;
 use crate::value::Value;
+use myriad_types::{Date, Decimal};
 use proptest::prelude::*;
-use rust_decimal::Decimal;
 
 /// Key values with many ties: small numbers of each kind, strings that differ in case,
 /// trailing spaces, control characters and accents, dates.
@@ -16,11 +16,11 @@ fn key() -> impl Strategy<Value = Datum> {
         1 => Just(Datum::Null),
         2 => (-3i64..3).prop_map(Datum::Int),
         1 => (0u64..3).prop_map(Datum::UInt),
-        1 => (-30i64..30).prop_map(|m| Datum::Dec(Decimal::new(m, 1))),
+        1 => (-30i64..30).prop_map(|m| Datum::Dec(Decimal::from_i128_scaled(i128::from(m), 1).unwrap())),
         1 => (-6i32..6).prop_map(|h| Datum::Double(f64::from(h) / 2.0)),
         3 => prop::sample::select(vec!["a", "A", "a ", "b", "B", "", " ", "a\t", "é", "É", "z", "0", "1x"])
             .prop_map(Datum::text),
-        1 => (1u8..4).prop_map(|day| Datum::Date { year: 2024, month: 1, day }),
+        1 => (1u8..4).prop_map(|day| Datum::Date(Date { year: 2024, month: 1, day })),
     ]
 }
 

@@ -1,0 +1,161 @@
+//! Where a SELECT's rows go as they are produced.
+//!
+//! A statement that returns rows either builds them ([`QueryResult::Rows`] with its
+//! [`Rows`]) or, given a [`RowSink`] by [`crate::Session::execute_streaming`], hands each
+//! row to the sink as soon as it exists, after the column definitions. Then no list of the
+//! result's rows exists anywhere: the server's sink encodes each row into the connection's
+//! buffer and writes the buffer to the client once it holds more than a bound, waiting for
+//! the client to read (see the protocol crate's `drain`). The statement's outcome is then a
+//! [`QueryResult::Rows`] whose rows are [`Rows::was_streamed`]: empty, already sent; the
+//! server ends the result set with it (the EOF with the warning count and status), or with
+//! an ERR packet when the statement failed after rows were sent, as MariaDB does.
+//!
+//! Which statements stream: one SELECT per command text (a multi-statement text keeps
+//! its results in order by building them). Over one table read by a full scan, without
+//! ORDER BY, GROUP BY, aggregates or DISTINCT, every row is final when the scan yields it
+//! and goes to the sink at once. With ORDER BY, grouping or DISTINCT the rows exist only
+//! once all are read: they go to the sink as they come out of the sort (each dropped once
+//! sent), the point where a sort that spills to disk feeds its merge. The rest (an index
+//! read without a sort, a join) build their rows, and the server writes them out through
+//! the same bounded buffer. An index read does not stream: it starts again when its index
+//! moved under it, which rows already sent could not follow.
+//!
+//! The query cache sees a streamed result through [`CacheCopy`]: a copy of the rows kept
+//! only while it stays within query_cache_limit; a result that outgrows it goes on
+//! streaming and is not cached.
+
+use crate::error::SqlError;
+use crate::result::{Column, QueryResult, Rows};
+use crate::value::Value;
+use std::sync::Arc;
+
+/// Takes a result set's column definitions, then its rows, while the statement runs.
+pub trait RowSink {
+    /// The result's columns, before any row. Err ends the statement with that error.
+    fn begin(&mut self, columns: &Arc<Vec<Column>>) -> Result<(), SqlError>;
+    /// One row, with a value per column. Err ends the statement with that error (the
+    /// client went away, KILL, net_write_timeout).
+    fn row(&mut self, row: &[Value]) -> Result<(), SqlError>;
+}
+
+/// A [`RowSink`] that forwards to another and keeps a copy of the rows for the query cache
+/// while the copy's heap bytes stay within `limit_bytes`.
+pub(crate) struct CacheCopy<'s> {
+    inner: &'s mut dyn RowSink,
+    limit_bytes: usize,
+    bytes: usize,
+    columns: Option<Arc<Vec<Column>>>,
+    /// None once the copy outgrew the limit.
+    rows: Option<Vec<Vec<Value>>>,
+}
+
+impl<'s> CacheCopy<'s> {
+    pub(crate) fn new(inner: &'s mut dyn RowSink, limit_bytes: usize) -> CacheCopy<'s> {
+        CacheCopy {
+            inner,
+            limit_bytes,
+            bytes: 0,
+            columns: None,
+            rows: Some(Vec::new()),
+        }
+    }
+
+    /// The streamed result as the cache keeps it: `streamed` (its warnings), with the
+    /// copied rows. None when nothing streamed or the copy outgrew the limit.
+    pub(crate) fn into_result(self, streamed: &QueryResult) -> Option<QueryResult> {
+        let QueryResult::Rows { rows, warnings, .. } = streamed else {
+            return None;
+        };
+        if !rows.was_streamed() {
+            return None;
+        }
+        Some(QueryResult::Rows {
+            columns: self.columns?,
+            rows: Rows::shared(self.rows?),
+            warnings: *warnings,
+        })
+    }
+}
+
+impl RowSink for CacheCopy<'_> {
+    fn begin(&mut self, columns: &Arc<Vec<Column>>) -> Result<(), SqlError> {
+        self.columns = Some(Arc::clone(columns));
+        self.inner.begin(columns)
+    }
+
+    fn row(&mut self, row: &[Value]) -> Result<(), SqlError> {
+        if let Some(rows) = self.rows.as_mut() {
+            self.bytes += Rows::row_heap_bytes(row);
+            if self.bytes > self.limit_bytes {
+                self.rows = None;
+            } else {
+                rows.push(row.to_vec());
+            }
+        }
+        self.inner.row(row)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Default)]
+    struct Collect {
+        columns: usize,
+        rows: Vec<Vec<Value>>,
+    }
+
+    impl RowSink for Collect {
+        fn begin(&mut self, columns: &Arc<Vec<Column>>) -> Result<(), SqlError> {
+            self.columns = columns.len();
+            Ok(())
+        }
+        fn row(&mut self, row: &[Value]) -> Result<(), SqlError> {
+            self.rows.push(row.to_vec());
+            Ok(())
+        }
+    }
+
+    fn streamed() -> QueryResult {
+        QueryResult::Rows {
+            columns: Arc::new(Vec::new()),
+            rows: Arc::new(Rows::streamed()),
+            warnings: 0,
+        }
+    }
+
+    fn feed(copy: &mut CacheCopy<'_>, rows: usize) {
+        let column =
+            crate::exec::select::result_column("a", crate::expr::eval::SqlType::Str { chars: 10 });
+        copy.begin(&Arc::new(vec![column])).unwrap();
+        for n in 0..rows {
+            copy.row(&[Value::Bytes(format!("row {n}").into_bytes())])
+                .unwrap();
+        }
+    }
+
+    #[test]
+    fn a_copy_within_the_limit_is_the_streamed_rows() {
+        let mut inner = Collect::default();
+        let mut copy = CacheCopy::new(&mut inner, 1 << 20);
+        feed(&mut copy, 3);
+        let cached = copy.into_result(&streamed()).expect("within the limit");
+        let QueryResult::Rows { rows, .. } = cached else {
+            panic!("rows expected");
+        };
+        assert!(!rows.was_streamed());
+        assert_eq!(rows.len(), 3);
+        assert_eq!(inner.rows, **rows, "the client got the same rows");
+        assert_eq!(inner.columns, 1);
+    }
+
+    #[test]
+    fn a_copy_over_the_limit_is_dropped_and_the_rows_still_go_out() {
+        let mut inner = Collect::default();
+        let mut copy = CacheCopy::new(&mut inner, 200);
+        feed(&mut copy, 100);
+        assert!(copy.into_result(&streamed()).is_none());
+        assert_eq!(inner.rows.len(), 100);
+    }
+}

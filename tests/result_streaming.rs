@@ -1,0 +1,290 @@
+//! Results stream to the client as the statement produces them: several clients reading a
+//! large result slowly grow the server's memory (VmRSS) by far less than one result; a
+//! KILL QUERY of a statement blocked on a client that stopped reading ends it within two
+//! seconds, and the client then reads the rows sent before it and the error 1317; an
+//! error in the middle of a result reaches the client as an error after the rows before
+//! it; the same holds for prepared statements (binary rows).
+
+mod common;
+
+use common::Server;
+use mysql_async::prelude::*;
+use mysql_async::{Conn, Opts, QueryResult, Row};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::{Barrier, Notify};
+
+/// Rows of the large table, each with a 1000-byte string: about 100 MB of result.
+const ROWS: usize = 100_000;
+const PAD_BYTES: usize = 1000;
+/// Clients reading the large result at once.
+const READERS: usize = 4;
+
+async fn connect(server: &Server) -> Conn {
+    Conn::new(Opts::from_url(&server.url("root", "", Some("s"))).unwrap())
+        .await
+        .expect("connect")
+}
+
+/// A server with table s.big of [`ROWS`] rows (id, pad).
+async fn server_with_big_table() -> Server {
+    // The query cache stays off: these results are far over its limit anyway.
+    let server = Server::start(&["--thread-pool-size=2"]);
+    let mut setup = Conn::new(Opts::from_url(&server.url("root", "", None)).unwrap())
+        .await
+        .unwrap();
+    setup.query_drop("CREATE DATABASE s").await.unwrap();
+    setup
+        .query_drop("CREATE TABLE s.big (id INT PRIMARY KEY, pad VARCHAR(1000))")
+        .await
+        .unwrap();
+    let pad = "x".repeat(PAD_BYTES);
+    for chunk in (1..=ROWS).collect::<Vec<_>>().chunks(1000) {
+        let values: Vec<String> = chunk.iter().map(|i| format!("({i}, '{pad}')")).collect();
+        setup
+            .query_drop(format!("INSERT INTO s.big VALUES {}", values.join(",")))
+            .await
+            .unwrap();
+    }
+    setup.disconnect().await.unwrap();
+    server
+}
+
+fn rss_bytes(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|kb| kb.parse::<u64>().ok())
+        .map(|kb| kb * 1024)
+        .expect("VmRSS of the server")
+}
+
+/// The Command column of connection `id` in SHOW PROCESSLIST.
+async fn command_of(conn: &mut Conn, id: u32) -> String {
+    let list: Vec<Row> = conn.query("SHOW PROCESSLIST").await.unwrap();
+    list.into_iter()
+        .find(|r| r.get::<u64, _>(0) == Some(u64::from(id)))
+        .and_then(|r| r.get::<String, _>(4))
+        .unwrap_or_else(|| panic!("connection {id} is not in the process list"))
+}
+
+/// Wait until connection `id`'s statement has ended (Command goes back to Sleep); the time
+/// it took, or None after `limit`.
+async fn until_idle(conn: &mut Conn, id: u32, limit: Duration) -> Option<Duration> {
+    let started = Instant::now();
+    while started.elapsed() < limit {
+        if command_of(conn, id).await == "Sleep" {
+            return Some(started.elapsed());
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    None
+}
+
+/// One slow reader: reads a few rows, waits at `paused` until every reader and the
+/// sampler are there, waits for `resume`, then reads the rest in steps with pauses.
+/// Returns the rows and bytes it read.
+async fn slow_reader(
+    mut conn: Conn,
+    prepared: bool,
+    paused: Arc<Barrier>,
+    resume: Arc<Notify>,
+) -> (usize, usize) {
+    let sql = "SELECT id, pad FROM big";
+    let counts = if prepared {
+        let statement = conn.prep(sql).await.unwrap();
+        let result = conn.exec_iter(statement, ()).await.unwrap();
+        read_slowly(result, paused, resume).await
+    } else {
+        let result = conn.query_iter(sql).await.unwrap();
+        read_slowly(result, paused, resume).await
+    };
+    conn.disconnect().await.unwrap();
+    counts
+}
+
+/// [`slow_reader`]'s reading, for either protocol.
+async fn read_slowly<P: Protocol>(
+    mut result: QueryResult<'_, '_, P>,
+    paused: Arc<Barrier>,
+    resume: Arc<Notify>,
+) -> (usize, usize) {
+    let (mut rows, mut bytes) = (0usize, 0usize);
+    let read = |row: Row, rows: &mut usize, bytes: &mut usize| {
+        let (id, pad): (u64, Vec<u8>) = mysql_async::from_row(row);
+        assert_eq!(id as usize, *rows + 1, "rows arrive whole and in order");
+        *rows += 1;
+        *bytes += pad.len() + 8;
+    };
+    for _ in 0..10 {
+        let row = result.next().await.unwrap().expect("a row");
+        read(row, &mut rows, &mut bytes);
+    }
+    let resumed = resume.notified();
+    paused.wait().await;
+    resumed.await;
+    while let Some(row) = result.next().await.unwrap() {
+        read(row, &mut rows, &mut bytes);
+        if rows % 5000 == 0 {
+            // Slow: the server waits on this client between steps.
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+    (rows, bytes)
+}
+
+/// Read a result to its end, which must be an error: the rows read and the error.
+async fn rows_then_error<P: Protocol>(
+    mut result: QueryResult<'_, '_, P>,
+    mut rows: usize,
+) -> (usize, mysql_async::Error) {
+    loop {
+        match result.next().await {
+            Ok(Some(_)) => rows += 1,
+            Ok(None) => panic!("the result ended without an error after {rows} rows"),
+            Err(e) => return (rows, e),
+        }
+    }
+}
+
+/// N clients read the large result slowly, in text or binary form: the server's memory
+/// grows by far less than one copy of the result, while every client gets every row.
+async fn slow_readers_keep_server_memory_bounded(prepared: bool) {
+    let server = server_with_big_table().await;
+    let pid = server.pid();
+    // The table's pages are read once before the baseline, as every reader reads them.
+    let mut warm = connect(&server).await;
+    let all: Vec<(u64, Vec<u8>)> = warm.query("SELECT id, pad FROM big").await.unwrap();
+    assert_eq!(all.len(), ROWS);
+    let result_bytes: usize = all.iter().map(|(_, pad)| pad.len() + 8).sum();
+    drop(all);
+    warm.disconnect().await.unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let baseline = rss_bytes(pid);
+
+    let paused = Arc::new(Barrier::new(READERS + 1));
+    let resume = Arc::new(Notify::new());
+    let mut readers = Vec::new();
+    for _ in 0..READERS {
+        let conn = connect(&server).await;
+        readers.push(tokio::spawn(slow_reader(
+            conn,
+            prepared,
+            Arc::clone(&paused),
+            Arc::clone(&resume),
+        )));
+    }
+    paused.wait().await;
+    // Every reader has its first rows and stopped reading: a server that built whole
+    // results holds them all now.
+    let mut peak = 0;
+    for _ in 0..10 {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        peak = peak.max(rss_bytes(pid));
+    }
+    let paused_peak = peak;
+    resume.notify_waiters();
+    let mut totals = Vec::new();
+    for reader in readers {
+        while !reader.is_finished() {
+            peak = peak.max(rss_bytes(pid));
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        totals.push(reader.await.unwrap());
+    }
+    let growth = peak.saturating_sub(baseline);
+    println!(
+        "{} readers of {result_bytes} bytes each ({}): baseline {baseline}, peak while paused {paused_peak}, peak {peak}, growth {growth} bytes",
+        READERS,
+        if prepared { "binary" } else { "text" },
+    );
+    for (rows, bytes) in totals {
+        assert_eq!(
+            (rows, bytes),
+            (ROWS, result_bytes),
+            "every reader got every row"
+        );
+    }
+    // A server that buffered whole results would have grown by READERS results (twice
+    // over: values and their encoding); a streaming one by its connection buffers.
+    assert!(
+        (growth as usize) < result_bytes / 4,
+        "server memory grew by {growth} bytes for {READERS} slow readers of {result_bytes}-byte results"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_text_readers_keep_server_memory_bounded() {
+    slow_readers_keep_server_memory_bounded(false).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_binary_readers_keep_server_memory_bounded() {
+    slow_readers_keep_server_memory_bounded(true).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kill_query_ends_a_statement_blocked_on_a_client_that_stopped_reading() {
+    let server = server_with_big_table().await;
+    let mut reader = connect(&server).await;
+    let mut killer = connect(&server).await;
+    let id = reader.id();
+    let mut result = reader.query_iter("SELECT id, pad FROM big").await.unwrap();
+    let mut rows = 0;
+    for _ in 0..10 {
+        result.next().await.unwrap().expect("a row");
+        rows += 1;
+    }
+    // The reader stops reading; the statement fills the socket and waits on it.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(
+        command_of(&mut killer, id).await,
+        "Query",
+        "blocked, not ended"
+    );
+    killer.query_drop(format!("KILL QUERY {id}")).await.unwrap();
+    let ended = until_idle(&mut killer, id, Duration::from_secs(5)).await;
+    println!("KILL QUERY of a statement blocked on its client: it ended after {ended:?}");
+    assert!(
+        ended.is_some_and(|d| d < Duration::from_secs(2)),
+        "the statement ended {ended:?} after the KILL"
+    );
+    // The client reads what was sent before the KILL, then the error.
+    let (rows, error) = rows_then_error(result, rows).await;
+    assert!(rows < ROWS, "the statement stopped early ({rows} rows)");
+    match error {
+        mysql_async::Error::Server(e) => assert_eq!(e.code, 1317, "{e:?}"),
+        other => panic!("expected ER_QUERY_INTERRUPTED, got {other:?}"),
+    }
+    // The connection stays usable.
+    let one: Option<i64> = reader.query_first("SELECT 1").await.unwrap();
+    assert_eq!(one, Some(1));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_error_after_rows_were_sent_reaches_the_client_as_an_error() {
+    let server = server_with_big_table().await;
+    let mut conn = connect(&server).await;
+    // The subquery runs at the first row past 50,000 and returns two rows.
+    let sql = "SELECT id, IF(id <= 50000, pad, (SELECT id FROM big WHERE id < 3)) FROM big";
+    for prepared in [false, true] {
+        let (rows, error) = if prepared {
+            let statement = conn.prep(sql).await.unwrap();
+            rows_then_error(conn.exec_iter(statement, ()).await.unwrap(), 0).await
+        } else {
+            rows_then_error(conn.query_iter(sql).await.unwrap(), 0).await
+        };
+        assert_eq!(
+            rows, 50_000,
+            "the rows before the error arrive (prepared {prepared})"
+        );
+        match error {
+            mysql_async::Error::Server(e) => assert_eq!(e.code, 1242, "{e:?}"),
+            other => panic!("expected ER_SUBQUERY_NO_1_ROW, got {other:?}"),
+        }
+        let one: Option<i64> = conn.query_first("SELECT 1").await.unwrap();
+        assert_eq!(one, Some(1), "the connection stays usable");
+    }
+}
