@@ -30,14 +30,11 @@ pub struct ErrorInfo {
 }
 
 impl ErrorInfo {
-    pub fn new(code: u16, sqlstate: &str, message: impl Into<String>) -> ErrorInfo {
-        let mut state = *b"HY000";
-        if sqlstate.len() == 5 {
-            state.copy_from_slice(sqlstate.as_bytes());
-        }
+    /// An error from the table of codes with its message.
+    pub fn new(code: myriad_types::ErrorCode, message: impl Into<String>) -> ErrorInfo {
         ErrorInfo {
-            code,
-            sqlstate: state,
+            code: code.code,
+            sqlstate: code.sqlstate_bytes(),
             message: message.into(),
         }
     }
@@ -573,6 +570,7 @@ impl<'a> ResultSink<'a> {
 mod tests {
     use super::*;
     use crate::buf::Reader;
+    use myriad_types::errors::ER_QUERY_INTERRUPTED;
 
     /// The payload of the single packet in `frames`.
     fn single_payload(frames: &mut FrameBuffer) -> Vec<u8> {
@@ -781,8 +779,7 @@ mod tests {
         sink.begin_rows(&[column("a", column_type::LONGLONG)]);
         sink.row([ValueRef::Int(1)]);
         sink.error(&ErrorInfo::new(
-            1317,
-            "70100",
+            ER_QUERY_INTERRUPTED,
             "Query execution was interrupted",
         ));
         assert_eq!(sink.take_recorded(), None);

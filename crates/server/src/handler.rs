@@ -507,6 +507,7 @@ impl SessionHandler for MyriadSession {
 mod tests {
     use super::*;
     use myriad_sql::ColumnType;
+    use myriad_types::errors::ER_UNKNOWN_SYSTEM_VARIABLE;
 
     #[test]
     fn values_cross_the_boundary_unchanged() {
@@ -604,7 +605,10 @@ mod tests {
             (8, 32, 63, "c")
         );
         assert_eq!(column_definition(&column).as_def(), def);
-        let err = error_info(&SqlError::new(1193, "HY000", "Unknown system variable 'x'"));
+        let err = error_info(&SqlError::new(
+            ER_UNKNOWN_SYSTEM_VARIABLE,
+            "Unknown system variable 'x'",
+        ));
         assert_eq!((err.code, &err.sqlstate), (1193, b"HY000"));
     }
 }

@@ -9,6 +9,7 @@
 
 use crate::error::SqlError;
 use crate::value::Value;
+use myriad_types::errors::{ER_DATA_OUT_OF_RANGE, ER_DIVISION_BY_ZERO, ER_TRUNCATED_WRONG_VALUE};
 use rust_decimal::prelude::ToPrimitive;
 use rust_decimal::{Decimal, RoundingStrategy};
 use std::cmp::Ordering;
@@ -68,8 +69,7 @@ pub fn err_out_of_range(unsigned: bool, expr: &str) -> SqlError {
         "BIGINT"
     };
     SqlError::new(
-        1690,
-        "22003",
+        ER_DATA_OUT_OF_RANGE,
         format!("{kind} value is out of range in '{expr}'"),
     )
 }
@@ -401,7 +401,7 @@ fn double_to_i64(f: f64) -> i64 {
 pub fn truncated_warning(kind: &str, text: &str) -> Warning {
     Warning {
         level: "Warning",
-        code: 1292,
+        code: ER_TRUNCATED_WRONG_VALUE.code,
         message: format!("Truncated incorrect {kind} value: '{text}'"),
     }
 }
@@ -747,7 +747,7 @@ pub fn arith(
     let div_zero = |warnings: &mut Vec<Warning>| {
         warnings.push(Warning {
             level: "Warning",
-            code: 1365,
+            code: ER_DIVISION_BY_ZERO.code,
             message: "Division by 0".into(),
         });
         Ok(Datum::Null)
@@ -790,8 +790,7 @@ pub fn arith(
             );
             let overflow = || {
                 SqlError::new(
-                    1690,
-                    "22003",
+                    ER_DATA_OUT_OF_RANGE,
                     format!("DECIMAL value is out of range in '{}'", text()),
                 )
             };
@@ -858,8 +857,7 @@ pub fn arith(
             };
             if !r.is_finite() {
                 return Err(SqlError::new(
-                    1690,
-                    "22003",
+                    ER_DATA_OUT_OF_RANGE,
                     format!("DOUBLE value is out of range in '{}'", text()),
                 ));
             }

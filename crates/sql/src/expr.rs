@@ -12,6 +12,12 @@ use crate::eval::{
     self, aggregate_type, arith, arith_type, compare, ArithOp, Datum, SqlType, Warning,
 };
 use crate::sysvars;
+use myriad_types::errors::{
+    ER_BAD_FIELD_ERROR, ER_DATA_OUT_OF_RANGE, ER_INCORRECT_GLOBAL_LOCAL_VAR,
+    ER_INVALID_ARGUMENT_FOR_LOGARITHM, ER_NON_UNIQ_ERROR, ER_OPERAND_COLUMNS, ER_PARSE_ERROR,
+    ER_SP_DOES_NOT_EXIST, ER_SUBQUERY_NO_1_ROW, ER_TOO_BIG_PRECISION, ER_TRUNCATED_WRONG_VALUE,
+    ER_WRONG_ARGUMENTS, ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT, ER_WRONG_VALUE,
+};
 use rust_decimal::prelude::ToPrimitive;
 use rust_decimal::{Decimal, RoundingStrategy};
 use sqlparser::ast::{self, BinaryOperator, UnaryOperator};
@@ -324,8 +330,7 @@ impl ColumnScope {
             if table_ok && c.eq_ignore_ascii_case(name) {
                 if found.is_some() && table.is_none() {
                     return Err(SqlError::new(
-                        1052,
-                        "23000",
+                        ER_NON_UNIQ_ERROR,
                         format!("Column '{name}' in field list is ambiguous"),
                     ));
                 }
@@ -338,8 +343,7 @@ impl ColumnScope {
                 None => name.to_string(),
             };
             SqlError::new(
-                1054,
-                "42S22",
+                ER_BAD_FIELD_ERROR,
                 format!("Unknown column '{full}' in 'field list'"),
             )
         })
@@ -364,9 +368,7 @@ pub struct Compiler<'a> {
 
 pub fn err_syntax(near: &str) -> SqlError {
     let near: String = near.chars().take(80).collect();
-    SqlError::new(
-        1064,
-        "42000",
+    SqlError::new(ER_PARSE_ERROR,
         format!(
             "You have an error in your SQL syntax; check the manual that corresponds to your MariaDB server version for the right syntax to use near '{near}' at line 1"
         ),
@@ -374,13 +376,15 @@ pub fn err_syntax(near: &str) -> SqlError {
 }
 
 fn err_function(name: &str) -> SqlError {
-    SqlError::new(1305, "42000", format!("FUNCTION {name} does not exist"))
+    SqlError::new(
+        ER_SP_DOES_NOT_EXIST,
+        format!("FUNCTION {name} does not exist"),
+    )
 }
 
 fn err_param_count(name: &str) -> SqlError {
     SqlError::new(
-        1582,
-        "42000",
+        ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT,
         format!("Incorrect parameter count in the call to native function '{name}'"),
     )
 }
@@ -505,16 +509,14 @@ impl Compiler<'_> {
                         ast::Value::SingleQuotedString(s) if s.is_empty() => b'\\',
                         _ => {
                             return Err(SqlError::new(
-                                1210,
-                                "HY000",
+                                ER_WRONG_ARGUMENTS,
                                 "Incorrect arguments to ESCAPE",
                             ))
                         }
                     },
                     Some(_) => {
                         return Err(SqlError::new(
-                            1210,
-                            "HY000",
+                            ER_WRONG_ARGUMENTS,
                             "Incorrect arguments to ESCAPE",
                         ))
                     }
@@ -650,8 +652,7 @@ impl Compiler<'_> {
                 match eval_const(&cast, &mut warnings) {
                     Some(Datum::Null) | None => {
                         return Err(SqlError::new(
-                            1525,
-                            "HY000",
+                            ER_WRONG_VALUE,
                             format!("Incorrect DATE value: '{}'", ts.value),
                         ))
                     }
@@ -858,13 +859,11 @@ impl Compiler<'_> {
         let def = sysvars::def(index);
         match (scope, def.scope) {
             (VarScope::Session, sysvars::Scope::Global) => Err(SqlError::new(
-                1238,
-                "HY000",
+                ER_INCORRECT_GLOBAL_LOCAL_VAR,
                 format!("Variable '{}' is a GLOBAL variable", def.name),
             )),
             (VarScope::Global, sysvars::Scope::Session) => Err(SqlError::new(
-                1238,
-                "HY000",
+                ER_INCORRECT_GLOBAL_LOCAL_VAR,
                 format!("Variable '{}' is a SESSION variable", def.name),
             )),
             _ => Ok(Expr::SysVar { scope, index }),
@@ -1094,8 +1093,7 @@ pub fn number_literal(text: &str) -> Result<Datum, SqlError> {
     }
     let too_big = || {
         SqlError::new(
-            1426,
-            "42000",
+            ER_TOO_BIG_PRECISION,
             format!("Too big precision specified for '{text}'"),
         )
     };
@@ -1793,16 +1791,14 @@ impl Expr {
                 let rows = env.subquery(q)?;
                 if rows.len() > 1 {
                     return Err(SqlError::new(
-                        1242,
-                        "21000",
+                        ER_SUBQUERY_NO_1_ROW,
                         "Subquery returns more than 1 row",
                     ));
                 }
                 match rows.into_iter().next() {
                     Some(row) if row.len() != 1 => {
                         return Err(SqlError::new(
-                            1241,
-                            "21000",
+                            ER_OPERAND_COLUMNS,
                             "Operand should contain 1 column(s)",
                         ))
                     }
@@ -1819,8 +1815,7 @@ impl Expr {
                 let rows = env.subquery(query)?;
                 if rows.first().is_some_and(|r| r.len() != 1) {
                     return Err(SqlError::new(
-                        1241,
-                        "21000",
+                        ER_OPERAND_COLUMNS,
                         "Operand should contain 1 column(s)",
                     ));
                 }
@@ -2227,8 +2222,7 @@ impl Expr {
                     .powf(v[1].to_double(w).unwrap_or(0.0));
                 if !r.is_finite() {
                     return Err(SqlError::new(
-                        1690,
-                        "22003",
+                        ER_DATA_OUT_OF_RANGE,
                         "DOUBLE value is out of range in 'pow(...)'",
                     ));
                 }
@@ -2251,7 +2245,7 @@ impl Expr {
                 Some(_) => {
                     w.push(Warning {
                         level: "Warning",
-                        code: 3020,
+                        code: ER_INVALID_ARGUMENT_FOR_LOGARITHM.code,
                         message: "Invalid argument for logarithm".into(),
                     });
                     Datum::Null
@@ -2317,7 +2311,7 @@ fn over_packet(func: &str, bytes: u64, limit: u64, w: &mut Vec<Warning>) -> bool
     }
     w.push(Warning {
         level: "Warning",
-        code: ER_WARN_ALLOWED_PACKET_OVERFLOWED,
+        code: ER_WARN_ALLOWED_PACKET_OVERFLOWED.code,
         message: format!(
             "Result of {func}() was larger than max_allowed_packet ({limit}) - truncated"
         ),
@@ -2463,7 +2457,7 @@ fn cast(v: Datum, to: CastTo, w: &mut Vec<Warning>) -> Datum {
                 (None, _) => {
                     w.push(Warning {
                         level: "Warning",
-                        code: 1292,
+                        code: ER_TRUNCATED_WRONG_VALUE.code,
                         message: format!("Incorrect datetime value: '{}'", v.to_text_lossy()),
                     });
                     Datum::Null

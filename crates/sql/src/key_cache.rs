@@ -44,6 +44,10 @@ use crate::sysvars::{self, Setting, VarValue};
 use crate::Engine;
 use myriad_cache::Knob;
 use myriad_storage::{Storage, StorageError};
+use myriad_types::errors::{
+    ER_INCORRECT_GLOBAL_LOCAL_VAR, ER_UNKNOWN_ERROR, ER_UNKNOWN_KEY_CACHE,
+    ER_VARIABLE_IS_NOT_STRUCT, ER_WARN_CANT_DROP_DEFAULT_KEYCACHE,
+};
 use std::sync::Arc;
 
 /// The default key cache's name.
@@ -159,7 +163,7 @@ pub(crate) fn segments_note(engine: &Engine, cache: &str, asked: u64) -> Option<
     let have = current.segments_shown();
     Some(Warning {
         level: "Note",
-        code: 1105,
+        code: ER_UNKNOWN_ERROR.code,
         message: format!(
             "key_cache_segments = {asked} is not in effect: key cache '{}' keeps its {have} segments while blocks of its last re-segmentation are pinned by statements in progress; set it again once they end",
             info.name
@@ -178,7 +182,7 @@ fn knob(name: &str, n: u64) -> Knob {
 }
 
 fn unknown_cache(name: &str) -> SqlError {
-    SqlError::new(1284, "HY000", format!("Unknown key cache '{name}'"))
+    SqlError::new(ER_UNKNOWN_KEY_CACHE, format!("Unknown key cache '{name}'"))
 }
 
 /// Run `LOAD INDEX INTO CACHE` or `CACHE INDEX`: the result rows (see [`RESULT_COLUMNS`]).
@@ -263,8 +267,7 @@ pub(crate) fn compile_structured(
     }
     if scope == VarScope::Session {
         return Err(SqlError::new(
-            1238,
-            "HY000",
+            ER_INCORRECT_GLOBAL_LOCAL_VAR,
             format!("Variable '{}' is a GLOBAL variable", def.name),
         ));
     }
@@ -280,7 +283,7 @@ pub(crate) fn compile_structured(
         .storage()
         .key_caches()
         .id_of(cache)
-        .map_err(|e| SqlError::new(1105, "HY000", e.to_string()))?;
+        .map_err(|e| SqlError::new(ER_UNKNOWN_ERROR, e.to_string()))?;
     Ok(Expr::SysVar {
         scope: VarScope::KeyCache(id),
         index,
@@ -289,8 +292,7 @@ pub(crate) fn compile_structured(
 
 pub(crate) fn err_not_structured(name: &str) -> SqlError {
     SqlError::new(
-        1272,
-        "HY000",
+        ER_VARIABLE_IS_NOT_STRUCT,
         format!(
             "Variable '{name}' is not a variable component (can't be used as XXXX.variable_name)"
         ),
@@ -326,8 +328,7 @@ pub(crate) fn set_structured(
         let def = sysvars::def(set.index);
         if def.read_only {
             return Err(SqlError::new(
-                1238,
-                "HY000",
+                ER_INCORRECT_GLOBAL_LOCAL_VAR,
                 format!("Variable '{}' is a read only variable", def.name),
             ));
         }
@@ -351,7 +352,10 @@ pub(crate) fn set_structured(
             setting => sysvars::parse_setting(def, &setting)?.0,
         };
         if default_cache && def.name == "key_buffer_size" && value == VarValue::UInt(0) {
-            return Err(SqlError::new(1438, "HY000", "Cannot drop default keycache"));
+            return Err(SqlError::new(
+                ER_WARN_CANT_DROP_DEFAULT_KEYCACHE,
+                "Cannot drop default keycache",
+            ));
         }
         values.push(value);
     }
@@ -389,7 +393,7 @@ pub(crate) fn set_structured(
                     .configure(&set.cache, knob(def.name, n))
                     .map_err(|e| match e.kind() {
                         std::io::ErrorKind::WouldBlock => {
-                            SqlError::new(1105, "HY000", e.to_string())
+                            SqlError::new(ER_UNKNOWN_ERROR, e.to_string())
                         }
                         _ => failed(e),
                     })?;

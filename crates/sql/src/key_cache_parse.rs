@@ -4,6 +4,7 @@
 use super::*;
 use crate::info_schema::{self, VirtualSelect};
 use crate::key_cache::{self as kc, KeyCacheStmt, StructuredSet};
+use myriad_types::errors::{ER_BAD_FIELD_ERROR, ER_GLOBAL_VARIABLE, ER_NOT_SUPPORTED_YET};
 
 /// `[INDEX | KEY] (name, ...)` after a table name: accepted; every index of the table is
 /// preloaded or assigned (myriad keeps a table's indexes in one file).
@@ -122,8 +123,7 @@ pub(super) fn virtual_select(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt
                     .position(|(name, _)| name.eq_ignore_ascii_case(&column))
                     .ok_or_else(|| {
                         SqlError::new(
-                            1054,
-                            "42S22",
+                            ER_BAD_FIELD_ERROR,
                             format!("Unknown column '{column}' in 'SELECT'"),
                         )
                     })?;
@@ -221,8 +221,7 @@ pub(super) fn structured_set(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt
         let Some((taken, written, cache, var)) = structured_target(&c.tokens[c.pos..], Some(scope))
         else {
             return Err(SqlError::new(
-                1235,
-                "42000",
+                ER_NOT_SUPPORTED_YET,
                 "This version of myriad doesn't yet support 'key cache variables and other \
                  variables in one SET'",
             ));
@@ -234,8 +233,7 @@ pub(super) fn structured_set(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt
         }
         if written != Some(SetScope::Global) {
             return Err(SqlError::new(
-                1229,
-                "HY000",
+                ER_GLOBAL_VARIABLE,
                 format!(
                     "Variable '{}' is a GLOBAL variable and should be set with SET GLOBAL",
                     sysvars::def(index).name

@@ -18,6 +18,7 @@
 //!
 //! A prepared statement keeps the compiled [`parse::Stmt`] and only evaluates at EXECUTE.
 
+use myriad_types::errors::{ER_UNKNOWN_ERROR, ER_UNKNOWN_SYSTEM_VARIABLE};
 pub mod accounts;
 pub mod catalog;
 pub mod charset;
@@ -144,8 +145,7 @@ impl Engine {
     pub fn open(config: EngineConfig) -> Result<Arc<Engine>, SqlError> {
         myriad_storage::create_private_dir(&config.datadir).map_err(|e| {
             SqlError::new(
-                1105,
-                "HY000",
+                ER_UNKNOWN_ERROR,
                 format!("cannot create datadir {}: {e}", config.datadir.display()),
             )
         })?;
@@ -154,20 +154,20 @@ impl Engine {
         let mut globals = sysvars::defaults();
         let mut set_text = |name: &str, text: &str| -> Result<(), SqlError> {
             let index = sysvars::lookup(name).ok_or_else(|| {
-                SqlError::new(1193, "HY000", format!("unknown variable '{name}'"))
+                SqlError::new(
+                    ER_UNKNOWN_SYSTEM_VARIABLE,
+                    format!("Unknown system variable '{name}'"),
+                )
             })?;
             let def = sysvars::def(index);
             let (value, _warning) =
                 sysvars::parse_setting(def, &sysvars::Setting::Text(text.to_string())).map_err(
-                    |e| {
-                        SqlError::new(
-                            e.code,
-                            "HY000",
-                            format!(
-                                "invalid value '{text}' for variable '{name}': {}",
-                                e.message
-                            ),
-                        )
+                    |e| SqlError {
+                        message: format!(
+                            "invalid value '{text}' for variable '{name}': {}",
+                            e.message
+                        ),
+                        ..e
                     },
                 )?;
             globals[index] = value.clone();
@@ -305,8 +305,7 @@ impl Engine {
     pub fn shutdown(&self) -> Result<(), SqlError> {
         self.catalog.storage().shutdown().map_err(|e| {
             SqlError::new(
-                1105,
-                "HY000",
+                ER_UNKNOWN_ERROR,
                 format!("the final checkpoint at shutdown failed: {e}"),
             )
         })

@@ -17,6 +17,10 @@ use crate::expr::{err_syntax, ColumnScope, Compiler, Expr};
 use crate::status::Counter;
 use crate::sysvars;
 use crate::tables;
+use myriad_types::errors::{
+    ER_BAD_FIELD_ERROR, ER_BAD_TABLE_ERROR, ER_KEY_COLUMN_DOES_NOT_EXIST, ER_NONUNIQ_TABLE,
+    ER_NO_TABLES_USED, ER_WRONG_VALUE_COUNT_ON_ROW,
+};
 use sqlparser::ast::{self, Spanned};
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::Parser;
@@ -1073,8 +1077,7 @@ fn parse_set(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt, SqlError> {
             // `SET @a = word` reads a column in MySQL; without tables it is unknown.
             (AssignTarget::User(_), AssignValue::Word(w)) => {
                 return Err(SqlError::new(
-                    1054,
-                    "42S22",
+                    ER_BAD_FIELD_ERROR,
                     format!("Unknown column '{w}' in 'field list'"),
                 ))
             }
@@ -1493,8 +1496,7 @@ fn parse_with_sqlparser(
                     };
                     table.def.column_index(&col).ok_or_else(|| {
                         SqlError::new(
-                            1072,
-                            "42000",
+                            ER_KEY_COLUMN_DOES_NOT_EXIST,
                             format!("Key column '{col}' doesn't exist in table"),
                         )
                     })
@@ -1563,8 +1565,7 @@ fn parse_with_sqlparser(
                         let n = n.trim_matches('`');
                         table.def.column_index(n).ok_or_else(|| {
                             SqlError::new(
-                                1054,
-                                "42S22",
+                                ER_BAD_FIELD_ERROR,
                                 format!("Unknown column '{n}' in 'field list'"),
                             )
                         })
@@ -1581,8 +1582,7 @@ fn parse_with_sqlparser(
             for (n, row) in values.rows.iter().enumerate() {
                 if row.len() != columns.len() {
                     return Err(SqlError::new(
-                        1136,
-                        "21S01",
+                        ER_WRONG_VALUE_COUNT_ON_ROW,
                         format!("Column count doesn't match value count at row {}", n + 1),
                     ));
                 }
@@ -1618,8 +1618,7 @@ fn parse_with_sqlparser(
                         let col_name = col_name.trim_matches('`');
                         let position = table.def.column_index(col_name).ok_or_else(|| {
                             SqlError::new(
-                                1054,
-                                "42S22",
+                                ER_BAD_FIELD_ERROR,
                                 format!("Unknown column '{col_name}' in 'field list'"),
                             )
                         })?;
@@ -1654,8 +1653,7 @@ fn parse_with_sqlparser(
                 let col_name = col_name.trim_matches('`');
                 let position = table.def.column_index(col_name).ok_or_else(|| {
                     SqlError::new(
-                        1054,
-                        "42S22",
+                        ER_BAD_FIELD_ERROR,
                         format!("Unknown column '{col_name}' in 'field list'"),
                     )
                 })?;
@@ -1874,7 +1872,7 @@ fn compile_query(
             }
             ast::SelectItem::ExprWithAlias { expr, alias } => (expr, alias.value.clone()),
             ast::SelectItem::Wildcard(_) | ast::SelectItem::QualifiedWildcard(..) => {
-                return Err(SqlError::new(1096, "HY000", "No tables used"))
+                return Err(SqlError::new(ER_NO_TABLES_USED, "No tables used"))
             }
             other => return Err(err_syntax(&other.to_string())),
         };
@@ -2045,8 +2043,7 @@ fn compile_table_select(
             .any(|x| x.alias.eq_ignore_ascii_case(&r.alias))
         {
             return Err(SqlError::new(
-                1066,
-                "42000",
+                ER_NONUNIQ_TABLE,
                 format!("Not unique table/alias: '{}'", r.alias),
             ));
         }
@@ -2140,8 +2137,7 @@ fn compile_table_select(
                     .position(|r| r.alias.eq_ignore_ascii_case(qualifier))
                 else {
                     return Err(SqlError::new(
-                        1051,
-                        "42S02",
+                        ER_BAD_TABLE_ERROR,
                         format!("Unknown table '{qualifier}'"),
                     ));
                 };
@@ -2199,8 +2195,7 @@ fn compile_table_select(
                     }
                     Some(tables::OutputItem::Expr { expr, .. }) => Ok(Some(expr.clone())),
                     None => Err(SqlError::new(
-                        1054,
-                        "42S22",
+                        ER_BAD_FIELD_ERROR,
                         format!("Unknown column '{n}' in '{clause}'"),
                     )),
                 }

@@ -14,6 +14,15 @@ use crate::sysvars::{self, Setting, VarValue};
 use crate::tables;
 use crate::value::Value;
 use crate::{Engine, PreparedInfo, Session};
+use myriad_types::errors::{
+    ER_BAD_TABLE_ERROR, ER_CANNOT_USER, ER_CANT_DROP_FIELD_OR_KEY, ER_COLLATION_CHARSET_MISMATCH,
+    ER_DATA_OUT_OF_RANGE, ER_DB_CREATE_EXISTS, ER_DB_DROP_EXISTS, ER_DIVISION_BY_ZERO,
+    ER_DUP_ENTRY, ER_DUP_KEYNAME, ER_EMPTY_QUERY, ER_GLOBAL_VARIABLE,
+    ER_INCORRECT_GLOBAL_LOCAL_VAR, ER_KEY_NOT_FOUND, ER_LOCAL_VARIABLE,
+    ER_MAX_PREPARED_STMT_COUNT_REACHED, ER_NO_DB_ERROR, ER_NO_DEFAULT_FOR_FIELD, ER_PS_MANY_PARAM,
+    ER_UNKNOWN_CHARACTER_SET, ER_UNKNOWN_COLLATION, ER_UNKNOWN_STMT_HANDLER,
+    ER_WARNING_NOT_COMPLETE_ROLLBACK, ER_WRONG_ARGUMENTS,
+};
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -343,7 +352,7 @@ impl Session {
             && self.state.sql_mode & sysvars::sql_mode::ERROR_FOR_DIVISION_BY_ZERO != 0
             && new_warnings.iter().any(|w| w.code == 1365)
         {
-            return Err(SqlError::new(1365, "22012", "Division by 0"));
+            return Err(SqlError::new(ER_DIVISION_BY_ZERO, "Division by 0"));
         }
         Ok(())
     }
@@ -484,7 +493,7 @@ impl Session {
                     // as MySQL does for a non-transactional engine.
                     self.state.warnings.push(Warning {
                         level: "Warning",
-                        code: 1196,
+                        code: ER_WARNING_NOT_COMPLETE_ROLLBACK.code,
                         message: "Some non-transactional changed tables couldn't be rolled back"
                             .into(),
                     });
@@ -541,11 +550,9 @@ impl Session {
                     Some(c) => {
                         let coll = c.to_ascii_lowercase();
                         match sysvars::COLLATIONS.iter().find(|(n, _)| *n == coll) {
-                            None => return Err(SqlError::new(1273, "HY000", format!("Unknown collation: '{c}'"))),
+                            None => return Err(SqlError::new(ER_UNKNOWN_COLLATION, format!("Unknown collation: '{c}'"))),
                             Some((_, set)) if canonical_charset(set) != cs => {
-                                return Err(SqlError::new(
-                                    1253,
-                                    "42000",
+                                return Err(SqlError::new(ER_COLLATION_CHARSET_MISMATCH,
                                     format!("COLLATION '{c}' is not valid for CHARACTER SET '{charset}'"),
                                 ))
                             }
@@ -1004,8 +1011,7 @@ impl Session {
                     ok(0)
                 } else {
                     return Err(SqlError::new(
-                        1007,
-                        "HY000",
+                        ER_DB_CREATE_EXISTS,
                         format!("Can't create database '{name}'; database exists"),
                     ));
                 }
@@ -1021,8 +1027,7 @@ impl Session {
                     ok(0)
                 } else {
                     return Err(SqlError::new(
-                        1008,
-                        "HY000",
+                        ER_DB_DROP_EXISTS,
                         format!("Can't drop database '{name}'; database doesn't exist"),
                     ));
                 }
@@ -1118,7 +1123,7 @@ impl Session {
             Stmt::Begin => return Ok(Pending::Transaction(true)),
             Stmt::Commit | Stmt::Rollback => return Ok(Pending::Transaction(false)),
             Stmt::Empty => {
-                return Err(SqlError::new(1065, "42000", "Query was empty"));
+                return Err(SqlError::new(ER_EMPTY_QUERY, "Query was empty"));
             }
             Stmt::CreateTable {
                 database,
@@ -1163,7 +1168,7 @@ impl Session {
                                 .push(note(1051, format!("Unknown table '{m}'")));
                         }
                     } else {
-                        return Err(SqlError::new(1051, "42S02", message));
+                        return Err(SqlError::new(ER_BAD_TABLE_ERROR, message));
                     }
                 }
                 ok(0)
@@ -1190,8 +1195,7 @@ impl Session {
                 if let Some(index) = add {
                     if def.index_named(&index.name).is_some() {
                         return Err(SqlError::new(
-                            1061,
-                            "42000",
+                            ER_DUP_KEYNAME,
                             format!("Duplicate key name '{}'", index.name),
                         ));
                     }
@@ -1201,8 +1205,7 @@ impl Session {
                 if let Some(index) = drop {
                     let Some(position) = def.index_named(index) else {
                         return Err(SqlError::new(
-                            1091,
-                            "42000",
+                            ER_CANT_DROP_FIELD_OR_KEY,
                             format!("Can't DROP INDEX `{index}`; check that it exists"),
                         ));
                     };
@@ -1350,22 +1353,17 @@ impl Session {
                     let global = *scope == SetScope::Global;
                     if def.read_only {
                         return Err(SqlError::new(
-                            1238,
-                            "HY000",
+                            ER_INCORRECT_GLOBAL_LOCAL_VAR,
                             format!("Variable '{}' is a read only variable", def.name),
                         ));
                     }
                     if !global && def.scope == sysvars::Scope::Global {
-                        return Err(SqlError::new(
-                            1229,
-                            "HY000",
+                        return Err(SqlError::new(ER_GLOBAL_VARIABLE,
                             format!("Variable '{}' is a GLOBAL variable and should be set with SET GLOBAL", def.name),
                         ));
                     }
                     if global && def.scope == sysvars::Scope::Session {
-                        return Err(SqlError::new(
-                            1228,
-                            "HY000",
+                        return Err(SqlError::new(ER_LOCAL_VARIABLE,
                             format!("Variable '{}' is a SESSION variable and can't be used with SET GLOBAL", def.name),
                         ));
                     }
@@ -1670,8 +1668,7 @@ fn parse_charset(name: &str) -> Result<String, SqlError> {
         Ok(cs)
     } else {
         Err(SqlError::new(
-            1115,
-            "42000",
+            ER_UNKNOWN_CHARACTER_SET,
             format!("Unknown character set: '{name}'"),
         ))
     }
@@ -1746,7 +1743,7 @@ fn note(code: u16, message: String) -> Warning {
 }
 
 fn err_no_database() -> SqlError {
-    SqlError::new(1046, "3D000", "No database selected")
+    SqlError::new(ER_NO_DB_ERROR, "No database selected")
 }
 
 /// CREATE / DROP / ALTER USER over a list of accounts: an account the operation does not
@@ -1805,7 +1802,7 @@ impl AccountOp {
             self.operation,
             failed.join(",")
         );
-        Err(SqlError::new(1396, "HY000", message))
+        Err(SqlError::new(ER_CANNOT_USER, message))
     }
 }
 
@@ -1991,7 +1988,10 @@ fn limit_value(e: &Expr, env: &mut ExecEnv) -> Result<u64, SqlError> {
             .trim()
             .parse::<u64>()
             .unwrap_or(0)),
-        _ => Err(SqlError::new(1210, "HY000", "Incorrect arguments to LIMIT")),
+        _ => Err(SqlError::new(
+            ER_WRONG_ARGUMENTS,
+            "Incorrect arguments to LIMIT",
+        )),
     }
 }
 
@@ -2184,15 +2184,12 @@ pub fn prepare(session: &mut Session, sql: &str) -> Result<PreparedInfo, SqlErro
     };
     if param_count > u16::MAX as usize {
         return Err(SqlError::new(
-            1390,
-            "HY000",
+            ER_PS_MANY_PARAM,
             "Prepared statement contains too many placeholders",
         ));
     }
     if session.state.prepared.len() >= PREPARED_PER_SESSION_MAX {
-        return Err(SqlError::new(
-            1461,
-            "42000",
+        return Err(SqlError::new(ER_MAX_PREPARED_STMT_COUNT_REACHED,
             format!("Can't create more than max_prepared_stmt_count statements (current value: {PREPARED_PER_SESSION_MAX})"),
         ));
     }
@@ -2255,8 +2252,7 @@ pub fn execute_prepared(
     // Take the statement out while it runs so the session can be borrowed mutably.
     let Some(prepared) = session.state.prepared.remove(&statement_id) else {
         return Err(SqlError::new(
-            1243,
-            "HY000",
+            ER_UNKNOWN_STMT_HANDLER,
             format!(
                 "Unknown prepared statement handler ({statement_id}) given to mysqld_stmt_execute"
             ),
@@ -2265,8 +2261,7 @@ pub fn execute_prepared(
     let mut prepared = prepared;
     let result = if params.len() != prepared.param_count {
         Err(SqlError::new(
-            1210,
-            "HY000",
+            ER_WRONG_ARGUMENTS,
             "Incorrect arguments to mysqld_stmt_execute",
         ))
     } else {
@@ -2441,11 +2436,11 @@ impl Session {
                             let message =
                                 format!("Field '{}' doesn't have a default value", column.name);
                             if strict {
-                                return Err(SqlError::new(1364, "HY000", message));
+                                return Err(SqlError::new(ER_NO_DEFAULT_FOR_FIELD, message));
                             }
                             env.warnings.push(Warning {
                                 level: "Warning",
-                                code: 1364,
+                                code: ER_NO_DEFAULT_FOR_FIELD.code,
                                 message,
                             });
                             zero_value(&column.ty)
@@ -2480,7 +2475,7 @@ impl Session {
                         let old = table
                             .get(existing_row)
                             .map_err(catalog::storage_error)?
-                            .ok_or_else(|| SqlError::new(1032, "HY000", "Can't find record"))?;
+                            .ok_or_else(|| SqlError::new(ER_KEY_NOT_FOUND, "Can't find record"))?;
                         let old_values: Vec<Datum> = old
                             .iter()
                             .zip(&def.columns)
@@ -2533,7 +2528,7 @@ impl Session {
                     Err(e @ myriad_storage::StorageError::DuplicateKey { .. }) if plan.ignore => {
                         env.warnings.push(Warning {
                             level: "Warning",
-                            code: 1062,
+                            code: ER_DUP_ENTRY.code,
                             message: e.to_string(),
                         });
                         break;
@@ -3216,7 +3211,10 @@ fn aggregate_value(
                 sum = sum
                     .checked_add(v.to_decimal(&mut env.warnings).unwrap_or_default())
                     .ok_or_else(|| {
-                        SqlError::new(1690, "22003", "DECIMAL value is out of range in 'sum'")
+                        SqlError::new(
+                            ER_DATA_OUT_OF_RANGE,
+                            "DECIMAL value is out of range in 'sum'",
+                        )
                     })?;
             }
             if agg.kind == AggKind::Sum {

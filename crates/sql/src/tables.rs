@@ -28,6 +28,13 @@ use crate::eval::{self, Datum, SqlType, Warning};
 use crate::expr::{CmpOp, ColumnScope, Compiler, Env, Expr};
 use crate::result::{charsets, column_flags, Column, ColumnType as WireType};
 use myriad_storage as st;
+use myriad_types::errors::{
+    ER_BAD_FIELD_ERROR, ER_BAD_NULL_ERROR, ER_CANT_DROP_FIELD_OR_KEY, ER_CANT_REMOVE_ALL_FIELDS,
+    ER_DATA_TOO_LONG, ER_DUP_FIELDNAME, ER_DUP_KEYNAME, ER_INVALID_DEFAULT,
+    ER_KEY_COLUMN_DOES_NOT_EXIST, ER_MULTIPLE_PRI_KEY, ER_M_BIGGER_THAN_D, ER_NO_DB_ERROR,
+    ER_NO_SUCH_TABLE, ER_TABLE_DEF_CHANGED, ER_TOO_BIG_FIELDLENGTH, ER_TOO_BIG_PRECISION,
+    ER_TOO_BIG_SCALE, ER_WARN_DATA_OUT_OF_RANGE, ER_WRONG_AUTO_KEY, WARN_DATA_TRUNCATED,
+};
 use rust_decimal::prelude::ToPrimitive;
 use rust_decimal::Decimal;
 use sqlparser::ast;
@@ -182,7 +189,7 @@ pub struct DeletePlan {
 }
 
 pub fn err_no_database() -> SqlError {
-    SqlError::new(1046, "3D000", "No database selected")
+    SqlError::new(ER_NO_DB_ERROR, "No database selected")
 }
 
 /// `db.table` or `table` in the current database.
@@ -217,9 +224,10 @@ pub fn open_ref(
     alias: Option<&str>,
 ) -> Result<TableRef, SqlError> {
     let def = storage.table_def(db, name).map_err(|e| match e {
-        st::StorageError::NoSuchDatabase(_) => {
-            SqlError::new(1146, "42S02", format!("Table '{db}.{name}' doesn't exist"))
-        }
+        st::StorageError::NoSuchDatabase(_) => SqlError::new(
+            ER_NO_SUCH_TABLE,
+            format!("Table '{db}.{name}' doesn't exist"),
+        ),
         other => storage_error(other),
     })?;
     let name: Arc<str> = name.into();
@@ -260,8 +268,7 @@ impl TableRef {
         // compare contents only when it differs.
         if !Arc::ptr_eq(table.def(), &self.def) && **table.def() != *self.def {
             return Err(SqlError::new(
-                1412,
-                "HY000",
+                ER_TABLE_DEF_CHANGED,
                 "Table definition has changed, please retry transaction",
             ));
         }
@@ -498,11 +505,11 @@ impl Target<'_> {
         );
         let code = crate::error::ER_TRUNCATED_WRONG_VALUE_FOR_FIELD;
         if self.strict {
-            return Err(SqlError::new(code, "22007", message));
+            return Err(SqlError::new(code, message));
         }
         w.push(Warning {
             level: "Warning",
-            code,
+            code: code.code,
             message,
         });
         Ok(())
@@ -514,11 +521,11 @@ impl Target<'_> {
             self.column.name, self.row
         );
         if self.strict {
-            return Err(SqlError::new(1264, "22003", message));
+            return Err(SqlError::new(ER_WARN_DATA_OUT_OF_RANGE, message));
         }
         w.push(Warning {
             level: "Warning",
-            code: 1264,
+            code: ER_WARN_DATA_OUT_OF_RANGE.code,
             message,
         });
         Ok(())
@@ -527,7 +534,7 @@ impl Target<'_> {
     fn incorrect(&self, kind: &str, value: &Datum, w: &mut Vec<Warning>) -> Result<(), SqlError> {
         let (code, message) = if matches!(kind, "date" | "datetime") {
             (
-                1292,
+                crate::error::ER_TRUNCATED_WRONG_VALUE,
                 format!(
                     "Incorrect {kind} value: '{}' for column {} at row {}",
                     value.to_text_lossy(),
@@ -537,7 +544,7 @@ impl Target<'_> {
             )
         } else {
             (
-                1366,
+                crate::error::ER_TRUNCATED_WRONG_VALUE_FOR_FIELD,
                 format!(
                     "Incorrect {kind} value: '{}' for column `{}` at row {}",
                     value.to_text_lossy(),
@@ -547,11 +554,11 @@ impl Target<'_> {
             )
         };
         if self.strict {
-            return Err(SqlError::new(code, "22007", message));
+            return Err(SqlError::new(code, message));
         }
         w.push(Warning {
             level: "Warning",
-            code,
+            code: code.code,
             message,
         });
         Ok(())
@@ -560,8 +567,7 @@ impl Target<'_> {
     fn too_long(&self, w: &mut Vec<Warning>) -> Result<(), SqlError> {
         if self.strict {
             return Err(SqlError::new(
-                1406,
-                "22001",
+                ER_DATA_TOO_LONG,
                 format!(
                     "Data too long for column '{}' at row {}",
                     self.column.name, self.row
@@ -570,7 +576,7 @@ impl Target<'_> {
         }
         w.push(Warning {
             level: "Warning",
-            code: 1265,
+            code: WARN_DATA_TRUNCATED.code,
             message: format!(
                 "Data truncated for column '{}' at row {}",
                 self.column.name, self.row
@@ -592,8 +598,7 @@ pub fn to_stored(
     if value.is_null() {
         if !col.nullable && !col.auto_increment {
             return Err(SqlError::new(
-                1048,
-                "23000",
+                ER_BAD_NULL_ERROR,
                 format!("Column '{}' cannot be null", col.name),
             ));
         }
@@ -1968,8 +1973,7 @@ pub fn table_def(ct: &ast::CreateTable, compiler: &Compiler) -> Result<st::Table
             .position(|c| c.name.eq_ignore_ascii_case(name))
             .ok_or_else(|| {
                 SqlError::new(
-                    1072,
-                    "42000",
+                    ER_KEY_COLUMN_DOES_NOT_EXIST,
                     format!("Key column '{name}' doesn't exist in table"),
                 )
             })
@@ -1988,7 +1992,10 @@ pub fn table_def(ct: &ast::CreateTable, compiler: &Compiler) -> Result<st::Table
         match constraint {
             ast::TableConstraint::PrimaryKey(pk) => {
                 if primary.is_some() {
-                    return Err(SqlError::new(1068, "42000", "Multiple primary key defined"));
+                    return Err(SqlError::new(
+                        ER_MULTIPLE_PRI_KEY,
+                        "Multiple primary key defined",
+                    ));
                 }
                 let cols = index_columns(&pk.columns, &columns)?;
                 for &c in &cols {
@@ -2053,9 +2060,7 @@ pub fn table_def(ct: &ast::CreateTable, compiler: &Compiler) -> Result<st::Table
             c.auto_increment && !indexes.iter().any(|ix| ix.columns.first() == Some(&i))
         })
     {
-        return Err(SqlError::new(
-            1075,
-            "42000",
+        return Err(SqlError::new(ER_WRONG_AUTO_KEY,
             "Incorrect table definition; there can be only one auto column and it must be defined as a key",
         ));
     }
@@ -2142,8 +2147,7 @@ pub fn column_from_ast(
                 Some(st::Datum::Null)
             } else {
                 return Err(SqlError::new(
-                    1067,
-                    "42000",
+                    ER_INVALID_DEFAULT,
                     format!("Invalid default value for '{}'", def.name),
                 ));
             };
@@ -2156,8 +2160,7 @@ pub fn column_from_ast(
             };
             let stored = to_stored(&v, &target, &mut w).map_err(|_| {
                 SqlError::new(
-                    1067,
-                    "42000",
+                    ER_INVALID_DEFAULT,
                     format!("Invalid default value for '{}'", def.name),
                 )
             })?;
@@ -2206,23 +2209,18 @@ fn column_type(dt: &ast::DataType, name: &str) -> Result<st::ColumnType, SqlErro
             };
             use crate::decimal::{MARIADB_MAX_PRECISION, MARIADB_MAX_SCALE, MAX_STORED_PRECISION};
             if precision > MARIADB_MAX_PRECISION {
-                return Err(SqlError::new(
-                    1426,
-                    "42000",
+                return Err(SqlError::new(ER_TOO_BIG_PRECISION,
                     format!("Too big precision specified for '{name}'. Maximum is {MARIADB_MAX_PRECISION}"),
                 ));
             }
             if scale > MARIADB_MAX_SCALE {
                 return Err(SqlError::new(
-                    1425,
-                    "42000",
+                    ER_TOO_BIG_SCALE,
                     format!("Too big scale specified for '{name}'. Maximum is {MARIADB_MAX_SCALE}"),
                 ));
             }
             if scale > precision {
-                return Err(SqlError::new(
-                    1427,
-                    "42000",
+                return Err(SqlError::new(ER_M_BIGGER_THAN_D,
                     format!("For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '{name}')"),
                 ));
             }
@@ -2289,8 +2287,7 @@ fn binary_type(len: u64, varying: bool) -> Result<st::ColumnType, SqlError> {
     };
     if len > max {
         return Err(SqlError::new(
-            1074,
-            "42000",
+            ER_TOO_BIG_FIELDLENGTH,
             format!(
                 "Column length too big for column '{name}' (max = {max}); use BLOB or TEXT instead"
             ),
@@ -2316,7 +2313,7 @@ impl Env for ConstEnv<'_> {
         Datum::Null
     }
     fn system_variable(&self, _: crate::expr::VarScope, _: usize) -> Result<Datum, SqlError> {
-        Err(SqlError::new(1067, "42000", "Invalid default value"))
+        Err(SqlError::new(ER_INVALID_DEFAULT, "Invalid default value"))
     }
     fn user_variable(&self, _: &str) -> Datum {
         Datum::Null
@@ -2525,8 +2522,7 @@ pub fn alter_def(
     let find = |def: &st::TableDef, name: &str| {
         def.column_index(name).ok_or_else(|| {
             SqlError::new(
-                1054,
-                "42S22",
+                ER_BAD_FIELD_ERROR,
                 format!("Unknown column '{name}' in '{}'", "table"),
             )
         })
@@ -2544,8 +2540,7 @@ pub fn alter_def(
                         continue;
                     }
                     return Err(SqlError::new(
-                        1060,
-                        "42S21",
+                        ER_DUP_FIELDNAME,
                         format!("Duplicate column name '{}'", column_def.name.value),
                     ));
                 }
@@ -2597,15 +2592,13 @@ pub fn alter_def(
                             continue;
                         }
                         return Err(SqlError::new(
-                            1091,
-                            "42000",
+                            ER_CANT_DROP_FIELD_OR_KEY,
                             format!("Can't DROP COLUMN `{}`; check that it exists", name.value),
                         ));
                     };
                     if def.columns.len() == 1 {
                         return Err(SqlError::new(
-                            1090,
-                            "42000",
+                            ER_CANT_REMOVE_ALL_FIELDS,
                             "You can't delete all columns with ALTER TABLE; use DROP TABLE instead",
                         ));
                     }
@@ -2631,8 +2624,7 @@ pub fn alter_def(
                             ast::Expr::Identifier(id) => {
                                 def.column_index(&id.value).ok_or_else(|| {
                                     SqlError::new(
-                                        1072,
-                                        "42000",
+                                        ER_KEY_COLUMN_DOES_NOT_EXIST,
                                         format!("Key column '{}' doesn't exist in table", id.value),
                                     )
                                 })
@@ -2645,8 +2637,7 @@ pub fn alter_def(
                     ast::TableConstraint::PrimaryKey(pk) => {
                         if def.primary_key().is_some() {
                             return Err(SqlError::new(
-                                1068,
-                                "42000",
+                                ER_MULTIPLE_PRI_KEY,
                                 "Multiple primary key defined",
                             ));
                         }
@@ -2691,8 +2682,7 @@ pub fn alter_def(
                 };
                 if def.index_named(&index.name).is_some() {
                     return Err(SqlError::new(
-                        1061,
-                        "42000",
+                        ER_DUP_KEYNAME,
                         format!("Duplicate key name '{}'", index.name),
                     ));
                 }
@@ -2705,8 +2695,7 @@ pub fn alter_def(
             ast::AlterTableOperation::DropIndex { name } => {
                 let Some(at) = def.index_named(&name.value) else {
                     return Err(SqlError::new(
-                        1091,
-                        "42000",
+                        ER_CANT_DROP_FIELD_OR_KEY,
                         format!("Can't DROP INDEX `{}`; check that it exists", name.value),
                     ));
                 };
@@ -2718,8 +2707,7 @@ pub fn alter_def(
                 }
                 None => {
                     return Err(SqlError::new(
-                        1091,
-                        "42000",
+                        ER_CANT_DROP_FIELD_OR_KEY,
                         "Can't DROP INDEX `PRIMARY`; check that it exists",
                     ))
                 }
