@@ -179,9 +179,13 @@ impl RawClient {
         client.reader.read_payload(&mut reply).await?;
         match reply.first() {
             Some(0x00) => Ok(client),
-            Some(0xFF) => Err(ClientError::Server(
-                parse_err(&reply).unwrap_or_else(|| ErrorInfo::new(0, "HY000", "?")),
-            )),
+            Some(0xFF) => Err(ClientError::Server(parse_err(&reply).unwrap_or_else(
+                || ErrorInfo {
+                    code: 0,
+                    sqlstate: *b"HY000",
+                    message: "?".into(),
+                },
+            ))),
             _ => Err(ClientError::Unexpected(format!("auth reply {reply:?}"))),
         }
     }

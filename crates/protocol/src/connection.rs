@@ -116,11 +116,7 @@ pub trait SessionHandler: Send + 'static {
     /// COM_SHUTDOWN: stop the server, as the SHUTDOWN statement does. By default the
     /// command is unknown.
     fn shutdown(&mut self) -> Result<(), ErrorInfo> {
-        Err(ErrorInfo::new(
-            ER_UNKNOWN_COM_ERROR,
-            "08S01",
-            "Unknown command",
-        ))
+        Err(ErrorInfo::new(ER_UNKNOWN_COM_ERROR, "Unknown command"))
     }
     fn prepare(&mut self, sql: &str) -> Result<Prepared, ErrorInfo>;
     /// COM_STMT_EXECUTE with decoded parameters: write the result to `out`.
@@ -249,7 +245,6 @@ struct Connection<S, H: ServerHandler> {
 fn access_denied(user: &str, host: &str, with_password: bool) -> ErrorInfo {
     ErrorInfo::new(
         ER_ACCESS_DENIED_ERROR,
-        "28000",
         format!(
             "Access denied for user '{user}'@'{host}' (using password: {})",
             if with_password { "YES" } else { "NO" }
@@ -259,11 +254,7 @@ fn access_denied(user: &str, host: &str, with_password: bool) -> ErrorInfo {
 
 fn malformed(e: DecodeError) -> Next {
     Next::Fatal(
-        ErrorInfo::new(
-            ER_MALFORMED_PACKET,
-            "HY000",
-            "Malformed communication packet",
-        ),
+        ErrorInfo::new(ER_MALFORMED_PACKET, "Malformed communication packet"),
         e.to_string(),
     )
 }
@@ -382,7 +373,7 @@ where
         if let Err(e) = self.read_reply(&mut payload).await {
             return Err(ConnectionEnd::HandshakeFailed(e.to_string()));
         }
-        let bad_handshake = || ErrorInfo::new(ER_HANDSHAKE_ERROR, "08S01", "Bad handshake");
+        let bad_handshake = || ErrorInfo::new(ER_HANDSHAKE_ERROR, "Bad handshake");
         let mut r = Reader::new(&payload);
         let parsed = (|| -> Result<_, DecodeError> {
             let client_caps = r.u32("client capabilities")?;
@@ -478,7 +469,6 @@ where
         if self.capabilities & CLIENT_PLUGIN_AUTH == 0 {
             let err = ErrorInfo::new(
                 ER_NOT_SUPPORTED_AUTH_MODE,
-                "08004",
                 "Client does not support authentication protocol requested by server",
             );
             return Err(self
@@ -540,7 +530,7 @@ where
                         _ = &mut closed => return ConnectionEnd::Closed,
                         result = &mut read => break Some(result),
                         _ = &mut stop => {
-                            let err = ErrorInfo::new(ER_SERVER_SHUTDOWN, "08S01", "Server shutdown in progress");
+                            let err = ErrorInfo::new(ER_SERVER_SHUTDOWN, "Server shutdown in progress");
                             self.writer.frames.set_sequence(0);
                             put_err(&mut self.writer.frames, &err);
                             let _ = self.writer.flush().await;
@@ -569,18 +559,14 @@ where
                     self.writer.frames.set_sequence(self.reader.next_sequence);
                     let err = ErrorInfo::new(
                         ER_NET_PACKET_TOO_LARGE,
-                        "08S01",
                         "Got a packet bigger than 'max_allowed_packet' bytes",
                     );
                     return self.close_with(err, e.to_string()).await;
                 }
                 Some(Err(e @ PacketError::OutOfOrder { .. })) => {
                     self.writer.frames.set_sequence(self.reader.next_sequence);
-                    let err = ErrorInfo::new(
-                        ER_NET_PACKETS_OUT_OF_ORDER,
-                        "08S01",
-                        "Got packets out of order",
-                    );
+                    let err =
+                        ErrorInfo::new(ER_NET_PACKETS_OUT_OF_ORDER, "Got packets out of order");
                     return self.close_with(err, e.to_string()).await;
                 }
             }
@@ -802,7 +788,7 @@ where
                 tracing::debug!(code, "unknown command");
                 put_err(
                     &mut self.writer.frames,
-                    &ErrorInfo::new(ER_UNKNOWN_COM_ERROR, "08S01", "Unknown command"),
+                    &ErrorInfo::new(ER_UNKNOWN_COM_ERROR, "Unknown command"),
                 );
             }
         }
@@ -921,7 +907,6 @@ where
             let Some(types) = statement.param_types.as_ref() else {
                 let err = ErrorInfo::new(
                     ER_WRONG_ARGUMENTS,
-                    "HY000",
                     "Incorrect arguments to mysqld_stmt_execute",
                 );
                 put_err(&mut self.writer.frames, &err);
@@ -932,7 +917,6 @@ where
                 statement.long_data.iter_mut().for_each(|slot| *slot = None);
                 let err = ErrorInfo::new(
                     ER_NET_PACKET_TOO_LARGE,
-                    "08S01",
                     "Parameter data sent with COM_STMT_SEND_LONG_DATA exceeds max_allowed_packet",
                 );
                 put_err(&mut self.writer.frames, &err);
@@ -981,7 +965,6 @@ where
         let Some(cursor) = statement.cursor.as_mut() else {
             let err = ErrorInfo::new(
                 ER_STMT_HAS_NO_OPEN_CURSOR,
-                "HY000",
                 "The statement (N) has no open cursor.".replace('N', &statement_id.to_string()),
             );
             put_err(&mut self.writer.frames, &err);
@@ -1053,7 +1036,6 @@ impl<H: ServerHandler> Drop for RunningCommand<H> {
 fn unknown_statement(statement_id: u32, command: &str) -> ErrorInfo {
     ErrorInfo::new(
         ER_UNKNOWN_STMT_HANDLER,
-        "HY000",
         format!("Unknown prepared statement handler ({statement_id}) given to {command}"),
     )
 }
@@ -1067,8 +1049,7 @@ fn finish_sink(sink: &mut ResultSink<'_>) {
     }
     if sink.results_written() == 0 {
         sink.error(&ErrorInfo::new(
-            1105,
-            "HY000",
+            ER_UNKNOWN_ERROR,
             "The statement produced no result",
         ));
     }

@@ -116,22 +116,13 @@ pub mod column_type {
 
 /// Error codes this layer sends on its own (the SQL layer supplies the rest).
 pub mod error_code {
-    pub const ER_CON_COUNT_ERROR: u16 = 1040;
-    pub const ER_HANDSHAKE_ERROR: u16 = 1043;
-    pub const ER_ACCESS_DENIED_ERROR: u16 = 1045;
-    pub const ER_UNKNOWN_COM_ERROR: u16 = 1047;
-    pub const ER_NET_PACKET_TOO_LARGE: u16 = 1153;
-    pub const ER_NET_PACKETS_OUT_OF_ORDER: u16 = 1156;
-    /// A write of a result to the client failed (it went away).
-    pub const ER_NET_ERROR_ON_WRITE: u16 = 1160;
-    /// The client took no bytes of a result for net_write_timeout.
-    pub const ER_NET_WRITE_INTERRUPTED: u16 = 1161;
-    pub const ER_WRONG_ARGUMENTS: u16 = 1210;
-    pub const ER_UNKNOWN_STMT_HANDLER: u16 = 1243;
-    pub const ER_NOT_SUPPORTED_AUTH_MODE: u16 = 1251;
-    pub const ER_SERVER_SHUTDOWN: u16 = 1053;
-    pub const ER_STMT_HAS_NO_OPEN_CURSOR: u16 = 1421;
-    pub const ER_MALFORMED_PACKET: u16 = 1835;
+    pub use myriad_types::errors::{
+        ER_ACCESS_DENIED_ERROR, ER_CON_COUNT_ERROR, ER_HANDSHAKE_ERROR, ER_MALFORMED_PACKET,
+        ER_NET_ERROR_ON_WRITE, ER_NET_PACKETS_OUT_OF_ORDER, ER_NET_PACKET_TOO_LARGE,
+        ER_NET_WRITE_INTERRUPTED, ER_NOT_SUPPORTED_AUTH_MODE, ER_SERVER_SHUTDOWN,
+        ER_STMT_HAS_NO_OPEN_CURSOR, ER_UNKNOWN_COM_ERROR, ER_UNKNOWN_ERROR,
+        ER_UNKNOWN_STMT_HANDLER, ER_WRONG_ARGUMENTS,
+    };
 }
 
 /// utf8mb4_general_ci, the collation the handshake announces.

@@ -32,14 +32,11 @@ pub struct ErrorInfo {
 }
 
 impl ErrorInfo {
-    pub fn new(code: u16, sqlstate: &str, message: impl Into<String>) -> ErrorInfo {
-        let mut state = *b"HY000";
-        if sqlstate.len() == 5 {
-            state.copy_from_slice(sqlstate.as_bytes());
-        }
+    /// An error from the table of codes with its message.
+    pub fn new(code: myriad_types::ErrorCode, message: impl Into<String>) -> ErrorInfo {
         ErrorInfo {
-            code,
-            sqlstate: state,
+            code: code.code,
+            sqlstate: code.sqlstate_bytes(),
             message: message.into(),
         }
     }

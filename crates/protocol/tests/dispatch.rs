@@ -12,6 +12,7 @@ use myriad_protocol::client::{
 use myriad_protocol::constants::capabilities::*;
 use myriad_protocol::constants::{column_type, command::*, status::*};
 use myriad_protocol::*;
+use myriad_types::errors::{ER_BAD_DB_ERROR, ER_PARSE_ERROR};
 use proptest::prelude::*;
 use std::sync::{Arc, Mutex};
 use tokio::task::JoinHandle;
@@ -65,7 +66,7 @@ impl ServerHandler for Mock {
     }
     fn open_session(&self, request: &SessionRequest<'_>) -> Result<MockSession, ErrorInfo> {
         if request.database == Some("nodb") {
-            return Err(ErrorInfo::new(1049, "42000", "Unknown database 'nodb'"));
+            return Err(ErrorInfo::new(ER_BAD_DB_ERROR, "Unknown database 'nodb'"));
         }
         Ok(MockSession {
             database: request.database.map(str::to_string),
@@ -88,7 +89,7 @@ impl SessionHandler for MockSession {
         for (index, statement) in statements.iter().enumerate() {
             let more = index + 1 < statements.len();
             if statement.trim() == "ERR" {
-                out.error(&ErrorInfo::new(1064, "42000", "You have an error"));
+                out.error(&ErrorInfo::new(ER_PARSE_ERROR, "You have an error"));
                 return;
             }
             if let Some(n) = statement.strip_prefix("BIG ") {

@@ -302,18 +302,15 @@ fn drain_error(err: DrainError, stopped: Option<SqlError>) -> SqlError {
         DrainError::Stopped => stopped.unwrap_or_else(|| {
             SqlError::new(
                 myriad_sql::interrupt::ER_QUERY_INTERRUPTED,
-                "70100",
                 "Query execution was interrupted",
             )
         }),
         DrainError::TimedOut => SqlError::new(
             ER_NET_WRITE_INTERRUPTED,
-            "08S01",
             "Got timeout writing communication packets",
         ),
         DrainError::Io(_) => SqlError::new(
             ER_NET_ERROR_ON_WRITE,
-            "08S01",
             "Got an error writing communication packets",
         ),
     }
@@ -498,6 +495,7 @@ impl SessionHandler for MyriadSession {
 mod tests {
     use super::*;
     use myriad_sql::ColumnType;
+    use myriad_types::errors::ER_UNKNOWN_SYSTEM_VARIABLE;
 
     #[test]
     fn columns_keep_type_codes_and_flags() {
@@ -519,7 +517,10 @@ mod tests {
             (8, 32, 63, "c")
         );
         assert_eq!(column_definition(&column).as_def(), def);
-        let err = error_info(&SqlError::new(1193, "HY000", "Unknown system variable 'x'"));
+        let err = error_info(&SqlError::new(
+            ER_UNKNOWN_SYSTEM_VARIABLE,
+            "Unknown system variable 'x'",
+        ));
         assert_eq!((err.code, &err.sqlstate), (1193, b"HY000"));
     }
 }

@@ -227,7 +227,7 @@ impl Listeners {
         if live_now > max {
             self.live.fetch_sub(1, Ordering::AcqRel);
             tracing::warn!(%peer, max_connections = max, "too many connections");
-            let error = ErrorInfo::new(ER_CON_COUNT_ERROR, "08004", "Too many connections");
+            let error = ErrorInfo::new(ER_CON_COUNT_ERROR, "Too many connections");
             tokio::spawn(async move { reject_connection(stream, &error).await });
             return;
         }

@@ -38,7 +38,6 @@ pub fn parser_error(e: &sqlparser::parser::ParserError) -> Option<SqlError> {
     matches!(e, sqlparser::parser::ParserError::RecursionLimitExceeded).then(|| {
         SqlError::new(
             ER_STACK_OVERRUN_NEED_MORE,
-            "HY000",
             format!(
                 "Thread stack overrun: the statement nests parentheses, function calls or \
                  subqueries more than {PARSER_RECURSION_LIMIT} levels deep"
@@ -70,7 +69,6 @@ pub fn check_stack() -> Result<(), SqlError> {
 fn stack_overrun(left_bytes: usize) -> SqlError {
     SqlError::new(
         ER_STACK_OVERRUN_NEED_MORE,
-        "HY000",
         format!(
             "Thread stack overrun: {left_bytes} bytes left of the thread's stack, and \
              {STACK_RED_ZONE_BYTES} bytes needed. The statement nests too deeply; write long \
@@ -82,7 +80,6 @@ fn stack_overrun(left_bytes: usize) -> SqlError {
 fn too_deep(depth: usize) -> SqlError {
     SqlError::new(
         ER_STACK_OVERRUN_NEED_MORE,
-        "HY000",
         format!(
             "Thread stack overrun: the statement nests {depth} operators deep, more than the \
              {MAX_EXPRESSION_DEPTH} this server evaluates. Write long OR chains as IN lists, \

@@ -1,30 +1,14 @@
 //! MySQL errors: a code, a SQLSTATE and a message, as the ERR packet carries them.
 
+use myriad_types::errors::ER_NOT_SUPPORTED_YET;
+use myriad_types::ErrorCode;
 use std::fmt;
 
-/// ER_STACK_OVERRUN_NEED_MORE: a statement nests deeper than the thread's stack holds.
-pub const ER_STACK_OVERRUN_NEED_MORE: u16 = 1436;
-
-/// ER_WARN_ALLOWED_PACKET_OVERFLOWED: a string function's result passed max_allowed_packet.
-pub const ER_WARN_ALLOWED_PACKET_OVERFLOWED: u16 = 1301;
-
-/// ER_DISK_FULL: a write found the file system full (errno 28, ENOSPC, or a quota). MariaDB's
-/// handler reports ENOSPC from any engine this way (`handler::print_error`), and so do we,
-/// for a statement the engine refused before applying it and for one it undid.
-pub const ER_DISK_FULL: u16 = 1021;
-
-/// ER_GET_ERRNO: any other operating-system error from the storage engine (EIO, ...).
-pub const ER_GET_ERRNO: u16 = 1030;
-
-/// ER_WARN_DATA_OUT_OF_RANGE: a number does not fit its column (22003).
-pub const ER_WARN_DATA_OUT_OF_RANGE: u16 = 1264;
-
-/// ER_TRUNCATED_WRONG_VALUE: an impossible date or time (22007).
-pub const ER_TRUNCATED_WRONG_VALUE: u16 = 1292;
-
-/// ER_TRUNCATED_WRONG_VALUE_FOR_FIELD: a value a column cannot read, such as invalid
-/// UTF-8 into a utf8mb4 column (22007).
-pub const ER_TRUNCATED_WRONG_VALUE_FOR_FIELD: u16 = 1366;
+pub use myriad_types::errors::{
+    ER_DISK_FULL, ER_GET_ERRNO, ER_STACK_OVERRUN_NEED_MORE, ER_TRUNCATED_WRONG_VALUE,
+    ER_TRUNCATED_WRONG_VALUE_FOR_FIELD, ER_WARN_ALLOWED_PACKET_OVERFLOWED,
+    ER_WARN_DATA_OUT_OF_RANGE,
+};
 
 /// An error as the client sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,23 +19,25 @@ pub struct SqlError {
 }
 
 impl SqlError {
-    pub fn new(code: u16, sqlstate: &str, message: impl Into<String>) -> SqlError {
-        let mut state = [b'H', b'Y', b'0', b'0', b'0'];
-        if sqlstate.len() == 5 {
-            state.copy_from_slice(sqlstate.as_bytes());
-        }
+    /// An error from the table of codes, its message in the words of the code's template
+    /// (the sql crate's tests check each message against it).
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> SqlError {
         SqlError {
-            code,
-            sqlstate: state,
+            code: code.code,
+            sqlstate: code.sqlstate_bytes(),
             message: message.into(),
         }
+    }
+
+    /// An error whose message fills the code's template with `args`.
+    pub fn of(code: ErrorCode, args: &[&dyn fmt::Display]) -> SqlError {
+        SqlError::new(code, code.message(args))
     }
 
     /// ER_NOT_SUPPORTED_YET (1235).
     pub fn not_supported(what: &str) -> SqlError {
         SqlError::new(
-            1235,
-            "42000",
+            ER_NOT_SUPPORTED_YET,
             format!("This version of myriad doesn't yet support '{what}'"),
         )
     }

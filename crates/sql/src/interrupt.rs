@@ -38,23 +38,17 @@
 //! ```
 
 use crate::error::SqlError;
+use myriad_types::errors::ER_UNKNOWN_ERROR;
+pub use myriad_types::errors::{
+    ER_CONNECTION_KILLED, ER_KILL_DENIED_ERROR, ER_NO_SUCH_THREAD, ER_QUERY_INTERRUPTED,
+    ER_STATEMENT_TIMEOUT,
+};
 use parking_lot::Mutex;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::sync::{Arc, OnceLock, Weak};
 use std::time::{Duration, Instant};
-
-/// ER_NO_SUCH_THREAD: KILL of a connection id that no live session has.
-pub const ER_NO_SUCH_THREAD: u16 = 1094;
-/// ER_KILL_DENIED_ERROR: KILL of another user's session without being root.
-pub const ER_KILL_DENIED_ERROR: u16 = 1095;
-/// ER_QUERY_INTERRUPTED: the statement was stopped by KILL QUERY (or its client left).
-pub const ER_QUERY_INTERRUPTED: u16 = 1317;
-/// ER_CONNECTION_KILLED: the statement's connection was killed.
-pub const ER_CONNECTION_KILLED: u16 = 1927;
-/// ER_STATEMENT_TIMEOUT: the statement ran past max_statement_time.
-pub const ER_STATEMENT_TIMEOUT: u16 = 1969;
 
 /// Ticks (rows) between two clock reads: a clock read costs about 25 ns and a row at
 /// least a few hundred, so at 256 the clock is under 0.1 % of a scan, and 256 rows of the
@@ -239,19 +233,13 @@ impl Control {
 fn error_of(reason: u8) -> Option<SqlError> {
     match reason {
         NONE => None,
-        CONNECTION => Some(SqlError::new(
-            ER_CONNECTION_KILLED,
-            "70100",
-            "Connection was killed",
-        )),
+        CONNECTION => Some(SqlError::new(ER_CONNECTION_KILLED, "Connection was killed")),
         TIMEOUT => Some(SqlError::new(
             ER_STATEMENT_TIMEOUT,
-            "70100",
             "Query execution was interrupted (max_statement_time exceeded)",
         )),
         _ => Some(SqlError::new(
             ER_QUERY_INTERRUPTED,
-            "70100",
             "Query execution was interrupted",
         )),
     }
@@ -298,7 +286,6 @@ impl Registry {
             .ok_or_else(|| {
                 SqlError::new(
                     ER_NO_SUCH_THREAD,
-                    "HY000",
                     format!("Unknown thread id: {connection_id}"),
                 )
             })?;
@@ -306,7 +293,6 @@ impl Registry {
         if killer_user != "root" && killer_user != owner {
             return Err(SqlError::new(
                 ER_KILL_DENIED_ERROR,
-                "HY000",
                 format!("You are not owner of thread {connection_id}"),
             ));
         }
@@ -435,7 +421,10 @@ pub fn tick() -> Result<(), SqlError> {
 
 #[cold]
 fn unreachable_reason(reason: u8) -> SqlError {
-    SqlError::new(1105, "HY000", format!("unknown interrupt reason {reason}"))
+    SqlError::new(
+        ER_UNKNOWN_ERROR,
+        format!("unknown interrupt reason {reason}"),
+    )
 }
 
 /// The part of a tick that reads the clock (see the module documentation).
@@ -522,10 +511,10 @@ mod tests {
         let statement = Statement::begin(&control, 0.0);
         assert_eq!(ticks_until_error(1000), None);
         control.kill(KillTarget::Query);
-        assert_eq!(ticks_until_error(1), Some((1, ER_QUERY_INTERRUPTED)));
+        assert_eq!(ticks_until_error(1), Some((1, ER_QUERY_INTERRUPTED.code)));
         assert_eq!(
             statement.interrupted().map(|e| e.code),
-            Some(ER_QUERY_INTERRUPTED)
+            Some(ER_QUERY_INTERRUPTED.code)
         );
         drop(statement);
         // The next statement starts clean; outside a statement a tick never fails.
@@ -545,7 +534,7 @@ mod tests {
         control.kill(KillTarget::Connection);
         assert!(closed.load(Ordering::SeqCst), "the close hook ran");
         let _statement = Statement::begin(&control, 0.0);
-        assert_eq!(ticks_until_error(1), Some((1, ER_CONNECTION_KILLED)));
+        assert_eq!(ticks_until_error(1), Some((1, ER_CONNECTION_KILLED.code)));
         // A later KILL QUERY does not weaken it.
         control.kill(KillTarget::Query);
         assert!(control.connection_killed());
@@ -557,7 +546,10 @@ mod tests {
         let _statement = Statement::begin(&control, 0.001);
         std::thread::sleep(Duration::from_millis(5));
         let stopped = ticks_until_error(TICKS_PER_CLOCK_READ);
-        assert_eq!(stopped, Some((TICKS_PER_CLOCK_READ, ER_STATEMENT_TIMEOUT)));
+        assert_eq!(
+            stopped,
+            Some((TICKS_PER_CLOCK_READ, ER_STATEMENT_TIMEOUT.code))
+        );
     }
 
     #[test]
@@ -568,7 +560,10 @@ mod tests {
         let started = Instant::now();
         assert!(sleep(Duration::from_secs(10)), "SLEEP was interrupted");
         assert!(started.elapsed() < Duration::from_secs(2));
-        assert_eq!(tick().err().map(|e| e.code), Some(ER_QUERY_INTERRUPTED));
+        assert_eq!(
+            tick().err().map(|e| e.code),
+            Some(ER_QUERY_INTERRUPTED.code)
+        );
     }
 
     #[test]
@@ -577,11 +572,14 @@ mod tests {
         let outer = Statement::begin(&control, 0.0);
         control.kill(KillTarget::Query);
         let inner = Statement::begin(&control, 0.0);
-        assert_eq!(tick().err().map(|e| e.code), Some(ER_QUERY_INTERRUPTED));
+        assert_eq!(
+            tick().err().map(|e| e.code),
+            Some(ER_QUERY_INTERRUPTED.code)
+        );
         drop(inner);
         assert_eq!(
             outer.interrupted().map(|e| e.code),
-            Some(ER_QUERY_INTERRUPTED)
+            Some(ER_QUERY_INTERRUPTED.code)
         );
     }
 
@@ -593,18 +591,21 @@ mod tests {
         let code = |r: Result<(), SqlError>| r.err().map(|e| e.code);
         assert_eq!(
             code(registry.kill("bob", 11, KillTarget::Query)),
-            Some(ER_KILL_DENIED_ERROR)
+            Some(ER_KILL_DENIED_ERROR.code)
         );
         assert_eq!(
             code(registry.kill("root", 12, KillTarget::Query)),
-            Some(ER_NO_SUCH_THREAD)
+            Some(ER_NO_SUCH_THREAD.code)
         );
         assert_eq!(
             code(registry.kill("root", u64::MAX, KillTarget::Query)),
-            Some(ER_NO_SUCH_THREAD)
+            Some(ER_NO_SUCH_THREAD.code)
         );
         assert_eq!(code(registry.kill("alice", 11, KillTarget::Query)), None);
-        assert_eq!(control.error().map(|e| e.code), Some(ER_QUERY_INTERRUPTED));
+        assert_eq!(
+            control.error().map(|e| e.code),
+            Some(ER_QUERY_INTERRUPTED.code)
+        );
         let other = Control::new(13, "bob", "localhost");
         registry.join(&other);
         let ids = |viewer: &str| -> Vec<u32> {

@@ -69,6 +69,7 @@
 //!
 //! A prepared statement keeps its compiled [`plan::Stmt`] and only evaluates at EXECUTE.
 
+use myriad_types::errors::{ER_UNKNOWN_ERROR, ER_UNKNOWN_SYSTEM_VARIABLE};
 pub mod catalog;
 pub mod depth;
 pub mod error;
@@ -187,8 +188,7 @@ impl Engine {
         myriad_cache::long_wait::set_interrupt_probe(|| interrupt::check().is_err());
         myriad_storage::create_private_dir(&config.datadir).map_err(|e| {
             SqlError::new(
-                1105,
-                "HY000",
+                ER_UNKNOWN_ERROR,
                 format!("cannot create datadir {}: {e}", config.datadir.display()),
             )
         })?;
@@ -197,22 +197,22 @@ impl Engine {
         let mut globals = crate::system::sysvars::defaults();
         let mut set_text = |name: &str, text: &str| -> Result<(), SqlError> {
             let index = crate::system::sysvars::lookup(name).ok_or_else(|| {
-                SqlError::new(1193, "HY000", format!("unknown variable '{name}'"))
+                SqlError::new(
+                    ER_UNKNOWN_SYSTEM_VARIABLE,
+                    format!("Unknown system variable '{name}'"),
+                )
             })?;
             let def = crate::system::sysvars::def(index);
             let (value, _warning) = crate::system::sysvars::parse_setting(
                 def,
                 &crate::system::sysvars::Setting::Text(text.to_string()),
             )
-            .map_err(|e| {
-                SqlError::new(
-                    e.code,
-                    "HY000",
-                    format!(
-                        "invalid value '{text}' for variable '{name}': {}",
-                        e.message
-                    ),
-                )
+            .map_err(|e| SqlError {
+                message: format!(
+                    "invalid value '{text}' for variable '{name}': {}",
+                    e.message
+                ),
+                ..e
             })?;
             globals[index] = value.clone();
             if let Some(alias) =
@@ -239,8 +239,7 @@ impl Engine {
         };
         myriad_storage::create_private_dir(&tmpdir).map_err(|e| {
             SqlError::new(
-                1105,
-                "HY000",
+                ER_UNKNOWN_ERROR,
                 format!("cannot create tmpdir {}: {e}", tmpdir.display()),
             )
         })?;
@@ -370,8 +369,7 @@ impl Engine {
     pub fn shutdown(&self) -> Result<(), SqlError> {
         self.catalog.storage().shutdown().map_err(|e| {
             SqlError::new(
-                1105,
-                "HY000",
+                ER_UNKNOWN_ERROR,
                 format!("the final checkpoint at shutdown failed: {e}"),
             )
         })

@@ -9,3 +9,6 @@ pub mod value;
 pub use datetime::{Date, DateTime, Time};
 pub use decimal::{Decimal, DecimalError};
 pub use value::{format_double, write_double, Value};
+pub mod errors;
+
+pub use errors::ErrorCode;

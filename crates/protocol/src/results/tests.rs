@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::buf::Reader;
+use myriad_types::errors::ER_QUERY_INTERRUPTED;
 
 /// The payload of the single packet in `frames`.
 fn single_payload(frames: &mut FrameBuffer) -> Vec<u8> {
@@ -210,8 +211,7 @@ fn a_result_set_cut_by_an_error_is_not_recorded() {
     sink.begin_rows(&[column("a", column_type::LONGLONG)]);
     sink.row(&[Value::Int(1)]);
     sink.error(&ErrorInfo::new(
-        1317,
-        "70100",
+        ER_QUERY_INTERRUPTED,
         "Query execution was interrupted",
     ));
     assert_eq!(sink.take_recorded(), None);

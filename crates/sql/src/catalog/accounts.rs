@@ -13,6 +13,7 @@
 
 use crate::error::SqlError;
 use crate::AccountAuth;
+use myriad_types::errors::ER_UNKNOWN_ERROR;
 use parking_lot::RwLock;
 use sha1::{Digest, Sha1};
 use std::io::Write;
@@ -257,7 +258,7 @@ fn parse_line(line: &str) -> Option<Account> {
 }
 
 fn io_error(message: String) -> SqlError {
-    SqlError::new(1105, "HY000", message)
+    SqlError::new(ER_UNKNOWN_ERROR, message)
 }
 
 #[cfg(test)]

@@ -11,6 +11,12 @@ pub mod info_schema;
 
 use crate::error::SqlError;
 use myriad_storage::{Storage, StorageConfig, StorageError};
+use myriad_types::errors::{
+    ER_BAD_DB_ERROR, ER_DBACCESS_DENIED_ERROR, ER_DB_CREATE_EXISTS, ER_DUP_ENTRY,
+    ER_LOCK_WAIT_TIMEOUT, ER_NOT_KEYFILE, ER_NO_SUCH_TABLE, ER_PARSE_ERROR, ER_TABLE_DEF_CHANGED,
+    ER_TABLE_EXISTS_ERROR, ER_TOO_BIG_ROWSIZE, ER_TRUNCATED_WRONG_VALUE_FOR_FIELD,
+    ER_UNKNOWN_ERROR, ER_WRONG_DB_NAME,
+};
 use std::path::Path;
 
 /// Schemas every server shows, with no directory behind them.
@@ -25,37 +31,37 @@ pub fn is_system(name: &str) -> bool {
 }
 
 pub fn err_unknown_database(name: &str) -> SqlError {
-    SqlError::new(1049, "42000", format!("Unknown database '{name}'"))
+    SqlError::new(ER_BAD_DB_ERROR, format!("Unknown database '{name}'"))
 }
 
 /// MySQL's error for a storage error.
 pub fn storage_error(e: StorageError) -> SqlError {
     let message = e.to_string();
     match e {
-        StorageError::DuplicateKey { .. } => SqlError::new(1062, "23000", message),
+        StorageError::DuplicateKey { .. } => SqlError::new(ER_DUP_ENTRY, message),
         StorageError::NoSuchDatabase(d) => err_unknown_database(&d),
-        StorageError::DatabaseExists(_) => SqlError::new(1007, "HY000", message),
-        StorageError::NoSuchTable(..) => SqlError::new(1146, "42S02", message),
-        StorageError::TableExists(..) => SqlError::new(1050, "42S01", message),
-        StorageError::InvalidDefinition(m) => SqlError::new(1064, "42000", m),
-        StorageError::TypeMismatch(m) => SqlError::new(1366, "22007", m),
-        StorageError::TooBig(m) => SqlError::new(1118, "42000", format!("Row size too large: {m}")),
+        StorageError::DatabaseExists(_) => SqlError::new(ER_DB_CREATE_EXISTS, message),
+        StorageError::NoSuchTable(..) => SqlError::new(ER_NO_SUCH_TABLE, message),
+        StorageError::TableExists(..) => SqlError::new(ER_TABLE_EXISTS_ERROR, message),
+        StorageError::InvalidDefinition(m) => SqlError::new(ER_PARSE_ERROR, m),
+        StorageError::TypeMismatch(m) => SqlError::new(ER_TRUNCATED_WRONG_VALUE_FOR_FIELD, m),
+        StorageError::TooBig(m) => {
+            SqlError::new(ER_TOO_BIG_ROWSIZE, format!("Row size too large: {m}"))
+        }
         // A wait that a KILL, max_statement_time or a departed client cut short ends like
         // a timeout in the caches: say why it really ended.
         StorageError::LockWaitTimeout => crate::interrupt::check().err().unwrap_or_else(|| {
             SqlError::new(
-                1205,
-                "HY000",
+                ER_LOCK_WAIT_TIMEOUT,
                 "Lock wait timeout exceeded; try restarting transaction",
             )
         }),
         StorageError::Corrupt(m) => {
-            SqlError::new(1034, "HY000", format!("Index for table is corrupt: {m}"))
+            SqlError::new(ER_NOT_KEYFILE, format!("Index for table is corrupt: {m}"))
         }
-        StorageError::Io(e) => io_error(&e),
+        StorageError::Io(e) => io_error(&e, "datadir"),
         StorageError::Stale => SqlError::new(
-            1412,
-            "HY000",
+            ER_TABLE_DEF_CHANGED,
             "Table definition has changed, please retry transaction",
         ),
     }
@@ -66,7 +72,9 @@ pub fn storage_error(e: StorageError) -> SqlError {
 /// "The table is full" is its answer to a tablespace that cannot grow, which is not where
 /// our writes fail: ours fail in the shared redo log, before any table is changed), else
 /// ER_GET_ERRNO with the errno and its text.
-fn io_error(e: &std::io::Error) -> SqlError {
+/// MariaDB's error for an I/O failure in `place` (the datadir, a temporary folder): 1021
+/// for a full disk, 1030 with the errno and its text for any other.
+pub(crate) fn io_error(e: &std::io::Error, place: &str) -> SqlError {
     use crate::error::{ER_DISK_FULL, ER_GET_ERRNO};
     let text = |n: i32| {
         let full = std::io::Error::from_raw_os_error(n).to_string();
@@ -78,22 +86,19 @@ fn io_error(e: &std::io::Error) -> SqlError {
     match e.raw_os_error() {
         Some(n) if myriad_storage::is_disk_full(e) => SqlError::new(
             ER_DISK_FULL,
-            "HY000",
             format!(
-                "Disk full (datadir); waiting for someone to free some space... \
+                "Disk full ({place}); waiting for someone to free some space... \
                  (errno: {n} \"{}\")",
                 text(n)
             ),
         ),
         Some(n) => SqlError::new(
             ER_GET_ERRNO,
-            "HY000",
-            format!("Got error {n} \"{}\" from storage engine", text(n)),
+            format!("Got error {n} \"{}\" from storage engine myriad", text(n)),
         ),
         None => SqlError::new(
             ER_GET_ERRNO,
-            "HY000",
-            format!("Got error from storage engine: {e}"),
+            format!("Got error \"{e}\" from storage engine myriad"),
         ),
     }
 }
@@ -102,8 +107,7 @@ impl Catalog {
     pub fn open(datadir: &Path, config: StorageConfig) -> Result<Catalog, SqlError> {
         myriad_storage::create_private_dir(datadir).map_err(|e| {
             SqlError::new(
-                1105,
-                "HY000",
+                ER_UNKNOWN_ERROR,
                 format!("cannot create datadir {}: {e}", datadir.display()),
             )
         })?;
@@ -113,8 +117,7 @@ impl Catalog {
         })
         .map_err(|e| {
             SqlError::new(
-                1105,
-                "HY000",
+                ER_UNKNOWN_ERROR,
                 format!("cannot open the storage in {}: {e}", datadir.display()),
             )
         })?;
@@ -152,8 +155,7 @@ impl Catalog {
             Ok(()) => Ok(true),
             Err(StorageError::DatabaseExists(_)) => Ok(false),
             Err(StorageError::InvalidDefinition(_)) => Err(SqlError::new(
-                1102,
-                "42000",
+                ER_WRONG_DB_NAME,
                 format!("Incorrect database name '{name}'"),
             )),
             Err(e) => Err(storage_error(e)),
@@ -164,8 +166,7 @@ impl Catalog {
     pub fn drop_database(&self, name: &str) -> Result<Option<u64>, SqlError> {
         if is_system(name) {
             return Err(SqlError::new(
-                1044,
-                "42000",
+                ER_DBACCESS_DENIED_ERROR,
                 format!("Access denied for user to database '{name}'"),
             ));
         }
@@ -219,19 +220,19 @@ mod tests {
     #[test]
     fn io_errors_map_to_mariadb_codes() {
         let full = storage_error(StorageError::Io(std::io::Error::from_raw_os_error(28)));
-        assert_eq!(full.code, crate::error::ER_DISK_FULL);
+        assert_eq!(full.code, crate::error::ER_DISK_FULL.code);
         assert_eq!(
             full.message,
             "Disk full (datadir); waiting for someone to free some space... \
              (errno: 28 \"No space left on device\")"
         );
         let eio = storage_error(StorageError::Io(std::io::Error::from_raw_os_error(5)));
-        assert_eq!(eio.code, crate::error::ER_GET_ERRNO);
+        assert_eq!(eio.code, crate::error::ER_GET_ERRNO.code);
         assert_eq!(
             eio.message,
-            "Got error 5 \"Input/output error\" from storage engine"
+            "Got error 5 \"Input/output error\" from storage engine myriad"
         );
         let other = storage_error(StorageError::Io(std::io::Error::other("gone")));
-        assert_eq!(other.code, crate::error::ER_GET_ERRNO);
+        assert_eq!(other.code, crate::error::ER_GET_ERRNO.code);
     }
 }

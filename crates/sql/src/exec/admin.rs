@@ -11,6 +11,11 @@ use crate::plan::SetScope;
 use crate::plan::UserSpec;
 use crate::system::sysvars::Setting;
 use crate::system::sysvars::VarValue;
+use myriad_types::errors::{
+    ER_CANNOT_USER, ER_COLLATION_CHARSET_MISMATCH, ER_GLOBAL_VARIABLE,
+    ER_INCORRECT_GLOBAL_LOCAL_VAR, ER_LOCAL_VARIABLE, ER_UNKNOWN_CHARACTER_SET,
+    ER_UNKNOWN_COLLATION,
+};
 
 use crate::exec::env::*;
 use crate::exec::write::*;
@@ -50,22 +55,17 @@ impl Session {
                     let global = *scope == SetScope::Global;
                     if def.read_only {
                         return Err(SqlError::new(
-                            1238,
-                            "HY000",
+                            ER_INCORRECT_GLOBAL_LOCAL_VAR,
                             format!("Variable '{}' is a read only variable", def.name),
                         ));
                     }
                     if !global && def.scope == crate::system::sysvars::Scope::Global {
-                        return Err(SqlError::new(
-                            1229,
-                            "HY000",
+                        return Err(SqlError::new(ER_GLOBAL_VARIABLE,
                             format!("Variable '{}' is a GLOBAL variable and should be set with SET GLOBAL", def.name),
                         ));
                     }
                     if global && def.scope == crate::system::sysvars::Scope::Session {
-                        return Err(SqlError::new(
-                            1228,
-                            "HY000",
+                        return Err(SqlError::new(ER_LOCAL_VARIABLE,
                             format!("Variable '{}' is a SESSION variable and can't be used with SET GLOBAL", def.name),
                         ));
                     }
@@ -229,8 +229,7 @@ pub(crate) fn parse_charset(name: &str) -> Result<String, SqlError> {
         Ok(cs)
     } else {
         Err(SqlError::new(
-            1115,
-            "42000",
+            ER_UNKNOWN_CHARACTER_SET,
             format!("Unknown character set: '{name}'"),
         ))
     }
@@ -331,7 +330,7 @@ impl AccountOp {
             self.operation,
             failed.join(",")
         );
-        Err(SqlError::new(1396, "HY000", message))
+        Err(SqlError::new(ER_CANNOT_USER, message))
     }
 }
 
@@ -380,11 +379,9 @@ impl Session {
                     Some(c) => {
                         let coll = c.to_ascii_lowercase();
                         match crate::system::sysvars::COLLATIONS.iter().find(|(n, _)| *n == coll) {
-                            None => return Err(SqlError::new(1273, "HY000", format!("Unknown collation: '{c}'"))),
+                            None => return Err(SqlError::new(ER_UNKNOWN_COLLATION, format!("Unknown collation: '{c}'"))),
                             Some((_, set)) if canonical_charset(set) != cs => {
-                                return Err(SqlError::new(
-                                    1253,
-                                    "42000",
+                                return Err(SqlError::new(ER_COLLATION_CHARSET_MISMATCH,
                                     format!("COLLATION '{c}' is not valid for CHARACTER SET '{charset}'"),
                                 ))
                             }

@@ -11,6 +11,10 @@ use crate::expr::Env;
 use crate::plan::ShowFilter;
 use crate::plan::Stmt;
 use crate::Session;
+use myriad_types::errors::{
+    ER_BAD_TABLE_ERROR, ER_CANT_DROP_FIELD_OR_KEY, ER_DB_CREATE_EXISTS, ER_DB_DROP_EXISTS,
+    ER_DUP_KEYNAME,
+};
 
 impl Session {
     /// CREATE, DROP, ALTER, RENAME and TRUNCATE of databases and tables; table maintenance.
@@ -30,8 +34,7 @@ impl Session {
                     ok(0)
                 } else {
                     return Err(SqlError::new(
-                        1007,
-                        "HY000",
+                        ER_DB_CREATE_EXISTS,
                         format!("Can't create database '{name}'; database exists"),
                     ));
                 }
@@ -47,8 +50,7 @@ impl Session {
                     ok(0)
                 } else {
                     return Err(SqlError::new(
-                        1008,
-                        "HY000",
+                        ER_DB_DROP_EXISTS,
                         format!("Can't drop database '{name}'; database doesn't exist"),
                     ));
                 }
@@ -96,7 +98,7 @@ impl Session {
                                 .push(note(1051, format!("Unknown table '{m}'")));
                         }
                     } else {
-                        return Err(SqlError::new(1051, "42S02", message));
+                        return Err(SqlError::new(ER_BAD_TABLE_ERROR, message));
                     }
                 }
                 ok(0)
@@ -184,8 +186,7 @@ impl Session {
                 if let Some(index) = add {
                     if def.index_named(&index.name).is_some() {
                         return Err(SqlError::new(
-                            1061,
-                            "42000",
+                            ER_DUP_KEYNAME,
                             format!("Duplicate key name '{}'", index.name),
                         ));
                     }
@@ -195,8 +196,7 @@ impl Session {
                 if let Some(index) = drop {
                     let Some(position) = def.index_named(index) else {
                         return Err(SqlError::new(
-                            1091,
-                            "42000",
+                            ER_CANT_DROP_FIELD_OR_KEY,
                             format!("Can't DROP INDEX `{index}`; check that it exists"),
                         ));
                     };

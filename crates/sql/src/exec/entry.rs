@@ -10,6 +10,10 @@ use crate::plan::Stmt;
 use crate::result::{Column, QueryResult};
 use crate::system::status::Counter;
 use crate::system::status::SessionCounters;
+use myriad_types::errors::{
+    ER_DIVISION_BY_ZERO, ER_MAX_PREPARED_STMT_COUNT_REACHED, ER_PS_MANY_PARAM,
+    ER_UNKNOWN_STMT_HANDLER, ER_WARNING_NOT_COMPLETE_ROLLBACK, ER_WRONG_ARGUMENTS,
+};
 
 use crate::exec::aggregate::*;
 use crate::exec::env::*;
@@ -53,7 +57,7 @@ impl Session {
                 != 0
             && new_warnings.iter().any(|w| w.code == 1365)
         {
-            return Err(SqlError::new(1365, "22012", "Division by 0"));
+            return Err(SqlError::new(ER_DIVISION_BY_ZERO, "Division by 0"));
         }
         Ok(())
     }
@@ -220,7 +224,7 @@ impl Session {
                     // as MySQL does for a non-transactional engine.
                     self.state.warnings.push(Warning {
                         level: "Warning",
-                        code: 1196,
+                        code: ER_WARNING_NOT_COMPLETE_ROLLBACK.code,
                         message: "Some non-transactional changed tables couldn't be rolled back"
                             .into(),
                     });
@@ -409,15 +413,12 @@ pub fn prepare(session: &mut Session, sql: &str) -> Result<PreparedInfo, SqlErro
     };
     if param_count > u16::MAX as usize {
         return Err(SqlError::new(
-            1390,
-            "HY000",
+            ER_PS_MANY_PARAM,
             "Prepared statement contains too many placeholders",
         ));
     }
     if session.state.prepared.len() >= PREPARED_PER_SESSION_MAX {
-        return Err(SqlError::new(
-            1461,
-            "42000",
+        return Err(SqlError::new(ER_MAX_PREPARED_STMT_COUNT_REACHED,
             format!("Can't create more than max_prepared_stmt_count statements (current value: {PREPARED_PER_SESSION_MAX})"),
         ));
     }
@@ -483,8 +484,7 @@ pub fn execute_prepared(
     // Take the statement out while it runs so the session can be borrowed mutably.
     let Some(prepared) = session.state.prepared.remove(&statement_id) else {
         return Err(SqlError::new(
-            1243,
-            "HY000",
+            ER_UNKNOWN_STMT_HANDLER,
             format!(
                 "Unknown prepared statement handler ({statement_id}) given to mysqld_stmt_execute"
             ),
@@ -493,8 +493,7 @@ pub fn execute_prepared(
     let mut prepared = prepared;
     let result = if params.len() != prepared.param_count {
         Err(SqlError::new(
-            1210,
-            "HY000",
+            ER_WRONG_ARGUMENTS,
             "Incorrect arguments to mysqld_stmt_execute",
         ))
     } else {

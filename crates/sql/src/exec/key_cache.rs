@@ -46,6 +46,10 @@ use crate::system::sysvars::Setting;
 use crate::system::sysvars::VarValue;
 use crate::Engine;
 use myriad_storage::{Storage, StorageError};
+use myriad_types::errors::{
+    ER_INCORRECT_GLOBAL_LOCAL_VAR, ER_UNKNOWN_ERROR, ER_UNKNOWN_KEY_CACHE,
+    ER_WARN_CANT_DROP_DEFAULT_KEYCACHE,
+};
 use std::sync::Arc;
 
 /// The columns of the result rows of both statements, as MySQL shows them.
@@ -93,7 +97,7 @@ pub(crate) fn segments_note(engine: &Engine, cache: &str, asked: u64) -> Option<
     let have = current.segments_shown();
     Some(Warning {
         level: "Note",
-        code: 1105,
+        code: ER_UNKNOWN_ERROR.code,
         message: format!(
             "key_cache_segments = {asked} is not in effect: key cache '{}' keeps its {have} segments while blocks of its last re-segmentation are pinned by statements in progress; set it again once they end",
             info.name
@@ -102,7 +106,7 @@ pub(crate) fn segments_note(engine: &Engine, cache: &str, asked: u64) -> Option<
 }
 
 fn unknown_cache(name: &str) -> SqlError {
-    SqlError::new(1284, "HY000", format!("Unknown key cache '{name}'"))
+    SqlError::new(ER_UNKNOWN_KEY_CACHE, format!("Unknown key cache '{name}'"))
 }
 
 /// Run `LOAD INDEX INTO CACHE` or `CACHE INDEX`: the result rows (see [`RESULT_COLUMNS`]).
@@ -183,8 +187,7 @@ pub(crate) fn set_structured(
         let def = crate::system::sysvars::def(set.index);
         if def.read_only {
             return Err(SqlError::new(
-                1238,
-                "HY000",
+                ER_INCORRECT_GLOBAL_LOCAL_VAR,
                 format!("Variable '{}' is a read only variable", def.name),
             ));
         }
@@ -208,7 +211,10 @@ pub(crate) fn set_structured(
             setting => crate::system::sysvars::parse_setting(def, &setting)?.0,
         };
         if default_cache && def.name == "key_buffer_size" && value == VarValue::UInt(0) {
-            return Err(SqlError::new(1438, "HY000", "Cannot drop default keycache"));
+            return Err(SqlError::new(
+                ER_WARN_CANT_DROP_DEFAULT_KEYCACHE,
+                "Cannot drop default keycache",
+            ));
         }
         values.push(value);
     }
@@ -246,7 +252,7 @@ pub(crate) fn set_structured(
                     .configure(&set.cache, knob(def.name, n))
                     .map_err(|e| match e.kind() {
                         std::io::ErrorKind::WouldBlock => {
-                            SqlError::new(1105, "HY000", e.to_string())
+                            SqlError::new(ER_UNKNOWN_ERROR, e.to_string())
                         }
                         _ => failed(e),
                     })?;

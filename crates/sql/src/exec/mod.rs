@@ -1,5 +1,6 @@
 //! Execution: the dispatch from a compiled statement to the function that runs it.
 
+use myriad_types::errors::{ER_EMPTY_QUERY, ER_NO_DB_ERROR};
 pub mod admin;
 pub mod aggregate;
 pub mod ddl;
@@ -88,7 +89,7 @@ impl Session {
             Stmt::Begin => return Ok(Pending::Transaction(true)),
             Stmt::Commit | Stmt::Rollback => return Ok(Pending::Transaction(false)),
             Stmt::Empty => {
-                return Err(SqlError::new(1065, "42000", "Query was empty"));
+                return Err(SqlError::new(ER_EMPTY_QUERY, "Query was empty"));
             }
             Stmt::Insert(plan) => return self.insert(plan, env),
             Stmt::SelectTable(plan) => Session::select_table(plan, env)?,
@@ -130,5 +131,5 @@ pub(crate) fn note(code: u16, message: String) -> Warning {
 }
 
 pub(crate) fn err_no_database() -> SqlError {
-    SqlError::new(1046, "3D000", "No database selected")
+    SqlError::new(ER_NO_DB_ERROR, "No database selected")
 }

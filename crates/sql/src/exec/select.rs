@@ -6,6 +6,7 @@ use crate::expr::eval::SqlType;
 use crate::expr::Env;
 use crate::expr::Expr;
 use crate::result::{charsets, column_flags, Column, ColumnType, QueryResult, Rows};
+use myriad_types::errors::{ER_UNKNOWN_ERROR, ER_WRONG_ARGUMENTS};
 
 use crate::exec::aggregate::*;
 use crate::exec::env::*;
@@ -115,7 +116,10 @@ pub(crate) fn limit_value(e: &Expr, env: &mut ExecEnv) -> Result<u64, SqlError> 
             .trim()
             .parse::<u64>()
             .unwrap_or(0)),
-        _ => Err(SqlError::new(1210, "HY000", "Incorrect arguments to LIMIT")),
+        _ => Err(SqlError::new(
+            ER_WRONG_ARGUMENTS,
+            "Incorrect arguments to LIMIT",
+        )),
     }
 }
 
@@ -215,7 +219,7 @@ impl Session {
         // mix kinds of values, which reorders rows already dropped: once more, keeping all.
         env.warnings.truncate(warnings);
         Session::select_table_once(plan, env, false, sink)?
-            .ok_or_else(|| SqlError::new(1105, "HY000", "a sort without a limit restarted"))
+            .ok_or_else(|| SqlError::new(ER_UNKNOWN_ERROR, "a sort without a limit restarted"))
     }
 
     /// A SELECT over tables; None when the sort's early limit has to be given up (see

@@ -6,6 +6,7 @@ use crate::expr::eval::Datum;
 use crate::expr::eval::Warning;
 use crate::expr::Env;
 use crate::result::QueryResult;
+use myriad_types::errors::{ER_DUP_ENTRY, ER_KEY_NOT_FOUND, ER_NO_DEFAULT_FOR_FIELD};
 
 use crate::exec::env::*;
 use crate::exec::select::*;
@@ -69,11 +70,11 @@ impl Session {
                             let message =
                                 format!("Field '{}' doesn't have a default value", column.name);
                             if strict {
-                                return Err(SqlError::new(1364, "HY000", message));
+                                return Err(SqlError::new(ER_NO_DEFAULT_FOR_FIELD, message));
                             }
                             env.warnings.push(Warning {
                                 level: "Warning",
-                                code: 1364,
+                                code: ER_NO_DEFAULT_FOR_FIELD.code,
                                 message,
                             });
                             zero_value(&column.ty)
@@ -108,7 +109,7 @@ impl Session {
                         let old = table
                             .get(existing_row)
                             .map_err(catalog::storage_error)?
-                            .ok_or_else(|| SqlError::new(1032, "HY000", "Can't find record"))?;
+                            .ok_or_else(|| SqlError::new(ER_KEY_NOT_FOUND, "Can't find record"))?;
                         let old_values: Vec<Datum> = old
                             .iter()
                             .zip(&def.columns)
@@ -168,7 +169,7 @@ impl Session {
                     Err(e @ myriad_storage::StorageError::DuplicateKey { .. }) if plan.ignore => {
                         env.warnings.push(Warning {
                             level: "Warning",
-                            code: 1062,
+                            code: ER_DUP_ENTRY.code,
                             message: e.to_string(),
                         });
                         break;

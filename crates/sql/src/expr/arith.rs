@@ -4,6 +4,7 @@
 use crate::error::SqlError;
 use crate::expr::eval::*;
 use myriad_types::decimal::{Decimal, DecimalError};
+use myriad_types::errors::{ER_DATA_OUT_OF_RANGE, ER_DIVISION_BY_ZERO};
 
 /// Arithmetic operators with MySQL's class rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,7 +63,7 @@ pub fn arith(
     let div_zero = |warnings: &mut Vec<Warning>| {
         warnings.push(Warning {
             level: "Warning",
-            code: 1365,
+            code: ER_DIVISION_BY_ZERO.code,
             message: "Division by 0".into(),
         });
         Ok(Datum::Null)
@@ -159,8 +160,7 @@ pub fn arith(
             };
             if !r.is_finite() {
                 return Err(SqlError::new(
-                    1690,
-                    "22003",
+                    ER_DATA_OUT_OF_RANGE,
                     format!("DOUBLE value is out of range in '{}'", text()),
                 ));
             }

@@ -5,6 +5,7 @@ use crate::expr::eval::Datum;
 use crate::expr::eval::Warning;
 use crate::expr::text::*;
 use crate::expr::*;
+use myriad_types::errors::{ER_TRUNCATED_WRONG_VALUE, ER_WARN_DATA_OUT_OF_RANGE};
 
 pub(crate) fn cast(v: Datum, to: CastTo, w: &mut Vec<Warning>) -> Datum {
     if v.is_null() {
@@ -28,7 +29,7 @@ pub(crate) fn cast(v: Datum, to: CastTo, w: &mut Vec<Warning>) -> Datum {
             if !fits {
                 w.push(Warning {
                     level: "Warning",
-                    code: 1264,
+                    code: ER_WARN_DATA_OUT_OF_RANGE.code,
                     message: format!(
                         "Out of range value for column 'CAST(... AS DECIMAL({precision},{scale}))' at row 1"
                     ),
@@ -49,7 +50,7 @@ pub(crate) fn cast(v: Datum, to: CastTo, w: &mut Vec<Warning>) -> Datum {
                 (None, _) => {
                     w.push(Warning {
                         level: "Warning",
-                        code: 1292,
+                        code: ER_TRUNCATED_WRONG_VALUE.code,
                         message: format!("Incorrect datetime value: '{}'", v.to_text_lossy()),
                     });
                     Datum::Null

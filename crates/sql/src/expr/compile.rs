@@ -6,6 +6,7 @@ use crate::expr::eval::Datum;
 use crate::expr::text::*;
 use crate::expr::*;
 use myriad_types::decimal::Decimal;
+use myriad_types::errors::{ER_INCORRECT_GLOBAL_LOCAL_VAR, ER_WRONG_ARGUMENTS, ER_WRONG_VALUE};
 use sqlparser::ast::{self, BinaryOperator, UnaryOperator};
 use std::sync::Arc;
 
@@ -129,16 +130,14 @@ impl Compiler<'_> {
                         ast::Value::SingleQuotedString(s) if s.is_empty() => b'\\',
                         _ => {
                             return Err(SqlError::new(
-                                1210,
-                                "HY000",
+                                ER_WRONG_ARGUMENTS,
                                 "Incorrect arguments to ESCAPE",
                             ))
                         }
                     },
                     Some(_) => {
                         return Err(SqlError::new(
-                            1210,
-                            "HY000",
+                            ER_WRONG_ARGUMENTS,
                             "Incorrect arguments to ESCAPE",
                         ))
                     }
@@ -274,8 +273,7 @@ impl Compiler<'_> {
                 match eval_const(&cast, &mut warnings) {
                     Some(Datum::Null) | None => {
                         return Err(SqlError::new(
-                            1525,
-                            "HY000",
+                            ER_WRONG_VALUE,
                             format!("Incorrect DATE value: '{}'", ts.value),
                         ))
                     }
@@ -487,13 +485,11 @@ impl Compiler<'_> {
         let def = crate::system::sysvars::def(index);
         match (scope, def.scope) {
             (VarScope::Session, crate::system::sysvars::Scope::Global) => Err(SqlError::new(
-                1238,
-                "HY000",
+                ER_INCORRECT_GLOBAL_LOCAL_VAR,
                 format!("Variable '{}' is a GLOBAL variable", def.name),
             )),
             (VarScope::Global, crate::system::sysvars::Scope::Session) => Err(SqlError::new(
-                1238,
-                "HY000",
+                ER_INCORRECT_GLOBAL_LOCAL_VAR,
                 format!("Variable '{}' is a SESSION variable", def.name),
             )),
             _ => Ok(Expr::SysVar { scope, index }),

@@ -8,6 +8,7 @@
 use crate::error::SqlError;
 use crate::expr::eval::{self, Datum};
 use myriad_types::decimal::{Decimal, DecimalError};
+use myriad_types::errors::{ER_M_BIGGER_THAN_D, ER_TOO_BIG_PRECISION, ER_TOO_BIG_SCALE};
 
 /// MariaDB's largest DECIMAL precision (ER_TOO_BIG_PRECISION above it).
 pub const MARIADB_MAX_PRECISION: u64 = 65;
@@ -20,22 +21,19 @@ pub const MARIADB_MAX_SCALE: u64 = 38;
 pub fn check_type(precision: u32, scale: u32, name: &str) -> Result<(), SqlError> {
     if u64::from(precision) > MARIADB_MAX_PRECISION {
         return Err(SqlError::new(
-            1426,
-            "42000",
+            ER_TOO_BIG_PRECISION,
             format!("Too big precision specified for '{name}'. Maximum is {MARIADB_MAX_PRECISION}"),
         ));
     }
     if u64::from(scale) > MARIADB_MAX_SCALE {
         return Err(SqlError::new(
-            1425,
-            "42000",
+            ER_TOO_BIG_SCALE,
             format!("Too big scale specified for '{name}'. Maximum is {MARIADB_MAX_SCALE}"),
         ));
     }
     if scale > precision {
         return Err(SqlError::new(
-            1427,
-            "42000",
+            ER_M_BIGGER_THAN_D,
             format!(
                 "For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '{name}')"
             ),

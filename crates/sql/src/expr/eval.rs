@@ -13,6 +13,7 @@ pub use crate::expr::compare::*;
 use crate::value::Value;
 use myriad_types::datetime::frac_digits_auto;
 use myriad_types::decimal::{Decimal, DecimalError};
+use myriad_types::errors::{ER_DATA_OUT_OF_RANGE, ER_TRUNCATED_WRONG_VALUE};
 pub use myriad_types::{Date, DateTime};
 
 /// A value during evaluation.
@@ -58,8 +59,7 @@ pub(crate) const DECIMAL_PRECISION_MAX: u32 = myriad_types::decimal::MAX_PRECISI
 /// Error 1690 for a DECIMAL result past 81 digits.
 pub fn err_decimal_out_of_range(expr: &str) -> SqlError {
     SqlError::new(
-        1690,
-        "22003",
+        ER_DATA_OUT_OF_RANGE,
         format!("DECIMAL value is out of range in '{expr}'"),
     )
 }
@@ -82,8 +82,7 @@ pub fn err_out_of_range(unsigned: bool, expr: &str) -> SqlError {
         "BIGINT"
     };
     SqlError::new(
-        1690,
-        "22003",
+        ER_DATA_OUT_OF_RANGE,
         format!("{kind} value is out of range in '{expr}'"),
     )
 }
@@ -335,7 +334,7 @@ fn double_to_i64(f: f64) -> i64 {
 pub fn truncated_warning(kind: &str, text: &str) -> Warning {
     Warning {
         level: "Warning",
-        code: 1292,
+        code: ER_TRUNCATED_WRONG_VALUE.code,
         message: format!("Truncated incorrect {kind} value: '{text}'"),
     }
 }

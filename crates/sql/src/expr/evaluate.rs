@@ -9,6 +9,7 @@ use crate::expr::eval::Warning;
 use crate::expr::functions::*;
 use crate::expr::text::*;
 use crate::expr::*;
+use myriad_types::errors::{ER_OPERAND_COLUMNS, ER_SUBQUERY_NO_1_ROW};
 use sqlparser::ast::BinaryOperator;
 use std::cmp::Ordering;
 
@@ -345,16 +346,14 @@ impl Expr {
                 let rows = env.subquery(q)?;
                 if rows.len() > 1 {
                     return Err(SqlError::new(
-                        1242,
-                        "21000",
+                        ER_SUBQUERY_NO_1_ROW,
                         "Subquery returns more than 1 row",
                     ));
                 }
                 match rows.into_iter().next() {
                     Some(row) if row.len() != 1 => {
                         return Err(SqlError::new(
-                            1241,
-                            "21000",
+                            ER_OPERAND_COLUMNS,
                             "Operand should contain 1 column(s)",
                         ))
                     }
@@ -371,8 +370,7 @@ impl Expr {
                 let rows = env.subquery(query)?;
                 if rows.first().is_some_and(|r| r.len() != 1) {
                     return Err(SqlError::new(
-                        1241,
-                        "21000",
+                        ER_OPERAND_COLUMNS,
                         "Operand should contain 1 column(s)",
                     ));
                 }

@@ -11,6 +11,7 @@ use crate::expr::eval::Warning;
 use crate::expr::text::*;
 use crate::expr::*;
 use myriad_types::decimal::Decimal;
+use myriad_types::errors::{ER_DATA_OUT_OF_RANGE, ER_INVALID_ARGUMENT_FOR_LOGARITHM};
 use std::cmp::Ordering;
 
 impl Expr {
@@ -384,8 +385,7 @@ impl Expr {
                     .powf(v[1].to_double(w).unwrap_or(0.0));
                 if !r.is_finite() {
                     return Err(SqlError::new(
-                        1690,
-                        "22003",
+                        ER_DATA_OUT_OF_RANGE,
                         "DOUBLE value is out of range in 'pow(...)'",
                     ));
                 }
@@ -408,7 +408,7 @@ impl Expr {
                 Some(_) => {
                     w.push(Warning {
                         level: "Warning",
-                        code: 3020,
+                        code: ER_INVALID_ARGUMENT_FOR_LOGARITHM.code,
                         message: "Invalid argument for logarithm".into(),
                     });
                     Datum::Null
@@ -472,7 +472,7 @@ pub(crate) fn over_packet(func: &str, bytes: u64, limit: u64, w: &mut Vec<Warnin
     }
     w.push(Warning {
         level: "Warning",
-        code: ER_WARN_ALLOWED_PACKET_OVERFLOWED,
+        code: ER_WARN_ALLOWED_PACKET_OVERFLOWED.code,
         message: format!(
             "Result of {func}() was larger than max_allowed_packet ({limit}) - truncated"
         ),

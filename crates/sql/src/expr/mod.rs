@@ -7,6 +7,10 @@
 //! What may change (parameter values, variable values, the clock) is read through [`Env`]
 //! at evaluation time.
 
+use myriad_types::errors::{
+    ER_BAD_FIELD_ERROR, ER_NON_UNIQ_ERROR, ER_PARSE_ERROR, ER_SP_DOES_NOT_EXIST,
+    ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT,
+};
 pub mod arith;
 pub mod cast;
 pub mod compare;
@@ -334,8 +338,7 @@ impl ColumnScope {
             if table_ok && c.eq_ignore_ascii_case(name) {
                 if found.is_some() && table.is_none() {
                     return Err(SqlError::new(
-                        1052,
-                        "23000",
+                        ER_NON_UNIQ_ERROR,
                         format!("Column '{name}' in field list is ambiguous"),
                     ));
                 }
@@ -348,8 +351,7 @@ impl ColumnScope {
                 None => name.to_string(),
             };
             SqlError::new(
-                1054,
-                "42S22",
+                ER_BAD_FIELD_ERROR,
                 format!("Unknown column '{full}' in 'field list'"),
             )
         })
@@ -374,9 +376,7 @@ pub struct Compiler<'a> {
 
 pub fn err_syntax(near: &str) -> SqlError {
     let near: String = near.chars().take(80).collect();
-    SqlError::new(
-        1064,
-        "42000",
+    SqlError::new(ER_PARSE_ERROR,
         format!(
             "You have an error in your SQL syntax; check the manual that corresponds to your MariaDB server version for the right syntax to use near '{near}' at line 1"
         ),
@@ -384,13 +384,15 @@ pub fn err_syntax(near: &str) -> SqlError {
 }
 
 pub(crate) fn err_function(name: &str) -> SqlError {
-    SqlError::new(1305, "42000", format!("FUNCTION {name} does not exist"))
+    SqlError::new(
+        ER_SP_DOES_NOT_EXIST,
+        format!("FUNCTION {name} does not exist"),
+    )
 }
 
 pub(crate) fn err_param_count(name: &str) -> SqlError {
     SqlError::new(
-        1582,
-        "42000",
+        ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT,
         format!("Incorrect parameter count in the call to native function '{name}'"),
     )
 }

@@ -4,6 +4,7 @@ use crate::error::SqlError;
 use crate::expr::eval::Datum;
 use crate::expr::eval::Warning;
 use crate::expr::*;
+use myriad_types::errors::ER_TOO_BIG_PRECISION;
 use sqlparser::ast::{self, BinaryOperator};
 
 /// The longest expression text an arithmetic error quotes (MariaDB's messages stop at 512
@@ -110,8 +111,7 @@ pub fn number_literal(text: &str) -> Result<Datum, SqlError> {
     }
     let too_big = || {
         SqlError::new(
-            1426,
-            "42000",
+            ER_TOO_BIG_PRECISION,
             format!("Too big precision specified for '{text}'"),
         )
     };

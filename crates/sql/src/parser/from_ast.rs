@@ -4,6 +4,9 @@ use crate::error::SqlError;
 use crate::expr::err_syntax;
 use crate::expr::Compiler;
 use crate::parser::dialect::MyriadDialect;
+use myriad_types::errors::{
+    ER_BAD_FIELD_ERROR, ER_KEY_COLUMN_DOES_NOT_EXIST, ER_WRONG_VALUE_COUNT_ON_ROW,
+};
 
 use crate::parser::source::*;
 use crate::parser::statements::*;
@@ -113,8 +116,7 @@ pub(crate) fn parse_with_sqlparser(
                     };
                     table.def.column_index(&col).ok_or_else(|| {
                         SqlError::new(
-                            1072,
-                            "42000",
+                            ER_KEY_COLUMN_DOES_NOT_EXIST,
                             format!("Key column '{col}' doesn't exist in table"),
                         )
                     })
@@ -194,8 +196,7 @@ fn dml(statement: ast::Statement, compiler: &Compiler, ctx: &CompileCtx) -> Resu
                         let n = n.trim_matches('`');
                         table.def.column_index(n).ok_or_else(|| {
                             SqlError::new(
-                                1054,
-                                "42S22",
+                                ER_BAD_FIELD_ERROR,
                                 format!("Unknown column '{n}' in 'field list'"),
                             )
                         })
@@ -212,8 +213,7 @@ fn dml(statement: ast::Statement, compiler: &Compiler, ctx: &CompileCtx) -> Resu
             for (n, row) in values.rows.iter().enumerate() {
                 if row.len() != columns.len() {
                     return Err(SqlError::new(
-                        1136,
-                        "21S01",
+                        ER_WRONG_VALUE_COUNT_ON_ROW,
                         format!("Column count doesn't match value count at row {}", n + 1),
                     ));
                 }
@@ -249,8 +249,7 @@ fn dml(statement: ast::Statement, compiler: &Compiler, ctx: &CompileCtx) -> Resu
                         let col_name = col_name.trim_matches('`');
                         let position = table.def.column_index(col_name).ok_or_else(|| {
                             SqlError::new(
-                                1054,
-                                "42S22",
+                                ER_BAD_FIELD_ERROR,
                                 format!("Unknown column '{col_name}' in 'field list'"),
                             )
                         })?;
@@ -285,8 +284,7 @@ fn dml(statement: ast::Statement, compiler: &Compiler, ctx: &CompileCtx) -> Resu
                 let col_name = col_name.trim_matches('`');
                 let position = table.def.column_index(col_name).ok_or_else(|| {
                     SqlError::new(
-                        1054,
-                        "42S22",
+                        ER_BAD_FIELD_ERROR,
                         format!("Unknown column '{col_name}' in 'field list'"),
                     )
                 })?;

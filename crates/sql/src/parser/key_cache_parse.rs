@@ -3,6 +3,7 @@
 
 use crate::error::SqlError;
 use crate::expr::Compiler;
+use myriad_types::errors::{ER_BAD_FIELD_ERROR, ER_GLOBAL_VARIABLE, ER_NOT_SUPPORTED_YET};
 
 use crate::parser::source::*;
 use crate::parser::statements::*;
@@ -130,8 +131,7 @@ pub(crate) fn virtual_select(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt
                     .position(|(name, _)| name.eq_ignore_ascii_case(&column))
                     .ok_or_else(|| {
                         SqlError::new(
-                            1054,
-                            "42S22",
+                            ER_BAD_FIELD_ERROR,
                             format!("Unknown column '{column}' in 'SELECT'"),
                         )
                     })?;
@@ -229,8 +229,7 @@ pub(crate) fn structured_set(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt
         let Some((taken, written, cache, var)) = structured_target(&c.tokens[c.pos..], Some(scope))
         else {
             return Err(SqlError::new(
-                1235,
-                "42000",
+                ER_NOT_SUPPORTED_YET,
                 "This version of myriad doesn't yet support 'key cache variables and other \
                  variables in one SET'",
             ));
@@ -245,8 +244,7 @@ pub(crate) fn structured_set(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt
         }
         if written != Some(SetScope::Global) {
             return Err(SqlError::new(
-                1229,
-                "HY000",
+                ER_GLOBAL_VARIABLE,
                 format!(
                     "Variable '{}' is a GLOBAL variable and should be set with SET GLOBAL",
                     crate::system::sysvars::def(index).name

@@ -6,6 +6,7 @@ use crate::expr::ColumnScope;
 use crate::expr::Compiler;
 use crate::expr::Expr;
 use crate::parser::dialect::MyriadDialect;
+use myriad_types::errors::ER_BAD_FIELD_ERROR;
 
 use crate::parser::source::*;
 use crate::plan::*;
@@ -209,8 +210,7 @@ pub(crate) fn parse_set(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt, Sql
             // `SET @a = word` reads a column in MySQL; without tables it is unknown.
             (AssignTarget::User(_), AssignValue::Word(w)) => {
                 return Err(SqlError::new(
-                    1054,
-                    "42S22",
+                    ER_BAD_FIELD_ERROR,
                     format!("Unknown column '{w}' in 'field list'"),
                 ))
             }

@@ -10,6 +10,10 @@ use crate::plan::show_create::*;
 use crate::plan::table_def::*;
 use crate::plan::tables::*;
 use myriad_storage as st;
+use myriad_types::errors::{
+    ER_BAD_FIELD_ERROR, ER_CANT_DROP_FIELD_OR_KEY, ER_CANT_REMOVE_ALL_FIELDS, ER_DUP_FIELDNAME,
+    ER_DUP_KEYNAME, ER_KEY_COLUMN_DOES_NOT_EXIST, ER_MULTIPLE_PRI_KEY,
+};
 use sqlparser::ast;
 
 /// The definition ALTER TABLE produces, and for each new column the old column it is
@@ -24,8 +28,7 @@ pub fn alter_def(
     let find = |def: &st::TableDef, name: &str| {
         def.column_index(name).ok_or_else(|| {
             SqlError::new(
-                1054,
-                "42S22",
+                ER_BAD_FIELD_ERROR,
                 format!("Unknown column '{name}' in '{}'", "table"),
             )
         })
@@ -43,8 +46,7 @@ pub fn alter_def(
                         continue;
                     }
                     return Err(SqlError::new(
-                        1060,
-                        "42S21",
+                        ER_DUP_FIELDNAME,
                         format!("Duplicate column name '{}'", column_def.name.value),
                     ));
                 }
@@ -96,15 +98,13 @@ pub fn alter_def(
                             continue;
                         }
                         return Err(SqlError::new(
-                            1091,
-                            "42000",
+                            ER_CANT_DROP_FIELD_OR_KEY,
                             format!("Can't DROP COLUMN `{}`; check that it exists", name.value),
                         ));
                     };
                     if def.columns.len() == 1 {
                         return Err(SqlError::new(
-                            1090,
-                            "42000",
+                            ER_CANT_REMOVE_ALL_FIELDS,
                             "You can't delete all columns with ALTER TABLE; use DROP TABLE instead",
                         ));
                     }
@@ -130,8 +130,7 @@ pub fn alter_def(
                             ast::Expr::Identifier(id) => {
                                 def.column_index(&id.value).ok_or_else(|| {
                                     SqlError::new(
-                                        1072,
-                                        "42000",
+                                        ER_KEY_COLUMN_DOES_NOT_EXIST,
                                         format!("Key column '{}' doesn't exist in table", id.value),
                                     )
                                 })
@@ -144,8 +143,7 @@ pub fn alter_def(
                     ast::TableConstraint::PrimaryKey(pk) => {
                         if def.primary_key().is_some() {
                             return Err(SqlError::new(
-                                1068,
-                                "42000",
+                                ER_MULTIPLE_PRI_KEY,
                                 "Multiple primary key defined",
                             ));
                         }
@@ -190,8 +188,7 @@ pub fn alter_def(
                 };
                 if def.index_named(&index.name).is_some() {
                     return Err(SqlError::new(
-                        1061,
-                        "42000",
+                        ER_DUP_KEYNAME,
                         format!("Duplicate key name '{}'", index.name),
                     ));
                 }
@@ -204,8 +201,7 @@ pub fn alter_def(
             ast::AlterTableOperation::DropIndex { name } => {
                 let Some(at) = def.index_named(&name.value) else {
                     return Err(SqlError::new(
-                        1091,
-                        "42000",
+                        ER_CANT_DROP_FIELD_OR_KEY,
                         format!("Can't DROP INDEX `{}`; check that it exists", name.value),
                     ));
                 };
@@ -217,8 +213,7 @@ pub fn alter_def(
                 }
                 None => {
                     return Err(SqlError::new(
-                        1091,
-                        "42000",
+                        ER_CANT_DROP_FIELD_OR_KEY,
                         "Can't DROP INDEX `PRIMARY`; check that it exists",
                     ))
                 }

@@ -4,6 +4,9 @@
 use crate::error::SqlError;
 use crate::expr::Expr;
 use crate::expr::VarScope;
+use myriad_types::errors::{
+    ER_INCORRECT_GLOBAL_LOCAL_VAR, ER_UNKNOWN_ERROR, ER_VARIABLE_IS_NOT_STRUCT,
+};
 
 /// The structured variables: each key cache has its own (`hot.key_buffer_size`).
 pub const STRUCTURED: &[&str] = &[
@@ -63,8 +66,7 @@ pub(crate) fn compile_structured(
     }
     if scope == VarScope::Session {
         return Err(SqlError::new(
-            1238,
-            "HY000",
+            ER_INCORRECT_GLOBAL_LOCAL_VAR,
             format!("Variable '{}' is a GLOBAL variable", def.name),
         ));
     }
@@ -81,7 +83,7 @@ pub(crate) fn compile_structured(
         .storage()
         .key_caches()
         .id_of(cache)
-        .map_err(|e| SqlError::new(1105, "HY000", e.to_string()))?;
+        .map_err(|e| SqlError::new(ER_UNKNOWN_ERROR, e.to_string()))?;
     Ok(Expr::SysVar {
         scope: VarScope::KeyCache(id),
         index,
@@ -90,8 +92,7 @@ pub(crate) fn compile_structured(
 
 pub(crate) fn err_not_structured(name: &str) -> SqlError {
     SqlError::new(
-        1272,
-        "HY000",
+        ER_VARIABLE_IS_NOT_STRUCT,
         format!(
             "Variable '{name}' is not a variable component (can't be used as XXXX.variable_name)"
         ),

@@ -6,6 +6,9 @@ use crate::expr::eval::Datum;
 use crate::expr::ColumnScope;
 use crate::expr::Compiler;
 use crate::expr::Expr;
+use myriad_types::errors::{
+    ER_BAD_FIELD_ERROR, ER_BAD_TABLE_ERROR, ER_NONUNIQ_TABLE, ER_NO_TABLES_USED,
+};
 
 use crate::parser::from_ast::*;
 use crate::parser::source::*;
@@ -56,7 +59,7 @@ pub(crate) fn compile_query(
             }
             ast::SelectItem::ExprWithAlias { expr, alias } => (expr, alias.value.clone()),
             ast::SelectItem::Wildcard(_) | ast::SelectItem::QualifiedWildcard(..) => {
-                return Err(SqlError::new(1096, "HY000", "No tables used"))
+                return Err(SqlError::new(ER_NO_TABLES_USED, "No tables used"))
             }
             other => return Err(err_syntax(&other.to_string())),
         };
@@ -231,8 +234,7 @@ pub(crate) fn compile_table_select(
             .any(|x| x.alias.eq_ignore_ascii_case(&r.alias))
         {
             return Err(SqlError::new(
-                1066,
-                "42000",
+                ER_NONUNIQ_TABLE,
                 format!("Not unique table/alias: '{}'", r.alias),
             ));
         }
@@ -326,8 +328,7 @@ pub(crate) fn compile_table_select(
                     .position(|r| r.alias.eq_ignore_ascii_case(qualifier))
                 else {
                     return Err(SqlError::new(
-                        1051,
-                        "42S02",
+                        ER_BAD_TABLE_ERROR,
                         format!("Unknown table '{qualifier}'"),
                     ));
                 };
@@ -387,8 +388,7 @@ pub(crate) fn compile_table_select(
                         Ok(Some(expr.clone()))
                     }
                     None => Err(SqlError::new(
-                        1054,
-                        "42S22",
+                        ER_BAD_FIELD_ERROR,
                         format!("Unknown column '{n}' in '{clause}'"),
                     )),
                 }

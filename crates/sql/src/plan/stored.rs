@@ -6,6 +6,9 @@ use crate::expr::eval::Datum;
 use crate::expr::eval::Warning;
 use crate::plan::tables::*;
 use myriad_storage as st;
+use myriad_types::errors::{
+    ER_BAD_NULL_ERROR, ER_DATA_TOO_LONG, ER_WARN_DATA_OUT_OF_RANGE, WARN_DATA_TRUNCATED,
+};
 
 /// A stored value as an engine value, taking its bytes instead of copying them.
 pub fn from_stored_owned(d: st::Value, ty: &st::ColumnType) -> Datum {
@@ -66,11 +69,11 @@ impl Target<'_> {
         );
         let code = crate::error::ER_TRUNCATED_WRONG_VALUE_FOR_FIELD;
         if self.strict {
-            return Err(SqlError::new(code, "22007", message));
+            return Err(SqlError::new(code, message));
         }
         w.push(Warning {
             level: "Warning",
-            code,
+            code: code.code,
             message,
         });
         Ok(())
@@ -82,11 +85,11 @@ impl Target<'_> {
             self.column.name, self.row
         );
         if self.strict {
-            return Err(SqlError::new(1264, "22003", message));
+            return Err(SqlError::new(ER_WARN_DATA_OUT_OF_RANGE, message));
         }
         w.push(Warning {
             level: "Warning",
-            code: 1264,
+            code: ER_WARN_DATA_OUT_OF_RANGE.code,
             message,
         });
         Ok(())
@@ -100,7 +103,7 @@ impl Target<'_> {
     ) -> Result<(), SqlError> {
         let (code, message) = if matches!(kind, "date" | "datetime") {
             (
-                1292,
+                crate::error::ER_TRUNCATED_WRONG_VALUE,
                 format!(
                     "Incorrect {kind} value: '{}' for column {} at row {}",
                     value.to_text_lossy(),
@@ -110,7 +113,7 @@ impl Target<'_> {
             )
         } else {
             (
-                1366,
+                crate::error::ER_TRUNCATED_WRONG_VALUE_FOR_FIELD,
                 format!(
                     "Incorrect {kind} value: '{}' for column `{}` at row {}",
                     value.to_text_lossy(),
@@ -120,11 +123,11 @@ impl Target<'_> {
             )
         };
         if self.strict {
-            return Err(SqlError::new(code, "22007", message));
+            return Err(SqlError::new(code, message));
         }
         w.push(Warning {
             level: "Warning",
-            code,
+            code: code.code,
             message,
         });
         Ok(())
@@ -133,8 +136,7 @@ impl Target<'_> {
     pub(crate) fn too_long(&self, w: &mut Vec<Warning>) -> Result<(), SqlError> {
         if self.strict {
             return Err(SqlError::new(
-                1406,
-                "22001",
+                ER_DATA_TOO_LONG,
                 format!(
                     "Data too long for column '{}' at row {}",
                     self.column.name, self.row
@@ -143,7 +145,7 @@ impl Target<'_> {
         }
         w.push(Warning {
             level: "Warning",
-            code: 1265,
+            code: WARN_DATA_TRUNCATED.code,
             message: format!(
                 "Data truncated for column '{}' at row {}",
                 self.column.name, self.row
@@ -165,8 +167,7 @@ pub fn to_stored(
     if value.is_null() {
         if !col.nullable && !col.auto_increment {
             return Err(SqlError::new(
-                1048,
-                "23000",
+                ER_BAD_NULL_ERROR,
                 format!("Column '{}' cannot be null", col.name),
             ));
         }

@@ -10,6 +10,10 @@ use crate::expr::Env;
 use crate::plan::show_create::*;
 use crate::plan::stored::*;
 use myriad_storage as st;
+use myriad_types::errors::{
+    ER_INVALID_DEFAULT, ER_KEY_COLUMN_DOES_NOT_EXIST, ER_MULTIPLE_PRI_KEY, ER_TOO_BIG_FIELDLENGTH,
+    ER_WRONG_AUTO_KEY,
+};
 use sqlparser::ast;
 
 // ---- compiling ----
@@ -44,8 +48,7 @@ pub fn table_def(ct: &ast::CreateTable, compiler: &Compiler) -> Result<st::Table
             .position(|c| c.name.eq_ignore_ascii_case(name))
             .ok_or_else(|| {
                 SqlError::new(
-                    1072,
-                    "42000",
+                    ER_KEY_COLUMN_DOES_NOT_EXIST,
                     format!("Key column '{name}' doesn't exist in table"),
                 )
             })
@@ -64,7 +67,10 @@ pub fn table_def(ct: &ast::CreateTable, compiler: &Compiler) -> Result<st::Table
         match constraint {
             ast::TableConstraint::PrimaryKey(pk) => {
                 if primary.is_some() {
-                    return Err(SqlError::new(1068, "42000", "Multiple primary key defined"));
+                    return Err(SqlError::new(
+                        ER_MULTIPLE_PRI_KEY,
+                        "Multiple primary key defined",
+                    ));
                 }
                 let cols = index_columns(&pk.columns, &columns)?;
                 for &c in &cols {
@@ -129,9 +135,7 @@ pub fn table_def(ct: &ast::CreateTable, compiler: &Compiler) -> Result<st::Table
             c.auto_increment && !indexes.iter().any(|ix| ix.columns.first() == Some(&i))
         })
     {
-        return Err(SqlError::new(
-            1075,
-            "42000",
+        return Err(SqlError::new(ER_WRONG_AUTO_KEY,
             "Incorrect table definition; there can be only one auto column and it must be defined as a key",
         ));
     }
@@ -218,8 +222,7 @@ pub fn column_from_ast(
                 Some(st::Value::Null)
             } else {
                 return Err(SqlError::new(
-                    1067,
-                    "42000",
+                    ER_INVALID_DEFAULT,
                     format!("Invalid default value for '{}'", def.name),
                 ));
             };
@@ -232,8 +235,7 @@ pub fn column_from_ast(
             };
             let stored = to_stored(&v, &target, &mut w).map_err(|_| {
                 SqlError::new(
-                    1067,
-                    "42000",
+                    ER_INVALID_DEFAULT,
                     format!("Invalid default value for '{}'", def.name),
                 )
             })?;
@@ -340,8 +342,7 @@ pub(crate) fn binary_type(len: u64, varying: bool) -> Result<st::ColumnType, Sql
     };
     if len > max {
         return Err(SqlError::new(
-            1074,
-            "42000",
+            ER_TOO_BIG_FIELDLENGTH,
             format!(
                 "Column length too big for column '{name}' (max = {max}); use BLOB or TEXT instead"
             ),
@@ -367,7 +368,7 @@ impl Env for ConstEnv<'_> {
         Datum::Null
     }
     fn system_variable(&self, _: crate::expr::VarScope, _: usize) -> Result<Datum, SqlError> {
-        Err(SqlError::new(1067, "42000", "Invalid default value"))
+        Err(SqlError::new(ER_INVALID_DEFAULT, "Invalid default value"))
     }
     fn user_variable(&self, _: &str) -> Datum {
         Datum::Null

@@ -29,6 +29,7 @@ use crate::expr::ColumnScope;
 use crate::expr::Expr;
 use crate::result::{charsets, column_flags, Column, ColumnType as WireType};
 use myriad_storage as st;
+use myriad_types::errors::{ER_NO_DB_ERROR, ER_NO_SUCH_TABLE, ER_TABLE_DEF_CHANGED};
 use sqlparser::ast;
 use std::sync::Arc;
 
@@ -179,7 +180,7 @@ pub struct DeletePlan {
 }
 
 pub fn err_no_database() -> SqlError {
-    SqlError::new(1046, "3D000", "No database selected")
+    SqlError::new(ER_NO_DB_ERROR, "No database selected")
 }
 
 /// `db.table` or `table` in the current database.
@@ -214,9 +215,10 @@ pub fn open_ref(
     alias: Option<&str>,
 ) -> Result<TableRef, SqlError> {
     let def = storage.table_def(db, name).map_err(|e| match e {
-        st::StorageError::NoSuchDatabase(_) => {
-            SqlError::new(1146, "42S02", format!("Table '{db}.{name}' doesn't exist"))
-        }
+        st::StorageError::NoSuchDatabase(_) => SqlError::new(
+            ER_NO_SUCH_TABLE,
+            format!("Table '{db}.{name}' doesn't exist"),
+        ),
         other => storage_error(other),
     })?;
     let name: Arc<str> = name.into();
@@ -257,8 +259,7 @@ impl TableRef {
         // compare contents only when it differs.
         if !Arc::ptr_eq(table.def(), &self.def) && **table.def() != *self.def {
             return Err(SqlError::new(
-                1412,
-                "HY000",
+                ER_TABLE_DEF_CHANGED,
                 "Table definition has changed, please retry transaction",
             ));
         }

@@ -10,14 +10,12 @@
 use crate::error::SqlError;
 use crate::expr::eval::Datum;
 use myriad_storage as st;
+use myriad_types::errors::ER_INVALID_ON_UPDATE;
 use myriad_types::DateTime;
 use sqlparser::ast;
 
 /// How SHOW CREATE TABLE and SHOW COLUMNS write the clock, as MariaDB 10.11 does.
 pub const CURRENT_TIMESTAMP_TEXT: &str = "current_timestamp()";
-
-/// ER_INVALID_ON_UPDATE: `ON UPDATE` on a column that is not DATETIME or TIMESTAMP.
-const ER_INVALID_ON_UPDATE: u16 = 1294;
 
 /// Whether the expression is the clock itself: CURRENT_TIMESTAMP, NOW(), LOCALTIME,
 /// LOCALTIMESTAMP, with or without parentheses and a precision.
@@ -65,7 +63,6 @@ pub fn check_column(def: &st::ColumnDef) -> Result<(), SqlError> {
     if def.on_update_now && !datetime {
         return Err(SqlError::new(
             ER_INVALID_ON_UPDATE,
-            "HY000",
             format!("Invalid ON UPDATE clause for '{}' column", def.name),
         ));
     }
@@ -138,7 +135,10 @@ mod tests {
         c.default_now = true;
         assert!(check_column(&c).is_ok());
         c.on_update_now = true;
-        assert_eq!(check_column(&c).unwrap_err().code, ER_INVALID_ON_UPDATE);
+        assert_eq!(
+            check_column(&c).unwrap_err().code,
+            ER_INVALID_ON_UPDATE.code
+        );
         let mut i = st::ColumnDef::new(
             "i",
             st::ColumnType::Int {

@@ -15,6 +15,7 @@
 //! Waits are also bounded by a timeout (error 1205), as innodb_lock_wait_timeout does.
 
 use crate::error::SqlError;
+use myriad_types::errors::{ER_LOCK_DEADLOCK, ER_LOCK_WAIT_TIMEOUT};
 use parking_lot::{Condvar, Mutex};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -63,8 +64,7 @@ impl RowLocks {
                 if after == owner || steps > table.waiting_for.len() {
                     table.waiting_for.remove(&owner);
                     return Err(SqlError::new(
-                        1213,
-                        "40001",
+                        ER_LOCK_DEADLOCK,
                         "Deadlock found when trying to get lock; try restarting transaction",
                     ));
                 }
@@ -82,8 +82,7 @@ impl RowLocks {
             let timed_out = Instant::now() >= deadline;
             if timed_out && table.owners.get(&key).is_some_and(|&h| h != owner) {
                 return Err(SqlError::new(
-                    1205,
-                    "HY000",
+                    ER_LOCK_WAIT_TIMEOUT,
                     "Lock wait timeout exceeded; try restarting transaction",
                 ));
             }

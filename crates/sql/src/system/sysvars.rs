@@ -10,6 +10,10 @@
 //! (MySQL's errors 1231 / 1232, out-of-range numbers clamped with warning 1292), and defaults.
 
 use crate::error::SqlError;
+use myriad_types::errors::{
+    ER_UNKNOWN_CHARACTER_SET, ER_UNKNOWN_COLLATION, ER_UNKNOWN_SYSTEM_VARIABLE,
+    ER_WRONG_TYPE_FOR_VAR, ER_WRONG_VALUE_FOR_VAR,
+};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -405,23 +409,18 @@ pub enum Setting {
 pub type Warning = (u16, String);
 
 pub fn err_wrong_value(name: &str, value: &str) -> SqlError {
-    SqlError::new(
-        1231,
-        "42000",
-        format!("Variable '{name}' can't be set to the value of '{value}'"),
-    )
+    SqlError::of(ER_WRONG_VALUE_FOR_VAR, &[&name, &value])
 }
 
 pub fn err_wrong_type(name: &str) -> SqlError {
-    SqlError::new(
-        1232,
-        "42000",
-        format!("Incorrect argument type to variable '{name}'"),
-    )
+    SqlError::of(ER_WRONG_TYPE_FOR_VAR, &[&name])
 }
 
 pub fn err_unknown(name: &str) -> SqlError {
-    SqlError::new(1193, "HY000", format!("Unknown system variable '{name}'"))
+    SqlError::new(
+        ER_UNKNOWN_SYSTEM_VARIABLE,
+        format!("Unknown system variable '{name}'"),
+    )
 }
 
 fn setting_text(setting: &Setting) -> String {
@@ -601,8 +600,7 @@ pub fn parse_setting(
                     Ok((VarValue::Str(Some(canonical)), None))
                 } else {
                     Err(SqlError::new(
-                        1115,
-                        "42000",
+                        ER_UNKNOWN_CHARACTER_SET,
                         format!("Unknown character set: '{t}'"),
                     ))
                 }
@@ -620,8 +618,7 @@ pub fn parse_setting(
                     ))
                 } else {
                     Err(SqlError::new(
-                        1273,
-                        "HY000",
+                        ER_UNKNOWN_COLLATION,
                         format!("Unknown collation: '{t}'"),
                     ))
                 }

@@ -28,41 +28,12 @@ static NEXT_FILE: AtomicU64 = AtomicU64::new(0);
 /// The error of a failed spill-file operation: ER_DISK_FULL for a full file system (as
 /// MariaDB reports a full tmpdir), else ER_GET_ERRNO with the errno and its text.
 pub fn io_error(e: &std::io::Error, dir: &Path) -> SqlError {
-    use crate::error::{ER_DISK_FULL, ER_GET_ERRNO};
-    let text = |n: i32| {
-        let full = std::io::Error::from_raw_os_error(n).to_string();
-        match full.find(" (os error") {
-            Some(at) => full[..at].to_string(),
-            None => full,
-        }
-    };
-    match e.raw_os_error() {
-        Some(n) if myriad_storage::is_disk_full(e) => SqlError::new(
-            ER_DISK_FULL,
-            "HY000",
-            format!(
-                "Disk full ({}); waiting for someone to free some space... (errno: {n} \"{}\")",
-                dir.display(),
-                text(n)
-            ),
-        ),
-        Some(n) => SqlError::new(
-            ER_GET_ERRNO,
-            "HY000",
-            format!("Got error {n} \"{}\" from storage engine", text(n)),
-        ),
-        None => SqlError::new(
-            ER_GET_ERRNO,
-            "HY000",
-            format!("Got error from storage engine: {e}"),
-        ),
-    }
+    crate::catalog::io_error(e, &dir.display().to_string())
 }
 
 fn corrupt(dir: &Path) -> SqlError {
     SqlError::new(
         crate::error::ER_GET_ERRNO,
-        "HY000",
         format!(
             "Got error 5 \"Input/output error\" from storage engine (a sort file in {} \
              read back differently than written)",
@@ -114,7 +85,6 @@ impl<'d> RunWriter<'d> {
         let len = u32::try_from(self.record.len()).map_err(|_| {
             SqlError::new(
                 crate::error::ER_GET_ERRNO,
-                "HY000",
                 "Got error 27 \"File too large\" from storage engine (a sorted row over 4 GB)",
             )
         })?;
@@ -242,14 +212,14 @@ pub(crate) mod tests {
         let e = RunWriter::create(&gone)
             .err()
             .expect("no directory, no file");
-        assert_eq!(e.code, crate::error::ER_GET_ERRNO);
+        assert_eq!(e.code, crate::error::ER_GET_ERRNO.code);
         assert!(e.message.contains("Got error 2"), "{}", e.message);
     }
 
     #[test]
     fn a_full_file_system_is_disk_full() {
         let e = io_error(&std::io::Error::from_raw_os_error(28), Path::new("/t"));
-        assert_eq!(e.code, crate::error::ER_DISK_FULL);
+        assert_eq!(e.code, crate::error::ER_DISK_FULL.code);
         assert!(e.message.starts_with("Disk full (/t)"), "{}", e.message);
     }
 }

@@ -19,6 +19,7 @@ use super::sort::{ExternalSort, Outcome, SortStats};
 use super::SpillConfig;
 use crate::error::SqlError;
 use crate::expr::eval::Datum;
+use myriad_types::errors::ER_UNKNOWN_ERROR;
 use std::collections::HashMap;
 
 /// What the allocator adds to each allocation (glibc's chunk header, rounded): a row of
@@ -191,5 +192,8 @@ impl<'d> Grouper<'d> {
 
 /// An internal inconsistency, reported as an error of the statement, not a panic.
 fn broken(what: &str) -> SqlError {
-    SqlError::new(1105, "HY000", format!("Internal error in GROUP BY: {what}"))
+    SqlError::new(
+        ER_UNKNOWN_ERROR,
+        format!("Internal error in GROUP BY: {what}"),
+    )
 }

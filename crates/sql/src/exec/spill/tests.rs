@@ -263,7 +263,7 @@ fn a_full_disk_fails_the_sort_with_disk_full_and_leaves_no_file() {
     }
     FAIL_WRITES.with(|f| f.set(None));
     let e = failed.expect("a run was written past the budget, and failed");
-    assert_eq!(e.code, crate::error::ER_DISK_FULL, "{}", e.message);
+    assert_eq!(e.code, crate::error::ER_DISK_FULL.code, "{}", e.message);
     drop(sort);
     assert_eq!(std::fs::read_dir(dir.path()).expect("list").count(), 0);
 }
