@@ -4,7 +4,7 @@
 //! `block_in_place`). A statement that never waits then costs no thread hand-off at all.
 //! Without a hook (tests, embedded use) a wait just waits.
 //!
-//! A wait on a condition ([`crate::sync::wait_until`]) also asks the process's interrupt
+//! A wait on a condition (`sync::wait_until`) also asks the process's interrupt
 //! probe, at least every [`PROBE_SLICE`], whether the waiting statement was cancelled (KILL
 //! QUERY, max_statement_time, a client that left): if so the wait ends early, as if its
 //! deadline had passed, and the caller backs out the way it does on a timeout. The

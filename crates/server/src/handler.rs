@@ -31,7 +31,7 @@
 //! select never reaches a clock read and stays inline, at no cost. The lowered priority
 //! needs the right to raise it back (CAP_SYS_NICE or RLIMIT_NICE), else threads keep theirs.
 //!
-//! A SELECT's rows go to the client while it runs: [`WireRows`] is the engine's
+//! A SELECT's rows go to the client while it runs: `WireRows` is the engine's
 //! `RowSink`, writing each row into the command's `ResultSink`, which writes to the socket
 //! past 64 KiB and waits for the client to read (the protocol crate's `drain`). A slow
 //! reader therefore holds its statement, not the server's memory.

@@ -20,7 +20,7 @@
 //! the same bounded buffer. An index read does not stream: it starts again when its index
 //! moved under it, which rows already sent could not follow.
 //!
-//! The query cache sees a streamed result through [`CacheCopy`]: a copy of the rows kept
+//! The query cache sees a streamed result through `CacheCopy`: a copy of the rows kept
 //! only while it stays within query_cache_limit; a result that outgrows it goes on
 //! streaming and is not cached.
 

@@ -5,7 +5,7 @@
 //! and keeps that [`Stmt`]; executing the EXPLAIN describes it, one row per table in the
 //! order the executor reads them (FROM order: myriad does not reorder joins). Nothing here
 //! chooses an access path: the rows name what [`crate::plan::access::choose_access`] and
-//! [`crate::exec::read::join_lookup`] chose, and the only thing decided at EXPLAIN time is
+//! `join_lookup` (exec::read) chose, and the only thing decided at EXPLAIN time is
 //! what the executor itself decides when it starts reading, namely whether the index path
 //! can be taken at all (a value that is no exact key of its column makes the read a full
 //! scan, see `crate::exec::read::index_rows`) and whether the index range alone answers

@@ -7,7 +7,7 @@
 //! sql_mode), so a text's plans sit in a short list. Bounded by entries: past the bound
 //! the cache is emptied and refilled (no LRU bookkeeping on the hit path).
 //!
-//! A plan is kept on its text's second sighting ([`PlanCache::offer`]): a text seen once
+//! A plan is kept on its text's second sighting (`PlanCache::offer`): a text seen once
 //! only leaves a fingerprint in a small direct-mapped table. Statements that carry their
 //! literals in the text (each one new) then cost no copy of the text, no map insert and
 //! no share of the emptying, and cannot flush the plans of the statements that do repeat.

@@ -1,6 +1,6 @@
 //! What a `SET GLOBAL` does beyond storing the value: resizing a cache, re-reading a limit.
 //!
-//! [`apply`] runs after the new global values are published, once per changed variable, with
+//! `apply` runs after the new global values are published, once per changed variable, with
 //! the engine; each cache owner adds an arm for the variables it reacts to. Variables with no
 //! arm only change what later sessions read from the globals.
 

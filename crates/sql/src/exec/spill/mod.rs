@@ -8,7 +8,7 @@
 //! they, too, go through the spilled sort ([`group`]).
 //!
 //! Files go to `tmpdir` when set, else to the `#tmp` folder of the datadir; each is
-//! created 0600 and unlinked at once ([`file`]), so none outlives its statement. A full
+//! created 0600 and unlinked at once ([`mod@file`]), so none outlives its statement. A full
 //! disk fails the statement with ER_DISK_FULL, another I/O error with ER_GET_ERRNO.
 
 pub mod codec;
