@@ -346,6 +346,14 @@ impl Session {
             true => (0, usize::MAX),
             false => (offset, limit),
         };
+        let (streaming, sink) = match sink {
+            Some(sink) if !plan.distinct => (Some(sink), None),
+            other => (None, other),
+        };
+        if let Some(sink) = streaming {
+            let sent = out.finish_into(&mut env.spill, range, (skip, take), &columns, sink)?;
+            return Ok(sent.then(|| crate::exec::stream::streamed(columns)));
+        }
         let Some(mut result) = out.finish(&mut env.spill, range, skip, take)? else {
             return Ok(None);
         };

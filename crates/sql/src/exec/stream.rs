@@ -137,7 +137,7 @@ pub(crate) fn select(
     Ok(streamed(columns))
 }
 
-fn streamed(columns: Arc<Vec<crate::result::Column>>) -> QueryResult {
+pub(crate) fn streamed(columns: Arc<Vec<crate::result::Column>>) -> QueryResult {
     QueryResult::Rows {
         columns,
         rows: Arc::new(Rows::streamed()),

@@ -87,6 +87,43 @@ impl<'d> Collector<'d> {
 }
 
 impl Collector<'_> {
+    /// Like [`Collector::finish`], but each result row goes to `sink` as it leaves the
+    /// sort (after `sink.begin(columns)`), so that no copy of the whole result is kept.
+    /// False when the sort's early limit has to be given up (nothing was sent then).
+    pub fn finish_into(
+        self,
+        counters: &mut SpillCounters,
+        range: bool,
+        (skip, take): (usize, usize),
+        columns: &std::sync::Arc<Vec<crate::result::Column>>,
+        sink: &mut dyn crate::RowSink,
+    ) -> Result<bool, SqlError> {
+        let sort = match self {
+            Collector::Plain(rows) => {
+                sink.begin(columns)?;
+                for row in rows.into_iter().skip(skip).take(take) {
+                    crate::interrupt::tick()?;
+                    sink.row(&row)?;
+                }
+                return Ok(true);
+            }
+            Collector::Sorted(sort) => sort,
+        };
+        let (outcome, stats) = (*sort).finish()?;
+        counters.add_sort(stats, range);
+        match outcome {
+            Outcome::Restart => Ok(false),
+            Outcome::Sorted(rows) => {
+                sink.begin(columns)?;
+                for row in rows.skip(skip).take(take) {
+                    crate::interrupt::tick()?;
+                    sink.row(&row?.1)?;
+                }
+                Ok(true)
+            }
+        }
+    }
+
     /// Forget the rows gathered so far (an index read starts again).
     pub fn reset(&mut self) {
         match self {
