@@ -16,6 +16,9 @@ pub enum Collector<'d> {
     Sorted(Box<ExternalSort<'d, Vec<Value>>>),
 }
 
+/// A result's rows in order, one at a time.
+type ResultRows<'d> = Box<dyn Iterator<Item = Result<Vec<Value>, SqlError>> + 'd>;
+
 impl<'d> Collector<'d> {
     /// Rows ordered by keys (`desc` per key) when `desc` is given; `wanted`: only the
     /// first rows are needed.
@@ -63,30 +66,21 @@ impl<'d> Collector<'d> {
         skip: usize,
         take: usize,
     ) -> Result<Option<Vec<Vec<Value>>>, SqlError> {
-        let sort = match self {
-            Collector::Plain(mut rows) => {
-                rows.drain(..skip.min(rows.len()));
-                rows.truncate(take);
-                return Ok(Some(rows));
-            }
-            Collector::Sorted(sort) => sort,
-        };
-        let (outcome, stats) = (*sort).finish()?;
-        counters.add_sort(stats, range);
-        match outcome {
-            Outcome::Restart => Ok(None),
-            Outcome::Sorted(rows) => {
-                let mut out = Vec::new();
-                for row in rows.skip(skip).take(take) {
-                    out.push(row?.1);
-                }
-                Ok(Some(out))
-            }
+        if let Collector::Plain(mut rows) = self {
+            // Already a Vec in order: cut it in place rather than move each row.
+            rows.drain(..skip.min(rows.len()));
+            rows.truncate(take);
+            return Ok(Some(rows));
         }
+        let Some(rows) = self.rows(counters, range)? else {
+            return Ok(None);
+        };
+        rows.skip(skip)
+            .take(take)
+            .collect::<Result<_, _>>()
+            .map(Some)
     }
-}
 
-impl Collector<'_> {
     /// Like [`Collector::finish`], but each result row goes to `sink` as it leaves the
     /// sort (after `sink.begin(columns)`), so that no copy of the whole result is kept.
     /// False when the sort's early limit has to be given up (nothing was sent then).
@@ -98,32 +92,37 @@ impl Collector<'_> {
         columns: &std::sync::Arc<Vec<crate::result::Column>>,
         sink: &mut dyn crate::RowSink,
     ) -> Result<bool, SqlError> {
+        let Some(rows) = self.rows(counters, range)? else {
+            return Ok(false);
+        };
+        sink.begin(columns)?;
+        for row in rows.skip(skip).take(take) {
+            crate::interrupt::tick()?;
+            sink.row(&row?)?;
+        }
+        Ok(true)
+    }
+
+    /// The result rows in order, one at a time; None on [`Outcome::Restart`].
+    fn rows(
+        self,
+        counters: &mut SpillCounters,
+        range: bool,
+    ) -> Result<Option<ResultRows<'d>>, SqlError> {
         let sort = match self {
-            Collector::Plain(rows) => {
-                sink.begin(columns)?;
-                for row in rows.into_iter().skip(skip).take(take) {
-                    crate::interrupt::tick()?;
-                    sink.row(&row)?;
-                }
-                return Ok(true);
-            }
+            Collector::Plain(rows) => return Ok(Some(Box::new(rows.into_iter().map(Ok)))),
             Collector::Sorted(sort) => sort,
         };
         let (outcome, stats) = (*sort).finish()?;
         counters.add_sort(stats, range);
-        match outcome {
-            Outcome::Restart => Ok(false),
-            Outcome::Sorted(rows) => {
-                sink.begin(columns)?;
-                for row in rows.skip(skip).take(take) {
-                    crate::interrupt::tick()?;
-                    sink.row(&row?.1)?;
-                }
-                Ok(true)
-            }
-        }
+        Ok(match outcome {
+            Outcome::Restart => None,
+            Outcome::Sorted(rows) => Some(Box::new(rows.map(|row| row.map(|(_, r)| r)))),
+        })
     }
+}
 
+impl Collector<'_> {
     /// Forget the rows gathered so far (an index read starts again).
     pub fn reset(&mut self) {
         match self {
