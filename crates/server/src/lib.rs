@@ -65,6 +65,26 @@ fn variables_help() -> String {
 /// read. The engine also sets these modes itself where it creates files.
 const PROCESS_UMASK: libc::mode_t = 0o077;
 
+/// Turn transparent huge pages off for this process (`PR_SET_THP_DISABLE`), as MariaDB
+/// runs by default. The allocator asks the kernel for huge pages on its regions
+/// (`madvise(MADV_HUGEPAGE)`, which the kernel honours where THP is `always` or
+/// `madvise`), so the first touch of a thread's fresh heap region brought in 2 MiB at once:
+/// a statement that left the network workers (a slow client reading a large result holds
+/// one) then cost about 2.5 MB of resident memory, against under 0.5 MB with 4 KiB pages.
+/// The flag applies to the whole process, to regions mapped before it as well.
+fn disable_transparent_huge_pages() {
+    // Safety: PR_SET_THP_DISABLE takes integer arguments and changes only a flag of this
+    // process; it cannot touch memory.
+    let rc = unsafe { libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0) };
+    if rc != 0 {
+        tracing::warn!(
+            "cannot turn transparent huge pages off ({}): each long statement may cost \
+             2 MB more resident memory",
+            std::io::Error::last_os_error()
+        );
+    }
+}
+
 /// Entry point of the `myriad` binary.
 pub fn main() -> ExitCode {
     // Safety: umask only sets the process's file-creation mask; it cannot fail.
@@ -86,6 +106,7 @@ pub fn main() -> ExitCode {
         eprintln!("myriad: {message}");
         return ExitCode::FAILURE;
     }
+    disable_transparent_huge_pages();
     // A panic (a bug: client input must never cause one) ends only the connection whose
     // task it hit; make sure it reaches the log, not just standard error.
     let default_hook = std::panic::take_hook();
