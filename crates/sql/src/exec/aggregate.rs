@@ -96,17 +96,10 @@ pub(crate) fn aggregate_value(
         }
     }
     if agg.distinct {
-        let mut unique: Vec<Datum> = Vec::new();
-        for v in inputs {
-            crate::interrupt::tick()?;
-            if !unique.iter().any(|u| {
-                crate::expr::eval::compare(u, &v, &mut Vec::new())
-                    == Some(std::cmp::Ordering::Equal)
-            }) {
-                unique.push(v);
-            }
-        }
-        inputs = unique;
+        // Values are equal as GROUP BY keys are: one hash lookup per value, the first of
+        // each kept.
+        let mut seen = std::collections::HashSet::with_capacity(inputs.len());
+        inputs.retain(|v| seen.insert(group_key_text(v)));
     }
     let ty = aggregate_type(agg, types, env);
     Ok(match agg.kind {
