@@ -316,6 +316,16 @@ impl Session {
                 out,
                 env,
             )?;
+        } else if let Some(g) = plan.grouping.as_ref().filter(|_| plan.joins.is_empty()) {
+            out = crate::exec::accumulate::aggregate_streamed(
+                plan,
+                g,
+                &table,
+                &types[..ncols],
+                &shape,
+                out,
+                env,
+            )?;
         } else {
             let rows = if plan.joins.is_empty() {
                 let options = crate::exec::read::ReadOptions {

@@ -1,0 +1,169 @@
+//! Aggregates without GROUP BY over one table, folded row by row as the read yields them:
+//! the statement keeps the first row (for columns named outside an aggregate, as MariaDB
+//! allows) and one running state per aggregate, never the rows, so `SELECT COUNT(*),
+//! SUM(x) FROM t` holds a few values however large `t` is. DISTINCT keeps each distinct
+//! value's group key.
+//!
+//! The results are those of [`aggregate_value`](crate::exec::aggregate::aggregate_value)
+//! over the same rows in the same order: the same types, the same first-kept minimum and
+//! maximum, DECIMAL sums to 65 digits with the same overflow error, DOUBLE sums in row order.
+
+use crate::error::SqlError;
+use crate::exec::aggregate::{aggregate_type, group_key_text};
+use crate::exec::env::ExecEnv;
+use crate::exec::spill::collect::{Collector, RowShape};
+use crate::expr::eval::{Datum, SqlType};
+use crate::expr::Env;
+use crate::plan::tables::{AggKind, Aggregate, Grouping, TableSelect};
+use myriad_types::Decimal;
+use std::cmp::Ordering;
+use std::collections::HashSet;
+
+/// One aggregate's state over the rows so far.
+#[derive(Clone)]
+struct Running {
+    /// Rows (COUNT(*)) or non-NULL values taken (after DISTINCT).
+    count: u64,
+    /// The sum is exact (the aggregate's type is DECIMAL).
+    exact: bool,
+    sum: Decimal,
+    /// Starts at -0.0, as a DOUBLE sum of no values does.
+    sum_double: f64,
+    /// MIN or MAX so far: the first of equal values is kept.
+    best: Option<Datum>,
+    /// The group keys of the values taken, for DISTINCT.
+    seen: Option<HashSet<String>>,
+}
+
+impl Running {
+    fn new(agg: &Aggregate, types: &[SqlType], env: &ExecEnv) -> Running {
+        Running {
+            count: 0,
+            exact: matches!(aggregate_type(agg, types, env), SqlType::Decimal { .. }),
+            sum: Decimal::ZERO,
+            sum_double: -0.0,
+            best: None,
+            seen: agg.distinct.then(HashSet::new),
+        }
+    }
+
+    fn add(&mut self, agg: &Aggregate, row: &[Datum], env: &mut dyn Env) -> Result<(), SqlError> {
+        if agg.kind == AggKind::CountStar {
+            self.count += 1;
+            return Ok(());
+        }
+        let v = match &agg.arg {
+            Some(arg) => arg.eval(env, row)?,
+            None => Datum::Null,
+        };
+        if v.is_null() {
+            return Ok(());
+        }
+        if let Some(seen) = &mut self.seen {
+            if !seen.insert(group_key_text(&v)) {
+                return Ok(());
+            }
+        }
+        self.count += 1;
+        match agg.kind {
+            AggKind::CountStar | AggKind::Count => {}
+            AggKind::Min | AggKind::Max => {
+                let better = match &self.best {
+                    None => true,
+                    Some(b) => {
+                        let o = crate::expr::eval::compare(&v, b, env.warnings())
+                            .unwrap_or(Ordering::Equal);
+                        (agg.kind == AggKind::Min && o == Ordering::Less)
+                            || (agg.kind == AggKind::Max && o == Ordering::Greater)
+                    }
+                };
+                if better {
+                    self.best = Some(v);
+                }
+            }
+            AggKind::Sum | AggKind::Avg if self.exact => {
+                let x = v.to_decimal(env.warnings()).unwrap_or_default();
+                self.sum = self.sum.checked_add(&x).map_err(sum_overflow)?;
+            }
+            AggKind::Sum | AggKind::Avg => {
+                self.sum_double += v.to_double(&mut Vec::new()).unwrap_or(0.0);
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(self, agg: &Aggregate, env: &ExecEnv) -> Result<Datum, SqlError> {
+        Ok(match agg.kind {
+            AggKind::CountStar | AggKind::Count => Datum::Int(self.count as i64),
+            AggKind::Min | AggKind::Max => self.best.unwrap_or(Datum::Null),
+            AggKind::Sum | AggKind::Avg if self.count == 0 => Datum::Null,
+            AggKind::Sum if self.exact => Datum::Dec(self.sum),
+            AggKind::Avg if self.exact => {
+                let count = Decimal::from_u64(self.count);
+                let incr = env.state.div_precision_increment;
+                Datum::Dec(self.sum.checked_div(&count, incr).map_err(sum_overflow)?)
+            }
+            AggKind::Sum => Datum::Double(self.sum_double),
+            AggKind::Avg => Datum::Double(self.sum_double / self.count as f64),
+        })
+    }
+}
+
+fn sum_overflow<E>(_: E) -> SqlError {
+    crate::expr::eval::err_decimal_out_of_range("sum")
+}
+
+/// Aggregates without GROUP BY over one table (`g.keys` is empty, `plan` has no joins):
+/// each row the read yields is folded into the running states; the one result row (the
+/// first row read, or NULLs, followed by the aggregates' values) goes to `out` unless
+/// HAVING drops it. `types` are the table's column types.
+pub(crate) fn aggregate_streamed<'d>(
+    plan: &TableSelect,
+    g: &Grouping,
+    table: &myriad_storage::Table,
+    types: &[SqlType],
+    shape: &RowShape,
+    mut out: Collector<'d>,
+    env: &mut ExecEnv,
+) -> Result<Collector<'d>, SqlError> {
+    let options = crate::exec::read::ReadOptions {
+        wanted: crate::exec::read::columns_read(plan),
+        max_rows: None,
+    };
+    let fresh: Vec<Running> = g
+        .aggregates
+        .iter()
+        .map(|a| Running::new(a, types, env))
+        .collect();
+    let state = std::cell::RefCell::new((None::<Vec<Datum>>, fresh.clone()));
+    crate::exec::read::read_rows_each(
+        &plan.source,
+        table,
+        env,
+        &options,
+        &mut |_, values, env| {
+            let (first, running) = &mut *state.borrow_mut();
+            for (r, a) in running.iter_mut().zip(&g.aggregates) {
+                r.add(a, &values, env)?;
+            }
+            if first.is_none() {
+                *first = Some(values);
+            }
+            Ok(true)
+        },
+        // An index read that starts again: what was folded so far is forgotten.
+        &mut || *state.borrow_mut() = (None, fresh.clone()),
+    )?;
+    let (first, running) = state.into_inner();
+    let mut row = first.unwrap_or_else(|| vec![Datum::Null; types.len()]);
+    for (r, a) in running.into_iter().zip(&g.aggregates) {
+        row.push(r.finish(a, env)?);
+    }
+    if let Some(h) = &g.having {
+        if h.eval(env, &row)?.truth(&mut env.warnings) != Some(true) {
+            return Ok(out);
+        }
+    }
+    shape.emit(&mut row, None, None, env, &mut out)?;
+    Ok(out)
+}
