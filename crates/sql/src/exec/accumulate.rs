@@ -4,9 +4,10 @@
 //! SUM(x) FROM t` holds a few values however large `t` is. DISTINCT keeps each distinct
 //! value's group key.
 //!
-//! The results are those of [`aggregate_value`](crate::exec::aggregate::aggregate_value)
-//! over the same rows in the same order: the same types, the same first-kept minimum and
-//! maximum, DECIMAL sums to 65 digits with the same overflow error, DOUBLE sums in row order.
+//! `Running` is also how a group's aggregate is computed over its rows
+//! (`aggregate_value` in [`crate::exec::aggregate`]): MIN and MAX keep the
+//! first of equal values, DECIMAL sums are exact (error 1690 past 81 digits),
+//! DOUBLE sums add in row order from -0.0.
 
 use crate::error::SqlError;
 use crate::exec::aggregate::{aggregate_type, group_key_text};
@@ -21,7 +22,7 @@ use std::collections::HashSet;
 
 /// One aggregate's state over the rows so far.
 #[derive(Clone)]
-struct Running {
+pub(crate) struct Running {
     /// Rows (COUNT(*)) or non-NULL values taken (after DISTINCT).
     count: u64,
     /// The sum is exact (the aggregate's type is DECIMAL).
@@ -36,7 +37,7 @@ struct Running {
 }
 
 impl Running {
-    fn new(agg: &Aggregate, types: &[SqlType], env: &ExecEnv) -> Running {
+    pub(crate) fn new(agg: &Aggregate, types: &[SqlType], env: &ExecEnv) -> Running {
         Running {
             count: 0,
             exact: matches!(aggregate_type(agg, types, env), SqlType::Decimal { .. }),
@@ -47,7 +48,12 @@ impl Running {
         }
     }
 
-    fn add(&mut self, agg: &Aggregate, row: &[Datum], env: &mut dyn Env) -> Result<(), SqlError> {
+    pub(crate) fn add(
+        &mut self,
+        agg: &Aggregate,
+        row: &[Datum],
+        env: &mut dyn Env,
+    ) -> Result<(), SqlError> {
         if agg.kind == AggKind::CountStar {
             self.count += 1;
             return Ok(());
@@ -92,7 +98,7 @@ impl Running {
         Ok(())
     }
 
-    fn finish(self, agg: &Aggregate, env: &ExecEnv) -> Result<Datum, SqlError> {
+    pub(crate) fn finish(self, agg: &Aggregate, env: &ExecEnv) -> Result<Datum, SqlError> {
         Ok(match agg.kind {
             AggKind::CountStar | AggKind::Count => Datum::Int(self.count as i64),
             AggKind::Min | AggKind::Max => self.best.unwrap_or(Datum::Null),

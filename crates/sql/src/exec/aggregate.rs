@@ -71,85 +71,20 @@ pub(crate) fn aggregate_type(
     }
 }
 
-/// One aggregate over a group's rows.
+/// One aggregate over a group's rows: the rows folded in order into a
+/// [`Running`](crate::exec::accumulate::Running) state.
 pub(crate) fn aggregate_value(
     agg: &crate::plan::tables::Aggregate,
     rows: &[&Vec<Datum>],
     types: &[SqlType],
     env: &mut ExecEnv,
 ) -> Result<Datum, SqlError> {
-    use crate::plan::tables::AggKind;
-    if agg.kind == AggKind::CountStar {
-        return Ok(Datum::Int(rows.len() as i64));
-    }
-    let mut inputs: Vec<Datum> = Vec::new();
+    let mut running = crate::exec::accumulate::Running::new(agg, types, env);
     for row in rows {
         crate::interrupt::tick()?;
-        let v = agg
-            .arg
-            .as_ref()
-            .map(|a| a.eval(env, row))
-            .transpose()?
-            .unwrap_or(Datum::Null);
-        if !v.is_null() {
-            inputs.push(v);
-        }
+        running.add(agg, row, env)?;
     }
-    if agg.distinct {
-        // Values are equal as GROUP BY keys are: one hash lookup per value, the first of
-        // each kept.
-        let mut seen = std::collections::HashSet::with_capacity(inputs.len());
-        inputs.retain(|v| seen.insert(group_key_text(v)));
-    }
-    let ty = aggregate_type(agg, types, env);
-    Ok(match agg.kind {
-        AggKind::CountStar | AggKind::Count => Datum::Int(inputs.len() as i64),
-        AggKind::Min | AggKind::Max => {
-            let mut best: Option<Datum> = None;
-            for v in inputs {
-                let better = match &best {
-                    None => true,
-                    Some(b) => {
-                        let o = crate::expr::eval::compare(&v, b, &mut env.warnings)
-                            .unwrap_or(std::cmp::Ordering::Equal);
-                        (agg.kind == AggKind::Min && o == std::cmp::Ordering::Less)
-                            || (agg.kind == AggKind::Max && o == std::cmp::Ordering::Greater)
-                    }
-                };
-                if better {
-                    best = Some(v);
-                }
-            }
-            best.unwrap_or(Datum::Null)
-        }
-        AggKind::Sum | AggKind::Avg if inputs.is_empty() => Datum::Null,
-        AggKind::Sum | AggKind::Avg if matches!(ty, SqlType::Decimal { .. }) => {
-            let overflow = |_| crate::expr::eval::err_decimal_out_of_range("sum");
-            let mut sum = myriad_types::Decimal::ZERO;
-            for v in &inputs {
-                let x = v.to_decimal(&mut env.warnings).unwrap_or_default();
-                sum = sum.checked_add(&x).map_err(overflow)?;
-            }
-            if agg.kind == AggKind::Sum {
-                Datum::Dec(sum)
-            } else {
-                let count = myriad_types::Decimal::from_u64(inputs.len() as u64);
-                let incr = env.state.div_precision_increment;
-                Datum::Dec(sum.checked_div(&count, incr).map_err(overflow)?)
-            }
-        }
-        AggKind::Sum | AggKind::Avg => {
-            let sum: f64 = inputs
-                .iter()
-                .map(|v| v.to_double(&mut Vec::new()).unwrap_or(0.0))
-                .sum();
-            Datum::Double(if agg.kind == AggKind::Sum {
-                sum
-            } else {
-                sum / inputs.len() as f64
-            })
-        }
-    })
+    running.finish(agg, env)
 }
 
 /// Metadata of a select item that is exactly an aggregate; MIN and MAX of a column keep
