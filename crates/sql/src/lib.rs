@@ -16,18 +16,21 @@
 //! - [`system`]: the system variables, declared once with their on-set effects, and the
 //!   status counters. A variable's effect on a cache goes to the storage and cache crates
 //!   (`system::key_cache_effects`), never up into execution.
+//! - [`parser`]: statement text as tokens: the MySQL dialect of sqlparser, the split of a
+//!   COM_QUERY text into statements with its map from token positions to text offsets
+//!   (`parser::source`), and the long literal lists taken out before sqlparser parses
+//!   (`parser::const_lists`). It gives no token a meaning, so it sits below expressions and statements.
 //! - [`expr`]: expressions: the types, the compiler from sqlparser's AST, typing,
 //!   evaluation, the built-in functions and the MySQL value rules (`expr::eval`, `arith`,
 //!   `compare`). It sits below the catalog because catalog rows are made of its values.
 //! - [`catalog`]: databases and tables on disk, accounts, character sets, the
 //!   information_schema tables.
-//! - [`plan`]: the statement types ([`plan::Stmt`]) and their compilation: SELECT plans,
-//!   name resolution, access paths, table definitions, ALTER, the plan cache. The
-//!   conversions to stored values and the SHOW CREATE texts live here, because table
-//!   definitions need them.
-//! - [`parser`]: statement text: splitting, the hand-written parsers (SET, SHOW, KILL,
-//!   accounts, key cache statements) and the sqlparser path. It sits above `plan` because
-//!   each parser produces compiled statements by calling the plan's compilers.
+//! - [`plan`]: the statement types ([`plan::Stmt`]) and the statement compiler that builds
+//!   them from the tokens: the hand-written parsers (SET, SHOW, KILL, accounts, key cache
+//!   statements: `plan::statements`, `plan::key_cache_parse`), the sqlparser path
+//!   (`plan::from_ast`), SELECT plans, name resolution, access paths, table definitions,
+//!   ALTER, the plan cache. The conversions to stored values and the SHOW CREATE texts live
+//!   here, because table definitions need them.
 //! - [`session`]: what a connection keeps between statements: its variables, warnings,
 //!   prepared statements, row locks and query cache settings.
 //! - [`exec`]: running statements: the entry points, one dispatch arm per statement family,
@@ -44,7 +47,7 @@
 //!    the statement's text scan is `session::query_text`), then the session's plan cache
 //!    (`plan::plan_cache`).
 //! 2. On a miss, `parser::source::split` cuts the text at `;` and `plan::compile_statement`
-//!    sends it to `parser::from_ast`, which calls `plan::query::compile_query` and
+//!    sends it to `plan::from_ast`, which calls `plan::query::compile_query` and
 //!    `compile_table_select`: columns resolve against `plan::tables::TableRef`, the WHERE
 //!    clause becomes an [`expr::Expr`], and `plan::access::choose_access` picks the primary
 //!    key point lookup. The result is a `Stmt::SelectTable`.
@@ -57,7 +60,7 @@
 //! # One UPDATE
 //!
 //! `UPDATE t SET a = a + 1 WHERE id = 5` takes the same first two steps (the query cache is
-//! not consulted for writes); `parser::from_ast` builds a `plan::tables::UpdatePlan`. Then:
+//! not consulted for writes); `plan::from_ast` builds a `plan::tables::UpdatePlan`. Then:
 //! 1. `exec::entry` wraps the run in `exec::query_cache::write_guard`, so that cached
 //!    results over `t` stop being served.
 //! 2. `exec::dispatch` calls `exec::write` (`Session::update`), which finds the rows with

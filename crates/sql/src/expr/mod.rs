@@ -8,8 +8,7 @@
 //! at evaluation time.
 
 use myriad_types::errors::{
-    ER_BAD_FIELD_ERROR, ER_NON_UNIQ_ERROR, ER_PARSE_ERROR, ER_SP_DOES_NOT_EXIST,
-    ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT,
+    ER_BAD_FIELD_ERROR, ER_NON_UNIQ_ERROR, ER_SP_DOES_NOT_EXIST, ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT,
 };
 pub mod arith;
 pub mod cast;
@@ -374,14 +373,7 @@ pub struct Compiler<'a> {
     pub lists: Option<&'a crate::parser::const_lists::ListSource<'a>>,
 }
 
-pub fn err_syntax(near: &str) -> SqlError {
-    let near: String = near.chars().take(80).collect();
-    SqlError::new(ER_PARSE_ERROR,
-        format!(
-            "You have an error in your SQL syntax; check the manual that corresponds to your MariaDB server version for the right syntax to use near '{near}' at line 1"
-        ),
-    )
-}
+pub use crate::error::err_syntax;
 
 pub(crate) fn err_function(name: &str) -> SqlError {
     SqlError::new(

@@ -1,8 +1,8 @@
 //! Statement text: splitting at `;`, the map from offsets back to the source, and the
 //! token cursor of the hand-written parsers.
 
+use crate::error::err_syntax;
 use crate::error::SqlError;
-use crate::expr::err_syntax;
 use crate::parser::dialect::MyriadDialect;
 
 use sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer};

@@ -5,19 +5,22 @@
 //! 2. Each statement goes one of two ways. MySQL administration syntax that sqlparser does
 //!    not parse the MySQL way (`SET GLOBAL x`, `SET @@session.x`, `SHOW ... STATUS`,
 //!    `CREATE USER 'u'@'h'`, `SHUTDOWN`, `FLUSH STATUS`, transactions, databases) is read by
-//!    the hand-written parsers of [`crate::parser::statements`] from the token list.
+//!    the hand-written parsers of [`crate::plan::statements`] from the token list.
 //!    Everything else (SELECT, DDL and DML) goes to sqlparser's parser with MySQL's dialect
-//!    ([`crate::parser::dialect`], [`crate::parser::from_ast`]).
+//!    ([`crate::parser::dialect`], [`crate::plan::from_ast`]).
 //! 3. Expressions from either path are compiled by [`crate::expr::Compiler`]; the result
 //!    is a [`Stmt`] that a prepared statement keeps and executes many times.
 
 pub mod access;
 pub mod alter;
 pub mod explain;
+pub mod from_ast;
 pub mod key_cache;
+pub mod key_cache_parse;
 pub mod plan_cache;
 pub mod query;
 pub mod show_create;
+pub mod statements;
 pub mod stored;
 pub mod table_def;
 pub mod tables;
@@ -29,9 +32,9 @@ use crate::expr::Compiler;
 use crate::expr::Expr;
 use crate::system::status::Counter;
 
-use crate::parser::from_ast::*;
 use crate::parser::source::*;
-use crate::parser::statements::*;
+use crate::plan::from_ast::*;
+use crate::plan::statements::*;
 use sqlparser::tokenizer::Token;
 use std::collections::HashMap;
 
@@ -370,8 +373,8 @@ pub fn compile_statement(
     let first = c.peek_word();
     let stmt = match first.as_deref() {
         None if raw.tokens.is_empty() => Stmt::Empty,
-        Some("SET") if crate::parser::key_cache_parse::is_structured_set(&c) => {
-            crate::parser::key_cache_parse::structured_set(&mut c, &compiler)?
+        Some("SET") if crate::plan::key_cache_parse::is_structured_set(&c) => {
+            crate::plan::key_cache_parse::structured_set(&mut c, &compiler)?
         }
         Some("SET") => {
             c.pos += 1;
@@ -567,13 +570,13 @@ pub fn compile_statement(
             }
         }
         Some("LOAD") if c.peek_word_at(1).as_deref() == Some("INDEX") => {
-            crate::parser::key_cache_parse::load_index(&mut c)?
+            crate::plan::key_cache_parse::load_index(&mut c)?
         }
         Some("CACHE") if c.peek_word_at(1).as_deref() == Some("INDEX") => {
-            crate::parser::key_cache_parse::cache_index(&mut c)?
+            crate::plan::key_cache_parse::cache_index(&mut c)?
         }
-        Some("SELECT") if crate::parser::key_cache_parse::is_virtual_select(&c) => {
-            crate::parser::key_cache_parse::virtual_select(&mut c, &compiler)?
+        Some("SELECT") if crate::plan::key_cache_parse::is_virtual_select(&c) => {
+            crate::plan::key_cache_parse::virtual_select(&mut c, &compiler)?
         }
         Some("DO") => {
             c.pos += 1;

@@ -6,10 +6,10 @@ use crate::expr::Compiler;
 use myriad_types::errors::{ER_BAD_FIELD_ERROR, ER_GLOBAL_VARIABLE, ER_NOT_SUPPORTED_YET};
 
 use crate::parser::source::*;
-use crate::parser::statements::*;
 use crate::plan::key_cache as kc;
 use crate::plan::key_cache::KeyCacheStmt;
 use crate::plan::key_cache::StructuredSet;
+use crate::plan::statements::*;
 use crate::plan::VirtualSelect;
 use crate::plan::*;
 use sqlparser::tokenizer::{Token, TokenWithSpan};

@@ -9,8 +9,8 @@ use myriad_types::errors::{
 };
 
 use crate::parser::source::*;
-use crate::parser::statements::*;
 use crate::plan::query::*;
+use crate::plan::statements::*;
 use crate::plan::*;
 use sqlparser::ast;
 use sqlparser::parser::Parser;
