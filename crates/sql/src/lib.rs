@@ -8,7 +8,7 @@
 //! # Stages
 //!
 //! One folder per stage; a stage uses the ones below it and never one above
-//! (`tests/layers.rs` checks it, with the few exceptions it lists and explains). Bottom up:
+//! (`tests/layers.rs` checks it). Bottom up:
 //!
 //! - the crate root: [`error`], [`value`], [`result`] (columns and results as the protocol
 //!   sends them), [`interrupt`] (cancellation ticks, the KILL registry), [`depth`] (the stack
@@ -37,8 +37,11 @@
 //!   then select, aggregate, sort, read, write, ddl, admin and show, and the query cache
 //!   hooks around them.
 //!
-//! Expressions and plans are one knot by nature: a subquery is an expression that holds a
-//! statement, and the expression compiler plans it. `expr` names `plan` only for that.
+//! A subquery is an expression that holds a statement, yet `expr` does not name `plan`: it
+//! holds the compiled subquery as an [`expr::SubqueryPlan`] (asking only its first column's
+//! type), and the expression compiler reaches the statement compiler through the
+//! [`expr::StatementCompiler`] that `plan` hands it in [`expr::Compiler`]. The executor runs
+//! a subquery's statement through [`expr::Env::subquery`], once per statement.
 //!
 //! # One SELECT
 //!

@@ -28,6 +28,7 @@ use crate::expr::eval::ArithOp;
 use crate::expr::eval::Datum;
 use crate::expr::eval::Warning;
 use crate::expr::functions::*;
+use sqlparser::ast;
 use sqlparser::ast::BinaryOperator;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -63,10 +64,30 @@ pub trait Env {
     fn sql_mode(&self) -> u64;
     fn warnings(&mut self) -> &mut Vec<Warning>;
     /// The rows of an uncorrelated subquery.
-    fn subquery(&mut self, query: &crate::plan::Stmt) -> Result<Vec<Vec<Datum>>, SqlError> {
+    fn subquery(&mut self, query: &dyn SubqueryPlan) -> Result<Vec<Vec<Datum>>, SqlError> {
         let _ = query;
         Err(SqlError::not_supported("subqueries here"))
     }
+}
+
+/// A compiled subquery, as an expression holds it. The statement compiler builds it
+/// ([`StatementCompiler::subquery`]) and the executor runs it ([`Env::subquery`], looking at
+/// the plan through [`SubqueryPlan::as_any`]); an expression only asks for its type.
+pub trait SubqueryPlan: std::fmt::Debug + Send + Sync {
+    /// The static type of its first column: the type of a scalar subquery.
+    fn first_column_type(&self, env: &dyn Env) -> crate::expr::eval::SqlType;
+    /// The plan itself, for the stages that know its type.
+    fn as_any(&self) -> &dyn std::any::Any;
+}
+
+/// What the expression compiler asks of the statement compiler above it: the parts of an
+/// expression that need statements or the catalog.
+pub trait StatementCompiler {
+    /// Compile an uncorrelated subquery; `c` has no columns in scope.
+    fn subquery(&self, q: &ast::Query, c: &Compiler) -> Result<Arc<dyn SubqueryPlan>, SqlError>;
+    /// Compile `@@cache.variable`, a named key cache's structured variable (`scope` as
+    /// written before the cache name).
+    fn structured(&self, scope: VarScope, cache: &str, name: &str) -> Result<Expr, SqlError>;
 }
 
 /// Scalar functions.
@@ -306,14 +327,14 @@ pub enum Expr {
         to: CastTo,
     },
     /// A scalar subquery (uncorrelated: evaluated once per statement).
-    Subquery(Arc<crate::plan::Stmt>),
+    Subquery(Arc<dyn SubqueryPlan>),
     InSubquery {
         expr: Box<Expr>,
-        query: Arc<crate::plan::Stmt>,
+        query: Arc<dyn SubqueryPlan>,
         negated: bool,
     },
     Exists {
-        query: Arc<crate::plan::Stmt>,
+        query: Arc<dyn SubqueryPlan>,
         negated: bool,
     },
 }
@@ -365,8 +386,9 @@ pub struct Compiler<'a> {
     pub scope: &'a ColumnScope,
     pub placeholders: &'a HashMap<(u64, u64), usize>,
     pub pipes_as_concat: bool,
-    /// What subqueries compile against (None where subqueries cannot appear).
-    pub ctx: Option<&'a crate::plan::CompileCtx<'a>>,
+    /// The statement compiler that subqueries and named key caches compile against (None
+    /// where they cannot appear).
+    pub ctx: Option<&'a dyn StatementCompiler>,
     pub map: Option<&'a crate::parser::source::SourceMap>,
     /// The long literal lists taken out of the statement before sqlparser (see
     /// [`crate::parser::const_lists`]).

@@ -30,6 +30,7 @@ use crate::error::SqlError;
 use crate::expr::ColumnScope;
 use crate::expr::Compiler;
 use crate::expr::Expr;
+use crate::expr::SubqueryPlan;
 use crate::system::status::Counter;
 
 use crate::parser::source::*;
@@ -37,6 +38,7 @@ use crate::plan::from_ast::*;
 use crate::plan::statements::*;
 use sqlparser::tokenizer::Token;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// `SET` scope as written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -337,6 +339,46 @@ pub struct CompileCtx<'a> {
     pub catalog: &'a crate::catalog::Catalog,
     pub database: Option<&'a str>,
     pub pipes_as_concat: bool,
+}
+
+impl crate::expr::StatementCompiler for CompileCtx<'_> {
+    fn subquery(
+        &self,
+        q: &sqlparser::ast::Query,
+        c: &Compiler,
+    ) -> Result<Arc<dyn SubqueryPlan>, SqlError> {
+        let Some(map) = c.map else {
+            return Err(SqlError::not_supported("subqueries here"));
+        };
+        Ok(Arc::new(query::compile_subquery(q, map, c, self)?))
+    }
+
+    fn structured(
+        &self,
+        scope: crate::expr::VarScope,
+        cache: &str,
+        name: &str,
+    ) -> Result<Expr, SqlError> {
+        key_cache::compile_structured(self, scope, cache, name)
+    }
+}
+
+/// A subquery's plan is a statement ([`Stmt::Select`] or [`Stmt::SelectTable`]).
+impl SubqueryPlan for Stmt {
+    fn first_column_type(&self, env: &dyn crate::expr::Env) -> crate::expr::eval::SqlType {
+        query::first_column_type(self, env)
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+impl Stmt {
+    /// The statement of a subquery expression (every one is, as [`CompileCtx`] compiles them).
+    pub fn of_subquery(query: &dyn SubqueryPlan) -> Option<&Stmt> {
+        query.as_any().downcast_ref()
+    }
 }
 
 pub fn compile_statement(
