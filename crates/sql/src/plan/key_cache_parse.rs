@@ -221,11 +221,7 @@ pub(crate) fn structured_set(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt
     let mut sets = Vec::new();
     let mut scope = SetScope::Session;
     loop {
-        if c.eat_word("GLOBAL") {
-            scope = SetScope::Global;
-        } else if c.eat_word("SESSION") || c.eat_word("LOCAL") {
-            scope = SetScope::Session;
-        }
+        scope = eat_set_scope(c, scope);
         let Some((taken, written, cache, var)) = structured_target(&c.tokens[c.pos..], Some(scope))
         else {
             return Err(SqlError::new(
