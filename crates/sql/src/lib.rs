@@ -49,11 +49,14 @@
 //! 1. `exec::entry::execute` asks the query cache first (`exec::query_cache::lookup_text`;
 //!    the statement's text scan is `session::query_text`), then the session's plan cache
 //!    (`plan::plan_cache`).
-//! 2. On a miss, `parser::source::split` cuts the text at `;` and `plan::compile_statement`
-//!    sends it to `plan::from_ast`, which calls `plan::query::compile_query` and
-//!    `compile_table_select`: columns resolve against `plan::tables::TableRef`, the WHERE
-//!    clause becomes an [`expr::Expr`], and `plan::access::choose_access` picks the primary
-//!    key point lookup. The result is a `Stmt::SelectTable`.
+//! 2. On a miss, `parser::source::split` tokenizes the text once and cuts it at `;`
+//!    (`parser/`). `plan::compile_statement` finds no hand-written form for SELECT and sends
+//!    the tokens to `plan::from_ast`, which parses them with sqlparser in
+//!    `parser::dialect`'s MySQL dialect and calls `plan::query::compile_query` and
+//!    `compile_table_select`: columns resolve against `plan::tables::TableRef` (over the
+//!    `catalog`), the WHERE clause becomes an [`expr::Expr`] through [`expr::Compiler`], and
+//!    `plan::access::choose_access` picks the primary key point lookup. The result is a
+//!    `Stmt::SelectTable`.
 //! 3. `exec::dispatch` sends it to `exec::select::select_table`, which reads rows with
 //!    `exec::read` (through the storage's table and block caches), filters them by
 //!    evaluating the expression through `exec::env::ExecEnv`, groups with `exec::aggregate`,
@@ -63,7 +66,9 @@
 //! # One UPDATE
 //!
 //! `UPDATE t SET a = a + 1 WHERE id = 5` takes the same first two steps (the query cache is
-//! not consulted for writes); `plan::from_ast` builds a `plan::tables::UpdatePlan`. Then:
+//! not consulted for writes): `plan::from_ast` compiles the assignments and the WHERE clause
+//! over the table's columns with [`expr::Compiler`], has `plan::access::choose_access` pick
+//! the access path, and builds a `plan::tables::UpdatePlan`. Then:
 //! 1. `exec::entry` wraps the run in `exec::query_cache::write_guard`, so that cached
 //!    results over `t` stop being served.
 //! 2. `exec::dispatch` calls `exec::write` (`Session::update`), which finds the rows with

@@ -1,13 +1,15 @@
 //! From statement text to a compiled [`Stmt`].
 //!
 //! 1. The whole COM_QUERY text is tokenized once by sqlparser's MySQL tokenizer (quotes,
-//!    comments and escapes handled there) and split into statements at `;`.
+//!    comments and escapes handled there) and split into statements at `;`
+//!    ([`crate::parser::source`]).
 //! 2. Each statement goes one of two ways. MySQL administration syntax that sqlparser does
 //!    not parse the MySQL way (`SET GLOBAL x`, `SET @@session.x`, `SHOW ... STATUS`,
 //!    `CREATE USER 'u'@'h'`, `SHUTDOWN`, `FLUSH STATUS`, transactions, databases) is read by
-//!    the hand-written parsers of [`crate::plan::statements`] from the token list.
-//!    Everything else (SELECT, DDL and DML) goes to sqlparser's parser with MySQL's dialect
-//!    ([`crate::parser::dialect`], [`crate::plan::from_ast`]).
+//!    the hand-written parsers from the token list: [`statements`] (SET, SHOW, KILL),
+//!    [`commands`] (the short ones) and [`key_cache_parse`]. Everything else (SELECT, DDL and
+//!    DML) goes to sqlparser's parser with MySQL's dialect ([`crate::parser::dialect`],
+//!    [`from_ast`]).
 //! 3. Expressions from either path are compiled by [`crate::expr::Compiler`]; the result
 //!    is a [`Stmt`] that a prepared statement keeps and executes many times.
 
