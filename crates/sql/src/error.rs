@@ -1,6 +1,6 @@
 //! MySQL errors: a code, a SQLSTATE and a message, as the ERR packet carries them.
 
-use myriad_types::errors::ER_NOT_SUPPORTED_YET;
+use myriad_types::errors::{ER_NOT_SUPPORTED_YET, ER_PARSE_ERROR};
 use myriad_types::ErrorCode;
 use std::fmt;
 
@@ -41,6 +41,16 @@ impl SqlError {
             format!("This version of myriad doesn't yet support '{what}'"),
         )
     }
+}
+
+/// ER_PARSE_ERROR (1064) near `near` (its first 80 characters), as MariaDB words it.
+pub fn err_syntax(near: &str) -> SqlError {
+    let near: String = near.chars().take(80).collect();
+    SqlError::new(ER_PARSE_ERROR,
+        format!(
+            "You have an error in your SQL syntax; check the manual that corresponds to your MariaDB server version for the right syntax to use near '{near}' at line 1"
+        ),
+    )
 }
 
 impl fmt::Display for SqlError {

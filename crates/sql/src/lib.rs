@@ -8,7 +8,7 @@
 //! # Stages
 //!
 //! One folder per stage; a stage uses the ones below it and never one above
-//! (`tests/layers.rs` checks it, with the few exceptions it lists and explains). Bottom up:
+//! (`tests/layers.rs` checks it). Bottom up:
 //!
 //! - the crate root: [`error`], [`value`], [`result`] (columns and results as the protocol
 //!   sends them), [`interrupt`] (cancellation ticks, the KILL registry), [`depth`] (the stack
@@ -16,26 +16,32 @@
 //! - [`system`]: the system variables, declared once with their on-set effects, and the
 //!   status counters. A variable's effect on a cache goes to the storage and cache crates
 //!   (`system::key_cache_effects`), never up into execution.
+//! - [`parser`]: statement text as tokens: the MySQL dialect of sqlparser, the split of a
+//!   COM_QUERY text into statements with its map from token positions to text offsets
+//!   (`parser::source`), and the long literal lists taken out before sqlparser parses
+//!   (`parser::const_lists`). It gives no token a meaning, so it sits below expressions and statements.
 //! - [`expr`]: expressions: the types, the compiler from sqlparser's AST, typing,
 //!   evaluation, the built-in functions and the MySQL value rules (`expr::eval`, `arith`,
 //!   `compare`). It sits below the catalog because catalog rows are made of its values.
 //! - [`catalog`]: databases and tables on disk, accounts, character sets, the
 //!   information_schema tables.
-//! - [`plan`]: the statement types ([`plan::Stmt`]) and their compilation: SELECT plans,
-//!   name resolution, access paths, table definitions, ALTER, the plan cache. The
-//!   conversions to stored values and the SHOW CREATE texts live here, because table
-//!   definitions need them.
-//! - [`parser`]: statement text: splitting, the hand-written parsers (SET, SHOW, KILL,
-//!   accounts, key cache statements) and the sqlparser path. It sits above `plan` because
-//!   each parser produces compiled statements by calling the plan's compilers.
+//! - [`plan`]: the statement types ([`plan::Stmt`]) and the statement compiler that builds
+//!   them from the tokens: the hand-written parsers (SET, SHOW, KILL, accounts, key cache
+//!   statements: `plan::statements`, `plan::key_cache_parse`), the sqlparser path
+//!   (`plan::from_ast`), SELECT plans, name resolution, access paths, table definitions,
+//!   ALTER, the plan cache. The conversions to stored values and the SHOW CREATE texts live
+//!   here, because table definitions need them.
 //! - [`session`]: what a connection keeps between statements: its variables, warnings,
 //!   prepared statements, row locks and query cache settings.
 //! - [`exec`]: running statements: the entry points, one dispatch arm per statement family,
 //!   then select, aggregate, sort, read, write, ddl, admin and show, and the query cache
 //!   hooks around them.
 //!
-//! Expressions and plans are one knot by nature: a subquery is an expression that holds a
-//! statement, and the expression compiler plans it. `expr` names `plan` only for that.
+//! A subquery is an expression that holds a statement, yet `expr` does not name `plan`: it
+//! holds the compiled subquery as an [`expr::SubqueryPlan`] (asking only its first column's
+//! type), and the expression compiler reaches the statement compiler through the
+//! [`expr::StatementCompiler`] that `plan` hands it in [`expr::Compiler`]. The executor runs
+//! a subquery's statement through [`expr::Env::subquery`], once per statement.
 //!
 //! # One SELECT
 //!
@@ -43,11 +49,14 @@
 //! 1. `exec::entry::execute` asks the query cache first (`exec::query_cache::lookup_text`;
 //!    the statement's text scan is `session::query_text`), then the session's plan cache
 //!    (`plan::plan_cache`).
-//! 2. On a miss, `parser::source::split` cuts the text at `;` and `plan::compile_statement`
-//!    sends it to `parser::from_ast`, which calls `plan::query::compile_query` and
-//!    `compile_table_select`: columns resolve against `plan::tables::TableRef`, the WHERE
-//!    clause becomes an [`expr::Expr`], and `plan::access::choose_access` picks the primary
-//!    key point lookup. The result is a `Stmt::SelectTable`.
+//! 2. On a miss, `parser::source::split` tokenizes the text once and cuts it at `;`
+//!    (`parser/`). `plan::compile_statement` finds no hand-written form for SELECT and sends
+//!    the tokens to `plan::from_ast`, which parses them with sqlparser in
+//!    `parser::dialect`'s MySQL dialect and calls `plan::query::compile_query` and
+//!    `compile_table_select`: columns resolve against `plan::tables::TableRef` (over the
+//!    `catalog`), the WHERE clause becomes an [`expr::Expr`] through [`expr::Compiler`], and
+//!    `plan::access::choose_access` picks the primary key point lookup. The result is a
+//!    `Stmt::SelectTable`.
 //! 3. `exec::dispatch` sends it to `exec::select::select_table`, which reads rows with
 //!    `exec::read` (through the storage's table and block caches), filters them by
 //!    evaluating the expression through `exec::env::ExecEnv`, groups with `exec::aggregate`,
@@ -57,7 +66,9 @@
 //! # One UPDATE
 //!
 //! `UPDATE t SET a = a + 1 WHERE id = 5` takes the same first two steps (the query cache is
-//! not consulted for writes); `parser::from_ast` builds a `plan::tables::UpdatePlan`. Then:
+//! not consulted for writes): `plan::from_ast` compiles the assignments and the WHERE clause
+//! over the table's columns with [`expr::Compiler`], has `plan::access::choose_access` pick
+//! the access path, and builds a `plan::tables::UpdatePlan`. Then:
 //! 1. `exec::entry` wraps the run in `exec::query_cache::write_guard`, so that cached
 //!    results over `t` stop being served.
 //! 2. `exec::dispatch` calls `exec::write` (`Session::update`), which finds the rows with

@@ -6,6 +6,7 @@ use crate::exec::select::*;
 use crate::expr::eval::Datum;
 use crate::expr::eval::Warning;
 use crate::expr::Env;
+use crate::expr::SubqueryPlan;
 use crate::expr::VarScope;
 use crate::plan::Stmt;
 use crate::result::QueryResult;
@@ -116,14 +117,14 @@ impl Env for ExecEnv<'_> {
         &mut self.warnings
     }
 
-    fn subquery(&mut self, query: &Stmt) -> Result<Vec<Vec<Datum>>, SqlError> {
-        let key = query as *const Stmt as usize;
+    fn subquery(&mut self, query: &dyn SubqueryPlan) -> Result<Vec<Vec<Datum>>, SqlError> {
+        let key = std::ptr::from_ref(query).cast::<()>() as usize;
         if let Some(rows) = self.subquery_results.get(&key) {
             return Ok(rows.clone());
         }
-        let result = match query {
-            Stmt::Select(plan) => select(plan, self)?,
-            Stmt::SelectTable(plan) => Session::select_table(plan, self)?,
+        let result = match Stmt::of_subquery(query) {
+            Some(Stmt::Select(plan)) => select(plan, self)?,
+            Some(Stmt::SelectTable(plan)) => Session::select_table(plan, self)?,
             _ => return Err(SqlError::not_supported("this subquery")),
         };
         let rows: Vec<Vec<Datum>> = match result {

@@ -37,6 +37,7 @@
 use crate::expr::eval::Datum;
 use crate::expr::Expr;
 use crate::expr::Func;
+use crate::expr::SubqueryPlan;
 use crate::plan::Stmt;
 use crate::result::QueryResult;
 use crate::row_sink::{CacheCopy, RowSink};
@@ -371,12 +372,16 @@ pub(crate) fn collect_expr(e: &Expr, tables: &mut Vec<(String, String)>) -> bool
     match e {
         Expr::SysVar { .. } | Expr::UserVar(_) => false,
         Expr::Call { func, .. } if !deterministic(func) => false,
-        Expr::Subquery(q) | Expr::Exists { query: q, .. } => collect_stmt(q, tables),
+        Expr::Subquery(q) | Expr::Exists { query: q, .. } => collect_subquery(q.as_ref(), tables),
         Expr::InSubquery { expr, query, .. } => {
-            collect_expr(expr, tables) && collect_stmt(query, tables)
+            collect_expr(expr, tables) && collect_subquery(query.as_ref(), tables)
         }
         _ => e.all_operands(|x| collect_expr(x, tables)),
     }
+}
+
+fn collect_subquery(query: &dyn SubqueryPlan, tables: &mut Vec<(String, String)>) -> bool {
+    Stmt::of_subquery(query).is_some_and(|stmt| collect_stmt(stmt, tables))
 }
 
 /// Whether a function's result depends only on its arguments and the key's settings.

@@ -280,18 +280,18 @@ impl Compiler<'_> {
                     Some(d) => Expr::Literal(d),
                 }
             }
-            E::Subquery(q) => Expr::Subquery(Arc::new(self.subquery(q)?)),
+            E::Subquery(q) => Expr::Subquery(self.subquery(q)?),
             E::InSubquery {
                 expr,
                 subquery,
                 negated,
             } => Expr::InSubquery {
                 expr: Box::new(self.compile(expr)?),
-                query: Arc::new(self.subquery(subquery)?),
+                query: self.subquery(subquery)?,
                 negated: *negated,
             },
             E::Exists { subquery, negated } => Expr::Exists {
-                query: Arc::new(self.subquery(subquery)?),
+                query: self.subquery(subquery)?,
                 negated: *negated,
             },
             E::Prefixed { prefix, value } => self.introduced(&prefix.value, value)?,
@@ -317,8 +317,8 @@ impl Compiler<'_> {
 
     /// Compile a subquery on its own (columns of the outer query are not visible: only
     /// uncorrelated subqueries are supported).
-    pub(crate) fn subquery(&self, q: &ast::Query) -> Result<crate::plan::Stmt, SqlError> {
-        let (Some(ctx), Some(map)) = (self.ctx, self.map) else {
+    pub(crate) fn subquery(&self, q: &ast::Query) -> Result<Arc<dyn SubqueryPlan>, SqlError> {
+        let Some(ctx) = self.ctx else {
             return Err(SqlError::not_supported("subqueries here"));
         };
         let empty = ColumnScope::default();
@@ -326,7 +326,17 @@ impl Compiler<'_> {
             scope: &empty,
             ..*self
         };
-        crate::plan::query::compile_subquery(q, map, &inner, ctx)
+        ctx.subquery(q, &inner)
+    }
+
+    /// `@@cache.variable`, compiled by the statement compiler, which knows the key caches.
+    fn structured(&self, scope: VarScope, cache: &str, variable: &str) -> Result<Expr, SqlError> {
+        match self.ctx {
+            Some(ctx) => ctx.structured(scope, cache, variable),
+            None => Err(crate::system::sysvars::err_unknown(&format!(
+                "{cache}.{variable}"
+            ))),
+        }
     }
 
     /// The constants of a literal list taken out before sqlparser, when `list` is the
@@ -446,24 +456,14 @@ impl Compiler<'_> {
         if first.quote_style.is_none() && first.value.starts_with("@@") && parts.len() == 2 {
             let Some(scope) = written_scope() else {
                 // @@cache.variable: a structured key cache variable.
-                return crate::plan::key_cache::compile_structured(
-                    self.ctx,
-                    VarScope::Default,
-                    &first.value[2..],
-                    &parts[1].value,
-                );
+                return self.structured(VarScope::Default, &first.value[2..], &parts[1].value);
             };
             return self.system_var(scope, &parts[1].value);
         }
         if first.quote_style.is_none() && first.value.starts_with("@@") && parts.len() == 3 {
             if let Some(scope) = written_scope() {
                 // @@global.cache.variable
-                return crate::plan::key_cache::compile_structured(
-                    self.ctx,
-                    scope,
-                    &parts[1].value,
-                    &parts[2].value,
-                );
+                return self.structured(scope, &parts[1].value, &parts[2].value);
             }
         }
         match parts {

@@ -343,7 +343,7 @@ impl Expr {
     ) -> Result<Datum, SqlError> {
         Ok(match self {
             Expr::Subquery(q) => {
-                let rows = env.subquery(q)?;
+                let rows = env.subquery(q.as_ref())?;
                 if rows.len() > 1 {
                     return Err(SqlError::new(
                         ER_SUBQUERY_NO_1_ROW,
@@ -367,7 +367,7 @@ impl Expr {
                 negated,
             } => {
                 let v = expr.eval(env, row)?;
-                let rows = env.subquery(query)?;
+                let rows = env.subquery(query.as_ref())?;
                 if rows.first().is_some_and(|r| r.len() != 1) {
                     return Err(SqlError::new(
                         ER_OPERAND_COLUMNS,
@@ -402,7 +402,7 @@ impl Expr {
                 }
             }
             Expr::Exists { query, negated } => {
-                let rows = env.subquery(query)?;
+                let rows = env.subquery(query.as_ref())?;
                 Datum::Int(i64::from(rows.is_empty() == *negated))
             }
             _ => return Err(SqlError::not_supported("this expression here")),

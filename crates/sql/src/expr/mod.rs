@@ -8,8 +8,7 @@
 //! at evaluation time.
 
 use myriad_types::errors::{
-    ER_BAD_FIELD_ERROR, ER_NON_UNIQ_ERROR, ER_PARSE_ERROR, ER_SP_DOES_NOT_EXIST,
-    ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT,
+    ER_BAD_FIELD_ERROR, ER_NON_UNIQ_ERROR, ER_SP_DOES_NOT_EXIST, ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT,
 };
 pub mod arith;
 pub mod cast;
@@ -29,6 +28,7 @@ use crate::expr::eval::ArithOp;
 use crate::expr::eval::Datum;
 use crate::expr::eval::Warning;
 use crate::expr::functions::*;
+use sqlparser::ast;
 use sqlparser::ast::BinaryOperator;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -64,10 +64,30 @@ pub trait Env {
     fn sql_mode(&self) -> u64;
     fn warnings(&mut self) -> &mut Vec<Warning>;
     /// The rows of an uncorrelated subquery.
-    fn subquery(&mut self, query: &crate::plan::Stmt) -> Result<Vec<Vec<Datum>>, SqlError> {
+    fn subquery(&mut self, query: &dyn SubqueryPlan) -> Result<Vec<Vec<Datum>>, SqlError> {
         let _ = query;
         Err(SqlError::not_supported("subqueries here"))
     }
+}
+
+/// A compiled subquery, as an expression holds it. The statement compiler builds it
+/// ([`StatementCompiler::subquery`]) and the executor runs it ([`Env::subquery`], looking at
+/// the plan through [`SubqueryPlan::as_any`]); an expression only asks for its type.
+pub trait SubqueryPlan: std::fmt::Debug + Send + Sync {
+    /// The static type of its first column: the type of a scalar subquery.
+    fn first_column_type(&self, env: &dyn Env) -> crate::expr::eval::SqlType;
+    /// The plan itself, for the stages that know its type.
+    fn as_any(&self) -> &dyn std::any::Any;
+}
+
+/// What the expression compiler asks of the statement compiler above it: the parts of an
+/// expression that need statements or the catalog.
+pub trait StatementCompiler {
+    /// Compile an uncorrelated subquery; `c` has no columns in scope.
+    fn subquery(&self, q: &ast::Query, c: &Compiler) -> Result<Arc<dyn SubqueryPlan>, SqlError>;
+    /// Compile `@@cache.variable`, a named key cache's structured variable (`scope` as
+    /// written before the cache name).
+    fn structured(&self, scope: VarScope, cache: &str, name: &str) -> Result<Expr, SqlError>;
 }
 
 /// Scalar functions.
@@ -307,14 +327,14 @@ pub enum Expr {
         to: CastTo,
     },
     /// A scalar subquery (uncorrelated: evaluated once per statement).
-    Subquery(Arc<crate::plan::Stmt>),
+    Subquery(Arc<dyn SubqueryPlan>),
     InSubquery {
         expr: Box<Expr>,
-        query: Arc<crate::plan::Stmt>,
+        query: Arc<dyn SubqueryPlan>,
         negated: bool,
     },
     Exists {
-        query: Arc<crate::plan::Stmt>,
+        query: Arc<dyn SubqueryPlan>,
         negated: bool,
     },
 }
@@ -366,22 +386,16 @@ pub struct Compiler<'a> {
     pub scope: &'a ColumnScope,
     pub placeholders: &'a HashMap<(u64, u64), usize>,
     pub pipes_as_concat: bool,
-    /// What subqueries compile against (None where subqueries cannot appear).
-    pub ctx: Option<&'a crate::plan::CompileCtx<'a>>,
+    /// The statement compiler that subqueries and named key caches compile against (None
+    /// where they cannot appear).
+    pub ctx: Option<&'a dyn StatementCompiler>,
     pub map: Option<&'a crate::parser::source::SourceMap>,
     /// The long literal lists taken out of the statement before sqlparser (see
     /// [`crate::parser::const_lists`]).
     pub lists: Option<&'a crate::parser::const_lists::ListSource<'a>>,
 }
 
-pub fn err_syntax(near: &str) -> SqlError {
-    let near: String = near.chars().take(80).collect();
-    SqlError::new(ER_PARSE_ERROR,
-        format!(
-            "You have an error in your SQL syntax; check the manual that corresponds to your MariaDB server version for the right syntax to use near '{near}' at line 1"
-        ),
-    )
-}
+pub use crate::error::err_syntax;
 
 pub(crate) fn err_function(name: &str) -> SqlError {
     SqlError::new(

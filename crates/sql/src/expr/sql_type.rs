@@ -107,7 +107,7 @@ impl Expr {
                 aggregate_type(&types)
             }
             Expr::TrimChars { expr, .. } => ty(expr),
-            Expr::Subquery(q) => crate::plan::query::first_column_type(q, env),
+            Expr::Subquery(q) => q.first_column_type(env),
             Expr::InSubquery { .. } | Expr::Exists { .. } => int(1),
             Expr::Cast { expr, to } => match to {
                 CastTo::Signed => int(crate::expr::eval::display_chars(ty(expr)).clamp(1, 21)),

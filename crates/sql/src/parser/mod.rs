@@ -1,8 +1,8 @@
-//! Statement text to statements: splitting, the hand-written parsers and the sqlparser call.
+//! Statement text as tokens: the MySQL dialect of sqlparser's tokenizer and parser, the split
+//! of a COM_QUERY text into statements with the map from token positions to text offsets,
+//! and the long literal lists taken out before sqlparser parses. Nothing here knows what a
+//! statement means: the statement compilers in [`crate::plan`] read these tokens.
 
 pub mod const_lists;
 pub mod dialect;
-pub mod from_ast;
-pub mod key_cache_parse;
 pub mod source;
-pub mod statements;

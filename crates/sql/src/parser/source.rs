@@ -1,8 +1,8 @@
 //! Statement text: splitting at `;`, the map from offsets back to the source, and the
 //! token cursor of the hand-written parsers.
 
+use crate::error::err_syntax;
 use crate::error::SqlError;
-use crate::expr::err_syntax;
 use crate::parser::dialect::MyriadDialect;
 
 use sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer};
@@ -75,8 +75,8 @@ impl SourceMap {
     }
 }
 
-/// Tokenize and split at `;`. A trailing empty statement after the last `;` is dropped.
-/// Words after which SQL_CACHE / SQL_NO_CACHE are SELECT modifiers.
+/// Words after which SQL_CACHE / SQL_NO_CACHE are SELECT modifiers: SELECT and the other
+/// modifiers.
 pub(crate) const SELECT_MODIFIERS: &[&str] = &[
     "SELECT",
     "ALL",
@@ -90,6 +90,7 @@ pub(crate) const SELECT_MODIFIERS: &[&str] = &[
     "SQL_CALC_FOUND_ROWS",
 ];
 
+/// Tokenize and split at `;`. A trailing empty statement after the last `;` is dropped.
 pub fn split(sql: &str, map: &SourceMap) -> Result<Vec<RawStatement>, SqlError> {
     let dialect = MyriadDialect::default();
     let mut tokens = Tokenizer::new(&dialect, sql)

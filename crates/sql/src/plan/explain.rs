@@ -98,7 +98,7 @@ pub(crate) fn compile_explain(
         }
         _ => return Err(c.error()),
     }
-    if crate::parser::key_cache_parse::is_virtual_select(c) {
+    if crate::plan::key_cache_parse::is_virtual_select(c) {
         return Err(SqlError::not_supported(
             "EXPLAIN of information_schema tables",
         ));
@@ -110,7 +110,7 @@ pub(crate) fn compile_explain(
         tokens: raw.tokens[c.pos..].to_vec(),
         text: start..raw.text.end,
     };
-    let stmt = crate::parser::from_ast::parse_with_sqlparser(&inner, map, compiler, ctx)?;
+    let stmt = crate::plan::from_ast::parse_with_sqlparser(&inner, map, compiler, ctx)?;
     match &stmt {
         Stmt::Select(plan) if !select_has_subquery(plan) => {}
         Stmt::SelectTable(plan) if !table_select_has_subquery(plan) => {}

@@ -53,7 +53,7 @@ pub enum KeyCacheStmt {
 /// variable for `default`, else a read of the named cache's own value by its id (so that a
 /// compiled statement reads a cache made after it was compiled).
 pub(crate) fn compile_structured(
-    ctx: Option<&crate::plan::CompileCtx<'_>>,
+    ctx: &crate::plan::CompileCtx<'_>,
     scope: VarScope,
     cache: &str,
     variable: &str,
@@ -76,8 +76,6 @@ pub(crate) fn compile_structured(
             index,
         });
     }
-    let ctx =
-        ctx.ok_or_else(|| crate::system::sysvars::err_unknown(&format!("{cache}.{variable}")))?;
     let id = ctx
         .catalog
         .storage()

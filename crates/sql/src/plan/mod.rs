@@ -1,23 +1,29 @@
 //! From statement text to a compiled [`Stmt`].
 //!
 //! 1. The whole COM_QUERY text is tokenized once by sqlparser's MySQL tokenizer (quotes,
-//!    comments and escapes handled there) and split into statements at `;`.
+//!    comments and escapes handled there) and split into statements at `;`
+//!    ([`crate::parser::source`]).
 //! 2. Each statement goes one of two ways. MySQL administration syntax that sqlparser does
 //!    not parse the MySQL way (`SET GLOBAL x`, `SET @@session.x`, `SHOW ... STATUS`,
 //!    `CREATE USER 'u'@'h'`, `SHUTDOWN`, `FLUSH STATUS`, transactions, databases) is read by
-//!    the hand-written parsers of [`crate::parser::statements`] from the token list.
-//!    Everything else (SELECT, DDL and DML) goes to sqlparser's parser with MySQL's dialect
-//!    ([`crate::parser::dialect`], [`crate::parser::from_ast`]).
+//!    the hand-written parsers from the token list: [`statements`] (SET, SHOW, KILL),
+//!    [`commands`] (the short ones) and [`key_cache_parse`]. Everything else (SELECT, DDL and
+//!    DML) goes to sqlparser's parser with MySQL's dialect ([`crate::parser::dialect`],
+//!    [`from_ast`]).
 //! 3. Expressions from either path are compiled by [`crate::expr::Compiler`]; the result
 //!    is a [`Stmt`] that a prepared statement keeps and executes many times.
 
 pub mod access;
 pub mod alter;
+pub mod commands;
 pub mod explain;
+pub mod from_ast;
 pub mod key_cache;
+pub mod key_cache_parse;
 pub mod plan_cache;
 pub mod query;
 pub mod show_create;
+pub mod statements;
 pub mod stored;
 pub mod table_def;
 pub mod tables;
@@ -27,13 +33,15 @@ use crate::error::SqlError;
 use crate::expr::ColumnScope;
 use crate::expr::Compiler;
 use crate::expr::Expr;
+use crate::expr::SubqueryPlan;
 use crate::system::status::Counter;
 
-use crate::parser::from_ast::*;
 use crate::parser::source::*;
-use crate::parser::statements::*;
-use sqlparser::tokenizer::Token;
+use crate::plan::from_ast::*;
+use crate::plan::statements::*;
+use sqlparser::tokenizer::{Token, TokenWithSpan};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// `SET` scope as written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -102,7 +110,6 @@ pub struct VirtualSelect {
     pub filter: ShowFilter,
 }
 
-/// Keep the projected columns of a full listing of the table, renamed as selected.
 /// A compiled statement.
 #[derive(Debug, Clone)]
 pub enum Stmt {
@@ -327,7 +334,6 @@ impl Stmt {
     }
 }
 
-/// Parse and compile one statement.
 /// What compiling needs from the session: the catalog (table definitions), the current
 /// database and the SQL mode.
 pub struct CompileCtx<'a> {
@@ -336,27 +342,60 @@ pub struct CompileCtx<'a> {
     pub pipes_as_concat: bool,
 }
 
+impl crate::expr::StatementCompiler for CompileCtx<'_> {
+    fn subquery(
+        &self,
+        q: &sqlparser::ast::Query,
+        c: &Compiler,
+    ) -> Result<Arc<dyn SubqueryPlan>, SqlError> {
+        let Some(map) = c.map else {
+            return Err(SqlError::not_supported("subqueries here"));
+        };
+        Ok(Arc::new(query::compile_subquery(q, map, c, self)?))
+    }
+
+    fn structured(
+        &self,
+        scope: crate::expr::VarScope,
+        cache: &str,
+        name: &str,
+    ) -> Result<Expr, SqlError> {
+        key_cache::compile_structured(self, scope, cache, name)
+    }
+}
+
+/// A subquery's plan is a statement ([`Stmt::Select`] or [`Stmt::SelectTable`]).
+impl SubqueryPlan for Stmt {
+    fn first_column_type(&self, env: &dyn crate::expr::Env) -> crate::expr::eval::SqlType {
+        query::first_column_type(self, env)
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+impl Stmt {
+    /// The statement of a subquery expression (every one is, as [`CompileCtx`] compiles them).
+    pub fn of_subquery(query: &dyn SubqueryPlan) -> Option<&Stmt> {
+        query.as_any().downcast_ref()
+    }
+}
+
+/// Parse and compile one statement; with it, how many `?` placeholders it has.
 pub fn compile_statement(
     raw: &RawStatement,
     map: &SourceMap,
     ctx: &CompileCtx,
 ) -> Result<(Stmt, usize), SqlError> {
     crate::depth::check_tokens(&raw.tokens)?;
-    let pipes_as_concat = ctx.pipes_as_concat;
-    // Number the `?` placeholders in text order.
-    let mut placeholders = HashMap::new();
-    for t in &raw.tokens {
-        if matches!(&t.token, Token::Placeholder(p) if p == "?") {
-            let n = placeholders.len();
-            placeholders.insert((t.span.start.line, t.span.start.column), n);
-        }
-    }
+    let placeholders = number_placeholders(&raw.tokens);
     let no_columns = ColumnScope::default();
     let compiler = Compiler {
         source: map.source(),
         scope: &no_columns,
         placeholders: &placeholders,
-        pipes_as_concat,
+        pipes_as_concat: ctx.pipes_as_concat,
         ctx: Some(ctx),
         map: Some(map),
         lists: None,
@@ -367,11 +406,11 @@ pub fn compile_statement(
         map,
         text: raw.text.clone(),
     };
-    let first = c.peek_word();
-    let stmt = match first.as_deref() {
+    let second = |c: &Cursor| c.peek_word_at(1);
+    let stmt = match c.peek_word().as_deref() {
         None if raw.tokens.is_empty() => Stmt::Empty,
-        Some("SET") if crate::parser::key_cache_parse::is_structured_set(&c) => {
-            crate::parser::key_cache_parse::structured_set(&mut c, &compiler)?
+        Some("SET") if key_cache_parse::is_structured_set(&c) => {
+            key_cache_parse::structured_set(&mut c, &compiler)?
         }
         Some("SET") => {
             c.pos += 1;
@@ -381,213 +420,51 @@ pub fn compile_statement(
             c.pos += 1;
             parse_show(&mut c, &compiler)?
         }
-        Some("DESCRIBE") | Some("DESC") | Some("EXPLAIN")
-            if crate::plan::explain::is_explain_of_statement(c.peek_word_at(1).as_deref()) =>
+        Some("DESCRIBE" | "DESC" | "EXPLAIN")
+            if explain::is_explain_of_statement(second(&c).as_deref()) =>
         {
-            crate::plan::explain::compile_explain(&mut c, raw, map, &compiler, ctx)?
+            explain::compile_explain(&mut c, raw, map, &compiler, ctx)?
         }
         // Otherwise the columns of a table (the arm above takes statements).
-        Some("DESCRIBE") | Some("DESC") | Some("EXPLAIN") => {
-            c.pos += 1;
-            let (database, table) = table_name(&mut c)?;
-            let filter = if c.at_end() {
-                ShowFilter::None
-            } else {
-                // DESCRIBE t col: a column name or a LIKE pattern.
-                let pattern = c.name()?;
-                c.expect_end()?;
-                ShowFilter::Like(pattern)
-            };
-            Stmt::ShowColumns {
-                database,
-                table,
-                full: false,
-                filter,
-            }
+        Some("DESCRIBE" | "DESC" | "EXPLAIN") => commands::describe_table(&mut c)?,
+        Some("CHECK" | "ANALYZE") => commands::maintenance(&mut c)?,
+        Some("USE") => commands::use_database(&mut c)?,
+        Some("CREATE" | "DROP") if matches!(second(&c).as_deref(), Some("DATABASE" | "SCHEMA")) => {
+            commands::database(&mut c)?
         }
-        Some("CHECK") | Some("ANALYZE") => {
-            let analyze = c.eat_word("ANALYZE");
-            if !analyze {
-                c.pos += 1;
-            }
-            c.eat_word("NO_WRITE_TO_BINLOG");
-            c.eat_word("LOCAL");
-            if !(c.eat_word("TABLE") || c.eat_word("TABLES")) {
-                return Err(c.error());
-            }
-            let mut tables = Vec::new();
-            loop {
-                tables.push(table_name(&mut c)?);
-                if !c.eat_token(&Token::Comma) {
-                    break;
-                }
-            }
-            // CHECK options (QUICK, FAST, MEDIUM, EXTENDED, CHANGED, FOR UPGRADE) are accepted.
-            Stmt::Maintenance { analyze, tables }
+        Some("CREATE" | "DROP" | "ALTER") if second(&c).as_deref() == Some("USER") => {
+            commands::account(&mut c)?
         }
-        Some("USE") => {
-            c.pos += 1;
-            let name = c.name()?;
-            c.expect_end()?;
-            Stmt::Use(name)
-        }
-        Some("CREATE") | Some("DROP")
-            if matches!(
-                c.peek_word_at(1).as_deref(),
-                Some("DATABASE") | Some("SCHEMA")
-            ) =>
-        {
-            let create = c.eat_word("CREATE");
-            if !create {
-                c.expect_word("DROP")?;
-            }
-            c.pos += 1;
-            let flag = c.if_exists(create)?;
-            let name = c.name()?;
-            if create {
-                // [DEFAULT] CHARACTER SET / COLLATE options are accepted and ignored.
-                Stmt::CreateDatabase {
-                    name,
-                    if_not_exists: flag,
-                }
-            } else {
-                c.expect_end()?;
-                Stmt::DropDatabase {
-                    name,
-                    if_exists: flag,
-                }
-            }
-        }
-        Some("CREATE") | Some("DROP") | Some("ALTER")
-            if c.peek_word_at(1).as_deref() == Some("USER") =>
-        {
-            let verb = c.peek_word().unwrap_or_default();
-            c.pos += 2;
-            let flag = c.if_exists(verb == "CREATE")?;
-            let users = parse_user_list(&mut c, verb != "DROP")?;
-            c.expect_end()?;
-            match verb.as_str() {
-                "CREATE" => Stmt::CreateUser {
-                    users,
-                    if_not_exists: flag,
-                },
-                "DROP" => Stmt::DropUser {
-                    users,
-                    if_exists: flag,
-                },
-                _ => Stmt::AlterUser {
-                    users,
-                    if_exists: flag,
-                },
-            }
-        }
-        Some("FLUSH") => {
-            c.pos += 1;
-            c.eat_word("LOCAL");
-            c.eat_word("NO_WRITE_TO_BINLOG");
-            if c.eat_word("STATUS") {
-                c.expect_end()?;
-                Stmt::FlushStatus
-            } else if matches!(c.peek_word().as_deref(), Some("TABLES" | "TABLE"))
-                && !matches!(c.peek_word_at(1).as_deref(), Some("WITH" | "FOR"))
-            {
-                c.pos += 1;
-                let mut names = Vec::new();
-                while !c.at_end() {
-                    let first = c.name()?;
-                    names.push(if c.eat_token(&Token::Period) {
-                        (Some(first), c.name()?)
-                    } else {
-                        (None, first)
-                    });
-                    if !c.eat_token(&Token::Comma) {
-                        break;
-                    }
-                }
-                c.expect_end()?;
-                Stmt::FlushTables((!names.is_empty()).then_some(names))
-            } else if c.eat_word("QUERY") {
-                c.expect_word("CACHE")?;
-                c.expect_end()?;
-                Stmt::QueryCache { reset: false }
-            } else if c.at_end() {
-                return Err(c.error());
-            } else {
-                Stmt::Flush
-            }
-        }
-        Some("RESET") if c.peek_word_at(1).as_deref() == Some("QUERY") => {
-            c.pos += 2;
-            c.expect_word("CACHE")?;
-            c.expect_end()?;
-            Stmt::QueryCache { reset: true }
+        Some("FLUSH") => commands::flush(&mut c)?,
+        Some("RESET") if second(&c).as_deref() == Some("QUERY") => {
+            commands::reset_query_cache(&mut c)?
         }
         Some("KILL") => parse_kill(&mut c, &compiler)?,
-        Some("SHUTDOWN") => {
-            c.pos += 1;
-            c.eat_word("WAIT");
-            c.eat_word("FOR");
-            c.eat_word("ALL");
-            c.eat_word("REPLICAS");
-            c.expect_end()?;
-            Stmt::Shutdown
+        Some("SHUTDOWN") => commands::shutdown(&mut c)?,
+        Some("BEGIN" | "START" | "COMMIT" | "ROLLBACK") => commands::transaction(&mut c)?,
+        Some("LOAD") if second(&c).as_deref() == Some("INDEX") => {
+            key_cache_parse::load_index(&mut c)?
         }
-        Some("BEGIN") => {
-            c.pos += 1;
-            c.eat_word("WORK");
-            c.expect_end()?;
-            Stmt::Begin
+        Some("CACHE") if second(&c).as_deref() == Some("INDEX") => {
+            key_cache_parse::cache_index(&mut c)?
         }
-        Some("START") => {
-            c.pos += 1;
-            c.expect_word("TRANSACTION")?;
-            // WITH CONSISTENT SNAPSHOT, READ ONLY, READ WRITE: accepted.
-            Stmt::Begin
+        Some("SELECT") if key_cache_parse::is_virtual_select(&c) => {
+            key_cache_parse::virtual_select(&mut c, &compiler)?
         }
-        Some("COMMIT") | Some("ROLLBACK") => {
-            let commit = c.eat_word("COMMIT");
-            if !commit {
-                c.pos += 1;
-            }
-            c.eat_word("WORK");
-            if c.eat_word("AND") {
-                c.eat_word("NO");
-                c.expect_word("CHAIN")?;
-            }
-            if c.eat_word("NO") {
-                c.expect_word("RELEASE")?;
-            } else {
-                c.eat_word("RELEASE");
-            }
-            c.expect_end()?;
-            if commit {
-                Stmt::Commit
-            } else {
-                Stmt::Rollback
-            }
-        }
-        Some("LOAD") if c.peek_word_at(1).as_deref() == Some("INDEX") => {
-            crate::parser::key_cache_parse::load_index(&mut c)?
-        }
-        Some("CACHE") if c.peek_word_at(1).as_deref() == Some("INDEX") => {
-            crate::parser::key_cache_parse::cache_index(&mut c)?
-        }
-        Some("SELECT") if crate::parser::key_cache_parse::is_virtual_select(&c) => {
-            crate::parser::key_cache_parse::virtual_select(&mut c, &compiler)?
-        }
-        Some("DO") => {
-            c.pos += 1;
-            let mut exprs = Vec::new();
-            loop {
-                let part = c.until_comma();
-                exprs.push(compile_expr_tokens(part, &compiler, &c)?);
-                if !c.eat_token(&Token::Comma) {
-                    break;
-                }
-            }
-            Stmt::Do(exprs)
-        }
+        Some("DO") => commands::do_exprs(&mut c, &compiler)?,
         _ => parse_with_sqlparser(raw, map, &compiler, ctx)?,
     };
     Ok((stmt, placeholders.len()))
+}
+
+/// The `?` placeholders numbered in text order, by their token's position.
+fn number_placeholders(tokens: &[TokenWithSpan]) -> HashMap<(u64, u64), usize> {
+    let mut placeholders = HashMap::new();
+    for t in tokens {
+        if matches!(&t.token, Token::Placeholder(p) if p == "?") {
+            let n = placeholders.len();
+            placeholders.insert((t.span.start.line, t.span.start.column), n);
+        }
+    }
+    placeholders
 }

@@ -10,8 +10,8 @@ use myriad_types::errors::{
     ER_BAD_FIELD_ERROR, ER_BAD_TABLE_ERROR, ER_NONUNIQ_TABLE, ER_NO_TABLES_USED,
 };
 
-use crate::parser::from_ast::*;
 use crate::parser::source::*;
+use crate::plan::from_ast::*;
 use crate::plan::*;
 use sqlparser::ast::{self, Spanned};
 

@@ -75,24 +75,7 @@ pub(crate) fn parse_set(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt, Sql
     match c.peek_word().as_deref() {
         Some("NAMES") => {
             c.pos += 1;
-            if c.eat_word("DEFAULT") {
-                c.expect_end()?;
-                return Ok(Stmt::SetNames {
-                    charset: None,
-                    collation: None,
-                });
-            }
-            let charset = c.name()?;
-            let collation = if c.eat_word("COLLATE") {
-                Some(c.name()?)
-            } else {
-                None
-            };
-            c.expect_end()?;
-            return Ok(Stmt::SetNames {
-                charset: Some(charset),
-                collation,
-            });
+            return set_names(c);
         }
         Some("CHARSET") => {
             c.pos += 1;
@@ -130,55 +113,84 @@ pub(crate) fn parse_set(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt, Sql
             _ => None,
         };
         c.pos += ahead + 1;
-        let mut isolation = None;
-        let mut read_only = None;
-        loop {
-            if c.eat_word("ISOLATION") {
-                c.expect_word("LEVEL")?;
-                let level = if c.eat_word("READ") {
-                    if c.eat_word("UNCOMMITTED") {
-                        "READ-UNCOMMITTED"
-                    } else {
-                        c.expect_word("COMMITTED")?;
-                        "READ-COMMITTED"
-                    }
-                } else if c.eat_word("REPEATABLE") {
-                    c.expect_word("READ")?;
-                    "REPEATABLE-READ"
-                } else {
-                    c.expect_word("SERIALIZABLE")?;
-                    "SERIALIZABLE"
-                };
-                isolation = Some(level.to_string());
-            } else if c.eat_word("READ") {
-                if c.eat_word("ONLY") {
-                    read_only = Some(true);
-                } else {
-                    c.expect_word("WRITE")?;
-                    read_only = Some(false);
-                }
-            } else {
-                return Err(c.error());
-            }
-            if !c.eat_token(&Token::Comma) {
-                break;
-            }
-        }
+        return set_transaction(c, scope);
+    }
+    set_variables(c, compiler)
+}
+
+/// `SET NAMES DEFAULT | charset [COLLATE collation]` after NAMES.
+fn set_names(c: &mut Cursor) -> Result<Stmt, SqlError> {
+    if c.eat_word("DEFAULT") {
         c.expect_end()?;
-        return Ok(Stmt::SetTransaction {
-            scope,
-            isolation,
-            read_only,
+        return Ok(Stmt::SetNames {
+            charset: None,
+            collation: None,
         });
     }
+    let charset = c.name()?;
+    let collation = if c.eat_word("COLLATE") {
+        Some(c.name()?)
+    } else {
+        None
+    };
+    c.expect_end()?;
+    Ok(Stmt::SetNames {
+        charset: Some(charset),
+        collation,
+    })
+}
+
+/// The characteristics after `SET [GLOBAL | SESSION] TRANSACTION`: `ISOLATION LEVEL ...`,
+/// `READ ONLY`, `READ WRITE`, separated by commas.
+fn set_transaction(c: &mut Cursor, scope: Option<SetScope>) -> Result<Stmt, SqlError> {
+    let mut isolation = None;
+    let mut read_only = None;
+    loop {
+        if c.eat_word("ISOLATION") {
+            c.expect_word("LEVEL")?;
+            let level = if c.eat_word("READ") {
+                if c.eat_word("UNCOMMITTED") {
+                    "READ-UNCOMMITTED"
+                } else {
+                    c.expect_word("COMMITTED")?;
+                    "READ-COMMITTED"
+                }
+            } else if c.eat_word("REPEATABLE") {
+                c.expect_word("READ")?;
+                "REPEATABLE-READ"
+            } else {
+                c.expect_word("SERIALIZABLE")?;
+                "SERIALIZABLE"
+            };
+            isolation = Some(level.to_string());
+        } else if c.eat_word("READ") {
+            if c.eat_word("ONLY") {
+                read_only = Some(true);
+            } else {
+                c.expect_word("WRITE")?;
+                read_only = Some(false);
+            }
+        } else {
+            return Err(c.error());
+        }
+        if !c.eat_token(&Token::Comma) {
+            break;
+        }
+    }
+    c.expect_end()?;
+    Ok(Stmt::SetTransaction {
+        scope,
+        isolation,
+        read_only,
+    })
+}
+
+/// `[GLOBAL | SESSION] @@var | var | @user = value, ...`: system and user variables.
+fn set_variables(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt, SqlError> {
     let mut assignments = Vec::new();
     let mut scope = SetScope::Session;
     loop {
-        if c.eat_word("GLOBAL") {
-            scope = SetScope::Global;
-        } else if c.eat_word("SESSION") || c.eat_word("LOCAL") {
-            scope = SetScope::Session;
-        }
+        scope = eat_set_scope(c, scope);
         let target = parse_set_target(c, scope)?;
         if !(c.eat_token(&Token::Eq) || c.eat_token(&Token::Assignment)) {
             return Err(c.error());
@@ -223,6 +235,18 @@ pub(crate) fn parse_set(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt, Sql
     }
     c.expect_end()?;
     Ok(Stmt::Set(assignments))
+}
+
+/// `GLOBAL`, `SESSION` or `LOCAL` before one assignment of a SET: the scope from there on
+/// (`scope`, the one before, where none is written).
+pub(crate) fn eat_set_scope(c: &mut Cursor, scope: SetScope) -> SetScope {
+    if c.eat_word("GLOBAL") {
+        SetScope::Global
+    } else if c.eat_word("SESSION") || c.eat_word("LOCAL") {
+        SetScope::Session
+    } else {
+        scope
+    }
 }
 
 /// `KILL [HARD | SOFT] [CONNECTION | QUERY] id`: the id is an expression

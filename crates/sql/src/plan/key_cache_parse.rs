@@ -6,10 +6,10 @@ use crate::expr::Compiler;
 use myriad_types::errors::{ER_BAD_FIELD_ERROR, ER_GLOBAL_VARIABLE, ER_NOT_SUPPORTED_YET};
 
 use crate::parser::source::*;
-use crate::parser::statements::*;
 use crate::plan::key_cache as kc;
 use crate::plan::key_cache::KeyCacheStmt;
 use crate::plan::key_cache::StructuredSet;
+use crate::plan::statements::*;
 use crate::plan::VirtualSelect;
 use crate::plan::*;
 use sqlparser::tokenizer::{Token, TokenWithSpan};
@@ -221,11 +221,7 @@ pub(crate) fn structured_set(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt
     let mut sets = Vec::new();
     let mut scope = SetScope::Session;
     loop {
-        if c.eat_word("GLOBAL") {
-            scope = SetScope::Global;
-        } else if c.eat_word("SESSION") || c.eat_word("LOCAL") {
-            scope = SetScope::Session;
-        }
+        scope = eat_set_scope(c, scope);
         let Some((taken, written, cache, var)) = structured_target(&c.tokens[c.pos..], Some(scope))
         else {
             return Err(SqlError::new(

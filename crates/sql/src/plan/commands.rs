@@ -1,0 +1,209 @@
+//! The short statements [`super::compile_statement`] reads by hand from the token list, one
+//! function per family: DESCRIBE of a table, CHECK and ANALYZE, USE, databases, accounts,
+//! FLUSH and RESET, SHUTDOWN, transactions and DO. Each starts with the cursor at the
+//! statement's first word.
+
+use crate::error::SqlError;
+use crate::expr::Compiler;
+use crate::parser::source::Cursor;
+use crate::plan::statements::{compile_expr_tokens, parse_user_list, table_name};
+use crate::plan::{ShowFilter, Stmt};
+use sqlparser::tokenizer::Token;
+
+/// `DESCRIBE t [column | 'pattern']` (also DESC, EXPLAIN): the columns of a table.
+pub(crate) fn describe_table(c: &mut Cursor) -> Result<Stmt, SqlError> {
+    c.pos += 1;
+    let (database, table) = table_name(c)?;
+    let filter = if c.at_end() {
+        ShowFilter::None
+    } else {
+        // DESCRIBE t col: a column name or a LIKE pattern.
+        let pattern = c.name()?;
+        c.expect_end()?;
+        ShowFilter::Like(pattern)
+    };
+    Ok(Stmt::ShowColumns {
+        database,
+        table,
+        full: false,
+        filter,
+    })
+}
+
+/// `CHECK TABLE t, ...` and `ANALYZE [NO_WRITE_TO_BINLOG | LOCAL] TABLE t, ...`.
+pub(crate) fn maintenance(c: &mut Cursor) -> Result<Stmt, SqlError> {
+    let analyze = c.eat_word("ANALYZE");
+    if !analyze {
+        c.pos += 1;
+    }
+    c.eat_word("NO_WRITE_TO_BINLOG");
+    c.eat_word("LOCAL");
+    if !(c.eat_word("TABLE") || c.eat_word("TABLES")) {
+        return Err(c.error());
+    }
+    let mut tables = Vec::new();
+    loop {
+        tables.push(table_name(c)?);
+        if !c.eat_token(&Token::Comma) {
+            break;
+        }
+    }
+    // CHECK options (QUICK, FAST, MEDIUM, EXTENDED, CHANGED, FOR UPGRADE) are accepted.
+    Ok(Stmt::Maintenance { analyze, tables })
+}
+
+/// `USE db`.
+pub(crate) fn use_database(c: &mut Cursor) -> Result<Stmt, SqlError> {
+    c.pos += 1;
+    let name = c.name()?;
+    c.expect_end()?;
+    Ok(Stmt::Use(name))
+}
+
+/// `CREATE DATABASE [IF NOT EXISTS] db ...` and `DROP DATABASE [IF EXISTS] db` (or SCHEMA).
+pub(crate) fn database(c: &mut Cursor) -> Result<Stmt, SqlError> {
+    let create = c.eat_word("CREATE");
+    if !create {
+        c.expect_word("DROP")?;
+    }
+    c.pos += 1;
+    let flag = c.if_exists(create)?;
+    let name = c.name()?;
+    if create {
+        // [DEFAULT] CHARACTER SET / COLLATE options are accepted and ignored.
+        Ok(Stmt::CreateDatabase {
+            name,
+            if_not_exists: flag,
+        })
+    } else {
+        c.expect_end()?;
+        Ok(Stmt::DropDatabase {
+            name,
+            if_exists: flag,
+        })
+    }
+}
+
+/// `CREATE USER`, `DROP USER` and `ALTER USER` over a list of accounts.
+pub(crate) fn account(c: &mut Cursor) -> Result<Stmt, SqlError> {
+    let verb = c.peek_word().unwrap_or_default();
+    c.pos += 2;
+    let flag = c.if_exists(verb == "CREATE")?;
+    let users = parse_user_list(c, verb != "DROP")?;
+    c.expect_end()?;
+    Ok(match verb.as_str() {
+        "CREATE" => Stmt::CreateUser {
+            users,
+            if_not_exists: flag,
+        },
+        "DROP" => Stmt::DropUser {
+            users,
+            if_exists: flag,
+        },
+        _ => Stmt::AlterUser {
+            users,
+            if_exists: flag,
+        },
+    })
+}
+
+/// `FLUSH [LOCAL | NO_WRITE_TO_BINLOG] STATUS | TABLES [t, ...] | QUERY CACHE | ...`.
+pub(crate) fn flush(c: &mut Cursor) -> Result<Stmt, SqlError> {
+    c.pos += 1;
+    c.eat_word("LOCAL");
+    c.eat_word("NO_WRITE_TO_BINLOG");
+    if c.eat_word("STATUS") {
+        c.expect_end()?;
+        Ok(Stmt::FlushStatus)
+    } else if matches!(c.peek_word().as_deref(), Some("TABLES" | "TABLE"))
+        && !matches!(c.peek_word_at(1).as_deref(), Some("WITH" | "FOR"))
+    {
+        c.pos += 1;
+        let mut names = Vec::new();
+        while !c.at_end() {
+            let first = c.name()?;
+            names.push(if c.eat_token(&Token::Period) {
+                (Some(first), c.name()?)
+            } else {
+                (None, first)
+            });
+            if !c.eat_token(&Token::Comma) {
+                break;
+            }
+        }
+        c.expect_end()?;
+        Ok(Stmt::FlushTables((!names.is_empty()).then_some(names)))
+    } else if c.eat_word("QUERY") {
+        c.expect_word("CACHE")?;
+        c.expect_end()?;
+        Ok(Stmt::QueryCache { reset: false })
+    } else if c.at_end() {
+        Err(c.error())
+    } else {
+        Ok(Stmt::Flush)
+    }
+}
+
+/// `RESET QUERY CACHE`.
+pub(crate) fn reset_query_cache(c: &mut Cursor) -> Result<Stmt, SqlError> {
+    c.pos += 2;
+    c.expect_word("CACHE")?;
+    c.expect_end()?;
+    Ok(Stmt::QueryCache { reset: true })
+}
+
+/// `SHUTDOWN [WAIT FOR ALL REPLICAS]`.
+pub(crate) fn shutdown(c: &mut Cursor) -> Result<Stmt, SqlError> {
+    c.pos += 1;
+    c.eat_word("WAIT");
+    c.eat_word("FOR");
+    c.eat_word("ALL");
+    c.eat_word("REPLICAS");
+    c.expect_end()?;
+    Ok(Stmt::Shutdown)
+}
+
+/// `BEGIN [WORK]`, `START TRANSACTION ...`, and `COMMIT` / `ROLLBACK` with their MySQL
+/// options (`WORK`, `AND [NO] CHAIN`, `[NO] RELEASE`).
+pub(crate) fn transaction(c: &mut Cursor) -> Result<Stmt, SqlError> {
+    if c.eat_word("BEGIN") {
+        c.eat_word("WORK");
+        c.expect_end()?;
+        return Ok(Stmt::Begin);
+    }
+    if c.eat_word("START") {
+        c.expect_word("TRANSACTION")?;
+        // WITH CONSISTENT SNAPSHOT, READ ONLY, READ WRITE: accepted.
+        return Ok(Stmt::Begin);
+    }
+    let commit = c.eat_word("COMMIT");
+    if !commit {
+        c.pos += 1;
+    }
+    c.eat_word("WORK");
+    if c.eat_word("AND") {
+        c.eat_word("NO");
+        c.expect_word("CHAIN")?;
+    }
+    if c.eat_word("NO") {
+        c.expect_word("RELEASE")?;
+    } else {
+        c.eat_word("RELEASE");
+    }
+    c.expect_end()?;
+    Ok(if commit { Stmt::Commit } else { Stmt::Rollback })
+}
+
+/// `DO expr, ...`.
+pub(crate) fn do_exprs(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt, SqlError> {
+    c.pos += 1;
+    let mut exprs = Vec::new();
+    loop {
+        let part = c.until_comma();
+        exprs.push(compile_expr_tokens(part, compiler, c)?);
+        if !c.eat_token(&Token::Comma) {
+            break;
+        }
+    }
+    Ok(Stmt::Do(exprs))
+}
