@@ -23,7 +23,7 @@
 //! disk. Commit turns the differences into one redo group (see `redo`), stamps the pages
 //! with the group's end LSN and marks them dirty; rollback copies the before-images back.
 
-use crate::btree::{self, Inserted, PageRead, PageWrite};
+use crate::btree::{self, Inserted, PageRead, PageWrite, BACKWARD, FORWARD};
 use crate::codec::{decode_row, decode_row_columns, encode_row, format_datum};
 use crate::keycode::encode_key_part;
 use crate::page::*;
@@ -1456,7 +1456,7 @@ impl Table {
         let mut lower: Option<Vec<u8>> = None;
         loop {
             let mut batch = Vec::new();
-            let done = btree::collect_forward(
+            let done = btree::collect::<FORWARD>(
                 &src,
                 ROW_TREE_ROOT,
                 lower.as_deref(),
@@ -1530,7 +1530,7 @@ impl RowScan {
         self.buffer.reserve(SCAN_BATCH_ROWS);
         let (buffer, def) = (&mut self.buffer, &t.def);
         let wanted = self.wanted.as_deref();
-        let (done, _) = btree::scan_forward(
+        let (done, _) = btree::scan::<FORWARD>(
             &t.reader(),
             ROW_TREE_ROOT,
             Some(&row_key(start)),
@@ -1629,10 +1629,10 @@ impl IndexScan {
         let (lower, upper) = (self.lower.as_deref(), self.upper.as_deref());
         let (done, last) = match self.direction {
             Direction::Forward => {
-                btree::scan_forward(&src, root, lower, upper, self.batch_rows, &mut visit)?
+                btree::scan::<FORWARD>(&src, root, lower, upper, self.batch_rows, &mut visit)?
             }
             Direction::Backward => {
-                btree::scan_backward(&src, root, lower, upper, self.batch_rows, &mut visit)?
+                btree::scan::<BACKWARD>(&src, root, lower, upper, self.batch_rows, &mut visit)?
             }
         };
         // No key to resume from means nothing was visited: the range is done.
