@@ -627,21 +627,24 @@ mod tests {
 
     #[test]
     fn numbers_are_formatted_for_reading() {
-        assert_eq!(format_number(5966.4), "5,966");
-        assert_eq!(format_number(-1234567.0), "-1,234,567");
-        assert_eq!(format_number(273.4), "273");
-        assert_eq!(format_number(29.44), "29.4");
-        assert_eq!(format_number(1.234), "1.23");
-        assert_eq!(format_number(0.0), "0.00");
-        assert_eq!(format_number(0.01234), "0.0123");
+        for (number, text) in [
+            (5966.4, "5,966"),
+            (-1234567.0, "-1,234,567"),
+            (273.4, "273"),
+            (29.44, "29.4"),
+            (1.234, "1.23"),
+            (0.0, "0.00"),
+            (0.01234, "0.0123"),
+        ] {
+            assert_eq!(format_number(number), text, "format_number({number})");
+        }
     }
 
     #[test]
     fn axis_labels_drop_needless_decimals() {
-        assert_eq!(axis_text(16.0), "16");
-        assert_eq!(axis_text(8000.0), "8,000");
-        assert_eq!(axis_text(0.0), "0");
-        assert_eq!(axis_text(2.5), "2.50");
+        for (number, text) in [(16.0, "16"), (8000.0, "8,000"), (0.0, "0"), (2.5, "2.50")] {
+            assert_eq!(axis_text(number), text, "axis_text({number})");
+        }
     }
 
     #[test]

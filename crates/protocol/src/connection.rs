@@ -410,25 +410,15 @@ where
             // Connection attributes (CLIENT_CONNECT_ATTRS) are informational; ignored.
             Ok((caps, text(user), auth.to_vec(), database, plugin))
         })();
-        let (caps, user, mut auth, database, plugin) = match parsed {
+        let (caps, user, auth, database, plugin) = match parsed {
             Ok(parsed) => parsed,
             Err(e) => return Err(self.fail_handshake(bad_handshake(), e.to_string()).await),
         };
         self.capabilities = caps;
         self.multi_statements = caps & CLIENT_MULTI_STATEMENTS != 0;
 
-        let needs_switch = matches!(&plugin, Some(p) if p != NATIVE_PASSWORD_PLUGIN);
-        if needs_switch {
-            match self.auth_switch().await {
-                Ok(token) => auth = token,
-                Err(end) => return Err(end),
-            }
-        }
+        let (auth, authenticated) = self.check_password(&user, plugin, auth).await?;
         let host = self.options.host.clone();
-        let authenticated = match self.handler.account(&user, &host) {
-            Some(hash) => verify_native_password(hash.as_ref(), &self.scramble, &auth),
-            None => false,
-        };
         if !authenticated {
             let err = access_denied(&user, &host, !auth.is_empty());
             let reason = err.message.clone();
@@ -462,6 +452,27 @@ where
             .map_err(|e| ConnectionEnd::Aborted(e.to_string()))?;
         self.report_traffic();
         Ok(session)
+    }
+
+    /// Check `user`'s password from this connection's host against the client's
+    /// `response`, after switching the client to mysql_native_password when it answered
+    /// for another `plugin`. Returns the response checked and whether it matched, or how
+    /// the connection ended during the switch.
+    async fn check_password(
+        &mut self,
+        user: &str,
+        plugin: Option<String>,
+        response: Vec<u8>,
+    ) -> Result<(Vec<u8>, bool), ConnectionEnd> {
+        let response = match plugin {
+            Some(p) if p != NATIVE_PASSWORD_PLUGIN => self.auth_switch().await?,
+            _ => response,
+        };
+        let matched = match self.handler.account(user, &self.options.host) {
+            Some(hash) => verify_native_password(hash.as_ref(), &self.scramble, &response),
+            None => false,
+        };
+        Ok((response, matched))
     }
 
     /// Ask the client to authenticate with mysql_native_password and a new scramble.
@@ -989,22 +1000,17 @@ where
         &mut self,
         session: &mut H::Session,
         user: String,
-        mut auth_response: Vec<u8>,
+        auth_response: Vec<u8>,
         database: Option<String>,
         plugin: Option<String>,
     ) -> Option<ConnectionEnd> {
-        if matches!(&plugin, Some(p) if p != NATIVE_PASSWORD_PLUGIN) {
-            // Flush nothing yet: the switch request continues this command's sequence.
-            match self.auth_switch().await {
-                Ok(token) => auth_response = token,
+        // Flush nothing yet: a switch request continues this command's sequence.
+        let (auth_response, authenticated) =
+            match self.check_password(&user, plugin, auth_response).await {
+                Ok(checked) => checked,
                 Err(end) => return Some(end),
-            }
-        }
+            };
         let host = self.options.host.clone();
-        let authenticated = match self.handler.account(&user, &host) {
-            Some(hash) => verify_native_password(hash.as_ref(), &self.scramble, &auth_response),
-            None => false,
-        };
         if !authenticated {
             // MySQL closes the connection after a failed COM_CHANGE_USER.
             put_err(

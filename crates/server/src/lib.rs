@@ -356,43 +356,54 @@ fn bind_tcp(options: &ServerOptions) -> Result<tokio::net::TcpListener, String> 
         .map_err(|e| format!("cannot listen on {addr}: {e}"))
 }
 
-async fn accept_tcp(listener: tokio::net::TcpListener, listeners: Arc<Listeners>) {
-    let shutdown = listeners.shutdown.subscribe();
-    loop {
-        let accepted = tokio::select! {
-            accepted = listener.accept() => accepted,
-            _ = shutdown.stopped() => return,
-        };
-        match accepted {
-            Ok((stream, addr)) => {
-                let _ = stream.set_nodelay(true);
-                listeners.admit(stream, host_of(&addr), addr.to_string());
-            }
-            Err(e) => {
-                // Out of descriptors or a connection reset before accept: back off briefly
-                // rather than spin.
-                tracing::warn!("accept failed: {e}");
-                tokio::time::sleep(Duration::from_millis(20)).await;
-            }
-        }
+/// A listening socket the server accepts clients on: TCP or the unix socket.
+trait Listener {
+    type Stream: AsyncRead + AsyncWrite + AsRawFd + Unpin + Send + 'static;
+    /// What the log says of a failed accept.
+    const ACCEPT_FAILED: &'static str;
+    /// One accepted client, ready to serve, with its host and peer names.
+    fn accept_client(
+        &self,
+    ) -> impl std::future::Future<Output = std::io::Result<(Self::Stream, String, String)>> + Send;
+}
+
+impl Listener for tokio::net::TcpListener {
+    type Stream = tokio::net::TcpStream;
+    const ACCEPT_FAILED: &'static str = "accept failed";
+    async fn accept_client(&self) -> std::io::Result<(Self::Stream, String, String)> {
+        let (stream, addr) = self.accept().await?;
+        let _ = stream.set_nodelay(true);
+        Ok((stream, host_of(&addr), addr.to_string()))
     }
 }
 
-async fn accept_unix(listener: tokio::net::UnixListener, listeners: Arc<Listeners>) {
+impl Listener for tokio::net::UnixListener {
+    type Stream = tokio::net::UnixStream;
+    const ACCEPT_FAILED: &'static str = "accept on the unix socket failed";
+    async fn accept_client(&self) -> std::io::Result<(Self::Stream, String, String)> {
+        let (stream, _) = self.accept().await?;
+        Ok((
+            stream,
+            String::from("localhost"),
+            String::from("unix socket"),
+        ))
+    }
+}
+
+/// Admit each client `listener` accepts until shutdown.
+async fn accept_loop<L: Listener>(listener: L, listeners: Arc<Listeners>) {
     let shutdown = listeners.shutdown.subscribe();
     loop {
         let accepted = tokio::select! {
-            accepted = listener.accept() => accepted,
+            accepted = listener.accept_client() => accepted,
             _ = shutdown.stopped() => return,
         };
         match accepted {
-            Ok((stream, _)) => listeners.admit(
-                stream,
-                String::from("localhost"),
-                String::from("unix socket"),
-            ),
+            Ok((stream, host, peer)) => listeners.admit(stream, host, peer),
             Err(e) => {
-                tracing::warn!("accept on the unix socket failed: {e}");
+                // Out of descriptors or a connection reset before accept: back off briefly
+                // rather than spin.
+                tracing::warn!("{}: {e}", L::ACCEPT_FAILED);
                 tokio::time::sleep(Duration::from_millis(20)).await;
             }
         }
@@ -464,7 +475,7 @@ pub async fn run(options: ServerOptions, workers: usize) -> Result<(), String> {
         version = %myriad_protocol::ServerHandler::server_version(listeners.handler.as_ref()),
         "myriad ready for connections"
     );
-    tasks.push(tokio::spawn(accept_tcp(tcp, Arc::clone(&listeners))));
+    tasks.push(tokio::spawn(accept_loop(tcp, Arc::clone(&listeners))));
     if let Some(path) = &options.socket {
         // A socket file left by a server that did not shut down cleanly.
         if path.exists() {
@@ -486,7 +497,7 @@ pub async fn run(options: ServerOptions, workers: usize) -> Result<(), String> {
             )?;
         }
         tracing::info!(socket = %path.display(), "listening on unix socket");
-        tasks.push(tokio::spawn(accept_unix(unix, Arc::clone(&listeners))));
+        tasks.push(tokio::spawn(accept_loop(unix, Arc::clone(&listeners))));
     }
 
     wait_for_shutdown(shutdown.subscribe()).await;

@@ -495,21 +495,16 @@ mod tests {
             }
             other => panic!("expected help, got {other:?}"),
         }
-        assert!(matches!(
-            parse_args(&["--port=notanumber"]),
-            Err(OptionsError::Invalid(_))
-        ));
-        assert!(matches!(
-            parse_args(&["stray"]),
-            Err(OptionsError::Invalid(_))
-        ));
-        assert!(matches!(
-            parse_args(&["--port"]),
-            Err(OptionsError::Invalid(_))
-        ));
-        assert!(matches!(
-            parse_args(&["--defaults-file=/nonexistent/my.cnf"]),
-            Err(OptionsError::Invalid(_))
-        ));
+        for bad in [
+            "--port=notanumber",
+            "stray",
+            "--port",
+            "--defaults-file=/nonexistent/my.cnf",
+        ] {
+            assert!(
+                matches!(parse_args(&[bad]), Err(OptionsError::Invalid(_))),
+                "{bad} is refused"
+            );
+        }
     }
 }

@@ -145,6 +145,11 @@ fn value_at<'p>(src: &impl PageRead, p: &'p [u8], i: usize) -> Result<Cow<'p, [u
         (false, raw) => Ok(Cow::Borrowed(raw)),
     }
 }
+/// A copy of the overflow pointer of cell `i` of a leaf, if its value overflows.
+fn overflow_pointer(p: &[u8], i: usize) -> Option<Vec<u8>> {
+    let (overflow, raw) = raw_value_at(p, i);
+    overflow.then(|| raw.to_vec())
+}
 fn cell_len(p: &[u8], i: usize) -> usize {
     let off = slot(p, i);
     let klen = get_u16(p, off) as usize;
@@ -314,6 +319,26 @@ fn rebuild(p: &mut [u8], cells: &[Vec<u8>]) {
     put_u16(p, GARBAGE, 0);
 }
 
+/// Make `p` a leaf or internal node at `level` holding `cells`, linked to its neighbours
+/// `(next, prev)` if a leaf, or to its `leftmost` child if not.
+fn build_node(
+    p: &mut [u8],
+    leaf: bool,
+    level: u8,
+    cells: &[Vec<u8>],
+    neighbours: (u32, u32),
+    leftmost: u32,
+) {
+    init_node(p, if leaf { TYPE_LEAF } else { TYPE_INTERNAL }, level);
+    rebuild(p, cells);
+    if leaf {
+        put_u32(p, NEXT_OR_LEFTMOST, neighbours.0);
+        put_u32(p, PREV, neighbours.1);
+    } else {
+        put_u32(p, NEXT_OR_LEFTMOST, leftmost);
+    }
+}
+
 /// Where to split `cells`: the first index of the right half, balancing bytes.
 fn split_point(cells: &[Vec<u8>]) -> usize {
     let total: usize = cells.iter().map(|c| c.len() + 2).sum();
@@ -387,6 +412,15 @@ fn expect_leaf(p: &[u8], page_no: u32) -> Result<()> {
     }
 }
 
+/// Where `key` stands, or would stand, in page `leaf` (`p`), failing unless it is a leaf;
+/// and whether the key is there.
+#[inline]
+fn seek_in_leaf(p: &[u8], leaf: u32, key: &[u8]) -> Result<(usize, bool)> {
+    expect_leaf(p, leaf)?;
+    let pos = lower_bound(p, key);
+    Ok((pos, pos < n_cells(p) && key_at(p, pos) == key))
+}
+
 /// Descend to the rightmost leaf.
 fn descend_rightmost(src: &impl PageRead, root: u32) -> Result<u32> {
     let mut page_no = root;
@@ -417,9 +451,8 @@ pub(crate) fn get_with<R>(
     let leaf = descend(src, root, key, None)?;
     let b = src.read(leaf)?;
     let p = b.read();
-    expect_leaf(&p, leaf)?;
-    let i = lower_bound(&p, key);
-    if i >= n_cells(&p) || key_at(&p, i) != key {
+    let (i, found) = seek_in_leaf(&p, leaf, key)?;
+    if !found {
         return Ok(None);
     }
     let (overflow, raw) = raw_value_at(&p, i);
@@ -734,12 +767,9 @@ pub(crate) fn insert(
     let (pos, exists, old_overflow) = {
         let b = w.read(leaf)?;
         let p = b.read();
-        expect_leaf(&p, leaf)?;
-        let pos = lower_bound(&p, key);
-        let exists = pos < n_cells(&p) && key_at(&p, pos) == key;
+        let (pos, exists) = seek_in_leaf(&p, leaf, key)?;
         let old = if exists {
-            let (ovf, raw) = raw_value_at(&p, pos);
-            ovf.then(|| raw.to_vec())
+            overflow_pointer(&p, pos)
         } else {
             None
         };
@@ -811,21 +841,23 @@ fn split(
         let old_leftmost = leftmost(&b.read());
         let (left_no, lb) = w.allocate(node_type)?;
         let (right_no, rb) = w.allocate(node_type)?;
-        {
-            let mut l = lb.write();
-            init_node(&mut l, node_type, level);
-            rebuild(&mut l, &cells[..m]);
-            let mut r = rb.write();
-            init_node(&mut r, node_type, level);
-            rebuild(&mut r, right_cells);
-            if leaf {
-                put_u32(&mut l, NEXT_OR_LEFTMOST, right_no);
-                put_u32(&mut r, PREV, left_no);
-            } else {
-                put_u32(&mut l, NEXT_OR_LEFTMOST, old_leftmost);
-                put_u32(&mut r, NEXT_OR_LEFTMOST, right_leftmost);
-            }
-        }
+        let (left, right) = (&cells[..m], right_cells);
+        build_node(
+            &mut lb.write(),
+            leaf,
+            level,
+            left,
+            (right_no, 0),
+            old_leftmost,
+        );
+        build_node(
+            &mut rb.write(),
+            leaf,
+            level,
+            right,
+            (0, left_no),
+            right_leftmost,
+        );
         let mut p = b.write();
         init_node(&mut p, TYPE_INTERNAL, level + 1);
         put_u32(&mut p, NEXT_OR_LEFTMOST, left_no);
@@ -844,17 +876,15 @@ fn split(
         }
         old_next
     };
-    {
-        let mut r = rb.write();
-        init_node(&mut r, node_type, level);
-        rebuild(&mut r, right_cells);
-        if leaf {
-            put_u32(&mut r, NEXT_OR_LEFTMOST, old_next);
-            put_u32(&mut r, PREV, page_no);
-        } else {
-            put_u32(&mut r, NEXT_OR_LEFTMOST, right_leftmost);
-        }
-    }
+    let neighbours = (old_next, page_no);
+    build_node(
+        &mut rb.write(),
+        leaf,
+        level,
+        right_cells,
+        neighbours,
+        right_leftmost,
+    );
     if leaf && old_next != 0 {
         let nb = w.write(old_next)?;
         put_u32(&mut nb.write(), PREV, right_no);
@@ -884,13 +914,11 @@ pub(crate) fn delete(w: &mut impl PageWrite, root: u32, key: &[u8]) -> Result<bo
     let (pos, overflow) = {
         let b = w.read(leaf)?;
         let p = b.read();
-        expect_leaf(&p, leaf)?;
-        let pos = lower_bound(&p, key);
-        if pos >= n_cells(&p) || key_at(&p, pos) != key {
+        let (pos, found) = seek_in_leaf(&p, leaf, key)?;
+        if !found {
             return Ok(false);
         }
-        let (ovf, raw) = raw_value_at(&p, pos);
-        (pos, ovf.then(|| raw.to_vec()))
+        (pos, overflow_pointer(&p, pos))
     };
     if let Some(pointer) = overflow {
         free_overflow(w, &pointer)?;
@@ -978,56 +1006,19 @@ fn remove_child(
 /// One key and value copied out of a leaf.
 pub(crate) type Entry = (Vec<u8>, Vec<u8>);
 
-/// Visit entries with `lower <= key < upper` in key order, starting at `lower`, leaf by
-/// leaf, until at least `max` were visited (whole leaves are taken), calling `f(key, value)`
-/// on the page's own bytes (no copy unless the value overflows). Returns whether the range
-/// is exhausted and the last key visited (where to resume).
-pub(crate) fn scan_forward(
-    src: &impl PageRead,
-    root: u32,
-    lower: Option<&[u8]>,
-    upper: Option<&[u8]>,
-    max: usize,
-    mut f: impl FnMut(&[u8], &[u8]) -> Result<()>,
-) -> Result<(bool, Option<Vec<u8>>)> {
-    let mut page_no = descend(src, root, lower.unwrap_or(&[]), None)?;
-    let mut first = true;
-    let mut visited = 0usize;
-    let mut last: Option<Vec<u8>> = None;
-    while page_no != 0 {
-        let b = src.read(page_no)?;
-        let p = b.read();
-        if !is_leaf(&p) {
-            return Err(corrupt(page_no, "leaf chain reaches a non-leaf"));
-        }
-        let start = match (first, lower) {
-            (true, Some(l)) => lower_bound(&p, l),
-            _ => 0,
-        };
-        first = false;
-        let n = n_cells(&p);
-        for i in start..n {
-            let key = key_at(&p, i);
-            if upper.is_some_and(|u| key >= u) {
-                return Ok((true, last));
-            }
-            f(key, &value_at(src, &p, i)?)?;
-            visited += 1;
-            if i + 1 == n {
-                last = Some(key.to_vec());
-            }
-        }
-        page_no = next_leaf(&p);
-        if visited >= max && page_no != 0 {
-            return Ok((false, last));
-        }
-    }
-    Ok((true, last))
-}
+/// The direction argument of [`scan`] and [`collect`]: ascending key order.
+pub(crate) const FORWARD: bool = true;
+/// The direction argument of [`scan`] and [`collect`]: descending key order.
+pub(crate) const BACKWARD: bool = false;
 
-/// Like [`scan_forward`], in descending key order starting below `upper`; the key returned
-/// is the smallest visited.
-pub(crate) fn scan_backward(
+/// Visit entries with `lower <= key < upper` leaf by leaf, until at least `max` were
+/// visited (whole leaves are taken), calling `f(key, value)` on the page's own bytes (no
+/// copy unless the value overflows): in key order starting at `lower` ([`FORWARD`]), or in
+/// descending order starting below `upper` ([`BACKWARD`]). Returns whether the range is
+/// exhausted and the last key visited (where to resume): the largest forward, the smallest
+/// backward. The direction is a constant, so each direction compiles to its own loop with
+/// no test of it per entry.
+pub(crate) fn scan<const FORWARD: bool>(
     src: &impl PageRead,
     root: u32,
     lower: Option<&[u8]>,
@@ -1035,9 +1026,10 @@ pub(crate) fn scan_backward(
     max: usize,
     mut f: impl FnMut(&[u8], &[u8]) -> Result<()>,
 ) -> Result<(bool, Option<Vec<u8>>)> {
-    let mut page_no = match upper {
-        Some(u) => descend(src, root, u, None)?,
-        None => descend_rightmost(src, root)?,
+    let mut page_no = match (FORWARD, upper) {
+        (true, _) => descend(src, root, lower.unwrap_or(&[]), None)?,
+        (false, Some(u)) => descend(src, root, u, None)?,
+        (false, None) => descend_rightmost(src, root)?,
     };
     let mut first = true;
     let mut visited = 0usize;
@@ -1048,23 +1040,37 @@ pub(crate) fn scan_backward(
         if !is_leaf(&p) {
             return Err(corrupt(page_no, "leaf chain reaches a non-leaf"));
         }
-        let end = match (first, upper) {
-            (true, Some(u)) => lower_bound(&p, u),
-            _ => n_cells(&p),
+        // The cells `from..to` of this leaf, taken from `from` up or from `to` down; only
+        // the first leaf is cut at the near bound, the far one is tested per key.
+        let n = n_cells(&p);
+        let (from, to) = match (first, FORWARD, lower, upper) {
+            (true, true, Some(l), _) => (lower_bound(&p, l), n),
+            (true, false, _, Some(u)) => (0, lower_bound(&p, u)),
+            _ => (0, n),
         };
         first = false;
-        for i in (0..end).rev() {
+        for step in 0..to - from {
+            let i = if FORWARD { from + step } else { to - 1 - step };
             let key = key_at(&p, i);
-            if lower.is_some_and(|l| key < l) {
+            let beyond = if FORWARD {
+                upper.is_some_and(|u| key >= u)
+            } else {
+                lower.is_some_and(|l| key < l)
+            };
+            if beyond {
                 return Ok((true, last));
             }
             f(key, &value_at(src, &p, i)?)?;
             visited += 1;
-            if i == 0 {
+            if (FORWARD && i + 1 == n) || (!FORWARD && i == 0) {
                 last = Some(key.to_vec());
             }
         }
-        page_no = prev_leaf(&p);
+        page_no = if FORWARD {
+            next_leaf(&p)
+        } else {
+            prev_leaf(&p)
+        };
         if visited >= max && page_no != 0 {
             return Ok((false, last));
         }
@@ -1072,8 +1078,8 @@ pub(crate) fn scan_backward(
     Ok((true, last))
 }
 
-/// [`scan_forward`] into a vector of copies.
-pub(crate) fn collect_forward(
+/// [`scan`] into a vector of copies; returns whether the range is exhausted.
+pub(crate) fn collect<const FORWARD: bool>(
     src: &impl PageRead,
     root: u32,
     lower: Option<&[u8]>,
@@ -1081,24 +1087,7 @@ pub(crate) fn collect_forward(
     max: usize,
     out: &mut Vec<Entry>,
 ) -> Result<bool> {
-    scan_forward(src, root, lower, upper, max, |k, v| {
-        out.push((k.to_vec(), v.to_vec()));
-        Ok(())
-    })
-    .map(|(done, _)| done)
-}
-
-/// [`scan_backward`] into a vector of copies.
-#[cfg(test)]
-pub(crate) fn collect_backward(
-    src: &impl PageRead,
-    root: u32,
-    lower: Option<&[u8]>,
-    upper: Option<&[u8]>,
-    max: usize,
-    out: &mut Vec<Entry>,
-) -> Result<bool> {
-    scan_backward(src, root, lower, upper, max, |k, v| {
+    scan::<FORWARD>(src, root, lower, upper, max, |k, v| {
         out.push((k.to_vec(), v.to_vec()));
         Ok(())
     })
@@ -1329,9 +1318,11 @@ mod tests {
         loop {
             let mut batch = Vec::new();
             let done = if backward {
-                collect_backward(pager, root, lo.as_deref(), hi.as_deref(), 3, &mut batch).unwrap()
+                collect::<BACKWARD>(pager, root, lo.as_deref(), hi.as_deref(), 3, &mut batch)
+                    .unwrap()
             } else {
-                collect_forward(pager, root, lo.as_deref(), hi.as_deref(), 3, &mut batch).unwrap()
+                collect::<FORWARD>(pager, root, lo.as_deref(), hi.as_deref(), 3, &mut batch)
+                    .unwrap()
             };
             if let Some((k, _)) = batch.last() {
                 if backward {

@@ -822,6 +822,21 @@ impl Storage {
         let _ = fs::remove_file(&path);
     }
 
+    /// The path a new table `db`.`name` takes: an error when a table file holds it already.
+    /// Nothing known of an earlier table of this name may describe the new one, so what
+    /// the page images keep of it is forgotten.
+    fn free_table_path(&self, db: &str, name: &str) -> Result<PathBuf> {
+        let path = self.table_path(db, name);
+        if path.exists() {
+            return Err(StorageError::TableExists(db.into(), name.into()));
+        }
+        self.inner
+            .shared
+            .images
+            .forget(&open_tables::table_key(db, name));
+        Ok(path)
+    }
+
     /// Create the file and log its CREATE; returns the LSN to wait for before the table is
     /// durable (the caller waits after releasing its locks).
     fn create_table_locked(
@@ -831,16 +846,8 @@ impl Storage {
         def: &TableDef,
     ) -> Result<(u64, Option<undo::Undone>)> {
         let dir = self.db_dir(db);
-        let path = self.table_path(db, name);
         // One stat: a missing database directory shows when the new file cannot be made.
-        if path.exists() {
-            return Err(StorageError::TableExists(db.into(), name.into()));
-        }
-        // Nothing known of an earlier table of this name may describe the new one.
-        self.inner
-            .shared
-            .images
-            .forget(&open_tables::table_key(db, name));
+        let path = self.free_table_path(db, name)?;
         let def_bytes = codec::encode_def(def);
         if def_bytes.len() > PAGE_SIZE - file_header::DEF {
             return Err(StorageError::TooBig(
@@ -979,14 +986,7 @@ impl Storage {
         if !self.db_dir(new_db).is_dir() {
             return Err(StorageError::NoSuchDatabase(new_db.into()));
         }
-        let new_path = self.table_path(new_db, new_name);
-        if new_path.exists() {
-            return Err(StorageError::TableExists(new_db.into(), new_name.into()));
-        }
-        self.inner
-            .shared
-            .images
-            .forget(&open_tables::table_key(new_db, new_name));
+        let new_path = self.free_table_path(new_db, new_name)?;
         let _latch = table.latch.write();
         let shared = &self.inner.shared;
         let t = &table;

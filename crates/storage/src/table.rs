@@ -23,7 +23,7 @@
 //! disk. Commit turns the differences into one redo group (see `redo`), stamps the pages
 //! with the group's end LSN and marks them dirty; rollback copies the before-images back.
 
-use crate::btree::{self, Inserted, PageRead, PageWrite};
+use crate::btree::{self, Inserted, PageRead, PageWrite, BACKWARD, FORWARD};
 use crate::codec::{decode_row, decode_row_columns, encode_row, format_datum};
 use crate::keycode::encode_key_part;
 use crate::page::*;
@@ -40,6 +40,9 @@ use std::sync::Arc;
 
 /// Rows fetched per latch acquisition by scans.
 const SCAN_BATCH_ROWS: usize = 64;
+
+/// One index entry an update moves: the index, its old key and its new key.
+type IndexChange = (usize, Vec<u8>, Vec<u8>);
 
 /// The shared state of one open table (one per table, enforced by the table cache).
 pub(crate) struct TableInner {
@@ -741,6 +744,42 @@ impl TableInner {
         }
     }
 
+    /// The index entries that change when the row `old`, stored at `old_id`, becomes
+    /// `new_row` at `new_id`, each as (index, old key, new key). An entry whose key stays
+    /// is left out when the row id stays too. Fails, before anything changes, on a new key
+    /// that is too long or a new unique key that another row holds.
+    fn index_changes(
+        &self,
+        old: &[Value],
+        old_id: RowId,
+        new_row: &[Value],
+        new_id: RowId,
+    ) -> Result<Vec<IndexChange>> {
+        let mut changes = Vec::new();
+        for (i, ix) in self.def.indexes.iter().enumerate() {
+            if !self.has_tree(i) {
+                continue;
+            }
+            let (old_key, _) = self.index_key(ix, old, old_id)?;
+            let (new_key, unique) = self.index_key(ix, new_row, new_id)?;
+            if old_id == new_id && old_key == new_key {
+                continue;
+            }
+            if new_key.len() > btree::MAX_KEY_BYTES {
+                return Err(StorageError::TooBig("Specified key was too long".into()));
+            }
+            if unique {
+                if let Some(existing) = self.unique_lookup(i, &new_key)? {
+                    if existing != old_id {
+                        return Err(self.duplicate(i, new_row, existing));
+                    }
+                }
+            }
+            changes.push((i, old_key, new_key));
+        }
+        Ok(changes)
+    }
+
     /// The row id stored under a unique key, if any.
     fn unique_lookup(&self, index_no: usize, key: &[u8]) -> Result<Option<RowId>> {
         btree::get_with(&self.reader(), index_root(index_no), key, row_id_of)
@@ -918,42 +957,11 @@ impl Table {
                     .map(|_| true);
             }
         }
-        let mut changes = Vec::new();
-        for (i, ix) in t.def.indexes.iter().enumerate() {
-            if !t.has_tree(i) {
-                continue;
-            }
-            let (old_key, _) = t.index_key(ix, &old, row_id)?;
-            let (new_key, unique) = t.index_key(ix, new_row, row_id)?;
-            if old_key == new_key {
-                continue;
-            }
-            if new_key.len() > btree::MAX_KEY_BYTES {
-                return Err(StorageError::TooBig("Specified key was too long".into()));
-            }
-            if unique {
-                if let Some(existing) = t.unique_lookup(i, &new_key)? {
-                    if existing != row_id {
-                        return Err(t.duplicate(i, new_row, existing));
-                    }
-                }
-            }
-            changes.push((i, old_key, new_key));
-        }
+        let changes = t.index_changes(&old, row_id, new_row, row_id)?;
         let mut w = WritePager { stmt, table: t };
-        for (i, old_key, new_key) in &changes {
-            t.note_index_move(*i);
-            btree::delete(&mut w, index_root(*i), old_key)?;
-            btree::insert(&mut w, index_root(*i), new_key, &row_key(row_id), false)?;
-        }
+        Self::move_index_entries(&mut w, t, &changes, row_id)?;
         btree::insert(&mut w, ROW_TREE_ROOT, &row_key(row_id), &row_bytes, true)?;
-        if let Some(c) = t.def.auto_increment_column() {
-            if let Value::Int(v) = new_row[c] {
-                Self::bump_auto_increment(&mut w, v.max(0) as u64)?;
-            } else if let Value::UInt(v) = new_row[c] {
-                Self::bump_auto_increment(&mut w, v)?;
-            }
-        }
+        Self::bump_auto_increment_past(&mut w, t, new_row)?;
         Ok(true)
     }
 
@@ -972,38 +980,43 @@ impl Table {
         if btree::get_with(&t.reader(), ROW_TREE_ROOT, &row_key(new_id), |_| Ok(()))?.is_some() {
             return Err(t.duplicate(pk, new_row, new_id));
         }
-        let mut moves = Vec::new();
-        for (i, ix) in t.def.indexes.iter().enumerate() {
-            if !t.has_tree(i) {
-                continue;
-            }
-            let (old_key, _) = t.index_key(ix, old, old_id)?;
-            let (new_key, unique) = t.index_key(ix, new_row, new_id)?;
-            if new_key.len() > btree::MAX_KEY_BYTES {
-                return Err(StorageError::TooBig("Specified key was too long".into()));
-            }
-            if unique {
-                if let Some(existing) = t.unique_lookup(i, &new_key)? {
-                    if existing != old_id {
-                        return Err(t.duplicate(i, new_row, existing));
-                    }
-                }
-            }
-            moves.push((i, old_key, new_key));
-        }
+        let moves = t.index_changes(old, old_id, new_row, new_id)?;
         let mut w = WritePager { stmt, table: t };
         t.note_index_move(pk);
-        for (i, old_key, new_key) in &moves {
-            t.note_index_move(*i);
-            btree::delete(&mut w, index_root(*i), old_key)?;
-            btree::insert(&mut w, index_root(*i), new_key, &row_key(new_id), false)?;
-        }
+        Self::move_index_entries(&mut w, t, &moves, new_id)?;
         btree::delete(&mut w, ROW_TREE_ROOT, &row_key(old_id))?;
         btree::insert(&mut w, ROW_TREE_ROOT, &row_key(new_id), row_bytes, false)?;
+        Self::bump_auto_increment_past(&mut w, t, new_row)?;
+        Ok(())
+    }
+
+    /// Replace each changed entry `(index, old key, new key)` of an updated row, the new
+    /// one naming the row id `row_id`.
+    fn move_index_entries(
+        w: &mut WritePager<'_>,
+        t: &TableInner,
+        changes: &[IndexChange],
+        row_id: RowId,
+    ) -> Result<()> {
+        for (i, old_key, new_key) in changes {
+            t.note_index_move(*i);
+            btree::delete(w, index_root(*i), old_key)?;
+            btree::insert(w, index_root(*i), new_key, &row_key(row_id), false)?;
+        }
+        Ok(())
+    }
+
+    /// Keep the next AUTO_INCREMENT value above the one `row` stores, if the table has
+    /// such a column and the row an integer in it.
+    fn bump_auto_increment_past(
+        w: &mut WritePager<'_>,
+        t: &TableInner,
+        row: &[Value],
+    ) -> Result<()> {
         if let Some(c) = t.def.auto_increment_column() {
-            match new_row[c] {
-                Value::Int(v) => Self::bump_auto_increment(&mut w, v.max(0) as u64)?,
-                Value::UInt(v) => Self::bump_auto_increment(&mut w, v)?,
+            match row[c] {
+                Value::Int(v) => Self::bump_auto_increment(w, v.max(0) as u64)?,
+                Value::UInt(v) => Self::bump_auto_increment(w, v)?,
                 _ => {}
             }
         }
@@ -1456,7 +1469,7 @@ impl Table {
         let mut lower: Option<Vec<u8>> = None;
         loop {
             let mut batch = Vec::new();
-            let done = btree::collect_forward(
+            let done = btree::collect::<FORWARD>(
                 &src,
                 ROW_TREE_ROOT,
                 lower.as_deref(),
@@ -1530,7 +1543,7 @@ impl RowScan {
         self.buffer.reserve(SCAN_BATCH_ROWS);
         let (buffer, def) = (&mut self.buffer, &t.def);
         let wanted = self.wanted.as_deref();
-        let (done, _) = btree::scan_forward(
+        let (done, _) = btree::scan::<FORWARD>(
             &t.reader(),
             ROW_TREE_ROOT,
             Some(&row_key(start)),
@@ -1629,10 +1642,10 @@ impl IndexScan {
         let (lower, upper) = (self.lower.as_deref(), self.upper.as_deref());
         let (done, last) = match self.direction {
             Direction::Forward => {
-                btree::scan_forward(&src, root, lower, upper, self.batch_rows, &mut visit)?
+                btree::scan::<FORWARD>(&src, root, lower, upper, self.batch_rows, &mut visit)?
             }
             Direction::Backward => {
-                btree::scan_backward(&src, root, lower, upper, self.batch_rows, &mut visit)?
+                btree::scan::<BACKWARD>(&src, root, lower, upper, self.batch_rows, &mut visit)?
             }
         };
         // No key to resume from means nothing was visited: the range is done.

@@ -329,6 +329,13 @@ pub struct TableDef {
     pub options: Vec<(String, String)>,
 }
 
+/// Whether `items[i]` has the name (as `name` reads it) of an earlier item, ignoring ASCII
+/// case as MariaDB does for column and key names.
+fn named_before<T>(items: &[T], i: usize, name: impl Fn(&T) -> &str) -> bool {
+    let own = name(&items[i]);
+    items[..i].iter().any(|o| name(o).eq_ignore_ascii_case(own))
+}
+
 impl TableDef {
     pub fn column_index(&self, name: &str) -> Option<usize> {
         self.columns
@@ -359,10 +366,7 @@ impl TableDef {
             return Err(StorageError::InvalidDefinition("too many columns".into()));
         }
         for (i, c) in self.columns.iter().enumerate() {
-            if self.columns[..i]
-                .iter()
-                .any(|o| o.name.eq_ignore_ascii_case(&c.name))
-            {
+            if named_before(&self.columns, i, |c| &c.name) {
                 return Err(StorageError::InvalidDefinition(format!(
                     "duplicate column name '{}'",
                     c.name
@@ -399,10 +403,7 @@ impl TableDef {
                     ix.name
                 )));
             }
-            if self.indexes[..i]
-                .iter()
-                .any(|o| o.name.eq_ignore_ascii_case(&ix.name))
-            {
+            if named_before(&self.indexes, i, |ix| &ix.name) {
                 return Err(StorageError::InvalidDefinition(format!(
                     "duplicate key name '{}'",
                     ix.name

@@ -145,6 +145,21 @@ fn drop_digits(x: Wide, drop: u32, round: bool) -> Wide {
     }
 }
 
+/// Steps `pos` over a sign at `bytes[pos]`, if one stands there; whether it was a minus.
+fn take_sign(bytes: &[u8], pos: &mut usize) -> bool {
+    match bytes.get(*pos) {
+        Some(b'-') => {
+            *pos += 1;
+            true
+        }
+        Some(b'+') => {
+            *pos += 1;
+            false
+        }
+        _ => false,
+    }
+}
+
 impl Decimal {
     pub const ZERO: Decimal = Decimal {
         unscaled: Narrow::ZERO,
@@ -544,17 +559,7 @@ impl Decimal {
     pub fn parse_prefix(text: &str) -> Option<(Result<Decimal, DecimalError>, usize)> {
         let bytes = text.as_bytes();
         let mut pos = 0;
-        let negative = match bytes.first() {
-            Some(b'-') => {
-                pos += 1;
-                true
-            }
-            Some(b'+') => {
-                pos += 1;
-                false
-            }
-            _ => false,
-        };
+        let negative = take_sign(bytes, &mut pos);
         let mut digits: Vec<u8> = Vec::new();
         let mut any_digit = false;
         while let Some(&b) = bytes.get(pos).filter(|b| b.is_ascii_digit()) {
@@ -584,17 +589,7 @@ impl Decimal {
         let mut exponent = 0i64;
         if matches!(bytes.get(pos), Some(b'e' | b'E')) {
             let mut p = pos + 1;
-            let exp_negative = match bytes.get(p) {
-                Some(b'-') => {
-                    p += 1;
-                    true
-                }
-                Some(b'+') => {
-                    p += 1;
-                    false
-                }
-                _ => false,
-            };
+            let exp_negative = take_sign(bytes, &mut p);
             let start = p;
             let mut magnitude = 0i64;
             while let Some(&b) = bytes.get(p).filter(|b| b.is_ascii_digit()) {

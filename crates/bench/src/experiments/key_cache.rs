@@ -4,10 +4,10 @@
 //! seed printed the gain of segments over one mutex per thread count; so does this.
 
 use super::{
-    gain_text, ok_rows, param_text, run_sysbench_plan, series_by, settings_with, table, Engine,
-    Runner, SysbenchCell, SysbenchPlan,
+    gain_text, ok_rows, param_text, rows_where, run_sysbench_plan, settings_with, table, tps_plot,
+    Engine, Runner, SysbenchCell, SysbenchPlan,
 };
-use crate::report::{format_number, PlotSpec, Row};
+use crate::report::{format_number, Row};
 
 const SEGMENTS: &[u32] = &[0, 64];
 
@@ -174,22 +174,12 @@ pub fn run(r: &mut Runner) {
         kept,
     ));
     for &p in &points {
-        let point_rows: Vec<_> = rows
-            .iter()
-            .copied()
-            .filter(|row| param_text(row, "points") == p.to_string())
-            .collect();
-        r.pending_plots.push(PlotSpec {
-            file: format!("key-cache-rp{p}.png"),
-            title: format!("select_random_points --random-points={p}, MyISAM key cache preloaded"),
-            x_label: "threads".into(),
-            y_label: "transactions/s".into(),
-            series: series_by(
-                &point_rows,
-                |row| format!("{} {}", row.target, row.config),
-                "threads",
-                "tps",
-            ),
-        });
+        let point_rows = rows_where(&rows, "points", &p.to_string());
+        r.pending_plots.push(tps_plot(
+            format!("key-cache-rp{p}.png"),
+            format!("select_random_points --random-points={p}, MyISAM key cache preloaded"),
+            &point_rows,
+            |row| format!("{} {}", row.target, row.config),
+        ));
     }
 }

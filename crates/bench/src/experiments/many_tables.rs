@@ -20,8 +20,8 @@
 use anyhow::Result;
 
 use super::{
-    engine_label, ok_rows, param_f64, param_text, ratio_text, series_by, settings_with, table,
-    Engine, Runner,
+    engine_label, ok_rows, param_f64, param_text, ratio_text, rows_where, series_by, settings_with,
+    table, Engine, Runner,
 };
 use crate::client::Client;
 use crate::report::{cost_above_floor, format_cost, format_number, PlotSpec, Row};
@@ -49,21 +49,9 @@ pub fn run(r: &mut Runner) {
     let per_run = n / CREATE_RATE_PER_S + caches.len() as u64 * (5 + 3 * n / SELECT_RATE_PER_S);
     r.progress.set_total(runs * per_run);
 
-    for target in r.opts.targets.clone() {
-        let launcher = match r.launcher(target) {
-            Ok(l) => l,
-            Err(e) => {
-                r.push(Row::new(target, "all").failed(&e));
-                continue;
-            }
-        };
-        for engine in r.engines(target, &[Engine::Myisam, Engine::Innodb]) {
-            let label = engine_label(target, engine);
-            if let Err(e) = run_engine(r, &launcher, engine, n, &caches) {
-                r.push(Row::new(target, &label).failed(&e));
-            }
-        }
-    }
+    r.run_engines(&[Engine::Myisam, Engine::Innodb], |r, launcher, engine| {
+        run_engine(r, launcher, engine, n, &caches)
+    });
     summarise(r, &caches);
 }
 
@@ -334,11 +322,7 @@ fn run_engine(
 fn summarise(r: &mut Runner, caches: &[u64]) {
     let owned_rows: Vec<Row> = ok_rows(&r.record).cloned().collect();
     let rows: Vec<&Row> = owned_rows.iter().collect();
-    let selects: Vec<&Row> = rows
-        .iter()
-        .copied()
-        .filter(|row| param_text(row, "step") == "select")
-        .collect();
+    let selects = rows_where(&rows, "step", "select");
     let mut summary = Vec::new();
     let mut keys: Vec<(String, String)> = Vec::new();
     for row in &rows {
@@ -446,11 +430,7 @@ fn summarise(r: &mut Runner, caches: &[u64]) {
         &header,
         summary,
     ));
-    let pass2: Vec<&Row> = selects
-        .iter()
-        .copied()
-        .filter(|row| param_text(row, "pass") == "2")
-        .collect();
+    let pass2 = rows_where(&selects, "pass", "2");
     let name = |row: &Row| {
         if row.target == Target::Myriad.name() {
             row.target.clone()

@@ -321,6 +321,30 @@ impl<'a> Runner<'a> {
         }
     }
 
+    /// Call `run` for each target and each of its [`engines`](Self::engines) with the
+    /// target's launcher; a launcher not found, or a run that fails, becomes an error row.
+    pub fn run_engines(
+        &mut self,
+        default: &[Engine],
+        mut run: impl FnMut(&mut Self, &Launcher, Option<Engine>) -> Result<()>,
+    ) {
+        for target in self.opts.targets.clone() {
+            let launcher = match self.launcher(target) {
+                Ok(l) => l,
+                Err(e) => {
+                    self.push(Row::new(target, "all").failed(&e));
+                    continue;
+                }
+            };
+            for engine in self.engines(target, default) {
+                if let Err(e) = run(self, &launcher, engine) {
+                    let label = engine_label(target, engine);
+                    self.push(Row::new(target, &label).failed(&e));
+                }
+            }
+        }
+    }
+
     pub fn threads(&self, full: &[u32], quick: &[u32]) -> Vec<u32> {
         self.opts.threads.clone().unwrap_or_else(|| {
             if self.opts.quick {
@@ -1052,6 +1076,31 @@ pub fn param_text(row: &Row, name: &str) -> String {
         Some(Value::String(s)) => s.clone(),
         Some(v) => v.to_string(),
         None => String::new(),
+    }
+}
+
+/// The rows whose parameter `name` reads `value`.
+pub fn rows_where<'r>(rows: &[&'r Row], name: &str, value: &str) -> Vec<&'r Row> {
+    rows.iter()
+        .copied()
+        .filter(|row| param_text(row, name) == value)
+        .collect()
+}
+
+/// A sysbench plot: transactions per second against client threads, one series per
+/// distinct value of `key(row)`.
+pub fn tps_plot(
+    file: String,
+    title: String,
+    rows: &[&Row],
+    key: impl Fn(&Row) -> String,
+) -> PlotSpec {
+    PlotSpec {
+        file,
+        title,
+        x_label: "threads".into(),
+        y_label: "transactions/s".into(),
+        series: series_by(rows, key, "threads", "tps"),
     }
 }
 

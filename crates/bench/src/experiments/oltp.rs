@@ -2,10 +2,10 @@
 //! oltp_read_write across thread counts, same data, same settings, same client.
 
 use super::{
-    ok_rows, param_text, ratio_text, run_sysbench_plan, series_by, settings_with, table, Engine,
-    Runner, SysbenchCell, SysbenchPlan,
+    ok_rows, param_text, ratio_text, rows_where, run_sysbench_plan, settings_with, table, tps_plot,
+    Engine, Runner, SysbenchCell, SysbenchPlan,
 };
-use crate::report::{format_number, PlotSpec, Row};
+use crate::report::{format_number, Row};
 use crate::server::Target;
 
 const TESTS: &[&str] = &["oltp_point_select", "oltp_read_only", "oltp_read_write"];
@@ -75,17 +75,12 @@ pub fn run(r: &mut Runner) {
         summary,
     ));
     for test in TESTS {
-        let test_rows: Vec<_> = rows
-            .iter()
-            .copied()
-            .filter(|row| param_text(row, "test") == *test)
-            .collect();
-        r.pending_plots.push(PlotSpec {
-            file: format!("oltp-{test}.png"),
-            title: format!("sysbench {test}"),
-            x_label: "threads".into(),
-            y_label: "transactions/s".into(),
-            series: series_by(&test_rows, |row| row.target.clone(), "threads", "tps"),
-        });
+        let test_rows = rows_where(&rows, "test", test);
+        r.pending_plots.push(tps_plot(
+            format!("oltp-{test}.png"),
+            format!("sysbench {test}"),
+            &test_rows,
+            |row| row.target.clone(),
+        ));
     }
 }

@@ -17,7 +17,7 @@
 use anyhow::Result;
 
 use super::{
-    engine_label, many_tables::table_loop, ok_rows, param_text, ratio_text, series_by,
+    engine_label, many_tables::table_loop, ok_rows, param_text, ratio_text, rows_where, series_by,
     settings_with, table, Engine, Runner,
 };
 use crate::report::{format_number, PlotSpec, Row};
@@ -62,21 +62,9 @@ pub fn run(r: &mut Runner) {
         + 30;
     r.progress.set_total(runs * per_run);
 
-    for target in r.opts.targets.clone() {
-        let launcher = match r.launcher(target) {
-            Ok(l) => l,
-            Err(e) => {
-                r.push(Row::new(target, "all").failed(&e));
-                continue;
-            }
-        };
-        for engine in r.engines(target, &[Engine::Innodb]) {
-            let label = engine_label(target, engine);
-            if let Err(e) = run_engine(r, &launcher, engine, n, &limits, rounds) {
-                r.push(Row::new(target, &label).failed(&e));
-            }
-        }
-    }
+    r.run_engines(&[Engine::Innodb], |r, launcher, engine| {
+        run_engine(r, launcher, engine, n, &limits, rounds)
+    });
     summarise(r, &limits);
 }
 
@@ -425,11 +413,7 @@ fn summarise(r: &mut Runner, limits: &[u64]) {
         summary,
     ));
     for pass in ["select 2", "insert"] {
-        let pass_rows: Vec<&Row> = rows
-            .iter()
-            .copied()
-            .filter(|row| param_text(row, "pass") == pass)
-            .collect();
+        let pass_rows = rows_where(&rows, "pass", pass);
         r.pending_plots.push(PlotSpec {
             file: format!("open-files-{}.png", pass.replace(' ', "")),
             title: format!("{pass} pass over every table, by open_files_limit"),

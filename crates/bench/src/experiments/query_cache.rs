@@ -198,12 +198,14 @@ pub fn run(r: &mut Runner) {
                 }
             }
         }
+        // The summary and the CPU table have the same columns: off, then each cache size.
+        let columns = ["target", "threads", "off", "64 MB", "256 MB"];
         r.record.tables.push(table(
             &format!(
                 "{}: TPS with the query cache off and on (ratio to off, change, Qcache hit ratio)",
                 w.title
             ),
-            &["target", "threads", "off", "64 MB", "256 MB"],
+            &columns,
             summary,
         ));
         if !cpu_lines.is_empty() {
@@ -212,7 +214,7 @@ pub fn run(r: &mut Runner) {
                     "{}: server CPU per transaction in µs, median of the repetitions (ratio to off; unlike TPS, not lowered by other processes' load)",
                     w.title
                 ),
-                &["target", "threads", "off", "64 MB", "256 MB"],
+                &columns,
                 cpu_lines,
             ));
         }

@@ -7,10 +7,11 @@
 //! paired changes decide "at most 3 % at 1 thread" where single samples drift by more.
 
 use super::{
-    gain_text, ok_rows, paired_ratios, paired_text, param_text, run_sysbench_plan_side_by_side,
-    series_by, settings_with, table, Engine, Runner, SysbenchCell, SysbenchPlan,
+    gain_text, ok_rows, paired_ratios, paired_text, param_text, rows_where,
+    run_sysbench_plan_side_by_side, settings_with, table, tps_plot, Engine, Runner, SysbenchCell,
+    SysbenchPlan,
 };
-use crate::report::{format_number, PlotSpec, Row};
+use crate::report::{format_number, Row};
 
 const INSTANCES: &[u32] = &[1, 16];
 const TESTS: &[&str] = &["oltp_read_only", "oltp_point_select"];
@@ -128,29 +129,19 @@ pub fn run(r: &mut Runner) {
         summary,
     ));
     for test in TESTS {
-        let test_rows: Vec<_> = rows
-            .iter()
-            .copied()
-            .filter(|row| param_text(row, "test") == *test)
-            .collect();
-        r.pending_plots.push(PlotSpec {
-            file: format!("table-cache-instances-{test}.png"),
-            title: format!("sysbench {test}: table_open_cache_instances 1 vs 16"),
-            x_label: "threads".into(),
-            y_label: "transactions/s".into(),
-            series: series_by(
-                &test_rows,
-                |row| {
-                    format!(
-                        "{} {} tables={}",
-                        row.target,
-                        row.config,
-                        param_text(row, "tables")
-                    )
-                },
-                "threads",
-                "tps",
-            ),
-        });
+        let test_rows = rows_where(&rows, "test", test);
+        r.pending_plots.push(tps_plot(
+            format!("table-cache-instances-{test}.png"),
+            format!("sysbench {test}: table_open_cache_instances 1 vs 16"),
+            &test_rows,
+            |row| {
+                format!(
+                    "{} {} tables={}",
+                    row.target,
+                    row.config,
+                    param_text(row, "tables")
+                )
+            },
+        ));
     }
 }

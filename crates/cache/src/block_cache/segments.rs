@@ -516,20 +516,23 @@ impl KeyCache {
     }
 }
 
-#[cfg(all(test, not(feature = "shuttle")))]
-mod tests {
-    use super::*;
+/// The disk of the tests and schedules below: each page holds its key and a version the
+/// test wrote.
+#[cfg(test)]
+mod versioned_io {
+    use super::{BlockIo, FileId};
     use std::collections::HashMap;
+    use std::io;
     use std::sync::atomic::{AtomicU64, Ordering};
 
-    const PAGE: usize = 64;
-
-    /// A disk whose page holds its key and a version written by the test.
     #[derive(Default)]
-    struct VersionedIo {
-        disk: parking_lot::Mutex<HashMap<(FileId, u64), u64>>,
-        reads: AtomicU64,
+    pub(super) struct VersionedIo {
+        pub(super) disk: parking_lot::Mutex<HashMap<(FileId, u64), u64>>,
+        /// Blocks read (the schedules do not look).
+        #[cfg_attr(feature = "shuttle", allow(dead_code))]
+        pub(super) reads: AtomicU64,
     }
+
     impl BlockIo for VersionedIo {
         fn read_block(&self, file: FileId, block: u64, buf: &mut [u8]) -> io::Result<()> {
             self.reads.fetch_add(1, Ordering::Relaxed);
@@ -540,6 +543,11 @@ mod tests {
             Ok(())
         }
         fn write_block(&self, file: FileId, block: u64, buf: &[u8]) -> io::Result<()> {
+            assert_eq!(
+                buf[..8],
+                (file * 1_000_000 + block).to_le_bytes(),
+                "page of another key"
+            );
             let version = u64::from_le_bytes(buf[8..16].try_into().unwrap());
             self.disk.lock().insert((file, block), version);
             Ok(())
@@ -547,6 +555,24 @@ mod tests {
         fn flush_log(&self, _: u64) -> io::Result<()> {
             Ok(())
         }
+    }
+}
+
+#[cfg(all(test, not(feature = "shuttle")))]
+mod tests {
+    use super::versioned_io::VersionedIo;
+    use super::*;
+    use std::collections::HashMap;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    const PAGE: usize = 64;
+
+    /// A cache of `blocks` blocks in `segments` segments (as asked) over a new
+    /// [`VersionedIo`].
+    fn versioned_cache(blocks: usize, segments: u64) -> (Arc<VersionedIo>, KeyCache) {
+        let io = Arc::new(VersionedIo::default());
+        let cache = KeyCache::new(blocks * PAGE, PAGE, segments, io.clone());
+        (io, cache)
     }
 
     #[test]
@@ -557,8 +583,7 @@ mod tests {
         // 256 blocks hold four segments of SHARD_COUNT blocks, not eight.
         assert_eq!(KeyCache::segment_count(256 * PAGE, PAGE, 8), 4);
         assert_eq!(KeyCache::segment_count(10 * PAGE, PAGE, 8), 1);
-        let io = Arc::new(VersionedIo::default());
-        let cache = KeyCache::new(256 * PAGE, PAGE, 8, io.clone());
+        let (io, cache) = versioned_cache(256, 8);
         assert_eq!(cache.segments().len(), 4);
         assert!(cache.is_segmented());
         assert_eq!(cache.capacity_blocks(), 256);
@@ -574,8 +599,7 @@ mod tests {
 
     #[test]
     fn blocks_spread_over_segments_and_counters_add_up() {
-        let io = Arc::new(VersionedIo::default());
-        let cache = KeyCache::new(1024 * PAGE, PAGE, 4, io.clone());
+        let (io, cache) = versioned_cache(1024, 4);
         for file in 1..=4 {
             for block in 0..100 {
                 let b = cache.get(file, block).unwrap();
@@ -605,8 +629,7 @@ mod tests {
 
     #[test]
     fn writes_flush_and_resize_follow_the_block_to_its_segment() {
-        let io = Arc::new(VersionedIo::default());
-        let cache = KeyCache::new(512 * PAGE, PAGE, 4, io.clone());
+        let (io, cache) = versioned_cache(512, 4);
         for block in 0..160 {
             write_version(&cache, &cache.get(1, block).unwrap(), block + 1);
         }
@@ -648,8 +671,7 @@ mod tests {
 
     #[test]
     fn resegmenting_keeps_every_block_its_bytes_and_its_dirty_state() {
-        let io = Arc::new(VersionedIo::default());
-        let cache = KeyCache::new(1024 * PAGE, PAGE, 4, io.clone());
+        let (io, cache) = versioned_cache(1024, 4);
         for block in 0..300 {
             let b = cache.get(1, block).unwrap();
             if block % 3 == 0 {
@@ -686,8 +708,7 @@ mod tests {
 
     #[test]
     fn a_pinned_block_stays_found_where_it_is_and_moves_once_released() {
-        let io = Arc::new(VersionedIo::default());
-        let cache = KeyCache::new(512 * PAGE, PAGE, 0, io.clone());
+        let (io, cache) = versioned_cache(512, 0);
         for block in 0..50 {
             drop(cache.get(1, block).unwrap());
         }
@@ -733,8 +754,7 @@ mod tests {
     #[test]
     fn resegmenting_under_concurrent_readers_and_writers_loses_nothing() {
         const BLOCKS: u64 = 200;
-        let io = Arc::new(VersionedIo::default());
-        let cache = KeyCache::new(128 * PAGE, PAGE, 2, io.clone());
+        let (io, cache) = versioned_cache(128, 2);
         let committed: Vec<AtomicU64> = (0..BLOCKS).map(|_| AtomicU64::new(0)).collect();
         let stop = std::sync::atomic::AtomicBool::new(false);
         let resegments = AtomicU64::new(0);
@@ -846,8 +866,7 @@ mod tests {
                 asked in 0..6u64,
                 ops in proptest::collection::vec(op(), 1..150),
             ) {
-                let io = Arc::new(VersionedIo::default());
-                let cache = KeyCache::new(256 * PAGE, PAGE, asked, io.clone());
+                let (io, cache) = versioned_cache(256, asked);
                 let mut model: HashMap<(FileId, u64), u64> = HashMap::new();
                 let (mut gets, mut writes) = (0u64, 0u64);
                 let mut held: Vec<Block> = Vec::new();
@@ -921,38 +940,10 @@ mod tests {
 /// re-segments the cache twice under them, moving the blocks they pin or not.
 #[cfg(all(test, feature = "shuttle"))]
 mod schedules {
+    use super::versioned_io::VersionedIo;
     use super::*;
-    use std::collections::HashMap;
 
     const PAGE: usize = 64;
-
-    /// Each page holds its key and a version.
-    #[derive(Default)]
-    struct VersionIo {
-        disk: parking_lot::Mutex<HashMap<(FileId, u64), u64>>,
-    }
-    impl BlockIo for VersionIo {
-        fn read_block(&self, file: FileId, block: u64, buf: &mut [u8]) -> io::Result<()> {
-            buf.fill(0);
-            buf[..8].copy_from_slice(&(file * 1_000_000 + block).to_le_bytes());
-            let version = self.disk.lock().get(&(file, block)).copied().unwrap_or(0);
-            buf[8..16].copy_from_slice(&version.to_le_bytes());
-            Ok(())
-        }
-        fn write_block(&self, file: FileId, block: u64, buf: &[u8]) -> io::Result<()> {
-            assert_eq!(
-                buf[..8],
-                (file * 1_000_000 + block).to_le_bytes(),
-                "page of another key"
-            );
-            let version = u64::from_le_bytes(buf[8..16].try_into().unwrap());
-            self.disk.lock().insert((file, block), version);
-            Ok(())
-        }
-        fn flush_log(&self, _: u64) -> io::Result<()> {
-            Ok(())
-        }
-    }
 
     fn read(cache: &KeyCache, block: u64) -> u64 {
         let b = cache.get(1, block).unwrap();
@@ -966,7 +957,7 @@ mod schedules {
     }
 
     fn scenario() {
-        let io = Arc::new(VersionIo::default());
+        let io = Arc::new(VersionedIo::default());
         let cache = Arc::new(KeyCache::new(2 * SHARD_COUNT * PAGE, PAGE, 2, io.clone()));
         for block in 0..3 {
             drop(cache.get(1, block).unwrap());

@@ -240,16 +240,21 @@ impl<V> Shard<V> {
     /// Drop queue keys of removed entries when they outnumber live ones (bounds the queue).
     fn compact_if_sparse(&mut self) {
         if self.clock.len() > 2 * self.map.len() + 64 {
-            let mut clock = std::mem::take(&mut self.clock);
-            clock.retain(|key| {
-                let live = self.is_live(key);
-                if !live {
-                    self.used_bytes -= key.len() + DEAD_KEY_OVERHEAD_BYTES;
-                }
-                live
-            });
-            self.clock = clock;
+            self.drop_dead_keys();
         }
+    }
+
+    /// Drop the queue keys of removed entries, and the bytes they were charged.
+    fn drop_dead_keys(&mut self) {
+        let mut clock = std::mem::take(&mut self.clock);
+        clock.retain(|key| {
+            let live = self.is_live(key);
+            if !live {
+                self.used_bytes -= key.len() + DEAD_KEY_OVERHEAD_BYTES;
+            }
+            live
+        });
+        self.clock = clock;
     }
 }
 
@@ -578,15 +583,7 @@ impl<V> QueryCache<V> {
                 dropped.extend(shard.remove(&key));
                 shard.counters.invalidations += 1;
             }
-            let mut clock = std::mem::take(&mut shard.clock);
-            clock.retain(|key| {
-                let live = shard.is_live(key);
-                if !live {
-                    shard.used_bytes -= key.len() + DEAD_KEY_OVERHEAD_BYTES;
-                }
-                live
-            });
-            shard.clock = clock;
+            shard.drop_dead_keys();
         }
         drop(dropped);
     }

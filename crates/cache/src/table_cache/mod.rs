@@ -721,18 +721,33 @@ impl<K: Hash + Eq + Clone, D: Definition> TableCache<K, D> {
             let more = self.shed_own(i, inst, &mut released);
             (element, more)
         };
+        Some(self.hand_out(i, element, def, released, more))
+    }
+
+    /// The end of an acquire, with instance `i`'s lock dropped: give back the definition
+    /// references `released`, make room in other instances when `more`, and hand out the
+    /// handle on `element`.
+    #[inline]
+    fn hand_out(
+        self: &Arc<Self>,
+        i: usize,
+        element: u32,
+        def: Arc<DefinitionEntry<K, D>>,
+        released: Vec<Arc<DefinitionEntry<K, D>>>,
+        more: bool,
+    ) -> TableHandle<K, D> {
         for d in released {
             self.release_definition(d);
         }
         if more {
             self.make_room(i);
         }
-        Some(TableHandle {
+        TableHandle {
             cache: Arc::clone(self),
             instance: i as u32,
             element,
             def,
-        })
+        }
     }
 
     /// Take back an in-use count that found its definition stale; wake a waiting DDL.
@@ -782,18 +797,7 @@ impl<K: Hash + Eq + Clone, D: Definition> TableCache<K, D> {
             }
             (element, def)
         };
-        for d in released {
-            self.release_definition(d);
-        }
-        if more {
-            self.make_room(i);
-        }
-        Some(TableHandle {
-            cache: Arc::clone(self),
-            instance: i as u32,
-            element,
-            def,
-        })
+        Some(self.hand_out(i, element, def, released, more))
     }
 
     /// Close up to `n` idle handles of element `index`; remove it when none remain.

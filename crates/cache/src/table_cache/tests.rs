@@ -29,21 +29,22 @@ fn config(open: usize, instances: usize, defs: usize, bytes: usize) -> TableCach
     }
 }
 
+/// What a loader returns: the definition of `key` at `generation`, of `bytes`.
+fn loaded(key: u8, generation: u64, bytes: usize) -> Result<Def, ()> {
+    Ok(Def {
+        key,
+        generation,
+        bytes,
+    })
+}
+
 const ZERO: Duration = Duration::ZERO;
 
 #[cfg(not(feature = "shuttle"))]
 #[test]
 fn hits_misses_and_idle_only_eviction() {
     let cache: Arc<TableCache<u8, Def>> = TableCache::new(config(2, 1, 100, 1 << 20));
-    let load = |key: u8| {
-        move || {
-            Ok::<_, ()>(Def {
-                key,
-                generation: 0,
-                bytes: 10,
-            })
-        }
-    };
+    let load = |key: u8| move || loaded(key, 0, 10);
     let a = cache.acquire(0, &1, ZERO, load(1)).unwrap();
     let b = cache.acquire(0, &2, ZERO, load(2)).unwrap();
     let c = cache.acquire(0, &3, ZERO, load(3)).unwrap();
@@ -76,27 +77,9 @@ fn hits_misses_and_idle_only_eviction() {
 #[test]
 fn definitions_stay_within_count_and_bytes_and_busy_ones_survive() {
     let cache: Arc<TableCache<u8, Def>> = TableCache::new(config(1, 1, 4, 100));
-    let held = cache
-        .acquire(0, &0, ZERO, || {
-            Ok::<_, ()>(Def {
-                key: 0,
-                generation: 0,
-                bytes: 30,
-            })
-        })
-        .unwrap();
+    let held = cache.acquire(0, &0, ZERO, || loaded(0, 0, 30)).unwrap();
     for key in 1..50u8 {
-        drop(
-            cache
-                .acquire(0, &key, ZERO, || {
-                    Ok::<_, ()>(Def {
-                        key,
-                        generation: 0,
-                        bytes: 30,
-                    })
-                })
-                .unwrap(),
-        );
+        drop(cache.acquire(0, &key, ZERO, || loaded(key, 0, 30)).unwrap());
         let s = cache.stats();
         assert!(s.open_table_definitions <= 4, "{s:?}");
         assert!(s.table_definition_bytes <= 100, "{s:?}");
@@ -116,13 +99,7 @@ fn invalidate_waits_for_handles_in_use_and_then_serves_the_new_state() {
     let generation = Arc::new(StdAtomicU64::new(0));
     let load = |g: &Arc<StdAtomicU64>| {
         let g = Arc::clone(g);
-        move || {
-            Ok::<_, ()>(Def {
-                key: 1,
-                generation: g.load(Ordering::SeqCst),
-                bytes: 1,
-            })
-        }
+        move || loaded(1, g.load(Ordering::SeqCst), 1)
     };
     let held = cache.acquire(1, &1, ZERO, load(&generation)).unwrap();
     drop(cache.acquire(2, &1, ZERO, load(&generation)).unwrap());
@@ -163,15 +140,7 @@ fn one_busy_instance_uses_the_whole_capacity_and_gives_back_what_it_borrowed() {
     // 8 instances, capacity 64: one connection (instance 3) opens 64 tables and keeps
     // every handle cached; seed 000's single client no longer sees only 64 / 8.
     let cache: Arc<TableCache<u8, Def>> = TableCache::new(config(64, 8, 1000, 1 << 30));
-    let load = |key: u8| {
-        move || {
-            Ok::<_, ()>(Def {
-                key,
-                generation: 0,
-                bytes: 1,
-            })
-        }
-    };
+    let load = |key: u8| move || loaded(key, 0, 1);
     for key in 0..64u8 {
         drop(cache.acquire(3, &key, ZERO, load(key)).unwrap());
     }
@@ -435,7 +404,7 @@ mod model {
                 let loads2 = Arc::clone(&loads);
                 let h = cache.acquire(key as usize, &key, ZERO, move || {
                     loads2.fetch_add(1, Ordering::SeqCst);
-                    Ok::<_, ()>(Def { key, generation: 0, bytes })
+                    loaded(key, 0, bytes)
                 }).unwrap();
                 if busy_before {
                     prop_assert_eq!(loads.load(Ordering::SeqCst), before, "a busy definition was reloaded");
@@ -540,11 +509,7 @@ mod schedules {
                             let h = cache
                                 .acquire(t, &7u8, Duration::from_secs(60), move || {
                                     loads.fetch_add(1, Ordering::SeqCst);
-                                    Ok::<_, ()>(Def {
-                                        key: 7,
-                                        generation: 0,
-                                        bytes: 1,
-                                    })
+                                    loaded(7, 0, 1)
                                 })
                                 .unwrap();
                             Arc::as_ptr(h.definition()) as usize
@@ -564,15 +529,7 @@ mod schedules {
 #[test]
 fn a_peek_sees_only_a_loaded_fresh_definition_and_counts_nothing() {
     let cache: Arc<TableCache<u8, Def>> = TableCache::new(config(4, 2, 1, 1 << 20));
-    let load = |key: u8, generation: u64| {
-        move || {
-            Ok::<_, ()>(Def {
-                key,
-                generation,
-                bytes: 10,
-            })
-        }
-    };
+    let load = |key: u8, generation: u64| move || loaded(key, generation, 10);
     assert_eq!(cache.peek_definition(&1, |d| d.generation), None);
     let handle = cache.acquire(0, &1, ZERO, load(1, 7)).unwrap();
     assert_eq!(
