@@ -583,11 +583,13 @@ fn delete_in_a_transaction_locks_its_key_until_commit() {
 fn or_ranges_on_an_index_match_a_full_scan() {
     let t = engine();
     let mut s = session(&t.engine);
-    exec_ok(&mut s, "CREATE DATABASE d");
-    exec_ok(&mut s, "USE d");
-    exec_ok(
+    exec_all(
         &mut s,
-        "CREATE TABLE r (id INT PRIMARY KEY, k INT, KEY k_1 (k))",
+        &[
+            "CREATE DATABASE d",
+            "USE d",
+            "CREATE TABLE r (id INT PRIMARY KEY, k INT, KEY k_1 (k))",
+        ],
     );
     let values: Vec<String> = (1..=200)
         .map(|i| {
@@ -638,10 +640,15 @@ fn or_ranges_on_an_index_match_a_full_scan() {
 fn division_by_zero_in_a_stored_value_is_an_error_in_strict_mode() {
     let t = engine();
     let mut s = session(&t.engine);
-    exec_ok(&mut s, "CREATE DATABASE d");
-    exec_ok(&mut s, "USE d");
-    exec_ok(&mut s, "CREATE TABLE z (id INT PRIMARY KEY, v INT)");
-    exec_ok(&mut s, "INSERT INTO z VALUES (1, 1)");
+    exec_all(
+        &mut s,
+        &[
+            "CREATE DATABASE d",
+            "USE d",
+            "CREATE TABLE z (id INT PRIMARY KEY, v INT)",
+            "INSERT INTO z VALUES (1, 1)",
+        ],
+    );
     assert_eq!(error_code(&mut s, "INSERT INTO z VALUES (2, 1/0)"), 1365);
     assert_eq!(error_code(&mut s, "UPDATE z SET v = v / 0"), 1365);
     assert_eq!(scalar(&mut s, "SELECT COUNT(*) FROM z WHERE v = 1"), "1");

@@ -89,3 +89,10 @@ pub fn exec_ok(s: &mut Session, sql: &str) {
         Err(e) => panic!("{sql}: {e}"),
     }
 }
+
+/// Run each statement in turn; panics, naming the statement, on an error.
+pub fn exec_all(s: &mut Session, statements: &[&str]) {
+    for sql in statements {
+        exec_ok(s, sql);
+    }
+}

@@ -60,6 +60,22 @@ for line in sys.stdin:
 "#;
 
 impl MariaDb {
+    /// [`MariaDb::start`] for a test that compares with MariaDB: a server that cannot start
+    /// fails the test, unless MYRIAD_SKIP_MARIADB is set, which gives None (the comparison
+    /// is skipped, with the reason on stderr).
+    pub fn start_or_skip() -> Option<MariaDb> {
+        match MariaDb::start() {
+            Ok(m) => Some(m),
+            Err(why) if std::env::var_os("MYRIAD_SKIP_MARIADB").is_some() => {
+                eprintln!("skipping the MariaDB comparison: {why}");
+                None
+            }
+            Err(why) => {
+                panic!("MariaDB is needed for this test (set MYRIAD_SKIP_MARIADB=1 to skip): {why}")
+            }
+        }
+    }
+
     /// Start a fresh server (the testkit retries a start that fails once). Err says what
     /// is missing or what failed.
     pub fn start() -> Result<MariaDb, String> {
@@ -134,6 +150,14 @@ enum Json {
     Obj(Vec<(String, Json)>),
 }
 
+/// Moves `i` past white space; None at the end of the text.
+fn skip_whitespace(s: &[char], i: &mut usize) -> Option<()> {
+    while s.get(*i)?.is_whitespace() {
+        *i += 1;
+    }
+    Some(())
+}
+
 fn parse_json(s: &[char], i: &mut usize) -> Option<Json> {
     while *i < s.len() && s[*i].is_whitespace() {
         *i += 1;
@@ -183,17 +207,13 @@ fn parse_json(s: &[char], i: &mut usize) -> Option<Json> {
             *i += 1;
             let mut items = Vec::new();
             loop {
-                while s.get(*i)?.is_whitespace() {
-                    *i += 1;
-                }
+                skip_whitespace(s, i)?;
                 if s[*i] == ']' {
                     *i += 1;
                     return Some(Json::Arr(items));
                 }
                 items.push(parse_json(s, i)?);
-                while s.get(*i)?.is_whitespace() {
-                    *i += 1;
-                }
+                skip_whitespace(s, i)?;
                 if s[*i] == ',' {
                     *i += 1;
                 }
@@ -203,9 +223,7 @@ fn parse_json(s: &[char], i: &mut usize) -> Option<Json> {
             *i += 1;
             let mut fields = Vec::new();
             loop {
-                while s.get(*i)?.is_whitespace() {
-                    *i += 1;
-                }
+                skip_whitespace(s, i)?;
                 if s[*i] == '}' {
                     *i += 1;
                     return Some(Json::Obj(fields));
@@ -217,9 +235,7 @@ fn parse_json(s: &[char], i: &mut usize) -> Option<Json> {
                     *i += 1;
                 }
                 fields.push((key, parse_json(s, i)?));
-                while s.get(*i)?.is_whitespace() {
-                    *i += 1;
-                }
+                skip_whitespace(s, i)?;
                 if s[*i] == ',' {
                     *i += 1;
                 }
