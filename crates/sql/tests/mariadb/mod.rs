@@ -158,6 +158,30 @@ fn skip_whitespace(s: &[char], i: &mut usize) -> Option<()> {
     Some(())
 }
 
+/// The comma-separated items, each read by `item`, of the list that opens at `i` and ends
+/// with `close`.
+fn parse_items<T>(
+    s: &[char],
+    i: &mut usize,
+    close: char,
+    mut item: impl FnMut(&[char], &mut usize) -> Option<T>,
+) -> Option<Vec<T>> {
+    *i += 1;
+    let mut items = Vec::new();
+    loop {
+        skip_whitespace(s, i)?;
+        if s[*i] == close {
+            *i += 1;
+            return Some(items);
+        }
+        items.push(item(s, i)?);
+        skip_whitespace(s, i)?;
+        if s[*i] == ',' {
+            *i += 1;
+        }
+    }
+}
+
 fn parse_json(s: &[char], i: &mut usize) -> Option<Json> {
     while *i < s.len() && s[*i].is_whitespace() {
         *i += 1;
@@ -203,44 +227,17 @@ fn parse_json(s: &[char], i: &mut usize) -> Option<Json> {
                 }
             }
         }
-        '[' => {
-            *i += 1;
-            let mut items = Vec::new();
-            loop {
-                skip_whitespace(s, i)?;
-                if s[*i] == ']' {
-                    *i += 1;
-                    return Some(Json::Arr(items));
-                }
-                items.push(parse_json(s, i)?);
-                skip_whitespace(s, i)?;
-                if s[*i] == ',' {
-                    *i += 1;
-                }
+        '[' => parse_items(s, i, ']', parse_json).map(Json::Arr),
+        '{' => parse_items(s, i, '}', |s, i| {
+            let Json::Str(key) = parse_json(s, i)? else {
+                return None;
+            };
+            while s.get(*i)?.is_whitespace() || s[*i] == ':' {
+                *i += 1;
             }
-        }
-        '{' => {
-            *i += 1;
-            let mut fields = Vec::new();
-            loop {
-                skip_whitespace(s, i)?;
-                if s[*i] == '}' {
-                    *i += 1;
-                    return Some(Json::Obj(fields));
-                }
-                let Json::Str(key) = parse_json(s, i)? else {
-                    return None;
-                };
-                while s.get(*i)?.is_whitespace() || s[*i] == ':' {
-                    *i += 1;
-                }
-                fields.push((key, parse_json(s, i)?));
-                skip_whitespace(s, i)?;
-                if s[*i] == ',' {
-                    *i += 1;
-                }
-            }
-        }
+            Some((key, parse_json(s, i)?))
+        })
+        .map(Json::Obj),
         _ => {
             let start = *i;
             while *i < s.len() && (s[*i] == '-' || s[*i].is_ascii_digit()) {
