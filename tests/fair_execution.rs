@@ -104,6 +104,23 @@ async fn running_victim(server: &Server, sql: &'static str) -> (Conn, u32, State
     (killer, id, task)
 }
 
+/// `KILL <what> <id>` on `killer`, then wait for `statement`: its connection, its outcome
+/// and how long after the KILL it ended.
+async fn kill(
+    killer: &mut Conn,
+    what: &str,
+    id: u32,
+    statement: Statement,
+) -> (Conn, Result<(), mysql_async::Error>, Duration) {
+    let killed_at = Instant::now();
+    killer
+        .query_drop(format!("KILL {what} {id}"))
+        .await
+        .unwrap();
+    let (conn, result, _) = statement.await.unwrap();
+    (conn, result, killed_at.elapsed())
+}
+
 /// Wait until `Threads_running` (the observer's own statement included) is `count`.
 async fn wait_threads_running(conn: &mut Conn, count: u64, limit: Duration) -> Option<Duration> {
     let started = Instant::now();
@@ -194,10 +211,7 @@ async fn kill_query_stops_a_heavy_statement_and_keeps_the_connection() {
         "{list:?}"
     );
     assert!(list.iter().any(|r| r.0 == u64::from(killer.id())));
-    let killed_at = Instant::now();
-    killer.query_drop(format!("KILL QUERY {id}")).await.unwrap();
-    let (mut victim, result, _) = task.await.unwrap();
-    let stopped_after = killed_at.elapsed();
+    let (mut victim, result, stopped_after) = kill(&mut killer, "QUERY", id, task).await;
     println!("KILL QUERY: the statement stopped {stopped_after:?} after the KILL");
     assert_eq!(code_of(&result), Some(1317), "{result:?}");
     assert!(stopped_after < Duration::from_secs(2), "{stopped_after:?}");
@@ -223,10 +237,7 @@ async fn kill_query_ends_a_row_lock_wait() {
     let id = waiter.id();
     let task = spawn_running(&mut holder, waiter, "DELETE FROM t WHERE id = 1", 2).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let killed_at = Instant::now();
-    holder.query_drop(format!("KILL QUERY {id}")).await.unwrap();
-    let (_, result, _) = task.await.unwrap();
-    let stopped_after = killed_at.elapsed();
+    let (_, result, stopped_after) = kill(&mut holder, "QUERY", id, task).await;
     println!("KILL QUERY of a row lock wait: it ended {stopped_after:?} after the KILL");
     assert_eq!(code_of(&result), Some(1317), "{result:?}");
     assert!(stopped_after < Duration::from_secs(2), "{stopped_after:?}");
@@ -236,13 +247,7 @@ async fn kill_query_ends_a_row_lock_wait() {
 async fn kill_connection_stops_the_statement_and_closes_running_and_idle_victims() {
     let server = server_with_table().await;
     let (mut killer, id, task) = running_victim(&server, ENDLESS).await;
-    let killed_at = Instant::now();
-    killer
-        .query_drop(format!("KILL CONNECTION {id}"))
-        .await
-        .unwrap();
-    let (mut victim, result, _) = task.await.unwrap();
-    let stopped_after = killed_at.elapsed();
+    let (mut victim, result, stopped_after) = kill(&mut killer, "CONNECTION", id, task).await;
     println!("KILL CONNECTION: the statement ended {stopped_after:?} after the KILL: {result:?}");
     assert!(stopped_after < Duration::from_secs(2), "{stopped_after:?}");
     match &result {
@@ -414,13 +419,8 @@ async fn kill_query_and_max_statement_time_end_a_metadata_lock_wait() {
     let waiter_id = waiter.id();
     let altering = spawn_running(&mut observer, waiter, "ALTER TABLE t ADD COLUMN w INT", 3).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let killed_at = Instant::now();
-    observer
-        .query_drop(format!("KILL QUERY {waiter_id}"))
-        .await
-        .unwrap();
-    let (mut waiter, result, _) = altering.await.unwrap();
-    let stopped_after = killed_at.elapsed();
+    let (mut waiter, result, stopped_after) =
+        kill(&mut observer, "QUERY", waiter_id, altering).await;
     println!("KILL QUERY of a metadata lock wait: it ended {stopped_after:?} after the KILL");
     assert_eq!(code_of(&result), Some(1317), "{result:?}");
     assert!(stopped_after < Duration::from_secs(2), "{stopped_after:?}");
