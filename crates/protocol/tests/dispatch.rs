@@ -19,6 +19,13 @@ use tokio::task::JoinHandle;
 
 const MAX_ALLOWED_PACKET: usize = 40 * 1024 * 1024;
 
+/// A client's capabilities with and without CLIENT_DEPRECATE_EOF: the two ways result sets
+/// end.
+const EOF_AND_NO_EOF: [u32; 2] = [
+    CLIENT_DEFAULT_CAPABILITIES,
+    CLIENT_DEFAULT_CAPABILITIES & !CLIENT_DEPRECATE_EOF,
+];
+
 /// Commands started and finished, across all connections.
 static STARTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 static FINISHED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
@@ -281,10 +288,7 @@ fn server_error(result: Result<impl std::fmt::Debug, ClientError>) -> ErrorInfo 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn text_commands_work_with_and_without_deprecate_eof() {
     let server = TestServer::start().await;
-    for caps in [
-        CLIENT_DEFAULT_CAPABILITIES,
-        CLIENT_DEFAULT_CAPABILITIES & !CLIENT_DEPRECATE_EOF,
-    ] {
+    for caps in EOF_AND_NO_EOF {
         let mut client = RawClient::connect(&server.addr, "root", "", Some("db1"), caps)
             .await
             .unwrap();
@@ -563,10 +567,7 @@ async fn prepare(client: &mut RawClient, sql: &str) -> (u32, u16) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn prepared_statements_remember_parameter_types() {
     let server = TestServer::start().await;
-    for caps in [
-        CLIENT_DEFAULT_CAPABILITIES,
-        CLIENT_DEFAULT_CAPABILITIES & !CLIENT_DEPRECATE_EOF,
-    ] {
+    for caps in EOF_AND_NO_EOF {
         let mut client = RawClient::connect(&server.addr, "root", "", None, caps)
             .await
             .unwrap();
