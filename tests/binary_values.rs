@@ -10,18 +10,16 @@ use mysql_async::prelude::*;
 use mysql_async::Conn;
 use std::time::Duration;
 
-/// A server with database `database` holding one table, made by `create_table`; a root
+/// A server whose database `database` holds one table, made by `create_table`; a root
 /// connection (over TCP) in that database.
 async fn server_with_table(database: &str, create_table: &str) -> (Server, Conn) {
     let server = Server::start(&[]);
     let mut conn = Conn::new(common::async_opts(&server, None))
         .await
         .expect("connect");
-    conn.query_drop(format!("CREATE DATABASE {database}"))
-        .await
-        .unwrap();
-    conn.query_drop(format!("USE {database}")).await.unwrap();
-    conn.query_drop(create_table).await.unwrap();
+    let create = format!("CREATE DATABASE {database}");
+    let used = format!("USE {database}");
+    common::exec_all(&mut conn, &[&create, &used, create_table]).await;
     (server, conn)
 }
 

@@ -2,6 +2,12 @@
 //! temporary datadir, a free loopback port, ready once its own process listens and greets)
 //! and kill it when the test ends, whether it passed or panicked. On a failing test the
 //! server's log is printed and its directory kept.
+//!
+//! Around it, what the tests share: connections and setup statements through mysql_async
+//! ([`Server::connect_root`], [`start_in_database`], [`exec_all`], [`first_row`],
+//! [`insert_rows`]), the code of a server error ([`error_code`], [`server_code`]), and the
+//! client programs run against a server ([`Server::client`], [`Server::sysbench`],
+//! [`run_ok`], [`run_python`]).
 
 #![allow(dead_code)]
 
