@@ -665,29 +665,28 @@ fn division_by_zero_in_a_stored_value_is_an_error_in_strict_mode() {
 #[test]
 fn create_table_runs_inline_and_other_ddl_does_not() {
     use myriad_sql::Session;
-    for sql in [
-        "SELECT 1",
-        "insert into t values (1)",
-        "CREATE TABLE t (i INT)",
-        "  create   table if not exists d.t (i INT);",
-        "COMMIT",
-    ] {
-        assert!(Session::text_runs_inline(sql), "{sql}");
-    }
-    for sql in [
-        "CREATE DATABASE d",
-        "CREATE TEMPORARY TABLE t (i INT)",
-        "CREATE INDEX i ON t (i)",
-        "DROP TABLE t",
-        "ALTER TABLE t ADD COLUMN j INT",
-        "SET GLOBAL table_open_cache = 10",
-        "CREATE TABLE t (i INT); DROP TABLE t",
-        "CREATE",
-        "/* SELECT */ DROP TABLE t",
-        "CREATE /* TABLE */ DATABASE d",
-    ] {
-        assert!(!Session::text_runs_inline(sql), "{sql}");
-    }
+    assert_tells_apart(
+        Session::text_runs_inline,
+        &[
+            "SELECT 1",
+            "insert into t values (1)",
+            "CREATE TABLE t (i INT)",
+            "  create   table if not exists d.t (i INT);",
+            "COMMIT",
+        ],
+        &[
+            "CREATE DATABASE d",
+            "CREATE TEMPORARY TABLE t (i INT)",
+            "CREATE INDEX i ON t (i)",
+            "DROP TABLE t",
+            "ALTER TABLE t ADD COLUMN j INT",
+            "SET GLOBAL table_open_cache = 10",
+            "CREATE TABLE t (i INT); DROP TABLE t",
+            "CREATE",
+            "/* SELECT */ DROP TABLE t",
+            "CREATE /* TABLE */ DATABASE d",
+        ],
+    );
 }
 
 /// CREATE TABLE finds a missing database from the file it cannot make (no stat first), and

@@ -90,6 +90,16 @@ pub fn exec_ok(s: &mut Session, sql: &str) {
     }
 }
 
+/// Asserts that `test` holds for every statement of `yes` and for none of `no`.
+pub fn assert_tells_apart(mut test: impl FnMut(&str) -> bool, yes: &[&str], no: &[&str]) {
+    for sql in yes {
+        assert!(test(sql), "{sql}");
+    }
+    for sql in no {
+        assert!(!test(sql), "{sql}");
+    }
+}
+
 /// Run each statement in turn; panics, naming the statement, on an error.
 pub fn exec_all(s: &mut Session, statements: &[&str]) {
     for sql in statements {
