@@ -123,13 +123,8 @@ fn check_error(result: Result<(), mysql_async::Error>, what: &str, code: u16, st
 #[test]
 fn bad_statements_answer_mysql_errors_and_change_nothing() {
     let server = Server::start(&[]);
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
-        let opts = mysql_async::Opts::from_url(&server.url("root", "", None)).unwrap();
-        let mut conn = Conn::new(opts).await.unwrap();
+    common::runtime().block_on(async {
+        let mut conn = server.connect_root().await;
         for setup in [
             "CREATE DATABASE bad",
             "USE bad",

@@ -5,19 +5,22 @@
 
 mod common;
 
-use common::{require_program, run_with_timeout, Server};
+use common::Server;
 use mysql_async::prelude::*;
-use mysql_async::{Conn, Opts, OptsBuilder};
-use std::process::Command;
+use mysql_async::Conn;
 use std::time::Duration;
 
-fn opts(server: &Server) -> Opts {
-    OptsBuilder::default()
-        .ip_or_hostname("127.0.0.1")
-        .tcp_port(server.port)
-        .user(Some("root"))
-        .prefer_socket(false)
-        .into()
+/// A server whose database `database` holds one table, made by `create_table`; a root
+/// connection (over TCP) in that database.
+async fn server_with_table(database: &str, create_table: &str) -> (Server, Conn) {
+    let server = Server::start(&[]);
+    let mut conn = Conn::new(common::async_opts(&server, None))
+        .await
+        .expect("connect");
+    let create = format!("CREATE DATABASE {database}");
+    let used = format!("USE {database}");
+    common::exec_all(&mut conn, &[&create, &used, create_table]).await;
+    (server, conn)
 }
 
 /// The bytes as a literal the way the C API's mysql_real_escape_string writes them: raw
@@ -53,15 +56,11 @@ async fn read_back(conn: &mut Conn, id: i64) -> (Vec<u8>, Vec<u8>, Vec<u8>, Stri
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_byte_round_trips_over_text_and_binary_protocols() {
-    let server = Server::start(&[]);
-    let mut conn = Conn::new(opts(&server)).await.expect("connect");
-    conn.query_drop("CREATE DATABASE bytes").await.unwrap();
-    conn.query_drop("USE bytes").await.unwrap();
-    conn.query_drop(
+    let (_server, mut conn) = server_with_table(
+        "bytes",
         "CREATE TABLE t (id INT PRIMARY KEY, bl BLOB, vb VARBINARY(300), bi BINARY(12))",
     )
-    .await
-    .unwrap();
+    .await;
     let all: Vec<u8> = (0..=255u8).collect();
     let mut values: Vec<Vec<u8>> = vec![all.clone(), INVALID_UTF8.to_vec()];
     values.extend((0..=255u8).map(|b| vec![b]));
@@ -136,13 +135,11 @@ async fn every_byte_round_trips_over_text_and_binary_protocols() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn invalid_utf8_into_a_text_column_is_error_1366() {
-    let server = Server::start(&[]);
-    let mut conn = Conn::new(opts(&server)).await.expect("connect");
-    conn.query_drop("CREATE DATABASE texts").await.unwrap();
-    conn.query_drop("USE texts").await.unwrap();
-    conn.query_drop("CREATE TABLE s (id INT, c VARCHAR(20), x TEXT, h CHAR(5))")
-        .await
-        .unwrap();
+    let (_server, mut conn) = server_with_table(
+        "texts",
+        "CREATE TABLE s (id INT, c VARCHAR(20), x TEXT, h CHAR(5))",
+    )
+    .await;
     for column in ["c", "x", "h"] {
         let mut texts: Vec<Vec<u8>> = Vec::new();
         let mut raw = format!("INSERT INTO s (id, {column}) VALUES (1, ").into_bytes();
@@ -175,29 +172,16 @@ async fn invalid_utf8_into_a_text_column_is_error_1366() {
             "prepared parameter into {column}: {refused:?}"
         );
     }
-    let count: i64 = conn
-        .query_first("SELECT COUNT(*) FROM s")
-        .await
-        .unwrap()
-        .unwrap();
+    let count: i64 = common::first_row(&mut conn, "SELECT COUNT(*) FROM s").await;
     assert_eq!(count, 0, "nothing stored after 1366");
 }
 
 #[test]
 fn pymysql_binary_script_passes() {
-    require_program("python3");
-    let server = Server::start(&[]);
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/pymysql_binary.py");
-    let output = run_with_timeout(
-        Command::new("python3")
-            .arg(script)
-            .arg(server.port.to_string()),
-        Duration::from_secs(120),
-    );
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let (success, stdout, stderr) =
+        common::run_python("pymysql_binary.py", Duration::from_secs(120));
     assert!(
-        output.status.success(),
+        success,
         "pymysql_binary.py failed\nstdout: {stdout}\nstderr: {stderr}"
     );
     assert!(

@@ -5,51 +5,18 @@
 
 mod common;
 
-use common::Server;
 use mysql_async::prelude::*;
-use mysql_async::{Conn, Opts, OptsBuilder};
 
-fn opts(server: &Server) -> Opts {
-    OptsBuilder::default()
-        .ip_or_hostname("127.0.0.1")
-        .tcp_port(server.port)
-        .user(Some("root"))
-        .db_name(Some("fidelity"))
-        .prefer_socket(false)
-        .into()
-}
-
-async fn connect(server: &Server) -> Conn {
-    let mut root = Conn::new(
-        OptsBuilder::default()
-            .ip_or_hostname("127.0.0.1")
-            .tcp_port(server.port)
-            .user(Some("root"))
-            .prefer_socket(false),
-    )
-    .await
-    .expect("connect");
-    root.query_drop("CREATE DATABASE IF NOT EXISTS fidelity")
-        .await
-        .unwrap();
-    drop(root);
-    Conn::new(opts(server)).await.expect("connect to fidelity")
-}
-
-fn code_of<T: std::fmt::Debug>(result: Result<T, mysql_async::Error>) -> u16 {
-    match result {
-        Err(mysql_async::Error::Server(e)) => e.code,
-        other => panic!("expected a server error, got {other:?}"),
-    }
+/// A server with database `fidelity` holding the table `create_table` makes; a root
+/// connection in that database.
+async fn start_with(create_table: &str) -> (common::Server, mysql_async::Conn) {
+    common::start_in_database("fidelity", &[create_table]).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn decimals_and_dates_are_exact_or_refused() {
-    let server = Server::start(&[]);
-    let mut conn = connect(&server).await;
-    conn.query_drop("CREATE TABLE d (id INT PRIMARY KEY, c DECIMAL(30,10), b DECIMAL(38,0))")
-        .await
-        .unwrap();
+    let (_server, mut conn) =
+        start_with("CREATE TABLE d (id INT PRIMARY KEY, c DECIMAL(30,10), b DECIMAL(38,0))").await;
     let wide = "12345678901234567890.1234567891";
     let b38 = "-12345678901234567890123456789012345678";
     conn.query_drop(format!("INSERT INTO d VALUES (1, {wide}, {b38})"))
@@ -58,26 +25,17 @@ async fn decimals_and_dates_are_exact_or_refused() {
     let insert = conn.prep("INSERT INTO d VALUES (?, ?, ?)").await.unwrap();
     conn.exec_drop(&insert, (2, wide, b38)).await.unwrap();
     for id in [1, 2] {
-        let text: (String, String) = conn
+        let want = Some((wide.to_string(), b38.to_string()));
+        let text: Option<(String, String)> = conn
             .query_first(format!("SELECT c, b FROM d WHERE id = {id}"))
             .await
-            .unwrap()
             .unwrap();
-        assert_eq!(
-            text,
-            (wide.to_string(), b38.to_string()),
-            "text protocol, row {id}"
-        );
-        let binary: (String, String) = conn
+        assert_eq!(text, want, "text protocol, row {id}");
+        let binary: Option<(String, String)> = conn
             .exec_first("SELECT c, b FROM d WHERE id = ?", (id,))
             .await
-            .unwrap()
             .unwrap();
-        assert_eq!(
-            binary,
-            (wide.to_string(), b38.to_string()),
-            "binary protocol, row {id}"
-        );
+        assert_eq!(binary, want, "binary protocol, row {id}");
     }
     // 21 integer digits do not fit DECIMAL(30,10); rounding into a 21st digit neither.
     for value in [
@@ -87,13 +45,13 @@ async fn decimals_and_dates_are_exact_or_refused() {
         let refused = conn
             .query_drop(format!("INSERT INTO d (id, c) VALUES (3, {value})"))
             .await;
-        assert_eq!(code_of(refused), 1264, "{value}");
+        assert_eq!(common::error_code(refused), 1264, "{value}");
     }
     conn.query_drop("CREATE TABLE d65 (a DECIMAL(65,30))")
         .await
         .expect("DECIMAL(65,30) is created");
     assert_eq!(
-        code_of(conn.query_drop("CREATE TABLE d66 (a DECIMAL(66,0))").await),
+        common::error_code(conn.query_drop("CREATE TABLE d66 (a DECIMAL(66,0))").await),
         1426
     );
 
@@ -108,19 +66,12 @@ async fn decimals_and_dates_are_exact_or_refused() {
         let refused = conn
             .query_drop(format!("INSERT INTO dt ({column}) VALUES ('{value}')"))
             .await;
-        assert_eq!(code_of(refused), 1292, "{value}");
+        assert_eq!(common::error_code(refused), 1292, "{value}");
     }
-    let count: i64 = conn
-        .query_first("SELECT COUNT(*) FROM dt")
-        .await
-        .unwrap()
-        .unwrap();
+    let count: i64 = common::first_row(&mut conn, "SELECT COUNT(*) FROM dt").await;
     assert_eq!(count, 0, "nothing stored after 1292");
-    let cast: Option<String> = conn
-        .query_first("SELECT CAST('2023-02-30' AS DATE)")
-        .await
-        .unwrap()
-        .unwrap();
+    let cast: Option<String> =
+        common::first_row(&mut conn, "SELECT CAST('2023-02-30' AS DATE)").await;
     assert_eq!(cast, None);
     let warning: (String, u16) = conn
         .query_first("SHOW WARNINGS")
@@ -133,20 +84,13 @@ async fn decimals_and_dates_are_exact_or_refused() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn current_timestamp_columns_take_the_statement_time() {
-    let server = Server::start(&[]);
-    let mut conn = connect(&server).await;
-    conn.query_drop(
+    let (_server, mut conn) = start_with(
         "CREATE TABLE ts (id INT PRIMARY KEY, v INT, \
          a TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP, \
          b DATETIME DEFAULT CURRENT_TIMESTAMP)",
     )
-    .await
-    .unwrap();
-    let create: (String, String) = conn
-        .query_first("SHOW CREATE TABLE ts")
-        .await
-        .unwrap()
-        .unwrap();
+    .await;
+    let create: (String, String) = common::first_row(&mut conn, "SHOW CREATE TABLE ts").await;
     assert!(
         create.1.contains(
             "`a` timestamp NOT NULL DEFAULT current_timestamp() ON UPDATE current_timestamp()"
@@ -180,7 +124,7 @@ async fn current_timestamp_columns_take_the_statement_time() {
         .unwrap();
     assert_eq!(a_ok, 1, "ON UPDATE CURRENT_TIMESTAMP");
     assert_eq!(
-        code_of(
+        common::error_code(
             conn.query_drop("CREATE TABLE bad (a INT ON UPDATE CURRENT_TIMESTAMP)")
                 .await
         ),
@@ -190,16 +134,10 @@ async fn current_timestamp_columns_take_the_statement_time() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn long_blobs_keep_their_type_and_values() {
-    let server = Server::start(&[]);
-    let mut conn = connect(&server).await;
-    conn.query_drop("CREATE TABLE lb (id INT PRIMARY KEY, a LONGBLOB, t MEDIUMTEXT, s TINYBLOB)")
-        .await
-        .unwrap();
-    let create: (String, String) = conn
-        .query_first("SHOW CREATE TABLE lb")
-        .await
-        .unwrap()
-        .unwrap();
+    let (_server, mut conn) =
+        start_with("CREATE TABLE lb (id INT PRIMARY KEY, a LONGBLOB, t MEDIUMTEXT, s TINYBLOB)")
+            .await;
+    let create: (String, String) = common::first_row(&mut conn, "SHOW CREATE TABLE lb").await;
     assert!(
         create.1.contains("`a` longblob")
             && create.1.contains("`t` mediumtext")
@@ -228,7 +166,7 @@ async fn long_blobs_keep_their_type_and_values() {
     );
     assert_eq!(back.1, text);
     assert_eq!(
-        code_of(
+        common::error_code(
             conn.query_drop("INSERT INTO lb (id, s) VALUES (2, REPEAT('x', 256))")
                 .await
         ),

@@ -6,31 +6,12 @@
 
 mod common;
 
-use common::Server;
 use mysql_async::prelude::*;
-use mysql_async::{Conn, OptsBuilder};
 
-async fn connect(server: &Server) -> Conn {
-    let opts = OptsBuilder::default()
-        .ip_or_hostname("127.0.0.1")
-        .tcp_port(server.port)
-        .user(Some("root"))
-        .prefer_socket(false);
-    let mut root = Conn::new(opts.clone()).await.expect("connect");
-    root.query_drop("CREATE DATABASE IF NOT EXISTS wide")
-        .await
-        .unwrap();
-    drop(root);
-    Conn::new(opts.db_name(Some("wide")))
-        .await
-        .expect("connect to wide")
-}
-
-fn code_of<T: std::fmt::Debug>(result: Result<T, mysql_async::Error>) -> u16 {
-    match result {
-        Err(mysql_async::Error::Server(e)) => e.code,
-        other => panic!("expected a server error, got {other:?}"),
-    }
+/// A server with database `wide` holding the table `create_table` makes; a root
+/// connection in that database.
+async fn start_with(create_table: &str) -> (common::Server, mysql_async::Conn) {
+    common::start_in_database("wide", &[create_table]).await
 }
 
 const A: &str = "-12345678901234567890123456789012345.123456789012345678901234567890";
@@ -39,13 +20,10 @@ const C: &str = "0.12345678901234567890123456789012345678";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn wide_decimals_round_trip_exactly() {
-    let server = Server::start(&[]);
-    let mut conn = connect(&server).await;
-    conn.query_drop(
+    let (_server, mut conn) = start_with(
         "CREATE TABLE w (id INT PRIMARY KEY, a DECIMAL(65,30), b DECIMAL(65,0), c DECIMAL(38,38))",
     )
-    .await
-    .unwrap();
+    .await;
     conn.query_drop(format!("INSERT INTO w VALUES (1, {A}, {B}, {C})"))
         .await
         .unwrap();
@@ -84,11 +62,7 @@ async fn wide_decimals_round_trip_exactly() {
             "0.24691357802469135780246913578024691356".to_string()
         )
     );
-    let total: String = conn
-        .query_first("SELECT SUM(b) FROM w")
-        .await
-        .unwrap()
-        .unwrap();
+    let total: String = common::first_row(&mut conn, "SELECT SUM(b) FROM w").await;
     assert_eq!(total, format!("1{}8", "9".repeat(64)));
 
     // Outside the column, or past what an expression may hold: errors, nothing stored.
@@ -96,30 +70,23 @@ async fn wide_decimals_round_trip_exactly() {
     let err = conn
         .query_drop(format!("INSERT INTO w (id, a) VALUES (3, {too_wide})"))
         .await;
-    assert_eq!(code_of(err), 1264);
+    assert_eq!(common::error_code(err), 1264);
     let err = conn
         .exec_drop(&insert, (4, 0, format!("1{}", "0".repeat(65)), 0))
         .await;
-    assert_eq!(code_of(err), 1264);
+    assert_eq!(common::error_code(err), 1264);
     let err = conn
         .query_first::<String, _>("SELECT b * b FROM w WHERE id = 1")
         .await;
-    assert_eq!(code_of(err), 1690);
-    let count: u64 = conn
-        .query_first("SELECT COUNT(*) FROM w")
-        .await
-        .unwrap()
-        .unwrap();
+    assert_eq!(common::error_code(err), 1690);
+    let count: u64 = common::first_row(&mut conn, "SELECT COUNT(*) FROM w").await;
     assert_eq!(count, 2);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn wide_decimal_keys_find_and_order() {
-    let server = Server::start(&[]);
-    let mut conn = connect(&server).await;
-    conn.query_drop("CREATE TABLE k (a DECIMAL(65,10) PRIMARY KEY, v INT)")
-        .await
-        .unwrap();
+    let (_server, mut conn) =
+        start_with("CREATE TABLE k (a DECIMAL(65,10) PRIMARY KEY, v INT)").await;
     let big = "1234567890123456789012345678901234567890123456789012345.0123456789";
     let insert = conn.prep("INSERT INTO k VALUES (?, ?)").await.unwrap();
     for (a, v) in [
@@ -134,7 +101,7 @@ async fn wide_decimal_keys_find_and_order() {
     let err = conn
         .query_drop("INSERT INTO k VALUES (0.00000000010, 6)")
         .await;
-    assert_eq!(code_of(err), 1062);
+    assert_eq!(common::error_code(err), 1062);
     let order: Vec<i32> = conn.query("SELECT v FROM k ORDER BY a").await.unwrap();
     assert_eq!(order, vec![2, 4, 5, 3, 1]);
     let found: Option<i32> = conn

@@ -29,14 +29,16 @@ fn deep_and_long_statements_are_answered_and_the_server_stays_up() {
     runtime().block_on(async {
         let opts = common::async_opts(&server, None);
         let mut conn = Conn::new(opts.clone()).await.unwrap();
-        conn.query_drop("CREATE DATABASE deep").await.unwrap();
-        conn.query_drop("USE deep").await.unwrap();
-        conn.query_drop("CREATE TABLE t (id INT PRIMARY KEY, v INT)")
-            .await
-            .unwrap();
-        conn.query_drop("INSERT INTO t VALUES (1, 10), (500, 20), (899, 30)")
-            .await
-            .unwrap();
+        common::exec_all(
+            &mut conn,
+            &[
+                "CREATE DATABASE deep",
+                "USE deep",
+                "CREATE TABLE t (id INT PRIMARY KEY, v INT)",
+                "INSERT INTO t VALUES (1, 10), (500, 20), (899, 30)",
+            ],
+        )
+        .await;
 
         // A long expression and an ORM's OR chain: answered (MariaDB refuses the first
         // with 1436 at its default thread_stack; myriad's statement threads hold it).

@@ -116,13 +116,6 @@ fn insert(id: i64) -> String {
     )
 }
 
-fn server_code(e: &mysql_async::Error) -> Option<u16> {
-    match e {
-        mysql_async::Error::Server(s) => Some(s.code),
-        _ => None,
-    }
-}
-
 /// Insert from `next` on until a statement fails; every acknowledged id goes to `acked`.
 /// Returns the failing id and its error code. Bounded: the log's reservation is a megabyte.
 async fn insert_until_full(
@@ -135,7 +128,7 @@ async fn insert_until_full(
             Ok(()) => {
                 acked.insert(id);
             }
-            Err(e) => return (id, server_code(&e)),
+            Err(e) => return (id, common::server_code(&e)),
         }
     }
     panic!("5000 inserts of {VALUE_BYTES} bytes fitted on a {TMPFS_BYTES} file system");
@@ -182,7 +175,7 @@ fn a_full_disk_fails_writes_keeps_reads_and_recovers() {
         // More attempts fail the same way; reads go on and never see a failed row.
         for id in failed_id..failed_id + 5 {
             let e = conn.query_drop(insert(id)).await.unwrap_err();
-            assert_eq!(server_code(&e), Some(ER_DISK_FULL));
+            assert_eq!(common::server_code(&e), Some(ER_DISK_FULL));
         }
         assert_eq!(stored_ids(&mut conn).await, acked);
         let count: Option<i64> = conn.query_first("SELECT COUNT(*) FROM f.t").await.unwrap();
@@ -230,7 +223,7 @@ fn a_full_disk_fails_writes_keeps_reads_and_recovers() {
         // so that the next statement has to extend the log.
         fill(&datadir);
         let e = conn.query_drop(insert(next + 100)).await.unwrap_err();
-        assert_eq!(server_code(&e), Some(ER_DISK_FULL));
+        assert_eq!(common::server_code(&e), Some(ER_DISK_FULL));
         assert_eq!(stored_ids(&mut conn).await, acked);
         std::fs::remove_file(&filler).unwrap();
         conn.query_drop(insert(next + 101)).await.unwrap();
@@ -258,7 +251,7 @@ fn a_full_disk_fails_writes_keeps_reads_and_recovers() {
                     acked.insert(id);
                 }
                 Err(e) => {
-                    assert_eq!(server_code(&e), Some(ER_DISK_FULL), "{e}");
+                    assert_eq!(common::server_code(&e), Some(ER_DISK_FULL), "{e}");
                     break;
                 }
             }

@@ -32,42 +32,33 @@ async fn connect(server: &Server, user: &str) -> Conn {
 
 /// A server with table f.t of [`ROWS`] rows, on two workers.
 async fn server_with_table() -> Server {
-    let server = Server::start(&["--thread-pool-size=2"]);
-    let mut setup = Conn::new(Opts::from_url(&server.url("root", "", None)).unwrap())
-        .await
-        .unwrap();
-    setup.query_drop("CREATE DATABASE f").await.unwrap();
-    setup
-        .query_drop("CREATE TABLE f.t (id INT PRIMARY KEY, v INT, s VARCHAR(20))")
-        .await
-        .unwrap();
-    for chunk in (1..=ROWS).collect::<Vec<_>>().chunks(500) {
-        let values: Vec<String> = chunk
-            .iter()
-            .map(|i| format!("({i}, {}, 'row {i}')", i % 97))
-            .collect();
-        setup
-            .query_drop(format!("INSERT INTO f.t VALUES {}", values.join(",")))
-            .await
-            .unwrap();
-    }
+    let (server, mut setup) = common::start_with_setup(
+        &["--thread-pool-size=2"],
+        &[
+            "CREATE DATABASE f",
+            "CREATE TABLE f.t (id INT PRIMARY KEY, v INT, s VARCHAR(20))",
+        ],
+    )
+    .await;
+    common::insert_rows(&mut setup, "f.t", 1..=ROWS, 500, |i| {
+        format!("({i}, {}, 'row {i}')", i % 97)
+    })
+    .await;
     setup.disconnect().await.unwrap();
     server
 }
 
 fn code_of(result: &Result<(), mysql_async::Error>) -> Option<u16> {
-    match result {
-        Err(mysql_async::Error::Server(e)) => Some(e.code),
-        _ => None,
-    }
+    result.as_ref().err().and_then(common::server_code)
 }
+
+/// A statement running in a task: it gives back the connection, the outcome and how long
+/// the statement took.
+type Statement = tokio::task::JoinHandle<(Conn, Result<(), mysql_async::Error>, Duration)>;
 
 /// Run `sql` on `conn` in a task; the task gives back the connection, the outcome and
 /// how long the statement took.
-fn spawn_statement(
-    mut conn: Conn,
-    sql: &'static str,
-) -> tokio::task::JoinHandle<(Conn, Result<(), mysql_async::Error>, Duration)> {
+fn spawn_statement(mut conn: Conn, sql: &'static str) -> Statement {
     tokio::spawn(async move {
         let started = Instant::now();
         let result = conn.query_drop(sql).await;
@@ -84,6 +75,50 @@ async fn threads_running(conn: &mut Conn) -> u64 {
     )
     .await
     .expect("SHOW STATUS answered within 10 s")
+}
+
+/// Run `sql` on `conn` in a task (see [`spawn_statement`]) and wait until `observer` counts
+/// `running` statements in Threads_running (its own SHOW STATUS included).
+async fn spawn_running(
+    observer: &mut Conn,
+    conn: Conn,
+    sql: &'static str,
+    running: u64,
+) -> Statement {
+    let task = spawn_statement(conn, sql);
+    assert!(
+        wait_threads_running(observer, running, Duration::from_secs(10))
+            .await
+            .is_some()
+    );
+    task
+}
+
+/// A killer connection and a victim connection running `sql` in a task, once
+/// Threads_running counts both: (killer, victim's id, task).
+async fn running_victim(server: &Server, sql: &'static str) -> (Conn, u32, Statement) {
+    let mut killer = connect(server, "root").await;
+    let victim = connect(server, "root").await;
+    let id = victim.id();
+    let task = spawn_running(&mut killer, victim, sql, 2).await;
+    (killer, id, task)
+}
+
+/// `KILL <what> <id>` on `killer`, then wait for `statement`: its connection, its outcome
+/// and how long after the KILL it ended.
+async fn kill(
+    killer: &mut Conn,
+    what: &str,
+    id: u32,
+    statement: Statement,
+) -> (Conn, Result<(), mysql_async::Error>, Duration) {
+    let killed_at = Instant::now();
+    killer
+        .query_drop(format!("KILL {what} {id}"))
+        .await
+        .unwrap();
+    let (conn, result, _) = statement.await.unwrap();
+    (conn, result, killed_at.elapsed())
 }
 
 /// Wait until `Threads_running` (the observer's own statement included) is `count`.
@@ -152,15 +187,7 @@ async fn a_new_connection_is_answered_while_eight_heavy_statements_run() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kill_query_stops_a_heavy_statement_and_keeps_the_connection() {
     let server = server_with_table().await;
-    let mut killer = connect(&server, "root").await;
-    let victim = connect(&server, "root").await;
-    let id = victim.id();
-    let task = spawn_statement(victim, ENDLESS);
-    assert!(
-        wait_threads_running(&mut killer, 2, Duration::from_secs(10))
-            .await
-            .is_some()
-    );
+    let (mut killer, id, task) = running_victim(&server, ENDLESS).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     // SHOW PROCESSLIST is where an operator finds the id: Id, User, Host, db, Command, ...
     let list: Vec<(u64, String, String, Option<String>, String)> = killer
@@ -184,10 +211,7 @@ async fn kill_query_stops_a_heavy_statement_and_keeps_the_connection() {
         "{list:?}"
     );
     assert!(list.iter().any(|r| r.0 == u64::from(killer.id())));
-    let killed_at = Instant::now();
-    killer.query_drop(format!("KILL QUERY {id}")).await.unwrap();
-    let (mut victim, result, _) = task.await.unwrap();
-    let stopped_after = killed_at.elapsed();
+    let (mut victim, result, stopped_after) = kill(&mut killer, "QUERY", id, task).await;
     println!("KILL QUERY: the statement stopped {stopped_after:?} after the KILL");
     assert_eq!(code_of(&result), Some(1317), "{result:?}");
     assert!(stopped_after < Duration::from_secs(2), "{stopped_after:?}");
@@ -211,17 +235,9 @@ async fn kill_query_ends_a_row_lock_wait() {
         .unwrap();
     waiter.query_drop("BEGIN").await.unwrap();
     let id = waiter.id();
-    let task = spawn_statement(waiter, "DELETE FROM t WHERE id = 1");
-    assert!(
-        wait_threads_running(&mut holder, 2, Duration::from_secs(10))
-            .await
-            .is_some()
-    );
+    let task = spawn_running(&mut holder, waiter, "DELETE FROM t WHERE id = 1", 2).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let killed_at = Instant::now();
-    holder.query_drop(format!("KILL QUERY {id}")).await.unwrap();
-    let (_, result, _) = task.await.unwrap();
-    let stopped_after = killed_at.elapsed();
+    let (_, result, stopped_after) = kill(&mut holder, "QUERY", id, task).await;
     println!("KILL QUERY of a row lock wait: it ended {stopped_after:?} after the KILL");
     assert_eq!(code_of(&result), Some(1317), "{result:?}");
     assert!(stopped_after < Duration::from_secs(2), "{stopped_after:?}");
@@ -230,22 +246,8 @@ async fn kill_query_ends_a_row_lock_wait() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kill_connection_stops_the_statement_and_closes_running_and_idle_victims() {
     let server = server_with_table().await;
-    let mut killer = connect(&server, "root").await;
-    let victim = connect(&server, "root").await;
-    let id = victim.id();
-    let task = spawn_statement(victim, ENDLESS);
-    assert!(
-        wait_threads_running(&mut killer, 2, Duration::from_secs(10))
-            .await
-            .is_some()
-    );
-    let killed_at = Instant::now();
-    killer
-        .query_drop(format!("KILL CONNECTION {id}"))
-        .await
-        .unwrap();
-    let (mut victim, result, _) = task.await.unwrap();
-    let stopped_after = killed_at.elapsed();
+    let (mut killer, id, task) = running_victim(&server, ENDLESS).await;
+    let (mut victim, result, stopped_after) = kill(&mut killer, "CONNECTION", id, task).await;
     println!("KILL CONNECTION: the statement ended {stopped_after:?} after the KILL: {result:?}");
     assert!(stopped_after < Duration::from_secs(2), "{stopped_after:?}");
     match &result {
@@ -292,15 +294,9 @@ async fn a_statement_stops_when_its_client_hangs_up() {
     common::require_program("mariadb");
     let server = server_with_table().await;
     let mut observer = connect(&server, "root").await;
-    let mut client = std::process::Command::new("mariadb")
-        .args([
-            "-h127.0.0.1",
-            &format!("-P{}", server.port),
-            "-uroot",
-            "f",
-            "-e",
-        ])
-        .arg(ENDLESS)
+    let mut client = server
+        .client("mariadb")
+        .args(["f", "-e", ENDLESS])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -413,27 +409,18 @@ async fn kill_query_and_max_statement_time_end_a_metadata_lock_wait() {
     let mut observer = connect(&server, "root").await;
     // The SELECT keeps t in use for as long as it sleeps; an ALTER of t waits for it.
     let holder_id = holder.id();
-    let holding = spawn_statement(holder, "SELECT SLEEP(60) FROM t WHERE id = 1");
-    assert!(
-        wait_threads_running(&mut observer, 2, Duration::from_secs(10))
-            .await
-            .is_some()
-    );
+    let holding = spawn_running(
+        &mut observer,
+        holder,
+        "SELECT SLEEP(60) FROM t WHERE id = 1",
+        2,
+    )
+    .await;
     let waiter_id = waiter.id();
-    let altering = spawn_statement(waiter, "ALTER TABLE t ADD COLUMN w INT");
-    assert!(
-        wait_threads_running(&mut observer, 3, Duration::from_secs(10))
-            .await
-            .is_some()
-    );
+    let altering = spawn_running(&mut observer, waiter, "ALTER TABLE t ADD COLUMN w INT", 3).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let killed_at = Instant::now();
-    observer
-        .query_drop(format!("KILL QUERY {waiter_id}"))
-        .await
-        .unwrap();
-    let (mut waiter, result, _) = altering.await.unwrap();
-    let stopped_after = killed_at.elapsed();
+    let (mut waiter, result, stopped_after) =
+        kill(&mut observer, "QUERY", waiter_id, altering).await;
     println!("KILL QUERY of a metadata lock wait: it ended {stopped_after:?} after the KILL");
     assert_eq!(code_of(&result), Some(1317), "{result:?}");
     assert!(stopped_after < Duration::from_secs(2), "{stopped_after:?}");

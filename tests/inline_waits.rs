@@ -17,19 +17,15 @@ async fn connect(server: &Server) -> Conn {
 }
 
 async fn one_worker_server() -> Server {
-    let server = Server::start(&["--thread-pool-size=1", "--lock-wait-timeout=20"]);
-    let mut setup = Conn::new(Opts::from_url(&server.url("root", "", None)).unwrap())
-        .await
-        .unwrap();
-    setup.query_drop("CREATE DATABASE w").await.unwrap();
-    setup
-        .query_drop("CREATE TABLE w.t (id INT PRIMARY KEY, v INT)")
-        .await
-        .unwrap();
-    setup
-        .query_drop("INSERT INTO w.t VALUES (1, 0), (2, 0)")
-        .await
-        .unwrap();
+    let (server, setup) = common::start_with_setup(
+        &["--thread-pool-size=1", "--lock-wait-timeout=20"],
+        &[
+            "CREATE DATABASE w",
+            "CREATE TABLE w.t (id INT PRIMARY KEY, v INT)",
+            "INSERT INTO w.t VALUES (1, 0), (2, 0)",
+        ],
+    )
+    .await;
     setup.disconnect().await.unwrap();
     server
 }
@@ -40,15 +36,15 @@ async fn a_row_lock_wait_leaves_the_only_worker_to_the_lock_holder() {
     let mut holder = connect(&server).await;
     let mut waiter = connect(&server).await;
     // A DELETE in a transaction locks the row until COMMIT (crates/sql/src/session/row_locks.rs).
-    holder.query_drop("BEGIN").await.unwrap();
-    holder
-        .query_drop("DELETE FROM t WHERE id = 1")
-        .await
-        .unwrap();
-    holder
-        .query_drop("INSERT INTO t VALUES (1, 1)")
-        .await
-        .unwrap();
+    common::exec_all(
+        &mut holder,
+        &[
+            "BEGIN",
+            "DELETE FROM t WHERE id = 1",
+            "INSERT INTO t VALUES (1, 1)",
+        ],
+    )
+    .await;
     let started = Instant::now();
     let blocked = tokio::spawn(async move {
         waiter.query_drop("BEGIN").await?;
@@ -70,10 +66,6 @@ async fn a_row_lock_wait_leaves_the_only_worker_to_the_lock_holder() {
         "the wait lasted {:?}: the lock holder's COMMIT was not served meanwhile",
         started.elapsed()
     );
-    let v: i64 = waiter
-        .query_first("SELECT v FROM t WHERE id = 1")
-        .await
-        .unwrap()
-        .unwrap();
+    let v: i64 = common::first_row(&mut waiter, "SELECT v FROM t WHERE id = 1").await;
     assert_eq!(v, 11);
 }

@@ -43,14 +43,7 @@ fn ok(server: &Server, sql: &str) -> String {
 }
 
 fn status(server: &Server) -> HashMap<String, u64> {
-    ok(server, "SHOW GLOBAL STATUS LIKE 'Key%'")
-        .lines()
-        .skip(1)
-        .filter_map(|l| {
-            let (k, v) = l.split_once('\t')?;
-            Some((k.to_string(), v.parse().ok()?))
-        })
-        .collect()
+    common::mariadb::counters(&ok(server, "SHOW GLOBAL STATUS LIKE 'Key%'"))
 }
 
 /// A table of `rows` rows with a secondary index, in database `kc`.

@@ -39,6 +39,13 @@ fn abuse() -> impl Strategy<Value = Abuse> {
     ]
 }
 
+/// A raw protocol client logged in as root.
+async fn root_client(addr: &str) -> RawClient {
+    RawClient::connect(addr, "root", "", None, CLIENT_DEFAULT_CAPABILITIES)
+        .await
+        .unwrap()
+}
+
 async fn run(addr: &str, abuse: &Abuse) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let quick = Duration::from_millis(100);
@@ -54,28 +61,19 @@ async fn run(addr: &str, abuse: &Abuse) {
                 tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut rest)).await;
         }
         Abuse::Command(payload) => {
-            let mut client =
-                RawClient::connect(addr, "root", "", None, CLIENT_DEFAULT_CAPABILITIES)
-                    .await
-                    .unwrap();
+            let mut client = root_client(addr).await;
             let _ = client.send_command(payload).await;
             let _ =
                 tokio::time::timeout(quick, async { while client.read_packet().await.is_ok() {} })
                     .await;
         }
         Abuse::Raw(bytes) => {
-            let mut client =
-                RawClient::connect(addr, "root", "", None, CLIENT_DEFAULT_CAPABILITIES)
-                    .await
-                    .unwrap();
+            let mut client = root_client(addr).await;
             let _ = client.send_raw(bytes).await;
             let _ = tokio::time::timeout(quick, client.read_packet()).await;
         }
         Abuse::Truncated(claimed, bytes) => {
-            let mut client =
-                RawClient::connect(addr, "root", "", None, CLIENT_DEFAULT_CAPABILITIES)
-                    .await
-                    .unwrap();
+            let mut client = root_client(addr).await;
             let mut framed = claimed.to_le_bytes()[..3].to_vec();
             framed.push(0);
             framed.extend_from_slice(bytes);
@@ -119,9 +117,7 @@ fn abuse_never_stops_the_real_server() {
     });
     // An unknown command is an error, not a disconnect, for the real server too.
     runtime.block_on(async {
-        let mut client = RawClient::connect(&addr, "root", "", None, CLIENT_DEFAULT_CAPABILITIES)
-            .await
-            .unwrap();
+        let mut client = root_client(&addr).await;
         client.send_command(&[0x60]).await.unwrap();
         let reply = client.read_packet().await.unwrap();
         assert_eq!(

@@ -6,20 +6,11 @@ mod common;
 
 use common::Server;
 use mysql_async::prelude::*;
-use mysql_async::{Conn, Opts, OptsBuilder};
+use mysql_async::{Conn, Opts};
 
 const MAX_CONNECTIONS: usize = 1100;
 const CONCURRENT: usize = 1000;
 const ROUNDS: usize = 3;
-
-fn opts(server: &Server) -> Opts {
-    OptsBuilder::default()
-        .ip_or_hostname("127.0.0.1")
-        .tcp_port(server.port)
-        .user(Some("root"))
-        .prefer_socket(false)
-        .into()
-}
 
 async fn connect_all(opts: &Opts, count: usize) -> Vec<Conn> {
     let mut tasks = Vec::with_capacity(count);
@@ -62,7 +53,7 @@ async fn wait_until_drained(opts: &Opts) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn thousand_concurrent_connections_and_the_limit() {
     let server = Server::start(&[&format!("--max-connections={MAX_CONNECTIONS}")]);
-    let opts = opts(&server);
+    let opts = common::async_opts(&server, None);
 
     for round in 0..ROUNDS {
         // Open and query 1,000 connections; none closes until all are open, so all 1,000

@@ -4,32 +4,22 @@
 
 mod common;
 
-use common::{require_program, run_with_timeout, Server};
+use common::{require_program, run_ok, run_with_timeout, Server};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
 fn mariadb_batch(server: &Server, database: Option<&str>, sql: &str) -> String {
     require_program("mariadb");
-    let mut command = Command::new("mariadb");
-    command.args([
-        "-h127.0.0.1",
-        &format!("-P{}", server.port),
-        "-uroot",
-        "--batch",
-        "-e",
-        sql,
-    ]);
+    let mut command = server.client("mariadb");
+    command.args(["--batch", "-e", sql]);
     if let Some(db) = database {
         command.arg(db);
     }
-    let output = run_with_timeout(&mut command, Duration::from_secs(20));
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(
-        output.status.success(),
-        "mariadb -e {sql:?} failed: {}\nstdout: {stdout}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    stdout
+    run_ok(
+        &mut command,
+        Duration::from_secs(20),
+        &format!("mariadb -e {sql:?}"),
+    )
 }
 
 #[test]
@@ -106,14 +96,7 @@ fn batch_mode_without_and_with_a_database() {
 
     // A wrong password is refused with 1045.
     let output = run_with_timeout(
-        Command::new("mariadb").args([
-            "-h127.0.0.1",
-            &format!("-P{}", server.port),
-            "-uroot",
-            "-pwrong",
-            "-e",
-            "SELECT 1",
-        ]),
+        server.client("mariadb").args(["-pwrong", "-e", "SELECT 1"]),
         Duration::from_secs(20),
     );
     assert!(!output.status.success());

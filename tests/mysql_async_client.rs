@@ -19,13 +19,6 @@ fn opts(server: &Server, user: &str, password: &str, database: Option<&str>) -> 
         .into()
 }
 
-fn server_error_code(result: Result<impl std::fmt::Debug, mysql_async::Error>) -> u16 {
-    match result {
-        Err(mysql_async::Error::Server(err)) => err.code,
-        other => panic!("expected a server error, got {other:?}"),
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mysql_async_text_prepared_ping_use_and_passwords() {
     let server = Server::start(&[]);
@@ -34,11 +27,8 @@ async fn mysql_async_text_prepared_ping_use_and_passwords() {
         .expect("connect as root");
 
     conn.query_drop("SET NAMES utf8mb4").await.unwrap();
-    let row: (i64, String, Option<i64>, f64) = conn
-        .query_first("SELECT 1 + 2, CONCAT('caf', 'é'), NULL, 1.5 * 2")
-        .await
-        .unwrap()
-        .unwrap();
+    let row: (i64, String, Option<i64>, f64) =
+        common::first_row(&mut conn, "SELECT 1 + 2, CONCAT('caf', 'é'), NULL, 1.5 * 2").await;
     assert_eq!(row, (3, "café".to_string(), None, 3.0));
     let (packet, timeout): (u64, u64) = conn
         .query_first("SELECT @@max_allowed_packet AS m, @@session.wait_timeout AS w")
@@ -80,20 +70,12 @@ async fn mysql_async_text_prepared_ping_use_and_passwords() {
 
     // Change of database: USE, then COM_CHANGE_USER with a database.
     conn.query_drop("USE mysql").await.unwrap();
-    let db: Option<String> = conn
-        .query_first("SELECT DATABASE()")
-        .await
-        .unwrap()
-        .unwrap();
+    let db: Option<String> = common::first_row(&mut conn, "SELECT DATABASE()").await;
     assert_eq!(db.as_deref(), Some("mysql"));
     conn.change_user(ChangeUserOpts::default().with_db_name(Some("information_schema".into())))
         .await
         .unwrap();
-    let db: Option<String> = conn
-        .query_first("SELECT DATABASE()")
-        .await
-        .unwrap()
-        .unwrap();
+    let db: Option<String> = common::first_row(&mut conn, "SELECT DATABASE()").await;
     assert_eq!(db.as_deref(), Some("information_schema"));
 
     // An account with a password: right password in, wrong one out with 1045.
@@ -103,11 +85,7 @@ async fn mysql_async_text_prepared_ping_use_and_passwords() {
     let mut alice = Conn::new(opts(&server, "alice", "secret", Some("mysql")))
         .await
         .expect("alice connects");
-    let db: Option<String> = alice
-        .query_first("SELECT DATABASE()")
-        .await
-        .unwrap()
-        .unwrap();
+    let db: Option<String> = common::first_row(&mut alice, "SELECT DATABASE()").await;
     assert_eq!(
         db.as_deref(),
         Some("mysql"),
@@ -115,15 +93,15 @@ async fn mysql_async_text_prepared_ping_use_and_passwords() {
     );
     alice.disconnect().await.unwrap();
     assert_eq!(
-        server_error_code(Conn::new(opts(&server, "alice", "wrong", None)).await),
+        common::error_code(Conn::new(opts(&server, "alice", "wrong", None)).await),
         1045
     );
     assert_eq!(
-        server_error_code(Conn::new(opts(&server, "alice", "", None)).await),
+        common::error_code(Conn::new(opts(&server, "alice", "", None)).await),
         1045
     );
     assert_eq!(
-        server_error_code(Conn::new(opts(&server, "nobody", "", None)).await),
+        common::error_code(Conn::new(opts(&server, "nobody", "", None)).await),
         1045
     );
 
@@ -205,21 +183,13 @@ async fn mysql_async_packets_over_16_mib_and_reset_connection() {
     conn.query_drop("SET SESSION wait_timeout = 77")
         .await
         .unwrap();
-    let before: u64 = conn
-        .query_first("SELECT @@session.wait_timeout")
-        .await
-        .unwrap()
-        .unwrap();
+    let before: u64 = common::first_row(&mut conn, "SELECT @@session.wait_timeout").await;
     assert_eq!(before, 77);
     assert!(
         conn.reset().await.unwrap(),
         "COM_RESET_CONNECTION was used, not a reconnect"
     );
-    let after: u64 = conn
-        .query_first("SELECT @@session.wait_timeout")
-        .await
-        .unwrap()
-        .unwrap();
+    let after: u64 = common::first_row(&mut conn, "SELECT @@session.wait_timeout").await;
     assert_ne!(
         after, 77,
         "the session variable is back to the global value"

@@ -112,14 +112,10 @@ fn num(caches: &HashMap<String, HashMap<String, String>>, cache: &str, column: &
 }
 
 fn key_status(server: &Server) -> HashMap<String, u64> {
-    run(&Target::Myriad(server), "SHOW GLOBAL STATUS LIKE 'Key%'")
-        .lines()
-        .skip(1)
-        .filter_map(|l| {
-            let (k, v) = l.split_once('\t')?;
-            Some((k.to_string(), v.parse().ok()?))
-        })
-        .collect()
+    common::mariadb::counters(&run(
+        &Target::Myriad(server),
+        "SHOW GLOBAL STATUS LIKE 'Key%'",
+    ))
 }
 
 #[test]

@@ -45,10 +45,7 @@ async fn touch_tables(conn: &mut Conn, n: usize, limit: u64) {
 
 #[tokio::test]
 async fn every_statement_succeeds_with_open_files_limit_256() {
-    let n: usize = std::env::var("MYRIAD_OPEN_FILES_TABLES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(2000);
+    let n: usize = common::env_number("MYRIAD_OPEN_FILES_TABLES", 2000);
     // Mode 2, as the benchmarks run: this test is about descriptors, and 100,000 tables
     // with an fsync per CREATE and INSERT would take the full run most of an hour.
     let server = Server::start(&[
@@ -107,10 +104,11 @@ async fn show_open_tables_flush_tables_and_resizing() {
             .await
             .unwrap();
     }
-    conn.query_drop("CREATE TABLE other (id INT)")
-        .await
-        .unwrap();
-    conn.query_drop("SELECT * FROM other").await.unwrap();
+    common::exec_all(
+        &mut conn,
+        &["CREATE TABLE other (id INT)", "SELECT * FROM other"],
+    )
+    .await;
     let rows: Vec<(String, String, u64, u64)> = conn
         .query("SHOW OPEN TABLES FROM o LIKE 't1%'")
         .await
@@ -129,12 +127,14 @@ async fn show_open_tables_flush_tables_and_resizing() {
         .await
         .unwrap();
     assert!(common::async_status(&mut conn, "Open_tables").await <= 10);
-    conn.query_drop("SET GLOBAL table_definition_cache = 400")
-        .await
-        .unwrap();
-    conn.query_drop("SET GLOBAL table_definition_cache_size = 16384")
-        .await
-        .unwrap();
+    common::exec_all(
+        &mut conn,
+        &[
+            "SET GLOBAL table_definition_cache = 400",
+            "SET GLOBAL table_definition_cache_size = 16384",
+        ],
+    )
+    .await;
     // About 1 KB a definition: 16 KiB hold fewer than the 31 cached; the 10 that open
     // handles keep stay.
     let defs = common::async_status(&mut conn, "Open_table_definitions").await;
@@ -147,12 +147,16 @@ async fn show_open_tables_flush_tables_and_resizing() {
         .unwrap();
 
     // FLUSH TABLES t: that table closes; FLUSH TABLES: all close.
-    conn.query_drop("SET GLOBAL table_open_cache = 100")
-        .await
-        .unwrap();
-    conn.query_drop("SELECT * FROM other").await.unwrap();
-    conn.query_drop("SELECT * FROM t1").await.unwrap();
-    conn.query_drop("FLUSH TABLES other, o.t1").await.unwrap();
+    common::exec_all(
+        &mut conn,
+        &[
+            "SET GLOBAL table_open_cache = 100",
+            "SELECT * FROM other",
+            "SELECT * FROM t1",
+            "FLUSH TABLES other, o.t1",
+        ],
+    )
+    .await;
     let rows: Vec<(String, String, u64, u64)> = conn.query("SHOW OPEN TABLES").await.unwrap();
     assert!(
         rows.iter().all(|r| r.1 != "other" && r.1 != "t1"),

@@ -134,14 +134,15 @@ async fn cacheable_selects_hit_and_every_never_cached_rule_holds() {
         (0, 0),
         "OFF"
     );
-    conn.query_drop("SET SESSION query_cache_type = ON")
-        .await
-        .unwrap();
-
-    // Larger than query_cache_limit.
-    conn.query_drop("SET GLOBAL query_cache_limit = 1024")
-        .await
-        .unwrap();
+    // Back on; then a result larger than query_cache_limit.
+    common::exec_all(
+        &mut conn,
+        &[
+            "SET SESSION query_cache_type = ON",
+            "SET GLOBAL query_cache_limit = 1024",
+        ],
+    )
+    .await;
     assert_eq!(
         thrice(&mut conn, "SELECT * FROM t").await,
         (0, 0),
@@ -291,25 +292,27 @@ async fn writes_and_ddl_invalidate_and_the_key_never_gives_a_false_hit() {
     for _ in 0..3 {
         assert_eq!(read(&mut conn).await, Some(73));
     }
-    other.query_drop("DROP TABLE t").await.unwrap();
-    other
-        .query_drop("CREATE TABLE t (id INT PRIMARY KEY, v INT)")
-        .await
-        .unwrap();
-    other
-        .query_drop("INSERT INTO t VALUES (7, 74)")
-        .await
-        .unwrap();
+    common::exec_all(
+        &mut other,
+        &[
+            "DROP TABLE t",
+            "CREATE TABLE t (id INT PRIMARY KEY, v INT)",
+            "INSERT INTO t VALUES (7, 74)",
+        ],
+    )
+    .await;
     assert_eq!(read(&mut conn).await, Some(74), "DROP + CREATE invalidates");
 
     // Same text, another database.
-    conn.query_drop("CREATE DATABASE e").await.unwrap();
-    conn.query_drop("CREATE TABLE e.t (id INT PRIMARY KEY, v INT)")
-        .await
-        .unwrap();
-    conn.query_drop("INSERT INTO e.t VALUES (7, 700)")
-        .await
-        .unwrap();
+    common::exec_all(
+        &mut conn,
+        &[
+            "CREATE DATABASE e",
+            "CREATE TABLE e.t (id INT PRIMARY KEY, v INT)",
+            "INSERT INTO e.t VALUES (7, 700)",
+        ],
+    )
+    .await;
     for _ in 0..3 {
         assert_eq!(read(&mut conn).await, Some(74));
     }
@@ -435,17 +438,6 @@ async fn prepared_statements_are_cached_by_parameter_values() {
     assert_eq!(r, Some(((191..=199).map(|i| i * 10).sum(), 10)));
 }
 
-fn rss_bytes(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find(|l| l.starts_with("VmRSS:"))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|kb| kb.parse::<u64>().ok())
-        .map(|kb| kb * 1024)
-        .unwrap_or(0)
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn memory_stays_within_query_cache_size_and_resizes_online() {
     const SIZE: u64 = 8 << 20;
@@ -476,7 +468,7 @@ async fn memory_stays_within_query_cache_size_and_resizes_online() {
     conn.query_drop("SELECT COUNT(*) FROM big WHERE s <> ''")
         .await
         .unwrap();
-    let baseline = rss_bytes(server.pid());
+    let baseline = server.resident_bytes().unwrap_or(0);
     // 400 distinct results of about 45 KB each (18 MB in all, twice the budget), each
     // queried twice so that it is admitted and inserted.
     for n in 0..400 {
@@ -502,7 +494,10 @@ async fn memory_stays_within_query_cache_size_and_resizes_online() {
         common::async_status(&mut conn, "Qcache_lowmem_prunes").await > 0,
         "a full cache evicts"
     );
-    let grown = rss_bytes(server.pid()).saturating_sub(baseline);
+    let grown = server
+        .resident_bytes()
+        .unwrap_or(0)
+        .saturating_sub(baseline);
     assert!(
         grown <= SIZE + SLACK,
         "the server grew by {grown} bytes: more than query_cache_size {SIZE} + {SLACK}"

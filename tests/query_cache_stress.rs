@@ -84,10 +84,7 @@ struct Tally {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn no_stale_result_under_concurrent_writes_and_ddl() {
-    let secs: u64 = std::env::var("MYRIAD_QC_STRESS_SECS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(60);
+    let secs: u64 = common::env_number("MYRIAD_QC_STRESS_SECS", 60);
     let server = Server::start(&[
         "--query-cache-type=ON",
         "--query-cache-size=67108864",
@@ -136,31 +133,23 @@ async fn no_stale_result_under_concurrent_writes_and_ddl() {
                 let id = ((n >> 33) % (ROWS / WRITERS)) * WRITERS + w;
                 let ver = vers[id as usize] + 1;
                 truth.begin(id);
-                if (n >> 20) % 5 == 0 {
+                let write = if (n >> 20) % 5 == 0 {
                     retry(&mut conn, &format!("DELETE FROM r WHERE id = {id}")).await;
                     truth.end(id, ver, false);
                     tokio::time::sleep(Duration::from_millis(1)).await;
                     truth.begin(id);
-                    retry(
-                        &mut conn,
-                        &format!(
-                            "INSERT INTO r (id, ver, val) VALUES ({id}, {ver}, {})",
-                            val_of(id, ver)
-                        ),
+                    format!(
+                        "INSERT INTO r (id, ver, val) VALUES ({id}, {ver}, {})",
+                        val_of(id, ver)
                     )
-                    .await;
-                    truth.end(id, ver, true);
                 } else {
-                    retry(
-                        &mut conn,
-                        &format!(
-                            "UPDATE r SET ver = {ver}, val = {} WHERE id = {id}",
-                            val_of(id, ver)
-                        ),
+                    format!(
+                        "UPDATE r SET ver = {ver}, val = {} WHERE id = {id}",
+                        val_of(id, ver)
                     )
-                    .await;
-                    truth.end(id, ver, true);
-                }
+                };
+                retry(&mut conn, &write).await;
+                truth.end(id, ver, true);
                 vers[id as usize] = ver;
                 tokio::time::sleep(Duration::from_millis(3)).await;
             }

@@ -185,13 +185,20 @@ fn start_expecting_exit(dir: &Datadir, extra: &[&str]) -> (Option<i32>, String) 
     (output.status.code(), log)
 }
 
-#[test]
-fn a_torn_last_group_starts_with_every_row_before_it() {
+/// A server that wrote [`ROWS`] rows, killed with SIGKILL: its directory, its datadir, the
+/// log segment after the checkpoint and that segment's groups.
+fn rows_written_then_killed() -> (Datadir, PathBuf, PathBuf, Vec<GroupAt>) {
     let server = Server::start(&[]);
     write_rows(&server);
     let datadir = server.datadir.clone();
     let dir = kill_9(server);
     let (path, groups) = groups_after_checkpoint(&datadir);
+    (dir, datadir, path, groups)
+}
+
+#[test]
+fn a_torn_last_group_starts_with_every_row_before_it() {
+    let (dir, datadir, path, groups) = rows_written_then_killed();
     let last = groups.last().unwrap();
     assert_eq!(
         group_with(&groups, &marker(ROWS)),
@@ -234,11 +241,7 @@ fn a_torn_last_group_starts_with_every_row_before_it() {
 
 #[test]
 fn a_damaged_group_before_valid_ones_refuses_to_start_unless_forced() {
-    let server = Server::start(&[]);
-    write_rows(&server);
-    let datadir = server.datadir.clone();
-    let dir = kill_9(server);
-    let (path, groups) = groups_after_checkpoint(&datadir);
+    let (dir, datadir, path, groups) = rows_written_then_killed();
     let damaged_row = ROWS / 2;
     let g = &groups[group_with(&groups, &marker(damaged_row))];
     let after = groups.iter().filter(|x| x.offset > g.offset).count();

@@ -29,36 +29,26 @@ async fn connect(server: &Server) -> Conn {
 /// A server with table s.big of [`ROWS`] rows (id, pad).
 async fn server_with_big_table() -> Server {
     // The query cache stays off: these results are far over its limit anyway.
-    let server = Server::start(&["--thread-pool-size=2"]);
-    let mut setup = Conn::new(Opts::from_url(&server.url("root", "", None)).unwrap())
-        .await
-        .unwrap();
-    setup.query_drop("CREATE DATABASE s").await.unwrap();
-    setup
-        .query_drop("CREATE TABLE s.big (id INT PRIMARY KEY, pad VARCHAR(1000))")
-        .await
-        .unwrap();
+    let (server, mut setup) = common::start_with_setup(
+        &["--thread-pool-size=2"],
+        &[
+            "CREATE DATABASE s",
+            "CREATE TABLE s.big (id INT PRIMARY KEY, pad VARCHAR(1000))",
+        ],
+    )
+    .await;
     let pad = "x".repeat(PAD_BYTES);
-    for chunk in (1..=ROWS).collect::<Vec<_>>().chunks(1000) {
-        let values: Vec<String> = chunk.iter().map(|i| format!("({i}, '{pad}')")).collect();
-        setup
-            .query_drop(format!("INSERT INTO s.big VALUES {}", values.join(",")))
-            .await
-            .unwrap();
-    }
+    common::insert_rows(&mut setup, "s.big", 1..=ROWS, 1000, |i| {
+        format!("({i}, '{pad}')")
+    })
+    .await;
     setup.disconnect().await.unwrap();
     server
 }
 
-fn rss_bytes(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find(|l| l.starts_with("VmRSS:"))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|kb| kb.parse::<u64>().ok())
-        .map(|kb| kb * 1024)
-        .expect("VmRSS of the server")
+/// The server's resident memory in bytes.
+fn rss_bytes(server: &Server) -> u64 {
+    server.resident_bytes().expect("VmRSS of the server")
 }
 
 /// The server runs without transparent huge pages (where the kernel reports the flag): with
@@ -163,8 +153,7 @@ async fn rows_then_error<P: Protocol>(
 /// grows by far less than one copy of the result, while every client gets every row.
 async fn slow_readers_keep_server_memory_bounded(prepared: bool) {
     let server = server_with_big_table().await;
-    let pid = server.pid();
-    assert_no_transparent_huge_pages(pid);
+    assert_no_transparent_huge_pages(server.pid());
     // The table's pages are read once before the baseline, as every reader reads them.
     let mut warm = connect(&server).await;
     let all: Vec<(u64, Vec<u8>)> = warm.query("SELECT id, pad FROM big").await.unwrap();
@@ -173,7 +162,7 @@ async fn slow_readers_keep_server_memory_bounded(prepared: bool) {
     drop(all);
     warm.disconnect().await.unwrap();
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let baseline = rss_bytes(pid);
+    let baseline = rss_bytes(&server);
 
     let paused = Arc::new(Barrier::new(READERS + 1));
     let resume = Arc::new(Notify::new());
@@ -193,14 +182,14 @@ async fn slow_readers_keep_server_memory_bounded(prepared: bool) {
     let mut peak = 0;
     for _ in 0..10 {
         tokio::time::sleep(Duration::from_millis(100)).await;
-        peak = peak.max(rss_bytes(pid));
+        peak = peak.max(rss_bytes(&server));
     }
     let paused_peak = peak;
     resume.notify_waiters();
     let mut totals = Vec::new();
     for reader in readers {
         while !reader.is_finished() {
-            peak = peak.max(rss_bytes(pid));
+            peak = peak.max(rss_bytes(&server));
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         totals.push(reader.await.unwrap());

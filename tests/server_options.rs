@@ -6,7 +6,8 @@
 
 mod common;
 
-use common::{require_program, run_with_timeout, scratch_dir, Server};
+use common::{require_program, run_ok, run_with_timeout, runtime, scratch_dir, Server};
+use mysql_async::prelude::Queryable;
 use std::process::Command;
 use std::time::Duration;
 
@@ -22,15 +23,23 @@ fn mariadb(args: &[&str]) -> String {
 }
 
 fn query(server: &Server, sql: &str) -> String {
-    mariadb(&[
-        "-h127.0.0.1",
-        &format!("-P{}", server.port),
-        "-uroot",
-        "--batch",
-        "--skip-column-names",
-        "-e",
-        sql,
-    ])
+    require_program("mariadb");
+    run_ok(
+        server
+            .client("mariadb")
+            .args(["--batch", "--skip-column-names", "-e", sql]),
+        Duration::from_secs(20),
+        "mariadb",
+    )
+}
+
+/// Run `client`, which shuts the server down (`how`), and wait for a clean exit.
+fn shut_down_by(server: &mut Server, client: &mut Command, how: &str) {
+    run_ok(client, Duration::from_secs(20), how);
+    let status = server
+        .wait_exit(Duration::from_secs(20))
+        .unwrap_or_else(|| panic!("the server exits after {how}"));
+    assert!(status.success(), "exit status {status:?}");
 }
 
 #[test]
@@ -172,34 +181,11 @@ fn sigint_and_shutdown_statement_stop_the_server() {
 
     let mut server = Server::start(&[]);
     // Another client is connected and idle while SHUTDOWN runs.
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let mut idle = runtime.block_on(async {
-        mysql_async::Conn::new(mysql_async::Opts::from_url(&server.url("root", "", None)).unwrap())
-            .await
-            .unwrap()
-    });
-    let output = run_with_timeout(
-        Command::new("mariadb").args([
-            "-h127.0.0.1",
-            &format!("-P{}", server.port),
-            "-uroot",
-            "-e",
-            "SHUTDOWN",
-        ]),
-        Duration::from_secs(20),
-    );
-    assert!(
-        output.status.success(),
-        "SHUTDOWN: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let status = server
-        .wait_exit(Duration::from_secs(20))
-        .expect("the server exits after SHUTDOWN");
-    assert!(status.success(), "exit status {status:?}");
+    let runtime = runtime();
+    let mut idle = runtime.block_on(server.connect_root());
+    let mut client = server.client("mariadb");
+    client.args(["-e", "SHUTDOWN"]);
+    shut_down_by(&mut server, &mut client, "SHUTDOWN");
     assert!(server.log_text().contains("shutdown complete"));
     assert!(
         !server
@@ -208,44 +194,23 @@ fn sigint_and_shutdown_statement_stop_the_server() {
         "the idle connection was told to stop, not waited for"
     );
     runtime.block_on(async {
-        use mysql_async::prelude::Queryable;
         assert!(idle.ping().await.is_err(), "the idle connection was closed");
     });
 
     // mariadb-admin shutdown sends COM_SHUTDOWN.
     let mut server = Server::start(&[]);
-    let output = run_with_timeout(
-        Command::new("mariadb-admin").args([
-            "-h127.0.0.1",
-            &format!("-P{}", server.port),
-            "-uroot",
-            "shutdown",
-        ]),
-        Duration::from_secs(20),
-    );
-    assert!(
-        output.status.success(),
-        "mariadb-admin shutdown: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let status = server
-        .wait_exit(Duration::from_secs(20))
-        .expect("the server exits after COM_SHUTDOWN");
-    assert!(status.success(), "exit status {status:?}");
+    let mut client = server.client("mariadb-admin");
+    client.arg("shutdown");
+    shut_down_by(&mut server, &mut client, "mariadb-admin shutdown");
 }
 
 #[test]
 fn idle_connections_close_after_wait_timeout() {
     let server = Server::start(&["--wait-timeout=2"]);
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
-        use mysql_async::prelude::Queryable;
-        let opts = mysql_async::Opts::from_url(&server.url("root", "", None)).unwrap();
-        let mut idle = mysql_async::Conn::new(opts.clone()).await.unwrap();
-        let mut busy = mysql_async::Conn::new(opts.clone()).await.unwrap();
+    runtime().block_on(async {
+        let opts = server.root_opts();
+        let mut idle = server.connect_root().await;
+        let mut busy = server.connect_root().await;
         // SET SESSION wait_timeout applies to its own connection, as in MySQL.
         let mut extended = mysql_async::Conn::new(opts.clone()).await.unwrap();
         extended
@@ -290,13 +255,8 @@ fn idle_connections_close_after_wait_timeout() {
 #[test]
 fn set_global_max_connections_applies_to_the_next_connection() {
     let server = Server::start(&["--max-connections=100"]);
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
-        use mysql_async::prelude::Queryable;
-        let opts = mysql_async::Opts::from_url(&server.url("root", "", None)).unwrap();
+    runtime().block_on(async {
+        let opts = server.root_opts();
         let mut first = mysql_async::Conn::new(opts.clone()).await.unwrap();
         // 10 is MariaDB's smallest max_connections.
         first

@@ -6,9 +6,8 @@
 
 mod common;
 
-use common::{require_program, run_with_timeout, Server};
+use common::{require_program, run_ok, runtime, Server};
 use mysql_async::prelude::*;
-use std::process::Command;
 use std::time::Duration;
 
 const EVENTS: u32 = 20_000;
@@ -19,14 +18,10 @@ fn sysbench(server: &Server, extra: &[&str]) -> String {
         env!("CARGO_MANIFEST_DIR"),
         "/tests/sysbench/select_params.lua"
     );
-    let output = run_with_timeout(
-        Command::new("sysbench")
-            .arg(script)
+    let stdout = run_ok(
+        server
+            .sysbench(script)
             .args([
-                "--mysql-host=127.0.0.1",
-                &format!("--mysql-port={}", server.port),
-                "--mysql-user=root",
-                "--mysql-db=sbtest",
                 &format!("--threads={THREADS}"),
                 &format!("--events={EVENTS}"),
                 "--time=0",
@@ -34,33 +29,13 @@ fn sysbench(server: &Server, extra: &[&str]) -> String {
             .args(extra)
             .arg("run"),
         Duration::from_secs(120),
-    );
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(
-        output.status.success(),
-        "sysbench failed\nstdout: {stdout}\nstderr: {}",
-        String::from_utf8_lossy(&output.stderr)
+        "sysbench",
     );
     assert!(
         !stdout.contains("FATAL") && !stdout.contains("ALERT"),
         "{stdout}"
     );
-    let events = stdout
-        .lines()
-        .find(|l| l.contains("total number of events:"))
-        .unwrap_or_default();
-    assert!(
-        events.trim().ends_with(&EVENTS.to_string()),
-        "all events ran: {stdout}"
-    );
-    let ignored = stdout
-        .lines()
-        .find(|l| l.contains("ignored errors:"))
-        .unwrap_or_default();
-    assert!(
-        ignored.split_whitespace().nth(2) == Some("0"),
-        "no ignored errors: {stdout}"
-    );
+    common::assert_sysbench_ran(&stdout, EVENTS);
     stdout
 }
 
@@ -69,16 +44,8 @@ fn sysbench_prepared_select_with_varying_parameters() {
     require_program("sysbench");
     let server = Server::start(&[]);
     // sysbench passes its database in the handshake (CLIENT_CONNECT_WITH_DB).
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
-        let mut conn = mysql_async::Conn::new(
-            mysql_async::Opts::from_url(&server.url("root", "", None)).unwrap(),
-        )
-        .await
-        .unwrap();
+    runtime().block_on(async {
+        let mut conn = server.connect_root().await;
         conn.query_drop("CREATE DATABASE sbtest").await.unwrap();
         conn.disconnect().await.unwrap();
     });

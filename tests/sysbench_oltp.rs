@@ -7,22 +7,17 @@
 
 mod common;
 
-use common::{require_program, run_with_timeout, runtime, Server};
+use common::{require_program, run_ok, run_with_timeout, runtime, Server};
 use mysql_async::prelude::*;
-use std::process::Command;
 use std::time::Duration;
 
 const TABLE_SIZE: u32 = 1000;
 
 fn oltp_point_select(server: &Server, command: &str) -> String {
     let output = run_with_timeout(
-        Command::new("sysbench")
-            .arg("/usr/share/sysbench/oltp_point_select.lua")
+        server
+            .sysbench("/usr/share/sysbench/oltp_point_select.lua")
             .args([
-                "--mysql-host=127.0.0.1",
-                &format!("--mysql-port={}", server.port),
-                "--mysql-user=root",
-                "--mysql-db=sbtest",
                 "--tables=1",
                 &format!("--table-size={TABLE_SIZE}"),
                 "--threads=2",
@@ -50,12 +45,9 @@ fn oltp_point_select(server: &Server, command: &str) -> String {
 fn sysbench_oltp_point_select_prepare_run_cleanup() {
     require_program("sysbench");
     let server = Server::start(&[]);
-    let url = server.url("root", "", None);
     let rt = runtime();
     rt.block_on(async {
-        let mut conn = mysql_async::Conn::new(mysql_async::Opts::from_url(&url).unwrap())
-            .await
-            .unwrap();
+        let mut conn = server.connect_root().await;
         conn.query_drop("CREATE DATABASE sbtest").await.unwrap();
         conn.disconnect().await.unwrap();
     });
@@ -65,40 +57,20 @@ fn sysbench_oltp_point_select_prepare_run_cleanup() {
         prepare.contains("Creating a secondary index on 'sbtest1'"),
         "{prepare}"
     );
-    let rows: Option<u64> = rt.block_on(async {
-        let mut conn = mysql_async::Conn::new(mysql_async::Opts::from_url(&url).unwrap())
-            .await
-            .unwrap();
-        let rows = conn
-            .query_first("SELECT COUNT(*) FROM sbtest.sbtest1")
-            .await
-            .unwrap();
+    let rows: u64 = rt.block_on(async {
+        let mut conn = server.connect_root().await;
+        let rows = common::first_row(&mut conn, "SELECT COUNT(*) FROM sbtest.sbtest1").await;
         conn.disconnect().await.unwrap();
         rows
     });
-    assert_eq!(rows, Some(u64::from(TABLE_SIZE)), "every row loaded");
+    assert_eq!(rows, u64::from(TABLE_SIZE), "every row loaded");
 
     let run = oltp_point_select(&server, "run");
-    let events = run
-        .lines()
-        .find(|l| l.contains("total number of events:"))
-        .unwrap_or_default();
-    assert!(events.trim().ends_with("2000"), "all events ran: {run}");
-    let ignored = run
-        .lines()
-        .find(|l| l.contains("ignored errors:"))
-        .unwrap_or_default();
-    assert_eq!(
-        ignored.split_whitespace().nth(2),
-        Some("0"),
-        "no ignored errors: {run}"
-    );
+    common::assert_sysbench_ran(&run, 2000);
 
     oltp_point_select(&server, "cleanup");
     let tables: Vec<String> = rt.block_on(async {
-        let mut conn = mysql_async::Conn::new(mysql_async::Opts::from_url(&url).unwrap())
-            .await
-            .unwrap();
+        let mut conn = server.connect_root().await;
         let tables = conn.query("SHOW TABLES FROM sbtest").await.unwrap();
         conn.disconnect().await.unwrap();
         tables
@@ -112,34 +84,23 @@ fn sysbench_oltp_point_select_prepare_run_cleanup() {
 fn multi_row_insert_reports_its_info_string() {
     require_program("mariadb");
     let server = Server::start(&[]);
-    let output = run_with_timeout(
-        Command::new("mariadb").args([
-            "-h127.0.0.1",
-            &format!("-P{}", server.port),
-            "-uroot",
+    let stdout = run_ok(
+        server.client("mariadb").args([
             "-vv",
             "-e",
             "CREATE DATABASE d; CREATE TABLE d.t (a INT); \
              INSERT INTO d.t VALUES (1),(2),(3)",
         ]),
         Duration::from_secs(30),
-    );
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(
-        output.status.success(),
-        "mariadb failed\nstdout: {stdout}\nstderr: {}",
-        String::from_utf8_lossy(&output.stderr)
+        "mariadb",
     );
     assert!(
         stdout.contains("Records: 3  Duplicates: 0  Warnings: 0"),
         "{stdout}"
     );
 
-    let url = server.url("root", "", None);
     runtime().block_on(async {
-        let mut conn = mysql_async::Conn::new(mysql_async::Opts::from_url(&url).unwrap())
-            .await
-            .unwrap();
+        let mut conn = server.connect_root().await;
         conn.query_drop("INSERT INTO d.t VALUES (4),(5)")
             .await
             .unwrap();

@@ -12,7 +12,6 @@ mod common;
 
 use common::{require_program, run_with_timeout, Server};
 use mysql_async::prelude::*;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 const SCRIPTS: &[&str] = &[
@@ -35,12 +34,8 @@ fn sysbench(server: &Server, script: &str, ps_mode: &str, threads: u32, phase: &
     } else {
         2
     };
-    let mut command = Command::new("sysbench");
-    command.arg(script).args([
-        "--mysql-host=127.0.0.1",
-        &format!("--mysql-port={}", server.port),
-        "--mysql-user=root",
-        "--mysql-db=sbtest",
+    let mut command = server.sysbench(script);
+    command.args([
         &format!("--db-ps-mode={ps_mode}"),
         &format!("--threads={threads}"),
         &format!("--tables={tables}"),
@@ -78,10 +73,7 @@ fn figure(stdout: &str, label: &str) -> Option<u64> {
 fn every_debian_sysbench_script_prepares_runs_and_cleans_up() {
     require_program("sysbench");
     let server = Server::start(&[]);
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = common::runtime();
     let opts = mysql_async::Opts::from_url(&server.url("root", "", None)).unwrap();
     let mut conn = runtime
         .block_on(mysql_async::Conn::new(opts.clone()))

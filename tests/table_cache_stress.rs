@@ -39,10 +39,7 @@ fn is_missing_table(e: &mysql_async::Error) -> bool {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn many_connections_query_while_ddl_churns_the_table_cache() {
-    let secs: u64 = std::env::var("MYRIAD_STRESS_SECS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(60);
+    let secs: u64 = common::env_number("MYRIAD_STRESS_SECS", 60);
     let server = Server::start(&[
         &format!("--table-open-cache={TABLE_OPEN_CACHE}"),
         "--table-open-cache-instances=4",

@@ -2,6 +2,7 @@
 //! against a myriad [`Server`] with the same options, so that both answers can be compared.
 
 use super::{require_program, run_with_timeout, Server};
+use std::collections::HashMap;
 use std::process::Command;
 use std::time::Duration;
 
@@ -42,4 +43,17 @@ pub fn run(peer: &Peer, sql: &str) -> String {
         }
     }
     format!("{}{errors}", String::from_utf8_lossy(&out.stdout))
+}
+
+/// The rows of a two-column `--batch` result with its header line (`SHOW STATUS`: a name, a
+/// tab, a number) as a map; a row whose value is not a number is left out.
+pub fn counters(batch: &str) -> HashMap<String, u64> {
+    batch
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let (k, v) = l.split_once('\t')?;
+            Some((k.to_string(), v.parse().ok()?))
+        })
+        .collect()
 }

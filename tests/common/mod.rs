@@ -2,6 +2,12 @@
 //! temporary datadir, a free loopback port, ready once its own process listens and greets)
 //! and kill it when the test ends, whether it passed or panicked. On a failing test the
 //! server's log is printed and its directory kept.
+//!
+//! Around it, what the tests share: connections and setup statements through mysql_async
+//! ([`Server::connect_root`], [`start_in_database`], [`exec_all`], [`first_row`],
+//! [`insert_rows`]), the code of a server error ([`error_code`], [`server_code`]), and the
+//! client programs run against a server ([`Server::client`], [`Server::sysbench`],
+//! [`run_ok`], [`run_python`]).
 
 #![allow(dead_code)]
 
@@ -84,6 +90,44 @@ impl Server {
         self.server.pid()
     }
 
+    /// The server process's resident memory in bytes (VmRSS), if /proc could be read.
+    pub fn resident_bytes(&self) -> Option<u64> {
+        self.server.resident_bytes()
+    }
+
+    /// A MariaDB client program (`mariadb`, `mariadb-admin`) that connects as root over
+    /// TCP to this server; the caller adds the rest of its arguments.
+    pub fn client(&self, program: &str) -> Command {
+        let mut command = Command::new(program);
+        command.args(["-h127.0.0.1", &format!("-P{}", self.port), "-uroot"]);
+        command
+    }
+
+    /// sysbench running `script` against this server as root in database `sbtest`; the
+    /// caller adds the rest of its options and the phase.
+    pub fn sysbench(&self, script: &str) -> Command {
+        let mut command = Command::new("sysbench");
+        command.arg(script).args([
+            "--mysql-host=127.0.0.1",
+            &format!("--mysql-port={}", self.port),
+            "--mysql-user=root",
+            "--mysql-db=sbtest",
+        ]);
+        command
+    }
+
+    /// mysql_async options for root without a database, from [`Server::url`].
+    pub fn root_opts(&self) -> mysql_async::Opts {
+        mysql_async::Opts::from_url(&self.url("root", "", None)).expect("a mysql_async URL")
+    }
+
+    /// A mysql_async connection as root without a database, from [`Server::root_opts`].
+    pub async fn connect_root(&self) -> mysql_async::Conn {
+        mysql_async::Conn::new(self.root_opts())
+            .await
+            .expect("connect as root")
+    }
+
     /// Wait for the process to exit by itself (after SHUTDOWN or a signal).
     pub fn wait_exit(&mut self, limit: Duration) -> Option<std::process::ExitStatus> {
         self.server.wait_exit(limit)
@@ -129,6 +173,76 @@ pub fn run_with_timeout(command: &mut Command, limit: Duration) -> Output {
     child.wait_with_output().expect("collect output")
 }
 
+/// Run a command with a time limit (see [`run_with_timeout`]) and assert that it succeeded;
+/// what it printed on standard output. `what` names it in the failure message.
+pub fn run_ok(command: &mut Command, limit: Duration, what: &str) -> String {
+    let output = run_with_timeout(command, limit);
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "{what} failed\nstdout: {stdout}\nstderr: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}
+
+/// Start a server with default options and run the Python script tests/`script` with its
+/// port as the argument: whether the script exited successfully, its standard output and
+/// its standard error. On a failure the server's log goes to standard error.
+pub fn run_python(script: &str, limit: Duration) -> (bool, String, String) {
+    require_program("python3");
+    let server = Server::start(&[]);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(script);
+    let output = run_with_timeout(
+        Command::new("python3")
+            .arg(path)
+            .arg(server.port.to_string()),
+        limit,
+    );
+    if !output.status.success() {
+        eprintln!("{script} failed; the server's log:\n{}", server.log_text());
+    }
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// The first line of a report (sysbench's, a client's) that contains `label`; empty if none.
+pub fn line_with<'a>(report: &'a str, label: &str) -> &'a str {
+    report
+        .lines()
+        .find(|l| l.contains(label))
+        .unwrap_or_default()
+}
+
+/// Asserts that a sysbench `run` report counts `events` events and no ignored errors.
+pub fn assert_sysbench_ran(report: &str, events: u32) {
+    let total = line_with(report, "total number of events:");
+    assert!(
+        total.trim().ends_with(&events.to_string()),
+        "all events ran: {report}"
+    );
+    let ignored = line_with(report, "ignored errors:");
+    assert_eq!(
+        ignored.split_whitespace().nth(2),
+        Some("0"),
+        "no ignored errors: {report}"
+    );
+}
+
+/// A number from the environment (a stress test's length, a table count), or `default`
+/// when the variable is unset or not a number.
+pub fn env_number<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 /// Whether a program is on PATH (the tests that need one fail with a clear message if not).
 pub fn require_program(name: &str) {
     let found = std::env::var_os("PATH")
@@ -170,4 +284,92 @@ pub async fn async_status(conn: &mut mysql_async::Conn, name: &str) -> u64 {
     value
         .parse()
         .unwrap_or_else(|_| panic!("{name} = {value:?} is not a number"))
+}
+
+/// The code of a server error (ER_*); None for any other error.
+pub fn server_code(error: &mysql_async::Error) -> Option<u16> {
+    match error {
+        mysql_async::Error::Server(e) => Some(e.code),
+        _ => None,
+    }
+}
+
+/// The code of the server error that `result` must be; panics on success or another error.
+pub fn error_code<T: std::fmt::Debug>(result: Result<T, mysql_async::Error>) -> u16 {
+    match result {
+        Err(mysql_async::Error::Server(e)) => e.code,
+        other => panic!("expected a server error, got {other:?}"),
+    }
+}
+
+/// Start a server with `extra_args` (see [`Server::start`]) and run `statements` on it as
+/// root: the server and the root connection, for more setup.
+pub async fn start_with_setup(
+    extra_args: &[&str],
+    statements: &[&str],
+) -> (Server, mysql_async::Conn) {
+    let server = Server::start(extra_args);
+    let mut conn = server.connect_root().await;
+    exec_all(&mut conn, statements).await;
+    (server, conn)
+}
+
+/// Start a server with default options, create `database` and connect to it as root over
+/// TCP (see [`async_opts`]); `statements` run on that connection first.
+pub async fn start_in_database(database: &str, statements: &[&str]) -> (Server, mysql_async::Conn) {
+    let server = Server::start(&[]);
+    let mut root = mysql_async::Conn::new(async_opts(&server, None))
+        .await
+        .expect("connect");
+    exec_all(
+        &mut root,
+        &[&format!("CREATE DATABASE IF NOT EXISTS {database}")],
+    )
+    .await;
+    drop(root);
+    let mut conn = mysql_async::Conn::new(async_opts(&server, Some(database)))
+        .await
+        .unwrap_or_else(|e| panic!("connect to {database}: {e}"));
+    exec_all(&mut conn, statements).await;
+    (server, conn)
+}
+
+/// Run each statement in turn on `conn`; panics, naming the statement, on an error.
+pub async fn exec_all(conn: &mut mysql_async::Conn, statements: &[&str]) {
+    use mysql_async::prelude::Queryable;
+    for sql in statements {
+        if let Err(e) = conn.query_drop(*sql).await {
+            panic!("{sql}: {e}");
+        }
+    }
+}
+
+/// The first row of `sql`'s result; panics on an error or an empty result.
+pub async fn first_row<T>(conn: &mut mysql_async::Conn, sql: &str) -> T
+where
+    T: mysql_async::prelude::FromRow + Send + 'static,
+{
+    use mysql_async::prelude::Queryable;
+    conn.query_first(sql)
+        .await
+        .unwrap_or_else(|e| panic!("{sql}: {e}"))
+        .unwrap_or_else(|| panic!("{sql}: no row"))
+}
+
+/// Insert rows `ids` into `table` in multi-row INSERTs of `chunk` rows each; `values`
+/// writes one row's parenthesised values from its id.
+pub async fn insert_rows(
+    conn: &mut mysql_async::Conn,
+    table: &str,
+    ids: std::ops::RangeInclusive<usize>,
+    chunk: usize,
+    values: impl Fn(usize) -> String,
+) {
+    use mysql_async::prelude::Queryable;
+    for part in ids.collect::<Vec<_>>().chunks(chunk) {
+        let rows: Vec<String> = part.iter().map(|&i| values(i)).collect();
+        conn.query_drop(format!("INSERT INTO {table} VALUES {}", rows.join(",")))
+            .await
+            .unwrap();
+    }
 }

@@ -2,18 +2,18 @@
 //! every cell is measured, the slow readers really read slowly and get every row, the
 //! readings are consistent, and the record, table and plot are written.
 
-use std::process::{Command, Stdio};
-
 use myriad_bench::report::Record;
 
-const BIN: &str = env!("CARGO_BIN_EXE_myriad-bench");
+mod common;
+
+use common::run_bench;
 
 #[test]
 fn quick_memory_against_mariadb_measures_every_cell() {
     let out = tempfile::tempdir().expect("tempdir");
     let work = tempfile::tempdir().expect("tempdir");
-    let output = Command::new(BIN)
-        .args([
+    let stdout = run_bench(
+        &[
             "run",
             "memory",
             "--quick",
@@ -25,20 +25,9 @@ fn quick_memory_against_mariadb_measures_every_cell() {
             "1,3",
             "--time",
             "1",
-        ])
-        .arg("--out")
-        .arg(out.path())
-        .arg("--work-dir")
-        .arg(work.path())
-        .stdin(Stdio::null())
-        .output()
-        .expect("myriad-bench runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success(),
-        "exit {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}",
-        output.status
+        ],
+        out.path(),
+        work.path(),
     );
     let text = std::fs::read_to_string(out.path().join("memory.json")).expect("memory.json");
     let record: Record = serde_json::from_str(&text).expect("a record");

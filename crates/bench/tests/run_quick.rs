@@ -3,13 +3,15 @@
 //! a target that cannot start becomes error rows and exit status 2; Ctrl-C leaves no server
 //! behind.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use myriad_bench::report::Record;
 
-const BIN: &str = env!("CARGO_BIN_EXE_myriad-bench");
+mod common;
+
+use common::{assert_nothing_left, processes_mentioning, run_bench, BIN};
 
 fn read_record(path: &Path) -> Record {
     let text =
@@ -33,33 +35,13 @@ fn assert_png(path: &Path) {
     );
 }
 
-/// Processes whose command line mentions `needle` (our servers carry their temporary
-/// directory in `--defaults-file=` or `--datadir`).
-fn processes_mentioning(needle: &str) -> Vec<u32> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
-        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
-            continue;
-        };
-        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
-            continue;
-        };
-        if String::from_utf8_lossy(&cmdline).contains(needle)
-            && myriad_bench::server::process_alive(pid)
-        {
-            found.push(pid);
-        }
-    }
-    found
-}
-
 #[test]
 fn quick_query_cache_against_mariadb_writes_json_table_and_plot() {
     let out = tempfile::tempdir().expect("tempdir");
     let work = tempfile::tempdir().expect("tempdir");
     let started = Instant::now();
-    let output = Command::new(BIN)
-        .args([
+    let stdout = run_bench(
+        &[
             "run",
             "query-cache",
             "--quick",
@@ -67,20 +49,9 @@ fn quick_query_cache_against_mariadb_writes_json_table_and_plot() {
             "mariadb",
             "--time",
             "2",
-        ])
-        .arg("--out")
-        .arg(out.path())
-        .arg("--work-dir")
-        .arg(work.path())
-        .stdin(Stdio::null())
-        .output()
-        .expect("myriad-bench runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success(),
-        "exit {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}",
-        output.status
+        ],
+        out.path(),
+        work.path(),
     );
     eprintln!(
         "quick query-cache took {:.1} s",
@@ -186,14 +157,7 @@ fn quick_query_cache_against_mariadb_writes_json_table_and_plot() {
     assert_png(&out.path().join("query-cache-hot.png"));
 
     // Nothing left running, nothing left on disk.
-    let work_path = work.path().to_string_lossy().to_string();
-    assert!(processes_mentioning(&work_path).is_empty());
-    let left: Vec<PathBuf> = std::fs::read_dir(work.path())
-        .expect("work dir")
-        .flatten()
-        .map(|e| e.path())
-        .collect();
-    assert!(left.is_empty(), "datadirs left behind: {left:?}");
+    assert_nothing_left(work.path());
 }
 
 #[test]
@@ -320,13 +284,7 @@ fn ctrl_c_stops_the_servers_and_removes_their_datadirs() {
             "server {pid} survived Ctrl-C"
         );
     }
-    assert!(processes_mentioning(&work_path).is_empty());
-    let left: Vec<PathBuf> = std::fs::read_dir(work.path())
-        .expect("work dir")
-        .flatten()
-        .map(|e| e.path())
-        .collect();
-    assert!(left.is_empty(), "datadirs left behind: {left:?}");
+    assert_nothing_left(work.path());
 }
 
 #[test]

@@ -19,6 +19,13 @@ use tokio::task::JoinHandle;
 
 const MAX_ALLOWED_PACKET: usize = 40 * 1024 * 1024;
 
+/// A client's capabilities with and without CLIENT_DEPRECATE_EOF: the two ways result sets
+/// end.
+const EOF_AND_NO_EOF: [u32; 2] = [
+    CLIENT_DEFAULT_CAPABILITIES,
+    CLIENT_DEFAULT_CAPABILITIES & !CLIENT_DEPRECATE_EOF,
+];
+
 /// Commands started and finished, across all connections.
 static STARTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 static FINISHED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
@@ -281,10 +288,7 @@ fn server_error(result: Result<impl std::fmt::Debug, ClientError>) -> ErrorInfo 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn text_commands_work_with_and_without_deprecate_eof() {
     let server = TestServer::start().await;
-    for caps in [
-        CLIENT_DEFAULT_CAPABILITIES,
-        CLIENT_DEFAULT_CAPABILITIES & !CLIENT_DEPRECATE_EOF,
-    ] {
+    for caps in EOF_AND_NO_EOF {
         let mut client = RawClient::connect(&server.addr, "root", "", Some("db1"), caps)
             .await
             .unwrap();
@@ -534,6 +538,14 @@ async fn read_binary_row_packets(
     }
 }
 
+/// Send `command` and read its answer, which must be an error packet: the error's code.
+async fn command_error(client: &mut RawClient, command: &[u8]) -> u16 {
+    client.send_command(command).await.unwrap();
+    parse_err(&client.read_packet().await.unwrap())
+        .unwrap()
+        .code
+}
+
 async fn prepare(client: &mut RawClient, sql: &str) -> (u32, u16) {
     let mut p = vec![COM_STMT_PREPARE];
     p.extend_from_slice(sql.as_bytes());
@@ -555,10 +567,7 @@ async fn prepare(client: &mut RawClient, sql: &str) -> (u32, u16) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn prepared_statements_remember_parameter_types() {
     let server = TestServer::start().await;
-    for caps in [
-        CLIENT_DEFAULT_CAPABILITIES,
-        CLIENT_DEFAULT_CAPABILITIES & !CLIENT_DEPRECATE_EOF,
-    ] {
+    for caps in EOF_AND_NO_EOF {
         let mut client = RawClient::connect(&server.addr, "root", "", None, caps)
             .await
             .unwrap();
@@ -653,46 +662,27 @@ async fn prepared_statements_remember_parameter_types() {
         assert_eq!(fetched, 3);
 
         // Unknown statements are errors, not disconnects; close needs no answer.
-        client
-            .send_command(&execute_packet(999, 0, &[], false))
-            .await
-            .unwrap();
         assert_eq!(
-            parse_err(&client.read_packet().await.unwrap())
-                .unwrap()
-                .code,
+            command_error(&mut client, &execute_packet(999, 0, &[], false)).await,
             1243
         );
         let mut close = vec![COM_STMT_CLOSE];
         close.extend_from_slice(&id.to_le_bytes());
         client.send_command(&close).await.unwrap();
-        client
-            .send_command(&execute_packet(id, 0, &second, false))
-            .await
-            .unwrap();
         assert_eq!(
-            parse_err(&client.read_packet().await.unwrap())
-                .unwrap()
-                .code,
+            command_error(&mut client, &execute_packet(id, 0, &second, false)).await,
             1243
         );
         client.ping().await.unwrap();
 
         // Re-prepared without types ever sent: an error, the connection survives.
         let (id, _) = prepare(&mut client, "SELECT ?").await;
-        client
-            .send_command(&execute_packet(
-                id,
-                0,
-                &[(column_type::LONGLONG, int(1))],
-                false,
-            ))
-            .await
-            .unwrap();
         assert_eq!(
-            parse_err(&client.read_packet().await.unwrap())
-                .unwrap()
-                .code,
+            command_error(
+                &mut client,
+                &execute_packet(id, 0, &[(column_type::LONGLONG, int(1))], false)
+            )
+            .await,
             1210
         );
         client.ping().await.unwrap();

@@ -55,15 +55,8 @@ fn clip(text: &str) -> String {
 }
 
 fn run_corpus(name: &str, text: &str) {
-    let mut maria = match MariaDb::start() {
-        Ok(m) => m,
-        Err(why) if std::env::var_os("MYRIAD_SKIP_MARIADB").is_some() => {
-            eprintln!("skipping the MariaDB comparison: {why}");
-            return;
-        }
-        Err(why) => {
-            panic!("MariaDB is needed for this test (set MYRIAD_SKIP_MARIADB=1 to skip): {why}")
-        }
+    let Some(mut maria) = MariaDb::start_or_skip() else {
+        return;
     };
     let t = common::engine();
     let mut session = common::session(&t.engine);
@@ -307,15 +300,8 @@ fn random_queries_match_mariadb() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(0x5eed_1234);
-    let mut maria = match MariaDb::start() {
-        Ok(m) => m,
-        Err(why) if std::env::var_os("MYRIAD_SKIP_MARIADB").is_some() => {
-            eprintln!("skipping the MariaDB comparison: {why}");
-            return;
-        }
-        Err(why) => {
-            panic!("MariaDB is needed for this test (set MYRIAD_SKIP_MARIADB=1 to skip): {why}")
-        }
+    let Some(mut maria) = MariaDb::start_or_skip() else {
+        return;
     };
     let t = common::engine();
     let mut session = common::session(&t.engine);

@@ -146,16 +146,7 @@ fn run_file(name: &str, text: &str, maria: &mut Option<MariaDb>) -> (String, Vec
 /// Every golden file under `tests/explain/`, against one MariaDB.
 #[test]
 fn explain_plans_match_golden_files() {
-    let mut maria = match MariaDb::start() {
-        Ok(m) => Some(m),
-        Err(why) if std::env::var_os("MYRIAD_SKIP_MARIADB").is_some() => {
-            eprintln!("skipping the MariaDB comparison: {why}");
-            None
-        }
-        Err(why) => {
-            panic!("MariaDB is needed for this test (set MYRIAD_SKIP_MARIADB=1 to skip): {why}")
-        }
-    };
+    let mut maria = MariaDb::start_or_skip();
     let mut files: Vec<PathBuf> = std::fs::read_dir(golden_dir())
         .expect("tests/explain")
         .map(|e| e.expect("directory entry").path())

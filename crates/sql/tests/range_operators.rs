@@ -286,15 +286,12 @@ fn integer_ranges_answered_by_the_index_alone_match_a_full_scan() {
         "k BETWEEN 3 AND 32767",
         "k BETWEEN 1.5 AND 7",
     ] {
-        let indexed = rows(
+        assert_same_rows(
             &mut s,
             &format!("SELECT id, k FROM u WHERE {range} ORDER BY id"),
-        );
-        let scanned = rows(
-            &mut s,
             &format!("SELECT id, k FROM uplain WHERE {range} ORDER BY id"),
+            range,
         );
-        assert_eq!(indexed, scanned, "{range}");
     }
     assert_eq!(
         rows(&mut s, "SELECT id FROM u WHERE id BETWEEN -5 AND 1"),
@@ -315,54 +312,52 @@ fn integer_ranges_answered_by_the_index_alone_match_a_full_scan() {
 #[test]
 fn index_reads_are_told_apart_for_inline_execution() {
     let (_t, mut s) = setup();
-    let mut index_read = |sql: &str| {
+    let index_read = |sql: &str| {
         let info = s.prepare(sql).unwrap_or_else(|e| panic!("{sql}: {e:?}"));
         s.prepared_is_index_read(info.statement_id)
     };
-    for sql in [
-        "SELECT c FROM t WHERE id = ?",
-        "SELECT c FROM t WHERE id BETWEEN ? AND ? ORDER BY c",
-        "SELECT SUM(k) FROM t WHERE id BETWEEN ? AND ?",
-        "SELECT DISTINCT c FROM t WHERE id BETWEEN ? AND ? ORDER BY c",
-        "SELECT id, k FROM t WHERE k IN (?, ?, ?)",
-        "SELECT * FROM t WHERE id = ?",
-    ] {
-        assert!(index_read(sql), "{sql}");
-    }
-    for sql in [
-        "SELECT c FROM plain WHERE id = ?",
-        "SELECT c FROM t WHERE pad = ?",
-        "SELECT c FROM t WHERE id IN (SELECT id FROM plain WHERE k = ?)",
-        "SELECT t.c FROM t JOIN plain ON plain.id = t.id WHERE t.id = ?",
-        "UPDATE t SET k = k + 1 WHERE id = ?",
-        "DELETE FROM t WHERE id = ?",
-        "SELECT ?",
-    ] {
-        assert!(!index_read(sql), "{sql}");
-    }
+    assert_tells_apart(
+        index_read,
+        &[
+            "SELECT c FROM t WHERE id = ?",
+            "SELECT c FROM t WHERE id BETWEEN ? AND ? ORDER BY c",
+            "SELECT SUM(k) FROM t WHERE id BETWEEN ? AND ?",
+            "SELECT DISTINCT c FROM t WHERE id BETWEEN ? AND ? ORDER BY c",
+            "SELECT id, k FROM t WHERE k IN (?, ?, ?)",
+            "SELECT * FROM t WHERE id = ?",
+        ],
+        &[
+            "SELECT c FROM plain WHERE id = ?",
+            "SELECT c FROM t WHERE pad = ?",
+            "SELECT c FROM t WHERE id IN (SELECT id FROM plain WHERE k = ?)",
+            "SELECT t.c FROM t JOIN plain ON plain.id = t.id WHERE t.id = ?",
+            "UPDATE t SET k = k + 1 WHERE id = ?",
+            "DELETE FROM t WHERE id = ?",
+            "SELECT ?",
+        ],
+    );
     assert!(!s.prepared_is_index_read(9999));
 }
 
 #[test]
 fn transaction_boundaries_are_told_apart_for_inline_execution() {
-    for sql in [
-        "BEGIN",
-        "begin;",
-        " COMMIT ",
-        "Rollback",
-        "START TRANSACTION",
-        "commit ;",
-    ] {
-        assert!(Session::text_is_transaction_boundary(sql), "{sql}");
-    }
-    for sql in [
-        "BEGIN WORK",
-        "COMMIT AND CHAIN",
-        "SELECT 1",
-        "BEGIN; SELECT SLEEP(1)",
-        "ROLLBACK TO SAVEPOINT a",
-        "",
-    ] {
-        assert!(!Session::text_is_transaction_boundary(sql), "{sql}");
-    }
+    assert_tells_apart(
+        Session::text_is_transaction_boundary,
+        &[
+            "BEGIN",
+            "begin;",
+            " COMMIT ",
+            "Rollback",
+            "START TRANSACTION",
+            "commit ;",
+        ],
+        &[
+            "BEGIN WORK",
+            "COMMIT AND CHAIN",
+            "SELECT 1",
+            "BEGIN; SELECT SLEEP(1)",
+            "ROLLBACK TO SAVEPOINT a",
+            "",
+        ],
+    );
 }

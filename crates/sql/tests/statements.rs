@@ -583,11 +583,13 @@ fn delete_in_a_transaction_locks_its_key_until_commit() {
 fn or_ranges_on_an_index_match_a_full_scan() {
     let t = engine();
     let mut s = session(&t.engine);
-    exec_ok(&mut s, "CREATE DATABASE d");
-    exec_ok(&mut s, "USE d");
-    exec_ok(
+    exec_all(
         &mut s,
-        "CREATE TABLE r (id INT PRIMARY KEY, k INT, KEY k_1 (k))",
+        &[
+            "CREATE DATABASE d",
+            "USE d",
+            "CREATE TABLE r (id INT PRIMARY KEY, k INT, KEY k_1 (k))",
+        ],
     );
     let values: Vec<String> = (1..=200)
         .map(|i| {
@@ -612,18 +614,15 @@ fn or_ranges_on_an_index_match_a_full_scan() {
         "k BETWEEN 10 AND 5 OR k = NULL",
         "(k BETWEEN 1 AND 4 OR k BETWEEN 30 AND 33) AND id > 50",
     ] {
-        let indexed = rows(
+        assert_same_rows(
             &mut s,
             &format!("SELECT id, k FROM r WHERE {filter} ORDER BY id"),
-        );
-        let scanned = rows(
-            &mut s,
             &format!(
                 "SELECT id, k FROM r WHERE {} ORDER BY id",
                 filter.replace('k', "k + 0")
             ),
+            filter,
         );
-        assert_eq!(indexed, scanned, "{filter}");
     }
     assert_eq!(
         scalar(
@@ -638,10 +637,15 @@ fn or_ranges_on_an_index_match_a_full_scan() {
 fn division_by_zero_in_a_stored_value_is_an_error_in_strict_mode() {
     let t = engine();
     let mut s = session(&t.engine);
-    exec_ok(&mut s, "CREATE DATABASE d");
-    exec_ok(&mut s, "USE d");
-    exec_ok(&mut s, "CREATE TABLE z (id INT PRIMARY KEY, v INT)");
-    exec_ok(&mut s, "INSERT INTO z VALUES (1, 1)");
+    exec_all(
+        &mut s,
+        &[
+            "CREATE DATABASE d",
+            "USE d",
+            "CREATE TABLE z (id INT PRIMARY KEY, v INT)",
+            "INSERT INTO z VALUES (1, 1)",
+        ],
+    );
     assert_eq!(error_code(&mut s, "INSERT INTO z VALUES (2, 1/0)"), 1365);
     assert_eq!(error_code(&mut s, "UPDATE z SET v = v / 0"), 1365);
     assert_eq!(scalar(&mut s, "SELECT COUNT(*) FROM z WHERE v = 1"), "1");
@@ -658,29 +662,28 @@ fn division_by_zero_in_a_stored_value_is_an_error_in_strict_mode() {
 #[test]
 fn create_table_runs_inline_and_other_ddl_does_not() {
     use myriad_sql::Session;
-    for sql in [
-        "SELECT 1",
-        "insert into t values (1)",
-        "CREATE TABLE t (i INT)",
-        "  create   table if not exists d.t (i INT);",
-        "COMMIT",
-    ] {
-        assert!(Session::text_runs_inline(sql), "{sql}");
-    }
-    for sql in [
-        "CREATE DATABASE d",
-        "CREATE TEMPORARY TABLE t (i INT)",
-        "CREATE INDEX i ON t (i)",
-        "DROP TABLE t",
-        "ALTER TABLE t ADD COLUMN j INT",
-        "SET GLOBAL table_open_cache = 10",
-        "CREATE TABLE t (i INT); DROP TABLE t",
-        "CREATE",
-        "/* SELECT */ DROP TABLE t",
-        "CREATE /* TABLE */ DATABASE d",
-    ] {
-        assert!(!Session::text_runs_inline(sql), "{sql}");
-    }
+    assert_tells_apart(
+        Session::text_runs_inline,
+        &[
+            "SELECT 1",
+            "insert into t values (1)",
+            "CREATE TABLE t (i INT)",
+            "  create   table if not exists d.t (i INT);",
+            "COMMIT",
+        ],
+        &[
+            "CREATE DATABASE d",
+            "CREATE TEMPORARY TABLE t (i INT)",
+            "CREATE INDEX i ON t (i)",
+            "DROP TABLE t",
+            "ALTER TABLE t ADD COLUMN j INT",
+            "SET GLOBAL table_open_cache = 10",
+            "CREATE TABLE t (i INT); DROP TABLE t",
+            "CREATE",
+            "/* SELECT */ DROP TABLE t",
+            "CREATE /* TABLE */ DATABASE d",
+        ],
+    );
 }
 
 /// CREATE TABLE finds a missing database from the file it cannot make (no stat first), and

@@ -234,11 +234,13 @@ fn data_survives_reopening_the_engine() {
     let t = engine();
     {
         let mut s = session(&t.engine);
-        exec_ok(&mut s, "CREATE DATABASE d");
-        exec_ok(&mut s, "CREATE TABLE d.t (id BIGINT PRIMARY KEY, v VARCHAR(20), at DATETIME, day DATE, f DOUBLE)");
-        exec_ok(
+        exec_all(
             &mut s,
-            "INSERT INTO d.t VALUES (1, 'x', '2024-02-03 04:05:06', '2024-02-03', 1.5)",
+            &[
+                "CREATE DATABASE d",
+                "CREATE TABLE d.t (id BIGINT PRIMARY KEY, v VARCHAR(20), at DATETIME, day DATE, f DOUBLE)",
+                "INSERT INTO d.t VALUES (1, 'x', '2024-02-03 04:05:06', '2024-02-03', 1.5)",
+            ],
         );
     }
     t.engine.shutdown().unwrap();

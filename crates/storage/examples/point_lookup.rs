@@ -3,19 +3,24 @@
 //!
 //! `cargo run -p myriad-storage --example point_lookup [rows] [threads]`
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use myriad_storage::*;
 use std::ops::Bound;
 use std::time::Instant;
 
+/// Command-line argument `n`, or `default` when it is absent or not a number.
+fn arg<T: std::str::FromStr>(n: usize, default: T) -> T {
+    std::env::args()
+        .nth(n)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(default)
+}
+
 fn main() -> Result<(), StorageError> {
-    let rows: i64 = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(100_000);
-    let threads: usize = std::env::args()
-        .nth(2)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(1);
+    let rows: i64 = arg(1, 100_000);
+    let threads: usize = arg(2, 1);
     let dir = tempfile::tempdir()?;
     let s = Storage::open(StorageConfig {
         datadir: dir.path().into(),
@@ -39,16 +44,8 @@ fn main() -> Result<(), StorageError> {
             ColumnDef::new("pad", ch(60)).not_null(),
         ],
         indexes: vec![
-            IndexDef {
-                name: "PRIMARY".into(),
-                kind: IndexKind::Primary,
-                columns: vec![0],
-            },
-            IndexDef {
-                name: "k_1".into(),
-                kind: IndexKind::NonUnique,
-                columns: vec![1],
-            },
+            common::index("PRIMARY", IndexKind::Primary, &[0]),
+            common::index("k_1", IndexKind::NonUnique, &[1]),
         ],
         options: vec![],
     };
@@ -105,14 +102,7 @@ fn main() -> Result<(), StorageError> {
     for i in 0..scans {
         let lo = [Value::Int(i % 5000)];
         let hi = [Value::Int(i % 5000 + 5)];
-        let n = t
-            .index_scan(
-                1,
-                Bound::Included(&lo),
-                Bound::Excluded(&hi),
-                Direction::Forward,
-            )?
-            .count();
+        let n = common::scan_count(&t, 1, &lo, Bound::Excluded(&hi));
         assert!(n > 0);
     }
     println!(
@@ -124,14 +114,7 @@ fn main() -> Result<(), StorageError> {
     for i in 0..scans {
         let lo = [Value::Int(1 + (i * 7919) % (rows - 100))];
         let hi = [Value::Int(1 + (i * 7919) % (rows - 100) + 99)];
-        let n = t
-            .index_scan(
-                0,
-                Bound::Included(&lo),
-                Bound::Included(&hi),
-                Direction::Forward,
-            )?
-            .count();
+        let n = common::scan_count(&t, 0, &lo, Bound::Included(&hi));
         assert_eq!(n, 100);
     }
     println!(

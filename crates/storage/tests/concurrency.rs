@@ -283,9 +283,7 @@ fn ddl_runs_alongside_queries_and_checkpoints() {
 #[test]
 fn readers_never_miss_rows_of_a_table_that_empties_and_refills() {
     let dir = tempfile::tempdir().unwrap();
-    let s = Storage::open(config(dir.path())).unwrap();
-    s.create_database("d").unwrap();
-    s.create_table("d", "t", &sbtest_def()).unwrap();
+    let s = sbtest_tables(dir.path(), &["t"]);
     // Rows committed and not deleted since: every scan must see at least these.
     let committed = std::sync::atomic::AtomicI64::new(0);
     let done = AtomicBool::new(false);

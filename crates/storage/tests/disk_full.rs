@@ -37,6 +37,34 @@ impl Drop for Disarm {
     }
 }
 
+/// The fault points belong to one test at a time: taken and cleared when a test starts,
+/// cleared and then released when it ends, passed or panicked.
+struct FaultTest {
+    // Dropped in this order: the faults are cleared before the next test may take them.
+    _disarm: Disarm,
+    _serial: MutexGuard<'static, ()>,
+}
+
+fn fault_test() -> FaultTest {
+    FaultTest {
+        _serial: one_at_a_time(),
+        _disarm: Disarm,
+    }
+}
+
+/// A fault test's start: the fault points (see [`FaultTest`]), a temporary datadir and a
+/// storage whose sbtest table d.t holds rows 1..=`rows`, each written by
+/// [`insert_and_touch`].
+fn sbtest_with_rows(rows: i64) -> (FaultTest, tempfile::TempDir, Storage, Table) {
+    let faults = fault_test();
+    let dir = tempfile::tempdir().unwrap();
+    let (s, t) = open_sbtest_t(dir.path());
+    for id in 1..=rows {
+        insert_and_touch(&s, &t, id).unwrap();
+    }
+    (faults, dir, s, t)
+}
+
 fn ids(t: &Table) -> BTreeSet<i64> {
     t.scan()
         .unwrap()
@@ -90,13 +118,7 @@ fn restart(s: Storage, t: Table, dir: &Path) -> (Storage, Table) {
 /// writes fail while the fault lasts and succeed once it is cleared; a restart finds
 /// exactly the acknowledged rows.
 fn failed_commit_leaves_no_trace(point: FaultPoint, errno_injected: i32) {
-    let _serial = one_at_a_time();
-    let _disarm = Disarm;
-    let dir = tempfile::tempdir().unwrap();
-    let (s, t) = open_sbtest_t(dir.path());
-    for id in 1..=5 {
-        insert_and_touch(&s, &t, id).unwrap();
-    }
+    let (_faults, dir, s, t) = sbtest_with_rows(5);
     assert_eq!(k_of(&t, 1), Some(5));
     let hits_before = fault::hits(point);
     let lsn_before = status(&s, "Innodb_lsn_current");
@@ -144,13 +166,7 @@ fn a_failed_redo_fsync_leaves_no_trace() {
 /// must not replay it (a padding record was written over it when it was undone).
 #[test]
 fn a_group_whose_fsync_failed_is_not_replayed_after_a_restart() {
-    let _serial = one_at_a_time();
-    let _disarm = Disarm;
-    let dir = tempfile::tempdir().unwrap();
-    let (s, t) = open_sbtest_t(dir.path());
-    for id in 1..=3 {
-        insert_and_touch(&s, &t, id).unwrap();
-    }
+    let (_faults, dir, s, t) = sbtest_with_rows(3);
     fault::inject(FaultPoint::RedoSync, EIO);
     assert!(insert_and_touch(&s, &t, 4).is_err());
     // Restarted with the fault still there (the log cannot be synced, but it is read).
@@ -169,13 +185,7 @@ fn a_group_whose_fsync_failed_is_not_replayed_after_a_restart() {
 /// anything is logged or applied, reads go on, and writes resume once space returns.
 #[test]
 fn a_log_that_cannot_grow_refuses_the_statement_up_front() {
-    let _serial = one_at_a_time();
-    let _disarm = Disarm;
-    let dir = tempfile::tempdir().unwrap();
-    let (s, t) = open_sbtest_t(dir.path());
-    for id in 1..=3 {
-        insert_and_touch(&s, &t, id).unwrap();
-    }
+    let (_faults, dir, s, t) = sbtest_with_rows(3);
     // Reopened, the segment holds exactly its groups: the next group needs an extension.
     let (s, t) = restart(s, t, dir.path());
     let lsn_before = status(&s, "Innodb_lsn_current");
@@ -217,13 +227,7 @@ fn status(s: &Storage, name: &str) -> u64 {
 /// and the next checkpoint succeeds once the fault is cleared.
 #[test]
 fn a_failed_checkpoint_write_keeps_every_row() {
-    let _serial = one_at_a_time();
-    let _disarm = Disarm;
-    let dir = tempfile::tempdir().unwrap();
-    let (s, t) = open_sbtest_t(dir.path());
-    for id in 1..=3 {
-        insert_and_touch(&s, &t, id).unwrap();
-    }
+    let (_faults, dir, s, t) = sbtest_with_rows(3);
     let checkpoint_before = status(&s, "Innodb_lsn_last_checkpoint");
     fault::inject(FaultPoint::CheckpointWrite, ENOSPC);
     assert!(s.checkpoint().is_err());
@@ -243,10 +247,7 @@ fn a_failed_checkpoint_write_keeps_every_row() {
 /// writes them, and a restart finds every row.
 #[test]
 fn failed_table_write_back_loses_nothing() {
-    let _serial = one_at_a_time();
-    let _disarm = Disarm;
-    let dir = tempfile::tempdir().unwrap();
-    let (s, t) = open_sbtest_t(dir.path());
+    let (_faults, dir, s, t) = sbtest_with_rows(0);
     // A table's first write completes its header page in the file (an extension, which
     // would fail up front, with nothing changed): done before the fault.
     insert_and_touch(&s, &t, 1).unwrap();
@@ -275,8 +276,7 @@ fn failed_table_write_back_loses_nothing() {
 /// it succeeds.
 #[test]
 fn a_failed_table_create_leaves_no_table() {
-    let _serial = one_at_a_time();
-    let _disarm = Disarm;
+    let _faults = fault_test();
     let dir = tempfile::tempdir().unwrap();
     let s = Storage::open(config(dir.path())).unwrap();
     s.create_database("d").unwrap();
@@ -308,13 +308,7 @@ fn a_failed_table_create_leaves_no_table() {
 /// while the log cannot grow, and takes them once space returns.
 #[test]
 fn a_datadir_opens_on_a_full_disk() {
-    let _serial = one_at_a_time();
-    let _disarm = Disarm;
-    let dir = tempfile::tempdir().unwrap();
-    let (s, t) = open_sbtest_t(dir.path());
-    for id in 1..=20 {
-        insert_and_touch(&s, &t, id).unwrap();
-    }
+    let (_faults, dir, s, t) = sbtest_with_rows(20);
     drop(t);
     drop(s);
     for point in [
@@ -349,10 +343,7 @@ fn a_datadir_opens_on_a_full_disk() {
 /// every row's k is the last acknowledged update of it.
 #[test]
 fn concurrent_writers_keep_exactly_their_acknowledged_rows() {
-    let _serial = one_at_a_time();
-    let _disarm = Disarm;
-    let dir = tempfile::tempdir().unwrap();
-    let (s, t) = open_sbtest_t(dir.path());
+    let (_faults, dir, s, t) = sbtest_with_rows(0);
     drop(t);
     const WRITERS: i64 = 4;
     let stop = Arc::new(AtomicBool::new(false));
@@ -417,13 +408,7 @@ fn concurrent_writers_keep_exactly_their_acknowledged_rows() {
 /// leaves the table whole; cleared, both succeed.
 #[test]
 fn ddl_whose_log_fsync_fails_leaves_no_trace() {
-    let _serial = one_at_a_time();
-    let _disarm = Disarm;
-    let dir = tempfile::tempdir().unwrap();
-    let (s, t) = open_sbtest_t(dir.path());
-    for id in 1..=3 {
-        insert_and_touch(&s, &t, id).unwrap();
-    }
+    let (_faults, dir, s, t) = sbtest_with_rows(3);
     drop(t);
     fault::inject(FaultPoint::RedoSync, EIO);
     let e = s.create_table("d", "t2", &sbtest_def()).unwrap_err();

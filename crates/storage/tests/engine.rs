@@ -213,16 +213,8 @@ fn multi_column_prefixes_case_insensitive_keys_nulls_and_big_rows() {
             ),
         ],
         indexes: vec![
-            IndexDef {
-                name: "uniq_a_name".into(),
-                kind: IndexKind::Unique,
-                columns: vec![0, 1],
-            },
-            IndexDef {
-                name: "by_name".into(),
-                kind: IndexKind::NonUnique,
-                columns: vec![1],
-            },
+            index("uniq_a_name", IndexKind::Unique, &[0, 1]),
+            index("by_name", IndexKind::NonUnique, &[1]),
         ],
         options: vec![],
     };
@@ -287,30 +279,10 @@ fn multi_column_prefixes_case_insensitive_keys_nulls_and_big_rows() {
         .is_none());
     // IS NULL through the prefix range.
     let null = [Value::Null];
-    assert_eq!(
-        t.index_scan(
-            0,
-            Bound::Included(&null),
-            Bound::Included(&null),
-            Direction::Forward
-        )
-        .unwrap()
-        .count(),
-        2
-    );
+    assert_eq!(scan_count(&t, 0, &null, Bound::Included(&null)), 2);
     // Names between "b" and "C" (case-insensitive): Beta (20 rows) and big.
     let (lo, hi) = ([name("b")], [name("C")]);
-    assert_eq!(
-        t.index_scan(
-            1,
-            Bound::Included(&lo),
-            Bound::Excluded(&hi),
-            Direction::Forward
-        )
-        .unwrap()
-        .count(),
-        21
-    );
+    assert_eq!(scan_count(&t, 1, &lo, Bound::Excluded(&hi)), 21);
     // Delete the big row: its overflow pages go to the free list and are reused.
     let mut st = s.begin();
     t.delete(&mut st, big_id).unwrap();
@@ -428,10 +400,7 @@ fn an_empty_table_is_read_without_a_page_until_a_statement_writes_it() {
 fn a_table_loaded_from_a_file_that_counts_no_rows_is_read_without_a_page() {
     let dir = tempfile::tempdir().unwrap();
     {
-        let s = Storage::open(config(dir.path())).unwrap();
-        s.create_database("d").unwrap();
-        s.create_table("d", "empty", &sbtest_def()).unwrap();
-        s.create_table("d", "full", &sbtest_def()).unwrap();
+        let s = sbtest_tables(dir.path(), &["empty", "full"]);
         s.create_table("d", "emptied", &sbtest_def()).unwrap();
         for name in ["full", "emptied"] {
             let t = s.open_table("d", name).unwrap();
@@ -663,11 +632,7 @@ fn alter_adds_and_drops_columns_and_indexes() {
     );
     extra.default = Some(Value::Int(7));
     def.columns.push(extra);
-    def.indexes.push(IndexDef {
-        name: "uc".into(),
-        kind: IndexKind::Unique,
-        columns: vec![2],
-    });
+    def.indexes.push(index("uc", IndexKind::Unique, &[2]));
     // ALTER waits for the handles in use at its swap (metadata lock): drop ours first.
     drop(t);
     s.alter_table("d", "t", &def, &mut |row| {
@@ -687,11 +652,7 @@ fn alter_adds_and_drops_columns_and_indexes() {
     assert!(t.check().unwrap().is_ok());
     // A unique index that the data violates fails and leaves the table as it was.
     let mut bad = def.clone();
-    bad.indexes.push(IndexDef {
-        name: "uk".into(),
-        kind: IndexKind::Unique,
-        columns: vec![1],
-    });
+    bad.indexes.push(index("uk", IndexKind::Unique, &[1]));
     // ALTER takes the metadata lock first, so it waits for our handle: drop it.
     drop(t);
     let err = s
@@ -721,10 +682,7 @@ fn alter_adds_and_drops_columns_and_indexes() {
 fn committed_statements_survive_losing_every_unflushed_page() {
     let dir = tempfile::tempdir().unwrap();
     {
-        let s = Storage::open(config(dir.path())).unwrap();
-        s.create_database("d").unwrap();
-        s.create_table("d", "t", &sbtest_def()).unwrap();
-        s.create_table("d", "u", &sbtest_def()).unwrap();
+        let s = sbtest_tables(dir.path(), &["t", "u"]);
         let t = s.open_table("d", "t").unwrap();
         let u = s.open_table("d", "u").unwrap();
         for batch in 0..20 {
@@ -824,11 +782,7 @@ fn a_corrupt_page_is_reported_never_served() {
 fn a_short_or_corrupt_header_fails_after_a_good_one_was_read() {
     let dir = tempfile::tempdir().unwrap();
     {
-        let s = Storage::open(config(dir.path())).unwrap();
-        s.create_database("d").unwrap();
-        for name in ["good", "short", "flipped"] {
-            s.create_table("d", name, &sbtest_def()).unwrap();
-        }
+        let s = sbtest_tables(dir.path(), &["good", "short", "flipped"]);
         s.shutdown().unwrap();
     }
     let file = |name: &str| dir.path().join("d").join(format!("{name}.myt"));
@@ -865,11 +819,7 @@ fn a_few_thousand_tables() {
     s.create_database("many").unwrap();
     let def = TableDef {
         columns: vec![ColumnDef::new("a", int()).not_null()],
-        indexes: vec![IndexDef {
-            name: "PRIMARY".into(),
-            kind: IndexKind::Primary,
-            columns: vec![0],
-        }],
+        indexes: vec![index("PRIMARY", IndexKind::Primary, &[0])],
         options: vec![],
     };
     const TABLES: i64 = 2000;
@@ -950,16 +900,8 @@ fn integer_primary_keys_cluster_the_rows_and_key_updates_move_them() {
                 ColumnDef::new("v", int()),
             ],
             indexes: vec![
-                IndexDef {
-                    name: "v_idx".into(),
-                    kind: IndexKind::Unique,
-                    columns: vec![1],
-                },
-                IndexDef {
-                    name: "PRIMARY".into(),
-                    kind: IndexKind::Primary,
-                    columns: vec![0],
-                },
+                index("v_idx", IndexKind::Unique, &[1]),
+                index("PRIMARY", IndexKind::Primary, &[0]),
             ],
             options: vec![],
         };
@@ -1230,11 +1172,7 @@ fn in_lists_in_one_pass_match_one_scan_per_value() {
                 },
             ),
         ],
-        indexes: vec![IndexDef {
-            name: "a_name".into(),
-            kind: IndexKind::NonUnique,
-            columns: vec![0, 1],
-        }],
+        indexes: vec![index("a_name", IndexKind::NonUnique, &[0, 1])],
         options: vec![],
     };
     s.create_table("d", "m", &def).unwrap();

@@ -195,47 +195,44 @@ impl BenchCache for ShardedLru {
     }
 }
 
-pub struct Quick(quick_cache::sync::Cache<u64, Arc<[u8]>>);
+/// A concurrent cache crate's map, measured as `name`: a `get`, and an `insert` on a miss.
+macro_rules! crate_cache {
+    ($ty:ident, $cache:ty, $name:literal, |$capacity:ident| $new:expr) => {
+        pub struct $ty($cache);
 
-impl Quick {
-    pub fn new(capacity: usize) -> Quick {
-        Quick(quick_cache::sync::Cache::new(capacity))
-    }
-}
-
-impl BenchCache for Quick {
-    fn name(&self) -> &'static str {
-        "quick_cache"
-    }
-    fn access(&self, key: u64) -> bool {
-        if self.0.get(&key).is_some() {
-            return true;
+        impl $ty {
+            pub fn new($capacity: usize) -> $ty {
+                $ty($new)
+            }
         }
-        self.0.insert(key, value());
-        false
-    }
-}
 
-pub struct Moka(moka::sync::Cache<u64, Arc<[u8]>>);
-
-impl Moka {
-    pub fn new(capacity: usize) -> Moka {
-        Moka(moka::sync::Cache::new(capacity as u64))
-    }
-}
-
-impl BenchCache for Moka {
-    fn name(&self) -> &'static str {
-        "moka"
-    }
-    fn access(&self, key: u64) -> bool {
-        if self.0.get(&key).is_some() {
-            return true;
+        impl BenchCache for $ty {
+            fn name(&self) -> &'static str {
+                $name
+            }
+            fn access(&self, key: u64) -> bool {
+                if self.0.get(&key).is_some() {
+                    return true;
+                }
+                self.0.insert(key, value());
+                false
+            }
         }
-        self.0.insert(key, value());
-        false
-    }
+    };
 }
+
+crate_cache!(
+    Quick,
+    quick_cache::sync::Cache<u64, Arc<[u8]>>,
+    "quick_cache",
+    |capacity| quick_cache::sync::Cache::new(capacity)
+);
+crate_cache!(
+    Moka,
+    moka::sync::Cache<u64, Arc<[u8]>>,
+    "moka",
+    |capacity| moka::sync::Cache::new(capacity as u64)
+);
 
 pub fn all_caches(capacity: usize) -> Vec<Box<dyn BenchCache>> {
     vec![

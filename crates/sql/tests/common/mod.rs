@@ -89,3 +89,27 @@ pub fn exec_ok(s: &mut Session, sql: &str) {
         Err(e) => panic!("{sql}: {e}"),
     }
 }
+
+/// Asserts that `indexed` and `scanned` (the same query answered another way) give the same
+/// rows; `what` names the case.
+pub fn assert_same_rows(s: &mut Session, indexed: &str, scanned: &str, what: &str) {
+    let (indexed, scanned) = (rows(s, indexed), rows(s, scanned));
+    assert_eq!(indexed, scanned, "{what}");
+}
+
+/// Asserts that `test` holds for every statement of `yes` and for none of `no`.
+pub fn assert_tells_apart(mut test: impl FnMut(&str) -> bool, yes: &[&str], no: &[&str]) {
+    for sql in yes {
+        assert!(test(sql), "{sql}");
+    }
+    for sql in no {
+        assert!(!test(sql), "{sql}");
+    }
+}
+
+/// Run each statement in turn; panics, naming the statement, on an error.
+pub fn exec_all(s: &mut Session, statements: &[&str]) {
+    for sql in statements {
+        exec_ok(s, sql);
+    }
+}

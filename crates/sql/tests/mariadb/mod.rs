@@ -60,6 +60,22 @@ for line in sys.stdin:
 "#;
 
 impl MariaDb {
+    /// [`MariaDb::start`] for a test that compares with MariaDB: a server that cannot start
+    /// fails the test, unless MYRIAD_SKIP_MARIADB is set, which gives None (the comparison
+    /// is skipped, with the reason on stderr).
+    pub fn start_or_skip() -> Option<MariaDb> {
+        match MariaDb::start() {
+            Ok(m) => Some(m),
+            Err(why) if std::env::var_os("MYRIAD_SKIP_MARIADB").is_some() => {
+                eprintln!("skipping the MariaDB comparison: {why}");
+                None
+            }
+            Err(why) => {
+                panic!("MariaDB is needed for this test (set MYRIAD_SKIP_MARIADB=1 to skip): {why}")
+            }
+        }
+    }
+
     /// Start a fresh server (the testkit retries a start that fails once). Err says what
     /// is missing or what failed.
     pub fn start() -> Result<MariaDb, String> {
@@ -134,6 +150,38 @@ enum Json {
     Obj(Vec<(String, Json)>),
 }
 
+/// Moves `i` past white space; None at the end of the text.
+fn skip_whitespace(s: &[char], i: &mut usize) -> Option<()> {
+    while s.get(*i)?.is_whitespace() {
+        *i += 1;
+    }
+    Some(())
+}
+
+/// The comma-separated items, each read by `item`, of the list that opens at `i` and ends
+/// with `close`.
+fn parse_items<T>(
+    s: &[char],
+    i: &mut usize,
+    close: char,
+    mut item: impl FnMut(&[char], &mut usize) -> Option<T>,
+) -> Option<Vec<T>> {
+    *i += 1;
+    let mut items = Vec::new();
+    loop {
+        skip_whitespace(s, i)?;
+        if s[*i] == close {
+            *i += 1;
+            return Some(items);
+        }
+        items.push(item(s, i)?);
+        skip_whitespace(s, i)?;
+        if s[*i] == ',' {
+            *i += 1;
+        }
+    }
+}
+
 fn parse_json(s: &[char], i: &mut usize) -> Option<Json> {
     while *i < s.len() && s[*i].is_whitespace() {
         *i += 1;
@@ -179,52 +227,17 @@ fn parse_json(s: &[char], i: &mut usize) -> Option<Json> {
                 }
             }
         }
-        '[' => {
-            *i += 1;
-            let mut items = Vec::new();
-            loop {
-                while s.get(*i)?.is_whitespace() {
-                    *i += 1;
-                }
-                if s[*i] == ']' {
-                    *i += 1;
-                    return Some(Json::Arr(items));
-                }
-                items.push(parse_json(s, i)?);
-                while s.get(*i)?.is_whitespace() {
-                    *i += 1;
-                }
-                if s[*i] == ',' {
-                    *i += 1;
-                }
+        '[' => parse_items(s, i, ']', parse_json).map(Json::Arr),
+        '{' => parse_items(s, i, '}', |s, i| {
+            let Json::Str(key) = parse_json(s, i)? else {
+                return None;
+            };
+            while s.get(*i)?.is_whitespace() || s[*i] == ':' {
+                *i += 1;
             }
-        }
-        '{' => {
-            *i += 1;
-            let mut fields = Vec::new();
-            loop {
-                while s.get(*i)?.is_whitespace() {
-                    *i += 1;
-                }
-                if s[*i] == '}' {
-                    *i += 1;
-                    return Some(Json::Obj(fields));
-                }
-                let Json::Str(key) = parse_json(s, i)? else {
-                    return None;
-                };
-                while s.get(*i)?.is_whitespace() || s[*i] == ':' {
-                    *i += 1;
-                }
-                fields.push((key, parse_json(s, i)?));
-                while s.get(*i)?.is_whitespace() {
-                    *i += 1;
-                }
-                if s[*i] == ',' {
-                    *i += 1;
-                }
-            }
-        }
+            Some((key, parse_json(s, i)?))
+        })
+        .map(Json::Obj),
         _ => {
             let start = *i;
             while *i < s.len() && (s[*i] == '-' || s[*i].is_ascii_digit()) {

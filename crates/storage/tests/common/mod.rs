@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 use myriad_storage::*;
+use std::ops::Bound;
 use std::path::Path;
 
 pub fn config(dir: &Path) -> StorageConfig {
@@ -48,19 +49,27 @@ pub fn sbtest_def() -> TableDef {
             .not_null(),
         ],
         indexes: vec![
-            IndexDef {
-                name: "PRIMARY".into(),
-                kind: IndexKind::Primary,
-                columns: vec![0],
-            },
-            IndexDef {
-                name: "k_1".into(),
-                kind: IndexKind::NonUnique,
-                columns: vec![1],
-            },
+            index("PRIMARY", IndexKind::Primary, &[0]),
+            index("k_1", IndexKind::NonUnique, &[1]),
         ],
         options: vec![("ENGINE".into(), "InnoDB".into())],
     }
+}
+
+/// An index named `name` of `kind` over the columns at `columns`.
+pub fn index(name: &str, kind: IndexKind, columns: &[usize]) -> IndexDef {
+    IndexDef {
+        name: name.into(),
+        kind,
+        columns: columns.to_vec(),
+    }
+}
+
+/// How many rows index `index` of `t` holds from `lo` (included) up to `hi`, read forward.
+pub fn scan_count(t: &Table, index: usize, lo: &[Value], hi: Bound<&[Value]>) -> usize {
+    t.index_scan(index, Bound::Included(lo), hi, Direction::Forward)
+        .unwrap()
+        .count()
 }
 
 pub fn sb_row(id: i64, k: i64) -> Vec<Value> {
@@ -72,11 +81,20 @@ pub fn sb_row(id: i64, k: i64) -> Vec<Value> {
     ]
 }
 
-/// A storage in `dir` whose database `d` holds sbtest's table `t`, opened.
-pub fn open_sbtest_t(dir: &Path) -> (Storage, Table) {
+/// A storage in `dir` whose database `d` holds a table of sbtest's definition under each
+/// of `tables`' names.
+pub fn sbtest_tables(dir: &Path, tables: &[&str]) -> Storage {
     let s = Storage::open(config(dir)).unwrap();
     s.create_database("d").unwrap();
-    s.create_table("d", "t", &sbtest_def()).unwrap();
+    for name in tables {
+        s.create_table("d", name, &sbtest_def()).unwrap();
+    }
+    s
+}
+
+/// A storage in `dir` whose database `d` holds sbtest's table `t`, opened.
+pub fn open_sbtest_t(dir: &Path) -> (Storage, Table) {
+    let s = sbtest_tables(dir, &["t"]);
     let t = s.open_table("d", "t").unwrap();
     (s, t)
 }
