@@ -135,10 +135,7 @@ fn cast_type(to: CastTo, arg: SqlType) -> SqlType {
         CastTo::Char => SqlType::Str {
             chars: crate::expr::eval::display_chars(arg),
         },
-        CastTo::Decimal { precision, scale } => SqlType::Decimal {
-            precision: precision,
-            scale: scale,
-        },
+        CastTo::Decimal { precision, scale } => SqlType::Decimal { precision, scale },
         CastTo::Double => SqlType::Double,
         CastTo::Date => SqlType::Date,
         CastTo::DateTime => SqlType::DateTime,
