@@ -149,9 +149,7 @@ pub(crate) fn or_ranges(e: &Expr) -> Option<(usize, Vec<RangeBounds>)> {
                 _ => return None,
             },
             Expr::Cmp { op, left, right } => {
-                let Some((col, value, op)) = column_comparison(*op, left, right) else {
-                    return None;
-                };
+                let (col, value, op) = column_comparison(*op, left, right)?;
                 let v = value.clone();
                 let range = match op {
                     CmpOp::Eq => (Some((v.clone(), true)), Some((v, true))),
