@@ -1,4 +1,4 @@
-//! Built-in functions: [`Expr::call`] evaluates a call's arguments once and dispatches on
+//! Built-in functions: `Expr::call` evaluates a call's arguments once and dispatches on
 //! the function with one match; the string and numeric families live in their own files.
 
 mod numeric;
