@@ -252,8 +252,25 @@ impl Session {
         let spill = crate::exec::spill::SpillConfig::from_variables(|name| {
             crate::sysvars::lookup(name).map(|i| env.state.session_value(i).clone())
         });
-        let out = crate::exec::spill::collect::Collector::new(desc, wanted, &spill);
-        let out = Session::collect(plan, &table, (&types, ncols), &shape, &spill, out, env)?;
+        let mut out = crate::exec::spill::collect::Collector::new(desc, wanted, &spill);
+        if let Some(g) = plan
+            .grouping
+            .as_ref()
+            .filter(|g| plan.joins.is_empty() && !g.keys.is_empty())
+        {
+            out = Session::group_streamed(
+                plan,
+                g,
+                &table,
+                &types[..ncols],
+                &shape,
+                &spill,
+                out,
+                env,
+            )?;
+        } else {
+            Session::collect(plan, &table, &types[..ncols], &shape, &mut out, env)?;
+        }
         let range = matches!(
             plan.source.access,
             crate::plan::tables::Access::Index { .. }
@@ -291,18 +308,17 @@ impl Session {
         }))
     }
 
-    /// Every row of a table SELECT, read and shaped into `out` (its sort or list): from the
-    /// scan as it is read, through a streamed GROUP BY, or from the rows read or joined
-    /// first. `types` holds the input row's column types and how many are the tables'.
-    fn collect<'c>(
+    /// Every row of a table SELECT without a streamed GROUP BY, read and shaped into `out`
+    /// (its sort or list): from the scan as it is read, or from the rows read or joined
+    /// first. `types` holds the tables' column types.
+    fn collect(
         plan: &crate::plan::tables::TableSelect,
         table: &myriad_storage::Table,
-        (types, ncols): (&[SqlType], usize),
+        types: &[SqlType],
         shape: &crate::exec::spill::collect::RowShape,
-        spill: &'c crate::exec::spill::SpillConfig,
-        mut out: crate::exec::spill::collect::Collector<'c>,
+        out: &mut crate::exec::spill::collect::Collector<'_>,
         env: &mut ExecEnv,
-    ) -> Result<crate::exec::spill::collect::Collector<'c>, SqlError> {
+    ) -> Result<(), SqlError> {
         if plan.joins.is_empty() && plan.grouping.is_none() {
             // Each row goes from the scan into the result (or its sort) as it is read: the
             // statement holds no copy of the table.
@@ -317,18 +333,11 @@ impl Session {
                 env,
                 &options,
                 &mut |_, mut values, env| {
-                    shape.emit(&mut values, None, None, env, &mut cell.borrow_mut())?;
+                    shape.emit(&mut values, None, None, env, &mut **cell.borrow_mut())?;
                     Ok(true)
                 },
                 &mut || cell.borrow_mut().reset(),
             )?;
-            out = cell.into_inner();
-        } else if let Some(g) = plan
-            .grouping
-            .as_ref()
-            .filter(|g| plan.joins.is_empty() && !g.keys.is_empty())
-        {
-            out = Session::group_streamed(plan, g, table, &types[..ncols], shape, spill, out, env)?;
         } else {
             let rows = if plan.joins.is_empty() {
                 let options = crate::exec::read::ReadOptions {
@@ -342,14 +351,14 @@ impl Session {
             // The rows the select list is evaluated over: table rows, or one row per group
             // (the group's first row followed by its aggregate values).
             let (mut input, group_keys) = match &plan.grouping {
-                Some(g) => group_rows(g, rows, &types[..ncols], env)?,
+                Some(g) => group_rows(g, rows, types, env)?,
                 None => (rows.into_iter().map(|(_, v)| v).collect(), Vec::new()),
             };
             for (n, values) in input.iter_mut().enumerate() {
-                shape.emit(values, group_keys.get(n), None, env, &mut out)?;
+                shape.emit(values, group_keys.get(n), None, env, out)?;
             }
         }
-        Ok(out)
+        Ok(())
     }
 
     /// GROUP BY over one table: each row goes from the scan into the grouping (which

@@ -166,26 +166,14 @@ impl Expr {
             Func::Greatest => numeric::greatest_least(&a, true, w),
             Func::Least => numeric::greatest_least(&a, false, w),
             Func::Pow => numeric::pow(&a, w)?,
-            Func::Sqrt => match a.v[0].to_double(w) {
-                Some(f) if f >= 0.0 => Datum::Double(f.sqrt()),
-                _ => Datum::Null,
-            },
-            Func::Exp => match a.v[0].to_double(w) {
-                Some(f) => Datum::Double(f.exp()),
-                None => Datum::Null,
-            },
+            Func::Sqrt => numeric::sqrt(&a, w),
+            Func::Exp => numeric::exp(&a, w),
             Func::Ln => numeric::log(&a, f64::ln, w),
             Func::Log10 => numeric::log(&a, f64::log10, w),
             Func::Log2 => numeric::log(&a, f64::log2, w),
             Func::Sign => numeric::sign(&a, w),
             Func::Pi => Datum::Double(std::f64::consts::PI),
-            Func::NullIf => {
-                if compare(&a.v[0], &a.v[1], w) == Some(Ordering::Equal) {
-                    Datum::Null
-                } else {
-                    a.v[0].clone()
-                }
-            }
+            Func::NullIf => null_if(&a.v[0], &a.v[1], w),
             Func::IsNull => Datum::Int(i64::from(a.v[0].is_null())),
             Func::Sleep => sleep(&a.v[0], w),
             Func::Version => Datum::text(crate::SERVER_VERSION),
@@ -205,6 +193,15 @@ impl Expr {
             Func::UnixTimestamp => Datum::Int(env.now_micros().div_euclid(1_000_000)),
             Func::If | Func::IfNull | Func::Coalesce => Datum::Null,
         })
+    }
+}
+
+/// NULLIF(x, y): NULL when x equals y, else x.
+fn null_if(x: &Datum, y: &Datum, w: &mut Vec<Warning>) -> Datum {
+    if compare(x, y, w) == Some(Ordering::Equal) {
+        Datum::Null
+    } else {
+        x.clone()
     }
 }
 

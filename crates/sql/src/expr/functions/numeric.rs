@@ -82,6 +82,22 @@ pub(super) fn pow(a: &Args, w: &mut Vec<Warning>) -> Result<Datum, SqlError> {
     Ok(Datum::Double(r))
 }
 
+/// SQRT; NULL for a negative argument.
+pub(super) fn sqrt(a: &Args, w: &mut Vec<Warning>) -> Datum {
+    match a.v[0].to_double(w) {
+        Some(f) if f >= 0.0 => Datum::Double(f.sqrt()),
+        _ => Datum::Null,
+    }
+}
+
+/// EXP.
+pub(super) fn exp(a: &Args, w: &mut Vec<Warning>) -> Datum {
+    match a.v[0].to_double(w) {
+        Some(f) => Datum::Double(f.exp()),
+        None => Datum::Null,
+    }
+}
+
 /// LN, LOG10 or LOG2 (`log`); an argument not above 0 gives NULL and a warning.
 pub(super) fn log(a: &Args, log: fn(f64) -> f64, w: &mut Vec<Warning>) -> Datum {
     match a.v[0].to_double(w) {
