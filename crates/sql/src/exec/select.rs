@@ -333,7 +333,7 @@ impl Session {
                 env,
                 &options,
                 &mut |_, mut values, env| {
-                    shape.emit(&mut values, None, None, env, &mut **cell.borrow_mut())?;
+                    shape.emit(&mut values, None, None, env, &mut cell.borrow_mut())?;
                     Ok(true)
                 },
                 &mut || cell.borrow_mut().reset(),
