@@ -311,6 +311,8 @@ impl Session {
     /// Every row of a table SELECT without a streamed GROUP BY, read and shaped into `out`
     /// (its sort or list): from the scan as it is read, or from the rows read or joined
     /// first. `types` holds the tables' column types.
+    // Inline: called once per statement on the point-select path.
+    #[inline(always)]
     fn collect(
         plan: &crate::plan::tables::TableSelect,
         table: &myriad_storage::Table,
@@ -545,6 +547,8 @@ pub(crate) fn zero_value(ty: &myriad_storage::ColumnType) -> myriad_storage::Val
 
 /// The column types of a table SELECT's input row: each table's columns in join order,
 /// then the aggregates'; and how many are the tables' columns.
+// Inline: called once per statement on the point-select path.
+#[inline(always)]
 pub(crate) fn input_types(
     plan: &crate::plan::tables::TableSelect,
     env: &ExecEnv,
@@ -565,6 +569,8 @@ pub(crate) fn input_types(
 
 /// The result's column definitions; a select list of stored columns only has the same
 /// ones every time, built once and kept in the plan.
+// Inline: called once per statement on the point-select path.
+#[inline(always)]
 pub(crate) fn result_columns(
     plan: &crate::plan::tables::TableSelect,
     types: &[SqlType],
@@ -586,6 +592,8 @@ pub(crate) fn result_columns(
 }
 
 /// OFFSET and LIMIT as row counts (0 and no limit when absent).
+// Inline: called once per statement on the point-select path.
+#[inline(always)]
 fn offset_limit(
     plan: &crate::plan::tables::TableSelect,
     env: &mut ExecEnv,

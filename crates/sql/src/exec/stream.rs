@@ -131,6 +131,8 @@ pub(crate) fn streamed(columns: Arc<Vec<crate::result::Column>>) -> QueryResult 
 /// For each select-list item, whether it is a column shown as it is and read by nothing
 /// else in the list: its value can be moved out of the row instead of cloned. `width` is
 /// the row's length (columns, then aggregates).
+// Inline: called once per statement on the point-select path.
+#[inline(always)]
 pub(crate) fn movable_items(plan: &TableSelect, width: usize) -> Vec<bool> {
     let mut uses = vec![0u32; width];
     let mut countable = true;

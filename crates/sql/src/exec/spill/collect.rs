@@ -132,6 +132,8 @@ impl Collector<'_> {
 }
 
 /// The select list's types over an input row of `types`.
+// Inline: called once per statement on the point-select path.
+#[inline(always)]
 pub(crate) fn item_types(plan: &TableSelect, types: &[SqlType], env: &dyn Env) -> Vec<SqlType> {
     plan.items
         .iter()
