@@ -17,10 +17,6 @@ const ALLOWED_UP: &[(&str, &str, &str)] = &[];
 const FILE_LINES_MAX: usize = 800;
 const FUNCTION_LINES_MAX: usize = 300;
 
-/// Functions still over [`FUNCTION_LINES_MAX`], to be split by family: (file, function).
-/// Each must still be over the limit, so that the list only shrinks.
-const LONG_FUNCTIONS_LEFT: &[(&str, &str)] = &[("expr/functions.rs", "call")];
-
 fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).expect("read src") {
         let path = entry.expect("dir entry").path();
@@ -159,7 +155,6 @@ fn stages_depend_downward_only() {
 #[test]
 fn files_and_functions_stay_short() {
     let mut long = Vec::new();
-    let mut still_long = vec![false; LONG_FUNCTIONS_LEFT.len()];
     for (rel, text) in relative_sources() {
         let lines = text.lines().count();
         if lines > FILE_LINES_MAX {
@@ -168,12 +163,7 @@ fn files_and_functions_stay_short() {
             ));
         }
         for (name, start, len) in function_lengths(&text) {
-            let known = LONG_FUNCTIONS_LEFT
-                .iter()
-                .position(|(file, f)| rel == *file && name == *f);
-            if let (true, Some(i)) = (len > FUNCTION_LINES_MAX, known) {
-                still_long[i] = true;
-            } else if len > FUNCTION_LINES_MAX {
+            if len > FUNCTION_LINES_MAX {
                 long.push(format!(
                     "src/{rel}:{start}: fn {name} is {len} lines (at most {FUNCTION_LINES_MAX})"
                 ));
@@ -181,12 +171,6 @@ fn files_and_functions_stay_short() {
         }
     }
     assert!(long.is_empty(), "too long:\n{}", long.join("\n"));
-    for (i, (file, f)) in LONG_FUNCTIONS_LEFT.iter().enumerate() {
-        assert!(
-            still_long[i],
-            "{file}: fn {f} is no longer over {FUNCTION_LINES_MAX} lines: remove it from LONG_FUNCTIONS_LEFT"
-        );
-    }
 }
 
 #[test]

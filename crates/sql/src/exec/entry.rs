@@ -15,7 +15,6 @@ use myriad_types::errors::{
     ER_UNKNOWN_STMT_HANDLER, ER_WARNING_NOT_COMPLETE_ROLLBACK, ER_WRONG_ARGUMENTS,
 };
 
-use crate::exec::aggregate::*;
 use crate::exec::env::*;
 use crate::exec::select::*;
 use crate::exec::write::*;
@@ -435,17 +434,7 @@ pub fn prepare(session: &mut Session, sql: &str) -> Result<PreparedInfo, SqlErro
         Stmt::SelectTable(plan) => {
             let params = vec![Datum::Str(Vec::new()); param_count];
             let env = session.env(&params);
-            let mut types = plan.source.table.column_types();
-            for j in &plan.joins {
-                types.extend(j.table.column_types());
-            }
-            let ncols = types.len();
-            if let Some(g) = &plan.grouping {
-                for a in &g.aggregates {
-                    let ty = aggregate_type(a, &types[..ncols], &env);
-                    types.push(ty);
-                }
-            }
+            let (types, ncols) = crate::exec::select::input_types(plan, &env);
             table_select_columns(plan, &types, ncols, &env)
         }
         Stmt::Explain(_) => crate::exec::explain::result_columns(),

@@ -250,38 +250,107 @@ pub(crate) fn index_rows(
     one_read: bool,
     sink: &mut RowSink,
 ) -> Result<bool, SqlError> {
-    let ix = &def.indexes[index_no];
-    let key_of = |e: &Expr,
-                  position: usize,
-                  env: &mut dyn Env|
-     -> Result<Option<Option<st::Value>>, SqlError> {
-        let v = e.eval(env, &[])?;
-        if v.is_null() {
-            // `col = NULL` matches nothing.
-            return Ok(Some(None));
-        }
-        let ty = &def.columns[ix.columns[position]].ty;
-        Ok(key_value(&v, ty).map(Some))
+    let read = IndexRead {
+        table,
+        def,
+        ix: &def.indexes[index_no],
+        index_no,
+        wanted,
+        one_read,
     };
     let mut prefix = Vec::with_capacity(eq.len() + 1);
     for (i, e) in eq.iter().enumerate() {
-        match key_of(e, i, env)? {
+        match read.key_of(e, i, env)? {
             None => return Ok(false),
             Some(None) => return Ok(true),
             Some(Some(k)) => prefix.push(k),
         }
     }
-    // Feed one index scan to the sink; false when the sink wants no more rows.
-    let feed = |scan: st::IndexScan,
-                env: &mut dyn Env,
-                sink: &mut RowSink,
-                seen: &mut Option<std::collections::HashSet<st::RowId>>|
-     -> Result<bool, SqlError> {
-        let scan = match wanted {
+    match tail {
+        Tail::None => {
+            read.scan_eq(&prefix, env, sink)?;
+        }
+        Tail::In(list) => return read.in_list(prefix, list, env, sink),
+        Tail::Range { lower, upper } => {
+            let Some(keys) = read.range_keys(&prefix, lower, upper, env)? else {
+                return Ok(false);
+            };
+            if let Some((lo, hi)) = keys {
+                read.scan_range(&lo, &hi, env, sink, &mut None)?;
+            }
+        }
+        Tail::Ranges(ranges) => {
+            // Every bound is computed before the first row is fed: a bound that cannot be
+            // a key means a full scan, and nothing may have been fed by then.
+            let mut all = Vec::with_capacity(ranges.len());
+            for (lower, upper) in ranges {
+                match read.range_keys(&prefix, lower, upper, env)? {
+                    None => return Ok(false),
+                    Some(keys) => all.push(keys),
+                }
+            }
+            let mut seen = Some(std::collections::HashSet::new());
+            for (lo, hi) in all.into_iter().flatten() {
+                if !read.scan_range(&lo, &hi, env, sink, &mut seen)? {
+                    break;
+                }
+            }
+        }
+    }
+    Ok(true)
+}
+
+/// The (lower, upper) keys of a range; None when a bound cannot be an exact key, and
+/// Some(None) when a bound is NULL (the comparison is never true).
+type RangeKeys = Option<Option<(Bound<Vec<st::Value>>, Bound<Vec<st::Value>>)>>;
+
+/// One read through an index: what [`index_rows`]'s steps share.
+struct IndexRead<'a> {
+    table: &'a st::Table,
+    def: &'a st::TableDef,
+    ix: &'a st::IndexDef,
+    index_no: usize,
+    /// The columns to decode (None: all).
+    wanted: Option<&'a Arc<[bool]>>,
+    /// Take each range in one hold of the table's latch.
+    one_read: bool,
+}
+
+impl IndexRead<'_> {
+    /// The key value of `e` for the index's column at `position`: None when it cannot be an
+    /// exact key, Some(None) when it is NULL (`col = NULL` matches nothing).
+    fn key_of(
+        &self,
+        e: &Expr,
+        position: usize,
+        env: &mut dyn Env,
+    ) -> Result<Option<Option<st::Value>>, SqlError> {
+        let v = e.eval(env, &[])?;
+        if v.is_null() {
+            return Ok(Some(None));
+        }
+        let ty = &self.def.columns[self.ix.columns[position]].ty;
+        Ok(key_value(&v, ty).map(Some))
+    }
+
+    /// Feed one index scan to the sink, skipping rows already in `seen`; false when the
+    /// sink wants no more rows.
+    fn feed(
+        &self,
+        scan: st::IndexScan,
+        env: &mut dyn Env,
+        sink: &mut RowSink,
+        seen: &mut Option<std::collections::HashSet<st::RowId>>,
+    ) -> Result<bool, SqlError> {
+        let scan = match self.wanted {
             Some(w) => scan.project(Arc::clone(w)),
             None => scan,
         };
-        let scan = if one_read { scan.in_one_read() } else { scan };
+        let scan = if self.one_read {
+            scan.in_one_read()
+        } else {
+            scan
+        };
         for item in scan {
             let (row_id, row) = item.map_err(storage_error)?;
             if let Some(seen) = seen.as_mut() {
@@ -294,46 +363,77 @@ pub(crate) fn index_rows(
             }
         }
         Ok(true)
-    };
-    let scan_eq =
-        |key: &[st::Value], env: &mut dyn Env, sink: &mut RowSink| -> Result<bool, SqlError> {
-            if key.len() == ix.columns.len() && ix.is_unique() {
-                let hit = table
-                    .lookup_unique_columns(index_no, key, wanted.map(|w| &w[..]))
-                    .map_err(storage_error)?;
-                return match hit {
-                    Some((row_id, row)) => sink(row_id, row, env),
-                    None => Ok(true),
-                };
-            }
-            let scan = table
-                .index_scan(
-                    index_no,
-                    Bound::Included(key),
-                    Bound::Included(key),
-                    st::Direction::Forward,
-                )
+    }
+
+    /// The rows whose index key starts with (or, for a whole unique key, is) `key`.
+    fn scan_eq(
+        &self,
+        key: &[st::Value],
+        env: &mut dyn Env,
+        sink: &mut RowSink,
+    ) -> Result<bool, SqlError> {
+        if key.len() == self.ix.columns.len() && self.ix.is_unique() {
+            let hit = self
+                .table
+                .lookup_unique_columns(self.index_no, key, self.wanted.map(|w| &w[..]))
                 .map_err(storage_error)?;
-            feed(scan, env, sink, &mut None)
-        };
-    // The (lower, upper) keys of a range; None when a bound cannot be an exact key, and
-    // Some(None) when a bound is NULL (the comparison is never true).
-    type Keys = Option<Option<(Bound<Vec<st::Value>>, Bound<Vec<st::Value>>)>>;
-    let range_keys = |lower: &Option<(Expr, bool)>,
-                      upper: &Option<(Expr, bool)>,
-                      env: &mut dyn Env|
-     -> Result<Keys, SqlError> {
+            return match hit {
+                Some((row_id, row)) => sink(row_id, row, env),
+                None => Ok(true),
+            };
+        }
+        let scan = self
+            .table
+            .index_scan(
+                self.index_no,
+                Bound::Included(key),
+                Bound::Included(key),
+                st::Direction::Forward,
+            )
+            .map_err(storage_error)?;
+        self.feed(scan, env, sink, &mut None)
+    }
+
+    /// The rows between `lo` and `hi`, in index order.
+    fn scan_range(
+        &self,
+        lo: &Bound<Vec<st::Value>>,
+        hi: &Bound<Vec<st::Value>>,
+        env: &mut dyn Env,
+        sink: &mut RowSink,
+        seen: &mut Option<std::collections::HashSet<st::RowId>>,
+    ) -> Result<bool, SqlError> {
+        let scan = self
+            .table
+            .index_scan(
+                self.index_no,
+                as_ref(lo),
+                as_ref(hi),
+                st::Direction::Forward,
+            )
+            .map_err(storage_error)?;
+        self.feed(scan, env, sink, seen)
+    }
+
+    /// A range's keys after the equality `prefix`.
+    fn range_keys(
+        &self,
+        prefix: &[st::Value],
+        lower: &Option<(Expr, bool)>,
+        upper: &Option<(Expr, bool)>,
+        env: &mut dyn Env,
+    ) -> Result<RangeKeys, SqlError> {
         let bound = |b: &Option<(Expr, bool)>,
                      env: &mut dyn Env|
          -> Result<Option<Option<Bound<Vec<st::Value>>>>, SqlError> {
             Ok(match b {
                 None if prefix.is_empty() => Some(Some(Bound::Unbounded)),
-                None => Some(Some(Bound::Included(prefix.clone()))),
-                Some((e, inclusive)) => match key_of(e, eq.len(), env)? {
+                None => Some(Some(Bound::Included(prefix.to_vec()))),
+                Some((e, inclusive)) => match self.key_of(e, prefix.len(), env)? {
                     None => None,
                     Some(None) => Some(None),
                     Some(Some(k)) => {
-                        let mut key = prefix.clone();
+                        let mut key = prefix.to_vec();
                         key.push(k);
                         Some(Some(if *inclusive {
                             Bound::Included(key)
@@ -348,102 +448,76 @@ pub(crate) fn index_rows(
             return Ok(None);
         };
         Ok(Some(lo.zip(hi)))
-    };
-    match tail {
-        Tail::None => {
-            scan_eq(&prefix, env, sink)?;
-        }
-        Tail::In(list) => {
-            let ty = &def.columns[ix.columns[eq.len()]].ty;
-            // A number beyond the column's sign (a negative for an UNSIGNED column, one
-            // past i64::MAX for a signed one) equals no stored value: it is no key.
-            let outside = |k: &st::Value| match (ty, k) {
-                (
-                    st::ColumnType::Int {
-                        unsigned: false, ..
-                    },
-                    st::Value::UInt(u),
-                ) => i64::try_from(*u).is_err(),
-                (st::ColumnType::Int { unsigned: true, .. }, st::Value::Int(i)) => *i < 0,
-                _ => false,
-            };
-            let mut values: Vec<st::Value> = Vec::with_capacity(list.len());
-            for e in list {
-                match key_of(e, eq.len(), env)? {
-                    None => return Ok(false),
-                    Some(None) => {}
-                    Some(Some(k)) if outside(&k) => {}
-                    Some(Some(k)) => values.push(k),
-                }
-            }
-            let full_unique = eq.len() + 1 == ix.columns.len() && ix.is_unique();
-            if !full_unique {
-                // The whole list in one pass over the index (see Table::index_lookup_many).
-                let batch = table
-                    .index_lookup_many(
-                        index_no,
-                        &prefix,
-                        &values,
-                        wanted.map(|w| &w[..]),
-                        IN_LIST_BATCH_ROWS_MAX,
-                    )
-                    .map_err(storage_error)?;
-                if let Some(rows) = batch {
-                    for (row_id, row) in rows {
-                        if !sink(row_id, row, env)? {
-                            break;
-                        }
-                    }
-                    return Ok(true);
-                }
-            }
-            // One lookup or scan per value, in value order; values equal under the
-            // column's collation ('a' and 'A ') are one key.
-            values.sort_by(|a, b| st::compare_datums(ty, a, b).unwrap_or(Ordering::Equal));
-            values
-                .dedup_by(|a, b| st::compare_datums(ty, a, b).is_ok_and(|o| o == Ordering::Equal));
-            let mut key = prefix.clone();
-            for value in values {
-                key.truncate(eq.len());
-                key.push(value);
-                if !scan_eq(&key, env, sink)? {
-                    break;
-                }
-            }
-        }
-        Tail::Range { lower, upper } => {
-            let Some(keys) = range_keys(lower, upper, env)? else {
-                return Ok(false);
-            };
-            if let Some((lo, hi)) = keys {
-                let scan = table
-                    .index_scan(index_no, as_ref(&lo), as_ref(&hi), st::Direction::Forward)
-                    .map_err(storage_error)?;
-                feed(scan, env, sink, &mut None)?;
-            }
-        }
-        Tail::Ranges(ranges) => {
-            // Every bound is computed before the first row is fed: a bound that cannot be
-            // a key means a full scan, and nothing may have been fed by then.
-            let mut all = Vec::with_capacity(ranges.len());
-            for (lower, upper) in ranges {
-                match range_keys(lower, upper, env)? {
-                    None => return Ok(false),
-                    Some(keys) => all.push(keys),
-                }
-            }
-            let mut seen = Some(std::collections::HashSet::new());
-            for (lo, hi) in all.into_iter().flatten() {
-                let scan = table
-                    .index_scan(index_no, as_ref(&lo), as_ref(&hi), st::Direction::Forward)
-                    .map_err(storage_error)?;
-                if !feed(scan, env, sink, &mut seen)? {
-                    break;
-                }
-            }
-        }
     }
-    Ok(true)
+
+    /// `col IN (list)` after the equality `prefix`: the whole list in one batch where it
+    /// may be, else one lookup per distinct value. False when a value cannot be a key.
+    fn in_list(
+        &self,
+        prefix: Vec<st::Value>,
+        list: &[Expr],
+        env: &mut dyn Env,
+        sink: &mut RowSink,
+    ) -> Result<bool, SqlError> {
+        let eq_len = prefix.len();
+        let ty = &self.def.columns[self.ix.columns[eq_len]].ty;
+        // A number beyond the column's sign (a negative for an UNSIGNED column, one
+        // past i64::MAX for a signed one) equals no stored value: it is no key.
+        let outside = |k: &st::Value| match (ty, k) {
+            (
+                st::ColumnType::Int {
+                    unsigned: false, ..
+                },
+                st::Value::UInt(u),
+            ) => i64::try_from(*u).is_err(),
+            (st::ColumnType::Int { unsigned: true, .. }, st::Value::Int(i)) => *i < 0,
+            _ => false,
+        };
+        let mut values: Vec<st::Value> = Vec::with_capacity(list.len());
+        for e in list {
+            match self.key_of(e, eq_len, env)? {
+                None => return Ok(false),
+                Some(None) => {}
+                Some(Some(k)) if outside(&k) => {}
+                Some(Some(k)) => values.push(k),
+            }
+        }
+        let full_unique = eq_len + 1 == self.ix.columns.len() && self.ix.is_unique();
+        if !full_unique {
+            // The whole list in one pass over the index (see Table::index_lookup_many).
+            let batch = self
+                .table
+                .index_lookup_many(
+                    self.index_no,
+                    &prefix,
+                    &values,
+                    self.wanted.map(|w| &w[..]),
+                    IN_LIST_BATCH_ROWS_MAX,
+                )
+                .map_err(storage_error)?;
+            if let Some(rows) = batch {
+                for (row_id, row) in rows {
+                    if !sink(row_id, row, env)? {
+                        break;
+                    }
+                }
+                return Ok(true);
+            }
+        }
+        // One lookup or scan per value, in value order; values equal under the
+        // column's collation ('a' and 'A ') are one key.
+        values.sort_by(|a, b| st::compare_datums(ty, a, b).unwrap_or(Ordering::Equal));
+        values.dedup_by(|a, b| st::compare_datums(ty, a, b).is_ok_and(|o| o == Ordering::Equal));
+        let mut key = prefix;
+        for value in values {
+            key.truncate(eq_len);
+            key.push(value);
+            if !self.scan_eq(&key, env, sink)? {
+                break;
+            }
+        }
+        Ok(true)
+    }
 }
 
 impl TableSelect {

@@ -233,38 +233,10 @@ impl Session {
         let engine = env.engine;
         let storage = engine.catalog.storage();
         let table = plan.source.table.open(storage)?;
-        let mut types = plan.source.table.column_types();
-        for j in &plan.joins {
-            types.extend(j.table.column_types());
-        }
-        let ncols = types.len();
-        if let Some(g) = &plan.grouping {
-            for a in &g.aggregates {
-                let ty = aggregate_type(a, &types[..ncols], env);
-                types.push(ty);
-            }
-        }
-        let stored_only = plan.grouping.is_none()
-            && plan.items.iter().all(
-                |item| matches!(item, crate::plan::tables::OutputItem::Column { index, .. } if *index < ncols),
-            );
-        let columns = if stored_only {
-            Arc::clone(
-                plan.shown_columns
-                    .get_or_init(|| Arc::new(table_select_columns(plan, &types, ncols, env))),
-            )
-        } else {
-            Arc::new(table_select_columns(plan, &types, ncols, env))
-        };
+        let (types, ncols) = input_types(plan, env);
+        let columns = result_columns(plan, &types, ncols, env);
         let shape = crate::exec::spill::collect::RowShape::new(plan, &types, env);
-        let offset = match &plan.offset {
-            Some(o) => usize::try_from(limit_value(o, env)?).unwrap_or(usize::MAX),
-            None => 0,
-        };
-        let limit = match &plan.limit {
-            Some(l) => usize::try_from(limit_value(l, env)?).unwrap_or(usize::MAX),
-            None => usize::MAX,
-        };
+        let (offset, limit) = offset_limit(plan, env)?;
         // Rows come out in ORDER BY order, else GROUP BY returns its groups in key order,
         // as MariaDB does.
         let desc: Option<Vec<bool>> = if !plan.order_by.is_empty() {
@@ -281,27 +253,7 @@ impl Session {
             crate::sysvars::lookup(name).map(|i| env.state.session_value(i).clone())
         });
         let mut out = crate::exec::spill::collect::Collector::new(desc, wanted, &spill);
-        if plan.joins.is_empty() && plan.grouping.is_none() {
-            // Each row goes from the scan into the result (or its sort) as it is read: the
-            // statement holds no copy of the table.
-            let options = crate::exec::read::ReadOptions {
-                wanted: crate::exec::read::columns_read(plan),
-                max_rows: Session::rows_to_read(plan, env)?,
-            };
-            let cell = std::cell::RefCell::new(out);
-            crate::exec::read::read_rows_each(
-                &plan.source,
-                &table,
-                env,
-                &options,
-                &mut |_, mut values, env| {
-                    shape.emit(&mut values, None, None, env, &mut cell.borrow_mut())?;
-                    Ok(true)
-                },
-                &mut || cell.borrow_mut().reset(),
-            )?;
-            out = cell.into_inner();
-        } else if let Some(g) = plan
+        if let Some(g) = plan
             .grouping
             .as_ref()
             .filter(|g| plan.joins.is_empty() && !g.keys.is_empty())
@@ -327,24 +279,7 @@ impl Session {
                 env,
             )?;
         } else {
-            let rows = if plan.joins.is_empty() {
-                let options = crate::exec::read::ReadOptions {
-                    wanted: crate::exec::read::columns_read(plan),
-                    max_rows: Session::rows_to_read(plan, env)?,
-                };
-                crate::exec::read::read_rows_with(&plan.source, &table, env, &options)?
-            } else {
-                Session::joined_rows(plan, &table, env)?
-            };
-            // The rows the select list is evaluated over: table rows, or one row per group
-            // (the group's first row followed by its aggregate values).
-            let (mut input, group_keys) = match &plan.grouping {
-                Some(g) => group_rows(g, rows, &types[..ncols], env)?,
-                None => (rows.into_iter().map(|(_, v)| v).collect(), Vec::new()),
-            };
-            for (n, values) in input.iter_mut().enumerate() {
-                shape.emit(values, group_keys.get(n), None, env, &mut out)?;
-            }
+            Session::collect(plan, &table, &types[..ncols], &shape, &mut out, env)?;
         }
         let range = matches!(
             plan.source.access,
@@ -381,6 +316,61 @@ impl Session {
             rows: Rows::shared(result),
             warnings: 0,
         }))
+    }
+
+    /// Every row of a table SELECT without a streamed GROUP BY, read and shaped into `out`
+    /// (its sort or list): from the scan as it is read, or from the rows read or joined
+    /// first. `types` holds the tables' column types.
+    // Inline: called once per statement on the point-select path.
+    #[inline(always)]
+    fn collect(
+        plan: &crate::plan::tables::TableSelect,
+        table: &myriad_storage::Table,
+        types: &[SqlType],
+        shape: &crate::exec::spill::collect::RowShape,
+        out: &mut crate::exec::spill::collect::Collector<'_>,
+        env: &mut ExecEnv,
+    ) -> Result<(), SqlError> {
+        if plan.joins.is_empty() && plan.grouping.is_none() {
+            // Each row goes from the scan into the result (or its sort) as it is read: the
+            // statement holds no copy of the table.
+            let options = crate::exec::read::ReadOptions {
+                wanted: crate::exec::read::columns_read(plan),
+                max_rows: Session::rows_to_read(plan, env)?,
+            };
+            let cell = std::cell::RefCell::new(out);
+            crate::exec::read::read_rows_each(
+                &plan.source,
+                table,
+                env,
+                &options,
+                &mut |_, mut values, env| {
+                    shape.emit(&mut values, None, None, env, &mut cell.borrow_mut())?;
+                    Ok(true)
+                },
+                &mut || cell.borrow_mut().reset(),
+            )?;
+        } else {
+            let rows = if plan.joins.is_empty() {
+                let options = crate::exec::read::ReadOptions {
+                    wanted: crate::exec::read::columns_read(plan),
+                    max_rows: Session::rows_to_read(plan, env)?,
+                };
+                crate::exec::read::read_rows_with(&plan.source, table, env, &options)?
+            } else {
+                Session::joined_rows(plan, table, env)?
+            };
+            // The rows the select list is evaluated over: table rows, or one row per group
+            // (the group's first row followed by its aggregate values).
+            let (mut input, group_keys) = match &plan.grouping {
+                Some(g) => group_rows(g, rows, types, env)?,
+                None => (rows.into_iter().map(|(_, v)| v).collect(), Vec::new()),
+            };
+            for (n, values) in input.iter_mut().enumerate() {
+                shape.emit(values, group_keys.get(n), None, env, out)?;
+            }
+        }
+        Ok(())
     }
 
     /// GROUP BY over one table: each row goes from the scan into the grouping (which
@@ -563,6 +553,70 @@ pub(crate) fn zero_value(ty: &myriad_storage::ColumnType) -> myriad_storage::Val
         T::DateTime | T::Timestamp => D::DateTime(Default::default()),
         _ => D::Bytes(Vec::new()),
     }
+}
+
+/// The column types of a table SELECT's input row: each table's columns in join order,
+/// then the aggregates'; and how many are the tables' columns.
+// Inline: called once per statement on the point-select path.
+#[inline(always)]
+pub(crate) fn input_types(
+    plan: &crate::plan::tables::TableSelect,
+    env: &ExecEnv,
+) -> (Vec<SqlType>, usize) {
+    let mut types = plan.source.table.column_types();
+    for j in &plan.joins {
+        types.extend(j.table.column_types());
+    }
+    let ncols = types.len();
+    if let Some(g) = &plan.grouping {
+        for a in &g.aggregates {
+            let ty = aggregate_type(a, &types[..ncols], env);
+            types.push(ty);
+        }
+    }
+    (types, ncols)
+}
+
+/// The result's column definitions; a select list of stored columns only has the same
+/// ones every time, built once and kept in the plan.
+// Inline: called once per statement on the point-select path.
+#[inline(always)]
+pub(crate) fn result_columns(
+    plan: &crate::plan::tables::TableSelect,
+    types: &[SqlType],
+    ncols: usize,
+    env: &dyn Env,
+) -> Arc<Vec<Column>> {
+    let stored_only = plan.grouping.is_none()
+        && plan.items.iter().all(
+            |item| matches!(item, crate::plan::tables::OutputItem::Column { index, .. } if *index < ncols),
+        );
+    if stored_only {
+        Arc::clone(
+            plan.shown_columns
+                .get_or_init(|| Arc::new(table_select_columns(plan, types, ncols, env))),
+        )
+    } else {
+        Arc::new(table_select_columns(plan, types, ncols, env))
+    }
+}
+
+/// OFFSET and LIMIT as row counts (0 and no limit when absent).
+// Inline: called once per statement on the point-select path.
+#[inline(always)]
+fn offset_limit(
+    plan: &crate::plan::tables::TableSelect,
+    env: &mut ExecEnv,
+) -> Result<(usize, usize), SqlError> {
+    let offset = match &plan.offset {
+        Some(o) => usize::try_from(limit_value(o, env)?).unwrap_or(usize::MAX),
+        None => 0,
+    };
+    let limit = match &plan.limit {
+        Some(l) => usize::try_from(limit_value(l, env)?).unwrap_or(usize::MAX),
+        None => usize::MAX,
+    };
+    Ok((offset, limit))
 }
 
 /// Result metadata of a SELECT over tables. `types` holds the joined row's column types

@@ -355,87 +355,11 @@ impl Session {
                 full,
                 filter,
             } => {
-                let db = database
-                    .clone()
-                    .or_else(|| self.info.database.clone())
-                    .ok_or_else(err_no_database)?;
-                let t =
-                    crate::plan::tables::open_ref(self.engine.catalog.storage(), &db, table, None)?;
-                let rows = t
-                    .def
-                    .columns
-                    .iter()
-                    .enumerate()
-                    .map(|(i, c)| {
-                        let text = |s: &str| Datum::Str(s.as_bytes().to_vec());
-                        let mut row = vec![
-                            text(&c.name),
-                            text(&crate::plan::show_create::type_text(&c.ty)),
-                        ];
-                        if *full {
-                            // Binary strings (BLOB, BINARY, VARBINARY) show no collation.
-                            let binary = c.ty.collation() == myriad_storage::Collation::Binary;
-                            row.push(if c.ty.is_string() && !binary {
-                                text(c.ty.collation().name())
-                            } else {
-                                Datum::Null
-                            });
-                        }
-                        row.push(text(if c.nullable { "YES" } else { "NO" }));
-                        row.push(text(crate::plan::show_create::key_text(&t.def, i)));
-                        row.push(
-                            crate::plan::show_create::default_text(c)
-                                .map(|d| Datum::Str(d.into_bytes()))
-                                .unwrap_or(Datum::Null),
-                        );
-                        row.push(text(&crate::plan::show_create::extra_text(c)));
-                        if *full {
-                            row.push(text("select,insert,update,references"));
-                            row.push(text(&c.comment));
-                        }
-                        row
-                    })
-                    .collect();
-                if *full {
-                    listing(
-                        &[
-                            ("Field", 64),
-                            ("Type", BLOB_TEXT),
-                            ("Collation", 64),
-                            ("Null", 3),
-                            ("Key", 3),
-                            ("Default", BLOB_TEXT),
-                            ("Extra", 32),
-                            ("Privileges", 80),
-                            ("Comment", 1024),
-                        ],
-                        rows,
-                        filter,
-                        env,
-                    )?
-                } else {
-                    listing(
-                        &[
-                            ("Field", 64),
-                            ("Type", BLOB_TEXT),
-                            ("Null", 3),
-                            ("Key", 3),
-                            ("Default", BLOB_TEXT),
-                            ("Extra", 32),
-                        ],
-                        rows,
-                        filter,
-                        env,
-                    )?
-                }
+                let t = self.shown_table(database.as_deref(), table)?;
+                show_columns(&t, *full, filter, env)?
             }
             Stmt::ShowCreateTable { database, table } => {
-                let db = database
-                    .clone()
-                    .or_else(|| self.info.database.clone())
-                    .ok_or_else(err_no_database)?;
-                let t =
-                    crate::plan::tables::open_ref(self.engine.catalog.storage(), &db, table, None)?;
+                let t = self.shown_table(database.as_deref(), table)?;
                 let text = crate::plan::show_create::create_table_text(&t.name, &t.def);
                 listing(
                     &[("Table", 64), ("Create Table", 1024)],
@@ -448,56 +372,8 @@ impl Session {
                 )?
             }
             Stmt::ShowIndex { database, table } => {
-                let db = database
-                    .clone()
-                    .or_else(|| self.info.database.clone())
-                    .ok_or_else(err_no_database)?;
-                let t =
-                    crate::plan::tables::open_ref(self.engine.catalog.storage(), &db, table, None)?;
-                let mut rows = Vec::new();
-                for ix in &t.def.indexes {
-                    for (seq, &c) in ix.columns.iter().enumerate() {
-                        let col = &t.def.columns[c];
-                        let text = |s: &str| Datum::Str(s.as_bytes().to_vec());
-                        rows.push(vec![
-                            text(&t.name),
-                            Datum::UInt(u64::from(!ix.is_unique())),
-                            text(&ix.name),
-                            Datum::UInt(seq as u64 + 1),
-                            text(&col.name),
-                            text("A"),
-                            Datum::UInt(0),
-                            Datum::Null,
-                            Datum::Null,
-                            text(if col.nullable { "YES" } else { "" }),
-                            text("BTREE"),
-                            text(""),
-                            text(""),
-                            text("NO"),
-                        ]);
-                    }
-                }
-                listing(
-                    &[
-                        ("Table", 64),
-                        ("Non_unique", 0),
-                        ("Key_name", 64),
-                        ("Seq_in_index", LONG_INT),
-                        ("Column_name", 64),
-                        ("Collation", 1),
-                        ("Cardinality", 0),
-                        ("Sub_part", 0),
-                        ("Packed", 10),
-                        ("Null", 3),
-                        ("Index_type", 16),
-                        ("Comment", 16),
-                        ("Index_comment", 1024),
-                        ("Ignored", 3),
-                    ],
-                    rows,
-                    &ShowFilter::None,
-                    env,
-                )?
+                let t = self.shown_table(database.as_deref(), table)?;
+                show_index(&t, env)?
             }
             Stmt::ShowCreateDatabase { name } => {
                 if !self.engine.catalog.database_exists(name) {
@@ -518,6 +394,20 @@ impl Session {
             }
             _ => return Err(SqlError::not_supported("this statement here")),
         })
+    }
+
+    /// The table SHOW COLUMNS, SHOW CREATE TABLE or SHOW INDEX names (in the current
+    /// database unless `database` is given).
+    fn shown_table(
+        &self,
+        database: Option<&str>,
+        table: &str,
+    ) -> Result<crate::plan::tables::TableRef, SqlError> {
+        let db = database
+            .map(str::to_string)
+            .or_else(|| self.info.database.clone())
+            .ok_or_else(err_no_database)?;
+        crate::plan::tables::open_ref(self.engine.catalog.storage(), &db, table, None)
     }
 
     /// SHOW COLLATION, CHARACTER SET, ENGINES and PROCESSLIST.
@@ -659,4 +549,131 @@ impl Session {
             _ => return Err(SqlError::not_supported("this statement here")),
         })
     }
+}
+
+/// SHOW [FULL] COLUMNS: a row per column.
+fn show_columns(
+    t: &crate::plan::tables::TableRef,
+    full: bool,
+    filter: &ShowFilter,
+    env: &mut ExecEnv,
+) -> Result<QueryResult, SqlError> {
+    let rows = t
+        .def
+        .columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let text = |s: &str| Datum::Str(s.as_bytes().to_vec());
+            let mut row = vec![
+                text(&c.name),
+                text(&crate::plan::show_create::type_text(&c.ty)),
+            ];
+            if full {
+                // Binary strings (BLOB, BINARY, VARBINARY) show no collation.
+                let binary = c.ty.collation() == myriad_storage::Collation::Binary;
+                row.push(if c.ty.is_string() && !binary {
+                    text(c.ty.collation().name())
+                } else {
+                    Datum::Null
+                });
+            }
+            row.push(text(if c.nullable { "YES" } else { "NO" }));
+            row.push(text(crate::plan::show_create::key_text(&t.def, i)));
+            row.push(
+                crate::plan::show_create::default_text(c)
+                    .map(|d| Datum::Str(d.into_bytes()))
+                    .unwrap_or(Datum::Null),
+            );
+            row.push(text(&crate::plan::show_create::extra_text(c)));
+            if full {
+                row.push(text("select,insert,update,references"));
+                row.push(text(&c.comment));
+            }
+            row
+        })
+        .collect();
+    if full {
+        listing(
+            &[
+                ("Field", 64),
+                ("Type", BLOB_TEXT),
+                ("Collation", 64),
+                ("Null", 3),
+                ("Key", 3),
+                ("Default", BLOB_TEXT),
+                ("Extra", 32),
+                ("Privileges", 80),
+                ("Comment", 1024),
+            ],
+            rows,
+            filter,
+            env,
+        )
+    } else {
+        listing(
+            &[
+                ("Field", 64),
+                ("Type", BLOB_TEXT),
+                ("Null", 3),
+                ("Key", 3),
+                ("Default", BLOB_TEXT),
+                ("Extra", 32),
+            ],
+            rows,
+            filter,
+            env,
+        )
+    }
+}
+
+/// SHOW INDEX: a row per column of each index.
+fn show_index(
+    t: &crate::plan::tables::TableRef,
+    env: &mut ExecEnv,
+) -> Result<QueryResult, SqlError> {
+    let mut rows = Vec::new();
+    for ix in &t.def.indexes {
+        for (seq, &c) in ix.columns.iter().enumerate() {
+            let col = &t.def.columns[c];
+            let text = |s: &str| Datum::Str(s.as_bytes().to_vec());
+            rows.push(vec![
+                text(&t.name),
+                Datum::UInt(u64::from(!ix.is_unique())),
+                text(&ix.name),
+                Datum::UInt(seq as u64 + 1),
+                text(&col.name),
+                text("A"),
+                Datum::UInt(0),
+                Datum::Null,
+                Datum::Null,
+                text(if col.nullable { "YES" } else { "" }),
+                text("BTREE"),
+                text(""),
+                text(""),
+                text("NO"),
+            ]);
+        }
+    }
+    listing(
+        &[
+            ("Table", 64),
+            ("Non_unique", 0),
+            ("Key_name", 64),
+            ("Seq_in_index", LONG_INT),
+            ("Column_name", 64),
+            ("Collation", 1),
+            ("Cardinality", 0),
+            ("Sub_part", 0),
+            ("Packed", 10),
+            ("Null", 3),
+            ("Index_type", 16),
+            ("Comment", 16),
+            ("Index_comment", 1024),
+            ("Ignored", 3),
+        ],
+        rows,
+        &ShowFilter::None,
+        env,
+    )
 }

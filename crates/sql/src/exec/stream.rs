@@ -9,8 +9,9 @@ use crate::catalog::storage_error;
 use crate::error::SqlError;
 use crate::exec::env::ExecEnv;
 use crate::exec::read::columns_read;
-use crate::exec::select::{limit_value, table_select_columns};
-use crate::expr::eval::{Datum, SqlType};
+use crate::exec::select::{limit_value, result_columns};
+use crate::exec::spill::collect::item_types;
+use crate::expr::eval::Datum;
 use crate::plan::access::visit_columns;
 use crate::plan::stored::from_stored_owned;
 use crate::plan::tables::{Access, OutputItem, TableSelect};
@@ -60,26 +61,8 @@ pub(crate) fn select(
     let table = plan.source.table.open(env.engine.catalog.storage())?;
     let types = plan.source.table.column_types();
     let ncols = types.len();
-    let stored_only = plan
-        .items
-        .iter()
-        .all(|item| matches!(item, OutputItem::Column { index, .. } if *index < ncols));
-    let columns = if stored_only {
-        Arc::clone(
-            plan.shown_columns
-                .get_or_init(|| Arc::new(table_select_columns(plan, &types, ncols, env))),
-        )
-    } else {
-        Arc::new(table_select_columns(plan, &types, ncols, env))
-    };
-    let item_types: Vec<SqlType> = plan
-        .items
-        .iter()
-        .map(|item| match item {
-            OutputItem::Column { index, .. } => types[*index],
-            OutputItem::Expr { expr, .. } => expr.sql_type(env, &types),
-        })
-        .collect();
+    let columns = result_columns(plan, &types, ncols, env);
+    let item_types = item_types(plan, &types, env);
     let movable = movable_items(plan, ncols);
     let offset = match &plan.offset {
         Some(o) => limit_value(o, env)?,
@@ -148,6 +131,8 @@ pub(crate) fn streamed(columns: Arc<Vec<crate::result::Column>>) -> QueryResult 
 /// For each select-list item, whether it is a column shown as it is and read by nothing
 /// else in the list: its value can be moved out of the row instead of cloned. `width` is
 /// the row's length (columns, then aggregates).
+// Inline: called once per statement on the point-select path.
+#[inline(always)]
 pub(crate) fn movable_items(plan: &TableSelect, width: usize) -> Vec<bool> {
     let mut uses = vec![0u32; width];
     let mut countable = true;

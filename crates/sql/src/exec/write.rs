@@ -24,65 +24,13 @@ impl Session {
     ) -> Result<Pending, SqlError> {
         let storage = self.engine.catalog.storage();
         let table = plan.table.open(storage)?;
-        let def = &plan.table.def;
         let strict = self.strict();
         let mut stmt = storage.begin();
         let mut affected = 0u64;
         let mut first_id: Option<u64> = None;
         for (n, row_exprs) in plan.rows.iter().enumerate() {
             let row_number = n + 1;
-            let mut given: Vec<Option<Datum>> = vec![None; def.columns.len()];
-            for (expr, &position) in row_exprs.iter().zip(&plan.columns) {
-                if let Some(e) = expr {
-                    let warned = env.warnings.len();
-                    given[position] = Some(e.eval(env, &[])?);
-                    self.division_by_zero_is_error(&env.warnings[warned..])?;
-                }
-            }
-            let mut row = Vec::with_capacity(def.columns.len());
-            for (position, column) in def.columns.iter().enumerate() {
-                let stored = match given[position].take() {
-                    // AUTO_INCREMENT: NULL or 0 asks for the next value.
-                    Some(v)
-                        if column.auto_increment
-                            && (v.is_null() || v.to_int(&mut Vec::new()) == Some(0)) =>
-                    {
-                        myriad_storage::Value::Null
-                    }
-                    Some(v) => {
-                        let target = crate::plan::stored::Target {
-                            column,
-                            table: Some(&plan.table),
-                            row: row_number,
-                            strict,
-                        };
-                        crate::plan::stored::to_stored(&v, &target, &mut env.warnings)?
-                    }
-                    None if column.default_now => {
-                        crate::plan::timestamps::now_for(&column.ty, env.now_micros())
-                    }
-                    None => match &column.default {
-                        Some(d) => d.clone(),
-                        None if column.auto_increment || column.nullable => {
-                            myriad_storage::Value::Null
-                        }
-                        None => {
-                            let message =
-                                format!("Field '{}' doesn't have a default value", column.name);
-                            if strict {
-                                return Err(SqlError::new(ER_NO_DEFAULT_FOR_FIELD, message));
-                            }
-                            env.warnings.push(Warning {
-                                level: "Warning",
-                                code: ER_NO_DEFAULT_FOR_FIELD.code,
-                                message,
-                            });
-                            zero_value(&column.ty)
-                        }
-                    },
-                };
-                row.push(stored);
-            }
+            let row = self.insert_row(plan, row_exprs, row_number, strict, env)?;
             let mut attempts = 0;
             loop {
                 match table.insert(&mut stmt, &row) {
@@ -105,65 +53,14 @@ impl Session {
                     Err(myriad_storage::StorageError::DuplicateKey { existing_row, .. })
                         if plan.on_duplicate.is_some() =>
                     {
-                        let assignments = plan.on_duplicate.as_deref().unwrap_or_default();
-                        let old = table
-                            .get(existing_row)
-                            .map_err(catalog::storage_error)?
-                            .ok_or_else(|| SqlError::new(ER_KEY_NOT_FOUND, "Can't find record"))?;
-                        let old_values: Vec<Datum> = old
-                            .iter()
-                            .zip(&def.columns)
-                            .map(|(d, c)| crate::plan::stored::from_stored(d, &c.ty))
-                            .collect();
-                        let new_values: Vec<Datum> = row
-                            .iter()
-                            .zip(&def.columns)
-                            .map(|(d, c)| crate::plan::stored::from_stored(d, &c.ty))
-                            .collect();
-                        let mut working = old_values.clone();
-                        for (position, expr) in assignments {
-                            let mut scope_row = working.clone();
-                            scope_row.extend(new_values.iter().cloned());
-                            let v = expr.eval(env, &scope_row)?;
-                            let target = crate::plan::stored::Target {
-                                column: &def.columns[*position],
-                                table: Some(&plan.table),
-                                row: row_number,
-                                strict,
-                            };
-                            let stored =
-                                crate::plan::stored::to_stored(&v, &target, &mut env.warnings)?;
-                            working[*position] = crate::plan::stored::from_stored(
-                                &stored,
-                                &def.columns[*position].ty,
-                            );
-                        }
-                        if working != old_values {
-                            crate::plan::timestamps::touch_on_update(
-                                def,
-                                |i| assignments.iter().any(|(p, _)| *p == i),
-                                &mut working,
-                                env.now_micros(),
-                            );
-                            let mut updated = Vec::with_capacity(def.columns.len());
-                            for (column, v) in def.columns.iter().zip(&working) {
-                                let target = crate::plan::stored::Target {
-                                    column,
-                                    table: Some(&plan.table),
-                                    row: row_number,
-                                    strict: false,
-                                };
-                                updated.push(crate::plan::stored::to_stored(
-                                    v,
-                                    &target,
-                                    &mut Vec::new(),
-                                )?);
-                            }
-                            table
-                                .update(&mut stmt, existing_row, &updated)
-                                .map_err(catalog::storage_error)?;
-                            affected += 2;
-                        }
+                        let update = DuplicateUpdate {
+                            plan,
+                            table: &table,
+                            existing_row,
+                            row_number,
+                            strict,
+                        };
+                        affected += update.apply(&row, &mut stmt, env)?;
                         break;
                     }
                     Err(e @ myriad_storage::StorageError::DuplicateKey { .. }) if plan.ignore => {
@@ -199,6 +96,71 @@ impl Session {
         })
     }
 
+    /// One VALUES row as stored: the given values converted, the others filled with their
+    /// defaults (a NOT NULL column without one is an error in strict mode, else a warning
+    /// and the type's zero).
+    fn insert_row(
+        &self,
+        plan: &crate::plan::tables::InsertPlan,
+        row_exprs: &[Option<crate::expr::Expr>],
+        row_number: usize,
+        strict: bool,
+        env: &mut ExecEnv,
+    ) -> Result<Vec<myriad_storage::Value>, SqlError> {
+        let def = &plan.table.def;
+        let mut given: Vec<Option<Datum>> = vec![None; def.columns.len()];
+        for (expr, &position) in row_exprs.iter().zip(&plan.columns) {
+            if let Some(e) = expr {
+                let warned = env.warnings.len();
+                given[position] = Some(e.eval(env, &[])?);
+                self.division_by_zero_is_error(&env.warnings[warned..])?;
+            }
+        }
+        let mut row = Vec::with_capacity(def.columns.len());
+        for (position, column) in def.columns.iter().enumerate() {
+            let stored = match given[position].take() {
+                // AUTO_INCREMENT: NULL or 0 asks for the next value.
+                Some(v)
+                    if column.auto_increment
+                        && (v.is_null() || v.to_int(&mut Vec::new()) == Some(0)) =>
+                {
+                    myriad_storage::Value::Null
+                }
+                Some(v) => {
+                    let target = crate::plan::stored::Target {
+                        column,
+                        table: Some(&plan.table),
+                        row: row_number,
+                        strict,
+                    };
+                    crate::plan::stored::to_stored(&v, &target, &mut env.warnings)?
+                }
+                None if column.default_now => {
+                    crate::plan::timestamps::now_for(&column.ty, env.now_micros())
+                }
+                None => match &column.default {
+                    Some(d) => d.clone(),
+                    None if column.auto_increment || column.nullable => myriad_storage::Value::Null,
+                    None => {
+                        let message =
+                            format!("Field '{}' doesn't have a default value", column.name);
+                        if strict {
+                            return Err(SqlError::new(ER_NO_DEFAULT_FOR_FIELD, message));
+                        }
+                        env.warnings.push(Warning {
+                            level: "Warning",
+                            code: ER_NO_DEFAULT_FOR_FIELD.code,
+                            message,
+                        });
+                        zero_value(&column.ty)
+                    }
+                },
+            };
+            row.push(stored);
+        }
+        Ok(row)
+    }
+
     pub(crate) fn update(
         &self,
         plan: &crate::plan::tables::UpdatePlan,
@@ -206,7 +168,6 @@ impl Session {
     ) -> Result<QueryResult, SqlError> {
         let storage = self.engine.catalog.storage();
         let table = plan.source.table.open(storage)?;
-        let def = &plan.source.table.def;
         let strict = self.strict();
         // The writer lock before the read: concurrent `SET n = n + 1` must not both read n.
         let mut stmt = storage.begin();
@@ -223,40 +184,22 @@ impl Session {
         let (mut matched, mut changed) = (0u64, 0u64);
         for (n, (row_id, values)) in rows.into_iter().enumerate() {
             matched += 1;
+            let at = RowAt {
+                table: &plan.source.table,
+                row: n + 1,
+                strict,
+            };
             let mut working = values.clone();
             for (position, expr) in &plan.assignments {
                 let warned = env.warnings.len();
                 let v = expr.eval(env, &working)?;
                 self.division_by_zero_is_error(&env.warnings[warned..])?;
-                let target = crate::plan::stored::Target {
-                    column: &def.columns[*position],
-                    table: Some(&plan.source.table),
-                    row: n + 1,
-                    strict,
-                };
-                let stored = crate::plan::stored::to_stored(&v, &target, &mut env.warnings)?;
-                working[*position] =
-                    crate::plan::stored::from_stored(&stored, &def.columns[*position].ty);
+                at.assign(*position, &v, &mut working, &mut env.warnings)?;
             }
             if working == values {
                 continue;
             }
-            crate::plan::timestamps::touch_on_update(
-                def,
-                |i| plan.assignments.iter().any(|(p, _)| *p == i),
-                &mut working,
-                env.now_micros(),
-            );
-            let mut new_row = Vec::with_capacity(def.columns.len());
-            for (column, v) in def.columns.iter().zip(&working) {
-                let target = crate::plan::stored::Target {
-                    column,
-                    table: Some(&plan.source.table),
-                    row: n + 1,
-                    strict: false,
-                };
-                new_row.push(crate::plan::stored::to_stored(v, &target, &mut Vec::new())?);
-            }
+            let new_row = at.changed_row(&plan.assignments, &mut working, env.now_micros())?;
             if table
                 .update(&mut stmt, row_id, &new_row)
                 .map_err(catalog::storage_error)?
@@ -339,6 +282,126 @@ impl Session {
         Ok(ok(deleted))
     }
 }
+/// INSERT ... ON DUPLICATE KEY UPDATE meeting a row with the same key.
+struct DuplicateUpdate<'a> {
+    plan: &'a crate::plan::tables::InsertPlan,
+    table: &'a myriad_storage::Table,
+    /// The row already there.
+    existing_row: myriad_storage::RowId,
+    /// The VALUES row's number (1-based), for warnings.
+    row_number: usize,
+    strict: bool,
+}
+
+impl DuplicateUpdate<'_> {
+    /// Apply the assignments to the existing row, where `VALUES(col)` reads `row` (the row
+    /// that was to be inserted); returns the affected-row count MySQL reports (2 when the
+    /// row changed, else 0).
+    fn apply(
+        &self,
+        row: &[myriad_storage::Value],
+        stmt: &mut myriad_storage::Statement,
+        env: &mut ExecEnv,
+    ) -> Result<u64, SqlError> {
+        let plan = self.plan;
+        let def = &plan.table.def;
+        let assignments = plan.on_duplicate.as_deref().unwrap_or_default();
+        let old = self
+            .table
+            .get(self.existing_row)
+            .map_err(catalog::storage_error)?
+            .ok_or_else(|| SqlError::new(ER_KEY_NOT_FOUND, "Can't find record"))?;
+        let datums = |values: &[myriad_storage::Value]| -> Vec<Datum> {
+            values
+                .iter()
+                .zip(&def.columns)
+                .map(|(d, c)| crate::plan::stored::from_stored(d, &c.ty))
+                .collect()
+        };
+        let old_values = datums(&old);
+        let new_values = datums(row);
+        let at = RowAt {
+            table: &plan.table,
+            row: self.row_number,
+            strict: self.strict,
+        };
+        let mut working = old_values.clone();
+        for (position, expr) in assignments {
+            let mut scope_row = working.clone();
+            scope_row.extend(new_values.iter().cloned());
+            let v = expr.eval(env, &scope_row)?;
+            at.assign(*position, &v, &mut working, &mut env.warnings)?;
+        }
+        if working == old_values {
+            return Ok(0);
+        }
+        let updated = at.changed_row(assignments, &mut working, env.now_micros())?;
+        self.table
+            .update(stmt, self.existing_row, &updated)
+            .map_err(catalog::storage_error)?;
+        Ok(2)
+    }
+}
+
+/// A row of a table that UPDATE or ON DUPLICATE KEY UPDATE assigns to.
+struct RowAt<'a> {
+    table: &'a crate::plan::tables::TableRef,
+    /// The row's number in the statement (1-based), for warnings.
+    row: usize,
+    strict: bool,
+}
+
+impl RowAt<'_> {
+    /// `working[position] = v`, as the column stores it (the conversion's warnings noted).
+    fn assign(
+        &self,
+        position: usize,
+        v: &Datum,
+        working: &mut [Datum],
+        warnings: &mut Vec<Warning>,
+    ) -> Result<(), SqlError> {
+        let column = &self.table.def.columns[position];
+        let target = crate::plan::stored::Target {
+            column,
+            table: Some(self.table),
+            row: self.row,
+            strict: self.strict,
+        };
+        let stored = crate::plan::stored::to_stored(v, &target, warnings)?;
+        working[position] = crate::plan::stored::from_stored(&stored, &column.ty);
+        Ok(())
+    }
+
+    /// The row to store once `assignments` changed `working`: ON UPDATE timestamps not
+    /// assigned are touched, and every value is converted (its warnings were noted when
+    /// it was assigned).
+    fn changed_row(
+        &self,
+        assignments: &[(usize, crate::expr::Expr)],
+        working: &mut [Datum],
+        now_micros: i64,
+    ) -> Result<Vec<myriad_storage::Value>, SqlError> {
+        let def = &self.table.def;
+        crate::plan::timestamps::touch_on_update(
+            def,
+            |i| assignments.iter().any(|(p, _)| *p == i),
+            working,
+            now_micros,
+        );
+        let mut row = Vec::with_capacity(def.columns.len());
+        for (column, v) in def.columns.iter().zip(working.iter()) {
+            let target = crate::plan::stored::Target {
+                column,
+                table: Some(self.table),
+                row: self.row,
+                strict: false,
+            };
+            row.push(crate::plan::stored::to_stored(v, &target, &mut Vec::new())?);
+        }
+        Ok(row)
+    }
+}
+
 /// End of a transaction (COMMIT, ROLLBACK, BEGIN, autocommit=1, reset, disconnect): release
 /// its row locks.
 pub(crate) fn release_row_locks(session: &Session) {

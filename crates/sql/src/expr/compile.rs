@@ -1,13 +1,15 @@
 //! The expression compiler: sqlparser AST to [`Expr`].
 
+mod forms;
+
 use crate::error::SqlError;
 use crate::expr::eval::ArithOp;
 use crate::expr::eval::Datum;
 use crate::expr::text::*;
 use crate::expr::*;
 use myriad_types::decimal::Decimal;
-use myriad_types::errors::{ER_INCORRECT_GLOBAL_LOCAL_VAR, ER_WRONG_ARGUMENTS, ER_WRONG_VALUE};
-use sqlparser::ast::{self, BinaryOperator, UnaryOperator};
+use myriad_types::errors::ER_INCORRECT_GLOBAL_LOCAL_VAR;
+use sqlparser::ast::{self, BinaryOperator};
 use std::sync::Arc;
 
 impl Compiler<'_> {
@@ -19,92 +21,19 @@ impl Compiler<'_> {
             E::Nested(inner) => self.compile(inner)?,
             E::Identifier(id) => self.identifier(None, id)?,
             E::CompoundIdentifier(parts) => self.compound(parts)?,
-            E::UnaryOp { op, expr } => {
-                let inner = self.compile(expr)?;
-                match op {
-                    UnaryOperator::Minus => {
-                        let number = matches!(
-                            expr.as_ref(),
-                            ast::Expr::Value(ast::ValueWithSpan {
-                                value: ast::Value::Number(..),
-                                ..
-                            })
-                        );
-                        negate(inner, number)?
-                    }
-                    UnaryOperator::Plus => inner,
-                    UnaryOperator::Not | UnaryOperator::BangNot => Expr::Not(Box::new(inner)),
-                    UnaryOperator::BitwiseNot => Expr::BitNot(Box::new(inner)),
-                    other => return Err(SqlError::not_supported(&format!("operator {other}"))),
-                }
-            }
+            E::UnaryOp { op, expr } => self.unary(op, expr)?,
             E::BinaryOp { left, op, right } => self.binary(left, op, right)?,
-            E::IsNull(x) => Expr::IsNull {
-                expr: Box::new(self.compile(x)?),
-                negated: false,
-            },
-            E::IsNotNull(x) => Expr::IsNull {
-                expr: Box::new(self.compile(x)?),
-                negated: true,
-            },
-            E::IsTrue(x) => Expr::IsBool {
-                expr: Box::new(self.compile(x)?),
-                value: true,
-                negated: false,
-            },
-            E::IsNotTrue(x) => Expr::IsBool {
-                expr: Box::new(self.compile(x)?),
-                value: true,
-                negated: true,
-            },
-            E::IsFalse(x) => Expr::IsBool {
-                expr: Box::new(self.compile(x)?),
-                value: false,
-                negated: false,
-            },
-            E::IsNotFalse(x) => Expr::IsBool {
-                expr: Box::new(self.compile(x)?),
-                value: false,
-                negated: true,
-            },
-            E::IsUnknown(x) => Expr::IsNull {
-                expr: Box::new(self.compile(x)?),
-                negated: false,
-            },
-            E::IsNotUnknown(x) => Expr::IsNull {
-                expr: Box::new(self.compile(x)?),
-                negated: true,
-            },
+            E::IsNull(x) | E::IsUnknown(x) => self.is_null(x, false)?,
+            E::IsNotNull(x) | E::IsNotUnknown(x) => self.is_null(x, true)?,
+            E::IsTrue(x) => self.is_bool(x, true, false)?,
+            E::IsNotTrue(x) => self.is_bool(x, true, true)?,
+            E::IsFalse(x) => self.is_bool(x, false, false)?,
+            E::IsNotFalse(x) => self.is_bool(x, false, true)?,
             E::InList {
                 expr,
                 list,
                 negated,
-            } => {
-                let expr = Box::new(self.compile(expr)?);
-                let list: Vec<Expr> = match self.const_list(list) {
-                    Some(items) => items?,
-                    None => list
-                        .iter()
-                        .map(|x| self.compile(x))
-                        .collect::<Result<_, _>>()?,
-                };
-                let constants: Option<Vec<&Datum>> = list
-                    .iter()
-                    .map(|x| match x {
-                        Expr::Literal(d) => Some(d),
-                        _ => None,
-                    })
-                    .collect();
-                let set = constants
-                    .and_then(|c| crate::expr::in_set::ConstSet::build(c.into_iter()))
-                    .map(Arc::new);
-                Expr::InList {
-                    expr,
-                    list,
-                    negated: *negated,
-                    set,
-                }
-            }
+            } => self.in_list(expr, list, *negated)?,
             E::Between {
                 expr,
                 negated,
@@ -122,102 +51,32 @@ impl Compiler<'_> {
                 expr,
                 pattern,
                 escape_char,
-            } => {
-                let escape = match escape_char.as_deref() {
-                    None => b'\\',
-                    Some(ast::Expr::Value(v)) => match &v.value {
-                        ast::Value::SingleQuotedString(s) if s.len() == 1 => s.as_bytes()[0],
-                        ast::Value::SingleQuotedString(s) if s.is_empty() => b'\\',
-                        _ => {
-                            return Err(SqlError::new(
-                                ER_WRONG_ARGUMENTS,
-                                "Incorrect arguments to ESCAPE",
-                            ))
-                        }
-                    },
-                    Some(_) => {
-                        return Err(SqlError::new(
-                            ER_WRONG_ARGUMENTS,
-                            "Incorrect arguments to ESCAPE",
-                        ))
-                    }
-                };
-                Expr::Like {
-                    expr: Box::new(self.compile(expr)?),
-                    pattern: Box::new(self.compile(pattern)?),
-                    escape,
-                    negated: *negated,
-                }
-            }
+            } => self.like(expr, pattern, escape_char.as_deref(), *negated)?,
             E::Case {
                 operand,
                 conditions,
                 else_result,
                 ..
-            } => Expr::Case {
-                operand: operand
-                    .as_deref()
-                    .map(|o| self.compile(o))
-                    .transpose()?
-                    .map(Box::new),
-                whens: conditions
-                    .iter()
-                    .map(|w| Ok((self.compile(&w.condition)?, self.compile(&w.result)?)))
-                    .collect::<Result<_, SqlError>>()?,
-                otherwise: else_result
-                    .as_deref()
-                    .map(|o| self.compile(o))
-                    .transpose()?
-                    .map(Box::new),
-            },
+            } => self.case(operand.as_deref(), conditions, else_result.as_deref())?,
             E::Function(f) => self.function(f)?,
             E::Substring {
                 expr,
                 substring_from,
                 substring_for,
                 ..
-            } => {
-                if substring_from.is_none() {
-                    return Err(err_syntax(&e.to_string()));
-                }
-                let mut args = vec![self.compile(expr)?];
-                args.push(match substring_from {
-                    Some(from) => self.compile(from)?,
-                    None => Expr::Literal(Datum::Int(1)),
-                });
-                if let Some(len) = substring_for {
-                    args.push(self.compile(len)?);
-                }
-                Expr::Call {
-                    func: Func::Substring,
-                    args,
-                }
-            }
+            } => self.substring(e, expr, substring_from.as_deref(), substring_for.as_deref())?,
             E::Trim {
                 trim_where,
                 trim_what,
                 expr,
                 trim_characters,
-            } => {
-                if trim_characters.is_some() {
-                    return Err(err_syntax(&e.to_string()));
-                }
-                let (leading, trailing) = match trim_where {
-                    Some(ast::TrimWhereField::Leading) => (true, false),
-                    Some(ast::TrimWhereField::Trailing) => (false, true),
-                    _ => (true, true),
-                };
-                let what = match trim_what {
-                    Some(w) => self.compile(w)?,
-                    None => Expr::Literal(Datum::text(" ")),
-                };
-                Expr::TrimChars {
-                    expr: Box::new(self.compile(expr)?),
-                    what: Box::new(what),
-                    leading,
-                    trailing,
-                }
-            }
+            } => self.trim(
+                e,
+                trim_where.as_ref(),
+                trim_what.as_deref(),
+                expr,
+                trim_characters.is_some(),
+            )?,
             E::Position { expr, r#in } => Expr::Call {
                 func: Func::Locate,
                 args: vec![self.compile(expr)?, self.compile(r#in)?],
@@ -241,45 +100,9 @@ impl Compiler<'_> {
                 data_type,
                 charset,
                 ..
-            } => match (data_type, charset) {
-                (Some(dt), _) => Expr::Cast {
-                    expr: Box::new(self.compile(expr)?),
-                    to: cast_target(dt)?,
-                },
-                (None, Some(_)) => Expr::Cast {
-                    expr: Box::new(self.compile(expr)?),
-                    to: CastTo::Char,
-                },
-                (None, None) => return Err(err_syntax(&e.to_string())),
-            },
+            } => self.convert(e, expr, data_type.as_ref(), charset.is_some())?,
             E::Collate { expr, .. } => self.compile(expr)?,
-            E::TypedString(ts) => {
-                let text = match &ts.value.value {
-                    ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => {
-                        s.clone()
-                    }
-                    _ => return Err(err_syntax(&e.to_string())),
-                };
-                let to = match ts.data_type {
-                    ast::DataType::Date => CastTo::Date,
-                    ast::DataType::Datetime(_) | ast::DataType::Timestamp(_, _) => CastTo::DateTime,
-                    _ => CastTo::Char,
-                };
-                let cast = Expr::Cast {
-                    expr: Box::new(Expr::Literal(Datum::Str(text.into_bytes()))),
-                    to,
-                };
-                let mut warnings = Vec::new();
-                match eval_const(&cast, &mut warnings) {
-                    Some(Datum::Null) | None => {
-                        return Err(SqlError::new(
-                            ER_WRONG_VALUE,
-                            format!("Incorrect DATE value: '{}'", ts.value),
-                        ))
-                    }
-                    Some(d) => Expr::Literal(d),
-                }
-            }
+            E::TypedString(ts) => self.typed_string(e, ts)?,
             E::Subquery(q) => Expr::Subquery(self.subquery(q)?),
             E::InSubquery {
                 expr,

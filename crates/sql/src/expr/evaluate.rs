@@ -27,19 +27,7 @@ impl Expr {
             Expr::UserVar(name) => env.user_variable(name),
             Expr::Neg(x) => {
                 let v = x.eval(env, row)?;
-                match v {
-                    Datum::Null => Datum::Null,
-                    Datum::Int(i) => Datum::Int(
-                        i.checked_neg()
-                            .ok_or_else(|| crate::expr::eval::err_out_of_range(false, "-(...)"))?,
-                    ),
-                    Datum::UInt(u) if u <= 1 << 63 => Datum::Int((u as i128).wrapping_neg() as i64),
-                    Datum::UInt(_) => {
-                        return Err(crate::expr::eval::err_out_of_range(true, "-(...)"))
-                    }
-                    Datum::Dec(d) => Datum::Dec(-d),
-                    other => Datum::Double(-other.to_double(env.warnings()).unwrap_or(0.0)),
-                }
+                neg(v, env.warnings())?
             }
             Expr::Not(x) => {
                 let v = x.eval(env, row)?;
@@ -88,30 +76,8 @@ impl Expr {
                     CmpOp::NullSafeEq => o == Ordering::Equal,
                 }))
             }
-            Expr::And(l, r) => {
-                let a = l.eval(env, row)?.truth(env.warnings());
-                if a == Some(false) {
-                    return Ok(Datum::Int(0));
-                }
-                let b = r.eval(env, row)?.truth(env.warnings());
-                bool_datum(match (a, b) {
-                    (_, Some(false)) => Some(false),
-                    (Some(true), Some(true)) => Some(true),
-                    _ => None,
-                })
-            }
-            Expr::Or(l, r) => {
-                let a = l.eval(env, row)?.truth(env.warnings());
-                if a == Some(true) {
-                    return Ok(Datum::Int(1));
-                }
-                let b = r.eval(env, row)?.truth(env.warnings());
-                bool_datum(match (a, b) {
-                    (_, Some(true)) => Some(true),
-                    (Some(false), Some(false)) => Some(false),
-                    _ => None,
-                })
-            }
+            Expr::And(l, r) => and_or(l, r, false, env, row)?,
+            Expr::Or(l, r) => and_or(l, r, true, env, row)?,
             Expr::Xor(l, r) => {
                 let a = l.eval(env, row)?.truth(env.warnings());
                 let b = r.eval(env, row)?.truth(env.warnings());
@@ -123,31 +89,7 @@ impl Expr {
             Expr::Bit { op, left, right } => {
                 let a = left.eval(env, row)?;
                 let b = right.eval(env, row)?;
-                let (Some(x), Some(y)) = (
-                    to_u64_bits(&a, env.warnings()),
-                    to_u64_bits(&b, env.warnings()),
-                ) else {
-                    return Ok(Datum::Null);
-                };
-                Datum::UInt(match op {
-                    BinaryOperator::BitwiseAnd => x & y,
-                    BinaryOperator::BitwiseOr => x | y,
-                    BinaryOperator::PGBitwiseShiftLeft => {
-                        if y >= 64 {
-                            0
-                        } else {
-                            x << y
-                        }
-                    }
-                    BinaryOperator::PGBitwiseShiftRight => {
-                        if y >= 64 {
-                            0
-                        } else {
-                            x >> y
-                        }
-                    }
-                    _ => x ^ y,
-                })
+                bits(op, &a, &b, env.warnings())
             }
             s @ (Expr::IsNull { .. }
             | Expr::IsBool { .. }
@@ -163,27 +105,7 @@ impl Expr {
             } => {
                 let v = expr.eval(env, row)?;
                 let w = what.eval(env, row)?;
-                // On bytes: for UTF-8 text a byte-wise prefix is a char-wise one, and a
-                // binary string keeps bytes that are not UTF-8.
-                match (v.to_text(), w.to_text()) {
-                    (Some(s), Some(w)) => {
-                        let mut s = &s[..];
-                        if !w.is_empty() {
-                            if *leading {
-                                while s.starts_with(&w) {
-                                    s = &s[w.len()..];
-                                }
-                            }
-                            if *trailing {
-                                while s.ends_with(&w) {
-                                    s = &s[..s.len() - w.len()];
-                                }
-                            }
-                        }
-                        Datum::Str(s.to_vec())
-                    }
-                    _ => Datum::Null,
-                }
+                trim_chars(&v, &w, *leading, *trailing)
             }
             Expr::Cast { expr, to } => {
                 let v = expr.eval(env, row)?;
@@ -194,6 +116,94 @@ impl Expr {
                 return s.eval_subquery(env, row)
             }
         })
+    }
+}
+
+/// `-v`: an integer that has no negation is out of range.
+fn neg(v: Datum, w: &mut Vec<Warning>) -> Result<Datum, SqlError> {
+    Ok(match v {
+        Datum::Null => Datum::Null,
+        Datum::Int(i) => Datum::Int(
+            i.checked_neg()
+                .ok_or_else(|| crate::expr::eval::err_out_of_range(false, "-(...)"))?,
+        ),
+        Datum::UInt(u) if u <= 1 << 63 => Datum::Int((u as i128).wrapping_neg() as i64),
+        Datum::UInt(_) => return Err(crate::expr::eval::err_out_of_range(true, "-(...)")),
+        Datum::Dec(d) => Datum::Dec(-d),
+        other => Datum::Double(-other.to_double(w).unwrap_or(0.0)),
+    })
+}
+
+/// `l AND r` (`stop` false) or `l OR r` (`stop` true), in three-valued logic: a left side
+/// of `stop` decides without evaluating the right.
+fn and_or(
+    l: &Expr,
+    r: &Expr,
+    stop: bool,
+    env: &mut dyn Env,
+    row: &[Datum],
+) -> Result<Datum, SqlError> {
+    let a = l.eval(env, row)?.truth(env.warnings());
+    if a == Some(stop) {
+        return Ok(Datum::Int(i64::from(stop)));
+    }
+    let b = r.eval(env, row)?.truth(env.warnings());
+    Ok(bool_datum(match (a, b) {
+        (_, Some(y)) if y == stop => Some(stop),
+        (Some(_), Some(_)) => Some(!stop),
+        _ => None,
+    }))
+}
+
+/// `&`, `|`, `^`, `<<` and `>>` on the operands' 64 bits; a shift of 64 or more gives 0.
+fn bits(op: &BinaryOperator, a: &Datum, b: &Datum, w: &mut Vec<Warning>) -> Datum {
+    let (Some(x), Some(y)) = (to_u64_bits(a, w), to_u64_bits(b, w)) else {
+        return Datum::Null;
+    };
+    Datum::UInt(match op {
+        BinaryOperator::BitwiseAnd => x & y,
+        BinaryOperator::BitwiseOr => x | y,
+        BinaryOperator::PGBitwiseShiftLeft => {
+            if y >= 64 {
+                0
+            } else {
+                x << y
+            }
+        }
+        BinaryOperator::PGBitwiseShiftRight => {
+            if y >= 64 {
+                0
+            } else {
+                x >> y
+            }
+        }
+        _ => x ^ y,
+    })
+}
+
+/// `TRIM([LEADING | TRAILING | BOTH] what FROM v)`: every repeat of `what` cut from the
+/// ends asked for.
+fn trim_chars(v: &Datum, what: &Datum, leading: bool, trailing: bool) -> Datum {
+    // On bytes: for UTF-8 text a byte-wise prefix is a char-wise one, and a binary string
+    // keeps bytes that are not UTF-8.
+    match (v.to_text(), what.to_text()) {
+        (Some(s), Some(w)) => {
+            let mut s = &s[..];
+            if !w.is_empty() {
+                if leading {
+                    while s.starts_with(&w) {
+                        s = &s[w.len()..];
+                    }
+                }
+                if trailing {
+                    while s.ends_with(&w) {
+                        s = &s[..s.len() - w.len()];
+                    }
+                }
+            }
+            Datum::Str(s.to_vec())
+        }
+        _ => Datum::Null,
     }
 }
 

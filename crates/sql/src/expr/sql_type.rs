@@ -53,25 +53,11 @@ impl Expr {
     /// parameters, whose types are known once they are bound).
     pub fn sql_type(&self, env: &dyn Env, columns: &[SqlType]) -> SqlType {
         let ty = |e: &Expr| e.sql_type(env, columns);
-        let int = |len| SqlType::Int {
-            unsigned: false,
-            len,
-        };
         match self {
             Expr::Literal(d) => d.sql_type(),
             Expr::Param(i) => env.param(*i).sql_type(),
             Expr::Column(i) => columns.get(*i).copied().unwrap_or(SqlType::Null),
-            Expr::SysVar { index, .. } => match crate::system::sysvars::def(*index).kind {
-                // MariaDB reports boolean variables as BIGINT.
-                crate::system::sysvars::Kind::Bool => int(21),
-                crate::system::sysvars::Kind::UInt { .. } => SqlType::Int {
-                    unsigned: true,
-                    len: 21,
-                },
-                crate::system::sysvars::Kind::Int { .. } => int(21),
-                crate::system::sysvars::Kind::Double { .. } => SqlType::Double,
-                _ => SqlType::Str { chars: 2048 },
-            },
+            Expr::SysVar { index, .. } => sysvar_type(*index),
             Expr::UserVar(name) => match env.user_variable(name) {
                 Datum::Null => SqlType::Str { chars: 0 },
                 Datum::Int(_) | Datum::UInt(_) => int(20),
@@ -109,116 +95,136 @@ impl Expr {
             Expr::TrimChars { expr, .. } => ty(expr),
             Expr::Subquery(q) => q.first_column_type(env),
             Expr::InSubquery { .. } | Expr::Exists { .. } => int(1),
-            Expr::Cast { expr, to } => match to {
-                CastTo::Signed => int(crate::expr::eval::display_chars(ty(expr)).clamp(1, 21)),
-                CastTo::Unsigned => SqlType::Int {
-                    unsigned: true,
-                    len: 21,
-                },
-                CastTo::Char => SqlType::Str {
-                    chars: crate::expr::eval::display_chars(ty(expr)),
-                },
-                CastTo::Decimal { precision, scale } => SqlType::Decimal {
-                    precision: *precision,
-                    scale: *scale,
-                },
-                CastTo::Double => SqlType::Double,
-                CastTo::Date => SqlType::Date,
-                CastTo::DateTime => SqlType::DateTime,
-            },
-            Expr::Call { func, args } => {
-                let arg = |i: usize| args.get(i).map(ty).unwrap_or(SqlType::Null);
-                let chars = |i: usize| crate::expr::eval::display_chars(arg(i));
-                match func {
-                    Func::Concat => SqlType::Str {
-                        chars: args
-                            .iter()
-                            .map(|a| crate::expr::eval::display_chars(ty(a)))
-                            .sum(),
-                    },
-                    Func::ConcatWs => SqlType::Str {
-                        chars: args
-                            .iter()
-                            .map(|a| crate::expr::eval::display_chars(ty(a)))
-                            .sum::<u32>()
-                            + chars(0) * (args.len().saturating_sub(2) as u32),
-                    },
-                    Func::Upper
-                    | Func::Lower
-                    | Func::Trim
-                    | Func::LTrim
-                    | Func::RTrim
-                    | Func::Reverse => SqlType::Str { chars: chars(0) },
-                    Func::Substring | Func::Left | Func::Right => SqlType::Str { chars: chars(0) },
-                    Func::Replace | Func::Repeat | Func::LPad | Func::RPad | Func::Insert => {
-                        SqlType::Str {
-                            chars: chars(0).max(chars(2)).max(1).saturating_mul(4),
-                        }
-                    }
-                    Func::Space => SqlType::Str { chars: 255 },
-                    Func::Hex => SqlType::Str {
-                        chars: chars(0) * 2,
-                    },
-                    Func::Version => SqlType::Str { chars: 64 },
-                    Func::Database => SqlType::Str { chars: 64 },
-                    Func::User | Func::CurrentUser => SqlType::Str { chars: 141 },
-                    Func::Length
-                    | Func::CharLength
-                    | Func::Locate
-                    | Func::Instr
-                    | Func::Ascii
-                    | Func::Field => int(9),
-                    Func::Strcmp | Func::Sign => int(2),
-                    Func::ConnectionId => SqlType::Int {
-                        unsigned: true,
-                        len: 10,
-                    },
-                    Func::LastInsertId => SqlType::Int {
-                        unsigned: true,
-                        len: 21,
-                    },
-                    Func::UnixTimestamp => int(11),
-                    Func::Sleep => int(1),
-                    Func::Abs => match arg(0) {
-                        SqlType::Str { .. } | SqlType::Null => SqlType::Double,
-                        other => other,
-                    },
-                    Func::Round | Func::Truncate => round_type(arg(0), args.get(1)),
-                    Func::Floor | Func::Ceil => match arg(0) {
-                        SqlType::Int { .. } => arg(0),
-                        SqlType::Decimal { precision, scale } => {
-                            int((precision - scale.min(precision)).max(1) + 1)
-                        }
-                        _ => SqlType::Double,
-                    },
-                    Func::Mod => arith_type(ArithOp::Mod, arg(0), arg(1), 0),
-                    Func::Greatest | Func::Least => {
-                        let types: Vec<SqlType> = args.iter().map(ty).collect();
-                        let strings = types.iter().any(|t| matches!(t, SqlType::Str { .. }));
-                        let numbers = types.iter().any(|t| !matches!(t, SqlType::Str { .. }));
-                        if types.contains(&SqlType::Null) || (strings && numbers) {
-                            // MariaDB compares mixed arguments as doubles and returns one.
-                            SqlType::Double
-                        } else {
-                            aggregate_type(&types)
-                        }
-                    }
-                    Func::Coalesce => aggregate_type(&args.iter().map(ty).collect::<Vec<_>>()),
-                    Func::If => aggregate_type(&[arg(1), arg(2)]),
-                    Func::IfNull => aggregate_type(&[arg(0), arg(1)]),
-                    Func::NullIf => arg(0),
-                    Func::IsNull => int(1),
-                    Func::Pow
-                    | Func::Sqrt
-                    | Func::Pi
-                    | Func::Exp
-                    | Func::Ln
-                    | Func::Log10
-                    | Func::Log2 => SqlType::Double,
-                    Func::Now => SqlType::DateTime,
-                    Func::CurDate => SqlType::Date,
-                }
+            Expr::Cast { expr, to } => cast_type(*to, ty(expr)),
+            Expr::Call { func, args } => call_type(*func, args, env, columns),
+        }
+    }
+}
+
+/// A signed integer type `len` characters wide.
+fn int(len: u32) -> SqlType {
+    SqlType::Int {
+        unsigned: false,
+        len,
+    }
+}
+
+/// A system variable's type, from its kind.
+fn sysvar_type(index: usize) -> SqlType {
+    match crate::system::sysvars::def(index).kind {
+        // MariaDB reports boolean variables as BIGINT.
+        crate::system::sysvars::Kind::Bool => int(21),
+        crate::system::sysvars::Kind::UInt { .. } => SqlType::Int {
+            unsigned: true,
+            len: 21,
+        },
+        crate::system::sysvars::Kind::Int { .. } => int(21),
+        crate::system::sysvars::Kind::Double { .. } => SqlType::Double,
+        _ => SqlType::Str { chars: 2048 },
+    }
+}
+
+/// `CAST(x AS to)`'s type, where `arg` is x's.
+fn cast_type(to: CastTo, arg: SqlType) -> SqlType {
+    match to {
+        CastTo::Signed => int(crate::expr::eval::display_chars(arg).clamp(1, 21)),
+        CastTo::Unsigned => SqlType::Int {
+            unsigned: true,
+            len: 21,
+        },
+        CastTo::Char => SqlType::Str {
+            chars: crate::expr::eval::display_chars(arg),
+        },
+        CastTo::Decimal { precision, scale } => SqlType::Decimal { precision, scale },
+        CastTo::Double => SqlType::Double,
+        CastTo::Date => SqlType::Date,
+        CastTo::DateTime => SqlType::DateTime,
+    }
+}
+
+/// A function call's type, from its arguments'.
+fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> SqlType {
+    let ty = |e: &Expr| e.sql_type(env, columns);
+    let arg = |i: usize| args.get(i).map(ty).unwrap_or(SqlType::Null);
+    let chars = |i: usize| crate::expr::eval::display_chars(arg(i));
+    match func {
+        Func::Concat => SqlType::Str {
+            chars: args
+                .iter()
+                .map(|a| crate::expr::eval::display_chars(ty(a)))
+                .sum(),
+        },
+        Func::ConcatWs => SqlType::Str {
+            chars: args
+                .iter()
+                .map(|a| crate::expr::eval::display_chars(ty(a)))
+                .sum::<u32>()
+                + chars(0) * (args.len().saturating_sub(2) as u32),
+        },
+        Func::Upper | Func::Lower | Func::Trim | Func::LTrim | Func::RTrim | Func::Reverse => {
+            SqlType::Str { chars: chars(0) }
+        }
+        Func::Substring | Func::Left | Func::Right => SqlType::Str { chars: chars(0) },
+        Func::Replace | Func::Repeat | Func::LPad | Func::RPad | Func::Insert => SqlType::Str {
+            chars: chars(0).max(chars(2)).max(1).saturating_mul(4),
+        },
+        Func::Space => SqlType::Str { chars: 255 },
+        Func::Hex => SqlType::Str {
+            chars: chars(0) * 2,
+        },
+        Func::Version => SqlType::Str { chars: 64 },
+        Func::Database => SqlType::Str { chars: 64 },
+        Func::User | Func::CurrentUser => SqlType::Str { chars: 141 },
+        Func::Length
+        | Func::CharLength
+        | Func::Locate
+        | Func::Instr
+        | Func::Ascii
+        | Func::Field => int(9),
+        Func::Strcmp | Func::Sign => int(2),
+        Func::ConnectionId => SqlType::Int {
+            unsigned: true,
+            len: 10,
+        },
+        Func::LastInsertId => SqlType::Int {
+            unsigned: true,
+            len: 21,
+        },
+        Func::UnixTimestamp => int(11),
+        Func::Sleep => int(1),
+        Func::Abs => match arg(0) {
+            SqlType::Str { .. } | SqlType::Null => SqlType::Double,
+            other => other,
+        },
+        Func::Round | Func::Truncate => round_type(arg(0), args.get(1)),
+        Func::Floor | Func::Ceil => match arg(0) {
+            SqlType::Int { .. } => arg(0),
+            SqlType::Decimal { precision, scale } => {
+                int((precision - scale.min(precision)).max(1) + 1)
+            }
+            _ => SqlType::Double,
+        },
+        Func::Mod => arith_type(ArithOp::Mod, arg(0), arg(1), 0),
+        Func::Greatest | Func::Least => {
+            let types: Vec<SqlType> = args.iter().map(ty).collect();
+            let strings = types.iter().any(|t| matches!(t, SqlType::Str { .. }));
+            let numbers = types.iter().any(|t| !matches!(t, SqlType::Str { .. }));
+            if types.contains(&SqlType::Null) || (strings && numbers) {
+                // MariaDB compares mixed arguments as doubles and returns one.
+                SqlType::Double
+            } else {
+                aggregate_type(&types)
             }
         }
+        Func::Coalesce => aggregate_type(&args.iter().map(ty).collect::<Vec<_>>()),
+        Func::If => aggregate_type(&[arg(1), arg(2)]),
+        Func::IfNull => aggregate_type(&[arg(0), arg(1)]),
+        Func::NullIf => arg(0),
+        Func::IsNull => int(1),
+        Func::Pow | Func::Sqrt | Func::Pi | Func::Exp | Func::Ln | Func::Log10 | Func::Log2 => {
+            SqlType::Double
+        }
+        Func::Now => SqlType::DateTime,
+        Func::CurDate => SqlType::Date,
     }
 }

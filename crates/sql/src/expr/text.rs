@@ -4,7 +4,7 @@ use crate::error::SqlError;
 use crate::expr::eval::Datum;
 use crate::expr::eval::Warning;
 use crate::expr::*;
-use myriad_types::errors::ER_TOO_BIG_PRECISION;
+use myriad_types::errors::{ER_INVALID_DEFAULT, ER_TOO_BIG_PRECISION};
 use sqlparser::ast::{self, BinaryOperator};
 
 /// The longest expression text an arithmetic error quotes (MariaDB's messages stop at 512
@@ -136,46 +136,79 @@ pub fn number_literal(text: &str) -> Result<Datum, SqlError> {
 
 /// Evaluate an expression that needs nothing from a session (constant folding of literals).
 pub(crate) fn eval_const(e: &Expr, warnings: &mut Vec<Warning>) -> Option<Datum> {
-    struct NoEnv<'a>(&'a mut Vec<Warning>);
-    impl Env for NoEnv<'_> {
-        fn param(&self, _: usize) -> Datum {
-            Datum::Null
-        }
-        fn system_variable(&self, _: VarScope, _: usize) -> Result<Datum, SqlError> {
-            Ok(Datum::Null)
-        }
-        fn user_variable(&self, _: &str) -> Datum {
-            Datum::Null
-        }
-        fn database(&self) -> Option<String> {
-            None
-        }
-        fn user(&self) -> String {
-            String::new()
-        }
-        fn current_user(&self) -> String {
-            String::new()
-        }
-        fn connection_id(&self) -> u32 {
-            0
-        }
-        fn last_insert_id(&self) -> u64 {
-            0
-        }
-        fn now_micros(&self) -> i64 {
-            0
-        }
-        fn div_precision_increment(&self) -> u32 {
-            4
-        }
-        fn sql_mode(&self) -> u64 {
-            0
-        }
-        fn warnings(&mut self) -> &mut Vec<Warning> {
-            self.0
+    e.eval(&mut ConstEnv::folding(warnings), &[]).ok()
+}
+
+/// An environment without a session, for constant expressions (folded literals, DEFAULT
+/// values): parameters and user variables read as NULL, the session's names as empty,
+/// and the clock as a fixed time.
+pub(crate) struct ConstEnv<'a> {
+    warnings: &'a mut Vec<Warning>,
+    now_micros: i64,
+    /// A DEFAULT value: reading a system variable is error 1067 (else it reads as NULL).
+    default_value: bool,
+}
+
+impl<'a> ConstEnv<'a> {
+    /// For folding literals at compile time: the clock reads 0.
+    pub(crate) fn folding(warnings: &'a mut Vec<Warning>) -> ConstEnv<'a> {
+        ConstEnv {
+            warnings,
+            now_micros: 0,
+            default_value: false,
         }
     }
-    e.eval(&mut NoEnv(warnings), &[]).ok()
+
+    /// For a column's DEFAULT value, with the clock at `now_micros`.
+    pub(crate) fn default_value(warnings: &'a mut Vec<Warning>, now_micros: i64) -> ConstEnv<'a> {
+        ConstEnv {
+            warnings,
+            now_micros,
+            default_value: true,
+        }
+    }
+}
+
+impl Env for ConstEnv<'_> {
+    fn param(&self, _: usize) -> Datum {
+        Datum::Null
+    }
+    fn system_variable(&self, _: VarScope, _: usize) -> Result<Datum, SqlError> {
+        if self.default_value {
+            return Err(SqlError::new(ER_INVALID_DEFAULT, "Invalid default value"));
+        }
+        Ok(Datum::Null)
+    }
+    fn user_variable(&self, _: &str) -> Datum {
+        Datum::Null
+    }
+    fn database(&self) -> Option<String> {
+        None
+    }
+    fn user(&self) -> String {
+        String::new()
+    }
+    fn current_user(&self) -> String {
+        String::new()
+    }
+    fn connection_id(&self) -> u32 {
+        0
+    }
+    fn last_insert_id(&self) -> u64 {
+        0
+    }
+    fn now_micros(&self) -> i64 {
+        self.now_micros
+    }
+    fn div_precision_increment(&self) -> u32 {
+        4
+    }
+    fn sql_mode(&self) -> u64 {
+        0
+    }
+    fn warnings(&mut self) -> &mut Vec<Warning> {
+        self.warnings
+    }
 }
 
 pub(crate) fn bool_datum(b: Option<bool>) -> Datum {

@@ -149,21 +149,7 @@ pub(crate) fn or_ranges(e: &Expr) -> Option<(usize, Vec<RangeBounds>)> {
                 _ => return None,
             },
             Expr::Cmp { op, left, right } => {
-                let (col, value, op) = match (left.as_ref(), right.as_ref()) {
-                    (Expr::Column(i), v) if !reads_row(v) => (*i, v, *op),
-                    (v, Expr::Column(i)) if !reads_row(v) => (
-                        *i,
-                        v,
-                        match op {
-                            CmpOp::Lt => CmpOp::Gt,
-                            CmpOp::LtEq => CmpOp::GtEq,
-                            CmpOp::Gt => CmpOp::Lt,
-                            CmpOp::GtEq => CmpOp::LtEq,
-                            other => *other,
-                        },
-                    ),
-                    _ => return None,
-                };
+                let (col, value, op) = column_comparison(*op, left, right)?;
                 let v = value.clone();
                 let range = match op {
                     CmpOp::Eq => (Some((v.clone(), true)), Some((v, true))),
@@ -186,6 +172,30 @@ pub(crate) fn or_ranges(e: &Expr) -> Option<(usize, Vec<RangeBounds>)> {
     Some((column?, ranges))
 }
 
+/// `col op value` or `value op col`, where the value reads no row: the column, the value
+/// and the operator as seen from the column (`5 < c` is `c > 5`).
+fn column_comparison<'a>(
+    op: CmpOp,
+    left: &'a Expr,
+    right: &'a Expr,
+) -> Option<(usize, &'a Expr, CmpOp)> {
+    match (left, right) {
+        (Expr::Column(i), v) if !reads_row(v) => Some((*i, v, op)),
+        (v, Expr::Column(i)) if !reads_row(v) => Some((
+            *i,
+            v,
+            match op {
+                CmpOp::Lt => CmpOp::Gt,
+                CmpOp::LtEq => CmpOp::GtEq,
+                CmpOp::Gt => CmpOp::Lt,
+                CmpOp::GtEq => CmpOp::LtEq,
+                other => other,
+            },
+        )),
+        _ => None,
+    }
+}
+
 pub(crate) fn conjuncts<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
     if let Expr::And(a, b) = e {
         conjuncts(a, out);
@@ -202,20 +212,8 @@ pub(crate) fn collect_facts(filter: &Expr, columns: usize) -> Vec<ColumnFacts> {
     for c in list {
         match c {
             Expr::Cmp { op, left, right } => {
-                let (col, value, op) = match (left.as_ref(), right.as_ref()) {
-                    (Expr::Column(i), v) if !reads_row(v) => (*i, v, *op),
-                    (v, Expr::Column(i)) if !reads_row(v) => (
-                        *i,
-                        v,
-                        match op {
-                            CmpOp::Lt => CmpOp::Gt,
-                            CmpOp::LtEq => CmpOp::GtEq,
-                            CmpOp::Gt => CmpOp::Lt,
-                            CmpOp::GtEq => CmpOp::LtEq,
-                            other => *other,
-                        },
-                    ),
-                    _ => continue,
+                let Some((col, value, op)) = column_comparison(*op, left, right) else {
+                    continue;
                 };
                 let Some(f) = facts.get_mut(col) else {
                     continue;

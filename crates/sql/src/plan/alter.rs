@@ -25,14 +25,6 @@ pub fn alter_def(
 ) -> Result<(st::TableDef, Vec<Option<usize>>), SqlError> {
     let mut def = old.clone();
     let mut sources: Vec<Option<usize>> = (0..old.columns.len()).map(Some).collect();
-    let find = |def: &st::TableDef, name: &str| {
-        def.column_index(name).ok_or_else(|| {
-            SqlError::new(
-                ER_BAD_FIELD_ERROR,
-                format!("Unknown column '{name}' in '{}'", "table"),
-            )
-        })
-    };
     for op in operations {
         match op {
             ast::AlterTableOperation::AddColumn {
@@ -40,163 +32,21 @@ pub fn alter_def(
                 column_position,
                 if_not_exists,
                 ..
-            } => {
-                if def.column_index(&column_def.name.value).is_some() {
-                    if *if_not_exists {
-                        continue;
-                    }
-                    return Err(SqlError::new(
-                        ER_DUP_FIELDNAME,
-                        format!("Duplicate column name '{}'", column_def.name.value),
-                    ));
-                }
-                let (column, is_primary, is_unique) = column_from_ast(column_def, compiler)?;
-                if column.auto_increment {
-                    return Err(SqlError::not_supported("adding an AUTO_INCREMENT column"));
-                }
-                let at = match column_position {
-                    None => def.columns.len(),
-                    Some(ast::MySQLColumnPosition::First) => 0,
-                    Some(ast::MySQLColumnPosition::After(after)) => find(&def, &after.value)? + 1,
-                };
-                def.columns.insert(at, column);
-                sources.insert(at, None);
-                for ix in &mut def.indexes {
-                    for c in &mut ix.columns {
-                        if *c >= at {
-                            *c += 1;
-                        }
-                    }
-                }
-                if is_primary {
-                    def.indexes.insert(
-                        0,
-                        st::IndexDef {
-                            name: "PRIMARY".into(),
-                            kind: st::IndexKind::Primary,
-                            columns: vec![at],
-                        },
-                    );
-                }
-                if is_unique {
-                    let name = column_def.name.value.clone();
-                    def.indexes.push(st::IndexDef {
-                        name,
-                        kind: st::IndexKind::Unique,
-                        columns: vec![at],
-                    });
-                }
-            }
+            } => add_column(
+                &mut def,
+                &mut sources,
+                column_def,
+                column_position.as_ref(),
+                *if_not_exists,
+                compiler,
+            )?,
             ast::AlterTableOperation::DropColumn {
                 column_names,
                 if_exists,
                 ..
-            } => {
-                for name in column_names {
-                    let Some(at) = def.column_index(&name.value) else {
-                        if *if_exists {
-                            continue;
-                        }
-                        return Err(SqlError::new(
-                            ER_CANT_DROP_FIELD_OR_KEY,
-                            format!("Can't DROP COLUMN `{}`; check that it exists", name.value),
-                        ));
-                    };
-                    if def.columns.len() == 1 {
-                        return Err(SqlError::new(
-                            ER_CANT_REMOVE_ALL_FIELDS,
-                            "You can't delete all columns with ALTER TABLE; use DROP TABLE instead",
-                        ));
-                    }
-                    def.columns.remove(at);
-                    sources.remove(at);
-                    for ix in &mut def.indexes {
-                        ix.columns.retain(|c| *c != at);
-                        for c in &mut ix.columns {
-                            if *c > at {
-                                *c -= 1;
-                            }
-                        }
-                    }
-                    def.indexes.retain(|ix| !ix.columns.is_empty());
-                }
-            }
+            } => drop_columns(&mut def, &mut sources, column_names, *if_exists)?,
             ast::AlterTableOperation::AddConstraint { constraint, .. } => {
-                let columns_of = |cols: &[ast::IndexColumn],
-                                  def: &st::TableDef|
-                 -> Result<Vec<usize>, SqlError> {
-                    cols.iter()
-                        .map(|ic| match &ic.column.expr {
-                            ast::Expr::Identifier(id) => {
-                                def.column_index(&id.value).ok_or_else(|| {
-                                    SqlError::new(
-                                        ER_KEY_COLUMN_DOES_NOT_EXIST,
-                                        format!("Key column '{}' doesn't exist in table", id.value),
-                                    )
-                                })
-                            }
-                            other => Err(crate::expr::err_syntax(&other.to_string())),
-                        })
-                        .collect()
-                };
-                let index = match constraint {
-                    ast::TableConstraint::PrimaryKey(pk) => {
-                        if def.primary_key().is_some() {
-                            return Err(SqlError::new(
-                                ER_MULTIPLE_PRI_KEY,
-                                "Multiple primary key defined",
-                            ));
-                        }
-                        let cols = columns_of(&pk.columns, &def)?;
-                        for &c in &cols {
-                            def.columns[c].nullable = false;
-                        }
-                        st::IndexDef {
-                            name: "PRIMARY".into(),
-                            kind: st::IndexKind::Primary,
-                            columns: cols,
-                        }
-                    }
-                    ast::TableConstraint::Unique(u) => {
-                        let cols = columns_of(&u.columns, &def)?;
-                        let name = u
-                            .index_name
-                            .as_ref()
-                            .or(u.name.as_ref())
-                            .map(|n| n.value.clone())
-                            .unwrap_or_else(|| def.columns[cols[0]].name.clone());
-                        st::IndexDef {
-                            name,
-                            kind: st::IndexKind::Unique,
-                            columns: cols,
-                        }
-                    }
-                    ast::TableConstraint::Index(ix) => {
-                        let cols = columns_of(&ix.columns, &def)?;
-                        let name = ix
-                            .name
-                            .as_ref()
-                            .map(|n| n.value.clone())
-                            .unwrap_or_else(|| def.columns[cols[0]].name.clone());
-                        st::IndexDef {
-                            name,
-                            kind: st::IndexKind::NonUnique,
-                            columns: cols,
-                        }
-                    }
-                    other => return Err(SqlError::not_supported(&format!("constraint {other}"))),
-                };
-                if def.index_named(&index.name).is_some() {
-                    return Err(SqlError::new(
-                        ER_DUP_KEYNAME,
-                        format!("Duplicate key name '{}'", index.name),
-                    ));
-                }
-                if index.kind == st::IndexKind::Primary {
-                    def.indexes.insert(0, index);
-                } else {
-                    def.indexes.push(index);
-                }
+                add_constraint(&mut def, constraint)?
             }
             ast::AlterTableOperation::DropIndex { name } => {
                 let Some(at) = def.index_named(&name.value) else {
@@ -224,6 +74,181 @@ pub fn alter_def(
     order_indexes(&mut def.indexes);
     def.validate().map_err(storage_error)?;
     Ok((def, sources))
+}
+
+/// ADD COLUMN: the column goes in at its position (last by default), the indexes' column
+/// numbers after it move up, and a PRIMARY KEY or UNIQUE written on it adds that index.
+fn add_column(
+    def: &mut st::TableDef,
+    sources: &mut Vec<Option<usize>>,
+    column_def: &ast::ColumnDef,
+    column_position: Option<&ast::MySQLColumnPosition>,
+    if_not_exists: bool,
+    compiler: &Compiler,
+) -> Result<(), SqlError> {
+    if def.column_index(&column_def.name.value).is_some() {
+        if if_not_exists {
+            return Ok(());
+        }
+        return Err(SqlError::new(
+            ER_DUP_FIELDNAME,
+            format!("Duplicate column name '{}'", column_def.name.value),
+        ));
+    }
+    let (column, is_primary, is_unique) = column_from_ast(column_def, compiler)?;
+    if column.auto_increment {
+        return Err(SqlError::not_supported("adding an AUTO_INCREMENT column"));
+    }
+    let at = match column_position {
+        None => def.columns.len(),
+        Some(ast::MySQLColumnPosition::First) => 0,
+        Some(ast::MySQLColumnPosition::After(after)) => {
+            let Some(i) = def.column_index(&after.value) else {
+                return Err(SqlError::new(
+                    ER_BAD_FIELD_ERROR,
+                    format!("Unknown column '{}' in 'table'", after.value),
+                ));
+            };
+            i + 1
+        }
+    };
+    def.columns.insert(at, column);
+    sources.insert(at, None);
+    for ix in &mut def.indexes {
+        for c in &mut ix.columns {
+            if *c >= at {
+                *c += 1;
+            }
+        }
+    }
+    if is_primary {
+        def.indexes.insert(
+            0,
+            st::IndexDef {
+                name: "PRIMARY".into(),
+                kind: st::IndexKind::Primary,
+                columns: vec![at],
+            },
+        );
+    }
+    if is_unique {
+        let name = column_def.name.value.clone();
+        def.indexes.push(st::IndexDef {
+            name,
+            kind: st::IndexKind::Unique,
+            columns: vec![at],
+        });
+    }
+    Ok(())
+}
+
+/// DROP COLUMN: each column leaves the indexes too; an index left with no column goes.
+fn drop_columns(
+    def: &mut st::TableDef,
+    sources: &mut Vec<Option<usize>>,
+    column_names: &[ast::Ident],
+    if_exists: bool,
+) -> Result<(), SqlError> {
+    for name in column_names {
+        let Some(at) = def.column_index(&name.value) else {
+            if if_exists {
+                continue;
+            }
+            return Err(SqlError::new(
+                ER_CANT_DROP_FIELD_OR_KEY,
+                format!("Can't DROP COLUMN `{}`; check that it exists", name.value),
+            ));
+        };
+        if def.columns.len() == 1 {
+            return Err(SqlError::new(
+                ER_CANT_REMOVE_ALL_FIELDS,
+                "You can't delete all columns with ALTER TABLE; use DROP TABLE instead",
+            ));
+        }
+        def.columns.remove(at);
+        sources.remove(at);
+        for ix in &mut def.indexes {
+            ix.columns.retain(|c| *c != at);
+            for c in &mut ix.columns {
+                if *c > at {
+                    *c -= 1;
+                }
+            }
+        }
+        def.indexes.retain(|ix| !ix.columns.is_empty());
+    }
+    Ok(())
+}
+
+/// ADD PRIMARY KEY, ADD UNIQUE or ADD INDEX: a primary key goes first and makes its
+/// columns NOT NULL; an unnamed index takes its first column's name.
+fn add_constraint(
+    def: &mut st::TableDef,
+    constraint: &ast::TableConstraint,
+) -> Result<(), SqlError> {
+    let columns_of =
+        |cols: &[ast::IndexColumn], def: &st::TableDef| -> Result<Vec<usize>, SqlError> {
+            cols.iter()
+                .map(|ic| match &ic.column.expr {
+                    ast::Expr::Identifier(id) => def.column_index(&id.value).ok_or_else(|| {
+                        SqlError::new(
+                            ER_KEY_COLUMN_DOES_NOT_EXIST,
+                            format!("Key column '{}' doesn't exist in table", id.value),
+                        )
+                    }),
+                    other => Err(crate::expr::err_syntax(&other.to_string())),
+                })
+                .collect()
+        };
+    let named =
+        |name: Option<&ast::Ident>, columns: Vec<usize>, kind, def: &st::TableDef| st::IndexDef {
+            name: name
+                .map(|n| n.value.clone())
+                .unwrap_or_else(|| def.columns[columns[0]].name.clone()),
+            kind,
+            columns,
+        };
+    let index = match constraint {
+        ast::TableConstraint::PrimaryKey(pk) => {
+            if def.primary_key().is_some() {
+                return Err(SqlError::new(
+                    ER_MULTIPLE_PRI_KEY,
+                    "Multiple primary key defined",
+                ));
+            }
+            let cols = columns_of(&pk.columns, def)?;
+            for &c in &cols {
+                def.columns[c].nullable = false;
+            }
+            st::IndexDef {
+                name: "PRIMARY".into(),
+                kind: st::IndexKind::Primary,
+                columns: cols,
+            }
+        }
+        ast::TableConstraint::Unique(u) => {
+            let cols = columns_of(&u.columns, def)?;
+            let name = u.index_name.as_ref().or(u.name.as_ref());
+            named(name, cols, st::IndexKind::Unique, def)
+        }
+        ast::TableConstraint::Index(ix) => {
+            let cols = columns_of(&ix.columns, def)?;
+            named(ix.name.as_ref(), cols, st::IndexKind::NonUnique, def)
+        }
+        other => return Err(SqlError::not_supported(&format!("constraint {other}"))),
+    };
+    if def.index_named(&index.name).is_some() {
+        return Err(SqlError::new(
+            ER_DUP_KEYNAME,
+            format!("Duplicate key name '{}'", index.name),
+        ));
+    }
+    if index.kind == st::IndexKind::Primary {
+        def.indexes.insert(0, index);
+    } else {
+        def.indexes.push(index);
+    }
+    Ok(())
 }
 
 // ---- row lock keys ----

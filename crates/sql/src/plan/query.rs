@@ -6,14 +6,15 @@ use crate::expr::eval::Datum;
 use crate::expr::ColumnScope;
 use crate::expr::Compiler;
 use crate::expr::Expr;
-use myriad_types::errors::{
-    ER_BAD_FIELD_ERROR, ER_BAD_TABLE_ERROR, ER_NONUNIQ_TABLE, ER_NO_TABLES_USED,
-};
+use myriad_types::errors::{ER_NONUNIQ_TABLE, ER_NO_TABLES_USED};
 
 use crate::parser::source::*;
 use crate::plan::from_ast::*;
 use crate::plan::*;
+use select_list::{by_item, select_items};
 use sqlparser::ast::{self, Spanned};
+
+mod select_list;
 
 pub(crate) fn compile_query(
     q: &ast::Query,
@@ -76,20 +77,7 @@ pub(crate) fn compile_query(
     if select.having.is_some() {
         return Err(SqlError::not_supported("HAVING without tables"));
     }
-    let (limit, offset) = match &q.limit_clause {
-        None => (None, None),
-        Some(ast::LimitClause::LimitOffset { limit, offset, .. }) => (
-            limit.as_ref().map(|l| compiler.compile(l)).transpose()?,
-            offset
-                .as_ref()
-                .map(|o| compiler.compile(&o.value))
-                .transpose()?,
-        ),
-        Some(ast::LimitClause::OffsetCommaLimit { offset, limit }) => (
-            Some(compiler.compile(limit)?),
-            Some(compiler.compile(offset)?),
-        ),
-    };
+    let (limit, offset) = limit_clause(q, compiler)?;
     Ok(Stmt::Select(SelectPlan {
         items,
         filter,
@@ -195,6 +183,23 @@ pub fn first_column_type(stmt: &Stmt, env: &dyn crate::expr::Env) -> crate::expr
     }
 }
 
+/// One table of FROM: the table, whether it is LEFT JOINed, and its ON condition.
+type Relation<'a> = (&'a ast::TableFactor, bool, Option<&'a ast::Expr>);
+
+/// An aggregate found in a query: its kind, argument and whether it is DISTINCT.
+type Found = (crate::plan::tables::AggKind, Option<ast::Expr>, bool);
+
+/// The clauses of a grouped query with their aggregates taken out: each aggregate becomes
+/// a column `__aggN` after the table's own, filled per group.
+struct Aggregates {
+    found: Vec<Found>,
+    /// The select items as rewritten (None for wildcards).
+    items: Vec<Option<ast::Expr>>,
+    having: Option<ast::Expr>,
+    /// ORDER BY's expressions, each with whether it is DESC.
+    order: Vec<(ast::Expr, bool)>,
+}
+
 /// SELECT from one stored table.
 pub(crate) fn compile_table_select(
     q: &ast::Query,
@@ -204,41 +209,8 @@ pub(crate) fn compile_table_select(
     compiler: &Compiler,
     ctx: &CompileCtx,
 ) -> Result<Stmt, SqlError> {
-    // FROM a, b JOIN c ON ... LEFT JOIN d ON ...: tables in order, each with its join kind.
-    let mut relations: Vec<(&ast::TableFactor, bool, Option<&ast::Expr>)> = Vec::new();
-    for twj in &select.from {
-        relations.push((&twj.relation, false, None));
-        for j in &twj.joins {
-            let (left, constraint) = match &j.join_operator {
-                ast::JoinOperator::Join(c)
-                | ast::JoinOperator::Inner(c)
-                | ast::JoinOperator::CrossJoin(c) => (false, c),
-                ast::JoinOperator::Left(c) | ast::JoinOperator::LeftOuter(c) => (true, c),
-                _ => return Err(SqlError::not_supported("this kind of join")),
-            };
-            let on = match constraint {
-                ast::JoinConstraint::On(e) => Some(e),
-                ast::JoinConstraint::None => None,
-                _ => return Err(SqlError::not_supported("JOIN ... USING and NATURAL JOIN")),
-            };
-            relations.push((&j.relation, left, on));
-        }
-    }
-    let mut refs: Vec<crate::plan::tables::TableRef> = Vec::new();
-    for (relation, _, _) in &relations {
-        refs.push(table_factor(relation, ctx.catalog.storage(), ctx)?);
-    }
-    for (n, r) in refs.iter().enumerate() {
-        if refs[..n]
-            .iter()
-            .any(|x| x.alias.eq_ignore_ascii_case(&r.alias))
-        {
-            return Err(SqlError::new(
-                ER_NONUNIQ_TABLE,
-                format!("Not unique table/alias: '{}'", r.alias),
-            ));
-        }
-    }
+    let relations = from_relations(select)?;
+    let refs = table_refs(&relations, ctx)?;
     let table = refs[0].clone();
     let mut scope = ColumnScope::default();
     let mut offsets = Vec::new();
@@ -253,155 +225,33 @@ pub(crate) fn compile_table_select(
             .any(|(_, c)| c.eq_ignore_ascii_case(name))
     };
     let tc = crate::plan::table_def::table_compiler(compiler, &scope);
-    let texts = projection_texts(raw, map);
-
-    // Aggregates anywhere in the select list, HAVING or ORDER BY become extra columns
-    // `__aggN` after the table's own, filled per group.
-    let mut found: Vec<(crate::plan::tables::AggKind, Option<ast::Expr>, bool)> = Vec::new();
-    let mut rewritten_items = Vec::new();
-    for item in &select.projection {
-        rewritten_items.push(match item {
-            ast::SelectItem::UnnamedExpr(e) => Some(extract_aggregates(e, &mut found)),
-            ast::SelectItem::ExprWithAlias { expr, .. } => {
-                Some(extract_aggregates(expr, &mut found))
-            }
-            _ => None,
-        });
-    }
-    // HAVING may name select items by alias.
-    let mut alias_asts: Vec<(String, ast::Expr)> = Vec::new();
-    for (item, rewritten) in select.projection.iter().zip(&rewritten_items) {
-        if let (ast::SelectItem::ExprWithAlias { alias, .. }, Some(r)) = (item, rewritten) {
-            alias_asts.push((alias.value.clone(), r.clone()));
-        }
-    }
-    let having = select.having.as_ref().map(|h| {
-        let h = extract_aggregates(h, &mut found);
-        substitute_aliases(&h, &alias_asts, &has_column)
-    });
-    let order_list: Vec<(ast::Expr, bool)> = match &q.order_by {
-        None => Vec::new(),
-        Some(ob) => {
-            let ast::OrderByKind::Expressions(list) = &ob.kind else {
-                return Err(SqlError::not_supported("ORDER BY ALL"));
-            };
-            list.iter()
-                .map(|o| {
-                    (
-                        extract_aggregates(&o.expr, &mut found),
-                        matches!(o.options.sort, Some(ast::OrderBySort::Desc)),
-                    )
-                })
-                .collect()
-        }
-    };
+    let aggregated = extract_clauses(q, select, &has_column)?;
     let group_exprs: &[ast::Expr] = match &select.group_by {
         ast::GroupByExpr::Expressions(list, _) => list,
         ast::GroupByExpr::All(_) => return Err(SqlError::not_supported("GROUP BY ALL")),
     };
-    let grouped = !found.is_empty() || !group_exprs.is_empty() || having.is_some();
+    let grouped =
+        !aggregated.found.is_empty() || !group_exprs.is_empty() || aggregated.having.is_some();
     let mut ext_scope = scope.clone();
-    for i in 0..found.len() {
+    for i in 0..aggregated.found.len() {
         ext_scope.columns.push((None, format!("__agg{i}")));
     }
     let ec = crate::plan::table_def::table_compiler(compiler, &ext_scope);
 
-    let mut items = Vec::new();
     let mut aliases: Vec<(String, Expr)> = Vec::new();
-    for (position, item) in select.projection.iter().enumerate() {
-        match item {
-            ast::SelectItem::Wildcard(_) => {
-                for (r, offset) in refs.iter().zip(&offsets) {
-                    for (i, c) in r.def.columns.iter().enumerate() {
-                        items.push(crate::plan::tables::OutputItem::Column {
-                            index: offset + i,
-                            name: c.name.clone(),
-                        });
-                    }
-                }
-            }
-            ast::SelectItem::QualifiedWildcard(kind, _) => {
-                let qualifier = kind.to_string();
-                let qualifier = qualifier.trim_end_matches(".*").trim_matches('`');
-                let Some(n) = refs
-                    .iter()
-                    .position(|r| r.alias.eq_ignore_ascii_case(qualifier))
-                else {
-                    return Err(SqlError::new(
-                        ER_BAD_TABLE_ERROR,
-                        format!("Unknown table '{qualifier}'"),
-                    ));
-                };
-                for (i, c) in refs[n].def.columns.iter().enumerate() {
-                    items.push(crate::plan::tables::OutputItem::Column {
-                        index: offsets[n] + i,
-                        name: c.name.clone(),
-                    });
-                }
-            }
-            ast::SelectItem::UnnamedExpr(e) | ast::SelectItem::ExprWithAlias { expr: e, .. } => {
-                let name = match item {
-                    ast::SelectItem::ExprWithAlias { alias, .. } => alias.value.clone(),
-                    _ => match (e, texts.get(position)) {
-                        // `t.col` is named `col`, as in MySQL.
-                        (ast::Expr::CompoundIdentifier(parts), _) if parts.len() > 1 => {
-                            parts.last().map(|p| p.value.clone()).unwrap_or_default()
-                        }
-                        (ast::Expr::Value(v), _)
-                            if matches!(
-                                v.value,
-                                ast::Value::SingleQuotedString(_)
-                                    | ast::Value::DoubleQuotedString(_)
-                            ) =>
-                        {
-                            item_name(e, map)
-                        }
-                        (_, Some(t)) if texts.len() == select.projection.len() && !t.is_empty() => {
-                            t.clone()
-                        }
-                        _ => item_name(e, map),
-                    },
-                };
-                let source = rewritten_items[position].as_ref().unwrap_or(e);
-                let expr = ec.compile(source)?;
-                if let ast::SelectItem::ExprWithAlias { alias, .. } = item {
-                    aliases.push((alias.value.clone(), expr.clone()));
-                }
-                items.push(match expr {
-                    Expr::Column(index) => crate::plan::tables::OutputItem::Column { index, name },
-                    expr => crate::plan::tables::OutputItem::Expr { expr, name },
-                });
-            }
-            other => return Err(err_syntax(&other.to_string())),
-        }
-    }
-    // ORDER BY / GROUP BY may name a select item by position or alias.
-    let by_item = |e: &ast::Expr, clause: &str| -> Result<Option<Expr>, SqlError> {
-        match e {
-            ast::Expr::Value(v) if matches!(v.value, ast::Value::Number(..)) => {
-                let n: usize = v.value.to_string().parse().unwrap_or(0);
-                match items.get(n.wrapping_sub(1)) {
-                    Some(crate::plan::tables::OutputItem::Column { index, .. }) => {
-                        Ok(Some(Expr::Column(*index)))
-                    }
-                    Some(crate::plan::tables::OutputItem::Expr { expr, .. }) => {
-                        Ok(Some(expr.clone()))
-                    }
-                    None => Err(SqlError::new(
-                        ER_BAD_FIELD_ERROR,
-                        format!("Unknown column '{n}' in '{clause}'"),
-                    )),
-                }
-            }
-            ast::Expr::Identifier(id) if !has_column(&id.value) => Ok(aliases
-                .iter()
-                .find(|(a, _)| a.eq_ignore_ascii_case(&id.value))
-                .map(|(_, e)| e.clone())),
-            _ => Ok(None),
-        }
-    };
+    let items = select_items(
+        select,
+        &refs,
+        &offsets,
+        &aggregated.items,
+        &projection_texts(raw, map),
+        map,
+        &ec,
+        &mut aliases,
+    )?;
+    let by_item = |e: &ast::Expr, clause: &str| by_item(e, clause, &items, &aliases, &has_column);
     let mut order_by = Vec::new();
-    for (e, desc) in &order_list {
+    for (e, desc) in &aggregated.order {
         let expr = match by_item(e, "order clause")? {
             Some(x) => x,
             None => ec.compile(e)?,
@@ -416,21 +266,7 @@ pub(crate) fn compile_table_select(
                 None => tc.compile(g)?,
             });
         }
-        let mut aggregates = Vec::new();
-        for (kind, arg, distinct) in &found {
-            let arg = arg.as_ref().map(|a| tc.compile(a)).transpose()?;
-            aggregates.push(crate::plan::tables::Aggregate {
-                kind: *kind,
-                arg,
-                distinct: *distinct,
-            });
-        }
-        let having = having.as_ref().map(|h| ec.compile(h)).transpose()?;
-        Some(crate::plan::tables::Grouping {
-            keys,
-            aggregates,
-            having,
-        })
+        Some(grouping(keys, &aggregated, &tc, &ec)?)
     } else {
         None
     };
@@ -439,18 +275,7 @@ pub(crate) fn compile_table_select(
         .as_ref()
         .map(|w| tc.compile(w))
         .transpose()?;
-    let mut joins = Vec::new();
-    for (n, (_, left, on)) in relations.iter().enumerate().skip(1) {
-        let on = on.map(|e| tc.compile(e)).transpose()?;
-        let lookup = crate::plan::access::join_lookup(on.as_ref(), &refs[n].def, offsets[n]);
-        joins.push(crate::plan::tables::JoinStep {
-            table: refs[n].clone(),
-            offset: offsets[n],
-            left: *left,
-            on,
-            lookup,
-        });
-    }
+    let joins = join_steps(&relations, &refs, &offsets, &tc)?;
     let (filter, post_filter) = if joins.is_empty() {
         (filter, None)
     } else {
@@ -476,6 +301,156 @@ pub(crate) fn compile_table_select(
             shown_columns: std::sync::OnceLock::new(),
         },
     )))
+}
+
+/// FROM a, b JOIN c ON ... LEFT JOIN d ON ...: tables in order, each with its join kind.
+fn from_relations(select: &ast::Select) -> Result<Vec<Relation<'_>>, SqlError> {
+    let mut relations: Vec<Relation> = Vec::new();
+    for twj in &select.from {
+        relations.push((&twj.relation, false, None));
+        for j in &twj.joins {
+            let (left, constraint) = match &j.join_operator {
+                ast::JoinOperator::Join(c)
+                | ast::JoinOperator::Inner(c)
+                | ast::JoinOperator::CrossJoin(c) => (false, c),
+                ast::JoinOperator::Left(c) | ast::JoinOperator::LeftOuter(c) => (true, c),
+                _ => return Err(SqlError::not_supported("this kind of join")),
+            };
+            let on = match constraint {
+                ast::JoinConstraint::On(e) => Some(e),
+                ast::JoinConstraint::None => None,
+                _ => return Err(SqlError::not_supported("JOIN ... USING and NATURAL JOIN")),
+            };
+            relations.push((&j.relation, left, on));
+        }
+    }
+    Ok(relations)
+}
+
+/// The tables of FROM, resolved; two with the same alias are an error.
+fn table_refs(
+    relations: &[Relation],
+    ctx: &CompileCtx,
+) -> Result<Vec<crate::plan::tables::TableRef>, SqlError> {
+    let mut refs: Vec<crate::plan::tables::TableRef> = Vec::new();
+    for (relation, _, _) in relations {
+        refs.push(table_factor(relation, ctx.catalog.storage(), ctx)?);
+    }
+    for (n, r) in refs.iter().enumerate() {
+        if refs[..n]
+            .iter()
+            .any(|x| x.alias.eq_ignore_ascii_case(&r.alias))
+        {
+            return Err(SqlError::new(
+                ER_NONUNIQ_TABLE,
+                format!("Not unique table/alias: '{}'", r.alias),
+            ));
+        }
+    }
+    Ok(refs)
+}
+
+/// Aggregates anywhere in the select list, HAVING or ORDER BY, taken out of them.
+fn extract_clauses(
+    q: &ast::Query,
+    select: &ast::Select,
+    has_column: &dyn Fn(&str) -> bool,
+) -> Result<Aggregates, SqlError> {
+    let mut found: Vec<Found> = Vec::new();
+    let mut rewritten_items = Vec::new();
+    for item in &select.projection {
+        rewritten_items.push(match item {
+            ast::SelectItem::UnnamedExpr(e) => Some(extract_aggregates(e, &mut found)),
+            ast::SelectItem::ExprWithAlias { expr, .. } => {
+                Some(extract_aggregates(expr, &mut found))
+            }
+            _ => None,
+        });
+    }
+    // HAVING may name select items by alias.
+    let mut alias_asts: Vec<(String, ast::Expr)> = Vec::new();
+    for (item, rewritten) in select.projection.iter().zip(&rewritten_items) {
+        if let (ast::SelectItem::ExprWithAlias { alias, .. }, Some(r)) = (item, rewritten) {
+            alias_asts.push((alias.value.clone(), r.clone()));
+        }
+    }
+    let having = select.having.as_ref().map(|h| {
+        let h = extract_aggregates(h, &mut found);
+        substitute_aliases(&h, &alias_asts, has_column)
+    });
+    let order: Vec<(ast::Expr, bool)> = match &q.order_by {
+        None => Vec::new(),
+        Some(ob) => {
+            let ast::OrderByKind::Expressions(list) = &ob.kind else {
+                return Err(SqlError::not_supported("ORDER BY ALL"));
+            };
+            list.iter()
+                .map(|o| {
+                    (
+                        extract_aggregates(&o.expr, &mut found),
+                        matches!(o.options.sort, Some(ast::OrderBySort::Desc)),
+                    )
+                })
+                .collect()
+        }
+    };
+    Ok(Aggregates {
+        found,
+        items: rewritten_items,
+        having,
+        order,
+    })
+}
+
+/// GROUP BY's plan: the `keys`, the aggregates' arguments (compiled with `tc`, over the
+/// table's row) and HAVING (with `ec`, which sees the aggregate columns).
+fn grouping(
+    keys: Vec<Expr>,
+    aggregated: &Aggregates,
+    tc: &Compiler,
+    ec: &Compiler,
+) -> Result<crate::plan::tables::Grouping, SqlError> {
+    let mut aggregates = Vec::new();
+    for (kind, arg, distinct) in &aggregated.found {
+        let arg = arg.as_ref().map(|a| tc.compile(a)).transpose()?;
+        aggregates.push(crate::plan::tables::Aggregate {
+            kind: *kind,
+            arg,
+            distinct: *distinct,
+        });
+    }
+    let having = aggregated
+        .having
+        .as_ref()
+        .map(|h| ec.compile(h))
+        .transpose()?;
+    Ok(crate::plan::tables::Grouping {
+        keys,
+        aggregates,
+        having,
+    })
+}
+
+/// The joined tables after the first, each with its ON condition and how to look it up.
+fn join_steps(
+    relations: &[Relation],
+    refs: &[crate::plan::tables::TableRef],
+    offsets: &[usize],
+    tc: &Compiler,
+) -> Result<Vec<crate::plan::tables::JoinStep>, SqlError> {
+    let mut joins = Vec::new();
+    for (n, (_, left, on)) in relations.iter().enumerate().skip(1) {
+        let on = on.map(|e| tc.compile(e)).transpose()?;
+        let lookup = crate::plan::access::join_lookup(on.as_ref(), &refs[n].def, offsets[n]);
+        joins.push(crate::plan::tables::JoinStep {
+            table: refs[n].clone(),
+            offset: offsets[n],
+            left: *left,
+            on,
+            lookup,
+        });
+    }
+    Ok(joins)
 }
 
 /// `VALUES(c)` in ON DUPLICATE KEY UPDATE becomes the column `__new_c`.

@@ -9,6 +9,7 @@ use myriad_storage as st;
 use myriad_types::errors::{
     ER_BAD_NULL_ERROR, ER_DATA_TOO_LONG, ER_WARN_DATA_OUT_OF_RANGE, WARN_DATA_TRUNCATED,
 };
+use myriad_types::ErrorCode;
 
 /// A stored value as an engine value, taking its bytes instead of copying them.
 pub fn from_stored_owned(d: st::Value, ty: &st::ColumnType) -> Datum {
@@ -68,15 +69,7 @@ impl Target<'_> {
             self.row
         );
         let code = crate::error::ER_TRUNCATED_WRONG_VALUE_FOR_FIELD;
-        if self.strict {
-            return Err(SqlError::new(code, message));
-        }
-        w.push(Warning {
-            level: "Warning",
-            code: code.code,
-            message,
-        });
-        Ok(())
+        self.fail_or_warn(code, message, w)
     }
 
     pub(crate) fn out_of_range(&self, w: &mut Vec<Warning>) -> Result<(), SqlError> {
@@ -84,15 +77,7 @@ impl Target<'_> {
             "Out of range value for column '{}' at row {}",
             self.column.name, self.row
         );
-        if self.strict {
-            return Err(SqlError::new(ER_WARN_DATA_OUT_OF_RANGE, message));
-        }
-        w.push(Warning {
-            level: "Warning",
-            code: ER_WARN_DATA_OUT_OF_RANGE.code,
-            message,
-        });
-        Ok(())
+        self.fail_or_warn(ER_WARN_DATA_OUT_OF_RANGE, message, w)
     }
 
     pub(crate) fn incorrect(
@@ -122,6 +107,17 @@ impl Target<'_> {
                 ),
             )
         };
+        self.fail_or_warn(code, message, w)
+    }
+
+    /// In strict mode the error `code`; otherwise the same as a warning, and the caller
+    /// stores the value adjusted.
+    fn fail_or_warn(
+        &self,
+        code: ErrorCode,
+        message: String,
+        w: &mut Vec<Warning>,
+    ) -> Result<(), SqlError> {
         if self.strict {
             return Err(SqlError::new(code, message));
         }
@@ -174,51 +170,7 @@ pub fn to_stored(
         return Ok(st::Value::Null);
     }
     Ok(match &col.ty {
-        st::ColumnType::Int { width, unsigned } => {
-            let mut scratch = Vec::new();
-            let wide: i128 = match value {
-                Datum::Int(i) => *i as i128,
-                Datum::UInt(u) => *u as i128,
-                Datum::Str(s) => {
-                    let text = String::from_utf8_lossy(s);
-                    let (prefix, complete) = crate::expr::eval::numeric_prefix(&text);
-                    if !complete || text.trim().is_empty() {
-                        target.incorrect("integer", value, w)?;
-                    }
-                    match prefix.parse::<i128>() {
-                        Ok(i) => i,
-                        Err(_) => prefix
-                            .parse::<f64>()
-                            .map(|f| f.round() as i128)
-                            .unwrap_or(0),
-                    }
-                }
-                Datum::Dec(d) => match d.round_dp(0).map(|r| r.trunc_to_i128()) {
-                    Ok(Some(i)) => i,
-                    _ if d.is_negative() => i128::MIN,
-                    _ => i128::MAX,
-                },
-                other => other
-                    .to_double(&mut scratch)
-                    .map(|f| f.round() as i128)
-                    .unwrap_or(0),
-            };
-            let (lo, hi) = if *unsigned {
-                (0i128, width.unsigned_max() as i128)
-            } else {
-                let (l, h) = width.signed_range();
-                (l as i128, h as i128)
-            };
-            let clamped = wide.clamp(lo, hi);
-            if clamped != wide {
-                target.out_of_range(w)?;
-            }
-            if *unsigned {
-                st::Value::UInt(clamped as u64)
-            } else {
-                st::Value::Int(clamped as i64)
-            }
-        }
+        st::ColumnType::Int { width, unsigned } => int_value(value, *width, *unsigned, target, w)?,
         st::ColumnType::Decimal { precision, scale } => {
             if let Datum::Str(s) = value {
                 let text = String::from_utf8_lossy(s);
@@ -232,25 +184,7 @@ pub fn to_stored(
             }
             st::Value::Decimal(d)
         }
-        st::ColumnType::Float | st::ColumnType::Double => {
-            let mut scratch = Vec::new();
-            if let Datum::Str(s) = value {
-                let text = String::from_utf8_lossy(s);
-                if !crate::expr::eval::numeric_prefix(&text).1 {
-                    target.incorrect("double", value, w)?;
-                }
-            }
-            let f = value.to_double(&mut scratch).unwrap_or(0.0);
-            let f = if matches!(col.ty, st::ColumnType::Float) {
-                f as f32 as f64
-            } else {
-                f
-            };
-            if !f.is_finite() {
-                target.out_of_range(w)?;
-            }
-            st::Value::Double(f)
-        }
+        st::ColumnType::Float | st::ColumnType::Double => double_value(value, target, w)?,
         st::ColumnType::Char {
             len,
             collation: st::Collation::Binary,
@@ -258,73 +192,188 @@ pub fn to_stored(
         | st::ColumnType::Varchar {
             len,
             collation: st::Collation::Binary,
-        } => {
-            let mut bytes = value.to_text().unwrap_or_default();
-            if bytes.len() > *len as usize {
-                target.too_long(w)?;
-                bytes.truncate(*len as usize);
-            }
-            if matches!(col.ty, st::ColumnType::Char { .. }) {
-                // BINARY(n) pads with zero bytes to its length, as MariaDB stores it.
-                bytes.resize(*len as usize, 0);
-            }
-            st::Value::Bytes(bytes)
-        }
+        } => binary_value(value, *len, target, w)?,
         st::ColumnType::Char { len, .. } | st::ColumnType::Varchar { len, .. } => {
-            let text = utf8_text(value, target, w)?;
-            let s = String::from_utf8(text).expect("utf8_text keeps valid UTF-8 only");
-            let mut s = if matches!(col.ty, st::ColumnType::Char { .. }) {
-                s.trim_end_matches(' ').to_string()
-            } else {
-                s
-            };
-            if s.chars().count() > *len as usize {
-                // Only trailing spaces may be cut silently.
-                let kept: String = s.chars().take(*len as usize).collect();
-                if s[kept.len()..].chars().any(|c| c != ' ') {
-                    target.too_long(w)?;
-                }
-                s = kept;
-            }
-            st::Value::Bytes(s.into_bytes())
+            char_value(value, *len, target, w)?
         }
         st::ColumnType::Text { size, .. } | st::ColumnType::Blob { size } => {
-            let mut bytes = if matches!(col.ty, st::ColumnType::Blob { .. }) {
-                value.to_text().unwrap_or_default()
-            } else {
-                utf8_text(value, target, w)?
-            };
-            let max_bytes = usize::try_from(size.max_bytes()).unwrap_or(usize::MAX);
-            if bytes.len() > max_bytes {
-                target.too_long(w)?;
-                bytes.truncate(max_bytes);
-                if matches!(col.ty, st::ColumnType::Text { .. }) {
-                    // Cut at a character boundary.
-                    let valid =
-                        crate::catalog::charset::first_invalid_utf8(&bytes).unwrap_or(bytes.len());
-                    bytes.truncate(valid);
-                }
-            }
-            st::Value::Bytes(bytes)
+            long_value(value, *size, target, w)?
         }
         st::ColumnType::Date | st::ColumnType::DateTime | st::ColumnType::Timestamp => {
-            let parsed = match value {
-                Datum::Date { .. } | Datum::DateTime { .. } => Some(value.clone()),
-                Datum::Str(s) => crate::expr::datetime::parse_datetime(&String::from_utf8_lossy(s)),
-                _ => None,
-            };
-            let date_only = matches!(col.ty, st::ColumnType::Date);
-            match parsed.as_ref().and_then(Datum::as_datetime) {
-                Some(dt) if date_only => st::Value::Date(dt.date()),
-                Some(dt) => st::Value::DateTime(dt),
-                None => {
-                    target.incorrect(if date_only { "date" } else { "datetime" }, value, w)?;
-                    if date_only {
-                        st::Value::Date(st::Date::default())
-                    } else {
-                        st::Value::DateTime(st::DateTime::default())
-                    }
-                }
+            datetime_value(value, target, w)?
+        }
+    })
+}
+
+/// An integer column's value, clamped to its range (1264 where it did not fit).
+fn int_value(
+    value: &Datum,
+    width: st::IntWidth,
+    unsigned: bool,
+    target: &Target,
+    w: &mut Vec<Warning>,
+) -> Result<st::Value, SqlError> {
+    let mut scratch = Vec::new();
+    let wide: i128 = match value {
+        Datum::Int(i) => *i as i128,
+        Datum::UInt(u) => *u as i128,
+        Datum::Str(s) => {
+            let text = String::from_utf8_lossy(s);
+            let (prefix, complete) = crate::expr::eval::numeric_prefix(&text);
+            if !complete || text.trim().is_empty() {
+                target.incorrect("integer", value, w)?;
+            }
+            match prefix.parse::<i128>() {
+                Ok(i) => i,
+                Err(_) => prefix
+                    .parse::<f64>()
+                    .map(|f| f.round() as i128)
+                    .unwrap_or(0),
+            }
+        }
+        Datum::Dec(d) => match d.round_dp(0).map(|r| r.trunc_to_i128()) {
+            Ok(Some(i)) => i,
+            _ if d.is_negative() => i128::MIN,
+            _ => i128::MAX,
+        },
+        other => other
+            .to_double(&mut scratch)
+            .map(|f| f.round() as i128)
+            .unwrap_or(0),
+    };
+    let (lo, hi) = if unsigned {
+        (0i128, width.unsigned_max() as i128)
+    } else {
+        let (l, h) = width.signed_range();
+        (l as i128, h as i128)
+    };
+    let clamped = wide.clamp(lo, hi);
+    if clamped != wide {
+        target.out_of_range(w)?;
+    }
+    Ok(if unsigned {
+        st::Value::UInt(clamped as u64)
+    } else {
+        st::Value::Int(clamped as i64)
+    })
+}
+
+/// A FLOAT or DOUBLE column's value; one that is not finite is out of range.
+fn double_value(
+    value: &Datum,
+    target: &Target,
+    w: &mut Vec<Warning>,
+) -> Result<st::Value, SqlError> {
+    let mut scratch = Vec::new();
+    if let Datum::Str(s) = value {
+        let text = String::from_utf8_lossy(s);
+        if !crate::expr::eval::numeric_prefix(&text).1 {
+            target.incorrect("double", value, w)?;
+        }
+    }
+    let f = value.to_double(&mut scratch).unwrap_or(0.0);
+    let f = if matches!(target.column.ty, st::ColumnType::Float) {
+        f as f32 as f64
+    } else {
+        f
+    };
+    if !f.is_finite() {
+        target.out_of_range(w)?;
+    }
+    Ok(st::Value::Double(f))
+}
+
+/// A BINARY(len) or VARBINARY(len) column's bytes, cut to `len` (1406 where more).
+fn binary_value(
+    value: &Datum,
+    len: u32,
+    target: &Target,
+    w: &mut Vec<Warning>,
+) -> Result<st::Value, SqlError> {
+    let mut bytes = value.to_text().unwrap_or_default();
+    if bytes.len() > len as usize {
+        target.too_long(w)?;
+        bytes.truncate(len as usize);
+    }
+    if matches!(target.column.ty, st::ColumnType::Char { .. }) {
+        // BINARY(n) pads with zero bytes to its length, as MariaDB stores it.
+        bytes.resize(len as usize, 0);
+    }
+    Ok(st::Value::Bytes(bytes))
+}
+
+/// A CHAR(len) or VARCHAR(len) column's text, cut to `len` characters.
+fn char_value(
+    value: &Datum,
+    len: u32,
+    target: &Target,
+    w: &mut Vec<Warning>,
+) -> Result<st::Value, SqlError> {
+    let text = utf8_text(value, target, w)?;
+    let s = String::from_utf8(text).expect("utf8_text keeps valid UTF-8 only");
+    let mut s = if matches!(target.column.ty, st::ColumnType::Char { .. }) {
+        s.trim_end_matches(' ').to_string()
+    } else {
+        s
+    };
+    if s.chars().count() > len as usize {
+        // Only trailing spaces may be cut silently.
+        let kept: String = s.chars().take(len as usize).collect();
+        if s[kept.len()..].chars().any(|c| c != ' ') {
+            target.too_long(w)?;
+        }
+        s = kept;
+    }
+    Ok(st::Value::Bytes(s.into_bytes()))
+}
+
+/// A TEXT or BLOB column's bytes, cut to its size class (TEXT at a character boundary).
+fn long_value(
+    value: &Datum,
+    size: st::LobSize,
+    target: &Target,
+    w: &mut Vec<Warning>,
+) -> Result<st::Value, SqlError> {
+    let mut bytes = if matches!(target.column.ty, st::ColumnType::Blob { .. }) {
+        value.to_text().unwrap_or_default()
+    } else {
+        utf8_text(value, target, w)?
+    };
+    let max_bytes = usize::try_from(size.max_bytes()).unwrap_or(usize::MAX);
+    if bytes.len() > max_bytes {
+        target.too_long(w)?;
+        bytes.truncate(max_bytes);
+        if matches!(target.column.ty, st::ColumnType::Text { .. }) {
+            // Cut at a character boundary.
+            let valid = crate::catalog::charset::first_invalid_utf8(&bytes).unwrap_or(bytes.len());
+            bytes.truncate(valid);
+        }
+    }
+    Ok(st::Value::Bytes(bytes))
+}
+
+/// A DATE, DATETIME or TIMESTAMP column's value; one that does not read is an
+/// incorrect value, stored as the zero date.
+fn datetime_value(
+    value: &Datum,
+    target: &Target,
+    w: &mut Vec<Warning>,
+) -> Result<st::Value, SqlError> {
+    let parsed = match value {
+        Datum::Date { .. } | Datum::DateTime { .. } => Some(value.clone()),
+        Datum::Str(s) => crate::expr::datetime::parse_datetime(&String::from_utf8_lossy(s)),
+        _ => None,
+    };
+    let date_only = matches!(target.column.ty, st::ColumnType::Date);
+    Ok(match parsed.as_ref().and_then(Datum::as_datetime) {
+        Some(dt) if date_only => st::Value::Date(dt.date()),
+        Some(dt) => st::Value::DateTime(dt),
+        None => {
+            target.incorrect(if date_only { "date" } else { "datetime" }, value, w)?;
+            if date_only {
+                st::Value::Date(st::Date::default())
+            } else {
+                st::Value::DateTime(st::DateTime::default())
             }
         }
     })

@@ -2,11 +2,9 @@
 
 use crate::catalog::storage_error;
 use crate::error::SqlError;
-use crate::expr::eval::Datum;
-use crate::expr::eval::Warning;
+use crate::expr::text::ConstEnv;
 use crate::expr::ColumnScope;
 use crate::expr::Compiler;
-use crate::expr::Env;
 use crate::plan::show_create::*;
 use crate::plan::stored::*;
 use myriad_storage as st;
@@ -209,10 +207,13 @@ pub fn column_from_ast(
     if let Some(e) = default_expr {
         let expr = compiler.compile(&e)?;
         let mut w = Vec::new();
-        let v = expr.eval(&mut ConstEnv(&mut w, 0), &[])?;
+        let v = expr.eval(&mut ConstEnv::default_value(&mut w, 0), &[])?;
         // A default that reads the clock other than as CURRENT_TIMESTAMP itself
         // (`NOW() + INTERVAL 1 DAY`) would need evaluating per insert.
-        if v != expr.eval(&mut ConstEnv(&mut Vec::new(), DISTANT_MICROS), &[])? {
+        if v != expr.eval(
+            &mut ConstEnv::default_value(&mut Vec::new(), DISTANT_MICROS),
+            &[],
+        )? {
             return Err(SqlError::not_supported(
                 "a DEFAULT expression that reads the clock, other than CURRENT_TIMESTAMP",
             ));
@@ -356,48 +357,6 @@ pub(crate) fn binary_type(len: u64, varying: bool) -> Result<st::ColumnType, Sql
     })
 }
 
-/// An environment for constant expressions (DEFAULT values), with a fixed clock.
-pub(crate) struct ConstEnv<'a>(&'a mut Vec<Warning>, i64);
-
 /// A second clock reading for telling clock-dependent DEFAULT expressions apart: a
 /// different year, month, day and time of day from the epoch.
 pub(crate) const DISTANT_MICROS: i64 = 1_000_000_000_000_000;
-
-impl Env for ConstEnv<'_> {
-    fn param(&self, _: usize) -> Datum {
-        Datum::Null
-    }
-    fn system_variable(&self, _: crate::expr::VarScope, _: usize) -> Result<Datum, SqlError> {
-        Err(SqlError::new(ER_INVALID_DEFAULT, "Invalid default value"))
-    }
-    fn user_variable(&self, _: &str) -> Datum {
-        Datum::Null
-    }
-    fn database(&self) -> Option<String> {
-        None
-    }
-    fn user(&self) -> String {
-        String::new()
-    }
-    fn current_user(&self) -> String {
-        String::new()
-    }
-    fn connection_id(&self) -> u32 {
-        0
-    }
-    fn last_insert_id(&self) -> u64 {
-        0
-    }
-    fn now_micros(&self) -> i64 {
-        self.1
-    }
-    fn div_precision_increment(&self) -> u32 {
-        4
-    }
-    fn sql_mode(&self) -> u64 {
-        0
-    }
-    fn warnings(&mut self) -> &mut Vec<Warning> {
-        self.0
-    }
-}

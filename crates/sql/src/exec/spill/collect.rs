@@ -7,7 +7,6 @@ use super::{SpillConfig, SpillCounters};
 use crate::error::SqlError;
 use crate::expr::eval::{Datum, SqlType};
 use crate::expr::Env;
-use crate::plan::access::visit_columns;
 use crate::plan::tables::{OutputItem, TableSelect};
 use crate::value::Value;
 
@@ -132,6 +131,19 @@ impl Collector<'_> {
     }
 }
 
+/// The select list's types over an input row of `types`.
+// Inline: called once per statement on the point-select path.
+#[inline(always)]
+pub(crate) fn item_types(plan: &TableSelect, types: &[SqlType], env: &dyn Env) -> Vec<SqlType> {
+    plan.items
+        .iter()
+        .map(|item| match item {
+            OutputItem::Column { index, .. } => types[*index],
+            OutputItem::Expr { expr, .. } => expr.sql_type(env, types),
+        })
+        .collect()
+}
+
 /// How one input row becomes a result row: the select list's types, and which columns
 /// are moved out of their row instead of cloned.
 pub struct RowShape<'p> {
@@ -145,45 +157,10 @@ pub struct RowShape<'p> {
 impl<'p> RowShape<'p> {
     /// `types`: the input row's column types (the aggregates' after the tables').
     pub fn new(plan: &'p TableSelect, types: &[SqlType], env: &dyn Env) -> RowShape<'p> {
-        let item_types = plan
-            .items
-            .iter()
-            .map(|item| match item {
-                OutputItem::Column { index, .. } => types[*index],
-                OutputItem::Expr { expr, .. } => expr.sql_type(env, types),
-            })
-            .collect();
-        let mut uses = vec![0u32; types.len()];
-        let mut countable = true;
-        for item in &plan.items {
-            match item {
-                OutputItem::Column { index, .. } => {
-                    if let Some(u) = uses.get_mut(*index) {
-                        *u += 1;
-                    }
-                }
-                OutputItem::Expr { expr, .. } => {
-                    countable &= visit_columns(expr, &mut |c| {
-                        if let Some(u) = uses.get_mut(c) {
-                            *u += 1;
-                        }
-                    });
-                }
-            }
-        }
-        let movable = plan
-            .items
-            .iter()
-            .map(|item| {
-                countable
-                    && matches!(item, OutputItem::Column { index, .. }
-                        if uses.get(*index) == Some(&1))
-            })
-            .collect();
         RowShape {
             plan,
-            item_types,
-            movable,
+            item_types: item_types(plan, types, env),
+            movable: crate::exec::stream::movable_items(plan, types.len()),
         }
     }
 

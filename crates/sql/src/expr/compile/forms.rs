@@ -1,0 +1,235 @@
+//! The expression forms with syntax of their own (unary operators, IS tests, IN lists,
+//! LIKE ... ESCAPE, CASE, SUBSTRING ... FROM ... FOR, TRIM, CONVERT, typed strings), each
+//! compiled by one [`Compiler`] method that [`Compiler::compile`] calls.
+
+use super::negate;
+use crate::error::SqlError;
+use crate::expr::eval::Datum;
+use crate::expr::text::*;
+use crate::expr::*;
+use myriad_types::errors::{ER_WRONG_ARGUMENTS, ER_WRONG_VALUE};
+use sqlparser::ast::{self, UnaryOperator};
+use std::sync::Arc;
+
+impl Compiler<'_> {
+    /// `-x`, `+x`, `NOT x`, `!x`, `~x`.
+    pub(super) fn unary(&self, op: &UnaryOperator, expr: &ast::Expr) -> Result<Expr, SqlError> {
+        let inner = self.compile(expr)?;
+        Ok(match op {
+            UnaryOperator::Minus => {
+                let number = matches!(
+                    expr,
+                    ast::Expr::Value(ast::ValueWithSpan {
+                        value: ast::Value::Number(..),
+                        ..
+                    })
+                );
+                negate(inner, number)?
+            }
+            UnaryOperator::Plus => inner,
+            UnaryOperator::Not | UnaryOperator::BangNot => Expr::Not(Box::new(inner)),
+            UnaryOperator::BitwiseNot => Expr::BitNot(Box::new(inner)),
+            other => return Err(SqlError::not_supported(&format!("operator {other}"))),
+        })
+    }
+
+    /// `x IS [NOT] NULL` and `x IS [NOT] UNKNOWN`.
+    pub(super) fn is_null(&self, x: &ast::Expr, negated: bool) -> Result<Expr, SqlError> {
+        Ok(Expr::IsNull {
+            expr: Box::new(self.compile(x)?),
+            negated,
+        })
+    }
+
+    /// `x IS [NOT] TRUE` and `x IS [NOT] FALSE`.
+    pub(super) fn is_bool(
+        &self,
+        x: &ast::Expr,
+        value: bool,
+        negated: bool,
+    ) -> Result<Expr, SqlError> {
+        Ok(Expr::IsBool {
+            expr: Box::new(self.compile(x)?),
+            value,
+            negated,
+        })
+    }
+
+    /// `x [NOT] IN (list)`: a list of constants also gets a set to look the value up in.
+    pub(super) fn in_list(
+        &self,
+        expr: &ast::Expr,
+        list: &[ast::Expr],
+        negated: bool,
+    ) -> Result<Expr, SqlError> {
+        let expr = Box::new(self.compile(expr)?);
+        let list: Vec<Expr> = match self.const_list(list) {
+            Some(items) => items?,
+            None => list
+                .iter()
+                .map(|x| self.compile(x))
+                .collect::<Result<_, _>>()?,
+        };
+        let constants: Option<Vec<&Datum>> = list
+            .iter()
+            .map(|x| match x {
+                Expr::Literal(d) => Some(d),
+                _ => None,
+            })
+            .collect();
+        let set = constants
+            .and_then(|c| crate::expr::in_set::ConstSet::build(c.into_iter()))
+            .map(Arc::new);
+        Ok(Expr::InList {
+            expr,
+            list,
+            negated,
+            set,
+        })
+    }
+
+    /// `x [NOT] LIKE pattern [ESCAPE 'c']`; the escape is one character, `\` by default.
+    pub(super) fn like(
+        &self,
+        expr: &ast::Expr,
+        pattern: &ast::Expr,
+        escape_char: Option<&ast::Expr>,
+        negated: bool,
+    ) -> Result<Expr, SqlError> {
+        let wrong = || SqlError::new(ER_WRONG_ARGUMENTS, "Incorrect arguments to ESCAPE");
+        let escape = match escape_char {
+            None => b'\\',
+            Some(ast::Expr::Value(v)) => match &v.value {
+                ast::Value::SingleQuotedString(s) if s.len() == 1 => s.as_bytes()[0],
+                ast::Value::SingleQuotedString(s) if s.is_empty() => b'\\',
+                _ => return Err(wrong()),
+            },
+            Some(_) => return Err(wrong()),
+        };
+        Ok(Expr::Like {
+            expr: Box::new(self.compile(expr)?),
+            pattern: Box::new(self.compile(pattern)?),
+            escape,
+            negated,
+        })
+    }
+
+    /// `CASE [operand] WHEN .. THEN .. [ELSE ..] END`.
+    pub(super) fn case(
+        &self,
+        operand: Option<&ast::Expr>,
+        conditions: &[ast::CaseWhen],
+        else_result: Option<&ast::Expr>,
+    ) -> Result<Expr, SqlError> {
+        let optional = |o: Option<&ast::Expr>| -> Result<Option<Box<Expr>>, SqlError> {
+            Ok(o.map(|o| self.compile(o)).transpose()?.map(Box::new))
+        };
+        Ok(Expr::Case {
+            operand: optional(operand)?,
+            whens: conditions
+                .iter()
+                .map(|w| Ok((self.compile(&w.condition)?, self.compile(&w.result)?)))
+                .collect::<Result<_, SqlError>>()?,
+            otherwise: optional(else_result)?,
+        })
+    }
+
+    /// `SUBSTRING(x FROM from [FOR len])`: the SUBSTRING function's arguments.
+    pub(super) fn substring(
+        &self,
+        e: &ast::Expr,
+        expr: &ast::Expr,
+        from: Option<&ast::Expr>,
+        len: Option<&ast::Expr>,
+    ) -> Result<Expr, SqlError> {
+        let Some(from) = from else {
+            return Err(err_syntax(&e.to_string()));
+        };
+        let mut args = vec![self.compile(expr)?, self.compile(from)?];
+        if let Some(len) = len {
+            args.push(self.compile(len)?);
+        }
+        Ok(Expr::Call {
+            func: Func::Substring,
+            args,
+        })
+    }
+
+    /// `TRIM([LEADING | TRAILING | BOTH] [what] FROM x)`; `what` is a space by default.
+    pub(super) fn trim(
+        &self,
+        e: &ast::Expr,
+        trim_where: Option<&ast::TrimWhereField>,
+        trim_what: Option<&ast::Expr>,
+        expr: &ast::Expr,
+        trim_characters: bool,
+    ) -> Result<Expr, SqlError> {
+        if trim_characters {
+            return Err(err_syntax(&e.to_string()));
+        }
+        let (leading, trailing) = match trim_where {
+            Some(ast::TrimWhereField::Leading) => (true, false),
+            Some(ast::TrimWhereField::Trailing) => (false, true),
+            _ => (true, true),
+        };
+        let what = match trim_what {
+            Some(w) => self.compile(w)?,
+            None => Expr::Literal(Datum::text(" ")),
+        };
+        Ok(Expr::TrimChars {
+            expr: Box::new(self.compile(expr)?),
+            what: Box::new(what),
+            leading,
+            trailing,
+        })
+    }
+
+    /// `CONVERT(x, type)` and `CONVERT(x USING charset)` (a cast to CHAR).
+    pub(super) fn convert(
+        &self,
+        e: &ast::Expr,
+        expr: &ast::Expr,
+        data_type: Option<&ast::DataType>,
+        charset: bool,
+    ) -> Result<Expr, SqlError> {
+        if data_type.is_none() && !charset {
+            return Err(err_syntax(&e.to_string()));
+        }
+        let expr = Box::new(self.compile(expr)?);
+        let to = match data_type {
+            Some(dt) => cast_target(dt)?,
+            None => CastTo::Char,
+        };
+        Ok(Expr::Cast { expr, to })
+    }
+
+    /// `DATE '...'`, `TIMESTAMP '...'`: the value, cast now; one that does not read is an
+    /// error.
+    pub(super) fn typed_string(
+        &self,
+        e: &ast::Expr,
+        ts: &ast::TypedString,
+    ) -> Result<Expr, SqlError> {
+        let text = match &ts.value.value {
+            ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => s.clone(),
+            _ => return Err(err_syntax(&e.to_string())),
+        };
+        let to = match ts.data_type {
+            ast::DataType::Date => CastTo::Date,
+            ast::DataType::Datetime(_) | ast::DataType::Timestamp(_, _) => CastTo::DateTime,
+            _ => CastTo::Char,
+        };
+        let cast = Expr::Cast {
+            expr: Box::new(Expr::Literal(Datum::Str(text.into_bytes()))),
+            to,
+        };
+        let mut warnings = Vec::new();
+        match eval_const(&cast, &mut warnings) {
+            Some(Datum::Null) | None => Err(SqlError::new(
+                ER_WRONG_VALUE,
+                format!("Incorrect DATE value: '{}'", ts.value),
+            )),
+            Some(d) => Ok(Expr::Literal(d)),
+        }
+    }
+}

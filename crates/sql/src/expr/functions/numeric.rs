@@ -1,0 +1,129 @@
+//! Numeric functions: each reads a call's [`Args`] and keeps the argument's type where
+//! MariaDB does (an integer stays an integer, a DECIMAL a DECIMAL).
+
+use super::{round, Args};
+use crate::error::SqlError;
+use crate::expr::eval::{self, compare, Datum, Warning};
+use myriad_types::errors::{ER_DATA_OUT_OF_RANGE, ER_INVALID_ARGUMENT_FOR_LOGARITHM};
+use std::cmp::Ordering;
+
+/// ABS; the smallest BIGINT has no absolute value and is out of range.
+pub(super) fn abs(a: &Args, w: &mut Vec<Warning>) -> Result<Datum, SqlError> {
+    Ok(match &a.v[0] {
+        Datum::Null => Datum::Null,
+        Datum::Int(i) => Datum::Int(
+            i.checked_abs()
+                .ok_or_else(|| eval::err_out_of_range(false, "abs(...)"))?,
+        ),
+        Datum::UInt(u) => Datum::UInt(*u),
+        Datum::Dec(d) => Datum::Dec(d.abs()),
+        other => Datum::Double(other.to_double(w).unwrap_or(0.0).abs()),
+    })
+}
+
+/// ROUND or TRUNCATE (`truncate`) to the second argument's places (0 without one).
+pub(super) fn round_to(a: &Args, truncate: bool, w: &mut Vec<Warning>) -> Result<Datum, SqlError> {
+    if a.any_null {
+        return Ok(Datum::Null);
+    }
+    let places = if a.v.len() > 1 { a.int(1, w) } else { 0 };
+    round(&a.v[0], places, truncate, w)
+}
+
+/// FLOOR (`floor`) or CEIL; a DECIMAL whose result fits a BIGINT gives the BIGINT.
+pub(super) fn floor_ceil(a: &Args, floor: bool, w: &mut Vec<Warning>) -> Result<Datum, SqlError> {
+    let v = &a.v;
+    Ok(match &v[0] {
+        Datum::Null => Datum::Null,
+        Datum::Int(_) | Datum::UInt(_) => v[0].clone(),
+        Datum::Dec(d) => {
+            let r = if floor { d.floor() } else { d.ceil() };
+            let r = r.map_err(|_| eval::err_decimal_out_of_range("floor(...)"))?;
+            r.to_i64().map(Datum::Int).unwrap_or(Datum::Dec(r))
+        }
+        other => {
+            let f = other.to_double(w).unwrap_or(0.0);
+            Datum::Double(if floor { f.floor() } else { f.ceil() })
+        }
+    })
+}
+
+/// GREATEST (`greatest`) or LEAST: the first of the largest (smallest) arguments.
+pub(super) fn greatest_least(a: &Args, greatest: bool, w: &mut Vec<Warning>) -> Datum {
+    if a.any_null {
+        return Datum::Null;
+    }
+    let v = &a.v;
+    let mut best = v[0].clone();
+    for x in &v[1..] {
+        let o = compare(x, &best, w).unwrap_or(Ordering::Equal);
+        if (greatest && o == Ordering::Greater) || (!greatest && o == Ordering::Less) {
+            best = x.clone();
+        }
+    }
+    best
+}
+
+/// POW; a result that is not finite is out of range.
+pub(super) fn pow(a: &Args, w: &mut Vec<Warning>) -> Result<Datum, SqlError> {
+    if a.any_null {
+        return Ok(Datum::Null);
+    }
+    let r = a.v[0]
+        .to_double(w)
+        .unwrap_or(0.0)
+        .powf(a.v[1].to_double(w).unwrap_or(0.0));
+    if !r.is_finite() {
+        return Err(SqlError::new(
+            ER_DATA_OUT_OF_RANGE,
+            "DOUBLE value is out of range in 'pow(...)'",
+        ));
+    }
+    Ok(Datum::Double(r))
+}
+
+/// SQRT; NULL for a negative argument.
+pub(super) fn sqrt(a: &Args, w: &mut Vec<Warning>) -> Datum {
+    match a.v[0].to_double(w) {
+        Some(f) if f >= 0.0 => Datum::Double(f.sqrt()),
+        _ => Datum::Null,
+    }
+}
+
+/// EXP.
+pub(super) fn exp(a: &Args, w: &mut Vec<Warning>) -> Datum {
+    match a.v[0].to_double(w) {
+        Some(f) => Datum::Double(f.exp()),
+        None => Datum::Null,
+    }
+}
+
+/// LN, LOG10 or LOG2 (`log`); an argument not above 0 gives NULL and a warning.
+pub(super) fn log(a: &Args, log: fn(f64) -> f64, w: &mut Vec<Warning>) -> Datum {
+    match a.v[0].to_double(w) {
+        Some(f) if f > 0.0 => Datum::Double(log(f)),
+        Some(_) => {
+            w.push(Warning {
+                level: "Warning",
+                code: ER_INVALID_ARGUMENT_FOR_LOGARITHM.code,
+                message: "Invalid argument for logarithm".into(),
+            });
+            Datum::Null
+        }
+        None => Datum::Null,
+    }
+}
+
+/// SIGN: -1, 0 or 1.
+pub(super) fn sign(a: &Args, w: &mut Vec<Warning>) -> Datum {
+    match a.v[0].to_double(w) {
+        None => Datum::Null,
+        Some(f) => Datum::Int(if f > 0.0 {
+            1
+        } else if f < 0.0 {
+            -1
+        } else {
+            0
+        }),
+    }
+}

@@ -1,0 +1,268 @@
+//! String functions: each reads a call's [`Args`] and builds its result, moving bytes
+//! unchanged when an argument is a binary string.
+
+use super::{locate, over_packet, Args};
+use crate::expr::eval::{collate_cmp, compare, Datum, Warning};
+use std::cmp::Ordering;
+
+/// CONCAT: NULL if any argument is; NULL and warning 1301 past `max_allowed_packet`.
+pub(super) fn concat(a: &Args, w: &mut Vec<Warning>) -> Datum {
+    if a.any_null {
+        return Datum::Null;
+    }
+    let parts: Vec<Vec<u8>> = a.v.iter().filter_map(Datum::to_text).collect();
+    let bytes = parts.iter().map(|p| p.len() as u64).sum();
+    if over_packet("concat", bytes, a.limit, w) {
+        return Datum::Null;
+    }
+    Datum::Str(parts.concat())
+}
+
+/// CONCAT_WS: NULL only for a NULL separator; NULL arguments are skipped.
+pub(super) fn concat_ws(a: &Args, w: &mut Vec<Warning>) -> Datum {
+    let v = &a.v;
+    let Some(sep) = v[0].to_text() else {
+        return Datum::Null;
+    };
+    let parts: Vec<Vec<u8>> = v[1..].iter().filter_map(Datum::to_text).collect();
+    let bytes = parts.iter().map(|p| p.len() as u64).sum::<u64>()
+        + (sep.len() as u64).saturating_mul(parts.len().saturating_sub(1) as u64);
+    if over_packet("concat_ws", bytes, a.limit, w) {
+        return Datum::Null;
+    }
+    Datum::Str(parts.join(&sep[..]))
+}
+
+/// SUBSTRING(str, pos[, len]), in chars; a negative `pos` counts from the end.
+pub(super) fn substring(a: &Args, w: &mut Vec<Warning>) -> Datum {
+    if a.any_null {
+        return Datum::Null;
+    }
+    let v = &a.v;
+    let s: Vec<char> = a.text(0).chars().collect();
+    let pos = a.int(1, w);
+    let len = if v.len() > 2 { a.int(2, w) } else { i64::MAX };
+    let n = s.len() as i64;
+    let start = if pos > 0 {
+        pos - 1
+    } else if pos < 0 {
+        n + pos
+    } else {
+        n
+    };
+    if start < 0 || start >= n || len <= 0 {
+        return Datum::text("");
+    }
+    let end = start.saturating_add(len).min(n);
+    Datum::Str(a.out(s[start as usize..end as usize].iter().collect()))
+}
+
+/// UPPER (`upper`) or LOWER. A binary string has no letter case: it is left as it is.
+pub(super) fn case(a: &Args, upper: bool) -> Datum {
+    a.null_if_any(|| {
+        if a.binary {
+            Datum::Str(a.v[0].to_text().unwrap_or_default())
+        } else if upper {
+            Datum::Str(a.text(0).to_uppercase().into_bytes())
+        } else {
+            Datum::Str(a.text(0).to_lowercase().into_bytes())
+        }
+    })
+}
+
+/// TRIM, LTRIM or RTRIM of spaces: `trim` cuts the ends the function cuts.
+pub(super) fn trim(a: &Args, trim: fn(&str) -> &str) -> Datum {
+    a.null_if_any(|| Datum::Str(a.out(trim(&a.text(0)).to_string())))
+}
+
+/// REPLACE(str, from, to); an empty `from` leaves `str` as it is.
+pub(super) fn replace(a: &Args, w: &mut Vec<Warning>) -> Datum {
+    if a.any_null {
+        return Datum::Null;
+    }
+    let (s, from, to) = (a.text(0), a.text(1), a.text(2));
+    if from.is_empty() {
+        return Datum::Str(a.out(s));
+    }
+    let found = s.matches(from.as_str()).count() as u64;
+    let bytes = (s.len() as u64 - found * from.len() as u64)
+        .saturating_add(found.saturating_mul(to.len() as u64));
+    if over_packet("replace", bytes, a.limit, w) {
+        return Datum::Null;
+    }
+    Datum::Str(a.out(s.replace(&from, &to)))
+}
+
+/// LEFT (`left`) or RIGHT(str, n), in chars.
+pub(super) fn left_right(a: &Args, left: bool, w: &mut Vec<Warning>) -> Datum {
+    if a.any_null {
+        return Datum::Null;
+    }
+    let s: Vec<char> = a.text(0).chars().collect();
+    let n = a.int(1, w).clamp(0, s.len() as i64) as usize;
+    let part: String = if left {
+        s[..n].iter().collect()
+    } else {
+        s[s.len() - n..].iter().collect()
+    };
+    Datum::Str(a.out(part))
+}
+
+/// LPAD (`left`) or RPAD(str, len, pad): cut to `len` chars or filled with `pad` to it.
+pub(super) fn pad(a: &Args, left: bool, w: &mut Vec<Warning>) -> Datum {
+    if a.any_null {
+        return Datum::Null;
+    }
+    let s: Vec<char> = a.text(0).chars().collect();
+    let len = a.int(1, w);
+    let pad: Vec<char> = a.text(2).chars().collect();
+    if len < 0 {
+        return Datum::Null;
+    }
+    let name = if left { "lpad" } else { "rpad" };
+    let widest = pad
+        .iter()
+        .chain(&s)
+        .map(|c| c.len_utf8())
+        .max()
+        .unwrap_or(1);
+    if over_packet(name, (len as u64).saturating_mul(widest as u64), a.limit, w) {
+        return Datum::Null;
+    }
+    let len = len as usize;
+    if len <= s.len() {
+        return Datum::Str(a.out(s[..len].iter().collect()));
+    }
+    if pad.is_empty() {
+        return Datum::Null;
+    }
+    let fill: String = pad.iter().cycle().take(len - s.len()).collect();
+    let body: String = s.iter().collect();
+    Datum::Str(a.out(if left { fill + &body } else { body + &fill }))
+}
+
+/// REPEAT(str, n).
+pub(super) fn repeat(a: &Args, w: &mut Vec<Warning>) -> Datum {
+    if a.any_null {
+        return Datum::Null;
+    }
+    let s = a.text(0);
+    let n = a.int(1, w);
+    if n <= 0 {
+        return Datum::text("");
+    }
+    if over_packet(
+        "repeat",
+        (s.len() as u64).saturating_mul(n as u64),
+        a.limit,
+        w,
+    ) {
+        return Datum::Null;
+    }
+    Datum::Str(a.out(s.repeat(n as usize)))
+}
+
+/// LOCATE(substr, str[, pos]), or INSTR(str, substr) when `instr`.
+pub(super) fn locate_in(a: &Args, instr: bool, w: &mut Vec<Warning>) -> Datum {
+    if a.any_null {
+        return Datum::Null;
+    }
+    let (needle, hay) = if instr {
+        (a.text(1), a.text(0))
+    } else {
+        (a.text(0), a.text(1))
+    };
+    let start = if a.v.len() > 2 { a.int(2, w) } else { 1 };
+    Datum::Int(locate(&needle, &hay, start))
+}
+
+/// SPACE(n).
+pub(super) fn space(a: &Args, w: &mut Vec<Warning>) -> Datum {
+    if a.any_null {
+        return Datum::Null;
+    }
+    let n = a.int(0, w);
+    if over_packet("space", n.max(0) as u64, a.limit, w) {
+        return Datum::Null;
+    }
+    Datum::Str(" ".repeat(n.max(0) as usize).into_bytes())
+}
+
+/// HEX: a string's bytes, or a number's two's-complement bits, in upper-case hex.
+pub(super) fn hex(a: &Args, w: &mut Vec<Warning>) -> Datum {
+    if a.any_null {
+        return Datum::Null;
+    }
+    match &a.v[0] {
+        Datum::Str(b) => Datum::Str(
+            b.iter()
+                .map(|x| format!("{x:02X}"))
+                .collect::<String>()
+                .into_bytes(),
+        ),
+        other => {
+            let n = other.to_int(w).unwrap_or(0);
+            Datum::Str(format!("{:X}", n as u64).into_bytes())
+        }
+    }
+}
+
+/// STRCMP: -1, 0 or 1 under the collation.
+pub(super) fn strcmp(a: &Args) -> Datum {
+    if a.any_null {
+        return Datum::Null;
+    }
+    let o = collate_cmp(
+        &a.v[0].to_text().unwrap_or_default(),
+        &a.v[1].to_text().unwrap_or_default(),
+    );
+    Datum::Int(match o {
+        Ordering::Less => -1,
+        Ordering::Equal => 0,
+        Ordering::Greater => 1,
+    })
+}
+
+/// FIELD(x, a, b, ...): the 1-based place of the first equal to `x`, else 0.
+pub(super) fn field(a: &Args, w: &mut Vec<Warning>) -> Datum {
+    let v = &a.v;
+    if v[0].is_null() {
+        return Datum::Int(0);
+    }
+    let mut pos = 0;
+    for (i, x) in v[1..].iter().enumerate() {
+        if compare(&v[0], x, w) == Some(Ordering::Equal) {
+            pos = i as i64 + 1;
+            break;
+        }
+    }
+    Datum::Int(pos)
+}
+
+/// INSERT(str, pos, len, new): `len` chars from `pos` replaced by `new`.
+pub(super) fn insert(a: &Args, w: &mut Vec<Warning>) -> Datum {
+    if a.any_null {
+        return Datum::Null;
+    }
+    let s: Vec<char> = a.text(0).chars().collect();
+    let pos = a.int(1, w);
+    let len = a.int(2, w);
+    let new = a.text(3);
+    let n = s.len() as i64;
+    if pos < 1 || pos > n {
+        return Datum::Str(a.out(s.iter().collect()));
+    }
+    let bytes = s.iter().map(|c| c.len_utf8() as u64).sum::<u64>() + new.len() as u64;
+    if over_packet("insert", bytes, a.limit, w) {
+        return Datum::Null;
+    }
+    let start = (pos - 1) as usize;
+    let end = if len < 0 {
+        n
+    } else {
+        (pos - 1).saturating_add(len).min(n)
+    } as usize;
+    let joined: String =
+        s[..start].iter().collect::<String>() + &new + &s[end..].iter().collect::<String>();
+    Datum::Str(a.out(joined))
+}

@@ -1,0 +1,130 @@
+//! A table SELECT's select list: wildcards expanded, items compiled and named, and the
+//! items that ORDER BY and GROUP BY name by position or alias.
+
+use super::item_name;
+use crate::error::SqlError;
+use crate::expr::{err_syntax, Compiler, Expr};
+use crate::parser::source::SourceMap;
+use crate::plan::tables::{OutputItem, TableRef};
+use myriad_types::errors::{ER_BAD_FIELD_ERROR, ER_BAD_TABLE_ERROR};
+use sqlparser::ast;
+
+/// The select list: wildcards expanded to the tables' columns, each expression compiled
+/// (with `ec`, which sees the aggregate columns) and named; aliases are noted in `aliases`.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn select_items(
+    select: &ast::Select,
+    refs: &[TableRef],
+    offsets: &[usize],
+    rewritten_items: &[Option<ast::Expr>],
+    texts: &[String],
+    map: &SourceMap,
+    ec: &Compiler,
+    aliases: &mut Vec<(String, Expr)>,
+) -> Result<Vec<OutputItem>, SqlError> {
+    let mut items = Vec::new();
+    for (position, item) in select.projection.iter().enumerate() {
+        match item {
+            ast::SelectItem::Wildcard(_) => {
+                for (r, offset) in refs.iter().zip(offsets) {
+                    for (i, c) in r.def.columns.iter().enumerate() {
+                        items.push(OutputItem::Column {
+                            index: offset + i,
+                            name: c.name.clone(),
+                        });
+                    }
+                }
+            }
+            ast::SelectItem::QualifiedWildcard(kind, _) => {
+                let qualifier = kind.to_string();
+                let qualifier = qualifier.trim_end_matches(".*").trim_matches('`');
+                let Some(n) = refs
+                    .iter()
+                    .position(|r| r.alias.eq_ignore_ascii_case(qualifier))
+                else {
+                    return Err(SqlError::new(
+                        ER_BAD_TABLE_ERROR,
+                        format!("Unknown table '{qualifier}'"),
+                    ));
+                };
+                for (i, c) in refs[n].def.columns.iter().enumerate() {
+                    items.push(OutputItem::Column {
+                        index: offsets[n] + i,
+                        name: c.name.clone(),
+                    });
+                }
+            }
+            ast::SelectItem::UnnamedExpr(e) | ast::SelectItem::ExprWithAlias { expr: e, .. } => {
+                let name = match item {
+                    ast::SelectItem::ExprWithAlias { alias, .. } => alias.value.clone(),
+                    _ => unaliased_name(e, texts.get(position), texts.len(), select, map),
+                };
+                let source = rewritten_items[position].as_ref().unwrap_or(e);
+                let expr = ec.compile(source)?;
+                if let ast::SelectItem::ExprWithAlias { alias, .. } = item {
+                    aliases.push((alias.value.clone(), expr.clone()));
+                }
+                items.push(match expr {
+                    Expr::Column(index) => OutputItem::Column { index, name },
+                    expr => OutputItem::Expr { expr, name },
+                });
+            }
+            other => return Err(err_syntax(&other.to_string())),
+        }
+    }
+    Ok(items)
+}
+
+/// The column name of a select item without an alias: its text as written where the
+/// texts of all items are known, `col` for `t.col` (as in MySQL), a string's value.
+fn unaliased_name(
+    e: &ast::Expr,
+    text: Option<&String>,
+    texts: usize,
+    select: &ast::Select,
+    map: &SourceMap,
+) -> String {
+    match (e, text) {
+        (ast::Expr::CompoundIdentifier(parts), _) if parts.len() > 1 => {
+            parts.last().map(|p| p.value.clone()).unwrap_or_default()
+        }
+        (ast::Expr::Value(v), _)
+            if matches!(
+                v.value,
+                ast::Value::SingleQuotedString(_) | ast::Value::DoubleQuotedString(_)
+            ) =>
+        {
+            item_name(e, map)
+        }
+        (_, Some(t)) if texts == select.projection.len() && !t.is_empty() => t.clone(),
+        _ => item_name(e, map),
+    }
+}
+
+/// ORDER BY / GROUP BY may name a select item by position or alias: that item's expression.
+pub(super) fn by_item(
+    e: &ast::Expr,
+    clause: &str,
+    items: &[OutputItem],
+    aliases: &[(String, Expr)],
+    has_column: &dyn Fn(&str) -> bool,
+) -> Result<Option<Expr>, SqlError> {
+    match e {
+        ast::Expr::Value(v) if matches!(v.value, ast::Value::Number(..)) => {
+            let n: usize = v.value.to_string().parse().unwrap_or(0);
+            match items.get(n.wrapping_sub(1)) {
+                Some(OutputItem::Column { index, .. }) => Ok(Some(Expr::Column(*index))),
+                Some(OutputItem::Expr { expr, .. }) => Ok(Some(expr.clone())),
+                None => Err(SqlError::new(
+                    ER_BAD_FIELD_ERROR,
+                    format!("Unknown column '{n}' in '{clause}'"),
+                )),
+            }
+        }
+        ast::Expr::Identifier(id) if !has_column(&id.value) => Ok(aliases
+            .iter()
+            .find(|(a, _)| a.eq_ignore_ascii_case(&id.value))
+            .map(|(_, e)| e.clone())),
+        _ => Ok(None),
+    }
+}

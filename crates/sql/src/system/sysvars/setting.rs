@@ -1,0 +1,227 @@
+//! Checking a value for a variable ([`parse_setting`]), one function per kind of variable.
+
+use super::*;
+
+fn parse_bool_word(text: &str) -> Option<bool> {
+    match text.trim().to_ascii_uppercase().as_str() {
+        "ON" | "TRUE" | "1" | "YES" => Some(true),
+        "OFF" | "FALSE" | "0" | "NO" => Some(false),
+        _ => None,
+    }
+}
+
+/// Check and convert a value for a variable: MySQL's type check (1232), value check (1231)
+/// and range clamping (warning 1292 "Truncated incorrect ... value").
+pub fn parse_setting(
+    def: &VarDef,
+    setting: &Setting,
+) -> Result<(VarValue, Option<Warning>), SqlError> {
+    let name = def.name;
+    if let Setting::Str(text) = setting {
+        if matches!(
+            def.kind,
+            Kind::UInt { .. } | Kind::Int { .. } | Kind::Double { .. }
+        ) {
+            return Err(err_wrong_type(name));
+        }
+        return parse_setting(def, &Setting::Text(text.clone()));
+    }
+    let wrong_value = || err_wrong_value(name, &setting_text(setting));
+    match def.kind {
+        Kind::Bool => match setting {
+            Setting::Int(0) => Ok((VarValue::Bool(false), None)),
+            Setting::Int(1) => Ok((VarValue::Bool(true), None)),
+            Setting::Int(_) | Setting::Null => Err(wrong_value()),
+            Setting::Double(_) => Err(err_wrong_type(name)),
+            Setting::Text(t) | Setting::Str(t) => parse_bool_word(t)
+                .map(|b| (VarValue::Bool(b), None))
+                .ok_or_else(wrong_value),
+        },
+        Kind::UInt { min, max, block } => {
+            let raw = integer(name, setting)?;
+            let mut value = raw.clamp(min as i128, max as i128) as u64;
+            if block > 1 {
+                value -= value % block;
+                if value < min {
+                    value = min;
+                }
+            }
+            let warning = truncated(name, setting, value as i128 != raw);
+            Ok((VarValue::UInt(value), warning))
+        }
+        Kind::Int { min, max } => {
+            let raw = integer(name, setting)?;
+            let value = raw.clamp(min as i128, max as i128) as i64;
+            let warning = truncated(name, setting, value as i128 != raw);
+            Ok((VarValue::Int(value), warning))
+        }
+        Kind::Double { min, max } => {
+            let raw = match setting {
+                Setting::Int(i) => *i as f64,
+                Setting::Double(d) => *d,
+                Setting::Null => return Err(err_wrong_type(name)),
+                Setting::Text(t) | Setting::Str(t) => {
+                    t.trim().parse::<f64>().map_err(|_| err_wrong_type(name))?
+                }
+            };
+            let value = raw.clamp(min, max);
+            let warning = truncated(name, setting, value != raw);
+            Ok((VarValue::Double(value), warning))
+        }
+        Kind::Str { nullable } => match setting {
+            Setting::Null if nullable => Ok((VarValue::Str(None), None)),
+            Setting::Null => Err(wrong_value()),
+            Setting::Text(t) | Setting::Str(t) => Ok((VarValue::Str(Some(t.clone())), None)),
+            Setting::Int(_) | Setting::Double(_) => Err(err_wrong_type(name)),
+        },
+        Kind::Enum(names) => enum_setting(names, name, setting).map(|v| (v, None)),
+        Kind::Set(names) => set_setting(names, name, setting).map(|v| (v, None)),
+        Kind::Charset { nullable } => {
+            charset_setting(nullable, name, setting).map(|v| (VarValue::Str(v), None))
+        }
+        Kind::Collation => collation_setting(name, setting).map(|v| (VarValue::Str(Some(v)), None)),
+    }
+}
+
+/// An integer variable's value as given, before clamping; text may carry a K/M/G suffix.
+fn integer(name: &str, setting: &Setting) -> Result<i128, SqlError> {
+    match setting {
+        Setting::Int(i) => Ok(*i),
+        Setting::Double(_) | Setting::Null => Err(err_wrong_type(name)),
+        Setting::Text(t) | Setting::Str(t) => {
+            parse_option_number(t).ok_or_else(|| err_wrong_type(name))
+        }
+    }
+}
+
+/// Warning 1292 when a number was `clamped` into its variable's range.
+fn truncated(name: &str, setting: &Setting, clamped: bool) -> Option<Warning> {
+    clamped.then(|| {
+        (
+            1292,
+            format!(
+                "Truncated incorrect {name} value: '{}'",
+                setting_text(setting)
+            ),
+        )
+    })
+}
+
+/// One of `names`, by name or by number.
+fn enum_setting(names: &[&str], name: &str, setting: &Setting) -> Result<VarValue, SqlError> {
+    let wrong_value = || err_wrong_value(name, &setting_text(setting));
+    match setting {
+        Setting::Int(i) => usize::try_from(*i)
+            .ok()
+            .filter(|i| *i < names.len())
+            .map(VarValue::Enum)
+            .ok_or_else(wrong_value),
+        Setting::Text(t) | Setting::Str(t) => names
+            .iter()
+            .position(|n| n.eq_ignore_ascii_case(t.trim()))
+            // An option's text may name the value by its number (`--query-cache-type=0`).
+            .or_else(|| t.trim().parse::<usize>().ok().filter(|i| *i < names.len()))
+            .map(VarValue::Enum)
+            .ok_or_else(wrong_value),
+        Setting::Double(_) => Err(err_wrong_type(name)),
+        Setting::Null => Err(wrong_value()),
+    }
+}
+
+/// A set of `names`: a bit mask, or names separated by commas (sql_mode's combination
+/// modes such as TRADITIONAL stand for their members).
+fn set_setting(names: &[&str], name: &str, setting: &Setting) -> Result<VarValue, SqlError> {
+    let wrong_value = || err_wrong_value(name, &setting_text(setting));
+    match setting {
+        Setting::Int(i) => {
+            let all = (1u128 << names.len()) - 1;
+            if *i < 0 || (*i as u128) & !all != 0 {
+                return Err(wrong_value());
+            }
+            Ok(VarValue::Set(*i as u64))
+        }
+        Setting::Text(t) | Setting::Str(t) => {
+            let mut bits = 0u64;
+            for part in t.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+                let upper = part.to_ascii_uppercase();
+                let expanded: Vec<&str> = match sql_mode_combination(&upper) {
+                    Some(list) if names == SQL_MODE_NAMES => list.to_vec(),
+                    _ => vec![upper.as_str()],
+                };
+                for flag in expanded {
+                    let bit = names
+                        .iter()
+                        .position(|n| *n == flag)
+                        .ok_or_else(wrong_value)?;
+                    bits |= 1 << bit;
+                }
+            }
+            Ok(VarValue::Set(bits))
+        }
+        Setting::Double(_) => Err(err_wrong_type(name)),
+        Setting::Null => Err(wrong_value()),
+    }
+}
+
+/// A character set's canonical name (`utf8` is `utf8mb3`); None for NULL where allowed.
+fn charset_setting(
+    nullable: bool,
+    name: &str,
+    setting: &Setting,
+) -> Result<Option<String>, SqlError> {
+    match setting {
+        Setting::Null if nullable => Ok(None),
+        Setting::Text(t) | Setting::Str(t) => {
+            let lower = t.trim().to_ascii_lowercase();
+            let canonical = if lower == "utf8" {
+                "utf8mb3".to_string()
+            } else {
+                lower
+            };
+            if CHARSETS.contains(&canonical.as_str()) {
+                Ok(Some(canonical))
+            } else {
+                Err(SqlError::new(
+                    ER_UNKNOWN_CHARACTER_SET,
+                    format!("Unknown character set: '{t}'"),
+                ))
+            }
+        }
+        Setting::Int(_) | Setting::Double(_) => Err(err_wrong_type(name)),
+        Setting::Null => Err(err_wrong_value(name, &setting_text(setting))),
+    }
+}
+
+/// A collation's name (`utf8_` names are `utf8mb3_` ones).
+fn collation_setting(name: &str, setting: &Setting) -> Result<String, SqlError> {
+    match setting {
+        Setting::Text(t) | Setting::Str(t) => {
+            let lower = t.trim().to_ascii_lowercase();
+            if COLLATIONS.iter().any(|(c, _)| *c == lower) {
+                Ok(lower.replace("utf8_", "utf8mb3_"))
+            } else {
+                Err(SqlError::new(
+                    ER_UNKNOWN_COLLATION,
+                    format!("Unknown collation: '{t}'"),
+                ))
+            }
+        }
+        Setting::Int(_) | Setting::Double(_) => Err(err_wrong_type(name)),
+        Setting::Null => Err(err_wrong_value(name, &setting_text(setting))),
+    }
+}
+
+/// Option-file numbers: decimal with an optional K/M/G suffix (as mysqld accepts).
+fn parse_option_number(text: &str) -> Option<i128> {
+    let t = text.trim();
+    let (digits, multiplier) = match t.chars().last()?.to_ascii_uppercase() {
+        'K' => (&t[..t.len() - 1], 1i128 << 10),
+        'M' => (&t[..t.len() - 1], 1i128 << 20),
+        'G' => (&t[..t.len() - 1], 1i128 << 30),
+        _ => (t, 1),
+    };
+    digits
+        .parse::<i128>()
+        .ok()
+        .map(|v| v.saturating_mul(multiplier))
+}
