@@ -132,10 +132,7 @@ pub(crate) fn aggregate_streamed<'d>(
     mut out: Collector<'d>,
     env: &mut ExecEnv,
 ) -> Result<Collector<'d>, SqlError> {
-    let options = crate::exec::read::ReadOptions {
-        wanted: crate::exec::read::columns_read(plan),
-        max_rows: None,
-    };
+    let options = crate::exec::read::ReadOptions::every_row(plan);
     let fresh: Vec<Running> = g
         .aggregates
         .iter()

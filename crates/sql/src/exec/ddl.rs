@@ -6,7 +6,6 @@ use crate::exec::env::*;
 use crate::exec::select::*;
 use crate::exec::show::*;
 use crate::exec::*;
-use crate::expr::eval::Datum;
 use crate::expr::Env;
 use crate::plan::ShowFilter;
 use crate::plan::Stmt;
@@ -219,14 +218,8 @@ impl Session {
                         .clone()
                         .or_else(|| self.info.database.clone())
                         .ok_or_else(err_no_database)?;
-                    let label = Datum::Str(format!("{db}.{name}").into_bytes());
                     let row = |kind: &str, text: String| {
-                        vec![
-                            label.clone(),
-                            Datum::text(op),
-                            Datum::text(kind),
-                            Datum::Str(text.into_bytes()),
-                        ]
+                        crate::exec::key_cache::table_message(&db, name, op, kind, text)
                     };
                     match storage.open_table(&db, name) {
                         Err(e) => {
@@ -254,12 +247,7 @@ impl Session {
                     }
                 }
                 listing(
-                    &[
-                        ("Table", 64),
-                        ("Op", 10),
-                        ("Msg_type", 10),
-                        ("Msg_text", 1024),
-                    ],
+                    crate::exec::key_cache::RESULT_COLUMNS,
                     rows,
                     &ShowFilter::None,
                     env,

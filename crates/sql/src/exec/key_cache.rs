@@ -52,13 +52,30 @@ use myriad_types::errors::{
 };
 use std::sync::Arc;
 
-/// The columns of the result rows of both statements, as MySQL shows them.
+/// The columns of the result rows of both statements, as MySQL shows them (CHECK TABLE
+/// and ANALYZE TABLE answer with the same ones).
 pub const RESULT_COLUMNS: &[(&str, u32)] = &[
     ("Table", 64),
     ("Op", 10),
     ("Msg_type", 10),
     ("Msg_text", 1024),
 ];
+
+/// A row of [`RESULT_COLUMNS`]: what operation `op` says about table `db.name`.
+pub(crate) fn table_message(
+    db: &str,
+    name: &str,
+    op: &str,
+    kind: &str,
+    text: String,
+) -> Vec<Datum> {
+    vec![
+        Datum::Str(format!("{db}.{name}").into_bytes()),
+        Datum::text(op),
+        Datum::text(kind),
+        Datum::Str(text.into_bytes()),
+    ]
+}
 
 /// Apply the key cache variables' start-up values to the block cache (the size is given
 /// when the storage engine opens).
@@ -143,15 +160,7 @@ pub(crate) fn execute(
         let db = db
             .or_else(|| current_db.map(str::to_string))
             .ok_or_else(crate::plan::tables::err_no_database)?;
-        let label = Datum::Str(format!("{db}.{name}").into_bytes());
-        let row = |kind: &str, text: String| {
-            vec![
-                label.clone(),
-                Datum::text(op),
-                Datum::text(kind),
-                Datum::Str(text.into_bytes()),
-            ]
-        };
+        let row = |kind: &str, text: String| table_message(&db, &name, op, kind, text);
         let outcome = match stmt {
             KeyCacheStmt::LoadIndex { .. } => storage
                 .open_table(&db, &name)

@@ -35,6 +35,17 @@ pub struct ReadOptions {
     pub max_rows: Option<usize>,
 }
 
+impl ReadOptions {
+    /// Every row of `plan`'s table that passes the filter, decoding only the columns the
+    /// statement reads.
+    pub fn every_row(plan: &crate::plan::tables::TableSelect) -> ReadOptions {
+        ReadOptions {
+            wanted: columns_read(plan),
+            max_rows: None,
+        }
+    }
+}
+
 /// Rows of a source that pass its filter, streamed from the scan: each row is decoded
 /// (only the wanted columns), converted and filtered as it arrives, and the scan stops
 /// once `max_rows` rows passed.

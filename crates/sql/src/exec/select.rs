@@ -386,10 +386,7 @@ impl Session {
         mut out: crate::exec::spill::collect::Collector<'d>,
         env: &mut ExecEnv,
     ) -> Result<crate::exec::spill::collect::Collector<'d>, SqlError> {
-        let options = crate::exec::read::ReadOptions {
-            wanted: crate::exec::read::columns_read(plan),
-            max_rows: None,
-        };
+        let options = crate::exec::read::ReadOptions::every_row(plan);
         let grouper = std::cell::RefCell::new(crate::exec::spill::group::Grouper::new(spill));
         crate::exec::read::read_rows_each(
             &plan.source,
