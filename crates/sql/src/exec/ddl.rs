@@ -6,10 +6,11 @@ use crate::exec::env::*;
 use crate::exec::select::*;
 use crate::exec::show::*;
 use crate::exec::*;
-use crate::expr::eval::Datum;
+use crate::expr::eval::SqlValue;
 use crate::expr::Env;
 use crate::plan::ShowFilter;
 use crate::plan::Stmt;
+use crate::value::Value;
 use crate::Session;
 use myriad_types::errors::{
     ER_BAD_TABLE_ERROR, ER_CANT_DROP_FIELD_OR_KEY, ER_DB_CREATE_EXISTS, ER_DB_DROP_EXISTS,
@@ -219,13 +220,13 @@ impl Session {
                         .clone()
                         .or_else(|| self.info.database.clone())
                         .ok_or_else(err_no_database)?;
-                    let label = Datum::Str(format!("{db}.{name}").into_bytes());
+                    let label = Value::Bytes(format!("{db}.{name}").into_bytes());
                     let row = |kind: &str, text: String| {
                         vec![
                             label.clone(),
-                            Datum::text(op),
-                            Datum::text(kind),
-                            Datum::Str(text.into_bytes()),
+                            Value::text(op),
+                            Value::text(kind),
+                            Value::Bytes(text.into_bytes()),
                         ]
                     };
                     match storage.open_table(&db, name) {
