@@ -119,22 +119,7 @@ pub fn sort_rows<T>(rows: &mut [(Vec<Value>, T)], desc: &[bool]) {
 
 /// Bring key column `i` of every row to one kind of value (see [`sort_rows`]).
 pub(crate) fn unify_key_kind<T>(rows: &mut [(Vec<Value>, T)], i: usize) {
-    #[derive(PartialEq, Clone, Copy)]
-    enum Kind {
-        Integer,
-        Decimal,
-        Double,
-        Text,
-    }
-    let kind_of = |d: &Value| match d {
-        Value::Null => None,
-        Value::Int(_) | Value::UInt(_) => Some(Kind::Integer),
-        Value::Decimal(_) => Some(Kind::Decimal),
-        Value::Double(_) => Some(Kind::Double),
-        Value::Bytes(_) | Value::Date { .. } | Value::DateTime { .. } | Value::Time(_) => {
-            Some(Kind::Text)
-        }
-    };
+    use crate::exec::spill::keys::{kind_of, Kind};
     let mut first: Option<Kind> = None;
     let mut mixed = false;
     let mut widest = Kind::Integer;

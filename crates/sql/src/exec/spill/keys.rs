@@ -28,7 +28,8 @@ pub enum Kind {
     Text,
 }
 
-fn kind_of(d: &Value) -> Option<Kind> {
+/// The kind a key value is brought to in a mixed column; None for NULL.
+pub(crate) fn kind_of(d: &Value) -> Option<Kind> {
     match d {
         Value::Null => None,
         Value::Int(_) | Value::UInt(_) => Some(Kind::Integer),
