@@ -39,6 +39,15 @@ impl Value {
         matches!(self, Value::Null)
     }
 
+    /// A DATE as midnight of its day, a DATETIME as itself; None for other values.
+    pub fn as_datetime(&self) -> Option<DateTime> {
+        match self {
+            Value::Date(d) => Some(d.at_midnight()),
+            Value::DateTime(dt) => Some(*dt),
+            _ => None,
+        }
+    }
+
     /// Append the text form (nothing for NULL). `frac_digits` is how many fraction digits
     /// DATETIME and TIME print (0..=6); None prints six when there are microseconds and
     /// none otherwise, as MariaDB does for a value whose column promises no scale.

@@ -1,7 +1,7 @@
 //! What bytes a string column accepts: utf8mb4 columns (CHAR, VARCHAR, TEXT) take valid
 //! UTF-8 only; binary columns (BINARY, VARBINARY, BLOB) take any bytes.
 //!
-//! Values carry no character set of their own (a `Datum::Str` is bytes), so the check is
+//! Values carry no character set of their own (a `Value::Bytes` is bytes), so the check is
 //! made where a value enters a column. Invalid UTF-8 into a utf8mb4 column is MariaDB's
 //! error 1366 in strict mode ("Incorrect string value: '\xFF...'"); outside strict mode
 //! it is a warning and the value is cut before the first invalid byte, as MariaDB does.

@@ -13,9 +13,10 @@ use crate::error::SqlError;
 use crate::exec::aggregate::{aggregate_type, group_key_text};
 use crate::exec::env::ExecEnv;
 use crate::exec::spill::collect::{Collector, RowShape};
-use crate::expr::eval::{Datum, SqlType};
+use crate::expr::eval::{SqlType, SqlValue};
 use crate::expr::Env;
 use crate::plan::tables::{AggKind, Aggregate, Grouping, TableSelect};
+use crate::value::Value;
 use myriad_types::Decimal;
 use std::cmp::Ordering;
 use std::collections::HashSet;
@@ -31,7 +32,7 @@ pub(crate) struct Running {
     /// Starts at -0.0, as a DOUBLE sum of no values does.
     sum_double: f64,
     /// MIN or MAX so far: the first of equal values is kept.
-    best: Option<Datum>,
+    best: Option<Value>,
     /// The group keys of the values taken, for DISTINCT.
     seen: Option<HashSet<String>>,
 }
@@ -51,7 +52,7 @@ impl Running {
     pub(crate) fn add(
         &mut self,
         agg: &Aggregate,
-        row: &[Datum],
+        row: &[Value],
         env: &mut dyn Env,
     ) -> Result<(), SqlError> {
         if agg.kind == AggKind::CountStar {
@@ -60,7 +61,7 @@ impl Running {
         }
         let v = match &agg.arg {
             Some(arg) => arg.eval(env, row)?,
-            None => Datum::Null,
+            None => Value::Null,
         };
         if v.is_null() {
             return Ok(());
@@ -98,19 +99,19 @@ impl Running {
         Ok(())
     }
 
-    pub(crate) fn finish(self, agg: &Aggregate, env: &ExecEnv) -> Result<Datum, SqlError> {
+    pub(crate) fn finish(self, agg: &Aggregate, env: &ExecEnv) -> Result<Value, SqlError> {
         Ok(match agg.kind {
-            AggKind::CountStar | AggKind::Count => Datum::Int(self.count as i64),
-            AggKind::Min | AggKind::Max => self.best.unwrap_or(Datum::Null),
-            AggKind::Sum | AggKind::Avg if self.count == 0 => Datum::Null,
-            AggKind::Sum if self.exact => Datum::Dec(self.sum),
+            AggKind::CountStar | AggKind::Count => Value::Int(self.count as i64),
+            AggKind::Min | AggKind::Max => self.best.unwrap_or(Value::Null),
+            AggKind::Sum | AggKind::Avg if self.count == 0 => Value::Null,
+            AggKind::Sum if self.exact => Value::Decimal(self.sum),
             AggKind::Avg if self.exact => {
                 let count = Decimal::from_u64(self.count);
                 let incr = env.state.div_precision_increment;
-                Datum::Dec(self.sum.checked_div(&count, incr).map_err(sum_overflow)?)
+                Value::Decimal(self.sum.checked_div(&count, incr).map_err(sum_overflow)?)
             }
-            AggKind::Sum => Datum::Double(self.sum_double),
-            AggKind::Avg => Datum::Double(self.sum_double / self.count as f64),
+            AggKind::Sum => Value::Double(self.sum_double),
+            AggKind::Avg => Value::Double(self.sum_double / self.count as f64),
         })
     }
 }
@@ -138,7 +139,7 @@ pub(crate) fn aggregate_streamed<'d>(
         .iter()
         .map(|a| Running::new(a, types, env))
         .collect();
-    let state = std::cell::RefCell::new((None::<Vec<Datum>>, fresh.clone()));
+    let state = std::cell::RefCell::new((None::<Vec<Value>>, fresh.clone()));
     crate::exec::read::read_rows_each(
         &plan.source,
         table,
@@ -158,7 +159,7 @@ pub(crate) fn aggregate_streamed<'d>(
         &mut || *state.borrow_mut() = (None, fresh.clone()),
     )?;
     let (first, running) = state.into_inner();
-    let mut row = first.unwrap_or_else(|| vec![Datum::Null; types.len()]);
+    let mut row = first.unwrap_or_else(|| vec![Value::Null; types.len()]);
     for (r, a) in running.into_iter().zip(&g.aggregates) {
         row.push(r.finish(a, env)?);
     }

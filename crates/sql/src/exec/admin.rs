@@ -2,7 +2,7 @@
 //! KILL and account changes.
 
 use crate::error::SqlError;
-use crate::expr::eval::Datum;
+use crate::expr::eval::SqlValue;
 use crate::expr::eval::Warning;
 use crate::expr::Expr;
 use crate::plan::AssignTarget;
@@ -11,6 +11,7 @@ use crate::plan::SetScope;
 use crate::plan::UserSpec;
 use crate::system::sysvars::Setting;
 use crate::system::sysvars::VarValue;
+use crate::value::Value;
 use myriad_types::errors::{
     ER_CANNOT_USER, ER_COLLATION_CHARSET_MISMATCH, ER_GLOBAL_VARIABLE,
     ER_INCORRECT_GLOBAL_LOCAL_VAR, ER_LOCAL_VARIABLE, ER_UNKNOWN_CHARACTER_SET,
@@ -94,11 +95,11 @@ impl Session {
                         AssignValue::Expr(e) => {
                             let d = e.eval(env, &[])?;
                             let setting = match d {
-                                Datum::Null => Setting::Null,
-                                Datum::Int(i) => Setting::Int(i as i128),
-                                Datum::UInt(u) => Setting::Int(u as i128),
-                                Datum::Double(f) => Setting::Double(f),
-                                Datum::Dec(_) => {
+                                Value::Null => Setting::Null,
+                                Value::Int(i) => Setting::Int(i as i128),
+                                Value::UInt(u) => Setting::Int(u as i128),
+                                Value::Double(f) => Setting::Double(f),
+                                Value::Decimal(_) => {
                                     Setting::Double(d.to_double(&mut env.warnings).unwrap_or(0.0))
                                 }
                                 other => Setting::Str(other.to_text_lossy()),
@@ -235,10 +236,10 @@ pub(crate) fn parse_charset(name: &str) -> Result<String, SqlError> {
     }
 }
 
-pub(crate) fn show_text(value: &VarValue, def: &crate::system::sysvars::VarDef) -> Datum {
+pub(crate) fn show_text(value: &VarValue, def: &crate::system::sysvars::VarDef) -> Value {
     match value.display(def) {
-        Some(t) => Datum::Str(t.into_bytes()),
-        None => Datum::text(""),
+        Some(t) => Value::Bytes(t.into_bytes()),
+        None => Value::text(""),
     }
 }
 
@@ -247,7 +248,7 @@ pub struct Change {
     pub(crate) index: usize,
     pub(crate) global: bool,
     pub(crate) value: VarValue,
-    pub(crate) user: Option<(String, Datum)>,
+    pub(crate) user: Option<(String, Value)>,
 }
 
 impl Change {
@@ -260,7 +261,7 @@ impl Change {
         }
     }
 
-    pub(crate) fn user(name: String, value: Datum) -> Change {
+    pub(crate) fn user(name: String, value: Value) -> Change {
         Change {
             index: 0,
             global: false,
@@ -345,7 +346,7 @@ impl Session {
     ) -> Result<(), SqlError> {
         // As MariaDB's val_int: rounded, NULL and text without digits 0, -1 read unsigned.
         let id = match id.eval(env, &[])? {
-            Datum::UInt(u) => u,
+            Value::UInt(u) => u,
             other => other.to_int(&mut env.warnings).unwrap_or(0) as u64,
         };
         self.engine.sessions.kill(&self.info.user, id, target)?;

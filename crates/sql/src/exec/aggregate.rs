@@ -1,10 +1,11 @@
 //! Aggregate functions over groups of rows.
 
 use crate::error::SqlError;
-use crate::expr::eval::Datum;
 use crate::expr::eval::SqlType;
+use crate::expr::eval::SqlValue;
 use crate::expr::Expr;
 use crate::result::{column_flags, Column};
+use crate::value::Value;
 
 use crate::exec::env::*;
 use crate::exec::select::*;
@@ -12,10 +13,10 @@ use std::collections::HashMap;
 
 /// Groups compare their keys as MySQL does: strings by the collation (case and trailing
 /// spaces ignored), numbers by value.
-pub(crate) fn group_key_text(d: &Datum) -> String {
+pub(crate) fn group_key_text(d: &Value) -> String {
     match d {
-        Datum::Null => "N".to_string(),
-        Datum::Str(b) => {
+        Value::Null => "N".to_string(),
+        Value::Bytes(b) => {
             let text = String::from_utf8_lossy(b);
             let folded: String = text
                 .trim_end_matches(' ')
@@ -24,7 +25,7 @@ pub(crate) fn group_key_text(d: &Datum) -> String {
                 .collect();
             format!("s{folded}")
         }
-        Datum::Int(_) | Datum::UInt(_) | Datum::Dec(_) => {
+        Value::Int(_) | Value::UInt(_) | Value::Decimal(_) => {
             format!(
                 "n{}",
                 d.to_decimal(&mut Vec::new())
@@ -75,10 +76,10 @@ pub(crate) fn aggregate_type(
 /// [`Running`](crate::exec::accumulate::Running) state.
 pub(crate) fn aggregate_value(
     agg: &crate::plan::tables::Aggregate,
-    rows: &[&Vec<Datum>],
+    rows: &[&Vec<Value>],
     types: &[SqlType],
     env: &mut ExecEnv,
-) -> Result<Datum, SqlError> {
+) -> Result<Value, SqlError> {
     let mut running = crate::exec::accumulate::Running::new(agg, types, env);
     for row in rows {
         crate::interrupt::tick()?;
@@ -117,22 +118,22 @@ pub(crate) fn aggregate_column(
 }
 
 /// The rows a grouping yields, and each one's group key values.
-type GroupRows = (Vec<Vec<Datum>>, Vec<Vec<Datum>>);
+type GroupRows = (Vec<Vec<Value>>, Vec<Vec<Value>>);
 
 /// GROUP BY over rows in memory: one row per group (its first row followed by its
 /// aggregate values, HAVING applied), in the order groups were first met, with each
 /// group's key values.
 pub(crate) fn group_rows(
     g: &crate::plan::tables::Grouping,
-    rows: Vec<(myriad_storage::RowId, Vec<Datum>)>,
+    rows: Vec<(myriad_storage::RowId, Vec<Value>)>,
     types: &[SqlType],
     env: &mut ExecEnv,
 ) -> Result<GroupRows, SqlError> {
     let ncols = types.len();
-    let mut input: Vec<Vec<Datum>> = Vec::new();
-    let mut group_keys: Vec<Vec<Datum>> = Vec::new();
+    let mut input: Vec<Vec<Value>> = Vec::new();
+    let mut group_keys: Vec<Vec<Value>> = Vec::new();
     let mut index: HashMap<Vec<String>, usize> = HashMap::new();
-    let mut groups: Vec<(Vec<Datum>, Vec<usize>)> = Vec::new();
+    let mut groups: Vec<(Vec<Value>, Vec<usize>)> = Vec::new();
     if !g.keys.is_empty() {
         env.spill.tmp_tables += 1;
     }
@@ -158,7 +159,7 @@ pub(crate) fn group_rows(
     }
     for (keys, members) in groups {
         crate::interrupt::tick()?;
-        let member_rows: Vec<&Vec<Datum>> = members.iter().map(|&i| &rows[i].1).collect();
+        let member_rows: Vec<&Vec<Value>> = members.iter().map(|&i| &rows[i].1).collect();
         if let Some(row) = group_row(g, &member_rows, &types[..ncols], env)? {
             input.push(row);
             group_keys.push(keys);
@@ -171,13 +172,13 @@ pub(crate) fn group_rows(
 /// drops it.
 pub(crate) fn group_row(
     g: &crate::plan::tables::Grouping,
-    members: &[&Vec<Datum>],
+    members: &[&Vec<Value>],
     types: &[SqlType],
     env: &mut ExecEnv,
-) -> Result<Option<Vec<Datum>>, SqlError> {
+) -> Result<Option<Vec<Value>>, SqlError> {
     let mut row = match members.first() {
         Some(first) => (*first).clone(),
-        None => vec![Datum::Null; types.len()],
+        None => vec![Value::Null; types.len()],
     };
     for a in &g.aggregates {
         row.push(aggregate_value(a, members, types, env)?);

@@ -3,13 +3,13 @@
 
 use crate::catalog;
 use crate::error::SqlError;
-use crate::expr::eval::Datum;
 use crate::expr::eval::Warning;
 use crate::parser::source::SourceMap;
 use crate::plan::Stmt;
 use crate::result::{Column, QueryResult};
 use crate::system::status::Counter;
 use crate::system::status::SessionCounters;
+use crate::value::Value;
 use myriad_types::errors::{
     ER_DIVISION_BY_ZERO, ER_MAX_PREPARED_STMT_COUNT_REACHED, ER_PS_MANY_PARAM,
     ER_UNKNOWN_STMT_HANDLER, ER_WARNING_NOT_COMPLETE_ROLLBACK, ER_WRONG_ARGUMENTS,
@@ -20,7 +20,6 @@ use crate::exec::select::*;
 use crate::exec::write::*;
 use crate::exec::*;
 use crate::session::*;
-use crate::value::Value;
 use crate::{PreparedInfo, Session};
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
@@ -68,7 +67,7 @@ impl Session {
         self.state.counters.counts[counter as usize] += 1;
     }
 
-    pub(crate) fn env<'a>(&'a self, params: &'a [Datum]) -> ExecEnv<'a> {
+    pub(crate) fn env<'a>(&'a self, params: &'a [Value]) -> ExecEnv<'a> {
         let previous_errors = self
             .state
             .warnings
@@ -91,7 +90,7 @@ impl Session {
     }
 
     /// Run one compiled statement with bound parameters.
-    pub(crate) fn run(&mut self, stmt: &Stmt, params: &[Datum]) -> Result<QueryResult, SqlError> {
+    pub(crate) fn run(&mut self, stmt: &Stmt, params: &[Value]) -> Result<QueryResult, SqlError> {
         self.run_to(stmt, params, None)
     }
 
@@ -99,7 +98,7 @@ impl Session {
     pub(crate) fn run_to(
         &mut self,
         stmt: &Stmt,
-        params: &[Datum],
+        params: &[Value],
         out: Option<&mut (dyn crate::RowSink + '_)>,
     ) -> Result<QueryResult, SqlError> {
         let keep_warnings = matches!(stmt, Stmt::ShowWarnings { .. });
@@ -151,7 +150,7 @@ impl Session {
     pub(crate) fn run_inner(
         &mut self,
         stmt: &Stmt,
-        params: &[Datum],
+        params: &[Value],
         out: Option<&mut (dyn crate::RowSink + '_)>,
     ) -> Result<QueryResult, SqlError> {
         if let Stmt::ShowWarnings { errors, count_only } = stmt {
@@ -424,7 +423,7 @@ pub fn prepare(session: &mut Session, sql: &str) -> Result<PreparedInfo, SqlErro
     let columns = match &stmt {
         Stmt::Select(plan) => {
             // Parameter types are unknown until EXECUTE; describe them as strings.
-            let params = vec![Datum::Str(Vec::new()); param_count];
+            let params = vec![Value::Bytes(Vec::new()); param_count];
             let env = session.env(&params);
             plan.items
                 .iter()
@@ -432,7 +431,7 @@ pub fn prepare(session: &mut Session, sql: &str) -> Result<PreparedInfo, SqlErro
                 .collect()
         }
         Stmt::SelectTable(plan) => {
-            let params = vec![Datum::Str(Vec::new()); param_count];
+            let params = vec![Value::Bytes(Vec::new()); param_count];
             let env = session.env(&params);
             let (types, ncols) = crate::exec::select::input_types(plan, &env);
             table_select_columns(plan, &types, ncols, &env)
@@ -498,7 +497,7 @@ pub fn execute_prepared(
             }
             crate::exec::query_cache::Looked::Miss(probe) => probe,
         };
-        let bound: Vec<Datum> = params.iter().map(Datum::from_value).collect();
+        let bound: Vec<Value> = params.iter().map(crate::plan::stored::evaluable).collect();
         session.bump(prepared.stmt.counter());
         match crate::exec::query_cache::run(
             session,

@@ -3,7 +3,6 @@
 
 use crate::error::SqlError;
 use crate::exec::select::*;
-use crate::expr::eval::Datum;
 use crate::expr::eval::Warning;
 use crate::expr::Env;
 use crate::expr::SubqueryPlan;
@@ -11,6 +10,7 @@ use crate::expr::VarScope;
 use crate::plan::Stmt;
 use crate::result::QueryResult;
 use crate::session::*;
+use crate::value::Value;
 use crate::{Engine, Session};
 use std::collections::HashMap;
 
@@ -19,14 +19,14 @@ pub(crate) struct ExecEnv<'a> {
     pub(crate) engine: &'a Engine,
     pub(crate) info: &'a crate::SessionInfo,
     pub(crate) state: &'a SessionState,
-    pub(crate) params: &'a [Datum],
+    pub(crate) params: &'a [Value],
     pub(crate) warnings: Vec<Warning>,
     /// Warnings of the previous statement (@@warning_count reads it).
     pub(crate) previous_warnings: usize,
     pub(crate) previous_errors: usize,
     pub(crate) now_micros: i64,
     /// Results of uncorrelated subqueries, by plan address: each runs once per statement.
-    pub(crate) subquery_results: HashMap<usize, Vec<Vec<Datum>>>,
+    pub(crate) subquery_results: HashMap<usize, Vec<Vec<Value>>>,
     /// What the statement's sorts and groupings did (status counters).
     pub(crate) spill: crate::exec::spill::SpillCounters,
     /// Where the statement's rows go as they are produced ([`crate::row_sink`]): set for
@@ -35,11 +35,11 @@ pub(crate) struct ExecEnv<'a> {
 }
 
 impl Env for ExecEnv<'_> {
-    fn param(&self, index: usize) -> Datum {
-        self.params.get(index).cloned().unwrap_or(Datum::Null)
+    fn param(&self, index: usize) -> Value {
+        self.params.get(index).cloned().unwrap_or(Value::Null)
     }
 
-    fn system_variable(&self, scope: VarScope, index: usize) -> Result<Datum, SqlError> {
+    fn system_variable(&self, scope: VarScope, index: usize) -> Result<Value, SqlError> {
         if let VarScope::KeyCache(cache) = scope {
             return Ok(crate::exec::env::structured_value(
                 self.engine,
@@ -49,27 +49,27 @@ impl Env for ExecEnv<'_> {
         }
         let def = crate::system::sysvars::def(index);
         match def.name {
-            "warning_count" => return Ok(Datum::UInt(self.previous_warnings as u64)),
-            "error_count" => return Ok(Datum::UInt(self.previous_errors as u64)),
-            "last_insert_id" => return Ok(Datum::UInt(self.state.last_insert_id)),
+            "warning_count" => return Ok(Value::UInt(self.previous_warnings as u64)),
+            "error_count" => return Ok(Value::UInt(self.previous_errors as u64)),
+            "last_insert_id" => return Ok(Value::UInt(self.state.last_insert_id)),
             _ => {}
         }
         let global =
             scope == VarScope::Global || def.scope == crate::system::sysvars::Scope::Global;
         if global {
             let globals = self.engine.globals.read();
-            Ok(var_value_to_datum(&globals[index], def))
+            Ok(var_value_as_value(&globals[index], def))
         } else {
-            Ok(var_value_to_datum(self.state.session_value(index), def))
+            Ok(var_value_as_value(self.state.session_value(index), def))
         }
     }
 
-    fn user_variable(&self, name: &str) -> Datum {
+    fn user_variable(&self, name: &str) -> Value {
         self.state
             .user_vars
             .get(name)
             .cloned()
-            .unwrap_or(Datum::Null)
+            .unwrap_or(Value::Null)
     }
 
     fn database(&self) -> Option<String> {
@@ -117,7 +117,7 @@ impl Env for ExecEnv<'_> {
         &mut self.warnings
     }
 
-    fn subquery(&mut self, query: &dyn SubqueryPlan) -> Result<Vec<Vec<Datum>>, SqlError> {
+    fn subquery(&mut self, query: &dyn SubqueryPlan) -> Result<Vec<Vec<Value>>, SqlError> {
         let key = std::ptr::from_ref(query).cast::<()>() as usize;
         if let Some(rows) = self.subquery_results.get(&key) {
             return Ok(rows.clone());
@@ -127,10 +127,10 @@ impl Env for ExecEnv<'_> {
             Some(Stmt::SelectTable(plan)) => Session::select_table(plan, self)?,
             _ => return Err(SqlError::not_supported("this subquery")),
         };
-        let rows: Vec<Vec<Datum>> = match result {
+        let rows: Vec<Vec<Value>> = match result {
             QueryResult::Rows { rows, .. } => rows
                 .iter()
-                .map(|r| r.iter().map(Datum::from_value).collect())
+                .map(|r| r.iter().map(crate::plan::stored::evaluable).collect())
                 .collect(),
             QueryResult::Ok { .. } => Vec::new(),
         };
@@ -148,12 +148,12 @@ pub(crate) fn now_micros() -> i64 {
 
 /// The value of a named cache's structured variable (`@@hot.key_buffer_size`): 0 for a
 /// cache whose variables were never set, as MariaDB reads an unknown cache.
-pub(crate) fn structured_value(engine: &Engine, cache: u32, index: usize) -> Datum {
+pub(crate) fn structured_value(engine: &Engine, cache: u32, index: usize) -> Value {
     let caches = engine.catalog.storage().key_caches();
     let Some(info) = caches.info(cache).filter(|c| c.declared) else {
-        return Datum::UInt(0);
+        return Value::UInt(0);
     };
-    Datum::UInt(match crate::system::sysvars::def(index).name {
+    Value::UInt(match crate::system::sysvars::def(index).name {
         "key_buffer_size" => info.size_bytes,
         "key_cache_block_size" => info.read_unit,
         "key_cache_division_limit" => info.division_limit,

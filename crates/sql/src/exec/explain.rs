@@ -3,6 +3,7 @@
 //! MariaDB's `type`). Row counts come from storage, so this runs in the execution stage.
 
 use crate::error::SqlError;
+use crate::expr::eval::SqlValue;
 use crate::expr::{Env, Expr};
 use crate::plan::tables::{Access, JoinStep, RowSource, TableRef, TableSelect, Tail};
 use crate::plan::{SelectPlan, Stmt};

@@ -5,14 +5,14 @@
 //! as SHOW ... WHERE is. Adding a table is one entry in [`TABLES`].
 
 use crate::catalog::info_schema::{VirtualRows, VirtualTable, TABLES};
-use crate::expr::eval::Datum;
 use crate::plan::VirtualSelect;
 use crate::result::{QueryResult, Rows};
+use crate::value::Value;
 use crate::Engine;
 use std::sync::Arc;
 
 /// The rows of a virtual table, from the engine's state now.
-pub(crate) fn rows(engine: &Engine, table: &VirtualTable) -> Vec<Vec<Datum>> {
+pub(crate) fn rows(engine: &Engine, table: &VirtualTable) -> Vec<Vec<Value>> {
     match table.rows {
         VirtualRows::KeyCaches => crate::exec::key_cache::key_caches_rows(engine),
     }

@@ -38,12 +38,13 @@
 //!   and per segment.
 
 use crate::error::SqlError;
-use crate::expr::eval::Datum;
+use crate::expr::eval::SqlValue;
 use crate::expr::eval::Warning;
 use crate::plan::key_cache::*;
 use crate::system::key_cache_effects::{apply, knob};
 use crate::system::sysvars::Setting;
 use crate::system::sysvars::VarValue;
+use crate::value::Value;
 use crate::Engine;
 use myriad_storage::{Storage, StorageError};
 use myriad_types::errors::{
@@ -68,12 +69,12 @@ pub(crate) fn table_message(
     op: &str,
     kind: &str,
     text: String,
-) -> Vec<Datum> {
+) -> Vec<Value> {
     vec![
-        Datum::Str(format!("{db}.{name}").into_bytes()),
-        Datum::text(op),
-        Datum::text(kind),
-        Datum::Str(text.into_bytes()),
+        Value::Bytes(format!("{db}.{name}").into_bytes()),
+        Value::text(op),
+        Value::text(kind),
+        Value::Bytes(text.into_bytes()),
     ]
 }
 
@@ -131,7 +132,7 @@ pub(crate) fn execute(
     engine: &Engine,
     stmt: &KeyCacheStmt,
     current_db: Option<&str>,
-) -> Result<Vec<Vec<Datum>>, SqlError> {
+) -> Result<Vec<Vec<Value>>, SqlError> {
     let storage = engine.catalog.storage();
     let mut rows = Vec::new();
     let mut target = 0;
@@ -203,11 +204,11 @@ pub(crate) fn set_structured(
         let setting = match &set.value {
             None => Setting::Text(def.default.unwrap_or("0").to_string()),
             Some(e) => match e.eval(env, &[])? {
-                Datum::Null => Setting::Null,
-                Datum::Int(i) => Setting::Int(i as i128),
-                Datum::UInt(u) => Setting::Int(u as i128),
-                Datum::Double(f) => Setting::Double(f),
-                d @ Datum::Dec(_) => {
+                Value::Null => Setting::Null,
+                Value::Int(i) => Setting::Int(i as i128),
+                Value::UInt(u) => Setting::Int(u as i128),
+                Value::Double(f) => Setting::Double(f),
+                d @ Value::Decimal(_) => {
                     Setting::Double(d.to_text_lossy().parse::<f64>().unwrap_or(0.0))
                 }
                 other => Setting::Str(other.to_text_lossy()),
@@ -278,7 +279,7 @@ pub(crate) fn set_structured(
 /// (SEGMENT_NUMBER 1..n, FULL_SIZE its share) and then its total row (SEGMENT_NUMBER NULL);
 /// an unsegmented cache has its total row only, with SEGMENTS NULL. SEGMENTS counts the
 /// segments the cache has, which a small cache may have fewer of than asked for.
-pub(crate) fn key_caches_rows(engine: &Engine) -> Vec<Vec<Datum>> {
+pub(crate) fn key_caches_rows(engine: &Engine) -> Vec<Vec<Value>> {
     let caches = engine.catalog.storage().key_caches();
     let mut rows = Vec::new();
     for (info, cache) in caches.caches() {
@@ -286,36 +287,36 @@ pub(crate) fn key_caches_rows(engine: &Engine) -> Vec<Vec<Datum>> {
         let block_size = cache.block_size() as u64;
         let segments = cache.segments();
         let count = segments.len() as u64;
-        let row = |segment: Datum, full_size: u64, s: myriad_storage::BlockCacheStats| {
+        let row = |segment: Value, full_size: u64, s: myriad_storage::BlockCacheStats| {
             vec![
-                Datum::Str(info.name.clone().into_bytes()),
+                Value::Bytes(info.name.clone().into_bytes()),
                 match cache.segments_shown() {
-                    0 => Datum::Null,
-                    shown => Datum::UInt(shown),
+                    0 => Value::Null,
+                    shown => Value::UInt(shown),
                 },
                 segment,
                 // The size as set, as MariaDB shows it (myriad's smallest segment is 64 blocks).
-                Datum::UInt(full_size),
-                Datum::UInt(block_size),
-                Datum::UInt(s.key_blocks_used),
-                Datum::UInt(s.key_blocks_unused),
-                Datum::UInt(s.key_blocks_not_flushed),
-                Datum::UInt(s.key_read_requests),
-                Datum::UInt(s.key_reads),
-                Datum::UInt(s.key_write_requests),
-                Datum::UInt(s.key_writes),
+                Value::UInt(full_size),
+                Value::UInt(block_size),
+                Value::UInt(s.key_blocks_used),
+                Value::UInt(s.key_blocks_unused),
+                Value::UInt(s.key_blocks_not_flushed),
+                Value::UInt(s.key_read_requests),
+                Value::UInt(s.key_reads),
+                Value::UInt(s.key_write_requests),
+                Value::UInt(s.key_writes),
             ]
         };
         if cache.is_segmented() {
             for (i, segment) in segments.iter().enumerate() {
                 rows.push(row(
-                    Datum::UInt(i as u64 + 1),
+                    Value::UInt(i as u64 + 1),
                     info.size_bytes / count,
                     segment.stats(),
                 ));
             }
         }
-        rows.push(row(Datum::Null, info.size_bytes, cache.stats()));
+        rows.push(row(Value::Null, info.size_bytes, cache.stats()));
     }
     rows
 }

@@ -34,7 +34,6 @@
 //! tables its open transaction wrote ([`written_tables`]); an entry keeps the cells of the
 //! tables it read, so a hit is checked against them without parsing.
 
-use crate::expr::eval::Datum;
 use crate::expr::Expr;
 use crate::expr::Func;
 use crate::expr::SubqueryPlan;
@@ -405,7 +404,7 @@ pub(crate) fn deterministic(func: &Func) -> bool {
 pub fn run(
     session: &mut Session,
     stmt: &Stmt,
-    params: &[Datum],
+    params: &[Value],
     probe: Option<Probe>,
     out: Option<&mut (dyn RowSink + '_)>,
 ) -> Result<QueryResult, SqlError> {

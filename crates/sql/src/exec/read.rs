@@ -2,12 +2,13 @@
 
 use crate::catalog::storage_error;
 use crate::error::SqlError;
-use crate::expr::eval::Datum;
+use crate::expr::eval::SqlValue;
 use crate::expr::Env;
 use crate::expr::Expr;
 use crate::plan::access::*;
 use crate::plan::stored::*;
 use crate::plan::tables::*;
+use crate::value::Value;
 use myriad_storage as st;
 use std::cmp::Ordering;
 use std::ops::Bound;
@@ -20,7 +21,7 @@ pub fn read_rows(
     source: &RowSource,
     table: &st::Table,
     env: &mut dyn Env,
-) -> Result<Vec<(st::RowId, Vec<Datum>)>, SqlError> {
+) -> Result<Vec<(st::RowId, Vec<Value>)>, SqlError> {
     read_rows_with(source, table, env, &ReadOptions::default())
 }
 
@@ -54,7 +55,7 @@ pub fn read_rows_with(
     table: &st::Table,
     env: &mut dyn Env,
     options: &ReadOptions,
-) -> Result<Vec<(st::RowId, Vec<Datum>)>, SqlError> {
+) -> Result<Vec<(st::RowId, Vec<Value>)>, SqlError> {
     // Room for a short range or a LIMIT at once, instead of doubling from one row.
     let out = std::cell::RefCell::new(Vec::with_capacity(options.max_rows.unwrap_or(16).min(256)));
     read_rows_each(
@@ -73,7 +74,7 @@ pub fn read_rows_with(
 
 /// Where [`read_rows_each`] hands a row (its id and values); false stops the read.
 pub type RowTaker<'a> =
-    dyn FnMut(st::RowId, Vec<Datum>, &mut dyn Env) -> Result<bool, SqlError> + 'a;
+    dyn FnMut(st::RowId, Vec<Value>, &mut dyn Env) -> Result<bool, SqlError> + 'a;
 
 /// [`read_rows_with`], handing each row that passes the filter to `each` as it arrives
 /// (false from `each` stops the read). An index read that has to start again first calls
@@ -102,7 +103,7 @@ pub fn read_rows_each(
                 true => None,
                 false => source.filter.as_ref(),
             };
-            let values: Vec<Datum> = row
+            let values: Vec<Value> = row
                 .into_iter()
                 .zip(&def.columns)
                 .map(|(d, c)| from_stored_owned(d, &c.ty))
@@ -220,10 +221,10 @@ pub(crate) fn range_is_the_filter(source: &RowSource, env: &mut dyn Env) -> Resu
     };
     let is_in = matches!(tail, Tail::In(_));
     // Integers of the column's signedness compare exactly as their keys order.
-    let exact = |d: &Datum| match d {
-        Datum::Int(i) => !unsigned || *i >= 0,
-        Datum::UInt(u) => unsigned || i64::try_from(*u).is_ok(),
-        Datum::Null => is_in,
+    let exact = |d: &Value| match d {
+        Value::Int(i) => !unsigned || *i >= 0,
+        Value::UInt(u) => unsigned || i64::try_from(*u).is_ok(),
+        Value::Null => is_in,
         _ => false,
     };
     for value in values {
@@ -607,9 +608,9 @@ pub fn lookup_rows(
     table: &st::Table,
     def: &st::TableDef,
     index_no: usize,
-    value: Datum,
+    value: Value,
     env: &mut dyn Env,
-) -> Result<Option<Vec<Vec<Datum>>>, SqlError> {
+) -> Result<Option<Vec<Vec<Value>>>, SqlError> {
     let mut rows = Vec::new();
     let mut collect = |_: st::RowId, row: st::Row, _: &mut dyn Env| -> Result<bool, SqlError> {
         rows.push(
@@ -635,7 +636,7 @@ pub fn lookup_rows(
 }
 
 /// Every row of a table as engine values.
-pub fn all_rows(table: &st::Table, def: &st::TableDef) -> Result<Vec<Vec<Datum>>, SqlError> {
+pub fn all_rows(table: &st::Table, def: &st::TableDef) -> Result<Vec<Vec<Value>>, SqlError> {
     let mut out = Vec::new();
     for item in table.scan().map_err(storage_error)? {
         crate::interrupt::tick()?;

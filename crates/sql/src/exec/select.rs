@@ -1,11 +1,12 @@
 //! SELECT: without tables, over one table and over joins; result column metadata.
 
 use crate::error::SqlError;
-use crate::expr::eval::Datum;
 use crate::expr::eval::SqlType;
+use crate::expr::eval::SqlValue;
 use crate::expr::Env;
 use crate::expr::Expr;
 use crate::result::{charsets, column_flags, Column, ColumnType, QueryResult, Rows};
+use crate::value::Value;
 use myriad_types::errors::{ER_UNKNOWN_ERROR, ER_WRONG_ARGUMENTS};
 
 use crate::exec::aggregate::*;
@@ -109,10 +110,10 @@ pub(crate) const LONG_INT: u32 = u32::MAX - 1;
 /// Evaluate a LIMIT/OFFSET operand: a non-negative integer.
 pub(crate) fn limit_value(e: &Expr, env: &mut ExecEnv) -> Result<u64, SqlError> {
     match e.eval(env, &[])? {
-        Datum::Int(i) if i >= 0 => Ok(i as u64),
-        Datum::UInt(u) => Ok(u),
-        Datum::Int(_) => Ok(0),
-        Datum::Str(s) => Ok(String::from_utf8_lossy(&s)
+        Value::Int(i) if i >= 0 => Ok(i as u64),
+        Value::UInt(u) => Ok(u),
+        Value::Int(_) => Ok(0),
+        Value::Bytes(s) => Ok(String::from_utf8_lossy(&s)
             .trim()
             .parse::<u64>()
             .unwrap_or(0)),
@@ -157,7 +158,7 @@ pub(crate) fn select(
         let mut row = Vec::with_capacity(plan.items.len());
         for (item, ty) in plan.items.iter().zip(&types) {
             let d = item.expr.eval(env, &[])?;
-            row.push(d.into_value(*ty, &mut env.warnings));
+            row.push(d.into_column(*ty, &mut env.warnings));
         }
         rows.push(row);
     }
@@ -177,7 +178,7 @@ impl Session {
         order_by: &[(Expr, bool)],
         limit: Option<&Expr>,
         env: &mut ExecEnv,
-    ) -> Result<Vec<(myriad_storage::RowId, Vec<Datum>)>, SqlError> {
+    ) -> Result<Vec<(myriad_storage::RowId, Vec<Value>)>, SqlError> {
         let mut rows = crate::exec::read::read_rows(source, table, env)?;
         if !order_by.is_empty() {
             let mut keyed = Vec::with_capacity(rows.len());
@@ -409,7 +410,7 @@ impl Session {
         )?;
         let (stats, spilled) = grouper.into_inner().finish(&mut |group| {
             crate::interrupt::tick()?;
-            let members: Vec<&Vec<Datum>> = group.rows.iter().collect();
+            let members: Vec<&Vec<Value>> = group.rows.iter().collect();
             if let Some(mut row) = group_row(g, &members, types, env)? {
                 shape.emit(
                     &mut row,
@@ -462,10 +463,10 @@ impl Session {
         plan: &crate::plan::tables::TableSelect,
         first: &myriad_storage::Table,
         env: &mut ExecEnv,
-    ) -> Result<Vec<(myriad_storage::RowId, Vec<Datum>)>, SqlError> {
+    ) -> Result<Vec<(myriad_storage::RowId, Vec<Value>)>, SqlError> {
         let engine = env.engine;
         let storage = engine.catalog.storage();
-        let mut joined: Vec<Vec<Datum>> =
+        let mut joined: Vec<Vec<Value>> =
             crate::exec::read::all_rows(first, &plan.source.table.def)?;
         let mut out = Vec::new();
         debug_assert!(!plan.joins.is_empty(), "a join has a second table");
@@ -473,11 +474,11 @@ impl Session {
         for (n, step) in plan.joins.iter().enumerate() {
             let table = step.table.open(storage)?;
             let width = step.table.def.columns.len();
-            let mut whole: Option<Vec<Vec<Datum>>> = None;
+            let mut whole: Option<Vec<Vec<Value>>> = None;
             let mut next = Vec::new();
             // Where a combined row goes: the next step's input, or (at the last step)
             // through WHERE into the result.
-            let mut emit = |combined: Vec<Datum>, env: &mut ExecEnv| -> Result<(), SqlError> {
+            let mut emit = |combined: Vec<Value>, env: &mut ExecEnv| -> Result<(), SqlError> {
                 if n < last {
                     next.push(combined);
                     return Ok(());
@@ -508,7 +509,7 @@ impl Session {
                 if looked_up.is_none() && whole.is_none() {
                     whole = Some(crate::exec::read::all_rows(&table, &step.table.def)?);
                 }
-                let candidates: &[Vec<Datum>] = match &looked_up {
+                let candidates: &[Vec<Value>] = match &looked_up {
                     Some(rows) => rows,
                     None => whole.as_deref().unwrap_or_default(),
                 };
@@ -529,7 +530,7 @@ impl Session {
                 }
                 if !matched && step.left {
                     let mut combined = row;
-                    combined.extend(std::iter::repeat_n(Datum::Null, width));
+                    combined.extend(std::iter::repeat_n(Value::Null, width));
                     emit(combined, env)?;
                 }
             }

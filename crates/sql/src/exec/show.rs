@@ -5,16 +5,16 @@ use crate::error::SqlError;
 use crate::exec::admin::*;
 use crate::exec::select::*;
 use crate::exec::*;
-use crate::expr::eval::Datum;
 use crate::expr::eval::SqlType;
+use crate::expr::eval::SqlValue;
 use crate::expr::eval::Warning;
 use crate::plan::ShowFilter;
 use crate::plan::Stmt;
 use crate::result::{Column, ColumnType, QueryResult, Rows};
+use crate::value::Value;
 use crate::Session;
 
 use crate::exec::env::*;
-use crate::value::Value;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
@@ -31,19 +31,19 @@ impl Session {
             if global && def.scope == crate::system::sysvars::Scope::Session {
                 continue;
             }
-            let datum = if global || def.scope == crate::system::sysvars::Scope::Global {
+            let shown = if global || def.scope == crate::system::sysvars::Scope::Global {
                 show_text(&globals[index], def)
             } else {
                 match def.name {
-                    "warning_count" => Datum::Str(env.previous_warnings.to_string().into_bytes()),
-                    "error_count" => Datum::Str(env.previous_errors.to_string().into_bytes()),
+                    "warning_count" => Value::Bytes(env.previous_warnings.to_string().into_bytes()),
+                    "error_count" => Value::Bytes(env.previous_errors.to_string().into_bytes()),
                     "last_insert_id" => {
-                        Datum::Str(self.state.last_insert_id.to_string().into_bytes())
+                        Value::Bytes(self.state.last_insert_id.to_string().into_bytes())
                     }
                     _ => show_text(self.state.session_value(index), def),
                 }
             };
-            rows.push(vec![Datum::text(def.name), datum]);
+            rows.push(vec![Value::text(def.name), shown]);
         }
         listing(&[("Variable_name", 64), ("Value", 2048)], rows, filter, env)
     }
@@ -100,8 +100,8 @@ impl Session {
             .into_iter()
             .map(|(name, value)| {
                 vec![
-                    Datum::Str(name.into_bytes()),
-                    Datum::Str(value.to_string().into_bytes()),
+                    Value::Bytes(name.into_bytes()),
+                    Value::Bytes(value.to_string().into_bytes()),
                 ]
             })
             .collect();
@@ -168,7 +168,7 @@ impl Session {
 /// [`LONG_INT`]), rows, and its filter.
 pub(crate) fn listing(
     columns: &[(&str, u32)],
-    rows: Vec<Vec<Datum>>,
+    rows: Vec<Vec<Value>>,
     filter: &ShowFilter,
     env: &mut ExecEnv,
 ) -> Result<QueryResult, SqlError> {
@@ -232,7 +232,7 @@ pub(crate) fn listing(
         .map(|row| {
             row.into_iter()
                 .zip(&types)
-                .map(|(d, t)| d.into_value(*t, &mut warnings))
+                .map(|(d, t)| d.into_column(*t, &mut warnings))
                 .collect()
         })
         .collect();
@@ -259,7 +259,7 @@ impl Session {
                     .catalog
                     .databases()
                     .into_iter()
-                    .map(|d| vec![Datum::Str(d.into_bytes())])
+                    .map(|d| vec![Value::Bytes(d.into_bytes())])
                     .collect();
                 listing(&[(&header, 64)], rows, filter, env)?
             }
@@ -307,12 +307,12 @@ impl Session {
                     _ => format!("Tables_in_{db}"),
                 };
                 let names = self.engine.catalog.tables(&db)?;
-                let rows: Vec<Vec<Datum>> = names
+                let rows: Vec<Vec<Value>> = names
                     .into_iter()
                     .map(|n| {
-                        let mut row = vec![Datum::Str(n.into_bytes())];
+                        let mut row = vec![Value::Bytes(n.into_bytes())];
                         if *full {
-                            row.push(Datum::text("BASE TABLE"));
+                            row.push(Value::text("BASE TABLE"));
                         }
                         row
                     })
@@ -364,8 +364,8 @@ impl Session {
                 listing(
                     &[("Table", 64), ("Create Table", 1024)],
                     vec![vec![
-                        Datum::Str(t.name.as_bytes().to_vec()),
-                        Datum::Str(text.into_bytes()),
+                        Value::Bytes(t.name.as_bytes().to_vec()),
+                        Value::Bytes(text.into_bytes()),
                     ]],
                     &ShowFilter::None,
                     env,
@@ -385,8 +385,8 @@ impl Session {
                 listing(
                     &[("Database", 64), ("Create Database", 1024)],
                     vec![vec![
-                        Datum::Str(name.clone().into_bytes()),
-                        Datum::Str(text.into_bytes()),
+                        Value::Bytes(name.clone().into_bytes()),
+                        Value::Bytes(text.into_bytes()),
                     ]],
                     &ShowFilter::None,
                     env,
@@ -422,12 +422,12 @@ impl Session {
                     .iter()
                     .map(|(name, charset, id, default)| {
                         vec![
-                            Datum::text(name),
-                            Datum::text(charset),
-                            Datum::UInt(*id),
-                            Datum::text(if *default { "Yes" } else { "" }),
-                            Datum::text("Yes"),
-                            Datum::UInt(1),
+                            Value::text(name),
+                            Value::text(charset),
+                            Value::UInt(*id),
+                            Value::text(if *default { "Yes" } else { "" }),
+                            Value::text("Yes"),
+                            Value::UInt(1),
                         ]
                     })
                     .collect();
@@ -456,10 +456,10 @@ impl Session {
                 .iter()
                 .map(|(c, d, coll, len)| {
                     vec![
-                        Datum::text(c),
-                        Datum::text(d),
-                        Datum::text(coll),
-                        Datum::UInt(*len),
+                        Value::text(c),
+                        Value::text(d),
+                        Value::text(coll),
+                        Value::UInt(*len),
                     ]
                 })
                 .collect();
@@ -485,7 +485,7 @@ impl Session {
                     "NO",
                 ]
                 .iter()
-                .map(|s| Datum::text(s))
+                .map(|s| Value::text(s))
                 .collect();
                 listing(
                     &[
@@ -510,22 +510,22 @@ impl Session {
                     .into_iter()
                     .map(|v| {
                         let own = v.connection_id == self.info.connection_id;
-                        let text = |s: String| Datum::Str(s.into_bytes());
+                        let text = |s: String| Value::Bytes(s.into_bytes());
                         vec![
-                            Datum::UInt(u64::from(v.connection_id)),
+                            Value::UInt(u64::from(v.connection_id)),
                             text(v.owner.user),
                             text(v.owner.host),
-                            v.owner.database.map(text).unwrap_or(Datum::Null),
-                            Datum::text(if v.busy { "Query" } else { "Sleep" }),
-                            Datum::UInt(if own { 0 } else { v.for_time.as_secs() }),
-                            Datum::text(match (own, v.busy) {
+                            v.owner.database.map(text).unwrap_or(Value::Null),
+                            Value::text(if v.busy { "Query" } else { "Sleep" }),
+                            Value::UInt(if own { 0 } else { v.for_time.as_secs() }),
+                            Value::text(match (own, v.busy) {
                                 (true, _) => "starting",
                                 (false, true) => "executing",
                                 (false, false) => "",
                             }),
                             match own {
-                                true => Datum::text("SHOW PROCESSLIST"),
-                                false => Datum::Null,
+                                true => Value::text("SHOW PROCESSLIST"),
+                                false => Value::Null,
                             },
                         ]
                     })
@@ -564,7 +564,7 @@ fn show_columns(
         .iter()
         .enumerate()
         .map(|(i, c)| {
-            let text = |s: &str| Datum::Str(s.as_bytes().to_vec());
+            let text = |s: &str| Value::Bytes(s.as_bytes().to_vec());
             let mut row = vec![
                 text(&c.name),
                 text(&crate::plan::show_create::type_text(&c.ty)),
@@ -575,15 +575,15 @@ fn show_columns(
                 row.push(if c.ty.is_string() && !binary {
                     text(c.ty.collation().name())
                 } else {
-                    Datum::Null
+                    Value::Null
                 });
             }
             row.push(text(if c.nullable { "YES" } else { "NO" }));
             row.push(text(crate::plan::show_create::key_text(&t.def, i)));
             row.push(
                 crate::plan::show_create::default_text(c)
-                    .map(|d| Datum::Str(d.into_bytes()))
-                    .unwrap_or(Datum::Null),
+                    .map(|d| Value::Bytes(d.into_bytes()))
+                    .unwrap_or(Value::Null),
             );
             row.push(text(&crate::plan::show_create::extra_text(c)));
             if full {
@@ -636,17 +636,17 @@ fn show_index(
     for ix in &t.def.indexes {
         for (seq, &c) in ix.columns.iter().enumerate() {
             let col = &t.def.columns[c];
-            let text = |s: &str| Datum::Str(s.as_bytes().to_vec());
+            let text = |s: &str| Value::Bytes(s.as_bytes().to_vec());
             rows.push(vec![
                 text(&t.name),
-                Datum::UInt(u64::from(!ix.is_unique())),
+                Value::UInt(u64::from(!ix.is_unique())),
                 text(&ix.name),
-                Datum::UInt(seq as u64 + 1),
+                Value::UInt(seq as u64 + 1),
                 text(&col.name),
                 text("A"),
-                Datum::UInt(0),
-                Datum::Null,
-                Datum::Null,
+                Value::UInt(0),
+                Value::Null,
+                Value::Null,
                 text(if col.nullable { "YES" } else { "" }),
                 text("BTREE"),
                 text(""),

@@ -1,6 +1,8 @@
 //! ORDER BY and DISTINCT over materialized rows.
 
-use crate::expr::eval::Datum;
+use crate::expr::eval::SqlValue;
+
+use crate::value::Value;
 use std::cmp::Ordering;
 
 /// Keep the first of each run of equal result rows (DISTINCT), in order, with the same
@@ -66,20 +68,20 @@ pub fn retain_distinct(rows: &mut Vec<Vec<crate::value::Value>>) {
 /// type: text when any value is a string or temporal, else DOUBLE when any is one, else
 /// DECIMAL. Pairwise mixed comparisons are not transitive (`'A' = 0`, `0 = ''`,
 /// `'A' > ''`), and a sort with such a comparison may panic.
-pub fn sort_rows<T>(rows: &mut [(Vec<Datum>, T)], desc: &[bool]) {
+pub fn sort_rows<T>(rows: &mut [(Vec<Value>, T)], desc: &[bool]) {
     for i in 0..desc.len() {
         unify_key_kind(rows, i);
     }
     let folded: Vec<bool> = (0..desc.len())
         .map(|i| {
             let ascii = rows.iter().all(|(keys, _)| match keys.get(i) {
-                Some(Datum::Str(s)) => s.is_ascii(),
-                Some(Datum::Null) => true,
+                Some(Value::Bytes(s)) => s.is_ascii(),
+                Some(Value::Null) => true,
                 _ => false,
             });
             if ascii {
                 for (keys, _) in rows.iter_mut() {
-                    if let Some(Datum::Str(s)) = keys.get_mut(i) {
+                    if let Some(Value::Bytes(s)) = keys.get_mut(i) {
                         let end = s.iter().rposition(|&c| c != b' ').map_or(0, |p| p + 1);
                         s.truncate(end);
                         s.make_ascii_uppercase();
@@ -100,10 +102,10 @@ pub fn sort_rows<T>(rows: &mut [(Vec<Datum>, T)], desc: &[bool]) {
         for (i, d) in desc.iter().enumerate() {
             let (x, y) = (&a.0[i], &b.0[i]);
             let o = match (x, y) {
-                (Datum::Null, Datum::Null) => Ordering::Equal,
-                (Datum::Null, _) => Ordering::Less,
-                (_, Datum::Null) => Ordering::Greater,
-                (Datum::Str(x), Datum::Str(y)) if folded[i] => x.cmp(y),
+                (Value::Null, Value::Null) => Ordering::Equal,
+                (Value::Null, _) => Ordering::Less,
+                (_, Value::Null) => Ordering::Greater,
+                (Value::Bytes(x), Value::Bytes(y)) if folded[i] => x.cmp(y),
                 _ => crate::expr::eval::compare(x, y, &mut Vec::new()).unwrap_or(Ordering::Equal),
             };
             let o = if *d { o.reverse() } else { o };
@@ -116,21 +118,8 @@ pub fn sort_rows<T>(rows: &mut [(Vec<Datum>, T)], desc: &[bool]) {
 }
 
 /// Bring key column `i` of every row to one kind of value (see [`sort_rows`]).
-pub(crate) fn unify_key_kind<T>(rows: &mut [(Vec<Datum>, T)], i: usize) {
-    #[derive(PartialEq, Clone, Copy)]
-    enum Kind {
-        Integer,
-        Decimal,
-        Double,
-        Text,
-    }
-    let kind_of = |d: &Datum| match d {
-        Datum::Null => None,
-        Datum::Int(_) | Datum::UInt(_) => Some(Kind::Integer),
-        Datum::Dec(_) => Some(Kind::Decimal),
-        Datum::Double(_) => Some(Kind::Double),
-        Datum::Str(_) | Datum::Date { .. } | Datum::DateTime { .. } => Some(Kind::Text),
-    };
+pub(crate) fn unify_key_kind<T>(rows: &mut [(Vec<Value>, T)], i: usize) {
+    use crate::exec::spill::keys::{kind_of, Kind};
     let mut first: Option<Kind> = None;
     let mut mixed = false;
     let mut widest = Kind::Integer;
@@ -159,11 +148,13 @@ pub(crate) fn unify_key_kind<T>(rows: &mut [(Vec<Datum>, T)], i: usize) {
             continue;
         }
         *d = match widest {
-            Kind::Text => d.to_text().map_or(Datum::Null, Datum::Str),
+            Kind::Text => d.to_text().map_or(Value::Null, Value::Bytes),
             Kind::Double => d
                 .to_double(&mut warnings)
-                .map_or(Datum::Null, Datum::Double),
-            Kind::Decimal => d.to_decimal(&mut warnings).map_or(Datum::Null, Datum::Dec),
+                .map_or(Value::Null, Value::Double),
+            Kind::Decimal => d
+                .to_decimal(&mut warnings)
+                .map_or(Value::Null, Value::Decimal),
             Kind::Integer => continue,
         };
     }
@@ -187,7 +178,7 @@ mod tests {
     }
 
     /// The comparison sort_rows made before folding: crate::expr::eval::compare per pair.
-    fn reference_sort(rows: &mut [(Vec<Datum>, usize)], desc: &[bool]) {
+    fn reference_sort(rows: &mut [(Vec<Value>, usize)], desc: &[bool]) {
         rows.sort_by(|a, b| {
             for (i, d) in desc.iter().enumerate() {
                 let (x, y) = (&a.0[i], &b.0[i]);
@@ -210,17 +201,17 @@ mod tests {
 
     /// Keys of one column share a kind (strings, some non-ASCII, or integers), as a
     /// column's values do; NULLs anywhere.
-    fn sort_keys() -> impl Strategy<Value = Vec<Vec<Datum>>> {
+    fn sort_keys() -> impl Strategy<Value = Vec<Vec<Value>>> {
         let strings = prop_oneof![
-            Just(Datum::Null),
-            "[aAbB ]{0,3}".prop_map(|s| Datum::Str(s.into_bytes())),
+            Just(Value::Null),
+            "[aAbB ]{0,3}".prop_map(|s| Value::Bytes(s.into_bytes())),
         ];
         let accented = prop_oneof![
-            Just(Datum::Null),
-            "[aAé ]{0,2}".prop_map(|s| Datum::Str(s.into_bytes())),
+            Just(Value::Null),
+            "[aAé ]{0,2}".prop_map(|s| Value::Bytes(s.into_bytes())),
         ];
-        let numbers = prop_oneof![Just(Datum::Null), (-2i64..3).prop_map(Datum::Int)];
-        let rows = |a: BoxedStrategy<Datum>, b: BoxedStrategy<Datum>| {
+        let numbers = prop_oneof![Just(Value::Null), (-2i64..3).prop_map(Value::Int)];
+        let rows = |a: BoxedStrategy<Value>, b: BoxedStrategy<Value>| {
             proptest::collection::vec((a, b).prop_map(|(a, b)| vec![a, b]), 0..30)
         };
         prop_oneof![
@@ -233,15 +224,15 @@ mod tests {
     #[test]
     fn mixed_kind_keys_sort_as_text_without_panicking() {
         let keys = [
-            Datum::Int(0),
-            Datum::text("A"),
-            Datum::text(""),
-            Datum::Int(10),
-            Datum::Null,
-            Datum::text("9"),
-            Datum::Double(1.5),
+            Value::Int(0),
+            Value::text("A"),
+            Value::text(""),
+            Value::Int(10),
+            Value::Null,
+            Value::text("9"),
+            Value::Double(1.5),
         ];
-        let mut rows: Vec<(Vec<Datum>, usize)> = keys
+        let mut rows: Vec<(Vec<Value>, usize)> = keys
             .iter()
             .cloned()
             .enumerate()
@@ -251,11 +242,11 @@ mod tests {
         let order: Vec<usize> = rows.iter().map(|r| r.1).collect();
         // NULL, '', '0', '1.5', '10', '9', 'A'
         assert_eq!(order, vec![4, 2, 0, 6, 3, 5, 1]);
-        let mut numbers: Vec<(Vec<Datum>, usize)> = [
-            Datum::Dec(Decimal::from_i128_scaled(25, 1).unwrap()),
-            Datum::Int(2),
-            Datum::Double(2.25),
-            Datum::UInt(3),
+        let mut numbers: Vec<(Vec<Value>, usize)> = [
+            Value::Decimal(Decimal::from_i128_scaled(25, 1).unwrap()),
+            Value::Int(2),
+            Value::Double(2.25),
+            Value::UInt(3),
         ]
         .into_iter()
         .enumerate()
@@ -274,13 +265,13 @@ mod tests {
             keys in sort_keys(),
             desc in proptest::collection::vec(any::<bool>(), 2),
         ) {
-            let mut expected: Vec<(Vec<Datum>, usize)> =
+            let mut expected: Vec<(Vec<Value>, usize)> =
                 keys.iter().cloned().enumerate().map(|(n, k)| (k, n)).collect();
             reference_sort(&mut expected, &desc);
-            let mut sorted: Vec<(Vec<Datum>, usize)> =
+            let mut sorted: Vec<(Vec<Value>, usize)> =
                 keys.iter().cloned().enumerate().map(|(n, k)| (k, n)).collect();
             sort_rows(&mut sorted, &desc);
-            let order = |rows: &[(Vec<Datum>, usize)]| rows.iter().map(|r| r.1).collect::<Vec<_>>();
+            let order = |rows: &[(Vec<Value>, usize)]| rows.iter().map(|r| r.1).collect::<Vec<_>>();
             prop_assert_eq!(order(&sorted), order(&expected));
         }
 

@@ -11,7 +11,7 @@ use crate::exec::env::ExecEnv;
 use crate::exec::read::columns_read;
 use crate::exec::select::{limit_value, result_columns};
 use crate::exec::spill::collect::item_types;
-use crate::expr::eval::Datum;
+use crate::expr::eval::SqlValue;
 use crate::plan::access::visit_columns;
 use crate::plan::stored::from_stored_owned;
 use crate::plan::tables::{Access, OutputItem, TableSelect};
@@ -86,7 +86,7 @@ pub(crate) fn select(
     for item in scan {
         crate::interrupt::tick()?;
         let (_, stored) = item.map_err(storage_error)?;
-        let mut values: Vec<Datum> = stored
+        let mut values: Vec<Value> = stored
             .into_iter()
             .zip(&def.columns)
             .map(|(d, c)| from_stored_owned(d, &c.ty))
@@ -104,12 +104,12 @@ pub(crate) fn select(
         for ((item, ty), &moved) in plan.items.iter().zip(&item_types).zip(&movable) {
             let d = match item {
                 OutputItem::Column { index, .. } if moved => {
-                    std::mem::replace(&mut values[*index], Datum::Null)
+                    std::mem::replace(&mut values[*index], Value::Null)
                 }
                 OutputItem::Column { index, .. } => values[*index].clone(),
                 OutputItem::Expr { expr, .. } => expr.eval(env, &values)?,
             };
-            row.push(d.into_value(*ty, &mut env.warnings));
+            row.push(d.into_column(*ty, &mut env.warnings));
         }
         out.row(&row)?;
         sent += 1;

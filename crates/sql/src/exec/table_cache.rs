@@ -12,7 +12,7 @@
 
 use crate::catalog;
 use crate::error::SqlError;
-use crate::expr::eval::Datum;
+use crate::value::Value;
 use myriad_storage::Storage;
 
 /// FLUSH TABLES: `names` as parsed, qualified with `current_db` where unqualified.
@@ -47,7 +47,7 @@ pub(crate) fn open_table_rows(
     storage: &Storage,
     database: Option<&str>,
     like: Option<&str>,
-) -> Vec<Vec<Datum>> {
+) -> Vec<Vec<Value>> {
     storage
         .open_tables()
         .into_iter()
@@ -59,10 +59,10 @@ pub(crate) fn open_table_rows(
         })
         .map(|t| {
             vec![
-                Datum::Str(t.database.into_bytes()),
-                Datum::Str(t.name.into_bytes()),
-                Datum::UInt(t.in_use as u64),
-                Datum::UInt(0),
+                Value::Bytes(t.database.into_bytes()),
+                Value::Bytes(t.name.into_bytes()),
+                Value::UInt(t.in_use as u64),
+                Value::UInt(0),
             ]
         })
         .collect()

@@ -2,10 +2,11 @@
 
 use crate::catalog;
 use crate::error::SqlError;
-use crate::expr::eval::Datum;
+use crate::expr::eval::SqlValue;
 use crate::expr::eval::Warning;
 use crate::expr::Env;
 use crate::result::QueryResult;
+use crate::value::Value;
 use myriad_types::errors::{ER_DUP_ENTRY, ER_KEY_NOT_FOUND, ER_NO_DEFAULT_FOR_FIELD};
 
 use crate::exec::env::*;
@@ -108,7 +109,7 @@ impl Session {
         env: &mut ExecEnv,
     ) -> Result<Vec<myriad_storage::Value>, SqlError> {
         let def = &plan.table.def;
-        let mut given: Vec<Option<Datum>> = vec![None; def.columns.len()];
+        let mut given: Vec<Option<Value>> = vec![None; def.columns.len()];
         for (expr, &position) in row_exprs.iter().zip(&plan.columns) {
             if let Some(e) = expr {
                 let warned = env.warnings.len();
@@ -311,15 +312,15 @@ impl DuplicateUpdate<'_> {
             .get(self.existing_row)
             .map_err(catalog::storage_error)?
             .ok_or_else(|| SqlError::new(ER_KEY_NOT_FOUND, "Can't find record"))?;
-        let datums = |values: &[myriad_storage::Value]| -> Vec<Datum> {
+        let evaluable = |values: &[myriad_storage::Value]| -> Vec<Value> {
             values
                 .iter()
                 .zip(&def.columns)
                 .map(|(d, c)| crate::plan::stored::from_stored(d, &c.ty))
                 .collect()
         };
-        let old_values = datums(&old);
-        let new_values = datums(row);
+        let old_values = evaluable(&old);
+        let new_values = evaluable(row);
         let at = RowAt {
             table: &plan.table,
             row: self.row_number,
@@ -356,8 +357,8 @@ impl RowAt<'_> {
     fn assign(
         &self,
         position: usize,
-        v: &Datum,
-        working: &mut [Datum],
+        v: &Value,
+        working: &mut [Value],
         warnings: &mut Vec<Warning>,
     ) -> Result<(), SqlError> {
         let column = &self.table.def.columns[position];
@@ -378,7 +379,7 @@ impl RowAt<'_> {
     fn changed_row(
         &self,
         assignments: &[(usize, crate::expr::Expr)],
-        working: &mut [Datum],
+        working: &mut [Value],
         now_micros: i64,
     ) -> Result<Vec<myriad_storage::Value>, SqlError> {
         let def = &self.table.def;

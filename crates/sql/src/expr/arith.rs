@@ -50,14 +50,14 @@ pub fn num_class_of_type(ty: SqlType) -> NumClass {
 /// div_precision_increment. Division by zero gives NULL and warning 1365.
 pub fn arith(
     op: ArithOp,
-    a: &Datum,
-    b: &Datum,
+    a: &Value,
+    b: &Value,
     div_incr: u32,
     text: &dyn Fn() -> String,
     warnings: &mut Vec<Warning>,
-) -> Result<Datum, SqlError> {
+) -> Result<Value, SqlError> {
     if a.is_null() || b.is_null() {
-        return Ok(Datum::Null);
+        return Ok(Value::Null);
     }
     let class = num_class_of_type(a.sql_type()).max(num_class_of_type(b.sql_type()));
     let div_zero = |warnings: &mut Vec<Warning>| {
@@ -66,14 +66,14 @@ pub fn arith(
             code: ER_DIVISION_BY_ZERO.code,
             message: "Division by 0".into(),
         });
-        Ok(Datum::Null)
+        Ok(Value::Null)
     };
     match class {
         NumClass::Int if op != ArithOp::Div => {
-            let unsigned = matches!(a, Datum::UInt(_)) || matches!(b, Datum::UInt(_));
-            let wide = |d: &Datum| match d {
-                Datum::Int(i) => *i as i128,
-                Datum::UInt(u) => *u as i128,
+            let unsigned = matches!(a, Value::UInt(_)) || matches!(b, Value::UInt(_));
+            let wide = |d: &Value| match d {
+                Value::Int(i) => *i as i128,
+                Value::UInt(u) => *u as i128,
                 _ => 0,
             };
             let (x, y) = (wide(a), wide(b));
@@ -110,22 +110,22 @@ pub fn arith(
                 return div_zero(warnings);
             }
             match op {
-                ArithOp::Add => x.checked_add(&y).map(Datum::Dec).map_err(overflow),
-                ArithOp::Sub => x.checked_sub(&y).map(Datum::Dec).map_err(overflow),
-                ArithOp::Mul => x.checked_mul(&y).map(Datum::Dec).map_err(overflow),
+                ArithOp::Add => x.checked_add(&y).map(Value::Decimal).map_err(overflow),
+                ArithOp::Sub => x.checked_sub(&y).map(Value::Decimal).map_err(overflow),
+                ArithOp::Mul => x.checked_mul(&y).map(Value::Decimal).map_err(overflow),
                 ArithOp::Div => x
                     .checked_div(&y, div_incr)
-                    .map(Datum::Dec)
+                    .map(Value::Decimal)
                     .map_err(overflow),
                 ArithOp::IntDiv => {
                     let q = x.checked_div_trunc(&y).map_err(overflow)?;
-                    let unsigned = matches!(a, Datum::UInt(_)) || matches!(b, Datum::UInt(_));
+                    let unsigned = matches!(a, Value::UInt(_)) || matches!(b, Value::UInt(_));
                     let q = q
                         .trunc_to_i128()
                         .ok_or_else(|| err_out_of_range(unsigned, &text()))?;
                     int_result(q, unsigned, &text)
                 }
-                ArithOp::Mod => x.checked_rem(&y).map(Datum::Dec).map_err(overflow),
+                ArithOp::Mod => x.checked_rem(&y).map(Value::Decimal).map_err(overflow),
             }
         }
         NumClass::Double => {
@@ -149,7 +149,7 @@ pub fn arith(
                     if q.abs() >= 9.223_372_036_854_776e18 {
                         return Err(err_out_of_range(false, &text()));
                     }
-                    return Ok(Datum::Int(q as i64));
+                    return Ok(Value::Int(q as i64));
                 }
                 ArithOp::Mod => {
                     if y == 0.0 {
@@ -164,7 +164,7 @@ pub fn arith(
                     format!("DOUBLE value is out of range in '{}'", text()),
                 ));
             }
-            Ok(Datum::Double(r))
+            Ok(Value::Double(r))
         }
     }
 }
@@ -178,14 +178,14 @@ pub(crate) fn int_result(
     value: i128,
     unsigned: bool,
     text: &dyn Fn() -> String,
-) -> Result<Datum, SqlError> {
+) -> Result<Value, SqlError> {
     if unsigned {
         u64::try_from(value)
-            .map(Datum::UInt)
+            .map(Value::UInt)
             .map_err(|_| err_out_of_range(true, &text()))
     } else {
         i64::try_from(value)
-            .map(Datum::Int)
+            .map(Value::Int)
             .map_err(|_| err_out_of_range(false, &text()))
     }
 }

@@ -1,28 +1,29 @@
 //! CAST and CONVERT.
 
 use crate::expr::datetime::*;
-use crate::expr::eval::Datum;
+use crate::expr::eval::SqlValue;
 use crate::expr::eval::Warning;
 use crate::expr::text::*;
 use crate::expr::*;
+use crate::value::Value;
 use myriad_types::errors::{ER_TRUNCATED_WRONG_VALUE, ER_WARN_DATA_OUT_OF_RANGE};
 
-pub(crate) fn cast(v: Datum, to: CastTo, w: &mut Vec<Warning>) -> Datum {
+pub(crate) fn cast(v: Value, to: CastTo, w: &mut Vec<Warning>) -> Value {
     if v.is_null() {
-        return Datum::Null;
+        return Value::Null;
     }
     match to {
         CastTo::Signed => match &v {
-            Datum::UInt(u) => Datum::Int(*u as i64),
-            _ => Datum::Int(v.to_int(w).unwrap_or(0)),
+            Value::UInt(u) => Value::Int(*u as i64),
+            _ => Value::Int(v.to_int(w).unwrap_or(0)),
         },
         CastTo::Unsigned => match &v {
-            Datum::Int(i) => Datum::UInt(*i as u64),
-            Datum::UInt(u) => Datum::UInt(*u),
-            Datum::Double(f) if *f < 0.0 => Datum::UInt(0),
-            _ => Datum::UInt(v.to_int(w).unwrap_or(0) as u64),
+            Value::Int(i) => Value::UInt(*i as u64),
+            Value::UInt(u) => Value::UInt(*u),
+            Value::Double(f) if *f < 0.0 => Value::UInt(0),
+            _ => Value::UInt(v.to_int(w).unwrap_or(0) as u64),
         },
-        CastTo::Char => Datum::Str(v.to_text().unwrap_or_default()),
+        CastTo::Char => Value::Bytes(v.to_text().unwrap_or_default()),
         CastTo::Decimal { precision, scale } => {
             // The target's limits were checked when the statement was compiled.
             let (d, fits) = crate::expr::decimal::to_column(&v, precision as u8, scale as u8);
@@ -35,17 +36,17 @@ pub(crate) fn cast(v: Datum, to: CastTo, w: &mut Vec<Warning>) -> Datum {
                     ),
                 });
             }
-            Datum::Dec(d)
+            Value::Decimal(d)
         }
-        CastTo::Double => Datum::Double(v.to_double(w).unwrap_or(0.0)),
+        CastTo::Double => Value::Double(v.to_double(w).unwrap_or(0.0)),
         CastTo::Date | CastTo::DateTime => {
             let parsed = match &v {
-                Datum::Date { .. } | Datum::DateTime { .. } => Some(v.clone()),
+                Value::Date { .. } | Value::DateTime { .. } => Some(v.clone()),
                 other => parse_datetime(&text_of(other).unwrap_or_default()),
             };
             match (parsed, to) {
-                (Some(Datum::DateTime(dt)), CastTo::Date) => Datum::Date(dt.date()),
-                (Some(Datum::Date(d)), CastTo::DateTime) => Datum::DateTime(d.at_midnight()),
+                (Some(Value::DateTime(dt)), CastTo::Date) => Value::Date(dt.date()),
+                (Some(Value::Date(d)), CastTo::DateTime) => Value::DateTime(d.at_midnight()),
                 (Some(d), _) => d,
                 (None, _) => {
                     w.push(Warning {
@@ -53,7 +54,7 @@ pub(crate) fn cast(v: Datum, to: CastTo, w: &mut Vec<Warning>) -> Datum {
                         code: ER_TRUNCATED_WRONG_VALUE.code,
                         message: format!("Incorrect datetime value: '{}'", v.to_text_lossy()),
                     });
-                    Datum::Null
+                    Value::Null
                 }
             }
         }

@@ -1,6 +1,7 @@
 //! Comparison under MySQL's coercions, the utf8mb4_general_ci collation and LIKE.
 
 use crate::expr::eval::*;
+use crate::value::Value;
 use std::cmp::Ordering;
 
 /// Which comparison MySQL applies to two operands.
@@ -12,15 +13,15 @@ pub enum CompareAs {
     String,
 }
 
-pub fn compare_class(a: &Datum, b: &Datum) -> CompareAs {
-    use Datum::*;
-    let temporal = |d: &Datum| matches!(d, Date { .. } | DateTime { .. });
+pub fn compare_class(a: &Value, b: &Value) -> CompareAs {
+    use Value::*;
+    let temporal = |d: &Value| matches!(d, Date { .. } | DateTime { .. });
     match (a, b) {
-        (Str(_), Str(_)) => CompareAs::String,
+        (Bytes(_), Bytes(_)) => CompareAs::String,
         (x, y) if temporal(x) && (temporal(y) || y.is_string()) => CompareAs::String,
         (x, y) if temporal(y) && x.is_string() => CompareAs::String,
-        (Double(_), _) | (_, Double(_)) | (Str(_), _) | (_, Str(_)) => CompareAs::Double,
-        (Dec(_), _) | (_, Dec(_)) => CompareAs::Decimal,
+        (Double(_), _) | (_, Double(_)) | (Bytes(_), _) | (_, Bytes(_)) => CompareAs::Double,
+        (Decimal(_), _) | (_, Decimal(_)) => CompareAs::Decimal,
         (Date { .. } | DateTime { .. }, _) | (_, Date { .. } | DateTime { .. }) => {
             CompareAs::Decimal
         }
@@ -29,14 +30,14 @@ pub fn compare_class(a: &Datum, b: &Datum) -> CompareAs {
 }
 
 /// Compare two non-NULL values as MySQL would; None when either is NULL.
-pub fn compare(a: &Datum, b: &Datum, warnings: &mut Vec<Warning>) -> Option<Ordering> {
+pub fn compare(a: &Value, b: &Value, warnings: &mut Vec<Warning>) -> Option<Ordering> {
     if a.is_null() || b.is_null() {
         return None;
     }
     Some(match compare_class(a, b) {
         CompareAs::String => match (a, b) {
             // Two strings compare in place; only other kinds are formatted as text first.
-            (Datum::Str(x), Datum::Str(y)) => collate_cmp(x, y),
+            (Value::Bytes(x), Value::Bytes(y)) => collate_cmp(x, y),
             _ => collate_cmp(&a.to_text()?, &b.to_text()?),
         },
         CompareAs::Int => int_cmp(a, b),
@@ -48,10 +49,10 @@ pub fn compare(a: &Datum, b: &Datum, warnings: &mut Vec<Warning>) -> Option<Orde
     })
 }
 
-pub(crate) fn int_cmp(a: &Datum, b: &Datum) -> Ordering {
-    let wide = |d: &Datum| match d {
-        Datum::Int(i) => *i as i128,
-        Datum::UInt(u) => *u as i128,
+pub(crate) fn int_cmp(a: &Value, b: &Value) -> Ordering {
+    let wide = |d: &Value| match d {
+        Value::Int(i) => *i as i128,
+        Value::UInt(u) => *u as i128,
         _ => 0,
     };
     wide(a).cmp(&wide(b))

@@ -4,9 +4,9 @@ mod forms;
 
 use crate::error::SqlError;
 use crate::expr::eval::ArithOp;
-use crate::expr::eval::Datum;
 use crate::expr::text::*;
 use crate::expr::*;
+use crate::value::Value;
 use myriad_types::decimal::Decimal;
 use myriad_types::errors::ER_INCORRECT_GLOBAL_LOCAL_VAR;
 use sqlparser::ast::{self, BinaryOperator};
@@ -199,10 +199,10 @@ impl Compiler<'_> {
         Ok(match &v.value {
             V::Number(text, _) => Expr::Literal(number_literal(text)?),
             V::SingleQuotedString(s) | V::DoubleQuotedString(s) | V::NationalStringLiteral(s) => {
-                Expr::Literal(Datum::Str(s.clone().into_bytes()))
+                Expr::Literal(Value::Bytes(s.clone().into_bytes()))
             }
             V::EscapedStringLiteral(s) | V::UnicodeStringLiteral(s) => {
-                Expr::Literal(Datum::Str(s.clone().into_bytes()))
+                Expr::Literal(Value::Bytes(s.clone().into_bytes()))
             }
             V::HexStringLiteral(h) => {
                 let padded = if h.len() % 2 == 1 {
@@ -214,7 +214,7 @@ impl Compiler<'_> {
                     .step_by(2)
                     .map(|i| u8::from_str_radix(&padded[i..i + 2], 16).ok())
                     .collect();
-                Expr::Literal(Datum::Str(bytes.ok_or_else(|| err_syntax(h))?))
+                Expr::Literal(Value::Bytes(bytes.ok_or_else(|| err_syntax(h))?))
             }
             V::SingleQuotedByteStringLiteral(bits) => {
                 // b'0101': a bit string; its bytes, most significant first.
@@ -222,10 +222,10 @@ impl Compiler<'_> {
                     .map_err(|_| err_syntax(bits))?;
                 let bytes = value.to_be_bytes();
                 let skip = bytes.iter().position(|b| *b != 0).unwrap_or(bytes.len());
-                Expr::Literal(Datum::Str(bytes[skip..].to_vec()))
+                Expr::Literal(Value::Bytes(bytes[skip..].to_vec()))
             }
-            V::Boolean(b) => Expr::Literal(Datum::Int(i64::from(*b))),
-            V::Null => Expr::Literal(Datum::Null),
+            V::Boolean(b) => Expr::Literal(Value::Int(i64::from(*b))),
+            V::Null => Expr::Literal(Value::Null),
             V::Placeholder(p) if p == "?" => {
                 let at = (v.span.start.line, v.span.start.column);
                 Expr::Param(*self.placeholders.get(&at).ok_or_else(|| err_syntax("?"))?)
@@ -422,14 +422,14 @@ impl Compiler<'_> {
 /// for [`Decimal`] (kept as its digits) negates exactly.
 pub(crate) fn negate(inner: Expr, number: bool) -> Result<Expr, SqlError> {
     Ok(match inner {
-        Expr::Literal(Datum::UInt(u)) if u <= 1 << 63 => {
-            Expr::Literal(Datum::Int((u as i128).wrapping_neg() as i64))
+        Expr::Literal(Value::UInt(u)) if u <= 1 << 63 => {
+            Expr::Literal(Value::Int((u as i128).wrapping_neg() as i64))
         }
-        Expr::Literal(Datum::UInt(u)) => Expr::Literal(Datum::Dec(Decimal::from_u64(u).neg())),
-        Expr::Literal(Datum::Int(i)) if i != i64::MIN => Expr::Literal(Datum::Int(-i)),
-        Expr::Literal(Datum::Dec(d)) => Expr::Literal(Datum::Dec(-d)),
-        Expr::Literal(Datum::Double(f)) => Expr::Literal(Datum::Double(-f)),
-        Expr::Literal(Datum::Str(digits)) if number => {
+        Expr::Literal(Value::UInt(u)) => Expr::Literal(Value::Decimal(Decimal::from_u64(u).neg())),
+        Expr::Literal(Value::Int(i)) if i != i64::MIN => Expr::Literal(Value::Int(-i)),
+        Expr::Literal(Value::Decimal(d)) => Expr::Literal(Value::Decimal(-d)),
+        Expr::Literal(Value::Double(f)) => Expr::Literal(Value::Double(-f)),
+        Expr::Literal(Value::Bytes(digits)) if number => {
             let text = String::from_utf8_lossy(&digits);
             crate::expr::decimal::literal(&format!("-{text}"))
                 .map(Expr::Literal)

@@ -3,34 +3,23 @@
 //! the evaluator parses, prints and stores goes through the types structs, so each rule is
 //! written once.
 
-use crate::expr::eval::Datum;
+use crate::value::Value;
 pub use myriad_types::datetime::{civil_from_days, days_in_month};
 use myriad_types::datetime::{parse_date_or_datetime, Temporal};
 use myriad_types::DateTime;
 
-impl Datum {
-    /// A DATE as midnight of its day, a DATETIME as itself; None for other values.
-    pub fn as_datetime(&self) -> Option<DateTime> {
-        match self {
-            Datum::Date(d) => Some(d.at_midnight()),
-            Datum::DateTime(dt) => Some(*dt),
-            _ => None,
-        }
-    }
-}
-
 /// Parse `YYYY-MM-DD[ HH:MM:SS[.ffffff]]` into a DATE or DATETIME value (None for text
 /// that is neither, or an impossible date).
-pub fn parse_datetime(text: &str) -> Option<Datum> {
+pub fn parse_datetime(text: &str) -> Option<Value> {
     Some(match parse_date_or_datetime(text)? {
-        Temporal::Date(d) => Datum::Date(d),
-        Temporal::DateTime(dt) => Datum::DateTime(dt),
+        Temporal::Date(d) => Value::Date(d),
+        Temporal::DateTime(dt) => Value::DateTime(dt),
     })
 }
 
 /// The UTC DATETIME `micros` microseconds after the epoch (fraction kept if asked).
-pub fn datetime_from_micros(micros: i64, keep_micros: bool) -> Datum {
-    Datum::DateTime(DateTime::from_unix_micros(micros, keep_micros))
+pub fn datetime_from_micros(micros: i64, keep_micros: bool) -> Value {
+    Value::DateTime(DateTime::from_unix_micros(micros, keep_micros))
 }
 
 #[cfg(test)]
@@ -40,18 +29,18 @@ mod tests {
     #[test]
     fn engine_values_cross_to_the_types_structs() {
         let dt = DateTime::from_unix_micros(1_614_834_367_000_250, true);
-        let datum = Datum::DateTime(dt);
-        assert_eq!(datum.as_datetime(), Some(dt));
+        let value = Value::DateTime(dt);
+        assert_eq!(value.as_datetime(), Some(dt));
         assert_eq!(
-            Datum::Date(dt.date()).as_datetime(),
+            Value::Date(dt.date()).as_datetime(),
             Some(dt.date().at_midnight())
         );
-        assert_eq!(Datum::Int(1).as_datetime(), None);
+        assert_eq!(Value::Int(1).as_datetime(), None);
         assert_eq!(
             parse_datetime("2021-03-04 05:06:07.00025"),
-            Some(datum.clone())
+            Some(value.clone())
         );
         assert_eq!(parse_datetime("2021-02-29"), None);
-        assert_eq!(datetime_from_micros(1_614_834_367_000_250, true), datum);
+        assert_eq!(datetime_from_micros(1_614_834_367_000_250, true), value);
     }
 }

@@ -6,7 +6,8 @@
 //! checking its integer digits ([`to_column`]); storage stores that value as it is.
 
 use crate::error::SqlError;
-use crate::expr::eval::{self, Datum};
+use crate::expr::eval::{self, SqlValue};
+use crate::value::Value;
 use myriad_types::decimal::{Decimal, DecimalError};
 use myriad_types::errors::{ER_M_BIGGER_THAN_D, ER_TOO_BIG_PRECISION, ER_TOO_BIG_SCALE};
 
@@ -45,8 +46,8 @@ pub fn check_type(precision: u32, scale: u32, name: &str) -> Result<(), SqlError
 /// A numeric literal with a decimal point or an exponent-free integer too big for u64:
 /// its exact DECIMAL. `Err(Overflow)` past 81 significant digits, `Err(Invalid)` when the
 /// text is not `[+-]digits[.digits]`.
-pub fn literal(text: &str) -> Result<Datum, DecimalError> {
-    Decimal::parse(text.trim()).map(Datum::Dec)
+pub fn literal(text: &str) -> Result<Value, DecimalError> {
+    Decimal::parse(text.trim()).map(Value::Decimal)
 }
 
 /// The largest DECIMAL(precision, scale) value of the given sign.
@@ -63,20 +64,20 @@ fn largest(precision: u8, scale: u8, negative: bool) -> Decimal {
 /// to the scale), and whether it fits; a value that does not fit is the column's largest
 /// value of its sign. Strings are read as MariaDB reads them into a DECIMAL: the longest
 /// numeric prefix, exponent included, exactly.
-pub fn to_column(value: &Datum, precision: u8, scale: u8) -> (Decimal, bool) {
+pub fn to_column(value: &Value, precision: u8, scale: u8) -> (Decimal, bool) {
     let exact = match value {
-        Datum::Str(s) => {
+        Value::Bytes(s) => {
             let text = String::from_utf8_lossy(s);
             let (prefix, _) = eval::numeric_prefix(&text);
             Decimal::parse(prefix)
         }
-        Datum::Double(f) => Decimal::from_f64(*f).unwrap_or(Err(DecimalError::Overflow)),
+        Value::Double(f) => Decimal::from_f64(*f).unwrap_or(Err(DecimalError::Overflow)),
         other => Ok(other.to_decimal(&mut Vec::new()).unwrap_or(Decimal::ZERO)),
     };
     let negative = match (&exact, value) {
         (Ok(d), _) => d.is_negative(),
-        (Err(_), Datum::Double(f)) => *f < 0.0,
-        (Err(_), Datum::Str(s)) => s.trim_ascii_start().starts_with(b"-"),
+        (Err(_), Value::Double(f)) => *f < 0.0,
+        (Err(_), Value::Bytes(s)) => s.trim_ascii_start().starts_with(b"-"),
         (Err(_), _) => false,
     };
     match exact.and_then(|d| d.to_column(u32::from(precision), u32::from(scale))) {
@@ -89,12 +90,12 @@ pub fn to_column(value: &Datum, precision: u8, scale: u8) -> (Decimal, bool) {
 mod tests {
     use super::*;
 
-    fn text(d: &Datum) -> String {
+    fn text(d: &Value) -> String {
         String::from_utf8(d.to_text().unwrap()).unwrap()
     }
 
     /// The column's unscaled integer of the converted value, and whether it fitted.
-    fn to_unscaled(value: &Datum, precision: u8, scale: u8) -> (i128, bool) {
+    fn to_unscaled(value: &Value, precision: u8, scale: u8) -> (i128, bool) {
         let (d, fits) = to_column(value, precision, scale);
         assert_eq!(d.scale(), u32::from(scale), "{d} at the column's scale");
         (d.unscaled_i128().unwrap(), fits)
@@ -137,23 +138,23 @@ mod tests {
         // Rounding into the 21st integer digit overflows DECIMAL(30,10).
         let nines = literal("-99999999999999999999.99999999999").unwrap();
         assert_eq!(to_unscaled(&nines, 30, 10), (-(10i128.pow(30) - 1), false));
-        assert_eq!(to_unscaled(&Datum::Int(-7), 5, 2), (-700, true));
-        assert_eq!(to_unscaled(&Datum::Double(2.345), 5, 2), (235, true));
+        assert_eq!(to_unscaled(&Value::Int(-7), 5, 2), (-700, true));
+        assert_eq!(to_unscaled(&Value::Double(2.345), 5, 2), (235, true));
         assert_eq!(
-            to_unscaled(&Datum::Str(b"1e3".to_vec()), 6, 2),
+            to_unscaled(&Value::Bytes(b"1e3".to_vec()), 6, 2),
             (100000, true)
         );
         assert_eq!(
-            to_unscaled(&Datum::Str(b"1e9".to_vec()), 6, 2),
+            to_unscaled(&Value::Bytes(b"1e9".to_vec()), 6, 2),
             (999999, false)
         );
         assert_eq!(
-            to_unscaled(&Datum::Str(b" -12.345abc".to_vec()), 6, 2),
+            to_unscaled(&Value::Bytes(b" -12.345abc".to_vec()), 6, 2),
             (-1235, true)
         );
-        let huge = Datum::Str(b"1".repeat(90));
+        let huge = Value::Bytes(b"1".repeat(90));
         assert_eq!(to_unscaled(&huge, 38, 0), (10i128.pow(38) - 1, false));
-        let (d, fits) = to_column(&Datum::Double(-1e300), 65, 30);
+        let (d, fits) = to_column(&Value::Double(-1e300), 65, 30);
         assert!(!fits);
         assert_eq!(d, largest(65, 30, true));
         let (d, fits) = to_column(&literal(&"9".repeat(65)).unwrap(), 65, 0);

@@ -10,24 +10,10 @@
 use crate::error::SqlError;
 pub use crate::expr::arith::*;
 pub use crate::expr::compare::*;
-use crate::value::Value;
-use myriad_types::datetime::frac_digits_auto;
+pub use crate::value::Value;
 use myriad_types::decimal::{Decimal, DecimalError};
 use myriad_types::errors::{ER_DATA_OUT_OF_RANGE, ER_TRUNCATED_WRONG_VALUE};
 pub use myriad_types::{Date, DateTime};
-
-/// A value during evaluation.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Datum {
-    Null,
-    Int(i64),
-    UInt(u64),
-    Dec(Decimal),
-    Double(f64),
-    Str(Vec<u8>),
-    Date(Date),
-    DateTime(DateTime),
-}
 
 /// The static type of an expression, from which the result column's metadata comes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,169 +73,122 @@ pub fn err_out_of_range(unsigned: bool, expr: &str) -> SqlError {
     )
 }
 
-impl Datum {
-    pub fn is_null(&self) -> bool {
-        matches!(self, Datum::Null)
-    }
-
-    pub fn text(s: &str) -> Datum {
-        Datum::Str(s.as_bytes().to_vec())
-    }
-
-    pub fn is_string(&self) -> bool {
-        matches!(self, Datum::Str(_))
-    }
-
-    /// The text form MySQL gives this value (CONCAT, comparisons with strings, the text
-    /// protocol).
-    pub fn to_text(&self) -> Option<Vec<u8>> {
-        Some(match self {
-            Datum::Null => return None,
-            Datum::Int(i) => i.to_string().into_bytes(),
-            Datum::UInt(u) => u.to_string().into_bytes(),
-            Datum::Dec(d) => d.to_string().into_bytes(),
-            Datum::Double(f) => format_double(*f).into_bytes(),
-            Datum::Str(s) => s.clone(),
-            Datum::Date(d) => {
-                let mut out = Vec::with_capacity(10);
-                d.write_text(&mut out);
-                out
-            }
-            Datum::DateTime(dt) => {
-                let mut out = Vec::with_capacity(26);
-                dt.write_text(&mut out, frac_digits_auto(dt.micros));
-                out
-            }
-        })
-    }
-
-    pub fn to_text_lossy(&self) -> String {
-        self.to_text()
-            .map(|b| String::from_utf8_lossy(&b).into_owned())
-            .unwrap_or_else(|| "NULL".into())
-    }
-
+/// MySQL's rules for a value inside the evaluator: its conversions to numbers and truth
+/// values (with the warnings they raise), its static type, and its typing for a result
+/// column. The evaluator never holds a `Value::Time`: a TIME enters it as its text (see
+/// [`crate::plan::stored::evaluable`]); the arms for it here treat it as that text.
+pub trait SqlValue: Sized {
+    /// A string value holding `s`.
+    fn text(s: &str) -> Self;
+    /// Whether the value is a string.
+    fn is_string(&self) -> bool;
     /// The value as a double (MySQL's conversion, with warning 1292 for a string that is
     /// not entirely a number).
-    pub fn to_double(&self, warnings: &mut Vec<Warning>) -> Option<f64> {
+    fn to_double(&self, warnings: &mut Vec<Warning>) -> Option<f64>;
+    /// The value as a decimal: a double through its shortest digits, a string through its
+    /// numeric prefix read exactly (exponent included); a number past 81 digits is the
+    /// largest DECIMAL of its sign, as in MariaDB.
+    fn to_decimal(&self, warnings: &mut Vec<Warning>) -> Option<Decimal>;
+    /// The value as a signed integer, rounding as MySQL does (half away from zero).
+    fn to_int(&self, warnings: &mut Vec<Warning>) -> Option<i64>;
+    /// Truth value: None for NULL.
+    fn truth(&self, warnings: &mut Vec<Warning>) -> Option<bool>;
+    /// The value for a result column of type `ty`.
+    fn into_column(self, ty: SqlType, warnings: &mut Vec<Warning>) -> Value;
+    /// The static type of a constant.
+    fn sql_type(&self) -> SqlType;
+}
+
+impl SqlValue for Value {
+    fn text(s: &str) -> Value {
+        Value::Bytes(s.as_bytes().to_vec())
+    }
+
+    fn is_string(&self) -> bool {
+        matches!(self, Value::Bytes(_))
+    }
+
+    fn to_double(&self, warnings: &mut Vec<Warning>) -> Option<f64> {
         match self {
-            Datum::Null => None,
-            Datum::Int(i) => Some(*i as f64),
-            Datum::UInt(u) => Some(*u as f64),
-            Datum::Dec(d) => Some(d.to_f64()),
-            Datum::Double(f) => Some(*f),
-            Datum::Str(s) => Some(str_to_double(s, warnings)),
-            Datum::Date { .. } | Datum::DateTime { .. } => {
-                self.temporal_number().map(|d| d.to_f64())
+            Value::Null => None,
+            Value::Int(i) => Some(*i as f64),
+            Value::UInt(u) => Some(*u as f64),
+            Value::Decimal(d) => Some(d.to_f64()),
+            Value::Double(f) => Some(*f),
+            Value::Bytes(s) => Some(str_to_double(s, warnings)),
+            Value::Time(t) => Some(str_to_double(t.to_text().as_bytes(), warnings)),
+            Value::Date { .. } | Value::DateTime { .. } => {
+                temporal_number(self).map(|d| d.to_f64())
             }
         }
     }
 
-    /// The value as a decimal: a double through its shortest digits, a string through its
-    /// numeric prefix read exactly (exponent included); a number past 81 digits is the
-    /// largest DECIMAL of its sign, as in MariaDB.
-    pub fn to_decimal(&self, warnings: &mut Vec<Warning>) -> Option<Decimal> {
+    fn to_decimal(&self, warnings: &mut Vec<Warning>) -> Option<Decimal> {
         match self {
-            Datum::Null => None,
-            Datum::Int(i) => Some(Decimal::from_i64(*i)),
-            Datum::UInt(u) => Some(Decimal::from_u64(*u)),
-            Datum::Dec(d) => Some(*d),
-            Datum::Double(f) => Some(match Decimal::from_f64(*f) {
+            Value::Null => None,
+            Value::Int(i) => Some(Decimal::from_i64(*i)),
+            Value::UInt(u) => Some(Decimal::from_u64(*u)),
+            Value::Decimal(d) => Some(*d),
+            Value::Double(f) => Some(match Decimal::from_f64(*f) {
                 Some(Ok(d)) => d,
                 Some(Err(_)) => decimal_clamped(*f < 0.0),
                 None => Decimal::ZERO,
             }),
-            Datum::Str(s) => {
-                let text = String::from_utf8_lossy(s);
-                let (prefix, complete) = numeric_prefix(&text);
-                if !complete {
-                    warnings.push(truncated_warning("DECIMAL", &text));
-                }
-                Some(match Decimal::parse(prefix) {
-                    Ok(d) => d,
-                    Err(DecimalError::Overflow) => decimal_clamped(prefix.starts_with('-')),
-                    Err(_) => Decimal::ZERO,
-                })
-            }
-            Datum::Date { .. } | Datum::DateTime { .. } => self.temporal_number(),
+            Value::Bytes(s) => Some(str_to_decimal(s, warnings)),
+            Value::Time(t) => Some(str_to_decimal(t.to_text().as_bytes(), warnings)),
+            Value::Date { .. } | Value::DateTime { .. } => temporal_number(self),
         }
     }
 
-    /// The value as a signed integer, rounding as MySQL does (half away from zero).
-    pub fn to_int(&self, warnings: &mut Vec<Warning>) -> Option<i64> {
+    fn to_int(&self, warnings: &mut Vec<Warning>) -> Option<i64> {
         match self {
-            Datum::Null => None,
-            Datum::Int(i) => Some(*i),
-            Datum::UInt(u) => Some(*u as i64),
-            Datum::Dec(d) => {
+            Value::Null => None,
+            Value::Int(i) => Some(*i),
+            Value::UInt(u) => Some(*u as i64),
+            Value::Decimal(d) => {
                 Some(
                     d.to_i64()
                         .unwrap_or(if d.is_negative() { i64::MIN } else { i64::MAX }),
                 )
             }
-            Datum::Double(f) => Some(double_to_i64(f.round())),
-            Datum::Str(s) => {
-                let text = String::from_utf8_lossy(s);
-                let (prefix, complete) = numeric_prefix(&text);
-                if !complete {
-                    warnings.push(truncated_warning("INTEGER", &text));
-                }
-                match prefix.parse::<i64>() {
-                    Ok(i) => Some(i),
-                    Err(_) => Some(double_to_i64(prefix.parse::<f64>().unwrap_or(0.0).round())),
-                }
-            }
-            Datum::Date { .. } | Datum::DateTime { .. } => {
-                self.temporal_number().and_then(|d| d.to_i64())
+            Value::Double(f) => Some(double_to_i64(f.round())),
+            Value::Bytes(s) => Some(str_to_int(s, warnings)),
+            Value::Time(t) => Some(str_to_int(t.to_text().as_bytes(), warnings)),
+            Value::Date { .. } | Value::DateTime { .. } => {
+                temporal_number(self).and_then(|d| d.to_i64())
             }
         }
     }
 
-    /// Truth value: None for NULL.
-    pub fn truth(&self, warnings: &mut Vec<Warning>) -> Option<bool> {
+    fn truth(&self, warnings: &mut Vec<Warning>) -> Option<bool> {
         match self {
-            Datum::Null => None,
-            Datum::Int(i) => Some(*i != 0),
-            Datum::UInt(u) => Some(*u != 0),
-            Datum::Dec(d) => Some(!d.is_zero()),
-            Datum::Double(f) => Some(*f != 0.0),
-            Datum::Str(_) => self.to_double(warnings).map(|f| f != 0.0),
-            Datum::Date { .. } | Datum::DateTime { .. } => Some(true),
+            Value::Null => None,
+            Value::Int(i) => Some(*i != 0),
+            Value::UInt(u) => Some(*u != 0),
+            Value::Decimal(d) => Some(!d.is_zero()),
+            Value::Double(f) => Some(*f != 0.0),
+            Value::Bytes(_) | Value::Time(_) => self.to_double(warnings).map(|f| f != 0.0),
+            Value::Date { .. } | Value::DateTime { .. } => Some(true),
         }
     }
 
-    /// Dates in numeric context: 20240131 or 20240131123456.
-    fn temporal_number(&self) -> Option<Decimal> {
-        match self {
-            Datum::Date(d) => Some(Decimal::from_i64(date_number(*d))),
-            Datum::DateTime(dt) => Some(Decimal::from_i64(
-                date_number(dt.date()) * 1_000_000
-                    + dt.hour as i64 * 10_000
-                    + dt.minute as i64 * 100
-                    + dt.second as i64,
-            )),
-            _ => None,
-        }
-    }
-
-    /// The public value for a result column of type `ty`.
-    pub fn into_value(self, ty: SqlType, warnings: &mut Vec<Warning>) -> Value {
+    fn into_column(self, ty: SqlType, warnings: &mut Vec<Warning>) -> Value {
         if self.is_null() {
             return Value::Null;
         }
         match ty {
             SqlType::Null => Value::Null,
             SqlType::Int { unsigned: true, .. } => match self {
-                Datum::UInt(u) => Value::UInt(u),
-                Datum::Int(i) => Value::UInt(i as u64),
+                Value::UInt(u) => Value::UInt(u),
+                Value::Int(i) => Value::UInt(i as u64),
                 other => Value::UInt(other.to_int(warnings).unwrap_or(0) as u64),
             },
             SqlType::Int {
                 unsigned: false, ..
             } => match self {
-                Datum::Int(i) => Value::Int(i),
-                Datum::UInt(u) if u <= i64::MAX as u64 => Value::Int(u as i64),
-                Datum::UInt(u) => Value::UInt(u),
+                Value::Int(i) => Value::Int(i),
+                Value::UInt(u) if u <= i64::MAX as u64 => Value::Int(u as i64),
+                Value::UInt(u) => Value::UInt(u),
                 other => Value::Int(other.to_int(warnings).unwrap_or(0)),
             },
             SqlType::Decimal { scale, .. } => {
@@ -259,7 +198,7 @@ impl Datum {
             SqlType::Double => Value::Double(self.to_double(warnings).unwrap_or(0.0)),
             SqlType::Str { .. } => match self {
                 // The bytes move; only other kinds are formatted.
-                Datum::Str(s) => Value::Bytes(s),
+                Value::Bytes(s) => Value::Bytes(s),
                 other => Value::Bytes(other.to_text().unwrap_or_default()),
             },
             SqlType::Date => match self.as_datetime() {
@@ -273,44 +212,73 @@ impl Datum {
         }
     }
 
-    /// A prepared-statement parameter or stored value coming in.
-    pub fn from_value(value: &Value) -> Datum {
-        match value {
-            Value::Null => Datum::Null,
-            Value::Int(i) => Datum::Int(*i),
-            Value::UInt(u) => Datum::UInt(*u),
-            Value::Double(f) => Datum::Double(*f),
-            Value::Decimal(d) => Datum::Dec(*d),
-            Value::Bytes(b) => Datum::Str(b.clone()),
-            Value::Date(d) => Datum::Date(*d),
-            Value::DateTime(dt) => Datum::DateTime(*dt),
-            Value::Time(t) => Datum::Str(t.to_text().into_bytes()),
-        }
-    }
-
-    /// The static type of a constant.
-    pub fn sql_type(&self) -> SqlType {
+    fn sql_type(&self) -> SqlType {
         match self {
-            Datum::Null => SqlType::Null,
-            Datum::Int(i) => SqlType::Int {
+            Value::Null => SqlType::Null,
+            Value::Int(i) => SqlType::Int {
                 unsigned: false,
                 len: i.to_string().len() as u32,
             },
-            Datum::UInt(u) => SqlType::Int {
+            Value::UInt(u) => SqlType::Int {
                 unsigned: true,
                 len: u.to_string().len() as u32,
             },
-            Datum::Dec(d) => SqlType::Decimal {
+            Value::Decimal(d) => SqlType::Decimal {
                 precision: d.precision().max(1),
                 scale: d.scale(),
             },
-            Datum::Double(_) => SqlType::Double,
-            Datum::Str(s) => SqlType::Str {
+            Value::Double(_) => SqlType::Double,
+            Value::Bytes(s) => SqlType::Str {
                 chars: String::from_utf8_lossy(s).chars().count() as u32,
             },
-            Datum::Date { .. } => SqlType::Date,
-            Datum::DateTime { .. } => SqlType::DateTime,
+            Value::Time(t) => SqlType::Str {
+                chars: t.to_text().chars().count() as u32,
+            },
+            Value::Date { .. } => SqlType::Date,
+            Value::DateTime { .. } => SqlType::DateTime,
         }
+    }
+}
+
+/// Dates in numeric context: 20240131 or 20240131123456; None for other values.
+fn temporal_number(value: &Value) -> Option<Decimal> {
+    match value {
+        Value::Date(d) => Some(Decimal::from_i64(date_number(*d))),
+        Value::DateTime(dt) => Some(Decimal::from_i64(
+            date_number(dt.date()) * 1_000_000
+                + dt.hour as i64 * 10_000
+                + dt.minute as i64 * 100
+                + dt.second as i64,
+        )),
+        _ => None,
+    }
+}
+
+/// A string's numeric prefix as a decimal (warning 1292 when it is not all number).
+fn str_to_decimal(s: &[u8], warnings: &mut Vec<Warning>) -> Decimal {
+    let text = String::from_utf8_lossy(s);
+    let (prefix, complete) = numeric_prefix(&text);
+    if !complete {
+        warnings.push(truncated_warning("DECIMAL", &text));
+    }
+    match Decimal::parse(prefix) {
+        Ok(d) => d,
+        Err(DecimalError::Overflow) => decimal_clamped(prefix.starts_with('-')),
+        Err(_) => Decimal::ZERO,
+    }
+}
+
+/// A string's numeric prefix as a signed integer, rounded half away from zero (warning
+/// 1292 when it is not all number).
+fn str_to_int(s: &[u8], warnings: &mut Vec<Warning>) -> i64 {
+    let text = String::from_utf8_lossy(s);
+    let (prefix, complete) = numeric_prefix(&text);
+    if !complete {
+        warnings.push(truncated_warning("INTEGER", &text));
+    }
+    match prefix.parse::<i64>() {
+        Ok(i) => i,
+        Err(_) => double_to_i64(prefix.parse::<f64>().unwrap_or(0.0).round()),
     }
 }
 
@@ -472,8 +440,8 @@ mod tests {
         let mut w = Vec::new();
         let e = arith(
             ArithOp::Add,
-            &Datum::Int(i64::MAX),
-            &Datum::Int(1),
+            &Value::Int(i64::MAX),
+            &Value::Int(1),
             4,
             &no_text,
             &mut w,
@@ -482,8 +450,8 @@ mod tests {
         assert_eq!(e.code, 1690);
         let e = arith(
             ArithOp::Sub,
-            &Datum::UInt(1),
-            &Datum::Int(2),
+            &Value::UInt(1),
+            &Value::Int(2),
             4,
             &no_text,
             &mut w,
@@ -493,14 +461,14 @@ mod tests {
         assert_eq!(
             arith(
                 ArithOp::Add,
-                &Datum::UInt(u64::MAX),
-                &Datum::Int(-1),
+                &Value::UInt(u64::MAX),
+                &Value::Int(-1),
                 4,
                 &no_text,
                 &mut w
             )
             .unwrap(),
-            Datum::UInt(u64::MAX - 1)
+            Value::UInt(u64::MAX - 1)
         );
     }
 
@@ -509,8 +477,8 @@ mod tests {
         let mut w = Vec::new();
         let q = arith(
             ArithOp::Div,
-            &Datum::Int(1),
-            &Datum::Int(3),
+            &Value::Int(1),
+            &Value::Int(3),
             4,
             &no_text,
             &mut w,
@@ -520,39 +488,39 @@ mod tests {
         assert_eq!(
             arith(
                 ArithOp::Div,
-                &Datum::Int(1),
-                &Datum::Int(0),
+                &Value::Int(1),
+                &Value::Int(0),
                 4,
                 &no_text,
                 &mut w
             )
             .unwrap(),
-            Datum::Null
+            Value::Null
         );
         assert_eq!(w[0].code, 1365);
         assert_eq!(
             arith(
                 ArithOp::Mod,
-                &Datum::Int(-7),
-                &Datum::Int(2),
+                &Value::Int(-7),
+                &Value::Int(2),
                 4,
                 &no_text,
                 &mut w
             )
             .unwrap(),
-            Datum::Int(-1)
+            Value::Int(-1)
         );
         assert_eq!(
             arith(
                 ArithOp::IntDiv,
-                &Datum::Int(7),
-                &Datum::Int(2),
+                &Value::Int(7),
+                &Value::Int(2),
                 4,
                 &no_text,
                 &mut w
             )
             .unwrap(),
-            Datum::Int(3)
+            Value::Int(3)
         );
     }
 
@@ -560,23 +528,23 @@ mod tests {
     fn comparisons_follow_mysql_coercion() {
         let mut w = Vec::new();
         assert_eq!(
-            compare(&Datum::text("a"), &Datum::text("A "), &mut w),
+            compare(&Value::text("a"), &Value::text("A "), &mut w),
             Some(Ordering::Equal)
         );
         assert_eq!(
-            compare(&Datum::text("10"), &Datum::Int(9), &mut w),
+            compare(&Value::text("10"), &Value::Int(9), &mut w),
             Some(Ordering::Greater)
         );
         assert_eq!(
-            compare(&Datum::text("abc"), &Datum::Int(0), &mut w),
+            compare(&Value::text("abc"), &Value::Int(0), &mut w),
             Some(Ordering::Equal)
         );
         assert_eq!(w.len(), 1, "the string that is not a number warns");
         assert_eq!(
-            compare(&Datum::UInt(u64::MAX), &Datum::Int(-1), &mut w),
+            compare(&Value::UInt(u64::MAX), &Value::Int(-1), &mut w),
             Some(Ordering::Greater)
         );
-        assert_eq!(compare(&Datum::Null, &Datum::Int(1), &mut w), None);
+        assert_eq!(compare(&Value::Null, &Value::Int(1), &mut w), None);
     }
 
     #[test]

@@ -4,17 +4,18 @@ use crate::error::SqlError;
 use crate::expr::cast::*;
 use crate::expr::eval::arith;
 use crate::expr::eval::compare;
-use crate::expr::eval::Datum;
+use crate::expr::eval::SqlValue;
 use crate::expr::eval::Warning;
 use crate::expr::functions::*;
 use crate::expr::text::*;
 use crate::expr::*;
+use crate::value::Value;
 use myriad_types::errors::{ER_OPERAND_COLUMNS, ER_SUBQUERY_NO_1_ROW};
 use sqlparser::ast::BinaryOperator;
 use std::cmp::Ordering;
 
 impl Expr {
-    pub fn eval(&self, env: &mut dyn Env, row: &[Datum]) -> Result<Datum, SqlError> {
+    pub fn eval(&self, env: &mut dyn Env, row: &[Value]) -> Result<Value, SqlError> {
         // Leaves do not recurse (their parent checked the stack): no check per row for them.
         if !matches!(self, Expr::Literal(_) | Expr::Column(_) | Expr::Param(_)) {
             crate::depth::check_stack()?;
@@ -22,7 +23,7 @@ impl Expr {
         Ok(match self {
             Expr::Literal(d) => d.clone(),
             Expr::Param(i) => env.param(*i),
-            Expr::Column(i) => row.get(*i).cloned().unwrap_or(Datum::Null),
+            Expr::Column(i) => row.get(*i).cloned().unwrap_or(Value::Null),
             Expr::SysVar { scope, index } => env.system_variable(*scope, *index)?,
             Expr::UserVar(name) => env.user_variable(name),
             Expr::Neg(x) => {
@@ -31,13 +32,13 @@ impl Expr {
             }
             Expr::Not(x) => {
                 let v = x.eval(env, row)?;
-                bool_datum(v.truth(env.warnings()).map(|b| !b))
+                bool_value(v.truth(env.warnings()).map(|b| !b))
             }
             Expr::BitNot(x) => {
                 let v = x.eval(env, row)?;
                 match to_u64_bits(&v, env.warnings()) {
-                    None => Datum::Null,
-                    Some(u) => Datum::UInt(!u),
+                    None => Value::Null,
+                    Some(u) => Value::UInt(!u),
                 }
             }
             Expr::Arith {
@@ -51,7 +52,11 @@ impl Expr {
                 let b = right.eval(env, row)?;
                 let mut incr = env.div_precision_increment();
                 if *intermediate {
-                    let scale = if let Datum::Dec(d) = &a { d.scale() } else { 0 };
+                    let scale = if let Value::Decimal(d) = &a {
+                        d.scale()
+                    } else {
+                        0
+                    };
                     incr = (scale + incr).div_ceil(9) * 9 - scale;
                 }
                 arith(*op, &a, &b, incr, &|| text.clone(), env.warnings())?
@@ -60,13 +65,13 @@ impl Expr {
                 let a = left.eval(env, row)?;
                 let b = right.eval(env, row)?;
                 if *op == CmpOp::NullSafeEq {
-                    return Ok(Datum::Int(i64::from(match (a.is_null(), b.is_null()) {
+                    return Ok(Value::Int(i64::from(match (a.is_null(), b.is_null()) {
                         (true, true) => true,
                         (false, false) => compare(&a, &b, env.warnings()) == Some(Ordering::Equal),
                         _ => false,
                     })));
                 }
-                bool_datum(compare(&a, &b, env.warnings()).map(|o| match op {
+                bool_value(compare(&a, &b, env.warnings()).map(|o| match op {
                     CmpOp::Eq => o == Ordering::Equal,
                     CmpOp::NotEq => o != Ordering::Equal,
                     CmpOp::Lt => o == Ordering::Less,
@@ -81,7 +86,7 @@ impl Expr {
             Expr::Xor(l, r) => {
                 let a = l.eval(env, row)?.truth(env.warnings());
                 let b = r.eval(env, row)?.truth(env.warnings());
-                bool_datum(match (a, b) {
+                bool_value(match (a, b) {
                     (Some(x), Some(y)) => Some(x != y),
                     _ => None,
                 })
@@ -120,17 +125,17 @@ impl Expr {
 }
 
 /// `-v`: an integer that has no negation is out of range.
-fn neg(v: Datum, w: &mut Vec<Warning>) -> Result<Datum, SqlError> {
+fn neg(v: Value, w: &mut Vec<Warning>) -> Result<Value, SqlError> {
     Ok(match v {
-        Datum::Null => Datum::Null,
-        Datum::Int(i) => Datum::Int(
+        Value::Null => Value::Null,
+        Value::Int(i) => Value::Int(
             i.checked_neg()
                 .ok_or_else(|| crate::expr::eval::err_out_of_range(false, "-(...)"))?,
         ),
-        Datum::UInt(u) if u <= 1 << 63 => Datum::Int((u as i128).wrapping_neg() as i64),
-        Datum::UInt(_) => return Err(crate::expr::eval::err_out_of_range(true, "-(...)")),
-        Datum::Dec(d) => Datum::Dec(-d),
-        other => Datum::Double(-other.to_double(w).unwrap_or(0.0)),
+        Value::UInt(u) if u <= 1 << 63 => Value::Int((u as i128).wrapping_neg() as i64),
+        Value::UInt(_) => return Err(crate::expr::eval::err_out_of_range(true, "-(...)")),
+        Value::Decimal(d) => Value::Decimal(-d),
+        other => Value::Double(-other.to_double(w).unwrap_or(0.0)),
     })
 }
 
@@ -141,14 +146,14 @@ fn and_or(
     r: &Expr,
     stop: bool,
     env: &mut dyn Env,
-    row: &[Datum],
-) -> Result<Datum, SqlError> {
+    row: &[Value],
+) -> Result<Value, SqlError> {
     let a = l.eval(env, row)?.truth(env.warnings());
     if a == Some(stop) {
-        return Ok(Datum::Int(i64::from(stop)));
+        return Ok(Value::Int(i64::from(stop)));
     }
     let b = r.eval(env, row)?.truth(env.warnings());
-    Ok(bool_datum(match (a, b) {
+    Ok(bool_value(match (a, b) {
         (_, Some(y)) if y == stop => Some(stop),
         (Some(_), Some(_)) => Some(!stop),
         _ => None,
@@ -156,11 +161,11 @@ fn and_or(
 }
 
 /// `&`, `|`, `^`, `<<` and `>>` on the operands' 64 bits; a shift of 64 or more gives 0.
-fn bits(op: &BinaryOperator, a: &Datum, b: &Datum, w: &mut Vec<Warning>) -> Datum {
+fn bits(op: &BinaryOperator, a: &Value, b: &Value, w: &mut Vec<Warning>) -> Value {
     let (Some(x), Some(y)) = (to_u64_bits(a, w), to_u64_bits(b, w)) else {
-        return Datum::Null;
+        return Value::Null;
     };
-    Datum::UInt(match op {
+    Value::UInt(match op {
         BinaryOperator::BitwiseAnd => x & y,
         BinaryOperator::BitwiseOr => x | y,
         BinaryOperator::PGBitwiseShiftLeft => {
@@ -183,7 +188,7 @@ fn bits(op: &BinaryOperator, a: &Datum, b: &Datum, w: &mut Vec<Warning>) -> Datu
 
 /// `TRIM([LEADING | TRAILING | BOTH] what FROM v)`: every repeat of `what` cut from the
 /// ends asked for.
-fn trim_chars(v: &Datum, what: &Datum, leading: bool, trailing: bool) -> Datum {
+fn trim_chars(v: &Value, what: &Value, leading: bool, trailing: bool) -> Value {
     // On bytes: for UTF-8 text a byte-wise prefix is a char-wise one, and a binary string
     // keeps bytes that are not UTF-8.
     match (v.to_text(), what.to_text()) {
@@ -201,9 +206,9 @@ fn trim_chars(v: &Datum, what: &Datum, leading: bool, trailing: bool) -> Datum {
                     }
                 }
             }
-            Datum::Str(s.to_vec())
+            Value::Bytes(s.to_vec())
         }
-        _ => Datum::Null,
+        _ => Value::Null,
     }
 }
 
@@ -212,11 +217,11 @@ impl Expr {
     pub(crate) fn eval_predicate(
         &self,
         env: &mut dyn Env,
-        row: &[Datum],
-    ) -> Result<Datum, SqlError> {
+        row: &[Value],
+    ) -> Result<Value, SqlError> {
         Ok(match self {
             Expr::IsNull { expr, negated } => {
-                Datum::Int(i64::from(expr.eval(env, row)?.is_null() != *negated))
+                Value::Int(i64::from(expr.eval(env, row)?.is_null() != *negated))
             }
             Expr::IsBool {
                 expr,
@@ -224,7 +229,7 @@ impl Expr {
                 negated,
             } => {
                 let t = expr.eval(env, row)?.truth(env.warnings());
-                Datum::Int(i64::from((t == Some(*value)) != *negated))
+                Value::Int(i64::from((t == Some(*value)) != *negated))
             }
             Expr::InList {
                 expr,
@@ -234,14 +239,14 @@ impl Expr {
             } => {
                 let v = expr.eval(env, row)?;
                 if v.is_null() {
-                    return Ok(Datum::Null);
+                    return Ok(Value::Null);
                 }
                 if let Some(found) = set.as_ref().and_then(|s| s.contains(&v)) {
                     let has_null = set.as_ref().is_some_and(|s| s.has_null());
                     return Ok(match (found, has_null) {
-                        (true, _) => Datum::Int(i64::from(!*negated)),
-                        (false, true) => Datum::Null,
-                        (false, false) => Datum::Int(i64::from(*negated)),
+                        (true, _) => Value::Int(i64::from(!*negated)),
+                        (false, true) => Value::Null,
+                        (false, false) => Value::Int(i64::from(*negated)),
                     });
                 }
                 let mut saw_null = false;
@@ -258,11 +263,11 @@ impl Expr {
                     }
                 }
                 if found {
-                    Datum::Int(i64::from(!*negated))
+                    Value::Int(i64::from(!*negated))
                 } else if saw_null {
-                    Datum::Null
+                    Value::Null
                 } else {
-                    Datum::Int(i64::from(*negated))
+                    Value::Int(i64::from(*negated))
                 }
             }
             Expr::Between {
@@ -280,14 +285,14 @@ impl Expr {
                     && [&v, &lo, &hi].iter().any(|d| {
                         matches!(
                             d,
-                            Datum::Int(_) | Datum::UInt(_) | Datum::Dec(_) | Datum::Double(_)
+                            Value::Int(_) | Value::UInt(_) | Value::Decimal(_) | Value::Double(_)
                         )
                     });
                 let (v, lo, hi) = if mixed {
                     let w = env.warnings();
-                    let as_double = |d: &Datum, w: &mut Vec<Warning>| match d.to_double(w) {
-                        Some(f) => Datum::Double(f),
-                        None => Datum::Null,
+                    let as_double = |d: &Value, w: &mut Vec<Warning>| match d.to_double(w) {
+                        Some(f) => Value::Double(f),
+                        None => Value::Null,
                     };
                     (as_double(&v, w), as_double(&lo, w), as_double(&hi, w))
                 } else {
@@ -300,7 +305,7 @@ impl Expr {
                     (Some(true), Some(true)) => Some(true),
                     _ => None,
                 };
-                bool_datum(inside.map(|b| b != *negated))
+                bool_value(inside.map(|b| b != *negated))
             }
             Expr::Like {
                 expr,
@@ -311,10 +316,10 @@ impl Expr {
                 let v = expr.eval(env, row)?;
                 let p = pattern.eval(env, row)?;
                 match (v.to_text(), p.to_text()) {
-                    (Some(t), Some(p)) => Datum::Int(i64::from(
+                    (Some(t), Some(p)) => Value::Int(i64::from(
                         crate::expr::eval::like_match(&t, &p, *escape, false) != *negated,
                     )),
-                    _ => Datum::Null,
+                    _ => Value::Null,
                 }
             }
             Expr::Case {
@@ -338,7 +343,7 @@ impl Expr {
                 }
                 match otherwise {
                     Some(o) => o.eval(env, row)?,
-                    None => Datum::Null,
+                    None => Value::Null,
                 }
             }
             _ => return Err(SqlError::not_supported("this expression here")),
@@ -349,8 +354,8 @@ impl Expr {
     pub(crate) fn eval_subquery(
         &self,
         env: &mut dyn Env,
-        row: &[Datum],
-    ) -> Result<Datum, SqlError> {
+        row: &[Value],
+    ) -> Result<Value, SqlError> {
         Ok(match self {
             Expr::Subquery(q) => {
                 let rows = env.subquery(q.as_ref())?;
@@ -368,7 +373,7 @@ impl Expr {
                         ))
                     }
                     Some(mut row) => row.remove(0),
-                    None => Datum::Null,
+                    None => Value::Null,
                 }
             }
             Expr::InSubquery {
@@ -386,9 +391,9 @@ impl Expr {
                 }
                 if v.is_null() {
                     return Ok(if rows.is_empty() {
-                        Datum::Int(i64::from(*negated))
+                        Value::Int(i64::from(*negated))
                     } else {
-                        Datum::Null
+                        Value::Null
                     });
                 }
                 let mut saw_null = false;
@@ -404,16 +409,16 @@ impl Expr {
                     }
                 }
                 if found {
-                    Datum::Int(i64::from(!*negated))
+                    Value::Int(i64::from(!*negated))
                 } else if saw_null {
-                    Datum::Null
+                    Value::Null
                 } else {
-                    Datum::Int(i64::from(*negated))
+                    Value::Int(i64::from(*negated))
                 }
             }
             Expr::Exists { query, negated } => {
                 let rows = env.subquery(query.as_ref())?;
-                Datum::Int(i64::from(rows.is_empty() == *negated))
+                Value::Int(i64::from(rows.is_empty() == *negated))
             }
             _ => return Err(SqlError::not_supported("this expression here")),
         })

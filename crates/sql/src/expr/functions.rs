@@ -9,17 +9,18 @@ use crate::expr::datetime::*;
 use crate::expr::eval::arith;
 use crate::expr::eval::compare;
 use crate::expr::eval::ArithOp;
-use crate::expr::eval::Datum;
 use crate::expr::eval::SqlType;
+use crate::expr::eval::SqlValue;
 use crate::expr::eval::Warning;
 use crate::expr::text::*;
 use crate::expr::*;
+use crate::value::Value;
 use myriad_types::decimal::Decimal;
 use std::cmp::Ordering;
 
 /// A call's evaluated arguments and what every function reads of them.
 struct Args {
-    v: Vec<Datum>,
+    v: Vec<Value>,
     any_null: bool,
     /// Some argument is not UTF-8: then it is a binary string, every argument's bytes are
     /// read as the chars U+0000..U+00FF and results are written back as the same bytes,
@@ -30,11 +31,11 @@ struct Args {
 }
 
 impl Args {
-    fn new(v: Vec<Datum>, limit: u64) -> Args {
-        let any_null = v.iter().any(Datum::is_null);
+    fn new(v: Vec<Value>, limit: u64) -> Args {
+        let any_null = v.iter().any(Value::is_null);
         let binary = v
             .iter()
-            .any(|d| matches!(d, Datum::Str(s) if std::str::from_utf8(s).is_err()));
+            .any(|d| matches!(d, Value::Bytes(s) if std::str::from_utf8(s).is_err()));
         Args {
             v,
             any_null,
@@ -67,9 +68,9 @@ impl Args {
     }
 
     /// NULL if any argument is NULL, else `f()`.
-    fn null_if_any(&self, f: impl FnOnce() -> Datum) -> Datum {
+    fn null_if_any(&self, f: impl FnOnce() -> Value) -> Value {
         if self.any_null {
-            Datum::Null
+            Value::Null
         } else {
             f()
         }
@@ -82,8 +83,8 @@ impl Expr {
         func: Func,
         args: &[Expr],
         env: &mut dyn Env,
-        row: &[Datum],
-    ) -> Result<Datum, SqlError> {
+        row: &[Value],
+    ) -> Result<Value, SqlError> {
         // Control functions evaluate lazily.
         match func {
             Func::If => {
@@ -105,11 +106,11 @@ impl Expr {
                         return Ok(v);
                     }
                 }
-                return Ok(Datum::Null);
+                return Ok(Value::Null);
             }
             _ => {}
         }
-        let mut v: Vec<Datum> = Vec::with_capacity(args.len());
+        let mut v: Vec<Value> = Vec::with_capacity(args.len());
         for a in args {
             v.push(a.eval(env, row)?);
         }
@@ -119,9 +120,9 @@ impl Expr {
             Func::Concat => string::concat(&a, w),
             Func::ConcatWs => string::concat_ws(&a, w),
             Func::Length => {
-                a.null_if_any(|| Datum::Int(a.v[0].to_text().map(|b| b.len()).unwrap_or(0) as i64))
+                a.null_if_any(|| Value::Int(a.v[0].to_text().map(|b| b.len()).unwrap_or(0) as i64))
             }
-            Func::CharLength => a.null_if_any(|| Datum::Int(a.text(0).chars().count() as i64)),
+            Func::CharLength => a.null_if_any(|| Value::Int(a.text(0).chars().count() as i64)),
             Func::Substring => string::substring(&a, w),
             Func::Upper => string::case(&a, true),
             Func::Lower => string::case(&a, false),
@@ -134,12 +135,14 @@ impl Expr {
             Func::LPad => string::pad(&a, true, w),
             Func::RPad => string::pad(&a, false, w),
             Func::Repeat => string::repeat(&a, w),
-            Func::Reverse => a.null_if_any(|| Datum::Str(a.out(a.text(0).chars().rev().collect()))),
+            Func::Reverse => {
+                a.null_if_any(|| Value::Bytes(a.out(a.text(0).chars().rev().collect())))
+            }
             Func::Locate => string::locate_in(&a, false, w),
             Func::Instr => string::locate_in(&a, true, w),
             Func::Space => string::space(&a, w),
             Func::Ascii => a.null_if_any(|| {
-                Datum::Int(
+                Value::Int(
                     a.v[0]
                         .to_text()
                         .and_then(|b| b.first().copied())
@@ -172,46 +175,46 @@ impl Expr {
             Func::Log10 => numeric::log(&a, f64::log10, w),
             Func::Log2 => numeric::log(&a, f64::log2, w),
             Func::Sign => numeric::sign(&a, w),
-            Func::Pi => Datum::Double(std::f64::consts::PI),
+            Func::Pi => Value::Double(std::f64::consts::PI),
             Func::NullIf => null_if(&a.v[0], &a.v[1], w),
-            Func::IsNull => Datum::Int(i64::from(a.v[0].is_null())),
+            Func::IsNull => Value::Int(i64::from(a.v[0].is_null())),
             Func::Sleep => sleep(&a.v[0], w),
-            Func::Version => Datum::text(crate::SERVER_VERSION),
+            Func::Version => Value::text(crate::SERVER_VERSION),
             Func::Database => env
                 .database()
-                .map(|d| Datum::Str(d.into_bytes()))
-                .unwrap_or(Datum::Null),
-            Func::User => Datum::Str(env.user().into_bytes()),
-            Func::CurrentUser => Datum::Str(env.current_user().into_bytes()),
-            Func::ConnectionId => Datum::UInt(env.connection_id() as u64),
-            Func::LastInsertId => Datum::UInt(env.last_insert_id()),
+                .map(|d| Value::Bytes(d.into_bytes()))
+                .unwrap_or(Value::Null),
+            Func::User => Value::Bytes(env.user().into_bytes()),
+            Func::CurrentUser => Value::Bytes(env.current_user().into_bytes()),
+            Func::ConnectionId => Value::UInt(env.connection_id() as u64),
+            Func::LastInsertId => Value::UInt(env.last_insert_id()),
             Func::Now => datetime_from_micros(env.now_micros(), false),
             Func::CurDate => match datetime_from_micros(env.now_micros(), false) {
-                Datum::DateTime(dt) => Datum::Date(dt.date()),
+                Value::DateTime(dt) => Value::Date(dt.date()),
                 other => other,
             },
-            Func::UnixTimestamp => Datum::Int(env.now_micros().div_euclid(1_000_000)),
-            Func::If | Func::IfNull | Func::Coalesce => Datum::Null,
+            Func::UnixTimestamp => Value::Int(env.now_micros().div_euclid(1_000_000)),
+            Func::If | Func::IfNull | Func::Coalesce => Value::Null,
         })
     }
 }
 
 /// NULLIF(x, y): NULL when x equals y, else x.
-fn null_if(x: &Datum, y: &Datum, w: &mut Vec<Warning>) -> Datum {
+fn null_if(x: &Value, y: &Value, w: &mut Vec<Warning>) -> Value {
     if compare(x, y, w) == Some(Ordering::Equal) {
-        Datum::Null
+        Value::Null
     } else {
         x.clone()
     }
 }
 
 /// SLEEP(s): 0, or 1 when KILL or max_statement_time cut it short (as MariaDB).
-fn sleep(seconds: &Datum, w: &mut Vec<Warning>) -> Datum {
+fn sleep(seconds: &Value, w: &mut Vec<Warning>) -> Value {
     match seconds.to_double(w) {
-        Some(s) if s > 0.0 => Datum::Int(i64::from(crate::interrupt::sleep(
+        Some(s) if s > 0.0 => Value::Int(i64::from(crate::interrupt::sleep(
             std::time::Duration::try_from_secs_f64(s.min(31_536_000.0)).unwrap_or_default(),
         ))),
-        _ => Datum::Int(0),
+        _ => Value::Int(0),
     }
 }
 
@@ -253,11 +256,11 @@ pub(crate) fn locate(needle: &str, hay: &str, start: i64) -> i64 {
         .unwrap_or(0)
 }
 
-pub(crate) fn to_u64_bits(d: &Datum, w: &mut Vec<Warning>) -> Option<u64> {
+pub(crate) fn to_u64_bits(d: &Value, w: &mut Vec<Warning>) -> Option<u64> {
     match d {
-        Datum::Null => None,
-        Datum::UInt(u) => Some(*u),
-        Datum::Int(i) => Some(*i as u64),
+        Value::Null => None,
+        Value::UInt(u) => Some(*u),
+        Value::Int(i) => Some(*i as u64),
         other => other.to_int(w).map(|i| i as u64),
     }
 }
@@ -283,14 +286,14 @@ pub(crate) fn round_type(arg: SqlType, places: Option<&Expr>) -> SqlType {
 }
 
 pub(crate) fn round(
-    v: &Datum,
+    v: &Value,
     places: i64,
     truncate: bool,
     w: &mut Vec<Warning>,
-) -> Result<Datum, SqlError> {
+) -> Result<Value, SqlError> {
     Ok(match v {
-        Datum::Int(_) | Datum::UInt(_) if places >= 0 => v.clone(),
-        Datum::Int(_) | Datum::UInt(_) | Datum::Dec(_) => {
+        Value::Int(_) | Value::UInt(_) if places >= 0 => v.clone(),
+        Value::Int(_) | Value::UInt(_) | Value::Decimal(_) => {
             let d = v.to_decimal(w).unwrap_or(Decimal::ZERO);
             // Past 200 digits either way every place count gives the same answer.
             let places = places.clamp(-200, 200) as i32;
@@ -302,9 +305,9 @@ pub(crate) fn round(
             let name = if truncate { "truncate" } else { "round" };
             let r = r.map_err(|_| eval::err_decimal_out_of_range(&format!("{name}(...)")))?;
             match v {
-                Datum::Int(_) => r.to_i64().map(Datum::Int).unwrap_or(Datum::Dec(r)),
-                Datum::UInt(_) => r.to_u64().map(Datum::UInt).unwrap_or(Datum::Dec(r)),
-                _ => Datum::Dec(r),
+                Value::Int(_) => r.to_i64().map(Value::Int).unwrap_or(Value::Decimal(r)),
+                Value::UInt(_) => r.to_u64().map(Value::UInt).unwrap_or(Value::Decimal(r)),
+                _ => Value::Decimal(r),
             }
         }
         other => {
@@ -317,7 +320,7 @@ pub(crate) fn round(
                 // rint(): halfway cases go to the even neighbour, as in MariaDB.
                 scaled.round_ties_even()
             };
-            Datum::Double(if factor.is_finite() && factor != 0.0 {
+            Value::Double(if factor.is_finite() && factor != 0.0 {
                 r / factor
             } else {
                 f

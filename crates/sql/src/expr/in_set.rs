@@ -14,7 +14,7 @@
 //! the answer is the same either way.
 
 use crate::expr::eval::collate_cmp;
-use crate::expr::eval::Datum;
+use crate::value::Value;
 use std::collections::HashSet;
 
 /// Lists shorter than this are scanned: a few comparisons cost less than a lookup.
@@ -35,10 +35,10 @@ enum Kind {
     Strings(Vec<Vec<u8>>),
 }
 
-fn wide(d: &Datum) -> Option<i128> {
+fn wide(d: &Value) -> Option<i128> {
     match d {
-        Datum::Int(i) => Some(i128::from(*i)),
-        Datum::UInt(u) => Some(i128::from(*u)),
+        Value::Int(i) => Some(i128::from(*i)),
+        Value::UInt(u) => Some(i128::from(*u)),
         _ => None,
     }
 }
@@ -46,7 +46,7 @@ fn wide(d: &Datum) -> Option<i128> {
 impl ConstSet {
     /// A set for `constants` when they are all integers or all strings (NULLs aside) and
     /// at least [`MIN_SET_LEN`] long; None otherwise.
-    pub fn build<'a>(constants: impl ExactSizeIterator<Item = &'a Datum>) -> Option<ConstSet> {
+    pub fn build<'a>(constants: impl ExactSizeIterator<Item = &'a Value>) -> Option<ConstSet> {
         if constants.len() < MIN_SET_LEN {
             return None;
         }
@@ -55,10 +55,10 @@ impl ConstSet {
         let mut strings = Vec::new();
         for d in constants {
             match d {
-                Datum::Null => has_null = true,
+                Value::Null => has_null = true,
                 // Bytes that are not UTF-8 compare byte by byte against any string, and
                 // the collation's order would not hold for them: such lists are scanned.
-                Datum::Str(s) if ints.is_empty() && std::str::from_utf8(s).is_ok() => {
+                Value::Bytes(s) if ints.is_empty() && std::str::from_utf8(s).is_ok() => {
                     strings.push(s.clone())
                 }
                 d if strings.is_empty() => {
@@ -79,10 +79,10 @@ impl ConstSet {
 
     /// `Some(found)` when the set decides whether non-NULL `v` equals a constant, None when
     /// `v`'s kind needs the pairwise comparison.
-    pub fn contains(&self, v: &Datum) -> Option<bool> {
+    pub fn contains(&self, v: &Value) -> Option<bool> {
         match (&self.kind, v) {
             (Kind::Ints(set), v) => wide(v).map(|k| set.contains(&k)),
-            (Kind::Strings(sorted), Datum::Str(s)) if std::str::from_utf8(s).is_ok() => {
+            (Kind::Strings(sorted), Value::Bytes(s)) if std::str::from_utf8(s).is_ok() => {
                 Some(sorted.binary_search_by(|c| collate_cmp(c, s)).is_ok())
             }
             (Kind::Strings(_), _) => None,
@@ -97,27 +97,27 @@ impl ConstSet {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::expr::eval::compare;
+    use crate::expr::eval::{compare, SqlValue};
     use proptest::prelude::*;
 
-    fn datum(kind: u8, n: i64) -> Datum {
+    fn value_of(kind: u8, n: i64) -> Value {
         match kind % 6 {
-            0 => Datum::Int(n),
-            1 => Datum::UInt(n.unsigned_abs()),
-            2 => Datum::Null,
-            3 => Datum::text(&format!("k{}", n.rem_euclid(50))),
-            4 => Datum::Str(vec![b'k', 0xFF, n.rem_euclid(50) as u8]),
-            _ => Datum::text(&format!("K{} ", n.rem_euclid(50))),
+            0 => Value::Int(n),
+            1 => Value::UInt(n.unsigned_abs()),
+            2 => Value::Null,
+            3 => Value::text(&format!("k{}", n.rem_euclid(50))),
+            4 => Value::Bytes(vec![b'k', 0xFF, n.rem_euclid(50) as u8]),
+            _ => Value::text(&format!("K{} ", n.rem_euclid(50))),
         }
     }
 
     /// The reference: the pairwise comparison the set replaces.
-    fn scan(list: &[Datum], v: &Datum) -> (bool, bool) {
+    fn scan(list: &[Value], v: &Value) -> (bool, bool) {
         let mut w = Vec::new();
         let found = list
             .iter()
             .any(|x| compare(v, x, &mut w).is_some_and(|o| o.is_eq()));
-        (found, list.iter().any(Datum::is_null))
+        (found, list.iter().any(Value::is_null))
     }
 
     proptest! {
@@ -127,10 +127,10 @@ mod tests {
             list in prop::collection::vec((any::<u8>(), -60i64..60), 0..40),
             probes in prop::collection::vec((any::<u8>(), -60i64..60), 1..20),
         ) {
-            let list: Vec<Datum> = list.into_iter().map(|(k, n)| datum(k, n)).collect();
+            let list: Vec<Value> = list.into_iter().map(|(k, n)| value_of(k, n)).collect();
             let Some(set) = ConstSet::build(list.iter()) else { return Ok(()) };
             for (k, n) in probes {
-                let v = datum(k, n);
+                let v = value_of(k, n);
                 if v.is_null() {
                     continue;
                 }
@@ -143,15 +143,15 @@ mod tests {
 
     #[test]
     fn mixed_or_short_lists_are_scanned() {
-        let short: Vec<Datum> = (0..3).map(Datum::Int).collect();
+        let short: Vec<Value> = (0..3).map(Value::Int).collect();
         assert!(ConstSet::build(short.iter()).is_none());
-        let mut mixed: Vec<Datum> = (0..10).map(Datum::Int).collect();
-        mixed.push(Datum::text("a"));
+        let mut mixed: Vec<Value> = (0..10).map(Value::Int).collect();
+        mixed.push(Value::text("a"));
         assert!(ConstSet::build(mixed.iter()).is_none());
-        let ints: Vec<Datum> = (0..10).map(Datum::Int).collect();
+        let ints: Vec<Value> = (0..10).map(Value::Int).collect();
         let set = ConstSet::build(ints.iter()).unwrap();
-        assert_eq!(set.contains(&Datum::UInt(9)), Some(true));
-        assert_eq!(set.contains(&Datum::Int(10)), Some(false));
-        assert_eq!(set.contains(&Datum::text("1")), None);
+        assert_eq!(set.contains(&Value::UInt(9)), Some(true));
+        assert_eq!(set.contains(&Value::Int(10)), Some(false));
+        assert_eq!(set.contains(&Value::text("1")), None);
     }
 }

@@ -25,9 +25,9 @@ pub mod text;
 
 use crate::error::SqlError;
 use crate::expr::eval::ArithOp;
-use crate::expr::eval::Datum;
 use crate::expr::eval::Warning;
 use crate::expr::functions::*;
+use crate::value::Value;
 use sqlparser::ast;
 use sqlparser::ast::BinaryOperator;
 use std::collections::HashMap;
@@ -46,9 +46,9 @@ pub enum VarScope {
 
 /// What an expression may ask of the session and engine while it runs.
 pub trait Env {
-    fn param(&self, index: usize) -> Datum;
-    fn system_variable(&self, scope: VarScope, index: usize) -> Result<Datum, SqlError>;
-    fn user_variable(&self, name: &str) -> Datum;
+    fn param(&self, index: usize) -> Value;
+    fn system_variable(&self, scope: VarScope, index: usize) -> Result<Value, SqlError>;
+    fn user_variable(&self, name: &str) -> Value;
     fn database(&self) -> Option<String>;
     fn user(&self) -> String;
     fn current_user(&self) -> String;
@@ -64,7 +64,7 @@ pub trait Env {
     fn sql_mode(&self) -> u64;
     fn warnings(&mut self) -> &mut Vec<Warning>;
     /// The rows of an uncorrelated subquery.
-    fn subquery(&mut self, query: &dyn SubqueryPlan) -> Result<Vec<Vec<Datum>>, SqlError> {
+    fn subquery(&mut self, query: &dyn SubqueryPlan) -> Result<Vec<Vec<Value>>, SqlError> {
         let _ = query;
         Err(SqlError::not_supported("subqueries here"))
     }
@@ -244,7 +244,7 @@ pub enum CastTo {
 /// A compiled expression.
 #[derive(Debug, Clone)]
 pub enum Expr {
-    Literal(Datum),
+    Literal(Value),
     Param(usize),
     Column(usize),
     SysVar {
@@ -424,7 +424,7 @@ mod tests {
         assert_eq!(civil_from_days(-1), (1969, 12, 31));
         assert_eq!(
             parse_datetime("2024-02-29 13:14:15.5"),
-            Some(Datum::DateTime(myriad_types::DateTime {
+            Some(Value::DateTime(myriad_types::DateTime {
                 year: 2024,
                 month: 2,
                 day: 29,
@@ -448,17 +448,17 @@ mod tests {
 
     #[test]
     fn literals_pick_mysql_classes() {
-        assert_eq!(number_literal("1").unwrap(), Datum::Int(1));
+        assert_eq!(number_literal("1").unwrap(), Value::Int(1));
         assert_eq!(
             number_literal("18446744073709551615").unwrap(),
-            Datum::UInt(u64::MAX)
+            Value::UInt(u64::MAX)
         );
         assert!(matches!(
             number_literal("18446744073709551616").unwrap(),
-            Datum::Dec(_)
+            Value::Decimal(_)
         ));
-        assert!(matches!(number_literal("1.50").unwrap(), Datum::Dec(_)));
-        assert_eq!(number_literal("1e3").unwrap(), Datum::Double(1000.0));
+        assert!(matches!(number_literal("1.50").unwrap(), Value::Decimal(_)));
+        assert_eq!(number_literal("1e3").unwrap(), Value::Double(1000.0));
     }
 
     #[test]

@@ -3,10 +3,11 @@
 use crate::expr::eval::aggregate_type;
 use crate::expr::eval::arith_type;
 use crate::expr::eval::ArithOp;
-use crate::expr::eval::Datum;
 use crate::expr::eval::SqlType;
+use crate::expr::eval::SqlValue;
 use crate::expr::functions::*;
 use crate::expr::*;
+use crate::value::Value;
 
 impl Expr {
     /// Whether `f` holds for every direct operand of this expression, visited in order and
@@ -59,8 +60,8 @@ impl Expr {
             Expr::Column(i) => columns.get(*i).copied().unwrap_or(SqlType::Null),
             Expr::SysVar { index, .. } => sysvar_type(*index),
             Expr::UserVar(name) => match env.user_variable(name) {
-                Datum::Null => SqlType::Str { chars: 0 },
-                Datum::Int(_) | Datum::UInt(_) => int(20),
+                Value::Null => SqlType::Str { chars: 0 },
+                Value::Int(_) | Value::UInt(_) => int(20),
                 d => d.sql_type(),
             },
             Expr::Neg(x) => match ty(x) {

@@ -1,9 +1,9 @@
 //! Expression texts (the names of result columns), literals and constant folding.
 
 use crate::error::SqlError;
-use crate::expr::eval::Datum;
 use crate::expr::eval::Warning;
 use crate::expr::*;
+use crate::value::Value;
 use myriad_types::errors::{ER_INVALID_DEFAULT, ER_TOO_BIG_PRECISION};
 use sqlparser::ast::{self, BinaryOperator};
 
@@ -102,11 +102,11 @@ pub(crate) fn cast_target(dt: &ast::DataType) -> Result<CastTo, SqlError> {
 
 /// An integer literal is BIGINT if it fits, BIGINT UNSIGNED up to 2^64-1, DECIMAL beyond;
 /// a literal with a point is DECIMAL; one with an exponent is DOUBLE.
-pub fn number_literal(text: &str) -> Result<Datum, SqlError> {
+pub fn number_literal(text: &str) -> Result<Value, SqlError> {
     if text.contains(['e', 'E']) {
         return text
             .parse::<f64>()
-            .map(Datum::Double)
+            .map(Value::Double)
             .map_err(|_| err_syntax(text));
     }
     let too_big = || {
@@ -126,16 +126,16 @@ pub fn number_literal(text: &str) -> Result<Datum, SqlError> {
         return wide_literal();
     }
     if let Ok(i) = text.parse::<i64>() {
-        return Ok(Datum::Int(i));
+        return Ok(Value::Int(i));
     }
     if let Ok(u) = text.parse::<u64>() {
-        return Ok(Datum::UInt(u));
+        return Ok(Value::UInt(u));
     }
     wide_literal()
 }
 
 /// Evaluate an expression that needs nothing from a session (constant folding of literals).
-pub(crate) fn eval_const(e: &Expr, warnings: &mut Vec<Warning>) -> Option<Datum> {
+pub(crate) fn eval_const(e: &Expr, warnings: &mut Vec<Warning>) -> Option<Value> {
     e.eval(&mut ConstEnv::folding(warnings), &[]).ok()
 }
 
@@ -170,17 +170,17 @@ impl<'a> ConstEnv<'a> {
 }
 
 impl Env for ConstEnv<'_> {
-    fn param(&self, _: usize) -> Datum {
-        Datum::Null
+    fn param(&self, _: usize) -> Value {
+        Value::Null
     }
-    fn system_variable(&self, _: VarScope, _: usize) -> Result<Datum, SqlError> {
+    fn system_variable(&self, _: VarScope, _: usize) -> Result<Value, SqlError> {
         if self.default_value {
             return Err(SqlError::new(ER_INVALID_DEFAULT, "Invalid default value"));
         }
-        Ok(Datum::Null)
+        Ok(Value::Null)
     }
-    fn user_variable(&self, _: &str) -> Datum {
-        Datum::Null
+    fn user_variable(&self, _: &str) -> Value {
+        Value::Null
     }
     fn database(&self) -> Option<String> {
         None
@@ -211,10 +211,10 @@ impl Env for ConstEnv<'_> {
     }
 }
 
-pub(crate) fn bool_datum(b: Option<bool>) -> Datum {
+pub(crate) fn bool_value(b: Option<bool>) -> Value {
     match b {
-        None => Datum::Null,
-        Some(b) => Datum::Int(i64::from(b)),
+        None => Value::Null,
+        Some(b) => Value::Int(i64::from(b)),
     }
 }
 
@@ -237,7 +237,7 @@ pub(crate) fn chars_as_bytes(text: &str) -> Vec<u8> {
     out
 }
 
-pub(crate) fn text_of(d: &Datum) -> Option<String> {
+pub(crate) fn text_of(d: &Value) -> Option<String> {
     d.to_text()
         .map(|b| String::from_utf8_lossy(&b).into_owned())
 }

@@ -1,25 +1,27 @@
 //! Access paths: which index and which key ranges a WHERE clause allows.
 
-use crate::expr::eval::Datum;
+use crate::expr::eval::SqlValue;
+
 use crate::expr::CmpOp;
 use crate::expr::Expr;
 use crate::plan::tables::*;
+use crate::value::Value;
 use myriad_storage as st;
 use myriad_types::datetime::{parse_date_or_datetime, Temporal};
 use myriad_types::decimal::Decimal;
 
 /// An index key value for a column, only when the conversion is exact (otherwise the
 /// comparison MySQL applies is not the index order, and the caller scans instead).
-pub(crate) fn key_value(value: &Datum, ty: &st::ColumnType) -> Option<st::Value> {
+pub(crate) fn key_value(value: &Value, ty: &st::ColumnType) -> Option<st::Value> {
     match ty {
         st::ColumnType::Int { .. } => match value {
-            Datum::Int(i) => Some(st::Value::Int(*i)),
-            Datum::UInt(u) => Some(st::Value::UInt(*u)),
-            Datum::Dec(d) if d.normalized().scale() == 0 => d.to_i64().map(st::Value::Int),
-            Datum::Double(f) if f.fract() == 0.0 && f.abs() < 9.0e18 => {
+            Value::Int(i) => Some(st::Value::Int(*i)),
+            Value::UInt(u) => Some(st::Value::UInt(*u)),
+            Value::Decimal(d) if d.normalized().scale() == 0 => d.to_i64().map(st::Value::Int),
+            Value::Double(f) if f.fract() == 0.0 && f.abs() < 9.0e18 => {
                 Some(st::Value::Int(*f as i64))
             }
-            Datum::Str(s) => String::from_utf8_lossy(s)
+            Value::Bytes(s) => String::from_utf8_lossy(s)
                 .trim()
                 .parse::<i64>()
                 .ok()
@@ -28,16 +30,16 @@ pub(crate) fn key_value(value: &Datum, ty: &st::ColumnType) -> Option<st::Value>
         },
         st::ColumnType::Decimal { scale, .. } => {
             let d = match value {
-                Datum::Int(i) => Decimal::from_i64(*i),
-                Datum::UInt(u) => Decimal::from_u64(*u),
-                Datum::Dec(d) => *d,
+                Value::Int(i) => Decimal::from_i64(*i),
+                Value::UInt(u) => Decimal::from_u64(*u),
+                Value::Decimal(d) => *d,
                 _ => return None,
             };
             let r = d.rescale(*scale as u32).ok()?;
             (r == d).then_some(st::Value::Decimal(r))
         }
         st::ColumnType::Float | st::ColumnType::Double => match value {
-            Datum::Int(_) | Datum::UInt(_) | Datum::Dec(_) | Datum::Double(_) => {
+            Value::Int(_) | Value::UInt(_) | Value::Decimal(_) | Value::Double(_) => {
                 value.to_double(&mut Vec::new()).map(st::Value::Double)
             }
             _ => None,
@@ -46,23 +48,23 @@ pub(crate) fn key_value(value: &Datum, ty: &st::ColumnType) -> Option<st::Value>
         | st::ColumnType::Varchar { .. }
         | st::ColumnType::Text { .. }
         | st::ColumnType::Blob { .. } => match value {
-            Datum::Str(s) => Some(st::Value::Bytes(s.clone())),
+            Value::Bytes(s) => Some(st::Value::Bytes(s.clone())),
             _ => None,
         },
         st::ColumnType::Date => match value {
-            Datum::Date { .. } => value.as_datetime().map(|dt| st::Value::Date(dt.date())),
-            Datum::Str(s) => match parse_date_or_datetime(&String::from_utf8_lossy(s)) {
+            Value::Date { .. } => value.as_datetime().map(|dt| st::Value::Date(dt.date())),
+            Value::Bytes(s) => match parse_date_or_datetime(&String::from_utf8_lossy(s)) {
                 Some(Temporal::Date(d)) => Some(st::Value::Date(d)),
                 _ => None,
             },
             _ => None,
         },
         st::ColumnType::DateTime | st::ColumnType::Timestamp => match value {
-            Datum::Str(s) => match parse_date_or_datetime(&String::from_utf8_lossy(s)) {
+            Value::Bytes(s) => match parse_date_or_datetime(&String::from_utf8_lossy(s)) {
                 Some(Temporal::DateTime(dt)) => Some(st::Value::DateTime(dt)),
                 _ => None,
             },
-            Datum::DateTime { .. } => value.as_datetime().map(st::Value::DateTime),
+            Value::DateTime { .. } => value.as_datetime().map(st::Value::DateTime),
             _ => None,
         },
     }

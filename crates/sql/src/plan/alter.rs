@@ -2,13 +2,13 @@
 
 use crate::catalog::storage_error;
 use crate::error::SqlError;
-use crate::expr::eval::Datum;
 use crate::expr::Compiler;
 use crate::expr::Env;
 use crate::plan::access::*;
 use crate::plan::show_create::*;
 use crate::plan::table_def::*;
 use crate::plan::tables::*;
+use crate::value::Value;
 use myriad_storage as st;
 use myriad_types::errors::{
     ER_BAD_FIELD_ERROR, ER_CANT_DROP_FIELD_OR_KEY, ER_CANT_REMOVE_ALL_FIELDS, ER_DUP_FIELDNAME,
@@ -295,7 +295,7 @@ pub fn primary_point_keys(source: &RowSource, env: &mut dyn Env) -> Result<Vec<S
 }
 
 /// The row-lock key of a row (its primary-key values); None without a primary key.
-pub fn primary_key_of(def: &st::TableDef, values: &[Datum]) -> Option<String> {
+pub fn primary_key_of(def: &st::TableDef, values: &[Value]) -> Option<String> {
     let ix = &def.indexes[def.primary_key()?];
     let mut key = Vec::with_capacity(ix.columns.len());
     for &c in &ix.columns {

@@ -2,10 +2,10 @@
 
 use crate::error::SqlError;
 use crate::expr::err_syntax;
-use crate::expr::eval::Datum;
 use crate::expr::ColumnScope;
 use crate::expr::Compiler;
 use crate::expr::Expr;
+use crate::value::Value;
 use myriad_types::errors::{ER_NONUNIQ_TABLE, ER_NO_TABLES_USED};
 
 use crate::parser::source::*;
@@ -669,7 +669,7 @@ pub(crate) fn item_text(e: &ast::Expr, map: &SourceMap) -> String {
     }
 }
 
-/// A user variable value from a datum (for SET @a = ...).
-pub fn user_value(d: Datum) -> Datum {
+/// A user variable value from an evaluated value (for SET @a = ...).
+pub fn user_value(d: Value) -> Value {
     d
 }

@@ -1,37 +1,37 @@
-//! Conversion between evaluated values and stored datums (with the MySQL warnings and
+//! Conversion between evaluated values and stored values (with the MySQL warnings and
 //! errors for values that do not fit a column).
 
 use crate::error::SqlError;
-use crate::expr::eval::Datum;
-use crate::expr::eval::Warning;
+use crate::expr::eval::{SqlValue, Warning};
 use crate::plan::tables::*;
+use crate::value::Value;
 use myriad_storage as st;
 use myriad_types::errors::{
     ER_BAD_NULL_ERROR, ER_DATA_TOO_LONG, ER_WARN_DATA_OUT_OF_RANGE, WARN_DATA_TRUNCATED,
 };
 use myriad_types::ErrorCode;
 
-/// A stored value as an engine value, taking its bytes instead of copying them.
-pub fn from_stored_owned(d: st::Value, ty: &st::ColumnType) -> Datum {
+/// A stored value as the evaluator takes it, moving its bytes: a TIME becomes its text,
+/// which is how the evaluator handles TIME; every other value is itself.
+pub fn from_stored_owned(d: st::Value, _ty: &st::ColumnType) -> Value {
     match d {
-        st::Value::Bytes(b) => Datum::Str(b),
-        other => from_stored(&other, ty),
+        st::Value::Time(t) => Value::Bytes(t.to_text().into_bytes()),
+        other => other,
     }
 }
 
-/// A stored value as an engine value. Each stored value carries its own kind and a DECIMAL
-/// its column's scale, so the column type is not needed to read one.
-pub fn from_stored(d: &st::Value, _ty: &st::ColumnType) -> Datum {
+/// A stored value (or a prepared-statement parameter, or a result cell read back) as the
+/// evaluator takes it: a copy, with a TIME as its text. Each stored value carries its own
+/// kind and a DECIMAL its column's scale, so the column type is not needed to read one.
+pub fn from_stored(d: &st::Value, _ty: &st::ColumnType) -> Value {
+    evaluable(d)
+}
+
+/// A value as the evaluator takes it: a copy, with a TIME as its text.
+pub fn evaluable(d: &Value) -> Value {
     match d {
-        st::Value::Null => Datum::Null,
-        st::Value::Int(i) => Datum::Int(*i),
-        st::Value::UInt(u) => Datum::UInt(*u),
-        st::Value::Double(f) => Datum::Double(*f),
-        st::Value::Decimal(d) => Datum::Dec(*d),
-        st::Value::Bytes(b) => Datum::Str(b.clone()),
-        st::Value::Date(d) => Datum::Date(*d),
-        st::Value::DateTime(dt) => Datum::DateTime(*dt),
-        st::Value::Time(t) => Datum::Str(t.to_text().into_bytes()),
+        Value::Time(t) => Value::Bytes(t.to_text().into_bytes()),
+        other => other.clone(),
     }
 }
 
@@ -83,7 +83,7 @@ impl Target<'_> {
     pub(crate) fn incorrect(
         &self,
         kind: &str,
-        value: &Datum,
+        value: &Value,
         w: &mut Vec<Warning>,
     ) -> Result<(), SqlError> {
         let (code, message) = if matches!(kind, "date" | "datetime") {
@@ -155,7 +155,7 @@ impl Target<'_> {
 /// (1264 out of range, 1366 incorrect value, 1406 too long, 1048 NULL), otherwise the value
 /// is adjusted and a warning recorded.
 pub fn to_stored(
-    value: &Datum,
+    value: &Value,
     target: &Target,
     w: &mut Vec<Warning>,
 ) -> Result<st::Value, SqlError> {
@@ -172,7 +172,7 @@ pub fn to_stored(
     Ok(match &col.ty {
         st::ColumnType::Int { width, unsigned } => int_value(value, *width, *unsigned, target, w)?,
         st::ColumnType::Decimal { precision, scale } => {
-            if let Datum::Str(s) = value {
+            if let Value::Bytes(s) = value {
                 let text = String::from_utf8_lossy(s);
                 if !crate::expr::eval::numeric_prefix(&text).1 {
                     target.incorrect("decimal", value, w)?;
@@ -207,7 +207,7 @@ pub fn to_stored(
 
 /// An integer column's value, clamped to its range (1264 where it did not fit).
 fn int_value(
-    value: &Datum,
+    value: &Value,
     width: st::IntWidth,
     unsigned: bool,
     target: &Target,
@@ -215,9 +215,9 @@ fn int_value(
 ) -> Result<st::Value, SqlError> {
     let mut scratch = Vec::new();
     let wide: i128 = match value {
-        Datum::Int(i) => *i as i128,
-        Datum::UInt(u) => *u as i128,
-        Datum::Str(s) => {
+        Value::Int(i) => *i as i128,
+        Value::UInt(u) => *u as i128,
+        Value::Bytes(s) => {
             let text = String::from_utf8_lossy(s);
             let (prefix, complete) = crate::expr::eval::numeric_prefix(&text);
             if !complete || text.trim().is_empty() {
@@ -231,7 +231,7 @@ fn int_value(
                     .unwrap_or(0),
             }
         }
-        Datum::Dec(d) => match d.round_dp(0).map(|r| r.trunc_to_i128()) {
+        Value::Decimal(d) => match d.round_dp(0).map(|r| r.trunc_to_i128()) {
             Ok(Some(i)) => i,
             _ if d.is_negative() => i128::MIN,
             _ => i128::MAX,
@@ -260,12 +260,12 @@ fn int_value(
 
 /// A FLOAT or DOUBLE column's value; one that is not finite is out of range.
 fn double_value(
-    value: &Datum,
+    value: &Value,
     target: &Target,
     w: &mut Vec<Warning>,
 ) -> Result<st::Value, SqlError> {
     let mut scratch = Vec::new();
-    if let Datum::Str(s) = value {
+    if let Value::Bytes(s) = value {
         let text = String::from_utf8_lossy(s);
         if !crate::expr::eval::numeric_prefix(&text).1 {
             target.incorrect("double", value, w)?;
@@ -285,7 +285,7 @@ fn double_value(
 
 /// A BINARY(len) or VARBINARY(len) column's bytes, cut to `len` (1406 where more).
 fn binary_value(
-    value: &Datum,
+    value: &Value,
     len: u32,
     target: &Target,
     w: &mut Vec<Warning>,
@@ -304,7 +304,7 @@ fn binary_value(
 
 /// A CHAR(len) or VARCHAR(len) column's text, cut to `len` characters.
 fn char_value(
-    value: &Datum,
+    value: &Value,
     len: u32,
     target: &Target,
     w: &mut Vec<Warning>,
@@ -329,7 +329,7 @@ fn char_value(
 
 /// A TEXT or BLOB column's bytes, cut to its size class (TEXT at a character boundary).
 fn long_value(
-    value: &Datum,
+    value: &Value,
     size: st::LobSize,
     target: &Target,
     w: &mut Vec<Warning>,
@@ -355,17 +355,17 @@ fn long_value(
 /// A DATE, DATETIME or TIMESTAMP column's value; one that does not read is an
 /// incorrect value, stored as the zero date.
 fn datetime_value(
-    value: &Datum,
+    value: &Value,
     target: &Target,
     w: &mut Vec<Warning>,
 ) -> Result<st::Value, SqlError> {
     let parsed = match value {
-        Datum::Date { .. } | Datum::DateTime { .. } => Some(value.clone()),
-        Datum::Str(s) => crate::expr::datetime::parse_datetime(&String::from_utf8_lossy(s)),
+        Value::Date { .. } | Value::DateTime { .. } => Some(value.clone()),
+        Value::Bytes(s) => crate::expr::datetime::parse_datetime(&String::from_utf8_lossy(s)),
         _ => None,
     };
     let date_only = matches!(target.column.ty, st::ColumnType::Date);
-    Ok(match parsed.as_ref().and_then(Datum::as_datetime) {
+    Ok(match parsed.as_ref().and_then(Value::as_datetime) {
         Some(dt) if date_only => st::Value::Date(dt.date()),
         Some(dt) => st::Value::DateTime(dt),
         None => {
@@ -382,7 +382,7 @@ fn datetime_value(
 /// A value's bytes for a utf8mb4 column: error 1366 (strict) or a warning and the valid
 /// prefix when they are not UTF-8.
 pub(crate) fn utf8_text(
-    value: &Datum,
+    value: &Value,
     target: &Target,
     w: &mut Vec<Warning>,
 ) -> Result<Vec<u8>, SqlError> {

@@ -8,7 +8,7 @@
 //! DATETIME and TIMESTAMP only (1294 otherwise).
 
 use crate::error::SqlError;
-use crate::expr::eval::Datum;
+use crate::value::Value;
 use myriad_storage as st;
 use myriad_types::errors::ER_INVALID_ON_UPDATE;
 use myriad_types::DateTime;
@@ -89,7 +89,7 @@ pub fn now_for(ty: &st::ColumnType, now_micros: i64) -> st::Value {
 pub fn touch_on_update(
     def: &st::TableDef,
     assigned: impl Fn(usize) -> bool,
-    working: &mut [Datum],
+    working: &mut [Value],
     now_micros: i64,
 ) {
     for (i, c) in def.columns.iter().enumerate() {

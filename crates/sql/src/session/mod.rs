@@ -6,12 +6,10 @@ pub mod query_cache;
 pub mod query_text;
 pub mod row_locks;
 
-use crate::expr::eval::Datum;
 use crate::expr::eval::Warning;
 use crate::plan::Stmt;
 use crate::system::status::SessionCounters;
 use crate::system::sysvars::VarValue;
-
 use crate::value::Value;
 use crate::Engine;
 use std::collections::HashMap;
@@ -42,7 +40,7 @@ pub struct SessionState {
     pub(crate) snapshot: Arc<Vec<VarValue>>,
     /// Session values changed by SET.
     pub(crate) overrides: HashMap<usize, VarValue>,
-    pub(crate) user_vars: HashMap<String, Datum>,
+    pub(crate) user_vars: HashMap<String, Value>,
     /// Warnings (and the error) of the last statement, for SHOW WARNINGS.
     pub warnings: Vec<Warning>,
     pub(crate) prepared: HashMap<u32, Prepared>,
@@ -170,27 +168,27 @@ impl SessionState {
     }
 }
 
-pub fn var_value_to_datum(value: &VarValue, def: &crate::system::sysvars::VarDef) -> Datum {
+pub fn var_value_as_value(value: &VarValue, def: &crate::system::sysvars::VarDef) -> Value {
     match value {
-        VarValue::Bool(b) => Datum::Int(i64::from(*b)),
-        VarValue::UInt(u) => Datum::UInt(*u),
-        VarValue::Int(i) => Datum::Int(*i),
-        VarValue::Double(f) => Datum::Double(*f),
-        VarValue::Str(None) => Datum::Null,
+        VarValue::Bool(b) => Value::Int(i64::from(*b)),
+        VarValue::UInt(u) => Value::UInt(*u),
+        VarValue::Int(i) => Value::Int(*i),
+        VarValue::Double(f) => Value::Double(*f),
+        VarValue::Str(None) => Value::Null,
         other => match other.display(def) {
-            Some(text) => Datum::Str(text.into_bytes()),
-            None => Datum::Null,
+            Some(text) => Value::Bytes(text.into_bytes()),
+            None => Value::Null,
         },
     }
 }
 
 pub fn var_value_to_value(value: &VarValue, def: &crate::system::sysvars::VarDef) -> Value {
-    match var_value_to_datum(value, def) {
-        Datum::Null => Value::Null,
-        Datum::Int(i) => Value::Int(i),
-        Datum::UInt(u) => Value::UInt(u),
-        Datum::Double(f) => Value::Double(f),
-        Datum::Str(s) => Value::Bytes(s),
+    match var_value_as_value(value, def) {
+        Value::Null => Value::Null,
+        Value::Int(i) => Value::Int(i),
+        Value::UInt(u) => Value::UInt(u),
+        Value::Double(f) => Value::Double(f),
+        Value::Bytes(s) => Value::Bytes(s),
         other => Value::Bytes(other.to_text().unwrap_or_default()),
     }
 }

@@ -1,12 +1,10 @@
-//! The record encoding of spill files: engine values ([`Datum`]) and result values
-//! ([`Value`]) in a compact form of our own that round-trips every value exactly (the
+//! The record encoding of spill files: values ([`Value`]) in a compact form of our own that round-trips every value exactly (the
 //! bits of a double, a decimal's scale, binary bytes, NULL).
 //!
 //! A record is `len: u32 LE` followed by `len` bytes of body; a body is a sequence of
 //! values, each a tag byte and its fields. Integers are LEB128 varints (signed ones
 //! zigzag-encoded first), so small numbers and short strings cost a byte or two.
 
-use crate::expr::eval::Datum;
 use crate::value::Value;
 use myriad_types::{Date, DateTime, Decimal, Time};
 
@@ -125,57 +123,6 @@ fn put_clock(out: &mut Vec<u8>, hour: u8, minute: u8, second: u8, micros: u32) {
     put_varint(out, u64::from(micros));
 }
 
-pub fn put_datum(out: &mut Vec<u8>, d: &Datum) {
-    match d {
-        Datum::Null => out.push(0),
-        Datum::Int(i) => {
-            out.push(1);
-            put_signed(out, *i);
-        }
-        Datum::UInt(u) => {
-            out.push(2);
-            put_varint(out, *u);
-        }
-        Datum::Dec(x) => {
-            out.push(3);
-            put_decimal(out, x);
-        }
-        Datum::Double(f) => {
-            out.push(4);
-            out.extend_from_slice(&f.to_bits().to_le_bytes());
-        }
-        Datum::Str(b) => {
-            out.push(5);
-            put_bytes(out, b);
-        }
-        Datum::Date(d) => {
-            out.push(6);
-            put_date(out, d);
-        }
-        Datum::DateTime(dt) => {
-            out.push(7);
-            put_datetime(out, dt);
-        }
-    }
-}
-
-pub fn get_datum(buf: &mut &[u8]) -> Result<Datum, Corrupt> {
-    Ok(match get_u8(buf)? {
-        0 => Datum::Null,
-        1 => Datum::Int(get_signed(buf)?),
-        2 => Datum::UInt(get_varint(buf)?),
-        3 => Datum::Dec(get_decimal(buf)?),
-        4 => {
-            let bytes: [u8; 8] = take(buf, 8)?.try_into().map_err(|_| Corrupt)?;
-            Datum::Double(f64::from_bits(u64::from_le_bytes(bytes)))
-        }
-        5 => Datum::Str(get_bytes(buf)?),
-        6 => Datum::Date(get_date(buf)?),
-        7 => Datum::DateTime(get_datetime(buf)?),
-        _ => return Err(Corrupt),
-    })
-}
-
 pub fn put_value(out: &mut Vec<u8>, v: &Value) {
     match v {
         Value::Null => out.push(0),
@@ -259,15 +206,6 @@ pub fn value_heap_bytes(v: &Value) -> usize {
         }
 }
 
-/// Heap bytes of an engine value, counted the same way.
-pub fn datum_heap_bytes(d: &Datum) -> usize {
-    std::mem::size_of::<Datum>()
-        + match d {
-            Datum::Str(b) => b.capacity(),
-            _ => 0,
-        }
-}
-
 /// A row of a spilled sort: written to a record and read back whole.
 pub trait SpillRow: Sized {
     fn encode(&self, out: &mut Vec<u8>);
@@ -293,26 +231,6 @@ impl SpillRow for Vec<Value> {
     }
     fn heap_bytes(&self) -> usize {
         std::mem::size_of::<Vec<Value>>() + self.iter().map(value_heap_bytes).sum::<usize>()
-    }
-}
-
-impl SpillRow for Vec<Datum> {
-    fn encode(&self, out: &mut Vec<u8>) {
-        put_varint(out, self.len() as u64);
-        for d in self {
-            put_datum(out, d);
-        }
-    }
-    fn decode(buf: &mut &[u8]) -> Result<Self, Corrupt> {
-        let n = usize::try_from(get_varint(buf)?).map_err(|_| Corrupt)?;
-        // Every value takes at least its tag byte: a longer count is a broken record.
-        if n > buf.len() {
-            return Err(Corrupt);
-        }
-        (0..n).map(|_| get_datum(buf)).collect()
-    }
-    fn heap_bytes(&self) -> usize {
-        std::mem::size_of::<Vec<Datum>>() + self.iter().map(datum_heap_bytes).sum::<usize>()
     }
 }
 
@@ -342,37 +260,11 @@ impl<A: SpillRow, B: SpillRow> SpillRow for (A, B) {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    pub fn datum() -> impl Strategy<Value = Datum> {
-        prop_oneof![
-            Just(Datum::Null),
-            any::<i64>().prop_map(Datum::Int),
-            any::<u64>().prop_map(Datum::UInt),
-            (any::<i64>(), 0u32..=28).prop_map(|(m, s)| {
-                Datum::Dec(Decimal::from_i128_scaled(i128::from(m), s).unwrap())
-            }),
-            any::<f64>().prop_map(Datum::Double),
-            proptest::collection::vec(any::<u8>(), 0..12).prop_map(Datum::Str),
-            (0u16..=9999, 0u8..=12, 0u8..=31)
-                .prop_map(|(year, month, day)| { Datum::Date(Date { year, month, day }) }),
-            (any::<u16>(), any::<u8>(), any::<u32>()).prop_map(|(year, b, micros)| {
-                Datum::DateTime(DateTime {
-                    year,
-                    month: b % 13,
-                    day: b % 32,
-                    hour: b % 24,
-                    minute: b % 60,
-                    second: b,
-                    micros,
-                })
-            }),
-        ]
-    }
-
-    pub fn value() -> impl Strategy<Value = Value> {
+    fn value() -> impl Strategy<Value = Value> {
         prop_oneof![
             Just(Value::Null),
             any::<i64>().prop_map(Value::Int),
@@ -411,17 +303,10 @@ pub(crate) mod tests {
 
     /// Equality that tells apart what `==` does not: a double's bits (NaN, -0.0) and a
     /// decimal's scale.
-    fn same_datum(a: &Datum, b: &Datum) -> bool {
-        match (a, b) {
-            (Datum::Double(x), Datum::Double(y)) => x.to_bits() == y.to_bits(),
-            (Datum::Dec(x), Datum::Dec(y)) => x.scale() == y.scale() && x == y,
-            _ => a == b,
-        }
-    }
-
     fn same_value(a: &Value, b: &Value) -> bool {
         match (a, b) {
             (Value::Double(x), Value::Double(y)) => x.to_bits() == y.to_bits(),
+            (Value::Decimal(x), Value::Decimal(y)) => x.scale() == y.scale() && x == y,
             _ => a == b,
         }
     }
@@ -445,35 +330,22 @@ pub(crate) mod tests {
     #[test]
     fn truncated_records_are_corrupt_not_a_panic() {
         let row = vec![
-            Datum::Str(b"abc".to_vec()),
-            Datum::Dec(Decimal::from_i128_scaled(-125, 2).unwrap()),
+            Value::Bytes(b"abc".to_vec()),
+            Value::Decimal(Decimal::from_i128_scaled(-125, 2).unwrap()),
         ];
         let mut out = Vec::new();
         row.encode(&mut out);
         for cut in 0..out.len() {
             assert_eq!(
-                <Vec<Datum>>::decode(&mut &out[..cut]),
+                <Vec<Value>>::decode(&mut &out[..cut]),
                 Err(Corrupt),
                 "a record cut at {cut} is refused"
             );
         }
-        assert_eq!(<Vec<Datum>>::decode(&mut &[9u8, 1, 0xff][..]), Err(Corrupt));
+        assert_eq!(<Vec<Value>>::decode(&mut &[9u8, 1, 0xff][..]), Err(Corrupt));
     }
 
     proptest! {
-        #[test]
-        fn datums_round_trip_exactly(row in proptest::collection::vec(datum(), 0..8)) {
-            let mut out = Vec::new();
-            row.encode(&mut out);
-            let mut buf = &out[..];
-            let back = <Vec<Datum>>::decode(&mut buf).expect("decodes");
-            prop_assert!(buf.is_empty());
-            prop_assert_eq!(back.len(), row.len());
-            for (a, b) in row.iter().zip(&back) {
-                prop_assert!(same_datum(a, b), "{:?} read back as {:?}", a, b);
-            }
-        }
-
         #[test]
         fn values_round_trip_exactly(row in proptest::collection::vec(value(), 0..8)) {
             let mut out = Vec::new();

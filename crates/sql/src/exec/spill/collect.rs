@@ -5,7 +5,7 @@
 use super::sort::{ExternalSort, Outcome};
 use super::{SpillConfig, SpillCounters};
 use crate::error::SqlError;
-use crate::expr::eval::{Datum, SqlType};
+use crate::expr::eval::{SqlType, SqlValue};
 use crate::expr::Env;
 use crate::plan::tables::{OutputItem, TableSelect};
 use crate::value::Value;
@@ -40,7 +40,7 @@ impl<'d> Collector<'d> {
     /// Add a row; `seq` orders it among rows with equal keys (default: arrival).
     pub fn push(
         &mut self,
-        keys: Vec<Datum>,
+        keys: Vec<Value>,
         seq: Option<u64>,
         row: Vec<Value>,
     ) -> Result<(), SqlError> {
@@ -168,8 +168,8 @@ impl<'p> RowShape<'p> {
     /// `values`, and hand the result row to `out` (`seq`: see [`Collector::push`]).
     pub fn emit(
         &self,
-        values: &mut [Datum],
-        group_key: Option<&Vec<Datum>>,
+        values: &mut [Value],
+        group_key: Option<&Vec<Value>>,
         seq: Option<u64>,
         env: &mut dyn Env,
         out: &mut Collector<'_>,
@@ -188,12 +188,12 @@ impl<'p> RowShape<'p> {
         for ((item, ty), &moved) in plan.items.iter().zip(&self.item_types).zip(&self.movable) {
             let d = match item {
                 OutputItem::Column { index, .. } if moved => {
-                    std::mem::replace(&mut values[*index], Datum::Null)
+                    std::mem::replace(&mut values[*index], Value::Null)
                 }
                 OutputItem::Column { index, .. } => values[*index].clone(),
                 OutputItem::Expr { expr, .. } => expr.eval(env, values)?,
             };
-            row.push(d.into_value(*ty, env.warnings()));
+            row.push(d.into_column(*ty, env.warnings()));
         }
         out.push(keys, seq, row)
     }

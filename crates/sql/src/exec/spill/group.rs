@@ -14,11 +14,11 @@
 //! Memory: the budget while in memory; once spilled, the sort's budget and one group's
 //! rows.
 
-use super::codec::{datum_heap_bytes, put_varint, SpillRow};
+use super::codec::{put_varint, value_heap_bytes, SpillRow};
 use super::sort::{ExternalSort, Outcome, SortStats};
 use super::SpillConfig;
 use crate::error::SqlError;
-use crate::expr::eval::Datum;
+use crate::value::Value;
 use myriad_types::errors::ER_UNKNOWN_ERROR;
 use std::collections::HashMap;
 
@@ -29,19 +29,19 @@ const ALLOCATION_HEADER_BYTES: usize = 16;
 /// One group: its key values (its first row's), the arrival number of its first row,
 /// and its rows in arrival order.
 pub struct Group {
-    pub keys: Vec<Datum>,
+    pub keys: Vec<Value>,
     pub first: u64,
-    pub rows: Vec<Vec<Datum>>,
+    pub rows: Vec<Vec<Value>>,
 }
 
 struct Held {
-    keys: Vec<Datum>,
+    keys: Vec<Value>,
     canonical: Vec<u8>,
-    rows: Vec<(u64, Vec<Datum>)>,
+    rows: Vec<(u64, Vec<Value>)>,
 }
 
 /// The sort of a spilled grouping; a row's payload is its group key values and the row.
-type SpilledRows<'d> = ExternalSort<'d, (Vec<Datum>, Vec<Datum>)>;
+type SpilledRows<'d> = ExternalSort<'d, (Vec<Value>, Vec<Value>)>;
 
 pub struct Grouper<'d> {
     config: &'d SpillConfig,
@@ -83,29 +83,29 @@ impl<'d> Grouper<'d> {
     pub fn push(
         &mut self,
         canonical: Vec<u8>,
-        keys: Vec<Datum>,
-        row: Vec<Datum>,
+        keys: Vec<Value>,
+        row: Vec<Value>,
     ) -> Result<(), SqlError> {
         let seq = self.next;
         self.next += 1;
         if let Some(sort) = self.spilled.as_mut() {
             return sort.push_at(
-                vec![Datum::Str(canonical), Datum::UInt(seq)],
+                vec![Value::Bytes(canonical), Value::UInt(seq)],
                 seq,
                 (keys, row),
             );
         }
         // A row costs its heap bytes, its slot in the group (counted twice: a Vec grows
         // by doubling) and the allocator's header of each of its allocations.
-        let allocations = 1 + row.iter().filter(|d| matches!(d, Datum::Str(_))).count();
+        let allocations = 1 + row.iter().filter(|d| matches!(d, Value::Bytes(_))).count();
         self.bytes += row.heap_bytes()
-            + 2 * std::mem::size_of::<(u64, Vec<Datum>)>()
+            + 2 * std::mem::size_of::<(u64, Vec<Value>)>()
             + allocations * ALLOCATION_HEADER_BYTES;
         match self.index.get(&canonical) {
             Some(&n) => self.groups[n].rows.push((seq, row)),
             None => {
                 self.bytes += 2 * canonical.capacity()
-                    + keys.iter().map(datum_heap_bytes).sum::<usize>()
+                    + keys.iter().map(value_heap_bytes).sum::<usize>()
                     + std::mem::size_of::<Held>();
                 self.index.insert(canonical.clone(), self.groups.len());
                 self.groups.push(Held {
@@ -131,7 +131,7 @@ impl<'d> Grouper<'d> {
         self.index = HashMap::new();
         for held in std::mem::take(&mut self.groups) {
             for (seq, row) in held.rows {
-                let key = vec![Datum::Str(held.canonical.clone()), Datum::UInt(seq)];
+                let key = vec![Value::Bytes(held.canonical.clone()), Value::UInt(seq)];
                 sort.push_at(key, seq, (held.keys.clone(), row))?;
             }
         }
@@ -164,7 +164,7 @@ impl<'d> Grouper<'d> {
         let mut current: Option<(Vec<u8>, Group)> = None;
         for row in rows {
             let (mut key, (keys, values)) = row?;
-            let (Some(Datum::UInt(seq)), Some(Datum::Str(canonical))) = (key.pop(), key.pop())
+            let (Some(Value::UInt(seq)), Some(Value::Bytes(canonical))) = (key.pop(), key.pop())
             else {
                 return Err(broken("a grouping's sort key lost its shape"));
             };

@@ -15,7 +15,8 @@
 //! sorted before its column turned out mixed is sorted again (see [`super::sort`]).
 
 use crate::expr::compare as eval;
-use crate::expr::eval::Datum;
+use crate::expr::eval::SqlValue;
+use crate::value::Value;
 use std::cmp::Ordering;
 
 /// The kind a mixed key column is brought to, narrowest first.
@@ -27,13 +28,16 @@ pub enum Kind {
     Text,
 }
 
-fn kind_of(d: &Datum) -> Option<Kind> {
+/// The kind a key value is brought to in a mixed column; None for NULL.
+pub(crate) fn kind_of(d: &Value) -> Option<Kind> {
     match d {
-        Datum::Null => None,
-        Datum::Int(_) | Datum::UInt(_) => Some(Kind::Integer),
-        Datum::Dec(_) => Some(Kind::Decimal),
-        Datum::Double(_) => Some(Kind::Double),
-        Datum::Str(_) | Datum::Date { .. } | Datum::DateTime { .. } => Some(Kind::Text),
+        Value::Null => None,
+        Value::Int(_) | Value::UInt(_) => Some(Kind::Integer),
+        Value::Decimal(_) => Some(Kind::Decimal),
+        Value::Double(_) => Some(Kind::Double),
+        Value::Bytes(_) | Value::Date { .. } | Value::DateTime { .. } | Value::Time(_) => {
+            Some(Kind::Text)
+        }
     }
 }
 
@@ -98,7 +102,7 @@ impl KeyStats {
         }
     }
 
-    pub fn observe(&mut self, keys: &[Datum]) {
+    pub fn observe(&mut self, keys: &[Value]) {
         for (c, d) in self.columns.iter_mut().zip(keys) {
             let Some(k) = kind_of(d) else {
                 continue;
@@ -107,9 +111,9 @@ impl KeyStats {
             c.mixed |= c.first.is_some_and(|f| f != k);
             c.first.get_or_insert(k);
             c.widest = Some(c.widest.map_or(k, |w| w.max(k)));
-            let ascii = matches!(d, Datum::Str(s) if s.is_ascii());
+            let ascii = matches!(d, Value::Bytes(s) if s.is_ascii());
             c.ascii_strings_only &= ascii;
-            c.strings_ascii &= ascii || !matches!(d, Datum::Str(_));
+            c.strings_ascii &= ascii || !matches!(d, Value::Bytes(_));
         }
     }
 
@@ -170,7 +174,7 @@ impl KeyPlan {
 }
 
 /// A row's keys prepared under `plan` (converted, then folded where the plan folds).
-pub fn prepare(keys: &[Datum], plan: &KeyPlan) -> Vec<Datum> {
+pub fn prepare(keys: &[Value], plan: &KeyPlan) -> Vec<Value> {
     if plan.binary {
         return keys.to_vec();
     }
@@ -179,21 +183,21 @@ pub fn prepare(keys: &[Datum], plan: &KeyPlan) -> Vec<Datum> {
         .enumerate()
         .map(|(i, d)| {
             let d = match (plan.convert.get(i).copied().flatten(), d) {
-                (_, Datum::Null) | (None | Some(Kind::Integer), _) => d.clone(),
-                (Some(Kind::Text), _) => d.to_text().map_or(Datum::Null, Datum::Str),
+                (_, Value::Null) | (None | Some(Kind::Integer), _) => d.clone(),
+                (Some(Kind::Text), _) => d.to_text().map_or(Value::Null, Value::Bytes),
                 (Some(Kind::Double), _) => d
                     .to_double(&mut warnings)
-                    .map_or(Datum::Null, Datum::Double),
-                (Some(Kind::Decimal), _) => {
-                    d.to_decimal(&mut warnings).map_or(Datum::Null, Datum::Dec)
-                }
+                    .map_or(Value::Null, Value::Double),
+                (Some(Kind::Decimal), _) => d
+                    .to_decimal(&mut warnings)
+                    .map_or(Value::Null, Value::Decimal),
             };
             match d {
-                Datum::Str(mut s) if plan.fold.get(i) == Some(&true) && s.is_ascii() => {
+                Value::Bytes(mut s) if plan.fold.get(i) == Some(&true) && s.is_ascii() => {
                     let end = s.iter().rposition(|&c| c != b' ').map_or(0, |p| p + 1);
                     s.truncate(end);
                     s.make_ascii_uppercase();
-                    Datum::Str(s)
+                    Value::Bytes(s)
                 }
                 other => other,
             }
@@ -202,15 +206,15 @@ pub fn prepare(keys: &[Datum], plan: &KeyPlan) -> Vec<Datum> {
 }
 
 /// Compare prepared keys as `sort_rows` does (NULLs first ascending; `desc` per column).
-pub fn compare(a: &[Datum], b: &[Datum], desc: &[bool], plan: &KeyPlan) -> Ordering {
+pub fn compare(a: &[Value], b: &[Value], desc: &[bool], plan: &KeyPlan) -> Ordering {
     for (i, d) in desc.iter().enumerate() {
         let (x, y) = (&a[i], &b[i]);
         let o = match (x, y) {
-            (Datum::Null, Datum::Null) => Ordering::Equal,
-            (Datum::Null, _) => Ordering::Less,
-            (_, Datum::Null) => Ordering::Greater,
-            (Datum::Str(x), Datum::Str(y)) if plan.fold[i] || plan.binary => x.cmp(y),
-            (Datum::UInt(x), Datum::UInt(y)) if plan.binary => x.cmp(y),
+            (Value::Null, Value::Null) => Ordering::Equal,
+            (Value::Null, _) => Ordering::Less,
+            (_, Value::Null) => Ordering::Greater,
+            (Value::Bytes(x), Value::Bytes(y)) if plan.fold[i] || plan.binary => x.cmp(y),
+            (Value::UInt(x), Value::UInt(y)) if plan.binary => x.cmp(y),
             _ => eval::compare(x, y, &mut Vec::new()).unwrap_or(Ordering::Equal),
         };
         let o = if *d { o.reverse() } else { o };

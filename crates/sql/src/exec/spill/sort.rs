@@ -24,11 +24,11 @@
 //! Memory: the buffer (at most the budget plus one row, or `2k` rows), and during a merge
 //! one row and one read buffer per merged run.
 
-use super::codec::{datum_heap_bytes, SpillRow};
+use super::codec::{value_heap_bytes, SpillRow};
 use super::file::{RunReader, RunWriter};
 use super::keys::{compare, prepare, KeyPlan, KeyStats};
 use crate::error::SqlError;
-use crate::expr::eval::Datum;
+use crate::value::Value;
 use std::cmp::Ordering;
 use std::path::Path;
 
@@ -49,12 +49,12 @@ pub struct SortStats {
 }
 
 /// A row in the sort: raw keys, arrival number, payload.
-type Entry<P> = (Vec<Datum>, u64, P);
+type Entry<P> = (Vec<Value>, u64, P);
 
 /// Bytes a row is charged: its keys and payload, as the query cache counts result rows.
-fn entry_bytes<P: SpillRow>(keys: &[Datum], payload: &P) -> usize {
+fn entry_bytes<P: SpillRow>(keys: &[Value], payload: &P) -> usize {
     std::mem::size_of::<Entry<P>>()
-        + keys.iter().map(datum_heap_bytes).sum::<usize>()
+        + keys.iter().map(value_heap_bytes).sum::<usize>()
         + payload.heap_bytes()
 }
 
@@ -141,13 +141,13 @@ impl<'d, P: SpillRow> ExternalSort<'d, P> {
         sort
     }
 
-    pub fn push(&mut self, keys: Vec<Datum>, payload: P) -> Result<(), SqlError> {
+    pub fn push(&mut self, keys: Vec<Value>, payload: P) -> Result<(), SqlError> {
         let seq = self.next_seq;
         self.push_at(keys, seq, payload)
     }
 
     /// Push a row that ties with others after those of a lower `seq` (each seq once).
-    pub fn push_at(&mut self, keys: Vec<Datum>, seq: u64, payload: P) -> Result<(), SqlError> {
+    pub fn push_at(&mut self, keys: Vec<Value>, seq: u64, payload: P) -> Result<(), SqlError> {
         debug_assert_eq!(keys.len(), self.desc.len(), "one key per ORDER BY term");
         if self.restart {
             return Ok(());
@@ -265,7 +265,7 @@ impl<'d, P: SpillRow> ExternalSort<'d, P> {
                 continue;
             }
             let mut rows = Vec::new();
-            while let Some((keys, (seq, payload))) = run.reader.read::<(Vec<Datum>, (u64, P))>()? {
+            while let Some((keys, (seq, payload))) = run.reader.read::<(Vec<Value>, (u64, P))>()? {
                 rows.push((keys, seq, payload));
             }
             sort_entries(&mut rows, &self.desc, &plan);
@@ -296,7 +296,7 @@ impl<'d, P: SpillRow> ExternalSort<'d, P> {
 
 /// Stable sort of entries by their keys prepared under `plan`, then arrival.
 fn sort_entries<P>(rows: &mut Vec<Entry<P>>, desc: &[bool], plan: &KeyPlan) {
-    let mut keyed: Vec<(Vec<Datum>, u64, usize)> = rows
+    let mut keyed: Vec<(Vec<Value>, u64, usize)> = rows
         .iter()
         .enumerate()
         .map(|(n, (keys, seq, _))| (prepare(keys, plan), *seq, n))
@@ -319,7 +319,7 @@ fn sort_entries<P>(rows: &mut Vec<Entry<P>>, desc: &[bool], plan: &KeyPlan) {
 pub struct Merge<'d, P: SpillRow> {
     readers: Vec<RunReader<'d>>,
     /// Each run's next row, with its prepared keys.
-    heads: Vec<Option<(Vec<Datum>, Entry<P>)>>,
+    heads: Vec<Option<(Vec<Value>, Entry<P>)>>,
     desc: Vec<bool>,
     plan: KeyPlan,
     /// Rows still wanted (a limit), None for all.
@@ -378,10 +378,10 @@ impl<'d, P: SpillRow> Merge<'d, P> {
     }
 }
 
-type Head<P> = Option<(Vec<Datum>, Entry<P>)>;
+type Head<P> = Option<(Vec<Value>, Entry<P>)>;
 
 fn read_head<P: SpillRow>(r: &mut RunReader<'_>, plan: &KeyPlan) -> Result<Head<P>, SqlError> {
-    Ok(r.read::<(Vec<Datum>, (u64, P))>()?
+    Ok(r.read::<(Vec<Value>, (u64, P))>()?
         .map(|(keys, (seq, payload))| (prepare(&keys, plan), (keys, seq, payload))))
 }
 
@@ -392,7 +392,7 @@ pub enum Sorted<'d, P: SpillRow> {
 }
 
 impl<P: SpillRow> Iterator for Sorted<'_, P> {
-    type Item = Result<(Vec<Datum>, P), SqlError>;
+    type Item = Result<(Vec<Value>, P), SqlError>;
 
     fn next(&mut self) -> Option<Self::Item> {
         match self {

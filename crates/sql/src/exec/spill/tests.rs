@@ -4,36 +4,36 @@
 
 use super::sort::{ExternalSort, Outcome, SortStats, MERGE_FAN_IN};
 use crate::exec::sort::sort_rows;
-use crate::expr::eval::Datum;
+use crate::expr::eval::SqlValue;
 use crate::value::Value;
 use myriad_types::{Date, Decimal};
 use proptest::prelude::*;
 
 /// Key values with many ties: small numbers of each kind, strings that differ in case,
 /// trailing spaces, control characters and accents, dates.
-fn key() -> impl Strategy<Value = Datum> {
+fn key() -> impl Strategy<Value = Value> {
     prop_oneof![
-        1 => Just(Datum::Null),
-        2 => (-3i64..3).prop_map(Datum::Int),
-        1 => (0u64..3).prop_map(Datum::UInt),
-        1 => (-30i64..30).prop_map(|m| Datum::Dec(Decimal::from_i128_scaled(i128::from(m), 1).unwrap())),
-        1 => (-6i32..6).prop_map(|h| Datum::Double(f64::from(h) / 2.0)),
+        1 => Just(Value::Null),
+        2 => (-3i64..3).prop_map(Value::Int),
+        1 => (0u64..3).prop_map(Value::UInt),
+        1 => (-30i64..30).prop_map(|m| Value::Decimal(Decimal::from_i128_scaled(i128::from(m), 1).unwrap())),
+        1 => (-6i32..6).prop_map(|h| Value::Double(f64::from(h) / 2.0)),
         3 => prop::sample::select(vec!["a", "A", "a ", "b", "B", "", " ", "a\t", "é", "É", "z", "0", "1x"])
-            .prop_map(Datum::text),
-        1 => (1u8..4).prop_map(|day| Datum::Date(Date { year: 2024, month: 1, day })),
+            .prop_map(Value::text),
+        1 => (1u8..4).prop_map(|day| Value::Date(Date { year: 2024, month: 1, day })),
     ]
 }
 
 /// Rows whose key columns each keep one kind (the common case) or mix kinds.
-fn rows() -> impl Strategy<Value = Vec<Vec<Datum>>> {
+fn rows() -> impl Strategy<Value = Vec<Vec<Value>>> {
     let same_kind = (0usize..3).prop_flat_map(|kind| {
         proptest::collection::vec(
             match kind {
-                0 => (-5i64..5).prop_map(Datum::Int).boxed(),
+                0 => (-5i64..5).prop_map(Value::Int).boxed(),
                 1 => prop::sample::select(vec!["a", "A", "b ", "B", "c", "é", ""])
-                    .prop_map(Datum::text)
+                    .prop_map(Value::text)
                     .boxed(),
-                _ => prop_oneof![Just(Datum::Null), (-9i64..9).prop_map(Datum::Int)].boxed(),
+                _ => prop_oneof![Just(Value::Null), (-9i64..9).prop_map(Value::Int)].boxed(),
             },
             0..120,
         )
@@ -45,7 +45,7 @@ fn rows() -> impl Strategy<Value = Vec<Vec<Datum>>> {
                 b.iter()
                     .cycle()
                     .cloned()
-                    .chain(std::iter::repeat(Datum::Null)),
+                    .chain(std::iter::repeat(Value::Null)),
             )
             .map(|(x, y)| vec![x, y])
             .collect()
@@ -53,8 +53,8 @@ fn rows() -> impl Strategy<Value = Vec<Vec<Datum>>> {
 }
 
 /// The reference: `sort_rows` over all rows at once, then the limit.
-fn reference(keys: &[Vec<Datum>], desc: &[bool], limit: Option<usize>) -> Vec<u64> {
-    let mut all: Vec<(Vec<Datum>, u64)> = keys
+fn reference(keys: &[Vec<Value>], desc: &[bool], limit: Option<usize>) -> Vec<u64> {
+    let mut all: Vec<(Vec<Value>, u64)> = keys
         .iter()
         .cloned()
         .enumerate()
@@ -68,7 +68,7 @@ fn reference(keys: &[Vec<Datum>], desc: &[bool], limit: Option<usize>) -> Vec<u6
 /// The spilled sort of the same rows, each carrying its input position in a payload with
 /// a value of every width; None when it asks for a restart.
 fn spilled(
-    keys: &[Vec<Datum>],
+    keys: &[Vec<Value>],
     desc: &[bool],
     budget: usize,
     limit: Option<usize>,
@@ -101,12 +101,12 @@ fn spilled(
     Some((order, stats))
 }
 
-fn mixes_kinds(keys: &[Vec<Datum>]) -> bool {
-    let kind = |d: &Datum| match d {
-        Datum::Null => 0,
-        Datum::Int(_) | Datum::UInt(_) => 1,
-        Datum::Dec(_) => 2,
-        Datum::Double(_) => 3,
+fn mixes_kinds(keys: &[Vec<Value>]) -> bool {
+    let kind = |d: &Value| match d {
+        Value::Null => 0,
+        Value::Int(_) | Value::UInt(_) => 1,
+        Value::Decimal(_) => 2,
+        Value::Double(_) => 3,
         _ => 4,
     };
     (0..2).any(|c| {
@@ -160,8 +160,8 @@ proptest! {
 
 #[test]
 fn many_runs_take_several_merge_passes() {
-    let keys: Vec<Vec<Datum>> = (0..3000i64)
-        .map(|n| vec![Datum::Int((n * 7919) % 1000), Datum::Int(n % 3)])
+    let keys: Vec<Vec<Value>> = (0..3000i64)
+        .map(|n| vec![Value::Int((n * 7919) % 1000), Value::Int(n % 3)])
         .collect();
     let expected = reference(&keys, &[false, true], None);
     let (order, stats) = spilled(&keys, &[false, true], 300, None).expect("sorted");
@@ -176,7 +176,7 @@ fn many_runs_take_several_merge_passes() {
 #[test]
 fn a_limit_keeps_memory_to_the_limit() {
     // Rows arrive in reverse order, so every one displaces the worst kept row.
-    let keys: Vec<Vec<Datum>> = (0..50_000i64).rev().map(|n| vec![Datum::Int(n)]).collect();
+    let keys: Vec<Vec<Value>> = (0..50_000i64).rev().map(|n| vec![Value::Int(n)]).collect();
     let dir = tempfile::tempdir().expect("tempdir");
     let mut sort = ExternalSort::new(vec![false], 1 << 30, Some(3), dir.path());
     for (n, k) in keys.into_iter().enumerate() {
@@ -185,13 +185,13 @@ fn a_limit_keeps_memory_to_the_limit() {
     let (Outcome::Sorted(rows), stats) = sort.finish().expect("finish") else {
         panic!("a limit over one kind never restarts");
     };
-    let firsts: Vec<Vec<Datum>> = rows.map(|r| r.expect("row").0).collect();
+    let firsts: Vec<Vec<Value>> = rows.map(|r| r.expect("row").0).collect();
     assert_eq!(
         firsts,
         vec![
-            vec![Datum::Int(0)],
-            vec![Datum::Int(1)],
-            vec![Datum::Int(2)]
+            vec![Value::Int(0)],
+            vec![Value::Int(1)],
+            vec![Value::Int(2)]
         ]
     );
     assert_eq!(stats.tmp_files, 0, "three rows never spill");
@@ -199,7 +199,7 @@ fn a_limit_keeps_memory_to_the_limit() {
 }
 
 /// A group as the test sees it: first arrival, key values, rows.
-type GroupSeen = (u64, Vec<Datum>, Vec<Vec<Datum>>);
+type GroupSeen = (u64, Vec<Value>, Vec<Vec<Value>>);
 
 /// The groups a grouper gives, ordered by their first row's arrival, each as its first
 /// arrival, key values and rows.
@@ -214,9 +214,9 @@ fn grouped(rows: &[(String, i64)], group_bytes: usize) -> (Vec<GroupSeen>, bool)
     let mut grouper = Grouper::new(&config);
     for (n, (key, v)) in rows.iter().enumerate() {
         let canonical = canonical_bytes(&[key.to_lowercase()]);
-        let row = vec![Datum::Int(*v), Datum::UInt(n as u64)];
+        let row = vec![Value::Int(*v), Value::UInt(n as u64)];
         grouper
-            .push(canonical, vec![Datum::text(key)], row)
+            .push(canonical, vec![Value::text(key)], row)
             .expect("push");
     }
     let mut out = Vec::new();
@@ -256,7 +256,7 @@ fn a_full_disk_fails_the_sort_with_disk_full_and_leaves_no_file() {
     FAIL_WRITES.with(|f| f.set(Some(28)));
     let mut failed = None;
     for n in 0..100i64 {
-        if let Err(e) = sort.push(vec![Datum::Int(n)], vec![Value::Int(n)]) {
+        if let Err(e) = sort.push(vec![Value::Int(n)], vec![Value::Int(n)]) {
             failed = Some(e);
             break;
         }

@@ -4,9 +4,10 @@
 
 use super::negate;
 use crate::error::SqlError;
-use crate::expr::eval::Datum;
+use crate::expr::eval::SqlValue;
 use crate::expr::text::*;
 use crate::expr::*;
+use crate::value::Value;
 use myriad_types::errors::{ER_WRONG_ARGUMENTS, ER_WRONG_VALUE};
 use sqlparser::ast::{self, UnaryOperator};
 use std::sync::Arc;
@@ -70,7 +71,7 @@ impl Compiler<'_> {
                 .map(|x| self.compile(x))
                 .collect::<Result<_, _>>()?,
         };
-        let constants: Option<Vec<&Datum>> = list
+        let constants: Option<Vec<&Value>> = list
             .iter()
             .map(|x| match x {
                 Expr::Literal(d) => Some(d),
@@ -174,7 +175,7 @@ impl Compiler<'_> {
         };
         let what = match trim_what {
             Some(w) => self.compile(w)?,
-            None => Expr::Literal(Datum::text(" ")),
+            None => Expr::Literal(Value::text(" ")),
         };
         Ok(Expr::TrimChars {
             expr: Box::new(self.compile(expr)?),
@@ -220,12 +221,12 @@ impl Compiler<'_> {
             _ => CastTo::Char,
         };
         let cast = Expr::Cast {
-            expr: Box::new(Expr::Literal(Datum::Str(text.into_bytes()))),
+            expr: Box::new(Expr::Literal(Value::Bytes(text.into_bytes()))),
             to,
         };
         let mut warnings = Vec::new();
         match eval_const(&cast, &mut warnings) {
-            Some(Datum::Null) | None => Err(SqlError::new(
+            Some(Value::Null) | None => Err(SqlError::new(
                 ER_WRONG_VALUE,
                 format!("Incorrect DATE value: '{}'", ts.value),
             )),

@@ -3,55 +3,56 @@
 
 use super::{round, Args};
 use crate::error::SqlError;
-use crate::expr::eval::{self, compare, Datum, Warning};
+use crate::expr::eval::{self, compare, SqlValue, Warning};
+use crate::value::Value;
 use myriad_types::errors::{ER_DATA_OUT_OF_RANGE, ER_INVALID_ARGUMENT_FOR_LOGARITHM};
 use std::cmp::Ordering;
 
 /// ABS; the smallest BIGINT has no absolute value and is out of range.
-pub(super) fn abs(a: &Args, w: &mut Vec<Warning>) -> Result<Datum, SqlError> {
+pub(super) fn abs(a: &Args, w: &mut Vec<Warning>) -> Result<Value, SqlError> {
     Ok(match &a.v[0] {
-        Datum::Null => Datum::Null,
-        Datum::Int(i) => Datum::Int(
+        Value::Null => Value::Null,
+        Value::Int(i) => Value::Int(
             i.checked_abs()
                 .ok_or_else(|| eval::err_out_of_range(false, "abs(...)"))?,
         ),
-        Datum::UInt(u) => Datum::UInt(*u),
-        Datum::Dec(d) => Datum::Dec(d.abs()),
-        other => Datum::Double(other.to_double(w).unwrap_or(0.0).abs()),
+        Value::UInt(u) => Value::UInt(*u),
+        Value::Decimal(d) => Value::Decimal(d.abs()),
+        other => Value::Double(other.to_double(w).unwrap_or(0.0).abs()),
     })
 }
 
 /// ROUND or TRUNCATE (`truncate`) to the second argument's places (0 without one).
-pub(super) fn round_to(a: &Args, truncate: bool, w: &mut Vec<Warning>) -> Result<Datum, SqlError> {
+pub(super) fn round_to(a: &Args, truncate: bool, w: &mut Vec<Warning>) -> Result<Value, SqlError> {
     if a.any_null {
-        return Ok(Datum::Null);
+        return Ok(Value::Null);
     }
     let places = if a.v.len() > 1 { a.int(1, w) } else { 0 };
     round(&a.v[0], places, truncate, w)
 }
 
 /// FLOOR (`floor`) or CEIL; a DECIMAL whose result fits a BIGINT gives the BIGINT.
-pub(super) fn floor_ceil(a: &Args, floor: bool, w: &mut Vec<Warning>) -> Result<Datum, SqlError> {
+pub(super) fn floor_ceil(a: &Args, floor: bool, w: &mut Vec<Warning>) -> Result<Value, SqlError> {
     let v = &a.v;
     Ok(match &v[0] {
-        Datum::Null => Datum::Null,
-        Datum::Int(_) | Datum::UInt(_) => v[0].clone(),
-        Datum::Dec(d) => {
+        Value::Null => Value::Null,
+        Value::Int(_) | Value::UInt(_) => v[0].clone(),
+        Value::Decimal(d) => {
             let r = if floor { d.floor() } else { d.ceil() };
             let r = r.map_err(|_| eval::err_decimal_out_of_range("floor(...)"))?;
-            r.to_i64().map(Datum::Int).unwrap_or(Datum::Dec(r))
+            r.to_i64().map(Value::Int).unwrap_or(Value::Decimal(r))
         }
         other => {
             let f = other.to_double(w).unwrap_or(0.0);
-            Datum::Double(if floor { f.floor() } else { f.ceil() })
+            Value::Double(if floor { f.floor() } else { f.ceil() })
         }
     })
 }
 
 /// GREATEST (`greatest`) or LEAST: the first of the largest (smallest) arguments.
-pub(super) fn greatest_least(a: &Args, greatest: bool, w: &mut Vec<Warning>) -> Datum {
+pub(super) fn greatest_least(a: &Args, greatest: bool, w: &mut Vec<Warning>) -> Value {
     if a.any_null {
-        return Datum::Null;
+        return Value::Null;
     }
     let v = &a.v;
     let mut best = v[0].clone();
@@ -65,9 +66,9 @@ pub(super) fn greatest_least(a: &Args, greatest: bool, w: &mut Vec<Warning>) -> 
 }
 
 /// POW; a result that is not finite is out of range.
-pub(super) fn pow(a: &Args, w: &mut Vec<Warning>) -> Result<Datum, SqlError> {
+pub(super) fn pow(a: &Args, w: &mut Vec<Warning>) -> Result<Value, SqlError> {
     if a.any_null {
-        return Ok(Datum::Null);
+        return Ok(Value::Null);
     }
     let r = a.v[0]
         .to_double(w)
@@ -79,46 +80,46 @@ pub(super) fn pow(a: &Args, w: &mut Vec<Warning>) -> Result<Datum, SqlError> {
             "DOUBLE value is out of range in 'pow(...)'",
         ));
     }
-    Ok(Datum::Double(r))
+    Ok(Value::Double(r))
 }
 
 /// SQRT; NULL for a negative argument.
-pub(super) fn sqrt(a: &Args, w: &mut Vec<Warning>) -> Datum {
+pub(super) fn sqrt(a: &Args, w: &mut Vec<Warning>) -> Value {
     match a.v[0].to_double(w) {
-        Some(f) if f >= 0.0 => Datum::Double(f.sqrt()),
-        _ => Datum::Null,
+        Some(f) if f >= 0.0 => Value::Double(f.sqrt()),
+        _ => Value::Null,
     }
 }
 
 /// EXP.
-pub(super) fn exp(a: &Args, w: &mut Vec<Warning>) -> Datum {
+pub(super) fn exp(a: &Args, w: &mut Vec<Warning>) -> Value {
     match a.v[0].to_double(w) {
-        Some(f) => Datum::Double(f.exp()),
-        None => Datum::Null,
+        Some(f) => Value::Double(f.exp()),
+        None => Value::Null,
     }
 }
 
 /// LN, LOG10 or LOG2 (`log`); an argument not above 0 gives NULL and a warning.
-pub(super) fn log(a: &Args, log: fn(f64) -> f64, w: &mut Vec<Warning>) -> Datum {
+pub(super) fn log(a: &Args, log: fn(f64) -> f64, w: &mut Vec<Warning>) -> Value {
     match a.v[0].to_double(w) {
-        Some(f) if f > 0.0 => Datum::Double(log(f)),
+        Some(f) if f > 0.0 => Value::Double(log(f)),
         Some(_) => {
             w.push(Warning {
                 level: "Warning",
                 code: ER_INVALID_ARGUMENT_FOR_LOGARITHM.code,
                 message: "Invalid argument for logarithm".into(),
             });
-            Datum::Null
+            Value::Null
         }
-        None => Datum::Null,
+        None => Value::Null,
     }
 }
 
 /// SIGN: -1, 0 or 1.
-pub(super) fn sign(a: &Args, w: &mut Vec<Warning>) -> Datum {
+pub(super) fn sign(a: &Args, w: &mut Vec<Warning>) -> Value {
     match a.v[0].to_double(w) {
-        None => Datum::Null,
-        Some(f) => Datum::Int(if f > 0.0 {
+        None => Value::Null,
+        Some(f) => Value::Int(if f > 0.0 {
             1
         } else if f < 0.0 {
             -1

@@ -2,41 +2,42 @@
 //! unchanged when an argument is a binary string.
 
 use super::{locate, over_packet, Args};
-use crate::expr::eval::{collate_cmp, compare, Datum, Warning};
+use crate::expr::eval::{collate_cmp, compare, SqlValue, Warning};
+use crate::value::Value;
 use std::cmp::Ordering;
 
 /// CONCAT: NULL if any argument is; NULL and warning 1301 past `max_allowed_packet`.
-pub(super) fn concat(a: &Args, w: &mut Vec<Warning>) -> Datum {
+pub(super) fn concat(a: &Args, w: &mut Vec<Warning>) -> Value {
     if a.any_null {
-        return Datum::Null;
+        return Value::Null;
     }
-    let parts: Vec<Vec<u8>> = a.v.iter().filter_map(Datum::to_text).collect();
+    let parts: Vec<Vec<u8>> = a.v.iter().filter_map(Value::to_text).collect();
     let bytes = parts.iter().map(|p| p.len() as u64).sum();
     if over_packet("concat", bytes, a.limit, w) {
-        return Datum::Null;
+        return Value::Null;
     }
-    Datum::Str(parts.concat())
+    Value::Bytes(parts.concat())
 }
 
 /// CONCAT_WS: NULL only for a NULL separator; NULL arguments are skipped.
-pub(super) fn concat_ws(a: &Args, w: &mut Vec<Warning>) -> Datum {
+pub(super) fn concat_ws(a: &Args, w: &mut Vec<Warning>) -> Value {
     let v = &a.v;
     let Some(sep) = v[0].to_text() else {
-        return Datum::Null;
+        return Value::Null;
     };
-    let parts: Vec<Vec<u8>> = v[1..].iter().filter_map(Datum::to_text).collect();
+    let parts: Vec<Vec<u8>> = v[1..].iter().filter_map(Value::to_text).collect();
     let bytes = parts.iter().map(|p| p.len() as u64).sum::<u64>()
         + (sep.len() as u64).saturating_mul(parts.len().saturating_sub(1) as u64);
     if over_packet("concat_ws", bytes, a.limit, w) {
-        return Datum::Null;
+        return Value::Null;
     }
-    Datum::Str(parts.join(&sep[..]))
+    Value::Bytes(parts.join(&sep[..]))
 }
 
 /// SUBSTRING(str, pos[, len]), in chars; a negative `pos` counts from the end.
-pub(super) fn substring(a: &Args, w: &mut Vec<Warning>) -> Datum {
+pub(super) fn substring(a: &Args, w: &mut Vec<Warning>) -> Value {
     if a.any_null {
-        return Datum::Null;
+        return Value::Null;
     }
     let v = &a.v;
     let s: Vec<char> = a.text(0).chars().collect();
@@ -51,52 +52,52 @@ pub(super) fn substring(a: &Args, w: &mut Vec<Warning>) -> Datum {
         n
     };
     if start < 0 || start >= n || len <= 0 {
-        return Datum::text("");
+        return Value::text("");
     }
     let end = start.saturating_add(len).min(n);
-    Datum::Str(a.out(s[start as usize..end as usize].iter().collect()))
+    Value::Bytes(a.out(s[start as usize..end as usize].iter().collect()))
 }
 
 /// UPPER (`upper`) or LOWER. A binary string has no letter case: it is left as it is.
-pub(super) fn case(a: &Args, upper: bool) -> Datum {
+pub(super) fn case(a: &Args, upper: bool) -> Value {
     a.null_if_any(|| {
         if a.binary {
-            Datum::Str(a.v[0].to_text().unwrap_or_default())
+            Value::Bytes(a.v[0].to_text().unwrap_or_default())
         } else if upper {
-            Datum::Str(a.text(0).to_uppercase().into_bytes())
+            Value::Bytes(a.text(0).to_uppercase().into_bytes())
         } else {
-            Datum::Str(a.text(0).to_lowercase().into_bytes())
+            Value::Bytes(a.text(0).to_lowercase().into_bytes())
         }
     })
 }
 
 /// TRIM, LTRIM or RTRIM of spaces: `trim` cuts the ends the function cuts.
-pub(super) fn trim(a: &Args, trim: fn(&str) -> &str) -> Datum {
-    a.null_if_any(|| Datum::Str(a.out(trim(&a.text(0)).to_string())))
+pub(super) fn trim(a: &Args, trim: fn(&str) -> &str) -> Value {
+    a.null_if_any(|| Value::Bytes(a.out(trim(&a.text(0)).to_string())))
 }
 
 /// REPLACE(str, from, to); an empty `from` leaves `str` as it is.
-pub(super) fn replace(a: &Args, w: &mut Vec<Warning>) -> Datum {
+pub(super) fn replace(a: &Args, w: &mut Vec<Warning>) -> Value {
     if a.any_null {
-        return Datum::Null;
+        return Value::Null;
     }
     let (s, from, to) = (a.text(0), a.text(1), a.text(2));
     if from.is_empty() {
-        return Datum::Str(a.out(s));
+        return Value::Bytes(a.out(s));
     }
     let found = s.matches(from.as_str()).count() as u64;
     let bytes = (s.len() as u64 - found * from.len() as u64)
         .saturating_add(found.saturating_mul(to.len() as u64));
     if over_packet("replace", bytes, a.limit, w) {
-        return Datum::Null;
+        return Value::Null;
     }
-    Datum::Str(a.out(s.replace(&from, &to)))
+    Value::Bytes(a.out(s.replace(&from, &to)))
 }
 
 /// LEFT (`left`) or RIGHT(str, n), in chars.
-pub(super) fn left_right(a: &Args, left: bool, w: &mut Vec<Warning>) -> Datum {
+pub(super) fn left_right(a: &Args, left: bool, w: &mut Vec<Warning>) -> Value {
     if a.any_null {
-        return Datum::Null;
+        return Value::Null;
     }
     let s: Vec<char> = a.text(0).chars().collect();
     let n = a.int(1, w).clamp(0, s.len() as i64) as usize;
@@ -105,19 +106,19 @@ pub(super) fn left_right(a: &Args, left: bool, w: &mut Vec<Warning>) -> Datum {
     } else {
         s[s.len() - n..].iter().collect()
     };
-    Datum::Str(a.out(part))
+    Value::Bytes(a.out(part))
 }
 
 /// LPAD (`left`) or RPAD(str, len, pad): cut to `len` chars or filled with `pad` to it.
-pub(super) fn pad(a: &Args, left: bool, w: &mut Vec<Warning>) -> Datum {
+pub(super) fn pad(a: &Args, left: bool, w: &mut Vec<Warning>) -> Value {
     if a.any_null {
-        return Datum::Null;
+        return Value::Null;
     }
     let s: Vec<char> = a.text(0).chars().collect();
     let len = a.int(1, w);
     let pad: Vec<char> = a.text(2).chars().collect();
     if len < 0 {
-        return Datum::Null;
+        return Value::Null;
     }
     let name = if left { "lpad" } else { "rpad" };
     let widest = pad
@@ -127,29 +128,29 @@ pub(super) fn pad(a: &Args, left: bool, w: &mut Vec<Warning>) -> Datum {
         .max()
         .unwrap_or(1);
     if over_packet(name, (len as u64).saturating_mul(widest as u64), a.limit, w) {
-        return Datum::Null;
+        return Value::Null;
     }
     let len = len as usize;
     if len <= s.len() {
-        return Datum::Str(a.out(s[..len].iter().collect()));
+        return Value::Bytes(a.out(s[..len].iter().collect()));
     }
     if pad.is_empty() {
-        return Datum::Null;
+        return Value::Null;
     }
     let fill: String = pad.iter().cycle().take(len - s.len()).collect();
     let body: String = s.iter().collect();
-    Datum::Str(a.out(if left { fill + &body } else { body + &fill }))
+    Value::Bytes(a.out(if left { fill + &body } else { body + &fill }))
 }
 
 /// REPEAT(str, n).
-pub(super) fn repeat(a: &Args, w: &mut Vec<Warning>) -> Datum {
+pub(super) fn repeat(a: &Args, w: &mut Vec<Warning>) -> Value {
     if a.any_null {
-        return Datum::Null;
+        return Value::Null;
     }
     let s = a.text(0);
     let n = a.int(1, w);
     if n <= 0 {
-        return Datum::text("");
+        return Value::text("");
     }
     if over_packet(
         "repeat",
@@ -157,15 +158,15 @@ pub(super) fn repeat(a: &Args, w: &mut Vec<Warning>) -> Datum {
         a.limit,
         w,
     ) {
-        return Datum::Null;
+        return Value::Null;
     }
-    Datum::Str(a.out(s.repeat(n as usize)))
+    Value::Bytes(a.out(s.repeat(n as usize)))
 }
 
 /// LOCATE(substr, str[, pos]), or INSTR(str, substr) when `instr`.
-pub(super) fn locate_in(a: &Args, instr: bool, w: &mut Vec<Warning>) -> Datum {
+pub(super) fn locate_in(a: &Args, instr: bool, w: &mut Vec<Warning>) -> Value {
     if a.any_null {
-        return Datum::Null;
+        return Value::Null;
     }
     let (needle, hay) = if instr {
         (a.text(1), a.text(0))
@@ -173,28 +174,28 @@ pub(super) fn locate_in(a: &Args, instr: bool, w: &mut Vec<Warning>) -> Datum {
         (a.text(0), a.text(1))
     };
     let start = if a.v.len() > 2 { a.int(2, w) } else { 1 };
-    Datum::Int(locate(&needle, &hay, start))
+    Value::Int(locate(&needle, &hay, start))
 }
 
 /// SPACE(n).
-pub(super) fn space(a: &Args, w: &mut Vec<Warning>) -> Datum {
+pub(super) fn space(a: &Args, w: &mut Vec<Warning>) -> Value {
     if a.any_null {
-        return Datum::Null;
+        return Value::Null;
     }
     let n = a.int(0, w);
     if over_packet("space", n.max(0) as u64, a.limit, w) {
-        return Datum::Null;
+        return Value::Null;
     }
-    Datum::Str(" ".repeat(n.max(0) as usize).into_bytes())
+    Value::Bytes(" ".repeat(n.max(0) as usize).into_bytes())
 }
 
 /// HEX: a string's bytes, or a number's two's-complement bits, in upper-case hex.
-pub(super) fn hex(a: &Args, w: &mut Vec<Warning>) -> Datum {
+pub(super) fn hex(a: &Args, w: &mut Vec<Warning>) -> Value {
     if a.any_null {
-        return Datum::Null;
+        return Value::Null;
     }
     match &a.v[0] {
-        Datum::Str(b) => Datum::Str(
+        Value::Bytes(b) => Value::Bytes(
             b.iter()
                 .map(|x| format!("{x:02X}"))
                 .collect::<String>()
@@ -202,21 +203,21 @@ pub(super) fn hex(a: &Args, w: &mut Vec<Warning>) -> Datum {
         ),
         other => {
             let n = other.to_int(w).unwrap_or(0);
-            Datum::Str(format!("{:X}", n as u64).into_bytes())
+            Value::Bytes(format!("{:X}", n as u64).into_bytes())
         }
     }
 }
 
 /// STRCMP: -1, 0 or 1 under the collation.
-pub(super) fn strcmp(a: &Args) -> Datum {
+pub(super) fn strcmp(a: &Args) -> Value {
     if a.any_null {
-        return Datum::Null;
+        return Value::Null;
     }
     let o = collate_cmp(
         &a.v[0].to_text().unwrap_or_default(),
         &a.v[1].to_text().unwrap_or_default(),
     );
-    Datum::Int(match o {
+    Value::Int(match o {
         Ordering::Less => -1,
         Ordering::Equal => 0,
         Ordering::Greater => 1,
@@ -224,10 +225,10 @@ pub(super) fn strcmp(a: &Args) -> Datum {
 }
 
 /// FIELD(x, a, b, ...): the 1-based place of the first equal to `x`, else 0.
-pub(super) fn field(a: &Args, w: &mut Vec<Warning>) -> Datum {
+pub(super) fn field(a: &Args, w: &mut Vec<Warning>) -> Value {
     let v = &a.v;
     if v[0].is_null() {
-        return Datum::Int(0);
+        return Value::Int(0);
     }
     let mut pos = 0;
     for (i, x) in v[1..].iter().enumerate() {
@@ -236,13 +237,13 @@ pub(super) fn field(a: &Args, w: &mut Vec<Warning>) -> Datum {
             break;
         }
     }
-    Datum::Int(pos)
+    Value::Int(pos)
 }
 
 /// INSERT(str, pos, len, new): `len` chars from `pos` replaced by `new`.
-pub(super) fn insert(a: &Args, w: &mut Vec<Warning>) -> Datum {
+pub(super) fn insert(a: &Args, w: &mut Vec<Warning>) -> Value {
     if a.any_null {
-        return Datum::Null;
+        return Value::Null;
     }
     let s: Vec<char> = a.text(0).chars().collect();
     let pos = a.int(1, w);
@@ -250,11 +251,11 @@ pub(super) fn insert(a: &Args, w: &mut Vec<Warning>) -> Datum {
     let new = a.text(3);
     let n = s.len() as i64;
     if pos < 1 || pos > n {
-        return Datum::Str(a.out(s.iter().collect()));
+        return Value::Bytes(a.out(s.iter().collect()));
     }
     let bytes = s.iter().map(|c| c.len_utf8() as u64).sum::<u64>() + new.len() as u64;
     if over_packet("insert", bytes, a.limit, w) {
-        return Datum::Null;
+        return Value::Null;
     }
     let start = (pos - 1) as usize;
     let end = if len < 0 {
@@ -264,5 +265,5 @@ pub(super) fn insert(a: &Args, w: &mut Vec<Warning>) -> Datum {
     } as usize;
     let joined: String =
         s[..start].iter().collect::<String>() + &new + &s[end..].iter().collect::<String>();
-    Datum::Str(a.out(joined))
+    Value::Bytes(a.out(joined))
 }
