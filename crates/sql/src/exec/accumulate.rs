@@ -133,18 +133,16 @@ pub(crate) fn aggregate_streamed<'d>(
     mut out: Collector<'d>,
     env: &mut ExecEnv,
 ) -> Result<Collector<'d>, SqlError> {
-    let options = crate::exec::read::ReadOptions::every_row(plan);
     let fresh: Vec<Running> = g
         .aggregates
         .iter()
         .map(|a| Running::new(a, types, env))
         .collect();
     let state = std::cell::RefCell::new((None::<Vec<Value>>, fresh.clone()));
-    crate::exec::read::read_rows_each(
-        &plan.source,
+    crate::exec::read::read_every_row(
+        plan,
         table,
         env,
-        &options,
         &mut |_, values, env| {
             let (first, running) = &mut *state.borrow_mut();
             for (r, a) in running.iter_mut().zip(&g.aggregates) {

@@ -36,15 +36,20 @@ pub struct ReadOptions {
     pub max_rows: Option<usize>,
 }
 
-impl ReadOptions {
-    /// Every row of `plan`'s table that passes the filter, decoding only the columns the
-    /// statement reads.
-    pub fn every_row(plan: &crate::plan::tables::TableSelect) -> ReadOptions {
-        ReadOptions {
-            wanted: columns_read(plan),
-            max_rows: None,
-        }
-    }
+/// [`read_rows_each`] over every row of `plan`'s table that passes the filter, decoding
+/// only the columns the statement reads.
+pub fn read_every_row(
+    plan: &crate::plan::tables::TableSelect,
+    table: &st::Table,
+    env: &mut dyn Env,
+    each: &mut RowTaker,
+    restart: &mut dyn FnMut(),
+) -> Result<(), SqlError> {
+    let options = ReadOptions {
+        wanted: columns_read(plan),
+        max_rows: None,
+    };
+    read_rows_each(&plan.source, table, env, &options, each, restart)
 }
 
 /// Rows of a source that pass its filter, streamed from the scan: each row is decoded

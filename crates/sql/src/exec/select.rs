@@ -387,13 +387,11 @@ impl Session {
         mut out: crate::exec::spill::collect::Collector<'d>,
         env: &mut ExecEnv,
     ) -> Result<crate::exec::spill::collect::Collector<'d>, SqlError> {
-        let options = crate::exec::read::ReadOptions::every_row(plan);
         let grouper = std::cell::RefCell::new(crate::exec::spill::group::Grouper::new(spill));
-        crate::exec::read::read_rows_each(
-            &plan.source,
+        crate::exec::read::read_every_row(
+            plan,
             table,
             env,
-            &options,
             &mut |_, values, env| {
                 crate::interrupt::tick()?;
                 let keys = g
