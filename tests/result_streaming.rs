@@ -54,10 +54,9 @@ fn rss_bytes(server: &Server) -> u64 {
 /// The server runs without transparent huge pages (where the kernel reports the flag): with
 /// them, each statement that waits for a slow client had its thread's heap region brought
 /// in 2 MiB at a time.
-fn assert_no_transparent_huge_pages(pid: u32) {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    if let Some(line) = status.lines().find(|l| l.starts_with("THP_enabled:")) {
-        assert_eq!(line.split_whitespace().nth(1), Some("0"), "{line}");
+fn assert_no_transparent_huge_pages(server: &Server) {
+    if let Some(flag) = server.status_field("THP_enabled") {
+        assert_eq!(flag, "0", "THP_enabled of the server");
     }
 }
 
@@ -153,7 +152,7 @@ async fn rows_then_error<P: Protocol>(
 /// grows by far less than one copy of the result, while every client gets every row.
 async fn slow_readers_keep_server_memory_bounded(prepared: bool) {
     let server = server_with_big_table().await;
-    assert_no_transparent_huge_pages(server.pid());
+    assert_no_transparent_huge_pages(&server);
     // The table's pages are read once before the baseline, as every reader reads them.
     let mut warm = connect(&server).await;
     let all: Vec<(u64, Vec<u8>)> = warm.query("SELECT id, pad FROM big").await.unwrap();

@@ -95,6 +95,11 @@ impl Server {
         self.server.resident_bytes()
     }
 
+    /// A field of the server's `/proc/<pid>/status` (see the launcher's `status_field`).
+    pub fn status_field(&self, name: &str) -> Option<String> {
+        self.server.status_field(name)
+    }
+
     /// A MariaDB client program (`mariadb`, `mariadb-admin`) that connects as root over
     /// TCP to this server; the caller adds the rest of its arguments.
     pub fn client(&self, program: &str) -> Command {

@@ -514,10 +514,16 @@ impl Server {
 
     /// Resident memory of the server process in bytes (from /proc), if readable.
     pub fn resident_bytes(&self) -> Option<u64> {
-        let status = fs::read_to_string(format!("/proc/{}/status", self.pid())).ok()?;
-        let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
-        let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        let kb: u64 = self.status_field("VmRSS")?.parse().ok()?;
         Some(kb * 1024)
+    }
+
+    /// The first word of field `name` in the process's `/proc/<pid>/status` (`VmRSS`'s
+    /// kB, `THP_enabled`'s flag); None where the kernel shows no such field.
+    pub fn status_field(&self, name: &str) -> Option<String> {
+        let status = fs::read_to_string(format!("/proc/{}/status", self.pid())).ok()?;
+        let line = status.lines().find(|l| l.split(':').next() == Some(name))?;
+        Some(line.split_whitespace().nth(1)?.to_string())
     }
 
     fn wait_until_answering(&mut self, started: Instant, limit: Duration) -> Result<()> {
