@@ -393,3 +393,53 @@ fn a_512_kib_insert_statement() {
         "héllo 4200"
     );
 }
+
+/// A joined table read whole (no index for its ON) is kept in memory while its rows fit
+/// in min(tmp_table_size, max_heap_table_size); past that the join reads it again for each
+/// row joined to it. Both ways give the same rows in the same order.
+#[test]
+fn joins_past_the_memory_budget_give_the_same_rows() {
+    let (_t, mut s) = setup();
+    exec_ok(
+        &mut s,
+        "CREATE TABLE other (id INT PRIMARY KEY, k INT, tag VARCHAR(20))",
+    );
+    let other: Vec<(u32, u32)> = (1..=120).map(|i| (i, i % 7)).collect();
+    let values: Vec<String> = other
+        .iter()
+        .map(|(id, k)| format!("({id}, {k}, 'tag-{id}')"))
+        .collect();
+    exec_ok(
+        &mut s,
+        &format!("INSERT INTO other VALUES {}", values.join(", ")),
+    );
+    let items: Vec<u32> = (1..=40).map(|i| i % 9).collect();
+    let values: Vec<String> = items.iter().map(|k| format!("({k}, 'n')")).collect();
+    exec_ok(
+        &mut s,
+        &format!("INSERT INTO items (k, name) VALUES {}", values.join(", ")),
+    );
+    let queries = [
+        "SELECT items.id, other.id FROM items JOIN other ON other.k = items.k + 1",
+        "SELECT items.id, other.tag FROM items LEFT JOIN other ON other.k = items.k AND other.id > 100",
+        "SELECT COUNT(*), SUM(other.id) FROM items, other WHERE items.k = other.k",
+        "SELECT other.k, COUNT(*) FROM items JOIN other ON items.k < other.k GROUP BY other.k",
+        "SELECT a.id, b.id, c.id FROM other a JOIN items b ON b.k = a.k JOIN other c ON c.k = (b.k + a.k) % 7 WHERE a.id < 20 LIMIT 50",
+    ];
+    let within: Vec<Vec<Vec<String>>> = queries.iter().map(|q| rows(&mut s, q)).collect();
+    let pairs: Vec<(u32, u32)> = items
+        .iter()
+        .flat_map(|&k| other.iter().filter(move |o| o.1 == k).copied())
+        .collect();
+    let sum: u32 = pairs.iter().map(|(id, _)| id).sum();
+    assert_eq!(
+        within[2],
+        vec![vec![pairs.len().to_string(), sum.to_string()]]
+    );
+    assert_eq!(within[4].len(), 50, "the LIMIT stops the join");
+    assert!(within.iter().all(|r| !r.is_empty()));
+    exec_ok(&mut s, "SET SESSION tmp_table_size = 1024");
+    for (q, expected) in queries.iter().zip(&within) {
+        assert_eq!(&rows(&mut s, q), expected, "{q}");
+    }
+}

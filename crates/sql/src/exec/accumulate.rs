@@ -1,4 +1,4 @@
-//! Aggregates without GROUP BY over one table, folded row by row as the read yields them:
+//! Aggregates without GROUP BY, folded row by row as the read or the join yields them:
 //! the statement keeps the first row (for columns named outside an aggregate, as MariaDB
 //! allows) and one running state per aggregate, never the rows, so `SELECT COUNT(*),
 //! SUM(x) FROM t` holds a few values however large `t` is. DISTINCT keeps each distinct
@@ -13,6 +13,7 @@ use crate::error::SqlError;
 use crate::exec::aggregate::{aggregate_type, group_key_text};
 use crate::exec::env::ExecEnv;
 use crate::exec::spill::collect::{Collector, RowShape};
+use crate::exec::spill::SpillConfig;
 use crate::expr::eval::{SqlType, SqlValue};
 use crate::expr::Env;
 use crate::plan::tables::{AggKind, Aggregate, Grouping, TableSelect};
@@ -130,7 +131,7 @@ pub(crate) fn aggregate_streamed<'d>(
     table: &myriad_storage::Table,
     types: &[SqlType],
     shape: &RowShape,
-    mut out: Collector<'d>,
+    (spill, mut out): (&SpillConfig, Collector<'d>),
     env: &mut ExecEnv,
 ) -> Result<Collector<'d>, SqlError> {
     let fresh: Vec<Running> = g
@@ -139,9 +140,10 @@ pub(crate) fn aggregate_streamed<'d>(
         .map(|a| Running::new(a, types, env))
         .collect();
     let state = std::cell::RefCell::new((None::<Vec<Value>>, fresh.clone()));
-    crate::exec::read::read_every_row(
+    crate::exec::join::every_input_row(
         plan,
         table,
+        spill.group_bytes,
         env,
         &mut |_, values, env| {
             let (first, running) = &mut *state.borrow_mut();

@@ -9,7 +9,6 @@ use crate::value::Value;
 
 use crate::exec::env::*;
 use crate::exec::select::*;
-use std::collections::HashMap;
 
 /// Groups compare their keys as MySQL does: strings by the collation (case and trailing
 /// spaces ignored), numbers by value.
@@ -115,57 +114,6 @@ pub(crate) fn aggregate_column(
         }
     }
     result_column(name, ty)
-}
-
-/// The rows a grouping yields, and each one's group key values.
-type GroupRows = (Vec<Vec<Value>>, Vec<Vec<Value>>);
-
-/// GROUP BY over rows in memory: one row per group (its first row followed by its
-/// aggregate values, HAVING applied), in the order groups were first met, with each
-/// group's key values.
-pub(crate) fn group_rows(
-    g: &crate::plan::tables::Grouping,
-    rows: Vec<(myriad_storage::RowId, Vec<Value>)>,
-    types: &[SqlType],
-    env: &mut ExecEnv,
-) -> Result<GroupRows, SqlError> {
-    let ncols = types.len();
-    let mut input: Vec<Vec<Value>> = Vec::new();
-    let mut group_keys: Vec<Vec<Value>> = Vec::new();
-    let mut index: HashMap<Vec<String>, usize> = HashMap::new();
-    let mut groups: Vec<(Vec<Value>, Vec<usize>)> = Vec::new();
-    if !g.keys.is_empty() {
-        env.spill.tmp_tables += 1;
-    }
-    if g.keys.is_empty() {
-        groups.push((Vec::new(), (0..rows.len()).collect()));
-    } else {
-        for (i, (_, values)) in rows.iter().enumerate() {
-            crate::interrupt::tick()?;
-            let keys = g
-                .keys
-                .iter()
-                .map(|k| k.eval(env, values))
-                .collect::<Result<Vec<_>, _>>()?;
-            let canonical: Vec<String> = keys.iter().map(group_key_text).collect();
-            match index.get(&canonical) {
-                Some(&n) => groups[n].1.push(i),
-                None => {
-                    index.insert(canonical, groups.len());
-                    groups.push((keys, vec![i]));
-                }
-            }
-        }
-    }
-    for (keys, members) in groups {
-        crate::interrupt::tick()?;
-        let member_rows: Vec<&Vec<Value>> = members.iter().map(|&i| &rows[i].1).collect();
-        if let Some(row) = group_row(g, &member_rows, &types[..ncols], env)? {
-            input.push(row);
-            group_keys.push(keys);
-        }
-    }
-    Ok((input, group_keys))
 }
 
 /// A group's row: its first row followed by its aggregate values; None when HAVING

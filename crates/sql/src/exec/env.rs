@@ -34,6 +34,16 @@ pub(crate) struct ExecEnv<'a> {
     pub(crate) out: Option<&'a mut dyn crate::RowSink>,
 }
 
+impl ExecEnv<'_> {
+    /// The budgets and directory of this statement's sorts, groupings and joins, from the
+    /// session's variables.
+    pub(crate) fn spill_config(&self) -> crate::exec::spill::SpillConfig {
+        crate::exec::spill::SpillConfig::from_variables(|name| {
+            crate::sysvars::lookup(name).map(|i| self.state.session_value(i).clone())
+        })
+    }
+}
+
 impl Env for ExecEnv<'_> {
     fn param(&self, index: usize) -> Value {
         self.params.get(index).cloned().unwrap_or(Value::Null)

@@ -9,6 +9,7 @@ pub mod entry;
 pub mod env;
 pub mod explain;
 pub mod info_schema;
+pub mod join;
 pub mod key_cache;
 pub mod query_cache;
 pub mod read;

@@ -639,19 +639,3 @@ pub fn lookup_rows(
     )?;
     Ok(found.then_some(rows))
 }
-
-/// Every row of a table as engine values.
-pub fn all_rows(table: &st::Table, def: &st::TableDef) -> Result<Vec<Vec<Value>>, SqlError> {
-    let mut out = Vec::new();
-    for item in table.scan().map_err(storage_error)? {
-        crate::interrupt::tick()?;
-        let (_, row) = item.map_err(storage_error)?;
-        out.push(
-            row.iter()
-                .zip(&def.columns)
-                .map(|(d, c)| from_stored(d, &c.ty))
-                .collect(),
-        );
-    }
-    Ok(out)
-}

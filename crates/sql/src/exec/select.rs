@@ -250,15 +250,9 @@ impl Session {
         };
         let wanted = (limit_in_sort && !plan.distinct && plan.limit.is_some())
             .then(|| offset.saturating_add(limit));
-        let spill = crate::exec::spill::SpillConfig::from_variables(|name| {
-            crate::sysvars::lookup(name).map(|i| env.state.session_value(i).clone())
-        });
+        let spill = env.spill_config();
         let mut out = crate::exec::spill::collect::Collector::new(desc, wanted, &spill);
-        if let Some(g) = plan
-            .grouping
-            .as_ref()
-            .filter(|g| plan.joins.is_empty() && !g.keys.is_empty())
-        {
+        if let Some(g) = plan.grouping.as_ref().filter(|g| !g.keys.is_empty()) {
             out = Session::group_streamed(
                 plan,
                 g,
@@ -269,18 +263,18 @@ impl Session {
                 out,
                 env,
             )?;
-        } else if let Some(g) = plan.grouping.as_ref().filter(|_| plan.joins.is_empty()) {
+        } else if let Some(g) = plan.grouping.as_ref() {
             out = crate::exec::accumulate::aggregate_streamed(
                 plan,
                 g,
                 &table,
                 &types[..ncols],
                 &shape,
-                out,
+                (&spill, out),
                 env,
             )?;
         } else {
-            Session::collect(plan, &table, &types[..ncols], &shape, &mut out, env)?;
+            Session::collect(plan, &table, &shape, (&spill, &mut out), env)?;
         }
         let range = matches!(
             plan.source.access,
@@ -319,59 +313,57 @@ impl Session {
         }))
     }
 
-    /// Every row of a table SELECT without a streamed GROUP BY, read and shaped into `out`
-    /// (its sort or list): from the scan as it is read, or from the rows read or joined
-    /// first. `types` holds the tables' column types.
+    /// Every row of a table SELECT without GROUP BY or aggregates, read (or joined) and
+    /// shaped into `out` (its sort or list) as it is made: the statement holds no copy
+    /// of a table.
     // Inline: called once per statement on the point-select path.
     #[inline(always)]
     fn collect(
         plan: &crate::plan::tables::TableSelect,
         table: &myriad_storage::Table,
-        types: &[SqlType],
         shape: &crate::exec::spill::collect::RowShape,
-        out: &mut crate::exec::spill::collect::Collector<'_>,
+        (spill, out): (
+            &crate::exec::spill::SpillConfig,
+            &mut crate::exec::spill::collect::Collector<'_>,
+        ),
         env: &mut ExecEnv,
     ) -> Result<(), SqlError> {
-        if plan.joins.is_empty() && plan.grouping.is_none() {
-            // Each row goes from the scan into the result (or its sort) as it is read: the
-            // statement holds no copy of the table.
-            let options = crate::exec::read::ReadOptions {
-                wanted: crate::exec::read::columns_read(plan),
-                max_rows: Session::rows_to_read(plan, env)?,
-            };
-            let cell = std::cell::RefCell::new(out);
-            crate::exec::read::read_rows_each(
-                &plan.source,
+        let max_rows = Session::rows_to_read(plan, env)?;
+        let cell = std::cell::RefCell::new(out);
+        let emit = &mut |mut values: Vec<Value>, env: &mut dyn crate::expr::Env| {
+            shape.emit(&mut values, None, None, env, &mut cell.borrow_mut())
+        };
+        if !plan.joins.is_empty() {
+            let storage = env.engine.catalog.storage();
+            let mut taken = 0usize;
+            return crate::exec::join::each_joined_row(
+                plan,
                 table,
+                storage,
+                spill.group_bytes,
                 env,
-                &options,
-                &mut |_, mut values, env| {
-                    shape.emit(&mut values, None, None, env, &mut cell.borrow_mut())?;
-                    Ok(true)
+                &mut |values, env| {
+                    emit(values, env)?;
+                    taken += 1;
+                    Ok(max_rows.is_none_or(|max| taken < max))
                 },
-                &mut || cell.borrow_mut().reset(),
-            )?;
-        } else {
-            let rows = if plan.joins.is_empty() {
-                let options = crate::exec::read::ReadOptions {
-                    wanted: crate::exec::read::columns_read(plan),
-                    max_rows: Session::rows_to_read(plan, env)?,
-                };
-                crate::exec::read::read_rows_with(&plan.source, table, env, &options)?
-            } else {
-                Session::joined_rows(plan, table, env)?
-            };
-            // The rows the select list is evaluated over: table rows, or one row per group
-            // (the group's first row followed by its aggregate values).
-            let (mut input, group_keys) = match &plan.grouping {
-                Some(g) => group_rows(g, rows, types, env)?,
-                None => (rows.into_iter().map(|(_, v)| v).collect(), Vec::new()),
-            };
-            for (n, values) in input.iter_mut().enumerate() {
-                shape.emit(values, group_keys.get(n), None, env, out)?;
-            }
+            );
         }
-        Ok(())
+        let options = crate::exec::read::ReadOptions {
+            wanted: crate::exec::read::columns_read(plan),
+            max_rows,
+        };
+        crate::exec::read::read_rows_each(
+            &plan.source,
+            table,
+            env,
+            &options,
+            &mut |_, values, env| {
+                emit(values, env)?;
+                Ok(true)
+            },
+            &mut || cell.borrow_mut().reset(),
+        )
     }
 
     /// GROUP BY over one table: each row goes from the scan into the grouping (which
@@ -388,9 +380,10 @@ impl Session {
         env: &mut ExecEnv,
     ) -> Result<crate::exec::spill::collect::Collector<'d>, SqlError> {
         let grouper = std::cell::RefCell::new(crate::exec::spill::group::Grouper::new(spill));
-        crate::exec::read::read_every_row(
+        crate::exec::join::every_input_row(
             plan,
             table,
+            spill.group_bytes,
             env,
             &mut |_, values, env| {
                 crate::interrupt::tick()?;
@@ -432,7 +425,7 @@ impl Session {
         Ok(out)
     }
 
-    /// How many rows a single-table SELECT needs from its scan: OFFSET + LIMIT when
+    /// How many rows a table SELECT needs from its scan or join: OFFSET + LIMIT when
     /// nothing after the filter reorders, groups or drops rows; None for all of them.
     pub(crate) fn rows_to_read(
         plan: &crate::plan::tables::TableSelect,
@@ -450,91 +443,6 @@ impl Session {
         };
         let limit = limit_value(limit, env)?;
         Ok(usize::try_from(offset.saturating_add(limit)).ok())
-    }
-
-    /// The rows of a join: nested loops over the tables in FROM order, each step looking
-    /// its rows up by index when the ON clause allows, then the WHERE clause. The last step
-    /// applies WHERE to each combined row as it is made, so a join keeps only the rows it
-    /// returns (and the intermediate rows of its earlier steps), not every combination; a
-    /// step without an index reads its table once and combines from that one copy.
-    pub(crate) fn joined_rows(
-        plan: &crate::plan::tables::TableSelect,
-        first: &myriad_storage::Table,
-        env: &mut ExecEnv,
-    ) -> Result<Vec<(myriad_storage::RowId, Vec<Value>)>, SqlError> {
-        let engine = env.engine;
-        let storage = engine.catalog.storage();
-        let mut joined: Vec<Vec<Value>> =
-            crate::exec::read::all_rows(first, &plan.source.table.def)?;
-        let mut out = Vec::new();
-        debug_assert!(!plan.joins.is_empty(), "a join has a second table");
-        let last = plan.joins.len().saturating_sub(1);
-        for (n, step) in plan.joins.iter().enumerate() {
-            let table = step.table.open(storage)?;
-            let width = step.table.def.columns.len();
-            let mut whole: Option<Vec<Vec<Value>>> = None;
-            let mut next = Vec::new();
-            // Where a combined row goes: the next step's input, or (at the last step)
-            // through WHERE into the result.
-            let mut emit = |combined: Vec<Value>, env: &mut ExecEnv| -> Result<(), SqlError> {
-                if n < last {
-                    next.push(combined);
-                    return Ok(());
-                }
-                let keep = match &plan.post_filter {
-                    Some(f) => f.eval(env, &combined)?.truth(&mut env.warnings) == Some(true),
-                    None => true,
-                };
-                if keep {
-                    out.push((0, combined));
-                }
-                Ok(())
-            };
-            for row in joined {
-                let looked_up = match &step.lookup {
-                    Some((index_no, key)) => {
-                        let value = key.eval(env, &row)?;
-                        crate::exec::read::lookup_rows(
-                            &table,
-                            &step.table.def,
-                            *index_no,
-                            value,
-                            env,
-                        )?
-                    }
-                    None => None,
-                };
-                if looked_up.is_none() && whole.is_none() {
-                    whole = Some(crate::exec::read::all_rows(&table, &step.table.def)?);
-                }
-                let candidates: &[Vec<Value>] = match &looked_up {
-                    Some(rows) => rows,
-                    None => whole.as_deref().unwrap_or_default(),
-                };
-                let mut matched = false;
-                for candidate in candidates {
-                    crate::interrupt::tick()?;
-                    let mut combined = Vec::with_capacity(row.len() + candidate.len());
-                    combined.extend_from_slice(&row);
-                    combined.extend_from_slice(candidate);
-                    let keep = match &step.on {
-                        Some(on) => on.eval(env, &combined)?.truth(&mut env.warnings) == Some(true),
-                        None => true,
-                    };
-                    if keep {
-                        matched = true;
-                        emit(combined, env)?;
-                    }
-                }
-                if !matched && step.left {
-                    let mut combined = row;
-                    combined.extend(std::iter::repeat_n(Value::Null, width));
-                    emit(combined, env)?;
-                }
-            }
-            joined = next;
-        }
-        Ok(out)
     }
 }
 /// The value a NOT NULL column without a default gets in non-strict mode.

@@ -1,17 +1,19 @@
-//! A SELECT over one table whose rows go to a [`RowSink`] as the scan yields them (see
+//! A SELECT whose rows go to a [`RowSink`] as its scan or join yields them (see
 //! [`crate::row_sink`] for which statements stream and why the others do not).
 //!
-//! Per row: decode the wanted columns, filter, skip the OFFSET, evaluate the select list,
-//! hand the row to the sink; stop after LIMIT rows. Nothing of a row outlives its turn, so
-//! the statement holds one row however large the table.
+//! Per row: decode the wanted columns, filter (or join, see [`crate::exec::join`]), skip
+//! the OFFSET, evaluate the select list, hand the row to the sink; stop after LIMIT rows.
+//! Nothing of a row outlives its turn, so the statement holds one row however large the
+//! tables.
 
 use crate::catalog::storage_error;
 use crate::error::SqlError;
 use crate::exec::env::ExecEnv;
 use crate::exec::read::columns_read;
-use crate::exec::select::{limit_value, result_columns};
+use crate::exec::select::{input_types, limit_value, result_columns};
 use crate::exec::spill::collect::item_types;
 use crate::expr::eval::SqlValue;
+use crate::expr::Env;
 use crate::plan::access::visit_columns;
 use crate::plan::stored::from_stored_owned;
 use crate::plan::tables::{Access, OutputItem, TableSelect};
@@ -20,15 +22,17 @@ use crate::row_sink::RowSink;
 use crate::value::Value;
 use std::sync::Arc;
 
-/// Whether every row of `plan` is final when its scan yields it: one table read whole,
-/// nothing that reorders, groups, merges or drops rows after the filter.
+/// Whether every row of `plan` is final when its scan or join yields it: nothing that
+/// reorders, groups or merges rows afterwards, and no index read (which may start again,
+/// and rows sent cannot be taken back).
 pub(crate) fn streams(plan: &TableSelect) -> bool {
-    plan.joins.is_empty()
+    let one_scan = plan.joins.is_empty()
         && plan.post_filter.is_none()
+        && matches!(plan.source.access, Access::Full);
+    (one_scan || !plan.joins.is_empty())
         && plan.grouping.is_none()
         && plan.order_by.is_empty()
         && !plan.distinct
-        && matches!(plan.source.access, Access::Full)
 }
 
 /// Whether `plan`'s rows come out of a sort, a grouping or a de-duplication: they exist
@@ -59,21 +63,40 @@ pub(crate) fn select(
     out: &mut dyn RowSink,
 ) -> Result<QueryResult, SqlError> {
     let table = plan.source.table.open(env.engine.catalog.storage())?;
-    let types = plan.source.table.column_types();
-    let ncols = types.len();
+    let (types, ncols) = input_types(plan, env);
     let columns = result_columns(plan, &types, ncols, env);
-    let item_types = item_types(plan, &types, env);
-    let movable = movable_items(plan, ncols);
-    let offset = match &plan.offset {
-        Some(o) => limit_value(o, env)?,
-        None => 0,
+    let mut rows = Sender {
+        plan,
+        item_types: item_types(plan, &types, env),
+        movable: movable_items(plan, ncols),
+        offset: match &plan.offset {
+            Some(o) => limit_value(o, env)?,
+            None => 0,
+        },
+        limit: match &plan.limit {
+            Some(l) => limit_value(l, env)?,
+            None => u64::MAX,
+        },
+        skipped: 0,
+        sent: 0,
+        row: Vec::with_capacity(plan.items.len()),
+        out,
     };
-    let limit = match &plan.limit {
-        Some(l) => limit_value(l, env)?,
-        None => u64::MAX,
-    };
-    out.begin(&columns)?;
-    if limit == 0 {
+    rows.out.begin(&columns)?;
+    if rows.limit == 0 {
+        return Ok(streamed(columns));
+    }
+    if !plan.joins.is_empty() {
+        let budget = env.spill_config().group_bytes;
+        let storage = env.engine.catalog.storage();
+        crate::exec::join::each_joined_row(
+            plan,
+            &table,
+            storage,
+            budget,
+            env,
+            &mut |values, env| rows.send(values, env),
+        )?;
         return Ok(streamed(columns));
     }
     let mut scan = table.scan().map_err(storage_error)?;
@@ -81,12 +104,10 @@ pub(crate) fn select(
         scan = scan.project(wanted);
     }
     let def = &plan.source.table.def;
-    let (mut skipped, mut sent) = (0u64, 0u64);
-    let mut row: Vec<Value> = Vec::with_capacity(plan.items.len());
     for item in scan {
         crate::interrupt::tick()?;
         let (_, stored) = item.map_err(storage_error)?;
-        let mut values: Vec<Value> = stored
+        let values: Vec<Value> = stored
             .into_iter()
             .zip(&def.columns)
             .map(|(d, c)| from_stored_owned(d, &c.ty))
@@ -96,12 +117,44 @@ pub(crate) fn select(
                 continue;
             }
         }
-        if skipped < offset {
-            skipped += 1;
-            continue;
+        if !rows.send(values, env)? {
+            break;
         }
-        row.clear();
-        for ((item, ty), &moved) in plan.items.iter().zip(&item_types).zip(&movable) {
+    }
+    Ok(streamed(columns))
+}
+
+/// The rows of a streamed SELECT on their way to the sink: OFFSET, LIMIT and the select
+/// list.
+struct Sender<'p, 'o> {
+    plan: &'p TableSelect,
+    item_types: Vec<crate::expr::eval::SqlType>,
+    movable: Vec<bool>,
+    offset: u64,
+    limit: u64,
+    skipped: u64,
+    sent: u64,
+    /// The result row, built anew in the same buffer each time.
+    row: Vec<Value>,
+    out: &'o mut dyn RowSink,
+}
+
+impl Sender<'_, '_> {
+    /// Skip `values` while OFFSET lasts, else evaluate the select list over it and send
+    /// the result row; false once LIMIT rows were sent.
+    fn send(&mut self, mut values: Vec<Value>, env: &mut dyn Env) -> Result<bool, SqlError> {
+        if self.skipped < self.offset {
+            self.skipped += 1;
+            return Ok(true);
+        }
+        self.row.clear();
+        let shown = self
+            .plan
+            .items
+            .iter()
+            .zip(&self.item_types)
+            .zip(&self.movable);
+        for ((item, ty), &moved) in shown {
             let d = match item {
                 OutputItem::Column { index, .. } if moved => {
                     std::mem::replace(&mut values[*index], Value::Null)
@@ -109,15 +162,12 @@ pub(crate) fn select(
                 OutputItem::Column { index, .. } => values[*index].clone(),
                 OutputItem::Expr { expr, .. } => expr.eval(env, &values)?,
             };
-            row.push(d.into_column(*ty, &mut env.warnings));
+            self.row.push(d.into_column(*ty, env.warnings()));
         }
-        out.row(&row)?;
-        sent += 1;
-        if sent >= limit {
-            break;
-        }
+        self.out.row(&self.row)?;
+        self.sent += 1;
+        Ok(self.sent < self.limit)
     }
-    Ok(streamed(columns))
 }
 
 pub(crate) fn streamed(columns: Arc<Vec<crate::result::Column>>) -> QueryResult {

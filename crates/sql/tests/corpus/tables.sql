@@ -157,6 +157,16 @@ SELECT * FROM t1 JOIN t4 ON t1.k = t4.k ORDER BY t1.id, t4.label
 SELECT t4.* FROM t1 JOIN t4 ON t1.k = t4.k ORDER BY t4.label
 SELECT a.id, b.id, c.label FROM t1 a JOIN t1 b ON a.k = b.k LEFT JOIN t4 c ON c.k = b.k WHERE a.id <= b.id AND (c.label IS NULL OR a.id > 0)
 SELECT COUNT(*) FROM t1 a, t1 b, t4 c WHERE a.k = b.k AND b.k = c.k
+SELECT COUNT(*), SUM(a.id), MAX(c.label) FROM t1 a JOIN t4 c ON c.k = a.k
+SELECT a.k, COUNT(*), MIN(b.id) FROM t1 a, t1 b WHERE a.k = b.k GROUP BY a.k HAVING COUNT(*) > 1
+SELECT c.label, COUNT(DISTINCT a.k) FROM t1 a LEFT JOIN t4 c ON c.k = a.k GROUP BY c.label ORDER BY c.label
+SELECT a.id, c.label FROM t1 a JOIN t4 c ON c.k = a.k ORDER BY a.id DESC, c.label LIMIT 2 OFFSET 1
+SELECT COUNT(*) FROM t1 a LEFT JOIN t4 c ON c.k = a.k AND c.label <> 'three'
+SET SESSION tmp_table_size = 1024
+SELECT a.id, b.id FROM t1 a JOIN t1 b ON b.k = a.k + 1
+SELECT a.id, c.label FROM t1 a LEFT JOIN t4 c ON c.label = CONCAT('t', a.id)
+SELECT COUNT(*), SUM(a.id * b.id) FROM t1 a, t1 b WHERE a.id < b.id
+SET SESSION tmp_table_size = DEFAULT
 SELECT a.id, c.label FROM t1 a, t4 c WHERE a.k <> c.k AND a.id < 3 ORDER BY a.id, c.label
 SELECT id FROM t1 WHERE k IN (SELECT k FROM t4)
 SELECT id FROM t1 WHERE k NOT IN (SELECT k FROM t4 WHERE k IS NOT NULL)
