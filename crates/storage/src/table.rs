@@ -1476,13 +1476,16 @@ impl Table {
         let mut lower: Option<Vec<u8>> = None;
         loop {
             let mut batch = Vec::new();
-            let done = btree::collect::<FORWARD>(
+            let (done, _) = btree::scan::<FORWARD>(
                 &src,
                 ROW_TREE_ROOT,
                 lower.as_deref(),
                 None,
                 256,
-                &mut batch,
+                |k, v| {
+                    batch.push((k.to_vec(), v.to_vec()));
+                    Ok(())
+                },
             )?;
             for (k, v) in &batch {
                 let row_id = row_id_of(k)?;
