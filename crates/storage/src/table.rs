@@ -640,8 +640,9 @@ impl TableInner {
         }))
     }
 
-    /// The column of a clustered table's key, and whether it is UNSIGNED.
-    #[inline]
+    /// The column of a clustered table's key, and whether it is UNSIGNED. Inlined always: it
+    /// is the start of every primary key point lookup of a clustered table.
+    #[inline(always)]
     fn clustered_key_column(&self) -> Result<(&ColumnDef, bool)> {
         let pk = self
             .clustered_pk
