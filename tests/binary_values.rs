@@ -6,6 +6,7 @@
 mod common;
 
 use common::Server;
+use myriad_protocol::client::escaped_literal;
 use mysql_async::prelude::*;
 use mysql_async::Conn;
 use std::time::Duration;
@@ -21,24 +22,6 @@ async fn server_with_table(database: &str, create_table: &str) -> (Server, Conn)
     let used = format!("USE {database}");
     common::exec_all(&mut conn, &[&create, &used, create_table]).await;
     (server, conn)
-}
-
-/// The bytes as a literal the way the C API's mysql_real_escape_string writes them: raw
-/// bytes between quotes, with only NUL, newline, return, ^Z, quotes and backslash escaped.
-fn escaped_literal(bytes: &[u8]) -> Vec<u8> {
-    let mut out = b"'".to_vec();
-    for &b in bytes {
-        match b {
-            0 => out.extend_from_slice(b"\\0"),
-            b'\n' => out.extend_from_slice(b"\\n"),
-            b'\r' => out.extend_from_slice(b"\\r"),
-            0x1A => out.extend_from_slice(b"\\Z"),
-            b'\'' | b'"' | b'\\' => out.extend_from_slice(&[b'\\', b]),
-            _ => out.push(b),
-        }
-    }
-    out.push(b'\'');
-    out
 }
 
 fn hex(bytes: &[u8]) -> String {

@@ -93,6 +93,14 @@ mod shuttle_impl {
         shuttle::thread::yield_now();
     }
 
+    /// Run the schedule test `scenario` under `random` random schedules, then under `pct`
+    /// PCT schedules of depth 3 (bugs that need up to two forced preemptions).
+    #[cfg(test)]
+    pub fn explore_schedules(scenario: fn(), random: usize, pct: usize) {
+        shuttle::check_random(scenario, random);
+        shuttle::check_pct(scenario, pct, 3);
+    }
+
     /// Under shuttle time does not pass: a wait ends only by a notification (a lost
     /// wakeup shows up as a deadlock, which shuttle reports).
     pub fn wait_until<'a, T>(

@@ -76,6 +76,25 @@ pub fn parse_err(payload: &[u8]) -> Option<ErrorInfo> {
     })
 }
 
+/// The bytes as a quoted literal the way the C API's mysql_real_escape_string writes them
+/// (and PyMySQL's escaping): raw bytes between quotes, with only NUL, newline, return, ^Z,
+/// quotes and backslash escaped.
+pub fn escaped_literal(bytes: &[u8]) -> Vec<u8> {
+    let mut out = b"'".to_vec();
+    for &b in bytes {
+        match b {
+            0 => out.extend_from_slice(b"\\0"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            0x1A => out.extend_from_slice(b"\\Z"),
+            b'\'' | b'"' | b'\\' => out.extend_from_slice(&[b'\\', b]),
+            _ => out.push(b),
+        }
+    }
+    out.push(b'\'');
+    out
+}
+
 impl std::fmt::Debug for RawClient {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "RawClient(connection {})", self.connection_id)
@@ -90,17 +109,14 @@ pub struct RawClient {
     pub server_version: String,
 }
 
-/// The capabilities this client asks for by default.
-pub const CLIENT_DEFAULT_CAPABILITIES: u32 = CLIENT_LONG_PASSWORD
-    | CLIENT_LONG_FLAG
-    | CLIENT_PROTOCOL_41
-    | CLIENT_TRANSACTIONS
-    | CLIENT_SECURE_CONNECTION
-    | CLIENT_MULTI_STATEMENTS
-    | CLIENT_MULTI_RESULTS
-    | CLIENT_PS_MULTI_RESULTS
-    | CLIENT_PLUGIN_AUTH
-    | CLIENT_DEPRECATE_EOF;
+/// The capabilities this client asks for by default: all the server honours but the
+/// database in the handshake (added when one is given), the interactive timeout, connection
+/// attributes and length-encoded auth data.
+pub const CLIENT_DEFAULT_CAPABILITIES: u32 = SERVER_CAPABILITIES
+    & !(CLIENT_CONNECT_WITH_DB
+        | CLIENT_INTERACTIVE
+        | CLIENT_CONNECT_ATTRS
+        | CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA);
 
 impl RawClient {
     /// Connect without authenticating: the greeting is read, nothing is sent.

@@ -192,18 +192,8 @@ mod tests {
     #[test]
     fn every_byte_value_survives_the_escapes_pymysql_applies() {
         let all: Vec<u8> = (0..=255u8).collect();
-        let mut sql = b"SELECT _binary'".to_vec();
-        for &b in &all {
-            match b {
-                0 => sql.extend_from_slice(b"\\0"),
-                b'\n' => sql.extend_from_slice(b"\\n"),
-                b'\r' => sql.extend_from_slice(b"\\r"),
-                0x1A => sql.extend_from_slice(b"\\Z"),
-                b'\'' | b'"' | b'\\' => sql.extend_from_slice(&[b'\\', b]),
-                _ => sql.push(b),
-            }
-        }
-        sql.push(b'\'');
+        let mut sql = b"SELECT _binary".to_vec();
+        sql.extend(crate::client::escaped_literal(&all));
         let text = statement_text(&sql).into_owned();
         let hex: String = all.iter().map(|b| format!("{b:02X}")).collect();
         assert_eq!(text, format!("SELECT _binary X'{hex}'"));

@@ -3,14 +3,13 @@
 
 mod common;
 use common::*;
-use myriad_sql::{QueryResult, SessionInfo, Value};
+use myriad_sql::{QueryResult, Session, SessionInfo, Value};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 #[test]
 fn set_checks_scope_type_and_range() {
-    let t = engine();
-    let mut s = session(&t.engine);
+    let (t, mut s) = engine_and_session();
     assert_eq!(error_code(&mut s, "SET no_such_thing = 1"), 1193);
     assert_eq!(error_code(&mut s, "SET autocommit = 'maybe'"), 1231);
     assert_eq!(error_code(&mut s, "SET wait_timeout = 'abc'"), 1232);
@@ -58,21 +57,21 @@ fn set_global_does_not_change_running_sessions() {
 
 #[test]
 fn autocommit_sql_mode_and_transactions() {
-    let t = engine();
-    let mut s = session(&t.engine);
+    let (_t, mut s) = engine_and_session();
     assert!(s.autocommit());
-    exec_ok(&mut s, "SET autocommit = 0");
-    assert!(!s.autocommit());
-    exec_ok(&mut s, "SET autocommit = ON");
-    assert!(s.autocommit());
-    exec_ok(&mut s, "BEGIN");
-    assert!(s.in_transaction());
-    exec_ok(&mut s, "COMMIT");
-    assert!(!s.in_transaction());
-    exec_ok(&mut s, "START TRANSACTION");
-    assert!(s.in_transaction());
-    exec_ok(&mut s, "ROLLBACK");
-    assert!(!s.in_transaction());
+    type State = fn(&Session) -> bool;
+    let steps: [(&str, State, bool); 6] = [
+        ("SET autocommit = 0", Session::autocommit, false),
+        ("SET autocommit = ON", Session::autocommit, true),
+        ("BEGIN", Session::in_transaction, true),
+        ("COMMIT", Session::in_transaction, false),
+        ("START TRANSACTION", Session::in_transaction, true),
+        ("ROLLBACK", Session::in_transaction, false),
+    ];
+    for (sql, state, want) in steps {
+        exec_ok(&mut s, sql);
+        assert_eq!(state(&s), want, "after {sql}");
+    }
     exec_ok(&mut s, "SET sql_mode = 'PIPES_AS_CONCAT'");
     assert_eq!(scalar(&mut s, "SELECT 'a' || 'b'"), "ab");
     exec_ok(&mut s, "SET sql_mode = ''");
@@ -90,8 +89,7 @@ fn autocommit_sql_mode_and_transactions() {
 
 #[test]
 fn show_variables_like_and_where() {
-    let t = engine();
-    let mut s = session(&t.engine);
+    let (_t, mut s) = engine_and_session();
     let r = rows(&mut s, "SHOW VARIABLES LIKE 'version%'");
     let names: Vec<&str> = r.iter().map(|row| row[0].as_str()).collect();
     assert_eq!(
@@ -120,8 +118,7 @@ fn show_variables_like_and_where() {
 
 #[test]
 fn status_counters_count_statements_and_flush() {
-    let t = engine();
-    let mut s = session(&t.engine);
+    let (t, mut s) = engine_and_session();
     for _ in 0..3 {
         rows(&mut s, "SELECT 1");
     }
@@ -169,8 +166,7 @@ fn status_counters_count_statements_and_flush() {
 
 #[test]
 fn multi_statements_stop_at_the_first_error() {
-    let t = engine();
-    let mut s = session(&t.engine);
+    let (_t, mut s) = engine_and_session();
     let results = s.execute("SELECT 1; SELECT 2; SELEC 3; SELECT 4", true);
     assert_eq!(results.len(), 3);
     assert!(results[0].is_ok() && results[1].is_ok());
@@ -201,8 +197,7 @@ fn multi_statements_stop_at_the_first_error() {
 
 #[test]
 fn prepared_statements_plan_once_and_bind_each_time() {
-    let t = engine();
-    let mut s = session(&t.engine);
+    let (_t, mut s) = engine_and_session();
     let info = s.prepare("SELECT ? + 1 AS n, CONCAT(?, 'x')").unwrap();
     assert_eq!(info.param_count, 2);
     assert_eq!(info.columns.len(), 2);
@@ -241,8 +236,7 @@ fn prepared_statements_plan_once_and_bind_each_time() {
 
 #[test]
 fn databases_are_directories() {
-    let t = engine();
-    let mut s = session(&t.engine);
+    let (t, mut s) = engine_and_session();
     exec_ok(&mut s, "CREATE DATABASE shop");
     assert_eq!(error_code(&mut s, "CREATE DATABASE shop"), 1007);
     exec_ok(&mut s, "CREATE DATABASE IF NOT EXISTS shop");
@@ -271,8 +265,7 @@ fn databases_are_directories() {
 
 #[test]
 fn accounts_by_sql_are_durable() {
-    let t = engine();
-    let mut s = session(&t.engine);
+    let (t, mut s) = engine_and_session();
     exec_ok(&mut s, "CREATE USER 'app'@'%' IDENTIFIED BY 'secret'");
     assert_eq!(
         error_code(&mut s, "CREATE USER 'app'@'%' IDENTIFIED BY 'x'"),
@@ -344,8 +337,7 @@ fn shutdown_calls_the_hook() {
 
 #[test]
 fn user_variables_keep_their_type() {
-    let t = engine();
-    let mut s = session(&t.engine);
+    let (_t, mut s) = engine_and_session();
     exec_ok(&mut s, "SET @a = 1, @b := 'x', @c = 1.50");
     assert_eq!(
         rows(&mut s, "SELECT @a, @b, @c, @unset"),
@@ -357,8 +349,7 @@ fn user_variables_keep_their_type() {
 
 #[test]
 fn field_list_and_reset() {
-    let t = engine();
-    let mut s = session(&t.engine);
+    let (_t, mut s) = engine_and_session();
     assert_eq!(s.field_list("t").unwrap_err().code, 1046);
     s.use_database("mysql").unwrap();
     assert_eq!(s.field_list("t").unwrap_err().code, 1146);
@@ -371,8 +362,7 @@ fn field_list_and_reset() {
 
 #[test]
 fn comments_and_version_comments() {
-    let t = engine();
-    let mut s = session(&t.engine);
+    let (_t, mut s) = engine_and_session();
     exec_ok(&mut s, "/*!40101 SET @a = 5 */");
     assert_eq!(scalar(&mut s, "SELECT @a"), "5");
     assert_eq!(scalar(&mut s, "SELECT /* inline */ 1 -- trailing"), "1");
@@ -491,8 +481,7 @@ fn random_input_never_panics() {
         "SHUTDOWN_NOT",
         "FLUSH",
     ];
-    let t = engine();
-    let mut s = session(&t.engine);
+    let (_t, mut s) = engine_and_session();
     exec_ok(&mut s, "CREATE DATABASE sbtest");
     exec_ok(
         &mut s,
@@ -581,8 +570,7 @@ fn delete_in_a_transaction_locks_its_key_until_commit() {
 /// `k + 0`, which no index serves.
 #[test]
 fn or_ranges_on_an_index_match_a_full_scan() {
-    let t = engine();
-    let mut s = session(&t.engine);
+    let (_t, mut s) = engine_and_session();
     exec_all(
         &mut s,
         &[
@@ -635,8 +623,7 @@ fn or_ranges_on_an_index_match_a_full_scan() {
 
 #[test]
 fn division_by_zero_in_a_stored_value_is_an_error_in_strict_mode() {
-    let t = engine();
-    let mut s = session(&t.engine);
+    let (_t, mut s) = engine_and_session();
     exec_all(
         &mut s,
         &[
@@ -690,8 +677,7 @@ fn create_table_runs_inline_and_other_ddl_does_not() {
 /// answers as MySQL does.
 #[test]
 fn create_table_in_a_missing_or_system_database_is_unknown_database() {
-    let t = engine();
-    let mut s = session(&t.engine);
+    let (_t, mut s) = engine_and_session();
     assert_eq!(error_code(&mut s, "CREATE TABLE nope.t (i INT)"), 1049);
     assert_eq!(error_code(&mut s, "CREATE TABLE mysql.t (i INT)"), 1049);
     exec_ok(&mut s, "CREATE DATABASE d");

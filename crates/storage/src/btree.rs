@@ -384,6 +384,35 @@ fn descend_by(
     key: &[u8],
     mut internal: impl FnMut(u32, &[u8], usize),
 ) -> Result<u32> {
+    walk_down(src, root, |page_no, p| {
+        let i = upper_bound(p, key);
+        internal(page_no, p, i);
+        let child = child_below(p, i);
+        if p[LEVEL] == 1 {
+            Down::Leaf(child)
+        } else {
+            Down::Node(child)
+        }
+    })
+}
+
+/// Where [`walk_down`] goes from an internal node.
+enum Down {
+    /// Read this child next.
+    Node(u32),
+    /// End at this child, a leaf, without reading it.
+    Leaf(u32),
+}
+
+/// Walk down from `root`, reading and checking each node, until a leaf is read or
+/// `down(page number, node)` names the leaf to end at; `down` picks the child at every
+/// internal node. Returns the leaf's page number.
+#[inline]
+fn walk_down(
+    src: &impl PageRead,
+    root: u32,
+    mut down: impl FnMut(u32, &[u8]) -> Down,
+) -> Result<u32> {
     let mut page_no = root;
     for _ in 0..64 {
         let b = src.read(page_no)?;
@@ -392,11 +421,9 @@ fn descend_by(
         if is_leaf(&p) {
             return Ok(page_no);
         }
-        let i = upper_bound(&p, key);
-        internal(page_no, &p, i);
-        page_no = child_below(&p, i);
-        if p[LEVEL] == 1 {
-            return Ok(page_no);
+        match down(page_no, &p) {
+            Down::Node(child) => page_no = child,
+            Down::Leaf(leaf) => return Ok(leaf),
         }
     }
     Err(corrupt(root, "tree deeper than 64 levels (a cycle?)"))
@@ -423,22 +450,14 @@ fn seek_in_leaf(p: &[u8], leaf: u32, key: &[u8]) -> Result<(usize, bool)> {
 
 /// Descend to the rightmost leaf.
 fn descend_rightmost(src: &impl PageRead, root: u32) -> Result<u32> {
-    let mut page_no = root;
-    for _ in 0..64 {
-        let b = src.read(page_no)?;
-        let p = b.read();
-        check_node_type(&p, page_no)?;
-        if is_leaf(&p) {
-            return Ok(page_no);
-        }
-        let n = n_cells(&p);
-        page_no = if n == 0 {
-            leftmost(&p)
+    walk_down(src, root, |_, p| {
+        let n = n_cells(p);
+        Down::Node(if n == 0 {
+            leftmost(p)
         } else {
-            child_at(&p, n - 1)
-        };
-    }
-    Err(corrupt(root, "tree deeper than 64 levels (a cycle?)"))
+            child_at(p, n - 1)
+        })
+    })
 }
 
 /// Call `f` with the value stored under `key`, if any (no copy unless it overflows).
@@ -1003,12 +1022,9 @@ fn remove_child(
     Ok(())
 }
 
-/// One key and value copied out of a leaf.
-pub(crate) type Entry = (Vec<u8>, Vec<u8>);
-
-/// The direction argument of [`scan`] and [`collect`]: ascending key order.
+/// The direction argument of [`scan`]: ascending key order.
 pub(crate) const FORWARD: bool = true;
-/// The direction argument of [`scan`] and [`collect`]: descending key order.
+/// The direction argument of [`scan`]: descending key order.
 pub(crate) const BACKWARD: bool = false;
 
 /// Visit entries with `lower <= key < upper` leaf by leaf, until at least `max` were
@@ -1076,22 +1092,6 @@ pub(crate) fn scan<const FORWARD: bool>(
         }
     }
     Ok((true, last))
-}
-
-/// [`scan`] into a vector of copies; returns whether the range is exhausted.
-pub(crate) fn collect<const FORWARD: bool>(
-    src: &impl PageRead,
-    root: u32,
-    lower: Option<&[u8]>,
-    upper: Option<&[u8]>,
-    max: usize,
-    out: &mut Vec<Entry>,
-) -> Result<bool> {
-    scan::<FORWARD>(src, root, lower, upper, max, |k, v| {
-        out.push((k.to_vec(), v.to_vec()));
-        Ok(())
-    })
-    .map(|(done, _)| done)
 }
 
 /// What [`check_tree`] found.
@@ -1201,6 +1201,9 @@ mod tests {
     use super::*;
     use myriad_cache::{BlockCache, BlockIo, FileId};
     use proptest::prelude::*;
+
+    /// One key and value copied out of a leaf.
+    type Entry = (Vec<u8>, Vec<u8>);
     use std::collections::BTreeMap;
     use std::io;
     use std::sync::Arc;
@@ -1317,13 +1320,16 @@ mod tests {
         let (mut lo, mut hi) = (lo.map(|v| v.to_vec()), hi.map(|v| v.to_vec()));
         loop {
             let mut batch = Vec::new();
-            let done = if backward {
-                collect::<BACKWARD>(pager, root, lo.as_deref(), hi.as_deref(), 3, &mut batch)
-                    .unwrap()
-            } else {
-                collect::<FORWARD>(pager, root, lo.as_deref(), hi.as_deref(), 3, &mut batch)
-                    .unwrap()
+            let mut copy = |k: &[u8], v: &[u8]| -> Result<()> {
+                batch.push((k.to_vec(), v.to_vec()));
+                Ok(())
             };
+            let (done, _) = if backward {
+                scan::<BACKWARD>(pager, root, lo.as_deref(), hi.as_deref(), 3, &mut copy)
+            } else {
+                scan::<FORWARD>(pager, root, lo.as_deref(), hi.as_deref(), 3, &mut copy)
+            }
+            .unwrap();
             if let Some((k, _)) = batch.last() {
                 if backward {
                     hi = Some(k.clone());

@@ -12,7 +12,7 @@
 //! strings as u32 length + UTF-8, counts as u32, each column's type as a tag byte plus its
 //! parameters, the default as an encoded datum.
 
-use crate::decimal_codec;
+use crate::decimal_codec::{self, ROW_FORM};
 use crate::types::{
     Collation, ColumnDef, ColumnType, Date, DateTime, IndexDef, IndexKind, IntWidth, LobSize,
     StorageError, TableDef, Value,
@@ -85,7 +85,7 @@ fn encode_value(ty: &ColumnType, d: &Value, out: &mut Vec<u8>) -> Result<(), ()>
             out.extend_from_slice(&v.to_le_bytes())
         }
         (ColumnType::Decimal { precision, scale }, Value::Decimal(d)) => {
-            decimal_codec::encode_row(*precision, *scale, d, out).map_err(|_| ())?
+            decimal_codec::encode::<ROW_FORM>(*precision, *scale, d, out).map_err(|_| ())?
         }
         (ColumnType::Date, Value::Date(d)) => {
             out.extend_from_slice(&d.year.to_le_bytes());
@@ -237,19 +237,16 @@ fn decode_value(ty: &ColumnType, r: &mut Reader<'_>) -> Result<Value, StorageErr
                 day: r.u8()?,
             })
         }
-        ColumnType::DateTime | ColumnType::Timestamp => {
-            let year = r.u16()?;
-            let (month, day, hour, minute, second) = (r.u8()?, r.u8()?, r.u8()?, r.u8()?, r.u8()?);
-            Value::DateTime(DateTime {
-                year,
-                month,
-                day,
-                hour,
-                minute,
-                second,
-                micros: r.u32()?,
-            })
-        }
+        // The fields are read in the order they are written.
+        ColumnType::DateTime | ColumnType::Timestamp => Value::DateTime(DateTime {
+            year: r.u16()?,
+            month: r.u8()?,
+            day: r.u8()?,
+            hour: r.u8()?,
+            minute: r.u8()?,
+            second: r.u8()?,
+            micros: r.u32()?,
+        }),
         _ => {
             let n = r.varint()? as usize;
             Value::Bytes(r.take(n)?.to_vec())

@@ -41,24 +41,33 @@ pub fn valid_type(precision: u8, scale: u8) -> bool {
         && scale as u32 <= myriad_types::decimal::MAX_SCALE
 }
 
-/// The value's unscaled integer at the column's scale, as 40 big-endian bytes; an error when
-/// the value does not fit DECIMAL(precision, scale) exactly.
-fn column_unscaled(precision: u8, scale: u8, value: &Decimal) -> Result<[u8; 40], DecimalError> {
-    if !value.fits(precision as u32, scale as u32) {
-        return Err(DecimalError::Overflow);
-    }
-    Ok(value.rescale(scale as u32)?.unscaled_be_bytes())
-}
+/// [`encode`]'s form argument: the row form, little-endian.
+pub const ROW_FORM: bool = false;
+/// [`encode`]'s form argument: the key form, big-endian with the sign bit flipped.
+pub const KEY_FORM: bool = true;
 
-/// Appends the row form of `value` in a DECIMAL(precision, scale) column.
-pub fn encode_row(
+/// Appends the row form ([`ROW_FORM`]) or the key form ([`KEY_FORM`]) of `value` in a
+/// DECIMAL(precision, scale) column; an error when the value does not fit the column
+/// exactly. The form is a constant, so each form compiles to its own code with no test of
+/// it per value.
+pub fn encode<const KEY: bool>(
     precision: u8,
     scale: u8,
     value: &Decimal,
     out: &mut Vec<u8>,
 ) -> Result<(), DecimalError> {
-    let be = column_unscaled(precision, scale, value)?;
-    out.extend(be[40 - width(precision)..].iter().rev());
+    if !value.fits(precision as u32, scale as u32) {
+        return Err(DecimalError::Overflow);
+    }
+    let be = value.rescale(scale as u32)?.unscaled_be_bytes();
+    let unscaled = &be[40 - width(precision)..];
+    if KEY {
+        let start = out.len();
+        out.extend_from_slice(unscaled);
+        out[start] ^= 0x80;
+    } else {
+        out.extend(unscaled.iter().rev());
+    }
     Ok(())
 }
 
@@ -87,20 +96,6 @@ pub fn decode_row(precision: u8, scale: u8, bytes: &[u8]) -> Result<Decimal, Sto
     Ok(value)
 }
 
-/// Appends the key form of `value` in a DECIMAL(precision, scale) column.
-pub fn encode_key(
-    precision: u8,
-    scale: u8,
-    value: &Decimal,
-    out: &mut Vec<u8>,
-) -> Result<(), DecimalError> {
-    let be = column_unscaled(precision, scale, value)?;
-    let start = out.len();
-    out.extend_from_slice(&be[40 - width(precision)..]);
-    out[start] ^= 0x80;
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -127,10 +122,10 @@ mod tests {
         fn narrow_forms_are_the_i128_forms(v in -(10i128.pow(38) - 1)..10i128.pow(38), scale in 0u8..=38) {
             let d = dec(v, scale);
             let mut row = Vec::new();
-            encode_row(38, scale, &d, &mut row).unwrap();
+            encode::<ROW_FORM>(38, scale, &d, &mut row).unwrap();
             prop_assert_eq!(&row[..], &v.to_le_bytes()[..]);
             let mut key = Vec::new();
-            encode_key(38, scale, &d, &mut key).unwrap();
+            encode::<KEY_FORM>(38, scale, &d, &mut key).unwrap();
             prop_assert_eq!(&key[..], &((v as u128) ^ (1 << 127)).to_be_bytes()[..]);
             prop_assert_eq!(decode_row(38, scale, &row).unwrap().to_string(), d.to_string());
         }
@@ -140,7 +135,7 @@ mod tests {
             (Just(p), Just(s), column_value(p, s))
         })) {
             let mut row = Vec::new();
-            encode_row(p, s, &d, &mut row).unwrap();
+            encode::<ROW_FORM>(p, s, &d, &mut row).unwrap();
             prop_assert_eq!(row.len(), 32);
             let back = decode_row(p, s, &row).unwrap();
             prop_assert_eq!(back.to_string(), d.rescale(s as u32).unwrap().to_string());
@@ -149,8 +144,8 @@ mod tests {
         #[test]
         fn wide_keys_order_as_numbers(a in column_value(65, 30), b in column_value(65, 30)) {
             let (mut ka, mut kb) = (Vec::new(), Vec::new());
-            encode_key(65, 30, &a, &mut ka).unwrap();
-            encode_key(65, 30, &b, &mut kb).unwrap();
+            encode::<KEY_FORM>(65, 30, &a, &mut ka).unwrap();
+            encode::<KEY_FORM>(65, 30, &b, &mut kb).unwrap();
             prop_assert_eq!(ka.len(), 32);
             prop_assert_eq!(ka.cmp(&kb), a.cmp(&b));
         }
@@ -160,20 +155,20 @@ mod tests {
     fn values_outside_the_column_are_refused() {
         let mut out = Vec::new();
         let wide = Decimal::parse(&"9".repeat(65)).unwrap();
-        assert!(encode_row(65, 0, &wide, &mut out).is_ok());
+        assert!(encode::<ROW_FORM>(65, 0, &wide, &mut out).is_ok());
         assert_eq!(
-            encode_row(65, 1, &wide, &mut out),
+            encode::<ROW_FORM>(65, 1, &wide, &mut out),
             Err(DecimalError::Overflow)
         );
         let fraction = Decimal::parse("1.25").unwrap();
         assert_eq!(
-            encode_key(40, 1, &fraction, &mut out),
+            encode::<KEY_FORM>(40, 1, &fraction, &mut out),
             Err(DecimalError::Overflow)
         );
-        assert!(encode_key(40, 2, &fraction, &mut out).is_ok());
+        assert!(encode::<KEY_FORM>(40, 2, &fraction, &mut out).is_ok());
         let too_wide = Decimal::parse(&format!("1{}", "0".repeat(65))).unwrap();
         assert_eq!(
-            encode_row(65, 0, &too_wide, &mut out),
+            encode::<ROW_FORM>(65, 0, &too_wide, &mut out),
             Err(DecimalError::Overflow)
         );
         assert!(decode_row(65, 0, &[0; 16]).is_err());

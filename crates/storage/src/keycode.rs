@@ -22,6 +22,7 @@
 //!   `utf8mb4_bin` weights are 3-byte code points; both drop trailing spaces (PAD SPACE).
 //!   `binary` is the bytes themselves.
 
+use crate::decimal_codec::{self, KEY_FORM};
 use crate::types::{Collation, ColumnType, DateTime, StorageError, Value};
 use std::cmp::Ordering;
 
@@ -158,7 +159,7 @@ pub fn encode_key_part(out: &mut Vec<u8>, ty: &ColumnType, d: &Value) -> Result<
             out.extend_from_slice(&bits.to_be_bytes())
         }
         (ColumnType::Decimal { precision, scale }, Value::Decimal(v)) => {
-            crate::decimal_codec::encode_key(*precision, *scale, v, out)
+            decimal_codec::encode::<KEY_FORM>(*precision, *scale, v, out)
                 .map_err(|_| mismatch(ty, d))?
         }
         (ColumnType::Date, Value::Date(date)) => put_datetime_key(out, date.at_midnight(), 4),

@@ -625,14 +625,39 @@ impl TableInner {
         }
     }
 
-    /// The row id of a clustered table's key value (sign bit flipped for signed columns,
-    /// so row id order is key order).
-    fn row_id_for_key(&self, d: &Value) -> Result<RowId> {
+    /// Where the rows of a clustered table at the key value `v` (a bound on the key's one
+    /// column) and after it start, or only those after it when `past`; None when `v` is
+    /// empty (no bound).
+    fn start_position(&self, v: &[Value], past: bool) -> Result<Option<KeyPosition>> {
+        let Some(d) = v.first() else {
+            return Ok(None);
+        };
+        Ok(Some(match self.key_position(d)? {
+            KeyPosition::At(id) if past => id
+                .checked_add(1)
+                .map_or(KeyPosition::AfterAll, KeyPosition::At),
+            position => position,
+        }))
+    }
+
+    /// The column of a clustered table's key, and whether it is UNSIGNED. Inlined always: it
+    /// is the start of every primary key point lookup of a clustered table.
+    #[inline(always)]
+    fn clustered_key_column(&self) -> Result<(&ColumnDef, bool)> {
         let pk = self
             .clustered_pk
             .ok_or_else(|| StorageError::InvalidDefinition("not clustered".into()))?;
         let col = &self.def.columns[self.def.indexes[pk].columns[0]];
-        let unsigned = matches!(col.ty, ColumnType::Int { unsigned: true, .. });
+        Ok((
+            col,
+            matches!(col.ty, ColumnType::Int { unsigned: true, .. }),
+        ))
+    }
+
+    /// The row id of a clustered table's key value (sign bit flipped for signed columns,
+    /// so row id order is key order).
+    fn row_id_for_key(&self, d: &Value) -> Result<RowId> {
+        let (col, unsigned) = self.clustered_key_column()?;
         match (d, unsigned) {
             (Value::Int(v), false) => Ok((*v as u64) ^ (1 << 63)),
             (Value::UInt(v), false) if *v <= i64::MAX as u64 => Ok(*v ^ (1 << 63)),
@@ -650,11 +675,7 @@ impl TableInner {
     /// signed key) lies before or after every row, so a search for it finds nothing and a
     /// range bounded by it is open or empty.
     fn key_position(&self, d: &Value) -> Result<KeyPosition> {
-        let pk = self
-            .clustered_pk
-            .ok_or_else(|| StorageError::InvalidDefinition("not clustered".into()))?;
-        let col = &self.def.columns[self.def.indexes[pk].columns[0]];
-        let unsigned = matches!(col.ty, ColumnType::Int { unsigned: true, .. });
+        let (_, unsigned) = self.clustered_key_column()?;
         Ok(match (d, unsigned) {
             (Value::Int(v), true) if *v < 0 => KeyPosition::BeforeAll,
             (Value::UInt(v), false) if *v > i64::MAX as u64 => KeyPosition::AfterAll,
@@ -818,9 +839,7 @@ impl Table {
     /// it was (the statement may continue).
     pub fn insert(&self, stmt: &mut Statement, row: &[Value]) -> Result<InsertOutcome> {
         let t = &self.inner;
-        t.check_live()?;
-        stmt.lock_table(t)?;
-        let _latch = t.write_latch()?;
+        let _latch = self.write_start(stmt)?;
         let mut generated = None;
         let mut filled;
         let mut row = row;
@@ -937,14 +956,19 @@ impl Table {
         stmt.lock_table(&self.inner)
     }
 
+    /// What every row write starts with: this table's writer lock for `stmt`
+    /// ([`Table::lock_for_write`]), then its write latch, held until the guard drops.
+    fn write_start(&self, stmt: &mut Statement) -> Result<parking_lot::RwLockWriteGuard<'_, ()>> {
+        self.lock_for_write(stmt)?;
+        self.inner.write_latch()
+    }
+
     /// Replace the row `row_id` with `new_row`. In a clustered table a changed primary key
     /// moves the row to the row id of the new key (look it up again by key if needed). Unique keys are checked first (a duplicate
     /// changes nothing). Returns false when the row does not exist.
     pub fn update(&self, stmt: &mut Statement, row_id: RowId, new_row: &[Value]) -> Result<bool> {
         let t = &self.inner;
-        t.check_live()?;
-        stmt.lock_table(t)?;
-        let _latch = t.write_latch()?;
+        let _latch = self.write_start(stmt)?;
         let Some(old) = t.get_row(row_id)? else {
             return Ok(false);
         };
@@ -1043,9 +1067,7 @@ impl Table {
     /// Delete the row `row_id`; returns false when it does not exist.
     pub fn delete(&self, stmt: &mut Statement, row_id: RowId) -> Result<bool> {
         let t = &self.inner;
-        t.check_live()?;
-        stmt.lock_table(t)?;
-        let _latch = t.write_latch()?;
+        let _latch = self.write_start(stmt)?;
         let Some(old) = t.get_row(row_id)? else {
             return Ok(false);
         };
@@ -1172,38 +1194,26 @@ impl Table {
         let ix = t.index_def(index_no)?;
         let mut exhausted = t.has_no_rows();
         if !t.has_tree(index_no) {
-            // The clustered key: a range of row ids over the row tree.
-            // A bound outside the key's domain: below every row, or above every row.
-            let position = |b: &[Value]| b.first().map(|d| t.key_position(d)).transpose();
+            // The clustered key: a range of row ids over the row tree, from the first row id
+            // the lower bound lets in up to, not including, the first one past the upper
+            // bound. A bound outside the key's domain: below every row, or above every row.
             let lower = match lower {
                 Bound::Unbounded => None,
-                Bound::Included(v) | Bound::Excluded(v) => match position(v)? {
-                    None | Some(KeyPosition::BeforeAll) => None,
-                    Some(KeyPosition::AfterAll) => {
-                        exhausted = true;
-                        None
-                    }
-                    Some(KeyPosition::At(id)) if matches!(lower, Bound::Excluded(_)) => {
-                        exhausted |= id == u64::MAX;
-                        Some(id.saturating_add(1))
-                    }
-                    Some(KeyPosition::At(id)) => Some(id),
-                },
+                Bound::Included(v) => t.start_position(v, false)?,
+                Bound::Excluded(v) => t.start_position(v, true)?,
             };
             let upper = match upper {
                 Bound::Unbounded => None,
-                Bound::Included(v) | Bound::Excluded(v) => match position(v)? {
-                    None | Some(KeyPosition::AfterAll) => None,
-                    Some(KeyPosition::BeforeAll) => {
-                        exhausted = true;
-                        None
-                    }
-                    Some(KeyPosition::At(id)) if matches!(upper, Bound::Included(_)) => {
-                        id.checked_add(1)
-                    }
-                    Some(KeyPosition::At(id)) => Some(id),
-                },
+                Bound::Included(v) => t.start_position(v, true)?,
+                Bound::Excluded(v) => t.start_position(v, false)?,
             };
+            exhausted |= matches!(lower, Some(KeyPosition::AfterAll))
+                || matches!(upper, Some(KeyPosition::BeforeAll));
+            let row_id = |p: Option<KeyPosition>| match p {
+                Some(KeyPosition::At(id)) => Some(id),
+                _ => None,
+            };
+            let (lower, upper) = (row_id(lower), row_id(upper));
             if let (Some(l), Some(u)) = (lower, upper) {
                 exhausted |= l >= u;
             }
@@ -1369,9 +1379,7 @@ impl Table {
     /// Set the AUTO_INCREMENT counter (ALTER TABLE ... AUTO_INCREMENT = n); never below 1.
     pub fn set_auto_increment(&self, stmt: &mut Statement, value: u64) -> Result<()> {
         let t = &self.inner;
-        t.check_live()?;
-        stmt.lock_table(t)?;
-        let _latch = t.write_latch()?;
+        let _latch = self.write_start(stmt)?;
         let mut w = WritePager { stmt, table: t };
         let b = w.write(META_PAGE)?;
         put_u64(&mut b.write(), meta::AUTO_INCREMENT, value.max(1));
@@ -1469,13 +1477,16 @@ impl Table {
         let mut lower: Option<Vec<u8>> = None;
         loop {
             let mut batch = Vec::new();
-            let done = btree::collect::<FORWARD>(
+            let (done, _) = btree::scan::<FORWARD>(
                 &src,
                 ROW_TREE_ROOT,
                 lower.as_deref(),
                 None,
                 256,
-                &mut batch,
+                |k, v| {
+                    batch.push((k.to_vec(), v.to_vec()));
+                    Ok(())
+                },
             )?;
             for (k, v) in &batch {
                 let row_id = row_id_of(k)?;

@@ -21,6 +21,20 @@ fn ints(scan: impl Iterator<Item = Result<(RowId, Row), StorageError>>, column: 
     .collect()
 }
 
+/// Index `index` of `t` read forward from `lower` to `upper`.
+fn forward(t: &Table, index: usize, lower: Bound<&[Value]>, upper: Bound<&[Value]>) -> IndexScan {
+    t.index_scan(index, lower, upper, Direction::Forward)
+        .unwrap()
+}
+
+/// VARCHAR(`len`) in the case-insensitive utf8mb4 collation.
+fn varchar_ci(len: u32) -> ColumnType {
+    ColumnType::Varchar {
+        len,
+        collation: Collation::Utf8mb4GeneralCi,
+    }
+}
+
 #[test]
 fn ddl_catalog_and_errors() {
     let dir = tempfile::tempdir().unwrap();
@@ -138,14 +152,7 @@ fn rows_keys_and_scans_match_a_model() {
     // Secondary index equality, in (k, row id) order, and ranges both ways.
     for k in [0i64, 5, 96, 112, 500] {
         let eq = [Value::Int(k)];
-        let got = ids(t
-            .index_scan(
-                1,
-                Bound::Included(&eq),
-                Bound::Included(&eq),
-                Direction::Forward,
-            )
-            .unwrap());
+        let got = ids(forward(&t, 1, Bound::Included(&eq), Bound::Included(&eq)));
         let want: Vec<i64> = model
             .iter()
             .filter(|(_, v)| **v == k)
@@ -156,14 +163,7 @@ fn rows_keys_and_scans_match_a_model() {
         assert_eq!(got_sorted, want, "k = {k}");
     }
     let (lo, hi) = ([Value::Int(10)], [Value::Int(20)]);
-    let fwd = t
-        .index_scan(
-            1,
-            Bound::Excluded(&lo),
-            Bound::Included(&hi),
-            Direction::Forward,
-        )
-        .unwrap();
+    let fwd = forward(&t, 1, Bound::Excluded(&lo), Bound::Included(&hi));
     let ks = ints(fwd, 1);
     assert!(ks.windows(2).all(|w| w[0] <= w[1]));
     assert_eq!(
@@ -198,13 +198,7 @@ fn multi_column_prefixes_case_insensitive_keys_nulls_and_big_rows() {
     let def = TableDef {
         columns: vec![
             ColumnDef::new("a", int()),
-            ColumnDef::new(
-                "name",
-                ColumnType::Varchar {
-                    len: 50,
-                    collation: Collation::Utf8mb4GeneralCi,
-                },
-            ),
+            ColumnDef::new("name", varchar_ci(50)),
             ColumnDef::new(
                 "body",
                 ColumnType::Blob {
@@ -254,14 +248,7 @@ fn multi_column_prefixes_case_insensitive_keys_nulls_and_big_rows() {
     assert_eq!(t.get(big_id).unwrap().unwrap()[2], Value::Bytes(big));
     // Prefix of the two-column index: a = 7 gives 3 rows in name order.
     let seven = [Value::Int(7)];
-    let rows: Vec<Row> = t
-        .index_scan(
-            0,
-            Bound::Included(&seven),
-            Bound::Included(&seven),
-            Direction::Forward,
-        )
-        .unwrap()
+    let rows: Vec<Row> = forward(&t, 0, Bound::Included(&seven), Bound::Included(&seven))
         .map(|r| r.unwrap().1)
         .collect();
     assert_eq!(
@@ -930,14 +917,7 @@ fn integer_primary_keys_cluster_the_rows_and_key_updates_move_them() {
             .collect();
         assert_eq!(back, want.iter().rev().cloned().collect::<Vec<_>>());
         let (lo, hi) = ([key(-3)], [key(5)]);
-        let mid: Vec<Value> = t
-            .index_scan(
-                1,
-                Bound::Excluded(&lo),
-                Bound::Included(&hi),
-                Direction::Forward,
-            )
-            .unwrap()
+        let mid: Vec<Value> = forward(&t, 1, Bound::Excluded(&lo), Bound::Included(&hi))
             .map(|r| r.unwrap().1[0].clone())
             .collect();
         assert_eq!(mid, vec![key(0), key(2), key(5)]);
@@ -1105,14 +1085,7 @@ fn in_lists_in_one_pass_match_one_scan_per_value() {
         let mut out = Vec::new();
         for v in sorted {
             let key = [Value::Int(v)];
-            let scan = t
-                .index_scan(
-                    1,
-                    Bound::Included(&key),
-                    Bound::Included(&key),
-                    Direction::Forward,
-                )
-                .unwrap();
+            let scan = forward(&t, 1, Bound::Included(&key), Bound::Included(&key));
             out.extend(scan.map(Result::unwrap));
         }
         out
@@ -1164,13 +1137,7 @@ fn in_lists_in_one_pass_match_one_scan_per_value() {
     let def = TableDef {
         columns: vec![
             ColumnDef::new("a", int()),
-            ColumnDef::new(
-                "name",
-                ColumnType::Varchar {
-                    len: 20,
-                    collation: Collation::Utf8mb4GeneralCi,
-                },
-            ),
+            ColumnDef::new("name", varchar_ci(20)),
         ],
         indexes: vec![index("a_name", IndexKind::NonUnique, &[0, 1])],
         options: vec![],

@@ -1104,6 +1104,24 @@ pub fn tps_plot(
     }
 }
 
+/// One [`tps_plot`] per sysbench test of `tests`, over the rows of that test: the file
+/// `{name}-{test}.png`, the title `title(test)`, one series per distinct `key(row)`.
+pub fn tps_plot_per_test(
+    r: &mut Runner,
+    rows: &[&Row],
+    tests: &[&str],
+    name: &str,
+    title: impl Fn(&str) -> String,
+    key: impl Fn(&Row) -> String,
+) {
+    for test in tests {
+        let test_rows = rows_where(rows, "test", test);
+        let file = format!("{name}-{test}.png");
+        r.pending_plots
+            .push(tps_plot(file, title(test), &test_rows, &key));
+    }
+}
+
 /// One series per distinct value of `key(row)`, points (x param, y metric), in row order.
 pub fn series_by(
     rows: &[&Row],

@@ -2,7 +2,7 @@
 //! oltp_read_write across thread counts, same data, same settings, same client.
 
 use super::{
-    ok_rows, param_text, ratio_text, rows_where, run_sysbench_plan, settings_with, table, tps_plot,
+    ok_rows, param_text, ratio_text, run_sysbench_plan, settings_with, table, tps_plot_per_test,
     Engine, Runner, SysbenchCell, SysbenchPlan,
 };
 use crate::report::{format_number, Row};
@@ -74,13 +74,6 @@ pub fn run(r: &mut Runner) {
         &["test", "threads", "mariadb", "myriad", "myriad/mariadb"],
         summary,
     ));
-    for test in TESTS {
-        let test_rows = rows_where(&rows, "test", test);
-        r.pending_plots.push(tps_plot(
-            format!("oltp-{test}.png"),
-            format!("sysbench {test}"),
-            &test_rows,
-            |row| row.target.clone(),
-        ));
-    }
+    let title = |test: &str| format!("sysbench {test}");
+    tps_plot_per_test(r, &rows, TESTS, "oltp", title, |row| row.target.clone());
 }

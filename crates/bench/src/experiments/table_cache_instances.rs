@@ -7,9 +7,8 @@
 //! paired changes decide "at most 3 % at 1 thread" where single samples drift by more.
 
 use super::{
-    gain_text, ok_rows, paired_ratios, paired_text, param_text, rows_where,
-    run_sysbench_plan_side_by_side, settings_with, table, tps_plot, Engine, Runner, SysbenchCell,
-    SysbenchPlan,
+    gain_text, ok_rows, paired_ratios, paired_text, param_text, run_sysbench_plan_side_by_side,
+    settings_with, table, tps_plot_per_test, Engine, Runner, SysbenchCell, SysbenchPlan,
 };
 use crate::report::{format_number, Row};
 
@@ -128,20 +127,10 @@ pub fn run(r: &mut Runner) {
         ],
         summary,
     ));
-    for test in TESTS {
-        let test_rows = rows_where(&rows, "test", test);
-        r.pending_plots.push(tps_plot(
-            format!("table-cache-instances-{test}.png"),
-            format!("sysbench {test}: table_open_cache_instances 1 vs 16"),
-            &test_rows,
-            |row| {
-                format!(
-                    "{} {} tables={}",
-                    row.target,
-                    row.config,
-                    param_text(row, "tables")
-                )
-            },
-        ));
-    }
+    let title = |test: &str| format!("sysbench {test}: table_open_cache_instances 1 vs 16");
+    let key = |row: &Row| {
+        let tables = param_text(row, "tables");
+        format!("{} {} tables={tables}", row.target, row.config)
+    };
+    tps_plot_per_test(r, &rows, TESTS, "table-cache-instances", title, key);
 }

@@ -1013,12 +1013,7 @@ mod schedules {
     }
 
     #[test]
-    fn resegmenting_under_readers_and_writers_under_random_schedules() {
-        shuttle::check_random(scenario, 150);
-    }
-
-    #[test]
-    fn resegmenting_under_readers_and_writers_under_pct_schedules() {
-        shuttle::check_pct(scenario, 150, 3);
+    fn resegmenting_under_readers_and_writers_under_random_and_pct_schedules() {
+        crate::sync::explore_schedules(scenario, 150, 150);
     }
 }

@@ -767,13 +767,8 @@ mod schedules {
     }
 
     #[test]
-    fn pin_unpin_evict_read_in_progress_and_resize_under_random_schedules() {
-        shuttle::check_random(scenario, 150);
-    }
-
-    #[test]
-    fn pin_unpin_evict_read_in_progress_and_resize_under_pct_schedules() {
-        shuttle::check_pct(scenario, 150, 3);
+    fn pin_unpin_evict_read_in_progress_and_resize_under_random_and_pct_schedules() {
+        crate::sync::explore_schedules(scenario, 150, 150);
     }
 }
 

@@ -435,12 +435,7 @@ mod schedules {
     }
 
     #[test]
-    fn lookup_insert_invalidate_and_resize_under_random_schedules() {
-        shuttle::check_random(scenario, 500);
-    }
-
-    #[test]
-    fn lookup_insert_invalidate_and_resize_under_pct_schedules() {
-        shuttle::check_pct(scenario, 300, 3);
+    fn lookup_insert_invalidate_and_resize_under_random_and_pct_schedules() {
+        crate::sync::explore_schedules(scenario, 500, 300);
     }
 }

@@ -1047,8 +1047,8 @@ impl<K: Hash + Eq + Clone, D: Definition> TableCache<K, D> {
         K: Borrow<Q>,
         Q: Hash + Eq + ToOwned<Owned = K> + ?Sized,
     {
-        let shard = self.def_shard(key);
         let deadline = Instant::now() + timeout;
+        let shard = self.def_shard(key);
         let mut s = shard.state.lock();
         let previous = loop {
             match s.map.get(key) {

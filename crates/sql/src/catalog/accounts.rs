@@ -119,20 +119,22 @@ impl Accounts {
 
     /// How `user`@`host` authenticates, or None when no account matches.
     pub fn find(&self, user: &str, host: &str) -> Option<AccountAuth> {
-        let list = self.list.read();
-        list.iter()
-            .filter(|a| a.user == user && host_matches(&a.host, host))
-            .max_by_key(|a| host_specificity(&a.host))
-            .map(|a| a.auth.clone())
+        self.matching(user, host, |a| a.auth.clone())
     }
 
     /// The host pattern of the account `user`@`host` authenticates as (for CURRENT_USER()).
     pub fn matching_host(&self, user: &str, host: &str) -> Option<String> {
+        self.matching(user, host, |a| a.host.clone())
+    }
+
+    /// `read` of the account `user`@`host` authenticates as: of the accounts of `user`
+    /// whose host pattern matches `host`, the most specific pattern's.
+    fn matching<T>(&self, user: &str, host: &str, read: impl FnOnce(&Account) -> T) -> Option<T> {
         let list = self.list.read();
         list.iter()
             .filter(|a| a.user == user && host_matches(&a.host, host))
             .max_by_key(|a| host_specificity(&a.host))
-            .map(|a| a.host.clone())
+            .map(read)
     }
 
     pub fn exists(&self, user: &str, host: &str) -> bool {

@@ -176,7 +176,7 @@ impl Session {
         source: &crate::plan::tables::RowSource,
         table: &myriad_storage::Table,
         order_by: &[(Expr, bool)],
-        limit: Option<&Expr>,
+        limit: &Option<Expr>,
         env: &mut ExecEnv,
     ) -> Result<Vec<(myriad_storage::RowId, Vec<Value>)>, SqlError> {
         let mut rows = crate::exec::read::read_rows(source, table, env)?;

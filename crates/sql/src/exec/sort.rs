@@ -232,29 +232,25 @@ mod tests {
             Value::text("9"),
             Value::Double(1.5),
         ];
-        let mut rows: Vec<(Vec<Value>, usize)> = keys
-            .iter()
-            .cloned()
-            .enumerate()
-            .map(|(n, k)| (vec![k], n))
-            .collect();
-        sort_rows(&mut rows, &[false]);
-        let order: Vec<usize> = rows.iter().map(|r| r.1).collect();
+        // The positions of `keys` in the order sort_rows puts one-key rows of them.
+        let order = |keys: Vec<Value>, descending: bool| -> Vec<usize> {
+            let mut rows: Vec<(Vec<Value>, usize)> = keys
+                .into_iter()
+                .enumerate()
+                .map(|(n, k)| (vec![k], n))
+                .collect();
+            sort_rows(&mut rows, &[descending]);
+            rows.iter().map(|r| r.1).collect()
+        };
         // NULL, '', '0', '1.5', '10', '9', 'A'
-        assert_eq!(order, vec![4, 2, 0, 6, 3, 5, 1]);
-        let mut numbers: Vec<(Vec<Value>, usize)> = [
+        assert_eq!(order(keys.to_vec(), false), vec![4, 2, 0, 6, 3, 5, 1]);
+        let numbers = vec![
             Value::Decimal(Decimal::from_i128_scaled(25, 1).unwrap()),
             Value::Int(2),
             Value::Double(2.25),
             Value::UInt(3),
-        ]
-        .into_iter()
-        .enumerate()
-        .map(|(n, k)| (vec![k], n))
-        .collect();
-        sort_rows(&mut numbers, &[true]);
-        let order: Vec<usize> = numbers.iter().map(|r| r.1).collect();
-        assert_eq!(order, vec![3, 0, 2, 1]);
+        ];
+        assert_eq!(order(numbers, true), vec![3, 0, 2, 1]);
     }
 
     proptest! {

@@ -18,13 +18,21 @@ use crate::{Engine, Session};
 // ---- statements over stored tables ----
 
 impl Session {
+    /// The engine's storage, and `table` opened in it for an INSERT, UPDATE or DELETE.
+    fn open_for_write(
+        &self,
+        table: &crate::plan::tables::TableRef,
+    ) -> Result<(&myriad_storage::Storage, myriad_storage::Table), SqlError> {
+        let storage = self.engine.catalog.storage();
+        Ok((storage, table.open(storage)?))
+    }
+
     pub(crate) fn insert(
         &self,
         plan: &crate::plan::tables::InsertPlan,
         env: &mut ExecEnv,
     ) -> Result<Pending, SqlError> {
-        let storage = self.engine.catalog.storage();
-        let table = plan.table.open(storage)?;
+        let (storage, table) = self.open_for_write(&plan.table)?;
         let strict = self.strict();
         let mut stmt = storage.begin();
         let mut affected = 0u64;
@@ -167,21 +175,14 @@ impl Session {
         plan: &crate::plan::tables::UpdatePlan,
         env: &mut ExecEnv,
     ) -> Result<QueryResult, SqlError> {
-        let storage = self.engine.catalog.storage();
-        let table = plan.source.table.open(storage)?;
         let strict = self.strict();
+        let (storage, table) = self.open_for_write(&plan.source.table)?;
         // The writer lock before the read: concurrent `SET n = n + 1` must not both read n.
         let mut stmt = storage.begin();
         table
             .lock_for_write(&mut stmt)
             .map_err(catalog::storage_error)?;
-        let rows = self.matching_rows(
-            &plan.source,
-            &table,
-            &plan.order_by,
-            plan.limit.as_ref(),
-            env,
-        )?;
+        let rows = self.matching_rows(&plan.source, &table, &plan.order_by, &plan.limit, env)?;
         let (mut matched, mut changed) = (0u64, 0u64);
         for (n, (row_id, values)) in rows.into_iter().enumerate() {
             matched += 1;
@@ -246,21 +247,14 @@ impl Session {
         plan: &crate::plan::tables::DeletePlan,
         env: &mut ExecEnv,
     ) -> Result<QueryResult, SqlError> {
-        let storage = self.engine.catalog.storage();
-        let table = plan.source.table.open(storage)?;
+        let (storage, table) = self.open_for_write(&plan.source.table)?;
         // The keys a point DELETE searches for are locked before reading, found or not, as
         // InnoDB locks the gap: another transaction's DELETE + INSERT of that key finishes
         // first (see crate::row_locks).
         for key in crate::plan::alter::primary_point_keys(&plan.source, env)? {
             self.lock_row(&plan.source.table, key)?;
         }
-        let rows = self.matching_rows(
-            &plan.source,
-            &table,
-            &plan.order_by,
-            plan.limit.as_ref(),
-            env,
-        )?;
+        let rows = self.matching_rows(&plan.source, &table, &plan.order_by, &plan.limit, env)?;
         for (_, values) in &rows {
             if let Some(key) = crate::plan::alter::primary_key_of(&plan.source.table.def, values) {
                 self.lock_row(&plan.source.table, key)?;

@@ -12,6 +12,7 @@ use crate::expr::*;
 use crate::value::Value;
 use myriad_types::errors::{ER_OPERAND_COLUMNS, ER_SUBQUERY_NO_1_ROW};
 use sqlparser::ast::BinaryOperator;
+use std::borrow::Cow;
 use std::cmp::Ordering;
 
 impl Expr {
@@ -249,26 +250,9 @@ impl Expr {
                         (false, false) => Value::Int(i64::from(*negated)),
                     });
                 }
-                let mut saw_null = false;
-                let mut found = false;
-                for item in list {
-                    let x = item.eval(env, row)?;
-                    match compare(&v, &x, env.warnings()) {
-                        None => saw_null = true,
-                        Some(Ordering::Equal) => {
-                            found = true;
-                            break;
-                        }
-                        Some(_) => {}
-                    }
-                }
-                if found {
-                    Value::Int(i64::from(!*negated))
-                } else if saw_null {
-                    Value::Null
-                } else {
-                    Value::Int(i64::from(*negated))
-                }
+                in_items(&v, list.len(), *negated, env, |env, i| {
+                    list[i].eval(env, row).map(Cow::Owned)
+                })?
             }
             Expr::Between {
                 expr,
@@ -396,25 +380,9 @@ impl Expr {
                         Value::Null
                     });
                 }
-                let mut saw_null = false;
-                let mut found = false;
-                for r in &rows {
-                    match compare(&v, &r[0], env.warnings()) {
-                        None => saw_null = true,
-                        Some(Ordering::Equal) => {
-                            found = true;
-                            break;
-                        }
-                        Some(_) => {}
-                    }
-                }
-                if found {
-                    Value::Int(i64::from(!*negated))
-                } else if saw_null {
-                    Value::Null
-                } else {
-                    Value::Int(i64::from(*negated))
-                }
+                in_items(&v, rows.len(), *negated, env, |_, i| {
+                    Ok(Cow::Borrowed(&rows[i][0]))
+                })?
             }
             Expr::Exists { query, negated } => {
                 let rows = env.subquery(query.as_ref())?;
@@ -423,4 +391,30 @@ impl Expr {
             _ => return Err(SqlError::not_supported("this expression here")),
         })
     }
+}
+
+/// MySQL's three-valued `v IN (...)` over `n` items, `item(env, i)` giving the i-th (read
+/// only until one equals `v`): true when one equals `v`, else NULL when one compared as
+/// NULL, else false; the opposite for NOT IN (`negated`), NULL staying NULL.
+fn in_items<'a>(
+    v: &Value,
+    n: usize,
+    negated: bool,
+    env: &mut dyn Env,
+    mut item: impl FnMut(&mut dyn Env, usize) -> Result<Cow<'a, Value>, SqlError>,
+) -> Result<Value, SqlError> {
+    let mut saw_null = false;
+    for i in 0..n {
+        let x = item(env, i)?;
+        match compare(v, &x, env.warnings()) {
+            None => saw_null = true,
+            Some(Ordering::Equal) => return Ok(Value::Int(i64::from(!negated))),
+            Some(_) => {}
+        }
+    }
+    Ok(if saw_null {
+        Value::Null
+    } else {
+        Value::Int(i64::from(negated))
+    })
 }

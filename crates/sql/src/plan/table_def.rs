@@ -61,6 +61,20 @@ pub fn table_def(ct: &ast::CreateTable, compiler: &Compiler) -> Result<st::Table
                 })
                 .collect()
         };
+    // A UNIQUE or plain index: named as written, or else after its first column.
+    let index = |name: Option<&ast::Ident>,
+                 kind: st::IndexKind,
+                 cols: &[ast::IndexColumn],
+                 columns: &[st::ColumnDef]|
+     -> Result<st::IndexDef, SqlError> {
+        let cols = index_columns(cols, columns)?;
+        let name = name.map_or_else(|| columns[cols[0]].name.clone(), |n| n.value.clone());
+        Ok(st::IndexDef {
+            name,
+            kind,
+            columns: cols,
+        })
+    };
     for constraint in &ct.constraints {
         match constraint {
             ast::TableConstraint::PrimaryKey(pk) => {
@@ -77,31 +91,17 @@ pub fn table_def(ct: &ast::CreateTable, compiler: &Compiler) -> Result<st::Table
                 primary = Some(cols);
             }
             ast::TableConstraint::Unique(u) => {
-                let cols = index_columns(&u.columns, &columns)?;
-                let name = u
-                    .index_name
-                    .as_ref()
-                    .or(u.name.as_ref())
-                    .map(|n| n.value.clone())
-                    .unwrap_or_else(|| columns[cols[0]].name.clone());
-                indexes.push(st::IndexDef {
-                    name,
-                    kind: st::IndexKind::Unique,
-                    columns: cols,
-                });
+                let name = u.index_name.as_ref().or(u.name.as_ref());
+                indexes.push(index(name, st::IndexKind::Unique, &u.columns, &columns)?);
             }
             ast::TableConstraint::Index(ix) => {
-                let cols = index_columns(&ix.columns, &columns)?;
-                let name = ix
-                    .name
-                    .as_ref()
-                    .map(|n| n.value.clone())
-                    .unwrap_or_else(|| columns[cols[0]].name.clone());
-                indexes.push(st::IndexDef {
+                let name = ix.name.as_ref();
+                indexes.push(index(
                     name,
-                    kind: st::IndexKind::NonUnique,
-                    columns: cols,
-                });
+                    st::IndexKind::NonUnique,
+                    &ix.columns,
+                    &columns,
+                )?);
             }
             other => return Err(SqlError::not_supported(&format!("constraint {other}"))),
         }

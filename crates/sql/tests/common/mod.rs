@@ -40,6 +40,13 @@ pub fn session(engine: &Arc<Engine>) -> Session {
         .expect("session")
 }
 
+/// A fresh engine and one root session on it.
+pub fn engine_and_session() -> (TestEngine, Session) {
+    let t = engine();
+    let s = session(&t.engine);
+    (t, s)
+}
+
 /// A value as the text protocol would carry it (None for NULL).
 pub fn text(v: &Value) -> Option<String> {
     v.to_text()
