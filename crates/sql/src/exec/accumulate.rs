@@ -12,6 +12,7 @@
 use crate::error::SqlError;
 use crate::exec::aggregate::{aggregate_type, group_key_text};
 use crate::exec::env::ExecEnv;
+use crate::exec::spill::codec::{value_heap_bytes, SpillRow};
 use crate::exec::spill::collect::{Collector, RowShape};
 use crate::exec::spill::SpillConfig;
 use crate::expr::eval::{SqlType, SqlValue};
@@ -20,7 +21,7 @@ use crate::plan::tables::{AggKind, Aggregate, Grouping, TableSelect};
 use crate::value::Value;
 use myriad_types::Decimal;
 use std::cmp::Ordering;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// One aggregate's state over the rows so far.
 #[derive(Clone)]
@@ -170,4 +171,155 @@ pub(crate) fn aggregate_streamed<'d>(
     }
     shape.emit(&mut row, None, None, env, &mut out)?;
     Ok(out)
+}
+
+/// GROUP BY whose aggregates fold each row as it comes: per group its key values, its
+/// first row and one running state per aggregate, never its rows. Groups stay in the
+/// order first met, each with the arrival number of its first row, as the grouping that
+/// keeps rows ([`crate::exec::spill::group`]) gives them.
+pub(crate) struct Folded {
+    index: HashMap<Vec<u8>, usize>,
+    groups: Vec<FoldedGroup>,
+    /// Bytes the groups hold (estimated as the grouping that keeps rows counts them).
+    bytes: usize,
+    next: u64,
+}
+
+struct FoldedGroup {
+    keys: Vec<Value>,
+    first: u64,
+    row: Vec<Value>,
+    running: Vec<Running>,
+}
+
+impl Folded {
+    /// Whether `g`'s aggregates can fold into states of a fixed size: not a DISTINCT one,
+    /// whose state keeps every distinct value.
+    pub(crate) fn applies(g: &Grouping) -> bool {
+        g.aggregates.iter().all(|a| !a.distinct)
+    }
+
+    pub(crate) fn new() -> Folded {
+        Folded {
+            index: HashMap::new(),
+            groups: Vec::new(),
+            bytes: 0,
+            next: 0,
+        }
+    }
+
+    /// Fold `row` into its group (`fresh`: the states a new group starts from); the bytes
+    /// the groups now hold.
+    pub(crate) fn push(
+        &mut self,
+        (canonical, keys): (Vec<u8>, Vec<Value>),
+        row: Vec<Value>,
+        (g, fresh): (&Grouping, &[Running]),
+        env: &mut dyn Env,
+    ) -> Result<usize, SqlError> {
+        let seq = self.next;
+        self.next += 1;
+        let n = match self.index.get(&canonical) {
+            Some(&n) => n,
+            None => {
+                self.bytes += 2 * canonical.capacity()
+                    + keys.iter().map(value_heap_bytes).sum::<usize>()
+                    + row.heap_bytes()
+                    + std::mem::size_of::<FoldedGroup>()
+                    + std::mem::size_of_val(fresh);
+                self.index.insert(canonical, self.groups.len());
+                self.groups.push(FoldedGroup {
+                    keys,
+                    first: seq,
+                    row: Vec::new(),
+                    running: fresh.to_vec(),
+                });
+                self.groups.len() - 1
+            }
+        };
+        let group = &mut self.groups[n];
+        for (r, a) in group.running.iter_mut().zip(&g.aggregates) {
+            r.add(a, &row, env)?;
+        }
+        if group.first == seq {
+            group.row = row;
+        }
+        Ok(self.bytes)
+    }
+
+    /// Each group in the order first met: its key values, the arrival number of its first
+    /// row, and its row (the first row followed by the aggregates' values).
+    pub(crate) fn finish(
+        self,
+        g: &Grouping,
+        env: &mut ExecEnv,
+        each: &mut FoldedTaker,
+    ) -> Result<(), SqlError> {
+        for group in self.groups {
+            crate::interrupt::tick()?;
+            let mut row = group.row;
+            for (r, a) in group.running.into_iter().zip(&g.aggregates) {
+                row.push(r.finish(a, env)?);
+            }
+            each(group.keys, group.first, row, env)?;
+        }
+        Ok(())
+    }
+}
+
+/// Where [`Folded::finish`] hands each group: its key values, the arrival number of its
+/// first row, its row.
+pub(crate) type FoldedTaker<'a> =
+    dyn FnMut(Vec<Value>, u64, Vec<Value>, &mut ExecEnv) -> Result<(), SqlError> + 'a;
+
+/// The group of `values`: its canonical key (the texts that make two keys one group) and
+/// its key values.
+pub(crate) fn group_key(
+    g: &Grouping,
+    values: &[Value],
+    env: &mut dyn Env,
+) -> Result<(Vec<u8>, Vec<Value>), SqlError> {
+    let keys = g
+        .keys
+        .iter()
+        .map(|k| k.eval(env, values))
+        .collect::<Result<Vec<_>, _>>()?;
+    let canonical: Vec<String> = keys.iter().map(group_key_text).collect();
+    Ok((crate::exec::spill::group::canonical_bytes(&canonical), keys))
+}
+
+/// Every input row of `plan` folded into its group ([`Folded`]); None when the groups
+/// outgrew min(tmp_table_size, max_heap_table_size), and the rows are to be grouped
+/// again by the grouping that keeps rows and spills. `types`: the input row's columns.
+pub(crate) fn fold_groups(
+    plan: &TableSelect,
+    g: &Grouping,
+    table: &myriad_storage::Table,
+    types: &[SqlType],
+    spill: &SpillConfig,
+    env: &mut ExecEnv,
+) -> Result<Option<Folded>, SqlError> {
+    let fresh: Vec<Running> = g
+        .aggregates
+        .iter()
+        .map(|a| Running::new(a, types, env))
+        .collect();
+    let folded = std::cell::RefCell::new(Folded::new());
+    let over = std::cell::Cell::new(false);
+    crate::exec::join::every_input_row(
+        plan,
+        table,
+        spill.group_bytes,
+        env,
+        &mut |_, values, env| {
+            crate::interrupt::tick()?;
+            let key = group_key(g, &values, env)?;
+            let bytes = folded.borrow_mut().push(key, values, (g, &fresh), env)?;
+            over.set(bytes > spill.group_bytes);
+            Ok(!over.get())
+        },
+        // An index read that starts again: what was folded so far is forgotten.
+        &mut || *folded.borrow_mut() = Folded::new(),
+    )?;
+    Ok((!over.get()).then(|| folded.into_inner()))
 }

@@ -366,8 +366,10 @@ impl Session {
         )
     }
 
-    /// GROUP BY over one table: each row goes from the scan into the grouping (which
-    /// spills past its budget, see [`crate::exec::spill::group`]), each group's row into `out`.
+    /// GROUP BY: each row goes from the scan or join into its group, folded into running
+    /// aggregates while the groups fit the budget ([`crate::exec::accumulate::Folded`]),
+    /// else through the grouping that keeps rows and spills past its budget (see
+    /// [`crate::exec::spill::group`]); each group's row goes into `out`.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn group_streamed<'d>(
         plan: &crate::plan::tables::TableSelect,
@@ -379,6 +381,24 @@ impl Session {
         mut out: crate::exec::spill::collect::Collector<'d>,
         env: &mut ExecEnv,
     ) -> Result<crate::exec::spill::collect::Collector<'d>, SqlError> {
+        use crate::exec::accumulate::{fold_groups, group_key, Folded};
+        if Folded::applies(g) {
+            let warnings = env.warnings.len();
+            if let Some(folded) = fold_groups(plan, g, table, types, spill, env)? {
+                env.spill.tmp_tables += 1;
+                folded.finish(g, env, &mut |keys, first, mut row, env| {
+                    if let Some(h) = &g.having {
+                        if h.eval(env, &row)?.truth(&mut env.warnings) != Some(true) {
+                            return Ok(());
+                        }
+                    }
+                    shape.emit(&mut row, Some(&keys), Some(first), env, &mut out)
+                })?;
+                return Ok(out);
+            }
+            // Too many groups to fold within the budget: group again, keeping rows.
+            env.warnings.truncate(warnings);
+        }
         let grouper = std::cell::RefCell::new(crate::exec::spill::group::Grouper::new(spill));
         crate::exec::join::every_input_row(
             plan,
@@ -387,13 +407,7 @@ impl Session {
             env,
             &mut |_, values, env| {
                 crate::interrupt::tick()?;
-                let keys = g
-                    .keys
-                    .iter()
-                    .map(|k| k.eval(env, &values))
-                    .collect::<Result<Vec<_>, _>>()?;
-                let canonical: Vec<String> = keys.iter().map(group_key_text).collect();
-                let canonical = crate::exec::spill::group::canonical_bytes(&canonical);
+                let (canonical, keys) = group_key(g, &values, env)?;
                 grouper.borrow_mut().push(canonical, keys, values)?;
                 Ok(true)
             },
