@@ -28,11 +28,10 @@ use std::time::Duration;
 use tokio::io::{AsyncWrite, AsyncWriteExt};
 
 /// Bytes a result may hold in the connection's buffer before they are written out and the
-/// statement waits for the client to take them. MariaDB writes when its net buffer fills
-/// (net_buffer_length, 16 KiB by default); 64 KiB is four of those per system call, which
-/// keeps the write calls of a fast reader's large result under 2 % of its encoding time,
-/// and 20 slow readers hold 1.3 MiB between them.
-pub const FLUSH_BYTES: usize = 64 * 1024;
+/// statement waits for the client to take them: MariaDB's net_buffer_length default, the
+/// point where it writes its net buffer. Each statement waiting on a slow reader holds
+/// about this much (plus one row), 20 of them about 0.6 MiB of buffers.
+pub const FLUSH_BYTES: usize = 16 * 1024;
 
 /// How long one slice of a blocked write waits before the stop probe is asked again: a
 /// KILL of a statement waiting on a slow reader takes effect within this.

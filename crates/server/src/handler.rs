@@ -33,7 +33,7 @@
 //!
 //! A SELECT's rows go to the client while it runs: `WireRows` is the engine's
 //! `RowSink`, writing each row into the command's `ResultSink`, which writes to the socket
-//! past 64 KiB and waits for the client to read (the protocol crate's `drain`). A slow
+//! past 16 KiB and waits for the client to read (the protocol crate's `drain`). A slow
 //! reader therefore holds its statement, not the server's memory.
 //!
 //! The same ticks stop a statement: KILL, max_statement_time, and the client hanging up

@@ -38,8 +38,14 @@ use std::ops::Bound;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
-/// Rows fetched per latch acquisition by scans.
+/// Rows fetched per latch acquisition by scans, at most.
 const SCAN_BATCH_ROWS: usize = 64;
+
+/// Stored bytes a full scan aims to fetch per latch acquisition: its batch of rows is cut
+/// to about this many bytes of the rows met so far (at least one row, at most
+/// [`SCAN_BATCH_ROWS`]), so that a statement paused on a slow client holds about a page
+/// of wide rows, not 64 of them.
+const SCAN_BATCH_BYTES: usize = 16 * 1024;
 
 /// One index entry an update moves: the index, its old key and its new key.
 type IndexChange = (usize, Vec<u8>, Vec<u8>);
@@ -1163,6 +1169,7 @@ impl Table {
             next_row_id: (!self.inner.has_no_rows()).then_some(0),
             buffer: VecDeque::new(),
             wanted: None,
+            batch_rows: SCAN_BATCH_ROWS,
         })
     }
 
@@ -1535,6 +1542,8 @@ pub struct RowScan {
     buffer: VecDeque<(RowId, Row)>,
     /// The columns to decode (all when None); the others read as NULL.
     wanted: Option<Arc<[bool]>>,
+    /// Rows the next batch fetches (see [`SCAN_BATCH_BYTES`]).
+    batch_rows: usize,
 }
 
 impl RowScan {
@@ -1551,20 +1560,24 @@ impl RowScan {
         let t = &self.table;
         t.check_live()?;
         let _latch = t.read_latch()?;
-        self.buffer.reserve(SCAN_BATCH_ROWS);
+        self.buffer.reserve(self.batch_rows);
         let (buffer, def) = (&mut self.buffer, &t.def);
         let wanted = self.wanted.as_deref();
+        let mut stored_bytes = 0usize;
         let (done, _) = btree::scan::<FORWARD>(
             &t.reader(),
             ROW_TREE_ROOT,
             Some(&row_key(start)),
             None,
-            SCAN_BATCH_ROWS,
+            self.batch_rows,
             |k, v| {
+                stored_bytes += v.len();
                 buffer.push_back((row_id_of(k)?, decode_row_columns(def, v, wanted)?));
                 Ok(())
             },
         )?;
+        let average = stored_bytes / self.buffer.len().max(1);
+        self.batch_rows = (SCAN_BATCH_BYTES / average.max(1)).clamp(1, SCAN_BATCH_ROWS);
         if start == 0 && done && self.buffer.is_empty() {
             t.note_no_rows(&_latch);
         }
