@@ -1,7 +1,8 @@
-//! Sorts and groupings past their memory budget give the same rows as within it: through
-//! the real server with a tiny session sort_buffer_size and tmp_table_size, against the
-//! same statements with large budgets and against MariaDB 10.11; the spill shows in
-//! Sort_merge_passes, Created_tmp_files and Created_tmp_disk_tables, and leaves no file.
+//! Sorts, groupings and rows gathered in arrival order past their memory budget give the
+//! same rows as within it: through the real server with a tiny session sort_buffer_size
+//! and tmp_table_size, against the same statements with large budgets and against MariaDB
+//! 10.11; the spill shows in Sort_merge_passes, Created_tmp_files and
+//! Created_tmp_disk_tables, and leaves no file.
 
 mod common;
 
@@ -41,7 +42,13 @@ const STATEMENTS: &[&str] = &[
     "SELECT k, COUNT(*), MIN(id), MAX(pad), SUM(id) FROM t GROUP BY k",
     "SELECT w, COUNT(*), AVG(k) FROM t GROUP BY w ORDER BY COUNT(*) DESC, MIN(id)",
     "SELECT k, COUNT(*) FROM t WHERE id > 100 GROUP BY k HAVING COUNT(*) > 13 ORDER BY k DESC LIMIT 5",
+    RANGE_READ,
+    "SELECT id, w FROM t WHERE id > 5 AND k < 100",
 ];
+
+/// An index range read without ORDER BY: its rows gather in arrival order, spooled to a
+/// file past sort_buffer_size.
+const RANGE_READ: &str = "SELECT id, k, w, pad FROM t WHERE id BETWEEN 10 AND 2900";
 
 async fn rows_of(conn: &mut Conn, sql: &str) -> Vec<Vec<Option<Vec<u8>>>> {
     let rows: Vec<Row> = conn
@@ -110,6 +117,12 @@ fn spilled_sorts_and_groupings_match_in_memory_ones() {
         assert!(session_status(&mut tight, "Created_tmp_files").await > 10);
         assert!(session_status(&mut tight, "Created_tmp_disk_tables").await >= 3);
         assert!(session_status(&mut tight, "Created_tmp_tables").await >= 3);
+        let files = session_status(&mut tight, "Created_tmp_files").await;
+        assert_eq!(rows_of(&mut tight, RANGE_READ).await.len(), 2891);
+        assert!(
+            session_status(&mut tight, "Created_tmp_files").await > files,
+            "a range read past sort_buffer_size spools its rows"
+        );
         let tmpdir: String = tight
             .query_first("SELECT @@tmpdir")
             .await

@@ -210,8 +210,8 @@ impl Session {
         if let Some(sink) = sink.take_if(|_| crate::exec::stream::streams(plan)) {
             return crate::exec::stream::select(plan, env, sink);
         }
-        // A sorted, grouped or DISTINCT result goes to the client as it leaves the sort.
-        let mut sink = sink.filter(|_| crate::exec::stream::sorts(plan));
+        // The rows go to the client as they leave the sort, the grouping or (an index read's
+        // rows, which may start again) the rows gathered in arrival order.
         let warnings = env.warnings.len();
         if let Some(result) = Session::select_table_once(plan, env, true, sink.as_deref_mut())? {
             return Ok(result);

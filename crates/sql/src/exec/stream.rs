@@ -35,13 +35,6 @@ pub(crate) fn streams(plan: &TableSelect) -> bool {
         && !plan.distinct
 }
 
-/// Whether `plan`'s rows come out of a sort, a grouping or a de-duplication: they exist
-/// only once all are read, and then go to the sink through [`send`] (the consumer a sort
-/// that spills to disk feeds as it merges).
-pub(crate) fn sorts(plan: &TableSelect) -> bool {
-    !plan.order_by.is_empty() || plan.grouping.is_some() || plan.distinct
-}
-
 /// Send rows that were built (sorted, grouped) to `out` in order, each dropped once sent.
 pub(crate) fn send(
     columns: Arc<Vec<crate::result::Column>>,

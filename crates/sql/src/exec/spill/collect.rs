@@ -1,18 +1,35 @@
 //! Where a SELECT's result rows gather before they are returned: as they come when
 //! nothing orders them, else through the budgeted sort (see [`super::sort`]), which keeps
-//! only the first OFFSET + LIMIT rows when a limit applies.
+//! only the first OFFSET + LIMIT rows when a limit applies. Rows in arrival order stay in
+//! memory while they take at most `sort_buffer_size`; past it they are spooled to a
+//! temporary file in the same order (a sort by arrival alone), so an index read of a
+//! large range waiting on a slow client holds the budget, not its result.
 
 use super::sort::{ExternalSort, Outcome};
 use super::{SpillConfig, SpillCounters};
 use crate::error::SqlError;
+use crate::exec::spill::codec::SpillRow;
 use crate::expr::eval::{SqlType, SqlValue};
 use crate::expr::Env;
 use crate::plan::tables::{OutputItem, TableSelect};
 use crate::value::Value;
 
 pub enum Collector<'d> {
-    Plain(Vec<Vec<Value>>),
+    /// Rows in arrival order, in memory.
+    Plain(Plain<'d>),
+    /// Rows by ORDER BY (or group) keys.
     Sorted(Box<ExternalSort<'d, Vec<Value>>>),
+    /// Rows in arrival order past the budget: a sort without keys, which keeps arrival
+    /// order and spills.
+    Spooled(Box<ExternalSort<'d, Vec<Value>>>, &'d SpillConfig),
+}
+
+/// Rows in arrival order while they fit the sort budget.
+pub struct Plain<'d> {
+    rows: Vec<Vec<Value>>,
+    /// Their heap bytes, counted as the sort counts them.
+    bytes: usize,
+    config: &'d SpillConfig,
 }
 
 /// A result's rows in order, one at a time.
@@ -27,7 +44,11 @@ impl<'d> Collector<'d> {
         config: &'d SpillConfig,
     ) -> Collector<'d> {
         match desc {
-            None => Collector::Plain(Vec::new()),
+            None => Collector::Plain(Plain {
+                rows: Vec::new(),
+                bytes: 0,
+                config,
+            }),
             Some(desc) => Collector::Sorted(Box::new(ExternalSort::new(
                 desc,
                 config.sort_bytes,
@@ -44,14 +65,31 @@ impl<'d> Collector<'d> {
         seq: Option<u64>,
         row: Vec<Value>,
     ) -> Result<(), SqlError> {
-        match (self, seq) {
-            (Collector::Plain(rows), _) => {
-                rows.push(row);
-                Ok(())
+        let spool = match (&mut *self, seq) {
+            (Collector::Plain(plain), _) => {
+                plain.bytes += row.heap_bytes();
+                plain.rows.push(row);
+                if plain.bytes <= plain.config.sort_bytes {
+                    return Ok(());
+                }
+                let config = plain.config;
+                let mut spool = Box::new(ExternalSort::new(
+                    Vec::new(),
+                    config.sort_bytes,
+                    None,
+                    &config.dir,
+                ));
+                for row in std::mem::take(&mut plain.rows) {
+                    spool.push(Vec::new(), row)?;
+                }
+                Collector::Spooled(spool, config)
             }
-            (Collector::Sorted(sort), None) => sort.push(keys, row),
-            (Collector::Sorted(sort), Some(seq)) => sort.push_at(keys, seq, row),
-        }
+            (Collector::Spooled(spool, _), _) => return spool.push(Vec::new(), row),
+            (Collector::Sorted(sort), None) => return sort.push(keys, row),
+            (Collector::Sorted(sort), Some(seq)) => return sort.push_at(keys, seq, row),
+        };
+        *self = spool;
+        Ok(())
     }
 
     /// The rows in order, past the first `skip` and at most `take` of them; None when a
@@ -65,7 +103,7 @@ impl<'d> Collector<'d> {
         skip: usize,
         take: usize,
     ) -> Result<Option<Vec<Vec<Value>>>, SqlError> {
-        if let Collector::Plain(mut rows) = self {
+        if let Collector::Plain(Plain { mut rows, .. }) = self {
             // Already a Vec in order: cut it in place rather than move each row.
             rows.drain(..skip.min(rows.len()));
             rows.truncate(take);
@@ -108,12 +146,19 @@ impl<'d> Collector<'d> {
         counters: &mut SpillCounters,
         range: bool,
     ) -> Result<Option<ResultRows<'d>>, SqlError> {
-        let sort = match self {
-            Collector::Plain(rows) => return Ok(Some(Box::new(rows.into_iter().map(Ok)))),
-            Collector::Sorted(sort) => sort,
+        let (sort, spooled) = match self {
+            Collector::Plain(plain) => {
+                return Ok(Some(Box::new(plain.rows.into_iter().map(Ok))));
+            }
+            Collector::Sorted(sort) => (sort, false),
+            Collector::Spooled(spool, _) => (spool, true),
         };
         let (outcome, stats) = (*sort).finish()?;
-        counters.add_sort(stats, range);
+        match spooled {
+            // Not a sort the client asked for: only its files count.
+            true => counters.sort.tmp_files += stats.tmp_files,
+            false => counters.add_sort(stats, range),
+        }
         Ok(match outcome {
             Outcome::Restart => None,
             Outcome::Sorted(rows) => Some(Box::new(rows.map(|row| row.map(|(_, r)| r)))),
@@ -125,7 +170,14 @@ impl Collector<'_> {
     /// Forget the rows gathered so far (an index read starts again).
     pub fn reset(&mut self) {
         match self {
-            Collector::Plain(rows) => rows.clear(),
+            Collector::Plain(plain) => {
+                plain.rows.clear();
+                plain.bytes = 0;
+            }
+            Collector::Spooled(_, config) => {
+                let config: &SpillConfig = config;
+                *self = Collector::new(None, None, config);
+            }
             Collector::Sorted(sort) => sort.reset(),
         }
     }
