@@ -34,13 +34,11 @@ pub(crate) struct ExecEnv<'a> {
     pub(crate) out: Option<&'a mut dyn crate::RowSink>,
 }
 
-impl ExecEnv<'_> {
-    /// The budgets and directory of this statement's sorts, groupings and joins, from the
-    /// session's variables.
-    pub(crate) fn spill_config(&self) -> crate::exec::spill::SpillConfig {
-        crate::exec::spill::SpillConfig::from_variables(|name| {
-            crate::sysvars::lookup(name).map(|i| self.state.session_value(i).clone())
-        })
+impl<'a> ExecEnv<'a> {
+    /// The budgets and directory of this statement's sorts, groupings and joins: the
+    /// session's, read when its variables last changed.
+    pub(crate) fn spill_config(&self) -> &'a crate::exec::spill::SpillConfig {
+        &self.state.spill
     }
 }
 

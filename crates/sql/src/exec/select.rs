@@ -251,18 +251,10 @@ impl Session {
         let wanted = (limit_in_sort && !plan.distinct && plan.limit.is_some())
             .then(|| offset.saturating_add(limit));
         let spill = env.spill_config();
-        let mut out = crate::exec::spill::collect::Collector::new(desc, wanted, &spill);
+        let mut out = crate::exec::spill::collect::Collector::new(desc, wanted, spill);
         if let Some(g) = plan.grouping.as_ref().filter(|g| !g.keys.is_empty()) {
-            out = Session::group_streamed(
-                plan,
-                g,
-                &table,
-                &types[..ncols],
-                &shape,
-                &spill,
-                out,
-                env,
-            )?;
+            out =
+                Session::group_streamed(plan, g, &table, &types[..ncols], &shape, spill, out, env)?;
         } else if let Some(g) = plan.grouping.as_ref() {
             out = crate::exec::accumulate::aggregate_streamed(
                 plan,
@@ -270,11 +262,11 @@ impl Session {
                 &table,
                 &types[..ncols],
                 &shape,
-                (&spill, out),
+                (spill, out),
                 env,
             )?;
         } else {
-            Session::collect(plan, &table, &shape, (&spill, &mut out), env)?;
+            Session::collect(plan, &table, &shape, (spill, &mut out), env)?;
         }
         let range = matches!(
             plan.source.access,

@@ -69,6 +69,9 @@ pub struct SessionState {
     pub(crate) wait_timeout_s: Option<u64>,
     /// The session's max_statement_time in seconds (0: no limit).
     pub(crate) max_statement_time_s: f64,
+    /// The budgets of its sorts, groupings and joins (sort_buffer_size, tmp_table_size,
+    /// max_heap_table_size, tmpdir).
+    pub(crate) spill: crate::system::budgets::SpillConfig,
 }
 
 impl SessionState {
@@ -106,6 +109,7 @@ impl SessionState {
             query_cache: Default::default(),
             wait_timeout_s: None,
             max_statement_time_s: 0.0,
+            spill: crate::system::budgets::SpillConfig::from_variables(|_| None),
         };
         state.refresh_cached();
         state
@@ -125,6 +129,8 @@ impl SessionState {
         let div = get("div_precision_increment");
         let packet = get("max_allowed_packet");
         let max_statement_time = get("max_statement_time");
+        let spill = crate::system::budgets::SpillConfig::from_variables(get);
+        self.spill = spill;
         self.autocommit = !matches!(autocommit, Some(VarValue::Bool(false)));
         if let Some(VarValue::Set(bits)) = sql_mode {
             self.sql_mode = bits;
