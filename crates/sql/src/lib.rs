@@ -58,9 +58,11 @@
 //!    `plan::access::choose_access` picks the primary key point lookup. The result is a
 //!    `Stmt::SelectTable`.
 //! 3. `exec::dispatch` sends it to `exec::select::select_table`, which reads rows with
-//!    `exec::read` (through the storage's table and block caches), filters them by
-//!    evaluating the expression through `exec::env::ExecEnv`, groups with `exec::aggregate`,
-//!    orders with `exec::sort`, and builds the result columns.
+//!    `exec::read` (through the storage's table and block caches; a join through
+//!    `exec::join`, one combined row at a time), filters them by evaluating the expression
+//!    through `exec::env::ExecEnv`, folds aggregates with `exec::accumulate`, orders and
+//!    groups within their budgets with `exec::spill`, and hands each row to the client's
+//!    sink as it is final (`exec::stream`, [`row_sink`]).
 //! 4. `exec::entry` stores the result in the query cache when the statement may be cached.
 //!
 //! # One UPDATE
