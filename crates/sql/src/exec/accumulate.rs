@@ -40,6 +40,14 @@ pub(crate) struct Running {
 }
 
 impl Running {
+    /// A new state for each of `g`'s aggregates over input rows of `types`.
+    pub(crate) fn fresh(g: &Grouping, types: &[SqlType], env: &ExecEnv) -> Vec<Running> {
+        g.aggregates
+            .iter()
+            .map(|a| Running::new(a, types, env))
+            .collect()
+    }
+
     pub(crate) fn new(agg: &Aggregate, types: &[SqlType], env: &ExecEnv) -> Running {
         Running {
             count: 0,
@@ -135,16 +143,11 @@ pub(crate) fn aggregate_streamed<'d>(
     (spill, mut out): (&SpillConfig, Collector<'d>),
     env: &mut ExecEnv,
 ) -> Result<Collector<'d>, SqlError> {
-    let fresh: Vec<Running> = g
-        .aggregates
-        .iter()
-        .map(|a| Running::new(a, types, env))
-        .collect();
+    let fresh = Running::fresh(g, types, env);
     let state = std::cell::RefCell::new((None::<Vec<Value>>, fresh.clone()));
-    crate::exec::join::every_input_row(
-        plan,
-        table,
-        spill.group_bytes,
+    // No GROUP BY: every row's key is the empty one.
+    each_grouped_row(
+        (plan, g, table, spill),
         env,
         &mut |_, values, env| {
             let (first, running) = &mut *state.borrow_mut();
@@ -272,6 +275,38 @@ impl Folded {
 pub(crate) type FoldedTaker<'a> =
     dyn FnMut(Vec<Value>, u64, Vec<Value>, &mut ExecEnv) -> Result<(), SqlError> + 'a;
 
+/// Where [`each_grouped_row`] hands a row: its group key (see [`group_key`]) and values;
+/// false stops the read.
+pub(crate) type GroupedTaker<'a> =
+    dyn FnMut((Vec<u8>, Vec<Value>), Vec<Value>, &mut dyn Env) -> Result<bool, SqlError> + 'a;
+
+/// Every input row of `plan` (its table's or its join's, see
+/// [`crate::exec::join::every_input_row`]) with its group key under `g`.
+pub(crate) fn each_grouped_row(
+    (plan, g, table, spill): (
+        &TableSelect,
+        &Grouping,
+        &myriad_storage::Table,
+        &SpillConfig,
+    ),
+    env: &mut ExecEnv,
+    each: &mut GroupedTaker,
+    restart: &mut dyn FnMut(),
+) -> Result<(), SqlError> {
+    crate::exec::join::every_input_row(
+        plan,
+        table,
+        spill.group_bytes,
+        env,
+        &mut |_, values, env| {
+            crate::interrupt::tick()?;
+            let key = group_key(g, &values, env)?;
+            each(key, values, env)
+        },
+        restart,
+    )
+}
+
 /// The group of `values`: its canonical key (the texts that make two keys one group) and
 /// its key values.
 pub(crate) fn group_key(
@@ -299,21 +334,13 @@ pub(crate) fn fold_groups(
     spill: &SpillConfig,
     env: &mut ExecEnv,
 ) -> Result<Option<Folded>, SqlError> {
-    let fresh: Vec<Running> = g
-        .aggregates
-        .iter()
-        .map(|a| Running::new(a, types, env))
-        .collect();
+    let fresh = Running::fresh(g, types, env);
     let folded = std::cell::RefCell::new(Folded::new());
     let over = std::cell::Cell::new(false);
-    crate::exec::join::every_input_row(
-        plan,
-        table,
-        spill.group_bytes,
+    each_grouped_row(
+        (plan, g, table, spill),
         env,
-        &mut |_, values, env| {
-            crate::interrupt::tick()?;
-            let key = group_key(g, &values, env)?;
+        &mut |key, values, env| {
             let bytes = folded.borrow_mut().push(key, values, (g, &fresh), env)?;
             over.set(bytes > spill.group_bytes);
             Ok(!over.get())

@@ -373,7 +373,7 @@ impl Session {
         mut out: crate::exec::spill::collect::Collector<'d>,
         env: &mut ExecEnv,
     ) -> Result<crate::exec::spill::collect::Collector<'d>, SqlError> {
-        use crate::exec::accumulate::{fold_groups, group_key, Folded};
+        use crate::exec::accumulate::{each_grouped_row, fold_groups, Folded};
         if Folded::applies(g) {
             let warnings = env.warnings.len();
             if let Some(folded) = fold_groups(plan, g, table, types, spill, env)? {
@@ -392,14 +392,10 @@ impl Session {
             env.warnings.truncate(warnings);
         }
         let grouper = std::cell::RefCell::new(crate::exec::spill::group::Grouper::new(spill));
-        crate::exec::join::every_input_row(
-            plan,
-            table,
-            spill.group_bytes,
+        each_grouped_row(
+            (plan, g, table, spill),
             env,
-            &mut |_, values, env| {
-                crate::interrupt::tick()?;
-                let (canonical, keys) = group_key(g, &values, env)?;
+            &mut |(canonical, keys), values, _| {
                 grouper.borrow_mut().push(canonical, keys, values)?;
                 Ok(true)
             },
