@@ -140,14 +140,14 @@ pub(crate) fn aggregate_streamed<'d>(
     table: &myriad_storage::Table,
     types: &[SqlType],
     shape: &RowShape,
-    (spill, mut out): (&SpillConfig, Collector<'d>),
+    mut out: Collector<'d>,
     env: &mut ExecEnv,
 ) -> Result<Collector<'d>, SqlError> {
     let fresh = Running::fresh(g, types, env);
     let state = std::cell::RefCell::new((None::<Vec<Value>>, fresh.clone()));
     // No GROUP BY: every row's key is the empty one.
     each_grouped_row(
-        (plan, g, table, spill),
+        (plan, g, table),
         env,
         &mut |_, values, env| {
             let (first, running) = &mut *state.borrow_mut();
@@ -167,10 +167,8 @@ pub(crate) fn aggregate_streamed<'d>(
     for (r, a) in running.into_iter().zip(&g.aggregates) {
         row.push(r.finish(a, env)?);
     }
-    if let Some(h) = &g.having {
-        if h.eval(env, &row)?.truth(&mut env.warnings) != Some(true) {
-            return Ok(out);
-        }
+    if !g.keeps(env, &row)? {
+        return Ok(out);
     }
     shape.emit(&mut row, None, None, env, &mut out)?;
     Ok(out)
@@ -283,12 +281,7 @@ pub(crate) type GroupedTaker<'a> =
 /// Every input row of `plan` (its table's or its join's, see
 /// [`crate::exec::join::every_input_row`]) with its group key under `g`.
 pub(crate) fn each_grouped_row(
-    (plan, g, table, spill): (
-        &TableSelect,
-        &Grouping,
-        &myriad_storage::Table,
-        &SpillConfig,
-    ),
+    (plan, g, table): (&TableSelect, &Grouping, &myriad_storage::Table),
     env: &mut ExecEnv,
     each: &mut GroupedTaker,
     restart: &mut dyn FnMut(),
@@ -296,7 +289,6 @@ pub(crate) fn each_grouped_row(
     crate::exec::join::every_input_row(
         plan,
         table,
-        spill.group_bytes,
         env,
         &mut |_, values, env| {
             crate::interrupt::tick()?;
@@ -338,7 +330,7 @@ pub(crate) fn fold_groups(
     let folded = std::cell::RefCell::new(Folded::new());
     let over = std::cell::Cell::new(false);
     each_grouped_row(
-        (plan, g, table, spill),
+        (plan, g, table),
         env,
         &mut |key, values, env| {
             let bytes = folded.borrow_mut().push(key, values, (g, &fresh), env)?;

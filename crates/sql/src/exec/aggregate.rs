@@ -131,11 +131,5 @@ pub(crate) fn group_row(
     for a in &g.aggregates {
         row.push(aggregate_value(a, members, types, env)?);
     }
-    if let Some(h) = &g.having {
-        let keep = h.eval(env, &row)?.truth(&mut env.warnings) == Some(true);
-        if !keep {
-            return Ok(None);
-        }
-    }
-    Ok(Some(row))
+    Ok(g.keeps(env, &row)?.then_some(row))
 }

@@ -3,7 +3,6 @@
 //! MariaDB's `type`). Row counts come from storage, so this runs in the execution stage.
 
 use crate::error::SqlError;
-use crate::expr::eval::SqlValue;
 use crate::expr::{Env, Expr};
 use crate::plan::tables::{Access, JoinStep, RowSource, TableRef, TableSelect, Tail};
 use crate::plan::{SelectPlan, Stmt};
@@ -75,7 +74,7 @@ pub(crate) fn explain(
 /// A SELECT without tables: its WHERE (if any) is evaluated once, as the executor does.
 fn no_tables(plan: &SelectPlan, env: &mut dyn Env) -> Result<PlanRow, SqlError> {
     let holds = match &plan.filter {
-        Some(f) => f.eval(env, &[])?.truth(env.warnings()) == Some(true),
+        Some(f) => f.holds(env, &[])?,
         None => true,
     };
     Ok(PlanRow {

@@ -21,25 +21,23 @@ use crate::error::SqlError;
 use crate::exec::env::ExecEnv;
 use crate::exec::read::{lookup_rows, read_every_row, RowTaker};
 use crate::exec::spill::codec::SpillRow;
-use crate::expr::eval::SqlValue;
 use crate::expr::Env;
-use crate::plan::stored::from_stored_owned;
+use crate::plan::stored::row_values;
 use crate::plan::tables::TableSelect;
 use crate::value::Value;
 use myriad_storage as st;
 
 /// Where a join hands each combined row (the tables' columns in join order); false
 /// stops the join.
-pub type JoinedTaker<'a> = dyn FnMut(Vec<Value>, &mut dyn Env) -> Result<bool, SqlError> + 'a;
+pub(crate) type JoinedTaker<'a> =
+    dyn FnMut(Vec<Value>, &mut dyn Env) -> Result<bool, SqlError> + 'a;
 
 /// Every input row of a table SELECT: the rows of its one table that pass the filter
 /// ([`read_every_row`], which may start again and then calls `restart`), or its joined
-/// rows that pass WHERE (a join never starts again; row ids are 0). `budget`: the bytes a
-/// joined table read whole may keep in memory.
+/// rows that pass WHERE (a join never starts again; row ids are 0).
 pub(crate) fn every_input_row(
     plan: &TableSelect,
     table: &st::Table,
-    budget: usize,
     env: &mut ExecEnv,
     each: &mut RowTaker,
     restart: &mut dyn FnMut(),
@@ -47,22 +45,20 @@ pub(crate) fn every_input_row(
     if plan.joins.is_empty() {
         return read_every_row(plan, table, env, each, restart);
     }
-    let storage = env.engine.catalog.storage();
-    each_joined_row(plan, table, storage, budget, env, &mut |values, env| {
-        each(0, values, env)
-    })
+    each_joined_row(plan, table, env, &mut |values, env| each(0, values, env))
 }
 
 /// Hand every combined row of `plan`'s join that passes WHERE to `each`, in nested-loop
-/// order; `first` is the opened first table.
-pub fn each_joined_row(
+/// order; `first` is the opened first table. A table read whole keeps its rows within
+/// the session's grouping budget.
+pub(crate) fn each_joined_row(
     plan: &TableSelect,
     first: &st::Table,
-    storage: &st::Storage,
-    budget: usize,
-    env: &mut dyn Env,
+    env: &mut ExecEnv,
     each: &mut JoinedTaker,
 ) -> Result<(), SqlError> {
+    let storage = env.engine.catalog.storage();
+    let budget = env.spill_config().group_bytes;
     let mut inputs = plan
         .joins
         .iter()
@@ -77,7 +73,7 @@ pub fn each_joined_row(
     for item in first.scan().map_err(storage_error)? {
         crate::interrupt::tick()?;
         let (_, stored) = item.map_err(storage_error)?;
-        let row = values_of(stored, &plan.source.table.def);
+        let row = row_values(stored, &plan.source.table.def);
         if !join.step(0, &mut inputs, row, env)? {
             break;
         }
@@ -146,7 +142,7 @@ impl Join<'_, '_, '_> {
             (None, _) => {
                 for item in input.table.scan().map_err(storage_error)? {
                     let (_, stored) = item.map_err(storage_error)?;
-                    let candidate = values_of(stored, &step.table.def);
+                    let candidate = row_values(stored, &step.table.def);
                     if !self.combine(n, rest, &row, &candidate, &mut matched, env)? {
                         return Ok(false);
                     }
@@ -210,10 +206,7 @@ fn holds(
     row: &[Value],
     env: &mut dyn Env,
 ) -> Result<bool, SqlError> {
-    match condition {
-        Some(c) => Ok(c.eval(env, row)?.truth(env.warnings()) == Some(true)),
-        None => Ok(true),
-    }
+    condition.map_or(Ok(true), |c| c.holds(env, row))
 }
 
 /// Read a table's rows into memory while they fit in `budget` bytes.
@@ -223,7 +216,7 @@ fn keep_whole(table: &st::Table, def: &st::TableDef, budget: usize) -> Result<Wh
     for item in table.scan().map_err(storage_error)? {
         crate::interrupt::tick()?;
         let (_, stored) = item.map_err(storage_error)?;
-        let row = values_of(stored, def);
+        let row = row_values(stored, def);
         bytes = bytes.saturating_add(row.heap_bytes());
         if bytes > budget {
             return Ok(Whole::TooLarge);
@@ -231,13 +224,4 @@ fn keep_whole(table: &st::Table, def: &st::TableDef, budget: usize) -> Result<Wh
         rows.push(row);
     }
     Ok(Whole::Kept(rows))
-}
-
-/// A stored row as the statement's values.
-fn values_of(stored: st::Row, def: &st::TableDef) -> Vec<Value> {
-    stored
-        .into_iter()
-        .zip(&def.columns)
-        .map(|(d, c)| from_stored_owned(d, &c.ty))
-        .collect()
 }

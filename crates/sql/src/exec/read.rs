@@ -2,7 +2,6 @@
 
 use crate::catalog::storage_error;
 use crate::error::SqlError;
-use crate::expr::eval::SqlValue;
 use crate::expr::Env;
 use crate::expr::Expr;
 use crate::plan::access::*;
@@ -108,16 +107,9 @@ pub fn read_rows_each(
                 true => None,
                 false => source.filter.as_ref(),
             };
-            let values: Vec<Value> = row
-                .into_iter()
-                .zip(&def.columns)
-                .map(|(d, c)| from_stored_owned(d, &c.ty))
-                .collect();
+            let values = row_values(row, def);
             let keep = match filter {
-                Some(f) => {
-                    let v = f.eval(env, &values)?;
-                    v.truth(env.warnings()) == Some(true)
-                }
+                Some(f) => f.holds(env, &values)?,
                 None => true,
             };
             if keep {
@@ -618,12 +610,7 @@ pub fn lookup_rows(
 ) -> Result<Option<Vec<Vec<Value>>>, SqlError> {
     let mut rows = Vec::new();
     let mut collect = |_: st::RowId, row: st::Row, _: &mut dyn Env| -> Result<bool, SqlError> {
-        rows.push(
-            row.into_iter()
-                .zip(&def.columns)
-                .map(|(d, c)| from_stored_owned(d, &c.ty))
-                .collect(),
-        );
+        rows.push(row_values(row, def));
         Ok(true)
     };
     let found = index_rows(

@@ -140,7 +140,7 @@ pub(crate) fn select(
         .map(|(i, t)| result_column(&i.name, *t))
         .collect();
     let mut produce = match &plan.filter {
-        Some(f) => f.eval(env, &[])?.truth(&mut env.warnings) == Some(true),
+        Some(f) => f.holds(env, &[])?,
         None => true,
     };
     if let Some(l) = &plan.limit {
@@ -262,11 +262,11 @@ impl Session {
                 &table,
                 &types[..ncols],
                 &shape,
-                (spill, out),
+                out,
                 env,
             )?;
         } else {
-            Session::collect(plan, &table, &shape, (spill, &mut out), env)?;
+            Session::collect(plan, &table, &shape, &mut out, env)?;
         }
         let range = matches!(
             plan.source.access,
@@ -314,10 +314,7 @@ impl Session {
         plan: &crate::plan::tables::TableSelect,
         table: &myriad_storage::Table,
         shape: &crate::exec::spill::collect::RowShape,
-        (spill, out): (
-            &crate::exec::spill::SpillConfig,
-            &mut crate::exec::spill::collect::Collector<'_>,
-        ),
+        out: &mut crate::exec::spill::collect::Collector<'_>,
         env: &mut ExecEnv,
     ) -> Result<(), SqlError> {
         let max_rows = Session::rows_to_read(plan, env)?;
@@ -326,20 +323,12 @@ impl Session {
             shape.emit(&mut values, None, None, env, &mut cell.borrow_mut())
         };
         if !plan.joins.is_empty() {
-            let storage = env.engine.catalog.storage();
             let mut taken = 0usize;
-            return crate::exec::join::each_joined_row(
-                plan,
-                table,
-                storage,
-                spill.group_bytes,
-                env,
-                &mut |values, env| {
-                    emit(values, env)?;
-                    taken += 1;
-                    Ok(max_rows.is_none_or(|max| taken < max))
-                },
-            );
+            return crate::exec::join::each_joined_row(plan, table, env, &mut |values, env| {
+                emit(values, env)?;
+                taken += 1;
+                Ok(max_rows.is_none_or(|max| taken < max))
+            });
         }
         let options = crate::exec::read::ReadOptions {
             wanted: crate::exec::read::columns_read(plan),
@@ -379,10 +368,8 @@ impl Session {
             if let Some(folded) = fold_groups(plan, g, table, types, spill, env)? {
                 env.spill.tmp_tables += 1;
                 folded.finish(g, env, &mut |keys, first, mut row, env| {
-                    if let Some(h) = &g.having {
-                        if h.eval(env, &row)?.truth(&mut env.warnings) != Some(true) {
-                            return Ok(());
-                        }
+                    if !g.keeps(env, &row)? {
+                        return Ok(());
                     }
                     shape.emit(&mut row, Some(&keys), Some(first), env, &mut out)
                 })?;
@@ -393,7 +380,7 @@ impl Session {
         }
         let grouper = std::cell::RefCell::new(crate::exec::spill::group::Grouper::new(spill));
         each_grouped_row(
-            (plan, g, table, spill),
+            (plan, g, table),
             env,
             &mut |(canonical, keys), values, _| {
                 grouper.borrow_mut().push(canonical, keys, values)?;

@@ -180,7 +180,7 @@ pub(crate) fn listing(
                 let text = row[0].to_text().unwrap_or_default();
                 crate::expr::eval::like_match(&text, pattern.as_bytes(), b'\\', false)
             }
-            ShowFilter::Where(e) => e.eval(env, &row)?.truth(&mut env.warnings) == Some(true),
+            ShowFilter::Where(e) => e.holds(env, &row)?,
         };
         if keep {
             kept.push(row);

@@ -15,7 +15,7 @@ use crate::exec::spill::collect::item_types;
 use crate::expr::eval::SqlValue;
 use crate::expr::Env;
 use crate::plan::access::visit_columns;
-use crate::plan::stored::from_stored_owned;
+use crate::plan::stored::row_values;
 use crate::plan::tables::{Access, OutputItem, TableSelect};
 use crate::result::{QueryResult, Rows};
 use crate::row_sink::RowSink;
@@ -80,16 +80,9 @@ pub(crate) fn select(
         return Ok(streamed(columns));
     }
     if !plan.joins.is_empty() {
-        let budget = env.spill_config().group_bytes;
-        let storage = env.engine.catalog.storage();
-        crate::exec::join::each_joined_row(
-            plan,
-            &table,
-            storage,
-            budget,
-            env,
-            &mut |values, env| rows.send(values, env),
-        )?;
+        crate::exec::join::each_joined_row(plan, &table, env, &mut |values, env| {
+            rows.send(values, env)
+        })?;
         return Ok(streamed(columns));
     }
     let mut scan = table.scan().map_err(storage_error)?;
@@ -100,13 +93,9 @@ pub(crate) fn select(
     for item in scan {
         crate::interrupt::tick()?;
         let (_, stored) = item.map_err(storage_error)?;
-        let values: Vec<Value> = stored
-            .into_iter()
-            .zip(&def.columns)
-            .map(|(d, c)| from_stored_owned(d, &c.ty))
-            .collect();
+        let values = row_values(stored, def);
         if let Some(filter) = &plan.source.filter {
-            if filter.eval(env, &values)?.truth(&mut env.warnings) != Some(true) {
+            if !filter.holds(env, &values)? {
                 continue;
             }
         }

@@ -16,6 +16,12 @@ use std::borrow::Cow;
 use std::cmp::Ordering;
 
 impl Expr {
+    /// Whether this condition is true for `row` (false and NULL are not), as WHERE, ON,
+    /// HAVING and LIKE's WHERE form take it.
+    pub fn holds(&self, env: &mut dyn Env, row: &[Value]) -> Result<bool, SqlError> {
+        Ok(self.eval(env, row)?.truth(env.warnings()) == Some(true))
+    }
+
     pub fn eval(&self, env: &mut dyn Env, row: &[Value]) -> Result<Value, SqlError> {
         // Leaves do not recurse (their parent checked the stack): no check per row for them.
         if !matches!(self, Expr::Literal(_) | Expr::Column(_) | Expr::Param(_)) {

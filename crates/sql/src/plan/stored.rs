@@ -20,6 +20,16 @@ pub fn from_stored_owned(d: st::Value, _ty: &st::ColumnType) -> Value {
     }
 }
 
+/// A stored row as the evaluator takes it (see [`from_stored_owned`]), a value per column
+/// of `def`.
+pub fn row_values(stored: st::Row, def: &st::TableDef) -> Vec<Value> {
+    stored
+        .into_iter()
+        .zip(&def.columns)
+        .map(|(d, c)| from_stored_owned(d, &c.ty))
+        .collect()
+}
+
 /// A stored value (or a prepared-statement parameter, or a result cell read back) as the
 /// evaluator takes it: a copy, with a TIME as its text. Each stored value carries its own
 /// kind and a DECIMAL its column's scale, so the column type is not needed to read one.

@@ -119,6 +119,17 @@ pub struct Grouping {
     pub having: Option<Expr>,
 }
 
+impl Grouping {
+    /// Whether a group's row (its first row, then its aggregates' values) passes HAVING.
+    pub fn keeps(
+        &self,
+        env: &mut dyn crate::expr::Env,
+        row: &[crate::value::Value],
+    ) -> Result<bool, SqlError> {
+        self.having.as_ref().map_or(Ok(true), |h| h.holds(env, row))
+    }
+}
+
 /// One more table joined to the rows so far (nested loop; an index lookup on the joined
 /// table when the ON clause equates its index's first column with earlier columns).
 #[derive(Debug, Clone)]

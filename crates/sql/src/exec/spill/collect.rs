@@ -174,10 +174,7 @@ impl Collector<'_> {
                 plain.rows.clear();
                 plain.bytes = 0;
             }
-            Collector::Spooled(_, config) => {
-                let config: &SpillConfig = config;
-                *self = Collector::new(None, None, config);
-            }
+            Collector::Spooled(_, config) => *self = Collector::new(None, None, config),
             Collector::Sorted(sort) => sort.reset(),
         }
     }
