@@ -288,6 +288,136 @@ async fn an_error_after_rows_were_sent_reaches_the_client_as_an_error() {
     }
 }
 
+/// Readers of the thread test: far more than the server's two network threads.
+const STOPPED_READERS: usize = 16;
+
+/// The server's thread count (Threads of /proc/PID/status).
+fn threads(server: &Server) -> usize {
+    let field = server
+        .status_field("Threads")
+        .expect("Threads of the server");
+    field.trim().parse().expect("a thread count")
+}
+
+/// A text SELECT whose client stopped reading pauses instead of waiting on a thread: with
+/// [`STOPPED_READERS`] clients stopped after their first rows, the server has far fewer new
+/// threads than readers (a statement that waited for its client on a thread of its own
+/// made one new thread per reader: 7 to 120 threads for 20 readers), and every reader
+/// then gets every row, in order.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn readers_that_stop_reading_do_not_hold_a_thread_each() {
+    let server = server_with_big_table().await;
+    let before = threads(&server);
+    let paused = Arc::new(Barrier::new(STOPPED_READERS + 1));
+    let resume = Arc::new(Notify::new());
+    let mut readers = Vec::new();
+    for _ in 0..STOPPED_READERS {
+        let conn = connect(&server).await;
+        readers.push(tokio::spawn(slow_reader(
+            conn,
+            false,
+            Arc::clone(&paused),
+            Arc::clone(&resume),
+        )));
+    }
+    paused.wait().await;
+    // The statements fill their sockets and stop.
+    let mut most = 0;
+    for _ in 0..10 {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        most = most.max(threads(&server));
+    }
+    resume.notify_waiters();
+    for reader in readers {
+        let (rows, _) = reader.await.unwrap();
+        assert_eq!(rows, ROWS, "every reader got every row");
+    }
+    println!("{STOPPED_READERS} stopped readers: {before} threads before, at most {most} while they waited");
+    assert!(
+        most < before + STOPPED_READERS / 2,
+        "{STOPPED_READERS} stopped readers took the server from {before} to {most} threads"
+    );
+}
+
+/// max_statement_time ends a SELECT whose client stopped reading: the statement ends
+/// within about a second of its limit, and the client reads the rows sent before it, then
+/// error 1969. A client that hangs up in the middle of a result ends its statement too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_statement_waiting_for_its_client_still_ends_on_time_and_on_hang_up() {
+    let server = server_with_big_table().await;
+    let mut reader = connect(&server).await;
+    let mut watcher = connect(&server).await;
+    let id = reader.id();
+    reader
+        .query_drop("SET SESSION max_statement_time = 1")
+        .await
+        .unwrap();
+    let started = Instant::now();
+    let mut result = reader.query_iter("SELECT id, pad FROM big").await.unwrap();
+    for _ in 0..10 {
+        result.next().await.unwrap().expect("a row");
+    }
+    let ended = until_idle(&mut watcher, id, Duration::from_secs(5)).await;
+    println!(
+        "max_statement_time 1 s: the statement waiting on its client ended after {:?}",
+        started.elapsed()
+    );
+    assert!(
+        ended.is_some(),
+        "the statement outlived max_statement_time by 5 s"
+    );
+    assert!(
+        started.elapsed() < Duration::from_millis(2500),
+        "ended {:?} after it began",
+        started.elapsed()
+    );
+    let (rows, error) = rows_then_error(result, 10).await;
+    assert!(rows < ROWS, "the statement stopped early ({rows} rows)");
+    assert_eq!(common::server_code(&error), Some(1969), "{error:?}");
+    reader
+        .query_drop("SET SESSION max_statement_time = 0")
+        .await
+        .unwrap();
+
+    // A client that reads a little, stops, and dies: its session leaves the process list.
+    let mut client = server
+        .client("mariadb")
+        .args(["--quick", "-e", "SELECT id, pad FROM s.big"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("run mariadb");
+    let mut head = [0u8; 4096];
+    std::io::Read::read_exact(client.stdout.as_mut().unwrap(), &mut head).unwrap();
+    let known = [u64::from(id), u64::from(watcher.id())];
+    let others = |list: &[Row]| {
+        list.iter()
+            .filter(|r| r.get::<u64, _>(0).is_some_and(|i| !known.contains(&i)))
+            .count()
+    };
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let list: Vec<Row> = watcher.query("SHOW PROCESSLIST").await.unwrap();
+    assert_eq!(others(&list), 1, "the client's session is listed");
+    client.kill().unwrap();
+    client.wait().unwrap();
+    let started = Instant::now();
+    loop {
+        let list: Vec<Row> = watcher.query("SHOW PROCESSLIST").await.unwrap();
+        if others(&list) == 0 {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "the session of a client that hung up was still listed after 5 s"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let count: Option<u64> = watcher
+        .query_first("SELECT COUNT(*) FROM big")
+        .await
+        .unwrap();
+    assert_eq!(count, Some(ROWS as u64), "the server goes on answering");
+}
+
 /// Rows of each table of the join test: their cross join has JOIN_ROWS² combinations.
 const JOIN_ROWS: usize = 1500;
 

@@ -26,6 +26,7 @@ use crate::constants::capabilities::*;
 use crate::constants::error_code::*;
 use crate::constants::status::*;
 use crate::constants::{column_type, DEFAULT_COLLATION_ID};
+use crate::drain::DrainError;
 use crate::packet::{PacketError, PacketReader, PacketWriter};
 use crate::results::{
     put_column, put_end_of_rows, put_eof, put_err, put_ok, ColumnDef, ColumnDefinition, CursorRows,
@@ -104,8 +105,28 @@ pub struct Prepared {
 pub trait SessionHandler: Send + 'static {
     /// SERVER_STATUS_IN_TRANS and SERVER_STATUS_AUTOCOMMIT as they stand now.
     fn status_flags(&self) -> u16;
-    /// COM_QUERY: write one result per statement to `out`.
+    /// COM_QUERY: write one result per statement to `out`. A handler may leave its last
+    /// result set open when the client stops reading ([`ResultSink::flush_or_pause`]
+    /// answered true) and say so through [`SessionHandler::paused`].
     fn query(&mut self, sql: &str, multi_statements: bool, out: &mut ResultSink<'_>);
+    /// Whether the result set of the last COM_QUERY is still open, its statement paused
+    /// until the client has read what was buffered: the connection waits for that without
+    /// a thread, then calls [`SessionHandler::resume`]. Nothing else runs on the session
+    /// meanwhile.
+    fn paused(&self) -> bool {
+        false
+    }
+    /// Go on with the paused result set, writing its next rows into `out`, then its end
+    /// (or an error), unless it pauses again.
+    fn resume(&mut self, out: &mut ResultSink<'_>) {
+        let _ = out;
+    }
+    /// Whether the paused statement must end (KILL QUERY, max_statement_time): the
+    /// connection stops waiting for the client and resumes it, so that it ends with its
+    /// error.
+    fn stop_requested(&self) -> bool {
+        false
+    }
     fn init_db(&mut self, database: &str) -> Result<(), ErrorInfo>;
     fn field_list(
         &mut self,
@@ -226,6 +247,9 @@ enum Next {
     /// A write to the client failed while a result streamed (socket error or
     /// net_write_timeout): the connection ends without another write.
     Lost,
+    /// The result set is open, its statement paused for the client to read
+    /// ([`SessionHandler::paused`]); the view of its columns goes on with it.
+    Paused(Vec<(u8, u8)>),
 }
 
 struct Connection<S, H: ServerHandler> {
@@ -585,7 +609,20 @@ where
             self.handler.command_started();
             // Ends the command for the handler even if dispatch unwinds.
             let running = RunningCommand(Arc::clone(&self.handler));
-            let next = self.dispatch(&mut session, &payload);
+            let mut next = self.dispatch(&mut session, &payload);
+            if let Next::Paused(columns) = next {
+                next = match self
+                    .finish_paused(&mut session, columns, closed.as_mut())
+                    .await
+                {
+                    Ok(next) => next,
+                    Err(end) => {
+                        drop(running);
+                        self.report_traffic();
+                        return end;
+                    }
+                };
+            }
             let end = match next {
                 Next::Lost => {
                     drop(running);
@@ -594,7 +631,7 @@ where
                         "a write of a result to the client failed or timed out",
                     ));
                 }
-                Next::Continue => None,
+                Next::Continue | Next::Paused(_) => None,
                 Next::Quit => Some(ConnectionEnd::Quit),
                 Next::Fatal(err, reason) => Some(self.close_with(err, reason).await),
                 Next::ChangeUser {
@@ -647,6 +684,54 @@ where
         }
     }
 
+    /// Go on with a COM_QUERY result set whose statement paused because the client was not
+    /// reading: wait, without a thread, until the client has taken the buffered rows (or
+    /// the statement must stop), let the handler add the next ones, and so on until the
+    /// statement ends. KILL CONNECTION and a failed or timed-out write end the connection.
+    async fn finish_paused(
+        &mut self,
+        session: &mut H::Session,
+        mut columns: Vec<(u8, u8)>,
+        mut closed: std::pin::Pin<&mut tokio::sync::futures::Notified<'_>>,
+    ) -> Result<Next, ConnectionEnd> {
+        loop {
+            let mut slices = crate::drain::Slices::new(self.options.write_timeout);
+            let waited = loop {
+                let (frames, drain) = self.writer.split_drain(self.options.write_timeout);
+                let (written, outcome) = tokio::select! {
+                    biased;
+                    _ = closed.as_mut() => return Err(ConnectionEnd::Closed),
+                    slice = crate::drain::write_for(
+                        &mut *drain.stream,
+                        frames.unwritten(),
+                        crate::drain::STOP_POLL,
+                    ) => slice,
+                };
+                let stop = || session.stop_requested();
+                if let Some(end) = slices.after(frames, drain.bytes_sent, written, outcome, &stop) {
+                    break end;
+                }
+            };
+            if let Err(DrainError::Io(_) | DrainError::TimedOut) = waited {
+                return Ok(Next::Lost);
+            }
+            let status = session.status_flags();
+            let (frames, mut drain) = self.writer.split_drain(self.options.write_timeout);
+            let mut sink = ResultSink::new(frames, self.capabilities, RowFormat::Text, status)
+                .with_drain(&mut drain)
+                .resumed(columns);
+            session.resume(&mut sink);
+            if sink.client_lost() {
+                return Ok(Next::Lost);
+            }
+            if !session.paused() {
+                finish_sink(&mut sink);
+                return Ok(Next::Continue);
+            }
+            columns = sink.take_columns();
+        }
+    }
+
     async fn close_with(&mut self, err: ErrorInfo, reason: String) -> ConnectionEnd {
         tracing::warn!(connection_id = self.options.connection_id, %reason, "closing connection after protocol error");
         put_err(&mut self.writer.frames, &err);
@@ -682,10 +767,13 @@ where
                 let mut sink = ResultSink::new(frames, self.capabilities, RowFormat::Text, status)
                     .with_drain(&mut drain);
                 session.query(&sql, self.multi_statements, &mut sink);
-                finish_sink(&mut sink);
                 if sink.client_lost() {
                     return Next::Lost;
                 }
+                if session.paused() {
+                    return Next::Paused(sink.take_columns());
+                }
+                finish_sink(&mut sink);
             }
             Command::FieldList { table, wildcard } => {
                 match session.field_list(&text(table), &text(wildcard)) {

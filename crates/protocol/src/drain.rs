@@ -17,6 +17,13 @@
 //! write is a `Handle::block_on` inside `block_in_place`, taken only when the buffer is
 //! over the bound: a point select never gets there and pays nothing.
 //!
+//! A statement that can stop between rows need not wait on its thread at all:
+//! [`Drain::try_drain`] writes what the socket takes now, and when the client left some
+//! unread, [`crate::ResultSink::flush_or_pause`] tells the handler to pause the statement.
+//! The connection's task then waits for the client like any other await (no thread held),
+//! in slices with the same stop probe and net_write_timeout, and asks the handler to
+//! resume ([`crate::SessionHandler::resume`]).
+//!
 //! The wait is sliced ([`STOP_POLL`]): between slices the drain asks the statement's stop
 //! probe (KILL, max_statement_time, the client hanging up) and checks net_write_timeout
 //! (no progress for that long). Bytes written are removed from the buffer as they go, so
@@ -60,6 +67,11 @@ pub trait Drain {
         frames: &mut FrameBuffer,
         stop: &dyn Fn() -> bool,
     ) -> Result<(), DrainError>;
+
+    /// Write what the socket takes now, without waiting: true when all of `frames` went
+    /// out, false when the client has not made room for the rest (the statement may then
+    /// pause, see [`crate::SessionHandler::resume`]).
+    fn try_drain(&mut self, frames: &mut FrameBuffer) -> Result<bool, DrainError>;
 }
 
 /// The [`Drain`] over one connection's write half.
@@ -81,41 +93,97 @@ impl<W: AsyncWrite + Unpin + Send> Drain for StreamDrain<'_, W> {
             // the command loop's flush will write everything at the end.
             _ => return Ok(()),
         };
-        let mut idle = Duration::ZERO;
+        let mut slices = Slices::new(self.write_timeout);
         loop {
             let stream = &mut *self.stream;
             let bytes = frames.unwritten();
             let (written, outcome) = tokio::task::block_in_place(|| {
                 handle.block_on(write_for(stream, bytes, STOP_POLL))
             });
-            frames.consume(written);
-            *self.bytes_sent += written as u64;
-            match outcome {
-                Ok(true) => {
-                    frames.shrink_to(KEPT_CAPACITY_BYTES);
-                    return Ok(());
+            if let Some(end) = slices.after(frames, self.bytes_sent, written, outcome, stop) {
+                return end;
+            }
+        }
+    }
+
+    fn try_drain(&mut self, frames: &mut FrameBuffer) -> Result<bool, DrainError> {
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        loop {
+            let bytes = frames.unwritten();
+            if bytes.is_empty() {
+                frames.shrink_to(KEPT_CAPACITY_BYTES);
+                return Ok(true);
+            }
+            match std::pin::Pin::new(&mut *self.stream).poll_write(&mut cx, bytes) {
+                std::task::Poll::Pending => return Ok(false),
+                std::task::Poll::Ready(Ok(0)) => {
+                    let e = std::io::Error::new(std::io::ErrorKind::WriteZero, "socket closed");
+                    return Err(DrainError::Io(e));
                 }
-                Ok(false) => {}
-                Err(e) => return Err(DrainError::Io(e)),
-            }
-            idle = if written > 0 {
-                Duration::ZERO
-            } else {
-                idle + STOP_POLL
-            };
-            if stop() {
-                return Err(DrainError::Stopped);
-            }
-            if idle >= self.write_timeout {
-                return Err(DrainError::TimedOut);
+                std::task::Poll::Ready(Ok(n)) => {
+                    frames.consume(n);
+                    *self.bytes_sent += n as u64;
+                }
+                std::task::Poll::Ready(Err(e)) => return Err(DrainError::Io(e)),
             }
         }
     }
 }
 
+/// The bookkeeping of a write made in slices of [`STOP_POLL`]: the bytes each slice
+/// wrote leave the buffer, and the write ends once all are written, the stop probe says
+/// so, or no byte went out for net_write_timeout.
+pub(crate) struct Slices {
+    idle: Duration,
+    write_timeout: Duration,
+}
+
+impl Slices {
+    pub(crate) fn new(write_timeout: Duration) -> Slices {
+        Slices {
+            idle: Duration::ZERO,
+            write_timeout,
+        }
+    }
+
+    /// After a slice that wrote `written` bytes of `frames` with `outcome` (see
+    /// [`write_for`]): how the write ends, or None to write another slice.
+    pub(crate) fn after(
+        &mut self,
+        frames: &mut FrameBuffer,
+        bytes_sent: &mut u64,
+        written: usize,
+        outcome: std::io::Result<bool>,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<Result<(), DrainError>> {
+        frames.consume(written);
+        *bytes_sent += written as u64;
+        match outcome {
+            Ok(true) => {
+                frames.shrink_to(KEPT_CAPACITY_BYTES);
+                return Some(Ok(()));
+            }
+            Ok(false) => {}
+            Err(e) => return Some(Err(DrainError::Io(e))),
+        }
+        self.idle = if written > 0 {
+            Duration::ZERO
+        } else {
+            self.idle + STOP_POLL
+        };
+        if stop() {
+            return Some(Err(DrainError::Stopped));
+        }
+        if self.idle >= self.write_timeout {
+            return Some(Err(DrainError::TimedOut));
+        }
+        None
+    }
+}
+
 /// Write as much of `bytes` as the socket takes within `slice`: the count written, and
 /// whether that was all of it (flushed).
-async fn write_for<W: AsyncWrite + Unpin>(
+pub(crate) async fn write_for<W: AsyncWrite + Unpin>(
     stream: &mut W,
     bytes: &[u8],
     slice: Duration,

@@ -348,6 +348,41 @@ impl<'a> ResultSink<'a> {
         result
     }
 
+    /// [`ResultSink::flush_if_full`] without waiting: once more than [`FLUSH_BYTES`] are
+    /// buffered, write what the socket takes now; true when the client left some unread,
+    /// and the statement may pause until it reads them (see
+    /// [`crate::SessionHandler::resume`]). Without a drain, or for a cursor, never true.
+    pub fn flush_or_pause(&mut self) -> Result<bool, DrainError> {
+        if self.frames.len() <= FLUSH_BYTES || self.cursor.is_some() {
+            return Ok(false);
+        }
+        let Some(drain) = self.drain.as_mut() else {
+            return Ok(false);
+        };
+        match drain.try_drain(self.frames) {
+            Ok(all_written) => Ok(!all_written),
+            Err(e) => {
+                self.drain = None;
+                self.lost = true;
+                Err(e)
+            }
+        }
+    }
+
+    /// The open result set's view of its columns, kept while its statement pauses
+    /// ([`crate::SessionHandler::resume`]) for the sink it goes on in.
+    pub(crate) fn take_columns(&mut self) -> Vec<(u8, u8)> {
+        std::mem::take(&mut self.column_types)
+    }
+
+    /// The sink of a result set that paused, with the columns [`ResultSink::take_columns`]
+    /// gave: its column definitions went out, its rows go on.
+    pub(crate) fn resumed(mut self, column_types: Vec<(u8, u8)>) -> Self {
+        self.state = SinkState::InRows;
+        self.column_types = column_types;
+        self
+    }
+
     /// Whether a write to the client failed during the command (the connection ends).
     pub(crate) fn client_lost(&self) -> bool {
         self.lost

@@ -34,7 +34,10 @@
 //! A SELECT's rows go to the client while it runs: `WireRows` is the engine's
 //! `RowSink`, writing each row into the command's `ResultSink`, which writes to the socket
 //! past 16 KiB and waits for the client to read (the protocol crate's `drain`). A slow
-//! reader therefore holds its statement, not the server's memory.
+//! reader therefore holds its statement, not the server's memory. A text SELECT that is a
+//! plain scan does not even hold a thread: when the client leaves rows unread, the sink
+//! pauses the statement (`RowSink::row_or_pause`), the connection waits for the client
+//! without a thread, and `SessionHandler::resume` goes on with it.
 //!
 //! The same ticks stop a statement: KILL, max_statement_time, and the client hanging up
 //! (the session's probe, `peer_connected`, polls the socket every 100 ms of a running
@@ -276,8 +279,14 @@ impl ServerHandler for MyriadServer {
 /// client once they pass its bound and waits for the client to read (back-pressure on the
 /// statement). While it waits, a KILL, max_statement_time or the client hanging up ends
 /// the statement (`myriad_sql::interrupt::check`, asked between waits).
+///
+/// A text SELECT's sink may also pause its statement (`pausable`): when the client has
+/// not made room for the buffered rows, [`RowSink::row_or_pause`] asks the statement to
+/// stop there instead of waiting on a thread, and the connection resumes it once the
+/// client has read them ([`SessionHandler::resume`]).
 struct WireRows<'s, 'a> {
     out: &'s mut ResultSink<'a>,
+    pausable: bool,
 }
 
 impl RowSink for WireRows<'_, '_> {
@@ -291,6 +300,16 @@ impl RowSink for WireRows<'_, '_> {
         self.out.row(row);
         self.out
             .flush_if_full(&|| myriad_sql::interrupt::check().is_err())
+            .map_err(|e| drain_error(e, myriad_sql::interrupt::check().err()))
+    }
+
+    fn row_or_pause(&mut self, row: &[Value]) -> Result<bool, SqlError> {
+        if !self.pausable {
+            return self.row(row).map(|()| false);
+        }
+        self.out.row(row);
+        self.out
+            .flush_or_pause()
             .map_err(|e| drain_error(e, myriad_sql::interrupt::check().err()))
     }
 }
@@ -401,7 +420,10 @@ impl SessionHandler for MyriadSession {
     }
 
     fn query(&mut self, sql: &str, multi_statements: bool, out: &mut ResultSink<'_>) {
-        let mut wire = WireRows { out: &mut *out };
+        let mut wire = WireRows {
+            out: &mut *out,
+            pausable: true,
+        };
         let results = if Session::text_runs_inline(sql) {
             self.session
                 .execute_streaming(sql, multi_statements, &mut wire)
@@ -411,10 +433,32 @@ impl SessionHandler for MyriadSession {
                     .execute_streaming(sql, multi_statements, &mut wire)
             })
         };
+        if self.session.has_paused_rows() {
+            // Its rows go on in `resume`; the result set stays open.
+            return;
+        }
         let count = results.len();
         for (index, result) in results.iter().enumerate() {
             self.write_result(result, index + 1 < count, out);
         }
+    }
+
+    fn paused(&self) -> bool {
+        self.session.has_paused_rows()
+    }
+
+    fn resume(&mut self, out: &mut ResultSink<'_>) {
+        let mut wire = WireRows {
+            out: &mut *out,
+            pausable: true,
+        };
+        if let Some(result) = self.session.resume_rows(&mut wire) {
+            self.write_result(&result, false, out);
+        }
+    }
+
+    fn stop_requested(&self) -> bool {
+        self.session.paused_rows_must_stop()
     }
 
     fn init_db(&mut self, database: &str) -> Result<(), ErrorInfo> {
@@ -453,7 +497,10 @@ impl SessionHandler for MyriadSession {
     }
 
     fn execute(&mut self, statement_id: u32, params: Vec<Value>, out: &mut ResultSink<'_>) {
-        let mut wire = WireRows { out: &mut *out };
+        let mut wire = WireRows {
+            out: &mut *out,
+            pausable: false,
+        };
         let result = if self.session.prepared_runs_inline(statement_id) {
             self.session
                 .execute_prepared_streaming(statement_id, &params, &mut wire)

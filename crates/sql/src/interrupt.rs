@@ -339,6 +339,8 @@ pub struct Statement {
     /// The statement this one is nested in (a statement run by a statement), put back
     /// when this one ends.
     outer: Option<Running>,
+    /// The statement stops without ending ([`Statement::pause`]): the session stays busy.
+    paused: bool,
 }
 
 impl Statement {
@@ -361,6 +363,10 @@ impl Statement {
         let deadline = (max_time_s > 0.0)
             .then(|| started.checked_add(Duration::from_secs_f64(max_time_s)))
             .flatten();
+        Statement::enter(control, started, deadline)
+    }
+
+    fn enter(control: &Arc<Control>, started: Instant, deadline: Option<Instant>) -> Statement {
         let running = Running {
             control: Arc::clone(control),
             started,
@@ -370,7 +376,31 @@ impl Statement {
             lowered: false,
         };
         let outer = RUNNING.with(|r| r.borrow_mut().replace(running));
-        Statement { outer }
+        Statement {
+            outer,
+            paused: false,
+        }
+    }
+
+    /// The statement stops here without ending, to go on later in [`Statement::resume`]
+    /// (on this thread or another): the session stays busy for SHOW PROCESSLIST. Returns
+    /// its max_statement_time deadline.
+    pub fn pause(mut self) -> Option<Instant> {
+        self.paused = true;
+        RUNNING.with(|r| r.borrow().as_ref().and_then(|run| run.deadline))
+    }
+
+    /// A paused statement of the session owning `control` goes on on this thread, with the
+    /// `deadline` [`Statement::pause`] returned. A KILL QUERY that came meanwhile stays.
+    /// Its first tick reads the clock, as a pause may have outlasted the deadline.
+    pub fn resume(control: &Arc<Control>, deadline: Option<Instant>) -> Statement {
+        let statement = Statement::enter(control, Instant::now(), deadline);
+        RUNNING.with(|r| {
+            if let Some(run) = r.borrow_mut().as_mut() {
+                run.ticks = TICKS_PER_CLOCK_READ - 1;
+            }
+        });
+        statement
     }
 
     /// The error the statement must end with, if it was interrupted.
@@ -387,7 +417,7 @@ impl Drop for Statement {
         let Some(ended) = ended else {
             return;
         };
-        if outermost {
+        if outermost && !self.paused {
             ended.control.mark(false, Instant::now());
         }
         if ended.lowered {

@@ -408,6 +408,7 @@ impl Engine {
             info,
             state,
             interrupt,
+            paused: None,
         })
     }
 }
@@ -420,6 +421,8 @@ pub struct Session {
     /// How other sessions (KILL), the clock (max_statement_time) and the server (the client
     /// went away) stop this session's statement.
     interrupt: Arc<interrupt::Control>,
+    /// The SELECT whose client stopped taking rows, until [`Session::resume_rows`] ends it.
+    paused: Option<Box<crate::exec::stream::PausedScan>>,
 }
 
 impl Session {
@@ -439,6 +442,32 @@ impl Session {
         out: &mut dyn RowSink,
     ) -> Vec<Result<QueryResult, SqlError>> {
         crate::exec::entry::execute(self, sql, allow_multi, Some(out))
+    }
+
+    /// Whether the SELECT of the last [`Session::execute_streaming`] paused because its
+    /// sink asked ([`RowSink::row_or_pause`]): its result set is open, its result is not
+    /// final, and [`Session::resume_rows`] goes on with it. Nothing else may run on the
+    /// session meanwhile (the client is reading the result set).
+    pub fn has_paused_rows(&self) -> bool {
+        self.paused.is_some()
+    }
+
+    /// Whether the paused SELECT must end rather than wait for its client: a KILL QUERY
+    /// came, or max_statement_time passed. [`Session::resume_rows`] then ends it with its
+    /// error.
+    pub fn paused_rows_must_stop(&self) -> bool {
+        self.paused.as_ref().is_some_and(|paused| {
+            self.interrupt.error().is_some()
+                || paused
+                    .deadline
+                    .is_some_and(|deadline| std::time::Instant::now() >= deadline)
+        })
+    }
+
+    /// Go on with the paused SELECT, sending its next rows to `out`: its result once it
+    /// ended (as [`Session::execute_streaming`] gives it), None when it paused again.
+    pub fn resume_rows(&mut self, out: &mut dyn RowSink) -> Option<Result<QueryResult, SqlError>> {
+        self.resume_paused(out)
     }
 
     pub fn prepare(&mut self, sql: &str) -> Result<PreparedInfo, SqlError> {

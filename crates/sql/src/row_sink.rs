@@ -20,9 +20,22 @@
 //! writes them out through the same bounded buffer. An index read does not stream: it
 //! starts again when its index moved under it, which rows already sent could not follow.
 //!
+//! A client that stops reading would hold its statement's thread while the statement waits
+//! for room in the socket. A plain scan (one table read in full, without a subquery) does
+//! not wait: its sink answers [`RowSink::row_or_pause`] with true once the client left rows
+//! unread, the scan stops after that row and keeps what it needs to go on (its place in the
+//! table, OFFSET and LIMIT counts, the statement's clock, warnings and deadline) in the
+//! session ([`crate::Session::has_paused_rows`]), and the server calls
+//! [`crate::Session::resume_rows`] once the client has read the buffered rows. No thread
+//! waits for a slow reader of such a scan: twenty of them hold twenty small states, not
+//! twenty threads with their stacks and allocator caches. KILL QUERY and max_statement_time
+//! end a paused scan when it resumes, which the server does at once when either comes
+//! ([`crate::Session::paused_rows_must_stop`]). Joins, sorted and grouped results, and
+//! prepared statements wait for their client on their thread.
+//!
 //! The query cache sees a streamed result through `CacheCopy`: a copy of the rows kept
-//! only while it stays within query_cache_limit; a result that outgrows it goes on
-//! streaming and is not cached.
+//! only while it stays within query_cache_limit (a statement does not pause while its copy
+//! lasts); a result that outgrows it goes on streaming and is not cached.
 
 use crate::error::SqlError;
 use crate::result::{Column, QueryResult, Rows};
@@ -36,6 +49,13 @@ pub trait RowSink {
     /// One row, with a value per column. Err ends the statement with that error (the
     /// client went away, KILL, net_write_timeout).
     fn row(&mut self, row: &[Value]) -> Result<(), SqlError>;
+    /// [`RowSink::row`] for a statement that can stop between rows and go on later
+    /// ([`crate::Session::resume_rows`]): true asks it to stop after this row, because the
+    /// client is not taking rows and the statement need not hold a thread while it waits.
+    /// A sink that cannot wait without blocking takes the row as [`RowSink::row`] does.
+    fn row_or_pause(&mut self, row: &[Value]) -> Result<bool, SqlError> {
+        self.row(row).map(|()| false)
+    }
 }
 
 /// A [`RowSink`] that forwards to another and keeps a copy of the rows for the query cache
@@ -93,6 +113,15 @@ impl RowSink for CacheCopy<'_> {
             }
         }
         self.inner.row(row)
+    }
+
+    /// While the copy lasts the rows go on without a pause: a paused statement keeps no
+    /// copy, and one the cache could keep is small enough to send without waiting long.
+    fn row_or_pause(&mut self, row: &[Value]) -> Result<bool, SqlError> {
+        if self.rows.is_some() {
+            return self.row(row).map(|()| false);
+        }
+        self.inner.row_or_pause(row)
     }
 }
 

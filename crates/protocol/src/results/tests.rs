@@ -222,6 +222,8 @@ fn a_result_set_cut_by_an_error_is_not_recorded() {
 struct CountingDrain {
     calls: usize,
     bytes: usize,
+    /// The client reads nothing: `try_drain` writes nothing.
+    full: bool,
 }
 
 impl Drain for CountingDrain {
@@ -234,6 +236,13 @@ impl Drain for CountingDrain {
         self.bytes += frames.len();
         frames.consume(frames.len());
         Ok(())
+    }
+
+    fn try_drain(&mut self, frames: &mut FrameBuffer) -> Result<bool, DrainError> {
+        if self.full {
+            return Ok(false);
+        }
+        self.drain(frames, &|| false).map(|()| true)
     }
 }
 
@@ -295,4 +304,47 @@ fn a_small_result_never_reaches_the_drain() {
         "a small result is written by the command loop"
     );
     assert!(left > 10 * 1000);
+}
+
+#[test]
+fn a_sink_asks_for_a_pause_only_when_the_client_left_rows_unread() {
+    let value = [Value::Bytes(vec![b'x'; 1000])];
+    for full in [false, true] {
+        let mut frames = FrameBuffer::default();
+        let mut drain = CountingDrain {
+            full,
+            ..CountingDrain::default()
+        };
+        let mut sink = ResultSink::new(&mut frames, 0, RowFormat::Text, 0).with_drain(&mut drain);
+        sink.begin_rows(&[column("b", column_type::VAR_STRING)]);
+        let mut first_pause = None;
+        for n in 0..40 {
+            sink.row(&value);
+            if sink.flush_or_pause().unwrap() && first_pause.is_none() {
+                first_pause = Some(n);
+            }
+        }
+        // Reading everything, the client never makes the statement pause; reading
+        // nothing, it does once the buffer passes the bound, and the rows stay buffered.
+        let columns = sink.take_columns();
+        assert_eq!(columns.len(), 1);
+        if full {
+            assert_eq!(first_pause, Some(FLUSH_BYTES / 1005));
+            assert!(sink.frames.len() > 40 * 1000);
+        } else {
+            assert_eq!(first_pause, None);
+            assert!(sink.frames.len() <= FLUSH_BYTES + 1100);
+        }
+        // The result set goes on in a sink made for its next rows.
+        drop(sink);
+        let mut resumed = ResultSink::new(&mut frames, 0, RowFormat::Text, 0).resumed(columns);
+        let before = resumed.frames.len();
+        resumed.row(&value);
+        assert!(
+            resumed.frames.len() > before + 1000,
+            "a row of the open result set"
+        );
+        resumed.end_rows(0, 0, false);
+        assert_eq!(resumed.results_written(), 1);
+    }
 }

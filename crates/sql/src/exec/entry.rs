@@ -86,6 +86,7 @@ impl Session {
             subquery_results: HashMap::new(),
             spill: Default::default(),
             out: None,
+            paused: None,
         }
     }
 
@@ -104,14 +105,32 @@ impl Session {
         let keep_warnings = matches!(stmt, Stmt::ShowWarnings { .. });
         let statement =
             crate::interrupt::Statement::begin(&self.interrupt, self.state.max_statement_time_s);
-        let mut result = self.run_inner(stmt, params, out);
+        let result = self.run_inner(stmt, params, out);
+        self.end_statement(statement, result, keep_warnings)
+    }
+
+    /// A statement's result as the client gets it: an error if it was interrupted, the
+    /// session's warning count, the error kept for SHOW WARNINGS. A streamed scan that
+    /// paused for its client (`self.paused`) does not end: its statement pauses with it.
+    fn end_statement(
+        &mut self,
+        statement: crate::interrupt::Statement,
+        mut result: Result<QueryResult, SqlError>,
+        keep_warnings: bool,
+    ) -> Result<QueryResult, SqlError> {
         // Rows computed after all (SLEEP returned early) are not the answer: the statement
         // was interrupted. A write that finished keeps its OK (its rows are written), and
         // so does DO (MariaDB answers `DO SLEEP(2)` past max_statement_time with OK).
         if let (Ok(QueryResult::Rows { .. }), Some(e)) = (&result, statement.interrupted()) {
             result = Err(e);
         }
-        drop(statement);
+        match self.paused.as_mut() {
+            Some(paused) if result.is_ok() => paused.deadline = statement.pause(),
+            _ => {
+                self.paused = None;
+                drop(statement);
+            }
+        }
         if !keep_warnings {
             match &result {
                 Ok(QueryResult::Ok { .. }) | Ok(QueryResult::Rows { .. }) => {}
@@ -147,6 +166,36 @@ impl Session {
         })
     }
 
+    /// Go on with the SELECT that paused for its client (see [`crate::row_sink`]): its
+    /// result once it ended (its rows went to `out`), None when it paused again or there
+    /// is none.
+    pub(crate) fn resume_paused(
+        &mut self,
+        out: &mut dyn crate::RowSink,
+    ) -> Option<Result<QueryResult, SqlError>> {
+        let mut paused = self.paused.take()?;
+        let statement = crate::interrupt::Statement::resume(&self.interrupt, paused.deadline);
+        let warnings = std::mem::take(&mut self.state.warnings);
+        let (result, warnings) = {
+            let mut env = self.env(&[]);
+            env.warnings = warnings;
+            paused.restore(&mut env);
+            let result = crate::exec::stream::resume(&mut paused, &mut env, out);
+            (result, env.warnings)
+        };
+        self.state.warnings = warnings;
+        let result = match result {
+            Ok(None) => {
+                paused.deadline = statement.pause();
+                self.paused = Some(paused);
+                return None;
+            }
+            Ok(Some(result)) => Ok(result),
+            Err(e) => Err(e),
+        };
+        Some(self.end_statement(statement, result, false))
+    }
+
     pub(crate) fn run_inner(
         &mut self,
         stmt: &Stmt,
@@ -156,15 +205,16 @@ impl Session {
         if let Stmt::ShowWarnings { errors, count_only } = stmt {
             return Ok(self.show_warnings(*errors, *count_only));
         }
-        let (result, warnings, spill) = {
+        let (result, warnings, spill, paused) = {
             let mut env = self.env(params);
             if let (Stmt::SelectTable(_), Some(out)) = (stmt, out) {
                 env.out = Some(out);
             }
             let _versions = crate::exec::query_cache::write_guard(&self.engine, stmt);
             let result = self.dispatch(stmt, &mut env);
-            (result, env.warnings, env.spill)
+            (result, env.warnings, env.spill, env.paused)
         };
+        self.paused = paused;
         self.state.warnings = warnings;
         for (counter, n) in spill.counts() {
             self.engine

@@ -32,6 +32,8 @@ pub(crate) struct ExecEnv<'a> {
     /// Where the statement's rows go as they are produced ([`crate::row_sink`]): set for
     /// a top-level SELECT over tables, taken by it before anything else can run.
     pub(crate) out: Option<&'a mut dyn crate::RowSink>,
+    /// A streamed scan that stopped for its client ([`crate::exec::stream::PausedScan`]).
+    pub(crate) paused: Option<Box<crate::exec::stream::PausedScan>>,
 }
 
 impl<'a> ExecEnv<'a> {

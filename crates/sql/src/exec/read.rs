@@ -534,7 +534,15 @@ impl TableSelect {
     /// IN list or a key range) with no subquery: a statement short enough that a server may
     /// run it on the thread that read its packet rather than hand the thread off first.
     pub fn is_index_read(&self) -> bool {
-        let no_subquery = columns_read(self).is_some() || {
+        self.joins.is_empty()
+            && self.post_filter.is_none()
+            && matches!(self.source.access, Access::Index { .. })
+            && self.has_no_subquery()
+    }
+
+    /// Whether no expression of this SELECT holds a subquery.
+    pub(crate) fn has_no_subquery(&self) -> bool {
+        columns_read(self).is_some() || {
             // columns_read gives None both for "every column" and for subqueries; tell apart.
             let mut exprs: Vec<&Expr> = Vec::new();
             for item in &self.items {
@@ -550,11 +558,7 @@ impl TableSelect {
                 exprs.extend(g.having.as_ref());
             }
             exprs.iter().all(|e| visit_columns(e, &mut |_| {}))
-        };
-        self.joins.is_empty()
-            && self.post_filter.is_none()
-            && matches!(self.source.access, Access::Index { .. })
-            && no_subquery
+        }
     }
 }
 

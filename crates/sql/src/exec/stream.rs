@@ -20,6 +20,7 @@ use crate::plan::tables::{Access, OutputItem, TableSelect};
 use crate::result::{QueryResult, Rows};
 use crate::row_sink::RowSink;
 use crate::value::Value;
+use myriad_storage::RowScan;
 use std::sync::Arc;
 
 /// Whether every row of `plan` is final when its scan or join yields it: nothing that
@@ -49,7 +50,9 @@ pub(crate) fn send(
     Ok(streamed(columns))
 }
 
-/// Run a plan that [`streams`], sending its columns and rows to `out`.
+/// Run a plan that [`streams`], sending its columns and rows to `out`. A plain scan may
+/// stop early when `out` asks it to ([`RowSink::row_or_pause`]): it then leaves its state
+/// in `env.paused`, and [`resume`] goes on from the next row.
 pub(crate) fn select(
     plan: &TableSelect,
     env: &mut ExecEnv,
@@ -59,7 +62,6 @@ pub(crate) fn select(
     let (types, ncols) = input_types(plan, env);
     let columns = result_columns(plan, &types, ncols, env);
     let mut rows = Sender {
-        plan,
         item_types: item_types(plan, &types, env),
         movable: movable_items(plan, ncols),
         offset: match &plan.offset {
@@ -73,15 +75,16 @@ pub(crate) fn select(
         skipped: 0,
         sent: 0,
         row: Vec::with_capacity(plan.items.len()),
-        out,
+        pausable: false,
     };
-    rows.out.begin(&columns)?;
+    out.begin(&columns)?;
     if rows.limit == 0 {
         return Ok(streamed(columns));
     }
     if !plan.joins.is_empty() {
         crate::exec::join::each_joined_row(plan, &table, env, &mut |values, env| {
-            rows.send(values, env)
+            rows.send(plan, values, env, out)
+                .map(|flow| flow == Flow::More)
         })?;
         return Ok(streamed(columns));
     }
@@ -89,6 +92,33 @@ pub(crate) fn select(
     if let Some(wanted) = columns_read(plan) {
         scan = scan.project(wanted);
     }
+    // Rows are pulled again after a pause with a plan of the paused statement's own (see
+    // `PausedScan`): subquery results, kept by plan address, would not be found.
+    rows.pausable = plan.has_no_subquery();
+    if scan_rows(plan, &mut scan, &mut rows, env, out)? == Flow::Pause {
+        env.paused = Some(Box::new(PausedScan {
+            plan: Box::new(plan.clone()),
+            _table: table,
+            scan,
+            rows,
+            columns: Arc::clone(&columns),
+            now_micros: env.now_micros,
+            previous_warnings: (env.previous_warnings, env.previous_errors),
+            deadline: None,
+        }));
+    }
+    Ok(streamed(columns))
+}
+
+/// Send the rows of a plain scan from where `scan` stands until the table ends, LIMIT is
+/// reached, or `out` asks for a pause.
+fn scan_rows(
+    plan: &TableSelect,
+    scan: &mut RowScan,
+    rows: &mut Sender,
+    env: &mut ExecEnv,
+    out: &mut dyn RowSink,
+) -> Result<Flow, SqlError> {
     let def = &plan.source.table.def;
     for item in scan {
         crate::interrupt::tick()?;
@@ -99,17 +129,69 @@ pub(crate) fn select(
                 continue;
             }
         }
-        if !rows.send(values, env)? {
-            break;
+        match rows.send(plan, values, env, out)? {
+            Flow::More => {}
+            end => return Ok(end),
         }
     }
-    Ok(streamed(columns))
+    Ok(Flow::Done)
+}
+
+/// A plain scan that stopped because its client was not taking rows: everything it needs
+/// to go on from the next row, owned, so that no thread waits for the client meanwhile.
+/// The statement's clock (NOW()), its @@warning_count and its max_statement_time deadline
+/// go on too.
+pub(crate) struct PausedScan {
+    plan: Box<TableSelect>,
+    /// Keeps the table open in the table cache while the statement lasts.
+    _table: myriad_storage::Table,
+    scan: RowScan,
+    rows: Sender,
+    columns: Arc<Vec<crate::result::Column>>,
+    now_micros: i64,
+    previous_warnings: (usize, usize),
+    /// When max_statement_time ends the statement, set once it paused.
+    pub(crate) deadline: Option<std::time::Instant>,
+}
+
+impl PausedScan {
+    /// The statement environment as it was when the scan paused.
+    pub(crate) fn restore(&self, env: &mut ExecEnv) {
+        env.now_micros = self.now_micros;
+        (env.previous_warnings, env.previous_errors) = self.previous_warnings;
+    }
+}
+
+/// Go on with a paused scan: its columns once it ended (the result then is
+/// [`streamed`]), or None when it paused again.
+pub(crate) fn resume(
+    paused: &mut PausedScan,
+    env: &mut ExecEnv,
+    out: &mut dyn RowSink,
+) -> Result<Option<QueryResult>, SqlError> {
+    let PausedScan {
+        plan, scan, rows, ..
+    } = paused;
+    match scan_rows(plan, scan, rows, env, out)? {
+        Flow::Pause => Ok(None),
+        Flow::More | Flow::Done => Ok(Some(streamed(Arc::clone(&paused.columns)))),
+    }
+}
+
+/// What a streamed SELECT does after a row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Flow {
+    /// Go on with the next row.
+    More,
+    /// LIMIT rows were sent, or the input ended.
+    Done,
+    /// The sink asked to stop here and go on later.
+    Pause,
 }
 
 /// The rows of a streamed SELECT on their way to the sink: OFFSET, LIMIT and the select
 /// list.
-struct Sender<'p, 'o> {
-    plan: &'p TableSelect,
+struct Sender {
     item_types: Vec<crate::expr::eval::SqlType>,
     movable: Vec<bool>,
     offset: u64,
@@ -118,24 +200,26 @@ struct Sender<'p, 'o> {
     sent: u64,
     /// The result row, built anew in the same buffer each time.
     row: Vec<Value>,
-    out: &'o mut dyn RowSink,
+    /// Rows go through [`RowSink::row_or_pause`]: the statement can stop between them.
+    pausable: bool,
 }
 
-impl Sender<'_, '_> {
+impl Sender {
     /// Skip `values` while OFFSET lasts, else evaluate the select list over it and send
-    /// the result row; false once LIMIT rows were sent.
-    fn send(&mut self, mut values: Vec<Value>, env: &mut dyn Env) -> Result<bool, SqlError> {
+    /// the result row.
+    fn send(
+        &mut self,
+        plan: &TableSelect,
+        mut values: Vec<Value>,
+        env: &mut dyn Env,
+        out: &mut dyn RowSink,
+    ) -> Result<Flow, SqlError> {
         if self.skipped < self.offset {
             self.skipped += 1;
-            return Ok(true);
+            return Ok(Flow::More);
         }
         self.row.clear();
-        let shown = self
-            .plan
-            .items
-            .iter()
-            .zip(&self.item_types)
-            .zip(&self.movable);
+        let shown = plan.items.iter().zip(&self.item_types).zip(&self.movable);
         for ((item, ty), &moved) in shown {
             let d = match item {
                 OutputItem::Column { index, .. } if moved => {
@@ -146,9 +230,20 @@ impl Sender<'_, '_> {
             };
             self.row.push(d.into_column(*ty, env.warnings()));
         }
-        self.out.row(&self.row)?;
+        let pause = if self.pausable {
+            out.row_or_pause(&self.row)?
+        } else {
+            out.row(&self.row)?;
+            false
+        };
         self.sent += 1;
-        Ok(self.sent < self.limit)
+        Ok(if self.sent >= self.limit {
+            Flow::Done
+        } else if pause {
+            Flow::Pause
+        } else {
+            Flow::More
+        })
     }
 }
 
