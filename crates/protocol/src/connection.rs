@@ -110,9 +110,10 @@ pub trait SessionHandler: Send + 'static {
     /// answered true) and say so through [`SessionHandler::paused`].
     fn query(&mut self, sql: &str, multi_statements: bool, out: &mut ResultSink<'_>);
     /// Whether the result set of the last COM_QUERY is still open, its statement paused
-    /// until the client has read what was buffered: the connection waits for that without
-    /// a thread, then calls [`SessionHandler::resume`]. Nothing else runs on the session
-    /// meanwhile.
+    /// (the client had not read what was buffered, or the statement's slice of running
+    /// time was over): the connection writes what was buffered, waiting for the client
+    /// without a thread, lets the other ready connections run, then calls
+    /// [`SessionHandler::resume`]. Nothing else runs on the session meanwhile.
     fn paused(&self) -> bool {
         false
     }
@@ -715,6 +716,9 @@ where
             if let Err(DrainError::Io(_) | DrainError::TimedOut) = waited {
                 return Ok(Next::Lost);
             }
+            // A statement that paused because its slice was over goes on after the other
+            // ready connections.
+            tokio::task::yield_now().await;
             let status = session.status_flags();
             let (frames, mut drain) = self.writer.split_drain(self.options.write_timeout);
             let mut sink = ResultSink::new(frames, self.capabilities, RowFormat::Text, status)

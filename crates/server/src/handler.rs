@@ -37,7 +37,11 @@
 //! reader therefore holds its statement, not the server's memory. A text SELECT that is a
 //! plain scan does not even hold a thread: when the client leaves rows unread, the sink
 //! pauses the statement (`RowSink::row_or_pause`), the connection waits for the client
-//! without a thread, and `SessionHandler::resume` goes on with it.
+//! without a thread, and `SessionHandler::resume` goes on with it. Such a scan does not
+//! hand its worker off when it runs long either: it stops after each 2 ms slice
+//! (`myriad_sql::interrupt::yield_instead`) and the connection resumes it after the
+//! other ready connections, so that twenty long scans run on the network threads, not
+//! on twenty threads of their own.
 //!
 //! The same ticks stop a statement: KILL, max_statement_time, and the client hanging up
 //! (the session's probe, `peer_connected`, polls the socket every 100 ms of a running
@@ -311,6 +315,10 @@ impl RowSink for WireRows<'_, '_> {
         self.out
             .flush_or_pause()
             .map_err(|e| drain_error(e, myriad_sql::interrupt::check().err()))
+    }
+
+    fn can_pause(&self) -> bool {
+        self.pausable
     }
 }
 

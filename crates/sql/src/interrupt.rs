@@ -23,7 +23,8 @@
 //!   ([`set_priority_hook`]) then lowers that thread's CPU priority until the statement
 //!   ends, so that the kernel prefers the network workers (handshakes, point selects) to
 //!   the long statements when the cores are busy. A point select never reaches the first
-//!   clock read, so it stays inline and pays nothing.
+//!   clock read, so it stays inline and pays nothing. A statement that can stop between
+//!   rows and go on later stops by itself instead ([`yield_instead`]).
 //!
 //! Once a reason is set, the next tick returns the matching MariaDB error and the
 //! statement unwinds through its ordinary error path; a statement that finished its rows
@@ -328,6 +329,9 @@ struct Running {
     ticks: u32,
     /// The priority hook lowered this thread's priority for this statement.
     lowered: bool,
+    /// The statement stops by itself once its slice is over ([`yield_instead`]): the
+    /// clock does not hand its thread off.
+    yields: bool,
 }
 
 thread_local! {
@@ -374,6 +378,7 @@ impl Statement {
             next_probe: started + PEER_PROBE_INTERVAL,
             ticks: 0,
             lowered: false,
+            yields: false,
         };
         let outer = RUNNING.with(|r| r.borrow_mut().replace(running));
         Statement {
@@ -479,7 +484,7 @@ fn clock_check(run: &mut Running) -> Result<(), SqlError> {
             }
         }
     }
-    if now.duration_since(run.started) >= INLINE_BUDGET {
+    if now.duration_since(run.started) >= INLINE_BUDGET && !run.yields {
         // Off the network worker from here on. Once handed off, a further call finds no
         // worker to hand over and returns at once; if the worker came back before another
         // thread took it (a race inside the hand-off), the next clock read tries again.
@@ -495,6 +500,28 @@ fn clock_check(run: &mut Running) -> Result<(), SqlError> {
         NONE => Ok(()),
         reason => Err(error_of(reason).unwrap_or_else(|| unreachable_reason(reason))),
     }
+}
+
+/// The running statement can stop between rows and go on later (a plain scan whose
+/// client can wait, see `crate::row_sink`): instead of handing its thread off past
+/// [`INLINE_BUDGET`], it asks [`slice_over`] and stops by itself, so that it runs on the
+/// network threads in slices and never holds a thread of its own.
+pub fn yield_instead(yields: bool) {
+    RUNNING.with(|r| {
+        if let Some(run) = r.borrow_mut().as_mut() {
+            run.yields = yields;
+        }
+    });
+}
+
+/// Whether the running statement has run for [`INLINE_BUDGET`] since it began or last
+/// resumed (a clock read): one that [`yield_instead`] should stop now.
+pub fn slice_over() -> bool {
+    RUNNING.with(|r| {
+        r.borrow()
+            .as_ref()
+            .is_some_and(|run| run.started.elapsed() >= INLINE_BUDGET)
+    })
 }
 
 /// Longest single wait of a lock wait between two [`check`]s: a KILL, a timeout or a client

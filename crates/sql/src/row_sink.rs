@@ -56,6 +56,13 @@ pub trait RowSink {
     fn row_or_pause(&mut self, row: &[Value]) -> Result<bool, SqlError> {
         self.row(row).map(|()| false)
     }
+    /// Whether the statement may stop between rows and go on later for its own reasons:
+    /// a long scan stops after each slice of [`crate::interrupt::INLINE_BUDGET`] instead of
+    /// holding a thread ([`crate::interrupt::yield_instead`]). False unless the sink's
+    /// owner resumes paused statements.
+    fn can_pause(&self) -> bool {
+        false
+    }
 }
 
 /// A [`RowSink`] that forwards to another and keeps a copy of the rows for the query cache
@@ -122,6 +129,10 @@ impl RowSink for CacheCopy<'_> {
             return self.row(row).map(|()| false);
         }
         self.inner.row_or_pause(row)
+    }
+
+    fn can_pause(&self) -> bool {
+        self.rows.is_none() && self.inner.can_pause()
     }
 }
 

@@ -1,7 +1,8 @@
 //! A streamed scan that pauses when its sink asks ([`RowSink::row_or_pause`]) and goes on
 //! in `Session::resume_rows`: the rows after every pause are the rows the statement gives
 //! without pausing, once each and in order, with the statement's clock, warnings, KILL
-//! and max_statement_time carried over; statements that are not plain scans never pause.
+//! and max_statement_time carried over; a long scan also stops after each slice of its
+//! running time; statements that are not plain scans never pause.
 
 mod common;
 use common::*;
@@ -35,6 +36,10 @@ impl RowSink for Pausing {
     fn row_or_pause(&mut self, row: &[Value]) -> Result<bool, SqlError> {
         self.row(row)?;
         Ok(self.rows.len() % self.every == 0)
+    }
+
+    fn can_pause(&self) -> bool {
+        true
     }
 }
 
@@ -188,5 +193,25 @@ fn kill_query_and_max_statement_time_end_a_paused_scan_with_their_errors() {
             .rows
             .len(),
         ROWS
+    );
+}
+
+#[test]
+fn a_long_scan_stops_after_each_slice_and_gives_the_same_rows() {
+    let (_t, mut s) = setup();
+    // Slow per row: the scan runs far longer than one slice (2 ms).
+    let sql = "SELECT id, k FROM t WHERE LOCATE('zz', REPEAT(name, 20000)) = 0";
+    let whole = rows(&mut s, sql);
+    assert_eq!(whole.len(), ROWS);
+    let started = std::time::Instant::now();
+    let run = run_pausing(&mut s, sql, usize::MAX, |_| {});
+    let took = started.elapsed();
+    assert!(run.result.is_ok(), "{:?}", run.result.err());
+    assert_eq!(run.rows, whole);
+    let slices = took.as_millis() as usize / 2;
+    assert!(
+        run.pauses >= 1 && run.pauses <= slices + 1,
+        "{} pauses in {took:?}",
+        run.pauses
     );
 }

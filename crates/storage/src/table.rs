@@ -1553,6 +1553,16 @@ impl RowScan {
         self
     }
 
+    /// Drop the rows read ahead and keep only the place: the next item reads them again.
+    /// For a scan that waits long between items (a client that reads slowly), so that it
+    /// holds its place in the table, not a batch of rows.
+    pub fn release_read_ahead(&mut self) {
+        if let Some((first, _)) = self.buffer.front() {
+            self.next_row_id = Some(*first);
+        }
+        self.buffer = VecDeque::new();
+    }
+
     fn refill(&mut self) -> Result<()> {
         let Some(start) = self.next_row_id else {
             return Ok(());

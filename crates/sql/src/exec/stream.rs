@@ -95,7 +95,11 @@ pub(crate) fn select(
     // Rows are pulled again after a pause with a plan of the paused statement's own (see
     // `PausedScan`): subquery results, kept by plan address, would not be found.
     rows.pausable = plan.has_no_subquery();
-    if scan_rows(plan, &mut scan, &mut rows, env, out)? == Flow::Pause {
+    let flow = scan_rows(plan, &mut scan, &mut rows, env, out)?;
+    if matches!(flow, Flow::Pause | Flow::Yield) {
+        if flow == Flow::Pause {
+            scan.release_read_ahead();
+        }
         env.paused = Some(Box::new(PausedScan {
             plan: Box::new(plan.clone()),
             _table: table,
@@ -111,7 +115,8 @@ pub(crate) fn select(
 }
 
 /// Send the rows of a plain scan from where `scan` stands until the table ends, LIMIT is
-/// reached, or `out` asks for a pause.
+/// reached, or the scan pauses: `out` asked for it, or the slice of a scan that yields
+/// is over (see [`crate::interrupt::yield_instead`]).
 fn scan_rows(
     plan: &TableSelect,
     scan: &mut RowScan,
@@ -119,8 +124,21 @@ fn scan_rows(
     env: &mut ExecEnv,
     out: &mut dyn RowSink,
 ) -> Result<Flow, SqlError> {
+    let yields = rows.pausable && out.can_pause();
+    crate::interrupt::yield_instead(yields);
     let def = &plan.source.table.def;
-    for item in scan {
+    let mut read = 0u32;
+    loop {
+        read = read.wrapping_add(1);
+        if yields
+            && read.is_multiple_of(crate::interrupt::TICKS_PER_CLOCK_READ)
+            && crate::interrupt::slice_over()
+        {
+            return Ok(Flow::Yield);
+        }
+        let Some(item) = scan.next() else {
+            return Ok(Flow::Done);
+        };
         crate::interrupt::tick()?;
         let (_, stored) = item.map_err(storage_error)?;
         let values = row_values(stored, def);
@@ -134,11 +152,12 @@ fn scan_rows(
             end => return Ok(end),
         }
     }
-    Ok(Flow::Done)
 }
 
-/// A plain scan that stopped because its client was not taking rows: everything it needs
-/// to go on from the next row, owned, so that no thread waits for the client meanwhile.
+/// A plain scan that stopped because its client was not taking rows, or because its slice
+/// was over: everything it needs to go on from the next row, owned, so that no thread
+/// waits for the client meanwhile. Waiting for its client, it keeps its place in the
+/// table, not the rows it had read ahead.
 /// The statement's clock (NOW()), its @@warning_count and its max_statement_time deadline
 /// go on too.
 pub(crate) struct PausedScan {
@@ -173,7 +192,11 @@ pub(crate) fn resume(
         plan, scan, rows, ..
     } = paused;
     match scan_rows(plan, scan, rows, env, out)? {
-        Flow::Pause => Ok(None),
+        Flow::Pause => {
+            scan.release_read_ahead();
+            Ok(None)
+        }
+        Flow::Yield => Ok(None),
         Flow::More | Flow::Done => Ok(Some(streamed(Arc::clone(&paused.columns)))),
     }
 }
@@ -185,8 +208,10 @@ enum Flow {
     More,
     /// LIMIT rows were sent, or the input ended.
     Done,
-    /// The sink asked to stop here and go on later.
+    /// The sink asked to stop here and go on once the client has read what it was sent.
     Pause,
+    /// The statement's slice is over: it goes on after the other ready connections.
+    Yield,
 }
 
 /// The rows of a streamed SELECT on their way to the sink: OFFSET, LIMIT and the select
