@@ -12,13 +12,16 @@
 //!
 //! Which statements stream: one SELECT per command text (a multi-statement text keeps
 //! its results in order by building them). Over one table read by a full scan, or over a
-//! join, without ORDER BY, GROUP BY, aggregates or DISTINCT, every row is final when the
-//! scan or the join yields it and goes to the sink at once. With ORDER BY, grouping or
-//! DISTINCT the rows exist only once all are read: they go to the sink as they come out
+//! join, without ORDER BY, GROUP BY or aggregates, every row is final when the scan or the
+//! join yields it and goes to the sink at once; with DISTINCT, so does each row unlike
+//! every row before it, and the rows held back once the set of rows seen outgrew its
+//! budget follow at the end, in the order met (see `exec::distinct`). With ORDER BY or
+//! grouping the rows exist only once all are read: they go to the sink as they come out
 //! of the sort (each dropped once sent), the point where a sort that spills to disk feeds
-//! its merge. The rest (an index read without a sort) build their rows, and the server
-//! writes them out through the same bounded buffer. An index read does not stream: it
-//! starts again when its index moved under it, which rows already sent could not follow.
+//! its merge, and a DISTINCT over grouped rows drops the repeats there. The rest (an
+//! index read without a sort) build their rows, and the server writes them out through
+//! the same bounded buffer. An index read does not stream: it starts again when its index
+//! moved under it, which rows already sent could not follow.
 //!
 //! The query cache sees a streamed result through `CacheCopy`: a copy of the rows kept
 //! only while it stays within query_cache_limit; a result that outgrows it goes on
