@@ -263,13 +263,13 @@ fn finish<P: SpillRow>(
     env: &mut ExecEnv,
     each: &mut dyn FnMut(u64, P) -> Result<bool, SqlError>,
 ) -> Result<(), SqlError> {
-    if distinct.spilled() {
+    let Spilled { stats, spilled } = match done {
+        true => distinct.abandon(),
+        false => distinct.finish(each)?,
+    };
+    if spilled {
         env.spill.tmp_disk_tables += 1;
     }
-    if done {
-        return Ok(());
-    }
-    let Spilled { stats, .. } = distinct.finish(each)?;
     env.spill.sort.tmp_files += stats.tmp_files;
     Ok(())
 }

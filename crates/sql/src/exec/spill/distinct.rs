@@ -93,9 +93,13 @@ impl<'d, P: SpillRow> Distinct<'d, P> {
         Ok(Some((seq, item)))
     }
 
-    /// Whether the set outgrew the budget (rows after it are held back).
-    pub fn spilled(&self) -> bool {
-        self.held.is_some()
+    /// End without the rows held back (a LIMIT was reached): their files close unread.
+    /// What holding them cost so far.
+    pub fn abandon(self) -> Spilled {
+        Spilled {
+            stats: self.held.as_ref().map(|h| h.stats()).unwrap_or_default(),
+            spilled: self.held.is_some(),
+        }
     }
 
     /// Hand the rows held back to `each`, the first of each key, in arrival order with
@@ -263,6 +267,26 @@ mod tests {
             .expect("finish");
         // Key 1 passed at once; 2, 3, 4 and 5 were held back.
         assert_eq!(taken, vec![1, 2]);
+    }
+
+    #[test]
+    fn an_abandoned_distinct_reports_the_files_it_wrote() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let config = config(dir.path(), 0, 200);
+        let mut distinct: Distinct<'_, Vec<Value>> = Distinct::new(&config);
+        for k in 0..50u8 {
+            distinct
+                .push(vec![k], vec![Value::text("payload")])
+                .expect("push");
+        }
+        let spilled = distinct.abandon();
+        assert!(spilled.spilled);
+        assert!(
+            spilled.stats.tmp_files > 0,
+            "runs were written: {spilled:?}"
+        );
+        let untouched: Distinct<'_, Vec<Value>> = Distinct::new(&config);
+        assert_eq!(untouched.abandon(), Spilled::default());
     }
 
     proptest! {
