@@ -48,6 +48,8 @@ const STATEMENTS: &[&str] = &[
     "SELECT DISTINCT w, pad FROM t LIMIT 100, 40",
     "SELECT DISTINCT k, w FROM t ORDER BY k DESC, w LIMIT 30, 20",
     "SELECT DISTINCT COUNT(*) FROM t GROUP BY k",
+    "SELECT DISTINCT k, COUNT(*) FROM t GROUP BY k LIMIT 20, 150",
+    "SELECT DISTINCT w, k FROM t WHERE id BETWEEN 10 AND 2900",
 ];
 
 /// A DISTINCT without ORDER BY over a full scan: its rows stream in the order first met,
@@ -175,6 +177,8 @@ fn spilled_sorts_and_groupings_match_mariadb() {
         "SELECT DISTINCT k, w FROM t",
         "SELECT DISTINCT w, k FROM t LIMIT 200, 50",
         "SELECT DISTINCT k, w FROM t ORDER BY k DESC, w LIMIT 30, 20",
+        "SELECT DISTINCT w, k FROM t WHERE id BETWEEN 10 AND 2900",
+        "SELECT DISTINCT k, COUNT(*) FROM t GROUP BY k LIMIT 20, 150",
     ];
     for sql in statements {
         let tight =
