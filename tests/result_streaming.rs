@@ -3,7 +3,8 @@
 //! KILL QUERY of a statement blocked on a client that stopped reading ends it within two
 //! seconds, and the client then reads the rows sent before it and the error 1317; an
 //! error in the middle of a result reaches the client as an error after the rows before
-//! it; the same holds for prepared statements (binary rows).
+//! it; the same holds for prepared statements (binary rows). A SELECT DISTINCT over the
+//! large table holds its budget, not its result.
 
 mod common;
 
@@ -490,5 +491,75 @@ async fn joins_hold_one_row_per_table_not_their_result() {
     assert!(
         growth < 64 << 20,
         "server memory grew by {growth} bytes over joins of {combinations} combinations"
+    );
+}
+
+/// Budget of the DISTINCT test (tmp_table_size): far below its result.
+const DISTINCT_BUDGET_BYTES: u64 = 4 << 20;
+
+/// A DISTINCT over [`ROWS`] rows of which a tenth repeat an earlier one (about 90 MB of
+/// distinct rows) keeps the keys it has seen within tmp_table_size and sorts the rest on
+/// disk: the server's memory grows by a few budgets, not by the result (a DISTINCT that
+/// built its result grew it by several times the result), and the rows come in the order
+/// first met, those held back past the budget included.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn distinct_holds_its_budget_not_its_result() {
+    let server = server_with_big_table().await;
+    let mut conn = connect(&server).await;
+    // The table's pages are read once before the baseline.
+    let warm: Option<u64> = conn
+        .query_first("SELECT COUNT(*) FROM big WHERE pad <> ''")
+        .await
+        .unwrap();
+    assert_eq!(warm, Some(ROWS as u64));
+    conn.query_drop(format!(
+        "SET SESSION tmp_table_size = {DISTINCT_BUDGET_BYTES}"
+    ))
+    .await
+    .unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let baseline = rss_bytes(&server);
+    let distinct_rows = ROWS - ROWS / 10;
+    let reader = tokio::spawn(async move {
+        let mut result = conn
+            .query_iter(format!(
+                "SELECT DISTINCT id % {distinct_rows}, pad FROM big"
+            ))
+            .await
+            .unwrap();
+        // Row n is id n + 1's: ids 1 to distinct_rows give every key once, later ids repeat.
+        let mut read = 0usize;
+        let mut in_order = true;
+        result
+            .for_each(|row: Row| {
+                read += 1;
+                let key: u64 = row.get(0).expect("a key");
+                in_order &= key == (read % distinct_rows) as u64;
+            })
+            .await
+            .expect("every distinct row");
+        drop(result);
+        let disk: (String, u64) = conn
+            .query_first("SHOW SESSION STATUS LIKE 'Created_tmp_disk_tables'")
+            .await
+            .unwrap()
+            .unwrap();
+        (read, in_order, disk.1)
+    });
+    let mut peak = baseline;
+    while !reader.is_finished() {
+        peak = peak.max(rss_bytes(&server));
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let (read, in_order, disk_tables) = reader.await.unwrap();
+    let result_bytes = distinct_rows * (PAD_BYTES + 8);
+    let growth = peak.saturating_sub(baseline);
+    println!("DISTINCT of {distinct_rows} rows ({result_bytes} bytes) with tmp_table_size {DISTINCT_BUDGET_BYTES}: baseline {baseline}, peak {peak}, growth {growth} bytes");
+    assert_eq!(read, distinct_rows, "one row per key");
+    assert!(in_order, "the rows come in the order first met");
+    assert_eq!(disk_tables, 1, "the DISTINCT went past its budget to disk");
+    assert!(
+        growth < 8 * DISTINCT_BUDGET_BYTES,
+        "server memory grew by {growth} bytes over a DISTINCT of {result_bytes} bytes"
     );
 }

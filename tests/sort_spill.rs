@@ -1,5 +1,5 @@
-//! Sorts, groupings and rows gathered in arrival order past their memory budget give the
-//! same rows as within it: through the real server with a tiny session sort_buffer_size
+//! Sorts, groupings, DISTINCT and rows gathered in arrival order past their memory budget
+//! give the same rows as within it: through the real server with a tiny session sort_buffer_size
 //! and tmp_table_size, against the same statements with large budgets and against MariaDB
 //! 10.11; the spill shows in Sort_merge_passes, Created_tmp_files and
 //! Created_tmp_disk_tables, and leaves no file.
@@ -44,7 +44,17 @@ const STATEMENTS: &[&str] = &[
     "SELECT k, COUNT(*) FROM t WHERE id > 100 GROUP BY k HAVING COUNT(*) > 13 ORDER BY k DESC LIMIT 5",
     RANGE_READ,
     "SELECT id, w FROM t WHERE id > 5 AND k < 100",
+    DISTINCT_ROWS,
+    "SELECT DISTINCT w, pad FROM t LIMIT 100, 40",
+    "SELECT DISTINCT k, w FROM t ORDER BY k DESC, w LIMIT 30, 20",
+    "SELECT DISTINCT COUNT(*) FROM t GROUP BY k",
+    "SELECT DISTINCT k, COUNT(*) FROM t GROUP BY k LIMIT 20, 150",
+    "SELECT DISTINCT w, k FROM t WHERE id BETWEEN 10 AND 2900",
 ];
+
+/// A DISTINCT without ORDER BY over a full scan: its rows stream in the order first met,
+/// and past tmp_table_size the rows after the set froze are sorted on disk.
+const DISTINCT_ROWS: &str = "SELECT DISTINCT k, w FROM t";
 
 /// An index range read without ORDER BY: its rows gather in arrival order, spooled to a
 /// file past sort_buffer_size.
@@ -117,6 +127,15 @@ fn spilled_sorts_and_groupings_match_in_memory_ones() {
         assert!(session_status(&mut tight, "Created_tmp_files").await > 10);
         assert!(session_status(&mut tight, "Created_tmp_disk_tables").await >= 3);
         assert!(session_status(&mut tight, "Created_tmp_tables").await >= 3);
+        let disk_tables = session_status(&mut tight, "Created_tmp_disk_tables").await;
+        let files = session_status(&mut tight, "Created_tmp_files").await;
+        assert_eq!(rows_of(&mut tight, DISTINCT_ROWS).await.len(), 1055);
+        assert_eq!(
+            session_status(&mut tight, "Created_tmp_disk_tables").await,
+            disk_tables + 1,
+            "a DISTINCT past tmp_table_size goes to disk"
+        );
+        assert!(session_status(&mut tight, "Created_tmp_files").await > files);
         let files = session_status(&mut tight, "Created_tmp_files").await;
         assert_eq!(rows_of(&mut tight, RANGE_READ).await.len(), 2891);
         assert!(
@@ -153,6 +172,13 @@ fn spilled_sorts_and_groupings_match_mariadb() {
         "SELECT id, k FROM t ORDER BY k DESC, id LIMIT 40, 25",
         "SELECT k, COUNT(*), MIN(id), MAX(pad), SUM(id) FROM t GROUP BY k",
         "SELECT k, COUNT(*) FROM t WHERE id > 100 GROUP BY k HAVING COUNT(*) > 13 ORDER BY k DESC LIMIT 5",
+        // The first row met of each (k, w) in the order met: case and trailing spaces
+        // ignored, so 'alpha' and 'Alpha', 'beta' and 'BETA ' are one.
+        "SELECT DISTINCT k, w FROM t",
+        "SELECT DISTINCT w, k FROM t LIMIT 200, 50",
+        "SELECT DISTINCT k, w FROM t ORDER BY k DESC, w LIMIT 30, 20",
+        "SELECT DISTINCT w, k FROM t WHERE id BETWEEN 10 AND 2900",
+        "SELECT DISTINCT k, COUNT(*) FROM t GROUP BY k LIMIT 20, 150",
     ];
     for sql in statements {
         let tight =

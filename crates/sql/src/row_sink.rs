@@ -12,13 +12,16 @@
 //!
 //! Which statements stream: one SELECT per command text (a multi-statement text keeps
 //! its results in order by building them). Over one table read by a full scan, or over a
-//! join, without ORDER BY, GROUP BY, aggregates or DISTINCT, every row is final when the
-//! scan or the join yields it and goes to the sink at once. With ORDER BY, grouping or
-//! DISTINCT the rows exist only once all are read: they go to the sink as they come out
+//! join, without ORDER BY, GROUP BY or aggregates, every row is final when the scan or the
+//! join yields it and goes to the sink at once; with DISTINCT, so does each row unlike
+//! every row before it, and the rows held back once the set of rows seen outgrew its
+//! budget follow at the end, in the order met (see `exec::distinct`). With ORDER BY or
+//! grouping the rows exist only once all are read: they go to the sink as they come out
 //! of the sort (each dropped once sent), the point where a sort that spills to disk feeds
-//! its merge. The rest (an index read without a sort) build their rows, and the server
-//! writes them out through the same bounded buffer. An index read does not stream: it
-//! starts again when its index moved under it, which rows already sent could not follow.
+//! its merge, and a DISTINCT over grouped rows drops the repeats there. The rest (an
+//! index read without a sort) build their rows, and the server writes them out through
+//! the same bounded buffer. An index read does not stream: it starts again when its index
+//! moved under it, which rows already sent could not follow.
 //!
 //! A client that stops reading would hold its statement's thread while the statement waits
 //! for room in the socket. A plain scan (one table read in full, without a subquery) does
@@ -30,8 +33,10 @@
 //! waits for a slow reader of such a scan: twenty of them hold twenty small states, not
 //! twenty threads with their stacks and allocator caches. KILL QUERY and max_statement_time
 //! end a paused scan when it resumes, which the server does at once when either comes
-//! ([`crate::Session::paused_rows_must_stop`]). Joins, sorted and grouped results, and
-//! prepared statements wait for their client on their thread.
+//! ([`crate::Session::paused_rows_must_stop`]). Such a scan also stops by itself after
+//! each 2 ms slice of running time ([`crate::interrupt::yield_instead`]) rather than move
+//! to a thread of its own. Joins, sorted and grouped results, and prepared statements
+//! wait for their client, and run long, on their thread.
 //!
 //! The query cache sees a streamed result through `CacheCopy`: a copy of the rows kept
 //! only while it stays within query_cache_limit (a statement does not pause while its copy

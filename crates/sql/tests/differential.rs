@@ -175,6 +175,11 @@ fn tables_match_mariadb() {
 }
 
 #[test]
+fn distinct_matches_mariadb() {
+    run_corpus("distinct", include_str!("corpus/distinct.sql"));
+}
+
+#[test]
 fn data_fidelity_matches_mariadb() {
     run_corpus("data_fidelity", include_str!("corpus/data_fidelity.sql"));
 }

@@ -5,6 +5,7 @@ pub mod accumulate;
 pub mod admin;
 pub mod aggregate;
 pub mod ddl;
+pub mod distinct;
 pub mod entry;
 pub mod env;
 pub mod explain;

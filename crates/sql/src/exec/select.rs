@@ -210,6 +210,9 @@ impl Session {
         if let Some(sink) = sink.take_if(|_| crate::exec::stream::streams(plan)) {
             return crate::exec::stream::select(plan, env, sink);
         }
+        if let Some(sink) = sink.take_if(|_| crate::exec::distinct::streams(plan)) {
+            return crate::exec::distinct::select_streamed(plan, env, sink);
+        }
         // The rows go to the client as they leave the sort, the grouping or (an index read's
         // rows, which may start again) the rows gathered in arrival order.
         let warnings = env.warnings.len();
@@ -248,7 +251,10 @@ impl Session {
                 .filter(|g| !g.keys.is_empty())
                 .map(|g| vec![false; g.keys.len()])
         };
-        let wanted = (limit_in_sort && !plan.distinct && plan.limit.is_some())
+        // DISTINCT over grouped rows makes them distinct after the sort, where OFFSET and
+        // LIMIT count distinct rows; without grouping the rows are distinct before it.
+        let distinct_after = plan.distinct && plan.grouping.is_some();
+        let wanted = (limit_in_sort && !distinct_after && plan.limit.is_some())
             .then(|| offset.saturating_add(limit));
         let spill = env.spill_config();
         let mut out = crate::exec::spill::collect::Collector::new(desc, wanted, spill);
@@ -265,6 +271,10 @@ impl Session {
                 out,
                 env,
             )?;
+        } else if plan.distinct {
+            env.spill.tmp_tables += 1;
+            let binary = crate::exec::distinct::binary_columns(&columns);
+            crate::exec::distinct::collect(plan, &table, &shape, &binary, &mut out, env)?;
         } else {
             Session::collect(plan, &table, &shape, &mut out, env)?;
         }
@@ -272,32 +282,18 @@ impl Session {
             plan.source.access,
             crate::plan::tables::Access::Index { .. }
         );
-        // DISTINCT needs every row before OFFSET and LIMIT count; else the rows skipped
-        // or past the limit are dropped as they leave the sort.
-        let (skip, take) = match plan.distinct {
-            true => (0, usize::MAX),
-            false => (offset, limit),
-        };
-        let (streaming, sink) = match sink {
-            Some(sink) if !plan.distinct => (Some(sink), None),
-            other => (None, other),
-        };
-        if let Some(sink) = streaming {
-            let sent = out.finish_into(&mut env.spill, range, (skip, take), &columns, sink)?;
+        if distinct_after {
+            let limits = (range, offset, limit);
+            return crate::exec::distinct::grouped(out, env, limits, columns, sink);
+        }
+        // The rows skipped or past the limit are dropped as they leave the sort.
+        if let Some(sink) = sink {
+            let sent = out.finish_into(&mut env.spill, range, (offset, limit), &columns, sink)?;
             return Ok(sent.then(|| crate::exec::stream::streamed(columns)));
         }
-        let Some(mut result) = out.finish(&mut env.spill, range, skip, take)? else {
+        let Some(result) = out.finish(&mut env.spill, range, offset, limit)? else {
             return Ok(None);
         };
-        if plan.distinct {
-            env.spill.tmp_tables += 1;
-            crate::exec::sort::retain_distinct(&mut result);
-            result.drain(..offset.min(result.len()));
-            result.truncate(limit);
-        }
-        if let Some(sink) = sink {
-            return crate::exec::stream::send(columns, result, sink).map(Some);
-        }
         Ok(Some(QueryResult::Rows {
             columns,
             rows: Rows::shared(result),
@@ -497,7 +493,7 @@ pub(crate) fn result_columns(
 /// OFFSET and LIMIT as row counts (0 and no limit when absent).
 // Inline: called once per statement on the point-select path.
 #[inline(always)]
-fn offset_limit(
+pub(crate) fn offset_limit(
     plan: &crate::plan::tables::TableSelect,
     env: &mut ExecEnv,
 ) -> Result<(usize, usize), SqlError> {

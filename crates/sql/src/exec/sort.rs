@@ -1,62 +1,9 @@
-//! ORDER BY and DISTINCT over materialized rows.
+//! ORDER BY over materialized rows.
 
 use crate::expr::eval::SqlValue;
 
 use crate::value::Value;
 use std::cmp::Ordering;
-
-/// Keep the first of each run of equal result rows (DISTINCT), in order, with the same
-/// equality as before (`Value`'s): rows are bucketed by a hash, so the cost is linear.
-pub fn retain_distinct(rows: &mut Vec<Vec<crate::value::Value>>) {
-    use std::collections::HashMap;
-    use std::hash::{BuildHasher, Hash, Hasher};
-    let state = std::collections::hash_map::RandomState::new();
-    let hash_row = |row: &[crate::value::Value]| {
-        let mut h = state.build_hasher();
-        for v in row {
-            hash_value(v, &mut h);
-        }
-        h.finish()
-    };
-    // hash -> positions (in the kept prefix) of the rows with that hash.
-    let mut buckets: HashMap<u64, Vec<usize>> = HashMap::with_capacity(rows.len());
-    let mut kept = 0;
-    for i in 0..rows.len() {
-        if crate::interrupt::tick().is_err() {
-            // The statement ends with the interrupt's error (see crate::interrupt).
-            break;
-        }
-        let h = hash_row(&rows[i]);
-        let bucket = buckets.entry(h).or_default();
-        if bucket.iter().any(|&k| rows[k] == rows[i]) {
-            continue;
-        }
-        bucket.push(kept);
-        rows.swap(kept, i);
-        kept += 1;
-    }
-    rows.truncate(kept);
-
-    /// Hashes agree wherever `Value`'s `==` does (both zeros of a double hash alike).
-    fn hash_value(v: &crate::value::Value, h: &mut impl Hasher) {
-        use crate::value::Value as V;
-        std::mem::discriminant(v).hash(h);
-        match v {
-            V::Null => {}
-            V::Int(i) => i.hash(h),
-            V::UInt(u) => u.hash(h),
-            V::Double(f) => {
-                let bits = if *f == 0.0 { 0 } else { f.to_bits() };
-                bits.hash(h)
-            }
-            V::Decimal(d) => d.hash(h),
-            V::Bytes(b) => b.hash(h),
-            V::Date(d) => d.hash(h),
-            V::DateTime(dt) => dt.hash(h),
-            V::Time(t) => t.hash(h),
-        }
-    }
-}
 
 /// Sort rows by ORDER BY keys (NULLs first ascending, as MySQL does). The keys are
 /// consumed: a key column whose values are all ASCII strings (or NULL) is folded once to
@@ -167,16 +114,6 @@ mod tests {
     use myriad_types::decimal::Decimal;
     use proptest::prelude::*;
 
-    fn value() -> impl Strategy<Value = Value> {
-        prop_oneof![
-            Just(Value::Null),
-            (0i64..4).prop_map(Value::Int),
-            (0u64..4).prop_map(Value::UInt),
-            prop_oneof![Just(0.0), Just(-0.0), Just(1.5)].prop_map(Value::Double),
-            "[ab]{0,2}".prop_map(|s| Value::Bytes(s.into_bytes())),
-        ]
-    }
-
     /// The comparison sort_rows made before folding: crate::expr::eval::compare per pair.
     fn reference_sort(rows: &mut [(Vec<Value>, usize)], desc: &[bool]) {
         rows.sort_by(|a, b| {
@@ -269,22 +206,6 @@ mod tests {
             sort_rows(&mut sorted, &desc);
             let order = |rows: &[(Vec<Value>, usize)]| rows.iter().map(|r| r.1).collect::<Vec<_>>();
             prop_assert_eq!(order(&sorted), order(&expected));
-        }
-
-        /// Hashed DISTINCT keeps exactly what the quadratic reference keeps, in order.
-        #[test]
-        fn retain_distinct_matches_the_reference(
-            rows in proptest::collection::vec(proptest::collection::vec(value(), 2), 0..40)
-        ) {
-            let mut reference: Vec<Vec<Value>> = Vec::new();
-            for r in &rows {
-                if !reference.contains(r) {
-                    reference.push(r.clone());
-                }
-            }
-            let mut hashed = rows.clone();
-            retain_distinct(&mut hashed);
-            prop_assert_eq!(hashed, reference);
         }
     }
 }

@@ -25,7 +25,8 @@ use std::sync::Arc;
 
 /// Whether every row of `plan` is final when its scan or join yields it: nothing that
 /// reorders, groups or merges rows afterwards, and no index read (which may start again,
-/// and rows sent cannot be taken back).
+/// and rows sent cannot be taken back). A DISTINCT that streams goes through
+/// `exec::distinct`, which drops the repeats first.
 pub(crate) fn streams(plan: &TableSelect) -> bool {
     let one_scan = plan.joins.is_empty()
         && plan.post_filter.is_none()
@@ -34,20 +35,6 @@ pub(crate) fn streams(plan: &TableSelect) -> bool {
         && plan.grouping.is_none()
         && plan.order_by.is_empty()
         && !plan.distinct
-}
-
-/// Send rows that were built (sorted, grouped) to `out` in order, each dropped once sent.
-pub(crate) fn send(
-    columns: Arc<Vec<crate::result::Column>>,
-    rows: impl IntoIterator<Item = Vec<Value>>,
-    out: &mut dyn RowSink,
-) -> Result<QueryResult, SqlError> {
-    out.begin(&columns)?;
-    for row in rows {
-        crate::interrupt::tick()?;
-        out.row(&row)?;
-    }
-    Ok(streamed(columns))
 }
 
 /// Run a plan that [`streams`], sending its columns and rows to `out`. A plain scan may

@@ -20,7 +20,9 @@
 //! the columns the statement reads (`columns_read`: the others stay NULL), converted, and
 //! filtered at once; a LIMIT with nothing after the filter that reorders or drops rows
 //! stops the scan. ORDER BY sorts once per statement with ASCII string keys folded to their
-//! collation form first (`sort_rows`), and DISTINCT hashes (`retain_distinct`).
+//! collation form first (`sort_rows`), and DISTINCT keeps the first row of each set of rows
+//! equal under GROUP BY's equality, in the order met, within the grouping budget and
+//! spilling past it (`exec::distinct`).
 
 use crate::catalog::storage_error;
 use crate::error::SqlError;

@@ -141,7 +141,7 @@ impl<'d> Collector<'d> {
     }
 
     /// The result rows in order, one at a time; None on [`Outcome::Restart`].
-    fn rows(
+    pub(crate) fn rows(
         self,
         counters: &mut SpillCounters,
         range: bool,
@@ -223,6 +223,19 @@ impl<'p> RowShape<'p> {
         env: &mut dyn Env,
         out: &mut Collector<'_>,
     ) -> Result<(), SqlError> {
+        let (keys, row) = self.shape(values, group_key, env)?;
+        out.push(keys, seq, row)
+    }
+
+    /// The ORDER BY keys (else the group's keys) and the result row of `values`.
+    // Inline: called once per row on the point-select path, through `emit`.
+    #[inline(always)]
+    pub fn shape(
+        &self,
+        values: &mut [Value],
+        group_key: Option<&Vec<Value>>,
+        env: &mut dyn Env,
+    ) -> Result<(Vec<Value>, Vec<Value>), SqlError> {
         crate::interrupt::tick()?;
         let plan = self.plan;
         let keys = if plan.order_by.is_empty() {
@@ -244,6 +257,6 @@ impl<'p> RowShape<'p> {
             };
             row.push(d.into_column(*ty, env.warnings()));
         }
-        out.push(keys, seq, row)
+        Ok((keys, row))
     }
 }

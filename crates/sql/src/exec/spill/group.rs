@@ -24,7 +24,7 @@ use std::collections::HashMap;
 
 /// What the allocator adds to each allocation (glibc's chunk header, rounded): a row of
 /// short strings is mostly such headers, which the heap byte count leaves out.
-const ALLOCATION_HEADER_BYTES: usize = 16;
+pub(crate) const ALLOCATION_HEADER_BYTES: usize = 16;
 
 /// One group: its key values (its first row's), the arrival number of its first row,
 /// and its rows in arrival order.

@@ -3,9 +3,10 @@
 //! A statement's ORDER BY keeps at most `sort_buffer_size` bytes of rows in memory (the
 //! rows' heap bytes, counted as the query cache counts result rows); beyond that it
 //! writes sorted runs to files and merges them ([`sort`]). ORDER BY with a LIMIT keeps
-//! only the rows that can still be among the first OFFSET + LIMIT. GROUP BY and
-//! DISTINCT keep at most min(`tmp_table_size`, `max_heap_table_size`) bytes of rows before
-//! they, too, go through the spilled sort ([`group`]).
+//! only the rows that can still be among the first OFFSET + LIMIT. GROUP BY keeps at
+//! most min(`tmp_table_size`, `max_heap_table_size`) bytes of rows before they, too, go
+//! through the spilled sort ([`group`]); DISTINCT keeps the keys it has seen within the
+//! same budget and sorts the rows that come after ([`distinct`]).
 //!
 //! Files go to `tmpdir` when set, else to the `#tmp` folder of the datadir; each is
 //! created 0600 and unlinked at once ([`mod@file`]), so none outlives its statement. A full
@@ -13,6 +14,7 @@
 
 pub mod codec;
 pub mod collect;
+pub mod distinct;
 pub mod file;
 pub mod group;
 pub mod keys;

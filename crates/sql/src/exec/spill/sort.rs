@@ -141,6 +141,11 @@ impl<'d, P: SpillRow> ExternalSort<'d, P> {
         sort
     }
 
+    /// The counters so far (files written, rows taken).
+    pub fn stats(&self) -> SortStats {
+        self.stats
+    }
+
     pub fn push(&mut self, keys: Vec<Value>, payload: P) -> Result<(), SqlError> {
         let seq = self.next_seq;
         self.push_at(keys, seq, payload)

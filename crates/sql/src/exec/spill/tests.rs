@@ -152,6 +152,9 @@ proptest! {
     ) {
         let expected = reference(&keys, &desc, Some(limit));
         match spilled(&keys, &desc, budget, Some(limit)) {
+            // Keys of mixed kinds have no total order ('a' against numbers): the top rows
+            // kept then depend on which rows met, unless the sort restarted.
+            Some(_) if mixes_kinds(&keys) => {}
             Some((order, _)) => prop_assert_eq!(order, expected),
             None => prop_assert!(mixes_kinds(&keys), "a restart without mixed kinds"),
         }
