@@ -198,6 +198,18 @@ pub fn get_value(buf: &mut &[u8]) -> Result<Value, Corrupt> {
 
 /// Heap bytes of a value as the query cache counts them (see `crate::result`): the value
 /// itself plus what it owns.
+/// What the allocator adds to each allocation (glibc's chunk header, mimalloc's rounding
+/// to its size classes): a row of short strings is mostly such overhead, which the heap
+/// byte count of the values leaves out.
+pub(crate) const ALLOCATION_HEADER_BYTES: usize = 16;
+
+/// The allocator's overhead on a row held in memory: one allocation for its vector and
+/// one for each string value.
+pub(crate) fn allocation_overhead(row: &[Value]) -> usize {
+    let allocations = 1 + row.iter().filter(|v| matches!(v, Value::Bytes(_))).count();
+    allocations * ALLOCATION_HEADER_BYTES
+}
+
 pub fn value_heap_bytes(v: &Value) -> usize {
     std::mem::size_of::<Value>()
         + match v {
@@ -230,7 +242,9 @@ impl SpillRow for Vec<Value> {
         (0..n).map(|_| get_value(buf)).collect()
     }
     fn heap_bytes(&self) -> usize {
-        std::mem::size_of::<Vec<Value>>() + self.iter().map(value_heap_bytes).sum::<usize>()
+        std::mem::size_of::<Vec<Value>>()
+            + self.iter().map(value_heap_bytes).sum::<usize>()
+            + allocation_overhead(self)
     }
 }
 

@@ -20,7 +20,7 @@
 //! each) and the merge's read buffers.
 
 use super::codec::SpillRow;
-use super::group::ALLOCATION_HEADER_BYTES;
+use super::codec::ALLOCATION_HEADER_BYTES;
 use super::sort::{ExternalSort, Outcome, SortStats};
 use super::SpillConfig;
 use crate::error::SqlError;

@@ -22,10 +22,6 @@ use crate::value::Value;
 use myriad_types::errors::ER_UNKNOWN_ERROR;
 use std::collections::HashMap;
 
-/// What the allocator adds to each allocation (glibc's chunk header, rounded): a row of
-/// short strings is mostly such headers, which the heap byte count leaves out.
-pub(crate) const ALLOCATION_HEADER_BYTES: usize = 16;
-
 /// One group: its key values (its first row's), the arrival number of its first row,
 /// and its rows in arrival order.
 pub struct Group {
@@ -95,12 +91,9 @@ impl<'d> Grouper<'d> {
                 (keys, row),
             );
         }
-        // A row costs its heap bytes, its slot in the group (counted twice: a Vec grows
-        // by doubling) and the allocator's header of each of its allocations.
-        let allocations = 1 + row.iter().filter(|d| matches!(d, Value::Bytes(_))).count();
-        self.bytes += row.heap_bytes()
-            + 2 * std::mem::size_of::<(u64, Vec<Value>)>()
-            + allocations * ALLOCATION_HEADER_BYTES;
+        // A row costs its heap bytes (the allocator's overhead included) and its slot in
+        // the group (counted twice: a Vec grows by doubling).
+        self.bytes += row.heap_bytes() + 2 * std::mem::size_of::<(u64, Vec<Value>)>();
         match self.index.get(&canonical) {
             Some(&n) => self.groups[n].rows.push((seq, row)),
             None => {

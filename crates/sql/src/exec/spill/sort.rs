@@ -24,7 +24,7 @@
 //! Memory: the buffer (at most the budget plus one row, or `2k` rows), and during a merge
 //! one row and one read buffer per merged run.
 
-use super::codec::{value_heap_bytes, SpillRow};
+use super::codec::{allocation_overhead, value_heap_bytes, SpillRow};
 use super::file::{RunReader, RunWriter};
 use super::keys::{compare, prepare, KeyPlan, KeyStats};
 use crate::error::SqlError;
@@ -51,10 +51,12 @@ pub struct SortStats {
 /// A row in the sort: raw keys, arrival number, payload.
 type Entry<P> = (Vec<Value>, u64, P);
 
-/// Bytes a row is charged: its keys and payload, as the query cache counts result rows.
+/// Bytes a row is charged: its slot in the buffer (counted twice: a Vec grows by
+/// doubling), its keys and payload with the allocator's overhead on each.
 fn entry_bytes<P: SpillRow>(keys: &[Value], payload: &P) -> usize {
-    std::mem::size_of::<Entry<P>>()
+    2 * std::mem::size_of::<Entry<P>>()
         + keys.iter().map(value_heap_bytes).sum::<usize>()
+        + allocation_overhead(keys)
         + payload.heap_bytes()
 }
 
