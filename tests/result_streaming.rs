@@ -105,6 +105,29 @@ async fn slow_reader(
     counts
 }
 
+/// `count` clients each running [`slow_reader`]; returns once every one has its first
+/// rows and stopped reading: their tasks and the notification that lets them go on.
+async fn stopped_readers(
+    server: &Server,
+    count: usize,
+    prepared: bool,
+) -> (Vec<tokio::task::JoinHandle<(usize, usize)>>, Arc<Notify>) {
+    let paused = Arc::new(Barrier::new(count + 1));
+    let resume = Arc::new(Notify::new());
+    let mut readers = Vec::new();
+    for _ in 0..count {
+        let conn = connect(server).await;
+        readers.push(tokio::spawn(slow_reader(
+            conn,
+            prepared,
+            Arc::clone(&paused),
+            Arc::clone(&resume),
+        )));
+    }
+    paused.wait().await;
+    (readers, resume)
+}
+
 /// [`slow_reader`]'s reading, for either protocol.
 async fn read_slowly<P: Protocol>(
     mut result: QueryResult<'_, '_, P>,
@@ -164,19 +187,7 @@ async fn slow_readers_keep_server_memory_bounded(prepared: bool) {
     tokio::time::sleep(Duration::from_millis(300)).await;
     let baseline = rss_bytes(&server);
 
-    let paused = Arc::new(Barrier::new(READERS + 1));
-    let resume = Arc::new(Notify::new());
-    let mut readers = Vec::new();
-    for _ in 0..READERS {
-        let conn = connect(&server).await;
-        readers.push(tokio::spawn(slow_reader(
-            conn,
-            prepared,
-            Arc::clone(&paused),
-            Arc::clone(&resume),
-        )));
-    }
-    paused.wait().await;
+    let (readers, resume) = stopped_readers(&server, READERS, prepared).await;
     // Every reader has its first rows and stopped reading: a server that built whole
     // results holds them all now.
     let mut peak = 0;
@@ -309,19 +320,7 @@ fn threads(server: &Server) -> usize {
 async fn readers_that_stop_reading_do_not_hold_a_thread_each() {
     let server = server_with_big_table().await;
     let before = threads(&server);
-    let paused = Arc::new(Barrier::new(STOPPED_READERS + 1));
-    let resume = Arc::new(Notify::new());
-    let mut readers = Vec::new();
-    for _ in 0..STOPPED_READERS {
-        let conn = connect(&server).await;
-        readers.push(tokio::spawn(slow_reader(
-            conn,
-            false,
-            Arc::clone(&paused),
-            Arc::clone(&resume),
-        )));
-    }
-    paused.wait().await;
+    let (readers, resume) = stopped_readers(&server, STOPPED_READERS, false).await;
     // The statements fill their sockets and stop.
     let mut most = 0;
     for _ in 0..10 {

@@ -325,6 +325,8 @@ pub fn execute(
 ) -> Vec<Result<QueryResult, SqlError>> {
     // A connection keeps to one instance of the table open cache.
     myriad_storage::set_instance_hint(u64::from(session.info.connection_id));
+    // A SELECT left paused by a caller that did not resume it ends here.
+    session.paused = None;
     let mut probe = match crate::exec::query_cache::lookup_text(session, sql) {
         crate::exec::query_cache::Looked::Hit(result) => {
             session.bump(Counter::Questions);
@@ -517,6 +519,7 @@ pub fn execute_prepared(
     mut out: Option<&mut (dyn crate::RowSink + '_)>,
 ) -> Result<QueryResult, SqlError> {
     myriad_storage::set_instance_hint(u64::from(session.info.connection_id));
+    session.paused = None;
     session.bump(Counter::Questions);
     session.bump(Counter::ComStmtExecute);
     // Take the statement out while it runs so the session can be borrowed mutably.

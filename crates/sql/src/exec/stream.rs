@@ -76,12 +76,15 @@ pub(crate) fn select(
         return Ok(streamed(columns));
     }
     let mut scan = table.scan().map_err(storage_error)?;
-    if let Some(wanted) = columns_read(plan) {
-        scan = scan.project(wanted);
-    }
     // Rows are pulled again after a pause with a plan of the paused statement's own (see
     // `PausedScan`): subquery results, kept by plan address, would not be found.
-    rows.pausable = plan.has_no_subquery();
+    rows.pausable = match columns_read(plan) {
+        Some(wanted) => {
+            scan = scan.project(wanted);
+            true
+        }
+        None => plan.has_no_subquery(),
+    };
     let flow = scan_rows(plan, &mut scan, &mut rows, env, out)?;
     if matches!(flow, Flow::Pause | Flow::Yield) {
         if flow == Flow::Pause {
