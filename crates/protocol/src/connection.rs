@@ -612,10 +612,8 @@ where
             let running = RunningCommand(Arc::clone(&self.handler));
             let mut next = self.dispatch(&mut session, &payload);
             if let Next::Paused(columns) = next {
-                next = match self
-                    .finish_paused(&mut session, columns, closed.as_mut())
-                    .await
-                {
+                let ends = (closed.as_mut(), stop.as_mut());
+                next = match self.finish_paused(&mut session, columns, ends).await {
                     Ok(next) => next,
                     Err(end) => {
                         drop(running);
@@ -688,13 +686,18 @@ where
     /// Go on with a COM_QUERY result set whose statement paused because the client was not
     /// reading: wait, without a thread, until the client has taken the buffered rows (or
     /// the statement must stop), let the handler add the next ones, and so on until the
-    /// statement ends. KILL CONNECTION and a failed or timed-out write end the connection.
+    /// statement ends. KILL CONNECTION (`ends.0`), the server's shutdown (`ends.1`) and a
+    /// failed or timed-out write end the connection.
     async fn finish_paused(
         &mut self,
         session: &mut H::Session,
         mut columns: Vec<(u8, u8)>,
-        mut closed: std::pin::Pin<&mut tokio::sync::futures::Notified<'_>>,
+        ends: (
+            std::pin::Pin<&mut tokio::sync::futures::Notified<'_>>,
+            std::pin::Pin<&mut impl std::future::Future<Output = ()>>,
+        ),
     ) -> Result<Next, ConnectionEnd> {
+        let (mut closed, mut stop) = ends;
         loop {
             let mut slices = crate::drain::Slices::new(self.options.write_timeout);
             let waited = loop {
@@ -702,6 +705,7 @@ where
                 let (written, outcome) = tokio::select! {
                     biased;
                     _ = closed.as_mut() => return Err(ConnectionEnd::Closed),
+                    _ = stop.as_mut() => return Err(ConnectionEnd::Shutdown),
                     slice = crate::drain::write_for(
                         &mut *drain.stream,
                         frames.unwritten(),
