@@ -35,7 +35,7 @@ impl RowSink for Pausing {
 
     fn row_or_pause(&mut self, row: &[Value]) -> Result<bool, SqlError> {
         self.row(row)?;
-        Ok(self.rows.len() % self.every == 0)
+        Ok(self.rows.len().is_multiple_of(self.every))
     }
 
     fn can_pause(&self) -> bool {
