@@ -94,6 +94,13 @@ fn names_and_errors_around_a_list_read_from_the_text() {
     // A list that ends the text but is not closed.
     let sql = format!("SELECT COUNT(*) FROM small WHERE k IN ({numbers}");
     assert_eq!(error_code(&mut s, &sql), 1064);
+    // Statements the hand-written parsers take read such lists too.
+    exec_ok(
+        &mut s,
+        &format!("SET @a = 5 IN ({numbers}), @b = -1 NOT IN ({numbers})"),
+    );
+    assert_eq!(rows(&mut s, "SELECT @a, @b"), vec![vec!["1", "1"]]);
+    exec_ok(&mut s, &format!("DO 5 IN ({numbers})"));
     // Two statements, a list in each.
     let sql = format!("SELECT 1 IN ({numbers}); SELECT 'a' IN ({numbers})");
     let results = s.execute(&sql, true);
