@@ -175,15 +175,22 @@ impl Compiler<'_> {
         };
         if let Some(n) = text_lists::list_index(p) {
             let map = self.map?;
-            let items = text_lists::items(map.source(), map.lists.get(n)?.clone()).map(|item| {
+            let list = map.lists.get(n)?;
+            // Sized once: grown by doubling, a million constants would briefly hold the
+            // old vector beside the new one.
+            let mut out = Vec::with_capacity(list.len);
+            for item in text_lists::items(map.source(), list) {
                 let value = match item.literal {
                     Literal::Number(text) => ast::Value::Number(text.to_string(), false),
                     Literal::Str(s) => ast::Value::SingleQuotedString(s.to_string()),
                     Literal::Null => ast::Value::Null,
                 };
-                self.list_item(value, Span::empty(), item.negative)
-            });
-            return Some(items.collect());
+                match self.list_item(value, Span::empty(), item.negative) {
+                    Ok(x) => out.push(x),
+                    Err(e) => return Some(Err(e)),
+                }
+            }
+            return Some(Ok(out));
         }
         let source = self.lists?;
         let range = source

@@ -22,9 +22,9 @@ pub struct SourceMap {
     /// for 512 KiB INSERT statements with hundreds of thousands of tokens on one line.
     pub(crate) char_offsets: Vec<Option<Vec<u32>>>,
     pub(crate) source: String,
-    /// Byte ranges of the long literal lists left out of the tokens (see
+    /// The long literal lists left out of the tokens (see
     /// [`crate::parser::text_lists`]), by the index their placeholder names.
-    pub(crate) lists: Vec<std::ops::Range<usize>>,
+    pub(crate) lists: Vec<crate::parser::text_lists::List>,
 }
 
 impl SourceMap {

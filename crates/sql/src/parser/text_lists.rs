@@ -30,6 +30,14 @@ pub fn list_index(placeholder: &str) -> Option<usize> {
     placeholder.strip_prefix(MARK)?.parse().ok()
 }
 
+/// A list found in the text: the range from its first literal to the end of its last,
+/// and how many literals it has.
+#[derive(Clone, Debug, PartialEq)]
+pub struct List {
+    pub text: Range<usize>,
+    pub len: usize,
+}
+
 /// One literal of a list in the text.
 #[derive(Debug, PartialEq)]
 pub enum Literal<'a> {
@@ -102,9 +110,9 @@ fn literal(b: &[u8], i: usize) -> Option<(Item<'_>, usize)> {
     ends_at(b, end).then_some((Item { negative, literal }, end))
 }
 
-/// From just after `IN (`: the range from the first literal to the end of the last, when
-/// the text up to the closing parenthesis is at least [`MIN_LIST_LEN`] literals.
-fn list_at(b: &[u8], start: usize) -> Option<Range<usize>> {
+/// From just after `IN (`: the list, when the text up to the closing parenthesis is at
+/// least [`MIN_LIST_LEN`] literals.
+fn list_at(b: &[u8], start: usize) -> Option<List> {
     let first = skip_space(b, start);
     let mut i = first;
     let mut count = 0;
@@ -114,7 +122,12 @@ fn list_at(b: &[u8], start: usize) -> Option<Range<usize>> {
         i = skip_space(b, end);
         match *b.get(i)? {
             b',' => i = skip_space(b, i + 1),
-            b')' => return (count >= MIN_LIST_LEN).then_some(first..end),
+            b')' => {
+                return (count >= MIN_LIST_LEN).then_some(List {
+                    text: first..end,
+                    len: count,
+                })
+            }
             _ => return None,
         }
     }
@@ -146,9 +159,9 @@ fn is_word_byte(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80
 }
 
-/// The byte ranges of the long literal lists of `sql` (first literal to the end of the
-/// last), in text order. Strings, quoted names and comments are skipped.
-pub fn find(sql: &str) -> Vec<Range<usize>> {
+/// The long literal lists of `sql`, in text order. Strings, quoted names and comments are
+/// skipped.
+pub fn find(sql: &str) -> Vec<List> {
     let b = sql.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -166,7 +179,7 @@ pub fn find(sql: &str) -> Vec<Range<usize>> {
                 let open = skip_space(b, i);
                 if b[start..i].eq_ignore_ascii_case(b"IN") && b.get(open) == Some(&b'(') {
                     if let Some(list) = list_at(b, open + 1) {
-                        i = list.end;
+                        i = list.text.end;
                         out.push(list);
                     }
                 }
@@ -177,12 +190,12 @@ pub fn find(sql: &str) -> Vec<Range<usize>> {
     out
 }
 
-/// The literals of the list at `list` in `sql` (a range [`find`] gave), in order.
-pub fn items<'a>(sql: &'a str, list: Range<usize>) -> impl Iterator<Item = Item<'a>> + 'a {
+/// The literals of `list` (one [`find`] gave) in `sql`, in order.
+pub fn items<'a>(sql: &'a str, list: &List) -> impl Iterator<Item = Item<'a>> + 'a {
     let b = sql.as_bytes();
-    let mut i = list.start;
+    let Range { start: mut i, end } = list.text;
     std::iter::from_fn(move || {
-        if i >= list.end {
+        if i >= end {
             return None;
         }
         let (item, end) = literal(b, i)?;
@@ -230,7 +243,7 @@ fn shift(loc: &mut Location, origin: Location) {
 
 /// The tokens of `sql` with each list of `lists` (from [`find`]) as one placeholder, or
 /// None where a piece does not tokenize or the text before a list does not end in `IN (`.
-pub fn tokenize(sql: &str, lists: &[Range<usize>]) -> Option<Vec<TokenWithSpan>> {
+pub fn tokenize(sql: &str, lists: &[List]) -> Option<Vec<TokenWithSpan>> {
     let dialect = MyriadDialect::default();
     let mut tokens = Vec::new();
     let mut locator = Locator {
@@ -240,11 +253,9 @@ pub fn tokenize(sql: &str, lists: &[Range<usize>]) -> Option<Vec<TokenWithSpan>>
         column: 1,
     };
     let mut from = 0;
-    for (n, list) in lists
-        .iter()
-        .chain(std::iter::once(&(sql.len()..sql.len())))
-        .enumerate()
-    {
+    let rest = sql.len()..sql.len();
+    let ranges = lists.iter().map(|l| &l.text).chain(std::iter::once(&rest));
+    for (n, list) in ranges.enumerate() {
         let origin = locator.at(from);
         let piece_start = tokens.len();
         Tokenizer::new(&dialect, &sql[from..list.start])
@@ -327,7 +338,8 @@ mod tests {
             };
             let n = list_index(p).unwrap();
             let start = all[j].span.start;
-            for item in items(sql, found[n].clone()) {
+            assert_eq!(items(sql, &found[n]).count(), found[n].len, "{sql}");
+            for item in items(sql, &found[n]) {
                 let (negative, token) = as_tokens(&item);
                 if negative {
                     assert_eq!(all[j].token, Token::Minus, "{sql}");
@@ -425,10 +437,24 @@ mod tests {
         let sql = format!("SELECT 'IN ({numbers})', 1");
         let start = sql.find('0').unwrap();
         let end = sql.find(')').unwrap();
-        assert!(tokenize(&sql, std::slice::from_ref(&(start..end))).is_none());
+        assert!(tokenize(
+            &sql,
+            &[List {
+                text: start..end,
+                len: 100
+            }]
+        )
+        .is_none());
         let sql = format!("SELECT ON ({numbers})");
         let start = sql.find('0').unwrap();
-        assert!(tokenize(&sql, std::slice::from_ref(&(start..sql.len() - 1))).is_none());
+        assert!(tokenize(
+            &sql,
+            &[List {
+                text: start..sql.len() - 1,
+                len: 100,
+            }],
+        )
+        .is_none());
         // An unterminated string after a list: the piece after it does not tokenize.
         let sql = format!("SELECT 1 IN ({numbers}) 'open");
         assert_eq!(find(&sql).len(), 1);
