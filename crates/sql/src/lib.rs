@@ -18,8 +18,8 @@
 //!   (`system::key_cache_effects`), never up into execution.
 //! - [`parser`]: statement text as tokens: the MySQL dialect of sqlparser, the split of a
 //!   COM_QUERY text into statements with its map from token positions to text offsets
-//!   (`parser::source`), and the long literal lists taken out before sqlparser parses
-//!   (`parser::const_lists`). It gives no token a meaning, so it sits below expressions and statements.
+//!   (`parser::source`), and the long literal lists taken out before the tokenizer
+//!   (`parser::text_lists`) or sqlparser (`parser::const_lists`) sees them. It gives no token a meaning, so it sits below expressions and statements.
 //! - [`expr`]: expressions: the types, the compiler from sqlparser's AST, typing,
 //!   evaluation, the built-in functions and the MySQL value rules (`expr::eval`, `arith`,
 //!   `compare`). It sits below the catalog because catalog rows are made of its values.

@@ -311,8 +311,8 @@ pub(crate) fn compile_all(
     sql: &str,
 ) -> Result<(SourceMap, Vec<crate::parser::source::RawStatement>), SqlError> {
     let _ = session;
-    let map = SourceMap::new(sql);
-    let raws = crate::parser::source::split(sql, &map)?;
+    let mut map = SourceMap::new(sql);
+    let raws = crate::parser::source::split(sql, &mut map)?;
     Ok((map, raws))
 }
 

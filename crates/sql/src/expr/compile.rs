@@ -165,13 +165,33 @@ impl Compiler<'_> {
     /// The constants of a literal list taken out before sqlparser, when `list` is the
     /// placeholder that stands for one.
     pub(crate) fn const_list(&self, list: &[ast::Expr]) -> Option<Result<Vec<Expr>, SqlError>> {
-        use sqlparser::tokenizer::Token;
+        use crate::parser::text_lists::{self, Literal};
+        use sqlparser::tokenizer::{Span, Token};
         let [ast::Expr::Value(v)] = list else {
             return None;
         };
         let ast::Value::Placeholder(p) = &v.value else {
             return None;
         };
+        if let Some(n) = text_lists::list_index(p) {
+            let map = self.map?;
+            let list = map.lists.get(n)?;
+            // Sized once: grown by doubling, a million constants would briefly hold the
+            // old vector beside the new one.
+            let mut out = Vec::with_capacity(list.len);
+            for item in text_lists::items(map.source(), list) {
+                let value = match item.literal {
+                    Literal::Number(text) => ast::Value::Number(text.to_string(), false),
+                    Literal::Str(s) => ast::Value::SingleQuotedString(s.to_string()),
+                    Literal::Null => ast::Value::Null,
+                };
+                match self.list_item(value, Span::empty(), item.negative) {
+                    Ok(x) => out.push(x),
+                    Err(e) => return Some(Err(e)),
+                }
+            }
+            return Some(Ok(out));
+        }
         let source = self.lists?;
         let range = source
             .lists
@@ -183,15 +203,25 @@ impl Compiler<'_> {
                 Token::SingleQuotedString(s) => ast::Value::SingleQuotedString(s.clone()),
                 _ => ast::Value::Null,
             };
-            let number = matches!(value, ast::Value::Number(..));
-            let literal = self.value(&value.with_span(item.token.span))?;
-            if item.negative {
-                negate(literal, number)
-            } else {
-                Ok(literal)
-            }
+            self.list_item(value, item.token.span, item.negative)
         });
         Some(items.collect())
+    }
+
+    /// One constant of a literal list, through the rules of any literal.
+    fn list_item(
+        &self,
+        value: ast::Value,
+        span: sqlparser::tokenizer::Span,
+        negative: bool,
+    ) -> Result<Expr, SqlError> {
+        let number = matches!(value, ast::Value::Number(..));
+        let literal = self.value(&value.with_span(span))?;
+        if negative {
+            negate(literal, number)
+        } else {
+            Ok(literal)
+        }
     }
 
     pub(crate) fn value(&self, v: &ast::ValueWithSpan) -> Result<Expr, SqlError> {

@@ -44,17 +44,21 @@ fn wide(d: &Value) -> Option<i128> {
 }
 
 impl ConstSet {
-    /// A set for `constants` when they are all integers or all strings (NULLs aside) and
-    /// at least [`MIN_SET_LEN`] long; None otherwise.
-    pub fn build<'a>(constants: impl ExactSizeIterator<Item = &'a Value>) -> Option<ConstSet> {
+    /// A set for `constants` when they are all constants (None is an item that is not),
+    /// all integers or all strings (NULLs aside) and at least [`MIN_SET_LEN`] long; None
+    /// otherwise.
+    pub fn build<'a>(
+        constants: impl ExactSizeIterator<Item = Option<&'a Value>>,
+    ) -> Option<ConstSet> {
         if constants.len() < MIN_SET_LEN {
             return None;
         }
         let mut has_null = false;
         let mut ints = HashSet::with_hasher(foldhash::fast::RandomState::default());
         let mut strings = Vec::new();
-        for d in constants {
-            match d {
+        let mut constants = constants;
+        while let Some(d) = constants.next() {
+            match d? {
                 Value::Null => has_null = true,
                 // Bytes that are not UTF-8 compare byte by byte against any string, and
                 // the collation's order would not hold for them: such lists are scanned.
@@ -62,6 +66,11 @@ impl ConstSet {
                     strings.push(s.clone())
                 }
                 d if strings.is_empty() => {
+                    if ints.capacity() == 0 {
+                        // Sized for the rest of the list at its first integer: growing it
+                        // would hold the old table beside the new one at each doubling.
+                        ints.reserve(constants.len() + 1);
+                    }
                     ints.insert(wide(d)?);
                 }
                 _ => return None,
@@ -128,7 +137,7 @@ mod tests {
             probes in prop::collection::vec((any::<u8>(), -60i64..60), 1..20),
         ) {
             let list: Vec<Value> = list.into_iter().map(|(k, n)| value_of(k, n)).collect();
-            let Some(set) = ConstSet::build(list.iter()) else { return Ok(()) };
+            let Some(set) = ConstSet::build(list.iter().map(Some)) else { return Ok(()) };
             for (k, n) in probes {
                 let v = value_of(k, n);
                 if v.is_null() {
@@ -144,12 +153,12 @@ mod tests {
     #[test]
     fn mixed_or_short_lists_are_scanned() {
         let short: Vec<Value> = (0..3).map(Value::Int).collect();
-        assert!(ConstSet::build(short.iter()).is_none());
+        assert!(ConstSet::build(short.iter().map(Some)).is_none());
         let mut mixed: Vec<Value> = (0..10).map(Value::Int).collect();
         mixed.push(Value::text("a"));
-        assert!(ConstSet::build(mixed.iter()).is_none());
+        assert!(ConstSet::build(mixed.iter().map(Some)).is_none());
         let ints: Vec<Value> = (0..10).map(Value::Int).collect();
-        let set = ConstSet::build(ints.iter()).unwrap();
+        let set = ConstSet::build(ints.iter().map(Some)).unwrap();
         assert_eq!(set.contains(&Value::UInt(9)), Some(true));
         assert_eq!(set.contains(&Value::Int(10)), Some(false));
         assert_eq!(set.contains(&Value::text("1")), None);

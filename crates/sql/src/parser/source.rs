@@ -22,6 +22,9 @@ pub struct SourceMap {
     /// for 512 KiB INSERT statements with hundreds of thousands of tokens on one line.
     pub(crate) char_offsets: Vec<Option<Vec<u32>>>,
     pub(crate) source: String,
+    /// The long literal lists left out of the tokens (see
+    /// [`crate::parser::text_lists`]), by the index their placeholder names.
+    pub(crate) lists: Vec<crate::parser::text_lists::List>,
 }
 
 impl SourceMap {
@@ -45,6 +48,7 @@ impl SourceMap {
             line_starts,
             char_offsets,
             source: source.to_string(),
+            lists: Vec::new(),
         }
     }
 
@@ -91,11 +95,22 @@ pub(crate) const SELECT_MODIFIERS: &[&str] = &[
 ];
 
 /// Tokenize and split at `;`. A trailing empty statement after the last `;` is dropped.
-pub fn split(sql: &str, map: &SourceMap) -> Result<Vec<RawStatement>, SqlError> {
-    let dialect = MyriadDialect::default();
-    let mut tokens = Tokenizer::new(&dialect, sql)
-        .tokenize_with_location()
-        .map_err(|e| err_syntax(&near_from_error(sql, map, &e.to_string())))?;
+/// Long literal lists become one placeholder token each, their ranges kept in `map`.
+pub fn split(sql: &str, map: &mut SourceMap) -> Result<Vec<RawStatement>, SqlError> {
+    map.lists = crate::parser::text_lists::find(sql);
+    let listed = match map.lists.is_empty() {
+        true => None,
+        false => crate::parser::text_lists::tokenize(sql, &map.lists),
+    };
+    let mut tokens = match listed {
+        Some(tokens) => tokens,
+        None => {
+            map.lists.clear();
+            Tokenizer::new(&MyriadDialect::default(), sql)
+                .tokenize_with_location()
+                .map_err(|e| err_syntax(&near_from_error(sql, map, &e.to_string())))?
+        }
+    };
     // The tokens each statement keeps are compacted to the front of the tokenizer's own
     // vector (no second vector of a long statement's tokens); `bounds` marks where each
     // statement's tokens end and its text.

@@ -20,6 +20,12 @@ use std::sync::Arc;
 /// this bounds the cache's memory at a few hundred plans per connection.
 pub(crate) const ENTRIES_MAX: usize = 256;
 
+/// Longer texts are not kept: a plan holds about as much memory as its text takes per
+/// constant (a million-constant IN list compiles to some 100 MB), so a bound on entries
+/// alone would let a session keep gigabytes; compiling such a text again costs little
+/// next to reading it.
+pub(crate) const TEXT_MAX: usize = 64 * 1024;
+
 /// Fingerprints of texts seen once: four times the plans kept, 4 KB per session that runs
 /// text statements (allocated at its first).
 const SIGHTINGS: usize = 4 * ENTRIES_MAX;
@@ -72,6 +78,7 @@ impl PlanCache {
 
     /// Keep `stmt` as the plan of `text` in this context if the text was seen before (its
     /// fingerprint is in its slot); otherwise only note the sighting. Returns whether kept.
+    /// A text longer than [`TEXT_MAX`] is never kept.
     pub(crate) fn offer(
         &mut self,
         text: &str,
@@ -79,6 +86,9 @@ impl PlanCache {
         pipes_as_concat: bool,
         stmt: Arc<Stmt>,
     ) -> bool {
+        if text.len() > TEXT_MAX {
+            return false;
+        }
         use std::hash::BuildHasher;
         let hash = self.by_text.hasher().hash_one(text);
         // The low bits pick the slot, the high ones are the fingerprint (never 0).
@@ -229,5 +239,20 @@ mod tests {
             cache.get("SELECT a", None, false).is_some(),
             "the repeated text's plan was flushed"
         );
+    }
+
+    #[test]
+    fn long_texts_are_never_kept() {
+        let mut cache = PlanCache::default();
+        let longest = format!("SELECT '{}'", "x".repeat(TEXT_MAX - 9));
+        assert_eq!(longest.len(), TEXT_MAX);
+        let longer = format!("{longest} ");
+        for text in [&longest, &longer] {
+            cache.offer(text, None, false, plan(1));
+            cache.offer(text, None, false, plan(2));
+        }
+        assert!(cache.get(&longest, None, false).is_some());
+        assert!(cache.get(&longer, None, false).is_none());
+        assert_eq!(cache.len(), 1);
     }
 }

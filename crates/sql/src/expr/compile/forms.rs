@@ -71,16 +71,11 @@ impl Compiler<'_> {
                 .map(|x| self.compile(x))
                 .collect::<Result<_, _>>()?,
         };
-        let constants: Option<Vec<&Value>> = list
-            .iter()
-            .map(|x| match x {
-                Expr::Literal(d) => Some(d),
-                _ => None,
-            })
-            .collect();
-        let set = constants
-            .and_then(|c| crate::expr::in_set::ConstSet::build(c.into_iter()))
-            .map(Arc::new);
+        let constants = list.iter().map(|x| match x {
+            Expr::Literal(d) => Some(d),
+            _ => None,
+        });
+        let set = crate::expr::in_set::ConstSet::build(constants).map(Arc::new);
         Ok(Expr::InList {
             expr,
             list,
