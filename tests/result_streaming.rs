@@ -300,6 +300,16 @@ async fn an_error_after_rows_were_sent_reaches_the_client_as_an_error() {
     }
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn text_readers_that_stop_reading_do_not_hold_a_thread_each() {
+    readers_that_stop_reading_do_not_hold_a_thread_each(false).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn binary_readers_that_stop_reading_do_not_hold_a_thread_each() {
+    readers_that_stop_reading_do_not_hold_a_thread_each(true).await;
+}
+
 /// Readers of the thread test: far more than the server's two network threads.
 const STOPPED_READERS: usize = 16;
 
@@ -311,16 +321,16 @@ fn threads(server: &Server) -> usize {
     field.trim().parse().expect("a thread count")
 }
 
-/// A text SELECT whose client stopped reading pauses instead of waiting on a thread: with
+/// A SELECT whose client stopped reading pauses instead of waiting on a thread, text or
+/// prepared: with
 /// [`STOPPED_READERS`] clients stopped after their first rows, the server has far fewer new
 /// threads than readers (a statement that waited for its client on a thread of its own
 /// made one new thread per reader: 7 to 120 threads for 20 readers), and every reader
 /// then gets every row, in order.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn readers_that_stop_reading_do_not_hold_a_thread_each() {
+async fn readers_that_stop_reading_do_not_hold_a_thread_each(prepared: bool) {
     let server = server_with_big_table().await;
     let before = threads(&server);
-    let (readers, resume) = stopped_readers(&server, STOPPED_READERS, false).await;
+    let (readers, resume) = stopped_readers(&server, STOPPED_READERS, prepared).await;
     // The statements fill their sockets and stop.
     let mut most = 0;
     for _ in 0..10 {
@@ -332,7 +342,7 @@ async fn readers_that_stop_reading_do_not_hold_a_thread_each() {
         let (rows, _) = reader.await.unwrap();
         assert_eq!(rows, ROWS, "every reader got every row");
     }
-    println!("{STOPPED_READERS} stopped readers: {before} threads before, at most {most} while they waited");
+    println!("{STOPPED_READERS} stopped readers (prepared {prepared}): {before} threads before, at most {most} while they waited");
     assert!(
         most < before + STOPPED_READERS / 2,
         "{STOPPED_READERS} stopped readers took the server from {before} to {most} threads"

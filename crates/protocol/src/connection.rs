@@ -109,7 +109,7 @@ pub trait SessionHandler: Send + 'static {
     /// result set open when the client stops reading ([`ResultSink::flush_or_pause`]
     /// answered true) and say so through [`SessionHandler::paused`].
     fn query(&mut self, sql: &str, multi_statements: bool, out: &mut ResultSink<'_>);
-    /// Whether the result set of the last COM_QUERY is still open, its statement paused
+    /// Whether the result set of the last COM_QUERY or COM_STMT_EXECUTE is still open, its statement paused
     /// (the client had not read what was buffered, or the statement's slice of running
     /// time was over): the connection writes what was buffered, waiting for the client
     /// without a thread, lets the other ready connections run, then calls
@@ -249,8 +249,9 @@ enum Next {
     /// net_write_timeout): the connection ends without another write.
     Lost,
     /// The result set is open, its statement paused for the client to read
-    /// ([`SessionHandler::paused`]); the view of its columns goes on with it.
-    Paused(Vec<(u8, u8)>),
+    /// ([`SessionHandler::paused`]); the view of its columns and its row format go on
+    /// with it.
+    Paused(Vec<(u8, u8)>, RowFormat),
 }
 
 struct Connection<S, H: ServerHandler> {
@@ -611,9 +612,10 @@ where
             // Ends the command for the handler even if dispatch unwinds.
             let running = RunningCommand(Arc::clone(&self.handler));
             let mut next = self.dispatch(&mut session, &payload);
-            if let Next::Paused(columns) = next {
+            if let Next::Paused(columns, format) = next {
                 let ends = (closed.as_mut(), stop.as_mut());
-                next = match self.finish_paused(&mut session, columns, ends).await {
+                let open = (columns, format);
+                next = match self.finish_paused(&mut session, open, ends).await {
                     Ok(next) => next,
                     Err(end) => {
                         drop(running);
@@ -630,7 +632,7 @@ where
                         "a write of a result to the client failed or timed out",
                     ));
                 }
-                Next::Continue | Next::Paused(_) => None,
+                Next::Continue | Next::Paused(..) => None,
                 Next::Quit => Some(ConnectionEnd::Quit),
                 Next::Fatal(err, reason) => Some(self.close_with(err, reason).await),
                 Next::ChangeUser {
@@ -691,13 +693,14 @@ where
     async fn finish_paused(
         &mut self,
         session: &mut H::Session,
-        mut columns: Vec<(u8, u8)>,
+        open: (Vec<(u8, u8)>, RowFormat),
         ends: (
             std::pin::Pin<&mut tokio::sync::futures::Notified<'_>>,
             std::pin::Pin<&mut impl std::future::Future<Output = ()>>,
         ),
     ) -> Result<Next, ConnectionEnd> {
         let (mut closed, mut stop) = ends;
+        let (mut columns, format) = open;
         loop {
             let mut slices = crate::drain::Slices::new(self.options.write_timeout);
             let waited = loop {
@@ -725,7 +728,7 @@ where
             tokio::task::yield_now().await;
             let status = session.status_flags();
             let (frames, mut drain) = self.writer.split_drain(self.options.write_timeout);
-            let mut sink = ResultSink::new(frames, self.capabilities, RowFormat::Text, status)
+            let mut sink = ResultSink::new(frames, self.capabilities, format, status)
                 .with_drain(&mut drain)
                 .resumed(columns);
             session.resume(&mut sink);
@@ -779,7 +782,7 @@ where
                     return Next::Lost;
                 }
                 if session.paused() {
-                    return Next::Paused(sink.take_columns());
+                    return Next::Paused(sink.take_columns(), RowFormat::Text);
                 }
                 finish_sink(&mut sink);
             }
@@ -843,8 +846,8 @@ where
                 flags,
                 params,
             } => match self.execute(session, statement_id, flags, params) {
-                Ok(false) => {}
-                Ok(true) => return Next::Lost,
+                Ok(Next::Continue) => {}
+                Ok(next) => return next,
                 Err(e) => return malformed(e),
             },
             Command::StmtSendLongData {
@@ -976,21 +979,22 @@ where
     }
 
     /// COM_STMT_EXECUTE. Err only for a payload that does not decode (which closes the
-    /// connection); statement-level problems are ERR packets. Ok(true) when a write to the
-    /// client failed while the result streamed (the connection ends).
+    /// connection); statement-level problems are ERR packets. Ok(Lost) when a write to the
+    /// client failed while the result streamed (the connection ends), Ok(Paused) when its
+    /// statement paused for the client.
     fn execute(
         &mut self,
         session: &mut H::Session,
         statement_id: u32,
         flags: u8,
         params: &[u8],
-    ) -> Result<bool, DecodeError> {
+    ) -> Result<Next, DecodeError> {
         let Some(statement) = self.statements.get_mut(&statement_id) else {
             put_err(
                 &mut self.writer.frames,
                 &unknown_statement(statement_id, "mysqld_stmt_execute"),
             );
-            return Ok(false);
+            return Ok(Next::Continue);
         };
         statement.cursor = None;
         let count = statement.param_count as usize;
@@ -1017,7 +1021,7 @@ where
                     "Incorrect arguments to mysqld_stmt_execute",
                 );
                 put_err(&mut self.writer.frames, &err);
-                return Ok(false);
+                return Ok(Next::Continue);
             };
             if statement.long_data_too_large {
                 statement.long_data_too_large = false;
@@ -1027,7 +1031,7 @@ where
                     "Parameter data sent with COM_STMT_SEND_LONG_DATA exceeds max_allowed_packet",
                 );
                 put_err(&mut self.writer.frames, &err);
-                return Ok(false);
+                return Ok(Next::Continue);
             }
             for (index, param_type) in types.iter().enumerate() {
                 let is_null = null_bitmap[index / 8] & (1 << (index % 8)) != 0;
@@ -1051,13 +1055,16 @@ where
             sink = sink.with_cursor();
         }
         session.execute(statement_id, values, &mut sink);
+        if session.paused() && !sink.client_lost() {
+            return Ok(Next::Paused(sink.take_columns(), RowFormat::Binary));
+        }
         finish_sink(&mut sink);
         let cursor = sink.take_cursor();
         let lost = sink.client_lost();
         if let Some(statement) = self.statements.get_mut(&statement_id) {
             statement.cursor = cursor;
         }
-        Ok(lost)
+        Ok(if lost { Next::Lost } else { Next::Continue })
     }
 
     fn fetch(&mut self, session: &mut H::Session, statement_id: u32, rows: u32) {

@@ -369,6 +369,12 @@ impl<'a> ResultSink<'a> {
         }
     }
 
+    /// Whether the statement writing into this sink may pause and go on in another sink
+    /// ([`crate::SessionHandler::resume`]): not when its rows go to a cursor.
+    pub fn can_pause(&self) -> bool {
+        self.cursor.is_none() && !self.cursor_requested
+    }
+
     /// The open result set's view of its columns, kept while its statement pauses
     /// ([`crate::SessionHandler::resume`]) for the sink it goes on in.
     pub(crate) fn take_columns(&mut self) -> Vec<(u8, u8)> {

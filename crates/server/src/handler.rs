@@ -34,7 +34,7 @@
 //! A SELECT's rows go to the client while it runs: `WireRows` is the engine's
 //! `RowSink`, writing each row into the command's `ResultSink`, which writes to the socket
 //! past 16 KiB and waits for the client to read (the protocol crate's `drain`). A slow
-//! reader therefore holds its statement, not the server's memory. A text SELECT that is a
+//! reader therefore holds its statement, not the server's memory. A SELECT that is a
 //! plain scan does not even hold a thread: when the client leaves rows unread, the sink
 //! pauses the statement (`RowSink::row_or_pause`), the connection waits for the client
 //! without a thread, and `SessionHandler::resume` goes on with it. Such a scan does not
@@ -284,7 +284,8 @@ impl ServerHandler for MyriadServer {
 /// statement). While it waits, a KILL, max_statement_time or the client hanging up ends
 /// the statement (`myriad_sql::interrupt::check`, asked between waits).
 ///
-/// A text SELECT's sink may also pause its statement (`pausable`): when the client has
+/// A SELECT's sink may also pause its statement (`pausable`, unless its rows go to a
+/// cursor): when the client has
 /// not made room for the buffered rows, [`RowSink::row_or_pause`] asks the statement to
 /// stop there instead of waiting on a thread, and the connection resumes it once the
 /// client has read them ([`SessionHandler::resume`]).
@@ -308,7 +309,7 @@ impl RowSink for WireRows<'_, '_> {
     }
 
     fn row_or_pause(&mut self, row: &[Value]) -> Result<bool, SqlError> {
-        if !self.pausable {
+        if !self.can_pause() {
             return self.row(row).map(|()| false);
         }
         self.out.row(row);
@@ -318,7 +319,7 @@ impl RowSink for WireRows<'_, '_> {
     }
 
     fn can_pause(&self) -> bool {
-        self.pausable
+        self.pausable && self.out.can_pause()
     }
 }
 
@@ -507,7 +508,7 @@ impl SessionHandler for MyriadSession {
     fn execute(&mut self, statement_id: u32, params: Vec<Value>, out: &mut ResultSink<'_>) {
         let mut wire = WireRows {
             out: &mut *out,
-            pausable: false,
+            pausable: true,
         };
         let result = if self.session.prepared_runs_inline(statement_id) {
             self.session
@@ -518,6 +519,10 @@ impl SessionHandler for MyriadSession {
                     .execute_prepared_streaming(statement_id, &params, &mut wire)
             })
         };
+        if self.session.has_paused_rows() {
+            // Its rows go on in `resume`; the result set stays open.
+            return;
+        }
         self.write_result(&result, false, out);
     }
 

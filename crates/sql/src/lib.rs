@@ -444,7 +444,8 @@ impl Session {
         crate::exec::entry::execute(self, sql, allow_multi, Some(out))
     }
 
-    /// Whether the SELECT of the last [`Session::execute_streaming`] paused because its
+    /// Whether the SELECT of the last [`Session::execute_streaming`] or
+    /// [`Session::execute_prepared_streaming`] paused because its
     /// sink asked ([`RowSink::row_or_pause`]): its result set is open, its result is not
     /// final, and [`Session::resume_rows`] goes on with it. Nothing else may run on the
     /// session meanwhile (the client is reading the result set).

@@ -35,8 +35,8 @@
 //! end a paused scan when it resumes, which the server does at once when either comes
 //! ([`crate::Session::paused_rows_must_stop`]). Such a scan also stops by itself after
 //! each 2 ms slice of running time ([`crate::interrupt::yield_instead`]) rather than move
-//! to a thread of its own. Joins, sorted and grouped results, and prepared statements
-//! wait for their client, and run long, on their thread.
+//! to a thread of its own. Joins, sorted and grouped results, and rows for a cursor
+//! (COM_STMT_FETCH) wait for their client, and run long, on their thread.
 //!
 //! The query cache sees a streamed result through `CacheCopy`: a copy of the rows kept
 //! only while it stays within query_cache_limit (a statement does not pause while its copy

@@ -215,3 +215,39 @@ fn a_long_scan_stops_after_each_slice_and_gives_the_same_rows() {
         run.pauses
     );
 }
+
+#[test]
+fn a_paused_prepared_scan_keeps_its_parameters() {
+    let (_t, mut s) = setup();
+    let prepared = s
+        .prepare("SELECT id, name FROM t WHERE k = ? AND name <> ? LIMIT ?, 30")
+        .unwrap();
+    let params = [Value::Int(3), Value::Bytes(b"n10".to_vec()), Value::Int(2)];
+    let whole = match s.execute_prepared(prepared.statement_id, &params).unwrap() {
+        QueryResult::Rows { rows, .. } => rows
+            .iter()
+            .map(|r| {
+                r.iter()
+                    .map(|v| text(v).unwrap_or_else(|| "NULL".into()))
+                    .collect::<Vec<_>>()
+            })
+            .collect::<Vec<_>>(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(whole.len(), 30);
+    let mut sink = Pausing {
+        every: 4,
+        rows: Vec::new(),
+    };
+    let mut result = s.execute_prepared_streaming(prepared.statement_id, &params, &mut sink);
+    let mut pauses = 0;
+    while s.has_paused_rows() {
+        pauses += 1;
+        if let Some(ended) = s.resume_rows(&mut sink) {
+            result = ended;
+        }
+    }
+    assert!(result.is_ok(), "{:?}", result.err());
+    assert_eq!(pauses, 7);
+    assert_eq!(sink.rows, whole);
+}

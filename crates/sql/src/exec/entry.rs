@@ -176,14 +176,16 @@ impl Session {
         let mut paused = self.paused.take()?;
         let statement = crate::interrupt::Statement::resume(&self.interrupt, paused.deadline);
         let warnings = std::mem::take(&mut self.state.warnings);
+        let params = std::mem::take(&mut paused.params);
         let (result, warnings) = {
-            let mut env = self.env(&[]);
+            let mut env = self.env(&params);
             env.warnings = warnings;
             paused.restore(&mut env);
             let result = crate::exec::stream::resume(&mut paused, &mut env, out);
             (result, env.warnings)
         };
         self.state.warnings = warnings;
+        paused.params = params;
         let result = match result {
             Ok(None) => {
                 paused.deadline = statement.pause();

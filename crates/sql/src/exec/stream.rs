@@ -97,6 +97,7 @@ pub(crate) fn select(
             rows,
             columns: Arc::clone(&columns),
             now_micros: env.now_micros,
+            params: env.params.to_vec(),
             previous_warnings: (env.previous_warnings, env.previous_errors),
             deadline: None,
         }));
@@ -158,6 +159,8 @@ pub(crate) struct PausedScan {
     rows: Sender,
     columns: Arc<Vec<crate::result::Column>>,
     now_micros: i64,
+    /// A prepared statement's parameters.
+    pub(crate) params: Vec<Value>,
     previous_warnings: (usize, usize),
     /// When max_statement_time ends the statement, set once it paused.
     pub(crate) deadline: Option<std::time::Instant>,
