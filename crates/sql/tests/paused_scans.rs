@@ -145,13 +145,15 @@ fn the_clock_and_the_warnings_of_a_statement_go_on_across_pauses() {
     let (_t, mut s) = setup();
     let run = run_pausing(
         &mut s,
-        "SELECT id, NOW(6), SYSDATE(6) FROM t LIMIT 40",
+        "SELECT id, NOW(), SYSDATE() FROM t LIMIT 40",
         10,
-        |_| std::thread::sleep(std::time::Duration::from_millis(5)),
+        |_| std::thread::sleep(std::time::Duration::from_millis(400)),
     );
     assert_eq!(run.pauses, 3);
+    // 1.2 s of pauses: the clock moved (SYSDATE), the statement's time did not (NOW).
     let now: Vec<&String> = run.rows.iter().map(|r| &r[1]).collect();
     assert!(now.iter().all(|n| *n == now[0]), "NOW() changed: {now:?}");
+    assert_ne!(run.rows[0][2], run.rows[39][2], "SYSDATE() reads the clock");
 
     // One truncation warning per row, before and after each pause.
     let sql = "SELECT CAST(name AS SIGNED) FROM t WHERE id <= 30";

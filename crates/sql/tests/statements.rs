@@ -751,3 +751,32 @@ fn an_index_range_read_meets_each_row_once_while_keys_move() {
         "too little ran: {reads} reads, {moves} moves"
     );
 }
+
+/// NOW() is the statement's start, SYSDATE() the time of each call (MariaDB's rule), and a
+/// precision asks for fractional seconds, which values do not keep yet: an error, not a
+/// time without its fraction.
+#[test]
+fn now_is_the_statements_time_and_sysdate_each_calls() {
+    let (_t, mut s) = engine_and_session();
+    assert_eq!(
+        rows(&mut s, "SELECT NOW() = NOW(0), SYSDATE(0) >= NOW()"),
+        vec![vec!["1", "1"]]
+    );
+    let times = rows(
+        &mut s,
+        "SELECT NOW(), SYSDATE(), SLEEP(1.2), NOW(), SYSDATE()",
+    );
+    let [now1, sys1, _, now2, sys2] = &times[0][..] else {
+        panic!("{times:?}")
+    };
+    assert_eq!(now1, now2, "NOW() stays the statement's start");
+    assert_ne!(sys1, sys2, "SYSDATE() reads the clock at each call");
+    for sql in [
+        "SELECT NOW(6)",
+        "SELECT SYSDATE(3)",
+        "SELECT CURRENT_TIMESTAMP(1)",
+    ] {
+        assert_eq!(error_code(&mut s, sql), 1235, "{sql}");
+    }
+    assert_eq!(error_code(&mut s, "SELECT NOW(7)"), 1426);
+}

@@ -150,10 +150,7 @@ impl Env for ExecEnv<'_> {
 }
 
 pub(crate) fn now_micros() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_micros() as i64)
-        .unwrap_or(0)
+    crate::expr::datetime::wall_clock_micros()
 }
 
 /// The value of a named cache's structured variable (`@@hot.key_buffer_size`): 0 for a

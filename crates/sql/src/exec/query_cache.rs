@@ -392,6 +392,7 @@ pub(crate) fn deterministic(func: &Func) -> bool {
             | Func::ConnectionId
             | Func::LastInsertId
             | Func::Now
+            | Func::SysDate
             | Func::CurDate
             | Func::UnixTimestamp
             | Func::Sleep

@@ -439,11 +439,42 @@ impl Compiler<'_> {
         if args.len() < min || args.len() > max {
             return Err(err_param_count(&name));
         }
-        let args: Vec<Expr> = args
+        let mut args: Vec<Expr> = args
             .into_iter()
             .map(|a| self.compile(a))
             .collect::<Result<_, _>>()?;
+        if matches!(func, Func::Now | Func::SysDate) {
+            if let Some(precision) = args.pop() {
+                fractional_seconds(&name, precision)?;
+            }
+        }
         Ok(Expr::Call { func, args })
+    }
+}
+
+/// The precision argument of NOW(n) and SYSDATE(n): 0 (the same as none), else an error
+/// rather than a time without its fraction. Values keep whole seconds today, so n from 1
+/// to 6 is not supported yet; over 6 is MariaDB's error 1426.
+fn fractional_seconds(name: &str, precision: Expr) -> Result<(), SqlError> {
+    let digits = match precision {
+        Expr::Literal(Value::Int(n)) => u64::try_from(n).ok(),
+        Expr::Literal(Value::UInt(n)) => Some(n),
+        _ => None,
+    };
+    match digits {
+        Some(0) => Ok(()),
+        Some(n @ 1..=6) => Err(SqlError::not_supported(&format!(
+            "{}({n}): fractional seconds",
+            name.to_ascii_uppercase()
+        ))),
+        Some(n) => Err(SqlError::new(
+            myriad_types::errors::ER_TOO_BIG_PRECISION,
+            format!(
+                "Too big precision {n} specified for '{}'. Maximum is 6",
+                name.to_ascii_lowercase()
+            ),
+        )),
+        None => Err(err_syntax(name)),
     }
 }
 

@@ -8,6 +8,14 @@ pub use myriad_types::datetime::{civil_from_days, days_in_month};
 use myriad_types::datetime::{parse_date_or_datetime, Temporal};
 use myriad_types::DateTime;
 
+/// Microseconds since the epoch by the system clock now.
+pub(crate) fn wall_clock_micros() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_micros() as i64)
+        .unwrap_or(0)
+}
+
 /// Parse `YYYY-MM-DD[ HH:MM:SS[.ffffff]]` into a DATE or DATETIME value (None for text
 /// that is neither, or an impossible date).
 pub fn parse_datetime(text: &str) -> Option<Value> {

@@ -189,6 +189,9 @@ impl Expr {
             Func::ConnectionId => Value::UInt(env.connection_id() as u64),
             Func::LastInsertId => Value::UInt(env.last_insert_id()),
             Func::Now => datetime_from_micros(env.now_micros(), false),
+            Func::SysDate => {
+                datetime_from_micros(crate::expr::datetime::wall_clock_micros(), false)
+            }
             Func::CurDate => match datetime_from_micros(env.now_micros(), false) {
                 Value::DateTime(dt) => Value::Date(dt.date()),
                 other => other,

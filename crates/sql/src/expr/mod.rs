@@ -146,6 +146,8 @@ pub enum Func {
     ConnectionId,
     LastInsertId,
     Now,
+    /// The time at which the call runs, not the statement's start (NOW()).
+    SysDate,
     CurDate,
     UnixTimestamp,
     Sleep,
@@ -207,9 +209,8 @@ impl Func {
             "CURRENT_USER" => (Func::CurrentUser, 0, 0),
             "CONNECTION_ID" => (Func::ConnectionId, 0, 0),
             "LAST_INSERT_ID" => (Func::LastInsertId, 0, 0),
-            "NOW" | "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" | "SYSDATE" => {
-                (Func::Now, 0, 1)
-            }
+            "NOW" | "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" => (Func::Now, 0, 1),
+            "SYSDATE" => (Func::SysDate, 0, 1),
             "CURDATE" | "CURRENT_DATE" => (Func::CurDate, 0, 0),
             "UNIX_TIMESTAMP" => (Func::UnixTimestamp, 0, 0),
             "SLEEP" => (Func::Sleep, 1, 1),

@@ -225,7 +225,7 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
         Func::Pow | Func::Sqrt | Func::Pi | Func::Exp | Func::Ln | Func::Log10 | Func::Log2 => {
             SqlType::Double
         }
-        Func::Now => SqlType::DateTime,
+        Func::Now | Func::SysDate => SqlType::DateTime,
         Func::CurDate => SqlType::Date,
     }
 }
