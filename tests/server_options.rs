@@ -188,6 +188,10 @@ fn sigint_and_shutdown_statement_stop_the_server() {
     shut_down_by(&mut server, &mut client, "SHUTDOWN");
     assert!(server.log_text().contains("shutdown complete"));
     assert!(
+        !server.log_text().contains('\u{1b}'),
+        "no terminal colour codes in a log written to a file"
+    );
+    assert!(
         !server
             .log_text()
             .contains("connections still busy at shutdown"),

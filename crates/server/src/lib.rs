@@ -171,7 +171,11 @@ fn init_logging(options: &ServerOptions) -> Result<(), String> {
                 .with_writer(std::sync::Mutex::new(file))
                 .try_init()
         }
-        None => builder.with_writer(std::io::stderr).try_init(),
+        // Colour only for a terminal: a log redirected to a file stays plain text.
+        None => builder
+            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+            .with_writer(std::io::stderr)
+            .try_init(),
     };
     result.map_err(|e| format!("cannot start logging: {e}"))
 }
