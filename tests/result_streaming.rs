@@ -128,6 +128,16 @@ async fn stopped_readers(
     (readers, resume)
 }
 
+/// The highest of ten readings of `read`, 100 ms apart.
+async fn highest_for_a_second<T: Ord + Default>(read: impl Fn() -> T) -> T {
+    let mut highest = T::default();
+    for _ in 0..10 {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        highest = highest.max(read());
+    }
+    highest
+}
+
 /// [`slow_reader`]'s reading, for either protocol.
 async fn read_slowly<P: Protocol>(
     mut result: QueryResult<'_, '_, P>,
@@ -190,11 +200,7 @@ async fn slow_readers_keep_server_memory_bounded(prepared: bool) {
     let (readers, resume) = stopped_readers(&server, READERS, prepared).await;
     // Every reader has its first rows and stopped reading: a server that built whole
     // results holds them all now.
-    let mut peak = 0;
-    for _ in 0..10 {
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        peak = peak.max(rss_bytes(&server));
-    }
+    let mut peak = highest_for_a_second(|| rss_bytes(&server)).await;
     let paused_peak = peak;
     resume.notify_waiters();
     let mut totals = Vec::new();
@@ -332,11 +338,7 @@ async fn readers_that_stop_reading_do_not_hold_a_thread_each(prepared: bool) {
     let before = threads(&server);
     let (readers, resume) = stopped_readers(&server, STOPPED_READERS, prepared).await;
     // The statements fill their sockets and stop.
-    let mut most = 0;
-    for _ in 0..10 {
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        most = most.max(threads(&server));
-    }
+    let most = highest_for_a_second(|| threads(&server)).await;
     resume.notify_waiters();
     for reader in readers {
         let (rows, _) = reader.await.unwrap();

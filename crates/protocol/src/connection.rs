@@ -109,9 +109,9 @@ pub trait SessionHandler: Send + 'static {
     /// result set open when the client stops reading ([`ResultSink::flush_or_pause`]
     /// answered true) and say so through [`SessionHandler::paused`].
     fn query(&mut self, sql: &str, multi_statements: bool, out: &mut ResultSink<'_>);
-    /// Whether the result set of the last COM_QUERY or COM_STMT_EXECUTE is still open, its statement paused
-    /// (the client had not read what was buffered, or the statement's slice of running
-    /// time was over): the connection writes what was buffered, waiting for the client
+    /// Whether the result set of the last COM_QUERY or COM_STMT_EXECUTE is still open,
+    /// its statement paused (the client had not read what was buffered, or the
+    /// statement's slice of running time was over): the connection writes what was buffered, waiting for the client
     /// without a thread, lets the other ready connections run, then calls
     /// [`SessionHandler::resume`]. Nothing else runs on the session meanwhile.
     fn paused(&self) -> bool {
@@ -685,8 +685,8 @@ where
         }
     }
 
-    /// Go on with a COM_QUERY result set whose statement paused because the client was not
-    /// reading: wait, without a thread, until the client has taken the buffered rows (or
+    /// Go on with a result set (COM_QUERY or COM_STMT_EXECUTE) whose statement paused
+    /// because the client was not reading or its slice was over: wait, without a thread, until the client has taken the buffered rows (or
     /// the statement must stop), let the handler add the next ones, and so on until the
     /// statement ends. KILL CONNECTION (`ends.0`), the server's shutdown (`ends.1`) and a
     /// failed or timed-out write end the connection.

@@ -367,16 +367,24 @@ impl Statement {
         let deadline = (max_time_s > 0.0)
             .then(|| started.checked_add(Duration::from_secs_f64(max_time_s)))
             .flatten();
-        Statement::enter(control, started, deadline)
+        Statement::enter(control, started, deadline, 0)
     }
 
-    fn enter(control: &Arc<Control>, started: Instant, deadline: Option<Instant>) -> Statement {
+    /// The statement's running state on this thread, its tick count starting at `ticks`
+    /// (the clock is read each time the count reaches a multiple of
+    /// [`TICKS_PER_CLOCK_READ`]).
+    fn enter(
+        control: &Arc<Control>,
+        started: Instant,
+        deadline: Option<Instant>,
+        ticks: u32,
+    ) -> Statement {
         let running = Running {
             control: Arc::clone(control),
             started,
             deadline,
             next_probe: started + PEER_PROBE_INTERVAL,
-            ticks: 0,
+            ticks,
             lowered: false,
             yields: false,
         };
@@ -399,13 +407,7 @@ impl Statement {
     /// `deadline` [`Statement::pause`] returned. A KILL QUERY that came meanwhile stays.
     /// Its first tick reads the clock, as a pause may have outlasted the deadline.
     pub fn resume(control: &Arc<Control>, deadline: Option<Instant>) -> Statement {
-        let statement = Statement::enter(control, Instant::now(), deadline);
-        RUNNING.with(|r| {
-            if let Some(run) = r.borrow_mut().as_mut() {
-                run.ticks = TICKS_PER_CLOCK_READ - 1;
-            }
-        });
-        statement
+        Statement::enter(control, Instant::now(), deadline, TICKS_PER_CLOCK_READ - 1)
     }
 
     /// The error the statement must end with, if it was interrupted.

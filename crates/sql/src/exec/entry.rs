@@ -186,14 +186,10 @@ impl Session {
         };
         self.state.warnings = warnings;
         paused.params = params;
-        let result = match result {
-            Ok(None) => {
-                paused.deadline = statement.pause();
-                self.paused = Some(paused);
-                return None;
-            }
-            Ok(Some(result)) => Ok(result),
-            Err(e) => Err(e),
+        let Some(result) = result.transpose() else {
+            paused.deadline = statement.pause();
+            self.paused = Some(paused);
+            return None;
         };
         Some(self.end_statement(statement, result, false))
     }

@@ -87,9 +87,6 @@ pub(crate) fn select(
     };
     let flow = scan_rows(plan, &mut scan, &mut rows, env, out)?;
     if matches!(flow, Flow::Pause | Flow::Yield) {
-        if flow == Flow::Pause {
-            scan.release_read_ahead();
-        }
         env.paused = Some(Box::new(PausedScan {
             plan: Box::new(plan.clone()),
             _table: table,
@@ -106,8 +103,9 @@ pub(crate) fn select(
 }
 
 /// Send the rows of a plain scan from where `scan` stands until the table ends, LIMIT is
-/// reached, or the scan pauses: `out` asked for it, or the slice of a scan that yields
-/// is over (see [`crate::interrupt::yield_instead`]).
+/// reached, or the scan pauses: `out` asked for it (the scan then drops the rows it read
+/// ahead, to wait with its place only), or the slice of a scan that yields is over (see
+/// [`crate::interrupt::yield_instead`]).
 fn scan_rows(
     plan: &TableSelect,
     scan: &mut RowScan,
@@ -140,6 +138,10 @@ fn scan_rows(
         }
         match rows.send(plan, values, env, out)? {
             Flow::More => {}
+            Flow::Pause => {
+                scan.release_read_ahead();
+                return Ok(Flow::Pause);
+            }
             end => return Ok(end),
         }
     }
@@ -185,11 +187,7 @@ pub(crate) fn resume(
         plan, scan, rows, ..
     } = paused;
     match scan_rows(plan, scan, rows, env, out)? {
-        Flow::Pause => {
-            scan.release_read_ahead();
-            Ok(None)
-        }
-        Flow::Yield => Ok(None),
+        Flow::Pause | Flow::Yield => Ok(None),
         Flow::More | Flow::Done => Ok(Some(streamed(Arc::clone(&paused.columns)))),
     }
 }

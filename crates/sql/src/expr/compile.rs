@@ -453,8 +453,8 @@ impl Compiler<'_> {
 }
 
 /// The precision argument of NOW(n) and SYSDATE(n): 0 (the same as none), else an error
-/// rather than a time without its fraction. Values keep whole seconds today, so n from 1
-/// to 6 is not supported yet; over 6 is MariaDB's error 1426.
+/// rather than a time without its fraction. A DATETIME result carries no fractional
+/// precision yet, so n from 1 to 6 is not supported; over 6 is MariaDB's error 1426.
 fn fractional_seconds(name: &str, precision: Expr) -> Result<(), SqlError> {
     let digits = match precision {
         Expr::Literal(Value::Int(n)) => u64::try_from(n).ok(),
