@@ -130,7 +130,9 @@ mod initial_pages;
 mod open_tables;
 mod redo;
 mod redo_scan;
+mod savepoint;
 mod table;
+mod table_locks;
 mod undo;
 mod writeback;
 
@@ -143,6 +145,7 @@ pub use myriad_cache::{
 pub use open_tables::{set_instance_hint, OpenTable, StatementTables};
 pub use redo::{create_private_dir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE};
 pub use redo_scan::{RedoDamage, RedoRecovery};
+pub use savepoint::Savepoint;
 pub use table::{CheckReport, Direction, IndexScan, InsertOutcome, RowScan, Statement, Table};
 pub use types::*;
 pub use writeback::PreloadReport;
@@ -228,6 +231,8 @@ pub(crate) struct Shared {
     pub(crate) images: definition_images::DefinitionImages,
     /// Committed statements whose groups may still be undone (see `undo`).
     pub(crate) pending: undo::Pending,
+    /// Statements waiting for tables' writer locks (see `table_locks`).
+    pub(crate) lock_waits: table_locks::LockWaits,
     /// A checkpoint failed and none has succeeded since (logged once each way).
     checkpoint_failing: AtomicBool,
 }
@@ -473,6 +478,7 @@ impl Storage {
             dirs_to_sync: Mutex::new(std::collections::HashSet::new()),
             images: definition_images::DefinitionImages::new(config.table_definition_cache_size),
             pending: undo::Pending::default(),
+            lock_waits: Default::default(),
             checkpoint_failing: AtomicBool::new(false),
         });
         let mut storage = StorageInner {
@@ -763,6 +769,7 @@ impl Storage {
             space,
             latch: RwLock::new(()),
             writer: Arc::new(Mutex::new(())),
+            writer_owner: AtomicU64::new(0),
             stale: AtomicBool::new(false),
             clustered_pk: table::clustered_primary_key(&def),
             index_moves: def.indexes.iter().map(|_| Default::default()).collect(),

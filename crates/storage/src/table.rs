@@ -31,8 +31,7 @@ use crate::redo::{ENTRY_FILE, ENTRY_PAGE};
 use crate::types::*;
 use crate::Shared;
 use myriad_cache::Block;
-use parking_lot::lock_api::ArcMutexGuard;
-use parking_lot::{Mutex, RawMutex, RwLock};
+use parking_lot::{Mutex, RwLock};
 use std::collections::{HashMap, VecDeque};
 use std::ops::Bound;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -64,6 +63,8 @@ pub(crate) struct TableInner {
     pub(crate) image_ticket: u64,
     pub(crate) latch: RwLock<()>,
     pub(crate) writer: Arc<Mutex<()>>,
+    /// The id of the statement holding `writer`, 0 when none (see `table_locks`).
+    pub(crate) writer_owner: AtomicU64,
     /// Set by DDL (drop, rename, alter, truncate): the handle must not be used any more.
     pub(crate) stale: AtomicBool,
     /// The primary key's index number when it is one integer column: then the row id *is*
@@ -154,31 +155,48 @@ impl PageRead for ReadPager<'_> {
 }
 
 /// A page the statement changed.
-struct Touched {
-    space: u64,
-    page_no: u32,
-    block: Block,
-    before: Box<[u8]>,
-    table: Arc<TableInner>,
+pub(crate) struct Touched {
+    pub(crate) space: u64,
+    pub(crate) page_no: u32,
+    pub(crate) block: Block,
+    pub(crate) before: Box<[u8]>,
+    pub(crate) table: Arc<TableInner>,
 }
 
 /// One statement's writes: an atomic unit in the redo log. Commit with
 /// [`Statement::commit`]; dropping it without commit rolls it back.
 pub struct Statement {
     pub(crate) shared: Arc<Shared>,
-    touched: Vec<Touched>,
-    by_page: HashMap<(u64, u32), usize>,
-    locks: Vec<(Arc<TableInner>, ArcMutexGuard<RawMutex, ()>)>,
+    pub(crate) touched: Vec<Touched>,
+    pub(crate) by_page: HashMap<(u64, u32), usize>,
+    /// Its id in the deadlock check (see `table_locks`).
+    id: u64,
+    locks: Vec<crate::table_locks::Held>,
+    /// Its savepoints, oldest first (see `savepoint`).
+    pub(crate) levels: Vec<crate::savepoint::Level>,
+    /// How long it waits for another statement's writer lock of a table.
+    lock_wait: std::time::Duration,
 }
 
 impl Statement {
     pub(crate) fn new(shared: Arc<Shared>) -> Statement {
+        let lock_wait = shared.config.lock_wait_timeout;
         Statement {
             shared,
             touched: Vec::new(),
             by_page: HashMap::new(),
+            id: crate::table_locks::statement_id(),
             locks: Vec::new(),
+            levels: Vec::new(),
+            lock_wait,
         }
+    }
+
+    /// Wait at most `timeout` for another statement's writer lock of a table (instead of
+    /// the configured `lock_wait_timeout`): a statement of a transaction waits for others
+    /// as long as `innodb_lock_wait_timeout` says.
+    pub fn set_lock_wait_timeout(&mut self, timeout: std::time::Duration) {
+        self.lock_wait = timeout;
     }
 
     /// Whether the statement changed nothing so far.
@@ -187,22 +205,15 @@ impl Statement {
     }
 
     fn lock_table(&mut self, t: &Arc<TableInner>) -> Result<()> {
-        if self.locks.iter().any(|(l, _)| Arc::ptr_eq(l, t)) {
+        if self.locks.iter().any(|held| Arc::ptr_eq(&held.table, t)) {
             return Ok(());
         }
-        // Another statement writing the table: a wait that may last (see long_wait).
-        let guard = myriad_cache::long_wait::unless_free(
-            || t.writer.try_lock_arc().map(Some),
-            || {
-                t.writer
-                    .try_lock_arc_for(self.shared.config.lock_wait_timeout)
-            },
-        )
-        .ok_or(StorageError::LockWaitTimeout)?;
+        // Another statement writing the table: a wait that may last (see `table_locks`).
+        let held = self.shared.lock_waits.lock(self.id, t, self.lock_wait)?;
         if t.stale.load(Ordering::Acquire) {
             return Err(StorageError::Stale);
         }
-        self.locks.push((Arc::clone(t), guard));
+        self.locks.push(held);
         Ok(())
     }
 
@@ -317,6 +328,9 @@ impl Statement {
     /// The page for writing: records the before-image on first touch.
     fn page_for_write(&mut self, table: &Arc<TableInner>, page_no: u32) -> Result<Block> {
         if let Some(&i) = self.by_page.get(&(table.space, page_no)) {
+            if !self.levels.is_empty() {
+                self.save_for_levels(i);
+            }
             return Ok(self.touched[i].block.clone());
         }
         let block = self.shared.cache.get(table.space, page_no as u64)?;
@@ -345,24 +359,12 @@ impl Drop for Statement {
         if self.touched.is_empty() {
             return;
         }
-        // Restore under each table's latch so no reader sees a half-restored tree.
-        let mut tables: Vec<Arc<TableInner>> = Vec::new();
-        for t in &self.touched {
-            if !tables.iter().any(|x| Arc::ptr_eq(x, &t.table)) {
-                tables.push(Arc::clone(&t.table));
-            }
-        }
-        for table in tables {
-            let _latch = table.latch.write();
-            for t in self
-                .touched
+        crate::savepoint::restore(
+            self.touched
                 .iter()
-                .rev()
-                .filter(|t| Arc::ptr_eq(&t.table, &table))
-            {
-                t.block.write().copy_from_slice(&t.before);
-            }
-        }
+                .map(|t| (&t.table, &t.block, &t.before[..]))
+                .collect(),
+        );
         for t in self.touched.drain(..) {
             t.block.end_write();
         }
@@ -555,7 +557,7 @@ fn successor_in_place(key: &mut Vec<u8>) -> bool {
 
 impl TableInner {
     /// An entry of index `index_no` moves (called under the write latch, before the move).
-    fn note_index_move(&self, index_no: usize) {
+    pub(crate) fn note_index_move(&self, index_no: usize) {
         if let Some(moves) = self.index_moves.get(index_no) {
             moves.fetch_add(1, Ordering::Release);
         }

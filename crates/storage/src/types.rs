@@ -443,6 +443,8 @@ pub enum StorageError {
     TooBig(String),
     /// ER_LOCK_WAIT_TIMEOUT (1205).
     LockWaitTimeout,
+    /// ER_LOCK_DEADLOCK (1213): waiting for the lock would close a cycle of waits.
+    Deadlock,
     /// The table was dropped or altered while this handle was in use; reopen it.
     Stale,
 }
@@ -465,6 +467,7 @@ impl fmt::Display for StorageError {
             StorageError::TypeMismatch(m) => write!(f, "value does not fit: {m}"),
             StorageError::TooBig(m) => write!(f, "too big: {m}"),
             StorageError::LockWaitTimeout => write!(f, "Lock wait timeout exceeded"),
+            StorageError::Deadlock => write!(f, "Deadlock found when trying to get lock"),
             StorageError::Stale => write!(f, "table definition changed; reopen the table"),
         }
     }
