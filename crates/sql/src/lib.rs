@@ -483,10 +483,11 @@ impl Session {
         crate::exec::entry::prepared_is_index_read(self, statement_id)
     }
 
-    /// Whether a text statement is one that never blocks and costs next to nothing: a
-    /// transaction boundary (`BEGIN`, `START TRANSACTION`, `COMMIT`, `ROLLBACK`, as
-    /// sysbench sends around every transaction). Writes are durable per statement, so
-    /// ending a transaction writes nothing; it only releases this session's row locks. A
+    /// Whether a text statement is one that costs next to nothing and whose only wait hands
+    /// its thread off by itself: a transaction boundary (`BEGIN`, `START TRANSACTION`,
+    /// `COMMIT`, `ROLLBACK`, as sysbench sends around every transaction). Ending a
+    /// transaction appends its log group (COMMIT, whose wait for the log goes through
+    /// `long_wait`) or restores its pages in memory (ROLLBACK), and lets go of its locks. A
     /// server may run such a statement inline, as [`Session::prepared_is_index_read`].
     pub fn text_is_transaction_boundary(sql: &str) -> bool {
         let text = sql.trim().trim_end_matches(';').trim_end();

@@ -151,6 +151,7 @@ error_codes! {
     ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT = 1582, "42000", "Incorrect parameter count in the call to native function '%-.192s'";
     ER_VARIABLE_IS_READONLY = 1621, "HY000", "%s variable '%s' is read-only. Use SET %s to assign the value";
     ER_DATA_OUT_OF_RANGE = 1690, "22003", "%s value is out of range in '%s'";
+    ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION = 1792, "25006", "Cannot execute statement in a READ ONLY transaction";
     ER_MALFORMED_PACKET = 1835, "HY000", "Malformed communication packet";
     ER_CONNECTION_KILLED = 1927, "70100", "Connection was killed";
     ER_STATEMENT_TIMEOUT = 1969, "70100", "Query execution was interrupted (max_statement_time exceeded)";

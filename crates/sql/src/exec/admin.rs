@@ -19,7 +19,6 @@ use myriad_types::errors::{
 };
 
 use crate::exec::env::*;
-use crate::exec::write::*;
 use crate::exec::*;
 use crate::Session;
 use std::sync::Arc;
@@ -158,7 +157,17 @@ impl Session {
         Ok(changes)
     }
 
-    pub(crate) fn apply_assignments(&mut self, changes: Vec<Change>) {
+    /// Apply checked assignments. Turning autocommit on (from off) commits the open
+    /// transaction first; when that commit fails, nothing is assigned.
+    pub(crate) fn apply_assignments(&mut self, changes: Vec<Change>) -> Result<(), SqlError> {
+        let autocommit_on = changes.iter().any(|c| {
+            !c.global
+                && c.value == VarValue::Bool(true)
+                && crate::system::sysvars::def(c.index).name == "autocommit"
+        });
+        if autocommit_on && !self.state.autocommit {
+            self.end_transaction(true)?;
+        }
         let mut globals_changed: Option<Vec<VarValue>> = None;
         let mut globals_guard = None;
         let mut applied_globals = Vec::new();
@@ -180,12 +189,6 @@ impl Session {
                 next[change.index] = change.value.clone();
                 applied_globals.push((def.name, change.value));
             } else {
-                if def.name == "autocommit" && change.value == VarValue::Bool(true) {
-                    // SET autocommit=1 commits the open transaction.
-                    self.state.in_transaction = false;
-                    self.state.written_tables.clear();
-                    release_row_locks(self);
-                }
                 self.state.overrides.insert(change.index, change.value);
             }
         }
@@ -199,6 +202,7 @@ impl Session {
             self.state.warnings.extend(note);
         }
         self.state.refresh_cached();
+        Ok(())
     }
 }
 /// Collations SHOW COLLATION lists: name, charset, id, is the charset's default.

@@ -11,13 +11,12 @@ use crate::system::status::Counter;
 use crate::system::status::SessionCounters;
 use crate::value::Value;
 use myriad_types::errors::{
-    ER_DIVISION_BY_ZERO, ER_MAX_PREPARED_STMT_COUNT_REACHED, ER_PS_MANY_PARAM,
-    ER_UNKNOWN_STMT_HANDLER, ER_WARNING_NOT_COMPLETE_ROLLBACK, ER_WRONG_ARGUMENTS,
+    ER_DIVISION_BY_ZERO, ER_LOCK_DEADLOCK, ER_MAX_PREPARED_STMT_COUNT_REACHED, ER_PS_MANY_PARAM,
+    ER_UNKNOWN_STMT_HANDLER, ER_WRONG_ARGUMENTS,
 };
 
 use crate::exec::env::*;
 use crate::exec::select::*;
-use crate::exec::write::*;
 use crate::exec::*;
 use crate::session::*;
 use crate::{PreparedInfo, Session};
@@ -203,6 +202,9 @@ impl Session {
         if let Stmt::ShowWarnings { errors, count_only } = stmt {
             return Ok(self.show_warnings(*errors, *count_only));
         }
+        if self.state.in_transaction && stmt.commits_implicitly() {
+            self.end_transaction(true)?;
+        }
         let (result, warnings, spill, paused) = {
             let mut env = self.env(params);
             if let (Stmt::SelectTable(_), Some(out)) = (stmt, out) {
@@ -220,11 +222,21 @@ impl Session {
                 .add(self.info.connection_id as usize, counter, n);
             self.state.counters.counts[counter as usize] += n;
         }
+        if !self.state.autocommit && stmt.uses_tables() {
+            // With autocommit off, the first statement over tables opens the transaction.
+            self.state.in_transaction = true;
+        }
+        if result
+            .as_ref()
+            .is_err_and(|e| e.code == ER_LOCK_DEADLOCK.code)
+        {
+            // A deadlock's victim loses its whole transaction, as in InnoDB.
+            let _ = self.end_transaction(false);
+        }
         let result = result?;
         if matches!(stmt, Stmt::Insert(_) | Stmt::Update(_) | Stmt::Delete(_))
-            && (self.state.in_transaction || !self.state.autocommit)
+            && self.state.in_transaction
         {
-            self.state.wrote_in_transaction = true;
             for cell in crate::exec::query_cache::written_tables(&self.engine, stmt) {
                 if !self.state.written_tables.iter().any(|w| w.same(&cell)) {
                     self.state.written_tables.push(cell);
@@ -243,7 +255,7 @@ impl Session {
                 Ok(r)
             }
             Pending::Assign(changes) => {
-                self.apply_assignments(changes);
+                self.apply_assignments(changes)?;
                 Ok(ok(0))
             }
             Pending::Use(db) => {
@@ -263,29 +275,9 @@ impl Session {
                 }
                 Ok(ok(affected))
             }
-            Pending::Transaction(open) => {
-                let mut warnings = 0;
-                if matches!(stmt, Stmt::Rollback) && self.state.wrote_in_transaction {
-                    // Writes are durable per statement until transactions are built: say so,
-                    // as MySQL does for a non-transactional engine.
-                    self.state.warnings.push(Warning {
-                        level: "Warning",
-                        code: ER_WARNING_NOT_COMPLETE_ROLLBACK.code,
-                        message: "Some non-transactional changed tables couldn't be rolled back"
-                            .into(),
-                    });
-                    warnings = 1;
-                }
-                self.state.in_transaction = open;
-                self.state.wrote_in_transaction = false;
-                self.state.written_tables.clear();
-                release_row_locks(self);
-                Ok(QueryResult::Ok {
-                    affected_rows: 0,
-                    last_insert_id: 0,
-                    warnings,
-                    info: String::new(),
-                })
+            Pending::Transaction => {
+                self.transaction_statement(stmt)?;
+                Ok(ok(0))
             }
             Pending::FlushStatus => {
                 self.state.counters = SessionCounters::default();

@@ -62,6 +62,7 @@ impl Env for ExecEnv<'_> {
             "warning_count" => return Ok(Value::UInt(self.previous_warnings as u64)),
             "error_count" => return Ok(Value::UInt(self.previous_errors as u64)),
             "last_insert_id" => return Ok(Value::UInt(self.state.last_insert_id)),
+            "in_transaction" => return Ok(Value::UInt(u64::from(self.state.in_transaction))),
             _ => {}
         }
         let global =

@@ -20,6 +20,7 @@ pub mod sort;
 pub mod spill;
 pub mod stream;
 pub mod table_cache;
+pub mod transaction;
 pub mod write;
 
 use crate::catalog;
@@ -89,13 +90,22 @@ impl Session {
             | Stmt::QueryCache { .. }
             | Stmt::Kill { .. }
             | Stmt::Shutdown) => return self.admin(s, env),
-            Stmt::Begin => return Ok(Pending::Transaction(true)),
-            Stmt::Commit | Stmt::Rollback => return Ok(Pending::Transaction(false)),
+            Stmt::Begin { .. }
+            | Stmt::Commit { .. }
+            | Stmt::Rollback { .. }
+            | Stmt::Savepoint(_)
+            | Stmt::RollbackToSavepoint(_)
+            | Stmt::ReleaseSavepoint(_) => return Ok(Pending::Transaction),
             Stmt::Empty => {
                 return Err(SqlError::new(ER_EMPTY_QUERY, "Query was empty"));
             }
             Stmt::Insert(plan) => return self.insert(plan, env),
-            Stmt::SelectTable(plan) => Session::select_table(plan, env)?,
+            Stmt::SelectTable(plan) => {
+                if plan.locking {
+                    self.lock_tables_read(plan)?;
+                }
+                Session::select_table(plan, env)?
+            }
             Stmt::Update(plan) => self.update(plan, env)?,
             Stmt::Delete(plan) => self.delete(plan, env)?,
             Stmt::Explain(inner) => {
@@ -112,7 +122,8 @@ pub(crate) enum Pending {
     Assign(Vec<Change>),
     Use(String),
     DroppedDatabase(String, u64),
-    Transaction(bool),
+    /// BEGIN, COMMIT, ROLLBACK and the savepoint statements.
+    Transaction,
     FlushStatus,
 }
 

@@ -40,6 +40,9 @@ impl Session {
                     "last_insert_id" => {
                         Value::Bytes(self.state.last_insert_id.to_string().into_bytes())
                     }
+                    "in_transaction" => {
+                        Value::text(if self.state.in_transaction { "1" } else { "0" })
+                    }
                     _ => show_text(self.state.session_value(index), def),
                 }
             };

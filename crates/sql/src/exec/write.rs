@@ -32,9 +32,9 @@ impl Session {
         plan: &crate::plan::tables::InsertPlan,
         env: &mut ExecEnv,
     ) -> Result<Pending, SqlError> {
-        let (storage, table) = self.open_for_write(&plan.table)?;
+        let (_, table) = self.open_for_write(&plan.table)?;
         let strict = self.strict();
-        let mut stmt = storage.begin();
+        let mut scope = self.write_scope(true)?;
         let mut affected = 0u64;
         let mut first_id: Option<u64> = None;
         for (n, row_exprs) in plan.rows.iter().enumerate() {
@@ -42,7 +42,7 @@ impl Session {
             let row = self.insert_row(plan, row_exprs, row_number, strict, env)?;
             let mut attempts = 0;
             loop {
-                match table.insert(&mut stmt, &row) {
+                match table.insert(scope.stmt(), &row) {
                     Ok(outcome) => {
                         affected += 1;
                         if let (None, Some(id)) = (first_id, outcome.generated_auto_increment) {
@@ -54,7 +54,7 @@ impl Session {
                         if plan.replace && attempts < 64 =>
                     {
                         table
-                            .delete(&mut stmt, existing_row)
+                            .delete(scope.stmt(), existing_row)
                             .map_err(catalog::storage_error)?;
                         affected += 1;
                         attempts += 1;
@@ -69,7 +69,7 @@ impl Session {
                             row_number,
                             strict,
                         };
-                        affected += update.apply(&row, &mut stmt, env)?;
+                        affected += update.apply(&row, scope.stmt(), env)?;
                         break;
                     }
                     Err(e @ myriad_storage::StorageError::DuplicateKey { .. }) if plan.ignore => {
@@ -84,7 +84,7 @@ impl Session {
                 }
             }
         }
-        stmt.commit().map_err(catalog::storage_error)?;
+        scope.finish()?;
         let result = QueryResult::Ok {
             affected_rows: affected,
             last_insert_id: first_id.unwrap_or(0),
@@ -176,11 +176,11 @@ impl Session {
         env: &mut ExecEnv,
     ) -> Result<QueryResult, SqlError> {
         let strict = self.strict();
-        let (storage, table) = self.open_for_write(&plan.source.table)?;
+        let (_, table) = self.open_for_write(&plan.source.table)?;
         // The writer lock before the read: concurrent `SET n = n + 1` must not both read n.
-        let mut stmt = storage.begin();
+        let mut scope = self.write_scope(true)?;
         table
-            .lock_for_write(&mut stmt)
+            .lock_for_write(scope.stmt())
             .map_err(catalog::storage_error)?;
         let rows = self.matching_rows(&plan.source, &table, &plan.order_by, &plan.limit, env)?;
         let (mut matched, mut changed) = (0u64, 0u64);
@@ -203,13 +203,13 @@ impl Session {
             }
             let new_row = at.changed_row(&plan.assignments, &mut working, env.now_micros())?;
             if table
-                .update(&mut stmt, row_id, &new_row)
+                .update(scope.stmt(), row_id, &new_row)
                 .map_err(catalog::storage_error)?
             {
                 changed += 1;
             }
         }
-        stmt.commit().map_err(catalog::storage_error)?;
+        scope.finish()?;
         Ok(QueryResult::Ok {
             affected_rows: changed,
             last_insert_id: 0,
@@ -247,10 +247,15 @@ impl Session {
         plan: &crate::plan::tables::DeletePlan,
         env: &mut ExecEnv,
     ) -> Result<QueryResult, SqlError> {
-        let (storage, table) = self.open_for_write(&plan.source.table)?;
-        // The keys a point DELETE searches for are locked before reading, found or not, as
-        // InnoDB locks the gap: another transaction's DELETE + INSERT of that key finishes
-        // first (see crate::row_locks).
+        let (_, table) = self.open_for_write(&plan.source.table)?;
+        // The writer lock before the read, as for UPDATE: a transaction's DELETE then
+        // INSERT of a key cannot interleave with another's (it holds the table until it
+        // ends). The keys a point DELETE searches for are also locked before reading,
+        // found or not, as InnoDB locks the gap (see crate::row_locks).
+        let mut scope = self.write_scope(true)?;
+        table
+            .lock_for_write(scope.stmt())
+            .map_err(catalog::storage_error)?;
         for key in crate::plan::alter::primary_point_keys(&plan.source, env)? {
             self.lock_row(&plan.source.table, key)?;
         }
@@ -263,17 +268,16 @@ impl Session {
         if !self.state.in_transaction && self.state.autocommit {
             release_row_locks_of(self.engine.as_ref(), &self.info, &self.state);
         }
-        let mut stmt = storage.begin();
         let mut deleted = 0u64;
         for (row_id, _) in rows {
             if table
-                .delete(&mut stmt, row_id)
+                .delete(scope.stmt(), row_id)
                 .map_err(catalog::storage_error)?
             {
                 deleted += 1;
             }
         }
-        stmt.commit().map_err(catalog::storage_error)?;
+        scope.finish()?;
         Ok(ok(deleted))
     }
 }

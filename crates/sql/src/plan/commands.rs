@@ -163,35 +163,89 @@ pub(crate) fn shutdown(c: &mut Cursor) -> Result<Stmt, SqlError> {
     Ok(Stmt::Shutdown)
 }
 
-/// `BEGIN [WORK]`, `START TRANSACTION ...`, and `COMMIT` / `ROLLBACK` with their MySQL
-/// options (`WORK`, `AND [NO] CHAIN`, `[NO] RELEASE`).
+/// `BEGIN [WORK]`, `START TRANSACTION [mode, ...]`, `COMMIT` / `ROLLBACK` with their
+/// options (`WORK`, `AND [NO] CHAIN`, `[NO] RELEASE`), and the savepoint statements:
+/// `SAVEPOINT sp`, `ROLLBACK [WORK] TO [SAVEPOINT] sp`, `RELEASE SAVEPOINT sp`.
 pub(crate) fn transaction(c: &mut Cursor) -> Result<Stmt, SqlError> {
     if c.eat_word("BEGIN") {
         c.eat_word("WORK");
         c.expect_end()?;
-        return Ok(Stmt::Begin);
+        return Ok(Stmt::Begin { read_only: false });
     }
     if c.eat_word("START") {
         c.expect_word("TRANSACTION")?;
-        // WITH CONSISTENT SNAPSHOT, READ ONLY, READ WRITE: accepted.
-        return Ok(Stmt::Begin);
+        return start_transaction(c);
+    }
+    if c.eat_word("SAVEPOINT") {
+        let name = c.name()?;
+        c.expect_end()?;
+        return Ok(Stmt::Savepoint(name));
+    }
+    if c.eat_word("RELEASE") {
+        c.expect_word("SAVEPOINT")?;
+        let name = c.name()?;
+        c.expect_end()?;
+        return Ok(Stmt::ReleaseSavepoint(name));
     }
     let commit = c.eat_word("COMMIT");
     if !commit {
-        c.pos += 1;
+        c.expect_word("ROLLBACK")?;
     }
     c.eat_word("WORK");
+    if !commit && c.eat_word("TO") {
+        c.eat_word("SAVEPOINT");
+        let name = c.name()?;
+        c.expect_end()?;
+        return Ok(Stmt::RollbackToSavepoint(name));
+    }
+    let mut chain = false;
     if c.eat_word("AND") {
-        c.eat_word("NO");
+        chain = !c.eat_word("NO");
         c.expect_word("CHAIN")?;
     }
     if c.eat_word("NO") {
         c.expect_word("RELEASE")?;
-    } else {
-        c.eat_word("RELEASE");
+    } else if c.eat_word("RELEASE") {
+        // Ending the connection from inside a statement is not built: say so rather than
+        // leave the client connected when it asked to be let go.
+        return Err(SqlError::not_supported(
+            "COMMIT ... RELEASE and ROLLBACK ... RELEASE",
+        ));
     }
     c.expect_end()?;
-    Ok(if commit { Stmt::Commit } else { Stmt::Rollback })
+    Ok(if commit {
+        Stmt::Commit { chain }
+    } else {
+        Stmt::Rollback { chain }
+    })
+}
+
+/// The modes after `START TRANSACTION`: `WITH CONSISTENT SNAPSHOT`, `READ ONLY`,
+/// `READ WRITE`, separated by commas (READ ONLY and READ WRITE together are an error).
+fn start_transaction(c: &mut Cursor) -> Result<Stmt, SqlError> {
+    let (mut read_only, mut read_write) = (false, false);
+    while !c.at_end() {
+        if c.eat_word("WITH") {
+            c.expect_word("CONSISTENT")?;
+            c.expect_word("SNAPSHOT")?;
+        } else if c.eat_word("READ") {
+            if c.eat_word("ONLY") {
+                read_only = true;
+            } else {
+                c.expect_word("WRITE")?;
+                read_write = true;
+            }
+            if read_only && read_write {
+                return Err(c.error());
+            }
+        } else {
+            return Err(c.error());
+        }
+        if !c.eat_token(&Token::Comma) {
+            c.expect_end()?;
+        }
+    }
+    Ok(Stmt::Begin { read_only })
 }
 
 /// `DO expr, ...`.

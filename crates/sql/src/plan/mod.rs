@@ -214,9 +214,20 @@ pub enum Stmt {
         target: crate::interrupt::KillTarget,
         id: Expr,
     },
-    Begin,
-    Commit,
-    Rollback,
+    /// BEGIN, START TRANSACTION [READ ONLY | READ WRITE | WITH CONSISTENT SNAPSHOT].
+    Begin {
+        read_only: bool,
+    },
+    /// COMMIT and ROLLBACK [AND [NO] CHAIN]: with `chain`, a new transaction starts.
+    Commit {
+        chain: bool,
+    },
+    Rollback {
+        chain: bool,
+    },
+    Savepoint(String),
+    RollbackToSavepoint(String),
+    ReleaseSavepoint(String),
     Do(Vec<Expr>),
     CreateTable {
         database: String,
@@ -269,6 +280,40 @@ pub enum Stmt {
 }
 
 impl Stmt {
+    /// Whether MariaDB commits an open transaction before it runs this statement: DDL,
+    /// account statements, FLUSH, table maintenance and the key cache statements.
+    pub fn commits_implicitly(&self) -> bool {
+        matches!(
+            self,
+            Stmt::CreateDatabase { .. }
+                | Stmt::DropDatabase { .. }
+                | Stmt::CreateUser { .. }
+                | Stmt::DropUser { .. }
+                | Stmt::AlterUser { .. }
+                | Stmt::FlushStatus
+                | Stmt::Flush
+                | Stmt::FlushTables(_)
+                | Stmt::CreateTable { .. }
+                | Stmt::DropTables { .. }
+                | Stmt::Truncate { .. }
+                | Stmt::Maintenance { .. }
+                | Stmt::AlterTable { .. }
+                | Stmt::RenameTables { .. }
+                | Stmt::AlterIndexes { .. }
+                | Stmt::KeyCache(_)
+                | Stmt::Shutdown
+        )
+    }
+
+    /// Whether the statement reads or writes tables (with autocommit off, the first such
+    /// statement opens a transaction).
+    pub fn uses_tables(&self) -> bool {
+        matches!(
+            self,
+            Stmt::Insert(_) | Stmt::SelectTable(_) | Stmt::Update(_) | Stmt::Delete(_)
+        )
+    }
+
     /// The Com_* counter this statement bumps.
     pub fn counter(&self) -> Counter {
         match self {
@@ -302,9 +347,12 @@ impl Stmt {
             Stmt::ShowOpenTables { .. } => Counter::ComShowTables,
             Stmt::Shutdown => Counter::ComShutdown,
             Stmt::Kill { .. } => Counter::ComKill,
-            Stmt::Begin => Counter::ComBegin,
-            Stmt::Commit => Counter::ComCommit,
-            Stmt::Rollback => Counter::ComRollback,
+            Stmt::Begin { .. } => Counter::ComBegin,
+            Stmt::Commit { .. } => Counter::ComCommit,
+            Stmt::Rollback { .. } => Counter::ComRollback,
+            Stmt::Savepoint(_) => Counter::ComSavepoint,
+            Stmt::RollbackToSavepoint(_) => Counter::ComRollbackToSavepoint,
+            Stmt::ReleaseSavepoint(_) => Counter::ComReleaseSavepoint,
             Stmt::Empty => Counter::ComAdminCommands,
             Stmt::CreateTable { .. } => Counter::ComCreateTable,
             Stmt::DropTables { .. } => Counter::ComDropTable,
@@ -441,7 +489,12 @@ pub fn compile_statement(
         }
         Some("KILL") => parse_kill(&mut c, &compiler)?,
         Some("SHUTDOWN") => commands::shutdown(&mut c)?,
-        Some("BEGIN" | "START" | "COMMIT" | "ROLLBACK") => commands::transaction(&mut c)?,
+        Some("BEGIN" | "START" | "COMMIT" | "ROLLBACK" | "SAVEPOINT") => {
+            commands::transaction(&mut c)?
+        }
+        Some("RELEASE") if second(&c).as_deref() == Some("SAVEPOINT") => {
+            commands::transaction(&mut c)?
+        }
         Some("LOAD") if second(&c).as_deref() == Some("INDEX") => {
             key_cache_parse::load_index(&mut c)?
         }

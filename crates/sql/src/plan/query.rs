@@ -298,9 +298,24 @@ pub(crate) fn compile_table_select(
             order_by,
             limit,
             offset,
+            locking: locking_read(q)?,
             shown_columns: std::sync::OnceLock::new(),
         },
     )))
+}
+
+/// Whether a query ends with `FOR UPDATE` or `FOR SHARE` (`LOCK IN SHARE MODE` does not
+/// parse yet: error 1064). Their NOWAIT, SKIP LOCKED and OF forms answer 1235.
+fn locking_read(q: &ast::Query) -> Result<bool, SqlError> {
+    for lock in &q.locks {
+        if lock.nonblock.is_some() {
+            return Err(SqlError::not_supported("NOWAIT and SKIP LOCKED"));
+        }
+        if lock.of.is_some() {
+            return Err(SqlError::not_supported("FOR UPDATE OF and FOR SHARE OF"));
+        }
+    }
+    Ok(!q.locks.is_empty())
 }
 
 /// FROM a, b JOIN c ON ... LEFT JOIN d ON ...: tables in order, each with its join kind.

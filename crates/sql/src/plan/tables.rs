@@ -159,6 +159,9 @@ pub struct TableSelect {
     pub order_by: Vec<(Expr, bool)>,
     pub limit: Option<Expr>,
     pub offset: Option<Expr>,
+    /// `FOR UPDATE` or `FOR SHARE`: the tables are locked for the session's transaction
+    /// before they are read (see `session::transaction`).
+    pub locking: bool,
     /// The result's column metadata, made at the first execution and kept when the list
     /// shows stored columns only (their metadata depends on the definition alone, and a
     /// changed definition means a new plan).

@@ -1,10 +1,11 @@
 //! What one connection keeps between statements: its variables and warnings, prepared
-//! statements, plan cache, held row locks and query cache settings. Running statements is
+//! statements, plan cache, open transaction, held row locks and query cache settings. Running statements is
 //! [`crate::exec`]'s work; this folder only holds the state it reads and updates.
 
 pub mod query_cache;
 pub mod query_text;
 pub mod row_locks;
+pub mod transaction;
 
 use crate::expr::eval::Warning;
 use crate::plan::Stmt;
@@ -45,9 +46,10 @@ pub struct SessionState {
     pub warnings: Vec<Warning>,
     pub(crate) prepared: HashMap<u32, Prepared>,
     pub(crate) next_statement_id: u32,
+    /// A transaction is open (see [`transaction`]).
     pub in_transaction: bool,
-    /// Rows were written since BEGIN (ROLLBACK cannot undo them yet: warning 1196).
-    pub(crate) wrote_in_transaction: bool,
+    /// The open transaction's writes and savepoints.
+    pub(crate) transaction: transaction::Transaction,
     /// The query cache's cells of the tables written since BEGIN (results over them are not
     /// cached until the transaction ends).
     pub(crate) written_tables: Vec<myriad_cache::query_cache::VersionCell>,
@@ -69,6 +71,8 @@ pub struct SessionState {
     pub(crate) wait_timeout_s: Option<u64>,
     /// The session's max_statement_time in seconds (0: no limit).
     pub(crate) max_statement_time_s: f64,
+    /// innodb_lock_wait_timeout in seconds.
+    pub(crate) lock_wait_timeout_s: u64,
     /// The budgets of its sorts, groupings and joins (sort_buffer_size, tmp_table_size,
     /// max_heap_table_size, tmpdir).
     pub(crate) spill: crate::system::budgets::SpillConfig,
@@ -96,7 +100,7 @@ impl SessionState {
             prepared: HashMap::new(),
             next_statement_id: 1,
             in_transaction: false,
-            wrote_in_transaction: false,
+            transaction: Default::default(),
             written_tables: Vec::new(),
             held_locks: parking_lot::Mutex::new(Vec::new()),
             plan_cache: Default::default(),
@@ -109,6 +113,7 @@ impl SessionState {
             query_cache: Default::default(),
             wait_timeout_s: None,
             max_statement_time_s: 0.0,
+            lock_wait_timeout_s: 50,
             spill: crate::system::budgets::SpillConfig::from_variables(|_| None),
         };
         state.refresh_cached();
@@ -129,9 +134,13 @@ impl SessionState {
         let div = get("div_precision_increment");
         let packet = get("max_allowed_packet");
         let max_statement_time = get("max_statement_time");
+        let lock_wait = get("innodb_lock_wait_timeout");
         let spill = crate::system::budgets::SpillConfig::from_variables(get);
         self.spill = spill;
         self.autocommit = !matches!(autocommit, Some(VarValue::Bool(false)));
+        if let Some(VarValue::UInt(seconds)) = lock_wait {
+            self.lock_wait_timeout_s = seconds;
+        }
         if let Some(VarValue::Set(bits)) = sql_mode {
             self.sql_mode = bits;
         }

@@ -1,13 +1,14 @@
 //! Row locks held until COMMIT for rows a transaction deleted.
 //!
-//! Transactions are not built yet (every statement is durable on its own), but clients
-//! such as sysbench's oltp_read_write rely on one property of InnoDB's row locks: inside
-//! `BEGIN .. COMMIT`, `DELETE FROM t WHERE id=5` followed by `INSERT INTO t (id, ..)
+//! Clients such as sysbench's oltp_read_write rely on one property of InnoDB's row locks:
+//! inside `BEGIN .. COMMIT`, `DELETE FROM t WHERE id=5` followed by `INSERT INTO t (id, ..)
 //! VALUES (5, ..)` cannot be interleaved with another transaction doing the same with
 //! id 5. Without a lock, the second DELETE finds nothing, the first INSERT lands, and the
 //! second INSERT fails with a duplicate key. So a DELETE inside an explicit transaction
 //! locks the primary keys of the rows it deletes until COMMIT, ROLLBACK or disconnect; a
-//! DELETE of another transaction that would touch a locked key waits for it first.
+//! DELETE of another transaction that would touch a locked key waits for it first. (A
+//! DELETE takes its table's writer lock before these, and a transaction keeps that until
+//! it ends too, see `session::transaction`: the two never wait for each other in a cycle.)
 //!
 //! A session waits for at most one lock at a time, so the waits-for relation is a set of
 //! chains: before waiting, the chain from the holder is followed, and if it leads back to

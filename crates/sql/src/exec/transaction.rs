@@ -1,0 +1,111 @@
+//! Running the transaction statements (BEGIN, COMMIT, ROLLBACK, savepoints), the storage
+//! statement each write runs in, and the table locks of `FOR UPDATE` / `FOR SHARE` (what a
+//! session keeps of its transaction, and why, is in [`crate::session::transaction`]).
+
+use crate::error::SqlError;
+use crate::plan::Stmt;
+use crate::session::transaction::WriteScope;
+use crate::Session;
+use myriad_types::errors::ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION;
+
+impl Session {
+    /// Whether the session's statements run in a transaction: one is open, or autocommit
+    /// is off (the next statement opens one).
+    pub(crate) fn in_transaction_scope(&self) -> bool {
+        self.state.in_transaction || !self.state.autocommit
+    }
+
+    /// The storage statement for a statement that writes (`write`) or takes locks only.
+    pub(crate) fn write_scope(&self, write: bool) -> Result<WriteScope<'_>, SqlError> {
+        let storage = self.engine.catalog.storage();
+        if !self.in_transaction_scope() {
+            let mut stmt = storage.begin();
+            stmt.set_lock_wait_timeout(std::time::Duration::from_secs(
+                self.state.lock_wait_timeout_s,
+            ));
+            return Ok(WriteScope::Own(Some(stmt)));
+        }
+        if write && self.state.transaction.read_only {
+            return Err(SqlError::new(
+                ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION,
+                "Cannot execute statement in a READ ONLY transaction",
+            ));
+        }
+        let mut guard = self.state.transaction.storage.lock();
+        let stmt = guard.get_or_insert_with(|| storage.begin());
+        stmt.set_lock_wait_timeout(std::time::Duration::from_secs(
+            self.state.lock_wait_timeout_s,
+        ));
+        let start = stmt.savepoint();
+        Ok(WriteScope::InTransaction {
+            storage: guard,
+            start,
+            finished: false,
+        })
+    }
+
+    /// Lock every table of a `SELECT ... FOR UPDATE` / `FOR SHARE` for this session's
+    /// transaction (outside one: wait until no transaction holds them, and let go).
+    pub(crate) fn lock_tables_read(
+        &self,
+        plan: &crate::plan::tables::TableSelect,
+    ) -> Result<(), SqlError> {
+        let storage = self.engine.catalog.storage();
+        let mut scope = self.write_scope(false)?;
+        let tables = std::iter::once(&plan.source.table).chain(plan.joins.iter().map(|j| &j.table));
+        for table in tables {
+            table
+                .open(storage)?
+                .lock_for_write(scope.stmt())
+                .map_err(crate::catalog::storage_error)?;
+        }
+        scope.finish()
+    }
+
+    /// BEGIN, COMMIT, ROLLBACK and the savepoint statements.
+    pub(crate) fn transaction_statement(&mut self, stmt: &Stmt) -> Result<(), SqlError> {
+        match stmt {
+            Stmt::Begin { read_only } => {
+                // BEGIN commits the transaction already open, as MariaDB does.
+                self.end_transaction(true)?;
+                self.state.in_transaction = true;
+                self.state.transaction.read_only = *read_only;
+            }
+            Stmt::Commit { chain } | Stmt::Rollback { chain } => {
+                let read_only = self.state.transaction.read_only;
+                let ended = self.end_transaction(matches!(stmt, Stmt::Commit { .. }));
+                if *chain {
+                    self.state.in_transaction = true;
+                    self.state.transaction.read_only = read_only;
+                }
+                ended?;
+            }
+            // Outside a transaction a savepoint is accepted and kept nowhere, as in MariaDB.
+            Stmt::Savepoint(name) if self.in_transaction_scope() => {
+                self.state
+                    .transaction
+                    .savepoint(self.engine.catalog.storage(), name);
+                self.state.in_transaction = true;
+            }
+            Stmt::Savepoint(_) => {}
+            Stmt::RollbackToSavepoint(name) => {
+                self.state.transaction.back_to_savepoint(name, false)?;
+                self.state.bump_written_tables();
+            }
+            Stmt::ReleaseSavepoint(name) => self.state.transaction.back_to_savepoint(name, true)?,
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// End the open transaction (if any): commit or roll back its writes, forget its
+    /// savepoints, let go of its locks.
+    pub(crate) fn end_transaction(&mut self, commit: bool) -> Result<(), SqlError> {
+        let ended = self.state.transaction.end(commit);
+        self.state.in_transaction = false;
+        self.state.bump_written_tables();
+        self.state.written_tables.clear();
+        crate::exec::write::release_row_locks(self);
+        ended
+    }
+}

@@ -1,0 +1,173 @@
+//! Transactions as the client sees them: what a session keeps while one is open, and the
+//! storage statement its writes go through.
+//!
+//! A transaction is open after `BEGIN` / `START TRANSACTION`, and with `autocommit = 0`
+//! from the first statement that reads or writes a table. Until `COMMIT` or `ROLLBACK`
+//! every write of the session goes through one storage [`Statement`], opened at the first
+//! write (or locking read, or savepoint): its changes reach the redo log only at COMMIT,
+//! and ROLLBACK, an implicit rollback at disconnect, or a reset of the connection undo them
+//! all ([`Statement`]'s drop). Outside a transaction each write statement has a storage
+//! statement of its own, committed at its end.
+//!
+//! Inside a transaction a statement starts with a storage savepoint ([`WriteScope`]): when
+//! it fails, only its own changes are undone and the transaction goes on, as InnoDB does.
+//! The user's `SAVEPOINT name` are storage savepoints too, by name.
+//!
+//! Locks: a table written (or read with `FOR UPDATE` / `FOR SHARE`) by a transaction stays
+//! locked for other writers and locking readers until the transaction ends: writes of one
+//! table are serialized, transaction by transaction, and a wait ends with error 1205 after
+//! `innodb_lock_wait_timeout` seconds. Plain reads take no lock and see the changes of
+//! transactions still open (docs/compatibility.md, "Transactions").
+
+use crate::error::SqlError;
+use myriad_storage::{Savepoint, Statement};
+use myriad_types::errors::ER_SP_DOES_NOT_EXIST;
+use parking_lot::{Mutex, MutexGuard};
+
+/// What a session keeps of its open transaction.
+#[derive(Default)]
+pub(crate) struct Transaction {
+    /// The storage statement of the transaction's writes, from its first write on. A Mutex
+    /// only because statements execute through `&self`; never contended.
+    pub(crate) storage: Mutex<Option<Statement>>,
+    /// `SAVEPOINT` names, oldest first, with the storage savepoint of each.
+    savepoints: Vec<(String, Savepoint)>,
+    /// Started with `START TRANSACTION READ ONLY`: writes fail with 1792.
+    pub(crate) read_only: bool,
+}
+
+impl Transaction {
+    /// End the transaction: commit or undo its writes. Its savepoints go either way, and
+    /// a failed commit left nothing behind (see [`Statement::commit`]).
+    pub(crate) fn end(&mut self, commit: bool) -> Result<(), SqlError> {
+        self.savepoints.clear();
+        self.read_only = false;
+        match self.storage.get_mut().take() {
+            Some(stmt) if commit => stmt.commit().map_err(crate::catalog::storage_error),
+            Some(stmt) => {
+                stmt.rollback();
+                Ok(())
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// `SAVEPOINT name`: a savepoint of the same name is replaced.
+    pub(crate) fn savepoint(&mut self, storage: &myriad_storage::Storage, name: &str) {
+        self.savepoints
+            .retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+        let stmt = self
+            .storage
+            .get_mut()
+            .get_or_insert_with(|| storage.begin());
+        let point = stmt.savepoint();
+        self.savepoints.push((name.to_string(), point));
+    }
+
+    /// `ROLLBACK TO SAVEPOINT name` (`release`: false) and `RELEASE SAVEPOINT name`: the
+    /// savepoints after it go; ROLLBACK TO keeps it, RELEASE drops it too.
+    pub(crate) fn back_to_savepoint(&mut self, name: &str, release: bool) -> Result<(), SqlError> {
+        let Some(at) = self
+            .savepoints
+            .iter()
+            .position(|(n, _)| n.eq_ignore_ascii_case(name))
+        else {
+            return Err(SqlError::new(
+                ER_SP_DOES_NOT_EXIST,
+                format!("SAVEPOINT {name} does not exist"),
+            ));
+        };
+        let point = self.savepoints[at].1;
+        let stmt = self.storage.get_mut();
+        if let Some(stmt) = stmt.as_mut() {
+            if release {
+                stmt.release(point);
+            } else {
+                stmt.rollback_to(point);
+            }
+        }
+        self.savepoints.truncate(if release { at } else { at + 1 });
+        Ok(())
+    }
+}
+
+/// The storage statement one SQL statement writes through: its own, or its transaction's
+/// with a savepoint at the statement's start. Dropped without [`WriteScope::finish`], it
+/// undoes the statement's changes (and only those).
+pub(crate) enum WriteScope<'s> {
+    /// Outside a transaction: committed by `finish`.
+    Own(Option<Statement>),
+    InTransaction {
+        storage: MutexGuard<'s, Option<Statement>>,
+        start: Savepoint,
+        finished: bool,
+    },
+}
+
+impl WriteScope<'_> {
+    pub(crate) fn stmt(&mut self) -> &mut Statement {
+        match self {
+            WriteScope::Own(stmt) => stmt.as_mut(),
+            WriteScope::InTransaction { storage, .. } => storage.as_mut(),
+        }
+        .expect("a write scope holds its statement until it ends")
+    }
+
+    /// The statement succeeded: commit it (outside a transaction), or keep its changes in
+    /// the transaction.
+    pub(crate) fn finish(mut self) -> Result<(), SqlError> {
+        match &mut self {
+            WriteScope::Own(stmt) => match stmt.take() {
+                Some(stmt) => stmt.commit().map_err(crate::catalog::storage_error),
+                None => Ok(()),
+            },
+            WriteScope::InTransaction {
+                storage,
+                start,
+                finished,
+            } => {
+                if let Some(stmt) = storage.as_mut() {
+                    stmt.release(*start);
+                }
+                *finished = true;
+                Ok(())
+            }
+        }
+    }
+}
+
+impl Drop for WriteScope<'_> {
+    fn drop(&mut self) {
+        if let WriteScope::InTransaction {
+            storage,
+            start,
+            finished: false,
+        } = self
+        {
+            if let Some(stmt) = storage.as_mut() {
+                stmt.rollback_to(*start);
+                stmt.release(*start);
+            }
+        }
+    }
+}
+
+impl crate::session::SessionState {
+    /// The query cache's versions of the tables the transaction wrote move on: results
+    /// other sessions cached meanwhile read rows that were not committed then (they see a
+    /// transaction's changes before it ends), and a rollback just took those rows away.
+    pub(crate) fn bump_written_tables(&self) {
+        for cell in &self.written_tables {
+            cell.bump();
+        }
+    }
+}
+
+impl Drop for crate::session::SessionState {
+    /// A session that ends (a disconnect, a KILL, a reset of the connection) rolls back
+    /// its open transaction.
+    fn drop(&mut self) {
+        let _ = self.transaction.end(false);
+        self.bump_written_tables();
+    }
+}
