@@ -1550,6 +1550,8 @@ fn assert_handles_are_send() {
 }
 
 #[cfg(test)]
+mod checkpoint_race_tests;
+#[cfg(test)]
 mod tests {
     use super::*;
 
