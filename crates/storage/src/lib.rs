@@ -1557,6 +1557,8 @@ fn assert_handles_are_send() {
 }
 
 #[cfg(test)]
+mod checkpoint_race_tests;
+#[cfg(test)]
 mod tests {
     use super::*;
 

@@ -154,17 +154,50 @@ impl PageRead for ReadPager<'_> {
     }
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Test support: run on this thread right after its next commit's group is appended,
+    /// before the pages are stamped and released (to start a checkpoint there).
+    pub(crate) static AFTER_APPEND: std::cell::Cell<Option<Box<dyn FnOnce()>>> =
+        const { std::cell::Cell::new(None) };
+}
+
 /// A page the statement changed.
 pub(crate) struct Touched {
     pub(crate) space: u64,
     pub(crate) page_no: u32,
     pub(crate) block: Block,
-    pub(crate) before: Box<[u8]>,
+    /// The page before the statement's first change: its committed content, shared with
+    /// the block for checkpoints while the statement is open (see [`Statement`]).
+    pub(crate) before: Arc<[u8]>,
     pub(crate) table: Arc<TableInner>,
 }
 
 /// One statement's writes: an atomic unit in the redo log. Commit with
 /// [`Statement::commit`]; dropping it without commit rolls it back.
+///
+/// **Open for long.** A statement may stay open for a whole SQL transaction, its pages
+/// write-pending all the while. A checkpoint does not wait for it: each page's before-image
+/// (its committed content) is handed to the block cache with the write-pending mark
+/// ([`Block::begin_write_with`]), and a checkpoint writes that image instead (the cache's
+/// module doc, "The committed image", has the general argument). Why recovery stays right:
+/// - *Crash while open*: the checkpoint wrote the before-images, which hold every committed
+///   change to those pages (the table's writer lock lets no one else change them), and
+///   nothing of the statement; replay from the checkpoint LSN adds later groups only.
+/// - *Commit after the checkpoint*: the images are dropped before the group is appended,
+///   so a checkpoint that got an image began before the append; the group lies past its
+///   LSN and is replayed. It was built against the horizon of that checkpoint or a later
+///   one: a page whose before-image's LSN is at or below the horizon logs a full image
+///   (whatever the disk then holds is overwritten); one above it logs a delta against the
+///   before-image, whose own group also lies past the checkpoint and is replayed first.
+///   A checkpoint that begins after the append finds no image and waits for the rest of
+///   the commit (stamping and `end_write`), as it always did.
+/// - *Rollback after the checkpoint*: the pages get their before-images back, the bytes
+///   the checkpoint wrote; they stay dirty, and the next checkpoint writes them again.
+/// - A fresh page from `allocate` lies past the page count of the committed meta page: no
+///   committed state reads it. It is not dirty until a commit marks it, unless a cached
+///   copy of a group undone after a failed log write is still dirty; for that case its
+///   image is its before-image too (zeros), which a checkpoint may write harmlessly.
 pub struct Statement {
     pub(crate) shared: Arc<Shared>,
     pub(crate) touched: Vec<Touched>,
@@ -260,11 +293,13 @@ impl Statement {
             return Ok(None);
         }
         let log = &self.shared.log;
-        // Dirty before the group is appended: a checkpoint that starts after the append
-        // (and so counts on these pages being flushed) sees them dirty and waits for the
-        // write-pending mark to drop before writing them.
+        // Dirty, and without their committed images, before the group is appended: a
+        // checkpoint that starts after the append (and so counts on these pages being
+        // flushed) sees them dirty and waits for the write-pending mark to drop before
+        // writing them; an image written by an earlier one is replayed over.
         for t in &self.touched {
             self.shared.cache.mark_dirty(&t.block, 0);
+            t.block.drop_committed_image();
         }
         let mut payload = Vec::with_capacity(256);
         let mut undone = None;
@@ -306,7 +341,7 @@ impl Statement {
                         .iter_mut()
                         .map(|t| crate::undo::PendingPage {
                             block: t.block.clone(),
-                            before: std::mem::take(&mut t.before),
+                            before: Arc::clone(&t.before),
                             table: Arc::clone(&t.table),
                         })
                         .collect(),
@@ -316,6 +351,10 @@ impl Statement {
                 break end;
             }
         };
+        #[cfg(test)]
+        if let Some(hook) = AFTER_APPEND.take() {
+            hook();
+        }
         for t in self.touched.drain(..) {
             put_u64(&mut t.block.write(), OFF_LSN, end);
             t.block.raise_flush_lsn(end);
@@ -334,13 +373,15 @@ impl Statement {
             return Ok(self.touched[i].block.clone());
         }
         let block = self.shared.cache.get(table.space, page_no as u64)?;
-        block.begin_write();
-        let before: Box<[u8]> = block.read().as_ref().into();
+        // Copied before the mark: only this statement (holding the table's writer lock)
+        // changes the table's pages, so the bytes are committed until it does.
+        let before: Arc<[u8]> = Arc::from(block.read().as_ref());
+        block.begin_write_with(Arc::clone(&before));
         self.remember(table, page_no, block.clone(), before);
         Ok(block)
     }
 
-    fn remember(&mut self, table: &Arc<TableInner>, page_no: u32, block: Block, before: Box<[u8]>) {
+    fn remember(&mut self, table: &Arc<TableInner>, page_no: u32, block: Block, before: Arc<[u8]>) {
         table.forget_no_rows();
         self.by_page
             .insert((table.space, page_no), self.touched.len());
@@ -482,14 +523,10 @@ impl PageWrite for WritePager<'_> {
                 .shared
                 .cache
                 .create(self.table.space, count as u64)?;
-            block.begin_write();
             // A fresh page's before-image is zeros (LSN 0): it logs a full image.
-            self.stmt.remember(
-                self.table,
-                count,
-                block,
-                vec![0u8; PAGE_SIZE].into_boxed_slice(),
-            );
+            let zeros: Arc<[u8]> = std::iter::repeat_n(0u8, PAGE_SIZE).collect();
+            block.begin_write_with(Arc::clone(&zeros));
+            self.stmt.remember(self.table, count, block, zeros);
             count
         };
         let b = self.write(page_no)?;

@@ -46,7 +46,7 @@ const UNDONE_NO_ERRNO: i32 = -1;
 /// One changed page of a committed statement, with the image from before the statement.
 pub(crate) struct PendingPage {
     pub(crate) block: Block,
-    pub(crate) before: Box<[u8]>,
+    pub(crate) before: Arc<[u8]>,
     pub(crate) table: Arc<TableInner>,
 }
 

@@ -87,11 +87,43 @@
 //! # Dirty blocks, the WAL rule
 //! - write-pending (`begin_write` .. `end_write`): uncommitted bytes; never written back.
 //!   The flusher checks this *under the content read lock*; writers raise it *before* taking
-//!   the write lock.
+//!   the write lock. A waiting flush writes the block's committed image instead, when its
+//!   writer handed one over (below).
 //! - dirty: committed changes not yet written; written only after
 //!   `BlockIo::flush_log(flush_lsn)`. `flush_all`/`flush_file` write them sorted by (file,
 //!   block); `write_back_ahead(max)` (for an engine's background thread) writes the dirty
 //!   probationary blocks the hand reaches next, also sorted, so misses rarely write.
+//!
+//! # The committed image
+//! A writer may stay write-pending for a long time (a storage statement is kept open for a
+//! whole SQL transaction while its client thinks). A flush that must write everything
+//! (`flush_all` for a checkpoint, `flush_file` for DDL and shutdown) would then wait for as
+//! long. So a writer that knows the block's committed content hands it over when it makes
+//! the block pending ([`Block::begin_write_with`], an `Arc` shared with the writer's own
+//! undo copy: no copy is made), and such a flush, finding the block dirty and pending,
+//! writes that image (after the log to the slot's flush LSN) and goes on. It does *not*
+//! clear the dirty flag: the block's content is not what was written, and a committer may
+//! already have marked it dirty for its new content; the next flush writes the block again.
+//! Background write-back and eviction (`wait = false`) skip pending blocks as before. The
+//! image costs one mutex and an `Option<Arc<[u8]>>` in the slot header (within its 128
+//! bytes); the hit path never reads it.
+//!
+//! Why the written image is never wrong (what the writer must do is on the methods):
+//! - *The writer commits.* It calls [`Block::drop_committed_image`] *before* it appends its
+//!   log record, and stamps the new content under the content write lock. A flush that got
+//!   the image took the image mutex before that drop, and its checkpoint had begun before
+//!   the flush: so the checkpoint began before the append, its start LSN is below the
+//!   record, and recovery from it replays the record over the image. A checkpoint that
+//!   begins after the append finds no image and waits, as before, for the (short) rest of
+//!   the commit. The image is written under the content read lock, so the committer's
+//!   stamp, and with it every later write of the new content, comes after this write: an
+//!   older image never lands over newer bytes.
+//! - *The writer rolls back.* It copies the image back under the content write lock and
+//!   then ends the write; a flush meanwhile writes either the image or the restored bytes,
+//!   which are the same. The block stays dirty and is written again by the next flush.
+//! - *The writer stays.* The image is what the block held before the writer changed it,
+//!   and nothing else changes a block while its writer is pending (one writer at a time),
+//!   so the image holds every committed change.
 //!
 //! # Resize
 //! `resize(bytes)` grows by allocating slot chunks; it shrinks by moving the blocks held in
@@ -111,6 +143,7 @@ use crate::sync;
 use crate::file_cache::FileId;
 use std::io;
 use std::ptr::NonNull;
+use std::sync::Arc;
 use sync::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Mutex, Ordering, RwLock};
 pub use sync::{RwLockReadGuard, RwLockWriteGuard};
 
@@ -210,7 +243,17 @@ struct Slot {
     /// Insertion count at the clock's last sight of a touch (aging of hot blocks).
     seen_at: AtomicU64,
     data: RwLock<Box<[u8]>>,
+    /// The block's committed content while it is write-pending, when its first pending
+    /// writer handed one over ([`Block::begin_write_with`]): what a waiting flush writes
+    /// instead of waiting (see "The committed image"). None whenever `write_pending` is 0
+    /// (checked under this mutex, which every change of the image and every `end_write`
+    /// holds). Read only by flushes: a hit never touches it.
+    committed_image: Mutex<Option<Arc<[u8]>>>,
 }
+
+// The slot header stays one 128-byte unit (the memory per block in the docs counts it so).
+#[cfg(not(feature = "shuttle"))]
+const _: () = assert!(std::mem::size_of::<Slot>() == 128);
 
 impl Slot {
     fn new(owner: u32) -> Slot {
@@ -227,6 +270,7 @@ impl Slot {
             flush_lsn: AtomicU64::new(0),
             seen_at: AtomicU64::new(0),
             data: RwLock::new(Box::new([])),
+            committed_image: Mutex::new(None),
         }
     }
 
@@ -309,10 +353,41 @@ impl Block {
     pub fn begin_write(&self) {
         self.slot().write_pending.fetch_add(1, Ordering::SeqCst);
     }
-    /// The uncommitted changes were logged (after `mark_dirty`) or rolled back.
+    /// [`Block::begin_write`], handing over `image`, the block's committed content (its
+    /// bytes before the first uncommitted change): until the last `end_write`, or until
+    /// [`Block::drop_committed_image`], a flush that must write the block (`flush_all`,
+    /// `flush_file`) writes `image` instead of waiting for the writer. Kept only when this
+    /// call makes the block write-pending; a block already pending keeps what it has (one
+    /// writer at a time is the caller's rule: the image belongs to that writer).
+    pub fn begin_write_with(&self, image: Arc<[u8]>) {
+        let slot = self.slot();
+        let mut held = slot.committed_image.lock();
+        if slot.write_pending.fetch_add(1, Ordering::SeqCst) == 0 {
+            *held = Some(image);
+        }
+    }
+    /// The image handed to [`Block::begin_write_with`] stops being the committed content:
+    /// call before appending the log record that commits the change (see "The committed
+    /// image" in the module doc for why not after). Flushes wait for `end_write` again.
+    pub fn drop_committed_image(&self) {
+        let image = self.slot().committed_image.lock().take();
+        drop(image);
+    }
+    /// The uncommitted changes were logged (after `mark_dirty`) or rolled back. The last
+    /// one lets the committed image go.
     pub fn end_write(&self) {
-        let before = self.slot().write_pending.fetch_sub(1, Ordering::SeqCst);
-        assert!(before > 0, "end_write without begin_write");
+        let slot = self.slot();
+        let image = {
+            let mut held = slot.committed_image.lock();
+            let before = slot.write_pending.fetch_sub(1, Ordering::SeqCst);
+            assert!(before > 0, "end_write without begin_write");
+            if before == 1 {
+                held.take()
+            } else {
+                None
+            }
+        };
+        drop(image);
     }
     /// Raise the LSN that must be durable before this block is written (a committer that
     /// marked the block dirty before its log record had an LSN).
@@ -1653,8 +1728,9 @@ impl BlockCache {
     }
 
     /// Write one block if it is dirty and not write-pending (the caller holds a pin). With
-    /// `wait`, wait for pending writers to finish (a checkpoint must write everything).
-    /// Returns whether it is clean.
+    /// `wait` (a checkpoint must write everything): a write-pending block's committed image
+    /// when it has one, leaving it dirty (see "The committed image"), else wait for its
+    /// writers to finish. Returns whether it is clean (for this pass).
     fn write_back(&self, slot: &Slot, wait: bool) -> io::Result<bool> {
         loop {
             if !slot.dirty.load(Ordering::Acquire) {
@@ -1662,28 +1738,41 @@ impl BlockCache {
             }
             let data = slot.data.read();
             if slot.write_pending.load(Ordering::SeqCst) > 0 {
-                drop(data);
                 if !wait {
                     return Ok(false);
                 }
+                let image = slot.committed_image.lock().clone();
+                if let Some(image) = image {
+                    // Written under the content read lock: no newer content of the block
+                    // can be written before this write is done.
+                    self.write_out(slot, &image)?;
+                    return Ok(true);
+                }
+                drop(data);
                 sync::pause();
                 continue;
             }
             if !slot.dirty.load(Ordering::Acquire) {
                 return Ok(true);
             }
-            self.io.flush_log(slot.flush_lsn.load(Ordering::Acquire))?;
-            let (file, block) = slot.key();
-            let writing = read_ahead::writing(file);
-            self.io.write_block(file, block, &data)?;
-            drop(writing);
-            self.count(|c| &c.writes);
+            self.write_out(slot, &data)?;
             // Two flushers may write the same block under shared locks; one clears it.
             if slot.dirty.swap(false, Ordering::AcqRel) {
                 self.dirty_count.fetch_sub(1, Ordering::Relaxed);
             }
             return Ok(true);
         }
+    }
+
+    /// Write `bytes` as the slot's block, after the log up to its flush LSN (WAL rule).
+    fn write_out(&self, slot: &Slot, bytes: &[u8]) -> io::Result<()> {
+        self.io.flush_log(slot.flush_lsn.load(Ordering::Acquire))?;
+        let (file, block) = slot.key();
+        let writing = read_ahead::writing(file);
+        self.io.write_block(file, block, bytes)?;
+        drop(writing);
+        self.count(|c| &c.writes);
+        Ok(())
     }
 
     /// Pinned dirty blocks, sorted by file and offset (sequential writes where possible).
@@ -1732,7 +1821,8 @@ impl BlockCache {
         Ok(cleaned)
     }
 
-    /// Write back every dirty block of `file` (waiting for uncommitted writers).
+    /// Write back every dirty block of `file` (a write-pending one: its committed image, or
+    /// once its writer is done).
     pub fn flush_file(&self, file: FileId) -> io::Result<()> {
         for b in self.dirty_blocks(Some(file)) {
             self.write_back(b.slot(), true)?;
@@ -2056,6 +2146,13 @@ impl BlockCache {
             } else {
                 assert!(w & HOT == 0, "free slot marked hot");
             }
+            {
+                let image = slot.committed_image.lock();
+                assert!(
+                    image.is_none() || slot.write_pending.load(Ordering::SeqCst) > 0,
+                    "slot {index} keeps a committed image while not write-pending"
+                );
+            }
             if slot.dirty.load(Ordering::Acquire) {
                 assert!(st == READY, "dirty slot {index} not READY");
                 dirty += 1;
@@ -2154,3 +2251,5 @@ impl Drop for BlockCache {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_committed_image;

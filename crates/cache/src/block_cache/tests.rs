@@ -9,10 +9,10 @@ use std::sync::Arc;
 
 /// An in-memory "disk" that records the order of log flushes and writes.
 #[derive(Default)]
-struct MemIo {
-    disk: Mutex<Map<(FileId, u64), Vec<u8>>>,
-    durable_lsn: AtomicU64,
-    violations: AtomicU64,
+pub(super) struct MemIo {
+    pub(super) disk: Mutex<Map<(FileId, u64), Vec<u8>>>,
+    pub(super) durable_lsn: AtomicU64,
+    pub(super) violations: AtomicU64,
 }
 
 impl BlockIo for MemIo {
@@ -40,7 +40,7 @@ impl BlockIo for MemIo {
     }
 }
 
-fn write_value(cache: &BlockCache, b: &Block, value: u64, lsn: u64) {
+pub(super) fn write_value(cache: &BlockCache, b: &Block, value: u64, lsn: u64) {
     b.begin_write();
     {
         let mut d = b.write();
