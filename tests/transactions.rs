@@ -151,8 +151,8 @@ async fn locking_reads_lose_no_increment() {
 }
 
 /// A statement waiting for a table another transaction wrote ends with 1205 after
-/// innodb_lock_wait_timeout; its own transaction stays open and usable, and the waiting
-/// is over once the other transaction commits.
+/// innodb_lock_wait_timeout; its own transaction (which wrote another database) stays
+/// open and usable, and the waiting is over once the other transaction commits.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_lock_wait_ends_with_1205_and_the_transaction_goes_on() {
     let server = Server::start(&[]);
@@ -162,8 +162,9 @@ async fn a_lock_wait_ends_with_1205_and_the_transaction_goes_on() {
         &mut a,
         &[
             "CREATE DATABASE w",
+            "CREATE DATABASE w2",
             "CREATE TABLE w.t (id INT PRIMARY KEY, v INT)",
-            "CREATE TABLE w.u (id INT PRIMARY KEY)",
+            "CREATE TABLE w2.u (id INT PRIMARY KEY)",
             "INSERT INTO w.t VALUES (1, 0)",
             "BEGIN",
             "UPDATE w.t SET v = 1 WHERE id = 1",
@@ -175,7 +176,7 @@ async fn a_lock_wait_ends_with_1205_and_the_transaction_goes_on() {
         &[
             "SET SESSION innodb_lock_wait_timeout = 1",
             "BEGIN",
-            "INSERT INTO w.u VALUES (1)",
+            "INSERT INTO w2.u VALUES (1)",
         ],
     )
     .await;
@@ -200,7 +201,7 @@ async fn a_lock_wait_ends_with_1205_and_the_transaction_goes_on() {
     .await;
     let (v, u): (i64, i64) = first_row(
         &mut a,
-        "SELECT (SELECT v FROM w.t WHERE id = 1), (SELECT COUNT(*) FROM w.u)",
+        "SELECT (SELECT v FROM w.t WHERE id = 1), (SELECT COUNT(*) FROM w2.u)",
     )
     .await;
     assert_eq!((v, u), (11, 1));
@@ -291,9 +292,9 @@ async fn the_query_cache_forgets_what_a_rollback_took_away() {
     }
 }
 
-/// Two transactions each holding a table the other asks for: the second to ask gets 1213
-/// at once and loses its whole transaction; the first then goes on. MariaDB answers the
-/// same way (with row locks, on the same rows).
+/// Two transactions each holding a database the other asks for: the second to ask gets
+/// 1213 at once and loses its whole transaction; the first then goes on. MariaDB answers
+/// the same way (with row locks, on the same rows).
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn crossed_waits_end_in_1213_for_one_transaction() {
     let maria = start_mariadb();
@@ -310,19 +311,21 @@ async fn crossed_waits_end_in_1213_for_one_transaction() {
             &mut a,
             &[
                 "DROP DATABASE IF EXISTS dl",
+                "DROP DATABASE IF EXISTS dl2",
                 "CREATE DATABASE dl",
+                "CREATE DATABASE dl2",
                 "CREATE TABLE dl.x (id INT PRIMARY KEY, v INT) ENGINE=InnoDB",
-                "CREATE TABLE dl.y (id INT PRIMARY KEY, v INT) ENGINE=InnoDB",
+                "CREATE TABLE dl2.y (id INT PRIMARY KEY, v INT) ENGINE=InnoDB",
                 "INSERT INTO dl.x VALUES (1, 0)",
-                "INSERT INTO dl.y VALUES (1, 0)",
+                "INSERT INTO dl2.y VALUES (1, 0)",
                 "BEGIN",
                 "UPDATE dl.x SET v = 1 WHERE id = 1",
             ],
         )
         .await;
-        exec_all(&mut b, &["BEGIN", "UPDATE dl.y SET v = 2 WHERE id = 1"]).await;
+        exec_all(&mut b, &["BEGIN", "UPDATE dl2.y SET v = 2 WHERE id = 1"]).await;
         let first = tokio::spawn(async move {
-            a.query_drop("UPDATE dl.y SET v = 1 WHERE id = 1")
+            a.query_drop("UPDATE dl2.y SET v = 1 WHERE id = 1")
                 .await
                 .expect("a waits, then goes on");
             a.query_drop("COMMIT").await.expect("commit");
@@ -338,7 +341,7 @@ async fn crossed_waits_end_in_1213_for_one_transaction() {
         first.await.expect("the first transaction");
         let (x, y): (i64, i64) = first_row(
             &mut b,
-            "SELECT (SELECT v FROM dl.x WHERE id = 1), (SELECT v FROM dl.y WHERE id = 1)",
+            "SELECT (SELECT v FROM dl.x WHERE id = 1), (SELECT v FROM dl2.y WHERE id = 1)",
         )
         .await;
         assert_eq!(

@@ -15,8 +15,37 @@ impl Session {
         self.state.in_transaction || !self.state.autocommit
     }
 
-    /// The storage statement for a statement that writes (`write`) or takes locks only.
-    pub(crate) fn write_scope(&self, write: bool) -> Result<WriteScope<'_>, SqlError> {
+    /// innodb_lock_wait_timeout.
+    pub(crate) fn lock_wait_timeout(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(self.state.lock_wait_timeout_s)
+    }
+
+    /// Inside a transaction, take `database`'s transaction lock (kept until the transaction
+    /// ends): transactions that write a database run their writes one transaction at a
+    /// time (see [`crate::session::transaction`], "Locks").
+    pub(crate) fn lock_database(&self, database: &str) -> Result<(), SqlError> {
+        if !self.in_transaction_scope() {
+            return Ok(());
+        }
+        let key = (format!("{}/", database.to_lowercase()), String::new());
+        let owner = self.info.connection_id;
+        if self
+            .engine
+            .row_locks
+            .lock(owner, key.clone(), self.lock_wait_timeout())?
+        {
+            self.state.held_locks.lock().push(key);
+        }
+        Ok(())
+    }
+
+    /// The storage statement for a statement that writes (`write`) or takes locks only, in
+    /// `database`.
+    pub(crate) fn write_scope(
+        &self,
+        database: &str,
+        write: bool,
+    ) -> Result<WriteScope<'_>, SqlError> {
         let storage = self.engine.catalog.storage();
         if !self.in_transaction_scope() {
             let mut stmt = storage.begin();
@@ -31,6 +60,7 @@ impl Session {
                 "Cannot execute statement in a READ ONLY transaction",
             ));
         }
+        self.lock_database(database)?;
         let mut guard = self.state.transaction.storage.lock();
         let stmt = guard.get_or_insert_with(|| storage.begin());
         stmt.set_lock_wait_timeout(std::time::Duration::from_secs(
@@ -51,9 +81,13 @@ impl Session {
         plan: &crate::plan::tables::TableSelect,
     ) -> Result<(), SqlError> {
         let storage = self.engine.catalog.storage();
-        let mut scope = self.write_scope(false)?;
-        let tables = std::iter::once(&plan.source.table).chain(plan.joins.iter().map(|j| &j.table));
-        for table in tables {
+        let tables =
+            || std::iter::once(&plan.source.table).chain(plan.joins.iter().map(|j| &j.table));
+        for table in tables() {
+            self.lock_database(&table.database)?;
+        }
+        let mut scope = self.write_scope(&plan.source.table.database, false)?;
+        for table in tables() {
             table
                 .open(storage)?
                 .lock_for_write(scope.stmt())

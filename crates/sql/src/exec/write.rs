@@ -34,7 +34,7 @@ impl Session {
     ) -> Result<Pending, SqlError> {
         let (_, table) = self.open_for_write(&plan.table)?;
         let strict = self.strict();
-        let mut scope = self.write_scope(true)?;
+        let mut scope = self.write_scope(&plan.table.database, true)?;
         let mut affected = 0u64;
         let mut first_id: Option<u64> = None;
         for (n, row_exprs) in plan.rows.iter().enumerate() {
@@ -178,7 +178,7 @@ impl Session {
         let strict = self.strict();
         let (_, table) = self.open_for_write(&plan.source.table)?;
         // The writer lock before the read: concurrent `SET n = n + 1` must not both read n.
-        let mut scope = self.write_scope(true)?;
+        let mut scope = self.write_scope(&plan.source.table.database, true)?;
         table
             .lock_for_write(scope.stmt())
             .map_err(catalog::storage_error)?;
@@ -232,11 +232,11 @@ impl Session {
             format!("{}.{}", table.database, table.name).to_lowercase(),
             key,
         );
-        if self
-            .engine
-            .row_locks
-            .lock(self.info.connection_id, row.clone())?
-        {
+        if self.engine.row_locks.lock(
+            self.info.connection_id,
+            row.clone(),
+            self.lock_wait_timeout(),
+        )? {
             self.state.held_locks.lock().push(row);
         }
         Ok(())
@@ -252,7 +252,7 @@ impl Session {
         // INSERT of a key cannot interleave with another's (it holds the table until it
         // ends). The keys a point DELETE searches for are also locked before reading,
         // found or not, as InnoDB locks the gap (see crate::row_locks).
-        let mut scope = self.write_scope(true)?;
+        let mut scope = self.write_scope(&plan.source.table.database, true)?;
         table
             .lock_for_write(scope.stmt())
             .map_err(catalog::storage_error)?;

@@ -24,10 +24,6 @@ use std::time::{Duration, Instant};
 /// A locked row: the table (`db.name`, lowercased) and its primary key's values.
 pub type RowKey = (String, String);
 
-/// How long a DELETE waits for another transaction's lock (innodb_lock_wait_timeout's
-/// default is 50 s; sysbench's transactions are milliseconds long).
-const LOCK_WAIT_TIMEOUT: Duration = Duration::from_secs(50);
-
 #[derive(Default)]
 struct LockTable {
     /// Locked rows and the connection holding each.
@@ -44,10 +40,11 @@ pub struct RowLocks {
 }
 
 impl RowLocks {
-    /// Lock `key` for connection `owner`, waiting while another connection holds it.
-    /// Returns whether the lock is new (false: `owner` held it already).
-    pub fn lock(&self, owner: u32, key: RowKey) -> Result<bool, SqlError> {
-        let deadline = Instant::now() + LOCK_WAIT_TIMEOUT;
+    /// Lock `key` for connection `owner`, waiting while another connection holds it, at
+    /// most `timeout` (innodb_lock_wait_timeout). Returns whether the lock is new (false:
+    /// `owner` held it already).
+    pub fn lock(&self, owner: u32, key: RowKey, timeout: Duration) -> Result<bool, SqlError> {
+        let deadline = Instant::now() + timeout;
         let mut table = self.table.lock();
         loop {
             let holder = match table.owners.get(&key) {
@@ -111,6 +108,8 @@ mod tests {
     use super::*;
     use std::sync::Arc;
 
+    const WAIT: Duration = Duration::from_secs(50);
+
     fn key(id: u32) -> RowKey {
         ("db.t".into(), id.to_string())
     }
@@ -118,13 +117,16 @@ mod tests {
     #[test]
     fn second_owner_waits_until_release() {
         let locks = Arc::new(RowLocks::default());
-        assert!(locks.lock(1, key(5)).unwrap());
-        assert!(!locks.lock(1, key(5)).unwrap(), "re-locking one's own row");
+        assert!(locks.lock(1, key(5), WAIT).unwrap());
+        assert!(
+            !locks.lock(1, key(5), WAIT).unwrap(),
+            "re-locking one's own row"
+        );
         let waiter = {
             let locks = Arc::clone(&locks);
             std::thread::spawn(move || {
                 let start = Instant::now();
-                locks.lock(2, key(5)).unwrap();
+                locks.lock(2, key(5), WAIT).unwrap();
                 start.elapsed()
             })
         };
@@ -138,17 +140,17 @@ mod tests {
     #[test]
     fn crossed_waits_report_a_deadlock() {
         let locks = Arc::new(RowLocks::default());
-        locks.lock(1, key(1)).unwrap();
-        locks.lock(2, key(2)).unwrap();
+        locks.lock(1, key(1), WAIT).unwrap();
+        locks.lock(2, key(2), WAIT).unwrap();
         let first = {
             let locks = Arc::clone(&locks);
-            std::thread::spawn(move || locks.lock(1, key(2)))
+            std::thread::spawn(move || locks.lock(1, key(2), WAIT))
         };
         // Wait until connection 1 is registered as waiting for 2.
         while !locks.table.lock().waiting_for.contains_key(&1) {
             std::thread::sleep(Duration::from_millis(5));
         }
-        let err = locks.lock(2, key(1)).unwrap_err();
+        let err = locks.lock(2, key(1), WAIT).unwrap_err();
         assert_eq!(err.code, 1213);
         locks.release(2, &mut vec![key(2)]);
         assert!(first.join().unwrap().unwrap());

@@ -13,11 +13,15 @@
 //! it fails, only its own changes are undone and the transaction goes on, as InnoDB does.
 //! The user's `SAVEPOINT name` are storage savepoints too, by name.
 //!
-//! Locks: a table written (or read with `FOR UPDATE` / `FOR SHARE`) by a transaction stays
-//! locked for other writers and locking readers until the transaction ends: writes of one
-//! table are serialized, transaction by transaction, and a wait ends with error 1205 after
-//! `innodb_lock_wait_timeout` seconds. Plain reads take no lock and see the changes of
-//! transactions still open (docs/compatibility.md, "Transactions").
+//! Locks, until rows have versions and locks of their own: a transaction's first write
+//! (or locking read, `FOR UPDATE` / `FOR SHARE`) in a database takes that database's
+//! *transaction lock* ([`crate::session::row_locks`], with its deadlock check), kept until
+//! the transaction ends, so transactions that write one database run their writes one at a
+//! time, and their undo by page images stays exact. Each table written is also held by
+//! its storage writer lock until the end, which autocommit statements wait for. A wait
+//! ends with 1205 after `innodb_lock_wait_timeout` seconds, a cycle of waits at once with
+//! 1213. Plain reads take no lock and see the changes of transactions still open
+//! (docs/compatibility.md, "Transactions").
 
 use crate::error::SqlError;
 use myriad_storage::{Savepoint, Statement};
