@@ -557,7 +557,8 @@ impl Session {
 
     /// COM_RESET_CONNECTION: drop prepared statements, session variables, temporary state.
     pub fn reset(&mut self) {
-        crate::exec::write::release_row_locks(self);
+        // Undone first, then its locks go (a rollback cannot fail).
+        let _ = self.end_transaction(false);
         self.state = crate::session::SessionState::new(&self.engine, self.info.interactive);
     }
 
@@ -577,7 +578,7 @@ impl Session {
         self.info.host = host.to_string();
         self.interrupt.set_owner(user, host, database);
         self.info.database = database.map(str::to_string);
-        crate::exec::write::release_row_locks(self);
+        let _ = self.end_transaction(false);
         self.state = crate::session::SessionState::new(&self.engine, self.info.interactive);
         Ok(())
     }
@@ -614,9 +615,9 @@ impl Session {
 }
 
 impl Drop for Session {
-    /// A disconnect ends the open transaction: its row locks go.
+    /// A disconnect rolls the open transaction back, then lets go of its locks.
     fn drop(&mut self) {
-        crate::exec::write::release_row_locks(self);
+        let _ = self.end_transaction(false);
         self.engine.sessions.leave(&self.interrupt);
     }
 }

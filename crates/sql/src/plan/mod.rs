@@ -218,7 +218,7 @@ pub enum Stmt {
     Begin {
         read_only: bool,
     },
-    /// COMMIT and ROLLBACK [AND [NO] CHAIN]: with `chain`, a new transaction starts.
+    /// COMMIT and ROLLBACK, `AND [NO] CHAIN`: with `chain`, a new transaction starts.
     Commit {
         chain: bool,
     },

@@ -9,7 +9,7 @@
 //! all ([`Statement`]'s drop). Outside a transaction each write statement has a storage
 //! statement of its own, committed at its end.
 //!
-//! Inside a transaction a statement starts with a storage savepoint ([`WriteScope`]): when
+//! Inside a transaction a statement starts with a storage savepoint (`WriteScope`): when
 //! it fails, only its own changes are undone and the transaction goes on, as InnoDB does.
 //! The user's `SAVEPOINT name` are storage savepoints too, by name.
 //!
