@@ -388,3 +388,62 @@ async fn kill_query_ends_a_lock_wait() {
     let open: u64 = first_row(&mut b, "SELECT @@in_transaction").await;
     assert_eq!(open, 1);
 }
+
+/// Hermitage's G1a (aborted reads), G1b (intermediate reads) and G1c-style reads by
+/// another session, at MariaDB's default level: a reader never sees a change before its
+/// transaction commits, and sees all of it after. Each read is compared with MariaDB's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn other_sessions_never_read_uncommitted_changes() {
+    let maria = start_mariadb();
+    let server = Server::start(&[]);
+    let mut answers = Vec::new();
+    for port in [maria.port(), server.port] {
+        let opts = mysql_async::OptsBuilder::default()
+            .ip_or_hostname("127.0.0.1")
+            .tcp_port(port)
+            .user(Some("root"))
+            .prefer_socket(false);
+        let mut w = mysql_async::Conn::new(opts.clone()).await.expect("writer");
+        let mut r = mysql_async::Conn::new(opts).await.expect("reader");
+        let mut seen: Vec<Vec<(i64, i64)>> = Vec::new();
+        let read = "SELECT id, v FROM g.t ORDER BY id";
+        exec_all(
+            &mut w,
+            &[
+                "DROP DATABASE IF EXISTS g",
+                "CREATE DATABASE g",
+                "CREATE TABLE g.t (id INT PRIMARY KEY, v INT, KEY by_v (v)) ENGINE=InnoDB",
+                "INSERT INTO g.t VALUES (1, 10), (2, 20)",
+                // G1a: the writer aborts.
+                "BEGIN",
+                "UPDATE g.t SET v = 101 WHERE id = 1",
+                "INSERT INTO g.t VALUES (3, 30)",
+            ],
+        )
+        .await;
+        seen.push(r.query(read).await.expect("read"));
+        seen.push(
+            r.query("SELECT id, v FROM g.t WHERE v > 15 ORDER BY v")
+                .await
+                .expect("by index"),
+        );
+        exec_all(&mut w, &["ROLLBACK"]).await;
+        seen.push(r.query(read).await.expect("read"));
+        // G1b: an intermediate value is never seen, the final one is after COMMIT.
+        exec_all(
+            &mut w,
+            &[
+                "BEGIN",
+                "UPDATE g.t SET v = 11 WHERE id = 1",
+                "UPDATE g.t SET v = 12 WHERE id = 1",
+            ],
+        )
+        .await;
+        seen.push(r.query(read).await.expect("read"));
+        exec_all(&mut w, &["DELETE FROM g.t WHERE id = 2", "COMMIT"]).await;
+        seen.push(r.query(read).await.expect("read"));
+        answers.push(seen);
+    }
+    assert_eq!(answers[1], answers[0], "myriad's reads against MariaDB's");
+    assert_eq!(answers[1][4], vec![(1, 12)]);
+}

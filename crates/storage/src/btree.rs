@@ -564,7 +564,7 @@ fn seek_many(src: &impl PageRead, root: u32, keys: &[&[u8]]) -> Result<Sought> {
         .map(|&page_no| src.read(page_no))
         .collect::<Result<Vec<Block>>>()?;
     let guards: Vec<_> = leaves.iter().map(|b| b.read()).collect();
-    let pages: Vec<&[u8]> = guards.iter().map(|g| &***g).collect();
+    let pages: Vec<&[u8]> = guards.iter().map(|g| &**g).collect();
     for p in &pages {
         prefetch_header(p);
     }

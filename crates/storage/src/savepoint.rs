@@ -91,6 +91,7 @@ impl Statement {
     /// Page `index` of the statement's touched pages is about to change again: keep its
     /// image in each savepoint taken after its first touch that has none yet.
     pub(crate) fn save_for_levels(&mut self, index: usize) {
+        let _reading = self.reading_own();
         let block = &self.touched[index].block;
         let mut image: Option<Box<[u8]>> = None;
         for level in self.levels.iter_mut() {

@@ -232,6 +232,13 @@ impl Statement {
         self.lock_wait = timeout;
     }
 
+    /// Until the guard drops, this thread's reads see the statement's own uncommitted
+    /// changes; other threads (and this one afterwards) see the committed content of the
+    /// pages it changed (see `myriad_cache::block_cache::committed_reads`).
+    pub fn reading_own(&self) -> myriad_cache::ReadingAs {
+        myriad_cache::reading_as(self.id)
+    }
+
     /// Whether the statement changed nothing so far.
     pub fn is_empty(&self) -> bool {
         self.touched.is_empty()
@@ -297,9 +304,21 @@ impl Statement {
         // checkpoint that starts after the append (and so counts on these pages being
         // flushed) sees them dirty and waits for the write-pending mark to drop before
         // writing them; an image written by an earlier one is replayed over.
+        // Under each table's latch, so that a reader sees the table's pages all as they
+        // were committed or all with this commit (see `committed_reads` in the cache).
+        let _reading = self.reading_own();
+        let mut tables: Vec<&Arc<TableInner>> = Vec::new();
         for t in &self.touched {
-            self.shared.cache.mark_dirty(&t.block, 0);
-            t.block.drop_committed_image();
+            if !tables.iter().any(|x| Arc::ptr_eq(x, &t.table)) {
+                tables.push(&t.table);
+            }
+        }
+        for table in tables {
+            let _latch = table.latch.write();
+            for t in self.touched.iter().filter(|t| Arc::ptr_eq(&t.table, table)) {
+                self.shared.cache.mark_dirty(&t.block, 0);
+                t.block.drop_committed_image();
+            }
         }
         let mut payload = Vec::with_capacity(256);
         let mut undone = None;
@@ -884,6 +903,7 @@ impl Table {
     /// it was (the statement may continue).
     pub fn insert(&self, stmt: &mut Statement, row: &[Value]) -> Result<InsertOutcome> {
         let t = &self.inner;
+        let _reading = stmt.reading_own();
         let _latch = self.write_start(stmt)?;
         let mut generated = None;
         let mut filled;
@@ -1013,6 +1033,7 @@ impl Table {
     /// changes nothing). Returns false when the row does not exist.
     pub fn update(&self, stmt: &mut Statement, row_id: RowId, new_row: &[Value]) -> Result<bool> {
         let t = &self.inner;
+        let _reading = stmt.reading_own();
         let _latch = self.write_start(stmt)?;
         let Some(old) = t.get_row(row_id)? else {
             return Ok(false);
@@ -1112,6 +1133,7 @@ impl Table {
     /// Delete the row `row_id`; returns false when it does not exist.
     pub fn delete(&self, stmt: &mut Statement, row_id: RowId) -> Result<bool> {
         let t = &self.inner;
+        let _reading = stmt.reading_own();
         let _latch = self.write_start(stmt)?;
         let Some(old) = t.get_row(row_id)? else {
             return Ok(false);
@@ -1425,6 +1447,7 @@ impl Table {
     /// Set the AUTO_INCREMENT counter (ALTER TABLE ... AUTO_INCREMENT = n); never below 1.
     pub fn set_auto_increment(&self, stmt: &mut Statement, value: u64) -> Result<()> {
         let t = &self.inner;
+        let _reading = stmt.reading_own();
         let _latch = self.write_start(stmt)?;
         let mut w = WritePager { stmt, table: t };
         let b = w.write(META_PAGE)?;

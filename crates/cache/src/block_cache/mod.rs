@@ -135,6 +135,7 @@
 //! The block's bytes + 128 bytes of slot header + about 16 bytes of index (8-byte entries at
 //! most half full) + 8 bytes of ghost history.
 
+pub mod committed_reads;
 mod read_ahead;
 pub mod registry;
 pub mod segments;
@@ -247,8 +248,9 @@ struct Slot {
     /// writer handed one over ([`Block::begin_write_with`]): what a waiting flush writes
     /// instead of waiting (see "The committed image"). None whenever `write_pending` is 0
     /// (checked under this mutex, which every change of the image and every `end_write`
-    /// holds). Read only by flushes: a hit never touches it.
-    committed_image: Mutex<Option<Arc<[u8]>>>,
+    /// holds). With it, the writer it belongs to (see [`committed_reads`]): other readers
+    /// see the image; a hit on a block that is not pending never touches it.
+    committed_image: Mutex<Option<(u64, Arc<[u8]>)>>,
 }
 
 // The slot header stays one 128-byte unit (the memory per block in the docs counts it so).
@@ -337,8 +339,22 @@ impl Block {
         self.slot().block.load(Ordering::Relaxed)
     }
     /// Shared access to the bytes.
-    pub fn read(&self) -> RwLockReadGuard<'_, Box<[u8]>> {
-        self.slot().data.read()
+    /// The bytes as this thread's reads see them: while another writer has uncommitted
+    /// changes in the block, its committed content (see [`committed_reads`]).
+    pub fn read(&self) -> committed_reads::BlockBytes<'_> {
+        let slot = self.slot();
+        if slot.write_pending.load(Ordering::Acquire) > 0 {
+            let reader = committed_reads::current_writer();
+            let image = slot
+                .committed_image
+                .lock()
+                .as_ref()
+                .and_then(|(writer, image)| (*writer != reader).then(|| Arc::clone(image)));
+            if let Some(image) = image {
+                return committed_reads::BlockBytes::Committed(image);
+            }
+        }
+        committed_reads::BlockBytes::Live(slot.data.read())
     }
     /// Exclusive access to the bytes. Call [`Block::begin_write`] first, and
     /// [`Block::end_write`] once the change is logged ([`BlockCache::mark_dirty`]) or undone.
@@ -358,12 +374,13 @@ impl Block {
     /// [`Block::drop_committed_image`], a flush that must write the block (`flush_all`,
     /// `flush_file`) writes `image` instead of waiting for the writer. Kept only when this
     /// call makes the block write-pending; a block already pending keeps what it has (one
-    /// writer at a time is the caller's rule: the image belongs to that writer).
+    /// writer at a time is the caller's rule: the image belongs to that writer, the one
+    /// this thread reads as, [`committed_reads::reading_as`], and other readers see it).
     pub fn begin_write_with(&self, image: Arc<[u8]>) {
         let slot = self.slot();
         let mut held = slot.committed_image.lock();
         if slot.write_pending.fetch_add(1, Ordering::SeqCst) == 0 {
-            *held = Some(image);
+            *held = Some((committed_reads::current_writer(), image));
         }
     }
     /// The image handed to [`Block::begin_write_with`] stops being the committed content:
@@ -1741,7 +1758,11 @@ impl BlockCache {
                 if !wait {
                     return Ok(false);
                 }
-                let image = slot.committed_image.lock().clone();
+                let image = slot
+                    .committed_image
+                    .lock()
+                    .as_ref()
+                    .map(|(_, i)| Arc::clone(i));
                 if let Some(image) = image {
                     // Written under the content read lock: no newer content of the block
                     // can be written before this write is done.

@@ -173,6 +173,7 @@ impl Session {
         out: &mut dyn crate::RowSink,
     ) -> Option<Result<QueryResult, SqlError>> {
         let mut paused = self.paused.take()?;
+        let _reading = self.state.transaction.reading_own();
         let statement = crate::interrupt::Statement::resume(&self.interrupt, paused.deadline);
         let warnings = std::mem::take(&mut self.state.warnings);
         let params = std::mem::take(&mut paused.params);
@@ -205,6 +206,9 @@ impl Session {
         if self.state.in_transaction && stmt.commits_implicitly() {
             self.end_transaction(true)?;
         }
+        // Reads see the open transaction's own changes; other sessions' uncommitted ones
+        // stay hidden (see `session::transaction`).
+        let _reading = self.state.transaction.reading_own();
         let (result, warnings, spill, paused) = {
             let mut env = self.env(params);
             if let (Stmt::SelectTable(_), Some(out)) = (stmt, out) {

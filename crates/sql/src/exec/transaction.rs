@@ -52,7 +52,11 @@ impl Session {
             stmt.set_lock_wait_timeout(std::time::Duration::from_secs(
                 self.state.lock_wait_timeout_s,
             ));
-            return Ok(WriteScope::Own(Some(stmt)));
+            let _reading = stmt.reading_own();
+            return Ok(WriteScope::Own {
+                stmt: Some(stmt),
+                _reading,
+            });
         }
         if write && self.state.transaction.read_only {
             return Err(SqlError::new(
@@ -67,10 +71,12 @@ impl Session {
             self.state.lock_wait_timeout_s,
         ));
         let start = stmt.savepoint();
+        let _reading = stmt.reading_own();
         Ok(WriteScope::InTransaction {
             storage: guard,
             start,
             finished: false,
+            _reading,
         })
     }
 

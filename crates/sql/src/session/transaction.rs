@@ -41,6 +41,12 @@ pub(crate) struct Transaction {
 }
 
 impl Transaction {
+    /// Until the guard drops, this thread's reads see the transaction's own changes (None
+    /// before its first write: there are none).
+    pub(crate) fn reading_own(&self) -> Option<myriad_cache::ReadingAs> {
+        self.storage.lock().as_ref().map(Statement::reading_own)
+    }
+
     /// End the transaction: commit or undo its writes. Its savepoints go either way, and
     /// a failed commit left nothing behind (see [`Statement::commit`]).
     pub(crate) fn end(&mut self, commit: bool) -> Result<(), SqlError> {
@@ -98,20 +104,25 @@ impl Transaction {
 /// The storage statement one SQL statement writes through: its own, or its transaction's
 /// with a savepoint at the statement's start. Dropped without [`WriteScope::finish`], it
 /// undoes the statement's changes (and only those).
+/// While it lives, the thread's reads see the statement's (or transaction's) own changes.
 pub(crate) enum WriteScope<'s> {
     /// Outside a transaction: committed by `finish`.
-    Own(Option<Statement>),
+    Own {
+        stmt: Option<Statement>,
+        _reading: myriad_cache::ReadingAs,
+    },
     InTransaction {
         storage: MutexGuard<'s, Option<Statement>>,
         start: Savepoint,
         finished: bool,
+        _reading: myriad_cache::ReadingAs,
     },
 }
 
 impl WriteScope<'_> {
     pub(crate) fn stmt(&mut self) -> &mut Statement {
         match self {
-            WriteScope::Own(stmt) => stmt.as_mut(),
+            WriteScope::Own { stmt, .. } => stmt.as_mut(),
             WriteScope::InTransaction { storage, .. } => storage.as_mut(),
         }
         .expect("a write scope holds its statement until it ends")
@@ -121,7 +132,7 @@ impl WriteScope<'_> {
     /// the transaction.
     pub(crate) fn finish(mut self) -> Result<(), SqlError> {
         match &mut self {
-            WriteScope::Own(stmt) => match stmt.take() {
+            WriteScope::Own { stmt, .. } => match stmt.take() {
                 Some(stmt) => stmt.commit().map_err(crate::catalog::storage_error),
                 None => Ok(()),
             },
@@ -129,6 +140,7 @@ impl WriteScope<'_> {
                 storage,
                 start,
                 finished,
+                ..
             } => {
                 if let Some(stmt) = storage.as_mut() {
                     stmt.release(*start);
@@ -146,6 +158,7 @@ impl Drop for WriteScope<'_> {
             storage,
             start,
             finished: false,
+            ..
         } = self
         {
             if let Some(stmt) = storage.as_mut() {
