@@ -69,8 +69,9 @@
 //!   must drop its own handles of a table before it runs DDL on it. Call
 //!   [`set_instance_hint`] with the connection id before a statement so that a connection
 //!   stays on one instance of the table cache.
-//! - Readers see the rows of a statement in progress on another connection (read
-//!   uncommitted, as with MyISAM); a statement that is rolled back takes them away again.
+//! - Readers do not see the changes of a statement in progress on another connection: a
+//!   page it changed reads as its committed content until it commits
+//!   ([`Statement::reading_own`] makes a thread read as the statement itself).
 //!
 //! # Layout on disk
 //!

@@ -7,8 +7,8 @@
 //! takes it exclusively). Readers therefore never block each other, and a reader never
 //! sees a half-done operation. A scan takes the latch per batch of rows, never across
 //! calls to `next`, so a statement can read one table while writing another without
-//! deadlocks. Readers may see rows of a statement still in progress (read uncommitted, as
-//! MyISAM shows them); a rolled-back statement's rows disappear again.
+//! deadlocks. Readers see the committed content of pages a statement in progress changed
+//! (the block cache's committed images); the statement's own reads see its changes.
 //!
 //! **Rows and row ids.** Rows live in the row tree under their row id. When the primary key
 //! is one integer column (sysbench's `id`, most application tables) the row id *is* the key

@@ -118,6 +118,8 @@ fn readers_and_writers_keep_every_invariant() {
                     let mut x = 1000 + w as u64;
                     while Instant::now() < deadline {
                         let mut st = s.begin();
+                        // Its lookups see its own changes (other threads see the committed rows).
+                        let _own = st.reading_own();
                         for _ in 0..4 {
                             x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
                             let id = base + 1 + ((x >> 33) as i64 % IDS_PER_WRITER);

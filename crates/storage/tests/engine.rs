@@ -307,7 +307,11 @@ fn rollback_undoes_a_statement_and_duplicates_leave_no_trace() {
     for _ in 0..2000 {
         t.insert(&mut st, &sb_row(0, 2)).unwrap();
     }
-    assert_eq!(t.row_count().unwrap(), 2100);
+    {
+        let _own = st.reading_own();
+        assert_eq!(t.row_count().unwrap(), 2100, "the statement sees its rows");
+    }
+    assert_eq!(t.row_count().unwrap(), 100, "others see the committed rows");
     st.rollback();
     assert_eq!(t.row_count().unwrap(), 100);
     assert_eq!(t.next_auto_increment().unwrap(), 101);
@@ -339,11 +343,16 @@ fn an_empty_table_is_read_without_a_page_until_a_statement_writes_it() {
     assert!(t.lookup_unique(pk, &[Value::Int(1)]).unwrap().is_none());
     assert_eq!(requests(), before);
 
-    // A statement's rows are visible at once (read uncommitted) and after its commit.
+    // A statement's rows are visible to its own reads at once, to others after its commit.
     let mut st = s.begin();
     t.insert(&mut st, &sb_row(1, 7)).unwrap();
-    assert_eq!(ids(t.scan().unwrap()), vec![1]);
-    assert!(t.lookup_unique(pk, &[Value::Int(1)]).unwrap().is_some());
+    {
+        let _own = st.reading_own();
+        assert_eq!(ids(t.scan().unwrap()), vec![1]);
+        assert!(t.lookup_unique(pk, &[Value::Int(1)]).unwrap().is_some());
+    }
+    assert!(ids(t.scan().unwrap()).is_empty());
+    assert!(t.lookup_unique(pk, &[Value::Int(1)]).unwrap().is_none());
     st.commit().unwrap();
     assert_eq!(ids(t.scan().unwrap()), vec![1]);
 
@@ -352,7 +361,15 @@ fn an_empty_table_is_read_without_a_page_until_a_statement_writes_it() {
     let mut st = s.begin();
     let (row_id, _) = t.lookup_unique(pk, &[Value::Int(1)]).unwrap().unwrap();
     assert!(t.delete(&mut st, row_id).unwrap());
-    assert!(ids(t.scan().unwrap()).is_empty());
+    {
+        let _own = st.reading_own();
+        assert!(ids(t.scan().unwrap()).is_empty());
+    }
+    assert_eq!(
+        ids(t.scan().unwrap()),
+        vec![1],
+        "others still see the committed row"
+    );
     st.rollback();
     assert_eq!(ids(t.scan().unwrap()), vec![1]);
 

@@ -143,6 +143,8 @@ fn run(ops: &[Op], commit: bool) {
         // The savepoints standing, newest last, with the model at each.
         let mut savepoints: Vec<(Savepoint, Model)> = Vec::new();
         let mut stmt = s.begin();
+        // Reads on this thread see the statement's own changes until it ends.
+        let own = stmt.reading_own();
         for (n, op) in ops.iter().enumerate() {
             let step = format!("op {n} {op:?}");
             match *op {
@@ -166,6 +168,8 @@ fn run(ops: &[Op], commit: bool) {
             }
             check_matches(&t, &model, &step);
         }
+        drop(own);
+        check_matches(&t, &before, "reads of others while the statement is open");
         if commit {
             stmt.commit().unwrap();
             check_ended(&t, &model, "commit");

@@ -20,8 +20,11 @@
 //! time, and their undo by page images stays exact. Each table written is also held by
 //! its storage writer lock until the end, which autocommit statements wait for. A wait
 //! ends with 1205 after `innodb_lock_wait_timeout` seconds, a cycle of waits at once with
-//! 1213. Plain reads take no lock and see the changes of transactions still open
-//! (docs/compatibility.md, "Transactions").
+//! 1213. Plain reads take no lock: they see the committed content of pages other
+//! transactions changed (the storage statement hands it to the block cache, see
+//! `myriad_cache::block_cache::committed_reads`), and a transaction's own changes (the
+//! session reads as its storage statement, `Transaction::reading_own`). There is no
+//! snapshot yet (docs/compatibility.md, "Transactions").
 
 use crate::error::SqlError;
 use myriad_storage::{Savepoint, Statement};
