@@ -57,14 +57,19 @@ const SESSIONS: &[&str] = &[
     "USE tx; SELECT * FROM t ORDER BY id",
 ];
 
-/// Run `session`'s statements one by one on a new connection to `port`, then disconnect:
-/// per statement, its rows (values as text, tab-separated) or its error code.
-async fn replay(port: u16, session: &str) -> Vec<String> {
-    let opts = mysql_async::OptsBuilder::default()
+/// Root over TCP at `port` (MariaDB's or myriad's).
+fn root_at(port: u16) -> mysql_async::OptsBuilder {
+    mysql_async::OptsBuilder::default()
         .ip_or_hostname("127.0.0.1")
         .tcp_port(port)
         .user(Some("root"))
-        .prefer_socket(false);
+        .prefer_socket(false)
+}
+
+/// Run `session`'s statements one by one on a new connection to `port`, then disconnect:
+/// per statement, its rows (values as text, tab-separated) or its error code.
+async fn replay(port: u16, session: &str) -> Vec<String> {
+    let opts = root_at(port);
     let mut conn = mysql_async::Conn::new(opts).await.expect("connect");
     let mut answers = Vec::new();
     for sql in session.split(';').map(str::trim).filter(|s| !s.is_empty()) {
@@ -300,11 +305,7 @@ async fn crossed_waits_end_in_1213_for_one_transaction() {
     let maria = start_mariadb();
     let server = Server::start(&[]);
     for port in [maria.port(), server.port] {
-        let opts = mysql_async::OptsBuilder::default()
-            .ip_or_hostname("127.0.0.1")
-            .tcp_port(port)
-            .user(Some("root"))
-            .prefer_socket(false);
+        let opts = root_at(port);
         let connect = || mysql_async::Conn::new(opts.clone());
         let (mut a, mut b) = (connect().await.expect("a"), connect().await.expect("b"));
         exec_all(
@@ -398,11 +399,7 @@ async fn other_sessions_never_read_uncommitted_changes() {
     let server = Server::start(&[]);
     let mut answers = Vec::new();
     for port in [maria.port(), server.port] {
-        let opts = mysql_async::OptsBuilder::default()
-            .ip_or_hostname("127.0.0.1")
-            .tcp_port(port)
-            .user(Some("root"))
-            .prefer_socket(false);
+        let opts = root_at(port);
         let mut w = mysql_async::Conn::new(opts.clone()).await.expect("writer");
         let mut r = mysql_async::Conn::new(opts).await.expect("reader");
         let mut seen: Vec<Vec<(i64, i64)>> = Vec::new();
