@@ -52,6 +52,10 @@ const SESSIONS: &[&str] = &[
     "USE tx; START TRANSACTION READ ONLY; SELECT COUNT(*) FROM t; INSERT INTO t VALUES (14,140); \
      SELECT COUNT(*) FROM t; COMMIT; SAVEPOINT x; ROLLBACK TO SAVEPOINT x; \
      RELEASE SAVEPOINT nope",
+    // Locking reads answer the rows a plain read does.
+    "USE tx; BEGIN; SELECT id FROM t WHERE id = 2 LOCK IN SHARE MODE; \
+     SELECT v FROM t WHERE id = 2 lock in share mode ; SELECT id, v FROM t WHERE v > 15 LOCK IN SHARE MODE; \
+     SELECT id FROM t ORDER BY id FOR UPDATE; COMMIT",
     // An open transaction ends with its connection: rolled back.
     "USE tx; BEGIN; INSERT INTO t VALUES (15,150); UPDATE t SET v = -1",
     "USE tx; SELECT * FROM t ORDER BY id",
@@ -443,4 +447,44 @@ async fn other_sessions_never_read_uncommitted_changes() {
     }
     assert_eq!(answers[1], answers[0], "myriad's reads against MariaDB's");
     assert_eq!(answers[1][4], vec![(1, 12)]);
+}
+
+/// SIGTERM while a client holds a transaction open (its pages dirty and uncommitted, the
+/// committed ones not yet written): the server checkpoints and exits at once, cleanly, and
+/// starts again with the committed rows only.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn shutdown_does_not_wait_for_an_open_transaction() {
+    let mut server = Server::start(&[]);
+    let mut conn = server.connect_root().await;
+    exec_all(
+        &mut conn,
+        &[
+            "CREATE DATABASE sd",
+            "CREATE TABLE sd.t (id INT PRIMARY KEY, v INT)",
+            "INSERT INTO sd.t VALUES (1, 1), (2, 2)",
+            "BEGIN",
+            "UPDATE sd.t SET v = 100",
+            "INSERT INTO sd.t VALUES (3, 3)",
+        ],
+    )
+    .await;
+    server.signal("TERM");
+    let started = Instant::now();
+    let status = server
+        .wait_exit(Duration::from_secs(20))
+        .expect("the server exits with a transaction open");
+    assert!(status.success(), "exit status {status:?}");
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+    drop(conn);
+    let server = Server::start_in(server.into_dir(), &[]);
+    let mut conn = server.connect_root().await;
+    let rows: Vec<(i64, i64)> = conn
+        .query("SELECT id, v FROM sd.t ORDER BY id")
+        .await
+        .expect("read");
+    assert_eq!(rows, vec![(1, 1), (2, 2)]);
 }

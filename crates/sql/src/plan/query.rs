@@ -304,8 +304,8 @@ pub(crate) fn compile_table_select(
     )))
 }
 
-/// Whether a query ends with `FOR UPDATE` or `FOR SHARE` (`LOCK IN SHARE MODE` does not
-/// parse yet: error 1064). Their NOWAIT, SKIP LOCKED and OF forms answer 1235.
+/// Whether a query ends with `FOR UPDATE`, `FOR SHARE` or `LOCK IN SHARE MODE` (read as
+/// `FOR SHARE`, see `rewrite_tokens`). Their NOWAIT, SKIP LOCKED and OF forms answer 1235.
 fn locking_read(q: &ast::Query) -> Result<bool, SqlError> {
     for lock in &q.locks {
         if lock.nonblock.is_some() {

@@ -47,8 +47,8 @@ pub(crate) fn compile_expr_tokens(
     compiler.compile(&parse_expr_tokens(tokens, c)?)
 }
 
-/// MySQL operators sqlparser does not know: `MOD` as an infix operator becomes `%`,
-/// `!` becomes NOT.
+/// MySQL syntax sqlparser does not know: `MOD` as an infix operator becomes `%`, `!`
+/// becomes NOT, and a final `LOCK IN SHARE MODE` becomes `FOR SHARE`.
 pub(crate) fn rewrite_tokens(mut tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
     for i in 0..tokens.len() {
         let next_is_paren = matches!(tokens.get(i + 1).map(|t| &t.token), Some(Token::LParen));
@@ -68,7 +68,39 @@ pub(crate) fn rewrite_tokens(mut tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpa
             tokens[i].token = t;
         }
     }
+    share_mode_as_for_share(&mut tokens);
     tokens
+}
+
+/// A statement ending in MySQL's older `LOCK IN SHARE MODE` is read as ending in `FOR
+/// SHARE`, which means the same and which sqlparser knows.
+fn share_mode_as_for_share(tokens: &mut Vec<TokenWithSpan>) {
+    let significant: Vec<usize> = (0..tokens.len())
+        .rev()
+        .filter(|&i| !matches!(tokens[i].token, Token::Whitespace(_) | Token::SemiColon))
+        .take(4)
+        .collect();
+    let words = ["MODE", "SHARE", "IN", "LOCK"];
+    let matches = significant.len() == 4
+        && significant.iter().zip(words).all(|(&i, word)| {
+            matches!(&tokens[i].token, Token::Word(w)
+                if w.quote_style.is_none() && w.value.eq_ignore_ascii_case(word))
+        });
+    if !matches {
+        return;
+    }
+    let (lock, share) = (significant[3], significant[1]);
+    let share_span = tokens[share].span;
+    tokens[lock].token = Token::make_keyword("FOR");
+    tokens.truncate(lock + 1);
+    tokens.push(TokenWithSpan {
+        token: Token::Whitespace(sqlparser::tokenizer::Whitespace::Space),
+        span: share_span,
+    });
+    tokens.push(TokenWithSpan {
+        token: Token::make_keyword("SHARE"),
+        span: share_span,
+    });
 }
 
 pub(crate) fn parse_set(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt, SqlError> {
