@@ -52,6 +52,10 @@ const SESSIONS: &[&str] = &[
     "USE tx; START TRANSACTION READ ONLY; SELECT COUNT(*) FROM t; INSERT INTO t VALUES (14,140); \
      SELECT COUNT(*) FROM t; COMMIT; SAVEPOINT x; ROLLBACK TO SAVEPOINT x; \
      RELEASE SAVEPOINT nope",
+    // A read-only session refuses writes outside transactions too.
+    "USE tx; SET SESSION TRANSACTION READ ONLY; INSERT INTO t VALUES (20,200); \
+     SELECT COUNT(*) FROM t; SET SESSION TRANSACTION READ WRITE; INSERT INTO t VALUES (20,200); \
+     DELETE FROM t WHERE id = 20",
     // Locking reads answer the rows a plain read does.
     "USE tx; BEGIN; SELECT id FROM t WHERE id = 2 LOCK IN SHARE MODE; \
      SELECT v FROM t WHERE id = 2 lock in share mode ; SELECT id, v FROM t WHERE v > 15 LOCK IN SHARE MODE; \
@@ -487,4 +491,35 @@ async fn shutdown_does_not_wait_for_an_open_transaction() {
         .await
         .expect("read");
     assert_eq!(rows, vec![(1, 1), (2, 2)]);
+}
+
+/// At SERIALIZABLE a transaction's plain SELECT locks what it read: another session's
+/// UPDATE of those rows waits, and ends with 1205 (MariaDB: the same).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn serializable_reads_lock_as_mariadb_does() {
+    let maria = start_mariadb();
+    let server = Server::start(&[]);
+    for port in [maria.port(), server.port] {
+        let mut a = mysql_async::Conn::new(root_at(port)).await.expect("a");
+        let mut b = mysql_async::Conn::new(root_at(port)).await.expect("b");
+        exec_all(
+            &mut a,
+            &[
+                "DROP DATABASE IF EXISTS sr",
+                "CREATE DATABASE sr",
+                "CREATE TABLE sr.t (id INT PRIMARY KEY, v INT) ENGINE=InnoDB",
+                "INSERT INTO sr.t VALUES (1, 1)",
+                "SET SESSION TRANSACTION ISOLATION LEVEL SERIALIZABLE",
+                "BEGIN",
+            ],
+        )
+        .await;
+        let v: i64 = first_row(&mut a, "SELECT v FROM sr.t WHERE id = 1").await;
+        assert_eq!(v, 1);
+        exec_all(&mut b, &["SET SESSION innodb_lock_wait_timeout = 1"]).await;
+        let blocked = b.query_drop("UPDATE sr.t SET v = 2 WHERE id = 1").await;
+        assert_eq!(error_code(blocked), 1205, "port {port}");
+        exec_all(&mut a, &["COMMIT"]).await;
+        exec_all(&mut b, &["UPDATE sr.t SET v = 2 WHERE id = 1"]).await;
+    }
 }

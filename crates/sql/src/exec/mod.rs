@@ -101,7 +101,7 @@ impl Session {
             }
             Stmt::Insert(plan) => return self.insert(plan, env),
             Stmt::SelectTable(plan) => {
-                if plan.locking {
+                if self.select_locks(plan) {
                     self.lock_tables_read(plan)?;
                 }
                 Session::select_table(plan, env)?

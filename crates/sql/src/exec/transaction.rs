@@ -47,6 +47,12 @@ impl Session {
         write: bool,
     ) -> Result<WriteScope<'_>, SqlError> {
         let storage = self.engine.catalog.storage();
+        if write && (self.state.read_only || self.state.transaction.read_only) {
+            return Err(SqlError::new(
+                ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION,
+                "Cannot execute statement in a READ ONLY transaction",
+            ));
+        }
         if !self.in_transaction_scope() {
             let mut stmt = storage.begin();
             stmt.set_lock_wait_timeout(std::time::Duration::from_secs(
@@ -57,12 +63,6 @@ impl Session {
                 stmt: Some(stmt),
                 _reading,
             });
-        }
-        if write && self.state.transaction.read_only {
-            return Err(SqlError::new(
-                ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION,
-                "Cannot execute statement in a READ ONLY transaction",
-            ));
         }
         self.lock_database(database)?;
         let mut guard = self.state.transaction.storage.lock();
@@ -78,6 +78,12 @@ impl Session {
             finished: false,
             _reading,
         })
+    }
+
+    /// Whether a SELECT locks its tables: `FOR UPDATE` / `FOR SHARE`, or any SELECT of a
+    /// transaction at SERIALIZABLE (InnoDB reads it as `LOCK IN SHARE MODE`).
+    pub(crate) fn select_locks(&self, plan: &crate::plan::tables::TableSelect) -> bool {
+        plan.locking || (self.state.serializable && self.in_transaction_scope())
     }
 
     /// Lock every table of a `SELECT ... FOR UPDATE` / `FOR SHARE` for this session's

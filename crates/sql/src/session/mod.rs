@@ -73,6 +73,10 @@ pub struct SessionState {
     pub(crate) max_statement_time_s: f64,
     /// innodb_lock_wait_timeout in seconds.
     pub(crate) lock_wait_timeout_s: u64,
+    /// transaction_isolation is SERIALIZABLE: a transaction's plain reads lock as FOR SHARE.
+    pub(crate) serializable: bool,
+    /// transaction_read_only: every write fails with 1792.
+    pub(crate) read_only: bool,
     /// The budgets of its sorts, groupings and joins (sort_buffer_size, tmp_table_size,
     /// max_heap_table_size, tmpdir).
     pub(crate) spill: crate::system::budgets::SpillConfig,
@@ -114,6 +118,8 @@ impl SessionState {
             wait_timeout_s: None,
             max_statement_time_s: 0.0,
             lock_wait_timeout_s: 50,
+            serializable: false,
+            read_only: false,
             spill: crate::system::budgets::SpillConfig::from_variables(|_| None),
         };
         state.refresh_cached();
@@ -135,12 +141,16 @@ impl SessionState {
         let packet = get("max_allowed_packet");
         let max_statement_time = get("max_statement_time");
         let lock_wait = get("innodb_lock_wait_timeout");
+        let serializable = matches!(get("transaction_isolation"), Some(VarValue::Enum(3)));
+        let read_only = matches!(get("transaction_read_only"), Some(VarValue::Bool(true)));
         let spill = crate::system::budgets::SpillConfig::from_variables(get);
         self.spill = spill;
         self.autocommit = !matches!(autocommit, Some(VarValue::Bool(false)));
         if let Some(VarValue::UInt(seconds)) = lock_wait {
             self.lock_wait_timeout_s = seconds;
         }
+        self.serializable = serializable;
+        self.read_only = read_only;
         if let Some(VarValue::Set(bits)) = sql_mode {
             self.sql_mode = bits;
         }
@@ -173,10 +183,16 @@ impl SessionState {
         &self.query_cache
     }
 
-    /// Whether the open transaction wrote one of `tables` (never outside a transaction).
+    /// Whether the open transaction wrote one of `tables` (never outside a transaction), or
+    /// reads at SERIALIZABLE: then its SELECTs lock, and the query cache must neither serve
+    /// nor keep them.
     pub(crate) fn wrote_any_of(&self, tables: &[myriad_cache::query_cache::VersionCell]) -> bool {
+        let in_transaction = self.in_transaction || !self.autocommit;
+        if in_transaction && self.serializable {
+            return true;
+        }
         !self.written_tables.is_empty()
-            && (self.in_transaction || !self.autocommit)
+            && in_transaction
             && tables
                 .iter()
                 .any(|t| self.written_tables.iter().any(|w| w.same(t)))
