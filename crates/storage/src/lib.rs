@@ -132,6 +132,7 @@ mod open_tables;
 mod redo;
 mod redo_scan;
 mod savepoint;
+mod statement;
 mod table;
 mod table_locks;
 mod undo;

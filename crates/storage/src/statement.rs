@@ -1,0 +1,436 @@
+//! A statement's writes: the pages it changed with their before-images, its table locks
+//! and savepoints, its redo group at commit, and its rollback.
+//!
+//! The first time a statement changes a page it copies the page (the before-image) and
+//! marks the block write-pending, which keeps it in memory and off the disk. Commit turns
+//! the differences into one redo group (see `redo`), stamps the pages with the group's end
+//! LSN and marks them dirty; rollback copies the before-images back.
+
+use crate::btree::{PageRead, PageWrite};
+use crate::page::*;
+use crate::redo::{ENTRY_FILE, ENTRY_PAGE};
+use crate::table::TableInner;
+use crate::types::*;
+use crate::Shared;
+use myriad_cache::Block;
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+#[cfg(test)]
+thread_local! {
+    /// Test support: run on this thread right after its next commit's group is appended,
+    /// before the pages are stamped and released (to start a checkpoint there).
+    pub(crate) static AFTER_APPEND: std::cell::Cell<Option<Box<dyn FnOnce()>>> =
+        const { std::cell::Cell::new(None) };
+}
+
+/// A page the statement changed.
+pub(crate) struct Touched {
+    pub(crate) space: u64,
+    pub(crate) page_no: u32,
+    pub(crate) block: Block,
+    /// The page before the statement's first change: its committed content, shared with
+    /// the block for checkpoints while the statement is open (see [`Statement`]).
+    pub(crate) before: Arc<[u8]>,
+    pub(crate) table: Arc<TableInner>,
+}
+
+/// One statement's writes: an atomic unit in the redo log. Commit with
+/// [`Statement::commit`]; dropping it without commit rolls it back.
+///
+/// **Open for long.** A statement may stay open for a whole SQL transaction, its pages
+/// write-pending all the while. A checkpoint does not wait for it: each page's before-image
+/// (its committed content) is handed to the block cache with the write-pending mark
+/// ([`Block::begin_write_with`]), and a checkpoint writes that image instead (the cache's
+/// module doc, "The committed image", has the general argument). Why recovery stays right:
+/// - *Crash while open*: the checkpoint wrote the before-images, which hold every committed
+///   change to those pages (the table's writer lock lets no one else change them), and
+///   nothing of the statement; replay from the checkpoint LSN adds later groups only.
+/// - *Commit after the checkpoint*: the images are dropped before the group is appended,
+///   so a checkpoint that got an image began before the append; the group lies past its
+///   LSN and is replayed. It was built against the horizon of that checkpoint or a later
+///   one: a page whose before-image's LSN is at or below the horizon logs a full image
+///   (whatever the disk then holds is overwritten); one above it logs a delta against the
+///   before-image, whose own group also lies past the checkpoint and is replayed first.
+///   A checkpoint that begins after the append finds no image and waits for the rest of
+///   the commit (stamping and `end_write`), as it always did.
+/// - *Rollback after the checkpoint*: the pages get their before-images back, the bytes
+///   the checkpoint wrote; they stay dirty, and the next checkpoint writes them again.
+/// - A fresh page from `allocate` lies past the page count of the committed meta page: no
+///   committed state reads it. It is not dirty until a commit marks it, unless a cached
+///   copy of a group undone after a failed log write is still dirty; for that case its
+///   image is its before-image too (zeros), which a checkpoint may write harmlessly.
+pub struct Statement {
+    pub(crate) shared: Arc<Shared>,
+    pub(crate) touched: Vec<Touched>,
+    pub(crate) by_page: HashMap<(u64, u32), usize>,
+    /// Its id in the deadlock check (see `table_locks`).
+    id: u64,
+    locks: Vec<crate::table_locks::Held>,
+    /// Its savepoints, oldest first (see `savepoint`).
+    pub(crate) levels: Vec<crate::savepoint::Level>,
+    /// How long it waits for another statement's writer lock of a table.
+    lock_wait: std::time::Duration,
+}
+
+impl Statement {
+    pub(crate) fn new(shared: Arc<Shared>) -> Statement {
+        let lock_wait = shared.config.lock_wait_timeout;
+        Statement {
+            shared,
+            touched: Vec::new(),
+            by_page: HashMap::new(),
+            id: crate::table_locks::statement_id(),
+            locks: Vec::new(),
+            levels: Vec::new(),
+            lock_wait,
+        }
+    }
+
+    /// Wait at most `timeout` for another statement's writer lock of a table (instead of
+    /// the configured `lock_wait_timeout`): a statement of a transaction waits for others
+    /// as long as `innodb_lock_wait_timeout` says.
+    pub fn set_lock_wait_timeout(&mut self, timeout: std::time::Duration) {
+        self.lock_wait = timeout;
+    }
+
+    /// Until the guard drops, this thread's reads see the statement's own uncommitted
+    /// changes; other threads (and this one afterwards) see the committed content of the
+    /// pages it changed (see `myriad_cache::block_cache::committed_reads`).
+    pub fn reading_own(&self) -> myriad_cache::ReadingAs {
+        myriad_cache::reading_as(self.id)
+    }
+
+    /// Whether the statement changed nothing so far.
+    pub fn is_empty(&self) -> bool {
+        self.touched.is_empty()
+    }
+
+    pub(crate) fn lock_table(&mut self, t: &Arc<TableInner>) -> Result<()> {
+        if self.locks.iter().any(|held| Arc::ptr_eq(&held.table, t)) {
+            return Ok(());
+        }
+        // Another statement writing the table: a wait that may last (see `table_locks`).
+        let held = self.shared.lock_waits.lock(self.id, t, self.lock_wait)?;
+        if t.stale.load(Ordering::Acquire) {
+            return Err(StorageError::Stale);
+        }
+        self.locks.push(held);
+        Ok(())
+    }
+
+    /// Make the changes durable (per `flush_log_at_trx_commit`) and visible for good.
+    ///
+    /// An error means the statement left no trace: it failed before it was logged (a full
+    /// disk: the log could not reserve its bytes) and rolled back, or its group failed to
+    /// become durable and it was undone with every statement after it (see `undo`).
+    pub fn commit(mut self) -> Result<()> {
+        let Some((end, undone)) = self.log_and_stamp(true)? else {
+            return Ok(());
+        };
+        self.locks.clear();
+        if let Err(e) = self.shared.wait_durable(end) {
+            // Undone before the error is reported: reads after it never see the changes.
+            let _ = self.shared.undo_failed();
+            return Err(e);
+        }
+        self.shared.settle_watched(&undone)
+    }
+
+    /// Commit without waiting for the log (bulk copies whose durability comes from a flush).
+    pub(crate) fn commit_no_wait(mut self) -> Result<()> {
+        // No before-images are kept: the bulk copy's pages reach their file by a flush and
+        // sync of their own before anything depends on them (ALTER), so an undone group
+        // loses nothing, and a copy's images would pile up until the next fsync.
+        self.log_and_stamp(false)?;
+        self.locks.clear();
+        Ok(())
+    }
+
+    /// Undo every change of the statement.
+    pub fn rollback(self) {
+        drop(self)
+    }
+
+    /// Log the statement's group and stamp its pages. Returns the group's end LSN and, when
+    /// the statement left its before-images for undo (see `undo`), its undone flag.
+    fn log_and_stamp(
+        &mut self,
+        keep_images: bool,
+    ) -> Result<Option<(u64, Option<crate::undo::Undone>)>> {
+        if self.touched.is_empty() {
+            return Ok(None);
+        }
+        let log = &self.shared.log;
+        // Dirty, and without their committed images, before the group is appended: a
+        // checkpoint that starts after the append (and so counts on these pages being
+        // flushed) sees them dirty and waits for the write-pending mark to drop before
+        // writing them; an image written by an earlier one is replayed over.
+        // Under each table's latch, so that a reader sees the table's pages all as they
+        // were committed or all with this commit (see `committed_reads` in the cache).
+        let _reading = self.reading_own();
+        let mut tables: Vec<&Arc<TableInner>> = Vec::new();
+        for t in &self.touched {
+            if !tables.iter().any(|x| Arc::ptr_eq(x, &t.table)) {
+                tables.push(&t.table);
+            }
+        }
+        for table in tables {
+            let _latch = table.latch.write();
+            for t in self.touched.iter().filter(|t| Arc::ptr_eq(&t.table, table)) {
+                self.shared.cache.mark_dirty(&t.block, 0);
+                t.block.drop_committed_image();
+            }
+        }
+        let mut payload = Vec::with_capacity(256);
+        let mut undone = None;
+        let end = loop {
+            let horizon = log.horizon();
+            payload.clear();
+            let mut spaces: Vec<u64> = Vec::new();
+            for t in &self.touched {
+                if !spaces.contains(&t.space) {
+                    spaces.push(t.space);
+                    payload.push(ENTRY_FILE);
+                    payload.extend_from_slice(&t.space.to_le_bytes());
+                    for s in [t.table.db(), t.table.name()] {
+                        payload.extend_from_slice(&(s.len() as u16).to_le_bytes());
+                        payload.extend_from_slice(s.as_bytes());
+                    }
+                }
+                let after = t.block.read();
+                // The page was last changed by a group ending at or before the checkpoint start: the
+                // checkpoint may be writing it right now, so a crash could tear it.
+                let full = page_lsn(&t.before) <= horizon;
+                encode_page_record(&mut payload, t.space, t.page_no, &t.before, &after, full);
+            }
+            if !keep_images || !crate::undo::keeps_images(log.ack()) {
+                if let Some(end) = log.append(&payload, horizon)? {
+                    break end;
+                }
+                continue;
+            }
+            // The entry is made under the same mutex as the append: every group above the
+            // undo floor has one (see `undo`).
+            let mut pending = self.shared.pending.groups.lock();
+            if let Some(end) = log.append(&payload, horizon)? {
+                let flag = crate::undo::Undone::default();
+                pending.push(crate::undo::PendingGroup {
+                    end_lsn: end,
+                    pages: self
+                        .touched
+                        .iter_mut()
+                        .map(|t| crate::undo::PendingPage {
+                            block: t.block.clone(),
+                            before: Arc::clone(&t.before),
+                            table: Arc::clone(&t.table),
+                        })
+                        .collect(),
+                    undone: Arc::clone(&flag),
+                });
+                undone = Some(flag);
+                break end;
+            }
+        };
+        #[cfg(test)]
+        if let Some(hook) = AFTER_APPEND.take() {
+            hook();
+        }
+        for t in self.touched.drain(..) {
+            put_u64(&mut t.block.write(), OFF_LSN, end);
+            t.block.raise_flush_lsn(end);
+            t.block.end_write();
+        }
+        self.by_page.clear();
+        Ok(Some((end, undone)))
+    }
+
+    /// The page for writing: records the before-image on first touch.
+    fn page_for_write(&mut self, table: &Arc<TableInner>, page_no: u32) -> Result<Block> {
+        if let Some(&i) = self.by_page.get(&(table.space, page_no)) {
+            if !self.levels.is_empty() {
+                self.save_for_levels(i);
+            }
+            return Ok(self.touched[i].block.clone());
+        }
+        let block = self.shared.cache.get(table.space, page_no as u64)?;
+        // Copied before the mark: only this statement (holding the table's writer lock)
+        // changes the table's pages, so the bytes are committed until it does.
+        let before: Arc<[u8]> = Arc::from(block.read().as_ref());
+        block.begin_write_with(Arc::clone(&before));
+        self.remember(table, page_no, block.clone(), before);
+        Ok(block)
+    }
+
+    fn remember(&mut self, table: &Arc<TableInner>, page_no: u32, block: Block, before: Arc<[u8]>) {
+        table.forget_no_rows();
+        self.by_page
+            .insert((table.space, page_no), self.touched.len());
+        self.touched.push(Touched {
+            space: table.space,
+            page_no,
+            block,
+            before,
+            table: Arc::clone(table),
+        });
+    }
+}
+
+impl Drop for Statement {
+    fn drop(&mut self) {
+        if self.touched.is_empty() {
+            return;
+        }
+        crate::savepoint::restore(
+            self.touched
+                .iter()
+                .map(|t| (&t.table, &t.block, &t.before[..]))
+                .collect(),
+        );
+        for t in self.touched.drain(..) {
+            t.block.end_write();
+        }
+    }
+}
+
+/// Append a PAGE entry describing `after` (relative to `before`, or from zeros when `full`).
+pub(crate) fn encode_page_record(
+    out: &mut Vec<u8>,
+    space: u64,
+    page_no: u32,
+    before: &[u8],
+    after: &[u8],
+    full: bool,
+) {
+    let mut ranges: Vec<(usize, usize)> = Vec::new();
+    // Bytes never logged: the checksum and the page LSN.
+    let logged = |i: usize| !(i < 4 || (OFF_LSN..OFF_LSN + 8).contains(&i));
+    let differs = |i: usize| {
+        logged(i)
+            && if full {
+                after[i] != 0
+            } else {
+                after[i] != before[i]
+            }
+    };
+    // Gaps shorter than this are logged rather than split into two ranges (a range costs
+    // 4 bytes of header).
+    const MERGE_GAP: usize = 8;
+    let mut i = 0;
+    while i < PAGE_SIZE {
+        // Skip equal 8-byte words quickly.
+        if i % 8 == 0 && i + 8 <= PAGE_SIZE && i >= 24 {
+            let a = &after[i..i + 8];
+            let same = if full {
+                a == [0u8; 8]
+            } else {
+                a == &before[i..i + 8]
+            };
+            if same {
+                i += 8;
+                continue;
+            }
+        }
+        if differs(i) {
+            match ranges.last_mut() {
+                Some((s, e)) if i - *e <= MERGE_GAP && i - *s < u16::MAX as usize - 16 => {
+                    *e = i + 1
+                }
+                _ => ranges.push((i, i + 1)),
+            }
+        }
+        i += 1;
+    }
+    if ranges.is_empty() && !full {
+        return;
+    }
+    out.push(ENTRY_PAGE);
+    out.extend_from_slice(&space.to_le_bytes());
+    out.extend_from_slice(&page_no.to_le_bytes());
+    out.push(full as u8);
+    out.extend_from_slice(&(ranges.len() as u16).to_le_bytes());
+    for (s, e) in ranges {
+        out.extend_from_slice(&(s as u16).to_le_bytes());
+        out.extend_from_slice(&((e - s) as u16).to_le_bytes());
+        out.extend_from_slice(&after[s..e]);
+    }
+}
+
+/// A statement's view of one table's pages for writing.
+pub(crate) struct WritePager<'a> {
+    pub(crate) stmt: &'a mut Statement,
+    pub(crate) table: &'a Arc<TableInner>,
+}
+
+impl PageRead for WritePager<'_> {
+    fn read(&self, page_no: u32) -> Result<Block> {
+        Ok(self
+            .stmt
+            .shared
+            .cache
+            .get(self.table.space, page_no as u64)?)
+    }
+}
+
+impl PageWrite for WritePager<'_> {
+    fn write(&mut self, page_no: u32) -> Result<Block> {
+        self.stmt.page_for_write(self.table, page_no)
+    }
+
+    fn allocate(&mut self, page_type: u8) -> Result<(u32, Block)> {
+        let meta = self.write(META_PAGE)?;
+        let free_head = get_u32(&meta.read(), meta::FREE_HEAD);
+        let page_no = if free_head != 0 {
+            let b = self.write(free_head)?;
+            let next = {
+                let p = b.read();
+                if crate::table::page_type_of(&p) != TYPE_FREE {
+                    return Err(StorageError::Corrupt(format!(
+                        "free list names page {free_head}, which is in use"
+                    )));
+                }
+                get_u32(&p, 32)
+            };
+            put_u32(&mut meta.write(), meta::FREE_HEAD, next);
+            free_head
+        } else {
+            let count = get_u32(&meta.read(), meta::PAGE_COUNT);
+            if count == u32::MAX {
+                return Err(StorageError::TooBig("table file is full".into()));
+            }
+            put_u32(&mut meta.write(), meta::PAGE_COUNT, count + 1);
+            let block = self
+                .stmt
+                .shared
+                .cache
+                .create(self.table.space, count as u64)?;
+            // A fresh page's before-image is zeros (LSN 0): it logs a full image.
+            let zeros: Arc<[u8]> = std::iter::repeat_n(0u8, PAGE_SIZE).collect();
+            block.begin_write_with(Arc::clone(&zeros));
+            self.stmt.remember(self.table, count, block, zeros);
+            count
+        };
+        let b = self.write(page_no)?;
+        {
+            let mut p = b.write();
+            p[HEADER_SIZE..].fill(0);
+            init_header(&mut p, self.table.space, page_no, page_type);
+        }
+        Ok((page_no, b))
+    }
+
+    fn free(&mut self, page_no: u32) -> Result<()> {
+        let meta = self.write(META_PAGE)?;
+        let head = get_u32(&meta.read(), meta::FREE_HEAD);
+        let b = self.write(page_no)?;
+        {
+            let mut p = b.write();
+            p[HEADER_SIZE..].fill(0);
+            p[OFF_TYPE] = TYPE_FREE;
+            put_u32(&mut p, 32, head);
+        }
+        put_u32(&mut meta.write(), meta::FREE_HEAD, page_no);
+        Ok(())
+    }
+}
