@@ -226,7 +226,7 @@ pub(crate) fn lookup_in(
     // stored, see `run`): MySQL's rule.
     let mut refused = false;
     let looked = qc.cache.lookup_if(&key, found.template, |rows| {
-        refused = session.state.wrote_any_of(&rows.tables);
+        refused = session.state.skips_query_cache(&rows.tables);
         !refused
     });
     if refused {
@@ -422,7 +422,7 @@ pub fn run(
         .iter()
         .map(|(db, table)| qc.versions.cell(db, table))
         .collect();
-    if session.state.wrote_any_of(&cells) {
+    if session.state.skips_query_cache(&cells) {
         // It reads a table this session's open transaction wrote: never cached.
         qc.not_cached.bump(session.info.connection_id);
         return session.run_to(stmt, params, out);

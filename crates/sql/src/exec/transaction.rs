@@ -27,7 +27,12 @@ impl Session {
         if !self.in_transaction_scope() {
             return Ok(());
         }
-        let key = (format!("{}/", database.to_lowercase()), String::new());
+        self.hold_lock((format!("{}/", database.to_lowercase()), String::new()))
+    }
+
+    /// Take `key` in the session lock table until the transaction ends (waiting at most
+    /// innodb_lock_wait_timeout for another session that holds it).
+    pub(crate) fn hold_lock(&self, key: crate::session::row_locks::RowKey) -> Result<(), SqlError> {
         let owner = self.info.connection_id;
         if self
             .engine
@@ -55,9 +60,7 @@ impl Session {
         }
         if !self.in_transaction_scope() {
             let mut stmt = storage.begin();
-            stmt.set_lock_wait_timeout(std::time::Duration::from_secs(
-                self.state.lock_wait_timeout_s,
-            ));
+            stmt.set_lock_wait_timeout(self.lock_wait_timeout());
             let _reading = stmt.reading_own();
             return Ok(WriteScope::Own {
                 stmt: Some(stmt),
@@ -67,9 +70,7 @@ impl Session {
         self.lock_database(database)?;
         let mut guard = self.state.transaction.storage.lock();
         let stmt = guard.get_or_insert_with(|| storage.begin());
-        stmt.set_lock_wait_timeout(std::time::Duration::from_secs(
-            self.state.lock_wait_timeout_s,
-        ));
+        stmt.set_lock_wait_timeout(self.lock_wait_timeout());
         let start = stmt.savepoint();
         let _reading = stmt.reading_own();
         Ok(WriteScope::InTransaction {
@@ -93,13 +94,13 @@ impl Session {
         plan: &crate::plan::tables::TableSelect,
     ) -> Result<(), SqlError> {
         let storage = self.engine.catalog.storage();
-        let tables =
-            || std::iter::once(&plan.source.table).chain(plan.joins.iter().map(|j| &j.table));
-        for table in tables() {
-            self.lock_database(&table.database)?;
-        }
+        // The scope takes the first table's database lock; the joined tables' come next.
         let mut scope = self.write_scope(&plan.source.table.database, false)?;
-        for table in tables() {
+        let tables = std::iter::once(&plan.source.table).chain(plan.joins.iter().map(|j| &j.table));
+        for (n, table) in tables.enumerate() {
+            if n > 0 {
+                self.lock_database(&table.database)?;
+            }
             table
                 .open(storage)?
                 .lock_for_write(scope.stmt())
@@ -135,8 +136,7 @@ impl Session {
             }
             Stmt::Savepoint(_) => {}
             Stmt::RollbackToSavepoint(name) => {
-                self.state.transaction.back_to_savepoint(name, false)?;
-                self.state.bump_written_tables();
+                self.state.transaction.back_to_savepoint(name, false)?
             }
             Stmt::ReleaseSavepoint(name) => self.state.transaction.back_to_savepoint(name, true)?,
             _ => {}

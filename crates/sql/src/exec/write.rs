@@ -18,13 +18,12 @@ use crate::{Engine, Session};
 // ---- statements over stored tables ----
 
 impl Session {
-    /// The engine's storage, and `table` opened in it for an INSERT, UPDATE or DELETE.
+    /// `table` opened for an INSERT, UPDATE or DELETE.
     fn open_for_write(
         &self,
         table: &crate::plan::tables::TableRef,
-    ) -> Result<(&myriad_storage::Storage, myriad_storage::Table), SqlError> {
-        let storage = self.engine.catalog.storage();
-        Ok((storage, table.open(storage)?))
+    ) -> Result<myriad_storage::Table, SqlError> {
+        table.open(self.engine.catalog.storage())
     }
 
     pub(crate) fn insert(
@@ -32,7 +31,7 @@ impl Session {
         plan: &crate::plan::tables::InsertPlan,
         env: &mut ExecEnv,
     ) -> Result<Pending, SqlError> {
-        let (_, table) = self.open_for_write(&plan.table)?;
+        let table = self.open_for_write(&plan.table)?;
         let strict = self.strict();
         let mut scope = self.write_scope(&plan.table.database, true)?;
         let mut affected = 0u64;
@@ -176,7 +175,7 @@ impl Session {
         env: &mut ExecEnv,
     ) -> Result<QueryResult, SqlError> {
         let strict = self.strict();
-        let (_, table) = self.open_for_write(&plan.source.table)?;
+        let table = self.open_for_write(&plan.source.table)?;
         // The writer lock before the read: concurrent `SET n = n + 1` must not both read n.
         let mut scope = self.write_scope(&plan.source.table.database, true)?;
         table
@@ -228,18 +227,10 @@ impl Session {
         table: &crate::plan::tables::TableRef,
         key: String,
     ) -> Result<(), SqlError> {
-        let row = (
+        self.hold_lock((
             format!("{}.{}", table.database, table.name).to_lowercase(),
             key,
-        );
-        if self.engine.row_locks.lock(
-            self.info.connection_id,
-            row.clone(),
-            self.lock_wait_timeout(),
-        )? {
-            self.state.held_locks.lock().push(row);
-        }
-        Ok(())
+        ))
     }
 
     pub(crate) fn delete(
@@ -247,7 +238,7 @@ impl Session {
         plan: &crate::plan::tables::DeletePlan,
         env: &mut ExecEnv,
     ) -> Result<QueryResult, SqlError> {
-        let (_, table) = self.open_for_write(&plan.source.table)?;
+        let table = self.open_for_write(&plan.source.table)?;
         // The writer lock before the read, as for UPDATE: a transaction's DELETE then
         // INSERT of a key cannot interleave with another's (it holds the table until it
         // ends). The keys a point DELETE searches for are also locked before reading,

@@ -183,10 +183,13 @@ impl SessionState {
         &self.query_cache
     }
 
-    /// Whether the open transaction wrote one of `tables` (never outside a transaction), or
-    /// reads at SERIALIZABLE: then its SELECTs lock, and the query cache must neither serve
-    /// nor keep them.
-    pub(crate) fn wrote_any_of(&self, tables: &[myriad_cache::query_cache::VersionCell]) -> bool {
+    /// Whether the query cache must neither serve nor keep this session's result over
+    /// `tables`: its open transaction wrote one of them (never outside a transaction), or
+    /// it runs at SERIALIZABLE, where its SELECTs lock.
+    pub(crate) fn skips_query_cache(
+        &self,
+        tables: &[myriad_cache::query_cache::VersionCell],
+    ) -> bool {
         let in_transaction = self.in_transaction || !self.autocommit;
         if in_transaction && self.serializable {
             return true;

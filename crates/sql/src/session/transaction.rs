@@ -174,20 +174,12 @@ impl Drop for WriteScope<'_> {
 
 impl crate::session::SessionState {
     /// The query cache's versions of the tables the transaction wrote move on: results
-    /// other sessions cached meanwhile read rows that were not committed then (they see a
-    /// transaction's changes before it ends), and a rollback just took those rows away.
+    /// other sessions cached while it was open hold the rows as they were committed before
+    /// it, which its COMMIT changes (each write statement bumps them only at its own start
+    /// and end).
     pub(crate) fn bump_written_tables(&self) {
         for cell in &self.written_tables {
             cell.bump();
         }
-    }
-}
-
-impl Drop for crate::session::SessionState {
-    /// A session that ends (a disconnect, a KILL, a reset of the connection) rolls back
-    /// its open transaction.
-    fn drop(&mut self) {
-        let _ = self.transaction.end(false);
-        self.bump_written_tables();
     }
 }
