@@ -26,7 +26,9 @@ pub mod query_cache;
 mod sync;
 pub mod table_cache;
 
-pub use block_cache::committed_reads::{reading_as, BlockBytes, ReadingAs};
+pub use block_cache::committed_reads::{
+    current_writer, reading_as, BlockBytes, ReadingAs, READ_UNCOMMITTED,
+};
 pub use block_cache::registry::{KeyCacheInfo, KeyCaches, Knob, DEFAULT_KEY_CACHE};
 pub use block_cache::segments::{KeyCache, MAX_SEGMENTS};
 pub use block_cache::{Block, BlockCache, BlockCacheStats, BlockIo, Prefetch};

@@ -28,6 +28,7 @@ use std::cmp::Ordering;
 use crate::page::*;
 use crate::types::StorageError;
 use myriad_cache::{Block, Prefetch};
+use std::sync::Arc;
 
 type Result<T> = std::result::Result<T, StorageError>;
 
@@ -50,8 +51,50 @@ const OVERFLOW_DATA: usize = 38;
 const OVERFLOW_CAPACITY: usize = PAGE_SIZE - OVERFLOW_DATA;
 
 /// Read access to a table's pages.
+/// A page as a read sees it: a block of the cache, or an older version of it (a
+/// snapshot's view, see `snapshot`).
+pub(crate) enum Page {
+    Block(Block),
+    /// Page number, content.
+    Version(u32, Arc<[u8]>),
+}
+
+/// The bytes of a [`Page`].
+pub(crate) enum PageBytes<'a> {
+    Block(myriad_cache::BlockBytes<'a>),
+    Version(&'a [u8]),
+}
+
+impl Page {
+    pub(crate) fn read(&self) -> PageBytes<'_> {
+        match self {
+            Page::Block(b) => PageBytes::Block(b.read()),
+            Page::Version(_, v) => PageBytes::Version(v),
+        }
+    }
+
+    /// The page's number.
+    pub(crate) fn block(&self) -> u64 {
+        match self {
+            Page::Block(b) => b.block(),
+            Page::Version(no, _) => *no as u64,
+        }
+    }
+}
+
+impl std::ops::Deref for PageBytes<'_> {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            PageBytes::Block(b) => b,
+            PageBytes::Version(v) => v,
+        }
+    }
+}
+
 pub(crate) trait PageRead {
-    fn read(&self, page_no: u32) -> Result<Block>;
+    fn read(&self, page_no: u32) -> Result<Page>;
     /// A hint that `page_no` is read soon (see [`Prefetch`]).
     fn prefetch(&self, _page_no: u32, _step: Prefetch) {}
 }
@@ -525,7 +568,7 @@ impl Route {
 
 /// What [`seek_many`] found: the pinned leaves, and for each key (leaf index, position).
 struct Sought {
-    leaves: Vec<Block>,
+    leaves: Vec<Page>,
     at: Vec<(usize, usize)>,
 }
 
@@ -562,7 +605,7 @@ fn seek_many(src: &impl PageRead, root: u32, keys: &[&[u8]]) -> Result<Sought> {
     let leaves = leaf_pages
         .iter()
         .map(|&page_no| src.read(page_no))
-        .collect::<Result<Vec<Block>>>()?;
+        .collect::<Result<Vec<Page>>>()?;
     let guards: Vec<_> = leaves.iter().map(|b| b.read()).collect();
     let pages: Vec<&[u8]> = guards.iter().map(|g| &**g).collect();
     for p in &pages {
@@ -667,7 +710,7 @@ pub(crate) fn scan_many(
         let Sought { leaves, at } = seek_many(src, root, &lowers)?;
         for (j, (&(_, upper), &(leaf, start))) in batch.iter().zip(&at).enumerate() {
             let range = batch_no * SEEK_BATCH + j;
-            let mut sibling: Option<Block> = None;
+            let mut sibling: Option<Page> = None;
             let mut pos = start;
             loop {
                 let b = sibling.as_ref().unwrap_or(&leaves[leaf]);
@@ -1232,8 +1275,8 @@ mod tests {
     }
 
     impl PageRead for MemPager {
-        fn read(&self, page_no: u32) -> Result<Block> {
-            Ok(self.cache.get(7, page_no as u64)?)
+        fn read(&self, page_no: u32) -> Result<Page> {
+            Ok(Page::Block(self.cache.get(7, page_no as u64)?))
         }
     }
     impl PageWrite for MemPager {

@@ -132,6 +132,7 @@ mod open_tables;
 mod redo;
 mod redo_scan;
 mod savepoint;
+mod snapshot;
 mod statement;
 mod table;
 mod table_locks;
@@ -148,6 +149,7 @@ pub use open_tables::{set_instance_hint, OpenTable, StatementTables};
 pub use redo::{create_private_dir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE};
 pub use redo_scan::{RedoDamage, RedoRecovery};
 pub use savepoint::Savepoint;
+pub use snapshot::{reading_at, ReadingAt, SnapshotSlot};
 pub use table::{CheckReport, Direction, IndexScan, InsertOutcome, RowScan, Statement, Table};
 pub use types::*;
 pub use writeback::PreloadReport;
@@ -235,6 +237,8 @@ pub(crate) struct Shared {
     pub(crate) pending: undo::Pending,
     /// Statements waiting for tables' writer locks (see `table_locks`).
     pub(crate) lock_waits: table_locks::LockWaits,
+    /// The commit sequence, snapshots and page versions (see `snapshot`).
+    pub(crate) snapshots: snapshot::Snapshots,
     /// A checkpoint failed and none has succeeded since (logged once each way).
     checkpoint_failing: AtomicBool,
 }
@@ -481,6 +485,7 @@ impl Storage {
             images: definition_images::DefinitionImages::new(config.table_definition_cache_size),
             pending: undo::Pending::default(),
             lock_waits: Default::default(),
+            snapshots: Default::default(),
             checkpoint_failing: AtomicBool::new(false),
         });
         let mut storage = StorageInner {
@@ -553,6 +558,21 @@ impl Storage {
     /// What recovery did when this datadir was opened.
     pub fn recovery_stats(&self) -> &RecoveryStats {
         &self.inner.recovery
+    }
+
+    /// A holder of consistent-read snapshots (one per session; see [`SnapshotSlot`]).
+    pub fn snapshot_slot(&self) -> SnapshotSlot {
+        SnapshotSlot::new(Arc::clone(&self.inner.shared))
+    }
+
+    /// Page versions kept for snapshots that may still read them (see `snapshot`).
+    pub fn page_versions(&self) -> usize {
+        self.inner.shared.snapshots.versions()
+    }
+
+    /// The last commit readers see: a snapshot taken now reads at this number.
+    pub fn published_commit(&self) -> u64 {
+        self.inner.shared.snapshots.published()
     }
 
     /// Start a statement (the unit of atomicity and durability).
@@ -780,6 +800,7 @@ impl Storage {
             image_ticket: 0,
             written: AtomicBool::new(false),
             rows_known_empty: AtomicBool::new(rows_known_empty),
+            last_commit: AtomicU64::new(0),
         }
     }
 

@@ -176,13 +176,25 @@ impl Statement {
                 tables.push(&t.table);
             }
         }
+        // The commit takes the next number of the commit sequence; snapshots taken before
+        // it read the pages' before-images, saved as versions (see `snapshot`). A bulk copy
+        // writes a file no one reads yet: it saves none.
+        let mut publication = keep_images.then(|| self.shared.snapshots.begin_publish());
         for table in tables {
             let _latch = table.latch.write();
+            if let Some(p) = &publication {
+                table.last_commit.store(p.seq, Ordering::Release);
+            }
             for t in self.touched.iter().filter(|t| Arc::ptr_eq(&t.table, table)) {
                 self.shared.cache.mark_dirty(&t.block, 0);
+                if let Some(p) = &mut publication {
+                    p.save((t.space, t.page_no), Arc::clone(&t.before));
+                }
                 t.block.drop_committed_image();
             }
         }
+        drop(publication);
+        self.shared.snapshots.purge();
         let mut payload = Vec::with_capacity(256);
         let mut undone = None;
         let end = loop {
@@ -364,12 +376,13 @@ pub(crate) struct WritePager<'a> {
 }
 
 impl PageRead for WritePager<'_> {
-    fn read(&self, page_no: u32) -> Result<Block> {
-        Ok(self
-            .stmt
-            .shared
-            .cache
-            .get(self.table.space, page_no as u64)?)
+    fn read(&self, page_no: u32) -> Result<crate::btree::Page> {
+        Ok(crate::btree::Page::Block(
+            self.stmt
+                .shared
+                .cache
+                .get(self.table.space, page_no as u64)?,
+        ))
     }
 }
 

@@ -20,7 +20,7 @@
 //! **Statements.** Writes go through a [`Statement`] (`statement`): its pages'
 //! before-images, its locks, its redo group at commit and its rollback.
 
-use crate::btree::{self, Inserted, PageRead, PageWrite, BACKWARD, FORWARD};
+use crate::btree::{self, Inserted, Page, PageRead, PageWrite, BACKWARD, FORWARD};
 use crate::codec::{decode_row, decode_row_columns, encode_row, format_datum};
 use crate::keycode::encode_key_part;
 use crate::page::*;
@@ -30,7 +30,6 @@ pub(crate) use crate::statement::AFTER_APPEND;
 pub(crate) use crate::statement::{encode_page_record, WritePager};
 use crate::types::*;
 use crate::Shared;
-use myriad_cache::Block;
 use parking_lot::{Mutex, RwLock};
 use std::collections::VecDeque;
 use std::ops::Bound;
@@ -85,6 +84,9 @@ pub(crate) struct TableInner {
     /// that took several latch holds knows whether an entry could have moved between them
     /// (see [`Table::index_moves`]).
     pub(crate) index_moves: Box<[AtomicU64]>,
+    /// The number of the last commit that changed the table (see `snapshot`): set under
+    /// the write latch before the commit's changes become visible.
+    pub(crate) last_commit: AtomicU64,
 }
 
 /// See [`TableInner::key_position`].
@@ -140,17 +142,28 @@ pub enum Direction {
     Backward,
 }
 
+/// A table's pages as one read operation sees them (see `snapshot`).
 struct ReadPager<'a> {
-    shared: &'a Shared,
-    space: u64,
+    table: &'a TableInner,
+    view: crate::snapshot::View,
 }
 
 impl PageRead for ReadPager<'_> {
-    fn read(&self, page_no: u32) -> Result<Block> {
-        Ok(self.shared.cache.get(self.space, page_no as u64)?)
+    fn read(&self, page_no: u32) -> Result<Page> {
+        let t = self.table;
+        if let Some(version) = self
+            .view
+            .page(&t.shared.snapshots, (t.space, page_no), t.name())?
+        {
+            return Ok(Page::Version(page_no, version));
+        }
+        Ok(Page::Block(t.shared.cache.get(t.space, page_no as u64)?))
     }
     fn prefetch(&self, page_no: u32, step: myriad_cache::Prefetch) {
-        self.shared.cache.prefetch(self.space, page_no as u64, step)
+        self.table
+            .shared
+            .cache
+            .prefetch(self.table.space, page_no as u64, step)
     }
 }
 
@@ -209,9 +222,11 @@ impl TableInner {
         crate::open_tables::split_table_key(&self.key).map_or(&self.key, |(_, name)| name)
     }
 
-    /// Whether the row tree is known to hold no row (so neither does any index).
+    /// Whether the row tree is known to hold no row (so neither does any index) for this
+    /// thread's reads: the flag tells of the latest commits only.
     fn has_no_rows(&self) -> bool {
         self.rows_known_empty.load(Ordering::Acquire)
+            && self.view() == crate::snapshot::View::Latest
     }
 
     /// A reader holding the latch found the row tree empty: remember it, unless a statement
@@ -348,15 +363,24 @@ impl TableInner {
         self.clustered_pk != Some(i)
     }
 
+    /// The pages as this thread's reads see them now: call under the latch (a commit
+    /// changes the view only under the write latch).
     fn reader(&self) -> ReadPager<'_> {
         ReadPager {
-            shared: &self.shared,
-            space: self.space,
+            table: self,
+            view: self.view(),
         }
     }
 
+    fn view(&self) -> crate::snapshot::View {
+        crate::snapshot::View::of(
+            self.last_commit.load(Ordering::Acquire),
+            self.writer_owner.load(Ordering::Acquire),
+        )
+    }
+
     fn meta_u64(&self, off: usize) -> Result<u64> {
-        let b = self.shared.cache.get(self.space, META_PAGE as u64)?;
+        let b = self.reader().read(META_PAGE)?;
         let v = get_u64(&b.read(), off);
         Ok(v)
     }
@@ -486,6 +510,8 @@ impl Table {
     pub fn insert(&self, stmt: &mut Statement, row: &[Value]) -> Result<InsertOutcome> {
         let t = &self.inner;
         let _reading = stmt.reading_own();
+        // A write reads the latest commits, whatever snapshot the thread reads at.
+        let _latest = crate::snapshot::reading_at(None);
         let _latch = self.write_start(stmt)?;
         let mut generated = None;
         let mut filled;
@@ -616,6 +642,8 @@ impl Table {
     pub fn update(&self, stmt: &mut Statement, row_id: RowId, new_row: &[Value]) -> Result<bool> {
         let t = &self.inner;
         let _reading = stmt.reading_own();
+        // A write reads the latest commits, whatever snapshot the thread reads at.
+        let _latest = crate::snapshot::reading_at(None);
         let _latch = self.write_start(stmt)?;
         let Some(old) = t.get_row(row_id)? else {
             return Ok(false);
@@ -716,6 +744,8 @@ impl Table {
     pub fn delete(&self, stmt: &mut Statement, row_id: RowId) -> Result<bool> {
         let t = &self.inner;
         let _reading = stmt.reading_own();
+        // A write reads the latest commits, whatever snapshot the thread reads at.
+        let _latest = crate::snapshot::reading_at(None);
         let _latch = self.write_start(stmt)?;
         let Some(old) = t.get_row(row_id)? else {
             return Ok(false);
@@ -1030,6 +1060,8 @@ impl Table {
     pub fn set_auto_increment(&self, stmt: &mut Statement, value: u64) -> Result<()> {
         let t = &self.inner;
         let _reading = stmt.reading_own();
+        // A write reads the latest commits, whatever snapshot the thread reads at.
+        let _latest = crate::snapshot::reading_at(None);
         let _latch = self.write_start(stmt)?;
         let mut w = WritePager { stmt, table: t };
         let b = w.write(META_PAGE)?;
@@ -1218,8 +1250,9 @@ impl RowScan {
         let (buffer, def) = (&mut self.buffer, &t.def);
         let wanted = self.wanted.as_deref();
         let mut stored_bytes = 0usize;
+        let src = t.reader();
         let (done, _) = btree::scan::<FORWARD>(
-            &t.reader(),
+            &src,
             ROW_TREE_ROOT,
             Some(&row_key(start)),
             None,
@@ -1232,7 +1265,8 @@ impl RowScan {
         )?;
         let average = stored_bytes / self.buffer.len().max(1);
         self.batch_rows = (SCAN_BATCH_BYTES / average.max(1)).clamp(1, SCAN_BATCH_ROWS);
-        if start == 0 && done && self.buffer.is_empty() {
+        if start == 0 && done && self.buffer.is_empty() && src.view == crate::snapshot::View::Latest
+        {
             t.note_no_rows(&_latch);
         }
         self.next_row_id = match (done, self.buffer.back()) {

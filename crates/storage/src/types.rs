@@ -447,6 +447,9 @@ pub enum StorageError {
     Deadlock,
     /// The table was dropped or altered while this handle was in use; reopen it.
     Stale,
+    /// ER_CHECKREAD (1020): a consistent read of a table the reader writes met a page that
+    /// others changed after the reader's snapshot (see `snapshot`).
+    ChangedSinceSnapshot(String),
 }
 
 impl fmt::Display for StorageError {
@@ -469,6 +472,9 @@ impl fmt::Display for StorageError {
             StorageError::LockWaitTimeout => write!(f, "Lock wait timeout exceeded"),
             StorageError::Deadlock => write!(f, "Deadlock found when trying to get lock"),
             StorageError::Stale => write!(f, "table definition changed; reopen the table"),
+            StorageError::ChangedSinceSnapshot(t) => {
+                write!(f, "Record has changed since last read in table '{t}'")
+            }
         }
     }
 }

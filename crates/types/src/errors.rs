@@ -52,6 +52,7 @@ macro_rules! error_codes {
 error_codes! {
     ER_DB_CREATE_EXISTS = 1007, "HY000", "Can't create database '%-.192s'; database exists";
     ER_DB_DROP_EXISTS = 1008, "HY000", "Can't drop database '%-.192s'; database doesn't exist";
+    ER_CHECKREAD = 1020, "HY000", "Record has changed since last read in table '%-.192s'";
     ER_DISK_FULL = 1021, "HY000", "Disk full (%s); waiting for someone to free some space... (errno: %M)";
     ER_GET_ERRNO = 1030, "HY000", "Got error %M from storage engine %s";
     ER_KEY_NOT_FOUND = 1032, "HY000", "Can't find record in '%-.192s'";

@@ -9,6 +9,9 @@
 //! bytes that a rollback may take back. The writer's own reads, and every read of a block
 //! that is not write-pending, get the block's bytes, as before.
 //!
+//! A thread that reads as [`READ_UNCOMMITTED`] sees every block's bytes, uncommitted
+//! changes of every writer included (the dirty reads of READ UNCOMMITTED).
+//!
 //! Cost: a read checks the block's write-pending count (one atomic load), and only for a
 //! pending block takes the image mutex; a hit on a block nobody writes does nothing more.
 //!
@@ -38,8 +41,11 @@ pub fn reading_as(writer: u64) -> ReadingAs {
     }
 }
 
+/// The reader id of READ UNCOMMITTED: every writer's uncommitted bytes are seen.
+pub const READ_UNCOMMITTED: u64 = u64::MAX;
+
 /// The writer this thread reads as (0: none).
-pub(crate) fn current_writer() -> u64 {
+pub fn current_writer() -> u64 {
     READING_AS.with(Cell::get)
 }
 

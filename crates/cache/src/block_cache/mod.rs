@@ -345,11 +345,14 @@ impl Block {
         let slot = self.slot();
         if slot.write_pending.load(Ordering::Acquire) > 0 {
             let reader = committed_reads::current_writer();
-            let image = slot
-                .committed_image
-                .lock()
-                .as_ref()
-                .and_then(|(writer, image)| (*writer != reader).then(|| Arc::clone(image)));
+            let image = if reader == committed_reads::READ_UNCOMMITTED {
+                None
+            } else {
+                slot.committed_image
+                    .lock()
+                    .as_ref()
+                    .and_then(|(writer, image)| (*writer != reader).then(|| Arc::clone(image)))
+            };
             if let Some(image) = image {
                 return committed_reads::BlockBytes::Committed(image);
             }
