@@ -149,7 +149,7 @@ pub use open_tables::{set_instance_hint, OpenTable, StatementTables};
 pub use redo::{create_private_dir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE};
 pub use redo_scan::{RedoDamage, RedoRecovery};
 pub use savepoint::Savepoint;
-pub use snapshot::{reading_at, ReadingAt, SnapshotSlot};
+pub use snapshot::{reading_at, reading_from, ReadingAt, SnapshotSlot};
 pub use table::{CheckReport, Direction, IndexScan, InsertOutcome, RowScan, Statement, Table};
 pub use types::*;
 pub use writeback::PreloadReport;

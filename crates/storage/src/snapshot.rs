@@ -17,11 +17,15 @@
 //! page's content at `s`; without one the page did not change after `s`.
 //!
 //! **Own changes.** A writer reads its own uncommitted changes (the block cache's
-//! `reading_as`). A table it holds the writer lock of reads as it is, since no one else
-//! commits to it; but if others committed to one of its pages after the snapshot and
-//! before the lock, its content mixes those commits with the writer's changes, which no
-//! snapshot holds: the read fails with [`StorageError::ChangedSinceSnapshot`] (MariaDB's
-//! 1020 ER_CHECKREAD) instead of answering with rows the snapshot should not see.
+//! `reading_as`). In a table it holds the writer lock of, no one else commits, so a page it
+//! changed holds its changes over the latest commits, and a page it did not change reads
+//! at the snapshot as any other. A page it changed that others had changed after the
+//! snapshot (before the lock) mixes their commits with its changes, which no snapshot
+//! holds: the read fails with [`StorageError::ChangedSinceSnapshot`] (MariaDB's 1020
+//! ER_CHECKREAD) instead of answering with rows the snapshot should not see. (The mix is
+//! consistent otherwise: a page the writer changed without such a commit was, before its
+//! change, as the snapshot has it; a page that others split or merged changed its parent,
+//! which the writer then read at the snapshot too, or changed: the error.)
 //!
 //! **Purge.** A version superseded at `c` serves snapshots below `c` only. After each
 //! commit and when a snapshot ends, versions superseded at or below the oldest number any
@@ -35,7 +39,7 @@
 
 use crate::types::{Result, StorageError};
 use parking_lot::{Mutex, RwLock};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -43,9 +47,14 @@ use std::sync::Arc;
 /// A slot's value when it holds no snapshot, and the thread-local view "latest".
 const NONE: u64 = u64::MAX;
 
+/// The thread-local view "at the snapshot the first read takes" (see [`reading_from`]).
+const AT_FIRST_READ: u64 = u64::MAX - 1;
+
 thread_local! {
-    /// The snapshot this thread's table reads see ([`NONE`]: the latest commits).
+    /// The snapshot this thread's table reads see ([`NONE`]: the latest commits;
+    /// [`AT_FIRST_READ`]: the one `FIRST_READ_SLOT` takes at the first read).
     static READING_AT: Cell<u64> = const { Cell::new(NONE) };
+    static FIRST_READ_SLOT: RefCell<Option<Arc<SlotInner>>> = const { RefCell::new(None) };
 }
 
 /// Until the guard drops, this thread's table reads see snapshot `at` (None: the latest
@@ -53,24 +62,48 @@ thread_local! {
 pub fn reading_at(at: Option<u64>) -> ReadingAt {
     ReadingAt {
         previous: READING_AT.with(|r| r.replace(at.unwrap_or(NONE))),
+        previous_slot: FIRST_READ_SLOT.with(|s| s.borrow_mut().take()),
     }
 }
 
-/// The snapshot this thread reads at, if any.
+/// Until the guard drops, this thread's table reads see the snapshot `slot` holds; when it
+/// holds none, the first table read takes one into it (InnoDB's read view, which starts at
+/// a transaction's first consistent read, not at BEGIN).
+pub fn reading_from(slot: &SnapshotSlot) -> ReadingAt {
+    match slot.held() {
+        Some(at) => reading_at(Some(at)),
+        None => ReadingAt {
+            previous: READING_AT.with(|r| r.replace(AT_FIRST_READ)),
+            previous_slot: FIRST_READ_SLOT.with(|s| s.replace(Some(Arc::clone(&slot.0)))),
+        },
+    }
+}
+
+/// The snapshot this thread reads at, if any (taking it at the first read).
 pub(crate) fn current() -> Option<u64> {
-    let at = READING_AT.with(Cell::get);
-    (at != NONE).then_some(at)
+    match READING_AT.with(Cell::get) {
+        NONE => None,
+        AT_FIRST_READ => {
+            let at = FIRST_READ_SLOT.with(|s| s.borrow().as_ref().map(|slot| slot.take()))?;
+            READING_AT.with(|r| r.set(at));
+            Some(at)
+        }
+        at => Some(at),
+    }
 }
 
 /// See [`reading_at`].
 #[must_use = "reads see the snapshot only while the guard lives"]
 pub struct ReadingAt {
     previous: u64,
+    previous_slot: Option<Arc<SlotInner>>,
 }
 
 impl Drop for ReadingAt {
     fn drop(&mut self) {
         READING_AT.with(|r| r.set(self.previous));
+        let previous = self.previous_slot.take();
+        FIRST_READ_SLOT.with(|s| *s.borrow_mut() = previous);
     }
 }
 
@@ -230,21 +263,47 @@ impl Snapshots {
 /// A session's snapshot holder: at most one snapshot at a time, kept until
 /// [`SnapshotSlot::release`] (or a new [`SnapshotSlot::take`]). Obtained from
 /// [`crate::Storage::snapshot_slot`].
-pub struct SnapshotSlot {
+pub struct SnapshotSlot(Arc<SlotInner>);
+
+struct SlotInner {
     slot: Arc<AtomicU64>,
     shared: Arc<crate::Shared>,
 }
 
 impl SnapshotSlot {
     pub(crate) fn new(shared: Arc<crate::Shared>) -> SnapshotSlot {
-        SnapshotSlot {
+        SnapshotSlot(Arc::new(SlotInner {
             slot: shared.snapshots.register(),
             shared,
-        }
+        }))
     }
 
     /// Take a snapshot of the latest published commits (replacing the one held).
     pub fn take(&self) -> u64 {
+        self.0.take()
+    }
+
+    /// The snapshot held, if any.
+    pub fn held(&self) -> Option<u64> {
+        let at = self.0.slot.load(Ordering::Relaxed);
+        (at != NONE).then_some(at)
+    }
+
+    /// The last published commit: the snapshot a [`SnapshotSlot::take`] would get now.
+    pub fn published(&self) -> u64 {
+        self.0.shared.snapshots.published()
+    }
+
+    /// Let the snapshot go: the versions only it needed can be purged.
+    pub fn release(&self) {
+        if self.0.slot.swap(NONE, Ordering::SeqCst) != NONE {
+            self.0.shared.snapshots.purge();
+        }
+    }
+}
+
+impl SlotInner {
+    fn take(&self) -> u64 {
         let snapshots = &self.shared.snapshots;
         let mut at = snapshots.published();
         loop {
@@ -256,22 +315,9 @@ impl SnapshotSlot {
             at = now;
         }
     }
-
-    /// The snapshot held, if any.
-    pub fn held(&self) -> Option<u64> {
-        let at = self.slot.load(Ordering::Relaxed);
-        (at != NONE).then_some(at)
-    }
-
-    /// Let the snapshot go: the versions only it needed can be purged.
-    pub fn release(&self) {
-        if self.slot.swap(NONE, Ordering::SeqCst) != NONE {
-            self.shared.snapshots.purge();
-        }
-    }
 }
 
-impl Drop for SnapshotSlot {
+impl Drop for SlotInner {
     fn drop(&mut self) {
         self.shared.snapshots.unregister(&self.slot);
         self.shared.snapshots.purge();
@@ -286,7 +332,8 @@ pub(crate) enum View {
     /// At snapshot `at`, through the page versions.
     At(u64),
     /// The reader holds the table's writer lock and the table changed after its snapshot
-    /// `at`: a page that changed after `at` cannot be read.
+    /// `at`: as [`View::At`], but a page the reader changed that others changed after `at`
+    /// cannot be read.
     OwnSince(u64),
 }
 
@@ -306,19 +353,23 @@ impl View {
         }
     }
 
-    /// The content to read instead of the block's for page `key`, if any.
+    /// The content to read instead of the block's for page `key`, if any. `block` gets
+    /// the page's block (asked only for a page a writer may have changed).
     pub(crate) fn page(
         self,
         snapshots: &Snapshots,
         key: PageKey,
         table: &str,
+        block: impl FnOnce() -> Result<myriad_cache::Block>,
     ) -> Result<Option<Arc<[u8]>>> {
         match self {
             View::Latest => Ok(None),
             View::At(at) => Ok(snapshots.version_at(key, at)),
             View::OwnSince(at) => match snapshots.version_at(key, at) {
-                Some(_) => Err(StorageError::ChangedSinceSnapshot(table.to_string())),
-                None => Ok(None),
+                Some(_) if block()?.written_by(myriad_cache::current_writer()) => {
+                    Err(StorageError::ChangedSinceSnapshot(table.to_string()))
+                }
+                version => Ok(version),
             },
         }
     }

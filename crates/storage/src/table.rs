@@ -151,10 +151,9 @@ struct ReadPager<'a> {
 impl PageRead for ReadPager<'_> {
     fn read(&self, page_no: u32) -> Result<Page> {
         let t = self.table;
-        if let Some(version) = self
-            .view
-            .page(&t.shared.snapshots, (t.space, page_no), t.name())?
-        {
+        let block = || Ok(t.shared.cache.get(t.space, page_no as u64)?);
+        let key = (t.space, page_no);
+        if let Some(version) = self.view.page(&t.shared.snapshots, key, t.name(), block)? {
             return Ok(Page::Version(page_no, version));
         }
         Ok(Page::Block(t.shared.cache.get(t.space, page_no as u64)?))

@@ -302,3 +302,83 @@ fn readers_at_a_snapshot_always_see_the_same_total() {
     assert_eq!(sum, total);
     assert_eq!(s.page_versions(), 0);
 }
+
+/// `reading_from` takes the snapshot at the first table read, not before.
+#[test]
+fn a_snapshot_starts_at_the_first_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let (s, t) = open_sbtest_t(dir.path());
+    let mut model = Model::new();
+    let upsert = |salt| Op::Upsert {
+        from: 1,
+        count: 3,
+        salt,
+    };
+    commit(&t, &s, &mut model, &upsert(0));
+    let slot = s.snapshot_slot();
+    {
+        let _view = reading_from(&slot);
+        assert_eq!(slot.held(), None, "no read yet");
+        // Another session commits (its reads are its own: another thread).
+        std::thread::scope(|scope| {
+            scope.spawn(|| commit(&t, &s, &mut model, &upsert(1)));
+        });
+        check_reads(&t, &model, "first read after the second commit");
+        assert_eq!(slot.held(), Some(s.published_commit()));
+    }
+    let then = model.clone();
+    commit(&t, &s, &mut model, &upsert(2));
+    assert!(s.published_commit() > slot.held().unwrap());
+    // The next statement of the same transaction reads at the snapshot the slot holds.
+    let _view = reading_from(&slot);
+    check_reads(&t, &then, "a later statement");
+    drop(_view);
+    check_reads(&t, &model, "outside the view");
+    slot.release();
+}
+
+/// A writer reads the pages it did not change at its snapshot, even in a table others
+/// changed after it: only a page both changed is an error.
+#[test]
+fn a_writer_reads_at_its_snapshot_the_pages_it_did_not_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let (s, t) = open_sbtest_t(dir.path());
+    let mut model = Model::new();
+    commit(
+        &t,
+        &s,
+        &mut model,
+        &Op::Upsert {
+            from: 1,
+            count: 600,
+            salt: 0,
+        },
+    );
+    let slot = s.snapshot_slot();
+    let at = slot.take();
+    let then = model.clone();
+    // Another statement changes row 1 (the first leaf) after the snapshot.
+    commit(
+        &t,
+        &s,
+        &mut model,
+        &Op::Upsert {
+            from: 1,
+            count: 1,
+            salt: 7,
+        },
+    );
+    let mut stmt = s.begin();
+    let own = stmt.reading_own();
+    let (row_id, _) = t.lookup_primary(&[Value::Int(600)]).unwrap().unwrap();
+    assert!(t.update(&mut stmt, row_id, &sb_row(600, -1)).unwrap());
+    let _at = reading_at(Some(at));
+    let mut expected = then.clone();
+    expected.insert(600, -1);
+    let rows: Model = t.scan().unwrap().map(|r| pair(&r.unwrap().1)).collect();
+    assert_eq!(rows, expected, "the snapshot with the writer's own change");
+    drop(_at);
+    drop(own);
+    stmt.rollback();
+    slot.release();
+}

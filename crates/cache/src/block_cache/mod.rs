@@ -386,6 +386,17 @@ impl Block {
             *held = Some((committed_reads::current_writer(), image));
         }
     }
+    /// Whether `writer` has uncommitted changes in the block (it handed over the block's
+    /// committed image, see [`committed_reads`]).
+    pub fn written_by(&self, writer: u64) -> bool {
+        let slot = self.slot();
+        slot.write_pending.load(Ordering::Acquire) > 0
+            && slot
+                .committed_image
+                .lock()
+                .as_ref()
+                .is_some_and(|(owner, _)| *owner == writer)
+    }
     /// The image handed to [`Block::begin_write_with`] stops being the committed content:
     /// call before appending the log record that commits the change (see "The committed
     /// image" in the module doc for why not after). Flushes wait for `end_write` again.

@@ -12,10 +12,10 @@ pub mod info_schema;
 use crate::error::SqlError;
 use myriad_storage::{Storage, StorageConfig, StorageError};
 use myriad_types::errors::{
-    ER_BAD_DB_ERROR, ER_DBACCESS_DENIED_ERROR, ER_DB_CREATE_EXISTS, ER_DUP_ENTRY, ER_LOCK_DEADLOCK,
-    ER_LOCK_WAIT_TIMEOUT, ER_NOT_KEYFILE, ER_NO_SUCH_TABLE, ER_PARSE_ERROR, ER_TABLE_DEF_CHANGED,
-    ER_TABLE_EXISTS_ERROR, ER_TOO_BIG_ROWSIZE, ER_TRUNCATED_WRONG_VALUE_FOR_FIELD,
-    ER_UNKNOWN_ERROR, ER_WRONG_DB_NAME,
+    ER_BAD_DB_ERROR, ER_CHECKREAD, ER_DBACCESS_DENIED_ERROR, ER_DB_CREATE_EXISTS, ER_DUP_ENTRY,
+    ER_LOCK_DEADLOCK, ER_LOCK_WAIT_TIMEOUT, ER_NOT_KEYFILE, ER_NO_SUCH_TABLE, ER_PARSE_ERROR,
+    ER_TABLE_DEF_CHANGED, ER_TABLE_EXISTS_ERROR, ER_TOO_BIG_ROWSIZE,
+    ER_TRUNCATED_WRONG_VALUE_FOR_FIELD, ER_UNKNOWN_ERROR, ER_WRONG_DB_NAME,
 };
 use std::path::Path;
 
@@ -64,6 +64,7 @@ pub fn storage_error(e: StorageError) -> SqlError {
             SqlError::new(ER_NOT_KEYFILE, format!("Index for table is corrupt: {m}"))
         }
         StorageError::Io(e) => io_error(&e, "datadir"),
+        StorageError::ChangedSinceSnapshot(_) => SqlError::new(ER_CHECKREAD, message),
         StorageError::Stale => SqlError::new(
             ER_TABLE_DEF_CHANGED,
             "Table definition has changed, please retry transaction",

@@ -128,6 +128,7 @@ impl Session {
             _ => {
                 self.paused = None;
                 drop(statement);
+                self.end_statement_snapshot();
             }
         }
         if !keep_warnings {
@@ -174,6 +175,7 @@ impl Session {
     ) -> Option<Result<QueryResult, SqlError>> {
         let mut paused = self.paused.take()?;
         let _reading = self.state.transaction.reading_own();
+        let _view = self.select_view(paused.plan());
         let statement = crate::interrupt::Statement::resume(&self.interrupt, paused.deadline);
         let warnings = std::mem::take(&mut self.state.warnings);
         let params = std::mem::take(&mut paused.params);
@@ -209,6 +211,7 @@ impl Session {
         // Reads see the open transaction's own changes; other sessions' uncommitted ones
         // stay hidden (see `session::transaction`).
         let _reading = self.state.transaction.reading_own();
+        let _view = self.read_view(stmt);
         let (result, warnings, spill, paused) = {
             let mut env = self.env(params);
             if let (Stmt::SelectTable(_), Some(out)) = (stmt, out) {

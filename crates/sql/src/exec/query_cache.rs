@@ -422,14 +422,17 @@ pub fn run(
         .iter()
         .map(|(db, table)| qc.versions.cell(db, table))
         .collect();
-    if session.state.skips_query_cache(&cells) {
-        // It reads a table this session's open transaction wrote: never cached.
-        qc.not_cached.bump(session.info.connection_id);
-        return session.run_to(stmt, params, out);
-    }
     let mut deps: Vec<Dep> = Vec::with_capacity(cells.len() + 1);
     deps.push(qc.versions.everything().snapshot());
     deps.extend(cells.iter().map(VersionCell::snapshot));
+    // After the versions: a commit they include has published, which the snapshot check
+    // sees.
+    if session.state.skips_query_cache(&cells) {
+        // It reads a table this session's open transaction wrote, or its snapshot is
+        // behind: never cached.
+        qc.not_cached.bump(session.info.connection_id);
+        return session.run_to(stmt, params, out);
+    }
     let started = Instant::now();
     let (result, copied) = match out {
         Some(out) => {

@@ -169,6 +169,11 @@ pub(crate) struct PausedScan {
 }
 
 impl PausedScan {
+    /// The SELECT being run.
+    pub(crate) fn plan(&self) -> &TableSelect {
+        &self.plan
+    }
+
     /// The statement environment as it was when the scan paused.
     pub(crate) fn restore(&self, env: &mut ExecEnv) {
         env.now_micros = self.now_micros;

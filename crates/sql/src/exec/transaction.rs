@@ -3,12 +3,70 @@
 //! session keeps of its transaction, and why, is in [`crate::session::transaction`]).
 
 use crate::error::SqlError;
+use crate::plan::tables::TableSelect;
 use crate::plan::Stmt;
-use crate::session::transaction::WriteScope;
+use crate::session::transaction::{Isolation, WriteScope};
 use crate::Session;
 use myriad_types::errors::ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION;
 
+/// What one statement's plain reads see (see [`crate::session::transaction`], "Reads"):
+/// held while it runs.
+pub(crate) struct ReadView {
+    _dirty: Option<myriad_cache::ReadingAs>,
+    _at: myriad_storage::ReadingAt,
+}
+
 impl Session {
+    /// The view of a statement's reads. Take it after the transaction's `reading_own`
+    /// guard, drop it before.
+    pub(crate) fn read_view(&self, stmt: &Stmt) -> ReadView {
+        let consistent = match stmt {
+            Stmt::SelectTable(plan) => return self.select_view(plan),
+            Stmt::Select(_) | Stmt::Do(_) | Stmt::Set(_) => true,
+            _ => false,
+        };
+        self.view(consistent)
+    }
+
+    /// The view of a SELECT over tables (also when it resumes after a pause).
+    pub(crate) fn select_view(&self, plan: &TableSelect) -> ReadView {
+        self.view(!self.select_locks(plan))
+    }
+
+    fn view(&self, consistent: bool) -> ReadView {
+        let serializable_transaction =
+            self.state.isolation == Isolation::Serializable && self.in_transaction_scope();
+        if !consistent || serializable_transaction {
+            // Writes, locking reads, DDL: the latest commits.
+            return ReadView {
+                _dirty: None,
+                _at: myriad_storage::reading_at(None),
+            };
+        }
+        if self.state.isolation == Isolation::ReadUncommitted {
+            return ReadView {
+                _dirty: Some(myriad_cache::reading_as(myriad_cache::READ_UNCOMMITTED)),
+                _at: myriad_storage::reading_at(None),
+            };
+        }
+        ReadView {
+            _dirty: None,
+            _at: myriad_storage::reading_from(&self.state.snapshot_slot),
+        }
+    }
+
+    /// Whether the session's snapshot lasts as long as its transaction (REPEATABLE READ).
+    fn transaction_snapshot(&self) -> bool {
+        self.state.isolation == Isolation::RepeatableRead && self.in_transaction_scope()
+    }
+
+    /// A statement ended: its snapshot goes, unless its transaction keeps it.
+    pub(crate) fn end_statement_snapshot(&self) {
+        if !self.transaction_snapshot() {
+            self.state.snapshot_slot.release();
+        }
+    }
+
     /// Whether the session's statements run in a transaction: one is open, or autocommit
     /// is off (the next statement opens one).
     pub(crate) fn in_transaction_scope(&self) -> bool {
@@ -84,7 +142,8 @@ impl Session {
     /// Whether a SELECT locks its tables: `FOR UPDATE` / `FOR SHARE`, or any SELECT of a
     /// transaction at SERIALIZABLE (InnoDB reads it as `LOCK IN SHARE MODE`).
     pub(crate) fn select_locks(&self, plan: &crate::plan::tables::TableSelect) -> bool {
-        plan.locking || (self.state.serializable && self.in_transaction_scope())
+        plan.locking
+            || (self.state.isolation == Isolation::Serializable && self.in_transaction_scope())
     }
 
     /// Lock every table of a `SELECT ... FOR UPDATE` / `FOR SHARE` for this session's
@@ -112,11 +171,17 @@ impl Session {
     /// BEGIN, COMMIT, ROLLBACK and the savepoint statements.
     pub(crate) fn transaction_statement(&mut self, stmt: &Stmt) -> Result<(), SqlError> {
         match stmt {
-            Stmt::Begin { read_only } => {
+            Stmt::Begin {
+                read_only,
+                consistent_snapshot,
+            } => {
                 // BEGIN commits the transaction already open, as MariaDB does.
                 self.end_transaction(true)?;
                 self.state.in_transaction = true;
                 self.state.transaction.read_only = *read_only;
+                if *consistent_snapshot && self.transaction_snapshot() {
+                    self.state.snapshot_slot.take();
+                }
             }
             Stmt::Commit { chain } | Stmt::Rollback { chain } => {
                 let read_only = self.state.transaction.read_only;
@@ -149,6 +214,7 @@ impl Session {
     pub(crate) fn end_transaction(&mut self, commit: bool) -> Result<(), SqlError> {
         let ended = self.state.transaction.end(commit);
         self.state.in_transaction = false;
+        self.state.snapshot_slot.release();
         self.state.bump_written_tables();
         self.state.written_tables.clear();
         crate::exec::write::release_row_locks(self);

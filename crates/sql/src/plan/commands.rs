@@ -170,7 +170,10 @@ pub(crate) fn transaction(c: &mut Cursor) -> Result<Stmt, SqlError> {
     if c.eat_word("BEGIN") {
         c.eat_word("WORK");
         c.expect_end()?;
-        return Ok(Stmt::Begin { read_only: false });
+        return Ok(Stmt::Begin {
+            read_only: false,
+            consistent_snapshot: false,
+        });
     }
     if c.eat_word("START") {
         c.expect_word("TRANSACTION")?;
@@ -223,11 +226,12 @@ pub(crate) fn transaction(c: &mut Cursor) -> Result<Stmt, SqlError> {
 /// The modes after `START TRANSACTION`: `WITH CONSISTENT SNAPSHOT`, `READ ONLY`,
 /// `READ WRITE`, separated by commas (READ ONLY and READ WRITE together are an error).
 fn start_transaction(c: &mut Cursor) -> Result<Stmt, SqlError> {
-    let (mut read_only, mut read_write) = (false, false);
+    let (mut read_only, mut read_write, mut consistent_snapshot) = (false, false, false);
     while !c.at_end() {
         if c.eat_word("WITH") {
             c.expect_word("CONSISTENT")?;
             c.expect_word("SNAPSHOT")?;
+            consistent_snapshot = true;
         } else if c.eat_word("READ") {
             if c.eat_word("ONLY") {
                 read_only = true;
@@ -245,7 +249,10 @@ fn start_transaction(c: &mut Cursor) -> Result<Stmt, SqlError> {
             c.expect_end()?;
         }
     }
-    Ok(Stmt::Begin { read_only })
+    Ok(Stmt::Begin {
+        read_only,
+        consistent_snapshot,
+    })
 }
 
 /// `DO expr, ...`.

@@ -217,6 +217,8 @@ pub enum Stmt {
     /// BEGIN, START TRANSACTION [READ ONLY | READ WRITE | WITH CONSISTENT SNAPSHOT].
     Begin {
         read_only: bool,
+        /// WITH CONSISTENT SNAPSHOT: the snapshot starts now, not at the first read.
+        consistent_snapshot: bool,
     },
     /// COMMIT and ROLLBACK, `AND [NO] CHAIN`: with `chain`, a new transaction starts.
     Commit {

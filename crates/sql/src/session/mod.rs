@@ -73,8 +73,10 @@ pub struct SessionState {
     pub(crate) max_statement_time_s: f64,
     /// innodb_lock_wait_timeout in seconds.
     pub(crate) lock_wait_timeout_s: u64,
-    /// transaction_isolation is SERIALIZABLE: a transaction's plain reads lock as FOR SHARE.
-    pub(crate) serializable: bool,
+    /// transaction_isolation (see [`transaction`], "Reads").
+    pub(crate) isolation: transaction::Isolation,
+    /// Holds the snapshot of the session's consistent reads (see [`transaction`]).
+    pub(crate) snapshot_slot: myriad_storage::SnapshotSlot,
     /// transaction_read_only: every write fails with 1792.
     pub(crate) read_only: bool,
     /// The budgets of its sorts, groupings and joins (sort_buffer_size, tmp_table_size,
@@ -118,7 +120,8 @@ impl SessionState {
             wait_timeout_s: None,
             max_statement_time_s: 0.0,
             lock_wait_timeout_s: 50,
-            serializable: false,
+            isolation: transaction::Isolation::RepeatableRead,
+            snapshot_slot: engine.catalog.storage().snapshot_slot(),
             read_only: false,
             spill: crate::system::budgets::SpillConfig::from_variables(|_| None),
         };
@@ -141,7 +144,12 @@ impl SessionState {
         let packet = get("max_allowed_packet");
         let max_statement_time = get("max_statement_time");
         let lock_wait = get("innodb_lock_wait_timeout");
-        let serializable = matches!(get("transaction_isolation"), Some(VarValue::Enum(3)));
+        let isolation = match get("transaction_isolation") {
+            Some(VarValue::Enum(0)) => transaction::Isolation::ReadUncommitted,
+            Some(VarValue::Enum(1)) => transaction::Isolation::ReadCommitted,
+            Some(VarValue::Enum(3)) => transaction::Isolation::Serializable,
+            _ => transaction::Isolation::RepeatableRead,
+        };
         let read_only = matches!(get("transaction_read_only"), Some(VarValue::Bool(true)));
         let spill = crate::system::budgets::SpillConfig::from_variables(get);
         self.spill = spill;
@@ -149,7 +157,7 @@ impl SessionState {
         if let Some(VarValue::UInt(seconds)) = lock_wait {
             self.lock_wait_timeout_s = seconds;
         }
-        self.serializable = serializable;
+        self.isolation = isolation;
         self.read_only = read_only;
         if let Some(VarValue::Set(bits)) = sql_mode {
             self.sql_mode = bits;
@@ -184,14 +192,27 @@ impl SessionState {
     }
 
     /// Whether the query cache must neither serve nor keep this session's result over
-    /// `tables`: its open transaction wrote one of them (never outside a transaction), or
-    /// it runs at SERIALIZABLE, where its SELECTs lock.
+    /// `tables`: its open transaction wrote one of them (never outside a transaction), it
+    /// runs at SERIALIZABLE, where its SELECTs lock, or at READ UNCOMMITTED, or it reads
+    /// at a snapshot that a later commit left behind. Called after the result's table
+    /// versions are taken: a commit that bumped them published before, so its snapshot
+    /// check sees it.
     pub(crate) fn skips_query_cache(
         &self,
         tables: &[myriad_cache::query_cache::VersionCell],
     ) -> bool {
         let in_transaction = self.in_transaction || !self.autocommit;
-        if in_transaction && self.serializable {
+        if in_transaction && self.isolation == transaction::Isolation::Serializable {
+            return true;
+        }
+        // Dirty reads are never cached, nor served what a dirty read should see.
+        if self.isolation == transaction::Isolation::ReadUncommitted {
+            return true;
+        }
+        // A snapshot older than the latest commit: cached results may hold later commits
+        // (and its own results, earlier ones).
+        let slot = &self.snapshot_slot;
+        if slot.held().is_some_and(|at| at != slot.published()) {
             return true;
         }
         !self.written_tables.is_empty()

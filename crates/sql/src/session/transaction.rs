@@ -20,16 +20,39 @@
 //! time, and their undo by page images stays exact. Each table written is also held by
 //! its storage writer lock until the end, which autocommit statements wait for. A wait
 //! ends with 1205 after `innodb_lock_wait_timeout` seconds, a cycle of waits at once with
-//! 1213. Plain reads take no lock: they see the committed content of pages other
-//! transactions changed (the storage statement hands it to the block cache, see
-//! `myriad_cache::block_cache::committed_reads`), and a transaction's own changes (the
-//! session reads as its storage statement, `Transaction::reading_own`). There is no
-//! snapshot yet (docs/compatibility.md, "Transactions").
+//! 1213.
+//!
+//! Reads. A plain read (a SELECT without `FOR UPDATE` / `FOR SHARE`) takes no lock and
+//! reads a storage snapshot (`myriad_storage::SnapshotSlot`, one per session), which sees
+//! the commits published before it and none after, plus the transaction's own changes (the
+//! session reads as its storage statement, `Transaction::reading_own`). Which snapshot
+//! follows `transaction_isolation`, as in InnoDB:
+//! - REPEATABLE READ: one per transaction, taken at its first read of a table (or at
+//!   `START TRANSACTION WITH CONSISTENT SNAPSHOT`) and kept until it ends.
+//! - READ COMMITTED, and any statement outside a transaction: one per statement, taken at
+//!   its first read of a table.
+//! - SERIALIZABLE: a transaction's SELECTs lock (`FOR SHARE`) and read the latest commits;
+//!   outside a transaction as READ COMMITTED.
+//! - READ UNCOMMITTED: no snapshot; reads see other transactions' uncommitted changes.
+//!
+//! Writes (INSERT, UPDATE, DELETE, with their subqueries) and locking reads read the
+//! latest commits, as InnoDB's do. A read of a table the transaction writes, after others
+//! changed it under the transaction's snapshot, fails with 1020 ER_CHECKREAD rather than
+//! mix their commits into the snapshot (see `myriad_storage`'s `snapshot`).
 
 use crate::error::SqlError;
 use myriad_storage::{Savepoint, Statement};
 use myriad_types::errors::ER_SP_DOES_NOT_EXIST;
 use parking_lot::{Mutex, MutexGuard};
+
+/// `transaction_isolation` (see the module doc, "Reads").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Isolation {
+    ReadUncommitted,
+    ReadCommitted,
+    RepeatableRead,
+    Serializable,
+}
 
 /// What a session keeps of its open transaction.
 #[derive(Default)]
