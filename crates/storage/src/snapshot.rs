@@ -112,6 +112,9 @@ type PageKey = (u64, u32);
 
 const SHARDS: usize = 64;
 
+/// A page's versions, oldest first: (superseded at, content).
+type PageVersions = VecDeque<(u64, Arc<[u8]>)>;
+
 /// The commit sequence, the slots and the page versions (see the module doc).
 pub(crate) struct Snapshots {
     /// The last commit whose changes readers see.
@@ -119,8 +122,8 @@ pub(crate) struct Snapshots {
     /// Held while a commit publishes.
     publish: Mutex<()>,
     slots: Mutex<Vec<Arc<AtomicU64>>>,
-    /// Per shard of pages, each page's versions, oldest first: (superseded at, content).
-    shards: Box<[RwLock<HashMap<PageKey, VecDeque<(u64, Arc<[u8]>)>>>]>,
+    /// Per shard of pages, each page's versions.
+    shards: Box<[RwLock<HashMap<PageKey, PageVersions>>]>,
     /// Every version, in the order they were saved (which is commit order).
     order: Mutex<VecDeque<(u64, PageKey)>>,
     count: AtomicUsize,
