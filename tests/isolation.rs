@@ -226,6 +226,30 @@ const CASES: &[Case] = &[
             (1, "COMMIT"),
         ],
     ),
+    // DDL and open transactions: a table a transaction used keeps its definition until the
+    // transaction ends; a table made after a snapshot cannot be read at it.
+    (
+        "ddl-waits-for-a-transaction-that-used-the-table",
+        &[
+            (1, "SELECT * FROM test WHERE id = 1"),
+            (2, "TRUNCATE TABLE test"),
+            (1, "SELECT * FROM test WHERE id = 2"),
+            (1, "COMMIT"),
+            (3, "SELECT * FROM test"),
+        ],
+    ),
+    (
+        "ddl-table-made-after-the-snapshot",
+        &[
+            (1, "SELECT * FROM test WHERE id = 1"),
+            (2, "CREATE TABLE t2 (a INT PRIMARY KEY)"),
+            (2, "INSERT INTO t2 VALUES (1)"),
+            (2, "COMMIT"),
+            (1, "SELECT * FROM t2"),
+            (1, "COMMIT"),
+            (1, "SELECT * FROM t2"),
+        ],
+    ),
 ];
 
 /// One session's connection, run by a task of its own so that a statement may wait for a

@@ -184,6 +184,8 @@ pub struct Engine {
     shutdown_hook: Mutex<Option<Box<dyn Fn() + Send + Sync>>>,
     /// Rows deleted inside open transactions (see [`row_locks`]).
     row_locks: crate::session::row_locks::RowLocks,
+    /// Tables open transactions used (see [`session::metadata_locks`]).
+    metadata_locks: crate::session::metadata_locks::MetadataLocks,
     started: Instant,
     /// When FLUSH STATUS last ran (Uptime_since_flush_status).
     status_flushed: Mutex<Instant>,
@@ -313,6 +315,7 @@ impl Engine {
             catalog,
             shutdown_hook: Mutex::new(None),
             row_locks: crate::session::row_locks::RowLocks::default(),
+            metadata_locks: Default::default(),
             started: Instant::now(),
             status_flushed: Mutex::new(Instant::now()),
             query_cache,

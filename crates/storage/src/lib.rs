@@ -801,6 +801,7 @@ impl Storage {
             written: AtomicBool::new(false),
             rows_known_empty: AtomicBool::new(rows_known_empty),
             last_commit: AtomicU64::new(0),
+            defined_at: shared.snapshots.defined_at(key),
         }
     }
 
@@ -875,6 +876,8 @@ impl Storage {
         name: &str,
         def: &TableDef,
     ) -> Result<(u64, Option<undo::Undone>)> {
+        // Before the new table can be opened: a snapshot from before it cannot read it.
+        (self.inner.shared.snapshots).redefine(&open_tables::table_key(db, name));
         let dir = self.db_dir(db);
         // One stat: a missing database directory shows when the new file cannot be made.
         let path = self.free_table_path(db, name)?;
@@ -1018,6 +1021,10 @@ impl Storage {
         }
         let new_path = self.free_table_path(new_db, new_name)?;
         let _latch = table.latch.write();
+        self.inner
+            .shared
+            .snapshots
+            .redefine(&open_tables::table_key(new_db, new_name));
         let shared = &self.inner.shared;
         let t = &table;
         // Everything the log says about this table goes to the file now, so no log record
@@ -1122,6 +1129,7 @@ impl Storage {
         shared.cache.flush_file(old.space)?;
         shared.cache.discard_file(old.space);
         shared.files.forget(old.space);
+        shared.snapshots.redefine(&open_tables::table_key(db, name));
         let swapped = (|| -> Result<()> {
             shared.log_ddl(&entries)?;
             fs::rename(self.table_path(db, &tmp_name), &path)?;

@@ -127,6 +127,9 @@ pub(crate) struct Snapshots {
     /// Every version, in the order they were saved (which is commit order).
     order: Mutex<VecDeque<(u64, PageKey)>>,
     count: AtomicUsize,
+    /// Tables (by table cache key) whose definition DDL made anew, with the commit number
+    /// it took, kept while a snapshot may predate it (see [`Snapshots::redefine`]).
+    defined: Mutex<HashMap<String, u64>>,
 }
 
 impl Default for Snapshots {
@@ -138,6 +141,7 @@ impl Default for Snapshots {
             shards: (0..SHARDS).map(|_| RwLock::default()).collect(),
             order: Mutex::new(VecDeque::new()),
             count: AtomicUsize::new(0),
+            defined: Mutex::new(HashMap::new()),
         }
     }
 }
@@ -193,6 +197,29 @@ impl Snapshots {
         }
     }
 
+    /// DDL makes table `key` anew (CREATE, TRUNCATE, ALTER, RENAME to it): it takes a
+    /// commit number of its own, and a snapshot from before it cannot read the table
+    /// ([`View::of`]: MariaDB's 1412 ER_TABLE_DEF_CHANGED). Call before the new table can
+    /// be opened.
+    pub(crate) fn redefine(&self, key: &str) {
+        let seq = self.begin_publish().seq;
+        // Kept only while a snapshot predates it: a slot that held none when this looked
+        // takes a snapshot at or after `seq` (see the module doc, "Purge").
+        if self.oldest_needed() < seq {
+            self.defined.lock().insert(key.to_string(), seq);
+        }
+    }
+
+    /// The commit number of the DDL that last made table `key`, 0 when no snapshot can
+    /// predate it.
+    pub(crate) fn defined_at(&self, key: &str) -> u64 {
+        let defined = self.defined.lock();
+        if defined.is_empty() {
+            return 0;
+        }
+        defined.get(key).copied().unwrap_or(0)
+    }
+
     /// The last published commit.
     pub(crate) fn published(&self) -> u64 {
         self.published.load(Ordering::SeqCst)
@@ -226,8 +253,15 @@ impl Snapshots {
             .fold(published, u64::min)
     }
 
-    /// Drop the versions no snapshot needs any more.
+    /// Drop the versions (and DDL records) no snapshot needs any more.
     pub(crate) fn purge(&self) {
+        {
+            let mut defined = self.defined.lock();
+            if !defined.is_empty() {
+                let oldest = self.oldest_needed();
+                defined.retain(|_, at| *at > oldest);
+            }
+        }
         if self.count.load(Ordering::Relaxed) == 0 {
             return;
         }
@@ -341,10 +375,15 @@ pub(crate) enum View {
 }
 
 impl View {
-    /// The view of a table whose last commit is `last_commit` and whose writer lock is
-    /// held by statement `writer_owner` (0: none), for this thread.
-    pub(crate) fn of(last_commit: u64, writer_owner: u64) -> View {
-        match current() {
+    /// The view of a table whose last commit is `last_commit`, made by the DDL of commit
+    /// `defined_at`, and whose writer lock is held by statement `writer_owner` (0: none),
+    /// for this thread. A snapshot from before the table was made cannot read it.
+    pub(crate) fn of(last_commit: u64, defined_at: u64, writer_owner: u64) -> Result<View> {
+        let at = current();
+        if at.is_some_and(|at| at < defined_at) {
+            return Err(StorageError::Stale);
+        }
+        Ok(match at {
             Some(at) if last_commit > at => {
                 if writer_owner != 0 && writer_owner == myriad_cache::current_writer() {
                     View::OwnSince(at)
@@ -353,7 +392,7 @@ impl View {
                 }
             }
             _ => View::Latest,
-        }
+        })
     }
 
     /// The content to read instead of the block's for page `key`, if any. `block` gets

@@ -87,6 +87,9 @@ pub(crate) struct TableInner {
     /// The number of the last commit that changed the table (see `snapshot`): set under
     /// the write latch before the commit's changes become visible.
     pub(crate) last_commit: AtomicU64,
+    /// The commit number of the DDL that made the table, when a snapshot may predate it
+    /// (see `snapshot`).
+    pub(crate) defined_at: u64,
 }
 
 /// See [`TableInner::key_position`].
@@ -225,7 +228,7 @@ impl TableInner {
     /// thread's reads: the flag tells of the latest commits only.
     fn has_no_rows(&self) -> bool {
         self.rows_known_empty.load(Ordering::Acquire)
-            && self.view() == crate::snapshot::View::Latest
+            && matches!(self.view(), Ok(crate::snapshot::View::Latest))
     }
 
     /// A reader holding the latch found the row tree empty: remember it, unless a statement
@@ -364,22 +367,23 @@ impl TableInner {
 
     /// The pages as this thread's reads see them now: call under the latch (a commit
     /// changes the view only under the write latch).
-    fn reader(&self) -> ReadPager<'_> {
-        ReadPager {
+    fn reader(&self) -> Result<ReadPager<'_>> {
+        Ok(ReadPager {
             table: self,
-            view: self.view(),
-        }
+            view: self.view()?,
+        })
     }
 
-    fn view(&self) -> crate::snapshot::View {
+    fn view(&self) -> Result<crate::snapshot::View> {
         crate::snapshot::View::of(
             self.last_commit.load(Ordering::Acquire),
+            self.defined_at,
             self.writer_owner.load(Ordering::Acquire),
         )
     }
 
     fn meta_u64(&self, off: usize) -> Result<u64> {
-        let b = self.reader().read(META_PAGE)?;
+        let b = self.reader()?.read(META_PAGE)?;
         let v = get_u64(&b.read(), off);
         Ok(v)
     }
@@ -472,7 +476,7 @@ impl TableInner {
 
     /// The row id stored under a unique key, if any.
     fn unique_lookup(&self, index_no: usize, key: &[u8]) -> Result<Option<RowId>> {
-        btree::get_with(&self.reader(), index_root(index_no), key, row_id_of)
+        btree::get_with(&self.reader()?, index_root(index_no), key, row_id_of)
     }
 
     fn get_row(&self, row_id: RowId) -> Result<Option<Row>> {
@@ -480,7 +484,7 @@ impl TableInner {
     }
 
     fn get_row_columns(&self, row_id: RowId, wanted: Option<&[bool]>) -> Result<Option<Row>> {
-        btree::get_with(&self.reader(), ROW_TREE_ROOT, &row_key(row_id), |bytes| {
+        btree::get_with(&self.reader()?, ROW_TREE_ROOT, &row_key(row_id), |bytes| {
             decode_row_columns(&self.def, bytes, wanted)
         })
     }
@@ -544,7 +548,7 @@ impl Table {
         encode_row(&t.def, row, &mut row_bytes)?;
         let row_id = t.row_id_for_row(row)?;
         if let Some(pk) = t.clustered_pk {
-            if btree::get_with(&t.reader(), ROW_TREE_ROOT, &row_key(row_id), |_| Ok(()))?.is_some()
+            if btree::get_with(&t.reader()?, ROW_TREE_ROOT, &row_key(row_id), |_| Ok(()))?.is_some()
             {
                 return Err(t.duplicate(pk, row, row_id));
             }
@@ -676,7 +680,7 @@ impl Table {
         row_bytes: &[u8],
     ) -> Result<()> {
         let pk = t.clustered_pk.unwrap_or(0);
-        if btree::get_with(&t.reader(), ROW_TREE_ROOT, &row_key(new_id), |_| Ok(()))?.is_some() {
+        if btree::get_with(&t.reader()?, ROW_TREE_ROOT, &row_key(new_id), |_| Ok(()))?.is_some() {
             return Err(t.duplicate(pk, new_row, new_id));
         }
         let moves = t.index_changes(old, old_id, new_row, new_id)?;
@@ -990,7 +994,7 @@ impl Table {
         spans.sort_unstable_by(|a, b| buf[a.0..a.1].cmp(&buf[b.0..b.1]));
         spans.dedup_by(|a, b| buf[a.0..a.1] == buf[b.0..b.1]);
         let _latch = t.read_latch()?;
-        let src = t.reader();
+        let src = t.reader()?;
         let root = index_root(index_no);
         // Each value's entries: from its key to the key's successor (none: to the end).
         let uppers: Vec<Option<Vec<u8>>> = spans
@@ -1111,7 +1115,7 @@ impl Table {
         if !report.problems.is_empty() {
             return Ok(report);
         }
-        let src = t.reader();
+        let src = t.reader()?;
         let rows = match btree::check_tree(&src, ROW_TREE_ROOT) {
             Ok(c) => {
                 report
@@ -1249,7 +1253,7 @@ impl RowScan {
         let (buffer, def) = (&mut self.buffer, &t.def);
         let wanted = self.wanted.as_deref();
         let mut stored_bytes = 0usize;
-        let src = t.reader();
+        let src = t.reader()?;
         let (done, _) = btree::scan::<FORWARD>(
             &src,
             ROW_TREE_ROOT,
@@ -1324,7 +1328,7 @@ impl IndexScan {
         let t = &self.table;
         t.check_live()?;
         let _latch = t.read_latch()?;
-        let src = t.reader();
+        let src = t.reader()?;
         let clustered = !t.has_tree(self.index_no);
         let root = if clustered {
             ROW_TREE_ROOT

@@ -382,3 +382,44 @@ fn a_writer_reads_at_its_snapshot_the_pages_it_did_not_change() {
     stmt.rollback();
     slot.release();
 }
+
+/// A snapshot from before a table was made anew (TRUNCATE, CREATE) cannot read it: the
+/// table's DDL records its commit number while such a snapshot lives.
+#[test]
+fn a_snapshot_from_before_a_table_was_made_cannot_read_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (s, t) = open_sbtest_t(dir.path());
+    let mut model = Model::new();
+    commit(
+        &t,
+        &s,
+        &mut model,
+        &Op::Upsert {
+            from: 1,
+            count: 3,
+            salt: 0,
+        },
+    );
+    drop(t);
+    let slot = s.snapshot_slot();
+    let at = slot.take();
+    s.truncate_table("d", "t").unwrap();
+    s.create_table("d", "u", &sbtest_def()).unwrap();
+    for name in ["t", "u"] {
+        let table = s.open_table("d", name).unwrap();
+        let _at = reading_at(Some(at));
+        assert!(
+            matches!(table.scan().unwrap().next(), Some(Err(StorageError::Stale))),
+            "{name} at a snapshot from before it"
+        );
+        drop(_at);
+        assert_eq!(table.scan().unwrap().count(), 0, "{name} now");
+        let _now = reading_at(Some(slot.take()));
+        assert_eq!(
+            table.scan().unwrap().count(),
+            0,
+            "{name} at a later snapshot"
+        );
+    }
+    slot.release();
+}

@@ -208,6 +208,7 @@ impl Session {
         if self.state.in_transaction && stmt.commits_implicitly() {
             self.end_transaction(true)?;
         }
+        self.metadata_locks(stmt)?;
         // Reads see the open transaction's own changes; other sessions' uncommitted ones
         // stay hidden (see `session::transaction`).
         let _reading = self.state.transaction.reading_own();

@@ -40,6 +40,7 @@ use crate::expr::SubqueryPlan;
 use crate::plan::Stmt;
 use crate::result::QueryResult;
 use crate::row_sink::{CacheCopy, RowSink};
+use crate::session::metadata_locks::DdlTarget;
 use crate::session::query_cache::*;
 use crate::session::query_text::*;
 use crate::value::Value;
@@ -487,19 +488,10 @@ pub fn write_guard(engine: &Engine, stmt: &Stmt) -> Option<WriteGuard> {
         Stmt::Insert(p) => vec![versions.cell(&p.table.database, &p.table.name)],
         Stmt::Update(p) => vec![versions.cell(&p.source.table.database, &p.source.table.name)],
         Stmt::Delete(p) => vec![versions.cell(&p.source.table.database, &p.source.table.name)],
-        Stmt::CreateTable { database, name, .. }
-        | Stmt::Truncate { database, name }
-        | Stmt::AlterIndexes { database, name, .. } => vec![versions.cell(database, name)],
-        Stmt::AlterTable { table, .. } => vec![versions.cell(&table.database, &table.name)],
-        Stmt::DropTables { tables, .. } => {
-            tables.iter().map(|(d, t)| versions.cell(d, t)).collect()
-        }
-        Stmt::RenameTables { renames } => renames
-            .iter()
-            .flat_map(|((d1, t1), (d2, t2))| [versions.cell(d1, t1), versions.cell(d2, t2)])
-            .collect(),
-        Stmt::DropDatabase { .. } => vec![versions.everything().clone()],
-        _ => return None,
+        _ => match crate::session::metadata_locks::ddl_target(stmt)? {
+            DdlTarget::Tables(tables) => tables.iter().map(|(d, t)| versions.cell(d, t)).collect(),
+            DdlTarget::Database(_) => vec![versions.everything().clone()],
+        },
     };
     Some(WriteGuard::new(cells))
 }

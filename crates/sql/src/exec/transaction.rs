@@ -67,6 +67,32 @@ impl Session {
         }
     }
 
+    /// Before a statement runs: a DDL statement waits for the other transactions that used
+    /// its tables; a statement of a transaction holds the tables it names until the end
+    /// (see [`crate::session::metadata_locks`]).
+    pub(crate) fn metadata_locks(&mut self, stmt: &Stmt) -> Result<(), SqlError> {
+        use crate::session::metadata_locks::{ddl_target, used_tables};
+        let locks = &self.engine.metadata_locks;
+        let owner = self.info.connection_id;
+        if let Some(target) = ddl_target(stmt) {
+            let seconds = crate::system::sysvars::lookup("lock_wait_timeout")
+                .and_then(|i| match self.state.session_value(i) {
+                    crate::sysvars::VarValue::UInt(s) => Some(*s),
+                    _ => None,
+                })
+                .unwrap_or(86_400);
+            return locks.wait_exclusive(owner, &target, std::time::Duration::from_secs(seconds));
+        }
+        if self.in_transaction_scope() {
+            for key in used_tables(stmt) {
+                if locks.hold(owner, &key) {
+                    self.state.held_tables.push(key);
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Whether the session's statements run in a transaction: one is open, or autocommit
     /// is off (the next statement opens one).
     pub(crate) fn in_transaction_scope(&self) -> bool {
@@ -215,6 +241,8 @@ impl Session {
         let ended = self.state.transaction.end(commit);
         self.state.in_transaction = false;
         self.state.snapshot_slot.release();
+        let owner = self.info.connection_id;
+        (self.engine.metadata_locks).release(owner, &mut self.state.held_tables);
         self.state.bump_written_tables();
         self.state.written_tables.clear();
         crate::exec::write::release_row_locks(self);

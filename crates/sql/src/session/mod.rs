@@ -2,6 +2,7 @@
 //! statements, plan cache, open transaction, held row locks and query cache settings. Running statements is
 //! [`crate::exec`]'s work; this folder only holds the state it reads and updates.
 
+pub mod metadata_locks;
 pub mod query_cache;
 pub mod query_text;
 pub mod row_locks;
@@ -56,6 +57,8 @@ pub struct SessionState {
     /// Row locks this session holds until its transaction ends (see [`crate::row_locks`]).
     /// A Mutex only because statements execute through `&self`; never contended.
     pub(crate) held_locks: parking_lot::Mutex<Vec<crate::session::row_locks::RowKey>>,
+    /// Tables the open transaction used (see [`metadata_locks`]).
+    pub(crate) held_tables: Vec<metadata_locks::TableKey>,
     /// Compiled text statements (see [`crate::plan_cache`]).
     pub(crate) plan_cache: crate::plan::plan_cache::PlanCache,
     pub autocommit: bool,
@@ -109,6 +112,7 @@ impl SessionState {
             transaction: Default::default(),
             written_tables: Vec::new(),
             held_locks: parking_lot::Mutex::new(Vec::new()),
+            held_tables: Vec::new(),
             plan_cache: Default::default(),
             autocommit: true,
             sql_mode: 0,
