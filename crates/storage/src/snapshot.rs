@@ -130,6 +130,8 @@ pub(crate) struct Snapshots {
     /// Tables (by table cache key) whose definition DDL made anew, with the commit number
     /// it took, kept while a snapshot may predate it (see [`Snapshots::redefine`]).
     defined: Mutex<HashMap<String, u64>>,
+    /// `defined` holds an entry: the paths that read it skip its mutex otherwise.
+    any_defined: std::sync::atomic::AtomicBool,
 }
 
 impl Default for Snapshots {
@@ -142,6 +144,7 @@ impl Default for Snapshots {
             order: Mutex::new(VecDeque::new()),
             count: AtomicUsize::new(0),
             defined: Mutex::new(HashMap::new()),
+            any_defined: Default::default(),
         }
     }
 }
@@ -207,17 +210,17 @@ impl Snapshots {
         // takes a snapshot at or after `seq` (see the module doc, "Purge").
         if self.oldest_needed() < seq {
             self.defined.lock().insert(key.to_string(), seq);
+            self.any_defined.store(true, Ordering::SeqCst);
         }
     }
 
     /// The commit number of the DDL that last made table `key`, 0 when no snapshot can
     /// predate it.
     pub(crate) fn defined_at(&self, key: &str) -> u64 {
-        let defined = self.defined.lock();
-        if defined.is_empty() {
+        if !self.any_defined.load(Ordering::SeqCst) {
             return 0;
         }
-        defined.get(key).copied().unwrap_or(0)
+        self.defined.lock().get(key).copied().unwrap_or(0)
     }
 
     /// The last published commit.
@@ -255,12 +258,12 @@ impl Snapshots {
 
     /// Drop the versions (and DDL records) no snapshot needs any more.
     pub(crate) fn purge(&self) {
-        {
+        if self.any_defined.load(Ordering::SeqCst) {
             let mut defined = self.defined.lock();
-            if !defined.is_empty() {
-                let oldest = self.oldest_needed();
-                defined.retain(|_, at| *at > oldest);
-            }
+            let oldest = self.oldest_needed();
+            defined.retain(|_, at| *at > oldest);
+            self.any_defined
+                .store(!defined.is_empty(), Ordering::SeqCst);
         }
         if self.count.load(Ordering::Relaxed) == 0 {
             return;
