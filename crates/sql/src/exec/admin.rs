@@ -13,8 +13,8 @@ use crate::system::sysvars::Setting;
 use crate::system::sysvars::VarValue;
 use crate::value::Value;
 use myriad_types::errors::{
-    ER_CANNOT_USER, ER_COLLATION_CHARSET_MISMATCH, ER_GLOBAL_VARIABLE,
-    ER_INCORRECT_GLOBAL_LOCAL_VAR, ER_LOCAL_VARIABLE, ER_UNKNOWN_CHARACTER_SET,
+    ER_CANNOT_USER, ER_CANT_CHANGE_TX_CHARACTERISTICS, ER_COLLATION_CHARSET_MISMATCH,
+    ER_GLOBAL_VARIABLE, ER_INCORRECT_GLOBAL_LOCAL_VAR, ER_LOCAL_VARIABLE, ER_UNKNOWN_CHARACTER_SET,
     ER_UNKNOWN_COLLATION,
 };
 
@@ -435,6 +435,9 @@ impl Session {
                 isolation,
                 read_only,
             } => {
+                if scope.is_none() {
+                    return self.next_transaction(isolation.as_deref(), *read_only);
+                }
                 let global = *scope == Some(SetScope::Global);
                 let mut changes = Vec::new();
                 if let Some(level) = isolation {
@@ -464,6 +467,36 @@ impl Session {
 }
 
 impl Session {
+    /// `SET TRANSACTION` without SESSION or GLOBAL: for the next transaction only, and
+    /// refused inside one (1568), as in MariaDB.
+    fn next_transaction(
+        &self,
+        isolation: Option<&str>,
+        read_only: Option<bool>,
+    ) -> Result<Pending, SqlError> {
+        if self.state.in_transaction {
+            return Err(SqlError::new(
+                ER_CANT_CHANGE_TX_CHARACTERISTICS,
+                "Transaction characteristics can't be changed while a transaction is in progress",
+            ));
+        }
+        let mut next = crate::session::transaction::NextTransaction {
+            isolation: None,
+            read_only,
+        };
+        if let (Some(level), Some(index)) = (
+            isolation,
+            crate::system::sysvars::lookup("transaction_isolation"),
+        ) {
+            let (value, _) = crate::system::sysvars::parse_setting(
+                crate::system::sysvars::def(index),
+                &Setting::Text(level.to_string()),
+            )?;
+            next.isolation = Some(crate::session::transaction::Isolation::of(&value));
+        }
+        Ok(Pending::NextTransaction(next))
+    }
+
     /// Accounts, FLUSH, the key cache and query cache statements, information_schema, KILL and SHUTDOWN.
     pub(crate) fn admin(&self, stmt: &Stmt, env: &mut ExecEnv) -> Result<Pending, SqlError> {
         Ok(Pending::Done(match stmt {

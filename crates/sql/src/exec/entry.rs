@@ -242,6 +242,10 @@ impl Session {
             let _ = self.end_transaction(false);
         }
         let result = result?;
+        if stmt.uses_tables() && !self.in_transaction_scope() {
+            // The statement was a transaction of its own: what SET TRANSACTION set is spent.
+            self.state.next_transaction = Default::default();
+        }
         if matches!(stmt, Stmt::Insert(_) | Stmt::Update(_) | Stmt::Delete(_))
             && self.state.in_transaction
         {
@@ -285,6 +289,12 @@ impl Session {
             }
             Pending::Transaction => {
                 self.transaction_statement(stmt)?;
+                Ok(ok(0))
+            }
+            Pending::NextTransaction(next) => {
+                let pending = &mut self.state.next_transaction;
+                pending.isolation = next.isolation.or(pending.isolation);
+                pending.read_only = next.read_only.or(pending.read_only);
                 Ok(ok(0))
             }
             Pending::FlushStatus => {

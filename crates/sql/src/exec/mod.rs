@@ -124,6 +124,8 @@ pub(crate) enum Pending {
     DroppedDatabase(String, u64),
     /// BEGIN, COMMIT, ROLLBACK and the savepoint statements.
     Transaction,
+    /// `SET TRANSACTION` without a scope: the next transaction's characteristics.
+    NextTransaction(crate::session::transaction::NextTransaction),
     FlushStatus,
 }
 

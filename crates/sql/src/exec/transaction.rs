@@ -35,7 +35,7 @@ impl Session {
 
     fn view(&self, consistent: bool) -> ReadView {
         let serializable_transaction =
-            self.state.isolation == Isolation::Serializable && self.in_transaction_scope();
+            self.state.isolation() == Isolation::Serializable && self.in_transaction_scope();
         if !consistent || serializable_transaction {
             // Writes, locking reads, DDL: the latest commits.
             return ReadView {
@@ -43,7 +43,7 @@ impl Session {
                 _at: myriad_storage::reading_at(None),
             };
         }
-        if self.state.isolation == Isolation::ReadUncommitted {
+        if self.state.isolation() == Isolation::ReadUncommitted {
             return ReadView {
                 _dirty: Some(myriad_cache::reading_as(myriad_cache::READ_UNCOMMITTED)),
                 _at: myriad_storage::reading_at(None),
@@ -57,7 +57,7 @@ impl Session {
 
     /// Whether the session's snapshot lasts as long as its transaction (REPEATABLE READ).
     fn transaction_snapshot(&self) -> bool {
-        self.state.isolation == Isolation::RepeatableRead && self.in_transaction_scope()
+        self.state.isolation() == Isolation::RepeatableRead && self.in_transaction_scope()
     }
 
     /// A statement ended: its snapshot goes, unless its transaction keeps it.
@@ -136,7 +136,7 @@ impl Session {
         write: bool,
     ) -> Result<WriteScope<'_>, SqlError> {
         let storage = self.engine.catalog.storage();
-        if write && (self.state.read_only || self.state.transaction.read_only) {
+        if write && (self.state.read_only() || self.state.transaction.read_only) {
             return Err(SqlError::new(
                 ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION,
                 "Cannot execute statement in a READ ONLY transaction",
@@ -169,7 +169,7 @@ impl Session {
     /// transaction at SERIALIZABLE (InnoDB reads it as `LOCK IN SHARE MODE`).
     pub(crate) fn select_locks(&self, plan: &crate::plan::tables::TableSelect) -> bool {
         plan.locking
-            || (self.state.isolation == Isolation::Serializable && self.in_transaction_scope())
+            || (self.state.isolation() == Isolation::Serializable && self.in_transaction_scope())
     }
 
     /// Lock every table of a `SELECT ... FOR UPDATE` / `FOR SHARE` for this session's
@@ -238,6 +238,9 @@ impl Session {
     /// End the open transaction (if any): commit or roll back its writes, forget its
     /// savepoints, let go of its locks.
     pub(crate) fn end_transaction(&mut self, commit: bool) -> Result<(), SqlError> {
+        if self.state.in_transaction {
+            self.state.next_transaction = Default::default();
+        }
         let ended = self.state.transaction.end(commit);
         self.state.in_transaction = false;
         self.state.snapshot_slot.release();

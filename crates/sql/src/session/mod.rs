@@ -76,8 +76,11 @@ pub struct SessionState {
     pub(crate) max_statement_time_s: f64,
     /// innodb_lock_wait_timeout in seconds.
     pub(crate) lock_wait_timeout_s: u64,
-    /// transaction_isolation (see [`transaction`], "Reads").
+    /// transaction_isolation (see [`transaction`], "Reads"): the session's; the next
+    /// transaction's is [`SessionState::isolation`].
     pub(crate) isolation: transaction::Isolation,
+    /// What `SET TRANSACTION` (without a scope) set for the next transaction.
+    pub(crate) next_transaction: transaction::NextTransaction,
     /// Holds the snapshot of the session's consistent reads (see [`transaction`]).
     pub(crate) snapshot_slot: myriad_storage::SnapshotSlot,
     /// transaction_read_only: every write fails with 1792.
@@ -125,6 +128,7 @@ impl SessionState {
             max_statement_time_s: 0.0,
             lock_wait_timeout_s: 50,
             isolation: transaction::Isolation::RepeatableRead,
+            next_transaction: Default::default(),
             snapshot_slot: engine.catalog.storage().snapshot_slot(),
             read_only: false,
             spill: crate::system::budgets::SpillConfig::from_variables(|_| None),
@@ -148,12 +152,10 @@ impl SessionState {
         let packet = get("max_allowed_packet");
         let max_statement_time = get("max_statement_time");
         let lock_wait = get("innodb_lock_wait_timeout");
-        let isolation = match get("transaction_isolation") {
-            Some(VarValue::Enum(0)) => transaction::Isolation::ReadUncommitted,
-            Some(VarValue::Enum(1)) => transaction::Isolation::ReadCommitted,
-            Some(VarValue::Enum(3)) => transaction::Isolation::Serializable,
-            _ => transaction::Isolation::RepeatableRead,
-        };
+        let isolation = get("transaction_isolation")
+            .map_or(transaction::Isolation::RepeatableRead, |v| {
+                transaction::Isolation::of(&v)
+            });
         let read_only = matches!(get("transaction_read_only"), Some(VarValue::Bool(true)));
         let spill = crate::system::budgets::SpillConfig::from_variables(get);
         self.spill = spill;
@@ -191,6 +193,16 @@ impl SessionState {
         self.wait_timeout_s
     }
 
+    /// The isolation level of the current (or next) transaction.
+    pub(crate) fn isolation(&self) -> transaction::Isolation {
+        self.next_transaction.isolation.unwrap_or(self.isolation)
+    }
+
+    /// Whether the current (or next) transaction may not write.
+    pub(crate) fn read_only(&self) -> bool {
+        self.next_transaction.read_only.unwrap_or(self.read_only)
+    }
+
     pub(crate) fn query_cache(&self) -> &crate::session::query_cache::SessionQuery {
         &self.query_cache
     }
@@ -206,11 +218,11 @@ impl SessionState {
         tables: &[myriad_cache::query_cache::VersionCell],
     ) -> bool {
         let in_transaction = self.in_transaction || !self.autocommit;
-        if in_transaction && self.isolation == transaction::Isolation::Serializable {
+        if in_transaction && self.isolation() == transaction::Isolation::Serializable {
             return true;
         }
         // Dirty reads are never cached, nor served what a dirty read should see.
-        if self.isolation == transaction::Isolation::ReadUncommitted {
+        if self.isolation() == transaction::Isolation::ReadUncommitted {
             return true;
         }
         // A snapshot older than the latest commit: cached results may hold later commits

@@ -54,6 +54,26 @@ pub(crate) enum Isolation {
     Serializable,
 }
 
+impl Isolation {
+    /// The level a `transaction_isolation` value names.
+    pub(crate) fn of(value: &crate::sysvars::VarValue) -> Isolation {
+        match value {
+            crate::sysvars::VarValue::Enum(0) => Isolation::ReadUncommitted,
+            crate::sysvars::VarValue::Enum(1) => Isolation::ReadCommitted,
+            crate::sysvars::VarValue::Enum(3) => Isolation::Serializable,
+            _ => Isolation::RepeatableRead,
+        }
+    }
+}
+
+/// What `SET TRANSACTION` without SESSION or GLOBAL set: it holds for the next transaction
+/// only (an autocommit statement over tables is one), then the session's settings again.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct NextTransaction {
+    pub(crate) isolation: Option<Isolation>,
+    pub(crate) read_only: Option<bool>,
+}
+
 /// What a session keeps of its open transaction.
 #[derive(Default)]
 pub(crate) struct Transaction {
