@@ -531,3 +531,45 @@ async fn serializable_reads_lock_as_mariadb_does() {
         exec_all(&mut b, &["UPDATE sr.t SET v = 2 WHERE id = 1"]).await;
     }
 }
+
+/// A REPEATABLE READ transaction that has read keeps the old versions of the pages others
+/// change (Innodb_history_list_length counts them) and reads the table as it was; once it
+/// ends they are dropped.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_open_snapshot_keeps_page_versions_until_it_ends() {
+    let server = Server::start(&[]);
+    let mut reader = server.connect_root().await;
+    let mut writer = server.connect_root().await;
+    exec_all(
+        &mut writer,
+        &[
+            "CREATE DATABASE h",
+            "CREATE TABLE h.t (id INT PRIMARY KEY, v INT)",
+            "INSERT INTO h.t VALUES (1, 0), (2, 0)",
+        ],
+    )
+    .await;
+    assert_eq!(
+        common::async_status(&mut writer, "Innodb_history_list_length").await,
+        0
+    );
+    exec_all(&mut reader, &["BEGIN"]).await;
+    let before: i64 = first_row(&mut reader, "SELECT SUM(v) FROM h.t").await;
+    for n in 1..=5 {
+        writer
+            .query_drop(format!("UPDATE h.t SET v = {n}"))
+            .await
+            .expect("update");
+    }
+    let kept = common::async_status(&mut writer, "Innodb_history_list_length").await;
+    assert!(kept >= 5, "versions kept for the open snapshot: {kept}");
+    let again: i64 = first_row(&mut reader, "SELECT SUM(v) FROM h.t").await;
+    assert_eq!((before, again), (0, 0));
+    exec_all(&mut reader, &["COMMIT"]).await;
+    let now: i64 = first_row(&mut reader, "SELECT SUM(v) FROM h.t").await;
+    assert_eq!(now, 10);
+    assert_eq!(
+        common::async_status(&mut writer, "Innodb_history_list_length").await,
+        0
+    );
+}

@@ -1187,6 +1187,10 @@ impl Storage {
                 "Innodb_checkpoints",
                 self.inner.shared.checkpoints.load(Ordering::Relaxed),
             ),
+            (
+                "Innodb_history_list_length",
+                self.inner.shared.snapshots.versions() as u64,
+            ),
         ]
     }
 }

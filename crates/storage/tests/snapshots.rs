@@ -68,6 +68,11 @@ fn commit(t: &Table, s: &Storage, model: &mut Model, op: &Op) {
     stmt.commit().unwrap();
 }
 
+/// Commit one statement upserting ids `from..from + count` with k = id * 3 + salt.
+fn upsert(t: &Table, s: &Storage, model: &mut Model, from: i64, count: i64, salt: i64) {
+    commit(t, s, model, &Op::Upsert { from, count, salt });
+}
+
 fn pair(row: &[Value]) -> (i64, i64) {
     match (&row[0], &row[1]) {
         (Value::Int(id), Value::Int(k)) => (*id, *k),
@@ -180,29 +185,11 @@ fn a_writer_whose_pages_changed_after_its_snapshot_gets_an_error() {
     let dir = tempfile::tempdir().unwrap();
     let (s, t) = open_sbtest_t(dir.path());
     let mut model = Model::new();
-    commit(
-        &t,
-        &s,
-        &mut model,
-        &Op::Upsert {
-            from: 1,
-            count: 5,
-            salt: 0,
-        },
-    );
+    upsert(&t, &s, &mut model, 1, 5, 0);
     let slot = s.snapshot_slot();
     let at = slot.take();
     // Another statement changes row 1 after the snapshot.
-    commit(
-        &t,
-        &s,
-        &mut model,
-        &Op::Upsert {
-            from: 1,
-            count: 1,
-            salt: 7,
-        },
-    );
+    upsert(&t, &s, &mut model, 1, 1, 7);
     // This one now writes the table (row 5), then reads it at its snapshot.
     let mut stmt = s.begin();
     let own = stmt.reading_own();
@@ -249,16 +236,7 @@ fn readers_at_a_snapshot_always_see_the_same_total() {
     let dir = tempfile::tempdir().unwrap();
     let (s, t) = open_sbtest_t(dir.path());
     let mut model = Model::new();
-    commit(
-        &t,
-        &s,
-        &mut model,
-        &Op::Upsert {
-            from: 1,
-            count: ROWS,
-            salt: 0,
-        },
-    );
+    upsert(&t, &s, &mut model, 1, ROWS, 0);
     let total: i64 = model.values().sum();
     let s = Arc::new(s);
     let stop = Arc::new(AtomicBool::new(false));
@@ -344,30 +322,12 @@ fn a_writer_reads_at_its_snapshot_the_pages_it_did_not_change() {
     let dir = tempfile::tempdir().unwrap();
     let (s, t) = open_sbtest_t(dir.path());
     let mut model = Model::new();
-    commit(
-        &t,
-        &s,
-        &mut model,
-        &Op::Upsert {
-            from: 1,
-            count: 600,
-            salt: 0,
-        },
-    );
+    upsert(&t, &s, &mut model, 1, 600, 0);
     let slot = s.snapshot_slot();
     let at = slot.take();
     let then = model.clone();
     // Another statement changes row 1 (the first leaf) after the snapshot.
-    commit(
-        &t,
-        &s,
-        &mut model,
-        &Op::Upsert {
-            from: 1,
-            count: 1,
-            salt: 7,
-        },
-    );
+    upsert(&t, &s, &mut model, 1, 1, 7);
     let mut stmt = s.begin();
     let own = stmt.reading_own();
     let (row_id, _) = t.lookup_primary(&[Value::Int(600)]).unwrap().unwrap();
@@ -390,16 +350,7 @@ fn a_snapshot_from_before_a_table_was_made_cannot_read_it() {
     let dir = tempfile::tempdir().unwrap();
     let (s, t) = open_sbtest_t(dir.path());
     let mut model = Model::new();
-    commit(
-        &t,
-        &s,
-        &mut model,
-        &Op::Upsert {
-            from: 1,
-            count: 3,
-            salt: 0,
-        },
-    );
+    upsert(&t, &s, &mut model, 1, 3, 0);
     drop(t);
     let slot = s.snapshot_slot();
     let at = slot.take();

@@ -71,7 +71,7 @@ impl Session {
     /// its tables; a statement of a transaction holds the tables it names until the end
     /// (see [`crate::session::metadata_locks`]).
     pub(crate) fn metadata_locks(&mut self, stmt: &Stmt) -> Result<(), SqlError> {
-        use crate::session::metadata_locks::{ddl_target, used_tables};
+        use crate::session::metadata_locks::{ddl_target, for_used_tables, table_key};
         let locks = &self.engine.metadata_locks;
         let owner = self.info.connection_id;
         if let Some(target) = ddl_target(stmt) {
@@ -84,11 +84,17 @@ impl Session {
             return locks.wait_exclusive(owner, &target, std::time::Duration::from_secs(seconds));
         }
         if self.in_transaction_scope() {
-            for key in used_tables(stmt) {
-                if locks.hold(owner, &key) {
-                    self.state.held_tables.push(key);
+            let held = &mut self.state.held_tables;
+            for_used_tables(stmt, |database, name| {
+                // Most statements of a transaction name tables it holds already: no lock.
+                if held.iter().any(|(d, t)| d == database && t == name) {
+                    return;
                 }
-            }
+                let key = table_key(database, name);
+                if locks.hold(owner, &key) {
+                    held.push(key);
+                }
+            });
         }
         Ok(())
     }

@@ -46,18 +46,19 @@ pub fn table_key(database: &str, name: &str) -> TableKey {
     (database.to_string(), name.to_string())
 }
 
-/// The tables a statement names (its subqueries' tables are not held yet).
-pub fn used_tables(stmt: &Stmt) -> Vec<TableKey> {
-    let key = |t: &crate::plan::tables::TableRef| table_key(&t.database, &t.name);
+/// Call `f` with each table a statement names (its subqueries' tables are not held yet).
+pub fn for_used_tables(stmt: &Stmt, mut f: impl FnMut(&str, &str)) {
     match stmt {
-        Stmt::SelectTable(plan) => std::iter::once(&plan.source.table)
-            .chain(plan.joins.iter().map(|j| &j.table))
-            .map(key)
-            .collect(),
-        Stmt::Insert(p) => vec![key(&p.table)],
-        Stmt::Update(p) => vec![key(&p.source.table)],
-        Stmt::Delete(p) => vec![key(&p.source.table)],
-        _ => Vec::new(),
+        Stmt::SelectTable(plan) => {
+            for t in std::iter::once(&plan.source.table).chain(plan.joins.iter().map(|j| &j.table))
+            {
+                f(&t.database, &t.name);
+            }
+        }
+        Stmt::Insert(p) => f(&p.table.database, &p.table.name),
+        Stmt::Update(p) => f(&p.source.table.database, &p.source.table.name),
+        Stmt::Delete(p) => f(&p.source.table.database, &p.source.table.name),
+        _ => {}
     }
 }
 
