@@ -1020,11 +1020,10 @@ impl Storage {
             return Err(StorageError::NoSuchDatabase(new_db.into()));
         }
         let new_path = self.free_table_path(new_db, new_name)?;
+        // Before any latch: a commit publishing holds the publication and waits for its
+        // tables' latches.
+        (self.inner.shared.snapshots).redefine(&open_tables::table_key(new_db, new_name));
         let _latch = table.latch.write();
-        self.inner
-            .shared
-            .snapshots
-            .redefine(&open_tables::table_key(new_db, new_name));
         let shared = &self.inner.shared;
         let t = &table;
         // Everything the log says about this table goes to the file now, so no log record
@@ -1111,6 +1110,8 @@ impl Storage {
         let old = old_inner;
         let tmp = tmp_inner;
         let _c = self.inner.catalog.write();
+        // Before the latch (see `rename_table`).
+        (self.inner.shared.snapshots).redefine(&open_tables::table_key(db, name));
         let _latch = old.latch.write();
         let shared = &self.inner.shared;
         let path = self.table_path(db, name);
@@ -1129,7 +1130,6 @@ impl Storage {
         shared.cache.flush_file(old.space)?;
         shared.cache.discard_file(old.space);
         shared.files.forget(old.space);
-        shared.snapshots.redefine(&open_tables::table_key(db, name));
         let swapped = (|| -> Result<()> {
             shared.log_ddl(&entries)?;
             fs::rename(self.table_path(db, &tmp_name), &path)?;

@@ -74,7 +74,12 @@ impl Session {
         use crate::session::metadata_locks::{ddl_target, for_used_tables, table_key};
         let locks = &self.engine.metadata_locks;
         let owner = self.info.connection_id;
-        if let Some(target) = ddl_target(stmt) {
+        // Every DDL statement commits implicitly: one `matches!` for the others.
+        if let Some(target) = stmt
+            .commits_implicitly()
+            .then(|| ddl_target(stmt))
+            .flatten()
+        {
             let seconds = crate::system::sysvars::lookup("lock_wait_timeout")
                 .and_then(|i| match self.state.session_value(i) {
                     crate::sysvars::VarValue::UInt(s) => Some(*s),
