@@ -139,8 +139,8 @@ pub static EXPERIMENTS: &[Experiment] = &[
     Experiment {
         name: "oltp",
         seed: "-",
-        summary: "sysbench oltp_point_select, oltp_read_only, oltp_read_write thread sweeps",
-        measures: "Transactions per second, queries per second and latency of the three standard \
+        summary: "sysbench oltp_point_select, oltp_read_only, oltp_read_write, oltp_write_only thread sweeps",
+        measures: "Transactions per second, queries per second and latency of the four standard \
                    sysbench OLTP tests across thread counts: the general speed comparison.",
         run: oltp::run,
     },

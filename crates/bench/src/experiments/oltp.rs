@@ -1,5 +1,6 @@
-//! The general speed comparison: sysbench oltp_point_select, oltp_read_only and
-//! oltp_read_write across thread counts, same data, same settings, same client.
+//! The general speed comparison: sysbench oltp_point_select, oltp_read_only,
+//! oltp_read_write and oltp_write_only across thread counts, same data, same settings,
+//! same client.
 
 use super::{
     ok_rows, param_text, ratio_text, run_sysbench_plan, settings_with, table, tps_plot_per_test,
@@ -8,7 +9,12 @@ use super::{
 use crate::report::{format_number, Row};
 use crate::server::Target;
 
-const TESTS: &[&str] = &["oltp_point_select", "oltp_read_only", "oltp_read_write"];
+const TESTS: &[&str] = &[
+    "oltp_point_select",
+    "oltp_read_only",
+    "oltp_read_write",
+    "oltp_write_only",
+];
 
 pub fn run(r: &mut Runner) {
     let threads = r.threads(&[1, 4, 16, 64], &[1, 4]);
