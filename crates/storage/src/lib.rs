@@ -150,7 +150,9 @@ pub use redo::{create_private_dir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE};
 pub use redo_scan::{RedoDamage, RedoRecovery};
 pub use savepoint::Savepoint;
 pub use snapshot::{reading_at, reading_from, ReadingAt, SnapshotSlot};
-pub use table::{CheckReport, Direction, IndexScan, InsertOutcome, RowScan, Statement, Table};
+pub use table::{
+    CheckReport, Committing, Direction, IndexScan, InsertOutcome, RowScan, Statement, Table,
+};
 pub use types::*;
 pub use writeback::PreloadReport;
 

@@ -125,17 +125,24 @@ impl Statement {
     /// An error means the statement left no trace: it failed before it was logged (a full
     /// disk: the log could not reserve its bytes) and rolled back, or its group failed to
     /// become durable and it was undone with every statement after it (see `undo`).
-    pub fn commit(mut self) -> Result<()> {
-        let Some((end, undone)) = self.log_and_stamp(true)? else {
-            return Ok(());
-        };
+    pub fn commit(self) -> Result<()> {
+        self.commit_logged()?.wait()
+    }
+
+    /// The first half of [`Statement::commit`]: the changes are in the log (not yet
+    /// durable) and visible, and the statement's locks are gone. The caller lets go of its
+    /// own locks too, then waits with [`Committing::wait`] before it acknowledges the
+    /// commit. Committers that no longer wait for each other's locks then share log
+    /// flushes (group commit), as InnoDB's do: it also releases locks before the flush.
+    /// A flush that fails undoes this statement and every later one (see `undo`), so
+    /// nothing built on its changes is kept either.
+    pub fn commit_logged(mut self) -> Result<Committing> {
+        let logged = self.log_and_stamp(true)?;
         self.locks.clear();
-        if let Err(e) = self.shared.wait_durable(end) {
-            // Undone before the error is reported: reads after it never see the changes.
-            let _ = self.shared.undo_failed();
-            return Err(e);
-        }
-        self.shared.settle_watched(&undone)
+        Ok(Committing {
+            shared: Arc::clone(&self.shared),
+            logged,
+        })
     }
 
     /// Commit without waiting for the log (bulk copies whose durability comes from a flush).
@@ -303,6 +310,31 @@ impl Drop for Statement {
         for t in self.touched.drain(..) {
             t.block.end_write();
         }
+    }
+}
+
+/// A commit whose changes are logged and visible, waiting to be durable (see
+/// [`Statement::commit_logged`]).
+#[must_use = "a commit is acknowledged only once `wait` returned Ok"]
+pub struct Committing {
+    shared: Arc<Shared>,
+    /// The group's end LSN and its undone flag; None when the statement changed nothing.
+    logged: Option<(u64, Option<crate::undo::Undone>)>,
+}
+
+impl Committing {
+    /// Wait until the commit is durable (per `flush_log_at_trx_commit`). An error means it
+    /// left no trace (see [`Statement::commit`]).
+    pub fn wait(self) -> Result<()> {
+        let Some((end, undone)) = self.logged else {
+            return Ok(());
+        };
+        if let Err(e) = self.shared.wait_durable(end) {
+            // Undone before the error is reported: reads after it never see the changes.
+            let _ = self.shared.undo_failed();
+            return Err(e);
+        }
+        self.shared.settle_watched(&undone)
     }
 }
 

@@ -24,10 +24,10 @@ use crate::btree::{self, Inserted, Page, PageRead, PageWrite, BACKWARD, FORWARD}
 use crate::codec::{decode_row, decode_row_columns, encode_row, format_datum};
 use crate::keycode::encode_key_part;
 use crate::page::*;
-pub use crate::statement::Statement;
 #[cfg(test)]
 pub(crate) use crate::statement::AFTER_APPEND;
 pub(crate) use crate::statement::{encode_page_record, WritePager};
+pub use crate::statement::{Committing, Statement};
 use crate::types::*;
 use crate::Shared;
 use parking_lot::{Mutex, RwLock};

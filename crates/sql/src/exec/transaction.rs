@@ -247,7 +247,7 @@ impl Session {
     }
 
     /// End the open transaction (if any): commit or roll back its writes, forget its
-    /// savepoints, let go of its locks.
+    /// savepoints, let go of its locks, and then (a commit) wait until it is durable.
     pub(crate) fn end_transaction(&mut self, commit: bool) -> Result<(), SqlError> {
         if self.state.in_transaction {
             self.state.next_transaction = Default::default();
@@ -260,6 +260,11 @@ impl Session {
         self.state.bump_written_tables();
         self.state.written_tables.clear();
         crate::exec::write::release_row_locks(self);
-        ended
+        // Durable once no lock is held: transactions waiting for them commit meanwhile,
+        // and their log flushes are shared.
+        match ended? {
+            Some(committing) => committing.wait().map_err(crate::catalog::storage_error),
+            None => Ok(()),
+        }
     }
 }

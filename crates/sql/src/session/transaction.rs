@@ -94,17 +94,25 @@ impl Transaction {
     }
 
     /// End the transaction: commit or undo its writes. Its savepoints go either way, and
-    /// a failed commit left nothing behind (see [`Statement::commit`]).
-    pub(crate) fn end(&mut self, commit: bool) -> Result<(), SqlError> {
+    /// a failed commit left nothing behind (see [`Statement::commit`]). A commit comes
+    /// back logged and visible: the caller lets go of the transaction's locks, then waits
+    /// for it to be durable ([`myriad_storage::Committing::wait`]) before it answers.
+    pub(crate) fn end(
+        &mut self,
+        commit: bool,
+    ) -> Result<Option<myriad_storage::Committing>, SqlError> {
         self.savepoints.clear();
         self.read_only = false;
         match self.storage.get_mut().take() {
-            Some(stmt) if commit => stmt.commit().map_err(crate::catalog::storage_error),
+            Some(stmt) if commit => stmt
+                .commit_logged()
+                .map(Some)
+                .map_err(crate::catalog::storage_error),
             Some(stmt) => {
                 stmt.rollback();
-                Ok(())
+                Ok(None)
             }
-            None => Ok(()),
+            None => Ok(None),
         }
     }
 
