@@ -126,6 +126,10 @@ pub(crate) struct Snapshots {
     shards: Box<[RwLock<HashMap<PageKey, PageVersions>>]>,
     /// Every version, in the order they were saved (which is commit order).
     order: Mutex<VecDeque<(u64, PageKey)>>,
+    /// The commit number the oldest kept version was superseded at ([`NONE`]: none kept),
+    /// set under `order`'s mutex: a snapshot at or past it pins none of the versions a
+    /// purge could drop, and lets go without looking at the slots.
+    front: AtomicU64,
     count: AtomicUsize,
     /// Tables (by table cache key) whose definition DDL made anew, with the commit number
     /// it took, kept while a snapshot may predate it (see [`Snapshots::redefine`]).
@@ -142,6 +146,7 @@ impl Default for Snapshots {
             slots: Mutex::new(Vec::new()),
             shards: (0..SHARDS).map(|_| RwLock::default()).collect(),
             order: Mutex::new(VecDeque::new()),
+            front: AtomicU64::new(NONE),
             count: AtomicUsize::new(0),
             defined: Mutex::new(HashMap::new()),
             any_defined: Default::default(),
@@ -181,7 +186,11 @@ impl Publication<'_> {
 impl Drop for Publication<'_> {
     fn drop(&mut self) {
         let s = self.snapshots;
-        s.order.lock().extend(self.saved.drain(..));
+        let mut order = s.order.lock();
+        order.extend(self.saved.drain(..));
+        s.front
+            .store(order.front().map_or(NONE, |f| f.0), Ordering::SeqCst);
+        drop(order);
         s.published.store(self.seq, Ordering::SeqCst);
     }
 }
@@ -287,6 +296,16 @@ impl Snapshots {
             }
             self.count.fetch_sub(1, Ordering::Relaxed);
         }
+        self.front
+            .store(order.front().map_or(NONE, |f| f.0), Ordering::SeqCst);
+    }
+
+    /// A slot let go of snapshot `at`: purge, unless the oldest kept version was
+    /// superseded at or before `at` (this snapshot did not need it: another pins it).
+    fn released(&self, at: u64) {
+        if at < self.front.load(Ordering::SeqCst) || self.any_defined.load(Ordering::SeqCst) {
+            self.purge();
+        }
     }
 
     fn register(&self) -> Arc<AtomicU64> {
@@ -336,8 +355,9 @@ impl SnapshotSlot {
 
     /// Let the snapshot go: the versions only it needed can be purged.
     pub fn release(&self) {
-        if self.0.slot.swap(NONE, Ordering::SeqCst) != NONE {
-            self.0.shared.snapshots.purge();
+        let at = self.0.slot.swap(NONE, Ordering::SeqCst);
+        if at != NONE {
+            self.0.shared.snapshots.released(at);
         }
     }
 }
@@ -345,15 +365,21 @@ impl SnapshotSlot {
 impl SlotInner {
     fn take(&self) -> u64 {
         let snapshots = &self.shared.snapshots;
+        let previous = self.slot.load(Ordering::SeqCst);
         let mut at = snapshots.published();
         loop {
             self.slot.store(at, Ordering::SeqCst);
             let now = snapshots.published();
             if now == at {
-                return at;
+                break;
             }
             at = now;
         }
+        // The snapshot replaced is let go of.
+        if previous != NONE && previous < at {
+            snapshots.released(previous);
+        }
+        at
     }
 }
 

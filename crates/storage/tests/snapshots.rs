@@ -365,7 +365,9 @@ fn a_snapshot_from_before_a_table_was_made_cannot_read_it() {
         );
         drop(_at);
         assert_eq!(table.scan().unwrap().count(), 0, "{name} now");
-        let _now = reading_at(Some(slot.take()));
+        // Another session's snapshot, taken now (this one's stays held).
+        let later = s.snapshot_slot();
+        let _now = reading_at(Some(later.take()));
         assert_eq!(
             table.scan().unwrap().count(),
             0,
