@@ -189,3 +189,144 @@ fn spilled_sorts_and_groupings_match_mariadb() {
         assert_eq!(mine, theirs, "{sql}: myriad and MariaDB differ");
     }
 }
+
+/// Rows wider than max_length_for_sort_data, keyed by numbers, decimals and dates with
+/// ties and NULLs, negative primary keys among them.
+fn wide_inserts() -> Vec<String> {
+    let rows: Vec<String> = (0..ROWS as i64)
+        .map(|i| {
+            let id = if i % 5 == 0 { -i - 1 } else { i };
+            let null_or = |v: String| if i % 13 == 0 { "NULL".to_string() } else { v };
+            format!(
+                "({id}, {}, {}, {}, {}, {}, {}, '{}')",
+                null_or(((i * 7919) % 97 - 40).to_string()),
+                null_or(format!("{}", (i * 104_729) % 1_000_003 - 500_000)),
+                null_or(format!("{}", ((i * 31) % 41) as f64 / 4.0 - 3.0)),
+                null_or(format!("{}.{:02}", (i * 17) % 23 - 11, i % 100)),
+                null_or(format!(
+                    "'20{:02}-{:02}-{:02}'",
+                    i % 30,
+                    i % 12 + 1,
+                    i % 28 + 1
+                )),
+                null_or(format!(
+                    "'2024-01-01 00:{:02}:{:02}.{}'",
+                    i % 60,
+                    (i * 7) % 60,
+                    i % 3
+                )),
+                "w".repeat(i as usize % 300),
+            )
+        })
+        .collect();
+    rows.chunks(300)
+        .map(|c| format!("INSERT INTO wide VALUES {}", c.join(",")))
+        .collect()
+}
+
+const WIDE_TABLE: &str = "CREATE TABLE wide (id INT PRIMARY KEY, small SMALLINT, big BIGINT, \
+    d DOUBLE, amount DECIMAL(12,2), day DATE, at_time DATETIME(1), pad VARCHAR(1000))";
+
+const WIDE_STATEMENTS: &[&str] = &[
+    "SELECT * FROM wide ORDER BY small",
+    "SELECT id, pad, small FROM wide ORDER BY small DESC, big",
+    "SELECT * FROM wide ORDER BY d DESC, amount",
+    "SELECT * FROM wide WHERE id % 3 = 1 ORDER BY day, at_time DESC",
+    "SELECT pad, at_time, id FROM wide ORDER BY at_time",
+    "SELECT * FROM wide ORDER BY amount DESC, day DESC, small",
+    "SELECT * FROM wide ORDER BY big",
+];
+
+#[test]
+fn wide_rows_sorted_by_row_id_match_whole_row_sorts() {
+    let server = Server::start(&[]);
+    runtime().block_on(async {
+        let mut setup = Conn::new(async_opts(&server, None)).await.expect("connect");
+        setup.query_drop("CREATE DATABASE s").await.expect("db");
+        setup.query_drop("USE s").await.expect("use");
+        setup.query_drop(WIDE_TABLE).await.expect("table");
+        for sql in wide_inserts() {
+            setup.query_drop(sql).await.expect("insert");
+        }
+        let mut whole = Conn::new(async_opts(&server, Some("s")))
+            .await
+            .expect("connect");
+        whole
+            .query_drop(
+                "SET SESSION max_length_for_sort_data = 8388608, sort_buffer_size = 1073741824",
+            )
+            .await
+            .expect("set");
+        // The default max_length_for_sort_data: these rows (VARCHAR(1000)) sort by row id;
+        // a budget of 1 KiB holds 60 entries, so 3,000 rows make 50 runs and two merges.
+        let mut by_id = Conn::new(async_opts(&server, Some("s")))
+            .await
+            .expect("connect");
+        by_id
+            .query_drop("SET SESSION sort_buffer_size = 1024")
+            .await
+            .expect("set");
+        let mut by_id_roomy = Conn::new(async_opts(&server, Some("s")))
+            .await
+            .expect("connect");
+        for sql in WIDE_STATEMENTS {
+            let expected = rows_of(&mut whole, sql).await;
+            assert!(expected.len() > 500, "{sql} returns rows");
+            let files = session_status(&mut by_id, "Created_tmp_files").await;
+            let passes = session_status(&mut by_id, "Sort_merge_passes").await;
+            assert_eq!(
+                rows_of(&mut by_id, sql).await,
+                expected,
+                "{sql}: spilled by row id"
+            );
+            assert!(session_status(&mut by_id, "Created_tmp_files").await > files + 16);
+            assert!(session_status(&mut by_id, "Sort_merge_passes").await > passes + 1);
+            let files = session_status(&mut by_id_roomy, "Created_tmp_files").await;
+            let rows = session_status(&mut by_id_roomy, "Sort_rows").await;
+            assert_eq!(
+                rows_of(&mut by_id_roomy, sql).await,
+                expected,
+                "{sql}: by row id"
+            );
+            assert_eq!(
+                session_status(&mut by_id_roomy, "Created_tmp_files").await,
+                files
+            );
+            assert!(session_status(&mut by_id_roomy, "Sort_rows").await > rows + 500);
+        }
+        assert_eq!(session_status(&mut whole, "Created_tmp_files").await, 0);
+    });
+}
+
+#[test]
+fn wide_rows_sorted_by_row_id_match_mariadb() {
+    let maria = start_mariadb();
+    let server = Server::start(&[]);
+    for peer in [Peer::Myriad(&server), Peer::Maria(&maria)] {
+        let create = format!("CREATE DATABASE s; USE s; {WIDE_TABLE}");
+        assert_eq!(run(&peer, &create), "", "setup");
+        for insert in wide_inserts() {
+            assert_eq!(run(&peer, &format!("USE s; {insert}")), "", "insert");
+        }
+    }
+    // Total orders: each ends with the primary key.
+    for sql in [
+        "SELECT * FROM wide ORDER BY small, id",
+        "SELECT id, small, big FROM wide ORDER BY d DESC, amount, id DESC",
+        "SELECT * FROM wide WHERE id % 3 = 1 ORDER BY day, at_time DESC, id",
+    ] {
+        let tight = format!("SET SESSION sort_buffer_size = 32768; USE s; {sql}");
+        let mine = run(&Peer::Myriad(&server), &tight);
+        let theirs = run(&Peer::Maria(&maria), &tight);
+        assert!(mine.lines().count() > 500, "{sql}: {mine}");
+        if let Some((n, (a, b))) = mine
+            .lines()
+            .zip(theirs.lines())
+            .enumerate()
+            .find(|(_, (a, b))| a != b)
+        {
+            panic!("{sql}: row {n} differs\nmyriad:  {a}\nMariaDB: {b}");
+        }
+        assert_eq!(mine.lines().count(), theirs.lines().count(), "{sql}: rows");
+    }
+}

@@ -151,31 +151,51 @@ impl Server {
 }
 
 /// Run a command with a time limit; the child is killed when the limit passes, so a client
-/// that hangs fails the test instead of hanging it.
+/// that hangs fails the test instead of hanging it. Its output is read while it runs, so a
+/// client printing more than a pipe holds does not wait on the test.
 pub fn run_with_timeout(command: &mut Command, limit: Duration) -> Output {
+    use std::io::Read;
     let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap_or_else(|e| panic!("cannot run {command:?}: {e}"));
+    let drain = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut out = Vec::new();
+            let _ = pipe.read_to_end(&mut out);
+            out
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().expect("piped stdout")));
+    let stderr = drain(Box::new(child.stderr.take().expect("piped stderr")));
     let deadline = Instant::now() + limit;
-    loop {
+    let status = loop {
         match child.try_wait() {
-            Ok(Some(_)) => break,
+            Ok(Some(status)) => break Some(status),
             Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(20)),
             _ => {
                 let _ = child.kill();
-                let output = child.wait_with_output().expect("collect output");
-                panic!(
-                    "{command:?} did not finish within {limit:?} (hung?)\nstdout: {}\nstderr: {}",
-                    String::from_utf8_lossy(&output.stdout),
-                    String::from_utf8_lossy(&output.stderr)
-                );
+                let _ = child.wait();
+                break None;
             }
         }
+    };
+    let stdout = stdout.join().expect("stdout reader");
+    let stderr = stderr.join().expect("stderr reader");
+    let Some(status) = status else {
+        panic!(
+            "{command:?} did not finish within {limit:?} (hung?)\nstdout: {}\nstderr: {}",
+            String::from_utf8_lossy(&stdout),
+            String::from_utf8_lossy(&stderr)
+        );
+    };
+    Output {
+        status,
+        stdout,
+        stderr,
     }
-    child.wait_with_output().expect("collect output")
 }
 
 /// Run a command with a time limit (see [`run_with_timeout`]) and assert that it succeeded;

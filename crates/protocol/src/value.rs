@@ -17,16 +17,7 @@ pub struct ParamType {
     pub unsigned: bool,
 }
 
-/// How many fraction digits a DATETIME or TIME prints for a column with `decimals`
-/// fractional digits: that many for 1..=6; 31 is NOT_FIXED_DEC (the column promises no
-/// scale: six when there are microseconds, else none, which is `None`); otherwise none.
-fn frac_digits(decimals: u8) -> Option<u8> {
-    match decimals {
-        1..=6 => Some(decimals),
-        31 => None,
-        _ => Some(0),
-    }
-}
+use myriad_types::datetime::frac_digits;
 
 /// Append the text-protocol form of a non-NULL value for a column with `decimals`
 /// fractional digits (nothing for NULL).

@@ -393,3 +393,11 @@ fn random_queries_match_mariadb() {
             .join("\n")
     );
 }
+
+#[test]
+fn fractional_seconds_match_mariadb() {
+    run_corpus(
+        "fractional_seconds",
+        include_str!("corpus/fractional_seconds.sql"),
+    );
+}

@@ -15,7 +15,7 @@
 use crate::decimal_codec::{self, ROW_FORM};
 use crate::types::{
     Collation, ColumnDef, ColumnType, Date, DateTime, IndexDef, IndexKind, IntWidth, LobSize,
-    StorageError, TableDef, Value,
+    StorageError, TableDef, Value, MAX_FSP,
 };
 
 fn corrupt(what: &str) -> StorageError {
@@ -91,7 +91,7 @@ fn encode_value(ty: &ColumnType, d: &Value, out: &mut Vec<u8>) -> Result<(), ()>
             out.extend_from_slice(&d.year.to_le_bytes());
             out.extend_from_slice(&[d.month, d.day]);
         }
-        (ColumnType::DateTime | ColumnType::Timestamp, Value::DateTime(dt)) => {
+        (ColumnType::DateTime { .. } | ColumnType::Timestamp { .. }, Value::DateTime(dt)) => {
             out.extend_from_slice(&dt.year.to_le_bytes());
             out.extend_from_slice(&[dt.month, dt.day, dt.hour, dt.minute, dt.second]);
             out.extend_from_slice(&dt.micros.to_le_bytes());
@@ -201,7 +201,7 @@ fn skip_value(ty: &ColumnType, r: &mut Reader<'_>) -> Result<(), StorageError> {
         ColumnType::Float | ColumnType::Double => 8,
         ColumnType::Decimal { precision, .. } => decimal_codec::width(*precision),
         ColumnType::Date => 4,
-        ColumnType::DateTime | ColumnType::Timestamp => 11,
+        ColumnType::DateTime { .. } | ColumnType::Timestamp { .. } => 11,
         _ => r.varint()? as usize,
     };
     r.take(n)?;
@@ -238,7 +238,7 @@ fn decode_value(ty: &ColumnType, r: &mut Reader<'_>) -> Result<Value, StorageErr
             })
         }
         // The fields are read in the order they are written.
-        ColumnType::DateTime | ColumnType::Timestamp => Value::DateTime(DateTime {
+        ColumnType::DateTime { .. } | ColumnType::Timestamp { .. } => Value::DateTime(DateTime {
             year: r.u16()?,
             month: r.u8()?,
             day: r.u8()?,
@@ -273,6 +273,13 @@ fn collation_tag(c: Collation) -> u8 {
         Collation::Utf8mb4Bin => 1,
         Collation::Binary => 2,
     }
+}
+
+fn fsp_from(fsp: u8) -> Result<u8, StorageError> {
+    if fsp > MAX_FSP {
+        return Err(corrupt("fractional seconds precision"));
+    }
+    Ok(fsp)
 }
 
 fn collation_from(tag: u8) -> Result<Collation, StorageError> {
@@ -331,8 +338,11 @@ pub fn encode_def(def: &TableDef) -> Vec<u8> {
             }
             ColumnType::Blob { size } => out.extend_from_slice(&[12, size.tag()]),
             ColumnType::Date => out.push(8),
-            ColumnType::DateTime => out.push(9),
-            ColumnType::Timestamp => out.push(10),
+            // Without fractional seconds they keep the tags they had before precisions.
+            ColumnType::DateTime { fsp: 0 } => out.push(9),
+            ColumnType::Timestamp { fsp: 0 } => out.push(10),
+            ColumnType::DateTime { fsp } => out.extend_from_slice(&[13, *fsp]),
+            ColumnType::Timestamp { fsp } => out.extend_from_slice(&[14, *fsp]),
         }
         // Flags: bit 0 nullable, 1 auto_increment, 2 a default follows, 3 DEFAULT
         // CURRENT_TIMESTAMP, 4 ON UPDATE CURRENT_TIMESTAMP (definitions written before bits
@@ -446,8 +456,14 @@ pub fn decode_def(bytes: &[u8]) -> Result<TableDef, StorageError> {
                 size: LobSize::from_tag(r.u8()?).ok_or_else(|| corrupt("blob size"))?,
             },
             8 => ColumnType::Date,
-            9 => ColumnType::DateTime,
-            10 => ColumnType::Timestamp,
+            9 => ColumnType::DateTime { fsp: 0 },
+            10 => ColumnType::Timestamp { fsp: 0 },
+            13 => ColumnType::DateTime {
+                fsp: fsp_from(r.u8()?)?,
+            },
+            14 => ColumnType::Timestamp {
+                fsp: fsp_from(r.u8()?)?,
+            },
             _ => return Err(corrupt("column type")),
         };
         let flags = r.u8()?;
@@ -563,7 +579,7 @@ pub(crate) mod tests {
                 ColumnDef {
                     default_now: true,
                     on_update_now: true,
-                    ..ColumnDef::new("dt", ColumnType::DateTime)
+                    ..ColumnDef::new("dt", ColumnType::DateTime { fsp: 0 })
                 },
                 ColumnDef::new("day", ColumnType::Date),
                 ColumnDef::new("f", ColumnType::Double),
@@ -592,6 +608,41 @@ pub(crate) mod tests {
                 ("DEFAULT CHARSET".into(), "utf8mb4".into()),
             ],
         }
+    }
+
+    #[test]
+    fn fractional_seconds_precisions_round_trip_and_old_tags_read_as_zero() {
+        for fsp in 0..=MAX_FSP {
+            for ty in [ColumnType::DateTime { fsp }, ColumnType::Timestamp { fsp }] {
+                let def = TableDef {
+                    columns: vec![ColumnDef::new("t", ty.clone())],
+                    indexes: vec![],
+                    options: vec![],
+                };
+                let enc = encode_def(&def);
+                assert_eq!(decode_def(&enc).unwrap(), def, "{ty:?}");
+            }
+        }
+        // A definition written before precisions existed: DATETIME and TIMESTAMP tags
+        // alone, which are precision 0.
+        let old = TableDef {
+            columns: vec![ColumnDef::new("t", ColumnType::DateTime { fsp: 0 })],
+            indexes: vec![],
+            options: vec![],
+        };
+        let enc = encode_def(&old);
+        assert!(enc.windows(2).any(|w| w == [b't', 9]), "fsp 0 keeps tag 9");
+        let mut bad = encode_def(&TableDef {
+            columns: vec![ColumnDef::new("t", ColumnType::DateTime { fsp: 6 })],
+            indexes: vec![],
+            options: vec![],
+        });
+        let at = bad
+            .windows(2)
+            .position(|w| w == [13, 6])
+            .expect("tag 13, fsp 6");
+        bad[at + 1] = 7;
+        assert!(decode_def(&bad).is_err(), "a precision of 7 is damage");
     }
 
     #[test]

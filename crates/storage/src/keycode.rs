@@ -163,10 +163,10 @@ pub fn encode_key_part(out: &mut Vec<u8>, ty: &ColumnType, d: &Value) -> Result<
                 .map_err(|_| mismatch(ty, d))?
         }
         (ColumnType::Date, Value::Date(date)) => put_datetime_key(out, date.at_midnight(), 4),
-        (ColumnType::DateTime | ColumnType::Timestamp, Value::DateTime(dt)) => {
+        (ColumnType::DateTime { .. } | ColumnType::Timestamp { .. }, Value::DateTime(dt)) => {
             put_datetime_key(out, *dt, 11)
         }
-        (ColumnType::DateTime | ColumnType::Timestamp, Value::Date(date)) => {
+        (ColumnType::DateTime { .. } | ColumnType::Timestamp { .. }, Value::Date(date)) => {
             put_datetime_key(out, date.at_midnight(), 11)
         }
         (t, Value::Bytes(b)) if t.is_string() => encode_string(out, t.collation(), b),

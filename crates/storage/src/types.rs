@@ -180,11 +180,35 @@ pub enum ColumnType {
         size: LobSize,
     },
     Date,
-    DateTime,
-    Timestamp,
+    /// DATETIME(fsp): `fsp` digits of fractional seconds, 0 to 6.
+    DateTime {
+        fsp: u8,
+    },
+    /// TIMESTAMP(fsp): `fsp` digits of fractional seconds, 0 to 6.
+    Timestamp {
+        fsp: u8,
+    },
+}
+
+/// The most digits of fractional seconds DATETIME and TIMESTAMP keep.
+pub const MAX_FSP: u8 = 6;
+
+/// `micros` cut to `fsp` digits of fractional seconds (MariaDB truncates, it does not
+/// round, unless sql_mode has TIME_ROUND_FRACTIONAL).
+pub fn truncate_micros(micros: u32, fsp: u8) -> u32 {
+    let unit = 10u32.pow(u32::from(MAX_FSP.saturating_sub(fsp)));
+    micros - micros % unit
 }
 
 impl ColumnType {
+    /// Digits of fractional seconds the type keeps (0 for a type without them).
+    pub fn fsp(&self) -> u8 {
+        match self {
+            ColumnType::DateTime { fsp } | ColumnType::Timestamp { fsp } => *fsp,
+            _ => 0,
+        }
+    }
+
     /// The collation string comparisons and index keys use (`Binary` for non-strings).
     pub fn collation(&self) -> Collation {
         match self {

@@ -297,6 +297,17 @@ impl PartialOrd for Time {
     }
 }
 
+/// How many fraction digits a DATETIME or TIME prints for a result column with `decimals`
+/// fractional digits: that many for 1..=6; 31 is NOT_FIXED_DEC (the column promises no
+/// scale: six when there are microseconds, else none, which is `None`); otherwise none.
+pub fn frac_digits(decimals: u8) -> Option<u8> {
+    match decimals {
+        1..=6 => Some(decimals),
+        31 => None,
+        _ => Some(0),
+    }
+}
+
 /// How many fraction digits MariaDB prints when the column promises no scale: all six
 /// when there are microseconds, none otherwise.
 pub fn frac_digits_auto(micros: u32) -> u8 {

@@ -338,8 +338,9 @@ pub(crate) fn key_len(def: &st::TableDef, parts: &[usize]) -> Option<u32> {
             st::ColumnType::Varchar { len, collation } => chars(*len, collation) + 2,
             st::ColumnType::Text { .. } | st::ColumnType::Blob { .. } => return None,
             st::ColumnType::Date => 3,
-            st::ColumnType::DateTime => 5,
-            st::ColumnType::Timestamp => 4,
+            // The fraction takes a byte per two digits (rounded up).
+            st::ColumnType::DateTime { fsp } => 5 + u32::from(fsp.div_ceil(2)),
+            st::ColumnType::Timestamp { fsp } => 4 + u32::from(fsp.div_ceil(2)),
         };
         total += bytes + u32::from(column.nullable);
     }
@@ -479,8 +480,8 @@ mod tests {
                     false,
                 ),
                 column("day", st::ColumnType::Date, true),
-                column("at", st::ColumnType::DateTime, false),
-                column("ts", st::ColumnType::Timestamp, false),
+                column("at", st::ColumnType::DateTime { fsp: 0 }, false),
+                column("ts", st::ColumnType::Timestamp { fsp: 0 }, false),
                 column(
                     "t",
                     st::ColumnType::Text {

@@ -17,6 +17,7 @@ pub mod read;
 pub mod select;
 pub mod show;
 pub mod sort;
+pub mod sort_by_row_id;
 pub mod spill;
 pub mod stream;
 pub mod table_cache;

@@ -70,12 +70,12 @@ pub fn result_column(name: &str, ty: SqlType) -> Column {
             column_flags::BINARY,
             0,
         ),
-        SqlType::DateTime => (
+        SqlType::DateTime { fsp } => (
             ColumnType::DateTime,
-            19,
+            crate::expr::eval::display_chars(ty),
             charsets::BINARY,
             column_flags::BINARY,
-            0,
+            fsp,
         ),
     };
     if matches!(ty, SqlType::Str { .. }) {
@@ -257,6 +257,17 @@ impl Session {
         let wanted = (limit_in_sort && !distinct_after && plan.limit.is_some())
             .then(|| offset.saturating_add(limit));
         let spill = env.spill_config();
+        if let Some(keys) = crate::exec::sort_by_row_id::applies(plan, spill) {
+            let result = crate::exec::sort_by_row_id::select(
+                plan,
+                &table,
+                keys,
+                (&shape, columns),
+                env,
+                sink,
+            )?;
+            return Ok(Some(result));
+        }
         let mut out = crate::exec::spill::collect::Collector::new(desc, wanted, spill);
         if let Some(g) = plan.grouping.as_ref().filter(|g| !g.keys.is_empty()) {
             out =
@@ -439,7 +450,7 @@ pub(crate) fn zero_value(ty: &myriad_storage::ColumnType) -> myriad_storage::Val
         T::Decimal { .. } => D::Decimal(myriad_storage::Decimal::ZERO),
         T::Float | T::Double => D::Double(0.0),
         T::Date => D::Date(Default::default()),
-        T::DateTime | T::Timestamp => D::DateTime(Default::default()),
+        T::DateTime { .. } | T::Timestamp { .. } => D::DateTime(Default::default()),
         _ => D::Bytes(Vec::new()),
     }
 }

@@ -41,7 +41,7 @@ pub enum NumClass {
 pub fn num_class_of_type(ty: SqlType) -> NumClass {
     match ty {
         SqlType::Null | SqlType::Int { .. } => NumClass::Int,
-        SqlType::Decimal { .. } | SqlType::Date | SqlType::DateTime => NumClass::Decimal,
+        SqlType::Decimal { .. } | SqlType::Date | SqlType::DateTime { .. } => NumClass::Decimal,
         SqlType::Double | SqlType::Str { .. } => NumClass::Double,
     }
 }
@@ -253,12 +253,15 @@ pub fn aggregate_type(types: &[SqlType]) -> SqlType {
                 }
             }
             (SqlType::Date, SqlType::Date) => SqlType::Date,
-            (SqlType::DateTime | SqlType::Date, SqlType::DateTime | SqlType::Date) => {
-                SqlType::DateTime
-            }
+            (
+                x @ (SqlType::DateTime { .. } | SqlType::Date),
+                y @ (SqlType::DateTime { .. } | SqlType::Date),
+            ) => SqlType::DateTime {
+                fsp: fsp_of(x).max(fsp_of(y)),
+            },
             (x, y)
-                if matches!(x, SqlType::Date | SqlType::DateTime)
-                    || matches!(y, SqlType::Date | SqlType::DateTime) =>
+                if matches!(x, SqlType::Date | SqlType::DateTime { .. })
+                    || matches!(y, SqlType::Date | SqlType::DateTime { .. }) =>
             {
                 SqlType::Str {
                     chars: display_chars(x).max(display_chars(y)),
@@ -309,4 +312,12 @@ pub fn aggregate_type(types: &[SqlType]) -> SqlType {
         };
     }
     result
+}
+
+/// Digits of fractional seconds of a temporal type (0 for any other).
+fn fsp_of(t: SqlType) -> u8 {
+    match t {
+        SqlType::DateTime { fsp } => fsp,
+        _ => 0,
+    }
 }

@@ -38,7 +38,10 @@ pub fn compare(a: &Value, b: &Value, warnings: &mut Vec<Warning>) -> Option<Orde
         CompareAs::String => match (a, b) {
             // Two strings compare in place; only other kinds are formatted as text first.
             (Value::Bytes(x), Value::Bytes(y)) => collate_cmp(x, y),
-            _ => collate_cmp(&a.to_text()?, &b.to_text()?),
+            _ => match (temporal_of(a), temporal_of(b)) {
+                (Some(x), Some(y)) => x.cmp(&y),
+                _ => collate_cmp(&a.to_text()?, &b.to_text()?),
+            },
         },
         CompareAs::Int => int_cmp(a, b),
         CompareAs::Decimal => a.to_decimal(warnings)?.cmp(&b.to_decimal(warnings)?),
@@ -47,6 +50,19 @@ pub fn compare(a: &Value, b: &Value, warnings: &mut Vec<Warning>) -> Option<Orde
             x.partial_cmp(&y).unwrap_or(Ordering::Equal)
         }
     })
+}
+
+/// A DATE, a DATETIME, or a string that reads as one, as a point in time: a temporal
+/// value compared with a string compares as a temporal value when the string is one
+/// (`'2024-1-1 0:30:30.2'` equals DATETIME `2024-01-01 00:30:30.2`), as in MariaDB; a
+/// string that is no date compares as text.
+fn temporal_of(v: &Value) -> Option<myriad_types::DateTime> {
+    match v {
+        Value::Bytes(s) => {
+            crate::expr::datetime::parse_datetime(std::str::from_utf8(s).ok()?)?.as_datetime()
+        }
+        other => other.as_datetime(),
+    }
 }
 
 pub(crate) fn int_cmp(a: &Value, b: &Value) -> Ordering {

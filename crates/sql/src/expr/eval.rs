@@ -19,12 +19,23 @@ pub use myriad_types::{Date, DateTime};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SqlType {
     Null,
-    Int { unsigned: bool, len: u32 },
-    Decimal { precision: u32, scale: u32 },
+    Int {
+        unsigned: bool,
+        len: u32,
+    },
+    Decimal {
+        precision: u32,
+        scale: u32,
+    },
     Double,
-    Str { chars: u32 },
+    Str {
+        chars: u32,
+    },
     Date,
-    DateTime,
+    /// A DATETIME or TIMESTAMP shown with `fsp` digits of fractional seconds.
+    DateTime {
+        fsp: u8,
+    },
 }
 
 /// A warning for SHOW WARNINGS: level, code, message.
@@ -205,7 +216,7 @@ impl SqlValue for Value {
                 Some(dt) => Value::Date(dt.date()),
                 None => Value::Bytes(self.to_text().unwrap_or_default()),
             },
-            SqlType::DateTime => match self.as_datetime() {
+            SqlType::DateTime { .. } => match self.as_datetime() {
                 Some(dt) => Value::DateTime(dt),
                 None => Value::Bytes(self.to_text().unwrap_or_default()),
             },
@@ -235,7 +246,9 @@ impl SqlValue for Value {
                 chars: t.to_text().chars().count() as u32,
             },
             Value::Date { .. } => SqlType::Date,
-            Value::DateTime { .. } => SqlType::DateTime,
+            Value::DateTime(dt) => SqlType::DateTime {
+                fsp: myriad_types::datetime::frac_digits_auto(dt.micros),
+            },
         }
     }
 }
@@ -385,7 +398,8 @@ pub fn display_chars(t: SqlType) -> u32 {
         SqlType::Double => 22,
         SqlType::Str { chars } => chars,
         SqlType::Date => 10,
-        SqlType::DateTime => 19,
+        SqlType::DateTime { fsp: 0 } => 19,
+        SqlType::DateTime { fsp } => 20 + u32::from(fsp),
     }
 }
 

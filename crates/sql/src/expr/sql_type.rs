@@ -139,7 +139,7 @@ fn cast_type(to: CastTo, arg: SqlType) -> SqlType {
         CastTo::Decimal { precision, scale } => SqlType::Decimal { precision, scale },
         CastTo::Double => SqlType::Double,
         CastTo::Date => SqlType::Date,
-        CastTo::DateTime => SqlType::DateTime,
+        CastTo::DateTime => SqlType::DateTime { fsp: 0 },
     }
 }
 
@@ -225,7 +225,7 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
         Func::Pow | Func::Sqrt | Func::Pi | Func::Exp | Func::Ln | Func::Log10 | Func::Log2 => {
             SqlType::Double
         }
-        Func::Now | Func::SysDate => SqlType::DateTime,
+        Func::Now | Func::SysDate => SqlType::DateTime { fsp: 0 },
         Func::CurDate => SqlType::Date,
     }
 }

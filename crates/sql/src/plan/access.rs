@@ -59,7 +59,7 @@ pub(crate) fn key_value(value: &Value, ty: &st::ColumnType) -> Option<st::Value>
             },
             _ => None,
         },
-        st::ColumnType::DateTime | st::ColumnType::Timestamp => match value {
+        st::ColumnType::DateTime { .. } | st::ColumnType::Timestamp { .. } => match value {
             Value::Bytes(s) => match parse_date_or_datetime(&String::from_utf8_lossy(s)) {
                 Some(Temporal::DateTime(dt)) => Some(st::Value::DateTime(dt)),
                 _ => None,

@@ -38,8 +38,10 @@ pub fn type_text(ty: &st::ColumnType) -> String {
         st::ColumnType::Text { size, .. } => format!("{}text", size.prefix()),
         st::ColumnType::Blob { size } => format!("{}blob", size.prefix()),
         st::ColumnType::Date => "date".into(),
-        st::ColumnType::DateTime => "datetime".into(),
-        st::ColumnType::Timestamp => "timestamp".into(),
+        st::ColumnType::DateTime { fsp: 0 } => "datetime".into(),
+        st::ColumnType::Timestamp { fsp: 0 } => "timestamp".into(),
+        st::ColumnType::DateTime { fsp } => format!("datetime({fsp})"),
+        st::ColumnType::Timestamp { fsp } => format!("timestamp({fsp})"),
     }
 }
 
@@ -96,7 +98,7 @@ pub fn create_table_text(name: &str, def: &st::TableDef) -> String {
         let mut line = format!("  `{}` {}", c.name, type_text(&c.ty));
         if !c.nullable {
             line.push_str(" NOT NULL");
-        } else if matches!(c.ty, st::ColumnType::Timestamp) {
+        } else if matches!(c.ty, st::ColumnType::Timestamp { .. }) {
             // MariaDB names a nullable TIMESTAMP's NULL (TIMESTAMP was NOT NULL by default).
             line.push_str(" NULL");
         }

@@ -209,9 +209,9 @@ pub fn to_stored(
         st::ColumnType::Text { size, .. } | st::ColumnType::Blob { size } => {
             long_value(value, *size, target, w)?
         }
-        st::ColumnType::Date | st::ColumnType::DateTime | st::ColumnType::Timestamp => {
-            datetime_value(value, target, w)?
-        }
+        st::ColumnType::Date
+        | st::ColumnType::DateTime { .. }
+        | st::ColumnType::Timestamp { .. } => datetime_value(value, target, w)?,
     })
 }
 
@@ -377,7 +377,10 @@ fn datetime_value(
     let date_only = matches!(target.column.ty, st::ColumnType::Date);
     Ok(match parsed.as_ref().and_then(Value::as_datetime) {
         Some(dt) if date_only => st::Value::Date(dt.date()),
-        Some(dt) => st::Value::DateTime(dt),
+        Some(mut dt) => {
+            dt.micros = st::truncate_micros(dt.micros, target.column.ty.fsp());
+            st::Value::DateTime(dt)
+        }
         None => {
             target.incorrect(if date_only { "date" } else { "datetime" }, value, w)?;
             if date_only {

@@ -10,7 +10,7 @@ use crate::plan::stored::*;
 use myriad_storage as st;
 use myriad_types::errors::{
     ER_INVALID_DEFAULT, ER_KEY_COLUMN_DOES_NOT_EXIST, ER_MULTIPLE_PRI_KEY, ER_TOO_BIG_FIELDLENGTH,
-    ER_WRONG_AUTO_KEY,
+    ER_TOO_BIG_PRECISION, ER_WRONG_AUTO_KEY,
 };
 use sqlparser::ast;
 
@@ -325,10 +325,29 @@ pub(crate) fn column_type(dt: &ast::DataType, name: &str) -> Result<st::ColumnTy
         }
         D::Varbinary(_) => return Err(crate::expr::err_syntax("VARBINARY")),
         D::Date => st::ColumnType::Date,
-        D::Datetime(_) => st::ColumnType::DateTime,
-        D::Timestamp(_, _) => st::ColumnType::Timestamp,
+        D::Datetime(p) => st::ColumnType::DateTime {
+            fsp: fractional_digits(*p, name)?,
+        },
+        D::Timestamp(p, _) => st::ColumnType::Timestamp {
+            fsp: fractional_digits(*p, name)?,
+        },
         other => return Err(SqlError::not_supported(&format!("column type {other}"))),
     })
+}
+
+/// The fractional seconds of DATETIME(p) or TIMESTAMP(p): 0 to 6 (ER_TOO_BIG_PRECISION,
+/// 1426, beyond).
+fn fractional_digits(p: Option<u64>, name: &str) -> Result<u8, SqlError> {
+    match p.unwrap_or(0) {
+        p if p <= u64::from(st::MAX_FSP) => Ok(p as u8),
+        p => Err(SqlError::new(
+            ER_TOO_BIG_PRECISION,
+            format!(
+                "Too big precision {p} specified for '{name}'. Maximum is {}",
+                st::MAX_FSP
+            ),
+        )),
+    }
 }
 
 /// BINARY(n) and VARBINARY(n): CHAR and VARCHAR of bytes (the `binary` collation), with

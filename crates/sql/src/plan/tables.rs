@@ -314,7 +314,17 @@ pub fn sql_type_of(ty: &st::ColumnType) -> SqlType {
             chars: size.max_bytes().min(u64::from(u32::MAX)) as u32,
         },
         st::ColumnType::Date => SqlType::Date,
-        st::ColumnType::DateTime | st::ColumnType::Timestamp => SqlType::DateTime,
+        st::ColumnType::DateTime { fsp } | st::ColumnType::Timestamp { fsp } => {
+            SqlType::DateTime { fsp: *fsp }
+        }
+    }
+}
+
+/// Characters of a DATETIME or TIMESTAMP with `fsp` digits of fractional seconds.
+fn datetime_length(fsp: u8) -> u32 {
+    match fsp {
+        0 => 19,
+        fsp => 20 + u32::from(fsp),
     }
 }
 
@@ -406,13 +416,23 @@ pub fn column_meta(table: &TableRef, index: usize, name: &str) -> Column {
             flags |= column_flags::BINARY;
             (WireType::Date, 10, charsets::BINARY, 0)
         }
-        st::ColumnType::DateTime => {
+        st::ColumnType::DateTime { fsp } => {
             flags |= column_flags::BINARY;
-            (WireType::DateTime, 19, charsets::BINARY, 0)
+            (
+                WireType::DateTime,
+                datetime_length(*fsp),
+                charsets::BINARY,
+                *fsp,
+            )
         }
-        st::ColumnType::Timestamp => {
+        st::ColumnType::Timestamp { fsp } => {
             flags |= column_flags::BINARY | column_flags::TIMESTAMP;
-            (WireType::Timestamp, 19, charsets::BINARY, 0)
+            (
+                WireType::Timestamp,
+                datetime_length(*fsp),
+                charsets::BINARY,
+                *fsp,
+            )
         }
     };
     Column {

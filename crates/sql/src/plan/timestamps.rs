@@ -59,7 +59,10 @@ pub fn on_update(def: &mut st::ColumnDef, e: &ast::Expr) -> Result<(), SqlError>
 
 /// The column's type admits its clock flags.
 pub fn check_column(def: &st::ColumnDef) -> Result<(), SqlError> {
-    let datetime = matches!(def.ty, st::ColumnType::DateTime | st::ColumnType::Timestamp);
+    let datetime = matches!(
+        def.ty,
+        st::ColumnType::DateTime { .. } | st::ColumnType::Timestamp { .. }
+    );
     if def.on_update_now && !datetime {
         return Err(SqlError::new(
             ER_INVALID_ON_UPDATE,
@@ -77,10 +80,13 @@ pub fn check_column(def: &st::ColumnDef) -> Result<(), SqlError> {
 
 /// The statement's time as a value of the column (DATE keeps the day).
 pub fn now_for(ty: &st::ColumnType, now_micros: i64) -> st::Value {
-    let now = DateTime::from_unix_micros(now_micros, false);
+    let mut now = DateTime::from_unix_micros(now_micros, false);
     match ty {
         st::ColumnType::Date => st::Value::Date(now.date()),
-        _ => st::Value::DateTime(now),
+        _ => {
+            now.micros = st::truncate_micros(now.micros, ty.fsp());
+            st::Value::DateTime(now)
+        }
     }
 }
 
@@ -108,7 +114,7 @@ mod tests {
         // 2021-03-04 05:06:07 UTC.
         let micros = 1_614_834_367_000_000;
         assert_eq!(
-            now_for(&st::ColumnType::Timestamp, micros),
+            now_for(&st::ColumnType::Timestamp { fsp: 0 }, micros),
             st::Value::DateTime(DateTime {
                 year: 2021,
                 month: 3,

@@ -10,6 +10,8 @@ use std::path::PathBuf;
 pub struct SpillConfig {
     /// sort_buffer_size: bytes of rows an ORDER BY keeps in memory.
     pub sort_bytes: usize,
+    /// max_length_for_sort_data: rows wider than this are sorted by row id.
+    pub max_sort_row_bytes: usize,
     /// min(tmp_table_size, max_heap_table_size): bytes of rows a grouping keeps.
     pub group_bytes: usize,
     /// Where the files go.
@@ -30,6 +32,7 @@ impl SpillConfig {
         };
         SpillConfig {
             sort_bytes: bytes("sort_buffer_size", 2 << 20),
+            max_sort_row_bytes: bytes("max_length_for_sort_data", 1024),
             group_bytes: bytes("tmp_table_size", 16 << 20)
                 .min(bytes("max_heap_table_size", 16 << 20)),
             dir,

@@ -284,6 +284,7 @@ pub static DEFINITIONS: &[VarDef] = &[
     var!("max_connections", uint(10, 100_000), Global, rw, Some("151"), "Most simultaneous client connections"),
     var!("max_error_count", uint(0, 65535), Both, rw, Some("64"), "Most warnings kept per statement"),
     var!("max_heap_table_size", Kind::UInt { min: 16384, max: u64::MAX, block: 1024 }, Both, rw, Some("16777216"), "Largest in-memory table in bytes"),
+    var!("max_length_for_sort_data", uint(4, 8_388_608), Both, rw, Some("1024"), "Widest row, in bytes, an ORDER BY sorts whole; wider rows are sorted as (ORDER BY columns, row id) and read again in order"),
     var!("max_statement_time", Kind::Double { min: 0.0, max: 31_536_000.0 }, Both, rw, Some("0"), "Seconds a statement may run before it fails with error 1969 (0: never); a SET GLOBAL applies to sessions that start later"),
     var!("max_user_connections", Kind::Int { min: -1, max: 2_147_483_647 }, Both, rw, Some("0"), "Most connections per account (0: no limit)"),
     var!("net_buffer_length", Kind::UInt { min: 1024, max: 1_048_576, block: 1024 }, Both, rw, Some("16384"), "Initial size of the connection buffer"),

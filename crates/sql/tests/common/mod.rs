@@ -53,6 +53,17 @@ pub fn text(v: &Value) -> Option<String> {
         .map(|b| String::from_utf8_lossy(&b).into_owned())
 }
 
+/// A value as the text protocol carries it in a column with `decimals` fractional digits
+/// (None for NULL).
+pub fn text_in_column(v: &Value, decimals: u8) -> Option<String> {
+    if v.is_null() {
+        return None;
+    }
+    let mut out = Vec::new();
+    v.write_text(&mut out, myriad_types::datetime::frac_digits(decimals));
+    Some(String::from_utf8_lossy(&out).into_owned())
+}
+
 /// Run one statement; rows as text ("NULL" for NULL).
 pub fn rows(s: &mut Session, sql: &str) -> Vec<Vec<String>> {
     match one(s, sql) {

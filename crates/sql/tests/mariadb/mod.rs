@@ -314,7 +314,12 @@ pub fn outcome_of(result: &Result<myriad_sql::QueryResult, myriad_sql::SqlError>
             types: columns.iter().map(|c| c.column_type as u8).collect(),
             rows: rows
                 .iter()
-                .map(|r| r.iter().map(crate::common::text).collect())
+                .map(|r| {
+                    r.iter()
+                        .zip(columns.iter())
+                        .map(|(v, c)| crate::common::text_in_column(v, c.decimals))
+                        .collect()
+                })
                 .collect(),
         },
     }

@@ -248,6 +248,19 @@ impl SpillRow for Vec<Value> {
     }
 }
 
+/// A record kept as its bytes (a sort entry of [`super::row_ids`]).
+impl SpillRow for Vec<u8> {
+    fn encode(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(self);
+    }
+    fn decode(buf: &mut &[u8]) -> Result<Self, Corrupt> {
+        Ok(std::mem::take(buf).to_vec())
+    }
+    fn heap_bytes(&self) -> usize {
+        std::mem::size_of::<Vec<u8>>() + self.capacity()
+    }
+}
+
 impl SpillRow for u64 {
     fn encode(&self, out: &mut Vec<u8>) {
         put_varint(out, *self);

@@ -174,6 +174,7 @@ mod tests {
     fn config(dir: &std::path::Path, group_bytes: usize, sort_bytes: usize) -> SpillConfig {
         SpillConfig {
             sort_bytes,
+            max_sort_row_bytes: 1024,
             group_bytes,
             dir: dir.to_path_buf(),
         }

@@ -73,6 +73,16 @@ impl<'d> RunWriter<'d> {
     }
 
     pub fn push<R: SpillRow>(&mut self, row: &R) -> Result<(), SqlError> {
+        let mut record = std::mem::take(&mut self.record);
+        record.clear();
+        row.encode(&mut record);
+        let written = self.push_record(&record);
+        self.record = record;
+        written
+    }
+
+    /// Append one record as it is (read back by [`RunReader::read`] as a `Vec<u8>`).
+    pub fn push_record(&mut self, record: &[u8]) -> Result<(), SqlError> {
         #[cfg(test)]
         if let Some(errno) = tests::FAIL_WRITES.with(|f| f.get()) {
             return Err(io_error(
@@ -80,9 +90,7 @@ impl<'d> RunWriter<'d> {
                 self.dir,
             ));
         }
-        self.record.clear();
-        row.encode(&mut self.record);
-        let len = u32::try_from(self.record.len()).map_err(|_| {
+        let len = u32::try_from(record.len()).map_err(|_| {
             SqlError::new(
                 crate::error::ER_GET_ERRNO,
                 "Got error 27 \"File too large\" from storage engine (a sorted row over 4 GB)",
@@ -90,7 +98,7 @@ impl<'d> RunWriter<'d> {
         })?;
         self.out
             .write_all(&len.to_le_bytes())
-            .and_then(|()| self.out.write_all(&self.record))
+            .and_then(|()| self.out.write_all(record))
             .map_err(|e| io_error(&e, self.dir))?;
         self.rows += 1;
         Ok(())

@@ -18,6 +18,7 @@ pub mod distinct;
 pub mod file;
 pub mod group;
 pub mod keys;
+pub mod row_ids;
 pub mod sort;
 
 pub use crate::system::budgets::SpillConfig;

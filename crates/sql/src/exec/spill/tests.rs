@@ -211,6 +211,7 @@ fn grouped(rows: &[(String, i64)], group_bytes: usize) -> (Vec<GroupSeen>, bool)
     let dir = tempfile::tempdir().expect("tempdir");
     let config = super::SpillConfig {
         sort_bytes: 300,
+        max_sort_row_bytes: 1024,
         group_bytes,
         dir: dir.path().to_path_buf(),
     };
