@@ -268,6 +268,11 @@ async fn kill_connection_stops_the_statement_and_closes_running_and_idle_victims
     assert_eq!(code_of(&unknown), Some(1094), "{unknown:?}");
     killer.query_drop("CREATE USER u1").await.unwrap();
     killer.query_drop("CREATE USER u2").await.unwrap();
+    // Each may use the database (a database named at connect needs a privilege in it).
+    killer
+        .query_drop("GRANT SELECT ON f.* TO u1, u2")
+        .await
+        .unwrap();
     let mut u1 = connect(&server, "u1").await;
     let u2 = connect(&server, "u2").await;
     // A user sees its own sessions only, and may not kill another's.

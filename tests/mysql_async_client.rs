@@ -82,6 +82,14 @@ async fn mysql_async_text_prepared_ping_use_and_passwords() {
     conn.query_drop("CREATE USER 'alice'@'localhost' IDENTIFIED BY 'secret'")
         .await
         .unwrap();
+    // A database named at connect needs a privilege in it (1044 without).
+    assert_eq!(
+        common::error_code(Conn::new(opts(&server, "alice", "secret", Some("mysql"))).await),
+        1044
+    );
+    conn.query_drop("GRANT SELECT ON mysql.* TO 'alice'@'localhost'")
+        .await
+        .unwrap();
     let mut alice = Conn::new(opts(&server, "alice", "secret", Some("mysql")))
         .await
         .expect("alice connects");

@@ -68,6 +68,7 @@ def main():
         cur.execute("SELECT DATABASE()")
         check(cur.fetchone(), ("information_schema",), "database after USE")
         cur.execute("CREATE USER 'py'@'localhost' IDENTIFIED BY 'pw'")
+        cur.execute("GRANT SELECT ON mysql.* TO 'py'@'localhost'")
     conn.close()
 
     with pymysql.connect(host="127.0.0.1", port=port, user="py", password="pw", database="mysql") as conn2:

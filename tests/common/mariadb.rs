@@ -25,13 +25,22 @@ pub enum Peer<'a> {
 /// whose columns had come (MariaDB sends the columns of `SELECT SLEEP(1)` before its
 /// max_statement_time error), and the error is the same.
 pub fn run(peer: &Peer, sql: &str) -> String {
+    run_as(peer, "root", None, sql)
+}
+
+/// [`run`] as account `user` with `password`.
+pub fn run_as(peer: &Peer, user: &str, password: Option<&str>, sql: &str) -> String {
     require_program("mariadb");
     let mut command = Command::new("mariadb");
     match peer {
         Peer::Myriad(server) => command.args(["-h127.0.0.1", &format!("-P{}", server.port)]),
         Peer::Maria(maria) => command.arg(format!("-S{}", maria.socket().display())),
     };
-    command.args(["-uroot", "--batch", "--silent", "-e", sql]);
+    command.arg(format!("-u{user}"));
+    if let Some(password) = password {
+        command.arg(format!("-p{password}"));
+    }
+    command.args(["--batch", "--silent", "-e", sql]);
     let out = run_with_timeout(&mut command, Duration::from_secs(60));
     let mut errors = String::new();
     let mut in_echo = false;

@@ -278,6 +278,7 @@ impl Registry {
     pub fn kill(
         &self,
         killer_user: &str,
+        may_kill_any: bool,
         connection_id: u64,
         target: KillTarget,
     ) -> Result<(), SqlError> {
@@ -291,7 +292,7 @@ impl Registry {
                 )
             })?;
         let owner = victim.owner.lock().user.clone();
-        if killer_user != "root" && killer_user != owner {
+        if !may_kill_any && killer_user != owner {
             return Err(SqlError::new(
                 ER_KILL_DENIED_ERROR,
                 format!("You are not owner of thread {connection_id}"),
@@ -301,9 +302,9 @@ impl Registry {
         Ok(())
     }
 
-    /// The live sessions `viewer` may see, by connection id: all of them for root, else
-    /// those of the same user (as MariaDB without the PROCESS privilege).
-    pub fn list(&self, viewer: &str) -> Vec<SessionView> {
+    /// The live sessions `viewer` may see, by connection id: all of them with `sees_all`
+    /// (the PROCESS privilege), else those of the same user, as in MariaDB.
+    pub fn list(&self, viewer: &str, sees_all: bool) -> Vec<SessionView> {
         let controls: Vec<Arc<Control>> = self
             .sessions
             .lock()
@@ -313,7 +314,7 @@ impl Registry {
         let mut views: Vec<SessionView> = controls
             .iter()
             .map(|c| c.view())
-            .filter(|v| viewer == "root" || v.owner.user == viewer)
+            .filter(|v| sees_all || v.owner.user == viewer)
             .collect();
         views.sort_by_key(|v| v.connection_id);
         views
@@ -649,18 +650,21 @@ mod tests {
         registry.join(&control);
         let code = |r: Result<(), SqlError>| r.err().map(|e| e.code);
         assert_eq!(
-            code(registry.kill("bob", 11, KillTarget::Query)),
+            code(registry.kill("bob", false, 11, KillTarget::Query)),
             Some(ER_KILL_DENIED_ERROR.code)
         );
         assert_eq!(
-            code(registry.kill("root", 12, KillTarget::Query)),
+            code(registry.kill("root", true, 12, KillTarget::Query)),
             Some(ER_NO_SUCH_THREAD.code)
         );
         assert_eq!(
-            code(registry.kill("root", u64::MAX, KillTarget::Query)),
+            code(registry.kill("root", true, u64::MAX, KillTarget::Query)),
             Some(ER_NO_SUCH_THREAD.code)
         );
-        assert_eq!(code(registry.kill("alice", 11, KillTarget::Query)), None);
+        assert_eq!(
+            code(registry.kill("alice", false, 11, KillTarget::Query)),
+            None
+        );
         assert_eq!(
             control.error().map(|e| e.code),
             Some(ER_QUERY_INTERRUPTED.code)
@@ -669,7 +673,7 @@ mod tests {
         registry.join(&other);
         let ids = |viewer: &str| -> Vec<u32> {
             registry
-                .list(viewer)
+                .list(viewer, viewer == "root")
                 .iter()
                 .map(|v| v.connection_id)
                 .collect()
@@ -679,9 +683,9 @@ mod tests {
             (vec![11, 13], vec![11], vec![])
         );
         let statement = Statement::begin(&control, 0.0);
-        assert!(registry.list("alice")[0].busy);
+        assert!(registry.list("alice", false)[0].busy);
         drop(statement);
-        assert!(!registry.list("alice")[0].busy);
+        assert!(!registry.list("alice", false)[0].busy);
         registry.leave(&control);
         assert!(registry.find(11).is_none());
     }

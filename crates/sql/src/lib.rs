@@ -406,13 +406,17 @@ impl Engine {
         let interrupt = interrupt::Control::new(info.connection_id, &info.user, &info.host);
         interrupt.set_database(info.database.as_deref());
         self.sessions.join(&interrupt);
-        Ok(Session {
+        let mut session = Session {
             engine: Arc::clone(self),
             info,
             state,
             interrupt,
             paused: None,
-        })
+        };
+        if let Some(db) = session.info.database.clone() {
+            session.check_database_access(&db)?;
+        }
+        Ok(session)
     }
 }
 
@@ -583,6 +587,9 @@ impl Session {
         self.info.database = database.map(str::to_string);
         let _ = self.end_transaction(false);
         self.state = crate::session::SessionState::new(&self.engine, self.info.interactive);
+        if let Some(db) = database {
+            self.check_database_access(db)?;
+        }
         Ok(())
     }
 

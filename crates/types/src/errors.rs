@@ -95,7 +95,10 @@ error_codes! {
     ER_RECORD_FILE_FULL = 1114, "HY000", "The table '%-.192s' is full";
     ER_UNKNOWN_CHARACTER_SET = 1115, "42000", "Unknown character set: '%-.64s'";
     ER_TOO_BIG_ROWSIZE = 1118, "42000", "Row size too large. The maximum row size for the used table type, not counting BLOBs, is %ld. This includes storage overhead, check the manual. You have to change some columns to TEXT or BLOBs";
+    ER_PASSWORD_NO_MATCH = 1133, "28000", "Can't find any matching row in the user table";
     ER_WRONG_VALUE_COUNT_ON_ROW = 1136, "21S01", "Column count doesn't match value count at row %lu";
+    ER_NONEXISTING_GRANT = 1141, "42000", "There is no such grant defined for user '%-.48s' on host '%-.64s'";
+    ER_TABLEACCESS_DENIED_ERROR = 1142, "42000", "%-.100T command denied to user '%s'@'%s' for table %`s.%`s";
     ER_NO_SUCH_TABLE = 1146, "42S02", "Table '%-.192s.%-.192s' doesn't exist";
     ER_NET_PACKET_TOO_LARGE = 1153, "08S01", "Got a packet bigger than 'max_allowed_packet' bytes";
     ER_NET_PACKETS_OUT_OF_ORDER = 1156, "08S01", "Got packets out of order";
@@ -109,6 +112,7 @@ error_codes! {
     ER_LOCK_WAIT_TIMEOUT = 1205, "HY000", "Lock wait timeout exceeded; try restarting transaction";
     ER_WRONG_ARGUMENTS = 1210, "HY000", "Incorrect arguments to %s";
     ER_LOCK_DEADLOCK = 1213, "40001", "Deadlock found when trying to get lock; try restarting transaction";
+    ER_WRONG_USAGE = 1221, "HY000", "Incorrect usage of %s and %s";
     ER_SPECIFIC_ACCESS_DENIED_ERROR = 1227, "42000", "Access denied; you need (at least one of) the %-.128s privilege(s) for this operation";
     ER_LOCAL_VARIABLE = 1228, "HY000", "Variable '%-.64s' is a SESSION variable and can't be used with SET GLOBAL";
     ER_GLOBAL_VARIABLE = 1229, "HY000", "Variable '%-.64s' is a GLOBAL variable and should be set with SET GLOBAL";

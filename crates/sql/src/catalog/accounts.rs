@@ -1,8 +1,11 @@
-//! Accounts: `user`@`host` with a mysql_native_password hash, stored durably in the datadir.
+//! Accounts: `user`@`host` with a mysql_native_password hash and its grants (see
+//! [`super::privileges`]), stored durably in the datadir.
 //!
 //! The file `myriad-accounts.txt` holds one account per line: user, host pattern and the
 //! hex of SHA1(SHA1(password)) (empty for no password), each field hex-encoded so no name
-//! needs escaping. Every change rewrites the whole file the crash-safe way: write a temp
+//! needs escaping; then `g:` and the global privileges' bits in hex, and one
+//! `d:<hex name>:<hex bits>` per database grant. A line without `g:` was written before
+//! grants existed: its account keeps every privilege it had then, all of them. Every change rewrites the whole file the crash-safe way: write a temp
 //! file, fsync it, rename it over the old one, fsync the directory. Accounts are few, so a
 //! rewrite per CREATE/ALTER/DROP USER is cheap and the file is never half-written.
 //!
@@ -11,6 +14,7 @@
 //! ranked as MySQL does: the most specific host (fewest wildcards, longest literal prefix)
 //! wins.
 
+use super::privileges::{Grants, Privs};
 use crate::error::SqlError;
 use crate::AccountAuth;
 use myriad_types::errors::ER_UNKNOWN_ERROR;
@@ -19,6 +23,7 @@ use sha1::{Digest, Sha1};
 use std::io::Write;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 pub const ACCOUNTS_FILE: &str = "myriad-accounts.txt";
 
@@ -27,11 +32,15 @@ pub struct Account {
     pub user: String,
     pub host: String,
     pub auth: AccountAuth,
+    pub grants: Grants,
 }
 
 pub struct Accounts {
     path: PathBuf,
     list: RwLock<Vec<Account>>,
+    /// Bumped by every change of an account or its grants: a session's cached grants are
+    /// good while it has not moved.
+    generation: AtomicU64,
 }
 
 /// SHA1(SHA1(password)), what mysql_native_password stores.
@@ -82,6 +91,7 @@ impl Accounts {
         let accounts = Accounts {
             path,
             list: RwLock::new(Vec::new()),
+            generation: AtomicU64::new(0),
         };
         match std::fs::read_to_string(&accounts.path) {
             Ok(text) => {
@@ -108,6 +118,7 @@ impl Accounts {
                     auth: AccountAuth {
                         native_password_hash: None,
                     },
+                    grants: Grants::all(),
                 };
                 accounts.store(std::slice::from_ref(&root))?;
                 *accounts.list.write() = vec![root];
@@ -137,6 +148,58 @@ impl Accounts {
             .map(read)
     }
 
+    /// The grants of the account `user`@`host` authenticates as, and the generation they
+    /// were read at (see [`Accounts::generation`]).
+    pub fn grants_of(&self, user: &str, host: &str) -> (Option<Grants>, u64) {
+        let generation = self.generation();
+        (self.matching(user, host, |a| a.grants.clone()), generation)
+    }
+
+    /// The grants of the account named exactly `user`@`host` (SHOW GRANTS FOR).
+    pub fn grants_of_account(&self, user: &str, host: &str) -> Option<Account> {
+        self.list
+            .read()
+            .iter()
+            .find(|a| a.user == user && a.host.eq_ignore_ascii_case(host))
+            .cloned()
+    }
+
+    /// Changes so far to accounts and grants.
+    pub fn generation(&self) -> u64 {
+        self.generation.load(Ordering::Acquire)
+    }
+
+    /// GRANT (`revoke` false) or REVOKE `privs` at `level` (None: `*.*`) for the account
+    /// `user`@`host`. None when there is no such account; Some(false) for a REVOKE of a
+    /// grant that does not exist.
+    pub fn change_grants(
+        &self,
+        (user, host): (&str, &str),
+        level: Option<&str>,
+        privs: Privs,
+        revoke: bool,
+    ) -> Result<Option<bool>, SqlError> {
+        let mut list = self.list.write();
+        let mut next = list.clone();
+        let Some(account) = next
+            .iter_mut()
+            .find(|a| a.user == user && a.host.eq_ignore_ascii_case(host))
+        else {
+            return Ok(None);
+        };
+        let done = if revoke {
+            account.grants.revoke(level, privs)
+        } else {
+            account.grants.grant(level, privs);
+            true
+        };
+        if done {
+            self.store(&next)?;
+            *list = next;
+        }
+        Ok(Some(done))
+    }
+
     pub fn exists(&self, user: &str, host: &str) -> bool {
         self.list
             .read()
@@ -160,6 +223,7 @@ impl Accounts {
             auth: AccountAuth {
                 native_password_hash: native_hash(password),
             },
+            grants: Grants::default(),
         });
         self.store(&next)?;
         *list = next;
@@ -209,11 +273,16 @@ impl Accounts {
                 .map(|h| hex(&h))
                 .unwrap_or_default();
             text.push_str(&format!(
-                "{} {} {}\n",
+                "{} {} {} g:{:x}",
                 hex(a.user.as_bytes()),
                 hex(a.host.as_bytes()),
-                hash
+                hash,
+                a.grants.global.0
             ));
+            for (db, privs) in &a.grants.databases {
+                text.push_str(&format!(" d:{}:{:x}", hex(db.as_bytes()), privs.0));
+            }
+            text.push('\n');
         }
         let tmp = self.path.with_extension("tmp");
         let fail = |e: std::io::Error| io_error(format!("{}: {e}", self.path.display()));
@@ -230,6 +299,7 @@ impl Accounts {
             f.sync_all().map_err(fail)?;
         }
         std::fs::rename(&tmp, &self.path).map_err(fail)?;
+        self.generation.fetch_add(1, Ordering::AcqRel);
         if let Some(dir) = self.path.parent() {
             std::fs::File::open(dir)
                 .and_then(|d| d.sync_all())
@@ -250,12 +320,29 @@ fn parse_line(line: &str) -> Option<Account> {
         let bytes = unhex(hash_text)?;
         Some(<[u8; 20]>::try_from(bytes.as_slice()).ok()?)
     };
+    let mut grants = None;
+    for field in fields {
+        let bits = |text: &str| u64::from_str_radix(text, 16).ok().map(Privs);
+        if let Some(global) = field.strip_prefix("g:") {
+            grants.get_or_insert_with(Grants::default).global = bits(global)?;
+        } else {
+            let (db, privs) = field.strip_prefix("d:")?.split_once(':')?;
+            let db = String::from_utf8(unhex(db)?).ok()?;
+            let privs = bits(privs)?;
+            grants
+                .get_or_insert_with(Grants::default)
+                .databases
+                .push((db, privs));
+        }
+    }
     Some(Account {
         user,
         host,
         auth: AccountAuth {
             native_password_hash,
         },
+        // Written before grants existed: the account could do everything then.
+        grants: grants.unwrap_or_else(Grants::all),
     })
 }
 

@@ -8,6 +8,7 @@
 pub mod accounts;
 pub mod charset;
 pub mod info_schema;
+pub mod privileges;
 
 use crate::error::SqlError;
 use myriad_storage::{Storage, StorageConfig, StorageError};

@@ -353,7 +353,14 @@ impl Session {
             Value::UInt(u) => u,
             other => other.to_int(&mut env.warnings).unwrap_or(0) as u64,
         };
-        self.engine.sessions.kill(&self.info.user, id, target)?;
+        use crate::catalog::privileges::Privs;
+        let any = self
+            .checked_grants()
+            .global
+            .intersects(Privs::SUPER.union(Privs::CONNECTION_ADMIN));
+        self.engine
+            .sessions
+            .kill(&self.info.user, any, id, target)?;
         if id == u64::from(self.info.connection_id) {
             if let Some(e) = self.interrupt.error() {
                 return Err(e);

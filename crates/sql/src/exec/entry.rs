@@ -205,8 +205,14 @@ impl Session {
         if let Stmt::ShowWarnings { errors, count_only } = stmt {
             return Ok(self.show_warnings(*errors, *count_only));
         }
+        self.check_privileges(stmt)?;
         if self.state.in_transaction && stmt.commits_implicitly() {
             self.end_transaction(true)?;
+        }
+        match stmt {
+            Stmt::Grant(g) => return self.grant(g),
+            Stmt::ShowGrants(user) => return self.show_grants(user.as_ref()),
+            _ => {}
         }
         self.metadata_locks(stmt)?;
         // Reads see the open transaction's own changes; other sessions' uncommitted ones
@@ -655,6 +661,7 @@ pub fn use_database(session: &mut Session, database: &str) -> Result<(), SqlErro
     if !session.engine.catalog.database_exists(database) {
         return Err(catalog::err_unknown_database(database));
     }
+    session.check_database_access(database)?;
     session.info.database = Some(database.to_string());
     session.interrupt.set_database(Some(database));
     Ok(())

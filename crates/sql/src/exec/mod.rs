@@ -12,6 +12,7 @@ pub mod explain;
 pub mod info_schema;
 pub mod join;
 pub mod key_cache;
+pub mod privileges;
 pub mod query_cache;
 pub mod read;
 pub mod select;
@@ -97,6 +98,10 @@ impl Session {
             | Stmt::Savepoint(_)
             | Stmt::RollbackToSavepoint(_)
             | Stmt::ReleaseSavepoint(_) => return Ok(Pending::Transaction),
+            // Run before the dispatch, with the session's grants (see `exec::privileges`).
+            Stmt::Grant(_) | Stmt::ShowGrants(_) => {
+                return Err(SqlError::not_supported("GRANT here"));
+            }
             Stmt::Empty => {
                 return Err(SqlError::new(ER_EMPTY_QUERY, "Query was empty"));
             }

@@ -155,6 +155,11 @@ pub(crate) fn lookup(
     params: &[Value],
     scanned: Option<&mut Option<Scan>>,
 ) -> Looked {
+    // A cached result is served without the statement's privilege check: only to an
+    // account that holds every privilege (others run the statement, and may store it).
+    if !session.grants().is_all() {
+        return Looked::Miss(None);
+    }
     let looked = lookup_in(session, sql, kind, params, scanned);
     if matches!(looked, Looked::Hit(_)) {
         session.state.warnings.clear();
@@ -302,11 +307,45 @@ pub(crate) fn push_value(key: &mut Vec<u8>, v: &Value) {
 
 /// The tables a compiled statement reads, or None when its result may not be cached.
 pub fn cacheable_tables(stmt: &Stmt) -> Option<Vec<(String, String)>> {
-    let mut tables = Vec::new();
-    collect_stmt(stmt, &mut tables).then_some(tables)
+    let mut tables = Tables::default();
+    collect_stmt(stmt, &mut tables).then_some(tables.list)
 }
 
-pub(crate) fn collect_stmt(stmt: &Stmt, tables: &mut Vec<(String, String)>) -> bool {
+/// Every stored table a SELECT reads, its subqueries' included, system schemas left out;
+/// None when that cannot be told (a statement that is not a SELECT, a subquery of a form
+/// the walk does not know).
+pub fn read_tables(stmt: &Stmt) -> Option<Vec<(String, String)>> {
+    let mut tables = Tables {
+        list: Vec::new(),
+        every: true,
+    };
+    collect_stmt(stmt, &mut tables).then_some(tables.list)
+}
+
+/// [`read_tables`] of expressions (a DO, a SET, an INSERT's values).
+pub fn tables_of_exprs<'e>(
+    exprs: impl IntoIterator<Item = &'e Expr>,
+) -> Option<Vec<(String, String)>> {
+    let mut tables = Tables {
+        list: Vec::new(),
+        every: true,
+    };
+    exprs
+        .into_iter()
+        .all(|e| collect_expr(e, &mut tables))
+        .then_some(tables.list)
+}
+
+/// Tables met by a walk over a statement; the walk answers false where it stops. With
+/// `every` it goes on past what only makes a result uncacheable (variables, clocks,
+/// system schemas), to list every table read.
+#[derive(Default)]
+pub(crate) struct Tables {
+    pub list: Vec<(String, String)>,
+    pub every: bool,
+}
+
+pub(crate) fn collect_stmt(stmt: &Stmt, tables: &mut Tables) -> bool {
     match stmt {
         Stmt::Select(plan) => {
             plan.items.iter().all(|i| collect_expr(&i.expr, tables))
@@ -322,9 +361,14 @@ pub(crate) fn collect_stmt(stmt: &Stmt, tables: &mut Vec<(String, String)>) -> b
                     .iter()
                     .any(|s| s.eq_ignore_ascii_case(&t.database))
                 {
+                    if tables.every {
+                        continue;
+                    }
                     return false;
                 }
-                tables.push((t.database.to_string(), t.name.to_string()));
+                tables
+                    .list
+                    .push((t.database.to_string(), t.name.to_string()));
             }
             let mut exprs: Vec<&Expr> = Vec::new();
             exprs.extend(plan.source.filter.as_ref());
@@ -368,10 +412,14 @@ pub(crate) fn collect_stmt(stmt: &Stmt, tables: &mut Vec<(String, String)>) -> b
     }
 }
 
-pub(crate) fn collect_expr(e: &Expr, tables: &mut Vec<(String, String)>) -> bool {
+pub(crate) fn collect_expr(e: &Expr, tables: &mut Tables) -> bool {
     match e {
-        Expr::SysVar { .. } | Expr::UserVar(_) => false,
-        Expr::Call { func, .. } if !deterministic(func) => false,
+        Expr::SysVar { .. } | Expr::UserVar(_) if !tables.every => false,
+        Expr::Call { func, .. } if !deterministic(func) && !tables.every => {
+            // A clock or a connection's value: the walk of its arguments goes on only
+            // when every table is wanted.
+            false
+        }
         Expr::Subquery(q) | Expr::Exists { query: q, .. } => collect_subquery(q.as_ref(), tables),
         Expr::InSubquery { expr, query, .. } => {
             collect_expr(expr, tables) && collect_subquery(query.as_ref(), tables)
@@ -380,7 +428,7 @@ pub(crate) fn collect_expr(e: &Expr, tables: &mut Vec<(String, String)>) -> bool
     }
 }
 
-fn collect_subquery(query: &dyn SubqueryPlan, tables: &mut Vec<(String, String)>) -> bool {
+fn collect_subquery(query: &dyn SubqueryPlan, tables: &mut Tables) -> bool {
     Stmt::of_subquery(query).is_some_and(|stmt| collect_stmt(stmt, tables))
 }
 

@@ -257,11 +257,20 @@ impl Session {
                     ShowFilter::Like(p) => format!("Database ({p})"),
                     _ => "Database".to_string(),
                 };
+                // Without SHOW DATABASES, those the account holds something in.
+                let grants = self.checked_grants();
+                let all = grants
+                    .global
+                    .contains(crate::catalog::privileges::Privs::SHOW_DATABASES);
                 let rows = self
                     .engine
                     .catalog
                     .databases()
                     .into_iter()
+                    .filter(|d| {
+                        all || d.eq_ignore_ascii_case("information_schema")
+                            || grants.any_in_database(d)
+                    })
                     .map(|d| vec![Value::Bytes(d.into_bytes())])
                     .collect();
                 listing(&[(&header, 64)], rows, filter, env)?
@@ -309,7 +318,12 @@ impl Session {
                     ShowFilter::Like(p) => format!("Tables_in_{db} ({p})"),
                     _ => format!("Tables_in_{db}"),
                 };
-                let names = self.engine.catalog.tables(&db)?;
+                // An account with only global privileges that do not reach tables (PROCESS,
+                // RELOAD ...) sees no tables, without an error (see `exec::privileges`).
+                let mut names = self.engine.catalog.tables(&db)?;
+                if !self.checked_grants().any_in_database(&db) && !self.checked_grants().is_all() {
+                    names.clear();
+                }
                 let rows: Vec<Vec<Value>> = names
                     .into_iter()
                     .map(|n| {
@@ -509,7 +523,12 @@ impl Session {
                 let rows = self
                     .engine
                     .sessions
-                    .list(&self.info.user)
+                    .list(
+                        &self.info.user,
+                        self.checked_grants()
+                            .global
+                            .contains(crate::catalog::privileges::Privs::PROCESS),
+                    )
                     .into_iter()
                     .map(|v| {
                         let own = v.connection_id == self.info.connection_id;

@@ -18,6 +18,7 @@ pub mod alter;
 pub mod commands;
 pub mod explain;
 pub mod from_ast;
+pub mod grants;
 pub mod key_cache;
 pub mod key_cache_parse;
 pub mod plan_cache;
@@ -194,6 +195,10 @@ pub enum Stmt {
         users: Vec<UserSpec>,
         if_exists: bool,
     },
+    /// GRANT or REVOKE.
+    Grant(grants::GrantStmt),
+    /// SHOW GRANTS [FOR user] (None: the current account).
+    ShowGrants(Option<UserSpec>),
     FlushStatus,
     /// Other FLUSH forms: accepted, nothing to flush yet.
     Flush,
@@ -292,6 +297,7 @@ impl Stmt {
                 | Stmt::CreateUser { .. }
                 | Stmt::DropUser { .. }
                 | Stmt::AlterUser { .. }
+                | Stmt::Grant(_)
                 | Stmt::FlushStatus
                 | Stmt::Flush
                 | Stmt::FlushTables(_)
@@ -343,6 +349,9 @@ impl Stmt {
             Stmt::CreateUser { .. } => Counter::ComCreateUser,
             Stmt::DropUser { .. } => Counter::ComDropUser,
             Stmt::AlterUser { .. } => Counter::ComAlterUser,
+            Stmt::Grant(g) if g.revoke => Counter::ComRevoke,
+            Stmt::Grant(_) => Counter::ComGrant,
+            Stmt::ShowGrants(_) => Counter::ComShowGrants,
             Stmt::FlushStatus | Stmt::Flush | Stmt::FlushTables(_) | Stmt::QueryCache { .. } => {
                 Counter::ComFlush
             }
@@ -486,6 +495,7 @@ pub fn compile_statement(
             commands::account(&mut c)?
         }
         Some("FLUSH") => commands::flush(&mut c)?,
+        Some("GRANT" | "REVOKE") => grants::grant(&mut c)?,
         Some("RESET") if second(&c).as_deref() == Some("QUERY") => {
             commands::reset_query_cache(&mut c)?
         }

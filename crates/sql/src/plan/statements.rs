@@ -399,6 +399,9 @@ pub(crate) fn parse_show(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt, Sq
         global = false;
     }
     let full = c.eat_word("FULL");
+    if c.peek_word().as_deref() == Some("GRANTS") {
+        return crate::plan::grants::show_grants(c);
+    }
     let kind = c.peek_word().ok_or_else(|| c.error())?;
     c.pos += 1;
     Ok(match kind.as_str() {

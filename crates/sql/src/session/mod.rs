@@ -46,6 +46,9 @@ pub struct SessionState {
     /// Warnings (and the error) of the last statement, for SHOW WARNINGS.
     pub warnings: Vec<Warning>,
     pub(crate) prepared: HashMap<u32, Prepared>,
+    /// The grants of the session's account and the accounts' generation they were read at
+    /// (see `exec::privileges`).
+    pub(crate) grants: Option<(u64, Arc<crate::catalog::privileges::Grants>)>,
     pub(crate) next_statement_id: u32,
     /// A transaction is open (see [`transaction`]).
     pub in_transaction: bool,
@@ -110,6 +113,7 @@ impl SessionState {
             user_vars: HashMap::new(),
             warnings: Vec::new(),
             prepared: HashMap::new(),
+            grants: None,
             next_statement_id: 1,
             in_transaction: false,
             transaction: Default::default(),

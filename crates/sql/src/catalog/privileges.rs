@@ -1,0 +1,316 @@
+//! Privileges with MariaDB's names, held per account at two levels: global (`ON *.*`) and
+//! per database (`ON db.*`, the name a pattern with `%` and `_` as in MariaDB).
+//!
+//! A set of privileges is a bit set in MariaDB's own order of privileges, which is also the
+//! order SHOW GRANTS lists them in. What a statement may do in database `db` is the union
+//! of the account's global privileges and those of every database grant whose pattern
+//! matches `db`.
+//!
+//! Table- and column-level grants, roles and the privileges of stored programs are not kept
+//! yet: GRANT on `db.table` answers ER_NOT_SUPPORTED_YET.
+
+/// A set of privileges.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Privs(pub u64);
+
+/// Each privilege's name and bit, in MariaDB's order.
+pub const NAMES: &[(&str, u64)] = &[
+    ("SELECT", 1 << 0),
+    ("INSERT", 1 << 1),
+    ("UPDATE", 1 << 2),
+    ("DELETE", 1 << 3),
+    ("CREATE", 1 << 4),
+    ("DROP", 1 << 5),
+    ("RELOAD", 1 << 6),
+    ("SHUTDOWN", 1 << 7),
+    ("PROCESS", 1 << 8),
+    ("FILE", 1 << 9),
+    ("REFERENCES", 1 << 11),
+    ("INDEX", 1 << 12),
+    ("ALTER", 1 << 13),
+    ("SHOW DATABASES", 1 << 14),
+    ("SUPER", 1 << 15),
+    ("CREATE TEMPORARY TABLES", 1 << 16),
+    ("LOCK TABLES", 1 << 17),
+    ("EXECUTE", 1 << 18),
+    ("REPLICATION SLAVE", 1 << 19),
+    ("BINLOG MONITOR", 1 << 20),
+    ("CREATE VIEW", 1 << 21),
+    ("SHOW VIEW", 1 << 22),
+    ("CREATE ROUTINE", 1 << 23),
+    ("ALTER ROUTINE", 1 << 24),
+    ("CREATE USER", 1 << 25),
+    ("EVENT", 1 << 26),
+    ("TRIGGER", 1 << 27),
+    ("CREATE TABLESPACE", 1 << 28),
+    ("DELETE HISTORY", 1 << 29),
+    ("SET USER", 1 << 30),
+    ("FEDERATED ADMIN", 1 << 31),
+    ("CONNECTION ADMIN", 1 << 32),
+    ("READ_ONLY ADMIN", 1 << 33),
+    ("REPLICATION SLAVE ADMIN", 1 << 34),
+    ("REPLICATION MASTER ADMIN", 1 << 35),
+    ("BINLOG ADMIN", 1 << 36),
+    ("BINLOG REPLAY", 1 << 37),
+    ("SLAVE MONITOR", 1 << 38),
+];
+
+/// Other names MariaDB accepts for a privilege.
+const ALIASES: &[(&str, &str)] = &[("REPLICATION CLIENT", "BINLOG MONITOR")];
+
+/// WITH GRANT OPTION, kept beside the privileges (never listed among them).
+pub const GRANT_OPTION: u64 = 1 << 10;
+
+const fn bit(name: &str) -> u64 {
+    let mut i = 0;
+    while i < NAMES.len() {
+        if const_eq(NAMES[i].0, name) {
+            return NAMES[i].1;
+        }
+        i += 1;
+    }
+    panic!("no such privilege")
+}
+
+const fn const_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+impl Privs {
+    pub const NONE: Privs = Privs(0);
+    pub const SELECT: Privs = Privs(bit("SELECT"));
+    pub const INSERT: Privs = Privs(bit("INSERT"));
+    pub const UPDATE: Privs = Privs(bit("UPDATE"));
+    pub const DELETE: Privs = Privs(bit("DELETE"));
+    pub const CREATE: Privs = Privs(bit("CREATE"));
+    pub const DROP: Privs = Privs(bit("DROP"));
+    pub const RELOAD: Privs = Privs(bit("RELOAD"));
+    pub const SHUTDOWN: Privs = Privs(bit("SHUTDOWN"));
+    pub const PROCESS: Privs = Privs(bit("PROCESS"));
+    pub const INDEX: Privs = Privs(bit("INDEX"));
+    pub const ALTER: Privs = Privs(bit("ALTER"));
+    pub const SHOW_DATABASES: Privs = Privs(bit("SHOW DATABASES"));
+    pub const SUPER: Privs = Privs(bit("SUPER"));
+    pub const CREATE_USER: Privs = Privs(bit("CREATE USER"));
+    pub const CONNECTION_ADMIN: Privs = Privs(bit("CONNECTION ADMIN"));
+    pub const GRANT: Privs = Privs(GRANT_OPTION);
+
+    /// ALL [PRIVILEGES] at global level: every privilege (not GRANT OPTION).
+    pub const ALL_GLOBAL: Privs = Privs({
+        let mut all = 0;
+        let mut i = 0;
+        while i < NAMES.len() {
+            all |= NAMES[i].1;
+            i += 1;
+        }
+        all
+    });
+
+    /// ALL [PRIVILEGES] at database level: the privileges a database grant may hold.
+    pub const ALL_DATABASE: Privs = Privs(
+        bit("SELECT")
+            | bit("INSERT")
+            | bit("UPDATE")
+            | bit("DELETE")
+            | bit("CREATE")
+            | bit("DROP")
+            | bit("REFERENCES")
+            | bit("INDEX")
+            | bit("ALTER")
+            | bit("CREATE TEMPORARY TABLES")
+            | bit("LOCK TABLES")
+            | bit("EXECUTE")
+            | bit("CREATE VIEW")
+            | bit("SHOW VIEW")
+            | bit("CREATE ROUTINE")
+            | bit("ALTER ROUTINE")
+            | bit("EVENT")
+            | bit("TRIGGER")
+            | bit("DELETE HISTORY"),
+    );
+
+    pub fn contains(self, other: Privs) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    pub fn intersects(self, other: Privs) -> bool {
+        self.0 & other.0 != 0
+    }
+
+    pub fn union(self, other: Privs) -> Privs {
+        Privs(self.0 | other.0)
+    }
+
+    pub fn without(self, other: Privs) -> Privs {
+        Privs(self.0 & !other.0)
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The privilege called `name` (upper-case words, one space apart).
+    pub fn named(name: &str) -> Option<Privs> {
+        let name = ALIASES
+            .iter()
+            .find(|(alias, _)| *alias == name)
+            .map_or(name, |(_, real)| real);
+        NAMES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, b)| Privs(*b))
+    }
+
+    /// The names of the privileges held, in MariaDB's order (GRANT OPTION left out).
+    pub fn names(self) -> Vec<&'static str> {
+        NAMES
+            .iter()
+            .filter(|(_, b)| self.0 & b != 0)
+            .map(|(n, _)| *n)
+            .collect()
+    }
+
+    /// The list SHOW GRANTS prints: ALL PRIVILEGES when every privilege of the level is
+    /// held, else the names, else USAGE.
+    pub fn grant_text(self, all: Privs) -> String {
+        let held = self.without(Privs::GRANT);
+        if held.contains(all) {
+            "ALL PRIVILEGES".into()
+        } else if held.is_empty() {
+            "USAGE".into()
+        } else {
+            held.names().join(", ")
+        }
+    }
+}
+
+/// An account's grants.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Grants {
+    /// ON *.*
+    pub global: Privs,
+    /// ON `pattern`.* and its privileges, in the order granted.
+    pub databases: Vec<(String, Privs)>,
+}
+
+impl Grants {
+    /// Everything, with GRANT OPTION (the first root account).
+    pub fn all() -> Grants {
+        Grants {
+            global: Privs::ALL_GLOBAL.union(Privs::GRANT),
+            databases: Vec::new(),
+        }
+    }
+
+    /// Whether every global privilege is held: such an account passes every check.
+    pub fn is_all(&self) -> bool {
+        self.global.contains(Privs::ALL_GLOBAL)
+    }
+
+    /// The privileges held in database `db`.
+    pub fn in_database(&self, db: &str) -> Privs {
+        self.databases
+            .iter()
+            .filter(|(pattern, _)| database_matches(pattern, db))
+            .fold(self.global, |acc, (_, p)| acc.union(*p))
+    }
+
+    /// Whether a privilege that applies to a database's objects is held in `db` (what
+    /// USE, SHOW DATABASES and SHOW COLUMNS ask): a global PROCESS or RELOAD is not one.
+    pub fn any_in_database(&self, db: &str) -> bool {
+        self.in_database(db).intersects(Privs::ALL_DATABASE)
+    }
+
+    /// Add `privs` at `level` (None: global).
+    pub fn grant(&mut self, level: Option<&str>, privs: Privs) {
+        match level {
+            None => self.global = self.global.union(privs),
+            Some(db) => match self.databases.iter_mut().find(|(p, _)| p == db) {
+                Some((_, held)) => *held = held.union(privs),
+                None => self.databases.push((db.to_string(), privs)),
+            },
+        }
+    }
+
+    /// Take `privs` away at `level`; false when the level held no grant at all (MariaDB's
+    /// ER_NONEXISTING_GRANT).
+    pub fn revoke(&mut self, level: Option<&str>, privs: Privs) -> bool {
+        match level {
+            None => {
+                self.global = self.global.without(privs);
+                true
+            }
+            Some(db) => {
+                let Some(i) = self.databases.iter().position(|(p, _)| p == db) else {
+                    return false;
+                };
+                let left = self.databases[i].1.without(privs);
+                if left.is_empty() {
+                    self.databases.remove(i);
+                } else {
+                    self.databases[i].1 = left;
+                }
+                true
+            }
+        }
+    }
+}
+
+/// Does database `db` match the pattern of a database grant (`%`, `_`, `\` escapes)?
+/// Database names compare case-sensitively, as on a case-sensitive file system.
+pub fn database_matches(pattern: &str, db: &str) -> bool {
+    if !pattern.contains(['%', '_']) {
+        return pattern == db;
+    }
+    crate::expr::eval::like_match(db.as_bytes(), pattern.as_bytes(), b'\\', true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_in_mariadbs_order() {
+        let p = Privs::named("UPDATE")
+            .unwrap()
+            .union(Privs::named("SELECT").unwrap())
+            .union(Privs::named("REPLICATION CLIENT").unwrap());
+        assert_eq!(p.names(), vec!["SELECT", "UPDATE", "BINLOG MONITOR"]);
+        assert_eq!(
+            Privs::ALL_GLOBAL.grant_text(Privs::ALL_GLOBAL),
+            "ALL PRIVILEGES"
+        );
+        assert_eq!(Privs::GRANT.grant_text(Privs::ALL_GLOBAL), "USAGE");
+        assert!(!Privs::ALL_GLOBAL.intersects(Privs::GRANT));
+        assert!(Privs::ALL_GLOBAL.contains(Privs::ALL_DATABASE));
+    }
+
+    #[test]
+    fn database_grants_add_to_global_ones() {
+        let mut g = Grants::default();
+        g.grant(None, Privs::PROCESS);
+        g.grant(Some("app\\_1"), Privs::SELECT);
+        g.grant(Some("shop%"), Privs::INSERT);
+        assert_eq!(g.in_database("app_1"), Privs::PROCESS.union(Privs::SELECT));
+        assert_eq!(g.in_database("appx1"), Privs::PROCESS);
+        assert!(g.in_database("shop_eu").contains(Privs::INSERT));
+        assert!(!g.any_in_database("other") || g.global != Privs::NONE);
+        assert!(g.revoke(Some("app\\_1"), Privs::SELECT));
+        assert!(
+            !g.revoke(Some("app\\_1"), Privs::SELECT),
+            "no grant left there"
+        );
+        assert_eq!(g.databases.len(), 1);
+    }
+}

@@ -1,0 +1,482 @@
+//! Privilege checks, GRANT, REVOKE and SHOW GRANTS.
+//!
+//! Before a statement runs, [`Session::check_privileges`] works out what it needs (a
+//! privilege on each table it reads or writes, on a database, or a global one) and checks
+//! it against the grants of the session's account, with MariaDB's errors: 1142 for a
+//! table, 1044 for a database, 1227 for a global privilege. The grants are cached in the
+//! session and read again only when an account or a grant has changed since (one atomic
+//! load per statement); an account holding every global privilege passes at once, so root
+//! pays nothing more on the hot path.
+//!
+//! A statement whose tables cannot all be told (a subquery form the walk does not know)
+//! needs the global privilege: the check fails closed.
+
+use crate::catalog::privileges::{Grants, Privs};
+use crate::error::SqlError;
+use crate::plan::grants::{GrantLevel, GrantStmt};
+use crate::plan::{AssignTarget, SetScope, Stmt, UserSpec};
+use crate::result::QueryResult;
+use crate::value::Value;
+use crate::Session;
+use myriad_types::errors::{
+    ER_DBACCESS_DENIED_ERROR, ER_NONEXISTING_GRANT, ER_NO_DB_ERROR, ER_PASSWORD_NO_MATCH,
+    ER_SPECIFIC_ACCESS_DENIED_ERROR, ER_TABLEACCESS_DENIED_ERROR, ER_WRONG_USAGE,
+};
+use std::sync::Arc;
+
+/// What a statement needs before it runs.
+enum Need<'s> {
+    /// Every privilege of `privs` on table `db`.`table`.
+    Table(&'s str, &'s str, Privs),
+    /// Some privilege on the table (SHOW COLUMNS and the like).
+    AnyOnTable(&'s str, &'s str),
+    /// `privs` on database `db` itself (CREATE / DROP DATABASE).
+    Database(&'s str, Privs),
+    /// Some privilege in database `db` (USE).
+    AnyIn(&'s str),
+    /// SHOW TABLES: some privilege in `db`, or any global privilege (which then lists
+    /// nothing, as in MariaDB).
+    ListIn(&'s str),
+    /// One of `privs` at global level.
+    Global(Privs),
+    /// SELECT on each of these tables (`db`, `table`).
+    Reads(Vec<(String, String)>),
+}
+
+impl Session {
+    /// The grants of this session's account (none when the account has gone).
+    pub(crate) fn grants(&mut self) -> Arc<Grants> {
+        let accounts = &self.engine.accounts;
+        if let Some((generation, grants)) = &self.state.grants {
+            if *generation == accounts.generation() {
+                return Arc::clone(grants);
+            }
+        }
+        let (grants, generation) = accounts.grants_of(&self.info.user, &self.info.host);
+        let grants = Arc::new(grants.unwrap_or_default());
+        self.state.grants = Some((generation, Arc::clone(&grants)));
+        grants
+    }
+
+    /// The grants the statement's check read (see [`Session::check_privileges`]), for the
+    /// statements that look at them while they run (KILL, SHOW PROCESSLIST, SHOW
+    /// DATABASES).
+    pub(crate) fn checked_grants(&self) -> Arc<Grants> {
+        self.state
+            .grants
+            .as_ref()
+            .map_or_else(Default::default, |(_, g)| Arc::clone(g))
+    }
+
+    /// Fail with MariaDB's error when the account may not run `stmt`.
+    pub(crate) fn check_privileges(&mut self, stmt: &Stmt) -> Result<(), SqlError> {
+        let grants = self.grants();
+        if grants.is_all() {
+            return Ok(());
+        }
+        let current = self.info.database.clone();
+        let mut needs = Vec::new();
+        needs_of(stmt, current.as_deref(), &mut needs)?;
+        for need in needs {
+            self.check_need(&grants, need)?;
+        }
+        Ok(())
+    }
+
+    fn check_need(&self, grants: &Grants, need: Need) -> Result<(), SqlError> {
+        let (user, host) = (&self.info.user, &self.info.host);
+        match need {
+            Need::Table(db, table, privs) => {
+                let missing = privs.without(grants.in_database(db));
+                if let Some(name) = missing.names().first() {
+                    return Err(table_denied(name, user, host, db, table));
+                }
+            }
+            Need::AnyOnTable(db, table) => {
+                if !grants.any_in_database(db) {
+                    return Err(table_denied("SELECT", user, host, db, table));
+                }
+            }
+            Need::Database(db, privs) => {
+                if !grants.in_database(db).contains(privs) {
+                    return Err(database_denied(user, host, db));
+                }
+            }
+            Need::AnyIn(db) => {
+                if !grants.any_in_database(db) {
+                    return Err(database_denied(user, host, db));
+                }
+            }
+            Need::ListIn(db) => {
+                if !grants.any_in_database(db) && grants.global.without(Privs::GRANT).is_empty() {
+                    return Err(database_denied(user, host, db));
+                }
+            }
+            Need::Global(privs) => {
+                if !grants.global.intersects(privs) {
+                    return Err(global_denied(privs));
+                }
+            }
+            Need::Reads(tables) => {
+                for (db, table) in &tables {
+                    if !grants.in_database(db).contains(Privs::SELECT) {
+                        return Err(table_denied("SELECT", user, host, db, table));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Fail with 1044 unless the account holds something in `db` (USE, COM_INIT_DB, a
+    /// database named at connect or at COM_CHANGE_USER).
+    pub(crate) fn check_database_access(&mut self, db: &str) -> Result<(), SqlError> {
+        let grants = self.grants();
+        if grants.is_all() || grants.any_in_database(db) {
+            return Ok(());
+        }
+        Err(database_denied(&self.info.user, &self.info.host, db))
+    }
+
+    /// GRANT or REVOKE.
+    pub(crate) fn grant(&mut self, g: &GrantStmt) -> Result<QueryResult, SqlError> {
+        let level = match &g.level {
+            GrantLevel::Global => None,
+            GrantLevel::Database(db) => Some(db.clone()),
+            GrantLevel::CurrentDatabase => Some(
+                self.info
+                    .database
+                    .clone()
+                    .ok_or_else(|| SqlError::new(ER_NO_DB_ERROR, "No database selected"))?,
+            ),
+        };
+        let all = if level.is_some() {
+            Privs::ALL_DATABASE
+        } else {
+            Privs::ALL_GLOBAL
+        };
+        let mut privs = if g.all { all } else { g.privs };
+        if !all.contains(privs) {
+            return Err(SqlError::new(
+                ER_WRONG_USAGE,
+                "Incorrect usage of DB GRANT and GLOBAL PRIVILEGES",
+            ));
+        }
+        if g.grant_option {
+            privs = privs.union(Privs::GRANT);
+        }
+        // The grantor needs GRANT OPTION and every privilege it hands out, at that level.
+        let mine = self.grants();
+        let held = match &level {
+            None => mine.global,
+            Some(db) => mine.in_database(db),
+        };
+        if !held.contains(privs.union(Privs::GRANT)) {
+            return Err(match &level {
+                Some(db) => database_denied(&self.info.user, &self.info.host, db),
+                None => global_denied(Privs::GRANT),
+            });
+        }
+        let accounts = &self.engine.accounts;
+        for u in &g.users {
+            let levels: Vec<Option<String>> = if g.every_level {
+                let account = accounts.grants_of_account(&u.user, &u.host);
+                let dbs = account.map(|a| a.grants.databases).unwrap_or_default();
+                std::iter::once(None)
+                    .chain(dbs.into_iter().map(|(db, _)| Some(db)))
+                    .collect()
+            } else {
+                vec![level.clone()]
+            };
+            for level in &levels {
+                let privs = if g.every_level {
+                    Privs::ALL_GLOBAL.union(Privs::GRANT)
+                } else {
+                    privs
+                };
+                match accounts.change_grants(
+                    (&u.user, &u.host),
+                    level.as_deref(),
+                    privs,
+                    g.revoke,
+                )? {
+                    None => return Err(no_such_account(g.revoke, u)),
+                    Some(false) => {
+                        return Err(SqlError::new(
+                            ER_NONEXISTING_GRANT,
+                            format!(
+                                "There is no such grant defined for user '{}' on host '{}'",
+                                u.user, u.host
+                            ),
+                        ))
+                    }
+                    Some(true) => {}
+                }
+            }
+        }
+        Ok(crate::exec::ok(0))
+    }
+
+    /// SHOW GRANTS [FOR user].
+    pub(crate) fn show_grants(&mut self, user: Option<&UserSpec>) -> Result<QueryResult, SqlError> {
+        let reads_others = self.grants().global.contains(Privs::SELECT);
+        let accounts = &self.engine.accounts;
+        let (name, host) = match user {
+            Some(u) => (u.user.clone(), u.host.clone()),
+            None => {
+                let host = accounts
+                    .matching_host(&self.info.user, &self.info.host)
+                    .unwrap_or_else(|| self.info.host.clone());
+                (self.info.user.clone(), host)
+            }
+        };
+        let own = name == self.info.user
+            && accounts.matching_host(&self.info.user, &self.info.host) == Some(host.clone());
+        if !own && !reads_others {
+            return Err(database_denied(&self.info.user, &self.info.host, "mysql"));
+        }
+        let account = accounts.grants_of_account(&name, &host).ok_or_else(|| {
+            SqlError::new(
+                ER_NONEXISTING_GRANT,
+                format!("There is no such grant defined for user '{name}' on host '{host}'"),
+            )
+        })?;
+        let to = format!("`{name}`@`{host}`");
+        let with_option = |p: Privs| {
+            if p.contains(Privs::GRANT) {
+                " WITH GRANT OPTION"
+            } else {
+                ""
+            }
+        };
+        let password = account
+            .auth
+            .native_password_hash
+            .map(|h| {
+                let hex: String = h.iter().map(|b| format!("{b:02X}")).collect();
+                format!(" IDENTIFIED BY PASSWORD '*{hex}'")
+            })
+            .unwrap_or_default();
+        let g = &account.grants;
+        let mut lines = vec![format!(
+            "GRANT {} ON *.* TO {to}{password}{}",
+            g.global.grant_text(Privs::ALL_GLOBAL),
+            with_option(g.global)
+        )];
+        for (db, privs) in &g.databases {
+            lines.push(format!(
+                "GRANT {} ON `{db}`.* TO {to}{}",
+                privs.grant_text(Privs::ALL_DATABASE),
+                with_option(*privs)
+            ));
+        }
+        let column = format!("Grants for {name}@{host}");
+        let rows = lines
+            .into_iter()
+            .map(|l| vec![Value::Bytes(l.into_bytes())])
+            .collect();
+        Ok(QueryResult::Rows {
+            columns: Arc::new(vec![crate::exec::select::text_column(&column, 1024)]),
+            rows: crate::result::Rows::shared(rows),
+            warnings: 0,
+        })
+    }
+}
+
+fn no_such_account(revoke: bool, u: &UserSpec) -> SqlError {
+    if revoke {
+        SqlError::new(
+            ER_NONEXISTING_GRANT,
+            format!(
+                "There is no such grant defined for user '{}' on host '{}'",
+                u.user, u.host
+            ),
+        )
+    } else {
+        SqlError::new(
+            ER_PASSWORD_NO_MATCH,
+            "Can't find any matching row in the user table",
+        )
+    }
+}
+
+fn table_denied(what: &str, user: &str, host: &str, db: &str, table: &str) -> SqlError {
+    SqlError::new(
+        ER_TABLEACCESS_DENIED_ERROR,
+        format!("{what} command denied to user '{user}'@'{host}' for table `{db}`.`{table}`"),
+    )
+}
+
+fn database_denied(user: &str, host: &str, db: &str) -> SqlError {
+    SqlError::new(
+        ER_DBACCESS_DENIED_ERROR,
+        format!("Access denied for user '{user}'@'{host}' to database '{db}'"),
+    )
+}
+
+fn global_denied(privs: Privs) -> SqlError {
+    let names = if privs.contains(Privs::GRANT) {
+        vec!["GRANT OPTION"]
+    } else {
+        privs.names()
+    };
+    SqlError::new(
+        ER_SPECIFIC_ACCESS_DENIED_ERROR,
+        format!(
+            "Access denied; you need (at least one of) the {} privilege(s) for this operation",
+            names.join(", ")
+        ),
+    )
+}
+
+/// The database a statement names, else the session's.
+fn db_or<'s>(named: Option<&'s str>, current: Option<&'s str>) -> Option<&'s str> {
+    named.or(current)
+}
+
+/// What `stmt` needs, pushed onto `needs` (see [`Need`]).
+fn needs_of<'s>(
+    stmt: &'s Stmt,
+    current: Option<&'s str>,
+    needs: &mut Vec<Need<'s>>,
+) -> Result<(), SqlError> {
+    use crate::exec::query_cache::{read_tables, tables_of_exprs};
+    let table = |db: &'s str, t: &'s str, p: Privs| Need::Table(db, t, p);
+    match stmt {
+        Stmt::Select(_) | Stmt::SelectTable(_) => push_reads(read_tables(stmt), needs),
+        Stmt::Do(exprs) => push_reads(tables_of_exprs(exprs), needs),
+        Stmt::Explain(inner) => needs_of(inner, current, needs)?,
+        Stmt::Insert(p) => {
+            let mut privs = Privs::INSERT;
+            if p.on_duplicate.is_some() {
+                privs = privs.union(Privs::UPDATE);
+            }
+            if p.replace {
+                privs = privs.union(Privs::DELETE);
+            }
+            needs.push(table(&p.table.database, &p.table.name, privs));
+            let values = p.rows.iter().flatten().flatten();
+            let updates = p.on_duplicate.iter().flatten().map(|(_, e)| e);
+            push_reads(tables_of_exprs(values.chain(updates)), needs);
+        }
+        Stmt::Update(p) => {
+            let t = &p.source.table;
+            let reads_rows = p.source.filter.is_some()
+                || p.assignments
+                    .iter()
+                    .any(|(_, e)| crate::plan::access::reads_row(e));
+            let privs = if reads_rows {
+                Privs::UPDATE.union(Privs::SELECT)
+            } else {
+                Privs::UPDATE
+            };
+            needs.push(table(&t.database, &t.name, privs));
+            let exprs = p
+                .source
+                .filter
+                .iter()
+                .chain(p.assignments.iter().map(|(_, e)| e));
+            push_reads(tables_of_exprs(exprs), needs);
+        }
+        Stmt::Delete(p) => {
+            let t = &p.source.table;
+            let privs = match p.source.filter {
+                Some(_) => Privs::DELETE.union(Privs::SELECT),
+                None => Privs::DELETE,
+            };
+            needs.push(table(&t.database, &t.name, privs));
+            push_reads(tables_of_exprs(p.source.filter.iter()), needs);
+        }
+        Stmt::CreateTable { database, name, .. } => {
+            needs.push(table(database, name, Privs::CREATE))
+        }
+        Stmt::DropTables { tables, .. } => {
+            for (db, t) in tables {
+                needs.push(table(db, t, Privs::DROP));
+            }
+        }
+        Stmt::Truncate { database, name } => needs.push(table(database, name, Privs::DROP)),
+        Stmt::AlterTable { table: t, .. } => needs.push(table(&t.database, &t.name, Privs::ALTER)),
+        Stmt::RenameTables { renames } => {
+            for ((db, t), (new_db, new_t)) in renames {
+                needs.push(table(db, t, Privs::ALTER.union(Privs::DROP)));
+                needs.push(table(new_db, new_t, Privs::CREATE.union(Privs::INSERT)));
+            }
+        }
+        Stmt::AlterIndexes { database, name, .. } => {
+            needs.push(table(database, name, Privs::INDEX))
+        }
+        Stmt::Maintenance { analyze, tables } => {
+            for (db, t) in tables {
+                let Some(db) = db_or(db.as_deref(), current) else {
+                    continue;
+                };
+                needs.push(match analyze {
+                    true => table(db, t, Privs::SELECT.union(Privs::INSERT)),
+                    false => Need::AnyOnTable(db, t),
+                });
+            }
+        }
+        Stmt::CreateDatabase { name, .. } => needs.push(Need::Database(name, Privs::CREATE)),
+        Stmt::DropDatabase { name, .. } => needs.push(Need::Database(name, Privs::DROP)),
+        Stmt::Use(db) | Stmt::ShowCreateDatabase { name: db } => needs.push(Need::AnyIn(db)),
+        Stmt::ShowTables { database, .. } | Stmt::ShowOpenTables { database, .. } => {
+            if let Some(db) = db_or(database.as_deref(), current) {
+                needs.push(Need::ListIn(db));
+            }
+        }
+        Stmt::ShowColumns {
+            database, table: t, ..
+        }
+        | Stmt::ShowCreateTable { database, table: t }
+        | Stmt::ShowIndex { database, table: t } => {
+            if let Some(db) = db_or(database.as_deref(), current) {
+                needs.push(Need::AnyOnTable(db, t));
+            }
+        }
+        Stmt::CreateUser { .. } | Stmt::DropUser { .. } | Stmt::AlterUser { .. } => {
+            needs.push(Need::Global(Privs::CREATE_USER))
+        }
+        Stmt::Set(assignments) => {
+            let global = assignments.iter().any(|a| {
+                matches!(
+                    a.target,
+                    AssignTarget::System {
+                        scope: SetScope::Global,
+                        ..
+                    }
+                )
+            });
+            if global {
+                needs.push(Need::Global(Privs::SUPER));
+            }
+            let exprs = assignments.iter().filter_map(|a| match &a.value {
+                crate::plan::AssignValue::Expr(e) => Some(e),
+                _ => None,
+            });
+            push_reads(tables_of_exprs(exprs), needs);
+        }
+        Stmt::SetTransaction {
+            scope: Some(SetScope::Global),
+            ..
+        } => needs.push(Need::Global(Privs::SUPER)),
+        Stmt::Shutdown => needs.push(Need::Global(Privs::SHUTDOWN)),
+        Stmt::Flush | Stmt::FlushStatus | Stmt::FlushTables(_) | Stmt::QueryCache { .. } => {
+            needs.push(Need::Global(Privs::RELOAD))
+        }
+        // Key cache assignment and preloading change server-wide state.
+        Stmt::KeyCache(_) => needs.push(Need::Global(Privs::SUPER)),
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The tables read, each needing SELECT; a walk that could not tell them all needs the
+/// global SELECT.
+fn push_reads<'s>(tables: Option<Vec<(String, String)>>, needs: &mut Vec<Need<'s>>) {
+    match tables {
+        Some(list) if list.is_empty() => {}
+        Some(list) => needs.push(Need::Reads(list)),
+        None => needs.push(Need::Global(Privs::SELECT)),
+    }
+}

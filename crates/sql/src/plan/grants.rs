@@ -1,0 +1,169 @@
+//! Parsing of GRANT, REVOKE and SHOW GRANTS (with the token cursor of the other
+//! hand-written parsers).
+
+use crate::catalog::privileges::Privs;
+use crate::error::SqlError;
+use crate::parser::source::*;
+use crate::plan::statements::parse_user_list;
+use crate::plan::Stmt;
+use crate::plan::UserSpec;
+use myriad_types::errors::ER_NOT_SUPPORTED_YET;
+use sqlparser::tokenizer::Token;
+
+/// GRANT or REVOKE, as planned.
+#[derive(Debug, Clone)]
+pub struct GrantStmt {
+    pub revoke: bool,
+    /// The privileges named; ALL [PRIVILEGES] is `all`, resolved at the level.
+    pub privs: Privs,
+    pub all: bool,
+    /// WITH GRANT OPTION, or GRANT OPTION among the privileges of a REVOKE.
+    pub grant_option: bool,
+    pub level: GrantLevel,
+    /// `REVOKE ALL PRIVILEGES, GRANT OPTION FROM ...`: every level at once.
+    pub every_level: bool,
+    pub users: Vec<UserSpec>,
+}
+
+/// `ON *.*`, `ON db.*` or `ON *` (the current database).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GrantLevel {
+    Global,
+    Database(String),
+    CurrentDatabase,
+}
+
+fn unsupported(what: &str) -> SqlError {
+    SqlError::new(
+        ER_NOT_SUPPORTED_YET,
+        format!("This version of myriad doesn't yet support '{what}'"),
+    )
+}
+
+/// `GRANT privs ON level TO users [WITH GRANT OPTION]` or
+/// `REVOKE privs ON level FROM users`.
+pub(crate) fn grant(c: &mut Cursor) -> Result<Stmt, SqlError> {
+    let revoke = c.peek_word().as_deref() == Some("REVOKE");
+    c.pos += 1;
+    if matches!(c.peek(), Some(t) if matches!(&t.token, Token::Word(w) if w.quote_style.is_some()))
+        || c.peek_word().is_some_and(|w| w == "PROXY")
+    {
+        return Err(unsupported("roles and PROXY grants"));
+    }
+    let (mut privs, mut all, mut grant_option) = (Privs::NONE, false, false);
+    loop {
+        if c.eat_word("ALL") {
+            c.eat_word("PRIVILEGES");
+            all = true;
+        } else if c.eat_word("GRANT") {
+            c.expect_word("OPTION")?;
+            grant_option = true;
+        } else {
+            privs = privs.union(privilege_name(c)?);
+        }
+        if c.peek().is_some_and(|t| t.token == Token::LParen) {
+            return Err(unsupported("column privileges"));
+        }
+        if !c.eat_token(&Token::Comma) {
+            break;
+        }
+    }
+    // REVOKE ALL PRIVILEGES, GRANT OPTION FROM users: every grant of every level.
+    let every_level = revoke && all && grant_option && c.peek_word().as_deref() == Some("FROM");
+    let level = if every_level {
+        GrantLevel::Global
+    } else {
+        c.expect_word("ON")?;
+        c.eat_word("TABLE");
+        level(c)?
+    };
+    c.expect_word(if revoke { "FROM" } else { "TO" })?;
+    let users = parse_user_list(c, false)?;
+    if !revoke && c.eat_word("WITH") {
+        c.expect_word("GRANT")?;
+        c.expect_word("OPTION")?;
+        grant_option = true;
+    }
+    c.expect_end()?;
+    Ok(Stmt::Grant(GrantStmt {
+        revoke,
+        privs,
+        all,
+        grant_option,
+        level,
+        every_level,
+        users,
+    }))
+}
+
+/// One privilege name of one to three words (`SELECT`, `SHOW DATABASES`,
+/// `CREATE TEMPORARY TABLES`).
+fn privilege_name(c: &mut Cursor) -> Result<Privs, SqlError> {
+    let start = c.pos;
+    let mut words = Vec::new();
+    let mut found = None;
+    for _ in 0..3 {
+        let Some(w) = c.peek_word() else { break };
+        if matches!(w.as_str(), "ON" | "TO" | "FROM") {
+            break;
+        }
+        words.push(w);
+        c.pos += 1;
+        if let Some(p) = Privs::named(&words.join(" ")) {
+            found = Some((p, c.pos));
+        }
+    }
+    match found {
+        Some((p, end)) => {
+            c.pos = end;
+            Ok(p)
+        }
+        None => {
+            c.pos = start;
+            Err(c.error())
+        }
+    }
+}
+
+fn level(c: &mut Cursor) -> Result<GrantLevel, SqlError> {
+    if c.eat_token(&Token::Mul) {
+        if c.eat_token(&Token::Period) {
+            if c.eat_token(&Token::Mul) {
+                return Ok(GrantLevel::Global);
+            }
+            return Err(c.error());
+        }
+        return Ok(GrantLevel::CurrentDatabase);
+    }
+    let first = c.name()?;
+    if c.eat_token(&Token::Period) {
+        if c.eat_token(&Token::Mul) {
+            return Ok(GrantLevel::Database(first));
+        }
+        c.name()?;
+    }
+    Err(unsupported("table privileges"))
+}
+
+/// `SHOW GRANTS [FOR user | FOR CURRENT_USER[()]]`, after SHOW.
+pub(crate) fn show_grants(c: &mut Cursor) -> Result<Stmt, SqlError> {
+    c.expect_word("GRANTS")?;
+    let user = if c.eat_word("FOR") {
+        if c.eat_word("CURRENT_USER") {
+            if c.eat_token(&Token::LParen) && !c.eat_token(&Token::RParen) {
+                return Err(c.error());
+            }
+            None
+        } else {
+            let mut users = parse_user_list(c, false)?;
+            if users.len() != 1 {
+                return Err(c.error());
+            }
+            users.pop()
+        }
+    } else {
+        None
+    };
+    c.expect_end()?;
+    Ok(Stmt::ShowGrants(user))
+}

@@ -1,0 +1,222 @@
+//! The privilege matrix: accounts holding grants at global and database level, each
+//! running a list of reads, writes, DDL and admin statements through the real `mariadb`
+//! client, on myriad and on MariaDB 10.11 in the same test. Every cell (account ×
+//! statement) must have the same outcome: the same rows, or the same error code.
+//! Then GRANT / REVOKE themselves, SHOW GRANTS, and grants surviving a restart.
+
+mod common;
+
+use common::mariadb::{run, run_as, start_mariadb, Peer};
+use common::Server;
+
+/// (account, password, grants given by root).
+const ACCOUNTS: &[(&str, &str)] = &[
+    ("nobody", ""),
+    ("reader", "GRANT SELECT ON app.* TO reader"),
+    (
+        "writer",
+        "GRANT SELECT, INSERT, UPDATE, DELETE ON app.* TO writer",
+    ),
+    ("owner", "GRANT ALL PRIVILEGES ON app.* TO owner"),
+    (
+        "pattern",
+        "GRANT SELECT, CREATE, DROP ON `ap_`.* TO pattern",
+    ),
+    (
+        "operator",
+        "GRANT PROCESS, RELOAD, SHUTDOWN ON *.* TO operator",
+    ),
+    ("admin", "GRANT ALL PRIVILEGES ON *.* TO admin"),
+];
+
+const PASSWORD: &str = "pw";
+
+/// Statements each account runs, `{u}` replaced by the account's name so that CREATEs do
+/// not collide.
+const STATEMENTS: &[&str] = &[
+    "SELECT id, v FROM app.t ORDER BY id",
+    "SELECT COUNT(*) FROM other.s",
+    "SELECT (SELECT COUNT(*) FROM other.s) AS n",
+    "SELECT id FROM app.t WHERE id IN (SELECT id FROM other.s)",
+    "INSERT INTO app.t (v) VALUES (7)",
+    "UPDATE app.t SET v = v + 1 WHERE id = 1",
+    "DELETE FROM app.t WHERE id = -1",
+    "REPLACE INTO app.t (id, v) VALUES (-5, 5)",
+    "INSERT INTO other.s VALUES (9)",
+    "CREATE TABLE app.c_{u} (a INT)",
+    "ALTER TABLE app.t ADD COLUMN w_{u} INT",
+    "CREATE INDEX iv ON app.t (v)",
+    "DROP TABLE app.c_{u}",
+    "TRUNCATE TABLE other.s",
+    "CREATE DATABASE db_{u}",
+    "DROP DATABASE db_{u}",
+    "USE app",
+    "USE other",
+    "SHOW DATABASES LIKE 'a%'",
+    "SHOW TABLES FROM app",
+    "SHOW TABLES FROM other",
+    "SHOW COLUMNS FROM other.s",
+    "SHOW INDEX FROM other.s",
+    "SET GLOBAL max_connections = 300",
+    "SET SESSION sort_buffer_size = 65536",
+    "FLUSH TABLES",
+    "CREATE USER made_by_{u}",
+    "DROP USER made_by_{u}",
+    "SHOW GRANTS",
+    "SELECT COUNT(*) FROM ap1.x",
+    "CREATE TABLE ap1.c_{u} (a INT)",
+    "DROP TABLE ap1.c_{u}",
+];
+
+fn setup(peer: &Peer) {
+    let schema = "CREATE DATABASE app; CREATE DATABASE other; CREATE DATABASE ap1; \
+        CREATE TABLE app.t (id INT AUTO_INCREMENT PRIMARY KEY, v INT); \
+        INSERT INTO app.t (v) VALUES (1), (2); \
+        CREATE TABLE other.s (id INT); INSERT INTO other.s VALUES (1); \
+        CREATE TABLE ap1.x (a INT); INSERT INTO ap1.x VALUES (1)";
+    assert_eq!(run(peer, schema), "", "schema");
+    for (user, grant) in ACCOUNTS {
+        let mut sql = format!("CREATE USER {user} IDENTIFIED BY '{PASSWORD}'");
+        if !grant.is_empty() {
+            sql.push_str(&format!("; {grant}"));
+        }
+        assert_eq!(run(peer, &sql), "", "{user}");
+    }
+}
+
+/// An outcome as compared: the error code alone (messages name hosts, which differ
+/// between a socket and TCP), else the output.
+fn outcome(output: &str) -> String {
+    match output.find("ERROR ") {
+        Some(at) => output[at..]
+            .split(' ')
+            .take(2)
+            .collect::<Vec<_>>()
+            .join(" "),
+        None => output.to_string(),
+    }
+}
+
+#[test]
+fn every_account_and_statement_has_mariadbs_outcome() {
+    let maria = start_mariadb();
+    let server = Server::start(&[]);
+    let peers = [Peer::Myriad(&server), Peer::Maria(&maria)];
+    for peer in &peers {
+        setup(peer);
+    }
+    let mut differences = Vec::new();
+    let mut denied = 0;
+    for (user, _) in ACCOUNTS {
+        for template in STATEMENTS {
+            let sql = template.replace("{u}", user);
+            let mine = outcome(&run_as(&peers[0], user, Some(PASSWORD), &sql));
+            let theirs = outcome(&run_as(&peers[1], user, Some(PASSWORD), &sql));
+            denied += usize::from(
+                mine.starts_with("ERROR 1142")
+                    || mine.starts_with("ERROR 1044")
+                    || mine.starts_with("ERROR 1227"),
+            );
+            if mine != theirs {
+                differences.push(format!(
+                    "{user}: {sql}\n  myriad:  {mine}\n  MariaDB: {theirs}"
+                ));
+            }
+        }
+    }
+    assert!(
+        differences.is_empty(),
+        "{} cells differ from MariaDB:\n{}",
+        differences.len(),
+        differences.join("\n")
+    );
+    assert!(denied > 50, "the matrix denies something ({denied} cells)");
+}
+
+#[test]
+fn grant_and_revoke_errors_match_mariadb() {
+    let maria = start_mariadb();
+    let server = Server::start(&[]);
+    let peers = [Peer::Myriad(&server), Peer::Maria(&maria)];
+    let statements = [
+        "GRANT SELECT ON app.* TO ghost",
+        "GRANT SHUTDOWN ON app.* TO u1",
+        "REVOKE SELECT ON app.* FROM u1",
+        "GRANT SELECT ON app.* TO u1",
+        "REVOKE INSERT ON app.* FROM u1",
+        "SHOW GRANTS FOR u1",
+        "GRANT INSERT, UPDATE ON *.* TO u1 WITH GRANT OPTION",
+        "SHOW GRANTS FOR u1",
+        "REVOKE ALL PRIVILEGES, GRANT OPTION FROM u1",
+        "SHOW GRANTS FOR u1",
+        "SHOW GRANTS FOR nobody_at_all",
+    ];
+    for peer in &peers {
+        assert_eq!(
+            run(
+                peer,
+                "CREATE DATABASE app; CREATE USER u1 IDENTIFIED BY 'pw'; CREATE USER u2"
+            ),
+            ""
+        );
+    }
+    for sql in statements {
+        let mine = outcome(&run(&peers[0], sql));
+        let theirs = outcome(&run(&peers[1], sql));
+        assert_eq!(mine, theirs, "{sql}");
+    }
+    // A grantor without GRANT OPTION cannot hand privileges on.
+    for peer in &peers {
+        run(peer, "GRANT SELECT ON app.* TO u1");
+    }
+    let mine = outcome(&run_as(
+        &peers[0],
+        "u1",
+        Some("pw"),
+        "GRANT SELECT ON app.* TO u2",
+    ));
+    let theirs = outcome(&run_as(
+        &peers[1],
+        "u1",
+        Some("pw"),
+        "GRANT SELECT ON app.* TO u2",
+    ));
+    assert_eq!(mine, theirs, "GRANT without GRANT OPTION");
+    assert!(mine.starts_with("ERROR"), "{mine}");
+}
+
+#[test]
+fn grants_survive_a_restart_and_apply_at_once() {
+    let server = Server::start(&[]);
+    let peer = Peer::Myriad(&server);
+    assert_eq!(
+        run(
+            &peer,
+            "CREATE DATABASE app; CREATE TABLE app.t (a INT); CREATE USER u IDENTIFIED BY 'pw'"
+        ),
+        ""
+    );
+    let denied = run_as(&peer, "u", Some("pw"), "SELECT COUNT(*) FROM app.t");
+    assert!(denied.contains("ERROR 1142"), "{denied}");
+    run(&peer, "GRANT SELECT ON app.* TO u");
+    assert_eq!(
+        run_as(&peer, "u", Some("pw"), "SELECT COUNT(*) FROM app.t"),
+        "0\n"
+    );
+    assert_eq!(run(&peer, "SHUTDOWN"), "");
+    let mut server = server;
+    assert!(server
+        .wait_exit(std::time::Duration::from_secs(30))
+        .is_some());
+    let server = Server::start_in(server.into_dir(), &[]);
+    let peer = Peer::Myriad(&server);
+    assert_eq!(
+        run_as(&peer, "u", Some("pw"), "SELECT COUNT(*) FROM app.t"),
+        "0\n"
+    );
+    let denied = run_as(&peer, "u", Some("pw"), "INSERT INTO app.t VALUES (1)");
+    assert!(denied.contains("ERROR 1142"), "{denied}");
+    run(&peer, "REVOKE SELECT ON app.* FROM u");
+    let denied = run_as(&peer, "u", Some("pw"), "SELECT COUNT(*) FROM app.t");
+    assert!(denied.contains("ERROR 1142"), "{denied}");
+}
