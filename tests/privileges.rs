@@ -220,3 +220,39 @@ fn grants_survive_a_restart_and_apply_at_once() {
     let denied = run_as(&peer, "u", Some("pw"), "SELECT COUNT(*) FROM app.t");
     assert!(denied.contains("ERROR 1142"), "{denied}");
 }
+
+#[test]
+fn read_only_refuses_writes_of_accounts_without_read_only_admin() {
+    let maria = start_mariadb();
+    let server = Server::start(&[]);
+    let peers = [Peer::Myriad(&server), Peer::Maria(&maria)];
+    for peer in &peers {
+        setup(peer);
+        assert_eq!(run(peer, "SET GLOBAL read_only = ON"), "");
+    }
+    for (user, _) in ACCOUNTS {
+        for sql in [
+            "INSERT INTO app.t (v) VALUES (8)",
+            "DELETE FROM app.t WHERE id = -9",
+            "CREATE TABLE app.ro_{u} (a INT)",
+            "SELECT COUNT(*) > 0 FROM app.t",
+        ] {
+            let sql = sql.replace("{u}", user);
+            let mine = outcome(&run_as(&peers[0], user, Some(PASSWORD), &sql));
+            let theirs = outcome(&run_as(&peers[1], user, Some(PASSWORD), &sql));
+            assert_eq!(mine, theirs, "{user}: {sql}");
+        }
+    }
+    let refused = outcome(&run_as(
+        &peers[0],
+        "writer",
+        Some(PASSWORD),
+        "DELETE FROM app.t",
+    ));
+    assert_eq!(refused, "ERROR 1290");
+    assert_eq!(
+        run(&peers[0], "INSERT INTO app.t (v) VALUES (9)"),
+        "",
+        "root writes"
+    );
+}

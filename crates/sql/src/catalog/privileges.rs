@@ -104,6 +104,7 @@ impl Privs {
     pub const SUPER: Privs = Privs(bit("SUPER"));
     pub const CREATE_USER: Privs = Privs(bit("CREATE USER"));
     pub const CONNECTION_ADMIN: Privs = Privs(bit("CONNECTION ADMIN"));
+    pub const READ_ONLY_ADMIN: Privs = Privs(bit("READ_ONLY ADMIN"));
     pub const GRANT: Privs = Privs(GRANT_OPTION);
 
     /// ALL [PRIVILEGES] at global level: every privilege (not GRANT OPTION).

@@ -19,8 +19,9 @@ use crate::result::QueryResult;
 use crate::value::Value;
 use crate::Session;
 use myriad_types::errors::{
-    ER_DBACCESS_DENIED_ERROR, ER_NONEXISTING_GRANT, ER_NO_DB_ERROR, ER_PASSWORD_NO_MATCH,
-    ER_SPECIFIC_ACCESS_DENIED_ERROR, ER_TABLEACCESS_DENIED_ERROR, ER_WRONG_USAGE,
+    ER_DBACCESS_DENIED_ERROR, ER_NONEXISTING_GRANT, ER_NO_DB_ERROR, ER_OPTION_PREVENTS_STATEMENT,
+    ER_PASSWORD_NO_MATCH, ER_SPECIFIC_ACCESS_DENIED_ERROR, ER_TABLEACCESS_DENIED_ERROR,
+    ER_WRONG_USAGE,
 };
 use std::sync::Arc;
 
@@ -73,6 +74,17 @@ impl Session {
         let grants = self.grants();
         if grants.is_all() {
             return Ok(());
+        }
+        // read_only is refused before any privilege is checked, as in MariaDB.
+        if writes(stmt)
+            && !grants.global.contains(Privs::READ_ONLY_ADMIN)
+            && self.engine.global_variable("read_only") == Some(Value::Int(1))
+        {
+            return Err(SqlError::new(
+                ER_OPTION_PREVENTS_STATEMENT,
+                "The MariaDB server is running with the --read-only option so it cannot \
+                 execute this statement",
+            ));
         }
         let current = self.info.database.clone();
         let mut needs = Vec::new();
@@ -326,6 +338,28 @@ fn global_denied(privs: Privs) -> SqlError {
             "Access denied; you need (at least one of) the {} privilege(s) for this operation",
             names.join(", ")
         ),
+    )
+}
+
+/// Whether `stmt` changes data, definitions or accounts (what read_only refuses).
+fn writes(stmt: &Stmt) -> bool {
+    matches!(
+        stmt,
+        Stmt::Insert(_)
+            | Stmt::Update(_)
+            | Stmt::Delete(_)
+            | Stmt::CreateTable { .. }
+            | Stmt::DropTables { .. }
+            | Stmt::Truncate { .. }
+            | Stmt::AlterTable { .. }
+            | Stmt::RenameTables { .. }
+            | Stmt::AlterIndexes { .. }
+            | Stmt::CreateDatabase { .. }
+            | Stmt::DropDatabase { .. }
+            | Stmt::CreateUser { .. }
+            | Stmt::DropUser { .. }
+            | Stmt::AlterUser { .. }
+            | Stmt::Grant(_)
     )
 }
 
