@@ -107,7 +107,7 @@ impl Privs {
     pub const READ_ONLY_ADMIN: Privs = Privs(bit("READ_ONLY ADMIN"));
     pub const GRANT: Privs = Privs(GRANT_OPTION);
 
-    /// ALL [PRIVILEGES] at global level: every privilege (not GRANT OPTION).
+    /// `ALL [PRIVILEGES]` at global level: every privilege (not GRANT OPTION).
     pub const ALL_GLOBAL: Privs = Privs({
         let mut all = 0;
         let mut i = 0;
@@ -118,7 +118,7 @@ impl Privs {
         all
     });
 
-    /// ALL [PRIVILEGES] at database level: the privileges a database grant may hold.
+    /// `ALL [PRIVILEGES]` at database level: the privileges a database grant may hold.
     pub const ALL_DATABASE: Privs = Privs(
         bit("SELECT")
             | bit("INSERT")

@@ -1,6 +1,6 @@
 //! Privilege checks, GRANT, REVOKE and SHOW GRANTS.
 //!
-//! Before a statement runs, [`Session::check_privileges`] works out what it needs (a
+//! Before a statement runs, `Session::check_privileges` works out what it needs (a
 //! privilege on each table it reads or writes, on a database, or a global one) and checks
 //! it against the grants of the session's account, with MariaDB's errors: 1142 for a
 //! table, 1044 for a database, 1227 for a global privilege. The grants are cached in the

@@ -14,7 +14,7 @@ use sqlparser::tokenizer::Token;
 #[derive(Debug, Clone)]
 pub struct GrantStmt {
     pub revoke: bool,
-    /// The privileges named; ALL [PRIVILEGES] is `all`, resolved at the level.
+    /// The privileges named; `ALL [PRIVILEGES]` is `all`, resolved at the level.
     pub privs: Privs,
     pub all: bool,
     /// WITH GRANT OPTION, or GRANT OPTION among the privileges of a REVOKE.
