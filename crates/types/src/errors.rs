@@ -99,7 +99,9 @@ error_codes! {
     ER_WRONG_VALUE_COUNT_ON_ROW = 1136, "21S01", "Column count doesn't match value count at row %lu";
     ER_NONEXISTING_GRANT = 1141, "42000", "There is no such grant defined for user '%-.48s' on host '%-.64s'";
     ER_TABLEACCESS_DENIED_ERROR = 1142, "42000", "%-.100T command denied to user '%s'@'%s' for table %`s.%`s";
+    ER_ILLEGAL_GRANT_FOR_TABLE = 1144, "42000", "Illegal GRANT/REVOKE command; please consult the manual to see which privileges can be used";
     ER_NO_SUCH_TABLE = 1146, "42S02", "Table '%-.192s.%-.192s' doesn't exist";
+    ER_NONEXISTING_TABLE_GRANT = 1147, "42000", "There is no such grant defined for user '%-.48s' on host '%-.64s' on table '%-.192s'";
     ER_NET_PACKET_TOO_LARGE = 1153, "08S01", "Got a packet bigger than 'max_allowed_packet' bytes";
     ER_NET_PACKETS_OUT_OF_ORDER = 1156, "08S01", "Got packets out of order";
     ER_NET_UNCOMPRESS_ERROR = 1157, "08S01", "Couldn't uncompress communication packet";

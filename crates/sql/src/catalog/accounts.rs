@@ -3,8 +3,9 @@
 //!
 //! The file `myriad-accounts.txt` holds one account per line: user, host pattern and the
 //! hex of SHA1(SHA1(password)) (empty for no password), each field hex-encoded so no name
-//! needs escaping; then `g:` and the global privileges' bits in hex, and one
-//! `d:<hex name>:<hex bits>` per database grant. A line without `g:` was written before
+//! needs escaping; then `g:` and the global privileges' bits in hex, one
+//! `d:<hex name>:<hex bits>` per database grant and one `t:<hex db>:<hex table>:<hex bits>`
+//! per table grant. A line without `g:` was written before
 //! grants existed: its account keeps every privilege it had then, all of them. Every change rewrites the whole file the crash-safe way: write a temp
 //! file, fsync it, rename it over the old one, fsync the directory. Accounts are few, so a
 //! rewrite per CREATE/ALTER/DROP USER is cheap and the file is never half-written.
@@ -14,7 +15,7 @@
 //! ranked as MySQL does: the most specific host (fewest wildcards, longest literal prefix)
 //! wins.
 
-use super::privileges::{Grants, Privs};
+use super::privileges::{Grants, Level, Privs};
 use crate::error::SqlError;
 use crate::AccountAuth;
 use myriad_types::errors::ER_UNKNOWN_ERROR;
@@ -169,13 +170,13 @@ impl Accounts {
         self.generation.load(Ordering::Acquire)
     }
 
-    /// GRANT (`revoke` false) or REVOKE `privs` at `level` (None: `*.*`) for the account
-    /// `user`@`host`. None when there is no such account; Some(false) for a REVOKE of a
-    /// grant that does not exist.
+    /// GRANT (`revoke` false) or REVOKE `privs` at `level` for the account `user`@`host`.
+    /// None when there is no such account; Some(false) for a REVOKE of a grant that does
+    /// not exist.
     pub fn change_grants(
         &self,
         (user, host): (&str, &str),
-        level: Option<&str>,
+        level: Level,
         privs: Privs,
         revoke: bool,
     ) -> Result<Option<bool>, SqlError> {
@@ -282,6 +283,14 @@ impl Accounts {
             for (db, privs) in &a.grants.databases {
                 text.push_str(&format!(" d:{}:{:x}", hex(db.as_bytes()), privs.0));
             }
+            for (db, table, privs) in &a.grants.tables {
+                text.push_str(&format!(
+                    " t:{}:{}:{:x}",
+                    hex(db.as_bytes()),
+                    hex(table.as_bytes()),
+                    privs.0
+                ));
+            }
             text.push('\n');
         }
         let tmp = self.path.with_extension("tmp");
@@ -325,6 +334,15 @@ fn parse_line(line: &str) -> Option<Account> {
         let bits = |text: &str| u64::from_str_radix(text, 16).ok().map(Privs);
         if let Some(global) = field.strip_prefix("g:") {
             grants.get_or_insert_with(Grants::default).global = bits(global)?;
+        } else if let Some(table) = field.strip_prefix("t:") {
+            let mut parts = table.split(':');
+            let db = String::from_utf8(unhex(parts.next()?)?).ok()?;
+            let name = String::from_utf8(unhex(parts.next()?)?).ok()?;
+            let privs = bits(parts.next()?)?;
+            grants
+                .get_or_insert_with(Grants::default)
+                .tables
+                .push((db, name, privs));
         } else {
             let (db, privs) = field.strip_prefix("d:")?.split_once(':')?;
             let db = String::from_utf8(unhex(db)?).ok()?;

@@ -1,13 +1,14 @@
-//! Privileges with MariaDB's names, held per account at two levels: global (`ON *.*`) and
-//! per database (`ON db.*`, the name a pattern with `%` and `_` as in MariaDB).
+//! Privileges with MariaDB's names, held per account at three levels: global (`ON *.*`),
+//! per database (`ON db.*`, the name a pattern with `%` and `_` as in MariaDB) and per table
+//! (`ON db.t`).
 //!
 //! A set of privileges is a bit set in MariaDB's own order of privileges, which is also the
 //! order SHOW GRANTS lists them in. What a statement may do in database `db` is the union
 //! of the account's global privileges and those of every database grant whose pattern
-//! matches `db`.
+//! matches `db`; on table `db`.`t`, that and the table's own grant.
 //!
-//! Table- and column-level grants, roles and the privileges of stored programs are not kept
-//! yet: GRANT on `db.table` answers ER_NOT_SUPPORTED_YET.
+//! Column-level grants, roles and the privileges of stored programs are not kept yet: they
+//! answer ER_NOT_SUPPORTED_YET.
 
 /// A set of privileges.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -141,6 +142,23 @@ impl Privs {
             | bit("DELETE HISTORY"),
     );
 
+    /// `ALL [PRIVILEGES]` at table level.
+    pub const ALL_TABLE: Privs = Privs(
+        bit("SELECT")
+            | bit("INSERT")
+            | bit("UPDATE")
+            | bit("DELETE")
+            | bit("CREATE")
+            | bit("DROP")
+            | bit("REFERENCES")
+            | bit("INDEX")
+            | bit("ALTER")
+            | bit("CREATE VIEW")
+            | bit("SHOW VIEW")
+            | bit("TRIGGER")
+            | bit("DELETE HISTORY"),
+    );
+
     pub fn contains(self, other: Privs) -> bool {
         self.0 & other.0 == other.0
     }
@@ -203,6 +221,16 @@ pub struct Grants {
     pub global: Privs,
     /// ON `pattern`.* and its privileges, in the order granted.
     pub databases: Vec<(String, Privs)>,
+    /// ON `db`.`table` and its privileges, in the order granted.
+    pub tables: Vec<(String, String, Privs)>,
+}
+
+/// Where a grant applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level<'a> {
+    Global,
+    Database(&'a str),
+    Table(&'a str, &'a str),
 }
 
 impl Grants {
@@ -210,7 +238,7 @@ impl Grants {
     pub fn all() -> Grants {
         Grants {
             global: Privs::ALL_GLOBAL.union(Privs::GRANT),
-            databases: Vec::new(),
+            ..Grants::default()
         }
     }
 
@@ -227,32 +255,58 @@ impl Grants {
             .fold(self.global, |acc, (_, p)| acc.union(*p))
     }
 
-    /// Whether a privilege that applies to a database's objects is held in `db` (what
-    /// USE, SHOW DATABASES and SHOW COLUMNS ask): a global PROCESS or RELOAD is not one.
-    pub fn any_in_database(&self, db: &str) -> bool {
-        self.in_database(db).intersects(Privs::ALL_DATABASE)
+    /// The privileges held on table `db`.`table`.
+    pub fn on_table(&self, db: &str, table: &str) -> Privs {
+        self.tables
+            .iter()
+            .filter(|(d, t, _)| d == db && t.eq_ignore_ascii_case(table))
+            .fold(self.in_database(db), |acc, (_, _, p)| acc.union(*p))
     }
 
-    /// Add `privs` at `level` (None: global).
-    pub fn grant(&mut self, level: Option<&str>, privs: Privs) {
+    /// Whether a privilege that applies to a database's objects is held in `db`, on the
+    /// database or on one of its tables (what USE and SHOW DATABASES ask): a global
+    /// PROCESS or RELOAD is not one.
+    pub fn any_in_database(&self, db: &str) -> bool {
+        self.in_database(db).intersects(Privs::ALL_DATABASE)
+            || self
+                .tables
+                .iter()
+                .any(|(d, _, p)| d == db && !p.without(Privs::GRANT).is_empty())
+    }
+
+    /// Whether a privilege is held on table `db`.`table` (SHOW COLUMNS, SHOW TABLES).
+    pub fn any_on_table(&self, db: &str, table: &str) -> bool {
+        self.on_table(db, table).intersects(Privs::ALL_DATABASE)
+    }
+
+    /// Add `privs` at `level`.
+    pub fn grant(&mut self, level: Level, privs: Privs) {
         match level {
-            None => self.global = self.global.union(privs),
-            Some(db) => match self.databases.iter_mut().find(|(p, _)| p == db) {
+            Level::Global => self.global = self.global.union(privs),
+            Level::Database(db) => match self.databases.iter_mut().find(|(p, _)| p == db) {
                 Some((_, held)) => *held = held.union(privs),
                 None => self.databases.push((db.to_string(), privs)),
+            },
+            Level::Table(db, t) => match self
+                .tables
+                .iter_mut()
+                .find(|(d, n, _)| d == db && n.eq_ignore_ascii_case(t))
+            {
+                Some((_, _, held)) => *held = held.union(privs),
+                None => self.tables.push((db.to_string(), t.to_string(), privs)),
             },
         }
     }
 
     /// Take `privs` away at `level`; false when the level held no grant at all (MariaDB's
     /// ER_NONEXISTING_GRANT).
-    pub fn revoke(&mut self, level: Option<&str>, privs: Privs) -> bool {
+    pub fn revoke(&mut self, level: Level, privs: Privs) -> bool {
         match level {
-            None => {
+            Level::Global => {
                 self.global = self.global.without(privs);
                 true
             }
-            Some(db) => {
+            Level::Database(db) => {
                 let Some(i) = self.databases.iter().position(|(p, _)| p == db) else {
                     return false;
                 };
@@ -261,6 +315,22 @@ impl Grants {
                     self.databases.remove(i);
                 } else {
                     self.databases[i].1 = left;
+                }
+                true
+            }
+            Level::Table(db, t) => {
+                let Some(i) = self
+                    .tables
+                    .iter()
+                    .position(|(d, n, _)| d == db && n.eq_ignore_ascii_case(t))
+                else {
+                    return false;
+                };
+                let left = self.tables[i].2.without(privs);
+                if left.is_empty() {
+                    self.tables.remove(i);
+                } else {
+                    self.tables[i].2 = left;
                 }
                 true
             }
@@ -300,18 +370,27 @@ mod tests {
     #[test]
     fn database_grants_add_to_global_ones() {
         let mut g = Grants::default();
-        g.grant(None, Privs::PROCESS);
-        g.grant(Some("app\\_1"), Privs::SELECT);
-        g.grant(Some("shop%"), Privs::INSERT);
+        g.grant(Level::Global, Privs::PROCESS);
+        g.grant(Level::Database("app\\_1"), Privs::SELECT);
+        g.grant(Level::Database("shop%"), Privs::INSERT);
+        g.grant(Level::Table("crm", "Leads"), Privs::UPDATE);
         assert_eq!(g.in_database("app_1"), Privs::PROCESS.union(Privs::SELECT));
         assert_eq!(g.in_database("appx1"), Privs::PROCESS);
         assert!(g.in_database("shop_eu").contains(Privs::INSERT));
-        assert!(!g.any_in_database("other") || g.global != Privs::NONE);
-        assert!(g.revoke(Some("app\\_1"), Privs::SELECT));
         assert!(
-            !g.revoke(Some("app\\_1"), Privs::SELECT),
+            !g.any_in_database("other"),
+            "a global PROCESS opens no database"
+        );
+        assert!(g.on_table("crm", "leads").contains(Privs::UPDATE));
+        assert!(!g.on_table("crm", "other").contains(Privs::UPDATE));
+        assert!(g.any_in_database("crm"), "a table grant opens its database");
+        assert!(g.revoke(Level::Database("app\\_1"), Privs::SELECT));
+        assert!(
+            !g.revoke(Level::Database("app\\_1"), Privs::SELECT),
             "no grant left there"
         );
+        assert!(g.revoke(Level::Table("crm", "LEADS"), Privs::UPDATE));
+        assert!(g.tables.is_empty());
         assert_eq!(g.databases.len(), 1);
     }
 }

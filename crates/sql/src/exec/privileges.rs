@@ -11,7 +11,7 @@
 //! A statement whose tables cannot all be told (a subquery form the walk does not know)
 //! needs the global privilege: the check fails closed.
 
-use crate::catalog::privileges::{Grants, Privs};
+use crate::catalog::privileges::{Grants, Level, Privs};
 use crate::error::SqlError;
 use crate::plan::grants::{GrantLevel, GrantStmt};
 use crate::plan::{AssignTarget, SetScope, Stmt, UserSpec};
@@ -19,7 +19,8 @@ use crate::result::QueryResult;
 use crate::value::Value;
 use crate::Session;
 use myriad_types::errors::{
-    ER_DBACCESS_DENIED_ERROR, ER_NONEXISTING_GRANT, ER_NO_DB_ERROR, ER_OPTION_PREVENTS_STATEMENT,
+    ER_DBACCESS_DENIED_ERROR, ER_ILLEGAL_GRANT_FOR_TABLE, ER_NONEXISTING_GRANT,
+    ER_NONEXISTING_TABLE_GRANT, ER_NO_DB_ERROR, ER_NO_SUCH_TABLE, ER_OPTION_PREVENTS_STATEMENT,
     ER_PASSWORD_NO_MATCH, ER_SPECIFIC_ACCESS_DENIED_ERROR, ER_TABLEACCESS_DENIED_ERROR,
     ER_WRONG_USAGE,
 };
@@ -99,13 +100,13 @@ impl Session {
         let (user, host) = (&self.info.user, &self.info.host);
         match need {
             Need::Table(db, table, privs) => {
-                let missing = privs.without(grants.in_database(db));
+                let missing = privs.without(grants.on_table(db, table));
                 if let Some(name) = missing.names().first() {
                     return Err(table_denied(name, user, host, db, table));
                 }
             }
             Need::AnyOnTable(db, table) => {
-                if !grants.any_in_database(db) {
+                if !grants.any_on_table(db, table) {
                     return Err(table_denied("SELECT", user, host, db, table));
                 }
             }
@@ -131,7 +132,7 @@ impl Session {
             }
             Need::Reads(tables) => {
                 for (db, table) in &tables {
-                    if !grants.in_database(db).contains(Privs::SELECT) {
+                    if !grants.on_table(db, table).contains(Privs::SELECT) {
                         return Err(table_denied("SELECT", user, host, db, table));
                     }
                 }
@@ -152,81 +153,124 @@ impl Session {
 
     /// GRANT or REVOKE.
     pub(crate) fn grant(&mut self, g: &GrantStmt) -> Result<QueryResult, SqlError> {
-        let level = match &g.level {
-            GrantLevel::Global => None,
-            GrantLevel::Database(db) => Some(db.clone()),
-            GrantLevel::CurrentDatabase => Some(
-                self.info
-                    .database
-                    .clone()
-                    .ok_or_else(|| SqlError::new(ER_NO_DB_ERROR, "No database selected"))?,
-            ),
+        let current = || {
+            self.info
+                .database
+                .clone()
+                .ok_or_else(|| SqlError::new(ER_NO_DB_ERROR, "No database selected"))
         };
-        let all = if level.is_some() {
-            Privs::ALL_DATABASE
-        } else {
-            Privs::ALL_GLOBAL
+        let (db, table) = match &g.level {
+            GrantLevel::Global => (None, None),
+            GrantLevel::Database(db) => (Some(db.clone()), None),
+            GrantLevel::CurrentDatabase => (Some(current()?), None),
+            GrantLevel::Table(db, t) => {
+                let db = match db {
+                    Some(db) => db.clone(),
+                    None => current()?,
+                };
+                // MariaDB grants on existing tables only (a REVOKE may name a dropped one).
+                let exists = self.engine.catalog.database_exists(&db)
+                    && self
+                        .engine
+                        .catalog
+                        .tables(&db)?
+                        .iter()
+                        .any(|n| n.eq_ignore_ascii_case(t));
+                if !g.revoke && !exists {
+                    return Err(SqlError::new(
+                        ER_NO_SUCH_TABLE,
+                        format!("Table '{db}.{t}' doesn't exist"),
+                    ));
+                }
+                (Some(db), Some(t.clone()))
+            }
+        };
+        let level = match (&db, &table) {
+            (None, _) => Level::Global,
+            (Some(db), None) => Level::Database(db),
+            (Some(db), Some(t)) => Level::Table(db, t),
+        };
+        let all = match level {
+            Level::Global => Privs::ALL_GLOBAL,
+            Level::Database(_) => Privs::ALL_DATABASE,
+            Level::Table(..) => Privs::ALL_TABLE,
         };
         let mut privs = if g.all { all } else { g.privs };
         if !all.contains(privs) {
-            return Err(SqlError::new(
-                ER_WRONG_USAGE,
-                "Incorrect usage of DB GRANT and GLOBAL PRIVILEGES",
-            ));
+            return Err(match level {
+                Level::Table(..) => SqlError::new(
+                    ER_ILLEGAL_GRANT_FOR_TABLE,
+                    "Illegal GRANT/REVOKE command; please consult the manual to see which \
+                     privileges can be used",
+                ),
+                _ => SqlError::new(
+                    ER_WRONG_USAGE,
+                    "Incorrect usage of DB GRANT and GLOBAL PRIVILEGES",
+                ),
+            });
         }
         if g.grant_option {
             privs = privs.union(Privs::GRANT);
         }
         // The grantor needs GRANT OPTION and every privilege it hands out, at that level.
         let mine = self.grants();
-        let held = match &level {
-            None => mine.global,
-            Some(db) => mine.in_database(db),
+        let held = match level {
+            Level::Global => mine.global,
+            Level::Database(db) => mine.in_database(db),
+            Level::Table(db, t) => mine.on_table(db, t),
         };
         if !held.contains(privs.union(Privs::GRANT)) {
-            return Err(match &level {
-                Some(db) => database_denied(&self.info.user, &self.info.host, db),
-                None => global_denied(Privs::GRANT),
+            let (user, host) = (&self.info.user, &self.info.host);
+            return Err(match level {
+                Level::Global => global_denied(Privs::GRANT),
+                Level::Database(db) => database_denied(user, host, db),
+                Level::Table(db, t) => table_denied("GRANT", user, host, db, t),
             });
         }
-        let accounts = &self.engine.accounts;
         for u in &g.users {
-            let levels: Vec<Option<String>> = if g.every_level {
-                let account = accounts.grants_of_account(&u.user, &u.host);
-                let dbs = account.map(|a| a.grants.databases).unwrap_or_default();
-                std::iter::once(None)
-                    .chain(dbs.into_iter().map(|(db, _)| Some(db)))
-                    .collect()
-            } else {
-                vec![level.clone()]
-            };
-            for level in &levels {
-                let privs = if g.every_level {
-                    Privs::ALL_GLOBAL.union(Privs::GRANT)
-                } else {
-                    privs
-                };
-                match accounts.change_grants(
-                    (&u.user, &u.host),
-                    level.as_deref(),
-                    privs,
-                    g.revoke,
-                )? {
-                    None => return Err(no_such_account(g.revoke, u)),
-                    Some(false) => {
-                        return Err(SqlError::new(
-                            ER_NONEXISTING_GRANT,
-                            format!(
-                                "There is no such grant defined for user '{}' on host '{}'",
-                                u.user, u.host
-                            ),
-                        ))
-                    }
-                    Some(true) => {}
+            if g.every_level {
+                self.revoke_everything(u)?;
+                continue;
+            }
+            let changed =
+                self.engine
+                    .accounts
+                    .change_grants((&u.user, &u.host), level, privs, g.revoke)?;
+            match (changed, level) {
+                (None, _) => return Err(no_such_account(g.revoke, u)),
+                (Some(false), Level::Table(_, t)) => {
+                    return Err(SqlError::new(
+                        ER_NONEXISTING_TABLE_GRANT,
+                        format!(
+                            "There is no such grant defined for user '{}' on host '{}' on \
+                             table '{t}'",
+                            u.user, u.host
+                        ),
+                    ))
                 }
+                (Some(false), _) => return Err(no_such_grant(u)),
+                (Some(true), _) => {}
             }
         }
         Ok(crate::exec::ok(0))
+    }
+
+    /// REVOKE ALL PRIVILEGES, GRANT OPTION FROM `u`: every grant at every level.
+    fn revoke_everything(&self, u: &UserSpec) -> Result<(), SqlError> {
+        let accounts = &self.engine.accounts;
+        let Some(account) = accounts.grants_of_account(&u.user, &u.host) else {
+            return Err(no_such_account(true, u));
+        };
+        let everything = Privs::ALL_GLOBAL.union(Privs::GRANT);
+        let account_key = (u.user.as_str(), u.host.as_str());
+        accounts.change_grants(account_key, Level::Global, everything, true)?;
+        for (db, _) in &account.grants.databases {
+            accounts.change_grants(account_key, Level::Database(db), everything, true)?;
+        }
+        for (db, t, _) in &account.grants.tables {
+            accounts.change_grants(account_key, Level::Table(db, t), everything, true)?;
+        }
+        Ok(())
     }
 
     /// SHOW GRANTS [FOR user].
@@ -282,6 +326,13 @@ impl Session {
                 with_option(*privs)
             ));
         }
+        for (db, table, privs) in &g.tables {
+            lines.push(format!(
+                "GRANT {} ON `{db}`.`{table}` TO {to}{}",
+                privs.grant_text(Privs::ALL_TABLE),
+                with_option(*privs)
+            ));
+        }
         let column = format!("Grants for {name}@{host}");
         let rows = lines
             .into_iter()
@@ -295,15 +346,19 @@ impl Session {
     }
 }
 
+fn no_such_grant(u: &UserSpec) -> SqlError {
+    SqlError::new(
+        ER_NONEXISTING_GRANT,
+        format!(
+            "There is no such grant defined for user '{}' on host '{}'",
+            u.user, u.host
+        ),
+    )
+}
+
 fn no_such_account(revoke: bool, u: &UserSpec) -> SqlError {
     if revoke {
-        SqlError::new(
-            ER_NONEXISTING_GRANT,
-            format!(
-                "There is no such grant defined for user '{}' on host '{}'",
-                u.user, u.host
-            ),
-        )
+        no_such_grant(u)
     } else {
         SqlError::new(
             ER_PASSWORD_NO_MATCH,

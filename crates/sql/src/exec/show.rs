@@ -321,8 +321,9 @@ impl Session {
                 // An account with only global privileges that do not reach tables (PROCESS,
                 // RELOAD ...) sees no tables, without an error (see `exec::privileges`).
                 let mut names = self.engine.catalog.tables(&db)?;
-                if !self.checked_grants().any_in_database(&db) && !self.checked_grants().is_all() {
-                    names.clear();
+                let grants = self.checked_grants();
+                if !grants.is_all() {
+                    names.retain(|t| grants.any_on_table(&db, t));
                 }
                 let rows: Vec<Vec<Value>> = names
                     .into_iter()

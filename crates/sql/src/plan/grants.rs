@@ -25,12 +25,14 @@ pub struct GrantStmt {
     pub users: Vec<UserSpec>,
 }
 
-/// `ON *.*`, `ON db.*` or `ON *` (the current database).
+/// `ON *.*`, `ON db.*`, `ON *` (the current database), `ON db.t` or `ON t` (a table of
+/// the current database).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GrantLevel {
     Global,
     Database(String),
     CurrentDatabase,
+    Table(Option<String>, String),
 }
 
 fn unsupported(what: &str) -> SqlError {
@@ -140,9 +142,9 @@ fn level(c: &mut Cursor) -> Result<GrantLevel, SqlError> {
         if c.eat_token(&Token::Mul) {
             return Ok(GrantLevel::Database(first));
         }
-        c.name()?;
+        return Ok(GrantLevel::Table(Some(first), c.name()?));
     }
-    Err(unsupported("table privileges"))
+    Ok(GrantLevel::Table(None, first))
 }
 
 /// `SHOW GRANTS [FOR user | FOR CURRENT_USER[()]]`, after SHOW.
