@@ -28,6 +28,7 @@ mod key_cache;
 mod many_tables;
 mod memory;
 mod oltp;
+mod privileges;
 mod open_files;
 mod query_cache;
 mod table_cache_instances;
@@ -143,6 +144,15 @@ pub static EXPERIMENTS: &[Experiment] = &[
         measures: "Transactions per second, queries per second and latency of the four standard \
                    sysbench OLTP tests across thread counts: the general speed comparison.",
         run: oltp::run,
+    },
+    Experiment {
+        name: "privileges",
+        seed: "-",
+        summary: "sysbench oltp_point_select as root and as an account holding a table grant",
+        measures: "Transactions per second of oltp_point_select at 1 and 16 threads as root \
+                   (every privilege) and as an account holding only SELECT on the sysbench \
+                   table, cells alternated on one server: what the privilege checks cost.",
+        run: privileges::run,
     },
     Experiment {
         name: "memory",
