@@ -275,3 +275,68 @@ fn read_only_refuses_writes_of_accounts_without_read_only_admin() {
         "root writes"
     );
 }
+
+#[test]
+fn show_grants_output_reapplies_and_password_hashes_are_kept() {
+    let maria = start_mariadb();
+    let server = Server::start(&[]);
+    let peers = [Peer::Myriad(&server), Peer::Maria(&maria)];
+    let hash = "*D821809F681A40A6E379B50D0463EFAE20BDD122"; // the hash of 'pw'
+    for peer in &peers {
+        let setup = format!(
+            "CREATE DATABASE app; CREATE TABLE app.t (a INT); \
+             CREATE USER h IDENTIFIED BY PASSWORD '{hash}'; \
+             GRANT SELECT, INSERT ON app.* TO h; GRANT UPDATE ON app.t TO h WITH GRANT OPTION; \
+             GRANT PROCESS ON *.* TO h"
+        );
+        assert_eq!(run(peer, &setup), "");
+    }
+    for sql in [
+        "CREATE USER bad IDENTIFIED BY PASSWORD 'not-a-hash'",
+        "SHOW GRANTS FOR h",
+    ] {
+        assert_eq!(
+            outcome(&run(&peers[0], sql)),
+            outcome(&run(&peers[1], sql)),
+            "{sql}"
+        );
+    }
+    // The stored hash is the password's: 'pw' signs in.
+    assert_eq!(
+        run_as(&peers[0], "h", Some("pw"), "SELECT COUNT(*) FROM app.t"),
+        "0\n"
+    );
+    // SHOW GRANTS, run again after DROP USER, gives the account back as it was.
+    let before = run(&peers[0], "SHOW GRANTS FOR h");
+    assert_eq!(run(&peers[0], "DROP USER h"), "");
+    let reapply: Vec<&str> = before.lines().collect();
+    assert_eq!(run(&peers[0], &reapply.join("; ")), "", "{before}");
+    assert_eq!(run(&peers[0], "SHOW GRANTS FOR h"), before);
+    assert_eq!(
+        run_as(&peers[0], "h", Some("pw"), "SELECT COUNT(*) FROM app.t"),
+        "0\n"
+    );
+}
+
+#[test]
+fn a_prepared_statement_is_checked_again_after_a_revoke() {
+    use mysql_async::prelude::*;
+    let server = Server::start(&[]);
+    let peer = Peer::Myriad(&server);
+    let setup = "CREATE DATABASE app; CREATE TABLE app.t (a INT); \
+                 CREATE USER p IDENTIFIED BY 'pw'; GRANT SELECT ON app.* TO p";
+    assert_eq!(run(&peer, setup), "");
+    common::runtime().block_on(async {
+        let opts = mysql_async::Opts::from_url(&server.url("p", "pw", None)).unwrap();
+        let mut conn = mysql_async::Conn::new(opts).await.expect("p connects");
+        let count = conn.prep("SELECT COUNT(*) FROM app.t").await.unwrap();
+        let n: Option<u64> = conn.exec_first(&count, ()).await.unwrap();
+        assert_eq!(n, Some(0));
+        assert_eq!(run(&peer, "REVOKE SELECT ON app.* FROM p"), "");
+        let denied = conn.exec_first::<u64, _, _>(&count, ()).await;
+        assert_eq!(common::error_code(denied), 1142, "revoked: the plan is checked again");
+        assert_eq!(run(&peer, "GRANT SELECT ON app.t TO p"), "");
+        let n: Option<u64> = conn.exec_first(&count, ()).await.unwrap();
+        assert_eq!(n, Some(0), "a table grant is enough");
+    });
+}

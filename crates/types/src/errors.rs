@@ -143,6 +143,7 @@ error_codes! {
     ER_NO_DEFAULT_FOR_FIELD = 1364, "HY000", "Field '%-.192s' doesn't have a default value";
     ER_DIVISION_BY_ZERO = 1365, "22012", "Division by 0";
     ER_TRUNCATED_WRONG_VALUE_FOR_FIELD = 1366, "22007", "Incorrect %-.32s value: '%-.128T' for column `%.192s`.`%.192s`.`%.192s` at row %lu";
+    ER_PASSWD_LENGTH = 1372, "HY000", "Password hash should be a %d-digit hexadecimal number";
     ER_PS_MANY_PARAM = 1390, "HY000", "Prepared statement contains too many placeholders";
     ER_CANNOT_USER = 1396, "HY000", "Operation %s failed for %.256s";
     ER_DATA_TOO_LONG = 1406, "22001", "Data too long for column '%s' at row %lu";

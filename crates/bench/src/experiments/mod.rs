@@ -28,8 +28,8 @@ mod key_cache;
 mod many_tables;
 mod memory;
 mod oltp;
-mod privileges;
 mod open_files;
+mod privileges;
 mod query_cache;
 mod table_cache_instances;
 

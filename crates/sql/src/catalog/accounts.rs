@@ -56,6 +56,24 @@ pub fn native_hash(password: &str) -> Option<[u8; 20]> {
     Some(out)
 }
 
+/// The stored hash written `'*<40 hex digits>'` (IDENTIFIED BY PASSWORD, SHOW GRANTS);
+/// MariaDB's error 1372 for any other form. The empty string is no password.
+pub fn parse_hash(text: &str) -> Result<Option<[u8; 20]>, SqlError> {
+    if text.is_empty() {
+        return Ok(None);
+    }
+    text.strip_prefix('*')
+        .and_then(unhex)
+        .and_then(|bytes| <[u8; 20]>::try_from(bytes.as_slice()).ok())
+        .map(Some)
+        .ok_or_else(|| {
+            SqlError::new(
+                myriad_types::errors::ER_PASSWD_LENGTH,
+                "Password hash should be a 41-digit hexadecimal number",
+            )
+        })
+}
+
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
@@ -180,6 +198,24 @@ impl Accounts {
         privs: Privs,
         revoke: bool,
     ) -> Result<Option<bool>, SqlError> {
+        self.edit(user, host, |account| {
+            if revoke {
+                account.grants.revoke(level, privs)
+            } else {
+                account.grants.grant(level, privs);
+                true
+            }
+        })
+    }
+
+    /// Apply `edit` to the account named exactly `user`@`host` and store the list when it
+    /// answers true. None when there is no such account, else what `edit` answered.
+    fn edit(
+        &self,
+        user: &str,
+        host: &str,
+        edit: impl FnOnce(&mut Account) -> bool,
+    ) -> Result<Option<bool>, SqlError> {
         let mut list = self.list.write();
         let mut next = list.clone();
         let Some(account) = next
@@ -188,17 +224,12 @@ impl Accounts {
         else {
             return Ok(None);
         };
-        let done = if revoke {
-            account.grants.revoke(level, privs)
-        } else {
-            account.grants.grant(level, privs);
-            true
-        };
-        if done {
+        let changed = edit(account);
+        if changed {
             self.store(&next)?;
             *list = next;
         }
-        Ok(Some(done))
+        Ok(Some(changed))
     }
 
     pub fn exists(&self, user: &str, host: &str) -> bool {
@@ -210,6 +241,16 @@ impl Accounts {
 
     /// CREATE USER. Returns false when it exists already.
     pub fn create(&self, user: &str, host: &str, password: &str) -> Result<bool, SqlError> {
+        self.create_hashed(user, host, native_hash(password))
+    }
+
+    /// CREATE USER with the stored hash itself (None: no password).
+    pub fn create_hashed(
+        &self,
+        user: &str,
+        host: &str,
+        hash: Option<[u8; 20]>,
+    ) -> Result<bool, SqlError> {
         let mut list = self.list.write();
         if list
             .iter()
@@ -222,7 +263,7 @@ impl Accounts {
             user: user.into(),
             host: host.into(),
             auth: AccountAuth {
-                native_password_hash: native_hash(password),
+                native_password_hash: hash,
             },
             grants: Grants::default(),
         });
@@ -233,18 +274,21 @@ impl Accounts {
 
     /// ALTER USER ... IDENTIFIED BY. Returns false when there is no such account.
     pub fn set_password(&self, user: &str, host: &str, password: &str) -> Result<bool, SqlError> {
-        let mut list = self.list.write();
-        let mut next = list.clone();
-        let Some(account) = next
-            .iter_mut()
-            .find(|a| a.user == user && a.host.eq_ignore_ascii_case(host))
-        else {
-            return Ok(false);
-        };
-        account.auth.native_password_hash = native_hash(password);
-        self.store(&next)?;
-        *list = next;
-        Ok(true)
+        self.set_hash(user, host, native_hash(password))
+    }
+
+    /// [`Accounts::set_password`] with the stored hash itself (None: no password).
+    pub fn set_hash(
+        &self,
+        user: &str,
+        host: &str,
+        hash: Option<[u8; 20]>,
+    ) -> Result<bool, SqlError> {
+        let changed = self.edit(user, host, |account| {
+            account.auth.native_password_hash = hash;
+            true
+        })?;
+        Ok(changed.is_some())
     }
 
     /// DROP USER. Returns false when there is no such account.

@@ -514,8 +514,7 @@ impl Session {
                 let accounts = &self.engine.accounts;
                 let verdict = AccountOp::new("CREATE USER", "it already exists", *if_not_exists);
                 verdict.apply(users, &mut env.warnings, |u| {
-                    let password = u.password.as_deref().unwrap_or("");
-                    accounts.create(&u.user, &u.host, password)
+                    accounts.create_hashed(&u.user, &u.host, u.password_hash()?)
                 })?;
                 ok(0)
             }
@@ -531,7 +530,7 @@ impl Session {
                 let accounts = &self.engine.accounts;
                 let verdict = AccountOp::new("ALTER USER", "it doesn't exist", *if_exists);
                 verdict.apply(users, &mut env.warnings, |u| match &u.password {
-                    Some(pw) => accounts.set_password(&u.user, &u.host, pw),
+                    Some(_) => accounts.set_hash(&u.user, &u.host, u.password_hash()?),
                     None => Ok(accounts.exists(&u.user, &u.host)),
                 })?;
                 ok(0)

@@ -205,7 +205,7 @@ impl Session {
         if let Stmt::ShowWarnings { errors, count_only } = stmt {
             return Ok(self.show_warnings(*errors, *count_only));
         }
-        self.check_privileges(stmt)?;
+        self.check_privileges(stmt, self.state.privileges_passed)?;
         if self.state.in_transaction && stmt.commits_implicitly() {
             self.end_transaction(true)?;
         }
@@ -512,6 +512,7 @@ pub fn prepare(session: &mut Session, sql: &str) -> Result<PreparedInfo, SqlErro
         Prepared {
             index_read: matches!(&stmt, Stmt::SelectTable(plan) if plan.is_index_read()),
             runs_inline: runs_inline(sql),
+            privileges_passed: None,
             stmt,
             param_count,
             sql: sql.to_string(),
@@ -546,6 +547,12 @@ pub fn execute_prepared(
         ));
     };
     let mut prepared = prepared;
+    // Privileges that passed for the same grants and database pass again unchecked.
+    let privileges_key = (
+        session.engine.accounts.generation(),
+        session.info.database.clone(),
+    );
+    session.state.privileges_passed = prepared.privileges_passed.as_ref() == Some(&privileges_key);
     let result = if params.len() != prepared.param_count {
         Err(SqlError::new(
             ER_WRONG_ARGUMENTS,
@@ -587,6 +594,10 @@ pub fn execute_prepared(
             other => other,
         }
     };
+    session.state.privileges_passed = false;
+    if result.is_ok() {
+        prepared.privileges_passed = Some(privileges_key);
+    }
     session.state.prepared.insert(statement_id, prepared);
     result
 }

@@ -70,8 +70,10 @@ impl Session {
             .map_or_else(Default::default, |(_, g)| Arc::clone(g))
     }
 
-    /// Fail with MariaDB's error when the account may not run `stmt`.
-    pub(crate) fn check_privileges(&mut self, stmt: &Stmt) -> Result<(), SqlError> {
+    /// Fail with MariaDB's error when the account may not run `stmt`. With `passed`, the
+    /// statement's privileges passed already for the same grants (a prepared statement run
+    /// again): only read_only, which SET GLOBAL changes at any time, is looked at.
+    pub(crate) fn check_privileges(&mut self, stmt: &Stmt, passed: bool) -> Result<(), SqlError> {
         let grants = self.grants();
         if grants.is_all() {
             return Ok(());
@@ -86,6 +88,9 @@ impl Session {
                 "The MariaDB server is running with the --read-only option so it cannot \
                  execute this statement",
             ));
+        }
+        if passed {
+            return Ok(());
         }
         let current = self.info.database.clone();
         let mut needs = Vec::new();
@@ -228,6 +233,14 @@ impl Session {
             });
         }
         for u in &g.users {
+            if u.password.is_some() {
+                // IDENTIFIED BY: the account's password, and the account itself if new.
+                let hash = u.password_hash()?;
+                let accounts = &self.engine.accounts;
+                if !accounts.set_hash(&u.user, &u.host, hash)? {
+                    accounts.create_hashed(&u.user, &u.host, hash)?;
+                }
+            }
             if g.every_level {
                 self.revoke_everything(u)?;
                 continue;

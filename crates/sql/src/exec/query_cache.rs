@@ -155,12 +155,12 @@ pub(crate) fn lookup(
     params: &[Value],
     scanned: Option<&mut Option<Scan>>,
 ) -> Looked {
+    let looked = lookup_in(session, sql, kind, params, scanned);
     // A cached result is served without the statement's privilege check: only to an
     // account that holds every privilege (others run the statement, and may store it).
-    if !session.grants().is_all() {
+    if matches!(looked, Looked::Hit(_)) && !session.grants().is_all() {
         return Looked::Miss(None);
     }
-    let looked = lookup_in(session, sql, kind, params, scanned);
     if matches!(looked, Looked::Hit(_)) {
         session.state.warnings.clear();
     }

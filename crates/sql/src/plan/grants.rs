@@ -80,7 +80,8 @@ pub(crate) fn grant(c: &mut Cursor) -> Result<Stmt, SqlError> {
         level(c)?
     };
     c.expect_word(if revoke { "FROM" } else { "TO" })?;
-    let users = parse_user_list(c, false)?;
+    // GRANT ... TO u IDENTIFIED BY [PASSWORD] '...' sets the password (SHOW GRANTS prints it).
+    let users = parse_user_list(c, !revoke)?;
     if !revoke && c.eat_word("WITH") {
         c.expect_word("GRANT")?;
         c.expect_word("OPTION")?;

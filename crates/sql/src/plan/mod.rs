@@ -99,6 +99,20 @@ pub struct UserSpec {
     pub user: String,
     pub host: String,
     pub password: Option<String>,
+    /// `IDENTIFIED BY PASSWORD '*hash'`: `password` is the stored hash, not the password.
+    pub hashed: bool,
+}
+
+impl UserSpec {
+    /// The hash to store for the password given (None: no password clause, or an empty
+    /// password); 1372 for a malformed `PASSWORD '*hash'`.
+    pub fn password_hash(&self) -> Result<Option<[u8; 20]>, crate::error::SqlError> {
+        match &self.password {
+            None => Ok(None),
+            Some(h) if self.hashed => crate::catalog::accounts::parse_hash(h),
+            Some(pw) => Ok(crate::catalog::accounts::native_hash(pw)),
+        }
+    }
 }
 
 /// A compiled `SELECT ... FROM information_schema.<table>`.

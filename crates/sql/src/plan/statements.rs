@@ -570,13 +570,14 @@ pub(crate) fn parse_user_list(
             }
             _ => "%".to_string(),
         };
+        let mut hashed = false;
         let password = if allow_password && c.eat_word("IDENTIFIED") {
             if c.eat_word("WITH") {
                 // IDENTIFIED WITH mysql_native_password BY 'pw'
                 c.name()?;
             }
             c.expect_word("BY")?;
-            c.eat_word("PASSWORD");
+            hashed = c.eat_word("PASSWORD");
             Some(c.string()?)
         } else {
             None
@@ -585,6 +586,7 @@ pub(crate) fn parse_user_list(
             user,
             host,
             password,
+            hashed,
         });
         if !c.eat_token(&Token::Comma) {
             break;

@@ -34,6 +34,9 @@ pub struct Prepared {
     pub(crate) index_read: bool,
     /// [`runs_inline`] of the text, told once.
     pub(crate) runs_inline: bool,
+    /// The accounts' generation and the current database at the last execution that
+    /// passed the privilege check: while both hold, the check's answer holds too.
+    pub(crate) privileges_passed: Option<(u64, Option<String>)>,
 }
 
 /// Everything a session owns besides its identity.
@@ -49,6 +52,9 @@ pub struct SessionState {
     /// The grants of the session's account and the accounts' generation they were read at
     /// (see `exec::privileges`).
     pub(crate) grants: Option<(u64, Arc<crate::catalog::privileges::Grants>)>,
+    /// Set while a prepared statement runs whose privileges passed for these grants
+    /// already (see `exec::privileges`).
+    pub(crate) privileges_passed: bool,
     pub(crate) next_statement_id: u32,
     /// A transaction is open (see [`transaction`]).
     pub in_transaction: bool,
@@ -114,6 +120,7 @@ impl SessionState {
             warnings: Vec::new(),
             prepared: HashMap::new(),
             grants: None,
+            privileges_passed: false,
             next_statement_id: 1,
             in_transaction: false,
             transaction: Default::default(),
