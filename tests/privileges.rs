@@ -324,17 +324,24 @@ fn a_prepared_statement_is_checked_again_after_a_revoke() {
     let server = Server::start(&[]);
     let peer = Peer::Myriad(&server);
     let setup = "CREATE DATABASE app; CREATE TABLE app.t (a INT); \
+                 CREATE DATABASE other; CREATE TABLE other.s (a INT); \
                  CREATE USER p IDENTIFIED BY 'pw'; GRANT SELECT ON app.* TO p";
     assert_eq!(run(&peer, setup), "");
     common::runtime().block_on(async {
         let opts = mysql_async::Opts::from_url(&server.url("p", "pw", None)).unwrap();
         let mut conn = mysql_async::Conn::new(opts).await.expect("p connects");
+        let refused = conn.prep("SELECT COUNT(*) FROM other.s").await;
+        assert_eq!(common::error_code(refused), 1142, "refused at PREPARE");
         let count = conn.prep("SELECT COUNT(*) FROM app.t").await.unwrap();
         let n: Option<u64> = conn.exec_first(&count, ()).await.unwrap();
         assert_eq!(n, Some(0));
         assert_eq!(run(&peer, "REVOKE SELECT ON app.* FROM p"), "");
         let denied = conn.exec_first::<u64, _, _>(&count, ()).await;
-        assert_eq!(common::error_code(denied), 1142, "revoked: the plan is checked again");
+        assert_eq!(
+            common::error_code(denied),
+            1142,
+            "revoked: the plan is checked again"
+        );
         assert_eq!(run(&peer, "GRANT SELECT ON app.t TO p"), "");
         let n: Option<u64> = conn.exec_first(&count, ()).await.unwrap();
         assert_eq!(n, Some(0), "a table grant is enough");

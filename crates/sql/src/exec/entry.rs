@@ -486,6 +486,9 @@ pub fn prepare(session: &mut Session, sql: &str) -> Result<PreparedInfo, SqlErro
             format!("Can't create more than max_prepared_stmt_count statements (current value: {PREPARED_PER_SESSION_MAX})"),
         ));
     }
+    // As MariaDB, a statement the account may not run is refused at PREPARE, before its
+    // result columns describe the tables.
+    session.check_privileges(&stmt, false)?;
     let columns = match &stmt {
         Stmt::Select(plan) => {
             // Parameter types are unknown until EXECUTE; describe them as strings.
