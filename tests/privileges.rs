@@ -169,6 +169,10 @@ fn grant_and_revoke_errors_match_mariadb() {
         "REVOKE ALL PRIVILEGES, GRANT OPTION FROM u1",
         "SHOW GRANTS FOR u1",
         "REVOKE SELECT ON app.t FROM u1",
+        "SET PASSWORD FOR u2 = PASSWORD('secret2')",
+        "SET PASSWORD FOR ghost = PASSWORD('x')",
+        "SET PASSWORD FOR u2 = 'not-a-hash'",
+        "SHOW GRANTS FOR u2",
     ];
     for peer in &peers {
         assert_eq!(
@@ -183,6 +187,23 @@ fn grant_and_revoke_errors_match_mariadb() {
         let mine = outcome(&run(&peers[0], sql));
         let theirs = outcome(&run(&peers[1], sql));
         assert_eq!(mine, theirs, "{sql}");
+    }
+    // The new password signs in; an account sets its own, not another's.
+    for peer in &peers {
+        let mine = outcome(&run_as(
+            peer,
+            "u2",
+            Some("secret2"),
+            "SET PASSWORD = PASSWORD('third')",
+        ));
+        assert_eq!(mine, "", "own password");
+        let other = outcome(&run_as(
+            peer,
+            "u2",
+            Some("third"),
+            "SET PASSWORD FOR u1 = PASSWORD('x')",
+        ));
+        assert_eq!(other, "ERROR 1044", "another's password");
     }
     // A grantor without GRANT OPTION cannot hand privileges on.
     for peer in &peers {

@@ -212,6 +212,9 @@ impl Session {
         match stmt {
             Stmt::Grant(g) => return self.grant(g),
             Stmt::ShowGrants(user) => return self.show_grants(user.as_ref()),
+            Stmt::SetPassword { user, password } => {
+                return self.set_password(user.as_ref(), password)
+            }
             _ => {}
         }
         self.metadata_locks(stmt)?;

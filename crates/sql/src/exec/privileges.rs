@@ -286,6 +286,35 @@ impl Session {
         Ok(())
     }
 
+    /// SET PASSWORD [FOR user]: one's own account always, another's with CREATE USER.
+    pub(crate) fn set_password(
+        &mut self,
+        user: Option<&UserSpec>,
+        password: &UserSpec,
+    ) -> Result<QueryResult, SqlError> {
+        let accounts = &self.engine.accounts;
+        let own_host = accounts.matching_host(&self.info.user, &self.info.host);
+        let (name, host) = match user {
+            Some(u) => (u.user.clone(), u.host.clone()),
+            None => (
+                self.info.user.clone(),
+                own_host.clone().unwrap_or_else(|| self.info.host.clone()),
+            ),
+        };
+        let own = name == self.info.user && own_host.as_deref() == Some(host.as_str());
+        if !own && !self.grants().global.contains(Privs::CREATE_USER) {
+            return Err(database_denied(&self.info.user, &self.info.host, "mysql"));
+        }
+        let hash = password.password_hash()?;
+        if !self.engine.accounts.set_hash(&name, &host, hash)? {
+            return Err(SqlError::new(
+                ER_PASSWORD_NO_MATCH,
+                "Can't find any matching row in the user table",
+            ));
+        }
+        Ok(crate::exec::ok(0))
+    }
+
     /// SHOW GRANTS [FOR user].
     pub(crate) fn show_grants(&mut self, user: Option<&UserSpec>) -> Result<QueryResult, SqlError> {
         let reads_others = self.grants().global.contains(Privs::SELECT);
@@ -428,6 +457,7 @@ fn writes(stmt: &Stmt) -> bool {
             | Stmt::DropUser { .. }
             | Stmt::AlterUser { .. }
             | Stmt::Grant(_)
+            | Stmt::SetPassword { .. }
     )
 }
 

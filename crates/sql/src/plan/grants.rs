@@ -170,3 +170,47 @@ pub(crate) fn show_grants(c: &mut Cursor) -> Result<Stmt, SqlError> {
     c.expect_end()?;
     Ok(Stmt::ShowGrants(user))
 }
+
+/// `SET PASSWORD [FOR user] = PASSWORD('pw') | 'hash'`: the user (None: the current
+/// account) and its new password in the form [`UserSpec`] carries.
+pub(crate) fn set_password(c: &mut Cursor) -> Result<Stmt, SqlError> {
+    c.expect_word("SET")?;
+    c.expect_word("PASSWORD")?;
+    let user = if c.eat_word("FOR") {
+        let mut users = parse_user_list(c, false)?;
+        if users.len() != 1 {
+            return Err(c.error());
+        }
+        users.pop()
+    } else {
+        None
+    };
+    if !c.eat_token(&Token::Eq) {
+        return Err(c.error());
+    }
+    let (password, hashed) = if c.eat_word("PASSWORD") {
+        if !c.eat_token(&Token::LParen) {
+            return Err(c.error());
+        }
+        let pw = c.string()?;
+        if !c.eat_token(&Token::RParen) {
+            return Err(c.error());
+        }
+        (pw, false)
+    } else if c.peek_word().as_deref() == Some("OLD_PASSWORD") {
+        return Err(unsupported("OLD_PASSWORD"));
+    } else {
+        // A bare string is the stored hash itself ('' for no password).
+        (c.string()?, true)
+    };
+    c.expect_end()?;
+    Ok(Stmt::SetPassword {
+        user,
+        password: UserSpec {
+            user: String::new(),
+            host: String::new(),
+            password: Some(password),
+            hashed,
+        },
+    })
+}

@@ -213,6 +213,12 @@ pub enum Stmt {
     Grant(grants::GrantStmt),
     /// SHOW GRANTS [FOR user] (None: the current account).
     ShowGrants(Option<UserSpec>),
+    /// SET PASSWORD [FOR user] = ...: the account (None: the current one) and, in a
+    /// [`UserSpec`] of its own, the password given.
+    SetPassword {
+        user: Option<UserSpec>,
+        password: UserSpec,
+    },
     FlushStatus,
     /// Other FLUSH forms: accepted, nothing to flush yet.
     Flush,
@@ -312,6 +318,7 @@ impl Stmt {
                 | Stmt::DropUser { .. }
                 | Stmt::AlterUser { .. }
                 | Stmt::Grant(_)
+                | Stmt::SetPassword { .. }
                 | Stmt::FlushStatus
                 | Stmt::Flush
                 | Stmt::FlushTables(_)
@@ -366,6 +373,7 @@ impl Stmt {
             Stmt::Grant(g) if g.revoke => Counter::ComRevoke,
             Stmt::Grant(_) => Counter::ComGrant,
             Stmt::ShowGrants(_) => Counter::ComShowGrants,
+            Stmt::SetPassword { .. } => Counter::ComSetOption,
             Stmt::FlushStatus | Stmt::Flush | Stmt::FlushTables(_) | Stmt::QueryCache { .. } => {
                 Counter::ComFlush
             }
@@ -482,6 +490,7 @@ pub fn compile_statement(
     let second = |c: &Cursor| c.peek_word_at(1);
     let stmt = match c.peek_word().as_deref() {
         None if raw.tokens.is_empty() => Stmt::Empty,
+        Some("SET") if second(&c).as_deref() == Some("PASSWORD") => grants::set_password(&mut c)?,
         Some("SET") if key_cache_parse::is_structured_set(&c) => {
             key_cache_parse::structured_set(&mut c, &compiler)?
         }
