@@ -173,6 +173,10 @@ fn grant_and_revoke_errors_match_mariadb() {
         "SET PASSWORD FOR ghost = PASSWORD('x')",
         "SET PASSWORD FOR u2 = 'not-a-hash'",
         "SHOW GRANTS FOR u2",
+        "RENAME USER u2 TO u3, ghost TO g2",
+        "SHOW GRANTS FOR u3",
+        "RENAME USER u3 TO u1",
+        "RENAME USER u3 TO u2",
     ];
     for peer in &peers {
         assert_eq!(

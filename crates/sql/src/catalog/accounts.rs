@@ -291,6 +291,25 @@ impl Accounts {
         Ok(changed.is_some())
     }
 
+    /// RENAME USER: false when `from` does not exist or `to` does.
+    pub fn rename(&self, from: (&str, &str), to: (&str, &str)) -> Result<bool, SqlError> {
+        let named = |a: &Account, (user, host): (&str, &str)| {
+            a.user == user && a.host.eq_ignore_ascii_case(host)
+        };
+        let mut list = self.list.write();
+        if list.iter().any(|a| named(a, to)) || !list.iter().any(|a| named(a, from)) {
+            return Ok(false);
+        }
+        let mut next = list.clone();
+        for a in next.iter_mut().filter(|a| named(a, from)) {
+            a.user = to.0.to_string();
+            a.host = to.1.to_string();
+        }
+        self.store(&next)?;
+        *list = next;
+        Ok(true)
+    }
+
     /// DROP USER. Returns false when there is no such account.
     pub fn drop_account(&self, user: &str, host: &str) -> Result<bool, SqlError> {
         let mut list = self.list.write();

@@ -212,6 +212,7 @@ impl Session {
         match stmt {
             Stmt::Grant(g) => return self.grant(g),
             Stmt::ShowGrants(user) => return self.show_grants(user.as_ref()),
+            Stmt::RenameUser(pairs) => return self.rename_users(pairs),
             Stmt::SetPassword { user, password } => {
                 return self.set_password(user.as_ref(), password)
             }

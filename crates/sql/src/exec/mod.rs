@@ -99,7 +99,10 @@ impl Session {
             | Stmt::RollbackToSavepoint(_)
             | Stmt::ReleaseSavepoint(_) => return Ok(Pending::Transaction),
             // Run before the dispatch, with the session's grants (see `exec::privileges`).
-            Stmt::Grant(_) | Stmt::ShowGrants(_) | Stmt::SetPassword { .. } => {
+            Stmt::Grant(_)
+            | Stmt::ShowGrants(_)
+            | Stmt::SetPassword { .. }
+            | Stmt::RenameUser(_) => {
                 return Err(SqlError::not_supported("GRANT here"));
             }
             Stmt::Empty => {

@@ -315,6 +315,31 @@ impl Session {
         Ok(crate::exec::ok(0))
     }
 
+    /// RENAME USER: each account and its grants under a new name; 1396 naming the old
+    /// accounts that do not exist or whose new name is taken (the others are renamed).
+    pub(crate) fn rename_users(
+        &mut self,
+        pairs: &[(UserSpec, UserSpec)],
+    ) -> Result<QueryResult, SqlError> {
+        let mut failed = Vec::new();
+        for (from, to) in pairs {
+            let renamed = self
+                .engine
+                .accounts
+                .rename((&from.user, &from.host), (&to.user, &to.host))?;
+            if !renamed {
+                failed.push(format!("'{}'@'{}'", from.user, from.host));
+            }
+        }
+        if failed.is_empty() {
+            return Ok(crate::exec::ok(0));
+        }
+        Err(SqlError::new(
+            myriad_types::errors::ER_CANNOT_USER,
+            format!("Operation RENAME USER failed for {}", failed.join(",")),
+        ))
+    }
+
     /// SHOW GRANTS [FOR user].
     pub(crate) fn show_grants(&mut self, user: Option<&UserSpec>) -> Result<QueryResult, SqlError> {
         let reads_others = self.grants().global.contains(Privs::SELECT);
@@ -458,6 +483,7 @@ fn writes(stmt: &Stmt) -> bool {
             | Stmt::AlterUser { .. }
             | Stmt::Grant(_)
             | Stmt::SetPassword { .. }
+            | Stmt::RenameUser(_)
     )
 }
 
@@ -566,9 +592,10 @@ fn needs_of<'s>(
                 needs.push(Need::AnyOnTable(db, t));
             }
         }
-        Stmt::CreateUser { .. } | Stmt::DropUser { .. } | Stmt::AlterUser { .. } => {
-            needs.push(Need::Global(Privs::CREATE_USER))
-        }
+        Stmt::CreateUser { .. }
+        | Stmt::DropUser { .. }
+        | Stmt::AlterUser { .. }
+        | Stmt::RenameUser(_) => needs.push(Need::Global(Privs::CREATE_USER)),
         Stmt::Set(assignments) => {
             let global = assignments.iter().any(|a| {
                 matches!(

@@ -158,11 +158,7 @@ pub(crate) fn show_grants(c: &mut Cursor) -> Result<Stmt, SqlError> {
             }
             None
         } else {
-            let mut users = parse_user_list(c, false)?;
-            if users.len() != 1 {
-                return Err(c.error());
-            }
-            users.pop()
+            Some(one_user(c)?)
         }
     } else {
         None
@@ -171,17 +167,58 @@ pub(crate) fn show_grants(c: &mut Cursor) -> Result<Stmt, SqlError> {
     Ok(Stmt::ShowGrants(user))
 }
 
+/// One `user[@host]`, without a password clause.
+fn one_user(c: &mut Cursor) -> Result<UserSpec, SqlError> {
+    let mut users = parse_user_list(c, false)?;
+    match (users.pop(), users.is_empty()) {
+        (Some(u), true) => Ok(u),
+        _ => Err(c.error()),
+    }
+}
+
+/// `RENAME USER old TO new [, old TO new] ...`
+pub(crate) fn rename_user(c: &mut Cursor) -> Result<Stmt, SqlError> {
+    c.expect_word("RENAME")?;
+    c.expect_word("USER")?;
+    let mut pairs = Vec::new();
+    loop {
+        let from = one_user(c)?;
+        c.expect_word("TO")?;
+        let to = user_before_comma(c)?;
+        pairs.push((from, to));
+        if !c.eat_token(&Token::Comma) {
+            break;
+        }
+    }
+    c.expect_end()?;
+    Ok(Stmt::RenameUser(pairs))
+}
+
+/// One `user[@host]` followed by a comma and more (which the list parser would take as
+/// the next user).
+fn user_before_comma(c: &mut Cursor) -> Result<UserSpec, SqlError> {
+    let start = c.pos;
+    let end = (start..c.tokens.len())
+        .find(|&i| c.tokens[i].token == Token::Comma)
+        .unwrap_or(c.tokens.len());
+    let mut sub = Cursor {
+        tokens: &c.tokens[..end],
+        pos: start,
+        map: c.map,
+        text: c.text.clone(),
+    };
+    let user = one_user(&mut sub)?;
+    c.pos = sub.pos;
+    Ok(user)
+}
+
 /// `SET PASSWORD [FOR user] = PASSWORD('pw') | 'hash'`: the user (None: the current
 /// account) and its new password in the form [`UserSpec`] carries.
 pub(crate) fn set_password(c: &mut Cursor) -> Result<Stmt, SqlError> {
     c.expect_word("SET")?;
     c.expect_word("PASSWORD")?;
     let user = if c.eat_word("FOR") {
-        let mut users = parse_user_list(c, false)?;
-        if users.len() != 1 {
-            return Err(c.error());
-        }
-        users.pop()
+        Some(one_user(c)?)
     } else {
         None
     };

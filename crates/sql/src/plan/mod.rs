@@ -213,6 +213,8 @@ pub enum Stmt {
     Grant(grants::GrantStmt),
     /// SHOW GRANTS [FOR user] (None: the current account).
     ShowGrants(Option<UserSpec>),
+    /// RENAME USER old TO new, ...
+    RenameUser(Vec<(UserSpec, UserSpec)>),
     /// SET PASSWORD [FOR user] = ...: the account (None: the current one) and, in a
     /// [`UserSpec`] of its own, the password given.
     SetPassword {
@@ -319,6 +321,7 @@ impl Stmt {
                 | Stmt::AlterUser { .. }
                 | Stmt::Grant(_)
                 | Stmt::SetPassword { .. }
+                | Stmt::RenameUser(_)
                 | Stmt::FlushStatus
                 | Stmt::Flush
                 | Stmt::FlushTables(_)
@@ -374,6 +377,7 @@ impl Stmt {
             Stmt::Grant(_) => Counter::ComGrant,
             Stmt::ShowGrants(_) => Counter::ComShowGrants,
             Stmt::SetPassword { .. } => Counter::ComSetOption,
+            Stmt::RenameUser(_) => Counter::ComRenameUser,
             Stmt::FlushStatus | Stmt::Flush | Stmt::FlushTables(_) | Stmt::QueryCache { .. } => {
                 Counter::ComFlush
             }
@@ -514,6 +518,7 @@ pub fn compile_statement(
         Some("CREATE" | "DROP") if matches!(second(&c).as_deref(), Some("DATABASE" | "SCHEMA")) => {
             commands::database(&mut c)?
         }
+        Some("RENAME") if second(&c).as_deref() == Some("USER") => grants::rename_user(&mut c)?,
         Some("CREATE" | "DROP" | "ALTER") if second(&c).as_deref() == Some("USER") => {
             commands::account(&mut c)?
         }
