@@ -36,6 +36,13 @@ pub struct Account {
     pub grants: Grants,
 }
 
+impl Account {
+    /// Whether this is the account named exactly `user`@`host` (host names ignore case).
+    pub fn is_named(&self, user: &str, host: &str) -> bool {
+        self.user == user && self.host.eq_ignore_ascii_case(host)
+    }
+}
+
 pub struct Accounts {
     path: PathBuf,
     list: RwLock<Vec<Account>>,
@@ -179,7 +186,7 @@ impl Accounts {
         self.list
             .read()
             .iter()
-            .find(|a| a.user == user && a.host.eq_ignore_ascii_case(host))
+            .find(|a| a.is_named(user, host))
             .cloned()
     }
 
@@ -218,10 +225,7 @@ impl Accounts {
     ) -> Result<Option<bool>, SqlError> {
         let mut list = self.list.write();
         let mut next = list.clone();
-        let Some(account) = next
-            .iter_mut()
-            .find(|a| a.user == user && a.host.eq_ignore_ascii_case(host))
-        else {
+        let Some(account) = next.iter_mut().find(|a| a.is_named(user, host)) else {
             return Ok(None);
         };
         let changed = edit(account);
@@ -233,10 +237,7 @@ impl Accounts {
     }
 
     pub fn exists(&self, user: &str, host: &str) -> bool {
-        self.list
-            .read()
-            .iter()
-            .any(|a| a.user == user && a.host.eq_ignore_ascii_case(host))
+        self.list.read().iter().any(|a| a.is_named(user, host))
     }
 
     /// CREATE USER. Returns false when it exists already.
@@ -252,10 +253,7 @@ impl Accounts {
         hash: Option<[u8; 20]>,
     ) -> Result<bool, SqlError> {
         let mut list = self.list.write();
-        if list
-            .iter()
-            .any(|a| a.user == user && a.host.eq_ignore_ascii_case(host))
-        {
+        if list.iter().any(|a| a.is_named(user, host)) {
             return Ok(false);
         }
         let mut next = list.clone();
@@ -293,15 +291,14 @@ impl Accounts {
 
     /// RENAME USER: false when `from` does not exist or `to` does.
     pub fn rename(&self, from: (&str, &str), to: (&str, &str)) -> Result<bool, SqlError> {
-        let named = |a: &Account, (user, host): (&str, &str)| {
-            a.user == user && a.host.eq_ignore_ascii_case(host)
-        };
         let mut list = self.list.write();
-        if list.iter().any(|a| named(a, to)) || !list.iter().any(|a| named(a, from)) {
+        if list.iter().any(|a| a.is_named(to.0, to.1))
+            || !list.iter().any(|a| a.is_named(from.0, from.1))
+        {
             return Ok(false);
         }
         let mut next = list.clone();
-        for a in next.iter_mut().filter(|a| named(a, from)) {
+        for a in next.iter_mut().filter(|a| a.is_named(from.0, from.1)) {
             a.user = to.0.to_string();
             a.host = to.1.to_string();
         }
@@ -316,7 +313,7 @@ impl Accounts {
         let before = list.len();
         let next: Vec<Account> = list
             .iter()
-            .filter(|a| !(a.user == user && a.host.eq_ignore_ascii_case(host)))
+            .filter(|a| !(a.is_named(user, host)))
             .cloned()
             .collect();
         if next.len() == before {

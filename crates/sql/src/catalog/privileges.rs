@@ -119,27 +119,16 @@ impl Privs {
         all
     });
 
-    /// `ALL [PRIVILEGES]` at database level: the privileges a database grant may hold.
+    /// `ALL [PRIVILEGES]` at database level: the privileges a database grant may hold,
+    /// those of a table and the ones that apply to a database's other objects.
     pub const ALL_DATABASE: Privs = Privs(
-        bit("SELECT")
-            | bit("INSERT")
-            | bit("UPDATE")
-            | bit("DELETE")
-            | bit("CREATE")
-            | bit("DROP")
-            | bit("REFERENCES")
-            | bit("INDEX")
-            | bit("ALTER")
+        Privs::ALL_TABLE.0
             | bit("CREATE TEMPORARY TABLES")
             | bit("LOCK TABLES")
             | bit("EXECUTE")
-            | bit("CREATE VIEW")
-            | bit("SHOW VIEW")
             | bit("CREATE ROUTINE")
             | bit("ALTER ROUTINE")
-            | bit("EVENT")
-            | bit("TRIGGER")
-            | bit("DELETE HISTORY"),
+            | bit("EVENT"),
     );
 
     /// `ALL [PRIVILEGES]` at table level.

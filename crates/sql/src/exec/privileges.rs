@@ -92,9 +92,8 @@ impl Session {
         if passed {
             return Ok(());
         }
-        let current = self.info.database.clone();
         let mut needs = Vec::new();
-        needs_of(stmt, current.as_deref(), &mut needs)?;
+        needs_of(stmt, self.info.database.as_deref(), &mut needs);
         for need in needs {
             self.check_need(&grants, need)?;
         }
@@ -261,7 +260,7 @@ impl Session {
                         ),
                     ))
                 }
-                (Some(false), _) => return Err(no_such_grant(u)),
+                (Some(false), _) => return Err(no_such_grant(&u.user, &u.host)),
                 (Some(true), _) => {}
             }
         }
@@ -286,14 +285,17 @@ impl Session {
         Ok(())
     }
 
-    /// SET PASSWORD [FOR user]: one's own account always, another's with CREATE USER.
-    pub(crate) fn set_password(
+    /// The account a statement names (`user`), else the session's own; another's needs the
+    /// global privilege `others` (1044 on the `mysql` database without, as MariaDB).
+    fn account_named(
         &mut self,
         user: Option<&UserSpec>,
-        password: &UserSpec,
-    ) -> Result<QueryResult, SqlError> {
-        let accounts = &self.engine.accounts;
-        let own_host = accounts.matching_host(&self.info.user, &self.info.host);
+        others: Privs,
+    ) -> Result<(String, String), SqlError> {
+        let own_host = self
+            .engine
+            .accounts
+            .matching_host(&self.info.user, &self.info.host);
         let (name, host) = match user {
             Some(u) => (u.user.clone(), u.host.clone()),
             None => (
@@ -302,15 +304,22 @@ impl Session {
             ),
         };
         let own = name == self.info.user && own_host.as_deref() == Some(host.as_str());
-        if !own && !self.grants().global.contains(Privs::CREATE_USER) {
+        if !own && !self.grants().global.contains(others) {
             return Err(database_denied(&self.info.user, &self.info.host, "mysql"));
         }
+        Ok((name, host))
+    }
+
+    /// SET PASSWORD [FOR user]: one's own account always, another's with CREATE USER.
+    pub(crate) fn set_password(
+        &mut self,
+        user: Option<&UserSpec>,
+        password: &UserSpec,
+    ) -> Result<QueryResult, SqlError> {
+        let (name, host) = self.account_named(user, Privs::CREATE_USER)?;
         let hash = password.password_hash()?;
         if !self.engine.accounts.set_hash(&name, &host, hash)? {
-            return Err(SqlError::new(
-                ER_PASSWORD_NO_MATCH,
-                "Can't find any matching row in the user table",
-            ));
+            return Err(no_matching_account());
         }
         Ok(crate::exec::ok(0))
     }
@@ -342,28 +351,12 @@ impl Session {
 
     /// SHOW GRANTS [FOR user].
     pub(crate) fn show_grants(&mut self, user: Option<&UserSpec>) -> Result<QueryResult, SqlError> {
-        let reads_others = self.grants().global.contains(Privs::SELECT);
-        let accounts = &self.engine.accounts;
-        let (name, host) = match user {
-            Some(u) => (u.user.clone(), u.host.clone()),
-            None => {
-                let host = accounts
-                    .matching_host(&self.info.user, &self.info.host)
-                    .unwrap_or_else(|| self.info.host.clone());
-                (self.info.user.clone(), host)
-            }
-        };
-        let own = name == self.info.user
-            && accounts.matching_host(&self.info.user, &self.info.host) == Some(host.clone());
-        if !own && !reads_others {
-            return Err(database_denied(&self.info.user, &self.info.host, "mysql"));
-        }
-        let account = accounts.grants_of_account(&name, &host).ok_or_else(|| {
-            SqlError::new(
-                ER_NONEXISTING_GRANT,
-                format!("There is no such grant defined for user '{name}' on host '{host}'"),
-            )
-        })?;
+        let (name, host) = self.account_named(user, Privs::SELECT)?;
+        let account = self
+            .engine
+            .accounts
+            .grants_of_account(&name, &host)
+            .ok_or_else(|| no_such_grant(&name, &host))?;
         let to = format!("`{name}`@`{host}`");
         let with_option = |p: Privs| {
             if p.contains(Privs::GRANT) {
@@ -413,24 +406,25 @@ impl Session {
     }
 }
 
-fn no_such_grant(u: &UserSpec) -> SqlError {
+fn no_such_grant(user: &str, host: &str) -> SqlError {
     SqlError::new(
         ER_NONEXISTING_GRANT,
-        format!(
-            "There is no such grant defined for user '{}' on host '{}'",
-            u.user, u.host
-        ),
+        format!("There is no such grant defined for user '{user}' on host '{host}'"),
+    )
+}
+
+fn no_matching_account() -> SqlError {
+    SqlError::new(
+        ER_PASSWORD_NO_MATCH,
+        "Can't find any matching row in the user table",
     )
 }
 
 fn no_such_account(revoke: bool, u: &UserSpec) -> SqlError {
     if revoke {
-        no_such_grant(u)
+        no_such_grant(&u.user, &u.host)
     } else {
-        SqlError::new(
-            ER_PASSWORD_NO_MATCH,
-            "Can't find any matching row in the user table",
-        )
+        no_matching_account()
     }
 }
 
@@ -487,23 +481,15 @@ fn writes(stmt: &Stmt) -> bool {
     )
 }
 
-/// The database a statement names, else the session's.
-fn db_or<'s>(named: Option<&'s str>, current: Option<&'s str>) -> Option<&'s str> {
-    named.or(current)
-}
-
 /// What `stmt` needs, pushed onto `needs` (see [`Need`]).
-fn needs_of<'s>(
-    stmt: &'s Stmt,
-    current: Option<&'s str>,
-    needs: &mut Vec<Need<'s>>,
-) -> Result<(), SqlError> {
+/// `current` is the session's database, for statements that name none.
+fn needs_of<'s>(stmt: &'s Stmt, current: Option<&'s str>, needs: &mut Vec<Need<'s>>) {
     use crate::exec::query_cache::{read_tables, tables_of_exprs};
     let table = |db: &'s str, t: &'s str, p: Privs| Need::Table(db, t, p);
     match stmt {
         Stmt::Select(_) | Stmt::SelectTable(_) => push_reads(read_tables(stmt), needs),
         Stmt::Do(exprs) => push_reads(tables_of_exprs(exprs), needs),
-        Stmt::Explain(inner) => needs_of(inner, current, needs)?,
+        Stmt::Explain(inner) => needs_of(inner, current, needs),
         Stmt::Insert(p) => {
             let mut privs = Privs::INSERT;
             if p.on_duplicate.is_some() {
@@ -566,7 +552,7 @@ fn needs_of<'s>(
         }
         Stmt::Maintenance { analyze, tables } => {
             for (db, t) in tables {
-                let Some(db) = db_or(db.as_deref(), current) else {
+                let Some(db) = db.as_deref().or(current) else {
                     continue;
                 };
                 needs.push(match analyze {
@@ -579,7 +565,7 @@ fn needs_of<'s>(
         Stmt::DropDatabase { name, .. } => needs.push(Need::Database(name, Privs::DROP)),
         Stmt::Use(db) | Stmt::ShowCreateDatabase { name: db } => needs.push(Need::AnyIn(db)),
         Stmt::ShowTables { database, .. } | Stmt::ShowOpenTables { database, .. } => {
-            if let Some(db) = db_or(database.as_deref(), current) {
+            if let Some(db) = database.as_deref().or(current) {
                 needs.push(Need::ListIn(db));
             }
         }
@@ -588,7 +574,7 @@ fn needs_of<'s>(
         }
         | Stmt::ShowCreateTable { database, table: t }
         | Stmt::ShowIndex { database, table: t } => {
-            if let Some(db) = db_or(database.as_deref(), current) {
+            if let Some(db) = database.as_deref().or(current) {
                 needs.push(Need::AnyOnTable(db, t));
             }
         }
@@ -627,7 +613,6 @@ fn needs_of<'s>(
         Stmt::KeyCache(_) => needs.push(Need::Global(Privs::SUPER)),
         _ => {}
     }
-    Ok(())
 }
 
 /// The tables read, each needing SELECT; a walk that could not tell them all needs the

@@ -156,12 +156,12 @@ pub(crate) fn lookup(
     scanned: Option<&mut Option<Scan>>,
 ) -> Looked {
     let looked = lookup_in(session, sql, kind, params, scanned);
-    // A cached result is served without the statement's privilege check: only to an
-    // account that holds every privilege (others run the statement, and may store it).
-    if matches!(looked, Looked::Hit(_)) && !session.grants().is_all() {
-        return Looked::Miss(None);
-    }
     if matches!(looked, Looked::Hit(_)) {
+        // A cached result is served without the statement's privilege check: only to an
+        // account that holds every privilege (others run the statement, and may store it).
+        if !session.grants().is_all() {
+            return Looked::Miss(None);
+        }
         session.state.warnings.clear();
     }
     looked
@@ -414,12 +414,10 @@ pub(crate) fn collect_stmt(stmt: &Stmt, tables: &mut Tables) -> bool {
 
 pub(crate) fn collect_expr(e: &Expr, tables: &mut Tables) -> bool {
     match e {
+        // Variables, clocks and a connection's values make a result uncacheable; a walk
+        // for every table goes on into their arguments.
         Expr::SysVar { .. } | Expr::UserVar(_) if !tables.every => false,
-        Expr::Call { func, .. } if !deterministic(func) && !tables.every => {
-            // A clock or a connection's value: the walk of its arguments goes on only
-            // when every table is wanted.
-            false
-        }
+        Expr::Call { func, .. } if !deterministic(func) && !tables.every => false,
         Expr::Subquery(q) | Expr::Exists { query: q, .. } => collect_subquery(q.as_ref(), tables),
         Expr::InSubquery { expr, query, .. } => {
             collect_expr(expr, tables) && collect_subquery(query.as_ref(), tables)

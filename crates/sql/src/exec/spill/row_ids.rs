@@ -180,11 +180,6 @@ impl<'d> RowIdSort<'d> {
         self.stats = SortStats::default();
     }
 
-    /// The counters so far.
-    pub fn stats(&self) -> SortStats {
-        self.stats
-    }
-
     /// Sort the held entries in place.
     fn sort_held(&mut self) -> Result<(), SqlError> {
         sort_records(&mut self.entries, self.width)
