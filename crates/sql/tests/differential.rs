@@ -401,3 +401,8 @@ fn fractional_seconds_match_mariadb() {
         include_str!("corpus/fractional_seconds.sql"),
     );
 }
+
+#[test]
+fn collations_match_mariadb() {
+    run_corpus("collations", include_str!("corpus/collations.sql"));
+}

@@ -29,61 +29,7 @@ use std::cmp::Ordering;
 const NULL_TAG: u8 = 0x00;
 const VALUE_TAG: u8 = 0x01;
 
-/// Folding of U+00C0..=U+00FF to base letters, as utf8mb4_general_ci weighs them.
-const LATIN1_FOLD: &[u8; 64] = b"AAAAAA\xC6CEEEEIIII\xD0NOOOOO\xD7\xD8UUUUY\xDESAAAAAA\xC6CEEEEIIII\xD0NOOOOO\xF7\xD8UUUUY\xDEY";
-
-/// The utf8mb4_general_ci weight of one character.
-#[inline]
-pub fn general_ci_weight(c: char) -> u16 {
-    let cp = c as u32;
-    if cp < 0x80 {
-        return (c as u8).to_ascii_uppercase() as u16;
-    }
-    if (0xC0..=0xFF).contains(&cp) {
-        let folded = LATIN1_FOLD[(cp - 0xC0) as usize] as u16;
-        // 0xD8/0xF8 (O with stroke) fold to O in general_ci.
-        return if folded == 0xD8 { b'O' as u16 } else { folded };
-    }
-    if cp > 0xFFFF {
-        return 0xFFFD;
-    }
-    let mut upper = c.to_uppercase();
-    match (upper.next(), upper.next()) {
-        (Some(u), None) if (u as u32) <= 0xFFFF => u as u32 as u16,
-        _ => cp as u16,
-    }
-}
-
-fn trim_trailing_spaces(s: &[u8]) -> &[u8] {
-    let mut end = s.len();
-    while end > 0 && s[end - 1] == b' ' {
-        end -= 1;
-    }
-    &s[..end]
-}
-
-/// Characters of possibly invalid UTF-8 (each invalid byte becomes U+FFFD).
-fn chars_lossy(s: &[u8]) -> impl Iterator<Item = char> + '_ {
-    s.utf8_chunks().flat_map(|chunk| {
-        chunk
-            .valid()
-            .chars()
-            .chain(std::iter::repeat_n('\u{FFFD}', chunk.invalid().len()))
-    })
-}
-
-/// Compare two strings in a collation, as MySQL does (the order index keys encode).
-pub fn compare_strings(collation: Collation, a: &[u8], b: &[u8]) -> Ordering {
-    match collation {
-        Collation::Binary => a.cmp(b),
-        Collation::Utf8mb4Bin => {
-            chars_lossy(trim_trailing_spaces(a)).cmp(chars_lossy(trim_trailing_spaces(b)))
-        }
-        Collation::Utf8mb4GeneralCi => chars_lossy(trim_trailing_spaces(a))
-            .map(general_ci_weight)
-            .cmp(chars_lossy(trim_trailing_spaces(b)).map(general_ci_weight)),
-    }
-}
+use myriad_types::collation::{chars_lossy, general_ci_weight, trim_trailing_spaces};
 
 fn push_escaped(out: &mut Vec<u8>, bytes: &[u8]) {
     for &b in bytes {
@@ -188,7 +134,7 @@ fn put_datetime_key(out: &mut Vec<u8>, dt: DateTime, len: usize) {
 /// Compare two datums of one column the way index keys order them (NULL first).
 pub fn compare_datums(ty: &ColumnType, a: &Value, b: &Value) -> Result<Ordering, StorageError> {
     if let (Value::Bytes(x), Value::Bytes(y)) = (a, b) {
-        return Ok(compare_strings(ty.collation(), x, y));
+        return Ok(ty.collation().compare(x, y));
     }
     let mut ka = Vec::new();
     let mut kb = Vec::new();
@@ -327,19 +273,10 @@ mod tests {
     #[test]
     fn general_ci_folds_case_accents_and_trailing_spaces() {
         let ci = Collation::Utf8mb4GeneralCi;
-        assert_eq!(compare_strings(ci, b"abc", b"ABC  "), Ordering::Equal);
-        assert_eq!(
-            compare_strings(ci, "caf\u{e9}".as_bytes(), b"CAFE"),
-            Ordering::Equal
-        );
-        assert_eq!(compare_strings(ci, b"a", b"b"), Ordering::Less);
-        assert_eq!(
-            compare_strings(Collation::Binary, b"a", b"A"),
-            Ordering::Greater
-        );
-        assert_eq!(
-            compare_strings(Collation::Binary, b"a ", b"a"),
-            Ordering::Greater
-        );
+        assert_eq!(ci.compare(b"abc", b"ABC  "), Ordering::Equal);
+        assert_eq!(ci.compare("caf\u{e9}".as_bytes(), b"CAFE"), Ordering::Equal);
+        assert_eq!(ci.compare(b"a", b"b"), Ordering::Less);
+        assert_eq!(Collation::Binary.compare(b"a", b"A"), Ordering::Greater);
+        assert_eq!(Collation::Binary.compare(b"a ", b"a"), Ordering::Greater);
     }
 }

@@ -55,7 +55,7 @@
 //!   be dropped (rolled back).
 //! - `StorageError::Stale` means DDL replaced the table under a handle: open it again.
 //! - Values must match the column types (see [`Value`]); the SQL layer converts first.
-//! - Strings compare like MySQL: [`compare_strings`] / [`compare_datums`] are the same
+//! - Strings compare like MySQL: [`Collation::compare`] / [`compare_datums`] are the same
 //!   comparisons the index keys encode. A DECIMAL is stored at its column's scale in the
 //!   forms of [`decimal_codec`] (16 bytes up to 38 digits, 32 up to 65).
 //! - One [`Statement`] per SQL statement, committed (or dropped) before the next: it holds
@@ -139,7 +139,7 @@ mod table_locks;
 mod undo;
 mod writeback;
 
-pub use keycode::{compare_datums, compare_strings};
+pub use keycode::compare_datums;
 pub use myriad_cache::fault::is_disk_full;
 pub use myriad_cache::file_cache::default_open_files_limit;
 pub use myriad_cache::{

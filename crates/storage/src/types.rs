@@ -86,26 +86,7 @@ pub type Row = Vec<Value>;
 pub type RowId = u64;
 
 /// How strings of a column compare (and so how index keys order).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Collation {
-    /// `utf8mb4_general_ci`: simple case folding, Latin-1 accents folded, trailing spaces
-    /// ignored (PAD SPACE). The default for CHAR/VARCHAR/TEXT.
-    Utf8mb4GeneralCi,
-    /// `utf8mb4_bin`: by code point, trailing spaces ignored.
-    Utf8mb4Bin,
-    /// `binary`: bytewise, no padding (BLOB, BINARY, VARBINARY).
-    Binary,
-}
-
-impl Collation {
-    pub fn name(self) -> &'static str {
-        match self {
-            Collation::Utf8mb4GeneralCi => "utf8mb4_general_ci",
-            Collation::Utf8mb4Bin => "utf8mb4_bin",
-            Collation::Binary => "binary",
-        }
-    }
-}
+pub use myriad_types::Collation;
 
 /// Integer widths, for range checks and SHOW CREATE TABLE.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -218,6 +199,12 @@ impl ColumnType {
             _ => Collation::Binary,
         }
     }
+
+    /// The collation of a string column (BLOB's is `binary`); None for other types.
+    pub fn string_collation(&self) -> Option<Collation> {
+        self.is_string().then(|| self.collation())
+    }
+
     pub fn is_string(&self) -> bool {
         matches!(
             self,

@@ -130,6 +130,9 @@ error_codes! {
     ER_COLLATION_CHARSET_MISMATCH = 1253, "42000", "COLLATION '%s' is not valid for CHARACTER SET '%s'";
     ER_WARN_DATA_OUT_OF_RANGE = 1264, "22003", "Out of range value for column '%s' at row %lu";
     WARN_DATA_TRUNCATED = 1265, "01000", "Data truncated for column '%s' at row %lu";
+    ER_CANT_AGGREGATE_2COLLATIONS = 1267, "HY000", "Illegal mix of collations (%s,%s) and (%s,%s) for operation '%s'";
+    ER_CANT_AGGREGATE_3COLLATIONS = 1270, "HY000", "Illegal mix of collations (%s,%s), (%s,%s), (%s,%s) for operation '%s'";
+    ER_CANT_AGGREGATE_NCOLLATIONS = 1271, "HY000", "Illegal mix of collations for operation '%s'";
     ER_VARIABLE_IS_NOT_STRUCT = 1272, "HY000", "Variable '%-.64s' is not a variable component (can't be used as XXXX.variable_name)";
     ER_UNKNOWN_COLLATION = 1273, "HY000", "Unknown collation: '%-.64s'";
     ER_UNKNOWN_KEY_CACHE = 1284, "HY000", "Unknown key cache '%-.100s'";

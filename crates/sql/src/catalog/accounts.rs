@@ -101,7 +101,12 @@ pub fn host_matches(pattern: &str, host: &str) -> bool {
     if pattern.eq_ignore_ascii_case("localhost") {
         return loopback.iter().any(|l| l.eq_ignore_ascii_case(host));
     }
-    crate::expr::eval::like_match(host.as_bytes(), pattern.as_bytes(), b'\\', false)
+    crate::expr::eval::like_match(
+        host.as_bytes(),
+        pattern.as_bytes(),
+        b'\\',
+        myriad_types::Collation::Utf8mb4GeneralCi,
+    )
 }
 
 /// Higher is more specific.

@@ -333,7 +333,12 @@ pub fn database_matches(pattern: &str, db: &str) -> bool {
     if !pattern.contains(['%', '_']) {
         return pattern == db;
     }
-    crate::expr::eval::like_match(db.as_bytes(), pattern.as_bytes(), b'\\', true)
+    crate::expr::eval::like_match(
+        db.as_bytes(),
+        pattern.as_bytes(),
+        b'\\',
+        myriad_types::Collation::Utf8mb4Bin,
+    )
 }
 
 #[cfg(test)]

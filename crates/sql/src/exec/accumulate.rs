@@ -36,7 +36,7 @@ pub(crate) struct Running {
     /// MIN or MAX so far: the first of equal values is kept.
     best: Option<Value>,
     /// The group keys of the values taken, for DISTINCT.
-    seen: Option<HashSet<String>>,
+    seen: Option<HashSet<Vec<u8>>>,
 }
 
 impl Running {
@@ -77,7 +77,7 @@ impl Running {
             return Ok(());
         }
         if let Some(seen) = &mut self.seen {
-            if !seen.insert(group_key_text(&v)) {
+            if !seen.insert(group_key_text(&v, agg.collation)) {
                 return Ok(());
             }
         }
@@ -88,7 +88,7 @@ impl Running {
                 let better = match &self.best {
                     None => true,
                     Some(b) => {
-                        let o = crate::expr::eval::compare(&v, b, env.warnings())
+                        let o = crate::expr::eval::compare(&v, b, agg.collation, env.warnings())
                             .unwrap_or(Ordering::Equal);
                         (agg.kind == AggKind::Min && o == Ordering::Less)
                             || (agg.kind == AggKind::Max && o == Ordering::Greater)
@@ -311,7 +311,11 @@ pub(crate) fn group_key(
         .iter()
         .map(|k| k.eval(env, values))
         .collect::<Result<Vec<_>, _>>()?;
-    let canonical: Vec<String> = keys.iter().map(group_key_text).collect();
+    let canonical: Vec<Vec<u8>> = keys
+        .iter()
+        .zip(&g.key_collations)
+        .map(|(k, c)| group_key_text(k, *c))
+        .collect();
     Ok((crate::exec::spill::group::canonical_bytes(&canonical), keys))
 }
 

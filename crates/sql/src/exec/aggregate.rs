@@ -6,33 +6,32 @@ use crate::expr::eval::SqlValue;
 use crate::expr::Expr;
 use crate::result::{column_flags, Column};
 use crate::value::Value;
+use myriad_types::Collation;
 
 use crate::exec::env::*;
 use crate::exec::select::*;
 
-/// Groups compare their keys as MySQL does: strings by the collation (case and trailing
-/// spaces ignored), numbers by value.
-pub(crate) fn group_key_text(d: &Value) -> String {
+/// The canonical form of one group key value: two values are one group exactly when
+/// their forms are equal. Strings compare under `collation` (general_ci: case, accents
+/// and trailing spaces ignored; a binary string byte by byte), numbers by value (1 and
+/// 1.00 are one group); each kind is tagged so that kinds never meet.
+pub(crate) fn group_key_text(d: &Value, collation: Collation) -> Vec<u8> {
     match d {
-        Value::Null => "N".to_string(),
+        Value::Null => b"N".to_vec(),
         Value::Bytes(b) => {
-            let text = String::from_utf8_lossy(b);
-            let folded: String = text
-                .trim_end_matches(' ')
-                .chars()
-                .map(crate::expr::eval::fold_char)
-                .collect();
-            format!("s{folded}")
+            let mut out = Vec::with_capacity(b.len() + 1);
+            out.push(b's');
+            collation.push_key(b, &mut out);
+            out
         }
-        Value::Int(_) | Value::UInt(_) | Value::Decimal(_) => {
-            format!(
-                "n{}",
-                d.to_decimal(&mut Vec::new())
-                    .unwrap_or_default()
-                    .normalized()
-            )
-        }
-        other => format!("o{}", other.to_text_lossy()),
+        Value::Int(_) | Value::UInt(_) | Value::Decimal(_) => format!(
+            "n{}",
+            d.to_decimal(&mut Vec::new())
+                .unwrap_or_default()
+                .normalized()
+        )
+        .into_bytes(),
+        other => format!("o{}", other.to_text_lossy()).into_bytes(),
     }
 }
 

@@ -27,26 +27,32 @@ use crate::exec::spill::codec::{put_varint, SpillRow};
 use crate::exec::spill::collect::{Collector, RowShape};
 use crate::exec::spill::distinct::{Distinct, Spilled};
 use crate::exec::stream::streamed;
-use crate::plan::tables::{Access, TableSelect};
-use crate::result::{charsets, Column, QueryResult, Rows};
+use crate::expr::Expr;
+use crate::plan::tables::{Access, OutputItem, TableSelect};
+use crate::result::{Column, QueryResult, Rows};
 use crate::row_sink::RowSink;
 use crate::value::Value;
+use myriad_types::Collation;
 use std::cell::RefCell;
 use std::sync::Arc;
 
-/// For each result column, whether its strings compare byte by byte (a binary string
-/// column: BINARY, VARBINARY, BLOB) rather than by the general collation.
-pub(crate) fn binary_columns(columns: &[Column]) -> Vec<bool> {
-    columns
+/// For each result column, the collation its strings compare under (see
+/// [`crate::expr::collation`]).
+pub(crate) fn item_collations(plan: &TableSelect) -> Vec<Collation> {
+    plan.items
         .iter()
-        .map(|c| c.charset == charsets::BINARY)
+        .map(|item| match item {
+            OutputItem::Column { index, .. } => Expr::Column(*index),
+            OutputItem::Expr { expr, .. } => expr.clone(),
+        })
+        .map(|e| e.collation(&plan.collations).collation)
         .collect()
 }
 
 /// The bytes that make two result rows one under DISTINCT: per column, GROUP BY's key
-/// text ([`group_key_text`]), or the bytes themselves for a binary string, each part
-/// length-prefixed so that parts cannot run into each other.
-pub(crate) fn row_key(row: &[Value], binary: &[bool]) -> Vec<u8> {
+/// text ([`group_key_text`]) under the column's collation, each part length-prefixed so
+/// that parts cannot run into each other.
+pub(crate) fn row_key(row: &[Value], collations: &[Collation]) -> Vec<u8> {
     let size: usize = row
         .iter()
         .map(|d| match d {
@@ -55,25 +61,27 @@ pub(crate) fn row_key(row: &[Value], binary: &[bool]) -> Vec<u8> {
         })
         .sum();
     let mut key = Vec::with_capacity(size);
-    for (d, &binary) in row.iter().zip(binary) {
+    for (d, &collation) in row.iter().zip(collations) {
         match d {
-            Value::Bytes(b) if binary => {
-                put_varint(&mut key, b.len() as u64 + 1);
-                key.push(b'b');
-                key.extend_from_slice(b);
-            }
-            // ASCII text, folded here as group_key_text folds it (trailing spaces off,
-            // upper case) without its allocations: the common case, once per row.
+            // ASCII text, folded here as group_key_text folds it without its
+            // allocations: the common case, once per row.
             Value::Bytes(b) if b.is_ascii() => {
-                let end = b.iter().rposition(|&c| c != b' ').map_or(0, |p| p + 1);
+                let end = match collation {
+                    Collation::Binary => b.len(),
+                    _ => b.iter().rposition(|&c| c != b' ').map_or(0, |p| p + 1),
+                };
                 put_varint(&mut key, end as u64 + 1);
                 key.push(b's');
-                key.extend(b[..end].iter().map(u8::to_ascii_uppercase));
+                if collation == Collation::Utf8mb4GeneralCi {
+                    key.extend(b[..end].iter().map(u8::to_ascii_uppercase));
+                } else {
+                    key.extend_from_slice(&b[..end]);
+                }
             }
             _ => {
-                let text = group_key_text(d);
+                let text = group_key_text(d, collation);
                 put_varint(&mut key, text.len() as u64);
-                key.extend_from_slice(text.as_bytes());
+                key.extend_from_slice(&text);
             }
         }
     }
@@ -99,7 +107,7 @@ pub(crate) fn select_streamed(
     let (types, ncols) = input_types(plan, env);
     let shape = RowShape::new(plan, &types, env);
     let columns = result_columns(plan, &types, ncols, env);
-    let binary = binary_columns(&columns);
+    let collations = item_collations(plan);
     let (offset, limit) = offset_limit(plan, env)?;
     let table = plan.source.table.open(env.engine.catalog.storage())?;
     out.begin(&columns)?;
@@ -115,7 +123,7 @@ pub(crate) fn select_streamed(
         env,
         &mut |_, mut values, env| {
             let (_, row) = shape.shape(&mut values, None, env)?;
-            let key = row_key(&row, &binary);
+            let key = row_key(&row, &collations);
             match distinct.borrow_mut().push(key, row)? {
                 Some((_, row)) => to.send(row),
                 None => Ok(true),
@@ -135,7 +143,7 @@ pub(crate) fn collect(
     plan: &TableSelect,
     table: &myriad_storage::Table,
     shape: &RowShape,
-    binary: &[bool],
+    collations: &[Collation],
     out: &mut Collector<'_>,
     env: &mut ExecEnv,
 ) -> Result<(), SqlError> {
@@ -146,7 +154,7 @@ pub(crate) fn collect(
         env,
         &mut |_, mut values, env| {
             let (keys, row) = shape.shape(&mut values, None, env)?;
-            let key = row_key(&row, binary);
+            let key = row_key(&row, collations);
             let (distinct, out) = &mut *state.borrow_mut();
             if let Some((seq, (keys, row))) = distinct.push(key, (keys, row))? {
                 out.push(keys, Some(seq), row)?;
@@ -174,14 +182,13 @@ pub(crate) fn grouped<'e>(
     out: Collector<'_>,
     env: &mut ExecEnv<'e>,
     (range, offset, limit): (bool, usize, usize),
-    columns: Arc<Vec<Column>>,
+    (columns, collations): (Arc<Vec<Column>>, Vec<Collation>),
     mut sink: Option<&mut (dyn RowSink + 'e)>,
 ) -> Result<Option<QueryResult>, SqlError> {
     let Some(rows) = out.rows(&mut env.spill, range)? else {
         return Ok(None);
     };
     env.spill.tmp_tables += 1;
-    let binary = binary_columns(&columns);
     let streaming = sink.is_some();
     if let Some(sink) = sink.as_deref_mut() {
         sink.begin(&columns)?;
@@ -192,7 +199,7 @@ pub(crate) fn grouped<'e>(
         for row in rows {
             crate::interrupt::tick()?;
             let row = row?;
-            let key = row_key(&row, &binary);
+            let key = row_key(&row, &collations);
             if let Some((_, row)) = distinct.push(key, row)? {
                 if !to.send(row)? {
                     break;
@@ -281,14 +288,11 @@ mod tests {
     use myriad_types::Decimal;
     use proptest::prelude::*;
 
-    /// The key as GROUP BY's key text of every column gives it, binary strings aside.
-    fn reference_key(row: &[Value], binary: &[bool]) -> Vec<u8> {
+    /// The key as GROUP BY's key text of every column gives it.
+    fn reference_key(row: &[Value], collations: &[Collation]) -> Vec<u8> {
         let mut key = Vec::new();
-        for (d, &binary) in row.iter().zip(binary) {
-            let text = match d {
-                Value::Bytes(b) if binary => [b"b".as_slice(), b].concat(),
-                _ => group_key_text(d).into_bytes(),
-            };
+        for (d, &collation) in row.iter().zip(collations) {
+            let text = group_key_text(d, collation);
             put_varint(&mut key, text.len() as u64);
             key.extend_from_slice(&text);
         }
@@ -311,7 +315,7 @@ mod tests {
 
     #[test]
     fn rows_equal_under_the_collation_share_a_key() {
-        let text = [false, false];
+        let text = [Collation::Utf8mb4GeneralCi; 2];
         let key = |a: &str, b: Value| row_key(&[Value::text(a), b], &text);
         assert_eq!(key("a", Value::Int(1)), key("A  ", Value::Int(1)));
         assert_eq!(key("é", Value::Int(1)), key("É", Value::Int(1)));
@@ -326,11 +330,15 @@ mod tests {
             row_key(&[Value::text("ab"), Value::text("c")], &text),
             row_key(&[Value::text("a"), Value::text("bc")], &text)
         );
-        let bytes = [true];
+        let bytes = [Collation::Binary];
         let key = |a: &str| row_key(&[Value::text(a)], &bytes);
         assert_ne!(key("a"), key("A"));
         assert_ne!(key("a"), key("a "));
         assert_eq!(key("a"), key("a"));
+        let bin = [Collation::Utf8mb4Bin];
+        let key = |a: &str| row_key(&[Value::text(a)], &bin);
+        assert_ne!(key("a"), key("A"));
+        assert_eq!(key("a"), key("a "));
     }
 
     proptest! {
@@ -338,9 +346,16 @@ mod tests {
         #[test]
         fn the_key_is_group_by_s_key_text(
             row in proptest::collection::vec(value(), 0..4),
-            binary in proptest::collection::vec(any::<bool>(), 4),
+            collations in proptest::collection::vec(
+                prop_oneof![
+                    Just(Collation::Utf8mb4GeneralCi),
+                    Just(Collation::Utf8mb4Bin),
+                    Just(Collation::Binary),
+                ],
+                4,
+            ),
         ) {
-            prop_assert_eq!(row_key(&row, &binary), reference_key(&row, &binary));
+            prop_assert_eq!(row_key(&row, &collations), reference_key(&row, &collations));
         }
     }
 }

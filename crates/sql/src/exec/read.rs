@@ -189,6 +189,7 @@ pub(crate) fn range_is_the_filter(source: &RowSource, env: &mut dyn Env) -> Resu
                 low,
                 high,
                 negated: false,
+                ..
             }),
             Tail::Range {
                 lower: Some((_, true)),

@@ -191,7 +191,12 @@ impl Session {
                 keyed.push((keys, row));
             }
             let desc: Vec<bool> = order_by.iter().map(|(_, d)| *d).collect();
-            crate::exec::sort::sort_rows(&mut keyed, &desc);
+            let columns = source.table.collations();
+            let collations: Vec<_> = order_by
+                .iter()
+                .map(|(e, _)| e.collation(&columns).collation)
+                .collect();
+            crate::exec::sort::sort_rows(&mut keyed, &desc, &collations);
             crate::interrupt::tick()?;
             rows = keyed.into_iter().map(|(_, r)| r).collect();
         }
@@ -243,13 +248,18 @@ impl Session {
         let (offset, limit) = offset_limit(plan, env)?;
         // Rows come out in ORDER BY order, else GROUP BY returns its groups in key order,
         // as MariaDB does.
-        let desc: Option<Vec<bool>> = if !plan.order_by.is_empty() {
-            Some(plan.order_by.iter().map(|(_, d)| *d).collect())
+        let order = if !plan.order_by.is_empty() {
+            let keys = plan.order_by.iter();
+            Some((
+                keys.clone().map(|(_, d)| *d).collect(),
+                keys.map(|(e, _)| e.collation(&plan.collations).collation)
+                    .collect(),
+            ))
         } else {
             plan.grouping
                 .as_ref()
                 .filter(|g| !g.keys.is_empty())
-                .map(|g| vec![false; g.keys.len()])
+                .map(|g| (vec![false; g.keys.len()], g.key_collations.clone()))
         };
         // DISTINCT over grouped rows makes them distinct after the sort, where OFFSET and
         // LIMIT count distinct rows; without grouping the rows are distinct before it.
@@ -268,7 +278,7 @@ impl Session {
             )?;
             return Ok(Some(result));
         }
-        let mut out = crate::exec::spill::collect::Collector::new(desc, wanted, spill);
+        let mut out = crate::exec::spill::collect::Collector::new(order, wanted, spill);
         if let Some(g) = plan.grouping.as_ref().filter(|g| !g.keys.is_empty()) {
             out =
                 Session::group_streamed(plan, g, &table, &types[..ncols], &shape, spill, out, env)?;
@@ -284,8 +294,8 @@ impl Session {
             )?;
         } else if plan.distinct {
             env.spill.tmp_tables += 1;
-            let binary = crate::exec::distinct::binary_columns(&columns);
-            crate::exec::distinct::collect(plan, &table, &shape, &binary, &mut out, env)?;
+            let collations = crate::exec::distinct::item_collations(plan);
+            crate::exec::distinct::collect(plan, &table, &shape, &collations, &mut out, env)?;
         } else {
             Session::collect(plan, &table, &shape, &mut out, env)?;
         }
@@ -295,7 +305,8 @@ impl Session {
         );
         if distinct_after {
             let limits = (range, offset, limit);
-            return crate::exec::distinct::grouped(out, env, limits, columns, sink);
+            let collations = crate::exec::distinct::item_collations(plan);
+            return crate::exec::distinct::grouped(out, env, limits, (columns, collations), sink);
         }
         // The rows skipped or past the limit are dropped as they leave the sort.
         if let Some(sink) = sink {
@@ -541,7 +552,21 @@ pub(crate) fn table_select_columns(
                 types.get(*index).copied().unwrap_or(SqlType::Null),
             ),
             crate::plan::tables::OutputItem::Expr { expr, name } => {
-                result_column(name, expr.sql_type(env, types))
+                let mut column = result_column(name, expr.sql_type(env, types));
+                if column.charset == charsets::UTF8MB4_GENERAL_CI {
+                    // A string result is sent with its collation's number: a binary
+                    // string's (63) tells clients it holds bytes, not text.
+                    let collation = expr.collation(&plan.collations).collation;
+                    column.charset = collation.id();
+                    if collation != myriad_types::Collation::Utf8mb4GeneralCi {
+                        column.flags |= column_flags::BINARY;
+                    }
+                    if collation == myriad_types::Collation::Binary {
+                        // Bytes, not four-byte characters.
+                        column.length /= 4;
+                    }
+                }
+                column
             }
         })
         .collect()

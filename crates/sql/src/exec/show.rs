@@ -181,7 +181,12 @@ pub(crate) fn listing(
             ShowFilter::None => true,
             ShowFilter::Like(pattern) => {
                 let text = row[0].to_text().unwrap_or_default();
-                crate::expr::eval::like_match(&text, pattern.as_bytes(), b'\\', false)
+                crate::expr::eval::like_match(
+                    &text,
+                    pattern.as_bytes(),
+                    b'\\',
+                    myriad_types::Collation::Utf8mb4GeneralCi,
+                )
             }
             ShowFilter::Where(e) => e.holds(env, &row)?,
         };

@@ -3,19 +3,21 @@
 use crate::expr::eval::SqlValue;
 
 use crate::value::Value;
+use myriad_types::Collation;
 use std::cmp::Ordering;
 
-/// Sort rows by ORDER BY keys (NULLs first ascending, as MySQL does). The keys are
-/// consumed: a key column whose values are all ASCII strings (or NULL) is folded once to
-/// its collation form (trailing spaces trimmed, upper-cased) and then compared as bytes,
-/// which orders exactly as [`crate::expr::eval::collate_cmp`] does without folding per comparison.
+/// Sort rows by ORDER BY keys (NULLs first ascending, as MySQL does), the strings of key
+/// `i` under `collations[i]`. The keys are consumed: a key column whose values are all
+/// ASCII strings (or NULL) is folded once to its collation key ([`fold_ascii`]) and then
+/// compared as bytes, which orders exactly as [`Collation::compare`] does without folding
+/// per comparison.
 ///
 /// A key column mixing kinds (an expression giving numbers for some rows and strings for
 /// others) is first brought to one kind, as MySQL gives such an expression one result
 /// type: text when any value is a string or temporal, else DOUBLE when any is one, else
 /// DECIMAL. Pairwise mixed comparisons are not transitive (`'A' = 0`, `0 = ''`,
 /// `'A' > ''`), and a sort with such a comparison may panic.
-pub fn sort_rows<T>(rows: &mut [(Vec<Value>, T)], desc: &[bool]) {
+pub fn sort_rows<T>(rows: &mut [(Vec<Value>, T)], desc: &[bool], collations: &[Collation]) {
     for i in 0..desc.len() {
         unify_key_kind(rows, i);
     }
@@ -29,9 +31,7 @@ pub fn sort_rows<T>(rows: &mut [(Vec<Value>, T)], desc: &[bool]) {
             if ascii {
                 for (keys, _) in rows.iter_mut() {
                     if let Some(Value::Bytes(s)) = keys.get_mut(i) {
-                        let end = s.iter().rposition(|&c| c != b' ').map_or(0, |p| p + 1);
-                        s.truncate(end);
-                        s.make_ascii_uppercase();
+                        fold_ascii(s, collations[i]);
                     }
                 }
             }
@@ -53,7 +53,8 @@ pub fn sort_rows<T>(rows: &mut [(Vec<Value>, T)], desc: &[bool]) {
                 (Value::Null, _) => Ordering::Less,
                 (_, Value::Null) => Ordering::Greater,
                 (Value::Bytes(x), Value::Bytes(y)) if folded[i] => x.cmp(y),
-                _ => crate::expr::eval::compare(x, y, &mut Vec::new()).unwrap_or(Ordering::Equal),
+                _ => crate::expr::eval::compare(x, y, collations[i], &mut Vec::new())
+                    .unwrap_or(Ordering::Equal),
             };
             let o = if *d { o.reverse() } else { o };
             if o != Ordering::Equal {
@@ -62,6 +63,20 @@ pub fn sort_rows<T>(rows: &mut [(Vec<Value>, T)], desc: &[bool]) {
         }
         Ordering::Equal
     });
+}
+
+/// Fold an ASCII string in place to its key under `collation` (see
+/// [`Collation::push_key`]): trailing spaces off unless binary, upper case under
+/// general_ci.
+pub(crate) fn fold_ascii(s: &mut Vec<u8>, collation: Collation) {
+    if collation == Collation::Binary {
+        return;
+    }
+    let end = s.iter().rposition(|&c| c != b' ').map_or(0, |p| p + 1);
+    s.truncate(end);
+    if collation == Collation::Utf8mb4GeneralCi {
+        s.make_ascii_uppercase();
+    }
 }
 
 /// Bring key column `i` of every row to one kind of value (see [`sort_rows`]).
@@ -115,7 +130,7 @@ mod tests {
     use proptest::prelude::*;
 
     /// The comparison sort_rows made before folding: crate::expr::eval::compare per pair.
-    fn reference_sort(rows: &mut [(Vec<Value>, usize)], desc: &[bool]) {
+    fn reference_sort(rows: &mut [(Vec<Value>, usize)], desc: &[bool], collations: &[Collation]) {
         rows.sort_by(|a, b| {
             for (i, d) in desc.iter().enumerate() {
                 let (x, y) = (&a.0[i], &b.0[i]);
@@ -123,9 +138,8 @@ mod tests {
                     (true, true) => Ordering::Equal,
                     (true, false) => Ordering::Less,
                     (false, true) => Ordering::Greater,
-                    _ => {
-                        crate::expr::eval::compare(x, y, &mut Vec::new()).unwrap_or(Ordering::Equal)
-                    }
+                    _ => crate::expr::eval::compare(x, y, collations[i], &mut Vec::new())
+                        .unwrap_or(Ordering::Equal),
                 };
                 let o = if *d { o.reverse() } else { o };
                 if o != Ordering::Equal {
@@ -176,7 +190,7 @@ mod tests {
                 .enumerate()
                 .map(|(n, k)| (vec![k], n))
                 .collect();
-            sort_rows(&mut rows, &[descending]);
+            sort_rows(&mut rows, &[descending], &[Collation::Utf8mb4GeneralCi]);
             rows.iter().map(|r| r.1).collect()
         };
         // NULL, '', '0', '1.5', '10', '9', 'A'
@@ -197,13 +211,21 @@ mod tests {
         fn sort_rows_matches_pairwise_collation(
             keys in sort_keys(),
             desc in proptest::collection::vec(any::<bool>(), 2),
+            collations in proptest::collection::vec(
+                prop_oneof![
+                    Just(Collation::Utf8mb4GeneralCi),
+                    Just(Collation::Utf8mb4Bin),
+                    Just(Collation::Binary),
+                ],
+                2,
+            ),
         ) {
             let mut expected: Vec<(Vec<Value>, usize)> =
                 keys.iter().cloned().enumerate().map(|(n, k)| (k, n)).collect();
-            reference_sort(&mut expected, &desc);
+            reference_sort(&mut expected, &desc, &collations);
             let mut sorted: Vec<(Vec<Value>, usize)> =
                 keys.iter().cloned().enumerate().map(|(n, k)| (k, n)).collect();
-            sort_rows(&mut sorted, &desc);
+            sort_rows(&mut sorted, &desc, &collations);
             let order = |rows: &[(Vec<Value>, usize)]| rows.iter().map(|r| r.1).collect::<Vec<_>>();
             prop_assert_eq!(order(&sorted), order(&expected));
         }

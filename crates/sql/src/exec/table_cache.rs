@@ -54,7 +54,12 @@ pub(crate) fn open_table_rows(
         .filter(|t| database.is_none_or(|d| d == t.database))
         .filter(|t| {
             like.is_none_or(|p| {
-                crate::expr::eval::like_match(t.name.as_bytes(), p.as_bytes(), b'\\', false)
+                crate::expr::eval::like_match(
+                    t.name.as_bytes(),
+                    p.as_bytes(),
+                    b'\\',
+                    myriad_types::Collation::Utf8mb4GeneralCi,
+                )
             })
         })
         .map(|t| {

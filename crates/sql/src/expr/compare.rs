@@ -1,7 +1,8 @@
-//! Comparison under MySQL's coercions, the utf8mb4_general_ci collation and LIKE.
+//! Comparison under MySQL's coercions and a collation, and LIKE.
 
 use crate::expr::eval::*;
 use crate::value::Value;
+use myriad_types::Collation;
 use std::cmp::Ordering;
 
 /// Which comparison MySQL applies to two operands.
@@ -29,18 +30,24 @@ pub fn compare_class(a: &Value, b: &Value) -> CompareAs {
     }
 }
 
-/// Compare two non-NULL values as MySQL would; None when either is NULL.
-pub fn compare(a: &Value, b: &Value, warnings: &mut Vec<Warning>) -> Option<Ordering> {
+/// Compare two non-NULL values as MySQL would, strings under `collation`; None when either
+/// is NULL.
+pub fn compare(
+    a: &Value,
+    b: &Value,
+    collation: Collation,
+    warnings: &mut Vec<Warning>,
+) -> Option<Ordering> {
     if a.is_null() || b.is_null() {
         return None;
     }
     Some(match compare_class(a, b) {
         CompareAs::String => match (a, b) {
             // Two strings compare in place; only other kinds are formatted as text first.
-            (Value::Bytes(x), Value::Bytes(y)) => collate_cmp(x, y),
+            (Value::Bytes(x), Value::Bytes(y)) => collation.compare(x, y),
             _ => match (temporal_of(a), temporal_of(b)) {
                 (Some(x), Some(y)) => x.cmp(&y),
-                _ => collate_cmp(&a.to_text()?, &b.to_text()?),
+                _ => collation.compare(&a.to_text()?, &b.to_text()?),
             },
         },
         CompareAs::Int => int_cmp(a, b),
@@ -74,82 +81,16 @@ pub(crate) fn int_cmp(a: &Value, b: &Value) -> Ordering {
     wide(a).cmp(&wide(b))
 }
 
-/// utf8mb4_general_ci: case-insensitive by simple upper-casing, trailing spaces ignored
-/// (PAD SPACE).
-pub fn collate_cmp(a: &[u8], b: &[u8]) -> Ordering {
-    if a.is_ascii() && b.is_ascii() {
-        // The common case, byte by byte: on ASCII, fold_char is ASCII upper-casing and a
-        // char's order is its byte's.
-        let a = trim_trailing_spaces(a);
-        let b = trim_trailing_spaces(b);
-        for (x, y) in a.iter().zip(b) {
-            let (x, y) = (x.to_ascii_uppercase(), y.to_ascii_uppercase());
-            if x != y {
-                return x.cmp(&y);
-            }
-        }
-        return a.len().cmp(&b.len());
-    }
-    collate_cmp_chars(a, b)
-}
-
-/// [`collate_cmp`] char by char. Bytes that are not UTF-8 can only be a binary string
-/// (utf8mb4 columns refuse them), and binary strings compare byte by byte: reading them
-/// as U+FFFD would make `x'FF' = x'FE'` true.
-pub(crate) fn collate_cmp_chars(a: &[u8], b: &[u8]) -> Ordering {
-    let (Ok(a), Ok(b)) = (std::str::from_utf8(a), std::str::from_utf8(b)) else {
-        return a.cmp(b);
-    };
-    let a = a.trim_end_matches(' ');
-    let b = b.trim_end_matches(' ');
-    let mut left = a.chars().map(fold_char);
-    let mut right = b.chars().map(fold_char);
-    loop {
-        match (left.next(), right.next()) {
-            (None, None) => return Ordering::Equal,
-            (None, Some(_)) => return Ordering::Less,
-            (Some(_), None) => return Ordering::Greater,
-            (Some(x), Some(y)) if x != y => return x.cmp(&y),
-            _ => {}
-        }
-    }
-}
-
-pub(crate) fn trim_trailing_spaces(bytes: &[u8]) -> &[u8] {
-    let end = bytes.iter().rposition(|&c| c != b' ').map_or(0, |i| i + 1);
-    &bytes[..end]
-}
-
-/// general_ci folds case and a few accents; upper-casing one char keeps it one char here.
-pub fn fold_char(c: char) -> char {
-    let mut upper = c.to_uppercase();
-    let first = upper.next().unwrap_or(c);
-    if upper.next().is_some() {
-        return c;
-    }
-    match first {
-        'À'..='Å' => 'A',
-        'È'..='Ë' => 'E',
-        'Ì'..='Ï' => 'I',
-        'Ò'..='Ö' => 'O',
-        'Ù'..='Ü' => 'U',
-        'Ç' => 'C',
-        'Ñ' => 'N',
-        other => other,
-    }
-}
-
-/// SQL LIKE with `%`, `_` and an escape character; case-insensitive unless `binary`.
-pub fn like_match(text: &[u8], pattern: &[u8], escape: u8, binary: bool) -> bool {
-    let (text, pattern, binary): (Vec<char>, Vec<char>, bool) =
+/// SQL LIKE with `%`, `_` and an escape character, characters compared under `collation`
+/// (LIKE pads nothing: trailing spaces count).
+pub fn like_match(text: &[u8], pattern: &[u8], escape: u8, collation: Collation) -> bool {
+    // A binary string, or bytes that are not UTF-8 (only a binary string holds them), is
+    // matched byte by byte: each byte as the char of the same number, never as U+FFFD.
+    let (text, pattern, bytes): (Vec<char>, Vec<char>, bool) =
         match (std::str::from_utf8(text), std::str::from_utf8(pattern)) {
-            (Ok(t), Ok(p)) => (
-                t.chars().collect::<Vec<char>>(),
-                p.chars().collect(),
-                binary,
-            ),
-            // Bytes that are not UTF-8 are a binary string's: matched byte by byte (each byte
-            // as the char of the same number), never as U+FFFD.
+            (Ok(t), Ok(p)) if collation != Collation::Binary => {
+                (t.chars().collect(), p.chars().collect(), false)
+            }
             _ => (
                 text.iter().map(|&b| char::from(b)).collect(),
                 pattern.iter().map(|&b| char::from(b)).collect(),
@@ -158,10 +99,10 @@ pub fn like_match(text: &[u8], pattern: &[u8], escape: u8, binary: bool) -> bool
         };
     let escape = escape as char;
     let eq = |a: char, b: char| {
-        if binary {
+        if bytes {
             a == b
         } else {
-            fold_char(a) == fold_char(b)
+            collation.char_eq(a, b)
         }
     };
     // Iterative matcher with backtracking to the last `%` (linear in practice, no recursion).

@@ -3,6 +3,7 @@
 mod forms;
 
 use crate::error::SqlError;
+use crate::expr::collation::{comparison, Derivation, Derived};
 use crate::expr::eval::ArithOp;
 use crate::expr::text::*;
 use crate::expr::*;
@@ -39,12 +40,17 @@ impl Compiler<'_> {
                 negated,
                 low,
                 high,
-            } => Expr::Between {
-                expr: Box::new(self.compile(expr)?),
-                low: Box::new(self.compile(low)?),
-                high: Box::new(self.compile(high)?),
-                negated: *negated,
-            },
+            } => {
+                let (expr, low, high) =
+                    (self.compile(expr)?, self.compile(low)?, self.compile(high)?);
+                Expr::Between {
+                    collation: self.comparing(&[&expr, &low, &high], "between")?,
+                    expr: Box::new(expr),
+                    low: Box::new(low),
+                    high: Box::new(high),
+                    negated: *negated,
+                }
+            }
             E::Like {
                 negated,
                 any: false,
@@ -77,42 +83,54 @@ impl Compiler<'_> {
                 expr,
                 trim_characters.is_some(),
             )?,
-            E::Position { expr, r#in } => Expr::Call {
-                func: Func::Locate,
-                args: vec![self.compile(expr)?, self.compile(r#in)?],
-            },
-            E::Ceil { expr, .. } => Expr::Call {
-                func: Func::Ceil,
-                args: vec![self.compile(expr)?],
-            },
-            E::Floor { expr, .. } => Expr::Call {
-                func: Func::Floor,
-                args: vec![self.compile(expr)?],
-            },
+            E::Position { expr, r#in } => self.call(
+                Func::Locate,
+                "locate",
+                vec![self.compile(expr)?, self.compile(r#in)?],
+            )?,
+            E::Ceil { expr, .. } => self.call(Func::Ceil, "ceiling", vec![self.compile(expr)?])?,
+            E::Floor { expr, .. } => self.call(Func::Floor, "floor", vec![self.compile(expr)?])?,
             E::Cast {
                 expr, data_type, ..
-            } => Expr::Cast {
-                expr: Box::new(self.compile(expr)?),
-                to: cast_target(data_type)?,
-            },
+            } => {
+                let cast = Expr::Cast {
+                    expr: Box::new(self.compile(expr)?),
+                    to: cast_target(data_type)?,
+                };
+                if is_binary_type(data_type) {
+                    binary(cast, Derivation::Implicit)
+                } else {
+                    cast
+                }
+            }
             E::Convert {
                 expr,
                 data_type,
                 charset,
                 ..
-            } => self.convert(e, expr, data_type.as_ref(), charset.is_some())?,
-            E::Collate { expr, .. } => self.compile(expr)?,
+            } => self.convert(e, expr, data_type.as_ref(), charset.as_ref())?,
+            E::Collate { expr, collation } => Expr::Collate {
+                expr: Box::new(self.compile(expr)?),
+                collation: collation_named(&collation.to_string())?,
+                derivation: Derivation::Explicit,
+            },
             E::TypedString(ts) => self.typed_string(e, ts)?,
             E::Subquery(q) => Expr::Subquery(self.subquery(q)?),
             E::InSubquery {
                 expr,
                 subquery,
                 negated,
-            } => Expr::InSubquery {
-                expr: Box::new(self.compile(expr)?),
-                query: self.subquery(subquery)?,
-                negated: *negated,
-            },
+            } => {
+                let expr = self.compile(expr)?;
+                let query = self.subquery(subquery)?;
+                let operands = [self.derived(&expr), query.first_column_collation()];
+                Expr::InSubquery {
+                    expr: Box::new(expr),
+                    query,
+                    negated: *negated,
+                    collation: comparison(&operands, "in")?,
+                }
+            }
             E::Exists { subquery, negated } => Expr::Exists {
                 query: self.subquery(subquery)?,
                 negated: *negated,
@@ -132,10 +150,20 @@ impl Compiler<'_> {
                 "character set introducer {charset}"
             )));
         }
-        match value {
-            ast::Expr::Value(v) => self.value(v),
-            other => Err(err_syntax(&other.to_string())),
-        }
+        let literal = match value {
+            ast::Expr::Value(v) => self.value(v)?,
+            other => return Err(err_syntax(&other.to_string())),
+        };
+        // A hex literal is a binary string unless its introducer names text.
+        let literal = match literal {
+            Expr::Collate { expr, .. } => *expr,
+            other => other,
+        };
+        Ok(if charset.eq_ignore_ascii_case("_binary") {
+            binary(literal, Derivation::Coercible)
+        } else {
+            literal
+        })
     }
 
     /// Compile a subquery on its own (columns of the outer query are not visible: only
@@ -244,7 +272,8 @@ impl Compiler<'_> {
                     .step_by(2)
                     .map(|i| u8::from_str_radix(&padded[i..i + 2], 16).ok())
                     .collect();
-                Expr::Literal(Value::Bytes(bytes.ok_or_else(|| err_syntax(h))?))
+                let literal = Expr::Literal(Value::Bytes(bytes.ok_or_else(|| err_syntax(h))?));
+                binary(literal, Derivation::Coercible)
             }
             V::SingleQuotedByteStringLiteral(bits) => {
                 // b'0101': a bit string; its bytes, most significant first.
@@ -252,7 +281,10 @@ impl Compiler<'_> {
                     .map_err(|_| err_syntax(bits))?;
                 let bytes = value.to_be_bytes();
                 let skip = bytes.iter().position(|b| *b != 0).unwrap_or(bytes.len());
-                Expr::Literal(Value::Bytes(bytes[skip..].to_vec()))
+                binary(
+                    Expr::Literal(Value::Bytes(bytes[skip..].to_vec())),
+                    Derivation::Coercible,
+                )
             }
             V::Boolean(b) => Expr::Literal(Value::Int(i64::from(*b))),
             V::Null => Expr::Literal(Value::Null),
@@ -290,10 +322,7 @@ impl Compiler<'_> {
                     "CURRENT_DATE" => Func::CurDate,
                     _ => return Err(e),
                 };
-                Ok(Expr::Call {
-                    func,
-                    args: Vec::new(),
-                })
+                self.call(func, name, Vec::new())
             }
             Err(e) => Err(e),
         }
@@ -380,7 +409,14 @@ impl Compiler<'_> {
             right: r,
             intermediate: false,
         };
-        let cmp = |op, left, right| Expr::Cmp { op, left, right };
+        let cmp = |op, left: Box<Expr>, right: Box<Expr>| -> Result<Expr, SqlError> {
+            Ok(Expr::Cmp {
+                op,
+                collation: self.comparing(&[&left, &right], cmp_name(op))?,
+                left,
+                right,
+            })
+        };
         Ok(match op {
             BinaryOperator::Plus => arith(ArithOp::Add, l, r),
             BinaryOperator::Minus => arith(ArithOp::Sub, l, r),
@@ -390,19 +426,18 @@ impl Compiler<'_> {
             BinaryOperator::MyIntegerDivide | BinaryOperator::DuckIntegerDivide => {
                 arith(ArithOp::IntDiv, l, r)
             }
-            BinaryOperator::Eq => cmp(CmpOp::Eq, l, r),
-            BinaryOperator::NotEq => cmp(CmpOp::NotEq, l, r),
-            BinaryOperator::Lt => cmp(CmpOp::Lt, l, r),
-            BinaryOperator::LtEq => cmp(CmpOp::LtEq, l, r),
-            BinaryOperator::Gt => cmp(CmpOp::Gt, l, r),
-            BinaryOperator::GtEq => cmp(CmpOp::GtEq, l, r),
-            BinaryOperator::Spaceship => cmp(CmpOp::NullSafeEq, l, r),
+            BinaryOperator::Eq => cmp(CmpOp::Eq, l, r)?,
+            BinaryOperator::NotEq => cmp(CmpOp::NotEq, l, r)?,
+            BinaryOperator::Lt => cmp(CmpOp::Lt, l, r)?,
+            BinaryOperator::LtEq => cmp(CmpOp::LtEq, l, r)?,
+            BinaryOperator::Gt => cmp(CmpOp::Gt, l, r)?,
+            BinaryOperator::GtEq => cmp(CmpOp::GtEq, l, r)?,
+            BinaryOperator::Spaceship => cmp(CmpOp::NullSafeEq, l, r)?,
             BinaryOperator::And => Expr::And(l, r),
             BinaryOperator::Or => Expr::Or(l, r),
-            BinaryOperator::StringConcat if self.pipes_as_concat => Expr::Call {
-                func: Func::Concat,
-                args: vec![*l, *r],
-            },
+            BinaryOperator::StringConcat if self.pipes_as_concat => {
+                self.call(Func::Concat, "concat", vec![*l, *r])?
+            }
             BinaryOperator::StringConcat => Expr::Or(l, r),
             BinaryOperator::Xor => Expr::Xor(l, r),
             BinaryOperator::BitwiseAnd
@@ -448,8 +483,95 @@ impl Compiler<'_> {
                 fractional_seconds(&name, precision)?;
             }
         }
-        Ok(Expr::Call { func, args })
+        self.call(func, &name, args)
     }
+
+    /// A call of `func` (`name` in errors) with its arguments' collation.
+    pub(crate) fn call(&self, func: Func, name: &str, args: Vec<Expr>) -> Result<Expr, SqlError> {
+        let operands: Vec<&Expr> = args.iter().collect();
+        let collation = match func {
+            // The functions that compare or search strings: a conflict is an error.
+            Func::Strcmp
+            | Func::NullIf
+            | Func::Greatest
+            | Func::Least
+            | Func::Field
+            | Func::Locate
+            | Func::Instr => self.comparing(&operands, &name.to_ascii_lowercase())?,
+            _ => self.comparing(&operands, name).unwrap_or_default(),
+        };
+        Ok(Expr::Call {
+            func,
+            args,
+            collation,
+        })
+    }
+
+    /// An expression's collation in this scope.
+    pub(crate) fn derived(&self, e: &Expr) -> Derived {
+        e.collation(&self.scope.collations)
+    }
+
+    /// The collation `operands` compare under, for the operation `op`.
+    pub(crate) fn comparing(&self, operands: &[&Expr], op: &str) -> Result<Collation, SqlError> {
+        let derived: Vec<Derived> = operands.iter().map(|e| self.derived(e)).collect();
+        comparison(&derived, op)
+    }
+}
+
+/// A comparison operator as MariaDB names it in errors.
+fn cmp_name(op: CmpOp) -> &'static str {
+    match op {
+        CmpOp::Eq => "=",
+        CmpOp::NotEq => "<>",
+        CmpOp::Lt => "<",
+        CmpOp::LtEq => "<=",
+        CmpOp::Gt => ">",
+        CmpOp::GtEq => ">=",
+        CmpOp::NullSafeEq => "<=>",
+    }
+}
+
+/// `e` as a binary string at `derivation`.
+pub(crate) fn binary(e: Expr, derivation: Derivation) -> Expr {
+    Expr::Collate {
+        expr: Box::new(e),
+        collation: Collation::Binary,
+        derivation,
+    }
+}
+
+/// Whether a CAST or CONVERT target is a binary string (`BINARY`, `BINARY(n)`).
+pub(crate) fn is_binary_type(dt: &ast::DataType) -> bool {
+    matches!(dt, ast::DataType::Binary(_) | ast::DataType::Varbinary(_))
+}
+
+/// The collation `COLLATE name` names: 1235 for one of MariaDB's utf8 collations that
+/// this server does not implement, 1253 for a collation of another character set (text
+/// here is utf8mb4), 1273 for a name MariaDB does not know.
+pub(crate) fn collation_named(name: &str) -> Result<Collation, SqlError> {
+    let name = name.trim_matches(['`', '\'', '"']);
+    if let Some(c) = Collation::by_name(name) {
+        return Ok(c);
+    }
+    let lower = name.to_ascii_lowercase();
+    let utf8 = ["utf8mb4_", "utf8mb3_", "utf8_"]
+        .iter()
+        .any(|p| lower.starts_with(p));
+    let collation_like = ["_ci", "_cs", "_bin"].iter().any(|s| lower.ends_with(s));
+    if utf8 && collation_like {
+        return Err(SqlError::not_supported(&format!("COLLATE {lower}")));
+    }
+    if collation_like {
+        return Err(SqlError::new(
+            myriad_types::errors::ER_COLLATION_CHARSET_MISMATCH,
+            format!("COLLATION '{name}' is not valid for CHARACTER SET 'utf8mb4'"),
+        ));
+    }
+    Err(SqlError::new(
+        myriad_types::errors::ER_UNKNOWN_COLLATION,
+        format!("Unknown collation: '{name}'"),
+    ))
 }
 
 /// The precision argument of NOW(n) and SYSDATE(n): 0 (the same as none), else an error

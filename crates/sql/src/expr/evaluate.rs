@@ -68,25 +68,34 @@ impl Expr {
                 }
                 arith(*op, &a, &b, incr, &|| text.clone(), env.warnings())?
             }
-            Expr::Cmp { op, left, right } => {
+            Expr::Cmp {
+                op,
+                left,
+                right,
+                collation,
+            } => {
                 let a = left.eval(env, row)?;
                 let b = right.eval(env, row)?;
                 if *op == CmpOp::NullSafeEq {
                     return Ok(Value::Int(i64::from(match (a.is_null(), b.is_null()) {
                         (true, true) => true,
-                        (false, false) => compare(&a, &b, env.warnings()) == Some(Ordering::Equal),
+                        (false, false) => {
+                            compare(&a, &b, *collation, env.warnings()) == Some(Ordering::Equal)
+                        }
                         _ => false,
                     })));
                 }
-                bool_value(compare(&a, &b, env.warnings()).map(|o| match op {
-                    CmpOp::Eq => o == Ordering::Equal,
-                    CmpOp::NotEq => o != Ordering::Equal,
-                    CmpOp::Lt => o == Ordering::Less,
-                    CmpOp::LtEq => o != Ordering::Greater,
-                    CmpOp::Gt => o == Ordering::Greater,
-                    CmpOp::GtEq => o != Ordering::Less,
-                    CmpOp::NullSafeEq => o == Ordering::Equal,
-                }))
+                bool_value(
+                    compare(&a, &b, *collation, env.warnings()).map(|o| match op {
+                        CmpOp::Eq => o == Ordering::Equal,
+                        CmpOp::NotEq => o != Ordering::Equal,
+                        CmpOp::Lt => o == Ordering::Less,
+                        CmpOp::LtEq => o != Ordering::Greater,
+                        CmpOp::Gt => o == Ordering::Greater,
+                        CmpOp::GtEq => o != Ordering::Less,
+                        CmpOp::NullSafeEq => o == Ordering::Equal,
+                    }),
+                )
             }
             Expr::And(l, r) => and_or(l, r, false, env, row)?,
             Expr::Or(l, r) => and_or(l, r, true, env, row)?,
@@ -123,7 +132,12 @@ impl Expr {
                 let v = expr.eval(env, row)?;
                 cast(v, *to, env.warnings())
             }
-            Expr::Call { func, args } => self.call(*func, args, env, row)?,
+            Expr::Call {
+                func,
+                args,
+                collation,
+            } => self.call(*func, args, *collation, env, row)?,
+            Expr::Collate { expr, .. } => expr.eval(env, row)?,
             s @ (Expr::Subquery(..) | Expr::InSubquery { .. } | Expr::Exists { .. }) => {
                 return s.eval_subquery(env, row)
             }
@@ -243,6 +257,7 @@ impl Expr {
                 list,
                 negated,
                 set,
+                collation,
             } => {
                 let v = expr.eval(env, row)?;
                 if v.is_null() {
@@ -256,7 +271,7 @@ impl Expr {
                         (false, false) => Value::Int(i64::from(*negated)),
                     });
                 }
-                in_items(&v, list.len(), *negated, env, |env, i| {
+                in_items(&v, list.len(), *negated, *collation, env, |env, i| {
                     list[i].eval(env, row).map(Cow::Owned)
                 })?
             }
@@ -265,6 +280,7 @@ impl Expr {
                 low,
                 high,
                 negated,
+                collation,
             } => {
                 let v = expr.eval(env, row)?;
                 let lo = low.eval(env, row)?;
@@ -288,8 +304,9 @@ impl Expr {
                 } else {
                     (v, lo, hi)
                 };
-                let ge = compare(&v, &lo, env.warnings()).map(|o| o != Ordering::Less);
-                let le = compare(&v, &hi, env.warnings()).map(|o| o != Ordering::Greater);
+                let ge = compare(&v, &lo, *collation, env.warnings()).map(|o| o != Ordering::Less);
+                let le =
+                    compare(&v, &hi, *collation, env.warnings()).map(|o| o != Ordering::Greater);
                 let inside = match (ge, le) {
                     (Some(false), _) | (_, Some(false)) => Some(false),
                     (Some(true), Some(true)) => Some(true),
@@ -302,12 +319,13 @@ impl Expr {
                 pattern,
                 escape,
                 negated,
+                collation,
             } => {
                 let v = expr.eval(env, row)?;
                 let p = pattern.eval(env, row)?;
                 match (v.to_text(), p.to_text()) {
                     (Some(t), Some(p)) => Value::Int(i64::from(
-                        crate::expr::eval::like_match(&t, &p, *escape, false) != *negated,
+                        crate::expr::eval::like_match(&t, &p, *escape, *collation) != *negated,
                     )),
                     _ => Value::Null,
                 }
@@ -316,6 +334,7 @@ impl Expr {
                 operand,
                 whens,
                 otherwise,
+                collation,
             } => {
                 let subject = match operand {
                     Some(o) => Some(o.eval(env, row)?),
@@ -324,7 +343,9 @@ impl Expr {
                 for (cond, result) in whens {
                     let c = cond.eval(env, row)?;
                     let hit = match &subject {
-                        Some(s) => compare(s, &c, env.warnings()) == Some(Ordering::Equal),
+                        Some(s) => {
+                            compare(s, &c, *collation, env.warnings()) == Some(Ordering::Equal)
+                        }
                         None => c.truth(env.warnings()) == Some(true),
                     };
                     if hit {
@@ -370,6 +391,7 @@ impl Expr {
                 expr,
                 query,
                 negated,
+                collation,
             } => {
                 let v = expr.eval(env, row)?;
                 let rows = env.subquery(query.as_ref())?;
@@ -386,7 +408,7 @@ impl Expr {
                         Value::Null
                     });
                 }
-                in_items(&v, rows.len(), *negated, env, |_, i| {
+                in_items(&v, rows.len(), *negated, *collation, env, |_, i| {
                     Ok(Cow::Borrowed(&rows[i][0]))
                 })?
             }
@@ -406,13 +428,14 @@ fn in_items<'a>(
     v: &Value,
     n: usize,
     negated: bool,
+    collation: Collation,
     env: &mut dyn Env,
     mut item: impl FnMut(&mut dyn Env, usize) -> Result<Cow<'a, Value>, SqlError>,
 ) -> Result<Value, SqlError> {
     let mut saw_null = false;
     for i in 0..n {
         let x = item(env, i)?;
-        match compare(v, &x, env.warnings()) {
+        match compare(v, &x, collation, env.warnings()) {
             None => saw_null = true,
             Some(Ordering::Equal) => return Ok(Value::Int(i64::from(!negated))),
             Some(_) => {}

@@ -28,10 +28,12 @@ struct Args {
     binary: bool,
     /// `max_allowed_packet`: the longest string a function may build.
     limit: u64,
+    /// The collation strings compare or are searched under.
+    collation: Collation,
 }
 
 impl Args {
-    fn new(v: Vec<Value>, limit: u64) -> Args {
+    fn new(v: Vec<Value>, limit: u64, collation: Collation) -> Args {
         let any_null = v.iter().any(Value::is_null);
         let binary = v
             .iter()
@@ -41,6 +43,7 @@ impl Args {
             any_null,
             binary,
             limit,
+            collation,
         }
     }
 
@@ -82,6 +85,7 @@ impl Expr {
         &self,
         func: Func,
         args: &[Expr],
+        collation: Collation,
         env: &mut dyn Env,
         row: &[Value],
     ) -> Result<Value, SqlError> {
@@ -114,7 +118,7 @@ impl Expr {
         for a in args {
             v.push(a.eval(env, row)?);
         }
-        let a = Args::new(v, env.max_allowed_packet());
+        let a = Args::new(v, env.max_allowed_packet(), collation);
         let w = env.warnings();
         Ok(match func {
             Func::Concat => string::concat(&a, w),
@@ -176,7 +180,7 @@ impl Expr {
             Func::Log2 => numeric::log(&a, f64::log2, w),
             Func::Sign => numeric::sign(&a, w),
             Func::Pi => Value::Double(std::f64::consts::PI),
-            Func::NullIf => null_if(&a.v[0], &a.v[1], w),
+            Func::NullIf => null_if(&a.v[0], &a.v[1], collation, w),
             Func::IsNull => Value::Int(i64::from(a.v[0].is_null())),
             Func::Sleep => sleep(&a.v[0], w),
             Func::Version => Value::text(crate::SERVER_VERSION),
@@ -203,8 +207,8 @@ impl Expr {
 }
 
 /// NULLIF(x, y): NULL when x equals y, else x.
-fn null_if(x: &Value, y: &Value, w: &mut Vec<Warning>) -> Value {
-    if compare(x, y, w) == Some(Ordering::Equal) {
+fn null_if(x: &Value, y: &Value, collation: Collation, w: &mut Vec<Warning>) -> Value {
+    if compare(x, y, collation, w) == Some(Ordering::Equal) {
         Value::Null
     } else {
         x.clone()
@@ -240,7 +244,7 @@ pub(crate) fn over_packet(func: &str, bytes: u64, limit: u64, w: &mut Vec<Warnin
     true
 }
 
-pub(crate) fn locate(needle: &str, hay: &str, start: i64) -> i64 {
+pub(crate) fn locate(needle: &str, hay: &str, start: i64, collation: Collation) -> i64 {
     let hay_chars: Vec<char> = hay.chars().collect();
     let needle_chars: Vec<char> = needle.chars().collect();
     if start < 1 || start as usize > hay_chars.len() + 1 {
@@ -250,11 +254,14 @@ pub(crate) fn locate(needle: &str, hay: &str, start: i64) -> i64 {
     if needle_chars.is_empty() {
         return start;
     }
-    let folded = |c: &char| crate::expr::eval::fold_char(*c);
-    let needle_f: Vec<char> = needle_chars.iter().map(folded).collect();
-    let hay_f: Vec<char> = hay_chars.iter().map(folded).collect();
-    (from..hay_f.len())
-        .find(|&i| hay_f[i..].starts_with(&needle_f))
+    (from..hay_chars.len())
+        .find(|&i| {
+            hay_chars[i..].len() >= needle_chars.len()
+                && needle_chars
+                    .iter()
+                    .zip(&hay_chars[i..])
+                    .all(|(n, h)| collation.char_eq(*n, *h))
+        })
         .map(|i| i as i64 + 1)
         .unwrap_or(0)
 }

@@ -5,16 +5,16 @@
 //! pairs it covers:
 //! - integers (signed and unsigned) in a hash set, for an integer operand (MySQL compares
 //!   two integers as integers);
-//! - strings sorted by the collation ([`crate::expr::eval::collate_cmp`]), binary-searched for a
-//!   string operand (two strings compare by collation); only valid UTF-8 on both sides,
-//!   since bytes that are not UTF-8 (binary strings) compare byte by byte.
+//! - strings sorted by the comparison's collation, binary-searched for a string operand
+//!   (two strings compare by collation); only valid UTF-8 on both sides, so that every
+//!   collation's order holds.
 //!
 //! Any other pairing (a string operand against integers, a DECIMAL or a date operand, a
 //! list that mixes kinds) is not covered, and the caller compares pair by pair as before;
 //! the answer is the same either way.
 
-use crate::expr::eval::collate_cmp;
 use crate::value::Value;
+use myriad_types::Collation;
 use std::collections::HashSet;
 
 /// Lists shorter than this are scanned: a few comparisons cost less than a lookup.
@@ -26,6 +26,8 @@ pub struct ConstSet {
     kind: Kind,
     /// Whether the list holds a NULL (a miss then answers NULL, not false).
     has_null: bool,
+    /// The collation the IN comparison uses.
+    collation: Collation,
 }
 
 #[derive(Debug)]
@@ -46,9 +48,10 @@ fn wide(d: &Value) -> Option<i128> {
 impl ConstSet {
     /// A set for `constants` when they are all constants (None is an item that is not),
     /// all integers or all strings (NULLs aside) and at least [`MIN_SET_LEN`] long; None
-    /// otherwise.
+    /// otherwise. Strings are compared under `collation`.
     pub fn build<'a>(
         constants: impl ExactSizeIterator<Item = Option<&'a Value>>,
+        collation: Collation,
     ) -> Option<ConstSet> {
         if constants.len() < MIN_SET_LEN {
             return None;
@@ -79,11 +82,15 @@ impl ConstSet {
         let kind = if strings.is_empty() {
             Kind::Ints(ints)
         } else {
-            strings.sort_by(|a, b| collate_cmp(a, b));
-            strings.dedup_by(|a, b| collate_cmp(a, b).is_eq());
+            strings.sort_by(|a, b| collation.compare(a, b));
+            strings.dedup_by(|a, b| collation.eq(a, b));
             Kind::Strings(strings)
         };
-        Some(ConstSet { kind, has_null })
+        Some(ConstSet {
+            kind,
+            has_null,
+            collation,
+        })
     }
 
     /// `Some(found)` when the set decides whether non-NULL `v` equals a constant, None when
@@ -91,9 +98,11 @@ impl ConstSet {
     pub fn contains(&self, v: &Value) -> Option<bool> {
         match (&self.kind, v) {
             (Kind::Ints(set), v) => wide(v).map(|k| set.contains(&k)),
-            (Kind::Strings(sorted), Value::Bytes(s)) if std::str::from_utf8(s).is_ok() => {
-                Some(sorted.binary_search_by(|c| collate_cmp(c, s)).is_ok())
-            }
+            (Kind::Strings(sorted), Value::Bytes(s)) if std::str::from_utf8(s).is_ok() => Some(
+                sorted
+                    .binary_search_by(|c| self.collation.compare(c, s))
+                    .is_ok(),
+            ),
             (Kind::Strings(_), _) => None,
         }
     }
@@ -121,11 +130,11 @@ mod tests {
     }
 
     /// The reference: the pairwise comparison the set replaces.
-    fn scan(list: &[Value], v: &Value) -> (bool, bool) {
+    fn scan(list: &[Value], v: &Value, collation: Collation) -> (bool, bool) {
         let mut w = Vec::new();
         let found = list
             .iter()
-            .any(|x| compare(v, x, &mut w).is_some_and(|o| o.is_eq()));
+            .any(|x| compare(v, x, collation, &mut w).is_some_and(|o| o.is_eq()));
         (found, list.iter().any(Value::is_null))
     }
 
@@ -135,16 +144,21 @@ mod tests {
         fn lookups_agree_with_the_scan(
             list in prop::collection::vec((any::<u8>(), -60i64..60), 0..40),
             probes in prop::collection::vec((any::<u8>(), -60i64..60), 1..20),
+            collation in prop_oneof![
+                Just(Collation::Utf8mb4GeneralCi),
+                Just(Collation::Utf8mb4Bin),
+                Just(Collation::Binary),
+            ],
         ) {
             let list: Vec<Value> = list.into_iter().map(|(k, n)| value_of(k, n)).collect();
-            let Some(set) = ConstSet::build(list.iter().map(Some)) else { return Ok(()) };
+            let Some(set) = ConstSet::build(list.iter().map(Some), collation) else { return Ok(()) };
             for (k, n) in probes {
                 let v = value_of(k, n);
                 if v.is_null() {
                     continue;
                 }
                 if let Some(found) = set.contains(&v) {
-                    prop_assert_eq!((found, set.has_null()), scan(&list, &v), "probe {:?}", v);
+                    prop_assert_eq!((found, set.has_null()), scan(&list, &v, collation), "probe {:?}", v);
                 }
             }
         }
@@ -153,12 +167,12 @@ mod tests {
     #[test]
     fn mixed_or_short_lists_are_scanned() {
         let short: Vec<Value> = (0..3).map(Value::Int).collect();
-        assert!(ConstSet::build(short.iter().map(Some)).is_none());
+        assert!(ConstSet::build(short.iter().map(Some), Collation::default()).is_none());
         let mut mixed: Vec<Value> = (0..10).map(Value::Int).collect();
         mixed.push(Value::text("a"));
-        assert!(ConstSet::build(mixed.iter().map(Some)).is_none());
+        assert!(ConstSet::build(mixed.iter().map(Some), Collation::default()).is_none());
         let ints: Vec<Value> = (0..10).map(Value::Int).collect();
-        let set = ConstSet::build(ints.iter().map(Some)).unwrap();
+        let set = ConstSet::build(ints.iter().map(Some), Collation::default()).unwrap();
         assert_eq!(set.contains(&Value::UInt(9)), Some(true));
         assert_eq!(set.contains(&Value::Int(10)), Some(false));
         assert_eq!(set.contains(&Value::text("1")), None);

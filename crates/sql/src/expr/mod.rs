@@ -12,6 +12,7 @@ use myriad_types::errors::{
 };
 pub mod arith;
 pub mod cast;
+pub mod collation;
 pub mod compare;
 pub mod compile;
 pub mod datetime;
@@ -28,6 +29,7 @@ use crate::expr::eval::ArithOp;
 use crate::expr::eval::Warning;
 use crate::expr::functions::*;
 use crate::value::Value;
+pub use myriad_types::Collation;
 use sqlparser::ast;
 use sqlparser::ast::BinaryOperator;
 use std::collections::HashMap;
@@ -76,6 +78,8 @@ pub trait Env {
 pub trait SubqueryPlan: std::fmt::Debug + Send + Sync {
     /// The static type of its first column: the type of a scalar subquery.
     fn first_column_type(&self, env: &dyn Env) -> crate::expr::eval::SqlType;
+    /// Its first column's collation (see [`crate::expr::collation`]).
+    fn first_column_collation(&self) -> crate::expr::collation::Derived;
     /// The plan itself, for the stages that know its type.
     fn as_any(&self) -> &dyn std::any::Any;
 }
@@ -270,6 +274,8 @@ pub enum Expr {
         op: CmpOp,
         left: Box<Expr>,
         right: Box<Expr>,
+        /// The collation strings compare under (see [`crate::expr::collation`]).
+        collation: Collation,
     },
     And(Box<Expr>, Box<Expr>),
     Or(Box<Expr>, Box<Expr>),
@@ -295,27 +301,42 @@ pub enum Expr {
         /// The list's constants for lookups, when it is long and all constant (see
         /// [`crate::expr::in_set`]).
         set: Option<Arc<crate::expr::in_set::ConstSet>>,
+        collation: Collation,
     },
     Between {
         expr: Box<Expr>,
         low: Box<Expr>,
         high: Box<Expr>,
         negated: bool,
+        collation: Collation,
     },
     Like {
         expr: Box<Expr>,
         pattern: Box<Expr>,
         escape: u8,
         negated: bool,
+        collation: Collation,
     },
     Case {
         operand: Option<Box<Expr>>,
         whens: Vec<(Expr, Expr)>,
         otherwise: Option<Box<Expr>>,
+        /// The collation the operand compares with each WHEN value under.
+        collation: Collation,
     },
     Call {
         func: Func,
         args: Vec<Expr>,
+        /// The collation the function compares or searches strings under (STRCMP,
+        /// NULLIF, GREATEST, LEAST, FIELD, LOCATE, INSTR, UPPER and LOWER of bytes).
+        collation: Collation,
+    },
+    /// `x COLLATE name`, a binary literal (`X'..'`, `_binary'..'`) or `CAST(x AS BINARY)`:
+    /// the value of `expr`, whose strings now carry `collation`.
+    Collate {
+        expr: Box<Expr>,
+        collation: Collation,
+        derivation: crate::expr::collation::Derivation,
     },
     TrimChars {
         expr: Box<Expr>,
@@ -333,6 +354,7 @@ pub enum Expr {
         expr: Box<Expr>,
         query: Arc<dyn SubqueryPlan>,
         negated: bool,
+        collation: Collation,
     },
     Exists {
         query: Arc<dyn SubqueryPlan>,
@@ -345,6 +367,9 @@ pub enum Expr {
 pub struct ColumnScope {
     /// (table or alias, column name) per row position.
     pub columns: Vec<(Option<std::sync::Arc<str>>, String)>,
+    /// Each column's collation (None for a column that is no string), where known: a
+    /// position past the end is a string column of the connection's collation.
+    pub collations: Vec<Option<Collation>>,
 }
 
 impl ColumnScope {
@@ -464,9 +489,10 @@ mod tests {
 
     #[test]
     fn locate_is_case_insensitive_and_one_based() {
-        assert_eq!(locate("b", "abc", 1), 2);
-        assert_eq!(locate("B", "abcb", 3), 4);
-        assert_eq!(locate("x", "abc", 1), 0);
-        assert_eq!(locate("", "abc", 2), 2);
+        assert_eq!(locate("b", "abc", 1, Collation::Utf8mb4GeneralCi), 2);
+        assert_eq!(locate("B", "abcb", 3, Collation::Utf8mb4GeneralCi), 4);
+        assert_eq!(locate("x", "abc", 1, Collation::Utf8mb4GeneralCi), 0);
+        assert_eq!(locate("", "abc", 2, Collation::Utf8mb4GeneralCi), 2);
+        assert_eq!(locate("B", "abcb", 1, Collation::Utf8mb4Bin), 0);
     }
 }

@@ -30,6 +30,7 @@ impl Expr {
             Expr::IsNull { expr, .. }
             | Expr::IsBool { expr, .. }
             | Expr::Cast { expr, .. }
+            | Expr::Collate { expr, .. }
             | Expr::InSubquery { expr, .. } => f(expr),
             Expr::InList { expr, list, .. } => f(expr) && list.iter().all(f),
             Expr::Between {
@@ -40,6 +41,7 @@ impl Expr {
                 operand,
                 whens,
                 otherwise,
+                ..
             } => {
                 operand.as_deref().is_none_or(&mut f)
                     && whens.iter().all(|(a, b)| f(a) && f(b))
@@ -97,7 +99,8 @@ impl Expr {
             Expr::Subquery(q) => q.first_column_type(env),
             Expr::InSubquery { .. } | Expr::Exists { .. } => int(1),
             Expr::Cast { expr, to } => cast_type(*to, ty(expr)),
-            Expr::Call { func, args } => call_type(*func, args, env, columns),
+            Expr::Call { func, args, .. } => call_type(*func, args, env, columns),
+            Expr::Collate { expr, .. } => ty(expr),
         }
     }
 }

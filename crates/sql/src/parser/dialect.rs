@@ -1,11 +1,14 @@
-//! The SQL dialect handed to sqlparser: MySQL's, with MySQL's precedence for `XOR`.
+//! The SQL dialect handed to sqlparser: MySQL's, with MySQL's precedence for `XOR` and for
+//! the `BINARY` operator.
 //!
 //! sqlparser 0.63 gives `XOR` the precedence of the bitwise `^`, so `a > 1 XOR b > 2` parsed
-//! as `a > (1 XOR b) > 2`. MySQL ranks XOR between AND and OR. This wrapper behaves as
+//! as `a > (1 XOR b) > 2`. MySQL ranks XOR between AND and OR. It also reads `BINARY x`
+//! as a cast of the whole expression after it, so `BINARY 'a' = 'A'` was
+//! `BINARY ('a' = 'A')`, true; MySQL casts the operand alone, above every binary operator. This wrapper behaves as
 //! [`MySqlDialect`] in every other respect: it reports MySqlDialect's type id (so the
 //! parser's MySQL-specific paths apply) and forwards every method MySqlDialect overrides.
 
-use sqlparser::ast::{Expr, Statement};
+use sqlparser::ast::{CastKind, DataType, Expr, Statement};
 use sqlparser::dialect::{Dialect, MySqlDialect};
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
@@ -19,6 +22,9 @@ pub struct MyriadDialect {
 
 /// Between AND (10) and OR (5) in sqlparser's scale.
 const XOR_PRECEDENCE: u8 = 7;
+
+/// `BINARY x`'s operand: above `*` and `/` (40) in sqlparser's scale, below `.` (100).
+const BINARY_OPERAND_PRECEDENCE: u8 = 45;
 
 impl Dialect for MyriadDialect {
     fn dialect(&self) -> TypeId {
@@ -67,6 +73,23 @@ impl Dialect for MyriadDialect {
         precedence: u8,
     ) -> Option<Result<Expr, ParserError>> {
         self.mysql.parse_infix(parser, expr, precedence)
+    }
+    fn parse_prefix(&self, parser: &mut Parser) -> Option<Result<Expr, ParserError>> {
+        if !matches!(&parser.peek_token_ref().token, Token::Word(w) if w.keyword == Keyword::BINARY)
+        {
+            return None;
+        }
+        parser.next_token();
+        Some(
+            parser
+                .parse_subexpr(BINARY_OPERAND_PRECEDENCE)
+                .map(|operand| Expr::Cast {
+                    kind: CastKind::Cast,
+                    expr: Box::new(operand),
+                    data_type: DataType::Binary(None),
+                    format: None,
+                }),
+        )
     }
     fn parse_statement(&self, parser: &mut Parser) -> Option<Result<Statement, ParserError>> {
         self.mysql.parse_statement(parser)

@@ -3,6 +3,7 @@
 use crate::expr::eval::SqlValue;
 
 use crate::expr::CmpOp;
+use crate::expr::Collation;
 use crate::expr::Expr;
 use crate::plan::tables::*;
 use crate::value::Value;
@@ -82,9 +83,10 @@ pub(crate) fn reads_row(e: &Expr) -> bool {
         | Expr::Cmp { left, right, .. }
         | Expr::Bit { left, right, .. } => reads_row(left) || reads_row(right),
         Expr::And(a, b) | Expr::Or(a, b) | Expr::Xor(a, b) => reads_row(a) || reads_row(b),
-        Expr::IsNull { expr, .. } | Expr::IsBool { expr, .. } | Expr::Cast { expr, .. } => {
-            reads_row(expr)
-        }
+        Expr::IsNull { expr, .. }
+        | Expr::IsBool { expr, .. }
+        | Expr::Cast { expr, .. }
+        | Expr::Collate { expr, .. } => reads_row(expr),
         Expr::InList { expr, list, .. } => reads_row(expr) || list.iter().any(reads_row),
         Expr::Between {
             expr, low, high, ..
@@ -94,6 +96,7 @@ pub(crate) fn reads_row(e: &Expr) -> bool {
             operand,
             whens,
             otherwise,
+            ..
         } => {
             operand.as_deref().is_some_and(reads_row)
                 || whens.iter().any(|(a, b)| reads_row(a) || reads_row(b))
@@ -128,7 +131,7 @@ pub(crate) fn disjuncts<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
 
 /// When every disjunct of `e` bounds one and the same column by values that do not read
 /// the row, that column and one range per disjunct.
-pub(crate) fn or_ranges(e: &Expr) -> Option<(usize, Vec<RangeBounds>)> {
+pub(crate) fn or_ranges(e: &Expr, def: &st::TableDef) -> Option<(usize, Vec<RangeBounds>)> {
     let mut list = Vec::new();
     disjuncts(e, &mut list);
     let mut column = None;
@@ -140,18 +143,33 @@ pub(crate) fn or_ranges(e: &Expr) -> Option<(usize, Vec<RangeBounds>)> {
                 low,
                 high,
                 negated: false,
+                collation,
             } => match expr.as_ref() {
-                Expr::Column(i) if !reads_row(low) && !reads_row(high) => (
-                    *i,
+                Expr::Column(i)
+                    if !reads_row(low)
+                        && !reads_row(high)
+                        && index_collation_fits(def, *i, *collation) =>
+                {
                     (
-                        Some(((**low).clone(), true)),
-                        Some(((**high).clone(), true)),
-                    ),
-                ),
+                        *i,
+                        (
+                            Some(((**low).clone(), true)),
+                            Some(((**high).clone(), true)),
+                        ),
+                    )
+                }
                 _ => return None,
             },
-            Expr::Cmp { op, left, right } => {
+            Expr::Cmp {
+                op,
+                left,
+                right,
+                collation,
+            } => {
                 let (col, value, op) = column_comparison(*op, left, right)?;
+                if !index_collation_fits(def, col, *collation) {
+                    return None;
+                }
                 let v = value.clone();
                 let range = match op {
                     CmpOp::Eq => (Some((v.clone(), true)), Some((v, true))),
@@ -207,16 +225,38 @@ pub(crate) fn conjuncts<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
     }
 }
 
-pub(crate) fn collect_facts(filter: &Expr, columns: usize) -> Vec<ColumnFacts> {
-    let mut facts = vec![ColumnFacts::default(); columns];
+/// Whether an index key of column `col` of `def` finds what a comparison under
+/// `collation` finds: always for a column that is no string (strings compared with it
+/// compare as numbers or dates), else when the column's collation is the comparison's.
+fn index_collation_fits(def: &st::TableDef, col: usize, collation: Collation) -> bool {
+    def.columns.get(col).is_some_and(|c| {
+        !matches!(
+            c.ty,
+            st::ColumnType::Char { .. }
+                | st::ColumnType::Varchar { .. }
+                | st::ColumnType::Text { .. }
+        ) || c.ty.collation() == collation
+    })
+}
+
+pub(crate) fn collect_facts(filter: &Expr, def: &st::TableDef) -> Vec<ColumnFacts> {
+    let mut facts = vec![ColumnFacts::default(); def.columns.len()];
     let mut list = Vec::new();
     conjuncts(filter, &mut list);
     for c in list {
         match c {
-            Expr::Cmp { op, left, right } => {
+            Expr::Cmp {
+                op,
+                left,
+                right,
+                collation,
+            } => {
                 let Some((col, value, op)) = column_comparison(*op, left, right) else {
                     continue;
                 };
+                if !index_collation_fits(def, col, *collation) {
+                    continue;
+                }
                 let Some(f) = facts.get_mut(col) else {
                     continue;
                 };
@@ -233,10 +273,13 @@ pub(crate) fn collect_facts(filter: &Expr, columns: usize) -> Vec<ColumnFacts> {
                 expr,
                 list,
                 negated: false,
+                collation,
                 ..
             } => {
                 if let Expr::Column(i) = expr.as_ref() {
-                    if list.iter().all(|v| !reads_row(v)) {
+                    if list.iter().all(|v| !reads_row(v))
+                        && index_collation_fits(def, *i, *collation)
+                    {
                         if let Some(f) = facts.get_mut(*i) {
                             f.in_list = Some(list.clone());
                         }
@@ -244,7 +287,7 @@ pub(crate) fn collect_facts(filter: &Expr, columns: usize) -> Vec<ColumnFacts> {
                 }
             }
             Expr::Or(..) => {
-                if let Some((col, ranges)) = or_ranges(c) {
+                if let Some((col, ranges)) = or_ranges(c, def) {
                     if let Some(f) = facts.get_mut(col) {
                         f.ranges = Some(ranges);
                     }
@@ -255,9 +298,13 @@ pub(crate) fn collect_facts(filter: &Expr, columns: usize) -> Vec<ColumnFacts> {
                 low,
                 high,
                 negated: false,
+                collation,
             } => {
                 if let Expr::Column(i) = expr.as_ref() {
-                    if !reads_row(low) && !reads_row(high) {
+                    if !reads_row(low)
+                        && !reads_row(high)
+                        && index_collation_fits(def, *i, *collation)
+                    {
                         if let Some(f) = facts.get_mut(*i) {
                             f.lower = Some(((**low).clone(), true));
                             f.upper = Some(((**high).clone(), true));
@@ -277,7 +324,7 @@ pub(crate) fn candidate_indexes(def: &st::TableDef, filter: Option<&Expr>) -> Ve
     let Some(filter) = filter else {
         return Vec::new();
     };
-    let facts = collect_facts(filter, def.columns.len());
+    let facts = collect_facts(filter, def);
     let usable = |f: &ColumnFacts| {
         f.eq.is_some()
             || f.in_list.is_some()
@@ -300,7 +347,7 @@ pub fn choose_access(def: &st::TableDef, filter: Option<&Expr>) -> Access {
     let Some(filter) = filter else {
         return Access::Full;
     };
-    let facts = collect_facts(filter, def.columns.len());
+    let facts = collect_facts(filter, def);
     let mut best: Option<(u32, Access)> = None;
     for (index_no, ix) in def.indexes.iter().enumerate() {
         let mut eq = Vec::new();
@@ -359,6 +406,7 @@ pub fn join_lookup(on: Option<&Expr>, def: &st::TableDef, offset: usize) -> Opti
             op: CmpOp::Eq,
             left,
             right,
+            collation,
         } = c
         else {
             continue;
@@ -371,6 +419,9 @@ pub fn join_lookup(on: Option<&Expr>, def: &st::TableDef, offset: usize) -> Opti
                 continue;
             }
             let local = *i - offset;
+            if !index_collation_fits(def, local, *collation) {
+                continue;
+            }
             // Prefer a unique single-column index, then any index starting with the column.
             let best = def
                 .indexes

@@ -95,7 +95,8 @@ fn add_column(
             format!("Duplicate column name '{}'", column_def.name.value),
         ));
     }
-    let (column, is_primary, is_unique) = column_from_ast(column_def, compiler)?;
+    let table_collation = crate::plan::table_def::table_collation(&def.options)?;
+    let (column, is_primary, is_unique) = column_from_ast(column_def, table_collation, compiler)?;
     if column.auto_increment {
         return Err(SqlError::not_supported("adding an AUTO_INCREMENT column"));
     }

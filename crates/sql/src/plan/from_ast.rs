@@ -258,6 +258,7 @@ fn insert(ins: &ast::Insert, compiler: &Compiler, ctx: &CompileCtx) -> Result<St
             let mut scope = table.scope();
             for c in &table.def.columns {
                 scope.columns.push((None, format!("__new_{}", c.name)));
+                scope.collations.push(c.ty.string_collation());
             }
             let uc = crate::plan::table_def::table_compiler(compiler, &scope);
             let mut out = Vec::new();

@@ -455,6 +455,10 @@ impl SubqueryPlan for Stmt {
         query::first_column_type(self, env)
     }
 
+    fn first_column_collation(&self) -> crate::expr::collation::Derived {
+        query::first_column_collation(self)
+    }
+
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }

@@ -183,6 +183,25 @@ pub fn first_column_type(stmt: &Stmt, env: &dyn crate::expr::Env) -> crate::expr
     }
 }
 
+/// The collation of a subquery's first column.
+pub fn first_column_collation(stmt: &Stmt) -> crate::expr::collation::Derived {
+    use crate::expr::collation::{Derivation, Derived};
+    match stmt {
+        Stmt::Select(plan) => plan.items.first().map(|i| i.expr.collation(&[])),
+        Stmt::SelectTable(plan) => plan.items.first().map(|item| match item {
+            crate::plan::tables::OutputItem::Column { index, .. } => {
+                Expr::Column(*index).collation(&plan.collations)
+            }
+            crate::plan::tables::OutputItem::Expr { expr, .. } => expr.collation(&plan.collations),
+        }),
+        _ => None,
+    }
+    .unwrap_or(Derived::new(
+        crate::expr::Collation::default(),
+        Derivation::Ignorable,
+    ))
+}
+
 /// One table of FROM: the table, whether it is LEFT JOINed, and its ON condition.
 type Relation<'a> = (&'a ast::TableFactor, bool, Option<&'a ast::Expr>);
 
@@ -216,7 +235,9 @@ pub(crate) fn compile_table_select(
     let mut offsets = Vec::new();
     for r in &refs {
         offsets.push(scope.columns.len());
-        scope.columns.extend(r.scope().columns);
+        let table_scope = r.scope();
+        scope.columns.extend(table_scope.columns);
+        scope.collations.extend(table_scope.collations);
     }
     let has_column = |name: &str| {
         scope
@@ -232,9 +253,22 @@ pub(crate) fn compile_table_select(
     };
     let grouped =
         !aggregated.found.is_empty() || !group_exprs.is_empty() || aggregated.having.is_some();
+    // Aggregate arguments read the table's row; MIN and MAX keep their argument's
+    // collation in the aggregate's column.
+    let mut agg_args = Vec::new();
+    for (_, arg, _) in &aggregated.found {
+        agg_args.push(arg.as_ref().map(|a| tc.compile(a)).transpose()?);
+    }
     let mut ext_scope = scope.clone();
-    for i in 0..aggregated.found.len() {
+    for (i, ((kind, ..), arg)) in aggregated.found.iter().zip(&agg_args).enumerate() {
+        use crate::plan::tables::AggKind;
         ext_scope.columns.push((None, format!("__agg{i}")));
+        ext_scope.collations.push(match (kind, arg) {
+            (AggKind::Min | AggKind::Max, Some(a)) => {
+                a.collation(&scope.collations).string_collation()
+            }
+            _ => None,
+        });
     }
     let ec = crate::plan::table_def::table_compiler(compiler, &ext_scope);
 
@@ -266,7 +300,7 @@ pub(crate) fn compile_table_select(
                 None => tc.compile(g)?,
             });
         }
-        Some(grouping(keys, &aggregated, &tc, &ec)?)
+        Some(grouping(keys, &aggregated, agg_args, (&scope, &ec))?)
     } else {
         None
     };
@@ -298,6 +332,7 @@ pub(crate) fn compile_table_select(
             order_by,
             limit,
             offset,
+            collations: ext_scope.collations.clone(),
             locking: locking_read(q)?,
             shown_columns: std::sync::OnceLock::new(),
         },
@@ -417,19 +452,23 @@ fn extract_clauses(
     })
 }
 
-/// GROUP BY's plan: the `keys`, the aggregates' arguments (compiled with `tc`, over the
-/// table's row) and HAVING (with `ec`, which sees the aggregate columns).
+/// GROUP BY's plan: the `keys`, the aggregates with their arguments (`args`, compiled over
+/// the table's row, `scope`) and HAVING (compiled with `ec`, which sees the aggregate
+/// columns).
 fn grouping(
     keys: Vec<Expr>,
     aggregated: &Aggregates,
-    tc: &Compiler,
-    ec: &Compiler,
+    args: Vec<Option<Expr>>,
+    (scope, ec): (&ColumnScope, &Compiler),
 ) -> Result<crate::plan::tables::Grouping, SqlError> {
     let mut aggregates = Vec::new();
-    for (kind, arg, distinct) in &aggregated.found {
-        let arg = arg.as_ref().map(|a| tc.compile(a)).transpose()?;
+    for ((kind, _, distinct), arg) in aggregated.found.iter().zip(args) {
         aggregates.push(crate::plan::tables::Aggregate {
             kind: *kind,
+            collation: arg
+                .as_ref()
+                .map(|a| a.collation(&scope.collations).collation)
+                .unwrap_or_default(),
             arg,
             distinct: *distinct,
         });
@@ -440,6 +479,7 @@ fn grouping(
         .map(|h| ec.compile(h))
         .transpose()?;
     Ok(crate::plan::tables::Grouping {
+        key_collations: keys.iter().map(|k| ec.derived(k).collation).collect(),
         keys,
         aggregates,
         having,

@@ -93,9 +93,22 @@ pub fn key_text(def: &st::TableDef, column: usize) -> &'static str {
 
 /// SHOW CREATE TABLE's text.
 pub fn create_table_text(name: &str, def: &st::TableDef) -> String {
+    let table_collation = crate::plan::table_def::table_collation(&def.options).unwrap_or_default();
     let mut lines = Vec::new();
     for c in &def.columns {
         let mut line = format!("  `{}` {}", c.name, type_text(&c.ty));
+        // A text column names its collation where it is not the table's.
+        match c.ty.string_collation() {
+            Some(collation @ (st::Collation::Utf8mb4GeneralCi | st::Collation::Utf8mb4Bin))
+                if collation != table_collation =>
+            {
+                line.push_str(&format!(
+                    " CHARACTER SET utf8mb4 COLLATE {}",
+                    collation.name()
+                ));
+            }
+            _ => {}
+        }
         if !c.nullable {
             line.push_str(" NOT NULL");
         } else if matches!(c.ty, st::ColumnType::Timestamp { .. }) {
@@ -156,8 +169,12 @@ pub fn create_table_text(name: &str, def: &st::TableDef) -> String {
         .find(|(k, _)| k.eq_ignore_ascii_case("ENGINE"))
         .map(|(_, v)| v.clone())
         .unwrap_or_else(|| "InnoDB".into());
+    let charset = match table_collation {
+        st::Collation::Binary => "DEFAULT CHARSET=binary".to_string(),
+        c => format!("DEFAULT CHARSET=utf8mb4 COLLATE={}", c.name()),
+    };
     format!(
-        "CREATE TABLE `{name}` (\n{}\n) ENGINE={engine} DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci",
+        "CREATE TABLE `{name}` (\n{}\n) ENGINE={engine} {charset}",
         lines.join(",\n")
     )
 }

@@ -23,11 +23,13 @@ pub fn table_compiler<'a>(base: &Compiler<'a>, scope: &'a ColumnScope) -> Compil
 
 /// CREATE TABLE's definition from sqlparser's AST.
 pub fn table_def(ct: &ast::CreateTable, compiler: &Compiler) -> Result<st::TableDef, SqlError> {
+    let options = table_options(ct);
+    let default_collation = table_collation(&options)?;
     let mut columns = Vec::new();
     let mut indexes: Vec<st::IndexDef> = Vec::new();
     let mut primary: Option<Vec<usize>> = None;
     for (position, c) in ct.columns.iter().enumerate() {
-        let (def, is_primary, is_unique) = column_from_ast(c, compiler)?;
+        let (def, is_primary, is_unique) = column_from_ast(c, default_collation, compiler)?;
         if is_primary {
             primary = Some(vec![position]);
         }
@@ -137,6 +139,18 @@ pub fn table_def(ct: &ast::CreateTable, compiler: &Compiler) -> Result<st::Table
             "Incorrect table definition; there can be only one auto column and it must be defined as a key",
         ));
     }
+    order_indexes(&mut indexes);
+    let def = st::TableDef {
+        columns,
+        indexes,
+        options,
+    };
+    def.validate().map_err(storage_error)?;
+    Ok(def)
+}
+
+/// CREATE TABLE's options as (name, value) texts (`ENGINE`, `DEFAULT CHARSET`, ...).
+fn table_options(ct: &ast::CreateTable) -> Vec<(String, String)> {
     let mut options = Vec::new();
     if let ast::CreateTableOptions::Plain(list) | ast::CreateTableOptions::With(list) =
         &ct.table_options
@@ -154,25 +168,110 @@ pub fn table_def(ct: &ast::CreateTable, compiler: &Compiler) -> Result<st::Table
             }
         }
     }
-    order_indexes(&mut indexes);
-    let def = st::TableDef {
-        columns,
-        indexes,
-        options,
-    };
-    def.validate().map_err(storage_error)?;
-    Ok(def)
+    options
 }
 
-/// One column of CREATE TABLE or ALTER TABLE ADD COLUMN: its definition, and whether it is
-/// declared PRIMARY KEY or UNIQUE inline.
+/// A table's default collation, from its options: `COLLATE`, else the default of
+/// `CHARSET` (a character set other than utf8mb4's and binary is stored as utf8mb4 with
+/// its general collation), else utf8mb4_general_ci.
+pub(crate) fn table_collation(options: &[(String, String)]) -> Result<st::Collation, SqlError> {
+    let value = |names: &[&str]| {
+        options.iter().find_map(|(k, v)| {
+            let k = k.to_ascii_uppercase();
+            let k = k.trim_start_matches("DEFAULT").trim();
+            names.contains(&k).then(|| v.trim_matches(['\'', '"', '`']))
+        })
+    };
+    if let Some(name) = value(&["COLLATE"]) {
+        return stored_collation(name);
+    }
+    Ok(value(&["CHARSET", "CHARACTER SET"])
+        .and_then(|cs| st::Collation::of_charset(cs, true))
+        .unwrap_or_default())
+}
+
+/// The collation a column or table declared with `COLLATE name` stores its text under.
+/// Text is stored as utf8mb4 whatever its declared character set, so any `_bin`
+/// collation is utf8mb4_bin (the same order on the characters it holds) and any other
+/// case-insensitive one is utf8mb4_general_ci (docs/compatibility.md lists where their
+/// orders differ); a case-sensitive one (`_cs`) is not supported (1235).
+fn stored_collation(name: &str) -> Result<st::Collation, SqlError> {
+    let name = name.trim_matches(['`', '\'', '"']);
+    let lower = name.to_ascii_lowercase();
+    match st::Collation::by_name(name) {
+        Some(c) => Ok(c),
+        None if lower.ends_with("_bin") => Ok(st::Collation::Utf8mb4Bin),
+        None if lower.ends_with("_ci") => Ok(st::Collation::Utf8mb4GeneralCi),
+        None => crate::expr::compile::collation_named(name),
+    }
+}
+
+/// The collation a text column's options give it (`CHARACTER SET`, `COLLATE`), else
+/// `default`, the table's: 1253 for a collation of another character set.
+fn column_collation(
+    options: &[ast::ColumnOptionDef],
+    default: st::Collation,
+) -> Result<st::Collation, SqlError> {
+    let mut charset = None;
+    let mut collation = None;
+    for o in options {
+        match &o.option {
+            ast::ColumnOption::CharacterSet(name) => charset = Some(name.to_string()),
+            ast::ColumnOption::Collation(name) => {
+                collation = Some(stored_collation(&name.to_string())?)
+            }
+            _ => {}
+        }
+    }
+    let charset = charset.map(|cs| cs.trim_matches(['`', '\'', '"']).to_ascii_lowercase());
+    match (charset, collation) {
+        (Some(cs), Some(c))
+            if st::Collation::of_charset(&cs, true).is_some_and(|d| d.charset() != c.charset()) =>
+        {
+            Err(SqlError::new(
+                myriad_types::errors::ER_COLLATION_CHARSET_MISMATCH,
+                format!(
+                    "COLLATION '{}' is not valid for CHARACTER SET '{cs}'",
+                    c.name()
+                ),
+            ))
+        }
+        (_, Some(c)) => Ok(c),
+        (Some(cs), None) => Ok(st::Collation::of_charset(&cs, true).unwrap_or_default()),
+        (None, None) => Ok(default),
+    }
+}
+
+/// A text type (CHAR, VARCHAR, TEXT) with `collation`; the `binary` collation makes it
+/// the binary type of the same size (BINARY, VARBINARY, BLOB), as in MariaDB.
+fn with_collation(ty: st::ColumnType, collation: st::Collation) -> st::ColumnType {
+    use st::ColumnType as T;
+    match (ty, collation) {
+        (T::Text { size, .. }, st::Collation::Binary) => T::Blob { size },
+        (T::Char { len, .. }, collation) => T::Char { len, collation },
+        (T::Varchar { len, .. }, collation) => T::Varchar { len, collation },
+        (T::Text { size, .. }, collation) => T::Text { size, collation },
+        (other, _) => other,
+    }
+}
+
+/// One column of CREATE TABLE or ALTER TABLE ADD COLUMN (`table_collation`: the table's
+/// default): its definition, and whether it is declared PRIMARY KEY or UNIQUE inline.
 pub fn column_from_ast(
     c: &ast::ColumnDef,
+    table_collation: st::Collation,
     compiler: &Compiler,
 ) -> Result<(st::ColumnDef, bool, bool), SqlError> {
     let mut primary = false;
     let mut unique = false;
     let ty = column_type(&c.data_type, &c.name.value)?;
+    let ty = match ty.collation() {
+        // Text types take their collation from their options or the table.
+        st::Collation::Utf8mb4GeneralCi => {
+            with_collation(ty, column_collation(&c.options, table_collation)?)
+        }
+        _ => ty,
+    };
     let mut def = st::ColumnDef::new(&c.name.value, ty);
     let mut default_expr = None;
     for option in &c.options {

@@ -111,12 +111,16 @@ pub struct Aggregate {
     pub kind: AggKind,
     pub arg: Option<Expr>,
     pub distinct: bool,
+    /// The collation MIN, MAX and DISTINCT compare the argument's strings under.
+    pub collation: st::Collation,
 }
 
 /// GROUP BY keys (none: the whole input is one group), the aggregates, and HAVING.
 #[derive(Debug, Clone)]
 pub struct Grouping {
     pub keys: Vec<Expr>,
+    /// The collation each key's strings group under.
+    pub key_collations: Vec<st::Collation>,
     pub aggregates: Vec<Aggregate>,
     pub having: Option<Expr>,
 }
@@ -159,6 +163,10 @@ pub struct TableSelect {
     pub order_by: Vec<(Expr, bool)>,
     pub limit: Option<Expr>,
     pub offset: Option<Expr>,
+    /// The collation of each column of the rows the clauses read (the tables' columns,
+    /// then each aggregate's): what ORDER BY, GROUP BY, DISTINCT and MIN/MAX keys
+    /// compare under (see [`Expr::collation`]).
+    pub collations: Vec<Option<st::Collation>>,
     /// `FOR UPDATE` or `FOR SHARE`: the tables are locked for the session's transaction
     /// before they are read (see `session::transaction`).
     pub locking: bool,
@@ -255,7 +263,17 @@ impl TableRef {
                 .iter()
                 .map(|c| (Some(Arc::clone(&self.alias)), c.name.clone()))
                 .collect(),
+            collations: self.collations(),
         }
+    }
+
+    /// Each column's collation, None for a column that is no string.
+    pub fn collations(&self) -> Vec<Option<st::Collation>> {
+        self.def
+            .columns
+            .iter()
+            .map(|c| c.ty.string_collation())
+            .collect()
     }
 
     pub fn column_types(&self) -> Vec<SqlType> {
@@ -293,6 +311,15 @@ pub(crate) fn int_digits(width: st::IntWidth, unsigned: bool) -> u32 {
         (st::IntWidth::Int, _) => 11,
         (st::IntWidth::Big, true) => 20,
         (st::IntWidth::Big, false) => 20,
+    }
+}
+
+/// The BINARY column flag of a text column: set for a `_bin` collation.
+fn bin_flag(collation: st::Collation) -> u16 {
+    if collation == st::Collation::Utf8mb4Bin {
+        column_flags::BINARY
+    } else {
+        0
     }
 }
 
@@ -393,20 +420,21 @@ pub fn column_meta(table: &TableRef, index: usize, name: &str) -> Column {
             flags |= column_flags::BINARY;
             (WireType::VarString, *len, charsets::BINARY, 0)
         }
-        st::ColumnType::Char { len, .. } => {
-            (WireType::String, len * 4, charsets::UTF8MB4_GENERAL_CI, 0)
+        // A text column's character set number is its collation's; a `_bin` collation's
+        // column is flagged BINARY too, as MariaDB flags it.
+        st::ColumnType::Char { len, collation } => {
+            flags |= bin_flag(*collation);
+            (WireType::String, len * 4, collation.id(), 0)
         }
-        st::ColumnType::Varchar { len, .. } => (
-            WireType::VarString,
-            len * 4,
-            charsets::UTF8MB4_GENERAL_CI,
-            0,
-        ),
+        st::ColumnType::Varchar { len, collation } => {
+            flags |= bin_flag(*collation);
+            (WireType::VarString, len * 4, collation.id(), 0)
+        }
         // Every size is sent as BLOB (252), told apart by its length, as MariaDB does.
-        st::ColumnType::Text { size, .. } => {
-            flags |= column_flags::BLOB;
+        st::ColumnType::Text { size, collation } => {
+            flags |= column_flags::BLOB | bin_flag(*collation);
             let length = (size.max_bytes() * 4).min(u64::from(u32::MAX)) as u32;
-            (WireType::Blob, length, charsets::UTF8MB4_GENERAL_CI, 0)
+            (WireType::Blob, length, collation.id(), 0)
         }
         st::ColumnType::Blob { size } => {
             flags |= column_flags::BLOB | column_flags::BINARY;

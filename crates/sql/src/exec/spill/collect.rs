@@ -13,6 +13,7 @@ use crate::expr::eval::{SqlType, SqlValue};
 use crate::expr::Env;
 use crate::plan::tables::{OutputItem, TableSelect};
 use crate::value::Value;
+use myriad_types::Collation;
 
 pub enum Collector<'d> {
     /// Rows in arrival order, in memory.
@@ -36,21 +37,21 @@ pub struct Plain<'d> {
 type ResultRows<'d> = Box<dyn Iterator<Item = Result<Vec<Value>, SqlError>> + 'd>;
 
 impl<'d> Collector<'d> {
-    /// Rows ordered by keys (`desc` per key) when `desc` is given; `wanted`: only the
-    /// first rows are needed.
+    /// Rows ordered by keys (`desc` per key, strings under its collation) when `order` is
+    /// given; `wanted`: only the first rows are needed.
     pub fn new(
-        desc: Option<Vec<bool>>,
+        order: Option<(Vec<bool>, Vec<Collation>)>,
         wanted: Option<usize>,
         config: &'d SpillConfig,
     ) -> Collector<'d> {
-        match desc {
+        match order {
             None => Collector::Plain(Plain {
                 rows: Vec::new(),
                 bytes: 0,
                 config,
             }),
-            Some(desc) => Collector::Sorted(Box::new(ExternalSort::new(
-                desc,
+            Some((desc, collations)) => Collector::Sorted(Box::new(ExternalSort::new(
+                (desc, &collations),
                 config.sort_bytes,
                 wanted,
                 &config.dir,
@@ -74,7 +75,7 @@ impl<'d> Collector<'d> {
                 }
                 let config = plain.config;
                 let mut spool = Box::new(ExternalSort::new(
-                    Vec::new(),
+                    (Vec::new(), &[]),
                     config.sort_bytes,
                     None,
                     &config.dir,

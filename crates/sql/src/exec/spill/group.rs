@@ -50,11 +50,11 @@ pub struct Grouper<'d> {
 
 /// The canonical key as one byte string (each part length-prefixed, so parts cannot run
 /// into each other).
-pub fn canonical_bytes(parts: &[String]) -> Vec<u8> {
+pub fn canonical_bytes(parts: &[Vec<u8>]) -> Vec<u8> {
     let mut out = Vec::new();
     for p in parts {
         put_varint(&mut out, p.len() as u64);
-        out.extend_from_slice(p.as_bytes());
+        out.extend_from_slice(p);
     }
     out
 }

@@ -17,6 +17,7 @@
 use crate::expr::compare as eval;
 use crate::expr::eval::SqlValue;
 use crate::value::Value;
+use myriad_types::Collation;
 use std::cmp::Ordering;
 
 /// The kind a mixed key column is brought to, narrowest first.
@@ -52,6 +53,8 @@ struct ColumnStats {
     /// Every string is ASCII (numbers and dates aside).
     strings_ascii: bool,
     seen: bool,
+    /// The collation the column's strings order under.
+    collation: Collation,
 }
 
 /// What the keys of the rows seen so far need (see the module doc).
@@ -68,20 +71,23 @@ pub struct KeyStats {
 pub struct KeyPlan {
     pub convert: Vec<Option<Kind>>,
     pub fold: Vec<bool>,
+    pub collations: Vec<Collation>,
     /// Keys are compared as they are, strings byte by byte: the order of a grouping's
     /// canonical keys, where only equal keys must meet.
     pub binary: bool,
 }
 
 impl KeyStats {
-    pub fn new(width: usize) -> KeyStats {
-        let fresh = ColumnStats {
+    /// Stats of keys whose strings order under `collations` (one per key).
+    pub fn new(collations: &[Collation]) -> KeyStats {
+        let fresh = |collation| ColumnStats {
             ascii_strings_only: true,
             strings_ascii: true,
+            collation,
             ..ColumnStats::default()
         };
         KeyStats {
-            columns: vec![fresh; width],
+            columns: collations.iter().map(|c| fresh(*c)).collect(),
             binary: false,
         }
     }
@@ -90,7 +96,7 @@ impl KeyStats {
     pub fn binary(width: usize) -> KeyStats {
         KeyStats {
             binary: true,
-            ..KeyStats::new(width)
+            ..KeyStats::new(&vec![Collation::Binary; width])
         }
     }
 
@@ -98,8 +104,13 @@ impl KeyStats {
     pub fn fresh(&self) -> KeyStats {
         KeyStats {
             binary: self.binary,
-            ..KeyStats::new(self.columns.len())
+            ..KeyStats::new(&self.collations())
         }
+    }
+
+    /// Each key's collation.
+    pub fn collations(&self) -> Vec<Collation> {
+        self.columns.iter().map(|c| c.collation).collect()
     }
 
     pub fn observe(&mut self, keys: &[Value]) {
@@ -136,6 +147,7 @@ impl KeyStats {
             return KeyPlan {
                 convert: vec![None; self.columns.len()],
                 fold: vec![false; self.columns.len()],
+                collations: self.collations(),
                 binary: true,
             };
         }
@@ -160,6 +172,7 @@ impl KeyStats {
         KeyPlan {
             convert,
             fold,
+            collations: self.collations(),
             binary: false,
         }
     }
@@ -194,9 +207,7 @@ pub fn prepare(keys: &[Value], plan: &KeyPlan) -> Vec<Value> {
             };
             match d {
                 Value::Bytes(mut s) if plan.fold.get(i) == Some(&true) && s.is_ascii() => {
-                    let end = s.iter().rposition(|&c| c != b' ').map_or(0, |p| p + 1);
-                    s.truncate(end);
-                    s.make_ascii_uppercase();
+                    crate::exec::sort::fold_ascii(&mut s, plan.collations[i]);
                     Value::Bytes(s)
                 }
                 other => other,
@@ -215,7 +226,9 @@ pub fn compare(a: &[Value], b: &[Value], desc: &[bool], plan: &KeyPlan) -> Order
             (_, Value::Null) => Ordering::Greater,
             (Value::Bytes(x), Value::Bytes(y)) if plan.fold[i] || plan.binary => x.cmp(y),
             (Value::UInt(x), Value::UInt(y)) if plan.binary => x.cmp(y),
-            _ => eval::compare(x, y, &mut Vec::new()).unwrap_or(Ordering::Equal),
+            _ => {
+                eval::compare(x, y, plan.collations[i], &mut Vec::new()).unwrap_or(Ordering::Equal)
+            }
         };
         let o = if *d { o.reverse() } else { o };
         if o != Ordering::Equal {

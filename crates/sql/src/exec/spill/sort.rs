@@ -29,6 +29,7 @@ use super::file::{RunReader, RunWriter};
 use super::keys::{compare, prepare, KeyPlan, KeyStats};
 use crate::error::SqlError;
 use crate::value::Value;
+use myriad_types::Collation;
 use std::cmp::Ordering;
 use std::path::Path;
 
@@ -92,15 +93,16 @@ pub enum Outcome<'d, P: SpillRow> {
 }
 
 impl<'d, P: SpillRow> ExternalSort<'d, P> {
-    /// A sort by keys with `desc[i]` per key, within `budget_bytes`, spilling to `dir`;
-    /// with `limit`, only the first `limit` rows are wanted.
+    /// A sort by keys with `desc[i]` per key, strings under `collations[i]`, within
+    /// `budget_bytes`, spilling to `dir`; with `limit`, only the first `limit` rows are
+    /// wanted.
     pub fn new(
-        desc: Vec<bool>,
+        (desc, collations): (Vec<bool>, &[Collation]),
         budget_bytes: usize,
         limit: Option<usize>,
         dir: &'d Path,
     ) -> ExternalSort<'d, P> {
-        let width = desc.len();
+        debug_assert_eq!(desc.len(), collations.len(), "one collation per key");
         ExternalSort {
             desc,
             budget_bytes,
@@ -108,8 +110,8 @@ impl<'d, P: SpillRow> ExternalSort<'d, P> {
             dir,
             buffer: Vec::new(),
             buffer_bytes: 0,
-            buffer_stats: KeyStats::new(width),
-            total_stats: KeyStats::new(width),
+            buffer_stats: KeyStats::new(collations),
+            total_stats: KeyStats::new(collations),
             cut_under: None,
             restart: false,
             runs: Vec::new(),
@@ -121,8 +123,9 @@ impl<'d, P: SpillRow> ExternalSort<'d, P> {
     /// Forget every row pushed so far (their files close, and so vanish).
     pub fn reset(&mut self) {
         let width = self.desc.len();
+        let collations = self.total_stats.collations();
         let mut fresh = ExternalSort::new(
-            std::mem::take(&mut self.desc),
+            (std::mem::take(&mut self.desc), &collations),
             self.budget_bytes,
             self.limit,
             self.dir,
@@ -137,7 +140,8 @@ impl<'d, P: SpillRow> ExternalSort<'d, P> {
     /// A sort whose keys compare as they are, strings byte by byte, ascending (see
     /// [`KeyPlan::binary`]).
     pub fn binary(width: usize, budget_bytes: usize, dir: &'d Path) -> ExternalSort<'d, P> {
-        let mut sort = ExternalSort::new(vec![false; width], budget_bytes, None, dir);
+        let keys = (vec![false; width], &vec![Collation::Binary; width][..]);
+        let mut sort = ExternalSort::new(keys, budget_bytes, None, dir);
         sort.buffer_stats = KeyStats::binary(width);
         sort.total_stats = KeyStats::binary(width);
         sort

@@ -6,6 +6,7 @@ use super::sort::{ExternalSort, Outcome, SortStats, MERGE_FAN_IN};
 use crate::exec::sort::sort_rows;
 use crate::expr::eval::SqlValue;
 use crate::value::Value;
+use myriad_types::Collation;
 use myriad_types::{Date, Decimal};
 use proptest::prelude::*;
 
@@ -52,6 +53,16 @@ fn rows() -> impl Strategy<Value = Vec<Vec<Value>>> {
     })
 }
 
+/// The collation of key `i`: the three in turn, so that every sort meets each.
+fn collations(desc: &[bool]) -> Vec<Collation> {
+    let all = [
+        Collation::Utf8mb4GeneralCi,
+        Collation::Utf8mb4Bin,
+        Collation::Binary,
+    ];
+    (0..desc.len()).map(|i| all[i % 3]).collect()
+}
+
 /// The reference: `sort_rows` over all rows at once, then the limit.
 fn reference(keys: &[Vec<Value>], desc: &[bool], limit: Option<usize>) -> Vec<u64> {
     let mut all: Vec<(Vec<Value>, u64)> = keys
@@ -60,7 +71,7 @@ fn reference(keys: &[Vec<Value>], desc: &[bool], limit: Option<usize>) -> Vec<u6
         .enumerate()
         .map(|(n, k)| (k, n as u64))
         .collect();
-    sort_rows(&mut all, desc);
+    sort_rows(&mut all, desc, &collations(desc));
     all.truncate(limit.unwrap_or(usize::MAX));
     all.into_iter().map(|(_, n)| n).collect()
 }
@@ -74,7 +85,12 @@ fn spilled(
     limit: Option<usize>,
 ) -> Option<(Vec<u64>, SortStats)> {
     let dir = tempfile::tempdir().expect("tempdir");
-    let mut sort = ExternalSort::new(desc.to_vec(), budget, limit, dir.path());
+    let mut sort = ExternalSort::new(
+        (desc.to_vec(), &collations(desc)),
+        budget,
+        limit,
+        dir.path(),
+    );
     for (n, k) in keys.iter().enumerate() {
         let payload = vec![Value::UInt(n as u64), Value::Bytes(vec![n as u8; n % 7])];
         sort.push(k.clone(), payload).expect("push");
@@ -181,7 +197,12 @@ fn a_limit_keeps_memory_to_the_limit() {
     // Rows arrive in reverse order, so every one displaces the worst kept row.
     let keys: Vec<Vec<Value>> = (0..50_000i64).rev().map(|n| vec![Value::Int(n)]).collect();
     let dir = tempfile::tempdir().expect("tempdir");
-    let mut sort = ExternalSort::new(vec![false], 1 << 30, Some(3), dir.path());
+    let mut sort = ExternalSort::new(
+        (vec![false], &[Collation::Utf8mb4GeneralCi]),
+        1 << 30,
+        Some(3),
+        dir.path(),
+    );
     for (n, k) in keys.into_iter().enumerate() {
         sort.push(k, n as u64).expect("push");
     }
@@ -217,7 +238,7 @@ fn grouped(rows: &[(String, i64)], group_bytes: usize) -> (Vec<GroupSeen>, bool)
     };
     let mut grouper = Grouper::new(&config);
     for (n, (key, v)) in rows.iter().enumerate() {
-        let canonical = canonical_bytes(&[key.to_lowercase()]);
+        let canonical = canonical_bytes(&[key.to_lowercase().into_bytes()]);
         let row = vec![Value::Int(*v), Value::UInt(n as u64)];
         grouper
             .push(canonical, vec![Value::text(key)], row)
@@ -256,7 +277,12 @@ proptest! {
 fn a_full_disk_fails_the_sort_with_disk_full_and_leaves_no_file() {
     use super::file::tests::FAIL_WRITES;
     let dir = tempfile::tempdir().expect("tempdir");
-    let mut sort = ExternalSort::new(vec![false], 300, None, dir.path());
+    let mut sort = ExternalSort::new(
+        (vec![false], &[Collation::Utf8mb4GeneralCi]),
+        300,
+        None,
+        dir.path(),
+    );
     FAIL_WRITES.with(|f| f.set(Some(28)));
     let mut failed = None;
     for n in 0..100i64 {

@@ -75,12 +75,16 @@ impl Compiler<'_> {
             Expr::Literal(d) => Some(d),
             _ => None,
         });
-        let set = crate::expr::in_set::ConstSet::build(constants).map(Arc::new);
+        let mut operands: Vec<&Expr> = vec![&expr];
+        operands.extend(&list);
+        let collation = self.comparing(&operands, "in")?;
+        let set = crate::expr::in_set::ConstSet::build(constants, collation).map(Arc::new);
         Ok(Expr::InList {
             expr,
             list,
             negated,
             set,
+            collation,
         })
     }
 
@@ -102,9 +106,11 @@ impl Compiler<'_> {
             },
             Some(_) => return Err(wrong()),
         };
+        let (expr, pattern) = (self.compile(expr)?, self.compile(pattern)?);
         Ok(Expr::Like {
-            expr: Box::new(self.compile(expr)?),
-            pattern: Box::new(self.compile(pattern)?),
+            collation: self.comparing(&[&expr, &pattern], "like")?,
+            expr: Box::new(expr),
+            pattern: Box::new(pattern),
             escape,
             negated,
         })
@@ -120,13 +126,25 @@ impl Compiler<'_> {
         let optional = |o: Option<&ast::Expr>| -> Result<Option<Box<Expr>>, SqlError> {
             Ok(o.map(|o| self.compile(o)).transpose()?.map(Box::new))
         };
+        let operand = optional(operand)?;
+        let whens: Vec<(Expr, Expr)> = conditions
+            .iter()
+            .map(|w| Ok((self.compile(&w.condition)?, self.compile(&w.result)?)))
+            .collect::<Result<_, SqlError>>()?;
+        // `CASE x WHEN a ...` compares x with every WHEN value under one collation.
+        let collation = match &operand {
+            Some(o) => {
+                let mut operands: Vec<&Expr> = vec![o];
+                operands.extend(whens.iter().map(|(w, _)| w));
+                self.comparing(&operands, "case")?
+            }
+            None => Collation::default(),
+        };
         Ok(Expr::Case {
-            operand: optional(operand)?,
-            whens: conditions
-                .iter()
-                .map(|w| Ok((self.compile(&w.condition)?, self.compile(&w.result)?)))
-                .collect::<Result<_, SqlError>>()?,
+            operand,
+            whens,
             otherwise: optional(else_result)?,
+            collation,
         })
     }
 
@@ -145,10 +163,7 @@ impl Compiler<'_> {
         if let Some(len) = len {
             args.push(self.compile(len)?);
         }
-        Ok(Expr::Call {
-            func: Func::Substring,
-            args,
-        })
+        self.call(Func::Substring, "substring", args)
     }
 
     /// `TRIM([LEADING | TRAILING | BOTH] [what] FROM x)`; `what` is a space by default.
@@ -186,9 +201,9 @@ impl Compiler<'_> {
         e: &ast::Expr,
         expr: &ast::Expr,
         data_type: Option<&ast::DataType>,
-        charset: bool,
+        charset: Option<&ast::ObjectName>,
     ) -> Result<Expr, SqlError> {
-        if data_type.is_none() && !charset {
+        if data_type.is_none() && charset.is_none() {
             return Err(err_syntax(&e.to_string()));
         }
         let expr = Box::new(self.compile(expr)?);
@@ -196,7 +211,17 @@ impl Compiler<'_> {
             Some(dt) => cast_target(dt)?,
             None => CastTo::Char,
         };
-        Ok(Expr::Cast { expr, to })
+        let binary = match (data_type, charset) {
+            (Some(dt), _) => super::is_binary_type(dt),
+            (None, Some(cs)) => cs.to_string().eq_ignore_ascii_case("binary"),
+            (None, None) => false,
+        };
+        let cast = Expr::Cast { expr, to };
+        Ok(if binary {
+            super::binary(cast, crate::expr::collation::Derivation::Implicit)
+        } else {
+            cast
+        })
     }
 
     /// `DATE '...'`, `TIMESTAMP '...'`: the value, cast now; one that does not read is an

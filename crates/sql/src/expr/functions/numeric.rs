@@ -57,7 +57,7 @@ pub(super) fn greatest_least(a: &Args, greatest: bool, w: &mut Vec<Warning>) -> 
     let v = &a.v;
     let mut best = v[0].clone();
     for x in &v[1..] {
-        let o = compare(x, &best, w).unwrap_or(Ordering::Equal);
+        let o = compare(x, &best, a.collation, w).unwrap_or(Ordering::Equal);
         if (greatest && o == Ordering::Greater) || (!greatest && o == Ordering::Less) {
             best = x.clone();
         }

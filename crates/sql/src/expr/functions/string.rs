@@ -2,8 +2,9 @@
 //! unchanged when an argument is a binary string.
 
 use super::{locate, over_packet, Args};
-use crate::expr::eval::{collate_cmp, compare, SqlValue, Warning};
+use crate::expr::eval::{compare, SqlValue, Warning};
 use crate::value::Value;
+use myriad_types::Collation;
 use std::cmp::Ordering;
 
 /// CONCAT: NULL if any argument is; NULL and warning 1301 past `max_allowed_packet`.
@@ -61,7 +62,8 @@ pub(super) fn substring(a: &Args, w: &mut Vec<Warning>) -> Value {
 /// UPPER (`upper`) or LOWER. A binary string has no letter case: it is left as it is.
 pub(super) fn case(a: &Args, upper: bool) -> Value {
     a.null_if_any(|| {
-        if a.binary {
+        // A binary string has no case: UPPER and LOWER give its bytes unchanged.
+        if a.binary || a.collation == Collation::Binary {
             Value::Bytes(a.v[0].to_text().unwrap_or_default())
         } else if upper {
             Value::Bytes(a.text(0).to_uppercase().into_bytes())
@@ -174,7 +176,8 @@ pub(super) fn locate_in(a: &Args, instr: bool, w: &mut Vec<Warning>) -> Value {
         (a.text(0), a.text(1))
     };
     let start = if a.v.len() > 2 { a.int(2, w) } else { 1 };
-    Value::Int(locate(&needle, &hay, start))
+    // A binary string is searched byte by byte (its text is its bytes as chars).
+    Value::Int(locate(&needle, &hay, start, a.collation))
 }
 
 /// SPACE(n).
@@ -213,7 +216,7 @@ pub(super) fn strcmp(a: &Args) -> Value {
     if a.any_null {
         return Value::Null;
     }
-    let o = collate_cmp(
+    let o = a.collation.compare(
         &a.v[0].to_text().unwrap_or_default(),
         &a.v[1].to_text().unwrap_or_default(),
     );
@@ -232,7 +235,7 @@ pub(super) fn field(a: &Args, w: &mut Vec<Warning>) -> Value {
     }
     let mut pos = 0;
     for (i, x) in v[1..].iter().enumerate() {
-        if compare(&v[0], x, w) == Some(Ordering::Equal) {
+        if compare(&v[0], x, a.collation, w) == Some(Ordering::Equal) {
             pos = i as i64 + 1;
             break;
         }
