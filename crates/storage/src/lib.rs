@@ -126,6 +126,7 @@ pub mod page;
 pub mod types;
 
 mod btree;
+mod db_options;
 mod definition_images;
 mod initial_pages;
 mod open_tables;
@@ -626,6 +627,11 @@ impl Storage {
     // ---- databases ----
 
     pub fn create_database(&self, db: &str) -> Result<()> {
+        self.create_database_collated(db, Collation::default())
+    }
+
+    /// CREATE DATABASE whose tables default to `collation` (kept in its `db.opt`).
+    pub fn create_database_collated(&self, db: &str, collation: Collation) -> Result<()> {
         check_name("database", db)?;
         let _c = self.inner.catalog.write();
         let dir = self.db_dir(db);
@@ -636,8 +642,20 @@ impl Storage {
             }
             Err(e) => return Err(e.into()),
         }
+        if collation != Collation::default() {
+            db_options::write(&dir, collation)?;
+            sync_dir(&dir)?;
+        }
         sync_dir(&self.inner.shared.datadir)?;
         Ok(())
+    }
+
+    /// The collation a database's new tables default to.
+    pub fn database_collation(&self, db: &str) -> Result<Collation> {
+        if !self.database_exists(db) {
+            return Err(StorageError::NoSuchDatabase(db.into()));
+        }
+        Ok(db_options::read(&self.db_dir(db))?)
     }
 
     pub fn database_exists(&self, db: &str) -> bool {

@@ -598,7 +598,7 @@ fn create_private_file(path: &Path) -> std::io::Result<File> {
 }
 
 /// Write `bytes` as the whole of `path` (a new private file) and sync it.
-fn write_private_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(crate) fn write_private_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let mut f = create_private_file(path)?;
     f.write_all(bytes)?;
     f.sync_all()

@@ -153,11 +153,15 @@ impl Catalog {
     }
 
     /// CREATE DATABASE; Ok(false) when it exists (the caller decides between error and note).
-    pub fn create_database(&self, name: &str) -> Result<bool, SqlError> {
+    pub fn create_database(
+        &self,
+        name: &str,
+        collation: myriad_storage::Collation,
+    ) -> Result<bool, SqlError> {
         if self.database_exists(name) {
             return Ok(false);
         }
-        match self.storage.create_database(name) {
+        match self.storage.create_database_collated(name, collation) {
             Ok(()) => Ok(true),
             Err(StorageError::DatabaseExists(_)) => Ok(false),
             Err(StorageError::InvalidDefinition(_)) => Err(SqlError::new(
@@ -209,8 +213,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let catalog = Catalog::open(dir.path(), StorageConfig::default()).unwrap();
         assert_eq!(catalog.databases(), SYSTEM_SCHEMAS);
-        assert!(catalog.create_database("shop").unwrap());
-        assert!(!catalog.create_database("shop").unwrap());
+        let general = myriad_storage::Collation::Utf8mb4GeneralCi;
+        assert!(catalog.create_database("shop", general).unwrap());
+        assert!(!catalog.create_database("shop", general).unwrap());
         assert!(catalog.database_exists("shop"));
         assert_eq!(
             catalog.databases(),

@@ -22,8 +22,9 @@ impl Session {
             Stmt::CreateDatabase {
                 name,
                 if_not_exists,
+                collation,
             } => {
-                if self.engine.catalog.create_database(name)? {
+                if self.engine.catalog.create_database(name, *collation)? {
                     ok(1)
                 } else if *if_not_exists {
                     env.warnings.push(note(

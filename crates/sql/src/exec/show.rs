@@ -402,9 +402,18 @@ impl Session {
                 if !self.engine.catalog.database_exists(name) {
                     return Err(catalog::err_unknown_database(name));
                 }
-                let text = format!(
-                "CREATE DATABASE `{name}` /*!40100 DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci */"
-            );
+                let collation = self
+                    .engine
+                    .catalog
+                    .storage()
+                    .database_collation(name)
+                    .map_err(catalog::storage_error)?;
+                let charset = match collation {
+                    myriad_storage::Collation::Binary => "binary".to_string(),
+                    c => format!("utf8mb4 COLLATE {}", c.name()),
+                };
+                let text =
+                    format!("CREATE DATABASE `{name}` /*!40100 DEFAULT CHARACTER SET {charset} */");
                 listing(
                     &[("Database", 64), ("Create Database", 1024)],
                     vec![vec![

@@ -70,10 +70,11 @@ pub(crate) fn database(c: &mut Cursor) -> Result<Stmt, SqlError> {
     let flag = c.if_exists(create)?;
     let name = c.name()?;
     if create {
-        // [DEFAULT] CHARACTER SET / COLLATE options are accepted and ignored.
+        let collation = database_options(c)?;
         Ok(Stmt::CreateDatabase {
             name,
             if_not_exists: flag,
+            collation,
         })
     } else {
         c.expect_end()?;
@@ -82,6 +83,26 @@ pub(crate) fn database(c: &mut Cursor) -> Result<Stmt, SqlError> {
             if_exists: flag,
         })
     }
+}
+
+/// CREATE DATABASE's `[DEFAULT] {CHARACTER SET | CHARSET} [=] cs` and
+/// `[DEFAULT] COLLATE [=] name`: the collation its tables default to, chosen as a
+/// table's options choose it.
+fn database_options(c: &mut Cursor) -> Result<crate::expr::Collation, SqlError> {
+    let mut options = Vec::new();
+    while !c.at_end() {
+        c.eat_word("DEFAULT");
+        let key = if c.eat_word("COLLATE") {
+            "COLLATE"
+        } else if c.eat_word("CHARSET") || (c.eat_word("CHARACTER") && c.eat_word("SET")) {
+            "CHARSET"
+        } else {
+            return Err(c.error());
+        };
+        c.eat_token(&sqlparser::tokenizer::Token::Eq);
+        options.push((key.to_string(), c.name()?));
+    }
+    crate::plan::table_def::table_collation(&options)
 }
 
 /// `CREATE USER`, `DROP USER` and `ALTER USER` over a list of accounts.

@@ -82,7 +82,9 @@ fn ddl(statement: ast::Statement, compiler: &Compiler, ctx: &CompileCtx) -> Resu
                 ));
             }
             let (database, name) = crate::plan::tables::resolve_name(&ct.name, ctx.database)?;
-            let def = crate::plan::table_def::table_def(&ct, compiler)?;
+            // A table that names no collation takes its database's.
+            let db_collation = storage.database_collation(&database).unwrap_or_default();
+            let def = crate::plan::table_def::table_def(&ct, db_collation, compiler)?;
             Ok(Stmt::CreateTable {
                 database,
                 name,

@@ -192,6 +192,8 @@ pub enum Stmt {
     CreateDatabase {
         name: String,
         if_not_exists: bool,
+        /// The collation its tables default to.
+        collation: crate::expr::Collation,
     },
     DropDatabase {
         name: String,

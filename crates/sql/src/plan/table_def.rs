@@ -21,9 +21,21 @@ pub fn table_compiler<'a>(base: &Compiler<'a>, scope: &'a ColumnScope) -> Compil
     Compiler { scope, ..*base }
 }
 
-/// CREATE TABLE's definition from sqlparser's AST.
-pub fn table_def(ct: &ast::CreateTable, compiler: &Compiler) -> Result<st::TableDef, SqlError> {
-    let options = table_options(ct);
+/// CREATE TABLE's definition from sqlparser's AST, in a database whose tables default to
+/// `db_collation`.
+pub fn table_def(
+    ct: &ast::CreateTable,
+    db_collation: st::Collation,
+    compiler: &Compiler,
+) -> Result<st::TableDef, SqlError> {
+    let mut options = table_options(ct);
+    let names_collation = options.iter().any(|(k, _)| {
+        let k = k.to_ascii_uppercase();
+        k.contains("COLLATE") || k.contains("CHARSET") || k.contains("CHARACTER SET")
+    });
+    if !names_collation && db_collation != st::Collation::default() {
+        options.push(("COLLATE".to_string(), db_collation.name().to_string()));
+    }
     let default_collation = table_collation(&options)?;
     let mut columns = Vec::new();
     let mut indexes: Vec<st::IndexDef> = Vec::new();

@@ -87,4 +87,21 @@ SELECT id FROM k WHERE vb BETWEEN 'a' AND 'b' ORDER BY id
 SELECT k1.id, k2.id FROM k k1 JOIN k k2 ON k1.ci = k2.cb ORDER BY k1.id, k2.id
 SELECT k1.id, k2.id FROM k k1 JOIN k k2 ON k1.cb = k2.ci ORDER BY k1.id, k2.id
 SELECT cb FROM k ORDER BY cb, id
+DROP DATABASE IF EXISTS coll_bin
+DROP DATABASE IF EXISTS coll_bytes
+CREATE DATABASE coll_bin COLLATE utf8mb4_bin
+CREATE DATABASE coll_bytes DEFAULT CHARACTER SET = binary
+SHOW CREATE DATABASE coll_bin
+SHOW CREATE DATABASE coll_bytes
+CREATE TABLE coll_bin.t (a VARCHAR(5), b VARCHAR(5) COLLATE utf8mb4_general_ci)
+SHOW CREATE TABLE coll_bin.t
+INSERT INTO coll_bin.t VALUES ('x', 'x'), ('X', 'X')
+SELECT COUNT(*), COUNT(DISTINCT a), COUNT(DISTINCT b) FROM coll_bin.t
+CREATE TABLE coll_bin.u (a VARCHAR(5)) DEFAULT CHARSET=utf8mb4
+SHOW CREATE TABLE coll_bin.u
+CREATE TABLE coll_bytes.t (a VARCHAR(5), b TEXT)
+SHOW CREATE TABLE coll_bytes.t
+CREATE DATABASE coll_never COLLATE nonsense
+DROP DATABASE coll_bin
+DROP DATABASE coll_bytes
 DROP DATABASE coll
