@@ -172,3 +172,57 @@ fn pymysql_binary_script_passes() {
         "{stdout}"
     );
 }
+
+/// A binary string (VARBINARY, or a text column cast with BINARY) and a `utf8mb4_bin`
+/// column compare case by case, through prepared-statement parameters and literals, in
+/// WHERE (indexed or not), GROUP BY and DISTINCT; a general_ci column ignores case. An API
+/// token stored in a VARBINARY column is found only by its exact bytes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn binary_and_bin_collations_compare_case_by_case() {
+    let (_server, mut conn) = server_with_table(
+        "tokens",
+        "CREATE TABLE t (id INT PRIMARY KEY, vb VARBINARY(32), cb VARCHAR(32) COLLATE utf8mb4_bin, \
+         ci VARCHAR(32), KEY (vb))",
+    )
+    .await;
+    conn.query_drop("INSERT INTO t VALUES (1, 'AbC', 'AbC', 'AbC'), (2, 'abc', 'abc', 'abc')")
+        .await
+        .unwrap();
+    for (column, want) in [("vb", vec![2i64]), ("cb", vec![2]), ("ci", vec![1, 2])] {
+        let sql = format!("SELECT id FROM t WHERE {column} = ? ORDER BY id");
+        let ids: Vec<i64> = conn.exec(&sql, ("abc",)).await.unwrap();
+        assert_eq!(ids, want, "{sql} with a parameter");
+        let literal = format!("SELECT id FROM t WHERE {column} = 'abc' ORDER BY id");
+        let ids: Vec<i64> = conn.query(&literal).await.unwrap();
+        assert_eq!(ids, want, "{literal}");
+        // Two values that differ in case are two groups unless the collation folds case.
+        let values = 3 - want.len();
+        let groups: Vec<i64> = conn
+            .query(format!("SELECT COUNT(*) FROM t GROUP BY {column}"))
+            .await
+            .unwrap();
+        assert_eq!(groups.len(), values, "GROUP BY {column}");
+        let distinct: Option<i64> = conn
+            .query_first(format!("SELECT COUNT(DISTINCT {column}) FROM t"))
+            .await
+            .unwrap();
+        assert_eq!(distinct, Some(values as i64), "COUNT(DISTINCT {column})");
+    }
+    let ids: Vec<i64> = conn
+        .exec("SELECT id FROM t WHERE BINARY ci = ? ORDER BY id", ("abc",))
+        .await
+        .unwrap();
+    assert_eq!(ids, vec![2], "BINARY ci = ?");
+    // A binary string result is sent as one (character set 63), so clients keep bytes.
+    let result = conn
+        .query_iter("SELECT BINARY ci, ci FROM t WHERE id = 1")
+        .await
+        .unwrap();
+    let charsets: Vec<u16> = result
+        .columns_ref()
+        .iter()
+        .map(|c| c.character_set())
+        .collect();
+    drop(result);
+    assert_eq!(charsets, vec![63, 45]);
+}
