@@ -171,15 +171,7 @@ pub enum ColumnType {
     },
 }
 
-/// The most digits of fractional seconds DATETIME and TIMESTAMP keep.
-pub const MAX_FSP: u8 = 6;
-
-/// `micros` cut to `fsp` digits of fractional seconds (MariaDB truncates, it does not
-/// round, unless sql_mode has TIME_ROUND_FRACTIONAL).
-pub fn truncate_micros(micros: u32, fsp: u8) -> u32 {
-    let unit = 10u32.pow(u32::from(MAX_FSP.saturating_sub(fsp)));
-    micros - micros % unit
-}
+pub use myriad_types::datetime::{truncate_micros, MAX_FSP};
 
 impl ColumnType {
     /// Digits of fractional seconds the type keeps (0 for a type without them).

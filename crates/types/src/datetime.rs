@@ -297,6 +297,16 @@ impl PartialOrd for Time {
     }
 }
 
+/// The most digits of fractional seconds DATETIME and TIMESTAMP keep.
+pub const MAX_FSP: u8 = 6;
+
+/// `micros` cut to `fsp` digits of fractional seconds (MariaDB truncates, it does not
+/// round, unless sql_mode has TIME_ROUND_FRACTIONAL).
+pub fn truncate_micros(micros: u32, fsp: u8) -> u32 {
+    let unit = 10u32.pow(u32::from(MAX_FSP.saturating_sub(fsp)));
+    micros - micros % unit
+}
+
 /// How many fraction digits a DATETIME or TIME prints for a result column with `decimals`
 /// fractional digits: that many for 1..=6; 31 is NOT_FIXED_DEC (the column promises no
 /// scale: six when there are microseconds, else none, which is `None`); otherwise none.

@@ -68,7 +68,7 @@ pub fn sort_rows<T>(rows: &mut [(Vec<Value>, T)], desc: &[bool], collations: &[C
 /// Fold an ASCII string in place to its key under `collation` (see
 /// [`Collation::push_key`]): trailing spaces off unless binary, upper case under
 /// general_ci.
-pub(crate) fn fold_ascii(s: &mut Vec<u8>, collation: Collation) {
+pub fn fold_ascii(s: &mut Vec<u8>, collation: Collation) {
     if collation == Collation::Binary {
         return;
     }

@@ -39,14 +39,18 @@ pub(crate) fn cast(v: Value, to: CastTo, w: &mut Vec<Warning>) -> Value {
             Value::Decimal(d)
         }
         CastTo::Double => Value::Double(v.to_double(w).unwrap_or(0.0)),
-        CastTo::Date | CastTo::DateTime => {
+        CastTo::Date | CastTo::DateTime { .. } => {
             let parsed = match &v {
                 Value::Date { .. } | Value::DateTime { .. } => Some(v.clone()),
                 other => parse_datetime(&text_of(other).unwrap_or_default()),
             };
             match (parsed, to) {
                 (Some(Value::DateTime(dt)), CastTo::Date) => Value::Date(dt.date()),
-                (Some(Value::Date(d)), CastTo::DateTime) => Value::DateTime(d.at_midnight()),
+                (Some(Value::Date(d)), CastTo::DateTime { .. }) => Value::DateTime(d.at_midnight()),
+                (Some(Value::DateTime(mut dt)), CastTo::DateTime { fsp }) => {
+                    dt.micros = myriad_types::datetime::truncate_micros(dt.micros, fsp);
+                    Value::DateTime(dt)
+                }
                 (Some(d), _) => d,
                 (None, _) => {
                     w.push(Warning {

@@ -240,10 +240,16 @@ pub enum CastTo {
     Signed,
     Unsigned,
     Char,
-    Decimal { precision: u32, scale: u32 },
+    Decimal {
+        precision: u32,
+        scale: u32,
+    },
     Double,
     Date,
-    DateTime,
+    /// DATETIME(fsp): the fraction cut to `fsp` digits.
+    DateTime {
+        fsp: u8,
+    },
 }
 
 /// A compiled expression.

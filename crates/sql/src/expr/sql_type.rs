@@ -142,7 +142,7 @@ fn cast_type(to: CastTo, arg: SqlType) -> SqlType {
         CastTo::Decimal { precision, scale } => SqlType::Decimal { precision, scale },
         CastTo::Double => SqlType::Double,
         CastTo::Date => SqlType::Date,
-        CastTo::DateTime => SqlType::DateTime { fsp: 0 },
+        CastTo::DateTime { fsp } => SqlType::DateTime { fsp },
     }
 }
 

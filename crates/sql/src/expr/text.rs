@@ -78,6 +78,17 @@ impl std::fmt::Write for BoundedText {
     }
 }
 
+/// The precision of `CAST(x AS DATETIME(p))`: 0 to 6, 1426 beyond.
+fn cast_precision(p: Option<u64>) -> Result<u8, SqlError> {
+    match p.unwrap_or(0) {
+        p if p <= u64::from(myriad_types::datetime::MAX_FSP) => Ok(p as u8),
+        p => Err(SqlError::new(
+            ER_TOO_BIG_PRECISION,
+            format!("Too big precision {p} specified for 'CAST'. Maximum is 6"),
+        )),
+    }
+}
+
 pub(crate) fn cast_target(dt: &ast::DataType) -> Result<CastTo, SqlError> {
     use ast::DataType as D;
     Ok(match dt {
@@ -95,7 +106,9 @@ pub(crate) fn cast_target(dt: &ast::DataType) -> Result<CastTo, SqlError> {
         }
         D::Double(_) | D::DoublePrecision | D::Float(_) | D::Real => CastTo::Double,
         D::Date => CastTo::Date,
-        D::Datetime(_) | D::Timestamp(_, _) => CastTo::DateTime,
+        D::Datetime(p) | D::Timestamp(p, _) => CastTo::DateTime {
+            fsp: cast_precision(*p)?,
+        },
         other => return Err(SqlError::not_supported(&format!("CAST AS {other}"))),
     })
 }

@@ -48,7 +48,7 @@ pub fn type_text(ty: &st::ColumnType) -> String {
 /// A stored default as text (None for NULL).
 pub fn default_text(c: &st::ColumnDef) -> Option<String> {
     if c.default_now {
-        return Some(crate::plan::timestamps::CURRENT_TIMESTAMP_TEXT.to_string());
+        return Some(crate::plan::timestamps::current_timestamp_text(&c.ty));
     }
     let d = c.default.as_ref()?;
     if d.is_null() {
@@ -66,7 +66,7 @@ pub fn extra_text(c: &st::ColumnDef) -> String {
     } else if c.on_update_now {
         format!(
             "on update {}",
-            crate::plan::timestamps::CURRENT_TIMESTAMP_TEXT
+            crate::plan::timestamps::current_timestamp_text(&c.ty)
         )
     } else {
         String::new()
@@ -119,7 +119,7 @@ pub fn create_table_text(name: &str, def: &st::TableDef) -> String {
             (_, true) => line.push_str(" AUTO_INCREMENT"),
             _ if c.default_now => line.push_str(&format!(
                 " DEFAULT {}",
-                crate::plan::timestamps::CURRENT_TIMESTAMP_TEXT
+                crate::plan::timestamps::current_timestamp_text(&c.ty)
             )),
             (Some(st::Value::Null), _) | (None, false) if c.nullable => {
                 line.push_str(" DEFAULT NULL")
@@ -143,7 +143,7 @@ pub fn create_table_text(name: &str, def: &st::TableDef) -> String {
         if c.on_update_now {
             line.push_str(&format!(
                 " ON UPDATE {}",
-                crate::plan::timestamps::CURRENT_TIMESTAMP_TEXT
+                crate::plan::timestamps::current_timestamp_text(&c.ty)
             ));
         }
         if !c.comment.is_empty() {

@@ -17,6 +17,15 @@ use sqlparser::ast;
 /// How SHOW CREATE TABLE and SHOW COLUMNS write the clock, as MariaDB 10.11 does.
 pub const CURRENT_TIMESTAMP_TEXT: &str = "current_timestamp()";
 
+/// How SHOW CREATE TABLE and SHOW COLUMNS name the clock default of a column of type
+/// `ty`: `current_timestamp(p)` for a DATETIME(p) or TIMESTAMP(p).
+pub fn current_timestamp_text(ty: &st::ColumnType) -> String {
+    match ty.fsp() {
+        0 => CURRENT_TIMESTAMP_TEXT.to_string(),
+        p => format!("current_timestamp({p})"),
+    }
+}
+
 /// Whether the expression is the clock itself: CURRENT_TIMESTAMP, NOW(), LOCALTIME,
 /// LOCALTIMESTAMP, with or without parentheses and a precision.
 pub fn is_current_timestamp(e: &ast::Expr) -> bool {
@@ -78,9 +87,10 @@ pub fn check_column(def: &st::ColumnDef) -> Result<(), SqlError> {
     Ok(())
 }
 
-/// The statement's time as a value of the column (DATE keeps the day).
+/// The statement's time as a value of the column (DATE keeps the day, DATETIME(p) and
+/// TIMESTAMP(p) p digits of its fraction, as MariaDB's `current_timestamp(p)`).
 pub fn now_for(ty: &st::ColumnType, now_micros: i64) -> st::Value {
-    let mut now = DateTime::from_unix_micros(now_micros, false);
+    let mut now = DateTime::from_unix_micros(now_micros, true);
     match ty {
         st::ColumnType::Date => st::Value::Date(now.date()),
         _ => {

@@ -237,7 +237,10 @@ impl Compiler<'_> {
         };
         let to = match ts.data_type {
             ast::DataType::Date => CastTo::Date,
-            ast::DataType::Datetime(_) | ast::DataType::Timestamp(_, _) => CastTo::DateTime,
+            // A literal keeps the fraction it was written with.
+            ast::DataType::Datetime(_) | ast::DataType::Timestamp(_, _) => CastTo::DateTime {
+                fsp: myriad_types::datetime::MAX_FSP,
+            },
             _ => CastTo::Char,
         };
         let cast = Expr::Cast {
