@@ -372,3 +372,47 @@ fn a_prepared_statement_is_checked_again_after_a_revoke() {
         assert_eq!(n, Some(0), "a table grant is enough");
     });
 }
+
+/// COM_FIELD_LIST (the interactive client's completion list) and SHOW OPEN TABLES show an
+/// account only the tables it holds a privilege on; another table's columns are 1142.
+#[test]
+fn field_lists_and_open_tables_show_only_granted_tables() {
+    use myriad_protocol::client::{parse_err, RawClient, CLIENT_DEFAULT_CAPABILITIES};
+    let server = Server::start(&[]);
+    let peer = Peer::Myriad(&server);
+    run(
+        &peer,
+        "CREATE DATABASE app; CREATE TABLE app.mine (a INT); CREATE TABLE app.other (secret INT); \
+         CREATE USER f IDENTIFIED BY 'pw'; GRANT SELECT ON app.mine TO f; \
+         SELECT * FROM app.mine; SELECT * FROM app.other",
+    );
+    let open = run_as(&peer, "f", Some("pw"), "SHOW OPEN TABLES FROM app");
+    assert!(open.contains("mine"), "{open}");
+    assert!(!open.contains("other"), "{open}");
+    let everything = run(&peer, "SHOW OPEN TABLES FROM app");
+    assert!(
+        everything.contains("other"),
+        "root sees every table: {everything}"
+    );
+    common::runtime().block_on(async {
+        let mut client = RawClient::connect(
+            &server.addr(),
+            "f",
+            "pw",
+            Some("app"),
+            CLIENT_DEFAULT_CAPABILITIES,
+        )
+        .await
+        .expect("connect as f");
+        client.send_command(b"\x04other\x00").await.unwrap();
+        let reply = client.read_packet().await.unwrap();
+        let error = parse_err(&reply).expect("an error for a table without privileges");
+        assert_eq!(error.code, 1142, "{error:?}");
+        client.send_command(b"\x04mine\x00").await.unwrap();
+        let reply = client.read_packet().await.unwrap();
+        assert!(
+            parse_err(&reply).is_none(),
+            "the granted table's columns are listed"
+        );
+    });
+}

@@ -689,6 +689,8 @@ pub fn field_list(session: &mut Session, table: &str) -> Result<Vec<Column>, Sql
     let Some(db) = session.info.database.clone() else {
         return Err(err_no_database());
     };
+    // A table the account holds no privilege on is not described (1142, as MariaDB).
+    session.check_table_visible(&db, table)?;
     let storage = session.engine.catalog.storage();
     let table_ref = crate::plan::tables::open_ref(storage, &db, table, None)?;
     Ok((0..table_ref.def.columns.len())

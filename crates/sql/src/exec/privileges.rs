@@ -100,6 +100,16 @@ impl Session {
         Ok(())
     }
 
+    /// Fail with 1142 unless the account holds some privilege on `db`.`table`: what
+    /// COM_FIELD_LIST needs to list a table's columns.
+    pub(crate) fn check_table_visible(&mut self, db: &str, table: &str) -> Result<(), SqlError> {
+        let grants = self.grants();
+        if grants.is_all() {
+            return Ok(());
+        }
+        self.check_need(&grants, Need::AnyOnTable(db, table))
+    }
+
     fn check_need(&self, grants: &Grants, need: Need) -> Result<(), SqlError> {
         let (user, host) = (&self.info.user, &self.info.host);
         match need {

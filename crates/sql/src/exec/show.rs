@@ -285,11 +285,22 @@ impl Session {
                     ShowFilter::Like(p) => Some(p.as_str()),
                     _ => None,
                 };
-                let rows = crate::exec::table_cache::open_table_rows(
+                let mut rows = crate::exec::table_cache::open_table_rows(
                     self.engine.catalog.storage(),
                     database.as_deref(),
                     like,
                 );
+                // Only the tables the account holds a privilege on, as SHOW TABLES.
+                let grants = self.checked_grants();
+                if !grants.is_all() {
+                    rows.retain(|row| match (&row[0], &row[1]) {
+                        (Value::Bytes(db), Value::Bytes(t)) => grants.any_on_table(
+                            &String::from_utf8_lossy(db),
+                            &String::from_utf8_lossy(t),
+                        ),
+                        _ => false,
+                    });
+                }
                 // LIKE matched the table names above; WHERE is applied by the listing.
                 let rest = match filter {
                     ShowFilter::Like(_) => &ShowFilter::None,
