@@ -44,7 +44,7 @@ impl Compiler<'_> {
                 let (expr, low, high) =
                     (self.compile(expr)?, self.compile(low)?, self.compile(high)?);
                 Expr::Between {
-                    collation: self.comparing(&[&expr, &low, &high], "between")?,
+                    collation: self.comparing([&expr, &low, &high], "between")?,
                     expr: Box::new(expr),
                     low: Box::new(low),
                     high: Box::new(high),
@@ -412,7 +412,7 @@ impl Compiler<'_> {
         let cmp = |op, left: Box<Expr>, right: Box<Expr>| -> Result<Expr, SqlError> {
             Ok(Expr::Cmp {
                 op,
-                collation: self.comparing(&[&left, &right], cmp_name(op))?,
+                collation: self.comparing([&*left, &*right], cmp_name(op))?,
                 left,
                 right,
             })
@@ -488,7 +488,7 @@ impl Compiler<'_> {
 
     /// A call of `func` (`name` in errors) with its arguments' collation.
     pub(crate) fn call(&self, func: Func, name: &str, args: Vec<Expr>) -> Result<Expr, SqlError> {
-        let operands: Vec<&Expr> = args.iter().collect();
+        let operands = args.iter();
         let collation = match func {
             // The functions that compare or search strings: a conflict is an error.
             Func::Strcmp
@@ -497,8 +497,8 @@ impl Compiler<'_> {
             | Func::Least
             | Func::Field
             | Func::Locate
-            | Func::Instr => self.comparing(&operands, &name.to_ascii_lowercase())?,
-            _ => self.comparing(&operands, name).unwrap_or_default(),
+            | Func::Instr => self.comparing(operands, &name.to_ascii_lowercase())?,
+            _ => self.comparing(operands, name).unwrap_or_default(),
         };
         Ok(Expr::Call {
             func,
@@ -512,10 +512,26 @@ impl Compiler<'_> {
         e.collation(&self.scope.collations)
     }
 
-    /// The collation `operands` compare under, for the operation `op`.
-    pub(crate) fn comparing(&self, operands: &[&Expr], op: &str) -> Result<Collation, SqlError> {
-        let derived: Vec<Derived> = operands.iter().map(|e| self.derived(e)).collect();
-        comparison(&derived, op)
+    /// The collation `operands` compare under, for the operation `op`. Folded as they
+    /// come (a statement compiles this per comparison); only a conflict lists them all,
+    /// for its error.
+    pub(crate) fn comparing<'e>(
+        &self,
+        operands: impl IntoIterator<Item = &'e Expr> + Clone,
+        op: &str,
+    ) -> Result<Collation, SqlError> {
+        let mut acc: Option<Derived> = None;
+        for e in operands.clone() {
+            let d = self.derived(e);
+            acc = match acc.map_or(Some(d), |a| a.combine(d)) {
+                Some(c) => Some(c),
+                None => {
+                    let all: Vec<Derived> = operands.into_iter().map(|e| self.derived(e)).collect();
+                    return comparison(&all, op);
+                }
+            };
+        }
+        Ok(acc.map_or(Collation::default(), |d| d.collation))
     }
 }
 

@@ -332,7 +332,7 @@ pub(crate) fn compile_table_select(
             order_by,
             limit,
             offset,
-            collations: ext_scope.collations.clone(),
+            collations: std::mem::take(&mut ext_scope.collations),
             locking: locking_read(q)?,
             shown_columns: std::sync::OnceLock::new(),
         },

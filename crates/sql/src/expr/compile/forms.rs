@@ -75,9 +75,7 @@ impl Compiler<'_> {
             Expr::Literal(d) => Some(d),
             _ => None,
         });
-        let mut operands: Vec<&Expr> = vec![&expr];
-        operands.extend(&list);
-        let collation = self.comparing(&operands, "in")?;
+        let collation = self.comparing(std::iter::once(&*expr).chain(&list), "in")?;
         let set = crate::expr::in_set::ConstSet::build(constants, collation).map(Arc::new);
         Ok(Expr::InList {
             expr,
@@ -108,7 +106,7 @@ impl Compiler<'_> {
         };
         let (expr, pattern) = (self.compile(expr)?, self.compile(pattern)?);
         Ok(Expr::Like {
-            collation: self.comparing(&[&expr, &pattern], "like")?,
+            collation: self.comparing([&expr, &pattern], "like")?,
             expr: Box::new(expr),
             pattern: Box::new(pattern),
             escape,
@@ -134,9 +132,8 @@ impl Compiler<'_> {
         // `CASE x WHEN a ...` compares x with every WHEN value under one collation.
         let collation = match &operand {
             Some(o) => {
-                let mut operands: Vec<&Expr> = vec![o];
-                operands.extend(whens.iter().map(|(w, _)| w));
-                self.comparing(&operands, "case")?
+                let operands = std::iter::once(&**o).chain(whens.iter().map(|(w, _)| w));
+                self.comparing(operands, "case")?
             }
             None => Collation::default(),
         };
