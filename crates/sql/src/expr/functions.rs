@@ -22,9 +22,10 @@ use std::cmp::Ordering;
 struct Args {
     v: Vec<Value>,
     any_null: bool,
-    /// Some argument is not UTF-8: then it is a binary string, every argument's bytes are
-    /// read as the chars U+0000..U+00FF and results are written back as the same bytes,
-    /// so string functions move bytes and never produce U+FFFD.
+    /// The call works on a binary string (its collation is `binary`, or some argument is
+    /// not UTF-8): every argument's bytes are read as the chars U+0000..U+00FF and results
+    /// are written back as the same bytes, so string functions count and move bytes (as
+    /// MariaDB does on binary strings) and never produce U+FFFD.
     binary: bool,
     /// `max_allowed_packet`: the longest string a function may build.
     limit: u64,
@@ -35,9 +36,9 @@ struct Args {
 impl Args {
     fn new(v: Vec<Value>, limit: u64, collation: Collation) -> Args {
         let any_null = v.iter().any(Value::is_null);
-        let binary = v
-            .iter()
-            .any(|d| matches!(d, Value::Bytes(s) if std::str::from_utf8(s).is_err()));
+        let binary = collation == Collation::Binary
+            || v.iter()
+                .any(|d| matches!(d, Value::Bytes(s) if std::str::from_utf8(s).is_err()));
         Args {
             v,
             any_null,

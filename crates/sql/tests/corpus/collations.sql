@@ -57,6 +57,7 @@ SELECT id FROM strs WHERE CAST(ci AS BINARY) = 'a' ORDER BY id
 SELECT id FROM strs WHERE CONVERT(ci USING binary) = 'a' ORDER BY id
 SELECT 'a' = 'A', BINARY 'a' = 'A', 'a' = _binary'A', X'61' = 'A', CAST('a' AS BINARY) = 'A', 'a' COLLATE utf8mb4_bin = 'A'
 SELECT STRCMP(cb, 'A'), STRCMP(ci, 'A'), NULLIF(vb, 'A') IS NULL, LOCATE('A', cb), LOCATE('A', ci), UPPER(vb), LOWER(vb), FIELD(cb, 'A', 'a') FROM strs WHERE id = 1
+SELECT id, CHAR_LENGTH(vb), CHAR_LENGTH(ci), HEX(SUBSTRING(vb, 1, 1)), SUBSTRING(ci, 1, 1), HEX(LEFT(bl, 1)), HEX(REVERSE(vb)), LOCATE('a', CONCAT(vb, 'a')), HEX(CONCAT(ci, vb)), HEX(RPAD(vb, 3, 'x')) FROM strs WHERE id IN (1, 6) ORDER BY id
 SELECT GREATEST(cb, 'B'), LEAST(vb, 'B'), GREATEST(ci, 'B') FROM strs WHERE id = 1
 SELECT CASE cb WHEN 'A' THEN 'upper' WHEN 'a' THEN 'lower' ELSE 'other' END FROM strs ORDER BY id
 SELECT id FROM strs WHERE CONCAT(cb, '') = 'A' ORDER BY id
