@@ -8,6 +8,27 @@ use crate::expr::*;
 use crate::value::Value;
 use myriad_types::errors::{ER_TRUNCATED_WRONG_VALUE, ER_WARN_DATA_OUT_OF_RANGE};
 
+/// `text` cut to `n` characters (bytes, where it is not UTF-8), with MariaDB's warning
+/// when anything is cut.
+fn cut_to_chars(text: Vec<u8>, n: u32, w: &mut Vec<Warning>) -> Vec<u8> {
+    let end = match std::str::from_utf8(&text) {
+        Ok(s) => s.char_indices().nth(n as usize).map(|(at, _)| at),
+        Err(_) => (text.len() > n as usize).then_some(n as usize),
+    };
+    let Some(end) = end else {
+        return text;
+    };
+    w.push(Warning {
+        level: "Warning",
+        code: ER_TRUNCATED_WRONG_VALUE.code,
+        message: format!(
+            "Truncated incorrect CHAR({n}) value: '{}'",
+            String::from_utf8_lossy(&text)
+        ),
+    });
+    text[..end].to_vec()
+}
+
 pub(crate) fn cast(v: Value, to: CastTo, w: &mut Vec<Warning>) -> Value {
     if v.is_null() {
         return Value::Null;
@@ -23,7 +44,13 @@ pub(crate) fn cast(v: Value, to: CastTo, w: &mut Vec<Warning>) -> Value {
             Value::Double(f) if *f < 0.0 => Value::UInt(0),
             _ => Value::UInt(v.to_int(w).unwrap_or(0) as u64),
         },
-        CastTo::Char => Value::Bytes(v.to_text().unwrap_or_default()),
+        CastTo::Char { len } => {
+            let text = v.to_text().unwrap_or_default();
+            match len {
+                Some(n) => Value::Bytes(cut_to_chars(text, n, w)),
+                None => Value::Bytes(text),
+            }
+        }
         CastTo::Decimal { precision, scale } => {
             // The target's limits were checked when the statement was compiled.
             let (d, fits) = crate::expr::decimal::to_column(&v, precision as u8, scale as u8);

@@ -171,7 +171,8 @@ impl Expr {
                 ..
             } => Derived::new(*collation, *derivation),
             Expr::Cast {
-                to: CastTo::Char, ..
+                to: CastTo::Char { .. },
+                ..
             } => Derived::general(Derivation::Implicit),
             Expr::TrimChars { expr, .. } => of(expr),
             Expr::Case {

@@ -239,7 +239,10 @@ pub enum CmpOp {
 pub enum CastTo {
     Signed,
     Unsigned,
-    Char,
+    /// CHAR or CHAR(len): text, cut to `len` characters (warning 1292).
+    Char {
+        len: Option<u32>,
+    },
     Decimal {
         precision: u32,
         scale: u32,

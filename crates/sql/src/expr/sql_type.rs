@@ -136,8 +136,8 @@ fn cast_type(to: CastTo, arg: SqlType) -> SqlType {
             unsigned: true,
             len: 21,
         },
-        CastTo::Char => SqlType::Str {
-            chars: crate::expr::eval::display_chars(arg),
+        CastTo::Char { len } => SqlType::Str {
+            chars: len.unwrap_or_else(|| crate::expr::eval::display_chars(arg)),
         },
         CastTo::Decimal { precision, scale } => SqlType::Decimal { precision, scale },
         CastTo::Double => SqlType::Double,

@@ -94,7 +94,17 @@ pub(crate) fn cast_target(dt: &ast::DataType) -> Result<CastTo, SqlError> {
     Ok(match dt {
         D::Signed | D::SignedInteger | D::Int(_) | D::Integer(_) | D::BigInt(_) => CastTo::Signed,
         D::Unsigned | D::UnsignedInteger => CastTo::Unsigned,
-        D::Char(_) | D::Varchar(_) | D::Text | D::Binary(_) | D::String(_) => CastTo::Char,
+        D::Char(l) | D::Varchar(l) => CastTo::Char {
+            len: match l {
+                Some(ast::CharacterLength::IntegerLength { length, .. }) => {
+                    Some(u32::try_from(*length).unwrap_or(u32::MAX))
+                }
+                _ => None,
+            },
+        },
+        D::Text | D::String(_) | D::Binary(None) => CastTo::Char { len: None },
+        // MariaDB pads a shorter value with zero bytes and cuts by rules of its own.
+        D::Binary(Some(_)) => return Err(SqlError::not_supported("CAST AS BINARY(n)")),
         D::Decimal(info) | D::Numeric(info) | D::Dec(info) => {
             let (precision, scale) = match info {
                 ast::ExactNumberInfo::None => (10, 0),

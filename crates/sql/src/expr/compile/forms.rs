@@ -206,7 +206,7 @@ impl Compiler<'_> {
         let expr = Box::new(self.compile(expr)?);
         let to = match data_type {
             Some(dt) => cast_target(dt)?,
-            None => CastTo::Char,
+            None => CastTo::Char { len: None },
         };
         let binary = match (data_type, charset) {
             (Some(dt), _) => super::is_binary_type(dt),
@@ -238,7 +238,7 @@ impl Compiler<'_> {
             ast::DataType::Datetime(_) | ast::DataType::Timestamp(_, _) => CastTo::DateTime {
                 fsp: myriad_types::datetime::MAX_FSP,
             },
-            _ => CastTo::Char,
+            _ => CastTo::Char { len: None },
         };
         let cast = Expr::Cast {
             expr: Box::new(Expr::Literal(Value::Bytes(text.into_bytes()))),
