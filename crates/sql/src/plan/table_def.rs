@@ -29,14 +29,16 @@ pub fn table_def(
     compiler: &Compiler,
 ) -> Result<st::TableDef, SqlError> {
     let mut options = table_options(ct);
-    let names_collation = options.iter().any(|(k, _)| {
-        let k = k.to_ascii_uppercase();
-        k.contains("COLLATE") || k.contains("CHARSET") || k.contains("CHARACTER SET")
-    });
-    if !names_collation && db_collation != st::Collation::default() {
-        options.push(("COLLATE".to_string(), db_collation.name().to_string()));
-    }
-    let default_collation = table_collation(&options)?;
+    let default_collation = match named_collation(&options)? {
+        Some(c) => c,
+        None => {
+            // Kept as the table's own option, so that SHOW CREATE TABLE names it.
+            if db_collation != st::Collation::default() {
+                options.push(("COLLATE".to_string(), db_collation.name().to_string()));
+            }
+            db_collation
+        }
+    };
     let mut columns = Vec::new();
     let mut indexes: Vec<st::IndexDef> = Vec::new();
     let mut primary: Option<Vec<usize>> = None;
@@ -187,6 +189,12 @@ fn table_options(ct: &ast::CreateTable) -> Vec<(String, String)> {
 /// `CHARSET` (a character set other than utf8mb4's and binary is stored as utf8mb4 with
 /// its general collation), else utf8mb4_general_ci.
 pub(crate) fn table_collation(options: &[(String, String)]) -> Result<st::Collation, SqlError> {
+    Ok(named_collation(options)?.unwrap_or_default())
+}
+
+/// The collation options name with `COLLATE` or `CHARSET`, as [`table_collation`] reads
+/// them; None when they name neither.
+fn named_collation(options: &[(String, String)]) -> Result<Option<st::Collation>, SqlError> {
     let value = |names: &[&str]| {
         options.iter().find_map(|(k, v)| {
             let k = k.to_ascii_uppercase();
@@ -195,11 +203,10 @@ pub(crate) fn table_collation(options: &[(String, String)]) -> Result<st::Collat
         })
     };
     if let Some(name) = value(&["COLLATE"]) {
-        return stored_collation(name);
+        return stored_collation(name).map(Some);
     }
     Ok(value(&["CHARSET", "CHARACTER SET"])
-        .and_then(|cs| st::Collation::of_charset(cs, true))
-        .unwrap_or_default())
+        .map(|cs| st::Collation::of_charset(cs, true).unwrap_or_default()))
 }
 
 /// The collation a column or table declared with `COLLATE name` stores its text under.
