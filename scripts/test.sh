@@ -20,3 +20,6 @@ for experiment in many-tables query-cache open-files table-cache-instances oltp 
     test -s "$out/$experiment.json" && test -s "$out/$experiment.md"
     ls "$out/$experiment"*.png >/dev/null
 done
+# MariaDB's own regression tests (the quick list) replayed against MariaDB and myriad: no
+# hang, no crash, and no test agreeing on fewer statements than the baseline records.
+target/debug/myriad-bench compat --quick --out "$out/compat" --baseline crates/bench/compat-quick.baseline

@@ -26,8 +26,12 @@
 //! 5. [`report`] writes the record as JSON, prints markdown tables, and draws PNG plots
 //!    (plotters, bitmap backend, a TTF font read at run time) of each sweep, both servers on
 //!    the same axes.
+//!
+//! `myriad-bench compat` is the other half: MariaDB's own regression tests replayed
+//! statement by statement against both servers, every difference classified ([`compat`]).
 
 pub mod client;
+pub mod compat;
 pub mod experiments;
 pub mod machine;
 pub mod pinning;

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use myriad_bench::compat;
 use myriad_bench::experiments::{self, Engine, Options, EXPERIMENTS};
 use myriad_bench::report;
 use myriad_bench::server::{self, Target};
@@ -43,6 +44,64 @@ enum Command {
     List,
     /// Run one experiment (or `all`) and write its JSON record, markdown table and plots.
     Run(Box<RunArgs>),
+    /// Replay MariaDB's regression tests (package mariadb-test) statement by statement
+    /// against MariaDB and myriad and classify every difference.
+    #[command(long_about = COMPAT_ABOUT)]
+    Compat(CompatArgs),
+}
+
+const COMPAT_ABOUT: &str = "Replay MariaDB's regression tests statement by statement against MariaDB and myriad, and classify every difference.\n\n\
+    The tests are the mysqltest scripts of Debian's mariadb-test package \
+    (/usr/share/mysql/mysql-test/main). One MariaDB and one myriad are started for the run \
+    (utf8mb4 on both); every statement goes to both, and myriad's answer is classified against \
+    MariaDB's: agree, row order, unsupported (myriad errs), wrong answer (both succeed, results \
+    differ), accepts invalid (only MariaDB errs), wrong error code, hang, lost connection, \
+    crash. A difference after an earlier state-changing divergence in the same file counts as \
+    follow-on. Commands the runner does not emulate (exec, files, replication, restarts) are \
+    skipped and counted.\n\n\
+    Writes <out>/compat.json (every file and difference) and <out>/compat.md (totals, whole-file \
+    passes, commonest shapes per class). Exit status: 0, or 2 when --baseline finds a file \
+    agreeing on fewer statements than before, a hang or a crash.\n\n\
+    Examples:\n  myriad-bench compat --quick\n  myriad-bench compat func_str 'type_*'\n  \
+    myriad-bench compat --out results/compat   (every test: about an hour)";
+
+#[derive(clap::Args, Debug)]
+struct CompatArgs {
+    /// Tests to replay: names (func_str) or prefixes ending in * ('func_*'); none: every
+    /// test in main/ (or the quick list with --quick).
+    tests: Vec<String>,
+    /// Replay the quick list: SQL behaviour users meet first, a few minutes in all.
+    #[arg(long)]
+    quick: bool,
+    /// The mysql-test directory, holding main/ and include/.
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "/usr/share/mysql/mysql-test"
+    )]
+    suite: PathBuf,
+    /// Directory for compat.json and compat.md.
+    #[arg(long, default_value = "bench-results")]
+    out: PathBuf,
+    /// Where the temporary datadirs go.
+    #[arg(long, value_name = "DIR")]
+    work_dir: Option<PathBuf>,
+    /// The myriad server binary (default: `myriad` next to this executable, or $MYRIAD_BIN).
+    #[arg(long, value_name = "PATH")]
+    myriad_bin: Option<PathBuf>,
+    /// Seconds a statement may run before it counts as a hang.
+    #[arg(long, value_name = "SECONDS", default_value_t = 20)]
+    statement_limit: u64,
+    /// Seconds one test file may run before the rest of it is left out.
+    #[arg(long, value_name = "SECONDS", default_value_t = 120)]
+    file_limit: u64,
+    /// Fail (exit 2) when a test agrees on fewer statements than this file lists, or
+    /// anything hangs or crashes.
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
+    /// Write the statements each test agrees on to FILE, for --baseline.
+    #[arg(long, value_name = "FILE")]
+    write_baseline: Option<PathBuf>,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -235,6 +294,85 @@ fn run(args: RunArgs) -> ExitCode {
     }
 }
 
+fn compat(args: CompatArgs) -> ExitCode {
+    if let Err(e) = server::install_interrupt_handler() {
+        eprintln!("myriad-bench: {e:#}");
+        return ExitCode::FAILURE;
+    }
+    let opts = compat::CompatOptions {
+        suite: args.suite,
+        tests: args.tests,
+        quick: args.quick,
+        out_dir: args.out,
+        work_dir: args.work_dir.unwrap_or_else(std::env::temp_dir),
+        myriad_bin: args.myriad_bin,
+        statement_limit: args.statement_limit,
+        file_limit: args.file_limit,
+        command: std::env::args().collect::<Vec<_>>().join(" "),
+    };
+    let count = compat::select_tests(&opts).map(|t| t.len()).unwrap_or(0) as u64;
+    let bar = indicatif::ProgressBar::new(count).with_style(
+        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} files, {elapsed} {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    // Without a terminal (CI logs) a line every 50 files says how far the run is.
+    let quiet_bar = bar.is_hidden();
+    let report = compat::run(&opts, &|name| {
+        bar.inc(1);
+        bar.set_message(name.to_string());
+        if quiet_bar && bar.position() % 50 == 1 {
+            eprintln!(
+                "myriad-bench: compat: file {} of {count}: {name}",
+                bar.position()
+            );
+        }
+    });
+    bar.finish_and_clear();
+    let report = match report {
+        Ok(report) => report,
+        Err(e) => {
+            eprintln!("myriad-bench: {e:#}");
+            return ExitCode::FAILURE;
+        }
+    };
+    println!("{}", report.markdown());
+    match report.write(&opts.out_dir) {
+        Ok((json, md)) => eprintln!(
+            "myriad-bench: wrote {} and {}",
+            json.display(),
+            md.display()
+        ),
+        Err(e) => {
+            eprintln!("myriad-bench: {e:#}");
+            return ExitCode::FAILURE;
+        }
+    }
+    if let Some(path) = args.write_baseline {
+        if let Err(e) = std::fs::write(&path, report.baseline()) {
+            eprintln!("myriad-bench: writing {}: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+    }
+    if let Some(path) = args.baseline {
+        let baseline = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) => {
+                eprintln!("myriad-bench: reading {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+        };
+        let problems = report.regressions(&baseline);
+        if !problems.is_empty() {
+            eprintln!("myriad-bench: compat fell short of {}:", path.display());
+            for p in &problems {
+                eprintln!("  {p}");
+            }
+            return ExitCode::from(EXIT_ERROR_ROWS);
+        }
+    }
+    ExitCode::SUCCESS
+}
+
 fn main() -> ExitCode {
     // clap exits with 2 on a usage error; 2 means error rows here, so usage errors are 1.
     let cli = match Cli::try_parse() {
@@ -252,6 +390,13 @@ fn main() -> ExitCode {
         Command::List => {
             list();
             ExitCode::SUCCESS
+        }
+        Command::Compat(args) => {
+            let code = compat(args);
+            while server::interrupted() {
+                std::thread::park();
+            }
+            code
         }
         Command::Run(args) => {
             let code = run(*args);
