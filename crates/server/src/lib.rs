@@ -430,7 +430,9 @@ fn engine_variables(options: &ServerOptions, workers: usize) -> Vec<(String, Str
     };
     add("port", options.port.to_string());
     add("bind_address", options.bind_address.clone());
-    add("datadir", options.datadir.display().to_string());
+    // MariaDB shows the directory with a trailing slash.
+    let datadir = options.datadir.display().to_string();
+    add("datadir", format!("{}/", datadir.trim_end_matches('/')));
     add("thread_pool_size", workers.to_string());
     if let Ok(bytes) = options::thread_stack_bytes(options) {
         add("thread_stack", bytes.to_string());

@@ -780,3 +780,65 @@ fn now_is_the_statements_time_and_sysdate_each_calls() {
     }
     assert_eq!(error_code(&mut s, "SELECT NOW(7)"), 1426);
 }
+
+#[test]
+fn clauses_not_built_are_refused_not_ignored() {
+    let (_t, mut s) = engine_and_session();
+    exec_all(
+        &mut s,
+        &[
+            "CREATE DATABASE d",
+            "USE d",
+            "CREATE TABLE t (a INT, b INT)",
+            "INSERT INTO t VALUES (1, 10), (1, 20), (2, 30)",
+        ],
+    );
+    for sql in [
+        "SELECT a, SUM(b) OVER (PARTITION BY a) FROM t",
+        "SELECT a, ROW_NUMBER() OVER () FROM t",
+        "SELECT a + MIN(a) OVER () FROM t WHERE a = 1",
+        "SELECT a, SUM(b) FROM t GROUP BY a WITH ROLLUP",
+        "SELECT a, SUM(b) FROM t GROUP BY a WITH CUBE",
+        "SELECT a FROM t ORDER BY a FETCH FIRST 1 ROWS WITH TIES",
+        "SET sql_mode = 'HIGH_NOT_PRECEDENCE'",
+        "SET sql_mode = 'MYSQL40'",
+        "SET sql_mode = 'PAD_CHAR_TO_FULL_LENGTH'",
+        "SET sql_mode = 'EMPTY_STRING_IS_NULL'",
+        "SET sql_mode = 536870912",
+    ] {
+        assert_eq!(error_code(&mut s, sql), 1235, "{sql}");
+    }
+    // The refused modes left sql_mode as it was.
+    assert_eq!(
+        scalar(&mut s, "SELECT @@sql_mode"),
+        "STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION"
+    );
+    // The standard row limit is built: FETCH FIRST n ROWS ONLY is LIMIT n.
+    assert_eq!(
+        rows(
+            &mut s,
+            "SELECT b FROM t ORDER BY b OFFSET 1 ROWS FETCH NEXT 1 ROW ONLY"
+        ),
+        [["20"]]
+    );
+    assert_eq!(
+        rows(&mut s, "SELECT b FROM t ORDER BY b FETCH FIRST ROW ONLY"),
+        [["10"]]
+    );
+    // Executable comments for a later version are comments.
+    assert_eq!(scalar(&mut s, "SELECT 1 /*!999999 + 1 */"), "1");
+    assert_eq!(scalar(&mut s, "SELECT 1 /*!40101 + 1 */"), "2");
+}
+
+#[test]
+fn nested_hex_stops_at_max_allowed_packet() {
+    let (_t, mut s) = engine_and_session();
+    // Each HEX doubles the bytes: 45 levels would be 35 TB; past max_allowed_packet the
+    // answer is NULL with warning 1301, as in MariaDB.
+    let mut sql = "'\\\\'".to_string();
+    for _ in 0..45 {
+        sql = format!("hex({sql})");
+    }
+    assert_eq!(rows(&mut s, &format!("SELECT {sql} AS x")), [["NULL"]]);
+    assert_eq!(rows(&mut s, "SHOW WARNINGS")[0][1], "1301");
+}

@@ -329,8 +329,10 @@ pub(crate) fn compile_all(
     sql: &str,
 ) -> Result<(SourceMap, Vec<crate::parser::source::RawStatement>), SqlError> {
     let _ = session;
-    let mut map = SourceMap::new(sql);
-    let raws = crate::parser::source::split(sql, &mut map)?;
+    // Executable comments for this version become code; the map holds the text parsed.
+    let sql = crate::parser::versioned::apply(sql);
+    let mut map = SourceMap::new(&sql);
+    let raws = crate::parser::source::split(&sql, &mut map)?;
     Ok((map, raws))
 }
 

@@ -455,6 +455,12 @@ impl Compiler<'_> {
     }
 
     pub(crate) fn function(&self, f: &ast::Function) -> Result<Expr, SqlError> {
+        if f.over.is_some() {
+            return Err(SqlError::not_supported("window functions"));
+        }
+        if f.filter.is_some() || !f.within_group.is_empty() || f.null_treatment.is_some() {
+            return Err(err_syntax(&f.to_string()));
+        }
         let name = f.name.to_string().to_ascii_uppercase();
         let args: Vec<&ast::Expr> = match &f.args {
             ast::FunctionArguments::None => Vec::new(),

@@ -152,18 +152,20 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
     let arg = |i: usize| args.get(i).map(ty).unwrap_or(SqlType::Null);
     let chars = |i: usize| crate::expr::eval::display_chars(arg(i));
     match func {
+        // Widths saturate: nested calls (HEX of HEX ..., CONCAT of CONCATs) can name more
+        // characters than a u32 holds; the value itself is bounded by max_allowed_packet.
         Func::Concat => SqlType::Str {
             chars: args
                 .iter()
                 .map(|a| crate::expr::eval::display_chars(ty(a)))
-                .sum(),
+                .fold(0u32, u32::saturating_add),
         },
         Func::ConcatWs => SqlType::Str {
             chars: args
                 .iter()
                 .map(|a| crate::expr::eval::display_chars(ty(a)))
-                .sum::<u32>()
-                + chars(0) * (args.len().saturating_sub(2) as u32),
+                .fold(0u32, u32::saturating_add)
+                .saturating_add(chars(0).saturating_mul(args.len().saturating_sub(2) as u32)),
         },
         Func::Upper | Func::Lower | Func::Trim | Func::LTrim | Func::RTrim | Func::Reverse => {
             SqlType::Str { chars: chars(0) }
@@ -174,7 +176,7 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
         },
         Func::Space => SqlType::Str { chars: 255 },
         Func::Hex => SqlType::Str {
-            chars: chars(0) * 2,
+            chars: chars(0).saturating_mul(2),
         },
         Func::Version => SqlType::Str { chars: 64 },
         Func::Database => SqlType::Str { chars: 64 },

@@ -63,8 +63,10 @@ impl Dialect for MyriadDialect {
     fn supports_bitwise_shift_operators(&self) -> bool {
         self.mysql.supports_bitwise_shift_operators()
     }
+    /// Executable comments that apply were made code before tokenizing
+    /// ([`crate::parser::versioned`]); the rest are comments.
     fn supports_multiline_comment_hints(&self) -> bool {
-        self.mysql.supports_multiline_comment_hints()
+        false
     }
     fn parse_infix(
         &self,

@@ -7,3 +7,4 @@ pub mod const_lists;
 pub mod dialect;
 pub mod source;
 pub mod text_lists;
+pub mod versioned;

@@ -29,6 +29,7 @@ pub(crate) fn compile_query(
     let ast::SetExpr::Select(select) = q.body.as_ref() else {
         return Err(SqlError::not_supported("UNION and nested queries"));
     };
+    refuse_unbuilt(q, select)?;
     let dual = match select.from.as_slice() {
         [] => true,
         [t] if t.joins.is_empty()
@@ -86,10 +87,55 @@ pub(crate) fn compile_query(
     }))
 }
 
+/// Clauses the parser reads that myriad does not build: an error, never ignored.
+fn refuse_unbuilt(q: &ast::Query, select: &ast::Select) -> Result<(), SqlError> {
+    if let ast::GroupByExpr::Expressions(_, modifiers) = &select.group_by {
+        if let Some(modifier) = modifiers.first() {
+            return Err(SqlError::not_supported(match modifier {
+                ast::GroupByWithModifier::Rollup => "WITH ROLLUP",
+                // MariaDB's own answer to CUBE.
+                ast::GroupByWithModifier::Cube => "CUBE",
+                _ => "this GROUP BY modifier",
+            }));
+        }
+    }
+    if !select.named_window.is_empty() || select.qualify.is_some() {
+        return Err(SqlError::not_supported("window functions"));
+    }
+    if let Some(fetch) = &q.fetch {
+        if fetch.with_ties || fetch.percent {
+            return Err(SqlError::not_supported("FETCH ... WITH TIES or PERCENT"));
+        }
+        if matches!(
+            &q.limit_clause,
+            Some(ast::LimitClause::LimitOffset { limit: Some(_), .. })
+                | Some(ast::LimitClause::OffsetCommaLimit { .. })
+        ) {
+            return Err(err_syntax("FETCH"));
+        }
+    }
+    Ok(())
+}
+
+/// The row limit and offset: LIMIT n [OFFSET m], LIMIT m, n, or the standard
+/// [OFFSET m ROWS] FETCH {FIRST | NEXT} [n] {ROW | ROWS} ONLY (n defaults to 1).
 pub(crate) fn limit_clause(
     q: &ast::Query,
     compiler: &Compiler,
 ) -> Result<(Option<Expr>, Option<Expr>), SqlError> {
+    if let Some(fetch) = &q.fetch {
+        let limit = match &fetch.quantity {
+            Some(n) => compiler.compile(n)?,
+            None => Expr::Literal(Value::Int(1)),
+        };
+        let offset = match &q.limit_clause {
+            Some(ast::LimitClause::LimitOffset {
+                offset: Some(o), ..
+            }) => Some(compiler.compile(&o.value)?),
+            _ => None,
+        };
+        return Ok((Some(limit), offset));
+    }
     Ok(match &q.limit_clause {
         None => (None, None),
         Some(ast::LimitClause::LimitOffset { limit, offset, .. }) => (
@@ -112,6 +158,10 @@ pub(crate) fn aggregate_of(
     let ast::Expr::Function(f) = e else {
         return None;
     };
+    if f.over.is_some() {
+        // A window function, not an aggregate: compiling it as a call refuses it.
+        return None;
+    }
     let name = f.name.to_string().to_ascii_uppercase();
     let ast::FunctionArguments::List(list) = &f.args else {
         return None;

@@ -163,6 +163,7 @@ SELECT POSITION('c' IN 'abc')
 SELECT SPACE(3), CONCAT('[', SPACE(2), ']')
 SELECT ASCII('A'), ASCII(''), ORD('a')
 SELECT HEX('abc'), HEX(255)
+SELECT LENGTH(HEX(HEX(HEX(HEX(REPEAT('ab', 1500000)))))), LENGTH(HEX(HEX(REPEAT('ab', 1500000))))
 SELECT STRCMP('a', 'b'), STRCMP('b', 'a'), STRCMP('a', 'A')
 SELECT FIELD('b', 'a', 'b', 'c'), FIELD('z', 'a')
 SELECT INSERT('abcdef', 2, 3, 'X')
@@ -309,3 +310,7 @@ SELECT 5e-6, 1.5e-5, 1e14, 1e15, 1e20, -2.5e-6
 SELECT CONCAT(5e-6, ''), CONCAT(1e15, ''), CONCAT(-0.25e0, '')
 SELECT 1.5e-7
 SELECT CAST('éé' AS CHAR(1)), CAST(123 AS CHAR(2)), CAST('ab' AS CHAR(0)), CAST('abc' AS CHAR(5)), CAST('abc' AS CHAR)
+SELECT 1 /*!32301 +1 */
+SELECT 1 /*!952301 +1 */
+SELECT 1 /*M!100100 + 2 */, 3 /*!*/
+SELECT 1 /*!50000 + 1 */ AS x

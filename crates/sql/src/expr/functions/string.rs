@@ -198,6 +198,8 @@ pub(super) fn hex(a: &Args, w: &mut Vec<Warning>) -> Value {
         return Value::Null;
     }
     match &a.v[0] {
+        // Each byte becomes two digits: nested HEX doubles at every level.
+        Value::Bytes(b) if over_packet("hex", 2 * b.len() as u64, a.limit, w) => Value::Null,
         Value::Bytes(b) => Value::Bytes(
             b.iter()
                 .map(|x| format!("{x:02X}"))

@@ -138,6 +138,13 @@ fn set_setting(names: &[&str], name: &str, setting: &Setting) -> Result<VarValue
             if *i < 0 || (*i as u128) & !all != 0 {
                 return Err(wrong_value());
             }
+            if names == SQL_MODE_NAMES {
+                for (bit, flag) in names.iter().enumerate() {
+                    if *i & (1 << bit) != 0 && SQL_MODES_NOT_BUILT.contains(flag) {
+                        return Err(SqlError::not_supported(&format!("sql_mode {flag}")));
+                    }
+                }
+            }
             Ok(VarValue::Set(*i as u64))
         }
         Setting::Text(t) | Setting::Str(t) => {
@@ -149,6 +156,9 @@ fn set_setting(names: &[&str], name: &str, setting: &Setting) -> Result<VarValue
                     _ => vec![upper.as_str()],
                 };
                 for flag in expanded {
+                    if names == SQL_MODE_NAMES && SQL_MODES_NOT_BUILT.contains(&flag) {
+                        return Err(SqlError::not_supported(&format!("sql_mode {flag}")));
+                    }
                     let bit = names
                         .iter()
                         .position(|n| *n == flag)
