@@ -580,7 +580,9 @@ pub fn changes_state(sql: &str) -> bool {
         word.as_str(),
         "select" | "show" | "explain" | "describe" | "desc" | "values" | "table" | "with" | "help"
     );
-    !reads || sql.to_ascii_lowercase().contains(" into ")
+    let lower = sql.to_ascii_lowercase();
+    // SELECT ... INTO and assignments to user variables (@v := x) change state too.
+    !reads || lower.contains(" into ") || lower.contains(":=")
 }
 
 /// mysqltest's truth of a value: non-empty and, if a number, not zero.
@@ -656,6 +658,7 @@ mod tests {
         assert!(!changes_state("(select 1) union (select 2)"));
         assert!(!changes_state("SHOW TABLES"));
         assert!(changes_state("select 1 into @a"));
+        assert!(changes_state("select @a := 1"));
         assert!(changes_state("insert into t values (1)"));
         assert!(changes_state("set @a = 1"));
     }

@@ -1,6 +1,7 @@
 //! Built-in functions: `Expr::call` evaluates a call's arguments once and dispatches on
 //! the function with one match; the string and numeric families live in their own files.
 
+mod digest;
 mod numeric;
 mod string;
 
@@ -155,6 +156,9 @@ impl Expr {
                 )
             }),
             Func::Hex => string::hex(&a, w),
+            Func::Md5 => digest::digest(&a, digest::Hash::Md5),
+            Func::Sha1 => digest::digest(&a, digest::Hash::Sha1),
+            Func::Sha2 => digest::digest(&a, digest::Hash::Sha2),
             Func::Strcmp => string::strcmp(&a),
             Func::Field => string::field(&a, w),
             Func::Insert => string::insert(&a, w),

@@ -314,3 +314,7 @@ SELECT 1 /*!32301 +1 */
 SELECT 1 /*!952301 +1 */
 SELECT 1 /*M!100100 + 2 */, 3 /*!*/
 SELECT 1 /*!50000 + 1 */ AS x
+SELECT MD5('abc'), MD5(''), MD5(NULL), MD5(123), SHA1('abc'), SHA('abc'), SHA1(NULL)
+SELECT SHA2('abc', 224), SHA2('abc', 256), SHA2('abc', 0), SHA2('abc', 384), SHA2('abc', 512)
+SELECT SHA2('abc', 100), SHA2(NULL, 256), SHA2('abc', NULL), SHA2('abc', '256')
+SELECT MD5(_binary 0xff00), SHA1(x'ff00'), MD5('ü'), UPPER(MD5('a')), MD5('a') = MD5('A')
