@@ -214,6 +214,7 @@ fn call_collation(func: Func, args: &[Expr], columns: &[Option<Collation>]) -> D
         | Func::RTrim
         | Func::Reverse
         | Func::Repeat
+        | Func::SubstringIndex
         | Func::NullIf => from(&[0]),
         Func::LPad | Func::RPad => from(&[0, 2]),
         Func::Insert => from(&[0, 3]),

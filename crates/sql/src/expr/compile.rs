@@ -503,7 +503,9 @@ impl Compiler<'_> {
             | Func::Least
             | Func::Field
             | Func::Locate
-            | Func::Instr => self.comparing(operands, &name.to_ascii_lowercase())?,
+            | Func::Instr
+            | Func::SubstringIndex
+            | Func::FindInSet => self.comparing(operands, &name.to_ascii_lowercase())?,
             _ => self.comparing(operands, name).unwrap_or_default(),
         };
         Ok(Expr::Call {

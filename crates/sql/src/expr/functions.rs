@@ -156,6 +156,8 @@ impl Expr {
                 )
             }),
             Func::Hex => string::hex(&a, w),
+            Func::SubstringIndex => string::substring_index(&a, w),
+            Func::FindInSet => string::find_in_set(&a),
             Func::Md5 => digest::digest(&a, digest::Hash::Md5),
             Func::Sha1 => digest::digest(&a, digest::Hash::Sha1),
             Func::Sha2 => digest::digest(&a, digest::Hash::Sha2),

@@ -175,6 +175,8 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
             chars: chars(0).max(chars(2)).max(1).saturating_mul(4),
         },
         Func::Space => SqlType::Str { chars: 255 },
+        Func::SubstringIndex => SqlType::Str { chars: chars(0) },
+        Func::FindInSet => int(3),
         Func::Md5 => SqlType::Str { chars: 32 },
         Func::Sha1 => SqlType::Str { chars: 40 },
         Func::Sha2 => SqlType::Str { chars: 128 },

@@ -318,3 +318,6 @@ SELECT MD5('abc'), MD5(''), MD5(NULL), MD5(123), SHA1('abc'), SHA('abc'), SHA1(N
 SELECT SHA2('abc', 224), SHA2('abc', 256), SHA2('abc', 0), SHA2('abc', 384), SHA2('abc', 512)
 SELECT SHA2('abc', 100), SHA2(NULL, 256), SHA2('abc', NULL), SHA2('abc', '256')
 SELECT MD5(_binary 0xff00), SHA1(x'ff00'), MD5('ü'), UPPER(MD5('a')), MD5('a') = MD5('A')
+SELECT SUBSTRING_INDEX('www.tcx.se', '.', -2), SUBSTRING_INDEX('www.tcx.se', '.', 1), SUBSTRING_INDEX('www.tcx.se', '.', 0), SUBSTRING_INDEX('www.tcx.se', '.', 5), SUBSTRING_INDEX('www.tcx.se', '.', -5)
+SELECT SUBSTRING_INDEX('aXbxc', 'x', 1), SUBSTRING_INDEX('abc', '', 1), SUBSTRING_INDEX(NULL, '.', 1), SUBSTRING_INDEX('a.b', NULL, 1), SUBSTRING_INDEX('a..b..c', '..', -1), SUBSTRING_INDEX('ü.ö.ä', '.', 2)
+SELECT FIND_IN_SET('b', 'a,b,c'), FIND_IN_SET('B', 'a,b,c'), FIND_IN_SET('d', 'a,b,c'), FIND_IN_SET('', 'a,,c'), FIND_IN_SET('a,b', 'a,b,c'), FIND_IN_SET(NULL, 'a'), FIND_IN_SET('a', ''), FIND_IN_SET(2, '1,2,3')

@@ -272,3 +272,49 @@ pub(super) fn insert(a: &Args, w: &mut Vec<Warning>) -> Value {
         s[..start].iter().collect::<String>() + &new + &s[end..].iter().collect::<String>();
     Value::Bytes(a.out(joined))
 }
+
+/// SUBSTRING_INDEX(s, delim, count): s up to the count-th delim from the left (count > 0)
+/// or after the count-th from the right (count < 0); the delimiter matches byte for byte,
+/// whatever the collation, as in MariaDB.
+pub(super) fn substring_index(a: &Args, w: &mut Vec<Warning>) -> Value {
+    if a.any_null {
+        return Value::Null;
+    }
+    let s = a.text(0);
+    let delim = a.text(1);
+    let count = a.int(2, w);
+    if delim.is_empty() || count == 0 {
+        return Value::text("");
+    }
+    let cut = if count > 0 {
+        s.match_indices(delim.as_str())
+            .nth(usize::try_from(count - 1).unwrap_or(usize::MAX))
+            .map(|(i, _)| s[..i].to_string())
+    } else {
+        s.rmatch_indices(delim.as_str())
+            .nth(usize::try_from(-(count + 1)).unwrap_or(usize::MAX))
+            .map(|(i, _)| s[i + delim.len()..].to_string())
+    };
+    Value::Bytes(a.out(cut.unwrap_or(s)))
+}
+
+/// FIND_IN_SET(s, list): the 1-based position of s among the comma-separated items of list
+/// (compared under the call's collation), 0 when absent or when s holds a comma.
+pub(super) fn find_in_set(a: &Args) -> Value {
+    if a.any_null {
+        return Value::Null;
+    }
+    let needle = a.text(0);
+    if needle.contains(',') {
+        return Value::Int(0);
+    }
+    let list = a.text(1);
+    if list.is_empty() {
+        return Value::Int(0);
+    }
+    let position = list
+        .split(',')
+        .position(|item| a.collation.eq(item.as_bytes(), needle.as_bytes()))
+        .map_or(0, |p| p as i64 + 1);
+    Value::Int(position)
+}
