@@ -411,38 +411,110 @@ fn parse_fraction(f: &str) -> Option<u32> {
     Some(f.parse::<u32>().ok()? * 10u32.pow(6 - f.len() as u32))
 }
 
-/// Parse `YYYY-MM-DD` or `YYYY-MM-DD[ T]HH[:MM[:SS[.ffffff]]]`, surrounding spaces
-/// ignored; None for other text and for impossible dates and times.
+/// Parse a date or a date and time as MariaDB reads text: `YYYY-MM-DD` or
+/// `YYYY-MM-DD[ T]HH[:MM[:SS[.ffffff]]]`, where any ASCII punctuation may stand for `-` and
+/// `:` (`2002.11.12`, `2002/11/12 10.11.12`), a two-digit year means 1970..2069, and digits
+/// alone read as `YYYYMMDD`, `YYMMDD`, `YYYYMMDDHHMMSS` or `YYMMDDHHMMSS` (with an optional
+/// `.ffffff`). Surrounding spaces are ignored; None for other text and for impossible dates
+/// and times.
 pub fn parse_date_or_datetime(text: &str) -> Option<Temporal> {
     let text = text.trim();
+    if let Some(compact) = parse_compact(text) {
+        return Some(compact);
+    }
     let (date, time) = match text.split_once([' ', 'T']) {
-        Some((d, t)) => (d, Some(t)),
+        Some((d, t)) => (d, Some(t.trim_start())),
         None => (text, None),
     };
-    let mut parts = date.split('-');
-    let year: u16 = parts.next()?.parse().ok()?;
-    let month: u8 = parts.next()?.parse().ok()?;
-    let day: u8 = parts.next()?.parse().ok()?;
+    let mut parts = date.split(|c: char| c.is_ascii_punctuation());
+    let year_text = parts.next()?;
+    let month: u8 = digits(parts.next()?)?.parse().ok()?;
+    let day: u8 = digits(parts.next()?)?.parse().ok()?;
     if parts.next().is_some() {
         return None;
     }
+    let year = full_year(digits(year_text)?, month, day)?;
     let date = Date::new(year, month, day)?;
     let Some(time) = time else {
         return Some(Temporal::Date(date));
     };
     let (hms, frac) = match time.split_once('.') {
-        Some((h, f)) => (h, Some(f)),
-        None => (time, None),
+        // A `.` after the seconds starts the fraction; before them it is a delimiter.
+        Some((h, f)) if h.split(|c: char| c.is_ascii_punctuation()).count() == 3 => (h, Some(f)),
+        _ => split_fraction_after_seconds(time),
     };
-    let mut t = hms.split(':');
-    let hour: u8 = t.next()?.parse().ok()?;
-    let minute: u8 = t.next().unwrap_or("0").parse().ok()?;
-    let second: u8 = t.next().unwrap_or("0").parse().ok()?;
+    let mut t = hms.split(|c: char| c.is_ascii_punctuation());
+    let hour: u8 = digits(t.next()?)?.parse().ok()?;
+    let minute: u8 = digits(t.next().unwrap_or("0"))?.parse().ok()?;
+    let second: u8 = digits(t.next().unwrap_or("0"))?.parse().ok()?;
+    if t.next().is_some() {
+        return None;
+    }
     let micros = match frac {
         Some(f) => parse_fraction(f)?,
         None => 0,
     };
     DateTime::new(date, hour, minute, second, micros).map(Temporal::DateTime)
+}
+
+/// `text` if it is one or more ASCII digits.
+fn digits(text: &str) -> Option<&str> {
+    (!text.is_empty() && text.bytes().all(|b| b.is_ascii_digit())).then_some(text)
+}
+
+/// The year a date's year field names: two digits are 1970..2069 (unless the whole date is
+/// zero), more are the year as written.
+fn full_year(text: &str, month: u8, day: u8) -> Option<u16> {
+    let year: u16 = text.parse().ok()?;
+    if text.len() == 2 && (year, month, day) != (0, 0, 0) {
+        return Some(if year < 70 { 2000 + year } else { 1900 + year });
+    }
+    Some(year)
+}
+
+/// `H.M.S.f` style times: the part after the third field is the fraction.
+fn split_fraction_after_seconds(time: &str) -> (&str, Option<&str>) {
+    let mut fields = 0;
+    for (i, c) in time.char_indices() {
+        if c.is_ascii_punctuation() {
+            fields += 1;
+            if fields == 3 && c == '.' {
+                return (&time[..i], Some(&time[i + 1..]));
+            }
+        }
+    }
+    (time, None)
+}
+
+/// Digits alone: `YYYYMMDD`, `YYMMDD`, `YYYYMMDDHHMMSS[.f]`, `YYMMDDHHMMSS[.f]`.
+fn parse_compact(text: &str) -> Option<Temporal> {
+    let (whole, frac) = match text.split_once('.') {
+        Some((w, f)) => (w, Some(f)),
+        None => (text, None),
+    };
+    digits(whole)?;
+    let (year_len, has_time) = match (whole.len(), frac) {
+        (8, None) => (4, false),
+        (6, None) => (2, false),
+        (14, _) => (4, true),
+        (12, _) => (2, true),
+        _ => return None,
+    };
+    let num = |from: usize, len: usize| whole[from..from + len].parse::<u8>().ok();
+    let month = num(year_len, 2)?;
+    let day = num(year_len + 2, 2)?;
+    let year = full_year(&whole[..year_len], month, day)?;
+    let date = Date::new(year, month, day)?;
+    if !has_time {
+        return Some(Temporal::Date(date));
+    }
+    let at = year_len + 4;
+    let micros = match frac {
+        Some(f) => parse_fraction(f)?,
+        None => 0,
+    };
+    DateTime::new(date, num(at, 2)?, num(at + 2, 2)?, num(at + 4, 2)?, micros)
+        .map(Temporal::DateTime)
 }
 
 /// Parse a TIME: `[-][D ]H[H...]:MM[:SS[.ffffff]]`, surrounding spaces ignored (a day
@@ -523,6 +595,26 @@ mod tests {
         assert_eq!(p("2024-01-01 10:00:00.1234567"), None);
         assert_eq!(p("2024-01-01 10:00:00."), None);
         assert_eq!(p("2024-01-01-01"), None);
+        // MariaDB's other spellings.
+        let day = |year, month, day| Some(Temporal::Date(Date { year, month, day }));
+        assert_eq!(p("2002.11.12"), day(2002, 11, 12));
+        assert_eq!(p("2002/011/012"), day(2002, 11, 12));
+        assert_eq!(p("02-11-12"), day(2002, 11, 12));
+        assert_eq!(p("99-11-12"), day(1999, 11, 12));
+        assert_eq!(p("00-00-00"), day(0, 0, 0));
+        assert_eq!(p("20021112"), day(2002, 11, 12));
+        assert_eq!(p("021112"), day(2002, 11, 12));
+        assert_eq!(p("2002111"), None);
+        assert_eq!(
+            p("20021112101112.5"),
+            Some(Temporal::DateTime(dt(2002, 11, 12, 10, 11, 12, 500_000)))
+        );
+        assert_eq!(
+            p("2002/11/12 10.11.12.25"),
+            Some(Temporal::DateTime(dt(2002, 11, 12, 10, 11, 12, 250_000)))
+        );
+        assert_eq!(p("2002-11-12 10:11:12:13"), None);
+        assert_eq!(p("2002-1a-12"), None);
         assert!(p("2000-02-29").is_some());
         assert!(p("2023-00-00").is_some());
         assert!(p("0000-00-00 00:00:00").is_some());

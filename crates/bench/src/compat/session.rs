@@ -9,6 +9,9 @@ use std::time::Duration;
 
 use super::outcome::{self, Outcome};
 
+/// The largest packet the client sends or accepts (1 GiB, the protocol's largest setting).
+const CLIENT_PACKET_LIMIT: usize = 1 << 30;
+
 /// Where a server listens.
 #[derive(Debug, Clone)]
 pub struct Endpoint {
@@ -73,6 +76,9 @@ impl Side {
             .db_name(login.database.clone())
             .read_timeout(limit)
             .write_timeout(limit)
+            // The client's own packet limit: the server's is what is compared, so the client
+            // neither asks (a test may have shrunk the global) nor refuses anything itself.
+            .max_allowed_packet(Some(CLIENT_PACKET_LIMIT))
             .tcp_connect_timeout(Some(Duration::from_secs(5)));
         if login.tcp {
             builder
