@@ -406,3 +406,11 @@ fn fractional_seconds_match_mariadb() {
 fn collations_match_mariadb() {
     run_corpus("collations", include_str!("corpus/collations.sql"));
 }
+
+#[test]
+fn hex_and_bit_literals_match_mariadb() {
+    run_corpus(
+        "hex_bit_literals",
+        include_str!("corpus/hex_bit_literals.sql"),
+    );
+}

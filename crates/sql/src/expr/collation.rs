@@ -157,6 +157,7 @@ impl Expr {
                 Derived::general(Derivation::Coercible)
             }
             Expr::Literal(Value::Null) => Derived::general(Derivation::Ignorable),
+            Expr::HexLiteral(_) => Derived::new(Collation::Binary, Derivation::Coercible),
             Expr::Literal(_) => numeric,
             Expr::Column(i) => match columns.get(*i) {
                 Some(Some(c)) => Derived::new(*c, Derivation::Implicit),

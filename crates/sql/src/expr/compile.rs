@@ -11,6 +11,7 @@ use crate::value::Value;
 use myriad_types::decimal::Decimal;
 use myriad_types::errors::ER_INCORRECT_GLOBAL_LOCAL_VAR;
 use sqlparser::ast::{self, BinaryOperator};
+use sqlparser::tokenizer::Span;
 use std::sync::Arc;
 
 impl Compiler<'_> {
@@ -41,8 +42,10 @@ impl Compiler<'_> {
                 low,
                 high,
             } => {
-                let (expr, low, high) =
-                    (self.compile(expr)?, self.compile(low)?, self.compile(high)?);
+                let mut expr = self.compile(expr)?;
+                let mut bounds = [self.compile(low)?, self.compile(high)?];
+                self.compared(&mut expr, &mut bounds);
+                let [low, high] = bounds;
                 Expr::Between {
                     collation: self.comparing([&expr, &low, &high], "between")?,
                     expr: Box::new(expr),
@@ -93,9 +96,10 @@ impl Compiler<'_> {
             E::Cast {
                 expr, data_type, ..
             } => {
+                let to = cast_target(data_type)?;
                 let cast = Expr::Cast {
-                    expr: Box::new(self.compile(expr)?),
-                    to: cast_target(data_type)?,
+                    expr: Box::new(self.compile(expr)?.cast_operand(to)),
+                    to,
                 };
                 if is_binary_type(data_type) {
                     binary(cast, Derivation::Implicit)
@@ -154,9 +158,11 @@ impl Compiler<'_> {
             ast::Expr::Value(v) => self.value(v)?,
             other => return Err(err_syntax(&other.to_string())),
         };
-        // A hex literal is a binary string unless its introducer names text.
+        // A hex literal is a binary string unless its introducer names text, and a string
+        // only (never a number) under an introducer.
         let literal = match literal {
             Expr::Collate { expr, .. } => *expr,
+            Expr::HexLiteral(bytes) => Expr::Literal(Value::Bytes(bytes)),
             other => other,
         };
         Ok(if charset.eq_ignore_ascii_case("_binary") {
@@ -194,7 +200,7 @@ impl Compiler<'_> {
     /// placeholder that stands for one.
     pub(crate) fn const_list(&self, list: &[ast::Expr]) -> Option<Result<Vec<Expr>, SqlError>> {
         use crate::parser::text_lists::{self, Literal};
-        use sqlparser::tokenizer::{Span, Token};
+        use sqlparser::tokenizer::Token;
         let [ast::Expr::Value(v)] = list else {
             return None;
         };
@@ -262,30 +268,10 @@ impl Compiler<'_> {
             V::EscapedStringLiteral(s) | V::UnicodeStringLiteral(s) => {
                 Expr::Literal(Value::Bytes(s.clone().into_bytes()))
             }
-            V::HexStringLiteral(h) => {
-                let padded = if h.len() % 2 == 1 {
-                    format!("0{h}")
-                } else {
-                    h.clone()
-                };
-                let bytes: Option<Vec<u8>> = (0..padded.len())
-                    .step_by(2)
-                    .map(|i| u8::from_str_radix(&padded[i..i + 2], 16).ok())
-                    .collect();
-                let literal = Expr::Literal(Value::Bytes(bytes.ok_or_else(|| err_syntax(h))?));
-                binary(literal, Derivation::Coercible)
-            }
-            V::SingleQuotedByteStringLiteral(bits) => {
-                // b'0101': a bit string; its bytes, most significant first.
-                let value = u128::from_str_radix(if bits.is_empty() { "0" } else { bits }, 2)
-                    .map_err(|_| err_syntax(bits))?;
-                let bytes = value.to_be_bytes();
-                let skip = bytes.iter().position(|b| *b != 0).unwrap_or(bytes.len());
-                binary(
-                    Expr::Literal(Value::Bytes(bytes[skip..].to_vec())),
-                    Derivation::Coercible,
-                )
-            }
+            V::HexStringLiteral(h) => return self.hex_literal(h, v.span),
+            V::SingleQuotedByteStringLiteral(bits) => Expr::HexLiteral(
+                crate::expr::hex::bytes_of_bits(bits).ok_or_else(|| err_syntax(bits))?,
+            ),
             V::Boolean(b) => Expr::Literal(Value::Int(i64::from(*b))),
             V::Null => Expr::Literal(Value::Null),
             V::Placeholder(p) if p == "?" => {
@@ -296,6 +282,33 @@ impl Compiler<'_> {
         })
     }
 
+    /// `0x41` (a hexadecimal literal: a number in numeric context) or `X'41'` (a binary
+    /// string, whose digits must come in pairs); which one was written is read from the
+    /// statement's text at `span`. A bare `0x` is a name, as in MariaDB.
+    fn hex_literal(&self, digits: &str, span: Span) -> Result<Expr, SqlError> {
+        let quoted = self.map.is_some_and(|map| {
+            span.start.line > 0
+                && matches!(
+                    map.source()
+                        .as_bytes()
+                        .get(map.offset(span.start.line, span.start.column)),
+                    Some(b'x' | b'X')
+                )
+        });
+        if quoted && digits.len() % 2 == 1 {
+            return Err(err_syntax(&format!("X'{digits}'")));
+        }
+        if !quoted && digits.is_empty() {
+            return self.identifier(None, &ast::Ident::new("0x"));
+        }
+        let bytes = crate::expr::hex::bytes_of_hex(digits).ok_or_else(|| err_syntax(digits))?;
+        Ok(if quoted {
+            binary(Expr::Literal(Value::Bytes(bytes)), Derivation::Coercible)
+        } else {
+            Expr::HexLiteral(bytes)
+        })
+    }
+
     pub(crate) fn identifier(
         &self,
         table: Option<&str>,
@@ -303,6 +316,12 @@ impl Compiler<'_> {
     ) -> Result<Expr, SqlError> {
         let name = id.value.as_str();
         if id.quote_style.is_none() {
+            if let Some(bits) = crate::expr::hex::bit_digits_of_word(name) {
+                // `0b101`, which the tokenizer reads as a name.
+                let bytes =
+                    crate::expr::hex::bytes_of_bits(bits).ok_or_else(|| err_syntax(name))?;
+                return Ok(Expr::HexLiteral(bytes));
+            }
             if let Some(var) = name.strip_prefix("@@") {
                 return self.system_var(VarScope::Default, var);
             }
@@ -386,6 +405,23 @@ impl Compiler<'_> {
     ) -> Result<Expr, SqlError> {
         let mut l = Box::new(self.compile(left)?);
         let mut r = Box::new(self.compile(right)?);
+        let comparison = matches!(
+            op,
+            BinaryOperator::Eq
+                | BinaryOperator::NotEq
+                | BinaryOperator::Lt
+                | BinaryOperator::LtEq
+                | BinaryOperator::Gt
+                | BinaryOperator::GtEq
+                | BinaryOperator::Spaceship
+        );
+        if comparison {
+            self.compared(&mut l, std::slice::from_mut(&mut *r));
+        } else if !matches!(op, BinaryOperator::StringConcat if self.pipes_as_concat) {
+            // Arithmetic, bit operators and logic take numbers.
+            l.make_numeric();
+            r.make_numeric();
+        }
         let arithmetic = matches!(
             op,
             BinaryOperator::Plus
@@ -494,6 +530,7 @@ impl Compiler<'_> {
 
     /// A call of `func` (`name` in errors) with its arguments' collation.
     pub(crate) fn call(&self, func: Func, name: &str, args: Vec<Expr>) -> Result<Expr, SqlError> {
+        let args = self.function_args(func, args);
         let operands = args.iter();
         let collation = match func {
             // The functions that compare or search strings: a conflict is an error.

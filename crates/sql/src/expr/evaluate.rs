@@ -24,11 +24,15 @@ impl Expr {
 
     pub fn eval(&self, env: &mut dyn Env, row: &[Value]) -> Result<Value, SqlError> {
         // Leaves do not recurse (their parent checked the stack): no check per row for them.
-        if !matches!(self, Expr::Literal(_) | Expr::Column(_) | Expr::Param(_)) {
+        if !matches!(
+            self,
+            Expr::Literal(_) | Expr::HexLiteral(_) | Expr::Column(_) | Expr::Param(_)
+        ) {
             crate::depth::check_stack()?;
         }
         Ok(match self {
             Expr::Literal(d) => d.clone(),
+            Expr::HexLiteral(bytes) => Value::Bytes(bytes.clone()),
             Expr::Param(i) => env.param(*i),
             Expr::Column(i) => row.get(*i).cloned().unwrap_or(Value::Null),
             Expr::SysVar { scope, index } => env.system_variable(*scope, *index)?,
@@ -74,8 +78,12 @@ impl Expr {
                 right,
                 collation,
             } => {
-                let a = left.eval(env, row)?;
-                let b = right.eval(env, row)?;
+                let (a, b) = (left.eval(env, row)?, right.eval(env, row)?);
+                // A hexadecimal literal left a string may meet a number only now.
+                let (a, b) = (
+                    crate::expr::hex::compared_value(left, &a, &b),
+                    crate::expr::hex::compared_value(right, &b, &a),
+                );
                 if *op == CmpOp::NullSafeEq {
                     return Ok(Value::Int(i64::from(match (a.is_null(), b.is_null()) {
                         (true, true) => true,

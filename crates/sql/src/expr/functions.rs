@@ -187,7 +187,7 @@ impl Expr {
             Func::Log2 => numeric::log(&a, f64::log2, w),
             Func::Sign => numeric::sign(&a, w),
             Func::Pi => Value::Double(std::f64::consts::PI),
-            Func::NullIf => null_if(&a.v[0], &a.v[1], collation, w),
+            Func::NullIf => null_if(args, &a.v[0], &a.v[1], collation, w),
             Func::IsNull => Value::Int(i64::from(a.v[0].is_null())),
             Func::Sleep => sleep(&a.v[0], w),
             Func::Version => Value::text(crate::SERVER_VERSION),
@@ -213,9 +213,20 @@ impl Expr {
     }
 }
 
-/// NULLIF(x, y): NULL when x equals y, else x.
-fn null_if(x: &Value, y: &Value, collation: Collation, w: &mut Vec<Warning>) -> Value {
-    if compare(x, y, collation, w) == Some(Ordering::Equal) {
+/// NULLIF(x, y): NULL when x equals y, else x (`args` are the two expressions, for a
+/// hexadecimal literal that compares with a number as its integer).
+fn null_if(
+    args: &[Expr],
+    x: &Value,
+    y: &Value,
+    collation: Collation,
+    w: &mut Vec<Warning>,
+) -> Value {
+    let (a, b) = (
+        crate::expr::hex::compared_value(&args[0], x, y),
+        crate::expr::hex::compared_value(&args[1], y, x),
+    );
+    if compare(&a, &b, collation, w) == Some(Ordering::Equal) {
         Value::Null
     } else {
         x.clone()

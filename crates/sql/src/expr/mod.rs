@@ -20,6 +20,7 @@ pub mod decimal;
 pub mod eval;
 pub mod evaluate;
 pub mod functions;
+pub mod hex;
 pub mod in_set;
 pub mod sql_type;
 pub mod text;
@@ -269,6 +270,10 @@ pub enum CastTo {
 #[derive(Debug, Clone)]
 pub enum Expr {
     Literal(Value),
+    /// A hexadecimal or bit literal (`0x41`, `b'101'`): its bytes as a binary string. Where
+    /// its context takes a number the compiler replaces it by its integer (see
+    /// [`crate::expr::hex`]).
+    HexLiteral(Vec<u8>),
     Param(usize),
     Column(usize),
     SysVar {

@@ -16,6 +16,7 @@ impl Expr {
     pub fn all_operands(&self, mut f: impl FnMut(&Expr) -> bool) -> bool {
         match self {
             Expr::Literal(_)
+            | Expr::HexLiteral(_)
             | Expr::Param(_)
             | Expr::Column(_)
             | Expr::SysVar { .. }
@@ -58,6 +59,9 @@ impl Expr {
         let ty = |e: &Expr| e.sql_type(env, columns);
         match self {
             Expr::Literal(d) => d.sql_type(),
+            Expr::HexLiteral(bytes) => SqlType::Str {
+                chars: String::from_utf8_lossy(bytes).chars().count() as u32,
+            },
             Expr::Param(i) => env.param(*i).sql_type(),
             Expr::Column(i) => columns.get(*i).copied().unwrap_or(SqlType::Null),
             Expr::SysVar { index, .. } => sysvar_type(*index),
@@ -113,6 +117,14 @@ fn int(len: u32) -> SqlType {
     }
 }
 
+/// An unsigned integer type `len` characters wide.
+fn int_unsigned(len: u32) -> SqlType {
+    SqlType::Int {
+        unsigned: true,
+        len,
+    }
+}
+
 /// A system variable's type, from its kind.
 fn sysvar_type(index: usize) -> SqlType {
     match crate::system::sysvars::def(index).kind {
@@ -132,9 +144,13 @@ fn sysvar_type(index: usize) -> SqlType {
 fn cast_type(to: CastTo, arg: SqlType) -> SqlType {
     match to {
         CastTo::Signed => int(crate::expr::eval::display_chars(arg).clamp(1, 21)),
-        CastTo::Unsigned => SqlType::Int {
-            unsigned: true,
-            len: 21,
+        // An unsigned integer keeps its width (CAST(0x41 AS UNSIGNED) is a LONG).
+        CastTo::Unsigned => match arg {
+            SqlType::Int {
+                unsigned: true,
+                len,
+            } => int_unsigned(len),
+            _ => int_unsigned(21),
         },
         CastTo::Char { len } => SqlType::Str {
             chars: len.unwrap_or_else(|| crate::expr::eval::display_chars(arg)),

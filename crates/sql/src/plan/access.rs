@@ -77,7 +77,11 @@ pub(crate) fn key_value(value: &Value, ty: &st::ColumnType) -> Option<st::Value>
 pub(crate) fn reads_row(e: &Expr) -> bool {
     match e {
         Expr::Column(_) => true,
-        Expr::Literal(_) | Expr::Param(_) | Expr::SysVar { .. } | Expr::UserVar(_) => false,
+        Expr::Literal(_)
+        | Expr::HexLiteral(_)
+        | Expr::Param(_)
+        | Expr::SysVar { .. }
+        | Expr::UserVar(_) => false,
         Expr::Neg(x) | Expr::Not(x) | Expr::BitNot(x) => reads_row(x),
         Expr::Arith { left, right, .. }
         | Expr::Cmp { left, right, .. }

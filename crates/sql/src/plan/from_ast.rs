@@ -242,13 +242,18 @@ fn insert(ins: &ast::Insert, compiler: &Compiler, ctx: &CompileCtx) -> Result<St
         }
         let compiled = row
             .iter()
-            .map(|e| match e {
+            .zip(&columns)
+            .map(|(e, &position)| match e {
                 ast::Expr::Identifier(id)
                     if id.quote_style.is_none() && id.value.eq_ignore_ascii_case("DEFAULT") =>
                 {
                     Ok(None)
                 }
-                other => compiler.compile(other).map(Some),
+                other => Ok(Some(
+                    compiler
+                        .compile(other)?
+                        .stored_in(&table.def.columns[position].ty),
+                )),
             })
             .collect::<Result<Vec<_>, SqlError>>()?;
         rows.push(compiled);
@@ -265,10 +270,9 @@ fn insert(ins: &ast::Insert, compiler: &Compiler, ctx: &CompileCtx) -> Result<St
             let uc = crate::plan::table_def::table_compiler(compiler, &scope);
             let mut out = Vec::new();
             for a in assignments {
-                out.push((
-                    assigned_column(&table, a)?,
-                    uc.compile(&values_to_new(&a.value))?,
-                ));
+                let position = assigned_column(&table, a)?;
+                let value = uc.compile(&values_to_new(&a.value))?;
+                out.push((position, value.stored_in(&table.def.columns[position].ty)));
             }
             Some(out)
         }
@@ -293,7 +297,9 @@ fn update(up: &ast::Update, compiler: &Compiler, ctx: &CompileCtx) -> Result<Stm
     let tc = crate::plan::table_def::table_compiler(compiler, &scope);
     let mut assignments = Vec::new();
     for a in &up.assignments {
-        assignments.push((assigned_column(&table, a)?, tc.compile(&a.value)?));
+        let position = assigned_column(&table, a)?;
+        let value = tc.compile(&a.value)?;
+        assignments.push((position, value.stored_in(&table.def.columns[position].ty)));
     }
     let (source, order_by) = row_source(table, &up.selection, &up.order_by, &tc)?;
     let limit = up.limit.as_ref().map(|l| compiler.compile(l)).transpose()?;
@@ -339,7 +345,7 @@ fn row_source(
     order_by: &[ast::OrderByExpr],
     tc: &Compiler,
 ) -> Result<(crate::plan::tables::RowSource, Vec<(Expr, bool)>), SqlError> {
-    let filter = selection.as_ref().map(|w| tc.compile(w)).transpose()?;
+    let filter = selection.as_ref().map(|w| tc.condition(w)).transpose()?;
     let access = crate::plan::access::choose_access(&table.def, filter.as_ref());
     let order_by = order_by
         .iter()

@@ -73,7 +73,7 @@ pub(crate) fn compile_query(
     let filter = select
         .selection
         .as_ref()
-        .map(|w| compiler.compile(w))
+        .map(|w| compiler.condition(w))
         .transpose()?;
     if select.having.is_some() {
         return Err(SqlError::not_supported("HAVING without tables"));
@@ -306,8 +306,12 @@ pub(crate) fn compile_table_select(
     // Aggregate arguments read the table's row; MIN and MAX keep their argument's
     // collation in the aggregate's column.
     let mut agg_args = Vec::new();
-    for (_, arg, _) in &aggregated.found {
-        agg_args.push(arg.as_ref().map(|a| tc.compile(a)).transpose()?);
+    for (kind, arg, _) in &aggregated.found {
+        use crate::plan::tables::AggKind;
+        let arg = arg.as_ref().map(|a| tc.compile(a)).transpose()?;
+        // SUM and AVG add numbers.
+        let number = matches!(kind, AggKind::Sum | AggKind::Avg);
+        agg_args.push(arg.map(|a| a.numeric_if(number)));
     }
     let mut ext_scope = scope.clone();
     for (i, ((kind, ..), arg)) in aggregated.found.iter().zip(&agg_args).enumerate() {
@@ -357,7 +361,7 @@ pub(crate) fn compile_table_select(
     let filter = select
         .selection
         .as_ref()
-        .map(|w| tc.compile(w))
+        .map(|w| tc.condition(w))
         .transpose()?;
     let joins = join_steps(&relations, &refs, &offsets, &tc)?;
     let (filter, post_filter) = if joins.is_empty() {
@@ -526,7 +530,7 @@ fn grouping(
     let having = aggregated
         .having
         .as_ref()
-        .map(|h| ec.compile(h))
+        .map(|h| ec.condition(h))
         .transpose()?;
     Ok(crate::plan::tables::Grouping {
         key_collations: keys.iter().map(|k| ec.derived(k).collation).collect(),
@@ -545,7 +549,7 @@ fn join_steps(
 ) -> Result<Vec<crate::plan::tables::JoinStep>, SqlError> {
     let mut joins = Vec::new();
     for (n, (_, left, on)) in relations.iter().enumerate().skip(1) {
-        let on = on.map(|e| tc.compile(e)).transpose()?;
+        let on = on.map(|e| tc.condition(e)).transpose()?;
         let lookup = crate::plan::access::join_lookup(on.as_ref(), &refs[n].def, offsets[n]);
         joins.push(crate::plan::tables::JoinStep {
             table: refs[n].clone(),

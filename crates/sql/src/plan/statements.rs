@@ -382,11 +382,8 @@ pub(crate) fn parse_filter(
             scope: &scope,
             ..*compiler
         };
-        return Ok(ShowFilter::Where(compile_expr_tokens(
-            rest,
-            &where_compiler,
-            c,
-        )?));
+        let condition = compile_expr_tokens(rest, &where_compiler, c)?;
+        return Ok(ShowFilter::Where(condition.numeric()));
     }
     c.expect_end()?;
     Ok(ShowFilter::None)

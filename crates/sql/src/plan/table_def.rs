@@ -323,7 +323,7 @@ pub fn column_from_ast(
     }
     crate::plan::timestamps::check_column(&def)?;
     if let Some(e) = default_expr {
-        let expr = compiler.compile(&e)?;
+        let expr = compiler.compile(&e)?.stored_in(&def.ty);
         let mut w = Vec::new();
         let v = expr.eval(&mut ConstEnv::default_value(&mut w, 0), &[])?;
         // A default that reads the clock other than as CURRENT_TIMESTAMP itself

@@ -16,6 +16,8 @@ impl Compiler<'_> {
     /// `-x`, `+x`, `NOT x`, `!x`, `~x`.
     pub(super) fn unary(&self, op: &UnaryOperator, expr: &ast::Expr) -> Result<Expr, SqlError> {
         let inner = self.compile(expr)?;
+        // Every operator but `+` (which MariaDB drops) takes a number.
+        let inner = inner.numeric_if(!matches!(op, UnaryOperator::Plus));
         Ok(match op {
             UnaryOperator::Minus => {
                 let number = matches!(
@@ -50,7 +52,7 @@ impl Compiler<'_> {
         negated: bool,
     ) -> Result<Expr, SqlError> {
         Ok(Expr::IsBool {
-            expr: Box::new(self.compile(x)?),
+            expr: Box::new(self.compile(x)?.numeric()),
             value,
             negated,
         })
@@ -63,14 +65,15 @@ impl Compiler<'_> {
         list: &[ast::Expr],
         negated: bool,
     ) -> Result<Expr, SqlError> {
-        let expr = Box::new(self.compile(expr)?);
-        let list: Vec<Expr> = match self.const_list(list) {
+        let mut expr = Box::new(self.compile(expr)?);
+        let mut list: Vec<Expr> = match self.const_list(list) {
             Some(items) => items?,
             None => list
                 .iter()
                 .map(|x| self.compile(x))
                 .collect::<Result<_, _>>()?,
         };
+        self.compared(&mut expr, &mut list);
         let constants = list.iter().map(|x| match x {
             Expr::Literal(d) => Some(d),
             _ => None,
@@ -124,11 +127,23 @@ impl Compiler<'_> {
         let optional = |o: Option<&ast::Expr>| -> Result<Option<Box<Expr>>, SqlError> {
             Ok(o.map(|o| self.compile(o)).transpose()?.map(Box::new))
         };
-        let operand = optional(operand)?;
-        let whens: Vec<(Expr, Expr)> = conditions
+        let mut operand = optional(operand)?;
+        let mut whens: Vec<(Expr, Expr)> = conditions
             .iter()
             .map(|w| Ok((self.compile(&w.condition)?, self.compile(&w.result)?)))
             .collect::<Result<_, SqlError>>()?;
+        match &mut operand {
+            // `CASE x WHEN a`: x compares with every a.
+            Some(o) => {
+                let number = self.is_number(o) || whens.iter().any(|(w, _)| self.is_number(w));
+                if number {
+                    o.make_numeric();
+                    whens.iter_mut().for_each(|(w, _)| w.make_numeric());
+                }
+            }
+            // `CASE WHEN c`: every c is a truth value.
+            None => whens.iter_mut().for_each(|(w, _)| w.make_numeric()),
+        }
         // `CASE x WHEN a ...` compares x with every WHEN value under one collation.
         let collation = match &operand {
             Some(o) => {
@@ -203,7 +218,7 @@ impl Compiler<'_> {
         if data_type.is_none() && charset.is_none() {
             return Err(err_syntax(&e.to_string()));
         }
-        let expr = Box::new(self.compile(expr)?);
+        let expr = self.compile(expr)?;
         let to = match data_type {
             Some(dt) => cast_target(dt)?,
             None => CastTo::Char { len: None },
@@ -213,7 +228,10 @@ impl Compiler<'_> {
             (None, Some(cs)) => cs.to_string().eq_ignore_ascii_case("binary"),
             (None, None) => false,
         };
-        let cast = Expr::Cast { expr, to };
+        let cast = Expr::Cast {
+            expr: Box::new(expr.cast_operand(to)),
+            to,
+        };
         Ok(if binary {
             super::binary(cast, crate::expr::collation::Derivation::Implicit)
         } else {
