@@ -19,8 +19,10 @@
 //! | lost connection / crash | answered | the connection broke (crash: the process died) |
 //!
 //! A difference after an earlier state-changing divergence in the same file is counted as
-//! *follow-on*; the others are *clean*. Before each file both servers drop every database
-//! but the system ones and create `test` afresh; a crashed myriad is restarted. What the
+//! *follow-on*; the others are *clean*. Before each file both servers set back the global
+//! variables the last file changed, drop every database but the system ones and create
+//! `test` afresh; a crashed myriad is restarted. Each server's datadir path reads as
+//! `$MYSQLD_DATADIR/` in answers. What the
 //! runner does not emulate (files, `exec`, replication, restarts) is skipped and counted
 //! ([`replay`]).
 //!
@@ -162,6 +164,10 @@ struct Peer {
     launcher: Launcher,
     settings: Settings,
     running: Option<(Server, Datadir)>,
+    /// The global variables as the server started, restored between files.
+    globals: Vec<(String, String)>,
+    /// `@@datadir`, masked in answers.
+    datadir: String,
 }
 
 impl Peer {
@@ -170,6 +176,8 @@ impl Peer {
             launcher,
             settings,
             running: None,
+            globals: Vec::new(),
+            datadir: String::new(),
         };
         peer.restart()?;
         Ok(peer)
@@ -182,6 +190,42 @@ impl Peer {
         let dir = self.launcher.create_datadir()?;
         let server = self.launcher.start(&dir, &self.settings)?;
         self.running = Some((server, dir));
+        let mut conn = self.admin()?;
+        self.globals = conn.query("SHOW GLOBAL VARIABLES")?;
+        self.datadir = conn
+            .query_first::<Option<String>, _>("SELECT @@datadir")?
+            .flatten()
+            .unwrap_or_default();
+        Ok(())
+    }
+
+    fn admin(&self) -> Result<mysql::Conn> {
+        let opts = mysql::OptsBuilder::new()
+            .socket(Some(self.server().socket().to_string_lossy().into_owned()))
+            .prefer_socket(true)
+            .user(Some("root"))
+            .max_allowed_packet(Some(1 << 30))
+            .read_timeout(Some(Duration::from_secs(30)));
+        mysql::Conn::new(opts).context("connecting as root")
+    }
+
+    /// Sets back every global variable a test changed (one it cannot set is left).
+    fn restore_globals(&self, conn: &mut mysql::Conn) -> Result<()> {
+        let now: Vec<(String, String)> = conn.query("SHOW GLOBAL VARIABLES")?;
+        for (name, value) in now {
+            let Some((_, original)) = self.globals.iter().find(|(n, _)| *n == name) else {
+                continue;
+            };
+            if *original == value {
+                continue;
+            }
+            let literal = if original.parse::<f64>().is_ok() {
+                original.clone()
+            } else {
+                format!("'{}'", original.replace('\\', "\\\\").replace('\'', "''"))
+            };
+            let _ = conn.query_drop(format!("SET GLOBAL `{name}` = {literal}"));
+        }
         Ok(())
     }
 
@@ -212,12 +256,8 @@ impl Peer {
     }
 
     fn clean_databases(&self) -> Result<()> {
-        let opts = mysql::OptsBuilder::new()
-            .socket(Some(self.server().socket().to_string_lossy().into_owned()))
-            .prefer_socket(true)
-            .user(Some("root"))
-            .read_timeout(Some(Duration::from_secs(30)));
-        let mut conn = mysql::Conn::new(opts).context("connecting to reset")?;
+        let mut conn = self.admin()?;
+        self.restore_globals(&mut conn)?;
         let databases: Vec<String> = conn.query("SHOW DATABASES")?;
         for db in databases {
             if !SYSTEM_DATABASES.contains(&db.to_ascii_lowercase().as_str()) {
@@ -308,6 +348,7 @@ fn replay_file(
             ("MYSQL_TMP_DIR", tmp.display().to_string()),
             ("MASTER_MYPORT", server.port().to_string()),
             ("MASTER_MYSOCK", server.socket().display().to_string()),
+            ("MYSQLD_DATADIR", peer.datadir.clone()),
         ] {
             side.vars.insert(var.to_string(), value);
         }

@@ -258,7 +258,15 @@ impl<'a> Replay<'a> {
     /// a server can no longer go on.
     fn record(&mut self, line: usize, sql: &str, outcomes: &mut [Outcome; 2]) {
         let shaping = std::mem::take(&mut self.shaping);
-        for outcome in outcomes.iter_mut() {
+        for (side, outcome) in self.sides.iter().zip(outcomes.iter_mut()) {
+            // Each server's own datadir reads as the same word on both.
+            if let Some(datadir) = side.vars.get("MYSQLD_DATADIR").filter(|d| !d.is_empty()) {
+                Shaping {
+                    results: vec![(datadir.clone(), "$MYSQLD_DATADIR/".into())],
+                    ..Shaping::default()
+                }
+                .apply(outcome);
+            }
             shaping.apply(outcome);
         }
         for (side, outcome) in self.sides.iter_mut().zip(outcomes.iter()) {
