@@ -63,7 +63,7 @@ const COMPAT_ABOUT: &str = "Replay MariaDB's regression tests statement by state
     passes, commonest shapes per class). Exit status: 0, or 2 when --baseline finds a file \
     agreeing on fewer statements than before, a hang or a crash.\n\n\
     Examples:\n  myriad-bench compat --quick\n  myriad-bench compat func_str 'type_*'\n  \
-    myriad-bench compat --out results/compat   (every test: about an hour)";
+    myriad-bench compat --out results/compat   (every test: about 25 minutes on 2 cores)";
 
 #[derive(clap::Args, Debug)]
 struct CompatArgs {
@@ -83,12 +83,8 @@ struct CompatArgs {
     /// Directory for compat.json and compat.md.
     #[arg(long, default_value = "bench-results")]
     out: PathBuf,
-    /// Where the temporary datadirs go.
-    #[arg(long, value_name = "DIR")]
-    work_dir: Option<PathBuf>,
-    /// The myriad server binary (default: `myriad` next to this executable, or $MYRIAD_BIN).
-    #[arg(long, value_name = "PATH")]
-    myriad_bin: Option<PathBuf>,
+    #[command(flatten)]
+    servers: ServerPaths,
     /// Seconds a statement may run before it counts as a hang.
     #[arg(long, value_name = "SECONDS", default_value_t = 20)]
     statement_limit: u64,
@@ -102,6 +98,17 @@ struct CompatArgs {
     /// Write the statements each test agrees on to FILE, for --baseline.
     #[arg(long, value_name = "FILE")]
     write_baseline: Option<PathBuf>,
+}
+
+/// Where the servers' files come from and go: shared by `run` and `compat`.
+#[derive(clap::Args, Debug)]
+struct ServerPaths {
+    /// Where the temporary datadirs go (100,000 InnoDB tables take several GB).
+    #[arg(long, value_name = "DIR")]
+    work_dir: Option<PathBuf>,
+    /// The myriad server binary (default: `myriad` next to this executable, or $MYRIAD_BIN).
+    #[arg(long, value_name = "PATH")]
+    myriad_bin: Option<PathBuf>,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -125,12 +132,8 @@ struct RunArgs {
     /// Directory for the JSON record, the markdown table and the plots.
     #[arg(long, default_value = "bench-results")]
     out: PathBuf,
-    /// Where the temporary datadirs go (100,000 InnoDB tables take several GB).
-    #[arg(long, value_name = "DIR")]
-    work_dir: Option<PathBuf>,
-    /// The myriad server binary (default: `myriad` next to this executable, or $MYRIAD_BIN).
-    #[arg(long, value_name = "PATH")]
-    myriad_bin: Option<PathBuf>,
+    #[command(flatten)]
+    servers: ServerPaths,
     /// Number of tables for many-tables and open-files (default 100000; quick 1000).
     #[arg(long, value_name = "N")]
     tables: Option<u64>,
@@ -246,8 +249,12 @@ fn run(args: RunArgs) -> ExitCode {
         targets,
         quick: args.quick,
         out_dir: args.out.clone(),
-        work_dir: args.work_dir.clone().unwrap_or_else(std::env::temp_dir),
-        myriad_bin: args.myriad_bin.clone(),
+        work_dir: args
+            .servers
+            .work_dir
+            .clone()
+            .unwrap_or_else(std::env::temp_dir),
+        myriad_bin: args.servers.myriad_bin.clone(),
         tables: args.tables,
         rows: args.rows,
         time_s: args.time,
@@ -304,8 +311,8 @@ fn compat(args: CompatArgs) -> ExitCode {
         tests: args.tests,
         quick: args.quick,
         out_dir: args.out,
-        work_dir: args.work_dir.unwrap_or_else(std::env::temp_dir),
-        myriad_bin: args.myriad_bin,
+        work_dir: args.servers.work_dir.unwrap_or_else(std::env::temp_dir),
+        myriad_bin: args.servers.myriad_bin,
         statement_limit: args.statement_limit,
         file_limit: args.file_limit,
         command: std::env::args().collect::<Vec<_>>().join(" "),

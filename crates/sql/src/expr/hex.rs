@@ -16,7 +16,7 @@
 //! AVG, a comparison with a number, and a value stored into a numeric column. A COALESCE,
 //! IFNULL, IF or CASE whose every answer is such a literal (or NULL) counts as one. A
 //! comparison whose other side is only known to be a number when it runs (a user
-//! variable, a parameter) reads the literal as its number then ([`compared_value`]).
+//! variable, a parameter) reads the literal as its number then (`compared_value`).
 //!
 //! In numeric context the literal is typed as its integer (LONG up to nine digits);
 //! MariaDB types it by its byte count, so a literal of four bytes or more with a small
