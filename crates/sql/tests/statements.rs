@@ -842,3 +842,28 @@ fn nested_hex_stops_at_max_allowed_packet() {
     assert_eq!(rows(&mut s, &format!("SELECT {sql} AS x")), [["NULL"]]);
     assert_eq!(rows(&mut s, "SHOW WARNINGS")[0][1], "1301");
 }
+
+#[test]
+fn a_mariadb_dump_header_runs() {
+    let (_t, mut s) = engine_and_session();
+    // The first lines of a MariaDB 10.11 dump: a version comment no server runs, then
+    // settings saved and changed for the load.
+    exec_all(
+        &mut s,
+        &[
+            "/*!999999\\- enable the sandbox mode */ SELECT 1",
+            "/*!40101 SET @OLD_CHARACTER_SET_CLIENT=@@CHARACTER_SET_CLIENT */",
+            "/*M!100616 SET @OLD_NOTE_VERBOSITY=@@NOTE_VERBOSITY, NOTE_VERBOSITY=0 */",
+        ],
+    );
+    assert_eq!(
+        scalar(&mut s, "SELECT @OLD_NOTE_VERBOSITY"),
+        "basic,explain"
+    );
+    assert_eq!(scalar(&mut s, "SELECT @@note_verbosity"), "");
+    exec_ok(
+        &mut s,
+        "/*M!100616 SET NOTE_VERBOSITY=@OLD_NOTE_VERBOSITY */",
+    );
+    assert_eq!(scalar(&mut s, "SELECT @@note_verbosity"), "basic,explain");
+}

@@ -138,6 +138,9 @@ pub mod sql_mode {
     pub const HIGH_NOT_PRECEDENCE: u64 = 1 << 29;
 }
 
+/// The kinds of notes `note_verbosity` names, in MariaDB's order.
+pub const NOTE_VERBOSITY_NAMES: &[&str] = &["basic", "unusual", "ranges", "explain"];
+
 /// sql_mode flags that change answers in ways myriad does not build yet: setting one is
 /// error 1235, never a mode that is shown but not followed.
 pub const SQL_MODES_NOT_BUILT: &[&str] = &[
@@ -304,6 +307,7 @@ pub static DEFINITIONS: &[VarDef] = &[
     var!("net_read_timeout", uint(1, TIMEOUT_MAX_S), Both, rw, Some("30"), "Seconds to wait for more data from a connection"),
     var!("net_retry_count", uint(1, U32_MAX), Both, rw, Some("10"), "Retries of an interrupted read or write"),
     var!("net_write_timeout", uint(1, TIMEOUT_MAX_S), Both, rw, Some("60"), "Seconds to wait for a block to be written to a connection"),
+    var!("note_verbosity", Kind::Set(NOTE_VERBOSITY_NAMES), Both, rw, Some("basic,explain"), "Which notes statements raise (MariaDB 10.6.16's set; dumps set it; kept, notes are not filtered yet)"),
     var!("open_files_limit", uint(0, U32_MAX), Global, ro, Some("0"), "Most table files the server keeps open (0 at startup: RLIMIT_NOFILE less 64 and max_connections)"),
     var!("performance_schema", Kind::Bool, Global, ro, Some("OFF"), "The performance schema (not implemented)"),
     var!("pid_file", Kind::Str { nullable: true }, Global, ro, None, "File the server writes its process id to"),

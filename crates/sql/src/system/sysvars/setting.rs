@@ -161,7 +161,7 @@ fn set_setting(names: &[&str], name: &str, setting: &Setting) -> Result<VarValue
                     }
                     let bit = names
                         .iter()
-                        .position(|n| *n == flag)
+                        .position(|n| n.eq_ignore_ascii_case(flag))
                         .ok_or_else(wrong_value)?;
                     bits |= 1 << bit;
                 }
