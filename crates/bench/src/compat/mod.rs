@@ -86,6 +86,9 @@ pub const QUICK: &[&str] = &[
     "varbinary",
 ];
 
+/// Seconds the runner's own statements (the reset between files) may take.
+const ADMIN_LIMIT_S: u64 = 30;
+
 /// Databases the reset between files keeps.
 const SYSTEM_DATABASES: &[&str] = &["information_schema", "mysql", "performance_schema", "sys"];
 
@@ -199,14 +202,13 @@ impl Peer {
         Ok(())
     }
 
+    /// root over the socket, without a default database, for the runner's own statements.
     fn admin(&self) -> Result<mysql::Conn> {
-        let opts = mysql::OptsBuilder::new()
-            .socket(Some(self.server().socket().to_string_lossy().into_owned()))
-            .prefer_socket(true)
-            .user(Some("root"))
-            .max_allowed_packet(Some(1 << 30))
-            .read_timeout(Some(Duration::from_secs(30)));
-        mysql::Conn::new(opts).context("connecting as root")
+        let login = session::Login {
+            database: None,
+            ..session::Login::root()
+        };
+        mysql::Conn::new(self.endpoint(ADMIN_LIMIT_S).opts(&login)).context("connecting as root")
     }
 
     /// Sets back every global variable a test changed (one it cannot set is left).

@@ -21,6 +21,35 @@ pub struct Endpoint {
     pub statement_limit: u64,
 }
 
+impl Endpoint {
+    /// The client options for `login` on this server.
+    pub fn opts(&self, login: &Login) -> mysql::Opts {
+        let limit = outcome::limit(self.statement_limit);
+        let builder = mysql::OptsBuilder::new()
+            .user(Some(login.user.clone()))
+            .pass(Some(login.password.clone()))
+            .db_name(login.database.clone())
+            .read_timeout(limit)
+            .write_timeout(limit)
+            // The client's own packet limit: the server's is what is compared, so the client
+            // neither asks (a test may have shrunk the global) nor refuses anything itself.
+            .max_allowed_packet(Some(CLIENT_PACKET_LIMIT))
+            .tcp_connect_timeout(Some(Duration::from_secs(5)));
+        if login.tcp {
+            builder
+                .ip_or_hostname(Some("127.0.0.1"))
+                .tcp_port(self.port)
+                .prefer_socket(false)
+                .into()
+        } else {
+            builder
+                .socket(Some(self.socket.to_string_lossy().into_owned()))
+                .prefer_socket(true)
+                .into()
+        }
+    }
+}
+
 /// How a connection was opened, to open it again.
 #[derive(Debug, Clone)]
 pub struct Login {
@@ -68,36 +97,10 @@ impl Side {
         }
     }
 
-    fn opts(&self, login: &Login) -> mysql::Opts {
-        let limit = outcome::limit(self.endpoint.statement_limit);
-        let builder = mysql::OptsBuilder::new()
-            .user(Some(login.user.clone()))
-            .pass(Some(login.password.clone()))
-            .db_name(login.database.clone())
-            .read_timeout(limit)
-            .write_timeout(limit)
-            // The client's own packet limit: the server's is what is compared, so the client
-            // neither asks (a test may have shrunk the global) nor refuses anything itself.
-            .max_allowed_packet(Some(CLIENT_PACKET_LIMIT))
-            .tcp_connect_timeout(Some(Duration::from_secs(5)));
-        if login.tcp {
-            builder
-                .ip_or_hostname(Some("127.0.0.1"))
-                .tcp_port(self.endpoint.port)
-                .prefer_socket(false)
-                .into()
-        } else {
-            builder
-                .socket(Some(self.endpoint.socket.to_string_lossy().into_owned()))
-                .prefer_socket(true)
-                .into()
-        }
-    }
-
     /// Opens connection `name` and makes it current; the outcome is an empty success or the
     /// server's refusal.
     pub fn connect(&mut self, name: &str, login: &Login) -> Outcome {
-        match mysql::Conn::new(self.opts(login)) {
+        match mysql::Conn::new(self.endpoint.opts(login)) {
             Ok(conn) => {
                 self.conns.insert(name.to_string(), Slot::Idle(conn));
                 self.current = name.to_string();
