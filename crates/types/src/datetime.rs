@@ -438,11 +438,7 @@ pub fn parse_date_or_datetime(text: &str) -> Option<Temporal> {
     let Some(time) = time else {
         return Some(Temporal::Date(date));
     };
-    let (hms, frac) = match time.split_once('.') {
-        // A `.` after the seconds starts the fraction; before them it is a delimiter.
-        Some((h, f)) if h.split(|c: char| c.is_ascii_punctuation()).count() == 3 => (h, Some(f)),
-        _ => split_fraction_after_seconds(time),
-    };
+    let (hms, frac) = split_fraction_after_seconds(time);
     let mut t = hms.split(|c: char| c.is_ascii_punctuation());
     let hour: u8 = digits(t.next()?)?.parse().ok()?;
     let minute: u8 = digits(t.next().unwrap_or("0"))?.parse().ok()?;
@@ -472,7 +468,8 @@ fn full_year(text: &str, month: u8, day: u8) -> Option<u16> {
     Some(year)
 }
 
-/// `H.M.S.f` style times: the part after the third field is the fraction.
+/// A time's fields and its fraction: a `.` after the seconds starts the fraction
+/// (`10:11:12.5`, `10.11.12.5`); any other punctuation, and a `.` before, is a delimiter.
 fn split_fraction_after_seconds(time: &str) -> (&str, Option<&str>) {
     let mut fields = 0;
     for (i, c) in time.char_indices() {

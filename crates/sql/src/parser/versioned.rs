@@ -126,6 +126,15 @@ mod tests {
     }
 
     #[test]
+    fn the_version_number_is_the_reported_version() {
+        let mut parts = crate::SERVER_VERSION
+            .split(['.', '-'])
+            .map(|p| p.parse::<u64>().expect("a number"));
+        let mut next = || parts.next().expect("three parts");
+        assert_eq!(next() * 10_000 + next() * 100 + next(), VERSION_ID);
+    }
+
+    #[test]
     fn markers_in_quotes_and_comments_stay() {
         let text = "select '/*!1 x */', \"*/\" -- /*!2 y */\n# /*!3\n/*!40101 'a*/' */";
         assert_eq!(

@@ -317,6 +317,7 @@ SELECT 1 /*!50000 + 1 */ AS x
 SELECT MD5('abc'), MD5(''), MD5(NULL), MD5(123), SHA1('abc'), SHA('abc'), SHA1(NULL)
 SELECT SHA2('abc', 224), SHA2('abc', 256), SHA2('abc', 0), SHA2('abc', 384), SHA2('abc', 512)
 SELECT SHA2('abc', 100), SHA2(NULL, 256), SHA2('abc', NULL), SHA2('abc', '256')
+SELECT SHA2('abc', 'x'), SHA2('abc', 255.6), SHA2('abc', ' 384 '), SHA2('abc', 224.4)
 SELECT MD5(_binary 0xff00), SHA1(x'ff00'), MD5('ü'), UPPER(MD5('a')), MD5('a') = MD5('A')
 SELECT SUBSTRING_INDEX('www.tcx.se', '.', -2), SUBSTRING_INDEX('www.tcx.se', '.', 1), SUBSTRING_INDEX('www.tcx.se', '.', 0), SUBSTRING_INDEX('www.tcx.se', '.', 5), SUBSTRING_INDEX('www.tcx.se', '.', -5)
 SELECT SUBSTRING_INDEX('aXbxc', 'x', 1), SUBSTRING_INDEX('abc', '', 1), SUBSTRING_INDEX(NULL, '.', 1), SUBSTRING_INDEX('a.b', NULL, 1), SUBSTRING_INDEX('a..b..c', '..', -1), SUBSTRING_INDEX('ü.ö.ä', '.', 2)

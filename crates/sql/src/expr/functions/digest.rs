@@ -3,6 +3,7 @@
 //! SHA2 length other than 224, 256, 384, 512 or 0 (which means 256; so does NULL).
 
 use super::Args;
+use crate::expr::eval::Warning;
 use crate::value::Value;
 use md5::Md5;
 use sha1::Sha1;
@@ -17,7 +18,7 @@ pub(super) enum Hash {
     Sha2,
 }
 
-pub(super) fn digest(a: &Args, hash: Hash) -> Value {
+pub(super) fn digest(a: &Args, hash: Hash, w: &mut Vec<Warning>) -> Value {
     if a.v[0].is_null() {
         return Value::Null;
     }
@@ -25,11 +26,12 @@ pub(super) fn digest(a: &Args, hash: Hash) -> Value {
     let out: Vec<u8> = match hash {
         Hash::Md5 => Md5::digest(&bytes).to_vec(),
         Hash::Sha1 => Sha1::digest(&bytes).to_vec(),
-        Hash::Sha2 => match a.v[1].to_text().as_deref().map_or(Some(0), trimmed_int) {
-            Some(224) => Sha224::digest(&bytes).to_vec(),
-            Some(0 | 256) => Sha256::digest(&bytes).to_vec(),
-            Some(384) => Sha384::digest(&bytes).to_vec(),
-            Some(512) => Sha512::digest(&bytes).to_vec(),
+        // The length reads as MariaDB's integer argument does (NULL is 0).
+        Hash::Sha2 => match a.int(1, w) {
+            224 => Sha224::digest(&bytes).to_vec(),
+            0 | 256 => Sha256::digest(&bytes).to_vec(),
+            384 => Sha384::digest(&bytes).to_vec(),
+            512 => Sha512::digest(&bytes).to_vec(),
             _ => return Value::Null,
         },
     };
@@ -39,15 +41,4 @@ pub(super) fn digest(a: &Args, hash: Hash) -> Value {
             .collect::<String>()
             .into_bytes(),
     )
-}
-
-/// The integer a length argument's text reads as (`256`, `256.0`), if it is one.
-fn trimmed_int(text: &[u8]) -> Option<i64> {
-    let text = std::str::from_utf8(text).ok()?.trim();
-    text.parse::<i64>().ok().or_else(|| {
-        text.parse::<f64>()
-            .ok()
-            .filter(|f| f.fract() == 0.0)
-            .map(|f| f as i64)
-    })
 }
