@@ -70,6 +70,12 @@ const STATEMENTS: &[&str] = &[
     "SELECT COUNT(*) FROM ap1.x",
     "CREATE TABLE ap1.c_{u} (a INT)",
     "DROP TABLE ap1.c_{u}",
+    "SELECT table_schema, table_name FROM information_schema.tables WHERE table_schema IN ('app', 'other', 'ap1')",
+    "SELECT schema_name FROM information_schema.schemata WHERE schema_name IN ('app', 'other', 'ap1')",
+    "SELECT table_name, column_name, privileges FROM information_schema.columns WHERE table_schema IN ('app', 'other', 'ap1')",
+    "SELECT table_name, index_name FROM information_schema.statistics WHERE table_schema = 'app'",
+    "SELECT user FROM information_schema.processlist WHERE id = CONNECTION_ID()",
+    "INSERT INTO information_schema.tables (table_name) VALUES ('x')",
 ];
 
 fn setup(peer: &Peer) {

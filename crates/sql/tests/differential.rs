@@ -175,6 +175,14 @@ fn tables_match_mariadb() {
 }
 
 #[test]
+fn information_schema_matches_mariadb() {
+    run_corpus(
+        "information_schema",
+        include_str!("corpus/information_schema.sql"),
+    );
+}
+
+#[test]
 fn distinct_matches_mariadb() {
     run_corpus("distinct", include_str!("corpus/distinct.sql"));
 }

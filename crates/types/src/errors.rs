@@ -92,6 +92,7 @@ error_codes! {
     // MariaDB's table says "Unknown error", but MariaDB raises 1105 with a message of the
     // raiser's own (my_printf_error), and so does myriad.
     ER_UNKNOWN_ERROR = 1105, "HY000", "%s";
+    ER_UNKNOWN_TABLE = 1109, "42S02", "Unknown table '%-.192s' in %-.32s";
     ER_RECORD_FILE_FULL = 1114, "HY000", "The table '%-.192s' is full";
     ER_UNKNOWN_CHARACTER_SET = 1115, "42000", "Unknown character set: '%-.64s'";
     ER_TOO_BIG_ROWSIZE = 1118, "42000", "Row size too large. The maximum row size for the used table type, not counting BLOBs, is %ld. This includes storage overhead, check the manual. You have to change some columns to TEXT or BLOBs";

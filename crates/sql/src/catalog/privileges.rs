@@ -93,6 +93,7 @@ impl Privs {
     pub const SELECT: Privs = Privs(bit("SELECT"));
     pub const INSERT: Privs = Privs(bit("INSERT"));
     pub const UPDATE: Privs = Privs(bit("UPDATE"));
+    pub const REFERENCES: Privs = Privs(bit("REFERENCES"));
     pub const DELETE: Privs = Privs(bit("DELETE"));
     pub const CREATE: Privs = Privs(bit("CREATE"));
     pub const DROP: Privs = Privs(bit("DROP"));

@@ -137,7 +137,7 @@ fn sum_overflow<E>(_: E) -> SqlError {
 pub(crate) fn aggregate_streamed<'d>(
     plan: &TableSelect,
     g: &Grouping,
-    table: &myriad_storage::Table,
+    table: &crate::exec::source::Opened,
     types: &[SqlType],
     shape: &RowShape,
     mut out: Collector<'d>,
@@ -281,7 +281,7 @@ pub(crate) type GroupedTaker<'a> =
 /// Every input row of `plan` (its table's or its join's, see
 /// [`crate::exec::join::every_input_row`]) with its group key under `g`.
 pub(crate) fn each_grouped_row(
-    (plan, g, table): (&TableSelect, &Grouping, &myriad_storage::Table),
+    (plan, g, table): (&TableSelect, &Grouping, &crate::exec::source::Opened),
     env: &mut ExecEnv,
     each: &mut GroupedTaker,
     restart: &mut dyn FnMut(),
@@ -325,7 +325,7 @@ pub(crate) fn group_key(
 pub(crate) fn fold_groups(
     plan: &TableSelect,
     g: &Grouping,
-    table: &myriad_storage::Table,
+    table: &crate::exec::source::Opened,
     types: &[SqlType],
     spill: &SpillConfig,
     env: &mut ExecEnv,

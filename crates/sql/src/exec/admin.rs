@@ -206,6 +206,27 @@ impl Session {
     }
 }
 /// Collations SHOW COLLATION lists: name, charset, id, is the charset's default.
+/// The character sets myriad knows: (name, description, default collation, bytes per
+/// character at most), as SHOW CHARACTER SET and information_schema list them.
+pub(crate) const CHARACTER_SETS: &[(&str, &str, &str, u64)] = &[
+    ("ascii", "US ASCII", "ascii_general_ci", 1),
+    ("binary", "Binary pseudo charset", "binary", 1),
+    ("latin1", "cp1252 West European", "latin1_swedish_ci", 1),
+    ("utf8mb3", "UTF-8 Unicode", "utf8mb3_general_ci", 3),
+    ("utf8mb4", "UTF-8 Unicode", "utf8mb4_general_ci", 4),
+];
+
+/// The one storage engine, as SHOW ENGINES and information_schema.ENGINES show it
+/// (engine, support, comment, transactions, XA, savepoints).
+pub(crate) const ENGINE_ROW: [&str; 6] = [
+    "InnoDB",
+    "DEFAULT",
+    "myriad's paged B+tree tables with a redo log",
+    "YES",
+    "NO",
+    "YES",
+];
+
 pub(crate) const COLLATION_IDS: &[(&str, &str, u64, bool)] = &[
     ("ascii_general_ci", "ascii", 11, true),
     ("binary", "binary", 63, true),
@@ -577,16 +598,6 @@ impl Session {
                     &ShowFilter::None,
                     env,
                 )?
-            }
-            Stmt::VirtualSelect(v) => {
-                let table = &crate::catalog::info_schema::TABLES[v.table];
-                let full = listing(
-                    table.columns,
-                    crate::exec::info_schema::rows(&self.engine, table),
-                    &v.filter,
-                    env,
-                )?;
-                crate::exec::info_schema::project(v, full)
             }
             Stmt::QueryCache { reset } => {
                 crate::exec::query_cache::flush(&self.engine, *reset);

@@ -109,7 +109,8 @@ pub(crate) fn select_streamed(
     let columns = result_columns(plan, &types, ncols, env);
     let collations = item_collations(plan);
     let (offset, limit) = offset_limit(plan, env)?;
-    let table = plan.source.table.open(env.engine.catalog.storage())?;
+    let table =
+        crate::exec::source::Opened::open(&plan.source.table, plan.source.filter.as_ref(), env)?;
     out.begin(&columns)?;
     env.spill.tmp_tables += 1;
     if limit == 0 {
@@ -141,7 +142,7 @@ pub(crate) fn select_streamed(
 /// `out` (its sort or list) with its ORDER BY keys and arrival number.
 pub(crate) fn collect(
     plan: &TableSelect,
-    table: &myriad_storage::Table,
+    table: &crate::exec::source::Opened,
     shape: &RowShape,
     collations: &[Collation],
     out: &mut Collector<'_>,

@@ -16,10 +16,10 @@
 //! The rows come out in the order of the nested loops: the first table's row id order,
 //! then each step's index or row id order, which is the order the collected join gave.
 
-use crate::catalog::storage_error;
 use crate::error::SqlError;
 use crate::exec::env::ExecEnv;
 use crate::exec::read::{lookup_rows, read_every_row, RowTaker};
+use crate::exec::source::Opened;
 use crate::exec::spill::codec::SpillRow;
 use crate::expr::Env;
 use crate::plan::stored::row_values;
@@ -37,7 +37,7 @@ pub(crate) type JoinedTaker<'a> =
 /// rows that pass WHERE (a join never starts again; row ids are 0).
 pub(crate) fn every_input_row(
     plan: &TableSelect,
-    table: &st::Table,
+    table: &Opened,
     env: &mut ExecEnv,
     each: &mut RowTaker,
     restart: &mut dyn FnMut(),
@@ -53,26 +53,25 @@ pub(crate) fn every_input_row(
 /// the session's grouping budget.
 pub(crate) fn each_joined_row(
     plan: &TableSelect,
-    first: &st::Table,
+    first: &Opened,
     env: &mut ExecEnv,
     each: &mut JoinedTaker,
 ) -> Result<(), SqlError> {
-    let storage = env.engine.catalog.storage();
     let budget = env.spill_config().group_bytes;
     let mut inputs = plan
         .joins
         .iter()
         .map(|step| {
             Ok(Input {
-                table: step.table.open(storage)?,
+                table: Opened::open(&step.table, None, env)?,
                 whole: Whole::Unread,
             })
         })
         .collect::<Result<Vec<_>, SqlError>>()?;
     let mut join = Join { plan, budget, each };
-    for item in first.scan().map_err(storage_error)? {
+    for item in first.scan(None)? {
         crate::interrupt::tick()?;
-        let (_, stored) = item.map_err(storage_error)?;
+        let (_, stored) = item?;
         let row = row_values(stored, &plan.source.table.def);
         if !join.step(0, &mut inputs, row, env)? {
             break;
@@ -83,7 +82,7 @@ pub(crate) fn each_joined_row(
 
 /// One joined table while the join runs.
 struct Input {
-    table: st::Table,
+    table: Opened,
     /// Its rows, for a step that reads the table whole.
     whole: Whole,
 }
@@ -123,7 +122,13 @@ impl Join<'_, '_, '_> {
         let looked_up = match &step.lookup {
             Some((index_no, key)) => {
                 let value = key.eval(env, &row)?;
-                lookup_rows(&input.table, &step.table.def, *index_no, value, env)?
+                lookup_rows(
+                    input.table.stored()?,
+                    &step.table.def,
+                    *index_no,
+                    value,
+                    env,
+                )?
             }
             None => None,
         };
@@ -140,8 +145,8 @@ impl Join<'_, '_, '_> {
                 }
             }
             (None, _) => {
-                for item in input.table.scan().map_err(storage_error)? {
-                    let (_, stored) = item.map_err(storage_error)?;
+                for item in input.table.scan(None)? {
+                    let (_, stored) = item?;
                     let candidate = row_values(stored, &step.table.def);
                     if !self.combine(n, rest, &row, &candidate, &mut matched, env)? {
                         return Ok(false);
@@ -210,12 +215,12 @@ fn holds(
 }
 
 /// Read a table's rows into memory while they fit in `budget` bytes.
-fn keep_whole(table: &st::Table, def: &st::TableDef, budget: usize) -> Result<Whole, SqlError> {
+fn keep_whole(table: &Opened, def: &st::TableDef, budget: usize) -> Result<Whole, SqlError> {
     let mut rows = Vec::new();
     let mut bytes = 0usize;
-    for item in table.scan().map_err(storage_error)? {
+    for item in table.scan(None)? {
         crate::interrupt::tick()?;
-        let (_, stored) = item.map_err(storage_error)?;
+        let (_, stored) = item?;
         let row = row_values(stored, def);
         bytes = bytes.saturating_add(row.heap_bytes());
         if bytes > budget {

@@ -19,6 +19,7 @@ pub mod select;
 pub mod show;
 pub mod sort;
 pub mod sort_by_row_id;
+pub mod source;
 pub mod spill;
 pub mod stream;
 pub mod table_cache;
@@ -88,7 +89,6 @@ impl Session {
             | Stmt::FlushTables(..)
             | Stmt::Flush
             | Stmt::KeyCache(..)
-            | Stmt::VirtualSelect(..)
             | Stmt::QueryCache { .. }
             | Stmt::Kill { .. }
             | Stmt::Shutdown) => return self.admin(s, env),

@@ -74,6 +74,15 @@ impl Session {
     /// statement's privileges passed already for the same grants (a prepared statement run
     /// again): only read_only, which SET GLOBAL changes at any time, is looked at.
     pub(crate) fn check_privileges(&mut self, stmt: &Stmt, passed: bool) -> Result<(), SqlError> {
+        // information_schema is read-only to every account, root included.
+        if changes_information_schema(stmt, self.info.database.as_deref()) {
+            let (user, host) = (&self.info.user, &self.info.host);
+            return Err(database_denied(
+                user,
+                host,
+                crate::plan::info_schema::SCHEMA,
+            ));
+        }
         let grants = self.grants();
         if grants.is_all() {
             return Ok(());
@@ -625,9 +634,35 @@ fn needs_of<'s>(stmt: &'s Stmt, current: Option<&'s str>, needs: &mut Vec<Need<'
     }
 }
 
-/// The tables read, each needing SELECT; a walk that could not tell them all needs the
-/// global SELECT.
+/// Whether `stmt` would write to, create, alter or drop something in information_schema.
+fn changes_information_schema(stmt: &Stmt, current: Option<&str>) -> bool {
+    use crate::plan::info_schema::is_schema;
+    let db = |d: &Option<String>| d.as_deref().or(current).is_some_and(is_schema);
+    match stmt {
+        Stmt::Insert(p) => is_schema(&p.table.database),
+        Stmt::Update(p) => is_schema(&p.source.table.database),
+        Stmt::Delete(p) => is_schema(&p.source.table.database),
+        Stmt::CreateTable { database, .. }
+        | Stmt::Truncate { database, .. }
+        | Stmt::AlterIndexes { database, .. } => is_schema(database),
+        Stmt::DropTables { tables, .. } => tables.iter().any(|(d, _)| is_schema(d)),
+        Stmt::AlterTable { table, .. } => is_schema(&table.database),
+        Stmt::RenameTables { renames } => renames
+            .iter()
+            .any(|((d, _), (n, _))| is_schema(d) || is_schema(n)),
+        Stmt::CreateDatabase { name, .. } | Stmt::DropDatabase { name, .. } => is_schema(name),
+        Stmt::Maintenance { tables, .. } => tables.iter().any(|(d, _)| db(d)),
+        _ => false,
+    }
+}
+
+/// The tables read, each needing SELECT (information_schema's need none); a walk that
+/// could not tell them all needs the global SELECT.
 fn push_reads<'s>(tables: Option<Vec<(String, String)>>, needs: &mut Vec<Need<'s>>) {
+    let tables = tables.map(|mut list| {
+        list.retain(|(db, _)| !crate::plan::info_schema::is_schema(db));
+        list
+    });
     match tables {
         Some(list) if list.is_empty() => {}
         Some(list) => needs.push(Need::Reads(list)),

@@ -2,6 +2,7 @@
 
 use crate::catalog::storage_error;
 use crate::error::SqlError;
+use crate::exec::source::Opened;
 use crate::expr::Env;
 use crate::expr::Expr;
 use crate::plan::access::*;
@@ -16,9 +17,9 @@ use std::sync::Arc;
 // ---- reading rows ----
 
 /// Rows of a source that pass its filter, as (row id, engine values).
-pub fn read_rows(
+pub(crate) fn read_rows(
     source: &RowSource,
-    table: &st::Table,
+    table: &Opened,
     env: &mut dyn Env,
 ) -> Result<Vec<(st::RowId, Vec<Value>)>, SqlError> {
     read_rows_with(source, table, env, &ReadOptions::default())
@@ -37,9 +38,9 @@ pub struct ReadOptions {
 
 /// [`read_rows_each`] over every row of `plan`'s table that passes the filter, decoding
 /// only the columns the statement reads.
-pub fn read_every_row(
+pub(crate) fn read_every_row(
     plan: &crate::plan::tables::TableSelect,
-    table: &st::Table,
+    table: &Opened,
     env: &mut dyn Env,
     each: &mut RowTaker,
     restart: &mut dyn FnMut(),
@@ -54,9 +55,9 @@ pub fn read_every_row(
 /// Rows of a source that pass its filter, streamed from the scan: each row is decoded
 /// (only the wanted columns), converted and filtered as it arrives, and the scan stops
 /// once `max_rows` rows passed.
-pub fn read_rows_with(
+pub(crate) fn read_rows_with(
     source: &RowSource,
-    table: &st::Table,
+    table: &Opened,
     env: &mut dyn Env,
     options: &ReadOptions,
 ) -> Result<Vec<(st::RowId, Vec<Value>)>, SqlError> {
@@ -83,9 +84,9 @@ pub type RowTaker<'a> =
 /// [`read_rows_with`], handing each row that passes the filter to `each` as it arrives
 /// (false from `each` stops the read). An index read that has to start again first calls
 /// `restart`: the rows handed so far are to be forgotten.
-pub fn read_rows_each(
+pub(crate) fn read_rows_each(
     source: &RowSource,
-    table: &st::Table,
+    table: &Opened,
     env: &mut dyn Env,
     options: &ReadOptions,
     each: &mut RowTaker,
@@ -121,6 +122,7 @@ pub fn read_rows_each(
             Ok(passed.get() < max_rows)
         };
     if let Access::Index { index_no, eq, tail } = &source.access {
+        let table = table.stored()?;
         // An index read takes the table's latch once per batch or range: if an entry of
         // the index moved between two holds, a row may have been met twice or missed, so
         // the read starts again, each range now in one hold (no statement snapshot else).
@@ -151,12 +153,8 @@ pub fn read_rows_each(
         }
     }
     range_decides.set(false);
-    let mut scan = table.scan().map_err(storage_error)?;
-    if let Some(w) = &options.wanted {
-        scan = scan.project(Arc::clone(w));
-    }
-    for item in scan {
-        let (row_id, row) = item.map_err(storage_error)?;
+    for item in table.scan(options.wanted.as_ref())? {
+        let (row_id, row) = item?;
         if !accept(row_id, row, env)? {
             break;
         }

@@ -174,7 +174,7 @@ impl Session {
     pub(crate) fn matching_rows(
         &self,
         source: &crate::plan::tables::RowSource,
-        table: &myriad_storage::Table,
+        table: &crate::exec::source::Opened,
         order_by: &[(Expr, bool)],
         limit: &Option<Expr>,
         env: &mut ExecEnv,
@@ -239,9 +239,11 @@ impl Session {
         limit_in_sort: bool,
         sink: Option<&mut (dyn crate::RowSink + 'e)>,
     ) -> Result<Option<QueryResult>, SqlError> {
-        let engine = env.engine;
-        let storage = engine.catalog.storage();
-        let table = plan.source.table.open(storage)?;
+        let table = crate::exec::source::Opened::open(
+            &plan.source.table,
+            plan.source.filter.as_ref(),
+            env,
+        )?;
         let (types, ncols) = input_types(plan, env);
         let columns = result_columns(plan, &types, ncols, env);
         let shape = crate::exec::spill::collect::RowShape::new(plan, &types, env);
@@ -330,7 +332,7 @@ impl Session {
     #[inline(always)]
     fn collect(
         plan: &crate::plan::tables::TableSelect,
-        table: &myriad_storage::Table,
+        table: &crate::exec::source::Opened,
         shape: &crate::exec::spill::collect::RowShape,
         out: &mut crate::exec::spill::collect::Collector<'_>,
         env: &mut ExecEnv,
@@ -373,7 +375,7 @@ impl Session {
     pub(crate) fn group_streamed<'d>(
         plan: &crate::plan::tables::TableSelect,
         g: &crate::plan::tables::Grouping,
-        table: &myriad_storage::Table,
+        table: &crate::exec::source::Opened,
         types: &[SqlType],
         shape: &crate::exec::spill::collect::RowShape,
         spill: &'d crate::exec::spill::SpillConfig,

@@ -25,29 +25,10 @@ impl Session {
         filter: &ShowFilter,
         env: &mut ExecEnv,
     ) -> Result<QueryResult, SqlError> {
-        let globals = Arc::clone(&self.engine.globals.read());
-        let mut rows = Vec::new();
-        for (index, def) in crate::system::sysvars::DEFINITIONS.iter().enumerate() {
-            if global && def.scope == crate::system::sysvars::Scope::Session {
-                continue;
-            }
-            let shown = if global || def.scope == crate::system::sysvars::Scope::Global {
-                show_text(&globals[index], def)
-            } else {
-                match def.name {
-                    "warning_count" => Value::Bytes(env.previous_warnings.to_string().into_bytes()),
-                    "error_count" => Value::Bytes(env.previous_errors.to_string().into_bytes()),
-                    "last_insert_id" => {
-                        Value::Bytes(self.state.last_insert_id.to_string().into_bytes())
-                    }
-                    "in_transaction" => {
-                        Value::text(if self.state.in_transaction { "1" } else { "0" })
-                    }
-                    _ => show_text(self.state.session_value(index), def),
-                }
-            };
-            rows.push(vec![Value::text(def.name), shown]);
-        }
+        let rows = variable_pairs(env, global)
+            .into_iter()
+            .map(|(name, value)| vec![Value::text(name), value])
+            .collect();
         listing(&[("Variable_name", 64), ("Value", 2048)], rows, filter, env)
     }
 
@@ -57,49 +38,7 @@ impl Session {
         filter: &ShowFilter,
         env: &mut ExecEnv,
     ) -> Result<QueryResult, SqlError> {
-        let engine = &self.engine;
-        let c = &engine.counters;
-        let mut pairs: Vec<(String, u64)> = Vec::new();
-        for (counter, name) in crate::system::status::NAMES {
-            let value = if global {
-                engine.status.read(*counter)
-            } else {
-                self.state.counters.counts[*counter as usize]
-            };
-            pairs.push((name.to_string(), value));
-        }
-        let load = |a: &std::sync::atomic::AtomicU64| a.load(Ordering::Relaxed);
-        let load_i = |a: &std::sync::atomic::AtomicI64| a.load(Ordering::Relaxed).max(0) as u64;
-        let uptime = engine.uptime_s();
-        let since_flush = engine.status_flushed.lock().elapsed().as_secs();
-        pairs.extend([
-            ("Aborted_clients".to_string(), load(&c.aborted_clients)),
-            ("Aborted_connects".to_string(), load(&c.aborted_connects)),
-            ("Bytes_received".to_string(), load(&c.bytes_received)),
-            ("Bytes_sent".to_string(), load(&c.bytes_sent)),
-            ("Connections".to_string(), load(&c.connections)),
-            (
-                "Max_used_connections".to_string(),
-                load(&c.max_used_connections),
-            ),
-            (
-                "Threads_connected".to_string(),
-                load_i(&c.threads_connected),
-            ),
-            ("Threads_running".to_string(), load_i(&c.threads_running)),
-            ("Uptime".to_string(), uptime),
-            ("Uptime_since_flush_status".to_string(), since_flush),
-        ]);
-        // The storage's caches and redo log: Key_* (block cache), Open_tables and
-        // Table_open_cache_* (table cache), Open_files (file cache), Innodb_* (log).
-        for (name, value) in engine.catalog.storage().status() {
-            pairs.push((name.to_string(), value));
-        }
-        for (name, value) in crate::exec::query_cache::status(engine) {
-            pairs.push((name.to_string(), value));
-        }
-        pairs.sort_by_key(|p| p.0.to_ascii_lowercase());
-        let rows = pairs
+        let rows = status_pairs(env, global)
             .into_iter()
             .map(|(name, value)| {
                 vec![
@@ -169,6 +108,80 @@ impl Session {
 }
 /// A SHOW listing: columns (name, chars; 0 = an unsigned BIGINT, or [`BLOB_TEXT`] /
 /// [`LONG_INT`]), rows, and its filter.
+/// Every system variable with its value as SHOW VARIABLES shows it: the session's (and
+/// the global-only ones), or with `global` the global values of those that have one.
+pub(crate) fn variable_pairs(env: &ExecEnv, global: bool) -> Vec<(&'static str, Value)> {
+    let globals = Arc::clone(&env.engine.globals.read());
+    let state = env.state;
+    let mut pairs = Vec::new();
+    for (index, def) in crate::system::sysvars::DEFINITIONS.iter().enumerate() {
+        if global && def.scope == crate::system::sysvars::Scope::Session {
+            continue;
+        }
+        let shown = if global || def.scope == crate::system::sysvars::Scope::Global {
+            show_text(&globals[index], def)
+        } else {
+            match def.name {
+                "warning_count" => Value::Bytes(env.previous_warnings.to_string().into_bytes()),
+                "error_count" => Value::Bytes(env.previous_errors.to_string().into_bytes()),
+                "last_insert_id" => Value::Bytes(state.last_insert_id.to_string().into_bytes()),
+                "in_transaction" => Value::text(if state.in_transaction { "1" } else { "0" }),
+                _ => show_text(state.session_value(index), def),
+            }
+        };
+        pairs.push((def.name, shown));
+    }
+    pairs
+}
+
+/// Every status counter with its value as SHOW STATUS shows it (the session's, or with
+/// `global` the server's), sorted by name.
+pub(crate) fn status_pairs(env: &ExecEnv, global: bool) -> Vec<(String, u64)> {
+    let engine = env.engine;
+    let c = &engine.counters;
+    let mut pairs: Vec<(String, u64)> = Vec::new();
+    for (counter, name) in crate::system::status::NAMES {
+        let value = if global {
+            engine.status.read(*counter)
+        } else {
+            env.state.counters.counts[*counter as usize]
+        };
+        pairs.push((name.to_string(), value));
+    }
+    let load = |a: &std::sync::atomic::AtomicU64| a.load(Ordering::Relaxed);
+    let load_i = |a: &std::sync::atomic::AtomicI64| a.load(Ordering::Relaxed).max(0) as u64;
+    let uptime = engine.uptime_s();
+    let since_flush = engine.status_flushed.lock().elapsed().as_secs();
+    pairs.extend([
+        ("Aborted_clients".to_string(), load(&c.aborted_clients)),
+        ("Aborted_connects".to_string(), load(&c.aborted_connects)),
+        ("Bytes_received".to_string(), load(&c.bytes_received)),
+        ("Bytes_sent".to_string(), load(&c.bytes_sent)),
+        ("Connections".to_string(), load(&c.connections)),
+        (
+            "Max_used_connections".to_string(),
+            load(&c.max_used_connections),
+        ),
+        (
+            "Threads_connected".to_string(),
+            load_i(&c.threads_connected),
+        ),
+        ("Threads_running".to_string(), load_i(&c.threads_running)),
+        ("Uptime".to_string(), uptime),
+        ("Uptime_since_flush_status".to_string(), since_flush),
+    ]);
+    // The storage's caches and redo log: Key_* (block cache), Open_tables and
+    // Table_open_cache_* (table cache), Open_files (file cache), Innodb_* (log).
+    for (name, value) in engine.catalog.storage().status() {
+        pairs.push((name.to_string(), value));
+    }
+    for (name, value) in crate::exec::query_cache::status(engine) {
+        pairs.push((name.to_string(), value));
+    }
+    pairs.sort_by_key(|p| p.0.to_ascii_lowercase());
+    pairs
+}
+
 pub(crate) fn listing(
     columns: &[(&str, u32)],
     rows: Vec<Vec<Value>>,
@@ -336,17 +349,25 @@ impl Session {
                 };
                 // An account with only global privileges that do not reach tables (PROCESS,
                 // RELOAD ...) sees no tables, without an error (see `exec::privileges`).
-                let mut names = self.engine.catalog.tables(&db)?;
+                let system = crate::plan::info_schema::is_schema(&db);
+                let mut names = match system {
+                    true => crate::catalog::info_schema::TABLES
+                        .iter()
+                        .map(|t| t.name.to_string())
+                        .collect(),
+                    false => self.engine.catalog.tables(&db)?,
+                };
                 let grants = self.checked_grants();
-                if !grants.is_all() {
+                if !grants.is_all() && !system {
                     names.retain(|t| grants.any_on_table(&db, t));
                 }
+                let kind = if system { "SYSTEM VIEW" } else { "BASE TABLE" };
                 let rows: Vec<Vec<Value>> = names
                     .into_iter()
                     .map(|n| {
                         let mut row = vec![Value::Bytes(n.into_bytes())];
                         if *full {
-                            row.push(Value::text("BASE TABLE"));
+                            row.push(Value::text(kind));
                         }
                         row
                     })
@@ -489,23 +510,17 @@ impl Session {
                 )?
             }
             Stmt::ShowCharset { filter } => {
-                let rows = [
-                    ("ascii", "US ASCII", "ascii_general_ci", 1u64),
-                    ("binary", "Binary pseudo charset", "binary", 1),
-                    ("latin1", "cp1252 West European", "latin1_swedish_ci", 1),
-                    ("utf8mb3", "UTF-8 Unicode", "utf8mb3_general_ci", 3),
-                    ("utf8mb4", "UTF-8 Unicode", "utf8mb4_general_ci", 4),
-                ]
-                .iter()
-                .map(|(c, d, coll, len)| {
-                    vec![
-                        Value::text(c),
-                        Value::text(d),
-                        Value::text(coll),
-                        Value::UInt(*len),
-                    ]
-                })
-                .collect();
+                let rows = CHARACTER_SETS
+                    .iter()
+                    .map(|(c, d, coll, len)| {
+                        vec![
+                            Value::text(c),
+                            Value::text(d),
+                            Value::text(coll),
+                            Value::UInt(*len),
+                        ]
+                    })
+                    .collect();
                 listing(
                     &[
                         ("Charset", 32),
@@ -519,17 +534,7 @@ impl Session {
                 )?
             }
             Stmt::ShowEngines => {
-                let row = [
-                    "InnoDB",
-                    "DEFAULT",
-                    "myriad's paged B+tree tables with a redo log",
-                    "NO",
-                    "NO",
-                    "NO",
-                ]
-                .iter()
-                .map(|s| Value::text(s))
-                .collect();
+                let row = ENGINE_ROW.iter().map(|s| Value::text(s)).collect();
                 listing(
                     &[
                         ("Engine", 64),

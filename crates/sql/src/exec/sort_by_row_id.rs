@@ -31,6 +31,7 @@ pub(crate) fn applies(plan: &TableSelect, config: &SpillConfig) -> Option<Vec<Ke
         || plan.post_filter.is_some()
         || plan.limit.is_some()
         || !matches!(plan.source.access, Access::Full)
+        || plan.source.table.virtual_rows.is_some()
     {
         return None;
     }
@@ -122,7 +123,7 @@ fn scan_columns(plan: &TableSelect, def: &TableDef) -> Option<Arc<[bool]>> {
 /// `sink.begin`), else as the result.
 pub(crate) fn select(
     plan: &TableSelect,
-    table: &myriad_storage::Table,
+    table: &crate::exec::source::Opened,
     keys: Vec<KeyColumn>,
     (shape, columns): (&RowShape, Arc<Vec<Column>>),
     env: &mut ExecEnv,
@@ -130,7 +131,7 @@ pub(crate) fn select(
 ) -> Result<QueryResult, SqlError> {
     let def = &plan.source.table.def;
     let config = env.spill_config();
-    let expected_rows = table.row_count().ok();
+    let expected_rows = table.stored()?.row_count().ok();
     let Some(sort) = RowIdSort::new(keys, config.sort_bytes, expected_rows, &config.dir) else {
         return Err(SqlError::new(
             myriad_types::errors::ER_UNKNOWN_ERROR,
@@ -177,7 +178,11 @@ pub(crate) fn select(
     }
     for id in ids {
         crate::interrupt::tick()?;
-        let Some(stored) = table.get(id?).map_err(crate::catalog::storage_error)? else {
+        let Some(stored) = table
+            .stored()?
+            .get(id?)
+            .map_err(crate::catalog::storage_error)?
+        else {
             continue;
         };
         let mut values = crate::plan::stored::row_values(stored, def);

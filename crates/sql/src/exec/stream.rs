@@ -28,6 +28,12 @@ use std::sync::Arc;
 /// and rows sent cannot be taken back). A DISTINCT that streams goes through
 /// `exec::distinct`, which drops the repeats first.
 pub(crate) fn streams(plan: &TableSelect) -> bool {
+    // Made rows (information_schema) are in memory already: they are read at once.
+    if plan.source.table.virtual_rows.is_some()
+        || plan.joins.iter().any(|j| j.table.virtual_rows.is_some())
+    {
+        return false;
+    }
     let one_scan = plan.joins.is_empty()
         && plan.post_filter.is_none()
         && matches!(plan.source.access, Access::Full);
@@ -45,7 +51,7 @@ pub(crate) fn select(
     env: &mut ExecEnv,
     out: &mut dyn RowSink,
 ) -> Result<QueryResult, SqlError> {
-    let table = plan.source.table.open(env.engine.catalog.storage())?;
+    let opened = crate::exec::source::Opened::open(&plan.source.table, None, env)?;
     let (types, ncols) = input_types(plan, env);
     let columns = result_columns(plan, &types, ncols, env);
     let mut rows = Sender {
@@ -69,12 +75,14 @@ pub(crate) fn select(
         return Ok(streamed(columns));
     }
     if !plan.joins.is_empty() {
-        crate::exec::join::each_joined_row(plan, &table, env, &mut |values, env| {
+        crate::exec::join::each_joined_row(plan, &opened, env, &mut |values, env| {
             rows.send(plan, values, env, out)
                 .map(|flow| flow == Flow::More)
         })?;
         return Ok(streamed(columns));
     }
+    // `streams` leaves made rows out: this is a stored table.
+    let table = opened.stored()?.clone();
     let mut scan = table.scan().map_err(storage_error)?;
     // Rows are pulled again after a pause with a plan of the paused statement's own (see
     // `PausedScan`): subquery results, kept by plan address, would not be found.

@@ -181,7 +181,8 @@ impl Session {
         table
             .lock_for_write(scope.stmt())
             .map_err(catalog::storage_error)?;
-        let rows = self.matching_rows(&plan.source, &table, &plan.order_by, &plan.limit, env)?;
+        let read = crate::exec::source::Opened::Stored(table.clone());
+        let rows = self.matching_rows(&plan.source, &read, &plan.order_by, &plan.limit, env)?;
         let (mut matched, mut changed) = (0u64, 0u64);
         for (n, (row_id, values)) in rows.into_iter().enumerate() {
             matched += 1;
@@ -250,7 +251,8 @@ impl Session {
         for key in crate::plan::alter::primary_point_keys(&plan.source, env)? {
             self.lock_row(&plan.source.table, key)?;
         }
-        let rows = self.matching_rows(&plan.source, &table, &plan.order_by, &plan.limit, env)?;
+        let read = crate::exec::source::Opened::Stored(table.clone());
+        let rows = self.matching_rows(&plan.source, &read, &plan.order_by, &plan.limit, env)?;
         for (_, values) in &rows {
             if let Some(key) = crate::plan::alter::primary_key_of(&plan.source.table.def, values) {
                 self.lock_row(&plan.source.table, key)?;

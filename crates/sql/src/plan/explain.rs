@@ -98,7 +98,7 @@ pub(crate) fn compile_explain(
         }
         _ => return Err(c.error()),
     }
-    if crate::plan::key_cache_parse::is_virtual_select(c) {
+    if crate::plan::key_cache_parse::names_information_schema(c) {
         return Err(SqlError::not_supported(
             "EXPLAIN of information_schema tables",
         ));

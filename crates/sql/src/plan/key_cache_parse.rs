@@ -3,14 +3,13 @@
 
 use crate::error::SqlError;
 use crate::expr::Compiler;
-use myriad_types::errors::{ER_BAD_FIELD_ERROR, ER_GLOBAL_VARIABLE, ER_NOT_SUPPORTED_YET};
+use myriad_types::errors::{ER_GLOBAL_VARIABLE, ER_NOT_SUPPORTED_YET};
 
 use crate::parser::source::*;
 use crate::plan::key_cache as kc;
 use crate::plan::key_cache::KeyCacheStmt;
 use crate::plan::key_cache::StructuredSet;
 use crate::plan::statements::*;
-use crate::plan::VirtualSelect;
 use crate::plan::*;
 use sqlparser::tokenizer::{Token, TokenWithSpan};
 
@@ -74,84 +73,14 @@ pub(crate) fn cache_index(c: &mut Cursor) -> Result<Stmt, SqlError> {
     Ok(Stmt::KeyCache(KeyCacheStmt::CacheIndex { tables, cache }))
 }
 
-/// Whether the statement reads a virtual `information_schema` table: `SELECT <items> FROM
-/// information_schema.<table>` with the table in `crate::catalog::info_schema::TABLES`.
-pub(crate) fn is_virtual_select(c: &Cursor) -> bool {
-    // Asked of every SELECT: compares words in place (no uppercase copy of each token).
+/// Whether the statement names a table of `information_schema` (`information_schema.<t>`).
+pub(crate) fn names_information_schema(c: &Cursor) -> bool {
     let t = &c.tokens[c.pos..];
     let word = |i: usize| t.get(i).and_then(bare_word);
     (0..t.len()).any(|i| {
-        word(i).is_some_and(|w| w.eq_ignore_ascii_case("FROM"))
-            && word(i + 1).is_some_and(|w| w.eq_ignore_ascii_case("INFORMATION_SCHEMA"))
-            && t.get(i + 2).map(|x| &x.token) == Some(&Token::Period)
-            && word(i + 3).is_some_and(|name| crate::catalog::info_schema::find(name).is_some())
+        word(i).is_some_and(|w| w.eq_ignore_ascii_case("INFORMATION_SCHEMA"))
+            && t.get(i + 1).map(|x| &x.token) == Some(&Token::Period)
     })
-}
-
-/// `SELECT * | col [AS alias] [, ...] FROM information_schema.<table> [WHERE condition]`
-pub(crate) fn virtual_select(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt, SqlError> {
-    c.expect_word("SELECT")?;
-    let mut items: Vec<Option<(String, String)>> = Vec::new(); // None: `*`
-    loop {
-        if c.eat_token(&Token::Mul) {
-            items.push(None);
-        } else {
-            let column = c.name()?;
-            let shown = if c.eat_word("AS") {
-                c.name()?
-            } else {
-                column.clone()
-            };
-            items.push(Some((column, shown)));
-        }
-        if !c.eat_token(&Token::Comma) {
-            break;
-        }
-    }
-    c.expect_word("FROM")?;
-    c.expect_word("INFORMATION_SCHEMA")?;
-    if !c.eat_token(&Token::Period) {
-        return Err(c.error());
-    }
-    let table_name = c.name()?;
-    let table = crate::catalog::info_schema::find(&table_name).ok_or_else(|| c.error())?;
-    let columns = crate::catalog::info_schema::TABLES[table].columns;
-    let mut projection = Vec::new();
-    for item in items {
-        match item {
-            None => projection.extend(
-                columns
-                    .iter()
-                    .enumerate()
-                    .map(|(i, (name, _))| (i, name.to_string())),
-            ),
-            Some((column, shown)) => {
-                let i = columns
-                    .iter()
-                    .position(|(name, _)| name.eq_ignore_ascii_case(&column))
-                    .ok_or_else(|| {
-                        SqlError::new(
-                            ER_BAD_FIELD_ERROR,
-                            format!("Unknown column '{column}' in 'SELECT'"),
-                        )
-                    })?;
-                projection.push((i, shown));
-            }
-        }
-    }
-    let names: Vec<&str> = columns.iter().map(|(name, _)| *name).collect();
-    let filter = if c.at_end() {
-        ShowFilter::None
-    } else if c.peek_word().as_deref() == Some("WHERE") {
-        parse_filter(c, compiler, &names)?
-    } else {
-        return Err(c.error());
-    };
-    Ok(Stmt::VirtualSelect(VirtualSelect {
-        table,
-        projection,
-        filter,
-    }))
 }
 
 /// Whether `name` is a system variable (`cache.name` then goes to the structured path,

@@ -19,6 +19,7 @@ pub mod commands;
 pub mod explain;
 pub mod from_ast;
 pub mod grants;
+pub mod info_schema;
 pub mod key_cache;
 pub mod key_cache_parse;
 pub mod plan_cache;
@@ -113,16 +114,6 @@ impl UserSpec {
             Some(pw) => Ok(crate::catalog::accounts::native_hash(pw)),
         }
     }
-}
-
-/// A compiled `SELECT ... FROM information_schema.<table>`.
-#[derive(Debug, Clone)]
-pub struct VirtualSelect {
-    /// Index into [`crate::catalog::info_schema::TABLES`].
-    pub table: usize,
-    /// The selected columns (indexes into the table's columns) with the names to show.
-    pub projection: Vec<(usize, String)>,
-    pub filter: ShowFilter,
 }
 
 /// A compiled statement.
@@ -304,8 +295,6 @@ pub enum Stmt {
     Explain(Box<Stmt>),
     /// LOAD INDEX INTO CACHE / CACHE INDEX (see `key_cache`).
     KeyCache(crate::plan::key_cache::KeyCacheStmt),
-    /// SELECT from an `information_schema` virtual table (see `info_schema`).
-    VirtualSelect(VirtualSelect),
     /// A statement that is only a comment.
     Empty,
 }
@@ -416,7 +405,6 @@ impl Stmt {
                 Counter::ComSetOption
             }
             Stmt::KeyCache(_) => Counter::ComAssignToKeycache,
-            Stmt::VirtualSelect(_) => Counter::ComSelect,
         }
     }
 }
@@ -546,9 +534,6 @@ pub fn compile_statement(
         }
         Some("CACHE") if second(&c).as_deref() == Some("INDEX") => {
             key_cache_parse::cache_index(&mut c)?
-        }
-        Some("SELECT") if key_cache_parse::is_virtual_select(&c) => {
-            key_cache_parse::virtual_select(&mut c, &compiler)?
         }
         Some("DO") => commands::do_exprs(&mut c, &compiler)?,
         _ => parse_with_sqlparser(raw, map, &compiler, ctx)?,

@@ -44,6 +44,9 @@ pub struct TableRef {
     /// The alias (or the name) columns are qualified with.
     pub alias: Arc<str>,
     pub def: Arc<st::TableDef>,
+    /// For an `information_schema` table, the producer of its rows (made when the
+    /// statement runs; see `crate::plan::info_schema`); None for a stored table.
+    pub virtual_rows: Option<crate::catalog::info_schema::VirtualRows>,
 }
 
 #[derive(Debug, Clone)]
@@ -238,6 +241,9 @@ pub fn open_ref(
     name: &str,
     alias: Option<&str>,
 ) -> Result<TableRef, SqlError> {
+    if crate::plan::info_schema::is_schema(db) {
+        return crate::plan::info_schema::table_ref(name, alias);
+    }
     let def = storage.table_def(db, name).map_err(|e| match e {
         st::StorageError::NoSuchDatabase(_) => SqlError::new(
             ER_NO_SUCH_TABLE,
@@ -251,6 +257,7 @@ pub fn open_ref(
         alias: alias.map_or_else(|| Arc::clone(&name), Into::into),
         name,
         def,
+        virtual_rows: None,
     })
 }
 
@@ -286,6 +293,13 @@ impl TableRef {
 
     /// Open the table and check it still has the definition this plan was compiled for.
     pub fn open(&self, storage: &st::Storage) -> Result<st::Table, SqlError> {
+        if self.virtual_rows.is_some() {
+            // Reads make the rows (`crate::exec::source`); nothing else may open one.
+            return Err(SqlError::new(
+                myriad_types::errors::ER_DBACCESS_DENIED_ERROR,
+                "Access denied to database 'information_schema'",
+            ));
+        }
         let table = storage
             .open_table(&self.database, &self.name)
             .map_err(storage_error)?;
