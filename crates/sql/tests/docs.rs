@@ -27,6 +27,7 @@ fn render() -> String {
             Kind::Str { .. } => "string".to_string(),
             Kind::Enum(names) => format!("one of {}", names.join(", ")),
             Kind::Set(_) => "set of modes".to_string(),
+            Kind::Flags(_) => "switches `name=on\\|off`".to_string(),
             Kind::Charset { .. } => "character set".to_string(),
             Kind::Collation => "collation".to_string(),
         };

@@ -69,6 +69,11 @@ impl Session {
                             format!("Variable '{}' is a SESSION variable and can't be used with SET GLOBAL", def.name),
                         ));
                     }
+                    // What a flag set's assignment changes only part of.
+                    let current = match global {
+                        true => self.engine.globals.read()[*index].clone(),
+                        false => self.state.session_value(*index).clone(),
+                    };
                     let value = match &a.value {
                         AssignValue::Default => {
                             if global {
@@ -78,9 +83,10 @@ impl Session {
                             }
                         }
                         AssignValue::Word(w) => {
-                            let (v, warning) = crate::system::sysvars::parse_setting(
+                            let (v, warning) = crate::system::sysvars::parse_setting_over(
                                 def,
                                 &Setting::Text(w.clone()),
+                                &current,
                             )?;
                             if let Some((code, message)) = warning {
                                 env.warnings.push(Warning {
@@ -103,8 +109,9 @@ impl Session {
                                 }
                                 other => Setting::Str(other.to_text_lossy()),
                             };
-                            let (v, warning) =
-                                crate::system::sysvars::parse_setting(def, &setting)?;
+                            let (v, warning) = crate::system::sysvars::parse_setting_over(
+                                def, &setting, &current,
+                            )?;
                             if let Some((code, message)) = warning {
                                 env.warnings.push(Warning {
                                     level: "Warning",

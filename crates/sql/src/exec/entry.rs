@@ -81,7 +81,7 @@ impl Session {
             warnings: Vec::new(),
             previous_warnings: self.state.warnings.len(),
             previous_errors,
-            now_micros: now_micros(),
+            now_micros: self.state.fixed_time_micros.unwrap_or_else(now_micros),
             subquery_results: HashMap::new(),
             spill: Default::default(),
             out: None,

@@ -63,6 +63,13 @@ impl Env for ExecEnv<'_> {
             "error_count" => return Ok(Value::UInt(self.previous_errors as u64)),
             "last_insert_id" => return Ok(Value::UInt(self.state.last_insert_id)),
             "in_transaction" => return Ok(Value::UInt(u64::from(self.state.in_transaction))),
+            // The time the statement's clock functions read, set or real.
+            // (six decimals, as MariaDB shows it: a DECIMAL here, a DOUBLE there).
+            "timestamp" => {
+                let micros = i128::from(self.now_micros);
+                return Ok(myriad_types::Decimal::from_i128_scaled(micros, 6)
+                    .map_or(Value::Null, Value::Decimal));
+            }
             _ => {}
         }
         let global =

@@ -126,6 +126,9 @@ pub(crate) fn variable_pairs(env: &ExecEnv, global: bool) -> Vec<(&'static str, 
                 "error_count" => Value::Bytes(env.previous_errors.to_string().into_bytes()),
                 "last_insert_id" => Value::Bytes(state.last_insert_id.to_string().into_bytes()),
                 "in_transaction" => Value::text(if state.in_transaction { "1" } else { "0" }),
+                "timestamp" => {
+                    Value::Bytes(format!("{:.6}", env.now_micros as f64 / 1e6).into_bytes())
+                }
                 _ => show_text(state.session_value(index), def),
             }
         };

@@ -135,7 +135,12 @@ fn sysvar_type(index: usize) -> SqlType {
             len: 21,
         },
         crate::system::sysvars::Kind::Int { .. } => int(21),
-        crate::system::sysvars::Kind::Double { .. } => SqlType::Double,
+        // MariaDB shows them with six decimals (a DOUBLE of 6 decimals there; myriad's
+        // DOUBLE carries no decimals, so a DECIMAL with the same text).
+        crate::system::sysvars::Kind::Double { .. } => SqlType::Decimal {
+            precision: 20,
+            scale: 6,
+        },
         _ => SqlType::Str { chars: 2048 },
     }
 }

@@ -83,6 +83,9 @@ pub struct SessionState {
     pub(crate) wait_timeout_s: Option<u64>,
     /// The session's max_statement_time in seconds (0: no limit).
     pub(crate) max_statement_time_s: f64,
+    /// `SET timestamp = t`: the microseconds since the epoch the session's clock functions
+    /// read (None: the real time).
+    pub(crate) fixed_time_micros: Option<i64>,
     /// innodb_lock_wait_timeout in seconds.
     pub(crate) lock_wait_timeout_s: u64,
     /// transaction_isolation (see [`transaction`], "Reads"): the session's; the next
@@ -137,6 +140,7 @@ impl SessionState {
             query_cache: Default::default(),
             wait_timeout_s: None,
             max_statement_time_s: 0.0,
+            fixed_time_micros: None,
             lock_wait_timeout_s: 50,
             isolation: transaction::Isolation::RepeatableRead,
             next_transaction: Default::default(),
@@ -162,6 +166,12 @@ impl SessionState {
         let div = get("div_precision_increment");
         let packet = get("max_allowed_packet");
         let max_statement_time = get("max_statement_time");
+        let fixed_time = match get("timestamp") {
+            Some(VarValue::Double(seconds)) if seconds > 0.0 => {
+                Some((seconds * 1e6).round() as i64)
+            }
+            _ => None,
+        };
         let lock_wait = get("innodb_lock_wait_timeout");
         let isolation = get("transaction_isolation")
             .map_or(transaction::Isolation::RepeatableRead, |v| {
@@ -170,6 +180,7 @@ impl SessionState {
         let read_only = matches!(get("transaction_read_only"), Some(VarValue::Bool(true)));
         let spill = crate::system::budgets::SpillConfig::from_variables(get);
         self.spill = spill;
+        self.fixed_time_micros = fixed_time;
         self.autocommit = !matches!(autocommit, Some(VarValue::Bool(false)));
         if let Some(VarValue::UInt(seconds)) = lock_wait {
             self.lock_wait_timeout_s = seconds;

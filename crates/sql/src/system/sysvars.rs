@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 mod setting;
-pub use setting::parse_setting;
+pub use setting::{parse_setting, parse_setting_over};
 
 /// Where a variable lives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,6 +55,10 @@ pub enum Kind {
     Enum(&'static [&'static str]),
     /// A set of flags (sql_mode), stored as a bit mask over the names.
     Set(&'static [&'static str]),
+    /// A set of named switches, each on or off (optimizer_switch), stored as a bit mask
+    /// over the names and shown as `name=on,name=off,...`. A setting changes only the
+    /// switches it names, relative to the variable's current value (`default` resets all).
+    Flags(&'static [&'static str]),
     /// A character set name.
     Charset {
         nullable: bool,
@@ -219,7 +223,7 @@ pub fn default_collation(charset: &str) -> &'static str {
 }
 
 macro_rules! var {
-    ($name:literal, $kind:expr, $scope:ident, ro, $default:expr, $help:literal) => {
+    ($name:literal, $kind:expr, $scope:ident, ro, $default:expr, $help:expr) => {
         VarDef {
             name: $name,
             kind: $kind,
@@ -229,7 +233,7 @@ macro_rules! var {
             help: $help,
         }
     };
-    ($name:literal, $kind:expr, $scope:ident, rw, $default:expr, $help:literal) => {
+    ($name:literal, $kind:expr, $scope:ident, rw, $default:expr, $help:expr) => {
         VarDef {
             name: $name,
             kind: $kind,
@@ -243,6 +247,82 @@ macro_rules! var {
 
 const fn uint(min: u64, max: u64) -> Kind {
     Kind::UInt { min, max, block: 1 }
+}
+
+/// MariaDB 10.11's optimizer_switch names, in the order it prints them.
+pub const OPTIMIZER_SWITCH_NAMES: &[&str] = &[
+    "index_merge",
+    "index_merge_union",
+    "index_merge_sort_union",
+    "index_merge_intersection",
+    "index_merge_sort_intersection",
+    "engine_condition_pushdown",
+    "index_condition_pushdown",
+    "derived_merge",
+    "derived_with_keys",
+    "firstmatch",
+    "loosescan",
+    "materialization",
+    "in_to_exists",
+    "semijoin",
+    "partial_match_rowid_merge",
+    "partial_match_table_scan",
+    "subquery_cache",
+    "mrr",
+    "mrr_cost_based",
+    "mrr_sort_keys",
+    "outer_join_with_cache",
+    "semijoin_with_cache",
+    "join_cache_incremental",
+    "join_cache_hashed",
+    "join_cache_bka",
+    "optimize_join_buffer_size",
+    "table_elimination",
+    "extended_keys",
+    "exists_to_in",
+    "orderby_uses_equalities",
+    "condition_pushdown_for_derived",
+    "split_materialized",
+    "condition_pushdown_for_subquery",
+    "rowid_filter",
+    "condition_pushdown_from_having",
+    "not_null_range_scan",
+    "hash_join_cardinality",
+    "cset_narrowing",
+];
+
+/// MariaDB 10.11's default optimizer_switch.
+const OPTIMIZER_SWITCH_DEFAULT: &str = "index_merge=on,index_merge_union=on,\
+    index_merge_sort_union=on,index_merge_intersection=on,index_merge_sort_intersection=off,\
+    engine_condition_pushdown=off,index_condition_pushdown=on,derived_merge=on,\
+    derived_with_keys=on,firstmatch=on,loosescan=on,materialization=on,in_to_exists=on,\
+    semijoin=on,partial_match_rowid_merge=on,partial_match_table_scan=on,subquery_cache=on,\
+    mrr=off,mrr_cost_based=off,mrr_sort_keys=off,outer_join_with_cache=on,\
+    semijoin_with_cache=on,join_cache_incremental=on,join_cache_hashed=on,join_cache_bka=on,\
+    optimize_join_buffer_size=on,table_elimination=on,extended_keys=on,exists_to_in=on,\
+    orderby_uses_equalities=on,condition_pushdown_for_derived=on,split_materialized=on,\
+    condition_pushdown_for_subquery=on,rowid_filter=on,condition_pushdown_from_having=on,\
+    not_null_range_scan=off,hash_join_cardinality=off,cset_narrowing=off";
+
+const USE_STAT_TABLES_NAMES: &[&str] = &[
+    "NEVER",
+    "COMPLEMENTARY",
+    "PREFERABLY",
+    "COMPLEMENTARY_FOR_QUERIES",
+    "PREFERABLY_FOR_QUERIES",
+];
+
+const HISTOGRAM_TYPE_NAMES: &[&str] = &["SINGLE_PREC_HB", "DOUBLE_PREC_HB", "JSON_HB"];
+
+/// The text of the variables that steer MariaDB's optimizer only: myriad keeps and shows
+/// them (scripts and tests set and restore them) and they change no plan or result.
+macro_rules! optimizer_only {
+    ($what:literal) => {
+        concat!(
+            $what,
+            " (MariaDB's optimizer; kept and shown, no effect on myriad's plans or results)"
+        )
+    };
 }
 
 /// Every system variable, sorted by name (SHOW VARIABLES lists them in this order).
@@ -274,12 +354,20 @@ pub static DEFINITIONS: &[VarDef] = &[
     var!("general_log", Kind::Bool, Global, rw, Some("OFF"), "Log every statement"),
     var!("group_concat_max_len", uint(4, U32_MAX), Both, rw, Some("1048576"), "Longest GROUP_CONCAT result in bytes"),
     var!("have_ssl", Kind::Str { nullable: false }, Global, ro, Some("DISABLED"), "Whether TLS is available"),
+    var!("histogram_size", uint(0, 255), Both, rw, Some("254"), optimizer_only!("Bytes of a histogram ANALYZE makes")),
+    var!("histogram_type", Kind::Enum(HISTOGRAM_TYPE_NAMES), Both, rw, Some("DOUBLE_PREC_HB"), optimizer_only!("Kind of histogram ANALYZE makes")),
     var!("hostname", Kind::Str { nullable: false }, Global, ro, Some("localhost"), "The server's host name"),
+    var!("in_predicate_conversion_threshold", uint(0, 4_294_967_295), Both, rw, Some("1000"), optimizer_only!("IN lists this long become IN subqueries")),
     var!("in_transaction", uint(0, 1), Session, ro, Some("0"), "1 while a transaction is open"),
     var!("innodb_buffer_pool_size", Kind::UInt { min: 2_097_152, max: u64::MAX, block: 1_048_576 }, Global, rw, Some("134217728"), "Accepted for compatibility; the block cache is sized by key_buffer_size"),
     var!("innodb_flush_log_at_trx_commit", uint(0, 3), Global, rw, Some("1"), "1: fsync the redo log at every commit (group commit); 2: write at commit, fsync once a second; 0: write and fsync once a second. CREATE TABLE and TRUNCATE wait for their log record the same way; DROP and RENAME always sync"),
     var!("innodb_lock_wait_timeout", uint(0, 100_000_000), Both, rw, Some("50"), "Seconds a transaction's statement waits for a table another transaction locked, then fails with error 1205"),
+    var!("innodb_stats_persistent", Kind::Bool, Global, rw, Some("ON"), optimizer_only!("InnoDB's persistent index statistics")),
+    var!("innodb_stats_persistent_sample_pages", uint(1, 4_294_967_295), Global, rw, Some("20"), optimizer_only!("Leaf pages ANALYZE samples")),
     var!("interactive_timeout", uint(1, TIMEOUT_MAX_S), Both, rw, Some("28800"), "Idle seconds before an interactive connection is closed"),
+    var!("join_buffer_size", Kind::UInt { min: 128, max: u64::MAX, block: 128 }, Both, rw, Some("262144"), optimizer_only!("Bytes of a join buffer")),
+    var!("join_buffer_space_limit", Kind::UInt { min: 2048, max: u64::MAX, block: 2048 }, Both, rw, Some("2097152"), optimizer_only!("Bytes of all join buffers of a query")),
+    var!("join_cache_level", uint(0, 8), Both, rw, Some("2"), optimizer_only!("Which joins may use join buffers")),
     var!("key_buffer_size", Kind::UInt { min: 8, max: u64::MAX, block: 4096 }, Global, rw, Some("134217728"), "Bytes of the block (key) cache"),
     var!("key_cache_age_threshold", Kind::UInt { min: 100, max: u64::MAX, block: 100 }, Global, rw, Some("300"), "How fast blocks age out of the hot part of the key cache"),
     var!("key_cache_block_size", Kind::UInt { min: 16384, max: 1_048_576, block: 16384 }, Global, rw, Some("16384"), "Bytes the key cache reads from disk on a miss: one table page (16384, the default) or an aligned run of pages read in one I/O, the others cached cold (read-ahead); blocks stay pages"),
@@ -309,6 +397,10 @@ pub static DEFINITIONS: &[VarDef] = &[
     var!("net_write_timeout", uint(1, TIMEOUT_MAX_S), Both, rw, Some("60"), "Seconds to wait for a block to be written to a connection"),
     var!("note_verbosity", Kind::Set(NOTE_VERBOSITY_NAMES), Both, rw, Some("basic,explain"), "Which notes statements raise (MariaDB 10.6.16's set; dumps set it; kept, notes are not filtered yet)"),
     var!("open_files_limit", uint(0, U32_MAX), Global, ro, Some("0"), "Most table files the server keeps open (0 at startup: RLIMIT_NOFILE less 64 and max_connections)"),
+    var!("optimizer_prune_level", uint(0, 2), Both, rw, Some("2"), optimizer_only!("Heuristics that prune join orders")),
+    var!("optimizer_search_depth", uint(0, 62), Both, rw, Some("62"), optimizer_only!("Depth of the join order search")),
+    var!("optimizer_switch", Kind::Flags(OPTIMIZER_SWITCH_NAMES), Both, rw, Some(OPTIMIZER_SWITCH_DEFAULT), optimizer_only!("Switches of optimizer strategies")),
+    var!("optimizer_use_condition_selectivity", uint(1, 5), Both, rw, Some("4"), optimizer_only!("Which conditions estimate join sizes")),
     var!("performance_schema", Kind::Bool, Global, ro, Some("OFF"), "The performance schema (not implemented)"),
     var!("pid_file", Kind::Str { nullable: true }, Global, ro, None, "File the server writes its process id to"),
     var!("port", uint(0, 65535), Global, ro, Some("3307"), "TCP port the server listens on"),
@@ -345,6 +437,7 @@ pub static DEFINITIONS: &[VarDef] = &[
     var!("thread_pool_size", uint(0, 1024), Global, ro, Some("0"), "Worker threads that run the connections' statements (0 at startup: one per CPU core the server may use); shown as started"),
     var!("thread_stack", uint(131_072, u64::MAX), Global, ro, Some("16777216"), "Stack of each thread that runs statements, in bytes (at least 1 MiB)"),
     var!("time_zone", Kind::Str { nullable: false }, Both, rw, Some("SYSTEM"), "Time zone of the session"),
+    var!("timestamp", Kind::Double { min: 0.0, max: 2_147_483_647.0 }, Session, rw, Some("0"), "The time NOW() and the other clock functions read in this session, as Unix seconds (0: the real time); reading it gives the time in use"),
     var!("tmp_table_size", Kind::UInt { min: 1024, max: u64::MAX, block: 1 }, Both, rw, Some("16777216"), "Bytes of rows a GROUP BY keeps in memory (with max_heap_table_size, the smaller of the two) before it groups through sorted temporary files"),
     var!("tmpdir", Kind::Str { nullable: false }, Global, ro, Some(""), "Directory of the temporary files of sorts and groupings beyond their memory budget (empty at startup: the #tmp folder of the datadir); shown as used"),
     var!("transaction_isolation", Kind::Enum(ISOLATION_LEVELS), Both, rw, Some("REPEATABLE-READ"), "Transaction isolation level"),
@@ -352,6 +445,7 @@ pub static DEFINITIONS: &[VarDef] = &[
     var!("tx_isolation", Kind::Enum(ISOLATION_LEVELS), Both, rw, Some("REPEATABLE-READ"), "Alias of transaction_isolation"),
     var!("tx_read_only", Kind::Bool, Both, rw, Some("OFF"), "Alias of transaction_read_only"),
     var!("unique_checks", Kind::Bool, Both, rw, Some("ON"), "Check unique indexes"),
+    var!("use_stat_tables", Kind::Enum(USE_STAT_TABLES_NAMES), Both, rw, Some("PREFERABLY_FOR_QUERIES"), optimizer_only!("How statistics tables are used")),
     var!("version", Kind::Str { nullable: false }, Global, ro, Some(crate::SERVER_VERSION), "Server version"),
     var!("version_comment", Kind::Str { nullable: false }, Global, ro, Some("myriad, a MySQL-compatible server"), "Server description"),
     var!("version_compile_machine", Kind::Str { nullable: false }, Global, ro, Some(std::env::consts::ARCH), "Architecture of the build"),
@@ -465,6 +559,16 @@ impl VarValue {
             (VarValue::Double(v), _) => Some(format!("{v:.6}")),
             (VarValue::Str(s), _) => s.clone(),
             (VarValue::Enum(i), Kind::Enum(names)) => names.get(*i).map(|n| n.to_string()),
+            (VarValue::Set(bits), Kind::Flags(names)) => Some(
+                names
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| {
+                        format!("{n}={}", if bits & (1 << i) != 0 { "on" } else { "off" })
+                    })
+                    .collect::<Vec<_>>()
+                    .join(","),
+            ),
             (VarValue::Set(bits), Kind::Set(names)) => Some(
                 names
                     .iter()
@@ -514,6 +618,40 @@ mod tests {
                     .unwrap_or_else(|e| panic!("default of {} does not parse: {e}", d.name));
             }
         }
+    }
+
+    #[test]
+    fn flag_sets_change_only_the_switches_named() {
+        let d = def(lookup("optimizer_switch").unwrap());
+        let default = defaults().swap_remove(lookup("optimizer_switch").unwrap());
+        let text = |v: &VarValue| v.display(d).unwrap();
+        assert!(text(&default).starts_with("index_merge=on,"));
+        assert!(text(&default).contains(",mrr=off,"));
+        let set = |current: &VarValue, s: &str| {
+            parse_setting_over(d, &Setting::Text(s.into()), current).map(|(v, _)| v)
+        };
+        let mrr = set(&default, "MRR=on").unwrap();
+        assert!(text(&mrr).contains(",mrr=on,"));
+        let both = set(&mrr, "derived_merge=off").unwrap();
+        assert!(text(&both).contains(",mrr=on,") && text(&both).contains("derived_merge=off"));
+        assert_eq!(set(&both, "default").unwrap(), default);
+        assert_eq!(
+            set(&both, "mrr=default,derived_merge=default").unwrap(),
+            default
+        );
+        for bad in ["mrr=maybe", "nosuch=on", "mrr"] {
+            assert_eq!(set(&default, bad).unwrap_err().code, 1231, "{bad}");
+        }
+    }
+
+    #[test]
+    fn long_names_are_clipped_in_warnings_as_mariadb_clips_them() {
+        let d = def(lookup("optimizer_use_condition_selectivity").unwrap());
+        let (_, w) = parse_setting(d, &Setting::Int(9)).unwrap();
+        assert_eq!(
+            w.unwrap().1,
+            "Truncated incorrect optimizer_use_condition_selec... value: '9'"
+        );
     }
 
     #[test]

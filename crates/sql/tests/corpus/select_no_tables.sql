@@ -327,3 +327,33 @@ SELECT CAST('2002/11/12 10.11.12' AS DATETIME), CAST('20021112101112' AS DATETIM
 SELECT DATE'01-01-01', DATE'2001.02.03', TIMESTAMP'01-01-01 10:11:12', CAST('00-00-00' AS DATE)
 SELECT '2002.11.12' = DATE'2002-11-12', DATE'2002-11-12' < '20021113'
 SELECT @@note_verbosity, @@global.note_verbosity
+-- Variables that steer MariaDB's optimizer: kept and shown, flag sets changed switch by switch.
+SET optimizer_switch = 'mrr=on,MRR_cost_based=on'
+SELECT @@optimizer_switch
+SET optimizer_switch = 'derived_merge=off'
+SELECT @@optimizer_switch
+SET optimizer_switch = 'default'
+SELECT @@optimizer_switch = @@global.optimizer_switch
+SET optimizer_switch = 'mrr=maybe'
+SET optimizer_switch = 'nosuch=on'
+SET optimizer_switch = 'index_merge=off,mrr=default'
+SELECT @@optimizer_switch
+SET optimizer_switch = DEFAULT
+SELECT @@optimizer_switch
+SELECT @@join_cache_level, @@optimizer_search_depth, @@optimizer_prune_level, @@optimizer_use_condition_selectivity, @@join_buffer_size, @@join_buffer_space_limit, @@histogram_size, @@in_predicate_conversion_threshold
+SELECT @@use_stat_tables, @@histogram_type, @@global.innodb_stats_persistent, @@global.innodb_stats_persistent_sample_pages
+SET use_stat_tables = 'never', histogram_type = 'JSON_HB', optimizer_use_condition_selectivity = 1
+SELECT @@use_stat_tables, @@histogram_type, @@optimizer_use_condition_selectivity
+SET use_stat_tables = DEFAULT, histogram_type = DEFAULT, optimizer_use_condition_selectivity = DEFAULT
+SET optimizer_use_condition_selectivity = 9
+SHOW WARNINGS
+SET optimizer_use_condition_selectivity = DEFAULT
+-- SET timestamp fixes the session's clock.
+SET timestamp = 1000000000
+SELECT NOW(), UNIX_TIMESTAMP(), CURDATE(), CURRENT_TIMESTAMP
+SELECT @@timestamp
+SET timestamp = DEFAULT
+SELECT @@timestamp > 1700000000, NOW() > '2020-01-01'
+SET GLOBAL timestamp = 5
+SET timestamp = 0
+SELECT UNIX_TIMESTAMP() > 1700000000

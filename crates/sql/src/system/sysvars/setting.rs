@@ -76,11 +76,83 @@ pub fn parse_setting(
         },
         Kind::Enum(names) => enum_setting(names, name, setting).map(|v| (v, None)),
         Kind::Set(names) => set_setting(names, name, setting).map(|v| (v, None)),
+        Kind::Flags(names) => {
+            let base = flags_setting(
+                names,
+                name,
+                &Setting::Text(def.default.unwrap_or("").into()),
+                0,
+            )?;
+            flags_setting(names, name, setting, base).map(|bits| (VarValue::Set(bits), None))
+        }
         Kind::Charset { nullable } => {
             charset_setting(nullable, name, setting).map(|v| (VarValue::Str(v), None))
         }
         Kind::Collation => collation_setting(name, setting).map(|v| (VarValue::Str(Some(v)), None)),
     }
+}
+
+/// [`parse_setting`] for an assignment to a variable whose value is `current` now: a
+/// flag set ([`Kind::Flags`]) changes only the switches the setting names.
+pub fn parse_setting_over(
+    def: &VarDef,
+    setting: &Setting,
+    current: &VarValue,
+) -> Result<(VarValue, Option<Warning>), SqlError> {
+    match (def.kind, current) {
+        (Kind::Flags(names), VarValue::Set(bits)) => {
+            flags_setting(names, def.name, setting, *bits).map(|b| (VarValue::Set(b), None))
+        }
+        _ => parse_setting(def, setting),
+    }
+}
+
+/// `name=on|off|default, ...` or `default` applied to the switches `base`: MariaDB's
+/// flag set syntax (names in any case; `default` resets every switch to the default).
+fn flags_setting(
+    names: &[&str],
+    name: &str,
+    setting: &Setting,
+    base: u64,
+) -> Result<u64, SqlError> {
+    let wrong_value = || err_wrong_value(name, &setting_text(setting));
+    let (Setting::Text(text) | Setting::Str(text)) = setting else {
+        return Err(match setting {
+            Setting::Null => wrong_value(),
+            _ => err_wrong_type(name),
+        });
+    };
+    let default = || -> Result<u64, SqlError> {
+        let def = lookup(name)
+            .map(super::def)
+            .and_then(|d| d.default)
+            .unwrap_or("");
+        flags_setting(names, name, &Setting::Text(def.into()), 0)
+    };
+    let mut bits = base;
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        if part.eq_ignore_ascii_case("default") {
+            bits = default()?;
+            continue;
+        }
+        let (flag, state) = part.split_once('=').ok_or_else(wrong_value)?;
+        let bit = names
+            .iter()
+            .position(|n| n.eq_ignore_ascii_case(flag.trim()))
+            .ok_or_else(wrong_value)?;
+        let on = match state.trim().to_ascii_lowercase().as_str() {
+            "on" => true,
+            "off" => false,
+            "default" => default()? & (1 << bit) != 0,
+            _ => return Err(wrong_value()),
+        };
+        bits = if on {
+            bits | 1 << bit
+        } else {
+            bits & !(1 << bit)
+        };
+    }
+    Ok(bits)
 }
 
 /// An integer variable's value as given, before clamping; text may carry a K/M/G suffix.
@@ -100,11 +172,22 @@ fn truncated(name: &str, setting: &Setting, clamped: bool) -> Option<Warning> {
         (
             1292,
             format!(
-                "Truncated incorrect {name} value: '{}'",
-                setting_text(setting)
+                "Truncated incorrect {} value: '{}'",
+                clipped(name, 32),
+                clipped(&setting_text(setting), 128)
             ),
         )
     })
+}
+
+/// `text` cut to `max` characters as MariaDB's `%-.<max>T` format cuts it: a longer text
+/// keeps `max - 3` characters and ends in `...`.
+fn clipped(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let kept: String = text.chars().take(max - 3).collect();
+    format!("{kept}...")
 }
 
 /// One of `names`, by name or by number.
