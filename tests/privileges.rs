@@ -76,6 +76,9 @@ const STATEMENTS: &[&str] = &[
     "SELECT table_name, index_name FROM information_schema.statistics WHERE table_schema = 'app'",
     "SELECT user FROM information_schema.processlist WHERE id = CONNECTION_ID()",
     "INSERT INTO information_schema.tables (table_name) VALUES ('x')",
+    "SELECT COUNT(*) FROM (SELECT id FROM other.s) AS d",
+    "SELECT id FROM app.t UNION SELECT id FROM other.s",
+    "SELECT id FROM app.t WHERE id IN (SELECT id FROM app.t UNION ALL SELECT id FROM other.s)",
 ];
 
 fn setup(peer: &Peer) {

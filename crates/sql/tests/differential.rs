@@ -183,6 +183,14 @@ fn information_schema_matches_mariadb() {
 }
 
 #[test]
+fn derived_tables_and_set_operations_match_mariadb() {
+    run_corpus(
+        "derived_and_set_operations",
+        include_str!("corpus/derived_and_set_operations.sql"),
+    );
+}
+
+#[test]
 fn distinct_matches_mariadb() {
     run_corpus("distinct", include_str!("corpus/distinct.sql"));
 }

@@ -116,6 +116,7 @@ error_codes! {
     ER_WRONG_ARGUMENTS = 1210, "HY000", "Incorrect arguments to %s";
     ER_LOCK_DEADLOCK = 1213, "40001", "Deadlock found when trying to get lock; try restarting transaction";
     ER_WRONG_USAGE = 1221, "HY000", "Incorrect usage of %s and %s";
+    ER_WRONG_NUMBER_OF_COLUMNS_IN_SELECT = 1222, "21000", "The used SELECT statements have a different number of columns";
     ER_SPECIFIC_ACCESS_DENIED_ERROR = 1227, "42000", "Access denied; you need (at least one of) the %-.128s privilege(s) for this operation";
     ER_LOCAL_VARIABLE = 1228, "HY000", "Variable '%-.64s' is a SESSION variable and can't be used with SET GLOBAL";
     ER_GLOBAL_VARIABLE = 1229, "HY000", "Variable '%-.64s' is a GLOBAL variable and should be set with SET GLOBAL";
@@ -137,6 +138,7 @@ error_codes! {
     ER_VARIABLE_IS_NOT_STRUCT = 1272, "HY000", "Variable '%-.64s' is not a variable component (can't be used as XXXX.variable_name)";
     ER_UNKNOWN_COLLATION = 1273, "HY000", "Unknown collation: '%-.64s'";
     ER_UNKNOWN_KEY_CACHE = 1284, "HY000", "Unknown key cache '%-.100s'";
+    ER_NON_UPDATABLE_TABLE = 1288, "HY000", "The target table %-.100s of the %s is not updatable";
     ER_OPTION_PREVENTS_STATEMENT = 1290, "HY000", "The MariaDB server is running with the %s option so it cannot execute this statement";
     ER_TRUNCATED_WRONG_VALUE = 1292, "22007", "Truncated incorrect %-.32T value: '%-.128T'";
     ER_INVALID_ON_UPDATE = 1294, "HY000", "Invalid ON UPDATE clause for '%-.192s' column";

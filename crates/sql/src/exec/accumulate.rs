@@ -10,7 +10,7 @@
 //! DOUBLE sums add in row order from -0.0.
 
 use crate::error::SqlError;
-use crate::exec::aggregate::{aggregate_type, group_key_text};
+use crate::exec::aggregate::group_key_text;
 use crate::exec::env::ExecEnv;
 use crate::exec::spill::codec::{value_heap_bytes, SpillRow};
 use crate::exec::spill::collect::{Collector, RowShape};
@@ -51,7 +51,7 @@ impl Running {
     pub(crate) fn new(agg: &Aggregate, types: &[SqlType], env: &ExecEnv) -> Running {
         Running {
             count: 0,
-            exact: matches!(aggregate_type(agg, types, env), SqlType::Decimal { .. }),
+            exact: matches!(agg.sql_type(types, env), SqlType::Decimal { .. }),
             sum: Decimal::ZERO,
             sum_double: -0.0,
             best: None,

@@ -35,41 +35,6 @@ pub(crate) fn group_key_text(d: &Value, collation: Collation) -> Vec<u8> {
     }
 }
 
-pub(crate) fn aggregate_type(
-    agg: &crate::plan::tables::Aggregate,
-    types: &[SqlType],
-    env: &ExecEnv,
-) -> SqlType {
-    use crate::plan::tables::AggKind;
-    let arg_type = agg
-        .arg
-        .as_ref()
-        .map(|a| a.sql_type(env, types))
-        .unwrap_or(SqlType::Null);
-    let scale = match arg_type {
-        SqlType::Decimal { scale, .. } => scale,
-        _ => 0,
-    };
-    let exact = matches!(arg_type, SqlType::Int { .. } | SqlType::Decimal { .. });
-    match agg.kind {
-        AggKind::CountStar | AggKind::Count => SqlType::Int {
-            unsigned: false,
-            len: 21,
-        },
-        AggKind::Min | AggKind::Max => arg_type,
-        AggKind::Sum if exact => SqlType::Decimal {
-            precision: myriad_types::decimal::MAX_PRECISION,
-            scale,
-        },
-        AggKind::Avg if exact => SqlType::Decimal {
-            precision: myriad_types::decimal::MAX_PRECISION,
-            scale: (scale + env.state.div_precision_increment)
-                .min(myriad_types::decimal::MAX_SCALE),
-        },
-        AggKind::Sum | AggKind::Avg => SqlType::Double,
-    }
-}
-
 /// One aggregate over a group's rows: the rows folded in order into a
 /// [`Running`](crate::exec::accumulate::Running) state.
 pub(crate) fn aggregate_value(

@@ -42,6 +42,36 @@ impl<'a> ExecEnv<'a> {
     pub(crate) fn spill_config(&self) -> &'a crate::exec::spill::SpillConfig {
         &self.state.spill
     }
+
+    /// The environment of a query run inside this statement (a derived table's), its
+    /// rows going to `out`: the same session, parameters and clock; the warnings, the
+    /// subquery results and the sort counters move to it until [`ExecEnv::absorb`].
+    pub(crate) fn nested<'b>(&mut self, out: &'b mut (dyn crate::RowSink + 'b)) -> ExecEnv<'b>
+    where
+        'a: 'b,
+    {
+        ExecEnv {
+            engine: self.engine,
+            info: self.info,
+            state: self.state,
+            params: self.params,
+            warnings: std::mem::take(&mut self.warnings),
+            previous_warnings: self.previous_warnings,
+            previous_errors: self.previous_errors,
+            now_micros: self.now_micros,
+            subquery_results: std::mem::take(&mut self.subquery_results),
+            spill: std::mem::take(&mut self.spill),
+            out: Some(out),
+            paused: None,
+        }
+    }
+
+    /// Take back what [`ExecEnv::nested`] lent.
+    pub(crate) fn absorb(&mut self, nested: ExecEnv<'_>) {
+        self.warnings = nested.warnings;
+        self.subquery_results = nested.subquery_results;
+        self.spill = nested.spill;
+    }
 }
 
 impl Env for ExecEnv<'_> {

@@ -16,6 +16,7 @@ pub mod privileges;
 pub mod query_cache;
 pub mod read;
 pub mod select;
+pub mod set_ops;
 pub mod show;
 pub mod sort;
 pub mod sort_by_row_id;
@@ -43,6 +44,8 @@ impl Session {
     pub(crate) fn dispatch(&self, stmt: &Stmt, env: &mut ExecEnv) -> Result<Pending, SqlError> {
         Ok(Pending::Done(match stmt {
             Stmt::Select(plan) => select(plan, env)?,
+            // Compiled only as a derived table's query (`exec::source`).
+            Stmt::Union(_) => return Err(SqlError::not_supported("a set operation here")),
             Stmt::Do(exprs) => {
                 for e in exprs {
                     e.eval(env, &[])?;

@@ -347,6 +347,7 @@ pub(crate) struct Tables {
 
 pub(crate) fn collect_stmt(stmt: &Stmt, tables: &mut Tables) -> bool {
     match stmt {
+        Stmt::Union(plan) => collect_set_node(&plan.node, tables),
         Stmt::Select(plan) => {
             plan.items.iter().all(|i| collect_expr(&i.expr, tables))
                 && plan.filter.as_ref().is_none_or(|e| collect_expr(e, tables))
@@ -357,6 +358,13 @@ pub(crate) fn collect_stmt(stmt: &Stmt, tables: &mut Tables) -> bool {
             let mut refs = vec![&plan.source.table];
             refs.extend(plan.joins.iter().map(|j| &j.table));
             for t in refs {
+                // A derived table reads the tables of its query.
+                if let Some(crate::plan::tables::Made::Query(q)) = &t.made {
+                    if !collect_subquery(q.as_ref(), tables) {
+                        return false;
+                    }
+                    continue;
+                }
                 if SYSTEM_SCHEMAS
                     .iter()
                     .any(|s| s.eq_ignore_ascii_case(&t.database))
@@ -423,6 +431,15 @@ pub(crate) fn collect_expr(e: &Expr, tables: &mut Tables) -> bool {
             collect_expr(expr, tables) && collect_subquery(query.as_ref(), tables)
         }
         _ => e.all_operands(|x| collect_expr(x, tables)),
+    }
+}
+
+fn collect_set_node(node: &crate::plan::union::SetNode, tables: &mut Tables) -> bool {
+    match node {
+        crate::plan::union::SetNode::Query(stmt) => collect_stmt(stmt, tables),
+        crate::plan::union::SetNode::Operation { left, right, .. } => {
+            collect_set_node(left, tables) && collect_set_node(right, tables)
+        }
     }
 }
 

@@ -476,18 +476,7 @@ pub(crate) fn input_types(
     plan: &crate::plan::tables::TableSelect,
     env: &ExecEnv,
 ) -> (Vec<SqlType>, usize) {
-    let mut types = plan.source.table.column_types();
-    for j in &plan.joins {
-        types.extend(j.table.column_types());
-    }
-    let ncols = types.len();
-    if let Some(g) = &plan.grouping {
-        for a in &g.aggregates {
-            let ty = aggregate_type(a, &types[..ncols], env);
-            types.push(ty);
-        }
-    }
-    (types, ncols)
+    plan.input_types(env)
 }
 
 /// The result's column definitions; a select list of stored columns only has the same

@@ -31,7 +31,7 @@ pub(crate) fn applies(plan: &TableSelect, config: &SpillConfig) -> Option<Vec<Ke
         || plan.post_filter.is_some()
         || plan.limit.is_some()
         || !matches!(plan.source.access, Access::Full)
-        || plan.source.table.virtual_rows.is_some()
+        || plan.source.table.made.is_some()
     {
         return None;
     }

@@ -28,10 +28,9 @@ use std::sync::Arc;
 /// and rows sent cannot be taken back). A DISTINCT that streams goes through
 /// `exec::distinct`, which drops the repeats first.
 pub(crate) fn streams(plan: &TableSelect) -> bool {
-    // Made rows (information_schema) are in memory already: they are read at once.
-    if plan.source.table.virtual_rows.is_some()
-        || plan.joins.iter().any(|j| j.table.virtual_rows.is_some())
-    {
+    // Made rows (information_schema, derived tables) are in memory already: they are
+    // read at once.
+    if plan.source.table.made.is_some() || plan.joins.iter().any(|j| j.table.made.is_some()) {
         return false;
     }
     let one_scan = plan.joins.is_empty()

@@ -292,7 +292,14 @@ fn update(up: &ast::Update, compiler: &Compiler, ctx: &CompileCtx) -> Result<Stm
     if up.from.is_some() || !up.table.joins.is_empty() {
         return Err(SqlError::not_supported("multi-table UPDATE"));
     }
-    let table = table_factor(&up.table.relation, ctx.catalog.storage(), ctx)?;
+    if let ast::TableFactor::Derived { alias, .. } = &up.table.relation {
+        let name = alias.as_ref().map_or("", |a| a.name.value.as_str());
+        return Err(SqlError::new(
+            myriad_types::errors::ER_NON_UPDATABLE_TABLE,
+            format!("The target table {name} of the UPDATE is not updatable"),
+        ));
+    }
+    let table = table_factor(&up.table.relation, ctx.catalog.storage(), ctx, None)?;
     let scope = table.scope();
     let tc = crate::plan::table_def::table_compiler(compiler, &scope);
     let mut assignments = Vec::new();
@@ -321,7 +328,7 @@ fn delete(del: &ast::Delete, compiler: &Compiler, ctx: &CompileCtx) -> Result<St
     if !twj.joins.is_empty() || !del.tables.is_empty() || del.using.is_some() {
         return Err(SqlError::not_supported("multi-table DELETE"));
     }
-    let table = table_factor(&twj.relation, ctx.catalog.storage(), ctx)?;
+    let table = table_factor(&twj.relation, ctx.catalog.storage(), ctx, None)?;
     let scope = table.scope();
     let tc = crate::plan::table_def::table_compiler(compiler, &scope);
     let (source, order_by) = row_source(table, &del.selection, &del.order_by, &tc)?;
@@ -387,14 +394,29 @@ fn column_position(table: &crate::plan::tables::TableRef, name: &str) -> Result<
     })
 }
 
-/// The table of a FROM / UPDATE / DELETE clause.
+/// The table of a FROM / UPDATE / DELETE clause. A derived table (`(SELECT ...) AS d`)
+/// is compiled with `subqueries` (the statement's source map and compiler) where the
+/// clause may read one: FROM, not the target of UPDATE or DELETE.
 pub(crate) fn table_factor(
     relation: &ast::TableFactor,
     storage: &myriad_storage::Storage,
     ctx: &CompileCtx,
+    subqueries: Option<(&SourceMap, &Compiler)>,
 ) -> Result<crate::plan::tables::TableRef, SqlError> {
+    if let (
+        ast::TableFactor::Derived {
+            lateral,
+            subquery,
+            alias,
+            sample: None,
+        },
+        Some(compile),
+    ) = (relation, subqueries)
+    {
+        return crate::plan::derived::derived_ref(subquery, *lateral, alias.as_ref(), compile, ctx);
+    }
     let ast::TableFactor::Table { name, alias, .. } = relation else {
-        return Err(SqlError::not_supported("derived tables"));
+        return Err(SqlError::not_supported("derived tables here"));
     };
     let (db, table) = crate::plan::tables::resolve_name_in_place(name, ctx.database)?;
     crate::plan::tables::open_ref(

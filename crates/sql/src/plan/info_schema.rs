@@ -1,7 +1,7 @@
 //! `information_schema` tables as the compiler sees them: one definition per table, made
 //! once from its column list in [`crate::catalog::info_schema`], and the table reference
 //! a FROM clause naming one gets. The reference carries the producer of the rows
-//! ([`TableRef::virtual_rows`]); execution makes them when the statement runs
+//! ([`TableRef::made`]); execution makes them when the statement runs
 //! (`crate::exec::source`).
 
 use crate::catalog::info_schema::{self as spec, TABLES};
@@ -47,7 +47,7 @@ pub fn table_ref(name: &str, alias: Option<&str>) -> Result<TableRef, SqlError> 
         alias: alias.map_or_else(|| Arc::clone(&name), Into::into),
         name,
         def,
-        virtual_rows: Some(table.rows),
+        made: Some(crate::plan::tables::Made::InfoSchema(table.rows)),
     })
 }
 

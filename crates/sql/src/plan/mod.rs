@@ -16,6 +16,7 @@
 pub mod access;
 pub mod alter;
 pub mod commands;
+pub mod derived;
 pub mod explain;
 pub mod from_ast;
 pub mod grants;
@@ -30,6 +31,7 @@ pub mod stored;
 pub mod table_def;
 pub mod tables;
 pub mod timestamps;
+pub mod union;
 
 use crate::error::SqlError;
 use crate::expr::ColumnScope;
@@ -295,6 +297,9 @@ pub enum Stmt {
     Explain(Box<Stmt>),
     /// LOAD INDEX INTO CACHE / CACHE INDEX (see `key_cache`).
     KeyCache(crate::plan::key_cache::KeyCacheStmt),
+    /// UNION / INTERSECT / EXCEPT, as the query of a derived table (a top-level one is
+    /// read through one, see [`union`]).
+    Union(Box<union::UnionPlan>),
     /// A statement that is only a comment.
     Empty,
 }
@@ -340,7 +345,7 @@ impl Stmt {
     /// The Com_* counter this statement bumps.
     pub fn counter(&self) -> Counter {
         match self {
-            Stmt::Select(_) | Stmt::Do(_) => Counter::ComSelect,
+            Stmt::Select(_) | Stmt::Do(_) | Stmt::Union(_) => Counter::ComSelect,
             Stmt::Set(_)
             | Stmt::SetNames { .. }
             | Stmt::SetCharacterSet(_)

@@ -26,8 +26,12 @@ pub(crate) fn compile_query(
     if q.with.is_some() {
         return Err(SqlError::not_supported("WITH"));
     }
+    if let ast::SetExpr::SetOperation { .. } = q.body.as_ref() {
+        let outer = crate::plan::union::wrapped(q)?;
+        return compile_query(&outer, raw, map, compiler, ctx);
+    }
     let ast::SetExpr::Select(select) = q.body.as_ref() else {
-        return Err(SqlError::not_supported("UNION and nested queries"));
+        return Err(SqlError::not_supported("this nested query"));
     };
     refuse_unbuilt(q, select)?;
     let dual = match select.from.as_slice() {
@@ -211,10 +215,8 @@ pub fn first_column_type(stmt: &Stmt, env: &dyn crate::expr::Env) -> crate::expr
             .map(|i| i.expr.sql_type(env, &[]))
             .unwrap_or(crate::expr::eval::SqlType::Null),
         Stmt::SelectTable(plan) => {
-            let mut types = plan.source.table.column_types();
-            for j in &plan.joins {
-                types.extend(j.table.column_types());
-            }
+            // The tables' columns, then the aggregates' values.
+            let (types, _) = plan.input_types(env);
             match plan.items.first() {
                 Some(crate::plan::tables::OutputItem::Column { index, .. }) => types
                     .get(*index)
@@ -279,7 +281,7 @@ pub(crate) fn compile_table_select(
     ctx: &CompileCtx,
 ) -> Result<Stmt, SqlError> {
     let relations = from_relations(select)?;
-    let refs = table_refs(&relations, ctx)?;
+    let refs = table_refs(&relations, ctx, (map, compiler))?;
     let table = refs[0].clone();
     let mut scope = ColumnScope::default();
     let mut offsets = Vec::new();
@@ -435,10 +437,16 @@ fn from_relations(select: &ast::Select) -> Result<Vec<Relation<'_>>, SqlError> {
 fn table_refs(
     relations: &[Relation],
     ctx: &CompileCtx,
+    subqueries: (&SourceMap, &Compiler),
 ) -> Result<Vec<crate::plan::tables::TableRef>, SqlError> {
     let mut refs: Vec<crate::plan::tables::TableRef> = Vec::new();
     for (relation, _, _) in relations {
-        refs.push(table_factor(relation, ctx.catalog.storage(), ctx)?);
+        refs.push(table_factor(
+            relation,
+            ctx.catalog.storage(),
+            ctx,
+            Some(subqueries),
+        )?);
     }
     for (n, r) in refs.iter().enumerate() {
         if refs[..n]

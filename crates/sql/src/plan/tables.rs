@@ -44,9 +44,19 @@ pub struct TableRef {
     /// The alias (or the name) columns are qualified with.
     pub alias: Arc<str>,
     pub def: Arc<st::TableDef>,
-    /// For an `information_schema` table, the producer of its rows (made when the
-    /// statement runs; see `crate::plan::info_schema`); None for a stored table.
-    pub virtual_rows: Option<crate::catalog::info_schema::VirtualRows>,
+    /// Where the rows of a table that is not stored come from, made when the statement
+    /// runs (`crate::exec::source`); None for a stored table.
+    pub made: Option<Made>,
+}
+
+/// The rows of a table that is not stored.
+#[derive(Debug, Clone)]
+pub enum Made {
+    /// An `information_schema` table (see `crate::plan::info_schema`).
+    InfoSchema(crate::catalog::info_schema::VirtualRows),
+    /// A derived table, `FROM (SELECT ...) AS alias` (see `crate::plan::derived`): the
+    /// rows of its query.
+    Query(Arc<dyn crate::expr::SubqueryPlan>),
 }
 
 #[derive(Debug, Clone)]
@@ -118,6 +128,41 @@ pub struct Aggregate {
     pub collation: st::Collation,
 }
 
+impl Aggregate {
+    /// The aggregate's result type over input rows of `types`: COUNT a BIGINT, MIN and
+    /// MAX their argument's, SUM and AVG of exact numbers a DECIMAL (AVG with
+    /// div_precision_increment more digits of scale), else a DOUBLE.
+    pub fn sql_type(&self, types: &[SqlType], env: &dyn crate::expr::Env) -> SqlType {
+        let arg_type = self
+            .arg
+            .as_ref()
+            .map(|a| a.sql_type(env, types))
+            .unwrap_or(SqlType::Null);
+        let scale = match arg_type {
+            SqlType::Decimal { scale, .. } => scale,
+            _ => 0,
+        };
+        let exact = matches!(arg_type, SqlType::Int { .. } | SqlType::Decimal { .. });
+        match self.kind {
+            AggKind::CountStar | AggKind::Count => SqlType::Int {
+                unsigned: false,
+                len: 21,
+            },
+            AggKind::Min | AggKind::Max => arg_type,
+            AggKind::Sum if exact => SqlType::Decimal {
+                precision: myriad_types::decimal::MAX_PRECISION,
+                scale,
+            },
+            AggKind::Avg if exact => SqlType::Decimal {
+                precision: myriad_types::decimal::MAX_PRECISION,
+                scale: (scale + env.div_precision_increment())
+                    .min(myriad_types::decimal::MAX_SCALE),
+            },
+            AggKind::Sum | AggKind::Avg => SqlType::Double,
+        }
+    }
+}
+
 /// GROUP BY keys (none: the whole input is one group), the aggregates, and HAVING.
 #[derive(Debug, Clone)]
 pub struct Grouping {
@@ -177,6 +222,25 @@ pub struct TableSelect {
     /// shows stored columns only (their metadata depends on the definition alone, and a
     /// changed definition means a new plan).
     pub shown_columns: std::sync::OnceLock<Arc<Vec<Column>>>,
+}
+
+impl TableSelect {
+    /// The types of the rows the clauses read: the tables' columns in join order, then
+    /// each aggregate's; with the number of table columns.
+    pub fn input_types(&self, env: &dyn crate::expr::Env) -> (Vec<SqlType>, usize) {
+        let mut types = self.source.table.column_types();
+        for j in &self.joins {
+            types.extend(j.table.column_types());
+        }
+        let ncols = types.len();
+        if let Some(g) = &self.grouping {
+            for a in &g.aggregates {
+                let ty = a.sql_type(&types[..ncols], env);
+                types.push(ty);
+            }
+        }
+        (types, ncols)
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -257,7 +321,7 @@ pub fn open_ref(
         alias: alias.map_or_else(|| Arc::clone(&name), Into::into),
         name,
         def,
-        virtual_rows: None,
+        made: None,
     })
 }
 
@@ -293,11 +357,10 @@ impl TableRef {
 
     /// Open the table and check it still has the definition this plan was compiled for.
     pub fn open(&self, storage: &st::Storage) -> Result<st::Table, SqlError> {
-        if self.virtual_rows.is_some() {
+        if self.made.is_some() {
             // Reads make the rows (`crate::exec::source`); nothing else may open one.
-            return Err(SqlError::new(
-                myriad_types::errors::ER_DBACCESS_DENIED_ERROR,
-                "Access denied to database 'information_schema'",
+            return Err(SqlError::not_supported(
+                "this statement on information_schema or derived tables",
             ));
         }
         let table = storage

@@ -1,0 +1,215 @@
+//! Derived tables: `FROM (SELECT ...) AS alias`. The query is compiled as an uncorrelated
+//! subquery and the alias becomes a table whose columns are the query's result columns,
+//! typed at compile time (a stored column keeps its exact type, an expression gets the
+//! column type of its SQL type); the rows are the query's, made when the statement runs
+//! (`crate::exec::source`) and kept in memory within the grouping budget. The outer
+//! statement then reads it as any table: WHERE, joins, grouping, ORDER BY, LIMIT.
+//!
+//! Not built (1235): LATERAL, a column list after the alias, derived tables as the target
+//! of UPDATE or DELETE.
+
+use crate::error::SqlError;
+use crate::expr::eval::SqlType;
+use crate::expr::Compiler;
+use crate::parser::source::SourceMap;
+use crate::plan::tables::{Made, OutputItem, TableRef};
+use crate::plan::{CompileCtx, Stmt};
+use myriad_storage as st;
+use myriad_types::errors::ER_DUP_FIELDNAME;
+use sqlparser::ast;
+use std::sync::Arc;
+
+/// The table reference of `(subquery) AS alias`.
+pub(crate) fn derived_ref(
+    subquery: &ast::Query,
+    lateral: bool,
+    alias: Option<&ast::TableAlias>,
+    (map, compiler): (&SourceMap, &Compiler),
+    ctx: &CompileCtx,
+) -> Result<TableRef, SqlError> {
+    if lateral {
+        return Err(SqlError::not_supported("LATERAL derived tables"));
+    }
+    // MariaDB's grammar wants the alias: without one the statement does not parse.
+    let Some(alias) = alias else {
+        return Err(crate::expr::err_syntax(""));
+    };
+    if !alias.columns.is_empty() {
+        return Err(SqlError::not_supported(
+            "a column list after a derived table's alias",
+        ));
+    }
+    let (stmt, columns) = if crate::plan::union::is_bare_set_operation(subquery) {
+        let plan = crate::plan::union::compile(&subquery.body, map, compiler, ctx)?;
+        let columns = plan.def.columns.clone();
+        (Stmt::Union(Box::new(plan)), columns)
+    } else {
+        let stmt = crate::plan::query::compile_subquery(subquery, map, compiler, ctx)?;
+        let columns = result_columns(&stmt)?;
+        (stmt, columns)
+    };
+    for (i, c) in columns.iter().enumerate() {
+        if columns[..i]
+            .iter()
+            .any(|o| o.name.eq_ignore_ascii_case(&c.name))
+        {
+            return Err(SqlError::new(
+                ER_DUP_FIELDNAME,
+                format!("Duplicate column name '{}'", c.name),
+            ));
+        }
+    }
+    let name: Arc<str> = alias.name.value.as_str().into();
+    Ok(TableRef {
+        database: "".into(),
+        alias: Arc::clone(&name),
+        name,
+        def: Arc::new(st::TableDef {
+            columns,
+            indexes: Vec::new(),
+            options: Vec::new(),
+        }),
+        made: Some(Made::Query(Arc::new(stmt))),
+    })
+}
+
+/// A query's result columns as table columns.
+pub(crate) fn result_columns(stmt: &Stmt) -> Result<Vec<st::ColumnDef>, SqlError> {
+    let mut warnings = Vec::new();
+    let env = crate::expr::text::ConstEnv::folding(&mut warnings);
+    Ok(match stmt {
+        Stmt::Select(plan) => plan
+            .items
+            .iter()
+            .map(|i| column(&i.name, i.expr.sql_type(&env, &[]), i.expr.collation(&[])))
+            .collect(),
+        Stmt::SelectTable(plan) => {
+            let (types, _) = plan.input_types(&env);
+            let mut stored: Vec<&st::ColumnDef> = plan.source.table.def.columns.iter().collect();
+            for j in &plan.joins {
+                stored.extend(j.table.def.columns.iter());
+            }
+            plan.items
+                .iter()
+                .map(|item| match item {
+                    // A stored column keeps its exact type.
+                    OutputItem::Column { index, name } if *index < stored.len() => {
+                        let mut c = stored[*index].clone();
+                        c.name.clone_from(name);
+                        c.auto_increment = false;
+                        c
+                    }
+                    // Past the stored columns: an aggregate's value.
+                    OutputItem::Column { index, name } => {
+                        let collation = plan.collations.get(*index).copied().flatten();
+                        column(
+                            name,
+                            types.get(*index).copied().unwrap_or(SqlType::Null),
+                            crate::expr::collation::Derived::new(
+                                collation.unwrap_or_default(),
+                                crate::expr::collation::Derivation::Implicit,
+                            ),
+                        )
+                    }
+                    OutputItem::Expr { expr, name } => column(
+                        name,
+                        expr.sql_type(&env, &types),
+                        expr.collation(&plan.collations),
+                    ),
+                })
+                .collect()
+        }
+        _ => return Err(SqlError::not_supported("this query as a derived table")),
+    })
+}
+
+/// The type of a column that only holds NULL (`SELECT NULL`).
+pub(crate) const NULL_COLUMN: st::ColumnType = st::ColumnType::Char {
+    len: 0,
+    collation: st::Collation::Binary,
+};
+
+/// The column an expression's result is kept in.
+pub(crate) fn column(
+    name: &str,
+    ty: SqlType,
+    collation: crate::expr::collation::Derived,
+) -> st::ColumnDef {
+    let collation = collation.collation;
+    let ty = match ty {
+        // As MariaDB keeps a NULL column: CHAR(0) BINARY.
+        SqlType::Null => NULL_COLUMN,
+        SqlType::Int { unsigned, len } => st::ColumnType::Int {
+            width: if len <= 11 {
+                st::IntWidth::Int
+            } else {
+                st::IntWidth::Big
+            },
+            unsigned,
+        },
+        SqlType::Decimal { precision, scale } => st::ColumnType::Decimal {
+            precision: precision.min(65) as u8,
+            scale: scale.min(38) as u8,
+        },
+        SqlType::Double => st::ColumnType::Double,
+        SqlType::Str { chars } if chars <= 16_383 => st::ColumnType::Varchar {
+            len: chars,
+            collation,
+        },
+        SqlType::Str { .. } if collation == st::Collation::Binary => st::ColumnType::Blob {
+            size: st::LobSize::Long,
+        },
+        SqlType::Str { .. } => st::ColumnType::Text {
+            collation,
+            size: st::LobSize::Long,
+        },
+        SqlType::Date => st::ColumnType::Date,
+        SqlType::DateTime { fsp } => st::ColumnType::DateTime { fsp },
+    };
+    st::ColumnDef::new(name, ty)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expression_types_become_column_types() {
+        let derived = crate::expr::collation::Derived::new(
+            st::Collation::Utf8mb4GeneralCi,
+            crate::expr::collation::Derivation::Implicit,
+        );
+        let c = column(
+            "a",
+            SqlType::Int {
+                unsigned: false,
+                len: 1,
+            },
+            derived,
+        );
+        assert!(matches!(
+            c.ty,
+            st::ColumnType::Int {
+                width: st::IntWidth::Int,
+                ..
+            }
+        ));
+        let c = column(
+            "a",
+            SqlType::Int {
+                unsigned: false,
+                len: 21,
+            },
+            derived,
+        );
+        assert!(matches!(
+            c.ty,
+            st::ColumnType::Int {
+                width: st::IntWidth::Big,
+                ..
+            }
+        ));
+        let c = column("a", SqlType::Str { chars: 100_000 }, derived);
+        assert!(matches!(c.ty, st::ColumnType::Text { .. }));
+    }
+}
