@@ -138,6 +138,7 @@ error_codes! {
     ER_VARIABLE_IS_NOT_STRUCT = 1272, "HY000", "Variable '%-.64s' is not a variable component (can't be used as XXXX.variable_name)";
     ER_UNKNOWN_COLLATION = 1273, "HY000", "Unknown collation: '%-.64s'";
     ER_UNKNOWN_KEY_CACHE = 1284, "HY000", "Unknown key cache '%-.100s'";
+    ER_UNKNOWN_STORAGE_ENGINE = 1286, "42000", "Unknown storage engine '%s'";
     ER_NON_UPDATABLE_TABLE = 1288, "HY000", "The target table %-.100s of the %s is not updatable";
     ER_OPTION_PREVENTS_STATEMENT = 1290, "HY000", "The MariaDB server is running with the %s option so it cannot execute this statement";
     ER_TRUNCATED_WRONG_VALUE = 1292, "22007", "Truncated incorrect %-.32T value: '%-.128T'";

@@ -24,6 +24,7 @@ pub enum VirtualRows {
     SessionStatus,
     SessionVariables,
     Statistics,
+    SystemVariables,
     TableConstraints,
     Tables,
     /// Rows of objects myriad does not have (views, routines, triggers, events, foreign
@@ -108,6 +109,11 @@ pub static TABLES: &[VirtualTable] = &[
         VirtualRows::SessionVariables,
     ),
     table("STATISTICS", STATISTICS_COLUMNS, VirtualRows::Statistics),
+    table(
+        "SYSTEM_VARIABLES",
+        SYSTEM_VARIABLES_COLUMNS,
+        VirtualRows::SystemVariables,
+    ),
     table("TABLES", TABLES_COLUMNS, VirtualRows::Tables),
     table("TABLESPACES", TABLESPACES_COLUMNS, VirtualRows::None),
     table(
@@ -136,7 +142,6 @@ pub static NOT_BUILT: &[&str] = &[
     "SCHEMA_PRIVILEGES",
     "SPATIAL_REF_SYS",
     "SQL_FUNCTIONS",
-    "SYSTEM_VARIABLES",
     "TABLE_PRIVILEGES",
     "TABLE_STATISTICS",
     "THREAD_POOL_GROUPS",
@@ -372,3 +377,12 @@ const VIEWS_COLUMNS: &str =
      NULL, IS_UPDATABLE varchar(3) NOT NULL, DEFINER varchar(384) NOT NULL, SECURITY_TYPE \
      varchar(7) NOT NULL, CHARACTER_SET_CLIENT varchar(32) NOT NULL, COLLATION_CONNECTION \
      varchar(64) NOT NULL, ALGORITHM varchar(10) NOT NULL";
+
+/// `information_schema.SYSTEM_VARIABLES`: MariaDB's columns.
+const SYSTEM_VARIABLES_COLUMNS: &str = "VARIABLE_NAME varchar(64) NOT NULL, SESSION_VALUE \
+     varchar(2048), GLOBAL_VALUE varchar(2048), GLOBAL_VALUE_ORIGIN varchar(64) NOT NULL, \
+     DEFAULT_VALUE varchar(2048), VARIABLE_SCOPE varchar(64) NOT NULL, VARIABLE_TYPE \
+     varchar(64) NOT NULL, VARIABLE_COMMENT varchar(2048) NOT NULL, NUMERIC_MIN_VALUE \
+     varchar(21), NUMERIC_MAX_VALUE varchar(21), NUMERIC_BLOCK_SIZE varchar(21), \
+     ENUM_VALUE_LIST longtext, READ_ONLY varchar(3) NOT NULL, COMMAND_LINE_ARGUMENT \
+     varchar(64), GLOBAL_VALUE_PATH varchar(2048)";

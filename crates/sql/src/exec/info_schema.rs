@@ -46,6 +46,7 @@ pub(crate) fn rows(
         VirtualRows::Processlist => processlist(env),
         VirtualRows::GlobalVariables => variables(env, true),
         VirtualRows::SessionVariables => variables(env, false),
+        VirtualRows::SystemVariables => system_variables(env),
         VirtualRows::GlobalStatus => status(env, true),
         VirtualRows::SessionStatus => status(env, false),
         VirtualRows::Engines => vec![crate::exec::admin::ENGINE_ROW
@@ -584,6 +585,102 @@ fn variables(env: &ExecEnv, global: bool) -> Vec<st::Row> {
     crate::exec::show::variable_pairs(env, global)
         .into_iter()
         .map(|(name, value)| vec![text(&name.to_ascii_uppercase()), value])
+        .collect()
+}
+
+/// SYSTEM_VARIABLES: each variable's values, default, scope, type, range and help.
+fn system_variables(env: &ExecEnv) -> Vec<st::Row> {
+    use crate::system::sysvars::{Kind, Scope, DEFINITIONS};
+    let globals = Arc::clone(&env.engine.globals.read());
+    let defaults = crate::system::sysvars::defaults();
+    let shown = |v: &crate::system::sysvars::VarValue, def| {
+        v.display(def).map_or(Value::Null, |t| text(&t))
+    };
+    let number = |n: String| text(&n);
+    // In DEFINITIONS order, one per variable.
+    let session_values: Vec<Value> = crate::exec::show::variable_pairs(env, false)
+        .into_iter()
+        .map(|(_, v)| v)
+        .collect();
+    DEFINITIONS
+        .iter()
+        .enumerate()
+        .map(|(i, def)| {
+            // As SHOW SESSION VARIABLES shows it (the clock, counts of the last statement).
+            let session = match def.scope {
+                Scope::Global => Value::Null,
+                _ => session_values.get(i).cloned().unwrap_or(Value::Null),
+            };
+            let global = match def.scope {
+                Scope::Session => Value::Null,
+                _ => shown(&globals[i], def),
+            };
+            let origin = match def.scope != Scope::Session && globals[i] != defaults[i] {
+                true => "SQL",
+                false => "COMPILE-TIME",
+            };
+            let (ty, min, max, block, list) = match def.kind {
+                Kind::Bool => ("BOOLEAN", None, None, None, Some("OFF,ON".to_string())),
+                Kind::UInt { min, max, block } => (
+                    "BIGINT UNSIGNED",
+                    Some(min.to_string()),
+                    Some(max.to_string()),
+                    Some(block.to_string()),
+                    None,
+                ),
+                Kind::Int { min, max } => (
+                    "BIGINT",
+                    Some(min.to_string()),
+                    Some(max.to_string()),
+                    Some("1".to_string()),
+                    None,
+                ),
+                Kind::Double { min, max } => (
+                    "DOUBLE",
+                    Some(format!("{min}")),
+                    Some(format!("{max}")),
+                    None,
+                    None,
+                ),
+                Kind::Str { .. } => ("VARCHAR", None, None, None, None),
+                Kind::Enum(names) => ("ENUM", None, None, None, Some(names.join(","))),
+                Kind::Set(names) => ("SET", None, None, None, Some(names.join(","))),
+                Kind::Flags(names) => (
+                    "FLAGSET",
+                    None,
+                    None,
+                    None,
+                    Some(format!("{},default", names.join(","))),
+                ),
+                Kind::Charset { .. } | Kind::Collation => ("ENUM", None, None, None, None),
+            };
+            let optional = |v: Option<String>| v.map_or(Value::Null, number);
+            vec![
+                text(&def.name.to_ascii_uppercase()),
+                session,
+                global,
+                text(origin),
+                shown(&defaults[i], def),
+                text(match def.scope {
+                    Scope::Both => "SESSION",
+                    Scope::Global => "GLOBAL",
+                    Scope::Session => "SESSION ONLY",
+                }),
+                text(ty),
+                text(def.help),
+                optional(min),
+                optional(max),
+                optional(block),
+                optional(list),
+                text(if def.read_only { "YES" } else { "NO" }),
+                match (def.scope, def.kind) {
+                    (Scope::Session, _) => Value::Null,
+                    (_, Kind::Bool) => text("OPTIONAL"),
+                    _ => text("REQUIRED"),
+                },
+                Value::Null,
+            ]
+        })
         .collect()
 }
 

@@ -29,6 +29,7 @@ pub fn table_def(
     compiler: &Compiler,
 ) -> Result<st::TableDef, SqlError> {
     let mut options = table_options(ct);
+    check_engine(&options)?;
     let default_collation = match named_collation(&options)? {
         Some(c) => c,
         None => {
@@ -161,6 +162,30 @@ pub fn table_def(
     };
     def.validate().map_err(storage_error)?;
     Ok(def)
+}
+
+/// The engines a CREATE TABLE may name: myriad's one engine stands in for those a MariaDB
+/// dump names for ordinary tables. Any other name is MariaDB's 1286, as in MariaDB where
+/// the engine is not loaded (CSV, MERGE, BLACKHOLE, SEQUENCE ... would behave otherwise).
+const ACCEPTED_ENGINES: &[&str] = &["InnoDB", "MyISAM", "Aria", "MEMORY", "HEAP"];
+
+fn check_engine(options: &[(String, String)]) -> Result<(), SqlError> {
+    for (key, value) in options {
+        if !key.eq_ignore_ascii_case("ENGINE") {
+            continue;
+        }
+        let name = value.trim_matches(|c| c == '\'' || c == '"' || c == '`');
+        if !ACCEPTED_ENGINES
+            .iter()
+            .any(|e| e.eq_ignore_ascii_case(name))
+        {
+            return Err(SqlError::new(
+                myriad_types::errors::ER_UNKNOWN_STORAGE_ENGINE,
+                format!("Unknown storage engine '{name}'"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// CREATE TABLE's options as (name, value) texts (`ENGINE`, `DEFAULT CHARSET`, ...).

@@ -37,6 +37,11 @@ SELECT variable_value FROM information_schema.session_variables WHERE variable_n
 SET SESSION sql_mode = DEFAULT
 SELECT COUNT(*) > 0 FROM information_schema.global_status WHERE variable_name = 'UPTIME'
 SELECT COUNT(*) FROM information_schema.session_status WHERE variable_name = 'NO_SUCH_COUNTER'
+SELECT variable_name, session_value, global_value, default_value, variable_scope, variable_type, numeric_min_value, numeric_max_value, numeric_block_size, enum_value_list, read_only FROM information_schema.system_variables WHERE variable_name IN ('AUTOCOMMIT', 'WAIT_TIMEOUT', 'DIV_PRECISION_INCREMENT', 'TX_ISOLATION', 'AUTO_INCREMENT_OFFSET', 'LONG_QUERY_TIME', 'OPTIMIZER_SWITCH', 'MAX_CONNECTIONS') ORDER BY 1
+SET SESSION div_precision_increment = 7
+SELECT session_value, global_value FROM information_schema.system_variables WHERE variable_name = 'DIV_PRECISION_INCREMENT'
+SET SESSION div_precision_increment = DEFAULT
+SELECT COUNT(*) FROM information_schema.system_variables WHERE variable_name = 'NO_SUCH_VARIABLE'
 SELECT engine, support, transactions, savepoints FROM information_schema.engines WHERE engine = 'InnoDB'
 SELECT * FROM information_schema.character_sets WHERE character_set_name IN ('utf8mb4', 'latin1', 'binary') ORDER BY 1
 SELECT * FROM information_schema.collations WHERE collation_name IN ('utf8mb4_general_ci', 'utf8mb4_bin', 'latin1_swedish_ci') ORDER BY id
