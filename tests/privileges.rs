@@ -78,6 +78,7 @@ const STATEMENTS: &[&str] = &[
     "INSERT INTO information_schema.tables (table_name) VALUES ('x')",
     "SELECT COUNT(*) FROM (SELECT id FROM other.s) AS d",
     "SELECT id FROM app.t UNION SELECT id FROM other.s",
+    "INSERT INTO app.t (v) SELECT id FROM other.s",
     "SELECT id FROM app.t WHERE id IN (SELECT id FROM app.t UNION ALL SELECT id FROM other.s)",
 ];
 

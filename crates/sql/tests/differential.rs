@@ -191,6 +191,11 @@ fn derived_tables_and_set_operations_match_mariadb() {
 }
 
 #[test]
+fn insert_select_matches_mariadb() {
+    run_corpus("insert_select", include_str!("corpus/insert_select.sql"));
+}
+
+#[test]
 fn distinct_matches_mariadb() {
     run_corpus("distinct", include_str!("corpus/distinct.sql"));
 }

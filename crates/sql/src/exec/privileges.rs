@@ -521,6 +521,12 @@ fn needs_of<'s>(stmt: &'s Stmt, current: Option<&'s str>, needs: &mut Vec<Need<'
             let values = p.rows.iter().flatten().flatten();
             let updates = p.on_duplicate.iter().flatten().map(|(_, e)| e);
             push_reads(tables_of_exprs(values.chain(updates)), needs);
+            if let Some(query) = &p.select {
+                push_reads(
+                    crate::exec::query_cache::tables_of_query(query.as_ref()),
+                    needs,
+                );
+            }
         }
         Stmt::Update(p) => {
             let t = &p.source.table;

@@ -336,6 +336,15 @@ pub fn tables_of_exprs<'e>(
         .then_some(tables.list)
 }
 
+/// [`read_tables`] of a subquery (an INSERT ... SELECT's query).
+pub fn tables_of_query(query: &dyn SubqueryPlan) -> Option<Vec<(String, String)>> {
+    let mut tables = Tables {
+        list: Vec::new(),
+        every: true,
+    };
+    collect_subquery(query, &mut tables).then_some(tables.list)
+}
+
 /// Tables met by a walk over a statement; the walk answers false where it stops. With
 /// `every` it goes on past what only makes a result uncacheable (variables, clocks,
 /// system schemas), to list every table read.

@@ -31,12 +31,32 @@ impl Session {
         plan: &crate::plan::tables::InsertPlan,
         env: &mut ExecEnv,
     ) -> Result<Pending, SqlError> {
+        // INSERT ... SELECT: the query's rows, read whole first (within the grouping
+        // budget), as literal rows.
+        let selected: Vec<Vec<Option<crate::expr::Expr>>> = match &plan.select {
+            Some(query) => crate::exec::source::query_rows(query.as_ref(), &plan.table.name, env)?
+                .into_iter()
+                .map(|row| {
+                    row.into_iter()
+                        .map(|v| Some(crate::expr::Expr::Literal(v)))
+                        .collect()
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        let rows = if plan.select.is_some() {
+            &selected
+        } else {
+            &plan.rows
+        };
         let table = self.open_for_write(&plan.table)?;
         let strict = self.strict();
         let mut scope = self.write_scope(&plan.table.database, true)?;
         let mut affected = 0u64;
+        // Rows that met an existing key: replaced, updated or ignored.
+        let mut duplicates = 0u64;
         let mut first_id: Option<u64> = None;
-        for (n, row_exprs) in plan.rows.iter().enumerate() {
+        for (n, row_exprs) in rows.iter().enumerate() {
             let row_number = n + 1;
             let row = self.insert_row(plan, row_exprs, row_number, strict, env)?;
             let mut attempts = 0;
@@ -56,6 +76,9 @@ impl Session {
                             .delete(scope.stmt(), existing_row)
                             .map_err(catalog::storage_error)?;
                         affected += 1;
+                        if attempts == 0 {
+                            duplicates += 1;
+                        }
                         attempts += 1;
                     }
                     Err(myriad_storage::StorageError::DuplicateKey { existing_row, .. })
@@ -69,6 +92,7 @@ impl Session {
                             strict,
                         };
                         affected += update.apply(&row, scope.stmt(), env)?;
+                        duplicates += 1;
                         break;
                     }
                     Err(e @ myriad_storage::StorageError::DuplicateKey { .. }) if plan.ignore => {
@@ -77,6 +101,7 @@ impl Session {
                             code: ER_DUP_ENTRY.code,
                             message: e.to_string(),
                         });
+                        duplicates += 1;
                         break;
                     }
                     Err(e) => return Err(catalog::storage_error(e)),
@@ -88,10 +113,10 @@ impl Session {
             affected_rows: affected,
             last_insert_id: first_id.unwrap_or(0),
             warnings: 0,
-            info: if plan.rows.len() > 1 {
+            info: if rows.len() > 1 || plan.select.is_some() {
                 format!(
-                    "Records: {}  Duplicates: 0  Warnings: {}",
-                    plan.rows.len(),
+                    "Records: {}  Duplicates: {duplicates}  Warnings: {}",
+                    rows.len(),
                     env.warnings.len()
                 )
             } else {

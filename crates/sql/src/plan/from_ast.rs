@@ -229,10 +229,32 @@ fn insert(ins: &ast::Insert, compiler: &Compiler, ctx: &CompileCtx) -> Result<St
     let Some(source) = &ins.source else {
         return Err(SqlError::not_supported("INSERT ... SET"));
     };
-    let ast::SetExpr::Values(values) = source.body.as_ref() else {
-        return Err(SqlError::not_supported("INSERT ... SELECT"));
+    let mut rows = Vec::new();
+    let mut select = None;
+    let no_values = ast::Values {
+        explicit_row: false,
+        value_keyword: false,
+        rows: Vec::new(),
     };
-    let mut rows = Vec::with_capacity(values.rows.len());
+    let values = match source.body.as_ref() {
+        ast::SetExpr::Values(values) => values,
+        // INSERT ... SELECT (or a set operation, or a parenthesized query).
+        _ => {
+            let query = compiler.subquery(source)?;
+            let width = crate::plan::Stmt::of_subquery(query.as_ref())
+                .map(crate::plan::derived::result_columns)
+                .transpose()?
+                .map_or(0, |c| c.len());
+            if width != columns.len() {
+                return Err(SqlError::new(
+                    ER_WRONG_VALUE_COUNT_ON_ROW,
+                    "Column count doesn't match value count at row 1",
+                ));
+            }
+            select = Some(query);
+            &no_values
+        }
+    };
     for (n, row) in values.rows.iter().enumerate() {
         if row.len() != columns.len() {
             return Err(SqlError::new(
@@ -282,6 +304,7 @@ fn insert(ins: &ast::Insert, compiler: &Compiler, ctx: &CompileCtx) -> Result<St
         table,
         columns,
         rows,
+        select,
         ignore: ins.ignore,
         replace: ins.replace_into,
         on_duplicate,

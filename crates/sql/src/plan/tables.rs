@@ -249,6 +249,10 @@ pub struct InsertPlan {
     /// Row positions of the listed columns.
     pub columns: Vec<usize>,
     pub rows: Vec<Vec<Option<Expr>>>,
+    /// `INSERT ... SELECT`: the query whose rows are inserted (then `rows` is empty). Its
+    /// rows are read whole before the first is inserted, as MariaDB does when a query
+    /// reads the table it inserts into.
+    pub select: Option<Arc<dyn crate::expr::SubqueryPlan>>,
     pub ignore: bool,
     pub replace: bool,
     /// ON DUPLICATE KEY UPDATE assignments, over the existing row followed by the new one.
