@@ -196,6 +196,14 @@ fn insert_select_matches_mariadb() {
 }
 
 #[test]
+fn create_table_select_matches_mariadb() {
+    run_corpus(
+        "create_table_select",
+        include_str!("corpus/create_table_select.sql"),
+    );
+}
+
+#[test]
 fn distinct_matches_mariadb() {
     run_corpus("distinct", include_str!("corpus/distinct.sql"));
 }

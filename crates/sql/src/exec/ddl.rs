@@ -16,6 +16,42 @@ use myriad_types::errors::{
 };
 
 impl Session {
+    /// CREATE TABLE ... SELECT: the new table filled with the query's rows as INSERT ...
+    /// SELECT fills a table; when that fails the table is dropped again, so the statement
+    /// leaves no table behind.
+    fn fill_created_table(
+        &self,
+        database: &str,
+        name: &str,
+        query: &std::sync::Arc<dyn crate::expr::SubqueryPlan>,
+        positions: &[usize],
+        env: &mut ExecEnv,
+    ) -> Result<Pending, SqlError> {
+        let storage = self.engine.catalog.storage();
+        let filled =
+            crate::plan::tables::open_ref(storage, database, name, None).and_then(|table| {
+                let plan = crate::plan::tables::InsertPlan {
+                    table,
+                    columns: positions.to_vec(),
+                    rows: Vec::new(),
+                    select: Some(std::sync::Arc::clone(query)),
+                    ignore: false,
+                    replace: false,
+                    on_duplicate: None,
+                };
+                self.insert(&plan, env)
+            });
+        match filled {
+            Ok(Pending::Inserted(result, _)) => Ok(Pending::Done(result)),
+            Ok(other) => Ok(other),
+            Err(e) => {
+                // The error is the statement's; a failed drop leaves an empty table.
+                let _ = storage.drop_table(database, name);
+                Err(e)
+            }
+        }
+    }
+
     /// CREATE, DROP, ALTER, RENAME and TRUNCATE of databases and tables; table maintenance.
     pub(crate) fn ddl(&self, stmt: &Stmt, env: &mut ExecEnv) -> Result<Pending, SqlError> {
         Ok(Pending::Done(match stmt {
@@ -60,6 +96,8 @@ impl Session {
                 name,
                 def,
                 if_not_exists,
+                select,
+                ..
             } => {
                 let storage = self.engine.catalog.storage();
                 // A missing database shows when its table's file cannot be made (no stat
@@ -68,7 +106,12 @@ impl Session {
                     return Err(catalog::err_unknown_database(database));
                 }
                 match storage.create_table(database, name, def) {
-                    Ok(()) => ok(0),
+                    Ok(()) => match select {
+                        Some((query, positions)) => {
+                            return self.fill_created_table(database, name, query, positions, env)
+                        }
+                        None => ok(0),
+                    },
                     Err(myriad_storage::StorageError::TableExists(..)) if *if_not_exists => {
                         env.warnings
                             .push(note(1050, format!("Table '{name}' already exists")));

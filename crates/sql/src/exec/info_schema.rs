@@ -329,25 +329,14 @@ fn tables(env: &ExecEnv, narrow: &Narrow) -> Result<Vec<st::Row>, SqlError> {
             text(collation.name()),
             Value::Null,
             text(""),
-            text(&unquoted(&option("COMMENT").unwrap_or_default())),
+            text(&crate::plan::show_create::option_text(
+                &option("COMMENT").unwrap_or_default(),
+            )),
             Value::UInt(0),
             text("N"),
         ]);
     }
     Ok(rows)
-}
-
-/// A table option's value as written in SQL (`'it''s'`) without its quotes.
-fn unquoted(sql: &str) -> String {
-    for q in ['\'', '"'] {
-        if let Some(inner) = sql.strip_prefix(q).and_then(|s| s.strip_suffix(q)) {
-            let doubled = format!("{q}{q}");
-            return inner
-                .replace(&doubled, &q.to_string())
-                .replace(&format!("\\{q}"), &q.to_string());
-        }
-    }
-    sql.to_string()
 }
 
 /// COLUMNS: a row per column.
@@ -737,14 +726,6 @@ mod tests {
             right: Box::new(Expr::Literal(text(s))),
             collation: Default::default(),
         }
-    }
-
-    #[test]
-    fn option_values_lose_their_quotes() {
-        assert_eq!(unquoted("'hello'"), "hello");
-        assert_eq!(unquoted("'it''s'"), "it's");
-        assert_eq!(unquoted("\"a\""), "a");
-        assert_eq!(unquoted("InnoDB"), "InnoDB");
     }
 
     #[test]

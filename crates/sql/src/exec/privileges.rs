@@ -556,8 +556,28 @@ fn needs_of<'s>(stmt: &'s Stmt, current: Option<&'s str>, needs: &mut Vec<Need<'
             needs.push(table(&t.database, &t.name, privs));
             push_reads(tables_of_exprs(p.source.filter.iter()), needs);
         }
-        Stmt::CreateTable { database, name, .. } => {
-            needs.push(table(database, name, Privs::CREATE))
+        Stmt::CreateTable {
+            database,
+            name,
+            like,
+            select,
+            ..
+        } => {
+            // ... SELECT also inserts; LIKE and SELECT read their sources.
+            let privs = match select {
+                Some(_) => Privs::CREATE.union(Privs::INSERT),
+                None => Privs::CREATE,
+            };
+            needs.push(table(database, name, privs));
+            if let Some((db, t)) = like {
+                needs.push(table(db, t, Privs::SELECT));
+            }
+            if let Some((query, _)) = select {
+                push_reads(
+                    crate::exec::query_cache::tables_of_query(query.as_ref()),
+                    needs,
+                );
+            }
         }
         Stmt::DropTables { tables, .. } => {
             for (db, t) in tables {

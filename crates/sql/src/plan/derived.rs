@@ -96,6 +96,13 @@ pub(crate) fn result_columns(stmt: &Stmt) -> Result<Vec<st::ColumnDef>, SqlError
                     OutputItem::Column { index, name } if *index < stored.len() => {
                         let mut c = stored[*index].clone();
                         c.name.clone_from(name);
+                        // As MariaDB: no AUTO_INCREMENT, and a NOT NULL one defaults to 0.
+                        if c.auto_increment && !c.nullable && c.default.is_none() {
+                            c.default = Some(match c.ty {
+                                st::ColumnType::Int { unsigned: true, .. } => st::Value::UInt(0),
+                                _ => st::Value::Int(0),
+                            });
+                        }
                         c.auto_increment = false;
                         c
                     }

@@ -71,27 +71,78 @@ fn parse_statement(
     Ok(statement)
 }
 
+/// CREATE TABLE: with columns, `LIKE other` (its definition copied, indexes included) or
+/// `... SELECT` (the query's result columns after those given, filled with its rows).
+fn create_table(
+    ct: &ast::CreateTable,
+    compiler: &Compiler,
+    ctx: &CompileCtx,
+) -> Result<Stmt, SqlError> {
+    if ct.temporary {
+        return Err(SqlError::not_supported("CREATE TEMPORARY TABLE"));
+    }
+    let storage = ctx.catalog.storage();
+    let (database, name) = crate::plan::tables::resolve_name(&ct.name, ctx.database)?;
+    if let Some(
+        ast::CreateTableLikeKind::Plain(source) | ast::CreateTableLikeKind::Parenthesized(source),
+    ) = &ct.like
+    {
+        let (db, table) = crate::plan::tables::resolve_name(&source.name, ctx.database)?;
+        let source = crate::plan::tables::open_ref(storage, &db, &table, None)?;
+        if source.made.is_some() {
+            return Err(SqlError::not_supported(
+                "CREATE TABLE ... LIKE a table of information_schema",
+            ));
+        }
+        return Ok(Stmt::CreateTable {
+            database,
+            name,
+            def: (*source.def).clone(),
+            if_not_exists: ct.if_not_exists,
+            like: Some((db, table)),
+            select: None,
+        });
+    }
+    // A table that names no collation takes its database's.
+    let db_collation = storage.database_collation(&database).unwrap_or_default();
+    let mut def = crate::plan::table_def::table_def(ct, db_collation, compiler)?;
+    let mut select = None;
+    if let Some(query) = &ct.query {
+        let plan = compiler.subquery(query)?;
+        let columns = crate::plan::Stmt::of_subquery(plan.as_ref())
+            .map(crate::plan::derived::result_columns)
+            .transpose()?
+            .unwrap_or_default();
+        let mut positions = Vec::with_capacity(columns.len());
+        for column in columns {
+            // A column the statement defines keeps its definition; the others are added.
+            let position = match def.column_index(&column.name) {
+                Some(i) => i,
+                None => {
+                    def.columns.push(column);
+                    def.columns.len() - 1
+                }
+            };
+            positions.push(position);
+        }
+        select = Some((plan, positions));
+        def.validate().map_err(crate::catalog::storage_error)?;
+    }
+    Ok(Stmt::CreateTable {
+        database,
+        name,
+        def,
+        if_not_exists: ct.if_not_exists,
+        like: None,
+        select,
+    })
+}
+
 /// CREATE, DROP, ALTER, RENAME and TRUNCATE of tables and indexes.
 fn ddl(statement: ast::Statement, compiler: &Compiler, ctx: &CompileCtx) -> Result<Stmt, SqlError> {
     let storage = ctx.catalog.storage();
     match statement {
-        ast::Statement::CreateTable(ct) => {
-            if ct.query.is_some() || ct.like.is_some() || ct.temporary {
-                return Err(SqlError::not_supported(
-                    "CREATE TABLE ... SELECT, LIKE and TEMPORARY",
-                ));
-            }
-            let (database, name) = crate::plan::tables::resolve_name(&ct.name, ctx.database)?;
-            // A table that names no collation takes its database's.
-            let db_collation = storage.database_collation(&database).unwrap_or_default();
-            let def = crate::plan::table_def::table_def(&ct, db_collation, compiler)?;
-            Ok(Stmt::CreateTable {
-                database,
-                name,
-                def,
-                if_not_exists: ct.if_not_exists,
-            })
-        }
+        ast::Statement::CreateTable(ct) => create_table(&ct, compiler, ctx),
         ast::Statement::Drop {
             object_type: ast::ObjectType::Table,
             if_exists,

@@ -258,6 +258,11 @@ pub enum Stmt {
         name: String,
         def: myriad_storage::TableDef,
         if_not_exists: bool,
+        /// `CREATE TABLE ... LIKE db.t`: the table whose definition was copied.
+        like: Option<(String, String)>,
+        /// `CREATE TABLE ... SELECT`: the query whose rows fill the new table, with the
+        /// new table's position of each of its columns.
+        select: Option<(Arc<dyn SubqueryPlan>, Vec<usize>)>,
     },
     DropTables {
         tables: Vec<(String, String)>,

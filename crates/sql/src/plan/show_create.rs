@@ -173,10 +173,29 @@ pub fn create_table_text(name: &str, def: &st::TableDef) -> String {
         st::Collation::Binary => "DEFAULT CHARSET=binary".to_string(),
         c => format!("DEFAULT CHARSET=utf8mb4 COLLATE={}", c.name()),
     };
+    let comment = def
+        .options
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("COMMENT"))
+        .map(|(_, v)| format!(" COMMENT='{}'", option_text(v).replace('\'', "''")))
+        .unwrap_or_default();
     format!(
-        "CREATE TABLE `{name}` (\n{}\n) ENGINE={engine} {charset}",
+        "CREATE TABLE `{name}` (\n{}\n) ENGINE={engine} {charset}{comment}",
         lines.join(",\n")
     )
+}
+
+/// A table option's value as written in SQL (`'it''s'`) without its quotes.
+pub fn option_text(sql: &str) -> String {
+    for q in ['\'', '"'] {
+        if let Some(inner) = sql.strip_prefix(q).and_then(|s| s.strip_suffix(q)) {
+            let doubled = format!("{q}{q}");
+            return inner
+                .replace(&doubled, &q.to_string())
+                .replace(&format!("\\{q}"), &q.to_string());
+        }
+    }
+    sql.to_string()
 }
 
 /// MySQL keeps keys in the order PRIMARY, unique keys, other keys (each group as declared).
@@ -186,4 +205,17 @@ pub fn order_indexes(indexes: &mut [st::IndexDef]) {
         st::IndexKind::Unique => 1,
         st::IndexKind::NonUnique => 2,
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn option_values_lose_their_quotes() {
+        assert_eq!(option_text("'hello'"), "hello");
+        assert_eq!(option_text("'it''s'"), "it's");
+        assert_eq!(option_text("\"a\""), "a");
+        assert_eq!(option_text("InnoDB"), "InnoDB");
+    }
 }

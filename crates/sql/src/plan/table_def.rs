@@ -160,7 +160,10 @@ pub fn table_def(
         indexes,
         options,
     };
-    def.validate().map_err(storage_error)?;
+    // CREATE TABLE ... SELECT adds the query's columns first (see `from_ast`).
+    if ct.query.is_none() {
+        def.validate().map_err(storage_error)?;
+    }
     Ok(def)
 }
 
