@@ -105,3 +105,75 @@ async fn a_mariadb_dump_with_raw_binary_values_loads_byte_for_byte() {
         .unwrap();
     assert_eq!(back, rows());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mariadb_dump_single_transaction_of_myriad_reloads_into_mariadb() {
+    require_program("mariadb");
+    require_program("mariadb-dump");
+    let server = Server::start(&[]);
+    let mut source = Conn::new(common::async_opts(&server, None))
+        .await
+        .expect("connect to myriad");
+    source.query_drop("CREATE DATABASE dumped").await.unwrap();
+    source.query_drop("USE dumped").await.unwrap();
+    source
+        .query_drop("CREATE TABLE t (id INT PRIMARY KEY, b BLOB, v VARBINARY(300), c VARCHAR(40))")
+        .await
+        .unwrap();
+    for row in rows() {
+        source
+            .exec_drop("INSERT INTO t VALUES (?, ?, ?, ?)", row)
+            .await
+            .unwrap();
+    }
+    drop(source);
+
+    // Default options but --single-transaction: no extra flag works around myriad.
+    let dump = std::env::temp_dir().join(format!("dump-myriad-{}.sql", std::process::id()));
+    let out = run_with_timeout(
+        Command::new("sh").args([
+            "-c",
+            &format!(
+                "mariadb-dump -h127.0.0.1 -P{} -uroot --single-transaction dumped > '{}'",
+                server.port,
+                dump.display()
+            ),
+        ]),
+        Duration::from_secs(120),
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && stderr.trim().is_empty(),
+        "mariadb-dump: {stderr}"
+    );
+
+    let maria = Owned::mariadb(&[
+        ("skip_grant_tables", ""),
+        ("innodb_buffer_pool_size", "16M"),
+        ("character_set_server", "utf8mb4"),
+        ("collation_server", "utf8mb4_general_ci"),
+    ])
+    .unwrap_or_else(|e| panic!("MariaDB did not start: {e:#}"));
+    sh(&format!(
+        "mariadb -S'{0}' -uroot -e 'CREATE DATABASE dumped' && \
+         mariadb -S'{0}' -uroot --binary-mode dumped < '{1}'",
+        maria.socket().display(),
+        dump.display()
+    ));
+    let _ = std::fs::remove_file(&dump);
+    let mut conn = Conn::new(
+        OptsBuilder::default()
+            .ip_or_hostname("127.0.0.1")
+            .tcp_port(maria.port())
+            .user(Some("root"))
+            .db_name(Some("dumped"))
+            .prefer_socket(false),
+    )
+    .await
+    .expect("connect to MariaDB");
+    let back: Vec<Row> = conn
+        .query("SELECT id, b, v, c FROM t ORDER BY id")
+        .await
+        .unwrap();
+    assert_eq!(back, rows());
+}

@@ -19,6 +19,8 @@ pub enum VirtualRows {
     GlobalVariables,
     KeyCaches,
     KeyColumnUsage,
+    /// One row per stored table: myriad has no partitioned tables.
+    Partitions,
     Processlist,
     Schemata,
     SessionStatus,
@@ -90,6 +92,7 @@ pub static TABLES: &[VirtualTable] = &[
         VirtualRows::KeyColumnUsage,
     ),
     table("PARAMETERS", PARAMETERS_COLUMNS, VirtualRows::None),
+    table("PARTITIONS", PARTITIONS_COLUMNS, VirtualRows::Partitions),
     table("PROCESSLIST", PROCESSLIST_COLUMNS, VirtualRows::Processlist),
     table(
         "REFERENTIAL_CONSTRAINTS",
@@ -136,7 +139,6 @@ pub static NOT_BUILT: &[&str] = &[
     "INDEX_STATISTICS",
     "KEYWORDS",
     "OPTIMIZER_TRACE",
-    "PARTITIONS",
     "PLUGINS",
     "PROFILING",
     "SCHEMA_PRIVILEGES",
@@ -386,3 +388,17 @@ const SYSTEM_VARIABLES_COLUMNS: &str = "VARIABLE_NAME varchar(64) NOT NULL, SESS
      varchar(21), NUMERIC_MAX_VALUE varchar(21), NUMERIC_BLOCK_SIZE varchar(21), \
      ENUM_VALUE_LIST longtext, READ_ONLY varchar(3) NOT NULL, COMMAND_LINE_ARGUMENT \
      varchar(64), GLOBAL_VALUE_PATH varchar(2048)";
+
+/// `information_schema.PARTITIONS`: MariaDB's columns.
+const PARTITIONS_COLUMNS: &str = "TABLE_CATALOG varchar(512) NOT NULL, TABLE_SCHEMA varchar(64) \
+     NOT NULL, TABLE_NAME varchar(64) NOT NULL, PARTITION_NAME varchar(64), SUBPARTITION_NAME \
+     varchar(64), PARTITION_ORDINAL_POSITION bigint(21) unsigned, \
+     SUBPARTITION_ORDINAL_POSITION bigint(21) unsigned, PARTITION_METHOD varchar(18), \
+     SUBPARTITION_METHOD varchar(12), PARTITION_EXPRESSION longtext, \
+     SUBPARTITION_EXPRESSION longtext, PARTITION_DESCRIPTION longtext, TABLE_ROWS \
+     bigint(21) unsigned NOT NULL, AVG_ROW_LENGTH bigint(21) unsigned NOT NULL, DATA_LENGTH \
+     bigint(21) unsigned NOT NULL, MAX_DATA_LENGTH bigint(21) unsigned, INDEX_LENGTH \
+     bigint(21) unsigned NOT NULL, DATA_FREE bigint(21) unsigned NOT NULL, CREATE_TIME \
+     datetime, UPDATE_TIME datetime, CHECK_TIME datetime, CHECKSUM bigint(21) unsigned, \
+     PARTITION_COMMENT varchar(80) NOT NULL, NODEGROUP varchar(12) NOT NULL, TABLESPACE_NAME \
+     varchar(64)";

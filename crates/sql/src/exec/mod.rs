@@ -108,6 +108,7 @@ impl Session {
             | Stmt::RenameUser(_) => {
                 return Err(SqlError::not_supported("GRANT here"));
             }
+            Stmt::UnlockTables => ok(0),
             Stmt::Empty => {
                 return Err(SqlError::new(ER_EMPTY_QUERY, "Query was empty"));
             }

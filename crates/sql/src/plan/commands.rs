@@ -136,9 +136,16 @@ pub(crate) fn flush(c: &mut Cursor) -> Result<Stmt, SqlError> {
     if c.eat_word("STATUS") {
         c.expect_end()?;
         Ok(Stmt::FlushStatus)
-    } else if matches!(c.peek_word().as_deref(), Some("TABLES" | "TABLE"))
-        && !matches!(c.peek_word_at(1).as_deref(), Some("WITH" | "FOR"))
-    {
+    } else if matches!(c.peek_word().as_deref(), Some("TABLES" | "TABLE")) {
+        // FLUSH TABLES [t, ...] WITH READ LOCK / FOR EXPORT: the locks are not built, and a
+        // backup must not believe writes are blocked.
+        let locks = (1..c.tokens.len().saturating_sub(c.pos))
+            .any(|i| matches!(c.peek_word_at(i).as_deref(), Some("WITH" | "FOR")));
+        if locks {
+            return Err(SqlError::not_supported(
+                "FLUSH TABLES WITH READ LOCK and FLUSH TABLES ... FOR EXPORT",
+            ));
+        }
         c.pos += 1;
         let mut names = Vec::new();
         while !c.at_end() {

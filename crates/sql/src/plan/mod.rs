@@ -305,6 +305,10 @@ pub enum Stmt {
     /// UNION / INTERSECT / EXCEPT, as the query of a derived table (a top-level one is
     /// read through one, see [`union`]).
     Union(Box<union::UnionPlan>),
+    /// `UNLOCK TABLES`: releases the session's table locks and global read lock; a session
+    /// never holds either (LOCK TABLES and FLUSH TABLES WITH READ LOCK answer 1235), so it
+    /// succeeds with nothing to do, as it does in MariaDB for such a session.
+    UnlockTables,
     /// A statement that is only a comment.
     Empty,
 }
@@ -351,6 +355,7 @@ impl Stmt {
     pub fn counter(&self) -> Counter {
         match self {
             Stmt::Select(_) | Stmt::Do(_) | Stmt::Union(_) => Counter::ComSelect,
+            Stmt::UnlockTables => Counter::ComUnlockTables,
             Stmt::Set(_)
             | Stmt::SetNames { .. }
             | Stmt::SetCharacterSet(_)
@@ -527,6 +532,11 @@ pub fn compile_statement(
             commands::account(&mut c)?
         }
         Some("FLUSH") => commands::flush(&mut c)?,
+        Some("UNLOCK") if matches!(second(&c).as_deref(), Some("TABLES" | "TABLE")) => {
+            c.pos += 2;
+            c.expect_end()?;
+            Stmt::UnlockTables
+        }
         Some("GRANT" | "REVOKE") => grants::grant(&mut c)?,
         Some("RESET") if second(&c).as_deref() == Some("QUERY") => {
             commands::reset_query_cache(&mut c)?

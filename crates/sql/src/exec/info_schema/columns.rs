@@ -1,0 +1,193 @@
+//! The information_schema tables that describe table definitions: COLUMNS, STATISTICS,
+//! TABLE_CONSTRAINTS and KEY_COLUMN_USAGE, a producer per table definition (see
+//! `per_table` in the parent module).
+
+use super::{text, Described};
+use crate::plan::show_create::{default_text, extra_text, key_text, type_text};
+use crate::value::Value;
+use myriad_storage as st;
+
+/// COLUMNS: a row per column.
+pub(super) fn column_rows(t: &Described, rows: &mut Vec<st::Row>) {
+    let (db, name, def) = (t.db, t.name, t.def);
+    for (i, c) in def.columns.iter().enumerate() {
+        let facts = TypeFacts::of(&c.ty);
+        let number = |v: Option<u64>| v.map_or(Value::Null, Value::UInt);
+        let full = type_text(&c.ty);
+        let data_type = full.split(['(', ' ']).next().unwrap_or("").to_string();
+        let (charset, collation) = match c.ty.string_collation() {
+            Some(st::Collation::Binary) | None => (Value::Null, Value::Null),
+            Some(collation) => (text("utf8mb4"), text(collation.name())),
+        };
+        rows.push(vec![
+            text("def"),
+            text(db),
+            text(name),
+            text(&c.name),
+            Value::UInt(i as u64 + 1),
+            column_default(c),
+            text(if c.nullable { "YES" } else { "NO" }),
+            text(&data_type),
+            number(facts.char_length),
+            number(facts.octet_length),
+            number(facts.precision),
+            number(facts.scale),
+            number(facts.datetime_precision),
+            charset,
+            collation,
+            text(&full),
+            text(key_text(def, i)),
+            text(&extra_text(c)),
+            text(t.privileges),
+            text(&c.comment),
+            text("NEVER"),
+            Value::Null,
+        ]);
+    }
+}
+
+/// COLUMN_DEFAULT as MariaDB writes it: a literal as SQL (strings and temporal values
+/// quoted), `NULL` (the text) for a nullable column without one, SQL NULL for a NOT NULL
+/// column without one, CURRENT_TIMESTAMP as the function.
+fn column_default(c: &st::ColumnDef) -> Value {
+    if c.auto_increment {
+        return Value::Null;
+    }
+    let Some(shown) = default_text(c) else {
+        return if c.nullable {
+            text("NULL")
+        } else {
+            Value::Null
+        };
+    };
+    if c.default_now {
+        return text(&shown);
+    }
+    let quoted = c.ty.is_string()
+        || matches!(
+            c.ty,
+            st::ColumnType::Date
+                | st::ColumnType::DateTime { .. }
+                | st::ColumnType::Timestamp { .. }
+        );
+    match quoted {
+        true => text(&format!("'{}'", shown.replace('\'', "''"))),
+        false => text(&shown),
+    }
+}
+
+/// The numeric facts COLUMNS gives of a type.
+#[derive(Default)]
+struct TypeFacts {
+    char_length: Option<u64>,
+    octet_length: Option<u64>,
+    precision: Option<u64>,
+    scale: Option<u64>,
+    datetime_precision: Option<u64>,
+}
+
+impl TypeFacts {
+    fn of(ty: &st::ColumnType) -> TypeFacts {
+        use st::ColumnType as T;
+        let chars = |len: u64, binary: bool| TypeFacts {
+            char_length: Some(len),
+            octet_length: Some(if binary { len } else { len * 4 }),
+            ..Default::default()
+        };
+        let numeric = |precision: u64, scale: Option<u64>| TypeFacts {
+            precision: Some(precision),
+            scale,
+            ..Default::default()
+        };
+        match ty {
+            T::Int { width, unsigned } => {
+                let digits = match (width, unsigned) {
+                    (st::IntWidth::Tiny, _) => 3,
+                    (st::IntWidth::Small, _) => 5,
+                    (st::IntWidth::Medium, _) => 7,
+                    (st::IntWidth::Int, _) => 10,
+                    (st::IntWidth::Big, true) => 20,
+                    (st::IntWidth::Big, false) => 19,
+                };
+                numeric(digits, Some(0))
+            }
+            T::Decimal { precision, scale } => {
+                numeric(u64::from(*precision), Some(u64::from(*scale)))
+            }
+            T::Float => numeric(12, None),
+            T::Double => numeric(22, None),
+            T::Char { len, collation } | T::Varchar { len, collation } => {
+                chars(u64::from(*len), *collation == st::Collation::Binary)
+            }
+            T::Text { size, .. } => chars(size.max_bytes(), true),
+            T::Blob { size } => chars(size.max_bytes(), true),
+            T::Date => TypeFacts::default(),
+            T::DateTime { fsp } | T::Timestamp { fsp } => TypeFacts {
+                datetime_precision: Some(u64::from(*fsp)),
+                ..Default::default()
+            },
+        }
+    }
+}
+
+/// STATISTICS: a row per column of each index.
+pub(super) fn statistics_rows(t: &Described, rows: &mut Vec<st::Row>) {
+    let (db, name, def) = (t.db, t.name, t.def);
+    for ix in &def.indexes {
+        for (seq, &c) in ix.columns.iter().enumerate() {
+            let column = &def.columns[c];
+            rows.push(vec![
+                text("def"),
+                text(db),
+                text(name),
+                Value::UInt(u64::from(!ix.is_unique())),
+                text(db),
+                text(&ix.name),
+                Value::UInt(seq as u64 + 1),
+                text(&column.name),
+                text("A"),
+                Value::UInt(0),
+                Value::Null,
+                Value::Null,
+                text(if column.nullable { "YES" } else { "" }),
+                text("BTREE"),
+                text(""),
+                text(""),
+                text("NO"),
+            ]);
+        }
+    }
+}
+
+/// TABLE_CONSTRAINTS: the primary key and each unique key.
+pub(super) fn constraint_rows(t: &Described, rows: &mut Vec<st::Row>) {
+    let (db, name, def) = (t.db, t.name, t.def);
+    for ix in def.indexes.iter().filter(|ix| ix.is_unique()) {
+        let kind = match ix.kind {
+            st::IndexKind::Primary => "PRIMARY KEY",
+            _ => "UNIQUE",
+        };
+        rows.push(vec![
+            text("def"),
+            text(db),
+            text(&ix.name),
+            text(db),
+            text(name),
+            text(kind),
+        ]);
+    }
+}
+
+/// KEY_COLUMN_USAGE: each column of the primary key and of each unique key.
+pub(super) fn key_column_rows(t: &Described, rows: &mut Vec<st::Row>) {
+    let (db, name, def) = (t.db, t.name, t.def);
+    for ix in def.indexes.iter().filter(|ix| ix.is_unique()) {
+        for (seq, &c) in ix.columns.iter().enumerate() {
+            let mut row = vec![text("def"), text(db), text(&ix.name), text("def")];
+            row.extend([text(db), text(name), text(&def.columns[c].name)]);
+            row.push(Value::UInt(seq as u64 + 1));
+            row.extend(std::iter::repeat_n(Value::Null, 4));
+            rows.push(row);
+        }
+    }
+}
