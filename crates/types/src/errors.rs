@@ -175,6 +175,7 @@ error_codes! {
     // Not in MariaDB: MySQL's code for LN/LOG of a non-positive number, kept because the
     // warning myriad gives there carries it.
     ER_INVALID_ARGUMENT_FOR_LOGARITHM = 3020, "2201E", "Invalid argument for logarithm";
+    ER_WITH_COL_WRONG_LIST = 4002, "HY000", "WITH column list and SELECT field list have different column counts";
 }
 
 impl ErrorCode {

@@ -32,6 +32,7 @@ impl Session {
             pipes_as_concat: self.state.sql_mode
                 & crate::system::sysvars::sql_mode::PIPES_AS_CONCAT
                 != 0,
+            ctes: None,
         }
     }
 

@@ -5,8 +5,12 @@
 //! (`crate::exec::source`) and kept in memory within the grouping budget. The outer
 //! statement then reads it as any table: WHERE, joins, grouping, ORDER BY, LIMIT.
 //!
-//! Not built (1235): LATERAL, a column list after the alias, derived tables as the target
-//! of UPDATE or DELETE.
+//! A common table expression (`WITH name AS (SELECT ...) SELECT ... FROM name`) is a
+//! derived table defined before the query: each reference to its name compiles its query
+//! as a derived table, in the scope of the expressions defined before it.
+//!
+//! Not built (1235): LATERAL, a column list after the alias or the CTE name, WITH
+//! RECURSIVE, derived tables as the target of UPDATE or DELETE.
 
 use crate::error::SqlError;
 use crate::expr::eval::SqlType;
@@ -19,11 +23,116 @@ use myriad_types::errors::ER_DUP_FIELDNAME;
 use sqlparser::ast;
 use std::sync::Arc;
 
+/// One common table expression, linked to those defined before it.
+#[derive(Debug)]
+pub struct Cte {
+    pub name: String,
+    /// `WITH name (a, b) AS ...`: the names of the query's columns (empty: its own).
+    pub columns: Vec<String>,
+    pub query: ast::Query,
+    pub before: Option<Arc<Cte>>,
+}
+
+impl Cte {
+    /// The expression of this name in scope at `scope` (the last defined wins).
+    pub fn find(mut scope: Option<&Arc<Cte>>, name: &str) -> Option<Arc<Cte>> {
+        while let Some(cte) = scope {
+            if cte.name == name {
+                return Some(Arc::clone(cte));
+            }
+            scope = cte.before.as_ref();
+        }
+        None
+    }
+}
+
+/// `WITH ... q`: `q` compiled with the expressions of its WITH in scope.
+pub(crate) fn with_ctes(
+    q: &ast::Query,
+    with: &ast::With,
+    compile: &dyn Fn(&ast::Query, &Compiler, &CompileCtx) -> Result<Stmt, SqlError>,
+    compiler: &Compiler,
+    ctx: &CompileCtx,
+) -> Result<Stmt, SqlError> {
+    if with.recursive {
+        return Err(SqlError::not_supported("WITH RECURSIVE"));
+    }
+    let mut scope = ctx.ctes.clone();
+    for cte in &with.cte_tables {
+        scope = Some(Arc::new(Cte {
+            name: cte.alias.name.value.clone(),
+            columns: cte
+                .alias
+                .columns
+                .iter()
+                .map(|c| c.name.value.clone())
+                .collect(),
+            query: (*cte.query).clone(),
+            before: scope,
+        }));
+    }
+    let inner = CompileCtx {
+        catalog: ctx.catalog,
+        database: ctx.database,
+        pipes_as_concat: ctx.pipes_as_concat,
+        ctes: scope,
+    };
+    let compiler = Compiler {
+        ctx: Some(&inner),
+        ..*compiler
+    };
+    let mut body = q.clone();
+    body.with = None;
+    compile(&body, &compiler, &inner)
+}
+
+/// The table reference of a FROM item naming the common table expression `cte`.
+pub(crate) fn cte_ref(
+    cte: &Cte,
+    alias: Option<&ast::TableAlias>,
+    (map, compiler): (&SourceMap, &Compiler),
+    ctx: &CompileCtx,
+) -> Result<TableRef, SqlError> {
+    // Compiled in the scope where the expression was defined.
+    let defined = CompileCtx {
+        catalog: ctx.catalog,
+        database: ctx.database,
+        pipes_as_concat: ctx.pipes_as_concat,
+        ctes: cte.before.clone(),
+    };
+    let compiler = Compiler {
+        ctx: Some(&defined),
+        ..*compiler
+    };
+    let name = alias.map_or(cte.name.as_str(), |a| a.name.value.as_str());
+    if alias.is_some_and(|a| !a.columns.is_empty()) {
+        return Err(crate::expr::err_syntax(""));
+    }
+    let compile = (map, &compiler);
+    let mut table = derived_ref(&cte.query, false, Some(name), false, compile, &defined)?;
+    if !cte.columns.is_empty() {
+        if cte.columns.len() != table.def.columns.len() {
+            return Err(SqlError::new(
+                myriad_types::errors::ER_WITH_COL_WRONG_LIST,
+                "WITH column list and SELECT field list have different column counts",
+            ));
+        }
+        let mut def = (*table.def).clone();
+        for (c, name) in def.columns.iter_mut().zip(&cte.columns) {
+            c.name.clone_from(name);
+        }
+        check_unique_names(&def.columns)?;
+        table.def = Arc::new(def);
+    }
+    Ok(table)
+}
+
 /// The table reference of `(subquery) AS alias`.
 pub(crate) fn derived_ref(
     subquery: &ast::Query,
     lateral: bool,
-    alias: Option<&ast::TableAlias>,
+    alias: Option<&str>,
+    has_columns: bool,
     (map, compiler): (&SourceMap, &Compiler),
     ctx: &CompileCtx,
 ) -> Result<TableRef, SqlError> {
@@ -34,10 +143,9 @@ pub(crate) fn derived_ref(
     let Some(alias) = alias else {
         return Err(crate::expr::err_syntax(""));
     };
-    if !alias.columns.is_empty() {
-        return Err(SqlError::not_supported(
-            "a column list after a derived table's alias",
-        ));
+    // Not in MariaDB 10.11's grammar either.
+    if has_columns {
+        return Err(crate::expr::err_syntax(""));
     }
     let (stmt, columns) = if crate::plan::union::is_bare_set_operation(subquery) {
         let plan = crate::plan::union::compile(&subquery.body, map, compiler, ctx)?;
@@ -48,18 +156,8 @@ pub(crate) fn derived_ref(
         let columns = result_columns(&stmt)?;
         (stmt, columns)
     };
-    for (i, c) in columns.iter().enumerate() {
-        if columns[..i]
-            .iter()
-            .any(|o| o.name.eq_ignore_ascii_case(&c.name))
-        {
-            return Err(SqlError::new(
-                ER_DUP_FIELDNAME,
-                format!("Duplicate column name '{}'", c.name),
-            ));
-        }
-    }
-    let name: Arc<str> = alias.name.value.as_str().into();
+    check_unique_names(&columns)?;
+    let name: Arc<str> = alias.into();
     Ok(TableRef {
         database: "".into(),
         alias: Arc::clone(&name),
@@ -71,6 +169,22 @@ pub(crate) fn derived_ref(
         }),
         made: Some(Made::Query(Arc::new(stmt))),
     })
+}
+
+/// 1060 when two columns share a name (ignoring case, as column names compare).
+fn check_unique_names(columns: &[st::ColumnDef]) -> Result<(), SqlError> {
+    for (i, c) in columns.iter().enumerate() {
+        if columns[..i]
+            .iter()
+            .any(|o| o.name.eq_ignore_ascii_case(&c.name))
+        {
+            return Err(SqlError::new(
+                ER_DUP_FIELDNAME,
+                format!("Duplicate column name '{}'", c.name),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// A query's result columns as table columns.

@@ -487,11 +487,27 @@ pub(crate) fn table_factor(
         Some(compile),
     ) = (relation, subqueries)
     {
-        return crate::plan::derived::derived_ref(subquery, *lateral, alias.as_ref(), compile, ctx);
+        let name = alias.as_ref().map(|a| a.name.value.as_str());
+        let has_columns = alias.as_ref().is_some_and(|a| !a.columns.is_empty());
+        return crate::plan::derived::derived_ref(
+            subquery,
+            *lateral,
+            name,
+            has_columns,
+            compile,
+            ctx,
+        );
     }
     let ast::TableFactor::Table { name, alias, .. } = relation else {
         return Err(SqlError::not_supported("derived tables here"));
     };
+    // A name without a database may be a common table expression in scope.
+    if let ([ast::ObjectNamePart::Identifier(id)], Some(compile)) = (name.0.as_slice(), subqueries)
+    {
+        if let Some(cte) = crate::plan::derived::Cte::find(ctx.ctes.as_ref(), &id.value) {
+            return crate::plan::derived::cte_ref(&cte, alias.as_ref(), compile, ctx);
+        }
+    }
     let (db, table) = crate::plan::tables::resolve_name_in_place(name, ctx.database)?;
     crate::plan::tables::open_ref(
         storage,

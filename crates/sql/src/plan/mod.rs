@@ -430,6 +430,9 @@ pub struct CompileCtx<'a> {
     pub catalog: &'a crate::catalog::Catalog,
     pub database: Option<&'a str>,
     pub pipes_as_concat: bool,
+    /// The common table expressions in scope (`WITH name AS (...)`), the last defined
+    /// first (see [`derived::Cte`]).
+    pub ctes: Option<Arc<derived::Cte>>,
 }
 
 impl crate::expr::StatementCompiler for CompileCtx<'_> {

@@ -23,8 +23,10 @@ pub(crate) fn compile_query(
     compiler: &Compiler,
     ctx: &CompileCtx,
 ) -> Result<Stmt, SqlError> {
-    if q.with.is_some() {
-        return Err(SqlError::not_supported("WITH"));
+    if let Some(with) = &q.with {
+        let compile =
+            |q: &ast::Query, c: &Compiler, x: &CompileCtx| compile_query(q, raw, map, c, x);
+        return crate::plan::derived::with_ctes(q, with, &compile, compiler, ctx);
     }
     if let ast::SetExpr::SetOperation { .. } = q.body.as_ref() {
         let outer = crate::plan::union::wrapped(q)?;

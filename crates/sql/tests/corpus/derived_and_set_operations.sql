@@ -1,5 +1,5 @@
--- Derived tables and set operations (UNION / INTERSECT / EXCEPT, ALL or DISTINCT): the
--- query's rows read as a table, with WHERE, joins, grouping, ORDER BY and LIMIT over them.
+-- Derived tables, common table expressions and set operations (UNION / INTERSECT / EXCEPT,
+-- ALL or DISTINCT): the query's rows read as a table, with WHERE, joins, grouping, ORDER BY, LIMIT.
 DROP DATABASE IF EXISTS setops
 CREATE DATABASE setops
 USE setops
@@ -52,6 +52,23 @@ select null union select 1
 select v, count(*) from t group by v union select 'zz', 9 order by 1
 select 'A' union select 'a'
 select id from t union select id from u limit 2
+-- Common table expressions (WITH, not recursive).
+with x as (select * from t where g = 1) select * from x order by id
+with x as (select g, count(*) as n from t group by g) select * from x where n > 1 order by g
+with a as (select id from t), b as (select id from a where id > 2) select * from b order by id
+with x as (select 1 as k union select 2) select * from x order by k
+with x as (select id from t) select * from x x1 join x x2 on x1.id = x2.id + 1 order by 1
+with t as (select 42 as id) select * from t
+select * from t where id in (with y as (select 3 as id) select id from y)
+with x as (select id from t) select (select max(id) from x) as m
+with x(a) as (select 1) select * from x
+insert into t with x as (select id from t where id < 3) select id + 20, 9, 'w' from x
+select count(*) from t
+with b as (select * from a), a as (select 1) select * from b
+with x(a,b) as (select 1) select * from x
+with x(a,b) as (select 1, 2) select b, a from x
+with x(a,a) as (select 1, 2) select * from x
+select * from (select 1, 2) as d(a, b)
 UPDATE (SELECT * FROM t) d SET g = 1
 SELECT * FROM (SELECT id FROM t)
 DROP DATABASE setops
