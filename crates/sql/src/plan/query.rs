@@ -6,14 +6,16 @@ use crate::expr::ColumnScope;
 use crate::expr::Compiler;
 use crate::expr::Expr;
 use crate::value::Value;
-use myriad_types::errors::{ER_NONUNIQ_TABLE, ER_NO_TABLES_USED};
+use myriad_types::errors::ER_NO_TABLES_USED;
 
 use crate::parser::source::*;
 use crate::plan::from_ast::*;
 use crate::plan::*;
+use from_clause::{from_relations, join_steps, table_refs};
 use select_list::{by_item, select_items};
 use sqlparser::ast::{self, Spanned};
 
+mod from_clause;
 mod select_list;
 
 pub(crate) fn compile_query(
@@ -256,9 +258,6 @@ pub fn first_column_collation(stmt: &Stmt) -> crate::expr::collation::Derived {
     ))
 }
 
-/// One table of FROM: the table, whether it is LEFT JOINed, and its ON condition.
-type Relation<'a> = (&'a ast::TableFactor, bool, Option<&'a ast::Expr>);
-
 /// An aggregate found in a query: its kind, argument and whether it is DISTINCT.
 type Found = (crate::plan::tables::AggKind, Option<ast::Expr>, bool);
 
@@ -367,7 +366,7 @@ pub(crate) fn compile_table_select(
         .as_ref()
         .map(|w| tc.condition(w))
         .transpose()?;
-    let joins = join_steps(&relations, &refs, &offsets, &tc)?;
+    let joins = join_steps(&relations, &refs, &offsets, &tc, filter.as_ref())?;
     let (filter, post_filter) = if joins.is_empty() {
         (filter, None)
     } else {
@@ -409,59 +408,6 @@ fn locking_read(q: &ast::Query) -> Result<bool, SqlError> {
         }
     }
     Ok(!q.locks.is_empty())
-}
-
-/// FROM a, b JOIN c ON ... LEFT JOIN d ON ...: tables in order, each with its join kind.
-fn from_relations(select: &ast::Select) -> Result<Vec<Relation<'_>>, SqlError> {
-    let mut relations: Vec<Relation> = Vec::new();
-    for twj in &select.from {
-        relations.push((&twj.relation, false, None));
-        for j in &twj.joins {
-            let (left, constraint) = match &j.join_operator {
-                ast::JoinOperator::Join(c)
-                | ast::JoinOperator::Inner(c)
-                | ast::JoinOperator::CrossJoin(c) => (false, c),
-                ast::JoinOperator::Left(c) | ast::JoinOperator::LeftOuter(c) => (true, c),
-                _ => return Err(SqlError::not_supported("this kind of join")),
-            };
-            let on = match constraint {
-                ast::JoinConstraint::On(e) => Some(e),
-                ast::JoinConstraint::None => None,
-                _ => return Err(SqlError::not_supported("JOIN ... USING and NATURAL JOIN")),
-            };
-            relations.push((&j.relation, left, on));
-        }
-    }
-    Ok(relations)
-}
-
-/// The tables of FROM, resolved; two with the same alias are an error.
-fn table_refs(
-    relations: &[Relation],
-    ctx: &CompileCtx,
-    subqueries: (&SourceMap, &Compiler),
-) -> Result<Vec<crate::plan::tables::TableRef>, SqlError> {
-    let mut refs: Vec<crate::plan::tables::TableRef> = Vec::new();
-    for (relation, _, _) in relations {
-        refs.push(table_factor(
-            relation,
-            ctx.catalog.storage(),
-            ctx,
-            Some(subqueries),
-        )?);
-    }
-    for (n, r) in refs.iter().enumerate() {
-        if refs[..n]
-            .iter()
-            .any(|x| x.alias.eq_ignore_ascii_case(&r.alias))
-        {
-            return Err(SqlError::new(
-                ER_NONUNIQ_TABLE,
-                format!("Not unique table/alias: '{}'", r.alias),
-            ));
-        }
-    }
-    Ok(refs)
 }
 
 /// Aggregates anywhere in the select list, HAVING or ORDER BY, taken out of them.
@@ -548,28 +494,6 @@ fn grouping(
         aggregates,
         having,
     })
-}
-
-/// The joined tables after the first, each with its ON condition and how to look it up.
-fn join_steps(
-    relations: &[Relation],
-    refs: &[crate::plan::tables::TableRef],
-    offsets: &[usize],
-    tc: &Compiler,
-) -> Result<Vec<crate::plan::tables::JoinStep>, SqlError> {
-    let mut joins = Vec::new();
-    for (n, (_, left, on)) in relations.iter().enumerate().skip(1) {
-        let on = on.map(|e| tc.condition(e)).transpose()?;
-        let lookup = crate::plan::access::join_lookup(on.as_ref(), &refs[n].def, offsets[n]);
-        joins.push(crate::plan::tables::JoinStep {
-            table: refs[n].clone(),
-            offset: offsets[n],
-            left: *left,
-            on,
-            lookup,
-        });
-    }
-    Ok(joins)
 }
 
 /// `VALUES(c)` in ON DUPLICATE KEY UPDATE becomes the column `__new_c`.
