@@ -28,6 +28,31 @@ fn rows() -> Vec<Row> {
     ]
 }
 
+/// A MariaDB with utf8mb4 defaults, as the dumps are compared under.
+fn start_mariadb() -> Owned {
+    Owned::mariadb(&[
+        ("skip_grant_tables", ""),
+        ("innodb_buffer_pool_size", "16M"),
+        ("character_set_server", "utf8mb4"),
+        ("collation_server", "utf8mb4_general_ci"),
+    ])
+    .unwrap_or_else(|e| panic!("MariaDB did not start: {e:#}"))
+}
+
+/// Database `dumped` with table `t` holding [`rows`], made through `conn`.
+async fn fill(conn: &mut Conn) {
+    conn.query_drop("CREATE DATABASE dumped").await.unwrap();
+    conn.query_drop("USE dumped").await.unwrap();
+    conn.query_drop("CREATE TABLE t (id INT PRIMARY KEY, b BLOB, v VARBINARY(300), c VARCHAR(40))")
+        .await
+        .unwrap();
+    for row in rows() {
+        conn.exec_drop("INSERT INTO t VALUES (?, ?, ?, ?)", row)
+            .await
+            .unwrap();
+    }
+}
+
 fn sh(script: &str) -> String {
     let out = run_with_timeout(
         Command::new("sh").args(["-c", script]),
@@ -46,14 +71,7 @@ fn sh(script: &str) -> String {
 async fn a_mariadb_dump_with_raw_binary_values_loads_byte_for_byte() {
     require_program("mariadb");
     require_program("mariadb-dump");
-    let maria = Owned::mariadb(&[
-        ("skip_grant_tables", ""),
-        ("innodb_buffer_pool_size", "16M"),
-        ("character_set_server", "utf8mb4"),
-        ("collation_server", "utf8mb4_general_ci"),
-    ])
-    .unwrap_or_else(|e| panic!("MariaDB did not start: {e:#}"));
-    let create = "CREATE TABLE t (id INT PRIMARY KEY, b BLOB, v VARBINARY(300), c VARCHAR(40))";
+    let maria = start_mariadb();
     let mut source = Conn::new(
         OptsBuilder::default()
             .ip_or_hostname("127.0.0.1")
@@ -63,15 +81,7 @@ async fn a_mariadb_dump_with_raw_binary_values_loads_byte_for_byte() {
     )
     .await
     .expect("connect to MariaDB");
-    source.query_drop("CREATE DATABASE dumped").await.unwrap();
-    source.query_drop("USE dumped").await.unwrap();
-    source.query_drop(create).await.unwrap();
-    for row in rows() {
-        source
-            .exec_drop("INSERT INTO t VALUES (?, ?, ?, ?)", row)
-            .await
-            .unwrap();
-    }
+    fill(&mut source).await;
     drop(source);
 
     let dump = std::env::temp_dir().join(format!("dump-reload-{}.sql", std::process::id()));
@@ -114,18 +124,7 @@ async fn mariadb_dump_single_transaction_of_myriad_reloads_into_mariadb() {
     let mut source = Conn::new(common::async_opts(&server, None))
         .await
         .expect("connect to myriad");
-    source.query_drop("CREATE DATABASE dumped").await.unwrap();
-    source.query_drop("USE dumped").await.unwrap();
-    source
-        .query_drop("CREATE TABLE t (id INT PRIMARY KEY, b BLOB, v VARBINARY(300), c VARCHAR(40))")
-        .await
-        .unwrap();
-    for row in rows() {
-        source
-            .exec_drop("INSERT INTO t VALUES (?, ?, ?, ?)", row)
-            .await
-            .unwrap();
-    }
+    fill(&mut source).await;
     drop(source);
 
     // Default options but --single-transaction: no extra flag works around myriad.
@@ -147,13 +146,7 @@ async fn mariadb_dump_single_transaction_of_myriad_reloads_into_mariadb() {
         "mariadb-dump: {stderr}"
     );
 
-    let maria = Owned::mariadb(&[
-        ("skip_grant_tables", ""),
-        ("innodb_buffer_pool_size", "16M"),
-        ("character_set_server", "utf8mb4"),
-        ("collation_server", "utf8mb4_general_ci"),
-    ])
-    .unwrap_or_else(|e| panic!("MariaDB did not start: {e:#}"));
+    let maria = start_mariadb();
     sh(&format!(
         "mariadb -S'{0}' -uroot -e 'CREATE DATABASE dumped' && \
          mariadb -S'{0}' -uroot --binary-mode dumped < '{1}'",
