@@ -25,7 +25,7 @@ pub(crate) fn read_rows(
     read_rows_with(source, table, env, &ReadOptions::default())
 }
 
-/// How [`read_rows_with`] reads: which columns to decode and how many rows to keep.
+/// How `read_rows_with` reads: which columns to decode and how many rows to keep.
 #[derive(Debug, Clone, Default)]
 pub struct ReadOptions {
     /// The columns the statement reads (None: all). The others are not decoded and read
@@ -77,7 +77,7 @@ pub(crate) fn read_rows_with(
     Ok(out.into_inner())
 }
 
-/// Where [`read_rows_each`] hands a row (its id and values); false stops the read.
+/// Where `read_rows_each` hands a row (its id and values); false stops the read.
 pub type RowTaker<'a> =
     dyn FnMut(st::RowId, Vec<Value>, &mut dyn Env) -> Result<bool, SqlError> + 'a;
 

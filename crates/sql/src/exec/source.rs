@@ -1,6 +1,6 @@
 //! A table as a running statement reads it: a stored table opened through the table
 //! cache, or an `information_schema` table whose rows were made for this statement from
-//! the server's state (`crate::exec::info_schema`). Reads go through [`Opened::scan`];
+//! the server's state (`crate::exec::info_schema`). Reads go through `Opened::scan`;
 //! index reads exist only for stored tables (made rows have no index, so the planner never
 //! chooses one for them).
 

@@ -55,7 +55,7 @@ pub enum SetOp {
 }
 
 /// Whether `q` is a bare set operation (no ORDER BY, LIMIT or WITH of its own), which a
-/// derived table compiles with [`compile`].
+/// derived table compiles with `compile`.
 pub fn is_bare_set_operation(q: &ast::Query) -> bool {
     matches!(q.body.as_ref(), ast::SetExpr::SetOperation { .. })
         && q.order_by.is_none()

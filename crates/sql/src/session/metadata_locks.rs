@@ -50,9 +50,12 @@ pub fn table_key(database: &str, name: &str) -> TableKey {
 pub fn for_used_tables(stmt: &Stmt, mut f: impl FnMut(&str, &str)) {
     match stmt {
         Stmt::SelectTable(plan) => {
+            // A derived or information_schema table is no stored table to hold.
             for t in std::iter::once(&plan.source.table).chain(plan.joins.iter().map(|j| &j.table))
             {
-                f(&t.database, &t.name);
+                if t.made.is_none() {
+                    f(&t.database, &t.name);
+                }
             }
         }
         Stmt::Insert(p) => f(&p.table.database, &p.table.name),
