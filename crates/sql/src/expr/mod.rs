@@ -22,6 +22,7 @@ pub mod evaluate;
 pub mod functions;
 pub mod hex;
 pub mod in_set;
+mod interval;
 pub mod sql_type;
 pub mod text;
 
@@ -161,6 +162,12 @@ pub enum Func {
     CurDate,
     UnixTimestamp,
     Sleep,
+    /// A date plus an interval: arguments date, count, unit code (a literal; see
+    /// [`myriad_types::interval::IntervalUnit::code`]). Compiled from DATE_ADD, ADDDATE and
+    /// `d + INTERVAL n unit`, never looked up by name.
+    DateAdd,
+    /// A date minus an interval (DATE_SUB, SUBDATE, `d - INTERVAL n unit`).
+    DateSub,
 }
 
 impl Func {
