@@ -520,6 +520,9 @@ impl Compiler<'_> {
         }
         let (func, min, max) = Func::by_name(&name).ok_or_else(|| err_function(&name))?;
         if args.len() < min || args.len() > max {
+            if matches!(func, Func::DatePart(_)) && DatePart::is_keyword(&name) {
+                return Err(err_syntax(&f.to_string()));
+            }
             return Err(err_param_count(&name));
         }
         let mut args: Vec<Expr> = args

@@ -2,7 +2,7 @@
 //! the function with one match; the string and numeric families live in their own files.
 
 mod datetime;
-pub(crate) use datetime::{date_add_type, unit_of};
+pub(crate) use datetime::{date_add_type, unit_of, DatePart};
 mod digest;
 mod numeric;
 mod string;
@@ -210,6 +210,7 @@ impl Expr {
                 other => other,
             },
             Func::UnixTimestamp => Value::Int(env.now_micros().div_euclid(1_000_000)),
+            Func::DatePart(part) => datetime::date_part(part, &a.v[0])?,
             Func::DateAdd | Func::DateSub => {
                 datetime::date_add(&a.v[0], &a.v[1], &a.v[2], func == Func::DateSub, w)?
             }

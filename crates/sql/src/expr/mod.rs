@@ -166,6 +166,8 @@ pub enum Func {
     /// [`myriad_types::interval::IntervalUnit::code`]). Compiled from DATE_ADD, ADDDATE and
     /// `d + INTERVAL n unit`, never looked up by name.
     DateAdd,
+    /// A field of a DATE or DATETIME (YEAR, MONTH, DAYOFWEEK, TO_DAYS ...).
+    DatePart(DatePart),
     /// A date minus an interval (DATE_SUB, SUBDATE, `d - INTERVAL n unit`).
     DateSub,
 }
@@ -236,7 +238,7 @@ impl Func {
             "CURDATE" | "CURRENT_DATE" => (Func::CurDate, 0, 0),
             "UNIX_TIMESTAMP" => (Func::UnixTimestamp, 0, 0),
             "SLEEP" => (Func::Sleep, 1, 1),
-            _ => return None,
+            _ => (Func::DatePart(DatePart::by_name(name)?), 1, 1),
         };
         Some(f)
     }
