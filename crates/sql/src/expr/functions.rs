@@ -210,6 +210,8 @@ impl Expr {
                 other => other,
             },
             Func::UnixTimestamp => Value::Int(env.now_micros().div_euclid(1_000_000)),
+            Func::LastDay => datetime::last_day(&a.v[0])?,
+            Func::DateDiff => datetime::date_diff(&a.v[0], &a.v[1])?,
             Func::DatePart(part) => datetime::date_part(part, &a.v[0])?,
             Func::DateAdd | Func::DateSub => {
                 datetime::date_add(&a.v[0], &a.v[1], &a.v[2], func == Func::DateSub, w)?

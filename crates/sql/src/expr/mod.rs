@@ -166,6 +166,8 @@ pub enum Func {
     /// [`myriad_types::interval::IntervalUnit::code`]). Compiled from DATE_ADD, ADDDATE and
     /// `d + INTERVAL n unit`, never looked up by name.
     DateAdd,
+    LastDay,
+    DateDiff,
     /// A field of a DATE or DATETIME (YEAR, MONTH, DAYOFWEEK, TO_DAYS ...).
     DatePart(DatePart),
     /// A date minus an interval (DATE_SUB, SUBDATE, `d - INTERVAL n unit`).
@@ -238,6 +240,8 @@ impl Func {
             "CURDATE" | "CURRENT_DATE" => (Func::CurDate, 0, 0),
             "UNIX_TIMESTAMP" => (Func::UnixTimestamp, 0, 0),
             "SLEEP" => (Func::Sleep, 1, 1),
+            "LAST_DAY" => (Func::LastDay, 1, 1),
+            "DATEDIFF" => (Func::DateDiff, 2, 2),
             _ => (Func::DatePart(DatePart::by_name(name)?), 1, 1),
         };
         Some(f)

@@ -208,6 +208,53 @@ pub(crate) fn date_part(part: DatePart, date: &Value) -> Result<Value, SqlError>
     Ok(Value::Int(n))
 }
 
+/// A DATE or DATETIME operand's date, for the functions that read only the day; NULL
+/// gives None. Other values and zero dates are refused with 1235.
+fn day_of(v: &Value) -> Result<Option<myriad_types::Date>, SqlError> {
+    let d = match v {
+        Value::Null => return Ok(None),
+        Value::Date(d) => *d,
+        Value::DateTime(dt) => dt.date(),
+        _ => {
+            return Err(SqlError::not_supported(
+                "this function on a value that is not a DATE or DATETIME",
+            ))
+        }
+    };
+    if !d.is_valid() || d.year < 1 {
+        return Err(SqlError::not_supported(
+            "this function on a zero date or year 0",
+        ));
+    }
+    Ok(Some(d))
+}
+
+/// LAST_DAY(d): the last day of `d`'s month.
+pub(crate) fn last_day(v: &Value) -> Result<Value, SqlError> {
+    Ok(match day_of(v)? {
+        None => Value::Null,
+        Some(d) => Value::Date(myriad_types::Date {
+            day: myriad_types::datetime::days_in_month(d.year, d.month),
+            ..d
+        }),
+    })
+}
+
+/// DATEDIFF(a, b): days from `b` to `a`, times of day ignored.
+pub(crate) fn date_diff(a: &Value, b: &Value) -> Result<Value, SqlError> {
+    let days = |d: myriad_types::Date| {
+        myriad_types::datetime::days_from_civil(
+            i64::from(d.year),
+            u32::from(d.month),
+            u32::from(d.day),
+        )
+    };
+    Ok(match (day_of(a)?, day_of(b)?) {
+        (Some(a), Some(b)) => Value::Int(days(a) - days(b)),
+        _ => Value::Null,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
