@@ -443,3 +443,8 @@ fn hex_and_bit_literals_match_mariadb() {
         include_str!("corpus/hex_bit_literals.sql"),
     );
 }
+
+#[test]
+fn date_functions_match_mariadb() {
+    run_corpus("date_functions", include_str!("corpus/date_functions.sql"));
+}

@@ -161,6 +161,7 @@ error_codes! {
     ER_M_BIGGER_THAN_D = 1427, "42000", "For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '%-.192s')";
     ER_STACK_OVERRUN_NEED_MORE = 1436, "HY000", "Thread stack overrun:  %ld bytes used of a %ld byte stack, and %ld bytes needed. Consider increasing the thread_stack system variable.";
     ER_WARN_CANT_DROP_DEFAULT_KEYCACHE = 1438, "HY000", "Cannot drop default keycache";
+    ER_DATETIME_FUNCTION_OVERFLOW = 1441, "22008", "Datetime function: %-.32s field overflow";
     ER_MAX_PREPARED_STMT_COUNT_REACHED = 1461, "42000", "Can't create more than max_prepared_stmt_count statements (current value: %u)";
     ER_WRONG_VALUE = 1525, "HY000", "Incorrect %-.32s value: '%-.128T'";
     ER_CANT_CHANGE_TX_CHARACTERISTICS = 1568, "25001", "Transaction characteristics can't be changed while a transaction is in progress";

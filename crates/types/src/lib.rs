@@ -5,6 +5,7 @@
 pub mod collation;
 pub mod datetime;
 pub mod decimal;
+pub mod interval;
 pub mod value;
 
 pub use collation::Collation;

@@ -403,6 +403,9 @@ impl Compiler<'_> {
         op: &BinaryOperator,
         right: &ast::Expr,
     ) -> Result<Expr, SqlError> {
+        if let Some(date_arith) = self.interval_arith(left, op, right) {
+            return date_arith;
+        }
         let mut l = Box::new(self.compile(left)?);
         let mut r = Box::new(self.compile(right)?);
         let comparison = matches!(
@@ -512,8 +515,14 @@ impl Compiler<'_> {
                 return Err(SqlError::not_supported("subqueries"))
             }
         };
+        if let Some(date_arith) = self.date_add_function(&name, f, &args) {
+            return date_arith;
+        }
         let (func, min, max) = Func::by_name(&name).ok_or_else(|| err_function(&name))?;
         if args.len() < min || args.len() > max {
+            if matches!(func, Func::DatePart(_)) && DatePart::is_keyword(&name) {
+                return Err(err_syntax(&f.to_string()));
+            }
             return Err(err_param_count(&name));
         }
         let mut args: Vec<Expr> = args

@@ -1,6 +1,8 @@
 //! Built-in functions: `Expr::call` evaluates a call's arguments once and dispatches on
 //! the function with one match; the string and numeric families live in their own files.
 
+mod datetime;
+pub(crate) use datetime::{date_add_type, unit_of, DatePart};
 mod digest;
 mod numeric;
 mod string;
@@ -208,6 +210,12 @@ impl Expr {
                 other => other,
             },
             Func::UnixTimestamp => Value::Int(env.now_micros().div_euclid(1_000_000)),
+            Func::LastDay => datetime::last_day(&a.v[0])?,
+            Func::DateDiff => datetime::date_diff(&a.v[0], &a.v[1])?,
+            Func::DatePart(part) => datetime::date_part(part, &a.v[0])?,
+            Func::DateAdd | Func::DateSub => {
+                datetime::date_add(&a.v[0], &a.v[1], &a.v[2], func == Func::DateSub, w)?
+            }
             Func::If | Func::IfNull | Func::Coalesce => Value::Null,
         })
     }

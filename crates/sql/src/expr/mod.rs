@@ -22,6 +22,7 @@ pub mod evaluate;
 pub mod functions;
 pub mod hex;
 pub mod in_set;
+mod interval;
 pub mod sql_type;
 pub mod text;
 
@@ -161,6 +162,16 @@ pub enum Func {
     CurDate,
     UnixTimestamp,
     Sleep,
+    /// A date plus an interval: arguments date, count, unit code (a literal; see
+    /// [`myriad_types::interval::IntervalUnit::code`]). Compiled from DATE_ADD, ADDDATE and
+    /// `d + INTERVAL n unit`, never looked up by name.
+    DateAdd,
+    LastDay,
+    DateDiff,
+    /// A field of a DATE or DATETIME (YEAR, MONTH, DAYOFWEEK, TO_DAYS ...).
+    DatePart(DatePart),
+    /// A date minus an interval (DATE_SUB, SUBDATE, `d - INTERVAL n unit`).
+    DateSub,
 }
 
 impl Func {
@@ -229,7 +240,9 @@ impl Func {
             "CURDATE" | "CURRENT_DATE" => (Func::CurDate, 0, 0),
             "UNIX_TIMESTAMP" => (Func::UnixTimestamp, 0, 0),
             "SLEEP" => (Func::Sleep, 1, 1),
-            _ => return None,
+            "LAST_DAY" => (Func::LastDay, 1, 1),
+            "DATEDIFF" => (Func::DateDiff, 2, 2),
+            _ => (Func::DatePart(DatePart::by_name(name)?), 1, 1),
         };
         Some(f)
     }

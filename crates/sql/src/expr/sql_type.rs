@@ -258,5 +258,15 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
         }
         Func::Now | Func::SysDate => SqlType::DateTime { fsp: 0 },
         Func::CurDate => SqlType::Date,
+        Func::DatePart(part) => int(part.width()),
+        Func::LastDay => SqlType::Date,
+        Func::DateDiff => int(9),
+        Func::DateAdd | Func::DateSub => crate::expr::functions::date_add_type(
+            arg(0),
+            args.get(2).and_then(|u| match u {
+                Expr::Literal(code) => crate::expr::functions::unit_of(code),
+                _ => None,
+            }),
+        ),
     }
 }

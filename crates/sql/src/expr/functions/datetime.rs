@@ -1,0 +1,306 @@
+//! The date and time functions: date arithmetic with an interval (DATE_ADD, DATE_SUB,
+//! ADDDATE, SUBDATE and `d +/- INTERVAL n unit`) and the extractors of one field (YEAR,
+//! MONTH, DAYOFWEEK, TO_DAYS ...).
+//!
+//! The arithmetic itself is the types crate's ([`myriad_types::interval`]); this file turns
+//! the evaluator's values into its operands and its result back into a value.
+
+use crate::error::SqlError;
+use crate::expr::eval::{SqlType, Warning};
+use crate::value::Value;
+use myriad_types::errors::ER_DATETIME_FUNCTION_OVERFLOW;
+use myriad_types::interval::{add_interval, IntervalUnit};
+
+/// The unit that a compiled DATE_ADD carries as its third argument.
+pub(crate) fn unit_of(code: &Value) -> Option<IntervalUnit> {
+    match code {
+        Value::Int(c) => IntervalUnit::from_code(*c),
+        _ => None,
+    }
+}
+
+/// The type of `date` plus an interval of `unit`: a DATE stays a DATE for a day or longer,
+/// a DATETIME keeps its precision; MICROSECOND gives six digits.
+pub(crate) fn date_add_type(date: SqlType, unit: Option<IntervalUnit>) -> SqlType {
+    let micro = unit == Some(IntervalUnit::Microsecond);
+    match date {
+        SqlType::Date if unit.is_some_and(IntervalUnit::is_date_unit) => SqlType::Date,
+        SqlType::Date => SqlType::DateTime {
+            fsp: if micro { 6 } else { 0 },
+        },
+        SqlType::DateTime { fsp } => SqlType::DateTime {
+            fsp: if micro { 6 } else { fsp },
+        },
+        SqlType::Null => SqlType::DateTime { fsp: 0 },
+        // A string or number date gives a string in MariaDB; evaluating it is refused.
+        _ => SqlType::Str { chars: 29 },
+    }
+}
+
+/// `date` plus (or minus, `negate`) `count` units. NULL for a NULL operand, NULL and
+/// warning 1441 for a result outside years 0..=9999; operands whose MariaDB result this
+/// evaluator does not reproduce (strings, numbers, zero dates, fractional counts) are
+/// refused with 1235.
+pub(crate) fn date_add(
+    date: &Value,
+    count: &Value,
+    unit: &Value,
+    negate: bool,
+    w: &mut Vec<Warning>,
+) -> Result<Value, SqlError> {
+    let unit = unit_of(unit).ok_or_else(|| SqlError::not_supported("this INTERVAL unit"))?;
+    let n = match count {
+        Value::Null => return Ok(Value::Null),
+        Value::Int(n) => *n,
+        Value::UInt(n) => i64::try_from(*n)
+            .map_err(|_| SqlError::not_supported("an INTERVAL count beyond BIGINT"))?,
+        _ => {
+            return Err(SqlError::not_supported(
+                "an INTERVAL count that is not an integer",
+            ))
+        }
+    };
+    let n = if negate {
+        n.checked_neg()
+            .ok_or_else(|| SqlError::not_supported("an INTERVAL count beyond BIGINT"))?
+    } else {
+        n
+    };
+    let (dt, was_date) = match date {
+        Value::Null => return Ok(Value::Null),
+        Value::Date(d) if d.is_valid() => (d.at_midnight(), true),
+        Value::DateTime(dt) if dt.is_valid() => (*dt, false),
+        _ => {
+            return Err(SqlError::not_supported(
+                "date arithmetic on a value that is not a valid DATE or DATETIME",
+            ))
+        }
+    };
+    Ok(match add_interval(dt, unit, n) {
+        None => {
+            w.push(Warning {
+                level: "Warning",
+                code: ER_DATETIME_FUNCTION_OVERFLOW.code,
+                message: "Datetime function: datetime field overflow".to_string(),
+            });
+            Value::Null
+        }
+        Some(r) if was_date && unit.is_date_unit() => Value::Date(r.date()),
+        Some(r) => Value::DateTime(r),
+    })
+}
+
+/// A field that an extractor function reads from a DATE or DATETIME.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DatePart {
+    Year,
+    Month,
+    Day,
+    Hour,
+    Minute,
+    Second,
+    Microsecond,
+    Quarter,
+    /// DAYOFWEEK: 1 for Sunday to 7 for Saturday.
+    DayOfWeek,
+    /// WEEKDAY: 0 for Monday to 6 for Sunday.
+    Weekday,
+    DayOfYear,
+    ToDays,
+}
+
+impl DatePart {
+    /// The part a function of this name (upper case) extracts.
+    pub(crate) fn by_name(name: &str) -> Option<DatePart> {
+        Some(match name {
+            "YEAR" => DatePart::Year,
+            "MONTH" => DatePart::Month,
+            "DAY" | "DAYOFMONTH" => DatePart::Day,
+            "HOUR" => DatePart::Hour,
+            "MINUTE" => DatePart::Minute,
+            "SECOND" => DatePart::Second,
+            "MICROSECOND" => DatePart::Microsecond,
+            "QUARTER" => DatePart::Quarter,
+            "DAYOFWEEK" => DatePart::DayOfWeek,
+            "WEEKDAY" => DatePart::Weekday,
+            "DAYOFYEAR" => DatePart::DayOfYear,
+            "TO_DAYS" => DatePart::ToDays,
+            _ => return None,
+        })
+    }
+
+    /// The result's display width, as MariaDB reports it.
+    pub(crate) fn width(self) -> u32 {
+        match self {
+            DatePart::Year => 4,
+            DatePart::Microsecond => 6,
+            DatePart::DayOfYear => 3,
+            DatePart::ToDays => 6,
+            DatePart::Quarter | DatePart::DayOfWeek | DatePart::Weekday => 1,
+            _ => 2,
+        }
+    }
+
+    /// Whether MariaDB's grammar names the function `name` (upper case): a wrong argument
+    /// count is then a syntax error (1064) rather than 1582.
+    pub(crate) fn is_keyword(name: &str) -> bool {
+        matches!(
+            name,
+            "YEAR" | "MONTH" | "DAY" | "HOUR" | "MINUTE" | "SECOND" | "MICROSECOND"
+        )
+    }
+
+    /// Whether the part is a plain field (read as stored, zero parts included) rather
+    /// than one counted from the calendar.
+    fn is_field(self) -> bool {
+        !matches!(
+            self,
+            DatePart::DayOfWeek | DatePart::Weekday | DatePart::DayOfYear | DatePart::ToDays
+        )
+    }
+}
+
+/// Days from 0000-01-01 as TO_DAYS counts them, for 1970-01-01 (proleptic Gregorian).
+const TO_DAYS_EPOCH: i64 = 719_528;
+
+/// `part` of `date`: NULL for NULL. Strings, numbers and TIME values, and the calendar
+/// parts of zero dates or dates before year 1 (where MariaDB's day count differs from the
+/// proleptic calendar) are refused with 1235.
+pub(crate) fn date_part(part: DatePart, date: &Value) -> Result<Value, SqlError> {
+    let dt = match date {
+        Value::Null => return Ok(Value::Null),
+        Value::Date(d) => d.at_midnight(),
+        Value::DateTime(dt) => *dt,
+        _ => {
+            return Err(SqlError::not_supported(
+                "date parts of a value that is not a DATE or DATETIME",
+            ))
+        }
+    };
+    if !part.is_field() && (dt.date().has_zero_part() || dt.year < 1) {
+        return Err(SqlError::not_supported(
+            "calendar parts of a zero date or of year 0",
+        ));
+    }
+    let days = || {
+        myriad_types::datetime::days_from_civil(
+            i64::from(dt.year),
+            u32::from(dt.month),
+            u32::from(dt.day),
+        )
+    };
+    let n = match part {
+        DatePart::Year => i64::from(dt.year),
+        DatePart::Month => i64::from(dt.month),
+        DatePart::Day => i64::from(dt.day),
+        DatePart::Hour => i64::from(dt.hour),
+        DatePart::Minute => i64::from(dt.minute),
+        DatePart::Second => i64::from(dt.second),
+        DatePart::Microsecond => i64::from(dt.micros),
+        DatePart::Quarter => (i64::from(dt.month) + 2) / 3,
+        DatePart::DayOfWeek => (days() + 4).rem_euclid(7) + 1,
+        DatePart::Weekday => (days() + 3).rem_euclid(7),
+        DatePart::DayOfYear => {
+            days() - myriad_types::datetime::days_from_civil(i64::from(dt.year), 1, 1) + 1
+        }
+        DatePart::ToDays => days() + TO_DAYS_EPOCH,
+    };
+    Ok(Value::Int(n))
+}
+
+/// A DATE or DATETIME operand's date, for the functions that read only the day; NULL
+/// gives None. Other values and zero dates are refused with 1235.
+fn day_of(v: &Value) -> Result<Option<myriad_types::Date>, SqlError> {
+    let d = match v {
+        Value::Null => return Ok(None),
+        Value::Date(d) => *d,
+        Value::DateTime(dt) => dt.date(),
+        _ => {
+            return Err(SqlError::not_supported(
+                "this function on a value that is not a DATE or DATETIME",
+            ))
+        }
+    };
+    if !d.is_valid() || d.year < 1 {
+        return Err(SqlError::not_supported(
+            "this function on a zero date or year 0",
+        ));
+    }
+    Ok(Some(d))
+}
+
+/// LAST_DAY(d): the last day of `d`'s month.
+pub(crate) fn last_day(v: &Value) -> Result<Value, SqlError> {
+    Ok(match day_of(v)? {
+        None => Value::Null,
+        Some(d) => Value::Date(myriad_types::Date {
+            day: myriad_types::datetime::days_in_month(d.year, d.month),
+            ..d
+        }),
+    })
+}
+
+/// DATEDIFF(a, b): days from `b` to `a`, times of day ignored.
+pub(crate) fn date_diff(a: &Value, b: &Value) -> Result<Value, SqlError> {
+    let days = |d: myriad_types::Date| {
+        myriad_types::datetime::days_from_civil(
+            i64::from(d.year),
+            u32::from(d.month),
+            u32::from(d.day),
+        )
+    };
+    Ok(match (day_of(a)?, day_of(b)?) {
+        (Some(a), Some(b)) => Value::Int(days(a) - days(b)),
+        _ => Value::Null,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use myriad_types::{Date, DateTime};
+
+    fn date(y: u16, m: u8, d: u8) -> Value {
+        Value::Date(Date::new(y, m, d).unwrap())
+    }
+
+    #[test]
+    fn calendar_parts_count_from_the_calendar() {
+        let part = |p, v: &Value| date_part(p, v).unwrap();
+        // 2024-03-03 was a Sunday.
+        assert_eq!(part(DatePart::DayOfWeek, &date(2024, 3, 3)), Value::Int(1));
+        assert_eq!(part(DatePart::Weekday, &date(2024, 3, 3)), Value::Int(6));
+        assert_eq!(
+            part(DatePart::DayOfYear, &date(2024, 12, 31)),
+            Value::Int(366)
+        );
+        assert_eq!(
+            part(DatePart::ToDays, &date(1970, 1, 1)),
+            Value::Int(719_528)
+        );
+        assert_eq!(part(DatePart::Quarter, &date(2024, 10, 1)), Value::Int(4));
+        let dt = DateTime::new(Date::new(2024, 1, 2).unwrap(), 3, 4, 5, 6).unwrap();
+        assert_eq!(
+            part(DatePart::Microsecond, &Value::DateTime(dt)),
+            Value::Int(6)
+        );
+        assert!(date_part(DatePart::Year, &Value::Bytes(b"2024".to_vec())).is_err());
+    }
+
+    #[test]
+    fn date_plus_interval_types() {
+        let day = Some(IntervalUnit::Day);
+        assert_eq!(date_add_type(SqlType::Date, day), SqlType::Date);
+        assert_eq!(
+            date_add_type(SqlType::Date, Some(IntervalUnit::Hour)),
+            SqlType::DateTime { fsp: 0 }
+        );
+        assert_eq!(
+            date_add_type(
+                SqlType::DateTime { fsp: 2 },
+                Some(IntervalUnit::Microsecond)
+            ),
+            SqlType::DateTime { fsp: 6 }
+        );
+    }
+}
