@@ -18,6 +18,19 @@ pub enum IntervalUnit {
 }
 
 impl IntervalUnit {
+    /// Every unit, in declaration order (a unit's code is its position).
+    pub const ALL: [IntervalUnit; 9] = [
+        IntervalUnit::Microsecond,
+        IntervalUnit::Second,
+        IntervalUnit::Minute,
+        IntervalUnit::Hour,
+        IntervalUnit::Day,
+        IntervalUnit::Week,
+        IntervalUnit::Month,
+        IntervalUnit::Quarter,
+        IntervalUnit::Year,
+    ];
+
     /// The unit named `name` (upper case, as SQL writes it), or None.
     pub fn by_name(name: &str) -> Option<IntervalUnit> {
         Some(match name {
@@ -41,20 +54,9 @@ impl IntervalUnit {
 
     /// The unit [`IntervalUnit::code`] gave `code`.
     pub fn from_code(code: i64) -> Option<IntervalUnit> {
-        use IntervalUnit::*;
-        [
-            Microsecond,
-            Second,
-            Minute,
-            Hour,
-            Day,
-            Week,
-            Month,
-            Quarter,
-            Year,
-        ]
-        .into_iter()
-        .find(|u| u.code() == code)
+        usize::try_from(code)
+            .ok()
+            .and_then(|i| IntervalUnit::ALL.get(i).copied())
     }
 
     /// Whether the unit is a day or longer: a DATE plus such an interval stays a DATE.

@@ -64,10 +64,7 @@ impl Session {
     /// statements that look at them while they run (KILL, SHOW PROCESSLIST, SHOW
     /// DATABASES).
     pub(crate) fn checked_grants(&self) -> Arc<Grants> {
-        self.state
-            .grants
-            .as_ref()
-            .map_or_else(Default::default, |(_, g)| Arc::clone(g))
+        self.state.checked_grants()
     }
 
     /// Fail with MariaDB's error when the account may not run `stmt`. With `passed`, the

@@ -688,29 +688,18 @@ fn show_index(
     t: &crate::plan::tables::TableRef,
     env: &mut ExecEnv,
 ) -> Result<QueryResult, SqlError> {
-    let mut rows = Vec::new();
-    for ix in &t.def.indexes {
-        for (seq, &c) in ix.columns.iter().enumerate() {
-            let col = &t.def.columns[c];
-            let text = |s: &str| Value::Bytes(s.as_bytes().to_vec());
-            rows.push(vec![
-                text(&t.name),
-                Value::UInt(u64::from(!ix.is_unique())),
-                text(&ix.name),
-                Value::UInt(seq as u64 + 1),
-                text(&col.name),
-                text("A"),
-                Value::UInt(0),
-                Value::Null,
-                Value::Null,
-                text(if col.nullable { "YES" } else { "" }),
-                text("BTREE"),
-                text(""),
-                text(""),
-                text("NO"),
-            ]);
-        }
-    }
+    // information_schema.STATISTICS' rows without TABLE_CATALOG, TABLE_SCHEMA and
+    // INDEX_SCHEMA.
+    let rows = crate::exec::info_schema::index_rows(&t.database, &t.name, &t.def)
+        .into_iter()
+        .map(|row| {
+            row.into_iter()
+                .enumerate()
+                .filter(|(i, _)| !matches!(i, 0 | 1 | 4))
+                .map(|(_, v)| v)
+                .collect()
+        })
+        .collect();
     listing(
         &[
             ("Table", 64),

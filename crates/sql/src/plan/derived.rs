@@ -71,12 +71,7 @@ pub(crate) fn with_ctes(
             before: scope,
         }));
     }
-    let inner = CompileCtx {
-        catalog: ctx.catalog,
-        database: ctx.database,
-        pipes_as_concat: ctx.pipes_as_concat,
-        ctes: scope,
-    };
+    let inner = ctx.with_ctes(scope);
     let compiler = Compiler {
         ctx: Some(&inner),
         ..*compiler
@@ -94,12 +89,7 @@ pub(crate) fn cte_ref(
     ctx: &CompileCtx,
 ) -> Result<TableRef, SqlError> {
     // Compiled in the scope where the expression was defined.
-    let defined = CompileCtx {
-        catalog: ctx.catalog,
-        database: ctx.database,
-        pipes_as_concat: ctx.pipes_as_concat,
-        ctes: cte.before.clone(),
-    };
+    let defined = ctx.with_ctes(cte.before.clone());
     let compiler = Compiler {
         ctx: Some(&defined),
         ..*compiler

@@ -457,6 +457,18 @@ impl crate::expr::StatementCompiler for CompileCtx<'_> {
     }
 }
 
+impl<'a> CompileCtx<'a> {
+    /// The same context with `ctes` as the common table expressions in scope.
+    pub fn with_ctes(&self, ctes: Option<Arc<derived::Cte>>) -> CompileCtx<'a> {
+        CompileCtx {
+            catalog: self.catalog,
+            database: self.database,
+            pipes_as_concat: self.pipes_as_concat,
+            ctes,
+        }
+    }
+}
+
 /// A subquery's plan is a statement ([`Stmt::Select`] or [`Stmt::SelectTable`]).
 impl SubqueryPlan for Stmt {
     fn first_column_type(&self, env: &dyn crate::expr::Env) -> crate::expr::eval::SqlType {

@@ -152,6 +152,13 @@ impl SessionState {
         state
     }
 
+    /// The grants the session's account held at its last check (none before the first).
+    pub(crate) fn checked_grants(&self) -> Arc<crate::catalog::privileges::Grants> {
+        self.grants
+            .as_ref()
+            .map_or_else(Default::default, |(_, g)| Arc::clone(g))
+    }
+
     pub(crate) fn session_value(&self, index: usize) -> &VarValue {
         self.overrides.get(&index).unwrap_or(&self.snapshot[index])
     }

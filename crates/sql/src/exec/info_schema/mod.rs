@@ -134,10 +134,7 @@ pub(super) fn text(s: &str) -> Value {
 }
 
 pub(super) fn grants(env: &ExecEnv) -> Arc<Grants> {
-    env.state
-        .grants
-        .as_ref()
-        .map_or_else(Default::default, |(_, g)| Arc::clone(g))
+    env.state.checked_grants()
 }
 
 /// The databases the account sees (information_schema first, as MariaDB lists it), kept
@@ -252,6 +249,19 @@ fn per_table(
         }
     }
     Ok(rows)
+}
+
+/// information_schema.STATISTICS' rows of one table (SHOW INDEX shows them too).
+pub(crate) fn index_rows(db: &str, name: &str, def: &st::TableDef) -> Vec<st::Row> {
+    let mut rows = Vec::new();
+    let table = Described {
+        db,
+        name,
+        def,
+        privileges: "",
+    };
+    statistics_rows(&table, &mut rows);
+    rows
 }
 
 /// The column privileges the account holds on a table, in MariaDB's words and order.
