@@ -27,12 +27,13 @@ use crate::constants::error_code::*;
 use crate::constants::status::*;
 use crate::constants::{column_type, DEFAULT_COLLATION_ID};
 use crate::drain::DrainError;
-use crate::packet::{PacketError, PacketReader, PacketWriter};
+use crate::packet::{FrameBuffer, PacketError, PacketReader, PacketWriter};
 use crate::results::{
     put_column, put_end_of_rows, put_eof, put_err, put_ok, ColumnDef, ColumnDefinition, CursorRows,
     ErrorInfo, OkInfo, ResultSink, RowFormat,
 };
 use crate::stop::StopWaiter;
+use crate::tls::{TlsInfo, Transport};
 use crate::value::{read_binary_param, ParamType};
 use myriad_types::Value;
 use std::collections::HashMap;
@@ -49,10 +50,21 @@ pub trait ServerHandler: Send + Sync + 'static {
 
     /// How `user`@`host` authenticates: None when no account matches, Some(None) for an
     /// account without password, Some(Some(hash)) with SHA1(SHA1(password)).
-    fn account(&self, user: &str, host: &str) -> Option<Option<[u8; 20]>>;
+    /// `tls` is the connection's TLS (None: plain): an account whose TLS requirement it
+    /// does not meet answers None, as if it did not exist (1045 access denied).
+    fn account(&self, user: &str, host: &str, tls: Option<&TlsInfo>) -> Option<Option<[u8; 20]>>;
 
     /// Open the session of an authenticated connection.
     fn open_session(&self, request: &SessionRequest<'_>) -> Result<Self::Session, ErrorInfo>;
+    /// Whether connections must come over a secure transport, TLS or the unix socket
+    /// (`require_secure_transport`): others are refused as MariaDB refuses them, with
+    /// 1045 access denied, before their password is checked.
+    fn secure_transport_required(&self) -> bool {
+        false
+    }
+    /// A TLS handshake began (`finished` false) or completed (true): `Ssl_accepts`,
+    /// `Ssl_finished_accepts`.
+    fn tls_handshake(&self, _finished: bool) {}
 
     /// A command starts executing (for Threads_running).
     fn command_started(&self) {}
@@ -76,6 +88,8 @@ pub struct SessionRequest<'a> {
     pub capabilities: u32,
     /// The client's socket ([`ConnectionOptions::socket_fd`]).
     pub socket_fd: Option<i32>,
+    /// The connection's TLS, when the client asked for it.
+    pub tls: Option<&'a TlsInfo>,
     /// Ends this connection from elsewhere (KILL CONNECTION).
     pub closer: CloseHandle,
 }
@@ -180,6 +194,10 @@ pub struct ConnectionOptions {
     /// may poll it to learn that the client hung up. It stays open as long as the
     /// connection's task runs, and only that task's statements may use it.
     pub socket_fd: Option<i32>,
+    /// Whether the client came over the unix socket (a secure transport, as TLS is).
+    pub unix_socket: bool,
+    /// The server's TLS configuration: when present the greeting offers TLS.
+    pub tls: Option<Arc<rustls::ServerConfig>>,
 }
 
 impl Default for ConnectionOptions {
@@ -193,6 +211,8 @@ impl Default for ConnectionOptions {
             connect_timeout: Duration::from_secs(10),
             write_timeout: Duration::from_secs(60),
             socket_fd: None,
+            unix_socket: false,
+            tls: None,
         }
     }
 }
@@ -255,8 +275,10 @@ enum Next {
 }
 
 struct Connection<S, H: ServerHandler> {
-    reader: PacketReader<BufReader<ReadHalf<S>>>,
-    writer: PacketWriter<WriteHalf<S>>,
+    reader: PacketReader<BufReader<ReadHalf<Transport<S>>>>,
+    writer: PacketWriter<WriteHalf<Transport<S>>>,
+    /// The connection's TLS (None: plain).
+    tls: Option<TlsInfo>,
     handler: Arc<H>,
     options: ConnectionOptions,
     capabilities: u32,
@@ -300,16 +322,29 @@ where
     S: AsyncRead + AsyncWrite + Unpin + Send,
     H: ServerHandler,
 {
-    let (read_half, write_half) = tokio::io::split(stream);
+    let scramble = new_scramble();
+    let deadline = tokio::time::Instant::now() + options.connect_timeout;
+    let version = handler.server_version();
+    let opening = open(stream, handler.as_ref(), &version, &options, &scramble);
+    let opened = match tokio::time::timeout_at(deadline, opening).await {
+        Ok(Ok(opened)) => opened,
+        Ok(Err((end, received, sent))) => {
+            handler.traffic(received, sent);
+            return end;
+        }
+        Err(_) => return ConnectionEnd::HandshakeFailed(String::from("handshake timed out")),
+    };
+    let (read_half, write_half) = tokio::io::split(opened.transport);
     let mut conn = Connection {
         reader: PacketReader::new(
             BufReader::with_capacity(16 * 1024, read_half),
             options.max_allowed_packet,
         ),
         writer: PacketWriter::new(write_half),
+        tls: opened.tls,
         handler,
         capabilities: 0,
-        scramble: new_scramble(),
+        scramble,
         multi_statements: false,
         statements: HashMap::new(),
         reported_received: 0,
@@ -317,8 +352,11 @@ where
         options,
         closer: CloseHandle::default(),
     };
-    let connect_timeout = conn.options.connect_timeout;
-    let session = match tokio::time::timeout(connect_timeout, conn.handshake()).await {
+    conn.reader.bytes_received = opened.received;
+    conn.writer.bytes_sent = opened.sent;
+    conn.reader.next_sequence = opened.next_sequence;
+    conn.writer.frames.set_sequence(opened.next_sequence);
+    let session = match tokio::time::timeout_at(deadline, conn.handshake(opened.response)).await {
         Ok(Ok(session)) => session,
         Ok(Err(end)) => {
             conn.report_traffic();
@@ -334,6 +372,144 @@ where
     conn.report_traffic();
     conn.writer.shutdown().await;
     end
+}
+
+/// A connection after its first exchange: the transport to serve it over and the
+/// client's handshake response.
+struct Opened<S> {
+    transport: Transport<S>,
+    response: Vec<u8>,
+    /// The sequence id of the server's next packet.
+    next_sequence: u8,
+    tls: Option<TlsInfo>,
+    received: u64,
+    sent: u64,
+}
+
+/// A failed opening, with the bytes received and sent before it failed.
+type OpenFailed = (ConnectionEnd, u64, u64);
+
+/// The payload of an SSL request: capabilities, max packet, collation, 23 bytes of filler.
+const SSL_REQUEST_BYTES: usize = 32;
+
+/// Greet the client and read its answer; when that is an SSL request, run the TLS
+/// handshake and read the handshake response inside TLS ([`crate::tls`]). Each read takes
+/// exactly one packet (no read-ahead), so that TLS starts on the byte after the SSL
+/// request.
+async fn open<S, H: ServerHandler>(
+    mut stream: S,
+    handler: &H,
+    version: &str,
+    options: &ConnectionOptions,
+    scramble: &[u8; 20],
+) -> Result<Opened<S>, OpenFailed>
+where
+    S: AsyncRead + AsyncWrite + Unpin + Send,
+{
+    let capabilities = SERVER_CAPABILITIES | options.tls.as_ref().map_or(0, |_| CLIENT_SSL);
+    let mut writer = PacketWriter::new(&mut stream);
+    put_greeting(&mut writer.frames, version, options, scramble, capabilities);
+    let flushed = writer.flush().await;
+    let mut sent = writer.bytes_sent;
+    flushed.map_err(|e| (ConnectionEnd::HandshakeFailed(e.to_string()), 0, sent))?;
+    let mut reader = PacketReader::new(&mut stream, options.max_allowed_packet);
+    reader.next_sequence = 1;
+    let mut response = Vec::new();
+    let read = reader.read_payload(&mut response).await;
+    let mut received = reader.bytes_received;
+    let next_sequence = reader.next_sequence;
+    read.map_err(|e| {
+        (
+            ConnectionEnd::HandshakeFailed(e.to_string()),
+            received,
+            sent,
+        )
+    })?;
+    let client_caps = response
+        .get(..4)
+        .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+    if client_caps & CLIENT_SSL == 0 || response.len() != SSL_REQUEST_BYTES {
+        return Ok(Opened {
+            transport: Transport::Plain(stream),
+            response,
+            next_sequence,
+            tls: None,
+            received,
+            sent,
+        });
+    }
+    let Some(config) = &options.tls else {
+        let mut writer = PacketWriter::new(&mut stream);
+        writer.frames.set_sequence(next_sequence);
+        let error = ErrorInfo::new(ER_HANDSHAKE_ERROR, "Bad handshake");
+        put_err(&mut writer.frames, &error);
+        let _ = writer.flush().await;
+        sent += writer.bytes_sent;
+        let reason = "TLS requested but the server has no certificate (ssl_cert, ssl_key)";
+        return Err((
+            ConnectionEnd::HandshakeFailed(reason.into()),
+            received,
+            sent,
+        ));
+    };
+    let acceptor = tokio_rustls::TlsAcceptor::from(Arc::clone(config));
+    handler.tls_handshake(false);
+    let tls = acceptor.accept(stream).await.map_err(|e| {
+        let end = ConnectionEnd::HandshakeFailed(format!("TLS handshake failed: {e}"));
+        (end, received, sent)
+    })?;
+    handler.tls_handshake(true);
+    let info = crate::tls::info_of(tls.get_ref().1);
+    let mut transport = Transport::Tls(Box::new(tls));
+    let mut reader = PacketReader::new(&mut transport, options.max_allowed_packet);
+    reader.next_sequence = next_sequence;
+    let read = reader.read_payload(&mut response).await;
+    received += reader.bytes_received;
+    let next_sequence = reader.next_sequence;
+    read.map_err(|e| {
+        (
+            ConnectionEnd::HandshakeFailed(e.to_string()),
+            received,
+            sent,
+        )
+    })?;
+    Ok(Opened {
+        transport,
+        response,
+        next_sequence,
+        tls: Some(info),
+        received,
+        sent,
+    })
+}
+
+/// The v10 greeting: server version, connection id, scramble, capabilities, the plugin.
+fn put_greeting(
+    frames: &mut FrameBuffer,
+    version: &str,
+    options: &ConnectionOptions,
+    scramble: &[u8; 20],
+    capabilities: u32,
+) {
+    let start = frames.start_packet();
+    let out = frames.payload();
+    out.push(10);
+    out.extend_from_slice(version.as_bytes());
+    out.push(0);
+    out.extend_from_slice(&options.connection_id.to_le_bytes());
+    out.extend_from_slice(&scramble[..8]);
+    out.push(0);
+    out.extend_from_slice(&(capabilities as u16).to_le_bytes());
+    out.push(DEFAULT_COLLATION_ID);
+    out.extend_from_slice(&SERVER_STATUS_AUTOCOMMIT.to_le_bytes());
+    out.extend_from_slice(&((capabilities >> 16) as u16).to_le_bytes());
+    out.push(21);
+    out.extend_from_slice(&[0; 10]);
+    out.extend_from_slice(&scramble[8..]);
+    out.push(0);
+    out.extend_from_slice(NATIVE_PASSWORD_PLUGIN.as_bytes());
+    out.push(0);
+    frames.finish_packet(start);
 }
 
 impl<S, H> Connection<S, H>
@@ -365,40 +541,8 @@ where
         ConnectionEnd::HandshakeFailed(reason)
     }
 
-    fn greeting(&mut self) {
-        let version = self.handler.server_version();
-        let frames = &mut self.writer.frames;
-        let start = frames.start_packet();
-        let out = frames.payload();
-        out.push(10);
-        out.extend_from_slice(version.as_bytes());
-        out.push(0);
-        out.extend_from_slice(&self.options.connection_id.to_le_bytes());
-        out.extend_from_slice(&self.scramble[..8]);
-        out.push(0);
-        out.extend_from_slice(&(SERVER_CAPABILITIES as u16).to_le_bytes());
-        out.push(DEFAULT_COLLATION_ID);
-        out.extend_from_slice(&SERVER_STATUS_AUTOCOMMIT.to_le_bytes());
-        out.extend_from_slice(&((SERVER_CAPABILITIES >> 16) as u16).to_le_bytes());
-        out.push(21);
-        out.extend_from_slice(&[0; 10]);
-        out.extend_from_slice(&self.scramble[8..]);
-        out.push(0);
-        out.extend_from_slice(NATIVE_PASSWORD_PLUGIN.as_bytes());
-        out.push(0);
-        frames.finish_packet(start);
-    }
-
-    async fn handshake(&mut self) -> Result<H::Session, ConnectionEnd> {
-        self.greeting();
-        self.writer
-            .flush()
-            .await
-            .map_err(|e| ConnectionEnd::HandshakeFailed(e.to_string()))?;
-        let mut payload = Vec::new();
-        if let Err(e) = self.read_reply(&mut payload).await {
-            return Err(ConnectionEnd::HandshakeFailed(e.to_string()));
-        }
+    /// Authenticate the client's handshake response `payload` and open its session.
+    async fn handshake(&mut self, payload: Vec<u8>) -> Result<H::Session, ConnectionEnd> {
         let bad_handshake = || ErrorInfo::new(ER_HANDSHAKE_ERROR, "Bad handshake");
         let mut r = Reader::new(&payload);
         let parsed = (|| -> Result<_, DecodeError> {
@@ -411,6 +555,9 @@ where
             r.take(23, "filler")?;
             if client_caps & CLIENT_SSL != 0 && r.is_empty() {
                 return Err(DecodeError("TLS requested but not offered"));
+            }
+            if client_caps & CLIENT_SSL != 0 && self.tls.is_none() {
+                return Err(DecodeError("CLIENT_SSL without an SSL request"));
             }
             let caps = client_caps & SERVER_CAPABILITIES;
             let user = r.nul_bytes("user")?;
@@ -442,6 +589,12 @@ where
         };
         self.capabilities = caps;
         self.multi_statements = caps & CLIENT_MULTI_STATEMENTS != 0;
+        let secure = self.tls.is_some() || self.options.unix_socket;
+        if !secure && self.handler.secure_transport_required() {
+            let err = access_denied(&user, &self.options.host, !auth.is_empty());
+            let reason = format!("{} (require_secure_transport)", err.message);
+            return Err(self.fail_handshake(err, reason).await);
+        }
 
         let (auth, authenticated) = self.check_password(&user, plugin, auth).await?;
         let host = self.options.host.clone();
@@ -457,6 +610,7 @@ where
             database: database.as_deref(),
             capabilities: caps,
             socket_fd: self.options.socket_fd,
+            tls: self.tls.as_ref(),
             closer: self.closer.clone(),
         };
         let session = match self.handler.open_session(&request) {
@@ -494,7 +648,10 @@ where
             Some(p) if p != NATIVE_PASSWORD_PLUGIN => self.auth_switch().await?,
             _ => response,
         };
-        let matched = match self.handler.account(user, &self.options.host) {
+        let matched = match self
+            .handler
+            .account(user, &self.options.host, self.tls.as_ref())
+        {
             Some(hash) => verify_native_password(hash.as_ref(), &self.scramble, &response),
             None => false,
         };

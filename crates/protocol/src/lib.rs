@@ -10,6 +10,7 @@
 //! - [`value`] and [`results`]: text and binary values, OK/EOF/ERR, column definitions,
 //!   result sets written through [`ResultSink`];
 //! - [`drain`]: a result set written to the socket while the statement produces it;
+//! - [`tls`]: the SSL request and TLS over the same socket (rustls);
 //! - [`connection`]: handshake, capability negotiation, authentication (with auth switch),
 //!   the command loop and prepared-statement state (remembered parameter types, long
 //!   data, cursors).
@@ -29,6 +30,7 @@ pub mod packet;
 pub mod query_text;
 pub mod results;
 pub mod stop;
+pub mod tls;
 pub mod value;
 
 pub use command::Command;
@@ -40,4 +42,5 @@ pub use myriad_types::Value;
 pub use results::{
     ColumnDef, ColumnDefinition, EncodedRows, ErrorInfo, OkInfo, ResultSink, RowFormat,
 };
+pub use tls::{PeerCertificate, TlsConfig, TlsInfo, TlsSettings};
 pub use value::ParamType;

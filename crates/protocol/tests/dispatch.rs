@@ -64,7 +64,12 @@ impl ServerHandler for Mock {
     fn command_finished(&self) {
         FINISHED.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
     }
-    fn account(&self, user: &str, _host: &str) -> Option<Option<[u8; 20]>> {
+    fn account(
+        &self,
+        user: &str,
+        _host: &str,
+        _tls: Option<&myriad_protocol::TlsInfo>,
+    ) -> Option<Option<[u8; 20]>> {
         match user {
             "root" => Some(None),
             "alice" => Some(Some(native_password_hash(b"pw"))),

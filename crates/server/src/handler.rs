@@ -222,10 +222,33 @@ impl ServerHandler for MyriadServer {
         self.version.clone()
     }
 
-    fn account(&self, user: &str, host: &str) -> Option<Option<[u8; 20]>> {
+    fn account(
+        &self,
+        user: &str,
+        host: &str,
+        tls: Option<&myriad_types::tls::TlsInfo>,
+    ) -> Option<Option<[u8; 20]>> {
         self.engine
             .account(user, host)
+            .filter(|auth| auth.require.admits(tls))
             .map(|auth| auth.native_password_hash)
+    }
+
+    fn secure_transport_required(&self) -> bool {
+        matches!(
+            self.engine.global_variable("require_secure_transport"),
+            Some(Value::Int(1) | Value::UInt(1))
+        )
+    }
+
+    fn tls_handshake(&self, finished: bool) {
+        let counters = self.engine.counters();
+        let counter = if finished {
+            &counters.ssl_finished_accepts
+        } else {
+            &counters.ssl_accepts
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
     }
 
     fn open_session(&self, request: &SessionRequest<'_>) -> Result<MyriadSession, ErrorInfo> {
@@ -237,6 +260,7 @@ impl ServerHandler for MyriadServer {
             interactive: request.capabilities
                 & myriad_protocol::constants::capabilities::CLIENT_INTERACTIVE
                 != 0,
+            tls: request.tls.cloned(),
         };
         let engine = Arc::clone(&self.engine);
         let session = blocking(|| engine.new_session(info)).map_err(|e| error_info(&e))?;

@@ -19,6 +19,7 @@
 
 pub mod handler;
 pub mod options;
+pub mod tls;
 
 use handler::MyriadServer;
 use myriad_protocol::constants::error_code::ER_CON_COUNT_ERROR;
@@ -188,6 +189,8 @@ struct Listeners {
     next_connection_id: AtomicU32,
     max_connections_option: Option<u64>,
     shutdown: StopSignal,
+    /// The server's TLS (None: connections cannot ask for it).
+    tls: Option<myriad_protocol::TlsConfig>,
 }
 
 fn variable_u64(engine: &Engine, name: &str) -> Option<u64> {
@@ -222,6 +225,7 @@ impl Listeners {
         connection_id: u32,
         host: String,
         socket_fd: i32,
+        unix_socket: bool,
     ) -> ConnectionOptions {
         let engine = &self.handler.engine;
         ConnectionOptions {
@@ -237,11 +241,13 @@ impl Listeners {
             write_timeout: seconds(variable_u64(engine, "net_write_timeout"), 60)
                 .unwrap_or(Duration::from_secs(60)),
             socket_fd: Some(socket_fd),
+            unix_socket,
+            tls: self.tls.clone(),
         }
     }
 
     /// Admit or refuse one accepted stream and serve it on its own task.
-    fn admit<S>(self: &Arc<Self>, stream: S, host: String, peer: String)
+    fn admit<S>(self: &Arc<Self>, stream: S, host: String, peer: String, unix_socket: bool)
     where
         S: AsyncRead + AsyncWrite + AsRawFd + Unpin + Send + 'static,
     {
@@ -261,7 +267,7 @@ impl Listeners {
             .max_used_connections
             .fetch_max(live_now, Ordering::Relaxed);
         let connection_id = self.next_connection_id.fetch_add(1, Ordering::Relaxed);
-        let options = self.connection_options(connection_id, host, stream.as_raw_fd());
+        let options = self.connection_options(connection_id, host, stream.as_raw_fd(), unix_socket);
         let listeners = Arc::clone(self);
         let stop = self.shutdown.subscribe();
         tokio::spawn(async move {
@@ -365,6 +371,8 @@ trait Listener {
     type Stream: AsyncRead + AsyncWrite + AsRawFd + Unpin + Send + 'static;
     /// What the log says of a failed accept.
     const ACCEPT_FAILED: &'static str;
+    /// Whether clients come over the unix socket (a secure transport).
+    const UNIX_SOCKET: bool;
     /// One accepted client, ready to serve, with its host and peer names.
     fn accept_client(
         &self,
@@ -374,6 +382,7 @@ trait Listener {
 impl Listener for tokio::net::TcpListener {
     type Stream = tokio::net::TcpStream;
     const ACCEPT_FAILED: &'static str = "accept failed";
+    const UNIX_SOCKET: bool = false;
     async fn accept_client(&self) -> std::io::Result<(Self::Stream, String, String)> {
         let (stream, addr) = self.accept().await?;
         let _ = stream.set_nodelay(true);
@@ -384,6 +393,7 @@ impl Listener for tokio::net::TcpListener {
 impl Listener for tokio::net::UnixListener {
     type Stream = tokio::net::UnixStream;
     const ACCEPT_FAILED: &'static str = "accept on the unix socket failed";
+    const UNIX_SOCKET: bool = true;
     async fn accept_client(&self) -> std::io::Result<(Self::Stream, String, String)> {
         let (stream, _) = self.accept().await?;
         Ok((
@@ -403,7 +413,7 @@ async fn accept_loop<L: Listener>(listener: L, listeners: Arc<Listeners>) {
             _ = shutdown.stopped() => return,
         };
         match accepted {
-            Ok((stream, host, peer)) => listeners.admit(stream, host, peer),
+            Ok((stream, host, peer)) => listeners.admit(stream, host, peer, L::UNIX_SOCKET),
             Err(e) => {
                 // Out of descriptors or a connection reset before accept: back off briefly
                 // rather than spin.
@@ -417,7 +427,7 @@ async fn accept_loop<L: Listener>(listener: L, listeners: Arc<Listeners>) {
 /// The system variables for the engine: those given, then the server options that the
 /// engine also reports as variables (@@port, @@socket, @@datadir, ...), so that SELECT
 /// @@port tells the truth.
-fn engine_variables(options: &ServerOptions, workers: usize) -> Vec<(String, String)> {
+fn engine_variables(options: &ServerOptions, workers: usize, tls: bool) -> Vec<(String, String)> {
     let known: std::collections::HashSet<String> = myriad_sql::system_variables_help()
         .into_iter()
         .map(|(name, _, _)| name)
@@ -443,14 +453,19 @@ fn engine_variables(options: &ServerOptions, workers: usize) -> Vec<(String, Str
     if let Some(log_error) = &options.log_error {
         add("log_error", log_error.display().to_string());
     }
+    if tls {
+        add("have_ssl", String::from("YES"));
+        add("have_openssl", String::from("YES"));
+    }
     variables
 }
 
 /// Run a server until SIGTERM, SIGINT or SHUTDOWN.
 pub async fn run(options: ServerOptions, workers: usize) -> Result<(), String> {
+    let tls = tls::from_variables(&options.variables).map_err(|e| format!("TLS: {e}"))?;
     let config = EngineConfig {
         datadir: options.datadir.clone(),
-        variables: engine_variables(&options, workers),
+        variables: engine_variables(&options, workers, tls.is_some()),
     };
     warn_if_datadir_is_open_to_others(&options.datadir);
     let engine = tokio::task::block_in_place(|| Engine::open(config))
@@ -470,7 +485,12 @@ pub async fn run(options: ServerOptions, workers: usize) -> Result<(), String> {
         next_connection_id: AtomicU32::new(1),
         max_connections_option: options.max_connections,
         shutdown: shutdown.clone(),
+        tls: tls.clone(),
     });
+    if tls.is_some() {
+        engine.set_tls_cipher_list(myriad_protocol::tls::cipher_list());
+        tracing::info!("TLS on: clients may ask for TLS 1.2 or 1.3 (ssl_cert, ssl_key)");
+    }
 
     let tcp = bind_tcp(&options)?;
     let mut tasks = Vec::new();

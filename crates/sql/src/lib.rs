@@ -143,6 +143,9 @@ pub struct ServerCounters {
     pub bytes_sent: AtomicU64,
     pub bytes_received: AtomicU64,
     pub max_used_connections: AtomicU64,
+    /// TLS handshakes begun (`Ssl_accepts`) and completed (`Ssl_finished_accepts`).
+    pub ssl_accepts: AtomicU64,
+    pub ssl_finished_accepts: AtomicU64,
 }
 
 /// How a stored account authenticates.
@@ -150,6 +153,8 @@ pub struct ServerCounters {
 pub struct AccountAuth {
     /// SHA1(SHA1(password)) for mysql_native_password, or None for an empty password.
     pub native_password_hash: Option<[u8; 20]>,
+    /// What the TLS of its connections must be (`REQUIRE ...`).
+    pub require: catalog::tls_require::TlsRequire,
 }
 
 /// Who opens a session.
@@ -162,6 +167,8 @@ pub struct SessionInfo {
     /// The client said CLIENT_INTERACTIVE: its session wait_timeout starts at
     /// interactive_timeout, as in MySQL.
     pub interactive: bool,
+    /// The connection's TLS (None: plain): `Ssl_version`, `Ssl_cipher`.
+    pub tls: Option<myriad_types::tls::TlsInfo>,
 }
 
 /// What a successful COM_STMT_PREPARE describes.
@@ -193,6 +200,8 @@ pub struct Engine {
     query_cache: crate::exec::query_cache::EngineQueryCache,
     /// The live sessions by connection id, for KILL.
     sessions: interrupt::Registry,
+    /// The cipher suites the server's TLS offers (`Ssl_cipher_list`), set once at startup.
+    tls_cipher_list: std::sync::OnceLock<String>,
 }
 
 impl Engine {
@@ -318,6 +327,7 @@ impl Engine {
             metadata_locks: Default::default(),
             started: Instant::now(),
             status_flushed: Mutex::new(Instant::now()),
+            tls_cipher_list: std::sync::OnceLock::new(),
             query_cache,
             sessions: interrupt::Registry::default(),
         }))
@@ -343,6 +353,11 @@ impl Engine {
     /// How `user`@`host` authenticates, or None when no such account matches.
     pub fn account(&self, user: &str, host: &str) -> Option<AccountAuth> {
         self.accounts.find(user, host)
+    }
+
+    /// Tell the engine the cipher suites its server's TLS offers (`Ssl_cipher_list`).
+    pub fn set_tls_cipher_list(&self, list: String) {
+        let _ = self.tls_cipher_list.set(list);
     }
 
     /// Seconds since the engine opened.

@@ -117,6 +117,7 @@ error_codes! {
     ER_LOCK_DEADLOCK = 1213, "40001", "Deadlock found when trying to get lock; try restarting transaction";
     ER_WRONG_USAGE = 1221, "HY000", "Incorrect usage of %s and %s";
     ER_WRONG_NUMBER_OF_COLUMNS_IN_SELECT = 1222, "21000", "The used SELECT statements have a different number of columns";
+    ER_DUP_ARGUMENT = 1225, "HY000", "Option '%s' used twice in statement";
     ER_SPECIFIC_ACCESS_DENIED_ERROR = 1227, "42000", "Access denied; you need (at least one of) the %-.128s privilege(s) for this operation";
     ER_LOCAL_VARIABLE = 1228, "HY000", "Variable '%-.64s' is a SESSION variable and can't be used with SET GLOBAL";
     ER_GLOBAL_VARIABLE = 1229, "HY000", "Variable '%-.64s' is a GLOBAL variable and should be set with SET GLOBAL";

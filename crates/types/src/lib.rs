@@ -6,6 +6,7 @@ pub mod collation;
 pub mod datetime;
 pub mod decimal;
 pub mod interval;
+pub mod tls;
 pub mod value;
 
 pub use collation::Collation;

@@ -5,7 +5,7 @@
 //! hex of SHA1(SHA1(password)) (empty for no password), each field hex-encoded so no name
 //! needs escaping; then `g:` and the global privileges' bits in hex, one
 //! `d:<hex name>:<hex bits>` per database grant and one `t:<hex db>:<hex table>:<hex bits>`
-//! per table grant. A line without `g:` was written before
+//! per table grant, and `r:...` for a TLS requirement ([`TlsRequire`]). A line without `g:` was written before
 //! grants existed: its account keeps every privilege it had then, all of them. Every change rewrites the whole file the crash-safe way: write a temp
 //! file, fsync it, rename it over the old one, fsync the directory. Accounts are few, so a
 //! rewrite per CREATE/ALTER/DROP USER is cheap and the file is never half-written.
@@ -16,6 +16,7 @@
 //! wins.
 
 use super::privileges::{Grants, Level, Privs};
+use super::tls_require::TlsRequire;
 use crate::error::SqlError;
 use crate::AccountAuth;
 use myriad_types::errors::ER_UNKNOWN_ERROR;
@@ -148,6 +149,7 @@ impl Accounts {
                     host: "localhost".into(),
                     auth: AccountAuth {
                         native_password_hash: None,
+                        require: TlsRequire::None,
                     },
                     grants: Grants::all(),
                 };
@@ -267,6 +269,7 @@ impl Accounts {
             host: host.into(),
             auth: AccountAuth {
                 native_password_hash: hash,
+                require: TlsRequire::None,
             },
             grants: Grants::default(),
         });
@@ -290,6 +293,22 @@ impl Accounts {
         let changed = self.edit(user, host, |account| {
             account.auth.native_password_hash = hash;
             true
+        })?;
+        Ok(changed.is_some())
+    }
+
+    /// Set the TLS requirement of the account named exactly `user`@`host`
+    /// (`REQUIRE ...`). Returns false when there is no such account.
+    pub fn set_require(
+        &self,
+        user: &str,
+        host: &str,
+        require: &TlsRequire,
+    ) -> Result<bool, SqlError> {
+        let changed = self.edit(user, host, |account| {
+            let changed = account.auth.require != *require;
+            account.auth.require = require.clone();
+            changed
         })?;
         Ok(changed.is_some())
     }
@@ -345,6 +364,10 @@ impl Accounts {
                 hash,
                 a.grants.global.0
             ));
+            if let Some(field) = a.auth.require.encode(hex) {
+                text.push(' ');
+                text.push_str(&field);
+            }
             for (db, privs) in &a.grants.databases {
                 text.push_str(&format!(" d:{}:{:x}", hex(db.as_bytes()), privs.0));
             }
@@ -395,9 +418,12 @@ fn parse_line(line: &str) -> Option<Account> {
         Some(<[u8; 20]>::try_from(bytes.as_slice()).ok()?)
     };
     let mut grants = None;
+    let mut require = TlsRequire::None;
     for field in fields {
         let bits = |text: &str| u64::from_str_radix(text, 16).ok().map(Privs);
-        if let Some(global) = field.strip_prefix("g:") {
+        if let Some(text) = field.strip_prefix("r:") {
+            require = TlsRequire::decode(text, unhex)?;
+        } else if let Some(global) = field.strip_prefix("g:") {
             grants.get_or_insert_with(Grants::default).global = bits(global)?;
         } else if let Some(table) = field.strip_prefix("t:") {
             let mut parts = table.split(':');
@@ -423,6 +449,7 @@ fn parse_line(line: &str) -> Option<Account> {
         host,
         auth: AccountAuth {
             native_password_hash,
+            require,
         },
         // Written before grants existed: the account could do everything then.
         grants: grants.unwrap_or_else(Grants::all),
@@ -455,6 +482,7 @@ mod tests {
             assert_eq!(
                 accounts.find("root", host),
                 Some(AccountAuth {
+                    require: TlsRequire::None,
                     native_password_hash: None
                 })
             );
@@ -479,6 +507,13 @@ mod tests {
             native_hash("pw")
         );
         assert!(accounts.set_password("app", "10.0.%", "new").unwrap());
+        let require = TlsRequire::Specified {
+            issuer: Some("/CN=ca".into()),
+            subject: None,
+            cipher: Some("TLS_AES_256_GCM_SHA384".into()),
+        };
+        assert!(accounts.set_require("app", "10.0.%", &require).unwrap());
+        assert!(!accounts.set_require("nobody", "%", &require).unwrap());
         drop(accounts);
         let reopened = Accounts::open(dir.path()).unwrap();
         assert_eq!(
@@ -488,6 +523,7 @@ mod tests {
                 .native_password_hash,
             native_hash("new")
         );
+        assert_eq!(reopened.find("app", "10.0.3.1").unwrap().require, require);
         assert!(reopened.drop_account("app", "10.0.%").unwrap());
         assert!(!reopened.drop_account("app", "10.0.%").unwrap());
         assert_eq!(reopened.find("app", "10.0.3.1"), None);

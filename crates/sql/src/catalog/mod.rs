@@ -9,6 +9,7 @@ pub mod accounts;
 pub mod charset;
 pub mod info_schema;
 pub mod privileges;
+pub mod tls_require;
 
 use crate::error::SqlError;
 use myriad_storage::{Storage, StorageConfig, StorageError};

@@ -538,11 +538,16 @@ impl Session {
             Stmt::CreateUser {
                 users,
                 if_not_exists,
+                require,
             } => {
                 let accounts = &self.engine.accounts;
                 let verdict = AccountOp::new("CREATE USER", "it already exists", *if_not_exists);
                 verdict.apply(users, &mut env.warnings, |u| {
-                    accounts.create_hashed(&u.user, &u.host, u.password_hash()?)
+                    let created = accounts.create_hashed(&u.user, &u.host, u.password_hash()?)?;
+                    if let (true, Some(require)) = (created, require) {
+                        accounts.set_require(&u.user, &u.host, require)?;
+                    }
+                    Ok(created)
                 })?;
                 ok(0)
             }
@@ -554,12 +559,22 @@ impl Session {
                 })?;
                 ok(0)
             }
-            Stmt::AlterUser { users, if_exists } => {
+            Stmt::AlterUser {
+                users,
+                if_exists,
+                require,
+            } => {
                 let accounts = &self.engine.accounts;
                 let verdict = AccountOp::new("ALTER USER", "it doesn't exist", *if_exists);
-                verdict.apply(users, &mut env.warnings, |u| match &u.password {
-                    Some(_) => accounts.set_hash(&u.user, &u.host, u.password_hash()?),
-                    None => Ok(accounts.exists(&u.user, &u.host)),
+                verdict.apply(users, &mut env.warnings, |u| {
+                    let exists = match &u.password {
+                        Some(_) => accounts.set_hash(&u.user, &u.host, u.password_hash()?)?,
+                        None => accounts.exists(&u.user, &u.host),
+                    };
+                    if let (true, Some(require)) = (exists, require) {
+                        accounts.set_require(&u.user, &u.host, require)?;
+                    }
+                    Ok(exists)
                 })?;
                 ok(0)
             }

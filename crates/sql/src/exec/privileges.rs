@@ -279,6 +279,11 @@ impl Session {
                 (Some(false), _) => return Err(no_such_grant(&u.user, &u.host)),
                 (Some(true), _) => {}
             }
+            if let Some(require) = &g.require {
+                self.engine
+                    .accounts
+                    .set_require(&u.user, &u.host, require)?;
+            }
         }
         Ok(crate::exec::ok(0))
     }
@@ -391,8 +396,9 @@ impl Session {
             .unwrap_or_default();
         let g = &account.grants;
         let mut lines = vec![format!(
-            "GRANT {} ON *.* TO {to}{password}{}",
+            "GRANT {} ON *.* TO {to}{password}{}{}",
             g.global.grant_text(Privs::ALL_GLOBAL),
+            account.auth.require.clause(),
             with_option(g.global)
         )];
         for (db, privs) in &g.databases {

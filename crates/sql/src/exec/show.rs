@@ -43,7 +43,7 @@ impl Session {
             .map(|(name, value)| {
                 vec![
                     Value::Bytes(name.into_bytes()),
-                    Value::Bytes(value.to_string().into_bytes()),
+                    Value::Bytes(value.into_bytes()),
                 ]
             })
             .collect();
@@ -139,7 +139,47 @@ pub(crate) fn variable_pairs(env: &ExecEnv, global: bool) -> Vec<(&'static str, 
 
 /// Every status counter with its value as SHOW STATUS shows it (the session's, or with
 /// `global` the server's), sorted by name.
-pub(crate) fn status_pairs(env: &ExecEnv, global: bool) -> Vec<(String, u64)> {
+pub(crate) fn status_pairs(env: &ExecEnv, global: bool) -> Vec<(String, String)> {
+    let mut pairs: Vec<(String, String)> = counter_pairs(env, global)
+        .into_iter()
+        .map(|(name, value)| (name, value.to_string()))
+        .collect();
+    pairs.extend(ssl_pairs(env, global));
+    pairs.sort_by_key(|p| p.0.to_ascii_lowercase());
+    pairs
+}
+
+/// The TLS status variables: the server's handshakes, and this session's TLS (empty
+/// for a plain session and in the global scope, as MariaDB shows them).
+fn ssl_pairs(env: &ExecEnv, global: bool) -> Vec<(String, String)> {
+    let c = &env.engine.counters;
+    // The server's handshakes, in both scopes (MariaDB's session shows the server's too).
+    let counter = |a: &std::sync::atomic::AtomicU64| a.load(Ordering::Relaxed).to_string();
+    let tls = env.info.tls.as_ref().filter(|_| !global);
+    vec![
+        ("Ssl_accepts".to_string(), counter(&c.ssl_accepts)),
+        (
+            "Ssl_cipher".to_string(),
+            tls.map(|t| t.cipher.to_string()).unwrap_or_default(),
+        ),
+        (
+            "Ssl_cipher_list".to_string(),
+            tls.and_then(|_| env.engine.tls_cipher_list.get().cloned())
+                .unwrap_or_default(),
+        ),
+        (
+            "Ssl_finished_accepts".to_string(),
+            counter(&c.ssl_finished_accepts),
+        ),
+        (
+            "Ssl_version".to_string(),
+            tls.map(|t| t.version.to_string()).unwrap_or_default(),
+        ),
+    ]
+}
+
+/// The numeric status counters.
+fn counter_pairs(env: &ExecEnv, global: bool) -> Vec<(String, u64)> {
     let engine = env.engine;
     let c = &engine.counters;
     let mut pairs: Vec<(String, u64)> = Vec::new();
@@ -181,7 +221,6 @@ pub(crate) fn status_pairs(env: &ExecEnv, global: bool) -> Vec<(String, u64)> {
     for (name, value) in crate::exec::query_cache::status(engine) {
         pairs.push((name.to_string(), value));
     }
-    pairs.sort_by_key(|p| p.0.to_ascii_lowercase());
     pairs
 }
 

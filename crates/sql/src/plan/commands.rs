@@ -111,11 +111,17 @@ pub(crate) fn account(c: &mut Cursor) -> Result<Stmt, SqlError> {
     c.pos += 2;
     let flag = c.if_exists(verb == "CREATE")?;
     let users = parse_user_list(c, verb != "DROP")?;
+    let require = if verb == "DROP" {
+        None
+    } else {
+        crate::plan::grants::require_clause(c)?
+    };
     c.expect_end()?;
     Ok(match verb.as_str() {
         "CREATE" => Stmt::CreateUser {
             users,
             if_not_exists: flag,
+            require,
         },
         "DROP" => Stmt::DropUser {
             users,
@@ -124,6 +130,7 @@ pub(crate) fn account(c: &mut Cursor) -> Result<Stmt, SqlError> {
         _ => Stmt::AlterUser {
             users,
             if_exists: flag,
+            require,
         },
     })
 }

@@ -2,12 +2,13 @@
 //! hand-written parsers).
 
 use crate::catalog::privileges::Privs;
+use crate::catalog::tls_require::TlsRequire;
 use crate::error::SqlError;
 use crate::parser::source::*;
 use crate::plan::statements::parse_user_list;
 use crate::plan::Stmt;
 use crate::plan::UserSpec;
-use myriad_types::errors::ER_NOT_SUPPORTED_YET;
+use myriad_types::errors::{ER_DUP_ARGUMENT, ER_NOT_SUPPORTED_YET};
 use sqlparser::tokenizer::Token;
 
 /// GRANT or REVOKE, as planned.
@@ -23,6 +24,8 @@ pub struct GrantStmt {
     /// `REVOKE ALL PRIVILEGES, GRANT OPTION FROM ...`: every level at once.
     pub every_level: bool,
     pub users: Vec<UserSpec>,
+    /// GRANT's `REQUIRE ...`: the accounts' new TLS requirement (None: unchanged).
+    pub require: Option<TlsRequire>,
 }
 
 /// `ON *.*`, `ON db.*`, `ON *` (the current database), `ON db.t` or `ON t` (a table of
@@ -82,6 +85,7 @@ pub(crate) fn grant(c: &mut Cursor) -> Result<Stmt, SqlError> {
     c.expect_word(if revoke { "FROM" } else { "TO" })?;
     // GRANT ... TO u IDENTIFIED BY [PASSWORD] '...' sets the password (SHOW GRANTS prints it).
     let users = parse_user_list(c, !revoke)?;
+    let require = if revoke { None } else { require_clause(c)? };
     if !revoke && c.eat_word("WITH") {
         c.expect_word("GRANT")?;
         c.expect_word("OPTION")?;
@@ -96,6 +100,54 @@ pub(crate) fn grant(c: &mut Cursor) -> Result<Stmt, SqlError> {
         level,
         every_level,
         users,
+        require,
+    }))
+}
+
+/// An account's `REQUIRE NONE | SSL | X509 | {ISSUER 'i' | SUBJECT 's' | CIPHER 'c'}
+/// [[AND] ...]`, or None when the statement has no REQUIRE.
+pub(crate) fn require_clause(c: &mut Cursor) -> Result<Option<TlsRequire>, SqlError> {
+    if !c.eat_word("REQUIRE") {
+        return Ok(None);
+    }
+    if c.eat_word("NONE") {
+        return Ok(Some(TlsRequire::None));
+    }
+    if c.eat_word("SSL") {
+        return Ok(Some(TlsRequire::Ssl));
+    }
+    if c.eat_word("X509") {
+        return Ok(Some(TlsRequire::X509));
+    }
+    let (mut issuer, mut subject, mut cipher) = (None, None, None);
+    loop {
+        let slot = match c.peek_word().as_deref() {
+            Some("ISSUER") => &mut issuer,
+            Some("SUBJECT") => &mut subject,
+            Some("CIPHER") => &mut cipher,
+            _ => return Err(c.error()),
+        };
+        let word = c.peek_word().unwrap_or_default();
+        c.pos += 1;
+        if slot.is_some() {
+            return Err(SqlError::new(
+                ER_DUP_ARGUMENT,
+                format!("Option '{word}' used twice in statement"),
+            ));
+        }
+        *slot = Some(c.string()?);
+        c.eat_word("AND");
+        if !matches!(
+            c.peek_word().as_deref(),
+            Some("ISSUER" | "SUBJECT" | "CIPHER")
+        ) {
+            break;
+        }
+    }
+    Ok(Some(TlsRequire::Specified {
+        issuer,
+        subject,
+        cipher,
     }))
 }
 

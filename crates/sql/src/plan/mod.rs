@@ -33,6 +33,7 @@ pub mod tables;
 pub mod timestamps;
 pub mod union;
 
+use crate::catalog::tls_require::TlsRequire;
 use crate::error::SqlError;
 use crate::expr::ColumnScope;
 use crate::expr::Compiler;
@@ -195,6 +196,8 @@ pub enum Stmt {
     CreateUser {
         users: Vec<UserSpec>,
         if_not_exists: bool,
+        /// `REQUIRE ...` (None: not given, which is REQUIRE NONE).
+        require: Option<TlsRequire>,
     },
     DropUser {
         users: Vec<UserSpec>,
@@ -203,6 +206,8 @@ pub enum Stmt {
     AlterUser {
         users: Vec<UserSpec>,
         if_exists: bool,
+        /// `REQUIRE ...` (None: not given, the accounts keep theirs).
+        require: Option<TlsRequire>,
     },
     /// GRANT or REVOKE.
     Grant(grants::GrantStmt),

@@ -544,12 +544,51 @@ pub(crate) fn table_name(c: &mut Cursor) -> Result<(Option<String>, String), Sql
 }
 
 /// `'user'@'host' [IDENTIFIED BY 'pw'], ...`
+/// An account's `IDENTIFIED [WITH plugin] BY [PASSWORD] 'text'`: the text and whether it
+/// is the stored hash.
+fn identified_by(c: &mut Cursor, allow: bool) -> Result<(Option<String>, bool), SqlError> {
+    if !(allow && c.eat_word("IDENTIFIED")) {
+        return Ok((None, false));
+    }
+    if c.eat_word("WITH") {
+        // IDENTIFIED WITH mysql_native_password BY 'pw'
+        c.name()?;
+    }
+    c.expect_word("BY")?;
+    let hashed = c.eat_word("PASSWORD");
+    Ok((Some(c.string()?), hashed))
+}
+
 pub(crate) fn parse_user_list(
     c: &mut Cursor,
     allow_password: bool,
 ) -> Result<Vec<UserSpec>, SqlError> {
     let mut users = Vec::new();
     loop {
+        // An unquoted user name takes the `@` into its word: `u@'host'` is the word "u@"
+        // then a string, `u@host` the word "u@host".
+        if let Some(Token::Word(w)) = c.peek().map(|t| &t.token) {
+            if let Some((user, host)) = w
+                .value
+                .split_once('@')
+                .filter(|(user, _)| w.quote_style.is_none() && !user.is_empty())
+            {
+                let (user, host) = (user.to_string(), host.to_string());
+                c.pos += 1;
+                let host = if host.is_empty() { c.name()? } else { host };
+                let (password, hashed) = identified_by(c, allow_password)?;
+                users.push(UserSpec {
+                    user,
+                    host,
+                    password,
+                    hashed,
+                });
+                if !c.eat_token(&Token::Comma) {
+                    break;
+                }
+                continue;
+            }
+        }
         let user = c.name()?;
         // The tokenizer reads `@'host'` as a word "@" then a string, or `@host` as "@host".
         let host = match c.peek().map(|t| &t.token) {
@@ -568,18 +607,7 @@ pub(crate) fn parse_user_list(
             }
             _ => "%".to_string(),
         };
-        let mut hashed = false;
-        let password = if allow_password && c.eat_word("IDENTIFIED") {
-            if c.eat_word("WITH") {
-                // IDENTIFIED WITH mysql_native_password BY 'pw'
-                c.name()?;
-            }
-            c.expect_word("BY")?;
-            hashed = c.eat_word("PASSWORD");
-            Some(c.string()?)
-        } else {
-            None
-        };
+        let (password, hashed) = identified_by(c, allow_password)?;
         users.push(UserSpec {
             user,
             host,

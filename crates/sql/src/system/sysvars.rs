@@ -91,6 +91,9 @@ pub struct VarDef {
     pub help: &'static str,
 }
 
+/// The TLS versions `tls_version` may name.
+pub const TLS_VERSION_NAMES: &[&str] = &["TLSv1.0", "TLSv1.1", "TLSv1.2", "TLSv1.3"];
+
 /// MariaDB 10.11's sql_mode flags, in the order MariaDB prints them.
 pub const SQL_MODE_NAMES: &[&str] = &[
     "REAL_AS_FLOAT",
@@ -353,7 +356,8 @@ pub static DEFINITIONS: &[VarDef] = &[
     var!("foreign_key_checks", Kind::Bool, Both, rw, Some("ON"), "Check foreign key constraints"),
     var!("general_log", Kind::Bool, Global, rw, Some("OFF"), "Log every statement"),
     var!("group_concat_max_len", uint(4, U32_MAX), Both, rw, Some("1048576"), "Longest GROUP_CONCAT result in bytes"),
-    var!("have_ssl", Kind::Str { nullable: false }, Global, ro, Some("DISABLED"), "Whether TLS is available"),
+    var!("have_openssl", Kind::Str { nullable: false }, Global, ro, Some("DISABLED"), "YES when the server has TLS (rustls, not OpenSSL: the name is MariaDB's)"),
+    var!("have_ssl", Kind::Str { nullable: false }, Global, ro, Some("DISABLED"), "YES when the server has TLS (ssl_cert and ssl_key given at startup)"),
     var!("histogram_size", uint(0, 255), Both, rw, Some("254"), optimizer_only!("Bytes of a histogram ANALYZE makes")),
     var!("histogram_type", Kind::Enum(HISTOGRAM_TYPE_NAMES), Both, rw, Some("DOUBLE_PREC_HB"), optimizer_only!("Kind of histogram ANALYZE makes")),
     var!("hostname", Kind::Str { nullable: false }, Global, ro, Some("localhost"), "The server's host name"),
@@ -414,6 +418,7 @@ pub static DEFINITIONS: &[VarDef] = &[
     var!("query_cache_wlock_invalidate", Kind::Bool, Both, rw, Some("OFF"), "Invalidate a table's cached queries when it is write-locked (accepted; every write already invalidates)"),
     var!("read_buffer_size", Kind::UInt { min: 8192, max: 2_147_479_552, block: 4096 }, Both, rw, Some("131072"), "Buffer for sequential scans"),
     var!("read_only", Kind::Bool, Global, rw, Some("OFF"), "Refuse writes from non-admin users"),
+    var!("require_secure_transport", Kind::Bool, Global, rw, Some("OFF"), "Refuse TCP connections without TLS (with 1045 access denied); the unix socket stays open"),
     var!("server_id", uint(1, U32_MAX), Global, rw, Some("1"), "Server id for replication"),
     var!("skip_name_resolve", Kind::Bool, Global, ro, Some("ON"), "Match hosts by address only"),
     var!("skip_networking", Kind::Bool, Global, ro, Some("OFF"), "Listen on the socket only"),
@@ -427,6 +432,13 @@ pub static DEFINITIONS: &[VarDef] = &[
     var!("sql_safe_updates", Kind::Bool, Both, rw, Some("OFF"), "Refuse UPDATE/DELETE without a key in WHERE or a LIMIT"),
     var!("sql_select_limit", uint(0, u64::MAX), Both, rw, Some("18446744073709551615"), "Most rows a SELECT returns"),
     var!("sql_warnings", Kind::Bool, Both, rw, Some("OFF"), "Report warnings of single-row INSERTs"),
+    var!("ssl_ca", Kind::Str { nullable: false }, Global, ro, Some(""), "PEM file of the certificate authorities client certificates must chain to (REQUIRE X509 / ISSUER / SUBJECT); with it the server asks clients for a certificate"),
+    var!("ssl_capath", Kind::Str { nullable: false }, Global, ro, Some(""), "Not supported (put the authorities in one ssl_ca file): the server refuses to start with it"),
+    var!("ssl_cert", Kind::Str { nullable: false }, Global, ro, Some(""), "PEM file of the server's certificate (then any intermediates); with ssl_key it turns TLS on"),
+    var!("ssl_cipher", Kind::Str { nullable: false }, Global, ro, Some(""), "Not supported (rustls offers its own TLS 1.2 and 1.3 suites, Ssl_cipher_list): the server refuses to start with it"),
+    var!("ssl_crl", Kind::Str { nullable: false }, Global, ro, Some(""), "Not supported: the server refuses to start with it"),
+    var!("ssl_crlpath", Kind::Str { nullable: false }, Global, ro, Some(""), "Not supported: the server refuses to start with it"),
+    var!("ssl_key", Kind::Str { nullable: false }, Global, ro, Some(""), "PEM file of the private key of ssl_cert"),
     var!("system_time_zone", Kind::Str { nullable: false }, Global, ro, Some("UTC"), "The time zone of the host"),
     var!("table_definition_cache", uint(400, 2_097_152), Global, rw, Some("400"), "Table definitions kept in the definition cache"),
     var!("table_definition_cache_size", Kind::UInt { min: 16384, max: u64::MAX, block: 1024 }, Global, rw, Some("67108864"), "Bytes of table definitions kept in the definition cache (myriad's own)"),
@@ -438,6 +450,7 @@ pub static DEFINITIONS: &[VarDef] = &[
     var!("thread_stack", uint(131_072, u64::MAX), Global, ro, Some("16777216"), "Stack of each thread that runs statements, in bytes (at least 1 MiB)"),
     var!("time_zone", Kind::Str { nullable: false }, Both, rw, Some("SYSTEM"), "Time zone of the session"),
     var!("timestamp", Kind::Double { min: 0.0, max: 2_147_483_647.0 }, Session, rw, Some("0"), "The time NOW() and the other clock functions read in this session, as Unix seconds (0: the real time); reading it gives the time in use"),
+    var!("tls_version", Kind::Set(TLS_VERSION_NAMES), Global, ro, Some("TLSv1.2,TLSv1.3"), "TLS versions the server accepts (TLSv1.0 and TLSv1.1 are refused at startup: rustls does not offer them)"),
     var!("tmp_table_size", Kind::UInt { min: 1024, max: u64::MAX, block: 1 }, Both, rw, Some("16777216"), "Bytes of rows a GROUP BY keeps in memory (with max_heap_table_size, the smaller of the two) before it groups through sorted temporary files"),
     var!("tmpdir", Kind::Str { nullable: false }, Global, ro, Some(""), "Directory of the temporary files of sorts and groupings beyond their memory budget (empty at startup: the #tmp folder of the datadir); shown as used"),
     var!("transaction_isolation", Kind::Enum(ISOLATION_LEVELS), Both, rw, Some("REPEATABLE-READ"), "Transaction isolation level"),
@@ -450,6 +463,7 @@ pub static DEFINITIONS: &[VarDef] = &[
     var!("version_comment", Kind::Str { nullable: false }, Global, ro, Some("myriad, a MySQL-compatible server"), "Server description"),
     var!("version_compile_machine", Kind::Str { nullable: false }, Global, ro, Some(std::env::consts::ARCH), "Architecture of the build"),
     var!("version_compile_os", Kind::Str { nullable: false }, Global, ro, Some(std::env::consts::OS), "Operating system of the build"),
+    var!("version_ssl_library", Kind::Str { nullable: false }, Global, ro, Some("rustls 0.23"), "The TLS library"),
     var!("wait_timeout", uint(1, TIMEOUT_MAX_S), Both, rw, Some("28800"), "Idle seconds before a connection is closed"),
     var!("warning_count", uint(0, u64::MAX), Session, ro, Some("0"), "Warnings of the last statement"),
 ];

@@ -160,7 +160,7 @@ pub(super) fn system_variables(env: &ExecEnv) -> Vec<st::Row> {
 pub(super) fn status(env: &ExecEnv, global: bool) -> Vec<st::Row> {
     crate::exec::show::status_pairs(env, global)
         .into_iter()
-        .map(|(name, value)| vec![text(&name.to_ascii_uppercase()), text(&value.to_string())])
+        .map(|(name, value)| vec![text(&name.to_ascii_uppercase()), text(&value)])
         .collect()
 }
 
