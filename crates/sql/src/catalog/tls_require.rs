@@ -51,8 +51,8 @@ impl TlsRequire {
                 let Some(peer) = &tls.peer else {
                     return false;
                 };
-                issuer.as_ref().map_or(true, |i| *i == peer.issuer)
-                    && subject.as_ref().map_or(true, |s| *s == peer.subject)
+                issuer.as_ref().is_none_or(|i| *i == peer.issuer)
+                    && subject.as_ref().is_none_or(|s| *s == peer.subject)
             }
         }
     }
