@@ -1,5 +1,5 @@
-//! TLS with real clients: the `mariadb` CLI (with server certificate verification) and
-//! PyMySQL connect to a myriad started with `--ssl-cert/--ssl-key/--ssl-ca`; accounts'
+//! TLS with real clients: the `mariadb` CLI (with server certificate verification),
+//! PyMySQL and MySQL's Connector/Python connect to a myriad started with `--ssl-cert/--ssl-key/--ssl-ca`; accounts'
 //! `REQUIRE` clauses and `require_secure_transport` admit and refuse the same connections
 //! as a MariaDB started with the same certificates, all made by the test (rcgen).
 
@@ -320,7 +320,7 @@ fn the_unix_socket_stays_open_under_require_secure_transport() {
 }
 
 #[test]
-fn pymysql_connects_with_tls_and_a_client_certificate() {
+fn python_clients_connect_with_tls_and_a_client_certificate() {
     require_program("python3");
     let dir = common::scratch_dir("tls-pymysql");
     let certs = make_certificates(dir.path());
@@ -350,6 +350,13 @@ try:
     print("plain: admitted")
 except pymysql.err.OperationalError as e:
     print("plain:", e.args[0])
+# MySQL's Connector/Python asks for TLS whenever the server offers it.
+import mysql.connector
+conn = mysql.connector.connect(host="127.0.0.1", port={port}, user="app", password="pw",
+    ssl_ca={ca:?}, ssl_cert={cert:?}, ssl_key={key:?}, ssl_verify_cert=True)
+cur = conn.cursor()
+cur.execute("SELECT CURRENT_USER(), VARIABLE_VALUE <> '' FROM information_schema.SESSION_STATUS WHERE VARIABLE_NAME = 'SSL_CIPHER'")
+print("connector", cur.fetchall())
 "#,
         ca = certs.ca.display().to_string(),
         cert = certs.client_cert.display().to_string(),
@@ -366,12 +373,18 @@ except pymysql.err.OperationalError as e:
         !stderr.contains("No module named 'pymysql'"),
         "PyMySQL is not installed: `python3 -m pip install pymysql` (.ci/run does it)"
     );
+    assert!(
+        !stderr.contains("No module named 'mysql'"),
+        "Connector/Python is not installed: `python3 -m pip install mysql-connector-python` \
+         (.ci/run does it)"
+    );
     assert!(out.status.success(), "{stdout}\n{stderr}");
     assert!(
         stdout.contains("version TLSv1.3") || stdout.contains("version TLSv1.2"),
         "{stdout}"
     );
     assert!(stdout.contains("plain: 1045"), "{stdout}");
+    assert!(stdout.contains("connector [('app@%', 1)]"), "{stdout}");
 }
 
 #[test]
