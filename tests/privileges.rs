@@ -80,6 +80,12 @@ const STATEMENTS: &[&str] = &[
     "SELECT id FROM app.t UNION SELECT id FROM other.s",
     "INSERT INTO app.t (v) SELECT id FROM other.s",
     "SELECT id FROM app.t WHERE id IN (SELECT id FROM app.t UNION ALL SELECT id FROM other.s)",
+    // The grant views: every account's rows to an account that may read `mysql`, its own
+    // to any other (the servers' own root accounts left out: MariaDB has more of them).
+    "SELECT grantee, table_catalog, privilege_type, is_grantable FROM information_schema.user_privileges WHERE grantee NOT LIKE '%root%' AND grantee NOT LIKE '%mariadb.sys%'",
+    "SELECT grantee, table_schema, privilege_type, is_grantable FROM information_schema.schema_privileges WHERE grantee NOT LIKE '%PUBLIC%'",
+    "SELECT grantee, table_schema, table_name, privilege_type, is_grantable FROM information_schema.table_privileges WHERE grantee NOT LIKE '%mariadb.sys%'",
+    "SELECT COUNT(*) FROM information_schema.column_privileges",
 ];
 
 fn setup(peer: &Peer) {

@@ -166,6 +166,11 @@ impl Accounts {
         self.matching(user, host, |a| a.auth.clone())
     }
 
+    /// Every account, in the order created.
+    pub fn list(&self) -> Vec<Account> {
+        self.list.read().clone()
+    }
+
     /// The host pattern of the account `user`@`host` authenticates as (for CURRENT_USER()).
     pub fn matching_host(&self, user: &str, host: &str) -> Option<String> {
         self.matching(user, host, |a| a.host.clone())

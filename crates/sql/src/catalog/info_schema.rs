@@ -29,6 +29,11 @@ pub enum VirtualRows {
     SystemVariables,
     TableConstraints,
     Tables,
+    /// USER_PRIVILEGES, SCHEMA_PRIVILEGES, TABLE_PRIVILEGES: the accounts' grants, a row per
+    /// privilege.
+    UserPrivileges,
+    SchemaPrivileges,
+    TablePrivileges,
     /// Rows of objects myriad does not have (views, routines, triggers, events, foreign
     /// keys, CHECK constraints, tablespaces): always none, which is MariaDB's answer for a
     /// server without them.
@@ -72,6 +77,12 @@ pub static TABLES: &[VirtualTable] = &[
         VirtualRows::CollationApplicability,
     ),
     table("COLUMNS", COLUMNS_COLUMNS, VirtualRows::Columns),
+    // Column grants are not built (1235), so there are none to list.
+    table(
+        "COLUMN_PRIVILEGES",
+        COLUMN_PRIVILEGES_COLUMNS,
+        VirtualRows::None,
+    ),
     table("ENGINES", ENGINES_COLUMNS, VirtualRows::Engines),
     table("EVENTS", EVENTS_COLUMNS, VirtualRows::None),
     table("FILES", FILES_COLUMNS, VirtualRows::None),
@@ -102,6 +113,11 @@ pub static TABLES: &[VirtualTable] = &[
     table("ROUTINES", ROUTINES_COLUMNS, VirtualRows::None),
     table("SCHEMATA", SCHEMATA_COLUMNS, VirtualRows::Schemata),
     table(
+        "SCHEMA_PRIVILEGES",
+        SCHEMA_PRIVILEGES_COLUMNS,
+        VirtualRows::SchemaPrivileges,
+    ),
+    table(
         "SESSION_STATUS",
         SESSION_STATUS_COLUMNS,
         VirtualRows::SessionStatus,
@@ -124,7 +140,17 @@ pub static TABLES: &[VirtualTable] = &[
         TABLE_CONSTRAINTS_COLUMNS,
         VirtualRows::TableConstraints,
     ),
+    table(
+        "TABLE_PRIVILEGES",
+        TABLE_PRIVILEGES_COLUMNS,
+        VirtualRows::TablePrivileges,
+    ),
     table("TRIGGERS", TRIGGERS_COLUMNS, VirtualRows::None),
+    table(
+        "USER_PRIVILEGES",
+        USER_PRIVILEGES_COLUMNS,
+        VirtualRows::UserPrivileges,
+    ),
     table("VIEWS", VIEWS_COLUMNS, VirtualRows::None),
 ];
 
@@ -133,7 +159,6 @@ pub static NOT_BUILT: &[&str] = &[
     "ALL_PLUGINS",
     "APPLICABLE_ROLES",
     "CLIENT_STATISTICS",
-    "COLUMN_PRIVILEGES",
     "ENABLED_ROLES",
     "GEOMETRY_COLUMNS",
     "INDEX_STATISTICS",
@@ -141,16 +166,13 @@ pub static NOT_BUILT: &[&str] = &[
     "OPTIMIZER_TRACE",
     "PLUGINS",
     "PROFILING",
-    "SCHEMA_PRIVILEGES",
     "SPATIAL_REF_SYS",
     "SQL_FUNCTIONS",
-    "TABLE_PRIVILEGES",
     "TABLE_STATISTICS",
     "THREAD_POOL_GROUPS",
     "THREAD_POOL_QUEUES",
     "THREAD_POOL_STATS",
     "THREAD_POOL_WAITS",
-    "USER_PRIVILEGES",
     "USER_STATISTICS",
     "USER_VARIABLES",
 ];
@@ -168,6 +190,28 @@ pub fn is_not_built(name: &str) -> bool {
     let upper = name.to_ascii_uppercase();
     upper.starts_with("INNODB_") || NOT_BUILT.contains(&upper.as_str())
 }
+
+/// `information_schema.USER_PRIVILEGES`: MariaDB's columns.
+const USER_PRIVILEGES_COLUMNS: &str =
+    "GRANTEE varchar(385) NOT NULL, TABLE_CATALOG varchar(512) NOT NULL, PRIVILEGE_TYPE \
+     varchar(64) NOT NULL, IS_GRANTABLE varchar(3) NOT NULL";
+
+/// `information_schema.SCHEMA_PRIVILEGES`: MariaDB's columns.
+const SCHEMA_PRIVILEGES_COLUMNS: &str =
+    "GRANTEE varchar(385) NOT NULL, TABLE_CATALOG varchar(512) NOT NULL, TABLE_SCHEMA \
+     varchar(64) NOT NULL, PRIVILEGE_TYPE varchar(64) NOT NULL, IS_GRANTABLE varchar(3) NOT NULL";
+
+/// `information_schema.TABLE_PRIVILEGES`: MariaDB's columns.
+const TABLE_PRIVILEGES_COLUMNS: &str =
+    "GRANTEE varchar(385) NOT NULL, TABLE_CATALOG varchar(512) NOT NULL, TABLE_SCHEMA \
+     varchar(64) NOT NULL, TABLE_NAME varchar(64) NOT NULL, PRIVILEGE_TYPE varchar(64) NOT \
+     NULL, IS_GRANTABLE varchar(3) NOT NULL";
+
+/// `information_schema.COLUMN_PRIVILEGES`: MariaDB's columns.
+const COLUMN_PRIVILEGES_COLUMNS: &str =
+    "GRANTEE varchar(385) NOT NULL, TABLE_CATALOG varchar(512) NOT NULL, TABLE_SCHEMA \
+     varchar(64) NOT NULL, TABLE_NAME varchar(64) NOT NULL, COLUMN_NAME varchar(64) NOT \
+     NULL, PRIVILEGE_TYPE varchar(64) NOT NULL, IS_GRANTABLE varchar(3) NOT NULL";
 
 /// `information_schema.CHARACTER_SETS`: MariaDB's columns.
 const CHARACTER_SETS_COLUMNS: &str =

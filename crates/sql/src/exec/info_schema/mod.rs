@@ -5,7 +5,8 @@
 //!
 //! Visibility follows MariaDB: an account sees the databases and tables it holds some
 //! privilege on (information_schema itself always), the sessions of its own user unless
-//! it has PROCESS, and every variable and counter.
+//! it has PROCESS, every variable and counter, and its own grants unless it may read the
+//! `mysql` database.
 //!
 //! Narrowing: a WHERE that says `TABLE_SCHEMA = 'x'` or `TABLE_NAME = 'y'` (a conjunct,
 //! with a string literal) makes the producers look up that database or table by its exact
@@ -23,6 +24,7 @@ use crate::plan::info_schema::{is_schema, SCHEMA};
 use crate::plan::tables::TableRef;
 
 mod columns;
+mod privileges;
 mod server;
 
 use crate::value::Value;
@@ -50,6 +52,9 @@ pub(crate) fn rows(
         VirtualRows::TableConstraints => per_table(env, &narrow, constraint_rows)?,
         VirtualRows::KeyColumnUsage => per_table(env, &narrow, key_column_rows)?,
         VirtualRows::Processlist => processlist(env),
+        VirtualRows::UserPrivileges => privileges::user_privileges(env),
+        VirtualRows::SchemaPrivileges => privileges::schema_privileges(env),
+        VirtualRows::TablePrivileges => privileges::table_privileges(env),
         VirtualRows::GlobalVariables => variables(env, true),
         VirtualRows::SessionVariables => variables(env, false),
         VirtualRows::SystemVariables => system_variables(env),
