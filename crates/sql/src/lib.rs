@@ -200,6 +200,11 @@ pub struct Engine {
     query_cache: crate::exec::query_cache::EngineQueryCache,
     /// The live sessions by connection id, for KILL.
     sessions: interrupt::Registry,
+    /// Each account's use of its resource limits.
+    account_usage: crate::session::account_usage::AccountUsage,
+    /// Whether the server started with a global max_user_connections: as in MariaDB,
+    /// one started with 0 refuses to set it later (1290).
+    user_connection_limit_at_start: bool,
     /// The cipher suites the server's TLS offers (`Ssl_cipher_list`), set once at startup.
     tls_cipher_list: std::sync::OnceLock<String>,
 }
@@ -316,6 +321,10 @@ impl Engine {
         let catalog = catalog::Catalog::open(&config.datadir, storage_config)?;
         crate::exec::key_cache::configure(catalog.storage(), &globals);
         let accounts = crate::catalog::accounts::Accounts::open(&config.datadir)?;
+        let user_connection_limit_at_start = matches!(
+            crate::system::sysvars::lookup("max_user_connections").map(|i| &globals[i]),
+            Some(crate::system::sysvars::VarValue::Int(n)) if *n != 0
+        );
         Ok(Arc::new(Engine {
             counters: ServerCounters::default(),
             status: crate::system::status::GlobalCounters::default(),
@@ -330,6 +339,8 @@ impl Engine {
             tls_cipher_list: std::sync::OnceLock::new(),
             query_cache,
             sessions: interrupt::Registry::default(),
+            account_usage: Default::default(),
+            user_connection_limit_at_start,
         }))
     }
 
@@ -417,7 +428,9 @@ impl Engine {
                 return Err(catalog::err_unknown_database(db));
             }
         }
-        let state = crate::session::SessionState::new(self, info.interactive);
+        let mut state = crate::session::SessionState::new(self, info.interactive);
+        let (account, limits) = self.admit(&info.user, &info.host)?;
+        state.apply_account_limits(&limits);
         let interrupt = interrupt::Control::new(info.connection_id, &info.user, &info.host);
         interrupt.set_database(info.database.as_deref());
         self.sessions.join(&interrupt);
@@ -427,11 +440,54 @@ impl Engine {
             state,
             interrupt,
             paused: None,
+            account,
+            limits,
         };
         if let Some(db) = session.info.database.clone() {
             session.check_database_access(&db)?;
         }
         Ok(session)
+    }
+}
+
+impl Engine {
+    /// Let a login as `user`@`host` in, as the account it authenticates as: 4151 when
+    /// that account is locked, 1226 / 1203 past its connection limits. Counted as one
+    /// of the account's connections until [`Engine::leave`].
+    fn admit(
+        &self,
+        user: &str,
+        host: &str,
+    ) -> Result<
+        (
+            Option<session::account_usage::AccountKey>,
+            catalog::account_options::ResourceLimits,
+        ),
+        SqlError,
+    > {
+        let Some((pattern, locked, limits)) = self.accounts.login(user, host) else {
+            return Ok((None, Default::default()));
+        };
+        if locked {
+            return Err(SqlError::new(
+                myriad_types::errors::ER_ACCOUNT_HAS_BEEN_LOCKED,
+                "Access denied, this account is locked",
+            ));
+        }
+        let global_max = match self.global_variable("max_user_connections") {
+            Some(Value::Int(n)) => n.max(0) as u64,
+            Some(Value::UInt(n)) => n,
+            _ => 0,
+        };
+        let key = (user.to_string(), pattern);
+        self.account_usage.connect(&key, &limits, global_max)?;
+        Ok((Some(key), limits))
+    }
+
+    fn leave(&self, account: &Option<session::account_usage::AccountKey>) {
+        if let Some(key) = account {
+            self.account_usage.disconnect(key);
+        }
     }
 }
 
@@ -445,6 +501,10 @@ pub struct Session {
     interrupt: Arc<interrupt::Control>,
     /// The SELECT whose client stopped taking rows, until [`Session::resume_rows`] ends it.
     paused: Option<Box<crate::exec::stream::PausedScan>>,
+    /// The account the session counts against (None: a session made without one).
+    account: Option<session::account_usage::AccountKey>,
+    /// That account's resource limits, as at login.
+    limits: catalog::account_options::ResourceLimits,
 }
 
 impl Session {
@@ -596,12 +656,17 @@ impl Session {
                 return Err(catalog::err_unknown_database(db));
             }
         }
+        let (account, limits) = self.engine.admit(user, host)?;
+        self.engine.leave(&self.account);
+        self.account = account;
+        self.limits = limits;
         self.info.user = user.to_string();
         self.info.host = host.to_string();
         self.interrupt.set_owner(user, host, database);
         self.info.database = database.map(str::to_string);
         let _ = self.end_transaction(false);
         self.state = crate::session::SessionState::new(&self.engine, self.info.interactive);
+        self.state.apply_account_limits(&limits);
         if let Some(db) = database {
             self.check_database_access(db)?;
         }
@@ -644,5 +709,6 @@ impl Drop for Session {
     fn drop(&mut self) {
         let _ = self.end_transaction(false);
         self.engine.sessions.leave(&self.interrupt);
+        self.engine.leave(&self.account);
     }
 }

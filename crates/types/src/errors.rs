@@ -112,12 +112,14 @@ error_codes! {
     ER_NET_WRITE_INTERRUPTED = 1161, "08S01", "Got timeout writing communication packets";
     ER_UNKNOWN_SYSTEM_VARIABLE = 1193, "HY000", "Unknown system variable '%-.*s'";
     ER_WARNING_NOT_COMPLETE_ROLLBACK = 1196, "HY000", "Some non-transactional changed tables couldn't be rolled back";
+    ER_TOO_MANY_USER_CONNECTIONS = 1203, "42000", "User %-.64s already has more than 'max_user_connections' active connections";
     ER_LOCK_WAIT_TIMEOUT = 1205, "HY000", "Lock wait timeout exceeded; try restarting transaction";
     ER_WRONG_ARGUMENTS = 1210, "HY000", "Incorrect arguments to %s";
     ER_LOCK_DEADLOCK = 1213, "40001", "Deadlock found when trying to get lock; try restarting transaction";
     ER_WRONG_USAGE = 1221, "HY000", "Incorrect usage of %s and %s";
     ER_WRONG_NUMBER_OF_COLUMNS_IN_SELECT = 1222, "21000", "The used SELECT statements have a different number of columns";
     ER_DUP_ARGUMENT = 1225, "HY000", "Option '%s' used twice in statement";
+    ER_USER_LIMIT_REACHED = 1226, "42000", "User '%-.64s' has exceeded the '%s' resource (current value: %ld)";
     ER_SPECIFIC_ACCESS_DENIED_ERROR = 1227, "42000", "Access denied; you need (at least one of) the %-.128s privilege(s) for this operation";
     ER_LOCAL_VARIABLE = 1228, "HY000", "Variable '%-.64s' is a SESSION variable and can't be used with SET GLOBAL";
     ER_GLOBAL_VARIABLE = 1229, "HY000", "Variable '%-.64s' is a GLOBAL variable and should be set with SET GLOBAL";
@@ -178,6 +180,7 @@ error_codes! {
     // warning myriad gives there carries it.
     ER_INVALID_ARGUMENT_FOR_LOGARITHM = 3020, "2201E", "Invalid argument for logarithm";
     ER_WITH_COL_WRONG_LIST = 4002, "HY000", "WITH column list and SELECT field list have different column counts";
+    ER_ACCOUNT_HAS_BEEN_LOCKED = 4151, "HY000", "Access denied, this account is locked";
 }
 
 impl ErrorCode {

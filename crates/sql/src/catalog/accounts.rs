@@ -5,7 +5,8 @@
 //! hex of SHA1(SHA1(password)) (empty for no password), each field hex-encoded so no name
 //! needs escaping; then `g:` and the global privileges' bits in hex, one
 //! `d:<hex name>:<hex bits>` per database grant and one `t:<hex db>:<hex table>:<hex bits>`
-//! per table grant, and `r:...` for a TLS requirement ([`TlsRequire`]). A line without `g:` was written before
+//! per table grant, `r:...` for a TLS requirement ([`TlsRequire`]), `x:...` for resource
+//! limits ([`ResourceLimits`]) and `l` for a locked account. A line without `g:` was written before
 //! grants existed: its account keeps every privilege it had then, all of them. Every change rewrites the whole file the crash-safe way: write a temp
 //! file, fsync it, rename it over the old one, fsync the directory. Accounts are few, so a
 //! rewrite per CREATE/ALTER/DROP USER is cheap and the file is never half-written.
@@ -15,6 +16,7 @@
 //! ranked as MySQL does: the most specific host (fewest wildcards, longest literal prefix)
 //! wins.
 
+use super::account_options::{AccountOptions, ResourceLimits};
 use super::privileges::{Grants, Level, Privs};
 use super::tls_require::TlsRequire;
 use crate::error::SqlError;
@@ -29,12 +31,15 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 pub const ACCOUNTS_FILE: &str = "myriad-accounts.txt";
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Account {
     pub user: String,
     pub host: String,
     pub auth: AccountAuth,
     pub grants: Grants,
+    /// `ACCOUNT LOCK`: every login is refused (4151).
+    pub locked: bool,
+    pub limits: ResourceLimits,
 }
 
 impl Account {
@@ -152,6 +157,8 @@ impl Accounts {
                         require: TlsRequire::None,
                     },
                     grants: Grants::all(),
+                    locked: false,
+                    limits: ResourceLimits::default(),
                 };
                 accounts.store(std::slice::from_ref(&root))?;
                 *accounts.list.write() = vec![root];
@@ -164,6 +171,12 @@ impl Accounts {
     /// How `user`@`host` authenticates, or None when no account matches.
     pub fn find(&self, user: &str, host: &str) -> Option<AccountAuth> {
         self.matching(user, host, |a| a.auth.clone())
+    }
+
+    /// What a login as `user`@`host` needs of the account it authenticates as: its host
+    /// pattern, whether it is locked, and its resource limits.
+    pub fn login(&self, user: &str, host: &str) -> Option<(String, bool, ResourceLimits)> {
+        self.matching(user, host, |a| (a.host.clone(), a.locked, a.limits))
     }
 
     /// Every account, in the order created.
@@ -277,6 +290,8 @@ impl Accounts {
                 require: TlsRequire::None,
             },
             grants: Grants::default(),
+            locked: false,
+            limits: ResourceLimits::default(),
         });
         self.store(&next)?;
         *list = next;
@@ -302,18 +317,25 @@ impl Accounts {
         Ok(changed.is_some())
     }
 
-    /// Set the TLS requirement of the account named exactly `user`@`host`
-    /// (`REQUIRE ...`). Returns false when there is no such account.
-    pub fn set_require(
+    /// Apply what an account statement said of the account named exactly `user`@`host`
+    /// (`REQUIRE`, `WITH MAX_...`, `ACCOUNT LOCK`; what it did not say is kept). Returns
+    /// false when there is no such account.
+    pub fn set_options(
         &self,
         user: &str,
         host: &str,
-        require: &TlsRequire,
+        options: &AccountOptions,
     ) -> Result<bool, SqlError> {
         let changed = self.edit(user, host, |account| {
-            let changed = account.auth.require != *require;
-            account.auth.require = require.clone();
-            changed
+            let before = account.clone();
+            if let Some(require) = &options.require {
+                account.auth.require = require.clone();
+            }
+            account.limits = account.limits.changed(&options.limits);
+            if let Some(lock) = options.lock {
+                account.locked = lock;
+            }
+            *account != before
         })?;
         Ok(changed.is_some())
     }
@@ -369,7 +391,12 @@ impl Accounts {
                 hash,
                 a.grants.global.0
             ));
-            if let Some(field) = a.auth.require.encode(hex) {
+            let fields = [
+                a.auth.require.encode(hex),
+                a.limits.encode(),
+                a.locked.then(|| String::from("l")),
+            ];
+            for field in fields.into_iter().flatten() {
                 text.push(' ');
                 text.push_str(&field);
             }
@@ -424,10 +451,16 @@ fn parse_line(line: &str) -> Option<Account> {
     };
     let mut grants = None;
     let mut require = TlsRequire::None;
+    let mut limits = ResourceLimits::default();
+    let mut locked = false;
     for field in fields {
         let bits = |text: &str| u64::from_str_radix(text, 16).ok().map(Privs);
         if let Some(text) = field.strip_prefix("r:") {
             require = TlsRequire::decode(text, unhex)?;
+        } else if let Some(text) = field.strip_prefix("x:") {
+            limits = ResourceLimits::decode(text)?;
+        } else if field == "l" {
+            locked = true;
         } else if let Some(global) = field.strip_prefix("g:") {
             grants.get_or_insert_with(Grants::default).global = bits(global)?;
         } else if let Some(table) = field.strip_prefix("t:") {
@@ -458,6 +491,8 @@ fn parse_line(line: &str) -> Option<Account> {
         },
         // Written before grants existed: the account could do everything then.
         grants: grants.unwrap_or_else(Grants::all),
+        locked,
+        limits,
     })
 }
 
@@ -517,8 +552,14 @@ mod tests {
             subject: None,
             cipher: Some("TLS_AES_256_GCM_SHA384".into()),
         };
-        assert!(accounts.set_require("app", "10.0.%", &require).unwrap());
-        assert!(!accounts.set_require("nobody", "%", &require).unwrap());
+        let mut options = AccountOptions {
+            require: Some(require.clone()),
+            lock: Some(true),
+            ..Default::default()
+        };
+        options.limits.set("MAX_USER_CONNECTIONS", 3.0);
+        assert!(accounts.set_options("app", "10.0.%", &options).unwrap());
+        assert!(!accounts.set_options("nobody", "%", &options).unwrap());
         drop(accounts);
         let reopened = Accounts::open(dir.path()).unwrap();
         assert_eq!(
@@ -529,6 +570,9 @@ mod tests {
             native_hash("new")
         );
         assert_eq!(reopened.find("app", "10.0.3.1").unwrap().require, require);
+        let app = reopened.grants_of_account("app", "10.0.%").unwrap();
+        assert!(app.locked);
+        assert_eq!(app.limits.user_connections, 3);
         assert!(reopened.drop_account("app", "10.0.%").unwrap());
         assert!(!reopened.drop_account("app", "10.0.%").unwrap());
         assert_eq!(reopened.find("app", "10.0.3.1"), None);

@@ -5,6 +5,7 @@
 //! error becomes a MySQL error in [`storage_error`], so the rest of the SQL layer never
 //! matches on storage errors itself.
 
+pub mod account_options;
 pub mod accounts;
 pub mod charset;
 pub mod info_schema;

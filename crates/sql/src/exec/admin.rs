@@ -69,6 +69,9 @@ impl Session {
                             format!("Variable '{}' is a SESSION variable and can't be used with SET GLOBAL", def.name),
                         ));
                     }
+                    if def.name == "max_user_connections" {
+                        self.max_user_connections_settable(global)?;
+                    }
                     // What a flag set's assignment changes only part of.
                     let current = match global {
                         true => self.engine.globals.read()[*index].clone(),
@@ -162,6 +165,27 @@ impl Session {
             }
         }
         Ok(changes)
+    }
+
+    /// Whether `SET [GLOBAL] max_user_connections` may run: the session's value is
+    /// read-only (1621), and a server started without the limit refuses to set it (1290),
+    /// as MariaDB does.
+    fn max_user_connections_settable(&self, global: bool) -> Result<(), SqlError> {
+        if !global {
+            return Err(SqlError::new(
+                myriad_types::errors::ER_VARIABLE_IS_READONLY,
+                "SESSION variable 'max_user_connections' is read-only. Use SET GLOBAL to assign \
+                 the value",
+            ));
+        }
+        if !self.engine.user_connection_limit_at_start {
+            return Err(SqlError::new(
+                myriad_types::errors::ER_OPTION_PREVENTS_STATEMENT,
+                "The MariaDB server is running with the --max-user-connections=0 option so it \
+                 cannot execute this statement",
+            ));
+        }
+        Ok(())
     }
 
     /// Apply checked assignments. Turning autocommit on (from off) commits the open
@@ -538,14 +562,14 @@ impl Session {
             Stmt::CreateUser {
                 users,
                 if_not_exists,
-                require,
+                options,
             } => {
                 let accounts = &self.engine.accounts;
                 let verdict = AccountOp::new("CREATE USER", "it already exists", *if_not_exists);
                 verdict.apply(users, &mut env.warnings, |u| {
                     let created = accounts.create_hashed(&u.user, &u.host, u.password_hash()?)?;
-                    if let (true, Some(require)) = (created, require) {
-                        accounts.set_require(&u.user, &u.host, require)?;
+                    if created && *options != Default::default() {
+                        accounts.set_options(&u.user, &u.host, options)?;
                     }
                     Ok(created)
                 })?;
@@ -562,7 +586,7 @@ impl Session {
             Stmt::AlterUser {
                 users,
                 if_exists,
-                require,
+                options,
             } => {
                 let accounts = &self.engine.accounts;
                 let verdict = AccountOp::new("ALTER USER", "it doesn't exist", *if_exists);
@@ -571,8 +595,8 @@ impl Session {
                         Some(_) => accounts.set_hash(&u.user, &u.host, u.password_hash()?)?,
                         None => accounts.exists(&u.user, &u.host),
                     };
-                    if let (true, Some(require)) = (exists, require) {
-                        accounts.set_require(&u.user, &u.host, require)?;
+                    if exists {
+                        accounts.set_options(&u.user, &u.host, options)?;
                     }
                     Ok(exists)
                 })?;
@@ -595,7 +619,10 @@ impl Session {
                 crate::exec::query_cache::flush(&self.engine, true);
                 ok(0)
             }
-            Stmt::Flush => {
+            Stmt::Flush { user_resources } => {
+                if *user_resources {
+                    self.engine.account_usage.end_hour();
+                }
                 // The other FLUSH forms (LOGS, PRIVILEGES, ...): dirty key cache blocks are written.
                 self.engine
                     .catalog

@@ -206,6 +206,14 @@ impl Session {
         if let Stmt::ShowWarnings { errors, count_only } = stmt {
             return Ok(self.show_warnings(*errors, *count_only));
         }
+        if self.limits.counts_statements() {
+            if let Some(account) = &self.account {
+                let writes = crate::exec::privileges::writes(stmt);
+                self.engine
+                    .account_usage
+                    .statement(account, &self.limits, writes)?;
+            }
+        }
         self.check_privileges(stmt, self.state.privileges_passed)?;
         if self.state.in_transaction && stmt.commits_implicitly() {
             self.end_transaction(true)?;
@@ -213,6 +221,7 @@ impl Session {
         match stmt {
             Stmt::Grant(g) => return self.grant(g),
             Stmt::ShowGrants(user) => return self.show_grants(user.as_ref()),
+            Stmt::ShowCreateUser(user) => return self.show_create_user(user.as_ref()),
             Stmt::RenameUser(pairs) => return self.rename_users(pairs),
             Stmt::SetPassword { user, password } => {
                 return self.set_password(user.as_ref(), password)

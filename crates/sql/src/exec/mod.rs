@@ -90,7 +90,7 @@ impl Session {
             | Stmt::AlterUser { .. }
             | Stmt::FlushStatus
             | Stmt::FlushTables(..)
-            | Stmt::Flush
+            | Stmt::Flush { .. }
             | Stmt::KeyCache(..)
             | Stmt::QueryCache { .. }
             | Stmt::Kill { .. }
@@ -104,6 +104,7 @@ impl Session {
             // Run before the dispatch, with the session's grants (see `exec::privileges`).
             Stmt::Grant(_)
             | Stmt::ShowGrants(_)
+            | Stmt::ShowCreateUser(_)
             | Stmt::SetPassword { .. }
             | Stmt::RenameUser(_) => {
                 return Err(SqlError::not_supported("GRANT here"));

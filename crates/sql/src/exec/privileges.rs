@@ -11,6 +11,7 @@
 //! A statement whose tables cannot all be told (a subquery form the walk does not know)
 //! needs the global privilege: the check fails closed.
 
+use crate::catalog::account_options::ResourceLimits;
 use crate::catalog::privileges::{Grants, Level, Privs};
 use crate::error::SqlError;
 use crate::plan::grants::{GrantLevel, GrantStmt};
@@ -279,10 +280,10 @@ impl Session {
                 (Some(false), _) => return Err(no_such_grant(&u.user, &u.host)),
                 (Some(true), _) => {}
             }
-            if let Some(require) = &g.require {
+            if g.options != Default::default() {
                 self.engine
                     .accounts
-                    .set_require(&u.user, &u.host, require)?;
+                    .set_options(&u.user, &u.host, &g.options)?;
             }
         }
         Ok(crate::exec::ok(0))
@@ -370,6 +371,34 @@ impl Session {
         ))
     }
 
+    /// SHOW CREATE USER [user]: the statement that makes the account as it is.
+    pub(crate) fn show_create_user(
+        &mut self,
+        user: Option<&UserSpec>,
+    ) -> Result<QueryResult, SqlError> {
+        let (name, host) = self.account_named(user, Privs::SELECT)?;
+        let account = self
+            .engine
+            .accounts
+            .grants_of_account(&name, &host)
+            .ok_or_else(no_matching_account)?;
+        let mut text = format!(
+            "CREATE USER `{name}`@`{host}`{}{}{}",
+            password_clause(&account),
+            account.auth.require.clause(),
+            account.limits.clause()
+        );
+        if account.locked {
+            text.push_str(" ACCOUNT LOCK");
+        }
+        let column = format!("CREATE USER for {name}@{host}");
+        Ok(QueryResult::Rows {
+            columns: Arc::new(vec![crate::exec::select::text_column(&column, 1024)]),
+            rows: crate::result::Rows::shared(vec![vec![Value::Bytes(text.into_bytes())]]),
+            warnings: 0,
+        })
+    }
+
     /// SHOW GRANTS [FOR user].
     pub(crate) fn show_grants(&mut self, user: Option<&UserSpec>) -> Result<QueryResult, SqlError> {
         let (name, host) = self.account_named(user, Privs::SELECT)?;
@@ -386,20 +415,22 @@ impl Session {
                 ""
             }
         };
-        let password = account
-            .auth
-            .native_password_hash
-            .map(|h| {
-                let hex: String = h.iter().map(|b| format!("{b:02X}")).collect();
-                format!(" IDENTIFIED BY PASSWORD '*{hex}'")
-            })
-            .unwrap_or_default();
+        // The global line's WITH: GRANT OPTION first, then the resource limits.
+        let global_with = |p: Privs, limits: &ResourceLimits| {
+            let limits = limits.clause();
+            match (p.contains(Privs::GRANT), limits.strip_prefix(" WITH")) {
+                (true, Some(rest)) => format!(" WITH GRANT OPTION{rest}"),
+                (true, None) => String::from(" WITH GRANT OPTION"),
+                (false, _) => limits,
+            }
+        };
+        let password = password_clause(&account);
         let g = &account.grants;
         let mut lines = vec![format!(
             "GRANT {} ON *.* TO {to}{password}{}{}",
             g.global.grant_text(Privs::ALL_GLOBAL),
             account.auth.require.clause(),
-            with_option(g.global)
+            global_with(g.global, &account.limits)
         )];
         for (db, privs) in &g.databases {
             lines.push(format!(
@@ -479,8 +510,9 @@ fn global_denied(privs: Privs) -> SqlError {
     )
 }
 
-/// Whether `stmt` changes data, definitions or accounts (what read_only refuses).
-fn writes(stmt: &Stmt) -> bool {
+/// Whether `stmt` changes data, definitions or accounts (what read_only refuses, and
+/// what MAX_UPDATES_PER_HOUR counts).
+pub(crate) fn writes(stmt: &Stmt) -> bool {
     matches!(
         stmt,
         Stmt::Insert(_)
@@ -654,7 +686,7 @@ fn needs_of<'s>(stmt: &'s Stmt, current: Option<&'s str>, needs: &mut Vec<Need<'
             ..
         } => needs.push(Need::Global(Privs::SUPER)),
         Stmt::Shutdown => needs.push(Need::Global(Privs::SHUTDOWN)),
-        Stmt::Flush | Stmt::FlushStatus | Stmt::FlushTables(_) | Stmt::QueryCache { .. } => {
+        Stmt::Flush { .. } | Stmt::FlushStatus | Stmt::FlushTables(_) | Stmt::QueryCache { .. } => {
             needs.push(Need::Global(Privs::RELOAD))
         }
         // Key cache assignment and preloading change server-wide state.
@@ -697,4 +729,17 @@ fn push_reads<'s>(tables: Option<Vec<(String, String)>>, needs: &mut Vec<Need<'s
         Some(list) => needs.push(Need::Reads(list)),
         None => needs.push(Need::Global(Privs::SELECT)),
     }
+}
+
+/// ` IDENTIFIED BY PASSWORD '*<hash>'` for an account with a password, as SHOW GRANTS and
+/// SHOW CREATE USER write it.
+fn password_clause(account: &crate::catalog::accounts::Account) -> String {
+    account
+        .auth
+        .native_password_hash
+        .map(|h| {
+            let hex: String = h.iter().map(|b| format!("{b:02X}")).collect();
+            format!(" IDENTIFIED BY PASSWORD '*{hex}'")
+        })
+        .unwrap_or_default()
 }

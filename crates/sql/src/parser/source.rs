@@ -302,6 +302,18 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    /// A numeric literal (`5`, `2.5`).
+    pub(crate) fn number(&mut self) -> Result<f64, SqlError> {
+        match self.peek().map(|t| &t.token) {
+            Some(Token::Number(text, _)) => {
+                let value = text.parse::<f64>().map_err(|_| self.error())?;
+                self.pos += 1;
+                Ok(value)
+            }
+            _ => Err(self.error()),
+        }
+    }
+
     /// `[IF NOT] EXISTS` after IF.
     pub(crate) fn if_exists(&mut self, not: bool) -> Result<bool, SqlError> {
         if !self.eat_word("IF") {

@@ -111,17 +111,17 @@ pub(crate) fn account(c: &mut Cursor) -> Result<Stmt, SqlError> {
     c.pos += 2;
     let flag = c.if_exists(verb == "CREATE")?;
     let users = parse_user_list(c, verb != "DROP")?;
-    let require = if verb == "DROP" {
-        None
+    let options = if verb == "DROP" {
+        Default::default()
     } else {
-        crate::plan::grants::require_clause(c)?
+        crate::plan::grants::account_options(c, None)?
     };
     c.expect_end()?;
     Ok(match verb.as_str() {
         "CREATE" => Stmt::CreateUser {
             users,
             if_not_exists: flag,
-            require,
+            options,
         },
         "DROP" => Stmt::DropUser {
             users,
@@ -130,7 +130,7 @@ pub(crate) fn account(c: &mut Cursor) -> Result<Stmt, SqlError> {
         _ => Stmt::AlterUser {
             users,
             if_exists: flag,
-            require,
+            options,
         },
     })
 }
@@ -175,7 +175,9 @@ pub(crate) fn flush(c: &mut Cursor) -> Result<Stmt, SqlError> {
     } else if c.at_end() {
         Err(c.error())
     } else {
-        Ok(Stmt::Flush)
+        let user_resources = (0..c.tokens.len().saturating_sub(c.pos))
+            .any(|i| c.peek_word_at(i).as_deref() == Some("USER_RESOURCES"));
+        Ok(Stmt::Flush { user_resources })
     }
 }
 

@@ -1,6 +1,7 @@
 //! Parsing of GRANT, REVOKE and SHOW GRANTS (with the token cursor of the other
 //! hand-written parsers).
 
+use crate::catalog::account_options::{AccountOptions, LIMIT_NAMES};
 use crate::catalog::privileges::Privs;
 use crate::catalog::tls_require::TlsRequire;
 use crate::error::SqlError;
@@ -24,8 +25,8 @@ pub struct GrantStmt {
     /// `REVOKE ALL PRIVILEGES, GRANT OPTION FROM ...`: every level at once.
     pub every_level: bool,
     pub users: Vec<UserSpec>,
-    /// GRANT's `REQUIRE ...`: the accounts' new TLS requirement (None: unchanged).
-    pub require: Option<TlsRequire>,
+    /// GRANT's `REQUIRE ...` and `WITH MAX_...`: what changes of the accounts.
+    pub options: AccountOptions,
 }
 
 /// `ON *.*`, `ON db.*`, `ON *` (the current database), `ON db.t` or `ON t` (a table of
@@ -85,12 +86,11 @@ pub(crate) fn grant(c: &mut Cursor) -> Result<Stmt, SqlError> {
     c.expect_word(if revoke { "FROM" } else { "TO" })?;
     // GRANT ... TO u IDENTIFIED BY [PASSWORD] '...' sets the password (SHOW GRANTS prints it).
     let users = parse_user_list(c, !revoke)?;
-    let require = if revoke { None } else { require_clause(c)? };
-    if !revoke && c.eat_word("WITH") {
-        c.expect_word("GRANT")?;
-        c.expect_word("OPTION")?;
-        grant_option = true;
-    }
+    let options = if revoke {
+        AccountOptions::default()
+    } else {
+        account_options(c, Some(&mut grant_option))?
+    };
     c.expect_end()?;
     Ok(Stmt::Grant(GrantStmt {
         revoke,
@@ -100,8 +100,60 @@ pub(crate) fn grant(c: &mut Cursor) -> Result<Stmt, SqlError> {
         level,
         every_level,
         users,
-        require,
+        options,
     }))
+}
+
+/// What follows the accounts of CREATE USER and ALTER USER (`grant_option` None), or of
+/// GRANT: `[REQUIRE ...] [WITH {MAX_... n | GRANT OPTION} ...]`, then for CREATE / ALTER
+/// USER `ACCOUNT LOCK | UNLOCK` (and `PASSWORD EXPIRE ...`, 1235).
+pub(crate) fn account_options(
+    c: &mut Cursor,
+    mut grant_option: Option<&mut bool>,
+) -> Result<AccountOptions, SqlError> {
+    let mut options = AccountOptions {
+        require: require_clause(c)?,
+        ..Default::default()
+    };
+    if c.eat_word("WITH") {
+        loop {
+            let word = c.peek_word().unwrap_or_default();
+            if word == "GRANT" {
+                let Some(flag) = grant_option.as_deref_mut() else {
+                    return Err(c.error());
+                };
+                c.pos += 1;
+                c.expect_word("OPTION")?;
+                *flag = true;
+            } else if LIMIT_NAMES.contains(&word.as_str()) {
+                c.pos += 1;
+                let value = c.number()?;
+                options.limits.set(&word, value);
+            } else {
+                break;
+            }
+        }
+        if options.limits.is_empty() && !grant_option.as_deref().copied().unwrap_or(false) {
+            return Err(c.error());
+        }
+    }
+    if grant_option.is_none() {
+        loop {
+            if c.eat_word("ACCOUNT") {
+                options.lock = Some(if c.eat_word("LOCK") {
+                    true
+                } else {
+                    c.expect_word("UNLOCK")?;
+                    false
+                });
+            } else if c.peek_word().as_deref() == Some("PASSWORD") {
+                return Err(unsupported("PASSWORD EXPIRE"));
+            } else {
+                break;
+            }
+        }
+    }
+    Ok(options)
 }
 
 /// An account's `REQUIRE NONE | SSL | X509 | {ISSUER 'i' | SUBJECT 's' | CIPHER 'c'}
@@ -154,6 +206,10 @@ pub(crate) fn require_clause(c: &mut Cursor) -> Result<Option<TlsRequire>, SqlEr
 /// One privilege name of one to three words (`SELECT`, `SHOW DATABASES`,
 /// `CREATE TEMPORARY TABLES`).
 fn privilege_name(c: &mut Cursor) -> Result<Privs, SqlError> {
+    // USAGE: no privilege (GRANT USAGE changes only options: GRANT OPTION, limits).
+    if c.eat_word("USAGE") {
+        return Ok(Privs::NONE);
+    }
     let start = c.pos;
     let mut words = Vec::new();
     let mut found = None;
@@ -200,10 +256,17 @@ fn level(c: &mut Cursor) -> Result<GrantLevel, SqlError> {
     Ok(GrantLevel::Table(None, first))
 }
 
-/// `SHOW GRANTS [FOR user | FOR CURRENT_USER[()]]`, after SHOW.
+/// `SHOW GRANTS [FOR user | FOR CURRENT_USER[()]]` and `SHOW CREATE USER [user |
+/// CURRENT_USER[()]]`, after SHOW.
 pub(crate) fn show_grants(c: &mut Cursor) -> Result<Stmt, SqlError> {
-    c.expect_word("GRANTS")?;
-    let user = if c.eat_word("FOR") {
+    let create = c.eat_word("CREATE");
+    c.expect_word(if create { "USER" } else { "GRANTS" })?;
+    let named = if create {
+        !c.at_end()
+    } else {
+        c.eat_word("FOR")
+    };
+    let user = if named {
         if c.eat_word("CURRENT_USER") {
             if c.eat_token(&Token::LParen) && !c.eat_token(&Token::RParen) {
                 return Err(c.error());
@@ -216,7 +279,11 @@ pub(crate) fn show_grants(c: &mut Cursor) -> Result<Stmt, SqlError> {
         None
     };
     c.expect_end()?;
-    Ok(Stmt::ShowGrants(user))
+    Ok(if create {
+        Stmt::ShowCreateUser(user)
+    } else {
+        Stmt::ShowGrants(user)
+    })
 }
 
 /// One `user[@host]`, without a password clause.

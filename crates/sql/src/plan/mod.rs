@@ -33,7 +33,7 @@ pub mod tables;
 pub mod timestamps;
 pub mod union;
 
-use crate::catalog::tls_require::TlsRequire;
+use crate::catalog::account_options::AccountOptions;
 use crate::error::SqlError;
 use crate::expr::ColumnScope;
 use crate::expr::Compiler;
@@ -196,8 +196,8 @@ pub enum Stmt {
     CreateUser {
         users: Vec<UserSpec>,
         if_not_exists: bool,
-        /// `REQUIRE ...` (None: not given, which is REQUIRE NONE).
-        require: Option<TlsRequire>,
+        /// REQUIRE, WITH limits, ACCOUNT LOCK (what is not said: none).
+        options: AccountOptions,
     },
     DropUser {
         users: Vec<UserSpec>,
@@ -206,13 +206,15 @@ pub enum Stmt {
     AlterUser {
         users: Vec<UserSpec>,
         if_exists: bool,
-        /// `REQUIRE ...` (None: not given, the accounts keep theirs).
-        require: Option<TlsRequire>,
+        /// REQUIRE, WITH limits, ACCOUNT LOCK (what is not said: kept).
+        options: AccountOptions,
     },
     /// GRANT or REVOKE.
     Grant(grants::GrantStmt),
     /// SHOW GRANTS [FOR user] (None: the current account).
     ShowGrants(Option<UserSpec>),
+    /// SHOW CREATE USER [user] (None: the current account).
+    ShowCreateUser(Option<UserSpec>),
     /// RENAME USER old TO new, ...
     RenameUser(Vec<(UserSpec, UserSpec)>),
     /// SET PASSWORD [FOR user] = ...: the account (None: the current one) and, in a
@@ -222,8 +224,11 @@ pub enum Stmt {
         password: UserSpec,
     },
     FlushStatus,
-    /// Other FLUSH forms: accepted, nothing to flush yet.
-    Flush,
+    /// Other FLUSH forms (LOGS, PRIVILEGES, ...): dirty blocks are written;
+    /// `USER_RESOURCES` among them also ends every account's resource-limit hour.
+    Flush {
+        user_resources: bool,
+    },
     /// `FLUSH TABLES [db.]t, ...`: close the tables (all when `None`), see `table_cache_sql`.
     FlushTables(Option<Vec<(Option<String>, String)>>),
     /// `SHOW OPEN TABLES [FROM db] [LIKE ... | WHERE ...]`.
@@ -333,7 +338,7 @@ impl Stmt {
                 | Stmt::SetPassword { .. }
                 | Stmt::RenameUser(_)
                 | Stmt::FlushStatus
-                | Stmt::Flush
+                | Stmt::Flush { .. }
                 | Stmt::FlushTables(_)
                 | Stmt::CreateTable { .. }
                 | Stmt::DropTables { .. }
@@ -387,11 +392,13 @@ impl Stmt {
             Stmt::Grant(g) if g.revoke => Counter::ComRevoke,
             Stmt::Grant(_) => Counter::ComGrant,
             Stmt::ShowGrants(_) => Counter::ComShowGrants,
+            Stmt::ShowCreateUser(_) => Counter::ComShowCreateUser,
             Stmt::SetPassword { .. } => Counter::ComSetOption,
             Stmt::RenameUser(_) => Counter::ComRenameUser,
-            Stmt::FlushStatus | Stmt::Flush | Stmt::FlushTables(_) | Stmt::QueryCache { .. } => {
-                Counter::ComFlush
-            }
+            Stmt::FlushStatus
+            | Stmt::Flush { .. }
+            | Stmt::FlushTables(_)
+            | Stmt::QueryCache { .. } => Counter::ComFlush,
             Stmt::ShowOpenTables { .. } => Counter::ComShowTables,
             Stmt::Shutdown => Counter::ComShutdown,
             Stmt::Kill { .. } => Counter::ComKill,

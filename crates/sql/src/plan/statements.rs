@@ -397,7 +397,10 @@ pub(crate) fn parse_show(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt, Sq
         global = false;
     }
     let full = c.eat_word("FULL");
-    if c.peek_word().as_deref() == Some("GRANTS") {
+    if c.peek_word().as_deref() == Some("GRANTS")
+        || (c.peek_word().as_deref() == Some("CREATE")
+            && c.peek_word_at(1).as_deref() == Some("USER"))
+    {
         return crate::plan::grants::show_grants(c);
     }
     let kind = c.peek_word().ok_or_else(|| c.error())?;

@@ -2,6 +2,7 @@
 //! statements, plan cache, open transaction, held row locks and query cache settings. Running statements is
 //! [`crate::exec`]'s work; this folder only holds the state it reads and updates.
 
+pub mod account_usage;
 pub mod metadata_locks;
 pub mod query_cache;
 pub mod query_text;
@@ -161,6 +162,20 @@ impl SessionState {
 
     pub(crate) fn session_value(&self, index: usize) -> &VarValue {
         self.overrides.get(&index).unwrap_or(&self.snapshot[index])
+    }
+
+    /// Start the session with its account's `MAX_STATEMENT_TIME`, if it has one.
+    pub(crate) fn apply_account_limits(
+        &mut self,
+        limits: &crate::catalog::account_options::ResourceLimits,
+    ) {
+        if limits.statement_time > 0.0 {
+            if let Some(index) = crate::system::sysvars::lookup("max_statement_time") {
+                self.overrides
+                    .insert(index, VarValue::Double(limits.statement_time));
+                self.refresh_cached();
+            }
+        }
     }
 
     /// Re-read the variables the hot path consults into plain fields.
