@@ -66,6 +66,22 @@ const STEPS: &[(&str, &str)] = &[
     ("root", "SET SESSION max_user_connections = 5"),
     ("root", "ALTER USER g WITH MAX_ROWS 3"),
     ("root", "CREATE USER z REQUIRE CIPHER 'a' AND CIPHER 'b'"),
+    (
+        "root",
+        "CREATE USER s IDENTIFIED BY 'pw' REQUIRE SUBJECT '/CN=x' AND ISSUER '/CN=y'",
+    ),
+    // The account tables tools read, as MariaDB shows them.
+    (
+        "root",
+        "SELECT * FROM mysql.user WHERE user IN ('locked', 'q', 'c', 'w', 'g', 's') ORDER BY user",
+    ),
+    ("root", "SELECT * FROM mysql.db WHERE user = 'w'"),
+    ("root", "SELECT COUNT(*) FROM mysql.roles_mapping"),
+    ("w", "SELECT user FROM mysql.user"),
+    (
+        "w",
+        "SELECT 1 FROM lim.t WHERE 0 IN (SELECT max_questions FROM mysql.user)",
+    ),
 ];
 
 fn run_steps(peer: &Peer) -> Vec<String> {
@@ -131,6 +147,9 @@ fn account_options_behave_as_in_mariadb() {
         );
     }
 
+    // The account tables change only through account statements: writes are refused.
+    let out = run(&myriad_peer, "DELETE FROM mysql.db WHERE user = 'nobody'");
+    assert!(out.starts_with("ERROR 1235"), "{out}");
     // Password expiry is not built: refused, never ignored.
     let out = run(&myriad_peer, "ALTER USER g PASSWORD EXPIRE");
     assert!(out.starts_with("ERROR 1235"), "{out}");

@@ -86,6 +86,8 @@ const STATEMENTS: &[&str] = &[
     "SELECT grantee, table_schema, privilege_type, is_grantable FROM information_schema.schema_privileges WHERE grantee NOT LIKE '%PUBLIC%'",
     "SELECT grantee, table_schema, table_name, privilege_type, is_grantable FROM information_schema.table_privileges WHERE grantee NOT LIKE '%mariadb.sys%'",
     "SELECT COUNT(*) FROM information_schema.column_privileges",
+    "SELECT user, select_priv, process_priv FROM mysql.user WHERE user IN ('reader', 'operator')",
+    "SELECT db, user, select_priv, insert_priv FROM mysql.db WHERE user = 'writer'",
 ];
 
 fn setup(peer: &Peer) {

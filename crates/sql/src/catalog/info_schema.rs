@@ -34,6 +34,9 @@ pub enum VirtualRows {
     UserPrivileges,
     SchemaPrivileges,
     TablePrivileges,
+    /// `mysql.user` and `mysql.db` (see [`super::mysql_schema`]).
+    MysqlUser,
+    MysqlDb,
     /// Rows of objects myriad does not have (views, routines, triggers, events, foreign
     /// keys, CHECK constraints, tablespaces): always none, which is MariaDB's answer for a
     /// server without them.

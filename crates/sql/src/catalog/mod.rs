@@ -9,6 +9,7 @@ pub mod account_options;
 pub mod accounts;
 pub mod charset;
 pub mod info_schema;
+pub mod mysql_schema;
 pub mod privileges;
 pub mod tls_require;
 

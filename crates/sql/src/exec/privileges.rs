@@ -81,6 +81,13 @@ impl Session {
                 crate::plan::info_schema::SCHEMA,
             ));
         }
+        if writes_made_table(stmt) {
+            return Err(SqlError::new(
+                myriad_types::errors::ER_NOT_SUPPORTED_YET,
+                "This version of myriad doesn't yet support 'writing the mysql schema's \
+                 account tables (use CREATE USER, ALTER USER, GRANT and REVOKE)'",
+            ));
+        }
         let grants = self.grants();
         if grants.is_all() {
             return Ok(());
@@ -692,6 +699,17 @@ fn needs_of<'s>(stmt: &'s Stmt, current: Option<&'s str>, needs: &mut Vec<Need<'
         // Key cache assignment and preloading change server-wide state.
         Stmt::KeyCache(_) => needs.push(Need::Global(Privs::SUPER)),
         _ => {}
+    }
+}
+
+/// Whether `stmt` writes rows of a table made when read (the `mysql` schema's account
+/// tables: information_schema's answer 1044 before this is asked).
+fn writes_made_table(stmt: &Stmt) -> bool {
+    match stmt {
+        Stmt::Insert(p) => p.table.made.is_some(),
+        Stmt::Update(p) => p.source.table.made.is_some(),
+        Stmt::Delete(p) => p.source.table.made.is_some(),
+        _ => false,
     }
 }
 

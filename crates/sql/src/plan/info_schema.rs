@@ -1,6 +1,7 @@
-//! `information_schema` tables as the compiler sees them: one definition per table, made
-//! once from its column list in [`crate::catalog::info_schema`], and the table reference
-//! a FROM clause naming one gets. The reference carries the producer of the rows
+//! `information_schema` tables (and the `mysql` schema's account tables) as the compiler
+//! sees them: one definition per table, made once from its column list in
+//! [`crate::catalog::info_schema`] (or [`crate::catalog::mysql_schema`]), and the table
+//! reference a FROM clause naming one gets. The reference carries the producer of the rows
 //! ([`TableRef::made`]); execution makes them when the statement runs
 //! (`crate::exec::source`).
 
@@ -54,9 +55,18 @@ pub fn table_ref(name: &str, alias: Option<&str>) -> Result<TableRef, SqlError> 
 /// The definition of `TABLES[index]`, made at its first use.
 pub fn definition(index: usize) -> Result<Arc<st::TableDef>, SqlError> {
     static DEFS: OnceLock<Vec<Option<Arc<st::TableDef>>>> = OnceLock::new();
-    let defs = DEFS.get_or_init(|| {
-        TABLES
-            .iter()
+    made_definition(TABLES, &DEFS, SCHEMA, index)
+}
+
+/// The definition of `list[index]`, the list's definitions made at the first use of one.
+fn made_definition(
+    list: &'static [spec::VirtualTable],
+    defs: &'static OnceLock<Vec<Option<Arc<st::TableDef>>>>,
+    schema: &str,
+    index: usize,
+) -> Result<Arc<st::TableDef>, SqlError> {
+    let defs = defs.get_or_init(|| {
+        list.iter()
             .map(|t| parse_columns(t.columns).ok().map(Arc::new))
             .collect()
     });
@@ -64,11 +74,39 @@ pub fn definition(index: usize) -> Result<Arc<st::TableDef>, SqlError> {
         SqlError::new(
             ER_UNKNOWN_ERROR,
             format!(
-                "information_schema.{} has a column list the server cannot read",
-                TABLES[index].name
+                "{schema}.{} has a column list the server cannot read",
+                list[index].name
             ),
         )
     })
+}
+
+/// The reference to `mysql.<name>` when it is one of the account tables; 1235 for
+/// MariaDB's other tables of the schema; None for a name MariaDB does not have (the caller
+/// answers 1146).
+pub fn mysql_table_ref(name: &str, alias: Option<&str>) -> Result<Option<TableRef>, SqlError> {
+    use crate::catalog::mysql_schema as mysql;
+    static DEFS: OnceLock<Vec<Option<Arc<st::TableDef>>>> = OnceLock::new();
+    let Some(index) = mysql::find(name) else {
+        if mysql::is_not_built(name) {
+            return Err(SqlError::new(
+                ER_NOT_SUPPORTED_YET,
+                format!("This version of myriad doesn't yet support 'mysql.{name}'"),
+            ));
+        }
+        return Ok(None);
+    };
+    let def = made_definition(mysql::TABLES, &DEFS, mysql::SCHEMA, index)?;
+    let name: Arc<str> = name.into();
+    Ok(Some(TableRef {
+        database: mysql::SCHEMA.into(),
+        alias: alias.map_or_else(|| Arc::clone(&name), Into::into),
+        name,
+        def,
+        made: Some(crate::plan::tables::Made::InfoSchema(
+            mysql::TABLES[index].rows,
+        )),
+    }))
 }
 
 /// A table definition from a CREATE TABLE column list (`NAME type [NOT NULL], ...`).
@@ -110,6 +148,24 @@ mod tests {
             assert_eq!(not_null, names, "{}", t.name);
             def.validate().unwrap();
         }
+    }
+
+    #[test]
+    fn every_mysql_account_table_makes_a_definition() {
+        use crate::catalog::mysql_schema as mysql;
+        for t in mysql::TABLES {
+            let r = mysql_table_ref(t.name, None).unwrap().unwrap();
+            let not_null = r.def.columns.iter().filter(|c| !c.nullable).count();
+            assert_eq!(
+                not_null,
+                t.columns.matches(" NOT NULL").count(),
+                "{}",
+                t.name
+            );
+            assert!(!mysql::is_not_built(t.name));
+        }
+        assert_eq!(mysql_table_ref("global_priv", None).unwrap_err().code, 1235);
+        assert!(mysql_table_ref("no_such", None).unwrap().is_none());
     }
 
     #[test]

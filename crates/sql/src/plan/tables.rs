@@ -312,6 +312,11 @@ pub fn open_ref(
     if crate::plan::info_schema::is_schema(db) {
         return crate::plan::info_schema::table_ref(name, alias);
     }
+    if db == crate::catalog::mysql_schema::SCHEMA {
+        if let Some(table) = crate::plan::info_schema::mysql_table_ref(name, alias)? {
+            return Ok(table);
+        }
+    }
     let def = storage.table_def(db, name).map_err(|e| match e {
         st::StorageError::NoSuchDatabase(_) => SqlError::new(
             ER_NO_SUCH_TABLE,

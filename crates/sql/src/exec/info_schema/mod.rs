@@ -55,6 +55,8 @@ pub(crate) fn rows(
         VirtualRows::UserPrivileges => privileges::user_privileges(env),
         VirtualRows::SchemaPrivileges => privileges::schema_privileges(env),
         VirtualRows::TablePrivileges => privileges::table_privileges(env),
+        VirtualRows::MysqlUser => privileges::mysql_user(env),
+        VirtualRows::MysqlDb => privileges::mysql_db(env),
         VirtualRows::GlobalVariables => variables(env, true),
         VirtualRows::SessionVariables => variables(env, false),
         VirtualRows::SystemVariables => system_variables(env),

@@ -4,12 +4,18 @@
 //!
 //! Visibility, as MariaDB's: an account that may read the `mysql` database (SELECT on it,
 //! or globally) sees every account's rows; any other sees its own only.
+//!
+//! Also the rows of the `mysql` schema's `user` and `db` tables, whose reading the
+//! statement's privilege check guards (SELECT on them), as any table's.
 
 use super::text;
 use crate::catalog::accounts::Account;
+use crate::catalog::mysql_schema::{DB_PRIVILEGE_COLUMNS, USER_PRIVILEGE_COLUMNS};
 use crate::catalog::privileges::Privs;
 use crate::exec::env::ExecEnv;
+use crate::value::Value;
 use myriad_storage as st;
+use myriad_types::Decimal;
 
 /// The accounts whose grants the session may list.
 fn visible_accounts(env: &ExecEnv) -> Vec<Account> {
@@ -82,6 +88,89 @@ pub(super) fn table_privileges(env: &ExecEnv) -> Vec<st::Row> {
         let who = grantee(&account);
         for (db, table, privs) in &account.grants.tables {
             privilege_rows(&[&who, "def", db, table], *privs, false, &mut out);
+        }
+    }
+    out
+}
+
+/// `Y` or `N`: whether `privs` holds the privilege named `name` (`GRANT`: GRANT OPTION).
+fn yes_no(privs: Privs, name: &str) -> Value {
+    let held = match name {
+        "GRANT" => privs.contains(Privs::GRANT),
+        _ => Privs::named(name).is_some_and(|p| privs.contains(p)),
+    };
+    text(if held { "Y" } else { "N" })
+}
+
+/// `mysql.user`: a row per account, MariaDB's columns (see
+/// [`crate::catalog::mysql_schema`]).
+pub(super) fn mysql_user(env: &ExecEnv) -> Vec<st::Row> {
+    use crate::catalog::tls_require::TlsRequire;
+    let mut out = Vec::new();
+    for account in env.engine.accounts.list() {
+        let hash = account
+            .auth
+            .native_password_hash
+            .map(|h| {
+                let hex: String = h.iter().map(|b| format!("{b:02X}")).collect();
+                format!("*{hex}")
+            })
+            .unwrap_or_default();
+        let mut row = vec![text(&account.host), text(&account.user), text(&hash)];
+        for (_, name) in USER_PRIVILEGE_COLUMNS {
+            row.push(yes_no(account.grants.global, name));
+        }
+        let (ssl_type, issuer, subject, cipher) = match &account.auth.require {
+            TlsRequire::None => ("", None, None, None),
+            TlsRequire::Ssl => ("ANY", None, None, None),
+            TlsRequire::X509 => ("X509", None, None, None),
+            TlsRequire::Specified {
+                issuer,
+                subject,
+                cipher,
+            } => (
+                "SPECIFIED",
+                issuer.as_deref(),
+                subject.as_deref(),
+                cipher.as_deref(),
+            ),
+        };
+        let limits = &account.limits;
+        let statement_time = Decimal::from_f64(limits.statement_time)
+            .and_then(Result::ok)
+            .and_then(|d| d.rescale(6).ok())
+            .map_or(Value::Null, Value::Decimal);
+        row.extend([
+            text(ssl_type),
+            text(cipher.unwrap_or("")),
+            text(issuer.unwrap_or("")),
+            text(subject.unwrap_or("")),
+            Value::UInt(limits.queries_per_hour),
+            Value::UInt(limits.updates_per_hour),
+            Value::UInt(limits.connections_per_hour),
+            Value::Int(i64::try_from(limits.user_connections).unwrap_or(i64::MAX)),
+            text("mysql_native_password"),
+            text(&hash),
+            text("N"),
+            text("N"),
+            text(""),
+            statement_time,
+        ]);
+        out.push(row);
+    }
+    out
+}
+
+/// `mysql.db`: a row per database grant (Host, Db, User, then Y/N per privilege).
+pub(super) fn mysql_db(env: &ExecEnv) -> Vec<st::Row> {
+    let mut out = Vec::new();
+    for account in env.engine.accounts.list() {
+        for (db, privs) in &account.grants.databases {
+            let mut row = vec![text(&account.host), text(db), text(&account.user)];
+            for (_, name) in DB_PRIVILEGE_COLUMNS {
+                row.push(yes_no(*privs, name));
+            }
+            out.push(row);
         }
     }
     out
