@@ -70,6 +70,18 @@ const STEPS: &[(&str, &str)] = &[
         "root",
         "CREATE USER s IDENTIFIED BY 'pw' REQUIRE SUBJECT '/CN=x' AND ISSUER '/CN=y'",
     ),
+    // An UPDATE or DELETE that reads a column needs SELECT: 1143 names the first one read.
+    (
+        "root",
+        "CREATE USER upd IDENTIFIED BY 'pw'; GRANT UPDATE, DELETE ON lim.t TO upd",
+    ),
+    ("upd", "UPDATE lim.t SET a = 2 WHERE a = 1"),
+    ("upd", "UPDATE lim.t SET a = a + 1"),
+    ("upd", "UPDATE lim.t SET a = 3 WHERE 1 = 1"),
+    ("upd", "DELETE FROM lim.t WHERE a = 9"),
+    ("upd", "DELETE FROM lim.t WHERE 0 = 1"),
+    ("upd", "SELECT * FROM lim.nosuch"),
+    ("upd", "UPDATE lim.nosuch SET a = 1"),
     // The account tables tools read, as MariaDB shows them.
     (
         "root",

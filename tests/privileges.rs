@@ -30,6 +30,7 @@ const ACCOUNTS: &[(&str, &str)] = &[
         "operator",
         "GRANT PROCESS, RELOAD, SHUTDOWN ON *.* TO operator",
     ),
+    ("updater", "GRANT UPDATE, DELETE ON app.t TO updater"),
     ("admin", "GRANT ALL PRIVILEGES ON *.* TO admin"),
 ];
 
@@ -87,6 +88,13 @@ const STATEMENTS: &[&str] = &[
     "SELECT grantee, table_schema, table_name, privilege_type, is_grantable FROM information_schema.table_privileges WHERE grantee NOT LIKE '%mariadb.sys%'",
     "SELECT COUNT(*) FROM information_schema.column_privileges",
     "SELECT user, select_priv, process_priv FROM mysql.user WHERE user IN ('reader', 'operator')",
+    // A table that does not exist: 1142 to an account without the privilege (MariaDB checks
+    // privileges first, so no account learns which tables exist), 1146 to one with it.
+    "SELECT * FROM app.nosuch",
+    "SELECT * FROM nosuchdb.x",
+    "INSERT INTO other.nosuch VALUES (1)",
+    "UPDATE app.nosuch SET a = 1",
+    "DELETE FROM other.nosuch",
     "SELECT db, user, select_priv, insert_priv FROM mysql.db WHERE user = 'writer'",
 ];
 

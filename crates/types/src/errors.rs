@@ -100,6 +100,7 @@ error_codes! {
     ER_WRONG_VALUE_COUNT_ON_ROW = 1136, "21S01", "Column count doesn't match value count at row %lu";
     ER_NONEXISTING_GRANT = 1141, "42000", "There is no such grant defined for user '%-.48s' on host '%-.64s'";
     ER_TABLEACCESS_DENIED_ERROR = 1142, "42000", "%-.100T command denied to user '%s'@'%s' for table %`s.%`s";
+    ER_COLUMNACCESS_DENIED_ERROR = 1143, "42000", "%-.32s command denied to user '%s'@'%s' for column '%-.192s' in table '%-.192s'";
     ER_ILLEGAL_GRANT_FOR_TABLE = 1144, "42000", "Illegal GRANT/REVOKE command; please consult the manual to see which privileges can be used";
     ER_NO_SUCH_TABLE = 1146, "42S02", "Table '%-.192s.%-.192s' doesn't exist";
     ER_NONEXISTING_TABLE_GRANT = 1147, "42000", "There is no such grant defined for user '%-.48s' on host '%-.64s' on table '%-.192s'";

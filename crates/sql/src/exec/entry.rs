@@ -421,6 +421,8 @@ pub fn execute(
             let ctx = session.compile_ctx();
             crate::plan::compile_statement(raw, &map, &ctx)
         };
+        let text = map.source().get(raw.text.clone()).unwrap_or("");
+        let compiled = compiled.map_err(|e| session.mask_missing_table(e, text));
         let result = match compiled {
             Ok((stmt, params)) if params > 0 => {
                 let _ = stmt;
@@ -489,7 +491,9 @@ pub fn prepare(session: &mut Session, sql: &str) -> Result<PreparedInfo, SqlErro
     }
     let (stmt, param_count) = {
         let ctx = session.compile_ctx();
-        crate::plan::compile_statement(&raws[0], &map, &ctx)?
+        let text = map.source().get(raws[0].text.clone()).unwrap_or("");
+        crate::plan::compile_statement(&raws[0], &map, &ctx)
+            .map_err(|e| session.mask_missing_table(e, text))?
     };
     if param_count > u16::MAX as usize {
         return Err(SqlError::new(

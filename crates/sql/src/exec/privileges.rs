@@ -20,10 +20,10 @@ use crate::result::QueryResult;
 use crate::value::Value;
 use crate::Session;
 use myriad_types::errors::{
-    ER_DBACCESS_DENIED_ERROR, ER_ILLEGAL_GRANT_FOR_TABLE, ER_NONEXISTING_GRANT,
-    ER_NONEXISTING_TABLE_GRANT, ER_NO_DB_ERROR, ER_NO_SUCH_TABLE, ER_OPTION_PREVENTS_STATEMENT,
-    ER_PASSWORD_NO_MATCH, ER_SPECIFIC_ACCESS_DENIED_ERROR, ER_TABLEACCESS_DENIED_ERROR,
-    ER_WRONG_USAGE,
+    ER_COLUMNACCESS_DENIED_ERROR, ER_DBACCESS_DENIED_ERROR, ER_ILLEGAL_GRANT_FOR_TABLE,
+    ER_NONEXISTING_GRANT, ER_NONEXISTING_TABLE_GRANT, ER_NO_DB_ERROR, ER_NO_SUCH_TABLE,
+    ER_OPTION_PREVENTS_STATEMENT, ER_PASSWORD_NO_MATCH, ER_SPECIFIC_ACCESS_DENIED_ERROR,
+    ER_TABLEACCESS_DENIED_ERROR, ER_WRONG_USAGE,
 };
 use std::sync::Arc;
 
@@ -44,6 +44,9 @@ enum Need<'s> {
     Global(Privs),
     /// SELECT on each of these tables (`db`, `table`).
     Reads(Vec<(String, String)>),
+    /// SELECT on `db`.`table`, whose column `column` the statement reads (an UPDATE's or
+    /// DELETE's WHERE, an UPDATE's new values): 1143 names the column.
+    ReadColumn(&'s str, &'s str, &'s str),
 }
 
 impl Session {
@@ -114,6 +117,42 @@ impl Session {
         Ok(())
     }
 
+    /// A table the statement `text` names does not exist (`error`, 1146): as MariaDB
+    /// checks privileges before it opens a table, an account without the statement's
+    /// privilege on that table gets 1142 instead, whether or not it exists, so that no
+    /// account learns the names of tables it may not use.
+    pub(crate) fn mask_missing_table(&mut self, error: SqlError, text: &str) -> SqlError {
+        if error.code != ER_NO_SUCH_TABLE.code {
+            return error;
+        }
+        let Some((db, table)) = error
+            .message
+            .strip_prefix("Table '")
+            .and_then(|m| m.strip_suffix("' doesn't exist"))
+            .and_then(|m| m.split_once('.'))
+        else {
+            return error;
+        };
+        let first = text
+            .trim_start_matches(|c: char| c.is_whitespace() || c == '(')
+            .split(|c: char| !c.is_ascii_alphabetic())
+            .next()
+            .unwrap_or("")
+            .to_ascii_uppercase();
+        let (verb, needed) = match first.as_str() {
+            "SELECT" | "WITH" | "TABLE" | "VALUES" => ("SELECT", Privs::SELECT),
+            "INSERT" | "REPLACE" => ("INSERT", Privs::INSERT),
+            "UPDATE" => ("UPDATE", Privs::UPDATE),
+            "DELETE" => ("DELETE", Privs::DELETE),
+            _ => return error,
+        };
+        let grants = self.grants();
+        if grants.is_all() || grants.on_table(db, table).contains(needed) {
+            return error;
+        }
+        table_denied(verb, &self.info.user, &self.info.host, db, table)
+    }
+
     /// Fail with 1142 unless the account holds some privilege on `db`.`table`: what
     /// COM_FIELD_LIST needs to list a table's columns.
     pub(crate) fn check_table_visible(&mut self, db: &str, table: &str) -> Result<(), SqlError> {
@@ -156,6 +195,17 @@ impl Session {
             Need::Global(privs) => {
                 if !grants.global.intersects(privs) {
                     return Err(global_denied(privs));
+                }
+            }
+            Need::ReadColumn(db, table, column) => {
+                if !grants.on_table(db, table).contains(Privs::SELECT) {
+                    return Err(SqlError::new(
+                        ER_COLUMNACCESS_DENIED_ERROR,
+                        format!(
+                            "SELECT command denied to user '{user}'@'{host}' for column \
+                             '{column}' in table '{table}'"
+                        ),
+                    ));
                 }
             }
             Need::Reads(tables) => {
@@ -572,16 +622,17 @@ fn needs_of<'s>(stmt: &'s Stmt, current: Option<&'s str>, needs: &mut Vec<Need<'
         }
         Stmt::Update(p) => {
             let t = &p.source.table;
-            let reads_rows = p.source.filter.is_some()
-                || p.assignments
-                    .iter()
-                    .any(|(_, e)| crate::plan::access::reads_row(e));
-            let privs = if reads_rows {
-                Privs::UPDATE.union(Privs::SELECT)
-            } else {
-                Privs::UPDATE
-            };
-            needs.push(table(&t.database, &t.name, privs));
+            needs.push(table(&t.database, &t.name, Privs::UPDATE));
+            // The first column read, the WHERE's before the new values', as MariaDB checks.
+            let read = p
+                .source
+                .filter
+                .iter()
+                .chain(p.assignments.iter().map(|(_, e)| e))
+                .find_map(crate::plan::access::first_column);
+            if let Some(column) = read.and_then(|i| t.def.columns.get(i)) {
+                needs.push(Need::ReadColumn(&t.database, &t.name, &column.name));
+            }
             let exprs = p
                 .source
                 .filter
@@ -591,11 +642,15 @@ fn needs_of<'s>(stmt: &'s Stmt, current: Option<&'s str>, needs: &mut Vec<Need<'
         }
         Stmt::Delete(p) => {
             let t = &p.source.table;
-            let privs = match p.source.filter {
-                Some(_) => Privs::DELETE.union(Privs::SELECT),
-                None => Privs::DELETE,
-            };
-            needs.push(table(&t.database, &t.name, privs));
+            needs.push(table(&t.database, &t.name, Privs::DELETE));
+            let read = p
+                .source
+                .filter
+                .as_ref()
+                .and_then(crate::plan::access::first_column);
+            if let Some(column) = read.and_then(|i| t.def.columns.get(i)) {
+                needs.push(Need::ReadColumn(&t.database, &t.name, &column.name));
+            }
             push_reads(tables_of_exprs(p.source.filter.iter()), needs);
         }
         Stmt::CreateTable {

@@ -73,44 +73,68 @@ pub(crate) fn key_value(value: &Value, ty: &st::ColumnType) -> Option<st::Value>
 
 // ---- access path selection ----
 
+fn first_of<'e>(list: impl IntoIterator<Item = &'e Expr>) -> Option<usize> {
+    list.into_iter().find_map(first_column)
+}
+
 /// Does the expression read the row?
 pub(crate) fn reads_row(e: &Expr) -> bool {
+    first_column(e).is_some()
+}
+
+/// The first column of the row the expression reads, left to right (what MariaDB names
+/// in 1143 when the account may not read it).
+pub(crate) fn first_column(e: &Expr) -> Option<usize> {
     match e {
-        Expr::Column(_) => true,
+        Expr::Column(i) => Some(*i),
         Expr::Literal(_)
         | Expr::HexLiteral(_)
         | Expr::Param(_)
         | Expr::SysVar { .. }
-        | Expr::UserVar(_) => false,
-        Expr::Neg(x) | Expr::Not(x) | Expr::BitNot(x) => reads_row(x),
+        | Expr::UserVar(_) => None,
+        Expr::Neg(x) | Expr::Not(x) | Expr::BitNot(x) => first_column(x),
         Expr::Arith { left, right, .. }
         | Expr::Cmp { left, right, .. }
-        | Expr::Bit { left, right, .. } => reads_row(left) || reads_row(right),
-        Expr::And(a, b) | Expr::Or(a, b) | Expr::Xor(a, b) => reads_row(a) || reads_row(b),
+        | Expr::Bit { left, right, .. }
+        | Expr::And(left, right)
+        | Expr::Or(left, right)
+        | Expr::Xor(left, right)
+        | Expr::Like {
+            expr: left,
+            pattern: right,
+            ..
+        }
+        | Expr::TrimChars {
+            expr: left,
+            what: right,
+            ..
+        } => first_column(left).or_else(|| first_column(right)),
         Expr::IsNull { expr, .. }
         | Expr::IsBool { expr, .. }
         | Expr::Cast { expr, .. }
-        | Expr::Collate { expr, .. } => reads_row(expr),
-        Expr::InList { expr, list, .. } => reads_row(expr) || list.iter().any(reads_row),
+        | Expr::Collate { expr, .. }
+        | Expr::InSubquery { expr, .. } => first_column(expr),
+        Expr::InList { expr, list, .. } => {
+            first_of(std::iter::once(expr.as_ref()).chain(list.iter()))
+        }
         Expr::Between {
             expr, low, high, ..
-        } => reads_row(expr) || reads_row(low) || reads_row(high),
-        Expr::Like { expr, pattern, .. } => reads_row(expr) || reads_row(pattern),
+        } => first_of([expr.as_ref(), low.as_ref(), high.as_ref()]),
         Expr::Case {
             operand,
             whens,
             otherwise,
             ..
-        } => {
-            operand.as_deref().is_some_and(reads_row)
-                || whens.iter().any(|(a, b)| reads_row(a) || reads_row(b))
-                || otherwise.as_deref().is_some_and(reads_row)
-        }
-        Expr::Call { args, .. } => args.iter().any(reads_row),
-        Expr::TrimChars { expr, what, .. } => reads_row(expr) || reads_row(what),
+        } => first_of(
+            operand
+                .as_deref()
+                .into_iter()
+                .chain(whens.iter().flat_map(|(a, b)| [a, b]))
+                .chain(otherwise.as_deref()),
+        ),
+        Expr::Call { args, .. } => first_of(args),
         // Subqueries are uncorrelated: they read no column of this row.
-        Expr::Subquery(_) | Expr::Exists { .. } => false,
-        Expr::InSubquery { expr, .. } => reads_row(expr),
+        Expr::Subquery(_) | Expr::Exists { .. } => None,
     }
 }
 
