@@ -442,3 +442,37 @@ fn field_lists_and_open_tables_show_only_granted_tables() {
         );
     });
 }
+
+#[test]
+fn the_query_cache_serves_accounts_that_may_read_every_table_of_the_result() {
+    let server = Server::start(&[
+        "--query-cache-type=ON",
+        "--query-cache-size=1048576",
+        "--query-cache-min-execution-us=0",
+    ]);
+    let peer = Peer::Myriad(&server);
+    setup(&peer);
+    let hits = |peer: &Peer| -> u64 {
+        let out = run(peer, "SHOW GLOBAL STATUS LIKE 'Qcache_hits'");
+        out.split_whitespace().nth(1).unwrap_or("0").parse().unwrap()
+    };
+    let query = "SELECT t.id, t.v FROM app.t AS t WHERE t.id IN (SELECT id FROM app.t) \
+                 ORDER BY t.id";
+    let first = run(&peer, query);
+    assert!(first.starts_with("1\t1\n"), "{first}");
+    // The cache admits a statement on its second miss.
+    assert_eq!(run(&peer, query), first);
+    let before = hits(&peer);
+    assert_eq!(run(&peer, query), first);
+    let after_root = hits(&peer);
+    assert_eq!(after_root, before + 1, "root is served from the cache");
+    // An account with SELECT on the database is served too.
+    assert_eq!(run_as(&peer, "reader", Some(PASSWORD), query), first);
+    assert_eq!(hits(&peer), after_root + 1, "reader is served from the cache");
+    // One without is not: its statement runs, and fails as it should.
+    let denied = run_as(&peer, "nobody", Some(PASSWORD), query);
+    assert!(denied.contains("ERROR 1142"), "{denied}");
+    let denied = run_as(&peer, "operator", Some(PASSWORD), query);
+    assert!(denied.contains("ERROR 1142"), "{denied}");
+    assert_eq!(hits(&peer), after_root + 1);
+}

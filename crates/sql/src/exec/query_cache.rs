@@ -84,6 +84,9 @@ impl Striped {
 pub struct CachedRows {
     pub(crate) result: QueryResult,
     pub(crate) tables: Box<[VersionCell]>,
+    /// Those tables by name (database, table): an account is served the result only if
+    /// it may read each of them.
+    pub(crate) names: Box<[(String, String)]>,
 }
 
 /// The engine's query cache and table versions.
@@ -155,13 +158,18 @@ pub(crate) fn lookup(
     params: &[Value],
     scanned: Option<&mut Option<Scan>>,
 ) -> Looked {
-    let looked = lookup_in(session, sql, kind, params, scanned);
+    // A cached result is served without the statement's privilege check: to an account
+    // that holds every privilege, or SELECT on every table the result read (another runs
+    // the statement, which fails as it should).
+    if !session.engine.query_cache.cache.is_enabled()
+        || session.state.query_cache().cache_type == TYPE_OFF
+    {
+        return Looked::Miss(None);
+    }
+    let grants = session.grants();
+    let limited = (!grants.is_all()).then_some(grants.as_ref());
+    let looked = lookup_in(session, sql, kind, params, scanned, limited);
     if matches!(looked, Looked::Hit(_)) {
-        // A cached result is served without the statement's privilege check: only to an
-        // account that holds every privilege (others run the statement, and may store it).
-        if !session.grants().is_all() {
-            return Looked::Miss(None);
-        }
         session.state.warnings.clear();
     }
     looked
@@ -187,6 +195,7 @@ pub(crate) fn lookup_in(
     kind: u8,
     params: &[Value],
     scanned: Option<&mut Option<Scan>>,
+    limited: Option<&crate::catalog::privileges::Grants>,
 ) -> Looked {
     let qc = &session.engine.query_cache;
     let settings = session.state.query_cache();
@@ -233,7 +242,14 @@ pub(crate) fn lookup_in(
     let mut refused = false;
     let looked = qc.cache.lookup_if(&key, found.template, |rows| {
         refused = session.state.skips_query_cache(&rows.tables);
-        !refused
+        let readable = limited.is_none_or(|grants| {
+            rows.names.iter().all(|(db, table)| {
+                grants
+                    .on_table(db, table)
+                    .contains(crate::catalog::privileges::Privs::SELECT)
+            })
+        });
+        !refused && readable
     });
     if refused {
         qc.not_cached.bump(session.info.connection_id);
@@ -547,6 +563,7 @@ pub fn run(
                     Arc::new(CachedRows {
                         result: rows.clone(),
                         tables: cells,
+                        names: tables.into_boxed_slice(),
                     }),
                     bytes,
                 );
