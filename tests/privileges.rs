@@ -454,7 +454,11 @@ fn the_query_cache_serves_accounts_that_may_read_every_table_of_the_result() {
     setup(&peer);
     let hits = |peer: &Peer| -> u64 {
         let out = run(peer, "SHOW GLOBAL STATUS LIKE 'Qcache_hits'");
-        out.split_whitespace().nth(1).unwrap_or("0").parse().unwrap()
+        out.split_whitespace()
+            .nth(1)
+            .unwrap_or("0")
+            .parse()
+            .unwrap()
     };
     let query = "SELECT t.id, t.v FROM app.t AS t WHERE t.id IN (SELECT id FROM app.t) \
                  ORDER BY t.id";
@@ -468,7 +472,11 @@ fn the_query_cache_serves_accounts_that_may_read_every_table_of_the_result() {
     assert_eq!(after_root, before + 1, "root is served from the cache");
     // An account with SELECT on the database is served too.
     assert_eq!(run_as(&peer, "reader", Some(PASSWORD), query), first);
-    assert_eq!(hits(&peer), after_root + 1, "reader is served from the cache");
+    assert_eq!(
+        hits(&peer),
+        after_root + 1,
+        "reader is served from the cache"
+    );
     // One without is not: its statement runs, and fails as it should.
     let denied = run_as(&peer, "nobody", Some(PASSWORD), query);
     assert!(denied.contains("ERROR 1142"), "{denied}");

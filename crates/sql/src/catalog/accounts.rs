@@ -6,7 +6,8 @@
 //! needs escaping; then `g:` and the global privileges' bits in hex, one
 //! `d:<hex name>:<hex bits>` per database grant and one `t:<hex db>:<hex table>:<hex bits>`
 //! per table grant, `r:...` for a TLS requirement ([`TlsRequire`]), `x:...` for resource
-//! limits ([`ResourceLimits`]) and `l` for a locked account. A line without `g:` was written before
+//! limits ([`ResourceLimits`]), `l` for a locked account, `o` for a role, `m:<hex role>:<0|1>`
+//! per role granted (1: WITH ADMIN OPTION) and `dr:<hex role>` for its default role. A line without `g:` was written before
 //! grants existed: its account keeps every privilege it had then, all of them. Every change rewrites the whole file the crash-safe way: write a temp
 //! file, fsync it, rename it over the old one, fsync the directory. Accounts are few, so a
 //! rewrite per CREATE/ALTER/DROP USER is cheap and the file is never half-written.
@@ -40,6 +41,12 @@ pub struct Account {
     /// `ACCOUNT LOCK`: every login is refused (4151).
     pub locked: bool,
     pub limits: ResourceLimits,
+    /// A role (CREATE ROLE): its host is empty and no one logs in as it.
+    pub is_role: bool,
+    /// The roles granted to this account, each with whether WITH ADMIN OPTION.
+    pub roles: Vec<(String, bool)>,
+    /// The role its sessions start with (SET DEFAULT ROLE).
+    pub default_role: Option<String>,
 }
 
 impl Account {
@@ -51,7 +58,7 @@ impl Account {
 
 pub struct Accounts {
     path: PathBuf,
-    list: RwLock<Vec<Account>>,
+    pub(super) list: RwLock<Vec<Account>>,
     /// Bumped by every change of an account or its grants: a session's cached grants are
     /// good while it has not moved.
     generation: AtomicU64,
@@ -159,6 +166,9 @@ impl Accounts {
                     grants: Grants::all(),
                     locked: false,
                     limits: ResourceLimits::default(),
+                    is_role: false,
+                    roles: Vec::new(),
+                    default_role: None,
                 };
                 accounts.store(std::slice::from_ref(&root))?;
                 *accounts.list.write() = vec![root];
@@ -194,7 +204,7 @@ impl Accounts {
     fn matching<T>(&self, user: &str, host: &str, read: impl FnOnce(&Account) -> T) -> Option<T> {
         let list = self.list.read();
         list.iter()
-            .filter(|a| a.user == user && host_matches(&a.host, host))
+            .filter(|a| !a.is_role && a.user == user && host_matches(&a.host, host))
             .max_by_key(|a| host_specificity(&a.host))
             .map(read)
     }
@@ -242,7 +252,7 @@ impl Accounts {
 
     /// Apply `edit` to the account named exactly `user`@`host` and store the list when it
     /// answers true. None when there is no such account, else what `edit` answered.
-    fn edit(
+    pub(super) fn edit(
         &self,
         user: &str,
         host: &str,
@@ -292,6 +302,9 @@ impl Accounts {
             grants: Grants::default(),
             locked: false,
             limits: ResourceLimits::default(),
+            is_role: false,
+            roles: Vec::new(),
+            default_role: None,
         });
         self.store(&next)?;
         *list = next;
@@ -376,7 +389,7 @@ impl Accounts {
     }
 
     /// Write the file crash-safely: temp file, fsync, rename, fsync the directory.
-    fn store(&self, list: &[Account]) -> Result<(), SqlError> {
+    pub(super) fn store(&self, list: &[Account]) -> Result<(), SqlError> {
         let mut text = String::new();
         for a in list {
             let hash = a
@@ -395,8 +408,16 @@ impl Accounts {
                 a.auth.require.encode(hex),
                 a.limits.encode(),
                 a.locked.then(|| String::from("l")),
+                a.is_role.then(|| String::from("o")),
+                a.default_role
+                    .as_ref()
+                    .map(|r| format!("dr:{}", hex(r.as_bytes()))),
             ];
-            for field in fields.into_iter().flatten() {
+            let roles = a
+                .roles
+                .iter()
+                .map(|(r, admin)| Some(format!("m:{}:{}", hex(r.as_bytes()), u8::from(*admin))));
+            for field in fields.into_iter().chain(roles).flatten() {
                 text.push(' ');
                 text.push_str(&field);
             }
@@ -453,6 +474,9 @@ fn parse_line(line: &str) -> Option<Account> {
     let mut require = TlsRequire::None;
     let mut limits = ResourceLimits::default();
     let mut locked = false;
+    let mut is_role = false;
+    let mut roles = Vec::new();
+    let mut default_role = None;
     for field in fields {
         let bits = |text: &str| u64::from_str_radix(text, 16).ok().map(Privs);
         if let Some(text) = field.strip_prefix("r:") {
@@ -461,6 +485,13 @@ fn parse_line(line: &str) -> Option<Account> {
             limits = ResourceLimits::decode(text)?;
         } else if field == "l" {
             locked = true;
+        } else if field == "o" {
+            is_role = true;
+        } else if let Some(text) = field.strip_prefix("dr:") {
+            default_role = Some(String::from_utf8(unhex(text)?).ok()?);
+        } else if let Some(text) = field.strip_prefix("m:") {
+            let (role, admin) = text.split_once(':')?;
+            roles.push((String::from_utf8(unhex(role)?).ok()?, admin == "1"));
         } else if let Some(global) = field.strip_prefix("g:") {
             grants.get_or_insert_with(Grants::default).global = bits(global)?;
         } else if let Some(table) = field.strip_prefix("t:") {
@@ -493,6 +524,9 @@ fn parse_line(line: &str) -> Option<Account> {
         grants: grants.unwrap_or_else(Grants::all),
         locked,
         limits,
+        is_role,
+        roles,
+        default_role,
     })
 }
 

@@ -11,6 +11,7 @@ pub mod charset;
 pub mod info_schema;
 pub mod mysql_schema;
 pub mod privileges;
+pub mod roles;
 pub mod tls_require;
 
 use crate::error::SqlError;

@@ -1,6 +1,7 @@
 //! Execution: the dispatch from a compiled statement to the function that runs it.
 
 use myriad_types::errors::{ER_EMPTY_QUERY, ER_NO_DB_ERROR};
+pub mod accounts;
 pub mod accumulate;
 pub mod admin;
 pub mod aggregate;

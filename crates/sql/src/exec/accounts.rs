@@ -1,0 +1,341 @@
+//! The account statements: GRANT and REVOKE, SHOW GRANTS, SHOW CREATE USER, SET
+//! PASSWORD and RENAME USER (CREATE / ALTER / DROP USER are in `admin`). Who may run them
+//! is checked here, with the helpers of [`super::privileges`].
+
+use super::privileges::{database_denied, global_denied, table_denied};
+use crate::catalog::account_options::ResourceLimits;
+use crate::catalog::privileges::{Level, Privs};
+use crate::error::SqlError;
+use crate::plan::grants::{GrantLevel, GrantStmt};
+use crate::plan::UserSpec;
+use crate::result::QueryResult;
+use crate::value::Value;
+use crate::Session;
+use myriad_types::errors::{
+    ER_ILLEGAL_GRANT_FOR_TABLE, ER_NONEXISTING_GRANT, ER_NONEXISTING_TABLE_GRANT, ER_NO_DB_ERROR,
+    ER_NO_SUCH_TABLE, ER_PASSWORD_NO_MATCH, ER_WRONG_USAGE,
+};
+use std::sync::Arc;
+
+impl Session {
+    /// GRANT or REVOKE.
+    pub(crate) fn grant(&mut self, g: &GrantStmt) -> Result<QueryResult, SqlError> {
+        let current = || {
+            self.info
+                .database
+                .clone()
+                .ok_or_else(|| SqlError::new(ER_NO_DB_ERROR, "No database selected"))
+        };
+        let (db, table) = match &g.level {
+            GrantLevel::Global => (None, None),
+            GrantLevel::Database(db) => (Some(db.clone()), None),
+            GrantLevel::CurrentDatabase => (Some(current()?), None),
+            GrantLevel::Table(db, t) => {
+                let db = match db {
+                    Some(db) => db.clone(),
+                    None => current()?,
+                };
+                // MariaDB grants on existing tables only (a REVOKE may name a dropped one).
+                let exists = self.engine.catalog.database_exists(&db)
+                    && self
+                        .engine
+                        .catalog
+                        .tables(&db)?
+                        .iter()
+                        .any(|n| n.eq_ignore_ascii_case(t));
+                if !g.revoke && !exists {
+                    return Err(SqlError::new(
+                        ER_NO_SUCH_TABLE,
+                        format!("Table '{db}.{t}' doesn't exist"),
+                    ));
+                }
+                (Some(db), Some(t.clone()))
+            }
+        };
+        let level = match (&db, &table) {
+            (None, _) => Level::Global,
+            (Some(db), None) => Level::Database(db),
+            (Some(db), Some(t)) => Level::Table(db, t),
+        };
+        let all = match level {
+            Level::Global => Privs::ALL_GLOBAL,
+            Level::Database(_) => Privs::ALL_DATABASE,
+            Level::Table(..) => Privs::ALL_TABLE,
+        };
+        let mut privs = if g.all { all } else { g.privs };
+        if !all.contains(privs) {
+            return Err(match level {
+                Level::Table(..) => SqlError::new(
+                    ER_ILLEGAL_GRANT_FOR_TABLE,
+                    "Illegal GRANT/REVOKE command; please consult the manual to see which \
+                     privileges can be used",
+                ),
+                _ => SqlError::new(
+                    ER_WRONG_USAGE,
+                    "Incorrect usage of DB GRANT and GLOBAL PRIVILEGES",
+                ),
+            });
+        }
+        if g.grant_option {
+            privs = privs.union(Privs::GRANT);
+        }
+        // The grantor needs GRANT OPTION and every privilege it hands out, at that level.
+        let mine = self.grants();
+        let held = match level {
+            Level::Global => mine.global,
+            Level::Database(db) => mine.in_database(db),
+            Level::Table(db, t) => mine.on_table(db, t),
+        };
+        if !held.contains(privs.union(Privs::GRANT)) {
+            let (user, host) = (&self.info.user, &self.info.host);
+            return Err(match level {
+                Level::Global => global_denied(Privs::GRANT),
+                Level::Database(db) => database_denied(user, host, db),
+                Level::Table(db, t) => table_denied("GRANT", user, host, db, t),
+            });
+        }
+        for u in &g.users {
+            if u.password.is_some() {
+                // IDENTIFIED BY: the account's password, and the account itself if new.
+                let hash = u.password_hash()?;
+                let accounts = &self.engine.accounts;
+                if !accounts.set_hash(&u.user, &u.host, hash)? {
+                    accounts.create_hashed(&u.user, &u.host, hash)?;
+                }
+            }
+            if g.every_level {
+                self.revoke_everything(u)?;
+                continue;
+            }
+            let changed =
+                self.engine
+                    .accounts
+                    .change_grants((&u.user, &u.host), level, privs, g.revoke)?;
+            match (changed, level) {
+                (None, _) => return Err(no_such_account(g.revoke, u)),
+                (Some(false), Level::Table(_, t)) => {
+                    return Err(SqlError::new(
+                        ER_NONEXISTING_TABLE_GRANT,
+                        format!(
+                            "There is no such grant defined for user '{}' on host '{}' on \
+                             table '{t}'",
+                            u.user, u.host
+                        ),
+                    ))
+                }
+                (Some(false), _) => return Err(no_such_grant(&u.user, &u.host)),
+                (Some(true), _) => {}
+            }
+            if g.options != Default::default() {
+                self.engine
+                    .accounts
+                    .set_options(&u.user, &u.host, &g.options)?;
+            }
+        }
+        Ok(crate::exec::ok(0))
+    }
+
+    /// REVOKE ALL PRIVILEGES, GRANT OPTION FROM `u`: every grant at every level.
+    fn revoke_everything(&self, u: &UserSpec) -> Result<(), SqlError> {
+        let accounts = &self.engine.accounts;
+        let Some(account) = accounts.grants_of_account(&u.user, &u.host) else {
+            return Err(no_such_account(true, u));
+        };
+        let everything = Privs::ALL_GLOBAL.union(Privs::GRANT);
+        let account_key = (u.user.as_str(), u.host.as_str());
+        accounts.change_grants(account_key, Level::Global, everything, true)?;
+        for (db, _) in &account.grants.databases {
+            accounts.change_grants(account_key, Level::Database(db), everything, true)?;
+        }
+        for (db, t, _) in &account.grants.tables {
+            accounts.change_grants(account_key, Level::Table(db, t), everything, true)?;
+        }
+        Ok(())
+    }
+
+    /// The account a statement names (`user`), else the session's own; another's needs the
+    /// global privilege `others` (1044 on the `mysql` database without, as MariaDB).
+    fn account_named(
+        &mut self,
+        user: Option<&UserSpec>,
+        others: Privs,
+    ) -> Result<(String, String), SqlError> {
+        let own_host = self
+            .engine
+            .accounts
+            .matching_host(&self.info.user, &self.info.host);
+        let (name, host) = match user {
+            Some(u) => (u.user.clone(), u.host.clone()),
+            None => (
+                self.info.user.clone(),
+                own_host.clone().unwrap_or_else(|| self.info.host.clone()),
+            ),
+        };
+        let own = name == self.info.user && own_host.as_deref() == Some(host.as_str());
+        if !own && !self.grants().global.contains(others) {
+            return Err(database_denied(&self.info.user, &self.info.host, "mysql"));
+        }
+        Ok((name, host))
+    }
+
+    /// SET PASSWORD [FOR user]: one's own account always, another's with CREATE USER.
+    pub(crate) fn set_password(
+        &mut self,
+        user: Option<&UserSpec>,
+        password: &UserSpec,
+    ) -> Result<QueryResult, SqlError> {
+        let (name, host) = self.account_named(user, Privs::CREATE_USER)?;
+        let hash = password.password_hash()?;
+        if !self.engine.accounts.set_hash(&name, &host, hash)? {
+            return Err(no_matching_account());
+        }
+        Ok(crate::exec::ok(0))
+    }
+
+    /// RENAME USER: each account and its grants under a new name; 1396 naming the old
+    /// accounts that do not exist or whose new name is taken (the others are renamed).
+    pub(crate) fn rename_users(
+        &mut self,
+        pairs: &[(UserSpec, UserSpec)],
+    ) -> Result<QueryResult, SqlError> {
+        let mut failed = Vec::new();
+        for (from, to) in pairs {
+            let renamed = self
+                .engine
+                .accounts
+                .rename((&from.user, &from.host), (&to.user, &to.host))?;
+            if !renamed {
+                failed.push(format!("'{}'@'{}'", from.user, from.host));
+            }
+        }
+        if failed.is_empty() {
+            return Ok(crate::exec::ok(0));
+        }
+        Err(SqlError::new(
+            myriad_types::errors::ER_CANNOT_USER,
+            format!("Operation RENAME USER failed for {}", failed.join(",")),
+        ))
+    }
+
+    /// SHOW CREATE USER [user]: the statement that makes the account as it is.
+    pub(crate) fn show_create_user(
+        &mut self,
+        user: Option<&UserSpec>,
+    ) -> Result<QueryResult, SqlError> {
+        let (name, host) = self.account_named(user, Privs::SELECT)?;
+        let account = self
+            .engine
+            .accounts
+            .grants_of_account(&name, &host)
+            .ok_or_else(no_matching_account)?;
+        let mut text = format!(
+            "CREATE USER `{name}`@`{host}`{}{}{}",
+            password_clause(&account),
+            account.auth.require.clause(),
+            account.limits.clause()
+        );
+        if account.locked {
+            text.push_str(" ACCOUNT LOCK");
+        }
+        let column = format!("CREATE USER for {name}@{host}");
+        Ok(QueryResult::Rows {
+            columns: Arc::new(vec![crate::exec::select::text_column(&column, 1024)]),
+            rows: crate::result::Rows::shared(vec![vec![Value::Bytes(text.into_bytes())]]),
+            warnings: 0,
+        })
+    }
+
+    /// SHOW GRANTS [FOR user].
+    pub(crate) fn show_grants(&mut self, user: Option<&UserSpec>) -> Result<QueryResult, SqlError> {
+        let (name, host) = self.account_named(user, Privs::SELECT)?;
+        let account = self
+            .engine
+            .accounts
+            .grants_of_account(&name, &host)
+            .ok_or_else(|| no_such_grant(&name, &host))?;
+        let to = format!("`{name}`@`{host}`");
+        let with_option = |p: Privs| {
+            if p.contains(Privs::GRANT) {
+                " WITH GRANT OPTION"
+            } else {
+                ""
+            }
+        };
+        // The global line's WITH: GRANT OPTION first, then the resource limits.
+        let global_with = |p: Privs, limits: &ResourceLimits| {
+            let limits = limits.clause();
+            match (p.contains(Privs::GRANT), limits.strip_prefix(" WITH")) {
+                (true, Some(rest)) => format!(" WITH GRANT OPTION{rest}"),
+                (true, None) => String::from(" WITH GRANT OPTION"),
+                (false, _) => limits,
+            }
+        };
+        let password = password_clause(&account);
+        let g = &account.grants;
+        let mut lines = vec![format!(
+            "GRANT {} ON *.* TO {to}{password}{}{}",
+            g.global.grant_text(Privs::ALL_GLOBAL),
+            account.auth.require.clause(),
+            global_with(g.global, &account.limits)
+        )];
+        for (db, privs) in &g.databases {
+            lines.push(format!(
+                "GRANT {} ON `{db}`.* TO {to}{}",
+                privs.grant_text(Privs::ALL_DATABASE),
+                with_option(*privs)
+            ));
+        }
+        for (db, table, privs) in &g.tables {
+            lines.push(format!(
+                "GRANT {} ON `{db}`.`{table}` TO {to}{}",
+                privs.grant_text(Privs::ALL_TABLE),
+                with_option(*privs)
+            ));
+        }
+        let column = format!("Grants for {name}@{host}");
+        let rows = lines
+            .into_iter()
+            .map(|l| vec![Value::Bytes(l.into_bytes())])
+            .collect();
+        Ok(QueryResult::Rows {
+            columns: Arc::new(vec![crate::exec::select::text_column(&column, 1024)]),
+            rows: crate::result::Rows::shared(rows),
+            warnings: 0,
+        })
+    }
+}
+
+fn no_such_grant(user: &str, host: &str) -> SqlError {
+    SqlError::new(
+        ER_NONEXISTING_GRANT,
+        format!("There is no such grant defined for user '{user}' on host '{host}'"),
+    )
+}
+
+fn no_matching_account() -> SqlError {
+    SqlError::new(
+        ER_PASSWORD_NO_MATCH,
+        "Can't find any matching row in the user table",
+    )
+}
+
+fn no_such_account(revoke: bool, u: &UserSpec) -> SqlError {
+    if revoke {
+        no_such_grant(&u.user, &u.host)
+    } else {
+        no_matching_account()
+    }
+}
+
+/// ` IDENTIFIED BY PASSWORD '*<hash>'` for an account with a password, as SHOW GRANTS and
+/// SHOW CREATE USER write it.
+fn password_clause(account: &crate::catalog::accounts::Account) -> String {
+    account
+        .auth
+        .native_password_hash
+        .map(|h| {
+            let hex: String = h.iter().map(|b| format!("{b:02X}")).collect();
+            format!(" IDENTIFIED BY PASSWORD '*{hex}'")
+        })
+        .unwrap_or_default()
+}
