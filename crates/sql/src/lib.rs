@@ -443,6 +443,8 @@ impl Engine {
             account,
             limits,
         };
+        let own = session.own_account();
+        session.state.active_role = session.default_role_held(&own);
         if let Some(db) = session.info.database.clone() {
             session.check_database_access(&db)?;
         }
@@ -667,6 +669,8 @@ impl Session {
         let _ = self.end_transaction(false);
         self.state = crate::session::SessionState::new(&self.engine, self.info.interactive);
         self.state.apply_account_limits(&limits);
+        let own = self.own_account();
+        self.state.active_role = self.default_role_held(&own);
         if let Some(db) = database {
             self.check_database_access(db)?;
         }

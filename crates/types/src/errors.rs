@@ -172,13 +172,18 @@ error_codes! {
     ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT = 1582, "42000", "Incorrect parameter count in the call to native function '%-.192s'";
     ER_VARIABLE_IS_READONLY = 1621, "HY000", "%s variable '%s' is read-only. Use SET %s to assign the value";
     ER_DATA_OUT_OF_RANGE = 1690, "22003", "%s value is out of range in '%s'";
+    ER_ACCESS_DENIED_NO_PASSWORD_ERROR = 1698, "28000", "Access denied for user '%s'@'%s'";
     ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION = 1792, "25006", "Cannot execute statement in a READ ONLY transaction";
     ER_MALFORMED_PACKET = 1835, "HY000", "Malformed communication packet";
     ER_CONNECTION_KILLED = 1927, "70100", "Connection was killed";
+    ER_INVALID_ROLE = 1959, "OP000", "Invalid role specification %`s";
+    ER_CANNOT_REVOKE_ROLE = 1962, "HY000", "Cannot revoke role '%s' from: '%s'@'%s'";
     ER_STATEMENT_TIMEOUT = 1969, "70100", "Query execution was interrupted (max_statement_time exceeded)";
 
     // Not in MariaDB: MySQL's code for LN/LOG of a non-positive number, kept because the
     // warning myriad gives there carries it.
+    ER_ROLE_CREATE_EXISTS = 1975, "HY000", "Can't create role '%-.64s'; it already exists";
+    ER_ROLE_DROP_EXISTS = 1976, "HY000", "Can't drop role '%-.64s'; it doesn't exist";
     ER_INVALID_ARGUMENT_FOR_LOGARITHM = 3020, "2201E", "Invalid argument for logarithm";
     ER_WITH_COL_WRONG_LIST = 4002, "HY000", "WITH column list and SELECT field list have different column counts";
     ER_ACCOUNT_HAS_BEEN_LOCKED = 4151, "HY000", "Access denied, this account is locked";

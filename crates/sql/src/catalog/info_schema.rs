@@ -37,6 +37,7 @@ pub enum VirtualRows {
     /// `mysql.user` and `mysql.db` (see [`super::mysql_schema`]).
     MysqlUser,
     MysqlDb,
+    MysqlRolesMapping,
     /// Rows of objects myriad does not have (views, routines, triggers, events, foreign
     /// keys, CHECK constraints, tablespaces): always none, which is MariaDB's answer for a
     /// server without them.

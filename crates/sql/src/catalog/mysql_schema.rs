@@ -9,7 +9,7 @@
 //! privilege columns are `enum('N','Y')` in MariaDB and `char(1)` here (ENUM columns are
 //! not built). Tables that would need what myriad does not keep (`global_priv`'s JSON with
 //! password timestamps, `tables_priv`' grantor and time) answer 1235; the grant tables of
-//! objects myriad does not have (roles, proxies, routines, column grants) are empty.
+//! objects myriad does not have (proxies, routines, column grants) are empty.
 
 use super::info_schema::{VirtualRows, VirtualTable};
 
@@ -30,7 +30,11 @@ pub static TABLES: &[VirtualTable] = &[
     table("db", DB_COLUMNS, VirtualRows::MysqlDb),
     table("procs_priv", PROCS_PRIV_COLUMNS, VirtualRows::None),
     table("proxies_priv", PROXIES_PRIV_COLUMNS, VirtualRows::None),
-    table("roles_mapping", ROLES_MAPPING_COLUMNS, VirtualRows::None),
+    table(
+        "roles_mapping",
+        ROLES_MAPPING_COLUMNS,
+        VirtualRows::MysqlRolesMapping,
+    ),
     table("user", USER_COLUMNS, VirtualRows::MysqlUser),
 ];
 

@@ -224,6 +224,15 @@ pub enum Level<'a> {
 }
 
 impl Grants {
+    /// These grants and `other`'s together (an account's and its enabled role's).
+    pub fn with(&self, other: &Grants) -> Grants {
+        let mut all = self.clone();
+        all.global = all.global.union(other.global);
+        all.databases.extend(other.databases.iter().cloned());
+        all.tables.extend(other.tables.iter().cloned());
+        all
+    }
+
     /// Everything, with GRANT OPTION (the first root account).
     pub fn all() -> Grants {
         Grants {

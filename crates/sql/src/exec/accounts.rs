@@ -4,6 +4,7 @@
 
 use super::privileges::{database_denied, global_denied, table_denied};
 use crate::catalog::account_options::ResourceLimits;
+use crate::catalog::accounts::Account;
 use crate::catalog::privileges::{Level, Privs};
 use crate::error::SqlError;
 use crate::plan::grants::{GrantLevel, GrantStmt};
@@ -95,6 +96,13 @@ impl Session {
             });
         }
         for u in &g.users {
+            // A bare name may name a role.
+            let (user, host) = self.grantee(u);
+            let u = &UserSpec {
+                user,
+                host,
+                ..u.clone()
+            };
             if u.password.is_some() {
                 // IDENTIFIED BY: the account's password, and the account itself if new.
                 let hash = u.password_hash()?;
@@ -165,7 +173,7 @@ impl Session {
             .accounts
             .matching_host(&self.info.user, &self.info.host);
         let (name, host) = match user {
-            Some(u) => (u.user.clone(), u.host.clone()),
+            Some(u) => self.grantee(u),
             None => (
                 self.info.user.clone(),
                 own_host.clone().unwrap_or_else(|| self.info.host.clone()),
@@ -248,51 +256,32 @@ impl Session {
     /// SHOW GRANTS [FOR user].
     pub(crate) fn show_grants(&mut self, user: Option<&UserSpec>) -> Result<QueryResult, SqlError> {
         let (name, host) = self.account_named(user, Privs::SELECT)?;
-        let account = self
-            .engine
-            .accounts
+        let accounts = &self.engine.accounts;
+        let account = accounts
             .grants_of_account(&name, &host)
             .ok_or_else(|| no_such_grant(&name, &host))?;
-        let to = format!("`{name}`@`{host}`");
-        let with_option = |p: Privs| {
-            if p.contains(Privs::GRANT) {
-                " WITH GRANT OPTION"
-            } else {
-                ""
-            }
+        let mut lines = grant_lines(&account);
+        // A role's include those of the roles granted to it; one's own, those of the role
+        // the session enabled (and its roles').
+        let roles = match (account.is_role, user.is_none(), &self.state.active_role) {
+            (true, _, _) => self.role_closure(&name).into_iter().skip(1).collect(),
+            (false, true, Some(role)) => self.role_closure(role),
+            _ => Vec::new(),
         };
-        // The global line's WITH: GRANT OPTION first, then the resource limits.
-        let global_with = |p: Privs, limits: &ResourceLimits| {
-            let limits = limits.clause();
-            match (p.contains(Privs::GRANT), limits.strip_prefix(" WITH")) {
-                (true, Some(rest)) => format!(" WITH GRANT OPTION{rest}"),
-                (true, None) => String::from(" WITH GRANT OPTION"),
-                (false, _) => limits,
-            }
-        };
-        let password = password_clause(&account);
-        let g = &account.grants;
-        let mut lines = vec![format!(
-            "GRANT {} ON *.* TO {to}{password}{}{}",
-            g.global.grant_text(Privs::ALL_GLOBAL),
-            account.auth.require.clause(),
-            global_with(g.global, &account.limits)
-        )];
-        for (db, privs) in &g.databases {
+        for role in &roles {
+            lines.extend(grant_lines(role));
+        }
+        if let Some(role) = &account.default_role {
             lines.push(format!(
-                "GRANT {} ON `{db}`.* TO {to}{}",
-                privs.grant_text(Privs::ALL_DATABASE),
-                with_option(*privs)
+                "SET DEFAULT ROLE `{role}` FOR {}",
+                grantee_text(&account)
             ));
         }
-        for (db, table, privs) in &g.tables {
-            lines.push(format!(
-                "GRANT {} ON `{db}`.`{table}` TO {to}{}",
-                privs.grant_text(Privs::ALL_TABLE),
-                with_option(*privs)
-            ));
-        }
-        let column = format!("Grants for {name}@{host}");
+        let column = if account.is_role {
+            format!("Grants for {name}")
+        } else {
+            format!("Grants for {name}@{host}")
+        };
         let rows = lines
             .into_iter()
             .map(|l| vec![Value::Bytes(l.into_bytes())])
@@ -303,6 +292,69 @@ impl Session {
             warnings: 0,
         })
     }
+}
+
+/// An account as SHOW GRANTS names it: `` `u`@`h` ``, or `` `r` `` for a role.
+fn grantee_text(account: &Account) -> String {
+    if account.is_role {
+        format!("`{}`", account.user)
+    } else {
+        format!("`{}`@`{}`", account.user, account.host)
+    }
+}
+
+/// The GRANT statements that give `account` what it holds, as SHOW GRANTS lists them: its
+/// roles, its global privileges (with password, REQUIRE and limits), then each database's
+/// and table's.
+fn grant_lines(account: &Account) -> Vec<String> {
+    let to = grantee_text(account);
+    let with_option = |p: Privs| {
+        if p.contains(Privs::GRANT) {
+            " WITH GRANT OPTION"
+        } else {
+            ""
+        }
+    };
+    // The global line's WITH: GRANT OPTION first, then the resource limits.
+    let global_with = |p: Privs, limits: &ResourceLimits| {
+        let limits = limits.clause();
+        match (p.contains(Privs::GRANT), limits.strip_prefix(" WITH")) {
+            (true, Some(rest)) => format!(" WITH GRANT OPTION{rest}"),
+            (true, None) => String::from(" WITH GRANT OPTION"),
+            (false, _) => limits,
+        }
+    };
+    let mut lines: Vec<String> = account
+        .roles
+        .iter()
+        .map(|(role, admin)| {
+            let admin = if *admin { " WITH ADMIN OPTION" } else { "" };
+            format!("GRANT `{role}` TO {to}{admin}")
+        })
+        .collect();
+    let g = &account.grants;
+    lines.push(format!(
+        "GRANT {} ON *.* TO {to}{}{}{}",
+        g.global.grant_text(Privs::ALL_GLOBAL),
+        password_clause(account),
+        account.auth.require.clause(),
+        global_with(g.global, &account.limits)
+    ));
+    for (db, privs) in &g.databases {
+        lines.push(format!(
+            "GRANT {} ON `{db}`.* TO {to}{}",
+            privs.grant_text(Privs::ALL_DATABASE),
+            with_option(*privs)
+        ));
+    }
+    for (db, table, privs) in &g.tables {
+        lines.push(format!(
+            "GRANT {} ON `{db}`.`{table}` TO {to}{}",
+            privs.grant_text(Privs::ALL_TABLE),
+            with_option(*privs)
+        ));
+    }
+    lines
 }
 
 fn no_such_grant(user: &str, host: &str) -> SqlError {

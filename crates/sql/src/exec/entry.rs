@@ -222,6 +222,7 @@ impl Session {
             Stmt::Grant(g) => return self.grant(g),
             Stmt::ShowGrants(user) => return self.show_grants(user.as_ref()),
             Stmt::ShowCreateUser(user) => return self.show_create_user(user.as_ref()),
+            Stmt::Role(r) => return self.role(r),
             Stmt::RenameUser(pairs) => return self.rename_users(pairs),
             Stmt::SetPassword { user, password } => {
                 return self.set_password(user.as_ref(), password)

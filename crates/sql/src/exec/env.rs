@@ -137,6 +137,10 @@ impl Env for ExecEnv<'_> {
         format!("{}@{}", self.info.user, host)
     }
 
+    fn current_role(&self) -> Option<String> {
+        self.state.active_role.clone()
+    }
+
     fn connection_id(&self) -> u32 {
         self.info.connection_id
     }

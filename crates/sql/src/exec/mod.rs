@@ -16,6 +16,7 @@ pub mod key_cache;
 pub mod privileges;
 pub mod query_cache;
 pub mod read;
+pub mod roles;
 pub mod select;
 pub mod set_ops;
 pub mod show;
@@ -106,6 +107,7 @@ impl Session {
             Stmt::Grant(_)
             | Stmt::ShowGrants(_)
             | Stmt::ShowCreateUser(_)
+            | Stmt::Role(_)
             | Stmt::SetPassword { .. }
             | Stmt::RenameUser(_) => {
                 return Err(SqlError::not_supported("GRANT here"));

@@ -13,6 +13,7 @@
 
 use crate::catalog::privileges::{Grants, Privs};
 use crate::error::SqlError;
+use crate::plan::roles::RoleStmt;
 use crate::plan::{AssignTarget, SetScope, Stmt};
 use crate::value::Value;
 use crate::Session;
@@ -54,7 +55,11 @@ impl Session {
             }
         }
         let (grants, generation) = accounts.grants_of(&self.info.user, &self.info.host);
-        let grants = Arc::new(grants.unwrap_or_default());
+        let mut grants = grants.unwrap_or_default();
+        if let Some(role) = self.state.active_role.clone() {
+            grants = grants.with(&self.role_grants(&role));
+        }
+        let grants = Arc::new(grants);
         self.state.grants = Some((generation, Arc::clone(&grants)));
         grants
     }
@@ -274,6 +279,12 @@ pub(crate) fn writes(stmt: &Stmt) -> bool {
             | Stmt::DropUser { .. }
             | Stmt::AlterUser { .. }
             | Stmt::Grant(_)
+            | Stmt::Role(
+                RoleStmt::Create { .. }
+                    | RoleStmt::Drop { .. }
+                    | RoleStmt::Grant { .. }
+                    | RoleStmt::SetDefault { .. }
+            )
             | Stmt::SetPassword { .. }
             | Stmt::RenameUser(_)
     )
@@ -410,7 +421,10 @@ fn needs_of<'s>(stmt: &'s Stmt, current: Option<&'s str>, needs: &mut Vec<Need<'
         Stmt::CreateUser { .. }
         | Stmt::DropUser { .. }
         | Stmt::AlterUser { .. }
-        | Stmt::RenameUser(_) => needs.push(Need::Global(Privs::CREATE_USER)),
+        | Stmt::RenameUser(_)
+        | Stmt::Role(RoleStmt::Create { .. } | RoleStmt::Drop { .. }) => {
+            needs.push(Need::Global(Privs::CREATE_USER))
+        }
         Stmt::Set(assignments) => {
             let global = assignments.iter().any(|a| {
                 matches!(

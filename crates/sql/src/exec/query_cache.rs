@@ -482,6 +482,7 @@ pub(crate) fn deterministic(func: &Func) -> bool {
         func,
         Func::User
             | Func::CurrentUser
+            | Func::CurrentRole
             | Func::ConnectionId
             | Func::LastInsertId
             | Func::Now

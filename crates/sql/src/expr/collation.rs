@@ -225,7 +225,7 @@ fn call_collation(func: Func, args: &[Expr], columns: &[Option<Collation>]) -> D
         Func::Hex | Func::Space | Func::Md5 | Func::Sha1 | Func::Sha2 => {
             Derived::general(Derivation::Coercible)
         }
-        Func::Version | Func::Database | Func::User | Func::CurrentUser => {
+        Func::Version | Func::Database | Func::User | Func::CurrentUser | Func::CurrentRole => {
             Derived::general(Derivation::Sysconst)
         }
         _ => Derived::general(Derivation::Numeric),

@@ -199,6 +199,9 @@ impl Expr {
                 .unwrap_or(Value::Null),
             Func::User => Value::Bytes(env.user().into_bytes()),
             Func::CurrentUser => Value::Bytes(env.current_user().into_bytes()),
+            Func::CurrentRole => env
+                .current_role()
+                .map_or(Value::Null, |r| Value::Bytes(r.into_bytes())),
             Func::ConnectionId => Value::UInt(env.connection_id() as u64),
             Func::LastInsertId => Value::UInt(env.last_insert_id()),
             Func::Now => datetime_from_micros(env.now_micros(), false),

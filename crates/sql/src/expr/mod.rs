@@ -56,6 +56,8 @@ pub trait Env {
     fn database(&self) -> Option<String>;
     fn user(&self) -> String;
     fn current_user(&self) -> String;
+    /// The role the session enabled (CURRENT_ROLE()).
+    fn current_role(&self) -> Option<String>;
     fn connection_id(&self) -> u32;
     fn last_insert_id(&self) -> u64;
     /// The statement's start time in microseconds since the epoch (fixed per statement).
@@ -154,6 +156,7 @@ pub enum Func {
     Database,
     User,
     CurrentUser,
+    CurrentRole,
     ConnectionId,
     LastInsertId,
     Now,
@@ -233,6 +236,7 @@ impl Func {
             "DATABASE" | "SCHEMA" => (Func::Database, 0, 0),
             "USER" | "SESSION_USER" | "SYSTEM_USER" => (Func::User, 0, 0),
             "CURRENT_USER" => (Func::CurrentUser, 0, 0),
+            "CURRENT_ROLE" => (Func::CurrentRole, 0, 0),
             "CONNECTION_ID" => (Func::ConnectionId, 0, 0),
             "LAST_INSERT_ID" => (Func::LastInsertId, 0, 0),
             "NOW" | "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" => (Func::Now, 0, 1),

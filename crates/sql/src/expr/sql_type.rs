@@ -207,6 +207,7 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
         Func::Version => SqlType::Str { chars: 64 },
         Func::Database => SqlType::Str { chars: 64 },
         Func::User | Func::CurrentUser => SqlType::Str { chars: 141 },
+        Func::CurrentRole => SqlType::Str { chars: 128 },
         Func::Length
         | Func::CharLength
         | Func::Locate

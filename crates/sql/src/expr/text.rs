@@ -211,6 +211,9 @@ impl Env for ConstEnv<'_> {
     fn user(&self) -> String {
         String::new()
     }
+    fn current_role(&self) -> Option<String> {
+        None
+    }
     fn current_user(&self) -> String {
         String::new()
     }

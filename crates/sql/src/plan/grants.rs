@@ -54,7 +54,7 @@ pub(crate) fn grant(c: &mut Cursor) -> Result<Stmt, SqlError> {
     if matches!(c.peek(), Some(t) if matches!(&t.token, Token::Word(w) if w.quote_style.is_some()))
         || c.peek_word().is_some_and(|w| w == "PROXY")
     {
-        return Err(unsupported("roles and PROXY grants"));
+        return Err(unsupported("PROXY grants"));
     }
     let (mut privs, mut all, mut grant_option) = (Privs::NONE, false, false);
     loop {
@@ -367,6 +367,7 @@ pub(crate) fn set_password(c: &mut Cursor) -> Result<Stmt, SqlError> {
             host: String::new(),
             password: Some(password),
             hashed,
+            host_given: false,
         },
     })
 }

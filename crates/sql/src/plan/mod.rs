@@ -25,6 +25,7 @@ pub mod key_cache;
 pub mod key_cache_parse;
 pub mod plan_cache;
 pub mod query;
+pub mod roles;
 pub mod show_create;
 pub mod statements;
 pub mod stored;
@@ -105,6 +106,8 @@ pub struct UserSpec {
     pub password: Option<String>,
     /// `IDENTIFIED BY PASSWORD '*hash'`: `password` is the stored hash, not the password.
     pub hashed: bool,
+    /// Whether the statement wrote `@host`: a bare name may name a role.
+    pub host_given: bool,
 }
 
 impl UserSpec {
@@ -215,6 +218,8 @@ pub enum Stmt {
     ShowGrants(Option<UserSpec>),
     /// SHOW CREATE USER [user] (None: the current account).
     ShowCreateUser(Option<UserSpec>),
+    /// CREATE / DROP ROLE, GRANT / REVOKE of roles, SET [DEFAULT] ROLE.
+    Role(roles::RoleStmt),
     /// RENAME USER old TO new, ...
     RenameUser(Vec<(UserSpec, UserSpec)>),
     /// SET PASSWORD [FOR user] = ...: the account (None: the current one) and, in a
@@ -335,6 +340,11 @@ impl Stmt {
                 | Stmt::DropUser { .. }
                 | Stmt::AlterUser { .. }
                 | Stmt::Grant(_)
+                | Stmt::Role(
+                    roles::RoleStmt::Create { .. }
+                        | roles::RoleStmt::Drop { .. }
+                        | roles::RoleStmt::Grant { .. }
+                )
                 | Stmt::SetPassword { .. }
                 | Stmt::RenameUser(_)
                 | Stmt::FlushStatus
@@ -393,6 +403,15 @@ impl Stmt {
             Stmt::Grant(_) => Counter::ComGrant,
             Stmt::ShowGrants(_) => Counter::ComShowGrants,
             Stmt::ShowCreateUser(_) => Counter::ComShowCreateUser,
+            Stmt::Role(r) => match r {
+                roles::RoleStmt::Create { .. } => Counter::ComCreateRole,
+                roles::RoleStmt::Drop { .. } => Counter::ComDropRole,
+                roles::RoleStmt::Grant { revoke: false, .. } => Counter::ComGrantRole,
+                roles::RoleStmt::Grant { revoke: true, .. } => Counter::ComRevokeRole,
+                roles::RoleStmt::Set(_) | roles::RoleStmt::SetDefault { .. } => {
+                    Counter::ComSetOption
+                }
+            },
             Stmt::SetPassword { .. } => Counter::ComSetOption,
             Stmt::RenameUser(_) => Counter::ComRenameUser,
             Stmt::FlushStatus
@@ -531,6 +550,17 @@ pub fn compile_statement(
     let stmt = match c.peek_word().as_deref() {
         None if raw.tokens.is_empty() => Stmt::Empty,
         Some("SET") if second(&c).as_deref() == Some("PASSWORD") => grants::set_password(&mut c)?,
+        Some("SET")
+            if second(&c).as_deref() == Some("ROLE")
+                || (second(&c).as_deref() == Some("DEFAULT")
+                    && c.peek_word_at(2).as_deref() == Some("ROLE")) =>
+        {
+            roles::set(&mut c)?
+        }
+        Some("CREATE" | "DROP") if second(&c).as_deref() == Some("ROLE") => {
+            roles::create_or_drop(&mut c)?
+        }
+        Some("GRANT" | "REVOKE") if roles::grants_roles(&c) => roles::grant(&mut c)?,
         Some("SET") if key_cache_parse::is_structured_set(&c) => {
             key_cache_parse::structured_set(&mut c, &compiler)?
         }

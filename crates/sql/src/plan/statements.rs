@@ -585,6 +585,7 @@ pub(crate) fn parse_user_list(
                     host,
                     password,
                     hashed,
+                    host_given: true,
                 });
                 if !c.eat_token(&Token::Comma) {
                     break;
@@ -594,6 +595,7 @@ pub(crate) fn parse_user_list(
         }
         let user = c.name()?;
         // The tokenizer reads `@'host'` as a word "@" then a string, or `@host` as "@host".
+        let mut host_given = true;
         let host = match c.peek().map(|t| &t.token) {
             Some(Token::Word(w)) if w.value == "@" => {
                 c.pos += 1;
@@ -608,7 +610,10 @@ pub(crate) fn parse_user_list(
                 c.pos += 1;
                 c.name()?
             }
-            _ => "%".to_string(),
+            _ => {
+                host_given = false;
+                "%".to_string()
+            }
         };
         let (password, hashed) = identified_by(c, allow_password)?;
         users.push(UserSpec {
@@ -616,6 +621,7 @@ pub(crate) fn parse_user_list(
             host,
             password,
             hashed,
+            host_given,
         });
         if !c.eat_token(&Token::Comma) {
             break;

@@ -53,6 +53,9 @@ pub struct SessionState {
     /// The grants of the session's account and the accounts' generation they were read at
     /// (see `exec::privileges`).
     pub(crate) grants: Option<(u64, Arc<crate::catalog::privileges::Grants>)>,
+    /// The role this session enabled (SET ROLE, or its account's default role at login):
+    /// its grants add to the account's.
+    pub(crate) active_role: Option<String>,
     /// Set while a prepared statement runs whose privileges passed for these grants
     /// already (see `exec::privileges`).
     pub(crate) privileges_passed: bool,
@@ -124,6 +127,7 @@ impl SessionState {
             warnings: Vec::new(),
             prepared: HashMap::new(),
             grants: None,
+            active_role: None,
             privileges_passed: false,
             next_statement_id: 1,
             in_transaction: false,

@@ -227,6 +227,7 @@ pub(crate) const REFUSED_WORDS: &[&str] = &[
     "CONNECTION_ID",
     "CURDATE",
     "CURRENT_DATE",
+    "CURRENT_ROLE",
     "CURRENT_TIME",
     "CURRENT_TIMESTAMP",
     "CURRENT_USER",

@@ -57,6 +57,7 @@ pub(crate) fn rows(
         VirtualRows::TablePrivileges => privileges::table_privileges(env),
         VirtualRows::MysqlUser => privileges::mysql_user(env),
         VirtualRows::MysqlDb => privileges::mysql_db(env),
+        VirtualRows::MysqlRolesMapping => privileges::mysql_roles_mapping(env),
         VirtualRows::GlobalVariables => variables(env, true),
         VirtualRows::SessionVariables => variables(env, false),
         VirtualRows::SystemVariables => system_variables(env),

@@ -61,8 +61,8 @@ fn privilege_rows(prefix: &[&str], privs: Privs, usage: bool, out: &mut Vec<st::
 /// USER_PRIVILEGES: GRANTEE, TABLE_CATALOG, PRIVILEGE_TYPE, IS_GRANTABLE.
 pub(super) fn user_privileges(env: &ExecEnv) -> Vec<st::Row> {
     let mut out = Vec::new();
-    for account in visible_accounts(env) {
-        let who = grantee(&account);
+    for account in visible_accounts(env).iter().filter(|a| !a.is_role) {
+        let who = grantee(account);
         privilege_rows(&[&who, "def"], account.grants.global, true, &mut out);
     }
     out
@@ -149,11 +149,15 @@ pub(super) fn mysql_user(env: &ExecEnv) -> Vec<st::Row> {
             Value::UInt(limits.updates_per_hour),
             Value::UInt(limits.connections_per_hour),
             Value::Int(i64::try_from(limits.user_connections).unwrap_or(i64::MAX)),
-            text("mysql_native_password"),
+            text(if account.is_role {
+                ""
+            } else {
+                "mysql_native_password"
+            }),
             text(&hash),
-            text("N"),
-            text("N"),
-            text(""),
+            text(if account.is_role { "" } else { "N" }),
+            text(if account.is_role { "Y" } else { "N" }),
+            text(account.default_role.as_deref().unwrap_or("")),
             statement_time,
         ]);
         out.push(row);
@@ -171,6 +175,22 @@ pub(super) fn mysql_db(env: &ExecEnv) -> Vec<st::Row> {
                 row.push(yes_no(*privs, name));
             }
             out.push(row);
+        }
+    }
+    out
+}
+
+/// `mysql.roles_mapping`: a row per role granted (Host, User, Role, Admin_option).
+pub(super) fn mysql_roles_mapping(env: &ExecEnv) -> Vec<st::Row> {
+    let mut out = Vec::new();
+    for account in env.engine.accounts.list() {
+        for (role, admin) in &account.roles {
+            out.push(vec![
+                text(&account.host),
+                text(&account.user),
+                text(role),
+                text(if *admin { "Y" } else { "N" }),
+            ]);
         }
     }
     out
