@@ -216,9 +216,9 @@ pub enum Stmt {
     Grant(grants::GrantStmt),
     /// SHOW GRANTS [FOR user] (None: the current account).
     ShowGrants(Option<UserSpec>),
-    /// SHOW CREATE USER [user] (None: the current account).
+    /// `SHOW CREATE USER [user]` (None: the current account).
     ShowCreateUser(Option<UserSpec>),
-    /// CREATE / DROP ROLE, GRANT / REVOKE of roles, SET [DEFAULT] ROLE.
+    /// CREATE / DROP ROLE, GRANT / REVOKE of roles, `SET [DEFAULT] ROLE`.
     Role(roles::RoleStmt),
     /// RENAME USER old TO new, ...
     RenameUser(Vec<(UserSpec, UserSpec)>),
