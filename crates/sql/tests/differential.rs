@@ -448,3 +448,11 @@ fn hex_and_bit_literals_match_mariadb() {
 fn date_functions_match_mariadb() {
     run_corpus("date_functions", include_str!("corpus/date_functions.sql"));
 }
+
+#[test]
+fn date_formatting_matches_mariadb() {
+    run_corpus(
+        "date_formatting",
+        include_str!("corpus/date_formatting.sql"),
+    );
+}

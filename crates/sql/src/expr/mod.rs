@@ -172,6 +172,12 @@ pub enum Func {
     DatePart(DatePart),
     /// A date minus an interval (DATE_SUB, SUBDATE, `d - INTERVAL n unit`).
     DateSub,
+    /// DATE_FORMAT(date, fmt[, locale]), en_US names only.
+    DateFormat,
+    /// TIME_FORMAT(time, fmt).
+    TimeFormat,
+    DayName,
+    MonthName,
 }
 
 impl Func {
@@ -242,6 +248,10 @@ impl Func {
             "SLEEP" => (Func::Sleep, 1, 1),
             "LAST_DAY" => (Func::LastDay, 1, 1),
             "DATEDIFF" => (Func::DateDiff, 2, 2),
+            "DATE_FORMAT" => (Func::DateFormat, 2, 3),
+            "TIME_FORMAT" => (Func::TimeFormat, 2, 2),
+            "DAYNAME" => (Func::DayName, 1, 1),
+            "MONTHNAME" => (Func::MonthName, 1, 1),
             _ => (Func::DatePart(DatePart::by_name(name)?), 1, 1),
         };
         Some(f)

@@ -260,6 +260,14 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
         Func::CurDate => SqlType::Date,
         Func::DatePart(part) => int(part.width()),
         Func::LastDay => SqlType::Date,
+        Func::DayName => SqlType::Str { chars: 9 },
+        Func::MonthName => SqlType::Str { chars: 9 },
+        Func::DateFormat | Func::TimeFormat => SqlType::Str {
+            chars: match args.get(1) {
+                Some(Expr::Literal(Value::Bytes(f))) => crate::expr::functions::format_width(f),
+                _ => chars(1).saturating_mul(10),
+            },
+        },
         Func::DateDiff => int(9),
         Func::DateAdd | Func::DateSub => crate::expr::functions::date_add_type(
             arg(0),
