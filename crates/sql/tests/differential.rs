@@ -456,3 +456,8 @@ fn date_formatting_matches_mariadb() {
         include_str!("corpus/date_formatting.sql"),
     );
 }
+
+#[test]
+fn timestamp_units_match_mariadb() {
+    run_corpus("timestamp_units", include_str!("corpus/timestamp_units.sql"));
+}

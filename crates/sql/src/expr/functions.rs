@@ -214,6 +214,7 @@ impl Expr {
             Func::UnixTimestamp => Value::Int(env.now_micros().div_euclid(1_000_000)),
             Func::LastDay => datetime::last_day(&a.v[0])?,
             Func::DateDiff => datetime::date_diff(&a.v[0], &a.v[1])?,
+            Func::TimestampDiff => datetime::timestamp_diff(&a.v[0], &a.v[1], &a.v[2])?,
             Func::DatePart(part) => datetime::date_part(part, &a.v[0])?,
             Func::DateFormat => {
                 match a.v.get(2) {

@@ -174,6 +174,9 @@ pub enum Func {
     DateSub,
     /// DATE_FORMAT(date, fmt[, locale]), en_US names only.
     DateFormat,
+    /// TIMESTAMPDIFF: arguments a, b, unit code (compiled from `TIMESTAMPDIFF(unit, a, b)`,
+    /// never looked up by name).
+    TimestampDiff,
     /// TIME_FORMAT(time, fmt).
     TimeFormat,
     DayName,

@@ -255,6 +255,70 @@ pub(crate) fn date_diff(a: &Value, b: &Value) -> Result<Value, SqlError> {
     })
 }
 
+/// A DATE or DATETIME operand as microseconds from 0000-01-01 (proleptic), NULL as None;
+/// other values, zero dates and year 0 are refused with 1235.
+fn micros_of(v: &Value) -> Result<Option<(i64, myriad_types::DateTime)>, SqlError> {
+    let Some(d) = day_of(v)? else {
+        return Ok(None);
+    };
+    let dt = v.as_datetime().unwrap_or_else(|| d.at_midnight());
+    let days = myriad_types::datetime::days_from_civil(
+        i64::from(d.year),
+        u32::from(d.month),
+        u32::from(d.day),
+    );
+    let secs = days * 86_400
+        + i64::from(dt.hour) * 3600
+        + i64::from(dt.minute) * 60
+        + i64::from(dt.second);
+    Ok(Some((secs * 1_000_000 + i64::from(dt.micros), dt)))
+}
+
+/// Whole months from `beg` to `end` (`beg` <= `end`), counted as MariaDB does: a month is
+/// complete when `end`'s day and time of day reach `beg`'s.
+fn whole_months(beg: &myriad_types::DateTime, end: &myriad_types::DateTime) -> i64 {
+    let time = |t: &myriad_types::DateTime| {
+        (
+            u32::from(t.hour) * 3600 + u32::from(t.minute) * 60 + u32::from(t.second),
+            t.micros,
+        )
+    };
+    let months = (i64::from(end.year) - i64::from(beg.year)) * 12 + i64::from(end.month)
+        - i64::from(beg.month);
+    let short = end.day < beg.day || (end.day == beg.day && time(end) < time(beg));
+    months - i64::from(short)
+}
+
+/// TIMESTAMPDIFF(unit, a, b): whole units from `a` to `b`, negative when `b` is earlier.
+pub(crate) fn timestamp_diff(a: &Value, b: &Value, unit: &Value) -> Result<Value, SqlError> {
+    let unit = unit_of(unit).ok_or_else(|| SqlError::not_supported("this TIMESTAMPDIFF unit"))?;
+    let (Some((ma, ta)), Some((mb, tb))) = (micros_of(a)?, micros_of(b)?) else {
+        return Ok(Value::Null);
+    };
+    let neg = if mb < ma { -1 } else { 1 };
+    let micros = (mb - ma).abs();
+    let secs = micros / 1_000_000;
+    let months = || {
+        if neg < 0 {
+            whole_months(&tb, &ta)
+        } else {
+            whole_months(&ta, &tb)
+        }
+    };
+    let n = match unit {
+        IntervalUnit::Year => months() / 12,
+        IntervalUnit::Quarter => months() / 3,
+        IntervalUnit::Month => months(),
+        IntervalUnit::Week => secs / 86_400 / 7,
+        IntervalUnit::Day => secs / 86_400,
+        IntervalUnit::Hour => secs / 3600,
+        IntervalUnit::Minute => secs / 60,
+        IntervalUnit::Second => secs,
+        IntervalUnit::Microsecond => micros,
+    };
+    Ok(Value::Int(n * neg))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -285,6 +349,20 @@ mod tests {
             Value::Int(6)
         );
         assert!(date_part(DatePart::Year, &Value::Bytes(b"2024".to_vec())).is_err());
+    }
+
+    #[test]
+    fn timestamp_diff_counts_whole_units() {
+        let unit = |u: IntervalUnit| Value::Int(u.code());
+        let diff = |a: &Value, b: &Value, u| timestamp_diff(a, b, &unit(u)).unwrap();
+        let (jan31, feb29) = (date(2024, 1, 31), date(2024, 2, 29));
+        assert_eq!(diff(&jan31, &feb29, IntervalUnit::Month), Value::Int(0));
+        assert_eq!(diff(&feb29, &jan31, IntervalUnit::Day), Value::Int(-29));
+        assert_eq!(
+            diff(&date(2020, 2, 29), &date(2024, 2, 29), IntervalUnit::Year),
+            Value::Int(4)
+        );
+        assert_eq!(diff(&Value::Null, &jan31, IntervalUnit::Day), Value::Null);
     }
 
     #[test]
