@@ -459,5 +459,16 @@ fn date_formatting_matches_mariadb() {
 
 #[test]
 fn timestamp_units_match_mariadb() {
-    run_corpus("timestamp_units", include_str!("corpus/timestamp_units.sql"));
+    run_corpus(
+        "timestamp_units",
+        include_str!("corpus/timestamp_units.sql"),
+    );
+}
+
+#[test]
+fn week_and_day_numbers_match_mariadb() {
+    run_corpus(
+        "week_and_day_numbers",
+        include_str!("corpus/week_and_day_numbers.sql"),
+    );
 }

@@ -234,6 +234,20 @@ impl Expr {
                 }
                 date_format::date_format(&a.v[0], &a.v[1])?
             }
+            Func::Week | Func::YearWeek => {
+                let mode = match a.v.get(1) {
+                    Some(m) => week_mode(m)?,
+                    None if func == Func::Week => {
+                        let index = crate::system::sysvars::lookup("default_week_format")
+                            .ok_or_else(|| SqlError::not_supported("default_week_format"))?;
+                        week_mode(&env.system_variable(VarScope::Session, index)?)?
+                    }
+                    None => 0,
+                };
+                date_format::week(&a.v[0], mode, func == Func::YearWeek)?
+            }
+            Func::FromDays => datetime::from_days(&a.v[0])?,
+            Func::MakeDate => datetime::make_date(&a.v[0], &a.v[1])?,
             Func::TimeFormat => date_format::time_format(&a.v[0], &a.v[1])?,
             Func::DayName | Func::MonthName => {
                 english_names(env)?;
@@ -244,6 +258,18 @@ impl Expr {
             }
             Func::If | Func::IfNull | Func::Coalesce => Value::Null,
         })
+    }
+}
+
+/// A WEEK or YEARWEEK mode: an integer, NULL as 0; other values are refused with 1235.
+fn week_mode(v: &Value) -> Result<i64, SqlError> {
+    match v {
+        Value::Null => Ok(0),
+        Value::Int(n) => Ok(*n),
+        Value::UInt(n) => Ok((*n & 7) as i64),
+        _ => Err(SqlError::not_supported(
+            "a WEEK mode that is not an integer",
+        )),
     }
 }
 

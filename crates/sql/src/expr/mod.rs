@@ -177,6 +177,11 @@ pub enum Func {
     /// TIMESTAMPDIFF: arguments a, b, unit code (compiled from `TIMESTAMPDIFF(unit, a, b)`,
     /// never looked up by name).
     TimestampDiff,
+    /// WEEK(d[, mode]): without a mode, the session's default_week_format.
+    Week,
+    YearWeek,
+    FromDays,
+    MakeDate,
     /// TIME_FORMAT(time, fmt).
     TimeFormat,
     DayName,
@@ -252,6 +257,10 @@ impl Func {
             "LAST_DAY" => (Func::LastDay, 1, 1),
             "DATEDIFF" => (Func::DateDiff, 2, 2),
             "DATE_FORMAT" => (Func::DateFormat, 2, 3),
+            "WEEK" => (Func::Week, 1, 2),
+            "YEARWEEK" => (Func::YearWeek, 1, 2),
+            "FROM_DAYS" => (Func::FromDays, 1, 1),
+            "MAKEDATE" => (Func::MakeDate, 2, 2),
             "TIME_FORMAT" => (Func::TimeFormat, 2, 2),
             "DAYNAME" => (Func::DayName, 1, 1),
             "MONTHNAME" => (Func::MonthName, 1, 1),

@@ -270,6 +270,9 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
         },
         Func::DateDiff => int(9),
         Func::TimestampDiff => int(21),
+        Func::Week => int(2),
+        Func::YearWeek => int(6),
+        Func::FromDays | Func::MakeDate => SqlType::Date,
         Func::DateAdd | Func::DateSub => crate::expr::functions::date_add_type(
             arg(0),
             args.get(2).and_then(|u| match u {

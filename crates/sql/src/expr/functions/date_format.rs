@@ -296,6 +296,26 @@ pub(crate) fn format_width(fmt: &[u8]) -> u32 {
     size
 }
 
+/// WEEK(d, mode) or, `yearweek`, YEARWEEK(d, mode) (year times 100 plus week). The mode's
+/// bit 0 starts weeks on Monday, bit 1 counts weeks 1..53 (not 0..53), bit 2 makes week
+/// 1 the first with the first day of the week in the year.
+pub(crate) fn week(date: &Value, mode: i64, yearweek: bool) -> Result<Value, SqlError> {
+    let what = if yearweek { "YEARWEEK" } else { "WEEK" };
+    let Some(dt) = calendar_day(date, what)? else {
+        return Ok(Value::Null);
+    };
+    let mut flags = (mode & 7) as u32;
+    if flags & WEEK_MONDAY_FIRST == 0 {
+        flags ^= WEEK_FIRST_WEEKDAY;
+    }
+    Ok(Value::Int(if yearweek {
+        let (week, year) = calc_week(&dt, flags | WEEK_YEAR);
+        i64::from(year) * 100 + i64::from(week)
+    } else {
+        i64::from(calc_week(&dt, flags).0)
+    }))
+}
+
 /// DAYNAME(d) (`month` false) or MONTHNAME(d).
 pub(crate) fn name_of(date: &Value, month: bool) -> Result<Value, SqlError> {
     let what = if month { "MONTHNAME" } else { "DAYNAME" };

@@ -255,6 +255,64 @@ pub(crate) fn date_diff(a: &Value, b: &Value) -> Result<Value, SqlError> {
     })
 }
 
+/// The day number of 0001-01-01, the first that FROM_DAYS counts from the calendar.
+const FIRST_DAY_NUMBER: i64 = 366;
+
+/// The highest day number a date has (9999-12-31).
+const MAX_DAY_NUMBER: i64 = 3_652_424;
+
+/// An integer argument, NULL as None; other values are refused with 1235.
+fn int_arg(v: &Value, what: &str) -> Result<Option<i64>, SqlError> {
+    match v {
+        Value::Null => Ok(None),
+        Value::Int(n) => Ok(Some(*n)),
+        Value::UInt(n) => Ok(Some(i64::try_from(*n).unwrap_or(i64::MAX))),
+        _ => Err(SqlError::not_supported(&format!(
+            "{what} of a value that is not an integer"
+        ))),
+    }
+}
+
+/// The date of day number `n` (TO_DAYS numbering), for 1 <= year <= 9999.
+fn date_of_day(n: i64) -> myriad_types::Date {
+    let (y, m, d) = myriad_types::datetime::civil_from_days(n - TO_DAYS_EPOCH);
+    myriad_types::Date {
+        year: y as u16,
+        month: m as u8,
+        day: d as u8,
+    }
+}
+
+/// FROM_DAYS(n): the date of day number `n`; 0000-00-00 before year 1 or after 9999.
+pub(crate) fn from_days(n: &Value) -> Result<Value, SqlError> {
+    Ok(match int_arg(n, "FROM_DAYS")? {
+        None => Value::Null,
+        Some(n) if (FIRST_DAY_NUMBER..=MAX_DAY_NUMBER).contains(&n) => Value::Date(date_of_day(n)),
+        Some(_) => Value::Date(myriad_types::Date::default()),
+    })
+}
+
+/// MAKEDATE(year, day_of_year): years 0..69 are 2000..2069 and 70..99 are 1970..1999;
+/// NULL for a day below 1, a negative year or a result after 9999.
+pub(crate) fn make_date(year: &Value, day: &Value) -> Result<Value, SqlError> {
+    let (Some(y), Some(d)) = (int_arg(year, "MAKEDATE")?, int_arg(day, "MAKEDATE")?) else {
+        return Ok(Value::Null);
+    };
+    if y < 0 || d <= 0 || y > 9999 {
+        return Ok(Value::Null);
+    }
+    let y = match y {
+        0..=69 => y + 2000,
+        70..=99 => y + 1900,
+        _ => y,
+    };
+    let first = myriad_types::datetime::days_from_civil(y, 1, 1) + TO_DAYS_EPOCH;
+    Ok(match first.checked_add(d - 1) {
+        Some(n) if n <= MAX_DAY_NUMBER => Value::Date(date_of_day(n)),
+        _ => Value::Null,
+    })
+}
+
 /// A DATE or DATETIME operand as microseconds from 0000-01-01 (proleptic), NULL as None;
 /// other values, zero dates and year 0 are refused with 1235.
 fn micros_of(v: &Value) -> Result<Option<(i64, myriad_types::DateTime)>, SqlError> {
@@ -363,6 +421,27 @@ mod tests {
             Value::Int(4)
         );
         assert_eq!(diff(&Value::Null, &jan31, IntervalUnit::Day), Value::Null);
+    }
+
+    #[test]
+    fn day_numbers_round_trip() {
+        assert_eq!(from_days(&Value::Int(366)).unwrap(), date(1, 1, 1));
+        assert_eq!(
+            from_days(&Value::Int(3_652_424)).unwrap(),
+            date(9999, 12, 31)
+        );
+        assert_eq!(
+            from_days(&Value::Int(365)).unwrap(),
+            Value::Date(Date::default())
+        );
+        assert_eq!(
+            make_date(&Value::Int(24), &Value::Int(60)).unwrap(),
+            date(2024, 2, 29)
+        );
+        assert_eq!(
+            make_date(&Value::Int(9999), &Value::Int(366)).unwrap(),
+            Value::Null
+        );
     }
 
     #[test]
