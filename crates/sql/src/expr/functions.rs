@@ -248,6 +248,8 @@ impl Expr {
             }
             Func::FromDays => datetime::from_days(&a.v[0])?,
             Func::MakeDate => datetime::make_date(&a.v[0], &a.v[1])?,
+            Func::PeriodAdd => datetime::period_add(&a.v[0], &a.v[1])?,
+            Func::PeriodDiff => datetime::period_diff(&a.v[0], &a.v[1])?,
             Func::TimeFormat => date_format::time_format(&a.v[0], &a.v[1])?,
             Func::DayName | Func::MonthName => {
                 english_names(env)?;

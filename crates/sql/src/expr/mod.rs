@@ -182,6 +182,8 @@ pub enum Func {
     YearWeek,
     FromDays,
     MakeDate,
+    PeriodAdd,
+    PeriodDiff,
     /// TIME_FORMAT(time, fmt).
     TimeFormat,
     DayName,
@@ -261,6 +263,8 @@ impl Func {
             "YEARWEEK" => (Func::YearWeek, 1, 2),
             "FROM_DAYS" => (Func::FromDays, 1, 1),
             "MAKEDATE" => (Func::MakeDate, 2, 2),
+            "PERIOD_ADD" => (Func::PeriodAdd, 2, 2),
+            "PERIOD_DIFF" => (Func::PeriodDiff, 2, 2),
             "TIME_FORMAT" => (Func::TimeFormat, 2, 2),
             "DAYNAME" => (Func::DayName, 1, 1),
             "MONTHNAME" => (Func::MonthName, 1, 1),

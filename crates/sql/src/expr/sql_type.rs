@@ -272,6 +272,7 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
         Func::TimestampDiff => int(21),
         Func::Week => int(2),
         Func::YearWeek => int(6),
+        Func::PeriodAdd | Func::PeriodDiff => int(6),
         Func::FromDays | Func::MakeDate => SqlType::Date,
         Func::DateAdd | Func::DateSub => crate::expr::functions::date_add_type(
             arg(0),

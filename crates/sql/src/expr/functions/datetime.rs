@@ -313,6 +313,59 @@ pub(crate) fn make_date(year: &Value, day: &Value) -> Result<Value, SqlError> {
     })
 }
 
+/// Years below 70 in a two-digit period or month count are 20xx, the others 19xx.
+const YY_PART_YEAR: u64 = 70;
+
+/// Months since year 0 of a YYMM or YYYYMM period (0 for 0 and for periods past 999999).
+fn period_to_month(period: u64) -> u64 {
+    if period == 0 || period > 999_999 {
+        return 0;
+    }
+    let year = match period / 100 {
+        y if y < YY_PART_YEAR => y + 2000,
+        y if y < 100 => y + 1900,
+        y => y,
+    };
+    year * 12 + period % 100 - 1
+}
+
+/// The YYYYMM period of a month count (a 32-bit count, wrapped as MariaDB's).
+fn month_to_period(month: u32) -> u64 {
+    if month == 0 {
+        return 0;
+    }
+    let month = u64::from(month);
+    let year = match month / 12 {
+        y if y < YY_PART_YEAR => y + 2000,
+        y if y < 100 => y + 1900,
+        y => y,
+    };
+    year * 100 + month % 12 + 1
+}
+
+/// PERIOD_ADD(period, n): `period` (YYMM or YYYYMM) plus `n` months, as YYYYMM; 0 for
+/// period 0.
+pub(crate) fn period_add(period: &Value, n: &Value) -> Result<Value, SqlError> {
+    let (Some(p), Some(n)) = (int_arg(period, "PERIOD_ADD")?, int_arg(n, "PERIOD_ADD")?) else {
+        return Ok(Value::Null);
+    };
+    let p = p as u64;
+    if p == 0 {
+        return Ok(Value::Int(0));
+    }
+    let month = (period_to_month(p) as u32).wrapping_add(n as i32 as u32);
+    Ok(Value::Int(month_to_period(month) as i64))
+}
+
+/// PERIOD_DIFF(a, b): months from period `b` to period `a`.
+pub(crate) fn period_diff(a: &Value, b: &Value) -> Result<Value, SqlError> {
+    let (Some(a), Some(b)) = (int_arg(a, "PERIOD_DIFF")?, int_arg(b, "PERIOD_DIFF")?) else {
+        return Ok(Value::Null);
+    };
+    let diff = period_to_month(a as u64).wrapping_sub(period_to_month(b as u64));
+    Ok(Value::Int(diff as i64))
+}
+
 /// A DATE or DATETIME operand as microseconds from 0000-01-01 (proleptic), NULL as None;
 /// other values, zero dates and year 0 are refused with 1235.
 fn micros_of(v: &Value) -> Result<Option<(i64, myriad_types::DateTime)>, SqlError> {
@@ -442,6 +495,15 @@ mod tests {
             make_date(&Value::Int(9999), &Value::Int(366)).unwrap(),
             Value::Null
         );
+    }
+
+    #[test]
+    fn periods_count_months() {
+        let int = Value::Int;
+        assert_eq!(period_add(&int(2401), &int(13)).unwrap(), int(202_502));
+        assert_eq!(period_add(&int(9912), &int(1)).unwrap(), int(200_001));
+        assert_eq!(period_add(&int(-1), &int(1)).unwrap(), int(200_002));
+        assert_eq!(period_diff(&int(7001), &int(6912)).unwrap(), int(-1199));
     }
 
     #[test]
