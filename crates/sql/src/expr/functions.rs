@@ -248,6 +248,13 @@ impl Expr {
             }
             Func::FromDays => datetime::from_days(&a.v[0])?,
             Func::MakeDate => datetime::make_date(&a.v[0], &a.v[1])?,
+            Func::FromUnixtime => {
+                utc_session(env)?;
+                if a.v.len() > 1 {
+                    english_names(env)?;
+                }
+                date_format::from_unixtime(&a.v[0], a.v.get(1))?
+            }
             Func::PeriodAdd => datetime::period_add(&a.v[0], &a.v[1])?,
             Func::PeriodDiff => datetime::period_diff(&a.v[0], &a.v[1])?,
             Func::TimeFormat => date_format::time_format(&a.v[0], &a.v[1])?,
@@ -260,6 +267,19 @@ impl Expr {
             }
             Func::If | Func::IfNull | Func::Coalesce => Value::Null,
         })
+    }
+}
+
+/// Refuses (1235) a session whose `time_zone` is not the server's (UTC) or `+00:00`: dates
+/// from timestamps are built in UTC only.
+fn utc_session(env: &mut dyn Env) -> Result<(), SqlError> {
+    let index = crate::system::sysvars::lookup("time_zone")
+        .ok_or_else(|| SqlError::not_supported("time_zone"))?;
+    match env.system_variable(VarScope::Session, index)? {
+        Value::Bytes(b) if b.eq_ignore_ascii_case(b"SYSTEM") || b == b"+00:00" => Ok(()),
+        _ => Err(SqlError::not_supported(
+            "dates from timestamps in a time zone other than UTC",
+        )),
     }
 }
 

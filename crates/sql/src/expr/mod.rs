@@ -183,6 +183,8 @@ pub enum Func {
     FromDays,
     MakeDate,
     PeriodAdd,
+    /// FROM_UNIXTIME(ts[, fmt]), in UTC (the session time zone must be UTC).
+    FromUnixtime,
     PeriodDiff,
     /// TIME_FORMAT(time, fmt).
     TimeFormat,
@@ -263,6 +265,7 @@ impl Func {
             "YEARWEEK" => (Func::YearWeek, 1, 2),
             "FROM_DAYS" => (Func::FromDays, 1, 1),
             "MAKEDATE" => (Func::MakeDate, 2, 2),
+            "FROM_UNIXTIME" => (Func::FromUnixtime, 1, 2),
             "PERIOD_ADD" => (Func::PeriodAdd, 2, 2),
             "PERIOD_DIFF" => (Func::PeriodDiff, 2, 2),
             "TIME_FORMAT" => (Func::TimeFormat, 2, 2),

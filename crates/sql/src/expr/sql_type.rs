@@ -262,7 +262,8 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
         Func::LastDay => SqlType::Date,
         Func::DayName => SqlType::Str { chars: 9 },
         Func::MonthName => SqlType::Str { chars: 9 },
-        Func::DateFormat | Func::TimeFormat => SqlType::Str {
+        Func::FromUnixtime if args.len() == 1 => SqlType::DateTime { fsp: 0 },
+        Func::DateFormat | Func::TimeFormat | Func::FromUnixtime => SqlType::Str {
             chars: match args.get(1) {
                 Some(Expr::Literal(Value::Bytes(f))) => crate::expr::functions::format_width(f),
                 _ => chars(1).saturating_mul(10),

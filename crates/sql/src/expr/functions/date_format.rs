@@ -268,6 +268,33 @@ pub(crate) fn time_format(time: &Value, fmt: &Value) -> Result<Value, SqlError> 
     }
 }
 
+/// The largest timestamp FROM_UNIXTIME turns into a date (2038-01-19 03:14:07 UTC).
+const MAX_TIMESTAMP: i64 = 2_147_483_647;
+
+/// FROM_UNIXTIME(ts[, fmt]) in UTC: NULL for NULL, a negative timestamp or one past
+/// 2038-01-19 03:14:07; with a format, the date formatted as DATE_FORMAT does. Timestamps
+/// that are not integers are refused with 1235.
+pub(crate) fn from_unixtime(ts: &Value, fmt: Option<&Value>) -> Result<Value, SqlError> {
+    let ts = match ts {
+        Value::Null => return Ok(Value::Null),
+        Value::Int(n) => *n,
+        Value::UInt(n) => i64::try_from(*n).unwrap_or(i64::MAX),
+        _ => {
+            return Err(SqlError::not_supported(
+                "FROM_UNIXTIME of a value that is not an integer",
+            ))
+        }
+    };
+    if !(0..=MAX_TIMESTAMP).contains(&ts) {
+        return Ok(Value::Null);
+    }
+    let dt = Value::DateTime(DateTime::from_unix_micros(ts * 1_000_000, false));
+    match fmt {
+        None => Ok(dt),
+        Some(fmt) => date_format(&dt, fmt),
+    }
+}
+
 /// The display width MariaDB gives DATE_FORMAT's result for a literal format.
 pub(crate) fn format_width(fmt: &[u8]) -> u32 {
     let mut size = 0;
