@@ -448,3 +448,27 @@ fn hex_and_bit_literals_match_mariadb() {
 fn date_functions_match_mariadb() {
     run_corpus("date_functions", include_str!("corpus/date_functions.sql"));
 }
+
+#[test]
+fn date_formatting_matches_mariadb() {
+    run_corpus(
+        "date_formatting",
+        include_str!("corpus/date_formatting.sql"),
+    );
+}
+
+#[test]
+fn timestamp_units_match_mariadb() {
+    run_corpus(
+        "timestamp_units",
+        include_str!("corpus/timestamp_units.sql"),
+    );
+}
+
+#[test]
+fn week_and_day_numbers_match_mariadb() {
+    run_corpus(
+        "week_and_day_numbers",
+        include_str!("corpus/week_and_day_numbers.sql"),
+    );
+}

@@ -171,6 +171,7 @@ error_codes! {
     ER_CANT_CHANGE_TX_CHARACTERISTICS = 1568, "25001", "Transaction characteristics can't be changed while a transaction is in progress";
     ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT = 1582, "42000", "Incorrect parameter count in the call to native function '%-.192s'";
     ER_VARIABLE_IS_READONLY = 1621, "HY000", "%s variable '%s' is read-only. Use SET %s to assign the value";
+    ER_UNKNOWN_LOCALE = 1649, "HY000", "Unknown locale: '%-.64s'";
     ER_DATA_OUT_OF_RANGE = 1690, "22003", "%s value is out of range in '%s'";
     ER_ACCESS_DENIED_NO_PASSWORD_ERROR = 1698, "28000", "Access denied for user '%s'@'%s'";
     ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION = 1792, "25006", "Cannot execute statement in a READ ONLY transaction";

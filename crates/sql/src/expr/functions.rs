@@ -1,7 +1,9 @@
 //! Built-in functions: `Expr::call` evaluates a call's arguments once and dispatches on
 //! the function with one match; the string and numeric families live in their own files.
 
+mod date_format;
 mod datetime;
+pub(crate) use date_format::format_width;
 pub(crate) use datetime::{date_add_type, unit_of, DatePart};
 mod digest;
 mod numeric;
@@ -215,12 +217,97 @@ impl Expr {
             Func::UnixTimestamp => Value::Int(env.now_micros().div_euclid(1_000_000)),
             Func::LastDay => datetime::last_day(&a.v[0])?,
             Func::DateDiff => datetime::date_diff(&a.v[0], &a.v[1])?,
+            Func::TimestampDiff => datetime::timestamp_diff(&a.v[0], &a.v[1], &a.v[2])?,
             Func::DatePart(part) => datetime::date_part(part, &a.v[0])?,
+            Func::DateFormat => {
+                match a.v.get(2) {
+                    None => english_names(env)?,
+                    Some(Value::Bytes(b)) if b.eq_ignore_ascii_case(b"en_US") => {}
+                    // MariaDB falls back to en_US for an unknown locale; NULL is one.
+                    Some(Value::Null) => w.push(Warning {
+                        level: "Warning",
+                        code: myriad_types::errors::ER_UNKNOWN_LOCALE.code,
+                        message: "Unknown locale: 'NULL'".to_string(),
+                    }),
+                    Some(_) => {
+                        return Err(SqlError::not_supported(
+                            "DATE_FORMAT in a locale other than en_US",
+                        ))
+                    }
+                }
+                date_format::date_format(&a.v[0], &a.v[1])?
+            }
+            Func::Week | Func::YearWeek => {
+                let mode = match a.v.get(1) {
+                    Some(m) => week_mode(m)?,
+                    None if func == Func::Week => {
+                        let index = crate::system::sysvars::lookup("default_week_format")
+                            .ok_or_else(|| SqlError::not_supported("default_week_format"))?;
+                        week_mode(&env.system_variable(VarScope::Session, index)?)?
+                    }
+                    None => 0,
+                };
+                date_format::week(&a.v[0], mode, func == Func::YearWeek)?
+            }
+            Func::FromDays => datetime::from_days(&a.v[0])?,
+            Func::MakeDate => datetime::make_date(&a.v[0], &a.v[1])?,
+            Func::FromUnixtime => {
+                utc_session(env)?;
+                if a.v.len() > 1 {
+                    english_names(env)?;
+                }
+                date_format::from_unixtime(&a.v[0], a.v.get(1))?
+            }
+            Func::PeriodAdd => datetime::period_add(&a.v[0], &a.v[1])?,
+            Func::PeriodDiff => datetime::period_diff(&a.v[0], &a.v[1])?,
+            Func::TimeFormat => date_format::time_format(&a.v[0], &a.v[1])?,
+            Func::DayName | Func::MonthName => {
+                english_names(env)?;
+                date_format::name_of(&a.v[0], func == Func::MonthName)?
+            }
             Func::DateAdd | Func::DateSub => {
                 datetime::date_add(&a.v[0], &a.v[1], &a.v[2], func == Func::DateSub, w)?
             }
             Func::If | Func::IfNull | Func::Coalesce => Value::Null,
         })
+    }
+}
+
+/// Refuses (1235) a session whose `time_zone` is not the server's (UTC) or `+00:00`: dates
+/// from timestamps are built in UTC only.
+fn utc_session(env: &mut dyn Env) -> Result<(), SqlError> {
+    let index = crate::system::sysvars::lookup("time_zone")
+        .ok_or_else(|| SqlError::not_supported("time_zone"))?;
+    match env.system_variable(VarScope::Session, index)? {
+        Value::Bytes(b) if b.eq_ignore_ascii_case(b"SYSTEM") || b == b"+00:00" => Ok(()),
+        _ => Err(SqlError::not_supported(
+            "dates from timestamps in a time zone other than UTC",
+        )),
+    }
+}
+
+/// A WEEK or YEARWEEK mode: an integer, NULL as 0; other values are refused with 1235.
+fn week_mode(v: &Value) -> Result<i64, SqlError> {
+    match v {
+        Value::Null => Ok(0),
+        Value::Int(n) => Ok(*n),
+        Value::UInt(n) => Ok((*n & 7) as i64),
+        _ => Err(SqlError::not_supported(
+            "a WEEK mode that is not an integer",
+        )),
+    }
+}
+
+/// Refuses (1235) a session whose `lc_time_names` is not en_US: only English names of
+/// days and months are built.
+fn english_names(env: &mut dyn Env) -> Result<(), SqlError> {
+    let index = crate::system::sysvars::lookup("lc_time_names")
+        .ok_or_else(|| SqlError::not_supported("lc_time_names"))?;
+    match env.system_variable(VarScope::Session, index)? {
+        Value::Bytes(b) if b.eq_ignore_ascii_case(b"en_US") => Ok(()),
+        _ => Err(SqlError::not_supported(
+            "date and month names in a locale other than en_US",
+        )),
     }
 }
 

@@ -1,6 +1,8 @@
 //! Compiling date arithmetic with an interval: `d + INTERVAL n unit`, `INTERVAL n unit + d`,
 //! `d - INTERVAL n unit`, DATE_ADD, DATE_SUB, ADDDATE and SUBDATE all become one
-//! [`Func::DateAdd`] or [`Func::DateSub`] call whose third argument is the unit's code.
+//! [`Func::DateAdd`] or [`Func::DateSub`] call whose third argument is the unit's code;
+//! TIMESTAMPADD is one too, and TIMESTAMPDIFF a [`Func::TimestampDiff`] call with the unit's
+//! code as its third argument.
 
 use crate::error::SqlError;
 use crate::expr::{err_syntax, Compiler, Expr, Func};
@@ -54,6 +56,9 @@ impl Compiler<'_> {
         f: &ast::Function,
         args: &[&ast::Expr],
     ) -> Option<Result<Expr, SqlError>> {
+        if matches!(name, "TIMESTAMPADD" | "TIMESTAMPDIFF") {
+            return Some(self.timestamp_function(name, f, args));
+        }
         let (func, days_allowed) = match name {
             "DATE_ADD" => (Func::DateAdd, false),
             "DATE_SUB" => (Func::DateSub, false),
@@ -65,6 +70,43 @@ impl Compiler<'_> {
             [date, ast::Expr::Interval(i)] => self.date_arith(func, date, i),
             [date, days] if days_allowed => self.days_arith(func, date, days),
             _ => Err(err_syntax(&f.to_string())),
+        })
+    }
+
+    /// TIMESTAMPADD(unit, n, d), a DATE_ADD, and TIMESTAMPDIFF(unit, a, b): the unit is
+    /// a bare word (a simple unit, or the same with the `SQL_TSI_` prefix).
+    fn timestamp_function(
+        &self,
+        name: &str,
+        f: &ast::Function,
+        args: &[&ast::Expr],
+    ) -> Result<Expr, SqlError> {
+        let syntax = || err_syntax(&f.to_string());
+        let [ast::Expr::Identifier(word), x, y] = args else {
+            return Err(syntax());
+        };
+        if word.quote_style.is_some() {
+            return Err(syntax());
+        }
+        let word = word.value.to_ascii_uppercase();
+        let unit = IntervalUnit::by_name(word.strip_prefix("SQL_TSI_").unwrap_or(&word))
+            .ok_or_else(syntax)?;
+        let unit = Expr::Literal(Value::Int(unit.code()));
+        let (func, args) = if name == "TIMESTAMPADD" {
+            (
+                Func::DateAdd,
+                vec![self.date_operand(y)?, self.compile(x)?, unit],
+            )
+        } else {
+            (
+                Func::TimestampDiff,
+                vec![self.compile(x)?, self.compile(y)?, unit],
+            )
+        };
+        Ok(Expr::Call {
+            func,
+            args,
+            collation: Default::default(),
         })
     }
 

@@ -175,6 +175,24 @@ pub enum Func {
     DatePart(DatePart),
     /// A date minus an interval (DATE_SUB, SUBDATE, `d - INTERVAL n unit`).
     DateSub,
+    /// DATE_FORMAT(date, fmt[, locale]), en_US names only.
+    DateFormat,
+    /// TIMESTAMPDIFF: arguments a, b, unit code (compiled from `TIMESTAMPDIFF(unit, a, b)`,
+    /// never looked up by name).
+    TimestampDiff,
+    /// WEEK(d[, mode]): without a mode, the session's default_week_format.
+    Week,
+    YearWeek,
+    FromDays,
+    MakeDate,
+    PeriodAdd,
+    /// FROM_UNIXTIME(ts[, fmt]), in UTC (the session time zone must be UTC).
+    FromUnixtime,
+    PeriodDiff,
+    /// TIME_FORMAT(time, fmt).
+    TimeFormat,
+    DayName,
+    MonthName,
 }
 
 impl Func {
@@ -246,6 +264,17 @@ impl Func {
             "SLEEP" => (Func::Sleep, 1, 1),
             "LAST_DAY" => (Func::LastDay, 1, 1),
             "DATEDIFF" => (Func::DateDiff, 2, 2),
+            "DATE_FORMAT" => (Func::DateFormat, 2, 3),
+            "WEEK" => (Func::Week, 1, 2),
+            "YEARWEEK" => (Func::YearWeek, 1, 2),
+            "FROM_DAYS" => (Func::FromDays, 1, 1),
+            "MAKEDATE" => (Func::MakeDate, 2, 2),
+            "FROM_UNIXTIME" => (Func::FromUnixtime, 1, 2),
+            "PERIOD_ADD" => (Func::PeriodAdd, 2, 2),
+            "PERIOD_DIFF" => (Func::PeriodDiff, 2, 2),
+            "TIME_FORMAT" => (Func::TimeFormat, 2, 2),
+            "DAYNAME" => (Func::DayName, 1, 1),
+            "MONTHNAME" => (Func::MonthName, 1, 1),
             _ => (Func::DatePart(DatePart::by_name(name)?), 1, 1),
         };
         Some(f)

@@ -261,7 +261,21 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
         Func::CurDate => SqlType::Date,
         Func::DatePart(part) => int(part.width()),
         Func::LastDay => SqlType::Date,
+        Func::DayName => SqlType::Str { chars: 9 },
+        Func::MonthName => SqlType::Str { chars: 9 },
+        Func::FromUnixtime if args.len() == 1 => SqlType::DateTime { fsp: 0 },
+        Func::DateFormat | Func::TimeFormat | Func::FromUnixtime => SqlType::Str {
+            chars: match args.get(1) {
+                Some(Expr::Literal(Value::Bytes(f))) => crate::expr::functions::format_width(f),
+                _ => chars(1).saturating_mul(10),
+            },
+        },
         Func::DateDiff => int(9),
+        Func::TimestampDiff => int(21),
+        Func::Week => int(2),
+        Func::YearWeek => int(6),
+        Func::PeriodAdd | Func::PeriodDiff => int(6),
+        Func::FromDays | Func::MakeDate => SqlType::Date,
         Func::DateAdd | Func::DateSub => crate::expr::functions::date_add_type(
             arg(0),
             args.get(2).and_then(|u| match u {

@@ -255,6 +255,181 @@ pub(crate) fn date_diff(a: &Value, b: &Value) -> Result<Value, SqlError> {
     })
 }
 
+/// The day number of 0001-01-01, the first that FROM_DAYS counts from the calendar.
+const FIRST_DAY_NUMBER: i64 = 366;
+
+/// The highest day number a date has (9999-12-31).
+const MAX_DAY_NUMBER: i64 = 3_652_424;
+
+/// An integer argument, NULL as None; other values are refused with 1235.
+fn int_arg(v: &Value, what: &str) -> Result<Option<i64>, SqlError> {
+    match v {
+        Value::Null => Ok(None),
+        Value::Int(n) => Ok(Some(*n)),
+        Value::UInt(n) => Ok(Some(i64::try_from(*n).unwrap_or(i64::MAX))),
+        _ => Err(SqlError::not_supported(&format!(
+            "{what} of a value that is not an integer"
+        ))),
+    }
+}
+
+/// The date of day number `n` (TO_DAYS numbering), for 1 <= year <= 9999.
+fn date_of_day(n: i64) -> myriad_types::Date {
+    let (y, m, d) = myriad_types::datetime::civil_from_days(n - TO_DAYS_EPOCH);
+    myriad_types::Date {
+        year: y as u16,
+        month: m as u8,
+        day: d as u8,
+    }
+}
+
+/// FROM_DAYS(n): the date of day number `n`; 0000-00-00 before year 1 or after 9999.
+pub(crate) fn from_days(n: &Value) -> Result<Value, SqlError> {
+    Ok(match int_arg(n, "FROM_DAYS")? {
+        None => Value::Null,
+        Some(n) if (FIRST_DAY_NUMBER..=MAX_DAY_NUMBER).contains(&n) => Value::Date(date_of_day(n)),
+        Some(_) => Value::Date(myriad_types::Date::default()),
+    })
+}
+
+/// MAKEDATE(year, day_of_year): years 0..69 are 2000..2069 and 70..99 are 1970..1999;
+/// NULL for a day below 1, a negative year or a result after 9999.
+pub(crate) fn make_date(year: &Value, day: &Value) -> Result<Value, SqlError> {
+    let (Some(y), Some(d)) = (int_arg(year, "MAKEDATE")?, int_arg(day, "MAKEDATE")?) else {
+        return Ok(Value::Null);
+    };
+    if y < 0 || d <= 0 || y > 9999 {
+        return Ok(Value::Null);
+    }
+    let y = match y {
+        0..=69 => y + 2000,
+        70..=99 => y + 1900,
+        _ => y,
+    };
+    let first = myriad_types::datetime::days_from_civil(y, 1, 1) + TO_DAYS_EPOCH;
+    Ok(match first.checked_add(d - 1) {
+        Some(n) if n <= MAX_DAY_NUMBER => Value::Date(date_of_day(n)),
+        _ => Value::Null,
+    })
+}
+
+/// Years below 70 in a two-digit period or month count are 20xx, the others 19xx.
+const YY_PART_YEAR: u64 = 70;
+
+/// Months since year 0 of a YYMM or YYYYMM period (0 for 0 and for periods past 999999).
+fn period_to_month(period: u64) -> u64 {
+    if period == 0 || period > 999_999 {
+        return 0;
+    }
+    let year = match period / 100 {
+        y if y < YY_PART_YEAR => y + 2000,
+        y if y < 100 => y + 1900,
+        y => y,
+    };
+    year * 12 + period % 100 - 1
+}
+
+/// The YYYYMM period of a month count (a 32-bit count, wrapped as MariaDB's).
+fn month_to_period(month: u32) -> u64 {
+    if month == 0 {
+        return 0;
+    }
+    let month = u64::from(month);
+    let year = match month / 12 {
+        y if y < YY_PART_YEAR => y + 2000,
+        y if y < 100 => y + 1900,
+        y => y,
+    };
+    year * 100 + month % 12 + 1
+}
+
+/// PERIOD_ADD(period, n): `period` (YYMM or YYYYMM) plus `n` months, as YYYYMM; 0 for
+/// period 0.
+pub(crate) fn period_add(period: &Value, n: &Value) -> Result<Value, SqlError> {
+    let (Some(p), Some(n)) = (int_arg(period, "PERIOD_ADD")?, int_arg(n, "PERIOD_ADD")?) else {
+        return Ok(Value::Null);
+    };
+    let p = p as u64;
+    if p == 0 {
+        return Ok(Value::Int(0));
+    }
+    let month = (period_to_month(p) as u32).wrapping_add(n as i32 as u32);
+    Ok(Value::Int(month_to_period(month) as i64))
+}
+
+/// PERIOD_DIFF(a, b): months from period `b` to period `a`.
+pub(crate) fn period_diff(a: &Value, b: &Value) -> Result<Value, SqlError> {
+    let (Some(a), Some(b)) = (int_arg(a, "PERIOD_DIFF")?, int_arg(b, "PERIOD_DIFF")?) else {
+        return Ok(Value::Null);
+    };
+    let diff = period_to_month(a as u64).wrapping_sub(period_to_month(b as u64));
+    Ok(Value::Int(diff as i64))
+}
+
+/// A DATE or DATETIME operand as microseconds from 0000-01-01 (proleptic), NULL as None;
+/// other values, zero dates and year 0 are refused with 1235.
+fn micros_of(v: &Value) -> Result<Option<(i64, myriad_types::DateTime)>, SqlError> {
+    let Some(d) = day_of(v)? else {
+        return Ok(None);
+    };
+    let dt = v.as_datetime().unwrap_or_else(|| d.at_midnight());
+    let days = myriad_types::datetime::days_from_civil(
+        i64::from(d.year),
+        u32::from(d.month),
+        u32::from(d.day),
+    );
+    let secs = days * 86_400
+        + i64::from(dt.hour) * 3600
+        + i64::from(dt.minute) * 60
+        + i64::from(dt.second);
+    Ok(Some((secs * 1_000_000 + i64::from(dt.micros), dt)))
+}
+
+/// Whole months from `beg` to `end` (`beg` <= `end`), counted as MariaDB does: a month is
+/// complete when `end`'s day and time of day reach `beg`'s.
+fn whole_months(beg: &myriad_types::DateTime, end: &myriad_types::DateTime) -> i64 {
+    let time = |t: &myriad_types::DateTime| {
+        (
+            u32::from(t.hour) * 3600 + u32::from(t.minute) * 60 + u32::from(t.second),
+            t.micros,
+        )
+    };
+    let months = (i64::from(end.year) - i64::from(beg.year)) * 12 + i64::from(end.month)
+        - i64::from(beg.month);
+    let short = end.day < beg.day || (end.day == beg.day && time(end) < time(beg));
+    months - i64::from(short)
+}
+
+/// TIMESTAMPDIFF(unit, a, b): whole units from `a` to `b`, negative when `b` is earlier.
+pub(crate) fn timestamp_diff(a: &Value, b: &Value, unit: &Value) -> Result<Value, SqlError> {
+    let unit = unit_of(unit).ok_or_else(|| SqlError::not_supported("this TIMESTAMPDIFF unit"))?;
+    let (Some((ma, ta)), Some((mb, tb))) = (micros_of(a)?, micros_of(b)?) else {
+        return Ok(Value::Null);
+    };
+    let neg = if mb < ma { -1 } else { 1 };
+    let micros = (mb - ma).abs();
+    let secs = micros / 1_000_000;
+    let months = || {
+        if neg < 0 {
+            whole_months(&tb, &ta)
+        } else {
+            whole_months(&ta, &tb)
+        }
+    };
+    let n = match unit {
+        IntervalUnit::Year => months() / 12,
+        IntervalUnit::Quarter => months() / 3,
+        IntervalUnit::Month => months(),
+        IntervalUnit::Week => secs / 86_400 / 7,
+        IntervalUnit::Day => secs / 86_400,
+        IntervalUnit::Hour => secs / 3600,
+        IntervalUnit::Minute => secs / 60,
+        IntervalUnit::Second => secs,
+        IntervalUnit::Microsecond => micros,
+    };
+    Ok(Value::Int(n * neg))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -285,6 +460,50 @@ mod tests {
             Value::Int(6)
         );
         assert!(date_part(DatePart::Year, &Value::Bytes(b"2024".to_vec())).is_err());
+    }
+
+    #[test]
+    fn timestamp_diff_counts_whole_units() {
+        let unit = |u: IntervalUnit| Value::Int(u.code());
+        let diff = |a: &Value, b: &Value, u| timestamp_diff(a, b, &unit(u)).unwrap();
+        let (jan31, feb29) = (date(2024, 1, 31), date(2024, 2, 29));
+        assert_eq!(diff(&jan31, &feb29, IntervalUnit::Month), Value::Int(0));
+        assert_eq!(diff(&feb29, &jan31, IntervalUnit::Day), Value::Int(-29));
+        assert_eq!(
+            diff(&date(2020, 2, 29), &date(2024, 2, 29), IntervalUnit::Year),
+            Value::Int(4)
+        );
+        assert_eq!(diff(&Value::Null, &jan31, IntervalUnit::Day), Value::Null);
+    }
+
+    #[test]
+    fn day_numbers_round_trip() {
+        assert_eq!(from_days(&Value::Int(366)).unwrap(), date(1, 1, 1));
+        assert_eq!(
+            from_days(&Value::Int(3_652_424)).unwrap(),
+            date(9999, 12, 31)
+        );
+        assert_eq!(
+            from_days(&Value::Int(365)).unwrap(),
+            Value::Date(Date::default())
+        );
+        assert_eq!(
+            make_date(&Value::Int(24), &Value::Int(60)).unwrap(),
+            date(2024, 2, 29)
+        );
+        assert_eq!(
+            make_date(&Value::Int(9999), &Value::Int(366)).unwrap(),
+            Value::Null
+        );
+    }
+
+    #[test]
+    fn periods_count_months() {
+        let int = Value::Int;
+        assert_eq!(period_add(&int(2401), &int(13)).unwrap(), int(202_502));
+        assert_eq!(period_add(&int(9912), &int(1)).unwrap(), int(200_001));
+        assert_eq!(period_add(&int(-1), &int(1)).unwrap(), int(200_002));
+        assert_eq!(period_diff(&int(7001), &int(6912)).unwrap(), int(-1199));
     }
 
     #[test]
