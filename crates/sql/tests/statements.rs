@@ -259,6 +259,7 @@ fn databases_are_directories() {
         host: "localhost".into(),
         database: Some("gone".into()),
         interactive: false,
+        tls: None,
     };
     assert_eq!(t.engine.new_session(info).err().map(|e| e.code), Some(1049));
 }
@@ -525,6 +526,7 @@ fn session_with_id(
             host: "localhost".into(),
             database: database.map(str::to_string),
             interactive: false,
+            tls: None,
         })
         .expect("session")
 }

@@ -131,6 +131,7 @@ error_codes! {
     ER_UNKNOWN_STMT_HANDLER = 1243, "HY000", "Unknown prepared statement handler (%.*s) given to %s";
     ER_NOT_SUPPORTED_AUTH_MODE = 1251, "08004", "Client does not support authentication protocol requested by server; consider upgrading MariaDB client";
     ER_COLLATION_CHARSET_MISMATCH = 1253, "42000", "COLLATION '%s' is not valid for CHARACTER SET '%s'";
+    ER_CUT_VALUE_GROUP_CONCAT = 1260, "HY000", "Row %u was cut by GROUP_CONCAT()";
     ER_WARN_DATA_OUT_OF_RANGE = 1264, "22003", "Out of range value for column '%s' at row %lu";
     WARN_DATA_TRUNCATED = 1265, "01000", "Data truncated for column '%s' at row %lu";
     ER_CANT_AGGREGATE_2COLLATIONS = 1267, "HY000", "Illegal mix of collations (%s,%s) and (%s,%s) for operation '%s'";

@@ -36,6 +36,7 @@ pub fn session(engine: &Arc<Engine>) -> Session {
             host: "localhost".into(),
             database: None,
             interactive: false,
+            tls: None,
         })
         .expect("session")
 }
