@@ -93,6 +93,7 @@ error_codes! {
     // raiser's own (my_printf_error), and so does myriad.
     ER_UNKNOWN_ERROR = 1105, "HY000", "%s";
     ER_UNKNOWN_TABLE = 1109, "42S02", "Unknown table '%-.192s' in %-.32s";
+    ER_INVALID_GROUP_FUNC_USE = 1111, "HY000", "Invalid use of group function";
     ER_RECORD_FILE_FULL = 1114, "HY000", "The table '%-.192s' is full";
     ER_UNKNOWN_CHARACTER_SET = 1115, "42000", "Unknown character set: '%-.64s'";
     ER_TOO_BIG_ROWSIZE = 1118, "42000", "Row size too large. The maximum row size for the used table type, not counting BLOBs, is %ld. This includes storage overhead, check the manual. You have to change some columns to TEXT or BLOBs";

@@ -16,7 +16,7 @@ use select_list::{by_item, select_items};
 use sqlparser::ast::{self, Spanned};
 
 mod from_clause;
-mod group_concat;
+pub(crate) mod group_concat;
 mod select_list;
 
 pub(crate) fn compile_query(
@@ -50,6 +50,17 @@ pub(crate) fn compile_query(
     };
     if !dual {
         return compile_table_select(q, select, raw, map, compiler, ctx);
+    }
+    let mut found = Vec::new();
+    for item in &select.projection {
+        if let ast::SelectItem::UnnamedExpr(e) | ast::SelectItem::ExprWithAlias { expr: e, .. } =
+            item
+        {
+            extract_aggregates(e, &mut found);
+        }
+    }
+    if !found.is_empty() {
+        return Err(SqlError::not_supported("aggregate functions without FROM"));
     }
     let mut items = Vec::new();
     let texts = projection_texts(raw, map);

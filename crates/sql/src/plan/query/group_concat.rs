@@ -9,9 +9,10 @@ use crate::expr::Compiler;
 use crate::expr::Expr;
 use crate::plan::tables::GroupConcat;
 use crate::value::Value;
-use myriad_types::errors::ER_BAD_FIELD_ERROR;
+use myriad_types::errors::{ER_BAD_FIELD_ERROR, ER_INVALID_GROUP_FUNC_USE};
 use myriad_types::Collation;
 use sqlparser::ast;
+use sqlparser::tokenizer::{Token, TokenWithSpan, Whitespace};
 
 /// GROUP_CONCAT's separator when none is given.
 const DEFAULT_SEPARATOR: &[u8] = b",";
@@ -31,7 +32,10 @@ pub(super) fn compile(
     let mut args = Vec::new();
     for a in &list.args {
         match a {
-            ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(x)) => args.push(tc.compile(x)?),
+            ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(x)) => {
+                refuse_nested_aggregate(x)?;
+                args.push(tc.compile(x)?)
+            }
             _ => return Err(err_syntax(&a.to_string())),
         }
     }
@@ -63,6 +67,7 @@ pub(super) fn compile(
         match clause {
             ast::FunctionArgumentClause::OrderBy(list) => {
                 for o in list {
+                    refuse_nested_aggregate(&o.expr)?;
                     let e = order_expr(&o.expr, &spec.args, tc)?;
                     let c = collation_of(&e).collation;
                     let desc = matches!(o.options.sort, Some(ast::OrderBySort::Desc));
@@ -77,6 +82,20 @@ pub(super) fn compile(
         }
     }
     Ok(spec)
+}
+
+/// An aggregate inside GROUP_CONCAT's argument: MariaDB's error 1111.
+fn refuse_nested_aggregate(e: &ast::Expr) -> Result<(), SqlError> {
+    let mut found = Vec::new();
+    super::extract_aggregates(e, &mut found);
+    if found.is_empty() {
+        Ok(())
+    } else {
+        Err(SqlError::new(
+            ER_INVALID_GROUP_FUNC_USE,
+            "Invalid use of group function",
+        ))
+    }
 }
 
 /// An ORDER BY expression: a positive integer names an argument by position.
@@ -117,4 +136,73 @@ fn limit(e: &ast::Expr) -> Result<(u64, u64), SqlError> {
         _ => number(e).map(|n| (0, n)),
     };
     parsed.ok_or_else(|| err_syntax(&e.to_string()))
+}
+
+/// MariaDB writes GROUP_CONCAT's clauses `[ORDER BY ...] [SEPARATOR s] [LIMIT [offset,]
+/// n]`; sqlparser reads LIMIT before SEPARATOR, and one expression after LIMIT. In each
+/// call, LIMIT's tokens move before SEPARATOR and `offset, n` becomes the pair
+/// `(offset, n)`. A LIMIT written before SEPARATOR, a syntax error in MariaDB, is made
+/// one here too.
+pub(crate) fn reorder_clauses(tokens: &mut Vec<TokenWithSpan>) {
+    let mut i = 0;
+    while i < tokens.len() {
+        if is_word(&tokens[i], "GROUP_CONCAT") {
+            if let Some(open) = (i + 1..tokens.len()).find(|&j| !is_space(&tokens[j])) {
+                if tokens[open].token == Token::LParen {
+                    reorder_call(tokens, open);
+                }
+            }
+        }
+        i += 1;
+    }
+}
+
+/// [`reorder_clauses`] for the call whose argument list opens at `open`.
+fn reorder_call(tokens: &mut Vec<TokenWithSpan>, open: usize) {
+    let (mut depth, mut separator, mut limit, mut close) = (0usize, None, None, None);
+    for (j, t) in tokens.iter().enumerate().skip(open) {
+        match &t.token {
+            Token::LParen => depth += 1,
+            Token::RParen => {
+                depth -= 1;
+                if depth == 0 {
+                    close = Some(j);
+                    break;
+                }
+            }
+            _ if depth == 1 && is_word(t, "SEPARATOR") => separator = Some(j),
+            _ if depth == 1 && is_word(t, "LIMIT") => limit = Some(j),
+            _ => {}
+        }
+    }
+    let (Some(limit), Some(close)) = (limit, close) else {
+        return;
+    };
+    let span = tokens[limit].span;
+    let paren = |token: Token| TokenWithSpan { token, span };
+    let mut clause: Vec<TokenWithSpan> = tokens[limit..close].to_vec();
+    if clause.iter().any(|t| t.token == Token::Comma) {
+        clause.insert(1, paren(Token::LParen));
+        clause.push(paren(Token::RParen));
+    }
+    match separator {
+        Some(s) if s < limit => {
+            tokens.splice(limit..close, std::iter::empty());
+            clause.push(paren(Token::Whitespace(Whitespace::Space)));
+            tokens.splice(s..s, clause);
+        }
+        // LIMIT before SEPARATOR: a word sqlparser cannot read there.
+        Some(s) => tokens[s].token = Token::make_word("SEPARATOR", Some('`')),
+        None => {
+            tokens.splice(limit..close, clause);
+        }
+    }
+}
+
+fn is_word(t: &TokenWithSpan, word: &str) -> bool {
+    matches!(&t.token, Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case(word))
+}
+
+fn is_space(t: &TokenWithSpan) -> bool {
+    matches!(t.token, Token::Whitespace(_))
 }
