@@ -22,6 +22,7 @@ fn main() {
         host: "localhost".into(),
         database: None,
         interactive: false,
+        tls: None,
     };
     let mut s = engine.new_session(info).expect("session");
     let run = |s: &mut myriad_sql::Session, sql: &str| {

@@ -206,3 +206,40 @@ fn is_word(t: &TokenWithSpan, word: &str) -> bool {
 fn is_space(t: &TokenWithSpan) -> bool {
     matches!(t.token, Token::Whitespace(_))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sqlparser::tokenizer::Tokenizer;
+
+    fn reordered(sql: &str) -> String {
+        let dialect = crate::parser::dialect::MyriadDialect::default();
+        let mut tokens = Tokenizer::new(&dialect, sql)
+            .tokenize_with_location()
+            .expect("tokens");
+        reorder_clauses(&mut tokens);
+        tokens.iter().map(|t| t.token.to_string()).collect()
+    }
+
+    #[test]
+    fn limit_moves_before_separator_and_pairs_its_offset() {
+        assert_eq!(
+            reordered("SELECT GROUP_CONCAT(s ORDER BY s SEPARATOR '/' LIMIT 1, 2) FROM t"),
+            "SELECT GROUP_CONCAT(s ORDER BY s LIMIT (1, 2) SEPARATOR '/' ) FROM t"
+        );
+        assert_eq!(
+            reordered("SELECT GROUP_CONCAT(s LIMIT 3) FROM t"),
+            "SELECT GROUP_CONCAT(s LIMIT 3) FROM t"
+        );
+        // LIMIT before SEPARATOR stays a syntax error, as in MariaDB.
+        assert!(
+            reordered("SELECT GROUP_CONCAT(s LIMIT 3 SEPARATOR '/') FROM t")
+                .contains("`SEPARATOR`")
+        );
+        // A LIMIT outside the call is left alone.
+        assert_eq!(
+            reordered("SELECT GROUP_CONCAT(s) FROM t LIMIT 1, 2"),
+            "SELECT GROUP_CONCAT(s) FROM t LIMIT 1, 2"
+        );
+    }
+}
