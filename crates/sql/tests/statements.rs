@@ -98,7 +98,8 @@ fn show_variables_like_and_where() {
             "version",
             "version_comment",
             "version_compile_machine",
-            "version_compile_os"
+            "version_compile_os",
+            "version_ssl_library"
         ]
     );
     assert_eq!(

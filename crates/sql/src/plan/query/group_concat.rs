@@ -225,7 +225,7 @@ mod tests {
     fn limit_moves_before_separator_and_pairs_its_offset() {
         assert_eq!(
             reordered("SELECT GROUP_CONCAT(s ORDER BY s SEPARATOR '/' LIMIT 1, 2) FROM t"),
-            "SELECT GROUP_CONCAT(s ORDER BY s LIMIT (1, 2) SEPARATOR '/' ) FROM t"
+            "SELECT GROUP_CONCAT(s ORDER BY s LIMIT( 1, 2) SEPARATOR '/' ) FROM t"
         );
         assert_eq!(
             reordered("SELECT GROUP_CONCAT(s LIMIT 3) FROM t"),
