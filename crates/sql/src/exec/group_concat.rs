@@ -6,12 +6,15 @@
 //!   a new row before its equals). DISTINCT keeps the first row of equal arguments and,
 //!   without ORDER BY, joins them in the order of the arguments.
 //! - LIMIT [offset,] n counts joined rows; the result is cut at group_concat_max_len
-//!   characters (bytes for a binary result) with warning 1260 naming the row, counted
-//!   from 1 in joined order, whose text crossed the limit.
+//!   bytes, at the end of a character, with warning 1260 naming the row whose text
+//!   crossed the limit: counted from 1 in joined order, after the rows joined by the
+//!   statement's earlier groups (MariaDB's counter is not reset between groups).
 //!
-//! Memory: the unordered text never holds more than the limit (rows after the cut are
-//! not read); the ordered rows are trimmed, past a budget, to those that can still reach
-//! the result (the first `offset + n`, and those before the row that crosses the limit).
+//! Memory: the unordered text never holds more than the limit and one row's text (rows
+//! after the cut are not read); the ordered rows are trimmed, past a budget, to those that
+//! can still reach the result (the first `offset + n`, and those up to the row that
+//! crosses the limit). DISTINCT keeps the key of every distinct argument list, as
+//! COUNT(DISTINCT) does.
 
 use crate::exec::aggregate::group_key_text;
 use crate::expr::eval::Warning;
@@ -42,6 +45,9 @@ pub(crate) struct ConcatState {
     /// Ordered (ORDER BY or DISTINCT): each row's sort keys, arrival number and text.
     rows: Vec<(Vec<Value>, u64, Vec<u8>)>,
     rows_bytes: usize,
+    /// Bytes past which the ordered rows are trimmed next: at least twice what a trim
+    /// kept, so that each trim is paid for by as many new rows as it kept.
+    trim_at_bytes: usize,
     /// DISTINCT: the canonical keys of the argument lists taken.
     seen: Option<HashSet<Vec<u8>>>,
 }
@@ -123,8 +129,9 @@ impl ConcatState {
         let budget = (max_len as usize)
             .saturating_mul(4 * TRIM_FACTOR)
             .max(TRIM_FLOOR_BYTES);
-        if self.rows_bytes > budget {
+        if self.rows_bytes > budget.max(self.trim_at_bytes) {
             self.trim(spec, max_len, env.warnings());
+            self.trim_at_bytes = self.rows_bytes.saturating_mul(2);
         }
         Ok(())
     }
@@ -237,6 +244,94 @@ fn cut(text: &mut Vec<u8>, max_len: u64, collation: Collation) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::expr::text::ConstEnv;
+    use crate::expr::Expr;
+
+    /// GROUP_CONCAT(column 0 ORDER BY column 1 [DESC]) over `rows`, with its warnings.
+    fn ordered(
+        rows: &[(Vec<u8>, i64)],
+        (desc, limit, max_len): (bool, Option<(u64, u64)>, u64),
+    ) -> (Value, Vec<Warning>) {
+        let spec = GroupConcat {
+            args: vec![Expr::Column(0)],
+            arg_collations: vec![Collation::Utf8mb4GeneralCi],
+            order: vec![(Expr::Column(1), desc, Collation::Utf8mb4GeneralCi)],
+            separator: b",".to_vec(),
+            limit,
+            collation: Collation::Utf8mb4GeneralCi,
+        };
+        let mut warnings = Vec::new();
+        let mut state = ConcatState::new(false);
+        for (text, n) in rows {
+            let row = [Value::Bytes(text.clone()), Value::Int(*n)];
+            let mut env = ConstEnv::folding(&mut warnings);
+            state.add(&spec, &row, max_len, &mut env).expect("add");
+        }
+        let mut before = 0;
+        let v = state.finish(&spec, max_len, (&mut warnings, &mut before));
+        (v, warnings)
+    }
+
+    #[test]
+    fn equal_keys_put_the_later_row_first_in_both_directions() {
+        let rows: Vec<(Vec<u8>, i64)> = [("a", 1), ("b", 2), ("c", 1), ("d", 2)]
+            .iter()
+            .map(|(t, n)| (t.as_bytes().to_vec(), *n))
+            .collect();
+        let (asc, _) = ordered(&rows, (false, None, 100));
+        assert_eq!(asc, Value::Bytes(b"c,a,d,b".to_vec()));
+        let (desc, _) = ordered(&rows, (true, None, 100));
+        assert_eq!(desc, Value::Bytes(b"d,b,c,a".to_vec()));
+        let (limited, _) = ordered(&rows, (false, Some((1, 2)), 100));
+        assert_eq!(limited, Value::Bytes(b"a,d".to_vec()));
+    }
+
+    /// Enough rows to trim the kept ones many times: the result and the cut row are those
+    /// of sorting every row.
+    #[test]
+    fn trimming_keeps_what_reaches_the_result() {
+        let rows: Vec<(Vec<u8>, i64)> = (0..6000)
+            .map(|i| {
+                let n = (i * 7919) % 6000;
+                (format!("{n:040}").into_bytes(), n)
+            })
+            .collect();
+        for (desc, limit, max_len) in [
+            (false, None, 100u64),
+            (true, None, 1000),
+            (false, Some((3000, 2)), 100),
+            (true, Some((10, 5000)), 500),
+        ] {
+            let mut sorted: Vec<&(Vec<u8>, i64)> = rows.iter().collect();
+            sorted.sort_by_key(|r| r.1);
+            if desc {
+                sorted.reverse();
+            }
+            let (offset, count) = limit.unwrap_or((0, u64::MAX));
+            let mut expected = Vec::new();
+            let mut cut_row = None;
+            for (k, r) in sorted
+                .iter()
+                .skip(offset as usize)
+                .take(count as usize)
+                .enumerate()
+            {
+                if k > 0 {
+                    expected.push(b',');
+                }
+                expected.extend_from_slice(&r.0);
+                if expected.len() as u64 > max_len {
+                    expected.truncate(max_len as usize);
+                    cut_row = Some(k + 1);
+                    break;
+                }
+            }
+            let (v, warnings) = ordered(&rows, (desc, limit, max_len));
+            assert_eq!(v, Value::Bytes(expected), "desc {desc} limit {limit:?}");
+            let message = cut_row.map(|r| format!("Row {r} was cut by GROUP_CONCAT()"));
+            assert_eq!(warnings.first().map(|w| w.message.clone()), message);
+        }
+    }
 
     #[test]
     fn cut_keeps_whole_characters_within_the_bytes() {
