@@ -25,6 +25,8 @@ pub enum ColumnType {
     VarChar = 15,
     Bit = 16,
     NewDecimal = 246,
+    MediumBlob = 250,
+    LongBlob = 251,
     Blob = 252,
     VarString = 253,
     String = 254,

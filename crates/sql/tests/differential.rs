@@ -209,6 +209,11 @@ fn distinct_matches_mariadb() {
 }
 
 #[test]
+fn group_concat_matches_mariadb() {
+    run_corpus("group_concat", include_str!("corpus/group_concat.sql"));
+}
+
+#[test]
 fn data_fidelity_matches_mariadb() {
     run_corpus("data_fidelity", include_str!("corpus/data_fidelity.sql"));
 }

@@ -93,6 +93,7 @@ error_codes! {
     // raiser's own (my_printf_error), and so does myriad.
     ER_UNKNOWN_ERROR = 1105, "HY000", "%s";
     ER_UNKNOWN_TABLE = 1109, "42S02", "Unknown table '%-.192s' in %-.32s";
+    ER_INVALID_GROUP_FUNC_USE = 1111, "HY000", "Invalid use of group function";
     ER_RECORD_FILE_FULL = 1114, "HY000", "The table '%-.192s' is full";
     ER_UNKNOWN_CHARACTER_SET = 1115, "42000", "Unknown character set: '%-.64s'";
     ER_TOO_BIG_ROWSIZE = 1118, "42000", "Row size too large. The maximum row size for the used table type, not counting BLOBs, is %ld. This includes storage overhead, check the manual. You have to change some columns to TEXT or BLOBs";
@@ -134,6 +135,7 @@ error_codes! {
     ER_UNKNOWN_STMT_HANDLER = 1243, "HY000", "Unknown prepared statement handler (%.*s) given to %s";
     ER_NOT_SUPPORTED_AUTH_MODE = 1251, "08004", "Client does not support authentication protocol requested by server; consider upgrading MariaDB client";
     ER_COLLATION_CHARSET_MISMATCH = 1253, "42000", "COLLATION '%s' is not valid for CHARACTER SET '%s'";
+    ER_CUT_VALUE_GROUP_CONCAT = 1260, "HY000", "Row %u was cut by GROUP_CONCAT()";
     ER_WARN_DATA_OUT_OF_RANGE = 1264, "22003", "Out of range value for column '%s' at row %lu";
     WARN_DATA_TRUNCATED = 1265, "01000", "Data truncated for column '%s' at row %lu";
     ER_CANT_AGGREGATE_2COLLATIONS = 1267, "HY000", "Illegal mix of collations (%s,%s) and (%s,%s) for operation '%s'";

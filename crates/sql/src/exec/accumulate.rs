@@ -12,6 +12,7 @@
 use crate::error::SqlError;
 use crate::exec::aggregate::group_key_text;
 use crate::exec::env::ExecEnv;
+use crate::exec::group_concat::ConcatState;
 use crate::exec::spill::codec::{value_heap_bytes, SpillRow};
 use crate::exec::spill::collect::{Collector, RowShape};
 use crate::exec::spill::SpillConfig;
@@ -37,6 +38,8 @@ pub(crate) struct Running {
     best: Option<Value>,
     /// The group keys of the values taken, for DISTINCT.
     seen: Option<HashSet<Vec<u8>>>,
+    /// GROUP_CONCAT's state (which does its own DISTINCT).
+    concat: Option<Box<ConcatState>>,
 }
 
 impl Running {
@@ -55,7 +58,11 @@ impl Running {
             sum: Decimal::ZERO,
             sum_double: -0.0,
             best: None,
-            seen: agg.distinct.then(HashSet::new),
+            seen: (agg.distinct && agg.concat.is_none()).then(HashSet::new),
+            concat: agg
+                .concat
+                .as_ref()
+                .map(|_| Box::new(ConcatState::new(agg.distinct))),
         }
     }
 
@@ -68,6 +75,10 @@ impl Running {
         if agg.kind == AggKind::CountStar {
             self.count += 1;
             return Ok(());
+        }
+        if let (Some(state), Some(spec)) = (&mut self.concat, &agg.concat) {
+            let max_len = env.group_concat_max_len();
+            return state.add(spec, row, max_len, env);
         }
         let v = match &agg.arg {
             Some(arg) => arg.eval(env, row)?,
@@ -83,7 +94,7 @@ impl Running {
         }
         self.count += 1;
         match agg.kind {
-            AggKind::CountStar | AggKind::Count => {}
+            AggKind::CountStar | AggKind::Count | AggKind::GroupConcat => {}
             AggKind::Min | AggKind::Max => {
                 let better = match &self.best {
                     None => true,
@@ -109,8 +120,14 @@ impl Running {
         Ok(())
     }
 
-    pub(crate) fn finish(self, agg: &Aggregate, env: &ExecEnv) -> Result<Value, SqlError> {
+    pub(crate) fn finish(self, agg: &Aggregate, env: &mut ExecEnv) -> Result<Value, SqlError> {
+        if let (Some(state), Some(spec)) = (self.concat, &agg.concat) {
+            let max_len = env.state.group_concat_max_len;
+            let counts = (&mut env.warnings, &mut env.concat_rows);
+            return Ok(state.finish(spec, max_len, counts));
+        }
         Ok(match agg.kind {
+            AggKind::GroupConcat => Value::Null,
             AggKind::CountStar | AggKind::Count => Value::Int(self.count as i64),
             AggKind::Min | AggKind::Max => self.best.unwrap_or(Value::Null),
             AggKind::Sum | AggKind::Avg if self.count == 0 => Value::Null,
@@ -195,9 +212,11 @@ struct FoldedGroup {
 
 impl Folded {
     /// Whether `g`'s aggregates can fold into states of a fixed size: not a DISTINCT one,
-    /// whose state keeps every distinct value.
+    /// whose state keeps every distinct value, nor GROUP_CONCAT, whose text grows.
     pub(crate) fn applies(g: &Grouping) -> bool {
-        g.aggregates.iter().all(|a| !a.distinct)
+        g.aggregates
+            .iter()
+            .all(|a| !a.distinct && a.kind != AggKind::GroupConcat)
     }
 
     pub(crate) fn new() -> Folded {

@@ -61,6 +61,13 @@ pub(crate) fn aggregate_column(
 ) -> Column {
     use crate::plan::tables::AggKind;
     if let Some(g) = &plan.grouping {
+        if let Some(a) = g
+            .aggregates
+            .get(n)
+            .filter(|a| a.kind == AggKind::GroupConcat)
+        {
+            return group_concat_column(name, ty, a.collation);
+        }
         if let Some(crate::plan::tables::Aggregate {
             kind: AggKind::Min | AggKind::Max,
             arg: Some(Expr::Column(c)),
@@ -79,6 +86,28 @@ pub(crate) fn aggregate_column(
     }
     result_column(name, ty)
 }
+
+/// GROUP_CONCAT's metadata: a VARCHAR of group_concat_max_len characters (`ty`), a BLOB
+/// past [`VARCHAR_CHARS_MAX`], in the result's collation.
+fn group_concat_column(name: &str, ty: SqlType, collation: Collation) -> Column {
+    let mut column = result_column(name, ty);
+    if let SqlType::Str { chars } = ty {
+        if chars > VARCHAR_CHARS_MAX {
+            column.column_type = crate::result::ColumnType::Blob;
+        }
+    }
+    column.charset = collation.id();
+    if collation != Collation::Utf8mb4GeneralCi {
+        column.flags |= column_flags::BINARY;
+    }
+    if collation == Collation::Binary {
+        column.length /= 4;
+    }
+    column
+}
+
+/// The longest string result MariaDB describes as a VARCHAR (CONVERT_IF_BIGGER_TO_BLOB).
+pub(crate) const VARCHAR_CHARS_MAX: u32 = 512;
 
 /// A group's row: its first row followed by its aggregate values; None when HAVING
 /// drops it.

@@ -84,6 +84,7 @@ impl Session {
             previous_errors,
             now_micros: self.state.fixed_time_micros.unwrap_or_else(now_micros),
             subquery_results: HashMap::new(),
+            concat_rows: 0,
             spill: Default::default(),
             out: None,
             paused: None,

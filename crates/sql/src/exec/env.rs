@@ -27,6 +27,9 @@ pub(crate) struct ExecEnv<'a> {
     pub(crate) now_micros: i64,
     /// Results of uncorrelated subqueries, by plan address: each runs once per statement.
     pub(crate) subquery_results: HashMap<usize, Vec<Vec<Value>>>,
+    /// Rows GROUP_CONCAT has joined so far in the statement, over all its groups: the
+    /// count warning 1260 names a cut row by, as MariaDB counts.
+    pub(crate) concat_rows: u64,
     /// What the statement's sorts and groupings did (status counters).
     pub(crate) spill: crate::exec::spill::SpillCounters,
     /// Where the statement's rows go as they are produced ([`crate::row_sink`]): set for
@@ -60,6 +63,7 @@ impl<'a> ExecEnv<'a> {
             previous_errors: self.previous_errors,
             now_micros: self.now_micros,
             subquery_results: std::mem::take(&mut self.subquery_results),
+            concat_rows: self.concat_rows,
             spill: std::mem::take(&mut self.spill),
             out: Some(out),
             paused: None,
@@ -70,6 +74,7 @@ impl<'a> ExecEnv<'a> {
     pub(crate) fn absorb(&mut self, nested: ExecEnv<'_>) {
         self.warnings = nested.warnings;
         self.subquery_results = nested.subquery_results;
+        self.concat_rows = nested.concat_rows;
         self.spill = nested.spill;
     }
 }
@@ -155,6 +160,9 @@ impl Env for ExecEnv<'_> {
 
     fn div_precision_increment(&self) -> u32 {
         self.state.div_precision_increment
+    }
+    fn group_concat_max_len(&self) -> u64 {
+        self.state.group_concat_max_len
     }
 
     fn max_allowed_packet(&self) -> u64 {

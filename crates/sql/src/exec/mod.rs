@@ -10,6 +10,7 @@ pub mod distinct;
 pub mod entry;
 pub mod env;
 pub mod explain;
+pub mod group_concat;
 pub mod info_schema;
 pub mod join;
 pub mod key_cache;

@@ -437,7 +437,7 @@ pub(crate) fn collect_stmt(stmt: &Stmt, tables: &mut Tables) -> bool {
             }));
             if let Some(g) = &plan.grouping {
                 exprs.extend(g.keys.iter());
-                exprs.extend(g.aggregates.iter().filter_map(|a| a.arg.as_ref()));
+                exprs.extend(g.aggregates.iter().flat_map(|a| a.exprs()));
                 exprs.extend(g.having.as_ref());
             }
             exprs.extend(plan.order_by.iter().map(|(e, _)| e));

@@ -553,7 +553,7 @@ impl TableSelect {
             exprs.extend(self.order_by.iter().map(|(e, _)| e));
             if let Some(g) = &self.grouping {
                 exprs.extend(g.keys.iter());
-                exprs.extend(g.aggregates.iter().filter_map(|a| a.arg.as_ref()));
+                exprs.extend(g.aggregates.iter().flat_map(|a| a.exprs()));
                 exprs.extend(g.having.as_ref());
             }
             exprs.iter().all(|e| visit_columns(e, &mut |_| {}))
@@ -588,7 +588,7 @@ pub fn columns_read(plan: &TableSelect) -> Option<Arc<[bool]>> {
     exprs.extend(plan.order_by.iter().map(|(e, _)| e));
     if let Some(g) = &plan.grouping {
         exprs.extend(g.keys.iter());
-        exprs.extend(g.aggregates.iter().filter_map(|a| a.arg.as_ref()));
+        exprs.extend(g.aggregates.iter().flat_map(|a| a.exprs()));
         exprs.extend(g.having.as_ref());
     }
     for e in exprs {

@@ -95,6 +95,35 @@ pub fn result_column(name: &str, ty: SqlType) -> Column {
     }
 }
 
+/// Whether `expr` reads a GROUP_CONCAT's value (aggregate columns start at `ncols`).
+fn reads_group_concat(plan: &crate::plan::tables::TableSelect, expr: &Expr, ncols: usize) -> bool {
+    let Some(g) = &plan.grouping else {
+        return false;
+    };
+    let mut found = false;
+    crate::plan::access::visit_columns(expr, &mut |i| {
+        found |= i
+            .checked_sub(ncols)
+            .and_then(|n| g.aggregates.get(n))
+            .is_some_and(|a| a.kind == crate::plan::tables::AggKind::GroupConcat);
+    });
+    found
+}
+
+/// A string result's type by its length in bytes: a VARCHAR up to 65,535 bytes, a
+/// MEDIUMBLOB up to 16,777,215, a LONGBLOB past it (MariaDB's string_type_handler).
+fn long_string_type(bytes: u32) -> ColumnType {
+    const VARCHAR_BYTES_MAX: u32 = 65_535;
+    const MEDIUM_BLOB_BYTES_MAX: u32 = 16_777_215;
+    if bytes <= VARCHAR_BYTES_MAX {
+        ColumnType::VarString
+    } else if bytes <= MEDIUM_BLOB_BYTES_MAX {
+        ColumnType::MediumBlob
+    } else {
+        ColumnType::LongBlob
+    }
+}
+
 pub(crate) fn text_column(name: &str, chars: u32) -> Column {
     let mut c = result_column(name, SqlType::Str { chars });
     c.flags = column_flags::NOT_NULL;
@@ -543,7 +572,14 @@ pub(crate) fn table_select_columns(
                 types.get(*index).copied().unwrap_or(SqlType::Null),
             ),
             crate::plan::tables::OutputItem::Expr { expr, name } => {
-                let mut column = result_column(name, expr.sql_type(env, types));
+                let ty = expr.sql_type(env, types);
+                let mut column = result_column(name, ty);
+                if let (SqlType::Str { chars }, true) = (ty, reads_group_concat(plan, expr, ncols))
+                {
+                    // Its length is group_concat_max_len's, which MariaDB describes as a
+                    // blob past a VARCHAR's bytes.
+                    column.column_type = long_string_type(chars.saturating_mul(4));
+                }
                 if column.charset == charsets::UTF8MB4_GENERAL_CI {
                     // A string result is sent with its collation's number: a binary
                     // string's (63) tells clients it holds bytes, not text.

@@ -14,6 +14,30 @@ use sqlparser::ast::{self, BinaryOperator};
 use sqlparser::tokenizer::Span;
 use std::sync::Arc;
 
+/// An aggregate call that reached the expression compiler: the query planners take every
+/// aggregate out of the places it may stand (select list, HAVING, ORDER BY), so this one
+/// stands where MariaDB refuses it with 1111 (WHERE, GROUP BY, inside another aggregate).
+/// Only the forms the planners take out are recognised; other forms keep their errors.
+fn misplaced_aggregate(name: &str, f: &ast::Function) -> bool {
+    let ast::FunctionArguments::List(list) = &f.args else {
+        return false;
+    };
+    let one_arg = matches!(
+        list.args.as_slice(),
+        [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(_))]
+    );
+    let star = matches!(
+        list.args.as_slice(),
+        [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Wildcard)]
+    );
+    match name {
+        "GROUP_CONCAT" => !list.args.is_empty(),
+        "COUNT" => one_arg || star,
+        "SUM" | "MIN" | "MAX" | "AVG" => one_arg,
+        _ => false,
+    }
+}
+
 impl Compiler<'_> {
     pub fn compile(&self, e: &ast::Expr) -> Result<Expr, SqlError> {
         use ast::Expr as E;
@@ -501,6 +525,12 @@ impl Compiler<'_> {
             return Err(err_syntax(&f.to_string()));
         }
         let name = f.name.to_string().to_ascii_uppercase();
+        if misplaced_aggregate(&name, f) {
+            return Err(SqlError::new(
+                myriad_types::errors::ER_INVALID_GROUP_FUNC_USE,
+                "Invalid use of group function",
+            ));
+        }
         let args: Vec<&ast::Expr> = match &f.args {
             ast::FunctionArguments::None => Vec::new(),
             ast::FunctionArguments::List(list) => list

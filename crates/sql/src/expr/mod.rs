@@ -49,6 +49,9 @@ pub enum VarScope {
 }
 
 /// What an expression may ask of the session and engine while it runs.
+/// group_concat_max_len's default.
+pub const GROUP_CONCAT_MAX_LEN_DEFAULT: u64 = 1_048_576;
+
 pub trait Env {
     fn param(&self, index: usize) -> Value;
     fn system_variable(&self, scope: VarScope, index: usize) -> Result<Value, SqlError>;
@@ -68,6 +71,10 @@ pub trait Env {
         DEFAULT_MAX_ALLOWED_PACKET
     }
     fn sql_mode(&self) -> u64;
+    /// Characters: the longest GROUP_CONCAT result (`group_concat_max_len`).
+    fn group_concat_max_len(&self) -> u64 {
+        GROUP_CONCAT_MAX_LEN_DEFAULT
+    }
     fn warnings(&mut self) -> &mut Vec<Warning>;
     /// The rows of an uncorrelated subquery.
     fn subquery(&mut self, query: &dyn SubqueryPlan) -> Result<Vec<Vec<Value>>, SqlError> {

@@ -154,7 +154,7 @@ fn table_select_has_subquery(plan: &TableSelect) -> bool {
     exprs.extend(plan.order_by.iter().map(|(e, _)| e));
     if let Some(g) = &plan.grouping {
         exprs.extend(g.keys.iter().chain(&g.having));
-        exprs.extend(g.aggregates.iter().filter_map(|a| a.arg.as_ref()));
+        exprs.extend(g.aggregates.iter().flat_map(|a| a.exprs()));
     }
     exprs.extend(plan.limit.iter().chain(&plan.offset));
     exprs.into_iter().any(has_subquery)

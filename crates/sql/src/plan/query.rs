@@ -16,6 +16,7 @@ use select_list::{by_item, select_items};
 use sqlparser::ast::{self, Spanned};
 
 mod from_clause;
+pub(crate) mod group_concat;
 mod select_list;
 
 pub(crate) fn compile_query(
@@ -49,6 +50,17 @@ pub(crate) fn compile_query(
     };
     if !dual {
         return compile_table_select(q, select, raw, map, compiler, ctx);
+    }
+    let mut found = Vec::new();
+    for item in &select.projection {
+        if let ast::SelectItem::UnnamedExpr(e) | ast::SelectItem::ExprWithAlias { expr: e, .. } =
+            item
+        {
+            extract_aggregates(e, &mut found);
+        }
+    }
+    if !found.is_empty() {
+        return Err(SqlError::not_supported("aggregate functions without FROM"));
     }
     let mut items = Vec::new();
     let texts = projection_texts(raw, map);
@@ -178,6 +190,10 @@ pub(crate) fn aggregate_of(
         list.duplicate_treatment,
         Some(ast::DuplicateTreatment::Distinct)
     );
+    if name == "GROUP_CONCAT" {
+        // The whole call: its clauses are compiled with its arguments.
+        return Some((crate::plan::tables::AggKind::GroupConcat, Some(e), distinct));
+    }
     let arg = match list.args.as_slice() {
         [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Wildcard)] if name == "COUNT" => {
             return Some((crate::plan::tables::AggKind::CountStar, None, false))
@@ -309,18 +325,33 @@ pub(crate) fn compile_table_select(
     // Aggregate arguments read the table's row; MIN and MAX keep their argument's
     // collation in the aggregate's column.
     let mut agg_args = Vec::new();
+    let mut concats = Vec::new();
     for (kind, arg, _) in &aggregated.found {
         use crate::plan::tables::AggKind;
+        if let (AggKind::GroupConcat, Some(call)) = (kind, arg) {
+            let spec = group_concat::compile(call, &tc, &scope)?;
+            agg_args.push(spec.args.first().cloned());
+            concats.push(Some(Box::new(spec)));
+            continue;
+        }
+        concats.push(None);
         let arg = arg.as_ref().map(|a| tc.compile(a)).transpose()?;
         // SUM and AVG add numbers.
         let number = matches!(kind, AggKind::Sum | AggKind::Avg);
         agg_args.push(arg.map(|a| a.numeric_if(number)));
     }
     let mut ext_scope = scope.clone();
-    for (i, ((kind, ..), arg)) in aggregated.found.iter().zip(&agg_args).enumerate() {
+    for (i, (((kind, ..), arg), concat)) in aggregated
+        .found
+        .iter()
+        .zip(&agg_args)
+        .zip(&concats)
+        .enumerate()
+    {
         use crate::plan::tables::AggKind;
         ext_scope.columns.push((None, format!("__agg{i}")));
         ext_scope.collations.push(match (kind, arg) {
+            (AggKind::GroupConcat, _) => concat.as_ref().map(|c| c.collation),
             (AggKind::Min | AggKind::Max, Some(a)) => {
                 a.collation(&scope.collations).string_collation()
             }
@@ -357,7 +388,12 @@ pub(crate) fn compile_table_select(
                 None => tc.compile(g)?,
             });
         }
-        Some(grouping(keys, &aggregated, agg_args, (&scope, &ec))?)
+        Some(grouping(
+            keys,
+            &aggregated,
+            (agg_args, concats),
+            (&scope, &ec),
+        )?)
     } else {
         None
     };
@@ -468,19 +504,26 @@ fn extract_clauses(
 fn grouping(
     keys: Vec<Expr>,
     aggregated: &Aggregates,
-    args: Vec<Option<Expr>>,
+    (args, concats): (
+        Vec<Option<Expr>>,
+        Vec<Option<Box<crate::plan::tables::GroupConcat>>>,
+    ),
     (scope, ec): (&ColumnScope, &Compiler),
 ) -> Result<crate::plan::tables::Grouping, SqlError> {
     let mut aggregates = Vec::new();
-    for ((kind, _, distinct), arg) in aggregated.found.iter().zip(args) {
+    for (((kind, _, distinct), arg), concat) in aggregated.found.iter().zip(args).zip(concats) {
         aggregates.push(crate::plan::tables::Aggregate {
             kind: *kind,
-            collation: arg
-                .as_ref()
-                .map(|a| a.collation(&scope.collations).collation)
-                .unwrap_or_default(),
+            collation: match &concat {
+                Some(c) => c.collation,
+                None => arg
+                    .as_ref()
+                    .map(|a| a.collation(&scope.collations).collation)
+                    .unwrap_or_default(),
+            },
             arg,
             distinct: *distinct,
+            concat,
         });
     }
     let having = aggregated

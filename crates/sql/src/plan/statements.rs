@@ -48,7 +48,8 @@ pub(crate) fn compile_expr_tokens(
 }
 
 /// MySQL syntax sqlparser does not know: `MOD` as an infix operator becomes `%`, `!`
-/// becomes NOT, and a final `LOCK IN SHARE MODE` becomes `FOR SHARE`.
+/// becomes NOT, a final `LOCK IN SHARE MODE` becomes `FOR SHARE`, and GROUP_CONCAT's
+/// LIMIT is read where MariaDB writes it.
 pub(crate) fn rewrite_tokens(mut tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
     for i in 0..tokens.len() {
         let next_is_paren = matches!(tokens.get(i + 1).map(|t| &t.token), Some(Token::LParen));
@@ -69,6 +70,7 @@ pub(crate) fn rewrite_tokens(mut tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpa
         }
     }
     share_mode_as_for_share(&mut tokens);
+    crate::plan::query::group_concat::reorder_clauses(&mut tokens);
     tokens
 }
 

@@ -115,6 +115,24 @@ pub enum AggKind {
     Min,
     Max,
     Avg,
+    /// GROUP_CONCAT: its arguments, ORDER BY, SEPARATOR and LIMIT in [`Aggregate::concat`].
+    GroupConcat,
+}
+
+/// The clauses of one GROUP_CONCAT, compiled over the input row.
+#[derive(Debug, Clone)]
+pub struct GroupConcat {
+    /// Every argument; a row with a NULL in any of them is skipped.
+    pub args: Vec<Expr>,
+    /// The collation each argument's strings compare under (for DISTINCT).
+    pub arg_collations: Vec<st::Collation>,
+    /// ORDER BY: each expression with whether it is DESC, and its collation.
+    pub order: Vec<(Expr, bool, st::Collation)>,
+    pub separator: Vec<u8>,
+    /// LIMIT: (offset, row count).
+    pub limit: Option<(u64, u64)>,
+    /// The result's collation: binary when an argument is a binary string.
+    pub collation: st::Collation,
 }
 
 /// One aggregate of a grouped select; its value is column `table columns + N` of the
@@ -124,11 +142,25 @@ pub struct Aggregate {
     pub kind: AggKind,
     pub arg: Option<Expr>,
     pub distinct: bool,
-    /// The collation MIN, MAX and DISTINCT compare the argument's strings under.
+    /// The collation MIN, MAX and DISTINCT compare the argument's strings under;
+    /// GROUP_CONCAT's result collation.
     pub collation: st::Collation,
+    /// GROUP_CONCAT's clauses (None for the other kinds).
+    pub concat: Option<Box<GroupConcat>>,
 }
 
 impl Aggregate {
+    /// Every expression the aggregate reads from the input row: its argument, and
+    /// GROUP_CONCAT's other arguments and ORDER BY.
+    pub fn exprs(&self) -> impl Iterator<Item = &Expr> {
+        let concat = self.concat.as_deref();
+        self.arg.iter().chain(
+            concat
+                .into_iter()
+                .flat_map(|c| c.args.iter().skip(1).chain(c.order.iter().map(|o| &o.0))),
+        )
+    }
+
     /// The aggregate's result type over input rows of `types`: COUNT a BIGINT, MIN and
     /// MAX their argument's, SUM and AVG of exact numbers a DECIMAL (AVG with
     /// div_precision_increment more digits of scale), else a DOUBLE.
@@ -159,6 +191,9 @@ impl Aggregate {
                     .min(myriad_types::decimal::MAX_SCALE),
             },
             AggKind::Sum | AggKind::Avg => SqlType::Double,
+            AggKind::GroupConcat => SqlType::Str {
+                chars: env.group_concat_max_len().min(u64::from(u32::MAX)) as u32,
+            },
         }
     }
 }

@@ -77,6 +77,8 @@ pub struct SessionState {
     pub autocommit: bool,
     pub(crate) sql_mode: u64,
     pub(crate) div_precision_increment: u32,
+    /// Characters: the longest GROUP_CONCAT result.
+    pub(crate) group_concat_max_len: u64,
     /// Bytes: the longest string a function may build (`max_allowed_packet`).
     pub(crate) max_allowed_packet: u64,
     pub(crate) counters: SessionCounters,
@@ -139,6 +141,7 @@ impl SessionState {
             autocommit: true,
             sql_mode: 0,
             div_precision_increment: 4,
+            group_concat_max_len: crate::expr::GROUP_CONCAT_MAX_LEN_DEFAULT,
             max_allowed_packet: crate::expr::functions::DEFAULT_MAX_ALLOWED_PACKET,
             counters: SessionCounters::default(),
             last_insert_id: 0,
@@ -190,6 +193,7 @@ impl SessionState {
         let autocommit = get("autocommit");
         let sql_mode = get("sql_mode");
         let div = get("div_precision_increment");
+        let concat_max = get("group_concat_max_len");
         let packet = get("max_allowed_packet");
         let max_statement_time = get("max_statement_time");
         let fixed_time = match get("timestamp") {
@@ -215,6 +219,9 @@ impl SessionState {
         self.read_only = read_only;
         if let Some(VarValue::Set(bits)) = sql_mode {
             self.sql_mode = bits;
+        }
+        if let Some(VarValue::UInt(n)) = concat_max {
+            self.group_concat_max_len = n;
         }
         if let Some(VarValue::UInt(n)) = div {
             self.div_precision_increment = n as u32;
