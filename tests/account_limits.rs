@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::mariadb::{run, run_as, start_mariadb, Peer};
+use common::mariadb::{assert_same_steps, run, run_as, run_steps, start_mariadb, Peer};
 use common::Server;
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -96,20 +96,6 @@ const STEPS: &[(&str, &str)] = &[
     ),
 ];
 
-fn run_steps(peer: &Peer) -> Vec<String> {
-    STEPS
-        .iter()
-        .map(|(who, sql)| {
-            let out = if *who == "root" {
-                run(peer, sql)
-            } else {
-                run_as(peer, who, Some("pw"), sql)
-            };
-            format!("{who}: {sql}\n  -> {}", out.trim())
-        })
-        .collect()
-}
-
 /// A connection as `user` held open by `SELECT SLEEP(3)` while `second` runs as the same
 /// account: what the second connection got.
 fn while_connected(peer: &Peer, user: &str, second: &str) -> String {
@@ -136,15 +122,9 @@ fn account_options_behave_as_in_mariadb() {
     let server = Server::start(&[]);
     let myriad_peer = Peer::Myriad(&server);
     let maria_peer = Peer::Maria(&maria);
-    let ours = run_steps(&myriad_peer);
-    let theirs = run_steps(&maria_peer);
-    let differ: Vec<String> = ours
-        .iter()
-        .zip(&theirs)
-        .filter(|(a, b)| a != b)
-        .map(|(a, b)| format!("myriad:  {a}\nMariaDB: {b}"))
-        .collect();
-    assert!(differ.is_empty(), "{}", differ.join("\n"));
+    let ours = run_steps(&myriad_peer, STEPS);
+    let theirs = run_steps(&maria_peer, STEPS);
+    assert_same_steps(&ours, &theirs);
     // The cases this test exists for, spelled out.
     for expected in [
         "locked: SELECT 1\n  -> ERROR 4151",

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::mariadb::{run, run_as, start_mariadb, Peer};
+use common::mariadb::{assert_same_steps, run, run_as, run_steps, start_mariadb, Peer};
 use common::Server;
 
 /// The steps: (as whom, statements). `root` runs as root; `ru` logs in with password `pw`.
@@ -83,33 +83,13 @@ const STEPS: &[(&str, &str)] = &[
     ("root", "SHOW GRANTS FOR ru"),
 ];
 
-fn run_steps(peer: &Peer) -> Vec<String> {
-    STEPS
-        .iter()
-        .map(|(who, sql)| {
-            let out = if *who == "root" {
-                run(peer, sql)
-            } else {
-                run_as(peer, who, Some("pw"), sql)
-            };
-            format!("{who}: {sql}\n  -> {}", out.trim())
-        })
-        .collect()
-}
-
 #[test]
 fn roles_behave_as_in_mariadb() {
     let maria = start_mariadb();
     let server = Server::start(&[]);
-    let ours = run_steps(&Peer::Myriad(&server));
-    let theirs = run_steps(&Peer::Maria(&maria));
-    let differ: Vec<String> = ours
-        .iter()
-        .zip(&theirs)
-        .filter(|(a, b)| a != b)
-        .map(|(a, b)| format!("myriad:  {a}\nMariaDB: {b}"))
-        .collect();
-    assert!(differ.is_empty(), "{}", differ.join("\n"));
+    let ours = run_steps(&Peer::Myriad(&server), STEPS);
+    let theirs = run_steps(&Peer::Maria(&maria), STEPS);
+    assert_same_steps(&ours, &theirs);
     for expected in [
         "ru: SELECT * FROM rdb.t\n  -> ERROR 1142",
         "ru: SELECT CURRENT_ROLE(), COUNT(*) FROM rdb.t\n  -> reader\t1",

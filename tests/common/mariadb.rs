@@ -66,3 +66,30 @@ pub fn counters(batch: &str) -> HashMap<String, u64> {
         })
         .collect()
 }
+
+/// Run each `(who, statements)` step on `peer` (`root`, or the account `who` with
+/// password `pw`): per step, who ran what and what came back, for comparing two servers.
+pub fn run_steps(peer: &Peer, steps: &[(&str, &str)]) -> Vec<String> {
+    steps
+        .iter()
+        .map(|(who, sql)| {
+            let out = if *who == "root" {
+                run(peer, sql)
+            } else {
+                run_as(peer, who, Some("pw"), sql)
+            };
+            format!("{who}: {sql}\n  -> {}", out.trim())
+        })
+        .collect()
+}
+
+/// Fail with every step whose output differs between myriad (`ours`) and MariaDB.
+pub fn assert_same_steps(ours: &[String], theirs: &[String]) {
+    let differ: Vec<String> = ours
+        .iter()
+        .zip(theirs)
+        .filter(|(a, b)| a != b)
+        .map(|(a, b)| format!("myriad:  {a}\nMariaDB: {b}"))
+        .collect();
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+}
