@@ -525,6 +525,13 @@ impl Compiler<'_> {
             return Err(err_syntax(&f.to_string()));
         }
         let name = f.name.to_string().to_ascii_uppercase();
+        // ORDER BY, SEPARATOR, LIMIT inside the parentheses belong to GROUP_CONCAT only
+        // (MariaDB: 1064); never ignored.
+        if let ast::FunctionArguments::List(list) = &f.args {
+            if let Some(clause) = list.clauses.first().filter(|_| name != "GROUP_CONCAT") {
+                return Err(err_syntax(&clause.to_string()));
+            }
+        }
         if misplaced_aggregate(&name, f) {
             return Err(SqlError::new(
                 myriad_types::errors::ER_INVALID_GROUP_FUNC_USE,

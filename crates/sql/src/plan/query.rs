@@ -194,6 +194,11 @@ pub(crate) fn aggregate_of(
         // The whole call: its clauses are compiled with its arguments.
         return Some((crate::plan::tables::AggKind::GroupConcat, Some(e), distinct));
     }
+    if !list.clauses.is_empty() {
+        // ORDER BY, SEPARATOR or LIMIT inside another call: the expression compiler
+        // refuses it with 1064, as MariaDB's parser does.
+        return None;
+    }
     let arg = match list.args.as_slice() {
         [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Wildcard)] if name == "COUNT" => {
             return Some((crate::plan::tables::AggKind::CountStar, None, false))
