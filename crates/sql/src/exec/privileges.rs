@@ -56,8 +56,13 @@ impl Session {
         }
         let (grants, generation) = accounts.grants_of(&self.info.user, &self.info.host);
         let mut grants = grants.unwrap_or_default();
+        // The enabled role counts while the account still holds it: a REVOKE of the role
+        // takes its privileges from sessions that enabled it.
         if let Some(role) = self.state.active_role.clone() {
-            grants = grants.with(&self.role_grants(&role));
+            let own = self.own_account();
+            if accounts.holds_role((&own.0, &own.1), &role) {
+                grants = grants.with(&self.role_grants(&role));
+            }
         }
         let grants = Arc::new(grants);
         self.state.grants = Some((generation, Arc::clone(&grants)));
