@@ -412,19 +412,10 @@ where
     let flushed = writer.flush().await;
     let mut sent = writer.bytes_sent;
     flushed.map_err(|e| (ConnectionEnd::HandshakeFailed(e.to_string()), 0, sent))?;
-    let mut reader = PacketReader::new(&mut stream, options.max_allowed_packet);
-    reader.next_sequence = 1;
     let mut response = Vec::new();
-    let read = reader.read_payload(&mut response).await;
-    let mut received = reader.bytes_received;
-    let next_sequence = reader.next_sequence;
-    read.map_err(|e| {
-        (
-            ConnectionEnd::HandshakeFailed(e.to_string()),
-            received,
-            sent,
-        )
-    })?;
+    let mut received = 0;
+    let next_sequence =
+        read_one_packet(&mut stream, options, 1, &mut response, &mut received, sent).await?;
     let client_caps = response
         .get(..4)
         .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
@@ -461,18 +452,15 @@ where
     handler.tls_handshake(true);
     let info = crate::tls::info_of(tls.get_ref().1);
     let mut transport = Transport::Tls(Box::new(tls));
-    let mut reader = PacketReader::new(&mut transport, options.max_allowed_packet);
-    reader.next_sequence = next_sequence;
-    let read = reader.read_payload(&mut response).await;
-    received += reader.bytes_received;
-    let next_sequence = reader.next_sequence;
-    read.map_err(|e| {
-        (
-            ConnectionEnd::HandshakeFailed(e.to_string()),
-            received,
-            sent,
-        )
-    })?;
+    let next_sequence = read_one_packet(
+        &mut transport,
+        options,
+        next_sequence,
+        &mut response,
+        &mut received,
+        sent,
+    )
+    .await?;
     Ok(Opened {
         transport,
         response,
@@ -481,6 +469,31 @@ where
         received,
         sent,
     })
+}
+
+/// Read exactly one packet numbered `sequence` from `stream` into `payload` (no
+/// read-ahead), adding its bytes to `received`: the sequence id the server answers with.
+async fn read_one_packet<S: AsyncRead + Unpin>(
+    stream: S,
+    options: &ConnectionOptions,
+    sequence: u8,
+    payload: &mut Vec<u8>,
+    received: &mut u64,
+    sent: u64,
+) -> Result<u8, OpenFailed> {
+    let mut reader = PacketReader::new(stream, options.max_allowed_packet);
+    reader.next_sequence = sequence;
+    let read = reader.read_payload(payload).await;
+    *received += reader.bytes_received;
+    let failed = |e: PacketError| {
+        (
+            ConnectionEnd::HandshakeFailed(e.to_string()),
+            *received,
+            sent,
+        )
+    };
+    read.map_err(failed)?;
+    Ok(reader.next_sequence)
 }
 
 /// The v10 greeting: server version, connection id, scramble, capabilities, the plugin.
