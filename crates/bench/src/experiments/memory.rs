@@ -22,6 +22,11 @@
 //!   the clients lag; one that builds the whole result before sending holds it all, once
 //!   per client. The time to each client's first row is kept: a server that builds the
 //!   result first answers late.
+//!   Each client has run `SELECT 1` before the baseline: the session state a connection
+//!   sets up for its first statement is the connections cell's, not the result's.
+//! - connections: N clients (100; quick: 20) connect and each run `SELECT 1`: what a
+//!   connection costs the server, per connection. MariaDB builds its session at connect,
+//!   myriad at the first statement; the cell counts both.
 //! - sorts: `SELECT * FROM big ORDER BY k` and the same with `LIMIT 3`, read at full
 //!   speed, sort_buffer_size at its default; the time to the last row.
 //! - statements: a comma join of `small` with itself on `a.k = b.k + 1` (no usable index)
@@ -74,6 +79,12 @@ const RATIO_FLOOR_MB: f64 = 1.0;
 /// The big sort; its second cell adds `LIMIT 3`.
 const SORT_SQL: &str = "SELECT id, k, pad FROM big ORDER BY k";
 const SLOW_SQL: &str = "SELECT id, k, pad FROM big";
+/// Clients of the connections cell: enough that a per-connection cost of a few KB shows
+/// above the allocator's noise, below both servers' max_connections.
+const CONNECTIONS: u32 = 100;
+/// A connection's first statement, run before a cell's baseline by every client the cell
+/// uses, and by each client of the connections cell.
+const FIRST_SQL: &str = "SELECT 1";
 const JOIN_SQL: &str = "SELECT COUNT(*) FROM small a, small b WHERE a.k = b.k + 1";
 
 /// What one run measures.
@@ -89,6 +100,7 @@ struct Sizes {
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Cell {
     SlowReaders(u32),
+    Connections(u32),
     Sort,
     SortLimit,
     Join,
@@ -99,6 +111,7 @@ impl Cell {
     fn label(self) -> String {
         match self {
             Cell::SlowReaders(n) => format!("{n} slow reader{}", if n == 1 { "" } else { "s" }),
+            Cell::Connections(n) => format!("{n} connections"),
             Cell::Sort => "ORDER BY k".to_string(),
             Cell::SortLimit => "ORDER BY k LIMIT 3".to_string(),
             Cell::Join => "join without index".to_string(),
@@ -109,6 +122,7 @@ impl Cell {
     fn part(self) -> &'static str {
         match self {
             Cell::SlowReaders(_) => "slow readers",
+            Cell::Connections(_) => "connections",
             Cell::Sort | Cell::SortLimit => "sort",
             Cell::Join | Cell::InList => "statement",
         }
@@ -148,7 +162,13 @@ pub fn run(r: &mut Runner) {
         .iter()
         .map(|&n| Cell::SlowReaders(n))
         .collect();
-    cells.extend([Cell::Sort, Cell::SortLimit, Cell::Join, Cell::InList]);
+    cells.extend([
+        Cell::Connections(if quick { 20 } else { CONNECTIONS }),
+        Cell::Sort,
+        Cell::SortLimit,
+        Cell::Join,
+        Cell::InList,
+    ]);
     let targets = r.opts.targets.len() as u64;
     let per_cell = 6 + sizes.slow.as_secs() + sizes.rows / 20_000;
     r.progress
@@ -269,20 +289,23 @@ fn measure_on(
     let pid = server.pid();
     let start_rss = rss_bytes(pid).context("reading the server's VmRSS")?;
     warm_up(server, sizes)?;
-    // Connections are made before the baseline: the growth is the statement's.
+    // Connections are made, and their sessions set up, before the baseline: the growth
+    // is the statement's. The connections cell measures that set-up itself.
     let clients = match cell {
         Cell::SlowReaders(n) => n as usize,
+        Cell::Connections(_) => 0,
         _ => 1,
     };
     let mut connected = Vec::with_capacity(clients);
     for _ in 0..clients {
-        connected.push(server.connect(Some("mem"))?);
+        connected.push(first_statement(server.connect(Some("mem"))?)?);
     }
     let baseline = settled_rss(pid)?;
     let hwm_reset = reset_hwm(pid);
     let sampler = Sampler::start(pid);
     let workload = match cell {
         Cell::SlowReaders(_) => slow_readers(connected, sizes),
+        Cell::Connections(n) => connections(server, n),
         Cell::Sort | Cell::SortLimit | Cell::Join | Cell::InList => {
             let mut client = connected.pop().context("one connection")?;
             statement(&mut client, cell, sizes)
@@ -298,6 +321,12 @@ fn measure_on(
     row.metric("baseline_mb", mb(baseline));
     row.metric("peak_mb", mb(peak));
     row.metric("growth_mb", mb(peak) - mb(baseline));
+    if let Cell::Connections(n) = cell {
+        row.metric(
+            "growth_kb_per_connection",
+            peak.saturating_sub(baseline) as f64 / 1024.0 / f64::from(n),
+        );
+    }
     row.metric("after_mb", mb(after));
     row.metric("seconds", workload.seconds);
     if let Some(first) = workload.first_row_s {
@@ -319,6 +348,7 @@ fn command_text(cell: Cell, sizes: &Sizes) -> String {
             ROW_PACE.as_millis(),
             sizes.slow.as_secs_f64()
         ),
+        Cell::Connections(n) => format!("{n} clients connect and each run `{FIRST_SQL}`"),
         Cell::Sort => SORT_SQL.to_string(),
         Cell::SortLimit => format!("{SORT_SQL} LIMIT 3"),
         Cell::Join => JOIN_SQL.to_string(),
@@ -356,6 +386,29 @@ fn warm_up(server: &crate::server::Server, sizes: &Sizes) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// Runs a connection's first statement on `client` and hands it back.
+fn first_statement(mut client: Client) -> Result<Client> {
+    let one = client.scalar(FIRST_SQL)?;
+    ensure!(one.as_deref() == Some("1"), "{FIRST_SQL} gave {one:?}");
+    Ok(client)
+}
+
+/// `n` clients connect and run their first statement; they stay connected until the peak
+/// is read.
+fn connections(server: &crate::server::Server, n: u32) -> Result<Workload> {
+    let started = Instant::now();
+    let mut clients = Vec::with_capacity(n as usize);
+    for _ in 0..n {
+        clients.push(first_statement(server.connect(Some("mem"))?)?);
+    }
+    std::thread::sleep(SAMPLE_EVERY * 2);
+    Ok(Workload {
+        seconds: started.elapsed().as_secs_f64(),
+        rows: u64::from(n),
+        first_row_s: None,
+    })
 }
 
 /// `clients` each read `SELECT * FROM big`, slowly during the slow phase.
@@ -430,7 +483,7 @@ fn statement(client: &mut Client, cell: Cell, sizes: &Sizes) -> Result<Workload>
             );
             (1, 1)
         }
-        Cell::SlowReaders(_) => bail!("not a single statement"),
+        Cell::SlowReaders(_) | Cell::Connections(_) => bail!("not a single statement"),
     };
     ensure!(
         rows == expected,
@@ -737,6 +790,7 @@ mod tests {
         let cells = [
             Cell::SlowReaders(1),
             Cell::SlowReaders(5),
+            Cell::Connections(100),
             Cell::Sort,
             Cell::SortLimit,
             Cell::Join,
