@@ -86,8 +86,7 @@ async fn a_mariadb_dump_with_raw_binary_values_loads_byte_for_byte() {
 
     let dump = std::env::temp_dir().join(format!("dump-reload-{}.sql", std::process::id()));
     sh(&format!(
-        "mariadb-dump -S'{}' -uroot --skip-add-locks --skip-lock-tables --skip-disable-keys \
-         --no-tablespaces dumped > '{}'",
+        "mariadb-dump -S'{}' -uroot dumped > '{}'",
         maria.socket().display(),
         dump.display()
     ));
@@ -96,6 +95,9 @@ async fn a_mariadb_dump_with_raw_binary_values_loads_byte_for_byte() {
         std::str::from_utf8(&text).is_err(),
         "the dump carries raw binary bytes, not UTF-8 (else this test proves nothing)"
     );
+    // Default options: the dump locks each table and disables its keys around its rows.
+    let lossy = String::from_utf8_lossy(&text);
+    assert!(lossy.contains("LOCK TABLES `t` WRITE") && lossy.contains("DISABLE KEYS"));
 
     let server = Server::start(&[]);
     sh(&format!(
@@ -118,6 +120,18 @@ async fn a_mariadb_dump_with_raw_binary_values_loads_byte_for_byte() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mariadb_dump_single_transaction_of_myriad_reloads_into_mariadb() {
+    dump_myriad_into_mariadb("--single-transaction").await;
+}
+
+/// Default options: mariadb-dump takes `LOCK TABLES ... READ LOCAL` on myriad while it reads.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mariadb_dump_of_myriad_with_default_options_reloads_into_mariadb() {
+    dump_myriad_into_mariadb("").await;
+}
+
+/// Dump myriad's `dumped` database with mariadb-dump and `options` (no flag works around
+/// myriad), load it into MariaDB and compare the rows.
+async fn dump_myriad_into_mariadb(options: &str) {
     require_program("mariadb");
     require_program("mariadb-dump");
     let server = Server::start(&[]);
@@ -127,13 +141,13 @@ async fn mariadb_dump_single_transaction_of_myriad_reloads_into_mariadb() {
     fill(&mut source).await;
     drop(source);
 
-    // Default options but --single-transaction: no extra flag works around myriad.
-    let dump = std::env::temp_dir().join(format!("dump-myriad-{}.sql", std::process::id()));
+    let dump =
+        std::env::temp_dir().join(format!("dump-myriad-{}{options}.sql", std::process::id()));
     let out = run_with_timeout(
         Command::new("sh").args([
             "-c",
             &format!(
-                "mariadb-dump -h127.0.0.1 -P{} -uroot --single-transaction dumped > '{}'",
+                "mariadb-dump -h127.0.0.1 -P{} -uroot {options} dumped > '{}'",
                 server.port,
                 dump.display()
             ),

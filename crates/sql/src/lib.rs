@@ -712,6 +712,7 @@ impl Drop for Session {
     /// A disconnect rolls the open transaction back, then lets go of its locks.
     fn drop(&mut self) {
         let _ = self.end_transaction(false);
+        self.release_table_locks();
         self.engine.sessions.leave(&self.interrupt);
         self.engine.leave(&self.account);
     }

@@ -85,9 +85,12 @@ error_codes! {
     ER_WRONG_AUTO_KEY = 1075, "42000", "Incorrect table definition; there can be only one auto column and it must be defined as a key";
     ER_CANT_REMOVE_ALL_FIELDS = 1090, "42000", "You can't delete all columns with ALTER TABLE; use DROP TABLE instead";
     ER_CANT_DROP_FIELD_OR_KEY = 1091, "42000", "Can't DROP %s %`-.192s; check that it exists";
+    ER_ILLEGAL_HA = 1031, "HY000", "Storage engine %s of the table %`-.192s.%`-.192s doesn't have this option";
     ER_NO_SUCH_THREAD = 1094, "HY000", "Unknown thread id: %lu";
     ER_KILL_DENIED_ERROR = 1095, "HY000", "You are not owner of thread %lld";
     ER_NO_TABLES_USED = 1096, "HY000", "No tables used";
+    ER_TABLE_NOT_LOCKED_FOR_WRITE = 1099, "HY000", "Table '%-.192s' was locked with a READ lock and can't be updated";
+    ER_TABLE_NOT_LOCKED = 1100, "HY000", "Table '%-.192s' was not locked with LOCK TABLES";
     ER_WRONG_DB_NAME = 1102, "42000", "Incorrect database name '%-.100T'";
     // MariaDB's table says "Unknown error", but MariaDB raises 1105 with a message of the
     // raiser's own (my_printf_error), and so does myriad.

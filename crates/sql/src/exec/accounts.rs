@@ -181,7 +181,7 @@ impl Session {
         };
         let own = name == self.info.user && own_host.as_deref() == Some(host.as_str());
         if !own && !self.grants().global.contains(others) {
-            return Err(database_denied(&self.info.user, &self.info.host, "mysql"));
+            return Err(self.database_denied("mysql"));
         }
         Ok((name, host))
     }

@@ -6,13 +6,14 @@ use crate::exec::env::*;
 use crate::exec::select::*;
 use crate::exec::show::*;
 use crate::exec::*;
+use crate::expr::eval::Warning;
 use crate::expr::Env;
 use crate::plan::ShowFilter;
 use crate::plan::Stmt;
 use crate::Session;
 use myriad_types::errors::{
     ER_BAD_TABLE_ERROR, ER_CANT_DROP_FIELD_OR_KEY, ER_DB_CREATE_EXISTS, ER_DB_DROP_EXISTS,
-    ER_DUP_KEYNAME,
+    ER_DUP_KEYNAME, ER_ILLEGAL_HA,
 };
 
 impl Session {
@@ -225,6 +226,26 @@ impl Session {
                 let old = storage
                     .table_def(database, name)
                     .map_err(catalog::storage_error)?;
+                if add.is_none() && drop.is_none() {
+                    // DISABLE / ENABLE KEYS: indexes are always kept current, as InnoDB's
+                    // are, and MariaDB answers InnoDB's note (none under LOCK TABLES).
+                    if self.state.locked_tables.is_some() {
+                        return Ok(Pending::Done(ok(0)));
+                    }
+                    let engine = old
+                        .options
+                        .iter()
+                        .find(|(k, _)| k.eq_ignore_ascii_case("ENGINE"))
+                        .map_or("InnoDB", |(_, v)| v.as_str());
+                    env.warnings.push(Warning {
+                        level: "Note",
+                        code: ER_ILLEGAL_HA.code,
+                        message: format!(
+                            "Storage engine {engine} of the table `{database}`.`{name}` doesn't have this option"
+                        ),
+                    });
+                    return Ok(Pending::Done(ok(0)));
+                }
                 let mut def = (*old).clone();
                 if let Some(index) = add {
                     if def.index_named(&index.name).is_some() {

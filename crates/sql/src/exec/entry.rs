@@ -228,8 +228,11 @@ impl Session {
             Stmt::SetPassword { user, password } => {
                 return self.set_password(user.as_ref(), password)
             }
+            Stmt::LockTables(items) => return self.lock_tables(items),
+            Stmt::UnlockTables => return self.unlock_tables(),
             _ => {}
         }
+        self.check_table_locks(stmt)?;
         self.metadata_locks(stmt)?;
         // Reads see the open transaction's own changes; other sessions' uncommitted ones
         // stay hidden (see `session::transaction`).
@@ -264,6 +267,7 @@ impl Session {
             let _ = self.end_transaction(false);
         }
         let result = result?;
+        self.forget_dropped_locks(stmt);
         if stmt.uses_tables() && !self.in_transaction_scope() {
             // The statement was a transaction of its own: what SET TRANSACTION set is spent.
             self.state.next_transaction = Default::default();

@@ -14,6 +14,7 @@ pub mod group_concat;
 pub mod info_schema;
 pub mod join;
 pub mod key_cache;
+pub mod lock_tables;
 pub mod privileges;
 pub mod query_cache;
 pub mod read;
@@ -110,10 +111,11 @@ impl Session {
             | Stmt::ShowCreateUser(_)
             | Stmt::Role(_)
             | Stmt::SetPassword { .. }
-            | Stmt::RenameUser(_) => {
-                return Err(SqlError::not_supported("GRANT here"));
+            | Stmt::RenameUser(_)
+            | Stmt::LockTables(_)
+            | Stmt::UnlockTables => {
+                return Err(SqlError::not_supported("this statement here"));
             }
-            Stmt::UnlockTables => ok(0),
             Stmt::Empty => {
                 return Err(SqlError::new(ER_EMPTY_QUERY, "Query was empty"));
             }

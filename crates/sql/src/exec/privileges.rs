@@ -82,12 +82,7 @@ impl Session {
     pub(crate) fn check_privileges(&mut self, stmt: &Stmt, passed: bool) -> Result<(), SqlError> {
         // information_schema is read-only to every account, root included.
         if changes_information_schema(stmt, self.info.database.as_deref()) {
-            let (user, host) = (&self.info.user, &self.info.host);
-            return Err(database_denied(
-                user,
-                host,
-                crate::plan::info_schema::SCHEMA,
-            ));
+            return Err(self.database_denied(crate::plan::info_schema::SCHEMA));
         }
         if writes_made_table(stmt) {
             return Err(SqlError::new(
@@ -168,6 +163,14 @@ impl Session {
         self.check_need(&grants, Need::AnyOnTable(db, table))
     }
 
+    /// 1044 for database `db`, naming the account as MariaDB does: its user and the host
+    /// pattern of its account entry ('u'@'%'), not the connection's host.
+    pub(crate) fn database_denied(&self, db: &str) -> SqlError {
+        let (user, host) = (&self.info.user, &self.info.host);
+        let pattern = self.engine.accounts.matching_host(user, host);
+        database_denied(user, pattern.as_deref().unwrap_or(host), db)
+    }
+
     fn check_need(&self, grants: &Grants, need: Need) -> Result<(), SqlError> {
         let (user, host) = (&self.info.user, &self.info.host);
         match need {
@@ -184,17 +187,17 @@ impl Session {
             }
             Need::Database(db, privs) => {
                 if !grants.in_database(db).contains(privs) {
-                    return Err(database_denied(user, host, db));
+                    return Err(self.database_denied(db));
                 }
             }
             Need::AnyIn(db) => {
                 if !grants.any_in_database(db) {
-                    return Err(database_denied(user, host, db));
+                    return Err(self.database_denied(db));
                 }
             }
             Need::ListIn(db) => {
                 if !grants.any_in_database(db) && grants.global.without(Privs::GRANT).is_empty() {
-                    return Err(database_denied(user, host, db));
+                    return Err(self.database_denied(db));
                 }
             }
             Need::Global(privs) => {
@@ -231,7 +234,7 @@ impl Session {
         if grants.is_all() || grants.any_in_database(db) {
             return Ok(());
         }
-        Err(database_denied(&self.info.user, &self.info.host, db))
+        Err(self.database_denied(db))
     }
 }
 
@@ -385,6 +388,12 @@ fn needs_of<'s>(stmt: &'s Stmt, current: Option<&'s str>, needs: &mut Vec<Need<'
             }
         }
         Stmt::Truncate { database, name } => needs.push(table(database, name, Privs::DROP)),
+        Stmt::LockTables(items) => {
+            for item in items {
+                needs.push(Need::Database(&item.database, Privs::LOCK_TABLES));
+                needs.push(table(&item.database, &item.name, Privs::SELECT));
+            }
+        }
         Stmt::AlterTable { table: t, .. } => needs.push(table(&t.database, &t.name, Privs::ALTER)),
         Stmt::RenameTables { renames } => {
             for ((db, t), (new_db, new_t)) in renames {

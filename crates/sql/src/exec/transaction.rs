@@ -80,28 +80,40 @@ impl Session {
             .then(|| ddl_target(stmt))
             .flatten()
         {
-            let seconds = crate::system::sysvars::lookup("lock_wait_timeout")
-                .and_then(|i| match self.state.session_value(i) {
-                    crate::sysvars::VarValue::UInt(s) => Some(*s),
-                    _ => None,
-                })
-                .unwrap_or(86_400);
-            return locks.wait_exclusive(owner, &target, std::time::Duration::from_secs(seconds));
+            return locks.wait_exclusive(owner, &target, self.metadata_lock_timeout());
         }
         if self.in_transaction_scope() {
             let held = &mut self.state.held_tables;
-            for_used_tables(stmt, |database, name| {
+            for_used_tables(stmt, |database, name, write| {
                 // Most statements of a transaction name tables it holds already: no lock.
-                if held.iter().any(|(d, t)| d == database && t == name) {
+                let known = held
+                    .iter_mut()
+                    .find(|((d, t), _)| d == database && t == name);
+                if let Some((_, wrote)) = known {
+                    if write && !*wrote {
+                        *wrote = true;
+                        locks.hold(owner, &table_key(database, name), true);
+                    }
                     return;
                 }
                 let key = table_key(database, name);
-                if locks.hold(owner, &key) {
-                    held.push(key);
+                if locks.hold(owner, &key, write) {
+                    held.push((key, write));
                 }
             });
         }
         Ok(())
+    }
+
+    /// lock_wait_timeout: how long a statement waits for a metadata or table lock.
+    pub(crate) fn metadata_lock_timeout(&self) -> std::time::Duration {
+        let seconds = crate::system::sysvars::lookup("lock_wait_timeout")
+            .and_then(|i| match self.state.session_value(i) {
+                crate::sysvars::VarValue::UInt(s) => Some(*s),
+                _ => None,
+            })
+            .unwrap_or(86_400);
+        std::time::Duration::from_secs(seconds)
     }
 
     /// Whether the session's statements run in a transaction: one is open, or autocommit
@@ -212,8 +224,11 @@ impl Session {
                 read_only,
                 consistent_snapshot,
             } => {
-                // BEGIN commits the transaction already open, as MariaDB does.
-                self.end_transaction(true)?;
+                // BEGIN commits the transaction already open and lets go of the table
+                // locks, as MariaDB does.
+                let committed = self.end_transaction(true);
+                self.release_table_locks();
+                committed?;
                 self.state.in_transaction = true;
                 self.state.transaction.read_only = *read_only;
                 if *consistent_snapshot && self.transaction_snapshot() {

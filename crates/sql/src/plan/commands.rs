@@ -52,6 +52,102 @@ pub(crate) fn maintenance(c: &mut Cursor) -> Result<Stmt, SqlError> {
     Ok(Stmt::Maintenance { analyze, tables })
 }
 
+/// Whether the statement is `ALTER TABLE t DISABLE KEYS` or `... ENABLE KEYS` alone (as
+/// dumps write it around a table's rows).
+pub(crate) fn is_keys_toggle(c: &Cursor) -> bool {
+    let n = c.tokens.len().saturating_sub(c.pos);
+    (n == 5 || n == 7)
+        && c.peek_word_at(1).as_deref() == Some("TABLE")
+        && matches!(c.peek_word_at(n - 2).as_deref(), Some("DISABLE" | "ENABLE"))
+        && c.peek_word_at(n - 1).as_deref() == Some("KEYS")
+}
+
+/// `ALTER TABLE t {DISABLE | ENABLE} KEYS`: an index change with nothing to add or drop
+/// (the engine keeps its indexes current; see `exec::ddl`).
+pub(crate) fn keys_toggle(c: &mut Cursor, current: Option<&str>) -> Result<Stmt, SqlError> {
+    c.pos += 2;
+    let (database, name) = table_name(c)?;
+    let database = match database {
+        Some(db) => db,
+        None => current
+            .map(str::to_string)
+            .ok_or_else(crate::plan::tables::err_no_database)?,
+    };
+    c.pos += 2;
+    c.expect_end()?;
+    Ok(Stmt::AlterIndexes {
+        database,
+        name,
+        add: None,
+        drop: None,
+    })
+}
+
+/// A table of LOCK TABLES.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LockItem {
+    pub database: String,
+    pub name: String,
+    /// The alias statements must use it by (None: its name).
+    pub alias: Option<String>,
+    pub write: bool,
+}
+
+/// `LOCK TABLE[S] t [[AS] alias] {READ [LOCAL] | [LOW_PRIORITY] WRITE [CONCURRENT]}, ...`.
+/// As in MariaDB's parser, a table without a database and none selected (1046) and an
+/// alias given twice (1066) fail here.
+pub(crate) fn lock_tables(c: &mut Cursor, current: Option<&str>) -> Result<Stmt, SqlError> {
+    c.pos += 2;
+    let mut items: Vec<LockItem> = Vec::new();
+    loop {
+        let (database, name) = table_name(c)?;
+        let database = match database {
+            Some(db) => db,
+            None => current
+                .map(str::to_string)
+                .ok_or_else(crate::plan::tables::err_no_database)?,
+        };
+        let alias = match c.peek_word().as_deref() {
+            Some("AS") => {
+                c.pos += 1;
+                Some(c.name()?)
+            }
+            Some("READ" | "WRITE" | "LOW_PRIORITY") => None,
+            _ => Some(c.name()?),
+        };
+        let write = if c.eat_word("READ") {
+            c.eat_word("LOCAL");
+            false
+        } else {
+            c.eat_word("LOW_PRIORITY");
+            c.expect_word("WRITE")?;
+            c.eat_word("CONCURRENT");
+            true
+        };
+        let named = alias.as_deref().unwrap_or(&name);
+        if items
+            .iter()
+            .any(|i| i.alias.as_deref().unwrap_or(&i.name) == named)
+        {
+            return Err(SqlError::new(
+                myriad_types::errors::ER_NONUNIQ_TABLE,
+                format!("Not unique table/alias: '{named}'"),
+            ));
+        }
+        items.push(LockItem {
+            database,
+            name,
+            alias,
+            write,
+        });
+        if !c.eat_token(&Token::Comma) {
+            break;
+        }
+    }
+    c.expect_end()?;
+    Ok(Stmt::LockTables(items))
+}
+
 /// `USE db`.
 pub(crate) fn use_database(c: &mut Cursor) -> Result<Stmt, SqlError> {
     c.pos += 1;

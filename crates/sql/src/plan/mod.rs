@@ -320,9 +320,11 @@ pub enum Stmt {
     /// UNION / INTERSECT / EXCEPT, as the query of a derived table (a top-level one is
     /// read through one, see [`union`]).
     Union(Box<union::UnionPlan>),
-    /// `UNLOCK TABLES`: releases the session's table locks and global read lock; a session
-    /// never holds either (LOCK TABLES and FLUSH TABLES WITH READ LOCK answer 1235), so it
-    /// succeeds with nothing to do, as it does in MariaDB for such a session.
+    /// `LOCK TABLE[S] t [[AS] alias] {READ [LOCAL] | [LOW_PRIORITY] WRITE [CONCURRENT]}, ...`
+    /// (see `crate::exec::lock_tables`).
+    LockTables(Vec<commands::LockItem>),
+    /// `UNLOCK TABLES`: releases the session's table locks (a session never holds the
+    /// global read lock: FLUSH TABLES WITH READ LOCK answers 1235).
     UnlockTables,
     /// A statement that is only a comment.
     Empty,
@@ -359,6 +361,7 @@ impl Stmt {
                 | Stmt::AlterIndexes { .. }
                 | Stmt::KeyCache(_)
                 | Stmt::Shutdown
+                | Stmt::LockTables(_)
         )
     }
 
@@ -376,6 +379,7 @@ impl Stmt {
         match self {
             Stmt::Select(_) | Stmt::Do(_) | Stmt::Union(_) => Counter::ComSelect,
             Stmt::UnlockTables => Counter::ComUnlockTables,
+            Stmt::LockTables(_) => Counter::ComLockTables,
             Stmt::Set(_)
             | Stmt::SetNames { .. }
             | Stmt::SetCharacterSet(_)
@@ -589,6 +593,12 @@ pub fn compile_statement(
             commands::account(&mut c)?
         }
         Some("FLUSH") => commands::flush(&mut c)?,
+        Some("ALTER") if commands::is_keys_toggle(&c) => {
+            commands::keys_toggle(&mut c, ctx.database)?
+        }
+        Some("LOCK") if matches!(second(&c).as_deref(), Some("TABLES" | "TABLE")) => {
+            commands::lock_tables(&mut c, ctx.database)?
+        }
         Some("UNLOCK") if matches!(second(&c).as_deref(), Some("TABLES" | "TABLE")) => {
             c.pos += 2;
             c.expect_end()?;

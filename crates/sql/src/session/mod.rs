@@ -40,6 +40,15 @@ pub struct Prepared {
     pub(crate) privileges_passed: Option<(u64, Option<String>)>,
 }
 
+/// A table LOCK TABLES locked: under which name (its alias, or its own name) statements
+/// may use it, and whether they may write it.
+#[derive(Debug, Clone)]
+pub(crate) struct LockedTable {
+    pub key: metadata_locks::TableKey,
+    pub alias: String,
+    pub write: bool,
+}
+
 /// Everything a session owns besides its identity.
 pub struct SessionState {
     /// The GLOBAL values when the session started (session values start from these).
@@ -71,7 +80,9 @@ pub struct SessionState {
     /// A Mutex only because statements execute through `&self`; never contended.
     pub(crate) held_locks: parking_lot::Mutex<Vec<crate::session::row_locks::RowKey>>,
     /// Tables the open transaction used (see [`metadata_locks`]).
-    pub(crate) held_tables: Vec<metadata_locks::TableKey>,
+    pub(crate) held_tables: Vec<(metadata_locks::TableKey, bool)>,
+    /// The tables LOCK TABLES locked (see [`metadata_locks`]); None outside it.
+    pub(crate) locked_tables: Option<Vec<LockedTable>>,
     /// Compiled text statements (see [`crate::plan_cache`]).
     pub(crate) plan_cache: crate::plan::plan_cache::PlanCache,
     pub autocommit: bool,
@@ -137,6 +148,7 @@ impl SessionState {
             written_tables: Vec::new(),
             held_locks: parking_lot::Mutex::new(Vec::new()),
             held_tables: Vec::new(),
+            locked_tables: None,
             plan_cache: Default::default(),
             autocommit: true,
             sql_mode: 0,
