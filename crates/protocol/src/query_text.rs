@@ -17,7 +17,11 @@
 use std::borrow::Cow;
 
 /// The statement as text, with every non-UTF-8 string literal rewritten as `X'..'`.
+/// NUL bytes that end it are left out (mariadb-slap sends its statements with the C
+/// string's terminator; MariaDB's parser stops at it).
 pub fn statement_text(sql: &[u8]) -> Cow<'_, str> {
+    let end = sql.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
+    let sql = &sql[..end];
     match std::str::from_utf8(sql) {
         Ok(text) => Cow::Borrowed(text),
         Err(_) => Cow::Owned(rewrite(sql)),
@@ -170,6 +174,14 @@ fn lossy(bytes: &[u8], out: &mut Vec<u8>) {
 #[cfg(test)]
 mod tests {
     use super::statement_text;
+
+    #[test]
+    fn a_terminating_nul_is_left_out() {
+        assert_eq!(statement_text(b"SELECT 1\0"), "SELECT 1");
+        assert_eq!(statement_text(b"SELECT 1\0\0"), "SELECT 1");
+        assert_eq!(statement_text(b"SELECT '\0'"), "SELECT '\0'");
+        assert_eq!(statement_text(b"\0"), "");
+    }
 
     #[test]
     fn valid_text_is_borrowed_unchanged() {
