@@ -190,6 +190,9 @@ pub struct ConnectionOptions {
     /// Time allowed to write one command's response (net_write_timeout): a client that
     /// stops reading loses its connection instead of pinning it forever.
     pub write_timeout: Duration,
+    /// Time allowed between a client's packets in the middle of a command
+    /// (net_read_timeout): the file of LOAD DATA LOCAL INFILE.
+    pub read_timeout: Duration,
     /// The descriptor of the client's socket, when the stream has one: a running statement
     /// may poll it to learn that the client hung up. It stays open as long as the
     /// connection's task runs, and only that task's statements may use it.
@@ -210,6 +213,7 @@ impl Default for ConnectionOptions {
             interactive_timeout: None,
             connect_timeout: Duration::from_secs(10),
             write_timeout: Duration::from_secs(60),
+            read_timeout: Duration::from_secs(30),
             socket_fd: None,
             unix_socket: false,
             tls: None,
@@ -945,8 +949,15 @@ where
                 let sql = crate::query_text::statement_text(sql);
                 let status = session.status_flags();
                 let (frames, mut drain) = self.writer.split_drain(self.options.write_timeout);
+                let mut infile = crate::local_infile::StreamInfile {
+                    reader: &mut self.reader,
+                    read_timeout: self.options.read_timeout,
+                };
                 let mut sink = ResultSink::new(frames, self.capabilities, RowFormat::Text, status)
                     .with_drain(&mut drain);
+                if self.capabilities & CLIENT_LOCAL_FILES != 0 {
+                    sink = sink.with_infile(&mut infile);
+                }
                 session.query(&sql, self.multi_statements, &mut sink);
                 if sink.client_lost() {
                     return Next::Lost;

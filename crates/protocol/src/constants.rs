@@ -29,10 +29,12 @@ pub mod capabilities {
     pub const CLIENT_SESSION_TRACK: u32 = 1 << 23;
     pub const CLIENT_DEPRECATE_EOF: u32 = 1 << 24;
 
-    /// Everything this implementation honours, and nothing else: no TLS, no compression,
-    /// no LOCAL INFILE, no session tracking, no expired-password sandbox. CLIENT_INTERACTIVE
-    /// is honoured by choosing interactive_timeout over wait_timeout.
+    /// Everything this implementation honours, and nothing else: no compression, no
+    /// session tracking, no expired-password sandbox (TLS is offered apart, when
+    /// configured). CLIENT_INTERACTIVE is honoured by choosing interactive_timeout over
+    /// wait_timeout; CLIENT_LOCAL_FILES by LOAD DATA LOCAL INFILE (`local_infile`).
     pub const SERVER_CAPABILITIES: u32 = CLIENT_LONG_PASSWORD
+        | CLIENT_LOCAL_FILES
         | CLIENT_LONG_FLAG
         | CLIENT_CONNECT_WITH_DB
         | CLIENT_PROTOCOL_41

@@ -26,6 +26,7 @@ pub mod command;
 pub mod connection;
 pub mod constants;
 pub mod drain;
+pub mod local_infile;
 pub mod packet;
 pub mod query_text;
 pub mod results;

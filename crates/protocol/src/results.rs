@@ -19,6 +19,7 @@ use crate::constants::capabilities::CLIENT_DEPRECATE_EOF;
 use crate::constants::column_type;
 use crate::constants::status::*;
 use crate::drain::{Drain, DrainError, FLUSH_BYTES};
+use crate::local_infile::{InfileError, LocalInfile};
 use crate::packet::FrameBuffer;
 use crate::value::{put_binary_value, put_text_value};
 use myriad_types::Value;
@@ -295,6 +296,8 @@ pub struct ResultSink<'a> {
     drain: Option<&'a mut dyn Drain>,
     /// A drain failed (socket error, net_write_timeout): the connection must end.
     lost: bool,
+    /// Asks the client for a file (LOAD DATA LOCAL INFILE); None when it may not.
+    infile: Option<&'a mut dyn LocalInfile>,
 }
 
 impl<'a> ResultSink<'a> {
@@ -320,7 +323,38 @@ impl<'a> ResultSink<'a> {
             initial_status,
             drain: None,
             lost: false,
+            infile: None,
         }
+    }
+
+    /// Let the statement ask the client for a file ([`crate::local_infile`]).
+    pub(crate) fn with_infile(mut self, infile: &'a mut dyn LocalInfile) -> Self {
+        self.infile = Some(infile);
+        self
+    }
+
+    /// LOAD DATA LOCAL INFILE: ask the client for `name`, handing its bytes to `data`
+    /// (see [`crate::local_infile`]). Refused when the client did not allow it; after a
+    /// read or write failure the connection ends after the command.
+    pub fn local_infile(
+        &mut self,
+        name: &str,
+        data: &mut dyn FnMut(&[u8]) -> Result<(), String>,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<(), InfileError> {
+        let (Some(infile), Some(drain)) = (self.infile.as_mut(), self.drain.as_mut()) else {
+            return Err(InfileError::Refused);
+        };
+        let result = infile.request(self.frames, &mut **drain, name, data, stop);
+        if matches!(
+            result,
+            Err(InfileError::Read(_) | InfileError::Write(DrainError::Io(_) | DrainError::TimedOut))
+        ) {
+            self.drain = None;
+            self.infile = None;
+            self.lost = true;
+        }
+        result
     }
 
     /// Let the sink write to the client before the command ends ([`crate::drain`]).

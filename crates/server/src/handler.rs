@@ -51,11 +51,13 @@
 use myriad_protocol::constants::error_code::{ER_NET_ERROR_ON_WRITE, ER_NET_WRITE_INTERRUPTED};
 use myriad_protocol::constants::status::{SERVER_STATUS_AUTOCOMMIT, SERVER_STATUS_IN_TRANS};
 use myriad_protocol::drain::DrainError;
+use myriad_protocol::local_infile::InfileError;
 use myriad_protocol::{
     ColumnDef, ColumnDefinition, EncodedRows, ErrorInfo, OkInfo, Prepared, ResultSink,
     ServerHandler, SessionHandler, SessionRequest,
 };
 use myriad_sql::{Column, Engine, QueryResult, RowSink, Session, SessionInfo, SqlError, Value};
+use myriad_types::errors::{ER_NET_READ_ERROR, ER_UNKNOWN_ERROR};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
@@ -344,6 +346,38 @@ impl RowSink for WireRows<'_, '_> {
 
     fn can_pause(&self) -> bool {
         self.pausable && self.out.can_pause()
+    }
+
+    fn local_file(
+        &mut self,
+        name: &str,
+        data: &mut dyn FnMut(&[u8]) -> Result<(), SqlError>,
+    ) -> Result<(), SqlError> {
+        // The statement's own error travels beside the protocol's message of it.
+        let mut refused: Option<SqlError> = None;
+        let result = self.out.local_infile(
+            name,
+            &mut |bytes| {
+                data(bytes).map_err(|e| {
+                    let message = e.message.clone();
+                    refused = Some(e);
+                    message
+                })
+            },
+            &|| myriad_sql::interrupt::check().is_err(),
+        );
+        match result {
+            Ok(()) => Ok(()),
+            Err(InfileError::Refused) => Err(myriad_sql::row_sink::infile_disabled()),
+            Err(InfileError::Data(message)) => {
+                Err(refused.unwrap_or_else(|| SqlError::new(ER_UNKNOWN_ERROR, message)))
+            }
+            Err(InfileError::Write(e)) => Err(drain_error(e, myriad_sql::interrupt::check().err())),
+            Err(InfileError::Read(_)) => Err(SqlError::new(
+                ER_NET_READ_ERROR,
+                "Got an error reading communication packets",
+            )),
+        }
     }
 }
 

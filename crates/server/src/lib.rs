@@ -238,6 +238,8 @@ impl Listeners {
             interactive_timeout: seconds(variable_u64(engine, "interactive_timeout"), 28_800),
             connect_timeout: seconds(variable_u64(engine, "connect_timeout"), 10)
                 .unwrap_or(Duration::from_secs(10)),
+            read_timeout: seconds(variable_u64(engine, "net_read_timeout"), 30)
+                .unwrap_or(Duration::from_secs(30)),
             write_timeout: seconds(variable_u64(engine, "net_write_timeout"), 60)
                 .unwrap_or(Duration::from_secs(60)),
             socket_fd: Some(socket_fd),

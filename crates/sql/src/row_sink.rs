@@ -68,6 +68,17 @@ pub trait RowSink {
     fn can_pause(&self) -> bool {
         false
     }
+    /// LOAD DATA LOCAL INFILE: ask the client for file `name` and hand its bytes to
+    /// `data` as they arrive. A sink that cannot ask answers 4166, as MariaDB does when
+    /// the client did not allow it.
+    fn local_file(
+        &mut self,
+        name: &str,
+        data: &mut dyn FnMut(&[u8]) -> Result<(), SqlError>,
+    ) -> Result<(), SqlError> {
+        let _ = (name, data);
+        Err(infile_disabled())
+    }
 }
 
 /// A [`RowSink`] that forwards to another and keeps a copy of the rows for the query cache
@@ -139,6 +150,15 @@ impl RowSink for CacheCopy<'_> {
     fn can_pause(&self) -> bool {
         self.rows.is_none() && self.inner.can_pause()
     }
+}
+
+/// 4166: LOCAL INFILE is not allowed (by the server's local_infile or by the client).
+pub fn infile_disabled() -> SqlError {
+    SqlError::new(
+        myriad_types::errors::ER_LOAD_INFILE_CAPABILITY_DISABLED,
+        "The used command is not allowed because the MariaDB server or client has \
+         disabled the local infile capability",
+    )
 }
 
 #[cfg(test)]

@@ -620,6 +620,16 @@ impl Storage {
         self.inner.shared.datadir.join(encode_name(db))
     }
 
+    /// The directory of database `db` (where LOAD DATA takes a relative file name).
+    pub fn database_dir(&self, db: &str) -> PathBuf {
+        self.db_dir(db)
+    }
+
+    /// The data directory.
+    pub fn datadir(&self) -> &Path {
+        &self.inner.shared.datadir
+    }
+
     fn table_path(&self, db: &str, name: &str) -> PathBuf {
         table_path(&self.inner.shared.datadir, db, name)
     }

@@ -50,6 +50,8 @@ macro_rules! error_codes {
 }
 
 error_codes! {
+    // A code of MariaDB's mysys library (my_stat), raised as an error of the statement.
+    EE_STAT = 13, "HY000", "Can't get stat of '%s' (Errcode: %M)";
     ER_DB_CREATE_EXISTS = 1007, "HY000", "Can't create database '%-.192s'; database exists";
     ER_DB_DROP_EXISTS = 1008, "HY000", "Can't drop database '%-.192s'; database doesn't exist";
     ER_CHECKREAD = 1020, "HY000", "Record has changed since last read in table '%-.192s'";
@@ -83,6 +85,7 @@ error_codes! {
     ER_KEY_COLUMN_DOES_NOT_EXIST = 1072, "42000", "Key column '%-.192s' doesn't exist in table";
     ER_TOO_BIG_FIELDLENGTH = 1074, "42000", "Column length too big for column '%-.192s' (max = %lu); use BLOB or TEXT instead";
     ER_WRONG_AUTO_KEY = 1075, "42000", "Incorrect table definition; there can be only one auto column and it must be defined as a key";
+    ER_WRONG_FIELD_TERMINATORS = 1083, "42000", "Field separator argument is not what is expected; check the manual";
     ER_CANT_REMOVE_ALL_FIELDS = 1090, "42000", "You can't delete all columns with ALTER TABLE; use DROP TABLE instead";
     ER_CANT_DROP_FIELD_OR_KEY = 1091, "42000", "Can't DROP %s %`-.192s; check that it exists";
     ER_ILLEGAL_HA = 1031, "HY000", "Storage engine %s of the table %`-.192s.%`-.192s doesn't have this option";
@@ -139,6 +142,8 @@ error_codes! {
     ER_NOT_SUPPORTED_AUTH_MODE = 1251, "08004", "Client does not support authentication protocol requested by server; consider upgrading MariaDB client";
     ER_COLLATION_CHARSET_MISMATCH = 1253, "42000", "COLLATION '%s' is not valid for CHARACTER SET '%s'";
     ER_CUT_VALUE_GROUP_CONCAT = 1260, "HY000", "Row %u was cut by GROUP_CONCAT()";
+    ER_WARN_TOO_FEW_RECORDS = 1261, "01000", "Row %lu doesn't contain data for all columns";
+    ER_WARN_TOO_MANY_RECORDS = 1262, "01000", "Row %lu was truncated; it contained more data than there were input columns";
     ER_WARN_DATA_OUT_OF_RANGE = 1264, "22003", "Out of range value for column '%s' at row %lu";
     WARN_DATA_TRUNCATED = 1265, "01000", "Data truncated for column '%s' at row %lu";
     ER_CANT_AGGREGATE_2COLLATIONS = 1267, "HY000", "Illegal mix of collations (%s,%s) and (%s,%s) for operation '%s'";
@@ -193,6 +198,7 @@ error_codes! {
     ER_INVALID_ARGUMENT_FOR_LOGARITHM = 3020, "2201E", "Invalid argument for logarithm";
     ER_WITH_COL_WRONG_LIST = 4002, "HY000", "WITH column list and SELECT field list have different column counts";
     ER_ACCOUNT_HAS_BEEN_LOCKED = 4151, "HY000", "Access denied, this account is locked";
+    ER_LOAD_INFILE_CAPABILITY_DISABLED = 4166, "HY000", "The used command is not allowed because the MariaDB server or client has disabled the local infile capability";
 }
 
 impl ErrorCode {

@@ -103,6 +103,7 @@ impl Privs {
     pub const INDEX: Privs = Privs(bit("INDEX"));
     pub const ALTER: Privs = Privs(bit("ALTER"));
     pub const LOCK_TABLES: Privs = Privs(bit("LOCK TABLES"));
+    pub const FILE: Privs = Privs(bit("FILE"));
     pub const SHOW_DATABASES: Privs = Privs(bit("SHOW DATABASES"));
     pub const SUPER: Privs = Privs(bit("SUPER"));
     pub const CREATE_USER: Privs = Privs(bit("CREATE USER"));

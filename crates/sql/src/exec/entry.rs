@@ -240,7 +240,7 @@ impl Session {
         let _view = self.read_view(stmt);
         let (result, warnings, spill, paused) = {
             let mut env = self.env(params);
-            if let (Stmt::SelectTable(_), Some(out)) = (stmt, out) {
+            if let (Stmt::SelectTable(_) | Stmt::LoadData(_), Some(out)) = (stmt, out) {
                 env.out = Some(out);
             }
             let _versions = crate::exec::query_cache::write_guard(&self.engine, stmt);
@@ -272,8 +272,10 @@ impl Session {
             // The statement was a transaction of its own: what SET TRANSACTION set is spent.
             self.state.next_transaction = Default::default();
         }
-        if matches!(stmt, Stmt::Insert(_) | Stmt::Update(_) | Stmt::Delete(_))
-            && self.state.in_transaction
+        if matches!(
+            stmt,
+            Stmt::Insert(_) | Stmt::Update(_) | Stmt::Delete(_) | Stmt::LoadData(_)
+        ) && self.state.in_transaction
         {
             for cell in crate::exec::query_cache::written_tables(&self.engine, stmt) {
                 if !self.state.written_tables.iter().any(|w| w.same(&cell)) {
@@ -462,6 +464,9 @@ pub fn execute(
                         .plan_cache
                         .offer(sql, database, pipes_as_concat, stmt);
                     result
+                } else if matches!(stmt, Stmt::LoadData(_)) {
+                    // LOAD DATA LOCAL reads the client's file through the sink.
+                    session.run_to(&stmt, &[], out.as_deref_mut())
                 } else {
                     session.run(&stmt, &[])
                 }

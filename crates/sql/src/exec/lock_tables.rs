@@ -217,6 +217,10 @@ fn table_uses(stmt: &Stmt) -> Vec<TableUse> {
             }
             Some(list)
         }
+        Stmt::LoadData(p) => {
+            named(&p.table, true);
+            None
+        }
         Stmt::Update(p) => {
             named(&p.source.table, true);
             let exprs = p

@@ -14,6 +14,8 @@ pub mod group_concat;
 pub mod info_schema;
 pub mod join;
 pub mod key_cache;
+pub mod load_data;
+pub mod load_fields;
 pub mod lock_tables;
 pub mod privileges;
 pub mod query_cache;
@@ -120,6 +122,7 @@ impl Session {
                 return Err(SqlError::new(ER_EMPTY_QUERY, "Query was empty"));
             }
             Stmt::Insert(plan) => return self.insert(plan, env),
+            Stmt::LoadData(plan) => return self.load_data(plan, env),
             Stmt::SelectTable(plan) => {
                 if self.select_locks(plan) {
                     self.lock_tables_read(plan)?;

@@ -273,6 +273,7 @@ pub(crate) fn writes(stmt: &Stmt) -> bool {
     matches!(
         stmt,
         Stmt::Insert(_)
+            | Stmt::LoadData(_)
             | Stmt::Update(_)
             | Stmt::Delete(_)
             | Stmt::CreateTable { .. }
@@ -388,6 +389,14 @@ fn needs_of<'s>(stmt: &'s Stmt, current: Option<&'s str>, needs: &mut Vec<Need<'
             }
         }
         Stmt::Truncate { database, name } => needs.push(table(database, name, Privs::DROP)),
+        Stmt::LoadData(p) => {
+            // FILE for the server's own file is checked when it runs (1045, as MariaDB).
+            let privs = match p.replace {
+                true => Privs::INSERT.union(Privs::DELETE),
+                false => Privs::INSERT,
+            };
+            needs.push(table(&p.table.database, &p.table.name, privs));
+        }
         Stmt::LockTables(items) => {
             for item in items {
                 needs.push(Need::Database(&item.database, Privs::LOCK_TABLES));
@@ -477,6 +486,7 @@ fn needs_of<'s>(stmt: &'s Stmt, current: Option<&'s str>, needs: &mut Vec<Need<'
 fn writes_made_table(stmt: &Stmt) -> bool {
     match stmt {
         Stmt::Insert(p) => p.table.made.is_some(),
+        Stmt::LoadData(p) => p.table.made.is_some(),
         Stmt::Update(p) => p.source.table.made.is_some(),
         Stmt::Delete(p) => p.source.table.made.is_some(),
         _ => false,
@@ -489,6 +499,7 @@ fn changes_information_schema(stmt: &Stmt, current: Option<&str>) -> bool {
     let db = |d: &Option<String>| d.as_deref().or(current).is_some_and(is_schema);
     match stmt {
         Stmt::Insert(p) => is_schema(&p.table.database),
+        Stmt::LoadData(p) => is_schema(&p.table.database),
         Stmt::Update(p) => is_schema(&p.source.table.database),
         Stmt::Delete(p) => is_schema(&p.source.table.database),
         Stmt::CreateTable { database, .. }

@@ -283,6 +283,7 @@ pub fn written_tables(engine: &Engine, stmt: &Stmt) -> Vec<VersionCell> {
     let versions = &engine.query_cache.versions;
     match stmt {
         Stmt::Insert(p) => vec![versions.cell(&p.table.database, &p.table.name)],
+        Stmt::LoadData(p) => vec![versions.cell(&p.table.database, &p.table.name)],
         Stmt::Update(p) => vec![versions.cell(&p.source.table.database, &p.source.table.name)],
         Stmt::Delete(p) => vec![versions.cell(&p.source.table.database, &p.source.table.name)],
         _ => Vec::new(),
@@ -580,6 +581,7 @@ pub fn write_guard(engine: &Engine, stmt: &Stmt) -> Option<WriteGuard> {
     let versions = &engine.query_cache.versions;
     let cells = match stmt {
         Stmt::Insert(p) => vec![versions.cell(&p.table.database, &p.table.name)],
+        Stmt::LoadData(p) => vec![versions.cell(&p.table.database, &p.table.name)],
         Stmt::Update(p) => vec![versions.cell(&p.source.table.database, &p.source.table.name)],
         Stmt::Delete(p) => vec![versions.cell(&p.source.table.database, &p.source.table.name)],
         _ => match crate::session::metadata_locks::ddl_target(stmt)? {

@@ -17,9 +17,19 @@ use crate::{Engine, Session};
 
 // ---- statements over stored tables ----
 
+/// What an INSERT's rows did: rows changed (a replaced row counts twice, an updated one
+/// as ON DUPLICATE KEY UPDATE counts it), rows that met an existing key (replaced, updated
+/// or ignored), and the first AUTO_INCREMENT value generated.
+#[derive(Debug, Default)]
+pub(crate) struct InsertCounts {
+    pub affected: u64,
+    pub duplicates: u64,
+    pub first_id: Option<u64>,
+}
+
 impl Session {
     /// `table` opened for an INSERT, UPDATE or DELETE.
-    fn open_for_write(
+    pub(crate) fn open_for_write(
         &self,
         table: &crate::plan::tables::TableRef,
     ) -> Result<myriad_storage::Table, SqlError> {
@@ -52,62 +62,25 @@ impl Session {
         let table = self.open_for_write(&plan.table)?;
         let strict = self.strict();
         let mut scope = self.write_scope(&plan.table.database, true)?;
-        let mut affected = 0u64;
-        // Rows that met an existing key: replaced, updated or ignored.
-        let mut duplicates = 0u64;
-        let mut first_id: Option<u64> = None;
+        let mut counts = InsertCounts::default();
         for (n, row_exprs) in rows.iter().enumerate() {
-            let row_number = n + 1;
-            let row = self.insert_row(plan, row_exprs, row_number, strict, env)?;
-            let mut attempts = 0;
-            loop {
-                match table.insert(scope.stmt(), &row) {
-                    Ok(outcome) => {
-                        affected += 1;
-                        if let (None, Some(id)) = (first_id, outcome.generated_auto_increment) {
-                            first_id = Some(id);
-                        }
-                        break;
-                    }
-                    Err(myriad_storage::StorageError::DuplicateKey { existing_row, .. })
-                        if plan.replace && attempts < 64 =>
-                    {
-                        table
-                            .delete(scope.stmt(), existing_row)
-                            .map_err(catalog::storage_error)?;
-                        affected += 1;
-                        if attempts == 0 {
-                            duplicates += 1;
-                        }
-                        attempts += 1;
-                    }
-                    Err(myriad_storage::StorageError::DuplicateKey { existing_row, .. })
-                        if plan.on_duplicate.is_some() =>
-                    {
-                        let update = DuplicateUpdate {
-                            plan,
-                            table: &table,
-                            existing_row,
-                            row_number,
-                            strict,
-                        };
-                        affected += update.apply(&row, scope.stmt(), env)?;
-                        duplicates += 1;
-                        break;
-                    }
-                    Err(e @ myriad_storage::StorageError::DuplicateKey { .. }) if plan.ignore => {
-                        env.warnings.push(Warning {
-                            level: "Warning",
-                            code: ER_DUP_ENTRY.code,
-                            message: e.to_string(),
-                        });
-                        duplicates += 1;
-                        break;
-                    }
-                    Err(e) => return Err(catalog::storage_error(e)),
-                }
-            }
+            let row = self.insert_row(plan, row_exprs, n + 1, strict, env)?;
+            self.store_row(
+                plan,
+                &table,
+                &mut scope,
+                &row,
+                n + 1,
+                strict,
+                &mut counts,
+                env,
+            )?;
         }
+        let InsertCounts {
+            affected,
+            duplicates,
+            first_id,
+        } = counts;
         scope.finish()?;
         let result = QueryResult::Ok {
             affected_rows: affected,
@@ -129,10 +102,74 @@ impl Session {
         })
     }
 
+    /// Store one row of an INSERT (or LOAD DATA) in `scope`: a duplicate key replaces,
+    /// updates or is ignored as the plan says, else fails the statement.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn store_row(
+        &self,
+        plan: &crate::plan::tables::InsertPlan,
+        table: &myriad_storage::Table,
+        scope: &mut crate::session::transaction::WriteScope<'_>,
+        row: &[myriad_storage::Value],
+        row_number: usize,
+        strict: bool,
+        counts: &mut InsertCounts,
+        env: &mut ExecEnv,
+    ) -> Result<(), SqlError> {
+        let mut attempts = 0;
+        loop {
+            match table.insert(scope.stmt(), row) {
+                Ok(outcome) => {
+                    counts.affected += 1;
+                    if let (None, Some(id)) = (counts.first_id, outcome.generated_auto_increment) {
+                        counts.first_id = Some(id);
+                    }
+                    return Ok(());
+                }
+                Err(myriad_storage::StorageError::DuplicateKey { existing_row, .. })
+                    if plan.replace && attempts < 64 =>
+                {
+                    table
+                        .delete(scope.stmt(), existing_row)
+                        .map_err(catalog::storage_error)?;
+                    counts.affected += 1;
+                    if attempts == 0 {
+                        counts.duplicates += 1;
+                    }
+                    attempts += 1;
+                }
+                Err(myriad_storage::StorageError::DuplicateKey { existing_row, .. })
+                    if plan.on_duplicate.is_some() =>
+                {
+                    let update = DuplicateUpdate {
+                        plan,
+                        table,
+                        existing_row,
+                        row_number,
+                        strict,
+                    };
+                    counts.affected += update.apply(row, scope.stmt(), env)?;
+                    counts.duplicates += 1;
+                    return Ok(());
+                }
+                Err(e @ myriad_storage::StorageError::DuplicateKey { .. }) if plan.ignore => {
+                    env.warnings.push(Warning {
+                        level: "Warning",
+                        code: ER_DUP_ENTRY.code,
+                        message: e.to_string(),
+                    });
+                    counts.duplicates += 1;
+                    return Ok(());
+                }
+                Err(e) => return Err(catalog::storage_error(e)),
+            }
+        }
+    }
+
     /// One VALUES row as stored: the given values converted, the others filled with their
     /// defaults (a NOT NULL column without one is an error in strict mode, else a warning
     /// and the type's zero).
-    fn insert_row(
+    pub(crate) fn insert_row(
         &self,
         plan: &crate::plan::tables::InsertPlan,
         row_exprs: &[Option<crate::expr::Expr>],

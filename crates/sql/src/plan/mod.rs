@@ -23,6 +23,7 @@ pub mod grants;
 pub mod info_schema;
 pub mod key_cache;
 pub mod key_cache_parse;
+pub mod load_data;
 pub mod plan_cache;
 pub mod query;
 pub mod roles;
@@ -323,6 +324,8 @@ pub enum Stmt {
     /// `LOCK TABLE[S] t [[AS] alias] {READ [LOCAL] | [LOW_PRIORITY] WRITE [CONCURRENT]}, ...`
     /// (see `crate::exec::lock_tables`).
     LockTables(Vec<commands::LockItem>),
+    /// LOAD DATA [LOCAL] INFILE (see [`load_data`]).
+    LoadData(Box<load_data::LoadDataPlan>),
     /// `UNLOCK TABLES`: releases the session's table locks (a session never holds the
     /// global read lock: FLUSH TABLES WITH READ LOCK answers 1235).
     UnlockTables,
@@ -370,7 +373,11 @@ impl Stmt {
     pub fn uses_tables(&self) -> bool {
         matches!(
             self,
-            Stmt::Insert(_) | Stmt::SelectTable(_) | Stmt::Update(_) | Stmt::Delete(_)
+            Stmt::Insert(_)
+                | Stmt::SelectTable(_)
+                | Stmt::Update(_)
+                | Stmt::Delete(_)
+                | Stmt::LoadData(_)
         )
     }
 
@@ -380,6 +387,7 @@ impl Stmt {
             Stmt::Select(_) | Stmt::Do(_) | Stmt::Union(_) => Counter::ComSelect,
             Stmt::UnlockTables => Counter::ComUnlockTables,
             Stmt::LockTables(_) => Counter::ComLockTables,
+            Stmt::LoadData(_) => Counter::ComLoad,
             Stmt::Set(_)
             | Stmt::SetNames { .. }
             | Stmt::SetCharacterSet(_)
@@ -595,6 +603,9 @@ pub fn compile_statement(
         Some("FLUSH") => commands::flush(&mut c)?,
         Some("ALTER") if commands::is_keys_toggle(&c) => {
             commands::keys_toggle(&mut c, ctx.database)?
+        }
+        Some("LOAD") if matches!(second(&c).as_deref(), Some("DATA")) => {
+            load_data::load_data(&mut c, ctx)?
         }
         Some("LOCK") if matches!(second(&c).as_deref(), Some("TABLES" | "TABLE")) => {
             commands::lock_tables(&mut c, ctx.database)?

@@ -96,27 +96,29 @@ impl Target<'_> {
         value: &Value,
         w: &mut Vec<Warning>,
     ) -> Result<(), SqlError> {
-        let (code, message) = if matches!(kind, "date" | "datetime") {
-            (
-                crate::error::ER_TRUNCATED_WRONG_VALUE,
-                format!(
-                    "Incorrect {kind} value: '{}' for column {} at row {}",
-                    value.to_text_lossy(),
-                    self.qualified_column(),
-                    self.row
-                ),
-            )
+        let code = if matches!(kind, "date" | "datetime") {
+            if !self.strict {
+                // Outside strict mode MariaDB stores the zero date and says it truncated.
+                w.push(Warning {
+                    level: "Warning",
+                    code: WARN_DATA_TRUNCATED.code,
+                    message: format!(
+                        "Data truncated for column '{}' at row {}",
+                        self.column.name, self.row
+                    ),
+                });
+                return Ok(());
+            }
+            crate::error::ER_TRUNCATED_WRONG_VALUE
         } else {
-            (
-                crate::error::ER_TRUNCATED_WRONG_VALUE_FOR_FIELD,
-                format!(
-                    "Incorrect {kind} value: '{}' for column `{}` at row {}",
-                    value.to_text_lossy(),
-                    self.column.name,
-                    self.row
-                ),
-            )
+            crate::error::ER_TRUNCATED_WRONG_VALUE_FOR_FIELD
         };
+        let message = format!(
+            "Incorrect {kind} value: '{}' for column {} at row {}",
+            value.to_text_lossy(),
+            self.qualified_column(),
+            self.row
+        );
         self.fail_or_warn(code, message, w)
     }
 

@@ -72,6 +72,7 @@ pub fn for_used_tables(stmt: &Stmt, mut f: impl FnMut(&str, &str, bool)) {
             }
         }
         Stmt::Insert(p) => f(&p.table.database, &p.table.name, true),
+        Stmt::LoadData(p) => f(&p.table.database, &p.table.name, true),
         Stmt::Update(p) => f(&p.source.table.database, &p.source.table.name, true),
         Stmt::Delete(p) => f(&p.source.table.database, &p.source.table.name, true),
         _ => {}
