@@ -164,3 +164,41 @@ fn load_data_answers_as_mariadb() {
     );
     assert!(set.contains("ERROR 1235"), "{set}");
 }
+
+/// With `--secure-file-priv=DIR` the server reads files under DIR only (1290 otherwise,
+/// `..` included); LOCAL loads are the client's files and are not limited.
+#[test]
+fn secure_file_priv_limits_the_server_s_files() {
+    let dir = Files(std::env::temp_dir().join(format!("load-priv-{}", std::process::id())));
+    let inside = dir.path().join("inside");
+    std::fs::create_dir_all(&inside).expect("a directory for the files");
+    std::fs::write(inside.join("rows.tsv"), b"1\ta\n2\tb\n").expect("write a file");
+    std::fs::write(dir.path().join("outside.tsv"), b"3\tc\n").expect("write a file");
+    let option = format!("--secure-file-priv={}", inside.display());
+    let server = Server::start(&[option.as_str()]);
+    let peer = Peer::Myriad(&server);
+    let setup = run(
+        &peer,
+        "CREATE DATABASE ld; CREATE TABLE ld.t (id INT, name VARCHAR(5))",
+    );
+    assert!(setup.trim().is_empty(), "{setup}");
+    let load = |path: &Path, local: &str| {
+        run(
+            &peer,
+            &format!(
+                "LOAD DATA {local} INFILE '{}' INTO TABLE ld.t",
+                path.display()
+            ),
+        )
+    };
+    assert!(load(&inside.join("rows.tsv"), "").trim().is_empty());
+    assert!(load(&dir.path().join("outside.tsv"), "").contains("ERROR 1290"));
+    assert!(load(&inside.join("../outside.tsv"), "").contains("ERROR 1290"));
+    assert!(load(&dir.path().join("outside.tsv"), "LOCAL")
+        .trim()
+        .is_empty());
+    assert_eq!(
+        run(&peer, "SELECT @@secure_file_priv, COUNT(*) FROM ld.t").trim(),
+        format!("{}\t3", inside.display())
+    );
+}

@@ -31,7 +31,8 @@ use crate::row_sink::infile_disabled;
 use crate::value::Value;
 use crate::Session;
 use myriad_types::errors::{
-    EE_STAT, ER_ACCESS_DENIED_ERROR, ER_OPTION_PREVENTS_STATEMENT, ER_WARN_TOO_FEW_RECORDS, ER_WARN_TOO_MANY_RECORDS,
+    EE_STAT, ER_ACCESS_DENIED_ERROR, ER_OPTION_PREVENTS_STATEMENT, ER_WARN_TOO_FEW_RECORDS,
+    ER_WARN_TOO_MANY_RECORDS,
 };
 use std::io::Read;
 use std::path::{Path, PathBuf};
