@@ -195,6 +195,15 @@ fn insert_select_matches_mariadb() {
     run_corpus("insert_select", include_str!("corpus/insert_select.sql"));
 }
 
+/// SELECT ... INTO @variables and ROW_COUNT() after each kind of statement.
+#[test]
+fn select_into_and_row_count_agree() {
+    run_corpus(
+        "select_into_and_row_count",
+        include_str!("corpus/select_into_and_row_count.sql"),
+    );
+}
+
 #[test]
 fn create_table_select_matches_mariadb() {
     run_corpus(

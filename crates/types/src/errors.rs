@@ -118,6 +118,7 @@ error_codes! {
     ER_NET_READ_INTERRUPTED = 1159, "08S01", "Got timeout reading communication packets";
     ER_NET_ERROR_ON_WRITE = 1160, "08S01", "Got an error writing communication packets";
     ER_NET_WRITE_INTERRUPTED = 1161, "08S01", "Got timeout writing communication packets";
+    ER_TOO_MANY_ROWS = 1172, "42000", "Result consisted of more than one row";
     ER_UNKNOWN_SYSTEM_VARIABLE = 1193, "HY000", "Unknown system variable '%-.*s'";
     ER_WARNING_NOT_COMPLETE_ROLLBACK = 1196, "HY000", "Some non-transactional changed tables couldn't be rolled back";
     ER_TOO_MANY_USER_CONNECTIONS = 1203, "42000", "User %-.64s already has more than 'max_user_connections' active connections";
@@ -153,6 +154,7 @@ error_codes! {
     ER_UNKNOWN_COLLATION = 1273, "HY000", "Unknown collation: '%-.64s'";
     ER_UNKNOWN_KEY_CACHE = 1284, "HY000", "Unknown key cache '%-.100s'";
     ER_UNKNOWN_STORAGE_ENGINE = 1286, "42000", "Unknown storage engine '%s'";
+    ER_WARN_DEPRECATED_SYNTAX = 1287, "HY000", "'%s' is deprecated and will be removed in a future release. Please use %s instead";
     ER_NON_UPDATABLE_TABLE = 1288, "HY000", "The target table %-.100s of the %s is not updatable";
     ER_OPTION_PREVENTS_STATEMENT = 1290, "HY000", "The MariaDB server is running with the %s option so it cannot execute this statement";
     ER_TRUNCATED_WRONG_VALUE = 1292, "22007", "Truncated incorrect %-.32T value: '%-.128T'";
@@ -161,6 +163,8 @@ error_codes! {
     ER_WARN_ALLOWED_PACKET_OVERFLOWED = 1301, "HY000", "Result of %s() was larger than max_allowed_packet (%ld) - truncated";
     ER_SP_DOES_NOT_EXIST = 1305, "42000", "%s %s does not exist";
     ER_QUERY_INTERRUPTED = 1317, "70100", "Query execution was interrupted";
+    ER_SP_UNDECLARED_VAR = 1327, "42000", "Undeclared variable: %-.192s";
+    ER_SP_FETCH_NO_DATA = 1329, "02000", "No data - zero rows fetched, selected, or processed";
     ER_NO_DEFAULT_FOR_FIELD = 1364, "HY000", "Field '%-.192s' doesn't have a default value";
     ER_DIVISION_BY_ZERO = 1365, "22012", "Division by 0";
     ER_TRUNCATED_WRONG_VALUE_FOR_FIELD = 1366, "22007", "Incorrect %-.32s value: '%-.128T' for column `%.192s`.`%.192s`.`%.192s` at row %lu";

@@ -125,6 +125,10 @@ impl Session {
         if let (Ok(QueryResult::Rows { .. }), Some(e)) = (&result, statement.interrupted()) {
             result = Err(e);
         }
+        self.state.row_count = match &result {
+            Ok(QueryResult::Ok { affected_rows, .. }) => *affected_rows as i64,
+            Ok(QueryResult::Rows { .. }) | Err(_) => -1,
+        };
         match self.paused.as_mut() {
             Some(paused) if result.is_ok() => paused.deadline = statement.pause(),
             _ => {
@@ -229,6 +233,7 @@ impl Session {
                 return self.set_password(user.as_ref(), password)
             }
             Stmt::LockTables(items) => return self.lock_tables(items),
+            Stmt::SelectInto(into) => return self.select_into(into, params),
             Stmt::UnlockTables => return self.unlock_tables(),
             _ => {}
         }
@@ -367,6 +372,7 @@ pub fn execute(
     session.paused = None;
     let mut probe = match crate::exec::query_cache::lookup_text(session, sql) {
         crate::exec::query_cache::Looked::Hit(result) => {
+            session.state.row_count = -1;
             session.bump(Counter::Questions);
             session.bump(Counter::Queries);
             return vec![Ok(result)];
@@ -400,6 +406,8 @@ pub fn execute(
         Ok(x) => x,
         Err(e) => {
             session.bump(Counter::Questions);
+            session.state.row_count = -1;
+            session.state.row_count = -1;
             session.state.warnings = vec![Warning {
                 level: "Error",
                 code: e.code,
@@ -412,6 +420,7 @@ pub fn execute(
         session.bump(Counter::Questions);
         let second = &raws[1];
         let e = crate::expr::err_syntax(map.source().get(second.text.clone()).unwrap_or(""));
+        session.state.row_count = -1;
         session.state.warnings = vec![Warning {
             level: "Error",
             code: e.code,
@@ -472,6 +481,8 @@ pub fn execute(
                 }
             }
             Err(e) => {
+                session.state.row_count = -1;
+                session.state.row_count = -1;
                 session.state.warnings = vec![Warning {
                     level: "Error",
                     code: e.code,
@@ -600,6 +611,7 @@ pub fn execute_prepared(
             &mut prepared.query_cache_scan,
         ) {
             crate::exec::query_cache::Looked::Hit(result) => {
+                session.state.row_count = -1;
                 session.state.prepared.insert(statement_id, prepared);
                 return Ok(result);
             }

@@ -154,6 +154,10 @@ impl Env for ExecEnv<'_> {
         self.state.last_insert_id
     }
 
+    fn row_count(&self) -> i64 {
+        self.state.row_count
+    }
+
     fn now_micros(&self) -> i64 {
         self.now_micros
     }

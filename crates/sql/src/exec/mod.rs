@@ -22,6 +22,7 @@ pub mod query_cache;
 pub mod read;
 pub mod roles;
 pub mod select;
+pub mod select_into;
 pub mod set_ops;
 pub mod show;
 pub mod sort;
@@ -115,6 +116,7 @@ impl Session {
             | Stmt::SetPassword { .. }
             | Stmt::RenameUser(_)
             | Stmt::LockTables(_)
+            | Stmt::SelectInto(_)
             | Stmt::UnlockTables => {
                 return Err(SqlError::not_supported("this statement here"));
             }

@@ -308,6 +308,7 @@ fn needs_of<'s>(stmt: &'s Stmt, current: Option<&'s str>, needs: &mut Vec<Need<'
         Stmt::Select(_) | Stmt::SelectTable(_) => push_reads(read_tables(stmt), needs),
         Stmt::Do(exprs) => push_reads(tables_of_exprs(exprs), needs),
         Stmt::Explain(inner) => needs_of(inner, current, needs),
+        Stmt::SelectInto(into) => needs_of(&into.query, current, needs),
         Stmt::Insert(p) => {
             let mut privs = Privs::INSERT;
             if p.on_duplicate.is_some() {

@@ -486,6 +486,7 @@ pub(crate) fn deterministic(func: &Func) -> bool {
             | Func::CurrentRole
             | Func::ConnectionId
             | Func::LastInsertId
+            | Func::RowCount
             | Func::Now
             | Func::SysDate
             | Func::CurDate

@@ -63,6 +63,11 @@ pub trait Env {
     fn current_role(&self) -> Option<String>;
     fn connection_id(&self) -> u32;
     fn last_insert_id(&self) -> u64;
+    /// ROW_COUNT(): what the session's previous statement changed (-1 after a result set
+    /// or an error).
+    fn row_count(&self) -> i64 {
+        0
+    }
     /// The statement's start time in microseconds since the epoch (fixed per statement).
     fn now_micros(&self) -> i64;
     fn div_precision_increment(&self) -> u32;
@@ -166,6 +171,7 @@ pub enum Func {
     CurrentRole,
     ConnectionId,
     LastInsertId,
+    RowCount,
     Now,
     /// The time at which the call runs, not the statement's start (NOW()).
     SysDate,
@@ -264,6 +270,7 @@ impl Func {
             "CURRENT_ROLE" => (Func::CurrentRole, 0, 0),
             "CONNECTION_ID" => (Func::ConnectionId, 0, 0),
             "LAST_INSERT_ID" => (Func::LastInsertId, 0, 0),
+            "ROW_COUNT" => (Func::RowCount, 0, 0),
             "NOW" | "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" => (Func::Now, 0, 1),
             "SYSDATE" => (Func::SysDate, 0, 1),
             "CURDATE" | "CURRENT_DATE" => (Func::CurDate, 0, 0),

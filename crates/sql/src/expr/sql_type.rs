@@ -223,6 +223,10 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
             unsigned: true,
             len: 21,
         },
+        Func::RowCount => SqlType::Int {
+            unsigned: false,
+            len: 21,
+        },
         Func::UnixTimestamp => int(11),
         Func::Sleep => int(1),
         Func::Abs => match arg(0) {

@@ -27,6 +27,7 @@ pub mod load_data;
 pub mod plan_cache;
 pub mod query;
 pub mod roles;
+pub mod select_into;
 pub mod show_create;
 pub mod statements;
 pub mod stored;
@@ -324,6 +325,8 @@ pub enum Stmt {
     /// `LOCK TABLE[S] t [[AS] alias] {READ [LOCAL] | [LOW_PRIORITY] WRITE [CONCURRENT]}, ...`
     /// (see `crate::exec::lock_tables`).
     LockTables(Vec<commands::LockItem>),
+    /// `SELECT ... INTO @a, @b` (see [`select_into`]).
+    SelectInto(Box<select_into::SelectInto>),
     /// LOAD DATA [LOCAL] INFILE (see [`load_data`]).
     LoadData(Box<load_data::LoadDataPlan>),
     /// `UNLOCK TABLES`: releases the session's table locks (a session never holds the
@@ -388,6 +391,7 @@ impl Stmt {
             Stmt::UnlockTables => Counter::ComUnlockTables,
             Stmt::LockTables(_) => Counter::ComLockTables,
             Stmt::LoadData(_) => Counter::ComLoad,
+            Stmt::SelectInto(_) => Counter::ComSelect,
             Stmt::Set(_)
             | Stmt::SetNames { .. }
             | Stmt::SetCharacterSet(_)
@@ -634,6 +638,9 @@ pub fn compile_statement(
             key_cache_parse::cache_index(&mut c)?
         }
         Some("DO") => commands::do_exprs(&mut c, &compiler)?,
+        Some("SELECT" | "WITH") if select_into::into_at(&raw.tokens).is_some() => {
+            select_into::compile(raw, map, &compiler, ctx)?
+        }
         _ => parse_with_sqlparser(raw, map, &compiler, ctx)?,
     };
     Ok((stmt, placeholders.len()))

@@ -94,6 +94,9 @@ pub struct SessionState {
     pub(crate) max_allowed_packet: u64,
     pub(crate) counters: SessionCounters,
     pub(crate) last_insert_id: u64,
+    /// ROW_COUNT() of the next statement: the last one's affected rows, -1 after a result
+    /// set or an error.
+    pub(crate) row_count: i64,
     /// The query cache's view of the session settings (see [`crate::query_cache_hooks`]).
     pub(crate) query_cache: crate::session::query_cache::SessionQuery,
     /// Seconds of `SET SESSION wait_timeout`, once the session set it.
@@ -157,6 +160,7 @@ impl SessionState {
             max_allowed_packet: crate::expr::functions::DEFAULT_MAX_ALLOWED_PACKET,
             counters: SessionCounters::default(),
             last_insert_id: 0,
+            row_count: 0,
             query_cache: Default::default(),
             wait_timeout_s: None,
             max_statement_time_s: 0.0,
