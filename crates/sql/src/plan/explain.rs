@@ -152,6 +152,7 @@ fn table_select_has_subquery(plan: &TableSelect) -> bool {
         exprs.extend(j.on.iter().chain(j.lookup.as_ref().map(|(_, e)| e)));
     }
     exprs.extend(plan.order_by.iter().map(|(e, _)| e));
+    exprs.extend(plan.windows.exprs());
     if let Some(g) = &plan.grouping {
         exprs.extend(g.keys.iter().chain(&g.having));
         exprs.extend(g.aggregates.iter().flat_map(|a| a.exprs()));

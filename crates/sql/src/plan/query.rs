@@ -18,6 +18,7 @@ use sqlparser::ast::{self, Spanned};
 mod from_clause;
 pub(crate) mod group_concat;
 mod select_list;
+mod window;
 
 pub(crate) fn compile_query(
     q: &ast::Query,
@@ -56,6 +57,9 @@ pub(crate) fn compile_query(
         if let ast::SelectItem::UnnamedExpr(e) | ast::SelectItem::ExprWithAlias { expr: e, .. } =
             item
         {
+            if window::contains_window(e) {
+                return Err(SqlError::not_supported("window functions without FROM"));
+            }
             extract_aggregates(e, &mut found);
         }
     }
@@ -119,8 +123,8 @@ fn refuse_unbuilt(q: &ast::Query, select: &ast::Select) -> Result<(), SqlError> 
             }));
         }
     }
-    if !select.named_window.is_empty() || select.qualify.is_some() {
-        return Err(SqlError::not_supported("window functions"));
+    if select.qualify.is_some() {
+        return Err(SqlError::not_supported("QUALIFY"));
     }
     if let Some(fetch) = &q.fetch {
         if fetch.with_ties || fetch.percent {
@@ -291,6 +295,9 @@ struct Aggregates {
     having: Option<ast::Expr>,
     /// ORDER BY's expressions, each with whether it is DESC.
     order: Vec<(ast::Expr, bool)>,
+    /// The window functions taken out of the select list and ORDER BY (each becomes a
+    /// column `__winN` after the aggregates').
+    windows: Vec<window::FoundWindow>,
 }
 
 /// SELECT from one stored table.
@@ -302,6 +309,7 @@ pub(crate) fn compile_table_select(
     compiler: &Compiler,
     ctx: &CompileCtx,
 ) -> Result<Stmt, SqlError> {
+    window::refuse_misplaced(select)?;
     let relations = from_relations(select)?;
     let refs = table_refs(&relations, ctx, (map, compiler))?;
     let table = refs[0].clone();
@@ -362,6 +370,18 @@ pub(crate) fn compile_table_select(
             }
             _ => None,
         });
+    }
+    let ec = crate::plan::table_def::table_compiler(compiler, &ext_scope);
+    let windows = window::compile_windows(&aggregated.windows, &ec, &ext_scope.collations)?;
+    if !windows.funcs.is_empty() && select.distinct.is_some() {
+        return Err(SqlError::not_supported("DISTINCT with window functions"));
+    }
+    for (i, f) in windows.funcs.iter().enumerate() {
+        ext_scope.columns.push((None, format!("__win{i}")));
+        ext_scope.collations.push(
+            f.value_arg()
+                .and_then(|a| a.collation(&ext_scope.collations).string_collation()),
+        );
     }
     let ec = crate::plan::table_def::table_compiler(compiler, &ext_scope);
 
@@ -431,6 +451,7 @@ pub(crate) fn compile_table_select(
             limit,
             offset,
             collations: std::mem::take(&mut ext_scope.collations),
+            windows,
             locking: locking_read(q)?,
             shown_columns: std::sync::OnceLock::new(),
         },
@@ -458,12 +479,13 @@ fn extract_clauses(
     has_column: &dyn Fn(&str) -> bool,
 ) -> Result<Aggregates, SqlError> {
     let mut found: Vec<Found> = Vec::new();
+    let mut calls = Vec::new();
     let mut rewritten_items = Vec::new();
     for item in &select.projection {
         rewritten_items.push(match item {
-            ast::SelectItem::UnnamedExpr(e) => Some(extract_aggregates(e, &mut found)),
-            ast::SelectItem::ExprWithAlias { expr, .. } => {
-                Some(extract_aggregates(expr, &mut found))
+            ast::SelectItem::UnnamedExpr(e) | ast::SelectItem::ExprWithAlias { expr: e, .. } => {
+                let e = window::extract_windows(e, &mut calls)?;
+                Some(extract_aggregates(&e, &mut found))
             }
             _ => None,
         });
@@ -485,21 +507,24 @@ fn extract_clauses(
             let ast::OrderByKind::Expressions(list) = &ob.kind else {
                 return Err(SqlError::not_supported("ORDER BY ALL"));
             };
-            list.iter()
-                .map(|o| {
-                    (
-                        extract_aggregates(&o.expr, &mut found),
-                        matches!(o.options.sort, Some(ast::OrderBySort::Desc)),
-                    )
-                })
-                .collect()
+            let mut order = Vec::new();
+            for o in list {
+                let e = window::extract_windows(&o.expr, &mut calls)?;
+                order.push((
+                    extract_aggregates(&e, &mut found),
+                    matches!(o.options.sort, Some(ast::OrderBySort::Desc)),
+                ));
+            }
+            order
         }
     };
+    let windows = window::resolve_windows(select, &calls, &mut found)?;
     Ok(Aggregates {
         found,
         items: rewritten_items,
         having,
         order,
+        windows,
     })
 }
 
