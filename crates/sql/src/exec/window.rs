@@ -155,6 +155,9 @@ impl<'d> WindowInput<'d> {
     }
 }
 
+/// The fraction digits MariaDB shows PERCENT_RANK() and CUME_DIST() with.
+const FRACTION_DECIMALS: u8 = 10;
+
 /// Metadata of a select item that is exactly window function `n`: a function that returns
 /// its argument's value (LAG, FIRST_VALUE, MIN, ...) of a column keeps the column's type,
 /// as MariaDB's does.
@@ -166,6 +169,15 @@ pub(crate) fn window_column(
 ) -> crate::result::Column {
     use crate::plan::tables::AggKind;
     use crate::result::column_flags;
+    if let Some(WindowKind::PercentRank | WindowKind::CumeDist) =
+        plan.windows.funcs.get(n).map(|f| &f.kind)
+    {
+        // MariaDB's DOUBLE with 10 fixed decimals.
+        let mut column = crate::exec::select::result_column(name, ty);
+        column.decimals = FRACTION_DECIMALS;
+        column.length = 17;
+        return column;
+    }
     let column_arg = match plan.windows.funcs.get(n) {
         Some(WindowFunc {
             kind: WindowKind::Aggregate(a),
