@@ -17,7 +17,6 @@ pub struct ParamType {
     pub unsigned: bool,
 }
 
-
 /// Append the text-protocol form of a non-NULL value for a column with `decimals`
 /// fractional digits (nothing for NULL).
 pub fn write_text_value(out: &mut Vec<u8>, value: &Value, decimals: u8) {

@@ -119,8 +119,8 @@ impl<'d> WindowInput<'d> {
                     "a window's sort without a limit restarted",
                 ));
             };
-            let mut next = (w + 1 < nwindows)
-                .then(|| window_sort(&plan.windows.windows[w + 1], config));
+            let mut next =
+                (w + 1 < nwindows).then(|| window_sort(&plan.windows.windows[w + 1], config));
             let mut pass = Partition::new(plan, w, types, partition_bytes_max(config));
             let mut emit = |row: Vec<Value>, env: &mut ExecEnv<'d>| -> Result<(), SqlError> {
                 match &mut next {
@@ -187,7 +187,11 @@ pub(crate) fn window_column(
         None => None,
     };
     let ncols = plan.source.table.def.columns.len()
-        + plan.joins.iter().map(|j| j.table.def.columns.len()).sum::<usize>();
+        + plan
+            .joins
+            .iter()
+            .map(|j| j.table.def.columns.len())
+            .sum::<usize>();
     match column_arg {
         Some(crate::expr::Expr::Column(c)) if *c < ncols => {
             let (table_ref, local) = crate::exec::select::column_of(plan, *c);
@@ -330,7 +334,11 @@ fn frame_rows(frame: Frame, i: usize, n: usize, peers: (usize, usize)) -> (usize
 }
 
 /// A constant argument's value as an integer (NULL: None), rounded as MariaDB rounds.
-fn constant_int(e: &crate::expr::Expr, row: &[Value], env: &mut ExecEnv) -> Result<Option<i64>, SqlError> {
+fn constant_int(
+    e: &crate::expr::Expr,
+    row: &[Value],
+    env: &mut ExecEnv,
+) -> Result<Option<i64>, SqlError> {
     let v = e.eval(env, row)?;
     if v.is_null() {
         return Ok(None);
@@ -484,10 +492,7 @@ mod tests {
     fn peers_are_runs_of_equal_keys() {
         let k = |s: &str| vec![s.as_bytes().to_vec()];
         let keys = [k("a"), k("a"), k("b"), k("c"), k("c")];
-        assert_eq!(
-            peer_groups(&keys),
-            [(0, 2), (0, 2), (2, 3), (3, 5), (3, 5)]
-        );
+        assert_eq!(peer_groups(&keys), [(0, 2), (0, 2), (2, 3), (3, 5), (3, 5)]);
     }
 
     #[test]

@@ -422,6 +422,10 @@ pub(crate) fn compile_table_select(
     } else {
         None
     };
+    if let Some(g) = &grouping {
+        let first_window_column = scope.columns.len() + aggregated.found.len();
+        window::refuse_window_columns(g.keys.iter().chain(&g.having), first_window_column)?;
+    }
     let filter = select
         .selection
         .as_ref()

@@ -9,12 +9,11 @@ use crate::expr::{err_syntax, Compiler, Expr};
 use crate::plan::tables::{AggKind, Aggregate};
 use crate::plan::window::{Bound, Frame, Window, WindowFunc, WindowKind, Windows};
 use myriad_types::errors::{
-    ER_BAD_COMBINATION_OF_WINDOW_FRAME_BOUND_SPECS, ER_DUP_WINDOW_NAME,
-    ER_INVALID_NTILE_ARGUMENT, ER_NOT_ALLOWED_WINDOW_FRAME, ER_NO_ORDER_LIST_IN_WINDOW_SPEC,
+    ER_BAD_COMBINATION_OF_WINDOW_FRAME_BOUND_SPECS, ER_DUP_WINDOW_NAME, ER_INVALID_NTILE_ARGUMENT,
+    ER_NOT_ALLOWED_WINDOW_FRAME, ER_NO_ORDER_LIST_IN_WINDOW_SPEC,
     ER_ORDER_LIST_IN_REFERENCING_WINDOW_SPEC, ER_PARTITION_LIST_IN_REFERENCING_WINDOW_SPEC,
     ER_SUM_FUNC_WITH_WINDOW_FUNC_AS_ARG, ER_WINDOW_FRAME_IN_REFERENCED_WINDOW_SPEC,
-    ER_WRONG_PLACEMENT_OF_WINDOW_FUNCTION,
-    ER_WRONG_TYPE_FOR_ROWS_FRAME, ER_WRONG_WINDOW_SPEC_NAME,
+    ER_WRONG_PLACEMENT_OF_WINDOW_FUNCTION, ER_WRONG_TYPE_FOR_ROWS_FRAME, ER_WRONG_WINDOW_SPEC_NAME,
 };
 use sqlparser::ast;
 
@@ -73,6 +72,26 @@ pub(super) fn refuse_misplaced(select: &ast::Select) -> Result<(), SqlError> {
     Ok(())
 }
 
+/// GROUP BY and HAVING may not read a window function's value, not even through a select
+/// item's alias or position (4015): `exprs` are theirs, compiled; window values are the
+/// columns from `first_window_column` on.
+pub(super) fn refuse_window_columns<'e>(
+    exprs: impl Iterator<Item = &'e Expr>,
+    first_window_column: usize,
+) -> Result<(), SqlError> {
+    let mut reads = false;
+    for e in exprs {
+        crate::plan::access::visit_columns(e, &mut |i| reads |= i >= first_window_column);
+    }
+    if reads {
+        return Err(SqlError::new(
+            ER_WRONG_PLACEMENT_OF_WINDOW_FUNCTION,
+            ER_WRONG_PLACEMENT_OF_WINDOW_FUNCTION.message(&[]),
+        ));
+    }
+    Ok(())
+}
+
 /// Replace every window function in `e` by a reference to `__winN` (N in the order found)
 /// and collect the calls.
 pub(super) fn extract_windows(
@@ -110,12 +129,13 @@ pub(super) fn extract_windows(
 }
 
 /// The WINDOW clause's definitions by name; 4010 when a name is defined twice.
-fn named_windows(
-    select: &ast::Select,
-) -> Result<Vec<(String, &ast::WindowSpec)>, SqlError> {
+fn named_windows(select: &ast::Select) -> Result<Vec<(String, &ast::WindowSpec)>, SqlError> {
     let mut named: Vec<(String, &ast::WindowSpec)> = Vec::new();
     for ast::NamedWindowDefinition(name, expr) in &select.named_window {
-        if named.iter().any(|(n, _)| n.eq_ignore_ascii_case(&name.value)) {
+        if named
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case(&name.value))
+        {
             return Err(SqlError::new(
                 ER_DUP_WINDOW_NAME,
                 ER_DUP_WINDOW_NAME.message(&[&name.value]),
@@ -142,7 +162,9 @@ fn resolve(
     };
     let base = lookup(base_name, named)?;
     if depth >= NAMED_WINDOW_DEPTH_MAX {
-        return Err(SqlError::not_supported("window definitions nested this deep"));
+        return Err(SqlError::not_supported(
+            "window definitions nested this deep",
+        ));
     }
     let base = resolve(base, named, depth + 1)?;
     let name = &base_name.value;
@@ -211,11 +233,13 @@ pub(super) fn resolve_windows(
             Some(ast::WindowType::NamedWindow(name)) => resolve(lookup(name, &named)?, &named, 0)?,
             None => return Err(err_syntax(&call.to_string())),
         };
-        if call.filter.is_some() || call.null_treatment.is_some() || !call.within_group.is_empty()
-        {
+        if call.filter.is_some() || call.null_treatment.is_some() || !call.within_group.is_empty() {
             return Err(err_syntax(&call.to_string()));
         }
-        let in_spec = spec.partition_by.iter().chain(spec.order_by.iter().map(|o| &o.expr));
+        let in_spec = spec
+            .partition_by
+            .iter()
+            .chain(spec.order_by.iter().map(|o| &o.expr));
         if in_spec.clone().any(contains_window) {
             return Err(SqlError::new(
                 ER_WRONG_PLACEMENT_OF_WINDOW_FUNCTION,
@@ -302,7 +326,10 @@ pub(super) fn compile_windows(
         let kind = kind_of(w, c, collations)?;
         let text = format!(
             "{:?}|{:?}",
-            w.partition.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+            w.partition
+                .iter()
+                .map(|p| p.to_string())
+                .collect::<Vec<_>>(),
             w.order
                 .iter()
                 .map(|(o, d)| format!("{o} {d}"))
@@ -371,6 +398,12 @@ fn frame_of(w: &FoundWindow) -> Result<Frame, SqlError> {
     };
     // The start may not come after the end by kind (1 FOLLOWING AND 1 PRECEDING), and
     // neither may be unbounded on the wrong side.
+    if let (Bound::Following(_), Bound::Preceding(_)) = (start, end) {
+        // MariaDB answers this one with rows that follow no rule.
+        return Err(SqlError::not_supported(
+            "a window frame from n FOLLOWING to m PRECEDING",
+        ));
+    }
     if start == Bound::UnboundedFollowing
         || end == Bound::UnboundedPreceding
         || rank(start) > rank(end)
@@ -403,7 +436,9 @@ fn bound(b: &ast::WindowFrameBound, rows: bool) -> Result<Bound, SqlError> {
                     ER_WRONG_TYPE_FOR_ROWS_FRAME.message(&[]),
                 )),
             },
-            _ => Err(SqlError::not_supported("window frame offsets other than literals")),
+            _ => Err(SqlError::not_supported(
+                "window frame offsets other than literals",
+            )),
         }
     };
     Ok(match b {
@@ -475,9 +510,14 @@ fn kind_of(
         }
         "LAG" | "LEAD" => {
             arity(1..=2)?;
-            let offset = args.get(1).cloned().unwrap_or(Expr::Literal(crate::value::Value::Int(1)));
+            let offset = args
+                .get(1)
+                .cloned()
+                .unwrap_or(Expr::Literal(crate::value::Value::Int(1)));
             if reads_row(&offset) {
-                return Err(SqlError::not_supported("LAG and LEAD with a non-constant offset"));
+                return Err(SqlError::not_supported(
+                    "LAG and LEAD with a non-constant offset",
+                ));
             }
             WindowKind::Shift {
                 arg: args[0].clone(),
@@ -495,7 +535,9 @@ fn kind_of(
         "NTH_VALUE" => {
             arity(2..=2)?;
             if reads_row(&args[1]) {
-                return Err(SqlError::not_supported("NTH_VALUE with a non-constant position"));
+                return Err(SqlError::not_supported(
+                    "NTH_VALUE with a non-constant position",
+                ));
             }
             WindowKind::NthValue(args[0].clone(), args[1].clone())
         }
