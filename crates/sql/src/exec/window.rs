@@ -416,49 +416,75 @@ fn compute(
             out
         }
         WindowKind::FirstValue(arg) | WindowKind::LastValue(arg) | WindowKind::NthValue(arg, _) => {
-            let nth = match &f.kind {
-                WindowKind::NthValue(_, k) => constant_int(k, &rows[0], env)?,
-                _ => Some(1),
-            };
-            let mut out = Vec::with_capacity(n);
-            for i in 0..n {
-                let (lo, hi) = frame_rows(f.frame, i, n, peers[i]);
-                let at = match (&f.kind, nth) {
-                    (_, None) => None,
-                    (WindowKind::LastValue(_), _) => hi.checked_sub(1).filter(|&j| j >= lo),
-                    (_, Some(k)) if k >= 1 => usize::try_from(k - 1)
-                        .ok()
-                        .and_then(|k| lo.checked_add(k))
-                        .filter(|&j| j < hi),
-                    _ => None,
-                };
-                out.push(match at {
-                    Some(j) => arg.eval(env, &rows[j])?,
-                    None => Value::Null,
-                });
-            }
-            out
+            frame_value(f, arg, rows, peers, env)?
         }
-        WindowKind::Aggregate(agg) => {
-            let mut running = Running::new(agg, types, env);
-            let (mut cur_lo, mut cur_hi) = (0, 0);
-            let mut out = Vec::with_capacity(n);
-            for i in 0..n {
-                let (lo, hi) = frame_rows(f.frame, i, n, peers[i]);
-                if lo != cur_lo || hi < cur_hi {
-                    running = Running::new(agg, types, env);
-                    cur_lo = lo;
-                    cur_hi = lo;
-                }
-                for row in &rows[cur_hi..hi] {
-                    running.add(agg, row, env)?;
-                }
-                cur_hi = hi.max(cur_hi);
-                out.push(running.clone().finish(agg, env)?);
-            }
-            out
-        }
+        WindowKind::Aggregate(agg) => frame_aggregate(f.frame, agg, rows, peers, types, env)?,
     })
+}
+
+/// FIRST_VALUE, LAST_VALUE or NTH_VALUE of `arg` over each row's frame (NULL when the
+/// frame has no such row).
+fn frame_value(
+    f: &WindowFunc,
+    arg: &crate::expr::Expr,
+    rows: &[Vec<Value>],
+    peers: &[(usize, usize)],
+    env: &mut ExecEnv,
+) -> Result<Vec<Value>, SqlError> {
+    let n = rows.len();
+    let nth = match &f.kind {
+        WindowKind::NthValue(_, k) => constant_int(k, &rows[0], env)?,
+        _ => Some(1),
+    };
+    let mut out = Vec::with_capacity(n);
+    for (i, &p) in peers.iter().enumerate() {
+        let (lo, hi) = frame_rows(f.frame, i, n, p);
+        let at = match (&f.kind, nth) {
+            (_, None) => None,
+            (WindowKind::LastValue(_), _) => hi.checked_sub(1).filter(|&j| j >= lo),
+            (_, Some(k)) if k >= 1 => usize::try_from(k - 1)
+                .ok()
+                .and_then(|k| lo.checked_add(k))
+                .filter(|&j| j < hi),
+            _ => None,
+        };
+        out.push(match at {
+            Some(j) => arg.eval(env, &rows[j])?,
+            None => Value::Null,
+        });
+    }
+    Ok(out)
+}
+
+/// An aggregate over each row's frame: rows entering at the frame's end are added to the
+/// running state; when the start moves, the state is rebuilt from the frame's rows.
+fn frame_aggregate(
+    frame: Frame,
+    agg: &crate::plan::tables::Aggregate,
+    rows: &[Vec<Value>],
+    peers: &[(usize, usize)],
+    types: &[SqlType],
+    env: &mut ExecEnv,
+) -> Result<Vec<Value>, SqlError> {
+    let n = rows.len();
+    let mut running = Running::new(agg, types, env);
+    let (mut cur_lo, mut cur_hi) = (0, 0);
+    let mut out = Vec::with_capacity(n);
+    for (i, &p) in peers.iter().enumerate() {
+        let (lo, hi) = frame_rows(frame, i, n, p);
+        if lo != cur_lo || hi < cur_hi {
+            running = Running::new(agg, types, env);
+            cur_lo = lo;
+            cur_hi = lo;
+        }
+        for row in &rows[cur_hi..hi] {
+            crate::interrupt::tick()?;
+            running.add(agg, row, env)?;
+        }
+        cur_hi = hi.max(cur_hi);
+        out.push(running.clone().finish(agg, env)?);
+    }
+    Ok(out)
 }
 
 /// NTILE's bucket (from 1) of row `i` of `n` in `buckets` buckets: the first `n %
