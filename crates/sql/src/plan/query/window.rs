@@ -247,6 +247,11 @@ pub(super) fn resolve_windows(
             ));
         }
         let name = call.name.to_string().to_ascii_uppercase();
+        if name == "GROUP_CONCAT" {
+            return Err(SqlError::not_supported(
+                "GROUP_CONCAT() aggregate as window function",
+            ));
+        }
         let args = call_args(call, &name)?;
         if args.iter().any(contains_window) {
             return Err(SqlError::new(
@@ -563,11 +568,6 @@ fn kind_of(
                 distinct: false,
                 concat: None,
             })
-        }
-        "GROUP_CONCAT" => {
-            return Err(SqlError::not_supported(
-                "GROUP_CONCAT() aggregate as window function",
-            ))
         }
         other => {
             return Err(SqlError::not_supported(&format!(
