@@ -52,8 +52,14 @@ fn window_sort<'d>(window: &Window, config: &'d SpillConfig) -> ExternalSort<'d,
         desc.push(*d);
         collations.push(*c);
     }
-    ExternalSort::new((desc, &collations), config.sort_bytes, None, &config.dir)
+    let budget_bytes = config.sort_bytes.max(WINDOW_SORT_BYTES_MIN);
+    ExternalSort::new((desc, &collations), budget_bytes, None, &config.dir)
 }
+
+/// The least memory a window's sort takes, whatever sort_buffer_size says: under it each
+/// run file would hold a handful of rows, and a sort of a few thousand rows would spend
+/// seconds creating files (MariaDB's filesort also keeps a floor under sort_buffer_size).
+const WINDOW_SORT_BYTES_MIN: usize = 64 << 10;
 
 /// `window`'s keys over `row`.
 fn window_keys(

@@ -756,27 +756,11 @@ pub(crate) fn item_text(e: &ast::Expr, map: &SourceMap) -> String {
     // A call's span may end at its name: take the argument list that follows.
     let after = source.get(end..).unwrap_or("").trim_start();
     if matches!(e, ast::Expr::Function(_)) && after.starts_with('(') {
-        let open = source.len() - after.len();
-        let mut depth = 0i32;
-        let mut quote: Option<u8> = None;
-        for (k, &b) in bytes[open..].iter().enumerate() {
-            match quote {
-                Some(q) if b == q => quote = None,
-                Some(_) => {}
-                None => match b {
-                    b'\'' | b'"' | b'`' => quote = Some(b),
-                    b'(' => depth += 1,
-                    b')' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            end = open + k + 1;
-                            break;
-                        }
-                    }
-                    _ => {}
-                },
-            }
-        }
+        end = balanced_end(source, source.len() - after.len()).unwrap_or(end);
+    }
+    // A window function's name takes its OVER clause too.
+    if matches!(e, ast::Expr::Function(f) if f.over.is_some()) {
+        end = window::over_end(source, end);
     }
     let text = source
         .get(start..end.min(source.len()))
@@ -787,6 +771,31 @@ pub(crate) fn item_text(e: &ast::Expr, map: &SourceMap) -> String {
     } else {
         text.to_string()
     }
+}
+
+/// One past the parenthesis that closes the one at `open` (quotes skipped).
+fn balanced_end(source: &str, open: usize) -> Option<usize> {
+    let bytes = source.as_bytes();
+    let mut depth = 0i32;
+    let mut quote: Option<u8> = None;
+    for (k, &b) in bytes.get(open..)?.iter().enumerate() {
+        match quote {
+            Some(q) if b == q => quote = None,
+            Some(_) => {}
+            None => match b {
+                b'\'' | b'"' | b'`' => quote = Some(b),
+                b'(' => depth += 1,
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(open + k + 1);
+                    }
+                }
+                _ => {}
+            },
+        }
+    }
+    None
 }
 
 /// A user variable value from an evaluated value (for SET @a = ...).

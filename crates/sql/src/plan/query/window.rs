@@ -31,6 +31,31 @@ pub(super) struct FoundWindow {
     frame: Option<ast::WindowFrame>,
 }
 
+/// Where a window call's text ends: past `OVER name` or `OVER (...)` after `end` (the end
+/// of its argument list), or `end` when no OVER follows.
+pub(super) fn over_end(source: &str, end: usize) -> usize {
+    let Some(rest) = source.get(end..) else {
+        return end;
+    };
+    let trimmed = rest.trim_start();
+    if !trimmed
+        .get(..4)
+        .is_some_and(|w| w.eq_ignore_ascii_case("OVER"))
+    {
+        return end;
+    }
+    let after_over = source.len() - trimmed.len() + 4;
+    let spec = source[after_over..].trim_start();
+    let at = source.len() - spec.len();
+    if spec.starts_with('(') {
+        return super::balanced_end(source, at).unwrap_or(end);
+    }
+    let name_len = spec
+        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$' || c == '`'))
+        .unwrap_or(spec.len());
+    at + name_len
+}
+
 /// Whether `e` holds a window function (outside subqueries).
 pub(super) fn contains_window(e: &ast::Expr) -> bool {
     let mut found = false;
