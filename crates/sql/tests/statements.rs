@@ -804,6 +804,8 @@ fn clauses_not_built_are_refused_not_ignored() {
         "SELECT DISTINCT a, ROW_NUMBER() OVER () FROM t",
         "SELECT ROW_NUMBER() OVER ()",
         "UPDATE t SET b = ROW_NUMBER() OVER ()",
+        "SELECT a, ROW_NUMBER() OVER (ORDER BY a) FROM t HAVING a > 1",
+        "EXPLAIN SELECT a, ROW_NUMBER() OVER (ORDER BY a) FROM t",
         "SELECT a, SUM(b) FROM t GROUP BY a WITH ROLLUP",
         "SELECT a, SUM(b) FROM t GROUP BY a WITH CUBE",
         "SELECT a FROM t ORDER BY a FETCH FIRST 1 ROWS WITH TIES",

@@ -12,11 +12,13 @@ use crate::parser::source::*;
 use crate::plan::from_ast::*;
 use crate::plan::*;
 use from_clause::{from_relations, join_steps, table_refs};
+pub(crate) use item_name::{balanced_end, cut_item_name, item_name};
 use select_list::{by_item, select_items};
-use sqlparser::ast::{self, Spanned};
+use sqlparser::ast;
 
 mod from_clause;
 pub(crate) mod group_concat;
+mod item_name;
 mod select_list;
 mod window;
 
@@ -335,6 +337,16 @@ pub(crate) fn compile_table_select(
     };
     let grouped =
         !aggregated.found.is_empty() || !group_exprs.is_empty() || aggregated.having.is_some();
+    if !aggregated.windows.is_empty()
+        && aggregated.found.is_empty()
+        && group_exprs.is_empty()
+        && aggregated.having.is_some()
+    {
+        // MariaDB filters the rows by such a HAVING before the window step.
+        return Err(SqlError::not_supported(
+            "HAVING without GROUP BY or aggregates, with window functions",
+        ));
+    }
     // Aggregate arguments read the table's row; MIN and MAX keep their argument's
     // collation in the aggregate's column.
     let mut agg_args = Vec::new();
@@ -693,109 +705,6 @@ pub(crate) fn map_children(e: &ast::Expr, f: &mut dyn FnMut(&ast::Expr) -> ast::
         _ => {}
     }
     out
-}
-
-/// The longest name MariaDB gives an unaliased column, in bytes: a longer text is cut at
-/// the last character that fits.
-pub(crate) const ITEM_NAME_MAX_BYTES: usize = 255;
-
-/// MySQL names an unaliased column by the expression's text as written (at most
-/// [`ITEM_NAME_MAX_BYTES`]), except that a string literal is named by its value.
-pub(crate) fn item_name(e: &ast::Expr, map: &SourceMap) -> String {
-    cut_item_name(item_text(e, map))
-}
-
-pub(crate) fn cut_item_name(mut name: String) -> String {
-    if name.len() > ITEM_NAME_MAX_BYTES {
-        let mut cut = ITEM_NAME_MAX_BYTES;
-        while !name.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        name.truncate(cut);
-    }
-    name
-}
-
-pub(crate) fn item_text(e: &ast::Expr, map: &SourceMap) -> String {
-    if let ast::Expr::Value(v) = e {
-        match &v.value {
-            ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => {
-                return s.clone()
-            }
-            ast::Value::Null => return "NULL".to_string(),
-            _ => {}
-        }
-    }
-    let span = e.span();
-    if span.start.line == 0 {
-        return e.to_string();
-    }
-    let source = map.source();
-    let start = map.offset(span.start.line, span.start.column);
-    let mut end = map.offset(span.end.line, span.end.column).max(start);
-    // Spans of calls may stop before the closing parenthesis: extend to balance them.
-    let bytes = source.as_bytes();
-    let (mut depth, mut quote) = (0i32, None::<u8>);
-    let mut i = start;
-    while i < bytes.len() && (i < end || depth > 0 || quote.is_some()) {
-        let b = bytes[i];
-        match quote {
-            Some(_) if b == b'\\' => i += 1,
-            Some(q) if b == q => quote = None,
-            Some(_) => {}
-            None => match b {
-                b'\'' | b'"' | b'`' => quote = Some(b),
-                b'(' => depth += 1,
-                b')' => depth -= 1,
-                _ => {}
-            },
-        }
-        i += 1;
-    }
-    end = end.max(i.min(bytes.len()));
-    // A call's span may end at its name: take the argument list that follows.
-    let after = source.get(end..).unwrap_or("").trim_start();
-    if matches!(e, ast::Expr::Function(_)) && after.starts_with('(') {
-        end = balanced_end(source, source.len() - after.len()).unwrap_or(end);
-    }
-    // A window function's name takes its OVER clause too.
-    if matches!(e, ast::Expr::Function(f) if f.over.is_some()) {
-        end = window::over_end(source, end);
-    }
-    let text = source
-        .get(start..end.min(source.len()))
-        .unwrap_or("")
-        .trim_end();
-    if text.is_empty() {
-        e.to_string()
-    } else {
-        text.to_string()
-    }
-}
-
-/// One past the parenthesis that closes the one at `open` (quotes skipped).
-fn balanced_end(source: &str, open: usize) -> Option<usize> {
-    let bytes = source.as_bytes();
-    let mut depth = 0i32;
-    let mut quote: Option<u8> = None;
-    for (k, &b) in bytes.get(open..)?.iter().enumerate() {
-        match quote {
-            Some(q) if b == q => quote = None,
-            Some(_) => {}
-            None => match b {
-                b'\'' | b'"' | b'`' => quote = Some(b),
-                b'(' => depth += 1,
-                b')' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return Some(open + k + 1);
-                    }
-                }
-                _ => {}
-            },
-        }
-    }
-    None
 }
 
 /// A user variable value from an evaluated value (for SET @a = ...).
