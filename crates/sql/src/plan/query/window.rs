@@ -601,3 +601,66 @@ fn kind_of(
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_call_name_takes_its_over_clause() {
+        let text = "ROW_NUMBER() OVER (PARTITION BY (a) ORDER BY b) AS rn";
+        assert_eq!(
+            &text[..over_end(text, 12)],
+            "ROW_NUMBER() OVER (PARTITION BY (a) ORDER BY b)"
+        );
+        let text = "SUM(a)  over  w, b";
+        assert_eq!(&text[..over_end(text, 6)], "SUM(a)  over  w");
+        let text = "SUM(a) + 1";
+        assert_eq!(over_end(text, 6), 6);
+    }
+
+    fn window(frame: &str) -> FoundWindow {
+        let sql = format!("SELECT SUM(a) OVER (ORDER BY a {frame}) FROM t");
+        let dialect = sqlparser::dialect::MySqlDialect {};
+        let statement = sqlparser::parser::Parser::parse_sql(&dialect, &sql).expect("parses");
+        let ast::Statement::Query(q) = &statement[0] else {
+            panic!("a query")
+        };
+        let ast::SetExpr::Select(select) = q.body.as_ref() else {
+            panic!("a select")
+        };
+        let ast::SelectItem::UnnamedExpr(ast::Expr::Function(call)) = &select.projection[0] else {
+            panic!("a call")
+        };
+        let mut aggregates = Vec::new();
+        let found = resolve_windows(select, std::slice::from_ref(call), &mut aggregates);
+        found.expect("resolves").remove(0)
+    }
+
+    #[test]
+    fn frames_are_checked_as_mariadb_checks_them() {
+        let code = |frame: &str| frame_of(&window(frame)).err().map(|e| e.code);
+        assert_eq!(code("ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING"), None);
+        assert_eq!(code("ROWS 2 PRECEDING"), None);
+        assert_eq!(code("ROWS BETWEEN CURRENT ROW AND 1 PRECEDING"), Some(4014));
+        assert_eq!(code("ROWS BETWEEN 1 FOLLOWING AND CURRENT ROW"), Some(4014));
+        assert_eq!(
+            code("ROWS BETWEEN UNBOUNDED FOLLOWING AND 1 FOLLOWING"),
+            Some(4014)
+        );
+        assert_eq!(
+            code("ROWS BETWEEN 1.5 PRECEDING AND CURRENT ROW"),
+            Some(4020)
+        );
+        assert_eq!(
+            code("RANGE BETWEEN 1 PRECEDING AND CURRENT ROW"),
+            Some(1235)
+        );
+        assert_eq!(code("ROWS BETWEEN 1 FOLLOWING AND 1 PRECEDING"), Some(1235));
+        let f = frame_of(&window("ROWS BETWEEN 2 PRECEDING AND UNBOUNDED FOLLOWING")).unwrap();
+        assert_eq!(
+            (f.rows, f.start, f.end),
+            (true, Bound::Preceding(2), Bound::UnboundedFollowing)
+        );
+    }
+}
