@@ -17,12 +17,10 @@ pub struct ParamType {
     pub unsigned: bool,
 }
 
-use myriad_types::datetime::frac_digits;
-
 /// Append the text-protocol form of a non-NULL value for a column with `decimals`
 /// fractional digits (nothing for NULL).
 pub fn write_text_value(out: &mut Vec<u8>, value: &Value, decimals: u8) {
-    value.write_text(out, frac_digits(decimals));
+    value.write_text_in_column(out, decimals);
 }
 
 /// Append one value of a text row: a length-encoded string, or 0xFB for NULL. Everything

@@ -60,7 +60,8 @@
 //! 3. `exec::dispatch` sends it to `exec::select::select_table`, which reads rows with
 //!    `exec::read` (through the storage's table and block caches; a join through
 //!    `exec::join`, one combined row at a time), filters them by evaluating the expression
-//!    through `exec::env::ExecEnv`, folds aggregates with `exec::accumulate`, orders and
+//!    through `exec::env::ExecEnv`, folds aggregates with `exec::accumulate`, computes
+//!    window functions over the rows left (`exec::window`), orders and
 //!    groups within their budgets with `exec::spill`, and hands each row to the client's
 //!    sink as it is final (`exec::stream`, [`row_sink`]).
 //! 4. `exec::entry` stores the result in the query cache when the statement may be cached.

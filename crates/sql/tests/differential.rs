@@ -486,3 +486,11 @@ fn week_and_day_numbers_match_mariadb() {
         include_str!("corpus/week_and_day_numbers.sql"),
     );
 }
+
+#[test]
+fn window_functions_match_mariadb() {
+    run_corpus(
+        "window_functions",
+        include_str!("corpus/window_functions.sql"),
+    );
+}

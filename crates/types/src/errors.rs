@@ -201,6 +201,19 @@ error_codes! {
     ER_ROLE_DROP_EXISTS = 1976, "HY000", "Can't drop role '%-.64s'; it doesn't exist";
     ER_INVALID_ARGUMENT_FOR_LOGARITHM = 3020, "2201E", "Invalid argument for logarithm";
     ER_WITH_COL_WRONG_LIST = 4002, "HY000", "WITH column list and SELECT field list have different column counts";
+    ER_WRONG_WINDOW_SPEC_NAME = 4009, "HY000", "Window specification with name '%s' is not defined";
+    ER_DUP_WINDOW_NAME = 4010, "HY000", "Multiple window specifications with the same name '%s'";
+    ER_PARTITION_LIST_IN_REFERENCING_WINDOW_SPEC = 4011, "HY000", "Window specification referencing another one '%s' cannot contain partition list";
+    ER_ORDER_LIST_IN_REFERENCING_WINDOW_SPEC = 4012, "HY000", "Referenced window specification '%s' already contains order list";
+    ER_WINDOW_FRAME_IN_REFERENCED_WINDOW_SPEC = 4013, "HY000", "Referenced window specification '%s' cannot contain window frame";
+    ER_BAD_COMBINATION_OF_WINDOW_FRAME_BOUND_SPECS = 4014, "HY000", "Unacceptable combination of window frame bound specifications";
+    ER_WRONG_PLACEMENT_OF_WINDOW_FUNCTION = 4015, "HY000", "Window function is allowed only in SELECT list and ORDER BY clause";
+    ER_NOT_ALLOWED_WINDOW_FRAME = 4017, "HY000", "Window frame is not allowed with '%s'";
+    ER_NO_ORDER_LIST_IN_WINDOW_SPEC = 4018, "HY000", "No order list in window specification for '%s'";
+    ER_WRONG_TYPE_FOR_ROWS_FRAME = 4020, "HY000", "Integer is required for ROWS-type frame";
+    ER_FRAME_EXCLUSION_NOT_SUPPORTED = 4022, "HY000", "Frame exclusion is not supported yet";
+    ER_INVALID_NTILE_ARGUMENT = 4024, "HY000", "Argument of NTILE must be greater than 0";
+    ER_SUM_FUNC_WITH_WINDOW_FUNC_AS_ARG = 4074, "HY000", "Window functions can not be used as arguments to group functions.";
     ER_ACCOUNT_HAS_BEEN_LOCKED = 4151, "HY000", "Access denied, this account is locked";
     ER_LOAD_INFILE_CAPABILITY_DISABLED = 4166, "HY000", "The used command is not allowed because the MariaDB server or client has disabled the local infile capability";
 }

@@ -34,6 +34,11 @@ pub enum Value {
     Time(Time),
 }
 
+/// The largest DOUBLE printed with a column's fixed fraction digits: past it the shortest
+/// form is kept, so that a value's text stays under the 251 bytes a text row gives a
+/// non-string value.
+pub const FIXED_DOUBLE_ABS_MAX: f64 = 1e15;
+
 impl Value {
     pub fn is_null(&self) -> bool {
         matches!(self, Value::Null)
@@ -46,6 +51,20 @@ impl Value {
             Value::DateTime(dt) => Some(*dt),
             _ => None,
         }
+    }
+
+    /// Append the text form in a result column with `decimals` (the column definition's
+    /// field): a DOUBLE in a column with 1 to 30 decimals prints that many fraction digits,
+    /// as MariaDB prints PERCENT_RANK()'s, while it is under [`FIXED_DOUBLE_ABS_MAX`];
+    /// everything else as [`Value::write_text`] with the column's fraction digits.
+    pub fn write_text_in_column(&self, out: &mut Vec<u8>, decimals: u8) {
+        if let Value::Double(v) = self {
+            if (1..=30).contains(&decimals) && v.is_finite() && v.abs() < FIXED_DOUBLE_ABS_MAX {
+                let _ = write!(out, "{:.*}", usize::from(decimals), v);
+                return;
+            }
+        }
+        self.write_text(out, crate::datetime::frac_digits(decimals));
     }
 
     /// Append the text form (nothing for NULL). `frac_digits` is how many fraction digits

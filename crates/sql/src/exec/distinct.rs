@@ -94,6 +94,7 @@ pub(crate) fn row_key(row: &[Value], collations: &[Collation]) -> Vec<u8> {
 pub(crate) fn streams(plan: &TableSelect) -> bool {
     plan.distinct
         && plan.grouping.is_none()
+        && plan.windows.funcs.is_empty()
         && plan.order_by.is_empty()
         && (!plan.joins.is_empty() || matches!(plan.source.access, Access::Full))
 }

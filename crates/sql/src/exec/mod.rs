@@ -32,6 +32,7 @@ pub mod spill;
 pub mod stream;
 pub mod table_cache;
 pub mod transaction;
+pub mod window;
 pub mod write;
 
 use crate::catalog;

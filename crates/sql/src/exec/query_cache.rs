@@ -436,6 +436,7 @@ pub(crate) fn collect_stmt(stmt: &Stmt, tables: &mut Tables) -> bool {
                 crate::plan::tables::OutputItem::Expr { expr, .. } => Some(expr),
                 crate::plan::tables::OutputItem::Column { .. } => None,
             }));
+            exprs.extend(plan.windows.exprs());
             if let Some(g) = &plan.grouping {
                 exprs.extend(g.keys.iter());
                 exprs.extend(g.aggregates.iter().flat_map(|a| a.exprs()));

@@ -551,6 +551,7 @@ impl TableSelect {
             }
             exprs.extend(self.source.filter.as_ref());
             exprs.extend(self.order_by.iter().map(|(e, _)| e));
+            exprs.extend(self.windows.exprs());
             if let Some(g) = &self.grouping {
                 exprs.extend(g.keys.iter());
                 exprs.extend(g.aggregates.iter().flat_map(|a| a.exprs()));
@@ -586,6 +587,7 @@ pub fn columns_read(plan: &TableSelect) -> Option<Arc<[bool]>> {
     exprs.extend(plan.source.filter.as_ref());
     exprs.extend(plan.post_filter.as_ref());
     exprs.extend(plan.order_by.iter().map(|(e, _)| e));
+    exprs.extend(plan.windows.exprs());
     if let Some(g) = &plan.grouping {
         exprs.extend(g.keys.iter());
         exprs.extend(g.aggregates.iter().flat_map(|a| a.exprs()));

@@ -286,6 +286,9 @@ impl Session {
                 keys.map(|(e, _)| e.collation(&plan.collations).collation)
                     .collect(),
             ))
+        } else if !plan.windows.funcs.is_empty() {
+            // As MariaDB: in the order the last window's sort leaves them.
+            None
         } else {
             plan.grouping
                 .as_ref()
@@ -310,6 +313,13 @@ impl Session {
             return Ok(Some(result));
         }
         let mut out = crate::exec::spill::collect::Collector::new(order, wanted, spill);
+        // With window functions the rows go to the window step first, and from it to `out`.
+        let mut after_windows = None;
+        if !plan.windows.funcs.is_empty() {
+            let input = crate::exec::window::WindowInput::new(plan, spill);
+            let windowed = crate::exec::spill::collect::Collector::Windowed(Box::new(input));
+            after_windows = Some(std::mem::replace(&mut out, windowed));
+        }
         if let Some(g) = plan.grouping.as_ref().filter(|g| !g.keys.is_empty()) {
             out =
                 Session::group_streamed(plan, g, &table, &types[..ncols], &shape, spill, out, env)?;
@@ -334,6 +344,12 @@ impl Session {
             plan.source.access,
             crate::plan::tables::Access::Index { .. }
         );
+        if let Some(mut shaped) = after_windows {
+            if let crate::exec::spill::collect::Collector::Windowed(input) = out {
+                input.finish((&shape, &types, range), &mut shaped, env)?;
+            }
+            out = shaped;
+        }
         if distinct_after {
             let limits = (range, offset, limit);
             let collations = crate::exec::distinct::item_collations(plan);
@@ -472,7 +488,11 @@ impl Session {
         let Some(limit) = &plan.limit else {
             return Ok(None);
         };
-        if !plan.order_by.is_empty() || plan.grouping.is_some() || plan.distinct {
+        if !plan.order_by.is_empty()
+            || plan.grouping.is_some()
+            || plan.distinct
+            || !plan.windows.funcs.is_empty()
+        {
             return Ok(None);
         }
         let offset = match &plan.offset {
@@ -565,12 +585,14 @@ pub(crate) fn table_select_columns(
                 let (table_ref, local) = column_of(plan, *index);
                 crate::plan::tables::column_meta(table_ref, local, name)
             }
-            crate::plan::tables::OutputItem::Column { index, name } => aggregate_column(
-                plan,
-                *index - ncols,
-                name,
-                types.get(*index).copied().unwrap_or(SqlType::Null),
-            ),
+            crate::plan::tables::OutputItem::Column { index, name } => {
+                let ty = types.get(*index).copied().unwrap_or(SqlType::Null);
+                let nwindows = plan.windows.funcs.len();
+                match (*index + nwindows).checked_sub(types.len()) {
+                    Some(n) => crate::exec::window::window_column(plan, n, name, ty),
+                    None => aggregate_column(plan, *index - ncols, name, ty),
+                }
+            }
             crate::plan::tables::OutputItem::Expr { expr, name } => {
                 let ty = expr.sql_type(env, types);
                 let mut column = result_column(name, ty);

@@ -27,6 +27,7 @@ pub(crate) fn applies(plan: &TableSelect, config: &SpillConfig) -> Option<Vec<Ke
     if plan.order_by.is_empty()
         || !plan.joins.is_empty()
         || plan.grouping.is_some()
+        || !plan.windows.funcs.is_empty()
         || plan.distinct
         || plan.post_filter.is_some()
         || plan.limit.is_some()

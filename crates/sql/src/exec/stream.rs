@@ -38,6 +38,7 @@ pub(crate) fn streams(plan: &TableSelect) -> bool {
         && matches!(plan.source.access, Access::Full);
     (one_scan || !plan.joins.is_empty())
         && plan.grouping.is_none()
+        && plan.windows.funcs.is_empty()
         && plan.order_by.is_empty()
         && !plan.distinct
 }

@@ -519,12 +519,21 @@ impl Compiler<'_> {
 
     pub(crate) fn function(&self, f: &ast::Function) -> Result<Expr, SqlError> {
         if f.over.is_some() {
-            return Err(SqlError::not_supported("window functions"));
+            // A table SELECT takes its window functions out of the select list and ORDER
+            // BY before compiling them (plan::query::window); anywhere else they are not
+            // built.
+            return Err(SqlError::not_supported(
+                "window functions outside a SELECT's select list and ORDER BY",
+            ));
         }
         if f.filter.is_some() || !f.within_group.is_empty() || f.null_treatment.is_some() {
             return Err(err_syntax(&f.to_string()));
         }
         let name = f.name.to_string().to_ascii_uppercase();
+        if WINDOW_ONLY_FUNCTIONS.contains(&name.as_str()) {
+            // MariaDB's grammar knows these only with OVER.
+            return Err(err_syntax(&f.to_string()));
+        }
         // ORDER BY, SEPARATOR, LIMIT inside the parentheses belong to GROUP_CONCAT only
         // (MariaDB: 1064); never ignored.
         if let ast::FunctionArguments::List(list) = &f.args {
@@ -728,3 +737,18 @@ pub(crate) fn negate(inner: Expr, number: bool) -> Result<Expr, SqlError> {
         other => Expr::Neg(Box::new(other)),
     })
 }
+
+/// Functions that exist only as window functions (with OVER).
+const WINDOW_ONLY_FUNCTIONS: [&str; 11] = [
+    "ROW_NUMBER",
+    "RANK",
+    "DENSE_RANK",
+    "PERCENT_RANK",
+    "CUME_DIST",
+    "NTILE",
+    "LAG",
+    "LEAD",
+    "FIRST_VALUE",
+    "LAST_VALUE",
+    "NTH_VALUE",
+];

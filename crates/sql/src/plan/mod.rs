@@ -35,6 +35,7 @@ pub mod table_def;
 pub mod tables;
 pub mod timestamps;
 pub mod union;
+pub mod window;
 
 use crate::catalog::account_options::AccountOptions;
 use crate::error::SqlError;

@@ -12,12 +12,15 @@ use crate::parser::source::*;
 use crate::plan::from_ast::*;
 use crate::plan::*;
 use from_clause::{from_relations, join_steps, table_refs};
+pub(crate) use item_name::{balanced_end, cut_item_name, item_name};
 use select_list::{by_item, select_items};
-use sqlparser::ast::{self, Spanned};
+use sqlparser::ast;
 
 mod from_clause;
 pub(crate) mod group_concat;
+mod item_name;
 mod select_list;
+mod window;
 
 pub(crate) fn compile_query(
     q: &ast::Query,
@@ -56,6 +59,9 @@ pub(crate) fn compile_query(
         if let ast::SelectItem::UnnamedExpr(e) | ast::SelectItem::ExprWithAlias { expr: e, .. } =
             item
         {
+            if window::contains_window(e) {
+                return Err(SqlError::not_supported("window functions without FROM"));
+            }
             extract_aggregates(e, &mut found);
         }
     }
@@ -119,8 +125,8 @@ fn refuse_unbuilt(q: &ast::Query, select: &ast::Select) -> Result<(), SqlError> 
             }));
         }
     }
-    if !select.named_window.is_empty() || select.qualify.is_some() {
-        return Err(SqlError::not_supported("window functions"));
+    if select.qualify.is_some() {
+        return Err(SqlError::not_supported("QUALIFY"));
     }
     if let Some(fetch) = &q.fetch {
         if fetch.with_ties || fetch.percent {
@@ -291,6 +297,9 @@ struct Aggregates {
     having: Option<ast::Expr>,
     /// ORDER BY's expressions, each with whether it is DESC.
     order: Vec<(ast::Expr, bool)>,
+    /// The window functions taken out of the select list and ORDER BY (each becomes a
+    /// column `__winN` after the aggregates').
+    windows: Vec<window::FoundWindow>,
 }
 
 /// SELECT from one stored table.
@@ -302,6 +311,7 @@ pub(crate) fn compile_table_select(
     compiler: &Compiler,
     ctx: &CompileCtx,
 ) -> Result<Stmt, SqlError> {
+    window::refuse_misplaced(select)?;
     let relations = from_relations(select)?;
     let refs = table_refs(&relations, ctx, (map, compiler))?;
     let table = refs[0].clone();
@@ -327,6 +337,16 @@ pub(crate) fn compile_table_select(
     };
     let grouped =
         !aggregated.found.is_empty() || !group_exprs.is_empty() || aggregated.having.is_some();
+    if !aggregated.windows.is_empty()
+        && aggregated.found.is_empty()
+        && group_exprs.is_empty()
+        && aggregated.having.is_some()
+    {
+        // MariaDB filters the rows by such a HAVING before the window step.
+        return Err(SqlError::not_supported(
+            "HAVING without GROUP BY or aggregates, with window functions",
+        ));
+    }
     // Aggregate arguments read the table's row; MIN and MAX keep their argument's
     // collation in the aggregate's column.
     let mut agg_args = Vec::new();
@@ -362,6 +382,18 @@ pub(crate) fn compile_table_select(
             }
             _ => None,
         });
+    }
+    let ec = crate::plan::table_def::table_compiler(compiler, &ext_scope);
+    let windows = window::compile_windows(&aggregated.windows, &ec, &ext_scope.collations)?;
+    if !windows.funcs.is_empty() && select.distinct.is_some() {
+        return Err(SqlError::not_supported("DISTINCT with window functions"));
+    }
+    for (i, f) in windows.funcs.iter().enumerate() {
+        ext_scope.columns.push((None, format!("__win{i}")));
+        ext_scope.collations.push(
+            f.value_arg()
+                .and_then(|a| a.collation(&ext_scope.collations).string_collation()),
+        );
     }
     let ec = crate::plan::table_def::table_compiler(compiler, &ext_scope);
 
@@ -402,6 +434,10 @@ pub(crate) fn compile_table_select(
     } else {
         None
     };
+    if let Some(g) = &grouping {
+        let first_window_column = scope.columns.len() + aggregated.found.len();
+        window::refuse_window_columns(g.keys.iter().chain(&g.having), first_window_column)?;
+    }
     let filter = select
         .selection
         .as_ref()
@@ -431,6 +467,7 @@ pub(crate) fn compile_table_select(
             limit,
             offset,
             collations: std::mem::take(&mut ext_scope.collations),
+            windows,
             locking: locking_read(q)?,
             shown_columns: std::sync::OnceLock::new(),
         },
@@ -458,12 +495,13 @@ fn extract_clauses(
     has_column: &dyn Fn(&str) -> bool,
 ) -> Result<Aggregates, SqlError> {
     let mut found: Vec<Found> = Vec::new();
+    let mut calls = Vec::new();
     let mut rewritten_items = Vec::new();
     for item in &select.projection {
         rewritten_items.push(match item {
-            ast::SelectItem::UnnamedExpr(e) => Some(extract_aggregates(e, &mut found)),
-            ast::SelectItem::ExprWithAlias { expr, .. } => {
-                Some(extract_aggregates(expr, &mut found))
+            ast::SelectItem::UnnamedExpr(e) | ast::SelectItem::ExprWithAlias { expr: e, .. } => {
+                let e = window::extract_windows(e, &mut calls)?;
+                Some(extract_aggregates(&e, &mut found))
             }
             _ => None,
         });
@@ -485,21 +523,24 @@ fn extract_clauses(
             let ast::OrderByKind::Expressions(list) = &ob.kind else {
                 return Err(SqlError::not_supported("ORDER BY ALL"));
             };
-            list.iter()
-                .map(|o| {
-                    (
-                        extract_aggregates(&o.expr, &mut found),
-                        matches!(o.options.sort, Some(ast::OrderBySort::Desc)),
-                    )
-                })
-                .collect()
+            let mut order = Vec::new();
+            for o in list {
+                let e = window::extract_windows(&o.expr, &mut calls)?;
+                order.push((
+                    extract_aggregates(&e, &mut found),
+                    matches!(o.options.sort, Some(ast::OrderBySort::Desc)),
+                ));
+            }
+            order
         }
     };
+    let windows = window::resolve_windows(select, &calls, &mut found)?;
     Ok(Aggregates {
         found,
         items: rewritten_items,
         having,
         order,
+        windows,
     })
 }
 
@@ -664,100 +705,6 @@ pub(crate) fn map_children(e: &ast::Expr, f: &mut dyn FnMut(&ast::Expr) -> ast::
         _ => {}
     }
     out
-}
-
-/// The longest name MariaDB gives an unaliased column, in bytes: a longer text is cut at
-/// the last character that fits.
-pub(crate) const ITEM_NAME_MAX_BYTES: usize = 255;
-
-/// MySQL names an unaliased column by the expression's text as written (at most
-/// [`ITEM_NAME_MAX_BYTES`]), except that a string literal is named by its value.
-pub(crate) fn item_name(e: &ast::Expr, map: &SourceMap) -> String {
-    cut_item_name(item_text(e, map))
-}
-
-pub(crate) fn cut_item_name(mut name: String) -> String {
-    if name.len() > ITEM_NAME_MAX_BYTES {
-        let mut cut = ITEM_NAME_MAX_BYTES;
-        while !name.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        name.truncate(cut);
-    }
-    name
-}
-
-pub(crate) fn item_text(e: &ast::Expr, map: &SourceMap) -> String {
-    if let ast::Expr::Value(v) = e {
-        match &v.value {
-            ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => {
-                return s.clone()
-            }
-            ast::Value::Null => return "NULL".to_string(),
-            _ => {}
-        }
-    }
-    let span = e.span();
-    if span.start.line == 0 {
-        return e.to_string();
-    }
-    let source = map.source();
-    let start = map.offset(span.start.line, span.start.column);
-    let mut end = map.offset(span.end.line, span.end.column).max(start);
-    // Spans of calls may stop before the closing parenthesis: extend to balance them.
-    let bytes = source.as_bytes();
-    let (mut depth, mut quote) = (0i32, None::<u8>);
-    let mut i = start;
-    while i < bytes.len() && (i < end || depth > 0 || quote.is_some()) {
-        let b = bytes[i];
-        match quote {
-            Some(_) if b == b'\\' => i += 1,
-            Some(q) if b == q => quote = None,
-            Some(_) => {}
-            None => match b {
-                b'\'' | b'"' | b'`' => quote = Some(b),
-                b'(' => depth += 1,
-                b')' => depth -= 1,
-                _ => {}
-            },
-        }
-        i += 1;
-    }
-    end = end.max(i.min(bytes.len()));
-    // A call's span may end at its name: take the argument list that follows.
-    let after = source.get(end..).unwrap_or("").trim_start();
-    if matches!(e, ast::Expr::Function(_)) && after.starts_with('(') {
-        let open = source.len() - after.len();
-        let mut depth = 0i32;
-        let mut quote: Option<u8> = None;
-        for (k, &b) in bytes[open..].iter().enumerate() {
-            match quote {
-                Some(q) if b == q => quote = None,
-                Some(_) => {}
-                None => match b {
-                    b'\'' | b'"' | b'`' => quote = Some(b),
-                    b'(' => depth += 1,
-                    b')' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            end = open + k + 1;
-                            break;
-                        }
-                    }
-                    _ => {}
-                },
-            }
-        }
-    }
-    let text = source
-        .get(start..end.min(source.len()))
-        .unwrap_or("")
-        .trim_end();
-    if text.is_empty() {
-        e.to_string()
-    } else {
-        text.to_string()
-    }
 }
 
 /// A user variable value from an evaluated value (for SET @a = ...).

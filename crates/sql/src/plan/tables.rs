@@ -250,6 +250,9 @@ pub struct TableSelect {
     /// then each aggregate's): what ORDER BY, GROUP BY, DISTINCT and MIN/MAX keys
     /// compare under (see [`Expr::collation`]).
     pub collations: Vec<Option<st::Collation>>,
+    /// The window functions, whose values follow the aggregates' in the rows the select
+    /// list and ORDER BY read.
+    pub windows: crate::plan::window::Windows,
     /// `FOR UPDATE` or `FOR SHARE`: the tables are locked for the session's transaction
     /// before they are read (see `session::transaction`).
     pub locking: bool,
@@ -261,7 +264,7 @@ pub struct TableSelect {
 
 impl TableSelect {
     /// The types of the rows the clauses read: the tables' columns in join order, then
-    /// each aggregate's; with the number of table columns.
+    /// each aggregate's, then each window function's; with the number of table columns.
     pub fn input_types(&self, env: &dyn crate::expr::Env) -> (Vec<SqlType>, usize) {
         let mut types = self.source.table.column_types();
         for j in &self.joins {
@@ -273,6 +276,10 @@ impl TableSelect {
                 let ty = a.sql_type(&types[..ncols], env);
                 types.push(ty);
             }
+        }
+        for f in &self.windows.funcs {
+            let ty = f.sql_type(&types, env);
+            types.push(ty);
         }
         (types, ncols)
     }

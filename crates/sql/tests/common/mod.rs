@@ -61,7 +61,7 @@ pub fn text_in_column(v: &Value, decimals: u8) -> Option<String> {
         return None;
     }
     let mut out = Vec::new();
-    v.write_text(&mut out, myriad_types::datetime::frac_digits(decimals));
+    v.write_text_in_column(&mut out, decimals);
     Some(String::from_utf8_lossy(&out).into_owned())
 }
 

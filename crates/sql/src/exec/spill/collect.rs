@@ -13,6 +13,7 @@ use crate::expr::eval::{SqlType, SqlValue};
 use crate::expr::Env;
 use crate::plan::tables::{OutputItem, TableSelect};
 use crate::value::Value;
+use myriad_types::errors::ER_UNKNOWN_ERROR;
 use myriad_types::Collation;
 
 pub enum Collector<'d> {
@@ -23,6 +24,9 @@ pub enum Collector<'d> {
     /// Rows in arrival order past the budget: a sort without keys, which keeps arrival
     /// order and spills.
     Spooled(Box<ExternalSort<'d, Vec<Value>>>, &'d SpillConfig),
+    /// Input rows waiting for the window step (see [`crate::exec::window`]): they are
+    /// shaped after it, into another collector.
+    Windowed(Box<crate::exec::window::WindowInput<'d>>),
 }
 
 /// Rows in arrival order while they fit the sort budget.
@@ -88,6 +92,12 @@ impl<'d> Collector<'d> {
             (Collector::Spooled(spool, _), _) => return spool.push(Vec::new(), row),
             (Collector::Sorted(sort), None) => return sort.push(keys, row),
             (Collector::Sorted(sort), Some(seq)) => return sort.push_at(keys, seq, row),
+            (Collector::Windowed(_), _) => {
+                return Err(SqlError::new(
+                    ER_UNKNOWN_ERROR,
+                    "a shaped row was handed to the window step",
+                ))
+            }
         };
         *self = spool;
         Ok(())
@@ -153,6 +163,12 @@ impl<'d> Collector<'d> {
             }
             Collector::Sorted(sort) => (sort, false),
             Collector::Spooled(spool, _) => (spool, true),
+            Collector::Windowed(_) => {
+                return Err(SqlError::new(
+                    ER_UNKNOWN_ERROR,
+                    "the window step's rows were read before it ran",
+                ))
+            }
         };
         let (outcome, stats) = (*sort).finish()?;
         match spooled {
@@ -177,6 +193,7 @@ impl Collector<'_> {
             }
             Collector::Spooled(_, config) => *self = Collector::new(None, None, config),
             Collector::Sorted(sort) => sort.reset(),
+            Collector::Windowed(input) => input.reset(),
         }
     }
 }
@@ -214,6 +231,11 @@ impl<'p> RowShape<'p> {
         }
     }
 
+    /// The plan whose rows this shapes.
+    pub fn plan(&self) -> &'p TableSelect {
+        self.plan
+    }
+
     /// Evaluate the ORDER BY keys (else the group's keys) and the select list over
     /// `values`, and hand the result row to `out` (`seq`: see [`Collector::push`]).
     pub fn emit(
@@ -224,6 +246,9 @@ impl<'p> RowShape<'p> {
         env: &mut dyn Env,
         out: &mut Collector<'_>,
     ) -> Result<(), SqlError> {
+        if let Collector::Windowed(input) = out {
+            return input.push(self.plan, values, env);
+        }
         let (keys, row) = self.shape(values, group_key, env)?;
         out.push(keys, seq, row)
     }
