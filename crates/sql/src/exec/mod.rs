@@ -18,6 +18,7 @@ pub mod privileges;
 pub mod query_cache;
 pub mod read;
 pub mod roles;
+pub mod rollup;
 pub mod select;
 pub mod set_ops;
 pub mod show;

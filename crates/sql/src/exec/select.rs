@@ -274,12 +274,19 @@ impl Session {
             env,
         )?;
         let (types, ncols) = input_types(plan, env);
-        let columns = result_columns(plan, &types, ncols, env);
+        let mut columns = result_columns(plan, &types, ncols, env);
+        let rollup = plan.grouping.as_ref().is_some_and(|g| g.rollup);
+        if rollup {
+            columns = crate::exec::rollup::nullable_keys(plan, columns);
+        }
         let shape = crate::exec::spill::collect::RowShape::new(plan, &types, env);
         let (offset, limit) = offset_limit(plan, env)?;
         // Rows come out in ORDER BY order, else GROUP BY returns its groups in key order,
         // as MariaDB does.
-        let order = if !plan.order_by.is_empty() {
+        // WITH ROLLUP makes its rows in order.
+        let order = if rollup {
+            None
+        } else if !plan.order_by.is_empty() {
             let keys = plan.order_by.iter();
             Some((
                 keys.clone().map(|(_, d)| *d).collect(),
@@ -310,7 +317,18 @@ impl Session {
             return Ok(Some(result));
         }
         let mut out = crate::exec::spill::collect::Collector::new(order, wanted, spill);
-        if let Some(g) = plan.grouping.as_ref().filter(|g| !g.keys.is_empty()) {
+        if let Some(g) = plan.grouping.as_ref().filter(|g| g.rollup) {
+            out = crate::exec::rollup::group_rollup(
+                plan,
+                g,
+                &table,
+                &types[..ncols],
+                &shape,
+                spill,
+                out,
+                env,
+            )?;
+        } else if let Some(g) = plan.grouping.as_ref().filter(|g| !g.keys.is_empty()) {
             out =
                 Session::group_streamed(plan, g, &table, &types[..ncols], &shape, spill, out, env)?;
         } else if let Some(g) = plan.grouping.as_ref() {

@@ -1,0 +1,216 @@
+//! GROUP BY ... WITH ROLLUP: each group's row, and after the last group of each prefix of
+//! the grouping columns a super-aggregate row over the whole prefix, its rolled-up columns
+//! NULL; the grand total last.
+//!
+//! MariaDB computes it from rows sorted by the grouping columns, and so does this: every
+//! input row goes through the budgeted sort ([`ExternalSort`], spilling past
+//! `sort_buffer_size`), by the grouping keys ascending (NULL first) under their collations,
+//! ties in arrival order. The sorted stream then passes once: a running state per
+//! aggregate for the current group and for each of its prefixes (`levels[j]` aggregates
+//! the rows sharing the first `j` keys, `levels[n]` is the group). When the key at
+//! position `d` changes, the group's row and the super rows of prefixes longer than `d`
+//! are emitted, deepest first, and their states start again.
+//!
+//! Memory: the sort's budget, plus (n + 1) running states per aggregate; never a group's
+//! rows. A COUNT(DISTINCT) or GROUP_CONCAT state holds its distinct values or texts, as
+//! MariaDB's does.
+//!
+//! A super row shows, outside the rolled-up columns and the aggregates, the first row of
+//! the last group of its prefix (MariaDB shows that group's values). Grouping keys must
+//! be columns; the plan refuses others (see `plan::query`). The result is not reordered:
+//! MariaDB refuses ORDER BY with ROLLUP (error 1221), and LIMIT counts the super rows.
+
+use crate::error::SqlError;
+use crate::exec::accumulate::{each_grouped_row, Running};
+use crate::exec::aggregate::group_key_text;
+use crate::exec::env::ExecEnv;
+use crate::exec::spill::collect::{Collector, RowShape};
+use crate::exec::spill::sort::{ExternalSort, Outcome};
+use crate::exec::spill::SpillConfig;
+use crate::expr::eval::SqlType;
+use crate::expr::Expr;
+use crate::plan::tables::{Grouping, TableSelect};
+use crate::result::{column_flags, Column};
+use crate::value::Value;
+use myriad_types::errors::ER_UNKNOWN_ERROR;
+use std::sync::Arc;
+
+/// The input row positions of the grouping columns, in GROUP BY order; None when a key
+/// is not a column.
+pub(crate) fn key_columns(g: &Grouping) -> Option<Vec<usize>> {
+    g.keys
+        .iter()
+        .map(|k| match k {
+            Expr::Column(c) => Some(*c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The result's columns with the grouping columns shown as nullable: a super row holds
+/// NULL there.
+pub(crate) fn nullable_keys(plan: &TableSelect, columns: Arc<Vec<Column>>) -> Arc<Vec<Column>> {
+    let Some(keys) = plan.grouping.as_ref().and_then(key_columns) else {
+        return columns;
+    };
+    let mut columns = Arc::unwrap_or_clone(columns);
+    for (item, column) in plan.items.iter().zip(columns.iter_mut()) {
+        if let crate::plan::tables::OutputItem::Column { index, .. } = item {
+            if keys.contains(index) {
+                column.flags &= !column_flags::NOT_NULL;
+            }
+        }
+    }
+    Arc::new(columns)
+}
+
+/// The running states of the group and of its prefixes, and the rows that shape them.
+struct Rollup<'a> {
+    g: &'a Grouping,
+    types: &'a [SqlType],
+    keys: Vec<usize>,
+    /// `levels[j]`: one state per aggregate over the rows sharing the first j keys.
+    levels: Vec<Vec<Running>>,
+    /// The current group's canonical key parts and its first row.
+    current: Option<(Vec<Vec<u8>>, Vec<Value>)>,
+}
+
+impl Rollup<'_> {
+    /// Take the next row of the sorted stream, emitting what the change of key closes.
+    fn push(
+        &mut self,
+        row: Vec<Value>,
+        env: &mut ExecEnv,
+        emit: &mut dyn FnMut(Vec<Value>, &mut ExecEnv) -> Result<(), SqlError>,
+    ) -> Result<(), SqlError> {
+        let parts: Vec<Vec<u8>> = self
+            .keys
+            .iter()
+            .zip(&self.g.key_collations)
+            .map(|(&c, &collation)| group_key_text(&row[c], collation))
+            .collect();
+        let changed = match &self.current {
+            None => None,
+            Some((current, _)) => Some(
+                current
+                    .iter()
+                    .zip(&parts)
+                    .position(|(a, b)| a != b)
+                    .unwrap_or(parts.len()),
+            ),
+        };
+        match changed {
+            Some(d) if d == parts.len() => {}
+            Some(d) => {
+                self.close_down_to(d + 1, env, emit)?;
+                self.current = Some((parts, row.clone()));
+            }
+            None => self.current = Some((parts, row.clone())),
+        }
+        for level in &mut self.levels {
+            for (running, agg) in level.iter_mut().zip(&self.g.aggregates) {
+                running.add(agg, &row, env)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Emit the rows of levels n down to `lowest` (the group's, then its prefixes'), and
+    /// start their states again.
+    fn close_down_to(
+        &mut self,
+        lowest: usize,
+        env: &mut ExecEnv,
+        emit: &mut dyn FnMut(Vec<Value>, &mut ExecEnv) -> Result<(), SqlError>,
+    ) -> Result<(), SqlError> {
+        let Some((_, first)) = &self.current else {
+            return Ok(());
+        };
+        let first = first.clone();
+        for level in (lowest..self.levels.len()).rev() {
+            let fresh = Running::fresh(self.g, self.types, env);
+            let states = std::mem::replace(&mut self.levels[level], fresh);
+            let mut row = first.clone();
+            for &c in &self.keys[level..] {
+                row[c] = Value::Null;
+            }
+            for (running, agg) in states.into_iter().zip(&self.g.aggregates) {
+                row.push(running.finish(agg, env)?);
+            }
+            if self.g.keeps(env, &row)? {
+                emit(row, env)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// GROUP BY ... WITH ROLLUP over `plan`'s rows (see the module doc): each result row goes
+/// into `out` in MariaDB's order. `types`: the input row's column types.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn group_rollup<'d>(
+    plan: &TableSelect,
+    g: &Grouping,
+    table: &crate::exec::source::Opened,
+    types: &[SqlType],
+    shape: &RowShape,
+    spill: &'d SpillConfig,
+    mut out: Collector<'d>,
+    env: &mut ExecEnv,
+) -> Result<Collector<'d>, SqlError> {
+    let Some(keys) = key_columns(g) else {
+        return Err(SqlError::not_supported("WITH ROLLUP over an expression"));
+    };
+    let order = (vec![false; keys.len()], &g.key_collations[..]);
+    let sort = std::cell::RefCell::new(ExternalSort::<Vec<Value>>::new(
+        order,
+        spill.sort_bytes,
+        None,
+        &spill.dir,
+    ));
+    each_grouped_row(
+        (plan, g, table),
+        env,
+        &mut |(_, key_values), values, _| {
+            sort.borrow_mut().push(key_values, values)?;
+            Ok(true)
+        },
+        &mut || sort.borrow_mut().reset(),
+    )?;
+    let (outcome, stats) = sort.into_inner().finish()?;
+    let Outcome::Sorted(rows) = outcome else {
+        return Err(SqlError::new(
+            ER_UNKNOWN_ERROR,
+            "Internal error in WITH ROLLUP: a sort without a limit restarted",
+        ));
+    };
+    let mut rollup = Rollup {
+        g,
+        types,
+        levels: (0..=keys.len())
+            .map(|_| Running::fresh(g, types, env))
+            .collect(),
+        keys,
+        current: None,
+    };
+    let emit = &mut |mut row: Vec<Value>, env: &mut ExecEnv| {
+        shape.emit(&mut row, None, None, env, &mut out)
+    };
+    for row in rows {
+        crate::interrupt::tick()?;
+        let (_, values) = row?;
+        rollup.push(values, env, emit)?;
+    }
+    // No rows, no grand total (MariaDB answers an empty set).
+    rollup.close_down_to(0, env, emit)?;
+    env.spill.tmp_tables += 1;
+    if stats.tmp_files > 0 {
+        env.spill.tmp_disk_tables += 1;
+    }
+    let range = matches!(
+        plan.source.access,
+        crate::plan::tables::Access::Index { .. }
+    );
+    env.spill.add_sort(stats, range);
+    Ok(out)
+}

@@ -1,0 +1,3 @@
+-- Time functions: STR_TO_DATE, TIME_FORMAT, MAKETIME, SEC_TO_TIME, TIME_TO_SEC,
+-- UNIX_TIMESTAMP with an argument.
+SELECT 1
