@@ -77,6 +77,13 @@ pub fn result_column(name: &str, ty: SqlType) -> Column {
             column_flags::BINARY,
             fsp,
         ),
+        SqlType::Time { fsp } => (
+            ColumnType::Time,
+            crate::expr::eval::display_chars(ty),
+            charsets::BINARY,
+            column_flags::BINARY,
+            fsp,
+        ),
     };
     if matches!(ty, SqlType::Str { .. }) {
         flags = 0;

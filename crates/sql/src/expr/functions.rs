@@ -8,6 +8,8 @@ pub(crate) use datetime::{date_add_type, unit_of, DatePart};
 mod digest;
 mod numeric;
 mod string;
+mod time;
+pub(crate) use time::{temporal_decimals, to_time};
 
 use crate::error::{SqlError, ER_WARN_ALLOWED_PACKET_OVERFLOWED};
 use crate::expr::datetime::*;
@@ -214,7 +216,14 @@ impl Expr {
                 Value::DateTime(dt) => Value::Date(dt.date()),
                 other => other,
             },
+            Func::UnixTimestamp if !a.v.is_empty() => {
+                utc_session(env)?;
+                time::unix_timestamp(&a.v[0], env.warnings())?
+            }
             Func::UnixTimestamp => Value::Int(env.now_micros().div_euclid(1_000_000)),
+            Func::MakeTime => time::make_time((&a.v[0], &a.v[1], &a.v[2]), w),
+            Func::SecToTime => time::sec_to_time(&a.v[0], w),
+            Func::TimeToSec => time::time_to_sec(&a.v[0], w),
             Func::LastDay => datetime::last_day(&a.v[0])?,
             Func::DateDiff => datetime::date_diff(&a.v[0], &a.v[1])?,
             Func::TimestampDiff => datetime::timestamp_diff(&a.v[0], &a.v[1], &a.v[2])?,
@@ -260,7 +269,7 @@ impl Expr {
             }
             Func::PeriodAdd => datetime::period_add(&a.v[0], &a.v[1])?,
             Func::PeriodDiff => datetime::period_diff(&a.v[0], &a.v[1])?,
-            Func::TimeFormat => date_format::time_format(&a.v[0], &a.v[1])?,
+            Func::TimeFormat => date_format::time_format(&a.v[0], &a.v[1], w)?,
             Func::DayName | Func::MonthName => {
                 english_names(env)?;
                 date_format::name_of(&a.v[0], func == Func::MonthName)?

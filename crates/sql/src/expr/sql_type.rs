@@ -223,7 +223,22 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
             unsigned: true,
             len: 21,
         },
-        Func::UnixTimestamp => int(11),
+        Func::UnixTimestamp | Func::TimeToSec if !args.is_empty() => {
+            match crate::expr::functions::temporal_decimals(&args[0], arg(0)) {
+                0 => int(17),
+                scale => SqlType::Decimal {
+                    precision: 16 + u32::from(scale),
+                    scale: scale.into(),
+                },
+            }
+        }
+        Func::UnixTimestamp | Func::TimeToSec => int(11),
+        Func::MakeTime => SqlType::Time {
+            fsp: crate::expr::functions::temporal_decimals(&args[2], arg(2)),
+        },
+        Func::SecToTime => SqlType::Time {
+            fsp: crate::expr::functions::temporal_decimals(&args[0], arg(0)),
+        },
         Func::Sleep => int(1),
         Func::Abs => match arg(0) {
             SqlType::Str { .. } | SqlType::Null => SqlType::Double,
