@@ -7,8 +7,10 @@ pub(crate) use date_format::format_width;
 pub(crate) use datetime::{date_add_type, unit_of, DatePart};
 mod digest;
 mod numeric;
+mod str_to_date;
 mod string;
 mod time;
+pub(crate) use str_to_date::result_type as str_to_date_type;
 pub(crate) use time::{temporal_decimals, to_time};
 
 use crate::error::{SqlError, ER_WARN_ALLOWED_PACKET_OVERFLOWED};
@@ -221,6 +223,13 @@ impl Expr {
                 time::unix_timestamp(&a.v[0], env.warnings())?
             }
             Func::UnixTimestamp => Value::Int(env.now_micros().div_euclid(1_000_000)),
+            Func::StrToDate => {
+                let ty = str_to_date::result_type(match &args[1] {
+                    Expr::Literal(Value::Bytes(f)) => Some(f),
+                    _ => None,
+                });
+                str_to_date::str_to_date(&a.v[0], &a.v[1], ty, w)?
+            }
             Func::MakeTime => time::make_time((&a.v[0], &a.v[1], &a.v[2]), w),
             Func::SecToTime => time::sec_to_time(&a.v[0], w),
             Func::TimeToSec => time::time_to_sec(&a.v[0], w),

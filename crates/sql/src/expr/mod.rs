@@ -201,6 +201,8 @@ pub enum Func {
     TimeFormat,
     DayName,
     MonthName,
+    /// STR_TO_DATE(text, format).
+    StrToDate,
     /// MAKETIME(hours, minutes, seconds).
     MakeTime,
     SecToTime,
@@ -288,6 +290,7 @@ impl Func {
             "DAYNAME" => (Func::DayName, 1, 1),
             "MONTHNAME" => (Func::MonthName, 1, 1),
             "MAKETIME" => (Func::MakeTime, 3, 3),
+            "STR_TO_DATE" => (Func::StrToDate, 2, 2),
             "SEC_TO_TIME" => (Func::SecToTime, 1, 1),
             "TIME_TO_SEC" => (Func::TimeToSec, 1, 1),
             _ => (Func::DatePart(DatePart::by_name(name)?), 1, 1),

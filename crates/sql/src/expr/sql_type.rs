@@ -233,6 +233,10 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
             }
         }
         Func::UnixTimestamp | Func::TimeToSec => int(11),
+        Func::StrToDate => crate::expr::functions::str_to_date_type(match args.get(1) {
+            Some(Expr::Literal(Value::Bytes(f))) => Some(f),
+            _ => None,
+        }),
         Func::MakeTime => SqlType::Time {
             fsp: crate::expr::functions::temporal_decimals(&args[2], arg(2)),
         },
