@@ -15,10 +15,12 @@
 //! rows. A COUNT(DISTINCT) or GROUP_CONCAT state holds its distinct values or texts, as
 //! MariaDB's does.
 //!
-//! A super row shows, outside the rolled-up columns and the aggregates, the first row of
-//! the last group of its prefix (MariaDB shows that group's values). Grouping keys must
-//! be columns; the plan refuses others (see `plan::query`). The result is not reordered:
-//! MariaDB refuses ORDER BY with ROLLUP (error 1221), and LIMIT counts the super rows.
+//! A super row shows, outside the rolled-up keys and the aggregates, the first row of the
+//! last group of its prefix (MariaDB shows that group's values). A rolled-up key that is a
+//! column is NULL in the row, so every expression over it sees NULL; one that is another
+//! expression makes NULL the select items that are that same expression (as MariaDB
+//! replaces them). A key repeated in GROUP BY answers 1235. The result is not reordered: MariaDB refuses ORDER BY with ROLLUP
+//! (error 1221), and LIMIT counts the super rows.
 
 use crate::error::SqlError;
 use crate::exec::accumulate::{each_grouped_row, Running};
@@ -29,15 +31,14 @@ use crate::exec::spill::sort::{ExternalSort, Outcome};
 use crate::exec::spill::SpillConfig;
 use crate::expr::eval::SqlType;
 use crate::expr::Expr;
-use crate::plan::tables::{Grouping, TableSelect};
+use crate::plan::tables::{Grouping, OutputItem, TableSelect};
 use crate::result::{column_flags, Column};
 use crate::value::Value;
 use myriad_types::errors::ER_UNKNOWN_ERROR;
 use std::sync::Arc;
 
-/// The input row positions of the grouping columns, in GROUP BY order; None when a key
-/// is not a column.
-pub(crate) fn key_columns(g: &Grouping) -> Option<Vec<usize>> {
+/// The input row position of each grouping key that is a column.
+fn key_columns(g: &Grouping) -> Vec<Option<usize>> {
     g.keys
         .iter()
         .map(|k| match k {
@@ -47,18 +48,32 @@ pub(crate) fn key_columns(g: &Grouping) -> Option<Vec<usize>> {
         .collect()
 }
 
-/// The result's columns with the grouping columns shown as nullable: a super row holds
-/// NULL there.
+/// For each select item, the first grouping key it is (the same compiled expression, or
+/// the column a column key names); None for the others.
+fn item_keys(plan: &TableSelect, g: &Grouping) -> Vec<Option<usize>> {
+    let keys: Vec<String> = g.keys.iter().map(|k| format!("{k:?}")).collect();
+    plan.items
+        .iter()
+        .map(|item| {
+            let shown = match item {
+                OutputItem::Column { index, .. } => format!("{:?}", Expr::Column(*index)),
+                OutputItem::Expr { expr, .. } => format!("{expr:?}"),
+            };
+            keys.iter().position(|k| *k == shown)
+        })
+        .collect()
+}
+
+/// The result's columns with the items that are grouping keys shown as nullable: a super
+/// row holds NULL there.
 pub(crate) fn nullable_keys(plan: &TableSelect, columns: Arc<Vec<Column>>) -> Arc<Vec<Column>> {
-    let Some(keys) = plan.grouping.as_ref().and_then(key_columns) else {
+    let Some(g) = plan.grouping.as_ref() else {
         return columns;
     };
     let mut columns = Arc::unwrap_or_clone(columns);
-    for (item, column) in plan.items.iter().zip(columns.iter_mut()) {
-        if let crate::plan::tables::OutputItem::Column { index, .. } = item {
-            if keys.contains(index) {
-                column.flags &= !column_flags::NOT_NULL;
-            }
+    for (key, column) in item_keys(plan, g).iter().zip(columns.iter_mut()) {
+        if key.is_some() {
+            column.flags &= !column_flags::NOT_NULL;
         }
     }
     Arc::new(columns)
@@ -68,26 +83,32 @@ pub(crate) fn nullable_keys(plan: &TableSelect, columns: Arc<Vec<Column>>) -> Ar
 struct Rollup<'a> {
     g: &'a Grouping,
     types: &'a [SqlType],
-    keys: Vec<usize>,
+    /// Each key's column in the input row, when it is one.
+    columns: Vec<Option<usize>>,
+    /// Each select item's key (see [`item_keys`]).
+    items: Vec<Option<usize>>,
     /// `levels[j]`: one state per aggregate over the rows sharing the first j keys.
     levels: Vec<Vec<Running>>,
     /// The current group's canonical key parts and its first row.
     current: Option<(Vec<Vec<u8>>, Vec<Value>)>,
 }
 
+/// Where the rows of one level go: the row (its first row with the rolled-up key columns
+/// NULL, then the aggregates) and the lowest rolled-up key (the key count for a group).
+type Emit<'e> = dyn FnMut(Vec<Value>, usize, &mut ExecEnv) -> Result<(), SqlError> + 'e;
+
 impl Rollup<'_> {
     /// Take the next row of the sorted stream, emitting what the change of key closes.
     fn push(
         &mut self,
-        row: Vec<Value>,
+        (keys, row): (Vec<Value>, Vec<Value>),
         env: &mut ExecEnv,
-        emit: &mut dyn FnMut(Vec<Value>, &mut ExecEnv) -> Result<(), SqlError>,
+        emit: &mut Emit,
     ) -> Result<(), SqlError> {
-        let parts: Vec<Vec<u8>> = self
-            .keys
+        let parts: Vec<Vec<u8>> = keys
             .iter()
             .zip(&self.g.key_collations)
-            .map(|(&c, &collation)| group_key_text(&row[c], collation))
+            .map(|(k, &collation)| group_key_text(k, collation))
             .collect();
         let changed = match &self.current {
             None => None,
@@ -121,7 +142,7 @@ impl Rollup<'_> {
         &mut self,
         lowest: usize,
         env: &mut ExecEnv,
-        emit: &mut dyn FnMut(Vec<Value>, &mut ExecEnv) -> Result<(), SqlError>,
+        emit: &mut Emit,
     ) -> Result<(), SqlError> {
         let Some((_, first)) = &self.current else {
             return Ok(());
@@ -131,14 +152,14 @@ impl Rollup<'_> {
             let fresh = Running::fresh(self.g, self.types, env);
             let states = std::mem::replace(&mut self.levels[level], fresh);
             let mut row = first.clone();
-            for &c in &self.keys[level..] {
+            for &c in self.columns[level..].iter().flatten() {
                 row[c] = Value::Null;
             }
             for (running, agg) in states.into_iter().zip(&self.g.aggregates) {
                 row.push(running.finish(agg, env)?);
             }
             if self.g.keeps(env, &row)? {
-                emit(row, env)?;
+                emit(row, level, env)?;
             }
         }
         Ok(())
@@ -158,11 +179,17 @@ pub(crate) fn group_rollup<'d>(
     mut out: Collector<'d>,
     env: &mut ExecEnv,
 ) -> Result<Collector<'d>, SqlError> {
-    let Some(keys) = key_columns(g) else {
-        return Err(SqlError::not_supported("WITH ROLLUP over an expression"));
-    };
-    let order = (vec![false; keys.len()], &g.key_collations[..]);
-    let sort = std::cell::RefCell::new(ExternalSort::<Vec<Value>>::new(
+    let shown: Vec<String> = g.keys.iter().map(|k| format!("{k:?}")).collect();
+    if (1..shown.len()).any(|i| shown[..i].contains(&shown[i])) {
+        // MariaDB rolls up the repeat alone (the select item it names); not built.
+        return Err(SqlError::not_supported(
+            "WITH ROLLUP with a grouping key repeated",
+        ));
+    }
+    let nkeys = g.keys.len();
+    let order = (vec![false; nkeys], &g.key_collations[..]);
+    type Payload = (Vec<Value>, Vec<Value>);
+    let sort = std::cell::RefCell::new(ExternalSort::<Payload>::new(
         order,
         spill.sort_bytes,
         None,
@@ -172,7 +199,8 @@ pub(crate) fn group_rollup<'d>(
         (plan, g, table),
         env,
         &mut |(_, key_values), values, _| {
-            sort.borrow_mut().push(key_values, values)?;
+            sort.borrow_mut()
+                .push(key_values.clone(), (key_values, values))?;
             Ok(true)
         },
         &mut || sort.borrow_mut().reset(),
@@ -187,19 +215,25 @@ pub(crate) fn group_rollup<'d>(
     let mut rollup = Rollup {
         g,
         types,
-        levels: (0..=keys.len())
-            .map(|_| Running::fresh(g, types, env))
-            .collect(),
-        keys,
+        levels: (0..=nkeys).map(|_| Running::fresh(g, types, env)).collect(),
+        columns: key_columns(g),
+        items: item_keys(plan, g),
         current: None,
     };
-    let emit = &mut |mut row: Vec<Value>, env: &mut ExecEnv| {
-        shape.emit(&mut row, None, None, env, &mut out)
+    let items = rollup.items.clone();
+    let emit = &mut |mut row: Vec<Value>, lowest: usize, env: &mut ExecEnv| {
+        let (keys, mut shaped) = shape.shape(&mut row, None, env)?;
+        for (value, key) in shaped.iter_mut().zip(&items) {
+            if key.is_some_and(|k| k >= lowest) {
+                *value = Value::Null;
+            }
+        }
+        out.push(keys, None, shaped)
     };
     for row in rows {
         crate::interrupt::tick()?;
-        let (_, values) = row?;
-        rollup.push(values, env, emit)?;
+        let (_, payload) = row?;
+        rollup.push(payload, env, emit)?;
     }
     // No rows, no grand total (MariaDB answers an empty set).
     rollup.close_down_to(0, env, emit)?;

@@ -532,9 +532,6 @@ fn grouping(
     (scope, ec): (&ColumnScope, &Compiler),
     rollup: bool,
 ) -> Result<crate::plan::tables::Grouping, SqlError> {
-    if rollup && keys.iter().any(|k| !matches!(k, Expr::Column(_))) {
-        return Err(SqlError::not_supported("WITH ROLLUP over an expression"));
-    }
     let mut aggregates = Vec::new();
     for (((kind, _, distinct), arg), concat) in aggregated.found.iter().zip(args).zip(concats) {
         aggregates.push(crate::plan::tables::Aggregate {
