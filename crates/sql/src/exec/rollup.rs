@@ -19,7 +19,8 @@
 //! last group of its prefix (MariaDB shows that group's values). A rolled-up key that is a
 //! column is NULL in the row, so every expression over it sees NULL; one that is another
 //! expression makes NULL the select items that are that same expression (as MariaDB
-//! replaces them). A key repeated in GROUP BY answers 1235. The result is not reordered: MariaDB refuses ORDER BY with ROLLUP
+//! replaces them). A key repeated in GROUP BY, and HAVING over a key that is not a
+//! column, answer 1235. The result is not reordered: MariaDB refuses ORDER BY with ROLLUP
 //! (error 1221), and LIMIT counts the super rows.
 
 use crate::error::SqlError;
@@ -184,6 +185,23 @@ pub(crate) fn group_rollup<'d>(
         // MariaDB rolls up the repeat alone (the select item it names); not built.
         return Err(SqlError::not_supported(
             "WITH ROLLUP with a grouping key repeated",
+        ));
+    }
+    // HAVING sees the row, not the select items: a rolled-up key that is an expression
+    // would not read NULL there.
+    let having = g
+        .having
+        .as_ref()
+        .map(|h| format!("{h:?}"))
+        .unwrap_or_default();
+    let expression_in_having = g
+        .keys
+        .iter()
+        .zip(&shown)
+        .any(|(k, text)| !matches!(k, Expr::Column(_)) && having.contains(text.as_str()));
+    if expression_in_having {
+        return Err(SqlError::not_supported(
+            "HAVING over a grouping expression with WITH ROLLUP",
         ));
     }
     let nkeys = g.keys.len();
