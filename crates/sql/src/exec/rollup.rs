@@ -111,16 +111,13 @@ impl Rollup<'_> {
             .zip(&self.g.key_collations)
             .map(|(k, &collation)| group_key_text(k, collation))
             .collect();
-        let changed = match &self.current {
-            None => None,
-            Some((current, _)) => Some(
-                current
-                    .iter()
-                    .zip(&parts)
-                    .position(|(a, b)| a != b)
-                    .unwrap_or(parts.len()),
-            ),
-        };
+        let changed = self.current.as_ref().map(|(current, _)| {
+            current
+                .iter()
+                .zip(&parts)
+                .position(|(a, b)| a != b)
+                .unwrap_or(parts.len())
+        });
         match changed {
             Some(d) if d == parts.len() => {}
             Some(d) => {

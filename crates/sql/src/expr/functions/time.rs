@@ -257,9 +257,9 @@ pub(crate) fn unix_timestamp(v: &Value, w: &mut Vec<Warning>) -> Result<Value, S
         Value::Time(_) => return Err(SqlError::not_supported("UNIX_TIMESTAMP of a TIME")),
         other => {
             let text = String::from_utf8_lossy(&other.to_text().unwrap_or_default()).into_owned();
-            let parsed = parse_date_or_datetime(text.trim()).and_then(|t| match t {
-                Temporal::Date(d) => Some(d.at_midnight()),
-                Temporal::DateTime(dt) => Some(dt),
+            let parsed = parse_date_or_datetime(text.trim()).map(|t| match t {
+                Temporal::Date(d) => d.at_midnight(),
+                Temporal::DateTime(dt) => dt,
             });
             if parsed.is_none() && !is_zero_date(&text) {
                 w.push(incorrect("datetime", &text));
