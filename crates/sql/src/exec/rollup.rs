@@ -90,13 +90,27 @@ struct Rollup<'a> {
     items: Vec<Option<usize>>,
     /// `levels[j]`: one state per aggregate over the rows sharing the first j keys.
     levels: Vec<Vec<Running>>,
-    /// The current group's canonical key parts and its first row.
-    current: Option<(Vec<Vec<u8>>, Vec<Value>)>,
+    /// The current group's canonical key parts, key values and first row.
+    current: Option<Current>,
 }
 
-/// Where the rows of one level go: the row (its first row with the rolled-up key columns
-/// NULL, then the aggregates) and the lowest rolled-up key (the key count for a group).
-type Emit<'e> = dyn FnMut(Vec<Value>, usize, &mut ExecEnv) -> Result<(), SqlError> + 'e;
+/// The group being read.
+struct Current {
+    parts: Vec<Vec<u8>>,
+    keys: Vec<Value>,
+    first: Vec<Value>,
+}
+
+/// One row of a level: its first row with the rolled-up key columns NULL, then the
+/// aggregates; the lowest rolled-up key (the key count for a group); the group's keys.
+struct LevelRow<'r> {
+    row: Vec<Value>,
+    lowest: usize,
+    keys: &'r [Value],
+}
+
+/// Where the rows of the levels go.
+type Emit<'e> = dyn FnMut(LevelRow, &mut ExecEnv) -> Result<(), SqlError> + 'e;
 
 impl Rollup<'_> {
     /// Take the next row of the sorted stream, emitting what the change of key closes.
@@ -111,8 +125,9 @@ impl Rollup<'_> {
             .zip(&self.g.key_collations)
             .map(|(k, &collation)| group_key_text(k, collation))
             .collect();
-        let changed = self.current.as_ref().map(|(current, _)| {
+        let changed = self.current.as_ref().map(|current| {
             current
+                .parts
                 .iter()
                 .zip(&parts)
                 .position(|(a, b)| a != b)
@@ -122,9 +137,19 @@ impl Rollup<'_> {
             Some(d) if d == parts.len() => {}
             Some(d) => {
                 self.close_down_to(d + 1, env, emit)?;
-                self.current = Some((parts, row.clone()));
+                self.current = Some(Current {
+                    parts,
+                    keys,
+                    first: row.clone(),
+                });
             }
-            None => self.current = Some((parts, row.clone())),
+            None => {
+                self.current = Some(Current {
+                    parts,
+                    keys,
+                    first: row.clone(),
+                })
+            }
         }
         for level in &mut self.levels {
             for (running, agg) in level.iter_mut().zip(&self.g.aggregates) {
@@ -142,10 +167,10 @@ impl Rollup<'_> {
         env: &mut ExecEnv,
         emit: &mut Emit,
     ) -> Result<(), SqlError> {
-        let Some((_, first)) = &self.current else {
+        let Some(current) = self.current.take() else {
             return Ok(());
         };
-        let first = first.clone();
+        let first = &current.first;
         for level in (lowest..self.levels.len()).rev() {
             let fresh = Running::fresh(self.g, self.types, env);
             let states = std::mem::replace(&mut self.levels[level], fresh);
@@ -157,7 +182,15 @@ impl Rollup<'_> {
                 row.push(running.finish(agg, env)?);
             }
             if self.g.keeps(env, &row)? {
-                emit(row, level, env)?;
+                let keys = &current.keys;
+                emit(
+                    LevelRow {
+                        row,
+                        lowest: level,
+                        keys,
+                    },
+                    env,
+                )?;
             }
         }
         Ok(())
@@ -236,11 +269,16 @@ pub(crate) fn group_rollup<'d>(
         current: None,
     };
     let items = rollup.items.clone();
-    let emit = &mut |mut row: Vec<Value>, lowest: usize, env: &mut ExecEnv| {
+    // An item that is a key shows the group's key value when the key is kept (computed
+    // before rolled-up columns were made NULL), NULL when it is rolled up.
+    let emit = &mut |level: LevelRow, env: &mut ExecEnv| {
+        let mut row = level.row;
         let (keys, mut shaped) = shape.shape(&mut row, None, env)?;
         for (value, key) in shaped.iter_mut().zip(&items) {
-            if key.is_some_and(|k| k >= lowest) {
-                *value = Value::Null;
+            match key {
+                Some(k) if *k >= level.lowest => *value = Value::Null,
+                Some(k) if level.lowest < nkeys => *value = level.keys[*k].clone(),
+                _ => {}
             }
         }
         out.push(keys, None, shaped)

@@ -12,8 +12,8 @@
 //! MariaDB keeps them. What does not read answers NULL with warning 1411; text left over
 //! after the format, other than spaces, warns 1292 and keeps the value.
 //!
-//! The result's type comes from a constant format (see [`result_type`]): DATE when it
-//! names only date parts, TIME when only time parts, else DATETIME; `%f` gives six
+//! The result's type comes from a constant format (see [`result_type`]): TIME when it
+//! names only time parts, DATETIME when date and time parts, else DATE; `%f` gives six
 //! fractional digits. With a format that is not a constant, DATETIME(6). Week numbers
 //! (`%U %u %V %v %X %x`) answer 1235.
 
@@ -91,9 +91,10 @@ pub(crate) fn result_type(format: Option<&[u8]>) -> SqlType {
     let n = names(fmt);
     let fsp = if n.fraction { 6 } else { 0 };
     match (n.date, n.time) {
-        (true, false) => SqlType::Date,
+        (true, true) => SqlType::DateTime { fsp },
         (false, true) => SqlType::Time { fsp },
-        _ => SqlType::DateTime { fsp },
+        // A format naming no part reads as a DATE, as in MariaDB.
+        _ => SqlType::Date,
     }
 }
 
@@ -377,7 +378,8 @@ mod tests {
         assert_eq!(result_type(Some(b"%H:%i")), SqlType::Time { fsp: 0 });
         assert_eq!(result_type(Some(b"%T.%f")), SqlType::Time { fsp: 6 });
         assert_eq!(result_type(Some(b"%Y %H")), SqlType::DateTime { fsp: 0 });
-        assert_eq!(result_type(Some(b"")), SqlType::DateTime { fsp: 0 });
+        assert_eq!(result_type(Some(b"")), SqlType::Date);
+        assert_eq!(result_type(Some(b"%Y %f")), SqlType::DateTime { fsp: 6 });
         assert_eq!(result_type(None), SqlType::DateTime { fsp: 6 });
     }
 

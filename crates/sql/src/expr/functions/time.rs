@@ -187,7 +187,11 @@ pub(crate) fn make_time((h, m, s): (&Value, &Value, &Value), w: &mut Vec<Warning
     if h.is_null() || m.is_null() || s.is_null() {
         return Value::Null;
     }
-    let hours = h.to_int(w).unwrap_or(0);
+    let hours = match h {
+        // An unsigned count past BIGINT is far past the range.
+        Value::UInt(u) => i64::try_from(*u).unwrap_or(i64::MAX),
+        other => other.to_int(w).unwrap_or(0),
+    };
     let minutes = m.to_int(w).unwrap_or(0);
     let seconds = s.to_decimal(w).unwrap_or(Decimal::ZERO);
     if !(0..=59).contains(&minutes) || seconds.is_negative() {
@@ -234,7 +238,8 @@ pub(crate) fn sec_to_time(v: &Value, w: &mut Vec<Warning>) -> Value {
     } else {
         i128::MAX / 2
     });
-    let fraction = n.scale() > 0 || matches!(v, Value::Double(_));
+    // A string or a DOUBLE shows six fractional digits, so it is cut to 838:59:59.999999.
+    let fraction = n.scale() > 0 || matches!(v, Value::Double(_) | Value::Bytes(_));
     let (time, cut) = time_of_micros(micros, fraction);
     if cut {
         let text = match v {
