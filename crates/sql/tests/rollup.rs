@@ -74,6 +74,7 @@ fn rollup_past_the_sort_budget_spills_and_answers_the_same() {
     setup(&mut s);
     let sql = "SELECT a, b, COUNT(*), SUM(id) FROM t GROUP BY a, b WITH ROLLUP";
     let expected = model();
+    common::exec_ok(&mut s, "SET SESSION sort_buffer_size = 16777216");
     let before = tmp_files(&mut s);
     assert_eq!(common::rows(&mut s, sql), expected);
     assert_eq!(
