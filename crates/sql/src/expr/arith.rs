@@ -262,6 +262,10 @@ pub fn aggregate_type(types: &[SqlType]) -> SqlType {
                 }
             }
             (SqlType::Date, SqlType::Date) => SqlType::Date,
+            (SqlType::Time { fsp: a }, SqlType::Time { fsp: b }) => SqlType::Time { fsp: a.max(b) },
+            (x @ SqlType::Time { .. }, y) | (y, x @ SqlType::Time { .. }) => SqlType::Str {
+                chars: display_chars(x).max(display_chars(y)),
+            },
             (
                 x @ (SqlType::DateTime { .. } | SqlType::Date),
                 y @ (SqlType::DateTime { .. } | SqlType::Date),

@@ -248,8 +248,11 @@ impl SqlValue for Value {
             Value::Bytes(s) => SqlType::Str {
                 chars: String::from_utf8_lossy(s).chars().count() as u32,
             },
+            // The digits its fraction needs (a literal shows those it was written with).
             Value::Time(t) => SqlType::Time {
-                fsp: myriad_types::datetime::frac_digits_auto(t.micros),
+                fsp: (0..6u8)
+                    .find(|&d| t.micros % 10u32.pow(6 - u32::from(d)) == 0)
+                    .unwrap_or(6),
             },
             Value::Date { .. } => SqlType::Date,
             Value::DateTime(dt) => SqlType::DateTime {

@@ -11,7 +11,7 @@ mod str_to_date;
 mod string;
 mod time;
 pub(crate) use str_to_date::result_type as str_to_date_type;
-pub(crate) use time::{temporal_decimals, to_time};
+pub(crate) use time::{temporal_decimals, to_time, TIME_HOURS_MAX};
 
 use crate::error::{SqlError, ER_WARN_ALLOWED_PACKET_OVERFLOWED};
 use crate::expr::datetime::*;

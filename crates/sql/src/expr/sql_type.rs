@@ -224,7 +224,8 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
             len: 21,
         },
         Func::UnixTimestamp | Func::TimeToSec if !args.is_empty() => {
-            match crate::expr::functions::temporal_decimals(&args[0], arg(0)) {
+            let time = func == Func::TimeToSec;
+            match crate::expr::functions::temporal_decimals(&args[0], arg(0), time) {
                 0 => int(17),
                 scale => SqlType::Decimal {
                     precision: 16 + u32::from(scale),
@@ -238,10 +239,10 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
             _ => None,
         }),
         Func::MakeTime => SqlType::Time {
-            fsp: crate::expr::functions::temporal_decimals(&args[2], arg(2)),
+            fsp: crate::expr::functions::temporal_decimals(&args[2], arg(2), true),
         },
         Func::SecToTime => SqlType::Time {
-            fsp: crate::expr::functions::temporal_decimals(&args[0], arg(0)),
+            fsp: crate::expr::functions::temporal_decimals(&args[0], arg(0), true),
         },
         Func::Sleep => int(1),
         Func::Abs => match arg(0) {

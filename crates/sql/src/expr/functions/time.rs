@@ -35,24 +35,24 @@ fn incorrect(kind: &str, text: &str) -> Warning {
 }
 
 /// The fractional digits a temporal reading of `arg` (of type `ty`) keeps (see the module
-/// doc).
-pub(crate) fn temporal_decimals(arg: &Expr, ty: SqlType) -> u8 {
+/// doc); `time`: a string literal may read as a TIME (else only as a date or datetime).
+pub(crate) fn temporal_decimals(arg: &Expr, ty: SqlType, time: bool) -> u8 {
     match ty {
         SqlType::Null | SqlType::Int { .. } | SqlType::Date => 0,
         SqlType::Decimal { scale, .. } => scale.min(6) as u8,
         SqlType::DateTime { fsp } | SqlType::Time { fsp } => fsp,
         SqlType::Double => 6,
         SqlType::Str { .. } => match arg {
-            Expr::Literal(Value::Bytes(b)) => literal_decimals(&String::from_utf8_lossy(b)),
+            Expr::Literal(Value::Bytes(b)) => literal_decimals(&String::from_utf8_lossy(b), time),
             _ => 6,
         },
     }
 }
 
 /// The fraction digits of a constant date, datetime or time text; 6 when it is none.
-fn literal_decimals(text: &str) -> u8 {
+fn literal_decimals(text: &str, time: bool) -> u8 {
     let text = text.trim();
-    let readable = parse_time(text).is_some() || parse_date_or_datetime(text).is_some();
+    let readable = (time && parse_time(text).is_some()) || parse_date_or_datetime(text).is_some();
     if !readable {
         return 6;
     }
