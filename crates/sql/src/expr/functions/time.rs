@@ -286,3 +286,54 @@ fn is_zero_date(text: &str) -> bool {
     let t = text.trim();
     t.starts_with("0000-00-00") || t == "0" || t.bytes().all(|b| b == b'0')
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn time_of(v: Value) -> (Option<String>, Vec<u16>) {
+        let mut w = Vec::new();
+        let t = to_time(&v, &mut w).map(|t| t.to_text());
+        (t, w.iter().map(|w| w.code).collect())
+    }
+
+    #[test]
+    fn values_read_as_times() {
+        let text = |s: &str| Value::Bytes(s.as_bytes().to_vec());
+        assert_eq!(time_of(text("01:02:03")).0.as_deref(), Some("01:02:03"));
+        assert_eq!(time_of(text("1 01:00")).0.as_deref(), Some("25:00:00"));
+        assert_eq!(
+            time_of(text("2024-01-02 10:11:12.5")).0.as_deref(),
+            Some("10:11:12.500000")
+        );
+        assert_eq!(time_of(Value::Int(3601)).0.as_deref(), Some("00:36:01"));
+        assert_eq!(time_of(Value::Int(-235959)).0.as_deref(), Some("-23:59:59"));
+        assert_eq!(time_of(Value::Int(16000)), (None, vec![1292]));
+        assert_eq!(time_of(text("abc")), (None, vec![1292]));
+        assert_eq!(
+            time_of(text("900:00:00")),
+            (Some("838:59:59".to_string()), vec![1292])
+        );
+    }
+
+    #[test]
+    fn seconds_become_times_within_the_range() {
+        let mut w = Vec::new();
+        let show = |v: Value| v.to_text().map(|b| String::from_utf8(b).unwrap());
+        assert_eq!(
+            show(sec_to_time(&Value::Int(-3661), &mut w)).as_deref(),
+            Some("-01:01:01")
+        );
+        assert!(w.is_empty());
+        assert_eq!(
+            show(sec_to_time(&Value::Int(4_000_000), &mut w)).as_deref(),
+            Some("838:59:59")
+        );
+        assert_eq!(w.len(), 1);
+        assert_eq!(time_to_sec(&Value::Int(3601), &mut w), Value::Int(2161));
+        assert_eq!(
+            make_time((&Value::Int(1), &Value::Int(60), &Value::Int(0)), &mut w),
+            Value::Null
+        );
+    }
+}
