@@ -172,6 +172,7 @@ error_codes! {
     ER_PS_MANY_PARAM = 1390, "HY000", "Prepared statement contains too many placeholders";
     ER_CANNOT_USER = 1396, "HY000", "Operation %s failed for %.256s";
     ER_DATA_TOO_LONG = 1406, "22001", "Data too long for column '%s' at row %lu";
+    ER_WRONG_VALUE_FOR_TYPE = 1411, "HY000", "Incorrect %-.32s value: '%-.128T' for function %-.32s";
     ER_TABLE_DEF_CHANGED = 1412, "HY000", "Table definition has changed, please retry transaction";
     ER_STMT_HAS_NO_OPEN_CURSOR = 1421, "HY000", "The statement (%lu) has no open cursor";
     ER_TOO_BIG_SCALE = 1425, "42000", "Too big scale specified for '%-.192s'. Maximum is %u";

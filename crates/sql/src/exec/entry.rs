@@ -12,7 +12,7 @@ use crate::system::status::SessionCounters;
 use crate::value::Value;
 use myriad_types::errors::{
     ER_DIVISION_BY_ZERO, ER_LOCK_DEADLOCK, ER_MAX_PREPARED_STMT_COUNT_REACHED, ER_PS_MANY_PARAM,
-    ER_UNKNOWN_STMT_HANDLER, ER_WRONG_ARGUMENTS,
+    ER_UNKNOWN_STMT_HANDLER, ER_WRONG_ARGUMENTS, ER_WRONG_VALUE_FOR_TYPE,
 };
 
 use crate::exec::env::*;
@@ -45,11 +45,19 @@ impl Session {
 
     /// In strict mode with ERROR_FOR_DIVISION_BY_ZERO (MariaDB's default), a division by
     /// zero while computing a value to store fails the statement (1365) instead of storing
-    /// NULL with a warning.
+    /// NULL with a warning; in strict mode, so does a value a function could not read as
+    /// a date (1411, STR_TO_DATE).
     pub(crate) fn division_by_zero_is_error(
         &self,
         new_warnings: &[Warning],
     ) -> Result<(), SqlError> {
+        if let Some(w) = new_warnings
+            .iter()
+            .find(|w| w.code == ER_WRONG_VALUE_FOR_TYPE.code)
+            .filter(|_| self.strict())
+        {
+            return Err(SqlError::new(ER_WRONG_VALUE_FOR_TYPE, w.message.clone()));
+        }
         if self.strict()
             && self.state.sql_mode & crate::system::sysvars::sql_mode::ERROR_FOR_DIVISION_BY_ZERO
                 != 0

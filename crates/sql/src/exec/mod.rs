@@ -21,6 +21,7 @@ pub mod privileges;
 pub mod query_cache;
 pub mod read;
 pub mod roles;
+pub mod rollup;
 pub mod select;
 pub mod select_into;
 pub mod set_ops;

@@ -77,6 +77,13 @@ pub fn result_column(name: &str, ty: SqlType) -> Column {
             column_flags::BINARY,
             fsp,
         ),
+        SqlType::Time { fsp } => (
+            ColumnType::Time,
+            crate::expr::eval::display_chars(ty),
+            charsets::BINARY,
+            column_flags::BINARY,
+            fsp,
+        ),
     };
     if matches!(ty, SqlType::Str { .. }) {
         flags = 0;
@@ -274,12 +281,19 @@ impl Session {
             env,
         )?;
         let (types, ncols) = input_types(plan, env);
-        let columns = result_columns(plan, &types, ncols, env);
+        let mut columns = result_columns(plan, &types, ncols, env);
+        let rollup = plan.grouping.as_ref().is_some_and(|g| g.rollup);
+        if rollup {
+            columns = crate::exec::rollup::nullable_keys(plan, columns);
+        }
         let shape = crate::exec::spill::collect::RowShape::new(plan, &types, env);
         let (offset, limit) = offset_limit(plan, env)?;
         // Rows come out in ORDER BY order, else GROUP BY returns its groups in key order,
         // as MariaDB does.
-        let order = if !plan.order_by.is_empty() {
+        // WITH ROLLUP makes its rows in order.
+        let order = if rollup {
+            None
+        } else if !plan.order_by.is_empty() {
             let keys = plan.order_by.iter();
             Some((
                 keys.clone().map(|(_, d)| *d).collect(),
@@ -320,7 +334,18 @@ impl Session {
             let windowed = crate::exec::spill::collect::Collector::Windowed(Box::new(input));
             after_windows = Some(std::mem::replace(&mut out, windowed));
         }
-        if let Some(g) = plan.grouping.as_ref().filter(|g| !g.keys.is_empty()) {
+        if let Some(g) = plan.grouping.as_ref().filter(|g| g.rollup) {
+            out = crate::exec::rollup::group_rollup(
+                plan,
+                g,
+                &table,
+                &types[..ncols],
+                &shape,
+                spill,
+                out,
+                env,
+            )?;
+        } else if let Some(g) = plan.grouping.as_ref().filter(|g| !g.keys.is_empty()) {
             out =
                 Session::group_streamed(plan, g, &table, &types[..ncols], &shape, spill, out, env)?;
         } else if let Some(g) = plan.grouping.as_ref() {

@@ -40,7 +40,8 @@ pub enum NumClass {
 
 pub fn num_class_of_type(ty: SqlType) -> NumClass {
     match ty {
-        SqlType::Null | SqlType::Int { .. } => NumClass::Int,
+        SqlType::Null | SqlType::Int { .. } | SqlType::Time { fsp: 0 } => NumClass::Int,
+        SqlType::Time { .. } => NumClass::Decimal,
         SqlType::Decimal { .. } | SqlType::Date | SqlType::DateTime { .. } => NumClass::Decimal,
         SqlType::Double | SqlType::Str { .. } => NumClass::Double,
     }
@@ -59,7 +60,12 @@ pub fn arith(
     if a.is_null() || b.is_null() {
         return Ok(Value::Null);
     }
-    let class = num_class_of_type(a.sql_type()).max(num_class_of_type(b.sql_type()));
+    // A TIME value computes as its HHMMSS[.ffffff] number, exactly.
+    let class_of = |v: &Value| match v {
+        Value::Time(_) => NumClass::Decimal,
+        other => num_class_of_type(other.sql_type()),
+    };
+    let class = class_of(a).max(class_of(b));
     let div_zero = |warnings: &mut Vec<Warning>| {
         warnings.push(Warning {
             level: "Warning",
@@ -198,11 +204,14 @@ pub fn arith_type(op: ArithOp, a: SqlType, b: SqlType, div_incr: u32) -> SqlType
     let class = num_class_of_type(a).max(num_class_of_type(b));
     let scale_of = |t: SqlType| match t {
         SqlType::Decimal { scale, .. } => scale,
+        SqlType::Time { fsp } => u32::from(fsp),
         _ => 0,
     };
     let int_digits = |t: SqlType| match t {
         SqlType::Decimal { precision, scale } => precision.saturating_sub(scale),
         SqlType::Int { len, .. } => len,
+        // [-]HHHMMSS
+        SqlType::Time { .. } => 7,
         _ => 1,
     };
     let unsigned = |t: SqlType| matches!(t, SqlType::Int { unsigned: true, .. });
@@ -253,6 +262,10 @@ pub fn aggregate_type(types: &[SqlType]) -> SqlType {
                 }
             }
             (SqlType::Date, SqlType::Date) => SqlType::Date,
+            (SqlType::Time { fsp: a }, SqlType::Time { fsp: b }) => SqlType::Time { fsp: a.max(b) },
+            (x @ SqlType::Time { .. }, y) | (y, x @ SqlType::Time { .. }) => SqlType::Str {
+                chars: display_chars(x).max(display_chars(y)),
+            },
             (
                 x @ (SqlType::DateTime { .. } | SqlType::Date),
                 y @ (SqlType::DateTime { .. } | SqlType::Date),

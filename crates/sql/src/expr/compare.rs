@@ -16,7 +16,7 @@ pub enum CompareAs {
 
 pub fn compare_class(a: &Value, b: &Value) -> CompareAs {
     use Value::*;
-    let temporal = |d: &Value| matches!(d, Date { .. } | DateTime { .. });
+    let temporal = |d: &Value| matches!(d, Date { .. } | DateTime { .. } | Time(_));
     match (a, b) {
         (Bytes(_), Bytes(_)) => CompareAs::String,
         (x, y) if temporal(x) && (temporal(y) || y.is_string()) => CompareAs::String,
@@ -40,6 +40,16 @@ pub fn compare(
 ) -> Option<Ordering> {
     if a.is_null() || b.is_null() {
         return None;
+    }
+    if let (Value::Time(_), _) | (_, Value::Time(_)) = (a, b) {
+        // A TIME compares with what reads as a TIME as a duration.
+        let mut quiet = Vec::new();
+        if let (Some(x), Some(y)) = (
+            crate::expr::functions::to_time(a, &mut quiet),
+            crate::expr::functions::to_time(b, &mut quiet),
+        ) {
+            return Some(x.total_micros().cmp(&y.total_micros()));
+        }
     }
     Some(match compare_class(a, b) {
         CompareAs::String => match (a, b) {

@@ -36,6 +36,10 @@ pub enum SqlType {
     DateTime {
         fsp: u8,
     },
+    /// A TIME shown with `fsp` digits of fractional seconds.
+    Time {
+        fsp: u8,
+    },
 }
 
 /// A warning for SHOW WARNINGS: level, code, message.
@@ -127,8 +131,7 @@ impl SqlValue for Value {
             Value::Decimal(d) => Some(d.to_f64()),
             Value::Double(f) => Some(*f),
             Value::Bytes(s) => Some(str_to_double(s, warnings)),
-            Value::Time(t) => Some(str_to_double(t.to_text().as_bytes(), warnings)),
-            Value::Date { .. } | Value::DateTime { .. } => {
+            Value::Date { .. } | Value::DateTime { .. } | Value::Time(_) => {
                 temporal_number(self).map(|d| d.to_f64())
             }
         }
@@ -146,8 +149,7 @@ impl SqlValue for Value {
                 None => Decimal::ZERO,
             }),
             Value::Bytes(s) => Some(str_to_decimal(s, warnings)),
-            Value::Time(t) => Some(str_to_decimal(t.to_text().as_bytes(), warnings)),
-            Value::Date { .. } | Value::DateTime { .. } => temporal_number(self),
+            Value::Date { .. } | Value::DateTime { .. } | Value::Time(_) => temporal_number(self),
         }
     }
 
@@ -164,9 +166,8 @@ impl SqlValue for Value {
             }
             Value::Double(f) => Some(double_to_i64(f.round())),
             Value::Bytes(s) => Some(str_to_int(s, warnings)),
-            Value::Time(t) => Some(str_to_int(t.to_text().as_bytes(), warnings)),
-            Value::Date { .. } | Value::DateTime { .. } => {
-                temporal_number(self).and_then(|d| d.to_i64())
+            Value::Date { .. } | Value::DateTime { .. } | Value::Time(_) => {
+                temporal_number(self).and_then(|d| d.round_dp(0).ok()?.to_i64())
             }
         }
     }
@@ -178,7 +179,8 @@ impl SqlValue for Value {
             Value::UInt(u) => Some(*u != 0),
             Value::Decimal(d) => Some(!d.is_zero()),
             Value::Double(f) => Some(*f != 0.0),
-            Value::Bytes(_) | Value::Time(_) => self.to_double(warnings).map(|f| f != 0.0),
+            Value::Bytes(_) => self.to_double(warnings).map(|f| f != 0.0),
+            Value::Time(t) => Some(t.total_micros() != 0),
             Value::Date { .. } | Value::DateTime { .. } => Some(true),
         }
     }
@@ -220,6 +222,10 @@ impl SqlValue for Value {
                 Some(dt) => Value::DateTime(dt),
                 None => Value::Bytes(self.to_text().unwrap_or_default()),
             },
+            SqlType::Time { .. } => match self {
+                Value::Time(t) => Value::Time(t),
+                other => Value::Bytes(other.to_text().unwrap_or_default()),
+            },
         }
     }
 
@@ -242,8 +248,11 @@ impl SqlValue for Value {
             Value::Bytes(s) => SqlType::Str {
                 chars: String::from_utf8_lossy(s).chars().count() as u32,
             },
-            Value::Time(t) => SqlType::Str {
-                chars: t.to_text().chars().count() as u32,
+            // The digits its fraction needs (a literal shows those it was written with).
+            Value::Time(t) => SqlType::Time {
+                fsp: (0..6u8)
+                    .find(|&d| t.micros % 10u32.pow(6 - u32::from(d)) == 0)
+                    .unwrap_or(6),
             },
             Value::Date { .. } => SqlType::Date,
             Value::DateTime(dt) => SqlType::DateTime {
@@ -263,6 +272,16 @@ fn temporal_number(value: &Value) -> Option<Decimal> {
                 + dt.minute as i64 * 100
                 + dt.second as i64,
         )),
+        Value::Time(t) => {
+            let sign = if t.negative { "-" } else { "" };
+            let whole =
+                u64::from(t.hours) * 10_000 + u64::from(t.minute) * 100 + u64::from(t.second);
+            let text = match t.micros {
+                0 => format!("{sign}{whole}"),
+                micros => format!("{sign}{whole}.{micros:06}"),
+            };
+            Decimal::parse(&text).ok()
+        }
         _ => None,
     }
 }
@@ -400,6 +419,8 @@ pub fn display_chars(t: SqlType) -> u32 {
         SqlType::Date => 10,
         SqlType::DateTime { fsp: 0 } => 19,
         SqlType::DateTime { fsp } => 20 + u32::from(fsp),
+        SqlType::Time { fsp: 0 } => 10,
+        SqlType::Time { fsp } => 11 + u32::from(fsp),
     }
 }
 

@@ -7,7 +7,11 @@ pub(crate) use date_format::format_width;
 pub(crate) use datetime::{date_add_type, unit_of, DatePart};
 mod digest;
 mod numeric;
+mod str_to_date;
 mod string;
+mod time;
+pub(crate) use str_to_date::result_type as str_to_date_type;
+pub(crate) use time::{temporal_decimals, to_time, TIME_HOURS_MAX};
 
 use crate::error::{SqlError, ER_WARN_ALLOWED_PACKET_OVERFLOWED};
 use crate::expr::datetime::*;
@@ -215,7 +219,21 @@ impl Expr {
                 Value::DateTime(dt) => Value::Date(dt.date()),
                 other => other,
             },
+            Func::UnixTimestamp if !a.v.is_empty() => {
+                utc_session(env)?;
+                time::unix_timestamp(&a.v[0], env.warnings())?
+            }
             Func::UnixTimestamp => Value::Int(env.now_micros().div_euclid(1_000_000)),
+            Func::StrToDate => {
+                let ty = str_to_date::result_type(match &args[1] {
+                    Expr::Literal(Value::Bytes(f)) => Some(f),
+                    _ => None,
+                });
+                str_to_date::str_to_date(&a.v[0], &a.v[1], ty, w)?
+            }
+            Func::MakeTime => time::make_time((&a.v[0], &a.v[1], &a.v[2]), w),
+            Func::SecToTime => time::sec_to_time(&a.v[0], w),
+            Func::TimeToSec => time::time_to_sec(&a.v[0], w),
             Func::LastDay => datetime::last_day(&a.v[0])?,
             Func::DateDiff => datetime::date_diff(&a.v[0], &a.v[1])?,
             Func::TimestampDiff => datetime::timestamp_diff(&a.v[0], &a.v[1], &a.v[2])?,
@@ -261,7 +279,7 @@ impl Expr {
             }
             Func::PeriodAdd => datetime::period_add(&a.v[0], &a.v[1])?,
             Func::PeriodDiff => datetime::period_diff(&a.v[0], &a.v[1])?,
-            Func::TimeFormat => date_format::time_format(&a.v[0], &a.v[1])?,
+            Func::TimeFormat => date_format::time_format(&a.v[0], &a.v[1], w)?,
             Func::DayName | Func::MonthName => {
                 english_names(env)?;
                 date_format::name_of(&a.v[0], func == Func::MonthName)?

@@ -176,6 +176,7 @@ pub enum Func {
     /// The time at which the call runs, not the statement's start (NOW()).
     SysDate,
     CurDate,
+    /// UNIX_TIMESTAMP([date]): now, or the date's seconds since the epoch.
     UnixTimestamp,
     Sleep,
     /// A date plus an interval: arguments date, count, unit code (a literal; see
@@ -206,6 +207,12 @@ pub enum Func {
     TimeFormat,
     DayName,
     MonthName,
+    /// STR_TO_DATE(text, format).
+    StrToDate,
+    /// MAKETIME(hours, minutes, seconds).
+    MakeTime,
+    SecToTime,
+    TimeToSec,
 }
 
 impl Func {
@@ -274,7 +281,7 @@ impl Func {
             "NOW" | "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" => (Func::Now, 0, 1),
             "SYSDATE" => (Func::SysDate, 0, 1),
             "CURDATE" | "CURRENT_DATE" => (Func::CurDate, 0, 0),
-            "UNIX_TIMESTAMP" => (Func::UnixTimestamp, 0, 0),
+            "UNIX_TIMESTAMP" => (Func::UnixTimestamp, 0, 1),
             "SLEEP" => (Func::Sleep, 1, 1),
             "LAST_DAY" => (Func::LastDay, 1, 1),
             "DATEDIFF" => (Func::DateDiff, 2, 2),
@@ -289,6 +296,10 @@ impl Func {
             "TIME_FORMAT" => (Func::TimeFormat, 2, 2),
             "DAYNAME" => (Func::DayName, 1, 1),
             "MONTHNAME" => (Func::MonthName, 1, 1),
+            "MAKETIME" => (Func::MakeTime, 3, 3),
+            "STR_TO_DATE" => (Func::StrToDate, 2, 2),
+            "SEC_TO_TIME" => (Func::SecToTime, 1, 1),
+            "TIME_TO_SEC" => (Func::TimeToSec, 1, 1),
             _ => (Func::DatePart(DatePart::by_name(name)?), 1, 1),
         };
         Some(f)

@@ -227,7 +227,27 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
             unsigned: false,
             len: 21,
         },
-        Func::UnixTimestamp => int(11),
+        Func::UnixTimestamp | Func::TimeToSec if !args.is_empty() => {
+            let time = func == Func::TimeToSec;
+            match crate::expr::functions::temporal_decimals(&args[0], arg(0), time) {
+                0 => int(17),
+                scale => SqlType::Decimal {
+                    precision: 16 + u32::from(scale),
+                    scale: scale.into(),
+                },
+            }
+        }
+        Func::UnixTimestamp | Func::TimeToSec => int(11),
+        Func::StrToDate => crate::expr::functions::str_to_date_type(match args.get(1) {
+            Some(Expr::Literal(Value::Bytes(f))) => Some(f),
+            _ => None,
+        }),
+        Func::MakeTime => SqlType::Time {
+            fsp: crate::expr::functions::temporal_decimals(&args[2], arg(2), true),
+        },
+        Func::SecToTime => SqlType::Time {
+            fsp: crate::expr::functions::temporal_decimals(&args[0], arg(0), true),
+        },
         Func::Sleep => int(1),
         Func::Abs => match arg(0) {
             SqlType::Str { .. } | SqlType::Null => SqlType::Double,

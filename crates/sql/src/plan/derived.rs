@@ -186,7 +186,7 @@ pub(crate) fn result_columns(stmt: &Stmt) -> Result<Vec<st::ColumnDef>, SqlError
             .items
             .iter()
             .map(|i| column(&i.name, i.expr.sql_type(&env, &[]), i.expr.collation(&[])))
-            .collect(),
+            .collect::<Result<_, _>>()?,
         Stmt::SelectTable(plan) => {
             let (types, _) = plan.input_types(&env);
             let mut stored: Vec<&st::ColumnDef> = plan.source.table.def.columns.iter().collect();
@@ -208,7 +208,7 @@ pub(crate) fn result_columns(stmt: &Stmt) -> Result<Vec<st::ColumnDef>, SqlError
                             });
                         }
                         c.auto_increment = false;
-                        c
+                        Ok(c)
                     }
                     // Past the stored columns: an aggregate's value.
                     OutputItem::Column { index, name } => {
@@ -228,7 +228,7 @@ pub(crate) fn result_columns(stmt: &Stmt) -> Result<Vec<st::ColumnDef>, SqlError
                         expr.collation(&plan.collations),
                     ),
                 })
-                .collect()
+                .collect::<Result<_, _>>()?
         }
         _ => return Err(SqlError::not_supported("this query as a derived table")),
     })
@@ -245,7 +245,7 @@ pub(crate) fn column(
     name: &str,
     ty: SqlType,
     collation: crate::expr::collation::Derived,
-) -> st::ColumnDef {
+) -> Result<st::ColumnDef, SqlError> {
     let collation = collation.collation;
     let ty = match ty {
         // As MariaDB keeps a NULL column: CHAR(0) BINARY.
@@ -276,8 +276,14 @@ pub(crate) fn column(
         },
         SqlType::Date => st::ColumnType::Date,
         SqlType::DateTime { fsp } => st::ColumnType::DateTime { fsp },
+        // Tables have no TIME columns yet.
+        SqlType::Time { .. } => {
+            return Err(SqlError::not_supported(
+                "a TIME value in a derived table or a created table",
+            ))
+        }
     };
-    st::ColumnDef::new(name, ty)
+    Ok(st::ColumnDef::new(name, ty))
 }
 
 #[cfg(test)]
@@ -297,7 +303,8 @@ mod tests {
                 len: 1,
             },
             derived,
-        );
+        )
+        .unwrap();
         assert!(matches!(
             c.ty,
             st::ColumnType::Int {
@@ -312,7 +319,8 @@ mod tests {
                 len: 21,
             },
             derived,
-        );
+        )
+        .unwrap();
         assert!(matches!(
             c.ty,
             st::ColumnType::Int {
@@ -320,7 +328,7 @@ mod tests {
                 ..
             }
         ));
-        let c = column("a", SqlType::Str { chars: 100_000 }, derived);
+        let c = column("a", SqlType::Str { chars: 100_000 }, derived).unwrap();
         assert!(matches!(c.ty, st::ColumnType::Text { .. }));
     }
 }

@@ -6,7 +6,7 @@ use crate::expr::ColumnScope;
 use crate::expr::Compiler;
 use crate::expr::Expr;
 use crate::value::Value;
-use myriad_types::errors::ER_NO_TABLES_USED;
+use myriad_types::errors::{ER_NO_TABLES_USED, ER_WRONG_USAGE};
 
 use crate::parser::source::*;
 use crate::plan::from_ast::*;
@@ -117,12 +117,18 @@ pub(crate) fn compile_query(
 fn refuse_unbuilt(q: &ast::Query, select: &ast::Select) -> Result<(), SqlError> {
     if let ast::GroupByExpr::Expressions(_, modifiers) = &select.group_by {
         if let Some(modifier) = modifiers.first() {
-            return Err(SqlError::not_supported(match modifier {
-                ast::GroupByWithModifier::Rollup => "WITH ROLLUP",
+            return match (modifier, modifiers.len()) {
+                (ast::GroupByWithModifier::Rollup, 1) if q.order_by.is_some() => {
+                    Err(SqlError::new(
+                        ER_WRONG_USAGE,
+                        "Incorrect usage of CUBE/ROLLUP and ORDER BY",
+                    ))
+                }
+                (ast::GroupByWithModifier::Rollup, 1) => Ok(()),
                 // MariaDB's own answer to CUBE.
-                ast::GroupByWithModifier::Cube => "CUBE",
-                _ => "this GROUP BY modifier",
-            }));
+                (ast::GroupByWithModifier::Cube, _) => Err(SqlError::not_supported("CUBE")),
+                _ => Err(SqlError::not_supported("this GROUP BY modifier")),
+            };
         }
     }
     if select.qualify.is_some() {
@@ -417,6 +423,8 @@ pub(crate) fn compile_table_select(
         };
         order_by.push((expr, *desc));
     }
+    let rollup = matches!(&select.group_by,
+        ast::GroupByExpr::Expressions(_, m) if m.contains(&ast::GroupByWithModifier::Rollup));
     let grouping = if grouped {
         let mut keys = Vec::new();
         for g in group_exprs {
@@ -430,6 +438,7 @@ pub(crate) fn compile_table_select(
             &aggregated,
             (agg_args, concats),
             (&scope, &ec),
+            rollup,
         )?)
     } else {
         None
@@ -513,9 +522,16 @@ fn extract_clauses(
             alias_asts.push((alias.value.clone(), r.clone()));
         }
     }
+    // A name that is both an alias and a column means the column only when GROUP BY
+    // names that column; otherwise the alias, as in MariaDB.
+    let grouped_column = |name: &str| {
+        has_column(name)
+            && matches!(&select.group_by, ast::GroupByExpr::Expressions(list, _)
+                if list.iter().any(|g| names_column(g, name)))
+    };
     let having = select.having.as_ref().map(|h| {
         let h = extract_aggregates(h, &mut found);
-        substitute_aliases(&h, &alias_asts, has_column)
+        substitute_aliases(&h, &alias_asts, &grouped_column)
     });
     let order: Vec<(ast::Expr, bool)> = match &q.order_by {
         None => Vec::new(),
@@ -555,6 +571,7 @@ fn grouping(
         Vec<Option<Box<crate::plan::tables::GroupConcat>>>,
     ),
     (scope, ec): (&ColumnScope, &Compiler),
+    rollup: bool,
 ) -> Result<crate::plan::tables::Grouping, SqlError> {
     let mut aggregates = Vec::new();
     for (((kind, _, distinct), arg), concat) in aggregated.found.iter().zip(args).zip(concats) {
@@ -582,6 +599,7 @@ fn grouping(
         keys,
         aggregates,
         having,
+        rollup,
     })
 }
 
@@ -624,6 +642,17 @@ pub(crate) fn substitute_aliases(
         return e.clone();
     }
     map_children(e, &mut |x| substitute_aliases(x, aliases, has_column))
+}
+
+/// Whether `e` is the column `name` (bare or qualified).
+fn names_column(e: &ast::Expr, name: &str) -> bool {
+    match e {
+        ast::Expr::Identifier(id) => id.value.eq_ignore_ascii_case(name),
+        ast::Expr::CompoundIdentifier(parts) => parts
+            .last()
+            .is_some_and(|id| id.value.eq_ignore_ascii_case(name)),
+        _ => false,
+    }
 }
 
 /// Replace every aggregate call in an expression by a reference to `__aggN` (N in the

@@ -371,12 +371,44 @@ fn datetime_value(
     target: &Target,
     w: &mut Vec<Warning>,
 ) -> Result<st::Value, SqlError> {
+    let impossible = match value {
+        Value::Date(d) => !d.is_valid(),
+        Value::DateTime(dt) => !dt.date().is_valid(),
+        _ => false,
+    };
+    let date_only = matches!(target.column.ty, st::ColumnType::Date);
+    let zero = || match date_only {
+        true => st::Value::Date(st::Date::default()),
+        false => st::Value::DateTime(st::DateTime::default()),
+    };
+    if impossible {
+        // A day its month does not have (STR_TO_DATE makes them): an error in strict
+        // mode, else the zero date with 1265, as MariaDB does.
+        if target.strict {
+            target.incorrect(if date_only { "date" } else { "datetime" }, value, w)?;
+        } else {
+            w.push(Warning {
+                level: "Warning",
+                code: WARN_DATA_TRUNCATED.code,
+                message: format!(
+                    "Data truncated for column '{}' at row {}",
+                    target.column.name, target.row
+                ),
+            });
+        }
+        return Ok(zero());
+    }
     let parsed = match value {
         Value::Date { .. } | Value::DateTime { .. } => Some(value.clone()),
+        // A TIME would take the current date; not built.
+        Value::Time(_) => {
+            return Err(SqlError::not_supported(
+                "storing a TIME value in a DATE or DATETIME column",
+            ))
+        }
         Value::Bytes(s) => crate::expr::datetime::parse_datetime(&String::from_utf8_lossy(s)),
         _ => None,
     };
-    let date_only = matches!(target.column.ty, st::ColumnType::Date);
     Ok(match parsed.as_ref().and_then(Value::as_datetime) {
         Some(dt) if date_only => st::Value::Date(dt.date()),
         Some(mut dt) => {
@@ -385,11 +417,7 @@ fn datetime_value(
         }
         None => {
             target.incorrect(if date_only { "date" } else { "datetime" }, value, w)?;
-            if date_only {
-                st::Value::Date(st::Date::default())
-            } else {
-                st::Value::DateTime(st::DateTime::default())
-            }
+            zero()
         }
     })
 }

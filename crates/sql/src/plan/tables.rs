@@ -206,6 +206,9 @@ pub struct Grouping {
     pub key_collations: Vec<st::Collation>,
     pub aggregates: Vec<Aggregate>,
     pub having: Option<Expr>,
+    /// WITH ROLLUP: super-aggregate rows after each prefix of the keys (the keys are
+    /// columns), see `exec::rollup`.
+    pub rollup: bool,
 }
 
 impl Grouping {

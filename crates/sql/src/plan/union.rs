@@ -216,6 +216,8 @@ fn merged_column<'a>(mut columns: impl Iterator<Item = &'a st::ColumnDef>) -> st
         crate::expr::collation::Derivation::Implicit,
     );
     let ty = crate::expr::arith::aggregate_type(&types);
-    merged.ty = crate::plan::derived::column(&first.name, ty, derived).ty;
+    if let Ok(column) = crate::plan::derived::column(&first.name, ty, derived) {
+        merged.ty = column.ty;
+    }
     merged
 }

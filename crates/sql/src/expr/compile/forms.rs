@@ -250,6 +250,18 @@ impl Compiler<'_> {
             ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => s.clone(),
             _ => return Err(err_syntax(&e.to_string())),
         };
+        if let ast::DataType::Time(..) = ts.data_type {
+            // `TIME '...'`: a TIME value; one that does not read is an error.
+            return match myriad_types::datetime::parse_time(&text) {
+                Some(t) if t.hours <= crate::expr::functions::TIME_HOURS_MAX => {
+                    Ok(Expr::Literal(Value::Time(t)))
+                }
+                _ => Err(SqlError::new(
+                    ER_WRONG_VALUE,
+                    format!("Incorrect TIME value: '{text}'"),
+                )),
+            };
+        }
         let to = match ts.data_type {
             ast::DataType::Date => CastTo::Date,
             // A literal keeps the fraction it was written with.

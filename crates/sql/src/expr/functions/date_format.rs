@@ -247,8 +247,12 @@ fn format_time(t: &Time, fmt: &[u8]) -> Option<Vec<u8>> {
 
 /// TIME_FORMAT(time, fmt): NULL for a NULL operand, an empty format or a format naming a
 /// part of a date.
-/// Operands other than TIME values are refused with 1235.
-pub(crate) fn time_format(time: &Value, fmt: &Value) -> Result<Value, SqlError> {
+/// Other operands are read as a TIME first (see `time::to_time`).
+pub(crate) fn time_format(
+    time: &Value,
+    fmt: &Value,
+    warnings: &mut Vec<crate::expr::eval::Warning>,
+) -> Result<Value, SqlError> {
     let fmt = match fmt {
         Value::Null => return Ok(Value::Null),
         Value::Bytes(b) if b.is_empty() => return Ok(Value::Null),
@@ -259,12 +263,9 @@ pub(crate) fn time_format(time: &Value, fmt: &Value) -> Result<Value, SqlError> 
             ))
         }
     };
-    match time {
-        Value::Null => Ok(Value::Null),
-        Value::Time(t) => Ok(format_time(t, fmt).map_or(Value::Null, Value::Bytes)),
-        _ => Err(SqlError::not_supported(
-            "TIME_FORMAT of a value that is not a TIME",
-        )),
+    match super::time::to_time(time, warnings) {
+        None => Ok(Value::Null),
+        Some(t) => Ok(format_time(&t, fmt).map_or(Value::Null, Value::Bytes)),
     }
 }
 

@@ -96,6 +96,12 @@ fn unaliased_name(
         {
             item_name(e, map)
         }
+        // A quoted column name is named without its quotes, as MariaDB names it.
+        (ast::Expr::Identifier(id), Some(t))
+            if id.quote_style == Some('`') && t.starts_with('`') =>
+        {
+            id.value.clone()
+        }
         (_, Some(t)) if texts == select.projection.len() && !t.is_empty() => t.clone(),
         _ => item_name(e, map),
     }
