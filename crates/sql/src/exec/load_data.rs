@@ -1,4 +1,4 @@
-//! Running LOAD DATA [LOCAL] INFILE: the file's rows (see [`crate::exec::load_fields`])
+//! Running `LOAD DATA [LOCAL] INFILE`: the file's rows (see [`crate::exec::load_fields`])
 //! inserted as INSERT inserts them, in one statement: all of them or, on an error, none.
 //!
 //! - LOCAL: the client sends the file ([`crate::RowSink::local_file`]); it needs

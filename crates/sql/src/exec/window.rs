@@ -13,7 +13,7 @@
 //!    select list and the result's sort or list ([`Collector`]), in the last window's
 //!    order.
 //!
-//! A frame's aggregate is folded with [`Running`], the state GROUP BY uses: rows entering
+//! A frame's aggregate is folded with `Running`, the state GROUP BY uses: rows entering
 //! at the frame's end are added; when the frame's start moves the state is rebuilt from
 //! the frame's rows, so `ROWS BETWEEN n PRECEDING AND m FOLLOWING` costs n + m + 1 additions
 //! per row, and frames starting at UNBOUNDED PRECEDING one addition per row.

@@ -176,7 +176,7 @@ pub enum Func {
     /// The time at which the call runs, not the statement's start (NOW()).
     SysDate,
     CurDate,
-    /// UNIX_TIMESTAMP([date]): now, or the date's seconds since the epoch.
+    /// `UNIX_TIMESTAMP([date])`: now, or the date's seconds since the epoch.
     UnixTimestamp,
     Sleep,
     /// A date plus an interval: arguments date, count, unit code (a literal; see

@@ -52,6 +52,18 @@ pub(crate) fn maintenance(c: &mut Cursor) -> Result<Stmt, SqlError> {
     Ok(Stmt::Maintenance { analyze, tables })
 }
 
+/// A table name, in the `current` database when it names none (1046 without one).
+fn qualified_table(c: &mut Cursor, current: Option<&str>) -> Result<(String, String), SqlError> {
+    let (database, name) = table_name(c)?;
+    let database = match database {
+        Some(db) => db,
+        None => current
+            .map(str::to_string)
+            .ok_or_else(crate::plan::tables::err_no_database)?,
+    };
+    Ok((database, name))
+}
+
 /// Whether the statement is `ALTER TABLE t DISABLE KEYS` or `... ENABLE KEYS` alone (as
 /// dumps write it around a table's rows).
 pub(crate) fn is_keys_toggle(c: &Cursor) -> bool {
@@ -66,13 +78,7 @@ pub(crate) fn is_keys_toggle(c: &Cursor) -> bool {
 /// (the engine keeps its indexes current; see `exec::ddl`).
 pub(crate) fn keys_toggle(c: &mut Cursor, current: Option<&str>) -> Result<Stmt, SqlError> {
     c.pos += 2;
-    let (database, name) = table_name(c)?;
-    let database = match database {
-        Some(db) => db,
-        None => current
-            .map(str::to_string)
-            .ok_or_else(crate::plan::tables::err_no_database)?,
-    };
+    let (database, name) = qualified_table(c, current)?;
     c.pos += 2;
     c.expect_end()?;
     Ok(Stmt::AlterIndexes {
@@ -100,13 +106,7 @@ pub(crate) fn lock_tables(c: &mut Cursor, current: Option<&str>) -> Result<Stmt,
     c.pos += 2;
     let mut items: Vec<LockItem> = Vec::new();
     loop {
-        let (database, name) = table_name(c)?;
-        let database = match database {
-            Some(db) => db,
-            None => current
-                .map(str::to_string)
-                .ok_or_else(crate::plan::tables::err_no_database)?,
-        };
+        let (database, name) = qualified_table(c, current)?;
         let alias = match c.peek_word().as_deref() {
             Some("AS") => {
                 c.pos += 1;

@@ -328,7 +328,7 @@ pub enum Stmt {
     LockTables(Vec<commands::LockItem>),
     /// `SELECT ... INTO @a, @b` (see [`select_into`]).
     SelectInto(Box<select_into::SelectInto>),
-    /// LOAD DATA [LOCAL] INFILE (see [`load_data`]).
+    /// `LOAD DATA [LOCAL] INFILE` (see [`load_data`]).
     LoadData(Box<load_data::LoadDataPlan>),
     /// `UNLOCK TABLES`: releases the session's table locks (a session never holds the
     /// global read lock: FLUSH TABLES WITH READ LOCK answers 1235).

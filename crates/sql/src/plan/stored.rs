@@ -99,14 +99,7 @@ impl Target<'_> {
         let code = if matches!(kind, "date" | "datetime") {
             if !self.strict {
                 // Outside strict mode MariaDB stores the zero date and says it truncated.
-                w.push(Warning {
-                    level: "Warning",
-                    code: WARN_DATA_TRUNCATED.code,
-                    message: format!(
-                        "Data truncated for column '{}' at row {}",
-                        self.column.name, self.row
-                    ),
-                });
+                self.truncated(w);
                 return Ok(());
             }
             crate::error::ER_TRUNCATED_WRONG_VALUE
@@ -151,6 +144,12 @@ impl Target<'_> {
                 ),
             ));
         }
+        self.truncated(w);
+        Ok(())
+    }
+
+    /// Warning 1265: the value stored is not the one given.
+    fn truncated(&self, w: &mut Vec<Warning>) {
         w.push(Warning {
             level: "Warning",
             code: WARN_DATA_TRUNCATED.code,
@@ -159,7 +158,6 @@ impl Target<'_> {
                 self.column.name, self.row
             ),
         });
-        Ok(())
     }
 }
 
