@@ -42,6 +42,7 @@ fn quick_memory_against_mariadb_measures_every_cell() {
         [
             "1 slow reader",
             "3 slow readers",
+            "20 connections",
             "ORDER BY k",
             "ORDER BY k LIMIT 3",
             "join without index",
@@ -76,8 +77,15 @@ fn quick_memory_against_mariadb_measures_every_cell() {
         "{readers:?}"
     );
     assert!(readers.get_metric("first_row_s").is_some());
-    assert_eq!(record.rows[2].get_metric("rows"), Some(800.0));
-    assert_eq!(record.rows[3].get_metric("rows"), Some(3.0));
+    let connections = &record.rows[2];
+    assert_eq!(
+        connections.get_metric("rows"),
+        Some(20.0),
+        "{connections:?}"
+    );
+    assert!(connections.get_metric("growth_kb_per_connection").is_some());
+    assert_eq!(record.rows[3].get_metric("rows"), Some(800.0));
+    assert_eq!(record.rows[4].get_metric("rows"), Some(3.0));
     let md = std::fs::read_to_string(out.path().join("memory.md")).expect("memory.md");
     assert!(md.contains("Server RSS growth"), "{md}");
     let png = std::fs::read(out.path().join("memory-slow-readers.png")).expect("the plot");
