@@ -51,6 +51,24 @@ pub(crate) fn aggregate_value(
     running.finish(agg, env)
 }
 
+/// The description of a result that takes its values from column `c` (MIN, MAX, a
+/// window's value functions): the column's type, without its NOT NULL and key flags (a
+/// group or a frame may have no row).
+pub(crate) fn value_of_column(
+    plan: &crate::plan::tables::TableSelect,
+    c: usize,
+    name: &str,
+) -> Column {
+    let (table_ref, local) = column_of(plan, c);
+    let mut column = crate::plan::tables::column_meta(table_ref, local, name);
+    column.flags &= !(column_flags::NOT_NULL
+        | column_flags::PRI_KEY
+        | column_flags::UNIQUE_KEY
+        | column_flags::MULTIPLE_KEY
+        | column_flags::AUTO_INCREMENT);
+    column
+}
+
 /// Metadata of a select item that is exactly an aggregate; MIN and MAX of a column keep
 /// the column's type.
 pub(crate) fn aggregate_column(
@@ -74,14 +92,7 @@ pub(crate) fn aggregate_column(
             ..
         }) = g.aggregates.get(n)
         {
-            let (table_ref, local) = column_of(plan, *c);
-            let mut column = crate::plan::tables::column_meta(table_ref, local, name);
-            column.flags &= !(column_flags::NOT_NULL
-                | column_flags::PRI_KEY
-                | column_flags::UNIQUE_KEY
-                | column_flags::MULTIPLE_KEY
-                | column_flags::AUTO_INCREMENT);
-            return column;
+            return value_of_column(plan, *c, name);
         }
     }
     result_column(name, ty)

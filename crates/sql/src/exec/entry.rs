@@ -180,6 +180,17 @@ impl Session {
         })
     }
 
+    /// A statement that failed before it ran (it did not compile): its error is what
+    /// SHOW WARNINGS shows next, and ROW_COUNT() is -1.
+    fn failed_unrun(&mut self, e: &SqlError) {
+        self.state.row_count = -1;
+        self.state.warnings = vec![Warning {
+            level: "Error",
+            code: e.code,
+            message: e.message.clone(),
+        }];
+    }
+
     /// Go on with the SELECT that paused for its client (see [`crate::row_sink`]): its
     /// result once it ended (its rows went to `out`), None when it paused again or there
     /// is none.
@@ -414,13 +425,7 @@ pub fn execute(
         Ok(x) => x,
         Err(e) => {
             session.bump(Counter::Questions);
-            session.state.row_count = -1;
-            session.state.row_count = -1;
-            session.state.warnings = vec![Warning {
-                level: "Error",
-                code: e.code,
-                message: e.message.clone(),
-            }];
+            session.failed_unrun(&e);
             return vec![Err(e)];
         }
     };
@@ -428,12 +433,7 @@ pub fn execute(
         session.bump(Counter::Questions);
         let second = &raws[1];
         let e = crate::expr::err_syntax(map.source().get(second.text.clone()).unwrap_or(""));
-        session.state.row_count = -1;
-        session.state.warnings = vec![Warning {
-            level: "Error",
-            code: e.code,
-            message: e.message.clone(),
-        }];
+        session.failed_unrun(&e);
         return vec![Err(e)];
     }
     let mut results = Vec::with_capacity(raws.len());
@@ -489,13 +489,7 @@ pub fn execute(
                 }
             }
             Err(e) => {
-                session.state.row_count = -1;
-                session.state.row_count = -1;
-                session.state.warnings = vec![Warning {
-                    level: "Error",
-                    code: e.code,
-                    message: e.message.clone(),
-                }];
+                session.failed_unrun(&e);
                 Err(e)
             }
         };

@@ -294,10 +294,6 @@ pub(crate) fn group_rollup<'d>(
     if stats.tmp_files > 0 {
         env.spill.tmp_disk_tables += 1;
     }
-    let range = matches!(
-        plan.source.access,
-        crate::plan::tables::Access::Index { .. }
-    );
-    env.spill.add_sort(stats, range);
+    env.spill.add_sort(stats, plan.reads_index_range());
     Ok(out)
 }

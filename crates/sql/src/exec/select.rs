@@ -365,10 +365,7 @@ impl Session {
         } else {
             Session::collect(plan, &table, &shape, &mut out, env)?;
         }
-        let range = matches!(
-            plan.source.access,
-            crate::plan::tables::Access::Index { .. }
-        );
+        let range = plan.reads_index_range();
         if let Some(mut shaped) = after_windows {
             if let crate::exec::spill::collect::Collector::Windowed(input) = out {
                 input.finish((&shape, &types, range), &mut shaped, env)?;
@@ -495,11 +492,7 @@ impl Session {
         env.spill.tmp_tables += 1;
         if spilled {
             env.spill.tmp_disk_tables += 1;
-            let range = matches!(
-                plan.source.access,
-                crate::plan::tables::Access::Index { .. }
-            );
-            env.spill.add_sort(stats, range);
+            env.spill.add_sort(stats, plan.reads_index_range());
         }
         Ok(out)
     }

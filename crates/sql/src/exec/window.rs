@@ -174,7 +174,6 @@ pub(crate) fn window_column(
     ty: SqlType,
 ) -> crate::result::Column {
     use crate::plan::tables::AggKind;
-    use crate::result::column_flags;
     if let Some(WindowKind::PercentRank | WindowKind::CumeDist) =
         plan.windows.funcs.get(n).map(|f| &f.kind)
     {
@@ -200,14 +199,7 @@ pub(crate) fn window_column(
             .sum::<usize>();
     match column_arg {
         Some(crate::expr::Expr::Column(c)) if *c < ncols => {
-            let (table_ref, local) = crate::exec::select::column_of(plan, *c);
-            let mut column = crate::plan::tables::column_meta(table_ref, local, name);
-            column.flags &= !(column_flags::NOT_NULL
-                | column_flags::PRI_KEY
-                | column_flags::UNIQUE_KEY
-                | column_flags::MULTIPLE_KEY
-                | column_flags::AUTO_INCREMENT);
-            column
+            crate::exec::aggregate::value_of_column(plan, *c, name)
         }
         _ => crate::exec::select::result_column(name, ty),
     }

@@ -266,6 +266,12 @@ pub struct TableSelect {
 }
 
 impl TableSelect {
+    /// Whether the first table is read through an index range: its sorts count in
+    /// Sort_range, otherwise in Sort_scan.
+    pub fn reads_index_range(&self) -> bool {
+        matches!(self.source.access, Access::Index { .. })
+    }
+
     /// The types of the rows the clauses read: the tables' columns in join order, then
     /// each aggregate's, then each window function's; with the number of table columns.
     pub fn input_types(&self, env: &dyn crate::expr::Env) -> (Vec<SqlType>, usize) {

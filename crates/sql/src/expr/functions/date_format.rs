@@ -11,7 +11,8 @@ use crate::value::Value;
 use myriad_types::datetime::days_from_civil;
 use myriad_types::{DateTime, Time};
 
-const DAY_NAMES: [&str; 7] = [
+/// Day names in en_US, Monday first (DATE_FORMAT writes them, STR_TO_DATE reads them).
+pub(crate) const DAY_NAMES: [&str; 7] = [
     "Monday",
     "Tuesday",
     "Wednesday",
@@ -21,7 +22,8 @@ const DAY_NAMES: [&str; 7] = [
     "Sunday",
 ];
 
-const MONTH_NAMES: [&str; 12] = [
+/// Month names in en_US.
+pub(crate) const MONTH_NAMES: [&str; 12] = [
     "January",
     "February",
     "March",

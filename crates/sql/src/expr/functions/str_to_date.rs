@@ -24,30 +24,7 @@ use myriad_types::datetime::{civil_from_days, days_from_civil};
 use myriad_types::errors::ER_WRONG_VALUE_FOR_TYPE;
 use myriad_types::{Date, DateTime, Time};
 
-const MONTH_NAMES: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
-
-const DAY_NAMES: [&str; 7] = [
-    "Monday",
-    "Tuesday",
-    "Wednesday",
-    "Thursday",
-    "Friday",
-    "Saturday",
-    "Sunday",
-];
+use super::date_format::{DAY_NAMES, MONTH_NAMES};
 
 /// What a format names: date parts, time parts, fractional seconds.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
