@@ -92,6 +92,7 @@ impl Session {
             previous_errors,
             now_micros: self.state.fixed_time_micros.unwrap_or_else(now_micros),
             subquery_results: HashMap::new(),
+            outer_frames: Vec::new(),
             concat_rows: 0,
             spill: Default::default(),
             out: None,

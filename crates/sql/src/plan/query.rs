@@ -367,6 +367,12 @@ pub(crate) fn compile_table_select(
         }
         concats.push(None);
         let arg = arg.as_ref().map(|a| tc.compile(a)).transpose()?;
+        if arg.as_ref().is_some_and(Expr::reads_outer) {
+            // MariaDB aggregates such an argument in the enclosing query.
+            return Err(SqlError::not_supported(
+                "aggregate functions over columns of an enclosing query",
+            ));
+        }
         // SUM and AVG add numbers.
         let number = matches!(kind, AggKind::Sum | AggKind::Avg);
         agg_args.push(arg.map(|a| a.numeric_if(number)));
