@@ -589,6 +589,11 @@ fn week_and_day_numbers_match_mariadb() {
 }
 
 #[test]
+fn insert_set_matches_mariadb() {
+    run_corpus("insert_set", include_str!("corpus/insert_set.sql"));
+}
+
+#[test]
 fn correlated_subqueries_match_mariadb() {
     run_corpus(
         "correlated_subqueries",
