@@ -401,11 +401,13 @@ pub fn execute(
     };
     let pipes_as_concat =
         session.state.sql_mode & crate::system::sysvars::sql_mode::PIPES_AS_CONCAT != 0;
-    let cached =
-        session
-            .state
-            .plan_cache
-            .get(sql, session.info.database.as_deref(), pipes_as_concat);
+    let ddl_count = session.engine.catalog.storage().ddl_count();
+    let cached = session.state.plan_cache.get(
+        sql,
+        session.info.database.as_deref(),
+        pipes_as_concat,
+        ddl_count,
+    );
     if let Some(stmt) = cached {
         session.bump(Counter::Questions);
         session.bump(Counter::Queries);
@@ -477,10 +479,11 @@ pub fn execute(
                     // Kept under the database it was compiled in: a cacheable statement
                     // (SELECT, INSERT, UPDATE, DELETE) does not change it.
                     let database = session.info.database.clone();
+                    let late = opens_tables_late(&stmt).then_some(ddl_count);
                     session
                         .state
                         .plan_cache
-                        .offer(sql, database, pipes_as_concat, stmt);
+                        .offer(sql, database, pipes_as_concat, stmt, late);
                     result
                 } else if matches!(stmt, Stmt::LoadData(_)) {
                     // LOAD DATA LOCAL reads the client's file through the sink.
@@ -514,6 +517,7 @@ pub fn prepare(session: &mut Session, sql: &str) -> Result<PreparedInfo, SqlErro
             .unwrap_or("");
         return Err(crate::expr::err_syntax(second));
     }
+    let ddl_before = session.engine.catalog.storage().ddl_count();
     let (stmt, param_count) = {
         let ctx = session.compile_ctx();
         let text = map.source().get(raws[0].text.clone()).unwrap_or("");
@@ -561,6 +565,7 @@ pub fn prepare(session: &mut Session, sql: &str) -> Result<PreparedInfo, SqlErro
             index_read: matches!(&stmt, Stmt::SelectTable(plan) if plan.is_index_read()),
             runs_inline: runs_inline(sql),
             privileges_passed: None,
+            ddl_count: opens_tables_late(&stmt).then_some(ddl_before),
             stmt,
             param_count,
             sql: sql.to_string(),
@@ -595,6 +600,28 @@ pub fn execute_prepared(
         ));
     };
     let mut prepared = prepared;
+    // A plan whose subqueries open tables while its rows are sent is compiled again after
+    // any DDL, before it runs (see `opens_tables_late`).
+    let storage = session.engine.catalog.storage();
+    if prepared
+        .ddl_count
+        .is_some_and(|count| count != storage.ddl_count())
+    {
+        let before = storage.ddl_count();
+        match recompile(session, &prepared.sql) {
+            Ok((stmt, count)) if count == prepared.param_count => {
+                prepared.index_read =
+                    matches!(&stmt, Stmt::SelectTable(plan) if plan.is_index_read());
+                prepared.ddl_count = opens_tables_late(&stmt).then_some(before);
+                prepared.stmt = stmt;
+            }
+            Ok(_) => {}
+            Err(e) => {
+                session.state.prepared.insert(statement_id, prepared);
+                return Err(e);
+            }
+        }
+    }
     // Privileges that passed for the same grants and database pass again unchecked.
     let privileges_key = (
         session.engine.accounts.generation(),
@@ -634,6 +661,8 @@ pub fn execute_prepared(
                 Ok((stmt, count)) if count == prepared.param_count => {
                     prepared.index_read =
                         matches!(&stmt, Stmt::SelectTable(plan) if plan.is_index_read());
+                    prepared.ddl_count = opens_tables_late(&stmt)
+                        .then(|| session.engine.catalog.storage().ddl_count());
                     prepared.stmt = stmt;
                     session.run_to(&prepared.stmt, &bound, out)
                 }
@@ -649,6 +678,26 @@ pub fn execute_prepared(
     }
     session.state.prepared.insert(statement_id, prepared);
     result
+}
+
+/// Whether running `stmt` opens tables after its first rows may have been sent: those of
+/// its subqueries and derived tables. A table changed under such a plan can no longer be
+/// answered by compiling the plan again and running it from the start, so cached plans of
+/// this kind are compiled again after any DDL instead.
+fn opens_tables_late(stmt: &Stmt) -> bool {
+    let read = crate::exec::query_cache::read_tables;
+    match stmt {
+        Stmt::Select(_) => read(stmt).is_none_or(|tables| !tables.is_empty()),
+        Stmt::SelectTable(plan) => {
+            let named = 1 + plan.joins.len();
+            let derived = std::iter::once(&plan.source.table)
+                .chain(plan.joins.iter().map(|j| &j.table))
+                .any(|t| t.made.is_some());
+            derived || read(stmt).is_none_or(|tables| tables.len() > named)
+        }
+        Stmt::Union(_) => true,
+        _ => false,
+    }
 }
 
 pub(crate) fn recompile(session: &Session, sql: &str) -> Result<(Stmt, usize), SqlError> {

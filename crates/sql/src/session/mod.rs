@@ -38,6 +38,9 @@ pub struct Prepared {
     /// The accounts' generation and the current database at the last execution that
     /// passed the privilege check: while both hold, the check's answer holds too.
     pub(crate) privileges_passed: Option<(u64, Option<String>)>,
+    /// For a plan that opens tables while its rows are sent: the storage's DDL count
+    /// before it was compiled (see `exec::entry::opens_tables_late`).
+    pub(crate) ddl_count: Option<u64>,
 }
 
 /// A table LOCK TABLES locked: under which name (its alias, or its own name) statements
