@@ -589,6 +589,11 @@ fn week_and_day_numbers_match_mariadb() {
 }
 
 #[test]
+fn found_rows_matches_mariadb() {
+    run_corpus("found_rows", include_str!("corpus/found_rows.sql"));
+}
+
+#[test]
 fn insert_set_matches_mariadb() {
     run_corpus("insert_set", include_str!("corpus/insert_set.sql"));
 }

@@ -134,6 +134,7 @@ error_codes! {
     ER_GLOBAL_VARIABLE = 1229, "HY000", "Variable '%-.64s' is a GLOBAL variable and should be set with SET GLOBAL";
     ER_WRONG_VALUE_FOR_VAR = 1231, "42000", "Variable '%-.64s' can't be set to the value of '%-.200T'";
     ER_WRONG_TYPE_FOR_VAR = 1232, "42000", "Incorrect argument type to variable '%-.64s'";
+    ER_CANT_USE_OPTION_HERE = 1234, "42000", "Incorrect usage/placement of '%s'";
     // MariaDB names itself here; so does myriad.
     ER_NOT_SUPPORTED_YET = 1235, "42000", "This version of myriad doesn't yet support '%s'";
     ER_INCORRECT_GLOBAL_LOCAL_VAR = 1238, "HY000", "Variable '%-.192s' is a %s variable";

@@ -159,6 +159,10 @@ impl Env for ExecEnv<'_> {
         self.state.last_insert_id
     }
 
+    fn found_rows(&self) -> u64 {
+        self.state.found_rows
+    }
+
     fn row_count(&self) -> i64 {
         self.state.row_count
     }

@@ -1,6 +1,8 @@
 //! The expression compiler: sqlparser AST to [`Expr`].
 
 mod forms;
+mod outer;
+use outer::outer_column;
 
 use crate::error::SqlError;
 use crate::expr::collation::{comparison, Derivation, Derived};
@@ -12,7 +14,6 @@ use myriad_types::decimal::Decimal;
 use myriad_types::errors::ER_INCORRECT_GLOBAL_LOCAL_VAR;
 use sqlparser::ast::{self, BinaryOperator};
 use sqlparser::tokenizer::Span;
-use std::sync::Arc;
 
 /// An aggregate call that reached the expression compiler: the query planners take every
 /// aggregate out of the places it may stand (select list, HAVING, ORDER BY), so this one
@@ -36,50 +37,6 @@ fn misplaced_aggregate(name: &str, f: &ast::Function) -> bool {
         "SUM" | "MIN" | "MAX" | "AVG" => one_arg,
         _ => false,
     }
-}
-
-/// A name of a subquery that is a column of an enclosing query: that column as the
-/// subquery's outer value (keeping the column's collation); None when no enclosing query
-/// has such a column. A column of a query further out reaches the subquery as an outer
-/// value of each query between.
-fn outer_column(
-    outer: &OuterScope,
-    table: Option<&str>,
-    name: &str,
-) -> Result<Option<Expr>, SqlError> {
-    let position = match outer.scope.resolve(table, name) {
-        Ok(position) => position,
-        Err(e) if e.code != myriad_types::errors::ER_BAD_FIELD_ERROR.code => return Err(e),
-        Err(_) => {
-            let Some(parent) = outer.parent else {
-                return Ok(None);
-            };
-            return Ok(outer_column(parent, table, name)?.map(|mut x| {
-                let value = match &mut x {
-                    Expr::Collate { expr, .. } => expr.as_mut(),
-                    other => other,
-                };
-                if let Expr::Outer(n) = value {
-                    *n = outer.capture(OuterSource::Outer(*n));
-                }
-                x
-            }));
-        }
-    };
-    let value = Expr::Outer(outer.capture(OuterSource::Column(position)));
-    Ok(Some(match outer.scope.collations.get(position) {
-        Some(None) => value,
-        Some(Some(collation)) => Expr::Collate {
-            expr: Box::new(value),
-            collation: *collation,
-            derivation: Derivation::Implicit,
-        },
-        None => Expr::Collate {
-            expr: Box::new(value),
-            collation: Collation::Utf8mb4GeneralCi,
-            derivation: Derivation::Implicit,
-        },
-    }))
 }
 
 impl Compiler<'_> {
@@ -238,26 +195,6 @@ impl Compiler<'_> {
         } else {
             literal
         })
-    }
-
-    /// Compile a subquery: its names that are not its own columns may read this query's
-    /// (a correlated subquery, see [`Expr::Outer`]).
-    pub(crate) fn subquery(&self, q: &ast::Query) -> Result<Arc<dyn SubqueryPlan>, SqlError> {
-        let Some(ctx) = self.ctx else {
-            return Err(SqlError::not_supported("subqueries here"));
-        };
-        let empty = ColumnScope::default();
-        let outer = OuterScope {
-            scope: self.scope,
-            captured: Default::default(),
-            parent: self.outer,
-        };
-        let inner = Compiler {
-            scope: &empty,
-            outer: Some(&outer),
-            ..*self
-        };
-        ctx.subquery(q, &inner)
     }
 
     /// `@@cache.variable`, compiled by the statement compiler, which knows the key caches.

@@ -63,6 +63,11 @@ pub trait Env {
     fn current_role(&self) -> Option<String>;
     fn connection_id(&self) -> u32;
     fn last_insert_id(&self) -> u64;
+    /// FOUND_ROWS(): the rows of the session's last result set (see
+    /// `exec::found_rows`).
+    fn found_rows(&self) -> u64 {
+        0
+    }
     /// ROW_COUNT(): what the session's previous statement changed (-1 after a result set
     /// or an error).
     fn row_count(&self) -> i64 {
@@ -188,6 +193,7 @@ pub enum Func {
     CurrentRole,
     ConnectionId,
     LastInsertId,
+    FoundRows,
     RowCount,
     Now,
     /// The time at which the call runs, not the statement's start (NOW()).
@@ -294,6 +300,7 @@ impl Func {
             "CURRENT_ROLE" => (Func::CurrentRole, 0, 0),
             "CONNECTION_ID" => (Func::ConnectionId, 0, 0),
             "LAST_INSERT_ID" => (Func::LastInsertId, 0, 0),
+            "FOUND_ROWS" => (Func::FoundRows, 0, 0),
             "ROW_COUNT" => (Func::RowCount, 0, 0),
             "NOW" | "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" => (Func::Now, 0, 1),
             "SYSDATE" => (Func::SysDate, 0, 1),

@@ -227,7 +227,7 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
             unsigned: true,
             len: 10,
         },
-        Func::LastInsertId => SqlType::Int {
+        Func::LastInsertId | Func::FoundRows => SqlType::Int {
             unsigned: true,
             len: 21,
         },

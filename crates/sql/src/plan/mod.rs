@@ -100,6 +100,18 @@ pub struct SelectPlan {
     pub filter: Option<Expr>,
     pub limit: Option<Expr>,
     pub offset: Option<Expr>,
+    /// `SELECT SQL_CALC_FOUND_ROWS`: the LIMIT, taken out of the query (see
+    /// [`FoundRowsWindow`]).
+    pub found_rows_window: Option<Box<FoundRowsWindow>>,
+}
+
+/// The LIMIT of a `SELECT SQL_CALC_FOUND_ROWS`: the query runs without it, every row it
+/// makes is counted (FOUND_ROWS() then answers the count), and only the rows in this
+/// window reach the client.
+#[derive(Debug, Clone)]
+pub struct FoundRowsWindow {
+    pub limit: Option<Expr>,
+    pub offset: Option<Expr>,
 }
 
 #[derive(Debug, Clone)]
