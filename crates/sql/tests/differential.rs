@@ -589,6 +589,14 @@ fn week_and_day_numbers_match_mariadb() {
 }
 
 #[test]
+fn row_constructors_match_mariadb() {
+    run_corpus(
+        "row_constructors",
+        include_str!("corpus/row_constructors.sql"),
+    );
+}
+
+#[test]
 fn found_rows_matches_mariadb() {
     run_corpus("found_rows", include_str!("corpus/found_rows.sql"));
 }

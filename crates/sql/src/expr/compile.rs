@@ -2,6 +2,7 @@
 
 mod forms;
 mod outer;
+mod rows;
 use outer::outer_column;
 
 use crate::error::SqlError;
@@ -424,6 +425,9 @@ impl Compiler<'_> {
     ) -> Result<Expr, SqlError> {
         if let Some(date_arith) = self.interval_arith(left, op, right) {
             return date_arith;
+        }
+        if let Some(rows) = self.row_comparison(left, op, right) {
+            return rows;
         }
         let mut l = Box::new(self.compile(left)?);
         let mut r = Box::new(self.compile(right)?);
