@@ -597,6 +597,11 @@ fn row_constructors_match_mariadb() {
 }
 
 #[test]
+fn having_matches_mariadb() {
+    run_corpus("having", include_str!("corpus/having.sql"));
+}
+
+#[test]
 fn found_rows_matches_mariadb() {
     run_corpus("found_rows", include_str!("corpus/found_rows.sql"));
 }

@@ -18,6 +18,7 @@ use sqlparser::ast;
 
 mod from_clause;
 pub(crate) mod group_concat;
+mod having;
 mod item_name;
 mod select_list;
 mod window;
@@ -384,8 +385,8 @@ pub(crate) fn compile_table_select(
         ast::GroupByExpr::Expressions(list, _) => list,
         ast::GroupByExpr::All(_) => return Err(SqlError::not_supported("GROUP BY ALL")),
     };
-    let grouped =
-        !aggregated.found.is_empty() || !group_exprs.is_empty() || aggregated.having.is_some();
+    having::check_names(select)?;
+    let grouped = !aggregated.found.is_empty() || !group_exprs.is_empty();
     if !aggregated.windows.is_empty()
         && aggregated.found.is_empty()
         && group_exprs.is_empty()
@@ -501,6 +502,8 @@ pub(crate) fn compile_table_select(
         .as_ref()
         .map(|w| tc.condition(w))
         .transpose()?;
+    let ungrouped_having = aggregated.having.as_ref().filter(|_| !grouped);
+    let filter = having::row_filter(filter, ungrouped_having, &tc)?;
     let joins = join_steps(&relations, &refs, &offsets, &tc, filter.as_ref())?;
     let (filter, post_filter) = if joins.is_empty() {
         (filter, None)
