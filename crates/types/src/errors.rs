@@ -192,6 +192,7 @@ error_codes! {
     ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION = 1792, "25006", "Cannot execute statement in a READ ONLY transaction";
     ER_MALFORMED_PACKET = 1835, "HY000", "Malformed communication packet";
     ER_CONNECTION_KILLED = 1927, "70100", "Connection was killed";
+    ER_BAD_BASE64_DATA = 1958, "HY000", "Bad base64 data as position %u";
     ER_INVALID_ROLE = 1959, "OP000", "Invalid role specification %`s";
     ER_CANNOT_REVOKE_ROLE = 1962, "HY000", "Cannot revoke role '%s' from: '%s'@'%s'";
     ER_STATEMENT_TIMEOUT = 1969, "70100", "Query execution was interrupted (max_statement_time exceeded)";

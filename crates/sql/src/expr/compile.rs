@@ -565,6 +565,10 @@ impl Compiler<'_> {
             return date_arith;
         }
         let (func, min, max) = Func::by_name(&name).ok_or_else(|| err_function(&name))?;
+        if func == Func::Char && args.is_empty() {
+            // CHAR() is a form of MariaDB's grammar, which needs an argument.
+            return Err(err_syntax(&f.to_string()));
+        }
         if args.len() < min || args.len() > max {
             if matches!(func, Func::DatePart(_)) && DatePart::is_keyword(&name) {
                 return Err(err_syntax(&f.to_string()));

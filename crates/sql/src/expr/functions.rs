@@ -1,12 +1,17 @@
 //! Built-in functions: `Expr::call` evaluates a call's arguments once and dispatches on
 //! the function with one match; the string and numeric families live in their own files.
 
+mod aes;
 mod date_format;
 mod datetime;
 pub(crate) use date_format::format_width;
 pub(crate) use datetime::{date_add_type, unit_of, DatePart};
 mod digest;
+mod encode;
 mod numeric;
+mod radix;
+mod sets;
+mod soundex;
 mod str_to_date;
 mod string;
 mod time;
@@ -172,6 +177,23 @@ impl Expr {
             Func::Strcmp => string::strcmp(&a),
             Func::Field => string::field(&a, w),
             Func::Insert => string::insert(&a, w),
+            Func::Quote => encode::quote(&a, w),
+            Func::Unhex => encode::unhex(&a),
+            Func::ToBase64 => encode::to_base64(&a, w),
+            Func::FromBase64 => encode::from_base64(&a, w),
+            Func::Crc32 => encode::crc32(&a),
+            Func::Char => encode::char_of(&a, w),
+            Func::Ord => encode::ord(&a),
+            Func::BitLength => encode::bit_length(&a),
+            Func::Bin => radix::conv(&a, 10, 2),
+            Func::Oct => radix::conv(&a, 10, 8),
+            Func::Conv => radix::conv_args(&a, w),
+            Func::Elt => sets::elt(&a, w),
+            Func::MakeSet => sets::make_set(&a, w),
+            Func::ExportSet => sets::export_set(&a, w),
+            Func::Soundex => soundex::soundex(&a),
+            Func::AesEncrypt => aes::encrypt(&a, w),
+            Func::AesDecrypt => aes::decrypt(&a),
             Func::Abs => numeric::abs(&a, w)?,
             Func::Round => numeric::round_to(&a, false, w)?,
             Func::Truncate => numeric::round_to(&a, true, w)?,
