@@ -81,8 +81,13 @@ impl Args {
     }
 
     /// Argument `i` as an integer (0 for NULL).
+    /// An unsigned value past i64's range counts as i64::MAX (a length or count that
+    /// large means "all of it" or "too long", as in MariaDB, never a negative number).
     fn int(&self, i: usize, w: &mut Vec<Warning>) -> i64 {
-        self.v[i].to_int(w).unwrap_or(0)
+        match &self.v[i] {
+            Value::UInt(u) => i64::try_from(*u).unwrap_or(i64::MAX),
+            v => v.to_int(w).unwrap_or(0),
+        }
     }
 
     /// NULL if any argument is NULL, else `f()`.

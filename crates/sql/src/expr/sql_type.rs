@@ -202,6 +202,9 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
             SqlType::Str { chars: chars(0) }
         }
         Func::Substring | Func::Left | Func::Right => SqlType::Str { chars: chars(0) },
+        Func::LPad | Func::RPad if args.len() == 2 => SqlType::Str {
+            chars: chars(0).max(1).saturating_mul(4),
+        },
         Func::Replace | Func::Repeat | Func::LPad | Func::RPad | Func::Insert => SqlType::Str {
             chars: chars(0).max(chars(2)).max(1).saturating_mul(4),
         },
@@ -319,8 +322,12 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
         Func::Greatest | Func::Least => {
             let types: Vec<SqlType> = args.iter().map(ty).collect();
             let strings = types.iter().any(|t| matches!(t, SqlType::Str { .. }));
-            let numbers = types.iter().any(|t| !matches!(t, SqlType::Str { .. }));
-            if types.contains(&SqlType::Null) || (strings && numbers) {
+            let numbers = types
+                .iter()
+                .any(|t| !matches!(t, SqlType::Str { .. } | SqlType::Null));
+            if !strings && !numbers {
+                SqlType::Null
+            } else if (types.contains(&SqlType::Null) && numbers) || (strings && numbers) {
                 // MariaDB compares mixed arguments as doubles and returns one.
                 SqlType::Double
             } else {

@@ -45,7 +45,7 @@ pub(super) fn export_set(a: &Args, w: &mut Vec<Warning>) -> Value {
     if a.any_null {
         return Value::Null;
     }
-    let bits = a.int(0, w) as u64;
+    let bits = super::to_u64_bits(&a.v[0], w).unwrap_or(0);
     let (on, off) = (
         a.v[1].to_text().unwrap_or_default(),
         a.v[2].to_text().unwrap_or_default(),

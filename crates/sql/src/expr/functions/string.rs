@@ -111,14 +111,19 @@ pub(super) fn left_right(a: &Args, left: bool, w: &mut Vec<Warning>) -> Value {
     Value::Bytes(a.out(part))
 }
 
-/// LPAD (`left`) or RPAD(str, len, pad): cut to `len` chars or filled with `pad` to it.
+/// LPAD (`left`) or RPAD(str, len[, pad]): cut to `len` chars or filled with `pad` (a
+/// space by default) to it.
 pub(super) fn pad(a: &Args, left: bool, w: &mut Vec<Warning>) -> Value {
     if a.any_null {
         return Value::Null;
     }
     let s: Vec<char> = a.text(0).chars().collect();
     let len = a.int(1, w);
-    let pad: Vec<char> = a.text(2).chars().collect();
+    let pad: Vec<char> = if a.v.len() > 2 {
+        a.text(2).chars().collect()
+    } else {
+        vec![' ']
+    };
     if len < 0 {
         return Value::Null;
     }
@@ -206,6 +211,19 @@ pub(super) fn hex(a: &Args, w: &mut Vec<Warning>) -> Value {
                 .collect::<String>()
                 .into_bytes(),
         ),
+        // A fraction rounds half away from zero through a double; past the 64-bit
+        // range either way every bit is set (MariaDB's rule).
+        Value::Decimal(_) | Value::Double(_) => {
+            let f = a.v[0].to_double(w).unwrap_or(0.0);
+            let n = if f <= i64::MIN as f64 || f >= u64::MAX as f64 {
+                u64::MAX
+            } else if f < 0.0 {
+                (f - 0.5) as i64 as u64
+            } else {
+                (f + 0.5) as u64
+            };
+            Value::Bytes(format!("{n:X}").into_bytes())
+        }
         other => {
             let n = other.to_int(w).unwrap_or(0);
             Value::Bytes(format!("{:X}", n as u64).into_bytes())
@@ -282,7 +300,8 @@ pub(super) fn substring_index(a: &Args, w: &mut Vec<Warning>) -> Value {
     }
     let s = a.text(0);
     let delim = a.text(1);
-    let count = a.int(2, w);
+    // MariaDB reads the count as a 32-bit integer.
+    let count = i64::from(a.int(2, w) as i32);
     if delim.is_empty() || count == 0 {
         return Value::text("");
     }
@@ -290,10 +309,18 @@ pub(super) fn substring_index(a: &Args, w: &mut Vec<Warning>) -> Value {
         s.match_indices(delim.as_str())
             .nth(usize::try_from(count - 1).unwrap_or(usize::MAX))
             .map(|(i, _)| s[..i].to_string())
-    } else {
+    } else if a.binary {
+        // Bytes: the delimiters are found from the right.
         s.rmatch_indices(delim.as_str())
             .nth(usize::try_from(-(count + 1)).unwrap_or(usize::MAX))
             .map(|(i, _)| s[i + delim.len()..].to_string())
+    } else {
+        // Text: MariaDB finds the delimiters from the left and counts back from the
+        // last, so overlapping ones ('aa' in 'aaa') are the left-to-right ones.
+        let found: Vec<usize> = s.match_indices(delim.as_str()).map(|(i, _)| i).collect();
+        usize::try_from(found.len() as i64 + count)
+            .ok()
+            .map(|k| s[found[k] + delim.len()..].to_string())
     };
     Value::Bytes(a.out(cut.unwrap_or(s)))
 }
