@@ -223,7 +223,7 @@ fn call_collation(func: Func, args: &[Expr], columns: &[Option<Collation>]) -> D
         Func::Unhex | Func::FromBase64 | Func::Char | Func::AesEncrypt | Func::AesDecrypt => {
             Derived::new(Collation::Binary, Derivation::Coercible)
         }
-        Func::ToBase64 | Func::Bin | Func::Oct | Func::Conv => {
+        Func::ToBase64 | Func::Bin | Func::Oct | Func::Conv | Func::Format => {
             Derived::general(Derivation::Coercible)
         }
         Func::LPad | Func::RPad => from(&[0, 2]),

@@ -8,6 +8,7 @@ pub(crate) use date_format::format_width;
 pub(crate) use datetime::{date_add_type, unit_of, DatePart};
 mod digest;
 mod encode;
+mod format;
 mod numeric;
 mod radix;
 mod sets;
@@ -198,6 +199,7 @@ impl Expr {
             Func::ExportSet => sets::export_set(&a, w),
             Func::Soundex => soundex::soundex(&a),
             Func::AesEncrypt => aes::encrypt(&a, w),
+            Func::Format => format::format(&a, w)?,
             Func::AesDecrypt => aes::decrypt(&a),
             Func::Abs => numeric::abs(&a, w)?,
             Func::Round => numeric::round_to(&a, false, w)?,

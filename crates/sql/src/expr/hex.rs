@@ -217,6 +217,7 @@ fn numeric_arg(func: Func, i: usize) -> bool {
         Func::Elt | Func::MakeSet => i == 0,
         Func::ExportSet => i == 0 || i == 4,
         Func::Conv => i == 1 || i == 2,
+        Func::Format => i < 2,
         Func::Substring | Func::Insert => i == 1 || i == 2,
         Func::Left | Func::Right | Func::Repeat | Func::LPad | Func::RPad => i == 1,
         Func::Locate => i == 2,

@@ -162,6 +162,8 @@ pub enum Func {
     MakeSet,
     ExportSet,
     Soundex,
+    /// FORMAT(x, d[, locale]), en_US only.
+    Format,
     /// AES_ENCRYPT(s, key): AES-128-ECB with PKCS#7 padding, the key folded into 16 bytes.
     AesEncrypt,
     AesDecrypt,
@@ -278,6 +280,7 @@ impl Func {
             "EXPORT_SET" => (Func::ExportSet, 3, 5),
             "SOUNDEX" => (Func::Soundex, 1, 1),
             "AES_ENCRYPT" => (Func::AesEncrypt, 2, 2),
+            "FORMAT" => (Func::Format, 2, 3),
             "AES_DECRYPT" => (Func::AesDecrypt, 2, 2),
             "HEX" => (Func::Hex, 1, 1),
             "MD5" => (Func::Md5, 1, 1),

@@ -259,6 +259,10 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
         },
         Func::AesDecrypt => SqlType::Str { chars: bytes(0) },
         Func::Crc32 => int_unsigned(10),
+        // The digits, a comma per three, the point and up to 38 decimals.
+        Func::Format => SqlType::Str {
+            chars: chars(0).saturating_add(chars(0) / 3).saturating_add(39),
+        },
         Func::Ord => int(7),
         Func::BitLength => int(11),
         Func::Version => SqlType::Str { chars: 64 },
