@@ -220,9 +220,12 @@ fn call_collation(func: Func, args: &[Expr], columns: &[Option<Collation>]) -> D
         Func::Quote | Func::Soundex => from(&[0]),
         Func::Elt | Func::MakeSet => combined(args.iter().skip(1).map(|a| a.collation(columns))),
         Func::ExportSet => from(&[1, 2, 3]),
-        Func::Unhex | Func::FromBase64 | Func::Char | Func::AesEncrypt | Func::AesDecrypt => {
-            Derived::new(Collation::Binary, Derivation::Coercible)
-        }
+        Func::Unhex
+        | Func::FromBase64
+        | Func::Char
+        | Func::AesEncrypt
+        | Func::AesDecrypt
+        | Func::RandomBytes => Derived::new(Collation::Binary, Derivation::Coercible),
         Func::ToBase64 | Func::Bin | Func::Oct | Func::Conv | Func::Format => {
             Derived::general(Derivation::Coercible)
         }

@@ -200,6 +200,7 @@ impl Expr {
             Func::Soundex => soundex::soundex(&a),
             Func::AesEncrypt => aes::encrypt(&a, w),
             Func::Format => format::format(&a, w)?,
+            Func::RandomBytes => string::random_bytes(&a, w)?,
             Func::AesDecrypt => aes::decrypt(&a),
             Func::Abs => numeric::abs(&a, w)?,
             Func::Round => numeric::round_to(&a, false, w)?,

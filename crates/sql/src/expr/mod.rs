@@ -162,6 +162,8 @@ pub enum Func {
     MakeSet,
     ExportSet,
     Soundex,
+    /// RANDOM_BYTES(n): n random bytes (not deterministic).
+    RandomBytes,
     /// FORMAT(x, d[, locale]), en_US only.
     Format,
     /// AES_ENCRYPT(s, key): AES-128-ECB with PKCS#7 padding, the key folded into 16 bytes.
@@ -281,6 +283,7 @@ impl Func {
             "SOUNDEX" => (Func::Soundex, 1, 1),
             "AES_ENCRYPT" => (Func::AesEncrypt, 2, 2),
             "FORMAT" => (Func::Format, 2, 3),
+            "RANDOM_BYTES" => (Func::RandomBytes, 1, 1),
             "AES_DECRYPT" => (Func::AesDecrypt, 2, 2),
             "HEX" => (Func::Hex, 1, 1),
             "MD5" => (Func::Md5, 1, 1),

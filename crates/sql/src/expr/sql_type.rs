@@ -258,6 +258,12 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
             chars: (bytes(0) / 16).saturating_add(1).saturating_mul(16),
         },
         Func::AesDecrypt => SqlType::Str { chars: bytes(0) },
+        Func::RandomBytes => SqlType::Str {
+            chars: match args.first() {
+                Some(Expr::Literal(Value::Int(n))) => (*n).clamp(0, 1024) as u32,
+                _ => 1024,
+            },
+        },
         Func::Crc32 => int_unsigned(10),
         // The digits, a comma per three, the point and up to 38 decimals.
         Func::Format => SqlType::Str {

@@ -2,6 +2,7 @@
 //! unchanged when an argument is a binary string.
 
 use super::{locate, over_packet, Args};
+use crate::error::SqlError;
 use crate::expr::eval::{compare, SqlValue, Warning};
 use crate::value::Value;
 use myriad_types::Collation;
@@ -344,4 +345,27 @@ pub(super) fn find_in_set(a: &Args) -> Value {
         .position(|item| a.collation.eq(item.as_bytes(), needle.as_bytes()))
         .map_or(0, |p| p as i64 + 1);
     Value::Int(position)
+}
+
+/// The most bytes RANDOM_BYTES gives (MariaDB's bound).
+pub(crate) const RANDOM_BYTES_MAX: i64 = 1024;
+
+/// RANDOM_BYTES(n): n bytes from the system's random generator, for n from 0 to 1024;
+/// NULL for any other n.
+pub(super) fn random_bytes(a: &Args, w: &mut Vec<Warning>) -> Result<Value, SqlError> {
+    use std::io::Read;
+    if a.any_null {
+        return Ok(Value::Null);
+    }
+    let n = a.int(0, w);
+    if !(0..=RANDOM_BYTES_MAX).contains(&n) {
+        return Ok(Value::Null);
+    }
+    let mut out = vec![0u8; n as usize];
+    std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| f.read_exact(&mut out))
+        .map_err(|e| {
+            SqlError::not_supported(&format!("RANDOM_BYTES without /dev/urandom ({e})"))
+        })?;
+    Ok(Value::Bytes(out))
 }
