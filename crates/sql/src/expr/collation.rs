@@ -225,6 +225,8 @@ fn call_collation(func: Func, args: &[Expr], columns: &[Option<Collation>]) -> D
         | Func::Char
         | Func::AesEncrypt
         | Func::AesDecrypt
+        | Func::Encode
+        | Func::Decode
         | Func::RandomBytes => Derived::new(Collation::Binary, Derivation::Coercible),
         Func::ToBase64 | Func::Bin | Func::Oct | Func::Conv | Func::Format => {
             Derived::general(Derivation::Coercible)

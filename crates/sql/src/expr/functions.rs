@@ -13,6 +13,7 @@ mod numeric;
 mod radix;
 mod sets;
 mod soundex;
+mod sql_crypt;
 mod str_to_date;
 mod string;
 mod time;
@@ -201,6 +202,8 @@ impl Expr {
             Func::AesEncrypt => aes::encrypt(&a, w),
             Func::Format => format::format(&a, w)?,
             Func::RandomBytes => string::random_bytes(&a, w)?,
+            Func::Encode => sql_crypt::transform(&a, false),
+            Func::Decode => sql_crypt::transform(&a, true),
             Func::AesDecrypt => aes::decrypt(&a),
             Func::Abs => numeric::abs(&a, w)?,
             Func::Round => numeric::round_to(&a, false, w)?,

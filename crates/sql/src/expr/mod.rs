@@ -162,6 +162,9 @@ pub enum Func {
     MakeSet,
     ExportSet,
     Soundex,
+    /// ENCODE(s, password): MariaDB's old reversible scrambling.
+    Encode,
+    Decode,
     /// RANDOM_BYTES(n): n random bytes (not deterministic).
     RandomBytes,
     /// FORMAT(x, d[, locale]), en_US only.
@@ -284,6 +287,8 @@ impl Func {
             "AES_ENCRYPT" => (Func::AesEncrypt, 2, 2),
             "FORMAT" => (Func::Format, 2, 3),
             "RANDOM_BYTES" => (Func::RandomBytes, 1, 1),
+            "ENCODE" => (Func::Encode, 2, 2),
+            "DECODE" => (Func::Decode, 2, 2),
             "AES_DECRYPT" => (Func::AesDecrypt, 2, 2),
             "HEX" => (Func::Hex, 1, 1),
             "MD5" => (Func::Md5, 1, 1),

@@ -257,7 +257,7 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
         Func::AesEncrypt => SqlType::Str {
             chars: (bytes(0) / 16).saturating_add(1).saturating_mul(16),
         },
-        Func::AesDecrypt => SqlType::Str { chars: bytes(0) },
+        Func::AesDecrypt | Func::Encode | Func::Decode => SqlType::Str { chars: bytes(0) },
         Func::RandomBytes => SqlType::Str {
             chars: match args.first() {
                 Some(Expr::Literal(Value::Int(n))) => (*n).clamp(0, 1024) as u32,
