@@ -1,6 +1,7 @@
 //! The expression compiler: sqlparser AST to [`Expr`].
 
 mod forms;
+mod introspect;
 
 use crate::error::SqlError;
 use crate::expr::collation::{comparison, Derivation, Derived};
@@ -563,6 +564,12 @@ impl Compiler<'_> {
         };
         if let Some(date_arith) = self.date_add_function(&name, f, &args) {
             return date_arith;
+        }
+        if let Some(which) = introspect::Introspect::by_name(&name) {
+            let [arg] = args.as_slice() else {
+                return Err(err_param_count(&name));
+            };
+            return self.introspect(which, self.compile(arg)?);
         }
         let (func, min, max) = Func::by_name(&name).ok_or_else(|| err_function(&name))?;
         if func == Func::Char && args.is_empty() {
