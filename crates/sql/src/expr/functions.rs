@@ -9,6 +9,7 @@ pub(crate) use datetime::{date_add_type, unit_of, DatePart};
 mod digest;
 mod encode;
 mod format;
+mod locales;
 mod numeric;
 mod radix;
 mod sets;

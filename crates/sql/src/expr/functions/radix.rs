@@ -4,7 +4,7 @@
 //! bases lie in 2..=36 by absolute value.
 
 use super::Args;
-use crate::expr::eval::Warning;
+use crate::expr::eval::{SqlValue, Warning};
 use crate::value::Value;
 
 /// The bases a base may name, by absolute value.
@@ -32,8 +32,9 @@ pub(super) fn conv_args(a: &Args, w: &mut Vec<Warning>) -> Value {
     if a.any_null {
         return Value::Null;
     }
-    // MariaDB reads the bases as 32-bit integers.
-    let base = |i: usize, w: &mut Vec<Warning>| i64::from(a.int(i, w) as i32);
+    // MariaDB reads the bases as 32-bit integers, cut from 64 bits (an unsigned value
+    // wraps: 18446744073709551606 is -10).
+    let base = |i: usize, w: &mut Vec<Warning>| i64::from(a.v[i].to_int(w).unwrap_or(0) as i32);
     let (from, to) = (base(1, w), base(2, w));
     conv(a, from, to)
 }

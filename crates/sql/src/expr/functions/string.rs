@@ -301,8 +301,9 @@ pub(super) fn substring_index(a: &Args, w: &mut Vec<Warning>) -> Value {
     }
     let s = a.text(0);
     let delim = a.text(1);
-    // MariaDB reads the count as a 32-bit integer.
-    let count = i64::from(a.int(2, w) as i32);
+    // MariaDB reads the count as a 32-bit integer, cut from 64 bits (an unsigned value
+    // wraps: 18446744073709551614 is -2).
+    let count = i64::from(a.v[2].to_int(w).unwrap_or(0) as i32);
     if delim.is_empty() || count == 0 {
         return Value::text("");
     }
