@@ -228,7 +228,7 @@ fn call_collation(func: Func, args: &[Expr], columns: &[Option<Collation>]) -> D
         | Func::Encode
         | Func::Decode
         | Func::RandomBytes => Derived::new(Collation::Binary, Derivation::Coercible),
-        Func::ToBase64 | Func::Bin | Func::Oct | Func::Conv | Func::Format => {
+        Func::ToBase64 | Func::Bin | Func::Oct | Func::Conv | Func::Format | Func::Chr => {
             Derived::general(Derivation::Coercible)
         }
         Func::LPad | Func::RPad => from(&[0, 2]),

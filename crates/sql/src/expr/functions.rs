@@ -204,6 +204,25 @@ impl Expr {
             Func::Format => format::format(&a, w)?,
             Func::RandomBytes => string::random_bytes(&a, w)?,
             Func::Encode => sql_crypt::transform(&a, false),
+            Func::Chr => {
+                let strict = env.sql_mode()
+                    & (crate::system::sysvars::sql_mode::STRICT_TRANS_TABLES
+                        | crate::system::sysvars::sql_mode::STRICT_ALL_TABLES)
+                    != 0;
+                match encode::char_of(&a, env.warnings()) {
+                    Value::Bytes(b) if !a.any_null => {
+                        encode::well_formed(b, "utf8mb4", strict, env.warnings())
+                    }
+                    _ => Value::Null,
+                }
+            }
+            Func::BitCount => a.null_if_any(|| {
+                Value::Int(i64::from(
+                    to_u64_bits(&a.v[0], &mut Vec::new())
+                        .unwrap_or(0)
+                        .count_ones(),
+                ))
+            }),
             Func::Decode => sql_crypt::transform(&a, true),
             Func::AesDecrypt => aes::decrypt(&a),
             Func::Abs => numeric::abs(&a, w)?,

@@ -213,6 +213,8 @@ fn numeric_arg(func: Func, i: usize) -> bool {
         | Func::Log2
         | Func::Space
         | Func::Char
+        | Func::Chr
+        | Func::BitCount
         | Func::Sleep => true,
         Func::Elt | Func::MakeSet => i == 0,
         Func::ExportSet => i == 0 || i == 4,

@@ -165,6 +165,9 @@ pub enum Func {
     /// ENCODE(s, password): MariaDB's old reversible scrambling.
     Encode,
     Decode,
+    /// CHR(n): CHAR(n) as a utf8mb4 string (NULL, or cut, when not well-formed).
+    Chr,
+    BitCount,
     /// RANDOM_BYTES(n): n random bytes (not deterministic).
     RandomBytes,
     /// FORMAT(x, d[, locale]), en_US only.
@@ -250,7 +253,7 @@ impl Func {
         let f = match name {
             "CONCAT" => (Func::Concat, 1, usize::MAX),
             "CONCAT_WS" => (Func::ConcatWs, 2, usize::MAX),
-            "LENGTH" | "OCTET_LENGTH" => (Func::Length, 1, 1),
+            "LENGTH" | "OCTET_LENGTH" | "LENGTHB" => (Func::Length, 1, 1),
             "CHAR_LENGTH" | "CHARACTER_LENGTH" => (Func::CharLength, 1, 1),
             "SUBSTRING" | "SUBSTR" | "MID" => (Func::Substring, 2, 3),
             "UPPER" | "UCASE" => (Func::Upper, 1, 1),
@@ -288,6 +291,8 @@ impl Func {
             "FORMAT" => (Func::Format, 2, 3),
             "RANDOM_BYTES" => (Func::RandomBytes, 1, 1),
             "ENCODE" => (Func::Encode, 2, 2),
+            "CHR" => (Func::Chr, 1, 1),
+            "BIT_COUNT" => (Func::BitCount, 1, 1),
             "DECODE" => (Func::Decode, 2, 2),
             "AES_DECRYPT" => (Func::AesDecrypt, 2, 2),
             "HEX" => (Func::Hex, 1, 1),

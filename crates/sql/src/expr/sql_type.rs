@@ -270,6 +270,8 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
             chars: chars(0).saturating_add(chars(0) / 3).saturating_add(39),
         },
         Func::Ord => int(7),
+        Func::Chr => SqlType::Str { chars: 1 },
+        Func::BitCount => int(2),
         Func::BitLength => int(11),
         Func::Version => SqlType::Str { chars: 64 },
         Func::Database => SqlType::Str { chars: 64 },

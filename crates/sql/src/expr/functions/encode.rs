@@ -6,7 +6,7 @@
 use super::{over_packet, Args};
 use crate::expr::eval::{SqlValue, Warning};
 use crate::value::Value;
-use myriad_types::errors::ER_BAD_BASE64_DATA;
+use myriad_types::errors::{ER_BAD_BASE64_DATA, ER_INVALID_CHARACTER_STRING};
 
 /// QUOTE(s): s between single quotes, with `\`, `'`, NUL and Ctrl-Z escaped; NULL gives
 /// the word NULL (not a NULL).
@@ -200,6 +200,37 @@ pub(super) fn char_of(a: &Args, w: &mut Vec<Warning>) -> Value {
         out.extend(&bytes[first..]);
     }
     Value::Bytes(out)
+}
+
+/// A string built from bytes that must be well-formed UTF-8 in `charset` (MariaDB's
+/// check_well_formed_result): when it is not, warning 1300 names up to three bytes from
+/// the first bad one, and the result is NULL in strict mode, else cut before them.
+pub(super) fn well_formed(
+    bytes: Vec<u8>,
+    charset: &str,
+    strict: bool,
+    w: &mut Vec<Warning>,
+) -> Value {
+    let valid = match std::str::from_utf8(&bytes) {
+        Ok(_) => return Value::Bytes(bytes),
+        Err(e) => e.valid_up_to(),
+    };
+    let bad: String = bytes[valid..]
+        .iter()
+        .take(3)
+        .map(|b| format!("{b:02X}"))
+        .collect();
+    w.push(Warning {
+        level: "Warning",
+        code: ER_INVALID_CHARACTER_STRING.code,
+        message: ER_INVALID_CHARACTER_STRING.message(&[&charset, &bad]),
+    });
+    if strict {
+        return Value::Null;
+    }
+    let mut bytes = bytes;
+    bytes.truncate(valid);
+    Value::Bytes(bytes)
 }
 
 /// ORD(s): the first character's bytes read as a big-endian number (its one byte for a
