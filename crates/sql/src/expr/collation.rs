@@ -228,9 +228,13 @@ fn call_collation(func: Func, args: &[Expr], columns: &[Option<Collation>]) -> D
         | Func::Encode
         | Func::Decode
         | Func::RandomBytes => Derived::new(Collation::Binary, Derivation::Coercible),
-        Func::ToBase64 | Func::Bin | Func::Oct | Func::Conv | Func::Format | Func::Chr => {
-            Derived::general(Derivation::Coercible)
-        }
+        Func::ToBase64
+        | Func::Bin
+        | Func::Oct
+        | Func::Conv
+        | Func::Format
+        | Func::Chr
+        | Func::CharUsing { .. } => Derived::general(Derivation::Coercible),
         Func::LPad | Func::RPad => from(&[0, 2]),
         Func::Insert => from(&[0, 3]),
         Func::Replace => from(&[0, 1, 2]),

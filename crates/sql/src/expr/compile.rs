@@ -565,6 +565,9 @@ impl Compiler<'_> {
         if let Some(date_arith) = self.date_add_function(&name, f, &args) {
             return date_arith;
         }
+        if let ast::FunctionArguments::List(using) = &f.parameters {
+            return self.char_using(&name, using, &args);
+        }
         if let Some(which) = introspect::Introspect::by_name(&name) {
             let [arg] = args.as_slice() else {
                 return Err(err_param_count(&name));

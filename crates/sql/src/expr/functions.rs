@@ -142,6 +142,7 @@ impl Expr {
             v.push(a.eval(env, row)?);
         }
         let a = Args::new(v, env.max_allowed_packet(), collation);
+        let strict = strict_mode(env.sql_mode());
         let w = env.warnings();
         Ok(match func {
             Func::Concat => string::concat(&a, w),
@@ -204,25 +205,9 @@ impl Expr {
             Func::Format => format::format(&a, w)?,
             Func::RandomBytes => string::random_bytes(&a, w)?,
             Func::Encode => sql_crypt::transform(&a, false),
-            Func::Chr => {
-                let strict = env.sql_mode()
-                    & (crate::system::sysvars::sql_mode::STRICT_TRANS_TABLES
-                        | crate::system::sysvars::sql_mode::STRICT_ALL_TABLES)
-                    != 0;
-                match encode::char_of(&a, env.warnings()) {
-                    Value::Bytes(b) if !a.any_null => {
-                        encode::well_formed(b, "utf8mb4", strict, env.warnings())
-                    }
-                    _ => Value::Null,
-                }
-            }
-            Func::BitCount => a.null_if_any(|| {
-                Value::Int(i64::from(
-                    to_u64_bits(&a.v[0], &mut Vec::new())
-                        .unwrap_or(0)
-                        .count_ones(),
-                ))
-            }),
+            Func::Chr => encode::chr(&a, strict, w),
+            Func::CharUsing { mb4 } => encode::char_using(&a, mb4, strict, w),
+            Func::BitCount => numeric::bit_count(&a, w),
             Func::Decode => sql_crypt::transform(&a, true),
             Func::AesDecrypt => aes::decrypt(&a),
             Func::Abs => numeric::abs(&a, w)?,
@@ -343,6 +328,13 @@ impl Expr {
             Func::If | Func::IfNull | Func::Coalesce => Value::Null,
         })
     }
+}
+
+/// Whether `sql_mode` is strict (STRICT_TRANS_TABLES or STRICT_ALL_TABLES), where a
+/// string that is not well-formed is NULL rather than cut.
+fn strict_mode(sql_mode: u64) -> bool {
+    use crate::system::sysvars::sql_mode::{STRICT_ALL_TABLES, STRICT_TRANS_TABLES};
+    sql_mode & (STRICT_TRANS_TABLES | STRICT_ALL_TABLES) != 0
 }
 
 /// Refuses (1235) a session whose `time_zone` is not the server's (UTC) or `+00:00`: dates

@@ -214,6 +214,7 @@ fn numeric_arg(func: Func, i: usize) -> bool {
         | Func::Space
         | Func::Char
         | Func::Chr
+        | Func::CharUsing { .. }
         | Func::BitCount
         | Func::Sleep => true,
         Func::Elt | Func::MakeSet => i == 0,

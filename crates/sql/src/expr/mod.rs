@@ -165,6 +165,11 @@ pub enum Func {
     /// ENCODE(s, password): MariaDB's old reversible scrambling.
     Encode,
     Decode,
+    /// `CHAR(n, ... USING utf8mb4)` (`mb4`) or `USING utf8mb3`: the bytes as text of that
+    /// character set (NULL, or cut, when not well-formed).
+    CharUsing {
+        mb4: bool,
+    },
     /// CHR(n): CHAR(n) as a utf8mb4 string (NULL, or cut, when not well-formed).
     Chr,
     BitCount,

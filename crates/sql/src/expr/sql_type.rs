@@ -271,6 +271,9 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
         },
         Func::Ord => int(7),
         Func::Chr => SqlType::Str { chars: 1 },
+        Func::CharUsing { .. } => SqlType::Str {
+            chars: args.len() as u32,
+        },
         Func::BitCount => int(2),
         Func::BitLength => int(11),
         Func::Version => SqlType::Str { chars: 64 },
@@ -339,7 +342,7 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
                 .any(|t| !matches!(t, SqlType::Str { .. } | SqlType::Null));
             if !strings && !numbers {
                 SqlType::Null
-            } else if (types.contains(&SqlType::Null) && numbers) || (strings && numbers) {
+            } else if numbers && (strings || types.contains(&SqlType::Null)) {
                 // MariaDB compares mixed arguments as doubles and returns one.
                 SqlType::Double
             } else {

@@ -8,7 +8,8 @@
 //! Two forms sqlparser does not know are read here: `x SOUNDS LIKE y`, which is
 //! `SOUNDEX(x) = SOUNDEX(y)` (as MariaDB builds it), and `TRIM(LEADING FROM x)` (and
 //! TRAILING, BOTH) with no remove-string; sqlparser's own TRIM also took `TRIM(LEADING x)`,
-//! which MariaDB refuses. This wrapper behaves as [`MySqlDialect`] in every other respect:
+//! which MariaDB refuses; and `CHAR(n, ... USING charset)`, whose charset is kept as the
+//! call's parameter list (a ClickHouse form MySQL's syntax never produces). This wrapper behaves as [`MySqlDialect`] in every other respect:
 //! it reports MySqlDialect's type id (so the parser's MySQL-specific paths apply) and
 //! forwards every method MySqlDialect overrides.
 
@@ -97,6 +98,9 @@ impl Dialect for MyriadDialect {
     fn parse_prefix(&self, parser: &mut Parser) -> Option<Result<Expr, ParserError>> {
         if trim_with_where_next(parser) {
             return Some(trim_with_where(parser));
+        }
+        if char_call_next(parser) {
+            return Some(char_call(parser));
         }
         if !matches!(&parser.peek_token_ref().token, Token::Word(w) if w.keyword == Keyword::BINARY)
         {
@@ -239,4 +243,51 @@ fn trim_with_where(parser: &mut Parser) -> Result<Expr, ParserError> {
         trim_what,
         trim_characters: None,
     })
+}
+
+/// Whether the next tokens are `CHAR (`.
+fn char_call_next(parser: &Parser) -> bool {
+    let [name, open] = parser.peek_tokens_ref();
+    matches!(&name.token, Token::Word(w) if w.keyword == Keyword::CHAR && w.quote_style.is_none())
+        && open.token == Token::LParen
+}
+
+/// `CHAR(n, ... [USING charset])`: a call of CHAR; the charset, when there is one, is the
+/// call's parameter list.
+fn char_call(parser: &mut Parser) -> Result<Expr, ParserError> {
+    let name = parser.next_token();
+    parser.next_token();
+    let args = parser.parse_comma_separated(Parser::parse_expr)?;
+    let parameters = if parser.parse_keyword(Keyword::USING) {
+        let charset = parser.parse_identifier()?;
+        FunctionArguments::List(FunctionArgumentList {
+            duplicate_treatment: None,
+            args: vec![FunctionArg::Unnamed(FunctionArgExpr::Expr(
+                Expr::Identifier(charset),
+            ))],
+            clauses: Vec::new(),
+        })
+    } else {
+        FunctionArguments::None
+    };
+    parser.expect_token(&Token::RParen)?;
+    let mut ident = Ident::new("CHAR");
+    ident.span = name.span;
+    Ok(Expr::Function(Function {
+        name: ObjectName::from(vec![ident]),
+        uses_odbc_syntax: false,
+        parameters,
+        args: FunctionArguments::List(FunctionArgumentList {
+            duplicate_treatment: None,
+            args: args
+                .into_iter()
+                .map(|a| FunctionArg::Unnamed(FunctionArgExpr::Expr(a)))
+                .collect(),
+            clauses: Vec::new(),
+        }),
+        filter: None,
+        null_treatment: None,
+        over: None,
+        within_group: Vec::new(),
+    }))
 }

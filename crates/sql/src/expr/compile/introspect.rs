@@ -34,8 +34,17 @@ impl Introspect {
 
 /// Whether `e` or an operand of it takes its type from the running statement.
 fn typed_at_run_time(e: &Expr) -> bool {
-    matches!(e, Expr::Param(_) | Expr::UserVar(_) | Expr::Subquery(_))
-        || !e.all_operands(|x| !typed_at_run_time(x))
+    // A utf8mb3 string (`CHAR(n USING utf8)`) has a collation myriad's values do not carry.
+    matches!(
+        e,
+        Expr::Param(_)
+            | Expr::UserVar(_)
+            | Expr::Subquery(_)
+            | Expr::Call {
+                func: Func::CharUsing { mb4: false },
+                ..
+            }
+    ) || !e.all_operands(|x| !typed_at_run_time(x))
 }
 
 impl Compiler<'_> {
@@ -43,7 +52,7 @@ impl Compiler<'_> {
     pub(super) fn introspect(&self, which: Introspect, arg: Expr) -> Result<Expr, SqlError> {
         if typed_at_run_time(&arg) {
             return Err(SqlError::not_supported(
-                "COLLATION, COERCIBILITY or CHARSET of a parameter, variable or subquery",
+                "COLLATION, COERCIBILITY or CHARSET of a parameter, variable, subquery or utf8mb3 string",
             ));
         }
         // Column types as far as the scope knows them: a string or not.

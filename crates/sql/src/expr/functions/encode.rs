@@ -202,19 +202,27 @@ pub(super) fn char_of(a: &Args, w: &mut Vec<Warning>) -> Value {
     Value::Bytes(out)
 }
 
-/// A string built from bytes that must be well-formed UTF-8 in `charset` (MariaDB's
-/// check_well_formed_result): when it is not, warning 1300 names up to three bytes from
-/// the first bad one, and the result is NULL in strict mode, else cut before them.
-pub(super) fn well_formed(
-    bytes: Vec<u8>,
-    charset: &str,
-    strict: bool,
-    w: &mut Vec<Warning>,
-) -> Value {
-    let valid = match std::str::from_utf8(&bytes) {
-        Ok(_) => return Value::Bytes(bytes),
+/// A string built from bytes that must be well-formed utf8mb4 (`mb4`) or utf8mb3, which
+/// has no four-byte characters (MariaDB's check_well_formed_result): when it is not,
+/// warning 1300 names up to three bytes from the first bad one, and the result is NULL in
+/// strict mode, else cut before them.
+pub(super) fn well_formed(bytes: Vec<u8>, mb4: bool, strict: bool, w: &mut Vec<Warning>) -> Value {
+    let utf8 = match std::str::from_utf8(&bytes) {
+        Ok(text) => text.len(),
         Err(e) => e.valid_up_to(),
     };
+    let valid = if mb4 {
+        utf8
+    } else {
+        let text = std::str::from_utf8(&bytes[..utf8]).unwrap_or_default();
+        text.char_indices()
+            .find(|(_, c)| c.len_utf8() == 4)
+            .map_or(utf8, |(i, _)| i)
+    };
+    if valid == bytes.len() {
+        return Value::Bytes(bytes);
+    }
+    let charset = if mb4 { "utf8mb4" } else { "utf8mb3" };
     let bad: String = bytes[valid..]
         .iter()
         .take(3)
@@ -231,6 +239,22 @@ pub(super) fn well_formed(
     let mut bytes = bytes;
     bytes.truncate(valid);
     Value::Bytes(bytes)
+}
+
+/// CHR(n): CHAR(n) as utf8mb4 text.
+pub(super) fn chr(a: &Args, strict: bool, w: &mut Vec<Warning>) -> Value {
+    match char_of(a, w) {
+        Value::Bytes(b) if !a.any_null => well_formed(b, true, strict, w),
+        _ => Value::Null,
+    }
+}
+
+/// `CHAR(n, ... USING utf8mb4)` (`mb4`) or `USING utf8mb3`.
+pub(super) fn char_using(a: &Args, mb4: bool, strict: bool, w: &mut Vec<Warning>) -> Value {
+    match char_of(a, w) {
+        Value::Bytes(b) => well_formed(b, mb4, strict, w),
+        other => other,
+    }
 }
 
 /// ORD(s): the first character's bytes read as a big-endian number (its one byte for a

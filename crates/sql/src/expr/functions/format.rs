@@ -15,10 +15,9 @@ use myriad_types::errors::{ER_UNKNOWN_LOCALE, ER_WARN_DEPRECATED_SYNTAX};
 const DECIMALS_MAX: i64 = 38;
 
 pub(super) fn format(a: &Args, w: &mut Vec<Warning>) -> Result<Value, SqlError> {
-    let locale = match a.v.get(2) {
-        None => None,
-        Some(v) => Some(v.to_text().unwrap_or_else(|| b"NULL".to_vec())),
-    };
+    let locale =
+        a.v.get(2)
+            .map(|v| v.to_text().unwrap_or_else(|| b"NULL".to_vec()));
     let format = locale
         .as_deref()
         .map_or(Some(EN_US), |name| locale_format(name, w))
