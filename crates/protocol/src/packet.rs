@@ -133,10 +133,17 @@ pub struct FrameBuffer {
 #[derive(Debug, Clone, Copy)]
 pub struct PacketStart(usize);
 
+/// The output buffer's capacity: the bound past which a result is written out
+/// ([`crate::drain::FLUSH_BYTES`]) plus room for the row that crosses it, so that a result of
+/// rows up to 4 KiB streams through one allocation. Sized at the bound alone, the crossing
+/// row made the buffer grow to twice the bound (32 KiB touched per slow reader, where
+/// 17 KiB are in use).
+pub(crate) const BUFFER_BYTES: usize = crate::drain::FLUSH_BYTES + 4 * 1024;
+
 impl Default for FrameBuffer {
     fn default() -> Self {
         FrameBuffer {
-            buffer: Vec::with_capacity(16 * 1024),
+            buffer: Vec::with_capacity(BUFFER_BYTES),
             next_sequence: 0,
         }
     }
@@ -226,7 +233,7 @@ impl FrameBuffer {
     /// Give back the buffer's memory when it is empty and holds more than `capacity`.
     pub(crate) fn shrink_to(&mut self, capacity: usize) {
         if self.buffer.is_empty() && self.buffer.capacity() > capacity {
-            self.buffer = Vec::with_capacity(16 * 1024);
+            self.buffer = Vec::with_capacity(BUFFER_BYTES);
         }
     }
 
@@ -265,7 +272,7 @@ impl<W: AsyncWrite + Unpin> PacketWriter<W> {
         self.frames.buffer.clear();
         // A huge result should not pin its buffer for the rest of the connection.
         if self.frames.buffer.capacity() > 4 * 1024 * 1024 {
-            self.frames.buffer = Vec::with_capacity(16 * 1024);
+            self.frames.buffer = Vec::with_capacity(BUFFER_BYTES);
         }
         Ok(())
     }

@@ -557,7 +557,7 @@ impl Session {
     }
 
     pub fn prepare(&mut self, sql: &str) -> Result<PreparedInfo, SqlError> {
-        crate::exec::entry::prepare(self, sql)
+        crate::exec::prepared::prepare(self, sql)
     }
 
     /// Whether a prepared statement is a SELECT that reads one table through an index
@@ -565,7 +565,7 @@ impl Session {
     /// session (reads take no row locks), so a server may run it inline on its network
     /// thread instead of handing the thread off as for statements that may block.
     pub fn prepared_is_index_read(&self, statement_id: u32) -> bool {
-        crate::exec::entry::prepared_is_index_read(self, statement_id)
+        crate::exec::prepared::prepared_is_index_read(self, statement_id)
     }
 
     /// Whether a text statement is one that costs next to nothing and whose only wait hands
@@ -600,7 +600,7 @@ impl Session {
 
     /// [`Session::text_runs_inline`] for a prepared statement's text.
     pub fn prepared_runs_inline(&self, statement_id: u32) -> bool {
-        crate::exec::entry::prepared_runs_inline(self, statement_id)
+        crate::exec::prepared::prepared_runs_inline(self, statement_id)
     }
 
     pub fn execute_prepared(
@@ -608,7 +608,7 @@ impl Session {
         statement_id: u32,
         params: &[Value],
     ) -> Result<QueryResult, SqlError> {
-        crate::exec::entry::execute_prepared(self, statement_id, params, None)
+        crate::exec::prepared::execute_prepared(self, statement_id, params, None)
     }
 
     /// [`Session::execute_prepared`], streaming a SELECT's rows to `out` where it can (see
@@ -619,11 +619,11 @@ impl Session {
         params: &[Value],
         out: &mut dyn RowSink,
     ) -> Result<QueryResult, SqlError> {
-        crate::exec::entry::execute_prepared(self, statement_id, params, Some(out))
+        crate::exec::prepared::execute_prepared(self, statement_id, params, Some(out))
     }
 
     pub fn close_prepared(&mut self, statement_id: u32) {
-        crate::exec::entry::close_prepared(self, statement_id)
+        crate::exec::prepared::close_prepared(self, statement_id)
     }
 
     /// COM_INIT_DB and `USE`.

@@ -356,24 +356,9 @@ fn projection(rng: &mut Rng) -> String {
     rng.pick(&choices).to_string()
 }
 
-/// Seeded random SELECTs over a table with indexes and NULLs, compared with MariaDB as
-/// multisets (or in order where the query orders by the unique id).
-#[test]
-fn random_queries_match_mariadb() {
-    let count: usize = std::env::var("MYRIAD_RANDOM_QUERIES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(5000);
-    let seed: u64 = std::env::var("MYRIAD_RANDOM_SEED")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0x5eed_1234);
-    let Some(mut maria) = MariaDb::start_or_skip() else {
-        return;
-    };
-    let t = common::engine();
-    let mut session = common::session(&t.engine);
-    let mut rng = Rng(seed);
+/// The table of the random queries, made on both servers: `t (id, k, n, s, d)`, 150 rows
+/// with indexes and NULLs.
+fn random_table(rng: &mut Rng, maria: &mut MariaDb, session: &mut myriad_sql::Session) {
     let mut setup = vec![
         "CREATE DATABASE rnd".to_string(),
         "USE rnd".to_string(),
@@ -405,6 +390,129 @@ fn random_queries_match_mariadb() {
         let ours = outcome_of(&session.execute(sql, false).remove(0));
         assert_eq!(theirs, ours, "setup statement differs: {sql}");
     }
+}
+
+/// How `sql` answers differently on MariaDB and myriad (rows compared as multisets unless
+/// `ordered`); None when they agree.
+fn difference(
+    maria: &mut MariaDb,
+    session: &mut myriad_sql::Session,
+    sql: &str,
+    ordered: bool,
+) -> Option<String> {
+    let theirs = maria.run(sql);
+    let ours = outcome_of(&session.execute(sql, false).remove(0));
+    let same = match (&theirs, &ours) {
+        (Outcome::Error { code: a }, Outcome::Error { code: b }) => a == b,
+        (Outcome::Rows { rows: r1, .. }, Outcome::Rows { rows: r2, .. }) if !ordered => {
+            let (mut a, mut b) = (r1.clone(), r2.clone());
+            a.sort();
+            b.sort();
+            a == b
+        }
+        (Outcome::Rows { rows: r1, .. }, Outcome::Rows { rows: r2, .. }) => r1 == r2,
+        _ => false,
+    };
+    (!same).then(|| {
+        format!(
+            "{sql}\n  mariadb: {}\n  myriad:  {}",
+            describe(&theirs),
+            describe(&ours)
+        )
+    })
+}
+
+/// A condition on `t` through a subquery over `t AS t2` that reads `t`'s row.
+fn correlated_predicate(rng: &mut Rng) -> String {
+    let link = format!(
+        "t2.{} {} t.{}",
+        rng.pick(&["k", "n", "id"]),
+        rng.pick(&["=", "=", "<", ">=", "<=>"]),
+        rng.pick(&["k", "n", "id"])
+    );
+    let inner = predicate(rng, 1);
+    let c = *rng.pick(&["k", "n", "s", "d"]);
+    let op = *rng.pick(&["=", "<>", "<", ">="]);
+    match rng.below(6) {
+        0 => format!("EXISTS (SELECT 1 FROM t AS t2 WHERE {link} AND {inner})"),
+        1 => format!("NOT EXISTS (SELECT 1 FROM t AS t2 WHERE {link} AND {inner})"),
+        2 => format!("t.{c} IN (SELECT t2.{c} FROM t AS t2 WHERE {link} AND {inner})"),
+        3 => format!("t.{c} NOT IN (SELECT t2.{c} FROM t AS t2 WHERE {link})"),
+        4 => format!("t.{c} {op} (SELECT MAX(t2.{c}) FROM t AS t2 WHERE {link} AND {inner})"),
+        _ => format!(
+            "(SELECT COUNT(*) FROM t AS t2 WHERE {link} AND {inner}) {op} {}",
+            rng.below(4)
+        ),
+    }
+}
+
+/// Seeded random correlated subqueries (EXISTS, IN, NOT IN, scalar comparisons and counts,
+/// in WHERE and in the select list) over the random queries' table, compared with MariaDB.
+#[test]
+fn random_correlated_subqueries_match_mariadb() {
+    let count: usize = std::env::var("MYRIAD_RANDOM_QUERIES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .map_or(400, |n: usize| n / 10);
+    let seed: u64 = std::env::var("MYRIAD_RANDOM_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0xc0_44e1);
+    let Some(mut maria) = MariaDb::start_or_skip() else {
+        return;
+    };
+    let t = common::engine();
+    let mut session = common::session(&t.engine);
+    let mut rng = Rng(seed);
+    random_table(&mut rng, &mut maria, &mut session);
+    let mut differences = Vec::new();
+    for _ in 0..count {
+        let sql = if rng.below(4) == 0 {
+            format!(
+                "SELECT id, (SELECT COUNT(*) FROM t AS t2 WHERE t2.k = t.k AND {}) FROM t WHERE {}",
+                predicate(&mut rng, 1),
+                predicate(&mut rng, 1)
+            )
+        } else {
+            format!(
+                "SELECT {} FROM t WHERE {}",
+                projection(&mut rng),
+                correlated_predicate(&mut rng)
+            )
+        };
+        differences.extend(difference(&mut maria, &mut session, &sql, false));
+    }
+    eprintln!(
+        "random correlated subqueries: {count} run (seed {seed:#x}), {} differ",
+        differences.len()
+    );
+    assert!(
+        differences.is_empty(),
+        "{} of {count} random correlated subqueries differ from MariaDB (seed {seed:#x}); first ones:\n{}",
+        differences.len(),
+        differences.iter().take(15).cloned().collect::<Vec<_>>().join("\n")
+    );
+}
+
+/// Seeded random SELECTs over a table with indexes and NULLs, compared with MariaDB as
+/// multisets (or in order where the query orders by the unique id).
+#[test]
+fn random_queries_match_mariadb() {
+    let count: usize = std::env::var("MYRIAD_RANDOM_QUERIES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(5000);
+    let seed: u64 = std::env::var("MYRIAD_RANDOM_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0x5eed_1234);
+    let Some(mut maria) = MariaDb::start_or_skip() else {
+        return;
+    };
+    let t = common::engine();
+    let mut session = common::session(&t.engine);
+    let mut rng = Rng(seed);
+    random_table(&mut rng, &mut maria, &mut session);
     let mut differences = Vec::new();
     for _ in 0..count {
         let ordered = rng.below(3) == 0;
@@ -419,26 +527,7 @@ fn random_queries_match_mariadb() {
                 sql.push_str(&format!(" LIMIT {}", rng.below(20)));
             }
         }
-        let theirs = maria.run(&sql);
-        let ours = outcome_of(&session.execute(&sql, false).remove(0));
-        let same = match (&theirs, &ours) {
-            (Outcome::Error { code: a }, Outcome::Error { code: b }) => a == b,
-            (Outcome::Rows { rows: r1, .. }, Outcome::Rows { rows: r2, .. }) if !ordered => {
-                let (mut a, mut b) = (r1.clone(), r2.clone());
-                a.sort();
-                b.sort();
-                a == b
-            }
-            (Outcome::Rows { rows: r1, .. }, Outcome::Rows { rows: r2, .. }) => r1 == r2,
-            _ => false,
-        };
-        if !same {
-            differences.push(format!(
-                "{sql}\n  mariadb: {}\n  myriad:  {}",
-                describe(&theirs),
-                describe(&ours)
-            ));
-        }
+        differences.extend(difference(&mut maria, &mut session, &sql, ordered));
     }
     eprintln!(
         "random queries: {count} run (seed {seed:#x}), {} differ",
@@ -504,6 +593,32 @@ fn week_and_day_numbers_match_mariadb() {
     run_corpus(
         "week_and_day_numbers",
         include_str!("corpus/week_and_day_numbers.sql"),
+    );
+}
+
+#[test]
+fn row_constructors_match_mariadb() {
+    run_corpus(
+        "row_constructors",
+        include_str!("corpus/row_constructors.sql"),
+    );
+}
+
+#[test]
+fn found_rows_matches_mariadb() {
+    run_corpus("found_rows", include_str!("corpus/found_rows.sql"));
+}
+
+#[test]
+fn insert_set_matches_mariadb() {
+    run_corpus("insert_set", include_str!("corpus/insert_set.sql"));
+}
+
+#[test]
+fn correlated_subqueries_match_mariadb() {
+    run_corpus(
+        "correlated_subqueries",
+        include_str!("corpus/correlated_subqueries.sql"),
     );
 }
 

@@ -362,6 +362,8 @@ struct StorageInner {
     writeback: Mutex<Option<std::thread::JoinHandle<()>>>,
     provisional_ids: AtomicU64,
     recovery: RecoveryStats,
+    /// DDL statements begun on existing tables (see [`Storage::ddl_count`]).
+    ddl_count: AtomicU64,
 }
 
 impl Drop for StorageInner {
@@ -500,6 +502,7 @@ impl Storage {
             writeback: Mutex::new(None),
             provisional_ids: AtomicU64::new(1 << 63),
             recovery: RecoveryStats::default(),
+            ddl_count: AtomicU64::new(0),
         };
         // After damage the checkpoint also retires the damaged segment (kept aside).
         if !groups.is_empty() || redo.damage.is_some() {
@@ -991,6 +994,7 @@ impl Storage {
         parking_lot::lock_api::ArcMutexGuard<parking_lot::RawMutex, ()>,
     )> {
         let (mdl, table) = self.metadata_lock(db, name)?;
+        self.inner.ddl_count.fetch_add(1, Ordering::AcqRel);
         let writer = table
             .writer
             .try_lock_arc_for(self.inner.shared.config.lock_wait_timeout)
@@ -1017,6 +1021,13 @@ impl Storage {
             sync_dir(path.parent().unwrap_or(Path::new(".")))?;
         }
         Ok(())
+    }
+
+    /// How many DDL statements (DROP, ALTER, RENAME, TRUNCATE ...) have begun on existing
+    /// tables: read before compiling, a count that has not moved since says that no table
+    /// the plan opened has changed definition.
+    pub fn ddl_count(&self) -> u64 {
+        self.inner.ddl_count.load(Ordering::Acquire)
     }
 
     /// Drop a table (durable when this returns).

@@ -134,6 +134,7 @@ error_codes! {
     ER_GLOBAL_VARIABLE = 1229, "HY000", "Variable '%-.64s' is a GLOBAL variable and should be set with SET GLOBAL";
     ER_WRONG_VALUE_FOR_VAR = 1231, "42000", "Variable '%-.64s' can't be set to the value of '%-.200T'";
     ER_WRONG_TYPE_FOR_VAR = 1232, "42000", "Incorrect argument type to variable '%-.64s'";
+    ER_CANT_USE_OPTION_HERE = 1234, "42000", "Incorrect usage/placement of '%s'";
     // MariaDB names itself here; so does myriad.
     ER_NOT_SUPPORTED_YET = 1235, "42000", "This version of myriad doesn't yet support '%s'";
     ER_INCORRECT_GLOBAL_LOCAL_VAR = 1238, "HY000", "Variable '%-.192s' is a %s variable";
@@ -217,6 +218,7 @@ error_codes! {
     ER_FRAME_EXCLUSION_NOT_SUPPORTED = 4022, "HY000", "Frame exclusion is not supported yet";
     ER_INVALID_NTILE_ARGUMENT = 4024, "HY000", "Argument of NTILE must be greater than 0";
     ER_SUM_FUNC_WITH_WINDOW_FUNC_AS_ARG = 4074, "HY000", "Window functions can not be used as arguments to group functions.";
+    ER_ILLEGAL_PARAMETER_DATA_TYPES2_FOR_OPERATION = 4078, "HY000", "Illegal parameter data types %s and %s for operation '%s'";
     ER_ACCOUNT_HAS_BEEN_LOCKED = 4151, "HY000", "Access denied, this account is locked";
     ER_LOAD_INFILE_CAPABILITY_DISABLED = 4166, "HY000", "The used command is not allowed because the MariaDB server or client has disabled the local infile capability";
 }

@@ -1,4 +1,4 @@
-//! Where a statement enters: COM_QUERY text, COM_STMT_PREPARE and EXECUTE, and the
+//! Where a statement enters: COM_QUERY text (prepared statements: `exec::prepared`), and the
 //! per-statement bookkeeping around a run (counters, warnings, the query cache).
 
 use crate::catalog;
@@ -10,16 +10,12 @@ use crate::result::{Column, QueryResult};
 use crate::system::status::Counter;
 use crate::system::status::SessionCounters;
 use crate::value::Value;
-use myriad_types::errors::{
-    ER_DIVISION_BY_ZERO, ER_LOCK_DEADLOCK, ER_MAX_PREPARED_STMT_COUNT_REACHED, ER_PS_MANY_PARAM,
-    ER_UNKNOWN_STMT_HANDLER, ER_WRONG_ARGUMENTS, ER_WRONG_VALUE_FOR_TYPE,
-};
+use myriad_types::errors::{ER_DIVISION_BY_ZERO, ER_LOCK_DEADLOCK, ER_WRONG_VALUE_FOR_TYPE};
 
 use crate::exec::env::*;
-use crate::exec::select::*;
+use crate::exec::prepared::opens_tables_late;
 use crate::exec::*;
-use crate::session::*;
-use crate::{PreparedInfo, Session};
+use crate::Session;
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -92,6 +88,7 @@ impl Session {
             previous_errors,
             now_micros: self.state.fixed_time_micros.unwrap_or_else(now_micros),
             subquery_results: HashMap::new(),
+            outer_frames: Vec::new(),
             concat_rows: 0,
             spill: Default::default(),
             out: None,
@@ -112,6 +109,10 @@ impl Session {
         out: Option<&mut (dyn crate::RowSink + '_)>,
     ) -> Result<QueryResult, SqlError> {
         let keep_warnings = matches!(stmt, Stmt::ShowWarnings { .. });
+        self.state
+            .rows_produced
+            .store(0, std::sync::atomic::Ordering::Relaxed);
+        self.state.found_rows_window = None;
         let statement =
             crate::interrupt::Statement::begin(&self.interrupt, self.state.max_statement_time_s);
         let result = self.run_inner(stmt, params, out);
@@ -143,6 +144,17 @@ impl Session {
                 self.paused = None;
                 drop(statement);
                 self.end_statement_snapshot();
+                if let Ok(QueryResult::Rows { rows, .. }) = &result {
+                    let produced = self
+                        .state
+                        .rows_produced
+                        .load(std::sync::atomic::Ordering::Relaxed);
+                    // Under SQL_CALC_FOUND_ROWS every row made was counted, those sent too.
+                    self.state.found_rows = match self.state.found_rows_window {
+                        Some(_) => produced,
+                        None => produced + rows.len() as u64,
+                    };
+                }
             }
         }
         if !keep_warnings {
@@ -205,10 +217,15 @@ impl Session {
         let warnings = std::mem::take(&mut self.state.warnings);
         let params = std::mem::take(&mut paused.params);
         let (result, warnings) = {
+            let mut counting = crate::exec::found_rows::Counting {
+                inner: out,
+                produced: &self.state.rows_produced,
+                window: self.state.found_rows_window.unwrap_or((0, u64::MAX)),
+            };
             let mut env = self.env(&params);
             env.warnings = warnings;
             paused.restore(&mut env);
-            let result = crate::exec::stream::resume(&mut paused, &mut env, out);
+            let result = crate::exec::stream::resume(&mut paused, &mut env, &mut counting);
             (result, env.warnings)
         };
         self.state.warnings = warnings;
@@ -258,14 +275,28 @@ impl Session {
         }
         self.check_table_locks(stmt)?;
         self.metadata_locks(stmt)?;
+        if let Some(window) = crate::exec::found_rows::window_of(stmt) {
+            let bounds = crate::exec::found_rows::window_bounds(window, &mut self.env(params))?;
+            self.state.found_rows_window = Some(bounds);
+        }
         // Reads see the open transaction's own changes; other sessions' uncommitted ones
         // stay hidden (see `session::transaction`).
         let _reading = self.state.transaction.reading_own();
         let _view = self.read_view(stmt);
         let (result, warnings, spill, paused) = {
+            let mut counting;
             let mut env = self.env(params);
-            if let (Stmt::SelectTable(_) | Stmt::LoadData(_), Some(out)) = (stmt, out) {
-                env.out = Some(out);
+            match (stmt, out) {
+                (Stmt::SelectTable(_), Some(out)) => {
+                    counting = crate::exec::found_rows::Counting {
+                        inner: out,
+                        produced: &self.state.rows_produced,
+                        window: self.state.found_rows_window.unwrap_or((0, u64::MAX)),
+                    };
+                    env.out = Some(&mut counting);
+                }
+                (Stmt::LoadData(_), Some(out)) => env.out = Some(out),
+                _ => {}
             }
             let _versions = crate::exec::query_cache::write_guard(&self.engine, stmt);
             let result = self.dispatch(stmt, &mut env);
@@ -290,7 +321,16 @@ impl Session {
             // A deadlock's victim loses its whole transaction, as in InnoDB.
             let _ = self.end_transaction(false);
         }
-        let result = result?;
+        let mut result = result?;
+        if let (Some(window), Pending::Done(done)) = (self.state.found_rows_window, &mut result) {
+            // A result held whole: cut to its window here (see `exec::found_rows`).
+            let whole = std::mem::replace(done, ok(0));
+            let (found, cut) = crate::exec::found_rows::window_rows(whole, window);
+            *done = cut;
+            self.state
+                .rows_produced
+                .fetch_add(found, std::sync::atomic::Ordering::Relaxed);
+        }
         self.forget_dropped_locks(stmt);
         if stmt.uses_tables() && !self.in_transaction_scope() {
             // The statement was a transaction of its own: what SET TRANSACTION set is spent.
@@ -392,6 +432,7 @@ pub fn execute(
     let mut probe = match crate::exec::query_cache::lookup_text(session, sql) {
         crate::exec::query_cache::Looked::Hit(result) => {
             session.state.row_count = -1;
+            session.state.found_rows = result_rows(&result);
             session.bump(Counter::Questions);
             session.bump(Counter::Queries);
             return vec![Ok(result)];
@@ -400,11 +441,13 @@ pub fn execute(
     };
     let pipes_as_concat =
         session.state.sql_mode & crate::system::sysvars::sql_mode::PIPES_AS_CONCAT != 0;
-    let cached =
-        session
-            .state
-            .plan_cache
-            .get(sql, session.info.database.as_deref(), pipes_as_concat);
+    let ddl_count = session.engine.catalog.storage().ddl_count();
+    let cached = session.state.plan_cache.get(
+        sql,
+        session.info.database.as_deref(),
+        pipes_as_concat,
+        ddl_count,
+    );
     if let Some(stmt) = cached {
         session.bump(Counter::Questions);
         session.bump(Counter::Queries);
@@ -476,10 +519,11 @@ pub fn execute(
                     // Kept under the database it was compiled in: a cacheable statement
                     // (SELECT, INSERT, UPDATE, DELETE) does not change it.
                     let database = session.info.database.clone();
+                    let late = opens_tables_late(&stmt).then_some(ddl_count);
                     session
                         .state
                         .plan_cache
-                        .offer(sql, database, pipes_as_concat, stmt);
+                        .offer(sql, database, pipes_as_concat, stmt, late);
                     result
                 } else if matches!(stmt, Stmt::LoadData(_)) {
                     // LOAD DATA LOCAL reads the client's file through the sink.
@@ -502,159 +546,12 @@ pub fn execute(
     results
 }
 
-pub fn prepare(session: &mut Session, sql: &str) -> Result<PreparedInfo, SqlError> {
-    session.bump(Counter::Questions);
-    session.bump(Counter::ComStmtPrepare);
-    let (map, raws) = compile_all(session, sql)?;
-    if raws.len() != 1 {
-        let second = raws
-            .get(1)
-            .map(|r| map.source().get(r.text.clone()).unwrap_or(""))
-            .unwrap_or("");
-        return Err(crate::expr::err_syntax(second));
+/// The rows of a result held whole (FOUND_ROWS() after a query cache hit).
+pub(crate) fn result_rows(result: &QueryResult) -> u64 {
+    match result {
+        QueryResult::Rows { rows, .. } => rows.len() as u64,
+        QueryResult::Ok { .. } => 0,
     }
-    let (stmt, param_count) = {
-        let ctx = session.compile_ctx();
-        let text = map.source().get(raws[0].text.clone()).unwrap_or("");
-        crate::plan::compile_statement(&raws[0], &map, &ctx)
-            .map_err(|e| session.mask_missing_table(e, text))?
-    };
-    if param_count > u16::MAX as usize {
-        return Err(SqlError::new(
-            ER_PS_MANY_PARAM,
-            "Prepared statement contains too many placeholders",
-        ));
-    }
-    if session.state.prepared.len() >= PREPARED_PER_SESSION_MAX {
-        return Err(SqlError::new(ER_MAX_PREPARED_STMT_COUNT_REACHED,
-            format!("Can't create more than max_prepared_stmt_count statements (current value: {PREPARED_PER_SESSION_MAX})"),
-        ));
-    }
-    // As MariaDB, a statement the account may not run is refused at PREPARE, before its
-    // result columns describe the tables.
-    session.check_privileges(&stmt, false)?;
-    let columns = match &stmt {
-        Stmt::Select(plan) => {
-            // Parameter types are unknown until EXECUTE; describe them as strings.
-            let params = vec![Value::Bytes(Vec::new()); param_count];
-            let env = session.env(&params);
-            plan.items
-                .iter()
-                .map(|i| result_column(&i.name, i.expr.sql_type(&env, &[])))
-                .collect()
-        }
-        Stmt::SelectTable(plan) => {
-            let params = vec![Value::Bytes(Vec::new()); param_count];
-            let env = session.env(&params);
-            let (types, ncols) = crate::exec::select::input_types(plan, &env);
-            table_select_columns(plan, &types, ncols, &env)
-        }
-        Stmt::Explain(_) => crate::exec::explain::result_columns(),
-        _ => Vec::new(),
-    };
-    let statement_id = session.state.next_statement_id;
-    session.state.next_statement_id = session.state.next_statement_id.wrapping_add(1).max(1);
-    session.state.prepared.insert(
-        statement_id,
-        Prepared {
-            index_read: matches!(&stmt, Stmt::SelectTable(plan) if plan.is_index_read()),
-            runs_inline: runs_inline(sql),
-            privileges_passed: None,
-            stmt,
-            param_count,
-            sql: sql.to_string(),
-            query_cache_scan: None,
-        },
-    );
-    Ok(PreparedInfo {
-        statement_id,
-        param_count: param_count as u16,
-        columns,
-    })
-}
-
-/// Run COM_STMT_EXECUTE; a SELECT over tables may send its rows to `out`.
-pub fn execute_prepared(
-    session: &mut Session,
-    statement_id: u32,
-    params: &[Value],
-    mut out: Option<&mut (dyn crate::RowSink + '_)>,
-) -> Result<QueryResult, SqlError> {
-    myriad_storage::set_instance_hint(u64::from(session.info.connection_id));
-    session.paused = None;
-    session.bump(Counter::Questions);
-    session.bump(Counter::ComStmtExecute);
-    // Take the statement out while it runs so the session can be borrowed mutably.
-    let Some(prepared) = session.state.prepared.remove(&statement_id) else {
-        return Err(SqlError::new(
-            ER_UNKNOWN_STMT_HANDLER,
-            format!(
-                "Unknown prepared statement handler ({statement_id}) given to mysqld_stmt_execute"
-            ),
-        ));
-    };
-    let mut prepared = prepared;
-    // Privileges that passed for the same grants and database pass again unchecked.
-    let privileges_key = (
-        session.engine.accounts.generation(),
-        session.info.database.clone(),
-    );
-    session.state.privileges_passed = prepared.privileges_passed.as_ref() == Some(&privileges_key);
-    let result = if params.len() != prepared.param_count {
-        Err(SqlError::new(
-            ER_WRONG_ARGUMENTS,
-            "Incorrect arguments to mysqld_stmt_execute",
-        ))
-    } else {
-        let probe = match crate::exec::query_cache::lookup_prepared(
-            session,
-            &prepared.sql,
-            params,
-            &mut prepared.query_cache_scan,
-        ) {
-            crate::exec::query_cache::Looked::Hit(result) => {
-                session.state.row_count = -1;
-                session.state.prepared.insert(statement_id, prepared);
-                return Ok(result);
-            }
-            crate::exec::query_cache::Looked::Miss(probe) => probe,
-        };
-        let bound: Vec<Value> = params.iter().map(crate::plan::stored::evaluable).collect();
-        session.bump(prepared.stmt.counter());
-        match crate::exec::query_cache::run(
-            session,
-            &prepared.stmt,
-            &bound,
-            probe,
-            out.as_deref_mut(),
-        ) {
-            // A table changed under the plan: compile the text again, once.
-            Err(e) if e.code == 1412 => match recompile(session, &prepared.sql) {
-                Ok((stmt, count)) if count == prepared.param_count => {
-                    prepared.index_read =
-                        matches!(&stmt, Stmt::SelectTable(plan) if plan.is_index_read());
-                    prepared.stmt = stmt;
-                    session.run_to(&prepared.stmt, &bound, out)
-                }
-                Ok(_) => Err(e),
-                Err(e) => Err(e),
-            },
-            other => other,
-        }
-    };
-    session.state.privileges_passed = false;
-    if result.is_ok() {
-        prepared.privileges_passed = Some(privileges_key);
-    }
-    session.state.prepared.insert(statement_id, prepared);
-    result
-}
-
-pub(crate) fn recompile(session: &Session, sql: &str) -> Result<(Stmt, usize), SqlError> {
-    let (map, raws) = compile_all(session, sql)?;
-    let raw = raws.first().ok_or_else(|| crate::expr::err_syntax(""))?;
-    let ctx = session.compile_ctx();
-    crate::plan::compile_statement(raw, &map, &ctx)
 }
 
 /// See [`Session::text_runs_inline`].
@@ -690,29 +587,6 @@ pub(crate) fn leading_word(text: &str) -> (&str, &str) {
         .position(|b| !b.is_ascii_alphabetic())
         .unwrap_or(text.len());
     text.split_at(end)
-}
-
-/// See [`Session::prepared_runs_inline`].
-pub fn prepared_runs_inline(session: &Session, statement_id: u32) -> bool {
-    session
-        .state
-        .prepared
-        .get(&statement_id)
-        .is_some_and(|p| p.runs_inline)
-}
-
-/// See [`Session::prepared_is_index_read`].
-pub fn prepared_is_index_read(session: &Session, statement_id: u32) -> bool {
-    session
-        .state
-        .prepared
-        .get(&statement_id)
-        .is_some_and(|p| p.index_read)
-}
-
-pub fn close_prepared(session: &mut Session, statement_id: u32) {
-    session.bump(Counter::ComStmtClose);
-    session.state.prepared.remove(&statement_id);
 }
 
 pub fn use_database(session: &mut Session, database: &str) -> Result<(), SqlError> {

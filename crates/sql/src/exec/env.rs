@@ -25,8 +25,12 @@ pub(crate) struct ExecEnv<'a> {
     pub(crate) previous_warnings: usize,
     pub(crate) previous_errors: usize,
     pub(crate) now_micros: i64,
-    /// Results of uncorrelated subqueries, by plan address: each runs once per statement.
-    pub(crate) subquery_results: HashMap<usize, Vec<Vec<Value>>>,
+    /// Results of subqueries, by plan address: an uncorrelated one runs once per
+    /// statement; a correlated one keeps its last outer values and rows, and runs again
+    /// when its outer values change.
+    pub(crate) subquery_results: HashMap<usize, (Vec<Value>, Vec<Vec<Value>>)>,
+    /// The outer values of the correlated subqueries running now, innermost last.
+    pub(crate) outer_frames: Vec<Vec<Value>>,
     /// Rows GROUP_CONCAT has joined so far in the statement, over all its groups: the
     /// count warning 1260 names a cut row by, as MariaDB counts.
     pub(crate) concat_rows: u64,
@@ -63,6 +67,7 @@ impl<'a> ExecEnv<'a> {
             previous_errors: self.previous_errors,
             now_micros: self.now_micros,
             subquery_results: std::mem::take(&mut self.subquery_results),
+            outer_frames: self.outer_frames.clone(),
             concat_rows: self.concat_rows,
             spill: std::mem::take(&mut self.spill),
             out: Some(out),
@@ -154,6 +159,10 @@ impl Env for ExecEnv<'_> {
         self.state.last_insert_id
     }
 
+    fn found_rows(&self) -> u64 {
+        self.state.found_rows
+    }
+
     fn row_count(&self) -> i64 {
         self.state.row_count
     }
@@ -181,25 +190,41 @@ impl Env for ExecEnv<'_> {
         &mut self.warnings
     }
 
-    fn subquery(&mut self, query: &dyn SubqueryPlan) -> Result<Vec<Vec<Value>>, SqlError> {
+    fn subquery(
+        &mut self,
+        query: &dyn SubqueryPlan,
+        outer: Vec<Value>,
+    ) -> Result<Vec<Vec<Value>>, SqlError> {
         let key = std::ptr::from_ref(query).cast::<()>() as usize;
-        if let Some(rows) = self.subquery_results.get(&key) {
-            return Ok(rows.clone());
+        if let Some((values, rows)) = self.subquery_results.get(&key) {
+            if *values == outer {
+                return Ok(rows.clone());
+            }
         }
+        self.outer_frames.push(outer);
         let result = match Stmt::of_subquery(query) {
-            Some(Stmt::Select(plan)) => select(plan, self)?,
-            Some(Stmt::SelectTable(plan)) => Session::select_table(plan, self)?,
-            _ => return Err(SqlError::not_supported("this subquery")),
+            Some(Stmt::Select(plan)) => select(plan, self),
+            Some(Stmt::SelectTable(plan)) => Session::select_table(plan, self),
+            _ => Err(SqlError::not_supported("this subquery")),
         };
-        let rows: Vec<Vec<Value>> = match result {
+        let outer = self.outer_frames.pop().unwrap_or_default();
+        let rows: Vec<Vec<Value>> = match result? {
             QueryResult::Rows { rows, .. } => rows
                 .iter()
                 .map(|r| r.iter().map(crate::plan::stored::evaluable).collect())
                 .collect(),
             QueryResult::Ok { .. } => Vec::new(),
         };
-        self.subquery_results.insert(key, rows.clone());
+        self.subquery_results.insert(key, (outer, rows.clone()));
         Ok(rows)
+    }
+
+    fn outer_value(&self, n: usize) -> Value {
+        self.outer_frames
+            .last()
+            .and_then(|frame| frame.get(n))
+            .cloned()
+            .unwrap_or(Value::Null)
     }
 }
 

@@ -487,6 +487,7 @@ pub(crate) fn deterministic(func: &Func) -> bool {
             | Func::CurrentRole
             | Func::ConnectionId
             | Func::LastInsertId
+            | Func::FoundRows
             | Func::RowCount
             | Func::Now
             | Func::SysDate

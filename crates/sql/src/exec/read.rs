@@ -569,7 +569,46 @@ pub fn columns_read(plan: &TableSelect) -> Option<Arc<[bool]>> {
     if !plan.joins.is_empty() {
         return None;
     }
-    let ncols = plan.source.table.def.columns.len();
+    let wanted = columns_noted(plan, plan.source.table.def.columns.len())?;
+    if wanted.iter().all(|&w| w) {
+        return None;
+    }
+    Some(wanted.into())
+}
+
+/// The columns of the joined row (the tables' columns in join order) that a SELECT with
+/// joins reads: those of [`columns_read`], and those of each step's ON clause and lookup
+/// key. None when that cannot be told (a subquery).
+pub fn joined_columns_read(plan: &TableSelect) -> Option<Vec<bool>> {
+    let width = plan.source.table.def.columns.len()
+        + plan
+            .joins
+            .iter()
+            .map(|j| j.table.def.columns.len())
+            .sum::<usize>();
+    let mut wanted = columns_noted(plan, width)?;
+    let mut note = |i: usize| {
+        if let Some(w) = wanted.get_mut(i) {
+            *w = true;
+        }
+    };
+    for step in &plan.joins {
+        let exprs = step
+            .on
+            .iter()
+            .chain(step.lookup.as_ref().map(|(_, key)| key));
+        for e in exprs {
+            if !visit_columns(e, &mut note) {
+                return None;
+            }
+        }
+    }
+    Some(wanted)
+}
+
+/// The first `ncols` row positions that `plan`'s list, filters, ORDER BY, windows and
+/// grouping read; None when a clause holds a subquery.
+fn columns_noted(plan: &TableSelect, ncols: usize) -> Option<Vec<bool>> {
     let mut wanted = vec![false; ncols];
     // Positions past the table's columns are aggregate values, not stored columns.
     let mut note = |i: usize| {
@@ -598,10 +637,7 @@ pub fn columns_read(plan: &TableSelect) -> Option<Arc<[bool]>> {
             return None;
         }
     }
-    if wanted.iter().all(|&w| w) {
-        return None;
-    }
-    Some(wanted.into())
+    Some(wanted)
 }
 
 /// Rows of a joined table whose `index_no` key equals `value` (None: the value cannot be an

@@ -1,6 +1,6 @@
 //! ORDER BY over wide rows: the scan feeds each row's ORDER BY columns and row id to a
 //! sort of short entries ([`crate::exec::spill::row_ids`]), and the rows are read again by
-//! id as they leave it, so the sort holds about 13 bytes per row whatever the rows' width.
+//! id as they leave it, so the sort holds about 9 bytes per row whatever the rows' width.
 //! MariaDB chooses the same way: rows wider than `max_length_for_sort_data` (or holding a
 //! BLOB or TEXT) are sorted by row id.
 //!

@@ -265,6 +265,9 @@ impl Sender {
             out.row(&self.row)?;
             false
         };
+        // The row is encoded: its values go now, not at the next row, so that a scan
+        // paused on its client does not hold the last row it sent.
+        self.row.clear();
         self.sent += 1;
         Ok(if self.sent >= self.limit {
             Flow::Done

@@ -2,6 +2,9 @@
 
 mod forms;
 mod introspect;
+mod outer;
+mod rows;
+use outer::outer_column;
 
 use crate::error::SqlError;
 use crate::expr::collation::{comparison, Derivation, Derived};
@@ -13,7 +16,6 @@ use myriad_types::decimal::Decimal;
 use myriad_types::errors::ER_INCORRECT_GLOBAL_LOCAL_VAR;
 use sqlparser::ast::{self, BinaryOperator};
 use sqlparser::tokenizer::Span;
-use std::sync::Arc;
 
 /// An aggregate call that reached the expression compiler: the query planners take every
 /// aggregate out of the places it may stand (select list, HAVING, ORDER BY), so this one
@@ -197,20 +199,6 @@ impl Compiler<'_> {
         })
     }
 
-    /// Compile a subquery on its own (columns of the outer query are not visible: only
-    /// uncorrelated subqueries are supported).
-    pub(crate) fn subquery(&self, q: &ast::Query) -> Result<Arc<dyn SubqueryPlan>, SqlError> {
-        let Some(ctx) = self.ctx else {
-            return Err(SqlError::not_supported("subqueries here"));
-        };
-        let empty = ColumnScope::default();
-        let inner = Compiler {
-            scope: &empty,
-            ..*self
-        };
-        ctx.subquery(q, &inner)
-    }
-
     /// `@@cache.variable`, compiled by the statement compiler, which knows the key caches.
     fn structured(&self, scope: VarScope, cache: &str, variable: &str) -> Result<Expr, SqlError> {
         match self.ctx {
@@ -356,7 +344,15 @@ impl Compiler<'_> {
                 ));
             }
         }
-        match self.scope.resolve(table, name) {
+        let found = self.scope.resolve(table, name);
+        if let (Err(e), Some(outer)) = (&found, self.outer) {
+            if e.code == myriad_types::errors::ER_BAD_FIELD_ERROR.code {
+                if let Some(x) = outer_column(outer, table, name)? {
+                    return Ok(x);
+                }
+            }
+        }
+        match found {
             Ok(i) => Ok(Expr::Column(i)),
             Err(e) if table.is_none() && id.quote_style.is_none() => {
                 // Niladic functions MySQL accepts without parentheses.
@@ -430,6 +426,9 @@ impl Compiler<'_> {
     ) -> Result<Expr, SqlError> {
         if let Some(date_arith) = self.interval_arith(left, op, right) {
             return date_arith;
+        }
+        if let Some(rows) = self.row_comparison(left, op, right) {
+            return rows;
         }
         let mut l = Box::new(self.compile(left)?);
         let mut r = Box::new(self.compile(right)?);

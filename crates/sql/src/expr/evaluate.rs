@@ -26,7 +26,11 @@ impl Expr {
         // Leaves do not recurse (their parent checked the stack): no check per row for them.
         if !matches!(
             self,
-            Expr::Literal(_) | Expr::HexLiteral(_) | Expr::Column(_) | Expr::Param(_)
+            Expr::Literal(_)
+                | Expr::HexLiteral(_)
+                | Expr::Column(_)
+                | Expr::Param(_)
+                | Expr::Outer(_)
         ) {
             crate::depth::check_stack()?;
         }
@@ -34,6 +38,7 @@ impl Expr {
             Expr::Literal(d) => d.clone(),
             Expr::HexLiteral(bytes) => Value::Bytes(bytes.clone()),
             Expr::Param(i) => env.param(*i),
+            Expr::Outer(n) => env.outer_value(*n),
             Expr::Column(i) => row.get(*i).cloned().unwrap_or(Value::Null),
             Expr::SysVar { scope, index } => env.system_variable(*scope, *index)?,
             Expr::UserVar(name) => env.user_variable(name),
@@ -151,6 +156,19 @@ impl Expr {
             }
         })
     }
+}
+
+/// The outer values a correlated subquery runs with: columns of the row, and outer values
+/// of the subquery running now.
+fn outer_values(query: &dyn SubqueryPlan, env: &dyn Env, row: &[Value]) -> Vec<Value> {
+    query
+        .outer_columns()
+        .iter()
+        .map(|&source| match source {
+            OuterSource::Column(i) => row.get(i).cloned().unwrap_or(Value::Null),
+            OuterSource::Outer(n) => env.outer_value(n),
+        })
+        .collect()
 }
 
 /// `-v`: an integer that has no negation is out of range.
@@ -377,7 +395,7 @@ impl Expr {
     ) -> Result<Value, SqlError> {
         Ok(match self {
             Expr::Subquery(q) => {
-                let rows = env.subquery(q.as_ref())?;
+                let rows = env.subquery(q.as_ref(), outer_values(q.as_ref(), env, row))?;
                 if rows.len() > 1 {
                     return Err(SqlError::new(
                         ER_SUBQUERY_NO_1_ROW,
@@ -402,7 +420,7 @@ impl Expr {
                 collation,
             } => {
                 let v = expr.eval(env, row)?;
-                let rows = env.subquery(query.as_ref())?;
+                let rows = env.subquery(query.as_ref(), outer_values(query.as_ref(), env, row))?;
                 if rows.first().is_some_and(|r| r.len() != 1) {
                     return Err(SqlError::new(
                         ER_OPERAND_COLUMNS,
@@ -421,7 +439,7 @@ impl Expr {
                 })?
             }
             Expr::Exists { query, negated } => {
-                let rows = env.subquery(query.as_ref())?;
+                let rows = env.subquery(query.as_ref(), outer_values(query.as_ref(), env, row))?;
                 Value::Int(i64::from(rows.is_empty() == *negated))
             }
             _ => return Err(SqlError::not_supported("this expression here")),

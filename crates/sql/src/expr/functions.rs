@@ -248,6 +248,7 @@ impl Expr {
                 .map_or(Value::Null, |r| Value::Bytes(r.into_bytes())),
             Func::ConnectionId => Value::UInt(env.connection_id() as u64),
             Func::LastInsertId => Value::UInt(env.last_insert_id()),
+            Func::FoundRows => Value::UInt(env.found_rows()),
             Func::RowCount => Value::Int(env.row_count()),
             Func::Now => datetime_from_micros(env.now_micros(), false),
             Func::SysDate => {

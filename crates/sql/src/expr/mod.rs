@@ -63,6 +63,11 @@ pub trait Env {
     fn current_role(&self) -> Option<String>;
     fn connection_id(&self) -> u32;
     fn last_insert_id(&self) -> u64;
+    /// FOUND_ROWS(): the rows of the session's last result set (see
+    /// `exec::found_rows`).
+    fn found_rows(&self) -> u64 {
+        0
+    }
     /// ROW_COUNT(): what the session's previous statement changed (-1 after a result set
     /// or an error).
     fn row_count(&self) -> i64 {
@@ -81,10 +86,21 @@ pub trait Env {
         GROUP_CONCAT_MAX_LEN_DEFAULT
     }
     fn warnings(&mut self) -> &mut Vec<Warning>;
-    /// The rows of an uncorrelated subquery.
-    fn subquery(&mut self, query: &dyn SubqueryPlan) -> Result<Vec<Vec<Value>>, SqlError> {
-        let _ = query;
+    /// The rows of a subquery; `outer`: the values of the enclosing query's columns it
+    /// reads ([`SubqueryPlan::outer_columns`], empty for an uncorrelated one), which its
+    /// [`Expr::Outer`] read while it runs.
+    fn subquery(
+        &mut self,
+        query: &dyn SubqueryPlan,
+        outer: Vec<Value>,
+    ) -> Result<Vec<Vec<Value>>, SqlError> {
+        let _ = (query, outer);
         Err(SqlError::not_supported("subqueries here"))
+    }
+    /// [`Expr::Outer`]: the `n`th outer value of the correlated subquery running now.
+    fn outer_value(&self, n: usize) -> Value {
+        let _ = n;
+        Value::Null
     }
 }
 
@@ -98,12 +114,18 @@ pub trait SubqueryPlan: std::fmt::Debug + Send + Sync {
     fn first_column_collation(&self) -> crate::expr::collation::Derived;
     /// The plan itself, for the stages that know its type.
     fn as_any(&self) -> &dyn std::any::Any;
+    /// The values a correlated subquery reads from the queries enclosing it, in the order
+    /// of its [`Expr::Outer`] numbers; empty for an uncorrelated one.
+    fn outer_columns(&self) -> &[OuterSource] {
+        &[]
+    }
 }
 
 /// What the expression compiler asks of the statement compiler above it: the parts of an
 /// expression that need statements or the catalog.
 pub trait StatementCompiler {
-    /// Compile an uncorrelated subquery; `c` has no columns in scope.
+    /// Compile a subquery; `c` has no columns in scope but the enclosing query's in
+    /// [`Compiler::outer`], whose columns the subquery read it has noted there.
     fn subquery(&self, q: &ast::Query, c: &Compiler) -> Result<Arc<dyn SubqueryPlan>, SqlError>;
     /// Compile `@@cache.variable`, a named key cache's structured variable (`scope` as
     /// written before the cache name).
@@ -208,6 +230,7 @@ pub enum Func {
     CurrentRole,
     ConnectionId,
     LastInsertId,
+    FoundRows,
     RowCount,
     Now,
     /// The time at which the call runs, not the statement's start (NOW()).
@@ -337,6 +360,7 @@ impl Func {
             "CURRENT_ROLE" => (Func::CurrentRole, 0, 0),
             "CONNECTION_ID" => (Func::ConnectionId, 0, 0),
             "LAST_INSERT_ID" => (Func::LastInsertId, 0, 0),
+            "FOUND_ROWS" => (Func::FoundRows, 0, 0),
             "ROW_COUNT" => (Func::RowCount, 0, 0),
             "NOW" | "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" => (Func::Now, 0, 1),
             "SYSDATE" => (Func::SysDate, 0, 1),
@@ -503,7 +527,11 @@ pub enum Expr {
         expr: Box<Expr>,
         to: CastTo,
     },
-    /// A scalar subquery (uncorrelated: evaluated once per statement).
+    /// A column of the query enclosing a correlated subquery: the `n`th value the
+    /// subquery runs with (see [`SubqueryPlan::outer_columns`]).
+    Outer(usize),
+    /// A scalar subquery: evaluated once per statement, or, correlated, once per distinct
+    /// values of the outer columns it reads.
     Subquery(Arc<dyn SubqueryPlan>),
     InSubquery {
         expr: Box<Expr>,
@@ -574,6 +602,53 @@ pub struct Compiler<'a> {
     /// The long literal lists taken out of the statement before sqlparser (see
     /// [`crate::parser::const_lists`]).
     pub lists: Option<&'a crate::parser::const_lists::ListSource<'a>>,
+    /// In a subquery: the enclosing query's columns, which its names may read when its
+    /// own columns do not have them (a correlated subquery).
+    pub outer: Option<&'a OuterScope<'a>>,
+}
+
+/// Where a correlated subquery's outer value comes from, as the enclosing query runs it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OuterSource {
+    /// A column of the enclosing query's row (its position).
+    Column(usize),
+    /// An outer value of the enclosing query, itself a correlated subquery: a column of a
+    /// query further out.
+    Outer(usize),
+}
+
+impl OuterSource {
+    /// The position of the enclosing query's column it reads, if it reads one.
+    pub fn column(self) -> Option<usize> {
+        match self {
+            OuterSource::Column(i) => Some(i),
+            OuterSource::Outer(_) => None,
+        }
+    }
+}
+
+/// The columns of the query enclosing a subquery being compiled, and the outer values the
+/// subquery reads (see [`Expr::Outer`]).
+pub struct OuterScope<'a> {
+    pub scope: &'a ColumnScope,
+    /// In the order of first use: [`Expr::Outer`] numbers them.
+    pub captured: std::cell::RefCell<Vec<OuterSource>>,
+    /// The enclosing query's own outer scope, when it is a subquery too.
+    pub parent: Option<&'a OuterScope<'a>>,
+}
+
+impl OuterScope<'_> {
+    /// The number of the outer value read from `source`.
+    pub fn capture(&self, source: OuterSource) -> usize {
+        let mut captured = self.captured.borrow_mut();
+        match captured.iter().position(|&c| c == source) {
+            Some(n) => n,
+            None => {
+                captured.push(source);
+                captured.len() - 1
+            }
+        }
+    }
 }
 
 pub use crate::error::err_syntax;

@@ -18,6 +18,7 @@ impl Expr {
             Expr::Literal(_)
             | Expr::HexLiteral(_)
             | Expr::Param(_)
+            | Expr::Outer(_)
             | Expr::Column(_)
             | Expr::SysVar { .. }
             | Expr::UserVar(_)
@@ -53,6 +54,12 @@ impl Expr {
         }
     }
 
+    /// Whether the expression reads a column of the query enclosing its subquery
+    /// ([`Expr::Outer`]), outside subqueries of its own.
+    pub fn reads_outer(&self) -> bool {
+        matches!(self, Expr::Outer(_)) || !self.all_operands(|x| !x.reads_outer())
+    }
+
     /// The static type, given the types of the row's columns and the session (for
     /// parameters, whose types are known once they are bound).
     pub fn sql_type(&self, env: &dyn Env, columns: &[SqlType]) -> SqlType {
@@ -63,6 +70,7 @@ impl Expr {
                 chars: String::from_utf8_lossy(bytes).chars().count() as u32,
             },
             Expr::Param(i) => env.param(*i).sql_type(),
+            Expr::Outer(n) => env.outer_value(*n).sql_type(),
             Expr::Column(i) => columns.get(*i).copied().unwrap_or(SqlType::Null),
             Expr::SysVar { index, .. } => sysvar_type(*index),
             Expr::UserVar(name) => match env.user_variable(name) {
@@ -291,7 +299,7 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
             unsigned: true,
             len: 10,
         },
-        Func::LastInsertId => SqlType::Int {
+        Func::LastInsertId | Func::FoundRows => SqlType::Int {
             unsigned: true,
             len: 21,
         },

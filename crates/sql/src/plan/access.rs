@@ -90,6 +90,7 @@ pub(crate) fn first_column(e: &Expr) -> Option<usize> {
         Expr::Literal(_)
         | Expr::HexLiteral(_)
         | Expr::Param(_)
+        | Expr::Outer(_)
         | Expr::SysVar { .. }
         | Expr::UserVar(_) => None,
         Expr::Neg(x) | Expr::Not(x) | Expr::BitNot(x) => first_column(x),
@@ -112,8 +113,10 @@ pub(crate) fn first_column(e: &Expr) -> Option<usize> {
         Expr::IsNull { expr, .. }
         | Expr::IsBool { expr, .. }
         | Expr::Cast { expr, .. }
-        | Expr::Collate { expr, .. }
-        | Expr::InSubquery { expr, .. } => first_column(expr),
+        | Expr::Collate { expr, .. } => first_column(expr),
+        Expr::InSubquery { expr, query, .. } => {
+            first_column(expr).or_else(|| query.outer_columns().iter().find_map(|s| s.column()))
+        }
         Expr::InList { expr, list, .. } => {
             first_of(std::iter::once(expr.as_ref()).chain(list.iter()))
         }
@@ -133,8 +136,10 @@ pub(crate) fn first_column(e: &Expr) -> Option<usize> {
                 .chain(otherwise.as_deref()),
         ),
         Expr::Call { args, .. } => first_of(args),
-        // Subqueries are uncorrelated: they read no column of this row.
-        Expr::Subquery(_) | Expr::Exists { .. } => None,
+        // A correlated subquery reads the columns it runs with.
+        Expr::Subquery(query) | Expr::Exists { query, .. } => {
+            query.outer_columns().iter().find_map(|s| s.column())
+        }
     }
 }
 
@@ -478,6 +483,23 @@ pub(crate) fn max_column(e: &Expr) -> Option<usize> {
     };
     match e {
         Expr::Column(i) => note(Some(*i)),
+        Expr::Subquery(query) | Expr::Exists { query, .. } => note(
+            query
+                .outer_columns()
+                .iter()
+                .filter_map(|s| s.column())
+                .max(),
+        ),
+        Expr::InSubquery { expr, query, .. } => {
+            note(max_column(expr));
+            note(
+                query
+                    .outer_columns()
+                    .iter()
+                    .filter_map(|s| s.column())
+                    .max(),
+            );
+        }
         _ => {
             e.all_operands(|x| {
                 note(max_column(x));

@@ -137,6 +137,11 @@ pub(crate) fn derived_ref(
     if has_columns {
         return Err(crate::expr::err_syntax(""));
     }
+    // A derived table cannot read the columns of a query it stands in (MariaDB: 1054).
+    let compiler = &Compiler {
+        outer: None,
+        ..*compiler
+    };
     let (stmt, columns) = if crate::plan::union::is_bare_set_operation(subquery) {
         let plan = crate::plan::union::compile(&subquery.body, map, compiler, ctx)?;
         let columns = plan.def.columns.clone();

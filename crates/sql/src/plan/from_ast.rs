@@ -266,19 +266,32 @@ fn insert(ins: &ast::Insert, compiler: &Compiler, ctx: &CompileCtx) -> Result<St
     }
     let (db, name) = crate::plan::tables::resolve_name_in_place(obj, ctx.database)?;
     let table = crate::plan::tables::open_ref(ctx.catalog.storage(), db, name, None)?;
-    let columns: Vec<usize> = if ins.columns.is_empty() {
-        (0..table.def.columns.len()).collect()
-    } else {
-        ins.columns
+    // `INSERT INTO t SET a = 1, b = 2`: one row of the named columns.
+    let set_row = ins.source.is_none().then(|| ast::Values {
+        explicit_row: false,
+        value_keyword: false,
+        rows: vec![ast::Parens::with_empty_span(
+            ins.assignments.iter().map(|a| a.value.clone()).collect(),
+        )],
+    });
+    let named: Vec<String> = if set_row.is_some() {
+        ins.assignments
             .iter()
-            .map(|c| {
-                let n = c.to_string();
-                column_position(&table, n.trim_matches('`'))
+            .map(|a| match &a.target {
+                ast::AssignmentTarget::ColumnName(name) => Ok(name.to_string()),
+                other => Err(crate::expr::err_syntax(&other.to_string())),
             })
             .collect::<Result<_, _>>()?
+    } else {
+        ins.columns.iter().map(|c| c.to_string()).collect()
     };
-    let Some(source) = &ins.source else {
-        return Err(SqlError::not_supported("INSERT ... SET"));
+    let columns: Vec<usize> = if named.is_empty() {
+        (0..table.def.columns.len()).collect()
+    } else {
+        named
+            .iter()
+            .map(|n| column_position(&table, n.trim_matches('`')))
+            .collect::<Result<_, _>>()?
     };
     let mut rows = Vec::new();
     let mut select = None;
@@ -287,10 +300,17 @@ fn insert(ins: &ast::Insert, compiler: &Compiler, ctx: &CompileCtx) -> Result<St
         value_keyword: false,
         rows: Vec::new(),
     };
-    let values = match source.body.as_ref() {
-        ast::SetExpr::Values(values) => values,
+    let values = match (&set_row, &ins.source) {
+        (Some(row), _) => row,
+        (None, Some(source)) if matches!(source.body.as_ref(), ast::SetExpr::Values(_)) => {
+            let ast::SetExpr::Values(values) = source.body.as_ref() else {
+                unreachable!("matched above")
+            };
+            values
+        }
+        (None, None) => return Err(crate::expr::err_syntax("")),
         // INSERT ... SELECT (or a set operation, or a parenthesized query).
-        _ => {
+        (None, Some(source)) => {
             let query = compiler.subquery(source)?;
             let width = crate::plan::Stmt::of_subquery(query.as_ref())
                 .map(crate::plan::derived::result_columns)

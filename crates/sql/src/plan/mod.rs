@@ -100,6 +100,18 @@ pub struct SelectPlan {
     pub filter: Option<Expr>,
     pub limit: Option<Expr>,
     pub offset: Option<Expr>,
+    /// `SELECT SQL_CALC_FOUND_ROWS`: the LIMIT, taken out of the query (see
+    /// [`FoundRowsWindow`]).
+    pub found_rows_window: Option<Box<FoundRowsWindow>>,
+}
+
+/// The LIMIT of a `SELECT SQL_CALC_FOUND_ROWS`: the query runs without it, every row it
+/// makes is counted (FOUND_ROWS() then answers the count), and only the rows in this
+/// window reach the client.
+#[derive(Debug, Clone)]
+pub struct FoundRowsWindow {
+    pub limit: Option<Expr>,
+    pub offset: Option<Expr>,
 }
 
 #[derive(Debug, Clone)]
@@ -492,7 +504,12 @@ impl crate::expr::StatementCompiler for CompileCtx<'_> {
         let Some(map) = c.map else {
             return Err(SqlError::not_supported("subqueries here"));
         };
-        Ok(Arc::new(query::compile_subquery(q, map, c, self)?))
+        let stmt = query::compile_subquery(q, map, c, self)?;
+        let outer = c.outer.map(|o| o.captured.take()).unwrap_or_default();
+        if outer.is_empty() {
+            return Ok(Arc::new(stmt));
+        }
+        Ok(Arc::new(Correlated { stmt, outer }))
     }
 
     fn structured(
@@ -532,10 +549,39 @@ impl SubqueryPlan for Stmt {
     }
 }
 
+/// A correlated subquery: its statement, and the columns of the enclosing query it reads
+/// (see [`crate::expr::Expr::Outer`]).
+#[derive(Debug)]
+pub struct Correlated {
+    pub stmt: Stmt,
+    pub outer: Vec<crate::expr::OuterSource>,
+}
+
+impl SubqueryPlan for Correlated {
+    fn first_column_type(&self, env: &dyn crate::expr::Env) -> crate::expr::eval::SqlType {
+        query::first_column_type(&self.stmt, env)
+    }
+
+    fn first_column_collation(&self) -> crate::expr::collation::Derived {
+        query::first_column_collation(&self.stmt)
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    fn outer_columns(&self) -> &[crate::expr::OuterSource] {
+        &self.outer
+    }
+}
+
 impl Stmt {
-    /// The statement of a subquery expression (every one is, as [`CompileCtx`] compiles them).
+    /// The statement of a subquery expression (every one is, as [`CompileCtx`] compiles
+    /// them: the statement itself, or a [`Correlated`] one).
     pub fn of_subquery(query: &dyn SubqueryPlan) -> Option<&Stmt> {
-        query.as_any().downcast_ref()
+        let any = query.as_any();
+        any.downcast_ref()
+            .or_else(|| any.downcast_ref::<Correlated>().map(|c| &c.stmt))
     }
 }
 
@@ -556,6 +602,7 @@ pub fn compile_statement(
         ctx: Some(ctx),
         map: Some(map),
         lists: None,
+        outer: None,
     };
     let mut c = Cursor {
         tokens: &raw.tokens,

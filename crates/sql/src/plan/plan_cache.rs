@@ -34,6 +34,11 @@ struct Plan {
     database: Option<String>,
     pipes_as_concat: bool,
     stmt: Arc<Stmt>,
+    /// For a plan whose subqueries or derived tables open tables while its rows are
+    /// already being sent: the storage's DDL count before it was compiled. Once a DDL ran
+    /// since, the plan is not used (its tables may have changed, and a change found in
+    /// the middle of the rows could no longer be answered by compiling again).
+    ddl_count: Option<u64>,
 }
 
 impl Plan {
@@ -51,16 +56,19 @@ pub(crate) struct PlanCache {
 }
 
 impl PlanCache {
+    /// The plan of `text` in this context; `ddl_count`: the storage's DDL count now.
     pub(crate) fn get(
         &self,
         text: &str,
         database: Option<&str>,
         pipes_as_concat: bool,
+        ddl_count: u64,
     ) -> Option<Arc<Stmt>> {
         self.by_text
             .get(text)?
             .iter()
             .find(|p| p.is_for(database, pipes_as_concat))
+            .filter(|p| p.ddl_count.is_none_or(|c| c == ddl_count))
             .map(|p| Arc::clone(&p.stmt))
     }
 
@@ -85,6 +93,7 @@ impl PlanCache {
         database: Option<String>,
         pipes_as_concat: bool,
         stmt: Arc<Stmt>,
+        ddl_count: Option<u64>,
     ) -> bool {
         if text.len() > TEXT_MAX {
             return false;
@@ -101,7 +110,7 @@ impl PlanCache {
             sightings[slot] = fingerprint;
             return false;
         }
-        self.insert(text, database, pipes_as_concat, stmt);
+        self.insert(text, database, pipes_as_concat, stmt, ddl_count);
         true
     }
 
@@ -112,6 +121,7 @@ impl PlanCache {
         database: Option<String>,
         pipes_as_concat: bool,
         stmt: Arc<Stmt>,
+        ddl_count: Option<u64>,
     ) {
         self.remove(text, database.as_deref(), pipes_as_concat);
         if self.entries >= ENTRIES_MAX {
@@ -122,6 +132,7 @@ impl PlanCache {
             database,
             pipes_as_concat,
             stmt,
+            ddl_count,
         };
         match self.by_text.get_mut(text) {
             Some(plans) => plans.push(plan),
@@ -164,7 +175,7 @@ mod tests {
                 let key = (text.clone(), db.clone(), pipes);
                 match op {
                     0 => {
-                        cache.insert(&text, db.clone(), pipes, plan(i));
+                        cache.insert(&text, db.clone(), pipes, plan(i), None);
                         if model.len() >= ENTRIES_MAX && !model.contains_key(&key) {
                             model.clear();
                         }
@@ -175,7 +186,7 @@ mod tests {
                         model.remove(&key);
                     }
                     _ => {
-                        let got = cache.get(&text, db.as_deref(), pipes).map(|s| match &*s {
+                        let got = cache.get(&text, db.as_deref(), pipes, 0).map(|s| match &*s {
                             Stmt::SetCharacterSet(Some(n)) => n.clone(),
                             _ => String::new(),
                         });
@@ -199,10 +210,10 @@ mod tests {
                 let text = format!("SELECT {text}");
                 let offers = if twice { 2 } else { 1 };
                 for _ in 0..offers {
-                    cache.offer(&text, None, false, plan(i));
+                    cache.offer(&text, None, false, plan(i), None);
                 }
                 latest.insert(text.clone(), i);
-                let got = |t: &str| cache.get(t, None, false).map(|s| match &*s {
+                let got = |t: &str| cache.get(t, None, false, 0).map(|s| match &*s {
                     Stmt::SetCharacterSet(Some(n)) => n.parse::<usize>().unwrap(),
                     _ => usize::MAX,
                 });
@@ -223,22 +234,36 @@ mod tests {
     fn texts_seen_once_neither_take_room_nor_flush_the_repeated_ones() {
         let mut cache = PlanCache::default();
         assert!(
-            !cache.offer("SELECT a", None, false, plan(1)),
+            !cache.offer("SELECT a", None, false, plan(1), None),
             "first sighting: noted only"
         );
-        assert!(cache.get("SELECT a", None, false).is_none());
+        assert!(cache.get("SELECT a", None, false, 0).is_none());
         assert!(
-            cache.offer("SELECT a", None, false, plan(2)),
+            cache.offer("SELECT a", None, false, plan(2), None),
             "second sighting: kept"
         );
         for n in 0..100_000 {
-            cache.offer(&format!("SELECT * FROM t{n}"), None, false, plan(n));
+            cache.offer(&format!("SELECT * FROM t{n}"), None, false, plan(n), None);
         }
         assert!(cache.len() < 8, "one-off texts were kept: {}", cache.len());
         assert!(
-            cache.get("SELECT a", None, false).is_some(),
+            cache.get("SELECT a", None, false, 0).is_some(),
             "the repeated text's plan was flushed"
         );
+    }
+
+    #[test]
+    fn a_plan_kept_with_a_ddl_count_is_not_used_once_the_count_moved() {
+        let mut cache = PlanCache::default();
+        cache.insert("SELECT (SELECT 1 FROM t)", None, false, plan(1), Some(7));
+        cache.insert("SELECT a FROM t", None, false, plan(2), None);
+        assert!(cache
+            .get("SELECT (SELECT 1 FROM t)", None, false, 7)
+            .is_some());
+        assert!(cache
+            .get("SELECT (SELECT 1 FROM t)", None, false, 8)
+            .is_none());
+        assert!(cache.get("SELECT a FROM t", None, false, 8).is_some());
     }
 
     #[test]
@@ -248,11 +273,11 @@ mod tests {
         assert_eq!(longest.len(), TEXT_MAX);
         let longer = format!("{longest} ");
         for text in [&longest, &longer] {
-            cache.offer(text, None, false, plan(1));
-            cache.offer(text, None, false, plan(2));
+            cache.offer(text, None, false, plan(1), None);
+            cache.offer(text, None, false, plan(2), None);
         }
-        assert!(cache.get(&longest, None, false).is_some());
-        assert!(cache.get(&longer, None, false).is_none());
+        assert!(cache.get(&longest, None, false, 0).is_some());
+        assert!(cache.get(&longer, None, false, 0).is_none());
         assert_eq!(cache.len(), 1);
     }
 }

@@ -34,7 +34,10 @@ pub(crate) fn compile_query(
             |q: &ast::Query, c: &Compiler, x: &CompileCtx| compile_query(q, raw, map, c, x);
         return crate::plan::derived::with_ctes(q, with, &compile, compiler, ctx);
     }
-    if let ast::SetExpr::SetOperation { .. } = q.body.as_ref() {
+    if let ast::SetExpr::SetOperation { left, .. } = q.body.as_ref() {
+        if matches!(left.as_ref(), ast::SetExpr::Select(s) if calc_found_rows(s)) {
+            return Err(SqlError::not_supported("SQL_CALC_FOUND_ROWS with UNION"));
+        }
         let outer = crate::plan::union::wrapped(q)?;
         return compile_query(&outer, raw, map, compiler, ctx);
     }
@@ -104,13 +107,40 @@ pub(crate) fn compile_query(
     if select.having.is_some() {
         return Err(SqlError::not_supported("HAVING without tables"));
     }
-    let (limit, offset) = limit_clause(q, compiler)?;
+    let (limit, offset, found_rows_window) = found_rows_window(select, limit_clause(q, compiler)?);
     Ok(Stmt::Select(SelectPlan {
         items,
         filter,
         limit,
         offset,
+        found_rows_window,
     }))
+}
+
+/// Whether a SELECT says `SQL_CALC_FOUND_ROWS`.
+pub(crate) fn calc_found_rows(select: &ast::Select) -> bool {
+    select
+        .select_modifiers
+        .as_ref()
+        .is_some_and(|m| m.sql_calc_found_rows)
+}
+
+/// LIMIT and OFFSET of the query, and, under `SQL_CALC_FOUND_ROWS`, the window they make
+/// instead (see [`FoundRowsWindow`]).
+#[allow(clippy::type_complexity)]
+fn found_rows_window(
+    select: &ast::Select,
+    (limit, offset): (Option<Expr>, Option<Expr>),
+) -> (Option<Expr>, Option<Expr>, Option<Box<FoundRowsWindow>>) {
+    if calc_found_rows(select) {
+        (
+            None,
+            None,
+            Some(Box::new(FoundRowsWindow { limit, offset })),
+        )
+    } else {
+        (limit, offset, None)
+    }
 }
 
 /// Clauses the parser reads that myriad does not build: an error, never ignored.
@@ -240,7 +270,20 @@ pub fn compile_subquery(
         tokens: Vec::new(),
         text: 0..0,
     };
-    compile_query(q, &raw, map, compiler, ctx)
+    let stmt = compile_query(q, &raw, map, compiler, ctx)?;
+    let calc = match &stmt {
+        Stmt::Select(plan) => plan.found_rows_window.is_some(),
+        Stmt::SelectTable(plan) => plan.found_rows_window.is_some(),
+        _ => false,
+    };
+    if calc {
+        // Only the statement's own SELECT may count its rows (MariaDB: the same error).
+        return Err(SqlError::of(
+            myriad_types::errors::ER_CANT_USE_OPTION_HERE,
+            &[&"SQL_CALC_FOUND_ROWS"],
+        ));
+    }
+    Ok(stmt)
 }
 
 /// The static type of a subquery's first column.
@@ -367,6 +410,12 @@ pub(crate) fn compile_table_select(
         }
         concats.push(None);
         let arg = arg.as_ref().map(|a| tc.compile(a)).transpose()?;
+        if arg.as_ref().is_some_and(Expr::reads_outer) {
+            // MariaDB aggregates such an argument in the enclosing query.
+            return Err(SqlError::not_supported(
+                "aggregate functions over columns of an enclosing query",
+            ));
+        }
         // SUM and AVG add numbers.
         let number = matches!(kind, AggKind::Sum | AggKind::Avg);
         agg_args.push(arg.map(|a| a.numeric_if(number)));
@@ -459,9 +508,10 @@ pub(crate) fn compile_table_select(
         (None, filter)
     };
     let access = crate::plan::access::choose_access(&table.def, filter.as_ref());
-    let (limit, offset) = limit_clause(q, compiler)?;
+    let (limit, offset, found_rows_window) = found_rows_window(select, limit_clause(q, compiler)?);
     Ok(Stmt::SelectTable(Box::new(
         crate::plan::tables::TableSelect {
+            found_rows_window,
             source: crate::plan::tables::RowSource {
                 table,
                 access,

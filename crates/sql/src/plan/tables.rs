@@ -238,6 +238,8 @@ pub struct JoinStep {
 
 #[derive(Debug, Clone)]
 pub struct TableSelect {
+    /// `SELECT SQL_CALC_FOUND_ROWS`: the LIMIT, taken out of `limit` and `offset`.
+    pub found_rows_window: Option<Box<crate::plan::FoundRowsWindow>>,
     pub source: RowSource,
     /// Further tables; with joins, `source` reads the first table whole and the WHERE clause
     /// is `post_filter`, applied to the joined rows.

@@ -38,6 +38,9 @@ pub struct Prepared {
     /// The accounts' generation and the current database at the last execution that
     /// passed the privilege check: while both hold, the check's answer holds too.
     pub(crate) privileges_passed: Option<(u64, Option<String>)>,
+    /// For a plan that opens tables while its rows are sent: the storage's DDL count
+    /// before it was compiled (see `exec::prepared::opens_tables_late`).
+    pub(crate) ddl_count: Option<u64>,
 }
 
 /// A table LOCK TABLES locked: under which name (its alias, or its own name) statements
@@ -97,6 +100,15 @@ pub struct SessionState {
     /// ROW_COUNT() of the next statement: the last one's affected rows, -1 after a result
     /// set or an error.
     pub(crate) row_count: i64,
+    /// FOUND_ROWS(): the rows of the last result set, or with SQL_CALC_FOUND_ROWS the rows
+    /// its query found before LIMIT.
+    pub(crate) found_rows: u64,
+    /// Rows the running statement produced for its client, counted as they are sent (see
+    /// `exec::found_rows`); with SQL_CALC_FOUND_ROWS also those LIMIT left out.
+    pub(crate) rows_produced: std::sync::atomic::AtomicU64,
+    /// The running statement's LIMIT window under SQL_CALC_FOUND_ROWS: rows to skip, rows
+    /// to send.
+    pub(crate) found_rows_window: Option<(u64, u64)>,
     /// The query cache's view of the session settings (see [`crate::query_cache_hooks`]).
     pub(crate) query_cache: crate::session::query_cache::SessionQuery,
     /// Seconds of `SET SESSION wait_timeout`, once the session set it.
@@ -161,6 +173,9 @@ impl SessionState {
             counters: SessionCounters::default(),
             last_insert_id: 0,
             row_count: 0,
+            found_rows: 0,
+            rows_produced: Default::default(),
+            found_rows_window: None,
             query_cache: Default::default(),
             wait_timeout_s: None,
             max_statement_time_s: 0.0,

@@ -256,6 +256,7 @@ pub(crate) const REFUSED_WORDS: &[&str] = &[
     "SETVAL",
     "SHARE",
     "SLEEP",
+    "SQL_CALC_FOUND_ROWS",
     "SYS",
     "SYSDATE",
     "SYSTEM_USER",

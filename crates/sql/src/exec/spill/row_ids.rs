@@ -5,13 +5,17 @@
 //! fixed-width *entry* per row instead: each ORDER BY column in a memcomparable form, then
 //! the row's id, and the caller reads the rows again by id as they leave the sort (MariaDB
 //! does the same for rows wider than max_length_for_sort_data). An entry of one INT key
-//! is 13 bytes: 100,000 rows sort in 1.3 MB.
+//! is 9 bytes: 100,000 rows sort in 0.9 MB.
 //!
 //! The entry of a row:
 //! - per ORDER BY column, its value's encoding padded to the column's width (below),
 //!   every byte inverted for a descending column: NULL is `0x00` then zeros, so it comes
 //!   first ascending and last descending, as in MariaDB;
-//! - the row id, 8 bytes big-endian.
+//! - the row id: its distance from the first row id pushed, 4 bytes big-endian, while
+//!   every row id pushed is within 2^32 above the first (a scan feeds them ascending, and
+//!   a table's ids span less than that unless its clustered key does); else the row id
+//!   itself, 8 bytes. The first row id that does not fit widens the held entries in place,
+//!   once; entries written to a run are always 8-byte ones, so runs merge alike.
 //!
 //! Column encodings, `0x01` then: INT of at most 32 bits, the i32 with its sign bit
 //! flipped (unsigned: the u32), big-endian; wider integers, DOUBLE, DECIMAL, DATE and
@@ -39,6 +43,8 @@ use std::path::Path;
 const NULL_TAG: u8 = 0x00;
 const VALUE_TAG: u8 = 0x01;
 const ROW_ID_BYTES: usize = 8;
+/// Bytes of a row id kept as its distance from the first row id.
+const NEAR_ROW_ID_BYTES: usize = 4;
 
 /// One ORDER BY column of the sort: its stored type, and whether it sorts descending.
 #[derive(Debug, Clone, PartialEq)]
@@ -106,8 +112,13 @@ fn encode(out: &mut Vec<u8>, ty: &ColumnType, width: usize, v: &Value) -> Result
 pub struct RowIdSort<'d> {
     columns: Vec<KeyColumn>,
     widths: Vec<usize>,
-    /// Bytes of an entry.
+    /// Bytes of an entry's ORDER BY columns.
+    key_width: usize,
+    /// Bytes of an entry: `key_width` and its row id's.
     width: usize,
+    /// The first row id pushed while row ids are held as distances from it
+    /// ([`NEAR_ROW_ID_BYTES`]); None once they are whole.
+    near: Option<Option<RowId>>,
     budget_bytes: usize,
     dir: &'d Path,
     /// The entries not yet written, `width` bytes each, in arrival order.
@@ -130,7 +141,8 @@ impl<'d> RowIdSort<'d> {
             .iter()
             .map(|c| key_width(&c.ty))
             .collect::<Option<Vec<usize>>>()?;
-        let width = widths.iter().sum::<usize>() + ROW_ID_BYTES;
+        let key_width = widths.iter().sum::<usize>();
+        let width = key_width + NEAR_ROW_ID_BYTES;
         // The buffer passes the budget by one entry before it is written out.
         let most = budget_bytes.saturating_add(width);
         let expected = expected_rows.map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX));
@@ -138,7 +150,9 @@ impl<'d> RowIdSort<'d> {
         Some(RowIdSort {
             columns,
             widths,
+            key_width,
             width,
+            near: Some(None),
             budget_bytes,
             dir,
             entries,
@@ -166,15 +180,62 @@ impl<'d> RowIdSort<'d> {
                 self.entries[part..].iter_mut().for_each(|b| *b = !*b);
             }
         }
-        self.entries.extend_from_slice(&row_id.to_be_bytes());
+        self.push_row_id(row_id);
         if self.entries.len() > self.budget_bytes {
             self.spill()?;
         }
         Ok(())
     }
 
+    /// Append `row_id` to the entry being pushed: as its distance from the first row id
+    /// while that fits, else whole (widening the held entries first).
+    fn push_row_id(&mut self, row_id: RowId) {
+        if let Some(first) = self.near {
+            let first = first.unwrap_or(row_id);
+            self.near = Some(Some(first));
+            if let Some(near) = row_id
+                .checked_sub(first)
+                .and_then(|d| u32::try_from(d).ok())
+            {
+                self.entries.extend_from_slice(&near.to_be_bytes());
+                return;
+            }
+            // The entry being pushed has its keys only: widen the others around it.
+            let keys = self.entries.split_off(self.entries.len() - self.key_width);
+            self.widen();
+            self.entries.extend_from_slice(&keys);
+        }
+        self.entries.extend_from_slice(&row_id.to_be_bytes());
+    }
+
+    /// Hold row ids whole from now on: rewrite the held entries (distances from the first
+    /// row id) with their whole row ids, in place, from the last entry back.
+    fn widen(&mut self) {
+        let Some(near) = self.near.take() else {
+            return;
+        };
+        let first = near.unwrap_or(0);
+        let (old, new) = (self.width, self.key_width + ROW_ID_BYTES);
+        let n = self.entries.len() / old;
+        self.entries.resize(n * new, 0);
+        let mut entry = Vec::with_capacity(old);
+        for i in (0..n).rev() {
+            entry.clear();
+            entry.extend_from_slice(&self.entries[i * old..(i + 1) * old]);
+            let mut near = [0u8; NEAR_ROW_ID_BYTES];
+            near.copy_from_slice(&entry[self.key_width..]);
+            let row_id = first + RowId::from(u32::from_be_bytes(near));
+            let at = i * new;
+            self.entries[at..at + self.key_width].copy_from_slice(&entry[..self.key_width]);
+            self.entries[at + self.key_width..at + new].copy_from_slice(&row_id.to_be_bytes());
+        }
+        self.width = new;
+    }
+
     /// Forget every row pushed so far.
     pub fn reset(&mut self) {
+        self.near = Some(None);
+        self.width = self.key_width + NEAR_ROW_ID_BYTES;
         self.entries = Vec::new();
         self.runs.clear();
         self.stats = SortStats::default();
@@ -185,8 +246,9 @@ impl<'d> RowIdSort<'d> {
         sort_records(&mut self.entries, self.width)
     }
 
-    /// Write the held entries as a sorted run.
+    /// Write the held entries as a sorted run (of whole row ids).
     fn spill(&mut self) -> Result<(), SqlError> {
+        self.widen();
         self.sort_held()?;
         let mut w = RunWriter::create(self.dir)?;
         self.stats.tmp_files += 1;
@@ -205,6 +267,7 @@ impl<'d> RowIdSort<'d> {
             let ids = RowIds::Memory {
                 entries: std::mem::take(&mut self.entries),
                 width: self.width,
+                first: self.near.flatten(),
                 next: 0,
             };
             return Ok((ids, self.stats));
@@ -320,6 +383,8 @@ pub enum RowIds<'d> {
     Memory {
         entries: Vec<u8>,
         width: usize,
+        /// The first row id, when entries hold distances from it.
+        first: Option<RowId>,
         /// Byte offset of the next entry.
         next: usize,
     },
@@ -334,11 +399,19 @@ impl Iterator for RowIds<'_> {
             RowIds::Memory {
                 entries,
                 width,
+                first,
                 next,
             } => {
                 let entry = entries.get(*next..*next + *width)?;
                 *next += *width;
-                Some(Ok(row_id_of(entry)))
+                Some(Ok(match first {
+                    Some(first) => {
+                        let mut near = [0u8; NEAR_ROW_ID_BYTES];
+                        near.copy_from_slice(&entry[entry.len() - NEAR_ROW_ID_BYTES..]);
+                        *first + RowId::from(u32::from_be_bytes(near))
+                    }
+                    None => row_id_of(entry),
+                }))
             }
             RowIds::Merge(m) => m.next_entry().transpose().map(|e| e.map(|e| row_id_of(&e))),
         }
@@ -451,6 +524,72 @@ mod tests {
                 prop_assert!(stats.merge_passes > 1, "{:?}", stats);
             }
         }
+    }
+
+    #[test]
+    fn row_ids_far_apart_widen_the_entries_in_place() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let ty = ColumnType::Int {
+            width: IntWidth::Int,
+            unsigned: false,
+        };
+        for budget in [1 << 20, 40] {
+            let mut sort = RowIdSort::new(
+                vec![KeyColumn {
+                    ty: ty.clone(),
+                    desc: false,
+                }],
+                budget,
+                Some(6),
+                dir.path(),
+            )
+            .expect("keyed type");
+            // Near the first, then past 2^32 above it, then below it.
+            let rows = [
+                (5, 10),
+                (3, 11),
+                (5, 11 + (1 << 32)),
+                (4, 7),
+                (1, u64::MAX),
+                (3, 2),
+            ];
+            for (k, id) in rows {
+                sort.push(&[Value::Int(k)], id).expect("push");
+            }
+            let (ids, _) = sort.finish().expect("finish");
+            assert_eq!(
+                ids.collect::<Result<Vec<_>, _>>().expect("ids"),
+                vec![u64::MAX, 2, 11, 7, 10, 11 + (1 << 32)],
+                "budget {budget}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_int_key_takes_nine_bytes_an_entry() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let ty = ColumnType::Int {
+            width: IntWidth::Int,
+            unsigned: false,
+        };
+        let mut sort = RowIdSort::new(
+            vec![KeyColumn { ty, desc: true }],
+            1 << 20,
+            Some(1000),
+            dir.path(),
+        )
+        .expect("keyed type");
+        for id in 0..1000u64 {
+            sort.push(&[Value::Int((id % 7) as i64)], 1 << 40 | id)
+                .expect("push");
+        }
+        assert_eq!(sort.entries.len(), 9 * 1000);
+        assert!(sort.entries.capacity() <= 9 * 1000 + 9);
+        let (ids, _) = sort.finish().expect("finish");
+        let ids: Vec<u64> = ids.collect::<Result<_, _>>().expect("ids");
+        assert_eq!(ids.len(), 1000);
+        assert_eq!(ids[0], 1 << 40 | 6, "descending key, then ascending id");
+        assert_eq!(ids[999], 1 << 40 | 994);
     }
 
     #[test]

@@ -65,6 +65,9 @@ impl Compiler<'_> {
         list: &[ast::Expr],
         negated: bool,
     ) -> Result<Expr, SqlError> {
+        if let Some(rows) = self.row_in_list(expr, list, negated) {
+            return rows;
+        }
         let mut expr = Box::new(self.compile(expr)?);
         let mut list: Vec<Expr> = match self.const_list(list) {
             Some(items) => items?,
