@@ -240,6 +240,14 @@ fn data_fidelity_matches_mariadb() {
 }
 
 #[test]
+fn string_functions_match_mariadb() {
+    run_corpus(
+        "string_functions",
+        include_str!("corpus/string_functions.sql"),
+    );
+}
+
+#[test]
 fn wide_decimals_match_mariadb() {
     run_corpus("decimal_wide", include_str!("corpus/decimal_wide.sql"));
 }

@@ -161,6 +161,7 @@ error_codes! {
     ER_TRUNCATED_WRONG_VALUE = 1292, "22007", "Truncated incorrect %-.32T value: '%-.128T'";
     ER_INVALID_ON_UPDATE = 1294, "HY000", "Invalid ON UPDATE clause for '%-.192s' column";
     ER_UNSUPPORTED_PS = 1295, "HY000", "This command is not supported in the prepared statement protocol yet";
+    ER_INVALID_CHARACTER_STRING = 1300, "HY000", "Invalid %s character string: '%.64s'";
     ER_WARN_ALLOWED_PACKET_OVERFLOWED = 1301, "HY000", "Result of %s() was larger than max_allowed_packet (%ld) - truncated";
     ER_SP_DOES_NOT_EXIST = 1305, "42000", "%s %s does not exist";
     ER_QUERY_INTERRUPTED = 1317, "70100", "Query execution was interrupted";
@@ -193,6 +194,7 @@ error_codes! {
     ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION = 1792, "25006", "Cannot execute statement in a READ ONLY transaction";
     ER_MALFORMED_PACKET = 1835, "HY000", "Malformed communication packet";
     ER_CONNECTION_KILLED = 1927, "70100", "Connection was killed";
+    ER_BAD_BASE64_DATA = 1958, "HY000", "Bad base64 data as position %u";
     ER_INVALID_ROLE = 1959, "OP000", "Invalid role specification %`s";
     ER_CANNOT_REVOKE_ROLE = 1962, "HY000", "Cannot revoke role '%s' from: '%s'@'%s'";
     ER_STATEMENT_TIMEOUT = 1969, "70100", "Query execution was interrupted (max_statement_time exceeded)";

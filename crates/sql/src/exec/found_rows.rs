@@ -3,12 +3,12 @@
 //!
 //! A SELECT over tables may send its rows to the client as it makes them, and pause
 //! between them (see [`crate::row_sink`]); so its rows are counted on their way out, by
-//! [`Counting`] around the client's sink, into the session's `rows_produced`. Under
+//! `Counting` around the client's sink, into the session's `rows_produced`. Under
 //! `SQL_CALC_FOUND_ROWS` the query was compiled without its LIMIT (the plan's
 //! [`crate::plan::FoundRowsWindow`]): every row it makes is counted, and only those in the
 //! window go on to the client, as MariaDB finds them all too. A result held whole (no
 //! sink, or a statement that does not stream) is cut to the window after it is made
-//! ([`window_rows`]). The count becomes FOUND_ROWS() when the result set ends; statements
+//! (`window_rows`). The count becomes FOUND_ROWS() when the result set ends; statements
 //! that answer no result set leave it as it was.
 
 use crate::error::SqlError;

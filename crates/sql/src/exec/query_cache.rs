@@ -494,6 +494,7 @@ pub(crate) fn deterministic(func: &Func) -> bool {
             | Func::CurDate
             | Func::UnixTimestamp
             | Func::Sleep
+            | Func::RandomBytes
     )
 }
 

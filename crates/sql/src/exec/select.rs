@@ -17,6 +17,10 @@ use std::sync::Arc;
 /// Longest integer (in characters) MariaDB reports as LONG rather than LONGLONG.
 pub(crate) const INT32_DIGITS_MAX: u32 = 9;
 
+/// Longest unsigned integer (in characters) MariaDB reports as LONG: every 32-bit unsigned
+/// value (CRC32, CONNECTION_ID) has at most ten digits.
+const UINT32_DIGITS_MAX: u32 = 10;
+
 /// A result column for a value of static type `ty`, with MySQL's type code, length and
 /// character set.
 pub fn result_column(name: &str, ty: SqlType) -> Column {
@@ -29,8 +33,9 @@ pub fn result_column(name: &str, ty: SqlType) -> Column {
             0,
         ),
         SqlType::Int { unsigned, len } => (
-            // MariaDB reports integers of up to 9 digits as LONG, longer ones as LONGLONG.
-            if len <= INT32_DIGITS_MAX {
+            // MariaDB reports integers of up to 9 digits (unsigned: 10) as LONG, longer
+            // ones as LONGLONG.
+            if len <= INT32_DIGITS_MAX || (unsigned && len <= UINT32_DIGITS_MAX) {
                 ColumnType::Long
             } else {
                 ColumnType::LongLong

@@ -217,6 +217,24 @@ fn call_collation(func: Func, args: &[Expr], columns: &[Option<Collation>]) -> D
         | Func::Repeat
         | Func::SubstringIndex
         | Func::NullIf => from(&[0]),
+        Func::Quote | Func::Soundex => from(&[0]),
+        Func::Elt | Func::MakeSet => combined(args.iter().skip(1).map(|a| a.collation(columns))),
+        Func::ExportSet => from(&[1, 2, 3]),
+        Func::Unhex
+        | Func::FromBase64
+        | Func::Char
+        | Func::AesEncrypt
+        | Func::AesDecrypt
+        | Func::Encode
+        | Func::Decode
+        | Func::RandomBytes => Derived::new(Collation::Binary, Derivation::Coercible),
+        Func::ToBase64
+        | Func::Bin
+        | Func::Oct
+        | Func::Conv
+        | Func::Format
+        | Func::Chr
+        | Func::CharUsing { .. } => Derived::general(Derivation::Coercible),
         Func::LPad | Func::RPad => from(&[0, 2]),
         Func::Insert => from(&[0, 3]),
         Func::Replace => from(&[0, 1, 2]),

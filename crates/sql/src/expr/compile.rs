@@ -1,6 +1,7 @@
 //! The expression compiler: sqlparser AST to [`Expr`].
 
 mod forms;
+mod introspect;
 mod outer;
 mod rows;
 use outer::outer_column;
@@ -563,7 +564,20 @@ impl Compiler<'_> {
         if let Some(date_arith) = self.date_add_function(&name, f, &args) {
             return date_arith;
         }
+        if let ast::FunctionArguments::List(using) = &f.parameters {
+            return self.char_using(&name, using, &args);
+        }
+        if let Some(which) = introspect::Introspect::by_name(&name) {
+            let [arg] = args.as_slice() else {
+                return Err(err_param_count(&name));
+            };
+            return self.introspect(which, self.compile(arg)?);
+        }
         let (func, min, max) = Func::by_name(&name).ok_or_else(|| err_function(&name))?;
+        if func == Func::Char && args.is_empty() {
+            // CHAR() is a form of MariaDB's grammar, which needs an argument.
+            return Err(err_syntax(&f.to_string()));
+        }
         if args.len() < min || args.len() > max {
             if matches!(func, Func::DatePart(_)) && DatePart::is_keyword(&name) {
                 return Err(err_syntax(&f.to_string()));

@@ -1,12 +1,20 @@
 //! Built-in functions: `Expr::call` evaluates a call's arguments once and dispatches on
 //! the function with one match; the string and numeric families live in their own files.
 
+mod aes;
 mod date_format;
 mod datetime;
 pub(crate) use date_format::format_width;
 pub(crate) use datetime::{date_add_type, unit_of, DatePart};
 mod digest;
+mod encode;
+mod format;
+mod locales;
 mod numeric;
+mod radix;
+mod sets;
+mod soundex;
+mod sql_crypt;
 mod str_to_date;
 mod string;
 mod time;
@@ -76,8 +84,13 @@ impl Args {
     }
 
     /// Argument `i` as an integer (0 for NULL).
+    /// An unsigned value past i64's range counts as i64::MAX (a length or count that
+    /// large means "all of it" or "too long", as in MariaDB, never a negative number).
     fn int(&self, i: usize, w: &mut Vec<Warning>) -> i64 {
-        self.v[i].to_int(w).unwrap_or(0)
+        match &self.v[i] {
+            Value::UInt(u) => i64::try_from(*u).unwrap_or(i64::MAX),
+            v => v.to_int(w).unwrap_or(0),
+        }
     }
 
     /// NULL if any argument is NULL, else `f()`.
@@ -129,6 +142,7 @@ impl Expr {
             v.push(a.eval(env, row)?);
         }
         let a = Args::new(v, env.max_allowed_packet(), collation);
+        let strict = strict_mode(env.sql_mode());
         let w = env.warnings();
         Ok(match func {
             Func::Concat => string::concat(&a, w),
@@ -172,6 +186,30 @@ impl Expr {
             Func::Strcmp => string::strcmp(&a),
             Func::Field => string::field(&a, w),
             Func::Insert => string::insert(&a, w),
+            Func::Quote => encode::quote(&a, w),
+            Func::Unhex => encode::unhex(&a),
+            Func::ToBase64 => encode::to_base64(&a, w),
+            Func::FromBase64 => encode::from_base64(&a, w),
+            Func::Crc32 => encode::crc32(&a),
+            Func::Char => encode::char_of(&a, w),
+            Func::Ord => encode::ord(&a),
+            Func::BitLength => encode::bit_length(&a),
+            Func::Bin => radix::conv(&a, 10, 2),
+            Func::Oct => radix::conv(&a, 10, 8),
+            Func::Conv => radix::conv_args(&a, w),
+            Func::Elt => sets::elt(&a, w),
+            Func::MakeSet => sets::make_set(&a, w),
+            Func::ExportSet => sets::export_set(&a, w),
+            Func::Soundex => soundex::soundex(&a),
+            Func::AesEncrypt => aes::encrypt(&a, w),
+            Func::Format => format::format(&a, w)?,
+            Func::RandomBytes => string::random_bytes(&a, w)?,
+            Func::Encode => sql_crypt::transform(&a, false),
+            Func::Chr => encode::chr(&a, strict, w),
+            Func::CharUsing { mb4 } => encode::char_using(&a, mb4, strict, w),
+            Func::BitCount => numeric::bit_count(&a, w),
+            Func::Decode => sql_crypt::transform(&a, true),
+            Func::AesDecrypt => aes::decrypt(&a),
             Func::Abs => numeric::abs(&a, w)?,
             Func::Round => numeric::round_to(&a, false, w)?,
             Func::Truncate => numeric::round_to(&a, true, w)?,
@@ -291,6 +329,13 @@ impl Expr {
             Func::If | Func::IfNull | Func::Coalesce => Value::Null,
         })
     }
+}
+
+/// Whether `sql_mode` is strict (STRICT_TRANS_TABLES or STRICT_ALL_TABLES), where a
+/// string that is not well-formed is NULL rather than cut.
+fn strict_mode(sql_mode: u64) -> bool {
+    use crate::system::sysvars::sql_mode::{STRICT_ALL_TABLES, STRICT_TRANS_TABLES};
+    sql_mode & (STRICT_TRANS_TABLES | STRICT_ALL_TABLES) != 0
 }
 
 /// Refuses (1235) a session whose `time_zone` is not the server's (UTC) or `+00:00`: dates

@@ -212,7 +212,15 @@ fn numeric_arg(func: Func, i: usize) -> bool {
         | Func::Log10
         | Func::Log2
         | Func::Space
+        | Func::Char
+        | Func::Chr
+        | Func::CharUsing { .. }
+        | Func::BitCount
         | Func::Sleep => true,
+        Func::Elt | Func::MakeSet => i == 0,
+        Func::ExportSet => i == 0 || i == 4,
+        Func::Conv => i == 1 || i == 2,
+        Func::Format => i < 2,
         Func::Substring | Func::Insert => i == 1 || i == 2,
         Func::Left | Func::Right | Func::Repeat | Func::LPad | Func::RPad => i == 1,
         Func::Locate => i == 2,

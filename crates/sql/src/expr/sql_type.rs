@@ -107,7 +107,11 @@ impl Expr {
                 }
                 aggregate_type(&types)
             }
-            Expr::TrimChars { expr, .. } => ty(expr),
+            // A string whatever it trims (a number is trimmed as its text, NULL is a NULL
+            // string).
+            Expr::TrimChars { expr, .. } => SqlType::Str {
+                chars: crate::expr::eval::display_chars(ty(expr)),
+            },
             Expr::Subquery(q) => q.first_column_type(env),
             Expr::InSubquery { .. } | Expr::Exists { .. } => int(1),
             Expr::Cast { expr, to } => cast_type(*to, ty(expr)),
@@ -180,6 +184,12 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
     let ty = |e: &Expr| e.sql_type(env, columns);
     let arg = |i: usize| args.get(i).map(ty).unwrap_or(SqlType::Null);
     let chars = |i: usize| crate::expr::eval::display_chars(arg(i));
+    // The bytes of a text argument of `chars` characters (four each), or of a number's
+    // digits (one each).
+    let bytes = |i: usize| match arg(i) {
+        SqlType::Str { chars } => chars.saturating_mul(4),
+        other => crate::expr::eval::display_chars(other),
+    };
     match func {
         // Widths saturate: nested calls (HEX of HEX ..., CONCAT of CONCATs) can name more
         // characters than a u32 holds; the value itself is bounded by max_allowed_packet.
@@ -200,6 +210,9 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
             SqlType::Str { chars: chars(0) }
         }
         Func::Substring | Func::Left | Func::Right => SqlType::Str { chars: chars(0) },
+        Func::LPad | Func::RPad if args.len() == 2 => SqlType::Str {
+            chars: chars(0).max(1).saturating_mul(4),
+        },
         Func::Replace | Func::Repeat | Func::LPad | Func::RPad | Func::Insert => SqlType::Str {
             chars: chars(0).max(chars(2)).max(1).saturating_mul(4),
         },
@@ -212,6 +225,65 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
         Func::Hex => SqlType::Str {
             chars: chars(0).saturating_mul(2),
         },
+        Func::Quote => SqlType::Str {
+            chars: chars(0).saturating_mul(2).saturating_add(2),
+        },
+        Func::Soundex => SqlType::Str {
+            chars: chars(0).max(4),
+        },
+        Func::Elt => SqlType::Str {
+            chars: (1..args.len()).map(chars).max().unwrap_or(0),
+        },
+        Func::MakeSet => SqlType::Str {
+            chars: (1..args.len())
+                .map(chars)
+                .fold(args.len().saturating_sub(2) as u32, u32::saturating_add),
+        },
+        Func::ExportSet => SqlType::Str {
+            chars: chars(1)
+                .max(chars(2))
+                .saturating_mul(64)
+                .saturating_add(if args.len() > 3 { chars(3) } else { 1 }.saturating_mul(63)),
+        },
+        Func::Bin | Func::Oct | Func::Conv => SqlType::Str { chars: 65 },
+        Func::ToBase64 => {
+            let base64 = bytes(0).div_ceil(3).saturating_mul(4);
+            SqlType::Str {
+                chars: base64.saturating_add(base64.saturating_sub(1) / 76),
+            }
+        }
+        // Binary strings: their widths count bytes.
+        Func::Unhex => SqlType::Str {
+            chars: bytes(0).div_ceil(2),
+        },
+        Func::FromBase64 => SqlType::Str {
+            chars: bytes(0).saturating_mul(3).div_ceil(4),
+        },
+        Func::Char => SqlType::Str {
+            chars: (args.len() as u32).saturating_mul(4),
+        },
+        Func::AesEncrypt => SqlType::Str {
+            chars: (bytes(0) / 16).saturating_add(1).saturating_mul(16),
+        },
+        Func::AesDecrypt | Func::Encode | Func::Decode => SqlType::Str { chars: bytes(0) },
+        Func::RandomBytes => SqlType::Str {
+            chars: match args.first() {
+                Some(Expr::Literal(Value::Int(n))) => (*n).clamp(0, 1024) as u32,
+                _ => 1024,
+            },
+        },
+        Func::Crc32 => int_unsigned(10),
+        // The digits, a comma per three, the point and up to 38 decimals.
+        Func::Format => SqlType::Str {
+            chars: chars(0).saturating_add(chars(0) / 3).saturating_add(39),
+        },
+        Func::Ord => int(7),
+        Func::Chr => SqlType::Str { chars: 1 },
+        Func::CharUsing { .. } => SqlType::Str {
+            chars: args.len() as u32,
+        },
+        Func::BitCount => int(2),
+        Func::BitLength => int(11),
         Func::Version => SqlType::Str { chars: 64 },
         Func::Database => SqlType::Str { chars: 64 },
         Func::User | Func::CurrentUser => SqlType::Str { chars: 141 },
@@ -273,8 +345,12 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
         Func::Greatest | Func::Least => {
             let types: Vec<SqlType> = args.iter().map(ty).collect();
             let strings = types.iter().any(|t| matches!(t, SqlType::Str { .. }));
-            let numbers = types.iter().any(|t| !matches!(t, SqlType::Str { .. }));
-            if types.contains(&SqlType::Null) || (strings && numbers) {
+            let numbers = types
+                .iter()
+                .any(|t| !matches!(t, SqlType::Str { .. } | SqlType::Null));
+            if !strings && !numbers {
+                SqlType::Null
+            } else if numbers && (strings || types.contains(&SqlType::Null)) {
                 // MariaDB compares mixed arguments as doubles and returns one.
                 SqlType::Double
             } else {

@@ -4,12 +4,20 @@
 //! sqlparser 0.63 gives `XOR` the precedence of the bitwise `^`, so `a > 1 XOR b > 2` parsed
 //! as `a > (1 XOR b) > 2`. MySQL ranks XOR between AND and OR. It also reads `BINARY x`
 //! as a cast of the whole expression after it, so `BINARY 'a' = 'A'` was
-//! `BINARY ('a' = 'A')`, true; MySQL casts the operand alone, above every binary operator. This wrapper behaves as
-//! [`MySqlDialect`] in every other respect: it reports MySqlDialect's type id (so the
-//! parser's MySQL-specific paths apply) and forwards every method MySqlDialect overrides.
+//! `BINARY ('a' = 'A')`, true; MySQL casts the operand alone, above every binary operator.
+//! Two forms sqlparser does not know are read here: `x SOUNDS LIKE y`, which is
+//! `SOUNDEX(x) = SOUNDEX(y)` (as MariaDB builds it), and `TRIM(LEADING FROM x)` (and
+//! TRAILING, BOTH) with no remove-string; sqlparser's own TRIM also took `TRIM(LEADING x)`,
+//! which MariaDB refuses; and `CHAR(n, ... USING charset)`, whose charset is kept as the
+//! call's parameter list (a ClickHouse form MySQL's syntax never produces). This wrapper behaves as [`MySqlDialect`] in every other respect:
+//! it reports MySqlDialect's type id (so the parser's MySQL-specific paths apply) and
+//! forwards every method MySqlDialect overrides.
 
-use sqlparser::ast::{CastKind, DataType, Expr, Statement};
-use sqlparser::dialect::{Dialect, MySqlDialect};
+use sqlparser::ast::{
+    BinaryOperator, CastKind, DataType, Expr, Function, FunctionArg, FunctionArgExpr,
+    FunctionArgumentList, FunctionArguments, Ident, ObjectName, Statement,
+};
+use sqlparser::dialect::{Dialect, MySqlDialect, Precedence};
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::Token;
@@ -33,6 +41,7 @@ impl Dialect for MyriadDialect {
     fn get_next_precedence(&self, parser: &Parser) -> Option<Result<u8, ParserError>> {
         match &parser.peek_token_ref().token {
             Token::Word(w) if w.keyword == Keyword::XOR => Some(Ok(XOR_PRECEDENCE)),
+            _ if sounds_like_next(parser) => Some(Ok(self.prec_value(Precedence::Like))),
             _ => None,
         }
     }
@@ -74,9 +83,25 @@ impl Dialect for MyriadDialect {
         expr: &Expr,
         precedence: u8,
     ) -> Option<Result<Expr, ParserError>> {
+        if sounds_like_next(parser) {
+            parser.next_token();
+            parser.next_token();
+            let right = parser.parse_subexpr(self.prec_value(Precedence::Like));
+            return Some(right.map(|right| Expr::BinaryOp {
+                left: Box::new(soundex(expr.clone())),
+                op: BinaryOperator::Eq,
+                right: Box::new(soundex(right)),
+            }));
+        }
         self.mysql.parse_infix(parser, expr, precedence)
     }
     fn parse_prefix(&self, parser: &mut Parser) -> Option<Result<Expr, ParserError>> {
+        if trim_with_where_next(parser) {
+            return Some(trim_with_where(parser));
+        }
+        if char_call_next(parser) {
+            return Some(char_call(parser));
+        }
         if !matches!(&parser.peek_token_ref().token, Token::Word(w) if w.keyword == Keyword::BINARY)
         {
             return None;
@@ -162,4 +187,107 @@ impl Dialect for MyriadDialect {
     fn supports_left_associative_joins_without_parens(&self) -> bool {
         self.mysql.supports_left_associative_joins_without_parens()
     }
+}
+
+/// Whether the next tokens are `SOUNDS LIKE` (SOUNDS is no keyword of sqlparser's).
+fn sounds_like_next(parser: &Parser) -> bool {
+    let [first, second] = parser.peek_tokens_ref();
+    matches!(&first.token, Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case("SOUNDS"))
+        && matches!(&second.token, Token::Word(w) if w.keyword == Keyword::LIKE)
+}
+
+/// `SOUNDEX(x)`.
+fn soundex(x: Expr) -> Expr {
+    Expr::Function(Function {
+        name: ObjectName::from(vec![Ident::new("SOUNDEX")]),
+        uses_odbc_syntax: false,
+        parameters: FunctionArguments::None,
+        args: FunctionArguments::List(FunctionArgumentList {
+            duplicate_treatment: None,
+            args: vec![FunctionArg::Unnamed(FunctionArgExpr::Expr(x))],
+            clauses: Vec::new(),
+        }),
+        filter: None,
+        null_treatment: None,
+        over: None,
+        within_group: Vec::new(),
+    })
+}
+
+/// Whether the next tokens are `TRIM ( LEADING` (or TRAILING, BOTH).
+fn trim_with_where_next(parser: &Parser) -> bool {
+    let [name, open, place] = parser.peek_tokens_ref();
+    matches!(&name.token, Token::Word(w) if w.keyword == Keyword::TRIM)
+        && open.token == Token::LParen
+        && matches!(&place.token, Token::Word(w) if matches!(w.keyword, Keyword::LEADING | Keyword::TRAILING | Keyword::BOTH))
+}
+
+/// `TRIM(place [remove] FROM x)`, MariaDB's forms with LEADING, TRAILING or BOTH: the
+/// remove-string may be left out (a space), FROM may not.
+fn trim_with_where(parser: &mut Parser) -> Result<Expr, ParserError> {
+    parser.next_token();
+    parser.next_token();
+    let trim_where = parser.parse_trim_where()?;
+    let trim_what = if parser.parse_keyword(Keyword::FROM) {
+        None
+    } else {
+        let what = parser.parse_expr()?;
+        parser.expect_keyword_is(Keyword::FROM)?;
+        Some(Box::new(what))
+    };
+    let expr = parser.parse_expr()?;
+    parser.expect_token(&Token::RParen)?;
+    Ok(Expr::Trim {
+        expr: Box::new(expr),
+        trim_where: Some(trim_where),
+        trim_what,
+        trim_characters: None,
+    })
+}
+
+/// Whether the next tokens are `CHAR (`.
+fn char_call_next(parser: &Parser) -> bool {
+    let [name, open] = parser.peek_tokens_ref();
+    matches!(&name.token, Token::Word(w) if w.keyword == Keyword::CHAR && w.quote_style.is_none())
+        && open.token == Token::LParen
+}
+
+/// `CHAR(n, ... [USING charset])`: a call of CHAR; the charset, when there is one, is the
+/// call's parameter list.
+fn char_call(parser: &mut Parser) -> Result<Expr, ParserError> {
+    let name = parser.next_token();
+    parser.next_token();
+    let args = parser.parse_comma_separated(Parser::parse_expr)?;
+    let parameters = if parser.parse_keyword(Keyword::USING) {
+        let charset = parser.parse_identifier()?;
+        FunctionArguments::List(FunctionArgumentList {
+            duplicate_treatment: None,
+            args: vec![FunctionArg::Unnamed(FunctionArgExpr::Expr(
+                Expr::Identifier(charset),
+            ))],
+            clauses: Vec::new(),
+        })
+    } else {
+        FunctionArguments::None
+    };
+    parser.expect_token(&Token::RParen)?;
+    let mut ident = Ident::new("CHAR");
+    ident.span = name.span;
+    Ok(Expr::Function(Function {
+        name: ObjectName::from(vec![ident]),
+        uses_odbc_syntax: false,
+        parameters,
+        args: FunctionArguments::List(FunctionArgumentList {
+            duplicate_treatment: None,
+            args: args
+                .into_iter()
+                .map(|a| FunctionArg::Unnamed(FunctionArgExpr::Expr(a)))
+                .collect(),
+            clauses: Vec::new(),
+        }),
+        filter: None,
+        null_treatment: None,
+        over: None,
+        within_group: Vec::new(),
+    }))
 }

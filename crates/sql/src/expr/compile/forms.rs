@@ -286,4 +286,33 @@ impl Compiler<'_> {
             Some(d) => Ok(Expr::Literal(d)),
         }
     }
+
+    /// `CHAR(n, ... USING charset)` (`using` holds the charset): utf8mb4 and utf8mb3
+    /// (`utf8`) check the bytes, binary is CHAR itself. Values here are utf8mb4 or bytes,
+    /// so another character set answers 1235.
+    pub(super) fn char_using(
+        &self,
+        name: &str,
+        using: &ast::FunctionArgumentList,
+        args: &[&ast::Expr],
+    ) -> Result<Expr, SqlError> {
+        let charset =
+            match using.args.as_slice() {
+                [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(ast::Expr::Identifier(
+                    id,
+                )))] if name == "CHAR" => id.value.to_ascii_lowercase(),
+                _ => return Err(err_syntax(name)),
+            };
+        let func = match charset.as_str() {
+            "utf8mb4" => Func::CharUsing { mb4: true },
+            "utf8" | "utf8mb3" => Func::CharUsing { mb4: false },
+            "binary" => Func::Char,
+            other => return Err(SqlError::not_supported(&format!("CHAR(... USING {other})"))),
+        };
+        let args = args
+            .iter()
+            .map(|a| self.compile(a))
+            .collect::<Result<Vec<_>, _>>()?;
+        self.call(func, "char", args)
+    }
 }

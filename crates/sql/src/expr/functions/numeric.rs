@@ -128,3 +128,22 @@ pub(super) fn sign(a: &Args, w: &mut Vec<Warning>) -> Value {
         }),
     }
 }
+
+/// BIT_COUNT(n): the set bits of n's 64-bit two's complement. A string is read as a
+/// decimal number (as MariaDB reads it, with its warning), rounded.
+pub(super) fn bit_count(a: &Args, w: &mut Vec<Warning>) -> Value {
+    let bits = match &a.v[0] {
+        Value::Bytes(_) => a.v[0].to_decimal(w).map(|d| {
+            let r = d.round_dp(0).unwrap_or(d);
+            r.to_i64()
+                .map(|i| i as u64)
+                .or_else(|| r.to_u64())
+                .unwrap_or(if r.is_negative() { 1 << 63 } else { u64::MAX })
+        }),
+        v => super::to_u64_bits(v, w),
+    };
+    match bits {
+        Some(bits) => Value::Int(i64::from(bits.count_ones())),
+        None => Value::Null,
+    }
+}

@@ -2,6 +2,7 @@
 //! unchanged when an argument is a binary string.
 
 use super::{locate, over_packet, Args};
+use crate::error::SqlError;
 use crate::expr::eval::{compare, SqlValue, Warning};
 use crate::value::Value;
 use myriad_types::Collation;
@@ -111,14 +112,19 @@ pub(super) fn left_right(a: &Args, left: bool, w: &mut Vec<Warning>) -> Value {
     Value::Bytes(a.out(part))
 }
 
-/// LPAD (`left`) or RPAD(str, len, pad): cut to `len` chars or filled with `pad` to it.
+/// LPAD (`left`) or RPAD(str, len[, pad]): cut to `len` chars or filled with `pad` (a
+/// space by default) to it.
 pub(super) fn pad(a: &Args, left: bool, w: &mut Vec<Warning>) -> Value {
     if a.any_null {
         return Value::Null;
     }
     let s: Vec<char> = a.text(0).chars().collect();
     let len = a.int(1, w);
-    let pad: Vec<char> = a.text(2).chars().collect();
+    let pad: Vec<char> = if a.v.len() > 2 {
+        a.text(2).chars().collect()
+    } else {
+        vec![' ']
+    };
     if len < 0 {
         return Value::Null;
     }
@@ -206,6 +212,19 @@ pub(super) fn hex(a: &Args, w: &mut Vec<Warning>) -> Value {
                 .collect::<String>()
                 .into_bytes(),
         ),
+        // A fraction rounds half away from zero through a double; past the 64-bit
+        // range either way every bit is set (MariaDB's rule).
+        Value::Decimal(_) | Value::Double(_) => {
+            let f = a.v[0].to_double(w).unwrap_or(0.0);
+            let n = if f <= i64::MIN as f64 || f >= u64::MAX as f64 {
+                u64::MAX
+            } else if f < 0.0 {
+                (f - 0.5) as i64 as u64
+            } else {
+                (f + 0.5) as u64
+            };
+            Value::Bytes(format!("{n:X}").into_bytes())
+        }
         other => {
             let n = other.to_int(w).unwrap_or(0);
             Value::Bytes(format!("{:X}", n as u64).into_bytes())
@@ -282,7 +301,9 @@ pub(super) fn substring_index(a: &Args, w: &mut Vec<Warning>) -> Value {
     }
     let s = a.text(0);
     let delim = a.text(1);
-    let count = a.int(2, w);
+    // MariaDB reads the count as a 32-bit integer, cut from 64 bits (an unsigned value
+    // wraps: 18446744073709551614 is -2).
+    let count = i64::from(a.v[2].to_int(w).unwrap_or(0) as i32);
     if delim.is_empty() || count == 0 {
         return Value::text("");
     }
@@ -290,10 +311,18 @@ pub(super) fn substring_index(a: &Args, w: &mut Vec<Warning>) -> Value {
         s.match_indices(delim.as_str())
             .nth(usize::try_from(count - 1).unwrap_or(usize::MAX))
             .map(|(i, _)| s[..i].to_string())
-    } else {
+    } else if a.binary {
+        // Bytes: the delimiters are found from the right.
         s.rmatch_indices(delim.as_str())
             .nth(usize::try_from(-(count + 1)).unwrap_or(usize::MAX))
             .map(|(i, _)| s[i + delim.len()..].to_string())
+    } else {
+        // Text: MariaDB finds the delimiters from the left and counts back from the
+        // last, so overlapping ones ('aa' in 'aaa') are the left-to-right ones.
+        let found: Vec<usize> = s.match_indices(delim.as_str()).map(|(i, _)| i).collect();
+        usize::try_from(found.len() as i64 + count)
+            .ok()
+            .map(|k| s[found[k] + delim.len()..].to_string())
     };
     Value::Bytes(a.out(cut.unwrap_or(s)))
 }
@@ -317,4 +346,27 @@ pub(super) fn find_in_set(a: &Args) -> Value {
         .position(|item| a.collation.eq(item.as_bytes(), needle.as_bytes()))
         .map_or(0, |p| p as i64 + 1);
     Value::Int(position)
+}
+
+/// The most bytes RANDOM_BYTES gives (MariaDB's bound).
+pub(crate) const RANDOM_BYTES_MAX: i64 = 1024;
+
+/// RANDOM_BYTES(n): n bytes from the system's random generator, for n from 0 to 1024;
+/// NULL for any other n.
+pub(super) fn random_bytes(a: &Args, w: &mut Vec<Warning>) -> Result<Value, SqlError> {
+    use std::io::Read;
+    if a.any_null {
+        return Ok(Value::Null);
+    }
+    let n = a.int(0, w);
+    if !(0..=RANDOM_BYTES_MAX).contains(&n) {
+        return Ok(Value::Null);
+    }
+    let mut out = vec![0u8; n as usize];
+    std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| f.read_exact(&mut out))
+        .map_err(|e| {
+            SqlError::not_supported(&format!("RANDOM_BYTES without /dev/urandom ({e})"))
+        })?;
+    Ok(Value::Bytes(out))
 }
