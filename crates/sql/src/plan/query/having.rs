@@ -44,9 +44,7 @@ pub(super) fn check_names(select: &ast::Select) -> Result<(), SqlError> {
     let mut names: Vec<&str> = Vec::new();
     for item in &select.projection {
         match item {
-            ast::SelectItem::Wildcard(_) | ast::SelectItem::QualifiedWildcard(..) => {
-                return Ok(())
-            }
+            ast::SelectItem::Wildcard(_) | ast::SelectItem::QualifiedWildcard(..) => return Ok(()),
             ast::SelectItem::ExprWithAlias { expr, alias } => {
                 names.push(&alias.value);
                 names.extend(column_name(expr));
