@@ -392,6 +392,52 @@ fn random_table(rng: &mut Rng, maria: &mut MariaDb, session: &mut myriad_sql::Se
     }
 }
 
+/// A number from the environment variable `name`, else `default`.
+fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Run `count` queries that `make` writes from a generator seeded with `seed` (each with
+/// whether its rows come in a defined order) on MariaDB and myriad over the random
+/// queries' table; panics with the first ones that answer differently.
+fn run_random(
+    what: &str,
+    count: usize,
+    seed: u64,
+    make: &mut dyn FnMut(&mut Rng) -> (String, bool),
+) {
+    let Some(mut maria) = MariaDb::start_or_skip() else {
+        return;
+    };
+    let t = common::engine();
+    let mut session = common::session(&t.engine);
+    let mut rng = Rng(seed);
+    random_table(&mut rng, &mut maria, &mut session);
+    let mut differences = Vec::new();
+    for _ in 0..count {
+        let (sql, ordered) = make(&mut rng);
+        differences.extend(difference(&mut maria, &mut session, &sql, ordered));
+    }
+    eprintln!(
+        "{what}: {count} run (seed {seed:#x}), {} differ",
+        differences.len()
+    );
+    assert!(
+        differences.is_empty(),
+        "{} of {count} {what} differ from MariaDB (seed {seed:#x}); first ones:\n{}",
+        differences.len(),
+        differences
+            .iter()
+            .take(15)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
 /// How `sql` answers differently on MariaDB and myriad (rows compared as multisets unless
 /// `ordered`); None when they agree.
 fn difference(
@@ -450,76 +496,38 @@ fn correlated_predicate(rng: &mut Rng) -> String {
 /// in WHERE and in the select list) over the random queries' table, compared with MariaDB.
 #[test]
 fn random_correlated_subqueries_match_mariadb() {
-    let count: usize = std::env::var("MYRIAD_RANDOM_QUERIES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .map_or(400, |n: usize| n / 10);
-    let seed: u64 = std::env::var("MYRIAD_RANDOM_SEED")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0xc0_44e1);
-    let Some(mut maria) = MariaDb::start_or_skip() else {
-        return;
-    };
-    let t = common::engine();
-    let mut session = common::session(&t.engine);
-    let mut rng = Rng(seed);
-    random_table(&mut rng, &mut maria, &mut session);
-    let mut differences = Vec::new();
-    for _ in 0..count {
+    let count = env_or("MYRIAD_RANDOM_QUERIES", 4000usize) / 10;
+    let seed = env_or("MYRIAD_RANDOM_SEED", 0xc0_44e1u64);
+    run_random("random correlated subqueries", count, seed, &mut |rng| {
         let sql = if rng.below(4) == 0 {
             format!(
                 "SELECT id, (SELECT COUNT(*) FROM t AS t2 WHERE t2.k = t.k AND {}) FROM t WHERE {}",
-                predicate(&mut rng, 1),
-                predicate(&mut rng, 1)
+                predicate(rng, 1),
+                predicate(rng, 1)
             )
         } else {
             format!(
                 "SELECT {} FROM t WHERE {}",
-                projection(&mut rng),
-                correlated_predicate(&mut rng)
+                projection(rng),
+                correlated_predicate(rng)
             )
         };
-        differences.extend(difference(&mut maria, &mut session, &sql, false));
-    }
-    eprintln!(
-        "random correlated subqueries: {count} run (seed {seed:#x}), {} differ",
-        differences.len()
-    );
-    assert!(
-        differences.is_empty(),
-        "{} of {count} random correlated subqueries differ from MariaDB (seed {seed:#x}); first ones:\n{}",
-        differences.len(),
-        differences.iter().take(15).cloned().collect::<Vec<_>>().join("\n")
-    );
+        (sql, false)
+    });
 }
 
 /// Seeded random SELECTs over a table with indexes and NULLs, compared with MariaDB as
 /// multisets (or in order where the query orders by the unique id).
 #[test]
 fn random_queries_match_mariadb() {
-    let count: usize = std::env::var("MYRIAD_RANDOM_QUERIES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(5000);
-    let seed: u64 = std::env::var("MYRIAD_RANDOM_SEED")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0x5eed_1234);
-    let Some(mut maria) = MariaDb::start_or_skip() else {
-        return;
-    };
-    let t = common::engine();
-    let mut session = common::session(&t.engine);
-    let mut rng = Rng(seed);
-    random_table(&mut rng, &mut maria, &mut session);
-    let mut differences = Vec::new();
-    for _ in 0..count {
+    let count = env_or("MYRIAD_RANDOM_QUERIES", 5000usize);
+    let seed = env_or("MYRIAD_RANDOM_SEED", 0x5eed_1234u64);
+    run_random("random queries", count, seed, &mut |rng| {
         let ordered = rng.below(3) == 0;
         let mut sql = format!(
             "SELECT {} FROM t WHERE {}",
-            projection(&mut rng),
-            predicate(&mut rng, 2)
+            projection(rng),
+            predicate(rng, 2)
         );
         if ordered {
             sql.push_str(" ORDER BY id");
@@ -527,23 +535,8 @@ fn random_queries_match_mariadb() {
                 sql.push_str(&format!(" LIMIT {}", rng.below(20)));
             }
         }
-        differences.extend(difference(&mut maria, &mut session, &sql, ordered));
-    }
-    eprintln!(
-        "random queries: {count} run (seed {seed:#x}), {} differ",
-        differences.len()
-    );
-    assert!(
-        differences.is_empty(),
-        "{} of {count} random queries differ from MariaDB (seed {seed:#x}); first ones:\n{}",
-        differences.len(),
-        differences
-            .iter()
-            .take(15)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
+        (sql, ordered)
+    });
 }
 
 #[test]

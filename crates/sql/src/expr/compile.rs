@@ -432,16 +432,7 @@ impl Compiler<'_> {
         }
         let mut l = Box::new(self.compile(left)?);
         let mut r = Box::new(self.compile(right)?);
-        let comparison = matches!(
-            op,
-            BinaryOperator::Eq
-                | BinaryOperator::NotEq
-                | BinaryOperator::Lt
-                | BinaryOperator::LtEq
-                | BinaryOperator::Gt
-                | BinaryOperator::GtEq
-                | BinaryOperator::Spaceship
-        );
+        let comparison = rows::is_comparison(op);
         if comparison {
             self.compared(&mut l, std::slice::from_mut(&mut *r));
         } else if !matches!(op, BinaryOperator::StringConcat if self.pipes_as_concat) {

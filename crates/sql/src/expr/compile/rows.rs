@@ -54,6 +54,20 @@ fn err_row_and_value(row_left: bool, value: &ast::Expr, op: &str) -> SqlError {
     )
 }
 
+/// Whether `op` compares its operands (`=`, `<>`, `<`, `<=`, `>`, `>=`, `<=>`).
+pub(super) fn is_comparison(op: &BinaryOperator) -> bool {
+    matches!(
+        op,
+        BinaryOperator::Eq
+            | BinaryOperator::NotEq
+            | BinaryOperator::Lt
+            | BinaryOperator::LtEq
+            | BinaryOperator::Gt
+            | BinaryOperator::GtEq
+            | BinaryOperator::Spaceship
+    )
+}
+
 /// MariaDB's name of a comparison operator in 4078.
 fn op_name(op: &BinaryOperator) -> &'static str {
     match op {
@@ -138,16 +152,7 @@ impl Compiler<'_> {
         op: &BinaryOperator,
         right: &ast::Expr,
     ) -> Option<Result<Expr, SqlError>> {
-        let comparison = matches!(
-            op,
-            BinaryOperator::Eq
-                | BinaryOperator::NotEq
-                | BinaryOperator::Lt
-                | BinaryOperator::LtEq
-                | BinaryOperator::Gt
-                | BinaryOperator::GtEq
-                | BinaryOperator::Spaceship
-        );
+        let comparison = is_comparison(op);
         let (l, r) = match (row_items(left), row_items(right)) {
             (None, None) => return None,
             // A row in arithmetic, logic or string operators: MariaDB's 4078 too.
