@@ -35,11 +35,18 @@ pub(crate) fn compile_query(
             |q: &ast::Query, c: &Compiler, x: &CompileCtx| compile_query(q, raw, map, c, x);
         return crate::plan::derived::with_ctes(q, with, &compile, compiler, ctx);
     }
-    if let ast::SetExpr::SetOperation { left, .. } = q.body.as_ref() {
-        if matches!(left.as_ref(), ast::SetExpr::Select(s) if calc_found_rows(s)) {
-            return Err(SqlError::not_supported("SQL_CALC_FOUND_ROWS with UNION"));
+    if let ast::SetExpr::SetOperation { .. } = q.body.as_ref() {
+        // SQL_CALC_FOUND_ROWS of the first SELECT counts the whole result's rows: the
+        // SELECT over the set operation's rows counts them.
+        let mut q = q.clone();
+        let calc = crate::plan::union::take_calc_found_rows(&mut q.body);
+        let mut outer = crate::plan::union::wrapped(&q)?;
+        if let (true, ast::SetExpr::Select(select)) = (calc, outer.body.as_mut()) {
+            select
+                .select_modifiers
+                .get_or_insert_with(Default::default)
+                .sql_calc_found_rows = true;
         }
-        let outer = crate::plan::union::wrapped(q)?;
         return compile_query(&outer, raw, map, compiler, ctx);
     }
     let ast::SetExpr::Select(select) = q.body.as_ref() else {

@@ -66,6 +66,23 @@ pub fn is_bare_set_operation(q: &ast::Query) -> bool {
 
 /// `q` (whose body is a set operation) as `SELECT * FROM (<body>) AS union_result` with
 /// q's ORDER BY and LIMIT.
+/// Clear `SQL_CALC_FOUND_ROWS` on the first SELECT of a set operation, where MariaDB takes
+/// it for the whole result: whether it was there.
+pub fn take_calc_found_rows(body: &mut ast::SetExpr) -> bool {
+    match body {
+        ast::SetExpr::SetOperation { left, .. } => take_calc_found_rows(left),
+        ast::SetExpr::Query(q) => take_calc_found_rows(&mut q.body),
+        ast::SetExpr::Select(select) => match select.select_modifiers.as_mut() {
+            Some(m) if m.sql_calc_found_rows => {
+                m.sql_calc_found_rows = false;
+                true
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
 pub fn wrapped(q: &ast::Query) -> Result<ast::Query, SqlError> {
     let mut outer = parse_query(&format!("SELECT * FROM (SELECT 1) AS {RESULT_ALIAS}"))?;
     let mut inner = q.clone();

@@ -47,4 +47,20 @@ select found_rows()
 select a from (select sql_calc_found_rows a from t limit 1) x
 select a from t where a in (select sql_calc_found_rows a from u)
 select found_rows() + 1, found_rows()
+create table t2 (a int)
+create table u2 (c int)
+insert into t2 values (1),(3),(5)
+insert into u2 values (1),(2),(9),(9),(NULL)
+select sql_calc_found_rows a from t2 union select c from u2 limit 2
+select found_rows()
+(select sql_calc_found_rows a from t2 limit 1) union all (select c from u2) limit 2
+select found_rows()
+(select sql_calc_found_rows a from t2 limit 1) union all (select c from u2)
+select found_rows()
+select a from t2 union select sql_calc_found_rows c from u2 limit 1
+select found_rows()
+select sql_calc_found_rows a from t2 union all select c from u2 order by 1 desc limit 1, 2
+select found_rows()
+select sql_calc_found_rows a from t2 union all select c from u2 limit 0
+select found_rows()
 DROP DATABASE fr
