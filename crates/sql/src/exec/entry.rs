@@ -113,6 +113,7 @@ impl Session {
             .rows_produced
             .store(0, std::sync::atomic::Ordering::Relaxed);
         self.state.found_rows_window = None;
+        self.state.found_rows_skipped = false;
         let statement =
             crate::interrupt::Statement::begin(&self.interrupt, self.state.max_statement_time_s);
         let result = self.run_inner(stmt, params, out);
@@ -151,8 +152,9 @@ impl Session {
                         .load(std::sync::atomic::Ordering::Relaxed);
                     // Under SQL_CALC_FOUND_ROWS every row made was counted, those sent too.
                     self.state.found_rows = match self.state.found_rows_window {
-                        Some(_) => produced,
-                        None => produced + rows.len() as u64,
+                        Some(_) => Some(produced),
+                        None if self.state.found_rows_skipped => None,
+                        None => Some(produced + rows.len() as u64),
                     };
                 }
             }
@@ -275,6 +277,7 @@ impl Session {
         }
         self.check_table_locks(stmt)?;
         self.metadata_locks(stmt)?;
+        self.state.found_rows_skipped = crate::exec::found_rows::skips_rows(stmt);
         if let Some(window) = crate::exec::found_rows::window_of(stmt) {
             let bounds = crate::exec::found_rows::window_bounds(window, &mut self.env(params))?;
             self.state.found_rows_window = Some(bounds);
@@ -432,7 +435,7 @@ pub fn execute(
     let mut probe = match crate::exec::query_cache::lookup_text(session, sql) {
         crate::exec::query_cache::Looked::Hit(result) => {
             session.state.row_count = -1;
-            session.state.found_rows = result_rows(&result);
+            session.state.found_rows = Some(result_rows(&result));
             session.bump(Counter::Questions);
             session.bump(Counter::Queries);
             return vec![Ok(result)];

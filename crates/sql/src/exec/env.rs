@@ -159,7 +159,7 @@ impl Env for ExecEnv<'_> {
         self.state.last_insert_id
     }
 
-    fn found_rows(&self) -> u64 {
+    fn found_rows(&self) -> Option<u64> {
         self.state.found_rows
     }
 

@@ -9,7 +9,8 @@
 //! window go on to the client, as MariaDB finds them all too. A result held whole (no
 //! sink, or a statement that does not stream) is cut to the window after it is made
 //! (`window_rows`). The count becomes FOUND_ROWS() when the result set ends; statements
-//! that answer no result set leave it as it was.
+//! that answer no result set leave it as it was. A plain SELECT with OFFSET skips rows
+//! without counting them, where MariaDB counts them: FOUND_ROWS() after it answers 1235.
 
 use crate::error::SqlError;
 use crate::exec::env::ExecEnv;
@@ -26,6 +27,16 @@ pub(crate) fn window_of(stmt: &Stmt) -> Option<&FoundRowsWindow> {
         Stmt::Select(plan) => plan.found_rows_window.as_deref(),
         Stmt::SelectTable(plan) => plan.found_rows_window.as_deref(),
         _ => None,
+    }
+}
+
+/// Whether `stmt` is a SELECT whose OFFSET skips rows that are not counted (MariaDB counts
+/// them in FOUND_ROWS(): that count is then not known here).
+pub(crate) fn skips_rows(stmt: &Stmt) -> bool {
+    match stmt {
+        Stmt::Select(plan) => plan.offset.is_some(),
+        Stmt::SelectTable(plan) => plan.offset.is_some(),
+        _ => false,
     }
 }
 

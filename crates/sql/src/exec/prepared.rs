@@ -152,7 +152,7 @@ pub fn execute_prepared(
         ) {
             crate::exec::query_cache::Looked::Hit(result) => {
                 session.state.row_count = -1;
-                session.state.found_rows = result_rows(&result);
+                session.state.found_rows = Some(result_rows(&result));
                 session.state.prepared.insert(statement_id, prepared);
                 return Ok(result);
             }

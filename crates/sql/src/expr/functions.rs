@@ -248,7 +248,11 @@ impl Expr {
                 .map_or(Value::Null, |r| Value::Bytes(r.into_bytes())),
             Func::ConnectionId => Value::UInt(env.connection_id() as u64),
             Func::LastInsertId => Value::UInt(env.last_insert_id()),
-            Func::FoundRows => Value::UInt(env.found_rows()),
+            Func::FoundRows => Value::UInt(env.found_rows().ok_or_else(|| {
+                SqlError::not_supported(
+                    "FOUND_ROWS() after a SELECT with OFFSET and without SQL_CALC_FOUND_ROWS",
+                )
+            })?),
             Func::RowCount => Value::Int(env.row_count()),
             Func::Now => datetime_from_micros(env.now_micros(), false),
             Func::SysDate => {

@@ -65,8 +65,9 @@ pub trait Env {
     fn last_insert_id(&self) -> u64;
     /// FOUND_ROWS(): the rows of the session's last result set (see
     /// `exec::found_rows`).
-    fn found_rows(&self) -> u64 {
-        0
+    /// None when that count is not known (see `exec::found_rows`).
+    fn found_rows(&self) -> Option<u64> {
+        Some(0)
     }
     /// ROW_COUNT(): what the session's previous statement changed (-1 after a result set
     /// or an error).

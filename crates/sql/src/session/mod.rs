@@ -102,13 +102,17 @@ pub struct SessionState {
     pub(crate) row_count: i64,
     /// FOUND_ROWS(): the rows of the last result set, or with SQL_CALC_FOUND_ROWS the rows
     /// its query found before LIMIT.
-    pub(crate) found_rows: u64,
+    /// None after a SELECT whose OFFSET skipped rows uncounted (MariaDB counts them).
+    pub(crate) found_rows: Option<u64>,
     /// Rows the running statement produced for its client, counted as they are sent (see
     /// `exec::found_rows`); with SQL_CALC_FOUND_ROWS also those LIMIT left out.
     pub(crate) rows_produced: std::sync::atomic::AtomicU64,
     /// The running statement's LIMIT window under SQL_CALC_FOUND_ROWS: rows to skip, rows
     /// to send.
     pub(crate) found_rows_window: Option<(u64, u64)>,
+    /// The running statement is a SELECT with OFFSET without SQL_CALC_FOUND_ROWS: the rows
+    /// its OFFSET skips are not counted.
+    pub(crate) found_rows_skipped: bool,
     /// The query cache's view of the session settings (see [`crate::query_cache_hooks`]).
     pub(crate) query_cache: crate::session::query_cache::SessionQuery,
     /// Seconds of `SET SESSION wait_timeout`, once the session set it.
@@ -173,9 +177,10 @@ impl SessionState {
             counters: SessionCounters::default(),
             last_insert_id: 0,
             row_count: 0,
-            found_rows: 0,
+            found_rows: Some(0),
             rows_produced: Default::default(),
             found_rows_window: None,
+            found_rows_skipped: false,
             query_cache: Default::default(),
             wait_timeout_s: None,
             max_statement_time_s: 0.0,
