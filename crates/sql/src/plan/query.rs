@@ -16,6 +16,7 @@ pub(crate) use item_name::{balanced_end, cut_item_name, item_name};
 use select_list::{by_item, select_items};
 use sqlparser::ast;
 
+mod found_rows;
 mod from_clause;
 pub(crate) mod group_concat;
 mod having;
@@ -115,7 +116,7 @@ pub(crate) fn compile_query(
     if select.having.is_some() {
         return Err(SqlError::not_supported("HAVING without tables"));
     }
-    let (limit, offset, found_rows_window) = found_rows_window(select, limit_clause(q, compiler)?);
+    let (limit, offset, found_rows_window) = found_rows::window(select, limit_clause(q, compiler)?);
     Ok(Stmt::Select(SelectPlan {
         items,
         filter,
@@ -123,32 +124,6 @@ pub(crate) fn compile_query(
         offset,
         found_rows_window,
     }))
-}
-
-/// Whether a SELECT says `SQL_CALC_FOUND_ROWS`.
-pub(crate) fn calc_found_rows(select: &ast::Select) -> bool {
-    select
-        .select_modifiers
-        .as_ref()
-        .is_some_and(|m| m.sql_calc_found_rows)
-}
-
-/// LIMIT and OFFSET of the query, and, under `SQL_CALC_FOUND_ROWS`, the window they make
-/// instead (see [`FoundRowsWindow`]).
-#[allow(clippy::type_complexity)]
-fn found_rows_window(
-    select: &ast::Select,
-    (limit, offset): (Option<Expr>, Option<Expr>),
-) -> (Option<Expr>, Option<Expr>, Option<Box<FoundRowsWindow>>) {
-    if calc_found_rows(select) {
-        (
-            None,
-            None,
-            Some(Box::new(FoundRowsWindow { limit, offset })),
-        )
-    } else {
-        (limit, offset, None)
-    }
 }
 
 /// Clauses the parser reads that myriad does not build: an error, never ignored.
@@ -518,7 +493,7 @@ pub(crate) fn compile_table_select(
         (None, filter)
     };
     let access = crate::plan::access::choose_access(&table.def, filter.as_ref());
-    let (limit, offset, found_rows_window) = found_rows_window(select, limit_clause(q, compiler)?);
+    let (limit, offset, found_rows_window) = found_rows::window(select, limit_clause(q, compiler)?);
     Ok(Stmt::SelectTable(Box::new(
         crate::plan::tables::TableSelect {
             found_rows_window,
