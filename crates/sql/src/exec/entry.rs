@@ -219,11 +219,7 @@ impl Session {
         let warnings = std::mem::take(&mut self.state.warnings);
         let params = std::mem::take(&mut paused.params);
         let (result, warnings) = {
-            let mut counting = crate::exec::found_rows::Counting {
-                inner: out,
-                produced: &self.state.rows_produced,
-                window: self.state.found_rows_window.unwrap_or((0, u64::MAX)),
-            };
+            let mut counting = crate::exec::found_rows::Counting::of_statement(&self.state, out);
             let mut env = self.env(&params);
             env.warnings = warnings;
             paused.restore(&mut env);
@@ -291,11 +287,7 @@ impl Session {
             let mut env = self.env(params);
             match (stmt, out) {
                 (Stmt::SelectTable(_), Some(out)) => {
-                    counting = crate::exec::found_rows::Counting {
-                        inner: out,
-                        produced: &self.state.rows_produced,
-                        window: self.state.found_rows_window.unwrap_or((0, u64::MAX)),
-                    };
+                    counting = crate::exec::found_rows::Counting::of_statement(&self.state, out);
                     env.out = Some(&mut counting);
                 }
                 (Stmt::LoadData(_), Some(out)) => env.out = Some(out),

@@ -94,7 +94,19 @@ pub(crate) struct Counting<'s> {
     pub(crate) window: (u64, u64),
 }
 
-impl Counting<'_> {
+impl<'s> Counting<'s> {
+    /// The sink around `inner` for the session's running statement: its count and window.
+    pub(crate) fn of_statement(
+        state: &'s crate::session::SessionState,
+        inner: &'s mut dyn RowSink,
+    ) -> Counting<'s> {
+        Counting {
+            inner,
+            produced: &state.rows_produced,
+            window: state.found_rows_window.unwrap_or((0, u64::MAX)),
+        }
+    }
+
     /// Count a row: whether it goes to the client.
     fn passes(&self) -> bool {
         let n = self.produced.fetch_add(1, Ordering::Relaxed);

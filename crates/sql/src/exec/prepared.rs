@@ -112,24 +112,11 @@ pub fn execute_prepared(
     let mut prepared = prepared;
     // A plan whose subqueries open tables while its rows are sent is compiled again after
     // any DDL, before it runs (see `opens_tables_late`).
-    let storage = session.engine.catalog.storage();
-    if prepared
-        .ddl_count
-        .is_some_and(|count| count != storage.ddl_count())
-    {
-        let before = storage.ddl_count();
-        match recompile(session, &prepared.sql) {
-            Ok((stmt, count)) if count == prepared.param_count => {
-                prepared.index_read =
-                    matches!(&stmt, Stmt::SelectTable(plan) if plan.is_index_read());
-                prepared.ddl_count = opens_tables_late(&stmt).then_some(before);
-                prepared.stmt = stmt;
-            }
-            Ok(_) => {}
-            Err(e) => {
-                session.state.prepared.insert(statement_id, prepared);
-                return Err(e);
-            }
+    let now = session.engine.catalog.storage().ddl_count();
+    if prepared.ddl_count.is_some_and(|count| count != now) {
+        if let Err(e) = replan(session, &mut prepared) {
+            session.state.prepared.insert(statement_id, prepared);
+            return Err(e);
         }
     }
     // Privileges that passed for the same grants and database pass again unchecked.
@@ -168,16 +155,9 @@ pub fn execute_prepared(
             out.as_deref_mut(),
         ) {
             // A table changed under the plan: compile the text again, once.
-            Err(e) if e.code == 1412 => match recompile(session, &prepared.sql) {
-                Ok((stmt, count)) if count == prepared.param_count => {
-                    prepared.index_read =
-                        matches!(&stmt, Stmt::SelectTable(plan) if plan.is_index_read());
-                    prepared.ddl_count = opens_tables_late(&stmt)
-                        .then(|| session.engine.catalog.storage().ddl_count());
-                    prepared.stmt = stmt;
-                    session.run_to(&prepared.stmt, &bound, out)
-                }
-                Ok(_) => Err(e),
+            Err(e) if e.code == 1412 => match replan(session, &mut prepared) {
+                Ok(true) => session.run_to(&prepared.stmt, &bound, out),
+                Ok(false) => Err(e),
                 Err(e) => Err(e),
             },
             other => other,
@@ -189,6 +169,21 @@ pub fn execute_prepared(
     }
     session.state.prepared.insert(statement_id, prepared);
     result
+}
+
+/// Compile a prepared statement's text again (a table changed under its plan): whether it
+/// took the new plan (not when the text now has another number of placeholders).
+fn replan(session: &Session, prepared: &mut Prepared) -> Result<bool, SqlError> {
+    // Read before compiling: a DDL during the compile moves the count past it.
+    let before = session.engine.catalog.storage().ddl_count();
+    let (stmt, count) = recompile(session, &prepared.sql)?;
+    if count != prepared.param_count {
+        return Ok(false);
+    }
+    prepared.index_read = matches!(&stmt, Stmt::SelectTable(plan) if plan.is_index_read());
+    prepared.ddl_count = opens_tables_late(&stmt).then_some(before);
+    prepared.stmt = stmt;
+    Ok(true)
 }
 
 /// Whether running `stmt` opens tables after its first rows may have been sent: those of

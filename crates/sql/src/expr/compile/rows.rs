@@ -68,19 +68,6 @@ pub(super) fn is_comparison(op: &BinaryOperator) -> bool {
     )
 }
 
-/// MariaDB's name of a comparison operator in 4078.
-fn op_name(op: &BinaryOperator) -> &'static str {
-    match op {
-        BinaryOperator::NotEq => "<>",
-        BinaryOperator::Lt => "<",
-        BinaryOperator::LtEq => "<=",
-        BinaryOperator::Gt => ">",
-        BinaryOperator::GtEq => ">=",
-        BinaryOperator::Spaceship => "<=>",
-        _ => "=",
-    }
-}
-
 fn binary(left: &ast::Expr, op: BinaryOperator, right: &ast::Expr) -> ast::Expr {
     ast::Expr::BinaryOp {
         left: Box::new(left.clone()),
@@ -153,24 +140,18 @@ impl Compiler<'_> {
         right: &ast::Expr,
     ) -> Option<Result<Expr, SqlError>> {
         let comparison = is_comparison(op);
+        let subquery = |e: &ast::Expr| matches!(e, ast::Expr::Subquery(_));
         let (l, r) = match (row_items(left), row_items(right)) {
             (None, None) => return None,
-            // A row in arithmetic, logic or string operators: MariaDB's 4078 too.
-            (Some(_), _) if !comparison => {
-                return Some(Err(err_row_and_value(true, right, &op.to_string())))
-            }
-            (None, Some(_)) if !comparison => {
-                return Some(Err(err_row_and_value(false, left, &op.to_string())))
-            }
+            (Some(l), Some(r)) if comparison => (l, r),
             (Some(_), None) | (None, Some(_))
-                if matches!(left, ast::Expr::Subquery(_))
-                    || matches!(right, ast::Expr::Subquery(_)) =>
+                if comparison && (subquery(left) || subquery(right)) =>
             {
                 return Some(Err(SqlError::not_supported("row subqueries")));
             }
-            (Some(l), Some(r)) => (l, r),
-            (Some(_), None) => return Some(Err(err_row_and_value(true, right, op_name(op)))),
-            (None, Some(_)) => return Some(Err(err_row_and_value(false, left, op_name(op)))),
+            // A row against a value, or in arithmetic, logic or string operators: 4078.
+            (Some(_), _) => return Some(Err(err_row_and_value(true, right, &op.to_string()))),
+            (None, Some(_)) => return Some(Err(err_row_and_value(false, left, &op.to_string()))),
         };
         if l.len() != r.len() {
             return Some(Err(err_width(l.len())));
