@@ -1,7 +1,8 @@
 //! No value changes on the way in or out, through the real server with mysql_async:
 //! DECIMAL(30,10) and 38-digit values exact over both protocols, out-of-range decimals
 //! refused (1264), impossible dates refused (1292), DEFAULT / ON UPDATE CURRENT_TIMESTAMP
-//! storing the statement's time, and LONGBLOB / MEDIUMTEXT values past 64 KiB kept.
+//! storing the statement's time, LONGBLOB / MEDIUMTEXT values past 64 KiB kept, and TIME
+//! values with their sign, hours and fraction over both protocols.
 
 mod common;
 
@@ -172,4 +173,57 @@ async fn long_blobs_keep_their_type_and_values() {
         ),
         1406
     );
+}
+
+/// TIME values keep their sign, hours past 24 and fraction through both protocols: a
+/// prepared statement's TIME parameter is stored as that time, and what comes back over
+/// the binary protocol is a TIME, the same as the text protocol's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn times_keep_sign_hours_and_fraction_over_both_protocols() {
+    use mysql_async::Value;
+    let (_server, mut conn) =
+        start_with("CREATE TABLE tm (id INT PRIMARY KEY, t TIME(3), KEY (t))").await;
+    conn.query_drop("INSERT INTO tm VALUES (1, '-838:59:59.999'), (2, '26:03:04.5')")
+        .await
+        .unwrap();
+    // 1 day 2:03:04.5 and 0:00:01.25 as binary TIME parameters.
+    let insert = conn.prep("INSERT INTO tm VALUES (?, ?)").await.unwrap();
+    conn.exec_drop(&insert, (3, Value::Time(false, 1, 2, 3, 4, 500_000)))
+        .await
+        .unwrap();
+    conn.exec_drop(&insert, (4, Value::Time(true, 0, 0, 0, 1, 250_000)))
+        .await
+        .unwrap();
+    let text: Vec<(i32, String)> = conn
+        .query("SELECT id, t FROM tm ORDER BY t, id")
+        .await
+        .unwrap();
+    let want = [
+        (1, "-838:59:59.999"),
+        (4, "-00:00:01.250"),
+        (2, "26:03:04.500"),
+        (3, "26:03:04.500"),
+    ];
+    let want: Vec<(i32, String)> = want.iter().map(|(i, s)| (*i, s.to_string())).collect();
+    assert_eq!(text, want, "text protocol, in duration order");
+    let binary: Vec<(i32, Value)> = conn
+        .exec(
+            "SELECT id, t FROM tm WHERE t > ? ORDER BY id",
+            ("-00:00:02",),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        binary,
+        vec![
+            (2, Value::Time(false, 1, 2, 3, 4, 500_000)),
+            (3, Value::Time(false, 1, 2, 3, 4, 500_000)),
+            (4, Value::Time(true, 0, 0, 0, 1, 250_000)),
+        ],
+        "binary protocol"
+    );
+    let refused = conn
+        .query_drop("INSERT INTO tm VALUES (5, '839:00:00')")
+        .await;
+    assert_eq!(common::error_code(refused), 1292);
 }

@@ -540,6 +540,11 @@ fn random_queries_match_mariadb() {
 }
 
 #[test]
+fn time_columns_match_mariadb() {
+    run_corpus("time_columns", include_str!("corpus/time_columns.sql"));
+}
+
+#[test]
 fn fractional_seconds_match_mariadb() {
     run_corpus(
         "fractional_seconds",

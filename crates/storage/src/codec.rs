@@ -15,7 +15,7 @@
 use crate::decimal_codec::{self, ROW_FORM};
 use crate::types::{
     Collation, ColumnDef, ColumnType, Date, DateTime, IndexDef, IndexKind, IntWidth, LobSize,
-    StorageError, TableDef, Value, MAX_FSP,
+    StorageError, TableDef, Time, Value, MAX_FSP,
 };
 
 fn corrupt(what: &str) -> StorageError {
@@ -95,6 +95,9 @@ fn encode_value(ty: &ColumnType, d: &Value, out: &mut Vec<u8>) -> Result<(), ()>
             out.extend_from_slice(&dt.year.to_le_bytes());
             out.extend_from_slice(&[dt.month, dt.day, dt.hour, dt.minute, dt.second]);
             out.extend_from_slice(&dt.micros.to_le_bytes());
+        }
+        (ColumnType::Time { .. }, Value::Time(t)) => {
+            out.extend_from_slice(&t.total_micros().to_le_bytes())
         }
         (t, Value::Bytes(b)) if t.is_string() => {
             put_varint(out, b.len() as u64);
@@ -202,6 +205,7 @@ fn skip_value(ty: &ColumnType, r: &mut Reader<'_>) -> Result<(), StorageError> {
         ColumnType::Decimal { precision, .. } => decimal_codec::width(*precision),
         ColumnType::Date => 4,
         ColumnType::DateTime { .. } | ColumnType::Timestamp { .. } => 11,
+        ColumnType::Time { .. } => 8,
         _ => r.varint()? as usize,
     };
     r.take(n)?;
@@ -247,6 +251,9 @@ fn decode_value(ty: &ColumnType, r: &mut Reader<'_>) -> Result<Value, StorageErr
             second: r.u8()?,
             micros: r.u32()?,
         }),
+        ColumnType::Time { .. } => Value::Time(Time::from_total_micros(i64::from_le_bytes(
+            r.take(8)?.try_into().map_err(|_| corrupt("time"))?,
+        ))),
         _ => {
             let n = r.varint()? as usize;
             Value::Bytes(r.take(n)?.to_vec())
@@ -255,9 +262,16 @@ fn decode_value(ty: &ColumnType, r: &mut Reader<'_>) -> Result<Value, StorageErr
 }
 
 /// Text of a value as MySQL prints it in "Duplicate entry '...'": the value's one text
-/// form (a DECIMAL carries its column's scale; doubles print as in results).
-pub fn format_datum(_ty: &ColumnType, d: &Value) -> String {
-    d.to_text_lossy()
+/// form (a DECIMAL carries its column's scale; doubles print as in results), a TIME or
+/// DATETIME with the column's digits of fractional seconds.
+pub fn format_datum(ty: &ColumnType, d: &Value) -> String {
+    let mut text = Vec::new();
+    match d {
+        Value::Time(t) => t.write_text(&mut text, ty.fsp()),
+        Value::DateTime(dt) => dt.write_text(&mut text, ty.fsp()),
+        other => return other.to_text_lossy(),
+    }
+    String::from_utf8_lossy(&text).into_owned()
 }
 
 const DEF_FORMAT_VERSION: u8 = 1;
@@ -343,6 +357,7 @@ pub fn encode_def(def: &TableDef) -> Vec<u8> {
             ColumnType::Timestamp { fsp: 0 } => out.push(10),
             ColumnType::DateTime { fsp } => out.extend_from_slice(&[13, *fsp]),
             ColumnType::Timestamp { fsp } => out.extend_from_slice(&[14, *fsp]),
+            ColumnType::Time { fsp } => out.extend_from_slice(&[15, *fsp]),
         }
         // Flags: bit 0 nullable, 1 auto_increment, 2 a default follows, 3 DEFAULT
         // CURRENT_TIMESTAMP, 4 ON UPDATE CURRENT_TIMESTAMP (definitions written before bits
@@ -462,6 +477,9 @@ pub fn decode_def(bytes: &[u8]) -> Result<TableDef, StorageError> {
                 fsp: fsp_from(r.u8()?)?,
             },
             14 => ColumnType::Timestamp {
+                fsp: fsp_from(r.u8()?)?,
+            },
+            15 => ColumnType::Time {
                 fsp: fsp_from(r.u8()?)?,
             },
             _ => return Err(corrupt("column type")),
@@ -613,7 +631,11 @@ pub(crate) mod tests {
     #[test]
     fn fractional_seconds_precisions_round_trip_and_old_tags_read_as_zero() {
         for fsp in 0..=MAX_FSP {
-            for ty in [ColumnType::DateTime { fsp }, ColumnType::Timestamp { fsp }] {
+            for ty in [
+                ColumnType::DateTime { fsp },
+                ColumnType::Timestamp { fsp },
+                ColumnType::Time { fsp },
+            ] {
                 let def = TableDef {
                     columns: vec![ColumnDef::new("t", ty.clone())],
                     indexes: vec![],
@@ -643,6 +665,39 @@ pub(crate) mod tests {
             .expect("tag 13, fsp 6");
         bad[at + 1] = 7;
         assert!(decode_def(&bad).is_err(), "a precision of 7 is damage");
+    }
+
+    #[test]
+    fn times_round_trip_and_are_skipped_whole() {
+        let def = TableDef {
+            columns: vec![
+                ColumnDef::new("t", ColumnType::Time { fsp: 6 }),
+                ColumnDef::new(
+                    "n",
+                    ColumnType::Int {
+                        width: IntWidth::Int,
+                        unsigned: false,
+                    },
+                ),
+            ],
+            indexes: vec![],
+            options: vec![],
+        };
+        for micros in [
+            -3_020_399_999_999i64,
+            -1,
+            0,
+            93_784_500_000,
+            3_020_399_999_999,
+        ] {
+            let row = vec![Value::Time(Time::from_total_micros(micros)), Value::Int(7)];
+            let mut enc = Vec::new();
+            encode_row(&def, &row, &mut enc).unwrap();
+            assert_eq!(decode_row(&def, &enc).unwrap(), row, "{micros}");
+            let wanted = [false, true];
+            let projected = decode_row_columns(&def, &enc, Some(&wanted)).unwrap();
+            assert_eq!(projected, vec![Value::Null, Value::Int(7)]);
+        }
     }
 
     #[test]

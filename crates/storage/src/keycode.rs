@@ -115,6 +115,9 @@ pub fn encode_key_part(out: &mut Vec<u8>, ty: &ColumnType, d: &Value) -> Result<
         (ColumnType::DateTime { .. } | ColumnType::Timestamp { .. }, Value::Date(date)) => {
             put_datetime_key(out, date.at_midnight(), 11)
         }
+        (ColumnType::Time { .. }, Value::Time(t)) => {
+            out.extend_from_slice(&((t.total_micros() as u64) ^ (1 << 63)).to_be_bytes())
+        }
         (t, Value::Bytes(b)) if t.is_string() => encode_string(out, t.collation(), b),
         _ => return Err(mismatch(ty, d)),
     }
@@ -230,6 +233,14 @@ mod tests {
             let dt = ColumnType::Decimal { precision: 38, scale: 2 };
             let dec = |u: i128| Value::Decimal(crate::types::decimal_from_unscaled(u, 2));
             prop_assert_eq!(key(&dt, &dec(x)).cmp(&key(&dt, &dec(y))), x.cmp(&y));
+        }
+
+        #[test]
+        fn times_order(a in -3_020_399_999_999i64..=3_020_399_999_999,
+                       b in -3_020_399_999_999i64..=3_020_399_999_999) {
+            let ty = ColumnType::Time { fsp: 6 };
+            let t = |m| Value::Time(myriad_types::Time::from_total_micros(m));
+            prop_assert_eq!(key(&ty, &t(a)).cmp(&key(&ty, &t(b))), a.cmp(&b));
         }
 
         #[test]

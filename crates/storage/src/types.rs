@@ -13,13 +13,14 @@
 //! | CHAR, VARCHAR, TEXT (utf8mb4), BLOB   | `Bytes`                                 |
 //! | DATE                                  | `Date`                                  |
 //! | DATETIME, TIMESTAMP                   | `DateTime`                              |
+//! | TIME                                  | `Time`                                  |
 //!
 //! Index key encoding accepts `Int`/`UInt` interchangeably for integer columns (out of
 //! range is an error); other mismatches are [`StorageError::TypeMismatch`].
 
 use std::fmt;
 
-pub use myriad_types::{Date, DateTime, Decimal, Value};
+pub use myriad_types::{Date, DateTime, Decimal, Time, Value};
 
 /// Parse decimal text (`-12.345`, `+1e3` is not accepted) into the unscaled integer of a
 /// DECIMAL with `scale` digits after the point, rounding half away from zero as MySQL
@@ -169,6 +170,11 @@ pub enum ColumnType {
     Timestamp {
         fsp: u8,
     },
+    /// TIME(fsp): a signed duration of at most 838:59:59.999999, `fsp` digits of
+    /// fractional seconds, 0 to 6.
+    Time {
+        fsp: u8,
+    },
 }
 
 pub use myriad_types::datetime::{truncate_micros, MAX_FSP};
@@ -177,7 +183,9 @@ impl ColumnType {
     /// Digits of fractional seconds the type keeps (0 for a type without them).
     pub fn fsp(&self) -> u8 {
         match self {
-            ColumnType::DateTime { fsp } | ColumnType::Timestamp { fsp } => *fsp,
+            ColumnType::DateTime { fsp }
+            | ColumnType::Timestamp { fsp }
+            | ColumnType::Time { fsp } => *fsp,
             _ => 0,
         }
     }

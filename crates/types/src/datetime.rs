@@ -253,6 +253,19 @@ impl Time {
         })
     }
 
+    /// The time of a signed duration in microseconds (hours as many as it takes).
+    pub fn from_total_micros(micros: i64) -> Time {
+        let abs = micros.unsigned_abs();
+        let secs = abs / MICROS_PER_SECOND as u64;
+        Time {
+            negative: micros < 0,
+            hours: u32::try_from(secs / 3600).unwrap_or(u32::MAX),
+            minute: (secs / 60 % 60) as u8,
+            second: (secs % 60) as u8,
+            micros: (abs % MICROS_PER_SECOND as u64) as u32,
+        }
+    }
+
     /// The signed duration in microseconds.
     pub fn total_micros(self) -> i64 {
         let secs =

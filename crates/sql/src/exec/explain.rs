@@ -341,6 +341,7 @@ pub(crate) fn key_len(def: &st::TableDef, parts: &[usize]) -> Option<u32> {
             // The fraction takes a byte per two digits (rounded up).
             st::ColumnType::DateTime { fsp } => 5 + u32::from(fsp.div_ceil(2)),
             st::ColumnType::Timestamp { fsp } => 4 + u32::from(fsp.div_ceil(2)),
+            st::ColumnType::Time { fsp } => 3 + u32::from(fsp.div_ceil(2)),
         };
         total += bytes + u32::from(column.nullable);
     }

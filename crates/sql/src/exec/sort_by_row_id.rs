@@ -96,6 +96,7 @@ fn stored_width(ty: &ColumnType) -> usize {
         ColumnType::Date => 3,
         ColumnType::DateTime { .. } => 8,
         ColumnType::Timestamp { .. } => 4,
+        ColumnType::Time { fsp } => 3 + usize::from(fsp.div_ceil(2)),
     }
 }
 

@@ -66,6 +66,14 @@ pub(crate) fn cast(v: Value, to: CastTo, w: &mut Vec<Warning>) -> Value {
             Value::Decimal(d)
         }
         CastTo::Double => Value::Double(v.to_double(w).unwrap_or(0.0)),
+        // What reads as no time is NULL with MariaDB's warning (from `to_time`).
+        CastTo::Time { fsp } => match crate::expr::functions::to_time(&v, w) {
+            Some(mut t) => {
+                t.micros = myriad_types::datetime::truncate_micros(t.micros, fsp);
+                Value::Time(t)
+            }
+            None => Value::Null,
+        },
         CastTo::Date | CastTo::DateTime { .. } => {
             let parsed = match &v {
                 Value::Date { .. } | Value::DateTime { .. } => Some(v.clone()),

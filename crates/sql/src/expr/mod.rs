@@ -420,6 +420,10 @@ pub enum CastTo {
     DateTime {
         fsp: u8,
     },
+    /// TIME(fsp): the fraction cut to `fsp` digits.
+    Time {
+        fsp: u8,
+    },
 }
 
 /// A compiled expression.

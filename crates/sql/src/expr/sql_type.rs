@@ -175,6 +175,7 @@ fn cast_type(to: CastTo, arg: SqlType) -> SqlType {
         CastTo::Decimal { precision, scale } => SqlType::Decimal { precision, scale },
         CastTo::Double => SqlType::Double,
         CastTo::Date => SqlType::Date,
+        CastTo::Time { fsp } => SqlType::Time { fsp },
         CastTo::DateTime { fsp } => SqlType::DateTime { fsp },
     }
 }

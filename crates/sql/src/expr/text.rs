@@ -119,6 +119,9 @@ pub(crate) fn cast_target(dt: &ast::DataType) -> Result<CastTo, SqlError> {
         D::Datetime(p) | D::Timestamp(p, _) => CastTo::DateTime {
             fsp: cast_precision(*p)?,
         },
+        D::Time(p, ast::TimezoneInfo::None) => CastTo::Time {
+            fsp: cast_precision(*p)?,
+        },
         other => return Err(SqlError::not_supported(&format!("CAST AS {other}"))),
     })
 }

@@ -68,6 +68,13 @@ pub(crate) fn key_value(value: &Value, ty: &st::ColumnType) -> Option<st::Value>
             Value::DateTime { .. } => value.as_datetime().map(st::Value::DateTime),
             _ => None,
         },
+        st::ColumnType::Time { .. } => match value {
+            Value::Time(t) => Some(st::Value::Time(*t)),
+            Value::Bytes(s) => myriad_types::datetime::parse_time(&String::from_utf8_lossy(s))
+                .filter(|t| t.hours <= crate::expr::functions::TIME_HOURS_MAX)
+                .map(st::Value::Time),
+            _ => None,
+        },
     }
 }
 

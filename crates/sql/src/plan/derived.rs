@@ -281,12 +281,7 @@ pub(crate) fn column(
         },
         SqlType::Date => st::ColumnType::Date,
         SqlType::DateTime { fsp } => st::ColumnType::DateTime { fsp },
-        // Tables have no TIME columns yet.
-        SqlType::Time { .. } => {
-            return Err(SqlError::not_supported(
-                "a TIME value in a derived table or a created table",
-            ))
-        }
+        SqlType::Time { fsp } => st::ColumnType::Time { fsp },
     };
     Ok(st::ColumnDef::new(name, ty))
 }

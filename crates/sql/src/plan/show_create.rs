@@ -42,6 +42,8 @@ pub fn type_text(ty: &st::ColumnType) -> String {
         st::ColumnType::Timestamp { fsp: 0 } => "timestamp".into(),
         st::ColumnType::DateTime { fsp } => format!("datetime({fsp})"),
         st::ColumnType::Timestamp { fsp } => format!("timestamp({fsp})"),
+        st::ColumnType::Time { fsp: 0 } => "time".into(),
+        st::ColumnType::Time { fsp } => format!("time({fsp})"),
     }
 }
 
@@ -53,6 +55,12 @@ pub fn default_text(c: &st::ColumnDef) -> Option<String> {
     let d = c.default.as_ref()?;
     if d.is_null() {
         return None;
+    }
+    if let st::Value::Time(t) = d {
+        // With the column's digits of fractional seconds, as MariaDB shows it.
+        let mut text = Vec::new();
+        t.write_text(&mut text, c.ty.fsp());
+        return Some(String::from_utf8_lossy(&text).into_owned());
     }
     from_stored(d, &c.ty)
         .to_text()

@@ -11,13 +11,10 @@ use myriad_types::errors::{
 };
 use myriad_types::ErrorCode;
 
-/// A stored value as the evaluator takes it, moving its bytes: a TIME becomes its text,
-/// which is how the evaluator handles TIME; every other value is itself.
+/// A stored value as the evaluator takes it, moving its bytes: every stored value is
+/// already one.
 pub fn from_stored_owned(d: st::Value, _ty: &st::ColumnType) -> Value {
-    match d {
-        st::Value::Time(t) => Value::Bytes(t.to_text().into_bytes()),
-        other => other,
-    }
+    d
 }
 
 /// A stored row as the evaluator takes it (see [`from_stored_owned`]), a value per column
@@ -31,18 +28,16 @@ pub fn row_values(stored: st::Row, def: &st::TableDef) -> Vec<Value> {
 }
 
 /// A stored value (or a prepared-statement parameter, or a result cell read back) as the
-/// evaluator takes it: a copy, with a TIME as its text. Each stored value carries its own
-/// kind and a DECIMAL its column's scale, so the column type is not needed to read one.
+/// evaluator takes it: a copy. Each stored value carries its own kind and a DECIMAL its
+/// column's scale, so the column type is not needed to read one.
 pub fn from_stored(d: &st::Value, _ty: &st::ColumnType) -> Value {
     evaluable(d)
 }
 
-/// A value as the evaluator takes it: a copy, with a TIME as its text.
+/// A value as the evaluator takes it: a copy (the evaluator computes on every kind of
+/// value, TIME included).
 pub fn evaluable(d: &Value) -> Value {
-    match d {
-        Value::Time(t) => Value::Bytes(t.to_text().into_bytes()),
-        other => other.clone(),
-    }
+    d.clone()
 }
 
 /// Where a value is being stored, for error messages.
@@ -96,7 +91,7 @@ impl Target<'_> {
         value: &Value,
         w: &mut Vec<Warning>,
     ) -> Result<(), SqlError> {
-        let code = if matches!(kind, "date" | "datetime") {
+        let code = if matches!(kind, "date" | "datetime" | "time") {
             if !self.strict {
                 // Outside strict mode MariaDB stores the zero date and says it truncated.
                 self.truncated(w);
@@ -146,6 +141,18 @@ impl Target<'_> {
         }
         self.truncated(w);
         Ok(())
+    }
+
+    /// Note 1265: digits of fractional seconds the column does not keep were dropped.
+    fn fraction_cut(&self, w: &mut Vec<Warning>) {
+        w.push(Warning {
+            level: "Note",
+            code: WARN_DATA_TRUNCATED.code,
+            message: format!(
+                "Data truncated for column '{}' at row {}",
+                self.column.name, self.row
+            ),
+        });
     }
 
     /// Warning 1265: the value stored is not the one given.
@@ -212,6 +219,7 @@ pub fn to_stored(
         st::ColumnType::Date
         | st::ColumnType::DateTime { .. }
         | st::ColumnType::Timestamp { .. } => datetime_value(value, target, w)?,
+        st::ColumnType::Time { fsp } => time_value(value, *fsp, target, w)?,
     })
 }
 
@@ -418,6 +426,42 @@ fn datetime_value(
             zero()
         }
     })
+}
+
+/// A TIME column's value: what reads as a time of MariaDB's range (a string as a time,
+/// a datetime or `HHMMSS`, a number as `HHMMSS`, a DATETIME's time of day), cut to the
+/// column's digits of fractional seconds; anything else is an incorrect value (1292),
+/// stored as 00:00:00 outside strict mode.
+fn time_value(
+    value: &Value,
+    fsp: u8,
+    target: &Target,
+    w: &mut Vec<Warning>,
+) -> Result<st::Value, SqlError> {
+    let mut cut = Vec::new();
+    let Some(mut t) = crate::expr::functions::to_time(value, &mut cut) else {
+        target.incorrect("time", value, w)?;
+        return Ok(st::Value::Time(Default::default()));
+    };
+    if !cut.is_empty() {
+        // Past the range: `to_time` cut it to the range's end, which is what is stored
+        // outside strict mode (with 1264); strict mode refuses the value, as MariaDB does.
+        if target.strict {
+            target.incorrect("time", value, w)?;
+        }
+        target.out_of_range(w)?;
+        // The range's end with as many nines as the column keeps, as MariaDB stores it.
+        t.micros = st::truncate_micros(999_999, fsp);
+    }
+    let kept = st::truncate_micros(t.micros, fsp);
+    if kept != t.micros {
+        target.fraction_cut(w);
+        t.micros = kept;
+    }
+    if t.total_micros() == 0 {
+        t.negative = false;
+    }
+    Ok(st::Value::Time(t))
 }
 
 /// A value's bytes for a utf8mb4 column: error 1366 (strict) or a warning and the valid

@@ -477,6 +477,9 @@ pub(crate) fn column_type(dt: &ast::DataType, name: &str) -> Result<st::ColumnTy
         D::Timestamp(p, _) => st::ColumnType::Timestamp {
             fsp: fractional_digits(*p, name)?,
         },
+        D::Time(p, ast::TimezoneInfo::None) => st::ColumnType::Time {
+            fsp: fractional_digits(*p, name)?,
+        },
         other => return Err(SqlError::not_supported(&format!("column type {other}"))),
     })
 }

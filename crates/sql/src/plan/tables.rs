@@ -170,11 +170,16 @@ impl Aggregate {
             .as_ref()
             .map(|a| a.sql_type(env, types))
             .unwrap_or(SqlType::Null);
+        // A TIME sums as the number HHMMSS[.ffffff], exactly, as MariaDB sums it.
         let scale = match arg_type {
             SqlType::Decimal { scale, .. } => scale,
+            SqlType::Time { fsp } => u32::from(fsp),
             _ => 0,
         };
-        let exact = matches!(arg_type, SqlType::Int { .. } | SqlType::Decimal { .. });
+        let exact = matches!(
+            arg_type,
+            SqlType::Int { .. } | SqlType::Decimal { .. } | SqlType::Time { .. }
+        );
         match self.kind {
             AggKind::CountStar | AggKind::Count => SqlType::Int {
                 unsigned: false,
@@ -483,6 +488,7 @@ pub fn sql_type_of(ty: &st::ColumnType) -> SqlType {
         st::ColumnType::DateTime { fsp } | st::ColumnType::Timestamp { fsp } => {
             SqlType::DateTime { fsp: *fsp }
         }
+        st::ColumnType::Time { fsp } => SqlType::Time { fsp: *fsp },
     }
 }
 
@@ -600,6 +606,11 @@ pub fn column_meta(table: &TableRef, index: usize, name: &str) -> Column {
                 charsets::BINARY,
                 *fsp,
             )
+        }
+        st::ColumnType::Time { fsp } => {
+            flags |= column_flags::BINARY;
+            let chars = crate::expr::eval::display_chars(SqlType::Time { fsp: *fsp });
+            (WireType::Time, chars, charsets::BINARY, *fsp)
         }
     };
     Column {

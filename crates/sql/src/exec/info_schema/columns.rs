@@ -69,6 +69,7 @@ fn column_default(c: &st::ColumnDef) -> Value {
             st::ColumnType::Date
                 | st::ColumnType::DateTime { .. }
                 | st::ColumnType::Timestamp { .. }
+                | st::ColumnType::Time { .. }
         );
     match quoted {
         true => text(&format!("'{}'", shown.replace('\'', "''"))),
@@ -122,7 +123,7 @@ impl TypeFacts {
             T::Text { size, .. } => chars(size.max_bytes(), true),
             T::Blob { size } => chars(size.max_bytes(), true),
             T::Date => TypeFacts::default(),
-            T::DateTime { fsp } | T::Timestamp { fsp } => TypeFacts {
+            T::DateTime { fsp } | T::Timestamp { fsp } | T::Time { fsp } => TypeFacts {
                 datetime_precision: Some(u64::from(*fsp)),
                 ..Default::default()
             },

@@ -65,6 +65,7 @@ pub fn key_width(ty: &ColumnType) -> Option<usize> {
         ColumnType::DateTime { .. } | ColumnType::Timestamp { .. } => {
             Value::DateTime(Default::default())
         }
+        ColumnType::Time { .. } => Value::Time(Default::default()),
         _ => return None,
     };
     let mut out = Vec::new();

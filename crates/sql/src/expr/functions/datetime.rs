@@ -163,12 +163,22 @@ impl DatePart {
 /// Days from 0000-01-01 as TO_DAYS counts them, for 1970-01-01 (proleptic Gregorian).
 const TO_DAYS_EPOCH: i64 = 719_528;
 
-/// `part` of `date`: NULL for NULL. Strings, numbers and TIME values, and the calendar
-/// parts of zero dates or dates before year 1 (where MariaDB's day count differs from the
-/// proleptic calendar) are refused with 1235.
+/// `part` of `date`: NULL for NULL. A TIME's hours (past 23 too), minutes, seconds and
+/// microseconds, unsigned as MariaDB gives them. Strings, numbers, a TIME's date parts,
+/// and the calendar parts of zero dates or dates before year 1 (where MariaDB's day count
+/// differs from the proleptic calendar) are refused with 1235.
 pub(crate) fn date_part(part: DatePart, date: &Value) -> Result<Value, SqlError> {
     let dt = match date {
         Value::Null => return Ok(Value::Null),
+        Value::Time(t) => {
+            return match part {
+                DatePart::Hour => Ok(Value::Int(i64::from(t.hours))),
+                DatePart::Minute => Ok(Value::Int(i64::from(t.minute))),
+                DatePart::Second => Ok(Value::Int(i64::from(t.second))),
+                DatePart::Microsecond => Ok(Value::Int(i64::from(t.micros))),
+                _ => Err(SqlError::not_supported("date parts of a TIME value")),
+            }
+        }
         Value::Date(d) => d.at_midnight(),
         Value::DateTime(dt) => *dt,
         _ => {
