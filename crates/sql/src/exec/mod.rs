@@ -27,6 +27,7 @@ pub mod rollup;
 pub mod select;
 pub mod select_into;
 pub mod set_ops;
+pub mod set_statement;
 pub mod show;
 pub mod sort;
 pub mod sort_by_row_id;
@@ -76,6 +77,7 @@ impl Session {
             | Stmt::ShowCollation { .. }
             | Stmt::ShowCharset { .. }
             | Stmt::ShowEngines
+            | Stmt::ShowPlugins
             | Stmt::ShowColumns { .. }
             | Stmt::ShowCreateTable { .. }
             | Stmt::ShowIndex { .. }

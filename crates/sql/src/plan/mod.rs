@@ -28,6 +28,7 @@ pub mod plan_cache;
 pub mod query;
 pub mod roles;
 pub mod select_into;
+pub mod set_statement;
 pub mod show_create;
 pub mod statements;
 pub mod stored;
@@ -181,6 +182,8 @@ pub enum Stmt {
         filter: ShowFilter,
     },
     ShowEngines,
+    /// SHOW PLUGINS: the plugins built in.
+    ShowPlugins,
     ShowCreateDatabase {
         name: String,
     },
@@ -417,6 +420,7 @@ impl Stmt {
             Stmt::ShowCollation { .. }
             | Stmt::ShowCharset { .. }
             | Stmt::ShowEngines
+            | Stmt::ShowPlugins
             | Stmt::ShowProcessList => Counter::ComShowVariables,
             Stmt::ShowColumns { .. } => Counter::ComShowFields,
             Stmt::ShowCreateTable { .. } => Counter::ComShowCreateTable,
@@ -686,6 +690,7 @@ pub fn compile_statement(
             key_cache_parse::cache_index(&mut c)?
         }
         Some("DO") => commands::do_exprs(&mut c, &compiler)?,
+        Some("CALL") => commands::call(&mut c, &compiler, ctx.database)?,
         Some("SELECT" | "WITH") if select_into::into_at(&raw.tokens).is_some() => {
             select_into::compile(raw, map, &compiler, ctx)?
         }
