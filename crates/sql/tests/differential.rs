@@ -634,8 +634,8 @@ fn set_statement_matches_mariadb() {
 }
 
 #[test]
-fn call_matches_mariadb() {
-    run_corpus("call", include_str!("corpus/call.sql"));
+fn routines_match_mariadb() {
+    run_corpus("routines", include_str!("corpus/routines.sql"));
 }
 
 #[test]

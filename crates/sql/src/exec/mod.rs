@@ -126,6 +126,18 @@ impl Session {
             | Stmt::UnlockTables => {
                 return Err(SqlError::not_supported("this statement here"));
             }
+            Stmt::DropRoutine {
+                kind,
+                name,
+                if_exists,
+            } => {
+                let e = SqlError::of(myriad_types::errors::ER_SP_DOES_NOT_EXIST, &[kind, name]);
+                if !*if_exists {
+                    return Err(e);
+                }
+                env.warnings.push(note(e.code, e.message));
+                ok(0)
+            }
             Stmt::Empty => {
                 return Err(SqlError::new(ER_EMPTY_QUERY, "Query was empty"));
             }

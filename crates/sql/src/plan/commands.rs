@@ -417,10 +417,7 @@ pub(crate) fn call(
         parts.push(c.name()?);
     }
     if parts.len() == 1 {
-        let db = database.ok_or_else(|| {
-            SqlError::new(myriad_types::errors::ER_NO_DB_ERROR, "No database selected")
-        })?;
-        parts.insert(0, db.to_string());
+        parts.insert(0, current_database(database)?.to_string());
     }
     if c.eat_token(&Token::LParen) && !c.eat_token(&Token::RParen) {
         loop {
@@ -460,4 +457,38 @@ pub(crate) fn call(
         myriad_types::errors::ER_SP_DOES_NOT_EXIST,
         &[&"PROCEDURE", &parts.join(".")],
     ))
+}
+
+fn current_database(database: Option<&str>) -> Result<&str, SqlError> {
+    database
+        .ok_or_else(|| SqlError::new(myriad_types::errors::ER_NO_DB_ERROR, "No database selected"))
+}
+
+/// `DROP {PROCEDURE | FUNCTION} [IF EXISTS] [db.]name`: no stored routine exists (myriad
+/// has none), so the statement answers 1305, or under IF EXISTS a note 1305, as MariaDB
+/// does for a routine that does not exist.
+pub(crate) fn drop_routine(c: &mut Cursor, database: Option<&str>) -> Result<Stmt, SqlError> {
+    c.pos += 1;
+    let kind = match c.eat_word("PROCEDURE") {
+        true => "PROCEDURE",
+        false => {
+            c.expect_word("FUNCTION")?;
+            "FUNCTION"
+        }
+    };
+    let if_exists = c.eat_word("IF");
+    if if_exists {
+        c.expect_word("EXISTS")?;
+    }
+    let first = c.name()?;
+    let name = match c.eat_token(&Token::Period) {
+        true => format!("{first}.{}", c.name()?),
+        false => format!("{}.{first}", current_database(database)?),
+    };
+    c.expect_end()?;
+    Ok(Stmt::DropRoutine {
+        kind,
+        name,
+        if_exists,
+    })
 }

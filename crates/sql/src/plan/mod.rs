@@ -182,6 +182,15 @@ pub enum Stmt {
         filter: ShowFilter,
     },
     ShowEngines,
+    /// `DROP {PROCEDURE | FUNCTION} [IF EXISTS] db.name`: myriad has no stored routines,
+    /// so none exists to drop (1305, a note under IF EXISTS).
+    DropRoutine {
+        /// PROCEDURE or FUNCTION.
+        kind: &'static str,
+        /// `db.name`.
+        name: String,
+        if_exists: bool,
+    },
     /// SHOW PLUGINS: the plugins built in.
     ShowPlugins,
     ShowCreateDatabase {
@@ -376,6 +385,7 @@ impl Stmt {
                 | Stmt::FlushTables(_)
                 | Stmt::CreateTable { .. }
                 | Stmt::DropTables { .. }
+                | Stmt::DropRoutine { .. }
                 | Stmt::Truncate { .. }
                 | Stmt::Maintenance { .. }
                 | Stmt::AlterTable { .. }
@@ -463,6 +473,10 @@ impl Stmt {
             Stmt::Empty => Counter::ComAdminCommands,
             Stmt::CreateTable { .. } => Counter::ComCreateTable,
             Stmt::DropTables { .. } => Counter::ComDropTable,
+            Stmt::DropRoutine {
+                kind: "PROCEDURE", ..
+            } => Counter::ComDropProcedure,
+            Stmt::DropRoutine { .. } => Counter::ComDropFunction,
             Stmt::Truncate { .. } => Counter::ComTruncate,
             Stmt::Maintenance { analyze: true, .. } => Counter::ComAnalyze,
             Stmt::Maintenance { .. } => Counter::ComCheck,
@@ -691,6 +705,9 @@ pub fn compile_statement(
         }
         Some("DO") => commands::do_exprs(&mut c, &compiler)?,
         Some("CALL") => commands::call(&mut c, &compiler, ctx.database)?,
+        Some("DROP") if matches!(second(&c).as_deref(), Some("PROCEDURE" | "FUNCTION")) => {
+            commands::drop_routine(&mut c, ctx.database)?
+        }
         Some("SELECT" | "WITH") if select_into::into_at(&raw.tokens).is_some() => {
             select_into::compile(raw, map, &compiler, ctx)?
         }
