@@ -53,6 +53,13 @@ SELECT @@group_concat_max_len
 SET STATEMENT sql_log_bin = 0 FOR SELECT @@sql_log_bin
 SELECT @@sql_log_bin
 SET STATEMENT sql_log_bin=0 FOR call mtr.add_suppression("InnoDB: Trying to delete tablespace.*pending operations")
+SET STATEMENT last_insert_id = 5 FOR SELECT LAST_INSERT_ID()
+SELECT LAST_INSERT_ID()
+SET STATEMENT timestamp = 1000000000 FOR SELECT UNIX_TIMESTAMP()
+SELECT UNIX_TIMESTAMP() > 1000000000
+SET STATEMENT max_statement_time = 0.01 FOR SELECT SLEEP(1)
+SELECT @@max_statement_time = 0
+SELECT a FROM t ORDER BY a
 SET STATEMENT autocommit = 0 FOR SELECT 1
 SET STATEMENT AUTOCOMMIT = DEFAULT FOR SELECT 1
 SET STATEMENT character_set_client = latin1 FOR SELECT 1
