@@ -632,3 +632,18 @@ fn window_functions_match_mariadb() {
         include_str!("corpus/window_functions.sql"),
     );
 }
+
+#[test]
+fn set_statement_matches_mariadb() {
+    run_corpus("set_statement", include_str!("corpus/set_statement.sql"));
+}
+
+#[test]
+fn routines_match_mariadb() {
+    run_corpus("routines", include_str!("corpus/routines.sql"));
+}
+
+#[test]
+fn plugins_match_mariadb() {
+    run_corpus("plugins", include_str!("corpus/plugins.sql"));
+}

@@ -198,6 +198,8 @@ error_codes! {
     ER_INVALID_ROLE = 1959, "OP000", "Invalid role specification %`s";
     ER_CANNOT_REVOKE_ROLE = 1962, "HY000", "Cannot revoke role '%s' from: '%s'@'%s'";
     ER_STATEMENT_TIMEOUT = 1969, "70100", "Query execution was interrupted (max_statement_time exceeded)";
+    ER_SUBQUERIES_NOT_SUPPORTED = 1970, "42000", "%s does not support subqueries or stored functions";
+    ER_SET_STATEMENT_NOT_SUPPORTED = 1971, "42000", "The system variable %.200s cannot be set in SET STATEMENT.";
 
     // Not in MariaDB: MySQL's code for LN/LOG of a non-positive number, kept because the
     // warning myriad gives there carries it.

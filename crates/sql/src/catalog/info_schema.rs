@@ -21,6 +21,9 @@ pub enum VirtualRows {
     KeyColumnUsage,
     /// One row per stored table: myriad has no partitioned tables.
     Partitions,
+    /// PLUGINS and ALL_PLUGINS: the storage engine and the authentication plugin myriad
+    /// has built in (it loads no others).
+    Plugins,
     Processlist,
     Schemata,
     SessionStatus,
@@ -64,6 +67,7 @@ const fn table(name: &'static str, columns: &'static str, rows: VirtualRows) -> 
 
 /// Every table with rows, sorted by name.
 pub static TABLES: &[VirtualTable] = &[
+    table("ALL_PLUGINS", PLUGINS_COLUMNS, VirtualRows::Plugins),
     table(
         "CHARACTER_SETS",
         CHARACTER_SETS_COLUMNS,
@@ -108,6 +112,7 @@ pub static TABLES: &[VirtualTable] = &[
     ),
     table("PARAMETERS", PARAMETERS_COLUMNS, VirtualRows::None),
     table("PARTITIONS", PARTITIONS_COLUMNS, VirtualRows::Partitions),
+    table("PLUGINS", PLUGINS_COLUMNS, VirtualRows::Plugins),
     table("PROCESSLIST", PROCESSLIST_COLUMNS, VirtualRows::Processlist),
     table(
         "REFERENTIAL_CONSTRAINTS",
@@ -160,7 +165,6 @@ pub static TABLES: &[VirtualTable] = &[
 
 /// MariaDB's other information_schema tables: reading one answers 1235.
 pub static NOT_BUILT: &[&str] = &[
-    "ALL_PLUGINS",
     "APPLICABLE_ROLES",
     "CLIENT_STATISTICS",
     "ENABLED_ROLES",
@@ -168,7 +172,6 @@ pub static NOT_BUILT: &[&str] = &[
     "INDEX_STATISTICS",
     "KEYWORDS",
     "OPTIMIZER_TRACE",
-    "PLUGINS",
     "PROFILING",
     "SPATIAL_REF_SYS",
     "SQL_FUNCTIONS",
@@ -436,6 +439,14 @@ const SYSTEM_VARIABLES_COLUMNS: &str = "VARIABLE_NAME varchar(64) NOT NULL, SESS
      varchar(21), NUMERIC_MAX_VALUE varchar(21), NUMERIC_BLOCK_SIZE varchar(21), \
      ENUM_VALUE_LIST longtext, READ_ONLY varchar(3) NOT NULL, COMMAND_LINE_ARGUMENT \
      varchar(64), GLOBAL_VALUE_PATH varchar(2048)";
+
+/// `information_schema.PLUGINS` and `ALL_PLUGINS`: MariaDB's columns.
+const PLUGINS_COLUMNS: &str = "PLUGIN_NAME varchar(64) NOT NULL, PLUGIN_VERSION varchar(20) \
+     NOT NULL, PLUGIN_STATUS varchar(16) NOT NULL, PLUGIN_TYPE varchar(80) NOT NULL, \
+     PLUGIN_TYPE_VERSION varchar(20) NOT NULL, PLUGIN_LIBRARY varchar(64), \
+     PLUGIN_LIBRARY_VERSION varchar(20), PLUGIN_AUTHOR varchar(64), PLUGIN_DESCRIPTION \
+     longtext, PLUGIN_LICENSE varchar(80) NOT NULL, LOAD_OPTION varchar(64) NOT NULL, \
+     PLUGIN_MATURITY varchar(12) NOT NULL, PLUGIN_AUTH_VERSION varchar(80)";
 
 /// `information_schema.PARTITIONS`: MariaDB's columns.
 const PARTITIONS_COLUMNS: &str = "TABLE_CATALOG varchar(512) NOT NULL, TABLE_SCHEMA varchar(64) \

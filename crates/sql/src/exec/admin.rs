@@ -258,6 +258,38 @@ pub(crate) const ENGINE_ROW: [&str; 6] = [
     "YES",
 ];
 
+/// The plugins myriad has, all built in: (name, version, type, description, load option,
+/// version of the plugin's own interface). SHOW PLUGINS and information_schema.PLUGINS
+/// list them; the storage engine is the one SHOW ENGINES shows, the authentication the
+/// one every account uses. There is no partitioning plugin: myriad does not partition.
+pub(crate) const PLUGINS: &[(&str, &str, &str, &str, &str, &str)] = &[
+    (
+        "mysql_native_password",
+        "1.0",
+        "AUTHENTICATION",
+        "Native MySQL authentication",
+        "FORCE",
+        "1.0",
+    ),
+    (
+        ENGINE_ROW[0],
+        "10.11",
+        "STORAGE ENGINE",
+        ENGINE_ROW[2],
+        "FORCE",
+        "10.11.0",
+    ),
+];
+
+/// The version of the plugin interface of each type (MariaDB's numbering: the server's
+/// version for storage engines, 2.2 for authentication).
+pub(crate) fn plugin_type_version(plugin_type: &str) -> &'static str {
+    match plugin_type {
+        "AUTHENTICATION" => "2.2",
+        _ => "101100.0",
+    }
+}
+
 pub(crate) const COLLATION_IDS: &[(&str, &str, u64, bool)] = &[
     ("ascii_general_ci", "ascii", 11, true),
     ("binary", "binary", 63, true),

@@ -196,7 +196,7 @@ impl Session {
 
     /// A statement that failed before it ran (it did not compile): its error is what
     /// SHOW WARNINGS shows next, and ROW_COUNT() is -1.
-    fn failed_unrun(&mut self, e: &SqlError) {
+    pub(crate) fn failed_unrun(&mut self, e: &SqlError) {
         self.state.row_count = -1;
         self.state.warnings = vec![Warning {
             level: "Error",
@@ -480,6 +480,15 @@ pub fn execute(
         session.bump(Counter::Queries);
         // The tables the compile opens stay open for the execution: one lookup each.
         let _tables = myriad_storage::StatementTables::begin();
+        if crate::plan::set_statement::is_set_statement(&raw.tokens) {
+            let result = session.run_set_statement(raw, &map, out.as_deref_mut());
+            let failed = result.is_err();
+            results.push(result);
+            if failed {
+                break;
+            }
+            continue;
+        }
         let compiled = {
             let ctx = session.compile_ctx();
             crate::plan::compile_statement(raw, &map, &ctx)

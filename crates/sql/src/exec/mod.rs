@@ -27,6 +27,7 @@ pub mod rollup;
 pub mod select;
 pub mod select_into;
 pub mod set_ops;
+pub mod set_statement;
 pub mod show;
 pub mod sort;
 pub mod sort_by_row_id;
@@ -76,6 +77,7 @@ impl Session {
             | Stmt::ShowCollation { .. }
             | Stmt::ShowCharset { .. }
             | Stmt::ShowEngines
+            | Stmt::ShowPlugins
             | Stmt::ShowColumns { .. }
             | Stmt::ShowCreateTable { .. }
             | Stmt::ShowIndex { .. }
@@ -123,6 +125,18 @@ impl Session {
             | Stmt::SelectInto(_)
             | Stmt::UnlockTables => {
                 return Err(SqlError::not_supported("this statement here"));
+            }
+            Stmt::DropRoutine {
+                kind,
+                name,
+                if_exists,
+            } => {
+                let e = SqlError::of(myriad_types::errors::ER_SP_DOES_NOT_EXIST, &[kind, name]);
+                if !*if_exists {
+                    return Err(e);
+                }
+                env.warnings.push(note(e.code, e.message));
+                ok(0)
             }
             Stmt::Empty => {
                 return Err(SqlError::new(ER_EMPTY_QUERY, "Query was empty"));

@@ -424,6 +424,7 @@ impl Session {
             s @ (Stmt::ShowCollation { .. }
             | Stmt::ShowCharset { .. }
             | Stmt::ShowEngines
+            | Stmt::ShowPlugins
             | Stmt::ShowProcessList) => return self.show_server(s, env),
             s @ (Stmt::ShowColumns { .. }
             | Stmt::ShowCreateTable { .. }
@@ -587,6 +588,32 @@ impl Session {
                         ("Savepoints", 3),
                     ],
                     vec![row],
+                    &ShowFilter::None,
+                    env,
+                )?
+            }
+            Stmt::ShowPlugins => {
+                let rows = PLUGINS
+                    .iter()
+                    .map(|(name, _, kind, ..)| {
+                        vec![
+                            Value::text(name),
+                            Value::text("ACTIVE"),
+                            Value::text(kind),
+                            Value::Null,
+                            Value::text("Apache-2.0"),
+                        ]
+                    })
+                    .collect();
+                listing(
+                    &[
+                        ("Name", 64),
+                        ("Status", 16),
+                        ("Type", 80),
+                        ("Library", 64),
+                        ("License", 80),
+                    ],
+                    rows,
                     &ShowFilter::None,
                     env,
                 )?

@@ -401,3 +401,94 @@ pub(crate) fn do_exprs(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt, SqlE
     }
     Ok(Stmt::Do(exprs))
 }
+
+/// `CALL [db.]name[(argument, ...)]`: myriad has no stored procedures, so none exists to
+/// call (1305, MariaDB's answer for a procedure that does not exist). A name without a
+/// database needs a current one (1046); the arguments are compiled first, so that an
+/// unknown column is MariaDB's 1054.
+pub(crate) fn call(
+    c: &mut Cursor,
+    compiler: &Compiler,
+    database: Option<&str>,
+) -> Result<Stmt, SqlError> {
+    c.pos += 1;
+    let mut parts = vec![c.name()?];
+    while c.eat_token(&Token::Period) {
+        parts.push(c.name()?);
+    }
+    if parts.len() == 1 {
+        parts.insert(0, current_database(database)?.to_string());
+    }
+    if c.eat_token(&Token::LParen) && !c.eat_token(&Token::RParen) {
+        loop {
+            let start = c.pos;
+            let mut depth = 0i32;
+            while let Some(t) = c.peek() {
+                match t.token {
+                    Token::RParen | Token::Comma if depth == 0 => break,
+                    Token::LParen => depth += 1,
+                    Token::RParen => depth -= 1,
+                    _ => {}
+                }
+                c.pos += 1;
+            }
+            if c.pos == start {
+                return Err(c.error());
+            }
+            compile_expr_tokens(&c.tokens[start..c.pos], compiler, c).map_err(|e| {
+                match e.code == myriad_types::errors::ER_BAD_FIELD_ERROR.code {
+                    true => SqlError {
+                        message: e.message.replace("'field list'", "'CALL'"),
+                        ..e
+                    },
+                    false => e,
+                }
+            })?;
+            if !c.eat_token(&Token::Comma) {
+                break;
+            }
+        }
+        if !c.eat_token(&Token::RParen) {
+            return Err(c.error());
+        }
+    }
+    c.expect_end()?;
+    Err(SqlError::of(
+        myriad_types::errors::ER_SP_DOES_NOT_EXIST,
+        &[&"PROCEDURE", &parts.join(".")],
+    ))
+}
+
+fn current_database(database: Option<&str>) -> Result<&str, SqlError> {
+    database
+        .ok_or_else(|| SqlError::new(myriad_types::errors::ER_NO_DB_ERROR, "No database selected"))
+}
+
+/// `DROP {PROCEDURE | FUNCTION} [IF EXISTS] [db.]name`: no stored routine exists (myriad
+/// has none), so the statement answers 1305, or under IF EXISTS a note 1305, as MariaDB
+/// does for a routine that does not exist.
+pub(crate) fn drop_routine(c: &mut Cursor, database: Option<&str>) -> Result<Stmt, SqlError> {
+    c.pos += 1;
+    let kind = match c.eat_word("PROCEDURE") {
+        true => "PROCEDURE",
+        false => {
+            c.expect_word("FUNCTION")?;
+            "FUNCTION"
+        }
+    };
+    let if_exists = c.eat_word("IF");
+    if if_exists {
+        c.expect_word("EXISTS")?;
+    }
+    let first = c.name()?;
+    let name = match c.eat_token(&Token::Period) {
+        true => format!("{first}.{}", c.name()?),
+        false => format!("{}.{first}", current_database(database)?),
+    };
+    c.expect_end()?;
+    Ok(Stmt::DropRoutine {
+        kind,
+        name,
+        if_exists,
+    })
+}

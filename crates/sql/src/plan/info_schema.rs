@@ -182,7 +182,7 @@ mod tests {
     #[test]
     fn unknown_and_unbuilt_names_answer_mariadb_codes() {
         assert_eq!(table_ref("no_such", None).unwrap_err().code, 1109);
-        assert_eq!(table_ref("plugins", None).unwrap_err().code, 1235);
+        assert_eq!(table_ref("keywords", None).unwrap_err().code, 1235);
         assert_eq!(table_ref("INNODB_TRX", None).unwrap_err().code, 1235);
         let t = table_ref("tables", Some("t")).unwrap();
         assert_eq!(&*t.alias, "t");

@@ -28,6 +28,7 @@ pub mod plan_cache;
 pub mod query;
 pub mod roles;
 pub mod select_into;
+pub mod set_statement;
 pub mod show_create;
 pub mod statements;
 pub mod stored;
@@ -181,6 +182,17 @@ pub enum Stmt {
         filter: ShowFilter,
     },
     ShowEngines,
+    /// `DROP {PROCEDURE | FUNCTION} [IF EXISTS] db.name`: myriad has no stored routines,
+    /// so none exists to drop (1305, a note under IF EXISTS).
+    DropRoutine {
+        /// PROCEDURE or FUNCTION.
+        kind: &'static str,
+        /// `db.name`.
+        name: String,
+        if_exists: bool,
+    },
+    /// SHOW PLUGINS: the plugins built in.
+    ShowPlugins,
     ShowCreateDatabase {
         name: String,
     },
@@ -373,6 +385,7 @@ impl Stmt {
                 | Stmt::FlushTables(_)
                 | Stmt::CreateTable { .. }
                 | Stmt::DropTables { .. }
+                | Stmt::DropRoutine { .. }
                 | Stmt::Truncate { .. }
                 | Stmt::Maintenance { .. }
                 | Stmt::AlterTable { .. }
@@ -417,6 +430,7 @@ impl Stmt {
             Stmt::ShowCollation { .. }
             | Stmt::ShowCharset { .. }
             | Stmt::ShowEngines
+            | Stmt::ShowPlugins
             | Stmt::ShowProcessList => Counter::ComShowVariables,
             Stmt::ShowColumns { .. } => Counter::ComShowFields,
             Stmt::ShowCreateTable { .. } => Counter::ComShowCreateTable,
@@ -459,6 +473,10 @@ impl Stmt {
             Stmt::Empty => Counter::ComAdminCommands,
             Stmt::CreateTable { .. } => Counter::ComCreateTable,
             Stmt::DropTables { .. } => Counter::ComDropTable,
+            Stmt::DropRoutine {
+                kind: "PROCEDURE", ..
+            } => Counter::ComDropProcedure,
+            Stmt::DropRoutine { .. } => Counter::ComDropFunction,
             Stmt::Truncate { .. } => Counter::ComTruncate,
             Stmt::Maintenance { analyze: true, .. } => Counter::ComAnalyze,
             Stmt::Maintenance { .. } => Counter::ComCheck,
@@ -686,6 +704,10 @@ pub fn compile_statement(
             key_cache_parse::cache_index(&mut c)?
         }
         Some("DO") => commands::do_exprs(&mut c, &compiler)?,
+        Some("CALL") => commands::call(&mut c, &compiler, ctx.database)?,
+        Some("DROP") if matches!(second(&c).as_deref(), Some("PROCEDURE" | "FUNCTION")) => {
+            commands::drop_routine(&mut c, ctx.database)?
+        }
         Some("SELECT" | "WITH") if select_into::into_at(&raw.tokens).is_some() => {
             select_into::compile(raw, map, &compiler, ctx)?
         }

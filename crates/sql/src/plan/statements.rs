@@ -122,7 +122,10 @@ pub(crate) fn parse_set(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt, Sql
                 Some(Token::Eq | Token::Assignment)
             ) =>
         {
-            return Err(SqlError::not_supported("SET STATEMENT ... FOR"));
+            // Run where a statement text enters (`exec::set_statement`); not prepared.
+            return Err(SqlError::not_supported(
+                "SET STATEMENT ... FOR in a prepared statement",
+            ));
         }
         Some("CHARACTER") if c.peek_word_at(1).as_deref() == Some("SET") => {
             c.pos += 2;
@@ -229,26 +232,7 @@ fn set_variables(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt, SqlError> 
         if !(c.eat_token(&Token::Eq) || c.eat_token(&Token::Assignment)) {
             return Err(c.error());
         }
-        let value_tokens = c.until_comma();
-        let value = match value_tokens {
-            [] => return Err(c.error()),
-            [single] => match &single.token {
-                Token::Word(w)
-                    if w.quote_style.is_none() && w.value.eq_ignore_ascii_case("DEFAULT") =>
-                {
-                    AssignValue::Default
-                }
-                Token::Word(w)
-                    if w.quote_style.is_none()
-                        && !w.value.starts_with('@')
-                        && !matches!(w.keyword, Keyword::NULL | Keyword::TRUE | Keyword::FALSE) =>
-                {
-                    AssignValue::Word(w.value.clone())
-                }
-                _ => AssignValue::Expr(compile_expr_tokens(value_tokens, compiler, c)?),
-            },
-            _ => AssignValue::Expr(compile_expr_tokens(value_tokens, compiler, c)?),
-        };
+        let value = assign_value(c, compiler)?;
         if matches!(target, AssignTarget::User(_)) && matches!(value, AssignValue::Default) {
             return Err(c.error());
         }
@@ -269,6 +253,31 @@ fn set_variables(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt, SqlError> 
     }
     c.expect_end()?;
     Ok(Stmt::Set(assignments))
+}
+
+/// The value of one assignment of a SET, up to the next comma at the top level: DEFAULT,
+/// a bare word (`ON`, `utf8mb4`) or an expression.
+pub(crate) fn assign_value(c: &mut Cursor, compiler: &Compiler) -> Result<AssignValue, SqlError> {
+    let value_tokens = c.until_comma();
+    Ok(match value_tokens {
+        [] => return Err(c.error()),
+        [single] => match &single.token {
+            Token::Word(w)
+                if w.quote_style.is_none() && w.value.eq_ignore_ascii_case("DEFAULT") =>
+            {
+                AssignValue::Default
+            }
+            Token::Word(w)
+                if w.quote_style.is_none()
+                    && !w.value.starts_with('@')
+                    && !matches!(w.keyword, Keyword::NULL | Keyword::TRUE | Keyword::FALSE) =>
+            {
+                AssignValue::Word(w.value.clone())
+            }
+            _ => AssignValue::Expr(compile_expr_tokens(value_tokens, compiler, c)?),
+        },
+        _ => AssignValue::Expr(compile_expr_tokens(value_tokens, compiler, c)?),
+    })
 }
 
 /// `GLOBAL`, `SESSION` or `LOCAL` before one assignment of a SET: the scope from there on
@@ -482,6 +491,14 @@ pub(crate) fn parse_show(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt, Sq
         "ENGINES" | "STORAGE" => {
             c.pos = c.tokens.len();
             Stmt::ShowEngines
+        }
+        "PLUGINS" => {
+            // SHOW PLUGINS SONAME lists the plugin libraries on disk: myriad loads none.
+            if c.peek_word().as_deref() == Some("SONAME") {
+                return Err(SqlError::not_supported("SHOW PLUGINS SONAME"));
+            }
+            c.expect_end()?;
+            Stmt::ShowPlugins
         }
         "PROCESSLIST" => {
             c.expect_end()?;

@@ -427,6 +427,7 @@ pub static DEFINITIONS: &[VarDef] = &[
     var!("sort_buffer_size", uint(1024, u64::MAX), Both, rw, Some("2097152"), "Bytes of rows an ORDER BY keeps in memory before it sorts through temporary files"),
     var!("sql_auto_is_null", Kind::Bool, Both, rw, Some("OFF"), "WHERE auto_col IS NULL finds the last inserted row"),
     var!("sql_big_selects", Kind::Bool, Both, rw, Some("ON"), "Allow SELECTs larger than max_join_size"),
+    var!("sql_log_bin", Kind::Bool, Both, rw, Some("ON"), "Whether the session's changes go to the binary log (myriad keeps no binary log: log_bin is OFF)"),
     var!("sql_mode", Kind::Set(SQL_MODE_NAMES), Both, rw, Some("STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION"), "SQL modes (MariaDB 10.11's default)"),
     var!("sql_notes", Kind::Bool, Both, rw, Some("ON"), "Record note-level warnings"),
     var!("sql_quote_show_create", Kind::Bool, Both, rw, Some("ON"), "Quote identifiers in SHOW CREATE"),

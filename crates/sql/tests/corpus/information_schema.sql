@@ -42,6 +42,11 @@ SET SESSION div_precision_increment = 7
 SELECT session_value, global_value FROM information_schema.system_variables WHERE variable_name = 'DIV_PRECISION_INCREMENT'
 SET SESSION div_precision_increment = DEFAULT
 SELECT COUNT(*) FROM information_schema.system_variables WHERE variable_name = 'NO_SUCH_VARIABLE'
+SELECT variable_name, session_value, global_value, global_value_origin, default_value, variable_scope, variable_type, enum_value_list, read_only FROM information_schema.system_variables WHERE variable_name = 'SQL_LOG_BIN'
+SET SESSION sql_log_bin = 0
+SELECT session_value, global_value FROM information_schema.system_variables WHERE variable_name = 'SQL_LOG_BIN'
+SET SESSION sql_log_bin = DEFAULT
+SELECT COUNT(*) FROM information_schema.system_variables WHERE variable_name = 'have_sanitizer' AND global_value LIKE 'MSAN%'
 SELECT engine, support, transactions, savepoints FROM information_schema.engines WHERE engine = 'InnoDB'
 SELECT * FROM information_schema.character_sets WHERE character_set_name IN ('utf8mb4', 'latin1', 'binary') ORDER BY 1
 SELECT * FROM information_schema.collations WHERE collation_name IN ('utf8mb4_general_ci', 'utf8mb4_bin', 'latin1_swedish_ci') ORDER BY id

@@ -67,6 +67,7 @@ pub(crate) fn rows(
             .iter()
             .map(|s| text(s))
             .collect()],
+        VirtualRows::Plugins => server::plugins(),
         VirtualRows::Collations => collations(false),
         VirtualRows::CollationApplicability => collations(true),
         VirtualRows::CharacterSets => crate::exec::admin::CHARACTER_SETS
