@@ -540,6 +540,11 @@ fn random_queries_match_mariadb() {
 }
 
 #[test]
+fn drop_view_matches_mariadb() {
+    run_corpus("drop_view", include_str!("corpus/drop_view.sql"));
+}
+
+#[test]
 fn time_columns_match_mariadb() {
     run_corpus("time_columns", include_str!("corpus/time_columns.sql"));
 }

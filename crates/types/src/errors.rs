@@ -167,6 +167,7 @@ error_codes! {
     ER_QUERY_INTERRUPTED = 1317, "70100", "Query execution was interrupted";
     ER_SP_UNDECLARED_VAR = 1327, "42000", "Undeclared variable: %-.192s";
     ER_SP_FETCH_NO_DATA = 1329, "02000", "No data - zero rows fetched, selected, or processed";
+    ER_WRONG_OBJECT = 1347, "HY000", "'%-.192s.%-.192s' is not of type '%s'";
     ER_NO_DEFAULT_FOR_FIELD = 1364, "HY000", "Field '%-.192s' doesn't have a default value";
     ER_DIVISION_BY_ZERO = 1365, "22012", "Division by 0";
     ER_TRUNCATED_WRONG_VALUE_FOR_FIELD = 1366, "22007", "Incorrect %-.32s value: '%-.128T' for column `%.192s`.`%.192s`.`%.192s` at row %lu";
@@ -221,6 +222,7 @@ error_codes! {
     ER_INVALID_NTILE_ARGUMENT = 4024, "HY000", "Argument of NTILE must be greater than 0";
     ER_SUM_FUNC_WITH_WINDOW_FUNC_AS_ARG = 4074, "HY000", "Window functions can not be used as arguments to group functions.";
     ER_ILLEGAL_PARAMETER_DATA_TYPES2_FOR_OPERATION = 4078, "HY000", "Illegal parameter data types %s and %s for operation '%s'";
+    ER_UNKNOWN_VIEW = 4092, "42S02", "Unknown VIEW: '%-.192s'";
     ER_ACCOUNT_HAS_BEEN_LOCKED = 4151, "HY000", "Access denied, this account is locked";
     ER_LOAD_INFILE_CAPABILITY_DISABLED = 4166, "HY000", "The used command is not allowed because the MariaDB server or client has disabled the local infile capability";
 }

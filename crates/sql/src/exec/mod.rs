@@ -93,6 +93,7 @@ impl Session {
             | Stmt::DropDatabase { .. }
             | Stmt::CreateTable { .. }
             | Stmt::DropTables { .. }
+            | Stmt::DropViews { .. }
             | Stmt::Truncate { .. }
             | Stmt::AlterIndexes { .. }
             | Stmt::Maintenance { .. }

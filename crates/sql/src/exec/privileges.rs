@@ -389,6 +389,13 @@ fn needs_of<'s>(stmt: &'s Stmt, current: Option<&'s str>, needs: &mut Vec<Need<'
                 needs.push(table(db, t, Privs::DROP));
             }
         }
+        // A view is dropped with DROP on it, as a table is (and whether a table of that
+        // name exists is told only to who may drop it).
+        Stmt::DropViews { names, .. } => {
+            for (db, t) in names {
+                needs.push(table(db, t, Privs::DROP));
+            }
+        }
         Stmt::Truncate { database, name } => needs.push(table(database, name, Privs::DROP)),
         Stmt::LoadData(p) => {
             // FILE for the server's own file is checked when it runs (1045, as MariaDB).

@@ -140,6 +140,9 @@ fn create_table(
 
 /// CREATE, DROP, ALTER, RENAME and TRUNCATE of tables and indexes.
 fn ddl(statement: ast::Statement, compiler: &Compiler, ctx: &CompileCtx) -> Result<Stmt, SqlError> {
+    if let Some(stmt) = crate::plan::drop_view::plan(&statement, ctx.database) {
+        return stmt;
+    }
     let storage = ctx.catalog.storage();
     match statement {
         ast::Statement::CreateTable(ct) => create_table(&ct, compiler, ctx),

@@ -17,6 +17,7 @@ pub mod access;
 pub mod alter;
 pub mod commands;
 pub mod derived;
+pub mod drop_view;
 pub mod explain;
 pub mod from_ast;
 pub mod grants;
@@ -310,6 +311,11 @@ pub enum Stmt {
         tables: Vec<(String, String)>,
         if_exists: bool,
     },
+    /// DROP VIEW: no view exists here (see `drop_view`).
+    DropViews {
+        names: Vec<(String, String)>,
+        if_exists: bool,
+    },
     Truncate {
         database: String,
         name: String,
@@ -471,6 +477,7 @@ impl Stmt {
             Stmt::RollbackToSavepoint(_) => Counter::ComRollbackToSavepoint,
             Stmt::ReleaseSavepoint(_) => Counter::ComReleaseSavepoint,
             Stmt::Empty => Counter::ComAdminCommands,
+            Stmt::DropViews { .. } => Counter::ComDropView,
             Stmt::CreateTable { .. } => Counter::ComCreateTable,
             Stmt::DropTables { .. } => Counter::ComDropTable,
             Stmt::DropRoutine {

@@ -1,0 +1,22 @@
+-- DROP VIEW when there is no such view: a note with IF EXISTS, error 4092 (Unknown VIEW)
+-- without it, warning 1347 for a table named as a view (which stays), 1046 without a
+-- database.
+DROP VIEW IF EXISTS v1
+DROP DATABASE IF EXISTS noview
+CREATE DATABASE noview
+USE noview
+CREATE TABLE t (a INT)
+DROP VIEW IF EXISTS v1
+SHOW WARNINGS
+DROP VIEW IF EXISTS v1, v2, other.v3
+SHOW WARNINGS
+DROP VIEW v1
+DROP VIEW t
+DROP VIEW IF EXISTS t
+SHOW WARNINGS
+DROP VIEW v1, t
+DROP VIEW IF EXISTS v1 RESTRICT
+DROP VIEW IF EXISTS v1 CASCADE
+SHOW TABLES
+SHOW SESSION STATUS LIKE 'Com_drop_view'
+DROP DATABASE noview
