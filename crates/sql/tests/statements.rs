@@ -41,6 +41,38 @@ fn set_checks_scope_type_and_range() {
     assert_eq!(scalar(&mut s, "SELECT @@wait_timeout"), "28800");
 }
 
+/// Settings whose effect is not built are refused, not accepted and ignored: a
+/// `sql_select_limit` would cut results, `sql_safe_updates` refuse keyless updates.
+#[test]
+fn settings_without_their_effect_are_refused() {
+    let (_t, mut s) = engine_and_session();
+    assert_eq!(error_code(&mut s, "SET sql_select_limit = 10"), 1235);
+    assert_eq!(error_code(&mut s, "SET GLOBAL sql_safe_updates = ON"), 1235);
+    assert_eq!(
+        error_code(&mut s, "SET sql_safe_updates = 1, wait_timeout = 5"),
+        1235
+    );
+    assert_eq!(error_code(&mut s, "SET auto_increment_increment = 2"), 1235);
+    assert_eq!(
+        error_code(&mut s, "SET GLOBAL auto_increment_offset = 3"),
+        1235
+    );
+    exec_ok(
+        &mut s,
+        "SET auto_increment_increment = 1, auto_increment_offset = 1",
+    );
+    assert_eq!(scalar(&mut s, "SELECT @@wait_timeout"), "28800");
+    exec_ok(
+        &mut s,
+        "SET sql_select_limit = DEFAULT, sql_safe_updates = OFF",
+    );
+    exec_ok(&mut s, "SET sql_select_limit = 18446744073709551615");
+    assert_eq!(
+        scalar(&mut s, "SELECT @@sql_select_limit"),
+        "18446744073709551615"
+    );
+}
+
 #[test]
 fn set_global_does_not_change_running_sessions() {
     let t = engine();

@@ -23,6 +23,30 @@ use crate::exec::*;
 use crate::Session;
 use std::sync::Arc;
 
+/// The variables whose values other than the default would change what statements do in
+/// ways not built here: setting one to another value is refused (1235) rather than
+/// accepted and ignored (`sql_select_limit` would cut SELECT results, `sql_safe_updates`
+/// refuse UPDATE and DELETE without a key, the auto_increment steps space the values
+/// AUTO_INCREMENT gives, as servers that write the same tables rely on).
+const DEFAULT_ONLY: &[&str] = &[
+    "sql_select_limit",
+    "sql_safe_updates",
+    "auto_increment_increment",
+    "auto_increment_offset",
+];
+
+fn refuse_unbuilt_setting(name: &str, value: &VarValue, index: usize) -> Result<(), SqlError> {
+    if !DEFAULT_ONLY.contains(&name) {
+        return Ok(());
+    }
+    if *value == crate::system::sysvars::defaults().swap_remove(index) {
+        return Ok(());
+    }
+    Err(SqlError::not_supported(&format!(
+        "{name} other than its default"
+    )))
+}
+
 impl Session {
     pub(crate) fn session_text(&self, name: &str) -> String {
         crate::system::sysvars::lookup(name)
@@ -125,6 +149,7 @@ impl Session {
                             v
                         }
                     };
+                    refuse_unbuilt_setting(def.name, &value, *index)?;
                     changes.push(Change::system(*index, global, value.clone()));
                     if let Some(alias) = crate::system::sysvars::alias_of(def.name)
                         .and_then(crate::system::sysvars::lookup)
