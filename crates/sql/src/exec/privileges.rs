@@ -13,6 +13,7 @@
 
 use crate::catalog::privileges::{Grants, Privs};
 use crate::error::SqlError;
+use crate::exec::column_uses::{column_uses, ColumnUses};
 use crate::plan::roles::RoleStmt;
 use crate::plan::{AssignTarget, SetScope, Stmt};
 use crate::value::Value;
@@ -27,7 +28,12 @@ use std::sync::Arc;
 enum Need<'s> {
     /// Every privilege of `privs` on table `db`.`table`.
     Table(&'s str, &'s str, Privs),
-    /// Some privilege on the table (SHOW COLUMNS and the like).
+    /// An INSERT's or UPDATE's privileges on its table, as [`Need::Table`], but INSERT and
+    /// UPDATE pass when held on some of its columns ([`Need::WriteColumns`] follows).
+    Write(&'s str, &'s str, Privs),
+    /// Some privilege on the table or on one of its columns (SHOW COLUMNS, SHOW INDEX).
+    SeeTable(&'s str, &'s str),
+    /// Some table-level privilege on the table (SHOW CREATE TABLE and the like).
     AnyOnTable(&'s str, &'s str),
     /// `privs` on database `db` itself (CREATE / DROP DATABASE).
     Database(&'s str, Privs),
@@ -40,9 +46,14 @@ enum Need<'s> {
     Global(Privs),
     /// SELECT on each of these tables (`db`, `table`).
     Reads(Vec<(String, String)>),
-    /// SELECT on `db`.`table`, whose column `column` the statement reads (an UPDATE's or
-    /// DELETE's WHERE, an UPDATE's new values): 1143 names the column.
-    ReadColumn(&'s str, &'s str, &'s str),
+    /// SELECT on the columns of `db`.`table` the statement reads (an UPDATE's or DELETE's
+    /// WHERE, new values and ORDER BY, an ON DUPLICATE KEY UPDATE's values): the table's,
+    /// or the column's own (1143 names the first one missing).
+    ReadColumns(&'s str, &'s str),
+    /// `privs` (INSERT or UPDATE) on each column of `db`.`table` the statement writes,
+    /// where the table's is not held (the table need let column privileges of the kind
+    /// pass): 1143 names the first one missing.
+    WriteColumns(&'s str, &'s str, Privs),
 }
 
 impl Session {
@@ -111,8 +122,10 @@ impl Session {
         }
         let mut needs = Vec::new();
         needs_of(stmt, self.info.database.as_deref(), &mut needs);
+        // The columns used, walked the first time a need looks at a column.
+        let uses = std::cell::OnceCell::new();
         for need in needs {
-            self.check_need(&grants, need)?;
+            self.check_need(&grants, need, Some((stmt, &uses)))?;
         }
         Ok(())
     }
@@ -160,7 +173,7 @@ impl Session {
         if grants.is_all() {
             return Ok(());
         }
-        self.check_need(&grants, Need::AnyOnTable(db, table))
+        self.check_need(&grants, Need::AnyOnTable(db, table), None)
     }
 
     /// 1044 for database `db`, naming the account as MariaDB does: its user and the host
@@ -171,13 +184,38 @@ impl Session {
         database_denied(user, pattern.as_deref().unwrap_or(host), db)
     }
 
-    fn check_need(&self, grants: &Grants, need: Need) -> Result<(), SqlError> {
+    /// Check one need; `stmt` is the statement, with the columns it uses once walked (see
+    /// [`column_uses`]; None when they cannot be told).
+    fn check_need(
+        &self,
+        grants: &Grants,
+        need: Need,
+        stmt: Option<(&Stmt, &std::cell::OnceCell<Option<ColumnUses>>)>,
+    ) -> Result<(), SqlError> {
         let (user, host) = (&self.info.user, &self.info.host);
+        let uses = || stmt.and_then(|(s, uses)| uses.get_or_init(|| column_uses(s)).as_ref());
         match need {
             Need::Table(db, table, privs) => {
                 let missing = privs.without(grants.on_table(db, table));
                 if let Some(name) = missing.names().first() {
                     return Err(table_denied(name, user, host, db, table));
+                }
+            }
+            Need::Write(db, table, privs) => {
+                let missing = privs.without(grants.on_table(db, table));
+                // INSERT and UPDATE held on some columns pass here; WriteColumns checks
+                // the columns written.
+                let on_columns = grants.column_kinds(db, table);
+                for name in missing.names() {
+                    let p = Privs::named(name).unwrap_or(Privs::NONE);
+                    if !on_columns.contains(p) || !Privs::INSERT.union(Privs::UPDATE).contains(p) {
+                        return Err(table_denied(name, user, host, db, table));
+                    }
+                }
+            }
+            Need::SeeTable(db, table) => {
+                if !grants.any_on_table_or_column(db, table) {
+                    return Err(table_denied("SELECT", user, host, db, table));
                 }
             }
             Need::AnyOnTable(db, table) => {
@@ -205,22 +243,57 @@ impl Session {
                     return Err(global_denied(privs));
                 }
             }
-            Need::ReadColumn(db, table, column) => {
+            Need::ReadColumns(db, table) => {
                 if !grants.on_table(db, table).contains(Privs::SELECT) {
-                    return Err(SqlError::new(
-                        ER_COLUMNACCESS_DENIED_ERROR,
-                        format!(
-                            "SELECT command denied to user '{user}'@'{host}' for column \
-                             '{column}' in table '{table}'"
-                        ),
-                    ));
+                    let Some(uses) = uses() else {
+                        return Err(table_denied("SELECT", user, host, db, table));
+                    };
+                    check_columns(
+                        grants,
+                        uses.columns_of(db, table),
+                        (db, table),
+                        Privs::SELECT,
+                    )
+                    .map_err(|column| column_denied("SELECT", user, host, column, table))?;
+                }
+            }
+            Need::WriteColumns(db, table, privs) => {
+                if !grants.on_table(db, table).contains(privs) {
+                    let name = privs.names().first().copied().unwrap_or("INSERT");
+                    let written = stmt.and_then(|(s, _)| written_columns(s, privs));
+                    let Some(written) = written else {
+                        return Err(table_denied(name, user, host, db, table));
+                    };
+                    check_columns(grants, written, (db, table), privs)
+                        .map_err(|column| column_denied(name, user, host, column, table))?;
                 }
             }
             Need::Reads(tables) => {
                 for (db, table) in &tables {
-                    if !grants.on_table(db, table).contains(Privs::SELECT) {
-                        return Err(table_denied("SELECT", user, host, db, table));
+                    if grants.on_table(db, table).contains(Privs::SELECT) {
+                        continue;
                     }
+                    // Column privileges: every column read must have SELECT, and a `*`
+                    // needs the whole table.
+                    let denied = || table_denied("SELECT", user, host, db, table);
+                    if !grants.column_kinds(db, table).contains(Privs::SELECT) {
+                        return Err(denied());
+                    }
+                    let Some(uses) = uses() else {
+                        return Err(denied());
+                    };
+                    if let Some(every) = uses.wildcard_on(db, table) {
+                        if check_columns(grants, every, (db, table), Privs::SELECT).is_err() {
+                            return Err(denied());
+                        }
+                    }
+                    check_columns(
+                        grants,
+                        uses.columns_of(db, table),
+                        (db, table),
+                        Privs::SELECT,
+                    )
+                    .map_err(|column| column_denied("SELECT", user, host, column, table))?;
                 }
             }
         }
@@ -236,6 +309,65 @@ impl Session {
         }
         Err(self.database_denied(db))
     }
+}
+
+/// The first of `columns` of `table` on which `privs` is not held, as the error.
+fn check_columns<'c>(
+    grants: &Grants,
+    columns: impl IntoIterator<Item = &'c str>,
+    (db, table): (&str, &str),
+    privs: Privs,
+) -> Result<(), &'c str> {
+    for column in columns {
+        if !grants.on_column(db, table, column).contains(privs) {
+            return Err(column);
+        }
+    }
+    Ok(())
+}
+
+/// The columns an INSERT or UPDATE writes, for the column privilege `privs` of its
+/// kind: an INSERT's listed columns (INSERT, and UPDATE with ON DUPLICATE KEY UPDATE, then
+/// the columns that sets), an UPDATE's assigned ones. None where the table's privilege is
+/// needed: an INSERT that lists no column (its list is then every column in order).
+fn written_columns(stmt: &Stmt, privs: Privs) -> Option<Vec<&str>> {
+    fn name(def: &myriad_storage::TableDef, i: usize) -> Option<&str> {
+        def.columns.get(i).map(|c| c.name.as_str())
+    }
+    match stmt {
+        Stmt::Insert(p) => {
+            let def = &p.table.def;
+            if p.columns.iter().copied().eq(0..def.columns.len()) {
+                return None;
+            }
+            let mut out: Vec<&str> = p.columns.iter().filter_map(|&i| name(def, i)).collect();
+            if privs == Privs::UPDATE {
+                let set = p.on_duplicate.iter().flatten();
+                out.extend(set.filter_map(|(i, _)| name(def, *i)));
+            }
+            Some(out)
+        }
+        Stmt::Update(p) if privs == Privs::UPDATE => {
+            let def = &p.source.table.def;
+            Some(
+                p.assignments
+                    .iter()
+                    .filter_map(|(i, _)| name(def, *i))
+                    .collect(),
+            )
+        }
+        _ => None,
+    }
+}
+
+fn column_denied(what: &str, user: &str, host: &str, column: &str, table: &str) -> SqlError {
+    SqlError::new(
+        ER_COLUMNACCESS_DENIED_ERROR,
+        format!(
+            "{what} command denied to user '{user}'@'{host}' for column '{column}' in table \
+             '{table}'"
+        ),
+    )
 }
 
 pub(super) fn table_denied(what: &str, user: &str, host: &str, db: &str, table: &str) -> SqlError {
@@ -317,7 +449,13 @@ fn needs_of<'s>(stmt: &'s Stmt, current: Option<&'s str>, needs: &mut Vec<Need<'
             if p.replace {
                 privs = privs.union(Privs::DELETE);
             }
-            needs.push(table(&p.table.database, &p.table.name, privs));
+            let (db, t) = (&*p.table.database, &*p.table.name);
+            needs.push(Need::Write(db, t, privs));
+            needs.push(Need::WriteColumns(db, t, Privs::INSERT));
+            if p.on_duplicate.is_some() {
+                needs.push(Need::WriteColumns(db, t, Privs::UPDATE));
+                needs.push(Need::ReadColumns(db, t));
+            }
             let values = p.rows.iter().flatten().flatten();
             let updates = p.on_duplicate.iter().flatten().map(|(_, e)| e);
             push_reads(tables_of_exprs(values.chain(updates)), needs);
@@ -330,17 +468,11 @@ fn needs_of<'s>(stmt: &'s Stmt, current: Option<&'s str>, needs: &mut Vec<Need<'
         }
         Stmt::Update(p) => {
             let t = &p.source.table;
-            needs.push(table(&t.database, &t.name, Privs::UPDATE));
-            // The first column read, the WHERE's before the new values', as MariaDB checks.
-            let read = p
-                .source
-                .filter
-                .iter()
-                .chain(p.assignments.iter().map(|(_, e)| e))
-                .find_map(crate::plan::access::first_column);
-            if let Some(column) = read.and_then(|i| t.def.columns.get(i)) {
-                needs.push(Need::ReadColumn(&t.database, &t.name, &column.name));
-            }
+            needs.push(Need::Write(&t.database, &t.name, Privs::UPDATE));
+            // The columns read (the WHERE's before the new values'), then those set, as
+            // MariaDB checks.
+            needs.push(Need::ReadColumns(&t.database, &t.name));
+            needs.push(Need::WriteColumns(&t.database, &t.name, Privs::UPDATE));
             let exprs = p
                 .source
                 .filter
@@ -351,14 +483,7 @@ fn needs_of<'s>(stmt: &'s Stmt, current: Option<&'s str>, needs: &mut Vec<Need<'
         Stmt::Delete(p) => {
             let t = &p.source.table;
             needs.push(table(&t.database, &t.name, Privs::DELETE));
-            let read = p
-                .source
-                .filter
-                .as_ref()
-                .and_then(crate::plan::access::first_column);
-            if let Some(column) = read.and_then(|i| t.def.columns.get(i)) {
-                needs.push(Need::ReadColumn(&t.database, &t.name, &column.name));
-            }
+            needs.push(Need::ReadColumns(&t.database, &t.name));
             push_reads(tables_of_exprs(p.source.filter.iter()), needs);
         }
         Stmt::CreateTable {
@@ -436,8 +561,12 @@ fn needs_of<'s>(stmt: &'s Stmt, current: Option<&'s str>, needs: &mut Vec<Need<'
         Stmt::ShowColumns {
             database, table: t, ..
         }
-        | Stmt::ShowCreateTable { database, table: t }
         | Stmt::ShowIndex { database, table: t } => {
+            if let Some(db) = database.as_deref().or(current) {
+                needs.push(Need::SeeTable(db, t));
+            }
+        }
+        Stmt::ShowCreateTable { database, table: t } => {
             if let Some(db) = database.as_deref().or(current) {
                 needs.push(Need::AnyOnTable(db, t));
             }

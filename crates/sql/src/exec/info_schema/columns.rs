@@ -11,6 +11,9 @@ use myriad_storage as st;
 pub(super) fn column_rows(t: &Described, rows: &mut Vec<st::Row>) {
     let (db, name, def) = (t.db, t.name, t.def);
     for (i, c) in def.columns.iter().enumerate() {
+        let Some(Some(privileges)) = t.privileges.get(i) else {
+            continue;
+        };
         let facts = TypeFacts::of(&c.ty);
         let number = |v: Option<u64>| v.map_or(Value::Null, Value::UInt);
         let full = type_text(&c.ty);
@@ -38,7 +41,7 @@ pub(super) fn column_rows(t: &Described, rows: &mut Vec<st::Row>) {
             text(&full),
             text(key_text(def, i)),
             text(&extra_text(c)),
-            text(t.privileges),
+            text(privileges),
             text(&c.comment),
             text("NEVER"),
             Value::Null,

@@ -12,6 +12,27 @@ use sqlparser::ast;
 /// The select list: wildcards expanded to the tables' columns, each expression compiled
 /// (with `ec`, which sees the aggregate columns) and named; aliases are noted in `aliases`.
 #[allow(clippy::too_many_arguments)]
+/// The tables (positions in `refs`) whose every column a `*` or `t.*` of the list shows:
+/// an account needs SELECT on the whole table for them (1142, not a column's 1143).
+pub(super) fn wildcard_tables(select: &ast::Select, refs: &[TableRef]) -> Vec<usize> {
+    let mut out = Vec::new();
+    for item in &select.projection {
+        match item {
+            ast::SelectItem::Wildcard(_) => out.extend(0..refs.len()),
+            ast::SelectItem::QualifiedWildcard(kind, _) => {
+                let qualifier = kind.to_string();
+                let qualifier = qualifier.trim_end_matches(".*").trim_matches('`');
+                out.extend(
+                    refs.iter()
+                        .position(|r| r.alias.eq_ignore_ascii_case(qualifier)),
+                );
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 pub(super) fn select_items(
     select: &ast::Select,
     refs: &[TableRef],
