@@ -247,3 +247,84 @@ fn walk_subquery(query: &dyn SubqueryPlan, scope: &Scope, uses: &mut ColumnUses)
     }
     walk_query(query, uses)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{Engine, EngineConfig, Session, SessionInfo};
+    use std::sync::Arc;
+
+    fn session(engine: &Arc<Engine>, user: &str) -> Session {
+        let info = SessionInfo {
+            connection_id: 7,
+            user: user.into(),
+            host: "localhost".into(),
+            database: None,
+            interactive: false,
+            tls: None,
+        };
+        engine.new_session(info).expect("session")
+    }
+
+    /// The error of `sql` as `code: column` (the column its 1143 names), or "ok".
+    fn outcome(s: &mut Session, sql: &str) -> String {
+        match s.execute(sql, false).remove(0) {
+            Ok(_) => "ok".into(),
+            Err(e) => {
+                let column = e.message.split("for column '").nth(1);
+                let column = column.and_then(|c| c.split('\'').next()).unwrap_or("");
+                format!("{}: {column}", e.code)
+            }
+        }
+    }
+
+    #[test]
+    fn the_first_column_missing_is_named_in_mariadbs_order() {
+        let dir = tempfile::tempdir().expect("temp datadir");
+        let config = EngineConfig {
+            datadir: dir.path().to_path_buf(),
+            variables: Vec::new(),
+        };
+        let engine = Engine::open(config).expect("engine opens");
+        let mut root = session(&engine, "root");
+        for sql in [
+            "CREATE DATABASE app",
+            "CREATE TABLE app.t (id INT PRIMARY KEY, a INT, b INT, c INT)",
+            "CREATE TABLE app.u (id INT, x INT)",
+            "CREATE USER u",
+            "GRANT SELECT (id, a), UPDATE (b) ON app.t TO u",
+            "GRANT SELECT ON app.u TO u",
+        ] {
+            assert_eq!(outcome(&mut root, sql), "ok", "{sql}");
+        }
+        let mut u = session(&engine, "u");
+        for (sql, expected) in [
+            ("SELECT id, a FROM app.t WHERE a > 0 ORDER BY id", "ok"),
+            ("SELECT COUNT(*) FROM app.t", "ok"),
+            ("SELECT c, b FROM app.t", "1143: c"),
+            ("SELECT a FROM app.t WHERE b = 1 ORDER BY c", "1143: b"),
+            (
+                "SELECT a FROM app.t GROUP BY a HAVING MAX(c) > 0",
+                "1143: c",
+            ),
+            (
+                "SELECT x FROM app.u WHERE EXISTS (SELECT 1 FROM app.t WHERE t.a = u.x)",
+                "ok",
+            ),
+            (
+                "SELECT a FROM app.t WHERE EXISTS (SELECT 1 FROM app.u WHERE u.x = t.c)",
+                "1143: c",
+            ),
+            ("SELECT d.a FROM (SELECT a, b FROM app.t) AS d", "1143: b"),
+            ("SELECT a FROM app.t UNION SELECT c FROM app.t", "1143: c"),
+            ("SELECT * FROM app.t", "1142: "),
+            ("SELECT u.* FROM app.u JOIN app.t ON t.id = u.id", "ok"),
+            ("UPDATE app.t SET b = a WHERE id = 1", "ok"),
+            ("UPDATE app.t SET a = 1 WHERE c = 1", "1143: c"),
+            ("UPDATE app.t SET a = 1", "1143: a"),
+            ("DELETE FROM app.t WHERE id = 1", "1142: "),
+            ("INSERT INTO app.t (id) VALUES (1)", "1142: "),
+        ] {
+            assert_eq!(outcome(&mut u, sql), expected, "{sql}");
+        }
+    }
+}

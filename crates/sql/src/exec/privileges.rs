@@ -122,10 +122,14 @@ impl Session {
         }
         let mut needs = Vec::new();
         needs_of(stmt, self.info.database.as_deref(), &mut needs);
-        // The columns used, walked the first time a need looks at a column.
+        // As MariaDB: every table's privilege first (some column privilege of the kind
+        // passes there), then the columns (walked only if a need looks at them).
+        for need in &needs {
+            self.check_need(&grants, need)?;
+        }
         let uses = std::cell::OnceCell::new();
-        for need in needs {
-            self.check_need(&grants, need, Some((stmt, &uses)))?;
+        for need in &needs {
+            self.check_column_need(&grants, need, stmt, &uses)?;
         }
         Ok(())
     }
@@ -173,7 +177,7 @@ impl Session {
         if grants.is_all() {
             return Ok(());
         }
-        self.check_need(&grants, Need::AnyOnTable(db, table), None)
+        self.check_need(&grants, &Need::AnyOnTable(db, table))
     }
 
     /// 1044 for database `db`, naming the account as MariaDB does: its user and the host
@@ -184,17 +188,11 @@ impl Session {
         database_denied(user, pattern.as_deref().unwrap_or(host), db)
     }
 
-    /// Check one need; `stmt` is the statement, with the columns it uses once walked (see
-    /// [`column_uses`]; None when they cannot be told).
-    fn check_need(
-        &self,
-        grants: &Grants,
-        need: Need,
-        stmt: Option<(&Stmt, &std::cell::OnceCell<Option<ColumnUses>>)>,
-    ) -> Result<(), SqlError> {
+    /// Check one need at table level and above: column needs are left to
+    /// [`Session::check_column_need`].
+    fn check_need(&self, grants: &Grants, need: &Need) -> Result<(), SqlError> {
         let (user, host) = (&self.info.user, &self.info.host);
-        let uses = || stmt.and_then(|(s, uses)| uses.get_or_init(|| column_uses(s)).as_ref());
-        match need {
+        match *need {
             Need::Table(db, table, privs) => {
                 let missing = privs.without(grants.on_table(db, table));
                 if let Some(name) = missing.names().first() {
@@ -243,59 +241,81 @@ impl Session {
                     return Err(global_denied(privs));
                 }
             }
-            Need::ReadColumns(db, table) => {
-                if !grants.on_table(db, table).contains(Privs::SELECT) {
-                    let Some(uses) = uses() else {
+            Need::Reads(ref tables) => {
+                // SELECT on the table, or on some of its columns (checked after).
+                for (db, table) in tables {
+                    let held = grants
+                        .on_table(db, table)
+                        .union(grants.column_kinds(db, table));
+                    if !held.contains(Privs::SELECT) {
                         return Err(table_denied("SELECT", user, host, db, table));
-                    };
-                    check_columns(
-                        grants,
-                        uses.columns_of(db, table),
-                        (db, table),
-                        Privs::SELECT,
-                    )
-                    .map_err(|column| column_denied("SELECT", user, host, column, table))?;
-                }
-            }
-            Need::WriteColumns(db, table, privs) => {
-                if !grants.on_table(db, table).contains(privs) {
-                    let name = privs.names().first().copied().unwrap_or("INSERT");
-                    let written = stmt.and_then(|(s, _)| written_columns(s, privs));
-                    let Some(written) = written else {
-                        return Err(table_denied(name, user, host, db, table));
-                    };
-                    check_columns(grants, written, (db, table), privs)
-                        .map_err(|column| column_denied(name, user, host, column, table))?;
-                }
-            }
-            Need::Reads(tables) => {
-                for (db, table) in &tables {
-                    if grants.on_table(db, table).contains(Privs::SELECT) {
-                        continue;
                     }
-                    // Column privileges: every column read must have SELECT, and a `*`
-                    // needs the whole table.
-                    let denied = || table_denied("SELECT", user, host, db, table);
-                    if !grants.column_kinds(db, table).contains(Privs::SELECT) {
+                }
+            }
+            Need::ReadColumns(..) | Need::WriteColumns(..) => {}
+        }
+        Ok(())
+    }
+
+    /// Check the columns of one need where the account lacks the table's privilege:
+    /// each column used must hold it (1143 naming the first that does not), and a `*`
+    /// (or an INSERT without a column list) needs every column. `uses` are the columns
+    /// `stmt` reads, walked the first time they are looked at.
+    fn check_column_need(
+        &self,
+        grants: &Grants,
+        need: &Need,
+        stmt: &Stmt,
+        uses: &std::cell::OnceCell<Option<ColumnUses>>,
+    ) -> Result<(), SqlError> {
+        let (user, host) = (&self.info.user, &self.info.host);
+        let uses = || uses.get_or_init(|| column_uses(stmt)).as_ref();
+        let (tables, privs) = match need {
+            Need::ReadColumns(db, table) => (vec![(*db, *table)], Privs::SELECT),
+            Need::WriteColumns(db, table, privs) => (vec![(*db, *table)], *privs),
+            Need::Reads(tables) => (
+                tables
+                    .iter()
+                    .map(|(d, t)| (d.as_str(), t.as_str()))
+                    .collect(),
+                Privs::SELECT,
+            ),
+            _ => return Ok(()),
+        };
+        let name = privs.names().first().copied().unwrap_or("SELECT");
+        for (db, table) in tables {
+            if grants.on_table(db, table).contains(privs) {
+                continue;
+            }
+            let denied = || table_denied(name, user, host, db, table);
+            let (every, used) = if privs == Privs::SELECT {
+                let Some(uses) = uses() else {
+                    return Err(denied());
+                };
+                (uses.wildcard_on(db, table), uses.columns_of(db, table))
+            } else {
+                match written_columns(stmt, privs) {
+                    Some(Written::Every(all)) => (Some(all), Vec::new()),
+                    Some(Written::Listed(listed)) => (None, listed),
+                    None => return Err(denied()),
+                }
+            };
+            if let Some(every) = every {
+                // MariaDB names the first column missing only when no column before it
+                // was granted; else it names the table.
+                let mut granted = false;
+                for column in every {
+                    if grants.on_column(db, table, column).contains(privs) {
+                        granted = true;
+                    } else if granted {
                         return Err(denied());
+                    } else {
+                        return Err(column_denied(name, user, host, column, table));
                     }
-                    let Some(uses) = uses() else {
-                        return Err(denied());
-                    };
-                    if let Some(every) = uses.wildcard_on(db, table) {
-                        if check_columns(grants, every, (db, table), Privs::SELECT).is_err() {
-                            return Err(denied());
-                        }
-                    }
-                    check_columns(
-                        grants,
-                        uses.columns_of(db, table),
-                        (db, table),
-                        Privs::SELECT,
-                    )
-                    .map_err(|column| column_denied("SELECT", user, host, column, table))?;
                 }
             }
+            check_columns(grants, used, (db, table), privs)
+                .map_err(|column| column_denied(name, user, host, column, table))?;
         }
         Ok(())
     }
@@ -326,35 +346,37 @@ fn check_columns<'c>(
     Ok(())
 }
 
+/// The columns an INSERT or UPDATE writes.
+enum Written<'s> {
+    /// An INSERT without a column list (its list is then every column in order): every
+    /// column, as a `*`.
+    Every(Vec<&'s str>),
+    Listed(Vec<&'s str>),
+}
+
 /// The columns an INSERT or UPDATE writes, for the column privilege `privs` of its
 /// kind: an INSERT's listed columns (INSERT, and UPDATE with ON DUPLICATE KEY UPDATE, then
-/// the columns that sets), an UPDATE's assigned ones. None where the table's privilege is
-/// needed: an INSERT that lists no column (its list is then every column in order).
-fn written_columns(stmt: &Stmt, privs: Privs) -> Option<Vec<&str>> {
+/// the columns that sets), an UPDATE's assigned ones.
+fn written_columns(stmt: &Stmt, privs: Privs) -> Option<Written<'_>> {
     fn name(def: &myriad_storage::TableDef, i: usize) -> Option<&str> {
         def.columns.get(i).map(|c| c.name.as_str())
     }
     match stmt {
         Stmt::Insert(p) => {
             let def = &p.table.def;
-            if p.columns.iter().copied().eq(0..def.columns.len()) {
-                return None;
-            }
             let mut out: Vec<&str> = p.columns.iter().filter_map(|&i| name(def, i)).collect();
             if privs == Privs::UPDATE {
                 let set = p.on_duplicate.iter().flatten();
                 out.extend(set.filter_map(|(i, _)| name(def, *i)));
+            } else if p.columns.iter().copied().eq(0..def.columns.len()) {
+                return Some(Written::Every(out));
             }
-            Some(out)
+            Some(Written::Listed(out))
         }
         Stmt::Update(p) if privs == Privs::UPDATE => {
             let def = &p.source.table.def;
-            Some(
-                p.assignments
-                    .iter()
-                    .filter_map(|(i, _)| name(def, *i))
-                    .collect(),
-            )
+            let set = p.assignments.iter().filter_map(|(i, _)| name(def, *i));
+            Some(Written::Listed(set.collect()))
         }
         _ => None,
     }

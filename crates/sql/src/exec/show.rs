@@ -477,7 +477,14 @@ impl Session {
             }
             Stmt::ShowIndex { database, table } => {
                 let t = self.shown_table(database.as_deref(), table)?;
-                show_index(&t, env)?
+                let grants = self.checked_grants();
+                let privileges = crate::exec::info_schema::column_privileges(
+                    &grants,
+                    &t.database,
+                    &t.name,
+                    &t.def,
+                );
+                show_index(&t, &privileges, env)?
             }
             Stmt::ShowCreateDatabase { name } => {
                 if !self.engine.catalog.database_exists(name) {
@@ -736,11 +743,12 @@ fn show_columns(
 /// SHOW INDEX: a row per column of each index.
 fn show_index(
     t: &crate::plan::tables::TableRef,
+    privileges: &[Option<String>],
     env: &mut ExecEnv,
 ) -> Result<QueryResult, SqlError> {
     // information_schema.STATISTICS' rows without TABLE_CATALOG, TABLE_SCHEMA and
     // INDEX_SCHEMA.
-    let rows = crate::exec::info_schema::index_rows(&t.database, &t.name, &t.def)
+    let rows = crate::exec::info_schema::index_rows(&t.database, &t.name, &t.def, privileges)
         .into_iter()
         .map(|row| {
             row.into_iter()

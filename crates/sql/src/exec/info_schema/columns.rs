@@ -139,6 +139,10 @@ pub(super) fn statistics_rows(t: &Described, rows: &mut Vec<st::Row>) {
     for ix in &def.indexes {
         for (seq, &c) in ix.columns.iter().enumerate() {
             let column = &def.columns[c];
+            // A column the account may not see (its index's other columns stay).
+            if matches!(t.privileges.get(c), Some(None)) {
+                continue;
+            }
             rows.push(vec![
                 text("def"),
                 text(db),

@@ -264,14 +264,20 @@ fn per_table(
     Ok(rows)
 }
 
-/// information_schema.STATISTICS' rows of one table (SHOW INDEX shows them too).
-pub(crate) fn index_rows(db: &str, name: &str, def: &st::TableDef) -> Vec<st::Row> {
+/// information_schema.STATISTICS' rows of one table (SHOW INDEX shows them too), those of
+/// the columns `privileges` shows (see [`column_privileges`]).
+pub(crate) fn index_rows(
+    db: &str,
+    name: &str,
+    def: &st::TableDef,
+    privileges: &[Option<String>],
+) -> Vec<st::Row> {
     let mut rows = Vec::new();
     let table = Described {
         db,
         name,
         def,
-        privileges: &[],
+        privileges,
     };
     statistics_rows(&table, &mut rows);
     rows
@@ -279,8 +285,8 @@ pub(crate) fn index_rows(db: &str, name: &str, def: &st::TableDef) -> Vec<st::Ro
 
 /// The privileges the account holds on each column of `db`.`table` (`def`), in MariaDB's
 /// words and order (`select,insert`): the table's and the column's own. None for a column
-/// it may not see: one without a privilege of its own on a table where the account holds
-/// no table-level privilege (only column grants), as MariaDB hides it.
+/// it may not see: one on which it holds none of SELECT, INSERT, UPDATE and REFERENCES,
+/// as MariaDB hides it.
 pub(crate) fn column_privileges(
     grants: &Grants,
     db: &str,
@@ -288,7 +294,6 @@ pub(crate) fn column_privileges(
     def: &st::TableDef,
 ) -> Vec<Option<String>> {
     use crate::catalog::privileges::Privs;
-    let whole_table = grants.is_all() || grants.any_on_table(db, table);
     def.columns
         .iter()
         .map(|c| {
@@ -296,7 +301,7 @@ pub(crate) fn column_privileges(
                 true => Privs::COLUMN,
                 false => grants.on_column(db, table, &c.name),
             };
-            if !whole_table && !held.intersects(Privs::COLUMN) {
+            if !held.intersects(Privs::COLUMN) {
                 return None;
             }
             let names: Vec<&str> = [
