@@ -9,9 +9,6 @@ use crate::plan::tables::{OutputItem, TableRef};
 use myriad_types::errors::{ER_BAD_FIELD_ERROR, ER_BAD_TABLE_ERROR};
 use sqlparser::ast;
 
-/// The select list: wildcards expanded to the tables' columns, each expression compiled
-/// (with `ec`, which sees the aggregate columns) and named; aliases are noted in `aliases`.
-#[allow(clippy::too_many_arguments)]
 /// The tables (positions in `refs`) whose every column a `*` or `t.*` of the list shows:
 /// an account needs SELECT on the whole table for them (1142, not a column's 1143).
 pub(super) fn wildcard_tables(select: &ast::Select, refs: &[TableRef]) -> Vec<usize> {
@@ -33,6 +30,9 @@ pub(super) fn wildcard_tables(select: &ast::Select, refs: &[TableRef]) -> Vec<us
     out
 }
 
+/// The select list: wildcards expanded to the tables' columns, each expression compiled
+/// (with `ec`, which sees the aggregate columns) and named; aliases are noted in `aliases`.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn select_items(
     select: &ast::Select,
     refs: &[TableRef],
