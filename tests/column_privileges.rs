@@ -12,7 +12,7 @@ use common::Server;
 const SCHEMA: &str = "CREATE DATABASE app; \
     CREATE TABLE app.t (id INT PRIMARY KEY, a INT, b INT, c INT); \
     INSERT INTO app.t VALUES (1, 1, 1, 1), (2, 2, 2, 2); \
-    CREATE TABLE app.u (id INT, x INT); INSERT INTO app.u VALUES (1, 1)";
+    CREATE TABLE app.u (id INT, x INT, KEY (x)); INSERT INTO app.u VALUES (1, 1)";
 
 /// An outcome as compared: the error code alone (messages name hosts, which differ
 /// between a socket and TCP), else the output's lines, sorted (MariaDB lists grants in its
@@ -185,17 +185,30 @@ fn statements_of_an_account_with_column_privileges_match_mariadb() {
     let peers = [Peer::Myriad(&server), Peer::Maria(&maria)];
     for peer in &peers {
         assert_eq!(run(peer, SCHEMA), "", "schema");
-        let sql = format!("CREATE USER c6 IDENTIFIED BY 'pw'; {COLUMN_GRANTS}");
+        let sql = format!(
+            "CREATE USER c6 IDENTIFIED BY 'pw'; {COLUMN_GRANTS}; \
+             CREATE USER dd IDENTIFIED BY 'pw'; GRANT DELETE ON app.u TO dd"
+        );
         assert_eq!(run(peer, &sql), "", "grants");
     }
     let mut differences = Vec::new();
     let mut denied = 0;
-    for sql in STATEMENTS {
-        let mine = outcome(&run_as(&peers[0], "c6", Some("pw"), sql));
-        let theirs = outcome(&run_as(&peers[1], "c6", Some("pw"), sql));
+    // An account with a table-level privilege but no column one on `app`.`u`: it sees no
+    // column, and every index.
+    let others = [
+        "SHOW COLUMNS FROM app.u",
+        "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'app'",
+        "SELECT table_name, column_name FROM information_schema.statistics WHERE table_schema = 'app'",
+    ];
+    let cells = STATEMENTS.iter().map(|sql| ("c6", *sql));
+    for (user, sql) in cells.chain(others.iter().map(|sql| ("dd", *sql))) {
+        let mine = outcome(&run_as(&peers[0], user, Some("pw"), sql));
+        let theirs = outcome(&run_as(&peers[1], user, Some("pw"), sql));
         denied += usize::from(mine.starts_with("ERROR 1143"));
         if mine != theirs {
-            differences.push(format!("{sql}\n  myriad:  {mine}\n  MariaDB: {theirs}"));
+            differences.push(format!(
+                "{user}: {sql}\n  myriad:  {mine}\n  MariaDB: {theirs}"
+            ));
         }
     }
     assert!(

@@ -477,13 +477,18 @@ impl Session {
             }
             Stmt::ShowIndex { database, table } => {
                 let t = self.shown_table(database.as_deref(), table)?;
+                // Without a table-level privilege, the columns the account may see.
                 let grants = self.checked_grants();
-                let privileges = crate::exec::info_schema::column_privileges(
-                    &grants,
-                    &t.database,
-                    &t.name,
-                    &t.def,
-                );
+                let privileges = match grants.is_all() || grants.any_on_table(&t.database, &t.name)
+                {
+                    true => Vec::new(),
+                    false => crate::exec::info_schema::column_privileges(
+                        &grants,
+                        &t.database,
+                        &t.name,
+                        &t.def,
+                    ),
+                };
                 show_index(&t, &privileges, env)?
             }
             Stmt::ShowCreateDatabase { name } => {

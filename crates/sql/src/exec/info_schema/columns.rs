@@ -140,7 +140,7 @@ pub(super) fn statistics_rows(t: &Described, rows: &mut Vec<st::Row>) {
         for (seq, &c) in ix.columns.iter().enumerate() {
             let column = &def.columns[c];
             // A column the account may not see (its index's other columns stay).
-            if matches!(t.privileges.get(c), Some(None)) {
+            if !t.table_level && matches!(t.privileges.get(c), Some(None)) {
                 continue;
             }
             rows.push(vec![

@@ -221,6 +221,9 @@ pub(super) struct Described<'a> {
     /// The account's privileges on each column, as COLUMNS.PRIVILEGES lists them; None
     /// for a column it may not see (see [`column_privileges`]).
     privileges: &'a [Option<String>],
+    /// The account holds a table-level privilege on it: STATISTICS shows every column of
+    /// its indexes (else those `privileges` shows, as MariaDB).
+    table_level: bool,
 }
 
 /// Rows made per table (the stored ones the account sees, then information_schema's own)
@@ -242,6 +245,7 @@ fn per_table(
                 name: &name,
                 def: &def,
                 privileges: &privileges,
+                table_level: grants.is_all() || grants.any_on_table(&db, &name),
             };
             each(&table, &mut rows);
         }
@@ -256,6 +260,7 @@ fn per_table(
                     name: t.name,
                     def: &def,
                     privileges: &privileges,
+                    table_level: true,
                 };
                 each(&table, &mut rows);
             }
@@ -265,7 +270,7 @@ fn per_table(
 }
 
 /// information_schema.STATISTICS' rows of one table (SHOW INDEX shows them too), those of
-/// the columns `privileges` shows (see [`column_privileges`]).
+/// the columns `privileges` shows (see [`column_privileges`]; every column when empty).
 pub(crate) fn index_rows(
     db: &str,
     name: &str,
@@ -278,6 +283,7 @@ pub(crate) fn index_rows(
         name,
         def,
         privileges,
+        table_level: false,
     };
     statistics_rows(&table, &mut rows);
     rows
