@@ -670,4 +670,41 @@ mod tests {
             .find("app", "10.0.0.7")
             .is_some());
     }
+
+    #[test]
+    fn column_grants_are_stored_and_revoked_with_their_table() {
+        let dir = tempfile::tempdir().unwrap();
+        let accounts = Accounts::open(dir.path()).unwrap();
+        assert!(accounts.create("u", "%", "pw").unwrap());
+        let columns = vec![
+            ("a b".to_string(), Privs::SELECT),
+            ("c".to_string(), Privs::INSERT.union(Privs::UPDATE)),
+        ];
+        let key = ("u", "%");
+        let changed =
+            accounts.change_table_grants(key, ("app", "t"), Privs::DELETE, &columns, false);
+        assert_eq!(changed.unwrap(), Some(true));
+        drop(accounts);
+        let reopened = Accounts::open(dir.path()).unwrap();
+        let g = reopened.grants_of_account("u", "%").unwrap().grants;
+        assert_eq!(
+            g.on_column("app", "t", "a b"),
+            Privs::SELECT.union(Privs::DELETE)
+        );
+        assert_eq!(
+            g.column_kinds("app", "t"),
+            Privs::SELECT.union(Privs::INSERT).union(Privs::UPDATE)
+        );
+        // A REVOKE of a column with no grant changes nothing.
+        let missing = vec![("d".to_string(), Privs::SELECT)];
+        let revoked =
+            reopened.change_table_grants(key, ("app", "t"), Privs::DELETE, &missing, true);
+        assert_eq!(revoked.unwrap(), Some(false));
+        let revoked =
+            reopened.change_table_grants(key, ("app", "t"), Privs::DELETE, &columns, true);
+        assert_eq!(revoked.unwrap(), Some(true));
+        let g = reopened.grants_of_account("u", "%").unwrap().grants;
+        assert!(g.tables.is_empty() && g.columns.is_empty(), "{g:?}");
+        assert!(reopened.rename(("u", "%"), ("v", "%")).unwrap());
+    }
 }

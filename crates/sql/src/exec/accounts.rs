@@ -465,3 +465,29 @@ fn password_clause(account: &crate::catalog::accounts::Account) -> String {
         })
         .unwrap_or_default()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_table_line_lists_columns_after_their_privilege() {
+        let columns = [
+            ("a", Privs::SELECT.union(Privs::UPDATE)),
+            ("b`", Privs::SELECT),
+        ];
+        assert_eq!(
+            table_grant_text(Privs::INSERT, columns.iter().copied()),
+            "SELECT (`a`, `b```), INSERT, UPDATE (`a`)"
+        );
+        assert_eq!(
+            table_grant_text(Privs::SELECT, columns.iter().copied()),
+            "SELECT, SELECT (`a`, `b```), UPDATE (`a`)"
+        );
+        assert_eq!(table_grant_text(Privs::GRANT, std::iter::empty()), "USAGE");
+        assert_eq!(
+            table_grant_text(Privs::ALL_TABLE, columns.iter().copied()),
+            "ALL PRIVILEGES"
+        );
+    }
+}
