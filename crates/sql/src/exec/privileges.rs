@@ -13,8 +13,8 @@
 //!
 //! Column privileges: a table's privilege of a kind that is also held on some of its
 //! columns passes the table check; once every table has passed, the columns the statement
-//! uses (see [`column_uses`]) are checked, 1143 naming the first one missing. A statement
-//! whose columns cannot be told needs the table's privilege (1142).
+//! uses (see [`super::column_uses`]) are checked, 1143 naming the first one missing. A
+//! statement whose columns cannot be told needs the table's privilege (1142).
 
 use crate::catalog::privileges::{Grants, Privs};
 use crate::error::SqlError;
