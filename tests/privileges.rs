@@ -32,6 +32,15 @@ const ACCOUNTS: &[(&str, &str)] = &[
     ),
     ("updater", "GRANT UPDATE, DELETE ON app.t TO updater"),
     ("admin", "GRANT ALL PRIVILEGES ON *.* TO admin"),
+    // Column privileges: on some columns only, alone or beside table-level ones.
+    (
+        "colreader",
+        "GRANT SELECT (v) ON app.t TO colreader; GRANT SELECT (id), INSERT (id) ON other.s TO colreader",
+    ),
+    (
+        "colwriter",
+        "GRANT SELECT (id), INSERT (v), UPDATE (v), DELETE ON app.t TO colwriter",
+    ),
 ];
 
 const PASSWORD: &str = "pw";
@@ -96,6 +105,21 @@ const STATEMENTS: &[&str] = &[
     "UPDATE app.nosuch SET a = 1",
     "DELETE FROM other.nosuch",
     "SELECT db, user, select_priv, insert_priv FROM mysql.db WHERE user = 'writer'",
+    // Column privileges: the columns read anywhere in a statement, those written, `*`.
+    "SELECT v FROM app.t ORDER BY v",
+    "SELECT id FROM app.t WHERE v > 0",
+    "SELECT * FROM app.t",
+    "SELECT COUNT(*) FROM app.t",
+    "SELECT v FROM app.t WHERE id IN (SELECT id FROM other.s)",
+    "UPDATE app.t SET v = 3 WHERE id = 1",
+    "UPDATE app.t SET v = 4",
+    "DELETE FROM app.t WHERE v = -1",
+    "DELETE FROM app.t WHERE id = -1 AND v = -1",
+    "INSERT INTO app.t (id, v) VALUES (-3, 3)",
+    "INSERT INTO other.s (id) VALUES (5)",
+    "SHOW COLUMNS FROM app.t",
+    "SELECT grantee, table_name, column_name, privilege_type, is_grantable FROM information_schema.column_privileges",
+    "SELECT user, table_name, column_name, column_priv FROM mysql.columns_priv",
 ];
 
 fn setup(peer: &Peer) {

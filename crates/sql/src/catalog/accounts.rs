@@ -4,11 +4,13 @@
 //! The file `myriad-accounts.txt` holds one account per line: user, host pattern and the
 //! hex of SHA1(SHA1(password)) (empty for no password), each field hex-encoded so no name
 //! needs escaping; then `g:` and the global privileges' bits in hex, one
-//! `d:<hex name>:<hex bits>` per database grant and one `t:<hex db>:<hex table>:<hex bits>`
-//! per table grant, `r:...` for a TLS requirement ([`TlsRequire`]), `x:...` for resource
-//! limits ([`ResourceLimits`]), `l` for a locked account, `o` for a role, `m:<hex role>:<0|1>`
-//! per role granted (1: WITH ADMIN OPTION) and `dr:<hex role>` for its default role. A line without `g:` was written before
-//! grants existed: its account keeps every privilege it had then, all of them. Every change rewrites the whole file the crash-safe way: write a temp
+//! `d:<hex name>:<hex bits>` per database grant, one `t:<hex db>:<hex table>:<hex bits>`
+//! per table grant and one `c:<hex db>:<hex table>:<hex column>:<hex bits>` per column
+//! grant, `r:...` for a TLS requirement ([`TlsRequire`]), `x:...` for resource limits
+//! ([`ResourceLimits`]), `l` for a locked account, `o` for a role, `m:<hex role>:<0|1>` per
+//! role granted (1: WITH ADMIN OPTION) and `dr:<hex role>` for its default role. A line
+//! without `g:` was written before grants existed: its account keeps every privilege it had
+//! then, all of them. Every change rewrites the whole file the crash-safe way: write a temp
 //! file, fsync it, rename it over the old one, fsync the directory. Accounts are few, so a
 //! rewrite per CREATE/ALTER/DROP USER is cheap and the file is never half-written.
 //!
@@ -18,7 +20,7 @@
 //! wins.
 
 use super::account_options::{AccountOptions, ResourceLimits};
-use super::privileges::{Grants, Level, Privs};
+use super::privileges::{ColumnGrant, Grants, Level, Privs};
 use super::tls_require::TlsRequire;
 use crate::error::SqlError;
 use crate::AccountAuth;
@@ -250,6 +252,36 @@ impl Accounts {
         })
     }
 
+    /// GRANT (`revoke` false) or REVOKE on table `db`.`table`: the table privileges
+    /// `privs` and the column privileges `columns` (each column as the table spells it).
+    /// None when there is no such account; Some(false) for a REVOKE on a table the account
+    /// holds no grant on.
+    pub fn change_table_grants(
+        &self,
+        (user, host): (&str, &str),
+        (db, table): (&str, &str),
+        privs: Privs,
+        columns: &[(String, Privs)],
+        revoke: bool,
+    ) -> Result<Option<bool>, SqlError> {
+        self.edit(user, host, |account| {
+            let grants = &mut account.grants;
+            if revoke {
+                // The columns first: they may refuse before anything changes (and may
+                // leave no entry for the table-level REVOKE, which has nothing to do then).
+                let found = grants.revoke_columns(db, table, columns);
+                if found {
+                    grants.revoke(Level::Table(db, table), privs);
+                }
+                found
+            } else {
+                grants.grant(Level::Table(db, table), privs);
+                grants.grant_columns(db, table, columns);
+                true
+            }
+        })
+    }
+
     /// Apply `edit` to the account named exactly `user`@`host` and store the list when it
     /// answers true. None when there is no such account, else what `edit` answered.
     pub(super) fn edit(
@@ -432,6 +464,15 @@ impl Accounts {
                     privs.0
                 ));
             }
+            for c in &a.grants.columns {
+                text.push_str(&format!(
+                    " c:{}:{}:{}:{:x}",
+                    hex(c.database.as_bytes()),
+                    hex(c.table.as_bytes()),
+                    hex(c.column.as_bytes()),
+                    c.privs.0
+                ));
+            }
             text.push('\n');
         }
         let tmp = self.path.with_extension("tmp");
@@ -503,6 +544,20 @@ fn parse_line(line: &str) -> Option<Account> {
                 .get_or_insert_with(Grants::default)
                 .tables
                 .push((db, name, privs));
+        } else if let Some(column) = field.strip_prefix("c:") {
+            let mut parts = column.split(':');
+            let mut name = || String::from_utf8(unhex(parts.next()?)?).ok();
+            let (database, table, column) = (name()?, name()?, name()?);
+            let privs = bits(parts.next()?)?;
+            grants
+                .get_or_insert_with(Grants::default)
+                .columns
+                .push(ColumnGrant {
+                    database,
+                    table,
+                    column,
+                    privs,
+                });
         } else {
             let (db, privs) = field.strip_prefix("d:")?.split_once(':')?;
             let db = String::from_utf8(unhex(db)?).ok()?;
@@ -614,5 +669,42 @@ mod tests {
             .unwrap()
             .find("app", "10.0.0.7")
             .is_some());
+    }
+
+    #[test]
+    fn column_grants_are_stored_and_revoked_with_their_table() {
+        let dir = tempfile::tempdir().unwrap();
+        let accounts = Accounts::open(dir.path()).unwrap();
+        assert!(accounts.create("u", "%", "pw").unwrap());
+        let columns = vec![
+            ("a b".to_string(), Privs::SELECT),
+            ("c".to_string(), Privs::INSERT.union(Privs::UPDATE)),
+        ];
+        let key = ("u", "%");
+        let changed =
+            accounts.change_table_grants(key, ("app", "t"), Privs::DELETE, &columns, false);
+        assert_eq!(changed.unwrap(), Some(true));
+        drop(accounts);
+        let reopened = Accounts::open(dir.path()).unwrap();
+        let g = reopened.grants_of_account("u", "%").unwrap().grants;
+        assert_eq!(
+            g.on_column("app", "t", "a b"),
+            Privs::SELECT.union(Privs::DELETE)
+        );
+        assert_eq!(
+            g.column_kinds("app", "t"),
+            Privs::SELECT.union(Privs::INSERT).union(Privs::UPDATE)
+        );
+        // A REVOKE of a column with no grant changes nothing.
+        let missing = vec![("d".to_string(), Privs::SELECT)];
+        let revoked =
+            reopened.change_table_grants(key, ("app", "t"), Privs::DELETE, &missing, true);
+        assert_eq!(revoked.unwrap(), Some(false));
+        let revoked =
+            reopened.change_table_grants(key, ("app", "t"), Privs::DELETE, &columns, true);
+        assert_eq!(revoked.unwrap(), Some(true));
+        let g = reopened.grants_of_account("u", "%").unwrap().grants;
+        assert!(g.tables.is_empty() && g.columns.is_empty(), "{g:?}");
+        assert!(reopened.rename(("u", "%"), ("v", "%")).unwrap());
     }
 }

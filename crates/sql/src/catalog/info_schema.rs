@@ -32,14 +32,16 @@ pub enum VirtualRows {
     SystemVariables,
     TableConstraints,
     Tables,
-    /// USER_PRIVILEGES, SCHEMA_PRIVILEGES, TABLE_PRIVILEGES: the accounts' grants, a row per
-    /// privilege.
+    /// USER_PRIVILEGES, SCHEMA_PRIVILEGES, TABLE_PRIVILEGES, COLUMN_PRIVILEGES: the
+    /// accounts' grants, a row per privilege.
     UserPrivileges,
     SchemaPrivileges,
     TablePrivileges,
-    /// `mysql.user` and `mysql.db` (see [`super::mysql_schema`]).
+    ColumnPrivileges,
+    /// `mysql.user`, `mysql.db` and `mysql.columns_priv` (see [`super::mysql_schema`]).
     MysqlUser,
     MysqlDb,
+    MysqlColumnsPriv,
     MysqlRolesMapping,
     /// Rows of objects myriad does not have (views, routines, triggers, events, foreign
     /// keys, CHECK constraints, tablespaces): always none, which is MariaDB's answer for a
@@ -85,11 +87,10 @@ pub static TABLES: &[VirtualTable] = &[
         VirtualRows::CollationApplicability,
     ),
     table("COLUMNS", COLUMNS_COLUMNS, VirtualRows::Columns),
-    // Column grants are not built (1235), so there are none to list.
     table(
         "COLUMN_PRIVILEGES",
         COLUMN_PRIVILEGES_COLUMNS,
-        VirtualRows::None,
+        VirtualRows::ColumnPrivileges,
     ),
     table("ENGINES", ENGINES_COLUMNS, VirtualRows::Engines),
     table("EVENTS", EVENTS_COLUMNS, VirtualRows::None),

@@ -9,7 +9,8 @@
 //! privilege columns are `enum('N','Y')` in MariaDB and `char(1)` here (ENUM columns are
 //! not built). Tables that would need what myriad does not keep (`global_priv`'s JSON with
 //! password timestamps, `tables_priv`' grantor and time) answer 1235; the grant tables of
-//! objects myriad does not have (proxies, routines, column grants) are empty.
+//! objects myriad does not have (proxies, routines) are empty. `columns_priv` lists the
+//! column grants, with the zero timestamp (the time of a grant is not kept).
 
 use super::info_schema::{VirtualRows, VirtualTable};
 
@@ -26,7 +27,11 @@ const fn table(name: &'static str, columns: &'static str, rows: VirtualRows) -> 
 
 /// The tables with rows (lower case, as MariaDB names them), sorted by name.
 pub static TABLES: &[VirtualTable] = &[
-    table("columns_priv", COLUMNS_PRIV_COLUMNS, VirtualRows::None),
+    table(
+        "columns_priv",
+        COLUMNS_PRIV_COLUMNS,
+        VirtualRows::MysqlColumnsPriv,
+    ),
     table("db", DB_COLUMNS, VirtualRows::MysqlDb),
     table("procs_priv", PROCS_PRIV_COLUMNS, VirtualRows::None),
     table("proxies_priv", PROXIES_PRIV_COLUMNS, VirtualRows::None),

@@ -7,8 +7,11 @@
 //! of the account's global privileges and those of every database grant whose pattern
 //! matches `db`; on table `db`.`t`, that and the table's own grant.
 //!
-//! Column-level grants, roles and the privileges of stored programs are not kept yet: they
-//! answer ER_NOT_SUPPORTED_YET.
+//! Column grants (`GRANT SELECT (a, b) ON db.t`) are kept beside the table grants: a
+//! table with column grants always has a table entry too (its privileges possibly none),
+//! as MariaDB keeps a `tables_priv` row for it, which holds the GRANT OPTION of both.
+//!
+//! The privileges of stored programs are not kept yet: they answer ER_NOT_SUPPORTED_YET.
 
 /// A set of privileges.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -110,6 +113,10 @@ impl Privs {
     pub const CONNECTION_ADMIN: Privs = Privs(bit("CONNECTION ADMIN"));
     pub const READ_ONLY_ADMIN: Privs = Privs(bit("READ_ONLY ADMIN"));
     pub const GRANT: Privs = Privs(GRANT_OPTION);
+
+    /// The privileges a column grant may hold.
+    pub const COLUMN: Privs =
+        Privs(bit("SELECT") | bit("INSERT") | bit("UPDATE") | bit("REFERENCES"));
 
     /// `ALL [PRIVILEGES]` at global level: every privilege (not GRANT OPTION).
     pub const ALL_GLOBAL: Privs = Privs({
@@ -215,6 +222,24 @@ pub struct Grants {
     pub databases: Vec<(String, Privs)>,
     /// ON `db`.`table` and its privileges, in the order granted.
     pub tables: Vec<(String, String, Privs)>,
+    /// Column grants, in the order granted; each table named has an entry in `tables`.
+    pub columns: Vec<ColumnGrant>,
+}
+
+/// The privileges held on one column (`GRANT SELECT (column) ON db.table`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ColumnGrant {
+    pub database: String,
+    pub table: String,
+    /// As the table spells it.
+    pub column: String,
+    pub privs: Privs,
+}
+
+impl ColumnGrant {
+    fn is_on(&self, db: &str, table: &str) -> bool {
+        self.database == db && self.table.eq_ignore_ascii_case(table)
+    }
 }
 
 /// Where a grant applies.
@@ -232,7 +257,100 @@ impl Grants {
         all.global = all.global.union(other.global);
         all.databases.extend(other.databases.iter().cloned());
         all.tables.extend(other.tables.iter().cloned());
+        all.columns.extend(other.columns.iter().cloned());
         all
+    }
+
+    /// The column grants on table `db`.`table`: each column and its privileges.
+    pub fn columns_on<'g>(
+        &'g self,
+        db: &'g str,
+        table: &'g str,
+    ) -> impl Iterator<Item = (&'g str, Privs)> + 'g {
+        self.columns
+            .iter()
+            .filter(move |c| c.is_on(db, table))
+            .map(|c| (c.column.as_str(), c.privs))
+    }
+
+    /// The privileges held on column `column` of `db`.`table`: the table's and the
+    /// column's own.
+    pub fn on_column(&self, db: &str, table: &str, column: &str) -> Privs {
+        self.columns_on(db, table)
+            .filter(|(c, _)| c.eq_ignore_ascii_case(column))
+            .fold(self.on_table(db, table), |acc, (_, p)| acc.union(p))
+    }
+
+    /// The kinds of column privilege held on some column of `db`.`table`.
+    pub fn column_kinds(&self, db: &str, table: &str) -> Privs {
+        self.columns_on(db, table)
+            .fold(Privs::NONE, |acc, (_, p)| acc.union(p))
+    }
+
+    /// Add the column privileges `columns` (each column as the table spells it) on
+    /// `db`.`table`.
+    pub fn grant_columns(&mut self, db: &str, table: &str, columns: &[(String, Privs)]) {
+        if columns.is_empty() {
+            return;
+        }
+        self.grant(Level::Table(db, table), Privs::NONE);
+        for (column, privs) in columns {
+            let held = self
+                .columns
+                .iter_mut()
+                .find(|c| c.is_on(db, table) && c.column.eq_ignore_ascii_case(column));
+            match held {
+                Some(c) => c.privs = c.privs.union(*privs),
+                None => self.columns.push(ColumnGrant {
+                    database: db.to_string(),
+                    table: table.to_string(),
+                    column: column.clone(),
+                    privs: *privs,
+                }),
+            }
+        }
+    }
+
+    /// Take the column privileges `columns` away on `db`.`table`; false when the table
+    /// held no grant at all (MariaDB's ER_NONEXISTING_TABLE_GRANT).
+    /// A column named that has no column grant is as missing, as in MariaDB; nothing
+    /// changes then.
+    pub fn revoke_columns(&mut self, db: &str, table: &str, columns: &[(String, Privs)]) -> bool {
+        let granted = |name: &str| {
+            self.columns_on(db, table)
+                .any(|(c, _)| c.eq_ignore_ascii_case(name))
+        };
+        if !self.has_table_entry(db, table) || !columns.iter().all(|(c, _)| granted(c)) {
+            return false;
+        }
+        for (column, privs) in columns {
+            for c in self.columns.iter_mut() {
+                if c.is_on(db, table) && c.column.eq_ignore_ascii_case(column) {
+                    c.privs = c.privs.without(*privs);
+                }
+            }
+        }
+        self.tidy_table(db, table);
+        true
+    }
+
+    /// Whether the account has an entry for table `db`.`table` (table or column grants).
+    pub fn has_table_entry(&self, db: &str, table: &str) -> bool {
+        self.tables
+            .iter()
+            .any(|(d, n, _)| d == db && n.eq_ignore_ascii_case(table))
+    }
+
+    /// Drop the column grants of `db`.`table` left empty, then its table entry when it
+    /// holds nothing and no column grant is left.
+    fn tidy_table(&mut self, db: &str, table: &str) {
+        self.columns
+            .retain(|c| !(c.is_on(db, table) && c.privs.is_empty()));
+        if self.columns.iter().any(|c| c.is_on(db, table)) {
+            return;
+        }
+        self.tables
+            .retain(|(d, n, p)| !(d == db && n.eq_ignore_ascii_case(table) && p.is_empty()));
     }
 
     /// Everything, with GRANT OPTION (the first root account).
@@ -273,11 +391,18 @@ impl Grants {
                 .tables
                 .iter()
                 .any(|(d, _, p)| d == db && !p.without(Privs::GRANT).is_empty())
+            || self.columns.iter().any(|c| c.database == db)
     }
 
-    /// Whether a privilege is held on table `db`.`table` (SHOW COLUMNS, SHOW TABLES).
+    /// Whether a table-level privilege is held on table `db`.`table` (SHOW CREATE TABLE).
     pub fn any_on_table(&self, db: &str, table: &str) -> bool {
         self.on_table(db, table).intersects(Privs::ALL_DATABASE)
+    }
+
+    /// Whether a privilege is held on table `db`.`table` or on one of its columns (SHOW
+    /// COLUMNS, SHOW TABLES, information_schema).
+    pub fn any_on_table_or_column(&self, db: &str, table: &str) -> bool {
+        self.any_on_table(db, table) || !self.column_kinds(db, table).is_empty()
     }
 
     /// Add `privs` at `level`.
@@ -327,12 +452,12 @@ impl Grants {
                 else {
                     return false;
                 };
-                let left = self.tables[i].2.without(privs);
-                if left.is_empty() {
-                    self.tables.remove(i);
-                } else {
-                    self.tables[i].2 = left;
+                // A table-level REVOKE takes the privilege from every column too.
+                self.tables[i].2 = self.tables[i].2.without(privs);
+                for c in self.columns.iter_mut().filter(|c| c.is_on(db, t)) {
+                    c.privs = c.privs.without(privs);
                 }
+                self.tidy_table(db, t);
                 true
             }
         }
@@ -398,5 +523,50 @@ mod tests {
         assert!(g.revoke(Level::Table("crm", "LEADS"), Privs::UPDATE));
         assert!(g.tables.is_empty());
         assert_eq!(g.databases.len(), 1);
+    }
+
+    #[test]
+    fn column_grants_keep_a_table_entry_and_go_with_table_revokes() {
+        let mut g = Grants::default();
+        let cols = |list: &[(&str, Privs)]| -> Vec<(String, Privs)> {
+            list.iter().map(|(c, p)| (c.to_string(), *p)).collect()
+        };
+        g.grant_columns(
+            "app",
+            "t",
+            &cols(&[
+                ("a", Privs::SELECT),
+                ("b", Privs::SELECT),
+                ("a", Privs::UPDATE),
+            ]),
+        );
+        assert_eq!(g.tables, vec![("app".into(), "t".into(), Privs::NONE)]);
+        assert_eq!(
+            g.on_column("app", "T", "A"),
+            Privs::SELECT.union(Privs::UPDATE)
+        );
+        assert_eq!(g.on_column("app", "t", "c"), Privs::NONE);
+        assert_eq!(
+            g.column_kinds("app", "t"),
+            Privs::SELECT.union(Privs::UPDATE)
+        );
+        assert!(
+            g.any_in_database("app"),
+            "a column grant opens its database"
+        );
+        assert!(g.any_on_table_or_column("app", "t"));
+        assert!(!g.any_on_table("app", "t"), "no table-level privilege");
+        assert!(
+            !g.revoke_columns("app", "t", &cols(&[("c", Privs::SELECT)])),
+            "a column without a grant"
+        );
+        assert!(g.revoke_columns("app", "t", &cols(&[("b", Privs::SELECT)])));
+        assert_eq!(g.columns.len(), 1);
+        // A table-level REVOKE takes the privilege from the columns too.
+        assert!(g.revoke(Level::Table("app", "t"), Privs::SELECT));
+        assert_eq!(g.on_column("app", "t", "a"), Privs::UPDATE);
+        assert!(g.revoke(Level::Table("app", "t"), Privs::UPDATE));
+        assert!(g.tables.is_empty() && g.columns.is_empty());
+        assert!(!g.revoke_columns("app", "t", &cols(&[("a", Privs::SELECT)])));
     }
 }

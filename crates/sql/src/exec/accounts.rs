@@ -13,8 +13,9 @@ use crate::result::QueryResult;
 use crate::value::Value;
 use crate::Session;
 use myriad_types::errors::{
-    ER_ILLEGAL_GRANT_FOR_TABLE, ER_NONEXISTING_GRANT, ER_NONEXISTING_TABLE_GRANT, ER_NO_DB_ERROR,
-    ER_NO_SUCH_TABLE, ER_PASSWORD_NO_MATCH, ER_WRONG_USAGE,
+    ER_BAD_FIELD_ERROR, ER_ILLEGAL_GRANT_FOR_TABLE, ER_NONEXISTING_GRANT,
+    ER_NONEXISTING_TABLE_GRANT, ER_NO_DB_ERROR, ER_NO_SUCH_TABLE, ER_PASSWORD_NO_MATCH,
+    ER_WRONG_USAGE,
 };
 use std::sync::Arc;
 
@@ -63,14 +64,11 @@ impl Session {
             Level::Database(_) => Privs::ALL_DATABASE,
             Level::Table(..) => Privs::ALL_TABLE,
         };
+        let columns = self.grant_columns(g, level)?;
         let mut privs = if g.all { all } else { g.privs };
         if !all.contains(privs) {
             return Err(match level {
-                Level::Table(..) => SqlError::new(
-                    ER_ILLEGAL_GRANT_FOR_TABLE,
-                    "Illegal GRANT/REVOKE command; please consult the manual to see which \
-                     privileges can be used",
-                ),
+                Level::Table(..) => illegal_grant_for_table(),
                 _ => SqlError::new(
                     ER_WRONG_USAGE,
                     "Incorrect usage of DB GRANT and GLOBAL PRIVILEGES",
@@ -87,7 +85,10 @@ impl Session {
             Level::Database(db) => mine.in_database(db),
             Level::Table(db, t) => mine.on_table(db, t),
         };
-        if !held.contains(privs.union(Privs::GRANT)) {
+        let column_kinds = columns
+            .iter()
+            .fold(Privs::NONE, |acc, (_, p)| acc.union(*p));
+        if !held.contains(privs.union(column_kinds).union(Privs::GRANT)) {
             let (user, host) = (&self.info.user, &self.info.host);
             return Err(match level {
                 Level::Global => global_denied(Privs::GRANT),
@@ -115,10 +116,14 @@ impl Session {
                 self.revoke_everything(u)?;
                 continue;
             }
-            let changed =
-                self.engine
-                    .accounts
-                    .change_grants((&u.user, &u.host), level, privs, g.revoke)?;
+            let account = (u.user.as_str(), u.host.as_str());
+            let accounts = &self.engine.accounts;
+            let changed = match level {
+                Level::Table(db, t) => {
+                    accounts.change_table_grants(account, (db, t), privs, &columns, g.revoke)?
+                }
+                _ => accounts.change_grants(account, level, privs, g.revoke)?,
+            };
             match (changed, level) {
                 (None, _) => return Err(no_such_account(g.revoke, u)),
                 (Some(false), Level::Table(_, t)) => {
@@ -141,6 +146,36 @@ impl Session {
             }
         }
         Ok(crate::exec::ok(0))
+    }
+
+    /// The column privileges of a GRANT or REVOKE, each column as its table spells it:
+    /// 1144 at any level but a table's; for a GRANT, 1054 for a column the table lacks (a
+    /// REVOKE keeps the name as written: no grant holds it, so it answers 1147).
+    fn grant_columns(&self, g: &GrantStmt, level: Level) -> Result<Vec<(String, Privs)>, SqlError> {
+        if g.columns.is_empty() {
+            return Ok(Vec::new());
+        }
+        let Level::Table(db, t) = level else {
+            return Err(illegal_grant_for_table());
+        };
+        let def = self.engine.catalog.storage().table_def(db, t).ok();
+        let mut columns = Vec::with_capacity(g.columns.len());
+        for (name, privs) in &g.columns {
+            let found = def
+                .as_ref()
+                .and_then(|d| d.columns.iter().find(|c| c.name.eq_ignore_ascii_case(name)));
+            match found {
+                Some(c) => columns.push((c.name.clone(), *privs)),
+                None if g.revoke => columns.push((name.clone(), *privs)),
+                None => {
+                    return Err(SqlError::new(
+                        ER_BAD_FIELD_ERROR,
+                        format!("Unknown column '{name}' in '{t}'"),
+                    ))
+                }
+            }
+        }
+        Ok(columns)
     }
 
     /// REVOKE ALL PRIVILEGES, GRANT OPTION FROM `u`: every grant at every level.
@@ -350,11 +385,50 @@ fn grant_lines(account: &Account) -> Vec<String> {
     for (db, table, privs) in &g.tables {
         lines.push(format!(
             "GRANT {} ON `{db}`.`{table}` TO {to}{}",
-            privs.grant_text(Privs::ALL_TABLE),
+            table_grant_text(*privs, g.columns_on(db, table)),
             with_option(*privs)
         ));
     }
     lines
+}
+
+/// The privileges of a table's line in SHOW GRANTS, as MariaDB writes them: in the order
+/// of privileges, each held at table level by its name, each held on columns by its name
+/// and the columns (`SELECT (`a`, `b`)`; both when held both ways); ALL PRIVILEGES when
+/// every table privilege is held at table level, USAGE when nothing is.
+fn table_grant_text<'c>(privs: Privs, columns: impl Iterator<Item = (&'c str, Privs)>) -> String {
+    let columns: Vec<(&str, Privs)> = columns.collect();
+    let held = privs.without(Privs::GRANT);
+    if held.contains(Privs::ALL_TABLE) {
+        return "ALL PRIVILEGES".into();
+    }
+    let mut parts = Vec::new();
+    for (name, bit) in crate::catalog::privileges::NAMES {
+        let p = Privs(*bit);
+        if held.contains(p) {
+            parts.push(name.to_string());
+        }
+        let on: Vec<String> = columns
+            .iter()
+            .filter(|(_, c)| c.contains(p))
+            .map(|(column, _)| format!("`{}`", column.replace('`', "``")))
+            .collect();
+        if !on.is_empty() {
+            parts.push(format!("{name} ({})", on.join(", ")));
+        }
+    }
+    if parts.is_empty() {
+        return "USAGE".into();
+    }
+    parts.join(", ")
+}
+
+fn illegal_grant_for_table() -> SqlError {
+    SqlError::new(
+        ER_ILLEGAL_GRANT_FOR_TABLE,
+        "Illegal GRANT/REVOKE command; please consult the manual to see which privileges \
+         can be used",
+    )
 }
 
 fn no_such_grant(user: &str, host: &str) -> SqlError {
@@ -390,4 +464,30 @@ fn password_clause(account: &crate::catalog::accounts::Account) -> String {
             format!(" IDENTIFIED BY PASSWORD '*{hex}'")
         })
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_table_line_lists_columns_after_their_privilege() {
+        let columns = [
+            ("a", Privs::SELECT.union(Privs::UPDATE)),
+            ("b`", Privs::SELECT),
+        ];
+        assert_eq!(
+            table_grant_text(Privs::INSERT, columns.iter().copied()),
+            "SELECT (`a`, `b```), INSERT, UPDATE (`a`)"
+        );
+        assert_eq!(
+            table_grant_text(Privs::SELECT, columns.iter().copied()),
+            "SELECT, SELECT (`a`, `b```), UPDATE (`a`)"
+        );
+        assert_eq!(table_grant_text(Privs::GRANT, std::iter::empty()), "USAGE");
+        assert_eq!(
+            table_grant_text(Privs::ALL_TABLE, columns.iter().copied()),
+            "ALL PRIVILEGES"
+        );
+    }
 }

@@ -10,9 +10,15 @@
 //!
 //! A statement whose tables cannot all be told (a subquery form the walk does not know)
 //! needs the global privilege: the check fails closed.
+//!
+//! Column privileges: a table's privilege of a kind that is also held on some of its
+//! columns passes the table check; once every table has passed, the columns the statement
+//! uses (see [`super::column_uses`]) are checked, 1143 naming the first one missing. A
+//! statement whose columns cannot be told needs the table's privilege (1142).
 
 use crate::catalog::privileges::{Grants, Privs};
 use crate::error::SqlError;
+use crate::exec::column_uses::{column_uses, ColumnUses};
 use crate::plan::roles::RoleStmt;
 use crate::plan::{AssignTarget, SetScope, Stmt};
 use crate::value::Value;
@@ -27,7 +33,12 @@ use std::sync::Arc;
 enum Need<'s> {
     /// Every privilege of `privs` on table `db`.`table`.
     Table(&'s str, &'s str, Privs),
-    /// Some privilege on the table (SHOW COLUMNS and the like).
+    /// An INSERT's or UPDATE's privileges on its table, as [`Need::Table`], but INSERT and
+    /// UPDATE pass when held on some of its columns ([`Need::WriteColumns`] follows).
+    Write(&'s str, &'s str, Privs),
+    /// Some privilege on the table or on one of its columns (SHOW COLUMNS, SHOW INDEX).
+    SeeTable(&'s str, &'s str),
+    /// Some table-level privilege on the table (SHOW CREATE TABLE and the like).
     AnyOnTable(&'s str, &'s str),
     /// `privs` on database `db` itself (CREATE / DROP DATABASE).
     Database(&'s str, Privs),
@@ -40,9 +51,14 @@ enum Need<'s> {
     Global(Privs),
     /// SELECT on each of these tables (`db`, `table`).
     Reads(Vec<(String, String)>),
-    /// SELECT on `db`.`table`, whose column `column` the statement reads (an UPDATE's or
-    /// DELETE's WHERE, an UPDATE's new values): 1143 names the column.
-    ReadColumn(&'s str, &'s str, &'s str),
+    /// SELECT on the columns of `db`.`table` the statement reads (an UPDATE's or DELETE's
+    /// WHERE, new values and ORDER BY, an ON DUPLICATE KEY UPDATE's values): the table's,
+    /// or the column's own (1143 names the first one missing).
+    ReadColumns(&'s str, &'s str),
+    /// `privs` (INSERT or UPDATE) on each column of `db`.`table` the statement writes,
+    /// where the table's is not held (the table need let column privileges of the kind
+    /// pass): 1143 names the first one missing.
+    WriteColumns(&'s str, &'s str, Privs),
 }
 
 impl Session {
@@ -111,8 +127,14 @@ impl Session {
         }
         let mut needs = Vec::new();
         needs_of(stmt, self.info.database.as_deref(), &mut needs);
-        for need in needs {
+        // As MariaDB: every table's privilege first (some column privilege of the kind
+        // passes there), then the columns (walked only if a need looks at them).
+        for need in &needs {
             self.check_need(&grants, need)?;
+        }
+        let uses = std::cell::OnceCell::new();
+        for need in &needs {
+            self.check_column_need(&grants, need, stmt, &uses)?;
         }
         Ok(())
     }
@@ -160,7 +182,7 @@ impl Session {
         if grants.is_all() {
             return Ok(());
         }
-        self.check_need(&grants, Need::AnyOnTable(db, table))
+        self.check_need(&grants, &Need::AnyOnTable(db, table))
     }
 
     /// 1044 for database `db`, naming the account as MariaDB does: its user and the host
@@ -171,13 +193,32 @@ impl Session {
         database_denied(user, pattern.as_deref().unwrap_or(host), db)
     }
 
-    fn check_need(&self, grants: &Grants, need: Need) -> Result<(), SqlError> {
+    /// Check one need at table level and above: column needs are left to
+    /// [`Session::check_column_need`].
+    fn check_need(&self, grants: &Grants, need: &Need) -> Result<(), SqlError> {
         let (user, host) = (&self.info.user, &self.info.host);
-        match need {
+        match *need {
             Need::Table(db, table, privs) => {
                 let missing = privs.without(grants.on_table(db, table));
                 if let Some(name) = missing.names().first() {
                     return Err(table_denied(name, user, host, db, table));
+                }
+            }
+            Need::Write(db, table, privs) => {
+                let missing = privs.without(grants.on_table(db, table));
+                // INSERT and UPDATE held on some columns pass here; WriteColumns checks
+                // the columns written.
+                let on_columns = grants.column_kinds(db, table);
+                for name in missing.names() {
+                    let p = Privs::named(name).unwrap_or(Privs::NONE);
+                    if !on_columns.contains(p) || !Privs::INSERT.union(Privs::UPDATE).contains(p) {
+                        return Err(table_denied(name, user, host, db, table));
+                    }
+                }
+            }
+            Need::SeeTable(db, table) => {
+                if !grants.any_on_table_or_column(db, table) {
+                    return Err(table_denied("SELECT", user, host, db, table));
                 }
             }
             Need::AnyOnTable(db, table) => {
@@ -205,24 +246,81 @@ impl Session {
                     return Err(global_denied(privs));
                 }
             }
-            Need::ReadColumn(db, table, column) => {
-                if !grants.on_table(db, table).contains(Privs::SELECT) {
-                    return Err(SqlError::new(
-                        ER_COLUMNACCESS_DENIED_ERROR,
-                        format!(
-                            "SELECT command denied to user '{user}'@'{host}' for column \
-                             '{column}' in table '{table}'"
-                        ),
-                    ));
-                }
-            }
-            Need::Reads(tables) => {
-                for (db, table) in &tables {
-                    if !grants.on_table(db, table).contains(Privs::SELECT) {
+            Need::Reads(ref tables) => {
+                // SELECT on the table, or on some of its columns (checked after).
+                for (db, table) in tables {
+                    let held = grants
+                        .on_table(db, table)
+                        .union(grants.column_kinds(db, table));
+                    if !held.contains(Privs::SELECT) {
                         return Err(table_denied("SELECT", user, host, db, table));
                     }
                 }
             }
+            Need::ReadColumns(..) | Need::WriteColumns(..) => {}
+        }
+        Ok(())
+    }
+
+    /// Check the columns of one need where the account lacks the table's privilege:
+    /// each column used must hold it (1143 naming the first that does not), and a `*`
+    /// (or an INSERT without a column list) needs every column. `uses` are the columns
+    /// `stmt` reads, walked the first time they are looked at.
+    fn check_column_need(
+        &self,
+        grants: &Grants,
+        need: &Need,
+        stmt: &Stmt,
+        uses: &std::cell::OnceCell<Option<ColumnUses>>,
+    ) -> Result<(), SqlError> {
+        let (user, host) = (&self.info.user, &self.info.host);
+        let uses = || uses.get_or_init(|| column_uses(stmt)).as_ref();
+        let (tables, privs) = match need {
+            Need::ReadColumns(db, table) => (vec![(*db, *table)], Privs::SELECT),
+            Need::WriteColumns(db, table, privs) => (vec![(*db, *table)], *privs),
+            Need::Reads(tables) => (
+                tables
+                    .iter()
+                    .map(|(d, t)| (d.as_str(), t.as_str()))
+                    .collect(),
+                Privs::SELECT,
+            ),
+            _ => return Ok(()),
+        };
+        let name = privs.names().first().copied().unwrap_or("SELECT");
+        for (db, table) in tables {
+            if grants.on_table(db, table).contains(privs) {
+                continue;
+            }
+            let denied = || table_denied(name, user, host, db, table);
+            let (every, used) = if privs == Privs::SELECT {
+                let Some(uses) = uses() else {
+                    return Err(denied());
+                };
+                (uses.wildcard_on(db, table), uses.columns_of(db, table))
+            } else {
+                match written_columns(stmt, privs) {
+                    Some(Written::Every(all)) => (Some(all), Vec::new()),
+                    Some(Written::Listed(listed)) => (None, listed),
+                    None => return Err(denied()),
+                }
+            };
+            if let Some(every) = every {
+                // MariaDB names the first column missing only when no column before it
+                // was granted; else it names the table.
+                let mut granted = false;
+                for column in every {
+                    if grants.on_column(db, table, column).contains(privs) {
+                        granted = true;
+                    } else if granted {
+                        return Err(denied());
+                    } else {
+                        return Err(column_denied(name, user, host, column, table));
+                    }
+                }
+            }
+            check_columns(grants, used, (db, table), privs)
+                .map_err(|column| column_denied(name, user, host, column, table))?;
         }
         Ok(())
     }
@@ -236,6 +334,67 @@ impl Session {
         }
         Err(self.database_denied(db))
     }
+}
+
+/// The first of `columns` of `table` on which `privs` is not held, as the error.
+fn check_columns<'c>(
+    grants: &Grants,
+    columns: impl IntoIterator<Item = &'c str>,
+    (db, table): (&str, &str),
+    privs: Privs,
+) -> Result<(), &'c str> {
+    for column in columns {
+        if !grants.on_column(db, table, column).contains(privs) {
+            return Err(column);
+        }
+    }
+    Ok(())
+}
+
+/// The columns an INSERT or UPDATE writes.
+enum Written<'s> {
+    /// An INSERT without a column list (its list is then every column in order): every
+    /// column, as a `*`.
+    Every(Vec<&'s str>),
+    Listed(Vec<&'s str>),
+}
+
+/// The columns an INSERT or UPDATE writes, for the column privilege `privs` of its
+/// kind: an INSERT's listed columns (INSERT, and UPDATE with ON DUPLICATE KEY UPDATE, then
+/// the columns that sets), an UPDATE's assigned ones.
+fn written_columns(stmt: &Stmt, privs: Privs) -> Option<Written<'_>> {
+    fn name(def: &myriad_storage::TableDef, i: usize) -> Option<&str> {
+        def.columns.get(i).map(|c| c.name.as_str())
+    }
+    match stmt {
+        Stmt::Insert(p) => {
+            let def = &p.table.def;
+            let mut out: Vec<&str> = p.columns.iter().filter_map(|&i| name(def, i)).collect();
+            if privs == Privs::UPDATE {
+                let set = p.on_duplicate.iter().flatten();
+                out.extend(set.filter_map(|(i, _)| name(def, *i)));
+            } else if p.columns.iter().copied().eq(0..def.columns.len()) {
+                return Some(Written::Every(out));
+            }
+            Some(Written::Listed(out))
+        }
+        Stmt::Update(p) if privs == Privs::UPDATE => {
+            let def = &p.source.table.def;
+            let set = p.assignments.iter().filter_map(|(i, _)| name(def, *i));
+            Some(Written::Listed(set.collect()))
+        }
+        _ => None,
+    }
+}
+
+fn column_denied(what: &str, user: &str, host: &str, column: &str, table: &str) -> SqlError {
+    SqlError::new(
+        ER_COLUMNACCESS_DENIED_ERROR,
+        format!(
+            "{what} command denied to user '{user}'@'{host}' for column '{column}' in table \
+             '{table}'"
+        ),
+    )
 }
 
 pub(super) fn table_denied(what: &str, user: &str, host: &str, db: &str, table: &str) -> SqlError {
@@ -317,7 +476,13 @@ fn needs_of<'s>(stmt: &'s Stmt, current: Option<&'s str>, needs: &mut Vec<Need<'
             if p.replace {
                 privs = privs.union(Privs::DELETE);
             }
-            needs.push(table(&p.table.database, &p.table.name, privs));
+            let (db, t) = (&*p.table.database, &*p.table.name);
+            needs.push(Need::Write(db, t, privs));
+            needs.push(Need::WriteColumns(db, t, Privs::INSERT));
+            if p.on_duplicate.is_some() {
+                needs.push(Need::WriteColumns(db, t, Privs::UPDATE));
+                needs.push(Need::ReadColumns(db, t));
+            }
             let values = p.rows.iter().flatten().flatten();
             let updates = p.on_duplicate.iter().flatten().map(|(_, e)| e);
             push_reads(tables_of_exprs(values.chain(updates)), needs);
@@ -330,17 +495,11 @@ fn needs_of<'s>(stmt: &'s Stmt, current: Option<&'s str>, needs: &mut Vec<Need<'
         }
         Stmt::Update(p) => {
             let t = &p.source.table;
-            needs.push(table(&t.database, &t.name, Privs::UPDATE));
-            // The first column read, the WHERE's before the new values', as MariaDB checks.
-            let read = p
-                .source
-                .filter
-                .iter()
-                .chain(p.assignments.iter().map(|(_, e)| e))
-                .find_map(crate::plan::access::first_column);
-            if let Some(column) = read.and_then(|i| t.def.columns.get(i)) {
-                needs.push(Need::ReadColumn(&t.database, &t.name, &column.name));
-            }
+            needs.push(Need::Write(&t.database, &t.name, Privs::UPDATE));
+            // The columns read (the WHERE's before the new values'), then those set, as
+            // MariaDB checks.
+            needs.push(Need::ReadColumns(&t.database, &t.name));
+            needs.push(Need::WriteColumns(&t.database, &t.name, Privs::UPDATE));
             let exprs = p
                 .source
                 .filter
@@ -351,14 +510,7 @@ fn needs_of<'s>(stmt: &'s Stmt, current: Option<&'s str>, needs: &mut Vec<Need<'
         Stmt::Delete(p) => {
             let t = &p.source.table;
             needs.push(table(&t.database, &t.name, Privs::DELETE));
-            let read = p
-                .source
-                .filter
-                .as_ref()
-                .and_then(crate::plan::access::first_column);
-            if let Some(column) = read.and_then(|i| t.def.columns.get(i)) {
-                needs.push(Need::ReadColumn(&t.database, &t.name, &column.name));
-            }
+            needs.push(Need::ReadColumns(&t.database, &t.name));
             push_reads(tables_of_exprs(p.source.filter.iter()), needs);
         }
         Stmt::CreateTable {
@@ -443,8 +595,12 @@ fn needs_of<'s>(stmt: &'s Stmt, current: Option<&'s str>, needs: &mut Vec<Need<'
         Stmt::ShowColumns {
             database, table: t, ..
         }
-        | Stmt::ShowCreateTable { database, table: t }
         | Stmt::ShowIndex { database, table: t } => {
+            if let Some(db) = database.as_deref().or(current) {
+                needs.push(Need::SeeTable(db, t));
+            }
+        }
+        Stmt::ShowCreateTable { database, table: t } => {
             if let Some(db) = database.as_deref().or(current) {
                 needs.push(Need::AnyOnTable(db, t));
             }

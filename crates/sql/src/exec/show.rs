@@ -401,7 +401,7 @@ impl Session {
                 };
                 let grants = self.checked_grants();
                 if !grants.is_all() && !system {
-                    names.retain(|t| grants.any_on_table(&db, t));
+                    names.retain(|t| grants.any_on_table_or_column(&db, t));
                 }
                 let kind = if system { "SYSTEM VIEW" } else { "BASE TABLE" };
                 let rows: Vec<Vec<Value>> = names
@@ -454,7 +454,14 @@ impl Session {
                 filter,
             } => {
                 let t = self.shown_table(database.as_deref(), table)?;
-                show_columns(&t, *full, filter, env)?
+                let grants = self.checked_grants();
+                let privileges = crate::exec::info_schema::column_privileges(
+                    &grants,
+                    &t.database,
+                    &t.name,
+                    &t.def,
+                );
+                show_columns(&t, *full, filter, &privileges, env)?
             }
             Stmt::ShowCreateTable { database, table } => {
                 let t = self.shown_table(database.as_deref(), table)?;
@@ -471,7 +478,19 @@ impl Session {
             }
             Stmt::ShowIndex { database, table } => {
                 let t = self.shown_table(database.as_deref(), table)?;
-                show_index(&t, env)?
+                // Without a table-level privilege, the columns the account may see.
+                let grants = self.checked_grants();
+                let privileges = match grants.is_all() || grants.any_on_table(&t.database, &t.name)
+                {
+                    true => Vec::new(),
+                    false => crate::exec::info_schema::column_privileges(
+                        &grants,
+                        &t.database,
+                        &t.name,
+                        &t.def,
+                    ),
+                };
+                show_index(&t, &privileges, env)?
             }
             Stmt::ShowCreateDatabase { name } => {
                 if !self.engine.catalog.database_exists(name) {
@@ -674,10 +693,13 @@ impl Session {
 }
 
 /// SHOW [FULL] COLUMNS: a row per column.
+/// SHOW COLUMNS: the columns the account may see, each with its `privileges` (see
+/// [`crate::exec::info_schema::column_privileges`]).
 fn show_columns(
     t: &crate::plan::tables::TableRef,
     full: bool,
     filter: &ShowFilter,
+    privileges: &[Option<String>],
     env: &mut ExecEnv,
 ) -> Result<QueryResult, SqlError> {
     let rows = t
@@ -685,7 +707,8 @@ fn show_columns(
         .columns
         .iter()
         .enumerate()
-        .map(|(i, c)| {
+        .filter_map(|(i, c)| Some((i, c, privileges.get(i)?.as_deref()?)))
+        .map(|(i, c, privileges)| {
             let text = |s: &str| Value::Bytes(s.as_bytes().to_vec());
             let mut row = vec![
                 text(&c.name),
@@ -709,7 +732,7 @@ fn show_columns(
             );
             row.push(text(&crate::plan::show_create::extra_text(c)));
             if full {
-                row.push(text("select,insert,update,references"));
+                row.push(text(privileges));
                 row.push(text(&c.comment));
             }
             row
@@ -752,11 +775,12 @@ fn show_columns(
 /// SHOW INDEX: a row per column of each index.
 fn show_index(
     t: &crate::plan::tables::TableRef,
+    privileges: &[Option<String>],
     env: &mut ExecEnv,
 ) -> Result<QueryResult, SqlError> {
     // information_schema.STATISTICS' rows without TABLE_CATALOG, TABLE_SCHEMA and
     // INDEX_SCHEMA.
-    let rows = crate::exec::info_schema::index_rows(&t.database, &t.name, &t.def)
+    let rows = crate::exec::info_schema::index_rows(&t.database, &t.name, &t.def, privileges)
         .into_iter()
         .map(|row| {
             row.into_iter()

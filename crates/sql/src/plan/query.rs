@@ -13,7 +13,7 @@ use crate::plan::from_ast::*;
 use crate::plan::*;
 use from_clause::{from_relations, join_steps, table_refs};
 pub(crate) use item_name::{balanced_end, cut_item_name, item_name};
-use select_list::{by_item, select_items};
+use select_list::{by_item, select_items, wildcard_tables};
 use sqlparser::ast;
 
 mod found_rows;
@@ -504,6 +504,7 @@ pub(crate) fn compile_table_select(
             },
             joins,
             post_filter,
+            wildcards: wildcard_tables(select, &refs),
             items,
             grouping,
             distinct: select.distinct.is_some(),

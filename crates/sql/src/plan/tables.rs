@@ -250,6 +250,8 @@ pub struct TableSelect {
     /// is `post_filter`, applied to the joined rows.
     pub joins: Vec<JoinStep>,
     pub post_filter: Option<Expr>,
+    /// The tables (0 the source, then each join's) whose every column a `*` lists.
+    pub wildcards: Vec<usize>,
     pub items: Vec<OutputItem>,
     pub grouping: Option<Grouping>,
     pub distinct: bool,

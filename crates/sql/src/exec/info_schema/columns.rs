@@ -11,6 +11,9 @@ use myriad_storage as st;
 pub(super) fn column_rows(t: &Described, rows: &mut Vec<st::Row>) {
     let (db, name, def) = (t.db, t.name, t.def);
     for (i, c) in def.columns.iter().enumerate() {
+        let Some(Some(privileges)) = t.privileges.get(i) else {
+            continue;
+        };
         let facts = TypeFacts::of(&c.ty);
         let number = |v: Option<u64>| v.map_or(Value::Null, Value::UInt);
         let full = type_text(&c.ty);
@@ -38,7 +41,7 @@ pub(super) fn column_rows(t: &Described, rows: &mut Vec<st::Row>) {
             text(&full),
             text(key_text(def, i)),
             text(&extra_text(c)),
-            text(t.privileges),
+            text(privileges),
             text(&c.comment),
             text("NEVER"),
             Value::Null,
@@ -137,6 +140,10 @@ pub(super) fn statistics_rows(t: &Described, rows: &mut Vec<st::Row>) {
     for ix in &def.indexes {
         for (seq, &c) in ix.columns.iter().enumerate() {
             let column = &def.columns[c];
+            // A column the account may not see (its index's other columns stay).
+            if !t.table_level && matches!(t.privileges.get(c), Some(None)) {
+                continue;
+            }
             rows.push(vec![
                 text("def"),
                 text(db),

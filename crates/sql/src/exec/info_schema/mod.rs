@@ -56,7 +56,9 @@ pub(crate) fn rows(
         VirtualRows::SchemaPrivileges => privileges::schema_privileges(env),
         VirtualRows::TablePrivileges => privileges::table_privileges(env),
         VirtualRows::MysqlUser => privileges::mysql_user(env),
+        VirtualRows::ColumnPrivileges => privileges::column_privileges(env),
         VirtualRows::MysqlDb => privileges::mysql_db(env),
+        VirtualRows::MysqlColumnsPriv => privileges::mysql_columns_priv(env),
         VirtualRows::MysqlRolesMapping => privileges::mysql_roles_mapping(env),
         VirtualRows::GlobalVariables => variables(env, true),
         VirtualRows::SessionVariables => variables(env, false),
@@ -203,7 +205,8 @@ fn stored_tables(env: &ExecEnv, narrow: &Narrow) -> Result<Vec<(String, String)>
             Err(_) => continue,
         };
         for name in names {
-            if narrow.keeps_table(&name) && (grants.is_all() || grants.any_on_table(&db, &name)) {
+            let visible = grants.is_all() || grants.any_on_table_or_column(&db, &name);
+            if narrow.keeps_table(&name) && visible {
                 out.push((db.clone(), name));
             }
         }
@@ -216,8 +219,12 @@ pub(super) struct Described<'a> {
     db: &'a str,
     name: &'a str,
     def: &'a st::TableDef,
-    /// The account's column privileges on it, as COLUMNS.PRIVILEGES lists them.
-    privileges: &'a str,
+    /// The account's privileges on each column, as COLUMNS.PRIVILEGES lists them; None
+    /// for a column it may not see (see [`column_privileges`]).
+    privileges: &'a [Option<String>],
+    /// The account holds a table-level privilege on it: STATISTICS shows every column of
+    /// its indexes (else those `privileges` shows, as MariaDB).
+    table_level: bool,
 }
 
 /// Rows made per table (the stored ones the account sees, then information_schema's own)
@@ -233,12 +240,13 @@ fn per_table(
     for (db, name) in stored_tables(env, narrow)? {
         crate::interrupt::tick()?;
         if let Ok(def) = storage.table_def(&db, &name) {
-            let privileges = column_privileges(&grants, &db, &name);
+            let privileges = column_privileges(&grants, &db, &name, &def);
             let table = Described {
                 db: &db,
                 name: &name,
                 def: &def,
                 privileges: &privileges,
+                table_level: grants.is_all() || grants.any_on_table(&db, &name),
             };
             each(&table, &mut rows);
         }
@@ -247,11 +255,13 @@ fn per_table(
         for (i, t) in TABLES.iter().enumerate() {
             if narrow.keeps_table(t.name) {
                 let def = crate::plan::info_schema::definition(i)?;
+                let privileges = vec![Some(String::from("select")); def.columns.len()];
                 let table = Described {
                     db: SCHEMA,
                     name: t.name,
                     def: &def,
-                    privileges: "select",
+                    privileges: &privileges,
+                    table_level: true,
                 };
                 each(&table, &mut rows);
             }
@@ -260,40 +270,60 @@ fn per_table(
     Ok(rows)
 }
 
-/// information_schema.STATISTICS' rows of one table (SHOW INDEX shows them too).
-pub(crate) fn index_rows(db: &str, name: &str, def: &st::TableDef) -> Vec<st::Row> {
+/// information_schema.STATISTICS' rows of one table (SHOW INDEX shows them too), those of
+/// the columns `privileges` shows (see [`column_privileges`]; every column when empty).
+pub(crate) fn index_rows(
+    db: &str,
+    name: &str,
+    def: &st::TableDef,
+    privileges: &[Option<String>],
+) -> Vec<st::Row> {
     let mut rows = Vec::new();
     let table = Described {
         db,
         name,
         def,
-        privileges: "",
+        privileges,
+        table_level: false,
     };
     statistics_rows(&table, &mut rows);
     rows
 }
 
-/// The column privileges the account holds on a table, in MariaDB's words and order.
-fn column_privileges(grants: &Grants, db: &str, table: &str) -> String {
+/// The privileges the account holds on each column of `db`.`table` (`def`), in MariaDB's
+/// words and order (`select,insert`): the table's and the column's own. None for a column
+/// it may not see: one on which it holds none of SELECT, INSERT, UPDATE and REFERENCES,
+/// as MariaDB hides it.
+pub(crate) fn column_privileges(
+    grants: &Grants,
+    db: &str,
+    table: &str,
+    def: &st::TableDef,
+) -> Vec<Option<String>> {
     use crate::catalog::privileges::Privs;
-    let held = match grants.is_all() {
-        true => Privs::SELECT
-            .union(Privs::INSERT)
-            .union(Privs::UPDATE)
-            .union(Privs::REFERENCES),
-        false => grants.on_table(db, table),
-    };
-    [
-        (Privs::SELECT, "select"),
-        (Privs::INSERT, "insert"),
-        (Privs::UPDATE, "update"),
-        (Privs::REFERENCES, "references"),
-    ]
-    .iter()
-    .filter(|(p, _)| held.contains(*p))
-    .map(|(_, name)| *name)
-    .collect::<Vec<_>>()
-    .join(",")
+    def.columns
+        .iter()
+        .map(|c| {
+            let held = match grants.is_all() {
+                true => Privs::COLUMN,
+                false => grants.on_column(db, table, &c.name),
+            };
+            if !held.intersects(Privs::COLUMN) {
+                return None;
+            }
+            let names: Vec<&str> = [
+                (Privs::SELECT, "select"),
+                (Privs::INSERT, "insert"),
+                (Privs::UPDATE, "update"),
+                (Privs::REFERENCES, "references"),
+            ]
+            .iter()
+            .filter(|(p, _)| held.contains(*p))
+            .map(|(_, name)| *name)
+            .collect();
+            Some(names.join(","))
+        })
+        .collect()
 }
 
 fn tables(env: &ExecEnv, narrow: &Narrow) -> Result<Vec<st::Row>, SqlError> {

@@ -1,11 +1,11 @@
-//! USER_PRIVILEGES, SCHEMA_PRIVILEGES and TABLE_PRIVILEGES: the accounts' grants, one row
-//! per privilege (MariaDB's names and order), `IS_GRANTABLE` YES where the grant carries
+//! USER_PRIVILEGES, SCHEMA_PRIVILEGES, TABLE_PRIVILEGES and COLUMN_PRIVILEGES: the
+//! accounts' grants, one row per privilege (MariaDB's names and order), `IS_GRANTABLE` YES where the grant carries
 //! GRANT OPTION. An account with no global privilege shows one `USAGE` row.
 //!
 //! Visibility, as MariaDB's: an account that may read the `mysql` database (SELECT on it,
 //! or globally) sees every account's rows; any other sees its own only.
 //!
-//! Also the rows of the `mysql` schema's `user` and `db` tables, whose reading the
+//! Also the rows of the `mysql` schema's `user`, `db` and `columns_priv` tables, whose reading the
 //! statement's privilege check guards (SELECT on them), as any table's.
 
 use super::text;
@@ -88,6 +88,73 @@ pub(super) fn table_privileges(env: &ExecEnv) -> Vec<st::Row> {
         let who = grantee(&account);
         for (db, table, privs) in &account.grants.tables {
             privilege_rows(&[&who, "def", db, table], *privs, false, &mut out);
+        }
+    }
+    out
+}
+
+/// COLUMN_PRIVILEGES: GRANTEE, TABLE_CATALOG, TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME,
+/// PRIVILEGE_TYPE, IS_GRANTABLE: per table, a row per privilege and column holding it (in
+/// the order of privileges), grantable when the table's grant carries GRANT OPTION.
+pub(super) fn column_privileges(env: &ExecEnv) -> Vec<st::Row> {
+    let mut out = Vec::new();
+    for account in visible_accounts(env) {
+        let who = grantee(&account);
+        let grants = &account.grants;
+        for (db, table, privs) in &grants.tables {
+            let grantable = text(if privs.contains(Privs::GRANT) {
+                "YES"
+            } else {
+                "NO"
+            });
+            for (name, bit) in crate::catalog::privileges::NAMES {
+                for (column, held) in grants.columns_on(db, table) {
+                    if held.contains(Privs(*bit)) {
+                        let mut row: st::Row = [who.as_str(), "def", db, table, column, name]
+                            .iter()
+                            .map(|c| text(c))
+                            .collect();
+                        row.push(grantable.clone());
+                        out.push(row);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `mysql.columns_priv`: a row per column grant (Host, Db, User, Table_name, Column_name,
+/// Timestamp, Column_priv). The time of a grant is not kept: the zero timestamp.
+pub(super) fn mysql_columns_priv(env: &ExecEnv) -> Vec<st::Row> {
+    let zero = Value::DateTime(myriad_types::datetime::DateTime {
+        year: 0,
+        month: 0,
+        day: 0,
+        hour: 0,
+        minute: 0,
+        second: 0,
+        micros: 0,
+    });
+    let mut out = Vec::new();
+    for account in env.engine.accounts.list() {
+        for c in &account.grants.columns {
+            // MariaDB's SET words: `Select,Insert,Update,References`.
+            let privs: Vec<String> = c
+                .privs
+                .names()
+                .iter()
+                .map(|n| n[..1].to_string() + &n[1..].to_ascii_lowercase())
+                .collect();
+            out.push(vec![
+                text(&account.host),
+                text(&c.database),
+                text(&account.user),
+                text(&c.table),
+                text(&c.column),
+                zero.clone(),
+                text(&privs.join(",")),
+            ]);
         }
     }
     out

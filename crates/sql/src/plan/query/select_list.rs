@@ -9,6 +9,27 @@ use crate::plan::tables::{OutputItem, TableRef};
 use myriad_types::errors::{ER_BAD_FIELD_ERROR, ER_BAD_TABLE_ERROR};
 use sqlparser::ast;
 
+/// The tables (positions in `refs`) whose every column a `*` or `t.*` of the list shows:
+/// an account needs SELECT on the whole table for them (1142, not a column's 1143).
+pub(super) fn wildcard_tables(select: &ast::Select, refs: &[TableRef]) -> Vec<usize> {
+    let mut out = Vec::new();
+    for item in &select.projection {
+        match item {
+            ast::SelectItem::Wildcard(_) => out.extend(0..refs.len()),
+            ast::SelectItem::QualifiedWildcard(kind, _) => {
+                let qualifier = kind.to_string();
+                let qualifier = qualifier.trim_end_matches(".*").trim_matches('`');
+                out.extend(
+                    refs.iter()
+                        .position(|r| r.alias.eq_ignore_ascii_case(qualifier)),
+                );
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 /// The select list: wildcards expanded to the tables' columns, each expression compiled
 /// (with `ec`, which sees the aggregate columns) and named; aliases are noted in `aliases`.
 #[allow(clippy::too_many_arguments)]
