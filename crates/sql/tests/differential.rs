@@ -590,6 +590,11 @@ fn week_and_day_numbers_match_mariadb() {
 }
 
 #[test]
+fn row_subqueries_match_mariadb() {
+    run_corpus("row_subqueries", include_str!("corpus/row_subqueries.sql"));
+}
+
+#[test]
 fn row_constructors_match_mariadb() {
     run_corpus(
         "row_constructors",

@@ -219,6 +219,7 @@ error_codes! {
     ER_INVALID_NTILE_ARGUMENT = 4024, "HY000", "Argument of NTILE must be greater than 0";
     ER_SUM_FUNC_WITH_WINDOW_FUNC_AS_ARG = 4074, "HY000", "Window functions can not be used as arguments to group functions.";
     ER_ILLEGAL_PARAMETER_DATA_TYPES2_FOR_OPERATION = 4078, "HY000", "Illegal parameter data types %s and %s for operation '%s'";
+    ER_ILLEGAL_PARAMETER_DATA_TYPE_FOR_OPERATION = 4079, "HY000", "Illegal parameter data type %s for operation '%s'";
     ER_ACCOUNT_HAS_BEEN_LOCKED = 4151, "HY000", "Access denied, this account is locked";
     ER_LOAD_INFILE_CAPABILITY_DISABLED = 4166, "HY000", "The used command is not allowed because the MariaDB server or client has disabled the local infile capability";
 }

@@ -35,6 +35,7 @@ impl Expr {
             | Expr::Collate { expr, .. }
             | Expr::InSubquery { expr, .. } => f(expr),
             Expr::InList { expr, list, .. } => f(expr) && list.iter().all(f),
+            Expr::RowSubquery { row, .. } => row.iter().all(f),
             Expr::Between {
                 expr, low, high, ..
             } => f(expr) && f(low) && f(high),
@@ -113,7 +114,7 @@ impl Expr {
                 chars: crate::expr::eval::display_chars(ty(expr)),
             },
             Expr::Subquery(q) => q.first_column_type(env),
-            Expr::InSubquery { .. } | Expr::Exists { .. } => int(1),
+            Expr::InSubquery { .. } | Expr::Exists { .. } | Expr::RowSubquery { .. } => int(1),
             Expr::Cast { expr, to } => cast_type(*to, ty(expr)),
             Expr::Call { func, args, .. } => call_type(*func, args, env, columns),
             Expr::Collate { expr, .. } => ty(expr),

@@ -300,10 +300,24 @@ pub fn first_column_type(stmt: &Stmt, env: &dyn crate::expr::Env) -> crate::expr
 
 /// The collation of a subquery's first column.
 pub fn first_column_collation(stmt: &Stmt) -> crate::expr::collation::Derived {
+    column_collation(stmt, 0)
+}
+
+/// How many columns a subquery's rows have.
+pub fn column_count(stmt: &Stmt) -> usize {
+    match stmt {
+        Stmt::Select(plan) => plan.items.len(),
+        Stmt::SelectTable(plan) => plan.items.len(),
+        _ => 1,
+    }
+}
+
+/// The collation of a subquery's column `i`.
+pub fn column_collation(stmt: &Stmt, i: usize) -> crate::expr::collation::Derived {
     use crate::expr::collation::{Derivation, Derived};
     match stmt {
-        Stmt::Select(plan) => plan.items.first().map(|i| i.expr.collation(&[])),
-        Stmt::SelectTable(plan) => plan.items.first().map(|item| match item {
+        Stmt::Select(plan) => plan.items.get(i).map(|i| i.expr.collation(&[])),
+        Stmt::SelectTable(plan) => plan.items.get(i).map(|item| match item {
             crate::plan::tables::OutputItem::Column { index, .. } => {
                 Expr::Column(*index).collation(&plan.collations)
             }
