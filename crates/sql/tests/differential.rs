@@ -595,6 +595,14 @@ fn row_subqueries_match_mariadb() {
 }
 
 #[test]
+fn aggregates_without_from_match_mariadb() {
+    run_corpus(
+        "aggregates_without_from",
+        include_str!("corpus/aggregates_without_from.sql"),
+    );
+}
+
+#[test]
 fn row_constructors_match_mariadb() {
     run_corpus(
         "row_constructors",

@@ -73,6 +73,7 @@ error_codes! {
     ER_NON_UNIQ_ERROR = 1052, "23000", "Column '%-.192s' in %-.192s is ambiguous";
     ER_SERVER_SHUTDOWN = 1053, "08S01", "Server shutdown in progress";
     ER_BAD_FIELD_ERROR = 1054, "42S22", "Unknown column '%-.192s' in '%-.192s'";
+    ER_WRONG_GROUP_FIELD = 1056, "42000", "Can't group on '%-.192s'";
     ER_DUP_FIELDNAME = 1060, "42S21", "Duplicate column name '%-.192s'";
     ER_DUP_KEYNAME = 1061, "42000", "Duplicate key name '%-.192s'";
     // MariaDB raises 1062 with the text of ER_DUP_ENTRY_WITH_KEY_NAME, the key by name.

@@ -16,6 +16,7 @@ pub(crate) use item_name::{balanced_end, cut_item_name, item_name};
 use select_list::{by_item, select_items};
 use sqlparser::ast;
 
+mod dual;
 mod found_rows;
 mod from_clause;
 pub(crate) mod group_concat;
@@ -77,8 +78,11 @@ pub(crate) fn compile_query(
             extract_aggregates(e, &mut found);
         }
     }
-    if !found.is_empty() {
-        return Err(SqlError::not_supported("aggregate functions without FROM"));
+    if let Some(q) = dual::over_one_row(q, select, !found.is_empty(), compiler)? {
+        let ast::SetExpr::Select(select) = q.body.as_ref() else {
+            return Err(SqlError::not_supported("this query without tables"));
+        };
+        return compile_table_select(&q, select, raw, map, compiler, ctx);
     }
     let mut items = Vec::new();
     let texts = projection_texts(raw, map);
@@ -113,9 +117,6 @@ pub(crate) fn compile_query(
         .as_ref()
         .map(|w| compiler.condition(w))
         .transpose()?;
-    if select.having.is_some() {
-        return Err(SqlError::not_supported("HAVING without tables"));
-    }
     let (limit, offset, found_rows_window) = found_rows::window(select, limit_clause(q, compiler)?);
     Ok(Stmt::Select(SelectPlan {
         items,
@@ -475,7 +476,7 @@ pub(crate) fn compile_table_select(
         let mut keys = Vec::new();
         for g in group_exprs {
             keys.push(match by_item(g, "group statement")? {
-                Some(x) => x,
+                Some(x) => select_list::group_key(x, g, &items, scope.columns.len())?,
                 None => tc.compile(g)?,
             });
         }

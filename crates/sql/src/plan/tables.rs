@@ -162,7 +162,7 @@ impl Aggregate {
     }
 
     /// The aggregate's result type over input rows of `types`: COUNT a BIGINT, MIN and
-    /// MAX their argument's, SUM and AVG of exact numbers a DECIMAL (AVG with
+    /// MAX their argument's (an integer expression's a BIGINT, NULL's a string), SUM and AVG of exact numbers a DECIMAL (AVG with
     /// div_precision_increment more digits of scale), else a DOUBLE.
     pub fn sql_type(&self, types: &[SqlType], env: &dyn crate::expr::Env) -> SqlType {
         let arg_type = self
@@ -180,7 +180,20 @@ impl Aggregate {
                 unsigned: false,
                 len: 21,
             },
-            AggKind::Min | AggKind::Max => arg_type,
+            AggKind::Min | AggKind::Max => match (arg_type, &self.arg) {
+                // MariaDB keeps a column's integer type; the value of any other integer
+                // expression is a BIGINT.
+                (SqlType::Int { unsigned, len }, Some(arg)) if !matches!(arg, Expr::Column(_)) => {
+                    SqlType::Int {
+                        unsigned,
+                        // 11 digits: wide enough to be sent as a BIGINT.
+                        len: len.max(11),
+                    }
+                }
+                // MIN(NULL): a string of no characters.
+                (SqlType::Null, _) => SqlType::Str { chars: 0 },
+                (other, _) => other,
+            },
             AggKind::Sum if exact => SqlType::Decimal {
                 precision: myriad_types::decimal::MAX_PRECISION,
                 scale,
