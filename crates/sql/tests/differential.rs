@@ -603,6 +603,14 @@ fn aggregates_without_from_match_mariadb() {
 }
 
 #[test]
+fn count_distinct_columns_match_mariadb() {
+    run_corpus(
+        "count_distinct_columns",
+        include_str!("corpus/count_distinct_columns.sql"),
+    );
+}
+
+#[test]
 fn row_constructors_match_mariadb() {
     run_corpus(
         "row_constructors",

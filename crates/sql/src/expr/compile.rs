@@ -36,7 +36,7 @@ fn misplaced_aggregate(name: &str, f: &ast::Function) -> bool {
     );
     match name {
         "GROUP_CONCAT" => !list.args.is_empty(),
-        "COUNT" => one_arg || star,
+        "COUNT" => one_arg || star || (list.args.len() > 1 && list.duplicate_treatment.is_some()),
         "SUM" | "MIN" | "MAX" | "AVG" => one_arg,
         _ => false,
     }
@@ -538,6 +538,10 @@ impl Compiler<'_> {
                 myriad_types::errors::ER_INVALID_GROUP_FUNC_USE,
                 "Invalid use of group function",
             ));
+        }
+        if matches!(name.as_str(), "COUNT" | "SUM" | "MIN" | "MAX" | "AVG") {
+            // An aggregate of another shape than MariaDB's grammar has (`COUNT(a, b)`).
+            return Err(err_syntax(&f.to_string()));
         }
         if name == "ROW" {
             // A row where a value is needed; ROW of fewer than two values is no row.

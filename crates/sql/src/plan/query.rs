@@ -11,11 +11,13 @@ use myriad_types::errors::{ER_NO_TABLES_USED, ER_WRONG_USAGE};
 use crate::parser::source::*;
 use crate::plan::from_ast::*;
 use crate::plan::*;
+pub(crate) use aggregate_of::aggregate_of;
 use from_clause::{from_relations, join_steps, table_refs};
 pub(crate) use item_name::{balanced_end, cut_item_name, item_name};
 use select_list::{by_item, select_items};
 use sqlparser::ast;
 
+mod aggregate_of;
 mod dual;
 mod found_rows;
 mod from_clause;
@@ -198,51 +200,6 @@ pub(crate) fn limit_clause(
     })
 }
 
-pub(crate) fn aggregate_of(
-    e: &ast::Expr,
-) -> Option<(crate::plan::tables::AggKind, Option<&ast::Expr>, bool)> {
-    let ast::Expr::Function(f) = e else {
-        return None;
-    };
-    if f.over.is_some() {
-        // A window function, not an aggregate: compiling it as a call refuses it.
-        return None;
-    }
-    let name = f.name.to_string().to_ascii_uppercase();
-    let ast::FunctionArguments::List(list) = &f.args else {
-        return None;
-    };
-    let distinct = matches!(
-        list.duplicate_treatment,
-        Some(ast::DuplicateTreatment::Distinct)
-    );
-    if name == "GROUP_CONCAT" {
-        // The whole call: its clauses are compiled with its arguments.
-        return Some((crate::plan::tables::AggKind::GroupConcat, Some(e), distinct));
-    }
-    if !list.clauses.is_empty() {
-        // ORDER BY, SEPARATOR or LIMIT inside another call: the expression compiler
-        // refuses it with 1064, as MariaDB's parser does.
-        return None;
-    }
-    let arg = match list.args.as_slice() {
-        [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Wildcard)] if name == "COUNT" => {
-            return Some((crate::plan::tables::AggKind::CountStar, None, false))
-        }
-        [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(x))] => x,
-        _ => return None,
-    };
-    let kind = match name.as_str() {
-        "COUNT" => crate::plan::tables::AggKind::Count,
-        "SUM" => crate::plan::tables::AggKind::Sum,
-        "MIN" => crate::plan::tables::AggKind::Min,
-        "MAX" => crate::plan::tables::AggKind::Max,
-        "AVG" => crate::plan::tables::AggKind::Avg,
-        _ => return None,
-    };
-    Some((kind, Some(arg), distinct))
-}
-
 /// A subquery: a SELECT compiled on its own.
 pub fn compile_subquery(
     q: &ast::Query,
@@ -398,16 +355,19 @@ pub(crate) fn compile_table_select(
     // collation in the aggregate's column.
     let mut agg_args = Vec::new();
     let mut concats = Vec::new();
+    let mut more_args = Vec::new();
     for (kind, arg, _) in &aggregated.found {
         use crate::plan::tables::AggKind;
         if let (AggKind::GroupConcat, Some(call)) = (kind, arg) {
             let spec = group_concat::compile(call, &tc, &scope)?;
             agg_args.push(spec.args.first().cloned());
             concats.push(Some(Box::new(spec)));
+            more_args.push(Vec::new());
             continue;
         }
         concats.push(None);
-        let arg = arg.as_ref().map(|a| tc.compile(a)).transpose()?;
+        let (arg, more) = aggregate_of::compile_args(arg.as_ref(), &tc, &scope)?;
+        more_args.push(more);
         if arg.as_ref().is_some_and(Expr::reads_outer) {
             // MariaDB aggregates such an argument in the enclosing query.
             return Err(SqlError::not_supported(
@@ -473,17 +433,18 @@ pub(crate) fn compile_table_select(
     let rollup = matches!(&select.group_by,
         ast::GroupByExpr::Expressions(_, m) if m.contains(&ast::GroupByWithModifier::Rollup));
     let grouping = if grouped {
+        let aggregate_columns = scope.columns.len()..scope.columns.len() + aggregated.found.len();
         let mut keys = Vec::new();
         for g in group_exprs {
             keys.push(match by_item(g, "group statement")? {
-                Some(x) => select_list::group_key(x, g, &items, scope.columns.len())?,
+                Some(x) => select_list::group_key(x, g, &items, aggregate_columns.clone())?,
                 None => tc.compile(g)?,
             });
         }
         Some(grouping(
             keys,
             &aggregated,
-            (agg_args, concats),
+            (agg_args, concats, more_args),
             (&scope, &ec),
             rollup,
         )?)
@@ -616,15 +577,17 @@ fn extract_clauses(
 fn grouping(
     keys: Vec<Expr>,
     aggregated: &Aggregates,
-    (args, concats): (
+    (args, concats, more_args): (
         Vec<Option<Expr>>,
         Vec<Option<Box<crate::plan::tables::GroupConcat>>>,
+        Vec<Vec<(Expr, crate::expr::Collation)>>,
     ),
     (scope, ec): (&ColumnScope, &Compiler),
     rollup: bool,
 ) -> Result<crate::plan::tables::Grouping, SqlError> {
     let mut aggregates = Vec::new();
-    for (((kind, _, distinct), arg), concat) in aggregated.found.iter().zip(args).zip(concats) {
+    let found = aggregated.found.iter().zip(args).zip(concats);
+    for ((((kind, _, distinct), arg), concat), more) in found.zip(more_args) {
         aggregates.push(crate::plan::tables::Aggregate {
             kind: *kind,
             collation: match &concat {
@@ -635,6 +598,7 @@ fn grouping(
                     .unwrap_or_default(),
             },
             arg,
+            more,
             distinct: *distinct,
             concat,
         });
@@ -713,7 +677,7 @@ pub(crate) fn extract_aggregates(
 ) -> ast::Expr {
     if let Some((kind, arg, distinct)) = aggregate_of(e) {
         let n = found.len();
-        found.push((kind, arg.cloned(), distinct));
+        found.push((kind, arg.map(std::borrow::Cow::into_owned), distinct));
         return ast::Expr::Identifier(ast::Ident::with_quote('`', format!("__agg{n}")));
     }
     map_children(e, &mut |x| extract_aggregates(x, found))

@@ -141,6 +141,10 @@ pub struct GroupConcat {
 pub struct Aggregate {
     pub kind: AggKind,
     pub arg: Option<Expr>,
+    /// The further arguments of `COUNT(DISTINCT a, b, ...)`, each with the collation its
+    /// strings compare under: a row counts when none of its values is NULL, once per
+    /// distinct combination.
+    pub more: Vec<(Expr, st::Collation)>,
     pub distinct: bool,
     /// The collation MIN, MAX and DISTINCT compare the argument's strings under;
     /// GROUP_CONCAT's result collation.
@@ -150,11 +154,12 @@ pub struct Aggregate {
 }
 
 impl Aggregate {
-    /// Every expression the aggregate reads from the input row: its argument, and
+    /// Every expression the aggregate reads from the input row: its arguments, and
     /// GROUP_CONCAT's other arguments and ORDER BY.
     pub fn exprs(&self) -> impl Iterator<Item = &Expr> {
         let concat = self.concat.as_deref();
-        self.arg.iter().chain(
+        let more = self.more.iter().map(|(e, _)| e);
+        self.arg.iter().chain(more).chain(
             concat
                 .into_iter()
                 .flat_map(|c| c.args.iter().skip(1).chain(c.order.iter().map(|o| &o.0))),

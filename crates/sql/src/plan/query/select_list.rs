@@ -136,16 +136,16 @@ pub(super) fn by_item(
 }
 
 /// A GROUP BY key `written` as a select item's position or alias, `key` that item's
-/// expression: 1056 when it reads an aggregate's value (a column from `first_aggregate` on),
-/// as MariaDB cannot group on an aggregate.
+/// expression: 1056 when it reads an aggregate's value (a column of `aggregates`), as
+/// MariaDB cannot group on an aggregate.
 pub(super) fn group_key(
     key: Expr,
     written: &ast::Expr,
     items: &[OutputItem],
-    first_aggregate: usize,
+    aggregates: std::ops::Range<usize>,
 ) -> Result<Expr, SqlError> {
     let mut aggregate = false;
-    crate::plan::access::visit_columns(&key, &mut |i| aggregate |= i >= first_aggregate);
+    crate::plan::access::visit_columns(&key, &mut |i| aggregate |= aggregates.contains(&i));
     if !aggregate {
         return Ok(key);
     }
