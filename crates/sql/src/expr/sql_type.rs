@@ -56,9 +56,26 @@ impl Expr {
     }
 
     /// Whether the expression reads a column of the query enclosing its subquery
-    /// ([`Expr::Outer`]), outside subqueries of its own.
+    /// ([`Expr::Outer`]), directly or through subqueries of its own.
     pub fn reads_outer(&self) -> bool {
-        matches!(self, Expr::Outer(_)) || !self.all_operands(|x| !x.reads_outer())
+        let subquery_reads = |q: &std::sync::Arc<dyn SubqueryPlan>| {
+            q.outer_columns()
+                .iter()
+                .any(|s| matches!(s, OuterSource::Outer(_)))
+        };
+        match self {
+            Expr::Outer(_) => true,
+            // A subquery within that reads the enclosing query's values through this one's.
+            Expr::Subquery(q)
+            | Expr::Exists { query: q, .. }
+            | Expr::InSubquery { query: q, .. }
+            | Expr::RowSubquery { query: q, .. }
+                if subquery_reads(q) =>
+            {
+                true
+            }
+            _ => !self.all_operands(|x| !x.reads_outer()),
+        }
     }
 
     /// The static type, given the types of the row's columns and the session (for

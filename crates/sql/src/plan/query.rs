@@ -571,17 +571,21 @@ fn extract_clauses(
     })
 }
 
+/// Per aggregate: its compiled argument, GROUP_CONCAT's clauses, COUNT(DISTINCT)'s further
+/// arguments.
+type AggregateArgs = (
+    Vec<Option<Expr>>,
+    Vec<Option<Box<crate::plan::tables::GroupConcat>>>,
+    Vec<aggregate_of::MoreArgs>,
+);
+
 /// GROUP BY's plan: the `keys`, the aggregates with their arguments (`args`, compiled over
 /// the table's row, `scope`) and HAVING (compiled with `ec`, which sees the aggregate
 /// columns).
 fn grouping(
     keys: Vec<Expr>,
     aggregated: &Aggregates,
-    (args, concats, more_args): (
-        Vec<Option<Expr>>,
-        Vec<Option<Box<crate::plan::tables::GroupConcat>>>,
-        Vec<Vec<(Expr, crate::expr::Collation)>>,
-    ),
+    (args, concats, more_args): AggregateArgs,
     (scope, ec): (&ColumnScope, &Compiler),
     rollup: bool,
 ) -> Result<crate::plan::tables::Grouping, SqlError> {

@@ -38,4 +38,5 @@ select a, count(*) from t group by 2
 select a, (select count(*) where a > 1) from t order by a
 select a, (select max(a)) from t group by a order by a
 select a from t where exists (select count(*) where 0) order by a
+SELECT SUM((SELECT AVG((SELECT t.a FROM t AS u LIMIT 1)) FROM DUAL)) FROM t
 DROP DATABASE awf

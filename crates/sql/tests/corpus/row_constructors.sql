@@ -28,6 +28,9 @@ select row(10,2,3) IN (row(3,2,3), row(1,2,3), row(1,3,3))
 select row(1,2,row(3,4)) IN (row(3,2,row(3,4)), row(1,2,row(3,NULL)))
 select row(1,2,row(3,4)) = row(1,2,row(3,4)), row(1,2) = (1,2), row(1,null) <=> row(1,null), row(1,2) < row(1,3)
 select row(1,2) in (row(1,2), (1,3))
+select row('b',1.5,3) IN (row(3,NULL,3), row('a',1.5,3), row(1,3,3))
+select row('b',1.5,3) IN (row('b',NULL,4), row('a',1.5,3), row(1,3,3))
+select row('b',1.5,3) IN (row('b',NULL,4), row('b',1.5,3))
 select ROW(1,1) | 1
 select 1 & ROW(1,1)
 select ROW(1,1) << 1

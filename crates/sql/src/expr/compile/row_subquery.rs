@@ -18,6 +18,10 @@ impl Compiler<'_> {
         subquery: &ast::Query,
         negated: bool,
     ) -> Result<Expr, SqlError> {
+        if subquery.limit_clause.is_some() || subquery.fetch.is_some() {
+            // MariaDB's own answer.
+            return Err(SqlError::not_supported("LIMIT & IN/ALL/ANY/SOME subquery"));
+        }
         if let Some(row) = row_items(expr) {
             let query = self.subquery(subquery)?;
             return self.row_against(&row, query, RowTest::In { negated }, "in");

@@ -238,6 +238,30 @@ fn check_widths(l: &[ast::Expr], r: &[ast::Expr]) -> Result<(), SqlError> {
     Ok(())
 }
 
+/// Whether a column of `row IN (list)` has both string and number literals. MariaDB
+/// compares such a column's values as numbers across the whole list, which the pairs
+/// written out (each compared under its own two types) would not.
+fn mixes_strings_and_numbers(row: &[ast::Expr], list: &[ast::Expr]) -> bool {
+    let rows: Vec<Cow<'_, [ast::Expr]>> = std::iter::once(Cow::Borrowed(row))
+        .chain(list.iter().filter_map(row_items))
+        .collect();
+    (0..row.len()).any(|i| {
+        let (mut string, mut number) = (false, false);
+        for r in &rows {
+            if let Some(ast::Expr::Value(v)) = r.get(i) {
+                match &v.value {
+                    ast::Value::Number(..) => number = true,
+                    ast::Value::SingleQuotedString(_) | ast::Value::DoubleQuotedString(_) => {
+                        string = true
+                    }
+                    _ => {}
+                }
+            }
+        }
+        string && number
+    })
+}
+
 /// `op` with its operands swapped: `a < b` is `b > a`.
 fn flipped(op: &BinaryOperator) -> BinaryOperator {
     match op {
@@ -316,6 +340,11 @@ impl Compiler<'_> {
                 .any(is_row)
                 .then(|| Err(err_row_and_value(false, expr, op)));
         };
+        if mixes_strings_and_numbers(&l, list) {
+            return Some(Err(SqlError::not_supported(
+                "row IN lists that mix strings and numbers in one column",
+            )));
+        }
         let mut any: Option<ast::Expr> = None;
         for item in list {
             let r = match row_items(item) {

@@ -61,6 +61,10 @@ pub(crate) fn aggregate_of(e: &ast::Expr) -> Option<(AggKind, Option<Cow<'_, ast
     Some((kind, Some(arg), distinct))
 }
 
+/// The further arguments of `COUNT(DISTINCT a, b, ...)`, each with the collation its strings
+/// compare under (see [`crate::plan::tables::Aggregate::more`]).
+pub(crate) type MoreArgs = Vec<(Expr, Collation)>;
+
 /// An aggregate's argument compiled with `tc` over the columns of `scope`; with it, the
 /// further arguments of `COUNT(DISTINCT a, b, ...)`, each with the collation its strings
 /// compare under.
@@ -68,7 +72,7 @@ pub(super) fn compile_args(
     arg: Option<&ast::Expr>,
     tc: &Compiler,
     scope: &ColumnScope,
-) -> Result<(Option<Expr>, Vec<(Expr, Collation)>), SqlError> {
+) -> Result<(Option<Expr>, MoreArgs), SqlError> {
     let Some(ast::Expr::Tuple(items)) = arg else {
         return Ok((arg.map(|a| tc.compile(a)).transpose()?, Vec::new()));
     };
