@@ -723,6 +723,7 @@ pub(crate) fn map_children(e: &ast::Expr, f: &mut dyn FnMut(&ast::Expr) -> ast::
             go(expr);
             list.iter_mut().for_each(&mut go);
         }
+        E::Tuple(items) => items.iter_mut().for_each(&mut go),
         E::Case {
             operand,
             conditions,

@@ -23,6 +23,9 @@ select c, (a,b) = (1,'X') from t order by c
 select (1,2) + 1
 select c from t where row(a,c) in (row(1,1),row(2,3)) order by c
 select c, row(a,b) = row(1,'X'), row(a,c) < (1,2) from t order by c
+select a, max(c), (1, max(c)) = (1, 4), row(a, count(*)) in ((1, 2), (2, 1)) from t group by a order by a
+select a from t group by a having (a, count(*)) = (1, 2)
+select row(1,2) in ((1,2), (select 1,2))
 DROP DATABASE rw
 select row(10,2,3) IN (row(3,2,3), row(1,2,3), row(1,3,3))
 select row(1,2,row(3,4)) IN (row(3,2,row(3,4)), row(1,2,row(3,NULL)))

@@ -349,6 +349,9 @@ impl Compiler<'_> {
         for item in list {
             let r = match row_items(item) {
                 Some(r) => r,
+                None if matches!(item, ast::Expr::Subquery(_)) => {
+                    return Some(Err(SqlError::not_supported("subqueries in a row IN list")));
+                }
                 None => return Some(Err(err_row_and_value(true, item, op))),
             };
             if let Err(e) = check_widths(&l, &r) {
