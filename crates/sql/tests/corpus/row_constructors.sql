@@ -25,6 +25,7 @@ select c from t where row(a,c) in (row(1,1),row(2,3)) order by c
 select c, row(a,b) = row(1,'X'), row(a,c) < (1,2) from t order by c
 select a, max(c), (1, max(c)) = (1, 4), row(a, count(*)) in ((1, 2), (2, 1)) from t group by a order by a
 select a from t group by a having (a, count(*)) = (1, 2)
+select c from t where (b, c) in (('x', 1), (2, 3)) order by c
 select row(1,2) in ((1,2), (select 1,2))
 DROP DATABASE rw
 select row(10,2,3) IN (row(3,2,3), row(1,2,3), row(1,3,3))
@@ -34,6 +35,9 @@ select row(1,2) in (row(1,2), (1,3))
 select row('b',1.5,3) IN (row(3,NULL,3), row('a',1.5,3), row(1,3,3))
 select row('b',1.5,3) IN (row('b',NULL,4), row('a',1.5,3), row(1,3,3))
 select row('b',1.5,3) IN (row('b',NULL,4), row('b',1.5,3))
+select row('a',1.5,3) IN (row(1,2,3), row('a',1.5,3), row('a','a','a'))
+select row('a',0,3) IN (row(3,2,3), row('a','a','3'), row(1,3,3))
+select row('a',1.5,3) IN (row(3,NULL,3), row('a',1.5,3), row(1,3,3))
 select ROW(1,1) | 1
 select 1 & ROW(1,1)
 select ROW(1,1) << 1

@@ -238,27 +238,35 @@ fn check_widths(l: &[ast::Expr], r: &[ast::Expr]) -> Result<(), SqlError> {
     Ok(())
 }
 
-/// Whether a column of `row IN (list)` has both string and number literals. MariaDB
-/// compares such a column's values as numbers across the whole list, which the pairs
-/// written out (each compared under its own two types) would not.
+/// Whether a column of `row IN (list)` mixes string and number literals in a way the pairs
+/// written out would answer otherwise than MariaDB, which compares such a column's values as
+/// numbers across the whole list: unless the row's own value is a number (each pair then
+/// compares as numbers too) or a string no other string of the column differs from.
 fn mixes_strings_and_numbers(row: &[ast::Expr], list: &[ast::Expr]) -> bool {
-    let rows: Vec<Cow<'_, [ast::Expr]>> = std::iter::once(Cow::Borrowed(row))
-        .chain(list.iter().filter_map(row_items))
-        .collect();
-    (0..row.len()).any(|i| {
-        let (mut string, mut number) = (false, false);
-        for r in &rows {
-            if let Some(ast::Expr::Value(v)) = r.get(i) {
-                match &v.value {
-                    ast::Value::Number(..) => number = true,
-                    ast::Value::SingleQuotedString(_) | ast::Value::DoubleQuotedString(_) => {
-                        string = true
-                    }
-                    _ => {}
-                }
+    let literal = |e: Option<&ast::Expr>| match e {
+        Some(ast::Expr::Value(v)) => match &v.value {
+            ast::Value::Number(..) => Some(None),
+            ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => {
+                Some(Some(s.to_lowercase()))
             }
+            _ => None,
+        },
+        _ => None,
+    };
+    let items: Vec<Cow<'_, [ast::Expr]>> = list.iter().filter_map(row_items).collect();
+    (0..row.len()).any(|i| {
+        let column: Vec<_> = items.iter().filter_map(|r| literal(r.get(i))).collect();
+        let own = literal(row.get(i));
+        let strings = column.iter().chain(&own).filter(|l| l.is_some()).count();
+        let numbers = column.iter().chain(&own).filter(|l| l.is_none()).count();
+        if strings == 0 || numbers == 0 {
+            return false;
         }
-        string && number
+        match own {
+            Some(None) => false,
+            Some(Some(s)) => column.iter().flatten().any(|t| *t != s),
+            None => true,
+        }
     })
 }
 
