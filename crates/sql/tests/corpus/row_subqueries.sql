@@ -42,4 +42,13 @@ select 1 in (select x from t2 limit 1)
 select 1 not in (select x from t2 order by x limit 1)
 select (1,2) = any (select 1,2)
 select (select 1,2) = (select 1,2)
+CREATE TABLE p1 (one int, two int, flag char(1))
+CREATE TABLE p2 (one int, two int, flag char(1))
+INSERT INTO p1 VALUES (1,2,'Y'),(2,3,'Y'),(3,4,'Y'),(5,6,'N'),(7,8,'N'),(10,3,'0'),(10,5,'0'),(10,10,'0')
+INSERT INTO p2 VALUES (1,2,'Y'),(2,3,'Y'),(3,4,'Y'),(5,6,'N'),(7,8,'N'),(null,null,'N'),(null,3,'0'),(null,5,'0'),(10,null,'0')
+SELECT one,two,ROW(one,two) IN (SELECT one,two FROM p2 WHERE flag = 'N') as 'test' from p1 order by one, two
+SELECT one,two from p1 where ROW(one,two) IN (SELECT one,two FROM p2 WHERE flag = 'N') order by one, two
+SELECT one,two,ROW(one,two) IN (SELECT one,two FROM p2 WHERE flag = '0' group by one,two) as 'test' from p1 order by one, two
+SELECT one,two,ROW(one,two) NOT IN (SELECT one,two FROM p2 WHERE flag = '0') as 'test' from p1 order by one, two
+SELECT * FROM p1 WHERE ROW(one,two) IN (SELECT DISTINCT one,two FROM p1 WHERE flag = 'N') order by one
 DROP DATABASE rsq
