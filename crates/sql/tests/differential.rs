@@ -600,6 +600,27 @@ fn week_and_day_numbers_match_mariadb() {
 }
 
 #[test]
+fn row_subqueries_match_mariadb() {
+    run_corpus("row_subqueries", include_str!("corpus/row_subqueries.sql"));
+}
+
+#[test]
+fn aggregates_without_from_match_mariadb() {
+    run_corpus(
+        "aggregates_without_from",
+        include_str!("corpus/aggregates_without_from.sql"),
+    );
+}
+
+#[test]
+fn count_distinct_columns_match_mariadb() {
+    run_corpus(
+        "count_distinct_columns",
+        include_str!("corpus/count_distinct_columns.sql"),
+    );
+}
+
+#[test]
 fn row_constructors_match_mariadb() {
     run_corpus(
         "row_constructors",

@@ -73,6 +73,7 @@ error_codes! {
     ER_NON_UNIQ_ERROR = 1052, "23000", "Column '%-.192s' in %-.192s is ambiguous";
     ER_SERVER_SHUTDOWN = 1053, "08S01", "Server shutdown in progress";
     ER_BAD_FIELD_ERROR = 1054, "42S22", "Unknown column '%-.192s' in '%-.192s'";
+    ER_WRONG_GROUP_FIELD = 1056, "42000", "Can't group on '%-.192s'";
     ER_DUP_FIELDNAME = 1060, "42S21", "Duplicate column name '%-.192s'";
     ER_DUP_KEYNAME = 1061, "42000", "Duplicate key name '%-.192s'";
     // MariaDB raises 1062 with the text of ER_DUP_ENTRY_WITH_KEY_NAME, the key by name.
@@ -222,6 +223,7 @@ error_codes! {
     ER_INVALID_NTILE_ARGUMENT = 4024, "HY000", "Argument of NTILE must be greater than 0";
     ER_SUM_FUNC_WITH_WINDOW_FUNC_AS_ARG = 4074, "HY000", "Window functions can not be used as arguments to group functions.";
     ER_ILLEGAL_PARAMETER_DATA_TYPES2_FOR_OPERATION = 4078, "HY000", "Illegal parameter data types %s and %s for operation '%s'";
+    ER_ILLEGAL_PARAMETER_DATA_TYPE_FOR_OPERATION = 4079, "HY000", "Illegal parameter data type %s for operation '%s'";
     ER_UNKNOWN_VIEW = 4092, "42S02", "Unknown VIEW: '%-.192s'";
     ER_ACCOUNT_HAS_BEEN_LOCKED = 4151, "HY000", "Access denied, this account is locked";
     ER_LOAD_INFILE_CAPABILITY_DISABLED = 4166, "HY000", "The used command is not allowed because the MariaDB server or client has disabled the local infile capability";

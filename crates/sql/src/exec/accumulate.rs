@@ -88,7 +88,10 @@ impl Running {
             return Ok(());
         }
         if let Some(seen) = &mut self.seen {
-            if !seen.insert(group_key_text(&v, agg.collation)) {
+            let Some(key) = distinct_key(&v, agg, env, row)? else {
+                return Ok(());
+            };
+            if !seen.insert(key) {
                 return Ok(());
             }
         }
@@ -145,6 +148,34 @@ impl Running {
 
 fn sum_overflow<E>(_: E) -> SqlError {
     crate::expr::eval::err_decimal_out_of_range("sum")
+}
+
+/// The key DISTINCT tells the aggregate's values apart by: the argument's `v`, followed by
+/// the further arguments' of `COUNT(DISTINCT a, b, ...)` (each key length-prefixed); None
+/// when one of those is NULL, as such a row does not count.
+fn distinct_key(
+    v: &Value,
+    agg: &Aggregate,
+    env: &mut dyn Env,
+    row: &[Value],
+) -> Result<Option<Vec<u8>>, SqlError> {
+    if agg.more.is_empty() {
+        return Ok(Some(group_key_text(v, agg.collation)));
+    }
+    let mut key = Vec::new();
+    let mut push = |part: Vec<u8>| {
+        key.extend_from_slice(&(part.len() as u64).to_le_bytes());
+        key.extend(part);
+    };
+    push(group_key_text(v, agg.collation));
+    for (e, collation) in &agg.more {
+        let x = e.eval(env, row)?;
+        if x.is_null() {
+            return Ok(None);
+        }
+        push(group_key_text(&x, *collation));
+    }
+    Ok(Some(key))
 }
 
 /// Aggregates without GROUP BY over one table (`g.keys` is empty, `plan` has no joins):

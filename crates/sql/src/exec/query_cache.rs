@@ -461,6 +461,9 @@ pub(crate) fn collect_expr(e: &Expr, tables: &mut Tables) -> bool {
         Expr::InSubquery { expr, query, .. } => {
             collect_expr(expr, tables) && collect_subquery(query.as_ref(), tables)
         }
+        Expr::RowSubquery { row, query, .. } => {
+            row.iter().all(|x| collect_expr(x, tables)) && collect_subquery(query.as_ref(), tables)
+        }
         _ => e.all_operands(|x| collect_expr(x, tables)),
     }
 }

@@ -3,6 +3,7 @@
 mod forms;
 mod introspect;
 mod outer;
+mod row_subquery;
 mod rows;
 use outer::outer_column;
 
@@ -35,7 +36,7 @@ fn misplaced_aggregate(name: &str, f: &ast::Function) -> bool {
     );
     match name {
         "GROUP_CONCAT" => !list.args.is_empty(),
-        "COUNT" => one_arg || star,
+        "COUNT" => one_arg || star || (list.args.len() > 1 && list.duplicate_treatment.is_some()),
         "SUM" | "MIN" | "MAX" | "AVG" => one_arg,
         _ => false,
     }
@@ -163,17 +164,9 @@ impl Compiler<'_> {
                 expr,
                 subquery,
                 negated,
-            } => {
-                let expr = self.compile(expr)?;
-                let query = self.subquery(subquery)?;
-                let operands = [self.derived(&expr), query.first_column_collation()];
-                Expr::InSubquery {
-                    expr: Box::new(expr),
-                    query,
-                    negated: *negated,
-                    collation: comparison(&operands, "in")?,
-                }
-            }
+            } => self.in_subquery(expr, subquery, *negated)?,
+            // A row where a value is needed.
+            E::Tuple(_) => return Err(rows::err_width(1)),
             E::Exists { subquery, negated } => Expr::Exists {
                 query: self.subquery(subquery)?,
                 negated: *negated,
@@ -546,6 +539,17 @@ impl Compiler<'_> {
                 "Invalid use of group function",
             ));
         }
+        if matches!(name.as_str(), "COUNT" | "SUM" | "MIN" | "MAX" | "AVG") {
+            // An aggregate of another shape than MariaDB's grammar has (`COUNT(a, b)`).
+            return Err(err_syntax(&f.to_string()));
+        }
+        if name == "ROW" {
+            // A row where a value is needed; ROW of fewer than two values is no row.
+            return Err(match rows::is_row(&ast::Expr::Function(f.clone())) {
+                true => rows::err_width(1),
+                false => err_syntax(&f.to_string()),
+            });
+        }
         let args: Vec<&ast::Expr> = match &f.args {
             ast::FunctionArguments::None => Vec::new(),
             ast::FunctionArguments::List(list) => list
@@ -560,6 +564,11 @@ impl Compiler<'_> {
                 return Err(SqlError::not_supported("subqueries"))
             }
         };
+        if let Some(op) = (args.iter().position(|a| rows::is_row(a)))
+            .and_then(|position| rows::row_argument_operation(&name, position))
+        {
+            return Err(rows::err_row_operand(op));
+        }
         if let Some(date_arith) = self.date_add_function(&name, f, &args) {
             return date_arith;
         }

@@ -151,9 +151,10 @@ impl Expr {
                 collation,
             } => self.call(*func, args, *collation, env, row)?,
             Expr::Collate { expr, .. } => expr.eval(env, row)?,
-            s @ (Expr::Subquery(..) | Expr::InSubquery { .. } | Expr::Exists { .. }) => {
-                return s.eval_subquery(env, row)
-            }
+            s @ (Expr::Subquery(..)
+            | Expr::InSubquery { .. }
+            | Expr::Exists { .. }
+            | Expr::RowSubquery { .. }) => return s.eval_subquery(env, row),
         })
     }
 }
@@ -387,7 +388,7 @@ impl Expr {
         })
     }
 
-    /// Scalar, IN and EXISTS subqueries.
+    /// Scalar, IN, EXISTS and row subqueries.
     pub(crate) fn eval_subquery(
         &self,
         env: &mut dyn Env,
@@ -441,6 +442,31 @@ impl Expr {
             Expr::Exists { query, negated } => {
                 let rows = env.subquery(query.as_ref(), outer_values(query.as_ref(), env, row))?;
                 Value::Int(i64::from(rows.is_empty() == *negated))
+            }
+            Expr::RowSubquery {
+                row: items,
+                query,
+                test,
+                collations,
+            } => {
+                let values = items
+                    .iter()
+                    .map(|e| e.eval(env, row))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let rows = env.subquery(query.as_ref(), outer_values(query.as_ref(), env, row))?;
+                if matches!(test, RowTest::Compare(_)) && rows.len() > 1 {
+                    return Err(SqlError::new(
+                        ER_SUBQUERY_NO_1_ROW,
+                        "Subquery returns more than 1 row",
+                    ));
+                }
+                crate::expr::row_compare::test_rows(
+                    &values,
+                    &rows,
+                    *test,
+                    collations,
+                    env.warnings(),
+                )
             }
             _ => return Err(SqlError::not_supported("this expression here")),
         })

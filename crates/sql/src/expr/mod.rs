@@ -23,6 +23,7 @@ pub mod functions;
 pub mod hex;
 pub mod in_set;
 mod interval;
+pub mod row_compare;
 pub mod sql_type;
 pub mod text;
 
@@ -115,6 +116,14 @@ pub trait SubqueryPlan: std::fmt::Debug + Send + Sync {
     fn first_column_collation(&self) -> crate::expr::collation::Derived;
     /// The plan itself, for the stages that know its type.
     fn as_any(&self) -> &dyn std::any::Any;
+    /// How many columns its rows have.
+    fn column_count(&self) -> usize {
+        1
+    }
+    /// Each column's collation.
+    fn column_collations(&self) -> Vec<crate::expr::collation::Derived> {
+        vec![self.first_column_collation()]
+    }
     /// The values a correlated subquery reads from the queries enclosing it, in the order
     /// of its [`Expr::Outer`] numbers; empty for an uncorrelated one.
     fn outer_columns(&self) -> &[OuterSource] {
@@ -548,6 +557,25 @@ pub enum Expr {
         query: Arc<dyn SubqueryPlan>,
         negated: bool,
     },
+    /// A row tested against a subquery's rows of as many columns (see
+    /// [`crate::expr::row_compare`]): `(a, b) [NOT] IN (SELECT x, y ...)`, or
+    /// `(a, b) op (SELECT x, y ...)` with a subquery of at most one row.
+    RowSubquery {
+        row: Vec<Expr>,
+        query: Arc<dyn SubqueryPlan>,
+        test: RowTest,
+        /// Per column, the collation its strings compare under.
+        collations: Vec<Collation>,
+    },
+}
+
+/// What a row subquery tests (see [`Expr::RowSubquery`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RowTest {
+    /// `[NOT] IN`: whether a row of the subquery equals the row.
+    In { negated: bool },
+    /// A comparison with the subquery's one row (NULLs when it has none).
+    Compare(CmpOp),
 }
 
 /// Names of the columns an expression may reference, for compilation.

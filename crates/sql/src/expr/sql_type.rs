@@ -35,6 +35,7 @@ impl Expr {
             | Expr::Collate { expr, .. }
             | Expr::InSubquery { expr, .. } => f(expr),
             Expr::InList { expr, list, .. } => f(expr) && list.iter().all(f),
+            Expr::RowSubquery { row, .. } => row.iter().all(f),
             Expr::Between {
                 expr, low, high, ..
             } => f(expr) && f(low) && f(high),
@@ -55,9 +56,26 @@ impl Expr {
     }
 
     /// Whether the expression reads a column of the query enclosing its subquery
-    /// ([`Expr::Outer`]), outside subqueries of its own.
+    /// ([`Expr::Outer`]), directly or through subqueries of its own.
     pub fn reads_outer(&self) -> bool {
-        matches!(self, Expr::Outer(_)) || !self.all_operands(|x| !x.reads_outer())
+        let subquery_reads = |q: &std::sync::Arc<dyn SubqueryPlan>| {
+            q.outer_columns()
+                .iter()
+                .any(|s| matches!(s, OuterSource::Outer(_)))
+        };
+        match self {
+            Expr::Outer(_) => true,
+            // A subquery within that reads the enclosing query's values through this one's.
+            Expr::Subquery(q)
+            | Expr::Exists { query: q, .. }
+            | Expr::InSubquery { query: q, .. }
+            | Expr::RowSubquery { query: q, .. }
+                if subquery_reads(q) =>
+            {
+                true
+            }
+            _ => !self.all_operands(|x| !x.reads_outer()),
+        }
     }
 
     /// The static type, given the types of the row's columns and the session (for
@@ -113,7 +131,7 @@ impl Expr {
                 chars: crate::expr::eval::display_chars(ty(expr)),
             },
             Expr::Subquery(q) => q.first_column_type(env),
-            Expr::InSubquery { .. } | Expr::Exists { .. } => int(1),
+            Expr::InSubquery { .. } | Expr::Exists { .. } | Expr::RowSubquery { .. } => int(1),
             Expr::Cast { expr, to } => cast_type(*to, ty(expr)),
             Expr::Call { func, args, .. } => call_type(*func, args, env, columns),
             Expr::Collate { expr, .. } => ty(expr),

@@ -124,6 +124,9 @@ pub(crate) fn first_column(e: &Expr) -> Option<usize> {
         Expr::InSubquery { expr, query, .. } => {
             first_column(expr).or_else(|| query.outer_columns().iter().find_map(|s| s.column()))
         }
+        Expr::RowSubquery { row, query, .. } => {
+            first_of(row.iter()).or_else(|| query.outer_columns().iter().find_map(|s| s.column()))
+        }
         Expr::InList { expr, list, .. } => {
             first_of(std::iter::once(expr.as_ref()).chain(list.iter()))
         }
@@ -497,6 +500,16 @@ pub(crate) fn max_column(e: &Expr) -> Option<usize> {
                 .filter_map(|s| s.column())
                 .max(),
         ),
+        Expr::RowSubquery { row, query, .. } => {
+            row.iter().for_each(|x| note(max_column(x)));
+            note(
+                query
+                    .outer_columns()
+                    .iter()
+                    .filter_map(|s| s.column())
+                    .max(),
+            );
+        }
         Expr::InSubquery { expr, query, .. } => {
             note(max_column(expr));
             note(
@@ -525,7 +538,10 @@ pub(crate) fn visit_columns(e: &Expr, note: &mut dyn FnMut(usize)) -> bool {
             note(*i);
             true
         }
-        Expr::Subquery(_) | Expr::Exists { .. } | Expr::InSubquery { .. } => false,
+        Expr::Subquery(_)
+        | Expr::Exists { .. }
+        | Expr::InSubquery { .. }
+        | Expr::RowSubquery { .. } => false,
         _ => e.all_operands(|x| visit_columns(x, note)),
     }
 }

@@ -134,7 +134,10 @@ pub(crate) fn compile_explain(
 
 fn has_subquery(e: &Expr) -> bool {
     match e {
-        Expr::Subquery(_) | Expr::InSubquery { .. } | Expr::Exists { .. } => true,
+        Expr::Subquery(_)
+        | Expr::InSubquery { .. }
+        | Expr::Exists { .. }
+        | Expr::RowSubquery { .. } => true,
         _ => !e.all_operands(|x| !has_subquery(x)),
     }
 }

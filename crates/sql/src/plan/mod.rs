@@ -569,6 +569,16 @@ impl SubqueryPlan for Stmt {
         query::first_column_collation(self)
     }
 
+    fn column_count(&self) -> usize {
+        query::column_count(self)
+    }
+
+    fn column_collations(&self) -> Vec<crate::expr::collation::Derived> {
+        (0..query::column_count(self))
+            .map(|i| query::column_collation(self, i))
+            .collect()
+    }
+
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
@@ -589,6 +599,16 @@ impl SubqueryPlan for Correlated {
 
     fn first_column_collation(&self) -> crate::expr::collation::Derived {
         query::first_column_collation(&self.stmt)
+    }
+
+    fn column_count(&self) -> usize {
+        query::column_count(&self.stmt)
+    }
+
+    fn column_collations(&self) -> Vec<crate::expr::collation::Derived> {
+        (0..query::column_count(&self.stmt))
+            .map(|i| query::column_collation(&self.stmt, i))
+            .collect()
     }
 
     fn as_any(&self) -> &dyn std::any::Any {

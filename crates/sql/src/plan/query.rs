@@ -11,11 +11,14 @@ use myriad_types::errors::{ER_NO_TABLES_USED, ER_WRONG_USAGE};
 use crate::parser::source::*;
 use crate::plan::from_ast::*;
 use crate::plan::*;
+pub(crate) use aggregate_of::aggregate_of;
 use from_clause::{from_relations, join_steps, table_refs};
 pub(crate) use item_name::{balanced_end, cut_item_name, item_name};
 use select_list::{by_item, select_items, wildcard_tables};
 use sqlparser::ast;
 
+mod aggregate_of;
+mod dual;
 mod found_rows;
 mod from_clause;
 pub(crate) mod group_concat;
@@ -77,8 +80,11 @@ pub(crate) fn compile_query(
             extract_aggregates(e, &mut found);
         }
     }
-    if !found.is_empty() {
-        return Err(SqlError::not_supported("aggregate functions without FROM"));
+    if let Some(q) = dual::over_one_row(q, select, !found.is_empty(), compiler)? {
+        let ast::SetExpr::Select(select) = q.body.as_ref() else {
+            return Err(SqlError::not_supported("this query without tables"));
+        };
+        return compile_table_select(&q, select, raw, map, compiler, ctx);
     }
     let mut items = Vec::new();
     let texts = projection_texts(raw, map);
@@ -113,9 +119,6 @@ pub(crate) fn compile_query(
         .as_ref()
         .map(|w| compiler.condition(w))
         .transpose()?;
-    if select.having.is_some() {
-        return Err(SqlError::not_supported("HAVING without tables"));
-    }
     let (limit, offset, found_rows_window) = found_rows::window(select, limit_clause(q, compiler)?);
     Ok(Stmt::Select(SelectPlan {
         items,
@@ -197,51 +200,6 @@ pub(crate) fn limit_clause(
     })
 }
 
-pub(crate) fn aggregate_of(
-    e: &ast::Expr,
-) -> Option<(crate::plan::tables::AggKind, Option<&ast::Expr>, bool)> {
-    let ast::Expr::Function(f) = e else {
-        return None;
-    };
-    if f.over.is_some() {
-        // A window function, not an aggregate: compiling it as a call refuses it.
-        return None;
-    }
-    let name = f.name.to_string().to_ascii_uppercase();
-    let ast::FunctionArguments::List(list) = &f.args else {
-        return None;
-    };
-    let distinct = matches!(
-        list.duplicate_treatment,
-        Some(ast::DuplicateTreatment::Distinct)
-    );
-    if name == "GROUP_CONCAT" {
-        // The whole call: its clauses are compiled with its arguments.
-        return Some((crate::plan::tables::AggKind::GroupConcat, Some(e), distinct));
-    }
-    if !list.clauses.is_empty() {
-        // ORDER BY, SEPARATOR or LIMIT inside another call: the expression compiler
-        // refuses it with 1064, as MariaDB's parser does.
-        return None;
-    }
-    let arg = match list.args.as_slice() {
-        [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Wildcard)] if name == "COUNT" => {
-            return Some((crate::plan::tables::AggKind::CountStar, None, false))
-        }
-        [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(x))] => x,
-        _ => return None,
-    };
-    let kind = match name.as_str() {
-        "COUNT" => crate::plan::tables::AggKind::Count,
-        "SUM" => crate::plan::tables::AggKind::Sum,
-        "MIN" => crate::plan::tables::AggKind::Min,
-        "MAX" => crate::plan::tables::AggKind::Max,
-        "AVG" => crate::plan::tables::AggKind::Avg,
-        _ => return None,
-    };
-    Some((kind, Some(arg), distinct))
-}
-
 /// A subquery: a SELECT compiled on its own.
 pub fn compile_subquery(
     q: &ast::Query,
@@ -300,10 +258,24 @@ pub fn first_column_type(stmt: &Stmt, env: &dyn crate::expr::Env) -> crate::expr
 
 /// The collation of a subquery's first column.
 pub fn first_column_collation(stmt: &Stmt) -> crate::expr::collation::Derived {
+    column_collation(stmt, 0)
+}
+
+/// How many columns a subquery's rows have.
+pub fn column_count(stmt: &Stmt) -> usize {
+    match stmt {
+        Stmt::Select(plan) => plan.items.len(),
+        Stmt::SelectTable(plan) => plan.items.len(),
+        _ => 1,
+    }
+}
+
+/// The collation of a subquery's column `i`.
+pub fn column_collation(stmt: &Stmt, i: usize) -> crate::expr::collation::Derived {
     use crate::expr::collation::{Derivation, Derived};
     match stmt {
-        Stmt::Select(plan) => plan.items.first().map(|i| i.expr.collation(&[])),
-        Stmt::SelectTable(plan) => plan.items.first().map(|item| match item {
+        Stmt::Select(plan) => plan.items.get(i).map(|i| i.expr.collation(&[])),
+        Stmt::SelectTable(plan) => plan.items.get(i).map(|item| match item {
             crate::plan::tables::OutputItem::Column { index, .. } => {
                 Expr::Column(*index).collation(&plan.collations)
             }
@@ -383,16 +355,19 @@ pub(crate) fn compile_table_select(
     // collation in the aggregate's column.
     let mut agg_args = Vec::new();
     let mut concats = Vec::new();
+    let mut more_args = Vec::new();
     for (kind, arg, _) in &aggregated.found {
         use crate::plan::tables::AggKind;
         if let (AggKind::GroupConcat, Some(call)) = (kind, arg) {
             let spec = group_concat::compile(call, &tc, &scope)?;
             agg_args.push(spec.args.first().cloned());
             concats.push(Some(Box::new(spec)));
+            more_args.push(Vec::new());
             continue;
         }
         concats.push(None);
-        let arg = arg.as_ref().map(|a| tc.compile(a)).transpose()?;
+        let (arg, more) = aggregate_of::compile_args(arg.as_ref(), &tc, &scope)?;
+        more_args.push(more);
         if arg.as_ref().is_some_and(Expr::reads_outer) {
             // MariaDB aggregates such an argument in the enclosing query.
             return Err(SqlError::not_supported(
@@ -458,17 +433,18 @@ pub(crate) fn compile_table_select(
     let rollup = matches!(&select.group_by,
         ast::GroupByExpr::Expressions(_, m) if m.contains(&ast::GroupByWithModifier::Rollup));
     let grouping = if grouped {
+        let aggregate_columns = scope.columns.len()..scope.columns.len() + aggregated.found.len();
         let mut keys = Vec::new();
         for g in group_exprs {
             keys.push(match by_item(g, "group statement")? {
-                Some(x) => x,
+                Some(x) => select_list::group_key(x, g, &items, aggregate_columns.clone())?,
                 None => tc.compile(g)?,
             });
         }
         Some(grouping(
             keys,
             &aggregated,
-            (agg_args, concats),
+            (agg_args, concats, more_args),
             (&scope, &ec),
             rollup,
         )?)
@@ -596,21 +572,27 @@ fn extract_clauses(
     })
 }
 
+/// Per aggregate: its compiled argument, GROUP_CONCAT's clauses, COUNT(DISTINCT)'s further
+/// arguments.
+type AggregateArgs = (
+    Vec<Option<Expr>>,
+    Vec<Option<Box<crate::plan::tables::GroupConcat>>>,
+    Vec<aggregate_of::MoreArgs>,
+);
+
 /// GROUP BY's plan: the `keys`, the aggregates with their arguments (`args`, compiled over
 /// the table's row, `scope`) and HAVING (compiled with `ec`, which sees the aggregate
 /// columns).
 fn grouping(
     keys: Vec<Expr>,
     aggregated: &Aggregates,
-    (args, concats): (
-        Vec<Option<Expr>>,
-        Vec<Option<Box<crate::plan::tables::GroupConcat>>>,
-    ),
+    (args, concats, more_args): AggregateArgs,
     (scope, ec): (&ColumnScope, &Compiler),
     rollup: bool,
 ) -> Result<crate::plan::tables::Grouping, SqlError> {
     let mut aggregates = Vec::new();
-    for (((kind, _, distinct), arg), concat) in aggregated.found.iter().zip(args).zip(concats) {
+    let found = aggregated.found.iter().zip(args).zip(concats);
+    for ((((kind, _, distinct), arg), concat), more) in found.zip(more_args) {
         aggregates.push(crate::plan::tables::Aggregate {
             kind: *kind,
             collation: match &concat {
@@ -621,6 +603,7 @@ fn grouping(
                     .unwrap_or_default(),
             },
             arg,
+            more,
             distinct: *distinct,
             concat,
         });
@@ -699,7 +682,7 @@ pub(crate) fn extract_aggregates(
 ) -> ast::Expr {
     if let Some((kind, arg, distinct)) = aggregate_of(e) {
         let n = found.len();
-        found.push((kind, arg.cloned(), distinct));
+        found.push((kind, arg.map(std::borrow::Cow::into_owned), distinct));
         return ast::Expr::Identifier(ast::Ident::with_quote('`', format!("__agg{n}")));
     }
     map_children(e, &mut |x| extract_aggregates(x, found))
@@ -741,6 +724,7 @@ pub(crate) fn map_children(e: &ast::Expr, f: &mut dyn FnMut(&ast::Expr) -> ast::
             go(expr);
             list.iter_mut().for_each(&mut go);
         }
+        E::Tuple(items) => items.iter_mut().for_each(&mut go),
         E::Case {
             operand,
             conditions,

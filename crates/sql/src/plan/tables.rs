@@ -141,6 +141,10 @@ pub struct GroupConcat {
 pub struct Aggregate {
     pub kind: AggKind,
     pub arg: Option<Expr>,
+    /// The further arguments of `COUNT(DISTINCT a, b, ...)`, each with the collation its
+    /// strings compare under: a row counts when none of its values is NULL, once per
+    /// distinct combination.
+    pub more: Vec<(Expr, st::Collation)>,
     pub distinct: bool,
     /// The collation MIN, MAX and DISTINCT compare the argument's strings under;
     /// GROUP_CONCAT's result collation.
@@ -150,11 +154,12 @@ pub struct Aggregate {
 }
 
 impl Aggregate {
-    /// Every expression the aggregate reads from the input row: its argument, and
+    /// Every expression the aggregate reads from the input row: its arguments, and
     /// GROUP_CONCAT's other arguments and ORDER BY.
     pub fn exprs(&self) -> impl Iterator<Item = &Expr> {
         let concat = self.concat.as_deref();
-        self.arg.iter().chain(
+        let more = self.more.iter().map(|(e, _)| e);
+        self.arg.iter().chain(more).chain(
             concat
                 .into_iter()
                 .flat_map(|c| c.args.iter().skip(1).chain(c.order.iter().map(|o| &o.0))),
@@ -162,7 +167,7 @@ impl Aggregate {
     }
 
     /// The aggregate's result type over input rows of `types`: COUNT a BIGINT, MIN and
-    /// MAX their argument's, SUM and AVG of exact numbers a DECIMAL (AVG with
+    /// MAX their argument's (an integer expression's a BIGINT, NULL's a string), SUM and AVG of exact numbers a DECIMAL (AVG with
     /// div_precision_increment more digits of scale), else a DOUBLE.
     pub fn sql_type(&self, types: &[SqlType], env: &dyn crate::expr::Env) -> SqlType {
         let arg_type = self
@@ -185,7 +190,20 @@ impl Aggregate {
                 unsigned: false,
                 len: 21,
             },
-            AggKind::Min | AggKind::Max => arg_type,
+            AggKind::Min | AggKind::Max => match (arg_type, &self.arg) {
+                // MariaDB keeps a column's integer type; the value of any other integer
+                // expression is a BIGINT.
+                (SqlType::Int { unsigned, len }, Some(arg)) if !matches!(arg, Expr::Column(_)) => {
+                    SqlType::Int {
+                        unsigned,
+                        // 11 digits: wide enough to be sent as a BIGINT.
+                        len: len.max(11),
+                    }
+                }
+                // MIN(NULL): a string of no characters.
+                (SqlType::Null, _) => SqlType::Str { chars: 0 },
+                (other, _) => other,
+            },
             AggKind::Sum if exact => SqlType::Decimal {
                 precision: myriad_types::decimal::MAX_PRECISION,
                 scale,

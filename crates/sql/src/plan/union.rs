@@ -104,7 +104,7 @@ pub fn wrapped(q: &ast::Query) -> Result<ast::Query, SqlError> {
     Ok(outer)
 }
 
-fn parse_query(sql: &str) -> Result<ast::Query, SqlError> {
+pub(crate) fn parse_query(sql: &str) -> Result<ast::Query, SqlError> {
     let dialect = sqlparser::dialect::MySqlDialect {};
     let mut statements = sqlparser::parser::Parser::parse_sql(&dialect, sql)
         .map_err(|e| SqlError::new(myriad_types::errors::ER_UNKNOWN_ERROR, e.to_string()))?;

@@ -15,6 +15,9 @@ use std::sync::Arc;
 impl Compiler<'_> {
     /// `-x`, `+x`, `NOT x`, `!x`, `~x`.
     pub(super) fn unary(&self, op: &UnaryOperator, expr: &ast::Expr) -> Result<Expr, SqlError> {
+        if matches!(op, UnaryOperator::BitwiseNot) && super::rows::is_row(expr) {
+            return Err(super::rows::err_row_operand("~"));
+        }
         let inner = self.compile(expr)?;
         // Every operator but `+` (which MariaDB drops) takes a number.
         let inner = inner.numeric_if(!matches!(op, UnaryOperator::Plus));

@@ -155,3 +155,35 @@ pub(super) fn by_item(
         _ => Ok(None),
     }
 }
+
+/// A GROUP BY key `written` as a select item's position or alias, `key` that item's
+/// expression: 1056 when it reads an aggregate's value (a column of `aggregates`), as
+/// MariaDB cannot group on an aggregate.
+pub(super) fn group_key(
+    key: Expr,
+    written: &ast::Expr,
+    items: &[OutputItem],
+    aggregates: std::ops::Range<usize>,
+) -> Result<Expr, SqlError> {
+    let mut aggregate = false;
+    crate::plan::access::visit_columns(&key, &mut |i| aggregate |= aggregates.contains(&i));
+    if !aggregate {
+        return Ok(key);
+    }
+    let name = match written {
+        ast::Expr::Value(v) => {
+            let n: usize = v.value.to_string().parse().unwrap_or(0);
+            match items.get(n.wrapping_sub(1)) {
+                Some(OutputItem::Column { name, .. } | OutputItem::Expr { name, .. }) => {
+                    name.clone()
+                }
+                None => n.to_string(),
+            }
+        }
+        other => other.to_string(),
+    };
+    Err(SqlError::of(
+        myriad_types::errors::ER_WRONG_GROUP_FIELD,
+        &[&name],
+    ))
+}

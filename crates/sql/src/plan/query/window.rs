@@ -590,6 +590,7 @@ fn kind_of(
                     .map(|a| a.collation(collations).collation)
                     .unwrap_or_default(),
                 arg,
+                more: Vec::new(),
                 distinct: false,
                 concat: None,
             })
