@@ -30,6 +30,7 @@ pub mod select_into;
 pub mod set_ops;
 pub mod set_statement;
 pub mod show;
+pub mod show_columns;
 pub mod sort;
 pub mod sort_by_row_id;
 pub mod source;
