@@ -938,3 +938,32 @@ fn window_functions_over_a_spilled_sort() {
         started.elapsed()
     );
 }
+
+/// A subquery nested 40 deep answers at once: each walk over the plan (the tables a
+/// statement reads, for the query cache, privileges and locks) enters a subquery once,
+/// though the plan names it twice (a WHERE and the index range it gives). Entering it at
+/// each name doubled the walk per level: 26 levels took minutes.
+#[test]
+fn deeply_nested_subqueries_are_walked_once() {
+    let (_t, mut s) = engine_and_session();
+    exec_ok(&mut s, "CREATE DATABASE nest");
+    exec_ok(&mut s, "USE nest");
+    exec_ok(&mut s, "CREATE TABLE t1 (a INT, b INT, KEY (a), KEY (b))");
+    exec_ok(
+        &mut s,
+        "INSERT INTO t1 VALUES (1,2),(2,1),(2,3),(3,4),(5,4),(5,5),(6,7),(7,4),(5,3)",
+    );
+    let mut sql = "SELECT SUM(a), a FROM t1 WHERE a > (SELECT SUM(a) FROM t1".to_string();
+    let mut end = ") GROUP BY a".to_string();
+    for _ in 0..40 {
+        sql.push_str(" WHERE a > (SELECT SUM(a) FROM t1");
+        end = format!(") GROUP BY b LIMIT 1{end}");
+    }
+    assert!(rows(&mut s, &format!("{sql}{end}")).is_empty());
+    // One level, with rows: the a under 3 sum to 5.
+    let one = "SELECT a FROM t1 WHERE a > (SELECT SUM(a) FROM t1 WHERE a < 3) ORDER BY a";
+    assert_eq!(
+        rows(&mut s, one),
+        vec![vec!["6".to_string()], vec!["7".to_string()]]
+    );
+}

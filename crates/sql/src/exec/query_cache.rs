@@ -332,10 +332,7 @@ pub fn cacheable_tables(stmt: &Stmt) -> Option<Vec<(String, String)>> {
 /// None when that cannot be told (a statement that is not a SELECT, a subquery of a form
 /// the walk does not know).
 pub fn read_tables(stmt: &Stmt) -> Option<Vec<(String, String)>> {
-    let mut tables = Tables {
-        list: Vec::new(),
-        every: true,
-    };
+    let mut tables = Tables::every();
     collect_stmt(stmt, &mut tables).then_some(tables.list)
 }
 
@@ -343,10 +340,7 @@ pub fn read_tables(stmt: &Stmt) -> Option<Vec<(String, String)>> {
 pub fn tables_of_exprs<'e>(
     exprs: impl IntoIterator<Item = &'e Expr>,
 ) -> Option<Vec<(String, String)>> {
-    let mut tables = Tables {
-        list: Vec::new(),
-        every: true,
-    };
+    let mut tables = Tables::every();
     exprs
         .into_iter()
         .all(|e| collect_expr(e, &mut tables))
@@ -355,10 +349,7 @@ pub fn tables_of_exprs<'e>(
 
 /// [`read_tables`] of a subquery (an INSERT ... SELECT's query).
 pub fn tables_of_query(query: &dyn SubqueryPlan) -> Option<Vec<(String, String)>> {
-    let mut tables = Tables {
-        list: Vec::new(),
-        every: true,
-    };
+    let mut tables = Tables::every();
     collect_subquery(query, &mut tables).then_some(tables.list)
 }
 
@@ -369,6 +360,20 @@ pub fn tables_of_query(query: &dyn SubqueryPlan) -> Option<Vec<(String, String)>
 pub(crate) struct Tables {
     pub list: Vec<(String, String)>,
     pub every: bool,
+    /// The subqueries walked already (by address). A plan names one subquery in several
+    /// places (a WHERE and the index range it gives), and a walk that entered it at each
+    /// would double with every level of nesting: 2^26 walks for 26 nested levels.
+    walked: std::collections::HashSet<usize>,
+}
+
+impl Tables {
+    /// A walk for every table read.
+    fn every() -> Tables {
+        Tables {
+            every: true,
+            ..Tables::default()
+        }
+    }
 }
 
 pub(crate) fn collect_stmt(stmt: &Stmt, tables: &mut Tables) -> bool {
@@ -478,6 +483,13 @@ fn collect_set_node(node: &crate::plan::union::SetNode, tables: &mut Tables) -> 
 }
 
 fn collect_subquery(query: &dyn SubqueryPlan, tables: &mut Tables) -> bool {
+    // Walked before: its tables are listed already (and a walk that stopped in it ended).
+    if !tables
+        .walked
+        .insert(query as *const dyn SubqueryPlan as *const () as usize)
+    {
+        return true;
+    }
     Stmt::of_subquery(query).is_some_and(|stmt| collect_stmt(stmt, tables))
 }
 

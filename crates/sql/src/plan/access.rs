@@ -483,6 +483,15 @@ pub fn join_lookup(on: Option<&Expr>, def: &st::TableDef, offset: usize) -> Opti
     None
 }
 
+/// The highest column position of the enclosing row a subquery reads.
+fn outer_max(query: &dyn crate::expr::SubqueryPlan) -> Option<usize> {
+    query
+        .outer_columns()
+        .iter()
+        .filter_map(|s| s.column())
+        .max()
+}
+
 /// The highest column position an expression reads (None: it reads no column).
 pub(crate) fn max_column(e: &Expr) -> Option<usize> {
     let mut best: Option<usize> = None;
@@ -493,32 +502,14 @@ pub(crate) fn max_column(e: &Expr) -> Option<usize> {
     };
     match e {
         Expr::Column(i) => note(Some(*i)),
-        Expr::Subquery(query) | Expr::Exists { query, .. } => note(
-            query
-                .outer_columns()
-                .iter()
-                .filter_map(|s| s.column())
-                .max(),
-        ),
+        Expr::Subquery(query) | Expr::Exists { query, .. } => note(outer_max(query.as_ref())),
         Expr::RowSubquery { row, query, .. } => {
             row.iter().for_each(|x| note(max_column(x)));
-            note(
-                query
-                    .outer_columns()
-                    .iter()
-                    .filter_map(|s| s.column())
-                    .max(),
-            );
+            note(outer_max(query.as_ref()));
         }
         Expr::InSubquery { expr, query, .. } => {
             note(max_column(expr));
-            note(
-                query
-                    .outer_columns()
-                    .iter()
-                    .filter_map(|s| s.column())
-                    .max(),
-            );
+            note(outer_max(query.as_ref()));
         }
         _ => {
             e.all_operands(|x| {
