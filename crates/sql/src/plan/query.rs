@@ -432,6 +432,9 @@ pub(crate) fn compile_table_select(
     }
     let rollup = matches!(&select.group_by,
         ast::GroupByExpr::Expressions(_, m) if m.contains(&ast::GroupByWithModifier::Rollup));
+    if rollup && !windows.funcs.is_empty() {
+        return Err(SqlError::not_supported("window functions with WITH ROLLUP"));
+    }
     let grouping = if grouped {
         let aggregate_columns = scope.columns.len()..scope.columns.len() + aggregated.found.len();
         let mut keys = Vec::new();
