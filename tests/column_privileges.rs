@@ -6,31 +6,13 @@
 
 mod common;
 
-use common::mariadb::{run, run_as, start_mariadb, Peer};
+use common::mariadb::{outcome, run, run_as, start_mariadb, Peer};
 use common::Server;
 
 const SCHEMA: &str = "CREATE DATABASE app; \
     CREATE TABLE app.t (id INT PRIMARY KEY, a INT, b INT, c INT); \
     INSERT INTO app.t VALUES (1, 1, 1, 1), (2, 2, 2, 2); \
     CREATE TABLE app.u (id INT, x INT, KEY (x)); INSERT INTO app.u VALUES (1, 1)";
-
-/// An outcome as compared: the error code alone (messages name hosts, which differ
-/// between a socket and TCP), else the output's lines, sorted (MariaDB lists grants in its
-/// hash tables' order).
-fn outcome(output: &str) -> String {
-    match output.find("ERROR ") {
-        Some(at) => output[at..]
-            .split(' ')
-            .take(2)
-            .collect::<Vec<_>>()
-            .join(" "),
-        None => {
-            let mut lines: Vec<&str> = output.lines().collect();
-            lines.sort_unstable();
-            lines.join("\n")
-        }
-    }
-}
 
 /// Each statement run as root on both servers, in order, with the same outcome.
 fn same_as_root(peers: &[Peer; 2], statements: &[&str]) {

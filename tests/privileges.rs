@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::mariadb::{run, run_as, start_mariadb, Peer};
+use common::mariadb::{outcome, run, run_as, start_mariadb, Peer};
 use common::Server;
 
 /// (account, the grants root gives it).
@@ -135,24 +135,6 @@ fn setup(peer: &Peer) {
             sql.push_str(&format!("; {grant}"));
         }
         assert_eq!(run(peer, &sql), "", "{user}");
-    }
-}
-
-/// An outcome as compared: the error code alone (messages name hosts, which differ
-/// between a socket and TCP), else the output's lines, sorted (MariaDB lists table grants
-/// in its hash table's order).
-fn outcome(output: &str) -> String {
-    match output.find("ERROR ") {
-        Some(at) => output[at..]
-            .split(' ')
-            .take(2)
-            .collect::<Vec<_>>()
-            .join(" "),
-        None => {
-            let mut lines: Vec<&str> = output.lines().collect();
-            lines.sort_unstable();
-            lines.join("\n")
-        }
     }
 }
 

@@ -54,6 +54,24 @@ pub fn run_as(peer: &Peer, user: &str, password: Option<&str>, sql: &str) -> Str
     format!("{}{errors}", String::from_utf8_lossy(&out.stdout))
 }
 
+/// An outcome as the comparisons take it: the error code alone (messages name hosts,
+/// which differ between a socket and TCP), else the output's lines, sorted (MariaDB lists
+/// grants in its hash tables' order).
+pub fn outcome(output: &str) -> String {
+    match output.find("ERROR ") {
+        Some(at) => output[at..]
+            .split(' ')
+            .take(2)
+            .collect::<Vec<_>>()
+            .join(" "),
+        None => {
+            let mut lines: Vec<&str> = output.lines().collect();
+            lines.sort_unstable();
+            lines.join("\n")
+        }
+    }
+}
+
 /// The rows of a two-column `--batch` result with its header line (`SHOW STATUS`: a name, a
 /// tab, a number) as a map; a row whose value is not a number is left out.
 pub fn counters(batch: &str) -> HashMap<String, u64> {
