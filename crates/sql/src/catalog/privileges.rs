@@ -109,6 +109,7 @@ impl Privs {
     pub const FILE: Privs = Privs(bit("FILE"));
     pub const SHOW_DATABASES: Privs = Privs(bit("SHOW DATABASES"));
     pub const SUPER: Privs = Privs(bit("SUPER"));
+    pub const BINLOG_ADMIN: Privs = Privs(bit("BINLOG ADMIN"));
     pub const CREATE_USER: Privs = Privs(bit("CREATE USER"));
     pub const CONNECTION_ADMIN: Privs = Privs(bit("CONNECTION ADMIN"));
     pub const READ_ONLY_ADMIN: Privs = Privs(bit("READ_ONLY ADMIN"));

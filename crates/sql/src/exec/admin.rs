@@ -88,6 +88,13 @@ impl Session {
                             format!("Variable '{}' is a GLOBAL variable and should be set with SET GLOBAL", def.name),
                         ));
                     }
+                    if global && def.name == "sql_log_bin" {
+                        // Read globally, set per session only, as MariaDB has it.
+                        return Err(SqlError::new(
+                            ER_INCORRECT_GLOBAL_LOCAL_VAR,
+                            "Variable 'sql_log_bin' is a SESSION variable",
+                        ));
+                    }
                     if global && def.scope == crate::system::sysvars::Scope::Session {
                         return Err(SqlError::new(ER_LOCAL_VARIABLE,
                             format!("Variable '{}' is a SESSION variable and can't be used with SET GLOBAL", def.name),

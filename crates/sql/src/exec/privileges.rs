@@ -625,6 +625,17 @@ fn needs_of<'s>(stmt: &'s Stmt, current: Option<&'s str>, needs: &mut Vec<Need<'
             if global {
                 needs.push(Need::Global(Privs::SUPER));
             }
+            // Leaving the binary log takes SUPER or BINLOG ADMIN (DEFAULT needs neither).
+            let binlog = assignments.iter().any(|a| match a.target {
+                AssignTarget::System { index, .. } => {
+                    crate::system::sysvars::def(index).name == "sql_log_bin"
+                        && !matches!(a.value, crate::plan::AssignValue::Default)
+                }
+                _ => false,
+            });
+            if binlog {
+                needs.push(Need::Global(Privs::SUPER.union(Privs::BINLOG_ADMIN)));
+            }
             let exprs = assignments.iter().filter_map(|a| match &a.value {
                 crate::plan::AssignValue::Expr(e) => Some(e),
                 _ => None,
