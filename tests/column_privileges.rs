@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::mariadb::{outcome, run, run_as, start_mariadb, Peer};
+use common::mariadb::{run, run_as, start_mariadb, Differences, Peer};
 use common::Server;
 
 const SCHEMA: &str = "CREATE DATABASE app; \
@@ -16,15 +16,11 @@ const SCHEMA: &str = "CREATE DATABASE app; \
 
 /// Each statement run as root on both servers, in order, with the same outcome.
 fn same_as_root(peers: &[Peer; 2], statements: &[&str]) {
-    let mut differences = Vec::new();
+    let mut differences = Differences::default();
     for sql in statements {
-        let mine = outcome(&run(&peers[0], sql));
-        let theirs = outcome(&run(&peers[1], sql));
-        if mine != theirs {
-            differences.push(format!("{sql}\n  myriad:  {mine}\n  MariaDB: {theirs}"));
-        }
+        differences.run_as(peers, "root", None, sql);
     }
-    assert!(differences.is_empty(), "{}", differences.join("\n"));
+    differences.assert_none();
 }
 
 #[test]
@@ -173,7 +169,7 @@ fn statements_of_an_account_with_column_privileges_match_mariadb() {
         );
         assert_eq!(run(peer, &sql), "", "grants");
     }
-    let mut differences = Vec::new();
+    let mut differences = Differences::default();
     let mut denied = 0;
     // An account with a table-level privilege but no column one on `app`.`u`: it sees no
     // column, and every index.
@@ -184,21 +180,10 @@ fn statements_of_an_account_with_column_privileges_match_mariadb() {
     ];
     let cells = STATEMENTS.iter().map(|sql| ("c6", *sql));
     for (user, sql) in cells.chain(others.iter().map(|sql| ("dd", *sql))) {
-        let mine = outcome(&run_as(&peers[0], user, Some("pw"), sql));
-        let theirs = outcome(&run_as(&peers[1], user, Some("pw"), sql));
+        let mine = differences.run_as(&peers, user, Some("pw"), sql);
         denied += usize::from(mine.starts_with("ERROR 1143"));
-        if mine != theirs {
-            differences.push(format!(
-                "{user}: {sql}\n  myriad:  {mine}\n  MariaDB: {theirs}"
-            ));
-        }
     }
-    assert!(
-        differences.is_empty(),
-        "{} statements differ from MariaDB:\n{}",
-        differences.len(),
-        differences.join("\n")
-    );
+    differences.assert_none();
     assert!(denied > 15, "columns are refused ({denied} statements)");
 }
 

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::mariadb::{outcome, run, run_as, start_mariadb, Peer};
+use common::mariadb::{outcome, outcomes_as, run, run_as, start_mariadb, Differences, Peer};
 use common::Server;
 
 /// (account, the grants root gives it).
@@ -149,31 +149,20 @@ fn every_account_and_statement_has_mariadbs_outcome() {
     for peer in &peers {
         setup(peer);
     }
-    let mut differences = Vec::new();
+    let mut differences = Differences::default();
     let mut denied = 0;
     for (user, _) in ACCOUNTS {
         for template in STATEMENTS {
             let sql = template.replace("{u}", user);
-            let mine = outcome(&run_as(&peers[0], user, Some(PASSWORD), &sql));
-            let theirs = outcome(&run_as(&peers[1], user, Some(PASSWORD), &sql));
+            let mine = differences.run_as(&peers, user, Some(PASSWORD), &sql);
             denied += usize::from(
                 mine.starts_with("ERROR 1142")
                     || mine.starts_with("ERROR 1044")
                     || mine.starts_with("ERROR 1227"),
             );
-            if mine != theirs {
-                differences.push(format!(
-                    "{user}: {sql}\n  myriad:  {mine}\n  MariaDB: {theirs}"
-                ));
-            }
         }
     }
-    assert!(
-        differences.is_empty(),
-        "{} cells differ from MariaDB:\n{}",
-        differences.len(),
-        differences.join("\n")
-    );
+    differences.assert_none();
     assert!(denied > 50, "the matrix denies something ({denied} cells)");
 }
 
@@ -223,8 +212,7 @@ fn grant_and_revoke_errors_match_mariadb() {
         );
     }
     for sql in statements {
-        let mine = outcome(&run(&peers[0], sql));
-        let theirs = outcome(&run(&peers[1], sql));
+        let (mine, theirs) = outcomes_as(&peers, "root", None, sql);
         assert_eq!(mine, theirs, "{sql}");
     }
     // The new password signs in; an account sets its own, not another's.
@@ -317,8 +305,7 @@ fn read_only_refuses_writes_of_accounts_without_read_only_admin() {
             "SELECT COUNT(*) > 0 FROM app.t",
         ] {
             let sql = sql.replace("{u}", user);
-            let mine = outcome(&run_as(&peers[0], user, Some(PASSWORD), &sql));
-            let theirs = outcome(&run_as(&peers[1], user, Some(PASSWORD), &sql));
+            let (mine, theirs) = outcomes_as(&peers, user, Some(PASSWORD), &sql);
             assert_eq!(mine, theirs, "{user}: {sql}");
         }
     }

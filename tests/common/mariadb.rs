@@ -72,6 +72,51 @@ pub fn outcome(output: &str) -> String {
     }
 }
 
+/// `sql` run as `user` with `password` on myriad (`peers[0]`) and on MariaDB (`peers[1]`):
+/// both [`outcome`]s.
+pub fn outcomes_as(
+    peers: &[Peer; 2],
+    user: &str,
+    password: Option<&str>,
+    sql: &str,
+) -> (String, String) {
+    let of = |peer| outcome(&run_as(peer, user, password, sql));
+    (of(&peers[0]), of(&peers[1]))
+}
+
+/// The statements whose outcome on myriad is not MariaDB's, gathered for one assertion.
+#[derive(Default)]
+pub struct Differences(Vec<String>);
+
+impl Differences {
+    /// [`outcomes_as`], noting a difference; myriad's outcome.
+    pub fn run_as(
+        &mut self,
+        peers: &[Peer; 2],
+        user: &str,
+        password: Option<&str>,
+        sql: &str,
+    ) -> String {
+        let (mine, theirs) = outcomes_as(peers, user, password, sql);
+        if mine != theirs {
+            self.0.push(format!(
+                "{user}: {sql}\n  myriad:  {mine}\n  MariaDB: {theirs}"
+            ));
+        }
+        mine
+    }
+
+    /// Fails with every difference noted.
+    pub fn assert_none(&self) {
+        assert!(
+            self.0.is_empty(),
+            "{} statements differ from MariaDB:\n{}",
+            self.0.len(),
+            self.0.join("\n")
+        );
+    }
+}
+
 /// The rows of a two-column `--batch` result with its header line (`SHOW STATUS`: a name, a
 /// tab, a number) as a map; a row whose value is not a number is left out.
 pub fn counters(batch: &str) -> HashMap<String, u64> {
