@@ -265,13 +265,14 @@ fn decode_value(ty: &ColumnType, r: &mut Reader<'_>) -> Result<Value, StorageErr
 /// form (a DECIMAL carries its column's scale; doubles print as in results), a TIME or
 /// DATETIME with the column's digits of fractional seconds.
 pub fn format_datum(ty: &ColumnType, d: &Value) -> String {
-    let mut text = Vec::new();
     match d {
-        Value::Time(t) => t.write_text(&mut text, ty.fsp()),
-        Value::DateTime(dt) => dt.write_text(&mut text, ty.fsp()),
-        other => return other.to_text_lossy(),
+        Value::Time(_) | Value::DateTime(_) => {
+            let mut text = Vec::new();
+            d.write_text(&mut text, Some(ty.fsp()));
+            String::from_utf8_lossy(&text).into_owned()
+        }
+        other => other.to_text_lossy(),
     }
-    String::from_utf8_lossy(&text).into_owned()
 }
 
 const DEF_FORMAT_VERSION: u8 = 1;

@@ -56,10 +56,10 @@ pub fn default_text(c: &st::ColumnDef) -> Option<String> {
     if d.is_null() {
         return None;
     }
-    if let st::Value::Time(t) = d {
+    if let st::Value::Time(_) = d {
         // With the column's digits of fractional seconds, as MariaDB shows it.
         let mut text = Vec::new();
-        t.write_text(&mut text, c.ty.fsp());
+        d.write_text(&mut text, Some(c.ty.fsp()));
         return Some(String::from_utf8_lossy(&text).into_owned());
     }
     from_stored(d, &c.ty)

@@ -145,26 +145,24 @@ impl Target<'_> {
 
     /// Note 1265: digits of fractional seconds the column does not keep were dropped.
     fn fraction_cut(&self, w: &mut Vec<Warning>) {
-        w.push(Warning {
-            level: "Note",
-            code: WARN_DATA_TRUNCATED.code,
-            message: format!(
-                "Data truncated for column '{}' at row {}",
-                self.column.name, self.row
-            ),
-        });
+        w.push(self.data_truncated("Note"));
     }
 
     /// Warning 1265: the value stored is not the one given.
     fn truncated(&self, w: &mut Vec<Warning>) {
-        w.push(Warning {
-            level: "Warning",
+        w.push(self.data_truncated("Warning"));
+    }
+
+    /// 1265 "Data truncated" for this column and row, at `level`.
+    fn data_truncated(&self, level: &'static str) -> Warning {
+        Warning {
+            level,
             code: WARN_DATA_TRUNCATED.code,
             message: format!(
                 "Data truncated for column '{}' at row {}",
                 self.column.name, self.row
             ),
-        });
+        }
     }
 }
 
@@ -393,14 +391,7 @@ fn datetime_value(
         if target.strict {
             target.incorrect(if date_only { "date" } else { "datetime" }, value, w)?;
         } else {
-            w.push(Warning {
-                level: "Warning",
-                code: WARN_DATA_TRUNCATED.code,
-                message: format!(
-                    "Data truncated for column '{}' at row {}",
-                    target.column.name, target.row
-                ),
-            });
+            target.truncated(w);
         }
         return Ok(zero());
     }
