@@ -545,6 +545,11 @@ fn drop_view_matches_mariadb() {
 }
 
 #[test]
+fn temporal_text_matches_mariadb() {
+    run_corpus("temporal_text", include_str!("corpus/temporal_text.sql"));
+}
+
+#[test]
 fn time_columns_match_mariadb() {
     run_corpus("time_columns", include_str!("corpus/time_columns.sql"));
 }

@@ -5,6 +5,7 @@ mod introspect;
 mod outer;
 mod row_subquery;
 mod rows;
+mod temporal_text;
 use outer::outer_column;
 
 use crate::error::SqlError;
@@ -137,8 +138,12 @@ impl Compiler<'_> {
                 expr, data_type, ..
             } => {
                 let to = cast_target(data_type)?;
+                let operand = match to {
+                    CastTo::Char { .. } => self.text_operand(self.compile(expr)?),
+                    _ => self.compile(expr)?,
+                };
                 let cast = Expr::Cast {
-                    expr: Box::new(self.compile(expr)?.cast_operand(to)),
+                    expr: Box::new(operand.cast_operand(to)),
                     to,
                 };
                 if is_binary_type(data_type) {
@@ -606,7 +611,7 @@ impl Compiler<'_> {
 
     /// A call of `func` (`name` in errors) with its arguments' collation.
     pub(crate) fn call(&self, func: Func, name: &str, args: Vec<Expr>) -> Result<Expr, SqlError> {
-        let args = self.function_args(func, args);
+        let args = self.text_operands(func, self.function_args(func, args));
         let operands = args.iter();
         let collation = match func {
             // The functions that compare or search strings: a conflict is an error.

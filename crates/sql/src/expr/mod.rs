@@ -433,6 +433,14 @@ pub enum CastTo {
     Time {
         fsp: u8,
     },
+    /// A date, datetime or time as the text a string function reads: with `fsp` fraction
+    /// digits, as its column or expression type shows it (`DATETIME(3)` reads as
+    /// `2020-01-01 10:00:00.500`, not with six digits or none). Other values pass
+    /// unchanged. Placed by the compiler around the operands of string functions, LIKE and
+    /// CAST AS CHAR whose static type is temporal; never written by a user.
+    TemporalText {
+        fsp: u8,
+    },
 }
 
 /// A compiled expression.
@@ -586,9 +594,33 @@ pub struct ColumnScope {
     /// Each column's collation (None for a column that is no string), where known: a
     /// position past the end is a string column of the connection's collation.
     pub collations: Vec<Option<Collation>>,
+    /// Each column's fraction digits when it holds dates (0), datetimes or times, where
+    /// known (see [`CastTo::TemporalText`]); None for other columns and past the end.
+    pub temporal: Vec<Option<u8>>,
 }
 
 impl ColumnScope {
+    /// Append `other`'s columns after this scope's.
+    pub(crate) fn append(&mut self, other: ColumnScope) {
+        self.temporal.resize(self.columns.len(), None);
+        self.columns.extend(other.columns);
+        self.collations.extend(other.collations);
+        self.temporal.extend(other.temporal);
+    }
+
+    /// Add one column; `temporal` as in [`ColumnScope::temporal`].
+    pub(crate) fn push(
+        &mut self,
+        column: (Option<std::sync::Arc<str>>, String),
+        collation: Option<Collation>,
+        temporal: Option<u8>,
+    ) {
+        self.temporal.resize(self.columns.len(), None);
+        self.columns.push(column);
+        self.collations.push(collation);
+        self.temporal.push(temporal);
+    }
+
     pub(crate) fn resolve(&self, table: Option<&str>, name: &str) -> Result<usize, SqlError> {
         let mut found = None;
         for (i, (t, c)) in self.columns.iter().enumerate() {

@@ -360,8 +360,12 @@ fn insert(ins: &ast::Insert, compiler: &Compiler, ctx: &CompileCtx) -> Result<St
         Some(ast::OnInsert::DuplicateKeyUpdate(assignments)) => {
             let mut scope = table.scope();
             for c in &table.def.columns {
-                scope.columns.push((None, format!("__new_{}", c.name)));
-                scope.collations.push(c.ty.string_collation());
+                let temporal = crate::plan::tables::temporal_digits(&c.ty);
+                scope.push(
+                    (None, format!("__new_{}", c.name)),
+                    c.ty.string_collation(),
+                    temporal,
+                );
             }
             let uc = crate::plan::table_def::table_compiler(compiler, &scope);
             let mut out = Vec::new();

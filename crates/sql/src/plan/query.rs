@@ -323,9 +323,7 @@ pub(crate) fn compile_table_select(
     let mut offsets = Vec::new();
     for r in &refs {
         offsets.push(scope.columns.len());
-        let table_scope = r.scope();
-        scope.columns.extend(table_scope.columns);
-        scope.collations.extend(table_scope.collations);
+        scope.append(r.scope());
     }
     let has_column = |name: &str| {
         scope
@@ -387,14 +385,18 @@ pub(crate) fn compile_table_select(
         .enumerate()
     {
         use crate::plan::tables::AggKind;
-        ext_scope.columns.push((None, format!("__agg{i}")));
-        ext_scope.collations.push(match (kind, arg) {
+        let collation = match (kind, arg) {
             (AggKind::GroupConcat, _) => concat.as_ref().map(|c| c.collation),
             (AggKind::Min | AggKind::Max, Some(a)) => {
                 a.collation(&scope.collations).string_collation()
             }
             _ => None,
-        });
+        };
+        let temporal = match (kind, arg) {
+            (AggKind::Min | AggKind::Max, Some(a)) => tc.temporal_digits(a),
+            _ => None,
+        };
+        ext_scope.push((None, format!("__agg{i}")), collation, temporal);
     }
     let ec = crate::plan::table_def::table_compiler(compiler, &ext_scope);
     let windows = window::compile_windows(&aggregated.windows, &ec, &ext_scope.collations)?;
@@ -402,11 +404,10 @@ pub(crate) fn compile_table_select(
         return Err(SqlError::not_supported("DISTINCT with window functions"));
     }
     for (i, f) in windows.funcs.iter().enumerate() {
-        ext_scope.columns.push((None, format!("__win{i}")));
-        ext_scope.collations.push(
-            f.value_arg()
-                .and_then(|a| a.collation(&ext_scope.collations).string_collation()),
-        );
+        let collation = f
+            .value_arg()
+            .and_then(|a| a.collation(&ext_scope.collations).string_collation());
+        ext_scope.push((None, format!("__win{i}")), collation, None);
     }
     let ec = crate::plan::table_def::table_compiler(compiler, &ext_scope);
 

@@ -387,7 +387,7 @@ pub(crate) fn parse_filter(
         c.pos = c.tokens.len();
         let scope = ColumnScope {
             columns: columns.iter().map(|n| (None, n.to_string())).collect(),
-            collations: Vec::new(),
+            ..Default::default()
         };
         let where_compiler = Compiler {
             scope: &scope,

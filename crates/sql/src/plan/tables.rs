@@ -412,6 +412,18 @@ pub fn open_ref(
     })
 }
 
+/// A column type's fraction digits when it holds dates (0), datetimes or times (see
+/// [`ColumnScope::temporal`]).
+pub(crate) fn temporal_digits(ty: &st::ColumnType) -> Option<u8> {
+    match ty {
+        st::ColumnType::Date => Some(0),
+        st::ColumnType::DateTime { fsp }
+        | st::ColumnType::Timestamp { fsp }
+        | st::ColumnType::Time { fsp } => Some(*fsp),
+        _ => None,
+    }
+}
+
 impl TableRef {
     pub fn scope(&self) -> ColumnScope {
         ColumnScope {
@@ -422,6 +434,12 @@ impl TableRef {
                 .map(|c| (Some(Arc::clone(&self.alias)), c.name.clone()))
                 .collect(),
             collations: self.collations(),
+            temporal: self
+                .def
+                .columns
+                .iter()
+                .map(|c| temporal_digits(&c.ty))
+                .collect(),
         }
     }
 

@@ -113,7 +113,8 @@ impl Compiler<'_> {
             },
             Some(_) => return Err(wrong()),
         };
-        let (expr, pattern) = (self.compile(expr)?, self.compile(pattern)?);
+        let expr = self.text_operand(self.compile(expr)?);
+        let pattern = self.text_operand(self.compile(pattern)?);
         Ok(Expr::Like {
             collation: self.comparing([&expr, &pattern], "like")?,
             expr: Box::new(expr),
@@ -206,8 +207,8 @@ impl Compiler<'_> {
             None => Expr::Literal(Value::text(" ")),
         };
         Ok(Expr::TrimChars {
-            expr: Box::new(self.compile(expr)?),
-            what: Box::new(what),
+            expr: Box::new(self.text_operand(self.compile(expr)?)),
+            what: Box::new(self.text_operand(what)),
             leading,
             trailing,
         })
@@ -233,6 +234,10 @@ impl Compiler<'_> {
             (Some(dt), _) => super::is_binary_type(dt),
             (None, Some(cs)) => cs.to_string().eq_ignore_ascii_case("binary"),
             (None, None) => false,
+        };
+        let expr = match to {
+            CastTo::Char { .. } => self.text_operand(expr),
+            _ => expr,
         };
         let cast = Expr::Cast {
             expr: Box::new(expr.cast_operand(to)),

@@ -55,6 +55,10 @@ pub(super) fn compile(
     } else {
         strings.first().copied().unwrap_or_default()
     };
+    // ORDER BY n sorts by the argument's value; the text shows a date or time with its
+    // type's digits.
+    let ordered_args = args.clone();
+    let args = args.into_iter().map(|a| tc.text_operand(a)).collect();
     let mut spec = GroupConcat {
         args,
         arg_collations,
@@ -68,7 +72,7 @@ pub(super) fn compile(
             ast::FunctionArgumentClause::OrderBy(list) => {
                 for o in list {
                     refuse_nested_aggregate(&o.expr)?;
-                    let e = order_expr(&o.expr, &spec.args, tc)?;
+                    let e = order_expr(&o.expr, &ordered_args, tc)?;
                     let c = collation_of(&e).collation;
                     let desc = matches!(o.options.sort, Some(ast::OrderBySort::Desc));
                     spec.order.push((e, desc, c));
