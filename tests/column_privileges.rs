@@ -154,6 +154,16 @@ const STATEMENTS: &[&str] = &[
      WHERE table_schema = 'app'",
     "SELECT table_name, column_name, privilege_type FROM information_schema.column_privileges",
     "SELECT COUNT(*) FROM mysql.columns_priv",
+    // Unknown columns: denied as columns not granted, so no account learns which exist.
+    "SELECT nosuch FROM app.t",
+    "SELECT id FROM app.t WHERE nosuch = 1",
+    "SELECT id FROM app.t ORDER BY nosuch",
+    "SELECT t.nosuch FROM app.t",
+    "SELECT x.a FROM app.t",
+    "SELECT nosuch FROM app.u",
+    "UPDATE app.t SET nosuch = 1",
+    "INSERT INTO app.t (nosuch) VALUES (1)",
+    "DELETE FROM app.t WHERE nosuch = 1",
 ];
 
 #[test]
@@ -177,6 +187,11 @@ fn statements_of_an_account_with_column_privileges_match_mariadb() {
         "SHOW COLUMNS FROM app.u",
         "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'app'",
         "SELECT table_name, column_name FROM information_schema.statistics WHERE table_schema = 'app'",
+        "SELECT nosuch FROM app.t",
+        "SELECT nosuch FROM app.u",
+        "SELECT x.a FROM app.u",
+        "DELETE FROM app.u WHERE nosuch = 1",
+        "UPDATE app.u SET nosuch = 1",
     ];
     let cells = STATEMENTS.iter().map(|sql| ("c6", *sql));
     for (user, sql) in cells.chain(others.iter().map(|sql| ("dd", *sql))) {

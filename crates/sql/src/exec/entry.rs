@@ -494,7 +494,7 @@ pub fn execute(
             crate::plan::compile_statement(raw, &map, &ctx)
         };
         let text = map.source().get(raw.text.clone()).unwrap_or("");
-        let compiled = compiled.map_err(|e| session.mask_missing_table(e, text));
+        let compiled = compiled.map_err(|e| session.mask_planning_error(e, text));
         let result = match compiled {
             Ok((stmt, params)) if params > 0 => {
                 let _ = stmt;

@@ -20,6 +20,7 @@ pub mod load_data;
 pub mod load_fields;
 pub mod lock_tables;
 pub mod prepared;
+pub mod privilege_masks;
 pub mod privileges;
 pub mod query_cache;
 pub mod read;

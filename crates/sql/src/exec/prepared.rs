@@ -32,7 +32,7 @@ pub fn prepare(session: &mut Session, sql: &str) -> Result<PreparedInfo, SqlErro
         let ctx = session.compile_ctx();
         let text = map.source().get(raws[0].text.clone()).unwrap_or("");
         crate::plan::compile_statement(&raws[0], &map, &ctx)
-            .map_err(|e| session.mask_missing_table(e, text))?
+            .map_err(|e| session.mask_planning_error(e, text))?
     };
     if param_count > u16::MAX as usize {
         return Err(SqlError::new(

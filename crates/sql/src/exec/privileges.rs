@@ -24,8 +24,8 @@ use crate::plan::{AssignTarget, SetScope, Stmt};
 use crate::value::Value;
 use crate::Session;
 use myriad_types::errors::{
-    ER_COLUMNACCESS_DENIED_ERROR, ER_DBACCESS_DENIED_ERROR, ER_NO_SUCH_TABLE,
-    ER_OPTION_PREVENTS_STATEMENT, ER_SPECIFIC_ACCESS_DENIED_ERROR, ER_TABLEACCESS_DENIED_ERROR,
+    ER_COLUMNACCESS_DENIED_ERROR, ER_DBACCESS_DENIED_ERROR, ER_OPTION_PREVENTS_STATEMENT,
+    ER_SPECIFIC_ACCESS_DENIED_ERROR, ER_TABLEACCESS_DENIED_ERROR,
 };
 use std::sync::Arc;
 
@@ -137,42 +137,6 @@ impl Session {
             self.check_column_need(&grants, need, stmt, &uses)?;
         }
         Ok(())
-    }
-
-    /// A table the statement `text` names does not exist (`error`, 1146): as MariaDB
-    /// checks privileges before it opens a table, an account without the statement's
-    /// privilege on that table gets 1142 instead, whether or not it exists, so that no
-    /// account learns the names of tables it may not use.
-    pub(crate) fn mask_missing_table(&mut self, error: SqlError, text: &str) -> SqlError {
-        if error.code != ER_NO_SUCH_TABLE.code {
-            return error;
-        }
-        let Some((db, table)) = error
-            .message
-            .strip_prefix("Table '")
-            .and_then(|m| m.strip_suffix("' doesn't exist"))
-            .and_then(|m| m.split_once('.'))
-        else {
-            return error;
-        };
-        let first = text
-            .trim_start_matches(|c: char| c.is_whitespace() || c == '(')
-            .split(|c: char| !c.is_ascii_alphabetic())
-            .next()
-            .unwrap_or("")
-            .to_ascii_uppercase();
-        let (verb, needed) = match first.as_str() {
-            "SELECT" | "WITH" | "TABLE" | "VALUES" => ("SELECT", Privs::SELECT),
-            "INSERT" | "REPLACE" => ("INSERT", Privs::INSERT),
-            "UPDATE" => ("UPDATE", Privs::UPDATE),
-            "DELETE" => ("DELETE", Privs::DELETE),
-            _ => return error,
-        };
-        let grants = self.grants();
-        if grants.is_all() || grants.on_table(db, table).contains(needed) {
-            return error;
-        }
-        table_denied(verb, &self.info.user, &self.info.host, db, table)
     }
 
     /// Fail with 1142 unless the account holds some privilege on `db`.`table`: what
@@ -387,7 +351,13 @@ fn written_columns(stmt: &Stmt, privs: Privs) -> Option<Written<'_>> {
     }
 }
 
-fn column_denied(what: &str, user: &str, host: &str, column: &str, table: &str) -> SqlError {
+pub(super) fn column_denied(
+    what: &str,
+    user: &str,
+    host: &str,
+    column: &str,
+    table: &str,
+) -> SqlError {
     SqlError::new(
         ER_COLUMNACCESS_DENIED_ERROR,
         format!(

@@ -136,7 +136,7 @@ impl Session {
             crate::plan::compile_statement(raw, map, &ctx)
         };
         let text = map.source().get(raw.text.clone()).unwrap_or("");
-        let compiled = compiled.map_err(|e| self.mask_missing_table(e, text));
+        let compiled = compiled.map_err(|e| self.mask_planning_error(e, text));
         match compiled {
             Ok((stmt, 0)) => {
                 self.bump(stmt.counter());
