@@ -372,6 +372,13 @@ async fn max_statement_time_ends_statements_with_1969() {
     let stmt = fresh.prep(ENDLESS).await.unwrap();
     let result = fresh.exec_drop(&stmt, ()).await;
     assert_eq!(code_of(&result), Some(1969), "{result:?}");
+    // Max_statement_time_exceeded counts them: two in this session, four in all.
+    let exceeded =
+        |scope: &'static str| format!("SHOW {scope} STATUS LIKE 'Max_statement_time_exceeded'");
+    let session: Option<(String, u64)> = fresh.query_first(exceeded("SESSION")).await.unwrap();
+    assert_eq!(session.map(|(_, n)| n), Some(2));
+    let global: Option<(String, u64)> = fresh.query_first(exceeded("GLOBAL")).await.unwrap();
+    assert_eq!(global.map(|(_, n)| n), Some(4));
 }
 
 /// KILL's and max_statement_time's answers, statement by statement, as MariaDB 10.11 gives

@@ -10,7 +10,9 @@ use crate::result::{Column, QueryResult};
 use crate::system::status::Counter;
 use crate::system::status::SessionCounters;
 use crate::value::Value;
-use myriad_types::errors::{ER_DIVISION_BY_ZERO, ER_LOCK_DEADLOCK, ER_WRONG_VALUE_FOR_TYPE};
+use myriad_types::errors::{
+    ER_DIVISION_BY_ZERO, ER_LOCK_DEADLOCK, ER_STATEMENT_TIMEOUT, ER_WRONG_VALUE_FOR_TYPE,
+};
 
 use crate::exec::env::*;
 use crate::exec::prepared::opens_tables_late;
@@ -134,6 +136,9 @@ impl Session {
         // so does DO (MariaDB answers `DO SLEEP(2)` past max_statement_time with OK).
         if let (Ok(QueryResult::Rows { .. }), Some(e)) = (&result, statement.interrupted()) {
             result = Err(e);
+        }
+        if matches!(&result, Err(e) if e.code == ER_STATEMENT_TIMEOUT.code) {
+            self.bump(Counter::MaxStatementTimeExceeded);
         }
         self.state.row_count = match &result {
             Ok(QueryResult::Ok { affected_rows, .. }) => *affected_rows as i64,

@@ -85,6 +85,8 @@ pub enum Counter {
     SortRange,
     SortRows,
     SortScan,
+    /// Statements that max_statement_time ended (error 1969).
+    MaxStatementTimeExceeded,
     SlowQueries,
 }
 
@@ -154,6 +156,10 @@ pub const NAMES: &[(Counter, &str)] = &[
     (Counter::CreatedTmpDiskTables, "Created_tmp_disk_tables"),
     (Counter::CreatedTmpFiles, "Created_tmp_files"),
     (Counter::CreatedTmpTables, "Created_tmp_tables"),
+    (
+        Counter::MaxStatementTimeExceeded,
+        "Max_statement_time_exceeded",
+    ),
     (Counter::Queries, "Queries"),
     (Counter::Questions, "Questions"),
     (Counter::SelectScan, "Select_scan"),
