@@ -1,7 +1,7 @@
 //! Account options beyond grants, on myriad and on MariaDB 10.11 in the same test, through
 //! the real `mariadb` client: `ACCOUNT LOCK` (4151), resource limits (`MAX_USER_CONNECTIONS`,
 //! `MAX_CONNECTIONS_PER_HOUR`, `MAX_QUERIES_PER_HOUR`, `MAX_UPDATES_PER_HOUR`,
-//! `MAX_STATEMENT_TIME`), `FLUSH USER_RESOURCES`, and how SHOW CREATE USER and SHOW GRANTS
+//! `MAX_STATEMENT_TIME`), `FLUSH USER_RESOURCES`, password expiry (1820, 1862), and how SHOW CREATE USER and SHOW GRANTS
 //! write them. Every step's output must be the same on both servers.
 
 mod common;
@@ -82,6 +82,56 @@ const STEPS: &[(&str, &str)] = &[
     ("upd", "DELETE FROM lim.t WHERE 0 = 1"),
     ("upd", "SELECT * FROM lim.nosuch"),
     ("upd", "UPDATE lim.nosuch SET a = 1"),
+    // Password expiry: an expired password may only SET until SET PASSWORD renews it.
+    ("root", "CREATE USER ex IDENTIFIED BY 'pw' PASSWORD EXPIRE"),
+    ("root", "SHOW CREATE USER ex"),
+    (
+        "root",
+        "SELECT password_expired FROM mysql.user WHERE user = 'ex'",
+    ),
+    ("ex", "SELECT 1"),
+    ("ex", "SET @a = 1; SET NAMES utf8mb4; SELECT @a"),
+    ("ex", "USE lim"),
+    ("ex", "SHOW GRANTS"),
+    ("ex", "ALTER USER ex IDENTIFIED BY 'pw'"),
+    ("ex", "SET PASSWORD = PASSWORD('pw'); SELECT 'renewed'"),
+    ("ex", "SELECT 'still renewed'"),
+    (
+        "root",
+        "SELECT password_expired FROM mysql.user WHERE user = 'ex'",
+    ),
+    ("root", "ALTER USER ex PASSWORD EXPIRE INTERVAL 30 DAY"),
+    ("root", "SHOW CREATE USER ex"),
+    ("ex", "SELECT 'thirty days'"),
+    ("root", "ALTER USER ex PASSWORD EXPIRE"),
+    ("root", "SHOW CREATE USER ex"),
+    ("ex", "SELECT 2"),
+    ("root", "SET GLOBAL disconnect_on_expired_password = ON"),
+    ("ex", "SELECT 3"),
+    ("root", "SET GLOBAL disconnect_on_expired_password = OFF"),
+    ("root", "ALTER USER ex PASSWORD EXPIRE NEVER ACCOUNT LOCK"),
+    ("root", "SHOW CREATE USER ex"),
+    (
+        "root",
+        "ALTER USER ex ACCOUNT UNLOCK PASSWORD EXPIRE DEFAULT",
+    ),
+    ("root", "SHOW CREATE USER ex"),
+    ("root", "SET PASSWORD FOR ex = PASSWORD('pw')"),
+    ("ex", "SELECT 'renewed by root'"),
+    ("root", "ALTER USER ex PASSWORD EXPIRE INTERVAL 0 DAY"),
+    (
+        "root",
+        "CREATE USER ex2 PASSWORD EXPIRE PASSWORD EXPIRE NEVER",
+    ),
+    ("root", "GRANT USAGE ON *.* TO ex PASSWORD EXPIRE"),
+    (
+        "root",
+        "SELECT @@default_password_lifetime, @@disconnect_on_expired_password",
+    ),
+    (
+        "root",
+        "SET GLOBAL default_password_lifetime = 90; SET GLOBAL default_password_lifetime = DEFAULT",
+    ),
     // The account tables tools read, as MariaDB shows them.
     (
         "root",
@@ -132,6 +182,10 @@ fn account_options_behave_as_in_mariadb() {
         "c: SELECT 3\n  -> ERROR 1226",
         "w: INSERT INTO lim.t VALUES (2)\n  -> ERROR 1226",
         "q: SELECT 'after flush'\n  -> after flush",
+        "ex: SELECT 1\n  -> ERROR 1820",
+        "ex: SELECT 'still renewed'\n  -> still renewed",
+        "ex: SELECT 2\n  -> ERROR 1820",
+        "ex: SELECT 3\n  -> ERROR 1862",
     ] {
         assert!(
             ours.iter().any(|line| line.starts_with(expected)),
@@ -141,9 +195,6 @@ fn account_options_behave_as_in_mariadb() {
 
     // The account tables change only through account statements: writes are refused.
     let out = run(&myriad_peer, "DELETE FROM mysql.db WHERE user = 'nobody'");
-    assert!(out.starts_with("ERROR 1235"), "{out}");
-    // Password expiry is not built: refused, never ignored.
-    let out = run(&myriad_peer, "ALTER USER g PASSWORD EXPIRE");
     assert!(out.starts_with("ERROR 1235"), "{out}");
 
     // One connection too many for MAX_USER_CONNECTIONS, while the first is open.
@@ -163,7 +214,8 @@ fn limits_and_locks_survive_a_restart() {
     let server = Server::start(&[]);
     let peer = Peer::Myriad(&server);
     let setup = "CREATE USER keep IDENTIFIED BY 'pw' REQUIRE SSL \
-                 WITH MAX_USER_CONNECTIONS 2 MAX_STATEMENT_TIME 1.5 ACCOUNT LOCK";
+                 WITH MAX_USER_CONNECTIONS 2 MAX_STATEMENT_TIME 1.5 ACCOUNT LOCK \
+                 PASSWORD EXPIRE INTERVAL 9 DAY; ALTER USER keep PASSWORD EXPIRE";
     assert_eq!(run(&peer, setup), "");
     let before = run(&peer, "SHOW CREATE USER keep");
     let dir = server.into_dir();
@@ -174,5 +226,9 @@ fn limits_and_locks_survive_a_restart() {
         before.contains("REQUIRE SSL WITH MAX_USER_CONNECTIONS 2"),
         "{before}"
     );
-    assert!(before.contains("ACCOUNT LOCK"), "{before}");
+    assert!(before.contains("ACCOUNT LOCK PASSWORD EXPIRE"), "{before}");
+    assert!(
+        before.contains("PASSWORD EXPIRE INTERVAL 9 DAY"),
+        "{before}"
+    );
 }

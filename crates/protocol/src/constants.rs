@@ -30,9 +30,11 @@ pub mod capabilities {
     pub const CLIENT_DEPRECATE_EOF: u32 = 1 << 24;
 
     /// Everything this implementation honours, and nothing else: no compression, no
-    /// session tracking, no expired-password sandbox (TLS is offered apart, when
-    /// configured). CLIENT_INTERACTIVE is honoured by choosing interactive_timeout over
-    /// wait_timeout; CLIENT_LOCAL_FILES by LOAD DATA LOCAL INFILE (`local_infile`).
+    /// session tracking (TLS is offered apart, when configured). CLIENT_INTERACTIVE is
+    /// honoured by choosing interactive_timeout over wait_timeout; CLIENT_LOCAL_FILES by
+    /// LOAD DATA LOCAL INFILE (`local_infile`); CLIENT_CAN_HANDLE_EXPIRED_PASSWORDS by
+    /// letting such a client into the expired-password session (see
+    /// `disconnect_on_expired_password`).
     pub const SERVER_CAPABILITIES: u32 = CLIENT_LONG_PASSWORD
         | CLIENT_LOCAL_FILES
         | CLIENT_LONG_FLAG
@@ -47,7 +49,8 @@ pub mod capabilities {
         | CLIENT_PLUGIN_AUTH
         | CLIENT_CONNECT_ATTRS
         | CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA
-        | CLIENT_DEPRECATE_EOF;
+        | CLIENT_DEPRECATE_EOF
+        | CLIENT_CAN_HANDLE_EXPIRED_PASSWORDS;
 }
 
 /// Server status flags of OK and EOF packets.

@@ -263,6 +263,9 @@ impl ServerHandler for MyriadServer {
                 & myriad_protocol::constants::capabilities::CLIENT_INTERACTIVE
                 != 0,
             tls: request.tls.cloned(),
+            handles_expired_password: request.capabilities
+                & myriad_protocol::constants::capabilities::CLIENT_CAN_HANDLE_EXPIRED_PASSWORDS
+                != 0,
         };
         let engine = Arc::clone(&self.engine);
         let session = blocking(|| engine.new_session(info)).map_err(|e| error_info(&e))?;

@@ -23,6 +23,7 @@ fn main() {
         database: None,
         interactive: false,
         tls: None,
+        handles_expired_password: false,
     };
     let mut s = engine.new_session(info).expect("session");
     let run = |s: &mut myriad_sql::Session, sql: &str| {

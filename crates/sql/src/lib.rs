@@ -170,6 +170,9 @@ pub struct SessionInfo {
     pub interactive: bool,
     /// The connection's TLS (None: plain): `Ssl_version`, `Ssl_cipher`.
     pub tls: Option<myriad_types::tls::TlsInfo>,
+    /// The client said CLIENT_CAN_HANDLE_EXPIRED_PASSWORDS: with an expired password it
+    /// gets a session that may only SET (see `disconnect_on_expired_password`).
+    pub handles_expired_password: bool,
 }
 
 /// What a successful COM_STMT_PREPARE describes.
@@ -430,7 +433,9 @@ impl Engine {
             }
         }
         let mut state = crate::session::SessionState::new(self, info.interactive);
-        let (account, limits) = self.admit(&info.user, &info.host)?;
+        let (account, limits, expired) =
+            self.admit(&info.user, &info.host, info.handles_expired_password)?;
+        state.password_expired = expired;
         state.apply_account_limits(&limits);
         let interrupt = interrupt::Control::new(info.connection_id, &info.user, &info.host);
         interrupt.set_database(info.database.as_deref());
@@ -461,30 +466,43 @@ impl Engine {
         &self,
         user: &str,
         host: &str,
+        handles_expired_password: bool,
     ) -> Result<
         (
             Option<session::account_usage::AccountKey>,
             catalog::account_options::ResourceLimits,
+            bool,
         ),
         SqlError,
     > {
-        let Some((pattern, locked, limits)) = self.accounts.login(user, host) else {
-            return Ok((None, Default::default()));
+        let Some(login) = self.accounts.login(user, host) else {
+            return Ok((None, Default::default(), false));
         };
-        if locked {
+        if login.locked {
             return Err(SqlError::new(
                 myriad_types::errors::ER_ACCOUNT_HAS_BEEN_LOCKED,
                 "Access denied, this account is locked",
             ));
         }
-        let global_max = match self.global_variable("max_user_connections") {
+        let number = |name| match self.global_variable(name) {
             Some(Value::Int(n)) => n.max(0) as u64,
             Some(Value::UInt(n)) => n,
             _ => 0,
         };
-        let key = (user.to_string(), pattern);
-        self.account_usage.connect(&key, &limits, global_max)?;
-        Ok((Some(key), limits))
+        let now = catalog::account_options::unix_now();
+        let expired = (login.password_expiry).is_expired(now, number("default_password_lifetime"));
+        if expired && !handles_expired_password && number("disconnect_on_expired_password") != 0 {
+            return Err(SqlError::new(
+                myriad_types::errors::ER_MUST_CHANGE_PASSWORD_LOGIN,
+                "Your password has expired. To log in you must change it using a client that \
+                 supports expired passwords",
+            ));
+        }
+        let key = (user.to_string(), login.host);
+        let global_max = number("max_user_connections");
+        self.account_usage
+            .connect(&key, &login.limits, global_max)?;
+        Ok((Some(key), login.limits, expired))
     }
 
     fn leave(&self, account: &Option<session::account_usage::AccountKey>) {
@@ -628,6 +646,9 @@ impl Session {
 
     /// COM_INIT_DB and `USE`.
     pub fn use_database(&mut self, database: &str) -> Result<(), SqlError> {
+        if self.state.password_expired {
+            return Err(crate::exec::privileges::must_change_password());
+        }
         crate::exec::entry::use_database(self, database)
     }
 
@@ -637,6 +658,9 @@ impl Session {
 
     /// COM_FIELD_LIST: the columns of a table in the current database.
     pub fn field_list(&mut self, table: &str) -> Result<Vec<Column>, SqlError> {
+        if self.state.password_expired {
+            return Err(crate::exec::privileges::must_change_password());
+        }
         crate::exec::entry::field_list(self, table)
     }
 
@@ -644,7 +668,10 @@ impl Session {
     pub fn reset(&mut self) {
         // Undone first, then its locks go (a rollback cannot fail).
         let _ = self.end_transaction(false);
+        let password_expired = self.state.password_expired;
         self.state = crate::session::SessionState::new(&self.engine, self.info.interactive);
+        // A reset keeps the expired-password session (only SET PASSWORD ends it).
+        self.state.password_expired = password_expired;
     }
 
     /// COM_CHANGE_USER after the server has authenticated the new user.
@@ -659,7 +686,8 @@ impl Session {
                 return Err(catalog::err_unknown_database(db));
             }
         }
-        let (account, limits) = self.engine.admit(user, host)?;
+        let handles_expired = self.info.handles_expired_password;
+        let (account, limits, expired) = self.engine.admit(user, host, handles_expired)?;
         self.engine.leave(&self.account);
         self.account = account;
         self.limits = limits;
@@ -669,6 +697,7 @@ impl Session {
         self.info.database = database.map(str::to_string);
         let _ = self.end_transaction(false);
         self.state = crate::session::SessionState::new(&self.engine, self.info.interactive);
+        self.state.password_expired = expired;
         self.state.apply_account_limits(&limits);
         let own = self.own_account();
         self.state.active_role = self.default_role_held(&own);

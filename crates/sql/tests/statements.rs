@@ -293,6 +293,7 @@ fn databases_are_directories() {
         database: Some("gone".into()),
         interactive: false,
         tls: None,
+        handles_expired_password: false,
     };
     assert_eq!(t.engine.new_session(info).err().map(|e| e.code), Some(1049));
 }
@@ -560,6 +561,7 @@ fn session_with_id(
             database: database.map(str::to_string),
             interactive: false,
             tls: None,
+            handles_expired_password: false,
         })
         .expect("session")
 }

@@ -194,7 +194,9 @@ error_codes! {
     ER_DATA_OUT_OF_RANGE = 1690, "22003", "%s value is out of range in '%s'";
     ER_ACCESS_DENIED_NO_PASSWORD_ERROR = 1698, "28000", "Access denied for user '%s'@'%s'";
     ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION = 1792, "25006", "Cannot execute statement in a READ ONLY transaction";
+    ER_MUST_CHANGE_PASSWORD = 1820, "HY000", "You must SET PASSWORD before executing this statement";
     ER_MALFORMED_PACKET = 1835, "HY000", "Malformed communication packet";
+    ER_MUST_CHANGE_PASSWORD_LOGIN = 1862, "HY000", "Your password has expired. To log in you must change it using a client that supports expired passwords";
     ER_CONNECTION_KILLED = 1927, "70100", "Connection was killed";
     ER_BAD_BASE64_DATA = 1958, "HY000", "Bad base64 data as position %u";
     ER_INVALID_ROLE = 1959, "OP000", "Invalid role specification %`s";

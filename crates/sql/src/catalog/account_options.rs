@@ -11,6 +11,14 @@
 //!   the first counted; past the limit 1226 until the hour is over (or
 //!   `FLUSH USER_RESOURCES`).
 //! - `MAX_STATEMENT_TIME s`: the account's sessions start with `max_statement_time = s`.
+//!
+//! Password expiry ([`PasswordExpiry`]), as MariaDB keeps it: `PASSWORD EXPIRE` expires
+//! the password now; `PASSWORD EXPIRE INTERVAL n DAY | NEVER | DEFAULT` sets how long a
+//! password lasts after it was set (DEFAULT: `default_password_lifetime` days, 0 for
+//! ever). A login with an expired password gets a session that may only run SET
+//! statements (1820 for anything else) until `SET PASSWORD` gives the account a new one;
+//! with `disconnect_on_expired_password`, a client that did not say it handles expired
+//! passwords is refused at login (1862).
 
 use super::tls_require::TlsRequire;
 
@@ -152,6 +160,123 @@ pub struct AccountOptions {
     pub limits: LimitChanges,
     /// `ACCOUNT LOCK` (true) or `ACCOUNT UNLOCK` (false).
     pub lock: Option<bool>,
+    /// `PASSWORD EXPIRE ...` (CREATE and ALTER USER only).
+    pub expire: Option<ExpireClause>,
+}
+
+/// How long an account's password lasts after it was set.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub enum PasswordLifetime {
+    /// `default_password_lifetime` days (0: for ever).
+    #[default]
+    Default,
+    Never,
+    Days(u32),
+}
+
+/// `PASSWORD EXPIRE [INTERVAL n DAY | NEVER | DEFAULT]` as a statement says it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ExpireClause {
+    /// `PASSWORD EXPIRE`: the password is expired now.
+    Now,
+    Lifetime(PasswordLifetime),
+}
+
+/// Seconds in a day of a password lifetime.
+const DAY_SECONDS: u64 = 86_400;
+
+/// An account's password expiry (see the module doc).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct PasswordExpiry {
+    /// Expired by `PASSWORD EXPIRE`, until a new password is set.
+    pub expired: bool,
+    pub lifetime: PasswordLifetime,
+    /// When the password was last set, in Unix seconds.
+    pub changed_at: u64,
+}
+
+impl PasswordExpiry {
+    /// A password set at `now` (Unix seconds) with `lifetime`.
+    pub fn set_at(now: u64, lifetime: PasswordLifetime) -> PasswordExpiry {
+        PasswordExpiry {
+            expired: false,
+            lifetime,
+            changed_at: now,
+        }
+    }
+
+    /// Whether the password is expired at `now`, with `default_days` the
+    /// `default_password_lifetime`.
+    pub fn is_expired(&self, now: u64, default_days: u64) -> bool {
+        let days = match self.lifetime {
+            PasswordLifetime::Default => default_days,
+            PasswordLifetime::Never => 0,
+            PasswordLifetime::Days(n) => u64::from(n),
+        };
+        self.expired || (days > 0 && now >= self.changed_at.saturating_add(days * DAY_SECONDS))
+    }
+
+    /// What a statement's clause changes: the expired mark or the lifetime.
+    pub fn apply(&mut self, clause: ExpireClause) {
+        match clause {
+            ExpireClause::Now => self.expired = true,
+            ExpireClause::Lifetime(lifetime) => self.lifetime = lifetime,
+        }
+    }
+
+    /// SHOW CREATE USER's words: what the CREATE USER line ends with, and the lifetime of
+    /// an expired password, which MariaDB writes on a second line `ALTER USER ...`.
+    pub fn clauses(&self) -> (String, Option<String>) {
+        let lifetime = match self.lifetime {
+            PasswordLifetime::Default => None,
+            PasswordLifetime::Never => Some(" PASSWORD EXPIRE NEVER".to_string()),
+            PasswordLifetime::Days(n) => Some(format!(" PASSWORD EXPIRE INTERVAL {n} DAY")),
+        };
+        if self.expired {
+            (" PASSWORD EXPIRE".to_string(), lifetime)
+        } else {
+            (lifetime.unwrap_or_default(), None)
+        }
+    }
+
+    /// The accounts file's fields: `pe` when expired, `pl:n` (never) or `pl:<days>`, and
+    /// `pc:<seconds>`.
+    pub(crate) fn encode(&self) -> [Option<String>; 3] {
+        let lifetime = match self.lifetime {
+            PasswordLifetime::Default => None,
+            PasswordLifetime::Never => Some("pl:n".to_string()),
+            PasswordLifetime::Days(n) => Some(format!("pl:{n}")),
+        };
+        [
+            self.expired.then(|| "pe".to_string()),
+            lifetime,
+            Some(format!("pc:{}", self.changed_at)),
+        ]
+    }
+
+    /// Read one file field into `self`; false when `field` is none of this type's.
+    pub(crate) fn decode_field(&mut self, field: &str) -> Option<bool> {
+        if field == "pe" {
+            self.expired = true;
+        } else if let Some(text) = field.strip_prefix("pl:") {
+            self.lifetime = match text {
+                "n" => PasswordLifetime::Never,
+                days => PasswordLifetime::Days(days.parse().ok()?),
+            };
+        } else if let Some(text) = field.strip_prefix("pc:") {
+            self.changed_at = text.parse().ok()?;
+        } else {
+            return Some(false);
+        }
+        Some(true)
+    }
+}
+
+/// The time now in Unix seconds.
+pub fn unix_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
 }
 
 #[cfg(test)]
@@ -177,6 +302,42 @@ mod tests {
         let limits = limits.changed(&more);
         assert_eq!(limits.queries_per_hour, 0);
         assert_eq!(limits.user_connections, 1);
+    }
+
+    #[test]
+    fn passwords_expire_when_marked_or_past_their_lifetime() {
+        let day = DAY_SECONDS;
+        let mut expiry = PasswordExpiry::set_at(1000, PasswordLifetime::Default);
+        assert!(
+            !expiry.is_expired(1000 + 400 * day, 0),
+            "default 0: for ever"
+        );
+        assert!(!expiry.is_expired(1000 + 29 * day, 30));
+        assert!(expiry.is_expired(1000 + 30 * day, 30));
+        expiry.apply(ExpireClause::Lifetime(PasswordLifetime::Days(2)));
+        assert!(!expiry.is_expired(1000 + day, 0));
+        assert!(expiry.is_expired(1000 + 2 * day, 0));
+        assert_eq!(
+            expiry.clauses(),
+            (" PASSWORD EXPIRE INTERVAL 2 DAY".into(), None)
+        );
+        expiry.apply(ExpireClause::Lifetime(PasswordLifetime::Never));
+        assert!(!expiry.is_expired(u64::MAX, 30));
+        expiry.apply(ExpireClause::Now);
+        assert!(expiry.is_expired(1000, 0));
+        assert_eq!(
+            expiry.clauses(),
+            (
+                " PASSWORD EXPIRE".into(),
+                Some(" PASSWORD EXPIRE NEVER".into())
+            )
+        );
+        let mut read = PasswordExpiry::default();
+        for field in expiry.encode().into_iter().flatten() {
+            assert_eq!(read.decode_field(&field), Some(true), "{field}");
+        }
+        assert_eq!(read, expiry);
+        assert_eq!(read.decode_field("l"), Some(false));
     }
 
     #[test]

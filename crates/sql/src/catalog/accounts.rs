@@ -19,7 +19,9 @@
 //! ranked as MySQL does: the most specific host (fewest wildcards, longest literal prefix)
 //! wins.
 
-use super::account_options::{AccountOptions, ResourceLimits};
+use super::account_options::{
+    unix_now, AccountOptions, PasswordExpiry, PasswordLifetime, ResourceLimits,
+};
 use super::privileges::{ColumnGrant, Grants, Level, Privs};
 use super::tls_require::TlsRequire;
 use crate::error::SqlError;
@@ -49,6 +51,16 @@ pub struct Account {
     pub roles: Vec<(String, bool)>,
     /// The role its sessions start with (SET DEFAULT ROLE).
     pub default_role: Option<String>,
+    /// `PASSWORD EXPIRE ...` and when the password was set.
+    pub password_expiry: PasswordExpiry,
+}
+
+/// What a login needs of its account (see [`Accounts::login`]).
+pub struct Login {
+    pub host: String,
+    pub locked: bool,
+    pub limits: ResourceLimits,
+    pub password_expiry: PasswordExpiry,
 }
 
 impl Account {
@@ -171,6 +183,7 @@ impl Accounts {
                     is_role: false,
                     roles: Vec::new(),
                     default_role: None,
+                    password_expiry: PasswordExpiry::set_at(unix_now(), PasswordLifetime::Default),
                 };
                 accounts.store(std::slice::from_ref(&root))?;
                 *accounts.list.write() = vec![root];
@@ -186,9 +199,14 @@ impl Accounts {
     }
 
     /// What a login as `user`@`host` needs of the account it authenticates as: its host
-    /// pattern, whether it is locked, and its resource limits.
-    pub fn login(&self, user: &str, host: &str) -> Option<(String, bool, ResourceLimits)> {
-        self.matching(user, host, |a| (a.host.clone(), a.locked, a.limits))
+    /// pattern, whether it is locked, its resource limits and its password's expiry.
+    pub fn login(&self, user: &str, host: &str) -> Option<Login> {
+        self.matching(user, host, |a| Login {
+            host: a.host.clone(),
+            locked: a.locked,
+            limits: a.limits,
+            password_expiry: a.password_expiry,
+        })
     }
 
     /// Every account, in the order created.
@@ -337,6 +355,7 @@ impl Accounts {
             is_role: false,
             roles: Vec::new(),
             default_role: None,
+            password_expiry: PasswordExpiry::set_at(unix_now(), PasswordLifetime::Default),
         });
         self.store(&next)?;
         *list = next;
@@ -357,6 +376,9 @@ impl Accounts {
     ) -> Result<bool, SqlError> {
         let changed = self.edit(user, host, |account| {
             account.auth.native_password_hash = hash;
+            // A new password: not expired, its lifetime counted from now.
+            let lifetime = account.password_expiry.lifetime;
+            account.password_expiry = PasswordExpiry::set_at(unix_now(), lifetime);
             true
         })?;
         Ok(changed.is_some())
@@ -379,6 +401,9 @@ impl Accounts {
             account.limits = account.limits.changed(&options.limits);
             if let Some(lock) = options.lock {
                 account.locked = lock;
+            }
+            if let Some(clause) = options.expire {
+                account.password_expiry.apply(clause);
             }
             *account != before
         })?;
@@ -445,11 +470,12 @@ impl Accounts {
                     .as_ref()
                     .map(|r| format!("dr:{}", hex(r.as_bytes()))),
             ];
+            let expiry = a.password_expiry.encode();
             let roles = a
                 .roles
                 .iter()
                 .map(|(r, admin)| Some(format!("m:{}:{}", hex(r.as_bytes()), u8::from(*admin))));
-            for field in fields.into_iter().chain(roles).flatten() {
+            for field in fields.into_iter().chain(expiry).chain(roles).flatten() {
                 text.push(' ');
                 text.push_str(&field);
             }
@@ -518,8 +544,13 @@ fn parse_line(line: &str) -> Option<Account> {
     let mut is_role = false;
     let mut roles = Vec::new();
     let mut default_role = None;
+    // A line written before expiry was kept: its password counts as set when read.
+    let mut password_expiry = PasswordExpiry::set_at(unix_now(), PasswordLifetime::Default);
     for field in fields {
         let bits = |text: &str| u64::from_str_radix(text, 16).ok().map(Privs);
+        if password_expiry.decode_field(field)? {
+            continue;
+        }
         if let Some(text) = field.strip_prefix("r:") {
             require = TlsRequire::decode(text, unhex)?;
         } else if let Some(text) = field.strip_prefix("x:") {
@@ -582,6 +613,7 @@ fn parse_line(line: &str) -> Option<Account> {
         is_role,
         roles,
         default_role,
+        password_expiry,
     })
 }
 

@@ -48,6 +48,7 @@ impl Accounts {
             is_role: true,
             roles: Vec::new(),
             default_role: None,
+            password_expiry: Default::default(),
         });
         if let Some(account) = next.iter_mut().find(|a| a.is_named(creator.0, creator.1)) {
             account.roles.push((name.into(), true));

@@ -232,6 +232,9 @@ impl Session {
         if !self.engine.accounts.set_hash(&name, &host, hash)? {
             return Err(no_matching_account());
         }
+        if self.own_account() == (name, host) {
+            self.state.password_expired = false;
+        }
         Ok(crate::exec::ok(0))
     }
 
@@ -280,10 +283,17 @@ impl Session {
         if account.locked {
             text.push_str(" ACCOUNT LOCK");
         }
+        let (expiry, lifetime) = account.password_expiry.clauses();
+        text.push_str(&expiry);
+        let mut rows = vec![vec![Value::Bytes(text.into_bytes())]];
+        if let Some(lifetime) = lifetime {
+            let alter = format!("ALTER USER `{name}`@`{host}`{lifetime}");
+            rows.push(vec![Value::Bytes(alter.into_bytes())]);
+        }
         let column = format!("CREATE USER for {name}@{host}");
         Ok(QueryResult::Rows {
             columns: Arc::new(vec![crate::exec::select::text_column(&column, 1024)]),
-            rows: crate::result::Rows::shared(vec![vec![Value::Bytes(text.into_bytes())]]),
+            rows: crate::result::Rows::shared(rows),
             warnings: 0,
         })
     }

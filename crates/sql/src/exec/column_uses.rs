@@ -261,6 +261,7 @@ mod tests {
             database: None,
             interactive: false,
             tls: None,
+            handles_expired_password: false,
         };
         engine.new_session(info).expect("session")
     }

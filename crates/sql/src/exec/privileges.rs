@@ -24,8 +24,8 @@ use crate::plan::{AssignTarget, SetScope, Stmt};
 use crate::value::Value;
 use crate::Session;
 use myriad_types::errors::{
-    ER_COLUMNACCESS_DENIED_ERROR, ER_DBACCESS_DENIED_ERROR, ER_OPTION_PREVENTS_STATEMENT,
-    ER_SPECIFIC_ACCESS_DENIED_ERROR, ER_TABLEACCESS_DENIED_ERROR,
+    ER_COLUMNACCESS_DENIED_ERROR, ER_DBACCESS_DENIED_ERROR, ER_MUST_CHANGE_PASSWORD,
+    ER_OPTION_PREVENTS_STATEMENT, ER_SPECIFIC_ACCESS_DENIED_ERROR, ER_TABLEACCESS_DENIED_ERROR,
 };
 use std::sync::Arc;
 
@@ -96,6 +96,7 @@ impl Session {
     /// statement's privileges passed already for the same grants (a prepared statement run
     /// again): only read_only, which SET GLOBAL changes at any time, is looked at.
     pub(crate) fn check_privileges(&mut self, stmt: &Stmt, passed: bool) -> Result<(), SqlError> {
+        self.refuse_if_password_expired(stmt)?;
         // information_schema is read-only to every account, root included.
         if changes_information_schema(stmt, self.info.database.as_deref()) {
             return Err(self.database_denied(crate::plan::info_schema::SCHEMA));
@@ -135,6 +136,23 @@ impl Session {
         let uses = std::cell::OnceCell::new();
         for need in &needs {
             self.check_column_need(&grants, need, stmt, &uses)?;
+        }
+        Ok(())
+    }
+
+    /// With the password expired at login, every statement but SET (of variables, names,
+    /// a password, a transaction's characteristics) fails with 1820, as in MariaDB.
+    pub(crate) fn refuse_if_password_expired(&self, stmt: &Stmt) -> Result<(), SqlError> {
+        let set = matches!(
+            stmt,
+            Stmt::Set(_)
+                | Stmt::SetNames { .. }
+                | Stmt::SetCharacterSet(_)
+                | Stmt::SetTransaction { .. }
+                | Stmt::SetPassword { .. }
+        );
+        if self.state.password_expired && !set {
+            return Err(must_change_password());
         }
         Ok(())
     }
@@ -349,6 +367,14 @@ fn written_columns(stmt: &Stmt, privs: Privs) -> Option<Written<'_>> {
         }
         _ => None,
     }
+}
+
+/// 1820: the session's password expired and it ran something other than SET.
+pub(crate) fn must_change_password() -> SqlError {
+    SqlError::new(
+        ER_MUST_CHANGE_PASSWORD,
+        "You must SET PASSWORD before executing this statement",
+    )
 }
 
 pub(super) fn column_denied(

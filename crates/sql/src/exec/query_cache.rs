@@ -163,6 +163,7 @@ pub(crate) fn lookup(
     // the statement, which fails as it should).
     if !session.engine.query_cache.cache.is_enabled()
         || session.state.query_cache().cache_type == TYPE_OFF
+        || session.state.password_expired
     {
         return Looked::Miss(None);
     }

@@ -1,7 +1,9 @@
 //! Parsing of GRANT, REVOKE and SHOW GRANTS (with the token cursor of the other
 //! hand-written parsers).
 
-use crate::catalog::account_options::{AccountOptions, LIMIT_NAMES};
+use crate::catalog::account_options::{
+    AccountOptions, ExpireClause, PasswordLifetime, LIMIT_NAMES,
+};
 use crate::catalog::privileges::Privs;
 use crate::catalog::tls_require::TlsRequire;
 use crate::error::SqlError;
@@ -9,7 +11,7 @@ use crate::parser::source::*;
 use crate::plan::statements::parse_user_list;
 use crate::plan::Stmt;
 use crate::plan::UserSpec;
-use myriad_types::errors::{ER_DUP_ARGUMENT, ER_NOT_SUPPORTED_YET};
+use myriad_types::errors::{ER_DUP_ARGUMENT, ER_NOT_SUPPORTED_YET, ER_WRONG_VALUE};
 use sqlparser::tokenizer::Token;
 
 /// GRANT or REVOKE, as planned.
@@ -133,7 +135,7 @@ pub(crate) fn grant(c: &mut Cursor) -> Result<Stmt, SqlError> {
 
 /// What follows the accounts of CREATE USER and ALTER USER (`grant_option` None), or of
 /// GRANT: `[REQUIRE ...] [WITH {MAX_... n | GRANT OPTION} ...]`, then for CREATE / ALTER
-/// USER `ACCOUNT LOCK | UNLOCK` (and `PASSWORD EXPIRE ...`, 1235).
+/// USER `ACCOUNT LOCK | UNLOCK` and `PASSWORD EXPIRE [NEVER | DEFAULT | INTERVAL n DAY]`.
 pub(crate) fn account_options(
     c: &mut Cursor,
     mut grant_option: Option<&mut bool>,
@@ -173,14 +175,39 @@ pub(crate) fn account_options(
                     c.expect_word("UNLOCK")?;
                     false
                 });
-            } else if c.peek_word().as_deref() == Some("PASSWORD") {
-                return Err(unsupported("PASSWORD EXPIRE"));
+            } else if c.peek_word().as_deref() == Some("PASSWORD") && options.expire.is_none() {
+                c.pos += 1;
+                c.expect_word("EXPIRE")?;
+                options.expire = Some(expire_clause(c)?);
             } else {
                 break;
             }
         }
     }
     Ok(options)
+}
+
+/// What follows `PASSWORD EXPIRE`: nothing (expired now), `NEVER`, `DEFAULT` or
+/// `INTERVAL n DAY` (n from 1; 0 is MariaDB's 1525).
+fn expire_clause(c: &mut Cursor) -> Result<ExpireClause, SqlError> {
+    let lifetime = if c.eat_word("NEVER") {
+        PasswordLifetime::Never
+    } else if c.eat_word("DEFAULT") {
+        PasswordLifetime::Default
+    } else if c.eat_word("INTERVAL") {
+        let days = c.number()?;
+        if days.fract() != 0.0 || !(0.0..=f64::from(u32::MAX)).contains(&days) {
+            return Err(c.error());
+        }
+        c.expect_word("DAY")?;
+        if days == 0.0 {
+            return Err(SqlError::new(ER_WRONG_VALUE, "Incorrect DAY value: '0'"));
+        }
+        PasswordLifetime::Days(days as u32)
+    } else {
+        return Ok(ExpireClause::Now);
+    };
+    Ok(ExpireClause::Lifetime(lifetime))
 }
 
 /// An account's `REQUIRE NONE | SSL | X509 | {ISSUER 'i' | SUBJECT 's' | CIPHER 'c'}

@@ -71,6 +71,9 @@ pub struct SessionState {
     /// Set while a prepared statement runs whose privileges passed for these grants
     /// already (see `exec::privileges`).
     pub(crate) privileges_passed: bool,
+    /// The account's password had expired at login: until SET PASSWORD gives it a new
+    /// one, only SET statements run (1820 for others).
+    pub(crate) password_expired: bool,
     pub(crate) next_statement_id: u32,
     /// A transaction is open (see [`transaction`]).
     pub in_transaction: bool,
@@ -161,6 +164,7 @@ impl SessionState {
             grants: None,
             active_role: None,
             privileges_passed: false,
+            password_expired: false,
             next_statement_id: 1,
             in_transaction: false,
             transaction: Default::default(),

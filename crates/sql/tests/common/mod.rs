@@ -37,6 +37,7 @@ pub fn session(engine: &Arc<Engine>) -> Session {
             database: None,
             interactive: false,
             tls: None,
+            handles_expired_password: false,
         })
         .expect("session")
 }

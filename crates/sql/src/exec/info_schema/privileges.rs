@@ -222,7 +222,12 @@ pub(super) fn mysql_user(env: &ExecEnv) -> Vec<st::Row> {
                 "mysql_native_password"
             }),
             text(&hash),
-            text(if account.is_role { "" } else { "N" }),
+            // `PASSWORD EXPIRE` (MariaDB's view reads it, not the lifetime).
+            text(match (account.is_role, account.password_expiry.expired) {
+                (true, _) => "",
+                (false, true) => "Y",
+                (false, false) => "N",
+            }),
             text(if account.is_role { "Y" } else { "N" }),
             text(account.default_role.as_deref().unwrap_or("")),
             statement_time,
