@@ -386,7 +386,7 @@ impl Change {
             index: 0,
             global: false,
             value: VarValue::Bool(false),
-            user: Some((name, value)),
+            user: Some((name, crate::session::user_variable_value(value, None))),
         }
     }
 }

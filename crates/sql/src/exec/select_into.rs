@@ -17,16 +17,19 @@ use myriad_types::errors::{
     ER_SP_FETCH_NO_DATA, ER_TOO_MANY_ROWS, ER_WARN_DEPRECATED_SYNTAX,
     ER_WRONG_NUMBER_OF_COLUMNS_IN_SELECT,
 };
+use crate::result::Column;
 use std::sync::Arc;
 
 /// Keeps the first row of a query; a second one is an error.
 #[derive(Default)]
 struct OneRow {
     row: Option<Vec<Value>>,
+    columns: Option<Arc<Vec<crate::result::Column>>>,
 }
 
 impl RowSink for OneRow {
-    fn begin(&mut self, _columns: &Arc<Vec<crate::result::Column>>) -> Result<(), SqlError> {
+    fn begin(&mut self, columns: &Arc<Vec<crate::result::Column>>) -> Result<(), SqlError> {
+        self.columns = Some(Arc::clone(columns));
         Ok(())
     }
 
@@ -68,24 +71,24 @@ impl Session {
         let result = match ran {
             Err(e) if e.code == ER_TOO_MANY_ROWS.code => {
                 if let Some(row) = sink.row.filter(|r| r.len() == vars.len()) {
-                    self.assign(vars, row);
+                    self.assign(vars, row, sink.columns.as_deref().map(Vec::as_slice));
                 }
                 return Err(e);
             }
             result => result?,
         };
-        let row = match result {
+        let (row, columns) = match result {
             QueryResult::Rows { columns, rows, .. } => {
                 if columns.len() != vars.len() {
                     return Err(wrong_width());
                 }
                 if rows.len() > 1 {
-                    self.assign(vars, rows[0].clone());
+                    self.assign(vars, rows[0].clone(), Some(&columns));
                     return Err(too_many_rows());
                 }
-                rows.first().cloned().or(sink.row)
+                (rows.first().cloned().or(sink.row), Some(columns))
             }
-            QueryResult::Ok { .. } => sink.row,
+            QueryResult::Ok { .. } => (sink.row, sink.columns),
         };
         let Some(row) = row else {
             self.state.warnings.push(Warning {
@@ -98,12 +101,19 @@ impl Session {
         if row.len() != vars.len() {
             return Err(wrong_width());
         }
-        self.assign(vars, row);
+        self.assign(vars, row, columns.as_deref().map(Vec::as_slice));
         Ok(crate::exec::ok(1))
     }
 
-    fn assign(&mut self, vars: &[String], row: Vec<Value>) {
-        for (name, value) in vars.iter().zip(row) {
+    /// Set `vars` to `row`'s values; a date or time as its text with its result column's
+    /// fraction digits.
+    fn assign(&mut self, vars: &[String], row: Vec<Value>, columns: Option<&[Column]>) {
+        for (i, (name, value)) in vars.iter().zip(row).enumerate() {
+            let digits = columns
+                .and_then(|c| c.get(i))
+                .map(|c| c.decimals)
+                .filter(|d| *d <= myriad_types::datetime::MAX_FSP);
+            let value = crate::session::user_variable_value(value, digits);
             self.state.user_vars.insert(name.clone(), value);
         }
     }

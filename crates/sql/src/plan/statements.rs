@@ -244,6 +244,10 @@ fn set_variables(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt, SqlError> 
                     format!("Unknown column '{w}' in 'field list'"),
                 ))
             }
+            // A date or time keeps its type's fraction digits as the variable's text.
+            (AssignTarget::User(_), AssignValue::Expr(e)) => {
+                AssignValue::Expr(compiler.text_operand(e))
+            }
             (_, v) => v,
         };
         assignments.push(Assignment { target, value });

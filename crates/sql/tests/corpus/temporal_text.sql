@@ -22,4 +22,18 @@ select concat(t.a, u.w) from t join d u where u.w is not null;
 select concat(s.a) from (select a from t) s;
 select concat(v) from (select max(a) v from t) s;
 select cast(w as char), cast(z as char(20)), convert(w, char), convert(w using utf8mb4), cast(x as char) from d;
+-- A user variable holds a date or time as its text (MariaDB's variables hold numbers and
+-- strings), with the type's digits: `@x + 0` reads the text as a number.
+create table uv (a datetime(3), b time(2), c date);
+insert into uv values ('2020-01-01 10:00:00.5', '10:00:00.25', '2020-02-03');
+set @x = (select a from uv), @y = (select b from uv), @z = (select c from uv);
+select @x, @y, @z, concat(@x), @x + 0, @y + 0, @z + 0, length(@x);
+select a into @w from uv;
+select @w, @w + 0;
+set @n = now();
+select length(@n), @n + 0 > 0;
+set @cd = cast('2020-01-01' as date);
+select @cd, @cd + 0, @cd = '2020-01-01', @cd < '2020-01-02';
+set @ct = cast('10:00:00' as time);
+select @ct, @ct + 0, @ct > '9:00:00';
 DROP DATABASE temporal_text;
