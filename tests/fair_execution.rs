@@ -356,6 +356,17 @@ async fn max_statement_time_ends_statements_with_1969() {
         .unwrap();
     let rows: Option<i64> = conn.query_first(HEAVY).await.unwrap();
     assert_eq!(rows, Some(0));
+    // Slow_queries counts what ran long_query_time or longer.
+    conn.query_drop("SET SESSION long_query_time = 0.2")
+        .await
+        .unwrap();
+    conn.query_drop("SELECT SLEEP(0.3)").await.unwrap();
+    conn.query_drop("SELECT 1").await.unwrap();
+    let slow: Option<(String, u64)> = conn
+        .query_first("SHOW SESSION STATUS LIKE 'Slow_queries'")
+        .await
+        .unwrap();
+    assert_eq!(slow.map(|(_, n)| n), Some(1));
     // The global value is where new sessions start.
     conn.query_drop("SET GLOBAL max_statement_time = 0.25")
         .await

@@ -182,6 +182,15 @@ impl Control {
         self.busy.store(busy, Ordering::Relaxed);
     }
 
+    /// How long the session's statement in progress has run (zero between statements).
+    pub fn busy_for(&self) -> Duration {
+        if !self.busy.load(Ordering::Relaxed) {
+            return Duration::ZERO;
+        }
+        let since = Duration::from_micros(self.since_us.load(Ordering::Relaxed));
+        self.created.elapsed().saturating_sub(since)
+    }
+
     fn view(&self) -> SessionView {
         let since = Duration::from_micros(self.since_us.load(Ordering::Relaxed));
         SessionView {

@@ -148,6 +148,9 @@ impl Session {
             Some(paused) if result.is_ok() => paused.deadline = statement.pause(),
             _ => {
                 self.paused = None;
+                if self.interrupt.busy_for() >= self.state.long_query_time {
+                    self.bump(Counter::SlowQueries);
+                }
                 drop(statement);
                 self.end_statement_snapshot();
                 if let Ok(QueryResult::Rows { rows, .. }) = &result {

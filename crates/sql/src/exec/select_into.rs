@@ -9,6 +9,7 @@
 use crate::error::SqlError;
 use crate::expr::eval::Warning;
 use crate::plan::select_into::SelectInto;
+use crate::result::Column;
 use crate::result::QueryResult;
 use crate::row_sink::RowSink;
 use crate::value::Value;
@@ -17,7 +18,6 @@ use myriad_types::errors::{
     ER_SP_FETCH_NO_DATA, ER_TOO_MANY_ROWS, ER_WARN_DEPRECATED_SYNTAX,
     ER_WRONG_NUMBER_OF_COLUMNS_IN_SELECT,
 };
-use crate::result::Column;
 use std::sync::Arc;
 
 /// Keeps the first row of a query; a second one is an error.

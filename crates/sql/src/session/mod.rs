@@ -122,6 +122,8 @@ pub struct SessionState {
     pub(crate) wait_timeout_s: Option<u64>,
     /// The session's max_statement_time in seconds (0: no limit).
     pub(crate) max_statement_time_s: f64,
+    /// long_query_time: a statement that runs this long counts in Slow_queries.
+    pub(crate) long_query_time: std::time::Duration,
     /// `SET timestamp = t`: the microseconds since the epoch the session's clock functions
     /// read (None: the real time).
     pub(crate) fixed_time_micros: Option<i64>,
@@ -188,6 +190,7 @@ impl SessionState {
             query_cache: Default::default(),
             wait_timeout_s: None,
             max_statement_time_s: 0.0,
+            long_query_time: std::time::Duration::from_secs(10),
             fixed_time_micros: None,
             lock_wait_timeout_s: 50,
             isolation: transaction::Isolation::RepeatableRead,
@@ -236,6 +239,7 @@ impl SessionState {
         let concat_max = get("group_concat_max_len");
         let packet = get("max_allowed_packet");
         let max_statement_time = get("max_statement_time");
+        let long_query_time = get("long_query_time");
         let fixed_time = match get("timestamp") {
             Some(VarValue::Double(seconds)) if seconds > 0.0 => {
                 Some((seconds * 1e6).round() as i64)
@@ -273,6 +277,9 @@ impl SessionState {
             Some(VarValue::Double(seconds)) => seconds,
             _ => 0.0,
         };
+        if let Some(VarValue::Double(seconds)) = long_query_time {
+            self.long_query_time = std::time::Duration::from_secs_f64(seconds);
+        }
         self.query_cache =
             crate::session::query_cache::SessionQuery::from_session(|i| self.session_value(i));
         self.wait_timeout_s = crate::system::sysvars::lookup("wait_timeout")
