@@ -251,6 +251,7 @@ impl Session {
         out: Option<&mut (dyn crate::RowSink + '_)>,
     ) -> Result<QueryResult, SqlError> {
         if let Stmt::ShowWarnings { errors, count_only } = stmt {
+            self.refuse_if_password_expired(stmt)?;
             return Ok(self.show_warnings(*errors, *count_only));
         }
         if self.limits.counts_statements() {
