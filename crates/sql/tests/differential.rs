@@ -545,6 +545,11 @@ fn drop_view_matches_mariadb() {
 }
 
 #[test]
+fn zero_dates_match_mariadb() {
+    run_corpus("zero_dates", include_str!("corpus/zero_dates.sql"));
+}
+
+#[test]
 fn temporal_text_matches_mariadb() {
     run_corpus("temporal_text", include_str!("corpus/temporal_text.sql"));
 }

@@ -454,6 +454,9 @@ fn row_source(
     tc: &Compiler,
 ) -> Result<(crate::plan::tables::RowSource, Vec<(Expr, bool)>), SqlError> {
     let filter = selection.as_ref().map(|w| tc.condition(w)).transpose()?;
+    let filter = filter.map(|f| {
+        crate::plan::query::zero_dates::where_is_null(f, std::slice::from_ref(&table), &[0])
+    });
     let access = crate::plan::access::choose_access(&table.def, filter.as_ref());
     let order_by = order_by
         .iter()

@@ -26,6 +26,7 @@ mod having;
 mod item_name;
 mod select_list;
 mod window;
+pub(crate) mod zero_dates;
 
 pub(crate) fn compile_query(
     q: &ast::Query,
@@ -463,7 +464,8 @@ pub(crate) fn compile_table_select(
         .selection
         .as_ref()
         .map(|w| tc.condition(w))
-        .transpose()?;
+        .transpose()?
+        .map(|f| zero_dates::where_is_null(f, &refs, &offsets));
     let ungrouped_having = aggregated.having.as_ref().filter(|_| !grouped);
     let filter = having::row_filter(filter, ungrouped_having, &tc)?;
     let joins = join_steps(&relations, &refs, &offsets, &tc, filter.as_ref())?;
