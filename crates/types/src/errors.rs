@@ -78,6 +78,7 @@ error_codes! {
     ER_DUP_KEYNAME = 1061, "42000", "Duplicate key name '%-.192s'";
     // MariaDB raises 1062 with the text of ER_DUP_ENTRY_WITH_KEY_NAME, the key by name.
     ER_DUP_ENTRY = 1062, "23000", "Duplicate entry '%-.64T' for key '%-.192s'";
+    ER_WRONG_FIELD_SPEC = 1063, "42000", "Incorrect column specifier for column '%-.192s'";
     ER_PARSE_ERROR = 1064, "42000", "%s near '%-.80T' at line %d";
     ER_EMPTY_QUERY = 1065, "42000", "Query was empty";
     ER_NONUNIQ_TABLE = 1066, "42000", "Not unique table/alias: '%-.192s'";

@@ -10,7 +10,7 @@ use crate::plan::stored::*;
 use myriad_storage as st;
 use myriad_types::errors::{
     ER_INVALID_DEFAULT, ER_KEY_COLUMN_DOES_NOT_EXIST, ER_MULTIPLE_PRI_KEY, ER_TOO_BIG_FIELDLENGTH,
-    ER_TOO_BIG_PRECISION, ER_WRONG_AUTO_KEY,
+    ER_TOO_BIG_PRECISION, ER_WRONG_AUTO_KEY, ER_WRONG_FIELD_SPEC,
 };
 use sqlparser::ast;
 
@@ -438,9 +438,25 @@ pub(crate) fn column_type(dt: &ast::DataType, name: &str) -> Result<st::ColumnTy
                 scale: scale as u8,
             }
         }
-        D::Float(_) | D::FloatUnsigned(_) | D::Real | D::RealUnsigned => st::ColumnType::Float,
-        D::Double(_) | D::DoubleUnsigned(_) | D::DoublePrecision | D::DoublePrecisionUnsigned => {
+        D::Float(info) => float_type(info, name)?,
+        // REAL is DOUBLE, as in MariaDB without the REAL_AS_FLOAT mode.
+        D::Real | D::DoublePrecision | D::Double(ast::ExactNumberInfo::None) => {
             st::ColumnType::Double
+        }
+        // DOUBLE(p) is no type in MariaDB.
+        D::Double(ast::ExactNumberInfo::Precision(_)) => {
+            return Err(crate::expr::err_syntax(&dt.to_string()))
+        }
+        D::Double(ast::ExactNumberInfo::PrecisionAndScale(..)) => {
+            return Err(SqlError::not_supported(
+                "FLOAT(M,D), DOUBLE(M,D) and REAL(M,D) columns (fixed decimals)",
+            ))
+        }
+        D::FloatUnsigned(_)
+        | D::RealUnsigned
+        | D::DoubleUnsigned(_)
+        | D::DoublePrecisionUnsigned => {
+            return Err(SqlError::not_supported("FLOAT and DOUBLE UNSIGNED columns"))
         }
         D::Char(l) | D::Character(l) => st::ColumnType::Char {
             len: char_len(l, 1),
@@ -486,6 +502,23 @@ pub(crate) fn column_type(dt: &ast::DataType, name: &str) -> Result<st::ColumnTy
 
 /// The fractional seconds of DATETIME(p) or TIMESTAMP(p): 0 to 6 (ER_TOO_BIG_PRECISION,
 /// 1426, beyond).
+/// `FLOAT` or `FLOAT(p)`: a FLOAT up to 24 bits of precision, a DOUBLE up to 53, error
+/// 1063 past it, as in MariaDB; `FLOAT(M,D)` is not built.
+fn float_type(info: &ast::ExactNumberInfo, name: &str) -> Result<st::ColumnType, SqlError> {
+    match info {
+        ast::ExactNumberInfo::None => Ok(st::ColumnType::Float),
+        ast::ExactNumberInfo::Precision(p) if *p <= 24 => Ok(st::ColumnType::Float),
+        ast::ExactNumberInfo::Precision(p) if *p <= 53 => Ok(st::ColumnType::Double),
+        ast::ExactNumberInfo::Precision(_) => Err(SqlError::new(
+            ER_WRONG_FIELD_SPEC,
+            format!("Incorrect column specifier for column '{name}'"),
+        )),
+        ast::ExactNumberInfo::PrecisionAndScale(..) => Err(SqlError::not_supported(
+            "FLOAT(M,D), DOUBLE(M,D) and REAL(M,D) columns (fixed decimals)",
+        )),
+    }
+}
+
 fn fractional_digits(p: Option<u64>, name: &str) -> Result<u8, SqlError> {
     match p.unwrap_or(0) {
         p if p <= u64::from(st::MAX_FSP) => Ok(p as u8),
