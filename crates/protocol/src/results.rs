@@ -539,8 +539,8 @@ impl<'a> ResultSink<'a> {
                 let start = self.frames.start_packet();
                 let out = self.frames.payload();
                 let mut written = 0;
-                for (value, &(_, decimals)) in values.into_iter().zip(self.column_types.iter()) {
-                    put_text_value(out, value, decimals);
+                for (value, &(code, decimals)) in values.into_iter().zip(self.column_types.iter()) {
+                    put_text_value(out, value, code, decimals);
                     written += 1;
                 }
                 for _ in written..column_count {

@@ -17,23 +17,24 @@ pub struct ParamType {
     pub unsigned: bool,
 }
 
-/// Append the text-protocol form of a non-NULL value for a column with `decimals`
-/// fractional digits (nothing for NULL).
-pub fn write_text_value(out: &mut Vec<u8>, value: &Value, decimals: u8) {
-    value.write_text_in_column(out, decimals);
+/// Append the text-protocol form of a non-NULL value for a column of type `code` with
+/// `decimals` fractional digits (nothing for NULL).
+pub fn write_text_value(out: &mut Vec<u8>, value: &Value, code: u8, decimals: u8) {
+    value.write_text_in_typed_column(out, code == ty::FLOAT, decimals);
 }
 
-/// Append one value of a text row: a length-encoded string, or 0xFB for NULL. Everything
-/// but strings is formatted straight into the row (its text is always shorter than 251
-/// bytes, so the length prefix is one byte patched afterwards): no allocation per value.
-pub fn put_text_value(out: &mut Vec<u8>, value: &Value, decimals: u8) {
+/// Append one value of a text row for a column of type `code` with `decimals`: a
+/// length-encoded string, or 0xFB for NULL. Everything but strings is formatted straight
+/// into the row (its text is always shorter than 251 bytes, so the length prefix is one
+/// byte patched afterwards): no allocation per value.
+pub fn put_text_value(out: &mut Vec<u8>, value: &Value, code: u8, decimals: u8) {
     match value {
         Value::Null => out.push(0xFB),
         Value::Bytes(b) => put_lenenc_bytes(out, b),
         _ => {
             let length_at = out.len();
             out.push(0);
-            write_text_value(out, value, decimals);
+            write_text_value(out, value, code, decimals);
             let len = out.len() - length_at - 1;
             debug_assert!(
                 len < 0xFB,
@@ -210,7 +211,7 @@ pub fn put_binary_value(out: &mut Vec<u8>, code: u8, decimals: u8, value: &Value
                 Value::Bytes(b) => put_lenenc_bytes(out, b),
                 other => {
                     let mut text = Vec::new();
-                    write_text_value(&mut text, other, decimals);
+                    write_text_value(&mut text, other, ty::VAR_STRING, decimals);
                     put_lenenc_bytes(out, &text);
                 }
             }
@@ -335,7 +336,7 @@ mod tests {
 
     fn text(v: Value, decimals: u8) -> String {
         let mut out = Vec::new();
-        write_text_value(&mut out, &v, decimals);
+        write_text_value(&mut out, &v, ty::DOUBLE, decimals);
         String::from_utf8(out).unwrap()
     }
 
@@ -399,12 +400,12 @@ mod tests {
         ];
         for (value, expected) in values {
             let mut row = Vec::new();
-            put_text_value(&mut row, &value, 0);
+            put_text_value(&mut row, &value, ty::VAR_STRING, 0);
             assert_eq!(row, expected, "{value:?}");
         }
         let long = Value::Bytes(vec![7u8; 300]);
         let mut row = Vec::new();
-        put_text_value(&mut row, &long, 0);
+        put_text_value(&mut row, &long, ty::VAR_STRING, 0);
         assert_eq!(&row[..3], &[0xFC, 0x2C, 0x01]);
         assert_eq!(row.len(), 303);
     }

@@ -545,6 +545,11 @@ fn drop_view_matches_mariadb() {
 }
 
 #[test]
+fn float_columns_match_mariadb() {
+    run_corpus("float_columns", include_str!("corpus/float_columns.sql"));
+}
+
+#[test]
 fn zero_dates_match_mariadb() {
     run_corpus("zero_dates", include_str!("corpus/zero_dates.sql"));
 }

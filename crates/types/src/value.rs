@@ -53,6 +53,16 @@ impl Value {
         }
     }
 
+    /// Append the text form in a result column of type FLOAT (`float`: its values are
+    /// DOUBLEs holding a FLOAT, written with six significant digits, see [`write_float`])
+    /// or another with `decimals` (see [`Value::write_text_in_column`]).
+    pub fn write_text_in_typed_column(&self, out: &mut Vec<u8>, float: bool, decimals: u8) {
+        match self {
+            Value::Double(v) if float => write_float(*v, out),
+            _ => self.write_text_in_column(out, decimals),
+        }
+    }
+
     /// Append the text form in a result column with `decimals` (the column definition's
     /// field): a DOUBLE in a column with 1 to 30 decimals prints that many fraction digits,
     /// as MariaDB prints PERCENT_RANK()'s, while it is under [`FIXED_DOUBLE_ABS_MAX`];
@@ -113,6 +123,14 @@ impl Value {
             .map(|b| String::from_utf8_lossy(&b).into_owned())
             .unwrap_or_else(|| "NULL".into())
     }
+}
+
+/// A FLOAT's text (its value held as a DOUBLE): six significant digits, as MariaDB prints
+/// a FLOAT column (`1.1`, `123457000`), then written as [`write_double`] writes that value.
+pub fn write_float(value: f64, out: &mut Vec<u8>) {
+    // FLT_DIG significant digits.
+    let rounded = format!("{value:.5e}").parse::<f64>().unwrap_or(value);
+    write_double(rounded, out);
 }
 
 /// A DOUBLE's text as myriad prints it: the shortest digits that read back to the same

@@ -67,13 +67,21 @@ pub(crate) fn cast(v: Value, to: CastTo, w: &mut Vec<Warning>) -> Value {
         }
         CastTo::Double => Value::Double(v.to_double(w).unwrap_or(0.0)),
         // What reads as no time is NULL with MariaDB's warning (from `to_time`).
-        CastTo::TemporalText { fsp } => match v {
-            Value::Date(_) | Value::DateTime(_) | Value::Time(_) => {
+        CastTo::TypedText(form) => match (form, v) {
+            (
+                TextForm::Temporal { fsp },
+                v @ (Value::Date(_) | Value::DateTime(_) | Value::Time(_)),
+            ) => {
                 let mut text = Vec::new();
                 v.write_text(&mut text, Some(fsp));
                 Value::Bytes(text)
             }
-            other => other,
+            (TextForm::Float, Value::Double(d)) => {
+                let mut text = Vec::new();
+                myriad_types::value::write_float(d, &mut text);
+                Value::Bytes(text)
+            }
+            (_, other) => other,
         },
         CastTo::Time { fsp } => match crate::expr::functions::to_time(&v, w) {
             Some(mut t) => {

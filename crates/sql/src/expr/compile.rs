@@ -5,7 +5,7 @@ mod introspect;
 mod outer;
 mod row_subquery;
 mod rows;
-mod temporal_text;
+mod typed_text;
 use outer::outer_column;
 
 use crate::error::SqlError;

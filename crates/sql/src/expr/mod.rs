@@ -433,14 +433,21 @@ pub enum CastTo {
     Time {
         fsp: u8,
     },
-    /// A date, datetime or time as the text a string function reads: with `fsp` fraction
-    /// digits, as its column or expression type shows it (`DATETIME(3)` reads as
-    /// `2020-01-01 10:00:00.500`, not with six digits or none). Other values pass
-    /// unchanged. Placed by the compiler around the operands of string functions, LIKE and
-    /// CAST AS CHAR whose static type is temporal; never written by a user.
-    TemporalText {
-        fsp: u8,
-    },
+    /// A value as the text a string function reads, in the [`TextForm`] of its column or
+    /// expression type (`DATETIME(3)` reads as `2020-01-01 10:00:00.500`, a FLOAT with six
+    /// significant digits). Values of other kinds pass unchanged. Placed by the compiler
+    /// around the operands of string functions, LIKE and CAST AS CHAR; never written by a
+    /// user.
+    TypedText(TextForm),
+}
+
+/// How a value reads as text where its type says more than the value: a date or time with
+/// its type's `fsp` fraction digits, a FLOAT column's value (held as a DOUBLE) with a
+/// FLOAT's six significant digits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextForm {
+    Temporal { fsp: u8 },
+    Float,
 }
 
 /// A compiled expression.
@@ -594,31 +601,31 @@ pub struct ColumnScope {
     /// Each column's collation (None for a column that is no string), where known: a
     /// position past the end is a string column of the connection's collation.
     pub collations: Vec<Option<Collation>>,
-    /// Each column's fraction digits when it holds dates (0), datetimes or times, where
-    /// known (see [`CastTo::TemporalText`]); None for other columns and past the end.
-    pub temporal: Vec<Option<u8>>,
+    /// Each column's [`TextForm`] where its type says more than its values (dates and
+    /// times, FLOAT), where known; None for other columns and past the end.
+    pub text_forms: Vec<Option<TextForm>>,
 }
 
 impl ColumnScope {
     /// Append `other`'s columns after this scope's.
     pub(crate) fn append(&mut self, other: ColumnScope) {
-        self.temporal.resize(self.columns.len(), None);
+        self.text_forms.resize(self.columns.len(), None);
         self.columns.extend(other.columns);
         self.collations.extend(other.collations);
-        self.temporal.extend(other.temporal);
+        self.text_forms.extend(other.text_forms);
     }
 
-    /// Add one column; `temporal` as in [`ColumnScope::temporal`].
+    /// Add one column; `text_form` as in [`ColumnScope::text_forms`].
     pub(crate) fn push(
         &mut self,
         column: (Option<std::sync::Arc<str>>, String),
         collation: Option<Collation>,
-        temporal: Option<u8>,
+        text_form: Option<TextForm>,
     ) {
-        self.temporal.resize(self.columns.len(), None);
+        self.text_forms.resize(self.columns.len(), None);
         self.columns.push(column);
         self.collations.push(collation);
-        self.temporal.push(temporal);
+        self.text_forms.push(text_form);
     }
 
     pub(crate) fn resolve(&self, table: Option<&str>, name: &str) -> Result<usize, SqlError> {

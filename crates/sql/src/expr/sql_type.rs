@@ -194,7 +194,7 @@ fn cast_type(to: CastTo, arg: SqlType) -> SqlType {
         CastTo::Double => SqlType::Double,
         CastTo::Date => SqlType::Date,
         CastTo::Time { fsp } => SqlType::Time { fsp },
-        CastTo::TemporalText { .. } => arg,
+        CastTo::TypedText(_) => arg,
         CastTo::DateTime { fsp } => SqlType::DateTime { fsp },
     }
 }

@@ -360,11 +360,11 @@ fn insert(ins: &ast::Insert, compiler: &Compiler, ctx: &CompileCtx) -> Result<St
         Some(ast::OnInsert::DuplicateKeyUpdate(assignments)) => {
             let mut scope = table.scope();
             for c in &table.def.columns {
-                let temporal = crate::plan::tables::temporal_digits(&c.ty);
+                let form = crate::plan::tables::text_form(&c.ty);
                 scope.push(
                     (None, format!("__new_{}", c.name)),
                     c.ty.string_collation(),
-                    temporal,
+                    form,
                 );
             }
             let uc = crate::plan::table_def::table_compiler(compiler, &scope);

@@ -393,11 +393,11 @@ pub(crate) fn compile_table_select(
             }
             _ => None,
         };
-        let temporal = match (kind, arg) {
-            (AggKind::Min | AggKind::Max, Some(a)) => tc.temporal_digits(a),
+        let form = match (kind, arg) {
+            (AggKind::Min | AggKind::Max, Some(a)) => tc.text_form(a),
             _ => None,
         };
-        ext_scope.push((None, format!("__agg{i}")), collation, temporal);
+        ext_scope.push((None, format!("__agg{i}")), collation, form);
     }
     let ec = crate::plan::table_def::table_compiler(compiler, &ext_scope);
     let windows = window::compile_windows(&aggregated.windows, &ec, &ext_scope.collations)?;

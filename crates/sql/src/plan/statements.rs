@@ -5,6 +5,7 @@ use crate::expr::err_syntax;
 use crate::expr::ColumnScope;
 use crate::expr::Compiler;
 use crate::expr::Expr;
+use crate::expr::TextForm;
 use crate::parser::dialect::MyriadDialect;
 use myriad_types::errors::ER_BAD_FIELD_ERROR;
 
@@ -244,8 +245,11 @@ fn set_variables(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt, SqlError> 
                     format!("Unknown column '{w}' in 'field list'"),
                 ))
             }
-            // A date or time keeps its type's fraction digits as the variable's text.
-            (AssignTarget::User(_), AssignValue::Expr(e)) => {
+            // A date or time keeps its type's fraction digits as the variable's text (a
+            // FLOAT stays a number).
+            (AssignTarget::User(_), AssignValue::Expr(e))
+                if matches!(compiler.text_form(&e), Some(TextForm::Temporal { .. })) =>
+            {
                 AssignValue::Expr(compiler.text_operand(e))
             }
             (_, v) => v,

@@ -412,14 +412,16 @@ pub fn open_ref(
     })
 }
 
-/// A column type's fraction digits when it holds dates (0), datetimes or times (see
-/// [`ColumnScope::temporal`]).
-pub(crate) fn temporal_digits(ty: &st::ColumnType) -> Option<u8> {
+/// A column type's text form where it says more than the values (see
+/// [`ColumnScope::text_forms`]).
+pub(crate) fn text_form(ty: &st::ColumnType) -> Option<crate::expr::TextForm> {
+    use crate::expr::TextForm;
     match ty {
-        st::ColumnType::Date => Some(0),
+        st::ColumnType::Date => Some(TextForm::Temporal { fsp: 0 }),
         st::ColumnType::DateTime { fsp }
         | st::ColumnType::Timestamp { fsp }
-        | st::ColumnType::Time { fsp } => Some(*fsp),
+        | st::ColumnType::Time { fsp } => Some(TextForm::Temporal { fsp: *fsp }),
+        st::ColumnType::Float => Some(TextForm::Float),
         _ => None,
     }
 }
@@ -434,12 +436,7 @@ impl TableRef {
                 .map(|c| (Some(Arc::clone(&self.alias)), c.name.clone()))
                 .collect(),
             collations: self.collations(),
-            temporal: self
-                .def
-                .columns
-                .iter()
-                .map(|c| temporal_digits(&c.ty))
-                .collect(),
+            text_forms: self.def.columns.iter().map(|c| text_form(&c.ty)).collect(),
         }
     }
 

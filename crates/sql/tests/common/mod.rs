@@ -55,14 +55,14 @@ pub fn text(v: &Value) -> Option<String> {
         .map(|b| String::from_utf8_lossy(&b).into_owned())
 }
 
-/// A value as the text protocol carries it in a column with `decimals` fractional digits
-/// (None for NULL).
-pub fn text_in_column(v: &Value, decimals: u8) -> Option<String> {
+/// A value as the text protocol carries it in `column` (None for NULL).
+pub fn text_in_column(v: &Value, column: &myriad_sql::result::Column) -> Option<String> {
     if v.is_null() {
         return None;
     }
     let mut out = Vec::new();
-    v.write_text_in_column(&mut out, decimals);
+    let float = column.column_type == myriad_sql::result::ColumnType::Float;
+    v.write_text_in_typed_column(&mut out, float, column.decimals);
     Some(String::from_utf8_lossy(&out).into_owned())
 }
 

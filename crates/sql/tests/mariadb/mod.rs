@@ -317,7 +317,7 @@ pub fn outcome_of(result: &Result<myriad_sql::QueryResult, myriad_sql::SqlError>
                 .map(|r| {
                     r.iter()
                         .zip(columns.iter())
-                        .map(|(v, c)| crate::common::text_in_column(v, c.decimals))
+                        .map(|(v, c)| crate::common::text_in_column(v, c))
                         .collect()
                 })
                 .collect(),

@@ -1,13 +1,15 @@
-//! Dates, datetimes and times read as text with the digits of their type.
+//! Values read as text in the form of their type, where the value alone cannot tell.
 //!
 //! A DATETIME(3) value of `10:00:00.5` is `2020-01-01 10:00:00.500` wherever MariaDB reads
 //! it as a string (CONCAT, LENGTH, LIKE, HEX, CAST AS CHAR ...): the type's fraction
-//! digits, not the value's. The evaluator's values do not carry their type's digits, so
-//! the compiler wraps such operands in [`CastTo::TemporalText`] with the digits it knows
-//! statically: from the column (see [`ColumnScope::temporal`]) or a CAST, through the
-//! functions that pass a value on unchanged (IF, IFNULL, COALESCE, GREATEST, LEAST, CASE).
-//! Where it knows none (a subquery, a user variable, a parameter), the value's own digits
-//! stay: none for a whole second, otherwise six.
+//! digits, not the value's. A FLOAT column's value is a DOUBLE here, and reads as text with
+//! a FLOAT's six significant digits (`1.1`, not `1.100000023841858`). The evaluator's values
+//! do not carry their type, so the compiler wraps such operands in [`CastTo::TypedText`]
+//! with the [`TextForm`] it knows statically: from the column (see
+//! [`ColumnScope::text_forms`]) or a CAST, and for dates and times through the functions
+//! that pass a value on unchanged (IF, IFNULL, COALESCE, GREATEST, LEAST, CASE). Where it
+//! knows none (a subquery over a FLOAT, a user variable, a parameter), the value's own form
+//! stays: for a date or time no digits for a whole second, otherwise six.
 
 use crate::expr::eval::SqlType;
 use crate::expr::text::ConstEnv;
@@ -16,25 +18,48 @@ use myriad_types::datetime::MAX_FSP;
 use myriad_types::interval::IntervalUnit;
 
 impl Compiler<'_> {
-    /// The fraction digits `e` shows as text when it is a date (0), datetime or time;
-    /// None when it is none or the compiler cannot tell.
-    pub(crate) fn temporal_digits(&self, e: &Expr) -> Option<u8> {
+    /// How `e` reads as text when its type says more than its value; None when the
+    /// value's own text is its type's, or the compiler cannot tell.
+    pub(crate) fn text_form(&self, e: &Expr) -> Option<TextForm> {
         match e {
-            Expr::Column(i) => self.scope.temporal.get(*i).copied().flatten(),
+            Expr::Column(i) => self.scope.text_forms.get(*i).copied().flatten(),
             Expr::Cast { to, expr } => match to {
-                CastTo::Date => Some(0),
-                CastTo::DateTime { fsp } | CastTo::Time { fsp } => Some(*fsp),
-                CastTo::TemporalText { fsp } => self.temporal_digits(expr).map(|_| *fsp),
+                CastTo::Date => Some(TextForm::Temporal { fsp: 0 }),
+                CastTo::DateTime { fsp } | CastTo::Time { fsp } => {
+                    Some(TextForm::Temporal { fsp: *fsp })
+                }
+                CastTo::TypedText(form) => self.text_form(expr).map(|_| *form),
                 _ => None,
             },
+            Expr::Call { .. } | Expr::Case { .. } => self
+                .temporal_digits(e)
+                .map(|fsp| TextForm::Temporal { fsp }),
+            Expr::Subquery(q) => match q.first_column_type(&ConstEnv::folding(&mut Vec::new())) {
+                SqlType::Date => Some(TextForm::Temporal { fsp: 0 }),
+                SqlType::DateTime { fsp } | SqlType::Time { fsp } => {
+                    Some(TextForm::Temporal { fsp })
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The fraction digits `e` shows as text when it is a date (0), datetime or time.
+    fn temporal_digits(&self, e: &Expr) -> Option<u8> {
+        let temporal = |e: &Expr| match self.text_form(e)? {
+            TextForm::Temporal { fsp } => Some(fsp),
+            TextForm::Float => None,
+        };
+        match e {
             Expr::Call { func, args, .. } => match func {
                 Func::If => self.widest(&args[1..]),
                 Func::IfNull | Func::Coalesce | Func::Greatest | Func::Least => self.widest(args),
-                Func::NullIf => self.temporal_digits(&args[0]),
+                Func::NullIf => temporal(&args[0]),
                 // A date plus or minus a whole number of units keeps its digits;
                 // microseconds make six. (Other counts: the compiler does not tell.)
                 Func::DateAdd | Func::DateSub => {
-                    let digits = self.temporal_digits(&args[0])?;
+                    let digits = temporal(&args[0])?;
                     let whole = matches!(
                         args.get(1),
                         Some(Expr::Literal(Value::Int(_) | Value::UInt(_)))
@@ -51,11 +76,6 @@ impl Compiler<'_> {
                 }
                 _ => None,
             },
-            Expr::Subquery(q) => match q.first_column_type(&ConstEnv::folding(&mut Vec::new())) {
-                SqlType::Date => Some(0),
-                SqlType::DateTime { fsp } | SqlType::Time { fsp } => Some(fsp),
-                _ => None,
-            },
             Expr::Case {
                 whens, otherwise, ..
             } => self.widest(
@@ -64,7 +84,7 @@ impl Compiler<'_> {
                     .map(|(_, then)| then)
                     .chain(otherwise.as_deref()),
             ),
-            _ => None,
+            _ => temporal(e),
         }
     }
 
@@ -72,26 +92,29 @@ impl Compiler<'_> {
     fn widest<'e>(&self, operands: impl IntoIterator<Item = &'e Expr>) -> Option<u8> {
         operands
             .into_iter()
-            .filter_map(|e| self.temporal_digits(e))
+            .filter_map(|e| match self.text_form(e)? {
+                TextForm::Temporal { fsp } => Some(fsp),
+                TextForm::Float => None,
+            })
             .max()
     }
 
-    /// `e` as an operand read as text: wrapped in [`CastTo::TemporalText`] when it is
-    /// temporal with digits the compiler knows.
+    /// `e` as an operand read as text: wrapped in [`CastTo::TypedText`] when its type's
+    /// text form is known.
     pub(crate) fn text_operand(&self, e: Expr) -> Expr {
-        match self.temporal_digits(&e) {
-            Some(fsp)
+        match self.text_form(&e) {
+            Some(form)
                 if !matches!(
                     e,
                     Expr::Cast {
-                        to: CastTo::TemporalText { .. },
+                        to: CastTo::TypedText(_),
                         ..
                     }
                 ) =>
             {
                 Expr::Cast {
                     expr: Box::new(e),
-                    to: CastTo::TemporalText { fsp },
+                    to: CastTo::TypedText(form),
                 }
             }
             _ => e,
@@ -112,7 +135,6 @@ impl Compiler<'_> {
             .collect()
     }
 }
-
 /// Whether `func` reads its argument `i` as a string.
 fn reads_text(func: Func, i: usize) -> bool {
     match func {
