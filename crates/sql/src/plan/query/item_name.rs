@@ -40,8 +40,15 @@ pub(crate) fn item_text(e: &ast::Expr, map: &SourceMap) -> String {
         return e.to_string();
     }
     let source = map.source();
-    let start = map.offset(span.start.line, span.start.column);
+    let mut start = map.offset(span.start.line, span.start.column);
     let mut end = map.offset(span.end.line, span.end.column).max(start);
+    // A scalar subquery's span may leave out its parentheses; its name has them.
+    if matches!(e, ast::Expr::Subquery(_)) {
+        let before = source[..start].trim_end();
+        if before.ends_with('(') && !source[start..].starts_with('(') {
+            start = before.len() - 1;
+        }
+    }
     // Spans of calls may stop before the closing parenthesis: extend to balance them.
     let bytes = source.as_bytes();
     let (mut depth, mut quote) = (0i32, None::<u8>);
