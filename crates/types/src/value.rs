@@ -134,16 +134,13 @@ pub fn write_float(value: f64, out: &mut Vec<u8>) {
 }
 
 /// A DOUBLE's text as myriad prints it: the shortest digits that read back to the same
-/// value, in plain notation for magnitudes in [1e-6, 1e15) and exponent notation outside
-/// (`1e15`, `1.5e-7`), `-0` for negative zero, `NaN`/`inf`/`-inf` for values SQL never
-/// produces but a computation might. Appended to `out` without allocating in the plain
-/// range.
-///
-/// MariaDB prints small magnitudes in plain notation further down (`1e-7` is
-/// `0.0000001`), deciding by the printed width; this rule matches it from 1e-6 up.
+/// value, in plain notation for magnitudes in [1e-15, 1e15) and exponent notation outside
+/// (`1e15`, `1e-16`), as MariaDB prints them (`1.5e-7` is `0.00000015`), `-0` for negative
+/// zero, `NaN`/`inf`/`-inf` for values SQL never produces but a computation might.
+/// Appended to `out` without allocating in the plain range.
 pub fn write_double(value: f64, out: &mut Vec<u8>) {
     let magnitude = value.abs();
-    if value.is_finite() && magnitude != 0.0 && !(1e-6..1e15).contains(&magnitude) {
+    if value.is_finite() && magnitude != 0.0 && !(1e-15..1e15).contains(&magnitude) {
         let _ = write!(out, "{value:e}");
     } else {
         let _ = write!(out, "{value}");
@@ -170,7 +167,9 @@ mod tests {
         assert_eq!(format_double(1e15), "1e15");
         assert_eq!(format_double(1e14), "100000000000000");
         assert_eq!(format_double(1e20), "1e20");
-        assert_eq!(format_double(1.5e-7), "1.5e-7");
+        assert_eq!(format_double(1.5e-7), "0.00000015");
+        assert_eq!(format_double(1e-15), "0.000000000000001");
+        assert_eq!(format_double(9.99e-16), "9.99e-16");
         assert_eq!(format_double(5e-6), "0.000005");
         assert_eq!(format_double(-1.5e-300), "-1.5e-300");
         assert_eq!(format_double(-2.5), "-2.5");

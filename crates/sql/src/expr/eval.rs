@@ -596,7 +596,7 @@ mod tests {
         assert_eq!(format_double(1000.0), "1000");
         assert_eq!(format_double(0.1 + 0.2), "0.30000000000000004");
         assert_eq!(format_double(1e15), "1e15");
-        assert_eq!(format_double(1.5e-7), "1.5e-7");
+        assert_eq!(format_double(1.5e-7), "0.00000015");
         assert_eq!(format_double(-2.5), "-2.5");
     }
 }
