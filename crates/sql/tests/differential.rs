@@ -545,6 +545,11 @@ fn drop_view_matches_mariadb() {
 }
 
 #[test]
+fn casts_match_mariadb() {
+    run_corpus("casts", include_str!("corpus/casts.sql"));
+}
+
+#[test]
 fn float_columns_match_mariadb() {
     run_corpus("float_columns", include_str!("corpus/float_columns.sql"));
 }

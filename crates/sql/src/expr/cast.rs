@@ -29,6 +29,35 @@ fn cut_to_chars(text: Vec<u8>, n: u32, w: &mut Vec<Warning>) -> Vec<u8> {
     text[..end].to_vec()
 }
 
+/// A number read as a date or datetime, as MariaDB reads one: its whole part as YYMMDD,
+/// YYYYMMDD, YYMMDDhhmmss or YYYYMMDDhhmmss by its size (`10203101112` is 2001-02-03
+/// 10:11:12), its fraction as the microseconds; None for a number of no such form.
+fn number_as_datetime(v: &Value) -> Option<Value> {
+    let text = text_of(v)?;
+    let (whole, fraction) = text.split_once('.').unwrap_or((&text, ""));
+    let n: u64 = whole.parse().ok()?;
+    let digits = match n {
+        0 => return parse_datetime("0000-00-00"),
+        101..=991_231 => format!("{n:06}"),
+        10_000_101..=99_991_231 => format!("{n:08}"),
+        101_000_000..=991_231_235_959 => format!("{n:012}"),
+        10_000_101_000_000..=99_991_231_235_959 => format!("{n:014}"),
+        _ => return None,
+    };
+    match parse_datetime(&digits)? {
+        Value::DateTime(mut dt) if !fraction.is_empty() => {
+            let six: String = fraction
+                .chars()
+                .chain(std::iter::repeat('0'))
+                .take(6)
+                .collect();
+            dt.micros = six.parse().ok()?;
+            Some(Value::DateTime(dt))
+        }
+        other => Some(other),
+    }
+}
+
 pub(crate) fn cast(v: Value, to: CastTo, w: &mut Vec<Warning>) -> Value {
     if v.is_null() {
         return Value::Null;
@@ -36,11 +65,14 @@ pub(crate) fn cast(v: Value, to: CastTo, w: &mut Vec<Warning>) -> Value {
     match to {
         CastTo::Signed => match &v {
             Value::UInt(u) => Value::Int(*u as i64),
+            // The 64 bits of what the string holds: past 2^63-1 it wraps, as in MariaDB.
+            Value::Bytes(s) => Value::Int(crate::expr::eval::str_to_int_bits(s, w) as i64),
             _ => Value::Int(v.to_int(w).unwrap_or(0)),
         },
         CastTo::Unsigned => match &v {
             Value::Int(i) => Value::UInt(*i as u64),
             Value::UInt(u) => Value::UInt(*u),
+            Value::Bytes(s) => Value::UInt(crate::expr::eval::str_to_int_bits(s, w) as u64),
             Value::Double(f) if *f < 0.0 => Value::UInt(0),
             _ => Value::UInt(v.to_int(w).unwrap_or(0) as u64),
         },
@@ -93,6 +125,9 @@ pub(crate) fn cast(v: Value, to: CastTo, w: &mut Vec<Warning>) -> Value {
         CastTo::Date | CastTo::DateTime { .. } => {
             let parsed = match &v {
                 Value::Date { .. } | Value::DateTime { .. } => Some(v.clone()),
+                Value::Int(_) | Value::UInt(_) | Value::Decimal(_) | Value::Double(_) => {
+                    number_as_datetime(&v)
+                }
                 other => parse_datetime(&text_of(other).unwrap_or_default()),
             };
             match (parsed, to) {

@@ -314,6 +314,46 @@ fn str_to_int(s: &[u8], warnings: &mut Vec<Warning>) -> i64 {
     }
 }
 
+/// A string as CAST AS SIGNED / UNSIGNED reads it, as MariaDB does: the leading integer
+/// only (`'1.5'` is 1, `'1e3'` is 1, with warning 1292 for the rest), kept in 64 bits: up
+/// to 2^64-1 as is (CAST AS SIGNED then wraps it), past it 2^64-1, below -2^63 -2^63, each
+/// with warning 1292. The result is the value; the caller takes its 64 bits.
+pub(crate) fn str_to_int_bits(s: &[u8], warnings: &mut Vec<Warning>) -> i128 {
+    let text = String::from_utf8_lossy(s);
+    let trimmed = text.trim_start_matches([' ', '\t', '\n', '\r']);
+    let (negative, digits_from) = match trimmed.as_bytes().first() {
+        Some(b'-') => (true, 1),
+        Some(b'+') => (false, 1),
+        _ => (false, 0),
+    };
+    let rest = &trimmed[digits_from..];
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let mut value: i128 = 0;
+    let mut clamped = false;
+    for b in rest[..digits].bytes() {
+        value = value * 10 + i128::from(b - b'0');
+        if value > i128::from(u64::MAX) {
+            clamped = true;
+            value = i128::from(u64::MAX) + 1;
+        }
+    }
+    let value = if negative { -value } else { value };
+    let (value, clamped) = if value < i128::from(i64::MIN) {
+        (i128::from(i64::MIN), true)
+    } else if value > i128::from(u64::MAX) {
+        (i128::from(u64::MAX), true)
+    } else {
+        (value, clamped)
+    };
+    let complete = rest[digits..]
+        .trim_end_matches([' ', '\t', '\n', '\r'])
+        .is_empty();
+    if clamped || !complete || digits == 0 {
+        warnings.push(truncated_warning("INTEGER", &text));
+    }
+    value
+}
+
 /// A date as a number in numeric context: YYYYMMDD.
 fn date_number(d: Date) -> i64 {
     d.year as i64 * 10_000 + d.month as i64 * 100 + d.day as i64

@@ -143,6 +143,13 @@ impl Expr {
             }
             Expr::Cast { expr, to } => {
                 let v = expr.eval(env, row)?;
+                if matches!(v, Value::Time(_))
+                    && matches!(to, CastTo::Date | CastTo::DateTime { .. })
+                {
+                    return Err(SqlError::not_supported(
+                        "CAST of a TIME value AS DATE or DATETIME (MariaDB adds the current date)",
+                    ));
+                }
                 cast(v, *to, env.warnings())
             }
             Expr::Call {

@@ -114,7 +114,16 @@ pub(crate) fn cast_target(dt: &ast::DataType) -> Result<CastTo, SqlError> {
             crate::expr::decimal::check_type(precision, scale, "CAST")?;
             CastTo::Decimal { precision, scale }
         }
-        D::Double(_) | D::DoublePrecision | D::Float(_) | D::Real => CastTo::Double,
+        // MariaDB rounds to D digits and shows them: not built, refused rather than dropped.
+        D::Double(ast::ExactNumberInfo::PrecisionAndScale(..))
+        | D::Float(ast::ExactNumberInfo::PrecisionAndScale(..)) => {
+            return Err(SqlError::not_supported("CAST AS DOUBLE(M,D)"))
+        }
+        // CAST AS FLOAT rounds to single precision and is typed FLOAT: not built.
+        D::Float(_) => return Err(SqlError::not_supported("CAST AS FLOAT")),
+        // CAST AS REAL is no syntax in MariaDB.
+        D::Real => return Err(crate::expr::err_syntax("real")),
+        D::Double(_) | D::DoublePrecision => CastTo::Double,
         D::Date => CastTo::Date,
         D::Datetime(p) | D::Timestamp(p, _) => CastTo::DateTime {
             fsp: cast_precision(*p)?,
