@@ -38,6 +38,7 @@ pub mod spill;
 pub mod stream;
 pub mod table_cache;
 pub mod transaction;
+pub mod views;
 pub mod window;
 pub mod write;
 
@@ -96,6 +97,7 @@ impl Session {
             | Stmt::CreateTable { .. }
             | Stmt::DropTables { .. }
             | Stmt::DropViews { .. }
+            | Stmt::CreateView(_)
             | Stmt::Truncate { .. }
             | Stmt::AlterIndexes { .. }
             | Stmt::Maintenance { .. }

@@ -389,6 +389,13 @@ pub(crate) fn collect_stmt(stmt: &Stmt, tables: &mut Tables) -> bool {
             let mut refs = vec![&plan.source.table];
             refs.extend(plan.joins.iter().map(|j| &j.table));
             for t in refs {
+                // A view is read as a table (its version moves when it is replaced or
+                // dropped; SELECT on it is needed), then as the derived table it is.
+                if t.is_view() {
+                    tables
+                        .list
+                        .push((t.database.to_string(), t.name.to_string()));
+                }
                 // A derived table reads the tables of its query.
                 if let Some(crate::plan::tables::Made::Query(q)) = &t.made {
                     if !collect_subquery(q.as_ref(), tables) {

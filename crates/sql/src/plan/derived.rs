@@ -167,7 +167,7 @@ pub(crate) fn derived_ref(
 }
 
 /// 1060 when two columns share a name (ignoring case, as column names compare).
-fn check_unique_names(columns: &[st::ColumnDef]) -> Result<(), SqlError> {
+pub(crate) fn check_unique_names(columns: &[st::ColumnDef]) -> Result<(), SqlError> {
     for (i, c) in columns.iter().enumerate() {
         if columns[..i]
             .iter()
