@@ -262,6 +262,27 @@ fn updatable(algorithm: Option<&str>, source: &str) -> bool {
         && plain_items
 }
 
+/// information_schema.VIEWS' IS_UPDATABLE: MariaDB could write through the view (see
+/// [`updatable`]), which needs a column of a table among its items and no LIMIT.
+pub(crate) fn is_updatable(def: &ViewDef) -> bool {
+    let Ok((_, query)) = parse_select(&def.source) else {
+        return false;
+    };
+    let sqlparser::ast::SetExpr::Select(select) = query.body.as_ref() else {
+        return false;
+    };
+    let column = select.projection.iter().any(|item| {
+        use sqlparser::ast::{Expr, SelectItem};
+        match item {
+            SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
+                matches!(e, Expr::Identifier(_) | Expr::CompoundIdentifier(_))
+            }
+            _ => true,
+        }
+    });
+    query.limit_clause.is_none() && column && updatable(Some(&def.algorithm), &def.source)
+}
+
 /// Where the SELECT ends (before `WITH [CASCADED | LOCAL] CHECK OPTION`) and the check
 /// option (NONE, CASCADED or LOCAL).
 fn select_and_check_option(c: &Cursor) -> Result<(usize, String), SqlError> {

@@ -37,6 +37,8 @@ pub(crate) fn canonical(
 
 /// A table of the FROM clause: its database, name, alias and column names.
 struct FromTable {
+    /// A view: its columns print qualified by its name alone, as MariaDB prints them.
+    view: bool,
     database: String,
     name: String,
     alias: Option<String>,
@@ -65,19 +67,22 @@ fn from_tables(query: &ast::Query, database: &str, ctx: &CompileCtx) -> Option<V
             }
             let (db, table) =
                 crate::plan::tables::resolve_name_in_place(name, Some(database)).ok()?;
-            let columns =
+            let (view, columns) =
                 match crate::plan::tables::open_ref(ctx.catalog.storage(), db, table, None) {
-                    Ok(t) if t.made.is_none() => {
-                        t.def.columns.iter().map(|c| c.name.clone()).collect()
-                    }
+                    Ok(t) if t.made.is_none() => (
+                        false,
+                        t.def.columns.iter().map(|c| c.name.clone()).collect(),
+                    ),
                     Ok(_) => return None,
-                    Err(_) => {
+                    Err(_) => (
+                        true,
                         crate::catalog::views::read(ctx.catalog.storage(), db, table)
                             .ok()??
-                            .columns
-                    }
+                            .columns,
+                    ),
                 };
             out.push(FromTable {
+                view,
                 database: db.to_string(),
                 name: table.to_string(),
                 alias: alias.as_ref().map(|a| a.name.value.clone()),
@@ -101,6 +106,11 @@ fn select_aliases(query: &ast::Query) -> Vec<String> {
             _ => None,
         })
         .collect()
+}
+
+/// Whether an item of a comma list has joins of its own.
+fn twj_has_joins(from: &[ast::TableWithJoins]) -> bool {
+    from.iter().any(|t| !t.joins.is_empty())
 }
 
 fn quote(name: &str) -> String {
@@ -156,6 +166,7 @@ impl Printer<'_> {
     fn qualifier(&self, t: &FromTable) -> String {
         match &t.alias {
             Some(a) => quote(a),
+            None if t.view => quote(&t.name),
             None => self.table_name(t),
         }
     }
@@ -329,15 +340,20 @@ impl Printer<'_> {
                 None => part,
                 Some(left) => {
                     joined += 1;
-                    // A comma join of joins would need MariaDB's nesting rules.
-                    if inner > 0 {
+                    // A comma join of joins, or of more than two tables, would need more
+                    // of MariaDB's nesting rules.
+                    if inner > 0 || joined > 1 || twj_has_joins(from) {
                         return None;
                     }
-                    format!("({left} join {part})")
+                    // MariaDB keeps a comma join as a plain list (information_schema
+                    // shows it so) and prints it back as one join in parentheses.
+                    match self.current {
+                        None => format!("{left} join {part}"),
+                        Some(_) => format!("({left} join {part})"),
+                    }
                 }
             });
         }
-        let _ = joined;
         text
     }
 
