@@ -15,7 +15,7 @@
 use crate::catalog::views::{err_view_invalid, ViewDef};
 use crate::error::SqlError;
 use crate::expr::{ColumnScope, Compiler};
-use crate::parser::source::{Cursor, SourceMap};
+use crate::parser::source::{Cursor, RawStatement, SourceMap};
 use crate::plan::tables::TableRef;
 use crate::plan::{CompileCtx, Stmt};
 use myriad_types::errors::{
@@ -240,7 +240,7 @@ fn updatable(algorithm: Option<&str>, source: &str) -> bool {
         "bit_xor(",
         "(select",
     ];
-    let Ok((_, query)) = parse_select(source) else {
+    let Ok((_, _, query)) = parse_select(source) else {
         return false;
     };
     let sqlparser::ast::SetExpr::Select(select) = query.body.as_ref() else {
@@ -265,7 +265,7 @@ fn updatable(algorithm: Option<&str>, source: &str) -> bool {
 /// information_schema.VIEWS' IS_UPDATABLE: MariaDB could write through the view (see
 /// [`updatable`]), which needs a column of a table among its items and no LIMIT.
 pub(crate) fn is_updatable(def: &ViewDef) -> bool {
-    let Ok((_, query)) = parse_select(&def.source) else {
+    let Ok((_, _, query)) = parse_select(&def.source) else {
         return false;
     };
     let sqlparser::ast::SetExpr::Select(select) = query.body.as_ref() else {
@@ -306,8 +306,8 @@ fn select_and_check_option(c: &Cursor) -> Result<(usize, String), SqlError> {
     Ok((c.tokens.len() - with_at, option.into()))
 }
 
-/// MariaDB's refusals that the SELECT's tokens show: a user variable or a parameter
-/// (1351), an INTO (1350).
+/// MariaDB's refusals that the SELECT's tokens show: a variable or a parameter (1351), an
+/// INTO (1350).
 fn check_select_tokens(tokens: &[sqlparser::tokenizer::TokenWithSpan]) -> Result<(), SqlError> {
     let mut depth = 0i32;
     for t in tokens {
@@ -315,11 +315,8 @@ fn check_select_tokens(tokens: &[sqlparser::tokenizer::TokenWithSpan]) -> Result
             Token::LParen => depth += 1,
             Token::RParen => depth -= 1,
             Token::Placeholder(_) | Token::AtSign => return Err(err_variable()),
-            Token::Word(w)
-                if w.quote_style.is_none()
-                    && w.value.starts_with('@')
-                    && !w.value.starts_with("@@") =>
-            {
+            // User and system variables alike (MariaDB: 1351 for `@@max_user_connections`).
+            Token::Word(w) if w.quote_style.is_none() && w.value.starts_with('@') => {
                 return Err(err_variable())
             }
             Token::Word(w)
@@ -345,20 +342,21 @@ fn err_variable() -> SqlError {
     )
 }
 
-/// A view's SELECT text parsed, with the map of its text.
+/// A view's SELECT text parsed, with the map of its text and its tokens.
 pub(crate) fn parse_select(
     text: &str,
-) -> Result<(SourceMap, Box<sqlparser::ast::Query>), SqlError> {
+) -> Result<(SourceMap, RawStatement, Box<sqlparser::ast::Query>), SqlError> {
     let mut map = SourceMap::new(text);
-    let raws = crate::parser::source::split(text, &mut map)?;
-    let [raw] = raws.as_slice() else {
+    let mut raws = crate::parser::source::split(text, &mut map)?;
+    if raws.len() != 1 {
         return Err(crate::expr::err_syntax(text));
-    };
-    let statement = crate::plan::from_ast::parse_statement(raw, &map, raw.tokens.clone())?;
+    }
+    let raw = raws.remove(0);
+    let statement = crate::plan::from_ast::parse_statement(&raw, &map, raw.tokens.clone())?;
     let sqlparser::ast::Statement::Query(query) = statement else {
         return Err(crate::expr::err_syntax(text));
     };
-    Ok((map, query))
+    Ok((map, raw, query))
 }
 
 /// The view's SELECT compiled as a derived table named `name` (in the view's database,
@@ -370,7 +368,7 @@ pub(crate) fn compile_select(
     name: &str,
     ctx: &CompileCtx,
 ) -> Result<(TableRef, Vec<String>), SqlError> {
-    let (map, query) = parse_select(&def.source)?;
+    let (map, raw, query) = parse_select(&def.source)?;
     let inner = CompileCtx {
         catalog: ctx.catalog,
         database: Some(database),
@@ -397,14 +395,7 @@ pub(crate) fn compile_select(
         ));
     }
     VIEW_DEPTH.with(|d| d.set(depth + 1));
-    let compiled = crate::plan::derived::derived_ref(
-        &query,
-        false,
-        Some(name),
-        false,
-        (&map, &compiler),
-        &inner,
-    );
+    let compiled = crate::plan::derived::query_table(&query, &raw, name, (&map, &compiler), &inner);
     VIEW_DEPTH.with(|d| d.set(depth));
     let mut table = compiled?;
     let select_columns: Vec<String> = table.def.columns.iter().map(|c| c.name.clone()).collect();

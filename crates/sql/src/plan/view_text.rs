@@ -23,7 +23,7 @@ pub(crate) fn canonical(
     current: Option<&str>,
     ctx: &CompileCtx,
 ) -> Option<String> {
-    let (_, query) = crate::plan::view::parse_select(&def.source).ok()?;
+    let (_, _, query) = crate::plan::view::parse_select(&def.source).ok()?;
     let tables = from_tables(&query, database, ctx)?;
     let aliases = select_aliases(&query);
     Printer {
