@@ -214,7 +214,15 @@ impl Session {
                 for ((db, name), (new_db, new_name)) in renames {
                     storage
                         .rename_table(db, name, new_db, new_name)
-                        .map_err(catalog::storage_error)?;
+                        .map_err(|e| match e {
+                            // Renaming a view is not built (MariaDB renames it).
+                            myriad_storage::StorageError::NoSuchTable(..)
+                                if storage.view_exists(db, name) =>
+                            {
+                                crate::plan::tables::err_view_here()
+                            }
+                            e => catalog::storage_error(e),
+                        })?;
                 }
                 ok(0)
             }

@@ -65,6 +65,17 @@ impl Session {
             }
             return Err(exists);
         }
+        // A view that would read itself (OR REPLACE / ALTER over its own name): refused when
+        // it is made, with MariaDB's answer (it does not find the view it replaces: 1146).
+        if let Some(crate::plan::tables::Made::Query(q)) = &v.reads.made {
+            let reads = crate::exec::query_cache::tables_of_query(q.as_ref()).unwrap_or_default();
+            if reads.iter().any(|(d, t)| d == db && t == name) {
+                return Err(SqlError::new(
+                    ER_NO_SUCH_TABLE,
+                    format!("Table '{db}.{name}' doesn't exist"),
+                ));
+            }
+        }
         let kept = old.as_ref().filter(|_| v.alter);
         let current = env.current_user();
         let (user, host) = current.rsplit_once('@').unwrap_or((&current, ""));
