@@ -20,7 +20,7 @@ use crate::plan::tables::TableRef;
 use crate::plan::{CompileCtx, Stmt};
 use myriad_types::errors::{
     ER_BAD_FIELD_ERROR, ER_NO_SUCH_TABLE, ER_VIEW_NONUPD_CHECK, ER_VIEW_RECURSIVE,
-    ER_VIEW_SELECT_CLAUSE, ER_VIEW_SELECT_VARIABLE, ER_VIEW_WRONG_LIST,
+    ER_VIEW_SELECT_VARIABLE, ER_VIEW_WRONG_LIST,
 };
 use sqlparser::tokenizer::Token;
 use std::cell::Cell;
@@ -157,7 +157,7 @@ pub(crate) fn create(c: &mut Cursor, ctx: &CompileCtx) -> Result<Stmt, SqlError>
     }
     c.expect_word("AS")?;
     let (select, check_option) = select_and_check_option(c)?;
-    check_select_tokens(&c.tokens[c.pos..select])?;
+    check_select_tokens(&c.tokens[c.pos..select], c.map, c.text.end)?;
     let text = {
         let first = c.tokens.get(c.pos).ok_or_else(|| c.error())?;
         let last = &c.tokens[select - 1];
@@ -306,9 +306,13 @@ fn select_and_check_option(c: &Cursor) -> Result<(usize, String), SqlError> {
     Ok((c.tokens.len() - with_at, option.into()))
 }
 
-/// MariaDB's refusals that the SELECT's tokens show: a variable or a parameter (1351), an
-/// INTO (1350).
-fn check_select_tokens(tokens: &[sqlparser::tokenizer::TokenWithSpan]) -> Result<(), SqlError> {
+/// MariaDB's refusals that the SELECT's tokens show: a variable or a parameter (1351); an
+/// INTO, which MariaDB's grammar does not take there (1064 near it).
+fn check_select_tokens(
+    tokens: &[sqlparser::tokenizer::TokenWithSpan],
+    map: &SourceMap,
+    end: usize,
+) -> Result<(), SqlError> {
     let mut depth = 0i32;
     for t in tokens {
         match &t.token {
@@ -324,10 +328,10 @@ fn check_select_tokens(tokens: &[sqlparser::tokenizer::TokenWithSpan]) -> Result
                     && w.quote_style.is_none()
                     && w.value.eq_ignore_ascii_case("INTO") =>
             {
-                return Err(SqlError::new(
-                    ER_VIEW_SELECT_CLAUSE,
-                    "View's SELECT contains a 'INTO' clause",
-                ))
+                let at = map.offset(t.span.start.line, t.span.start.column);
+                return Err(crate::expr::err_syntax(
+                    map.source().get(at..end).unwrap_or(""),
+                ));
             }
             _ => {}
         }
@@ -464,5 +468,99 @@ pub(crate) fn view_or(
     match crate::catalog::views::read(ctx.catalog.storage(), database, name)? {
         Some(def) => view_ref(&def, database, name, alias, ctx),
         None => Err(missing),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with_cursor<T>(sql: &str, f: impl FnOnce(&mut Cursor) -> T) -> T {
+        let mut map = SourceMap::new(sql);
+        let raws = crate::parser::source::split(sql, &mut map).unwrap();
+        let raw = &raws[0];
+        let mut c = Cursor {
+            tokens: &raw.tokens,
+            pos: 0,
+            map: &map,
+            text: raw.text.clone(),
+        };
+        f(&mut c)
+    }
+
+    #[test]
+    fn view_statements_are_told_from_others() {
+        for sql in [
+            "CREATE VIEW v AS SELECT 1",
+            "CREATE OR REPLACE ALGORITHM = MERGE DEFINER = u@h SQL SECURITY INVOKER VIEW v AS SELECT 1",
+            "CREATE DEFINER = CURRENT_USER() VIEW v AS SELECT 1",
+            "ALTER ALGORITHM=TEMPTABLE VIEW v AS SELECT 1",
+        ] {
+            assert!(with_cursor(sql, |c| is_view_ddl(c)), "{sql}");
+        }
+        for sql in [
+            "CREATE TABLE v (a INT)",
+            "ALTER TABLE t ADD b INT",
+            "CREATE DATABASE d",
+        ] {
+            assert!(!with_cursor(sql, |c| is_view_ddl(c)), "{sql}");
+        }
+    }
+
+    #[test]
+    fn the_check_option_is_cut_from_the_select() {
+        let cut = |sql: &str| {
+            with_cursor(sql, |c| {
+                c.pos = c.tokens.len() - c.tokens.len().min(5);
+                c.pos = 0;
+                while !c.eat_word("AS") {
+                    c.pos += 1;
+                }
+                let (end, option) = select_and_check_option(c).unwrap();
+                (end - c.pos, option)
+            })
+        };
+        assert_eq!(cut("CREATE VIEW v AS SELECT a FROM t"), (4, "NONE".into()));
+        assert_eq!(
+            cut("CREATE VIEW v AS SELECT a FROM t WITH CHECK OPTION"),
+            (4, "CASCADED".into())
+        );
+        assert_eq!(
+            cut("CREATE VIEW v AS SELECT a FROM t WITH LOCAL CHECK OPTION"),
+            (4, "LOCAL".into())
+        );
+    }
+
+    #[test]
+    fn variables_and_into_are_refused() {
+        let refused = |sql: &str| {
+            let mut map = SourceMap::new(sql);
+            let raws = crate::parser::source::split(sql, &mut map).unwrap();
+            check_select_tokens(&raws[0].tokens, &map, sql.len())
+                .err()
+                .map(|e| e.code)
+        };
+        assert_eq!(refused("SELECT @x"), Some(ER_VIEW_SELECT_VARIABLE.code));
+        assert_eq!(
+            refused("SELECT @@version"),
+            Some(ER_VIEW_SELECT_VARIABLE.code)
+        );
+        assert_eq!(
+            refused("SELECT a INTO @x FROM t"),
+            Some(myriad_types::errors::ER_PARSE_ERROR.code)
+        );
+        assert_eq!(refused("SELECT a FROM t"), None);
+        assert_eq!(refused("SELECT 'a@b' FROM t"), None);
+    }
+
+    #[test]
+    fn updatable_follows_mariadb_for_the_common_shapes() {
+        assert!(updatable(None, "SELECT a, b FROM t WHERE a > 1"));
+        assert!(!updatable(Some("TEMPTABLE"), "SELECT a FROM t"));
+        assert!(!updatable(None, "SELECT DISTINCT a FROM t"));
+        assert!(!updatable(None, "SELECT a, COUNT(*) FROM t GROUP BY a"));
+        assert!(!updatable(None, "SELECT MAX(a) FROM t"));
+        assert!(!updatable(None, "SELECT 1"));
+        assert!(!updatable(None, "SELECT a FROM t UNION SELECT a FROM u"));
     }
 }
