@@ -130,7 +130,8 @@ impl Session {
         // As MariaDB: every table's privilege first (some column privilege of the kind
         // passes there), then the columns (walked only if a need looks at them).
         for need in &needs {
-            self.check_need(&grants, need)?;
+            self.check_need(&grants, need)
+                .map_err(|e| self.denied_behind_view(stmt, e))?;
         }
         let uses = std::cell::OnceCell::new();
         for need in &needs {

@@ -13,12 +13,14 @@ use crate::expr::eval::SqlValue;
 use crate::expr::eval::Warning;
 use crate::expr::Env;
 use crate::plan::view::CreateView;
+use crate::plan::Stmt;
 use crate::result::QueryResult;
 use crate::Session;
 use crate::Value;
 use myriad_storage::StorageError;
 use myriad_types::errors::{
-    ER_NO_SUCH_TABLE, ER_TABLE_EXISTS_ERROR, ER_UNKNOWN_VIEW, ER_WRONG_OBJECT,
+    ER_NO_SUCH_TABLE, ER_TABLEACCESS_DENIED_ERROR, ER_TABLE_EXISTS_ERROR, ER_UNKNOWN_VIEW,
+    ER_WRONG_OBJECT,
 };
 
 fn err_not_a_view(db: &str, name: &str) -> SqlError {
@@ -246,5 +248,27 @@ impl Session {
             .map_err(|_| {
                 SqlError::not_supported("CHECK TABLE of a view that can no longer be read")
             })
+    }
+
+    /// A table-level denial (1142) for a table the statement reads only through a view
+    /// answers as MariaDB answers for a view whose tables its reader may not read: 1356
+    /// naming the view (its message speaks of the definer or invoker), never the table
+    /// under it.
+    pub(crate) fn denied_behind_view(&self, stmt: &Stmt, denied: SqlError) -> SqlError {
+        if denied.code != ER_TABLEACCESS_DENIED_ERROR.code {
+            return denied;
+        }
+        let Some(named) = crate::exec::query_cache::named_tables(stmt) else {
+            return denied;
+        };
+        let names = |(db, t): &(String, String)| denied.message.ends_with(&format!("`{db}`.`{t}`"));
+        if named.iter().any(names) {
+            return denied;
+        }
+        let storage = self.engine.catalog.storage();
+        match named.iter().find(|(db, t)| storage.view_exists(db, t)) {
+            Some((db, t)) => catalog::views::err_view_invalid(db, t),
+            None => denied,
+        }
     }
 }
