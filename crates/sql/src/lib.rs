@@ -30,7 +30,9 @@
 //!   statements: `plan::statements`, `plan::key_cache_parse`), the sqlparser path
 //!   (`plan::from_ast`), SELECT plans, name resolution, access paths, table definitions,
 //!   ALTER, the plan cache. The conversions to stored values and the SHOW CREATE texts live
-//!   here, because table definitions need them.
+//!   here, because table definitions need them. A view (`plan::view`) is read as a derived
+//!   table over its stored SELECT (`catalog::views` keeps the definition); its canonical
+//!   text for SHOW CREATE VIEW is printed by `plan::view_text`.
 //! - [`session`]: what a connection keeps between statements: its variables, warnings,
 //!   prepared statements, row locks and query cache settings.
 //! - [`exec`]: running statements: the entry points, one dispatch arm per statement family,

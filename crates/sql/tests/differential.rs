@@ -540,6 +540,11 @@ fn random_queries_match_mariadb() {
 }
 
 #[test]
+fn views_match_mariadb() {
+    run_corpus("views", include_str!("corpus/views.sql"));
+}
+
+#[test]
 fn drop_view_matches_mariadb() {
     run_corpus("drop_view", include_str!("corpus/drop_view.sql"));
 }

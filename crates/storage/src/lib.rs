@@ -138,6 +138,7 @@ mod statement;
 mod table;
 mod table_locks;
 mod undo;
+mod views;
 mod writeback;
 
 pub use keycode::compare_datums;
@@ -891,7 +892,7 @@ impl Storage {
     /// the page images keep of it is forgotten.
     fn free_table_path(&self, db: &str, name: &str) -> Result<PathBuf> {
         let path = self.table_path(db, name);
-        if path.exists() {
+        if path.exists() || self.view_exists(db, name) {
             return Err(StorageError::TableExists(db.into(), name.into()));
         }
         self.inner

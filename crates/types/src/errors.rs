@@ -170,9 +170,15 @@ error_codes! {
     ER_SP_UNDECLARED_VAR = 1327, "42000", "Undeclared variable: %-.192s";
     ER_SP_FETCH_NO_DATA = 1329, "02000", "No data - zero rows fetched, selected, or processed";
     ER_WRONG_OBJECT = 1347, "HY000", "'%-.192s.%-.192s' is not of type '%s'";
+    ER_VIEW_SELECT_CLAUSE = 1350, "HY000", "View's SELECT contains a '%s' clause";
+    ER_VIEW_SELECT_VARIABLE = 1351, "HY000", "View's SELECT contains a variable or parameter";
+    ER_VIEW_SELECT_TMPTABLE = 1352, "HY000", "View's SELECT refers to a temporary table '%-.192s'";
+    ER_VIEW_WRONG_LIST = 1353, "HY000", "View's SELECT and view's field list have different column counts";
+    ER_VIEW_INVALID = 1356, "HY000", "View '%-.192s.%-.192s' references invalid table(s) or column(s) or function(s) or definer/invoker of view lack rights to use them";
     ER_NO_DEFAULT_FOR_FIELD = 1364, "HY000", "Field '%-.192s' doesn't have a default value";
     ER_DIVISION_BY_ZERO = 1365, "22012", "Division by 0";
     ER_TRUNCATED_WRONG_VALUE_FOR_FIELD = 1366, "22007", "Incorrect %-.32s value: '%-.128T' for column `%.192s`.`%.192s`.`%.192s` at row %lu";
+    ER_VIEW_NONUPD_CHECK = 1368, "HY000", "CHECK OPTION on non-updatable view %`-.192s.%`-.192s";
     ER_PASSWD_LENGTH = 1372, "HY000", "Password hash should be a %d-digit hexadecimal number";
     ER_PS_MANY_PARAM = 1390, "HY000", "Prepared statement contains too many placeholders";
     ER_CANNOT_USER = 1396, "HY000", "Operation %s failed for %.256s";
@@ -187,6 +193,7 @@ error_codes! {
     ER_WARN_CANT_DROP_DEFAULT_KEYCACHE = 1438, "HY000", "Cannot drop default keycache";
     ER_DATETIME_FUNCTION_OVERFLOW = 1441, "22008", "Datetime function: %-.32s field overflow";
     ER_MAX_PREPARED_STMT_COUNT_REACHED = 1461, "42000", "Can't create more than max_prepared_stmt_count statements (current value: %u)";
+    ER_VIEW_RECURSIVE = 1462, "HY000", "%`s.%`s contains view recursion";
     ER_WRONG_VALUE = 1525, "HY000", "Incorrect %-.32s value: '%-.128T'";
     ER_CANT_CHANGE_TX_CHARACTERISTICS = 1568, "25001", "Transaction characteristics can't be changed while a transaction is in progress";
     ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT = 1582, "42000", "Incorrect parameter count in the call to native function '%-.192s'";
@@ -202,6 +209,7 @@ error_codes! {
     ER_BAD_BASE64_DATA = 1958, "HY000", "Bad base64 data as position %u";
     ER_INVALID_ROLE = 1959, "OP000", "Invalid role specification %`s";
     ER_CANNOT_REVOKE_ROLE = 1962, "HY000", "Cannot revoke role '%s' from: '%s'@'%s'";
+    ER_IT_IS_A_VIEW = 1965, "42S02", "'%-.192s' is a view";
     ER_STATEMENT_TIMEOUT = 1969, "70100", "Query execution was interrupted (max_statement_time exceeded)";
     ER_SUBQUERIES_NOT_SUPPORTED = 1970, "42000", "%s does not support subqueries or stored functions";
     ER_SET_STATEMENT_NOT_SUPPORTED = 1971, "42000", "The system variable %.200s cannot be set in SET STATEMENT.";

@@ -32,6 +32,8 @@ pub enum VirtualRows {
     SystemVariables,
     TableConstraints,
     Tables,
+    /// VIEWS: a row per view.
+    Views,
     /// USER_PRIVILEGES, SCHEMA_PRIVILEGES, TABLE_PRIVILEGES, COLUMN_PRIVILEGES: the
     /// accounts' grants, a row per privilege.
     UserPrivileges,
@@ -161,7 +163,7 @@ pub static TABLES: &[VirtualTable] = &[
         USER_PRIVILEGES_COLUMNS,
         VirtualRows::UserPrivileges,
     ),
-    table("VIEWS", VIEWS_COLUMNS, VirtualRows::None),
+    table("VIEWS", VIEWS_COLUMNS, VirtualRows::Views),
 ];
 
 /// MariaDB's other information_schema tables: reading one answers 1235.

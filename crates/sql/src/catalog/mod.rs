@@ -13,6 +13,7 @@ pub mod mysql_schema;
 pub mod privileges;
 pub mod roles;
 pub mod tls_require;
+pub mod views;
 
 use crate::error::SqlError;
 use myriad_storage::{Storage, StorageConfig, StorageError};
@@ -187,16 +188,30 @@ impl Catalog {
         if !self.database_exists(name) {
             return Ok(None);
         }
+        // Views count as MariaDB counts them: among the tables dropped.
         let tables = self
             .storage
             .list_tables(name)
             .map(|t| t.len() as u64)
-            .unwrap_or(0);
+            .unwrap_or(0)
+            + self
+                .storage
+                .list_views(name)
+                .map(|v| v.len() as u64)
+                .unwrap_or(0);
         match self.storage.drop_database(name) {
             Ok(()) => Ok(Some(tables)),
             Err(StorageError::NoSuchDatabase(_)) => Ok(None),
             Err(e) => Err(storage_error(e)),
         }
+    }
+
+    /// Views of a database, sorted (none in the system schemas).
+    pub fn views(&self, database: &str) -> Result<Vec<String>, SqlError> {
+        if is_system(database) && !self.storage.database_exists(database) {
+            return Ok(Vec::new());
+        }
+        self.storage.list_views(database).map_err(storage_error)
     }
 
     /// Tables of a database, sorted (none in the system schemas yet).

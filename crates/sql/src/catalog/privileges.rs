@@ -106,6 +106,8 @@ impl Privs {
     pub const INDEX: Privs = Privs(bit("INDEX"));
     pub const ALTER: Privs = Privs(bit("ALTER"));
     pub const LOCK_TABLES: Privs = Privs(bit("LOCK TABLES"));
+    pub const CREATE_VIEW: Privs = Privs(bit("CREATE VIEW"));
+    pub const SHOW_VIEW: Privs = Privs(bit("SHOW VIEW"));
     pub const FILE: Privs = Privs(bit("FILE"));
     pub const SHOW_DATABASES: Privs = Privs(bit("SHOW DATABASES"));
     pub const SUPER: Privs = Privs(bit("SUPER"));

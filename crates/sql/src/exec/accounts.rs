@@ -37,13 +37,11 @@ impl Session {
                     Some(db) => db.clone(),
                     None => current()?,
                 };
-                // MariaDB grants on existing tables only (a REVOKE may name a dropped one).
+                // MariaDB grants on existing tables and views only (a REVOKE may name a
+                // dropped one).
                 let exists = self.engine.catalog.database_exists(&db)
-                    && self
-                        .engine
-                        .catalog
-                        .tables(&db)?
-                        .iter()
+                    && (self.engine.catalog.tables(&db)?.iter())
+                        .chain(self.engine.catalog.views(&db)?.iter())
                         .any(|n| n.eq_ignore_ascii_case(t));
                 if !g.revoke && !exists {
                     return Err(SqlError::new(

@@ -29,9 +29,10 @@ pub(crate) struct Table {
 }
 
 impl Table {
-    /// None for a table that is not stored (derived, information_schema's).
+    /// None for a table that is not stored (derived, information_schema's); a view's
+    /// columns are its own (SELECT on them is needed as on a table's).
     fn of(t: &TableRef) -> Option<Table> {
-        t.made.is_none().then(|| Table {
+        (t.made.is_none() || t.is_view()).then(|| Table {
             database: Arc::clone(&t.database),
             name: Arc::clone(&t.name),
             def: Arc::clone(&t.def),

@@ -10,11 +10,10 @@ use crate::expr::eval::Warning;
 use crate::expr::Env;
 use crate::plan::ShowFilter;
 use crate::plan::Stmt;
-use crate::result::QueryResult;
 use crate::Session;
 use myriad_types::errors::{
     ER_BAD_TABLE_ERROR, ER_CANT_DROP_FIELD_OR_KEY, ER_DB_CREATE_EXISTS, ER_DB_DROP_EXISTS,
-    ER_DUP_KEYNAME, ER_ILLEGAL_HA, ER_UNKNOWN_VIEW, ER_WRONG_OBJECT,
+    ER_DUP_KEYNAME, ER_ILLEGAL_HA, ER_IT_IS_A_VIEW,
 };
 
 impl Session {
@@ -125,15 +124,28 @@ impl Session {
             Stmt::DropTables { tables, if_exists } => {
                 let storage = self.engine.catalog.storage();
                 let mut missing = Vec::new();
+                let mut views = Vec::new();
                 for (db, name) in tables {
                     match storage.drop_table(db, name) {
                         Ok(()) => {}
+                        // DROP TABLE leaves a view alone (MariaDB: 1965).
+                        Err(myriad_storage::StorageError::NoSuchTable(..))
+                            if storage.view_exists(db, name) =>
+                        {
+                            views.push(format!("'{db}.{name}' is a view"))
+                        }
                         Err(myriad_storage::StorageError::NoSuchTable(..))
                         | Err(myriad_storage::StorageError::NoSuchDatabase(..)) => {
                             missing.push(format!("{db}.{name}"))
                         }
                         Err(e) => return Err(catalog::storage_error(e)),
                     }
+                }
+                if let Some(first) = views.first().filter(|_| !*if_exists) {
+                    return Err(SqlError::new(ER_IT_IS_A_VIEW, first.clone()));
+                }
+                for view in views {
+                    env.warnings.push(note(ER_IT_IS_A_VIEW.code, view));
                 }
                 if !missing.is_empty() {
                     let message = format!("Unknown table '{}'", missing.join(","));
@@ -149,6 +161,7 @@ impl Session {
                 ok(0)
             }
             Stmt::DropViews { names, if_exists } => self.drop_views(names, *if_exists, env)?,
+            Stmt::CreateView(view) => self.create_view(view, env)?,
             Stmt::Truncate { database, name } => {
                 self.engine
                     .catalog
@@ -201,39 +214,20 @@ impl Session {
                 for ((db, name), (new_db, new_name)) in renames {
                     storage
                         .rename_table(db, name, new_db, new_name)
-                        .map_err(catalog::storage_error)?;
+                        .map_err(|e| match e {
+                            // Renaming a view is not built (MariaDB renames it).
+                            myriad_storage::StorageError::NoSuchTable(..)
+                                if storage.view_exists(db, name) =>
+                            {
+                                crate::plan::tables::err_view_here()
+                            }
+                            e => catalog::storage_error(e),
+                        })?;
                 }
                 ok(0)
             }
             _ => return Err(SqlError::not_supported("this statement here")),
         }))
-    }
-
-    /// DROP VIEW, which finds no view to drop (see `plan::drop_view`): notes with IF
-    /// EXISTS, else MariaDB's error 4092.
-    fn drop_views(
-        &self,
-        names: &[(String, String)],
-        if_exists: bool,
-        env: &mut ExecEnv,
-    ) -> Result<QueryResult, SqlError> {
-        let all: Vec<String> = names.iter().map(|(db, n)| format!("{db}.{n}")).collect();
-        let message = format!("Unknown VIEW: '{}'", all.join(","));
-        if !if_exists {
-            return Err(SqlError::new(ER_UNKNOWN_VIEW, message));
-        }
-        let storage = self.engine.catalog.storage();
-        for (db, name) in names {
-            if storage.table_exists(db, name) {
-                env.warnings.push(Warning {
-                    level: "Warning",
-                    code: ER_WRONG_OBJECT.code,
-                    message: format!("'{db}.{name}' is not of type 'VIEW'"),
-                });
-            }
-        }
-        env.warnings.push(note(ER_UNKNOWN_VIEW.code, message));
-        Ok(ok(0))
     }
 }
 
@@ -316,6 +310,19 @@ impl Session {
                         crate::exec::key_cache::table_message(&db, name, op, kind, text)
                     };
                     match storage.open_table(&db, name) {
+                        // A view: ANALYZE refuses it, CHECK reads it (see `check_view`).
+                        Err(myriad_storage::StorageError::NoSuchTable(..))
+                            if storage.view_exists(&db, name) =>
+                        {
+                            if *analyze {
+                                let text = format!("'{db}.{name}' is not of type 'BASE TABLE'");
+                                rows.push(row("Error", text));
+                                rows.push(row("status", "Operation failed".into()));
+                            } else {
+                                self.check_view(&db, name)?;
+                                rows.push(row("status", "OK".into()));
+                            }
+                        }
                         Err(e) => {
                             rows.push(row("Error", catalog::storage_error(e).message));
                             rows.push(row("status", "Operation failed".into()));

@@ -177,7 +177,9 @@ fn ddl_tables(stmt: &Stmt, current: Option<&str>) -> Vec<(TableKey, bool)> {
             .iter()
             .map(|((d, t), _)| (table_key(d, t), true))
             .collect(),
-        Stmt::ShowCreateTable { database, table } => database
+        Stmt::ShowCreateTable {
+            database, table, ..
+        } => database
             .as_deref()
             .or(current)
             .map(|db| vec![(table_key(db, table), false)])

@@ -39,6 +39,7 @@ pub mod spill;
 pub mod stream;
 pub mod table_cache;
 pub mod transaction;
+pub mod views;
 pub mod window;
 pub mod write;
 
@@ -97,6 +98,7 @@ impl Session {
             | Stmt::CreateTable { .. }
             | Stmt::DropTables { .. }
             | Stmt::DropViews { .. }
+            | Stmt::CreateView(_)
             | Stmt::Truncate { .. }
             | Stmt::AlterIndexes { .. }
             | Stmt::Maintenance { .. }

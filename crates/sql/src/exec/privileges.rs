@@ -131,7 +131,8 @@ impl Session {
         // As MariaDB: every table's privilege first (some column privilege of the kind
         // passes there), then the columns (walked only if a need looks at them).
         for need in &needs {
-            self.check_need(&grants, need)?;
+            self.check_need(&grants, need)
+                .map_err(|e| self.denied_behind_view(stmt, e))?;
         }
         let uses = std::cell::OnceCell::new();
         for need in &needs {
@@ -433,6 +434,8 @@ pub(crate) fn writes(stmt: &Stmt) -> bool {
             | Stmt::Delete(_)
             | Stmt::CreateTable { .. }
             | Stmt::DropTables { .. }
+            | Stmt::CreateView(_)
+            | Stmt::DropViews { .. }
             | Stmt::Truncate { .. }
             | Stmt::AlterTable { .. }
             | Stmt::RenameTables { .. }
@@ -544,6 +547,18 @@ fn needs_of<'s>(stmt: &'s Stmt, current: Option<&'s str>, needs: &mut Vec<Need<'
                 needs.push(table(db, t, Privs::DROP));
             }
         }
+        // A view is made with CREATE VIEW on it (and DROP to replace one), and SELECT on
+        // what its query reads.
+        Stmt::CreateView(v) => {
+            let privs = match v.alter || v.or_replace {
+                true => Privs::CREATE_VIEW.union(Privs::DROP),
+                false => Privs::CREATE_VIEW,
+            };
+            needs.push(table(&v.database, &v.name, privs));
+            if let Some(crate::plan::tables::Made::Query(q)) = &v.reads.made {
+                push_reads(crate::exec::query_cache::tables_of_query(q.as_ref()), needs);
+            }
+        }
         Stmt::Truncate { database, name } => needs.push(table(database, name, Privs::DROP)),
         Stmt::LoadData(p) => {
             // FILE for the server's own file is checked when it runs (1045, as MariaDB).
@@ -596,7 +611,20 @@ fn needs_of<'s>(stmt: &'s Stmt, current: Option<&'s str>, needs: &mut Vec<Need<'
                 needs.push(Need::SeeTable(db, t));
             }
         }
-        Stmt::ShowCreateTable { database, table: t } => {
+        // SHOW CREATE VIEW needs SHOW VIEW and SELECT on the view (SHOW CREATE TABLE of a
+        // view checks them when it finds the view).
+        Stmt::ShowCreateTable {
+            database,
+            table: t,
+            view: true,
+        } => {
+            if let Some(db) = database.as_deref().or(current) {
+                needs.push(table(db, t, Privs::SHOW_VIEW.union(Privs::SELECT)));
+            }
+        }
+        Stmt::ShowCreateTable {
+            database, table: t, ..
+        } => {
             if let Some(db) = database.as_deref().or(current) {
                 needs.push(Need::AnyOnTable(db, t));
             }

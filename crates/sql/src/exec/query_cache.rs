@@ -337,6 +337,16 @@ pub fn read_tables(stmt: &Stmt) -> Option<Vec<(String, String)>> {
     collect_stmt(stmt, &mut tables).then_some(tables.list)
 }
 
+/// The tables and views a SELECT names itself, its subqueries' included, without the
+/// tables under its views; None as for [`read_tables`].
+pub fn named_tables(stmt: &Stmt) -> Option<Vec<(String, String)>> {
+    let mut tables = Tables {
+        views_opaque: true,
+        ..Tables::every()
+    };
+    collect_stmt(stmt, &mut tables).then_some(tables.list)
+}
+
 /// [`read_tables`] of expressions (a DO, a SET, an INSERT's values).
 pub fn tables_of_exprs<'e>(
     exprs: impl IntoIterator<Item = &'e Expr>,
@@ -361,6 +371,8 @@ pub fn tables_of_query(query: &dyn SubqueryPlan) -> Option<Vec<(String, String)>
 pub(crate) struct Tables {
     pub list: Vec<(String, String)>,
     pub every: bool,
+    /// Views count as the tables named, without the tables under them.
+    pub views_opaque: bool,
     /// The subqueries walked already (by address). A plan names one subquery in several
     /// places (a WHERE and the index range it gives), and a walk that entered it at each
     /// would double with every level of nesting: 2^26 walks for 26 nested levels.
@@ -390,6 +402,16 @@ pub(crate) fn collect_stmt(stmt: &Stmt, tables: &mut Tables) -> bool {
             let mut refs = vec![&plan.source.table];
             refs.extend(plan.joins.iter().map(|j| &j.table));
             for t in refs {
+                // A view is read as a table (its version moves when it is replaced or
+                // dropped; SELECT on it is needed), then as the derived table it is.
+                if t.is_view() {
+                    tables
+                        .list
+                        .push((t.database.to_string(), t.name.to_string()));
+                    if tables.views_opaque {
+                        continue;
+                    }
+                }
                 // A derived table reads the tables of its query.
                 if let Some(crate::plan::tables::Made::Query(q)) = &t.made {
                     if !collect_subquery(q.as_ref(), tables) {

@@ -392,21 +392,32 @@ impl Session {
                 // An account with only global privileges that do not reach tables (PROCESS,
                 // RELOAD ...) sees no tables, without an error (see `exec::privileges`).
                 let system = crate::plan::info_schema::is_schema(&db);
-                let mut names = match system {
+                let kind = if system { "SYSTEM VIEW" } else { "BASE TABLE" };
+                let mut names: Vec<(String, &str)> = match system {
                     true => crate::catalog::info_schema::TABLES
                         .iter()
-                        .map(|t| t.name.to_string())
+                        .map(|t| (t.name.to_string(), kind))
                         .collect(),
-                    false => self.engine.catalog.tables(&db)?,
+                    false => self
+                        .engine
+                        .catalog
+                        .tables(&db)?
+                        .into_iter()
+                        .map(|t| (t, kind))
+                        .collect(),
                 };
+                if !system {
+                    let views = self.engine.catalog.views(&db)?;
+                    names.extend(views.into_iter().map(|v| (v, "VIEW")));
+                    names.sort();
+                }
                 let grants = self.checked_grants();
                 if !grants.is_all() && !system {
-                    names.retain(|t| grants.any_on_table_or_column(&db, t));
+                    names.retain(|(t, _)| grants.any_on_table_or_column(&db, t));
                 }
-                let kind = if system { "SYSTEM VIEW" } else { "BASE TABLE" };
                 let rows: Vec<Vec<Value>> = names
                     .into_iter()
-                    .map(|n| {
+                    .map(|(n, kind)| {
                         let mut row = vec![Value::Bytes(n.into_bytes())];
                         if *full {
                             row.push(Value::text(kind));
@@ -463,8 +474,24 @@ impl Session {
                 );
                 crate::exec::show_columns::show_columns(&t, *full, filter, &privileges, env)?
             }
-            Stmt::ShowCreateTable { database, table } => {
-                let t = self.shown_table(database.as_deref(), table)?;
+            Stmt::ShowCreateTable {
+                database,
+                table,
+                view,
+            } => {
+                let db = database
+                    .clone()
+                    .or_else(|| self.info.database.clone())
+                    .ok_or_else(err_no_database)?;
+                if *view {
+                    return self.show_create_view(&db, table, true, env);
+                }
+                let t = match self.shown_table(Some(&db), table) {
+                    Err(e) if e.code == crate::plan::tables::ER_VIEW_HERE.code => {
+                        return self.show_create_view(&db, table, false, env)
+                    }
+                    t => t?,
+                };
                 let text = crate::plan::show_create::create_table_text(&t.name, &t.def);
                 listing(
                     &[("Table", 64), ("Create Table", 1024)],

@@ -142,12 +142,33 @@ pub(crate) fn derived_ref(
         outer: None,
         ..*compiler
     };
-    let (stmt, columns) = if crate::plan::union::is_bare_set_operation(subquery) {
-        let plan = crate::plan::union::compile(&subquery.body, map, compiler, ctx)?;
+    let empty = crate::parser::source::RawStatement {
+        tokens: Vec::new(),
+        text: 0..0,
+    };
+    query_table(subquery, &empty, alias, (map, compiler), ctx)
+}
+
+/// The table of the rows of query `q` (a derived table's, a view's) named `alias`. `raw`
+/// holds the query's tokens when it is a statement's whole text (a view's SELECT), where
+/// unaliased items take their names from the text as written; else it is empty.
+pub(crate) fn query_table(
+    q: &ast::Query,
+    raw: &crate::parser::source::RawStatement,
+    alias: &str,
+    (map, compiler): (&SourceMap, &Compiler),
+    ctx: &CompileCtx,
+) -> Result<TableRef, SqlError> {
+    let (stmt, columns) = if crate::plan::union::is_bare_set_operation(q) {
+        let plan = crate::plan::union::compile(&q.body, map, compiler, ctx)?;
         let columns = plan.def.columns.clone();
         (Stmt::Union(Box::new(plan)), columns)
+    } else if raw.tokens.is_empty() {
+        let stmt = crate::plan::query::compile_subquery(q, map, compiler, ctx)?;
+        let columns = result_columns(&stmt)?;
+        (stmt, columns)
     } else {
-        let stmt = crate::plan::query::compile_subquery(subquery, map, compiler, ctx)?;
+        let stmt = crate::plan::query::compile_query(q, raw, map, compiler, ctx)?;
         let columns = result_columns(&stmt)?;
         (stmt, columns)
     };
@@ -167,7 +188,7 @@ pub(crate) fn derived_ref(
 }
 
 /// 1060 when two columns share a name (ignoring case, as column names compare).
-fn check_unique_names(columns: &[st::ColumnDef]) -> Result<(), SqlError> {
+pub(crate) fn check_unique_names(columns: &[st::ColumnDef]) -> Result<(), SqlError> {
     for (i, c) in columns.iter().enumerate() {
         if columns[..i]
             .iter()

@@ -1,8 +1,7 @@
-//! DROP VIEW. Views are not kept here (CREATE VIEW answers ER_NOT_SUPPORTED_YET), so a
-//! DROP VIEW finds none and answers as MariaDB does for views that are not there: with
-//! IF EXISTS a note naming them and nothing done, without it error 4092 (Unknown VIEW). A
-//! name that is a table is no view: with IF EXISTS warning 1347 says so, and the table
-//! stays.
+//! DROP VIEW: the views named are dropped (`exec::views`); for the names that are no view
+//! it answers as MariaDB does: with IF EXISTS a note naming them, without it error 4092
+//! (Unknown VIEW) once the others are dropped. A name that is a table is no view: with IF
+//! EXISTS warning 1347 says so, and the table stays.
 
 use crate::error::SqlError;
 use crate::plan::Stmt;

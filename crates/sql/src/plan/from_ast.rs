@@ -44,7 +44,7 @@ pub(crate) fn parse_with_sqlparser(
 
 /// sqlparser's tree of one statement from its tokens (the literal lists already taken out),
 /// with MySQL's syntax error at the place the parser stopped.
-fn parse_statement(
+pub(crate) fn parse_statement(
     raw: &RawStatement,
     map: &SourceMap,
     tokens: Vec<TokenWithSpan>,
@@ -539,12 +539,12 @@ pub(crate) fn table_factor(
         }
     }
     let (db, table) = crate::plan::tables::resolve_name_in_place(name, ctx.database)?;
-    crate::plan::tables::open_ref(
-        storage,
-        db,
-        table,
-        alias.as_ref().map(|a| a.name.value.as_str()),
-    )
+    let alias = alias.as_ref().map(|a| a.name.value.as_str());
+    match crate::plan::tables::open_ref(storage, db, table, alias) {
+        // A view is read where a derived table may be.
+        Err(e) if subqueries.is_some() => crate::plan::view::view_or(e, db, table, alias, ctx),
+        opened => opened,
+    }
 }
 
 pub(crate) fn first_words(text: &str) -> String {

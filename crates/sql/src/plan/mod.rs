@@ -37,6 +37,8 @@ pub mod table_def;
 pub mod tables;
 pub mod timestamps;
 pub mod union;
+pub mod view;
+pub mod view_text;
 pub mod window;
 
 use crate::catalog::account_options::AccountOptions;
@@ -205,9 +207,11 @@ pub enum Stmt {
         full: bool,
         filter: ShowFilter,
     },
+    /// SHOW CREATE TABLE, or SHOW CREATE VIEW (`view`).
     ShowCreateTable {
         database: Option<String>,
         table: String,
+        view: bool,
     },
     ShowIndex {
         database: Option<String>,
@@ -311,7 +315,9 @@ pub enum Stmt {
         tables: Vec<(String, String)>,
         if_exists: bool,
     },
-    /// DROP VIEW: no view exists here (see `drop_view`).
+    /// CREATE VIEW or ALTER VIEW (see `view`).
+    CreateView(Box<view::CreateView>),
+    /// DROP VIEW (see `drop_view`).
     DropViews {
         names: Vec<(String, String)>,
         if_exists: bool,
@@ -478,6 +484,8 @@ impl Stmt {
             Stmt::ReleaseSavepoint(_) => Counter::ComReleaseSavepoint,
             Stmt::Empty => Counter::ComAdminCommands,
             Stmt::DropViews { .. } => Counter::ComDropView,
+            // As MariaDB: ALTER VIEW counts as Com_create_view.
+            Stmt::CreateView(_) => Counter::ComCreateView,
             Stmt::CreateTable { .. } => Counter::ComCreateTable,
             Stmt::DropTables { .. } => Counter::ComDropTable,
             Stmt::DropRoutine {
@@ -690,6 +698,7 @@ pub fn compile_statement(
         Some("DESCRIBE" | "DESC" | "EXPLAIN") => commands::describe_table(&mut c)?,
         Some("CHECK" | "ANALYZE") => commands::maintenance(&mut c)?,
         Some("USE") => commands::use_database(&mut c)?,
+        Some("CREATE" | "ALTER") if view::is_view_ddl(&c) => view::create(&mut c, ctx)?,
         Some("CREATE" | "DROP") if matches!(second(&c).as_deref(), Some("DATABASE" | "SCHEMA")) => {
             commands::database(&mut c)?
         }

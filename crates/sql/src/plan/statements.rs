@@ -543,11 +543,16 @@ pub(crate) fn parse_show(c: &mut Cursor, compiler: &Compiler) -> Result<Stmt, Sq
             c.expect_end()?;
             Stmt::ShowIndex { database, table }
         }
-        "CREATE" if c.peek_word().as_deref() == Some("TABLE") => {
+        "CREATE" if matches!(c.peek_word().as_deref(), Some("TABLE" | "VIEW")) => {
+            let view = c.peek_word().as_deref() == Some("VIEW");
             c.pos += 1;
             let (database, table) = table_name(c)?;
             c.expect_end()?;
-            Stmt::ShowCreateTable { database, table }
+            Stmt::ShowCreateTable {
+                database,
+                table,
+                view,
+            }
         }
         "CREATE" if matches!(c.peek_word().as_deref(), Some("DATABASE") | Some("SCHEMA")) => {
             c.pos += 1;

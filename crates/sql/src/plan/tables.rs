@@ -352,6 +352,19 @@ pub struct DeletePlan {
     pub limit: Option<Expr>,
 }
 
+/// A view named where this server reads only tables: writing through a view, locking one.
+pub fn err_view_here() -> SqlError {
+    SqlError::new(
+        ER_VIEW_HERE,
+        "This version of myriad doesn't yet support 'a view here (writing through a view, \
+         or this statement on a view)'",
+    )
+}
+
+/// The code of [`err_view_here`].
+pub const ER_VIEW_HERE: myriad_types::errors::ErrorCode =
+    myriad_types::errors::ER_NOT_SUPPORTED_YET;
+
 pub fn err_no_database() -> SqlError {
     SqlError::new(ER_NO_DB_ERROR, "No database selected")
 }
@@ -400,6 +413,8 @@ pub fn open_ref(
             ER_NO_SUCH_TABLE,
             format!("Table '{db}.{name}' doesn't exist"),
         ),
+        // A view where only a table can be (a write's target, ...): not built.
+        st::StorageError::NoSuchTable(..) if storage.view_exists(db, name) => err_view_here(),
         other => storage_error(other),
     })?;
     let name: Arc<str> = name.into();
@@ -427,6 +442,11 @@ pub(crate) fn text_form(ty: &st::ColumnType) -> Option<crate::expr::TextForm> {
 }
 
 impl TableRef {
+    /// Whether this is a view: a derived table that a database names.
+    pub fn is_view(&self) -> bool {
+        matches!(self.made, Some(Made::Query(_))) && !self.database.is_empty()
+    }
+
     pub fn scope(&self) -> ColumnScope {
         ColumnScope {
             columns: self

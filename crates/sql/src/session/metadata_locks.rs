@@ -87,6 +87,8 @@ pub fn ddl_target(stmt: &Stmt) -> Option<DdlTarget> {
         | Stmt::AlterIndexes { database, name, .. } => vec![table_key(database, name)],
         Stmt::AlterTable { table, .. } => vec![table_key(&table.database, &table.name)],
         Stmt::DropTables { tables, .. } => tables.iter().map(|(d, t)| table_key(d, t)).collect(),
+        Stmt::DropViews { names, .. } => names.iter().map(|(d, t)| table_key(d, t)).collect(),
+        Stmt::CreateView(view) => vec![table_key(&view.database, &view.name)],
         Stmt::RenameTables { renames } => renames
             .iter()
             .flat_map(|((d1, t1), (d2, t2))| [table_key(d1, t1), table_key(d2, t2)])

@@ -26,6 +26,7 @@ use crate::plan::tables::TableRef;
 mod columns;
 mod privileges;
 mod server;
+mod views;
 
 use crate::value::Value;
 use columns::{column_rows, constraint_rows, key_column_rows, statistics_rows};
@@ -45,7 +46,12 @@ pub(crate) fn rows(
         VirtualRows::None => Vec::new(),
         VirtualRows::KeyCaches => crate::exec::key_cache::key_caches_rows(env.engine),
         VirtualRows::Schemata => schemata(env, &narrow),
-        VirtualRows::Tables => tables(env, &narrow)?,
+        VirtualRows::Tables => {
+            let mut rows = tables(env, &narrow)?;
+            rows.extend(views::view_table_rows(env, &narrow)?);
+            rows
+        }
+        VirtualRows::Views => views::view_rows(env, &narrow)?,
         VirtualRows::Partitions => partitions(env, &narrow)?,
         VirtualRows::Columns => per_table(env, &narrow, column_rows)?,
         VirtualRows::Statistics => per_table(env, &narrow, statistics_rows)?,
