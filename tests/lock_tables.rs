@@ -23,6 +23,18 @@ const STEPS: &[(&str, &str)] = &[
         "USE lt; LOCK TABLES t WRITE; INSERT INTO t VALUES (1); SELECT * FROM t",
     ),
     ("root", "USE lt; LOCK TABLES t WRITE; SELECT * FROM u"),
+    // A result the query cache holds is not served to a session that did not lock its
+    // table: 1100, as uncached.
+    (
+        "root",
+        "SET GLOBAL query_cache_size = 1048576; SET GLOBAL query_cache_type = ON; \
+         USE lt; SELECT COUNT(*) FROM u; SELECT COUNT(*) FROM u; \
+         LOCK TABLES t READ; SELECT COUNT(*) FROM u",
+    ),
+    (
+        "root",
+        "SET GLOBAL query_cache_type = OFF; SET GLOBAL query_cache_size = 0",
+    ),
     (
         "root",
         "USE lt; LOCK TABLES t WRITE; SELECT * FROM lt.t AS x",

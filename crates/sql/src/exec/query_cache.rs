@@ -164,6 +164,8 @@ pub(crate) fn lookup(
     if !session.engine.query_cache.cache.is_enabled()
         || session.state.query_cache().cache_type == TYPE_OFF
         || session.state.password_expired
+        // Under LOCK TABLES a statement may use only the tables it locked (1100): it runs.
+        || session.state.locked_tables.is_some()
     {
         return Looked::Miss(None);
     }
