@@ -714,8 +714,13 @@ impl Storage {
 
     /// Tables of a database, sorted.
     pub fn list_tables(&self, db: &str) -> Result<Vec<String>> {
-        let dir = self.db_dir(db);
-        let entries = match fs::read_dir(&dir) {
+        self.names_in_database(db, ".myt")
+    }
+
+    /// The names of a database's files that end in `suffix` (files being built, whose
+    /// names start with `#`, left out), decoded and sorted; NoSuchDatabase without it.
+    pub(crate) fn names_in_database(&self, db: &str, suffix: &str) -> Result<Vec<String>> {
+        let entries = match fs::read_dir(self.db_dir(db)) {
             Ok(e) => e,
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 return Err(StorageError::NoSuchDatabase(db.into()))
@@ -728,7 +733,7 @@ impl Storage {
             if name.starts_with('#') {
                 continue;
             }
-            if let Some(n) = name.strip_suffix(".myt").and_then(decode_name) {
+            if let Some(n) = name.strip_suffix(suffix).and_then(decode_name) {
                 out.push(n);
             }
         }

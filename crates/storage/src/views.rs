@@ -7,7 +7,7 @@
 //! (`#` names are never listed), synced, renamed over the view's name and the directory
 //! synced, so a crash leaves the old definition or the new one, never a torn one.
 
-use crate::{decode_name, push_encoded_name, sync_dir, Result, Storage, StorageError};
+use crate::{push_encoded_name, sync_dir, Result, Storage, StorageError};
 use std::fs;
 use std::io::{self, Write};
 use std::os::unix::fs::OpenOptionsExt;
@@ -90,22 +90,7 @@ impl Storage {
 
     /// The views of a database, sorted.
     pub fn list_views(&self, db: &str) -> Result<Vec<String>> {
-        let entries = match fs::read_dir(self.db_dir(db)) {
-            Ok(e) => e,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                return Err(StorageError::NoSuchDatabase(db.into()))
-            }
-            Err(e) => return Err(e.into()),
-        };
-        let mut out = Vec::new();
-        for e in entries {
-            let name = e?.file_name().to_string_lossy().into_owned();
-            if let Some(n) = name.strip_suffix(VIEW_SUFFIX).and_then(decode_name) {
-                out.push(n);
-            }
-        }
-        out.sort();
-        Ok(out)
+        self.names_in_database(db, VIEW_SUFFIX)
     }
 }
 
