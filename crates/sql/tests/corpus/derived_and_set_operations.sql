@@ -72,3 +72,9 @@ select * from (select 1, 2) as d(a, b)
 UPDATE (SELECT * FROM t) d SET g = 1
 SELECT * FROM (SELECT id FROM t)
 DROP DATABASE setops
+-- Unaliased items of derived tables and set operations are named by their whole text.
+SELECT * FROM (SELECT CAST(1 AS CHAR(3)), trim(' a '), exists(select 1), convert('a', char), substring('abc' from 2), position('b' in 'abc')) d;
+SELECT * FROM (SELECT -(3), not 1, 1 is null, (1+2), date '2020-01-01', NOT EXISTS (select 1), (1) + (2), cast(1 as char) is null) d;
+SELECT * FROM (SELECT trim(leading 'a' from 'aab'), !1, ((1)), ('a'), - 1, 1 is not null) d;
+SELECT -(3) UNION SELECT 1;
+SELECT cast(1 as char) UNION SELECT 2;
