@@ -648,9 +648,7 @@ impl Session {
 
     /// COM_INIT_DB and `USE`.
     pub fn use_database(&mut self, database: &str) -> Result<(), SqlError> {
-        if self.state.password_expired {
-            return Err(crate::exec::privileges::must_change_password());
-        }
+        self.refuse_in_password_sandbox()?;
         crate::exec::entry::use_database(self, database)
     }
 
@@ -660,9 +658,7 @@ impl Session {
 
     /// COM_FIELD_LIST: the columns of a table in the current database.
     pub fn field_list(&mut self, table: &str) -> Result<Vec<Column>, SqlError> {
-        if self.state.password_expired {
-            return Err(crate::exec::privileges::must_change_password());
-        }
+        self.refuse_in_password_sandbox()?;
         crate::exec::entry::field_list(self, table)
     }
 

@@ -386,7 +386,8 @@ impl Change {
             index: 0,
             global: false,
             value: VarValue::Bool(false),
-            user: Some((name, crate::session::user_variable_value(value, None))),
+            // A user variable keeps a date or time as its text.
+            user: Some((name, crate::expr::cast::temporal_as_text(value, None))),
         }
     }
 }

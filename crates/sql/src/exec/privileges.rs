@@ -152,10 +152,23 @@ impl Session {
                 | Stmt::SetTransaction { .. }
                 | Stmt::SetPassword { .. }
         );
-        if self.state.password_expired && !set {
-            return Err(must_change_password());
+        match set {
+            true => Ok(()),
+            false => self.refuse_in_password_sandbox(),
         }
-        Ok(())
+    }
+
+    /// 1820 while the session's password is expired (see
+    /// [`Session::refuse_if_password_expired`]): for the commands that are no statement
+    /// (COM_INIT_DB, COM_FIELD_LIST).
+    pub(crate) fn refuse_in_password_sandbox(&self) -> Result<(), SqlError> {
+        match self.state.password_expired {
+            true => Err(SqlError::new(
+                ER_MUST_CHANGE_PASSWORD,
+                "You must SET PASSWORD before executing this statement",
+            )),
+            false => Ok(()),
+        }
     }
 
     /// Fail with 1142 unless the account holds some privilege on `db`.`table`: what
@@ -368,14 +381,6 @@ fn written_columns(stmt: &Stmt, privs: Privs) -> Option<Written<'_>> {
         }
         _ => None,
     }
-}
-
-/// 1820: the session's password expired and it ran something other than SET.
-pub(crate) fn must_change_password() -> SqlError {
-    SqlError::new(
-        ER_MUST_CHANGE_PASSWORD,
-        "You must SET PASSWORD before executing this statement",
-    )
 }
 
 pub(super) fn column_denied(

@@ -113,7 +113,7 @@ impl Session {
                 .and_then(|c| c.get(i))
                 .map(|c| c.decimals)
                 .filter(|d| *d <= myriad_types::datetime::MAX_FSP);
-            let value = crate::session::user_variable_value(value, digits);
+            let value = crate::expr::cast::temporal_as_text(value, digits);
             self.state.user_vars.insert(name.clone(), value);
         }
     }

@@ -58,6 +58,21 @@ fn number_as_datetime(v: &Value) -> Option<Value> {
     }
 }
 
+/// A date, datetime or time as its text with `digits` fraction digits (None: the value's
+/// own, none for a whole second, else six); other values unchanged. Also what a user
+/// variable keeps of one: MariaDB's variables hold numbers and strings only, so `@d + 0`
+/// reads the text as a number.
+pub(crate) fn temporal_as_text(v: Value, digits: Option<u8>) -> Value {
+    match v {
+        Value::Date(_) | Value::DateTime(_) | Value::Time(_) => {
+            let mut text = Vec::new();
+            v.write_text(&mut text, digits);
+            Value::Bytes(text)
+        }
+        other => other,
+    }
+}
+
 pub(crate) fn cast(v: Value, to: CastTo, w: &mut Vec<Warning>) -> Value {
     if v.is_null() {
         return Value::Null;
@@ -98,16 +113,8 @@ pub(crate) fn cast(v: Value, to: CastTo, w: &mut Vec<Warning>) -> Value {
             Value::Decimal(d)
         }
         CastTo::Double => Value::Double(v.to_double(w).unwrap_or(0.0)),
-        // What reads as no time is NULL with MariaDB's warning (from `to_time`).
         CastTo::TypedText(form) => match (form, v) {
-            (
-                TextForm::Temporal { fsp },
-                v @ (Value::Date(_) | Value::DateTime(_) | Value::Time(_)),
-            ) => {
-                let mut text = Vec::new();
-                v.write_text(&mut text, Some(fsp));
-                Value::Bytes(text)
-            }
+            (TextForm::Temporal { fsp }, v) => temporal_as_text(v, Some(fsp)),
             (TextForm::Float, Value::Double(d)) => {
                 let mut text = Vec::new();
                 myriad_types::value::write_float(d, &mut text);
@@ -115,6 +122,7 @@ pub(crate) fn cast(v: Value, to: CastTo, w: &mut Vec<Warning>) -> Value {
             }
             (_, other) => other,
         },
+        // What reads as no time is NULL with MariaDB's warning (from `to_time`).
         CastTo::Time { fsp } => match crate::expr::functions::to_time(&v, w) {
             Some(mut t) => {
                 t.micros = myriad_types::datetime::truncate_micros(t.micros, fsp);

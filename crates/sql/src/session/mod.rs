@@ -355,20 +355,6 @@ pub fn var_value_as_value(value: &VarValue, def: &crate::system::sysvars::VarDef
     }
 }
 
-/// A value as a user variable keeps it: a date, datetime or time becomes its text, with
-/// `digits` fraction digits where its type's are known (MariaDB's user variables hold
-/// numbers and strings only, so `@d + 0` reads the text as a number, as there).
-pub(crate) fn user_variable_value(value: Value, digits: Option<u8>) -> Value {
-    match value {
-        Value::Date(_) | Value::DateTime(_) | Value::Time(_) => {
-            let mut text = Vec::new();
-            value.write_text(&mut text, digits);
-            Value::Bytes(text)
-        }
-        other => other,
-    }
-}
-
 pub fn var_value_to_value(value: &VarValue, def: &crate::system::sysvars::VarDef) -> Value {
     match var_value_as_value(value, def) {
         Value::Null => Value::Null,

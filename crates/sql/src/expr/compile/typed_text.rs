@@ -45,12 +45,17 @@ impl Compiler<'_> {
         }
     }
 
-    /// The fraction digits `e` shows as text when it is a date (0), datetime or time.
-    fn temporal_digits(&self, e: &Expr) -> Option<u8> {
-        let temporal = |e: &Expr| match self.text_form(e)? {
+    /// The digits of `e`'s text form when it is a date (0), datetime or time.
+    fn temporal_fsp(&self, e: &Expr) -> Option<u8> {
+        match self.text_form(e)? {
             TextForm::Temporal { fsp } => Some(fsp),
             TextForm::Float => None,
-        };
+        }
+    }
+
+    /// The fraction digits a function or CASE over dates or times shows as text.
+    fn temporal_digits(&self, e: &Expr) -> Option<u8> {
+        let temporal = |e: &Expr| self.temporal_fsp(e);
         match e {
             Expr::Call { func, args, .. } => match func {
                 Func::If => self.widest(&args[1..]),
@@ -92,10 +97,7 @@ impl Compiler<'_> {
     fn widest<'e>(&self, operands: impl IntoIterator<Item = &'e Expr>) -> Option<u8> {
         operands
             .into_iter()
-            .filter_map(|e| match self.text_form(e)? {
-                TextForm::Temporal { fsp } => Some(fsp),
-                TextForm::Float => None,
-            })
+            .filter_map(|e| self.temporal_fsp(e))
             .max()
     }
 
@@ -135,6 +137,7 @@ impl Compiler<'_> {
             .collect()
     }
 }
+
 /// Whether `func` reads its argument `i` as a string.
 fn reads_text(func: Func, i: usize) -> bool {
     match func {
