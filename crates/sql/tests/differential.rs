@@ -565,6 +565,19 @@ fn zero_dates_match_mariadb() {
 }
 
 #[test]
+fn temporal_conversion_functions_match_mariadb() {
+    run_corpus(
+        "temporal_conversion_functions",
+        include_str!("corpus/temporal_conversion_functions.sql"),
+    );
+}
+
+#[test]
+fn rand_matches_mariadb() {
+    run_corpus("rand", include_str!("corpus/rand.sql"));
+}
+
+#[test]
 fn temporal_text_matches_mariadb() {
     run_corpus("temporal_text", include_str!("corpus/temporal_text.sql"));
 }

@@ -90,6 +90,7 @@ impl Session {
             previous_errors,
             now_micros: self.state.fixed_time_micros.unwrap_or_else(now_micros),
             subquery_results: HashMap::new(),
+            rand_streams: HashMap::new(),
             outer_frames: Vec::new(),
             concat_rows: 0,
             spill: Default::default(),

@@ -535,6 +535,7 @@ pub(crate) fn deterministic(func: &Func) -> bool {
             | Func::UnixTimestamp
             | Func::Sleep
             | Func::RandomBytes
+            | Func::Rand
     )
 }
 

@@ -586,13 +586,26 @@ impl Compiler<'_> {
             };
             return self.introspect(which, self.compile(arg)?);
         }
+        if name == "DATE" {
+            // DATE(x) is CAST(x AS DATE) in MariaDB's grammar.
+            let [x] = args.as_slice() else {
+                return Err(err_syntax(&f.to_string()));
+            };
+            let to = CastTo::Date;
+            return Ok(Expr::Cast {
+                expr: Box::new(self.compile(x)?.cast_operand(to)),
+                to,
+            });
+        }
         let (func, min, max) = Func::by_name(&name).ok_or_else(|| err_function(&name))?;
         if func == Func::Char && args.is_empty() {
             // CHAR() is a form of MariaDB's grammar, which needs an argument.
             return Err(err_syntax(&f.to_string()));
         }
         if args.len() < min || args.len() > max {
-            if matches!(func, Func::DatePart(_)) && DatePart::is_keyword(&name) {
+            if (matches!(func, Func::DatePart(_)) && DatePart::is_keyword(&name))
+                || func == Func::Time
+            {
                 return Err(err_syntax(&f.to_string()));
             }
             return Err(err_param_count(&name));

@@ -12,6 +12,7 @@ mod format;
 mod locales;
 mod numeric;
 mod radix;
+pub(crate) mod rand;
 mod sets;
 mod soundex;
 mod sql_crypt;
@@ -276,6 +277,8 @@ impl Expr {
             }
             Func::MakeTime => time::make_time((&a.v[0], &a.v[1], &a.v[2]), w),
             Func::SecToTime => time::sec_to_time(&a.v[0], w),
+            Func::Rand => Value::Double(self.rand(args.first(), a.v.first(), env)),
+            Func::Time => to_time(&a.v[0], w).map_or(Value::Null, Value::Time),
             Func::TimeToSec => time::time_to_sec(&a.v[0], w),
             Func::LastDay => datetime::last_day(&a.v[0])?,
             Func::DateDiff => datetime::date_diff(&a.v[0], &a.v[1])?,
@@ -401,6 +404,21 @@ fn null_if(
 }
 
 /// SLEEP(s): 0, or 1 when KILL or max_statement_time cut it short (as MariaDB).
+impl Expr {
+    /// RAND() / RAND(N) at this call (`self`), N being `n` of value `v`; see [`rand`].
+    fn rand(&self, n: Option<&Expr>, v: Option<&Value>, env: &mut dyn Env) -> f64 {
+        let (Some(n), Some(v)) = (n, v) else {
+            return env.rand();
+        };
+        let seed = rand::seed_of(v, env.warnings());
+        if n.same_for_every_row() {
+            env.seeded_rand(self as *const Expr as usize, seed)
+        } else {
+            rand::RandState::seeded(seed).next_double()
+        }
+    }
+}
+
 fn sleep(seconds: &Value, w: &mut Vec<Warning>) -> Value {
     match seconds.to_double(w) {
         Some(s) if s > 0.0 => Value::Int(i64::from(crate::interrupt::sleep(

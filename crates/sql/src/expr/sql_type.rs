@@ -78,6 +78,33 @@ impl Expr {
         }
     }
 
+    /// Whether the value is the same for every row of a statement: it reads no column,
+    /// outer value or subquery, and calls nothing that changes per call (RAND).
+    pub fn same_for_every_row(&self) -> bool {
+        match self {
+            Expr::Column(_)
+            | Expr::Outer(_)
+            | Expr::Subquery(_)
+            | Expr::Exists { .. }
+            | Expr::InSubquery { .. }
+            | Expr::RowSubquery { .. } => false,
+            Expr::Call {
+                func: Func::Rand, ..
+            } => false,
+            _ => self.all_operands(|x| x.same_for_every_row()),
+        }
+    }
+
+    /// Whether evaluating it twice can give two values for the same row (it calls RAND).
+    pub fn volatile(&self) -> bool {
+        match self {
+            Expr::Call {
+                func: Func::Rand, ..
+            } => true,
+            _ => !self.all_operands(|x| !x.volatile()),
+        }
+    }
+
     /// The static type, given the types of the row's columns and the session (for
     /// parameters, whose types are known once they are bound).
     pub fn sql_type(&self, env: &dyn Env, columns: &[SqlType]) -> SqlType {
@@ -344,6 +371,10 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
         }),
         Func::MakeTime => SqlType::Time {
             fsp: crate::expr::functions::temporal_decimals(&args[2], arg(2), true),
+        },
+        Func::Rand => SqlType::Double,
+        Func::Time => SqlType::Time {
+            fsp: crate::expr::functions::temporal_decimals(&args[0], arg(0), true),
         },
         Func::SecToTime => SqlType::Time {
             fsp: crate::expr::functions::temporal_decimals(&args[0], arg(0), true),

@@ -84,9 +84,10 @@ fn first_of<'e>(list: impl IntoIterator<Item = &'e Expr>) -> Option<usize> {
     list.into_iter().find_map(first_column)
 }
 
-/// Does the expression read the row?
+/// Does the expression read the row, or may it change from row to row (RAND): then it
+/// is no index bound.
 pub(crate) fn reads_row(e: &Expr) -> bool {
-    first_column(e).is_some()
+    first_column(e).is_some() || e.volatile()
 }
 
 /// The first column of the row the expression reads, left to right (what MariaDB names

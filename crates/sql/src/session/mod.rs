@@ -10,6 +10,7 @@ pub mod row_locks;
 pub mod transaction;
 
 use crate::expr::eval::Warning;
+use crate::expr::functions::rand::RandState;
 use crate::plan::Stmt;
 use crate::system::status::SessionCounters;
 use crate::system::sysvars::VarValue;
@@ -59,6 +60,8 @@ pub struct SessionState {
     /// Session values changed by SET.
     pub(crate) overrides: HashMap<usize, VarValue>,
     pub(crate) user_vars: HashMap<String, Value>,
+    /// RAND()'s generator, seeded from the clock when the session starts.
+    pub(crate) rand: parking_lot::Mutex<RandState>,
     /// Warnings (and the error) of the last statement, for SHOW WARNINGS.
     pub warnings: Vec<Warning>,
     pub(crate) prepared: HashMap<u32, Prepared>,
@@ -161,6 +164,7 @@ impl SessionState {
             snapshot,
             overrides,
             user_vars: HashMap::new(),
+            rand: parking_lot::Mutex::new(RandState::from_clock()),
             warnings: Vec::new(),
             prepared: HashMap::new(),
             grants: None,
