@@ -573,6 +573,11 @@ fn temporal_conversion_functions_match_mariadb() {
 }
 
 #[test]
+fn join_using_matches_mariadb() {
+    run_corpus("join_using", include_str!("corpus/join_using.sql"));
+}
+
+#[test]
 fn rand_matches_mariadb() {
     run_corpus("rand", include_str!("corpus/rand.sql"));
 }
