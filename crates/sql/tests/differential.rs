@@ -578,6 +578,14 @@ fn join_using_matches_mariadb() {
 }
 
 #[test]
+fn regular_expressions_match_mariadb() {
+    run_corpus(
+        "regular_expressions",
+        include_str!("corpus/regular_expressions.sql"),
+    );
+}
+
+#[test]
 fn rand_matches_mariadb() {
     run_corpus("rand", include_str!("corpus/rand.sql"));
 }

@@ -102,6 +102,12 @@ impl Compiler<'_> {
                 pattern,
                 escape_char,
             } => self.like(expr, pattern, escape_char.as_deref(), *negated)?,
+            E::RLike {
+                negated,
+                expr,
+                pattern,
+                ..
+            } => self.regexp(expr, pattern, *negated)?,
             E::Case {
                 operand,
                 conditions,
@@ -587,15 +593,7 @@ impl Compiler<'_> {
             return self.introspect(which, self.compile(arg)?);
         }
         if name == "DATE" {
-            // DATE(x) is CAST(x AS DATE) in MariaDB's grammar.
-            let [x] = args.as_slice() else {
-                return Err(err_syntax(&f.to_string()));
-            };
-            let to = CastTo::Date;
-            return Ok(Expr::Cast {
-                expr: Box::new(self.compile(x)?.cast_operand(to)),
-                to,
-            });
+            return self.date_of(f, &args);
         }
         let (func, min, max) = Func::by_name(&name).ok_or_else(|| err_function(&name))?;
         if func == Func::Char && args.is_empty() {
@@ -636,7 +634,11 @@ impl Compiler<'_> {
             | Func::Locate
             | Func::Instr
             | Func::SubstringIndex
-            | Func::FindInSet => self.comparing(operands, &name.to_ascii_lowercase())?,
+            | Func::FindInSet
+            | Func::Regexp
+            | Func::RegexpInstr
+            | Func::RegexpSubstr
+            | Func::RegexpReplace => self.comparing(operands, &name.to_ascii_lowercase())?,
             _ => self.comparing(operands, name).unwrap_or_default(),
         };
         Ok(Expr::Call {

@@ -13,6 +13,7 @@ mod locales;
 mod numeric;
 mod radix;
 pub(crate) mod rand;
+mod regexp;
 mod sets;
 mod soundex;
 mod sql_crypt;
@@ -277,6 +278,10 @@ impl Expr {
             }
             Func::MakeTime => time::make_time((&a.v[0], &a.v[1], &a.v[2]), w),
             Func::SecToTime => time::sec_to_time(&a.v[0], w),
+            Func::Regexp => regexp::like(&a)?,
+            Func::RegexpInstr => regexp::instr(&a)?,
+            Func::RegexpSubstr => regexp::substr(&a)?,
+            Func::RegexpReplace => regexp::replace(&a)?,
             Func::Rand => Value::Double(self.rand(args.first(), a.v.first(), env)),
             Func::Time => to_time(&a.v[0], w).map_or(Value::Null, Value::Time),
             Func::TimeToSec => time::time_to_sec(&a.v[0], w),

@@ -181,6 +181,11 @@ pub enum Func {
     Ascii,
     Hex,
     SubstringIndex,
+    /// `x REGEXP p` (see `functions::regexp`).
+    Regexp,
+    RegexpInstr,
+    RegexpSubstr,
+    RegexpReplace,
     FindInSet,
     Md5,
     Sha1,

@@ -339,6 +339,7 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
         | Func::CharLength
         | Func::Locate
         | Func::Instr
+        | Func::RegexpInstr
         | Func::Ascii
         | Func::Field => int(9),
         Func::Strcmp | Func::Sign => int(2),
@@ -373,6 +374,14 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
             fsp: crate::expr::functions::temporal_decimals(&args[2], arg(2), true),
         },
         Func::Rand => SqlType::Double,
+        Func::Regexp => int(1),
+        Func::RegexpSubstr => SqlType::Str {
+            chars: crate::expr::eval::display_chars(arg(0)),
+        },
+        // MariaDB does not bound it: a LONGTEXT in CREATE TABLE ... SELECT.
+        Func::RegexpReplace => SqlType::Str {
+            chars: u32::MAX / 4,
+        },
         Func::Time => SqlType::Time {
             fsp: crate::expr::functions::temporal_decimals(&args[0], arg(0), true),
         },

@@ -186,6 +186,10 @@ fn reads_text(func: Func, i: usize) -> bool {
         | Func::Crc32
         | Func::Ord
         | Func::BitLength
+        | Func::Regexp
+        | Func::RegexpInstr
+        | Func::RegexpSubstr
+        | Func::RegexpReplace
         | Func::Soundex => true,
         // The string, not the counts.
         Func::Substring
