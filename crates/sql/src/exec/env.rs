@@ -127,6 +127,10 @@ impl Env for ExecEnv<'_> {
         }
     }
 
+    fn user_lock(&mut self, call: crate::expr::UserLock<'_>) -> Result<Value, SqlError> {
+        self.run_user_lock(call)
+    }
+
     fn rand(&mut self) -> f64 {
         self.state.rand.lock().next_double()
     }

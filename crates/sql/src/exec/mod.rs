@@ -39,6 +39,7 @@ pub mod spill;
 pub mod stream;
 pub mod table_cache;
 pub mod transaction;
+pub mod user_locks;
 pub mod views;
 pub mod window;
 pub mod write;

@@ -536,6 +536,11 @@ pub(crate) fn deterministic(func: &Func) -> bool {
             | Func::Sleep
             | Func::RandomBytes
             | Func::Rand
+            | Func::GetLock
+            | Func::ReleaseLock
+            | Func::ReleaseAllLocks
+            | Func::IsFreeLock
+            | Func::IsUsedLock
     )
 }
 

@@ -105,6 +105,11 @@ pub trait Env {
         let _ = n;
         Value::Null
     }
+    /// A user-level lock function (GET_LOCK ...; see `exec::user_locks`).
+    fn user_lock(&mut self, call: UserLock<'_>) -> Result<Value, SqlError> {
+        let _ = call;
+        Err(SqlError::not_supported("user-level locks here"))
+    }
     /// RAND(): the next number of the session's generator (here: one seeded by the
     /// clock).
     fn rand(&mut self) -> f64 {
@@ -269,6 +274,12 @@ pub enum Func {
     Sleep,
     /// RAND([N]) (see `functions::rand`).
     Rand,
+    /// The user-level lock functions (see `exec::user_locks`).
+    GetLock,
+    ReleaseLock,
+    ReleaseAllLocks,
+    IsFreeLock,
+    IsUsedLock,
     /// TIME(x): x read as a TIME with the fraction digits of its type.
     Time,
     /// A date plus an interval: arguments date, count, unit code (a literal; see
@@ -610,6 +621,19 @@ impl OuterSource {
             OuterSource::Outer(_) => None,
         }
     }
+}
+
+/// A call of a user-level lock function, its arguments read (None: NULL).
+#[derive(Debug, Clone, Copy)]
+pub enum UserLock<'a> {
+    Get {
+        name: Option<&'a str>,
+        timeout: Option<f64>,
+    },
+    Release(Option<&'a str>),
+    ReleaseAll,
+    IsFree(Option<&'a str>),
+    IsUsed(Option<&'a str>),
 }
 
 /// The columns of the query enclosing a subquery being compiled, and the outer values the

@@ -95,11 +95,19 @@ impl Expr {
         }
     }
 
-    /// Whether evaluating it twice can give two values for the same row (it calls RAND).
+    /// Whether evaluating it twice can give two values for the same row (it calls RAND or
+    /// a user-level lock function).
     pub fn volatile(&self) -> bool {
         match self {
             Expr::Call {
-                func: Func::Rand, ..
+                func:
+                    Func::Rand
+                    | Func::GetLock
+                    | Func::ReleaseLock
+                    | Func::ReleaseAllLocks
+                    | Func::IsFreeLock
+                    | Func::IsUsedLock,
+                ..
             } => true,
             _ => !self.all_operands(|x| !x.volatile()),
         }
@@ -374,6 +382,12 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
             fsp: crate::expr::functions::temporal_decimals(&args[2], arg(2), true),
         },
         Func::Rand => SqlType::Double,
+        Func::GetLock | Func::ReleaseLock | Func::IsFreeLock => int(1),
+        Func::ReleaseAllLocks => int(10),
+        Func::IsUsedLock => SqlType::Int {
+            unsigned: true,
+            len: 10,
+        },
         Func::Regexp => int(1),
         Func::RegexpSubstr => SqlType::Str {
             chars: crate::expr::eval::display_chars(arg(0)),

@@ -88,6 +88,9 @@ pub struct SessionState {
     /// Row locks this session holds until its transaction ends (see [`crate::row_locks`]).
     /// A Mutex only because statements execute through `&self`; never contended.
     pub(crate) held_locks: parking_lot::Mutex<Vec<crate::session::row_locks::RowKey>>,
+    /// The user-level locks (GET_LOCK) the session holds, each with how many times it
+    /// took it (see `exec::user_locks`).
+    pub(crate) user_locks: parking_lot::Mutex<HashMap<String, u32>>,
     /// Tables the open transaction used (see [`metadata_locks`]).
     pub(crate) held_tables: Vec<(metadata_locks::TableKey, bool)>,
     /// The tables LOCK TABLES locked (see [`metadata_locks`]); None outside it.
@@ -176,6 +179,7 @@ impl SessionState {
             transaction: Default::default(),
             written_tables: Vec::new(),
             held_locks: parking_lot::Mutex::new(Vec::new()),
+            user_locks: parking_lot::Mutex::new(HashMap::new()),
             held_tables: Vec::new(),
             locked_tables: None,
             plan_cache: Default::default(),
