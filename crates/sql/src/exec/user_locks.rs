@@ -45,7 +45,7 @@ impl ExecEnv<'_> {
                 let (Some(name), Some(timeout)) = (name.filter(|n| !n.is_empty()), timeout) else {
                     return Ok(Value::Null);
                 };
-                if !(timeout >= 0.0) {
+                if timeout.is_nan() || timeout < 0.0 {
                     return Ok(Value::Null);
                 }
                 let wait = Duration::try_from_secs_f64(timeout)
