@@ -13,8 +13,8 @@
 //! - a parameter takes the type of its value (a user variable holding a string binds a
 //!   string), and the number of values must be the number of placeholders (1210).
 //!
-//! Not built: `SET STATEMENT ... FOR` as a prepared text (1235), `DEFAULT` as a parameter
-//! (1235).
+//! Not built: `SET STATEMENT ... FOR` as a prepared text (1235), `DEFAULT` or `IGNORE` as
+//! a parameter (1235).
 
 use crate::error::SqlError;
 use crate::exec::prepared::{compile_prepared, run_prepared};

@@ -135,8 +135,12 @@ fn using_list(c: &mut Cursor, compiler: &Compiler) -> Result<Vec<Expr>, SqlError
                 &[&"EXECUTE..USING"],
             ));
         }
-        if tokens.len() == 1 && is_word(tokens.first(), "DEFAULT") {
-            return Err(SqlError::not_supported("DEFAULT as a parameter of EXECUTE"));
+        if let [only] = tokens {
+            if is_word(Some(only), "DEFAULT") || is_word(Some(only), "IGNORE") {
+                return Err(SqlError::not_supported(
+                    "DEFAULT or IGNORE as a parameter of EXECUTE",
+                ));
+            }
         }
         if tokens.is_empty() {
             return Err(c.error());
