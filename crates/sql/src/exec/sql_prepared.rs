@@ -23,6 +23,7 @@ use crate::parser::source::{RawStatement, SourceMap};
 use crate::plan::set_statement::is_set_statement;
 use crate::plan::sql_prepared::{is_sql_prepared, SqlPrepared};
 use crate::result::QueryResult;
+use crate::session::Prepared;
 use crate::system::status::Counter;
 use crate::value::Value;
 use crate::Session;
@@ -83,7 +84,10 @@ impl Session {
         // Taken out while it runs, so that the session can be borrowed mutably; none of
         // the statements a prepared text may hold reaches this map.
         let result = match self.parameters(using, prepared.param_count) {
-            Ok(params) => run_prepared(self, &mut prepared, &params, out, "EXECUTE"),
+            Ok(params) => match self.refresh_definitions(&mut prepared) {
+                Ok(()) => run_prepared(self, &mut prepared, &params, out, "EXECUTE"),
+                Err(e) => self.unrun(Err(e)),
+            },
             Err(e) => self.unrun(Err(e)),
         };
         self.state.named_prepared.insert(key(name), prepared);
@@ -104,6 +108,20 @@ impl Session {
         let params = self.parameters(using, prepared.param_count);
         let params = self.unrun(params)?;
         run_prepared(self, &mut prepared, &params, out, "EXECUTE")
+    }
+
+    /// A DDL statement's plan holds the definitions it read when it was compiled (`CREATE
+    /// TABLE ... LIKE t` a copy of t's): it is compiled again before each run, so that it
+    /// sees the tables as they are now (1146 for one dropped since, an ALTER's columns).
+    fn refresh_definitions(&mut self, prepared: &mut Prepared) -> Result<(), SqlError> {
+        if !prepared.stmt.commits_implicitly() {
+            return Ok(());
+        }
+        let (stmt, count) = crate::exec::prepared::recompile(self, &prepared.sql)?;
+        if count == prepared.param_count {
+            prepared.stmt = stmt;
+        }
+        Ok(())
     }
 
     /// The values of USING's expressions, as many as the statement has placeholders.

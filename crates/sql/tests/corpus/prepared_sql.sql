@@ -131,5 +131,31 @@ EXECUTE s USING 1,
 DEALLOCATE s
 DROP PREPARE
 DEALLOCATE PREPARE s extra
+CREATE TABLE src (a INT)
+PREPARE s FROM 'CREATE TABLE copy LIKE src'
+EXECUTE s
+DROP TABLE copy
+ALTER TABLE src ADD COLUMN y TIME
+EXECUTE s
+SHOW CREATE TABLE copy
+DROP TABLE copy
+DROP TABLE src
+EXECUTE s
+CREATE TABLE src (x CHAR(17))
+EXECUTE s
+SHOW CREATE TABLE copy
+DROP TABLE copy
+DROP TABLE src
+CREATE TABLE m (a INT)
+PREPARE s FROM 'INSERT INTO m VALUES (@@div_precision_increment)'
+SET STATEMENT div_precision_increment = 8 FOR EXECUTE s
+SELECT * FROM m
+PREPARE s FROM 'SELECT @@div_precision_increment, ?'
+SET STATEMENT div_precision_increment = 7 FOR EXECUTE s USING 'x'
+SELECT @@div_precision_increment
+SET STATEMENT div_precision_increment = 7 FOR EXECUTE IMMEDIATE 'SELECT @@div_precision_increment'
+SET STATEMENT div_precision_increment = 7 FOR PREPARE s FROM 'SELECT @@div_precision_increment'
+EXECUTE s
+DROP TABLE m
 DROP TABLE t
 DROP DATABASE prepsql
