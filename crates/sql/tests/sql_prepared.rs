@@ -102,3 +102,33 @@ fn counters_count_each_form() {
     assert_eq!(status(&mut s, "Com_dealloc_sql"), "1");
     assert_eq!(status(&mut s, "Com_select"), "2");
 }
+
+#[test]
+fn plans_follow_the_tables_they_read() {
+    let (_t, mut s) = engine_and_session();
+    exec_all(
+        &mut s,
+        &[
+            "CREATE DATABASE d",
+            "USE d",
+            "CREATE TABLE t (a INT)",
+            "INSERT INTO t VALUES (1), (2)",
+            "PREPARE sub FROM 'SELECT a FROM t WHERE a IN (SELECT a FROM t) ORDER BY a'",
+            "PREPARE copy FROM 'CREATE TABLE c LIKE t'",
+        ],
+    );
+    assert_eq!(rows(&mut s, "EXECUTE sub"), [["1"], ["2"]]);
+    exec_all(&mut s, &["ALTER TABLE t ADD COLUMN b INT", "EXECUTE copy"]);
+    assert_eq!(rows(&mut s, "SHOW COLUMNS FROM c").len(), 2);
+    exec_ok(&mut s, "DROP TABLE t");
+    // Compiled again before it runs: the error is the statement's, and SHOW WARNINGS's.
+    assert_eq!(error_code(&mut s, "EXECUTE sub"), 1146);
+    assert_eq!(rows(&mut s, "SHOW WARNINGS")[0][1], "1146");
+    exec_ok(&mut s, "DROP TABLE c");
+    assert_eq!(error_code(&mut s, "EXECUTE copy"), 1146);
+    // Column types that would follow the values bound: not built.
+    assert_eq!(
+        error_code(&mut s, "PREPARE s FROM 'CREATE TABLE n AS SELECT ? AS i'"),
+        1235
+    );
+}

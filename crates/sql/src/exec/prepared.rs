@@ -195,7 +195,7 @@ pub(crate) fn run_prepared(
 
 /// Compile a prepared statement's text again (a table changed under its plan): whether it
 /// took the new plan (not when the text now has another number of placeholders).
-fn replan(session: &Session, prepared: &mut Prepared) -> Result<bool, SqlError> {
+pub(crate) fn replan(session: &Session, prepared: &mut Prepared) -> Result<bool, SqlError> {
     // Read before compiling: a DDL during the compile moves the count past it.
     let before = session.engine.catalog.storage().ddl_count();
     let (stmt, count) = recompile(session, &prepared.sql)?;

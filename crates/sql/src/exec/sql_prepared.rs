@@ -13,8 +13,8 @@
 //! - a parameter takes the type of its value (a user variable holding a string binds a
 //!   string), and the number of values must be the number of placeholders (1210).
 //!
-//! Not built: `SET STATEMENT ... FOR` as a prepared text (1235), `DEFAULT` or `IGNORE` as
-//! a parameter (1235).
+//! Not built (1235): `SET STATEMENT ... FOR` as a prepared text, `DEFAULT` or `IGNORE` as a
+//! parameter, `CREATE TABLE ... SELECT` with placeholders.
 
 use crate::error::SqlError;
 use crate::exec::prepared::{compile_prepared, run_prepared};
@@ -22,6 +22,7 @@ use crate::expr::Expr;
 use crate::parser::source::{RawStatement, SourceMap};
 use crate::plan::set_statement::is_set_statement;
 use crate::plan::sql_prepared::{is_sql_prepared, SqlPrepared};
+use crate::plan::Stmt;
 use crate::result::QueryResult;
 use crate::session::Prepared;
 use crate::system::status::Counter;
@@ -65,7 +66,7 @@ impl Session {
         self.state.named_prepared.remove(&key(name));
         let sql = self.text_of(text);
         let sql = self.unrun(sql)?;
-        let prepared = compile_prepared(self, &sql, screen);
+        let prepared = self.compile_text(&sql);
         let prepared = self.unrun(prepared)?;
         self.state.named_prepared.insert(key(name), prepared);
         Ok(self.finished("Statement prepared".to_string()))
@@ -103,18 +104,46 @@ impl Session {
         self.bump(Counter::ComExecuteImmediate);
         let sql = self.text_of(text);
         let sql = self.unrun(sql)?;
-        let prepared = compile_prepared(self, &sql, screen);
+        let prepared = self.compile_text(&sql);
         let mut prepared = self.unrun(prepared)?;
         let params = self.parameters(using, prepared.param_count);
         let params = self.unrun(params)?;
         run_prepared(self, &mut prepared, &params, out, "EXECUTE")
     }
 
+    /// A prepared text, compiled: see [`screen`]. The column types of `CREATE TABLE ...
+    /// SELECT ?` would follow the values bound at EXECUTE, which its plan cannot know: not
+    /// built (1235).
+    fn compile_text(&mut self, sql: &str) -> Result<Prepared, SqlError> {
+        let prepared = compile_prepared(self, sql, screen)?;
+        if prepared.param_count > 0
+            && matches!(
+                prepared.stmt,
+                Stmt::CreateTable {
+                    select: Some(_),
+                    ..
+                }
+            )
+        {
+            return Err(SqlError::not_supported(
+                "CREATE TABLE ... SELECT with parameters in a prepared statement",
+            ));
+        }
+        Ok(prepared)
+    }
+
     /// A DDL statement's plan holds the definitions it read when it was compiled (`CREATE
     /// TABLE ... LIKE t` a copy of t's): it is compiled again before each run, so that it
     /// sees the tables as they are now (1146 for one dropped since, an ALTER's columns).
+    /// Another plan is compiled again here where `run_prepared` would (see
+    /// `exec::prepared::opens_tables_late`), so that an error doing so is the one SHOW
+    /// WARNINGS shows.
     fn refresh_definitions(&mut self, prepared: &mut Prepared) -> Result<(), SqlError> {
         if !prepared.stmt.commits_implicitly() {
+            let now = self.engine.catalog.storage().ddl_count();
+            if prepared.ddl_count.is_some_and(|count| count != now) {
+                crate::exec::prepared::replan(self, prepared)?;
+            }
             return Ok(());
         }
         let (stmt, count) = crate::exec::prepared::recompile(self, &prepared.sql)?;
