@@ -131,4 +131,13 @@ fn plans_follow_the_tables_they_read() {
         error_code(&mut s, "PREPARE s FROM 'CREATE TABLE n AS SELECT ? AS i'"),
         1235
     );
+    // A column the statement defines keeps its type.
+    exec_all(
+        &mut s,
+        &[
+            "PREPARE s FROM 'CREATE TABLE n (i INT) SELECT ? AS i'",
+            "EXECUTE s USING 7",
+        ],
+    );
+    assert_eq!(scalar(&mut s, "SELECT i FROM n"), "7");
 }

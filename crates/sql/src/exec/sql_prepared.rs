@@ -111,23 +111,28 @@ impl Session {
         run_prepared(self, &mut prepared, &params, out, "EXECUTE")
     }
 
-    /// A prepared text, compiled: see [`screen`]. The column types of `CREATE TABLE ...
-    /// SELECT ?` would follow the values bound at EXECUTE, which its plan cannot know: not
-    /// built (1235).
+    /// A prepared text, compiled: see [`screen`]. The type of a column that `CREATE TABLE
+    /// ... SELECT ? AS c` adds would follow the value bound at EXECUTE, which its plan
+    /// cannot know (a placeholder is typed as NULL there): not built (1235). A column the
+    /// statement defines (`CREATE TABLE t (c INT) SELECT ? AS c`) keeps its type.
     fn compile_text(&mut self, sql: &str) -> Result<Prepared, SqlError> {
         let prepared = compile_prepared(self, sql, screen)?;
-        if prepared.param_count > 0
-            && matches!(
-                prepared.stmt,
-                Stmt::CreateTable {
-                    select: Some(_),
-                    ..
-                }
-            )
+        if let Stmt::CreateTable {
+            def,
+            select: Some((_, positions)),
+            ..
+        } = &prepared.stmt
         {
-            return Err(SqlError::not_supported(
-                "CREATE TABLE ... SELECT with parameters in a prepared statement",
-            ));
+            let null_typed = positions.iter().any(|&at| {
+                def.columns
+                    .get(at)
+                    .is_some_and(|c| c.ty == crate::plan::derived::NULL_COLUMN)
+            });
+            if prepared.param_count > 0 && null_typed {
+                return Err(SqlError::not_supported(
+                    "CREATE TABLE ... SELECT adding a column of a parameter in a prepared statement",
+                ));
+            }
         }
         Ok(prepared)
     }
