@@ -724,3 +724,8 @@ fn routines_match_mariadb() {
 fn plugins_match_mariadb() {
     run_corpus("plugins", include_str!("corpus/plugins.sql"));
 }
+
+#[test]
+fn sql_prepared_statements_match_mariadb() {
+    run_corpus("prepared_sql", include_str!("corpus/prepared_sql.sql"));
+}

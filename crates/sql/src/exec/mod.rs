@@ -36,6 +36,7 @@ pub mod sort;
 pub mod sort_by_row_id;
 pub mod source;
 pub mod spill;
+pub mod sql_prepared;
 pub mod stream;
 pub mod table_cache;
 pub mod transaction;

@@ -65,6 +65,9 @@ pub struct SessionState {
     /// Warnings (and the error) of the last statement, for SHOW WARNINGS.
     pub warnings: Vec<Warning>,
     pub(crate) prepared: HashMap<u32, Prepared>,
+    /// The statements of SQL's `PREPARE name FROM ...`, by lowercased name (see
+    /// `exec::sql_prepared`).
+    pub(crate) named_prepared: HashMap<String, Prepared>,
     /// The grants of the session's account and the accounts' generation they were read at
     /// (see `exec::privileges`).
     pub(crate) grants: Option<(u64, Arc<crate::catalog::privileges::Grants>)>,
@@ -170,6 +173,7 @@ impl SessionState {
             rand: parking_lot::Mutex::new(RandState::from_clock()),
             warnings: Vec::new(),
             prepared: HashMap::new(),
+            named_prepared: HashMap::new(),
             grants: None,
             active_role: None,
             privileges_passed: false,
