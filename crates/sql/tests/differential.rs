@@ -586,6 +586,11 @@ fn regular_expressions_match_mariadb() {
 }
 
 #[test]
+fn inet_functions_match_mariadb() {
+    run_corpus("inet_functions", include_str!("corpus/inet_functions.sql"));
+}
+
+#[test]
 fn rand_matches_mariadb() {
     run_corpus("rand", include_str!("corpus/rand.sql"));
 }

@@ -99,6 +99,8 @@ impl Func {
             "UNIX_TIMESTAMP" => (Func::UnixTimestamp, 0, 1),
             "SLEEP" => (Func::Sleep, 1, 1),
             "RAND" => (Func::Rand, 0, 1),
+            "INET_ATON" => (Func::InetAton, 1, 1),
+            "INET_NTOA" => (Func::InetNtoa, 1, 1),
             "GET_LOCK" => (Func::GetLock, 2, 2),
             "RELEASE_LOCK" => (Func::ReleaseLock, 1, 1),
             "RELEASE_ALL_LOCKS" => (Func::ReleaseAllLocks, 0, 0),

@@ -9,6 +9,7 @@ pub(crate) use datetime::{date_add_type, unit_of, DatePart};
 mod digest;
 mod encode;
 mod format;
+mod inet;
 mod locales;
 mod numeric;
 mod radix;
@@ -282,6 +283,8 @@ impl Expr {
             Func::RegexpInstr => regexp::instr(&a)?,
             Func::RegexpSubstr => regexp::substr(&a)?,
             Func::RegexpReplace => regexp::replace(&a)?,
+            Func::InetAton => inet::aton(&a),
+            Func::InetNtoa => inet::ntoa(&a, w),
             Func::Rand => Value::Double(self.rand(args.first(), a.v.first(), env)),
             Func::GetLock
             | Func::ReleaseLock

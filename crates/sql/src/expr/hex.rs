@@ -217,7 +217,8 @@ fn numeric_arg(func: Func, i: usize) -> bool {
         | Func::CharUsing { .. }
         | Func::BitCount
         | Func::Sleep
-        | Func::Rand => true,
+        | Func::Rand
+        | Func::InetNtoa => true,
         Func::Elt | Func::MakeSet => i == 0,
         Func::ExportSet => i == 0 || i == 4,
         Func::Conv => i == 1 || i == 2,

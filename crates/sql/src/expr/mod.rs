@@ -274,6 +274,8 @@ pub enum Func {
     Sleep,
     /// RAND([N]) (see `functions::rand`).
     Rand,
+    InetAton,
+    InetNtoa,
     /// The user-level lock functions (see `exec::user_locks`).
     GetLock,
     ReleaseLock,

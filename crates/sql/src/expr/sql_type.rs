@@ -382,6 +382,11 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
             fsp: crate::expr::functions::temporal_decimals(&args[2], arg(2), true),
         },
         Func::Rand => SqlType::Double,
+        Func::InetAton => SqlType::Int {
+            unsigned: true,
+            len: 21,
+        },
+        Func::InetNtoa => SqlType::Str { chars: 31 },
         Func::GetLock | Func::ReleaseLock | Func::IsFreeLock => int(1),
         Func::ReleaseAllLocks => int(10),
         Func::IsUsedLock => SqlType::Int {
