@@ -591,6 +591,14 @@ fn inet_functions_match_mariadb() {
 }
 
 #[test]
+fn time_zone_setting_matches_mariadb() {
+    run_corpus(
+        "time_zone_setting",
+        include_str!("corpus/time_zone_setting.sql"),
+    );
+}
+
+#[test]
 fn rand_matches_mariadb() {
     run_corpus("rand", include_str!("corpus/rand.sql"));
 }

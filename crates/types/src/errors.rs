@@ -164,6 +164,7 @@ error_codes! {
     ER_TRUNCATED_WRONG_VALUE = 1292, "22007", "Truncated incorrect %-.32T value: '%-.128T'";
     ER_INVALID_ON_UPDATE = 1294, "HY000", "Invalid ON UPDATE clause for '%-.192s' column";
     ER_UNSUPPORTED_PS = 1295, "HY000", "This command is not supported in the prepared statement protocol yet";
+    ER_UNKNOWN_TIME_ZONE = 1298, "HY000", "Unknown or incorrect time zone: '%-.64s'";
     ER_INVALID_CHARACTER_STRING = 1300, "HY000", "Invalid %s character string: '%.64s'";
     ER_WARN_ALLOWED_PACKET_OVERFLOWED = 1301, "HY000", "Result of %s() was larger than max_allowed_packet (%ld) - truncated";
     ER_SP_DOES_NOT_EXIST = 1305, "42000", "%s %s does not exist";

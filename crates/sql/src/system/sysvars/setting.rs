@@ -26,6 +26,9 @@ pub fn parse_setting(
         }
         return parse_setting(def, &Setting::Text(text.clone()));
     }
+    if name == "time_zone" {
+        return time_zone_setting(setting).map(|v| (v, None));
+    }
     let wrong_value = || err_wrong_value(name, &setting_text(setting));
     match def.kind {
         Kind::Bool => match setting {
@@ -317,4 +320,52 @@ fn parse_option_number(text: &str) -> Option<i128> {
         .parse::<i128>()
         .ok()
         .map(|v| v.saturating_mul(multiplier))
+}
+
+/// `time_zone`: SYSTEM (the server's, UTC) or a UTC offset. Dates and times are computed in
+/// UTC only, so an offset other than zero is refused with 1235 rather than ignored; a
+/// named zone is unknown (1298), as in a MariaDB without time zone tables.
+fn time_zone_setting(setting: &Setting) -> Result<VarValue, SqlError> {
+    let text = setting_text(setting);
+    let unknown = || {
+        SqlError::new(
+            myriad_types::errors::ER_UNKNOWN_TIME_ZONE,
+            format!("Unknown or incorrect time zone: '{text}'"),
+        )
+    };
+    let (Setting::Text(t) | Setting::Str(t)) = setting else {
+        return Err(match setting {
+            Setting::Null => err_wrong_value("time_zone", "NULL"),
+            _ => err_wrong_type("time_zone"),
+        });
+    };
+    let t = t.trim();
+    if t.eq_ignore_ascii_case("SYSTEM") {
+        return Ok(VarValue::Str(Some("SYSTEM".into())));
+    }
+    let minutes = utc_offset_minutes(t).ok_or_else(unknown)?;
+    if minutes != 0 {
+        return Err(SqlError::not_supported(&format!(
+            "time_zone '{t}' (dates and times are computed in UTC: SYSTEM or '+00:00')"
+        )));
+    }
+    Ok(VarValue::Str(Some("+00:00".into())))
+}
+
+/// The minutes of a `[+|-]H[H]:MM` offset within MariaDB's -12:59..+13:00.
+fn utc_offset_minutes(t: &str) -> Option<i32> {
+    let (sign, rest) = match t.as_bytes().first()? {
+        b'+' => (1, &t[1..]),
+        b'-' => (-1, &t[1..]),
+        _ => return None,
+    };
+    let (h, m) = rest.split_once(':')?;
+    let all_digits =
+        |s: &str| !s.is_empty() && s.len() <= 2 && s.bytes().all(|b| b.is_ascii_digit());
+    if !all_digits(h) || m.len() != 2 || !all_digits(m) {
+        return None;
+    }
+    let (h, m): (i32, i32) = (h.parse().ok()?, m.parse().ok()?);
+    let minutes = sign * (h * 60 + m);
+    (m < 60 && (-(12 * 60 + 59)..=13 * 60).contains(&minutes)).then_some(minutes)
 }

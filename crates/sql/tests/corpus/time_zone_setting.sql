@@ -1,0 +1,19 @@
+-- time_zone: SYSTEM and zero offsets are taken (and shown as MariaDB shows them); named
+-- zones are unknown (1298) as in a MariaDB without time zone tables, and offsets out of
+-- range too; NULL and numbers are refused as MariaDB refuses them. (A non-zero offset
+-- answers 1235 in myriad: dates and times are computed in UTC.)
+SET time_zone = '+0:00'
+SELECT @@time_zone
+SET time_zone = '-00:00'
+SELECT @@session.time_zone
+SET time_zone = 'system'
+SELECT @@time_zone
+SET time_zone = 'UTC'
+SET time_zone = 'Europe/Paris'
+SET time_zone = '+14:00'
+SET time_zone = '+1:60'
+SET time_zone = '0:00'
+SET time_zone = NULL
+SET time_zone = 5
+SET SESSION time_zone = '+00:00'
+SELECT @@time_zone
