@@ -532,6 +532,7 @@ pub(crate) fn deterministic(func: &Func) -> bool {
             | Func::Now
             | Func::SysDate
             | Func::CurDate
+            | Func::CurTime
             | Func::UnixTimestamp
             | Func::Sleep
             | Func::RandomBytes

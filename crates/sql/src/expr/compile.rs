@@ -50,7 +50,9 @@ pub(crate) fn niladic(name: &str) -> Option<Func> {
     Some(match name.to_ascii_uppercase().as_str() {
         "CURRENT_USER" => Func::CurrentUser,
         "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" => Func::Now,
-        "CURRENT_DATE" => Func::CurDate,
+        "CURRENT_DATE" | "UTC_DATE" => Func::CurDate,
+        "CURRENT_TIME" | "UTC_TIME" => Func::CurTime,
+        "UTC_TIMESTAMP" => Func::Now,
         _ => return None,
     })
 }
@@ -612,7 +614,7 @@ impl Compiler<'_> {
             .into_iter()
             .map(|a| self.compile(a))
             .collect::<Result<_, _>>()?;
-        if matches!(func, Func::Now | Func::SysDate) {
+        if matches!(func, Func::Now | Func::SysDate | Func::CurTime) {
             if let Some(precision) = args.pop() {
                 fractional_seconds(&name, precision)?;
             }

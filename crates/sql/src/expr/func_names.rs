@@ -95,7 +95,10 @@ impl Func {
             "ROW_COUNT" => (Func::RowCount, 0, 0),
             "NOW" | "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" => (Func::Now, 0, 1),
             "SYSDATE" => (Func::SysDate, 0, 1),
-            "CURDATE" | "CURRENT_DATE" => (Func::CurDate, 0, 0),
+            // Sessions run in UTC only (see the time_zone setting): UTC_* are the same.
+            "CURDATE" | "CURRENT_DATE" | "UTC_DATE" => (Func::CurDate, 0, 0),
+            "CURTIME" | "CURRENT_TIME" | "UTC_TIME" => (Func::CurTime, 0, 1),
+            "UTC_TIMESTAMP" => (Func::Now, 0, 1),
             "UNIX_TIMESTAMP" => (Func::UnixTimestamp, 0, 1),
             "SLEEP" => (Func::Sleep, 1, 1),
             "RAND" => (Func::Rand, 0, 1),

@@ -261,6 +261,13 @@ impl Expr {
             Func::SysDate => {
                 datetime_from_micros(crate::expr::datetime::wall_clock_micros(), false)
             }
+            Func::CurTime => match datetime_from_micros(env.now_micros(), false) {
+                Value::DateTime(dt) => {
+                    myriad_types::Time::new(false, dt.hour.into(), dt.minute, dt.second, 0)
+                        .map_or(Value::Null, Value::Time)
+                }
+                other => other,
+            },
             Func::CurDate => match datetime_from_micros(env.now_micros(), false) {
                 Value::DateTime(dt) => Value::Date(dt.date()),
                 other => other,

@@ -269,6 +269,8 @@ pub enum Func {
     /// The time at which the call runs, not the statement's start (NOW()).
     SysDate,
     CurDate,
+    /// CURTIME, CURRENT_TIME, UTC_TIME: the statement's time of day (UTC).
+    CurTime,
     /// `UNIX_TIMESTAMP([date])`: now, or the date's seconds since the epoch.
     UnixTimestamp,
     Sleep,

@@ -446,6 +446,7 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
         }
         Func::Now | Func::SysDate => SqlType::DateTime { fsp: 0 },
         Func::CurDate => SqlType::Date,
+        Func::CurTime => SqlType::Time { fsp: 0 },
         Func::DatePart(part) => int(part.width()),
         Func::LastDay => SqlType::Date,
         Func::DayName => SqlType::Str { chars: 9 },
