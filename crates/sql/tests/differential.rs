@@ -698,3 +698,13 @@ fn routines_match_mariadb() {
 fn plugins_match_mariadb() {
     run_corpus("plugins", include_str!("corpus/plugins.sql"));
 }
+
+/// `@v := expr` inside expressions: values, types, order of evaluation, and the places it
+/// is refused.
+#[test]
+fn variable_assignment_matches_mariadb() {
+    run_corpus(
+        "variable_assignment",
+        include_str!("corpus/variable_assignment.sql"),
+    );
+}

@@ -11,6 +11,7 @@ use myriad_types::errors::{
     ER_BAD_FIELD_ERROR, ER_NON_UNIQ_ERROR, ER_SP_DOES_NOT_EXIST, ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT,
 };
 pub mod arith;
+pub mod assign;
 pub mod cast;
 pub mod collation;
 pub mod compare;
@@ -57,6 +58,13 @@ pub trait Env {
     fn param(&self, index: usize) -> Value;
     fn system_variable(&self, scope: VarScope, index: usize) -> Result<Value, SqlError>;
     fn user_variable(&self, name: &str) -> Value;
+    /// `@name := value` (see [`Expr::AssignVar`]): keep `value` in the session's user
+    /// variable. Where there is no session (folding constants) the assignment is refused,
+    /// so that nothing that assigns is ever evaluated once for all rows.
+    fn assign_user_variable(&mut self, name: &str, value: Value) -> Result<(), SqlError> {
+        let _ = (name, value);
+        Err(SqlError::not_supported("assigning a user variable here"))
+    }
     fn database(&self) -> Option<String>;
     fn user(&self) -> String;
     fn current_user(&self) -> String;
@@ -465,6 +473,12 @@ pub enum Expr {
         index: usize,
     },
     UserVar(String),
+    /// `@name := value`: the value, kept in the session's user variable `name` each time
+    /// it is evaluated (see [`crate::expr::assign`]).
+    AssignVar {
+        name: String,
+        value: Box<Expr>,
+    },
     Neg(Box<Expr>),
     Not(Box<Expr>),
     BitNot(Box<Expr>),

@@ -84,9 +84,10 @@ fn first_of<'e>(list: impl IntoIterator<Item = &'e Expr>) -> Option<usize> {
     list.into_iter().find_map(first_column)
 }
 
-/// Does the expression read the row?
+/// Does the expression read the row? One that assigns a user variable counts as one
+/// that does: it must run per row, never once as a lookup's key.
 pub(crate) fn reads_row(e: &Expr) -> bool {
-    first_column(e).is_some()
+    first_column(e).is_some() || crate::expr::assign::assigns(e)
 }
 
 /// The first column of the row the expression reads, left to right (what MariaDB names
@@ -101,6 +102,7 @@ pub(crate) fn first_column(e: &Expr) -> Option<usize> {
         | Expr::SysVar { .. }
         | Expr::UserVar(_) => None,
         Expr::Neg(x) | Expr::Not(x) | Expr::BitNot(x) => first_column(x),
+        Expr::AssignVar { value, .. } => first_column(value),
         Expr::Arith { left, right, .. }
         | Expr::Cmp { left, right, .. }
         | Expr::Bit { left, right, .. }

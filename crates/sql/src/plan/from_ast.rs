@@ -411,6 +411,7 @@ fn update(up: &ast::Update, compiler: &Compiler, ctx: &CompileCtx) -> Result<Stm
     }
     let (source, order_by) = row_source(table, &up.selection, &up.order_by, &tc)?;
     let limit = up.limit.as_ref().map(|l| compiler.compile(l)).transpose()?;
+    refuse_limited_assignment(&source, &limit)?;
     Ok(Stmt::Update(crate::plan::tables::UpdatePlan {
         source,
         assignments,
@@ -438,11 +439,32 @@ fn delete(del: &ast::Delete, compiler: &Compiler, ctx: &CompileCtx) -> Result<St
         .as_ref()
         .map(|l| compiler.compile(l))
         .transpose()?;
+    refuse_limited_assignment(&source, &limit)?;
     Ok(Stmt::Delete(crate::plan::tables::DeletePlan {
         source,
         order_by,
         limit,
     }))
+}
+
+/// 1235 for an UPDATE or DELETE with LIMIT whose WHERE assigns a user variable: MariaDB
+/// stops reading rows at the limit where an index gives their order, so how many rows
+/// assign is its access path's (see [`crate::expr::assign`]).
+fn refuse_limited_assignment(
+    source: &crate::plan::tables::RowSource,
+    limit: &Option<Expr>,
+) -> Result<(), SqlError> {
+    if limit.is_some()
+        && source
+            .filter
+            .as_ref()
+            .is_some_and(crate::expr::assign::assigns)
+    {
+        return Err(SqlError::not_supported(
+            "assigning a user variable (:=) in the WHERE of an UPDATE or DELETE with LIMIT",
+        ));
+    }
+    Ok(())
 }
 
 /// The rows an UPDATE or DELETE changes (the WHERE clause and the access path it allows),
