@@ -447,21 +447,28 @@ fn delete(del: &ast::Delete, compiler: &Compiler, ctx: &CompileCtx) -> Result<St
     }))
 }
 
-/// 1235 for an UPDATE or DELETE with LIMIT whose WHERE assigns a user variable: MariaDB
-/// stops reading rows at the limit where an index gives their order, so how many rows
-/// assign is its access path's (see [`crate::expr::assign`]).
+/// 1235 for an UPDATE or DELETE whose WHERE assigns a user variable where MariaDB
+/// evaluates it a number of times of its own (see [`crate::expr::assign`]): with LIMIT it
+/// stops reading rows at the limit where an index gives their order; a WHERE that reads
+/// no column it evaluates before any row.
 fn refuse_limited_assignment(
     source: &crate::plan::tables::RowSource,
     limit: &Option<Expr>,
 ) -> Result<(), SqlError> {
-    if limit.is_some()
-        && source
-            .filter
-            .as_ref()
-            .is_some_and(crate::expr::assign::assigns)
-    {
+    let Some(filter) = source.filter.as_ref() else {
+        return Ok(());
+    };
+    if !crate::expr::assign::assigns(filter) {
+        return Ok(());
+    }
+    if limit.is_some() {
         return Err(SqlError::not_supported(
             "assigning a user variable (:=) in the WHERE of an UPDATE or DELETE with LIMIT",
+        ));
+    }
+    if crate::plan::access::first_column(filter).is_none() {
+        return Err(SqlError::not_supported(
+            "assigning a user variable (:=) in a WHERE of an UPDATE or DELETE that reads no column",
         ));
     }
     Ok(())

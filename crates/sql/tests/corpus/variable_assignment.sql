@@ -70,6 +70,15 @@ select @k
 set @k = 0
 select a, @k := @k + 1 from t1 limit 1
 select @k
+set @k = 0
+select a, @k := @k + 1 from t1 limit 0
+select @k
+set @k = 0
+select a from t1 where (@k := @k + 1) > 2 limit 1
+select @k
+set @k = 0
+select a from t1 where a = 2 and (@k := @k + 1)
+select @k
 set @tmp = 0
 update t1 set b=(@tmp:=@tmp+1) order by a desc
 select * from t1 order by a
@@ -88,6 +97,18 @@ do @a:=5, @b:=@a+1
 select @a, @b
 SELECT @a:=1 UNION SELECT @a:=@a+1
 select @a
+set @n = 0
+update t1 set b = (@n := @n + b)
+select @n
+select * from t1 order by a
+create table t5 (a int primary key, c int)
+set @n = 0
+insert into t5 values (@n := @n + 1, @n := @n + 1), (@n := @n + 1, @n)
+select * from t5 order by a
+set @n = 0
+insert into t5 select a, @n := @n + 1 from t1 on duplicate key update c = 0
+select * from t5 order by a
+select @n
 create table t3 (a int, b int)
 set @k = 0
 insert into t3 select a, @k := @k + a from t1
@@ -117,6 +138,16 @@ select a, (select @k := @k + 1) from t1
 select a from t1 where exists (select @k := 1)
 select a, row_number() over (order by a desc), @k := @k + 1 from t1
 delete from t1 where (@a:= a) order by a limit 1
+select t1.a, x.a from t1, t1 x where t1.a = x.a and (@k := @k + 1) > 0
+select t1.a, x.a from t1 left join t1 x on t1.a = x.a and (@k := @k + 1) > 0
+select a, @k := @k + 1 as k from t1 having k > 1
+select a, @k := @k + 1 as k from t1 group by k
+select b, @k := @k + 1 as k from t1 group by 2
+select sql_calc_found_rows a, @k := @k + 1 from t1 limit 1
+select a, @k := @k + 1 from t1 limit 1 offset 1
+select distinct a, @k := @k + 1 from t1 limit 1
+update t1 set b = b + 1 where (@k := @k + 1) > 1
+delete from t1 where (@k := @k + 1) > 100
 select a := 1
 select 1 := 1
 select @@sql_mode := 1

@@ -63,12 +63,87 @@ pub(super) fn refuse_misplaced(q: &ast::Query, select: &ast::Select) -> Result<(
         return Err(refused("an aggregate or window function's argument"));
     }
     if contains_assignment(&select.projection) {
-        if q.order_by.is_some() {
-            return Err(refused("the select list of a query with ORDER BY"));
+        refuse_in_select_list(q, select, window)?;
+    }
+    refuse_in_joins(select)
+}
+
+/// An assigning select list: refused where its items are evaluated in another order or
+/// more than once per row (sorted rows, windows, a HAVING or GROUP BY that names an
+/// item, every row counted under SQL_CALC_FOUND_ROWS).
+fn refuse_in_select_list(
+    q: &ast::Query,
+    select: &ast::Select,
+    window: bool,
+) -> Result<(), SqlError> {
+    if q.order_by.is_some() {
+        return Err(refused("the select list of a query with ORDER BY"));
+    }
+    if window {
+        return Err(refused("the select list of a query with window functions"));
+    }
+    if select.having.is_some() {
+        return Err(refused("the select list of a query with HAVING"));
+    }
+    if super::found_rows::calc_found_rows(select) {
+        return Err(refused("the select list of a SQL_CALC_FOUND_ROWS query"));
+    }
+    // MariaDB evaluates the select list of the rows it sends only; rows an OFFSET skips,
+    // and groups or duplicates past a LIMIT, may be computed here.
+    let (limit, offset) = match &q.limit_clause {
+        None => (false, false),
+        Some(ast::LimitClause::OffsetCommaLimit { .. }) => (true, true),
+        Some(ast::LimitClause::LimitOffset { limit, offset, .. }) => {
+            (limit.is_some(), offset.is_some())
         }
-        if window {
-            return Err(refused("the select list of a query with window functions"));
+    };
+    if offset {
+        return Err(refused("the select list of a query with OFFSET"));
+    }
+    let grouped = !matches!(&select.group_by, ast::GroupByExpr::Expressions(k, _) if k.is_empty());
+    if limit && (grouped || select.distinct.is_some()) {
+        return Err(refused(
+            "the select list of a query with LIMIT and GROUP BY or DISTINCT",
+        ));
+    }
+    let ast::GroupByExpr::Expressions(keys, _) = &select.group_by else {
+        return Ok(());
+    };
+    let assigning_aliases: Vec<&str> = select
+        .projection
+        .iter()
+        .filter_map(|item| match item {
+            ast::SelectItem::ExprWithAlias { expr, alias } if contains_assignment(expr) => {
+                Some(alias.value.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    let names_item = |key: &ast::Expr| match key {
+        ast::Expr::Value(v) => matches!(v.value, ast::Value::Number(..)),
+        ast::Expr::Identifier(id) => assigning_aliases
+            .iter()
+            .any(|a| a.eq_ignore_ascii_case(&id.value)),
+        _ => false,
+    };
+    if keys.iter().any(names_item) {
+        return Err(refused("a select item GROUP BY names"));
+    }
+    Ok(())
+}
+
+/// Assignments in a join's conditions, or in the WHERE of a query over several tables:
+/// MariaDB evaluates each condition part at the table its join order reaches first, so
+/// how many times it runs is its plan's.
+fn refuse_in_joins(select: &ast::Select) -> Result<(), SqlError> {
+    let tables: usize = select.from.iter().map(|t| 1 + t.joins.len()).sum();
+    for join in select.from.iter().flat_map(|t| &t.joins) {
+        if contains_assignment(&join.join_operator) {
+            return Err(refused("a join condition"));
         }
+    }
+    if tables > 1 && contains_assignment(&select.selection) {
+        return Err(refused("the WHERE of a join"));
     }
     Ok(())
 }
