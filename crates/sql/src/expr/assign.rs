@@ -9,16 +9,17 @@
 //! where there is no session), served from or kept in the query cache, or read by an
 //! index lookup as a constant ([`assigns`]).
 //!
-//! Where MariaDB's order of evaluation is not the one rows are evaluated in here (GROUP BY,
-//! ORDER BY, HAVING, an aggregate's argument, a window, a subquery, the WHERE of an UPDATE
-//! or DELETE with LIMIT), the statement is refused with 1235 (see
-//! `plan::query::assignments`) rather than answered with other values; in a view's
-//! definition it is MariaDB's 1351.
+//! Where MariaDB evaluates an assignment in an order or a number of times of its own plan
+//! (ORDER BY, GROUP BY, HAVING, aggregate and window arguments, joins, subqueries, OFFSET,
+//! LIMIT past grouping, UPDATE and DELETE with LIMIT), the statement is refused with 1235
+//! (`plan::query::assignments`, [`refuse_in_subquery`]) rather than answered with other
+//! values; in a view's definition it is MariaDB's 1351.
 
 use crate::error::{err_syntax, SqlError};
 use crate::expr::eval::{SqlType, SqlValue};
 use crate::expr::*;
-use sqlparser::ast;
+use sqlparser::ast::{self, visit_expressions, Visit};
+use std::ops::ControlFlow;
 
 impl Compiler<'_> {
     /// `target := value`: `target` must be a user variable (`@name`); anything else is a
@@ -115,6 +116,32 @@ fn literal_only(e: &Expr) -> bool {
         | Expr::RowSubquery { .. } => false,
         other => other.all_operands(literal_only),
     }
+}
+
+/// Whether `node` holds an assignment anywhere, its subqueries included.
+pub(crate) fn contains_assignment<V: Visit>(node: &V) -> bool {
+    visit_expressions(node, |e| match e {
+        ast::Expr::BinaryOp {
+            op: ast::BinaryOperator::Assignment,
+            ..
+        } => ControlFlow::Break(()),
+        _ => ControlFlow::Continue(()),
+    })
+    .is_break()
+}
+
+/// 1235 for an assignment in a subquery expression (MariaDB evaluates one per row; its
+/// result is kept here).
+pub(crate) fn refuse_in_subquery(q: &ast::Query) -> Result<(), SqlError> {
+    if contains_assignment(q) {
+        return Err(refused("a subquery"));
+    }
+    Ok(())
+}
+
+/// 1235 for an assignment at `place`.
+pub(crate) fn refused(place: &str) -> SqlError {
+    SqlError::not_supported(&format!("assigning a user variable (:=) in {place}"))
 }
 
 #[cfg(test)]

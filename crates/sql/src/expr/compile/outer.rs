@@ -33,7 +33,7 @@ impl Compiler<'_> {
     /// a row's): one that assigns a user variable is refused (see
     /// `plan::query::assignments`).
     pub(crate) fn expr_subquery(&self, q: &ast::Query) -> Result<Arc<dyn SubqueryPlan>, SqlError> {
-        crate::plan::query::assignments::refuse_in_subquery(q)?;
+        crate::expr::assign::refuse_in_subquery(q)?;
         self.subquery(q)
     }
 }

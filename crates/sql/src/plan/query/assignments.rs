@@ -8,29 +8,9 @@
 //! refused with 1235, never answered with other values.
 
 use crate::error::SqlError;
-use sqlparser::ast::{self, visit_expressions, Visit};
+use crate::expr::assign::{contains_assignment, refused};
+use sqlparser::ast::{self, visit_expressions};
 use std::ops::ControlFlow;
-
-/// Whether `node` holds an assignment anywhere, its subqueries included.
-pub(crate) fn contains_assignment<V: Visit>(node: &V) -> bool {
-    visit_expressions(node, |e| match e {
-        ast::Expr::BinaryOp {
-            op: ast::BinaryOperator::Assignment,
-            ..
-        } => ControlFlow::Break(()),
-        _ => ControlFlow::Continue(()),
-    })
-    .is_break()
-}
-
-/// 1235 for an assignment in a subquery expression (MariaDB evaluates one per row; its
-/// result is kept here).
-pub(crate) fn refuse_in_subquery(q: &ast::Query) -> Result<(), SqlError> {
-    if contains_assignment(q) {
-        return Err(refused("a subquery"));
-    }
-    Ok(())
-}
 
 /// 1235 for an assignment where the order it runs in would differ from MariaDB's.
 pub(super) fn refuse_misplaced(q: &ast::Query, select: &ast::Select) -> Result<(), SqlError> {
@@ -169,7 +149,3 @@ const AGGREGATES: &[&str] = &[
     "JSON_ARRAYAGG",
     "JSON_OBJECTAGG",
 ];
-
-fn refused(place: &str) -> SqlError {
-    SqlError::not_supported(&format!("assigning a user variable (:=) in {place}"))
-}
