@@ -666,6 +666,7 @@ impl Session {
     pub fn reset(&mut self) {
         // Undone first, then its locks go (a rollback cannot fail).
         let _ = self.end_transaction(false);
+        crate::exec::user_locks::release_all(&self.engine, self.info.connection_id, &self.state);
         let password_expired = self.state.password_expired;
         self.state = crate::session::SessionState::new(&self.engine, self.info.interactive);
         // A reset keeps the expired-password session (only SET PASSWORD ends it).
@@ -694,6 +695,7 @@ impl Session {
         self.interrupt.set_owner(user, host, database);
         self.info.database = database.map(str::to_string);
         let _ = self.end_transaction(false);
+        crate::exec::user_locks::release_all(&self.engine, self.info.connection_id, &self.state);
         self.state = crate::session::SessionState::new(&self.engine, self.info.interactive);
         self.state.password_expired = expired;
         self.state.apply_account_limits(&limits);
@@ -741,6 +743,7 @@ impl Drop for Session {
     fn drop(&mut self) {
         let _ = self.end_transaction(false);
         self.release_table_locks();
+        crate::exec::user_locks::release_all(&self.engine, self.info.connection_id, &self.state);
         self.engine.sessions.leave(&self.interrupt);
         self.engine.leave(&self.account);
     }

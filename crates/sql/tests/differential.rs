@@ -565,6 +565,32 @@ fn zero_dates_match_mariadb() {
 }
 
 #[test]
+fn temporal_conversion_functions_match_mariadb() {
+    run_corpus(
+        "temporal_conversion_functions",
+        include_str!("corpus/temporal_conversion_functions.sql"),
+    );
+}
+
+#[test]
+fn join_using_matches_mariadb() {
+    run_corpus("join_using", include_str!("corpus/join_using.sql"));
+}
+
+#[test]
+fn regular_expressions_match_mariadb() {
+    run_corpus(
+        "regular_expressions",
+        include_str!("corpus/regular_expressions.sql"),
+    );
+}
+
+#[test]
+fn rand_matches_mariadb() {
+    run_corpus("rand", include_str!("corpus/rand.sql"));
+}
+
+#[test]
 fn temporal_text_matches_mariadb() {
     run_corpus("temporal_text", include_str!("corpus/temporal_text.sql"));
 }
@@ -707,4 +733,9 @@ fn variable_assignment_matches_mariadb() {
         "variable_assignment",
         include_str!("corpus/variable_assignment.sql"),
     );
+}
+
+#[test]
+fn sql_prepared_statements_match_mariadb() {
+    run_corpus("prepared_sql", include_str!("corpus/prepared_sql.sql"));
 }

@@ -253,3 +253,18 @@ fn a_paused_prepared_scan_keeps_its_parameters() {
     assert_eq!(pauses, 7);
     assert_eq!(sink.rows, whole);
 }
+
+#[test]
+fn an_execute_of_a_named_statement_streams_and_pauses() {
+    let (_t, mut s) = setup();
+    exec_ok(
+        &mut s,
+        "PREPARE s FROM 'SELECT id, name FROM t WHERE k = ?'",
+    );
+    exec_ok(&mut s, "SET @k = 3");
+    let whole = rows(&mut s, "SELECT id, name FROM t WHERE k = 3");
+    let run = run_pausing(&mut s, "EXECUTE s USING @k", 10, |_| {});
+    assert!(run.result.is_ok(), "{:?}", run.result.err());
+    assert!(run.pauses >= 1);
+    assert_eq!(run.rows, whole);
+}

@@ -107,6 +107,7 @@ error_codes! {
     ER_TOO_BIG_ROWSIZE = 1118, "42000", "Row size too large. The maximum row size for the used table type, not counting BLOBs, is %ld. This includes storage overhead, check the manual. You have to change some columns to TEXT or BLOBs";
     ER_PASSWORD_NO_MATCH = 1133, "28000", "Can't find any matching row in the user table";
     ER_WRONG_VALUE_COUNT_ON_ROW = 1136, "21S01", "Column count doesn't match value count at row %lu";
+    ER_REGEXP_ERROR = 1139, "42000", "Got error '%-.64s' from regexp";
     ER_NONEXISTING_GRANT = 1141, "42000", "There is no such grant defined for user '%-.48s' on host '%-.64s'";
     ER_TABLEACCESS_DENIED_ERROR = 1142, "42000", "%-.100T command denied to user '%s'@'%s' for table %`s.%`s";
     ER_COLUMNACCESS_DENIED_ERROR = 1143, "42000", "%-.32s command denied to user '%s'@'%s' for column '%-.192s' in table '%-.192s'";

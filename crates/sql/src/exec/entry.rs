@@ -90,6 +90,7 @@ impl Session {
             previous_errors,
             now_micros: self.state.fixed_time_micros.unwrap_or_else(now_micros),
             subquery_results: HashMap::new(),
+            rand_streams: HashMap::new(),
             outer_frames: Vec::new(),
             concat_rows: 0,
             spill: Default::default(),
@@ -489,8 +490,14 @@ pub fn execute(
         session.bump(Counter::Queries);
         // The tables the compile opens stay open for the execution: one lookup each.
         let _tables = myriad_storage::StatementTables::begin();
-        if crate::plan::set_statement::is_set_statement(&raw.tokens) {
-            let result = session.run_set_statement(raw, &map, out.as_deref_mut());
+        let special = if crate::plan::set_statement::is_set_statement(&raw.tokens) {
+            Some(session.run_set_statement(raw, &map, out.as_deref_mut()))
+        } else if crate::plan::sql_prepared::is_sql_prepared(&raw.tokens) {
+            Some(session.run_sql_prepared(raw, &map, out.as_deref_mut()))
+        } else {
+            None
+        };
+        if let Some(result) = special {
             let failed = result.is_err();
             results.push(result);
             if failed {

@@ -29,6 +29,9 @@ pub(crate) struct ExecEnv<'a> {
     /// statement; a correlated one keeps its last outer values and rows, and runs again
     /// when its outer values change.
     pub(crate) subquery_results: HashMap<usize, (Vec<Value>, Vec<Vec<Value>>)>,
+    /// The generators of the statement's RAND(N) calls with a constant N, by call address
+    /// (see `expr::functions::rand`).
+    pub(crate) rand_streams: HashMap<usize, crate::expr::functions::rand::RandState>,
     /// The outer values of the correlated subqueries running now, innermost last.
     pub(crate) outer_frames: Vec<Vec<Value>>,
     /// Rows GROUP_CONCAT has joined so far in the statement, over all its groups: the
@@ -67,6 +70,7 @@ impl<'a> ExecEnv<'a> {
             previous_errors: self.previous_errors,
             now_micros: self.now_micros,
             subquery_results: std::mem::take(&mut self.subquery_results),
+            rand_streams: std::mem::take(&mut self.rand_streams),
             outer_frames: self.outer_frames.clone(),
             concat_rows: self.concat_rows,
             spill: std::mem::take(&mut self.spill),
@@ -79,6 +83,7 @@ impl<'a> ExecEnv<'a> {
     pub(crate) fn absorb(&mut self, nested: ExecEnv<'_>) {
         self.warnings = nested.warnings;
         self.subquery_results = nested.subquery_results;
+        self.rand_streams = nested.rand_streams;
         self.concat_rows = nested.concat_rows;
         self.spill = nested.spill;
     }
@@ -120,6 +125,20 @@ impl Env for ExecEnv<'_> {
         } else {
             Ok(var_value_as_value(self.state.session_value(index), def))
         }
+    }
+
+    fn user_lock(&mut self, call: crate::expr::UserLock<'_>) -> Result<Value, SqlError> {
+        self.run_user_lock(call)
+    }
+
+    fn rand(&mut self) -> f64 {
+        self.state.rand.lock().next_double()
+    }
+
+    fn seeded_rand(&mut self, key: usize, seed: u32) -> f64 {
+        (self.rand_streams.entry(key))
+            .or_insert_with(|| crate::expr::functions::rand::RandState::seeded(seed))
+            .next_double()
     }
 
     fn user_variable(&self, name: &str) -> Value {

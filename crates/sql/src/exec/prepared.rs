@@ -5,6 +5,7 @@
 use crate::error::SqlError;
 use crate::exec::entry::{compile_all, result_rows, runs_inline};
 use crate::exec::select::*;
+use crate::parser::source::{RawStatement, SourceMap};
 use crate::plan::Stmt;
 use crate::result::QueryResult;
 use crate::session::*;
@@ -19,36 +20,9 @@ use myriad_types::errors::{
 pub fn prepare(session: &mut Session, sql: &str) -> Result<PreparedInfo, SqlError> {
     session.bump(Counter::Questions);
     session.bump(Counter::ComStmtPrepare);
-    let (map, raws) = compile_all(session, sql)?;
-    if raws.len() != 1 {
-        let second = raws
-            .get(1)
-            .map(|r| map.source().get(r.text.clone()).unwrap_or(""))
-            .unwrap_or("");
-        return Err(crate::expr::err_syntax(second));
-    }
-    let ddl_before = session.engine.catalog.storage().ddl_count();
-    let (stmt, param_count) = {
-        let ctx = session.compile_ctx();
-        let text = map.source().get(raws[0].text.clone()).unwrap_or("");
-        crate::plan::compile_statement(&raws[0], &map, &ctx)
-            .map_err(|e| session.mask_planning_error(e, text))?
-    };
-    if param_count > u16::MAX as usize {
-        return Err(SqlError::new(
-            ER_PS_MANY_PARAM,
-            "Prepared statement contains too many placeholders",
-        ));
-    }
-    if session.state.prepared.len() >= PREPARED_PER_SESSION_MAX {
-        return Err(SqlError::new(ER_MAX_PREPARED_STMT_COUNT_REACHED,
-            format!("Can't create more than max_prepared_stmt_count statements (current value: {PREPARED_PER_SESSION_MAX})"),
-        ));
-    }
-    // As MariaDB, a statement the account may not run is refused at PREPARE, before its
-    // result columns describe the tables.
-    session.check_privileges(&stmt, false)?;
-    let columns = match &stmt {
+    let prepared = compile_prepared(session, sql, |_, _| Ok(()))?;
+    let param_count = prepared.param_count;
+    let columns = match &prepared.stmt {
         Stmt::Select(plan) => {
             // Parameter types are unknown until EXECUTE; describe them as strings.
             let params = vec![Value::Bytes(Vec::new()); param_count];
@@ -69,23 +43,61 @@ pub fn prepare(session: &mut Session, sql: &str) -> Result<PreparedInfo, SqlErro
     };
     let statement_id = session.state.next_statement_id;
     session.state.next_statement_id = session.state.next_statement_id.wrapping_add(1).max(1);
-    session.state.prepared.insert(
-        statement_id,
-        Prepared {
-            index_read: matches!(&stmt, Stmt::SelectTable(plan) if plan.is_index_read()),
-            runs_inline: runs_inline(sql),
-            privileges_passed: None,
-            ddl_count: opens_tables_late(&stmt).then_some(ddl_before),
-            stmt,
-            param_count,
-            sql: sql.to_string(),
-            query_cache_scan: None,
-        },
-    );
+    session.state.prepared.insert(statement_id, prepared);
     Ok(PreparedInfo {
         statement_id,
         param_count: param_count as u16,
         columns,
+    })
+}
+
+/// Compile a text into a prepared statement, the session's own limits and the account's
+/// privileges checked. `screen` sees the text's statements first and may refuse them.
+pub(crate) fn compile_prepared(
+    session: &mut Session,
+    sql: &str,
+    screen: impl FnOnce(&SourceMap, &[RawStatement]) -> Result<(), SqlError>,
+) -> Result<Prepared, SqlError> {
+    let (map, raws) = compile_all(session, sql)?;
+    if let Some(second) = raws.get(1) {
+        let second = map.source().get(second.text.clone()).unwrap_or("");
+        return Err(crate::expr::err_syntax(second));
+    }
+    screen(&map, &raws)?;
+    if raws.is_empty() {
+        return Err(crate::expr::err_syntax(""));
+    }
+    let ddl_before = session.engine.catalog.storage().ddl_count();
+    let (stmt, param_count) = {
+        let ctx = session.compile_ctx();
+        let text = map.source().get(raws[0].text.clone()).unwrap_or("");
+        crate::plan::compile_statement(&raws[0], &map, &ctx)
+            .map_err(|e| session.mask_planning_error(e, text))?
+    };
+    if param_count > u16::MAX as usize {
+        return Err(SqlError::new(
+            ER_PS_MANY_PARAM,
+            "Prepared statement contains too many placeholders",
+        ));
+    }
+    let held = session.state.prepared.len() + session.state.named_prepared.len();
+    if held >= PREPARED_PER_SESSION_MAX {
+        return Err(SqlError::new(ER_MAX_PREPARED_STMT_COUNT_REACHED,
+            format!("Can't create more than max_prepared_stmt_count statements (current value: {PREPARED_PER_SESSION_MAX})"),
+        ));
+    }
+    // As MariaDB, a statement the account may not run is refused at PREPARE, before its
+    // result columns describe the tables.
+    session.check_privileges(&stmt, false)?;
+    Ok(Prepared {
+        index_read: matches!(&stmt, Stmt::SelectTable(plan) if plan.is_index_read()),
+        runs_inline: runs_inline(sql),
+        privileges_passed: None,
+        ddl_count: opens_tables_late(&stmt).then_some(ddl_before),
+        stmt,
+        param_count,
+        sql: sql.to_string(),
+        query_cache_scan: None,
     })
 }
 
@@ -94,14 +106,14 @@ pub fn execute_prepared(
     session: &mut Session,
     statement_id: u32,
     params: &[Value],
-    mut out: Option<&mut (dyn crate::RowSink + '_)>,
+    out: Option<&mut (dyn crate::RowSink + '_)>,
 ) -> Result<QueryResult, SqlError> {
     myriad_storage::set_instance_hint(u64::from(session.info.connection_id));
     session.paused = None;
     session.bump(Counter::Questions);
     session.bump(Counter::ComStmtExecute);
     // Take the statement out while it runs so the session can be borrowed mutably.
-    let Some(prepared) = session.state.prepared.remove(&statement_id) else {
+    let Some(mut prepared) = session.state.prepared.remove(&statement_id) else {
         return Err(SqlError::new(
             ER_UNKNOWN_STMT_HANDLER,
             format!(
@@ -109,15 +121,25 @@ pub fn execute_prepared(
             ),
         ));
     };
-    let mut prepared = prepared;
+    let result = run_prepared(session, &mut prepared, params, out, "mysqld_stmt_execute");
+    session.state.prepared.insert(statement_id, prepared);
+    result
+}
+
+/// Run a prepared statement (taken out of its session's map) with its parameters;
+/// `command` names the command in the message of a wrong parameter count.
+pub(crate) fn run_prepared(
+    session: &mut Session,
+    prepared: &mut Prepared,
+    params: &[Value],
+    mut out: Option<&mut (dyn crate::RowSink + '_)>,
+    command: &str,
+) -> Result<QueryResult, SqlError> {
     // A plan whose subqueries open tables while its rows are sent is compiled again after
     // any DDL, before it runs (see `opens_tables_late`).
     let now = session.engine.catalog.storage().ddl_count();
     if prepared.ddl_count.is_some_and(|count| count != now) {
-        if let Err(e) = replan(session, &mut prepared) {
-            session.state.prepared.insert(statement_id, prepared);
-            return Err(e);
-        }
+        replan(session, prepared)?;
     }
     // Privileges that passed for the same grants and database pass again unchecked.
     let privileges_key = (
@@ -128,7 +150,7 @@ pub fn execute_prepared(
     let result = if params.len() != prepared.param_count {
         Err(SqlError::new(
             ER_WRONG_ARGUMENTS,
-            "Incorrect arguments to mysqld_stmt_execute",
+            format!("Incorrect arguments to {command}"),
         ))
     } else {
         let probe = match crate::exec::query_cache::lookup_prepared(
@@ -138,9 +160,10 @@ pub fn execute_prepared(
             &mut prepared.query_cache_scan,
         ) {
             crate::exec::query_cache::Looked::Hit(result) => {
+                // The flag must not outlive this statement: the next one checks afresh.
+                session.state.privileges_passed = false;
                 session.state.row_count = -1;
                 session.state.found_rows = Some(result_rows(&result));
-                session.state.prepared.insert(statement_id, prepared);
                 return Ok(result);
             }
             crate::exec::query_cache::Looked::Miss(probe) => probe,
@@ -155,7 +178,7 @@ pub fn execute_prepared(
             out.as_deref_mut(),
         ) {
             // A table changed under the plan: compile the text again, once.
-            Err(e) if e.code == 1412 => match replan(session, &mut prepared) {
+            Err(e) if e.code == 1412 => match replan(session, prepared) {
                 Ok(true) => session.run_to(&prepared.stmt, &bound, out),
                 Ok(false) => Err(e),
                 Err(e) => Err(e),
@@ -167,13 +190,12 @@ pub fn execute_prepared(
     if result.is_ok() {
         prepared.privileges_passed = Some(privileges_key);
     }
-    session.state.prepared.insert(statement_id, prepared);
     result
 }
 
 /// Compile a prepared statement's text again (a table changed under its plan): whether it
 /// took the new plan (not when the text now has another number of placeholders).
-fn replan(session: &Session, prepared: &mut Prepared) -> Result<bool, SqlError> {
+pub(crate) fn replan(session: &Session, prepared: &mut Prepared) -> Result<bool, SqlError> {
     // Read before compiling: a DDL during the compile moves the count past it.
     let before = session.engine.catalog.storage().ddl_count();
     let (stmt, count) = recompile(session, &prepared.sql)?;

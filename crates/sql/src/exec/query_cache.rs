@@ -537,6 +537,12 @@ pub(crate) fn deterministic(func: &Func) -> bool {
             | Func::UnixTimestamp
             | Func::Sleep
             | Func::RandomBytes
+            | Func::Rand
+            | Func::GetLock
+            | Func::ReleaseLock
+            | Func::ReleaseAllLocks
+            | Func::IsFreeLock
+            | Func::IsUsedLock
     )
 }
 

@@ -128,6 +128,10 @@ impl Session {
         out: Option<&mut (dyn crate::RowSink + '_)>,
         pipes_as_concat: bool,
     ) -> Result<QueryResult, SqlError> {
+        if crate::plan::sql_prepared::is_sql_prepared(&raw.tokens) {
+            // EXECUTE and the others: a SELECT's rows are held whole here too.
+            return self.run_sql_prepared(raw, map, None);
+        }
         let compiled = {
             let ctx = crate::plan::CompileCtx {
                 pipes_as_concat,

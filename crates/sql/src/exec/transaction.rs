@@ -127,14 +127,16 @@ impl Session {
         std::time::Duration::from_secs(self.state.lock_wait_timeout_s)
     }
 
-    /// Inside a transaction, take `database`'s transaction lock (kept until the transaction
-    /// ends): transactions that write a database run their writes one transaction at a
-    /// time (see [`crate::session::transaction`], "Locks").
-    pub(crate) fn lock_database(&self, database: &str) -> Result<(), SqlError> {
+    /// Inside a transaction, take `table`'s transaction lock (kept until the transaction
+    /// ends) before its storage writer lock: transactions that write a table run their
+    /// writes to it one transaction at a time, and a cycle of them is found at once (see
+    /// [`crate::session::transaction`], "Locks").
+    pub(crate) fn lock_table(&self, table: &crate::plan::tables::TableRef) -> Result<(), SqlError> {
         if !self.in_transaction_scope() {
             return Ok(());
         }
-        self.hold_lock((format!("{}/", database.to_lowercase()), String::new()))
+        let key = format!("{}/{}", table.database, table.name).to_lowercase();
+        self.hold_lock((key, String::new()))
     }
 
     /// Take `key` in the session lock table until the transaction ends (waiting at most
@@ -151,11 +153,11 @@ impl Session {
         Ok(())
     }
 
-    /// The storage statement for a statement that writes (`write`) or takes locks only, in
-    /// `database`.
+    /// The storage statement for a statement that writes (`write`) or takes locks only,
+    /// first of all `table`.
     pub(crate) fn write_scope(
         &self,
-        database: &str,
+        table: &crate::plan::tables::TableRef,
         write: bool,
     ) -> Result<WriteScope<'_>, SqlError> {
         let storage = self.engine.catalog.storage();
@@ -174,7 +176,7 @@ impl Session {
                 _reading,
             });
         }
-        self.lock_database(database)?;
+        self.lock_table(table)?;
         let mut guard = self.state.transaction.storage.lock();
         let stmt = guard.get_or_insert_with(|| storage.begin());
         stmt.set_lock_wait_timeout(self.lock_wait_timeout());
@@ -202,12 +204,12 @@ impl Session {
         plan: &crate::plan::tables::TableSelect,
     ) -> Result<(), SqlError> {
         let storage = self.engine.catalog.storage();
-        // The scope takes the first table's database lock; the joined tables' come next.
-        let mut scope = self.write_scope(&plan.source.table.database, false)?;
+        // The scope takes the first table's transaction lock; the joined tables' come next.
+        let mut scope = self.write_scope(&plan.source.table, false)?;
         let tables = std::iter::once(&plan.source.table).chain(plan.joins.iter().map(|j| &j.table));
         for (n, table) in tables.enumerate() {
             if n > 0 {
-                self.lock_database(&table.database)?;
+                self.lock_table(table)?;
             }
             table
                 .open(storage)?

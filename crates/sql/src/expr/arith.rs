@@ -40,9 +40,14 @@ pub enum NumClass {
 
 pub fn num_class_of_type(ty: SqlType) -> NumClass {
     match ty {
-        SqlType::Null | SqlType::Int { .. } | SqlType::Time { fsp: 0 } => NumClass::Int,
-        SqlType::Time { .. } => NumClass::Decimal,
-        SqlType::Decimal { .. } | SqlType::Date | SqlType::DateTime { .. } => NumClass::Decimal,
+        SqlType::Null
+        | SqlType::Int { .. }
+        | SqlType::Date
+        | SqlType::Time { fsp: 0 }
+        | SqlType::DateTime { fsp: 0 } => NumClass::Int,
+        SqlType::Time { .. } | SqlType::Decimal { .. } | SqlType::DateTime { .. } => {
+            NumClass::Decimal
+        }
         SqlType::Double | SqlType::Str { .. } => NumClass::Double,
     }
 }
@@ -60,9 +65,9 @@ pub fn arith(
     if a.is_null() || b.is_null() {
         return Ok(Value::Null);
     }
-    // A TIME value computes as its HHMMSS[.ffffff] number, exactly.
+    // A date or time value computes as its number (HHMMSS[.ffffff] ...), exactly.
     let class_of = |v: &Value| match v {
-        Value::Time(_) => NumClass::Decimal,
+        Value::Time(_) | Value::Date { .. } | Value::DateTime { .. } => NumClass::Decimal,
         other => num_class_of_type(other.sql_type()),
     };
     let class = class_of(a).max(class_of(b));
@@ -204,15 +209,22 @@ pub fn arith_type(op: ArithOp, a: SqlType, b: SqlType, div_incr: u32) -> SqlType
     let class = num_class_of_type(a).max(num_class_of_type(b));
     let scale_of = |t: SqlType| match t {
         SqlType::Decimal { scale, .. } => scale,
-        SqlType::Time { fsp } => u32::from(fsp),
+        SqlType::Time { fsp } | SqlType::DateTime { fsp } => u32::from(fsp),
         _ => 0,
     };
+    // A date or time counts as its number: YYYYMMDD, YYYYMMDDHHMMSS, HHHMMSS.
     let int_digits = |t: SqlType| match t {
         SqlType::Decimal { precision, scale } => precision.saturating_sub(scale),
         SqlType::Int { len, .. } => len,
-        // [-]HHHMMSS
+        SqlType::Date => 8,
+        SqlType::DateTime { .. } => 14,
         SqlType::Time { .. } => 7,
         _ => 1,
+    };
+    // An integer's width counts its sign; so does a date's or time's number.
+    let int_len = |t: SqlType| match t {
+        SqlType::Date | SqlType::DateTime { .. } | SqlType::Time { .. } => int_digits(t) + 1,
+        _ => int_digits(t),
     };
     let unsigned = |t: SqlType| matches!(t, SqlType::Int { unsigned: true, .. });
     let decimal = |precision: u32, scale: u32| SqlType::Decimal {
@@ -231,8 +243,8 @@ pub fn arith_type(op: ArithOp, a: SqlType, b: SqlType, div_incr: u32) -> SqlType
         },
         (NumClass::Int, _) => {
             let len = match op {
-                ArithOp::Mul => int_digits(a) + int_digits(b),
-                _ => int_digits(a).max(int_digits(b)) + 1,
+                ArithOp::Mul => int_len(a) + int_len(b),
+                _ => int_len(a).max(int_len(b)) + 1,
             };
             SqlType::Int {
                 unsigned: unsigned(a) || unsigned(b),

@@ -32,7 +32,7 @@ fn cut_to_chars(text: Vec<u8>, n: u32, w: &mut Vec<Warning>) -> Vec<u8> {
 /// A number read as a date or datetime, as MariaDB reads one: its whole part as YYMMDD,
 /// YYYYMMDD, YYMMDDhhmmss or YYYYMMDDhhmmss by its size (`10203101112` is 2001-02-03
 /// 10:11:12), its fraction as the microseconds; None for a number of no such form.
-fn number_as_datetime(v: &Value) -> Option<Value> {
+pub(crate) fn number_as_datetime(v: &Value) -> Option<Value> {
     let text = text_of(v)?;
     let (whole, fraction) = text.split_once('.').unwrap_or((&text, ""));
     let n: u64 = whole.parse().ok()?;

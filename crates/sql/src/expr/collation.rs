@@ -222,7 +222,7 @@ fn call_collation(func: Func, args: &[Expr], columns: &[Option<Collation>]) -> D
         | Func::Repeat
         | Func::SubstringIndex
         | Func::NullIf => from(&[0]),
-        Func::Quote | Func::Soundex => from(&[0]),
+        Func::Quote | Func::Soundex | Func::RegexpSubstr | Func::RegexpReplace => from(&[0]),
         Func::Elt | Func::MakeSet => combined(args.iter().skip(1).map(|a| a.collation(columns))),
         Func::ExportSet => from(&[1, 2, 3]),
         Func::Unhex

@@ -107,6 +107,12 @@ impl Compiler<'_> {
                 pattern,
                 escape_char,
             } => self.like(expr, pattern, escape_char.as_deref(), *negated)?,
+            E::RLike {
+                negated,
+                expr,
+                pattern,
+                ..
+            } => self.regexp(expr, pattern, *negated)?,
             E::Case {
                 operand,
                 conditions,
@@ -591,13 +597,18 @@ impl Compiler<'_> {
             };
             return self.introspect(which, self.compile(arg)?);
         }
+        if name == "DATE" {
+            return self.date_of(f, &args);
+        }
         let (func, min, max) = Func::by_name(&name).ok_or_else(|| err_function(&name))?;
         if func == Func::Char && args.is_empty() {
             // CHAR() is a form of MariaDB's grammar, which needs an argument.
             return Err(err_syntax(&f.to_string()));
         }
         if args.len() < min || args.len() > max {
-            if matches!(func, Func::DatePart(_)) && DatePart::is_keyword(&name) {
+            if (matches!(func, Func::DatePart(_)) && DatePart::is_keyword(&name))
+                || func == Func::Time
+            {
                 return Err(err_syntax(&f.to_string()));
             }
             return Err(err_param_count(&name));
@@ -628,7 +639,11 @@ impl Compiler<'_> {
             | Func::Locate
             | Func::Instr
             | Func::SubstringIndex
-            | Func::FindInSet => self.comparing(operands, &name.to_ascii_lowercase())?,
+            | Func::FindInSet
+            | Func::Regexp
+            | Func::RegexpInstr
+            | Func::RegexpSubstr
+            | Func::RegexpReplace => self.comparing(operands, &name.to_ascii_lowercase())?,
             _ => self.comparing(operands, name).unwrap_or_default(),
         };
         Ok(Expr::Call {

@@ -12,6 +12,8 @@ mod format;
 mod locales;
 mod numeric;
 mod radix;
+pub(crate) mod rand;
+mod regexp;
 mod sets;
 mod soundex;
 mod sql_crypt;
@@ -276,6 +278,17 @@ impl Expr {
             }
             Func::MakeTime => time::make_time((&a.v[0], &a.v[1], &a.v[2]), w),
             Func::SecToTime => time::sec_to_time(&a.v[0], w),
+            Func::Regexp => regexp::like(&a)?,
+            Func::RegexpInstr => regexp::instr(&a)?,
+            Func::RegexpSubstr => regexp::substr(&a)?,
+            Func::RegexpReplace => regexp::replace(&a)?,
+            Func::Rand => Value::Double(self.rand(args.first(), a.v.first(), env)),
+            Func::GetLock
+            | Func::ReleaseLock
+            | Func::ReleaseAllLocks
+            | Func::IsFreeLock
+            | Func::IsUsedLock => user_lock(func, &a, env)?,
+            Func::Time => to_time(&a.v[0], w).map_or(Value::Null, Value::Time),
             Func::TimeToSec => time::time_to_sec(&a.v[0], w),
             Func::LastDay => datetime::last_day(&a.v[0])?,
             Func::DateDiff => datetime::date_diff(&a.v[0], &a.v[1])?,
@@ -401,6 +414,84 @@ fn null_if(
 }
 
 /// SLEEP(s): 0, or 1 when KILL or max_statement_time cut it short (as MariaDB).
+/// A user-level lock function of `func`, its arguments `a`: the name is a string (a number
+/// is error 4079), a NULL or negative timeout is NULL with warning 1411.
+fn user_lock(func: Func, a: &Args, env: &mut dyn Env) -> Result<Value, SqlError> {
+    let number = match a.v.first() {
+        Some(Value::Int(_) | Value::UInt(_)) => Some("int"),
+        Some(Value::Decimal(_)) => Some("decimal"),
+        Some(Value::Double(_)) => Some("double"),
+        _ => None,
+    };
+    if let Some(ty) = number {
+        return Err(SqlError::new(
+            myriad_types::errors::ER_ILLEGAL_PARAMETER_DATA_TYPE_FOR_OPERATION,
+            format!(
+                "Illegal parameter data type {ty} for operation '{}'",
+                func_name(func)
+            ),
+        ));
+    }
+    if func == Func::GetLock {
+        let timeout = a.v[1].to_double(env.warnings());
+        if !timeout.is_some_and(|t| t >= 0.0) {
+            let text = a.v[1]
+                .to_text()
+                .map_or("NULL".into(), |t| String::from_utf8_lossy(&t).into_owned());
+            env.warnings().push(Warning {
+                level: "Warning",
+                code: myriad_types::errors::ER_WRONG_VALUE_FOR_TYPE.code,
+                message: format!("Incorrect timeout value: '{text}' for function get_lock"),
+            });
+            return Ok(Value::Null);
+        }
+    }
+    let texts: Vec<Option<String>> = (a.v.iter())
+        .map(|v| {
+            (!v.is_null())
+                .then(|| String::from_utf8_lossy(&v.to_text().unwrap_or_default()).into_owned())
+        })
+        .collect();
+    let name = texts.first().and_then(|t| t.as_deref());
+    let call = match func {
+        Func::GetLock => UserLock::Get {
+            name,
+            timeout: a.v[1].to_double(env.warnings()),
+        },
+        Func::ReleaseLock => UserLock::Release(name),
+        Func::IsFreeLock => UserLock::IsFree(name),
+        Func::IsUsedLock => UserLock::IsUsed(name),
+        _ => UserLock::ReleaseAll,
+    };
+    env.user_lock(call)
+}
+
+/// A user-lock function's name, as MariaDB's errors write it.
+fn func_name(func: Func) -> &'static str {
+    match func {
+        Func::GetLock => "get_lock",
+        Func::ReleaseLock => "release_lock",
+        Func::IsFreeLock => "is_free_lock",
+        Func::IsUsedLock => "is_used_lock",
+        _ => "release_all_locks",
+    }
+}
+
+impl Expr {
+    /// RAND() / RAND(N) at this call (`self`), N being `n` of value `v`; see [`rand`].
+    fn rand(&self, n: Option<&Expr>, v: Option<&Value>, env: &mut dyn Env) -> f64 {
+        let (Some(n), Some(v)) = (n, v) else {
+            return env.rand();
+        };
+        let seed = rand::seed_of(v, env.warnings());
+        if n.same_for_every_row() {
+            env.seeded_rand(self as *const Expr as usize, seed)
+        } else {
+            rand::RandState::seeded(seed).next_double()
+        }
+    }
+}
+
 fn sleep(seconds: &Value, w: &mut Vec<Warning>) -> Value {
     match seconds.to_double(w) {
         Some(s) if s > 0.0 => Value::Int(i64::from(crate::interrupt::sleep(

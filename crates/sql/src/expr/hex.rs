@@ -216,7 +216,8 @@ fn numeric_arg(func: Func, i: usize) -> bool {
         | Func::Chr
         | Func::CharUsing { .. }
         | Func::BitCount
-        | Func::Sleep => true,
+        | Func::Sleep
+        | Func::Rand => true,
         Func::Elt | Func::MakeSet => i == 0,
         Func::ExportSet => i == 0 || i == 4,
         Func::Conv => i == 1 || i == 2,

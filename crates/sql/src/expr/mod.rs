@@ -18,6 +18,7 @@ pub mod datetime;
 pub mod decimal;
 pub mod eval;
 pub mod evaluate;
+mod func_names;
 pub mod functions;
 pub mod hex;
 pub mod in_set;
@@ -112,6 +113,23 @@ pub trait Env {
         let _ = n;
         Value::Null
     }
+    /// A user-level lock function (GET_LOCK ...; see `exec::user_locks`).
+    fn user_lock(&mut self, call: UserLock<'_>) -> Result<Value, SqlError> {
+        let _ = call;
+        Err(SqlError::not_supported("user-level locks here"))
+    }
+    /// RAND(): the next number of the session's generator (here: one seeded by the
+    /// clock).
+    fn rand(&mut self) -> f64 {
+        functions::rand::RandState::from_clock().next_double()
+    }
+    /// RAND(N) with an N the same for every row: the next number of the statement's
+    /// generator for the call `key`, seeded with `seed` at its first use (here: the first
+    /// number, for an expression evaluated once).
+    fn seeded_rand(&mut self, key: usize, seed: u32) -> f64 {
+        let _ = key;
+        functions::rand::RandState::seeded(seed).next_double()
+    }
 }
 
 /// A compiled subquery, as an expression holds it. The statement compiler builds it
@@ -176,6 +194,11 @@ pub enum Func {
     Ascii,
     Hex,
     SubstringIndex,
+    /// `x REGEXP p` (see `functions::regexp`).
+    Regexp,
+    RegexpInstr,
+    RegexpSubstr,
+    RegexpReplace,
     FindInSet,
     Md5,
     Sha1,
@@ -257,6 +280,16 @@ pub enum Func {
     /// `UNIX_TIMESTAMP([date])`: now, or the date's seconds since the epoch.
     UnixTimestamp,
     Sleep,
+    /// RAND([N]) (see `functions::rand`).
+    Rand,
+    /// The user-level lock functions (see `exec::user_locks`).
+    GetLock,
+    ReleaseLock,
+    ReleaseAllLocks,
+    IsFreeLock,
+    IsUsedLock,
+    /// TIME(x): x read as a TIME with the fraction digits of its type.
+    Time,
     /// A date plus an interval: arguments date, count, unit code (a literal; see
     /// [`myriad_types::interval::IntervalUnit::code`]). Compiled from DATE_ADD, ADDDATE and
     /// `d + INTERVAL n unit`, never looked up by name.
@@ -291,121 +324,6 @@ pub enum Func {
     MakeTime,
     SecToTime,
     TimeToSec,
-}
-
-impl Func {
-    pub(crate) fn by_name(name: &str) -> Option<(Func, usize, usize)> {
-        // (function, minimum arguments, maximum arguments)
-        let f = match name {
-            "CONCAT" => (Func::Concat, 1, usize::MAX),
-            "CONCAT_WS" => (Func::ConcatWs, 2, usize::MAX),
-            "LENGTH" | "OCTET_LENGTH" | "LENGTHB" => (Func::Length, 1, 1),
-            "CHAR_LENGTH" | "CHARACTER_LENGTH" => (Func::CharLength, 1, 1),
-            "SUBSTRING" | "SUBSTR" | "MID" => (Func::Substring, 2, 3),
-            "UPPER" | "UCASE" => (Func::Upper, 1, 1),
-            "LOWER" | "LCASE" => (Func::Lower, 1, 1),
-            "TRIM" => (Func::Trim, 1, 1),
-            "LTRIM" => (Func::LTrim, 1, 1),
-            "RTRIM" => (Func::RTrim, 1, 1),
-            "REPLACE" => (Func::Replace, 3, 3),
-            "LEFT" => (Func::Left, 2, 2),
-            "RIGHT" => (Func::Right, 2, 2),
-            "LPAD" => (Func::LPad, 2, 3),
-            "RPAD" => (Func::RPad, 2, 3),
-            "REPEAT" => (Func::Repeat, 2, 2),
-            "REVERSE" => (Func::Reverse, 1, 1),
-            "LOCATE" => (Func::Locate, 2, 3),
-            "INSTR" => (Func::Instr, 2, 2),
-            "SPACE" => (Func::Space, 1, 1),
-            "ASCII" => (Func::Ascii, 1, 1),
-            "ORD" => (Func::Ord, 1, 1),
-            "QUOTE" => (Func::Quote, 1, 1),
-            "UNHEX" => (Func::Unhex, 1, 1),
-            "TO_BASE64" => (Func::ToBase64, 1, 1),
-            "FROM_BASE64" => (Func::FromBase64, 1, 1),
-            "CRC32" => (Func::Crc32, 1, 1),
-            "CHAR" => (Func::Char, 1, usize::MAX),
-            "BIT_LENGTH" => (Func::BitLength, 1, 1),
-            "BIN" => (Func::Bin, 1, 1),
-            "OCT" => (Func::Oct, 1, 1),
-            "CONV" => (Func::Conv, 3, 3),
-            "ELT" => (Func::Elt, 2, usize::MAX),
-            "MAKE_SET" => (Func::MakeSet, 2, usize::MAX),
-            "EXPORT_SET" => (Func::ExportSet, 3, 5),
-            "SOUNDEX" => (Func::Soundex, 1, 1),
-            "AES_ENCRYPT" => (Func::AesEncrypt, 2, 2),
-            "FORMAT" => (Func::Format, 2, 3),
-            "RANDOM_BYTES" => (Func::RandomBytes, 1, 1),
-            "ENCODE" => (Func::Encode, 2, 2),
-            "CHR" => (Func::Chr, 1, 1),
-            "BIT_COUNT" => (Func::BitCount, 1, 1),
-            "DECODE" => (Func::Decode, 2, 2),
-            "AES_DECRYPT" => (Func::AesDecrypt, 2, 2),
-            "HEX" => (Func::Hex, 1, 1),
-            "MD5" => (Func::Md5, 1, 1),
-            "SUBSTRING_INDEX" => (Func::SubstringIndex, 3, 3),
-            "FIND_IN_SET" => (Func::FindInSet, 2, 2),
-            "SHA1" | "SHA" => (Func::Sha1, 1, 1),
-            "SHA2" => (Func::Sha2, 2, 2),
-            "STRCMP" => (Func::Strcmp, 2, 2),
-            "FIELD" => (Func::Field, 2, usize::MAX),
-            "INSERT" => (Func::Insert, 4, 4),
-            "ABS" => (Func::Abs, 1, 1),
-            "ROUND" => (Func::Round, 1, 2),
-            "TRUNCATE" => (Func::Truncate, 2, 2),
-            "FLOOR" => (Func::Floor, 1, 1),
-            "CEIL" | "CEILING" => (Func::Ceil, 1, 1),
-            "MOD" => (Func::Mod, 2, 2),
-            "GREATEST" => (Func::Greatest, 2, usize::MAX),
-            "LEAST" => (Func::Least, 2, usize::MAX),
-            "POW" | "POWER" => (Func::Pow, 2, 2),
-            "SQRT" => (Func::Sqrt, 1, 1),
-            "SIGN" => (Func::Sign, 1, 1),
-            "PI" => (Func::Pi, 0, 0),
-            "EXP" => (Func::Exp, 1, 1),
-            "LN" => (Func::Ln, 1, 1),
-            "LOG10" => (Func::Log10, 1, 1),
-            "LOG2" => (Func::Log2, 1, 1),
-            "IF" => (Func::If, 3, 3),
-            "IFNULL" => (Func::IfNull, 2, 2),
-            "NULLIF" => (Func::NullIf, 2, 2),
-            "COALESCE" => (Func::Coalesce, 1, usize::MAX),
-            "ISNULL" => (Func::IsNull, 1, 1),
-            "VERSION" => (Func::Version, 0, 0),
-            "DATABASE" | "SCHEMA" => (Func::Database, 0, 0),
-            "USER" | "SESSION_USER" | "SYSTEM_USER" => (Func::User, 0, 0),
-            "CURRENT_USER" => (Func::CurrentUser, 0, 0),
-            "CURRENT_ROLE" => (Func::CurrentRole, 0, 0),
-            "CONNECTION_ID" => (Func::ConnectionId, 0, 0),
-            "LAST_INSERT_ID" => (Func::LastInsertId, 0, 0),
-            "FOUND_ROWS" => (Func::FoundRows, 0, 0),
-            "ROW_COUNT" => (Func::RowCount, 0, 0),
-            "NOW" | "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" => (Func::Now, 0, 1),
-            "SYSDATE" => (Func::SysDate, 0, 1),
-            "CURDATE" | "CURRENT_DATE" => (Func::CurDate, 0, 0),
-            "UNIX_TIMESTAMP" => (Func::UnixTimestamp, 0, 1),
-            "SLEEP" => (Func::Sleep, 1, 1),
-            "LAST_DAY" => (Func::LastDay, 1, 1),
-            "DATEDIFF" => (Func::DateDiff, 2, 2),
-            "DATE_FORMAT" => (Func::DateFormat, 2, 3),
-            "WEEK" => (Func::Week, 1, 2),
-            "YEARWEEK" => (Func::YearWeek, 1, 2),
-            "FROM_DAYS" => (Func::FromDays, 1, 1),
-            "MAKEDATE" => (Func::MakeDate, 2, 2),
-            "FROM_UNIXTIME" => (Func::FromUnixtime, 1, 2),
-            "PERIOD_ADD" => (Func::PeriodAdd, 2, 2),
-            "PERIOD_DIFF" => (Func::PeriodDiff, 2, 2),
-            "TIME_FORMAT" => (Func::TimeFormat, 2, 2),
-            "DAYNAME" => (Func::DayName, 1, 1),
-            "MONTHNAME" => (Func::MonthName, 1, 1),
-            "MAKETIME" => (Func::MakeTime, 3, 3),
-            "STR_TO_DATE" => (Func::StrToDate, 2, 2),
-            "SEC_TO_TIME" => (Func::SecToTime, 1, 1),
-            "TIME_TO_SEC" => (Func::TimeToSec, 1, 1),
-            _ => (Func::DatePart(DatePart::by_name(name)?), 1, 1),
-        };
-        Some(f)
-    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -645,6 +563,19 @@ impl OuterSource {
             OuterSource::Outer(_) => None,
         }
     }
+}
+
+/// A call of a user-level lock function, its arguments read (None: NULL).
+#[derive(Debug, Clone, Copy)]
+pub enum UserLock<'a> {
+    Get {
+        name: Option<&'a str>,
+        timeout: Option<f64>,
+    },
+    Release(Option<&'a str>),
+    ReleaseAll,
+    IsFree(Option<&'a str>),
+    IsUsed(Option<&'a str>),
 }
 
 /// The columns of the query enclosing a subquery being compiled, and the outer values the

@@ -16,6 +16,9 @@ pub struct ColumnScope {
     /// Each column's [`TextForm`] where its type says more than its values (dates and
     /// times, FLOAT), where known; None for other columns and past the end.
     pub text_forms: Vec<Option<TextForm>>,
+    /// Positions an unqualified name does not resolve to: the right-hand copies of the
+    /// columns a `JOIN ... USING` or `NATURAL JOIN` joins on.
+    pub hidden: Vec<usize>,
 }
 
 impl ColumnScope {
@@ -48,6 +51,9 @@ impl ColumnScope {
                 (Some(want), Some(have)) => want.eq_ignore_ascii_case(have),
                 (Some(_), None) => false,
             };
+            if table.is_none() && self.hidden.contains(&i) {
+                continue;
+            }
             if table_ok && c.eq_ignore_ascii_case(name) {
                 if found.is_some() && table.is_none() {
                     return Err(SqlError::new(

@@ -79,6 +79,41 @@ impl Expr {
         }
     }
 
+    /// Whether the value is the same for every row of a statement: it reads no column,
+    /// outer value or subquery, and calls nothing that changes per call (RAND).
+    pub fn same_for_every_row(&self) -> bool {
+        match self {
+            Expr::Column(_)
+            | Expr::Outer(_)
+            | Expr::Subquery(_)
+            | Expr::Exists { .. }
+            | Expr::InSubquery { .. }
+            | Expr::RowSubquery { .. } => false,
+            Expr::Call {
+                func: Func::Rand, ..
+            } => false,
+            _ => self.all_operands(|x| x.same_for_every_row()),
+        }
+    }
+
+    /// Whether evaluating it twice can give two values for the same row (it calls RAND or
+    /// a user-level lock function).
+    pub fn volatile(&self) -> bool {
+        match self {
+            Expr::Call {
+                func:
+                    Func::Rand
+                    | Func::GetLock
+                    | Func::ReleaseLock
+                    | Func::ReleaseAllLocks
+                    | Func::IsFreeLock
+                    | Func::IsUsedLock,
+                ..
+            } => true,
+            _ => !self.all_operands(|x| !x.volatile()),
+        }
+    }
+
     /// The static type, given the types of the row's columns and the session (for
     /// parameters, whose types are known once they are bound).
     pub fn sql_type(&self, env: &dyn Env, columns: &[SqlType]) -> SqlType {
@@ -314,6 +349,7 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
         | Func::CharLength
         | Func::Locate
         | Func::Instr
+        | Func::RegexpInstr
         | Func::Ascii
         | Func::Field => int(9),
         Func::Strcmp | Func::Sign => int(2),
@@ -346,6 +382,24 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
         }),
         Func::MakeTime => SqlType::Time {
             fsp: crate::expr::functions::temporal_decimals(&args[2], arg(2), true),
+        },
+        Func::Rand => SqlType::Double,
+        Func::GetLock | Func::ReleaseLock | Func::IsFreeLock => int(1),
+        Func::ReleaseAllLocks => int(10),
+        Func::IsUsedLock => SqlType::Int {
+            unsigned: true,
+            len: 10,
+        },
+        Func::Regexp => int(1),
+        Func::RegexpSubstr => SqlType::Str {
+            chars: crate::expr::eval::display_chars(arg(0)),
+        },
+        // MariaDB does not bound it: a LONGTEXT in CREATE TABLE ... SELECT.
+        Func::RegexpReplace => SqlType::Str {
+            chars: u32::MAX / 4,
+        },
+        Func::Time => SqlType::Time {
+            fsp: crate::expr::functions::temporal_decimals(&args[0], arg(0), true),
         },
         Func::SecToTime => SqlType::Time {
             fsp: crate::expr::functions::temporal_decimals(&args[0], arg(0), true),

@@ -5,7 +5,8 @@
 //! `/*!40101 SET NAMES utf8mb4 */` runs, `/*!999999 ... */` does not.
 //!
 //! [`apply`] rewrites a statement text before it is tokenized: the markers of a comment that
-//! is code are removed (its text joins the statement), other comments stay as they are.
+//! is code are removed (its text joins the statement), other comments stay as they are; a
+//! text whose code comment is never closed stays as it is (an unterminated comment).
 //! Quotes, `#` and `-- ` comments are skipped over, so markers inside them are left alone.
 
 use std::borrow::Cow;
@@ -69,6 +70,11 @@ pub fn apply(sql: &str) -> Cow<'_, str> {
             _ => i += 1,
         }
     }
+    if open_code_comments > 0 {
+        // A code comment left open is an unterminated comment: the tokenizer refuses it
+        // (1064), as MariaDB does.
+        return Cow::Borrowed(sql);
+    }
     out.push_str(&sql[copied..]);
     Cow::Owned(out)
 }
@@ -123,6 +129,15 @@ mod tests {
         );
         assert_eq!(apply("select 1 /*!80000 +1 */"), "select 1  +1 ");
         assert_eq!(apply("select 1 /* plain */"), "select 1 /* plain */");
+    }
+
+    #[test]
+    fn an_open_code_comment_stays_unterminated() {
+        assert_eq!(apply("select 1 /*! +1"), "select 1 /*! +1");
+        assert_eq!(
+            apply("select 1 /*!1 +1 */ /*! 2"),
+            "select 1 /*!1 +1 */ /*! 2"
+        );
     }
 
     #[test]

@@ -84,10 +84,10 @@ fn first_of<'e>(list: impl IntoIterator<Item = &'e Expr>) -> Option<usize> {
     list.into_iter().find_map(first_column)
 }
 
-/// Does the expression read the row? One that assigns a user variable counts as one
-/// that does: it must run per row, never once as a lookup's key.
+/// Does the expression read the row, or may it change from row to row (RAND, an
+/// assignment of a user variable): then it is no index bound.
 pub(crate) fn reads_row(e: &Expr) -> bool {
-    first_column(e).is_some() || crate::expr::assign::assigns(e)
+    first_column(e).is_some() || e.volatile() || crate::expr::assign::assigns(e)
 }
 
 /// The first column of the row the expression reads, left to right (what MariaDB names

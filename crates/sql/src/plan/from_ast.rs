@@ -288,7 +288,7 @@ fn insert(ins: &ast::Insert, compiler: &Compiler, ctx: &CompileCtx) -> Result<St
     } else {
         ins.columns.iter().map(|c| c.to_string()).collect()
     };
-    let columns: Vec<usize> = if named.is_empty() {
+    let mut columns: Vec<usize> = if named.is_empty() {
         (0..table.def.columns.len()).collect()
     } else {
         named
@@ -329,6 +329,10 @@ fn insert(ins: &ast::Insert, compiler: &Compiler, ctx: &CompileCtx) -> Result<St
             &no_values
         }
     };
+    // `INSERT INTO t [()] VALUES ()`: rows of defaults, every one empty.
+    if named.is_empty() && set_row.is_none() && values.rows.first().is_some_and(|r| r.is_empty()) {
+        columns.clear();
+    }
     for (n, row) in values.rows.iter().enumerate() {
         if row.len() != columns.len() {
             return Err(SqlError::new(

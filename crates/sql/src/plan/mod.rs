@@ -31,6 +31,7 @@ pub mod roles;
 pub mod select_into;
 pub mod set_statement;
 pub mod show_create;
+pub mod sql_prepared;
 pub mod statements;
 pub mod stored;
 pub mod table_def;

@@ -12,7 +12,7 @@ use crate::parser::source::*;
 use crate::plan::from_ast::*;
 use crate::plan::*;
 pub(crate) use aggregate_of::aggregate_of;
-use from_clause::{from_relations, join_steps, table_refs};
+use from_clause::{coalesce, from_relations, join_steps, table_refs};
 pub(crate) use item_name::{balanced_end, cut_item_name, item_name};
 use select_list::{by_item, select_items, wildcard_tables};
 use sqlparser::ast;
@@ -328,6 +328,8 @@ pub(crate) fn compile_table_select(
         offsets.push(scope.columns.len());
         scope.append(r.scope());
     }
+    let coalesced = coalesce(&relations, &refs, &offsets)?;
+    scope.hidden.clone_from(&coalesced.hidden);
     let has_column = |name: &str| {
         scope
             .columns
@@ -419,6 +421,7 @@ pub(crate) fn compile_table_select(
         select,
         &refs,
         &offsets,
+        &coalesced.star,
         &aggregated.items,
         &projection_texts(raw, map),
         map,
@@ -470,7 +473,14 @@ pub(crate) fn compile_table_select(
         .map(|f| zero_dates::where_is_null(f, &refs, &offsets));
     let ungrouped_having = aggregated.having.as_ref().filter(|_| !grouped);
     let filter = having::row_filter(filter, ungrouped_having, &tc)?;
-    let joins = join_steps(&relations, &refs, &offsets, &tc, filter.as_ref())?;
+    let joins = join_steps(
+        &relations,
+        &refs,
+        &offsets,
+        &coalesced.on,
+        &tc,
+        filter.as_ref(),
+    )?;
     let (filter, post_filter) = if joins.is_empty() {
         (filter, None)
     } else {

@@ -457,6 +457,7 @@ impl TableRef {
                 .collect(),
             collations: self.collations(),
             text_forms: self.def.columns.iter().map(|c| text_form(&c.ty)).collect(),
+            hidden: Vec::new(),
         }
     }
 

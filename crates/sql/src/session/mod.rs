@@ -10,6 +10,7 @@ pub mod row_locks;
 pub mod transaction;
 
 use crate::expr::eval::Warning;
+use crate::expr::functions::rand::RandState;
 use crate::plan::Stmt;
 use crate::system::status::SessionCounters;
 use crate::system::sysvars::VarValue;
@@ -76,9 +77,14 @@ pub struct SessionState {
     /// Session values changed by SET.
     pub(crate) overrides: HashMap<usize, VarValue>,
     pub(crate) user_vars: UserVars,
+    /// RAND()'s generator, seeded from the clock when the session starts.
+    pub(crate) rand: parking_lot::Mutex<RandState>,
     /// Warnings (and the error) of the last statement, for SHOW WARNINGS.
     pub warnings: Vec<Warning>,
     pub(crate) prepared: HashMap<u32, Prepared>,
+    /// The statements of SQL's `PREPARE name FROM ...`, by lowercased name (see
+    /// `exec::sql_prepared`).
+    pub(crate) named_prepared: HashMap<String, Prepared>,
     /// The grants of the session's account and the accounts' generation they were read at
     /// (see `exec::privileges`).
     pub(crate) grants: Option<(u64, Arc<crate::catalog::privileges::Grants>)>,
@@ -102,6 +108,9 @@ pub struct SessionState {
     /// Row locks this session holds until its transaction ends (see [`crate::row_locks`]).
     /// A Mutex only because statements execute through `&self`; never contended.
     pub(crate) held_locks: parking_lot::Mutex<Vec<crate::session::row_locks::RowKey>>,
+    /// The user-level locks (GET_LOCK) the session holds, each with how many times it
+    /// took it (see `exec::user_locks`).
+    pub(crate) user_locks: parking_lot::Mutex<HashMap<String, u32>>,
     /// Tables the open transaction used (see [`metadata_locks`]).
     pub(crate) held_tables: Vec<(metadata_locks::TableKey, bool)>,
     /// The tables LOCK TABLES locked (see [`metadata_locks`]); None outside it.
@@ -178,8 +187,10 @@ impl SessionState {
             snapshot,
             overrides,
             user_vars: UserVars::default(),
+            rand: parking_lot::Mutex::new(RandState::from_clock()),
             warnings: Vec::new(),
             prepared: HashMap::new(),
+            named_prepared: HashMap::new(),
             grants: None,
             active_role: None,
             privileges_passed: false,
@@ -189,6 +200,7 @@ impl SessionState {
             transaction: Default::default(),
             written_tables: Vec::new(),
             held_locks: parking_lot::Mutex::new(Vec::new()),
+            user_locks: parking_lot::Mutex::new(HashMap::new()),
             held_tables: Vec::new(),
             locked_tables: None,
             plan_cache: Default::default(),

@@ -87,6 +87,11 @@ impl RowLocks {
         }
     }
 
+    /// The connection holding `key`, if one does.
+    pub fn holder(&self, key: &RowKey) -> Option<u32> {
+        self.table.lock().owners.get(key).copied()
+    }
+
     /// Release every lock in `keys` (held by `owner`) and wake the waiters.
     pub fn release(&self, owner: u32, keys: &mut Vec<RowKey>) {
         if keys.is_empty() {

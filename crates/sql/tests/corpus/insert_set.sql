@@ -1,5 +1,5 @@
 -- INSERT ... SET and REPLACE ... SET: one row of the named columns, with DEFAULT, IGNORE,
--- ON DUPLICATE KEY UPDATE and subqueries.
+-- ON DUPLICATE KEY UPDATE and subqueries; INSERT [()] VALUES (): rows of defaults.
 drop database if exists ins
 create database ins
 use ins
@@ -16,4 +16,11 @@ insert into t set a = (select max(id) from t t2)
 insert t set a = 3
 select * from t order by id
 select row_count(), last_insert_id()
+create table dflt (a int default 5, b varchar(10) default 'x', c int auto_increment primary key)
+insert into dflt () values ()
+insert into dflt values ()
+insert into dflt () values (),()
+insert into dflt (a) values ()
+insert into dflt values (),(1,'y',null)
+select * from dflt order by c
 DROP DATABASE ins

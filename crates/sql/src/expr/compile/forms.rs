@@ -124,6 +124,33 @@ impl Compiler<'_> {
         })
     }
 
+    /// `x [NOT] REGEXP p` (and RLIKE).
+    pub(super) fn regexp(
+        &self,
+        expr: &ast::Expr,
+        pattern: &ast::Expr,
+        negated: bool,
+    ) -> Result<Expr, SqlError> {
+        let args = vec![self.compile(expr)?, self.compile(pattern)?];
+        let matches = self.call(Func::Regexp, "regexp", args)?;
+        Ok(match negated {
+            true => Expr::Not(Box::new(matches)),
+            false => matches,
+        })
+    }
+
+    /// DATE(x): CAST(x AS DATE) in MariaDB's grammar, of one argument.
+    pub(super) fn date_of(&self, f: &ast::Function, args: &[&ast::Expr]) -> Result<Expr, SqlError> {
+        let [x] = args else {
+            return Err(err_syntax(&f.to_string()));
+        };
+        let to = CastTo::Date;
+        Ok(Expr::Cast {
+            expr: Box::new(self.compile(x)?.cast_operand(to)),
+            to,
+        })
+    }
+
     /// `CASE [operand] WHEN .. THEN .. [ELSE ..] END`.
     pub(super) fn case(
         &self,

@@ -61,6 +61,7 @@ impl Compiler<'_> {
                 Func::If => self.widest(&args[1..]),
                 Func::IfNull | Func::Coalesce | Func::Greatest | Func::Least => self.widest(args),
                 Func::NullIf => temporal(&args[0]),
+                Func::Time => temporal(&args[0]).or_else(|| self.time_digits(&args[0])),
                 // A date plus or minus a whole number of units keeps its digits;
                 // microseconds make six. (Other counts: the compiler does not tell.)
                 Func::DateAdd | Func::DateSub => {
@@ -90,6 +91,25 @@ impl Compiler<'_> {
                     .chain(otherwise.as_deref()),
             ),
             _ => temporal(e),
+        }
+    }
+
+    /// The fraction digits TIME(x) shows for an `x` that is no date or time, where the
+    /// compiler can tell: a literal's own, six for a string column.
+    fn time_digits(&self, x: &Expr) -> Option<u8> {
+        match x {
+            Expr::Literal(Value::Bytes(_)) => Some(crate::expr::functions::temporal_decimals(
+                x,
+                SqlType::Str { chars: 0 },
+                true,
+            )),
+            Expr::Literal(Value::Int(_) | Value::UInt(_)) => Some(0),
+            Expr::Literal(Value::Decimal(d)) => Some(d.scale().min(u32::from(MAX_FSP)) as u8),
+            Expr::Column(i) => match self.scope.collations.get(*i) {
+                Some(None) => None,
+                _ => Some(MAX_FSP),
+            },
+            _ => None,
         }
     }
 
@@ -166,6 +186,10 @@ fn reads_text(func: Func, i: usize) -> bool {
         | Func::Crc32
         | Func::Ord
         | Func::BitLength
+        | Func::Regexp
+        | Func::RegexpInstr
+        | Func::RegexpSubstr
+        | Func::RegexpReplace
         | Func::Soundex => true,
         // The string, not the counts.
         Func::Substring

@@ -62,6 +62,14 @@ fn literal_decimals(text: &str, time: bool) -> u8 {
     }
 }
 
+/// `s` with the digits of its fraction past the sixth cut off, when it has more than six
+/// (and nothing after them).
+fn cut_fraction(s: &str) -> Option<&str> {
+    let (_, fraction) = s.rsplit_once('.')?;
+    let digits = fraction.bytes().take_while(u8::is_ascii_digit).count();
+    (digits > 6 && digits == fraction.len()).then(|| &s[..s.len() - (digits - 6)])
+}
+
 /// A time from a signed count of microseconds, cut to the TIME range (to 838:59:59, or
 /// 838:59:59.999999 when `fraction`: the value had fractional digits); the bool says
 /// whether it was cut.
@@ -95,12 +103,27 @@ fn time_of_number(n: Decimal) -> Option<Time> {
         .checked_mul(&Decimal::from_i64(1_000_000))
         .ok()?
         .trunc_to_i128()? as i64;
+    if !negative && whole > 9_999_999 {
+        // Past HHHMMSS a number reads as a datetime (YYYYMMDD[HHMMSS]): its time of day.
+        return match crate::expr::cast::number_as_datetime(&Value::Decimal(n))? {
+            Value::DateTime(dt) => {
+                Time::new(false, dt.hour.into(), dt.minute, dt.second, dt.micros)
+            }
+            _ => Time::new(false, 0, 0, 0, 0),
+        };
+    }
     let (hours, minute, second) = (whole / 10_000, whole / 100 % 100, whole % 100);
     if minute > 59 || second > 59 {
         return None;
     }
-    let total = (hours * 3600 + minute * 60 + second) as i128 * 1_000_000 + micros as i128;
-    Some(time_of_micros(if negative { -total } else { total }, micros != 0).0)
+    // Past the TIME range it stays as read: `to_time` cuts it, with its warning.
+    Time::new(
+        negative,
+        u32::try_from(hours).ok()?,
+        minute as u8,
+        second as u8,
+        micros as u32,
+    )
 }
 
 /// `v` read as a TIME, MariaDB's way: a DATETIME's time of day, a DATE's midnight, a
@@ -132,6 +155,15 @@ pub(crate) fn to_time(v: &Value, warnings: &mut Vec<Warning>) -> Option<Time> {
                 .or_else(|| {
                     let n = Decimal::parse(s).ok()?;
                     time_of_number(n)
+                })
+                .or_else(|| {
+                    // Fraction digits past the sixth are dropped, with a note.
+                    let cut = cut_fraction(s)?;
+                    let t = to_time(&Value::text(cut), &mut Vec::new())?;
+                    let mut note = truncated_warning("time", s);
+                    note.level = "Note";
+                    warnings.push(note);
+                    Some(t)
                 })
         }
         other => other.to_decimal(&mut Vec::new()).and_then(time_of_number),

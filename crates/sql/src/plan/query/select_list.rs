@@ -30,13 +30,15 @@ pub(super) fn wildcard_tables(select: &ast::Select, refs: &[TableRef]) -> Vec<us
     out
 }
 
-/// The select list: wildcards expanded to the tables' columns, each expression compiled
+/// The select list: wildcards expanded to the tables' columns (`*` to `star`'s, see
+/// `from_clause::coalesce`), each expression compiled
 /// (with `ec`, which sees the aggregate columns) and named; aliases are noted in `aliases`.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn select_items(
     select: &ast::Select,
     refs: &[TableRef],
     offsets: &[usize],
+    star: &[(usize, String)],
     rewritten_items: &[Option<ast::Expr>],
     texts: &[String],
     map: &SourceMap,
@@ -47,14 +49,10 @@ pub(super) fn select_items(
     for (position, item) in select.projection.iter().enumerate() {
         match item {
             ast::SelectItem::Wildcard(_) => {
-                for (r, offset) in refs.iter().zip(offsets) {
-                    for (i, c) in r.def.columns.iter().enumerate() {
-                        items.push(OutputItem::Column {
-                            index: offset + i,
-                            name: c.name.clone(),
-                        });
-                    }
-                }
+                items.extend(star.iter().map(|(index, name)| OutputItem::Column {
+                    index: *index,
+                    name: name.clone(),
+                }));
             }
             ast::SelectItem::QualifiedWildcard(kind, _) => {
                 let qualifier = kind.to_string();
