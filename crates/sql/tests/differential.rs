@@ -738,6 +738,16 @@ fn plugins_match_mariadb() {
     run_corpus("plugins", include_str!("corpus/plugins.sql"));
 }
 
+/// `@v := expr` inside expressions: values, types, order of evaluation, and the places it
+/// is refused.
+#[test]
+fn variable_assignment_matches_mariadb() {
+    run_corpus(
+        "variable_assignment",
+        include_str!("corpus/variable_assignment.sql"),
+    );
+}
+
 #[test]
 fn sql_prepared_statements_match_mariadb() {
     run_corpus("prepared_sql", include_str!("corpus/prepared_sql.sql"));

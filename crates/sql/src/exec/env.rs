@@ -142,11 +142,12 @@ impl Env for ExecEnv<'_> {
     }
 
     fn user_variable(&self, name: &str) -> Value {
-        self.state
-            .user_vars
-            .get(name)
-            .cloned()
-            .unwrap_or(Value::Null)
+        self.state.user_vars.get(name).unwrap_or(Value::Null)
+    }
+
+    fn assign_user_variable(&mut self, name: &str, value: Value) -> Result<(), SqlError> {
+        self.state.user_vars.insert(name.to_string(), value);
+        Ok(())
     }
 
     fn database(&self) -> Option<String> {

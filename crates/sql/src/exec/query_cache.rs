@@ -486,6 +486,8 @@ pub(crate) fn collect_expr(e: &Expr, tables: &mut Tables) -> bool {
         // Variables, clocks and a connection's values make a result uncacheable; a walk
         // for every table goes on into their arguments.
         Expr::SysVar { .. } | Expr::UserVar(_) if !tables.every => false,
+        // An assignment changes the session: never answered from the cache.
+        Expr::AssignVar { .. } => false,
         Expr::Call { func, .. } if !deterministic(func) && !tables.every => false,
         Expr::Subquery(q) | Expr::Exists { query: q, .. } => collect_subquery(q.as_ref(), tables),
         Expr::InSubquery { expr, query, .. } => {

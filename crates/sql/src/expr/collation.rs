@@ -166,6 +166,11 @@ impl Expr {
             },
             Expr::SysVar { .. } => Derived::general(Derivation::Sysconst),
             Expr::UserVar(_) => Derived::general(Derivation::Implicit),
+            // The value's collation, implicit as a column's (a number stays a number).
+            Expr::AssignVar { value, .. } => match of(value) {
+                d if d.derivation == Derivation::Numeric => d,
+                d => Derived::new(d.collation, Derivation::Implicit),
+            },
             Expr::Collate {
                 collation,
                 derivation,

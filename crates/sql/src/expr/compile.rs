@@ -67,6 +67,11 @@ impl Compiler<'_> {
             E::Identifier(id) => self.identifier(None, id)?,
             E::CompoundIdentifier(parts) => self.compound(parts)?,
             E::UnaryOp { op, expr } => self.unary(op, expr)?,
+            E::BinaryOp {
+                left,
+                op: BinaryOperator::Assignment,
+                right,
+            } => self.assignment(left, right)?,
             E::BinaryOp { left, op, right } => self.binary(left, op, right)?,
             E::IsNull(x) | E::IsUnknown(x) => self.is_null(x, false)?,
             E::IsNotNull(x) | E::IsNotUnknown(x) => self.is_null(x, true)?,
@@ -172,7 +177,7 @@ impl Compiler<'_> {
                 derivation: Derivation::Explicit,
             },
             E::TypedString(ts) => self.typed_string(e, ts)?,
-            E::Subquery(q) => Expr::Subquery(self.subquery(q)?),
+            E::Subquery(q) => Expr::Subquery(self.expr_subquery(q)?),
             E::InSubquery {
                 expr,
                 subquery,
@@ -181,7 +186,7 @@ impl Compiler<'_> {
             // A row where a value is needed.
             E::Tuple(_) => return Err(rows::err_width(1)),
             E::Exists { subquery, negated } => Expr::Exists {
-                query: self.subquery(subquery)?,
+                query: self.expr_subquery(subquery)?,
                 negated: *negated,
             },
             E::Prefixed { prefix, value } => self.introduced(&prefix.value, value)?,

@@ -42,6 +42,11 @@ impl Expr {
             Expr::Column(i) => row.get(*i).cloned().unwrap_or(Value::Null),
             Expr::SysVar { scope, index } => env.system_variable(*scope, *index)?,
             Expr::UserVar(name) => env.user_variable(name),
+            Expr::AssignVar { name, value } => {
+                let v = crate::expr::cast::temporal_as_text(value.eval(env, row)?, None);
+                env.assign_user_variable(name, v.clone())?;
+                v
+            }
             Expr::Neg(x) => {
                 let v = x.eval(env, row)?;
                 neg(v, env.warnings())?

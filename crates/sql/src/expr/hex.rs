@@ -277,7 +277,12 @@ impl Compiler<'_> {
 
     /// A condition (WHERE, ON, HAVING): a truth value.
     pub(crate) fn condition(&self, e: &sqlparser::ast::Expr) -> Result<Expr, SqlError> {
-        Ok(self.compile(e)?.numeric())
+        let condition = self.compile(e)?.numeric();
+        if crate::expr::assign::never_holds(&condition) {
+            // Nothing of it runs (see `never_holds`).
+            return Ok(Expr::Literal(Value::Int(0)));
+        }
+        Ok(condition)
     }
 }
 

@@ -7,10 +7,9 @@
 //! What may change (parameter values, variable values, the clock) is read through [`Env`]
 //! at evaluation time.
 
-use myriad_types::errors::{
-    ER_BAD_FIELD_ERROR, ER_NON_UNIQ_ERROR, ER_SP_DOES_NOT_EXIST, ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT,
-};
+use myriad_types::errors::{ER_SP_DOES_NOT_EXIST, ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT};
 pub mod arith;
+pub mod assign;
 pub mod cast;
 pub mod collation;
 pub mod compare;
@@ -25,6 +24,8 @@ pub mod hex;
 pub mod in_set;
 mod interval;
 pub mod row_compare;
+mod scope;
+pub use scope::ColumnScope;
 pub mod sql_type;
 pub mod text;
 
@@ -58,6 +59,13 @@ pub trait Env {
     fn param(&self, index: usize) -> Value;
     fn system_variable(&self, scope: VarScope, index: usize) -> Result<Value, SqlError>;
     fn user_variable(&self, name: &str) -> Value;
+    /// `@name := value` (see [`Expr::AssignVar`]): keep `value` in the session's user
+    /// variable. Where there is no session (folding constants) the assignment is refused,
+    /// so that nothing that assigns is ever evaluated once for all rows.
+    fn assign_user_variable(&mut self, name: &str, value: Value) -> Result<(), SqlError> {
+        let _ = (name, value);
+        Err(SqlError::not_supported("assigning a user variable here"))
+    }
     fn database(&self) -> Option<String>;
     fn user(&self) -> String;
     fn current_user(&self) -> String;
@@ -387,6 +395,12 @@ pub enum Expr {
         index: usize,
     },
     UserVar(String),
+    /// `@name := value`: the value, kept in the session's user variable `name` each time
+    /// it is evaluated (see [`crate::expr::assign`]).
+    AssignVar {
+        name: String,
+        value: Box<Expr>,
+    },
     Neg(Box<Expr>),
     Not(Box<Expr>),
     BitNot(Box<Expr>),
@@ -513,78 +527,6 @@ pub enum RowTest {
     In { negated: bool },
     /// A comparison with the subquery's one row (NULLs when it has none).
     Compare(CmpOp),
-}
-
-/// Names of the columns an expression may reference, for compilation.
-#[derive(Debug, Clone, Default)]
-pub struct ColumnScope {
-    /// (table or alias, column name) per row position.
-    pub columns: Vec<(Option<std::sync::Arc<str>>, String)>,
-    /// Each column's collation (None for a column that is no string), where known: a
-    /// position past the end is a string column of the connection's collation.
-    pub collations: Vec<Option<Collation>>,
-    /// Each column's [`TextForm`] where its type says more than its values (dates and
-    /// times, FLOAT), where known; None for other columns and past the end.
-    pub text_forms: Vec<Option<TextForm>>,
-    /// Positions an unqualified name does not resolve to: the right-hand copies of the
-    /// columns a `JOIN ... USING` or `NATURAL JOIN` joins on.
-    pub hidden: Vec<usize>,
-}
-
-impl ColumnScope {
-    /// Append `other`'s columns after this scope's.
-    pub(crate) fn append(&mut self, other: ColumnScope) {
-        self.text_forms.resize(self.columns.len(), None);
-        self.columns.extend(other.columns);
-        self.collations.extend(other.collations);
-        self.text_forms.extend(other.text_forms);
-    }
-
-    /// Add one column; `text_form` as in [`ColumnScope::text_forms`].
-    pub(crate) fn push(
-        &mut self,
-        column: (Option<std::sync::Arc<str>>, String),
-        collation: Option<Collation>,
-        text_form: Option<TextForm>,
-    ) {
-        self.text_forms.resize(self.columns.len(), None);
-        self.columns.push(column);
-        self.collations.push(collation);
-        self.text_forms.push(text_form);
-    }
-
-    pub(crate) fn resolve(&self, table: Option<&str>, name: &str) -> Result<usize, SqlError> {
-        let mut found = None;
-        for (i, (t, c)) in self.columns.iter().enumerate() {
-            let table_ok = match (table, t) {
-                (None, _) => true,
-                (Some(want), Some(have)) => want.eq_ignore_ascii_case(have),
-                (Some(_), None) => false,
-            };
-            if table.is_none() && self.hidden.contains(&i) {
-                continue;
-            }
-            if table_ok && c.eq_ignore_ascii_case(name) {
-                if found.is_some() && table.is_none() {
-                    return Err(SqlError::new(
-                        ER_NON_UNIQ_ERROR,
-                        format!("Column '{name}' in field list is ambiguous"),
-                    ));
-                }
-                found = Some(i);
-            }
-        }
-        found.ok_or_else(|| {
-            let full = match table {
-                Some(t) => format!("{t}.{name}"),
-                None => name.to_string(),
-            };
-            SqlError::new(
-                ER_BAD_FIELD_ERROR,
-                format!("Unknown column '{full}' in 'field list'"),
-            )
-        })
-    }
 }
 
 /// Compile-time context: the source text (for names and error messages), the columns in

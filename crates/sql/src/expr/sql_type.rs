@@ -25,6 +25,7 @@ impl Expr {
             | Expr::Subquery(_)
             | Expr::Exists { .. } => true,
             Expr::Neg(x) | Expr::Not(x) | Expr::BitNot(x) => f(x),
+            Expr::AssignVar { value, .. } => f(value),
             Expr::Arith { left, right, .. }
             | Expr::Cmp { left, right, .. }
             | Expr::Bit { left, right, .. } => f(left) && f(right),
@@ -131,6 +132,7 @@ impl Expr {
                 Value::Int(_) | Value::UInt(_) => int(20),
                 d => d.sql_type(),
             },
+            Expr::AssignVar { value, .. } => crate::expr::assign::value_type(ty(value)),
             Expr::Neg(x) => match ty(x) {
                 SqlType::Int { len, .. } => int(len + 1),
                 SqlType::Str { .. } | SqlType::Null => SqlType::Double,

@@ -9,7 +9,8 @@
 //! `SOUNDEX(x) = SOUNDEX(y)` (as MariaDB builds it), and `TRIM(LEADING FROM x)` (and
 //! TRAILING, BOTH) with no remove-string; sqlparser's own TRIM also took `TRIM(LEADING x)`,
 //! which MariaDB refuses; and `CHAR(n, ... USING charset)`, whose charset is kept as the
-//! call's parameter list (a ClickHouse form MySQL's syntax never produces). This wrapper behaves as [`MySqlDialect`] in every other respect:
+//! call's parameter list (a ClickHouse form MySQL's syntax never produces); and
+//! `@name := expr` as an operand (sqlparser ranks `:=` with `=`). This wrapper behaves as [`MySqlDialect`] in every other respect:
 //! it reports MySqlDialect's type id (so the parser's MySQL-specific paths apply) and
 //! forwards every method MySqlDialect overrides.
 
@@ -101,6 +102,9 @@ impl Dialect for MyriadDialect {
         }
         if char_call_next(parser) {
             return Some(char_call(parser));
+        }
+        if assignment_next(parser) {
+            return Some(assignment(parser));
         }
         if !matches!(&parser.peek_token_ref().token, Token::Word(w) if w.keyword == Keyword::BINARY)
         {
@@ -242,6 +246,33 @@ fn trim_with_where(parser: &mut Parser) -> Result<Expr, ParserError> {
         trim_where: Some(trim_where),
         trim_what,
         trim_characters: None,
+    })
+}
+
+/// Whether the next tokens are `@name :=`.
+fn assignment_next(parser: &Parser) -> bool {
+    let [name, op] = parser.peek_tokens_ref();
+    matches!(&name.token, Token::Word(w) if w.quote_style.is_none()
+        && w.value.starts_with('@') && !w.value.starts_with("@@"))
+        && op.token == Token::Assignment
+}
+
+/// `@name := expr`: as in MariaDB's grammar, the assignment is an operand of whatever
+/// precedes it, and its value is a whole expression (`@a := 1 OR 0` assigns 1;
+/// `@a := @b := 5` assigns both).
+fn assignment(parser: &mut Parser) -> Result<Expr, ParserError> {
+    let name = parser.next_token();
+    parser.next_token();
+    let Token::Word(w) = &name.token else {
+        return parser.expected("a user variable", name);
+    };
+    let mut ident = Ident::new(w.value.clone());
+    ident.span = name.span;
+    let value = parser.parse_expr()?;
+    Ok(Expr::BinaryOp {
+        left: Box::new(Expr::Identifier(ident)),
+        op: BinaryOperator::Assignment,
+        right: Box::new(value),
     })
 }
 

@@ -84,10 +84,10 @@ fn first_of<'e>(list: impl IntoIterator<Item = &'e Expr>) -> Option<usize> {
     list.into_iter().find_map(first_column)
 }
 
-/// Does the expression read the row, or may it change from row to row (RAND): then it
-/// is no index bound.
+/// Does the expression read the row, or may it change from row to row (RAND, an
+/// assignment of a user variable): then it is no index bound.
 pub(crate) fn reads_row(e: &Expr) -> bool {
-    first_column(e).is_some() || e.volatile()
+    first_column(e).is_some() || e.volatile() || crate::expr::assign::assigns(e)
 }
 
 /// The first column of the row the expression reads, left to right (what MariaDB names
@@ -102,6 +102,7 @@ pub(crate) fn first_column(e: &Expr) -> Option<usize> {
         | Expr::SysVar { .. }
         | Expr::UserVar(_) => None,
         Expr::Neg(x) | Expr::Not(x) | Expr::BitNot(x) => first_column(x),
+        Expr::AssignVar { value, .. } => first_column(value),
         Expr::Arith { left, right, .. }
         | Expr::Cmp { left, right, .. }
         | Expr::Bit { left, right, .. }

@@ -415,6 +415,7 @@ fn update(up: &ast::Update, compiler: &Compiler, ctx: &CompileCtx) -> Result<Stm
     }
     let (source, order_by) = row_source(table, &up.selection, &up.order_by, &tc)?;
     let limit = up.limit.as_ref().map(|l| compiler.compile(l)).transpose()?;
+    refuse_limited_assignment(&source, &limit)?;
     Ok(Stmt::Update(crate::plan::tables::UpdatePlan {
         source,
         assignments,
@@ -442,11 +443,39 @@ fn delete(del: &ast::Delete, compiler: &Compiler, ctx: &CompileCtx) -> Result<St
         .as_ref()
         .map(|l| compiler.compile(l))
         .transpose()?;
+    refuse_limited_assignment(&source, &limit)?;
     Ok(Stmt::Delete(crate::plan::tables::DeletePlan {
         source,
         order_by,
         limit,
     }))
+}
+
+/// 1235 for an UPDATE or DELETE whose WHERE assigns a user variable where MariaDB
+/// evaluates it a number of times of its own (see [`crate::expr::assign`]): with LIMIT it
+/// stops reading rows at the limit where an index gives their order; a WHERE that reads
+/// no column it evaluates before any row.
+fn refuse_limited_assignment(
+    source: &crate::plan::tables::RowSource,
+    limit: &Option<Expr>,
+) -> Result<(), SqlError> {
+    let Some(filter) = source.filter.as_ref() else {
+        return Ok(());
+    };
+    if !crate::expr::assign::assigns(filter) {
+        return Ok(());
+    }
+    if limit.is_some() {
+        return Err(SqlError::not_supported(
+            "assigning a user variable (:=) in the WHERE of an UPDATE or DELETE with LIMIT",
+        ));
+    }
+    if crate::plan::access::first_column(filter).is_none() {
+        return Err(SqlError::not_supported(
+            "assigning a user variable (:=) in a WHERE of an UPDATE or DELETE that reads no column",
+        ));
+    }
+    Ok(())
 }
 
 /// The rows an UPDATE or DELETE changes (the WHERE clause and the access path it allows),

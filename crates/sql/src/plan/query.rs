@@ -18,6 +18,7 @@ use select_list::{by_item, select_items, wildcard_tables};
 use sqlparser::ast;
 
 mod aggregate_of;
+pub(crate) mod assignments;
 mod dual;
 mod found_rows;
 mod from_clause;
@@ -58,6 +59,7 @@ pub(crate) fn compile_query(
         return Err(SqlError::not_supported("this nested query"));
     };
     refuse_unbuilt(q, select)?;
+    assignments::refuse_misplaced(q, select)?;
     let dual = match select.from.as_slice() {
         [] => true,
         [t] if t.joins.is_empty()

@@ -23,6 +23,23 @@ use std::sync::Arc;
 /// server-wide 16382; per session this bounds a leaking client's memory).
 pub(crate) const PREPARED_PER_SESSION_MAX: usize = 16_382;
 
+/// The session's user variables. A running statement assigns them (`@v := x`) through
+/// its environment's shared borrow of the session, so they sit behind a lock of their
+/// own, which only the session's one running statement takes.
+#[derive(Debug, Default)]
+pub(crate) struct UserVars(parking_lot::Mutex<HashMap<String, Value>>);
+
+impl UserVars {
+    /// The variable's value; None when it was never set.
+    pub(crate) fn get(&self, name: &str) -> Option<Value> {
+        self.0.lock().get(name).cloned()
+    }
+
+    pub(crate) fn insert(&self, name: String, value: Value) {
+        self.0.lock().insert(name, value);
+    }
+}
+
 /// A prepared statement: compiled once, executed many times.
 pub struct Prepared {
     /// The query cache's scan of the text, made at the first execution with the cache on.
@@ -59,7 +76,7 @@ pub struct SessionState {
     pub(crate) snapshot: Arc<Vec<VarValue>>,
     /// Session values changed by SET.
     pub(crate) overrides: HashMap<usize, VarValue>,
-    pub(crate) user_vars: HashMap<String, Value>,
+    pub(crate) user_vars: UserVars,
     /// RAND()'s generator, seeded from the clock when the session starts.
     pub(crate) rand: parking_lot::Mutex<RandState>,
     /// Warnings (and the error) of the last statement, for SHOW WARNINGS.
@@ -169,7 +186,7 @@ impl SessionState {
         let mut state = SessionState {
             snapshot,
             overrides,
-            user_vars: HashMap::new(),
+            user_vars: UserVars::default(),
             rand: parking_lot::Mutex::new(RandState::from_clock()),
             warnings: Vec::new(),
             prepared: HashMap::new(),

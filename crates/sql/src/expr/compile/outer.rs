@@ -28,6 +28,14 @@ impl Compiler<'_> {
         };
         ctx.subquery(q, &inner)
     }
+
+    /// [`Compiler::subquery`] for a subquery that is an expression (scalar, IN, EXISTS,
+    /// a row's): one that assigns a user variable is refused (see
+    /// `plan::query::assignments`).
+    pub(crate) fn expr_subquery(&self, q: &ast::Query) -> Result<Arc<dyn SubqueryPlan>, SqlError> {
+        crate::expr::assign::refuse_in_subquery(q)?;
+        self.subquery(q)
+    }
 }
 
 /// A name of a subquery that is a column of an enclosing query: that column as the

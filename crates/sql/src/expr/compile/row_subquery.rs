@@ -23,11 +23,11 @@ impl Compiler<'_> {
             return Err(SqlError::not_supported("LIMIT & IN/ALL/ANY/SOME subquery"));
         }
         if let Some(row) = row_items(expr) {
-            let query = self.subquery(subquery)?;
+            let query = self.expr_subquery(subquery)?;
             return self.row_against(&row, query, RowTest::In { negated }, "in");
         }
         let expr = self.compile(expr)?;
-        let query = self.subquery(subquery)?;
+        let query = self.expr_subquery(subquery)?;
         let operands = [self.derived(&expr), query.first_column_collation()];
         Ok(Expr::InSubquery {
             expr: Box::new(expr),
@@ -57,7 +57,7 @@ impl Compiler<'_> {
             BinaryOperator::Spaceship => CmpOp::NullSafeEq,
             _ => return Err(SqlError::not_supported("this row comparison")),
         });
-        let query = self.subquery(q)?;
+        let query = self.expr_subquery(q)?;
         self.row_against(row, query, test, &op.to_string())
     }
 
