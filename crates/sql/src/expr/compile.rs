@@ -43,20 +43,6 @@ fn misplaced_aggregate(name: &str, f: &ast::Function) -> bool {
     }
 }
 
-/// The function a bare word names, for the niladic functions MySQL accepts without
-/// parentheses (`CURRENT_USER`, `CURRENT_TIMESTAMP`, `LOCALTIME`, `LOCALTIMESTAMP`,
-/// `CURRENT_DATE`).
-pub(crate) fn niladic(name: &str) -> Option<Func> {
-    Some(match name.to_ascii_uppercase().as_str() {
-        "CURRENT_USER" => Func::CurrentUser,
-        "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" => Func::Now,
-        "CURRENT_DATE" | "UTC_DATE" => Func::CurDate,
-        "CURRENT_TIME" | "UTC_TIME" => Func::CurTime,
-        "UTC_TIMESTAMP" => Func::Now,
-        _ => return None,
-    })
-}
-
 impl Compiler<'_> {
     pub fn compile(&self, e: &ast::Expr) -> Result<Expr, SqlError> {
         use ast::Expr as E;
@@ -378,7 +364,7 @@ impl Compiler<'_> {
         match found {
             Ok(i) => Ok(Expr::Column(i)),
             Err(e) if table.is_none() && id.quote_style.is_none() => {
-                let Some(func) = niladic(name) else {
+                let Some(func) = super::func_names::niladic(name) else {
                     return Err(e);
                 };
                 self.call(func, name, Vec::new())

@@ -132,3 +132,17 @@ impl Func {
         Some(f)
     }
 }
+
+/// The function a bare word names, for the niladic functions MySQL accepts without
+/// parentheses (`CURRENT_USER`, `CURRENT_TIMESTAMP`, `LOCALTIME`, `LOCALTIMESTAMP`,
+/// `CURRENT_DATE`).
+pub(crate) fn niladic(name: &str) -> Option<Func> {
+    Some(match name.to_ascii_uppercase().as_str() {
+        "CURRENT_USER" => Func::CurrentUser,
+        "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" => Func::Now,
+        "CURRENT_DATE" | "UTC_DATE" => Func::CurDate,
+        "CURRENT_TIME" | "UTC_TIME" => Func::CurTime,
+        "UTC_TIMESTAMP" => Func::Now,
+        _ => return None,
+    })
+}

@@ -18,7 +18,7 @@ pub mod datetime;
 pub mod decimal;
 pub mod eval;
 pub mod evaluate;
-mod func_names;
+pub(crate) mod func_names;
 pub mod functions;
 pub mod hex;
 pub mod in_set;

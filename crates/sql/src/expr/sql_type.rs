@@ -96,8 +96,8 @@ impl Expr {
         }
     }
 
-    /// Whether evaluating it twice can give two values for the same row (it calls RAND or
-    /// a user-level lock function).
+    /// Whether evaluating it twice can give two values for the same row, or does something
+    /// (it calls RAND or a user-level lock function, or assigns a user variable).
     pub fn volatile(&self) -> bool {
         match self {
             Expr::Call {
@@ -109,7 +109,8 @@ impl Expr {
                     | Func::IsFreeLock
                     | Func::IsUsedLock,
                 ..
-            } => true,
+            }
+            | Expr::AssignVar { .. } => true,
             _ => !self.all_operands(|x| !x.volatile()),
         }
     }

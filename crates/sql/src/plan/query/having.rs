@@ -24,7 +24,7 @@ fn column_name(e: &ast::Expr) -> Option<&str> {
 
 /// Names that read no column: variables, and the niladic functions written bare.
 fn reads_no_column(name: &str) -> bool {
-    name.starts_with('@') || crate::expr::compile::niladic(name).is_some()
+    name.starts_with('@') || crate::expr::func_names::niladic(name).is_some()
 }
 
 /// 1054 for the first name of HAVING that is neither a select item nor a GROUP BY column.
