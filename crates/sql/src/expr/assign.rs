@@ -12,7 +12,7 @@
 //! Where MariaDB evaluates an assignment in an order or a number of times of its own plan
 //! (ORDER BY, GROUP BY, HAVING, aggregate and window arguments, joins, subqueries, OFFSET,
 //! LIMIT past grouping, UPDATE and DELETE with LIMIT), the statement is refused with 1235
-//! (`plan::query::assignments`, [`refuse_in_subquery`]) rather than answered with other
+//! (`plan::query::assignments`, `refuse_in_subquery`) rather than answered with other
 //! values; in a view's definition it is MariaDB's 1351.
 
 use crate::error::{err_syntax, SqlError};

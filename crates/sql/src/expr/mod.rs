@@ -282,7 +282,7 @@ pub enum Func {
     /// `UNIX_TIMESTAMP([date])`: now, or the date's seconds since the epoch.
     UnixTimestamp,
     Sleep,
-    /// RAND([N]) (see `functions::rand`).
+    /// `RAND([N])` (see `functions::rand`).
     Rand,
     InetAton,
     InetNtoa,
