@@ -127,16 +127,14 @@ impl Session {
         std::time::Duration::from_secs(self.state.lock_wait_timeout_s)
     }
 
-    /// Inside a transaction, take `table`'s transaction lock (kept until the transaction
-    /// ends) before its storage writer lock: transactions that write a table run their
-    /// writes to it one transaction at a time, and a cycle of them is found at once (see
-    /// [`crate::session::transaction`], "Locks").
-    pub(crate) fn lock_table(&self, table: &crate::plan::tables::TableRef) -> Result<(), SqlError> {
+    /// Inside a transaction, take `database`'s transaction lock (kept until the transaction
+    /// ends): transactions that write a database run their writes one transaction at a
+    /// time (see [`crate::session::transaction`], "Locks").
+    pub(crate) fn lock_database(&self, database: &str) -> Result<(), SqlError> {
         if !self.in_transaction_scope() {
             return Ok(());
         }
-        let key = format!("{}/{}", table.database, table.name).to_lowercase();
-        self.hold_lock((key, String::new()))
+        self.hold_lock((format!("{}/", database.to_lowercase()), String::new()))
     }
 
     /// Take `key` in the session lock table until the transaction ends (waiting at most
@@ -153,11 +151,11 @@ impl Session {
         Ok(())
     }
 
-    /// The storage statement for a statement that writes (`write`) or takes locks only,
-    /// first of all `table`.
+    /// The storage statement for a statement that writes (`write`) or takes locks only, in
+    /// `database`.
     pub(crate) fn write_scope(
         &self,
-        table: &crate::plan::tables::TableRef,
+        database: &str,
         write: bool,
     ) -> Result<WriteScope<'_>, SqlError> {
         let storage = self.engine.catalog.storage();
@@ -176,7 +174,7 @@ impl Session {
                 _reading,
             });
         }
-        self.lock_table(table)?;
+        self.lock_database(database)?;
         let mut guard = self.state.transaction.storage.lock();
         let stmt = guard.get_or_insert_with(|| storage.begin());
         stmt.set_lock_wait_timeout(self.lock_wait_timeout());
@@ -204,12 +202,12 @@ impl Session {
         plan: &crate::plan::tables::TableSelect,
     ) -> Result<(), SqlError> {
         let storage = self.engine.catalog.storage();
-        // The scope takes the first table's transaction lock; the joined tables' come next.
-        let mut scope = self.write_scope(&plan.source.table, false)?;
+        // The scope takes the first table's database lock; the joined tables' come next.
+        let mut scope = self.write_scope(&plan.source.table.database, false)?;
         let tables = std::iter::once(&plan.source.table).chain(plan.joins.iter().map(|j| &j.table));
         for (n, table) in tables.enumerate() {
             if n > 0 {
-                self.lock_table(table)?;
+                self.lock_database(&table.database)?;
             }
             table
                 .open(storage)?

@@ -61,7 +61,7 @@ impl Session {
         };
         let table = self.open_for_write(&plan.table)?;
         let strict = self.strict();
-        let mut scope = self.write_scope(&plan.table, true)?;
+        let mut scope = self.write_scope(&plan.table.database, true)?;
         let mut counts = InsertCounts::default();
         for (n, row_exprs) in rows.iter().enumerate() {
             let row = self.insert_row(plan, row_exprs, n + 1, strict, env)?;
@@ -239,7 +239,7 @@ impl Session {
         let strict = self.strict();
         let table = self.open_for_write(&plan.source.table)?;
         // The writer lock before the read: concurrent `SET n = n + 1` must not both read n.
-        let mut scope = self.write_scope(&plan.source.table, true)?;
+        let mut scope = self.write_scope(&plan.source.table.database, true)?;
         table
             .lock_for_write(scope.stmt())
             .map_err(catalog::storage_error)?;
@@ -306,7 +306,7 @@ impl Session {
         // INSERT of a key cannot interleave with another's (it holds the table until it
         // ends). The keys a point DELETE searches for are also locked before reading,
         // found or not, as InnoDB locks the gap (see crate::row_locks).
-        let mut scope = self.write_scope(&plan.source.table, true)?;
+        let mut scope = self.write_scope(&plan.source.table.database, true)?;
         table
             .lock_for_write(scope.stmt())
             .map_err(catalog::storage_error)?;

@@ -14,15 +14,13 @@
 //! The user's `SAVEPOINT name` are storage savepoints too, by name.
 //!
 //! Locks, until rows have versions and locks of their own: a transaction's first write
-//! (or locking read, `FOR UPDATE` / `FOR SHARE`) of a table takes that table's
+//! (or locking read, `FOR UPDATE` / `FOR SHARE`) in a database takes that database's
 //! *transaction lock* ([`crate::session::row_locks`], with its deadlock check), kept until
-//! the transaction ends, so transactions that write one table run their writes to it one
-//! at a time, and their undo by page images stays exact; transactions that write other
-//! tables, of the same database or not, run side by side. The transaction lock is taken
-//! before the table's storage writer lock, which the transaction also keeps until the end
-//! and autocommit statements wait for: transactions never wait for each other on a
-//! storage lock, so every cycle of waits among them is seen. A wait ends with 1205 after
-//! `innodb_lock_wait_timeout` seconds, a cycle of waits at once with 1213.
+//! the transaction ends, so transactions that write one database run their writes one at a
+//! time, and their undo by page images stays exact. Each table written is also held by
+//! its storage writer lock until the end, which autocommit statements wait for. A wait
+//! ends with 1205 after `innodb_lock_wait_timeout` seconds, a cycle of waits at once with
+//! 1213.
 //!
 //! Reads. A plain read (a SELECT without `FOR UPDATE` / `FOR SHARE`) takes no lock and
 //! reads a storage snapshot (`myriad_storage::SnapshotSlot`, one per session), which sees
