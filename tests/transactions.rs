@@ -7,7 +7,7 @@
 mod common;
 
 use common::mariadb::start_mariadb;
-use common::{error_code, exec_all, first_row, Server};
+use common::{error_code, exec_all, first_row, root_at, Server};
 use mysql_async::prelude::Queryable;
 use std::time::{Duration, Instant};
 
@@ -71,15 +71,6 @@ const SESSIONS: &[&str] = &[
     "USE tx; BEGIN; INSERT INTO t VALUES (15,150); UPDATE t SET v = -1",
     "USE tx; SELECT * FROM t ORDER BY id",
 ];
-
-/// Root over TCP at `port` (MariaDB's or myriad's).
-fn root_at(port: u16) -> mysql_async::OptsBuilder {
-    mysql_async::OptsBuilder::default()
-        .ip_or_hostname("127.0.0.1")
-        .tcp_port(port)
-        .user(Some("root"))
-        .prefer_socket(false)
-}
 
 /// Run `session`'s statements one by one on a new connection to `port`, then disconnect:
 /// per statement, its rows (values as text, tab-separated) or its error code.

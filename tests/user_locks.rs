@@ -6,17 +6,9 @@
 mod common;
 
 use common::mariadb::start_mariadb;
-use common::Server;
+use common::{root_at, Server};
 use mysql_async::prelude::Queryable;
 use std::time::{Duration, Instant};
-
-fn root_at(port: u16) -> mysql_async::OptsBuilder {
-    mysql_async::OptsBuilder::default()
-        .ip_or_hostname("127.0.0.1")
-        .tcp_port(port)
-        .user(Some("root"))
-        .prefer_socket(false)
-}
 
 /// `sql`'s first row as text (NULL as "NULL"), or its error code.
 async fn answer(conn: &mut mysql_async::Conn, sql: &str) -> String {

@@ -398,3 +398,13 @@ pub async fn insert_rows(
             .unwrap();
     }
 }
+
+/// Root over TCP at `port` (MariaDB's or myriad's), for mysql_async.
+#[allow(dead_code)]
+pub fn root_at(port: u16) -> mysql_async::OptsBuilder {
+    mysql_async::OptsBuilder::default()
+        .ip_or_hostname("127.0.0.1")
+        .tcp_port(port)
+        .user(Some("root"))
+        .prefer_socket(false)
+}

@@ -42,12 +42,9 @@ impl ExecEnv<'_> {
         let mut held = self.state.user_locks.lock();
         Ok(match call {
             UserLock::Get { name, timeout } => {
-                let (Some(name), Some(timeout)) = (name.filter(|n| !n.is_empty()), timeout) else {
+                let Some(name) = name.filter(|n| !n.is_empty()) else {
                     return Ok(Value::Null);
                 };
-                if timeout.is_nan() || timeout < 0.0 {
-                    return Ok(Value::Null);
-                }
                 let wait = Duration::try_from_secs_f64(timeout)
                     .map_or(LONGEST_WAIT, |w| w.min(LONGEST_WAIT));
                 drop(held);

@@ -442,9 +442,11 @@ fn user_lock(func: Func, a: &Args, env: &mut dyn Env) -> Result<Value, SqlError>
             ),
         ));
     }
+    let mut timeout = 0.0;
     if func == Func::GetLock {
-        let timeout = a.v[1].to_double(env.warnings());
-        if !timeout.is_some_and(|t| t >= 0.0) {
+        let seconds = a.v[1].to_double(env.warnings());
+        timeout = seconds.filter(|t| *t >= 0.0).unwrap_or(-1.0);
+        if timeout < 0.0 {
             let text = a.v[1]
                 .to_text()
                 .map_or("NULL".into(), |t| String::from_utf8_lossy(&t).into_owned());
@@ -464,10 +466,7 @@ fn user_lock(func: Func, a: &Args, env: &mut dyn Env) -> Result<Value, SqlError>
         .collect();
     let name = texts.first().and_then(|t| t.as_deref());
     let call = match func {
-        Func::GetLock => UserLock::Get {
-            name,
-            timeout: a.v[1].to_double(env.warnings()),
-        },
+        Func::GetLock => UserLock::Get { name, timeout },
         Func::ReleaseLock => UserLock::Release(name),
         Func::IsFreeLock => UserLock::IsFree(name),
         Func::IsUsedLock => UserLock::IsUsed(name),

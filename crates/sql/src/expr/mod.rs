@@ -572,9 +572,10 @@ impl OuterSource {
 /// A call of a user-level lock function, its arguments read (None: NULL).
 #[derive(Debug, Clone, Copy)]
 pub enum UserLock<'a> {
+    /// `timeout`: seconds, never negative (the caller answers NULL with 1411 for those).
     Get {
         name: Option<&'a str>,
-        timeout: Option<f64>,
+        timeout: f64,
     },
     Release(Option<&'a str>),
     ReleaseAll,
