@@ -342,3 +342,10 @@ impl<'a> Cursor<'a> {
         &self.tokens[start..self.pos]
     }
 }
+
+/// The tokens of the first statement of `sql`, for tests of the statement forms.
+#[cfg(test)]
+pub(crate) fn first_statement_tokens(sql: &str) -> Vec<TokenWithSpan> {
+    let mut map = SourceMap::new(sql);
+    split(sql, &mut map).unwrap().remove(0).tokens
+}

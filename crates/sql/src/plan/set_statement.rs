@@ -171,13 +171,7 @@ fn reads_tables(tokens: &[TokenWithSpan]) -> bool {
 mod tests {
     use super::*;
 
-    fn tokens(sql: &str) -> Vec<TokenWithSpan> {
-        let mut map = SourceMap::new(sql);
-        crate::parser::source::split(sql, &mut map)
-            .unwrap()
-            .remove(0)
-            .tokens
-    }
+    use crate::parser::source::first_statement_tokens as tokens;
 
     #[test]
     fn recognises_set_statement() {

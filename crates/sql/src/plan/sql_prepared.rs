@@ -158,13 +158,7 @@ fn using_list(c: &mut Cursor, compiler: &Compiler) -> Result<Vec<Expr>, SqlError
 mod tests {
     use super::*;
 
-    fn tokens(sql: &str) -> Vec<TokenWithSpan> {
-        let mut map = SourceMap::new(sql);
-        crate::parser::source::split(sql, &mut map)
-            .unwrap()
-            .remove(0)
-            .tokens
-    }
+    use crate::parser::source::first_statement_tokens as tokens;
 
     #[test]
     fn recognises_the_forms() {
