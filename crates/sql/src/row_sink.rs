@@ -161,6 +161,19 @@ pub fn infile_disabled() -> SqlError {
     )
 }
 
+/// A sink that drops every row: a locking read's first runs, which only find the pages
+/// to claim (see `exec::transaction`).
+pub(crate) struct Discard;
+
+impl RowSink for Discard {
+    fn begin(&mut self, _columns: &Arc<Vec<Column>>) -> Result<(), SqlError> {
+        Ok(())
+    }
+    fn row(&mut self, _row: &[Value]) -> Result<(), SqlError> {
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

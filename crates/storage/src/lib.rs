@@ -130,6 +130,7 @@ mod db_options;
 mod definition_images;
 mod initial_pages;
 mod open_tables;
+mod page_claims;
 mod redo;
 mod redo_scan;
 mod savepoint;
@@ -146,6 +147,9 @@ pub use myriad_cache::fault::is_disk_full;
 pub use myriad_cache::file_cache::default_open_files_limit;
 pub use myriad_cache::{
     BlockCache, BlockCacheStats, KeyCache, KeyCacheInfo, KeyCaches, DEFAULT_KEY_CACHE,
+};
+pub use page_claims::{
+    collect_leaves, take_retry, BusyPage, ClaimMode, LeavesRead, ReadsSince, Retry,
 };
 pub use open_tables::{set_instance_hint, OpenTable, StatementTables};
 pub use redo::{create_private_dir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE};
@@ -239,8 +243,8 @@ pub(crate) struct Shared {
     pub(crate) images: definition_images::DefinitionImages,
     /// Committed statements whose groups may still be undone (see `undo`).
     pub(crate) pending: undo::Pending,
-    /// Statements waiting for tables' writer locks (see `table_locks`).
-    pub(crate) lock_waits: table_locks::LockWaits,
+    /// Which statement may change which page (see `page_claims`).
+    pub(crate) claims: page_claims::PageClaims,
     /// The commit sequence, snapshots and page versions (see `snapshot`).
     pub(crate) snapshots: snapshot::Snapshots,
     /// A checkpoint failed and none has succeeded since (logged once each way).
@@ -490,7 +494,7 @@ impl Storage {
             dirs_to_sync: Mutex::new(std::collections::HashSet::new()),
             images: definition_images::DefinitionImages::new(config.table_definition_cache_size),
             pending: undo::Pending::default(),
-            lock_waits: Default::default(),
+            claims: Default::default(),
             snapshots: Default::default(),
             checkpoint_failing: AtomicBool::new(false),
         });
@@ -580,6 +584,29 @@ impl Storage {
     /// The last commit readers see: a snapshot taken now reads at this number.
     pub fn published_commit(&self) -> u64 {
         self.inner.shared.snapshots.published()
+    }
+
+    /// Until the guard drops, this thread's statement computes its writes from rows it
+    /// reads from now on (`check`), as UPDATE and DELETE do: a page it claims that a commit
+    /// changed after this call fails with [`StorageError::Busy`] and [`Retry::Now`] (see
+    /// `page_claims`). Without `check` (an INSERT of values), no page is checked.
+    pub fn reads_from_now(&self, check: bool) -> ReadsSince {
+        ReadsSince::at(if check {
+            self.inner.shared.log.current_lsn()
+        } else {
+            u64::MAX
+        })
+    }
+
+    /// Wait until no statement holds `busy`'s page in a way that conflicts with its claim
+    /// (for a statement that holds no claim of its own, outside a transaction), at most
+    /// `timeout`.
+    pub fn wait_page(&self, busy: BusyPage, timeout: Duration) -> Result<()> {
+        let me = table_locks::statement_id();
+        let claims = &self.inner.shared.claims;
+        claims.wait_claim(me, busy.page, busy.mode, timeout)?;
+        claims.release(me, &[busy.page]);
+        Ok(())
     }
 
     /// Start a statement (the unit of atomicity and durability).
@@ -829,8 +856,9 @@ impl Storage {
             key: Arc::clone(key),
             space,
             latch: RwLock::new(()),
-            writer: Arc::new(Mutex::new(())),
-            writer_owner: AtomicU64::new(0),
+            writer: Arc::new(RwLock::new(())),
+            next_row_id: AtomicU64::new(0),
+            auto_increment: AtomicU64::new(0),
             stale: AtomicBool::new(false),
             clustered_pk: table::clustered_primary_key(&def),
             index_moves: def.indexes.iter().map(|_| Default::default()).collect(),
@@ -997,13 +1025,13 @@ impl Storage {
     ) -> Result<(
         open_tables::MetadataLock<'_>,
         Arc<TableInner>,
-        parking_lot::lock_api::ArcMutexGuard<parking_lot::RawMutex, ()>,
+        parking_lot::lock_api::ArcRwLockWriteGuard<parking_lot::RawRwLock, ()>,
     )> {
         let (mdl, table) = self.metadata_lock(db, name)?;
         self.inner.ddl_count.fetch_add(1, Ordering::AcqRel);
         let writer = table
             .writer
-            .try_lock_arc_for(self.inner.shared.config.lock_wait_timeout)
+            .try_write_arc_for(self.inner.shared.config.lock_wait_timeout)
             .ok_or(StorageError::LockWaitTimeout)?;
         if table.stale.load(Ordering::Acquire) {
             return Err(StorageError::Stale);

@@ -334,7 +334,7 @@ impl Storage {
                 // Statements that wrote it and have not committed keep the writer lock.
                 let _writer = t
                     .writer
-                    .try_lock_arc_for(self.inner.shared.config.lock_wait_timeout)
+                    .try_write_arc_for(self.inner.shared.config.lock_wait_timeout)
                     .ok_or(StorageError::LockWaitTimeout)?;
                 let _latch = t.latch.write();
                 t.stale.store(true, Ordering::Release);

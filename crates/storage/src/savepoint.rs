@@ -14,8 +14,9 @@
 //! its own images. The cost is one copy of a page per level and page changed after the
 //! level, and nothing for a statement without savepoints (autocommit statements).
 //!
-//! Locks stay: a table locked after the savepoint stays locked until the statement ends,
-//! as InnoDB keeps the row locks taken after a savepoint that was rolled back to.
+//! Locks stay: a table locked or a page claimed after the savepoint stays so until the
+//! statement ends, as InnoDB keeps the row locks taken after a savepoint that was rolled
+//! back to. The row counts the statement keeps for its tables go back to the savepoint's.
 //!
 //! [`Statement`]: crate::Statement
 
@@ -31,6 +32,8 @@ pub(crate) struct Level {
     touched_before: usize,
     /// The images at the savepoint of those pages changed since, by their position.
     saved: HashMap<usize, Box<[u8]>>,
+    /// The statement's row counts at the savepoint.
+    meta: Vec<crate::statement::MetaDelta>,
 }
 
 /// A savepoint of a [`Statement`], from [`Statement::savepoint`]: the number of savepoints
@@ -45,6 +48,7 @@ impl Statement {
         self.levels.push(Level {
             touched_before: self.touched.len(),
             saved: HashMap::new(),
+            meta: self.meta.clone(),
         });
         Savepoint(self.levels.len() - 1)
     }
@@ -58,6 +62,7 @@ impl Statement {
         };
         let keep = level.touched_before;
         let saved = std::mem::take(&mut level.saved);
+        self.meta = level.meta.clone();
         self.levels.truncate(savepoint.0 + 1);
         let mut restores: Vec<(&Arc<TableInner>, &Block, &[u8])> = saved
             .iter()

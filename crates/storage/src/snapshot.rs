@@ -17,10 +17,10 @@
 //! page's content at `s`; without one the page did not change after `s`.
 //!
 //! **Own changes.** A writer reads its own uncommitted changes (the block cache's
-//! `reading_as`). In a table it holds the writer lock of, no one else commits, so a page it
+//! `reading_as`). No one else changes a page it claimed (see `page_claims`), so a page it
 //! changed holds its changes over the latest commits, and a page it did not change reads
 //! at the snapshot as any other. A page it changed that others had changed after the
-//! snapshot (before the lock) mixes their commits with its changes, which no snapshot
+//! snapshot (before its claim) mixes their commits with its changes, which no snapshot
 //! holds: the read fails with [`StorageError::ChangedSinceSnapshot`] (MariaDB's 1020
 //! ER_CHECKREAD) instead of answering with rows the snapshot should not see. (The mix is
 //! consistent otherwise: a page the writer changed without such a commit was, before its
@@ -397,24 +397,25 @@ pub(crate) enum View {
     Latest,
     /// At snapshot `at`, through the page versions.
     At(u64),
-    /// The reader holds the table's writer lock and the table changed after its snapshot
-    /// `at`: as [`View::At`], but a page the reader changed that others changed after `at`
-    /// cannot be read.
+    /// The reader writes and the table changed after its snapshot `at`: as [`View::At`],
+    /// but a page the reader changed that others changed after `at` cannot be read.
     OwnSince(u64),
 }
 
 impl View {
     /// The view of a table whose last commit is `last_commit`, made by the DDL of commit
-    /// `defined_at`, and whose writer lock is held by statement `writer_owner` (0: none),
-    /// for this thread. A snapshot from before the table was made cannot read it.
-    pub(crate) fn of(last_commit: u64, defined_at: u64, writer_owner: u64) -> Result<View> {
+    /// `defined_at`, for this thread. A snapshot from before the table was made cannot read
+    /// it. A thread reading as a statement that writes (any table) checks the pages it
+    /// changed ([`View::OwnSince`]).
+    pub(crate) fn of(last_commit: u64, defined_at: u64) -> Result<View> {
         let at = current();
         if at.is_some_and(|at| at < defined_at) {
             return Err(StorageError::Stale);
         }
         Ok(match at {
             Some(at) if last_commit > at => {
-                if writer_owner != 0 && writer_owner == myriad_cache::current_writer() {
+                let writer = myriad_cache::current_writer();
+                if writer != 0 && writer != myriad_cache::READ_UNCOMMITTED {
                     View::OwnSince(at)
                 } else {
                     View::At(at)

@@ -8,6 +8,7 @@
 
 use crate::btree::{PageRead, PageWrite};
 use crate::page::*;
+use crate::page_claims::{BusyPage, ClaimMode, Retry};
 use crate::redo::{ENTRY_FILE, ENTRY_PAGE};
 use crate::table::TableInner;
 use crate::types::*;
@@ -65,9 +66,15 @@ pub struct Statement {
     pub(crate) shared: Arc<Shared>,
     pub(crate) touched: Vec<Touched>,
     pub(crate) by_page: HashMap<(u64, u32), usize>,
-    /// Its id in the deadlock check (see `table_locks`).
+    /// Its id: in its page claims, and as the writer the block cache reads as.
     id: u64,
     locks: Vec<crate::table_locks::Held>,
+    /// The pages it claimed (see `page_claims`), let go when it ends.
+    claims: Vec<crate::page_claims::PageKey>,
+    /// Rows it added to (or took from) each table it wrote, and the tables whose counters
+    /// (row id, AUTO_INCREMENT) it moved: written into the tables' meta pages at commit
+    /// (see [`MetaDelta`]).
+    pub(crate) meta: Vec<MetaDelta>,
     /// Its savepoints, oldest first (see `savepoint`).
     pub(crate) levels: Vec<crate::savepoint::Level>,
     /// How long it waits for another statement's writer lock of a table.
@@ -83,6 +90,8 @@ impl Statement {
             by_page: HashMap::new(),
             id: crate::table_locks::statement_id(),
             locks: Vec::new(),
+            claims: Vec::new(),
+            meta: Vec::new(),
             levels: Vec::new(),
             lock_wait,
         }
@@ -111,8 +120,8 @@ impl Statement {
         if self.locks.iter().any(|held| Arc::ptr_eq(&held.table, t)) {
             return Ok(());
         }
-        // Another statement writing the table: a wait that may last (see `table_locks`).
-        let held = self.shared.lock_waits.lock(self.id, t, self.lock_wait)?;
+        // DDL holding the table: a wait that may last (see `table_locks`).
+        let held = crate::table_locks::lock_shared(t, self.lock_wait)?;
         if t.stale.load(Ordering::Acquire) {
             return Err(StorageError::Stale);
         }
@@ -138,7 +147,7 @@ impl Statement {
     /// nothing built on its changes is kept either.
     pub fn commit_logged(mut self) -> Result<Committing> {
         let logged = self.log_and_stamp(true)?;
-        self.locks.clear();
+        self.let_go();
         Ok(Committing {
             shared: Arc::clone(&self.shared),
             logged,
@@ -151,7 +160,7 @@ impl Statement {
         // sync of their own before anything depends on them (ALTER), so an undone group
         // loses nothing, and a copy's images would pile up until the next fsync.
         self.log_and_stamp(false)?;
-        self.locks.clear();
+        self.let_go();
         Ok(())
     }
 
@@ -166,6 +175,7 @@ impl Statement {
         &mut self,
         keep_images: bool,
     ) -> Result<Option<(u64, Option<crate::undo::Undone>)>> {
+        self.write_meta()?;
         if self.touched.is_empty() {
             return Ok(None);
         }
@@ -265,7 +275,7 @@ impl Statement {
         Ok(Some((end, undone)))
     }
 
-    /// The page for writing: records the before-image on first touch.
+    /// The page for writing: claims it and records the before-image on first touch.
     fn page_for_write(&mut self, table: &Arc<TableInner>, page_no: u32) -> Result<Block> {
         if let Some(&i) = self.by_page.get(&(table.space, page_no)) {
             if !self.levels.is_empty() {
@@ -273,13 +283,126 @@ impl Statement {
             }
             return Ok(self.touched[i].block.clone());
         }
+        let key = (table.space, page_no);
+        let new = self
+            .shared
+            .claims
+            .try_claim(self.id, key, ClaimMode::Exclusive)
+            .map_err(|busy| crate::page_claims::busy(Retry::Wait(busy)))?;
+        if new {
+            self.claims.push(key);
+        }
         let block = self.shared.cache.get(table.space, page_no as u64)?;
-        // Copied before the mark: only this statement (holding the table's writer lock)
-        // changes the table's pages, so the bytes are committed until it does.
+        // Copied before the mark: no other statement changes a page this one claimed, so
+        // the bytes are committed until this one does.
         let before: Arc<[u8]> = Arc::from(block.read().as_ref());
+        if new && crate::page_claims::changed_since_reads(page_lsn(&before)) {
+            return Err(crate::page_claims::busy(Retry::Now));
+        }
         block.begin_write_with(Arc::clone(&before));
         self.remember(table, page_no, block.clone(), before);
         Ok(block)
+    }
+
+    /// Claim a fresh page (past the committed page count): no one else can be writing it,
+    /// but a statement that allocated it and rolled back may still hold its claim.
+    fn claim_fresh(&mut self, key: crate::page_claims::PageKey) -> Result<()> {
+        let new = self
+            .shared
+            .claims
+            .try_claim(self.id, key, ClaimMode::Exclusive)
+            .map_err(|busy| crate::page_claims::busy(Retry::Wait(busy)))?;
+        if new {
+            self.claims.push(key);
+        }
+        Ok(())
+    }
+
+    /// Wait for the page another statement held when this one failed with
+    /// [`crate::StorageError::Busy`] (see `page_claims`), at most its lock wait timeout;
+    /// then this statement holds it.
+    pub fn wait_claim(&mut self, busy: BusyPage) -> Result<()> {
+        if self
+            .shared
+            .claims
+            .wait_claim(self.id, busy.page, busy.mode, self.lock_wait)?
+        {
+            self.claims.push(busy.page);
+        }
+        Ok(())
+    }
+
+    /// Claim `pages` (a locking read's leaves) in `mode`, waiting for their holders as
+    /// [`Statement::wait_claim`] does. Returns whether any claim is new: what was read
+    /// before may have changed since, and should be read again.
+    pub fn claim_pages(&mut self, pages: &[(u64, u32)], mode: ClaimMode) -> Result<bool> {
+        let mut any_new = false;
+        for &page in pages {
+            let new = match self.shared.claims.try_claim(self.id, page, mode) {
+                Ok(new) => new,
+                Err(busy) => self
+                    .shared
+                    .claims
+                    .wait_claim(self.id, busy.page, mode, self.lock_wait)?,
+            };
+            if new {
+                self.claims.push(page);
+                any_new = true;
+            }
+        }
+        Ok(any_new)
+    }
+
+    /// Let go of the table locks and page claims (the statement ended).
+    fn let_go(&mut self) {
+        self.locks.clear();
+        self.shared.claims.release(self.id, &self.claims);
+        self.claims.clear();
+    }
+
+    /// The rows the statement added to `table` (negative: took), counted into its meta page
+    /// at commit.
+    pub(crate) fn count_rows(&mut self, table: &Arc<TableInner>, rows: i64) {
+        match self.meta.iter_mut().find(|m| Arc::ptr_eq(&m.table, table)) {
+            Some(m) => m.rows += rows,
+            None => self.meta.push(MetaDelta {
+                table: Arc::clone(table),
+                rows,
+            }),
+        }
+    }
+
+    /// At commit: bring each written table's meta page up to date (row count, next row id,
+    /// AUTO_INCREMENT). The meta page is claimed for the moment of the commit only, so that
+    /// transactions inserting into one table do not hold it until they end; one that
+    /// allocated pages holds it already.
+    fn write_meta(&mut self) -> Result<()> {
+        if self.meta.is_empty() {
+            return Ok(());
+        }
+        let _reading = self.reading_own();
+        let _latest = crate::snapshot::reading_at(None);
+        for delta in std::mem::take(&mut self.meta) {
+            let t = &delta.table;
+            self.wait_claim(BusyPage {
+                page: (t.space, META_PAGE),
+                mode: ClaimMode::Exclusive,
+            })?;
+            let block = self.page_for_write(t, META_PAGE)?;
+            let mut m = block.write();
+            let rows = get_u64(&m, meta::ROW_COUNT).saturating_add_signed(delta.rows);
+            put_u64(&mut m, meta::ROW_COUNT, rows);
+            for (off, counter) in [
+                (meta::NEXT_ROW_ID, &t.next_row_id),
+                (meta::AUTO_INCREMENT, &t.auto_increment),
+            ] {
+                let next = counter.load(Ordering::Acquire);
+                if next > get_u64(&m, off) {
+                    put_u64(&mut m, off, next);
+                }
+            }
+        }
+        Ok(())
     }
 
     fn remember(&mut self, table: &Arc<TableInner>, page_no: u32, block: Block, before: Arc<[u8]>) {
@@ -299,6 +422,7 @@ impl Statement {
 impl Drop for Statement {
     fn drop(&mut self) {
         if self.touched.is_empty() {
+            self.let_go();
             return;
         }
         crate::savepoint::restore(
@@ -310,7 +434,18 @@ impl Drop for Statement {
         for t in self.touched.drain(..) {
             t.block.end_write();
         }
+        self.let_go();
     }
+}
+
+/// What a statement changed in a table's counters, kept in its meta page (see
+/// [`Statement::count_rows`]). The row id and AUTO_INCREMENT counters themselves live in
+/// the table (`TableInner::next_row_id`, `auto_increment`), taken by concurrent statements
+/// without waiting for each other; the meta page keeps the highest value committed.
+#[derive(Clone)]
+pub(crate) struct MetaDelta {
+    pub(crate) table: Arc<TableInner>,
+    pub(crate) rows: i64,
 }
 
 /// A commit whose changes are logged and visible, waiting to be durable (see
@@ -445,6 +580,7 @@ impl PageWrite for WritePager<'_> {
                 return Err(StorageError::TooBig("table file is full".into()));
             }
             put_u32(&mut meta.write(), meta::PAGE_COUNT, count + 1);
+            self.stmt.claim_fresh((self.table.space, count))?;
             let block = self
                 .stmt
                 .shared

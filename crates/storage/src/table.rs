@@ -30,7 +30,7 @@ pub(crate) use crate::statement::{encode_page_record, WritePager};
 pub use crate::statement::{Committing, Statement};
 use crate::types::*;
 use crate::Shared;
-use parking_lot::{Mutex, RwLock};
+use parking_lot::RwLock;
 use std::collections::VecDeque;
 use std::ops::Bound;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -61,9 +61,8 @@ pub(crate) struct TableInner {
     /// The ticket of this definition's load (see `definition_images`).
     pub(crate) image_ticket: u64,
     pub(crate) latch: RwLock<()>,
-    pub(crate) writer: Arc<Mutex<()>>,
-    /// The id of the statement holding `writer`, 0 when none (see `table_locks`).
-    pub(crate) writer_owner: AtomicU64,
+    /// Shared by the statements writing rows, exclusive for DDL (see `table_locks`).
+    pub(crate) writer: Arc<RwLock<()>>,
     /// Set by DDL (drop, rename, alter, truncate): the handle must not be used any more.
     pub(crate) stale: AtomicBool,
     /// The primary key's index number when it is one integer column: then the row id *is*
@@ -84,6 +83,12 @@ pub(crate) struct TableInner {
     /// that took several latch holds knows whether an entry could have moved between them
     /// (see [`Table::index_moves`]).
     pub(crate) index_moves: Box<[AtomicU64]>,
+    /// The next hidden row id (tables without a one-integer primary key) and the next
+    /// AUTO_INCREMENT value, taken by statements as they insert (a rolled-back statement's
+    /// values are not given again, as in InnoDB); 0 until read from the meta page, which
+    /// commits bring up to them (see `statement::MetaDelta`).
+    pub(crate) next_row_id: AtomicU64,
+    pub(crate) auto_increment: AtomicU64,
     /// The number of the last commit that changed the table (see `snapshot`): set under
     /// the write latch before the commit's changes become visible.
     pub(crate) last_commit: AtomicU64,
@@ -159,7 +164,11 @@ impl PageRead for ReadPager<'_> {
         if let Some(version) = self.view.page(&t.shared.snapshots, key, t.name(), block)? {
             return Ok(Page::Version(page_no, version));
         }
-        Ok(Page::Block(t.shared.cache.get(t.space, page_no as u64)?))
+        let block = t.shared.cache.get(t.space, page_no as u64)?;
+        if crate::page_claims::collecting() {
+            crate::page_claims::note_leaf(key, &block.read());
+        }
+        Ok(Page::Block(block))
     }
     fn prefetch(&self, page_no: u32, step: myriad_cache::Prefetch) {
         self.table
@@ -239,7 +248,7 @@ impl TableInner {
         if self.has_no_rows() {
             return;
         }
-        if let Some(_writer) = self.writer.try_lock() {
+        if let Some(_writer) = self.writer.try_write() {
             self.rows_known_empty.store(true, Ordering::Release);
         }
     }
@@ -356,7 +365,28 @@ impl TableInner {
                         .ok_or_else(|| StorageError::TypeMismatch("row too short".into()))?,
                 )
             }
-            None => self.meta_u64(meta::NEXT_ROW_ID),
+            None => Ok(self.counter(&self.next_row_id, meta::NEXT_ROW_ID)?
+                .fetch_add(1, Ordering::AcqRel)),
+        }
+    }
+
+    /// One of the table's counters (`next_row_id`, `auto_increment`), read from the meta
+    /// page at its first use. Call under the write latch: two first uses then read the
+    /// same committed value, and a commit that wrote a higher one is past (the counter is
+    /// at least what any commit wrote, once loaded).
+    fn counter<'c>(&self, counter: &'c AtomicU64, off: usize) -> Result<&'c AtomicU64> {
+        if counter.load(Ordering::Acquire) == 0 {
+            let committed = self.meta_u64(off)?.max(1);
+            let _ = counter.compare_exchange(0, committed, Ordering::AcqRel, Ordering::Acquire);
+        }
+        Ok(counter)
+    }
+
+    /// The counter's next value without taking it (0: not loaded, read the meta page).
+    fn peek_counter(&self, counter: &AtomicU64, off: usize) -> Result<u64> {
+        match counter.load(Ordering::Acquire) {
+            0 => self.meta_u64(off),
+            next => Ok(next),
         }
     }
 
@@ -378,7 +408,6 @@ impl TableInner {
         crate::snapshot::View::of(
             self.last_commit.load(Ordering::Acquire),
             self.defined_at,
-            self.writer_owner.load(Ordering::Acquire),
         )
     }
 
@@ -520,12 +549,14 @@ impl Table {
         let mut filled;
         let mut row = row;
         let auto_col = t.def.auto_increment_column();
-        let next_auto = t.meta_u64(meta::AUTO_INCREMENT)?;
         if let Some(c) = auto_col {
             let v = row
                 .get(c)
                 .ok_or_else(|| StorageError::TypeMismatch("row too short".into()))?;
             if matches!(v, Value::Null | Value::Int(0) | Value::UInt(0)) {
+                let next_auto = t
+                    .counter(&t.auto_increment, meta::AUTO_INCREMENT)?
+                    .fetch_add(1, Ordering::AcqRel);
                 filled = row.to_vec();
                 filled[c] = match t.def.columns[c].ty {
                     ColumnType::Int {
@@ -592,30 +623,21 @@ impl Table {
                 )));
             }
         }
-        let meta_block = w.write(META_PAGE)?;
-        {
-            let mut m = meta_block.write();
-            if t.clustered_pk.is_none() {
-                put_u64(&mut m, meta::NEXT_ROW_ID, row_id + 1);
-            }
-            let rc = get_u64(&m, meta::ROW_COUNT);
-            put_u64(&mut m, meta::ROW_COUNT, rc + 1);
-            if let Some(c) = auto_col {
-                let explicit = match &row[c] {
-                    Value::Int(v) if *v > 0 => Some(*v as u64),
-                    Value::UInt(v) => Some(*v),
-                    Value::Decimal(v) if v.signum() > 0 => match t.def.columns[c].ty {
-                        ColumnType::Decimal { .. } => v.trunc_to_i128().map(|i| i as u64),
-                        _ => None,
-                    },
-                    Value::Double(v) if *v >= 1.0 => Some(*v as u64),
+        w.stmt.count_rows(t, 1);
+        if let Some(c) = auto_col {
+            let explicit = match &row[c] {
+                Value::Int(v) if *v > 0 => Some(*v as u64),
+                Value::UInt(v) => Some(*v),
+                Value::Decimal(v) if v.signum() > 0 => match t.def.columns[c].ty {
+                    ColumnType::Decimal { .. } => v.trunc_to_i128().map(|i| i as u64),
                     _ => None,
-                };
-                if let Some(v) = explicit {
-                    if v >= get_u64(&m, meta::AUTO_INCREMENT) {
-                        put_u64(&mut m, meta::AUTO_INCREMENT, v.saturating_add(1));
-                    }
-                }
+                },
+                Value::Double(v) if *v >= 1.0 => Some(*v as u64),
+                _ => None,
+            };
+            if let Some(v) = explicit {
+                t.counter(&t.auto_increment, meta::AUTO_INCREMENT)?
+                    .fetch_max(v.saturating_add(1), Ordering::AcqRel);
             }
         }
         Ok(InsertOutcome {
@@ -727,18 +749,11 @@ impl Table {
     }
 
     fn bump_auto_increment(w: &mut WritePager<'_>, value: u64) -> Result<()> {
-        let current = {
-            let b = w.read(META_PAGE)?;
-            let v = get_u64(&b.read(), meta::AUTO_INCREMENT);
-            v
-        };
-        if value >= current {
-            let b = w.write(META_PAGE)?;
-            put_u64(
-                &mut b.write(),
-                meta::AUTO_INCREMENT,
-                value.saturating_add(1),
-            );
+        let t = w.table;
+        let counter = t.counter(&t.auto_increment, meta::AUTO_INCREMENT)?;
+        if value >= counter.load(Ordering::Acquire) {
+            counter.fetch_max(value.saturating_add(1), Ordering::AcqRel);
+            w.stmt.count_rows(t, 0);
         }
         Ok(())
     }
@@ -767,10 +782,7 @@ impl Table {
             }
         }
         btree::delete(&mut w, ROW_TREE_ROOT, &row_key(row_id))?;
-        let meta_block = w.write(META_PAGE)?;
-        let mut m = meta_block.write();
-        let rc = get_u64(&m, meta::ROW_COUNT);
-        put_u64(&mut m, meta::ROW_COUNT, rc.saturating_sub(1));
+        w.stmt.count_rows(t, -1);
         Ok(true)
     }
 
@@ -1056,7 +1068,8 @@ impl Table {
     pub fn next_auto_increment(&self) -> Result<u64> {
         self.inner.check_live()?;
         let _latch = self.inner.read_latch()?;
-        self.inner.meta_u64(meta::AUTO_INCREMENT)
+        let t = &self.inner;
+        t.peek_counter(&t.auto_increment, meta::AUTO_INCREMENT)
     }
 
     /// Set the AUTO_INCREMENT counter (ALTER TABLE ... AUTO_INCREMENT = n); never below 1.
@@ -1069,6 +1082,7 @@ impl Table {
         let mut w = WritePager { stmt, table: t };
         let b = w.write(META_PAGE)?;
         put_u64(&mut b.write(), meta::AUTO_INCREMENT, value.max(1));
+        t.auto_increment.store(value.max(1), Ordering::Release);
         Ok(())
     }
 

@@ -458,6 +458,10 @@ pub enum StorageError {
     Deadlock,
     /// The table was dropped or altered while this handle was in use; reopen it.
     Stale,
+    /// The statement must run again (see `page_claims`): another statement holds a page it
+    /// needs, or a page it claimed changed after it read rows from it. What to do first is
+    /// in [`crate::take_retry`]. ER_LOCK_WAIT_TIMEOUT (1205) if it reaches a client.
+    Busy,
     /// ER_CHECKREAD (1020): a consistent read of a table the reader writes met a page that
     /// others changed after the reader's snapshot (see `snapshot`).
     ChangedSinceSnapshot(String),
@@ -486,6 +490,7 @@ impl fmt::Display for StorageError {
             StorageError::ChangedSinceSnapshot(t) => {
                 write!(f, "Record has changed since last read in table '{t}'")
             }
+            StorageError::Busy => write!(f, "Lock wait timeout exceeded; try restarting transaction"),
         }
     }
 }

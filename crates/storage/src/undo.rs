@@ -161,7 +161,7 @@ impl Shared {
         for table in &tables {
             // Statements in progress on the table fail at their commit (appends are
             // refused) and roll back first: their before-images may hold our changes.
-            let Some(_writer) = table.writer.try_lock_for(self.config.lock_wait_timeout) else {
+            let Some(_writer) = table.writer.try_write_for(self.config.lock_wait_timeout) else {
                 break;
             };
             let _latch = table.latch.write();

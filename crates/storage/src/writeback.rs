@@ -136,7 +136,7 @@ impl crate::Storage {
         let timeout = t.shared.config.lock_wait_timeout;
         let _writer = t
             .writer
-            .try_lock_arc_for(timeout)
+            .try_write_arc_for(timeout)
             .ok_or(StorageError::LockWaitTimeout)?;
         let _latch = t.latch.write();
         let key = crate::open_tables::table_key(db, name);

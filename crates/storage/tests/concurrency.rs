@@ -117,30 +117,53 @@ fn readers_and_writers_keep_every_invariant() {
                         .collect();
                     let mut x = 1000 + w as u64;
                     while Instant::now() < deadline {
+                        // Writers meet on shared pages (the index, the root): a statement
+                        // that meets another's page undoes its work, waits for the page and
+                        // runs again, as the SQL layer does.
+                        let mut changes = Vec::new();
                         let mut st = s.begin();
-                        // Its lookups see its own changes (other threads see the committed rows).
-                        let _own = st.reading_own();
-                        for _ in 0..4 {
-                            x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
-                            let id = base + 1 + ((x >> 33) as i64 % IDS_PER_WRITER);
-                            let k = (x >> 45) as i64 % 100;
-                            let found = t.lookup_primary(&[Value::Int(id)]).unwrap();
-                            match (found, x % 3) {
-                                (Some((row_id, _)), 0) => {
-                                    assert!(t.delete(&mut st, row_id).unwrap());
-                                    model.remove(&id);
-                                }
-                                (Some((row_id, _)), _) => {
-                                    assert!(t.update(&mut st, row_id, &sb_row(id, k)).unwrap());
-                                    model.insert(id, k);
-                                }
-                                (None, _) => {
-                                    t.insert(&mut st, &sb_row(id, k)).unwrap();
-                                    model.insert(id, k);
+                        let done = (|| -> myriad_storage::Result<()> {
+                            // Its lookups see its own changes (others see the committed rows).
+                            let _own = st.reading_own();
+                            for _ in 0..4 {
+                                x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+                                let id = base + 1 + ((x >> 33) as i64 % IDS_PER_WRITER);
+                                let k = (x >> 45) as i64 % 100;
+                                let found = t.lookup_primary(&[Value::Int(id)])?;
+                                match (found, x % 3) {
+                                    (Some((row_id, _)), 0) => {
+                                        assert!(t.delete(&mut st, row_id)?);
+                                        changes.push((id, None));
+                                    }
+                                    (Some((row_id, _)), _) => {
+                                        assert!(t.update(&mut st, row_id, &sb_row(id, k))?);
+                                        changes.push((id, Some(k)));
+                                    }
+                                    (None, _) => {
+                                        t.insert(&mut st, &sb_row(id, k))?;
+                                        changes.push((id, Some(k)));
+                                    }
                                 }
                             }
+                            Ok(())
+                        })();
+                        match done {
+                            Ok(()) => st.commit().unwrap(),
+                            Err(StorageError::Busy) => {
+                                drop(st);
+                                if let Some(Retry::Wait(busy)) = myriad_storage::take_retry() {
+                                    s.wait_page(busy, Duration::from_secs(20)).unwrap();
+                                }
+                                continue;
+                            }
+                            Err(e) => panic!("{e}"),
                         }
-                        st.commit().unwrap();
+                        for (id, k) in changes {
+                            match k {
+                                Some(k) => model.insert(id, k),
+                                None => model.remove(&id),
+                            };
+                        }
                     }
                     model
                 })

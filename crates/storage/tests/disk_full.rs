@@ -87,12 +87,29 @@ fn k_of(t: &Table, id: i64) -> Option<i64> {
 /// One statement: insert `id` and set row 1's k to `id` (two pages' worth of change on a
 /// table that has row 1).
 fn insert_and_touch(s: &Storage, t: &Table, id: i64) -> Result<()> {
-    let mut stmt = s.begin();
-    t.insert(&mut stmt, &sb_row(id, id))?;
-    if let Some((row_id, _)) = t.lookup_primary(&[Value::Int(1)])? {
-        t.update(&mut stmt, row_id, &sb_row(1, id))?;
+    loop {
+        let mut stmt = s.begin();
+        let _reads = s.reads_from_now(true);
+        let done = (|| {
+            t.insert(&mut stmt, &sb_row(id, id))?;
+            if let Some((row_id, _)) = t.lookup_primary(&[Value::Int(1)])? {
+                t.update(&mut stmt, row_id, &sb_row(1, id))?;
+            }
+            Ok(())
+        })();
+        match done {
+            // Another writer holds a page: undo, wait for it, and run again (as the SQL
+            // layer does).
+            Err(StorageError::Busy) => {
+                drop(stmt);
+                if let Some(Retry::Wait(busy)) = take_retry() {
+                    s.wait_page(busy, std::time::Duration::from_secs(20))?;
+                }
+            }
+            Err(e) => return Err(e),
+            Ok(()) => return stmt.commit(),
+        }
     }
-    stmt.commit()
 }
 
 fn errno(e: &StorageError) -> Option<i32> {

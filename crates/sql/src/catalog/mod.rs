@@ -62,6 +62,12 @@ pub fn storage_error(e: StorageError) -> SqlError {
                 "Lock wait timeout exceeded; try restarting transaction",
             )
         }),
+        // Met another statement's page: the statement runs again after waiting for it
+        // (`Session::retry_after_conflict`), unless it cannot, when the wait is the error.
+        StorageError::Busy => SqlError::new(
+            ER_LOCK_WAIT_TIMEOUT,
+            "Lock wait timeout exceeded; try restarting transaction",
+        ),
         StorageError::Deadlock => SqlError::new(
             ER_LOCK_DEADLOCK,
             "Deadlock found when trying to get lock; try restarting transaction",

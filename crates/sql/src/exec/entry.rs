@@ -290,6 +290,18 @@ impl Session {
         }
         // Reads see the open transaction's own changes; other sessions' uncommitted ones
         // stay hidden (see `session::transaction`).
+        // A locking read claims its leaves first, and holds them (outside a transaction,
+        // `_claims` does) until it ends.
+        let _claims = match stmt {
+            Stmt::SelectTable(plan) => match self.select_locks(plan) {
+                Some(mode) => {
+                    let _latest = myriad_storage::reading_at(None);
+                    self.claim_locked_reads(plan, mode, params)?
+                }
+                None => None,
+            },
+            _ => None,
+        };
         let _reading = self.state.transaction.reading_own();
         let _view = self.read_view(stmt);
         let (result, warnings, spill, paused) = {
@@ -304,7 +316,23 @@ impl Session {
                 _ => {}
             }
             let _versions = crate::exec::query_cache::write_guard(&self.engine, stmt);
-            let result = self.dispatch(stmt, &mut env);
+            let storage = self.engine.catalog.storage();
+            let result = loop {
+                // What a write computes from rows it read must still hold when it claims
+                // their pages; else it runs again (see `exec::transaction`).
+                let _reads = storage.reads_from_now(!matches!(stmt, Stmt::LoadData(_)));
+                let warned = env.warnings.len();
+                let _ = myriad_storage::take_retry();
+                let result = self.dispatch(stmt, &mut env);
+                match &result {
+                    Err(e) => match self.retry_after_conflict(stmt, e) {
+                        Ok(true) => env.warnings.truncate(warned),
+                        Ok(false) => break result,
+                        Err(e) => break Err(e),
+                    },
+                    Ok(_) => break result,
+                }
+            };
             (result, env.warnings, env.spill, env.paused)
         };
         self.paused = paused;

@@ -203,9 +203,9 @@ fn table_uses(stmt: &Stmt) -> Vec<TableUse> {
     };
     let reads = match stmt {
         Stmt::SelectTable(plan) => {
-            named(&plan.source.table, plan.locking);
+            named(&plan.source.table, plan.locking.is_some());
             for join in &plan.joins {
-                named(&join.table, plan.locking);
+                named(&join.table, plan.locking.is_some());
             }
             read_tables(stmt)
         }

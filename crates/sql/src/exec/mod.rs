@@ -151,12 +151,7 @@ impl Session {
             }
             Stmt::Insert(plan) => return self.insert(plan, env),
             Stmt::LoadData(plan) => return self.load_data(plan, env),
-            Stmt::SelectTable(plan) => {
-                if self.select_locks(plan) {
-                    self.lock_tables_read(plan)?;
-                }
-                Session::select_table(plan, env)?
-            }
+            Stmt::SelectTable(plan) => Session::select_table(plan, env)?,
             Stmt::Update(plan) => self.update(plan, env)?,
             Stmt::Delete(plan) => self.delete(plan, env)?,
             Stmt::Explain(inner) => {

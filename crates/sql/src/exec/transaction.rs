@@ -1,13 +1,16 @@
 //! Running the transaction statements (BEGIN, COMMIT, ROLLBACK, savepoints), the storage
-//! statement each write runs in, and the table locks of `FOR UPDATE` / `FOR SHARE` (what a
-//! session keeps of its transaction, and why, is in [`crate::session::transaction`]).
+//! statement each write runs in, the page claims of `FOR UPDATE` / `FOR SHARE`, and the
+//! runs again of a statement that met another's page (what a session keeps of its
+//! transaction, and why, is in [`crate::session::transaction`]).
 
 use crate::error::SqlError;
 use crate::plan::tables::TableSelect;
 use crate::plan::Stmt;
 use crate::session::transaction::{Isolation, WriteScope};
 use crate::Session;
-use myriad_types::errors::ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION;
+use crate::value::Value;
+use myriad_storage::{ClaimMode, Retry};
+use myriad_types::errors::{ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION, ER_LOCK_WAIT_TIMEOUT};
 
 /// What one statement's plain reads see (see [`crate::session::transaction`], "Reads"):
 /// held while it runs.
@@ -30,7 +33,7 @@ impl Session {
 
     /// The view of a SELECT over tables (also when it resumes after a pause).
     pub(crate) fn select_view(&self, plan: &TableSelect) -> ReadView {
-        self.view(!self.select_locks(plan))
+        self.view(self.select_locks(plan).is_none())
     }
 
     fn view(&self, consistent: bool) -> ReadView {
@@ -127,37 +130,8 @@ impl Session {
         std::time::Duration::from_secs(self.state.lock_wait_timeout_s)
     }
 
-    /// Inside a transaction, take `database`'s transaction lock (kept until the transaction
-    /// ends): transactions that write a database run their writes one transaction at a
-    /// time (see [`crate::session::transaction`], "Locks").
-    pub(crate) fn lock_database(&self, database: &str) -> Result<(), SqlError> {
-        if !self.in_transaction_scope() {
-            return Ok(());
-        }
-        self.hold_lock((format!("{}/", database.to_lowercase()), String::new()))
-    }
-
-    /// Take `key` in the session lock table until the transaction ends (waiting at most
-    /// innodb_lock_wait_timeout for another session that holds it).
-    pub(crate) fn hold_lock(&self, key: crate::session::row_locks::RowKey) -> Result<(), SqlError> {
-        let owner = self.info.connection_id;
-        if self
-            .engine
-            .row_locks
-            .lock(owner, key.clone(), self.lock_wait_timeout())?
-        {
-            self.state.held_locks.lock().push(key);
-        }
-        Ok(())
-    }
-
-    /// The storage statement for a statement that writes (`write`) or takes locks only, in
-    /// `database`.
-    pub(crate) fn write_scope(
-        &self,
-        database: &str,
-        write: bool,
-    ) -> Result<WriteScope<'_>, SqlError> {
+    /// The storage statement for a statement that writes (`write`) or claims pages only.
+    pub(crate) fn write_scope(&self, write: bool) -> Result<WriteScope<'_>, SqlError> {
         let storage = self.engine.catalog.storage();
         if write && (self.state.read_only() || self.state.transaction.read_only) {
             return Err(SqlError::new(
@@ -174,7 +148,6 @@ impl Session {
                 _reading,
             });
         }
-        self.lock_database(database)?;
         let mut guard = self.state.transaction.storage.lock();
         let stmt = guard.get_or_insert_with(|| storage.begin());
         stmt.set_lock_wait_timeout(self.lock_wait_timeout());
@@ -188,33 +161,85 @@ impl Session {
         })
     }
 
-    /// Whether a SELECT locks its tables: `FOR UPDATE` / `FOR SHARE`, or any SELECT of a
-    /// transaction at SERIALIZABLE (InnoDB reads it as `LOCK IN SHARE MODE`).
-    pub(crate) fn select_locks(&self, plan: &crate::plan::tables::TableSelect) -> bool {
-        plan.locking
-            || (self.state.isolation() == Isolation::Serializable && self.in_transaction_scope())
+    /// Whether a SELECT locks what it reads, and how: `FOR UPDATE` / `FOR SHARE`, or any
+    /// SELECT of a transaction at SERIALIZABLE (InnoDB reads it as `LOCK IN SHARE MODE`).
+    pub(crate) fn select_locks(&self, plan: &TableSelect) -> Option<ClaimMode> {
+        plan.locking.or_else(|| {
+            (self.state.isolation() == Isolation::Serializable && self.in_transaction_scope())
+                .then_some(ClaimMode::Shared)
+        })
     }
 
-    /// Lock every table of a `SELECT ... FOR UPDATE` / `FOR SHARE` for this session's
-    /// transaction (outside one: wait until no transaction holds them, and let go).
-    pub(crate) fn lock_tables_read(
+    /// Before a locking read runs: claim the leaves it reads (see
+    /// `myriad_storage::collect_leaves`), running it without output until it claims no new
+    /// one. In a transaction the claims are the transaction's, until it ends; outside one
+    /// they belong to the statement returned, which the caller keeps until the read ends.
+    pub(crate) fn claim_locked_reads(
         &self,
-        plan: &crate::plan::tables::TableSelect,
-    ) -> Result<(), SqlError> {
+        plan: &TableSelect,
+        mode: ClaimMode,
+        params: &[Value],
+    ) -> Result<Option<myriad_storage::Statement>, SqlError> {
         let storage = self.engine.catalog.storage();
-        // The scope takes the first table's database lock; the joined tables' come next.
-        let mut scope = self.write_scope(&plan.source.table.database, false)?;
-        let tables = std::iter::once(&plan.source.table).chain(plan.joins.iter().map(|j| &j.table));
-        for (n, table) in tables.enumerate() {
-            if n > 0 {
-                self.lock_database(&table.database)?;
+        let mut own = (!self.in_transaction_scope()).then(|| {
+            let mut stmt = storage.begin();
+            stmt.set_lock_wait_timeout(self.lock_wait_timeout());
+            stmt
+        });
+        loop {
+            let leaves = {
+                let collecting = myriad_storage::collect_leaves();
+                let mut env = self.env(params);
+                let mut nowhere = crate::row_sink::Discard;
+                env.out = Some(&mut nowhere);
+                Session::select_table(plan, &mut env)?;
+                collecting.finish()
+            };
+            let claimed = match own.as_mut() {
+                Some(stmt) => stmt.claim_pages(&leaves, mode),
+                None => {
+                    let mut guard = self.state.transaction.storage.lock();
+                    let stmt = guard.get_or_insert_with(|| storage.begin());
+                    stmt.set_lock_wait_timeout(self.lock_wait_timeout());
+                    stmt.claim_pages(&leaves, mode)
+                }
+            };
+            if !claimed.map_err(crate::catalog::storage_error)? {
+                return Ok(own);
             }
-            table
-                .open(storage)?
-                .lock_for_write(scope.stmt())
-                .map_err(crate::catalog::storage_error)?;
         }
-        scope.finish()
+    }
+
+    /// After a statement failed: whether it failed on a page another statement holds, or
+    /// on one that changed after it began reading (see `myriad_storage`'s page claims). Then
+    /// it waited as asked, its changes are undone (its claims stay in a transaction), and
+    /// it runs again. A LOAD DATA cannot run again (a client's file is read once): the
+    /// error stays (1205).
+    pub(crate) fn retry_after_conflict(
+        &self,
+        stmt: &Stmt,
+        failed: &SqlError,
+    ) -> Result<bool, SqlError> {
+        let Some(retry) = myriad_storage::take_retry() else {
+            return Ok(false);
+        };
+        if failed.code != ER_LOCK_WAIT_TIMEOUT.code || matches!(stmt, Stmt::LoadData(_)) {
+            return Ok(false);
+        }
+        let Retry::Wait(busy) = retry else {
+            return Ok(true);
+        };
+        if self.in_transaction_scope() {
+            if let Some(own) = self.state.transaction.storage.lock().as_mut() {
+                own.wait_claim(busy).map_err(crate::catalog::storage_error)?;
+                return Ok(true);
+            }
+        }
+        let storage = self.engine.catalog.storage();
+        storage
+            .wait_page(busy, self.lock_wait_timeout())
+            .map_err(crate::catalog::storage_error)?;
+        Ok(true)
     }
 
     /// BEGIN, COMMIT, ROLLBACK and the savepoint statements.
@@ -274,7 +299,6 @@ impl Session {
         (self.engine.metadata_locks).release(owner, &mut self.state.held_tables);
         self.state.bump_written_tables();
         self.state.written_tables.clear();
-        crate::exec::write::release_row_locks(self);
         // Durable once no lock is held: transactions waiting for them commit meanwhile,
         // and their log flushes are shared.
         match ended? {

@@ -5,10 +5,9 @@
 //! as many times as it took it: each GET_LOCK by the holder counts once more, and it is
 //! free again after as many RELEASE_LOCKs. A session holds any number of them; they outlive
 //! COMMIT and ROLLBACK and go with the connection (a disconnect, COM_RESET_CONNECTION,
-//! COM_CHANGE_USER). The locks live in the server's lock table of transactions
-//! ([`crate::session::row_locks`]) under a key of their own, so a GET_LOCK that would
-//! close a cycle of waits with other user locks or with transactions fails at once with
-//! 1213, and KILL QUERY ends a wait.
+//! COM_CHANGE_USER). The locks live in the server's lock table
+//! ([`crate::session::row_locks`]), so a GET_LOCK that would close a cycle of waits with
+//! other user locks fails at once with 1213, and KILL QUERY ends a wait.
 //!
 //! - `GET_LOCK(name, timeout)`: 1 once taken, 0 when `timeout` seconds passed first (0:
 //!   do not wait), NULL for a NULL or empty name and for a negative or NULL timeout.

@@ -12,8 +12,7 @@ use myriad_types::errors::{ER_DUP_ENTRY, ER_KEY_NOT_FOUND, ER_NO_DEFAULT_FOR_FIE
 use crate::exec::env::*;
 use crate::exec::select::*;
 use crate::exec::*;
-use crate::session::*;
-use crate::{Engine, Session};
+use crate::Session;
 
 // ---- statements over stored tables ----
 
@@ -61,7 +60,7 @@ impl Session {
         };
         let table = self.open_for_write(&plan.table)?;
         let strict = self.strict();
-        let mut scope = self.write_scope(&plan.table.database, true)?;
+        let mut scope = self.write_scope(true)?;
         let mut counts = InsertCounts::default();
         for (n, row_exprs) in rows.iter().enumerate() {
             let row = self.insert_row(plan, row_exprs, n + 1, strict, env)?;
@@ -238,8 +237,10 @@ impl Session {
     ) -> Result<QueryResult, SqlError> {
         let strict = self.strict();
         let table = self.open_for_write(&plan.source.table)?;
-        // The writer lock before the read: concurrent `SET n = n + 1` must not both read n.
-        let mut scope = self.write_scope(&plan.source.table.database, true)?;
+        // Concurrent `SET n = n + 1` must not both read n: a row that changed after the
+        // statement began reading makes it run again when it claims the row's page (see
+        // `session::transaction`, "Locks").
+        let mut scope = self.write_scope(true)?;
         table
             .lock_for_write(scope.stmt())
             .map_err(catalog::storage_error)?;
@@ -283,46 +284,20 @@ impl Session {
         })
     }
 
-    /// Lock one row for this session's transaction (outside a transaction: wait until no
-    /// other transaction holds it; the caller releases at once).
-    pub(crate) fn lock_row(
-        &self,
-        table: &crate::plan::tables::TableRef,
-        key: String,
-    ) -> Result<(), SqlError> {
-        self.hold_lock((
-            format!("{}.{}", table.database, table.name).to_lowercase(),
-            key,
-        ))
-    }
-
     pub(crate) fn delete(
         &self,
         plan: &crate::plan::tables::DeletePlan,
         env: &mut ExecEnv,
     ) -> Result<QueryResult, SqlError> {
         let table = self.open_for_write(&plan.source.table)?;
-        // The writer lock before the read, as for UPDATE: a transaction's DELETE then
-        // INSERT of a key cannot interleave with another's (it holds the table until it
-        // ends). The keys a point DELETE searches for are also locked before reading,
-        // found or not, as InnoDB locks the gap (see crate::row_locks).
-        let mut scope = self.write_scope(&plan.source.table.database, true)?;
+        // As for UPDATE: a row that changed after the statement began reading makes it run
+        // again when it claims the row's page (see `session::transaction`, "Locks").
+        let mut scope = self.write_scope(true)?;
         table
             .lock_for_write(scope.stmt())
             .map_err(catalog::storage_error)?;
-        for key in crate::plan::alter::primary_point_keys(&plan.source, env)? {
-            self.lock_row(&plan.source.table, key)?;
-        }
         let read = crate::exec::source::Opened::Stored(table.clone());
         let rows = self.matching_rows(&plan.source, &read, &plan.order_by, &plan.limit, env)?;
-        for (_, values) in &rows {
-            if let Some(key) = crate::plan::alter::primary_key_of(&plan.source.table.def, values) {
-                self.lock_row(&plan.source.table, key)?;
-            }
-        }
-        if !self.state.in_transaction && self.state.autocommit {
-            release_row_locks_of(self.engine.as_ref(), &self.info, &self.state);
-        }
         let mut deleted = 0u64;
         for (row_id, _) in rows {
             if table
@@ -454,19 +429,4 @@ impl RowAt<'_> {
         }
         Ok(row)
     }
-}
-
-/// End of a transaction (COMMIT, ROLLBACK, BEGIN, autocommit=1, reset, disconnect): release
-/// its row locks.
-pub(crate) fn release_row_locks(session: &Session) {
-    release_row_locks_of(session.engine.as_ref(), &session.info, &session.state);
-}
-
-pub(crate) fn release_row_locks_of(
-    engine: &Engine,
-    info: &crate::SessionInfo,
-    state: &SessionState,
-) {
-    let mut held = state.held_locks.lock();
-    engine.row_locks.release(info.connection_id, &mut held);
 }

@@ -3,12 +3,8 @@
 use crate::catalog::storage_error;
 use crate::error::SqlError;
 use crate::expr::Compiler;
-use crate::expr::Env;
-use crate::plan::access::*;
 use crate::plan::show_create::*;
 use crate::plan::table_def::*;
-use crate::plan::tables::*;
-use crate::value::Value;
 use myriad_storage as st;
 use myriad_types::errors::{
     ER_BAD_FIELD_ERROR, ER_CANT_DROP_FIELD_OR_KEY, ER_CANT_REMOVE_ALL_FIELDS, ER_DUP_FIELDNAME,
@@ -250,69 +246,4 @@ fn add_constraint(
         def.indexes.push(index);
     }
     Ok(())
-}
-
-// ---- row lock keys ----
-
-/// The primary-key values a point statement (`WHERE pk = ..` or `pk IN (..)` over the whole
-/// primary key) searches for, as row-lock keys, whether or not such rows exist. Empty when
-/// the access path is not a primary-key point lookup.
-pub fn primary_point_keys(source: &RowSource, env: &mut dyn Env) -> Result<Vec<String>, SqlError> {
-    let def = &source.table.def;
-    let Access::Index { index_no, eq, tail } = &source.access else {
-        return Ok(Vec::new());
-    };
-    let Some(ix) = def.indexes.get(*index_no) else {
-        return Ok(Vec::new());
-    };
-    if ix.kind != st::IndexKind::Primary {
-        return Ok(Vec::new());
-    }
-    let mut prefix = Vec::with_capacity(ix.columns.len());
-    for (position, e) in eq.iter().enumerate() {
-        let v = e.eval(env, &[])?;
-        match key_value(&v, &def.columns[ix.columns[position]].ty) {
-            Some(k) => prefix.push(k),
-            None => return Ok(Vec::new()),
-        }
-    }
-    let mut keys = Vec::new();
-    match tail {
-        Tail::None if prefix.len() == ix.columns.len() => keys.push(lock_text(&prefix)),
-        Tail::In(list) if prefix.len() + 1 == ix.columns.len() => {
-            let ty = &def.columns[ix.columns[prefix.len()]].ty;
-            for e in list {
-                let v = e.eval(env, &[])?;
-                if let Some(k) = key_value(&v, ty) {
-                    let mut key = prefix.clone();
-                    key.push(k);
-                    keys.push(lock_text(&key));
-                }
-            }
-        }
-        _ => {}
-    }
-    Ok(keys)
-}
-
-/// The row-lock key of a row (its primary-key values); None without a primary key.
-pub fn primary_key_of(def: &st::TableDef, values: &[Value]) -> Option<String> {
-    let ix = &def.indexes[def.primary_key()?];
-    let mut key = Vec::with_capacity(ix.columns.len());
-    for &c in &ix.columns {
-        key.push(key_value(values.get(c)?, &def.columns[c].ty)?);
-    }
-    Some(lock_text(&key))
-}
-
-/// One text per key value: an unsigned value that fits reads like the signed one.
-pub(crate) fn lock_text(key: &[st::Value]) -> String {
-    let normal: Vec<st::Value> = key
-        .iter()
-        .map(|d| match d {
-            st::Value::UInt(u) if i64::try_from(*u).is_ok() => st::Value::Int(*u as i64),
-            other => other.clone(),
-        })
-        .collect();
-    format!("{normal:?}")
 }

@@ -513,9 +513,10 @@ pub(crate) fn compile_table_select(
     )))
 }
 
-/// Whether a query ends with `FOR UPDATE`, `FOR SHARE` or `LOCK IN SHARE MODE` (read as
+/// How a query ends: `FOR UPDATE`, `FOR SHARE` or `LOCK IN SHARE MODE` (read as
 /// `FOR SHARE`, see `rewrite_tokens`). Their NOWAIT, SKIP LOCKED and OF forms answer 1235.
-fn locking_read(q: &ast::Query) -> Result<bool, SqlError> {
+fn locking_read(q: &ast::Query) -> Result<Option<myriad_storage::ClaimMode>, SqlError> {
+    let mut mode = None;
     for lock in &q.locks {
         if lock.nonblock.is_some() {
             return Err(SqlError::not_supported("NOWAIT and SKIP LOCKED"));
@@ -523,8 +524,12 @@ fn locking_read(q: &ast::Query) -> Result<bool, SqlError> {
         if lock.of.is_some() {
             return Err(SqlError::not_supported("FOR UPDATE OF and FOR SHARE OF"));
         }
+        mode = Some(match lock.lock_type {
+            ast::LockType::Update => myriad_storage::ClaimMode::Exclusive,
+            ast::LockType::Share => myriad_storage::ClaimMode::Shared,
+        });
     }
-    Ok(!q.locks.is_empty())
+    Ok(mode)
 }
 
 /// Aggregates anywhere in the select list, HAVING or ORDER BY, taken out of them.

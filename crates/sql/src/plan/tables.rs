@@ -283,9 +283,9 @@ pub struct TableSelect {
     /// The window functions, whose values follow the aggregates' in the rows the select
     /// list and ORDER BY read.
     pub windows: crate::plan::window::Windows,
-    /// `FOR UPDATE` or `FOR SHARE`: the tables are locked for the session's transaction
-    /// before they are read (see `session::transaction`).
-    pub locking: bool,
+    /// `FOR UPDATE` (exclusive) or `FOR SHARE` (shared): the leaves read are claimed for
+    /// the session's transaction before the rows are sent (see `session::transaction`).
+    pub locking: Option<myriad_storage::ClaimMode>,
     /// The result's column metadata, made at the first execution and kept when the list
     /// shows stored columns only (their metadata depends on the definition alone, and a
     /// changed definition means a new plan).

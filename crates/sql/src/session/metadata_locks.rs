@@ -67,7 +67,7 @@ pub fn for_used_tables(stmt: &Stmt, mut f: impl FnMut(&str, &str, bool)) {
             for t in std::iter::once(&plan.source.table).chain(plan.joins.iter().map(|j| &j.table))
             {
                 if t.made.is_none() {
-                    f(&t.database, &t.name, plan.locking);
+                    f(&t.database, &t.name, plan.locking.is_some());
                 }
             }
         }

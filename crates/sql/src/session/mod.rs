@@ -105,9 +105,6 @@ pub struct SessionState {
     /// The query cache's cells of the tables written since BEGIN (results over them are not
     /// cached until the transaction ends).
     pub(crate) written_tables: Vec<myriad_cache::query_cache::VersionCell>,
-    /// Row locks this session holds until its transaction ends (see [`crate::row_locks`]).
-    /// A Mutex only because statements execute through `&self`; never contended.
-    pub(crate) held_locks: parking_lot::Mutex<Vec<crate::session::row_locks::RowKey>>,
     /// The user-level locks (GET_LOCK) the session holds, each with how many times it
     /// took it (see `exec::user_locks`).
     pub(crate) user_locks: parking_lot::Mutex<HashMap<String, u32>>,
@@ -199,7 +196,6 @@ impl SessionState {
             in_transaction: false,
             transaction: Default::default(),
             written_tables: Vec::new(),
-            held_locks: parking_lot::Mutex::new(Vec::new()),
             user_locks: parking_lot::Mutex::new(HashMap::new()),
             held_tables: Vec::new(),
             locked_tables: None,

@@ -1,19 +1,10 @@
-//! Row locks held until COMMIT for rows a transaction deleted.
-//!
-//! Clients such as sysbench's oltp_read_write rely on one property of InnoDB's row locks:
-//! inside `BEGIN .. COMMIT`, `DELETE FROM t WHERE id=5` followed by `INSERT INTO t (id, ..)
-//! VALUES (5, ..)` cannot be interleaved with another transaction doing the same with
-//! id 5. Without a lock, the second DELETE finds nothing, the first INSERT lands, and the
-//! second INSERT fails with a duplicate key. So a DELETE inside an explicit transaction
-//! locks the primary keys of the rows it deletes until COMMIT, ROLLBACK or disconnect; a
-//! DELETE of another transaction that would touch a locked key waits for it first. (A
-//! DELETE takes its table's writer lock before these, and a transaction keeps that until
-//! it ends too, see `session::transaction`: the two never wait for each other in a cycle.)
+//! The server's table of named locks, each held by one connection: the user-level locks of
+//! GET_LOCK (see `exec::user_locks`).
 //!
 //! A session waits for at most one lock at a time, so the waits-for relation is a set of
 //! chains: before waiting, the chain from the holder is followed, and if it leads back to
 //! the waiter the statement fails with MySQL's deadlock error 1213 instead of hanging.
-//! Waits are also bounded by a timeout (error 1205), as innodb_lock_wait_timeout does.
+//! Waits are also bounded by a timeout (error 1205).
 
 use crate::error::SqlError;
 use myriad_types::errors::{ER_LOCK_DEADLOCK, ER_LOCK_WAIT_TIMEOUT};
@@ -21,7 +12,7 @@ use parking_lot::{Condvar, Mutex};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-/// A locked row: the table (`db.name`, lowercased) and its primary key's values.
+/// A lock's name, in two parts.
 pub type RowKey = (String, String);
 
 #[derive(Default)]
