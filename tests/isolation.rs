@@ -6,9 +6,9 @@
 //! Where myriad still differs, the difference is written down in `tests/isolation/` under
 //! the case and level, as myriad's transcript: the test checks that myriad answers exactly
 //! that, and that MariaDB does not (a case that comes to agree must leave the list). All
-//! of today's differences come from one cause: transactions claim pages, not rows, and the
-//! two rows of these cases share a page, so a write waits where InnoDB's row locks let it
-//! through.
+//! of today's differences come from one cause: transactions that write one database take
+//! turns (their locks cover the database, not rows), so a write waits where InnoDB's row
+//! locks let it through.
 
 mod common;
 

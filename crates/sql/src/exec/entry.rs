@@ -320,7 +320,10 @@ impl Session {
             let result = loop {
                 // What a write computes from rows it read must still hold when it claims
                 // their pages; else it runs again (see `exec::transaction`).
-                let _reads = storage.reads_from_now(!matches!(stmt, Stmt::LoadData(_)));
+                let _reads = storage.reads_from_now(matches!(
+                    stmt,
+                    Stmt::Insert(_) | Stmt::Update(_) | Stmt::Delete(_)
+                ));
                 let warned = env.warnings.len();
                 let _ = myriad_storage::take_retry();
                 let result = self.dispatch(stmt, &mut env);

@@ -150,7 +150,7 @@ impl Session {
             plan,
             insert,
             table: self.open_for_write(&plan.table)?,
-            scope: self.write_scope(true)?,
+            scope: self.write_scope(&plan.table.database, true)?,
             strict: self.strict() && !lenient,
             lines: 0,
             records: 0,

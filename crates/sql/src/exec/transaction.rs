@@ -130,8 +130,12 @@ impl Session {
         std::time::Duration::from_secs(self.state.lock_wait_timeout_s)
     }
 
-    /// The storage statement for a statement that writes (`write`) or claims pages only.
-    pub(crate) fn write_scope(&self, write: bool) -> Result<WriteScope<'_>, SqlError> {
+    /// The storage statement for a statement that writes (`write`) in `database`.
+    pub(crate) fn write_scope(
+        &self,
+        database: &str,
+        write: bool,
+    ) -> Result<WriteScope<'_>, SqlError> {
         let storage = self.engine.catalog.storage();
         if write && (self.state.read_only() || self.state.transaction.read_only) {
             return Err(SqlError::new(
@@ -148,6 +152,7 @@ impl Session {
                 _reading,
             });
         }
+        self.lock_database(database)?;
         let mut guard = self.state.transaction.storage.lock();
         let stmt = guard.get_or_insert_with(|| storage.begin());
         stmt.set_lock_wait_timeout(self.lock_wait_timeout());
@@ -168,6 +173,25 @@ impl Session {
             (self.state.isolation() == Isolation::Serializable && self.in_transaction_scope())
                 .then_some(ClaimMode::Shared)
         })
+    }
+
+    /// Inside a transaction, take `database`'s transaction lock (kept until the transaction
+    /// ends): transactions that write a database, or read it with locks, run one at a time
+    /// (see [`crate::session::transaction`], "Locks").
+    pub(crate) fn lock_database(&self, database: &str) -> Result<(), SqlError> {
+        if !self.in_transaction_scope() {
+            return Ok(());
+        }
+        let key = (format!("{}/", database.to_lowercase()), String::new());
+        let owner = self.info.connection_id;
+        if self
+            .engine
+            .row_locks
+            .lock(owner, key.clone(), self.lock_wait_timeout())?
+        {
+            self.state.held_locks.lock().push(key);
+        }
+        Ok(())
     }
 
     /// Before a locking read runs: claim the leaves it reads (see
@@ -198,6 +222,11 @@ impl Session {
             let claimed = match own.as_mut() {
                 Some(stmt) => stmt.claim_pages(&leaves, mode),
                 None => {
+                    let tables = std::iter::once(&plan.source.table)
+                        .chain(plan.joins.iter().map(|j| &j.table));
+                    for table in tables {
+                        self.lock_database(&table.database)?;
+                    }
                     let mut guard = self.state.transaction.storage.lock();
                     let stmt = guard.get_or_insert_with(|| storage.begin());
                     stmt.set_lock_wait_timeout(self.lock_wait_timeout());
@@ -213,8 +242,8 @@ impl Session {
     /// After a statement failed: whether it failed on a page another statement holds, or
     /// on one that changed after it began reading (see `myriad_storage`'s page claims). Then
     /// it waited as asked, its changes are undone (its claims stay in a transaction), and
-    /// it runs again. A LOAD DATA cannot run again (a client's file is read once): the
-    /// error stays (1205).
+    /// it runs again. Only INSERT, UPDATE and DELETE run again: a LOAD DATA cannot (a
+    /// client's file is read once), and its error stays (1205).
     pub(crate) fn retry_after_conflict(
         &self,
         stmt: &Stmt,
@@ -223,7 +252,8 @@ impl Session {
         let Some(retry) = myriad_storage::take_retry() else {
             return Ok(false);
         };
-        if failed.code != ER_LOCK_WAIT_TIMEOUT.code || matches!(stmt, Stmt::LoadData(_)) {
+        let reruns = matches!(stmt, Stmt::Insert(_) | Stmt::Update(_) | Stmt::Delete(_));
+        if failed.code != ER_LOCK_WAIT_TIMEOUT.code || !reruns {
             return Ok(false);
         }
         let Retry::Wait(busy) = retry else {
@@ -297,6 +327,9 @@ impl Session {
         self.state.snapshot_slot.release();
         let owner = self.info.connection_id;
         (self.engine.metadata_locks).release(owner, &mut self.state.held_tables);
+        let mut held = self.state.held_locks.lock();
+        self.engine.row_locks.release(owner, &mut held);
+        drop(held);
         self.state.bump_written_tables();
         self.state.written_tables.clear();
         // Durable once no lock is held: transactions waiting for them commit meanwhile,

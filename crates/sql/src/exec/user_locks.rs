@@ -7,7 +7,8 @@
 //! COMMIT and ROLLBACK and go with the connection (a disconnect, COM_RESET_CONNECTION,
 //! COM_CHANGE_USER). The locks live in the server's lock table
 //! ([`crate::session::row_locks`]), so a GET_LOCK that would close a cycle of waits with
-//! other user locks fails at once with 1213, and KILL QUERY ends a wait.
+//! other user locks or with transactions fails at once with 1213, and KILL QUERY ends a
+//! wait.
 //!
 //! - `GET_LOCK(name, timeout)`: 1 once taken, 0 when `timeout` seconds passed first (0:
 //!   do not wait), NULL for a NULL or empty name and for a negative or NULL timeout.

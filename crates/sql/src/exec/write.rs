@@ -60,7 +60,7 @@ impl Session {
         };
         let table = self.open_for_write(&plan.table)?;
         let strict = self.strict();
-        let mut scope = self.write_scope(true)?;
+        let mut scope = self.write_scope(&plan.table.database, true)?;
         let mut counts = InsertCounts::default();
         for (n, row_exprs) in rows.iter().enumerate() {
             let row = self.insert_row(plan, row_exprs, n + 1, strict, env)?;
@@ -240,7 +240,7 @@ impl Session {
         // Concurrent `SET n = n + 1` must not both read n: a row that changed after the
         // statement began reading makes it run again when it claims the row's page (see
         // `session::transaction`, "Locks").
-        let mut scope = self.write_scope(true)?;
+        let mut scope = self.write_scope(&plan.source.table.database, true)?;
         table
             .lock_for_write(scope.stmt())
             .map_err(catalog::storage_error)?;
@@ -292,7 +292,7 @@ impl Session {
         let table = self.open_for_write(&plan.source.table)?;
         // As for UPDATE: a row that changed after the statement began reading makes it run
         // again when it claims the row's page (see `session::transaction`, "Locks").
-        let mut scope = self.write_scope(true)?;
+        let mut scope = self.write_scope(&plan.source.table.database, true)?;
         table
             .lock_for_write(scope.stmt())
             .map_err(catalog::storage_error)?;

@@ -105,6 +105,9 @@ pub struct SessionState {
     /// The query cache's cells of the tables written since BEGIN (results over them are not
     /// cached until the transaction ends).
     pub(crate) written_tables: Vec<myriad_cache::query_cache::VersionCell>,
+    /// The database transaction locks this session holds until its transaction ends (see
+    /// `session::transaction`). A Mutex only because statements execute through `&self`.
+    pub(crate) held_locks: parking_lot::Mutex<Vec<crate::session::row_locks::RowKey>>,
     /// The user-level locks (GET_LOCK) the session holds, each with how many times it
     /// took it (see `exec::user_locks`).
     pub(crate) user_locks: parking_lot::Mutex<HashMap<String, u32>>,
@@ -196,6 +199,7 @@ impl SessionState {
             in_transaction: false,
             transaction: Default::default(),
             written_tables: Vec::new(),
+            held_locks: parking_lot::Mutex::new(Vec::new()),
             user_locks: parking_lot::Mutex::new(HashMap::new()),
             held_tables: Vec::new(),
             locked_tables: None,

@@ -1,5 +1,6 @@
 //! The server's table of named locks, each held by one connection: the user-level locks of
-//! GET_LOCK (see `exec::user_locks`).
+//! GET_LOCK (see `exec::user_locks`) and the databases' transaction locks (see
+//! `session::transaction`, "Locks").
 //!
 //! A session waits for at most one lock at a time, so the waits-for relation is a set of
 //! chains: before waiting, the chain from the holder is followed, and if it leads back to
