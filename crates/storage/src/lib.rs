@@ -148,10 +148,10 @@ pub use myriad_cache::file_cache::default_open_files_limit;
 pub use myriad_cache::{
     BlockCache, BlockCacheStats, KeyCache, KeyCacheInfo, KeyCaches, DEFAULT_KEY_CACHE,
 };
+pub use open_tables::{set_instance_hint, OpenTable, StatementTables};
 pub use page_claims::{
     collect_leaves, take_retry, BusyPage, ClaimMode, LeavesRead, ReadsSince, Retry,
 };
-pub use open_tables::{set_instance_hint, OpenTable, StatementTables};
 pub use redo::{create_private_dir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE};
 pub use redo_scan::{RedoDamage, RedoRecovery};
 pub use savepoint::Savepoint;

@@ -95,7 +95,9 @@ pub struct LeavesRead(());
 impl LeavesRead {
     /// The leaves read, each once.
     pub fn finish(self) -> Vec<(u64, u32)> {
-        let mut leaves = LEAVES_READ.with(|l| l.borrow_mut().take()).unwrap_or_default();
+        let mut leaves = LEAVES_READ
+            .with(|l| l.borrow_mut().take())
+            .unwrap_or_default();
         leaves.sort_unstable();
         leaves.dedup();
         leaves

@@ -340,10 +340,11 @@ impl Statement {
         for &page in pages {
             let new = match self.shared.claims.try_claim(self.id, page, mode) {
                 Ok(new) => new,
-                Err(busy) => self
-                    .shared
-                    .claims
-                    .wait_claim(self.id, busy.page, mode, self.lock_wait)?,
+                Err(busy) => {
+                    self.shared
+                        .claims
+                        .wait_claim(self.id, busy.page, mode, self.lock_wait)?
+                }
             };
             if new {
                 self.claims.push(page);

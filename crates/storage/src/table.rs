@@ -365,7 +365,8 @@ impl TableInner {
                         .ok_or_else(|| StorageError::TypeMismatch("row too short".into()))?,
                 )
             }
-            None => Ok(self.counter(&self.next_row_id, meta::NEXT_ROW_ID)?
+            None => Ok(self
+                .counter(&self.next_row_id, meta::NEXT_ROW_ID)?
                 .fetch_add(1, Ordering::AcqRel)),
         }
     }
@@ -405,10 +406,7 @@ impl TableInner {
     }
 
     fn view(&self) -> Result<crate::snapshot::View> {
-        crate::snapshot::View::of(
-            self.last_commit.load(Ordering::Acquire),
-            self.defined_at,
-        )
+        crate::snapshot::View::of(self.last_commit.load(Ordering::Acquire), self.defined_at)
     }
 
     fn meta_u64(&self, off: usize) -> Result<u64> {

@@ -490,7 +490,9 @@ impl fmt::Display for StorageError {
             StorageError::ChangedSinceSnapshot(t) => {
                 write!(f, "Record has changed since last read in table '{t}'")
             }
-            StorageError::Busy => write!(f, "Lock wait timeout exceeded; try restarting transaction"),
+            StorageError::Busy => {
+                write!(f, "Lock wait timeout exceeded; try restarting transaction")
+            }
         }
     }
 }

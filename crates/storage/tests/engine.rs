@@ -309,9 +309,17 @@ fn rollback_undoes_a_statement_and_duplicates_leave_no_trace() {
     }
     {
         let _own = st.reading_own();
-        assert_eq!(t.scan().unwrap().count(), 2100, "the statement sees its rows");
+        assert_eq!(
+            t.scan().unwrap().count(),
+            2100,
+            "the statement sees its rows"
+        );
     }
-    assert_eq!(t.scan().unwrap().count(), 100, "others see the committed rows");
+    assert_eq!(
+        t.scan().unwrap().count(),
+        100,
+        "others see the committed rows"
+    );
     assert_eq!(t.row_count().unwrap(), 100, "counted at commit");
     st.rollback();
     assert_eq!(t.row_count().unwrap(), 100);

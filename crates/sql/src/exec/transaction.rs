@@ -7,8 +7,8 @@ use crate::error::SqlError;
 use crate::plan::tables::TableSelect;
 use crate::plan::Stmt;
 use crate::session::transaction::{Isolation, WriteScope};
-use crate::Session;
 use crate::value::Value;
+use crate::Session;
 use myriad_storage::{ClaimMode, Retry};
 use myriad_types::errors::{ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION, ER_LOCK_WAIT_TIMEOUT};
 
@@ -261,7 +261,8 @@ impl Session {
         };
         if self.in_transaction_scope() {
             if let Some(own) = self.state.transaction.storage.lock().as_mut() {
-                own.wait_claim(busy).map_err(crate::catalog::storage_error)?;
+                own.wait_claim(busy)
+                    .map_err(crate::catalog::storage_error)?;
                 return Ok(true);
             }
         }
