@@ -392,7 +392,7 @@ mod tests {
             Err(StorageError::Deadlock)
         ));
         c.release(2, &[(1, 2)]);
-        assert_eq!(first.join().unwrap().unwrap(), true);
+        assert!(first.join().unwrap().unwrap());
         let start = Instant::now();
         assert!(matches!(
             c.wait_claim(3, (1, 2), S, Duration::from_millis(150)),
@@ -420,6 +420,6 @@ mod tests {
             Err(StorageError::Deadlock)
         ));
         c.release(1, &[(1, 1)]);
-        assert_eq!(second.join().unwrap().unwrap(), false, "upgraded its own");
+        assert!(!second.join().unwrap().unwrap(), "upgraded its own");
     }
 }

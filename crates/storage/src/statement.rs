@@ -283,15 +283,7 @@ impl Statement {
             }
             return Ok(self.touched[i].block.clone());
         }
-        let key = (table.space, page_no);
-        let new = self
-            .shared
-            .claims
-            .try_claim(self.id, key, ClaimMode::Exclusive)
-            .map_err(|busy| crate::page_claims::busy(Retry::Wait(busy)))?;
-        if new {
-            self.claims.push(key);
-        }
+        let new = self.claim_exclusive((table.space, page_no))?;
         let block = self.shared.cache.get(table.space, page_no as u64)?;
         // Copied before the mark: no other statement changes a page this one claimed, so
         // the bytes are committed until this one does.
@@ -304,9 +296,10 @@ impl Statement {
         Ok(block)
     }
 
-    /// Claim a fresh page (past the committed page count): no one else can be writing it,
-    /// but a statement that allocated it and rolled back may still hold its claim.
-    fn claim_fresh(&mut self, key: crate::page_claims::PageKey) -> Result<()> {
+    /// Claim page `key` exclusively without waiting (another statement holding it: Busy);
+    /// returns whether the claim is new. A fresh page (past the committed page count) is
+    /// claimed too: a statement that allocated it and rolled back may still hold it.
+    fn claim_exclusive(&mut self, key: crate::page_claims::PageKey) -> Result<bool> {
         let new = self
             .shared
             .claims
@@ -315,7 +308,7 @@ impl Statement {
         if new {
             self.claims.push(key);
         }
-        Ok(())
+        Ok(new)
     }
 
     /// Wait for the page another statement held when this one failed with
@@ -581,7 +574,7 @@ impl PageWrite for WritePager<'_> {
                 return Err(StorageError::TooBig("table file is full".into()));
             }
             put_u32(&mut meta.write(), meta::PAGE_COUNT, count + 1);
-            self.stmt.claim_fresh((self.table.space, count))?;
+            self.stmt.claim_exclusive((self.table.space, count))?;
             let block = self
                 .stmt
                 .shared
