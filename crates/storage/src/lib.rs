@@ -59,7 +59,10 @@
 //!   comparisons the index keys encode. A DECIMAL is stored at its column's scale in the
 //!   forms of [`decimal_codec`] (16 bytes up to 38 digits, 32 up to 65).
 //! - One [`Statement`] per SQL statement, committed (or dropped) before the next: it holds
-//!   the writer lock of every table it wrote until then. Do not run DDL or
+//!   the writer lock (shared) of every table it wrote and a claim on every page it changed
+//!   until then. A write that meets another open statement's page fails with
+//!   [`StorageError::Busy`]: drop the statement, wait as [`take_retry`] says
+//!   ([`Storage::wait_page`] or [`Statement::wait_claim`]) and run it again. Do not run DDL or
 //!   [`Storage::checkpoint`] on a table while the same thread holds an open statement that
 //!   wrote it (the DDL would wait for that statement: lock wait timeout).
 //! - A [`Table`] is a handle of the table cache for one statement: opening a cached table

@@ -46,7 +46,7 @@ pub(crate) struct Touched {
 /// ([`Block::begin_write_with`]), and a checkpoint writes that image instead (the cache's
 /// module doc, "The committed image", has the general argument). Why recovery stays right:
 /// - *Crash while open*: the checkpoint wrote the before-images, which hold every committed
-///   change to those pages (the table's writer lock lets no one else change them), and
+///   change to those pages (the statement's page claims let no one else change them), and
 ///   nothing of the statement; replay from the checkpoint LSN adds later groups only.
 /// - *Commit after the checkpoint*: the images are dropped before the group is appended,
 ///   so a checkpoint that got an image began before the append; the group lies past its

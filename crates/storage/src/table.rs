@@ -1,9 +1,10 @@
 //! Open tables: row operations, index maintenance, scans and CHECK TABLE.
 //!
-//! **Locks.** Each open table has a *writer lock* (one statement writing the table at a
-//! time, held from its first write until commit or rollback) and a *latch* (a read-write
-//! lock held for the duration of one operation: readers share it, a writing operation
-//! takes it exclusively). Readers therefore never block each other, and a reader never
+//! **Locks.** Each open table has a *writer lock* (shared by the statements writing it,
+//! from their first write until commit or rollback; exclusive for DDL, see `table_locks`),
+//! page claims (one open statement changes a page, see `page_claims`) and a *latch* (a
+//! read-write lock held for the duration of one operation: readers share it, a writing
+//! operation takes it exclusively). Readers therefore never block each other, and a reader never
 //! sees a half-done operation. A scan takes the latch per batch of rows, never across
 //! calls to `next`, so a statement can read one table while writing another without
 //! deadlocks. Readers see the committed content of pages a statement in progress changed
@@ -644,9 +645,9 @@ impl Table {
         })
     }
 
-    /// Take this table's writer lock for `stmt` now, before reading the rows a write
-    /// depends on (UPDATE's read-modify-write), so that two such writers cannot both read
-    /// the old value: the second reads what the first wrote.
+    /// Take this table's writer lock (shared) for `stmt` now, before reading the rows a
+    /// write depends on: a DDL cannot then replace the table in between. (Two writers of
+    /// one row are kept apart by page claims: see `page_claims`.)
     pub fn lock_for_write(&self, stmt: &mut Statement) -> Result<()> {
         self.inner.check_live()?;
         stmt.lock_table(&self.inner)

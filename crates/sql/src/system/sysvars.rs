@@ -367,7 +367,7 @@ pub static DEFINITIONS: &[VarDef] = &[
     var!("in_transaction", uint(0, 1), Session, ro, Some("0"), "1 while a transaction is open"),
     var!("innodb_buffer_pool_size", Kind::UInt { min: 2_097_152, max: u64::MAX, block: 1_048_576 }, Global, rw, Some("134217728"), "Accepted for compatibility; the block cache is sized by key_buffer_size"),
     var!("innodb_flush_log_at_trx_commit", uint(0, 3), Global, rw, Some("1"), "1: fsync the redo log at every commit (group commit); 2: write at commit, fsync once a second; 0: write and fsync once a second. CREATE TABLE and TRUNCATE wait for their log record the same way; DROP and RENAME always sync"),
-    var!("innodb_lock_wait_timeout", uint(0, 100_000_000), Both, rw, Some("50"), "Seconds a transaction's statement waits for a table another transaction locked, then fails with error 1205"),
+    var!("innodb_lock_wait_timeout", uint(0, 100_000_000), Both, rw, Some("50"), "Seconds a statement waits for a database another transaction locked, or a page another statement holds, then fails with error 1205"),
     var!("innodb_stats_persistent", Kind::Bool, Global, rw, Some("ON"), optimizer_only!("InnoDB's persistent index statistics")),
     var!("innodb_stats_persistent_sample_pages", uint(1, 4_294_967_295), Global, rw, Some("20"), optimizer_only!("Leaf pages ANALYZE samples")),
     var!("interactive_timeout", uint(1, TIMEOUT_MAX_S), Both, rw, Some("28800"), "Idle seconds before an interactive connection is closed"),
