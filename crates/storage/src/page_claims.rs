@@ -328,6 +328,23 @@ mod tests {
     const X: ClaimMode = ClaimMode::Exclusive;
     const S: ClaimMode = ClaimMode::Shared;
 
+    /// `me` waits for `page` on a thread of its own; returns once the wait is registered.
+    fn waiting_in_background(
+        c: &Arc<PageClaims>,
+        me: u64,
+        page: PageKey,
+        mode: ClaimMode,
+    ) -> std::thread::JoinHandle<Result<bool>> {
+        let waiter = {
+            let c = Arc::clone(c);
+            std::thread::spawn(move || c.wait_claim(me, page, mode, WAIT))
+        };
+        while !c.inner.lock().waiting.contains_key(&me) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        waiter
+    }
+
     #[test]
     fn an_exclusive_claim_excludes_every_other() {
         let c = PageClaims::default();
@@ -380,13 +397,7 @@ mod tests {
         let c = Arc::new(PageClaims::default());
         c.try_claim(1, (1, 1), X).unwrap();
         c.try_claim(2, (1, 2), X).unwrap();
-        let first = {
-            let c = Arc::clone(&c);
-            std::thread::spawn(move || c.wait_claim(1, (1, 2), X, WAIT))
-        };
-        while !c.inner.lock().waiting.contains_key(&1) {
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        let first = waiting_in_background(&c, 1, (1, 2), X);
         assert!(matches!(
             c.wait_claim(2, (1, 1), X, WAIT),
             Err(StorageError::Deadlock)
@@ -408,13 +419,7 @@ mod tests {
         c.try_claim(1, (1, 1), S).unwrap();
         c.try_claim(2, (1, 1), S).unwrap();
         c.try_claim(2, (1, 2), X).unwrap();
-        let second = {
-            let c = Arc::clone(&c);
-            std::thread::spawn(move || c.wait_claim(2, (1, 1), X, WAIT))
-        };
-        while !c.inner.lock().waiting.contains_key(&2) {
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        let second = waiting_in_background(&c, 2, (1, 1), X);
         assert!(matches!(
             c.wait_claim(1, (1, 2), X, WAIT),
             Err(StorageError::Deadlock)

@@ -315,14 +315,24 @@ impl Statement {
     /// [`crate::StorageError::Busy`] (see `page_claims`), at most its lock wait timeout;
     /// then this statement holds it.
     pub fn wait_claim(&mut self, busy: BusyPage) -> Result<()> {
-        if self
+        self.claim_waiting(busy.page, busy.mode).map(|_| ())
+    }
+
+    /// Claim `page` in `mode`, waiting for its holders at most the lock wait timeout;
+    /// returns whether the claim is new.
+    fn claim_waiting(
+        &mut self,
+        page: crate::page_claims::PageKey,
+        mode: ClaimMode,
+    ) -> Result<bool> {
+        let new = self
             .shared
             .claims
-            .wait_claim(self.id, busy.page, busy.mode, self.lock_wait)?
-        {
-            self.claims.push(busy.page);
+            .wait_claim(self.id, page, mode, self.lock_wait)?;
+        if new {
+            self.claims.push(page);
         }
-        Ok(())
+        Ok(new)
     }
 
     /// Claim `pages` (a locking read's leaves) in `mode`, waiting for their holders as
@@ -331,18 +341,7 @@ impl Statement {
     pub fn claim_pages(&mut self, pages: &[(u64, u32)], mode: ClaimMode) -> Result<bool> {
         let mut any_new = false;
         for &page in pages {
-            let new = match self.shared.claims.try_claim(self.id, page, mode) {
-                Ok(new) => new,
-                Err(busy) => {
-                    self.shared
-                        .claims
-                        .wait_claim(self.id, busy.page, mode, self.lock_wait)?
-                }
-            };
-            if new {
-                self.claims.push(page);
-                any_new = true;
-            }
+            any_new |= self.claim_waiting(page, mode)?;
         }
         Ok(any_new)
     }

@@ -4,8 +4,8 @@
 //! from their first write until commit or rollback; exclusive for DDL, see `table_locks`),
 //! page claims (one open statement changes a page, see `page_claims`) and a *latch* (a
 //! read-write lock held for the duration of one operation: readers share it, a writing
-//! operation takes it exclusively). Readers therefore never block each other, and a reader never
-//! sees a half-done operation. A scan takes the latch per batch of rows, never across
+//! operation takes it exclusively). Readers therefore never block each other, and a reader
+//! never sees a half-done operation. A scan takes the latch per batch of rows, never across
 //! calls to `next`, so a statement can read one table while writing another without
 //! deadlocks. Readers see the committed content of pages a statement in progress changed
 //! (the block cache's committed images); the statement's own reads see its changes.
@@ -155,6 +155,8 @@ pub enum Direction {
 struct ReadPager<'a> {
     table: &'a TableInner,
     view: crate::snapshot::View,
+    /// A locking read notes the leaves it meets (see `page_claims::collect_leaves`).
+    collect_leaves: bool,
 }
 
 impl PageRead for ReadPager<'_> {
@@ -166,7 +168,7 @@ impl PageRead for ReadPager<'_> {
             return Ok(Page::Version(page_no, version));
         }
         let block = t.shared.cache.get(t.space, page_no as u64)?;
-        if crate::page_claims::collecting() {
+        if self.collect_leaves {
             crate::page_claims::note_leaf(key, &block.read());
         }
         Ok(Page::Block(block))
@@ -403,6 +405,7 @@ impl TableInner {
         Ok(ReadPager {
             table: self,
             view: self.view()?,
+            collect_leaves: crate::page_claims::collecting(),
         })
     }
 

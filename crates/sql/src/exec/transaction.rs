@@ -210,6 +210,13 @@ impl Session {
             stmt.set_lock_wait_timeout(self.lock_wait_timeout());
             stmt
         });
+        if own.is_none() {
+            let tables =
+                std::iter::once(&plan.source.table).chain(plan.joins.iter().map(|j| &j.table));
+            for table in tables {
+                self.lock_database(&table.database)?;
+            }
+        }
         loop {
             let leaves = {
                 let collecting = myriad_storage::collect_leaves();
@@ -222,11 +229,6 @@ impl Session {
             let claimed = match own.as_mut() {
                 Some(stmt) => stmt.claim_pages(&leaves, mode),
                 None => {
-                    let tables = std::iter::once(&plan.source.table)
-                        .chain(plan.joins.iter().map(|j| &j.table));
-                    for table in tables {
-                        self.lock_database(&table.database)?;
-                    }
                     let mut guard = self.state.transaction.storage.lock();
                     let stmt = guard.get_or_insert_with(|| storage.begin());
                     stmt.set_lock_wait_timeout(self.lock_wait_timeout());
