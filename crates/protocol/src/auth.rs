@@ -1,12 +1,21 @@
-//! mysql_native_password: the server sends a 20-byte random scramble; the client answers
-//! `SHA1(password) XOR SHA1(scramble ++ SHA1(SHA1(password)))`. The server stores only
-//! `SHA1(SHA1(password))` (the account's hash), recovers the client's `SHA1(password)`
-//! from the answer and checks that its SHA1 equals the stored hash.
+//! The authentication plugins' server side.
+//!
+//! - mysql_native_password: the server sends a 20-byte random scramble; the client answers
+//!   `SHA1(password) XOR SHA1(scramble ++ SHA1(SHA1(password)))`. The server stores only
+//!   `SHA1(SHA1(password))` (the account's hash), recovers the client's `SHA1(password)`
+//!   from the answer and checks that its SHA1 equals the stored hash.
+//! - ed25519 (MariaDB's plugin): the server sends a 32-byte random nonce; the client signs
+//!   it with the Ed25519 key whose expanded secret is SHA-512(password) and answers the
+//!   64-byte signature. The server stores only the public key and checks the signature.
 
 use sha1::{Digest, Sha1};
 
-pub const NATIVE_PASSWORD_PLUGIN: &str = "mysql_native_password";
+pub use myriad_types::auth::{
+    Credential, ED25519_CLIENT_PLUGIN, ED25519_PLUGIN, NATIVE_PASSWORD_PLUGIN,
+};
 pub const SCRAMBLE_LEN: usize = 20;
+/// The length of an ed25519 nonce, and of a public key.
+pub const ED25519_NONCE_LEN: usize = 32;
 
 /// A fresh scramble of printable-ish, non-NUL bytes (clients treat it as a C string).
 pub fn new_scramble() -> [u8; SCRAMBLE_LEN] {
@@ -74,6 +83,25 @@ pub fn verify_native_password(
     }
 }
 
+/// A fresh ed25519 nonce: 32 random bytes (None when the OS has no randomness: a nonce
+/// must never repeat, so the login is refused rather than signed over a guessable one).
+pub fn new_ed25519_nonce() -> Option<[u8; ED25519_NONCE_LEN]> {
+    let mut nonce = [0u8; ED25519_NONCE_LEN];
+    getrandom::getrandom(&mut nonce).ok()?;
+    Some(nonce)
+}
+
+/// Check a client's ed25519 `signature` of `nonce` against the account's public key (None:
+/// an account without one, which no answer matches).
+pub fn verify_ed25519(public_key: Option<&[u8; 32]>, nonce: &[u8], signature: &[u8]) -> bool {
+    let Some(key) = public_key else {
+        return false;
+    };
+    ring::signature::UnparsedPublicKey::new(&ring::signature::ED25519, key)
+        .verify(nonce, signature)
+        .is_ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,6 +128,29 @@ mod tests {
             None,
             &scramble,
             &native_password_token(b"x", &scramble)
+        ));
+    }
+
+    #[test]
+    fn ed25519_signature_of_the_nonce_verifies_and_others_do_not() {
+        use ring::signature::{Ed25519KeyPair, KeyPair};
+        // A 32-byte password is also a standard Ed25519 seed: MariaDB's client expands
+        // SHA-512(password) as the standard expands SHA-512(seed).
+        let password = b"a password of exactly 32 bytes!!";
+        let pair = Ed25519KeyPair::from_seed_unchecked(password).unwrap();
+        let key: [u8; 32] = pair.public_key().as_ref().try_into().unwrap();
+        let nonce = new_ed25519_nonce().unwrap();
+        let signature = pair.sign(&nonce);
+        assert!(verify_ed25519(Some(&key), &nonce, signature.as_ref()));
+        let other = new_ed25519_nonce().unwrap();
+        assert!(!verify_ed25519(Some(&key), &other, signature.as_ref()));
+        assert!(!verify_ed25519(Some(&key), &nonce, &signature.as_ref()[..63]));
+        assert!(!verify_ed25519(None, &nonce, signature.as_ref()));
+        let stranger = Ed25519KeyPair::from_seed_unchecked(&[7u8; 32]).unwrap();
+        assert!(!verify_ed25519(
+            Some(&key),
+            &nonce,
+            stranger.sign(&nonce).as_ref()
         ));
     }
 

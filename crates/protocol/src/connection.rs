@@ -3,9 +3,11 @@
 //! 1. Handshake: the server sends a v10 greeting with a fresh scramble and the capabilities
 //!    it implements ([`SERVER_CAPABILITIES`]); the client answers with its own; the
 //!    connection uses their intersection from then on.
-//! 2. Authentication: mysql_native_password against the account's SHA1(SHA1(password)).
-//!    A client that starts with another plugin (caching_sha2_password, MySQL 8's default)
-//!    gets an AuthSwitchRequest with a new scramble and answers again.
+//! 2. Authentication with the account's plugin: mysql_native_password against the
+//!    account's SHA1(SHA1(password)), or ed25519 against its public key. A client that
+//!    starts with another plugin (caching_sha2_password, MySQL 8's default), or any client
+//!    of an ed25519 account, gets an AuthSwitchRequest with a new scramble or nonce and
+//!    answers again.
 //! 3. The session opens (the handler may refuse, e.g. an unknown database) and an OK
 //!    packet follows.
 //! 4. Commands: read a packet, decode it, call the handler, flush its answer. The handler
@@ -19,7 +21,10 @@
 //! max_allowed_packet) gets an ERR packet, a log line, and closes this connection only.
 //! Nothing here panics on client input: every read goes through [`crate::buf::Reader`].
 
-use crate::auth::{new_scramble, verify_native_password, NATIVE_PASSWORD_PLUGIN};
+use crate::auth::{
+    new_ed25519_nonce, new_scramble, verify_ed25519, verify_native_password, Credential,
+    ED25519_CLIENT_PLUGIN, NATIVE_PASSWORD_PLUGIN,
+};
 use crate::buf::{DecodeError, Reader};
 use crate::command::{ChangeUser, Command};
 use crate::constants::capabilities::*;
@@ -48,11 +53,11 @@ pub trait ServerHandler: Send + Sync + 'static {
     /// The version string of the greeting (`8.0.36-myriad-0.1.0`).
     fn server_version(&self) -> String;
 
-    /// How `user`@`host` authenticates: None when no account matches, Some(None) for an
-    /// account without password, Some(Some(hash)) with SHA1(SHA1(password)).
-    /// `tls` is the connection's TLS (None: plain): an account whose TLS requirement it
-    /// does not meet answers None, as if it did not exist (1045 access denied).
-    fn account(&self, user: &str, host: &str, tls: Option<&TlsInfo>) -> Option<Option<[u8; 20]>>;
+    /// How `user`@`host` authenticates: None when no account matches, else the account's
+    /// credential. `tls` is the connection's TLS (None: plain): an account whose TLS
+    /// requirement it does not meet answers None, as if it did not exist (1045 access
+    /// denied).
+    fn account(&self, user: &str, host: &str, tls: Option<&TlsInfo>) -> Option<Credential>;
 
     /// Open the session of an authenticated connection.
     fn open_session(&self, request: &SessionRequest<'_>) -> Result<Self::Session, ErrorInfo>;
@@ -651,32 +656,48 @@ where
         Ok(session)
     }
 
-    /// Check `user`'s password from this connection's host against the client's
-    /// `response`, after switching the client to mysql_native_password when it answered
-    /// for another `plugin`. Returns the response checked and whether it matched, or how
-    /// the connection ended during the switch.
+    /// Check `user`'s credential from this connection's host against the client's
+    /// `response`. A client that answered for another plugin than the account's is asked
+    /// to switch (a native account's answer to the greeting's scramble needs no switch; an
+    /// ed25519 account always gets a fresh nonce). Returns the response checked and
+    /// whether it matched, or how the connection ended during the switch.
     async fn check_password(
         &mut self,
         user: &str,
         plugin: Option<String>,
         response: Vec<u8>,
     ) -> Result<(Vec<u8>, bool), ConnectionEnd> {
+        let account = self
+            .handler
+            .account(user, &self.options.host, self.tls.as_ref());
+        if let Some(Credential::Ed25519(key)) = account {
+            let Some(nonce) = new_ed25519_nonce() else {
+                return Ok((response, false));
+            };
+            let response = self.auth_switch(ED25519_CLIENT_PLUGIN, &nonce).await?;
+            let matched = verify_ed25519(key.as_ref(), &nonce, &response);
+            return Ok((response, matched));
+        }
         let response = match plugin {
-            Some(p) if p != NATIVE_PASSWORD_PLUGIN => self.auth_switch().await?,
+            Some(p) if p != NATIVE_PASSWORD_PLUGIN => self.switch_to_native().await?,
             _ => response,
         };
-        let matched = match self
-            .handler
-            .account(user, &self.options.host, self.tls.as_ref())
-        {
-            Some(hash) => verify_native_password(hash.as_ref(), &self.scramble, &response),
-            None => false,
-        };
+        let matched = matches!(account, Some(Credential::NativePassword(hash))
+            if verify_native_password(hash.as_ref(), &self.scramble, &response));
         Ok((response, matched))
     }
 
     /// Ask the client to authenticate with mysql_native_password and a new scramble.
-    async fn auth_switch(&mut self) -> Result<Vec<u8>, ConnectionEnd> {
+    async fn switch_to_native(&mut self) -> Result<Vec<u8>, ConnectionEnd> {
+        self.scramble = new_scramble();
+        let mut data = self.scramble.to_vec();
+        data.push(0);
+        self.auth_switch(NATIVE_PASSWORD_PLUGIN, &data).await
+    }
+
+    /// An AuthSwitchRequest: `plugin` and its first packet's `data`; returns the client's
+    /// answer.
+    async fn auth_switch(&mut self, plugin: &str, data: &[u8]) -> Result<Vec<u8>, ConnectionEnd> {
         if self.capabilities & CLIENT_PLUGIN_AUTH == 0 {
             let err = ErrorInfo::new(
                 ER_NOT_SUPPORTED_AUTH_MODE,
@@ -686,14 +707,12 @@ where
                 .fail_handshake(err, String::from("auth switch unsupported"))
                 .await);
         }
-        self.scramble = new_scramble();
         let start = self.writer.frames.start_packet();
         let out = self.writer.frames.payload();
         out.push(0xFE);
-        out.extend_from_slice(NATIVE_PASSWORD_PLUGIN.as_bytes());
+        out.extend_from_slice(plugin.as_bytes());
         out.push(0);
-        out.extend_from_slice(&self.scramble);
-        out.push(0);
+        out.extend_from_slice(data);
         self.writer.frames.finish_packet(start);
         self.writer
             .flush()

@@ -69,10 +69,11 @@ impl ServerHandler for Mock {
         user: &str,
         _host: &str,
         _tls: Option<&myriad_protocol::TlsInfo>,
-    ) -> Option<Option<[u8; 20]>> {
+    ) -> Option<myriad_protocol::auth::Credential> {
+        use myriad_protocol::auth::Credential;
         match user {
-            "root" => Some(None),
-            "alice" => Some(Some(native_password_hash(b"pw"))),
+            "root" => Some(Credential::NativePassword(None)),
+            "alice" => Some(Credential::NativePassword(Some(native_password_hash(b"pw")))),
             _ => None,
         }
     }

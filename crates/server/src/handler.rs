@@ -229,11 +229,11 @@ impl ServerHandler for MyriadServer {
         user: &str,
         host: &str,
         tls: Option<&myriad_types::tls::TlsInfo>,
-    ) -> Option<Option<[u8; 20]>> {
+    ) -> Option<myriad_types::auth::Credential> {
         self.engine
             .account(user, host)
             .filter(|auth| auth.require.admits(tls))
-            .map(|auth| auth.native_password_hash)
+            .map(|auth| auth.credential)
     }
 
     fn secure_transport_required(&self) -> bool {

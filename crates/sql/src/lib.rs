@@ -154,8 +154,8 @@ pub struct ServerCounters {
 /// How a stored account authenticates.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AccountAuth {
-    /// SHA1(SHA1(password)) for mysql_native_password, or None for an empty password.
-    pub native_password_hash: Option<[u8; 20]>,
+    /// What it signs in with: its plugin's stored credential.
+    pub credential: myriad_types::auth::Credential,
     /// What the TLS of its connections must be (`REQUIRE ...`).
     pub require: catalog::tls_require::TlsRequire,
 }

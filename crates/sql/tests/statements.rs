@@ -3,7 +3,9 @@
 
 mod common;
 use common::*;
+use myriad_sql::catalog::auth_plugins::native_hash;
 use myriad_sql::{QueryResult, Session, SessionInfo, Value};
+use myriad_types::auth::Credential;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
@@ -323,8 +325,8 @@ fn accounts_by_sql_are_durable() {
         .account("app", "10.1.2.3")
         .expect("account matches any host");
     assert_eq!(
-        auth.native_password_hash,
-        myriad_sql::accounts::native_hash("secret")
+        auth.credential,
+        Credential::NativePassword(native_hash("secret"))
     );
     exec_ok(&mut s, "ALTER USER 'app'@'%' IDENTIFIED BY 'other'");
     assert_eq!(
@@ -337,8 +339,8 @@ fn accounts_by_sql_are_durable() {
     })
     .unwrap();
     assert_eq!(
-        reopened.account("app", "h").unwrap().native_password_hash,
-        myriad_sql::accounts::native_hash("other")
+        reopened.account("app", "h").unwrap().credential,
+        Credential::NativePassword(native_hash("other"))
     );
     exec_ok(&mut s, "DROP USER 'app'@'%'");
     assert_eq!(error_code(&mut s, "DROP USER 'app'@'%'"), 1396);

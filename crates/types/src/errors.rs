@@ -105,6 +105,8 @@ error_codes! {
     ER_RECORD_FILE_FULL = 1114, "HY000", "The table '%-.192s' is full";
     ER_UNKNOWN_CHARACTER_SET = 1115, "42000", "Unknown character set: '%-.64s'";
     ER_TOO_BIG_ROWSIZE = 1118, "42000", "Row size too large. The maximum row size for the used table type, not counting BLOBs, is %ld. This includes storage overhead, check the manual. You have to change some columns to TEXT or BLOBs";
+    ER_CANT_OPEN_LIBRARY = 1126, "HY000", "Can't open shared library '%-.192s' (errno: %d, %-.128s)";
+    ER_CANT_FIND_DL_ENTRY = 1127, "HY000", "Can't find symbol '%-.128s' in library";
     ER_PASSWORD_NO_MATCH = 1133, "28000", "Can't find any matching row in the user table";
     ER_WRONG_VALUE_COUNT_ON_ROW = 1136, "21S01", "Column count doesn't match value count at row %lu";
     ER_REGEXP_ERROR = 1139, "42000", "Got error '%-.64s' from regexp";
@@ -196,9 +198,11 @@ error_codes! {
     ER_DATETIME_FUNCTION_OVERFLOW = 1441, "22008", "Datetime function: %-.32s field overflow";
     ER_MAX_PREPARED_STMT_COUNT_REACHED = 1461, "42000", "Can't create more than max_prepared_stmt_count statements (current value: %u)";
     ER_VIEW_RECURSIVE = 1462, "HY000", "%`s.%`s contains view recursion";
+    ER_PLUGIN_IS_NOT_LOADED = 1524, "HY000", "Plugin '%-.192s' is not loaded";
     ER_WRONG_VALUE = 1525, "HY000", "Incorrect %-.32s value: '%-.128T'";
     ER_CANT_CHANGE_TX_CHARACTERISTICS = 1568, "25001", "Transaction characteristics can't be changed while a transaction is in progress";
     ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT = 1582, "42000", "Incorrect parameter count in the call to native function '%-.192s'";
+    ER_PLUGIN_DELETE_BUILTIN = 1619, "HY000", "Built-in plugins cannot be deleted";
     ER_VARIABLE_IS_READONLY = 1621, "HY000", "%s variable '%s' is read-only. Use SET %s to assign the value";
     ER_UNKNOWN_LOCALE = 1649, "HY000", "Unknown locale: '%-.64s'";
     ER_DATA_OUT_OF_RANGE = 1690, "22003", "%s value is out of range in '%s'";
@@ -212,6 +216,7 @@ error_codes! {
     ER_INVALID_ROLE = 1959, "OP000", "Invalid role specification %`s";
     ER_CANNOT_REVOKE_ROLE = 1962, "HY000", "Cannot revoke role '%s' from: '%s'@'%s'";
     ER_IT_IS_A_VIEW = 1965, "42S02", "'%-.192s' is a view";
+    ER_PLUGIN_INSTALLED = 1968, "HY000", "Plugin '%-.192s' already installed";
     ER_STATEMENT_TIMEOUT = 1969, "70100", "Query execution was interrupted (max_statement_time exceeded)";
     ER_SUBQUERIES_NOT_SUPPORTED = 1970, "42000", "%s does not support subqueries or stored functions";
     ER_SET_STATEMENT_NOT_SUPPORTED = 1971, "42000", "The system variable %.200s cannot be set in SET STATEMENT.";

@@ -2,6 +2,7 @@
 //! collations, decimals, dates and times with MariaDB's formatting and comparison rules, and the table
 //! of error codes with their SQLSTATE and message.
 
+pub mod auth;
 pub mod collation;
 pub mod datetime;
 pub mod decimal;

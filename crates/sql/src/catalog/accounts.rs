@@ -1,14 +1,16 @@
-//! Accounts: `user`@`host` with a mysql_native_password hash and its grants (see
-//! [`super::privileges`]), stored durably in the datadir.
+//! Accounts: `user`@`host` with its credential (see [`super::auth_plugins`]) and its
+//! grants (see [`super::privileges`]), stored durably in the datadir.
 //!
 //! The file `myriad-accounts.txt` holds one account per line: user, host pattern and the
-//! hex of SHA1(SHA1(password)) (empty for no password), each field hex-encoded so no name
-//! needs escaping; then `g:` and the global privileges' bits in hex, one
+//! credential, each field hex-encoded so no name needs escaping (the credential: the hex of
+//! SHA1(SHA1(password)) for mysql_native_password, empty for no password; `e:` and the hex
+//! of the public key, or `e:` alone, for ed25519); then `g:` and the global privileges' bits in hex, one
 //! `d:<hex name>:<hex bits>` per database grant, one `t:<hex db>:<hex table>:<hex bits>`
 //! per table grant and one `c:<hex db>:<hex table>:<hex column>:<hex bits>` per column
 //! grant, `r:...` for a TLS requirement ([`TlsRequire`]), `x:...` for resource limits
 //! ([`ResourceLimits`]), `l` for a locked account, `o` for a role, `m:<hex role>:<0|1>` per
-//! role granted (1: WITH ADMIN OPTION) and `dr:<hex role>` for its default role. A line
+//! role granted (1: WITH ADMIN OPTION), `dr:<hex role>` for its default role and `p:...`
+//! per PROXY grant ([`ProxyGrant`]). A line
 //! without `g:` was written before grants existed: its account keeps every privilege it had
 //! then, all of them. Every change rewrites the whole file the crash-safe way: write a temp
 //! file, fsync it, rename it over the old one, fsync the directory. Accounts are few, so a
@@ -23,12 +25,13 @@ use super::account_options::{
     unix_now, AccountOptions, PasswordExpiry, PasswordLifetime, ResourceLimits,
 };
 use super::privileges::{ColumnGrant, Grants, Level, Privs};
+use super::proxies::ProxyGrant;
 use super::tls_require::TlsRequire;
 use crate::error::SqlError;
 use crate::AccountAuth;
 use myriad_types::errors::ER_UNKNOWN_ERROR;
 use parking_lot::RwLock;
-use sha1::{Digest, Sha1};
+use myriad_types::auth::Credential;
 use std::io::Write;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
@@ -53,6 +56,8 @@ pub struct Account {
     pub default_role: Option<String>,
     /// `PASSWORD EXPIRE ...` and when the password was set.
     pub password_expiry: PasswordExpiry,
+    /// Its PROXY grants, the newest first (see [`super::proxies`]).
+    pub proxies: Vec<ProxyGrant>,
 }
 
 /// What a login needs of its account (see [`Accounts::login`]).
@@ -64,6 +69,26 @@ pub struct Login {
 }
 
 impl Account {
+    /// A new account or role without grants, its password set now.
+    pub fn new(user: &str, host: &str, credential: Credential) -> Account {
+        Account {
+            user: user.into(),
+            host: host.into(),
+            auth: AccountAuth {
+                credential,
+                require: TlsRequire::None,
+            },
+            grants: Grants::default(),
+            locked: false,
+            limits: ResourceLimits::default(),
+            is_role: false,
+            roles: Vec::new(),
+            default_role: None,
+            password_expiry: PasswordExpiry::set_at(unix_now(), PasswordLifetime::Default),
+            proxies: Vec::new(),
+        }
+    }
+
     /// Whether this is the account named exactly `user`@`host` (host names ignore case).
     pub fn is_named(&self, user: &str, host: &str) -> bool {
         self.user == user && self.host.eq_ignore_ascii_case(host)
@@ -76,36 +101,6 @@ pub struct Accounts {
     /// Bumped by every change of an account or its grants: a session's cached grants are
     /// good while it has not moved.
     generation: AtomicU64,
-}
-
-/// SHA1(SHA1(password)), what mysql_native_password stores.
-pub fn native_hash(password: &str) -> Option<[u8; 20]> {
-    if password.is_empty() {
-        return None;
-    }
-    let stage1 = Sha1::digest(password.as_bytes());
-    let stage2 = Sha1::digest(stage1);
-    let mut out = [0u8; 20];
-    out.copy_from_slice(&stage2);
-    Some(out)
-}
-
-/// The stored hash written `'*<40 hex digits>'` (IDENTIFIED BY PASSWORD, SHOW GRANTS);
-/// MariaDB's error 1372 for any other form. The empty string is no password.
-pub fn parse_hash(text: &str) -> Result<Option<[u8; 20]>, SqlError> {
-    if text.is_empty() {
-        return Ok(None);
-    }
-    text.strip_prefix('*')
-        .and_then(unhex)
-        .and_then(|bytes| <[u8; 20]>::try_from(bytes.as_slice()).ok())
-        .map(Some)
-        .ok_or_else(|| {
-            SqlError::new(
-                myriad_types::errors::ER_PASSWD_LENGTH,
-                "Password hash should be a 41-digit hexadecimal number",
-            )
-        })
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -171,19 +166,9 @@ impl Accounts {
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 let root = Account {
-                    user: "root".into(),
-                    host: "localhost".into(),
-                    auth: AccountAuth {
-                        native_password_hash: None,
-                        require: TlsRequire::None,
-                    },
                     grants: Grants::all(),
-                    locked: false,
-                    limits: ResourceLimits::default(),
-                    is_role: false,
-                    roles: Vec::new(),
-                    default_role: None,
-                    password_expiry: PasswordExpiry::set_at(unix_now(), PasswordLifetime::Default),
+                    proxies: vec![ProxyGrant::everyone(unix_now())],
+                    ..Account::new("root", "localhost", Credential::NativePassword(None))
                 };
                 accounts.store(std::slice::from_ref(&root))?;
                 *accounts.list.write() = vec![root];
@@ -325,57 +310,53 @@ impl Accounts {
         self.list.read().iter().any(|a| a.is_named(user, host))
     }
 
-    /// CREATE USER. Returns false when it exists already.
+    /// CREATE USER ... IDENTIFIED BY 'password'. Returns false when it exists already.
     pub fn create(&self, user: &str, host: &str, password: &str) -> Result<bool, SqlError> {
-        self.create_hashed(user, host, native_hash(password))
+        let credential = Credential::NativePassword(super::auth_plugins::native_hash(password));
+        self.create_with(user, host, credential)
     }
 
-    /// CREATE USER with the stored hash itself (None: no password).
-    pub fn create_hashed(
+    /// CREATE USER with its credential. Returns false when it exists already.
+    pub fn create_with(
         &self,
         user: &str,
         host: &str,
-        hash: Option<[u8; 20]>,
+        credential: Credential,
     ) -> Result<bool, SqlError> {
         let mut list = self.list.write();
         if list.iter().any(|a| a.is_named(user, host)) {
             return Ok(false);
         }
         let mut next = list.clone();
-        next.push(Account {
-            user: user.into(),
-            host: host.into(),
-            auth: AccountAuth {
-                native_password_hash: hash,
-                require: TlsRequire::None,
-            },
-            grants: Grants::default(),
-            locked: false,
-            limits: ResourceLimits::default(),
-            is_role: false,
-            roles: Vec::new(),
-            default_role: None,
-            password_expiry: PasswordExpiry::set_at(unix_now(), PasswordLifetime::Default),
-        });
+        next.push(Account::new(user, host, credential));
         self.store(&next)?;
         *list = next;
         Ok(true)
     }
 
-    /// ALTER USER ... IDENTIFIED BY. Returns false when there is no such account.
+    /// ALTER USER ... IDENTIFIED BY 'password'. Returns false when there is no such account.
     pub fn set_password(&self, user: &str, host: &str, password: &str) -> Result<bool, SqlError> {
-        self.set_hash(user, host, native_hash(password))
+        let credential = Credential::NativePassword(super::auth_plugins::native_hash(password));
+        self.set_credential(user, host, credential)
     }
 
-    /// [`Accounts::set_password`] with the stored hash itself (None: no password).
-    pub fn set_hash(
+    /// The credential of the account named exactly `user`@`host`, if there is one.
+    pub fn credential(&self, user: &str, host: &str) -> Option<Credential> {
+        let list = self.list.read();
+        let account = list.iter().find(|a| a.is_named(user, host))?;
+        Some(account.auth.credential)
+    }
+
+    /// A new credential for the account named exactly `user`@`host` (ALTER USER ...
+    /// IDENTIFIED, SET PASSWORD). Returns false when there is no such account.
+    pub fn set_credential(
         &self,
         user: &str,
         host: &str,
-        hash: Option<[u8; 20]>,
+        credential: Credential,
     ) -> Result<bool, SqlError> {
         let changed = self.edit(user, host, |account| {
-            account.auth.native_password_hash = hash;
+            account.auth.credential = credential;
             // A new password: not expired, its lifetime counted from now.
             let lifetime = account.password_expiry.lifetime;
             account.password_expiry = PasswordExpiry::set_at(unix_now(), lifetime);
@@ -449,11 +430,10 @@ impl Accounts {
     pub(super) fn store(&self, list: &[Account]) -> Result<(), SqlError> {
         let mut text = String::new();
         for a in list {
-            let hash = a
-                .auth
-                .native_password_hash
-                .map(|h| hex(&h))
-                .unwrap_or_default();
+            let hash = match a.auth.credential {
+                Credential::NativePassword(hash) => hash.map(|h| hex(&h)).unwrap_or_default(),
+                Credential::Ed25519(key) => format!("e:{}", key.map(|k| hex(&k)).unwrap_or_default()),
+            };
             text.push_str(&format!(
                 "{} {} {} g:{:x}",
                 hex(a.user.as_bytes()),
@@ -475,7 +455,9 @@ impl Accounts {
                 .roles
                 .iter()
                 .map(|(r, admin)| Some(format!("m:{}:{}", hex(r.as_bytes()), u8::from(*admin))));
-            for field in fields.into_iter().chain(expiry).chain(roles).flatten() {
+            let proxies = a.proxies.iter().map(|p| Some(p.encode(hex)));
+            let fields = fields.into_iter().chain(expiry).chain(roles).chain(proxies);
+            for field in fields.flatten() {
                 text.push(' ');
                 text.push_str(&field);
             }
@@ -531,11 +513,17 @@ fn parse_line(line: &str) -> Option<Account> {
     let user = String::from_utf8(unhex(fields.next()?)?).ok()?;
     let host = String::from_utf8(unhex(fields.next()?)?).ok()?;
     let hash_text = fields.next().unwrap_or("");
-    let native_password_hash = if hash_text.is_empty() {
-        None
+    let credential = if let Some(key) = hash_text.strip_prefix("e:") {
+        let key = (!key.is_empty()).then(|| unhex(key));
+        Credential::Ed25519(match key {
+            Some(bytes) => Some(<[u8; 32]>::try_from(bytes?.as_slice()).ok()?),
+            None => None,
+        })
+    } else if hash_text.is_empty() {
+        Credential::NativePassword(None)
     } else {
         let bytes = unhex(hash_text)?;
-        Some(<[u8; 20]>::try_from(bytes.as_slice()).ok()?)
+        Credential::NativePassword(Some(<[u8; 20]>::try_from(bytes.as_slice()).ok()?))
     };
     let mut grants = None;
     let mut require = TlsRequire::None;
@@ -544,6 +532,7 @@ fn parse_line(line: &str) -> Option<Account> {
     let mut is_role = false;
     let mut roles = Vec::new();
     let mut default_role = None;
+    let mut proxies = Vec::new();
     // A line written before expiry was kept: its password counts as set when read.
     let mut password_expiry = PasswordExpiry::set_at(unix_now(), PasswordLifetime::Default);
     for field in fields {
@@ -551,7 +540,9 @@ fn parse_line(line: &str) -> Option<Account> {
         if password_expiry.decode_field(field)? {
             continue;
         }
-        if let Some(text) = field.strip_prefix("r:") {
+        if let Some(text) = field.strip_prefix("p:") {
+            proxies.push(ProxyGrant::decode(text, unhex)?);
+        } else if let Some(text) = field.strip_prefix("r:") {
             require = TlsRequire::decode(text, unhex)?;
         } else if let Some(text) = field.strip_prefix("x:") {
             limits = ResourceLimits::decode(text)?;
@@ -603,7 +594,7 @@ fn parse_line(line: &str) -> Option<Account> {
         user,
         host,
         auth: AccountAuth {
-            native_password_hash,
+            credential,
             require,
         },
         // Written before grants existed: the account could do everything then.
@@ -614,6 +605,7 @@ fn parse_line(line: &str) -> Option<Account> {
         roles,
         default_role,
         password_expiry,
+        proxies,
     })
 }
 
@@ -623,17 +615,8 @@ fn io_error(message: String) -> SqlError {
 
 #[cfg(test)]
 mod tests {
+    use super::super::auth_plugins::native_hash;
     use super::*;
-
-    #[test]
-    fn native_hash_matches_mysql() {
-        // MySQL's PASSWORD('password') is '*2470C0C06DEE42FD1618BB99005ADCA2EC9D1E19'.
-        assert_eq!(
-            hex(&native_hash("password").unwrap()),
-            "2470c0c06dee42fd1618bb99005adca2ec9d1e19"
-        );
-        assert_eq!(native_hash(""), None);
-    }
 
     #[test]
     fn default_root_and_durable_changes() {
@@ -644,7 +627,7 @@ mod tests {
                 accounts.find("root", host),
                 Some(AccountAuth {
                     require: TlsRequire::None,
-                    native_password_hash: None
+                    credential: Credential::NativePassword(None)
                 })
             );
         }
@@ -654,18 +637,12 @@ mod tests {
         assert!(accounts.create("app", "10.0.0.7", "").unwrap());
         // The literal host is more specific than the wildcard.
         assert_eq!(
-            accounts
-                .find("app", "10.0.0.7")
-                .unwrap()
-                .native_password_hash,
-            None
+            accounts.find("app", "10.0.0.7").unwrap().credential,
+            Credential::NativePassword(None)
         );
         assert_eq!(
-            accounts
-                .find("app", "10.0.3.1")
-                .unwrap()
-                .native_password_hash,
-            native_hash("pw")
+            accounts.find("app", "10.0.3.1").unwrap().credential,
+            Credential::NativePassword(native_hash("pw"))
         );
         assert!(accounts.set_password("app", "10.0.%", "new").unwrap());
         let require = TlsRequire::Specified {
@@ -684,12 +661,17 @@ mod tests {
         drop(accounts);
         let reopened = Accounts::open(dir.path()).unwrap();
         assert_eq!(
-            reopened
-                .find("app", "10.0.3.1")
-                .unwrap()
-                .native_password_hash,
-            native_hash("new")
+            reopened.find("app", "10.0.3.1").unwrap().credential,
+            Credential::NativePassword(native_hash("new"))
         );
+        // An ed25519 account's key, and one without a key, survive a reopen.
+        let key = super::super::auth_plugins::ed25519_public_key("pw");
+        assert!(reopened
+            .create_with("ed", "%", Credential::Ed25519(key))
+            .unwrap());
+        assert!(reopened
+            .create_with("ed0", "%", Credential::Ed25519(None))
+            .unwrap());
         assert_eq!(reopened.find("app", "10.0.3.1").unwrap().require, require);
         let app = reopened.grants_of_account("app", "10.0.%").unwrap();
         assert!(app.locked);
@@ -697,10 +679,10 @@ mod tests {
         assert!(reopened.drop_account("app", "10.0.%").unwrap());
         assert!(!reopened.drop_account("app", "10.0.%").unwrap());
         assert_eq!(reopened.find("app", "10.0.3.1"), None);
-        assert!(Accounts::open(dir.path())
-            .unwrap()
-            .find("app", "10.0.0.7")
-            .is_some());
+        let last = Accounts::open(dir.path()).unwrap();
+        assert!(last.find("app", "10.0.0.7").is_some());
+        assert_eq!(last.credential("ed", "%"), Some(Credential::Ed25519(key)));
+        assert_eq!(last.credential("ed0", "%"), Some(Credential::Ed25519(None)));
     }
 
     #[test]

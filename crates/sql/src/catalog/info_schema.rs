@@ -45,6 +45,7 @@ pub enum VirtualRows {
     MysqlDb,
     MysqlColumnsPriv,
     MysqlRolesMapping,
+    MysqlProxiesPriv,
     /// Rows of objects myriad does not have (views, routines, triggers, events, foreign
     /// keys, CHECK constraints, tablespaces): always none, which is MariaDB's answer for a
     /// server without them.

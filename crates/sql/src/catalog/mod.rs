@@ -7,10 +7,12 @@
 
 pub mod account_options;
 pub mod accounts;
+pub mod auth_plugins;
 pub mod charset;
 pub mod info_schema;
 pub mod mysql_schema;
 pub mod privileges;
+pub mod proxies;
 pub mod roles;
 pub mod tls_require;
 pub mod views;

@@ -34,7 +34,11 @@ pub static TABLES: &[VirtualTable] = &[
     ),
     table("db", DB_COLUMNS, VirtualRows::MysqlDb),
     table("procs_priv", PROCS_PRIV_COLUMNS, VirtualRows::None),
-    table("proxies_priv", PROXIES_PRIV_COLUMNS, VirtualRows::None),
+    table(
+        "proxies_priv",
+        PROXIES_PRIV_COLUMNS,
+        VirtualRows::MysqlProxiesPriv,
+    ),
     table(
         "roles_mapping",
         ROLES_MAPPING_COLUMNS,

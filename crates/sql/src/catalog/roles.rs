@@ -6,11 +6,9 @@
 //!
 //! Kept in the accounts file with the accounts (see [`super::accounts`]).
 
-use super::account_options::ResourceLimits;
 use super::accounts::{Account, Accounts};
 use super::privileges::Grants;
 use crate::error::SqlError;
-use crate::AccountAuth;
 
 impl Accounts {
     /// Whether a role of this name exists.
@@ -36,19 +34,9 @@ impl Accounts {
         }
         let mut next = list.clone();
         next.push(Account {
-            user: name.into(),
-            host: String::new(),
-            auth: AccountAuth {
-                native_password_hash: None,
-                require: Default::default(),
-            },
-            grants: Grants::default(),
-            locked: false,
-            limits: ResourceLimits::default(),
             is_role: true,
-            roles: Vec::new(),
-            default_role: None,
             password_expiry: Default::default(),
+            ..Account::new(name, "", Default::default())
         });
         if let Some(account) = next.iter_mut().find(|a| a.is_named(creator.0, creator.1)) {
             account.roles.push((name.into(), true));

@@ -8,7 +8,9 @@ use crate::catalog::accounts::Account;
 use crate::catalog::privileges::{Level, Privs};
 use crate::error::SqlError;
 use crate::plan::grants::{GrantLevel, GrantStmt};
-use crate::plan::UserSpec;
+use crate::catalog::auth_plugins::Plugin;
+use crate::plan::roles::RoleStmt;
+use crate::plan::{AuthSpec, Stmt, UserSpec};
 use crate::result::QueryResult;
 use crate::value::Value;
 use crate::Session;
@@ -20,8 +22,58 @@ use myriad_types::errors::{
 use std::sync::Arc;
 
 impl Session {
+    /// `stmt` with each `CURRENT_USER` among the accounts it names replaced by the
+    /// session's own account, or None when it names none. `CREATE USER CURRENT_USER`
+    /// answers 1396, as in MariaDB.
+    pub(crate) fn with_current_user(&self, stmt: &Stmt) -> Result<Option<Stmt>, SqlError> {
+        let names = |users: &[UserSpec]| users.iter().any(|u| u.current_user);
+        let named = match stmt {
+            Stmt::CreateUser { users, .. } if names(users) => {
+                return Err(SqlError::of(
+                    myriad_types::errors::ER_CANNOT_USER,
+                    &[&"CREATE USER", &"CURRENT_USER"],
+                ));
+            }
+            Stmt::DropUser { users, .. } | Stmt::AlterUser { users, .. } => names(users),
+            Stmt::Grant(g) => names(&g.users),
+            Stmt::Role(RoleStmt::Grant { grantees, .. }) => names(grantees),
+            Stmt::RenameUser(pairs) => pairs.iter().any(|(a, b)| a.current_user || b.current_user),
+            Stmt::SetPassword { user: Some(u), .. }
+            | Stmt::Role(RoleStmt::SetDefault { user: Some(u), .. }) => u.current_user,
+            _ => false,
+        };
+        if !named {
+            return Ok(None);
+        }
+        let (user, host) = self.own_account();
+        let fill = |u: &mut UserSpec| {
+            if u.current_user {
+                (u.user, u.host, u.current_user) = (user.clone(), host.clone(), false);
+            }
+        };
+        let mut stmt = stmt.clone();
+        match &mut stmt {
+            Stmt::DropUser { users, .. } | Stmt::AlterUser { users, .. } => {
+                users.iter_mut().for_each(fill)
+            }
+            Stmt::Grant(g) => g.users.iter_mut().for_each(fill),
+            Stmt::Role(RoleStmt::Grant { grantees, .. }) => grantees.iter_mut().for_each(fill),
+            Stmt::RenameUser(pairs) => pairs.iter_mut().for_each(|(a, b)| {
+                fill(a);
+                fill(b);
+            }),
+            Stmt::SetPassword { user: Some(u), .. }
+            | Stmt::Role(RoleStmt::SetDefault { user: Some(u), .. }) => fill(u),
+            _ => {}
+        }
+        Ok(Some(stmt))
+    }
+
     /// GRANT or REVOKE.
     pub(crate) fn grant(&mut self, g: &GrantStmt) -> Result<QueryResult, SqlError> {
+        if let Some(proxied) = &g.proxy {
+            return self.grant_proxy(g, proxied);
+        }
         let current = || {
             self.info
                 .database
@@ -102,12 +154,11 @@ impl Session {
                 host,
                 ..u.clone()
             };
-            if u.password.is_some() {
-                // IDENTIFIED BY: the account's password, and the account itself if new.
-                let hash = u.password_hash()?;
+            if let Some(credential) = u.credential()? {
+                // IDENTIFIED: the account's credential, and the account itself if new.
                 let accounts = &self.engine.accounts;
-                if !accounts.set_hash(&u.user, &u.host, hash)? {
-                    accounts.create_hashed(&u.user, &u.host, hash)?;
+                if !accounts.set_credential(&u.user, &u.host, credential)? {
+                    accounts.create_with(&u.user, &u.host, credential)?;
                 }
             }
             if g.every_level {
@@ -223,11 +274,14 @@ impl Session {
     pub(crate) fn set_password(
         &mut self,
         user: Option<&UserSpec>,
-        password: &UserSpec,
+        password: &AuthSpec,
     ) -> Result<QueryResult, SqlError> {
         let (name, host) = self.account_named(user, Privs::CREATE_USER)?;
-        let hash = password.password_hash()?;
-        if !self.engine.accounts.set_hash(&name, &host, hash)? {
+        let accounts = &self.engine.accounts;
+        // The password is for the account's own plugin, as MariaDB keeps it.
+        let current = accounts.credential(&name, &host);
+        let credential = password.credential(Plugin::of(&current.unwrap_or_default()))?;
+        if current.is_none() || !accounts.set_credential(&name, &host, credential)? {
             return Err(no_matching_account());
         }
         if self.own_account() == (name, host) {
@@ -397,6 +451,14 @@ fn grant_lines(account: &Account) -> Vec<String> {
             with_option(*privs)
         ));
     }
+    for p in crate::catalog::proxies::in_show_order(&account.proxies) {
+        lines.push(format!(
+            "GRANT PROXY ON `{}`@`{}` TO {to}{}",
+            p.user,
+            p.shown_host(),
+            if p.with_grant { " WITH GRANT OPTION" } else { "" }
+        ));
+    }
     lines
 }
 
@@ -439,14 +501,14 @@ fn illegal_grant_for_table() -> SqlError {
     )
 }
 
-fn no_such_grant(user: &str, host: &str) -> SqlError {
+pub(super) fn no_such_grant(user: &str, host: &str) -> SqlError {
     SqlError::new(
         ER_NONEXISTING_GRANT,
         format!("There is no such grant defined for user '{user}' on host '{host}'"),
     )
 }
 
-fn no_matching_account() -> SqlError {
+pub(super) fn no_matching_account() -> SqlError {
     SqlError::new(
         ER_PASSWORD_NO_MATCH,
         "Can't find any matching row in the user table",
@@ -461,17 +523,10 @@ fn no_such_account(revoke: bool, u: &UserSpec) -> SqlError {
     }
 }
 
-/// ` IDENTIFIED BY PASSWORD '*<hash>'` for an account with a password, as SHOW GRANTS and
-/// SHOW CREATE USER write it.
+/// ` IDENTIFIED ...` for an account with a credential, as SHOW GRANTS and SHOW CREATE USER
+/// write it.
 fn password_clause(account: &crate::catalog::accounts::Account) -> String {
-    account
-        .auth
-        .native_password_hash
-        .map(|h| {
-            let hex: String = h.iter().map(|b| format!("{b:02X}")).collect();
-            format!(" IDENTIFIED BY PASSWORD '*{hex}'")
-        })
-        .unwrap_or_default()
+    crate::catalog::auth_plugins::identified_clause(&account.auth.credential)
 }
 
 #[cfg(test)]

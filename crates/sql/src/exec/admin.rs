@@ -292,8 +292,8 @@ pub(crate) const ENGINE_ROW: [&str; 6] = [
 
 /// The plugins myriad has, all built in: (name, version, type, description, load option,
 /// version of the plugin's own interface). SHOW PLUGINS and information_schema.PLUGINS
-/// list them; the storage engine is the one SHOW ENGINES shows, the authentication the
-/// one every account uses. There is no partitioning plugin: myriad does not partition.
+/// list them; the storage engine is the one SHOW ENGINES shows, the authentication ones
+/// those accounts may use. There is no partitioning plugin: myriad does not partition.
 pub(crate) const PLUGINS: &[(&str, &str, &str, &str, &str, &str)] = &[
     (
         "mysql_native_password",
@@ -304,6 +304,14 @@ pub(crate) const PLUGINS: &[(&str, &str, &str, &str, &str, &str)] = &[
         "1.0",
     ),
     (
+        "ed25519",
+        "1.1",
+        "AUTHENTICATION",
+        "Elliptic curve ED25519 based authentication",
+        "ON",
+        "1.1",
+    ),
+    (
         ENGINE_ROW[0],
         "10.11",
         "STORAGE ENGINE",
@@ -312,6 +320,54 @@ pub(crate) const PLUGINS: &[(&str, &str, &str, &str, &str, &str)] = &[
         "10.11.0",
     ),
 ];
+
+/// The plugin libraries MariaDB ships whose plugins myriad has built in: (library name
+/// without `.so`, its plugins).
+const BUILT_IN_LIBRARIES: &[(&str, &[&str])] = &[("auth_ed25519", &["ed25519"])];
+
+/// INSTALL / UNINSTALL of a plugin or a library. myriad loads no libraries: installing one
+/// whose plugins are built in succeeds and changes nothing (they are there already),
+/// installing a built-in plugin answers 1968 and uninstalling one 1619, as MariaDB answers
+/// for its built-in plugins; any other library answers 1126 and any other plugin 1305.
+pub(crate) fn plugin_statement(
+    install: bool,
+    name: Option<&str>,
+    soname: Option<&str>,
+) -> Result<QueryResult, SqlError> {
+    use myriad_types::errors::{
+        ER_CANT_FIND_DL_ENTRY, ER_CANT_OPEN_LIBRARY, ER_PLUGIN_DELETE_BUILTIN,
+        ER_PLUGIN_INSTALLED, ER_SP_DOES_NOT_EXIST,
+    };
+    let library = soname.map(|s| s.strip_suffix(".so").unwrap_or(s));
+    let built_in_library = library.and_then(|l| BUILT_IN_LIBRARIES.iter().find(|(n, _)| *n == l));
+    let built_in_plugin = name.is_some_and(|n| {
+        PLUGINS.iter().any(|p| p.0.eq_ignore_ascii_case(n))
+    });
+    let no_library = |l: &str| {
+        let file = format!("{l}.so");
+        SqlError::of(
+            ER_CANT_OPEN_LIBRARY,
+            &[&file, &2, &"myriad loads no plugin libraries; its plugins are built in"],
+        )
+    };
+    match (install, name, library) {
+        (true, Some(n), _) if built_in_plugin => Err(SqlError::of(ER_PLUGIN_INSTALLED, &[&n])),
+        (true, Some(n), Some(_)) if built_in_library.is_some() => {
+            Err(SqlError::of(ER_CANT_FIND_DL_ENTRY, &[&n]))
+        }
+        (true, None, Some(_)) if built_in_library.is_some() => Ok(ok(0)),
+        (true, _, Some(l)) => Err(no_library(l)),
+        (false, Some(_), _) if built_in_plugin => Err(SqlError::of(ER_PLUGIN_DELETE_BUILTIN, &[])),
+        (false, Some(n), _) => Err(SqlError::of(ER_SP_DOES_NOT_EXIST, &[&"PLUGIN", &n])),
+        (false, None, Some(_)) if built_in_library.is_some() => {
+            Err(SqlError::of(ER_PLUGIN_DELETE_BUILTIN, &[]))
+        }
+        (_, _, l) => {
+            let file = format!("{}.so", l.unwrap_or_default());
+            Err(SqlError::of(ER_SP_DOES_NOT_EXIST, &[&"SONAME", &file]))
+        }
+    }
+}
 
 /// The version of the plugin interface of each type (MariaDB's numbering: the server's
 /// version for storage engines, 2.2 for authentication).
@@ -632,7 +688,8 @@ impl Session {
                 let accounts = &self.engine.accounts;
                 let verdict = AccountOp::new("CREATE USER", "it already exists", *if_not_exists);
                 verdict.apply(users, &mut env.warnings, |u| {
-                    let created = accounts.create_hashed(&u.user, &u.host, u.password_hash()?)?;
+                    let credential = u.credential()?.unwrap_or_default();
+                    let created = accounts.create_with(&u.user, &u.host, credential)?;
                     if created && *options != Default::default() {
                         accounts.set_options(&u.user, &u.host, options)?;
                     }
@@ -656,8 +713,8 @@ impl Session {
                 let accounts = &self.engine.accounts;
                 let verdict = AccountOp::new("ALTER USER", "it doesn't exist", *if_exists);
                 verdict.apply(users, &mut env.warnings, |u| {
-                    let exists = match &u.password {
-                        Some(_) => accounts.set_hash(&u.user, &u.host, u.password_hash()?)?,
+                    let exists = match u.credential()? {
+                        Some(credential) => accounts.set_credential(&u.user, &u.host, credential)?,
                         None => accounts.exists(&u.user, &u.host),
                     };
                     if exists {

@@ -255,6 +255,8 @@ impl Session {
             self.refuse_if_password_expired(stmt)?;
             return Ok(self.show_warnings(*errors, *count_only));
         }
+        let resolved = self.with_current_user(stmt)?;
+        let stmt = resolved.as_ref().unwrap_or(stmt);
         if self.limits.counts_statements() {
             if let Some(account) = &self.account {
                 let writes = crate::exec::privileges::writes(stmt);

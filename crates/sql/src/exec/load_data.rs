@@ -219,7 +219,9 @@ impl Session {
                 .engine
                 .accounts
                 .find(user, host)
-                .is_some_and(|a| a.native_password_hash.is_some());
+                .is_some_and(|a| {
+                    a.credential != myriad_types::auth::Credential::NativePassword(None)
+                });
             return Err(SqlError::new(
                 ER_ACCESS_DENIED_ERROR,
                 format!(

@@ -22,6 +22,7 @@ pub mod lock_tables;
 pub mod prepared;
 pub mod privilege_masks;
 pub mod privileges;
+pub mod proxies;
 pub mod query_cache;
 pub mod read;
 pub mod roles;
@@ -149,6 +150,11 @@ impl Session {
             Stmt::Empty => {
                 return Err(SqlError::new(ER_EMPTY_QUERY, "Query was empty"));
             }
+            Stmt::Plugin {
+                install,
+                name,
+                soname,
+            } => crate::exec::admin::plugin_statement(*install, name.as_deref(), soname.as_deref())?,
             Stmt::Insert(plan) => return self.insert(plan, env),
             Stmt::LoadData(plan) => return self.load_data(plan, env),
             Stmt::SelectTable(plan) => Session::select_table(plan, env)?,

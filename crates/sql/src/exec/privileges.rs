@@ -676,6 +676,11 @@ fn needs_of<'s>(stmt: &'s Stmt, current: Option<&'s str>, needs: &mut Vec<Need<'
             ..
         } => needs.push(Need::Global(Privs::SUPER)),
         Stmt::Shutdown => needs.push(Need::Global(Privs::SHUTDOWN)),
+        // MariaDB's plugin statements write or delete rows of mysql.plugin.
+        Stmt::Plugin { install, .. } => {
+            let p = if *install { Privs::INSERT } else { Privs::DELETE };
+            needs.push(Need::Table("mysql", "plugin", p));
+        }
         Stmt::Flush { .. } | Stmt::FlushStatus | Stmt::FlushTables(_) | Stmt::QueryCache { .. } => {
             needs.push(Need::Global(Privs::RELOAD))
         }

@@ -245,7 +245,7 @@ fn call_collation(func: Func, args: &[Expr], columns: &[Option<Collation>]) -> D
         Func::Replace => from(&[0, 1, 2]),
         Func::If => from(&[1, 2]),
         Func::IfNull => from(&[0, 1]),
-        Func::Hex | Func::Space | Func::Md5 | Func::Sha1 | Func::Sha2 => {
+        Func::Hex | Func::Space | Func::Md5 | Func::Password | Func::Sha1 | Func::Sha2 => {
             Derived::general(Derivation::Coercible)
         }
         Func::Version | Func::Database | Func::User | Func::CurrentUser | Func::CurrentRole => {

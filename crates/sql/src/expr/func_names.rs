@@ -53,6 +53,7 @@ impl Func {
             "AES_DECRYPT" => (Func::AesDecrypt, 2, 2),
             "HEX" => (Func::Hex, 1, 1),
             "MD5" => (Func::Md5, 1, 1),
+            "PASSWORD" => (Func::Password, 1, 1),
             "SUBSTRING_INDEX" => (Func::SubstringIndex, 3, 3),
             "REGEXP_INSTR" => (Func::RegexpInstr, 2, 2),
             "REGEXP_SUBSTR" => (Func::RegexpSubstr, 2, 2),

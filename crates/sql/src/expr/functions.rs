@@ -184,6 +184,7 @@ impl Expr {
             Func::SubstringIndex => string::substring_index(&a, w),
             Func::FindInSet => string::find_in_set(&a),
             Func::Md5 => digest::digest(&a, digest::Hash::Md5, w),
+            Func::Password => digest::password(&a),
             Func::Sha1 => digest::digest(&a, digest::Hash::Sha1, w),
             Func::Sha2 => digest::digest(&a, digest::Hash::Sha2, w),
             Func::Strcmp => string::strcmp(&a),

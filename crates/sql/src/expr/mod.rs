@@ -201,6 +201,8 @@ pub enum Func {
     RegexpReplace,
     FindInSet,
     Md5,
+    /// PASSWORD(x): mysql_native_password's stored form of x.
+    Password,
     Sha1,
     Sha2,
     Strcmp,

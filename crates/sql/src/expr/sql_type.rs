@@ -278,6 +278,7 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
         Func::SubstringIndex => SqlType::Str { chars: chars(0) },
         Func::FindInSet => int(3),
         Func::Md5 => SqlType::Str { chars: 32 },
+        Func::Password => SqlType::Str { chars: 41 },
         Func::Sha1 => SqlType::Str { chars: 40 },
         Func::Sha2 => SqlType::Str { chars: 128 },
         Func::Hex => SqlType::Str {

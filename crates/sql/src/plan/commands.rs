@@ -296,6 +296,32 @@ pub(crate) fn shutdown(c: &mut Cursor) -> Result<Stmt, SqlError> {
     Ok(Stmt::Shutdown)
 }
 
+/// `INSTALL SONAME 'lib'`, `INSTALL PLUGIN name SONAME 'lib'`, `UNINSTALL SONAME 'lib'`
+/// or `UNINSTALL PLUGIN name`.
+pub(crate) fn plugin(c: &mut Cursor) -> Result<Stmt, SqlError> {
+    let install = c.eat_word("INSTALL");
+    if !install {
+        c.expect_word("UNINSTALL")?;
+    }
+    let name = if c.eat_word("PLUGIN") {
+        Some(c.name()?)
+    } else {
+        None
+    };
+    let soname = if name.is_none() || install {
+        c.expect_word("SONAME")?;
+        Some(c.string()?)
+    } else {
+        None
+    };
+    c.expect_end()?;
+    Ok(Stmt::Plugin {
+        install,
+        name,
+        soname,
+    })
+}
+
 /// `BEGIN [WORK]`, `START TRANSACTION [mode, ...]`, `COMMIT` / `ROLLBACK` with their
 /// options (`WORK`, `AND [NO] CHAIN`, `[NO] RELEASE`), and the savepoint statements:
 /// `SAVEPOINT sp`, `ROLLBACK [WORK] TO [SAVEPOINT] sp`, `RELEASE SAVEPOINT sp`.

@@ -8,9 +8,9 @@ use crate::catalog::privileges::Privs;
 use crate::catalog::tls_require::TlsRequire;
 use crate::error::SqlError;
 use crate::parser::source::*;
-use crate::plan::statements::parse_user_list;
-use crate::plan::Stmt;
+use crate::plan::statements::{parse_user_list, password_call};
 use crate::plan::UserSpec;
+use crate::plan::{AuthSpec, Stmt};
 use myriad_types::errors::{ER_DUP_ARGUMENT, ER_NOT_SUPPORTED_YET, ER_WRONG_VALUE};
 use sqlparser::tokenizer::Token;
 
@@ -31,6 +31,9 @@ pub struct GrantStmt {
     pub users: Vec<UserSpec>,
     /// GRANT's `REQUIRE ...` and `WITH MAX_...`: what changes of the accounts.
     pub options: AccountOptions,
+    /// `GRANT PROXY ON account TO ...` / `REVOKE PROXY ON account FROM ...`: the proxied
+    /// account (the other fields are empty).
+    pub proxy: Option<UserSpec>,
 }
 
 /// `ON *.*`, `ON db.*`, `ON *` (the current database), `ON db.t` or `ON t` (a table of
@@ -55,10 +58,8 @@ fn unsupported(what: &str) -> SqlError {
 pub(crate) fn grant(c: &mut Cursor) -> Result<Stmt, SqlError> {
     let revoke = c.peek_word().as_deref() == Some("REVOKE");
     c.pos += 1;
-    if matches!(c.peek(), Some(t) if matches!(&t.token, Token::Word(w) if w.quote_style.is_some()))
-        || c.peek_word().is_some_and(|w| w == "PROXY")
-    {
-        return Err(unsupported("PROXY grants"));
+    if c.peek_word().as_deref() == Some("PROXY") && c.peek_word_at(1).as_deref() == Some("ON") {
+        return proxy(c, revoke);
     }
     let (mut privs, mut all, mut grant_option) = (Privs::NONE, false, false);
     let mut columns = Vec::new();
@@ -130,6 +131,34 @@ pub(crate) fn grant(c: &mut Cursor) -> Result<Stmt, SqlError> {
         every_level,
         users,
         options,
+        proxy: None,
+    }))
+}
+
+/// `PROXY ON account TO accounts [WITH GRANT OPTION]` or `PROXY ON account FROM accounts`,
+/// after GRANT or REVOKE.
+fn proxy(c: &mut Cursor, revoke: bool) -> Result<Stmt, SqlError> {
+    c.pos += 2;
+    let proxied = user_before_keyword(c, if revoke { "FROM" } else { "TO" })?;
+    c.expect_word(if revoke { "FROM" } else { "TO" })?;
+    let users = parse_user_list(c, false)?;
+    let grant_option = !revoke && c.eat_word("WITH") && {
+        c.expect_word("GRANT")?;
+        c.expect_word("OPTION")?;
+        true
+    };
+    c.expect_end()?;
+    Ok(Stmt::Grant(GrantStmt {
+        revoke,
+        privs: Privs::NONE,
+        all: false,
+        grant_option,
+        columns: Vec::new(),
+        level: GrantLevel::Global,
+        every_level: false,
+        users,
+        options: AccountOptions::default(),
+        proxy: Some(proxied),
     }))
 }
 
@@ -370,10 +399,24 @@ pub(crate) fn rename_user(c: &mut Cursor) -> Result<Stmt, SqlError> {
 /// One `user[@host]` followed by a comma and more (which the list parser would take as
 /// the next user).
 fn user_before_comma(c: &mut Cursor) -> Result<UserSpec, SqlError> {
-    let start = c.pos;
-    let end = (start..c.tokens.len())
+    let end = (c.pos..c.tokens.len())
         .find(|&i| c.tokens[i].token == Token::Comma)
         .unwrap_or(c.tokens.len());
+    user_before(c, end)
+}
+
+/// One `user[@host]` followed by the word `keyword` (which a host-less name would
+/// otherwise not end before).
+fn user_before_keyword(c: &mut Cursor, keyword: &str) -> Result<UserSpec, SqlError> {
+    let end = (c.pos..c.tokens.len())
+        .find(|&i| bare_word(&c.tokens[i]).is_some_and(|w| w.eq_ignore_ascii_case(keyword)))
+        .unwrap_or(c.tokens.len());
+    user_before(c, end)
+}
+
+/// One `user[@host]` among the tokens before `end`.
+fn user_before(c: &mut Cursor, end: usize) -> Result<UserSpec, SqlError> {
+    let start = c.pos;
     let mut sub = Cursor {
         tokens: &c.tokens[..end],
         pos: start,
@@ -385,8 +428,8 @@ fn user_before_comma(c: &mut Cursor) -> Result<UserSpec, SqlError> {
     Ok(user)
 }
 
-/// `SET PASSWORD [FOR user] = PASSWORD('pw') | 'hash'`: the user (None: the current
-/// account) and its new password in the form [`UserSpec`] carries.
+/// `SET PASSWORD [FOR user] = PASSWORD('pw') | 'stored form'`: the user (None: the current
+/// account) and its new password.
 pub(crate) fn set_password(c: &mut Cursor) -> Result<Stmt, SqlError> {
     c.expect_word("SET")?;
     c.expect_word("PASSWORD")?;
@@ -398,30 +441,14 @@ pub(crate) fn set_password(c: &mut Cursor) -> Result<Stmt, SqlError> {
     if !c.eat_token(&Token::Eq) {
         return Err(c.error());
     }
-    let (password, hashed) = if c.eat_word("PASSWORD") {
-        if !c.eat_token(&Token::LParen) {
-            return Err(c.error());
-        }
-        let pw = c.string()?;
-        if !c.eat_token(&Token::RParen) {
-            return Err(c.error());
-        }
-        (pw, false)
+    let password = if let Some(pw) = password_call(c)? {
+        AuthSpec::Password(pw)
     } else if c.peek_word().as_deref() == Some("OLD_PASSWORD") {
         return Err(unsupported("OLD_PASSWORD"));
     } else {
-        // A bare string is the stored hash itself ('' for no password).
-        (c.string()?, true)
+        // A bare string is the stored form itself ('' for no password).
+        AuthSpec::Stored(c.string()?)
     };
     c.expect_end()?;
-    Ok(Stmt::SetPassword {
-        user,
-        password: UserSpec {
-            user: String::new(),
-            host: String::new(),
-            password: Some(password),
-            hashed,
-            host_given: false,
-        },
-    })
+    Ok(Stmt::SetPassword { user, password })
 }

@@ -43,6 +43,7 @@ pub mod view_text;
 pub mod window;
 
 use crate::catalog::account_options::AccountOptions;
+pub use crate::catalog::auth_plugins::{AuthSpec, Using};
 use crate::error::SqlError;
 use crate::expr::ColumnScope;
 use crate::expr::Compiler;
@@ -123,22 +124,26 @@ pub struct FoundRowsWindow {
 pub struct UserSpec {
     pub user: String,
     pub host: String,
-    pub password: Option<String>,
-    /// `IDENTIFIED BY PASSWORD '*hash'`: `password` is the stored hash, not the password.
-    pub hashed: bool,
+    /// Its `IDENTIFIED ...` clause, if the statement has one.
+    pub auth: Option<AuthSpec>,
     /// Whether the statement wrote `@host`: a bare name may name a role.
     pub host_given: bool,
+    /// `CURRENT_USER` or `CURRENT_USER()`: the session's own account, which execution puts
+    /// in `user` and `host` (see `Session::with_current_user`).
+    pub current_user: bool,
 }
 
 impl UserSpec {
-    /// The hash to store for the password given (None: no password clause, or an empty
-    /// password); 1372 for a malformed `PASSWORD '*hash'`.
-    pub fn password_hash(&self) -> Result<Option<[u8; 20]>, crate::error::SqlError> {
-        match &self.password {
-            None => Ok(None),
-            Some(h) if self.hashed => crate::catalog::accounts::parse_hash(h),
-            Some(pw) => Ok(crate::catalog::accounts::native_hash(pw)),
-        }
+    /// The credential its `IDENTIFIED` clause sets (`IDENTIFIED BY` is for
+    /// mysql_native_password), or None without one; 1372 for a malformed stored form,
+    /// 1524 for an unknown plugin.
+    pub fn credential(
+        &self,
+    ) -> Result<Option<myriad_types::auth::Credential>, crate::error::SqlError> {
+        self.auth
+            .as_ref()
+            .map(|a| a.credential(crate::catalog::auth_plugins::Plugin::NativePassword))
+            .transpose()
     }
 }
 
@@ -197,6 +202,14 @@ pub enum Stmt {
     },
     /// SHOW PLUGINS: the plugins built in.
     ShowPlugins,
+    /// `INSTALL {SONAME 'lib' | PLUGIN name SONAME 'lib'}` or `UNINSTALL {SONAME 'lib' |
+    /// PLUGIN name}`: myriad's plugins are built in, so these only say so (see
+    /// `exec::admin::plugin_statement`).
+    Plugin {
+        install: bool,
+        name: Option<String>,
+        soname: Option<String>,
+    },
     ShowCreateDatabase {
         name: String,
     },
@@ -255,11 +268,11 @@ pub enum Stmt {
     Role(roles::RoleStmt),
     /// RENAME USER old TO new, ...
     RenameUser(Vec<(UserSpec, UserSpec)>),
-    /// SET PASSWORD [FOR user] = ...: the account (None: the current one) and, in a
-    /// [`UserSpec`] of its own, the password given.
+    /// SET PASSWORD [FOR user] = ...: the account (None: the current one) and the
+    /// password given (`PASSWORD('pw')`) or its stored form, for the account's plugin.
     SetPassword {
         user: Option<UserSpec>,
-        password: UserSpec,
+        password: AuthSpec,
     },
     FlushStatus,
     /// Other FLUSH forms (LOGS, PRIVILEGES, ...): dirty blocks are written;
@@ -399,6 +412,7 @@ impl Stmt {
                 | Stmt::CreateTable { .. }
                 | Stmt::DropTables { .. }
                 | Stmt::DropRoutine { .. }
+                | Stmt::Plugin { .. }
                 | Stmt::Truncate { .. }
                 | Stmt::Maintenance { .. }
                 | Stmt::AlterTable { .. }
@@ -428,6 +442,8 @@ impl Stmt {
         match self {
             Stmt::Select(_) | Stmt::Do(_) | Stmt::Union(_) => Counter::ComSelect,
             Stmt::UnlockTables => Counter::ComUnlockTables,
+            Stmt::Plugin { install: true, .. } => Counter::ComInstallPlugin,
+            Stmt::Plugin { .. } => Counter::ComUninstallPlugin,
             Stmt::LockTables(_) => Counter::ComLockTables,
             Stmt::LoadData(_) => Counter::ComLoad,
             Stmt::SelectInto(_) => Counter::ComSelect,
@@ -741,6 +757,7 @@ pub fn compile_statement(
             key_cache_parse::cache_index(&mut c)?
         }
         Some("DO") => commands::do_exprs(&mut c, &compiler)?,
+        Some("INSTALL" | "UNINSTALL") => commands::plugin(&mut c)?,
         Some("CALL") => commands::call(&mut c, &compiler, ctx.database)?,
         Some("DROP") if matches!(second(&c).as_deref(), Some("PROCEDURE" | "FUNCTION")) => {
             commands::drop_routine(&mut c, ctx.database)?

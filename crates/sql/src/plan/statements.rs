@@ -578,20 +578,54 @@ pub(crate) fn table_name(c: &mut Cursor) -> Result<(Option<String>, String), Sql
     Ok((None, first))
 }
 
-/// `'user'@'host' [IDENTIFIED BY 'pw'], ...`
-/// An account's `IDENTIFIED [WITH plugin] BY [PASSWORD] 'text'`: the text and whether it
-/// is the stored hash.
-fn identified_by(c: &mut Cursor, allow: bool) -> Result<(Option<String>, bool), SqlError> {
+/// An account's `IDENTIFIED` clause, where `allow`ed:
+/// `IDENTIFIED BY [PASSWORD] 'text'` or
+/// `IDENTIFIED {VIA | WITH} plugin [{USING | AS} {'auth string' | PASSWORD('pw')}]`.
+/// MariaDB's `OR plugin ...` (several ways to sign in) answers 1235.
+fn identified_by(c: &mut Cursor, allow: bool) -> Result<Option<AuthSpec>, SqlError> {
     if !(allow && c.eat_word("IDENTIFIED")) {
-        return Ok((None, false));
+        return Ok(None);
     }
-    if c.eat_word("WITH") {
-        // IDENTIFIED WITH mysql_native_password BY 'pw'
-        c.name()?;
+    if c.eat_word("BY") {
+        return Ok(Some(if c.eat_word("PASSWORD") {
+            AuthSpec::Stored(c.string()?)
+        } else {
+            AuthSpec::Password(c.string()?)
+        }));
     }
-    c.expect_word("BY")?;
-    let hashed = c.eat_word("PASSWORD");
-    Ok((Some(c.string()?), hashed))
+    if !(c.eat_word("VIA") || c.eat_word("WITH")) {
+        return Err(c.error());
+    }
+    let plugin = c.name()?;
+    let using = if c.eat_word("USING") || c.eat_word("AS") {
+        match password_call(c)? {
+            Some(pw) => Using::Password(pw),
+            None => Using::Stored(c.string()?),
+        }
+    } else {
+        Using::Nothing
+    };
+    if c.peek_word().as_deref() == Some("OR") {
+        return Err(SqlError::not_supported(
+            "IDENTIFIED VIA with more than one authentication plugin",
+        ));
+    }
+    Ok(Some(AuthSpec::Via { plugin, using }))
+}
+
+/// `PASSWORD('pw')`: the password, or None (nothing consumed) when no PASSWORD( follows.
+pub(crate) fn password_call(c: &mut Cursor) -> Result<Option<String>, SqlError> {
+    let is_call = c.peek_word().as_deref() == Some("PASSWORD")
+        && c.tokens.get(c.pos + 1).map(|t| &t.token) == Some(&Token::LParen);
+    if !is_call {
+        return Ok(None);
+    }
+    c.pos += 2;
+    let pw = c.string()?;
+    if !c.eat_token(&Token::RParen) {
+        return Err(c.error());
+    }
+    Ok(Some(pw))
 }
 
 pub(crate) fn parse_user_list(
@@ -611,19 +645,35 @@ pub(crate) fn parse_user_list(
                 let (user, host) = (user.to_string(), host.to_string());
                 c.pos += 1;
                 let host = if host.is_empty() { c.name()? } else { host };
-                let (password, hashed) = identified_by(c, allow_password)?;
+                let auth = identified_by(c, allow_password)?;
                 users.push(UserSpec {
                     user,
                     host,
-                    password,
-                    hashed,
+                    auth,
                     host_given: true,
+                    current_user: false,
                 });
                 if !c.eat_token(&Token::Comma) {
                     break;
                 }
                 continue;
             }
+        }
+        if c.eat_word("CURRENT_USER") {
+            if c.eat_token(&Token::LParen) && !c.eat_token(&Token::RParen) {
+                return Err(c.error());
+            }
+            users.push(UserSpec {
+                user: String::new(),
+                host: String::new(),
+                auth: identified_by(c, allow_password)?,
+                host_given: true,
+                current_user: true,
+            });
+            if !c.eat_token(&Token::Comma) {
+                break;
+            }
+            continue;
         }
         let user = c.name()?;
         // The tokenizer reads `@'host'` as a word "@" then a string, or `@host` as "@host".
@@ -647,13 +697,13 @@ pub(crate) fn parse_user_list(
                 "%".to_string()
             }
         };
-        let (password, hashed) = identified_by(c, allow_password)?;
+        let auth = identified_by(c, allow_password)?;
         users.push(UserSpec {
             user,
             host,
-            password,
-            hashed,
+            auth,
             host_given,
+            current_user: false,
         });
         if !c.eat_token(&Token::Comma) {
             break;

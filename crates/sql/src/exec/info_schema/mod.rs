@@ -66,6 +66,7 @@ pub(crate) fn rows(
         VirtualRows::MysqlDb => privileges::mysql_db(env),
         VirtualRows::MysqlColumnsPriv => privileges::mysql_columns_priv(env),
         VirtualRows::MysqlRolesMapping => privileges::mysql_roles_mapping(env),
+        VirtualRows::MysqlProxiesPriv => privileges::mysql_proxies_priv(env),
         VirtualRows::GlobalVariables => variables(env, true),
         VirtualRows::SessionVariables => variables(env, false),
         VirtualRows::SystemVariables => system_variables(env),

@@ -127,15 +127,7 @@ pub(super) fn column_privileges(env: &ExecEnv) -> Vec<st::Row> {
 /// `mysql.columns_priv`: a row per column grant (Host, Db, User, Table_name, Column_name,
 /// Timestamp, Column_priv). The time of a grant is not kept: the zero timestamp.
 pub(super) fn mysql_columns_priv(env: &ExecEnv) -> Vec<st::Row> {
-    let zero = Value::DateTime(myriad_types::datetime::DateTime {
-        year: 0,
-        month: 0,
-        day: 0,
-        hour: 0,
-        minute: 0,
-        second: 0,
-        micros: 0,
-    });
+    let zero = timestamp(0);
     let mut out = Vec::new();
     for account in env.engine.accounts.list() {
         for c in &account.grants.columns {
@@ -173,17 +165,17 @@ fn yes_no(privs: Privs, name: &str) -> Value {
 /// [`crate::catalog::mysql_schema`]).
 pub(super) fn mysql_user(env: &ExecEnv) -> Vec<st::Row> {
     use crate::catalog::tls_require::TlsRequire;
+    use myriad_types::auth::Credential;
     let mut out = Vec::new();
     for account in env.engine.accounts.list() {
-        let hash = account
-            .auth
-            .native_password_hash
-            .map(|h| {
-                let hex: String = h.iter().map(|b| format!("{b:02X}")).collect();
-                format!("*{hex}")
-            })
-            .unwrap_or_default();
-        let mut row = vec![text(&account.host), text(&account.user), text(&hash)];
+        let credential = &account.auth.credential;
+        let auth_string = crate::catalog::auth_plugins::auth_string(credential);
+        // `Password` shows mysql_native_password's hash only.
+        let password = match credential {
+            Credential::NativePassword(_) => auth_string.as_str(),
+            Credential::Ed25519(_) => "",
+        };
+        let mut row = vec![text(&account.host), text(&account.user), text(password)];
         for (_, name) in USER_PRIVILEGE_COLUMNS {
             row.push(yes_no(account.grants.global, name));
         }
@@ -219,9 +211,9 @@ pub(super) fn mysql_user(env: &ExecEnv) -> Vec<st::Row> {
             text(if account.is_role {
                 ""
             } else {
-                "mysql_native_password"
+                credential.plugin()
             }),
-            text(&hash),
+            text(&auth_string),
             // `PASSWORD EXPIRE` (MariaDB's view reads it, not the lifetime).
             text(match (account.is_role, account.password_expiry.expired) {
                 (true, _) => "",
@@ -266,4 +258,41 @@ pub(super) fn mysql_roles_mapping(env: &ExecEnv) -> Vec<st::Row> {
         }
     }
     out
+}
+
+/// `mysql.proxies_priv`: a row per PROXY grant (Host, User, Proxied_host, Proxied_user,
+/// With_grant, Grantor, Timestamp).
+pub(super) fn mysql_proxies_priv(env: &ExecEnv) -> Vec<st::Row> {
+    let mut out = Vec::new();
+    for account in env.engine.accounts.list() {
+        for p in &account.proxies {
+            out.push(vec![
+                text(&account.host),
+                text(&account.user),
+                text(&p.host),
+                text(&p.user),
+                Value::Int(i64::from(p.with_grant)),
+                text(&p.grantor),
+                timestamp(p.timestamp),
+            ]);
+        }
+    }
+    out
+}
+
+/// A grant's time (Unix seconds, shown in UTC), or the zero timestamp for 0.
+fn timestamp(seconds: u64) -> Value {
+    if seconds == 0 {
+        return Value::DateTime(myriad_types::datetime::DateTime {
+            year: 0,
+            month: 0,
+            day: 0,
+            hour: 0,
+            minute: 0,
+            second: 0,
+            micros: 0,
+        });
+    }
+    let micros = i64::try_from(seconds.saturating_mul(1_000_000)).unwrap_or(i64::MAX);
+    Value::DateTime(myriad_types::datetime::DateTime::from_unix_micros(micros, false))
 }

@@ -178,6 +178,7 @@ fn reads_text(func: Func, i: usize) -> bool {
         | Func::Hex
         | Func::FindInSet
         | Func::Md5
+        | Func::Password
         | Func::Sha1
         | Func::Sha2
         | Func::Strcmp

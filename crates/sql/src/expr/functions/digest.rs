@@ -18,6 +18,18 @@ pub(super) enum Hash {
     Sha2,
 }
 
+/// PASSWORD(x): `*` and the upper-case hex of SHA1(SHA1(x)), as mysql_native_password
+/// stores it; '' for an empty string and for NULL, as MariaDB answers.
+pub(super) fn password(a: &Args) -> Value {
+    let bytes = a.v[0].to_text().unwrap_or_default();
+    let hash = crate::catalog::auth_plugins::native_hash(bytes);
+    Value::Bytes(
+        hash.map(|h| crate::catalog::auth_plugins::native_hash_text(&h))
+            .unwrap_or_default()
+            .into_bytes(),
+    )
+}
+
 pub(super) fn digest(a: &Args, hash: Hash, w: &mut Vec<Warning>) -> Value {
     if a.v[0].is_null() {
         return Value::Null;
