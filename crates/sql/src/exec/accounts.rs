@@ -142,7 +142,8 @@ impl Session {
             let (user, host) = (&self.info.user, &self.info.host);
             return Err(match level {
                 Level::Global => global_denied(Privs::GRANT),
-                Level::Database(db) => database_denied(user, host, db),
+                // As MariaDB: a database's denial names the account's host pattern.
+                Level::Database(db) => database_denied(user, &self.own_account().1, db),
                 Level::Table(db, t) => table_denied("GRANT", user, host, db, t),
             });
         }
