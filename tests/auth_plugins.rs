@@ -62,6 +62,21 @@ const STEPS: &[(&str, Option<&str>, &str)] = &[
          CREATE USER nat2 IDENTIFIED VIA mysql_native_password \
          USING '*14E65567ABDB5135D0CFD9A70B3032C179A49EE7'; SHOW GRANTS FOR nat; SHOW GRANTS FOR nat2",
     ),
+    (
+        "root",
+        None,
+        "CREATE ROLE gr; CREATE USER gp REQUIRE ISSUER '/CN=b' WITH MAX_QUERIES_PER_HOUR 5 \
+         MAX_STATEMENT_TIME 1.5 PASSWORD EXPIRE INTERVAL 30 DAY ACCOUNT LOCK; \
+         GRANT SELECT, INSERT, SUPER, GRANT OPTION ON *.* TO gp; GRANT gr TO gp; \
+         SET DEFAULT ROLE gr FOR gp; CREATE USER gq REQUIRE SSL PASSWORD EXPIRE",
+    ),
+    (
+        "root",
+        None,
+        "SELECT Host, User, REGEXP_REPLACE(Priv, '\"(version_id|password_last_changed)\":[0-9]+', '') \
+         FROM mysql.global_priv WHERE User LIKE 'ed%' OR User LIKE 'nat%' OR User LIKE 'g_' \
+         ORDER BY User",
+    ),
     ("nat", Some("pw"), "SELECT CURRENT_USER()"),
     ("nat2", Some("secret"), "SELECT CURRENT_USER()"),
     // SET PASSWORD keeps the account's plugin; IDENTIFIED BY makes it native.

@@ -46,6 +46,7 @@ pub enum VirtualRows {
     MysqlColumnsPriv,
     MysqlRolesMapping,
     MysqlProxiesPriv,
+    MysqlGlobalPriv,
     /// Rows of objects myriad does not have (views, routines, triggers, events, foreign
     /// keys, CHECK constraints, tablespaces): always none, which is MariaDB's answer for a
     /// server without them.

@@ -5,11 +5,11 @@
 //! and change only through CREATE / ALTER / DROP USER, GRANT and REVOKE: writing these
 //! tables answers 1235.
 //!
-//! `mysql.user` is MariaDB's compatibility view over `mysql.global_priv`; `mysql.db`'s
-//! privilege columns are `enum('N','Y')` in MariaDB and `char(1)` here (ENUM columns are
-//! not built). Tables that would need what myriad does not keep (`global_priv`'s JSON with
-//! password timestamps, `tables_priv`' grantor and time) answer 1235; the grant tables of
-//! objects myriad does not have (proxies, routines) are empty. `columns_priv` lists the
+//! `mysql.user` is MariaDB's compatibility view over `mysql.global_priv`, whose `Priv`
+//! column is the account's JSON as MariaDB writes it; `mysql.db`'s privilege columns are
+//! `enum('N','Y')` in MariaDB and `char(1)` here (ENUM columns are not built). Tables that
+//! would need what myriad does not keep (`tables_priv`' grantor and time) answer 1235; the
+//! grant tables of objects myriad does not have (routines) are empty. `columns_priv` lists the
 //! column grants, with the zero timestamp (the time of a grant is not kept).
 
 use super::info_schema::{VirtualRows, VirtualTable};
@@ -33,6 +33,11 @@ pub static TABLES: &[VirtualTable] = &[
         VirtualRows::MysqlColumnsPriv,
     ),
     table("db", DB_COLUMNS, VirtualRows::MysqlDb),
+    table(
+        "global_priv",
+        GLOBAL_PRIV_COLUMNS,
+        VirtualRows::MysqlGlobalPriv,
+    ),
     table("procs_priv", PROCS_PRIV_COLUMNS, VirtualRows::None),
     table(
         "proxies_priv",
@@ -53,7 +58,6 @@ pub static NOT_BUILT: &[&str] = &[
     "event",
     "func",
     "general_log",
-    "global_priv",
     "gtid_slave_pos",
     "help_category",
     "help_keyword",
@@ -190,6 +194,10 @@ const PROCS_PRIV_COLUMNS: &str = "Host char(255) NOT NULL, Db char(64) NOT NULL,
 const PROXIES_PRIV_COLUMNS: &str = "Host char(255) NOT NULL, User char(128) NOT NULL, \
      Proxied_host char(255) NOT NULL, Proxied_user char(128) NOT NULL, With_grant tinyint(1) \
      NOT NULL, Grantor varchar(384) NOT NULL, Timestamp timestamp NOT NULL";
+
+/// `mysql.global_priv`: MariaDB's columns (`Priv` is JSON text).
+const GLOBAL_PRIV_COLUMNS: &str =
+    "Host char(255) NOT NULL, User char(128) NOT NULL, Priv longtext NOT NULL";
 
 /// `mysql.roles_mapping`: MariaDB's columns (its ENUM as `char(1)`).
 const ROLES_MAPPING_COLUMNS: &str = "Host char(255) NOT NULL, User char(128) NOT NULL, Role \

@@ -24,6 +24,7 @@ use crate::plan::info_schema::{is_schema, SCHEMA};
 use crate::plan::tables::TableRef;
 
 mod columns;
+mod global_priv;
 mod privileges;
 mod server;
 mod views;
@@ -67,6 +68,7 @@ pub(crate) fn rows(
         VirtualRows::MysqlColumnsPriv => privileges::mysql_columns_priv(env),
         VirtualRows::MysqlRolesMapping => privileges::mysql_roles_mapping(env),
         VirtualRows::MysqlProxiesPriv => privileges::mysql_proxies_priv(env),
+        VirtualRows::MysqlGlobalPriv => global_priv::mysql_global_priv(env),
         VirtualRows::GlobalVariables => variables(env, true),
         VirtualRows::SessionVariables => variables(env, false),
         VirtualRows::SystemVariables => system_variables(env),
