@@ -49,8 +49,9 @@ pub(crate) fn compile_expr_tokens(
 }
 
 /// MySQL syntax sqlparser does not know: `MOD` as an infix operator becomes `%`, `!`
-/// becomes NOT, a final `LOCK IN SHARE MODE` becomes `FOR SHARE`, and GROUP_CONCAT's
-/// LIMIT is read where MariaDB writes it.
+/// becomes NOT, a final `LOCK IN SHARE MODE` becomes `FOR SHARE`, GROUP_CONCAT's LIMIT is
+/// read where MariaDB writes it, and `REGEXP NULL` is read as `REGEXP (NULL)` (sqlparser
+/// takes the NULL after REGEXP for half of `NOT NULL`).
 pub(crate) fn rewrite_tokens(mut tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
     for i in 0..tokens.len() {
         let next_is_paren = matches!(tokens.get(i + 1).map(|t| &t.token), Some(Token::LParen));
@@ -72,7 +73,47 @@ pub(crate) fn rewrite_tokens(mut tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpa
     }
     share_mode_as_for_share(&mut tokens);
     crate::plan::query::group_concat::reorder_clauses(&mut tokens);
-    tokens
+    null_pattern_in_parentheses(tokens)
+}
+
+/// `x REGEXP NULL` / `x RLIKE NULL` as `x REGEXP (NULL)`.
+fn null_pattern_in_parentheses(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
+    let is_word = |t: &TokenWithSpan, word: &str| {
+        matches!(&t.token, Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case(word))
+    };
+    let null_after = |i: usize| {
+        (is_word(&tokens[i], "REGEXP") || is_word(&tokens[i], "RLIKE"))
+            && tokens[i + 1..]
+                .iter()
+                .find(|t| !matches!(t.token, Token::Whitespace(_)))
+                .is_some_and(|t| is_word(t, "NULL"))
+    };
+    let wrap: Vec<bool> = (0..tokens.len()).map(null_after).collect();
+    if !wrap.contains(&true) {
+        return tokens;
+    }
+    let mut out = Vec::with_capacity(tokens.len() + 2);
+    let mut open = false;
+    for (i, t) in tokens.into_iter().enumerate() {
+        let span = t.span;
+        let null = open && is_word(&t, "NULL");
+        if null {
+            out.push(TokenWithSpan {
+                token: Token::LParen,
+                span,
+            });
+        }
+        out.push(t);
+        if null {
+            out.push(TokenWithSpan {
+                token: Token::RParen,
+                span,
+            });
+            open = false;
+        }
+        open |= wrap[i];
+    }
+    out
 }
 
 /// A statement ending in MySQL's older `LOCK IN SHARE MODE` is read as ending in `FOR

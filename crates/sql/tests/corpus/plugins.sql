@@ -1,5 +1,5 @@
 -- information_schema.PLUGINS and ALL_PLUGINS, and SHOW PLUGINS: the plugins myriad has
--- (its storage engine, as SHOW ENGINES shows it, and mysql_native_password); MariaDB lists
+-- (its storage engine, as SHOW ENGINES shows it, mysql_native_password and ed25519); MariaDB lists
 -- many more, so the statements here ask about plugins both have or neither has.
 SELECT plugin_name, plugin_status, plugin_type, plugin_library, plugin_library_version, plugin_maturity FROM information_schema.plugins WHERE plugin_name IN ('InnoDB', 'mysql_native_password') ORDER BY plugin_name
 SELECT plugin_name, plugin_status, plugin_type, plugin_type_version FROM information_schema.all_plugins WHERE plugin_name = 'mysql_native_password'
