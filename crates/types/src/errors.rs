@@ -196,6 +196,7 @@ error_codes! {
     ER_STACK_OVERRUN_NEED_MORE = 1436, "HY000", "Thread stack overrun:  %ld bytes used of a %ld byte stack, and %ld bytes needed. Consider increasing the thread_stack system variable.";
     ER_WARN_CANT_DROP_DEFAULT_KEYCACHE = 1438, "HY000", "Cannot drop default keycache";
     ER_DATETIME_FUNCTION_OVERFLOW = 1441, "22008", "Datetime function: %-.32s field overflow";
+    ER_NO_SUCH_USER = 1449, "HY000", "The user specified as a definer ('%-.64s'@'%-.64s') does not exist";
     ER_MAX_PREPARED_STMT_COUNT_REACHED = 1461, "42000", "Can't create more than max_prepared_stmt_count statements (current value: %u)";
     ER_VIEW_RECURSIVE = 1462, "HY000", "%`s.%`s contains view recursion";
     ER_PLUGIN_IS_NOT_LOADED = 1524, "HY000", "Plugin '%-.192s' is not loaded";

@@ -24,7 +24,8 @@ use crate::plan::{AssignTarget, SetScope, Stmt};
 use crate::value::Value;
 use crate::Session;
 use myriad_types::errors::{
-    ER_COLUMNACCESS_DENIED_ERROR, ER_DBACCESS_DENIED_ERROR, ER_MUST_CHANGE_PASSWORD,
+    ER_ACCESS_DENIED_ERROR, ER_COLUMNACCESS_DENIED_ERROR, ER_DBACCESS_DENIED_ERROR,
+    ER_MUST_CHANGE_PASSWORD, ER_NO_SUCH_USER,
     ER_OPTION_PREVENTS_STATEMENT, ER_SPECIFIC_ACCESS_DENIED_ERROR, ER_TABLEACCESS_DENIED_ERROR,
 };
 use std::sync::Arc;
@@ -51,6 +52,9 @@ enum Need<'s> {
     Global(Privs),
     /// SELECT on each of these tables (`db`, `table`).
     Reads(Vec<(String, String)>),
+    /// SELECT at table level, held by the definer (user, host) of the SQL SECURITY
+    /// DEFINER view they are read through, on each of these tables.
+    ReadsAs(Vec<(String, String)>, Arc<(String, String)>),
     /// SELECT on the columns of `db`.`table` the statement reads (an UPDATE's or DELETE's
     /// WHERE, new values and ORDER BY, an ON DUPLICATE KEY UPDATE's values): the table's,
     /// or the column's own (1143 names the first one missing).
@@ -131,8 +135,12 @@ impl Session {
         // As MariaDB: every table's privilege first (some column privilege of the kind
         // passes there), then the columns (walked only if a need looks at them).
         for need in &needs {
+            let reader = match need {
+                Need::ReadsAs(_, definer) => Some(definer.as_ref()),
+                _ => None,
+            };
             self.check_need(&grants, need)
-                .map_err(|e| self.denied_behind_view(stmt, e))?;
+                .map_err(|e| self.denied_behind_view(stmt, e, reader))?;
         }
         let uses = std::cell::OnceCell::new();
         for need in &needs {
@@ -253,7 +261,40 @@ impl Session {
                     }
                 }
             }
+            Need::ReadsAs(ref tables, ref definer) => self.check_definer_reads(tables, definer)?,
             Need::ReadColumns(..) | Need::WriteColumns(..) => {}
+        }
+        Ok(())
+    }
+
+    /// [`Need::ReadsAs`]: the definer must exist (else MariaDB's 1449 to an account with
+    /// SUPER, 1045 to others) and hold SELECT on each table at table level (its column
+    /// privileges are not looked at); a denial is a 1142, which the caller turns into the
+    /// view's 1356.
+    fn check_definer_reads(
+        &self,
+        tables: &[(String, String)],
+        definer: &(String, String),
+    ) -> Result<(), SqlError> {
+        let Some(account) = self.engine.accounts.grants_of_account(&definer.0, &definer.1) else {
+            if self.checked_grants().global.contains(Privs::SUPER) {
+                return Err(SqlError::of(ER_NO_SUCH_USER, &[&definer.0, &definer.1]));
+            }
+            let (_, host) = self.own_account();
+            return Err(SqlError::of(
+                ER_ACCESS_DENIED_ERROR,
+                &[&self.info.user, &host, &"YES"],
+            ));
+        };
+        let grants = &account.grants;
+        if grants.is_all() {
+            return Ok(());
+        }
+        let (user, host) = (&self.info.user, &self.info.host);
+        for (db, table) in tables {
+            if !grants.on_table(db, table).contains(Privs::SELECT) {
+                return Err(table_denied("SELECT", user, host, db, table));
+            }
         }
         Ok(())
     }
@@ -465,10 +506,21 @@ pub(crate) fn writes(stmt: &Stmt) -> bool {
 /// What `stmt` needs, pushed onto `needs` (see [`Need`]).
 /// `current` is the session's database, for statements that name none.
 fn needs_of<'s>(stmt: &'s Stmt, current: Option<&'s str>, needs: &mut Vec<Need<'s>>) {
-    use crate::exec::query_cache::{read_tables, tables_of_exprs};
+    use crate::exec::query_cache::{reads_by_account, tables_of_exprs};
     let table = |db: &'s str, t: &'s str, p: Privs| Need::Table(db, t, p);
     match stmt {
-        Stmt::Select(_) | Stmt::SelectTable(_) => push_reads(read_tables(stmt), needs),
+        Stmt::Select(_) | Stmt::SelectTable(_) => match reads_by_account(stmt) {
+            Some((invoker, definer)) => {
+                push_reads(Some(invoker), needs);
+                for (db, table, account) in definer {
+                    match needs.last_mut() {
+                        Some(Need::ReadsAs(list, last)) if *last == account => list.push((db, table)),
+                        _ => needs.push(Need::ReadsAs(vec![(db, table)], account)),
+                    }
+                }
+            }
+            None => push_reads(None, needs),
+        },
         Stmt::Do(exprs) => push_reads(tables_of_exprs(exprs), needs),
         Stmt::Explain(inner) => needs_of(inner, current, needs),
         Stmt::SelectInto(into) => needs_of(&into.query, current, needs),

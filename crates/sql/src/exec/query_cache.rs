@@ -339,6 +339,20 @@ pub fn read_tables(stmt: &Stmt) -> Option<Vec<(String, String)>> {
     collect_stmt(stmt, &mut tables).then_some(tables.list)
 }
 
+/// A SELECT's reads by whose privileges they need: the tables and views its reader must
+/// hold SELECT on, and those read through SQL SECURITY DEFINER views, each with the
+/// definer whose SELECT it needs; None as for [`read_tables`].
+pub fn reads_by_account(stmt: &Stmt) -> Option<AccountReads> {
+    let mut tables = Tables::every();
+    collect_stmt(stmt, &mut tables).then_some((tables.invoker, tables.definer))
+}
+
+/// What [`reads_by_account`] answers.
+pub type AccountReads = (
+    Vec<(String, String)>,
+    Vec<(String, String, Arc<(String, String)>)>,
+);
+
 /// The tables and views a SELECT names itself, its subqueries' included, without the
 /// tables under its views; None as for [`read_tables`].
 pub fn named_tables(stmt: &Stmt) -> Option<Vec<(String, String)>> {
@@ -375,6 +389,12 @@ pub(crate) struct Tables {
     pub every: bool,
     /// Views count as the tables named, without the tables under them.
     pub views_opaque: bool,
+    /// Within an SQL SECURITY DEFINER view: its definer.
+    reading_as: Option<Arc<(String, String)>>,
+    /// The tables of `list` read with the reader's own privileges.
+    invoker: Vec<(String, String)>,
+    /// The tables of `list` read with a definer's, and the definer.
+    definer: Vec<(String, String, Arc<(String, String)>)>,
     /// The subqueries walked already (by address). A plan names one subquery in several
     /// places (a WHERE and the index range it gives), and a walk that entered it at each
     /// would double with every level of nesting: 2^26 walks for 26 nested levels.
@@ -382,6 +402,16 @@ pub(crate) struct Tables {
 }
 
 impl Tables {
+    /// Note table `db`.`name` read, with the privileges of whoever reads at this point.
+    fn push(&mut self, db: &str, name: &str) {
+        let table = (db.to_string(), name.to_string());
+        match &self.reading_as {
+            Some(definer) => self.definer.push((table.0.clone(), table.1.clone(), definer.clone())),
+            None => self.invoker.push(table.clone()),
+        }
+        self.list.push(table);
+    }
+
     /// A walk for every table read.
     fn every() -> Tables {
         Tables {
@@ -407,16 +437,21 @@ pub(crate) fn collect_stmt(stmt: &Stmt, tables: &mut Tables) -> bool {
                 // A view is read as a table (its version moves when it is replaced or
                 // dropped; SELECT on it is needed), then as the derived table it is.
                 if t.is_view() {
-                    tables
-                        .list
-                        .push((t.database.to_string(), t.name.to_string()));
+                    tables.push(&t.database, &t.name);
                     if tables.views_opaque {
                         continue;
                     }
                 }
-                // A derived table reads the tables of its query.
+                // A derived table reads the tables of its query; a DEFINER view's are
+                // read with its definer's privileges.
                 if let Some(crate::plan::tables::Made::Query(q)) = &t.made {
-                    if !collect_subquery(q.as_ref(), tables) {
+                    let outer = match &t.reads_as {
+                        Some(definer) => tables.reading_as.replace(definer.clone()),
+                        None => tables.reading_as.clone(),
+                    };
+                    let walked = collect_subquery(q.as_ref(), tables);
+                    tables.reading_as = outer;
+                    if !walked {
                         return false;
                     }
                     continue;
@@ -434,9 +469,7 @@ pub(crate) fn collect_stmt(stmt: &Stmt, tables: &mut Tables) -> bool {
                         continue;
                     }
                 }
-                tables
-                    .list
-                    .push((t.database.to_string(), t.name.to_string()));
+                tables.push(&t.database, &t.name);
             }
             let mut exprs: Vec<&Expr> = Vec::new();
             exprs.extend(plan.source.filter.as_ref());

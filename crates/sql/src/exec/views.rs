@@ -31,6 +31,30 @@ fn err_not_a_view(db: &str, name: &str) -> SqlError {
 }
 
 impl Session {
+    /// A DEFINER clause naming `user`@`host`: another account than `current` needs SUPER
+    /// or SET USER (1227), as in MariaDB, since the view's tables are read with the
+    /// definer's privileges; an account that does not exist gets MariaDB's note 1449.
+    fn check_definer(
+        &self,
+        user: &str,
+        host: &str,
+        current: (&str, &str),
+        env: &mut ExecEnv,
+    ) -> Result<(), SqlError> {
+        if (user, host) != current {
+            let grants = self.checked_grants();
+            let either = Privs::SUPER.union(Privs::named("SET USER").unwrap_or(Privs::SUPER));
+            if !grants.is_all() && grants.global.0 & either.0 == 0 {
+                return Err(crate::exec::privileges::global_denied(either));
+            }
+        }
+        if !self.engine.accounts.exists(user, host) {
+            let e = SqlError::of(myriad_types::errors::ER_NO_SUCH_USER, &[&user, &host]);
+            env.warnings.push(note(e.code, e.message));
+        }
+        Ok(())
+    }
+
     /// CREATE [OR REPLACE] VIEW and ALTER VIEW.
     pub(crate) fn create_view(
         &self,
@@ -81,6 +105,9 @@ impl Session {
         let kept = old.as_ref().filter(|_| v.alter);
         let current = env.current_user();
         let (user, host) = current.rsplit_once('@').unwrap_or((&current, ""));
+        if let Some((u, h)) = &v.definer {
+            self.check_definer(u, h, (user, host), env)?;
+        }
         let (definer_user, definer_host) = match (&v.definer, kept) {
             (Some((u, h)), _) => (u.clone(), h.clone()),
             (None, Some(k)) => (k.definer_user.clone(), k.definer_host.clone()),
@@ -253,8 +280,15 @@ impl Session {
     /// A table-level denial (1142) for a table the statement reads only through a view
     /// answers as MariaDB answers for a view whose tables its reader may not read: 1356
     /// naming the view (its message speaks of the definer or invoker), never the table
-    /// under it.
-    pub(crate) fn denied_behind_view(&self, stmt: &Stmt, denied: SqlError) -> SqlError {
+    /// under it. `definer` is whose privileges fell short, None for the session's own: the
+    /// view named is the first one read with those privileges (an SQL SECURITY DEFINER view
+    /// of that definer, or an INVOKER view for the session), else the first one.
+    pub(crate) fn denied_behind_view(
+        &self,
+        stmt: &Stmt,
+        denied: SqlError,
+        definer: Option<&(String, String)>,
+    ) -> SqlError {
         if denied.code != ER_TABLEACCESS_DENIED_ERROR.code {
             return denied;
         }
@@ -266,7 +300,21 @@ impl Session {
             return denied;
         }
         let storage = self.engine.catalog.storage();
-        match named.iter().find(|(db, t)| storage.view_exists(db, t)) {
+        let views: Vec<&(String, String)> = named
+            .iter()
+            .filter(|(db, t)| storage.view_exists(db, t))
+            .collect();
+        let reads_as_denied = |(db, t): &&(String, String)| {
+            let Ok(Some(def)) = catalog::views::read(storage, db, t) else {
+                return false;
+            };
+            match definer {
+                _ if def.security.eq_ignore_ascii_case("INVOKER") => definer.is_none(),
+                Some((u, h)) => def.definer_user == *u && def.definer_host == *h,
+                None => false,
+            }
+        };
+        match views.iter().copied().find(reads_as_denied).or(views.first().copied()) {
             Some((db, t)) => catalog::views::err_view_invalid(db, t),
             None => denied,
         }

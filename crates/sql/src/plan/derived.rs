@@ -175,6 +175,7 @@ pub(crate) fn query_table(
     check_unique_names(&columns)?;
     let name: Arc<str> = alias.into();
     Ok(TableRef {
+        reads_as: None,
         database: "".into(),
         alias: Arc::clone(&name),
         name,

@@ -44,6 +44,7 @@ pub fn table_ref(name: &str, alias: Option<&str>) -> Result<TableRef, SqlError> 
     // MariaDB shows the name as the statement wrote it.
     let name: Arc<str> = name.into();
     Ok(TableRef {
+        reads_as: None,
         database: SCHEMA.into(),
         alias: alias.map_or_else(|| Arc::clone(&name), Into::into),
         name,
@@ -99,6 +100,7 @@ pub fn mysql_table_ref(name: &str, alias: Option<&str>) -> Result<Option<TableRe
     let def = made_definition(mysql::TABLES, &DEFS, mysql::SCHEMA, index)?;
     let name: Arc<str> = name.into();
     Ok(Some(TableRef {
+        reads_as: None,
         database: mysql::SCHEMA.into(),
         alias: alias.map_or_else(|| Arc::clone(&name), Into::into),
         name,

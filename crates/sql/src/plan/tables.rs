@@ -47,6 +47,9 @@ pub struct TableRef {
     /// Where the rows of a table that is not stored come from, made when the statement
     /// runs (`crate::exec::source`); None for a stored table.
     pub made: Option<Made>,
+    /// For an SQL SECURITY DEFINER view: its definer (user, host), the account whose
+    /// privileges its tables are read with.
+    pub reads_as: Option<Arc<(String, String)>>,
 }
 
 /// The rows of a table that is not stored.
@@ -419,6 +422,7 @@ pub fn open_ref(
     })?;
     let name: Arc<str> = name.into();
     Ok(TableRef {
+        reads_as: None,
         database: db.into(),
         alias: alias.map_or_else(|| Arc::clone(&name), Into::into),
         name,
