@@ -70,6 +70,47 @@ pub(crate) fn into_at(tokens: &[TokenWithSpan]) -> Option<usize> {
     depth_zero(tokens).find(|&i| is_word(&tokens[i], "INTO"))
 }
 
+/// For the errors answered before a statement compiles: whether statement text `text`
+/// is a query with an INTO clause, whether that clause names a file (OUTFILE or
+/// DUMPFILE), and the text without it.
+pub(crate) fn text_without_into(text: &str) -> Option<(bool, String)> {
+    let mut map = SourceMap::new(text);
+    let raw = crate::parser::source::split(text, &mut map)
+        .ok()?
+        .into_iter()
+        .next()?;
+    let at = into_at(&raw.tokens)?;
+    let file = raw.tokens.get(at + 1).and_then(bare_word).and_then(|w| {
+        ["OUTFILE", "DUMPFILE"]
+            .into_iter()
+            .find(|kind| w.eq_ignore_ascii_case(kind))
+    });
+    let end = match file {
+        Some(kind) => {
+            let mut c = Cursor {
+                tokens: &raw.tokens,
+                pos: at + 2,
+                map: &map,
+                text: raw.text.clone(),
+            };
+            file_destination(&mut c, kind == "DUMPFILE").ok()?;
+            c.pos
+        }
+        None => variables(&raw.tokens, at).ok()?.1,
+    };
+    let offset = |i: usize| {
+        raw.tokens.get(i).map_or(raw.text.end, |t| {
+            map.offset(t.span.start.line, t.span.start.column)
+        })
+    };
+    let query = format!(
+        "{} {}",
+        &text[..offset(at)],
+        &text[offset(end)..raw.text.end]
+    );
+    Some((file.is_some(), query))
+}
+
 /// The positions of the tokens outside parentheses.
 fn depth_zero(tokens: &[TokenWithSpan]) -> impl Iterator<Item = usize> + '_ {
     let mut depth = 0i32;
@@ -144,11 +185,23 @@ pub(crate) fn compile(
     // After the whole query only a locking clause may follow; after the select list the
     // rest of one SELECT, without a second INTO or a UNION.
     let rest = &raw.tokens[end..];
-    if trailing {
-        if let Some(first) = rest.first() {
-            if !is_word(first, "FOR") && !is_word(first, "LOCK") {
-                return Err(near(end));
-            }
+    const AFTER_QUERY: [&str; 2] = ["FOR", "LOCK"];
+    const AFTER_LIST: [&str; 10] = [
+        "FROM",
+        "WHERE",
+        "GROUP",
+        "HAVING",
+        "WINDOW",
+        "ORDER",
+        "LIMIT",
+        "PROCEDURE",
+        "FOR",
+        "LOCK",
+    ];
+    let may_follow: &[&str] = if trailing { &AFTER_QUERY } else { &AFTER_LIST };
+    if let Some(first) = rest.first() {
+        if !may_follow.iter().any(|w| is_word(first, w)) {
+            return Err(near(end));
         }
     }
     const NOT_AFTER: [&str; 4] = ["INTO", "UNION", "INTERSECT", "EXCEPT"];
@@ -259,5 +312,26 @@ mod tests {
         assert!(trailing("select 1 union select 2 into outfile 'f'"));
         assert!(trailing("select 1 limit 1 into @x"));
         assert!(trailing("(select 1) into @x"));
+    }
+
+    #[test]
+    fn a_text_is_told_from_its_into_clause_before_it_compiles() {
+        let cut = |sql: &str| {
+            text_without_into(sql)
+                .map(|(file, q)| (file, q.split_whitespace().collect::<Vec<_>>().join(" ")))
+        };
+        assert_eq!(
+            cut("select * from nosuch into outfile 'f' fields terminated by ','"),
+            Some((true, "select * from nosuch".into()))
+        );
+        assert_eq!(
+            cut("SELECT a INTO DUMPFILE 'f' FROM t"),
+            Some((true, "SELECT a FROM t".into()))
+        );
+        assert_eq!(
+            cut("select a into @x, @y from t"),
+            Some((false, "select a from t".into()))
+        );
+        assert_eq!(cut("select (select 1 into outfile 'f')"), None);
     }
 }
