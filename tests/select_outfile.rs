@@ -36,6 +36,10 @@ fn setup() -> String {
            (3, '', -2, '2000-02-29', '1999-12-31 23:59:59', -0.5, 3.141592653589793, ''), \
            (4, 'NULL', 0, '1970-01-01', '2038-01-19 03:14:07.1', 0, -1.5e-7, 'nul\\0byte'), \
            (5, 'é€ \\r\\n end', 9999.99, '9999-12-31', '9999-12-31 23:59:59.999', 3e38, 0, 'é'); \
+         CREATE TABLE so.kinds (tm TIME(2), ts TIMESTAMP(1) NULL, u BIGINT UNSIGNED, \
+           ti TINYINT, c CHAR(5), bn BINARY(3), js TEXT, dbl DOUBLE, f FLOAT); \
+         INSERT INTO so.kinds VALUES ('-12:34:56.78', '2024-01-02 03:04:05.6', \
+           18446744073709551615, -5, 'ab', 'a\\0', '{{\"k\": \"v\\\\n\"}}', 1.0, 3.14159); \
          CREATE TABLE so.bytes (id INT PRIMARY KEY, b BLOB); \
          INSERT INTO so.bytes VALUES (1, UNHEX('{hex}')), (2, NULL); \
          CREATE TABLE so.back (id INT PRIMARY KEY, b BLOB); \
@@ -76,6 +80,17 @@ fn steps(dir: &str) -> Vec<(&'static str, String)> {
         ("root", SAME_COPY.to_string()),
         ("root", format!("SELECT * INTO OUTFILE '{}' FIELDS ENCLOSED BY '\"' ESCAPED BY '' FROM so.t ORDER BY id", f("enclosed.txt"))),
         ("root", format!("SELECT id, s, n INTO OUTFILE '{}' COLUMNS TERMINATED BY '|' ENCLOSED BY '''' ESCAPED BY '!' LINES TERMINATED BY '' FROM so.t ORDER BY id", f("options.txt"))),
+        ("root", format!("SELECT * INTO OUTFILE '{}' {CSV} FROM so.kinds", f("kinds.csv"))),
+        ("root", format!("SELECT * INTO DUMPFILE '{}' FROM so.kinds", f("kinds.bin"))),
+        (
+            "root",
+            format!(
+                "SELECT 1.0, 1e0, 10/3, CAST(1 AS DECIMAL(5,3)), SUM(u), AVG(ti), COUNT(*), NULL, \
+                 CAST('2024-01-01' AS DATE), DATE'2024-01-01' + INTERVAL 1 DAY, HEX(bn) \
+                 INTO OUTFILE '{}' {CSV} FROM so.kinds",
+                f("expressions.csv")
+            ),
+        ),
         ("root", format!("SELECT id, b INTO OUTFILE '{}' CHARACTER SET utf8mb4 FROM so.bytes ORDER BY id; SHOW WARNINGS", f("utf8mb4.txt"))),
         ("root", format!("SELECT s, b INTO OUTFILE '{}' CHARSET utf8mb4 FROM so.t ORDER BY id; SHOW WARNINGS", f("utf8mb4_text.txt"))),
         ("root", format!("SELECT id, b INTO OUTFILE '{}' CHARACTER SET binary FROM so.bytes ORDER BY id", f("bytes.txt"))),

@@ -244,7 +244,7 @@ fn stat_error(path: &Path, e: &std::io::Error) -> SqlError {
     SqlError::new(
         EE_STAT,
         format!(
-            "Can't get stat of '{}' ({})",
+            "Can't get stat of '{}' (Errcode: {})",
             path.display(),
             crate::exec::server_files::errcode(e)
         ),

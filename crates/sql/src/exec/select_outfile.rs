@@ -271,7 +271,7 @@ fn create(path: &Path, name: &str) -> Result<File, SqlError> {
         SqlError::new(
             EE_CANTCREATEFILE,
             format!(
-                "Can't create/write to file '{}' ({})",
+                "Can't create/write to file '{}' (Errcode: {})",
                 path.display(),
                 crate::exec::server_files::errcode(&e)
             ),
@@ -293,7 +293,7 @@ fn write_error(path: &Path, e: &std::io::Error) -> SqlError {
     SqlError::new(
         EE_WRITE,
         format!(
-            "Error writing file '{}' ({})",
+            "Error writing file '{}' (Errcode: {})",
             path.display(),
             crate::exec::server_files::errcode(e)
         ),

@@ -81,12 +81,12 @@ fn resolve(path: &Path) -> Option<PathBuf> {
     dir.canonicalize().ok()
 }
 
-/// MariaDB's `(Errcode: N "reason")` detail of an operating system error.
+/// MariaDB's `N "reason"` of an operating system error, for its `(Errcode: %M)`.
 pub(crate) fn errcode(e: &std::io::Error) -> String {
     let errno = e.raw_os_error().unwrap_or(0);
     let text = e.to_string();
     let reason = text.split(" (os error").next().unwrap_or(&text);
-    format!("Errcode: {errno} \"{reason}\"")
+    format!("{errno} \"{reason}\"")
 }
 
 #[cfg(test)]
@@ -115,6 +115,6 @@ mod tests {
     #[test]
     fn errcodes_read_as_mariadb_s() {
         let e = std::io::Error::from_raw_os_error(13);
-        assert_eq!(errcode(&e), "Errcode: 13 \"Permission denied\"");
+        assert_eq!(errcode(&e), "13 \"Permission denied\"");
     }
 }
