@@ -97,7 +97,9 @@ impl FileSink<'_> {
 
     fn outfile_row(&mut self, row: &[Value]) -> Result<(), SqlError> {
         let utf8 = self.outfile.is_some_and(|o| o.utf8);
-        let joiner = self.joiner.as_ref().expect("begin made the joiner");
+        let Some(joiner) = self.joiner.as_ref() else {
+            return Ok(());
+        };
         joiner.start_row(&mut self.line);
         for (i, value) in row.iter().enumerate() {
             let column = self.columns.as_ref().and_then(|c| c.get(i));
@@ -167,7 +169,13 @@ impl RowSink for FileSink<'_> {
 
     fn row(&mut self, row: &[Value]) -> Result<(), SqlError> {
         match self.outfile {
-            Some(_) => self.outfile_row(row)?,
+            Some(_) => {
+                if self.joiner.is_none() {
+                    // No columns came first: every value is written as a string.
+                    self.begin(&Arc::new(Vec::new()))?;
+                }
+                self.outfile_row(row)?
+            }
             None => self.dump_row(row)?,
         }
         self.rows += 1;
