@@ -50,7 +50,10 @@ macro_rules! error_codes {
 }
 
 error_codes! {
-    // A code of MariaDB's mysys library (my_stat), raised as an error of the statement.
+    // Codes of MariaDB's mysys library (my_create, my_write, my_stat), raised as errors of
+    // the statement.
+    EE_CANTCREATEFILE = 1, "HY000", "Can't create/write to file '%s' (Errcode: %M)";
+    EE_WRITE = 3, "HY000", "Error writing file '%s' (Errcode: %M)";
     EE_STAT = 13, "HY000", "Can't get stat of '%s' (Errcode: %M)";
     ER_DB_CREATE_EXISTS = 1007, "HY000", "Can't create database '%-.192s'; database exists";
     ER_DB_DROP_EXISTS = 1008, "HY000", "Can't drop database '%-.192s'; database doesn't exist";
@@ -89,6 +92,7 @@ error_codes! {
     ER_TOO_BIG_FIELDLENGTH = 1074, "42000", "Column length too big for column '%-.192s' (max = %lu); use BLOB or TEXT instead";
     ER_WRONG_AUTO_KEY = 1075, "42000", "Incorrect table definition; there can be only one auto column and it must be defined as a key";
     ER_WRONG_FIELD_TERMINATORS = 1083, "42000", "Field separator argument is not what is expected; check the manual";
+    ER_FILE_EXISTS_ERROR = 1086, "HY000", "File '%-.200s' already exists";
     ER_CANT_REMOVE_ALL_FIELDS = 1090, "42000", "You can't delete all columns with ALTER TABLE; use DROP TABLE instead";
     ER_CANT_DROP_FIELD_OR_KEY = 1091, "42000", "Can't DROP %s %`-.192s; check that it exists";
     ER_NO_SUCH_THREAD = 1094, "HY000", "Unknown thread id: %lu";
@@ -199,12 +203,14 @@ error_codes! {
     ER_NO_SUCH_USER = 1449, "HY000", "The user specified as a definer ('%-.64s'@'%-.64s') does not exist";
     ER_MAX_PREPARED_STMT_COUNT_REACHED = 1461, "42000", "Can't create more than max_prepared_stmt_count statements (current value: %u)";
     ER_VIEW_RECURSIVE = 1462, "HY000", "%`s.%`s contains view recursion";
+    ER_AMBIGUOUS_FIELD_TERM = 1475, "HY000", "First character of the FIELDS TERMINATED string is ambiguous; please use non-optional and non-empty FIELDS ENCLOSED BY";
     ER_PLUGIN_IS_NOT_LOADED = 1524, "HY000", "Plugin '%-.192s' is not loaded";
     ER_WRONG_VALUE = 1525, "HY000", "Incorrect %-.32s value: '%-.128T'";
     ER_CANT_CHANGE_TX_CHARACTERISTICS = 1568, "25001", "Transaction characteristics can't be changed while a transaction is in progress";
     ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT = 1582, "42000", "Incorrect parameter count in the call to native function '%-.192s'";
     ER_PLUGIN_DELETE_BUILTIN = 1619, "HY000", "Built-in plugins cannot be deleted";
     ER_VARIABLE_IS_READONLY = 1621, "HY000", "%s variable '%s' is read-only. Use SET %s to assign the value";
+    WARN_NON_ASCII_SEPARATOR_NOT_IMPLEMENTED = 1638, "HY000", "Non-ASCII separator arguments are not fully supported";
     ER_UNKNOWN_LOCALE = 1649, "HY000", "Unknown locale: '%-.64s'";
     ER_DATA_OUT_OF_RANGE = 1690, "22003", "%s value is out of range in '%s'";
     ER_ACCESS_DENIED_NO_PASSWORD_ERROR = 1698, "28000", "Access denied for user '%s'@'%s'";

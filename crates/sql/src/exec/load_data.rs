@@ -7,9 +7,10 @@
 //!   skipped (unless REPLACE), a value that does not fit is adjusted, and a row with too
 //!   few or too many fields loads with warning 1261 / 1262.
 //! - Without LOCAL the server reads the file itself: the account needs the FILE privilege
-//!   (1045 without it, as MariaDB answers), a relative name is taken in the default
-//!   database's directory, and with `secure_file_priv` set only files under that
-//!   directory are read (1290). Then the session's sql_mode applies: in strict mode a bad
+//!   (1045 without it, as MariaDB answers), and the name is taken as MariaDB takes it (see
+//!   `crate::exec::server_files`: a bare name in the default database's directory, else
+//!   the table's; with `secure_file_priv` set only files under that directory, else
+//!   1290). Then the session's sql_mode applies: in strict mode a bad
 //!   value or a row with too few or too many fields fails the statement (1366, 1261,
 //!   1262), and IGNORE turns those errors into warnings.
 //!
@@ -31,8 +32,7 @@ use crate::row_sink::infile_disabled;
 use crate::value::Value;
 use crate::Session;
 use myriad_types::errors::{
-    EE_STAT, ER_ACCESS_DENIED_ERROR, ER_OPTION_PREVENTS_STATEMENT, ER_WARN_TOO_FEW_RECORDS,
-    ER_WARN_TOO_MANY_RECORDS,
+    EE_STAT, ER_ACCESS_DENIED_ERROR, ER_WARN_TOO_FEW_RECORDS, ER_WARN_TOO_MANY_RECORDS,
 };
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -132,7 +132,7 @@ impl Session {
                 }
                 None
             }
-            false => Some(self.server_file(&plan.file)?),
+            false => Some(self.server_file(plan)?),
         };
         // LOCAL: the transfer cannot be stopped, so errors become warnings.
         let lenient = plan.local || plan.ignore;
@@ -204,9 +204,9 @@ impl Session {
         })
     }
 
-    /// The server-side file of LOAD DATA INFILE `name`, after the FILE privilege and
-    /// secure_file_priv are checked.
-    fn server_file(&self, name: &str) -> Result<PathBuf, SqlError> {
+    /// The server-side file of LOAD DATA INFILE (see `crate::exec::server_files`), after
+    /// the FILE privilege is checked.
+    fn server_file(&self, plan: &LoadDataPlan) -> Result<PathBuf, SqlError> {
         let grants = self.checked_grants();
         if !grants.is_all()
             && !grants
@@ -231,49 +231,24 @@ impl Session {
                 ),
             ));
         }
-        let mut path = PathBuf::from(name);
-        if path.is_relative() {
-            // As MariaDB: relative to the default database's directory.
-            let storage = self.engine.catalog.storage();
-            let base = match &self.info.database {
-                Some(db) => storage.database_dir(db),
-                None => storage.datadir().to_path_buf(),
-            };
-            path = base.join(path);
-        }
-        if let Some(Value::Bytes(dir)) = self.engine.global_variable("secure_file_priv") {
-            let dir = PathBuf::from(String::from_utf8_lossy(&dir).into_owned());
-            if !dir.as_os_str().is_empty() && !within(&path, &dir) {
-                return Err(SqlError::new(
-                    ER_OPTION_PREVENTS_STATEMENT,
-                    "The MariaDB server is running with the --secure-file-priv option so it \
-                     cannot execute this statement",
-                ));
-            }
-        }
-        Ok(path)
-    }
-}
-
-/// Whether `path` names a file under `dir` (both resolved; a file that cannot be
-/// resolved is not under it).
-fn within(path: &Path, dir: &Path) -> bool {
-    match (path.canonicalize(), dir.canonicalize()) {
-        (Ok(p), Ok(d)) => p.starts_with(d),
-        _ => false,
+        // A bare name is in the default database's directory, else the table's.
+        let database = self
+            .info
+            .database
+            .as_deref()
+            .unwrap_or(&plan.table.database);
+        self.server_path(&plan.file, Some(database))
     }
 }
 
 /// MariaDB's error for a server-side file it cannot open or read.
 fn stat_error(path: &Path, e: &std::io::Error) -> SqlError {
-    let errno = e.raw_os_error().unwrap_or(0);
-    let text = e.to_string();
-    let reason = text.split(" (os error").next().unwrap_or(&text);
     SqlError::new(
         EE_STAT,
         format!(
-            "Can't get stat of '{}' (Errcode: {errno} \"{reason}\")",
-            path.display()
+            "Can't get stat of '{}' (Errcode: {})",
+            path.display(),
+            crate::exec::server_files::errcode(e)
         ),
     )
 }

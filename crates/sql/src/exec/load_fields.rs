@@ -9,11 +9,14 @@
 //! alone in a field gives NULL, and before any other character (a separator included)
 //! that character. With an enclosure, an unenclosed `NULL` field is NULL too.
 //!
+//! SELECT ... INTO OUTFILE writes this format (`crate::exec::outfile_fields`), escaping
+//! with [`escaped_as`].
+//!
 //! [`Splitter`] takes the file in pieces as they arrive (a LOCAL file comes in packets)
 //! and hands out complete rows; the last line needs no terminator. Only the current
 //! line's bytes are kept.
 
-pub use crate::plan::load_data::Format;
+pub use crate::plan::file_format::Format;
 
 /// One field: its bytes, or None for NULL.
 pub type Field = Option<Vec<u8>>;
@@ -201,6 +204,16 @@ fn unescape(c: u8) -> u8 {
     }
 }
 
+/// The byte written after the escape character for `b` (by SELECT ... INTO OUTFILE): `0`
+/// for NUL, else `b` itself, which [`unescape`] reads back unless it is one of the letters
+/// an escape gives a meaning to.
+pub fn escaped_as(b: u8) -> u8 {
+    match b {
+        0 => b'0',
+        other => other,
+    }
+}
+
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).position(|w| w == needle)
 }
@@ -266,6 +279,16 @@ mod tests {
         }
         let bytes: Vec<&[u8]> = text.chunks(1).collect();
         assert_eq!(rows(format, &bytes), whole);
+    }
+
+    #[test]
+    fn escaped_bytes_read_back_as_themselves() {
+        for b in 0..=255u8 {
+            if !b"0bnrtZ".contains(&b) {
+                assert_eq!(unescape(escaped_as(b)), b, "byte {b}");
+            }
+        }
+        assert_eq!(unescape(escaped_as(0)), 0);
     }
 
     #[test]

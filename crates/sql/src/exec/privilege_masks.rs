@@ -6,7 +6,8 @@
 //! learns nothing of what a table holds: a missing table is 1142 (not 1146) and an unknown
 //! column 1142 or 1143 (not 1054). myriad resolves names first (planning) and checks the
 //! plan; when planning fails with 1146 or 1054, these masks check what the statement text
-//! names and answer as MariaDB would.
+//! names and answer as MariaDB would (for SELECT ... INTO OUTFILE or DUMPFILE, the FILE
+//! privilege first: 1227).
 
 use super::privileges::{column_denied, table_denied};
 use crate::catalog::privileges::Privs;
@@ -64,6 +65,20 @@ impl Session {
     /// A statement that failed to plan with `error`: 1146 and 1054 become MariaDB's
     /// privilege errors where the account lacks the privilege (see the module doc).
     pub(crate) fn mask_planning_error(&mut self, error: SqlError, text: &str) -> SqlError {
+        let masked = [ER_NO_SUCH_TABLE.code, ER_BAD_FIELD_ERROR.code];
+        if !masked.contains(&error.code) {
+            return error;
+        }
+        // SELECT ... INTO: the query without its INTO, which the masks below can read;
+        // MariaDB checks the FILE of INTO OUTFILE and DUMPFILE before the tables.
+        let query = crate::plan::select_into::text_without_into(text);
+        if let Some((true, _)) = query {
+            let grants = self.grants();
+            if !grants.is_all() && !grants.global.contains(Privs::FILE) {
+                return super::privileges::global_denied(Privs::FILE);
+            }
+        }
+        let text = query.as_ref().map_or(text, |(_, query)| query.as_str());
         if error.code == ER_NO_SUCH_TABLE.code {
             return self.mask_missing_table(error, text);
         }

@@ -523,7 +523,13 @@ fn needs_of<'s>(stmt: &'s Stmt, current: Option<&'s str>, needs: &mut Vec<Need<'
         },
         Stmt::Do(exprs) => push_reads(tables_of_exprs(exprs), needs),
         Stmt::Explain(inner) => needs_of(inner, current, needs),
-        Stmt::SelectInto(into) => needs_of(&into.query, current, needs),
+        Stmt::SelectInto(into) => {
+            // A file needs FILE, checked before the tables as in MariaDB.
+            if into.destination.file().is_some() {
+                needs.push(Need::Global(Privs::FILE));
+            }
+            needs_of(&into.query, current, needs)
+        }
         Stmt::Insert(p) => {
             let mut privs = Privs::INSERT;
             if p.on_duplicate.is_some() {

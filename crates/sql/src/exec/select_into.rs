@@ -1,4 +1,5 @@
-//! Running `SELECT ... INTO @a, @b` (compiled by `crate::plan::select_into`): the query's
+//! Running `SELECT ... INTO @a, @b` (compiled by `crate::plan::select_into`; INTO OUTFILE
+//! and DUMPFILE are `crate::exec::select_outfile`'s): the query's
 //! one row goes into the user variables, and the answer is an OK packet with one row
 //! affected, as in MariaDB. No row: warning 1329, the variables keep their values, no row
 //! affected. A second row: error 1172, the first row's values assigned all the same (as
@@ -8,7 +9,7 @@
 
 use crate::error::SqlError;
 use crate::expr::eval::Warning;
-use crate::plan::select_into::SelectInto;
+use crate::plan::select_into::{Destination, SelectInto};
 use crate::result::Column;
 use crate::result::QueryResult;
 use crate::row_sink::RowSink;
@@ -52,21 +53,13 @@ impl Session {
         into: &SelectInto,
         params: &[Value],
     ) -> Result<QueryResult, SqlError> {
-        let vars = &into.vars;
+        let Destination::Variables(vars) = &into.destination else {
+            return self.select_into_file(into, params);
+        };
         let mut sink = OneRow::default();
         let ran = self.run_inner(&into.query, params, Some(&mut sink));
         if into.trailing {
-            self.state.warnings.insert(
-                0,
-                Warning {
-                    level: "Warning",
-                    code: ER_WARN_DEPRECATED_SYNTAX.code,
-                    message: "'<select expression> INTO <destination>;' is deprecated and will \
-                              be removed in a future release. Please use 'SELECT <select \
-                              list> INTO <destination> FROM...' instead"
-                        .into(),
-                },
-            );
+            self.state.warnings.insert(0, deprecated_order());
         }
         let result = match ran {
             Err(e) if e.code == ER_TOO_MANY_ROWS.code => {
@@ -116,6 +109,18 @@ impl Session {
             let value = crate::expr::cast::temporal_as_text(value, digits);
             self.state.user_vars.insert(name.clone(), value);
         }
+    }
+}
+
+/// MariaDB's warning 1287 for an INTO after the query rather than after its select list.
+pub(crate) fn deprecated_order() -> Warning {
+    Warning {
+        level: "Warning",
+        code: ER_WARN_DEPRECATED_SYNTAX.code,
+        message: "'<select expression> INTO <destination>;' is deprecated and will be removed \
+                  in a future release. Please use 'SELECT <select list> INTO <destination> \
+                  FROM...' instead"
+            .into(),
     }
 }
 

@@ -1,7 +1,8 @@
 //! `LOAD DATA [LOW_PRIORITY | CONCURRENT] [LOCAL] INFILE 'file' [REPLACE | IGNORE] INTO
 //! TABLE t [CHARACTER SET utf8mb4 | binary] [{FIELDS | COLUMNS} [TERMINATED BY 's']
 //! [[OPTIONALLY] ENCLOSED BY 'c'] [ESCAPED BY 'c']] [LINES [STARTING BY 's'] [TERMINATED BY
-//! 's']] [IGNORE n {LINES | ROWS}] [(column, ...)]` (run by `crate::exec::load_data`).
+//! 's']] [IGNORE n {LINES | ROWS}] [(column, ...)]` (run by `crate::exec::load_data`); the
+//! CHARACTER SET, FIELDS and LINES clauses are parsed by `crate::plan::file_format`.
 //!
 //! Not built, answered with 1235: user variables in the column list and the SET clause,
 //! character sets other than the connection's UTF-8 and binary, and the fixed-width format
@@ -9,32 +10,11 @@
 
 use crate::error::SqlError;
 use crate::parser::source::Cursor;
+use crate::plan::file_format::{self, Format};
 use crate::plan::statements::table_name;
 use crate::plan::tables::TableRef;
 use crate::plan::Stmt;
 use sqlparser::tokenizer::Token;
-
-/// The FIELDS and LINES clauses.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Format {
-    pub field_end: Vec<u8>,
-    pub enclosure: Option<u8>,
-    pub escape: Option<u8>,
-    pub line_end: Vec<u8>,
-    pub line_start: Vec<u8>,
-}
-
-impl Default for Format {
-    fn default() -> Format {
-        Format {
-            field_end: b"\t".to_vec(),
-            enclosure: None,
-            escape: Some(b'\\'),
-            line_end: b"\n".to_vec(),
-            line_start: Vec::new(),
-        }
-    }
-}
 
 /// A compiled LOAD DATA.
 #[derive(Debug, Clone)]
@@ -72,26 +52,22 @@ pub(crate) fn load_data(c: &mut Cursor, ctx: &crate::plan::CompileCtx) -> Result
             .ok_or_else(crate::plan::tables::err_no_database)?,
     };
     let table = crate::plan::tables::open_ref(ctx.catalog.storage(), &database, &name, None)?;
-    if c.eat_word("CHARACTER") {
-        c.expect_word("SET")?;
-        character_set(c)?;
-    } else if c.eat_word("CHARSET") {
-        character_set(c)?;
+    if let Some(name) = file_format::character_set(c)? {
+        if !matches!(name.as_str(), "utf8" | "utf8mb3" | "utf8mb4" | "binary") {
+            return Err(SqlError::not_supported(&format!(
+                "LOAD DATA ... CHARACTER SET {name}"
+            )));
+        }
     }
-    let mut format = Format::default();
-    if c.eat_word("FIELDS") || c.eat_word("COLUMNS") {
-        fields_clause(c, &mut format)?;
+    let clauses = file_format::clauses(c)?;
+    if !clauses.wide.is_empty() {
+        return Err(file_format::wrong_field_terminators());
     }
-    if c.eat_word("LINES") {
-        lines_clause(c, &mut format)?;
-    }
-    if format.field_end.is_empty() && format.enclosure.is_none() {
+    let format = clauses.format;
+    if format.fixed_width() {
         return Err(SqlError::not_supported(
             "LOAD DATA with FIELDS TERMINATED BY '' and ENCLOSED BY '' (fixed-width rows)",
         ));
-    }
-    if format.line_end.is_empty() {
-        format.line_end = format.field_end.clone();
     }
     let mut skip_lines = 0;
     if c.eat_word("IGNORE") {
@@ -115,69 +91,6 @@ pub(crate) fn load_data(c: &mut Cursor, ctx: &crate::plan::CompileCtx) -> Result
         format,
         skip_lines,
     })))
-}
-
-fn character_set(c: &mut Cursor) -> Result<(), SqlError> {
-    let name = c.name()?.to_ascii_lowercase();
-    if matches!(name.as_str(), "utf8" | "utf8mb3" | "utf8mb4" | "binary") {
-        return Ok(());
-    }
-    Err(SqlError::not_supported(&format!(
-        "LOAD DATA ... CHARACTER SET {name}"
-    )))
-}
-
-/// One byte of ENCLOSED BY or ESCAPED BY ('' for none).
-fn one_byte(c: &mut Cursor) -> Result<Option<u8>, SqlError> {
-    let s = c.string()?;
-    match s.as_bytes() {
-        [] => Ok(None),
-        [b] => Ok(Some(*b)),
-        _ => Err(SqlError::new(
-            myriad_types::errors::ER_WRONG_FIELD_TERMINATORS,
-            "Field separator argument is not what is expected; check the manual",
-        )),
-    }
-}
-
-fn fields_clause(c: &mut Cursor, format: &mut Format) -> Result<(), SqlError> {
-    let mut any = false;
-    loop {
-        if c.eat_word("TERMINATED") {
-            c.expect_word("BY")?;
-            format.field_end = c.string()?.into_bytes();
-        } else if c.eat_word("OPTIONALLY") || c.peek_word().as_deref() == Some("ENCLOSED") {
-            c.expect_word("ENCLOSED")?;
-            c.expect_word("BY")?;
-            format.enclosure = one_byte(c)?;
-        } else if c.eat_word("ESCAPED") {
-            c.expect_word("BY")?;
-            format.escape = one_byte(c)?;
-        } else if any {
-            return Ok(());
-        } else {
-            return Err(c.error());
-        }
-        any = true;
-    }
-}
-
-fn lines_clause(c: &mut Cursor, format: &mut Format) -> Result<(), SqlError> {
-    let mut any = false;
-    loop {
-        if c.eat_word("STARTING") {
-            c.expect_word("BY")?;
-            format.line_start = c.string()?.into_bytes();
-        } else if c.eat_word("TERMINATED") {
-            c.expect_word("BY")?;
-            format.line_end = c.string()?.into_bytes();
-        } else if any {
-            return Ok(());
-        } else {
-            return Err(c.error());
-        }
-        any = true;
-    }
 }
 
 /// `(a, b, ...)`: the columns' positions; without a list every column in order. Unknown

@@ -19,6 +19,7 @@ pub mod commands;
 pub mod derived;
 pub mod drop_view;
 pub mod explain;
+pub mod file_format;
 pub mod from_ast;
 pub mod grants;
 pub mod info_schema;
@@ -763,6 +764,11 @@ pub fn compile_statement(
             commands::drop_routine(&mut c, ctx.database)?
         }
         Some("SELECT" | "WITH") if select_into::into_at(&raw.tokens).is_some() => {
+            select_into::compile(raw, map, &compiler, ctx)?
+        }
+        None if raw.tokens.first().map(|t| &t.token) == Some(&Token::LParen)
+            && select_into::into_at(&raw.tokens).is_some() =>
+        {
             select_into::compile(raw, map, &compiler, ctx)?
         }
         _ => parse_with_sqlparser(raw, map, &compiler, ctx)?,

@@ -421,7 +421,7 @@ pub static DEFINITIONS: &[VarDef] = &[
     var!("read_buffer_size", Kind::UInt { min: 8192, max: 2_147_479_552, block: 4096 }, Both, rw, Some("131072"), "Buffer for sequential scans"),
     var!("read_only", Kind::Bool, Global, rw, Some("OFF"), "Refuse writes from non-admin users"),
     var!("require_secure_transport", Kind::Bool, Global, rw, Some("OFF"), "Refuse TCP connections without TLS (with 1045 access denied); the unix socket stays open"),
-    var!("secure_file_priv", Kind::Str { nullable: true }, Global, ro, None, "The directory LOAD DATA INFILE may read from (NULL: any the server can read)"),
+    var!("secure_file_priv", Kind::Str { nullable: true }, Global, ro, None, "The directory LOAD DATA INFILE may read from and SELECT ... INTO OUTFILE / DUMPFILE may write into (NULL: any the server can reach)"),
     var!("server_id", uint(1, U32_MAX), Global, rw, Some("1"), "Server id for replication"),
     var!("skip_name_resolve", Kind::Bool, Global, ro, Some("ON"), "Match hosts by address only"),
     var!("skip_networking", Kind::Bool, Global, ro, Some("OFF"), "Listen on the socket only"),

@@ -1,5 +1,6 @@
 -- SELECT ... INTO @variables (one row, none: 1329, several: 1172 after assigning the first,
--- a list of another width: 1222, a name without @: 1327, INTO at the end: 1287) and
+-- a list of another width: 1222, a name without @: 1327, INTO after a clause of the query:
+-- 1287, INTO where the grammar has no place for it: 1064) and
 -- ROW_COUNT() after each kind of statement.
 DROP DATABASE IF EXISTS si
 CREATE DATABASE si
@@ -32,6 +33,19 @@ select a into @i from t order by a desc limit 1
 select @i
 select count(*), max(a) into @j, @k from t
 select @j, @k
+select 1 limit 1 into @l
+show warnings
+(select 2) union (select 2) into @l
+show warnings
+select @l
+select a into @m from t where a = 1 limit 1
+show warnings
+select 1 into @n union select 2
+select a from t union select 9 into @n
+select a from t into @n order by a
+select a from t where a = 1 into @n for update
+show warnings
+select @n
 update t set b = 'z' where a < 3
 select row_count()
 update t set b = 'z' where a < 3
