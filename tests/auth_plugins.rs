@@ -295,7 +295,10 @@ fn ed25519_accounts_and_proxy_grants_survive_a_restart() {
     assert_eq!(run(&Peer::Myriad(&server), setup), "");
     let server = Server::start_in(server.into_dir(), &[]);
     let peer = Peer::Myriad(&server);
-    assert_eq!(run_as(&peer, "ke", Some("k"), "SELECT CURRENT_USER()"), "ke@%\n");
+    assert_eq!(
+        run_as(&peer, "ke", Some("k"), "SELECT CURRENT_USER()"),
+        "ke@%\n"
+    );
     assert_eq!(
         run(&peer, "SHOW GRANTS FOR kp"),
         "GRANT USAGE ON *.* TO `kp`@`%` WITH GRANT OPTION\n\

@@ -50,10 +50,22 @@ const STEPS: &[(&str, &str)] = &[
     ("vu", "SELECT * FROM vd.v_definer JOIN vd.v_invoker"),
     ("vu", "SELECT * FROM vd.v_definer JOIN vd.t"),
     // Naming another account as the definer needs SUPER or SET USER.
-    ("vu", "CREATE DEFINER = vo@'%' VIEW vd.v_stolen AS SELECT 1 AS x"),
-    ("vu", "CREATE DEFINER = vu@'%' VIEW vd.v_own AS SELECT 1 AS x"),
-    ("vu", "CREATE DEFINER = CURRENT_USER VIEW vd.v_own2 AS SELECT 1 AS x"),
-    ("vs", "CREATE DEFINER = vo@'%' VIEW vd.v_granted AS SELECT a FROM vd.t"),
+    (
+        "vu",
+        "CREATE DEFINER = vo@'%' VIEW vd.v_stolen AS SELECT 1 AS x",
+    ),
+    (
+        "vu",
+        "CREATE DEFINER = vu@'%' VIEW vd.v_own AS SELECT 1 AS x",
+    ),
+    (
+        "vu",
+        "CREATE DEFINER = CURRENT_USER VIEW vd.v_own2 AS SELECT 1 AS x",
+    ),
+    (
+        "vs",
+        "CREATE DEFINER = vo@'%' VIEW vd.v_granted AS SELECT a FROM vd.t",
+    ),
     ("root", "GRANT SELECT ON vd.v_granted TO vu"),
     ("vu", "SELECT * FROM vd.v_granted"),
     ("root", "REVOKE SELECT ON vd.t FROM vo"),

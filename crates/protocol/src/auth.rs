@@ -144,7 +144,11 @@ mod tests {
         assert!(verify_ed25519(Some(&key), &nonce, signature.as_ref()));
         let other = new_ed25519_nonce().unwrap();
         assert!(!verify_ed25519(Some(&key), &other, signature.as_ref()));
-        assert!(!verify_ed25519(Some(&key), &nonce, &signature.as_ref()[..63]));
+        assert!(!verify_ed25519(
+            Some(&key),
+            &nonce,
+            &signature.as_ref()[..63]
+        ));
         assert!(!verify_ed25519(None, &nonce, signature.as_ref()));
         let stranger = Ed25519KeyPair::from_seed_unchecked(&[7u8; 32]).unwrap();
         assert!(!verify_ed25519(

@@ -73,7 +73,9 @@ impl ServerHandler for Mock {
         use myriad_protocol::auth::Credential;
         match user {
             "root" => Some(Credential::NativePassword(None)),
-            "alice" => Some(Credential::NativePassword(Some(native_password_hash(b"pw")))),
+            "alice" => Some(Credential::NativePassword(Some(native_password_hash(
+                b"pw",
+            )))),
             _ => None,
         }
     }

@@ -29,9 +29,9 @@ use super::proxies::ProxyGrant;
 use super::tls_require::TlsRequire;
 use crate::error::SqlError;
 use crate::AccountAuth;
+use myriad_types::auth::Credential;
 use myriad_types::errors::ER_UNKNOWN_ERROR;
 use parking_lot::RwLock;
-use myriad_types::auth::Credential;
 use std::io::Write;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
@@ -432,7 +432,9 @@ impl Accounts {
         for a in list {
             let hash = match a.auth.credential {
                 Credential::NativePassword(hash) => hash.map(|h| hex(&h)).unwrap_or_default(),
-                Credential::Ed25519(key) => format!("e:{}", key.map(|k| hex(&k)).unwrap_or_default()),
+                Credential::Ed25519(key) => {
+                    format!("e:{}", key.map(|k| hex(&k)).unwrap_or_default())
+                }
             };
             text.push_str(&format!(
                 "{} {} {} g:{:x}",

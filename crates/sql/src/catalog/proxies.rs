@@ -132,7 +132,9 @@ impl Accounts {
     /// account.
     pub fn grant_proxy(&self, to: (&str, &str), proxy: ProxyGrant) -> Result<bool, SqlError> {
         let changed = self.edit(to.0, to.1, |account| {
-            account.proxies.retain(|p| !p.is_on(&proxy.user, &proxy.host));
+            account
+                .proxies
+                .retain(|p| !p.is_on(&proxy.user, &proxy.host));
             if proxy.with_grant {
                 account.grants.global = account.grants.global.union(Privs::GRANT);
             }
@@ -207,19 +209,31 @@ mod tests {
         assert!(accounts.may_grant_proxy(("root", "localhost"), "x", "%"));
         assert!(!accounts.may_grant_proxy(("u", "%"), "x", "%"));
         assert!(accounts.may_grant_proxy(("u", "%"), "u", "%"));
-        assert!(accounts.grant_proxy(("u", "%"), grant("x", "%", true)).unwrap());
-        assert!(!accounts.grant_proxy(("v", "%"), grant("x", "%", true)).unwrap());
+        assert!(accounts
+            .grant_proxy(("u", "%"), grant("x", "%", true))
+            .unwrap());
+        assert!(!accounts
+            .grant_proxy(("v", "%"), grant("x", "%", true))
+            .unwrap());
         assert!(accounts.may_grant_proxy(("u", "%"), "x", "%"));
         // Granted again without the option: replaced.
-        assert!(accounts.grant_proxy(("u", "%"), grant("x", "%", false)).unwrap());
+        assert!(accounts
+            .grant_proxy(("u", "%"), grant("x", "%", false))
+            .unwrap());
         assert!(!accounts.may_grant_proxy(("u", "%"), "x", "%"));
         drop(accounts);
         let accounts = Accounts::open(dir.path()).unwrap();
         let u = accounts.grants_of_account("u", "%").unwrap();
         assert_eq!(u.proxies, vec![grant("x", "%", false)]);
         assert!(u.grants.global.contains(Privs::GRANT));
-        assert_eq!(accounts.revoke_proxy(("u", "%"), "x", "%").unwrap(), Some(true));
-        assert_eq!(accounts.revoke_proxy(("u", "%"), "x", "%").unwrap(), Some(false));
+        assert_eq!(
+            accounts.revoke_proxy(("u", "%"), "x", "%").unwrap(),
+            Some(true)
+        );
+        assert_eq!(
+            accounts.revoke_proxy(("u", "%"), "x", "%").unwrap(),
+            Some(false)
+        );
         assert_eq!(accounts.revoke_proxy(("v", "%"), "x", "%").unwrap(), None);
     }
 }

@@ -5,10 +5,10 @@
 use super::privileges::{database_denied, global_denied, table_denied};
 use crate::catalog::account_options::ResourceLimits;
 use crate::catalog::accounts::Account;
+use crate::catalog::auth_plugins::Plugin;
 use crate::catalog::privileges::{Level, Privs};
 use crate::error::SqlError;
 use crate::plan::grants::{GrantLevel, GrantStmt};
-use crate::catalog::auth_plugins::Plugin;
 use crate::plan::roles::RoleStmt;
 use crate::plan::{AuthSpec, Stmt, UserSpec};
 use crate::result::QueryResult;
@@ -457,7 +457,11 @@ fn grant_lines(account: &Account) -> Vec<String> {
             "GRANT PROXY ON `{}`@`{}` TO {to}{}",
             p.user,
             p.shown_host(),
-            if p.with_grant { " WITH GRANT OPTION" } else { "" }
+            if p.with_grant {
+                " WITH GRANT OPTION"
+            } else {
+                ""
+            }
         ));
     }
     lines

@@ -335,19 +335,21 @@ pub(crate) fn plugin_statement(
     soname: Option<&str>,
 ) -> Result<QueryResult, SqlError> {
     use myriad_types::errors::{
-        ER_CANT_FIND_DL_ENTRY, ER_CANT_OPEN_LIBRARY, ER_PLUGIN_DELETE_BUILTIN,
-        ER_PLUGIN_INSTALLED, ER_SP_DOES_NOT_EXIST,
+        ER_CANT_FIND_DL_ENTRY, ER_CANT_OPEN_LIBRARY, ER_PLUGIN_DELETE_BUILTIN, ER_PLUGIN_INSTALLED,
+        ER_SP_DOES_NOT_EXIST,
     };
     let library = soname.map(|s| s.strip_suffix(".so").unwrap_or(s));
     let built_in_library = library.and_then(|l| BUILT_IN_LIBRARIES.iter().find(|(n, _)| *n == l));
-    let built_in_plugin = name.is_some_and(|n| {
-        PLUGINS.iter().any(|p| p.0.eq_ignore_ascii_case(n))
-    });
+    let built_in_plugin = name.is_some_and(|n| PLUGINS.iter().any(|p| p.0.eq_ignore_ascii_case(n)));
     let no_library = |l: &str| {
         let file = format!("{l}.so");
         SqlError::of(
             ER_CANT_OPEN_LIBRARY,
-            &[&file, &2, &"myriad loads no plugin libraries; its plugins are built in"],
+            &[
+                &file,
+                &2,
+                &"myriad loads no plugin libraries; its plugins are built in",
+            ],
         )
     };
     match (install, name, library) {
@@ -714,7 +716,9 @@ impl Session {
                 let verdict = AccountOp::new("ALTER USER", "it doesn't exist", *if_exists);
                 verdict.apply(users, &mut env.warnings, |u| {
                     let exists = match u.credential()? {
-                        Some(credential) => accounts.set_credential(&u.user, &u.host, credential)?,
+                        Some(credential) => {
+                            accounts.set_credential(&u.user, &u.host, credential)?
+                        }
                         None => accounts.exists(&u.user, &u.host),
                     };
                     if exists {

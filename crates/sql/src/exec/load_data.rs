@@ -215,13 +215,9 @@ impl Session {
         {
             let (user, host) = (&self.info.user, &self.info.host);
             let pattern = self.engine.accounts.matching_host(user, host);
-            let password = self
-                .engine
-                .accounts
-                .find(user, host)
-                .is_some_and(|a| {
-                    a.credential != myriad_types::auth::Credential::NativePassword(None)
-                });
+            let password = self.engine.accounts.find(user, host).is_some_and(|a| {
+                a.credential != myriad_types::auth::Credential::NativePassword(None)
+            });
             return Err(SqlError::new(
                 ER_ACCESS_DENIED_ERROR,
                 format!(

@@ -157,7 +157,9 @@ impl Session {
                 install,
                 name,
                 soname,
-            } => crate::exec::admin::plugin_statement(*install, name.as_deref(), soname.as_deref())?,
+            } => {
+                crate::exec::admin::plugin_statement(*install, name.as_deref(), soname.as_deref())?
+            }
             Stmt::Insert(plan) => return self.insert(plan, env),
             Stmt::LoadData(plan) => return self.load_data(plan, env),
             Stmt::SelectTable(plan) => Session::select_table(plan, env)?,

@@ -25,8 +25,8 @@ use crate::value::Value;
 use crate::Session;
 use myriad_types::errors::{
     ER_ACCESS_DENIED_ERROR, ER_COLUMNACCESS_DENIED_ERROR, ER_DBACCESS_DENIED_ERROR,
-    ER_MUST_CHANGE_PASSWORD, ER_NO_SUCH_USER,
-    ER_OPTION_PREVENTS_STATEMENT, ER_SPECIFIC_ACCESS_DENIED_ERROR, ER_TABLEACCESS_DENIED_ERROR,
+    ER_MUST_CHANGE_PASSWORD, ER_NO_SUCH_USER, ER_OPTION_PREVENTS_STATEMENT,
+    ER_SPECIFIC_ACCESS_DENIED_ERROR, ER_TABLEACCESS_DENIED_ERROR,
 };
 use std::sync::Arc;
 
@@ -276,7 +276,11 @@ impl Session {
         tables: &[(String, String)],
         definer: &(String, String),
     ) -> Result<(), SqlError> {
-        let Some(account) = self.engine.accounts.grants_of_account(&definer.0, &definer.1) else {
+        let Some(account) = self
+            .engine
+            .accounts
+            .grants_of_account(&definer.0, &definer.1)
+        else {
             if self.checked_grants().global.contains(Privs::SUPER) {
                 return Err(SqlError::of(ER_NO_SUCH_USER, &[&definer.0, &definer.1]));
             }
@@ -514,7 +518,9 @@ fn needs_of<'s>(stmt: &'s Stmt, current: Option<&'s str>, needs: &mut Vec<Need<'
                 push_reads(Some(invoker), needs);
                 for (db, table, account) in definer {
                     match needs.last_mut() {
-                        Some(Need::ReadsAs(list, last)) if *last == account => list.push((db, table)),
+                        Some(Need::ReadsAs(list, last)) if *last == account => {
+                            list.push((db, table))
+                        }
                         _ => needs.push(Need::ReadsAs(vec![(db, table)], account)),
                     }
                 }
@@ -736,7 +742,11 @@ fn needs_of<'s>(stmt: &'s Stmt, current: Option<&'s str>, needs: &mut Vec<Need<'
         Stmt::Shutdown => needs.push(Need::Global(Privs::SHUTDOWN)),
         // MariaDB's plugin statements write or delete rows of mysql.plugin.
         Stmt::Plugin { install, .. } => {
-            let p = if *install { Privs::INSERT } else { Privs::DELETE };
+            let p = if *install {
+                Privs::INSERT
+            } else {
+                Privs::DELETE
+            };
             needs.push(Need::Table("mysql", "plugin", p));
         }
         Stmt::Flush { .. } | Stmt::FlushStatus | Stmt::FlushTables(_) | Stmt::QueryCache { .. } => {

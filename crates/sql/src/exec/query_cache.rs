@@ -348,10 +348,11 @@ pub fn reads_by_account(stmt: &Stmt) -> Option<AccountReads> {
 }
 
 /// What [`reads_by_account`] answers.
-pub type AccountReads = (
-    Vec<(String, String)>,
-    Vec<(String, String, Arc<(String, String)>)>,
-);
+pub type AccountReads = (Vec<(String, String)>, Vec<DefinerRead>);
+
+/// A table read through an SQL SECURITY DEFINER view: its database, name and the definer
+/// (user, host) whose privileges it is read with.
+pub type DefinerRead = (String, String, Arc<(String, String)>);
 
 /// The tables and views a SELECT names itself, its subqueries' included, without the
 /// tables under its views; None as for [`read_tables`].
@@ -394,7 +395,7 @@ pub(crate) struct Tables {
     /// The tables of `list` read with the reader's own privileges.
     invoker: Vec<(String, String)>,
     /// The tables of `list` read with a definer's, and the definer.
-    definer: Vec<(String, String, Arc<(String, String)>)>,
+    definer: Vec<DefinerRead>,
     /// The subqueries walked already (by address). A plan names one subquery in several
     /// places (a WHERE and the index range it gives), and a walk that entered it at each
     /// would double with every level of nesting: 2^26 walks for 26 nested levels.
@@ -406,7 +407,9 @@ impl Tables {
     fn push(&mut self, db: &str, name: &str) {
         let table = (db.to_string(), name.to_string());
         match &self.reading_as {
-            Some(definer) => self.definer.push((table.0.clone(), table.1.clone(), definer.clone())),
+            Some(definer) => self
+                .definer
+                .push((table.0.clone(), table.1.clone(), definer.clone())),
             None => self.invoker.push(table.clone()),
         }
         self.list.push(table);

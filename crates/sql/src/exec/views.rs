@@ -314,7 +314,12 @@ impl Session {
                 None => false,
             }
         };
-        match views.iter().copied().find(reads_as_denied).or(views.first().copied()) {
+        match views
+            .iter()
+            .copied()
+            .find(reads_as_denied)
+            .or(views.first().copied())
+        {
             Some((db, t)) => catalog::views::err_view_invalid(db, t),
             None => denied,
         }

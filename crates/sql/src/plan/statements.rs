@@ -78,9 +78,7 @@ pub(crate) fn rewrite_tokens(mut tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpa
 
 /// `x REGEXP NULL` / `x RLIKE NULL` as `x REGEXP (NULL)`.
 fn null_pattern_in_parentheses(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
-    let is_word = |t: &TokenWithSpan, word: &str| {
-        matches!(&t.token, Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case(word))
-    };
+    let is_word = |t: &TokenWithSpan, word: &str| matches!(&t.token, Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case(word));
     let null_after = |i: usize| {
         (is_word(&tokens[i], "REGEXP") || is_word(&tokens[i], "RLIKE"))
             && tokens[i + 1..]

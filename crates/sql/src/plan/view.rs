@@ -450,7 +450,10 @@ pub(crate) fn view_ref(
     table.alias = alias.unwrap_or(name).into();
     // SQL SECURITY DEFINER, MariaDB's default: the tables are read as the definer.
     if !def.security.eq_ignore_ascii_case("INVOKER") {
-        table.reads_as = Some(Arc::new((def.definer_user.clone(), def.definer_host.clone())));
+        table.reads_as = Some(Arc::new((
+            def.definer_user.clone(),
+            def.definer_host.clone(),
+        )));
     }
     Ok(table)
 }

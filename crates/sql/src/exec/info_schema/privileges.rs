@@ -294,5 +294,7 @@ fn timestamp(seconds: u64) -> Value {
         });
     }
     let micros = i64::try_from(seconds.saturating_mul(1_000_000)).unwrap_or(i64::MAX);
-    Value::DateTime(myriad_types::datetime::DateTime::from_unix_micros(micros, false))
+    Value::DateTime(myriad_types::datetime::DateTime::from_unix_micros(
+        micros, false,
+    ))
 }
