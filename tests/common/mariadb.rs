@@ -146,6 +146,23 @@ pub fn run_steps(peer: &Peer, steps: &[(&str, &str)]) -> Vec<String> {
         .collect()
 }
 
+/// Run `steps` on a fresh myriad and a fresh MariaDB ([`run_steps`]), fail with every step
+/// whose output differs, and check that each of `expected` begins some step of myriad's
+/// (`"who: statements\n  -> output"`), so that agreeing on an error everywhere cannot pass.
+pub fn assert_steps_as_in_mariadb(steps: &[(&str, &str)], expected: &[&str]) {
+    let maria = start_mariadb();
+    let server = Server::start(&[]);
+    let ours = run_steps(&Peer::Myriad(&server), steps);
+    let theirs = run_steps(&Peer::Maria(&maria), steps);
+    assert_same_steps(&ours, &theirs);
+    for expected in expected {
+        assert!(
+            ours.iter().any(|line| line.starts_with(expected)),
+            "{expected} in {ours:#?}"
+        );
+    }
+}
+
 /// Fail with every step whose output differs between myriad (`ours`) and MariaDB.
 pub fn assert_same_steps(ours: &[String], theirs: &[String]) {
     let differ: Vec<String> = ours
