@@ -117,11 +117,20 @@ fn unhex(text: &str) -> Option<Vec<u8>> {
         .collect()
 }
 
-/// Does `host` match the account's host pattern?
+/// Does `host` match the account's host pattern? A pattern `a.b.c.d/m.m.m.m` (MariaDB's
+/// IPv4 address and netmask) matches the IPv4 addresses whose bits under the mask are the
+/// address's (a local client over TCP, shown as `localhost`, is 127.0.0.1).
 pub fn host_matches(pattern: &str, host: &str) -> bool {
     let loopback = ["localhost", "127.0.0.1", "::1"];
     if pattern.eq_ignore_ascii_case("localhost") {
         return loopback.iter().any(|l| l.eq_ignore_ascii_case(host));
+    }
+    if let Some((net, mask)) = netmask(pattern) {
+        let ip = match host {
+            "localhost" => Some(std::net::Ipv4Addr::LOCALHOST),
+            _ => host.parse().ok(),
+        };
+        return ip.is_some_and(|ip: std::net::Ipv4Addr| u32::from(ip) & mask == net);
     }
     crate::expr::eval::like_match(
         host.as_bytes(),
@@ -129,6 +138,14 @@ pub fn host_matches(pattern: &str, host: &str) -> bool {
         b'\\',
         myriad_types::Collation::Utf8mb4GeneralCi,
     )
+}
+
+/// The network and mask of an `address/netmask` host pattern (both four-part IPv4), else None.
+fn netmask(pattern: &str) -> Option<(u32, u32)> {
+    let (net, mask) = pattern.split_once('/')?;
+    let net: std::net::Ipv4Addr = net.parse().ok()?;
+    let mask: std::net::Ipv4Addr = mask.parse().ok()?;
+    Some((u32::from(net), u32::from(mask)))
 }
 
 /// Higher is more specific.
@@ -681,6 +698,12 @@ mod tests {
         assert!(reopened.drop_account("app", "10.0.%").unwrap());
         assert!(!reopened.drop_account("app", "10.0.%").unwrap());
         assert_eq!(reopened.find("app", "10.0.3.1"), None);
+        // An IPv4 address and netmask.
+        assert!(host_matches("10.1.0.0/255.255.0.0", "10.1.200.3"));
+        assert!(!host_matches("10.1.0.0/255.255.0.0", "10.2.0.1"));
+        assert!(host_matches("127.0.0.0/255.0.0.0", "localhost"));
+        assert!(!host_matches("10.1.0.0/255.255.0.0", "example.com"));
+        assert!(!host_matches("10.1.0.0/24", "10.1.0.1"));
         let last = Accounts::open(dir.path()).unwrap();
         assert!(last.find("app", "10.0.0.7").is_some());
         assert_eq!(last.credential("ed", "%"), Some(Credential::Ed25519(key)));

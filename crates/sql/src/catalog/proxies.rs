@@ -105,8 +105,8 @@ impl ProxyGrant {
     }
 }
 
-/// `proxies` in SHOW GRANTS' order (see [`ProxyGrant::specificity`]); the list keeps the
-/// newest first.
+/// `proxies` in SHOW GRANTS' order (the most specific proxied account first); the list
+/// keeps the newest first.
 pub fn in_show_order(proxies: &[ProxyGrant]) -> Vec<&ProxyGrant> {
     let mut out: Vec<&ProxyGrant> = proxies.iter().collect();
     out.sort_by_key(|p| std::cmp::Reverse(p.specificity()));

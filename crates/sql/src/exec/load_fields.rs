@@ -205,7 +205,7 @@ fn unescape(c: u8) -> u8 {
 }
 
 /// The byte written after the escape character for `b` (by SELECT ... INTO OUTFILE): `0`
-/// for NUL, else `b` itself, which [`unescape`] reads back unless it is one of the letters
+/// for NUL, else `b` itself, which `unescape` reads back unless it is one of the letters
 /// an escape gives a meaning to.
 pub fn escaped_as(b: u8) -> u8 {
     match b {

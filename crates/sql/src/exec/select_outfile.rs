@@ -9,7 +9,7 @@
 //! leaves it behind with the rows written so far, as in MariaDB.
 //!
 //! The rows are written as they come (see [`crate::row_sink`]), through a buffer of
-//! [`WRITE_BUFFER_BYTES`]: a streamed query never holds its result. OUTFILE writes each
+//! `WRITE_BUFFER_BYTES`: a streamed query never holds its result. OUTFILE writes each
 //! row as [`crate::exec::outfile_fields`] formats it, a value as the text protocol shows
 //! it; CHARACTER SET utf8mb4 writes the bytes of a binary value that are not UTF-8 as
 //! `?`, with warning 1366 per value. DUMPFILE writes the values' bytes one after another,
