@@ -16,8 +16,7 @@ use crate::error::SqlError;
 use base64::Engine;
 use myriad_types::auth::{Credential, ED25519_PLUGIN, NATIVE_PASSWORD_PLUGIN};
 use myriad_types::errors::{ER_PASSWD_LENGTH, ER_PLUGIN_IS_NOT_LOADED};
-use sha1::{Digest, Sha1};
-use sha2::Sha512;
+use sha2::{Digest, Sha512};
 
 /// An authentication plugin myriad has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -131,20 +130,7 @@ pub fn identified_clause(credential: &Credential) -> String {
     }
 }
 
-/// SHA1(SHA1(password)), what mysql_native_password stores; None for the empty password.
-pub fn native_hash(password: impl AsRef<[u8]>) -> Option<[u8; 20]> {
-    let password = password.as_ref();
-    if password.is_empty() {
-        return None;
-    }
-    Some(Sha1::digest(Sha1::digest(password)).into())
-}
-
-/// `*<40 upper-case hex digits>`: a native hash as PASSWORD() and SHOW GRANTS write it.
-pub fn native_hash_text(hash: &[u8; 20]) -> String {
-    let hex: String = hash.iter().map(|b| format!("{b:02X}")).collect();
-    format!("*{hex}")
-}
+pub use crate::expr::functions::digest::{native_hash, native_hash_text};
 
 /// The stored hash written `'*<40 hex digits>'` (IDENTIFIED BY PASSWORD, SHOW GRANTS);
 /// MariaDB's error 1372 for any other form. The empty string is no password.

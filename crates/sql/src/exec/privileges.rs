@@ -24,9 +24,8 @@ use crate::plan::{AssignTarget, SetScope, Stmt};
 use crate::value::Value;
 use crate::Session;
 use myriad_types::errors::{
-    ER_ACCESS_DENIED_ERROR, ER_COLUMNACCESS_DENIED_ERROR, ER_DBACCESS_DENIED_ERROR,
-    ER_MUST_CHANGE_PASSWORD, ER_NO_SUCH_USER, ER_OPTION_PREVENTS_STATEMENT,
-    ER_SPECIFIC_ACCESS_DENIED_ERROR, ER_TABLEACCESS_DENIED_ERROR,
+    ER_COLUMNACCESS_DENIED_ERROR, ER_DBACCESS_DENIED_ERROR, ER_MUST_CHANGE_PASSWORD,
+    ER_OPTION_PREVENTS_STATEMENT, ER_SPECIFIC_ACCESS_DENIED_ERROR, ER_TABLEACCESS_DENIED_ERROR,
 };
 use std::sync::Arc;
 
@@ -263,42 +262,6 @@ impl Session {
             }
             Need::ReadsAs(ref tables, ref definer) => self.check_definer_reads(tables, definer)?,
             Need::ReadColumns(..) | Need::WriteColumns(..) => {}
-        }
-        Ok(())
-    }
-
-    /// [`Need::ReadsAs`]: the definer must exist (else MariaDB's 1449 to an account with
-    /// SUPER, 1045 to others) and hold SELECT on each table at table level (its column
-    /// privileges are not looked at); a denial is a 1142, which the caller turns into the
-    /// view's 1356.
-    fn check_definer_reads(
-        &self,
-        tables: &[(String, String)],
-        definer: &(String, String),
-    ) -> Result<(), SqlError> {
-        let Some(account) = self
-            .engine
-            .accounts
-            .grants_of_account(&definer.0, &definer.1)
-        else {
-            if self.checked_grants().global.contains(Privs::SUPER) {
-                return Err(SqlError::of(ER_NO_SUCH_USER, &[&definer.0, &definer.1]));
-            }
-            let (_, host) = self.own_account();
-            return Err(SqlError::of(
-                ER_ACCESS_DENIED_ERROR,
-                &[&self.info.user, &host, &"YES"],
-            ));
-        };
-        let grants = &account.grants;
-        if grants.is_all() {
-            return Ok(());
-        }
-        let (user, host) = (&self.info.user, &self.info.host);
-        for (db, table) in tables {
-            if !grants.on_table(db, table).contains(Privs::SELECT) {
-                return Err(table_denied("SELECT", user, host, db, table));
-            }
         }
         Ok(())
     }

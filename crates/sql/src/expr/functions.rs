@@ -6,7 +6,7 @@ mod date_format;
 mod datetime;
 pub(crate) use date_format::format_width;
 pub(crate) use datetime::{date_add_type, unit_of, DatePart};
-mod digest;
+pub mod digest;
 mod encode;
 mod format;
 mod inet;

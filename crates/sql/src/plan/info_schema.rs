@@ -166,7 +166,7 @@ mod tests {
             );
             assert!(!mysql::is_not_built(t.name));
         }
-        assert_eq!(mysql_table_ref("global_priv", None).unwrap_err().code, 1235);
+        assert_eq!(mysql_table_ref("tables_priv", None).unwrap_err().code, 1235);
         assert!(mysql_table_ref("no_such", None).unwrap().is_none());
     }
 

@@ -22,12 +22,27 @@ pub(super) enum Hash {
 /// stores it; '' for an empty string and for NULL, as MariaDB answers.
 pub(super) fn password(a: &Args) -> Value {
     let bytes = a.v[0].to_text().unwrap_or_default();
-    let hash = crate::catalog::auth_plugins::native_hash(bytes);
+    let hash = native_hash(bytes);
     Value::Bytes(
-        hash.map(|h| crate::catalog::auth_plugins::native_hash_text(&h))
+        hash.map(|h| native_hash_text(&h))
             .unwrap_or_default()
             .into_bytes(),
     )
+}
+
+/// SHA1(SHA1(password)), what mysql_native_password stores; None for the empty password.
+pub fn native_hash(password: impl AsRef<[u8]>) -> Option<[u8; 20]> {
+    let password = password.as_ref();
+    if password.is_empty() {
+        return None;
+    }
+    Some(Sha1::digest(Sha1::digest(password)).into())
+}
+
+/// `*<40 upper-case hex digits>`: a native hash as PASSWORD() and SHOW GRANTS write it.
+pub fn native_hash_text(hash: &[u8; 20]) -> String {
+    let hex: String = hash.iter().map(|b| format!("{b:02X}")).collect();
+    format!("*{hex}")
 }
 
 pub(super) fn digest(a: &Args, hash: Hash, w: &mut Vec<Warning>) -> Value {
