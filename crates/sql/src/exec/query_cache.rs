@@ -343,7 +343,10 @@ pub fn read_tables(stmt: &Stmt) -> Option<Vec<(String, String)>> {
 /// hold SELECT on, and those read through SQL SECURITY DEFINER views, each with the
 /// definer whose SELECT it needs; None as for [`read_tables`].
 pub fn reads_by_account(stmt: &Stmt) -> Option<AccountReads> {
-    let mut tables = Tables::every();
+    let mut tables = Tables {
+        by_account: true,
+        ..Tables::every()
+    };
     collect_stmt(stmt, &mut tables).then_some((tables.invoker, tables.definer))
 }
 
@@ -390,6 +393,8 @@ pub(crate) struct Tables {
     pub every: bool,
     /// Views count as the tables named, without the tables under them.
     pub views_opaque: bool,
+    /// Whether to note whose privileges each table is read with (`invoker`, `definer`).
+    by_account: bool,
     /// Within an SQL SECURITY DEFINER view: its definer.
     reading_as: Option<Arc<(String, String)>>,
     /// The tables of `list` read with the reader's own privileges.
@@ -406,11 +411,14 @@ impl Tables {
     /// Note table `db`.`name` read, with the privileges of whoever reads at this point.
     fn push(&mut self, db: &str, name: &str) {
         let table = (db.to_string(), name.to_string());
-        match &self.reading_as {
-            Some(definer) => self
-                .definer
-                .push((table.0.clone(), table.1.clone(), definer.clone())),
-            None => self.invoker.push(table.clone()),
+        if self.by_account {
+            match &self.reading_as {
+                Some(definer) => {
+                    self.definer
+                        .push((table.0.clone(), table.1.clone(), definer.clone()))
+                }
+                None => self.invoker.push(table.clone()),
+            }
         }
         self.list.push(table);
     }
