@@ -129,24 +129,25 @@ fn is_word(t: &TokenWithSpan, word: &str) -> bool {
     bare_word(t).is_some_and(|w| w.eq_ignore_ascii_case(word))
 }
 
+/// The clauses of one SELECT that may follow its select list.
+const SELECT_CLAUSES: [&str; 7] = [
+    "FROM", "WHERE", "GROUP", "HAVING", "WINDOW", "ORDER", "LIMIT",
+];
+
+/// The words that join queries into a set operation.
+const SET_OPERATIONS: [&str; 3] = ["UNION", "INTERSECT", "EXCEPT"];
+
 /// Whether the INTO at `at` follows more than the select list: a clause of the query (a
 /// UNION's included) or a query in parentheses.
 fn after_the_query(tokens: &[TokenWithSpan], at: usize) -> bool {
-    const CLAUSES: [&str; 10] = [
-        "FROM",
-        "WHERE",
-        "GROUP",
-        "HAVING",
-        "WINDOW",
-        "ORDER",
-        "LIMIT",
-        "UNION",
-        "INTERSECT",
-        "EXCEPT",
-    ];
+    let is_clause = |i: usize| {
+        SELECT_CLAUSES
+            .iter()
+            .chain(&SET_OPERATIONS)
+            .any(|clause| is_word(&tokens[i], clause))
+    };
     tokens.first().is_some_and(|t| t.token == Token::LParen)
-        || depth_zero(&tokens[..at])
-            .any(|i| CLAUSES.iter().any(|clause| is_word(&tokens[i], clause)))
+        || depth_zero(&tokens[..at]).any(is_clause)
 }
 
 /// Compile a SELECT with an INTO clause.
@@ -185,27 +186,19 @@ pub(crate) fn compile(
     // After the whole query only a locking clause may follow; after the select list the
     // rest of one SELECT, without a second INTO or a UNION.
     let rest = &raw.tokens[end..];
-    const AFTER_QUERY: [&str; 2] = ["FOR", "LOCK"];
-    const AFTER_LIST: [&str; 10] = [
-        "FROM",
-        "WHERE",
-        "GROUP",
-        "HAVING",
-        "WINDOW",
-        "ORDER",
-        "LIMIT",
-        "PROCEDURE",
-        "FOR",
-        "LOCK",
-    ];
-    let may_follow: &[&str] = if trailing { &AFTER_QUERY } else { &AFTER_LIST };
+    const LOCKING: [&str; 2] = ["FOR", "LOCK"];
     if let Some(first) = rest.first() {
-        if !may_follow.iter().any(|w| is_word(first, w)) {
+        let may_follow = |w: &&str| is_word(first, w);
+        let allowed = LOCKING.iter().any(may_follow)
+            || (!trailing && SELECT_CLAUSES.iter().chain(&["PROCEDURE"]).any(may_follow));
+        if !allowed {
             return Err(near(end));
         }
     }
-    const NOT_AFTER: [&str; 4] = ["INTO", "UNION", "INTERSECT", "EXCEPT"];
-    if let Some(i) = depth_zero(rest).find(|&i| NOT_AFTER.iter().any(|w| is_word(&rest[i], w))) {
+    let not_after = |i: &usize| {
+        is_word(&rest[*i], "INTO") || SET_OPERATIONS.iter().any(|w| is_word(&rest[*i], w))
+    };
+    if let Some(i) = depth_zero(rest).find(not_after) {
         return Err(near(end + i));
     }
     let mut tokens = raw.tokens[..at].to_vec();
