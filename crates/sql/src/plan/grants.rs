@@ -349,17 +349,9 @@ pub(crate) fn show_grants(c: &mut Cursor) -> Result<Stmt, SqlError> {
     } else {
         c.eat_word("FOR")
     };
-    let user = if named {
-        if c.eat_word("CURRENT_USER") {
-            if c.eat_token(&Token::LParen) && !c.eat_token(&Token::RParen) {
-                return Err(c.error());
-            }
-            None
-        } else {
-            Some(one_user(c)?)
-        }
-    } else {
-        None
+    let user = match named {
+        true => Some(one_user(c)?).filter(|u| !u.current_user),
+        false => None,
     };
     c.expect_end()?;
     Ok(if create {

@@ -76,40 +76,31 @@ pub(crate) fn rewrite_tokens(mut tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpa
     null_pattern_in_parentheses(tokens)
 }
 
-/// `x REGEXP NULL` / `x RLIKE NULL` as `x REGEXP (NULL)`.
+/// `x REGEXP NULL` / `x RLIKE NULL` as `x REGEXP (NULL)`. A statement without REGEXP or
+/// RLIKE is handed back as it came, with no copy.
 fn null_pattern_in_parentheses(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
-    let is_word = |t: &TokenWithSpan, word: &str| matches!(&t.token, Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case(word));
-    let null_after = |i: usize| {
-        (is_word(&tokens[i], "REGEXP") || is_word(&tokens[i], "RLIKE"))
-            && tokens[i + 1..]
-                .iter()
-                .find(|t| !matches!(t.token, Token::Whitespace(_)))
-                .is_some_and(|t| is_word(t, "NULL"))
-    };
-    let wrap: Vec<bool> = (0..tokens.len()).map(null_after).collect();
-    if !wrap.contains(&true) {
+    let is_word =
+        |t: &TokenWithSpan, word: &str| bare_word(t).is_some_and(|w| w.eq_ignore_ascii_case(word));
+    let is_regexp = |t: &TokenWithSpan| is_word(t, "REGEXP") || is_word(t, "RLIKE");
+    if !tokens.iter().any(is_regexp) {
         return tokens;
     }
     let mut out = Vec::with_capacity(tokens.len() + 2);
-    let mut open = false;
-    for (i, t) in tokens.into_iter().enumerate() {
-        let span = t.span;
-        let null = open && is_word(&t, "NULL");
-        if null {
-            out.push(TokenWithSpan {
-                token: Token::LParen,
-                span,
-            });
+    let mut after_regexp = false;
+    for t in tokens {
+        if matches!(t.token, Token::Whitespace(_)) {
+            out.push(t);
+            continue;
         }
-        out.push(t);
-        if null {
-            out.push(TokenWithSpan {
-                token: Token::RParen,
-                span,
-            });
-            open = false;
+        let regexp = is_regexp(&t);
+        if after_regexp && is_word(&t, "NULL") {
+            let span = t.span;
+            let paren = |token| TokenWithSpan { token, span };
+            out.extend([paren(Token::LParen), t, paren(Token::RParen)]);
+        } else {
+            out.push(t);
         }
-        open |= wrap[i];
+        after_regexp = regexp;
     }
     out
 }

@@ -103,19 +103,12 @@ fn header(c: &mut Cursor) -> Result<Option<Header>, SqlError> {
     }
     if c.eat_word("DEFINER") {
         c.eat_token(&Token::Eq);
-        if c.eat_word("CURRENT_USER") {
-            if c.eat_token(&Token::LParen) && !c.eat_token(&Token::RParen) {
-                return Err(c.error());
-            }
-            h.definer = Some(None);
-        } else {
-            let mut users = crate::plan::statements::parse_user_list(c, false)?;
-            if users.len() != 1 {
-                return Err(c.error());
-            }
-            let u = users.remove(0);
-            h.definer = Some(Some((u.user, u.host)));
+        let mut users = crate::plan::statements::parse_user_list(c, false)?;
+        if users.len() != 1 {
+            return Err(c.error());
         }
+        let u = users.remove(0);
+        h.definer = Some((!u.current_user).then_some((u.user, u.host)));
     }
     if c.eat_word("SQL") {
         c.expect_word("SECURITY")?;
