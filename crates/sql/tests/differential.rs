@@ -752,3 +752,11 @@ fn variable_assignment_matches_mariadb() {
 fn sql_prepared_statements_match_mariadb() {
     run_corpus("prepared_sql", include_str!("corpus/prepared_sql.sql"));
 }
+
+#[test]
+fn enum_set_columns_match_mariadb() {
+    run_corpus(
+        "enum_set_columns",
+        include_str!("corpus/enum_set_columns.sql"),
+    );
+}

@@ -282,6 +282,28 @@ fn put_str(out: &mut Vec<u8>, s: &str) {
     out.extend_from_slice(s.as_bytes());
 }
 
+/// An ENUM's or SET's tag, collation, element count and elements.
+fn put_elements(out: &mut Vec<u8>, tag: u8, collation: Collation, elements: &[String]) {
+    out.extend_from_slice(&[tag, collation_tag(collation)]);
+    out.extend_from_slice(&(elements.len() as u32).to_le_bytes());
+    for e in elements {
+        put_str(out, e);
+    }
+}
+
+/// What [`put_elements`] wrote after the tag.
+fn elements_from(
+    r: &mut Reader<'_>,
+) -> Result<(Collation, std::sync::Arc<[String]>), StorageError> {
+    let collation = collation_from(r.u8()?)?;
+    let n = r.u32()? as usize;
+    if n > crate::elements::ENUM_MAX_ELEMENTS {
+        return Err(corrupt("element count"));
+    }
+    let elements = (0..n).map(|_| r.string()).collect::<Result<Vec<_>, _>>()?;
+    Ok((collation, elements.into()))
+}
+
 fn collation_tag(c: Collation) -> u8 {
     match c {
         Collation::Utf8mb4GeneralCi => 0,
@@ -359,6 +381,14 @@ pub fn encode_def(def: &TableDef) -> Vec<u8> {
             ColumnType::DateTime { fsp } => out.extend_from_slice(&[13, *fsp]),
             ColumnType::Timestamp { fsp } => out.extend_from_slice(&[14, *fsp]),
             ColumnType::Time { fsp } => out.extend_from_slice(&[15, *fsp]),
+            ColumnType::Enum {
+                elements,
+                collation,
+            } => put_elements(&mut out, 16, *collation, elements),
+            ColumnType::Set {
+                elements,
+                collation,
+            } => put_elements(&mut out, 17, *collation, elements),
         }
         // Flags: bit 0 nullable, 1 auto_increment, 2 a default follows, 3 DEFAULT
         // CURRENT_TIMESTAMP, 4 ON UPDATE CURRENT_TIMESTAMP (definitions written before bits
@@ -483,6 +513,20 @@ pub fn decode_def(bytes: &[u8]) -> Result<TableDef, StorageError> {
             15 => ColumnType::Time {
                 fsp: fsp_from(r.u8()?)?,
             },
+            16 => {
+                let (collation, elements) = elements_from(&mut r)?;
+                ColumnType::Enum {
+                    elements,
+                    collation,
+                }
+            }
+            17 => {
+                let (collation, elements) = elements_from(&mut r)?;
+                ColumnType::Set {
+                    elements,
+                    collation,
+                }
+            }
             _ => return Err(corrupt("column type")),
         };
         let flags = r.u8()?;
@@ -602,6 +646,24 @@ pub(crate) mod tests {
                 },
                 ColumnDef::new("day", ColumnType::Date),
                 ColumnDef::new("f", ColumnType::Double),
+                ColumnDef::new(
+                    "e",
+                    ColumnType::Enum {
+                        elements: vec!["x".to_string(), "z'q".to_string()].into(),
+                        collation: Collation::Utf8mb4Bin,
+                    },
+                ),
+                ColumnDef {
+                    default: Some(Value::Bytes(b"r,b".to_vec())),
+                    ..ColumnDef::new(
+                        "s",
+                        ColumnType::Set {
+                            elements: vec!["r".to_string(), "g".to_string(), "b".to_string()]
+                                .into(),
+                            collation: Collation::Utf8mb4GeneralCi,
+                        },
+                    )
+                },
                 ColumnDef::new(
                     "m",
                     ColumnType::Int {
@@ -726,6 +788,8 @@ pub(crate) mod tests {
                 day: 31,
             }),
             Value::Double(-0.5),
+            Value::Bytes(b"z'q".to_vec()),
+            Value::Bytes(b"r,b".to_vec()),
             Value::Int(-8_388_608),
         ];
         let mut enc = Vec::new();

@@ -118,6 +118,13 @@ pub fn encode_key_part(out: &mut Vec<u8>, ty: &ColumnType, d: &Value) -> Result<
         (ColumnType::Time { .. }, Value::Time(t)) => {
             out.extend_from_slice(&((t.total_micros() as u64) ^ (1 << 63)).to_be_bytes())
         }
+        (ColumnType::Enum { elements, .. }, Value::Bytes(b)) => {
+            let position = crate::elements::enum_position(elements, b) as u16;
+            out.extend_from_slice(&position.to_be_bytes())
+        }
+        (ColumnType::Set { elements, .. }, Value::Bytes(b)) => {
+            out.extend_from_slice(&crate::elements::set_bits(elements, b).to_be_bytes())
+        }
         (t, Value::Bytes(b)) if t.is_string() => encode_string(out, t.collation(), b),
         _ => return Err(mismatch(ty, d)),
     }
@@ -137,7 +144,9 @@ fn put_datetime_key(out: &mut Vec<u8>, dt: DateTime, len: usize) {
 /// Compare two datums of one column the way index keys order them (NULL first).
 pub fn compare_datums(ty: &ColumnType, a: &Value, b: &Value) -> Result<Ordering, StorageError> {
     if let (Value::Bytes(x), Value::Bytes(y)) = (a, b) {
-        return Ok(ty.collation().compare(x, y));
+        if ty.elements().is_none() {
+            return Ok(ty.collation().compare(x, y));
+        }
     }
     let mut ka = Vec::new();
     let mut kb = Vec::new();
@@ -289,5 +298,31 @@ mod tests {
         assert_eq!(ci.compare(b"a", b"b"), Ordering::Less);
         assert_eq!(Collation::Binary.compare(b"a", b"A"), Ordering::Greater);
         assert_eq!(Collation::Binary.compare(b"a ", b"a"), Ordering::Greater);
+    }
+
+    #[test]
+    fn enum_and_set_keys_order_by_position_and_bitmask_not_text() {
+        let elements: std::sync::Arc<[String]> = vec!["z".to_string(), "a".to_string()].into();
+        let collation = Collation::Utf8mb4GeneralCi;
+        let e = ColumnType::Enum {
+            elements: elements.clone(),
+            collation,
+        };
+        let s = ColumnType::Set {
+            elements,
+            collation,
+        };
+        let text = |t: &str| Value::Bytes(t.as_bytes().to_vec());
+        assert!(key(&e, &text("z")) < key(&e, &text("a")));
+        assert!(
+            key(&e, &text("")) < key(&e, &text("z")),
+            "the invalid value sorts first"
+        );
+        assert!(key(&s, &text("a")) > key(&s, &text("z")));
+        assert!(key(&s, &text("z,a")) > key(&s, &text("a")));
+        assert_eq!(
+            compare_datums(&e, &text("a"), &text("z")).unwrap(),
+            Ordering::Greater
+        );
     }
 }

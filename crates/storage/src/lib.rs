@@ -124,6 +124,7 @@
 
 pub mod codec;
 pub mod decimal_codec;
+pub mod elements;
 pub mod keycode;
 pub mod page;
 pub mod types;

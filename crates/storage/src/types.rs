@@ -19,6 +19,7 @@
 //! range is an error); other mismatches are [`StorageError::TypeMismatch`].
 
 use std::fmt;
+use std::sync::Arc;
 
 pub use myriad_types::{Date, DateTime, Decimal, Time, Value};
 
@@ -175,6 +176,19 @@ pub enum ColumnType {
     Time {
         fsp: u8,
     },
+    /// ENUM('a', 'b', ...): one of its elements, stored as the element's text (see
+    /// [`crate::elements`]); index keys order by the element's position, 1 for the first,
+    /// 0 for the empty string of an invalid value.
+    Enum {
+        elements: Arc<[String]>,
+        collation: Collation,
+    },
+    /// SET('a', 'b', ...): any of its elements, stored as their text in definition order
+    /// joined by commas; index keys order by the bitmask (bit 0 for the first element).
+    Set {
+        elements: Arc<[String]>,
+        collation: Collation,
+    },
 }
 
 pub use myriad_types::datetime::{truncate_micros, MAX_FSP};
@@ -195,7 +209,9 @@ impl ColumnType {
         match self {
             ColumnType::Char { collation, .. }
             | ColumnType::Varchar { collation, .. }
-            | ColumnType::Text { collation, .. } => *collation,
+            | ColumnType::Text { collation, .. }
+            | ColumnType::Enum { collation, .. }
+            | ColumnType::Set { collation, .. } => *collation,
             _ => Collation::Binary,
         }
     }
@@ -212,7 +228,17 @@ impl ColumnType {
                 | ColumnType::Varchar { .. }
                 | ColumnType::Text { .. }
                 | ColumnType::Blob { .. }
+                | ColumnType::Enum { .. }
+                | ColumnType::Set { .. }
         )
+    }
+
+    /// The elements of an ENUM or SET column.
+    pub fn elements(&self) -> Option<&[String]> {
+        match self {
+            ColumnType::Enum { elements, .. } | ColumnType::Set { elements, .. } => Some(elements),
+            _ => None,
+        }
     }
 }
 

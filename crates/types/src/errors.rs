@@ -98,6 +98,7 @@ error_codes! {
     ER_NO_SUCH_THREAD = 1094, "HY000", "Unknown thread id: %lu";
     ER_KILL_DENIED_ERROR = 1095, "HY000", "You are not owner of thread %lld";
     ER_NO_TABLES_USED = 1096, "HY000", "No tables used";
+    ER_TOO_BIG_SET = 1097, "HY000", "Too many strings for column %-.192s and SET";
     ER_TABLE_NOT_LOCKED_FOR_WRITE = 1099, "HY000", "Table '%-.192s' was locked with a READ lock and can't be updated";
     ER_TABLE_NOT_LOCKED = 1100, "HY000", "Table '%-.192s' was not locked with LOCK TABLES";
     ER_WRONG_DB_NAME = 1102, "42000", "Incorrect database name '%-.100T'";
@@ -167,6 +168,7 @@ error_codes! {
     ER_WARN_DEPRECATED_SYNTAX = 1287, "HY000", "'%s' is deprecated and will be removed in a future release. Please use %s instead";
     ER_NON_UPDATABLE_TABLE = 1288, "HY000", "The target table %-.100s of the %s is not updatable";
     ER_OPTION_PREVENTS_STATEMENT = 1290, "HY000", "The MariaDB server is running with the %s option so it cannot execute this statement";
+    ER_DUPLICATED_VALUE_IN_TYPE = 1291, "HY000", "Column '%-.100s' has duplicated value '%-.64s' in %s";
     ER_TRUNCATED_WRONG_VALUE = 1292, "22007", "Truncated incorrect %-.32T value: '%-.128T'";
     ER_INVALID_ON_UPDATE = 1294, "HY000", "Invalid ON UPDATE clause for '%-.192s' column";
     ER_UNSUPPORTED_PS = 1295, "HY000", "This command is not supported in the prepared statement protocol yet";
@@ -186,6 +188,7 @@ error_codes! {
     ER_NO_DEFAULT_FOR_FIELD = 1364, "HY000", "Field '%-.192s' doesn't have a default value";
     ER_DIVISION_BY_ZERO = 1365, "22012", "Division by 0";
     ER_TRUNCATED_WRONG_VALUE_FOR_FIELD = 1366, "22007", "Incorrect %-.32s value: '%-.128T' for column `%.192s`.`%.192s`.`%.192s` at row %lu";
+    ER_ILLEGAL_VALUE_FOR_TYPE = 1367, "22007", "Illegal %s '%-.192T' value found during parsing";
     ER_VIEW_NONUPD_CHECK = 1368, "HY000", "CHECK OPTION on non-updatable view %`-.192s.%`-.192s";
     ER_PASSWD_LENGTH = 1372, "HY000", "Password hash should be a %d-digit hexadecimal number";
     ER_PS_MANY_PARAM = 1390, "HY000", "Prepared statement contains too many placeholders";

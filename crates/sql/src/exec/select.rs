@@ -536,6 +536,12 @@ pub(crate) fn zero_value(ty: &myriad_storage::ColumnType) -> myriad_storage::Val
         T::Float | T::Double => D::Double(0.0),
         T::Date => D::Date(Default::default()),
         T::DateTime { .. } | T::Timestamp { .. } => D::DateTime(Default::default()),
+        // An ENUM's first element (its implicit default when NOT NULL).
+        T::Enum { elements, .. } => D::Bytes(
+            elements
+                .first()
+                .map_or(Vec::new(), |e| e.as_bytes().to_vec()),
+        ),
         _ => D::Bytes(Vec::new()),
     }
 }

@@ -210,6 +210,10 @@ impl Session {
                 None => match &column.default {
                     Some(d) => d.clone(),
                     None if column.auto_increment || column.nullable => myriad_storage::Value::Null,
+                    // An ENUM NOT NULL without DEFAULT takes its first element.
+                    None if matches!(column.ty, myriad_storage::ColumnType::Enum { .. }) => {
+                        zero_value(&column.ty)
+                    }
                     None => {
                         let message =
                             format!("Field '{}' doesn't have a default value", column.name);

@@ -159,6 +159,11 @@ impl Expr {
             Expr::Literal(Value::Null) => Derived::general(Derivation::Ignorable),
             Expr::HexLiteral(_) => Derived::new(Collation::Binary, Derivation::Coercible),
             Expr::Literal(_) => numeric,
+            Expr::Elements {
+                expr,
+                number: false,
+                ..
+            } => of(expr),
             Expr::Column(i) => match columns.get(*i) {
                 Some(Some(c)) => Derived::new(*c, Derivation::Implicit),
                 Some(None) => numeric,

@@ -362,7 +362,7 @@ impl Compiler<'_> {
             }
         }
         match found {
-            Ok(i) => Ok(Expr::Column(i)),
+            Ok(i) => Ok(self.column_ref(i)),
             Err(e) if table.is_none() && id.quote_style.is_none() => {
                 let Some(func) = super::func_names::niladic(name) else {
                     return Err(e);

@@ -40,6 +40,23 @@ impl Expr {
             Expr::Param(i) => env.param(*i),
             Expr::Outer(n) => env.outer_value(*n),
             Expr::Column(i) => row.get(*i).cloned().unwrap_or(Value::Null),
+            Expr::Elements {
+                expr,
+                list,
+                set,
+                number,
+            } => {
+                let v = expr.eval(env, row)?;
+                match (v, number) {
+                    (Value::Bytes(text), true) if *set => {
+                        Value::UInt(myriad_storage::elements::set_bits(list, &text))
+                    }
+                    (Value::Bytes(text), true) => {
+                        Value::UInt(myriad_storage::elements::enum_position(list, &text))
+                    }
+                    (v, _) => v,
+                }
+            }
             Expr::SysVar { scope, index } => env.system_variable(*scope, *index)?,
             Expr::UserVar(name) => env.user_variable(name),
             Expr::AssignVar { name, value } => {

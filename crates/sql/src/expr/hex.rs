@@ -22,6 +22,10 @@
 //! MariaDB types it by its byte count, so a literal of four bytes or more with a small
 //! value (`0x00000001 + 0`) is LONG here and LONGLONG there, with the same value. A
 //! literal that a subquery answers stays a string (docs/compatibility.md).
+//!
+//! A value of an ENUM or SET column ([`Expr::Elements`]) has a number of its own too, its
+//! position or bitmask, and the same numeric contexts take it (`e + 0`, `e = 1`, `SUM(e)`,
+//! `WHERE e`); ORDER BY sorts by it as well.
 
 use crate::error::SqlError;
 use crate::expr::collation::Derivation;
@@ -96,6 +100,10 @@ impl Expr {
     /// and so do the ones a COALESCE, IFNULL, IF or CASE passes on when every value it can
     /// answer is one (or NULL); anything else stays as it is.
     pub(crate) fn make_numeric(&mut self) {
+        if let Expr::Elements { number, .. } = self {
+            *number = true;
+            return;
+        }
         if !self.is_hex() {
             return;
         }
@@ -146,6 +154,13 @@ impl Expr {
             } => all_hex(whens.iter().map(|(_, r)| r).chain(otherwise.as_deref())),
             _ => false,
         }
+    }
+
+    /// Whether its value has a number of its own that a numeric context takes instead of
+    /// reading its text: a hexadecimal literal (see [`Expr::is_hex`]), a value of an ENUM
+    /// or SET column.
+    fn has_number_form(&self) -> bool {
+        matches!(self, Expr::Elements { number: false, .. }) || self.is_hex()
     }
 
     /// This expression where its value is taken as a number ([`Expr::make_numeric`]).
@@ -241,7 +256,7 @@ impl Compiler<'_> {
     /// Operands compared with one another (`=`, IN, BETWEEN): when one of them is a number,
     /// the hexadecimal literals among them are numbers too.
     pub(crate) fn compared(&self, first: &mut Expr, rest: &mut [Expr]) {
-        if !first.is_hex() && !rest.iter().any(Expr::is_hex) {
+        if !first.has_number_form() && !rest.iter().any(Expr::has_number_form) {
             return;
         }
         if self.is_number(first) || rest.iter().any(|e| self.is_number(e)) {
@@ -254,7 +269,7 @@ impl Compiler<'_> {
     /// LEAST among numbers a hexadecimal literal as a DOUBLE (MariaDB compares a string
     /// with numbers there as doubles, and answers a DOUBLE).
     pub(crate) fn function_args(&self, func: Func, args: Vec<Expr>) -> Vec<Expr> {
-        if !args.iter().any(Expr::is_hex) {
+        if !args.iter().any(Expr::has_number_form) {
             return args;
         }
         if matches!(func, Func::Greatest | Func::Least) {
@@ -273,6 +288,33 @@ impl Compiler<'_> {
             .enumerate()
             .map(|(i, e)| e.numeric_if(numeric_arg(func, i)))
             .collect()
+    }
+
+    /// The value of the row's column `i`: wrapped as [`Expr::Elements`] for an ENUM or SET
+    /// column.
+    pub(crate) fn column_ref(&self, i: usize) -> Expr {
+        match self.scope.elements.get(i).cloned().flatten() {
+            Some((list, set)) => Expr::Elements {
+                expr: Box::new(Expr::Column(i)),
+                list,
+                set,
+                number: false,
+            },
+            None => Expr::Column(i),
+        }
+    }
+
+    /// An ORDER BY key: a value of an ENUM or SET column sorts by its number (a select
+    /// item named by position or alias comes back as its bare column).
+    pub(crate) fn sort_key(&self, e: Expr) -> Expr {
+        let e = match e {
+            Expr::Column(i) => self.column_ref(i),
+            other => other,
+        };
+        match e {
+            Expr::Elements { .. } => e.numeric(),
+            other => other,
+        }
     }
 
     /// A condition (WHERE, ON, HAVING): a truth value.

@@ -392,6 +392,16 @@ pub enum Expr {
     HexLiteral(Vec<u8>),
     Param(usize),
     Column(usize),
+    /// A value of an ENUM or SET column (`expr`, the [`Expr::Column`]): its text. Where its
+    /// context takes a number (see [`crate::expr::hex`]) the compiler sets `number`, and it
+    /// is then the ENUM's position or the SET's bitmask, as in MariaDB (`e + 0`, `SUM(e)`,
+    /// `e = 1`, ORDER BY).
+    Elements {
+        expr: Box<Expr>,
+        list: Arc<[String]>,
+        set: bool,
+        number: bool,
+    },
     SysVar {
         scope: VarScope,
         index: usize,

@@ -16,6 +16,9 @@ pub struct ColumnScope {
     /// Each column's [`TextForm`] where its type says more than its values (dates and
     /// times, FLOAT), where known; None for other columns and past the end.
     pub text_forms: Vec<Option<TextForm>>,
+    /// Each ENUM or SET column's elements (true for a SET), where known; None for other
+    /// columns and past the end.
+    pub elements: Vec<Option<(std::sync::Arc<[String]>, bool)>>,
     /// Positions an unqualified name does not resolve to: the right-hand copies of the
     /// columns a `JOIN ... USING` or `NATURAL JOIN` joins on.
     pub hidden: Vec<usize>,
@@ -25,7 +28,9 @@ impl ColumnScope {
     /// Append `other`'s columns after this scope's.
     pub(crate) fn append(&mut self, other: ColumnScope) {
         self.text_forms.resize(self.columns.len(), None);
+        self.elements.resize(self.columns.len(), None);
         self.columns.extend(other.columns);
+        self.elements.extend(other.elements);
         self.collations.extend(other.collations);
         self.text_forms.extend(other.text_forms);
     }

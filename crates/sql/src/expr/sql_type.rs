@@ -24,7 +24,7 @@ impl Expr {
             | Expr::UserVar(_)
             | Expr::Subquery(_)
             | Expr::Exists { .. } => true,
-            Expr::Neg(x) | Expr::Not(x) | Expr::BitNot(x) => f(x),
+            Expr::Neg(x) | Expr::Not(x) | Expr::BitNot(x) | Expr::Elements { expr: x, .. } => f(x),
             Expr::AssignVar { value, .. } => f(value),
             Expr::Arith { left, right, .. }
             | Expr::Cmp { left, right, .. }
@@ -127,6 +127,17 @@ impl Expr {
             Expr::Param(i) => env.param(*i).sql_type(),
             Expr::Outer(n) => env.outer_value(*n).sql_type(),
             Expr::Column(i) => columns.get(*i).copied().unwrap_or(SqlType::Null),
+            // As MariaDB types it: an integer as wide as the column's text.
+            Expr::Elements {
+                number: true,
+                set,
+                list,
+                ..
+            } => SqlType::Int {
+                unsigned: false,
+                len: myriad_storage::elements::max_chars(list, *set).max(1),
+            },
+            Expr::Elements { expr, .. } => ty(expr),
             Expr::SysVar { index, .. } => sysvar_type(*index),
             Expr::UserVar(name) => match env.user_variable(name) {
                 Value::Null => SqlType::Str { chars: 0 },

@@ -75,6 +75,9 @@ pub(crate) fn key_value(value: &Value, ty: &st::ColumnType) -> Option<st::Value>
                 .map(st::Value::Time),
             _ => None,
         },
+        // A comparison with a string compares text, which is not the keys' order (by
+        // position or bitmask): no key range.
+        st::ColumnType::Enum { .. } | st::ColumnType::Set { .. } => None,
     }
 }
 
@@ -101,7 +104,9 @@ pub(crate) fn first_column(e: &Expr) -> Option<usize> {
         | Expr::Outer(_)
         | Expr::SysVar { .. }
         | Expr::UserVar(_) => None,
-        Expr::Neg(x) | Expr::Not(x) | Expr::BitNot(x) => first_column(x),
+        Expr::Neg(x) | Expr::Not(x) | Expr::BitNot(x) | Expr::Elements { expr: x, .. } => {
+            first_column(x)
+        }
         Expr::AssignVar { value, .. } => first_column(value),
         Expr::Arith { left, right, .. }
         | Expr::Cmp { left, right, .. }

@@ -35,6 +35,7 @@ pub mod show_create;
 pub mod sql_prepared;
 pub mod statements;
 pub mod stored;
+mod stored_elements;
 pub mod table_def;
 pub mod tables;
 pub mod timestamps;

@@ -435,7 +435,7 @@ pub(crate) fn compile_table_select(
             Some(x) => x,
             None => ec.compile(e)?,
         };
-        order_by.push((expr, *desc));
+        order_by.push((ec.sort_key(expr), *desc));
     }
     let rollup = matches!(&select.group_by,
         ast::GroupByExpr::Expressions(_, m) if m.contains(&ast::GroupByWithModifier::Rollup));

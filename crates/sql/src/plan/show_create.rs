@@ -44,7 +44,19 @@ pub fn type_text(ty: &st::ColumnType) -> String {
         st::ColumnType::Timestamp { fsp } => format!("timestamp({fsp})"),
         st::ColumnType::Time { fsp: 0 } => "time".into(),
         st::ColumnType::Time { fsp } => format!("time({fsp})"),
+        st::ColumnType::Enum { elements, .. } => format!("enum({})", element_list(elements)),
+        st::ColumnType::Set { elements, .. } => format!("set({})", element_list(elements)),
     }
+}
+
+/// An ENUM's or SET's elements as MariaDB prints them: quoted, a quote doubled, a
+/// backslash escaped.
+fn element_list(elements: &[String]) -> String {
+    let quoted: Vec<String> = elements
+        .iter()
+        .map(|e| format!("'{}'", e.replace('\\', "\\\\").replace('\'', "''")))
+        .collect();
+    quoted.join(",")
 }
 
 /// A stored default as text (None for NULL).

@@ -143,6 +143,17 @@ impl Target<'_> {
         Ok(())
     }
 
+    /// 1265 "Data truncated" as an error in strict mode, otherwise as a warning (a value
+    /// that is no element of an ENUM or SET column).
+    pub(crate) fn data_truncated_or_fail(&self, w: &mut Vec<Warning>) -> Result<(), SqlError> {
+        if self.strict {
+            let warning = self.data_truncated("Error");
+            return Err(SqlError::new(WARN_DATA_TRUNCATED, warning.message));
+        }
+        self.truncated(w);
+        Ok(())
+    }
+
     /// Note 1265: digits of fractional seconds the column does not keep were dropped.
     fn fraction_cut(&self, w: &mut Vec<Warning>) {
         w.push(self.data_truncated("Note"));
@@ -218,6 +229,14 @@ pub fn to_stored(
         | st::ColumnType::DateTime { .. }
         | st::ColumnType::Timestamp { .. } => datetime_value(value, target, w)?,
         st::ColumnType::Time { fsp } => time_value(value, *fsp, target, w)?,
+        st::ColumnType::Enum {
+            elements,
+            collation,
+        } => crate::plan::stored_elements::enum_value(value, elements, *collation, target, w)?,
+        st::ColumnType::Set {
+            elements,
+            collation,
+        } => crate::plan::stored_elements::set_value(value, elements, *collation, target, w)?,
     })
 }
 

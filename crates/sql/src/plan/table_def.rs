@@ -298,6 +298,14 @@ fn with_collation(ty: st::ColumnType, collation: st::Collation) -> st::ColumnTyp
         (T::Char { len, .. }, collation) => T::Char { len, collation },
         (T::Varchar { len, .. }, collation) => T::Varchar { len, collation },
         (T::Text { size, .. }, collation) => T::Text { size, collation },
+        (T::Enum { elements, .. }, collation) => T::Enum {
+            elements,
+            collation,
+        },
+        (T::Set { elements, .. }, collation) => T::Set {
+            elements,
+            collation,
+        },
         (other, _) => other,
     }
 }
@@ -319,6 +327,7 @@ pub fn column_from_ast(
         }
         _ => ty,
     };
+    check_elements(&ty, &c.name.value)?;
     let mut def = st::ColumnDef::new(&c.name.value, ty);
     let mut default_expr = None;
     for option in &c.options {
@@ -496,8 +505,71 @@ pub(crate) fn column_type(dt: &ast::DataType, name: &str) -> Result<st::ColumnTy
         D::Time(p, ast::TimezoneInfo::None) => st::ColumnType::Time {
             fsp: fractional_digits(*p, name)?,
         },
+        D::Enum(members, None) => {
+            let names = members
+                .iter()
+                .map(|m| match m {
+                    ast::EnumMember::Name(n) => Ok(n.clone()),
+                    ast::EnumMember::NamedValue(..) => {
+                        Err(crate::expr::err_syntax(&dt.to_string()))
+                    }
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            st::ColumnType::Enum {
+                elements: element_list(names),
+                collation: general,
+            }
+        }
+        D::Set(names) => st::ColumnType::Set {
+            elements: element_list(names.clone()),
+            collation: general,
+        },
         other => return Err(SqlError::not_supported(&format!("column type {other}"))),
     })
+}
+
+/// An ENUM's or SET's elements as declared: trailing spaces are dropped, as in MariaDB.
+fn element_list(names: Vec<String>) -> std::sync::Arc<[String]> {
+    names
+        .into_iter()
+        .map(|n| n.trim_end_matches(' ').to_string())
+        .collect()
+}
+
+/// MariaDB's checks of an ENUM's or SET's elements under the column's collation: no two
+/// the same (1291), a SET of at most 64 (1097) without commas in them (1367).
+fn check_elements(ty: &st::ColumnType, name: &str) -> Result<(), SqlError> {
+    use myriad_types::errors::{
+        ER_DUPLICATED_VALUE_IN_TYPE, ER_ILLEGAL_VALUE_FOR_TYPE, ER_TOO_BIG_SET,
+    };
+    let Some(list) = ty.elements() else {
+        return Ok(());
+    };
+    let set = matches!(ty, st::ColumnType::Set { .. });
+    let kind = if set { "SET" } else { "ENUM" };
+    if set && list.len() > st::elements::SET_MAX_ELEMENTS {
+        return Err(SqlError::new(
+            ER_TOO_BIG_SET,
+            ER_TOO_BIG_SET.message(&[&name]),
+        ));
+    }
+    if !set && list.len() > st::elements::ENUM_MAX_ELEMENTS {
+        return Err(SqlError::not_supported(
+            "an ENUM of more than 65535 elements",
+        ));
+    }
+    if let Some(bad) = list.iter().find(|e| set && e.contains(',')) {
+        let message = ER_ILLEGAL_VALUE_FOR_TYPE.message(&[&"set", bad]);
+        return Err(SqlError::new(ER_ILLEGAL_VALUE_FOR_TYPE, message));
+    }
+    let collation = ty.collation();
+    for (i, e) in list.iter().enumerate() {
+        if let Some(first) = st::elements::find(&list[..i], collation, e.as_bytes()) {
+            let message = ER_DUPLICATED_VALUE_IN_TYPE.message(&[&name, &list[first], &kind]);
+            return Err(SqlError::new(ER_DUPLICATED_VALUE_IN_TYPE, message));
+        }
+    }
+    Ok(())
 }
 
 /// The fractional seconds of DATETIME(p) or TIMESTAMP(p): 0 to 6 (ER_TOO_BIG_PRECISION,

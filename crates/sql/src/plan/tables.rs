@@ -461,6 +461,16 @@ impl TableRef {
                 .collect(),
             collations: self.collations(),
             text_forms: self.def.columns.iter().map(|c| text_form(&c.ty)).collect(),
+            elements: self
+                .def
+                .columns
+                .iter()
+                .map(|c| match &c.ty {
+                    st::ColumnType::Enum { elements, .. } => Some((Arc::clone(elements), false)),
+                    st::ColumnType::Set { elements, .. } => Some((Arc::clone(elements), true)),
+                    _ => None,
+                })
+                .collect(),
             hidden: Vec::new(),
         }
     }
@@ -549,6 +559,12 @@ pub fn sql_type_of(ty: &st::ColumnType) -> SqlType {
             SqlType::DateTime { fsp: *fsp }
         }
         st::ColumnType::Time { fsp } => SqlType::Time { fsp: *fsp },
+        st::ColumnType::Enum { elements, .. } => SqlType::Str {
+            chars: st::elements::max_chars(elements, false),
+        },
+        st::ColumnType::Set { elements, .. } => SqlType::Str {
+            chars: st::elements::max_chars(elements, true),
+        },
     }
 }
 
@@ -671,6 +687,25 @@ pub fn column_meta(table: &TableRef, index: usize, name: &str) -> Column {
             flags |= column_flags::BINARY;
             let chars = crate::expr::eval::display_chars(SqlType::Time { fsp: *fsp });
             (WireType::Time, chars, charsets::BINARY, *fsp)
+        }
+        // Sent as CHAR, flagged ENUM or SET, as MariaDB does.
+        st::ColumnType::Enum {
+            elements,
+            collation,
+        }
+        | st::ColumnType::Set {
+            elements,
+            collation,
+        } => {
+            let set = matches!(c.ty, st::ColumnType::Set { .. });
+            flags |= bin_flag(*collation)
+                | if set {
+                    column_flags::SET
+                } else {
+                    column_flags::ENUM
+                };
+            let chars = st::elements::max_chars(elements, set);
+            (WireType::String, chars * 4, collation.id(), 0)
         }
     };
     Column {

@@ -109,6 +109,7 @@ impl Compiler<'_> {
                 Some(None) => None,
                 _ => Some(MAX_FSP),
             },
+            Expr::Elements { number: false, .. } => Some(MAX_FSP),
             _ => None,
         }
     }

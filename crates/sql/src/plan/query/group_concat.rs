@@ -72,7 +72,7 @@ pub(super) fn compile(
             ast::FunctionArgumentClause::OrderBy(list) => {
                 for o in list {
                     refuse_nested_aggregate(&o.expr)?;
-                    let e = order_expr(&o.expr, &ordered_args, tc)?;
+                    let e = tc.sort_key(order_expr(&o.expr, &ordered_args, tc)?);
                     let c = collation_of(&e).collation;
                     let desc = matches!(o.options.sort, Some(ast::OrderBySort::Desc));
                     spec.order.push((e, desc, c));

@@ -85,6 +85,16 @@ pub(super) fn select_items(
                 }
                 items.push(match expr {
                     Expr::Column(index) => OutputItem::Column { index, name },
+                    Expr::Elements {
+                        expr,
+                        number: false,
+                        ..
+                    } if matches!(*expr, Expr::Column(_)) => {
+                        let Expr::Column(index) = *expr else {
+                            unreachable!("matched above")
+                        };
+                        OutputItem::Column { index, name }
+                    }
                     expr => OutputItem::Expr { expr, name },
                 });
             }
