@@ -760,3 +760,11 @@ fn enum_set_columns_match_mariadb() {
         include_str!("corpus/enum_set_columns.sql"),
     );
 }
+
+#[test]
+fn check_constraints_match_mariadb() {
+    run_corpus(
+        "check_constraints",
+        include_str!("corpus/check_constraints.sql"),
+    );
+}

@@ -26,6 +26,7 @@ fn main() -> Result<(), StorageError> {
         )],
         indexes: vec![],
         options: vec![],
+        checks: Vec::new(),
     };
     let started = Instant::now();
     for i in 0..tables {

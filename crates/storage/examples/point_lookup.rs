@@ -48,6 +48,7 @@ fn main() -> Result<(), StorageError> {
             common::index("k_1", IndexKind::NonUnique, &[1]),
         ],
         options: vec![],
+        checks: Vec::new(),
     };
     s.create_table("sb", "sbtest1", &def)?;
     let t = s.open_table("sb", "sbtest1")?;

@@ -35,6 +35,7 @@ fn id_k() -> TableDef {
             columns: vec![0],
         }],
         options: Vec::new(),
+        checks: Vec::new(),
     }
 }
 

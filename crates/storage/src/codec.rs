@@ -410,6 +410,7 @@ pub fn encode_def(def: &TableDef) -> Vec<u8> {
                 }],
                 indexes: vec![],
                 options: vec![],
+                checks: vec![],
             };
             let mut enc = Vec::new();
             // A default that does not fit its column is stored as NULL (validated by SQL).
@@ -438,6 +439,14 @@ pub fn encode_def(def: &TableDef) -> Vec<u8> {
     for (k, v) in &def.options {
         put_str(&mut out, k);
         put_str(&mut out, v);
+    }
+    // CHECK constraints come last: a definition written before them ends here, and reads
+    // as one without.
+    out.extend_from_slice(&(def.checks.len() as u32).to_le_bytes());
+    for check in &def.checks {
+        put_str(&mut out, &check.name);
+        out.push(u8::from(check.column_level));
+        put_str(&mut out, &check.text);
     }
     out
 }
@@ -545,6 +554,7 @@ pub fn decode_def(bytes: &[u8]) -> Result<TableDef, StorageError> {
                 }],
                 indexes: vec![],
                 options: vec![],
+                checks: vec![],
             };
             col.default = Some(
                 decode_row(&one, enc)?
@@ -581,10 +591,22 @@ pub fn decode_def(bytes: &[u8]) -> Result<TableDef, StorageError> {
     for _ in 0..nopt {
         options.push((r.string()?, r.string()?));
     }
+    let mut checks = Vec::new();
+    if r.pos < r.buf.len() {
+        let n = r.u32()? as usize;
+        for _ in 0..n {
+            checks.push(crate::types::CheckDef {
+                name: r.string()?,
+                column_level: r.u8()? != 0,
+                text: r.string()?,
+            });
+        }
+    }
     let def = TableDef {
         columns,
         indexes,
         options,
+        checks,
     };
     def.validate()
         .map_err(|e| StorageError::Corrupt(format!("stored definition: {e}")))?;
@@ -594,7 +616,7 @@ pub fn decode_def(bytes: &[u8]) -> Result<TableDef, StorageError> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::types::decimal_from_unscaled;
+    use crate::types::{decimal_from_unscaled, CheckDef};
 
     /// A definition with most column types and two indexes (also used by other modules' tests).
     pub(crate) fn sample_def() -> TableDef {
@@ -688,6 +710,18 @@ pub(crate) mod tests {
                 ("ENGINE".into(), "InnoDB".into()),
                 ("DEFAULT CHARSET".into(), "utf8mb4".into()),
             ],
+            checks: vec![
+                CheckDef {
+                    name: "k".into(),
+                    column_level: true,
+                    text: "`k` > 0".into(),
+                },
+                CheckDef {
+                    name: "CONSTRAINT_1".into(),
+                    column_level: false,
+                    text: "`k` < `id`".into(),
+                },
+            ],
         }
     }
 
@@ -703,6 +737,7 @@ pub(crate) mod tests {
                     columns: vec![ColumnDef::new("t", ty.clone())],
                     indexes: vec![],
                     options: vec![],
+                    checks: Vec::new(),
                 };
                 let enc = encode_def(&def);
                 assert_eq!(decode_def(&enc).unwrap(), def, "{ty:?}");
@@ -714,6 +749,7 @@ pub(crate) mod tests {
             columns: vec![ColumnDef::new("t", ColumnType::DateTime { fsp: 0 })],
             indexes: vec![],
             options: vec![],
+            checks: Vec::new(),
         };
         let enc = encode_def(&old);
         assert!(enc.windows(2).any(|w| w == [b't', 9]), "fsp 0 keeps tag 9");
@@ -721,6 +757,7 @@ pub(crate) mod tests {
             columns: vec![ColumnDef::new("t", ColumnType::DateTime { fsp: 6 })],
             indexes: vec![],
             options: vec![],
+            checks: Vec::new(),
         });
         let at = bad
             .windows(2)
@@ -745,6 +782,7 @@ pub(crate) mod tests {
             ],
             indexes: vec![],
             options: vec![],
+            checks: Vec::new(),
         };
         for micros in [
             -3_020_399_999_999i64,

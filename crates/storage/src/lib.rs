@@ -21,6 +21,7 @@
 //!         IndexDef { name: "by_name".into(), kind: IndexKind::NonUnique, columns: vec![1] },
 //!     ],
 //!     options: vec![("ENGINE".into(), "InnoDB".into())],
+//!     checks: vec![],
 //! };
 //! storage.create_table("shop", "items", &def)?;
 //!

@@ -446,6 +446,7 @@ mod tests {
             columns: vec![ColumnDef::new("i", int)],
             indexes: Vec::new(),
             options: Vec::new(),
+            checks: Vec::new(),
         };
         for name in names {
             storage.create_table("d", name, &def).unwrap();

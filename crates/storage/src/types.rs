@@ -357,13 +357,25 @@ impl IndexDef {
 }
 
 /// A table's definition, stored in page 0 of its file.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct TableDef {
     pub columns: Vec<ColumnDef>,
     /// The primary key, when present, is the first index.
     pub indexes: Vec<IndexDef>,
     /// Table options as given (`ENGINE=...`, `DEFAULT CHARSET=...`), shown back verbatim.
     pub options: Vec<(String, String)>,
+    /// CHECK constraints, in the order they were declared (the SQL layer evaluates them;
+    /// the engine only keeps them).
+    pub checks: Vec<CheckDef>,
+}
+
+/// A CHECK constraint: its name, whether it was declared with a column (then it is named
+/// after that column, and shown with it), and its condition as SQL text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckDef {
+    pub name: String,
+    pub column_level: bool,
+    pub text: String,
 }
 
 /// Whether `items[i]` has the name (as `name` reads it) of an earlier item, ignoring ASCII

@@ -117,6 +117,7 @@ mod tests {
             columns: vec![crate::ColumnDef::new("a", crate::ColumnType::Double)],
             indexes: Vec::new(),
             options: Vec::new(),
+            checks: Vec::new(),
         };
         assert!(matches!(
             storage.create_table("d", "v 1", &def),

@@ -205,6 +205,7 @@ mod tests {
                 columns: vec![0],
             }],
             options: vec![],
+            checks: Vec::new(),
         };
         storage.create_table("d", "t", &def).unwrap();
         let t = storage.open_table("d", "t").unwrap();

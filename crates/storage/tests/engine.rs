@@ -211,6 +211,7 @@ fn multi_column_prefixes_case_insensitive_keys_nulls_and_big_rows() {
             index("by_name", IndexKind::NonUnique, &[1]),
         ],
         options: vec![],
+        checks: Vec::new(),
     };
     s.create_table("d", "m", &def).unwrap();
     let t = s.open_table("d", "m").unwrap();
@@ -836,6 +837,7 @@ fn a_few_thousand_tables() {
         columns: vec![ColumnDef::new("a", int()).not_null()],
         indexes: vec![index("PRIMARY", IndexKind::Primary, &[0])],
         options: vec![],
+        checks: Vec::new(),
     };
     const TABLES: i64 = 2000;
     const THREADS: i64 = 8;
@@ -919,6 +921,7 @@ fn integer_primary_keys_cluster_the_rows_and_key_updates_move_them() {
                 index("PRIMARY", IndexKind::Primary, &[0]),
             ],
             options: vec![],
+            checks: Vec::new(),
         };
         s.create_table("d", name, &def).unwrap();
         let t = s.open_table("d", name).unwrap();
@@ -1169,6 +1172,7 @@ fn in_lists_in_one_pass_match_one_scan_per_value() {
         ],
         indexes: vec![index("a_name", IndexKind::NonUnique, &[0, 1])],
         options: vec![],
+        checks: Vec::new(),
     };
     s.create_table("d", "m", &def).unwrap();
     let m = s.open_table("d", "m").unwrap();

@@ -219,8 +219,10 @@ error_codes! {
     ER_ACCESS_DENIED_NO_PASSWORD_ERROR = 1698, "28000", "Access denied for user '%s'@'%s'";
     ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION = 1792, "25006", "Cannot execute statement in a READ ONLY transaction";
     ER_MUST_CHANGE_PASSWORD = 1820, "HY000", "You must SET PASSWORD before executing this statement";
+    ER_DUP_CONSTRAINT_NAME = 1826, "HY000", "Duplicate %s constraint name '%s'";
     ER_MALFORMED_PACKET = 1835, "HY000", "Malformed communication packet";
     ER_MUST_CHANGE_PASSWORD_LOGIN = 1862, "HY000", "Your password has expired. To log in you must change it using a client that supports expired passwords";
+    ER_GENERATED_COLUMN_FUNCTION_IS_NOT_ALLOWED = 1901, "HY000", "Function or expression '%s' cannot be used in the %s clause of %`s";
     ER_CONNECTION_KILLED = 1927, "70100", "Connection was killed";
     ER_BAD_BASE64_DATA = 1958, "HY000", "Bad base64 data as position %u";
     ER_INVALID_ROLE = 1959, "OP000", "Invalid role specification %`s";
@@ -249,6 +251,7 @@ error_codes! {
     ER_WRONG_TYPE_FOR_ROWS_FRAME = 4020, "HY000", "Integer is required for ROWS-type frame";
     ER_FRAME_EXCLUSION_NOT_SUPPORTED = 4022, "HY000", "Frame exclusion is not supported yet";
     ER_INVALID_NTILE_ARGUMENT = 4024, "HY000", "Argument of NTILE must be greater than 0";
+    ER_CONSTRAINT_FAILED = 4025, "23000", "CONSTRAINT %`s failed for %`-.192s.%`-.192s";
     ER_SUM_FUNC_WITH_WINDOW_FUNC_AS_ARG = 4074, "HY000", "Window functions can not be used as arguments to group functions.";
     ER_ILLEGAL_PARAMETER_DATA_TYPES2_FOR_OPERATION = 4078, "HY000", "Illegal parameter data types %s and %s for operation '%s'";
     ER_ILLEGAL_PARAMETER_DATA_TYPE_FOR_OPERATION = 4079, "HY000", "Illegal parameter data type %s for operation '%s'";

@@ -10,6 +10,8 @@
 /// The producer of a table's rows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum VirtualRows {
+    /// CHECK_CONSTRAINTS: a row per CHECK constraint of each table.
+    CheckConstraints,
     CharacterSets,
     Collations,
     CollationApplicability,
@@ -82,7 +84,7 @@ pub static TABLES: &[VirtualTable] = &[
     table(
         "CHECK_CONSTRAINTS",
         CHECK_CONSTRAINTS_COLUMNS,
-        VirtualRows::None,
+        VirtualRows::CheckConstraints,
     ),
     table("COLLATIONS", COLLATIONS_COLUMNS, VirtualRows::Collations),
     table(

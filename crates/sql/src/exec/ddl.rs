@@ -184,9 +184,24 @@ impl Session {
                 drop(table.open(storage)?);
                 let new_columns = def.columns.clone();
                 let now_micros = env.now_micros();
+                // The rows as they are after the change must meet the new definition's
+                // CHECK constraints (4025 otherwise, and the table stays as it was).
+                let checked = crate::plan::tables::TableRef {
+                    def: std::sync::Arc::new(def.clone()),
+                    ..table.clone()
+                };
+                let checks = self.table_checks(&checked)?;
+                let mut failed: Option<SqlError> = None;
+                // MariaDB copies the table to add a table CHECK constraint, and counts the
+                // rows.
+                let adds_check = def
+                    .checks
+                    .iter()
+                    .any(|c| !c.column_level && !table.def.checks.contains(c));
+                let mut copied = 0u64;
                 let mut convert =
                     |row: &[myriad_storage::Value]| -> myriad_storage::Result<myriad_storage::Row> {
-                        Ok(sources
+                        let converted: myriad_storage::Row = sources
                             .iter()
                             .zip(&new_columns)
                             .map(|(source, column)| match source {
@@ -202,12 +217,23 @@ impl Session {
                                     None => zero_value(&column.ty),
                                 },
                             })
-                            .collect())
+                            .collect();
+                        if let Err(e) = checks.verify(&converted, &table.database, &table.name, env)
+                        {
+                            failed = Some(e);
+                            return Err(myriad_storage::StorageError::InvalidDefinition(
+                                "a row fails a CHECK constraint".into(),
+                            ));
+                        }
+                        copied += 1;
+                        Ok(converted)
                     };
-                storage
-                    .alter_table(&table.database, &table.name, def, &mut convert)
-                    .map_err(catalog::storage_error)?;
-                ok(0)
+                let altered = storage.alter_table(&table.database, &table.name, def, &mut convert);
+                if let Some(e) = failed {
+                    return Err(e);
+                }
+                altered.map_err(catalog::storage_error)?;
+                ok(if adds_check { copied } else { 0 })
             }
             Stmt::RenameTables { renames } => {
                 let storage = self.engine.catalog.storage();

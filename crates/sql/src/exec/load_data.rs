@@ -46,6 +46,8 @@ struct Loading<'s> {
     plan: &'s LoadDataPlan,
     insert: InsertPlan,
     table: myriad_storage::Table,
+    /// The table's CHECK constraints, compiled once for the statement.
+    checks: crate::plan::checks::Checks,
     scope: crate::session::transaction::WriteScope<'s>,
     strict: bool,
     lines: u64,
@@ -79,7 +81,7 @@ impl Loading<'_> {
             .insert_row(&self.insert, &exprs, n as usize, self.strict, env)?;
         self.session.store_row(
             &self.insert,
-            &self.table,
+            (&self.table, &self.checks),
             &mut self.scope,
             &row,
             n as usize,
@@ -150,6 +152,7 @@ impl Session {
             plan,
             insert,
             table: self.open_for_write(&plan.table)?,
+            checks: self.table_checks(&plan.table)?,
             scope: self.write_scope(&plan.table.database, true)?,
             strict: self.strict() && !lenient,
             lines: 0,

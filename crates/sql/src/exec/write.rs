@@ -5,6 +5,7 @@ use crate::error::SqlError;
 use crate::expr::eval::SqlValue;
 use crate::expr::eval::Warning;
 use crate::expr::Env;
+use crate::plan::checks::Checks;
 use crate::result::QueryResult;
 use crate::value::Value;
 use myriad_types::errors::{ER_DUP_ENTRY, ER_KEY_NOT_FOUND, ER_NO_DEFAULT_FOR_FIELD};
@@ -62,11 +63,12 @@ impl Session {
         let strict = self.strict();
         let mut scope = self.write_scope(&plan.table.database, true)?;
         let mut counts = InsertCounts::default();
+        let checks = self.table_checks(&plan.table)?;
         for (n, row_exprs) in rows.iter().enumerate() {
             let row = self.insert_row(plan, row_exprs, n + 1, strict, env)?;
             self.store_row(
                 plan,
-                &table,
+                (&table, &checks),
                 &mut scope,
                 &row,
                 n + 1,
@@ -107,7 +109,7 @@ impl Session {
     pub(crate) fn store_row(
         &self,
         plan: &crate::plan::tables::InsertPlan,
-        table: &myriad_storage::Table,
+        (table, checks): (&myriad_storage::Table, &Checks),
         scope: &mut crate::session::transaction::WriteScope<'_>,
         row: &[myriad_storage::Value],
         row_number: usize,
@@ -115,6 +117,7 @@ impl Session {
         counts: &mut InsertCounts,
         env: &mut ExecEnv,
     ) -> Result<(), SqlError> {
+        checks.verify(row, &plan.table.database, &plan.table.name, env)?;
         let mut attempts = 0;
         loop {
             match table.insert(scope.stmt(), row) {
@@ -143,6 +146,7 @@ impl Session {
                     let update = DuplicateUpdate {
                         plan,
                         table,
+                        checks,
                         existing_row,
                         row_number,
                         strict,
@@ -163,6 +167,21 @@ impl Session {
                 Err(e) => return Err(catalog::storage_error(e)),
             }
         }
+    }
+
+    /// The CHECK constraints a row stored into `table` must meet (none when
+    /// check_constraint_checks is off).
+    pub(crate) fn table_checks(
+        &self,
+        table: &crate::plan::tables::TableRef,
+    ) -> Result<Checks, SqlError> {
+        let enforced = crate::system::sysvars::lookup("check_constraint_checks")
+            .is_none_or(|i| *self.state.session_value(i) != crate::sysvars::VarValue::Bool(false));
+        if table.def.checks.is_empty() || !enforced {
+            return Ok(Checks::default());
+        }
+        let pipes = self.state.sql_mode & crate::system::sysvars::sql_mode::PIPES_AS_CONCAT != 0;
+        Checks::compile(&table.def, &table.name, pipes)
     }
 
     /// One VALUES row as stored: the given values converted, the others filled with their
@@ -250,6 +269,7 @@ impl Session {
             .map_err(catalog::storage_error)?;
         let read = crate::exec::source::Opened::Stored(table.clone());
         let rows = self.matching_rows(&plan.source, &read, &plan.order_by, &plan.limit, env)?;
+        let checks = self.table_checks(&plan.source.table)?;
         let (mut matched, mut changed) = (0u64, 0u64);
         for (n, (row_id, values)) in rows.into_iter().enumerate() {
             matched += 1;
@@ -269,6 +289,8 @@ impl Session {
                 continue;
             }
             let new_row = at.changed_row(&plan.assignments, &mut working, env.now_micros())?;
+            let t = &plan.source.table;
+            checks.verify(&new_row, &t.database, &t.name, env)?;
             if table
                 .update(scope.stmt(), row_id, &new_row)
                 .map_err(catalog::storage_error)?
@@ -319,6 +341,7 @@ impl Session {
 struct DuplicateUpdate<'a> {
     plan: &'a crate::plan::tables::InsertPlan,
     table: &'a myriad_storage::Table,
+    checks: &'a Checks,
     /// The row already there.
     existing_row: myriad_storage::RowId,
     /// The VALUES row's number (1-based), for warnings.
@@ -369,6 +392,9 @@ impl DuplicateUpdate<'_> {
             return Ok(0);
         }
         let updated = at.changed_row(assignments, &mut working, env.now_micros())?;
+        let table = &plan.table;
+        self.checks
+            .verify(&updated, &table.database, &table.name, env)?;
         self.table
             .update(stmt, self.existing_row, &updated)
             .map_err(catalog::storage_error)?;

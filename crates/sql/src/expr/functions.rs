@@ -10,6 +10,7 @@ pub mod digest;
 mod encode;
 mod format;
 mod inet;
+pub(crate) mod json;
 mod locales;
 mod numeric;
 mod radix;
@@ -183,6 +184,11 @@ impl Expr {
             Func::Hex => string::hex(&a, w),
             Func::SubstringIndex => string::substring_index(&a, w),
             Func::FindInSet => string::find_in_set(&a),
+            Func::JsonValid => a.null_if_any(|| {
+                Value::Int(i64::from(json::is_valid(
+                    &a.v[0].to_text().unwrap_or_default(),
+                )))
+            }),
             Func::Md5 => digest::digest(&a, digest::Hash::Md5, w),
             Func::Password => digest::password(&a),
             Func::Sha1 => digest::digest(&a, digest::Hash::Sha1, w),

@@ -200,6 +200,8 @@ pub enum Func {
     RegexpSubstr,
     RegexpReplace,
     FindInSet,
+    /// JSON_VALID(x): whether x is JSON text (see `functions::json`).
+    JsonValid,
     Md5,
     /// PASSWORD(x): mysql_native_password's stored form of x.
     Password,

@@ -288,6 +288,7 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
         Func::Space => SqlType::Str { chars: 255 },
         Func::SubstringIndex => SqlType::Str { chars: chars(0) },
         Func::FindInSet => int(3),
+        Func::JsonValid => int(1),
         Func::Md5 => SqlType::Str { chars: 32 },
         Func::Password => SqlType::Str { chars: 41 },
         Func::Sha1 => SqlType::Str { chars: 40 },

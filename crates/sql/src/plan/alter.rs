@@ -3,6 +3,7 @@
 use crate::catalog::storage_error;
 use crate::error::SqlError;
 use crate::expr::Compiler;
+use crate::plan::checks;
 use crate::plan::show_create::*;
 use crate::plan::table_def::*;
 use myriad_storage as st;
@@ -41,9 +42,21 @@ pub fn alter_def(
                 if_exists,
                 ..
             } => drop_columns(&mut def, &mut sources, column_names, *if_exists)?,
+            ast::AlterTableOperation::AddConstraint {
+                constraint: ast::TableConstraint::Check(check),
+                ..
+            } => {
+                let name = check.name.as_ref().map(|n| n.value.clone());
+                let added = checks::table_check(name, check, &def.checks, &def.columns, compiler)?;
+                def.checks.push(added);
+                checks::refuse_duplicates(&def.checks)?;
+            }
             ast::AlterTableOperation::AddConstraint { constraint, .. } => {
                 add_constraint(&mut def, constraint)?
             }
+            ast::AlterTableOperation::DropConstraint {
+                if_exists, name, ..
+            } => drop_constraint(&mut def, &name.value, *if_exists)?,
             ast::AlterTableOperation::DropIndex { name } => {
                 let Some(at) = def.index_named(&name.value) else {
                     return Err(SqlError::new(
@@ -69,7 +82,32 @@ pub fn alter_def(
     }
     order_indexes(&mut def.indexes);
     def.validate().map_err(storage_error)?;
+    // A constraint must still read columns the table has.
+    checks::revalidate(&def, compiler.pipes_as_concat)?;
     Ok((def, sources))
+}
+
+/// DROP CONSTRAINT: a CHECK constraint, or else a unique key, of that name.
+fn drop_constraint(def: &mut st::TableDef, name: &str, if_exists: bool) -> Result<(), SqlError> {
+    if let Some(at) = def
+        .checks
+        .iter()
+        .position(|c| c.name.eq_ignore_ascii_case(name))
+    {
+        def.checks.remove(at);
+        return Ok(());
+    }
+    match def.index_named(name) {
+        Some(at) if def.indexes[at].kind == st::IndexKind::Unique => {
+            def.indexes.remove(at);
+            Ok(())
+        }
+        _ if if_exists => Ok(()),
+        _ => Err(SqlError::new(
+            ER_CANT_DROP_FIELD_OR_KEY,
+            format!("Can't DROP CONSTRAINT `{name}`; check that it exists"),
+        )),
+    }
 }
 
 /// ADD COLUMN: the column goes in at its position (last by default), the indexes' column
@@ -111,6 +149,10 @@ fn add_column(
     };
     def.columns.insert(at, column);
     sources.insert(at, None);
+    if let Some(check) = checks::of_column(column_def, &def.columns, compiler)? {
+        def.checks.push(check);
+        checks::refuse_duplicates(&def.checks)?;
+    }
     for ix in &mut def.indexes {
         for c in &mut ix.columns {
             if *c >= at {
@@ -164,6 +206,9 @@ fn drop_columns(
         }
         def.columns.remove(at);
         sources.remove(at);
+        // The column's own constraint goes with it.
+        def.checks
+            .retain(|c| !(c.column_level && c.name.eq_ignore_ascii_case(&name.value)));
         for ix in &mut def.indexes {
             ix.columns.retain(|c| *c != at);
             for c in &mut ix.columns {

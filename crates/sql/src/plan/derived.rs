@@ -183,6 +183,7 @@ pub(crate) fn query_table(
             columns,
             indexes: Vec::new(),
             options: Vec::new(),
+            checks: Vec::new(),
         }),
         made: Some(Made::Query(Arc::new(stmt))),
     })

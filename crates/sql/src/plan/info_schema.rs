@@ -134,6 +134,7 @@ fn parse_columns(columns: &str) -> Result<st::TableDef, SqlError> {
         columns: out,
         indexes: Vec::new(),
         options: Vec::new(),
+        checks: Vec::new(),
     })
 }
 

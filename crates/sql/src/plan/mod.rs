@@ -15,6 +15,7 @@
 
 pub mod access;
 pub mod alter;
+pub mod checks;
 pub mod commands;
 pub mod derived;
 pub mod drop_view;

@@ -169,6 +169,13 @@ pub fn create_table_text(name: &str, def: &st::TableDef) -> String {
         if !c.comment.is_empty() {
             line.push_str(&format!(" COMMENT '{}'", c.comment.replace('\'', "''")));
         }
+        for check in def
+            .checks
+            .iter()
+            .filter(|k| k.column_level && k.name == c.name)
+        {
+            line.push_str(&format!(" CHECK ({})", check.text));
+        }
         lines.push(line);
     }
     for ix in &def.indexes {
@@ -182,6 +189,13 @@ pub fn create_table_text(name: &str, def: &st::TableDef) -> String {
             st::IndexKind::Unique => format!("  UNIQUE KEY `{}` ({})", ix.name, cols.join(",")),
             st::IndexKind::NonUnique => format!("  KEY `{}` ({})", ix.name, cols.join(",")),
         });
+    }
+    for check in def.checks.iter().filter(|k| !k.column_level) {
+        lines.push(format!(
+            "  CONSTRAINT {} CHECK ({})",
+            crate::plan::view_text::quote(&check.name),
+            check.text
+        ));
     }
     let engine = def
         .options

@@ -120,8 +120,16 @@ pub fn table_def(
                     &columns,
                 )?);
             }
+            // Gathered below, once the columns are known.
+            ast::TableConstraint::Check(_) => {}
             other => return Err(SqlError::not_supported(&format!("constraint {other}"))),
         }
+    }
+    let checks = crate::plan::checks::declared(ct, &columns, compiler)?;
+    if !checks.is_empty() && ct.query.is_some() {
+        return Err(SqlError::not_supported(
+            "CHECK constraints in CREATE TABLE ... SELECT",
+        ));
     }
     if let Some(cols) = primary {
         indexes.insert(
@@ -159,6 +167,7 @@ pub fn table_def(
         columns,
         indexes,
         options,
+        checks,
     };
     // CREATE TABLE ... SELECT adds the query's columns first (see `from_ast`).
     if ct.query.is_none() {
@@ -355,6 +364,8 @@ pub fn column_from_ast(
             }
             ast::ColumnOption::Comment(text) => def.comment = text.clone(),
             ast::ColumnOption::CharacterSet(_) | ast::ColumnOption::Collation(_) => {}
+            // See `checks`: the table's definition keeps it.
+            ast::ColumnOption::Check(_) => {}
             other => return Err(SqlError::not_supported(&format!("column option {other}"))),
         }
     }
@@ -485,6 +496,12 @@ pub(crate) fn column_type(dt: &ast::DataType, name: &str) -> Result<st::ColumnTy
         D::TinyText => text(st::LobSize::Tiny),
         D::MediumText => text(st::LobSize::Medium),
         D::LongText => text(st::LobSize::Long),
+        // MariaDB's JSON: LONGTEXT of utf8mb4_bin with the constraint json_valid (see
+        // `checks`).
+        D::JSON => st::ColumnType::Text {
+            collation: st::Collation::Utf8mb4Bin,
+            size: st::LobSize::Long,
+        },
         D::Blob(None) => blob(st::LobSize::Regular),
         D::Blob(Some(bytes)) => blob(st::LobSize::for_bytes(*bytes)),
         D::TinyBlob => blob(st::LobSize::Tiny),

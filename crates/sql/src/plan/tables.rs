@@ -445,6 +445,33 @@ pub(crate) fn text_form(ty: &st::ColumnType) -> Option<crate::expr::TextForm> {
     }
 }
 
+/// The columns of a table of definition `def` in scope, qualified by `alias` where given.
+pub(crate) fn def_scope(def: &st::TableDef, alias: Option<&Arc<str>>) -> ColumnScope {
+    ColumnScope {
+        columns: def
+            .columns
+            .iter()
+            .map(|c| (alias.map(Arc::clone), c.name.clone()))
+            .collect(),
+        collations: def
+            .columns
+            .iter()
+            .map(|c| c.ty.string_collation())
+            .collect(),
+        text_forms: def.columns.iter().map(|c| text_form(&c.ty)).collect(),
+        elements: def
+            .columns
+            .iter()
+            .map(|c| match &c.ty {
+                st::ColumnType::Enum { elements, .. } => Some((Arc::clone(elements), false)),
+                st::ColumnType::Set { elements, .. } => Some((Arc::clone(elements), true)),
+                _ => None,
+            })
+            .collect(),
+        hidden: Vec::new(),
+    }
+}
+
 impl TableRef {
     /// Whether this is a view: a derived table that a database names.
     pub fn is_view(&self) -> bool {
@@ -452,27 +479,7 @@ impl TableRef {
     }
 
     pub fn scope(&self) -> ColumnScope {
-        ColumnScope {
-            columns: self
-                .def
-                .columns
-                .iter()
-                .map(|c| (Some(Arc::clone(&self.alias)), c.name.clone()))
-                .collect(),
-            collations: self.collations(),
-            text_forms: self.def.columns.iter().map(|c| text_form(&c.ty)).collect(),
-            elements: self
-                .def
-                .columns
-                .iter()
-                .map(|c| match &c.ty {
-                    st::ColumnType::Enum { elements, .. } => Some((Arc::clone(elements), false)),
-                    st::ColumnType::Set { elements, .. } => Some((Arc::clone(elements), true)),
-                    _ => None,
-                })
-                .collect(),
-            hidden: Vec::new(),
-        }
+        def_scope(&self.def, Some(&self.alias))
     }
 
     /// Each column's collation, None for a column that is no string.

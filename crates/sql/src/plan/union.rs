@@ -144,6 +144,7 @@ pub(crate) fn compile(
             columns,
             indexes: Vec::new(),
             options: Vec::new(),
+            checks: Vec::new(),
         }),
     })
 }

@@ -31,6 +31,7 @@ pub(crate) fn canonical(
         tables: &tables,
         aliases: &aliases,
         in_having: std::cell::Cell::new(false),
+        bare_columns: false,
     }
     .query(&query, &def.columns)
 }
@@ -113,7 +114,7 @@ fn twj_has_joins(from: &[ast::TableWithJoins]) -> bool {
     from.iter().any(|t| !t.joins.is_empty())
 }
 
-fn quote(name: &str) -> String {
+pub(crate) fn quote(name: &str) -> String {
     format!("`{}`", name.replace('`', "``"))
 }
 
@@ -142,12 +143,52 @@ fn precedence(op: &Op) -> Option<(u8, &'static str)> {
 
 /// Functions whose name MariaDB prints as it is written (in lower case).
 const PLAIN_FUNCTIONS: &[&str] = &[
-    "abs", "avg", "coalesce", "concat", "count", "ifnull", "max", "min", "sum",
+    "abs",
+    "avg",
+    "char_length",
+    "coalesce",
+    "concat",
+    "count",
+    "ifnull",
+    "json_valid",
+    "max",
+    "min",
+    "sum",
 ];
+
+/// Functions MariaDB prints under another of their names.
+const RENAMED_FUNCTIONS: &[(&str, &str)] = &[
+    ("length", "octet_length"),
+    ("upper", "ucase"),
+    ("lower", "lcase"),
+];
+
+/// A CHECK constraint's condition as MariaDB prints it (columns unqualified: `` `a` > 0 ``),
+/// over a table whose columns are `columns`; None where this server cannot print it
+/// exactly.
+pub(crate) fn check_clause(e: &Expr, columns: &[String]) -> Option<String> {
+    let table = FromTable {
+        view: false,
+        database: String::new(),
+        name: String::new(),
+        alias: None,
+        columns: columns.to_vec(),
+    };
+    Printer {
+        current: None,
+        tables: std::slice::from_ref(&table),
+        aliases: &[],
+        in_having: std::cell::Cell::new(false),
+        bare_columns: true,
+    }
+    .expr(e, 0)
+}
 
 struct Printer<'a> {
     /// The database whose tables print unqualified (None: every table is qualified).
     current: Option<&'a str>,
+    /// Columns print without their table (a CHECK constraint's condition).
+    bare_columns: bool,
     tables: &'a [FromTable],
     aliases: &'a [String],
     /// Printing HAVING, where a bare name may be a select item's alias.
@@ -399,6 +440,9 @@ impl Printer<'_> {
             .columns
             .iter()
             .find(|c| c.eq_ignore_ascii_case(&column.value))?;
+        if self.bare_columns {
+            return Some(quote(name));
+        }
         Some(format!("{}.{}", self.qualifier(t), quote(name)))
     }
 
@@ -481,6 +525,10 @@ impl Printer<'_> {
             Expr::IsNull(x) => wrap(format!("{} is null", self.expr(x, 6)?), 5),
             Expr::IsNotNull(x) => wrap(format!("{} is not null", self.expr(x, 6)?), 5),
             Expr::Function(f) => self.function(f)?,
+            Expr::UnaryOp {
+                op: ast::UnaryOperator::Minus,
+                expr,
+            } if !matches!(**expr, Expr::Value(_)) => format!("-{}", self.expr(expr, u8::MAX)?),
             _ => return None,
         })
     }
@@ -489,9 +537,13 @@ impl Printer<'_> {
         let [ast::ObjectNamePart::Identifier(id)] = f.name.0.as_slice() else {
             return None;
         };
-        let name = id.value.to_ascii_lowercase();
+        let mut name = id.value.to_ascii_lowercase();
+        if let Some((_, printed)) = RENAMED_FUNCTIONS.iter().find(|(n, _)| *n == name) {
+            name = printed.to_string();
+        } else if !PLAIN_FUNCTIONS.contains(&name.as_str()) {
+            return None;
+        }
         if id.quote_style.is_some()
-            || !PLAIN_FUNCTIONS.contains(&name.as_str())
             || f.filter.is_some()
             || f.over.is_some()
             || f.null_treatment.is_some()

@@ -342,6 +342,7 @@ pub static DEFINITIONS: &[VarDef] = &[
     var!("character_set_results", Kind::Charset { nullable: true }, Both, rw, Some("utf8mb4"), "Character set of results sent to the client"),
     var!("character_set_server", Kind::Charset { nullable: false }, Both, rw, Some("utf8mb4"), "Default character set of new databases"),
     var!("character_set_system", Kind::Str { nullable: false }, Global, ro, Some("utf8mb3"), "Character set of identifiers"),
+    var!("check_constraint_checks", Kind::Bool, Both, rw, Some("ON"), "Whether rows stored are verified against the tables' CHECK constraints"),
     var!("collation_connection", Kind::Collation, Both, rw, Some("utf8mb4_general_ci"), "Collation of literals"),
     var!("collation_database", Kind::Collation, Both, rw, Some("utf8mb4_general_ci"), "Collation of the current database"),
     var!("collation_server", Kind::Collation, Both, rw, Some("utf8mb4_general_ci"), "Default collation of new databases"),

@@ -53,6 +53,7 @@ pub fn sbtest_def() -> TableDef {
             index("k_1", IndexKind::NonUnique, &[1]),
         ],
         options: vec![("ENGINE".into(), "InnoDB".into())],
+        checks: Vec::new(),
     }
 }
 

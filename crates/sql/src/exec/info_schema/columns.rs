@@ -181,21 +181,40 @@ pub(super) fn statistics_rows(t: &Described, rows: &mut Vec<st::Row>) {
     }
 }
 
-/// TABLE_CONSTRAINTS: the primary key and each unique key.
+/// TABLE_CONSTRAINTS: the primary key, each unique key and each CHECK constraint.
 pub(super) fn constraint_rows(t: &Described, rows: &mut Vec<st::Row>) {
     let (db, name, def) = (t.db, t.name, t.def);
-    for ix in def.indexes.iter().filter(|ix| ix.is_unique()) {
+    let keys = def.indexes.iter().filter(|ix| ix.is_unique()).map(|ix| {
         let kind = match ix.kind {
             st::IndexKind::Primary => "PRIMARY KEY",
             _ => "UNIQUE",
         };
+        (ix.name.as_str(), kind)
+    });
+    let checks = def.checks.iter().map(|c| (c.name.as_str(), "CHECK"));
+    for (constraint, kind) in keys.chain(checks) {
         rows.push(vec![
             text("def"),
             text(db),
-            text(&ix.name),
+            text(constraint),
             text(db),
             text(name),
             text(kind),
+        ]);
+    }
+}
+
+/// CHECK_CONSTRAINTS: each CHECK constraint, with its level (Column or Table) and text.
+pub(super) fn check_constraint_rows(t: &Described, rows: &mut Vec<st::Row>) {
+    for c in &t.def.checks {
+        let level = if c.column_level { "Column" } else { "Table" };
+        rows.push(vec![
+            text("def"),
+            text(t.db),
+            text(t.name),
+            text(&c.name),
+            text(level),
+            text(&c.text),
         ]);
     }
 }

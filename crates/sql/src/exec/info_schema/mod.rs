@@ -30,7 +30,9 @@ mod server;
 mod views;
 
 use crate::value::Value;
-use columns::{column_rows, constraint_rows, key_column_rows, statistics_rows};
+use columns::{
+    check_constraint_rows, column_rows, constraint_rows, key_column_rows, statistics_rows,
+};
 use myriad_storage as st;
 use server::{collations, processlist, status, system_variables, variables};
 use std::sync::Arc;
@@ -57,6 +59,7 @@ pub(crate) fn rows(
         VirtualRows::Columns => per_table(env, &narrow, column_rows)?,
         VirtualRows::Statistics => per_table(env, &narrow, statistics_rows)?,
         VirtualRows::TableConstraints => per_table(env, &narrow, constraint_rows)?,
+        VirtualRows::CheckConstraints => per_table(env, &narrow, check_constraint_rows)?,
         VirtualRows::KeyColumnUsage => per_table(env, &narrow, key_column_rows)?,
         VirtualRows::Processlist => processlist(env),
         VirtualRows::UserPrivileges => privileges::user_privileges(env),

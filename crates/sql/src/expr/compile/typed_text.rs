@@ -178,6 +178,7 @@ fn reads_text(func: Func, i: usize) -> bool {
         | Func::Ascii
         | Func::Hex
         | Func::FindInSet
+        | Func::JsonValid
         | Func::Md5
         | Func::Password
         | Func::Sha1
