@@ -40,19 +40,20 @@ use std::sync::Arc;
 
 /// The input row position of each grouping key that is a column.
 fn key_columns(g: &Grouping) -> Vec<Option<usize>> {
-    g.keys
-        .iter()
-        .map(|k| match k {
-            Expr::Column(c) => Some(*c),
-            _ => None,
-        })
-        .collect()
+    g.keys.iter().map(Expr::grouped_column).collect()
 }
 
 /// For each select item, the first grouping key it is (the same compiled expression, or
 /// the column a column key names); None for the others.
 fn item_keys(plan: &TableSelect, g: &Grouping) -> Vec<Option<usize>> {
-    let keys: Vec<String> = g.keys.iter().map(|k| format!("{k:?}")).collect();
+    let keys: Vec<String> = g
+        .keys
+        .iter()
+        .map(|k| match k.grouped_column() {
+            Some(c) => format!("{:?}", Expr::Column(c)),
+            None => format!("{k:?}"),
+        })
+        .collect();
     plan.items
         .iter()
         .map(|item| {
@@ -228,7 +229,7 @@ pub(crate) fn group_rollup<'d>(
         .keys
         .iter()
         .zip(&shown)
-        .any(|(k, text)| !matches!(k, Expr::Column(_)) && having.contains(text.as_str()));
+        .any(|(k, text)| k.grouped_column().is_none() && having.contains(text.as_str()));
     if expression_in_having {
         return Err(SqlError::not_supported(
             "HAVING over a grouping expression with WITH ROLLUP",

@@ -1,5 +1,6 @@
 //! The expression compiler: sqlparser AST to [`Expr`].
 
+mod elements;
 mod forms;
 mod introspect;
 mod outer;
@@ -634,6 +635,11 @@ impl Compiler<'_> {
             | Func::RegexpReplace => self.comparing(operands, &name.to_ascii_lowercase())?,
             _ => self.comparing(operands, name).unwrap_or_default(),
         };
+        if func == Func::FindInSet {
+            if let Some(e) = elements::set_member(&args, collation) {
+                return Ok(e);
+            }
+        }
         Ok(Expr::Call {
             func,
             args,

@@ -290,33 +290,6 @@ impl Compiler<'_> {
             .collect()
     }
 
-    /// The value of the row's column `i`: wrapped as [`Expr::Elements`] for an ENUM or SET
-    /// column.
-    pub(crate) fn column_ref(&self, i: usize) -> Expr {
-        match self.scope.elements.get(i).cloned().flatten() {
-            Some((list, set)) => Expr::Elements {
-                expr: Box::new(Expr::Column(i)),
-                list,
-                set,
-                number: false,
-            },
-            None => Expr::Column(i),
-        }
-    }
-
-    /// An ORDER BY key: a value of an ENUM or SET column sorts by its number (a select
-    /// item named by position or alias comes back as its bare column).
-    pub(crate) fn sort_key(&self, e: Expr) -> Expr {
-        let e = match e {
-            Expr::Column(i) => self.column_ref(i),
-            other => other,
-        };
-        match e {
-            Expr::Elements { .. } => e.numeric(),
-            other => other,
-        }
-    }
-
     /// A condition (WHERE, ON, HAVING): a truth value.
     pub(crate) fn condition(&self, e: &sqlparser::ast::Expr) -> Result<Expr, SqlError> {
         let condition = self.compile(e)?.numeric();

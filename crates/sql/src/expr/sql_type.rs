@@ -56,6 +56,16 @@ impl Expr {
         }
     }
 
+    /// The row's column a grouping key groups by: the key itself, or the ENUM or SET
+    /// column whose number it is (see [`Expr::Elements`]).
+    pub fn grouped_column(&self) -> Option<usize> {
+        match self {
+            Expr::Column(c) => Some(*c),
+            Expr::Elements { expr, .. } => expr.grouped_column(),
+            _ => None,
+        }
+    }
+
     /// Whether the expression reads a column of the query enclosing its subquery
     /// ([`Expr::Outer`]), directly or through subqueries of its own.
     pub fn reads_outer(&self) -> bool {

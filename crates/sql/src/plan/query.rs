@@ -446,10 +446,13 @@ pub(crate) fn compile_table_select(
         let aggregate_columns = scope.columns.len()..scope.columns.len() + aggregated.found.len();
         let mut keys = Vec::new();
         for g in group_exprs {
-            keys.push(match by_item(g, "group statement")? {
+            let key = match by_item(g, "group statement")? {
                 Some(x) => select_list::group_key(x, g, &items, aggregate_columns.clone())?,
                 None => tc.compile(g)?,
-            });
+            };
+            // An ENUM or SET column groups by its number, so that the groups come out in
+            // MariaDB's order (WITH ROLLUP, whose super rows show key values, keeps text).
+            keys.push(if rollup { key } else { tc.sort_key(key) });
         }
         Some(grouping(
             keys,

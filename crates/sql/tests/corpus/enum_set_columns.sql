@@ -33,6 +33,7 @@ select id from e where a like 'z%' order by id
 select id from e where c order by id
 select cast(a as signed), cast(a as char), concat(a, '-'), length(a), a like 'z%', upper(a) from e order by id
 select id, b, find_in_set('g', b) > 0 from e order by id
+select id, b, find_in_set('b', b), find_in_set('B', b), find_in_set('r', b), find_in_set('x', b), find_in_set(null, b), find_in_set(c, '1,2,3'), find_in_set('b', concat(b)) from e order by id
 select a, count(*) from e group by a
 insert into e(id,a) values (20, '')
 set sql_mode=''
@@ -56,6 +57,7 @@ insert into k values (1,'hi'),(2,'lo'),(3,'mid'),(4,'hi')
 select * from k where e = 'hi' order by id
 select * from k order by e, id
 select e, count(*) from k group by e order by e desc
+select e, count(*) from k group by e with rollup
 update k set e = 'lo' where id = 4
 update k set e = e + 1 where id = 2
 select * from k order by id
