@@ -229,14 +229,9 @@ pub fn to_stored(
         | st::ColumnType::DateTime { .. }
         | st::ColumnType::Timestamp { .. } => datetime_value(value, target, w)?,
         st::ColumnType::Time { fsp } => time_value(value, *fsp, target, w)?,
-        st::ColumnType::Enum {
-            elements,
-            collation,
-        } => crate::plan::stored_elements::enum_value(value, elements, *collation, target, w)?,
-        st::ColumnType::Set {
-            elements,
-            collation,
-        } => crate::plan::stored_elements::set_value(value, elements, *collation, target, w)?,
+        st::ColumnType::Enum { .. } | st::ColumnType::Set { .. } => {
+            crate::plan::stored_elements::element_value(value, target, w)?
+        }
     })
 }
 

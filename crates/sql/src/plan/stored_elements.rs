@@ -12,14 +12,37 @@ use crate::value::Value;
 use myriad_storage as st;
 use st::elements;
 
-/// The value an ENUM column stores for `value`: the text of one of `list`.
-pub(super) fn enum_value(
+/// The value an ENUM or SET column (`target`'s) stores for `value`.
+pub(super) fn element_value(
     value: &Value,
-    list: &[String],
-    collation: st::Collation,
     target: &Target,
     w: &mut Vec<Warning>,
 ) -> Result<st::Value, SqlError> {
+    let (text, valid) = match &target.column.ty {
+        st::ColumnType::Enum {
+            elements,
+            collation,
+        } => match enum_position(value, elements, *collation) {
+            Some(p) => (elements[p - 1].clone(), true),
+            None => (String::new(), false),
+        },
+        st::ColumnType::Set {
+            elements,
+            collation,
+        } => {
+            let (bits, valid) = set_bits(value, elements, *collation);
+            (elements::set_text(elements, bits), valid)
+        }
+        other => unreachable!("an ENUM or SET column, not {other:?}"),
+    };
+    if !valid {
+        target.data_truncated_or_fail(w)?;
+    }
+    Ok(st::Value::Bytes(text.into_bytes()))
+}
+
+/// The position (from 1) of the element of `list` that `value` names or numbers.
+fn enum_position(value: &Value, list: &[String], collation: st::Collation) -> Option<usize> {
     let position = match value {
         Value::Bytes(s) => match elements::find(list, collation, s) {
             Some(i) => Some(i as u64 + 1),
@@ -31,29 +54,20 @@ pub(super) fn enum_value(
         }
         number => number_of(number),
     };
-    match position.filter(|&p| p >= 1 && p <= list.len() as u64) {
-        Some(p) => Ok(st::Value::Bytes(list[p as usize - 1].as_bytes().to_vec())),
-        None => {
-            target.data_truncated_or_fail(w)?;
-            Ok(st::Value::Bytes(Vec::new()))
-        }
-    }
+    position
+        .filter(|&p| p >= 1 && p <= list.len() as u64)
+        .map(|p| p as usize)
 }
 
-/// The value a SET column stores for `value`: its elements in list order, joined by commas.
-pub(super) fn set_value(
-    value: &Value,
-    list: &[String],
-    collation: st::Collation,
-    target: &Target,
-    w: &mut Vec<Warning>,
-) -> Result<st::Value, SqlError> {
+/// The bitmask of the elements of `list` that `value` names (or is), and whether it named
+/// nothing else.
+fn set_bits(value: &Value, list: &[String], collation: st::Collation) -> (u64, bool) {
     let all = if list.len() >= 64 {
         u64::MAX
     } else {
         (1u64 << list.len()) - 1
     };
-    let (bits, valid) = match value {
+    match value {
         Value::Bytes(_) | Value::Date(_) | Value::DateTime(_) | Value::Time(_) => {
             let text = value.to_text().unwrap_or_default();
             let (bits, named_all) = named_bits(list, collation, &text);
@@ -66,13 +80,7 @@ pub(super) fn set_value(
             Some(n) => (n & all, n & !all == 0),
             None => (0, false),
         },
-    };
-    if !valid {
-        target.data_truncated_or_fail(w)?;
     }
-    Ok(st::Value::Bytes(
-        elements::set_text(list, bits).into_bytes(),
-    ))
 }
 
 /// The bitmask of the elements a comma-separated text names, and whether it named only
