@@ -768,3 +768,11 @@ fn check_constraints_match_mariadb() {
         include_str!("corpus/check_constraints.sql"),
     );
 }
+
+#[test]
+fn statistical_aggregates_match_mariadb() {
+    run_corpus(
+        "statistical_aggregates",
+        include_str!("corpus/statistical_aggregates.sql"),
+    );
+}

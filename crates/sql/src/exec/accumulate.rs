@@ -36,6 +36,10 @@ pub(crate) struct Running {
     sum_double: f64,
     /// MIN or MAX so far: the first of equal values is kept.
     best: Option<Value>,
+    /// The variance family's running mean and sum of squared differences from it
+    /// (Welford's recurrence, as MariaDB computes them).
+    mean: f64,
+    squares: f64,
     /// The group keys of the values taken, for DISTINCT.
     seen: Option<HashSet<Vec<u8>>>,
     /// GROUP_CONCAT's state (which does its own DISTINCT).
@@ -58,6 +62,8 @@ impl Running {
             sum: Decimal::ZERO,
             sum_double: -0.0,
             best: None,
+            mean: 0.0,
+            squares: 0.0,
             seen: (agg.distinct && agg.concat.is_none()).then(HashSet::new),
             concat: agg
                 .concat
@@ -119,6 +125,16 @@ impl Running {
             AggKind::Sum | AggKind::Avg => {
                 self.sum_double += v.to_double(&mut Vec::new()).unwrap_or(0.0);
             }
+            AggKind::Variance { .. } => {
+                let x = v.to_double(env.warnings()).unwrap_or(0.0);
+                if self.count == 1 {
+                    (self.mean, self.squares) = (x, 0.0);
+                } else {
+                    let diff = x - self.mean;
+                    self.mean += diff / self.count as f64;
+                    self.squares += diff * (x - self.mean);
+                }
+            }
         }
         Ok(())
     }
@@ -142,6 +158,15 @@ impl Running {
             }
             AggKind::Sum => Value::Double(self.sum_double),
             AggKind::Avg => Value::Double(self.sum_double / self.count as f64),
+            AggKind::Variance { sample, root } => {
+                let divisor = self.count.saturating_sub(u64::from(sample));
+                if divisor == 0 {
+                    Value::Null
+                } else {
+                    let variance = self.squares / divisor as f64;
+                    Value::Double(if root { variance.sqrt() } else { variance })
+                }
+            }
         })
     }
 }

@@ -75,10 +75,30 @@ pub(crate) fn aggregate_column(
     plan: &crate::plan::tables::TableSelect,
     n: usize,
     name: &str,
-    ty: SqlType,
+    (ty, input): (SqlType, &[SqlType]),
+    env: &dyn crate::expr::Env,
 ) -> Column {
     use crate::plan::tables::AggKind;
     if let Some(g) = &plan.grouping {
+        if let Some(crate::plan::tables::Aggregate {
+            kind: AggKind::Variance { .. },
+            arg: Some(arg),
+            ..
+        }) = g.aggregates.get(n)
+        {
+            // MariaDB shows four more fraction digits than an exact argument has (a
+            // DOUBLE's own digits for any other).
+            let mut column = result_column(name, ty);
+            let fixed = match arg.sql_type(env, input) {
+                SqlType::Int { .. } => Some(4),
+                SqlType::Decimal { scale, .. } => Some(scale + 4).filter(|d| *d <= 30),
+                _ => None,
+            };
+            if let Some(decimals) = fixed {
+                column.decimals = decimals as u8;
+            }
+            return column;
+        }
         if let Some(a) = g
             .aggregates
             .get(n)

@@ -619,7 +619,7 @@ pub(crate) fn table_select_columns(
                 let nwindows = plan.windows.funcs.len();
                 match (*index + nwindows).checked_sub(types.len()) {
                     Some(n) => crate::exec::window::window_column(plan, n, name, ty),
-                    None => aggregate_column(plan, *index - ncols, name, ty),
+                    None => aggregate_column(plan, *index - ncols, name, (ty, types), env),
                 }
             }
             crate::plan::tables::OutputItem::Expr { expr, name } => {

@@ -175,9 +175,12 @@ impl Session {
         &self,
         table: &crate::plan::tables::TableRef,
     ) -> Result<Checks, SqlError> {
+        if table.def.checks.is_empty() {
+            return Ok(Checks::default());
+        }
         let enforced = crate::system::sysvars::lookup("check_constraint_checks")
             .is_none_or(|i| *self.state.session_value(i) != crate::sysvars::VarValue::Bool(false));
-        if table.def.checks.is_empty() || !enforced {
+        if !enforced {
             return Ok(Checks::default());
         }
         let pipes = self.state.sql_mode & crate::system::sysvars::sql_mode::PIPES_AS_CONCAT != 0;

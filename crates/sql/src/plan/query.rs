@@ -378,7 +378,7 @@ pub(crate) fn compile_table_select(
             ));
         }
         // SUM and AVG add numbers.
-        let number = matches!(kind, AggKind::Sum | AggKind::Avg);
+        let number = matches!(kind, AggKind::Sum | AggKind::Avg | AggKind::Variance { .. });
         agg_args.push(arg.map(|a| a.numeric_if(number)));
     }
     let mut ext_scope = scope.clone();

@@ -118,6 +118,12 @@ pub enum AggKind {
     Min,
     Max,
     Avg,
+    /// STD / STDDEV / STDDEV_POP (`root`), VARIANCE / VAR_POP, and the `sample` forms
+    /// STDDEV_SAMP and VAR_SAMP: a DOUBLE over the values read as numbers.
+    Variance {
+        sample: bool,
+        root: bool,
+    },
     /// GROUP_CONCAT: its arguments, ORDER BY, SEPARATOR and LIMIT in [`Aggregate::concat`].
     GroupConcat,
 }
@@ -216,7 +222,7 @@ impl Aggregate {
                 scale: (scale + env.div_precision_increment())
                     .min(myriad_types::decimal::MAX_SCALE),
             },
-            AggKind::Sum | AggKind::Avg => SqlType::Double,
+            AggKind::Sum | AggKind::Avg | AggKind::Variance { .. } => SqlType::Double,
             AggKind::GroupConcat => SqlType::Str {
                 chars: env.group_concat_max_len().min(u64::from(u32::MAX)) as u32,
             },

@@ -56,6 +56,22 @@ pub(crate) fn aggregate_of(e: &ast::Expr) -> Option<(AggKind, Option<Cow<'_, ast
         "MIN" => AggKind::Min,
         "MAX" => AggKind::Max,
         "AVG" => AggKind::Avg,
+        "STD" | "STDDEV" | "STDDEV_POP" => AggKind::Variance {
+            sample: false,
+            root: true,
+        },
+        "STDDEV_SAMP" => AggKind::Variance {
+            sample: true,
+            root: true,
+        },
+        "VARIANCE" | "VAR_POP" => AggKind::Variance {
+            sample: false,
+            root: false,
+        },
+        "VAR_SAMP" => AggKind::Variance {
+            sample: true,
+            root: false,
+        },
         _ => return None,
     };
     Some((kind, Some(arg), distinct))
