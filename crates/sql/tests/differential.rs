@@ -776,3 +776,8 @@ fn statistical_aggregates_match_mariadb() {
         include_str!("corpus/statistical_aggregates.sql"),
     );
 }
+
+#[test]
+fn bit_aggregates_match_mariadb() {
+    run_corpus("bit_aggregates", include_str!("corpus/bit_aggregates.sql"));
+}

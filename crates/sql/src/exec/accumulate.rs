@@ -40,6 +40,8 @@ pub(crate) struct Running {
     /// (Welford's recurrence, as MariaDB computes them).
     mean: f64,
     squares: f64,
+    /// BIT_AND, BIT_OR and BIT_XOR so far.
+    bits: u64,
     /// The group keys of the values taken, for DISTINCT.
     seen: Option<HashSet<Vec<u8>>>,
     /// GROUP_CONCAT's state (which does its own DISTINCT).
@@ -64,6 +66,11 @@ impl Running {
             best: None,
             mean: 0.0,
             squares: 0.0,
+            bits: if agg.kind == AggKind::BitAnd {
+                u64::MAX
+            } else {
+                0
+            },
             seen: (agg.distinct && agg.concat.is_none()).then(HashSet::new),
             concat: agg
                 .concat
@@ -125,6 +132,18 @@ impl Running {
             AggKind::Sum | AggKind::Avg => {
                 self.sum_double += v.to_double(&mut Vec::new()).unwrap_or(0.0);
             }
+            AggKind::BitAnd | AggKind::BitOr | AggKind::BitXor => {
+                // A negative number is its 64-bit two's complement.
+                let x = match v {
+                    Value::UInt(u) => u,
+                    other => other.to_int(env.warnings()).unwrap_or(0) as u64,
+                };
+                self.bits = match agg.kind {
+                    AggKind::BitAnd => self.bits & x,
+                    AggKind::BitOr => self.bits | x,
+                    _ => self.bits ^ x,
+                };
+            }
             AggKind::Variance { .. } => {
                 let x = v.to_double(env.warnings()).unwrap_or(0.0);
                 if self.count == 1 {
@@ -158,6 +177,7 @@ impl Running {
             }
             AggKind::Sum => Value::Double(self.sum_double),
             AggKind::Avg => Value::Double(self.sum_double / self.count as f64),
+            AggKind::BitAnd | AggKind::BitOr | AggKind::BitXor => Value::UInt(self.bits),
             AggKind::Variance { sample, root } => {
                 let divisor = self.count.saturating_sub(u64::from(sample));
                 if divisor == 0 {

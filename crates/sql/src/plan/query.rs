@@ -359,8 +359,16 @@ pub(crate) fn compile_table_select(
     let mut agg_args = Vec::new();
     let mut concats = Vec::new();
     let mut more_args = Vec::new();
-    for (kind, arg, _) in &aggregated.found {
+    for (kind, arg, distinct) in &aggregated.found {
         use crate::plan::tables::AggKind;
+        let takes_distinct = matches!(
+            kind,
+            AggKind::Count | AggKind::Sum | AggKind::Avg | AggKind::Min | AggKind::Max
+        );
+        if *distinct && !takes_distinct && *kind != AggKind::GroupConcat {
+            // MariaDB's grammar has DISTINCT in those aggregates only.
+            return Err(crate::expr::err_syntax("DISTINCT"));
+        }
         if let (AggKind::GroupConcat, Some(call)) = (kind, arg) {
             let spec = group_concat::compile(call, &tc, &scope)?;
             agg_args.push(spec.args.first().cloned());
@@ -378,7 +386,10 @@ pub(crate) fn compile_table_select(
             ));
         }
         // SUM and AVG add numbers.
-        let number = matches!(kind, AggKind::Sum | AggKind::Avg | AggKind::Variance { .. });
+        let number = !matches!(
+            kind,
+            AggKind::CountStar | AggKind::Count | AggKind::Min | AggKind::Max
+        );
         agg_args.push(arg.map(|a| a.numeric_if(number)));
     }
     let mut ext_scope = scope.clone();

@@ -124,6 +124,11 @@ pub enum AggKind {
         sample: bool,
         root: bool,
     },
+    /// BIT_AND, BIT_OR, BIT_XOR: a BIGINT UNSIGNED over the values read as 64-bit
+    /// integers, never NULL (no values: all bits set for BIT_AND, none for the others).
+    BitAnd,
+    BitOr,
+    BitXor,
     /// GROUP_CONCAT: its arguments, ORDER BY, SEPARATOR and LIMIT in [`Aggregate::concat`].
     GroupConcat,
 }
@@ -223,6 +228,10 @@ impl Aggregate {
                     .min(myriad_types::decimal::MAX_SCALE),
             },
             AggKind::Sum | AggKind::Avg | AggKind::Variance { .. } => SqlType::Double,
+            AggKind::BitAnd | AggKind::BitOr | AggKind::BitXor => SqlType::Int {
+                unsigned: true,
+                len: 21,
+            },
             AggKind::GroupConcat => SqlType::Str {
                 chars: env.group_concat_max_len().min(u64::from(u32::MAX)) as u32,
             },

@@ -72,6 +72,9 @@ pub(crate) fn aggregate_of(e: &ast::Expr) -> Option<(AggKind, Option<Cow<'_, ast
             sample: true,
             root: false,
         },
+        "BIT_AND" => AggKind::BitAnd,
+        "BIT_OR" => AggKind::BitOr,
+        "BIT_XOR" => AggKind::BitXor,
         _ => return None,
     };
     Some((kind, Some(arg), distinct))
