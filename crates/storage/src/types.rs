@@ -233,10 +233,11 @@ impl ColumnType {
         )
     }
 
-    /// The elements of an ENUM or SET column.
-    pub fn elements(&self) -> Option<&[String]> {
+    /// The elements of an ENUM or SET column, and whether it is a SET.
+    pub fn elements(&self) -> Option<(&Arc<[String]>, bool)> {
         match self {
-            ColumnType::Enum { elements, .. } | ColumnType::Set { elements, .. } => Some(elements),
+            ColumnType::Enum { elements, .. } => Some((elements, false)),
+            ColumnType::Set { elements, .. } => Some((elements, true)),
             _ => None,
         }
     }
@@ -383,6 +384,14 @@ pub struct CheckDef {
 fn named_before<T>(items: &[T], i: usize, name: impl Fn(&T) -> &str) -> bool {
     let own = name(&items[i]);
     items[..i].iter().any(|o| name(o).eq_ignore_ascii_case(own))
+}
+
+/// The first item whose name (as `name` reads it) an earlier item has, ignoring ASCII case
+/// as MariaDB does for the names of columns, keys, constraints and table aliases.
+pub fn first_repeated_name<T>(items: &[T], name: impl Fn(&T) -> &str) -> Option<&T> {
+    (0..items.len())
+        .find(|&i| named_before(items, i, &name))
+        .map(|i| &items[i])
 }
 
 impl TableDef {

@@ -186,11 +186,7 @@ impl Session {
                 let now_micros = env.now_micros();
                 // The rows as they are after the change must meet the new definition's
                 // CHECK constraints (4025 otherwise, and the table stays as it was).
-                let checked = crate::plan::tables::TableRef {
-                    def: std::sync::Arc::new(def.clone()),
-                    ..table.clone()
-                };
-                let checks = self.table_checks(&checked)?;
+                let checks = self.table_checks(def, (&table.database, &table.name))?;
                 let mut failed: Option<SqlError> = None;
                 // MariaDB copies the table to add a table CHECK constraint, and counts the
                 // rows.
@@ -218,8 +214,7 @@ impl Session {
                                 },
                             })
                             .collect();
-                        if let Err(e) = checks.verify(&converted, &table.database, &table.name, env)
-                        {
+                        if let Err(e) = checks.verify(&converted, env) {
                             failed = Some(e);
                             return Err(myriad_storage::StorageError::InvalidDefinition(
                                 "a row fails a CHECK constraint".into(),

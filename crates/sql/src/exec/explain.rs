@@ -342,8 +342,10 @@ pub(crate) fn key_len(def: &st::TableDef, parts: &[usize]) -> Option<u32> {
             st::ColumnType::DateTime { fsp } => 5 + u32::from(fsp.div_ceil(2)),
             st::ColumnType::Timestamp { fsp } => 4 + u32::from(fsp.div_ceil(2)),
             st::ColumnType::Time { fsp } => 3 + u32::from(fsp.div_ceil(2)),
-            st::ColumnType::Enum { elements, .. } => st::elements::packed_bytes(elements, false),
-            st::ColumnType::Set { elements, .. } => st::elements::packed_bytes(elements, true),
+            st::ColumnType::Enum { .. } | st::ColumnType::Set { .. } => {
+                let (list, set) = column.ty.elements().expect("an ENUM or SET has elements");
+                st::elements::packed_bytes(list, set)
+            }
         };
         total += bytes + u32::from(column.nullable);
     }

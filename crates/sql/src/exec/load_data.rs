@@ -152,7 +152,7 @@ impl Session {
             plan,
             insert,
             table: self.open_for_write(&plan.table)?,
-            checks: self.table_checks(&plan.table)?,
+            checks: self.table_checks(&plan.table.def, (&plan.table.database, &plan.table.name))?,
             scope: self.write_scope(&plan.table.database, true)?,
             strict: self.strict() && !lenient,
             lines: 0,

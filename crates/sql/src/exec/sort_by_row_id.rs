@@ -97,11 +97,9 @@ fn stored_width(ty: &ColumnType) -> usize {
         ColumnType::DateTime { .. } => 8,
         ColumnType::Timestamp { .. } => 4,
         ColumnType::Time { fsp } => 3 + usize::from(fsp.div_ceil(2)),
-        ColumnType::Enum { elements, .. } => {
-            myriad_storage::elements::packed_bytes(elements, false) as usize
-        }
-        ColumnType::Set { elements, .. } => {
-            myriad_storage::elements::packed_bytes(elements, true) as usize
+        ColumnType::Enum { .. } | ColumnType::Set { .. } => {
+            let (list, set) = ty.elements().expect("an ENUM or SET has elements");
+            myriad_storage::elements::packed_bytes(list, set) as usize
         }
     }
 }

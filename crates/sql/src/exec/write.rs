@@ -63,7 +63,8 @@ impl Session {
         let strict = self.strict();
         let mut scope = self.write_scope(&plan.table.database, true)?;
         let mut counts = InsertCounts::default();
-        let checks = self.table_checks(&plan.table)?;
+        let checks =
+            self.table_checks(&plan.table.def, (&plan.table.database, &plan.table.name))?;
         for (n, row_exprs) in rows.iter().enumerate() {
             let row = self.insert_row(plan, row_exprs, n + 1, strict, env)?;
             self.store_row(
@@ -117,7 +118,7 @@ impl Session {
         counts: &mut InsertCounts,
         env: &mut ExecEnv,
     ) -> Result<(), SqlError> {
-        checks.verify(row, &plan.table.database, &plan.table.name, env)?;
+        checks.verify(row, env)?;
         let mut attempts = 0;
         loop {
             match table.insert(scope.stmt(), row) {
@@ -169,13 +170,14 @@ impl Session {
         }
     }
 
-    /// The CHECK constraints a row stored into `table` must meet (none when
-    /// check_constraint_checks is off).
+    /// The CHECK constraints a row stored into the table of definition `def` (`database`.
+    /// `name`) must meet (none when check_constraint_checks is off).
     pub(crate) fn table_checks(
         &self,
-        table: &crate::plan::tables::TableRef,
+        def: &myriad_storage::TableDef,
+        names: (&str, &str),
     ) -> Result<Checks, SqlError> {
-        if table.def.checks.is_empty() {
+        if def.checks.is_empty() {
             return Ok(Checks::default());
         }
         let enforced = crate::system::sysvars::lookup("check_constraint_checks")
@@ -184,7 +186,7 @@ impl Session {
             return Ok(Checks::default());
         }
         let pipes = self.state.sql_mode & crate::system::sysvars::sql_mode::PIPES_AS_CONCAT != 0;
-        Checks::compile(&table.def, &table.name, pipes)
+        Checks::compile(def, names, pipes)
     }
 
     /// One VALUES row as stored: the given values converted, the others filled with their
@@ -272,7 +274,8 @@ impl Session {
             .map_err(catalog::storage_error)?;
         let read = crate::exec::source::Opened::Stored(table.clone());
         let rows = self.matching_rows(&plan.source, &read, &plan.order_by, &plan.limit, env)?;
-        let checks = self.table_checks(&plan.source.table)?;
+        let t = &plan.source.table;
+        let checks = self.table_checks(&t.def, (&t.database, &t.name))?;
         let (mut matched, mut changed) = (0u64, 0u64);
         for (n, (row_id, values)) in rows.into_iter().enumerate() {
             matched += 1;
@@ -292,8 +295,7 @@ impl Session {
                 continue;
             }
             let new_row = at.changed_row(&plan.assignments, &mut working, env.now_micros())?;
-            let t = &plan.source.table;
-            checks.verify(&new_row, &t.database, &t.name, env)?;
+            checks.verify(&new_row, env)?;
             if table
                 .update(scope.stmt(), row_id, &new_row)
                 .map_err(catalog::storage_error)?
@@ -395,9 +397,7 @@ impl DuplicateUpdate<'_> {
             return Ok(0);
         }
         let updated = at.changed_row(assignments, &mut working, env.now_micros())?;
-        let table = &plan.table;
-        self.checks
-            .verify(&updated, &table.database, &table.name, env)?;
+        self.checks.verify(&updated, env)?;
         self.table
             .update(stmt, self.existing_row, &updated)
             .map_err(catalog::storage_error)?;

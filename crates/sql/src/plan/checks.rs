@@ -19,7 +19,7 @@ use crate::error::SqlError;
 use crate::expr::eval::SqlValue;
 use crate::expr::{Compiler, Env, Expr, Func};
 use crate::parser::dialect::MyriadDialect;
-use crate::plan::tables::def_scope;
+use crate::plan::tables::columns_scope;
 use crate::plan::view_text::quote;
 use crate::value::Value;
 use myriad_storage as st;
@@ -81,7 +81,7 @@ pub(crate) fn of_column(
         )),
         (Some(e), false) => Ok(Some(declare(name, true, e, columns, base)?)),
         (None, true) => Ok(Some(st::CheckDef {
-            text: format!("json_valid({})", crate::plan::view_text::quote(&name)),
+            text: format!("json_valid({})", quote(&name)),
             name,
             column_level: true,
         })),
@@ -113,18 +113,13 @@ pub(crate) fn table_check(
 
 /// 1826 for a name two constraints share.
 pub(crate) fn refuse_duplicates(checks: &[st::CheckDef]) -> Result<(), SqlError> {
-    for (i, c) in checks.iter().enumerate() {
-        if checks[..i]
-            .iter()
-            .any(|o| o.name.eq_ignore_ascii_case(&c.name))
-        {
-            return Err(SqlError::new(
-                ER_DUP_CONSTRAINT_NAME,
-                ER_DUP_CONSTRAINT_NAME.message(&[&"CHECK", &c.name]),
-            ));
-        }
+    match st::first_repeated_name(checks, |c| &c.name) {
+        Some(c) => Err(SqlError::new(
+            ER_DUP_CONSTRAINT_NAME,
+            ER_DUP_CONSTRAINT_NAME.message(&[&"CHECK", &c.name]),
+        )),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// One constraint, checked as the module doc says and kept as text.
@@ -142,11 +137,7 @@ fn declare(
         column_level,
         text,
     };
-    let def = st::TableDef {
-        columns: columns.to_vec(),
-        ..Default::default()
-    };
-    compile_one(&def, &check, base.pipes_as_concat)?;
+    compile_one(columns, &check, base.pipes_as_concat)?;
     Ok(check)
 }
 
@@ -154,64 +145,70 @@ fn declare(
 /// columns no longer allow, after ALTER TABLE.
 pub(crate) fn revalidate(def: &st::TableDef, pipes_as_concat: bool) -> Result<(), SqlError> {
     for check in &def.checks {
-        compile_one(def, check, pipes_as_concat)?;
+        compile_one(&def.columns, check, pipes_as_concat)?;
     }
     Ok(())
 }
 
-/// The compiled constraints of a table, verified on each row it stores.
+/// The compiled constraints of a table, verified on each row it stores (none: nothing to
+/// verify).
 #[derive(Debug, Clone, Default)]
-pub struct Checks(Arc<[Check]>);
+pub struct Checks(Option<Arc<TableChecks>>);
 
 #[derive(Debug)]
-pub struct Check {
+struct TableChecks {
+    /// The table's database and name, as 4025 names them.
+    database: String,
+    table: String,
+    list: Vec<Check>,
+}
+
+#[derive(Debug)]
+struct Check {
     /// The name 4025 shows: `table.column` for a column's constraint.
     shown: String,
     condition: Expr,
 }
 
 impl Checks {
-    /// The constraints of `def` (of table `table`), compiled over its row.
+    /// The constraints of `def` (of table `database`.`table`), compiled over its row.
     pub(crate) fn compile(
         def: &st::TableDef,
-        table: &str,
+        (database, table): (&str, &str),
         pipes_as_concat: bool,
     ) -> Result<Checks, SqlError> {
         if def.checks.is_empty() {
             return Ok(Checks::default());
         }
-        let mut out = Vec::with_capacity(def.checks.len());
+        let mut list = Vec::with_capacity(def.checks.len());
         for check in &def.checks {
             let shown = match check.column_level {
                 true => format!("{table}.{}", check.name),
                 false => check.name.clone(),
             };
-            let condition = compile_one(def, check, pipes_as_concat)?;
-            out.push(Check { shown, condition });
+            let condition = compile_one(&def.columns, check, pipes_as_concat)?;
+            list.push(Check { shown, condition });
         }
-        Ok(Checks(out.into()))
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        Ok(Checks(Some(Arc::new(TableChecks {
+            database: database.to_string(),
+            table: table.to_string(),
+            list,
+        }))))
     }
 
     /// 4025 for the first constraint `row` fails (a row of the table's columns in order).
-    pub(crate) fn verify(
-        &self,
-        row: &[Value],
-        database: &str,
-        table: &str,
-        env: &mut dyn Env,
-    ) -> Result<(), SqlError> {
-        for check in self.0.iter() {
+    pub(crate) fn verify(&self, row: &[Value], env: &mut dyn Env) -> Result<(), SqlError> {
+        let Some(t) = &self.0 else {
+            return Ok(());
+        };
+        for check in &t.list {
             let value = check.condition.eval(env, row)?;
             if value.truth(env.warnings()) == Some(false) {
                 // The template's %`s quote their names: the arguments come quoted.
                 let message = ER_CONSTRAINT_FAILED.message(&[
                     &quote(&check.shown),
-                    &quote(database),
-                    &quote(table),
+                    &quote(&t.database),
+                    &quote(&t.table),
                 ]);
                 return Err(SqlError::new(ER_CONSTRAINT_FAILED, message));
             }
@@ -220,9 +217,9 @@ impl Checks {
     }
 }
 
-/// A constraint's condition compiled over the row of `def`, with MariaDB's refusals.
+/// A constraint's condition compiled over a row of `columns`, with MariaDB's refusals.
 fn compile_one(
-    def: &st::TableDef,
+    columns: &[st::ColumnDef],
     check: &st::CheckDef,
     pipes_as_concat: bool,
 ) -> Result<Expr, SqlError> {
@@ -232,7 +229,7 @@ fn compile_one(
         .try_with_sql(&check.text)
         .and_then(|mut p| p.parse_expr())
         .map_err(|_| crate::expr::err_syntax(&check.text))?;
-    let scope = def_scope(def, None);
+    let scope = columns_scope(columns, None);
     let placeholders = HashMap::new();
     let compiler = Compiler {
         source: &check.text,

@@ -191,18 +191,13 @@ pub(crate) fn query_table(
 
 /// 1060 when two columns share a name (ignoring case, as column names compare).
 pub(crate) fn check_unique_names(columns: &[st::ColumnDef]) -> Result<(), SqlError> {
-    for (i, c) in columns.iter().enumerate() {
-        if columns[..i]
-            .iter()
-            .any(|o| o.name.eq_ignore_ascii_case(&c.name))
-        {
-            return Err(SqlError::new(
-                ER_DUP_FIELDNAME,
-                format!("Duplicate column name '{}'", c.name),
-            ));
-        }
+    match st::first_repeated_name(columns, |c| &c.name) {
+        Some(c) => Err(SqlError::new(
+            ER_DUP_FIELDNAME,
+            format!("Duplicate column name '{}'", c.name),
+        )),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// A query's result columns as table columns.

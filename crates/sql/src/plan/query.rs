@@ -361,12 +361,7 @@ pub(crate) fn compile_table_select(
     let mut more_args = Vec::new();
     for (kind, arg, distinct) in &aggregated.found {
         use crate::plan::tables::AggKind;
-        let takes_distinct = matches!(
-            kind,
-            AggKind::Count | AggKind::Sum | AggKind::Avg | AggKind::Min | AggKind::Max
-        );
-        if *distinct && !takes_distinct && *kind != AggKind::GroupConcat {
-            // MariaDB's grammar has DISTINCT in those aggregates only.
+        if *distinct && !kind.takes_distinct() {
             return Err(crate::expr::err_syntax("DISTINCT"));
         }
         if let (AggKind::GroupConcat, Some(call)) = (kind, arg) {
@@ -385,12 +380,7 @@ pub(crate) fn compile_table_select(
                 "aggregate functions over columns of an enclosing query",
             ));
         }
-        // SUM and AVG add numbers.
-        let number = !matches!(
-            kind,
-            AggKind::CountStar | AggKind::Count | AggKind::Min | AggKind::Max
-        );
-        agg_args.push(arg.map(|a| a.numeric_if(number)));
+        agg_args.push(arg.map(|a| a.numeric_if(kind.reads_numbers())));
     }
     let mut ext_scope = scope.clone();
     for (i, (((kind, ..), arg), concat)) in aggregated

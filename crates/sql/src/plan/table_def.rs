@@ -559,10 +559,9 @@ fn check_elements(ty: &st::ColumnType, name: &str) -> Result<(), SqlError> {
     use myriad_types::errors::{
         ER_DUPLICATED_VALUE_IN_TYPE, ER_ILLEGAL_VALUE_FOR_TYPE, ER_TOO_BIG_SET,
     };
-    let Some(list) = ty.elements() else {
+    let Some((list, set)) = ty.elements() else {
         return Ok(());
     };
-    let set = matches!(ty, st::ColumnType::Set { .. });
     let kind = if set { "SET" } else { "ENUM" };
     if set && list.len() > st::elements::SET_MAX_ELEMENTS {
         return Err(SqlError::new(

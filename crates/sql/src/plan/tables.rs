@@ -133,6 +133,34 @@ pub enum AggKind {
     GroupConcat,
 }
 
+impl AggKind {
+    /// Whether it reads its argument as a number (a hexadecimal literal as its integer, an
+    /// ENUM as its position): all but COUNT, MIN, MAX and GROUP_CONCAT.
+    pub fn reads_numbers(self) -> bool {
+        !matches!(
+            self,
+            AggKind::CountStar
+                | AggKind::Count
+                | AggKind::Min
+                | AggKind::Max
+                | AggKind::GroupConcat
+        )
+    }
+
+    /// Whether MariaDB's grammar takes DISTINCT in it.
+    pub fn takes_distinct(self) -> bool {
+        matches!(
+            self,
+            AggKind::Count
+                | AggKind::Sum
+                | AggKind::Avg
+                | AggKind::Min
+                | AggKind::Max
+                | AggKind::GroupConcat
+        )
+    }
+}
+
 /// The clauses of one GROUP_CONCAT, compiled over the input row.
 #[derive(Debug, Clone)]
 pub struct GroupConcat {
@@ -460,28 +488,18 @@ pub(crate) fn text_form(ty: &st::ColumnType) -> Option<crate::expr::TextForm> {
     }
 }
 
-/// The columns of a table of definition `def` in scope, qualified by `alias` where given.
-pub(crate) fn def_scope(def: &st::TableDef, alias: Option<&Arc<str>>) -> ColumnScope {
+/// A table's columns in scope, qualified by `alias` where given.
+pub(crate) fn columns_scope(columns: &[st::ColumnDef], alias: Option<&Arc<str>>) -> ColumnScope {
     ColumnScope {
-        columns: def
-            .columns
+        columns: columns
             .iter()
             .map(|c| (alias.map(Arc::clone), c.name.clone()))
             .collect(),
-        collations: def
-            .columns
+        collations: columns.iter().map(|c| c.ty.string_collation()).collect(),
+        text_forms: columns.iter().map(|c| text_form(&c.ty)).collect(),
+        elements: columns
             .iter()
-            .map(|c| c.ty.string_collation())
-            .collect(),
-        text_forms: def.columns.iter().map(|c| text_form(&c.ty)).collect(),
-        elements: def
-            .columns
-            .iter()
-            .map(|c| match &c.ty {
-                st::ColumnType::Enum { elements, .. } => Some((Arc::clone(elements), false)),
-                st::ColumnType::Set { elements, .. } => Some((Arc::clone(elements), true)),
-                _ => None,
-            })
+            .map(|c| c.ty.elements().map(|(list, set)| (Arc::clone(list), set)))
             .collect(),
         hidden: Vec::new(),
     }
@@ -494,7 +512,7 @@ impl TableRef {
     }
 
     pub fn scope(&self) -> ColumnScope {
-        def_scope(&self.def, Some(&self.alias))
+        columns_scope(&self.def.columns, Some(&self.alias))
     }
 
     /// Each column's collation, None for a column that is no string.
@@ -581,13 +599,16 @@ pub fn sql_type_of(ty: &st::ColumnType) -> SqlType {
             SqlType::DateTime { fsp: *fsp }
         }
         st::ColumnType::Time { fsp } => SqlType::Time { fsp: *fsp },
-        st::ColumnType::Enum { elements, .. } => SqlType::Str {
-            chars: st::elements::max_chars(elements, false),
-        },
-        st::ColumnType::Set { elements, .. } => SqlType::Str {
-            chars: st::elements::max_chars(elements, true),
+        st::ColumnType::Enum { .. } | st::ColumnType::Set { .. } => SqlType::Str {
+            chars: element_chars(ty),
         },
     }
+}
+
+/// Characters an ENUM's or SET's longest value has (0 for another type).
+fn element_chars(ty: &st::ColumnType) -> u32 {
+    ty.elements()
+        .map_or(0, |(list, set)| st::elements::max_chars(list, set))
 }
 
 /// Characters of a DATETIME or TIMESTAMP with `fsp` digits of fractional seconds.
@@ -711,23 +732,23 @@ pub fn column_meta(table: &TableRef, index: usize, name: &str) -> Column {
             (WireType::Time, chars, charsets::BINARY, *fsp)
         }
         // Sent as CHAR, flagged ENUM or SET, as MariaDB does.
-        st::ColumnType::Enum {
-            elements,
-            collation,
+        st::ColumnType::Enum { collation, .. } => {
+            flags |= bin_flag(*collation) | column_flags::ENUM;
+            (
+                WireType::String,
+                element_chars(&c.ty) * 4,
+                collation.id(),
+                0,
+            )
         }
-        | st::ColumnType::Set {
-            elements,
-            collation,
-        } => {
-            let set = matches!(c.ty, st::ColumnType::Set { .. });
-            flags |= bin_flag(*collation)
-                | if set {
-                    column_flags::SET
-                } else {
-                    column_flags::ENUM
-                };
-            let chars = st::elements::max_chars(elements, set);
-            (WireType::String, chars * 4, collation.id(), 0)
+        st::ColumnType::Set { collation, .. } => {
+            flags |= bin_flag(*collation) | column_flags::SET;
+            (
+                WireType::String,
+                element_chars(&c.ty) * 4,
+                collation.id(),
+                0,
+            )
         }
     };
     Column {

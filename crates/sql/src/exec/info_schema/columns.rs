@@ -125,20 +125,13 @@ impl TypeFacts {
             }
             T::Text { size, .. } => chars(size.max_bytes(), true),
             T::Blob { size } => chars(size.max_bytes(), true),
-            T::Enum {
-                elements,
-                collation,
-            } => chars(
-                u64::from(st::elements::max_chars(elements, false)),
-                *collation == st::Collation::Binary,
-            ),
-            T::Set {
-                elements,
-                collation,
-            } => chars(
-                u64::from(st::elements::max_chars(elements, true)),
-                *collation == st::Collation::Binary,
-            ),
+            T::Enum { collation, .. } | T::Set { collation, .. } => {
+                let (list, set) = ty.elements().expect("an ENUM or SET has elements");
+                chars(
+                    u64::from(st::elements::max_chars(list, set)),
+                    *collation == st::Collation::Binary,
+                )
+            }
             T::Date => TypeFacts::default(),
             T::DateTime { fsp } | T::Timestamp { fsp } | T::Time { fsp } => TypeFacts {
                 datetime_precision: Some(u64::from(*fsp)),

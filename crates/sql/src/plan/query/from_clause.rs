@@ -207,16 +207,11 @@ pub(super) fn table_refs(
             Some(subqueries),
         )?);
     }
-    for (n, r) in refs.iter().enumerate() {
-        if refs[..n]
-            .iter()
-            .any(|x| x.alias.eq_ignore_ascii_case(&r.alias))
-        {
-            return Err(SqlError::new(
-                ER_NONUNIQ_TABLE,
-                format!("Not unique table/alias: '{}'", r.alias),
-            ));
-        }
+    if let Some(r) = myriad_storage::first_repeated_name(&refs, |r| &r.alias) {
+        return Err(SqlError::new(
+            ER_NONUNIQ_TABLE,
+            format!("Not unique table/alias: '{}'", r.alias),
+        ));
     }
     Ok(refs)
 }

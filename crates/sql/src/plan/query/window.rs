@@ -581,8 +581,10 @@ fn kind_of(
                 ("MAX", 1) => AggKind::Max,
                 _ => return Err(wrong_count()),
             };
-            let number = matches!(kind, AggKind::Sum | AggKind::Avg);
-            let arg = args.into_iter().next().map(|a| a.numeric_if(number));
+            let arg = args
+                .into_iter()
+                .next()
+                .map(|a| a.numeric_if(kind.reads_numbers()));
             WindowKind::Aggregate(Aggregate {
                 kind,
                 collation: arg
