@@ -27,6 +27,7 @@ fn main() -> Result<(), StorageError> {
         indexes: vec![],
         options: vec![],
         checks: Vec::new(),
+        foreign_keys: Vec::new(),
     };
     let started = Instant::now();
     for i in 0..tables {

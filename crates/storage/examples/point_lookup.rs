@@ -49,6 +49,7 @@ fn main() -> Result<(), StorageError> {
         ],
         options: vec![],
         checks: Vec::new(),
+        foreign_keys: Vec::new(),
     };
     s.create_table("sb", "sbtest1", &def)?;
     let t = s.open_table("sb", "sbtest1")?;

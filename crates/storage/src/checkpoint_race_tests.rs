@@ -36,6 +36,7 @@ fn id_k() -> TableDef {
         }],
         options: Vec::new(),
         checks: Vec::new(),
+        foreign_keys: Vec::new(),
     }
 }
 

@@ -411,6 +411,7 @@ pub fn encode_def(def: &TableDef) -> Vec<u8> {
                 indexes: vec![],
                 options: vec![],
                 checks: vec![],
+                foreign_keys: Vec::new(),
             };
             let mut enc = Vec::new();
             // A default that does not fit its column is stored as NULL (validated by SQL).
@@ -448,7 +449,40 @@ pub fn encode_def(def: &TableDef) -> Vec<u8> {
         out.push(u8::from(check.column_level));
         put_str(&mut out, &check.text);
     }
+    // FOREIGN KEY constraints after them, the same way.
+    out.extend_from_slice(&(def.foreign_keys.len() as u32).to_le_bytes());
+    for fk in &def.foreign_keys {
+        put_str(&mut out, &fk.name);
+        put_names(&mut out, &fk.columns);
+        put_str(&mut out, &fk.parent_table);
+        put_names(&mut out, &fk.parent_columns);
+        out.push(fk.on_delete.code());
+        out.push(fk.on_update.code());
+    }
     out
+}
+
+fn put_names(out: &mut Vec<u8>, names: &[String]) {
+    out.extend_from_slice(&(names.len() as u32).to_le_bytes());
+    for name in names {
+        put_str(out, name);
+    }
+}
+
+impl Reader<'_> {
+    fn names(&mut self) -> Result<Vec<String>, StorageError> {
+        let n = self.u32()? as usize;
+        let mut names = Vec::with_capacity(n.min(64));
+        for _ in 0..n {
+            names.push(self.string()?);
+        }
+        Ok(names)
+    }
+
+    fn action(&mut self) -> Result<crate::types::ReferentialAction, StorageError> {
+        crate::types::ReferentialAction::from_code(self.u8()?)
+            .ok_or_else(|| corrupt("foreign key action"))
+    }
 }
 
 /// Parse a definition from page 0.
@@ -555,6 +589,7 @@ pub fn decode_def(bytes: &[u8]) -> Result<TableDef, StorageError> {
                 indexes: vec![],
                 options: vec![],
                 checks: vec![],
+                foreign_keys: Vec::new(),
             };
             col.default = Some(
                 decode_row(&one, enc)?
@@ -602,11 +637,26 @@ pub fn decode_def(bytes: &[u8]) -> Result<TableDef, StorageError> {
             });
         }
     }
+    let mut foreign_keys = Vec::new();
+    if r.pos < r.buf.len() {
+        let n = r.u32()? as usize;
+        for _ in 0..n {
+            foreign_keys.push(crate::types::ForeignKeyDef {
+                name: r.string()?,
+                columns: r.names()?,
+                parent_table: r.string()?,
+                parent_columns: r.names()?,
+                on_delete: r.action()?,
+                on_update: r.action()?,
+            });
+        }
+    }
     let def = TableDef {
         columns,
         indexes,
         options,
         checks,
+        foreign_keys,
     };
     def.validate()
         .map_err(|e| StorageError::Corrupt(format!("stored definition: {e}")))?;
@@ -722,6 +772,14 @@ pub(crate) mod tests {
                     text: "`k` < `id`".into(),
                 },
             ],
+            foreign_keys: vec![crate::types::ForeignKeyDef {
+                name: "t_ibfk_1".into(),
+                columns: vec!["k".into(), "c".into()],
+                parent_table: "parent".into(),
+                parent_columns: vec!["a".into(), "b".into()],
+                on_delete: crate::types::ReferentialAction::Cascade,
+                on_update: crate::types::ReferentialAction::SetNull,
+            }],
         }
     }
 
@@ -738,6 +796,7 @@ pub(crate) mod tests {
                     indexes: vec![],
                     options: vec![],
                     checks: Vec::new(),
+                    foreign_keys: Vec::new(),
                 };
                 let enc = encode_def(&def);
                 assert_eq!(decode_def(&enc).unwrap(), def, "{ty:?}");
@@ -750,6 +809,7 @@ pub(crate) mod tests {
             indexes: vec![],
             options: vec![],
             checks: Vec::new(),
+            foreign_keys: Vec::new(),
         };
         let enc = encode_def(&old);
         assert!(enc.windows(2).any(|w| w == [b't', 9]), "fsp 0 keeps tag 9");
@@ -758,6 +818,7 @@ pub(crate) mod tests {
             indexes: vec![],
             options: vec![],
             checks: Vec::new(),
+            foreign_keys: Vec::new(),
         });
         let at = bad
             .windows(2)
@@ -783,6 +844,7 @@ pub(crate) mod tests {
             indexes: vec![],
             options: vec![],
             checks: Vec::new(),
+            foreign_keys: Vec::new(),
         };
         for micros in [
             -3_020_399_999_999i64,

@@ -22,6 +22,7 @@
 //!     ],
 //!     options: vec![("ENGINE".into(), "InnoDB".into())],
 //!     checks: vec![],
+//!     foreign_keys: vec![],
 //! };
 //! storage.create_table("shop", "items", &def)?;
 //!

@@ -271,6 +271,14 @@ impl Storage {
             STATEMENT_TABLES.with(|s| s.borrow_mut().tables.push(table));
             return Ok(def);
         }
+        self.table_def_unkept(db, name)
+    }
+
+    /// A table's definition, read without keeping a handle even inside a
+    /// [`StatementTables`] scope: for questions about tables other than the ones a
+    /// statement works on (which of them reference a table), so that the statement holds
+    /// no handle that a DDL of those tables would wait for.
+    pub fn table_def_unkept(&self, db: &str, name: &str) -> Result<Arc<crate::TableDef>> {
         let cached = with_table_key(db, name, |key| {
             self.inner
                 .tables
@@ -447,6 +455,7 @@ mod tests {
             indexes: Vec::new(),
             options: Vec::new(),
             checks: Vec::new(),
+            foreign_keys: Vec::new(),
         };
         for name in names {
             storage.create_table("d", name, &def).unwrap();

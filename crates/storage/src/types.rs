@@ -368,6 +368,9 @@ pub struct TableDef {
     /// CHECK constraints, in the order they were declared (the SQL layer evaluates them;
     /// the engine only keeps them).
     pub checks: Vec<CheckDef>,
+    /// FOREIGN KEY constraints of this table as the child, in the order they were declared
+    /// (the SQL layer enforces them; the engine only keeps them).
+    pub foreign_keys: Vec<ForeignKeyDef>,
 }
 
 /// A CHECK constraint: its name, whether it was declared with a column (then it is named
@@ -377,6 +380,60 @@ pub struct CheckDef {
     pub name: String,
     pub column_level: bool,
     pub text: String,
+}
+
+/// A FOREIGN KEY constraint: this table's columns (by name, so that adding or dropping
+/// other columns leaves it as it is) must hold a key of the referenced (parent) table's
+/// columns, or NULL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ForeignKeyDef {
+    pub name: String,
+    pub columns: Vec<String>,
+    pub parent_table: String,
+    pub parent_columns: Vec<String>,
+    pub on_delete: ReferentialAction,
+    pub on_update: ReferentialAction,
+}
+
+/// What a change of a parent row does to the child rows that hold its key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ReferentialAction {
+    /// Refuse the change (the default; shown as nothing).
+    #[default]
+    Restrict,
+    /// Refuse the change (as RESTRICT, but shown as written).
+    NoAction,
+    /// Delete the child rows, or change their key with the parent's.
+    Cascade,
+    /// Set the child rows' key columns to NULL.
+    SetNull,
+}
+
+impl ReferentialAction {
+    /// Its SQL words.
+    pub fn sql(self) -> &'static str {
+        match self {
+            ReferentialAction::Restrict => "RESTRICT",
+            ReferentialAction::NoAction => "NO ACTION",
+            ReferentialAction::Cascade => "CASCADE",
+            ReferentialAction::SetNull => "SET NULL",
+        }
+    }
+
+    pub(crate) fn code(self) -> u8 {
+        self as u8
+    }
+
+    pub(crate) fn from_code(code: u8) -> Option<ReferentialAction> {
+        [
+            ReferentialAction::Restrict,
+            ReferentialAction::NoAction,
+            ReferentialAction::Cascade,
+            ReferentialAction::SetNull,
+        ]
+        .get(usize::from(code))
+        .copied()
+    }
 }
 
 /// Whether `items[i]` has the name (as `name` reads it) of an earlier item, ignoring ASCII
@@ -453,6 +510,18 @@ impl TableDef {
             return Err(StorageError::InvalidDefinition(
                 "multiple primary keys defined".into(),
             ));
+        }
+        for fk in &self.foreign_keys {
+            let known = |name: &String| self.column_index(name).is_some();
+            if fk.columns.is_empty()
+                || fk.columns.len() != fk.parent_columns.len()
+                || !fk.columns.iter().all(known)
+            {
+                return Err(StorageError::InvalidDefinition(format!(
+                    "foreign key '{}' names no valid column",
+                    fk.name
+                )));
+            }
         }
         for (i, ix) in self.indexes.iter().enumerate() {
             if ix.columns.is_empty() || ix.columns.iter().any(|&c| c >= self.columns.len()) {

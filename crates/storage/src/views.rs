@@ -118,6 +118,7 @@ mod tests {
             indexes: Vec::new(),
             options: Vec::new(),
             checks: Vec::new(),
+            foreign_keys: Vec::new(),
         };
         assert!(matches!(
             storage.create_table("d", "v 1", &def),

@@ -206,6 +206,7 @@ mod tests {
             }],
             options: vec![],
             checks: Vec::new(),
+            foreign_keys: Vec::new(),
         };
         storage.create_table("d", "t", &def).unwrap();
         let t = storage.open_table("d", "t").unwrap();

@@ -212,6 +212,7 @@ fn multi_column_prefixes_case_insensitive_keys_nulls_and_big_rows() {
         ],
         options: vec![],
         checks: Vec::new(),
+        foreign_keys: Vec::new(),
     };
     s.create_table("d", "m", &def).unwrap();
     let t = s.open_table("d", "m").unwrap();
@@ -838,6 +839,7 @@ fn a_few_thousand_tables() {
         indexes: vec![index("PRIMARY", IndexKind::Primary, &[0])],
         options: vec![],
         checks: Vec::new(),
+        foreign_keys: Vec::new(),
     };
     const TABLES: i64 = 2000;
     const THREADS: i64 = 8;
@@ -922,6 +924,7 @@ fn integer_primary_keys_cluster_the_rows_and_key_updates_move_them() {
             ],
             options: vec![],
             checks: Vec::new(),
+            foreign_keys: Vec::new(),
         };
         s.create_table("d", name, &def).unwrap();
         let t = s.open_table("d", name).unwrap();
@@ -1173,6 +1176,7 @@ fn in_lists_in_one_pass_match_one_scan_per_value() {
         indexes: vec![index("a_name", IndexKind::NonUnique, &[0, 1])],
         options: vec![],
         checks: Vec::new(),
+        foreign_keys: Vec::new(),
     };
     s.create_table("d", "m", &def).unwrap();
     let m = s.open_table("d", "m").unwrap();

@@ -55,6 +55,7 @@ error_codes! {
     EE_CANTCREATEFILE = 1, "HY000", "Can't create/write to file '%s' (Errcode: %M)";
     EE_WRITE = 3, "HY000", "Error writing file '%s' (Errcode: %M)";
     EE_STAT = 13, "HY000", "Can't get stat of '%s' (Errcode: %M)";
+    ER_CANT_CREATE_TABLE = 1005, "HY000", "Can't create table %`s.%`s (errno: %M)";
     ER_DB_CREATE_EXISTS = 1007, "HY000", "Can't create database '%-.192s'; database exists";
     ER_DB_DROP_EXISTS = 1008, "HY000", "Can't drop database '%-.192s'; database doesn't exist";
     ER_CHECKREAD = 1020, "HY000", "Record has changed since last read in table '%-.192s'";
@@ -172,6 +173,7 @@ error_codes! {
     ER_TRUNCATED_WRONG_VALUE = 1292, "22007", "Truncated incorrect %-.32T value: '%-.128T'";
     ER_INVALID_ON_UPDATE = 1294, "HY000", "Invalid ON UPDATE clause for '%-.192s' column";
     ER_UNSUPPORTED_PS = 1295, "HY000", "This command is not supported in the prepared statement protocol yet";
+    ER_GET_ERRMSG = 1296, "HY000", "Got error %d '%-.200s' from %s";
     ER_UNKNOWN_TIME_ZONE = 1298, "HY000", "Unknown or incorrect time zone: '%-.64s'";
     ER_INVALID_CHARACTER_STRING = 1300, "HY000", "Invalid %s character string: '%.64s'";
     ER_WARN_ALLOWED_PACKET_OVERFLOWED = 1301, "HY000", "Result of %s() was larger than max_allowed_packet (%ld) - truncated";
@@ -204,11 +206,14 @@ error_codes! {
     ER_WARN_CANT_DROP_DEFAULT_KEYCACHE = 1438, "HY000", "Cannot drop default keycache";
     ER_DATETIME_FUNCTION_OVERFLOW = 1441, "22008", "Datetime function: %-.32s field overflow";
     ER_NO_SUCH_USER = 1449, "HY000", "The user specified as a definer ('%-.64s'@'%-.64s') does not exist";
+    ER_ROW_IS_REFERENCED_2 = 1451, "23000", "Cannot delete or update a parent row: a foreign key constraint fails (%s)";
+    ER_NO_REFERENCED_ROW_2 = 1452, "23000", "Cannot add or update a child row: a foreign key constraint fails (%s)";
     ER_MAX_PREPARED_STMT_COUNT_REACHED = 1461, "42000", "Can't create more than max_prepared_stmt_count statements (current value: %u)";
     ER_VIEW_RECURSIVE = 1462, "HY000", "%`s.%`s contains view recursion";
     ER_AMBIGUOUS_FIELD_TERM = 1475, "HY000", "First character of the FIELDS TERMINATED string is ambiguous; please use non-optional and non-empty FIELDS ENCLOSED BY";
     ER_PLUGIN_IS_NOT_LOADED = 1524, "HY000", "Plugin '%-.192s' is not loaded";
     ER_WRONG_VALUE = 1525, "HY000", "Incorrect %-.32s value: '%-.128T'";
+    ER_DROP_INDEX_FK = 1553, "HY000", "Cannot drop index '%-.192s': needed in a foreign key constraint";
     ER_CANT_CHANGE_TX_CHARACTERISTICS = 1568, "25001", "Transaction characteristics can't be changed while a transaction is in progress";
     ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT = 1582, "42000", "Incorrect parameter count in the call to native function '%-.192s'";
     ER_PLUGIN_DELETE_BUILTIN = 1619, "HY000", "Built-in plugins cannot be deleted";
@@ -217,9 +222,12 @@ error_codes! {
     ER_UNKNOWN_LOCALE = 1649, "HY000", "Unknown locale: '%-.64s'";
     ER_DATA_OUT_OF_RANGE = 1690, "22003", "%s value is out of range in '%s'";
     ER_ACCESS_DENIED_NO_PASSWORD_ERROR = 1698, "28000", "Access denied for user '%s'@'%s'";
+    ER_TRUNCATE_ILLEGAL_FK = 1701, "42000", "Cannot truncate a table referenced in a foreign key constraint (%.192s)";
     ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION = 1792, "25006", "Cannot execute statement in a READ ONLY transaction";
     ER_MUST_CHANGE_PASSWORD = 1820, "HY000", "You must SET PASSWORD before executing this statement";
     ER_DUP_CONSTRAINT_NAME = 1826, "HY000", "Duplicate %s constraint name '%s'";
+    ER_FK_COLUMN_CANNOT_DROP = 1828, "HY000", "Cannot drop column '%-.192s': needed in a foreign key constraint '%-.192s'";
+    ER_FK_COLUMN_CANNOT_DROP_CHILD = 1829, "HY000", "Cannot drop column '%-.192s': needed in a foreign key constraint '%-.192s' of table %-.192s";
     ER_MALFORMED_PACKET = 1835, "HY000", "Malformed communication packet";
     ER_MUST_CHANGE_PASSWORD_LOGIN = 1862, "HY000", "Your password has expired. To log in you must change it using a client that supports expired passwords";
     ER_GENERATED_COLUMN_FUNCTION_IS_NOT_ALLOWED = 1901, "HY000", "Function or expression '%s' cannot be used in the %s clause of %`s";

@@ -13,6 +13,7 @@ pub mod info_schema;
 pub mod mysql_schema;
 pub mod privileges;
 pub mod proxies;
+pub mod references;
 pub mod roles;
 pub mod tls_require;
 pub mod views;
@@ -32,6 +33,7 @@ pub const SYSTEM_SCHEMAS: &[&str] = &["information_schema", "mysql", "performanc
 
 pub struct Catalog {
     storage: Storage,
+    references: references::References,
 }
 
 pub fn is_system(name: &str) -> bool {
@@ -140,11 +142,27 @@ impl Catalog {
                 format!("cannot open the storage in {}: {e}", datadir.display()),
             )
         })?;
-        Ok(Catalog { storage })
+        Ok(Catalog {
+            storage,
+            references: references::References::default(),
+        })
     }
 
     pub fn storage(&self) -> &Storage {
         &self.storage
+    }
+
+    /// The FOREIGN KEY constraints of `database` (see [`references`]).
+    pub fn references(
+        &self,
+        database: &str,
+    ) -> Result<std::sync::Arc<references::DatabaseReferences>, SqlError> {
+        self.references.of(&self.storage, database)
+    }
+
+    /// A DDL statement changed tables of `database` (see [`references`]).
+    pub fn tables_changed(&self, database: &str) {
+        self.references.changed(database)
     }
 
     pub fn database_exists(&self, name: &str) -> bool {

@@ -13,7 +13,7 @@ use crate::plan::Stmt;
 use crate::Session;
 use myriad_types::errors::{
     ER_BAD_TABLE_ERROR, ER_CANT_DROP_FIELD_OR_KEY, ER_DB_CREATE_EXISTS, ER_DB_DROP_EXISTS,
-    ER_DUP_KEYNAME, ER_ILLEGAL_HA, ER_IT_IS_A_VIEW,
+    ER_DUP_KEYNAME, ER_ILLEGAL_HA, ER_IT_IS_A_VIEW, ER_ROW_IS_REFERENCED_2,
 };
 
 impl Session {
@@ -55,6 +55,32 @@ impl Session {
 
     /// CREATE, DROP, ALTER, RENAME and TRUNCATE of databases and tables; table maintenance.
     pub(crate) fn ddl(&self, stmt: &Stmt, env: &mut ExecEnv) -> Result<Pending, SqlError> {
+        let result = self.run_ddl(stmt, env);
+        // Whatever it did, the FOREIGN KEY constraints known of its databases are gathered
+        // again (see `catalog::references`).
+        let catalog = &self.engine.catalog;
+        match stmt {
+            Stmt::DropDatabase { name: database, .. }
+            | Stmt::CreateTable { database, .. }
+            | Stmt::AlterIndexes { database, .. } => catalog.tables_changed(database),
+            Stmt::AlterTable { table, .. } => catalog.tables_changed(&table.database),
+            Stmt::DropTables { tables, .. } => {
+                for (database, _) in tables {
+                    catalog.tables_changed(database);
+                }
+            }
+            Stmt::RenameTables { renames } => {
+                for ((database, _), (new_database, _)) in renames {
+                    catalog.tables_changed(database);
+                    catalog.tables_changed(new_database);
+                }
+            }
+            _ => {}
+        }
+        result
+    }
+
+    fn run_ddl(&self, stmt: &Stmt, env: &mut ExecEnv) -> Result<Pending, SqlError> {
         Ok(Pending::Done(match stmt {
             Stmt::CreateDatabase {
                 name,
@@ -106,6 +132,9 @@ impl Session {
                 if database.is_empty() || crate::catalog::is_system(database) {
                     return Err(catalog::err_unknown_database(database));
                 }
+                if !def.foreign_keys.is_empty() && !storage.table_exists(database, name) {
+                    self.check_new_references((database, name), def, None)?;
+                }
                 match storage.create_table(database, name, def) {
                     Ok(()) => match select {
                         Some((query, positions)) => {
@@ -125,7 +154,15 @@ impl Session {
                 let storage = self.engine.catalog.storage();
                 let mut missing = Vec::new();
                 let mut views = Vec::new();
+                let mut referenced = false;
                 for (db, name) in tables {
+                    // A table another one references stays (the others go), as in MariaDB.
+                    if storage.table_exists(db, name)
+                        && self.referenced_from_outside((db, name), tables)?.is_some()
+                    {
+                        referenced = true;
+                        continue;
+                    }
                     match storage.drop_table(db, name) {
                         Ok(()) => {}
                         // DROP TABLE leaves a view alone (MariaDB: 1965).
@@ -140,6 +177,13 @@ impl Session {
                         }
                         Err(e) => return Err(catalog::storage_error(e)),
                     }
+                }
+                if referenced {
+                    // MariaDB's words for a DROP: the code of 1451 without the constraint.
+                    return Err(SqlError::new(
+                        ER_ROW_IS_REFERENCED_2,
+                        "Cannot delete or update a parent row: a foreign key constraint fails",
+                    ));
                 }
                 if let Some(first) = views.first().filter(|_| !*if_exists) {
                     return Err(SqlError::new(ER_IT_IS_A_VIEW, first.clone()));
@@ -163,6 +207,7 @@ impl Session {
             Stmt::DropViews { names, if_exists } => self.drop_views(names, *if_exists, env)?,
             Stmt::CreateView(view) => self.create_view(view, env)?,
             Stmt::Truncate { database, name } => {
+                self.check_truncate(database, name)?;
                 self.engine
                     .catalog
                     .storage()
@@ -182,6 +227,10 @@ impl Session {
                 // Opening checks the definition is still the one the statement was made for;
                 // the handle goes at once (ALTER waits for the handles in use of its table).
                 drop(table.open(storage)?);
+                let names = (&*table.database, &*table.name);
+                self.check_new_references(names, def, Some(&table.def))?;
+                self.check_still_referenced(names, &table.def, def)?;
+                self.check_existing_rows(names, def, &table.def)?;
                 let new_columns = def.columns.clone();
                 let now_micros = env.now_micros();
                 // The rows as they are after the change must meet the new definition's
@@ -233,6 +282,7 @@ impl Session {
             Stmt::RenameTables { renames } => {
                 let storage = self.engine.catalog.storage();
                 for ((db, name), (new_db, new_name)) in renames {
+                    self.check_rename(db, name)?;
                     storage
                         .rename_table(db, name, new_db, new_name)
                         .map_err(|e| match e {
@@ -309,6 +359,8 @@ impl Session {
                         ));
                     };
                     def.indexes.remove(position);
+                    crate::plan::foreign_keys::still_indexed(&old, &def)?;
+                    self.check_still_referenced((database, name), &old, &def)?;
                 }
                 storage
                     .alter_table(database, name, &def, &mut |row| Ok(row.to_vec()))

@@ -499,6 +499,7 @@ mod tests {
             indexes: Vec::new(),
             options: Vec::new(),
             checks: Vec::new(),
+            foreign_keys: Vec::new(),
         };
         let each: Vec<Option<u32>> = (0..def.columns.len())
             .map(|c| key_len(&def, &[c]))

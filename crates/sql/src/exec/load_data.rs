@@ -48,6 +48,7 @@ struct Loading<'s> {
     table: myriad_storage::Table,
     /// The table's CHECK constraints, compiled once for the statement.
     checks: crate::plan::checks::Checks,
+    references: crate::exec::foreign_keys::RowReferences,
     scope: crate::session::transaction::WriteScope<'s>,
     strict: bool,
     lines: u64,
@@ -81,7 +82,7 @@ impl Loading<'_> {
             .insert_row(&self.insert, &exprs, n as usize, self.strict, env)?;
         self.session.store_row(
             &self.insert,
-            (&self.table, &self.checks),
+            (&self.table, &self.checks, &self.references),
             &mut self.scope,
             &row,
             n as usize,
@@ -147,12 +148,14 @@ impl Session {
             replace: plan.replace,
             on_duplicate: None,
         };
+        let names = (&*plan.table.database, &*plan.table.name);
         let mut loading = Loading {
             session: self,
             plan,
             insert,
             table: self.open_for_write(&plan.table)?,
-            checks: self.table_checks(&plan.table.def, (&plan.table.database, &plan.table.name))?,
+            checks: self.table_checks(&plan.table.def, names)?,
+            references: self.row_references(names, &plan.table.def, plan.replace)?,
             scope: self.write_scope(&plan.table.database, true)?,
             strict: self.strict() && !lenient,
             lines: 0,

@@ -11,6 +11,7 @@ pub mod distinct;
 pub mod entry;
 pub mod env;
 pub mod explain;
+pub mod foreign_keys;
 pub mod found_rows;
 pub mod group_concat;
 pub mod info_schema;

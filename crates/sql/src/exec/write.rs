@@ -2,13 +2,16 @@
 
 use crate::catalog;
 use crate::error::SqlError;
+use crate::exec::foreign_keys::RowReferences;
 use crate::expr::eval::SqlValue;
 use crate::expr::eval::Warning;
 use crate::expr::Env;
 use crate::plan::checks::Checks;
 use crate::result::QueryResult;
 use crate::value::Value;
-use myriad_types::errors::{ER_DUP_ENTRY, ER_KEY_NOT_FOUND, ER_NO_DEFAULT_FOR_FIELD};
+use myriad_types::errors::{
+    ER_DUP_ENTRY, ER_KEY_NOT_FOUND, ER_NO_DEFAULT_FOR_FIELD, ER_NO_REFERENCED_ROW_2,
+};
 
 use crate::exec::env::*;
 use crate::exec::select::*;
@@ -63,13 +66,16 @@ impl Session {
         let strict = self.strict();
         let mut scope = self.write_scope(&plan.table.database, true)?;
         let mut counts = InsertCounts::default();
-        let checks =
-            self.table_checks(&plan.table.def, (&plan.table.database, &plan.table.name))?;
+        let names = (&*plan.table.database, &*plan.table.name);
+        let checks = self.table_checks(&plan.table.def, names)?;
+        // A REPLACE or ON DUPLICATE KEY UPDATE may delete or change a parent row.
+        let changes_rows = plan.replace || plan.on_duplicate.is_some();
+        let references = self.row_references(names, &plan.table.def, changes_rows)?;
         for (n, row_exprs) in rows.iter().enumerate() {
             let row = self.insert_row(plan, row_exprs, n + 1, strict, env)?;
             self.store_row(
                 plan,
-                (&table, &checks),
+                (&table, &checks, &references),
                 &mut scope,
                 &row,
                 n + 1,
@@ -110,7 +116,7 @@ impl Session {
     pub(crate) fn store_row(
         &self,
         plan: &crate::plan::tables::InsertPlan,
-        (table, checks): (&myriad_storage::Table, &Checks),
+        (table, checks, references): (&myriad_storage::Table, &Checks, &RowReferences),
         scope: &mut crate::session::transaction::WriteScope<'_>,
         row: &[myriad_storage::Value],
         row_number: usize,
@@ -119,6 +125,19 @@ impl Session {
         env: &mut ExecEnv,
     ) -> Result<(), SqlError> {
         checks.verify(row, env)?;
+        if !references.is_empty() {
+            match references.check_child(&self.engine.catalog, scope.stmt(), row, None) {
+                Err(e) if plan.ignore && e.code == ER_NO_REFERENCED_ROW_2.code => {
+                    env.warnings.push(Warning {
+                        level: "Warning",
+                        code: e.code,
+                        message: e.message,
+                    });
+                    return Ok(());
+                }
+                checked => checked?,
+            }
+        }
         let mut attempts = 0;
         loop {
             match table.insert(scope.stmt(), row) {
@@ -132,6 +151,18 @@ impl Session {
                 Err(myriad_storage::StorageError::DuplicateKey { existing_row, .. })
                     if plan.replace && attempts < 64 =>
                 {
+                    if !references.is_empty() {
+                        if let Some(old) =
+                            table.get(existing_row).map_err(catalog::storage_error)?
+                        {
+                            references.before_delete(
+                                &self.engine.catalog,
+                                scope.stmt(),
+                                (existing_row, &old),
+                                0,
+                            )?;
+                        }
+                    }
                     table
                         .delete(scope.stmt(), existing_row)
                         .map_err(catalog::storage_error)?;
@@ -148,6 +179,7 @@ impl Session {
                         plan,
                         table,
                         checks,
+                        references,
                         existing_row,
                         row_number,
                         strict,
@@ -276,6 +308,7 @@ impl Session {
         let rows = self.matching_rows(&plan.source, &read, &plan.order_by, &plan.limit, env)?;
         let t = &plan.source.table;
         let checks = self.table_checks(&t.def, (&t.database, &t.name))?;
+        let references = self.row_references((&t.database, &t.name), &t.def, true)?;
         let (mut matched, mut changed) = (0u64, 0u64);
         for (n, (row_id, values)) in rows.into_iter().enumerate() {
             matched += 1;
@@ -296,6 +329,19 @@ impl Session {
             }
             let new_row = at.changed_row(&plan.assignments, &mut working, env.now_micros())?;
             checks.verify(&new_row, env)?;
+            if !references.is_empty() {
+                let Some(old) = table.get(row_id).map_err(catalog::storage_error)? else {
+                    continue;
+                };
+                references.check_child(&self.engine.catalog, scope.stmt(), &new_row, Some(&old))?;
+                references.before_update(
+                    &self.engine.catalog,
+                    scope.stmt(),
+                    (row_id, &old),
+                    &new_row,
+                    0,
+                )?;
+            }
             if table
                 .update(scope.stmt(), row_id, &new_row)
                 .map_err(catalog::storage_error)?
@@ -329,8 +375,17 @@ impl Session {
             .map_err(catalog::storage_error)?;
         let read = crate::exec::source::Opened::Stored(table.clone());
         let rows = self.matching_rows(&plan.source, &read, &plan.order_by, &plan.limit, env)?;
+        let t = &plan.source.table;
+        let references = self.row_references((&t.database, &t.name), &t.def, true)?;
         let mut deleted = 0u64;
         for (row_id, _) in rows {
+            if !references.is_empty() {
+                // The row as stored (the values read were converted for expressions).
+                let Some(old) = table.get(row_id).map_err(catalog::storage_error)? else {
+                    continue;
+                };
+                references.before_delete(&self.engine.catalog, scope.stmt(), (row_id, &old), 0)?;
+            }
             if table
                 .delete(scope.stmt(), row_id)
                 .map_err(catalog::storage_error)?
@@ -347,6 +402,7 @@ struct DuplicateUpdate<'a> {
     plan: &'a crate::plan::tables::InsertPlan,
     table: &'a myriad_storage::Table,
     checks: &'a Checks,
+    references: &'a RowReferences,
     /// The row already there.
     existing_row: myriad_storage::RowId,
     /// The VALUES row's number (1-based), for warnings.
@@ -398,6 +454,13 @@ impl DuplicateUpdate<'_> {
         }
         let updated = at.changed_row(assignments, &mut working, env.now_micros())?;
         self.checks.verify(&updated, env)?;
+        if !self.references.is_empty() {
+            let catalog = &env.engine.catalog;
+            self.references
+                .check_child(catalog, stmt, &updated, Some(&old))?;
+            self.references
+                .before_update(catalog, stmt, (self.existing_row, &old), &updated, 0)?;
+        }
         self.table
             .update(stmt, self.existing_row, &updated)
             .map_err(catalog::storage_error)?;

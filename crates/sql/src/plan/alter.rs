@@ -4,6 +4,7 @@ use crate::catalog::storage_error;
 use crate::error::SqlError;
 use crate::expr::Compiler;
 use crate::plan::checks;
+use crate::plan::foreign_keys;
 use crate::plan::show_create::*;
 use crate::plan::table_def::*;
 use myriad_storage as st;
@@ -17,6 +18,7 @@ use sqlparser::ast;
 /// copied from (None: filled with the new column's default).
 pub fn alter_def(
     old: &st::TableDef,
+    (database, table): (&str, &str),
     operations: &[ast::AlterTableOperation],
     compiler: &Compiler,
 ) -> Result<(st::TableDef, Vec<Option<usize>>), SqlError> {
@@ -29,14 +31,21 @@ pub fn alter_def(
                 column_position,
                 if_not_exists,
                 ..
-            } => add_column(
-                &mut def,
-                &mut sources,
-                column_def,
-                column_position.as_ref(),
-                *if_not_exists,
-                compiler,
-            )?,
+            } => {
+                add_column(
+                    &mut def,
+                    &mut sources,
+                    column_def,
+                    column_position.as_ref(),
+                    *if_not_exists,
+                    compiler,
+                )?;
+                for option in &column_def.options {
+                    if let ast::ColumnOption::ForeignKey(fk) = &option.option {
+                        foreign_keys::add(&mut def, database, table, fk, Some(&column_def.name))?;
+                    }
+                }
+            }
             ast::AlterTableOperation::DropColumn {
                 column_names,
                 if_exists,
@@ -51,8 +60,15 @@ pub fn alter_def(
                 def.checks.push(added);
                 checks::refuse_duplicates(&def.checks)?;
             }
+            ast::AlterTableOperation::AddConstraint {
+                constraint: ast::TableConstraint::ForeignKey(fk),
+                ..
+            } => foreign_keys::add(&mut def, database, table, fk, None)?,
             ast::AlterTableOperation::AddConstraint { constraint, .. } => {
                 add_constraint(&mut def, constraint)?
+            }
+            ast::AlterTableOperation::DropForeignKey { name, .. } => {
+                foreign_keys::drop(&mut def, &name.value)?
             }
             ast::AlterTableOperation::DropConstraint {
                 if_exists, name, ..
@@ -81,13 +97,14 @@ pub fn alter_def(
         }
     }
     order_indexes(&mut def.indexes);
+    foreign_keys::still_indexed(old, &def)?;
     def.validate().map_err(storage_error)?;
     // A constraint must still read columns the table has.
     checks::revalidate(&def, compiler.pipes_as_concat)?;
     Ok((def, sources))
 }
 
-/// DROP CONSTRAINT: a CHECK constraint, or else a unique key, of that name.
+/// DROP CONSTRAINT: a CHECK constraint, a FOREIGN KEY, or else a unique key, of that name.
 fn drop_constraint(def: &mut st::TableDef, name: &str, if_exists: bool) -> Result<(), SqlError> {
     if let Some(at) = def
         .checks
@@ -96,6 +113,13 @@ fn drop_constraint(def: &mut st::TableDef, name: &str, if_exists: bool) -> Resul
     {
         def.checks.remove(at);
         return Ok(());
+    }
+    if def
+        .foreign_keys
+        .iter()
+        .any(|f| f.name.eq_ignore_ascii_case(name))
+    {
+        return foreign_keys::drop(def, name);
     }
     match def.index_named(name) {
         Some(at) if def.indexes[at].kind == st::IndexKind::Unique => {

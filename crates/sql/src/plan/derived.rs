@@ -184,6 +184,7 @@ pub(crate) fn query_table(
             indexes: Vec::new(),
             options: Vec::new(),
             checks: Vec::new(),
+            foreign_keys: Vec::new(),
         }),
         made: Some(Made::Query(Arc::new(stmt))),
     })

@@ -94,10 +94,13 @@ fn create_table(
                 "CREATE TABLE ... LIKE a table of information_schema",
             ));
         }
+        // As in MariaDB, the copy takes no FOREIGN KEY constraints (their keys stay).
+        let mut def = (*source.def).clone();
+        def.foreign_keys.clear();
         return Ok(Stmt::CreateTable {
             database,
             name,
-            def: (*source.def).clone(),
+            def,
             if_not_exists: ct.if_not_exists,
             like: Some((db, table)),
             select: None,
@@ -105,7 +108,7 @@ fn create_table(
     }
     // A table that names no collation takes its database's.
     let db_collation = storage.database_collation(&database).unwrap_or_default();
-    let mut def = crate::plan::table_def::table_def(ct, db_collation, compiler)?;
+    let mut def = crate::plan::table_def::table_def(ct, &database, db_collation, compiler)?;
     let mut select = None;
     if let Some(query) = &ct.query {
         let plan = compiler.subquery(query)?;
@@ -162,7 +165,7 @@ fn ddl(statement: ast::Statement, compiler: &Compiler, ctx: &CompileCtx) -> Resu
             let (db, name) = crate::plan::tables::resolve_name(&at.name, ctx.database)?;
             let table = crate::plan::tables::open_ref(storage, &db, &name, None)?;
             let (def, sources) =
-                crate::plan::alter::alter_def(&table.def, &at.operations, compiler)?;
+                crate::plan::alter::alter_def(&table.def, (&db, &name), &at.operations, compiler)?;
             Ok(Stmt::AlterTable {
                 table,
                 def,

@@ -135,6 +135,7 @@ fn parse_columns(columns: &str) -> Result<st::TableDef, SqlError> {
         indexes: Vec::new(),
         options: Vec::new(),
         checks: Vec::new(),
+        foreign_keys: Vec::new(),
     })
 }
 

@@ -21,6 +21,7 @@ pub mod derived;
 pub mod drop_view;
 pub mod explain;
 pub mod file_format;
+pub mod foreign_keys;
 pub mod from_ast;
 pub mod grants;
 pub mod info_schema;

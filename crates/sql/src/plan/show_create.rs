@@ -190,6 +190,12 @@ pub fn create_table_text(name: &str, def: &st::TableDef) -> String {
             st::IndexKind::NonUnique => format!("  KEY `{}` ({})", ix.name, cols.join(",")),
         });
     }
+    for fk in crate::plan::foreign_keys::in_shown_order(def) {
+        lines.push(format!(
+            "  {}",
+            crate::plan::foreign_keys::clause_text(fk, None)
+        ));
+    }
     for check in def.checks.iter().filter(|k| !k.column_level) {
         lines.push(format!(
             "  CONSTRAINT {} CHECK ({})",

@@ -25,6 +25,7 @@ pub fn table_compiler<'a>(base: &Compiler<'a>, scope: &'a ColumnScope) -> Compil
 /// `db_collation`.
 pub fn table_def(
     ct: &ast::CreateTable,
+    database: &str,
     db_collation: st::Collation,
     compiler: &Compiler,
 ) -> Result<st::TableDef, SqlError> {
@@ -120,8 +121,8 @@ pub fn table_def(
                     &columns,
                 )?);
             }
-            // Gathered below, once the columns are known.
-            ast::TableConstraint::Check(_) => {}
+            // Gathered below, once the columns and keys are known.
+            ast::TableConstraint::Check(_) | ast::TableConstraint::ForeignKey(_) => {}
             other => return Err(SqlError::not_supported(&format!("constraint {other}"))),
         }
     }
@@ -153,6 +154,7 @@ pub fn table_def(
             n += 1;
         }
     }
+    let foreign_keys = crate::plan::foreign_keys::declared(ct, database, &columns, &mut indexes)?;
     if columns.iter().filter(|c| c.auto_increment).count() > 1
         || columns.iter().enumerate().any(|(i, c)| {
             c.auto_increment && !indexes.iter().any(|ix| ix.columns.first() == Some(&i))
@@ -168,6 +170,7 @@ pub fn table_def(
         indexes,
         options,
         checks,
+        foreign_keys,
     };
     // CREATE TABLE ... SELECT adds the query's columns first (see `from_ast`).
     if ct.query.is_none() {
@@ -364,8 +367,8 @@ pub fn column_from_ast(
             }
             ast::ColumnOption::Comment(text) => def.comment = text.clone(),
             ast::ColumnOption::CharacterSet(_) | ast::ColumnOption::Collation(_) => {}
-            // See `checks`: the table's definition keeps it.
-            ast::ColumnOption::Check(_) => {}
+            // See `checks` and `foreign_keys`: the table's definition keeps them.
+            ast::ColumnOption::Check(_) | ast::ColumnOption::ForeignKey(_) => {}
             other => return Err(SqlError::not_supported(&format!("column option {other}"))),
         }
     }

@@ -145,6 +145,7 @@ pub(crate) fn compile(
             indexes: Vec::new(),
             options: Vec::new(),
             checks: Vec::new(),
+            foreign_keys: Vec::new(),
         }),
     })
 }

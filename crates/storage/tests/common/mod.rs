@@ -54,6 +54,7 @@ pub fn sbtest_def() -> TableDef {
         ],
         options: vec![("ENGINE".into(), "InnoDB".into())],
         checks: Vec::new(),
+        foreign_keys: Vec::new(),
     }
 }
 
