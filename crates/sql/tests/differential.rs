@@ -770,6 +770,11 @@ fn check_constraints_match_mariadb() {
 }
 
 #[test]
+fn foreign_keys_match_mariadb() {
+    run_corpus("foreign_keys", include_str!("corpus/foreign_keys.sql"));
+}
+
+#[test]
 fn statistical_aggregates_match_mariadb() {
     run_corpus(
         "statistical_aggregates",

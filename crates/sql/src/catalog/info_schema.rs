@@ -21,6 +21,7 @@ pub enum VirtualRows {
     GlobalVariables,
     KeyCaches,
     KeyColumnUsage,
+    ReferentialConstraints,
     /// One row per stored table: myriad has no partitioned tables.
     Partitions,
     /// PLUGINS and ALL_PLUGINS: the storage engine and the authentication plugin myriad
@@ -124,7 +125,7 @@ pub static TABLES: &[VirtualTable] = &[
     table(
         "REFERENTIAL_CONSTRAINTS",
         REFERENTIAL_CONSTRAINTS_COLUMNS,
-        VirtualRows::None,
+        VirtualRows::ReferentialConstraints,
     ),
     table("ROUTINES", ROUTINES_COLUMNS, VirtualRows::None),
     table("SCHEMATA", SCHEMATA_COLUMNS, VirtualRows::Schemata),

@@ -12,6 +12,8 @@
 //! - a column's `REFERENCES p (id)` is a constraint as the table-level form is;
 //! - the child's columns need an index that starts with them: without one, a key is added,
 //!   named after the constraint when it was named, else after its first column;
+//! - a table whose ENGINE is not InnoDB keeps the key but not the constraint (MyISAM,
+//!   Aria and MEMORY tables have none in MariaDB), and cannot be a parent;
 //! - MATCH FULL / PARTIAL, ON ... SET DEFAULT and a reference into another database are
 //!   not built (1235).
 
@@ -27,7 +29,7 @@ use sqlparser::ast;
 /// keys they need added to `indexes`. `database` is the table's.
 pub(crate) fn declared(
     ct: &ast::CreateTable,
-    database: &str,
+    (database, options): (&str, &[(String, String)]),
     columns: &[st::ColumnDef],
     indexes: &mut Vec<st::IndexDef>,
 ) -> Result<Vec<st::ForeignKeyDef>, SqlError> {
@@ -57,6 +59,9 @@ pub(crate) fn declared(
             "FOREIGN KEY constraints in CREATE TABLE ... SELECT",
         ));
     }
+    if !keeps_constraints(options) {
+        declared.clear();
+    }
     Ok(declared)
 }
 
@@ -71,8 +76,19 @@ pub(crate) fn add(
 ) -> Result<(), SqlError> {
     let made = from_ast(fk, column, database, table, &def.columns, &def.foreign_keys)?;
     add_index(&made, fk, &def.columns, &mut def.indexes);
-    def.foreign_keys.push(made);
+    if keeps_constraints(&def.options) {
+        def.foreign_keys.push(made);
+    }
     Ok(())
+}
+
+/// Whether a table of these options keeps FOREIGN KEY constraints: its ENGINE is InnoDB
+/// (or not named, InnoDB being the default).
+pub(crate) fn keeps_constraints(options: &[(String, String)]) -> bool {
+    options
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("ENGINE"))
+        .is_none_or(|(_, v)| v.eq_ignore_ascii_case("InnoDB"))
 }
 
 /// ALTER TABLE ... DROP FOREIGN KEY name (its key stays); 1091 when the table has no

@@ -154,7 +154,8 @@ pub fn table_def(
             n += 1;
         }
     }
-    let foreign_keys = crate::plan::foreign_keys::declared(ct, database, &columns, &mut indexes)?;
+    let foreign_keys =
+        crate::plan::foreign_keys::declared(ct, (database, &options), &columns, &mut indexes)?;
     if columns.iter().filter(|c| c.auto_increment).count() > 1
         || columns.iter().enumerate().any(|(i, c)| {
             c.auto_increment && !indexes.iter().any(|ix| ix.columns.first() == Some(&i))

@@ -17,7 +17,7 @@
 use crate::catalog;
 use crate::catalog::references::Reference;
 use crate::error::SqlError;
-use crate::plan::foreign_keys::{clause_text, supporting_index};
+use crate::plan::foreign_keys::{clause_text, keeps_constraints, supporting_index};
 use crate::Session;
 use myriad_storage::{ColumnType, ForeignKeyDef, ReferentialAction, TableDef};
 use myriad_types::errors::{
@@ -228,9 +228,11 @@ impl Session {
 }
 
 /// Whether `fk` of the table `child` fits `parent`: the referenced columns exist, an
-/// index starts with them, the types match, SET NULL has nullable columns.
+/// index starts with them, the types match, SET NULL has nullable columns, and the
+/// parent's engine keeps constraints.
 fn well_formed(fk: &ForeignKeyDef, child: &TableDef, parent: &TableDef) -> bool {
-    if supporting_index(parent, &fk.parent_columns).is_none() {
+    if !keeps_constraints(&parent.options) || supporting_index(parent, &fk.parent_columns).is_none()
+    {
         return false;
     }
     let set_null = [fk.on_delete, fk.on_update].contains(&ReferentialAction::SetNull);

@@ -34,7 +34,8 @@ use myriad_types::errors::{ER_GET_ERRMSG, ER_NO_REFERENCED_ROW_2, ER_ROW_IS_REFE
 use std::ops::Bound;
 use std::sync::Arc;
 
-/// How deep cascades go (InnoDB's limit).
+/// How deep cascades go: a change that would cascade to this depth fails (InnoDB's limit;
+/// the statement's own row is at depth 0).
 const MAX_CASCADE_DEPTH: usize = 15;
 
 /// A constraint of the table as the child.
@@ -288,7 +289,7 @@ impl RowReferences {
                 ),
             ));
         }
-        if depth >= MAX_CASCADE_DEPTH {
+        if depth + 1 >= MAX_CASCADE_DEPTH {
             return Err(SqlError::new(
                 ER_GET_ERRMSG,
                 format!(

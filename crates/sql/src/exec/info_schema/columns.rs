@@ -174,7 +174,8 @@ pub(super) fn statistics_rows(t: &Described, rows: &mut Vec<st::Row>) {
     }
 }
 
-/// TABLE_CONSTRAINTS: the primary key, each unique key and each CHECK constraint.
+/// TABLE_CONSTRAINTS: the primary key, each unique key, each FOREIGN KEY and each CHECK
+/// constraint.
 pub(super) fn constraint_rows(t: &Described, rows: &mut Vec<st::Row>) {
     let (db, name, def) = (t.db, t.name, t.def);
     let keys = def.indexes.iter().filter(|ix| ix.is_unique()).map(|ix| {
@@ -184,8 +185,11 @@ pub(super) fn constraint_rows(t: &Described, rows: &mut Vec<st::Row>) {
         };
         (ix.name.as_str(), kind)
     });
+    let foreign = crate::plan::foreign_keys::in_shown_order(def)
+        .into_iter()
+        .map(|f| (f.name.as_str(), "FOREIGN KEY"));
     let checks = def.checks.iter().map(|c| (c.name.as_str(), "CHECK"));
-    for (constraint, kind) in keys.chain(checks) {
+    for (constraint, kind) in keys.chain(foreign).chain(checks) {
         rows.push(vec![
             text("def"),
             text(db),
@@ -212,7 +216,8 @@ pub(super) fn check_constraint_rows(t: &Described, rows: &mut Vec<st::Row>) {
     }
 }
 
-/// KEY_COLUMN_USAGE: each column of the primary key and of each unique key.
+/// KEY_COLUMN_USAGE: each column of the primary key, of each unique key and of each
+/// FOREIGN KEY (with the column it references).
 pub(super) fn key_column_rows(t: &Described, rows: &mut Vec<st::Row>) {
     let (db, name, def) = (t.db, t.name, t.def);
     for ix in def.indexes.iter().filter(|ix| ix.is_unique()) {
@@ -223,5 +228,40 @@ pub(super) fn key_column_rows(t: &Described, rows: &mut Vec<st::Row>) {
             row.extend(std::iter::repeat_n(Value::Null, 4));
             rows.push(row);
         }
+    }
+    for fk in crate::plan::foreign_keys::in_shown_order(def) {
+        for (seq, (own, referenced)) in fk.columns.iter().zip(&fk.parent_columns).enumerate() {
+            let mut row = vec![text("def"), text(db), text(&fk.name), text("def")];
+            row.extend([text(db), text(name), text(own)]);
+            row.extend([Value::UInt(seq as u64 + 1), Value::UInt(seq as u64 + 1)]);
+            row.extend([text(db), text(&fk.parent_table), text(referenced)]);
+            rows.push(row);
+        }
+    }
+}
+
+/// REFERENTIAL_CONSTRAINTS: each FOREIGN KEY, with the parent's index it uses.
+pub(super) fn referential_rows(t: &Described, rows: &mut Vec<st::Row>) {
+    for fk in crate::plan::foreign_keys::in_shown_order(t.def) {
+        let parent_index = t
+            .storage
+            .and_then(|s| s.table_def_unkept(t.db, &fk.parent_table).ok())
+            .and_then(|p| {
+                let i = crate::plan::foreign_keys::supporting_index(&p, &fk.parent_columns)?;
+                Some(p.indexes[i].name.clone())
+            });
+        rows.push(vec![
+            text("def"),
+            text(t.db),
+            text(&fk.name),
+            text("def"),
+            text(t.db),
+            parent_index.map_or(Value::Null, |n| text(&n)),
+            text("NONE"),
+            text(fk.on_update.sql()),
+            text(fk.on_delete.sql()),
+            text(t.name),
+            text(&fk.parent_table),
+        ]);
     }
 }

@@ -31,7 +31,8 @@ mod views;
 
 use crate::value::Value;
 use columns::{
-    check_constraint_rows, column_rows, constraint_rows, key_column_rows, statistics_rows,
+    check_constraint_rows, column_rows, constraint_rows, key_column_rows, referential_rows,
+    statistics_rows,
 };
 use myriad_storage as st;
 use server::{collations, processlist, status, system_variables, variables};
@@ -61,6 +62,7 @@ pub(crate) fn rows(
         VirtualRows::TableConstraints => per_table(env, &narrow, constraint_rows)?,
         VirtualRows::CheckConstraints => per_table(env, &narrow, check_constraint_rows)?,
         VirtualRows::KeyColumnUsage => per_table(env, &narrow, key_column_rows)?,
+        VirtualRows::ReferentialConstraints => per_table(env, &narrow, referential_rows)?,
         VirtualRows::Processlist => processlist(env),
         VirtualRows::UserPrivileges => privileges::user_privileges(env),
         VirtualRows::SchemaPrivileges => privileges::schema_privileges(env),
@@ -228,6 +230,8 @@ fn stored_tables(env: &ExecEnv, narrow: &Narrow) -> Result<Vec<(String, String)>
 
 /// A table whose rows a per-table producer makes.
 pub(super) struct Described<'a> {
+    /// Where other tables' definitions are read (None: the rows need none).
+    storage: Option<&'a st::Storage>,
     db: &'a str,
     name: &'a str,
     def: &'a st::TableDef,
@@ -254,6 +258,7 @@ fn per_table(
         if let Ok(def) = storage.table_def(&db, &name) {
             let privileges = column_privileges(&grants, &db, &name, &def);
             let table = Described {
+                storage: Some(storage),
                 db: &db,
                 name: &name,
                 def: &def,
@@ -269,6 +274,7 @@ fn per_table(
                 let def = crate::plan::info_schema::definition(i)?;
                 let privileges = vec![Some(String::from("select")); def.columns.len()];
                 let table = Described {
+                    storage: None,
                     db: SCHEMA,
                     name: t.name,
                     def: &def,
@@ -292,6 +298,7 @@ pub(crate) fn index_rows(
 ) -> Vec<st::Row> {
     let mut rows = Vec::new();
     let table = Described {
+        storage: None,
         db,
         name,
         def,
