@@ -775,6 +775,14 @@ fn foreign_keys_match_mariadb() {
 }
 
 #[test]
+fn time_zone_conversion_matches_mariadb() {
+    run_corpus(
+        "time_zone_conversion",
+        include_str!("corpus/time_zone_conversion.sql"),
+    );
+}
+
+#[test]
 fn statistical_aggregates_match_mariadb() {
     run_corpus(
         "statistical_aggregates",

@@ -60,6 +60,7 @@ impl Func {
             "REGEXP_REPLACE" => (Func::RegexpReplace, 3, 3),
             "FIND_IN_SET" => (Func::FindInSet, 2, 2),
             "JSON_VALID" => (Func::JsonValid, 1, 1),
+            "CONVERT_TZ" => (Func::ConvertTz, 3, 3),
             "SHA1" | "SHA" => (Func::Sha1, 1, 1),
             "SHA2" => (Func::Sha2, 2, 2),
             "STRCMP" => (Func::Strcmp, 2, 2),

@@ -360,6 +360,7 @@ impl Expr {
             Func::DateAdd | Func::DateSub => {
                 datetime::date_add(&a.v[0], &a.v[1], &a.v[2], func == Func::DateSub, w)?
             }
+            Func::ConvertTz => datetime::convert_tz(&a.v[0], &a.v[1], &a.v[2])?,
             Func::If | Func::IfNull | Func::Coalesce => Value::Null,
         })
     }

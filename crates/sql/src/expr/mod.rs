@@ -202,6 +202,7 @@ pub enum Func {
     FindInSet,
     /// JSON_VALID(x): whether x is JSON text (see `functions::json`).
     JsonValid,
+    ConvertTz,
     Md5,
     /// PASSWORD(x): mysql_native_password's stored form of x.
     Password,

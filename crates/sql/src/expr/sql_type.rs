@@ -490,6 +490,12 @@ fn call_type(func: Func, args: &[Expr], env: &dyn Env, columns: &[SqlType]) -> S
         Func::YearWeek => int(6),
         Func::PeriodAdd | Func::PeriodDiff => int(6),
         Func::FromDays | Func::MakeDate => SqlType::Date,
+        Func::ConvertTz => SqlType::DateTime {
+            fsp: match arg(0) {
+                SqlType::DateTime { fsp } => fsp,
+                _ => 0,
+            },
+        },
         Func::DateAdd | Func::DateSub => crate::expr::functions::date_add_type(
             arg(0),
             args.get(2).and_then(|u| match u {

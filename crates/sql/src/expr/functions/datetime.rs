@@ -90,6 +90,65 @@ pub(crate) fn date_add(
     })
 }
 
+/// CONVERT_TZ(dt, from, to): `dt` read in zone `from`, shown in zone `to`. A zone is an
+/// offset (`'+05:30'`, `'-08:00'`) or SYSTEM (the server's, UTC); a zone name is NULL, as
+/// in MariaDB whose time zone tables are not loaded (myriad has none). NULL for a NULL
+/// operand or a `dt` that is no date; a result outside the DATETIME range keeps `dt`, as
+/// MariaDB does. A string `dt` with fractional seconds is refused (1235): the result's
+/// type has none.
+pub(crate) fn convert_tz(dt: &Value, from: &Value, to: &Value) -> Result<Value, SqlError> {
+    let (Some(from), Some(to)) = (zone_offset(from), zone_offset(to)) else {
+        return Ok(Value::Null);
+    };
+    let value = match dt {
+        Value::Bytes(text) => {
+            let parsed = std::str::from_utf8(text)
+                .ok()
+                .and_then(|t| crate::expr::datetime::parse_datetime(t.trim()));
+            if let Some(Value::DateTime(d)) = &parsed {
+                if d.micros != 0 {
+                    return Err(SqlError::not_supported(
+                        "CONVERT_TZ of a string with fractional seconds",
+                    ));
+                }
+            }
+            parsed
+        }
+        Value::Date(_) | Value::DateTime(_) => Some(dt.clone()),
+        _ => None,
+    };
+    let dt = match value {
+        Some(Value::Date(d)) if d.is_valid() => d.at_midnight(),
+        Some(Value::DateTime(d)) if d.is_valid() => d,
+        _ => return Ok(Value::Null),
+    };
+    Ok(Value::DateTime(
+        add_interval(dt, IntervalUnit::Second, to - from).unwrap_or(dt),
+    ))
+}
+
+/// A CONVERT_TZ zone's offset from UTC in seconds (None: not a zone myriad knows).
+fn zone_offset(zone: &Value) -> Option<i64> {
+    let text = match zone {
+        Value::Bytes(t) => std::str::from_utf8(t).ok()?.trim().to_string(),
+        _ => return None,
+    };
+    if text.eq_ignore_ascii_case("SYSTEM") {
+        return Some(0);
+    }
+    let (sign, rest) = match text.as_bytes().first()? {
+        b'+' => (1, &text[1..]),
+        b'-' => (-1, &text[1..]),
+        _ => return None,
+    };
+    let (hours, minutes) = rest.split_once(':')?;
+    let (hours, minutes): (i64, i64) = (hours.parse().ok()?, minutes.parse().ok()?);
+    // MariaDB's range: -12:59 to +13:00.
+    let seconds = sign * (hours * 3600 + minutes * 60);
+    let valid = minutes < 60 && (-(12 * 3600 + 59 * 60)..=13 * 3600).contains(&seconds);
+    valid.then_some(seconds)
+}
+
 /// A field that an extractor function reads from a DATE or DATETIME.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DatePart {
