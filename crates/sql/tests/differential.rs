@@ -783,6 +783,11 @@ fn time_zone_conversion_matches_mariadb() {
 }
 
 #[test]
+fn alter_columns_match_mariadb() {
+    run_corpus("alter_columns", include_str!("corpus/alter_columns.sql"));
+}
+
+#[test]
 fn statistical_aggregates_match_mariadb() {
     run_corpus(
         "statistical_aggregates",

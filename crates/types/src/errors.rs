@@ -228,6 +228,8 @@ error_codes! {
     ER_DUP_CONSTRAINT_NAME = 1826, "HY000", "Duplicate %s constraint name '%s'";
     ER_FK_COLUMN_CANNOT_DROP = 1828, "HY000", "Cannot drop column '%-.192s': needed in a foreign key constraint '%-.192s'";
     ER_FK_COLUMN_CANNOT_DROP_CHILD = 1829, "HY000", "Cannot drop column '%-.192s': needed in a foreign key constraint '%-.192s' of table %-.192s";
+    ER_FK_COLUMN_CANNOT_CHANGE = 1832, "HY000", "Cannot change column '%-.192s': used in a foreign key constraint '%-.192s'";
+    ER_FK_COLUMN_CANNOT_CHANGE_CHILD = 1833, "HY000", "Cannot change column '%-.192s': used in a foreign key constraint '%-.192s' of table '%-.192s'";
     ER_MALFORMED_PACKET = 1835, "HY000", "Malformed communication packet";
     ER_MUST_CHANGE_PASSWORD_LOGIN = 1862, "HY000", "Your password has expired. To log in you must change it using a client that supports expired passwords";
     ER_GENERATED_COLUMN_FUNCTION_IS_NOT_ALLOWED = 1901, "HY000", "Function or expression '%s' cannot be used in the %s clause of %`s";

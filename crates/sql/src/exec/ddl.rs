@@ -12,8 +12,9 @@ use crate::plan::ShowFilter;
 use crate::plan::Stmt;
 use crate::Session;
 use myriad_types::errors::{
-    ER_BAD_TABLE_ERROR, ER_CANT_DROP_FIELD_OR_KEY, ER_DB_CREATE_EXISTS, ER_DB_DROP_EXISTS,
-    ER_DUP_KEYNAME, ER_ILLEGAL_HA, ER_IT_IS_A_VIEW, ER_ROW_IS_REFERENCED_2,
+    ER_BAD_TABLE_ERROR, ER_CANT_DROP_FIELD_OR_KEY, ER_DATA_TOO_LONG, ER_DB_CREATE_EXISTS,
+    ER_DB_DROP_EXISTS, ER_DUP_KEYNAME, ER_ILLEGAL_HA, ER_IT_IS_A_VIEW, ER_ROW_IS_REFERENCED_2,
+    WARN_DATA_TRUNCATED,
 };
 
 impl Session {
@@ -229,9 +230,24 @@ impl Session {
                 drop(table.open(storage)?);
                 let names = (&*table.database, &*table.name);
                 self.check_new_references(names, def, Some(&table.def))?;
+                self.check_changed_columns(names, &table.def, def, sources)?;
                 self.check_still_referenced(names, &table.def, def)?;
                 self.check_existing_rows(names, def, &table.def)?;
                 let new_columns = def.columns.clone();
+                // A column whose type or NULL changed converts its values, as storing them
+                // would (in strict mode an error fails the ALTER).
+                let retyped: Vec<bool> = sources
+                    .iter()
+                    .zip(&new_columns)
+                    .map(|(source, column)| {
+                        source.is_some_and(|i| {
+                            let was = &table.def.columns[i];
+                            was.ty != column.ty || (was.nullable && !column.nullable)
+                        })
+                    })
+                    .collect();
+                let strict = self.strict();
+                let mut row_number = 0usize;
                 let now_micros = env.now_micros();
                 // The rows as they are after the change must meet the new definition's
                 // CHECK constraints (4025 otherwise, and the table stays as it was).
@@ -246,7 +262,8 @@ impl Session {
                 let mut copied = 0u64;
                 let mut convert =
                     |row: &[myriad_storage::Value]| -> myriad_storage::Result<myriad_storage::Row> {
-                        let converted: myriad_storage::Row = sources
+                        row_number += 1;
+                        let mut converted: myriad_storage::Row = sources
                             .iter()
                             .zip(&new_columns)
                             .map(|(source, column)| match source {
@@ -263,6 +280,22 @@ impl Session {
                                 },
                             })
                             .collect();
+                        for (j, value) in converted.iter_mut().enumerate() {
+                            if !retyped[j] {
+                                continue;
+                            }
+                            let was = &table.def.columns[sources[j].unwrap_or(j)];
+                            let at = (&new_columns[j], row_number, strict);
+                            match retype(value, &was.ty, at, table, &mut env.warnings) {
+                                Ok(v) => *value = v,
+                                Err(e) => {
+                                    failed = Some(e);
+                                    return Err(myriad_storage::StorageError::InvalidDefinition(
+                                        "a value does not fit its column's new type".into(),
+                                    ));
+                                }
+                            }
+                        }
                         if let Err(e) = checks.verify(&converted, env) {
                             failed = Some(e);
                             return Err(myriad_storage::StorageError::InvalidDefinition(
@@ -277,7 +310,13 @@ impl Session {
                     return Err(e);
                 }
                 altered.map_err(catalog::storage_error)?;
-                ok(if adds_check { copied } else { 0 })
+                // So does it to change a column's type (other than lengthening a VARCHAR).
+                let copies = adds_check
+                    || sources.iter().zip(&def.columns).any(|(source, column)| {
+                        source
+                            .is_some_and(|i| copies_to_retype(&table.def.columns[i].ty, &column.ty))
+                    });
+                ok(if copies { copied } else { 0 })
             }
             Stmt::RenameTables { renames } => {
                 let storage = self.engine.catalog.storage();
@@ -429,5 +468,69 @@ impl Session {
             }
             _ => return Err(SqlError::not_supported("this statement here")),
         }))
+    }
+}
+
+/// A stored value of type `was` as column `column` stores it (its conversion's warnings
+/// noted; in strict mode an error): ALTER TABLE MODIFY / CHANGE.
+fn retype(
+    value: &myriad_storage::Value,
+    was: &myriad_storage::ColumnType,
+    (column, row, strict): (&myriad_storage::ColumnDef, usize, bool),
+    table: &crate::plan::tables::TableRef,
+    warnings: &mut Vec<Warning>,
+) -> Result<myriad_storage::Value, SqlError> {
+    if value.is_null() {
+        if column.nullable {
+            return Ok(myriad_storage::Value::Null);
+        }
+        // MariaDB's words for a NULL met by NOT NULL in ALTER TABLE.
+        let message = format!("Data truncated for column '{}' at row {row}", column.name);
+        if strict {
+            return Err(SqlError::new(WARN_DATA_TRUNCATED, message));
+        }
+        warnings.push(Warning {
+            level: "Warning",
+            code: WARN_DATA_TRUNCATED.code,
+            message,
+        });
+        return Ok(zero_value(&column.ty));
+    }
+    let readable = crate::plan::stored::from_stored(value, was);
+    let target = crate::plan::stored::Target {
+        column,
+        table: Some(table),
+        row,
+        strict,
+    };
+    crate::plan::stored::to_stored(&readable, &target, warnings).map_err(|e| {
+        // A string cut short is "too long" in an INSERT, "truncated" in an ALTER.
+        if e.code == ER_DATA_TOO_LONG.code {
+            SqlError::new(
+                WARN_DATA_TRUNCATED,
+                format!("Data truncated for column '{}' at row {row}", column.name),
+            )
+        } else {
+            e
+        }
+    })
+}
+
+/// Whether MariaDB copies the table (and counts its rows) to turn a column of type `was`
+/// into `now`: any change of type but a VARCHAR made longer in the same collation.
+fn copies_to_retype(was: &myriad_storage::ColumnType, now: &myriad_storage::ColumnType) -> bool {
+    use myriad_storage::ColumnType::Varchar;
+    match (was, now) {
+        (
+            Varchar {
+                len: a,
+                collation: ca,
+            },
+            Varchar {
+                len: b,
+                collation: cb,
+            },
+        ) => ca != cb || b < a,
+        _ => was != now,
     }
 }

@@ -3,6 +3,7 @@
 use crate::catalog::storage_error;
 use crate::error::SqlError;
 use crate::expr::Compiler;
+use crate::plan::alter_columns::{alter_column, change_column, rename_column, NewColumn};
 use crate::plan::checks;
 use crate::plan::foreign_keys;
 use crate::plan::show_create::*;
@@ -66,6 +67,44 @@ pub fn alter_def(
             } => foreign_keys::add(&mut def, database, table, fk, None)?,
             ast::AlterTableOperation::AddConstraint { constraint, .. } => {
                 add_constraint(&mut def, constraint)?
+            }
+            ast::AlterTableOperation::ModifyColumn {
+                col_name,
+                data_type,
+                options,
+                column_position,
+            } => {
+                let change = NewColumn {
+                    old_name: col_name,
+                    name: col_name,
+                    data_type,
+                    options,
+                    position: column_position.as_ref(),
+                };
+                change_column(&mut def, &mut sources, table, &change, compiler)?
+            }
+            ast::AlterTableOperation::ChangeColumn {
+                old_name,
+                new_name,
+                data_type,
+                options,
+                column_position,
+            } => {
+                let change = NewColumn {
+                    old_name,
+                    name: new_name,
+                    data_type,
+                    options,
+                    position: column_position.as_ref(),
+                };
+                change_column(&mut def, &mut sources, table, &change, compiler)?
+            }
+            ast::AlterTableOperation::RenameColumn {
+                old_column_name,
+                new_column_name,
+            } => rename_column(&mut def, table, old_column_name, new_column_name)?,
+            ast::AlterTableOperation::AlterColumn { column_name, op } => {
+                alter_column(&mut def, table, column_name, op, compiler)?
             }
             ast::AlterTableOperation::DropForeignKey { name, .. } => {
                 foreign_keys::drop(&mut def, &name.value)?

@@ -15,6 +15,7 @@
 
 pub mod access;
 pub mod alter;
+pub mod alter_columns;
 pub mod checks;
 pub mod commands;
 pub mod derived;

@@ -375,45 +375,57 @@ pub fn column_from_ast(
     }
     crate::plan::timestamps::check_column(&def)?;
     if let Some(e) = default_expr {
-        let expr = compiler.compile(&e)?.stored_in(&def.ty);
-        let mut w = Vec::new();
-        let v = expr.eval(&mut ConstEnv::default_value(&mut w, 0), &[])?;
-        // A default that reads the clock other than as CURRENT_TIMESTAMP itself
-        // (`NOW() + INTERVAL 1 DAY`) would need evaluating per insert.
-        if v != expr.eval(
-            &mut ConstEnv::default_value(&mut Vec::new(), DISTANT_MICROS),
-            &[],
-        )? {
-            return Err(SqlError::not_supported(
-                "a DEFAULT expression that reads the clock, other than CURRENT_TIMESTAMP",
-            ));
-        }
-        if v.is_null() {
-            def.default = if def.nullable {
-                Some(st::Value::Null)
-            } else {
-                return Err(SqlError::new(
-                    ER_INVALID_DEFAULT,
-                    format!("Invalid default value for '{}'", def.name),
-                ));
-            };
-        } else {
-            let target = Target {
-                column: &def,
-                table: None,
-                row: 1,
-                strict: true,
-            };
-            let stored = to_stored(&v, &target, &mut w).map_err(|_| {
-                SqlError::new(
-                    ER_INVALID_DEFAULT,
-                    format!("Invalid default value for '{}'", def.name),
-                )
-            })?;
-            def.default = Some(stored);
-        }
+        set_default(&mut def, &e, compiler)?;
     }
     Ok((def, primary, unique))
+}
+
+/// `DEFAULT e` of column `def`: its value as stored (a NULL default on a NOT NULL column,
+/// or a value the column cannot hold, is 1067; one that reads the clock other than as
+/// CURRENT_TIMESTAMP is not built).
+pub(crate) fn set_default(
+    def: &mut st::ColumnDef,
+    e: &ast::Expr,
+    compiler: &Compiler,
+) -> Result<(), SqlError> {
+    let expr = compiler.compile(e)?.stored_in(&def.ty);
+    let mut w = Vec::new();
+    let v = expr.eval(&mut ConstEnv::default_value(&mut w, 0), &[])?;
+    // A default that reads the clock other than as CURRENT_TIMESTAMP itself
+    // (`NOW() + INTERVAL 1 DAY`) would need evaluating per insert.
+    if v != expr.eval(
+        &mut ConstEnv::default_value(&mut Vec::new(), DISTANT_MICROS),
+        &[],
+    )? {
+        return Err(SqlError::not_supported(
+            "a DEFAULT expression that reads the clock, other than CURRENT_TIMESTAMP",
+        ));
+    }
+    if v.is_null() {
+        def.default = if def.nullable {
+            Some(st::Value::Null)
+        } else {
+            return Err(SqlError::new(
+                ER_INVALID_DEFAULT,
+                format!("Invalid default value for '{}'", def.name),
+            ));
+        };
+    } else {
+        let target = Target {
+            column: def,
+            table: None,
+            row: 1,
+            strict: true,
+        };
+        let stored = to_stored(&v, &target, &mut w).map_err(|_| {
+            SqlError::new(
+                ER_INVALID_DEFAULT,
+                format!("Invalid default value for '{}'", def.name),
+            )
+        })?;
+        def.default = Some(stored);
+    }
+    Ok(())
 }
 
 pub(crate) fn column_type(dt: &ast::DataType, name: &str) -> Result<st::ColumnType, SqlError> {

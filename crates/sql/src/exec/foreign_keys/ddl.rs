@@ -21,8 +21,9 @@ use crate::plan::foreign_keys::{clause_text, keeps_constraints, supporting_index
 use crate::Session;
 use myriad_storage::{ColumnType, ForeignKeyDef, ReferentialAction, TableDef};
 use myriad_types::errors::{
-    ER_CANT_CREATE_TABLE, ER_DROP_INDEX_FK, ER_FK_COLUMN_CANNOT_DROP,
-    ER_FK_COLUMN_CANNOT_DROP_CHILD, ER_NO_REFERENCED_ROW_2, ER_TRUNCATE_ILLEGAL_FK,
+    ER_CANT_CREATE_TABLE, ER_DROP_INDEX_FK, ER_FK_COLUMN_CANNOT_CHANGE,
+    ER_FK_COLUMN_CANNOT_CHANGE_CHILD, ER_FK_COLUMN_CANNOT_DROP, ER_FK_COLUMN_CANNOT_DROP_CHILD,
+    ER_NO_REFERENCED_ROW_2, ER_TRUNCATE_ILLEGAL_FK,
 };
 
 /// InnoDB's errno 150 and 121, as error 1005 prints them.
@@ -173,6 +174,60 @@ impl Session {
                     ER_DROP_INDEX_FK,
                     format!("Cannot drop index '{index}': needed in a foreign key constraint"),
                 ));
+            }
+        }
+        Ok(())
+    }
+
+    /// ALTER TABLE MODIFY / CHANGE / RENAME COLUMN (`sources`: each new column's old
+    /// position): a column of a constraint keeps a type its other side accepts (1832 for
+    /// the table's own constraint, 1833 for another table's), and a column another table
+    /// references keeps its name (renaming it there is not built: 1235).
+    pub(crate) fn check_changed_columns(
+        &self,
+        (database, table): (&str, &str),
+        old: &TableDef,
+        new: &TableDef,
+        sources: &[Option<usize>],
+    ) -> Result<(), SqlError> {
+        let known = self.engine.catalog.references(database)?;
+        for (column, source) in new.columns.iter().zip(sources) {
+            let Some(was) = source.map(|i| &old.columns[i]) else {
+                continue;
+            };
+            let retyped = !same_type(&was.ty, &column.ty);
+            let named = |names: &[String]| names.iter().any(|n| n.eq_ignore_ascii_case(&was.name));
+            if retyped {
+                if let Some(fk) = old.foreign_keys.iter().find(|f| {
+                    named(&f.columns) || (f.parent_table == table && named(&f.parent_columns))
+                }) {
+                    return Err(SqlError::new(
+                        ER_FK_COLUMN_CANNOT_CHANGE,
+                        format!(
+                            "Cannot change column '{}': used in a foreign key constraint '{}'",
+                            was.name, fk.name
+                        ),
+                    ));
+                }
+            }
+            if let Some(r) = known
+                .from_others(table)
+                .find(|r| named(&r.fk.parent_columns))
+            {
+                if retyped {
+                    return Err(SqlError::new(
+                        ER_FK_COLUMN_CANNOT_CHANGE_CHILD,
+                        format!(
+                            "Cannot change column '{}': used in a foreign key constraint '{}' of table '{database}.{}'",
+                            was.name, r.fk.name, r.child
+                        ),
+                    ));
+                }
+                if was.name != column.name {
+                    return Err(SqlError::not_supported(
+                        "renaming a column that a FOREIGN KEY of another table references",
+                    ));
+                }
             }
         }
         Ok(())
