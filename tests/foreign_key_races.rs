@@ -55,7 +55,7 @@ async fn adder(
             "cascaded"
         };
         let sql = format!("INSERT INTO fkr.{table} (pid) VALUES ({parent})");
-        if (n >> 40) % 3 == 0 {
+        if (n >> 40).is_multiple_of(3) {
             let steps = ["BEGIN".to_string(), sql, "DO SLEEP(0.01)".to_string()];
             let mut ok = true;
             for step in steps {
@@ -67,7 +67,7 @@ async fn adder(
                     break;
                 }
             }
-            let end = if ok && (n >> 50) % 2 == 0 {
+            let end = if ok && (n >> 50).is_multiple_of(2) {
                 "COMMIT"
             } else {
                 "ROLLBACK"
@@ -105,7 +105,7 @@ async fn deleter(
     while !stop.load(Ordering::Relaxed) && target.load(Ordering::Relaxed) <= PARENTS {
         n += 1;
         let parent = target.load(Ordering::Relaxed);
-        if n % 2 == 0 {
+        if n.is_multiple_of(2) {
             let _ = conn
                 .query_drop(format!("DELETE FROM fkr.child WHERE pid = {parent}"))
                 .await;
