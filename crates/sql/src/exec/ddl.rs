@@ -517,9 +517,13 @@ fn retype(
 }
 
 /// Whether MariaDB copies the table (and counts its rows) to turn a column of type `was`
-/// into `now`: any change of type but a VARCHAR made longer in the same collation.
+/// into `now`: any change of type but a VARCHAR made longer in the same collation, or an
+/// ENUM / SET given more elements at the end of its list.
 fn copies_to_retype(was: &myriad_storage::ColumnType, now: &myriad_storage::ColumnType) -> bool {
     use myriad_storage::ColumnType::Varchar;
+    if let (Some((old, old_set)), Some((new, new_set))) = (was.elements(), now.elements()) {
+        return old_set != new_set || was.collation() != now.collation() || !new.starts_with(old);
+    }
     match (was, now) {
         (
             Varchar {

@@ -49,4 +49,12 @@ insert into ch values (2, 2)
 create table self (id int primary key, up int, foreign key (up) references self(id))
 alter table self rename column id to sid
 show create table self
+create table e (id int primary key, c enum('a','b'), s set('x','y'))
+insert into e values (1, 'a', 'x,y'), (2, 'b', '')
+alter table e modify c enum('a','b','c')
+alter table e modify c enum('b','a')
+select id, c, c + 0 from e order by id
+alter table e modify c enum('b')
+alter table e modify s set('y','x')
+select id, s, s + 0 from e order by id
 drop database ac
