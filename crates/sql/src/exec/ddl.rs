@@ -310,8 +310,10 @@ impl Session {
                     return Err(e);
                 }
                 altered.map_err(catalog::storage_error)?;
-                // So does it to change a column's type (other than lengthening a VARCHAR).
+                // So does it to change a column's type (other than lengthening a VARCHAR),
+                // and for any change of a table of another engine (MyISAM, Aria, MEMORY).
                 let copies = adds_check
+                    || !crate::plan::table_def::is_innodb(&table.def.options)
                     || sources.iter().zip(&def.columns).any(|(source, column)| {
                         source
                             .is_some_and(|i| copies_to_retype(&table.def.columns[i].ty, &column.ty))

@@ -223,7 +223,26 @@ fn add_column(
             }
         }
     }
+    column_keys(def, at, is_primary, is_unique)
+}
+
+/// The keys a column definition writes on itself (`PRIMARY KEY`, `UNIQUE`), for the column
+/// at `at`: a primary key goes first (1068 when the table has one), a unique key is named
+/// after the column.
+pub(crate) fn column_keys(
+    def: &mut st::TableDef,
+    at: usize,
+    is_primary: bool,
+    is_unique: bool,
+) -> Result<(), SqlError> {
     if is_primary {
+        if def.primary_key().is_some() {
+            return Err(SqlError::new(
+                ER_MULTIPLE_PRI_KEY,
+                "Multiple primary key defined",
+            ));
+        }
+        def.columns[at].nullable = false;
         def.indexes.insert(
             0,
             st::IndexDef {
@@ -234,7 +253,7 @@ fn add_column(
         );
     }
     if is_unique {
-        let name = column_def.name.value.clone();
+        let name = def.columns[at].name.clone();
         def.indexes.push(st::IndexDef {
             name,
             kind: st::IndexKind::Unique,

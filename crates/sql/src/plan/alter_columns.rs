@@ -83,32 +83,7 @@ pub(crate) fn change_column(
         None => at,
         Some(position) => move_column(def, sources, at, position, table)?,
     };
-    if is_primary {
-        if def.primary_key().is_some() {
-            return Err(SqlError::new(
-                myriad_types::errors::ER_MULTIPLE_PRI_KEY,
-                "Multiple primary key defined",
-            ));
-        }
-        def.columns[at].nullable = false;
-        def.indexes.insert(
-            0,
-            st::IndexDef {
-                name: "PRIMARY".into(),
-                kind: st::IndexKind::Primary,
-                columns: vec![at],
-            },
-        );
-    }
-    if is_unique {
-        let name = def.columns[at].name.clone();
-        def.indexes.push(st::IndexDef {
-            name,
-            kind: st::IndexKind::Unique,
-            columns: vec![at],
-        });
-    }
-    Ok(())
+    crate::plan::alter::column_keys(def, at, is_primary, is_unique)
 }
 
 /// RENAME COLUMN old TO new: the name only.

@@ -82,13 +82,9 @@ pub(crate) fn add(
     Ok(())
 }
 
-/// Whether a table of these options keeps FOREIGN KEY constraints: its ENGINE is InnoDB
-/// (or not named, InnoDB being the default).
+/// Whether a table of these options keeps FOREIGN KEY constraints: its ENGINE is InnoDB.
 pub(crate) fn keeps_constraints(options: &[(String, String)]) -> bool {
-    options
-        .iter()
-        .find(|(k, _)| k.eq_ignore_ascii_case("ENGINE"))
-        .is_none_or(|(_, v)| v.eq_ignore_ascii_case("InnoDB"))
+    crate::plan::table_def::is_innodb(options)
 }
 
 /// ALTER TABLE ... DROP FOREIGN KEY name (its key stays); 1091 when the table has no

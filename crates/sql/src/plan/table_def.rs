@@ -185,6 +185,16 @@ pub fn table_def(
 /// the engine is not loaded (CSV, MERGE, BLACKHOLE, SEQUENCE ... would behave otherwise).
 const ACCEPTED_ENGINES: &[&str] = &["InnoDB", "MyISAM", "Aria", "MEMORY", "HEAP"];
 
+/// Whether a table of these options is an InnoDB table in MariaDB (its ENGINE says so, or
+/// names none, InnoDB being the default): the engine name decides what MariaDB would do
+/// that differs by engine (FOREIGN KEY constraints, which ALTER TABLE copies the rows).
+pub(crate) fn is_innodb(options: &[(String, String)]) -> bool {
+    options
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("ENGINE"))
+        .is_none_or(|(_, v)| v.eq_ignore_ascii_case("InnoDB"))
+}
+
 fn check_engine(options: &[(String, String)]) -> Result<(), SqlError> {
     for (key, value) in options {
         if !key.eq_ignore_ascii_case("ENGINE") {
