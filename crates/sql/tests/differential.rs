@@ -788,6 +788,14 @@ fn alter_columns_match_mariadb() {
 }
 
 #[test]
+fn auto_increment_option_matches_mariadb() {
+    run_corpus(
+        "auto_increment_option",
+        include_str!("corpus/auto_increment_option.sql"),
+    );
+}
+
+#[test]
 fn statistical_aggregates_match_mariadb() {
     run_corpus(
         "statistical_aggregates",

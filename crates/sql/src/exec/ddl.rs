@@ -136,7 +136,29 @@ impl Session {
                 if !def.foreign_keys.is_empty() && !storage.table_exists(database, name) {
                     self.check_new_references((database, name), def, None)?;
                 }
-                match storage.create_table(database, name, def) {
+                // `AUTO_INCREMENT = n` starts the counter; the table keeps the counter, not
+                // the option.
+                let (def, counter) = without_counter(def);
+                match storage.create_table(database, name, &def) {
+                    Ok(()) if counter.is_some() && def.auto_increment_column().is_some() => {
+                        let start = counter.unwrap_or(1);
+                        let table = storage
+                            .open_table(database, name)
+                            .map_err(catalog::storage_error)?;
+                        let mut stmt = storage.begin();
+                        table
+                            .set_auto_increment(&mut stmt, start)
+                            .and_then(|()| stmt.commit())
+                            .map_err(catalog::storage_error)?;
+                        drop(table);
+                        match select {
+                            Some((query, positions)) => {
+                                return self
+                                    .fill_created_table(database, name, query, positions, env)
+                            }
+                            None => ok(0),
+                        }
+                    }
                     Ok(()) => match select {
                         Some((query, positions)) => {
                             return self.fill_created_table(database, name, query, positions, env)
@@ -539,4 +561,19 @@ fn copies_to_retype(was: &myriad_storage::ColumnType, now: &myriad_storage::Colu
         ) => ca != cb || b < a,
         _ => was != now,
     }
+}
+
+/// `def` without its `AUTO_INCREMENT = n` table option, and n: where CREATE TABLE starts
+/// the counter.
+fn without_counter(
+    def: &myriad_storage::TableDef,
+) -> (std::borrow::Cow<'_, myriad_storage::TableDef>, Option<u64>) {
+    let is_counter = |(k, _): &(String, String)| k.eq_ignore_ascii_case("AUTO_INCREMENT");
+    let Some((_, value)) = def.options.iter().find(|o| is_counter(o)) else {
+        return (std::borrow::Cow::Borrowed(def), None);
+    };
+    let start = value.trim().parse::<u64>().ok();
+    let mut own = def.clone();
+    own.options.retain(|o| !is_counter(o));
+    (std::borrow::Cow::Owned(own), start)
 }

@@ -492,7 +492,15 @@ impl Session {
                     }
                     t => t?,
                 };
-                let text = crate::plan::show_create::create_table_text(&t.name, &t.def);
+                // The counter, where the table has one and it moved past 1 (as InnoDB shows it).
+                let counter = match t.def.auto_increment_column() {
+                    Some(_) => t
+                        .open(self.engine.catalog.storage())?
+                        .next_auto_increment()
+                        .map_err(crate::catalog::storage_error)?,
+                    None => 1,
+                };
+                let text = crate::plan::show_create::create_table_text(&t.name, &t.def, counter);
                 listing(
                     &[("Table", 64), ("Create Table", 1024)],
                     vec![vec![

@@ -111,8 +111,8 @@ pub fn key_text(def: &st::TableDef, column: usize) -> &'static str {
     }
 }
 
-/// SHOW CREATE TABLE's text.
-pub fn create_table_text(name: &str, def: &st::TableDef) -> String {
+/// SHOW CREATE TABLE's text; `counter` is the next AUTO_INCREMENT value (shown when past 1).
+pub fn create_table_text(name: &str, def: &st::TableDef, counter: u64) -> String {
     let table_collation = crate::plan::table_def::table_collation(&def.options).unwrap_or_default();
     let mut lines = Vec::new();
     for c in &def.columns {
@@ -219,8 +219,13 @@ pub fn create_table_text(name: &str, def: &st::TableDef) -> String {
         .find(|(k, _)| k.eq_ignore_ascii_case("COMMENT"))
         .map(|(_, v)| format!(" COMMENT='{}'", option_text(v).replace('\'', "''")))
         .unwrap_or_default();
+    let counter = if counter > 1 {
+        format!("AUTO_INCREMENT={counter} ")
+    } else {
+        String::new()
+    };
     format!(
-        "CREATE TABLE `{name}` (\n{}\n) ENGINE={engine} {charset}{comment}",
+        "CREATE TABLE `{name}` (\n{}\n) ENGINE={engine} {counter}{charset}{comment}",
         lines.join(",\n")
     )
 }

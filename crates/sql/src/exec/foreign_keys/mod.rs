@@ -18,7 +18,7 @@
 //! statement that would delete that parent, or add such a child, waits for it (or fails
 //! with 1205 / 1213), so no interleaving leaves a child without its parent.
 //!
-//! The definitions are checked when DDL runs: see [`ddl`].
+//! The definitions are checked when DDL runs: see `ddl`.
 
 pub(crate) mod ddl;
 
