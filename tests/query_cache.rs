@@ -616,3 +616,44 @@ async fn a_hit_answers_what_executing_the_statement_answers() {
         "binary hits differ"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cascade_makes_the_child_tables_entries_stale() {
+    let server = start();
+    let mut conn = Conn::new(opts(&server, None)).await.unwrap();
+    for sql in [
+        "CREATE DATABASE f",
+        "USE f",
+        "CREATE TABLE p (id INT PRIMARY KEY)",
+        "CREATE TABLE c (id INT PRIMARY KEY, pid INT, \
+         FOREIGN KEY (pid) REFERENCES p (id) ON DELETE CASCADE ON UPDATE SET NULL)",
+        "CREATE TABLE g (id INT PRIMARY KEY, cid INT, \
+         FOREIGN KEY (cid) REFERENCES c (id) ON DELETE CASCADE)",
+        "INSERT INTO p VALUES (1), (2)",
+        "INSERT INTO c VALUES (1, 1), (2, 1), (3, 2)",
+        "INSERT INTO g VALUES (1, 1), (2, 3)",
+    ] {
+        conn.query_drop(sql).await.unwrap();
+    }
+    let children = "SELECT COUNT(*) FROM c WHERE pid IS NOT NULL";
+    let grandchildren = "SELECT COUNT(*) FROM g";
+    for _ in 0..2 {
+        assert_eq!(conn.query_first::<u64, _>(children).await.unwrap(), Some(3));
+        assert_eq!(
+            conn.query_first::<u64, _>(grandchildren).await.unwrap(),
+            Some(2)
+        );
+    }
+    // Deleting parent 1 deletes children 1 and 2, and child 1's grandchild.
+    conn.query_drop("DELETE FROM p WHERE id = 1").await.unwrap();
+    assert_eq!(conn.query_first::<u64, _>(children).await.unwrap(), Some(1));
+    assert_eq!(
+        conn.query_first::<u64, _>(grandchildren).await.unwrap(),
+        Some(1)
+    );
+    // Changing parent 2's key empties child 3's.
+    conn.query_drop("UPDATE p SET id = 5 WHERE id = 2")
+        .await
+        .unwrap();
+    assert_eq!(conn.query_first::<u64, _>(children).await.unwrap(), Some(0));
+}

@@ -84,6 +84,8 @@
 //! <datadir>/<database>/            a directory per database (names @xx-escaped)
 //! <datadir>/<database>/<table>.myt one file per table: pages, see `page` and `btree`
 //! <datadir>/<database>/#sql-*.myt   files being built (CREATE, ALTER); hidden from lists
+//! <datadir>/<database>/#foreign-keys  an empty file: some table of the database has (or
+//!                                  had) a FOREIGN KEY constraint (see `mark_foreign_keys`)
 //! <datadir>/#redo/<start lsn>.log  redo log segments, see `redo`
 //! <datadir>/#redo/checkpoint       the checkpoint LSN
 //! <datadir>/#redo/<segment>.log.damaged-<lsn>  log bytes recovery could not replay, kept
@@ -440,6 +442,9 @@ fn decode_name(file: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
+/// The file that marks a database whose tables have FOREIGN KEY constraints.
+const FOREIGN_KEYS_MARK: &str = "#foreign-keys";
+
 fn sync_dir(dir: &Path) -> io::Result<()> {
     fs::File::open(dir)?.sync_all()
 }
@@ -741,6 +746,29 @@ impl Storage {
         fs::remove_dir_all(self.db_dir(db))?;
         sync_dir(&self.inner.shared.datadir)?;
         Ok(())
+    }
+
+    /// Record, durably, that a table of `db` is about to get a FOREIGN KEY constraint: the
+    /// SQL layer looks for constraints only in databases so marked, so that a database
+    /// without any never has its tables' definitions read for them. The mark stays (a
+    /// database that had constraints is looked through again after a restart).
+    pub fn mark_foreign_keys(&self, db: &str) -> Result<()> {
+        let dir = self.db_dir(db);
+        if !dir.is_dir() {
+            return Err(StorageError::NoSuchDatabase(db.into()));
+        }
+        let path = dir.join(FOREIGN_KEYS_MARK);
+        if path.is_file() {
+            return Ok(());
+        }
+        fs::File::create(&path)?.sync_all()?;
+        sync_dir(&dir)?;
+        Ok(())
+    }
+
+    /// Whether `db` is marked by [`Storage::mark_foreign_keys`].
+    pub fn has_foreign_keys(&self, db: &str) -> bool {
+        self.db_dir(db).join(FOREIGN_KEYS_MARK).is_file()
     }
 
     // ---- tables ----

@@ -160,6 +160,11 @@ impl Catalog {
         self.references.of(&self.storage, database)
     }
 
+    /// A table of `database` is about to get a FOREIGN KEY constraint (see [`references`]).
+    pub fn mark_foreign_keys(&self, database: &str) -> Result<(), SqlError> {
+        self.references.mark(&self.storage, database)
+    }
+
     /// A DDL statement changed tables of `database` (see [`references`]).
     pub fn tables_changed(&self, database: &str) {
         self.references.changed(database)

@@ -12,6 +12,10 @@
 //! Every DDL statement that creates, alters, renames or drops a table of a database calls
 //! [`References::changed`] for it after it ran; an answer gathered while a change was under
 //! way carries the older generation and is not kept.
+//!
+//! Only a database the storage marks as having constraints (`Storage::mark_foreign_keys`,
+//! done before a table gets its first one) is looked through: in any other, no definition
+//! is read, and a write or DDL statement pays one lookup in this map.
 
 use crate::error::SqlError;
 use myriad_storage::{ForeignKeyDef, Storage, StorageError};
@@ -43,6 +47,11 @@ impl DatabaseReferences {
         self.referencing(table).filter(move |r| r.child != table)
     }
 
+    /// The constraints `table` declares (as the child).
+    pub fn all_of<'a>(&'a self, table: &'a str) -> impl Iterator<Item = &'a Reference> + 'a {
+        self.all.iter().filter(move |r| r.child == table)
+    }
+
     /// Whether a constraint of the database is named `name` (names are unique in a
     /// database, ignoring case).
     pub fn has_name(&self, name: &str) -> bool {
@@ -61,6 +70,8 @@ impl DatabaseReferences {
 struct Entry {
     generation: u64,
     known: Option<Arc<DatabaseReferences>>,
+    /// Whether the database is marked (None: not asked yet).
+    marked: Option<bool>,
 }
 
 /// The server's map of databases to their constraints (see the module doc).
@@ -77,14 +88,18 @@ impl References {
         database: &str,
     ) -> Result<Arc<DatabaseReferences>, SqlError> {
         let generation = {
-            let map = self.databases.lock();
-            match map.get(database) {
-                Some(Entry {
-                    known: Some(known), ..
-                }) => return Ok(Arc::clone(known)),
-                Some(entry) => entry.generation,
-                None => 0,
+            let mut map = self.databases.lock();
+            let entry = map.entry(database.to_string()).or_default();
+            if let Some(known) = &entry.known {
+                return Ok(Arc::clone(known));
             }
+            let marked = *entry
+                .marked
+                .get_or_insert_with(|| storage.has_foreign_keys(database));
+            if !marked {
+                return Ok(Arc::new(DatabaseReferences::default()));
+            }
+            entry.generation
         };
         let gathered = Arc::new(gather(storage, database)?);
         let mut map = self.databases.lock();
@@ -95,12 +110,28 @@ impl References {
         Ok(gathered)
     }
 
+    /// A table of `database` is about to get a FOREIGN KEY constraint: mark the database
+    /// (durably) so that its constraints are looked for from now on.
+    pub fn mark(&self, storage: &Storage, database: &str) -> Result<(), SqlError> {
+        storage
+            .mark_foreign_keys(database)
+            .map_err(crate::catalog::storage_error)?;
+        let mut map = self.databases.lock();
+        let entry = map.entry(database.to_string()).or_default();
+        entry.marked = Some(true);
+        entry.generation += 1;
+        entry.known = None;
+        Ok(())
+    }
+
     /// A DDL statement changed tables of `database`: forget what was gathered.
     pub fn changed(&self, database: &str) {
         let mut map = self.databases.lock();
         let entry = map.entry(database.to_string()).or_default();
         entry.generation += 1;
         entry.known = None;
+        // DROP DATABASE takes the mark with the directory.
+        entry.marked = None;
     }
 }
 

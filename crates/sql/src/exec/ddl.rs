@@ -3,18 +3,15 @@
 use crate::catalog;
 use crate::error::SqlError;
 use crate::exec::env::*;
-use crate::exec::select::*;
 use crate::exec::show::*;
 use crate::exec::*;
 use crate::expr::eval::Warning;
-use crate::expr::Env;
 use crate::plan::ShowFilter;
 use crate::plan::Stmt;
 use crate::Session;
 use myriad_types::errors::{
-    ER_BAD_TABLE_ERROR, ER_CANT_DROP_FIELD_OR_KEY, ER_DATA_TOO_LONG, ER_DB_CREATE_EXISTS,
-    ER_DB_DROP_EXISTS, ER_DUP_KEYNAME, ER_ILLEGAL_HA, ER_IT_IS_A_VIEW, ER_ROW_IS_REFERENCED_2,
-    WARN_DATA_TRUNCATED,
+    ER_BAD_TABLE_ERROR, ER_CANT_DROP_FIELD_OR_KEY, ER_DB_CREATE_EXISTS, ER_DB_DROP_EXISTS,
+    ER_DUP_KEYNAME, ER_ILLEGAL_HA, ER_IT_IS_A_VIEW, ER_ROW_IS_REFERENCED_2,
 };
 
 impl Session {
@@ -245,107 +242,11 @@ impl Session {
                 table,
                 def,
                 sources,
-            } => {
-                let storage = self.engine.catalog.storage();
-                // Opening checks the definition is still the one the statement was made for;
-                // the handle goes at once (ALTER waits for the handles in use of its table).
-                drop(table.open(storage)?);
-                let names = (&*table.database, &*table.name);
-                self.check_new_references(names, def, Some(&table.def))?;
-                self.check_changed_columns(names, &table.def, def, sources)?;
-                self.check_still_referenced(names, &table.def, def)?;
-                self.check_existing_rows(names, def, &table.def)?;
-                let new_columns = def.columns.clone();
-                // A column whose type or NULL changed converts its values, as storing them
-                // would (in strict mode an error fails the ALTER).
-                let retyped: Vec<bool> = sources
-                    .iter()
-                    .zip(&new_columns)
-                    .map(|(source, column)| {
-                        source.is_some_and(|i| {
-                            let was = &table.def.columns[i];
-                            was.ty != column.ty || (was.nullable && !column.nullable)
-                        })
-                    })
-                    .collect();
-                let strict = self.strict();
-                let mut row_number = 0usize;
-                let now_micros = env.now_micros();
-                // The rows as they are after the change must meet the new definition's
-                // CHECK constraints (4025 otherwise, and the table stays as it was).
-                let checks = self.table_checks(def, (&table.database, &table.name))?;
-                let mut failed: Option<SqlError> = None;
-                // MariaDB copies the table to add a table CHECK constraint, and counts the
-                // rows.
-                let adds_check = def
-                    .checks
-                    .iter()
-                    .any(|c| !c.column_level && !table.def.checks.contains(c));
-                let mut copied = 0u64;
-                let mut convert =
-                    |row: &[myriad_storage::Value]| -> myriad_storage::Result<myriad_storage::Row> {
-                        row_number += 1;
-                        let mut converted: myriad_storage::Row = sources
-                            .iter()
-                            .zip(&new_columns)
-                            .map(|(source, column)| match source {
-                                Some(i) => {
-                                    row.get(*i).cloned().unwrap_or(myriad_storage::Value::Null)
-                                }
-                                None if column.default_now => {
-                                    crate::plan::timestamps::now_for(&column.ty, now_micros)
-                                }
-                                None => match &column.default {
-                                    Some(d) => d.clone(),
-                                    None if column.nullable => myriad_storage::Value::Null,
-                                    None => zero_value(&column.ty),
-                                },
-                            })
-                            .collect();
-                        for (j, value) in converted.iter_mut().enumerate() {
-                            if !retyped[j] {
-                                continue;
-                            }
-                            let was = &table.def.columns[sources[j].unwrap_or(j)];
-                            let at = (&new_columns[j], row_number, strict);
-                            match retype(value, &was.ty, at, table, &mut env.warnings) {
-                                Ok(v) => *value = v,
-                                Err(e) => {
-                                    failed = Some(e);
-                                    return Err(myriad_storage::StorageError::InvalidDefinition(
-                                        "a value does not fit its column's new type".into(),
-                                    ));
-                                }
-                            }
-                        }
-                        if let Err(e) = checks.verify(&converted, env) {
-                            failed = Some(e);
-                            return Err(myriad_storage::StorageError::InvalidDefinition(
-                                "a row fails a CHECK constraint".into(),
-                            ));
-                        }
-                        copied += 1;
-                        Ok(converted)
-                    };
-                let altered = storage.alter_table(&table.database, &table.name, def, &mut convert);
-                if let Some(e) = failed {
-                    return Err(e);
-                }
-                altered.map_err(catalog::storage_error)?;
-                // So does it to change a column's type (other than lengthening a VARCHAR),
-                // and for any change of a table of another engine (MyISAM, Aria, MEMORY).
-                let copies = adds_check
-                    || !crate::plan::table_def::is_innodb(&table.def.options)
-                    || sources.iter().zip(&def.columns).any(|(source, column)| {
-                        source
-                            .is_some_and(|i| copies_to_retype(&table.def.columns[i].ty, &column.ty))
-                    });
-                ok(if copies { copied } else { 0 })
-            }
+            } => self.alter_table(table, def, sources, env)?,
             Stmt::RenameTables { renames } => {
                 let storage = self.engine.catalog.storage();
                 for ((db, name), (new_db, new_name)) in renames {
-                    self.check_rename(db, name)?;
+                    self.check_rename((db, name), new_db)?;
                     storage
                         .rename_table(db, name, new_db, new_name)
                         .map_err(|e| match e {
@@ -495,77 +396,9 @@ impl Session {
     }
 }
 
-/// A stored value of type `was` as column `column` stores it (its conversion's warnings
-/// noted; in strict mode an error): ALTER TABLE MODIFY / CHANGE.
-fn retype(
-    value: &myriad_storage::Value,
-    was: &myriad_storage::ColumnType,
-    (column, row, strict): (&myriad_storage::ColumnDef, usize, bool),
-    table: &crate::plan::tables::TableRef,
-    warnings: &mut Vec<Warning>,
-) -> Result<myriad_storage::Value, SqlError> {
-    if value.is_null() {
-        if column.nullable {
-            return Ok(myriad_storage::Value::Null);
-        }
-        // MariaDB's words for a NULL met by NOT NULL in ALTER TABLE.
-        let message = format!("Data truncated for column '{}' at row {row}", column.name);
-        if strict {
-            return Err(SqlError::new(WARN_DATA_TRUNCATED, message));
-        }
-        warnings.push(Warning {
-            level: "Warning",
-            code: WARN_DATA_TRUNCATED.code,
-            message,
-        });
-        return Ok(zero_value(&column.ty));
-    }
-    let readable = crate::plan::stored::from_stored(value, was);
-    let target = crate::plan::stored::Target {
-        column,
-        table: Some(table),
-        row,
-        strict,
-    };
-    crate::plan::stored::to_stored(&readable, &target, warnings).map_err(|e| {
-        // A string cut short is "too long" in an INSERT, "truncated" in an ALTER.
-        if e.code == ER_DATA_TOO_LONG.code {
-            SqlError::new(
-                WARN_DATA_TRUNCATED,
-                format!("Data truncated for column '{}' at row {row}", column.name),
-            )
-        } else {
-            e
-        }
-    })
-}
-
-/// Whether MariaDB copies the table (and counts its rows) to turn a column of type `was`
-/// into `now`: any change of type but a VARCHAR made longer in the same collation, or an
-/// ENUM / SET given more elements at the end of its list.
-fn copies_to_retype(was: &myriad_storage::ColumnType, now: &myriad_storage::ColumnType) -> bool {
-    use myriad_storage::ColumnType::Varchar;
-    if let (Some((old, old_set)), Some((new, new_set))) = (was.elements(), now.elements()) {
-        return old_set != new_set || was.collation() != now.collation() || !new.starts_with(old);
-    }
-    match (was, now) {
-        (
-            Varchar {
-                len: a,
-                collation: ca,
-            },
-            Varchar {
-                len: b,
-                collation: cb,
-            },
-        ) => ca != cb || b < a,
-        _ => was != now,
-    }
-}
-
 /// `def` without its `AUTO_INCREMENT = n` table option, and n: where CREATE TABLE starts
 /// the counter.
-fn without_counter(
+pub(crate) fn without_counter(
     def: &myriad_storage::TableDef,
 ) -> (std::borrow::Cow<'_, myriad_storage::TableDef>, Option<u64>) {
     let is_counter = |(k, _): &(String, String)| k.eq_ignore_ascii_case("AUTO_INCREMENT");

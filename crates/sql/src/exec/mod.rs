@@ -5,6 +5,7 @@ pub mod accounts;
 pub mod accumulate;
 pub mod admin;
 pub mod aggregate;
+pub mod alter_table;
 pub mod column_uses;
 pub mod ddl;
 pub mod distinct;

@@ -283,14 +283,30 @@ pub fn lookup_prepared(
 /// The tables whose version cells a write statement bumps (INSERT, UPDATE, DELETE), for
 /// the session's set of tables written by its open transaction.
 pub fn written_tables(engine: &Engine, stmt: &Stmt) -> Vec<VersionCell> {
+    statement_cells(engine, stmt).unwrap_or_default()
+}
+
+/// The version cells of the tables a write statement changes: its own table, and those a
+/// delete or change of its rows reaches through FOREIGN KEY ... CASCADE / SET NULL (an
+/// INSERT only with REPLACE or ON DUPLICATE KEY UPDATE). None for other statements.
+fn statement_cells(engine: &Engine, stmt: &Stmt) -> Option<Vec<VersionCell>> {
     let versions = &engine.query_cache.versions;
-    match stmt {
-        Stmt::Insert(p) => vec![versions.cell(&p.table.database, &p.table.name)],
-        Stmt::LoadData(p) => vec![versions.cell(&p.table.database, &p.table.name)],
-        Stmt::Update(p) => vec![versions.cell(&p.source.table.database, &p.source.table.name)],
-        Stmt::Delete(p) => vec![versions.cell(&p.source.table.database, &p.source.table.name)],
-        _ => Vec::new(),
+    let ((database, table), changes_rows) = match stmt {
+        Stmt::Insert(p) => (
+            (&p.table.database, &p.table.name),
+            p.replace || p.on_duplicate.is_some(),
+        ),
+        Stmt::LoadData(p) => ((&p.table.database, &p.table.name), p.replace),
+        Stmt::Update(p) => ((&p.source.table.database, &p.source.table.name), true),
+        Stmt::Delete(p) => ((&p.source.table.database, &p.source.table.name), true),
+        _ => return None,
+    };
+    let mut cells = vec![versions.cell(database, table)];
+    if changes_rows {
+        let reached = crate::exec::foreign_keys::cascade_targets(&engine.catalog, database, table);
+        cells.extend(reached.iter().map(|child| versions.cell(database, child)));
     }
+    Some(cells)
 }
 
 pub(crate) fn push_value(key: &mut Vec<u8>, v: &Value) {
@@ -676,12 +692,9 @@ pub fn run(
 /// The version bumps of a statement that changes tables: held while it executes.
 pub fn write_guard(engine: &Engine, stmt: &Stmt) -> Option<WriteGuard> {
     let versions = &engine.query_cache.versions;
-    let cells = match stmt {
-        Stmt::Insert(p) => vec![versions.cell(&p.table.database, &p.table.name)],
-        Stmt::LoadData(p) => vec![versions.cell(&p.table.database, &p.table.name)],
-        Stmt::Update(p) => vec![versions.cell(&p.source.table.database, &p.source.table.name)],
-        Stmt::Delete(p) => vec![versions.cell(&p.source.table.database, &p.source.table.name)],
-        _ => match crate::session::metadata_locks::ddl_target(stmt)? {
+    let cells = match statement_cells(engine, stmt) {
+        Some(cells) => cells,
+        None => match crate::session::metadata_locks::ddl_target(stmt)? {
             DdlTarget::Tables(tables) => tables.iter().map(|(d, t)| versions.cell(d, t)).collect(),
             DdlTarget::Database(_) => vec![versions.everything().clone()],
         },

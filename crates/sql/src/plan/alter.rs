@@ -106,6 +106,14 @@ pub fn alter_def(
             ast::AlterTableOperation::AlterColumn { column_name, op } => {
                 alter_column(&mut def, table, column_name, op, compiler)?
             }
+            // Carried as the table option CREATE TABLE takes; ALTER TABLE's execution sets
+            // the counter from it (see `exec::alter_table`).
+            ast::AlterTableOperation::AutoIncrement { value, .. } => {
+                def.options
+                    .retain(|(k, _)| !k.eq_ignore_ascii_case("AUTO_INCREMENT"));
+                def.options
+                    .push(("AUTO_INCREMENT".into(), value.value.to_string()));
+            }
             ast::AlterTableOperation::DropForeignKey { name, .. } => {
                 foreign_keys::drop(&mut def, &name.value)?
             }

@@ -47,6 +47,8 @@ impl Session {
         if added.is_empty() {
             return Ok(());
         }
+        // Before the table has them: the database's constraints are looked for from now on.
+        self.engine.catalog.mark_foreign_keys(database)?;
         let cant_create = |errno: &str| {
             SqlError::new(
                 ER_CANT_CREATE_TABLE,
@@ -270,12 +272,22 @@ impl Session {
         }
     }
 
-    /// RENAME TABLE (or ALTER TABLE ... RENAME) of a table that a constraint references.
-    pub(crate) fn check_rename(&self, database: &str, table: &str) -> Result<(), SqlError> {
+    /// RENAME TABLE of a table that a constraint references, or of one with constraints into
+    /// another database (its references would name that database's tables).
+    pub(crate) fn check_rename(
+        &self,
+        (database, table): (&str, &str),
+        new_database: &str,
+    ) -> Result<(), SqlError> {
         let known = self.engine.catalog.references(database)?;
         if known.referencing(table).next().is_some() {
             return Err(SqlError::not_supported(
                 "renaming a table that a FOREIGN KEY references",
+            ));
+        }
+        if new_database != database && known.all_of(table).next().is_some() {
+            return Err(SqlError::not_supported(
+                "moving a table with FOREIGN KEY constraints into another database",
             ));
         }
         Ok(())

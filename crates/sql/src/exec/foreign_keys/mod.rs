@@ -30,7 +30,9 @@ use myriad_storage::{
     ClaimMode, Direction, ForeignKeyDef, ReferentialAction, Row, RowId, Statement, Table, TableDef,
     Value,
 };
-use myriad_types::errors::{ER_GET_ERRMSG, ER_NO_REFERENCED_ROW_2, ER_ROW_IS_REFERENCED_2};
+use myriad_types::errors::{
+    ER_BAD_NULL_ERROR, ER_GET_ERRMSG, ER_NO_REFERENCED_ROW_2, ER_ROW_IS_REFERENCED_2,
+};
 use std::ops::Bound;
 use std::sync::Arc;
 
@@ -110,7 +112,9 @@ impl RowReferences {
         };
         let storage = catalog.storage();
         for fk in &def.foreign_keys {
-            let columns = positions(def, &fk.columns);
+            let Some(columns) = positions(def, &fk.columns) else {
+                continue;
+            };
             let self_referencing = fk.parent_table == table;
             let parent_def = if self_referencing {
                 None
@@ -120,7 +124,9 @@ impl RowReferences {
             let parent_def = parent_def.as_deref().or(self_referencing.then_some(def));
             refs.as_child.push(AsChild {
                 parent_index: parent_def.and_then(|p| supporting_index(p, &fk.parent_columns)),
-                own_parent_columns: self_referencing.then(|| positions(def, &fk.parent_columns)),
+                own_parent_columns: self_referencing
+                    .then(|| positions(def, &fk.parent_columns))
+                    .flatten(),
                 columns,
                 fk: fk.clone(),
             });
@@ -135,12 +141,19 @@ impl RowReferences {
                         .table_def_unkept(database, &reference.child)
                         .map_err(catalog::storage_error)?
                 };
-                let Some(child_index) = supporting_index(&child_def, &reference.fk.columns) else {
+                // A constraint made with foreign_key_checks off may name columns either
+                // table lacks: no row can be matched through it.
+                let found = (
+                    supporting_index(&child_def, &reference.fk.columns),
+                    positions(def, &reference.fk.parent_columns),
+                    positions(&child_def, &reference.fk.columns),
+                );
+                let (Some(child_index), Some(columns), Some(child_columns)) = found else {
                     continue;
                 };
                 refs.as_parent.push(AsParent {
-                    columns: positions(def, &reference.fk.parent_columns),
-                    child_columns: positions(&child_def, &reference.fk.columns),
+                    columns,
+                    child_columns,
                     child_index,
                     child: reference.child.clone(),
                     child_def,
@@ -152,9 +165,39 @@ impl RowReferences {
     }
 }
 
-/// The positions of the columns `names` in `def` (each known: definitions are checked).
-fn positions(def: &TableDef, names: &[String]) -> Vec<usize> {
-    names.iter().filter_map(|n| def.column_index(n)).collect()
+/// The tables a delete or change of `database`.`table`'s rows can reach through CASCADE and
+/// SET NULL constraints, the table itself excluded (their query cache entries go stale
+/// with it). Empty where gathering the constraints fails: the statement then fails too.
+pub(crate) fn cascade_targets(
+    catalog: &catalog::Catalog,
+    database: &str,
+    table: &str,
+) -> Vec<String> {
+    let Ok(known) = catalog.references(database) else {
+        return Vec::new();
+    };
+    if known.is_empty() {
+        return Vec::new();
+    }
+    let acts =
+        |a: ReferentialAction| matches!(a, ReferentialAction::Cascade | ReferentialAction::SetNull);
+    let mut reached: Vec<String> = Vec::new();
+    let mut next = vec![table.to_string()];
+    while let Some(parent) = next.pop() {
+        for r in known.referencing(&parent) {
+            let cascades = acts(r.fk.on_delete) || acts(r.fk.on_update);
+            if cascades && r.child != table && !reached.contains(&r.child) {
+                reached.push(r.child.clone());
+                next.push(r.child.clone());
+            }
+        }
+    }
+    reached
+}
+
+/// The positions of the columns `names` in `def` (None when one is missing).
+fn positions(def: &TableDef, names: &[String]) -> Option<Vec<usize>> {
+    names.iter().map(|n| def.column_index(n)).collect()
 }
 
 /// `row`'s values at `columns`, or None when one is NULL (such a key references nothing).
@@ -297,6 +340,20 @@ impl RowReferences {
                     self.constraint_text(&rule.child, &rule.fk)
                 ),
             ));
+        }
+        if action == ReferentialAction::SetNull {
+            // Only a definition made with foreign_key_checks off can have it (1005 refuses
+            // it otherwise): a NULL is never stored into a NOT NULL column.
+            if let Some(&c) = rule
+                .child_columns
+                .iter()
+                .find(|&&c| !rule.child_def.columns[c].nullable)
+            {
+                return Err(SqlError::new(
+                    ER_BAD_NULL_ERROR,
+                    format!("Column '{}' cannot be null", rule.child_def.columns[c].name),
+                ));
+            }
         }
         let child_refs = RowReferences::of(
             catalog,
