@@ -38,7 +38,8 @@ impl Session {
         self.check_new_references(names, def, Some(&table.def))?;
         self.check_changed_columns(names, &table.def, def, sources)?;
         self.check_still_referenced(names, &table.def, def)?;
-        self.check_existing_rows(names, def, &table.def)?;
+        let now_micros = env.now_micros();
+        self.check_existing_rows(names, (&table.def, def), sources, now_micros)?;
         let new_columns = def.columns.clone();
         // A column whose type or NULL changed converts its values, as storing them
         // would (in strict mode an error fails the ALTER).
@@ -54,7 +55,6 @@ impl Session {
             .collect();
         let strict = self.strict();
         let mut row_number = 0usize;
-        let now_micros = env.now_micros();
         // The rows as they are after the change must meet the new definition's
         // CHECK constraints (4025 otherwise, and the table stays as it was).
         let checks = self.table_checks(def, (&table.database, &table.name))?;
@@ -69,21 +69,7 @@ impl Session {
         let mut convert =
             |row: &[myriad_storage::Value]| -> myriad_storage::Result<myriad_storage::Row> {
                 row_number += 1;
-                let mut converted: myriad_storage::Row = sources
-                    .iter()
-                    .zip(&new_columns)
-                    .map(|(source, column)| match source {
-                        Some(i) => row.get(*i).cloned().unwrap_or(myriad_storage::Value::Null),
-                        None if column.default_now => {
-                            crate::plan::timestamps::now_for(&column.ty, now_micros)
-                        }
-                        None => match &column.default {
-                            Some(d) => d.clone(),
-                            None if column.nullable => myriad_storage::Value::Null,
-                            None => zero_value(&column.ty),
-                        },
-                    })
-                    .collect();
+                let mut converted = carried_row(row, sources, &new_columns, now_micros);
                 for (j, value) in converted.iter_mut().enumerate() {
                     if !retyped[j] {
                         continue;
@@ -114,9 +100,15 @@ impl Session {
             return Err(e);
         }
         altered.map_err(catalog::storage_error)?;
-        // So does it to change a column's type (other than lengthening a VARCHAR),
-        // and for any change of a table of another engine (MyISAM, Aria, MEMORY).
+        // So does it to change a column's type (other than lengthening a VARCHAR), to add
+        // a FOREIGN KEY constraint while foreign_key_checks is on, and for any change of
+        // a table of another engine (MyISAM, Aria, MEMORY).
+        let adds_reference = def
+            .foreign_keys
+            .iter()
+            .any(|f| !table.def.foreign_keys.contains(f));
         let copies = adds_check
+            || (adds_reference && self.foreign_key_checks())
             || !crate::plan::table_def::is_innodb(&table.def.options)
             || sources.iter().zip(&def.columns).any(|(source, column)| {
                 source.is_some_and(|i| copies_to_retype(&table.def.columns[i].ty, &column.ty))
@@ -172,6 +164,30 @@ impl Session {
             .and_then(|()| stmt.commit())
             .map_err(catalog::storage_error)
     }
+}
+
+/// An old row as the new definition's `columns` hold it before any value is converted:
+/// each column from its `sources` entry (an old column's position), a new one with its
+/// default (CURRENT_TIMESTAMP as of `now_micros`).
+pub(crate) fn carried_row(
+    row: &[myriad_storage::Value],
+    sources: &[Option<usize>],
+    columns: &[myriad_storage::ColumnDef],
+    now_micros: i64,
+) -> myriad_storage::Row {
+    sources
+        .iter()
+        .zip(columns)
+        .map(|(source, column)| match source {
+            Some(i) => row.get(*i).cloned().unwrap_or(myriad_storage::Value::Null),
+            None if column.default_now => crate::plan::timestamps::now_for(&column.ty, now_micros),
+            None => match &column.default {
+                Some(d) => d.clone(),
+                None if column.nullable => myriad_storage::Value::Null,
+                None => zero_value(&column.ty),
+            },
+        })
+        .collect()
 }
 
 /// A stored value of type `was` as column `column` stores it (its conversion's warnings

@@ -123,6 +123,13 @@ alter table c drop column q
 select table_name, constraint_name, constraint_type from information_schema.table_constraints where table_schema = 'fk' order by table_name, constraint_name
 select table_name, constraint_name, column_name, ordinal_position, position_in_unique_constraint, referenced_table_schema, referenced_table_name, referenced_column_name from information_schema.key_column_usage where table_schema = 'fk' order by table_name, constraint_name, ordinal_position
 select * from information_schema.referential_constraints where constraint_schema = 'fk' order by table_name, constraint_name
+create table ren (id int primary key, pid int)
+insert into ren values (1, 99)
+alter table ren change pid parent_id int, add foreign key (parent_id) references base(a)
+alter table ren add column z int default 7, add foreign key (z) references base(a)
+insert into base values (99, 1)
+alter table ren change pid parent_id int, add foreign key (parent_id) references base(a)
+show create table ren
 set foreign_key_checks = 0
 create table late (id int primary key, x int, foreign key (x) references later(id))
 insert into late values (1, 5)

@@ -75,12 +75,12 @@ impl Session {
         }
         let storage = self.engine.catalog.storage();
         for fk in &added {
-            let parent = if fk.parent_table == table {
-                Some(std::sync::Arc::new(def.clone()))
+            let formed = if fk.parent_table == table {
+                well_formed(fk, def, def)
             } else {
-                storage.table_def_unkept(database, &fk.parent_table).ok()
+                let parent = storage.table_def_unkept(database, &fk.parent_table).ok();
+                parent.is_some_and(|parent| well_formed(fk, def, &parent))
             };
-            let formed = parent.is_some_and(|parent| well_formed(fk, def, &parent));
             if !formed {
                 return Err(cant_create(INCORRECTLY_FORMED));
             }
@@ -88,13 +88,15 @@ impl Session {
         Ok(())
     }
 
-    /// ALTER TABLE ... ADD FOREIGN KEY: every row already in the table must meet the
-    /// constraints `def` adds over `old` (1452 names the first one a row fails).
+    /// ALTER TABLE ... ADD FOREIGN KEY: every row already in the table, as the ALTER
+    /// carries it into `def` (each column from its `sources` entry, or its default), must
+    /// meet the constraints `def` adds over `old` (1452 names the first one a row fails).
     pub(crate) fn check_existing_rows(
         &self,
         (database, table): (&str, &str),
-        def: &TableDef,
-        old: &TableDef,
+        (old, def): (&TableDef, &TableDef),
+        sources: &[Option<usize>],
+        now_micros: i64,
     ) -> Result<(), SqlError> {
         if !self.foreign_key_checks()
             || def
@@ -117,15 +119,8 @@ impl Session {
         let mut stmt = storage.begin();
         for row in rows {
             let (_, row) = row.map_err(catalog::storage_error)?;
-            // The row as the new definition holds it: its columns by name.
-            let converted: Vec<myriad_storage::Value> = def
-                .columns
-                .iter()
-                .map(|c| {
-                    old.column_index(&c.name)
-                        .map_or(myriad_storage::Value::Null, |i| row[i].clone())
-                })
-                .collect();
+            let converted =
+                crate::exec::alter_table::carried_row(&row, sources, &def.columns, now_micros);
             refs.check_child(&self.engine.catalog, &mut stmt, &converted, None)
                 .map_err(|e| SqlError::new(ER_NO_REFERENCED_ROW_2, e.message))?;
         }

@@ -240,7 +240,7 @@ impl RowReferences {
                         .storage()
                         .open_table(&self.database, &rule.fk.parent_table)
                         .map_err(catalog::storage_error)?;
-                    !rows_with_key(&parent, index, &key, stmt, true)?.is_empty()
+                    !rows_with_key(&parent, index, &key, stmt)?.is_empty()
                 }
                 None => false,
             };
@@ -308,7 +308,7 @@ impl RowReferences {
             .storage()
             .open_table(&self.database, &rule.child)
             .map_err(catalog::storage_error)?;
-        let mut children = rows_with_key(&child, rule.child_index, &key, stmt, true)?;
+        let mut children = rows_with_key(&child, rule.child_index, &key, stmt)?;
         // A row that references itself is not its own obstacle.
         if rule.child == self.table {
             children.retain(|(id, _)| *id != row_id);
@@ -410,17 +410,16 @@ impl RowReferences {
 }
 
 /// The rows of `table` whose key in index `index` starts with `key`, as the statement
-/// sees them (its own changes and the latest commits). With `lock`, the index leaves read
-/// are claimed shared for `stmt` first, and read again until no claim is new.
+/// sees them (its own changes and the latest commits). The index leaves read are claimed
+/// shared for `stmt`, and read again until no claim is new.
 fn rows_with_key(
     table: &Table,
     index: usize,
     key: &[Value],
     stmt: &mut Statement,
-    lock: bool,
 ) -> Result<Vec<(RowId, Row)>, SqlError> {
     loop {
-        let collecting = lock.then(myriad_storage::collect_leaves);
+        let collecting = myriad_storage::collect_leaves();
         let rows = table
             .index_scan(
                 index,
@@ -430,9 +429,6 @@ fn rows_with_key(
             )
             .and_then(|scan| scan.collect::<Result<Vec<_>, _>>())
             .map_err(catalog::storage_error)?;
-        let Some(collecting) = collecting else {
-            return Ok(rows);
-        };
         let leaves = collecting.finish();
         if !stmt
             .claim_pages(&leaves, ClaimMode::Shared)
